@@ -1,0 +1,259 @@
+"""Reproduce widely used Chinese BLEU numbers exactly: sacrebleu's ``zh`` tokenisation and LLaMA-Factory's BLEU-4.
+
+Nothing here imports sacrebleu or nltk: the behaviour is re-implemented and the tests compare it with the real
+libraries (sacrebleu 2.6.0, nltk 3.10).
+
+sacrebleu ``tokenize="zh"`` (sacrebleu/tokenizers/tokenizer_zh.py, tokenizer_re.py; sacrebleu 2.6.0)
+--------------------------------------------------------------------------------------------------
+``BLEU._preprocess_segment`` calls ``TokenizerZh()(sent.rstrip())``, which
+
+1. ``strip()``s the line (Unicode whitespace),
+2. surrounds every character that ``TokenizerZh._is_chinese_char`` accepts with spaces,
+3. runs ``TokenizerRegexp`` -- only the *regular-expression part* of 13a. The language-independent part of 13a
+   (``Tokenizer13a.__call__``: removing ``<skipped>``, joining ``-\\n``, unescaping ``&quot; &amp; &lt; &gt;``)
+   is **not** applied by ``zh``. The regular expressions:
+
+   * pad with spaces each of ``{ | } ~ [ \\ ] ^ _ ` ! " # $ % & ( ) * + : ; < = > ? @ /`` (and the space);
+     notably **not** ``-`` or ``'``;
+   * split ``.`` and ``,`` off unless they sit between digits (``3.14`` and ``1,000`` stay one token, ``B.C`` and
+     ``年,`` split);
+   * split ``-`` off only after a digit (``2002-2005`` -> ``2002 - 2005``, but ``B-19`` stays one token);
+
+4. collapses whitespace with ``str.split()`` (Unicode whitespace, so U+3000 and U+2002 disappear; U+200B does
+   not count as whitespace and stays a token).
+
+Which code points are "Chinese" -- the quirks. ``_is_chinese_char(c)`` tests ``start <= c <= end`` on *strings*
+for each pair of ``_UCODE_RANGES``. Two pairs were meant for the supplementary planes but are written with
+``\\uXXXXX`` escapes, which Python reads as a 4-hex-digit BMP character followed by a literal digit/letter:
+
+* ``('\\u20000', '\\u2a6d6')`` (meant: CJK Extension B, U+20000-U+2A6D6) is the pair of 2-character strings
+  ``'\\u2000' + '0'`` and ``'\\u2a6d' + '6'``; a single character ``c`` satisfies it iff U+2001 <= c <= U+2A6D.
+  So **General Punctuation** (“ ” ‘ ’ — … ‰ ※), superscripts, currency signs, letterlike symbols (℃ №),
+  number forms (Ⅻ), arrows, mathematical operators, technical symbols, enclosed alphanumerics (① ⑴ ⒈), box
+  drawing, geometric shapes (■ ○), dingbats, Braille and Supplemental Arrows... up to U+2A6D are all split
+  into single-character tokens, while **Extension B itself is not**.
+* ``('\\u2f800', '\\u2fa1d')`` (meant: CJK Compatibility Supplement, U+2F800-U+2FA1D) accepts U+2F81-U+2FA1,
+  a slice of the Kangxi radicals that another pair covers anyway.
+
+Consequently no supplementary-plane character (CJK Extensions B-H, emoji U+1F300...) is Chinese for sacrebleu:
+a run of them is one 13a "word", glued to adjacent non-Chinese characters. Also outside the ranges: the newest
+BMP ideographs U+9FBC-U+9FFF (e.g. 鿏 U+9FCF, 鿬 U+9FEC), U+4DB6-U+4DBF, hiragana/katakana (U+3040-U+30FF: a
+kana run is one token), Hangul syllables, the middle dot · (U+00B7), ASCII letters and digits. Fullwidth forms
+U+FF00-U+FFEF (，！？（）０-９Ａ-Ｚ) *are* Chinese: fullwidth digits and letters become one token each, unlike their
+ASCII counterparts. The complete effective set is :data:`SACREBLEU_ZH_CODEPOINT_RANGES`; the tests compare it
+with sacrebleu's predicate on every code point.
+
+LLaMA-Factory BLEU-4 (src/llamafactory/train/sft/metric.py ``ComputeSimilarity``, inherited from ChatGLM-6B
+ptuning/main.py)
+--------------------------------------------------------------------------------------------------
+Per item: ``sentence_bleu([list(label)], list(pred), smoothing_function=SmoothingFunction().method3)`` -- Python
+characters of the raw decoded strings, *including spaces and punctuation*, one reference, nltk's default weights
+(0.25,)*4, no auto-reweighing; the item score is ``round(score * 100, 4)`` and the reported ``bleu-4`` is
+``float(np.mean(item_scores))`` on the 0-100 scale. LLaMA-Factory only ever has one reference (the label). Given
+several references, :func:`llamafactory_item_scores` applies nltk's own multi-reference rules
+(``sentence_bleu([list(r) for r in refs], ...)``: clipping against the maximum count over references, closest
+reference length with ties to the shorter one).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Sequence, Tuple
+
+__all__ = [
+    "SACREBLEU_ZH_UCODE_RANGES_AS_WRITTEN",
+    "SACREBLEU_ZH_CODEPOINT_RANGES",
+    "effective_codepoint_ranges",
+    "is_sacrebleu_zh_char",
+    "sacrebleu_13a_regexp",
+    "sacrebleu_zh_tokenize",
+    "llamafactory_tokenize",
+    "llamafactory_item_scores",
+    "llamafactory_bleu4",
+    "PRESETS",
+    "PRESET_NAMES",
+]
+
+#: sacrebleu 2.6.0 ``tokenizer_zh._UCODE_RANGES``, copied literally (malformed escapes included on purpose).
+SACREBLEU_ZH_UCODE_RANGES_AS_WRITTEN: Tuple[Tuple[str, str], ...] = (
+    ("\u3400", "\u4db5"),  # CJK Unified Ideographs Extension A, release 3.0
+    ("\u4e00", "\u9fa5"),  # CJK Unified Ideographs, release 1.1
+    ("\u9fa6", "\u9fbb"),  # CJK Unified Ideographs, release 4.1
+    ("\uf900", "\ufa2d"),  # CJK Compatibility Ideographs, release 1.1
+    ("\ufa30", "\ufa6a"),  # CJK Compatibility Ideographs, release 3.2
+    ("\ufa70", "\ufad9"),  # CJK Compatibility Ideographs, release 4.1
+    ("\u20000", "\u2a6d6"),  # meant U+20000-U+2A6D6; really '\u2000'+'0' .. '\u2a6d'+'6'
+    ("\u2f800", "\u2fa1d"),  # meant U+2F800-U+2FA1D; really '\u2f80'+'0' .. '\u2fa1'+'d'
+    ("\uff00", "\uffef"),  # Full width ASCII, punctuation, half width kana, Hangul
+    ("\u2e80", "\u2eff"),  # CJK Radicals Supplement
+    ("\u3000", "\u303f"),  # CJK punctuation mark
+    ("\u31c0", "\u31ef"),  # CJK stroke
+    ("\u2f00", "\u2fdf"),  # Kangxi Radicals
+    ("\u2ff0", "\u2fff"),  # Chinese character structure
+    ("\u3100", "\u312f"),  # Phonetic symbols
+    ("\u31a0", "\u31bf"),  # Phonetic symbols (Taiwanese and Hakka expansion)
+    ("\ufe10", "\ufe1f"),
+    ("\ufe30", "\ufe4f"),
+    ("\u2600", "\u26ff"),
+    ("\u2700", "\u27bf"),
+    ("\u3200", "\u32ff"),
+    ("\u3300", "\u33ff"),
+)
+
+
+def effective_codepoint_ranges(pairs: Sequence[Tuple[str, str]]) -> Tuple[Tuple[int, int], ...]:
+    """Inclusive code-point intervals of the single characters ``c`` with ``start <= c <= end`` for some pair.
+
+    Python compares strings code point by code point and a proper prefix sorts first, so for a one-character
+    ``c``: ``c >= start`` iff ``ord(c) >= ord(start[0])`` when ``len(start) == 1`` and ``ord(c) > ord(start[0])``
+    otherwise; ``c <= end`` iff ``ord(c) <= ord(end[0])`` (whatever the length of ``end``). The result is
+    sorted and merged (overlapping or adjacent intervals joined).
+    """
+    spans = []
+    for start, end in pairs:
+        lo = ord(start[0]) + (1 if len(start) > 1 else 0)
+        hi = ord(end[0])
+        if lo <= hi:
+            spans.append((lo, hi))
+    spans.sort()
+    merged: List[List[int]] = []
+    for lo, hi in spans:
+        if merged and lo <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], hi)
+        else:
+            merged.append([lo, hi])
+    return tuple((lo, hi) for lo, hi in merged)
+
+
+#: The code points sacrebleu 2.6.0's ``zh`` tokenizer treats as Chinese, as merged inclusive intervals:
+#: U+2001-U+2A6D, U+2E80-U+2FDF, U+2FF0-U+303F, U+3100-U+312F, U+31A0-U+31EF, U+3200-U+4DB5, U+4E00-U+9FBB,
+#: U+F900-U+FA2D, U+FA30-U+FA6A, U+FA70-U+FAD9, U+FE10-U+FE1F, U+FE30-U+FE4F, U+FF00-U+FFEF.
+SACREBLEU_ZH_CODEPOINT_RANGES: Tuple[Tuple[int, int], ...] = effective_codepoint_ranges(
+    SACREBLEU_ZH_UCODE_RANGES_AS_WRITTEN
+)
+
+_ZH_CLASS = "".join(
+    f"{re.escape(chr(lo))}-{re.escape(chr(hi))}" if hi > lo else re.escape(chr(lo))
+    for lo, hi in SACREBLEU_ZH_CODEPOINT_RANGES
+)
+_ZH_CHAR_RE = re.compile(f"([{_ZH_CLASS}])")
+_ZH_ONE_RE = re.compile(f"[{_ZH_CLASS}]")
+
+
+def is_sacrebleu_zh_char(char: str) -> bool:
+    """Whether sacrebleu 2.6.0's ``zh`` tokenizer splits ``char`` (one character) out as a Chinese character."""
+    return len(char) == 1 and _ZH_ONE_RE.match(char) is not None
+
+
+# sacrebleu 2.6.0 tokenizers/tokenizer_re.py TokenizerRegexp, same patterns in the same order
+_13A_REGEXPS = (
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+)
+
+
+def sacrebleu_13a_regexp(line: str) -> str:
+    """sacrebleu's ``TokenizerRegexp`` (the regular-expression part of 13a): returns a space-joined string."""
+    for rx, repl in _13A_REGEXPS:
+        line = rx.sub(repl, line)
+    return " ".join(line.split())
+
+
+def sacrebleu_zh_tokenize(text: str) -> List[str]:
+    """Tokens exactly as ``sacrebleu.metrics.BLEU(tokenize="zh")`` (2.6.0) sees them: ``zh(text.rstrip()).split()``.
+
+    ``lowercase`` is not applied (sacrebleu's default). Raises ``TypeError`` for non-``str`` input.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"sacrebleu-zh tokenizer expects str, got {type(text).__name__}")
+    line = _ZH_CHAR_RE.sub(r" \1 ", text.strip())
+    for rx, repl in _13A_REGEXPS:
+        line = rx.sub(repl, line)
+    return line.split()
+
+
+def llamafactory_tokenize(text: str) -> List[str]:
+    """LLaMA-Factory's BLEU tokens: ``list(text)`` -- every Python character, whitespace included, no normalisation.
+
+    Raises ``TypeError`` for non-``str`` input.
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"llamafactory tokenizer expects str, got {type(text).__name__}")
+    return list(text)
+
+
+def llamafactory_item_scores(predictions: Sequence[str], references: Sequence) -> List[float]:
+    """Per-item nltk ``sentence_bleu(..., smoothing_function=SmoothingFunction().method3)`` on characters (0-1).
+
+    Args:
+        predictions: one string per item.
+        references: per item a string or a non-empty list of strings (nltk multi-reference rules for several).
+
+    Computed with :mod:`zheval.bleu` (``smooth_method="nltk3"``, no effective order, closest reference length),
+    which the tests show equal to nltk 3.10 bit for bit. Raises ``ValueError`` on a length mismatch or an empty
+    reference list, ``TypeError`` on non-str text (messages name the item index).
+    """
+    from ..bleu import _item_stats, score_stats  # local: keeps this module importable on its own
+
+    if len(predictions) != len(references):
+        raise ValueError(f"got {len(predictions)} predictions but {len(references)} references")
+    scores = []
+    for i, (pred, refs) in enumerate(zip(predictions, references)):
+        if isinstance(refs, str):
+            refs = [refs]
+        if not isinstance(pred, str):
+            raise TypeError(f"item {i}: prediction must be str, got {type(pred).__name__}")
+        if not refs:
+            raise ValueError(f"item {i}: empty reference list")
+        for j, r in enumerate(refs):
+            if not isinstance(r, str):
+                raise TypeError(f"item {i}: reference {j} must be str, got {type(r).__name__}")
+        row = _item_stats(list(pred), [list(r) for r in refs], 4)
+        scores.append(score_stats(row, smooth_method="nltk3", effective_order=False).score)
+    return scores
+
+
+def llamafactory_bleu4(item_scores: Sequence[float]) -> float:
+    """The ``bleu-4`` number LLaMA-Factory reports, on its 0-100 scale: ``float(np.mean([round(s * 100, 4)]))``.
+
+    ``item_scores`` are per-item sentence BLEU values on the 0-1 scale (:func:`llamafactory_item_scores`).
+    An empty list gives ``nan`` in LLaMA-Factory (numpy's mean of nothing); here it gives 0.0.
+    """
+    import numpy as np
+
+    if len(item_scores) == 0:
+        return 0.0
+    return float(np.mean([round(s * 100, 4) for s in item_scores]))
+
+
+#: Presets: defaults that reproduce a known tool. Arguments given explicitly override them. ``tokenizer`` names a
+#: tokenizer of this module (``"sacrebleu-zh"``: :func:`sacrebleu_zh_tokenize`; ``"llamafactory-char"``:
+#: :func:`llamafactory_tokenize`); neither normalises text. ``level="sentence"`` for llamafactory means the mean of
+#: per-item scores is reported.
+PRESETS = {
+    "sacrebleu-zh": {
+        "tokenizer": "sacrebleu-zh",
+        "max_order": 4,
+        "smooth_method": "exp",
+        "smooth_value": None,
+        "bp_ref_length": "closest",
+        "level": "corpus",
+        "effective_order": False,
+        "weights": None,
+    },
+    "llamafactory": {
+        "tokenizer": "llamafactory-char",
+        "max_order": 4,
+        "smooth_method": "nltk3",
+        "smooth_value": None,
+        "bp_ref_length": "closest",
+        "level": "sentence",
+        "effective_order": False,
+        "weights": None,
+    },
+}
+
+#: Valid ``preset`` names.
+PRESET_NAMES: Tuple[str, ...] = tuple(PRESETS)
