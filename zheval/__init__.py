@@ -1,0 +1,11 @@
+"""zheval: trustworthy, fast Chinese BLEU and ROUGE for the Hugging Face ecosystem.
+
+Layers (see ``../shared/DESIGN.md``):
+
+* :mod:`zheval.normalize` and :mod:`zheval.tokenizers` — one explicit normalisation and tokenisation;
+* :mod:`zheval.rouge`, :mod:`zheval.bleu`, :mod:`zheval.lcs` — pure scoring functions on token sequences;
+* :mod:`zheval.corpus`, :mod:`zheval.inputs`, :mod:`zheval.stats`, :mod:`zheval.signature` — shared plumbing;
+* ``metrics/chinese_rouge`` and ``metrics/chinese_bleu`` — thin ``evaluate.Metric`` modules on top.
+"""
+
+__version__ = "0.1.0"

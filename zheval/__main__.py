@@ -1,0 +1,6 @@
+"""``python -m zheval`` runs the ``zheval`` command line (see :mod:`zheval.cli`)."""
+
+from .cli import main
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""Tokenise a corpus once and map tokens to integer ids, shared by ROUGE and BLEU.
+
+Data flow (``../shared/DESIGN.md``)::
+
+    text ──normalise──▶ str ──split sentences──▶ [str] ──tokenise──▶ [[token]] ──ids──▶ TokenizedText
+
+Each distinct text is tokenised once (the tokenizer's cache, keyed by its fingerprint); tokens are then mapped to
+small integer ids (:attr:`TokenizedCorpus.vocab` maps them back), so the scoring cores count n-grams and build LCS
+bit masks on ints. Ids are local to one corpus: never compare ids of two corpora.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from .inputs import validate_inputs
+from .sentences import SENTENCE_SPLITS
+from .tokenizers import BaseTokenizer
+
+__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus"]
+
+
+@dataclass(frozen=True)
+class TokenizedText:
+    """One tokenised text.
+
+    Attributes:
+        tokens: the whole text's token ids (tuple of ``int``), the concatenation of ``sentences``.
+        sentences: token ids per sentence (tuple of tuples), for ROUGE-Lsum.
+    """
+
+    tokens: tuple[int, ...]
+    sentences: tuple[tuple[int, ...], ...]
+
+
+@dataclass
+class TokenizedCorpus:
+    """A tokenised corpus: one prediction and one or more references per item.
+
+    Attributes:
+        predictions: ``list[TokenizedText]``, one per item.
+        references: ``list[list[TokenizedText]]``, ragged (each item has ≥ 1 reference).
+        vocab: ``list[str]``; ``vocab[id]`` is the token string.
+        tokenizer: the tokenizer used; ``sentence_split``: ``"punct"`` or ``"newline"``.
+    """
+
+    predictions: list[TokenizedText]
+    references: list[list[TokenizedText]]
+    vocab: list[str]
+    tokenizer: BaseTokenizer
+    sentence_split: str
+    _index: dict = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    @property
+    def reference_counts(self) -> list[int]:
+        """Number of references of each item."""
+        return [len(r) for r in self.references]
+
+    def decode(self, ids: Sequence[int]) -> list[str]:
+        """Map token ids back to token strings."""
+        vocab = self.vocab
+        return [vocab[i] for i in ids]
+
+
+def tokenize_corpus(
+    predictions: Sequence[str],
+    references: Sequence,
+    tokenizer: BaseTokenizer,
+    sentence_split: str = "punct",
+    allow_empty_references: bool = False,
+) -> TokenizedCorpus:
+    """Validate, normalise, sentence-split and tokenise predictions and references.
+
+    Args:
+        predictions: ``list[str]``, one per item.
+        references: per item a ``str`` or a non-empty list of ``str`` (ragged).
+        tokenizer: a :class:`~zheval.tokenizers.BaseTokenizer` (see :func:`~zheval.tokenizers.get_tokenizer`).
+        sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.sentences`).
+        allow_empty_references: accept references that are empty after normalisation (used by the human-ceiling
+            and data-cleaning paths, which report them); by default they are an error.
+
+    Returns:
+        A :class:`TokenizedCorpus`.
+
+    Raises:
+        TypeError/ValueError: from :func:`zheval.inputs.validate_inputs` (naming the item index); ValueError for a
+            reference that is empty after normalisation (naming item and reference index: it is ambiguous whether
+            such an item should score 0 or be skipped, so we refuse to guess) and for an unknown ``sentence_split``.
+    """
+    if sentence_split not in SENTENCE_SPLITS:
+        raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
+    preds, refs = validate_inputs(predictions, references)
+    vocab: dict[str, int] = {}
+    memo: dict[str, TokenizedText] = {}
+    split = tokenizer.tokenize_sentences
+
+    def encode(text: str) -> TokenizedText:
+        hit = memo.get(text)
+        if hit is not None:
+            return hit
+        sents = split(text, sentence_split)
+        id_sents = tuple(tuple([vocab.setdefault(t, len(vocab)) for t in s]) for s in sents)
+        if len(id_sents) == 1:
+            flat = id_sents[0]
+        else:
+            flat = tuple(i for s in id_sents for i in s)
+        tt = TokenizedText(flat, id_sents)
+        memo[text] = tt
+        return tt
+
+    tok_preds = [encode(p) for p in preds]
+    tok_refs: list[list[TokenizedText]] = []
+    for i, rs in enumerate(refs):
+        row = []
+        for j, r in enumerate(rs):
+            if not allow_empty_references and not tokenizer.normalize(r).strip():
+                raise ValueError(
+                    f"references[{i}][{j}] is empty after normalisation ({r!r}); an empty reference is ambiguous — "
+                    "remove it from the item's list or give a real reference"
+                )
+            row.append(encode(r))
+        tok_refs.append(row)
+    return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)

@@ -1,0 +1,72 @@
+"""Validation of metric inputs: predictions and (ragged) references.
+
+Every metric entry point calls :func:`validate_inputs` first, so bad input always gets the same clear error naming
+the item (and reference) index, and nothing is ever dropped or coerced silently (``None`` is never scored as
+``"None"``; a sacrebleu-style transposed reference layout is detected and explained).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+__all__ = ["validate_inputs"]
+
+
+def _describe(x: Any) -> str:
+    return "None" if x is None else type(x).__name__
+
+
+def validate_inputs(predictions: Sequence[str], references: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
+    """Check and canonicalise predictions and references.
+
+    Args:
+        predictions: a list/tuple of ``str`` (one hypothesis per item; an empty string is allowed and scores 0).
+        references: a list/tuple with one entry per item: a ``str`` (one reference) or a non-empty list/tuple of
+            ``str`` (several references; the count may differ between items).
+
+    Returns:
+        ``(predictions, references)`` as ``list[str]`` and ``list[list[str]]``.
+
+    Raises:
+        TypeError: ``predictions``/``references`` is a bare string or not a sequence; an item or reference that is
+            not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``).
+        ValueError: lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
+            list per reference *set*); an item with an empty reference list.
+    """
+    for name, value in (("predictions", predictions), ("references", references)):
+        if isinstance(value, (str, bytes)):
+            raise TypeError(f"{name} must be a list with one entry per item, not a single {type(value).__name__}")
+        if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
+            raise TypeError(f"{name} must be a list (one entry per item), got {_describe(value)}")
+    preds = list(predictions)
+    refs_in = list(references)
+    if len(preds) != len(refs_in):
+        hint = ""
+        if refs_in and all(isinstance(r, (list, tuple)) for r in refs_in) and all(len(r) == len(preds) for r in refs_in):
+            hint = (
+                f" It looks transposed: references has {len(refs_in)} lists of {len(preds)} strings each, i.e. "
+                "sacrebleu's stream layout (one list per reference set). Pass one list of references per item: "
+                "references = [list(refs) for refs in zip(*streams)]."
+            )
+        raise ValueError(
+            f"predictions and references must have the same length; got {len(preds)} predictions and "
+            f"{len(refs_in)} references.{hint}"
+        )
+    for i, p in enumerate(preds):
+        if not isinstance(p, str):
+            raise TypeError(f"predictions[{i}] must be str, got {_describe(p)}")
+    refs: list[list[str]] = []
+    for i, r in enumerate(refs_in):
+        if isinstance(r, str):
+            refs.append([r])
+            continue
+        if not isinstance(r, (list, tuple)) and not (hasattr(r, "__len__") and hasattr(r, "__iter__")):
+            raise TypeError(f"references[{i}] must be a str or a list of str, got {_describe(r)}")
+        r = list(r)
+        if not r:
+            raise ValueError(f"references[{i}] is an empty list; every item needs at least one reference")
+        for j, s in enumerate(r):
+            if not isinstance(s, str):
+                raise TypeError(f"references[{i}][{j}] must be str, got {_describe(s)}")
+        refs.append(r)
+    return preds, refs
