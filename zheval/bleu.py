@@ -13,7 +13,8 @@ Sources followed
   ``BLEU._get_closest_ref_len`` (closest reference length, ties go to the shorter reference). The arithmetic of
   :func:`score_stats` for these four methods is the same sequence of float operations as sacrebleu's, done on
   sacrebleu's 0-100 scale and divided by 100 once at the end, so ``score == sacrebleu_score / 100`` holds bit for
-  bit (the cross-check tests assert a difference of exactly 0).
+  bit (the cross-check tests assert a difference of exactly 0), except for a score that float rounding pushes
+  above 1 (sacrebleu: 100.00000000000004), which is clamped to 1.0.
 * nltk 3.10 ``nltk/translate/bleu_score.py``: ``modified_precision`` (denominator ``max(1, total)``),
   ``SmoothingFunction.method3`` (Chen & Cherry 2014, method 3: the k-th order with zero matches gets precision
   ``1 / (2**k * denominator)``), ``brevity_penalty``, and the final ``bp * exp(fsum(w_i * log p_i))``. This is
@@ -445,7 +446,8 @@ def score_stats(
     With uniform weights the four sacrebleu methods use sacrebleu's exact arithmetic (0-100 precisions,
     ``bp * exp(sum(log p) / order)``, then / 100); ``nltk3`` uses nltk's (``bp * exp(fsum(w * log p))``). So the
     results equal ``sacrebleu.metrics.BLEU(...).corpus_score(...).score / 100`` and nltk's ``corpus_bleu`` /
-    ``sentence_bleu`` bit for bit on the same statistics (nltk's corpus denominators differ, see ``nltk3`` in the
+    ``sentence_bleu`` bit for bit on the same statistics -- except that a value above 1.0 caused only by float
+    rounding (sacrebleu reports 100.00000000000004 for some perfect matches) is returned as 1.0 (nltk's corpus denominators differ, see ``nltk3`` in the
     README). No input makes this function divide by zero.
 
     Raises:
@@ -471,6 +473,11 @@ def score_stats(
     length_ratio = hyp_len / ref_len if ref_len else 0.0
 
     def result(score, precisions, order_used):
+        if score > 1.0 and all(p <= 1.0 for p in precisions):
+            # Mathematically <= 1 (every precision and the BP are <= 1); the excess is float rounding, e.g.
+            # sacrebleu's exp(log(100.0)) = 100.00000000000004 for a perfect match. Clamp to 1.0 -- the only
+            # place where score differs from sacrebleu_score / 100, by at most a few ulps.
+            score = 1.0
         return BleuScore(
             score=score,
             precisions=tuple(precisions),
