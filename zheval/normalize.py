@@ -170,9 +170,10 @@ def remove_invisible(text: str) -> str:
 
 def _punct_table() -> dict[int, str]:
     table: dict[int, str] = {}
-    # Full-width ASCII block → ASCII (the same mapping NFKC applies), so the step works without nfkc.
+    # Full-width ASCII punctuation → ASCII (the same mapping NFKC applies), so the step works without nfkc.
     for cp in range(0xFF01, 0xFF5F):
-        table[cp] = chr(cp - 0xFEE0)
+        if not chr(cp - 0xFEE0).isalnum():  # punctuation and symbols only; letters/digits are nfkc's job
+            table[cp] = chr(cp - 0xFEE0)
     for ch in "“”„‟〝〞〟＂":
         table[ord(ch)] = '"'
     for ch in "‘’‚‛＇":
@@ -260,8 +261,8 @@ def _punct_re() -> re.Pattern:
 def remove_punctuation(text: str) -> str:
     """Remove punctuation characters (Unicode general category P*), keeping ``.`` and ``,`` between two digits.
 
-    Example: ``remove_punctuation("好的，谢谢！共3.5元")`` → ``"好的谢谢共3.5元"``. Symbols (``%``, ``¥``, emoji)
-    are kept. Opt-in only (not in the default).
+    Example: ``remove_punctuation("好的，谢谢！共3.5元")`` → ``"好的谢谢共3.5元"``. Symbols (categories S*: ``¥``,
+    ``+``, emoji) are kept; note that Unicode classes ``%`` as punctuation (Po), so it is removed. Opt-in only.
     """
     return _punct_re().sub("", text)
 
