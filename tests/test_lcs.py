@@ -1,0 +1,108 @@
+"""LCS kernels: bit-parallel length and positions vs. independent DP (rouge-score's table, a ROUGE-1.5.5-style DP)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rouge_score import rouge_scorer as rs
+
+from zheval.lcs import lcs_length, lcs_ref_positions, lcs_rows, match_masks, wlcs, wlcs_ref_positions
+
+# Small alphabets make ties between equally long LCSs frequent, which is what the backtrack must get right.
+small_text = st.lists(st.sampled_from("abc"), max_size=14)
+mixed_text = st.lists(st.one_of(st.sampled_from("abcdef"), st.integers(0, 3)), max_size=14)
+
+
+def dp_table(a, b):
+    t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            t[i][j] = t[i - 1][j - 1] + 1 if a[i - 1] == b[j - 1] else max(t[i - 1][j], t[i][j - 1])
+    return t
+
+
+def wlcs_dp_perl_style(model, peer, w):
+    """ROUGE-1.5.5 wlcs_inner + markLCS written out independently (full c, l and b tables)."""
+    m, n = len(model), len(peer)
+    c = [[0.0] * (n + 1) for _ in range(m + 1)]
+    ln = [[0] * (n + 1) for _ in range(m + 1)]
+    b = [[None] * (n + 1) for _ in range(m + 1)]
+    for i in range(1, m + 1):
+        for j in range(1, n + 1):
+            if model[i - 1] == peer[j - 1]:
+                k = ln[i - 1][j - 1]
+                c[i][j] = c[i - 1][j - 1] + (k + 1) ** w - k**w
+                b[i][j] = "d"
+                ln[i][j] = k + 1
+            elif c[i - 1][j] >= c[i][j - 1]:
+                c[i][j] = c[i - 1][j]
+                b[i][j] = "u"
+            else:
+                c[i][j] = c[i][j - 1]
+                b[i][j] = "l"
+    marks = []
+    i, j = m, n
+    while i and j:
+        if b[i][j] == "d":
+            i, j = i - 1, j - 1
+            marks.append(i)
+        elif b[i][j] == "u":
+            i -= 1
+        else:
+            j -= 1
+    return c[m][n], sorted(marks)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_text, small_text)
+def test_length_equals_dp_and_is_symmetric(a, b):
+    assert lcs_length(a, b) == dp_table(a, b)[-1][-1] == lcs_length(b, a)
+
+
+@settings(max_examples=300, deadline=None)
+@given(mixed_text, mixed_text)
+def test_hashable_tokens_of_mixed_types(a, b):
+    assert lcs_length(a, b) == dp_table(a, b)[-1][-1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_text, small_text)
+def test_positions_are_rouge_scores_lcs(ref, can):
+    pos = lcs_ref_positions(ref, can)
+    assert pos == rs.lcs_ind(ref, can)
+    assert len(pos) == lcs_length(ref, can)
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_text, small_text)
+def test_rows_give_dp_rows(a, b):
+    t = dp_table(a, b)
+    rows = lcs_rows(match_masks(b), len(b), a)
+    for i, v in enumerate(rows):
+        assert [j - (v & ((1 << j) - 1)).bit_count() for j in range(len(b) + 1)] == t[i]
+
+
+@settings(max_examples=200, deadline=None)
+@given(small_text, small_text, st.sampled_from([1.0, 1.2, 2.0]))
+def test_wlcs_and_path_match_independent_dp(ref, can, w):
+    value, marks = wlcs_dp_perl_style(ref, can, w)
+    assert wlcs(ref, can, w) == value
+    assert wlcs_ref_positions(ref, can, w) == marks
+    if w == 1.0:
+        assert wlcs(ref, can, w) == lcs_length(ref, can)
+
+
+def test_wlcs_lin_2004_example():
+    # Lin (2004) 3.3 with f(k) = k^2: X = ABCDEFG; Y1 = ABCDHIK has one run of 4, Y2 = AHBKCID four runs of 1.
+    x = list("ABCDEFG")
+    assert wlcs(x, list("ABCDHIK"), 2.0) == 16.0
+    assert wlcs(x, list("AHBKCID"), 2.0) == 4.0
+
+
+def test_empty_and_long():
+    assert lcs_length([], list("abc")) == 0 == lcs_length(list("abc"), [])
+    assert lcs_ref_positions([], []) == []
+    assert wlcs([], ["a"]) == 0.0
+    a = [i % 7 for i in range(500)]
+    b = [i % 5 for i in range(400)]
+    assert lcs_length(a, b) == dp_table(a, b)[-1][-1]
