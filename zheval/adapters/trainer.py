@@ -133,11 +133,9 @@ def _as_ids(arr: np.ndarray, what: str) -> np.ndarray:
     if arr.ndim == 2:
         if np.issubdtype(arr.dtype, np.integer):
             return arr.astype(np.int64, copy=False)
-        if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            return arr.astype(np.int64)
-        if np.issubdtype(arr.dtype, np.bool_):
-            pass
-        else:
+        if np.issubdtype(arr.dtype, np.floating):
+            if np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+                return arr.astype(np.int64)  # ids that went through a float container
             raise ValueError(
                 f"{what} of shape {arr.shape} and dtype {arr.dtype} holds non-integer values; expected token ids "
                 "(batch, length) or logits (batch, length, vocab)"
@@ -166,7 +164,7 @@ def prediction_ids(
 
     Args:
         predictions: ids ``(batch, length)``, logits ``(batch, length, vocab)`` (reduced with ``argmax``), or a
-            tuple/list whose first element is one of those.
+            tuple whose first element is one of those (a list is read as an array of rows).
         label_ids: ids ``(batch, length)`` with ``ignore_index`` where there is no label.
         pad_token_id: the id that replaces ``ignore_index`` (it must be a special token of the tokenizer so that
             ``skip_special_tokens=True`` removes it).
@@ -182,11 +180,11 @@ def prediction_ids(
             rows, causal-LM predictions and labels of different lengths, or a negative id other than
             ``ignore_index`` (naming the row).
     """
-    if isinstance(predictions, (tuple, list)) and not _is_nested_number_list(predictions):
+    if isinstance(predictions, tuple):
         if not predictions:
             raise ValueError("predictions is an empty tuple")
         predictions = predictions[0]
-    if isinstance(label_ids, (tuple, list)) and not _is_nested_number_list(label_ids):
+    if isinstance(label_ids, tuple):
         if len(label_ids) != 1:
             raise ValueError(
                 f"label_ids is a tuple of {len(label_ids)} arrays (several label_names?); pass one label array"
@@ -230,13 +228,6 @@ def prediction_ids(
                 raise ValueError(f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)")
             out.append(row.tolist())
     return out_p, out_l
-
-
-def _is_nested_number_list(x) -> bool:
-    """True for a plain nested list of numbers (a list of rows), False for a tuple of arrays."""
-    if isinstance(x, tuple):
-        return False
-    return bool(x) and isinstance(x[0], (list, numbers.Number))
 
 
 def decode_predictions(
