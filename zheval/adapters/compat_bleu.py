@@ -60,6 +60,9 @@ from __future__ import annotations
 import re
 from typing import List, Sequence, Tuple
 
+from ..normalize import Normalizer
+from ..tokenizers import BaseTokenizer
+
 __all__ = [
     "SACREBLEU_ZH_UCODE_RANGES_AS_WRITTEN",
     "SACREBLEU_ZH_CODEPOINT_RANGES",
@@ -70,6 +73,9 @@ __all__ = [
     "llamafactory_tokenize",
     "llamafactory_item_scores",
     "llamafactory_bleu4",
+    "SacrebleuZhTokenizer",
+    "LlamaFactoryCharTokenizer",
+    "BLEU_TOKENIZERS",
     "PRESETS",
     "PRESET_NAMES",
 ]
@@ -228,6 +234,47 @@ def llamafactory_bleu4(item_scores: Sequence[float]) -> float:
     return float(np.mean([round(s * 100, 4) for s in item_scores]))
 
 
+class SacrebleuZhTokenizer(BaseTokenizer):
+    """:func:`sacrebleu_zh_tokenize` as a zheval tokenizer (no normalisation; signature ``sacrebleu-zh``).
+
+    Its output equals what sacrebleu 2.6.0 ``BLEU(tokenize="zh")`` counts n-grams over. Tokens never contain
+    whitespace.
+    """
+
+    name = "sacrebleu-zh"
+
+    def __init__(self) -> None:
+        super().__init__(Normalizer(()))
+
+    def tokenize_normalized(self, text: str) -> List[str]:
+        return sacrebleu_zh_tokenize(text)
+
+    def _config(self) -> dict:
+        return {"name": self.name, "reproduces": "sacrebleu-2.6.0"}
+
+
+class LlamaFactoryCharTokenizer(BaseTokenizer):
+    """:func:`llamafactory_tokenize` (``list(text)``) as a zheval tokenizer (no normalisation).
+
+    Unlike the other zheval tokenizers its tokens include whitespace characters (LLaMA-Factory scores them).
+    """
+
+    name = "llamafactory-char"
+
+    def __init__(self) -> None:
+        super().__init__(Normalizer(()))
+
+    def tokenize_normalized(self, text: str) -> List[str]:
+        return list(text)
+
+    def _config(self) -> dict:
+        return {"name": self.name, "whitespace_tokens": True}
+
+
+#: Tokenizer names that only BLEU presets use (in addition to zheval.tokenizers' registry).
+BLEU_TOKENIZERS = {"sacrebleu-zh": SacrebleuZhTokenizer, "llamafactory-char": LlamaFactoryCharTokenizer}
+
+
 #: Presets: defaults that reproduce a known tool. Arguments given explicitly override them. ``tokenizer`` names a
 #: tokenizer of this module (``"sacrebleu-zh"``: :func:`sacrebleu_zh_tokenize`; ``"llamafactory-char"``:
 #: :func:`llamafactory_tokenize`); neither normalises text. ``level="sentence"`` for llamafactory means the mean of
@@ -240,7 +287,7 @@ PRESETS = {
         "smooth_value": None,
         "bp_ref_length": "closest",
         "level": "corpus",
-        "effective_order": False,
+        "effective_order": None,  # as sacrebleu: no for corpus_bleu, yes for sentence_bleu (level="sentence")
         "weights": None,
     },
     "llamafactory": {
