@@ -11,6 +11,7 @@ from rouge_score import rouge_scorer
 
 from zheval.adapters.compat_rouge import (
     alpha_from_beta,
+    llamafactory_item_value,
     llamafactory_mean,
     llamafactory_score_item,
     llamafactory_tokenizer,
@@ -54,7 +55,7 @@ def _ours(pairs):
     for pred, label in pairs:
         s = scorer(tok.tokenize(pred), [tok.tokenize(label)])
         for k in out:
-            out[k].append(s[k].fmeasure)
+            out[k].append(llamafactory_item_value(s[k].fmeasure))
     return out
 
 
@@ -79,14 +80,15 @@ def test_llamafactory_quirks_by_hand():
     assert rouge_chinese_words([" ", "\n"]) == []
     # identical texts: F = 2 * (1 * 1 / (1 + 1 + 1e-8)) = 0.999999995 -> x100 rounded to 4 decimals = 100.0
     s = llamafactory_score_item(["猫", "坐"], [["猫", "坐"]])
-    assert s["rouge1"].fmeasure == round(2 * (1 / (2 + 1e-8)) * 100, 4) == 100.0
+    assert s["rouge1"].fmeasure == 2 * (1 / (2 + 1e-8)) == 0.999999995
+    assert llamafactory_item_value(s["rouge1"].fmeasure) == 100.0
     # sets, not multisets: 好好好好 vs 好 -> unique unigrams {好} both -> P = R = 1
     s = llamafactory_score_item(list("好好好好"), [["好"]])
-    assert s["rouge1"].precision == 100.0 and s["rouge1"].recall == 100.0
+    assert s["rouge1"].precision == 1.0 and s["rouge1"].recall == 1.0
     # rouge-l is the LCS of the whole word lists, not union-LCS: 3 of 4 hyp words, 3 of 3 ref words
     s = llamafactory_score_item(["a", "。", "b", "c"], [["a", "b", "c"]])
     p, r = 3 / 4, 1.0
-    assert s["rougeL"] == (round(p * 100, 4), 100.0, round(2 * (p * r / (p + r + 1e-8)) * 100, 4))
+    assert s["rougeL"] == (p, r, 2 * (p * r / (p + r + 1e-8)))
     with pytest.raises(ValueError, match="rougeN"):
         make_llamafactory_item_scorer(["rougeLsum"])
 

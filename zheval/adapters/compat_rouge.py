@@ -76,9 +76,10 @@ each ``f`` becomes ``round(f * 100, 4)`` and the reported value is ``float(np.me
 
 Our ``preset="llamafactory"`` tokenizer (:class:`LlamaFactoryJiebaTokenizer`) is a *private* ``jieba.Tokenizer``
 with jieba's default dictionary, HMM on, no normalisation and whitespace tokens kept, so it gives LLaMA-Factory's
-numbers as long as the process has not modified the global ``jieba.dt`` that LLaMA-Factory uses. P and R are
-returned on the same 0-100 scale, rounded the same way, when asked for. Multiple references (LLaMA-Factory has
-one) are combined per ``multi_ref`` on the unrounded per-reference values with rouge-chinese's F formula.
+numbers as long as the process has not modified the global ``jieba.dt`` that LLaMA-Factory uses. The scorer returns
+rouge-chinese's unrounded values on zheval's 0-1 scale; LLaMA-Factory's own numbers (0-100, per-item rounding,
+numpy mean) come from :func:`llamafactory_item_value` and :func:`llamafactory_mean`. Multiple references
+(LLaMA-Factory has one) are combined per ``multi_ref`` on the per-reference values with rouge-chinese's F formula.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ __all__ = [
     "rouge_chinese_words",
     "make_llamafactory_item_scorer",
     "llamafactory_score_item",
+    "llamafactory_item_value",
     "llamafactory_mean",
     "LlamaFactoryJiebaTokenizer",
     "llamafactory_tokenizer",
@@ -444,9 +446,10 @@ def make_llamafactory_item_scorer(
     """Return ``scorer(hyp_tokens, refs_tokens) -> {type: Score}`` with LLaMA-Factory's per-item numbers.
 
     ``hyp_tokens`` is one text's segmentation (``list[str]``, whitespace tokens allowed), ``refs_tokens`` one such
-    list per reference. Each Score field is ``round(value * 100, 4)`` on the **0-100 scale**. ``multi_ref``:
+    list per reference. Scores are rouge-chinese's unrounded values on the 0-1 scale (``fmeasure`` includes its
+    ``+ 1e-8``); LLaMA-Factory's per-item number is :func:`llamafactory_item_value` of it. ``multi_ref``:
     ``"max"`` (best F, first wins ties), ``"mean"``, ``"pool"`` (summed set sizes/LCS as ROUGE-1.5.5 -f A) or
-    ``"best_recall"``, applied to the unrounded values.
+    ``"best_recall"``.
 
     Raises:
         ValueError: a type other than rougeN/rougeL, unknown multi_ref.
@@ -497,7 +500,7 @@ def make_llamafactory_item_scorer(
                 f = math.fsum(sc[2] for _, sc in per) / k
             else:  # pool
                 p, r, f = _lf_score(sum(st[0] for st, _ in per), sum(st[1] for st, _ in per), sum(st[2] for st, _ in per))
-            out[rt.name] = Score(round(p * 100, 4), round(r * 100, 4), round(f * 100, 4))
+            out[rt.name] = Score(p, r, f)
         return out
 
     return scorer
@@ -509,12 +512,19 @@ def llamafactory_score_item(
     rouge_types: Sequence[str] = LLAMAFACTORY_TYPES,
     multi_ref: str = "max",
 ) -> Dict[str, Score]:
-    """LLaMA-Factory's per-item ROUGE (0-100, rounded to 4 decimals); see :func:`make_llamafactory_item_scorer`."""
+    """rouge-chinese's per-item ROUGE (0-1, unrounded) as LLaMA-Factory computes it; see
+    :func:`make_llamafactory_item_scorer` and :func:`llamafactory_item_value`."""
     return make_llamafactory_item_scorer(rouge_types, multi_ref)(hyp_tokens, refs_tokens)
 
 
+def llamafactory_item_value(value: float) -> float:
+    """LLaMA-Factory's per-item number for a 0-1 value: ``round(value * 100, 4)`` (0-100 scale)."""
+    return round(value * 100, 4)
+
+
 def llamafactory_mean(values: Sequence[float]) -> float:
-    """LLaMA-Factory's corpus value ``float(np.mean(values))`` (numpy's pairwise summation, bit-exact).
+    """LLaMA-Factory's corpus value ``float(np.mean(values))`` of per-item :func:`llamafactory_item_value` numbers
+    (numpy's pairwise summation, bit-exact; 0-100 scale).
 
     Returns 0.0 for no values (numpy would give nan with a warning).
     """
