@@ -1,0 +1,323 @@
+"""High-level Chinese ROUGE on texts: validate, normalise, split sentences, tokenise, score per item, average, sign.
+
+:func:`compute_rouge` is what ``metrics/chinese_rouge`` calls. Scoring happens in :mod:`zheval.rouge` (or the
+presets of :mod:`zheval.adapters.compat_rouge`) on per-item token ids from :func:`zheval.corpus.tokenize_corpus`;
+the corpus value of each type is the **exact mean** of the per-item scores (not rouge-score's bootstrap "mid"), and
+an optional bootstrap interval is reported separately.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from .adapters.compat_rouge import (
+    PRESETS,
+    llamafactory_item_value,
+    llamafactory_mean,
+    llamafactory_tokenizer,
+    make_llamafactory_item_scorer,
+    make_rouge155_item_scorer,
+)
+from .corpus import tokenize_corpus
+from .inputs import validate_inputs
+from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
+from .sentences import SENTENCE_SPLITS
+from .signature import build_signature
+from .stats import bootstrap_interval, mean
+from .tokenizers import BaseTokenizer, get_tokenizer
+
+__all__ = [
+    "DEFAULT_ROUGE_TYPES",
+    "DEFAULTS",
+    "PRESET_NAMES",
+    "ROUGE_OPTIONS",
+    "TOKENIZER_OPTIONS",
+    "ROUGE_TOKENIZERS",
+    "resolve_options",
+    "build_rouge_tokenizer",
+    "compute_rouge",
+]
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+#: Valid ``preset`` names.
+PRESET_NAMES = tuple(PRESETS)
+#: Defaults when neither the caller nor a preset sets an option.
+DEFAULTS = {
+    "tokenizer": "char",
+    "rouge_types": list(DEFAULT_ROUGE_TYPES),
+    "multi_ref": "max",
+    "beta": 1.0,
+    "rouge_w_weight": 1.2,
+    "sentence_split": "punct",
+    "normalize": None,
+}
+#: Tokenizer options shared with chinese_bleu (same names, same meaning), forwarded to
+#: :func:`zheval.tokenizers.get_tokenizer`.
+TOKENIZER_OPTIONS = ("terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "t2s")
+#: Every option :func:`compute_rouge` understands.
+ROUGE_OPTIONS = tuple(k for k in DEFAULTS if k != "normalize") + TOKENIZER_OPTIONS + (
+    "use_aggregator", "return_precision_recall", "bootstrap", "seed", "confidence", "preset", "crosscheck")
+#: Tokenizer names that exist only for a preset (they reproduce a tool and take no option).
+ROUGE_TOKENIZERS = ("llamafactory-jieba",)
+
+_UNSET: Any = object()
+
+
+def resolve_options(preset: Optional[str] = None, **given) -> dict:
+    """Merge explicit options over a preset over :data:`DEFAULTS`, and validate them.
+
+    Args:
+        preset: ``None``, ``"rouge155"`` or ``"llamafactory"``.
+        given: options named in :data:`DEFAULTS`; values ``_UNSET`` (not given) are ignored.
+    Returns:
+        dict with every key of :data:`DEFAULTS` plus ``"preset"``.
+    Raises:
+        ValueError: unknown preset, multi_ref, sentence_split, ROUGE type (each lists the valid values); bad beta,
+            weight or empty rouge_types.
+        TypeError: rouge_types not a str or a list of str.
+    """
+    if preset is not None and preset not in PRESETS:
+        hint = " ('sacrebleu-zh' is a chinese_bleu preset)" if preset == "sacrebleu-zh" else ""
+        raise ValueError(f"unknown preset {preset!r}{hint}; valid values: {', '.join(PRESET_NAMES)} or None")
+    opts = dict(DEFAULTS)
+    if preset is not None:
+        opts.update(PRESETS[preset])
+    for key, value in given.items():
+        if key not in DEFAULTS:
+            raise TypeError(f"unknown option {key!r}")
+        if value is not _UNSET:
+            opts[key] = value
+    rt = opts["rouge_types"]
+    if isinstance(rt, str):
+        rt = [rt]
+    if not isinstance(rt, (list, tuple)) or not all(isinstance(t, str) for t in rt):
+        raise TypeError(f"rouge_types must be a list of str, got {rt!r}")
+    if not rt:
+        raise ValueError("rouge_types must name at least one ROUGE type")
+    for t in rt:
+        parse_rouge_type(t)
+    if len(set(rt)) != len(rt):
+        raise ValueError(f"rouge_types has duplicates: {rt}")
+    opts["rouge_types"] = list(rt)
+    if opts["multi_ref"] not in MULTI_REF_MODES:
+        raise ValueError(f"unknown multi_ref {opts['multi_ref']!r}; valid values: {', '.join(MULTI_REF_MODES)}")
+    if opts["sentence_split"] not in SENTENCE_SPLITS:
+        raise ValueError(
+            f"unknown sentence_split {opts['sentence_split']!r}; valid values: {', '.join(SENTENCE_SPLITS)}")
+    beta = opts["beta"]
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not np.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    opts["beta"] = float(beta)
+    w = opts["rouge_w_weight"]
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w <= 0:
+        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {w!r}")
+    opts["rouge_w_weight"] = float(w)
+    opts["preset"] = preset
+    return opts
+
+
+def build_rouge_tokenizer(tokenizer: Any = "char", **tokenizer_options) -> BaseTokenizer:
+    """A zheval tokenizer: a name of :mod:`zheval.tokenizers` (``char``, ``jieba``, ``none``), the llamafactory
+    preset's ``"llamafactory-jieba"`` (takes no option: it reproduces LLaMA-Factory exactly), an instance, or a
+    user callable. ``tokenizer_options`` (unset ones omitted) go to :func:`zheval.tokenizers.get_tokenizer`.
+
+    Raises:
+        ValueError: options given to ``llamafactory-jieba`` (other than no-op values), or as
+            :func:`~zheval.tokenizers.get_tokenizer`.
+    """
+    if isinstance(tokenizer, str) and tokenizer in ROUGE_TOKENIZERS:
+        bad = {
+            k: v
+            for k, v in tokenizer_options.items()
+            if not (
+                (k == "normalize" and (v is None or v is False or v == "none"))
+                or (k == "t2s" and v is False)
+                or (k == "jieba_hmm" and v is True)
+                or (k == "terms" and not v)
+                or (k == "punct" and v == "keep")
+                or (k == "jieba_dict" and v is None)
+            )
+        }
+        if bad:
+            raise ValueError(
+                f"tokenizer {tokenizer!r} reproduces LLaMA-Factory exactly and takes no options; got {bad}"
+            )
+        return llamafactory_tokenizer()
+    return get_tokenizer(tokenizer, **tokenizer_options)
+
+
+def _check_references_not_empty(refs, tokenizer: BaseTokenizer) -> None:
+    for i, rs in enumerate(refs):
+        for j, r in enumerate(rs):
+            if not r.strip() or not tokenizer.normalize(r).strip():
+                raise ValueError(
+                    f"references[{i}][{j}] is empty{' after normalisation' if r.strip() else ''} ({r!r}); an empty "
+                    "reference is ambiguous -- remove it from the item's list or give a real reference"
+                )
+
+
+def compute_rouge(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    tokenizer: Any = _UNSET,
+    rouge_types: Sequence[str] = _UNSET,
+    use_aggregator: bool = True,
+    multi_ref: str = _UNSET,
+    beta: float = _UNSET,
+    return_precision_recall: bool = False,
+    bootstrap: int = 0,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    preset: Optional[str] = None,
+    crosscheck: bool = False,
+    rouge_w_weight: float = _UNSET,
+    sentence_split: str = _UNSET,
+    **tokenizer_options,
+) -> dict:
+    """Chinese ROUGE of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
+
+    Args:
+        predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
+        references: per item a ``str`` or a non-empty ``list[str]`` (ragged across items).
+        tokenizer: ``"char"`` (default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split), a zheval
+            tokenizer or a callable ``str -> list[str]``; ``"llamafactory-jieba"`` is the llamafactory preset's.
+        rouge_types: default ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``; any of ``rouge1`` ... ``rouge9``
+            (any N), ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``.
+        use_aggregator: True -> ``{type: mean F}`` floats; False -> ``{type: [F per item]}``.
+        multi_ref: ``"max"`` (default), ``"mean"``, ``"pool"``, ``"best_recall"`` (:mod:`zheval.rouge`).
+        beta: F-measure beta (default 1, F1 as rouge-score).
+        return_precision_recall: also ``<type>_precision`` and ``<type>_recall`` (mean or per-item lists).
+        bootstrap: number of bootstrap resamples of items (0 = none) for a percentile ``confidence`` interval of
+            each type's mean F: ``<type>_ci_low``/``<type>_ci_high``, seeded with ``seed`` (aggregator only).
+        preset: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5`` numbers per item, averaged
+            exactly) or ``"llamafactory"`` (LLaMA-Factory / ChatGLM: raw jieba words, rouge-chinese semantics;
+            adds ``llamafactory_rouge_1`` etc., LLaMA-Factory's own numbers on its 0-100 scale). A preset sets
+            defaults; arguments given explicitly override them. See :mod:`zheval.adapters.compat_rouge`.
+        crosscheck: recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1)
+            -- or, with the llamafactory preset, with rouge-chinese -- and add ``crosscheck`` =
+            ``{"tool", "types", "items", "pairs", "max_abs_diff", "scores", ...}``. Not available for rouge155.
+        rouge_w_weight: w of ``rougeW`` (default 1.2).
+        sentence_split: for ``rougeLsum``: ``"punct"`` (default: newlines and sentence-final punctuation) or
+            ``"newline"`` (rouge-score's rule). See :mod:`zheval.sentences`.
+        tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as
+            :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
+
+    Returns:
+        dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
+        ``signature`` (str), optional ``crosscheck`` and ``llamafactory_*``.
+
+    Raises:
+        ValueError: length mismatch, empty reference list, reference empty after normalisation (naming item and
+            reference index), unknown rouge type / multi_ref / preset / sentence_split (listing valid values),
+            bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset rouge155.
+        TypeError: non-``str`` prediction or reference (naming its index), unknown keyword option.
+    """
+    bad = sorted(set(tokenizer_options) - set(TOKENIZER_OPTIONS))
+    if bad:
+        raise TypeError(f"compute_rouge got unknown option(s) {bad}; valid options: {', '.join(ROUGE_OPTIONS)}")
+    norm_given = tokenizer_options.pop("normalize", _UNSET)
+    opts = resolve_options(
+        preset,
+        tokenizer=tokenizer,
+        rouge_types=rouge_types,
+        multi_ref=multi_ref,
+        beta=beta,
+        rouge_w_weight=rouge_w_weight,
+        sentence_split=sentence_split,
+        normalize=norm_given,
+    )
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
+        raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
+    if bootstrap and not use_aggregator:
+        raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
+    if crosscheck and preset == "rouge155":
+        raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
+    if preset == "llamafactory" and opts["beta"] != 1.0:
+        raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
+    if crosscheck and opts["beta"] != 1.0:
+        raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
+
+    preds, refs = validate_inputs(predictions, references)
+    tok_opts = dict(tokenizer_options)
+    if opts["normalize"] is not None:
+        tok_opts["normalize"] = opts["normalize"]
+    tok = build_rouge_tokenizer(opts["tokenizer"], **tok_opts)
+    _check_references_not_empty(refs, tok)
+    types: List[str] = opts["rouge_types"]
+
+    extra: Dict[str, Any] = {}
+    if preset == "llamafactory":
+        tcache = tok.tokenize_cached
+        hyp_tokens = [tcache(p) for p in preds]
+        ref_tokens = [[tcache(r) for r in rs] for rs in refs]
+        scorer = make_llamafactory_item_scorer(types, opts["multi_ref"])
+        items = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
+        for t in types:
+            rt = parse_rouge_type(t)
+            key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
+            extra[key] = llamafactory_mean([llamafactory_item_value(it[t].fmeasure) for it in items])
+        if crosscheck:
+            from .adapters.crosscheck_rouge import crosscheck_rouge_chinese
+
+            extra["crosscheck"] = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, items, types)
+    else:
+        corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"])
+        if preset == "rouge155":
+            scorer = make_rouge155_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
+        else:
+            scorer = make_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
+        items = [
+            scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)
+        ]
+        if crosscheck:
+            from .adapters.crosscheck_rouge import crosscheck_rouge_score
+
+            extra["crosscheck"] = crosscheck_rouge_score(
+                [p.sentences for p in corpus.predictions],
+                [[r.sentences for r in rs] for rs in corpus.references],
+                items,
+                types,
+                opts["multi_ref"],
+            )
+
+    out: Dict[str, Any] = {}
+    for t in types:
+        f = [it[t].fmeasure for it in items]
+        out[t] = mean(f) if use_aggregator else f
+    if return_precision_recall:
+        for t in types:
+            p = [it[t].precision for it in items]
+            r = [it[t].recall for it in items]
+            out[f"{t}_precision"] = mean(p) if use_aggregator else p
+            out[f"{t}_recall"] = mean(r) if use_aggregator else r
+    if bootstrap:
+        for t in types:
+            if items:
+                low, high = bootstrap_interval(np.asarray([it[t].fmeasure for it in items]),
+                                               lambda a: a.mean(axis=-1), int(bootstrap), confidence, seed)
+            else:
+                low = high = 0.0
+            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
+
+    fields = [("types", "+".join(types)), ("multi", opts["multi_ref"])]
+    if preset != "llamafactory":
+        fields.append(("beta", opts["beta"]))
+    if "rougeLsum" in types and preset != "llamafactory":
+        fields.append(("split", opts["sentence_split"]))
+    if any(parse_rouge_type(t).kind == "W" for t in types):
+        fields.append(("w", opts["rouge_w_weight"]))
+    if bootstrap:
+        fields += [("bs", int(bootstrap)), ("seed", seed)]
+        if confidence != 0.95:
+            fields.append(("conf", float(confidence)))
+    out["signature"] = build_signature(tok, [len(r) for r in refs], "rouge", fields, preset=preset)
+    out.update(extra)
+    if "crosscheck" in out and out["crosscheck"]["max_abs_diff"] > 1e-12:
+        logger.warning("chinese_rouge crosscheck: |zheval - %s| = %g > 1e-12", out["crosscheck"]["tool"],
+                       out["crosscheck"]["max_abs_diff"])
+    return out
