@@ -327,3 +327,401 @@ def flatten_result(result: Mapping[str, Any], prefix: str = "") -> dict[str, flo
         elif isinstance(value, numbers.Number):
             out[name] = float(value)
     return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Metric back-ends: the zheval library (chinese_rouge, chinese_bleu) or any loaded evaluate module
+
+#: Result keys left out of the hook's flat dict by default: per-order raw counts (kept in ``hook.results``), the
+#: per-item ``scores`` list of sentence-level BLEU, and strings (``signature``, ``level``) which are always left out.
+DROP_KEYS = ("counts", "totals", "scores")
+
+
+class _Backend:
+    """One metric of the hook. ``compute`` scores a whole set; ``add``/``summary`` accumulate batches."""
+
+    name: str
+
+    def compute(self, predictions: list[str], references: list[str]) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def add(self, predictions: list[str], references: list[str]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def summary(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def reset(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class _BleuBackend(_Backend):
+    """:func:`zheval.bleu_corpus.compute_bleu`; batches keep the additive per-item statistics matrix."""
+
+    name = "chinese_bleu"
+
+    def __init__(self, options: dict):
+        from .. import bleu_corpus
+
+        self._lib = bleu_corpus
+        self.options = dict(options)
+        known = set(bleu_corpus.BLEU_OPTIONS)
+        bad = sorted(set(self.options) - known)
+        if bad:
+            raise TypeError(f"chinese_bleu got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
+        if self.options.get("crosscheck"):
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it once on saved predictions")
+        # split as compute_bleu does: preset + scoring options, tokenizer options, interval options
+        tok_opts = {k: v for k, v in self.options.items() if k in bleu_corpus.TOKENIZER_OPTIONS}
+        given = {k: v for k, v in self.options.items() if k in bleu_corpus.DEFAULTS}
+        self._opts = bleu_corpus.resolve_options(self.options.get("preset"), **given)
+        self._tok_opts = tok_opts
+        self._interval = {k: self.options[k] for k in ("bootstrap", "seed", "confidence") if k in self.options}
+        self._stats: list[np.ndarray] = []
+        self.compute(["好"], ["好"])  # fail fast (bad option values) when the hook is built, not after training
+
+    def compute(self, predictions, references):
+        return self._lib.compute_bleu(predictions, references, **self.options)
+
+    def add(self, predictions, references):
+        o = self._opts
+        self._stats.append(
+            self._lib.bleu_stats(predictions, references, o["tokenizer"], o["max_order"], **self._tok_opts)
+        )
+
+    def summary(self):
+        o = self._opts
+        width = 3 + 2 * o["max_order"]
+        stats = np.concatenate(self._stats, axis=0) if self._stats else np.zeros((0, width), dtype=np.int64)
+        self._stats = []
+        score_opts = {k: o[k] for k in ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")}
+        return self._lib.result_from_stats(stats, level=o["level"], **self._interval, **score_opts)
+
+    def reset(self):
+        self._stats = []
+
+
+class _ModuleBackend(_Backend):
+    """A loaded ``evaluate`` module: ``compute`` for a whole set, ``add_batch`` + ``compute`` for batches."""
+
+    def __init__(self, module, options: dict):
+        if getattr(module, "num_process", 1) != 1:
+            raise ValueError(
+                f"evaluate module {module.name!r} was loaded with num_process={module.num_process}: the Trainer "
+                "already gathers predictions from every rank and calls compute_metrics on each of them, so "
+                "evaluate's distributed mode must not be used inside a Trainer (load it without num_process)"
+            )
+        self.module = module
+        self.name = module.name
+        self.options = dict(options)
+
+    def compute(self, predictions, references):
+        return self.module.compute(predictions=predictions, references=references, **self.options)
+
+    def add(self, predictions, references):
+        self.module.add_batch(predictions=predictions, references=references)
+
+    def summary(self):
+        return self.module.compute(**self.options)
+
+    def reset(self):
+        # evaluate has no public reset; compute() on the rows added so far empties the buffer
+        try:
+            self.module.compute(**self.options)
+        except Exception:  # nothing was added, or the rows are unusable: either way the buffer is gone
+            pass
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The hook
+
+
+class ZhevalComputeMetrics:
+    """The callable returned by :func:`build_compute_metrics` (see there); pass it as ``compute_metrics``.
+
+    Call forms (transformers 5.x):
+
+    * ``hook(eval_pred)`` — the whole evaluation set at once (default Trainer behaviour). Stateless.
+    * ``hook(eval_pred, compute_result=False|True)`` — ``batch_eval_metrics=True``: one call per batch (torch tensors);
+      per-item statistics are kept, the call with ``compute_result=True`` returns the summary and resets the state.
+      Calls with ``compute_result=False`` return ``{}``.
+
+    Returns:
+        ``dict[str, float]``: for each metric its numeric keys (:func:`flatten_result`, minus :data:`DROP_KEYS`),
+        e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
+        length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
+        metric name (as ``evaluate.combine``). ``empty_references`` (the number of items skipped because their
+        reference decoded to an empty string) is added when it is not 0. When no item can be scored, every score
+        is ``nan``.
+
+    Attributes:
+        metrics: the metric back-ends, in order. results: the full result dict of each metric from the last summary
+            (with ``signature``, per-order ``counts``/``totals``, per-item ``scores``); ``predictions`` and
+            ``references``: the decoded texts of the last whole-set call (for inspection/logging).
+    """
+
+    def __init__(
+        self,
+        tokenizer,
+        backends: Sequence[_Backend],
+        *,
+        causal_lm: bool = False,
+        ignore_index: int = IGNORE_INDEX,
+        clean_whitespace: bool = True,
+        empty_references: str = "skip",
+    ):
+        self.tokenizer = tokenizer
+        self.metrics = list(backends)
+        self.causal_lm = bool(causal_lm)
+        self.ignore_index = int(ignore_index)
+        self.clean_whitespace = bool(clean_whitespace)
+        self.empty_references = empty_references
+        self.results: dict[str, dict] = {}
+        self.predictions: list[str] = []
+        self.references: list[str] = []
+        self._n_items = 0
+        self._n_skipped = 0
+
+    # -- calls ---------------------------------------------------------------------------------------------------
+    def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
+        preds, refs = self.decode(eval_pred)
+        preds, refs, skipped = self._drop_empty_references(preds, refs)
+        if compute_result is None:
+            self.predictions, self.references = preds, refs
+            results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
+            return self._summarise(results, len(preds), skipped)
+        if preds:
+            for b in self.metrics:
+                b.add(preds, refs)
+        self._n_items += len(preds)
+        self._n_skipped += skipped
+        if not compute_result:
+            return {}
+        n, skipped = self._n_items, self._n_skipped
+        try:
+            results = {b.name: b.summary() for b in self.metrics} if n else None
+        finally:
+            self.reset()
+        return self._summarise(results, n, skipped)
+
+    def decode(self, eval_pred) -> tuple[list[str], list[str]]:
+        """Decoded ``(predictions, references)`` of one call (see :func:`decode_predictions`)."""
+        return decode_predictions(
+            eval_pred,
+            self.tokenizer,
+            causal_lm=self.causal_lm,
+            ignore_index=self.ignore_index,
+            clean_whitespace=self.clean_whitespace,
+        )
+
+    def reset(self) -> None:
+        """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
+        only after an evaluation loop that was interrupted)."""
+        self._n_items = 0
+        self._n_skipped = 0
+        for b in self.metrics:
+            b.reset()
+
+    # -- helpers -------------------------------------------------------------------------------------------------
+    def _drop_empty_references(self, preds, refs):
+        keep = [i for i, r in enumerate(refs) if r.strip()]
+        skipped = len(refs) - len(keep)
+        if skipped:
+            if self.empty_references == "error":
+                first = next(i for i, r in enumerate(refs) if not r.strip())
+                raise ValueError(
+                    f"item {first} of this evaluation call (and {skipped - 1} more) has a reference that decodes to an "
+                    "empty string (all label positions are -100/pad/special tokens); use empty_references='skip' "
+                    "to skip and count such items"
+                )
+            preds = [preds[i] for i in keep]
+            refs = [refs[i] for i in keep]
+        return preds, refs, skipped
+
+    def _summarise(self, results: dict | None, n_items: int, skipped: int) -> dict[str, float]:
+        if skipped:
+            logger.warning(
+                "zheval compute_metrics: skipped %d of %d items whose reference decoded to an empty string "
+                "(reported as 'empty_references')",
+                skipped,
+                skipped + n_items,
+            )
+        if results is None:
+            # nothing to score: the same keys as a successful call, as nan (never a made-up 0)
+            probe = {b.name: b.compute(["好"], ["好"]) for b in self.metrics}
+            flat = self._flatten(probe)
+            out = {k: math.nan for k in flat}
+            logger.warning("zheval compute_metrics: no item with a non-empty reference; every score is nan")
+            self.results = {}
+        else:
+            out = self._flatten(results)
+            self.results = results
+        if skipped:
+            out["empty_references"] = float(skipped)
+        return out
+
+    def _flatten(self, results: dict[str, dict]) -> dict[str, float]:
+        flats = {
+            name: flatten_result({k: v for k, v in res.items() if k not in DROP_KEYS}) for name, res in results.items()
+        }
+        seen: dict[str, int] = {}
+        for flat in flats.values():
+            for k in flat:
+                seen[k] = seen.get(k, 0) + 1
+        out: dict[str, float] = {}
+        for name, flat in flats.items():
+            for k, v in flat.items():
+                out[f"{name}_{k}" if seen[k] > 1 else k] = v
+        return out
+
+
+def _load_module(spec: str):
+    """``evaluate.load`` a module path or Hub id once (local paths made absolute: evaluate resolves relative paths
+    against the CWD, ECOSYSTEM §1.3)."""
+    import os
+
+    import evaluate
+
+    path = os.path.abspath(os.path.expanduser(spec)) if os.path.exists(os.path.expanduser(spec)) else spec
+    return evaluate.load(path, keep_in_memory=True)
+
+
+def _make_backend(spec, options: dict) -> _Backend:
+    if isinstance(spec, str):
+        if spec == "chinese_bleu":
+            return _BleuBackend(_own_options(options, spec))
+        if spec == "chinese_rouge":
+            return _RougeBackend(_own_options(options, spec))
+        return _ModuleBackend(_load_module(spec), options)
+    if hasattr(spec, "compute") and hasattr(spec, "add_batch") and hasattr(spec, "name"):
+        return _ModuleBackend(spec, options)
+    raise TypeError(
+        f"a metric must be 'chinese_rouge', 'chinese_bleu', an evaluate module path or Hub id, a loaded evaluate "
+        f"module, or a (metric, options) pair; got {type(spec).__name__}"
+    )
+
+
+def _library_options(name: str) -> tuple[str, ...]:
+    """Option names taken by a library metric (the keyword options of its compute function)."""
+    if name == "chinese_bleu":
+        from ..bleu_corpus import BLEU_OPTIONS
+
+        return tuple(BLEU_OPTIONS)
+    from ..rouge_corpus import ROUGE_OPTIONS
+
+    return tuple(ROUGE_OPTIONS)
+
+
+def _own_options(options: dict, name: str) -> dict:
+    mine = set(_library_options(name))
+    return {k: v for k, v in options.items() if k in mine}
+
+
+def _check_options_used(specs: list, shared: dict) -> None:
+    """Every shared option must be taken by at least one metric (an evaluate module takes all of them)."""
+    taken: set[str] = set()
+    for spec in specs:
+        if not (isinstance(spec, str) and spec in LIBRARY_METRICS):
+            return
+        taken |= set(_library_options(spec))
+    unused = sorted(set(shared) - taken)
+    if unused:
+        valid = {name: sorted(_library_options(name)) for name in LIBRARY_METRICS}
+        raise TypeError(
+            f"option(s) {unused} are taken by none of the metrics {specs}; valid options: "
+            + "; ".join(f"{n}: {', '.join(v)}" for n, v in valid.items())
+        )
+
+
+def build_compute_metrics(
+    tokenizer=None,
+    /,
+    metrics: Sequence = LIBRARY_METRICS,
+    *,
+    causal_lm: bool = False,
+    ignore_index: int = IGNORE_INDEX,
+    clean_whitespace: bool = True,
+    empty_references: str = "skip",
+    **metric_options,
+) -> ZhevalComputeMetrics:
+    """Build a ``compute_metrics`` callable for ``transformers.Trainer`` / ``Seq2SeqTrainer`` (transformers 5.x).
+
+    Every metric is set up here, once: library metrics validate their options (a bad option fails now, not after
+    the first training epoch) and evaluate modules are loaded here, never inside the hook.
+
+    Args:
+        tokenizer: (positional) the transformers tokenizer that decodes predictions and labels — the Trainer's
+            ``processing_class``. It needs ``pad_token_id``.
+        metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
+
+            * ``"chinese_rouge"`` / ``"chinese_bleu"``: computed with the zheval library directly
+              (:func:`zheval.rouge_corpus.compute_rouge`, :func:`zheval.bleu_corpus.compute_bleu` — what the
+              ``metrics/chinese_*`` evaluate modules call, so the numbers are identical, without evaluate's module
+              loading, Arrow cache files or locks);
+            * any other string: a path to an evaluate module folder or script, or a Hub id, loaded once with
+              ``evaluate.load(..., keep_in_memory=True)`` (relative paths are made absolute);
+            * a loaded evaluate module (``EvaluationModule``), used as it is (not in distributed mode);
+            * a pair ``(metric, options)`` whose ``options`` dict is added to the shared options for that metric only.
+
+        causal_lm: predictions are teacher-forced logits/ids of a causal LM: shift by one and score only positions
+            whose label is not ``ignore_index`` (see :func:`prediction_ids`). Leave False for ``Seq2SeqTrainer`` with
+            ``predict_with_generate=True``.
+        ignore_index: the label padding value (``-100``).
+        clean_whitespace: normalise whitespace of decoded texts (``今 天 天 气`` → ``今天天气``).
+        empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special) are
+            left out, counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError.
+        metric_options: keyword options shared by the metrics, with the names of the metric modules (``tokenizer=
+            "jieba"``, ``terms=[...]``, ``normalize``, ``t2s``, ``rouge_types``, ``multi_ref``, ``max_order``,
+            ``smooth_method``, ``preset``, ...). For the library metrics each option goes to the metric(s) that
+            take it; an option neither takes raises TypeError. Evaluate modules receive all shared options (as
+            ``evaluate.combine`` does). Note: the keyword ``tokenizer=`` is the *scoring* tokenizer; the
+            transformers tokenizer is the first, positional argument.
+
+    Returns:
+        A :class:`ZhevalComputeMetrics`: ``hook(eval_pred)`` or ``hook(eval_pred, compute_result=...)`` →
+        ``dict[str, float]``.
+
+    Raises:
+        ValueError: the tokenizer has no ``pad_token_id`` (says what to set); bad option values (from the metric);
+            ``empty_references`` not ``"skip"``/``"error"``; an evaluate module in distributed mode.
+        TypeError: no transformers tokenizer given; an unknown option or metric specification.
+    """
+    if tokenizer is None or not hasattr(tokenizer, "batch_decode"):
+        hint = ""
+        if hasattr(metric_options.get("tokenizer"), "batch_decode"):
+            hint = (
+                " — pass it positionally: build_compute_metrics(tokenizer, ...); the keyword tokenizer= is the "
+                "scoring tokenizer ('char', 'jieba', ...)"
+            )
+        raise TypeError(f"build_compute_metrics needs the transformers tokenizer as its first argument{hint}")
+    _pad_token_id(tokenizer)
+    if empty_references not in ("skip", "error"):
+        raise ValueError(f"empty_references must be 'skip' or 'error', got {empty_references!r}")
+    if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)):
+        metrics = [metrics]
+    if not metrics:
+        raise ValueError("metrics is empty; name at least one metric")
+    pairs = []
+    for spec in metrics:
+        extra: Mapping = {}
+        if isinstance(spec, tuple):
+            if len(spec) != 2 or not isinstance(spec[1], Mapping):
+                raise TypeError(f"a (metric, options) pair needs an options dict, got {spec!r}")
+            spec, extra = spec
+            if isinstance(spec, str) and spec in LIBRARY_METRICS:
+                _check_options_used([spec], dict(extra))
+        pairs.append((spec, {**metric_options, **extra}))
+    _check_options_used([spec for spec, _ in pairs], metric_options)
+    backends = [_make_backend(spec, options) for spec, options in pairs]
+    names = [b.name for b in backends]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"metric(s) {dup} given twice; their keys would clash")
+    return ZhevalComputeMetrics(
+        tokenizer,
+        backends,
+        causal_lm=causal_lm,
+        ignore_index=ignore_index,
+        clean_whitespace=clean_whitespace,
+        empty_references=empty_references,
+    )
