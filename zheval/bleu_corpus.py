@@ -38,6 +38,7 @@ __all__ = [
     "resolve_options",
     "build_bleu_tokenizer",
     "result_from_stats",
+    "check_call",
 ]
 
 logger = logging.getLogger(__name__)
@@ -160,14 +161,23 @@ def _preset_tokenizer(name: str) -> BaseTokenizer:
     return tok
 
 
-def _check_references_not_empty(refs, tokenizer: BaseTokenizer) -> None:
+def _tokenize_checked(preds, refs, tok: BaseTokenizer):
+    """Tokenise (cached); refuse empty references, naming item and reference index."""
+    tcache = tok.tokenize_cached
+    hyp_tokens = [tcache(p) for p in preds]
+    ref_tokens = []
     for i, rs in enumerate(refs):
+        row = []
         for j, r in enumerate(rs):
-            if not r.strip() or not tokenizer.normalize(r).strip():
+            t = tcache(r)
+            if not r.strip() or (not t and not tok.normalize(r).strip()):
                 raise ValueError(
                     f"references[{i}][{j}] is empty{' after normalisation' if r.strip() else ''} ({r!r}); an empty "
                     "reference is ambiguous -- remove it from the item's list or give a real reference"
                 )
+            row.append(t)
+        ref_tokens.append(row)
+    return hyp_tokens, ref_tokens
 
 
 def bleu_stats(
@@ -184,9 +194,8 @@ def bleu_stats(
     """
     preds, refs = validate_inputs(predictions, references)
     tok = build_bleu_tokenizer(tokenizer, **tokenizer_options)
-    _check_references_not_empty(refs, tok)
-    tcache = tok.tokenize_cached
-    return corpus_stats([tcache(p) for p in preds], [[tcache(r) for r in rs] for rs in refs], max_order)
+    hyp_tokens, ref_tokens = _tokenize_checked(preds, refs, tok)
+    return corpus_stats(hyp_tokens, ref_tokens, max_order)
 
 
 def _smooth_field(method: str, value) -> str:
@@ -324,11 +333,8 @@ def compute_bleu(
             the valid ones), options that do not apply to the tokenizer, a crosscheck the tools cannot express.
         TypeError: a non-``str`` prediction or reference (naming its index), an unknown keyword option.
     """
-    bad = sorted(set(tokenizer_options) - set(TOKENIZER_OPTIONS))
-    if bad:
-        raise TypeError(f"compute_bleu got unknown option(s) {bad}; valid options: {', '.join(BLEU_OPTIONS)}")
-    opts = resolve_options(
-        preset,
+    opts, tok = _prepare(
+        preset=preset,
         tokenizer=tokenizer,
         max_order=max_order,
         smooth_method=smooth_method,
@@ -337,18 +343,53 @@ def compute_bleu(
         level=level,
         effective_order=effective_order,
         weights=weights,
+        bootstrap=bootstrap,
+        crosscheck=crosscheck,
+        **tokenizer_options,
     )
+    preds, refs = validate_inputs(predictions, references)
+    hyp_tokens, ref_tokens = _tokenize_checked(preds, refs, tok)
+    stats = corpus_stats(hyp_tokens, ref_tokens, opts["max_order"])
+    return _finish(stats, opts, tok, preds, refs, hyp_tokens, ref_tokens, preset, crosscheck, bootstrap, seed,
+                   confidence)
+
+
+def _prepare(preset=None, bootstrap=0, crosscheck=False, **options):
+    """Resolve and validate every option (no text is touched); return ``(opts, tokenizer)``."""
+    given = {k: options.pop(k) for k in list(options) if k in DEFAULTS}
+    bad = sorted(set(options) - set(TOKENIZER_OPTIONS))
+    if bad:
+        raise TypeError(f"compute_bleu got unknown option(s) {bad}; valid options: {', '.join(BLEU_OPTIONS)}")
+    opts = resolve_options(preset, **given)
     if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
         raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
+    tok = build_bleu_tokenizer(opts["tokenizer"], **options)
+    if crosscheck:
+        from .adapters.crosscheck_bleu import unsupported_reason
 
-    preds, refs = validate_inputs(predictions, references)
-    tok = build_bleu_tokenizer(opts["tokenizer"], **tokenizer_options)
-    _check_references_not_empty(refs, tok)
-    tcache = tok.tokenize_cached
-    hyp_tokens = [tcache(p) for p in preds]
-    ref_tokens = [[tcache(r) for r in rs] for rs in refs]
-    stats = corpus_stats(hyp_tokens, ref_tokens, opts["max_order"])
+        reason = unsupported_reason(**{k: opts[k] for k in ("smooth_method", "bp_ref_length", "effective_order",
+                                                            "weights", "level")})
+        if reason:
+            raise ValueError(f"crosscheck=True: {reason}")
+    return opts, tok
 
+
+def check_call(predictions=None, references=None, **options) -> None:
+    """Raise exactly the errors :func:`compute_bleu` would raise for these inputs and options, without scoring.
+
+    Used by the evaluate module before evaluate stores a batch (evaluate would otherwise coerce non-strings or
+    report a length mismatch without the transposed-layout hint). ``predictions``/``references`` may be ``None``
+    to check options only. Tokens computed here are cached, so the later computation does not redo them.
+    """
+    options.pop("seed", None)
+    options.pop("confidence", None)
+    _, tok = _prepare(**options)
+    if predictions is not None or references is not None:
+        preds, refs = validate_inputs(predictions, references)
+        _tokenize_checked(preds, refs, tok)
+
+
+def _finish(stats, opts, tok, preds, refs, hyp_tokens, ref_tokens, preset, crosscheck, bootstrap, seed, confidence):
     score_opts = {k: opts[k] for k in ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")}
     out = result_from_stats(
         stats, level=opts["level"], bootstrap=int(bootstrap), seed=seed, confidence=confidence, **score_opts

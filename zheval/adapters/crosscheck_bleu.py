@@ -29,7 +29,26 @@ import logging
 import math
 from typing import Hashable, List, Optional, Sequence
 
-__all__ = ["sacrebleu_streams", "join_tokens", "crosscheck_bleu"]
+__all__ = ["sacrebleu_streams", "join_tokens", "unsupported_reason", "crosscheck_bleu"]
+
+
+def unsupported_reason(
+    smooth_method: str, bp_ref_length: str, effective_order: bool, weights, level: str
+) -> Optional[str]:
+    """Why no reference tool can recompute this configuration exactly, or ``None`` if one can."""
+    if bp_ref_length != "closest":
+        return (f"sacrebleu and nltk only know the closest reference length; bp_ref_length={bp_ref_length!r} "
+                "cannot be cross-checked")
+    if smooth_method == "nltk3":
+        if level != "sentence":
+            return ("corpus-level nltk3 has no exact reference (nltk's corpus_bleu adds max(1, total) denominators "
+                    "per item); use level='sentence'")
+        if effective_order:
+            return "nltk has no effective order; use effective_order=False with nltk3"
+        return None
+    if weights is not None:
+        return "sacrebleu has no n-gram weights; leave weights=None to cross-check"
+    return None
 
 
 def sacrebleu_streams(references: Sequence[Sequence[str]]) -> List[List[Optional[str]]]:
@@ -96,27 +115,18 @@ def crosscheck_bleu(
         ValueError: a configuration the tools cannot express (see the module docstring).
         ImportError: sacrebleu / nltk missing.
     """
-    if bp_ref_length != "closest":
-        raise ValueError(
-            f"crosscheck: sacrebleu and nltk only know the closest reference length; bp_ref_length={bp_ref_length!r} "
-            "cannot be cross-checked"
-        )
+    reason = unsupported_reason(smooth_method, bp_ref_length, effective_order, weights, level)
+    if reason:
+        raise ValueError(f"crosscheck: {reason}")
     if level == "sentence" and ours_per_item is None:
         raise ValueError("crosscheck at sentence level needs the per-item scores")
     n = len(hypotheses)
     if smooth_method == "nltk3":
-        if level != "sentence":
-            raise ValueError(
-                "crosscheck: corpus-level nltk3 has no exact reference (nltk's corpus_bleu adds max(1, total) "
-                "denominators per item); use level='sentence'"
-            )
         from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu  # test/cross-check dependency
         import nltk
 
         method3 = SmoothingFunction().method3
         w = tuple(weights) if weights is not None else (1 / max_order,) * max_order
-        if effective_order:
-            raise ValueError("crosscheck: nltk has no effective order; use effective_order=False with nltk3")
         theirs_items = [sentence_bleu(list(map(list, rs)), list(h), weights=w, smoothing_function=method3)
                         for h, rs in zip(hypotheses, references)]
         theirs = math.fsum(theirs_items) / n if n else 0.0
@@ -124,8 +134,6 @@ def crosscheck_bleu(
         return {"tool": f"nltk {nltk.__version__} sentence_bleu method3", "bleu": theirs, "max_abs_diff": diff,
                 "items": n}
 
-    if weights is not None:
-        raise ValueError("crosscheck: sacrebleu has no n-gram weights; leave weights=None to cross-check")
     import sacrebleu  # test/cross-check dependency
     from sacrebleu.metrics import BLEU
 
