@@ -1,0 +1,596 @@
+"""Batch evaluation of a 小黄鸭 dataset: per-item statistics with ``Dataset.map``, reduced to grouped reports.
+
+Data flow (``../shared/DESIGN.md``)::
+
+    Dataset + predictions ──map(batched, num_proc)──▶ per-item statistics ──▶ groups ──▶ scores + bootstrap intervals
+                                                      (BLEU: additive n-gram statistics, zheval.bleu.corpus_stats;
+                                                       ROUGE: per-item P/R/F, zheval.rouge.make_item_scorer)
+
+* The per-item statistics are computed by the same core functions as ``compute_bleu``/``compute_rouge``
+  (:mod:`zheval.bleu_corpus`, :mod:`zheval.rouge_corpus`) on the same tokens (the tokenizer's cached
+  ``tokenize_cached`` for BLEU, ``tokenize_sentences`` for ROUGE), so the overall numbers are identical to calling
+  those functions directly, and identical for any ``num_proc`` (statistics are per item; reductions run in the
+  main process in item order).
+* ``map`` gets an explicit ``new_fingerprint`` built from the dataset fingerprint, a hash of the predictions, the
+  tokenizer fingerprint and every scoring option (``../shared/ECOSYSTEM.md`` §3: datasets' own hashing of a jieba
+  tokenizer is slow and goes stale after dictionary changes). The tokenizer pickles without its jieba instance and
+  rebuilds it lazily in each worker.
+* Reductions (:mod:`zheval.report`): corpus BLEU from summed statistics, mean ROUGE F, per group (overall, per
+  domain, per difficulty; ``null`` is its own group), with percentile bootstrap intervals over items.
+
+Public entry points: :func:`evaluate_predictions`, :func:`human_ceiling`, :func:`compare_predictions`, and the
+lower-level :func:`make_config`, :func:`item_statistics`, :func:`metric_specs`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..bleu import corpus_stats, score_stats, sum_stats
+from ..report import MetricSpec, Report, compute_diagnostics, group_items, score_groups
+from ..rouge import make_item_scorer, parse_rouge_type
+from ..signature import build_signature
+from ..stats import mean, paired_bootstrap
+from ..tokenizers import BaseTokenizer
+from .duck_predictions import Predictions, join_predictions
+
+__all__ = [
+    "METRICS",
+    "DEFAULT_ROUGE_TYPES",
+    "ScoreConfig",
+    "make_config",
+    "item_statistics",
+    "metric_specs",
+    "evaluate_predictions",
+    "human_ceiling",
+    "compare_predictions",
+]
+
+METRICS = ("bleu", "rouge")
+"""Metric families :func:`evaluate_predictions` computes."""
+
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
+"""ROUGE types reported by default (F-measure)."""
+
+_ROUGE_LABELS = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}
+
+
+def _rouge_label(rt: str) -> str:
+    if rt in _ROUGE_LABELS:
+        return _ROUGE_LABELS[rt]
+    return "ROUGE-" + rt[len("rouge"):]
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    """Resolved scoring options shared by every item (pickled into ``map`` workers).
+
+    Attributes:
+        tokenizer: the zheval tokenizer; metrics: subset of :data:`METRICS`; rouge_types; multi_ref (ROUGE
+            multi-reference rule); sentence_split (ROUGE-Lsum); bleu: resolved BLEU options
+            (:func:`zheval.bleu_corpus.resolve_options`); preset: BLEU preset name or ``None``.
+    """
+
+    tokenizer: BaseTokenizer
+    metrics: tuple
+    rouge_types: tuple
+    multi_ref: str
+    sentence_split: str
+    bleu: dict = field(default_factory=dict)
+
+    def fingerprint(self) -> str:
+        """sha256 (16 hex) of the tokenizer fingerprint and every scoring option."""
+        cfg = {
+            "tok": self.tokenizer.fingerprint,
+            "metrics": list(self.metrics),
+            "rouge": [list(self.rouge_types), self.multi_ref, self.sentence_split],
+            "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in sorted(self.bleu.items())},
+        }
+        return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    @property
+    def score_options(self) -> dict:
+        """Keyword options of :func:`zheval.bleu.score_stats`."""
+        return {k: self.bleu[k] for k in ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")}
+
+
+def make_config(
+    tokenizer="char",
+    metrics: Sequence[str] = METRICS,
+    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
+    multi_ref: str = "max",
+    sentence_split: str = "punct",
+    bleu_options: dict | None = None,
+    **tokenizer_options,
+) -> ScoreConfig:
+    """Validate options and build a :class:`ScoreConfig`.
+
+    Args:
+        tokenizer: a tokenizer name (``char``, ``jieba``, ``none``, or a BLEU preset tokenizer), a zheval tokenizer
+            or a callable, as :func:`zheval.bleu_corpus.build_bleu_tokenizer`.
+        metrics: any of ``"bleu"``, ``"rouge"``.
+        rouge_types: ROUGE types (:func:`zheval.rouge.parse_rouge_type`); multi_ref: ``max``/``mean``/``pool``/
+            ``best_recall``; sentence_split: ``punct``/``newline`` (ROUGE-Lsum).
+        bleu_options: BLEU options of :func:`zheval.bleu_corpus.compute_bleu` (``max_order``, ``smooth_method``,
+            ``smooth_value``, ``bp_ref_length``, ``effective_order``, ``weights``); corpus level only.
+        tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s``.
+
+    Raises:
+        ValueError: unknown metric, ROUGE type, multi_ref, sentence split, BLEU option value, ``level`` other than
+            corpus; TypeError: unknown option names.
+    """
+    from ..bleu_corpus import build_bleu_tokenizer, resolve_options
+    from ..rouge import MULTI_REF_MODES
+    from ..sentences import SENTENCE_SPLITS
+
+    if isinstance(metrics, str):
+        metrics = [m.strip() for m in metrics.split(",") if m.strip()]
+    bad = [m for m in metrics if m not in METRICS]
+    if bad or not metrics:
+        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(METRICS)}")
+    if isinstance(rouge_types, str):
+        rouge_types = [t.strip() for t in rouge_types.split(",") if t.strip()]
+    for rt in rouge_types:
+        parse_rouge_type(rt)
+    if multi_ref not in MULTI_REF_MODES:
+        raise ValueError(f"unknown multi_ref {multi_ref!r}; valid: {', '.join(MULTI_REF_MODES)}")
+    if sentence_split not in SENTENCE_SPLITS:
+        raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {', '.join(SENTENCE_SPLITS)}")
+    bopts = dict(bleu_options or {})
+    preset = bopts.pop("preset", None)
+    bleu = resolve_options(preset, **bopts)
+    if bleu["level"] != "corpus":
+        raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
+    tok = build_bleu_tokenizer(tokenizer if tokenizer is not None else bleu["tokenizer"], **tokenizer_options)
+    return ScoreConfig(tok, tuple(m for m in METRICS if m in metrics), tuple(rouge_types), multi_ref, sentence_split, bleu)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# per-item statistics (runs inside map workers)
+
+
+def _score_batch(batch: dict, cfg: ScoreConfig) -> dict:
+    tok = cfg.tokenizer
+    preds = batch["prediction"]
+    refs = batch["responses"]
+    ids = batch["id"]
+    for i, rs in enumerate(refs):
+        for j, r in enumerate(rs):
+            if not tok.normalize(r).strip():
+                raise ValueError(
+                    f"item {ids[i]!r}: responses[{j}] is empty after normalisation ({r!r}); remove it (zheval clean "
+                    "drops and counts such references)"
+                )
+    out: dict = {}
+    if "bleu" in cfg.metrics:
+        tc = tok.tokenize_cached
+        out["bleu_stats"] = corpus_stats([tc(p) for p in preds], [[tc(r) for r in rs] for rs in refs], cfg.bleu["max_order"]).tolist()
+    if "rouge" in cfg.metrics:
+        scorer = make_item_scorer(list(cfg.rouge_types), cfg.multi_ref)
+        ts = tok.tokenize_sentences
+        split = cfg.sentence_split
+        cols = {f"{rt}_{x}": [] for rt in cfg.rouge_types for x in ("precision", "recall", "fmeasure")}
+        for p, rs in zip(preds, refs):
+            scores = scorer(ts(p, split), [ts(r, split) for r in rs])
+            for rt in cfg.rouge_types:
+                s = scores[rt]
+                cols[f"{rt}_precision"].append(s.precision)
+                cols[f"{rt}_recall"].append(s.recall)
+                cols[f"{rt}_fmeasure"].append(s.fmeasure)
+        out.update(cols)
+    return out
+
+
+def _hash_texts(texts: Sequence[str]) -> str:
+    h = hashlib.sha256()
+    for t in texts:
+        b = t.encode("utf-8")
+        h.update(len(b).to_bytes(8, "little"))
+        h.update(b)
+    return h.hexdigest()[:16]
+
+
+def item_statistics(ds, predictions: Sequence[str], cfg: ScoreConfig, num_proc: int | None = None, desc: str = "scoring"):
+    """Per-item statistics as a ``datasets.Dataset`` (``Dataset.map(batched=True, num_proc=num_proc)``).
+
+    Args:
+        ds: a ``Dataset`` with ``id`` and ``responses`` (and any other columns, kept).
+        predictions: one string per row, in row order.
+        cfg: a :class:`ScoreConfig`. num_proc: worker processes (``None``/1: in process).
+
+    Returns:
+        ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of :mod:`zheval.bleu`) and
+        ``<type>_precision``/``_recall``/``_fmeasure`` (float64, 0–1) per ROUGE type. The map's fingerprint is
+        ``duck-<sha>`` of the dataset fingerprint, the predictions and :meth:`ScoreConfig.fingerprint`.
+
+    Raises:
+        ValueError: a different number of predictions than rows; a reference empty after normalisation (names the
+            item id).
+    """
+    if len(predictions) != len(ds):
+        raise ValueError(f"{len(predictions)} predictions for {len(ds)} items")
+    preds_hash = _hash_texts(predictions)
+    base = getattr(ds, "_fingerprint", "") or ""
+    with_pred = ds.add_column("prediction", list(predictions), new_fingerprint=f"pred-{hashlib.sha256((base + preds_hash).encode()).hexdigest()[:16]}")
+    fp = hashlib.sha256(f"{base}|{preds_hash}|{cfg.fingerprint()}".encode()).hexdigest()[:16]
+    return with_pred.map(
+        _score_batch,
+        fn_kwargs={"cfg": cfg},
+        batched=True,
+        batch_size=256,
+        num_proc=num_proc if num_proc and num_proc > 1 else None,
+        new_fingerprint=f"duck-{fp}",
+        desc=desc,
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# reductions
+
+
+def _bleu_from_sums(opts: dict):
+    def from_sums(sums: np.ndarray) -> np.ndarray:
+        return np.array([score_stats(row, **opts).score for row in np.asarray(sums).tolist()])
+
+    return from_sums
+
+
+def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) -> list[MetricSpec]:
+    """:class:`~zheval.report.MetricSpec` per reported metric from per-item statistics columns.
+
+    Args:
+        table: columns of :func:`item_statistics` (``bleu_stats`` and ``<type>_*`` lists).
+        cfg: the :class:`ScoreConfig` used.
+        clusters: for the human ceiling: ``clusters[u]`` = row indices of unit ``u`` (one unit = one query and its
+            leave-one-out rows). Units are then what groups select and bootstrap resamples; BLEU rows are summed
+            per unit (additive), ROUGE rows are ``(sum of F, number of rows)`` per unit, so every score still equals
+            the score over all selected rows.
+    """
+    specs = []
+    opts = cfg.score_options
+    cl = None if clusters is None else [np.asarray(c, dtype=np.intp) for c in clusters]
+
+    def rows_of(idx) -> np.ndarray:
+        return np.concatenate([cl[u] for u in idx]) if cl is not None and len(idx) else (np.asarray(idx, dtype=np.intp) if cl is None else np.zeros(0, dtype=np.intp))
+
+    if "bleu" in cfg.metrics:
+        stats = np.asarray(table["bleu_stats"], dtype=np.int64)
+        unit_rows = np.stack([stats[c].sum(axis=0) for c in cl]) if cl is not None else stats
+
+        def bleu_point(idx, stats=stats):
+            return score_stats(sum_stats(stats[rows_of(idx)]), **opts).score
+
+        def bleu_details(idx, stats=stats):
+            s = score_stats(sum_stats(stats[rows_of(idx)]), **opts)
+            return {"precisions": list(s.precisions), "brevity_penalty": s.brevity_penalty, "length_ratio": s.length_ratio,
+                    "translation_length": s.hyp_len, "reference_length": s.ref_len}
+
+        specs.append(MetricSpec("bleu", "BLEU", unit_rows, _bleu_from_sums(opts), bleu_point, bleu_details))
+    if "rouge" in cfg.metrics:
+        for rt in cfg.rouge_types:
+            f = np.asarray(table[f"{rt}_fmeasure"], dtype=np.float64)
+            p = table[f"{rt}_precision"]
+            r = table[f"{rt}_recall"]
+            if cl is not None:
+                unit_rows = np.array([[f[c].sum(), len(c)] for c in cl], dtype=np.float64)
+            else:
+                unit_rows = np.column_stack([f, np.ones_like(f)])
+
+            def point(idx, f=f):
+                return mean(f[rows_of(idx)].tolist())
+
+            def details(idx, p=p, r=r):
+                sel = rows_of(idx)
+                return {"precision": mean([p[i] for i in sel]), "recall": mean([r[i] for i in sel])}
+
+            specs.append(MetricSpec(rt, _rouge_label(rt), unit_rows, lambda s: s[:, 0] / s[:, 1], point, details))
+    return specs
+
+
+def _signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, seed: int, confidence: float) -> dict:
+    tok = cfg.tokenizer
+    sig = {}
+    boot = [("bs", int(bootstrap)), ("seed", seed)] + ([("conf", float(confidence))] if confidence != 0.95 else []) if bootstrap else []
+    if "bleu" in cfg.metrics:
+        b = cfg.bleu
+        sv = b["smooth_value"]
+        smooth = b["smooth_method"] if sv is None else f"{b['smooth_method']}[{format(float(sv), 'g')}]"
+        fields = [("level", "corpus"), ("order", b["max_order"]), ("smooth", smooth), ("bp", b["bp_ref_length"]),
+                  ("eff", b["effective_order"])]
+        if b["weights"] is not None:
+            fields.append(("weights", "/".join(format(w, "g") for w in b["weights"])))
+        sig["bleu"] = build_signature(tok, ref_counts, "bleu", fields + boot, preset=b.get("preset"))
+    if "rouge" in cfg.metrics:
+        fields = [("types", "+".join(cfg.rouge_types)), ("multi", cfg.multi_ref), ("beta", 1.0), ("split", cfg.sentence_split)]
+        sig["rouge"] = build_signature(tok, ref_counts, "rouge", fields + boot)
+    return sig
+
+
+def _columns(ds, by: Sequence[str]) -> dict:
+    return {dim: ds[dim] for dim in by}
+
+
+def _check_by(ds, by) -> tuple:
+    if isinstance(by, str):
+        by = [b.strip() for b in by.split(",") if b.strip()]
+    by = tuple(by or ())
+    bad = [b for b in by if b not in ds.column_names or b in ("id", "query", "responses")]
+    if bad:
+        raise ValueError(f"cannot group by {bad}; group columns: {[c for c in ds.column_names if c not in ('id', 'query', 'responses')]}")
+    return by
+
+
+def _check_ds(ds, what: str = "evaluate"):
+    from datasets import Dataset
+
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"{what} expects a datasets.Dataset, got {type(ds).__name__} (pick a split of a DatasetDict)")
+    if len(ds) == 0:
+        raise ValueError(f"{what}: the dataset has no items")
+    missing = {"id", "responses"} - set(ds.column_names)
+    if missing:
+        raise ValueError(f"{what}: dataset lacks column(s) {sorted(missing)}")
+
+
+def _params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by) -> dict:
+    return {
+        "tokenizer": cfg.tokenizer.signature(),
+        "normalize": cfg.tokenizer.normalizer.name,
+        "metrics": list(cfg.metrics),
+        "rouge_types": list(cfg.rouge_types) if "rouge" in cfg.metrics else [],
+        "multi_ref": cfg.multi_ref,
+        "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.bleu.items() if k != "tokenizer"},
+        "bootstrap": int(bootstrap),
+        "seed": seed,
+        "confidence": confidence,
+        "num_proc": num_proc,
+        "by": list(by),
+    }
+
+
+def evaluate_predictions(
+    ds,
+    predictions,
+    *,
+    tokenizer="char",
+    metrics: Sequence[str] = METRICS,
+    by: Sequence[str] = ("domain", "difficulty"),
+    bootstrap: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    num_proc: int | None = None,
+    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
+    multi_ref: str = "max",
+    sentence_split: str = "punct",
+    bleu_options: dict | None = None,
+    keep_items: bool = False,
+    progress: bool = False,
+    **tokenizer_options,
+) -> Report:
+    """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
+
+    Args:
+        ds: a 小黄鸭 ``Dataset`` (:func:`~zheval.adapters.duck_load.load_duck`, optionally cleaned).
+        predictions: a path (JSONL with ``id``+``prediction``, LLaMA-Factory ``generated_predictions.jsonl``, or
+            plain text in dataset order), a :class:`~zheval.adapters.duck_predictions.Predictions`, a list in dataset
+            order, or an ``{id: prediction}`` dict (see :func:`~zheval.adapters.duck_predictions.join_predictions`).
+        tokenizer / tokenizer_options / metrics / rouge_types / multi_ref / sentence_split / bleu_options: as
+            :func:`make_config` (defaults: char tokenizer, corpus BLEU-4 with sacrebleu's exp smoothing, ROUGE-1/2/L
+            F with the max-over-references rule).
+        by: group columns (default domain and difficulty; ``null`` values form their own group).
+        bootstrap: resamples for the 95% percentile intervals (default 1000; 0 = none); seed; confidence.
+        num_proc: ``map`` worker processes; results are identical for any value.
+        keep_items: put per-item scores into the report (``Report.items``).
+        progress: show a progress bar over the bootstrap groups (``map`` shows its own).
+
+    Returns:
+        A :class:`~zheval.report.Report` (``kind="score"``); scores on 0–1.
+
+    Raises:
+        PredictionMismatchError (ValueError): predictions do not match the dataset (counts, first missing/extra ids).
+        DuckFormatError (ValueError): a malformed predictions file (file:line). ValueError/TypeError: bad options.
+    """
+    _check_ds(ds, "evaluate_predictions")
+    by = _check_by(ds, by)
+    cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
+    source = predictions.source if isinstance(predictions, Predictions) else (str(predictions) if not isinstance(predictions, (list, tuple, dict)) else "<memory>")
+    if not isinstance(predictions, (list, tuple, dict, Predictions)):
+        from .duck_predictions import read_predictions
+
+        predictions = read_predictions(predictions)
+    preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer)
+    scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
+    table = scored.to_dict()
+    specs = metric_specs(table, cfg)
+    groups = score_groups(specs, group_items(_columns(ds, by), by), bootstrap, seed, confidence, progress)
+    refs = table["responses"]
+    diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
+    warnings = list(diag.warnings)
+    if isinstance(predictions, Predictions) and predictions.label_mismatches:
+        mm = predictions.label_mismatches
+        warnings.append(
+            f"{len(mm)} item(s) have a LLaMA-Factory 'label' that is none of their references (first: {', '.join(mm[:5])}): "
+            "is the predictions file from this split, in this order?"
+        )
+    report = Report(
+        kind="score",
+        title=f"zheval score: {len(ds)} items, predictions {source}",
+        metrics=[(s.name, s.label) for s in specs],
+        groups=groups,
+        diagnostics=diag,
+        signatures=_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
+        params=_params(cfg, bootstrap, seed, confidence, num_proc, by),
+        warnings=warnings,
+    )
+    if keep_items:
+        report.items = _items(table, cfg, preds)
+    return report
+
+
+def _items(table: dict, cfg: ScoreConfig, preds) -> list:
+    opts = cfg.score_options
+    out = []
+    for i, rid in enumerate(table["id"]):
+        row = {"id": rid, "prediction": preds[i]}
+        if "bleu" in cfg.metrics:
+            row["bleu_stats"] = list(table["bleu_stats"][i])
+            row["sentence_bleu"] = score_stats(table["bleu_stats"][i], **{**opts, "effective_order": True}).score
+        for rt in cfg.rouge_types if "rouge" in cfg.metrics else ():
+            row[rt] = table[f"{rt}_fmeasure"][i]
+        out.append(row)
+    return out
+
+
+def human_ceiling(
+    ds,
+    *,
+    tokenizer="char",
+    metrics: Sequence[str] = METRICS,
+    by: Sequence[str] = ("domain", "difficulty"),
+    bootstrap: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    num_proc: int | None = None,
+    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
+    multi_ref: str = "max",
+    sentence_split: str = "punct",
+    bleu_options: dict | None = None,
+    progress: bool = False,
+    **tokenizer_options,
+) -> Report:
+    """Human ceiling: each reference in turn scored as a prediction against the item's remaining references.
+
+    A model-free upper reference point: how well one human reply matches the others under the same metric. For an
+    item with ``k ≥ 2`` references there are ``k`` leave-one-out rows (prediction = reference ``j``, references =
+    the other ``k − 1``); items with fewer than 2 references are skipped and counted in the notes. Scores are those
+    of all leave-one-out rows taken as one corpus (corpus BLEU of their summed statistics; mean ROUGE F over rows),
+    so they equal ``compute_bleu``/``compute_rouge`` called on the flattened rows. Groups select, and the bootstrap
+    resamples, whole items (all of an item's rows together). Note that a held-out reference is matched against
+    ``k − 1`` references while a model is matched against ``k``, so the ceiling is slightly conservative.
+
+    Args: as :func:`evaluate_predictions` (no predictions).
+
+    Returns:
+        A :class:`~zheval.report.Report` with ``kind="ceiling"``.
+
+    Raises:
+        ValueError: no item has 2 or more references; bad options.
+    """
+    from datasets import Dataset
+
+    _check_ds(ds, "human_ceiling")
+    by = _check_by(ds, by)
+    cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
+    cols = ds.select_columns(["id", "responses", *by]).to_dict()
+    rows, preds, clusters, kept = [], [], [], []
+    skipped = 0
+    for i, rid in enumerate(cols["id"]):
+        refs = cols["responses"][i]
+        if len(refs) < 2:
+            skipped += 1
+            continue
+        kept.append(i)
+        start = len(rows)
+        for j, r in enumerate(refs):
+            rows.append({"id": f"{rid}#{j}", "responses": refs[:j] + refs[j + 1:]})
+            preds.append(r)
+        clusters.append(list(range(start, len(rows))))
+    if not rows:
+        raise ValueError("human_ceiling needs items with at least 2 references; there are none")
+    pairs = Dataset.from_list(rows)
+    scored = item_statistics(pairs, preds, cfg, num_proc=num_proc, desc="ceiling")
+    table = scored.to_dict()
+    specs = metric_specs(table, cfg, clusters=clusters)
+    unit_cols = {dim: [cols[dim][i] for i in kept] for dim in by}
+    if not by:
+        unit_cols = {"_": [None] * len(kept)}
+    groups = score_groups(specs, group_items(unit_cols, by), bootstrap, seed, confidence, progress)
+    notes = [
+        f"{len(rows)} leave-one-out rows from {len(kept)} items: each reference scored against the item's other references",
+        "a held-out reference has one reference fewer than a model prediction, so the ceiling is slightly conservative",
+    ]
+    if skipped:
+        notes.append(f"{skipped} item(s) with fewer than 2 references skipped")
+    return Report(
+        kind="ceiling",
+        title=f"zheval ceiling: human agreement on {len(kept)} items ({len(rows)} leave-one-out rows)",
+        metrics=[(s.name, s.label) for s in specs],
+        groups=groups,
+        signatures=_signatures(cfg, [len(r["responses"]) for r in rows], bootstrap, seed, confidence),
+        params=_params(cfg, bootstrap, seed, confidence, num_proc, by),
+        notes=notes,
+    )
+
+
+def compare_predictions(
+    ds,
+    predictions_a,
+    predictions_b,
+    *,
+    tokenizer="char",
+    metrics: Sequence[str] = METRICS,
+    by: Sequence[str] = (),
+    bootstrap: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    num_proc: int | None = None,
+    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
+    multi_ref: str = "max",
+    sentence_split: str = "punct",
+    bleu_options: dict | None = None,
+    **tokenizer_options,
+) -> Report:
+    """Paired bootstrap comparison of system B against system A (baseline) on the same items.
+
+    For each group (overall, then ``by``) and metric: both systems' scores, ``delta = B − A``, the percentile
+    interval of the resampled difference, and sacrebleu's paired-bootstrap p-value
+    (:func:`zheval.stats.paired_bootstrap`; same resampled items for both systems, ``bootstrap`` resamples, seeded).
+
+    Args:
+        ds: the dataset; predictions_a / predictions_b: as ``predictions`` of :func:`evaluate_predictions`; other
+            arguments as there (``bootstrap`` must be ≥ 1).
+
+    Returns:
+        A :class:`~zheval.report.Report` with ``kind="compare"`` and ``comparison`` rows.
+
+    Raises:
+        ValueError: ``bootstrap`` < 1; errors of :func:`evaluate_predictions` for either file.
+    """
+    from .duck_predictions import read_predictions
+
+    _check_ds(ds, "compare_predictions")
+    by = _check_by(ds, by)
+    if not bootstrap or bootstrap < 1:
+        raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
+    cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
+    names, tables = [], []
+    for p in (predictions_a, predictions_b):
+        names.append(p.source if isinstance(p, Predictions) else (str(p) if not isinstance(p, (list, tuple, dict)) else "<memory>"))
+        if not isinstance(p, (list, tuple, dict, Predictions)):
+            p = read_predictions(p)
+        preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer)
+        tables.append(item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {'AB'[len(tables)]}").to_dict())
+    specs_a, specs_b = metric_specs(tables[0], cfg), metric_specs(tables[1], cfg)
+    rows = []
+    for dim, label, idx in group_items(_columns(ds, by), by):
+        gname = "overall" if dim == "overall" else f"{dim}={label}"
+        for sa, sb in zip(specs_a, specs_b):
+            res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
+            a, b = float(sa.point(idx)), float(sb.point(idx))
+            res.update({"score_a": a, "score_b": b, "delta": b - a})
+            rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label, **res})
+    refs = tables[0]["responses"]
+    return Report(
+        kind="compare",
+        title=f"zheval compare: A = {names[0]}, B = {names[1]} ({len(ds)} items)",
+        metrics=[(s.name, s.label) for s in specs_a],
+        comparison=rows,
+        signatures=_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
+        params={**_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1]},
+        notes=["p: probability of a difference at least this large if A and B were equally good (sacrebleu's paired bootstrap)"],
+    )
