@@ -581,7 +581,7 @@ def plot_report(report: Report, dimension: str = "domain") -> tuple[bytes, list[
     if not font and any(not g.value.isascii() for g in groups if g.dimension != "overall"):
         notes.append("no CJK font found (e.g. apt install fonts-noto-cjk): group labels drawn in English")
     with plt.rc_context(rc):
-        fig, ax = plt.subplots(figsize=(max(6.0, 1.6 * len(groups) + 2), 4.2), dpi=120)
+        fig, ax = plt.subplots(figsize=(max(6.5, 1.6 * len(groups) + 3), 4.2), dpi=120)
         k = len(report.metrics)
         width = 0.8 / k
         x = np.arange(len(groups))
@@ -597,7 +597,7 @@ def plot_report(report: Report, dimension: str = "domain") -> tuple[bytes, list[
         ax.set_ylim(0, min(1.0, max(0.05, max(g.scores[n].high or g.scores[n].value for g in groups for n, _ in report.metrics) * 1.15)))
         bs = report.params.get("bootstrap")
         ax.set_title(f"{report.kind} by {dimension}" + (f" — 95% bootstrap intervals ({bs} resamples)" if bs else ""), fontsize=10)
-        ax.legend(fontsize=8, ncol=min(k, 4), loc="upper right")
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         buf = io.BytesIO()
