@@ -132,9 +132,15 @@ class MetricSpec:
     from_sums: Callable[[np.ndarray], np.ndarray]
     point: Callable[[np.ndarray], float]
     details: Callable[[np.ndarray], dict] | None = None
+    boot_rows: np.ndarray | None = None
+    boot_statistic: Callable[[np.ndarray], np.ndarray] | None = None
 
     def statistic(self, r: np.ndarray) -> np.ndarray:
-        """Vectorised statistic on resampled rows ``(..., n, k) -> (...)`` for :func:`zheval.stats.bootstrap_interval`."""
+        """Vectorised statistic on resampled rows ``(..., n, k) -> (...)`` for :func:`zheval.stats.bootstrap_interval`.
+
+        (``boot_rows``/``boot_statistic``, when set, replace ``rows``/``statistic`` for the bootstrap interval, so an
+        interval can be computed with exactly the arithmetic of the metric module, e.g. ``a.mean(axis=-1)`` on the
+        1-D per-item F values as ``compute_rouge`` does.)"""
         sums = r.sum(axis=-2)
         lead = sums.shape[:-1]
         return np.asarray(self.from_sums(sums.reshape(-1, sums.shape[-1]))).reshape(lead)
@@ -228,7 +234,10 @@ def score_groups(
             value = float(spec.point(idx))
             low = high = None
             if bootstrap and len(idx):
-                low, high = bootstrap_interval(spec.rows[idx], spec.statistic, int(bootstrap), confidence, seed)
+                if spec.boot_rows is not None:
+                    low, high = bootstrap_interval(spec.boot_rows[idx], spec.boot_statistic, int(bootstrap), confidence, seed)
+                else:
+                    low, high = bootstrap_interval(spec.rows[idx], spec.statistic, int(bootstrap), confidence, seed)
             details = spec.details(idx) if spec.details else {}
             scores[spec.name] = MetricValue(value, low, high, details)
         out.append(GroupScore(dim, label, int(len(idx)), scores))

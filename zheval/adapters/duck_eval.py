@@ -126,6 +126,7 @@ def make_config(
     """
     from ..bleu_corpus import build_bleu_tokenizer, resolve_options
     from ..rouge import MULTI_REF_MODES
+    from ..rouge_corpus import ROUGE_TOKENIZERS, build_rouge_tokenizer
     from ..sentences import SENTENCE_SPLITS
 
     if isinstance(metrics, str):
@@ -135,6 +136,8 @@ def make_config(
         raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(METRICS)}")
     if isinstance(rouge_types, str):
         rouge_types = [t.strip() for t in rouge_types.split(",") if t.strip()]
+    if "rouge" in metrics and not rouge_types:
+        raise ValueError("rouge_types must name at least one ROUGE type")
     for rt in rouge_types:
         parse_rouge_type(rt)
     if multi_ref not in MULTI_REF_MODES:
@@ -146,7 +149,10 @@ def make_config(
     bleu = resolve_options(preset, **bopts)
     if bleu["level"] != "corpus":
         raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
-    tok = build_bleu_tokenizer(tokenizer if tokenizer is not None else bleu["tokenizer"], **tokenizer_options)
+    if isinstance(tokenizer, str) and tokenizer in ROUGE_TOKENIZERS:
+        tok = build_rouge_tokenizer(tokenizer, **tokenizer_options)
+    else:
+        tok = build_bleu_tokenizer(tokenizer if tokenizer is not None else bleu["tokenizer"], **tokenizer_options)
     return ScoreConfig(tok, tuple(m for m in METRICS if m in metrics), tuple(rouge_types), multi_ref, sentence_split, bleu)
 
 
@@ -288,7 +294,10 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
                 sel = rows_of(idx)
                 return {"precision": mean([p[i] for i in sel]), "recall": mean([r[i] for i in sel])}
 
-            specs.append(MetricSpec(rt, _rouge_label(rt), unit_rows, lambda s: s[:, 0] / s[:, 1], point, details))
+            spec = MetricSpec(rt, _rouge_label(rt), unit_rows, lambda s: s[:, 0] / s[:, 1], point, details)
+            if cl is None:  # intervals with compute_rouge's exact arithmetic (mean of the 1-D F values)
+                spec.boot_rows, spec.boot_statistic = f, lambda a: a.mean(axis=-1)
+            specs.append(spec)
     return specs
 
 
@@ -306,7 +315,10 @@ def _signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, see
             fields.append(("weights", "/".join(format(w, "g") for w in b["weights"])))
         sig["bleu"] = build_signature(tok, ref_counts, "bleu", fields + boot, preset=b.get("preset"))
     if "rouge" in cfg.metrics:
-        fields = [("types", "+".join(cfg.rouge_types)), ("multi", cfg.multi_ref), ("beta", 1.0), ("split", cfg.sentence_split)]
+        # the fields of zheval.rouge_corpus.compute_rouge, in its order
+        fields = [("types", "+".join(cfg.rouge_types)), ("multi", cfg.multi_ref), ("beta", 1.0)]
+        if "rougeLsum" in cfg.rouge_types:
+            fields.append(("split", cfg.sentence_split))
         sig["rouge"] = build_signature(tok, ref_counts, "rouge", fields + boot)
     return sig
 
