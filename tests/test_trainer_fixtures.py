@@ -7,6 +7,8 @@
   random weights (seeded), d_model 32, one layer.
 * :func:`seq2seq_dataset` / :func:`causal_dataset`: tokenised ``datasets.Dataset`` objects of a few items.
 
+Importing this module sets ``torch.set_num_threads(1)`` for the test process.
+
 This module holds no tests; the other ``test_trainer_*`` files import it.
 """
 
@@ -36,6 +38,9 @@ EVAL_PAIRS = [
 ]
 
 SPECIALS = ["<pad>", "</s>", "<unk>"]
+
+# Tiny models run fastest on one thread, and a busy 2-core CI box makes torch's intra-op threads spin (10x slower).
+torch.set_num_threads(1)
 
 
 def make_tokenizer(with_pad: bool = True, eos: bool = True) -> PreTrainedTokenizerFast:

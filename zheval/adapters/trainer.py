@@ -401,6 +401,75 @@ class _BleuBackend(_Backend):
         self._stats = []
 
 
+class _RougeBackend(_Backend):
+    """:func:`zheval.rouge_corpus.compute_rouge`; batches keep the per-item P/R/F of every ROUGE type and the summary
+    takes their exact mean (``math.fsum``, order-independent), as ``compute_rouge`` does."""
+
+    name = "chinese_rouge"
+
+    def __init__(self, options: dict):
+        from .. import rouge_corpus
+
+        self._lib = rouge_corpus
+        self.options = dict(options)
+        known = set(rouge_corpus.ROUGE_OPTIONS)
+        bad = sorted(set(self.options) - known)
+        if bad:
+            raise TypeError(f"chinese_rouge got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
+        if self.options.get("crosscheck"):
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it once on saved predictions")
+        if self.options.get("use_aggregator", True) is False:
+            raise ValueError(
+                "use_aggregator=False returns per-item lists; a Trainer needs one number per key (the per-item "
+                "values of the last call are in hook.results only when use_aggregator=True is kept)"
+            )
+        self._items: dict[str, list[float]] = {}
+        self.compute(["好"], ["好"])  # fail fast (bad option values) when the hook is built, not after training
+
+    def compute(self, predictions, references):
+        return self._lib.compute_rouge(predictions, references, **self.options)
+
+    def add(self, predictions, references):
+        per_item = {**self.options, "use_aggregator": False, "bootstrap": 0, "return_precision_recall": True}
+        res = self._lib.compute_rouge(predictions, references, **per_item)
+        for key, value in res.items():
+            if isinstance(value, list):
+                self._items.setdefault(key, []).extend(value)
+
+    def summary(self):
+        from ..stats import bootstrap_interval, mean
+
+        items, self._items = self._items, {}
+        types = [k for k in items if not k.endswith(("_precision", "_recall"))]
+        out: dict[str, Any] = {t: mean(items[t]) for t in types}
+        if self.options.get("return_precision_recall"):
+            for t in types:
+                out[f"{t}_precision"] = mean(items[f"{t}_precision"])
+                out[f"{t}_recall"] = mean(items[f"{t}_recall"])
+        n_boot = self.options.get("bootstrap", 0)
+        if n_boot:
+            seed, confidence = self.options.get("seed", 12345), self.options.get("confidence", 0.95)
+            for t in types:
+                values = np.asarray(items[t])
+                if len(values):
+                    low, high = bootstrap_interval(values, lambda a: a.mean(axis=-1), int(n_boot), confidence, seed)
+                else:
+                    low = high = 0.0
+                out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
+        if self.options.get("preset") == "llamafactory":
+            from ..adapters.compat_rouge import llamafactory_item_value, llamafactory_mean
+            from ..rouge import parse_rouge_type
+
+            for t in types:
+                rt = parse_rouge_type(t)
+                key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
+                out[key] = llamafactory_mean([llamafactory_item_value(f) for f in items[t]])
+        return out
+
+    def reset(self):
+        self._items = {}
+
+
 class _ModuleBackend(_Backend):
     """A loaded ``evaluate`` module: ``compute`` for a whole set, ``add_batch`` + ``compute`` for batches."""
 
