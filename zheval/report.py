@@ -184,18 +184,19 @@ class GroupScore:
         }
 
 
-def group_items(columns: dict, by: Sequence[str]) -> list[tuple[str, str, np.ndarray]]:
+def group_items(columns: dict, by: Sequence[str], n_items: int | None = None) -> list[tuple[str, str, np.ndarray]]:
     """``[(dimension, label, item indices)]``: ``overall`` first, then each dimension of ``by`` with its groups in
     sorted order and the ``null`` group last.
 
     Args:
         columns: ``{dimension: list of values per item}`` (must contain every name in ``by``).
         by: dimension names, e.g. ``("domain", "difficulty")``.
+        n_items: number of items (needed when ``columns`` is empty; default: the length of a column).
 
     Raises:
         ValueError: a dimension that ``columns`` lacks (lists the available ones).
     """
-    n = len(next(iter(columns.values()))) if columns else 0
+    n = n_items if n_items is not None else (len(next(iter(columns.values()))) if columns else 0)
     out = [("overall", "all", np.arange(n))]
     for dim in by:
         if dim not in columns:

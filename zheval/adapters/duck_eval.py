@@ -324,7 +324,7 @@ def _signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, see
 
 
 def _columns(ds, by: Sequence[str]) -> dict:
-    return {dim: ds[dim] for dim in by}
+    return {dim: list(ds[dim]) for dim in by}
 
 
 def _check_by(ds, by) -> tuple:
@@ -410,16 +410,12 @@ def evaluate_predictions(
     _check_ds(ds, "evaluate_predictions")
     by = _check_by(ds, by)
     cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
-    source = predictions.source if isinstance(predictions, Predictions) else (str(predictions) if not isinstance(predictions, (list, tuple, dict)) else "<memory>")
-    if not isinstance(predictions, (list, tuple, dict, Predictions)):
-        from .duck_predictions import read_predictions
-
-        predictions = read_predictions(predictions)
+    predictions, source = _as_predictions(predictions)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer)
     scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
     table = scored.to_dict()
     specs = metric_specs(table, cfg)
-    groups = score_groups(specs, group_items(_columns(ds, by), by), bootstrap, seed, confidence, progress)
+    groups = score_groups(specs, group_items(_columns(ds, by), by, len(ds)), bootstrap, seed, confidence, progress)
     refs = table["responses"]
     diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
     warnings = list(diag.warnings)
@@ -442,6 +438,22 @@ def evaluate_predictions(
     if keep_items:
         report.items = _items(table, cfg, preds)
     return report
+
+
+def _as_predictions(predictions):
+    """``(predictions ready for join_predictions, source name)``: a path is read, an iterable becomes a list."""
+    import os
+
+    from .duck_predictions import read_predictions
+
+    if isinstance(predictions, Predictions):
+        return predictions, predictions.source
+    if isinstance(predictions, (str, os.PathLike)):
+        p = read_predictions(predictions)
+        return p, p.source
+    if isinstance(predictions, dict):
+        return predictions, "<memory>"
+    return list(predictions), "<memory>"
 
 
 def _items(table: dict, cfg: ScoreConfig, preds) -> list:
@@ -519,9 +531,7 @@ def human_ceiling(
     table = scored.to_dict()
     specs = metric_specs(table, cfg, clusters=clusters)
     unit_cols = {dim: [cols[dim][i] for i in kept] for dim in by}
-    if not by:
-        unit_cols = {"_": [None] * len(kept)}
-    groups = score_groups(specs, group_items(unit_cols, by), bootstrap, seed, confidence, progress)
+    groups = score_groups(specs, group_items(unit_cols, by, len(kept)), bootstrap, seed, confidence, progress)
     notes = [
         f"{len(rows)} leave-one-out rows from {len(kept)} items: each reference scored against the item's other references",
         "a held-out reference has one reference fewer than a model prediction, so the ceiling is slightly conservative",
@@ -573,8 +583,6 @@ def compare_predictions(
     Raises:
         ValueError: ``bootstrap`` < 1; errors of :func:`evaluate_predictions` for either file.
     """
-    from .duck_predictions import read_predictions
-
     _check_ds(ds, "compare_predictions")
     by = _check_by(ds, by)
     if not bootstrap or bootstrap < 1:
@@ -582,14 +590,13 @@ def compare_predictions(
     cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
     names, tables = [], []
     for p in (predictions_a, predictions_b):
-        names.append(p.source if isinstance(p, Predictions) else (str(p) if not isinstance(p, (list, tuple, dict)) else "<memory>"))
-        if not isinstance(p, (list, tuple, dict, Predictions)):
-            p = read_predictions(p)
+        p, name = _as_predictions(p)
+        names.append(name)
         preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer)
         tables.append(item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {'AB'[len(tables)]}").to_dict())
     specs_a, specs_b = metric_specs(tables[0], cfg), metric_specs(tables[1], cfg)
     rows = []
-    for dim, label, idx in group_items(_columns(ds, by), by):
+    for dim, label, idx in group_items(_columns(ds, by), by, len(ds)):
         gname = "overall" if dim == "overall" else f"{dim}={label}"
         for sa, sb in zip(specs_a, specs_b):
             res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)

@@ -210,14 +210,15 @@ def join_predictions(ds, predictions, normalize=True) -> list[str]:
         if bad:
             raise TypeError(f"predictions must be strings; not for id(s) {_first(bad)}")
         predictions = Predictions(texts=list(predictions.values()), ids=list(predictions.keys()))
-    elif isinstance(predictions, (list, tuple)):
+    elif not isinstance(predictions, (Predictions, str, bytes)) and hasattr(predictions, "__iter__"):
+        predictions = list(predictions)  # a list, a tuple, a datasets Column, …
         for i, p in enumerate(predictions):
             if not isinstance(p, str):
                 raise TypeError(f"predictions[{i}] must be str, got {type(p).__name__ if p is not None else 'None'}")
         predictions = Predictions(texts=list(predictions))
     elif not isinstance(predictions, Predictions):
         raise TypeError(f"predictions must be a path, a Predictions, a list or a dict, got {type(predictions).__name__}")
-    ids = ds["id"]
+    ids = list(ds["id"])
     src = predictions.source
     if predictions.ids is not None:
         by_id = dict(zip(predictions.ids, predictions.texts))
@@ -246,7 +247,7 @@ def join_predictions(ds, predictions, normalize=True) -> list[str]:
         order = list(range(len(ids))) if predictions.labels is not None else None
     if order is not None:
         norm = get_normalizer(normalize)
-        refs = ds["responses"]
+        refs = list(ds["responses"])
         mism = []
         for i, j in enumerate(order):
             lbl = predictions.labels[j]
