@@ -260,7 +260,7 @@ options_st = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(
     hyp=st.lists(st.sampled_from(ALPHABET), min_size=4, max_size=15),
     others=st.lists(tokens_st, max_size=3),
@@ -272,7 +272,7 @@ def test_identical_hypothesis_scores_one(hyp, others, opts):
     assert s.score == pytest.approx(1.0, abs=1e-12)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(corpus=corpus_st, opts=options_st, seed=st.integers(0, 2**32 - 1))
 def test_reference_order_never_changes_the_score(corpus, opts, seed):
     rng = random.Random(seed)
@@ -284,7 +284,7 @@ def test_reference_order_never_changes_the_score(corpus, opts, seed):
     assert corpus_score(a, **opts) == corpus_score(b, **opts)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(corpus=corpus_st, opts=options_st)
 def test_corpus_score_equals_score_of_summed_item_statistics(corpus, opts):
     hyps = [h for h, _ in corpus]
@@ -297,7 +297,7 @@ def test_corpus_score_equals_score_of_summed_item_statistics(corpus, opts):
     assert 0.0 <= direct.score <= 1.0
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(corpus=corpus_st, opts=options_st, cuts=st.lists(st.integers(0, 8), max_size=3))
 def test_merging_shards_equals_whole(corpus, opts, cuts):
     hyps = [h for h, _ in corpus]
@@ -312,7 +312,7 @@ def test_merging_shards_equals_whole(corpus, opts, cuts):
         assert np.array_equal(np.concatenate(shards), whole)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(corpus=st.lists(item_st, min_size=1, max_size=8), opts=options_st)
 def test_sentence_scores_are_each_item_alone(corpus, opts):
     hyps = [h for h, _ in corpus]

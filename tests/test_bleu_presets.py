@@ -83,26 +83,21 @@ def test_sacrebleu_zh_tokens_on_adversarial_strings():
 MIXED = list("中文字，。！？、“”…—·ab AZ09.,-'&;/:()<>_~\u3000\u200b\u2002\t") + ["𠮷", "😀", "あ", "한", "\u9fcf"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(st.sampled_from(MIXED), max_size=30).map("".join))
 def test_sacrebleu_zh_tokens_on_generated_strings(text):
     assert sacrebleu_zh_tokenize(text) == sacre_tokens(text)
 
 
-def all_texts(crosswoz_groups, csl_rows, crosswoz_single):
+def test_sacrebleu_zh_tokens_on_shared_data(crosswoz_groups, csl_rows, crosswoz_single):
+    # every text of the group file and every CSL title; the first 300 abstracts and single-turn pairs (sacrebleu's
+    # own tokenizer is slow; the corpus tests below cover the rest through the BLEU numbers)
     texts = []
-    for g in crosswoz_groups + crosswoz_single:
+    for g in crosswoz_groups + crosswoz_single[:300]:
         texts.append(g["query"])
         texts.extend(g["responses"])
-    for r in csl_rows:
-        texts.append(r["document"])
-        texts.append(r["summary"])
-    return texts
-
-
-def test_sacrebleu_zh_tokens_on_all_shared_data(crosswoz_groups, csl_rows, crosswoz_single):
-    texts = all_texts(crosswoz_groups, csl_rows, crosswoz_single)
-    assert len(texts) == 6427
+    texts += [r["summary"] for r in csl_rows] + [r["document"] for r in csl_rows[:300]]
+    assert len(texts) == 85 + 342 + 600 + 1000 + 300
     bad = [t for t in texts if sacrebleu_zh_tokenize(t) != sacre_tokens(t)]
     assert bad == []
 
@@ -153,6 +148,7 @@ def test_sacrebleu_zh_corpus_bleu_exact(raw_sets, name, smooth_method):
 @pytest.mark.parametrize("name", ["crosswoz_groups", "csl_ts_test"])
 def test_sacrebleu_zh_sentence_bleu_exact(raw_sets, name):
     preds, refs = raw_sets[name]
+    preds, refs = preds[:400], refs[:400]
     stats = corpus_stats([sacrebleu_zh_tokenize(x) for x in preds], [[sacrebleu_zh_tokenize(r) for r in rs] for rs in refs])
     for pred, rs, ours in zip(preds, refs, sentence_scores(stats, smooth_method="exp", effective_order=True)):
         theirs = sacrebleu.sentence_bleu(pred, rs, tokenize="zh")
@@ -179,8 +175,8 @@ def nltk_llamafactory(preds, refs):
 def test_llamafactory_equals_nltk_exactly(name, crosswoz_single, csl_rows):
     if name == "crosswoz_single":
         # predict the reply by echoing the user turn (a real, weak baseline with real overlaps)
-        preds = [r["query"] for r in crosswoz_single]
-        refs = [r["responses"][0] for r in crosswoz_single]
+        preds = [r["query"] for r in crosswoz_single[:1000]]
+        refs = [r["responses"][0] for r in crosswoz_single[:1000]]
     else:
         preds, rs = csl_items(csl_rows)
         refs = [r[0] for r in rs]

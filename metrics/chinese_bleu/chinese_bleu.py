@@ -23,6 +23,7 @@ from zheval.bleu_corpus import BLEU_OPTIONS  # From: zheval
 from zheval.bleu_corpus import check_call  # From: zheval
 from zheval.bleu_corpus import compute_bleu  # From: zheval
 from zheval.inputs import validate_inputs  # From: zheval
+from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
 
 
 _CITATION = """\
@@ -137,19 +138,10 @@ Examples:
     'nrefs:var'
 """
 
-# Options of chinese_rouge that mean nothing to BLEU: accepted and ignored (evaluate.combine sends every keyword
-# argument to every module).
-ROUGE_ONLY_OPTIONS = (
-    "rouge_types",
-    "use_aggregator",
-    "use_stemmer",
-    "multi_ref",
-    "beta",
-    "return_precision_recall",
-    "rouge_w_weight",
-    "sentence_split",
-    "split_summaries",
-)
+# Options of chinese_rouge that mean nothing to BLEU (rouge_types, use_aggregator, multi_ref, beta, rouge_w_weight,
+# sentence_split, return_precision_recall): accepted and ignored, because evaluate.combine sends every keyword
+# argument to every module. Taken from zheval.rouge_corpus so that the two modules never drift apart.
+ROUGE_ONLY_OPTIONS = tuple(k for k in ROUGE_OPTIONS if k not in BLEU_OPTIONS)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
