@@ -289,6 +289,8 @@ def main(argv=None) -> int:
     ap.add_argument("--workloads", default=",".join(DEFAULT_WORKLOADS), help="comma-separated: W1, W2-200, W2-2000")
     ap.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"), help="the shared data folder")
     ap.add_argument("--json", help="also write all measurements to this JSON file")
+    ap.add_argument("--slow-repeats", type=int, default=None,
+                    help="repetitions for the minutes-long pure-Python baselines (rouge-score, lcs-dp); default = --repeats")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per child run (default 3600)")
     ap.add_argument("--list", action="store_true", help="list the implementations and exit")
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -305,6 +307,7 @@ def main(argv=None) -> int:
         return 0
 
     repeats = args.repeats or (2 if args.quick else 5)
+    slow_repeats = min(repeats, args.slow_repeats or repeats)
     scale = args.scale if args.scale is not None else (0.1 if args.quick else 1.0)
     selected = select(args.only)
     explicit = set(select(args.only)) if args.only else set()
@@ -314,7 +317,7 @@ def main(argv=None) -> int:
     print(f"# zheval benchmark — {mach['date']}, commit {mach['commit']}")
     print(f"machine: {mach['cpu']}, {mach['cores']} cores, {mach['memory']}; Python {mach['python']}; {mach['platform']}")
     print("versions: " + ", ".join(f"{k} {v}" for k, v in mach["versions"].items()))
-    print(f"repeats {repeats} (interleaved, rotated), scale {scale}, one child process per run, load avg at start "
+    print(f"repeats {repeats} (interleaved, rotated; {slow_repeats} for {', '.join(sorted(bench_impls.SLOW_ON_LARGE))}), scale {scale}, one child process per run, load avg at start "
           f"{'/'.join(f'{x:.2f}' for x in os.getloadavg())}")
     sys.stdout.flush()
 
@@ -339,7 +342,8 @@ def main(argv=None) -> int:
             first: dict = {}
             unavailable: dict = {}
             for rep in range(repeats):
-                active = [n for n in names if n not in unavailable]
+                active = [n for n in names if n not in unavailable
+                          and (n not in bench_impls.SLOW_ON_LARGE or rep < slow_repeats)]
                 if not active:
                     break
                 k = rep % len(active)
@@ -398,13 +402,13 @@ def _median(rs, key):
 
 def print_workload_table(wname: str, wres: dict) -> None:
     n_items = wres["n_items"]
-    print(f"\n### {wname} — medians of {max((len(v) for v in wres['runs'].values()), default=0)} interleaved runs")
-    print("| implementation | what | median s | min–max s | CPU s | items/s | peak RSS MiB |")
-    print("|---|---|---:|---:|---:|---:|---:|")
+    print(f"\n### {wname} — medians of interleaved runs ({wres['stats']['items']} items)")
+    print("| implementation | what | runs | median s | min–max s | CPU s | items/s | peak RSS MiB |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for n, rs in wres["runs"].items():
         med = _median(rs, "wall")
         desc = bench_impls.IMPLS[n][3]
-        print(f"| {n} | {desc} | {_fmt_s(med)} | {_fmt_s(min(r['wall'] for r in rs))}–{_fmt_s(max(r['wall'] for r in rs))} "
+        print(f"| {n} | {desc} | {len(rs)} | {_fmt_s(med)} | {_fmt_s(min(r['wall'] for r in rs))}–{_fmt_s(max(r['wall'] for r in rs))} "
               f"| {_fmt_s(_median(rs, 'cpu'))} | {n_items / med:,.0f} | {max(r['peak_run_mib'] for r in rs):.0f} |")
     loads = [r["load1"] for rs in wres["runs"].values() for r in rs]
     if loads:
