@@ -53,19 +53,19 @@ def wlcs_dp_perl_style(model, peer, w):
     return c[m][n], sorted(marks)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(small_text, small_text)
 def test_length_equals_dp_and_is_symmetric(a, b):
     assert lcs_length(a, b) == dp_table(a, b)[-1][-1] == lcs_length(b, a)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(mixed_text, mixed_text)
 def test_hashable_tokens_of_mixed_types(a, b):
     assert lcs_length(a, b) == dp_table(a, b)[-1][-1]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(small_text, small_text)
 def test_positions_are_rouge_scores_lcs(ref, can):
     pos = lcs_ref_positions(ref, can)
@@ -73,7 +73,7 @@ def test_positions_are_rouge_scores_lcs(ref, can):
     assert len(pos) == lcs_length(ref, can)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(small_text, small_text)
 def test_rows_give_dp_rows(a, b):
     t = dp_table(a, b)
@@ -82,7 +82,7 @@ def test_rows_give_dp_rows(a, b):
         assert [j - (v & ((1 << j) - 1)).bit_count() for j in range(len(b) + 1)] == t[i]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(small_text, small_text, st.sampled_from([1.0, 1.2, 2.0]))
 def test_wlcs_and_path_match_independent_dp(ref, can, w):
     value, marks = wlcs_dp_perl_style(ref, can, w)

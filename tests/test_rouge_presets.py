@@ -199,7 +199,7 @@ def test_rouge155_l_and_lsum_are_rouge_scores_hits_rounded(csl_rows):
     scorer = rouge_scorer.RougeScorer(["rougeL", "rougeLsum"], tokenizer=T())
     r155 = make_rouge155_item_scorer(["rougeL", "rougeLsum"])
     n = 0
-    for row in csl_rows[:150]:
+    for row in csl_rows[:60]:
         hyp_s = split_sentences(tok.normalize(row["document"][: len(row["document"]) // 2]))
         ref_s = split_sentences(tok.normalize(row["document"]))
         exp = scorer.score("\n".join(ref_s), "\n".join(hyp_s))
@@ -208,7 +208,7 @@ def test_rouge155_l_and_lsum_are_rouge_scores_hits_rounded(csl_rows):
             p, r = r5(exp[t].precision), r5(exp[t].recall)
             assert got[t] == (p, r, r5(p * r / (0.5 * p + 0.5 * r)))
             n += 1
-    assert n == 300
+    assert n == 120
 
 
 def test_rouge155_empty_and_errors():

@@ -56,36 +56,35 @@ def test_csl_lead_vs_title_all_rows(csl_rows):
     # prediction = the abstract's lead with as many characters as the title; reference = the title.
     pairs = [(r["document"][: len(r["summary"])], [r["summary"]]) for r in csl_rows]
     assert len(pairs) == 1000
-    for split in ("punct", "newline"):
-        worst, count = _compare(pairs, split)
-        assert count == 1000 * len(TYPES)
-        assert worst <= 1e-12, (split, worst)
+    worst, count = _compare(pairs, "punct")
+    assert count == 1000 * len(TYPES)
+    assert worst <= 1e-12, worst
 
 
 def test_csl_multi_sentence_lsum(csl_rows):
     # Longer multi-sentence texts exercise union-LCS: first half of the abstract vs the whole abstract.
-    pairs = [(r["document"][: len(r["document"]) // 2], [r["document"]]) for r in csl_rows[:150]]
+    pairs = [(r["document"][: len(r["document"]) // 2], [r["document"]]) for r in csl_rows[:100]]
     worst, count = _compare(pairs, "punct")
-    assert count == 150 * len(TYPES)
+    assert count == 100 * len(TYPES)
     assert worst <= 1e-12
 
 
 def test_crosswoz_single_turn_all_rows(crosswoz_single):
     pairs = [(r["query"], r["responses"]) for r in crosswoz_single]
     assert len(pairs) == 2000 and all(len(r) == 1 for _, r in pairs)
-    for split in ("punct", "newline"):
-        worst, count = _compare(pairs, split)
-        assert count == 2000 * len(TYPES)
-        assert worst <= 1e-12, (split, worst)
+    worst, count = _compare(pairs, "punct")
+    assert count == 2000 * len(TYPES)
+    assert worst <= 1e-12, worst
 
 
 def test_crosswoz_groups_max_is_score_multi(crosswoz_groups):
     # multi_ref="max" is rouge-score's score_multi (best F per type, first wins ties).
     pairs = [(g["query"], g["responses"]) for g in crosswoz_groups]
     pairs += [(g["responses"][0], g["responses"][1:]) for g in crosswoz_groups]
-    worst, count = _compare(pairs, "punct")
-    assert count == 2 * 85 * len(TYPES)
-    assert worst <= 1e-12
+    for split in ("punct", "newline"):
+        worst, count = _compare(pairs, split)
+        assert count == 2 * 85 * len(TYPES)
+        assert worst <= 1e-12, (split, worst)
 
 
 class _Split:
@@ -97,7 +96,7 @@ sent = st.lists(st.sampled_from("abc"), min_size=1, max_size=8)
 text = st.lists(sent, min_size=1, max_size=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(text, st.lists(text, min_size=1, max_size=3))
 def test_random_small_alphabet_texts_with_many_ties(hyp, refs):
     scorer = rouge_scorer.RougeScorer(TYPES, tokenizer=_Split())
