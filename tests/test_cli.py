@@ -33,25 +33,39 @@ def first_response_predictions(tmp_path_factory):
 
 
 def test_score_on_real_crosswoz_groups_matches_the_metrics(tmp_path, first_response_predictions):
+    """Prediction = the first response; references = the remaining 2-4 (a data file derived at run time)."""
     rows, preds = first_response_predictions
+    data = tmp_path / "rest.jsonl"
+    data.write_text("".join(json.dumps({**r, "responses": r["responses"][1:]}, ensure_ascii=False) + "\n" for r in rows),
+                    encoding="utf-8")
     out = tmp_path / "report.json"
-    res = run("score", "--data", GROUPS, "--predictions", preds, "--format", "json", "--output", out, "--quiet",
+    res = run("score", "--data", data, "--predictions", preds, "--format", "json", "--output", out, "--quiet",
               "--bootstrap", 500)
     assert res.exit_code == 0, res.output
     rep = json.loads(out.read_text(encoding="utf-8"))
     p = [r["responses"][0] for r in rows]
-    refs = [r["responses"] for r in rows]  # the prediction is also one of the references
+    refs = [r["responses"][1:] for r in rows]
     b = compute_bleu(p, refs, bootstrap=500)
     r = compute_rouge(p, refs, rouge_types=["rouge1", "rouge2", "rougeL"], bootstrap=500)
     overall = rep["groups"][0]
     assert overall["dimension"] == "overall" and overall["n"] == 85
-    assert overall["scores"]["bleu"]["value"] == b["bleu"] == 1.0
+    assert overall["scores"]["bleu"]["value"] == b["bleu"]
+    assert 0.2 < b["bleu"] < 0.8
     assert (overall["scores"]["bleu"]["low"], overall["scores"]["bleu"]["high"]) == (b["bleu_ci_low"], b["bleu_ci_high"])
     for t in ("rouge1", "rouge2", "rougeL"):
-        assert overall["scores"][t]["value"] == r[t]
+        sc = overall["scores"][t]
+        assert (sc["value"], sc["low"], sc["high"]) == (r[t], r[f"{t}_ci_low"], r[f"{t}_ci_high"])
     assert rep["signatures"]["bleu"] == b["signature"] and rep["signatures"]["rouge"] == r["signature"]
-    assert rep["diagnostics"]["ref_count_distribution"] == {"3": 32, "4": 19, "5": 34}
+    assert rep["diagnostics"]["ref_count_distribution"] == {"2": 32, "3": 19, "4": 34}
     assert [g["value"] for g in rep["groups"][1:]] == ["null", "null"]
+
+
+def test_score_with_the_unchanged_file_scores_one(first_response_predictions):
+    # the prediction is one of the item's own references: every metric is exactly 1
+    _, preds = first_response_predictions
+    res = run("score", "-d", GROUPS, "-p", preds, "--quiet", "--bootstrap", 0, "--format", "json", "--by", "none")
+    scores = json.loads(res.stdout)["groups"][0]["scores"]
+    assert {k: v["value"] for k, v in scores.items()} == {"bleu": 1.0, "rouge1": 1.0, "rouge2": 1.0, "rougeL": 1.0}
 
 
 def test_score_table_markdown_and_plot(tmp_path, first_response_predictions):

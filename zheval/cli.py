@@ -319,14 +319,14 @@ def clean(
             dedup_threshold=None if no_dedup else dedup_threshold, min_refs=min_refs,
             num_proc=num_proc if num_proc > 1 else None,
         )
-        text = rep.render() + "\n"
+        text = rep.render()
         js = json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n" if report_json else None
         write_duck(cleaned, output)
         if js is not None:
             from .report import atomic_write
 
             atomic_write(report_json, js)
-        typer.echo(text, nl=False)
+        typer.echo(text)
         typer.echo(f"wrote {output} ({len(cleaned)} queries)", err=True)
 
     _run(go)
