@@ -43,9 +43,10 @@ SPECIALS = ["<pad>", "</s>", "<unk>"]
 torch.set_num_threads(1)
 
 
-def make_tokenizer(with_pad: bool = True, eos: bool = True) -> PreTrainedTokenizerFast:
-    """Character-level WordLevel tokenizer; ids 0/1/2 are ``<pad>``/``</s>``/``<unk>``; appends ``</s>`` if ``eos``."""
-    chars = sorted({c for a, b in PAIRS + EVAL_PAIRS for c in a + b} | set("多少是"))
+def make_tokenizer(with_pad: bool = True, eos: bool = True, extra_chars: str = "") -> PreTrainedTokenizerFast:
+    """Character-level WordLevel tokenizer; ids 0/1/2 are ``<pad>``/``</s>``/``<unk>``; appends ``</s>`` if ``eos``.
+    ``extra_chars`` (whitespace ignored) extends the vocabulary."""
+    chars = sorted({c for a, b in PAIRS + EVAL_PAIRS for c in a + b} | set("多少是") | set("".join(extra_chars.split())))
     vocab = {tok: i for i, tok in enumerate(SPECIALS)}
     for c in chars:
         vocab.setdefault(c, len(vocab))

@@ -474,14 +474,17 @@ class _ModuleBackend(_Backend):
     """A loaded ``evaluate`` module: ``compute`` for a whole set, ``add_batch`` + ``compute`` for batches."""
 
     def __init__(self, module, options: dict):
-        if getattr(module, "num_process", 1) != 1:
-            raise ValueError(
-                f"evaluate module {module.name!r} was loaded with num_process={module.num_process}: the Trainer "
-                "already gathers predictions from every rank and calls compute_metrics on each of them, so "
-                "evaluate's distributed mode must not be used inside a Trainer (load it without num_process)"
-            )
+        members = getattr(module, "evaluation_modules", None) or [module]  # evaluate.combine(...) or one module
+        for m in members:
+            if getattr(m, "num_process", 1) != 1:
+                raise ValueError(
+                    f"evaluate module {getattr(m, 'name', m)!r} was loaded with num_process={m.num_process}: the "
+                    "Trainer already gathers predictions from every rank and calls compute_metrics on each of them, "
+                    "so evaluate's distributed mode must not be used inside a Trainer (load it without num_process)"
+                )
         self.module = module
-        self.name = module.name
+        names = getattr(module, "evaluation_module_names", None)
+        self.name = getattr(module, "name", None) or ("+".join(names) if names else type(module).__name__)
         self.options = dict(options)
 
     def compute(self, predictions, references):
@@ -662,7 +665,7 @@ def _make_backend(spec, options: dict) -> _Backend:
         if spec == "chinese_rouge":
             return _RougeBackend(_own_options(options, spec))
         return _ModuleBackend(_load_module(spec), options)
-    if hasattr(spec, "compute") and hasattr(spec, "add_batch") and hasattr(spec, "name"):
+    if hasattr(spec, "compute") and hasattr(spec, "add_batch"):
         return _ModuleBackend(spec, options)
     raise TypeError(
         f"a metric must be 'chinese_rouge', 'chinese_bleu', an evaluate module path or Hub id, a loaded evaluate "
@@ -729,7 +732,8 @@ def build_compute_metrics(
               loading, Arrow cache files or locks);
             * any other string: a path to an evaluate module folder or script, or a Hub id, loaded once with
               ``evaluate.load(..., keep_in_memory=True)`` (relative paths are made absolute);
-            * a loaded evaluate module (``EvaluationModule``), used as it is (not in distributed mode);
+            * a loaded evaluate module (``EvaluationModule``) or ``evaluate.combine([...])``, used as it is (not
+              in distributed mode);
             * a pair ``(metric, options)`` whose ``options`` dict is added to the shared options for that metric only.
 
         causal_lm: predictions are teacher-forced logits/ids of a causal LM: shift by one and score only positions
