@@ -286,7 +286,7 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="smoke run: 1/10 of the items, 2 repetitions")
     ap.add_argument("--scale", type=float, default=None, help="fraction of the workload items (default 1, 0.1 with --quick)")
     ap.add_argument("--only", help="comma-separated implementation names or globs (see --list)")
-    ap.add_argument("--workloads", default=",".join(DEFAULT_WORKLOADS), help="comma-separated: W1, W2-200, W2-2000")
+    ap.add_argument("--workloads", default=",".join(DEFAULT_WORKLOADS), help="comma-separated: W1, W2-200, W2-2000 (default), W1-unique (optional)")
     ap.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"), help="the shared data folder")
     ap.add_argument("--json", help="also write all measurements to this JSON file")
     ap.add_argument("--slow-repeats", type=int, default=None,

@@ -31,7 +31,7 @@ import bench_workloads  # noqa: E402
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("impl", choices=list(bench_impls.IMPLS))
-    ap.add_argument("workload", choices=["W1", "W2-200", "W2-2000"])
+    ap.add_argument("workload", choices=["W1", "W1-unique", "W2-200", "W2-2000"])
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--top", type=int, default=20)
     ap.add_argument("--sort", default="tottime")

@@ -15,6 +15,9 @@ W1 — dialogue (issue 8): ``n`` items (13,200 by default), each a prediction wi
       group, references = the others, topped up with segments of a random dialogue when the group is too small.
     * 5 % of items have the prediction itself among their references (exact matches exercise F = 1 paths).
 
+W1-unique — optional (``--workloads W1-unique``): W1's item shape with texts that almost never repeat (60,250 distinct
+    of 63,451; see :func:`build_w1_unique`), to see what per-distinct-text memoisation is worth on real eval sets.
+
 W2 — long summaries: ``n`` items (200 and 2,000), each a prediction of 300–1,500 characters and one reference,
     one sentence per line (``"\\n"`` between sentences, as rouge-score's rougeLsum expects). A text is the
     sentences of consecutive CSL abstracts (``csl_ts_test.jsonl``, field ``document``) from a random start, cut at a
@@ -105,6 +108,43 @@ def build_w1(data_dir: Path, n_items: int = 13_200, seed: int = SEED_W1) -> Work
         preds.append(pred)
         refs.append(rs)
     return _finish("W1", preds, refs, f"W1 dialogue, {n_items} items, CrossWOZ, seed {seed}")
+
+
+def _dialogue_replies(data_dir: Path) -> List[List[str]]:
+    rows = _read_jsonl(data_dir / "crosswoz_single_turn.jsonl")
+    dialogues: Dict[str, List[str]] = {}
+    for r in rows:
+        dialogues.setdefault(r["id"].rsplit("-", 1)[0], []).extend(r["responses"])
+    return [d for d in dialogues.values() if len(d) >= 4]
+
+
+def build_w1_unique(data_dir: Path, n_items: int = 13_200, seed: int = SEED_W1 + 1) -> Workload:
+    """W1 with (almost) no repeated text: same item shape as W1 (2–5 references, mean 3.8, 5–150 characters), but
+    every text is a reply of the item's CrossWOZ dialogue followed by 1–2 replies of random
+    dialogues (all real replies, joined), drawn afresh for every prediction and reference. It measures the speed on evaluation sets whose texts do not repeat, where
+    per-distinct-text memoisation cannot help (W1 itself has 17.8 occurrences per distinct text)."""
+    rng = random.Random(seed)
+    dialogues = _dialogue_replies(data_dir)
+    ks, kw = zip(*REF_COUNT_WEIGHTS.items())
+
+    def text(d: List[str]) -> str:
+        while True:
+            t = d[rng.randrange(len(d))]
+            for _ in range(rng.choice((1, 1, 2))):
+                other = dialogues[rng.randrange(len(dialogues))]
+                t += other[rng.randrange(len(other))]
+            if MIN_CHARS_W1 <= len(t) <= MAX_CHARS_W1:
+                return t
+
+    preds: List[str] = []
+    refs: List[List[str]] = []
+    for _ in range(n_items):
+        k = rng.choices(ks, kw)[0]
+        d = dialogues[rng.randrange(len(dialogues))]
+        preds.append(text(d))
+        refs.append([text(d) for _ in range(k)])
+    return _finish("W1-unique", preds, refs, f"W1-unique dialogue (texts rarely repeat), {n_items} items, "
+                   f"CrossWOZ, seed {seed}")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -214,15 +254,17 @@ def _finish(name: str, preds: List[str], refs: List[List[str]], description: str
 
 
 def build(name: str, data_dir: Path, scale: float = 1.0) -> Workload:
-    """Build a workload by name: ``W1``, ``W2-200``, ``W2-2000`` (``scale`` < 1 shrinks the item count)."""
+    """Build a workload by name: ``W1``, ``W1-unique``, ``W2-200``, ``W2-2000`` (``scale`` < 1 shrinks the item count)."""
     if name == "W1":
         return build_w1(data_dir, max(10, round(13_200 * scale)))
+    if name == "W1-unique":
+        return build_w1_unique(data_dir, max(10, round(13_200 * scale)))
     if name.startswith("W2-"):
         n = int(name[3:])
         w = build_w2(data_dir, max(5, round(n * scale)))
         w["name"] = name
         return w
-    raise ValueError(f"unknown workload {name!r}; valid: W1, W2-200, W2-2000")
+    raise ValueError(f"unknown workload {name!r}; valid: W1, W1-unique, W2-200, W2-2000")
 
 
 if __name__ == "__main__":  # pragma: no cover - manual inspection
