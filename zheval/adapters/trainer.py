@@ -378,7 +378,9 @@ class _BleuBackend(_Backend):
         self._tok_opts = tok_opts
         self._interval = {k: self.options[k] for k in ("bootstrap", "seed", "confidence") if k in self.options}
         self._stats: list[np.ndarray] = []
-        self.compute(["好"], ["好"])  # fail fast (bad option values) when the hook is built, not after training
+        # fail fast (bad option values) when the hook is built, not after training; the keys of this probe tell
+        # which option-dependent extras compute_bleu adds (they do not depend on the data)
+        self._probe_keys = set(self.compute(["好"], ["好"]))
 
     def compute(self, predictions, references):
         return self._lib.compute_bleu(predictions, references, **self.options)
@@ -395,7 +397,12 @@ class _BleuBackend(_Backend):
         stats = np.concatenate(self._stats, axis=0) if self._stats else np.zeros((0, width), dtype=np.int64)
         self._stats = []
         score_opts = {k: o[k] for k in ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")}
-        return self._lib.result_from_stats(stats, level=o["level"], **self._interval, **score_opts)
+        out = self._lib.result_from_stats(stats, level=o["level"], **self._interval, **score_opts)
+        if "llamafactory_bleu_4" in self._probe_keys:
+            from .compat_bleu import llamafactory_bleu4
+
+            out["llamafactory_bleu_4"] = llamafactory_bleu4(out["scores"])
+        return out
 
     def reset(self):
         self._stats = []
@@ -570,10 +577,12 @@ class ZhevalComputeMetrics:
         if not compute_result:
             return {}
         n, skipped = self._n_items, self._n_skipped
+        self._n_items = self._n_skipped = 0
         try:
-            results = {b.name: b.summary() for b in self.metrics} if n else None
-        finally:
+            results = {b.name: b.summary() for b in self.metrics} if n else None  # summary() empties each state
+        except BaseException:
             self.reset()
+            raise
         return self._summarise(results, n, skipped)
 
     def decode(self, eval_pred) -> tuple[list[str], list[str]]:
