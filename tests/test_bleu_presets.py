@@ -17,6 +17,7 @@ from zheval.adapters.compat_bleu import (
     llamafactory_tokenize,
     sacrebleu_zh_tokenize,
 )
+from zheval.adapters.compat_bleu import _sacrebleu_zh_tokenize_reference
 from zheval.bleu import corpus_score, corpus_stats, sentence_scores
 
 _sacre_is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # the raw predicate, without its lru_cache
@@ -78,6 +79,24 @@ ADVERSARIAL = [
 def test_sacrebleu_zh_tokens_on_adversarial_strings():
     for text in ADVERSARIAL:
         assert sacrebleu_zh_tokenize(text) == sacre_tokens(text), repr(text)
+
+
+def test_sacrebleu_zh_tokens_on_every_bmp_character_in_context():
+    # each BMP character between ASCII letters, digits, dots, dashes and Chinese, in chunks of 64
+    cps = [cp for cp in range(0x10000) if not 0xD800 <= cp <= 0xDFFF]
+    for start in range(0, len(cps), 64):
+        text = "".join(f"a{chr(cp)}1.{chr(cp)}-" for cp in cps[start:start + 64])
+        assert sacrebleu_zh_tokenize(text) == sacre_tokens(text), hex(cps[start])
+
+
+CONTEXT = list("09ab.,-  中（)&") + ["\u3000", "\n"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(CONTEXT), max_size=25).map("".join))
+def test_sacrebleu_zh_context_rules_on_generated_strings(text):
+    # '.', ',' after/before digits, '-' after digits, runs of spaces: the fast path equals sacrebleu
+    assert sacrebleu_zh_tokenize(text) == sacre_tokens(text) == _sacrebleu_zh_tokenize_reference(text)
 
 
 MIXED = list("中文字，。！？、“”…—·ab AZ09.,-'&;/:()<>_~\u3000\u200b\u2002\t") + ["𠮷", "😀", "あ", "한", "\u9fcf"]

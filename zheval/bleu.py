@@ -45,6 +45,15 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import repeat
+
+try:  # the C helper behind Counter(iterable); same counts, without Counter's per-call overhead
+    from collections import _count_elements
+except ImportError:  # pragma: no cover - other Python implementations
+
+    def _count_elements(mapping, iterable):
+        get = mapping.get
+        for elem in iterable:
+            mapping[elem] = get(elem, 0) + 1
 from typing import Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -197,60 +206,46 @@ def _ref_list(references, index: Optional[int]):
 
 def _item_stats(hyp, refs, max_order: int) -> List[int]:
     # Hot loop: kept free of validation. hyp: list/tuple; refs: non-empty list of lists/tuples.
+    # n-grams are counted into plain dicts by collections' C helper (no Counter.__init__/update overhead); only the
+    # hypothesis n-grams are looked up in the references (Papineni 2.1: clip to the max count over references).
     hyp_len = len(hyp)
     matches = [0] * max_order
     totals = [0] * max_order
-    if len(refs) == 1:
+    nref = len(refs)
+    if nref == 1:
         ref = refs[0]
-        ref_len = len(ref)
-        closest = shortest = ref_len
-        for n in range(1, max_order + 1):
-            t = hyp_len - n + 1
-            if t <= 0:
-                break
-            totals[n - 1] = t
-            if n == 1:
-                h = Counter(hyp)
-                r = Counter(ref)
-            else:
-                h = Counter(zip(*[hyp[i:] for i in range(n)]))
-                r = Counter(zip(*[ref[i:] for i in range(n)]))
-            m = sum(map(min, h.values(), map(r.get, h, repeat(0))))
-            if m == 0:
-                # no n-gram of this order matches, so no longer one can: the rest stay 0
-                for k in range(n + 1, max_order + 1):
-                    tk = hyp_len - k + 1
-                    if tk <= 0:
-                        break
-                    totals[k - 1] = tk
-                break
-            matches[n - 1] = m
+        closest = shortest = len(ref)
     else:
         ref_lens = [len(r) for r in refs]
         closest = closest_ref_length(hyp_len, ref_lens)
         shortest = min(ref_lens)
-        for n in range(1, max_order + 1):
-            t = hyp_len - n + 1
-            if t <= 0:
-                break
-            totals[n - 1] = t
-            if n == 1:
-                h = Counter(hyp)
-                rcs = [Counter(r) for r in refs]
-            else:
-                h = Counter(zip(*[hyp[i:] for i in range(n)]))
-                rcs = [Counter(zip(*[r[i:] for i in range(n)])) for r in refs]
-            # max count of each hypothesis n-gram over the references (Papineni 2.1), then clip
-            best = map(max, *[map(rc.get, h, repeat(0)) for rc in rcs])
-            m = sum(map(min, h.values(), best))
-            if m == 0:
-                for k in range(n + 1, max_order + 1):
-                    tk = hyp_len - k + 1
-                    if tk <= 0:
-                        break
-                    totals[k - 1] = tk
-                break
-            matches[n - 1] = m
+    for n in range(1, max_order + 1):
+        t = hyp_len - n + 1
+        if t <= 0:
+            break
+        totals[n - 1] = t
+        h: dict = {}
+        _count_elements(h, hyp if n == 1 else zip(*[hyp[i:] for i in range(n)]))
+        if nref == 1:
+            r: dict = {}
+            _count_elements(r, ref if n == 1 else zip(*[ref[i:] for i in range(n)]))
+            m = sum(map(min, h.values(), map(r.get, h, repeat(0))))
+        else:
+            lookups = []
+            for ref in refs:
+                r = {}
+                _count_elements(r, ref if n == 1 else zip(*[ref[i:] for i in range(n)]))
+                lookups.append(map(r.get, h, repeat(0)))
+            m = sum(map(min, h.values(), map(max, *lookups)))
+        if m == 0:
+            # no n-gram of this order matches, so no longer one can (its prefix would match): the rest stay 0
+            for k in range(n + 1, max_order + 1):
+                tk = hyp_len - k + 1
+                if tk <= 0:
+                    break
+                totals[k - 1] = tk
+            break
+        matches[n - 1] = m
     return [hyp_len, closest, shortest] + matches + totals
 
 
