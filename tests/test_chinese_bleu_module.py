@@ -182,6 +182,13 @@ def test_sacrebleu_zh_preset_is_exact_and_overridable(chinese_bleu, crosswoz_gro
     if not xc:
         return
     assert out["crosscheck"]["sacrebleu_zh_abs_diff"] == 0.0 and out["crosscheck"]["max_abs_diff"] == 0.0
+    # sentence level: sacrebleu's sentence_bleu (effective order on), per item, on raw text
+    out = chinese_bleu.compute(predictions=preds, references=refs, preset="sacrebleu-zh", level="sentence",
+                               crosscheck=True)
+    assert "level:sentence" in out["signature"] and "eff:yes" in out["signature"]
+    assert out["crosscheck"]["sacrebleu_zh_abs_diff"] <= 1e-15 and out["crosscheck"]["max_abs_diff"] <= 1e-15
+    expected = [min(sacrebleu.sentence_bleu(p, r, tokenize="zh").score / 100, 1.0) for p, r in zip(preds, refs)]
+    assert out["scores"] == expected
     # explicit arguments override the preset
     out = chinese_bleu.compute(predictions=preds, references=refs, preset="sacrebleu-zh", smooth_method="none")
     assert out["bleu"] == sacrebleu.corpus_bleu(preds, streams, tokenize="zh", smooth_method="none").score / 100

@@ -60,6 +60,7 @@ from __future__ import annotations
 import re
 from typing import List, Sequence, Tuple
 
+from ..bleu import _item_stats, score_stats
 from ..normalize import Normalizer
 from ..tokenizers import BaseTokenizer
 
@@ -249,8 +250,6 @@ def llamafactory_item_scores(predictions: Sequence[str], references: Sequence) -
     which the tests show equal to nltk 3.10 bit for bit. Raises ``ValueError`` on a length mismatch or an empty
     reference list, ``TypeError`` on non-str text (messages name the item index).
     """
-    from ..bleu import _item_stats, score_stats  # local: keeps this module importable on its own
-
     if len(predictions) != len(references):
         raise ValueError(f"got {len(predictions)} predictions but {len(references)} references")
     scores = []
