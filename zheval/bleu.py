@@ -316,7 +316,8 @@ class BleuScore:
 
     Attributes:
         score: BLEU in [0, 1].
-        precisions: per-order precisions after smoothing, in [0, 1] (add-k can exceed nothing: still <= 1).
+        precisions: per-order precisions after smoothing, in [0, 1] (only a "floor" smooth_value larger than an
+            order's n-gram total can push one above 1).
         brevity_penalty: in [0, 1]; 1.0 when ``bp_ref_length="none"``.
         length_ratio: ``hyp_len / ref_len`` (0.0 when ``ref_len == 0``, as sacrebleu).
         hyp_len: total hypothesis length in tokens.
