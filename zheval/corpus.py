@@ -114,14 +114,24 @@ def tokenize_corpus(
 
     tok_preds = [encode(p) for p in preds]
     tok_refs: list[list[TokenizedText]] = []
+    empty_checked: dict[str, bool] = {}
     for i, rs in enumerate(refs):
         row = []
         for j, r in enumerate(rs):
-            if not allow_empty_references and not tokenizer.normalize(r).strip():
+            tt = encode(r)
+            # A text with tokens is not empty after normalisation; only token-less texts need the check, and each
+            # distinct text is checked once.
+            if not tt.tokens and not allow_empty_references:
+                empty = empty_checked.get(r)
+                if empty is None:
+                    empty = empty_checked[r] = not tokenizer.normalize(r).strip()
+            else:
+                empty = False
+            if empty:
                 raise ValueError(
                     f"references[{i}][{j}] is empty after normalisation ({r!r}); an empty reference is ambiguous — "
                     "remove it from the item's list or give a real reference"
                 )
-            row.append(encode(r))
+            row.append(tt)
         tok_refs.append(row)
     return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)

@@ -152,8 +152,12 @@ def build_rouge_tokenizer(tokenizer: Any = "char", **tokenizer_options) -> BaseT
 
 
 def _check_references_not_empty(refs, tokenizer: BaseTokenizer) -> None:
+    checked = set()  # each distinct text is normalised once
     for i, rs in enumerate(refs):
         for j, r in enumerate(rs):
+            if r in checked:
+                continue
+            checked.add(r)
             if not r.strip() or not tokenizer.normalize(r).strip():
                 raise ValueError(
                     f"references[{i}][{j}] is empty{' after normalisation' if r.strip() else ''} ({r!r}); an empty "
