@@ -70,6 +70,26 @@ def test_logits_tuple_takes_first_element_and_argmax(tok):
     assert r == ["明天有雨", "记得带伞"]
 
 
+def test_logits_padded_with_minus_100_do_not_decode_as_id_0():
+    """The Trainer pads *logits* with -100 along the length axis (nested_concat of batches of different lengths,
+    accelerate's pad_across_processes); argmax of such a position must not become id 0 (an ordinary character in
+    GPT-2-like vocabularies)."""
+    from transformers.trainer_pt_utils import nested_concat
+
+    tok = make_tokenizer(specials_last=True)
+    assert tok.convert_ids_to_tokens(0) not in tok.all_special_tokens
+    long = one_hot_logits([ids(tok, "明天有雨")], len(tok))
+    short = one_hot_logits([ids(tok, "带伞")], len(tok))
+    logits = nested_concat(long, short, padding_index=-100)  # what EvalLoopContainer does
+    assert logits.shape == (2, 4, len(tok)) and (logits[1, 2:] == -100).all()
+    labels = nested_concat(np.array([ids(tok, "明天有雨")]), np.array([ids(tok, "带伞")]), padding_index=-100)
+    assert decode_predictions((logits, labels), tok) == (["明天有雨", "带伞"], ["明天有雨", "带伞"])
+    # the same on the device, per batch (preprocess_logits_for_metrics after pad_across_processes)
+    out = preprocess_logits_for_metrics(torch.tensor(logits), None)
+    assert out[1, 2:].tolist() == [-100, -100]
+    assert decode_predictions((out, torch.tensor(labels)), tok) == (["明天有雨", "带伞"], ["明天有雨", "带伞"])
+
+
 def test_causal_lm_shift_and_label_mask(tok):
     # sequence: prompt 请打开 | answer 小黄鸭 </s> | padding; labels -100 on the prompt and the padding
     prompt, answer = ids(tok, "请打开"), ids(tok, "小黄鸭") + [tok.eos_token_id]

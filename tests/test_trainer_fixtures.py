@@ -43,13 +43,15 @@ SPECIALS = ["<pad>", "</s>", "<unk>"]
 torch.set_num_threads(1)
 
 
-def make_tokenizer(with_pad: bool = True, eos: bool = True, extra_chars: str = "") -> PreTrainedTokenizerFast:
-    """Character-level WordLevel tokenizer; ids 0/1/2 are ``<pad>``/``</s>``/``<unk>``; appends ``</s>`` if ``eos``.
+def make_tokenizer(
+    with_pad: bool = True, eos: bool = True, extra_chars: str = "", specials_last: bool = False
+) -> PreTrainedTokenizerFast:
+    """Character-level WordLevel tokenizer; ids 0/1/2 are ``<pad>``/``</s>``/``<unk>`` (the last three ids with
+    ``specials_last``, so that id 0 is an ordinary character as in GPT-2's vocabulary); appends ``</s>`` if ``eos``.
     ``extra_chars`` (whitespace ignored) extends the vocabulary."""
     chars = sorted({c for a, b in PAIRS + EVAL_PAIRS for c in a + b} | set("多少是") | set("".join(extra_chars.split())))
-    vocab = {tok: i for i, tok in enumerate(SPECIALS)}
-    for c in chars:
-        vocab.setdefault(c, len(vocab))
+    order = chars + SPECIALS if specials_last else SPECIALS + chars
+    vocab = {tok: i for i, tok in enumerate(order)}
     tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.Sequence(
         [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Split(Regex("."), behavior="isolated")]

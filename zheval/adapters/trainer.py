@@ -14,7 +14,8 @@ What the hook does, and the transformers behaviour behind each step (transformer
    that returns more than logits, e.g. hidden states): its first element is taken.
 2. **Logits → ids.** A floating 3-D array ``(batch, length, vocab)`` is reduced with ``argmax`` over the last axis
    (better: pass :func:`preprocess_logits_for_metrics` to the Trainer so that this happens on the device, per
-   batch, and the Trainer never stores logits).
+   batch, and the Trainer never stores logits). Positions whose logits are all ``-100`` are padding added by the
+   Trainer (``pad_across_processes``, ``EvalLoopContainer``) and become ``-100``, not id 0.
 3. **Causal LMs** (``causal_lm=True``): the logit at position ``t`` predicts the token at ``t + 1``; predictions are
    shifted by one and only positions whose label is not ``-100`` are kept (the prompt and the padding are masked).
 4. **-100 → pad.** The Trainer concatenates batches with ``EvalLoopContainer(padding_index=-100)``, so
@@ -42,7 +43,6 @@ from __future__ import annotations
 import logging
 import math
 import numbers
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -98,7 +98,7 @@ def preprocess_logits_for_metrics(logits, labels=None):
         logits = logits[0]
     shape = tuple(logits.shape)
     if logits.ndim == 3 and logits.is_floating_point():
-        return logits.argmax(dim=-1)
+        return _torch_argmax(logits)
     if logits.ndim == 2 and not logits.is_floating_point():
         return logits
     raise ValueError(
@@ -107,12 +107,32 @@ def preprocess_logits_for_metrics(logits, labels=None):
     )
 
 
+def _torch_argmax(logits):
+    """``argmax`` over the vocabulary on the tensor's device; positions whose logits are all ``-100`` (padding
+    added by ``accelerator.pad_across_processes`` / ``EvalLoopContainer`` when sequence lengths differ) become
+    ``-100`` instead of id 0, so they decode to nothing."""
+    ids = logits.argmax(dim=-1)
+    padded = (logits == IGNORE_INDEX).all(dim=-1)
+    if bool(padded.any()):
+        ids = ids.masked_fill(padded, IGNORE_INDEX)
+    return ids
+
+
+def _numpy_argmax(logits: np.ndarray) -> np.ndarray:
+    """:func:`_torch_argmax` for numpy arrays."""
+    ids = logits.argmax(axis=-1).astype(np.int64)
+    padded = np.all(logits == IGNORE_INDEX, axis=-1)
+    if padded.any():
+        ids[padded] = IGNORE_INDEX
+    return ids
+
+
 def _to_numpy(x, what: str) -> np.ndarray:
     """numpy array from a numpy array, a torch tensor (any device/dtype; reduced on device when it is logits) or a
     nested list."""
     if hasattr(x, "detach") and hasattr(x, "cpu"):  # torch tensor, without importing torch
         if x.ndim == 3 and x.is_floating_point():
-            x = x.argmax(dim=-1)  # on the device: never copy logits to the host
+            x = _torch_argmax(x)  # on the device: never copy logits to the host
         elif x.is_floating_point() and str(x.dtype) in ("torch.bfloat16", "torch.float16"):
             x = x.float()
         return x.detach().cpu().numpy()
@@ -129,7 +149,7 @@ def _as_ids(arr: np.ndarray, what: str) -> np.ndarray:
     if arr.dtype == object:
         raise ValueError(f"{what} has dtype object (ragged rows?) and shape {arr.shape}; expected a rectangular array")
     if arr.ndim == 3 and np.issubdtype(arr.dtype, np.floating):
-        return arr.argmax(axis=-1)
+        return _numpy_argmax(arr)
     if arr.ndim == 2:
         if np.issubdtype(arr.dtype, np.integer):
             return arr.astype(np.int64, copy=False)
