@@ -168,7 +168,11 @@ def test_no_pad_token_is_a_clear_error():
         (np.zeros((2, 3, 4, 5), dtype=np.float32), np.zeros((2, 3), dtype=np.int64), r"shape \(2, 3, 4, 5\)"),
         (np.zeros((2, 3, 4), dtype=np.int64), np.zeros((2, 3), dtype=np.int64), r"shape \(2, 3, 4\)"),
         (np.zeros((2, 3), dtype=np.int64), np.zeros(2, dtype=np.int64), r"label_ids of shape \(2,\)"),
-        (np.zeros((4, 3), dtype=np.int64), np.zeros((2, 3), dtype=np.int64), r"\(4, 3\).*\(2, 3\).*num_return_sequences"),
+        (
+            np.zeros((4, 3), dtype=np.int64),
+            np.zeros((2, 3), dtype=np.int64),
+            r"\(4, 3\).*\(2, 3\).*num_return_sequences",
+        ),
         (np.full((2, 3), 0.5), np.zeros((2, 3), dtype=np.int64), r"\(2, 3\).*non-integer"),
         (np.array([[5, -7, 0]]), np.zeros((1, 3), dtype=np.int64), r"predictions row 0 .*-7"),
         (np.array([[1, 2], [3]], dtype=object), np.zeros((2, 2), dtype=np.int64), r"dtype object"),

@@ -115,7 +115,8 @@ def seq2seq_dataset(tokenizer, pairs=PAIRS) -> Dataset:
     rows = []
     for src, tgt in pairs:
         enc = tokenizer(src)
-        rows.append({"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"], "labels": tokenizer(tgt)["input_ids"]})
+        labels = tokenizer(tgt)["input_ids"]
+        rows.append({"input_ids": enc["input_ids"], "attention_mask": enc["attention_mask"], "labels": labels})
     return Dataset.from_list(rows)
 
 

@@ -50,7 +50,10 @@ def batches(preds, labels, size):
     n = len(preds)
     for start in range(0, n, size):
         yield (
-            EvalPrediction(predictions=torch.tensor(preds[start : start + size]), label_ids=torch.tensor(labels[start : start + size])),
+            EvalPrediction(
+                predictions=torch.tensor(preds[start : start + size]),
+                label_ids=torch.tensor(labels[start : start + size]),
+            ),
             start + size >= n,
         )
 
@@ -118,7 +121,8 @@ def test_batch_mode_with_logits_on_torch(tok):
     for start in range(0, len(preds), 4):
         last = start + 4 >= len(preds)
         pred = (torch.tensor(logits[start : start + 4]).to(torch.bfloat16), torch.zeros(1))
-        out = hook(EvalPrediction(predictions=pred, label_ids=torch.tensor(labels[start : start + 4])), compute_result=last)
+        batch = EvalPrediction(predictions=pred, label_ids=torch.tensor(labels[start : start + 4]))
+        out = hook(batch, compute_result=last)
     assert out == whole
 
 
@@ -170,7 +174,13 @@ class FakeModule:
             self.rows += list(zip(predictions, references))
         n, self.rows = len(self.rows), []
         self.calls.append((n, kw))
-        return {"bleu": n / 100, "scores": [0.1] * n, "signature": "x", "by_order": np.array([1, 2]), "nested": {"a": 1}}
+        return {
+            "bleu": n / 100,
+            "scores": [0.1] * n,
+            "signature": "x",
+            "by_order": np.array([1, 2]),
+            "nested": {"a": 1},
+        }
 
 
 def test_key_clash_is_prefixed_and_values_flattened(tok):

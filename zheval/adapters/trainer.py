@@ -87,7 +87,8 @@ def preprocess_logits_for_metrics(logits, labels=None):
         labels: ignored (part of the Trainer's calling convention).
 
     Returns:
-        A ``torch.long`` tensor ``(batch, length)`` on the logits' device (or the unchanged ids).
+        A ``torch.long`` tensor ``(batch, length)`` on the logits' device (or the unchanged ids). Positions whose
+        logits are all ``-100`` (padding added by ``accelerator.pad_across_processes`` before this call) are ``-100``.
 
     Raises:
         ValueError: a tensor that is neither 3-D floating logits nor 2-D ids, naming its shape.
@@ -107,32 +108,32 @@ def preprocess_logits_for_metrics(logits, labels=None):
     )
 
 
-def _torch_argmax(logits):
+def _torch_argmax(logits, ignore_index: int = IGNORE_INDEX):
     """``argmax`` over the vocabulary on the tensor's device; positions whose logits are all ``-100`` (padding
     added by ``accelerator.pad_across_processes`` / ``EvalLoopContainer`` when sequence lengths differ) become
     ``-100`` instead of id 0, so they decode to nothing."""
     ids = logits.argmax(dim=-1)
-    padded = (logits == IGNORE_INDEX).all(dim=-1)
+    padded = (logits == ignore_index).all(dim=-1)
     if bool(padded.any()):
-        ids = ids.masked_fill(padded, IGNORE_INDEX)
+        ids = ids.masked_fill(padded, ignore_index)
     return ids
 
 
-def _numpy_argmax(logits: np.ndarray) -> np.ndarray:
+def _numpy_argmax(logits: np.ndarray, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
     """:func:`_torch_argmax` for numpy arrays."""
     ids = logits.argmax(axis=-1).astype(np.int64)
-    padded = np.all(logits == IGNORE_INDEX, axis=-1)
+    padded = np.all(logits == ignore_index, axis=-1)
     if padded.any():
-        ids[padded] = IGNORE_INDEX
+        ids[padded] = ignore_index
     return ids
 
 
-def _to_numpy(x, what: str) -> np.ndarray:
+def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
     """numpy array from a numpy array, a torch tensor (any device/dtype; reduced on device when it is logits) or a
     nested list."""
     if hasattr(x, "detach") and hasattr(x, "cpu"):  # torch tensor, without importing torch
         if x.ndim == 3 and x.is_floating_point():
-            x = _torch_argmax(x)  # on the device: never copy logits to the host
+            x = _torch_argmax(x, ignore_index)  # on the device: never copy logits to the host
         elif x.is_floating_point() and str(x.dtype) in ("torch.bfloat16", "torch.float16"):
             x = x.float()
         return x.detach().cpu().numpy()
@@ -144,12 +145,12 @@ def _to_numpy(x, what: str) -> np.ndarray:
         raise ValueError(f"{what} is not a rectangular array ({exc})") from None
 
 
-def _as_ids(arr: np.ndarray, what: str) -> np.ndarray:
+def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
     """Token ids ``(batch, length)`` from ids or logits; raises ValueError naming the shape otherwise."""
     if arr.dtype == object:
         raise ValueError(f"{what} has dtype object (ragged rows?) and shape {arr.shape}; expected a rectangular array")
     if arr.ndim == 3 and np.issubdtype(arr.dtype, np.floating):
-        return _numpy_argmax(arr)
+        return _numpy_argmax(arr, ignore_index)
     if arr.ndim == 2:
         if np.issubdtype(arr.dtype, np.integer):
             return arr.astype(np.int64, copy=False)
@@ -212,7 +213,7 @@ def prediction_ids(
         label_ids = label_ids[0]
     if label_ids is None:
         raise ValueError("label_ids is None: the eval dataset has no 'labels' column (or label_names is wrong)")
-    preds = _as_ids(_to_numpy(predictions, "predictions"), "predictions")
+    preds = _as_ids(_to_numpy(predictions, "predictions", ignore_index), "predictions", ignore_index)
     labels = _to_numpy(label_ids, "label_ids")
     if labels.ndim != 2 or not (np.issubdtype(labels.dtype, np.integer) or np.issubdtype(labels.dtype, np.floating)):
         raise ValueError(
@@ -245,7 +246,9 @@ def prediction_ids(
             row = np.where(row == ignore_index, pad_token_id, row)
             if row.size and row.min() < 0:
                 bad = int(row[row < 0][0])
-                raise ValueError(f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)")
+                raise ValueError(
+                    f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)"
+                )
             out.append(row.tolist())
     return out_p, out_l
 
@@ -278,7 +281,9 @@ def decode_predictions(
     """
     pad_id = _pad_token_id(tokenizer)
     preds, labels = _unpack(eval_pred)
-    pred_rows, label_rows = prediction_ids(preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index)
+    pred_rows, label_rows = prediction_ids(
+        preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index
+    )
     pred_texts = tokenizer.batch_decode(pred_rows, skip_special_tokens=True)
     ref_texts = tokenizer.batch_decode(label_rows, skip_special_tokens=True)
     if clean_whitespace:
@@ -301,7 +306,8 @@ def _unpack(eval_pred):
 def _pad_token_id(tokenizer) -> int:
     if not hasattr(tokenizer, "batch_decode"):
         raise TypeError(
-            f"tokenizer must be a transformers tokenizer (with batch_decode and pad_token_id), got {type(tokenizer).__name__}"
+            "tokenizer must be a transformers tokenizer (with batch_decode and pad_token_id), got "
+            f"{type(tokenizer).__name__}"
         )
     pad = getattr(tokenizer, "pad_token_id", None)
     if pad is None:
@@ -390,7 +396,7 @@ class _BleuBackend(_Backend):
         if bad:
             raise TypeError(f"chinese_bleu got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
         if self.options.get("crosscheck"):
-            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it once on saved predictions")
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
         # split as compute_bleu does: preset + scoring options, tokenizer options, interval options
         tok_opts = {k: v for k, v in self.options.items() if k in bleu_corpus.TOKENIZER_OPTIONS}
         given = {k: v for k, v in self.options.items() if k in bleu_corpus.DEFAULTS}
@@ -416,7 +422,8 @@ class _BleuBackend(_Backend):
         width = 3 + 2 * o["max_order"]
         stats = np.concatenate(self._stats, axis=0) if self._stats else np.zeros((0, width), dtype=np.int64)
         self._stats = []
-        score_opts = {k: o[k] for k in ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")}
+        keys = ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")
+        score_opts = {k: o[k] for k in keys}
         out = self._lib.result_from_stats(stats, level=o["level"], **self._interval, **score_opts)
         if "llamafactory_bleu_4" in self._probe_keys:
             from .compat_bleu import llamafactory_bleu4
@@ -444,7 +451,7 @@ class _RougeBackend(_Backend):
         if bad:
             raise TypeError(f"chinese_rouge got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
         if self.options.get("crosscheck"):
-            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it once on saved predictions")
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
         if self.options.get("use_aggregator", True) is False:
             raise ValueError(
                 "use_aggregator=False returns per-item lists; a Trainer needs one number per key (the per-item "
@@ -541,9 +548,9 @@ class ZhevalComputeMetrics:
     Call forms (transformers 5.x):
 
     * ``hook(eval_pred)`` — the whole evaluation set at once (default Trainer behaviour). Stateless.
-    * ``hook(eval_pred, compute_result=False|True)`` — ``batch_eval_metrics=True``: one call per batch (torch tensors);
-      per-item statistics are kept, the call with ``compute_result=True`` returns the summary and resets the state.
-      Calls with ``compute_result=False`` return ``{}``.
+    * ``hook(eval_pred, compute_result=False|True)`` — ``batch_eval_metrics=True``: one call per batch (torch
+      tensors); per-item statistics are kept, the call with ``compute_result=True`` returns the summary and resets
+      the state. Calls with ``compute_result=False`` return ``{}``.
 
     Returns:
         ``dict[str, float]``: for each metric its numeric keys (:func:`flatten_result`, minus :data:`DROP_KEYS`),
@@ -631,8 +638,8 @@ class ZhevalComputeMetrics:
             if self.empty_references == "error":
                 first = next(i for i, r in enumerate(refs) if not r.strip())
                 raise ValueError(
-                    f"item {first} of this evaluation call (and {skipped - 1} more) has a reference that decodes to an "
-                    "empty string (all label positions are -100/pad/special tokens); use empty_references='skip' "
+                    f"item {first} of this evaluation call (and {skipped - 1} more) has a reference that decodes to "
+                    "an empty string (all label positions are -100/pad/special tokens); use empty_references='skip' "
                     "to skip and count such items"
                 )
             preds = [preds[i] for i in keep]
