@@ -558,7 +558,9 @@ class ZhevalComputeMetrics:
         length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
         metric name (as ``evaluate.combine``). ``empty_references`` (the number of items skipped because their
         reference decoded to an empty string) is added when it is not 0. When no item can be scored, every score
-        is ``nan``.
+        is ``nan``. Scale: ROUGE and BLEU scores, precisions and the brevity penalty on 0–1 (the ``llamafactory_*``
+        keys of the ``llamafactory`` presets on LLaMA-Factory's 0–100); ``translation_length``/``reference_length``
+        in tokens of the scoring tokenizer.
 
     Attributes:
         metrics: the metric back-ends, in order. results: the full result dict of each metric from the last summary
