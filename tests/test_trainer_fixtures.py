@@ -65,7 +65,7 @@ def make_tokenizer(
 
 
 def make_t5(tokenizer, seed: int = 0) -> T5ForConditionalGeneration:
-    """A one-layer T5 (d_model 32) with random weights; generation limited to 12 new tokens, greedy."""
+    """A one-layer T5 (d_model 32) with random weights; generation up to 16 tokens, greedy."""
     torch.manual_seed(seed)
     config = T5Config(
         vocab_size=len(tokenizer),
@@ -81,8 +81,7 @@ def make_t5(tokenizer, seed: int = 0) -> T5ForConditionalGeneration:
         decoder_start_token_id=tokenizer.pad_token_id,
     )
     model = T5ForConditionalGeneration(config)
-    model.generation_config.max_new_tokens = 12
-    model.generation_config.max_length = None
+    model.generation_config.max_length = 16
     model.generation_config.num_beams = 1
     model.generation_config.do_sample = False
     return model
