@@ -34,8 +34,8 @@ def test_docs_code_is_the_executed_snippet(heading):
 
 
 @pytest.mark.parametrize("heading", list(SNIPPETS))
-def test_readme_code_is_the_executed_snippet_when_present(heading):
+def test_readme_code_is_the_executed_snippet(heading):
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     block = python_block_after(readme, heading)
-    if block is not None:  # the section is pasted into README.md by the lead
-        assert block == SNIPPETS[heading].read_text(encoding="utf-8")
+    assert block is not None, f"README.md lost its {heading!r} section"
+    assert block == SNIPPETS[heading].read_text(encoding="utf-8")
