@@ -24,6 +24,7 @@ from .adapters.compat_rouge import (
 from .corpus import tokenize_corpus
 from .inputs import validate_inputs
 from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
+from .rouge_batch import BATCH_KINDS, corpus_rouge_scores
 from .sentences import SENTENCE_SPLITS
 from .signature import build_signature
 from .stats import bootstrap_interval, mean
@@ -165,6 +166,35 @@ def _check_references_not_empty(refs, tokenizer: BaseTokenizer) -> None:
                 )
 
 
+def score_corpus_columns(
+    corpus, types: Sequence[str], multi_ref: str = "max", beta: float = 1.0, rouge_w_weight: float = 1.2
+) -> Dict[str, tuple]:
+    """Per-item scores of a tokenised corpus as columns: ``{type: (P list, R list, F list)}`` (Python floats, 0-1).
+
+    rougeN/L/Lsum go through :func:`zheval.rouge_batch.corpus_rouge_scores` (whole corpus at once); other types
+    (W, S, SU) through :func:`zheval.rouge.make_item_scorer`. Both give the numbers of ``make_item_scorer(types,
+    multi_ref, beta, rouge_w_weight)`` item by item, bit for bit.
+    """
+    batch = [t for t in types if parse_rouge_type(t).kind in BATCH_KINDS]
+    rest = [t for t in types if t not in batch]
+    cols: Dict[str, tuple] = {}
+    if batch:
+        for t, arrs in corpus_rouge_scores(corpus, batch, multi_ref, beta).items():
+            cols[t] = tuple(a.tolist() for a in arrs)
+    if rest:
+        scorer = make_item_scorer(rest, multi_ref, beta, rouge_w_weight)
+        items = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)]
+        for t in rest:
+            cols[t] = tuple([getattr(it[t], k) for it in items] for k in ("precision", "recall", "fmeasure"))
+    return {t: cols[t] for t in types}
+
+
+def items_from_columns(columns: Dict[str, tuple], types: Sequence[str]) -> List[Dict[str, Score]]:
+    """``[{type: Score}]`` per item from :func:`score_corpus_columns` output."""
+    n = len(columns[types[0]][2]) if types else 0
+    return [{t: Score(columns[t][0][i], columns[t][1][i], columns[t][2][i]) for t in types} for i in range(n)]
+
+
 def compute_rouge(
     predictions: Sequence[str],
     references: Sequence[Any],
@@ -255,6 +285,7 @@ def compute_rouge(
     types: List[str] = opts["rouge_types"]
 
     extra: Dict[str, Any] = {}
+    columns = None
     if preset == "llamafactory":
         tcache = tok.tokenize_cached
         hyp_tokens = [tcache(p) for p in preds]
@@ -273,12 +304,15 @@ def compute_rouge(
         corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"])
         if preset == "rouge155":
             scorer = make_rouge155_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
+            items = [
+                scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)
+            ]
         else:
-            scorer = make_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
-        items = [
-            scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)
-        ]
+            columns = score_corpus_columns(corpus, types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
+            items = None
         if crosscheck:
+            if items is None:
+                items = items_from_columns(columns, types)
             from .adapters.crosscheck_rouge import crosscheck_rouge_score
 
             extra["crosscheck"] = crosscheck_rouge_score(
@@ -289,20 +323,22 @@ def compute_rouge(
                 opts["multi_ref"],
             )
 
+    if columns is None:
+        columns = {t: tuple([getattr(it[t], k) for it in items] for k in ("precision", "recall", "fmeasure"))
+                   for t in types}
     out: Dict[str, Any] = {}
     for t in types:
-        f = [it[t].fmeasure for it in items]
+        f = columns[t][2]
         out[t] = mean(f) if use_aggregator else f
     if return_precision_recall:
         for t in types:
-            p = [it[t].precision for it in items]
-            r = [it[t].recall for it in items]
+            p, r = columns[t][0], columns[t][1]
             out[f"{t}_precision"] = mean(p) if use_aggregator else p
             out[f"{t}_recall"] = mean(r) if use_aggregator else r
     if bootstrap:
         for t in types:
-            if items:
-                low, high = bootstrap_interval(np.asarray([it[t].fmeasure for it in items]),
+            if columns[t][2]:
+                low, high = bootstrap_interval(np.asarray(columns[t][2], dtype=np.float64),
                                                lambda a: a.mean(axis=-1), int(bootstrap), confidence, seed)
             else:
                 low = high = 0.0

@@ -1,0 +1,59 @@
+"""The corpus-at-once paths (zheval.ngrams, zheval.rouge_batch) equal the per-pair/per-item reference code exactly."""
+
+import random
+
+import numpy as np
+import pytest
+
+import zheval.ngrams as ngrams
+from zheval.bleu import item_stats
+from zheval.corpus import tokenize_corpus
+from zheval.rouge import clipped_overlap, make_item_scorer, ngram_counts
+from zheval.rouge_batch import corpus_rouge_scores
+from zheval.tokenizers import get_tokenizer
+
+
+def _random_texts(rnd, n_texts, vocab, max_len):
+    return [tuple(rnd.randrange(vocab) for _ in range(rnd.randint(0, max_len))) for _ in range(n_texts)]
+
+
+@pytest.mark.parametrize("key_limit", [None, 1 << 12])
+def test_clipped_hits_equal_dict_counts(monkeypatch, key_limit):
+    if key_limit:
+        monkeypatch.setattr(ngrams, "_KEY_LIMIT", key_limit)  # forces many small chunks
+    for trial in range(150):
+        rnd = random.Random(trial)
+        vocab = rnd.randint(1, 6)
+        texts = _random_texts(rnd, rnd.randint(1, 8), vocab, 12)
+        tabs = ngrams.ngram_counts_by_text(*ngrams.flatten_texts(texts), vocab, 4)
+        n_pairs = rnd.randint(0, 20)
+        h = np.array([rnd.randrange(len(texts)) for _ in range(n_pairs)], dtype=np.int64)
+        r = np.array([rnd.randrange(len(texts)) for _ in range(n_pairs)], dtype=np.int64)
+        refs = [[rnd.randrange(len(texts)) for _ in range(rnd.randint(1, 3))] for _ in range(rnd.randint(0, 6))]
+        hyp = np.array([rnd.randrange(len(texts)) for _ in refs], dtype=np.int64)
+        ref = np.array([x for rs in refs for x in rs], dtype=np.int64)
+        ref_item = np.array([i for i, rs in enumerate(refs) for _ in rs], dtype=np.int64)
+        for n in range(1, 5):
+            got = ngrams.pair_clipped_hits(tabs[n - 1], h, r).tolist()
+            assert got == [clipped_overlap(ngram_counts(texts[a], n), ngram_counts(texts[b], n)) for a, b in zip(h, r)]
+            got = ngrams.item_clipped_hits(tabs[n - 1], hyp, ref, ref_item).tolist()
+            assert got == [item_stats(texts[a], [texts[b] for b in rs], 4)[2 + n] for a, rs in zip(hyp, refs)]
+
+
+@pytest.mark.parametrize("multi_ref", ["max", "mean", "pool", "best_recall"])
+@pytest.mark.parametrize("beta", [1.0, 0.5, 2.0])
+def test_corpus_rouge_scores_equal_item_scorer(multi_ref, beta):
+    rnd = random.Random(7)
+    alphabet = "今天天气好吗我很好\n。"
+    texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(1, 25))) for _ in range(40)]
+    preds = [rnd.choice(texts + [""]) for _ in range(60)]
+    refs = [[rnd.choice(texts) for _ in range(rnd.randint(1, 4))] for _ in preds]
+    types = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
+    for split in ("newline", "punct"):
+        corpus = tokenize_corpus(preds, refs, get_tokenizer("char"), split, allow_empty_references=True)
+        got = corpus_rouge_scores(corpus, types, multi_ref, beta)
+        scorer = make_item_scorer(types, multi_ref, beta)
+        items = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)]
+        for t in types:
+            exp = [tuple(it[t]) for it in items]
+            assert list(zip(*(a.tolist() for a in got[t]))) == exp

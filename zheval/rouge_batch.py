@@ -1,0 +1,258 @@
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum of a whole tokenised corpus at once (same numbers as :mod:`zheval.rouge`).
+
+:func:`corpus_rouge_scores` takes a :class:`~zheval.corpus.TokenizedCorpus` and returns per-item precision, recall
+and F arrays for each ROUGE type. It computes exactly what ``make_item_scorer(types, multi_ref, beta)`` computes item
+by item -- the same integer statistics ``(hit, ref_total, hyp_total)`` per (prediction, reference) pair and the same
+IEEE float operations for P, R, F and the multi-reference rule -- but organised for speed:
+
+* every structure of a text (n-gram counts, LCS match masks) is built once per **distinct text** of the call
+  (:class:`~zheval.corpus.TokenizedCorpus` already shares one :class:`~zheval.corpus.TokenizedText` per distinct
+  text);
+* ROUGE-N hits of all pairs come from :func:`zheval.ngrams.pair_clipped_hits` (sorted int64 keys, no dicts);
+* ROUGE-L is computed once per **distinct (prediction, reference) pair** of the call with the bit-parallel LCS
+  (:func:`zheval.lcs.lcs_length_masks`), and reused for ROUGE-Lsum when both texts are one sentence (then the
+  union-LCS is that LCS: :func:`zheval.rouge.summary_level_lcs_hits`);
+* P, R, F of all pairs and the per-item reduction over references run in numpy.
+
+Only ``rougeN``, ``rougeL`` and ``rougeLsum`` are handled here (:data:`BATCH_KINDS`); ``compute_rouge`` scores other
+types (W, S, SU) with the per-item scorer. Nothing is cached across calls.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from .corpus import TokenizedCorpus
+from .lcs import lcs_length_masks, match_masks
+from .ngrams import flatten_texts, ngram_counts_by_text, pair_clipped_hits
+from .rouge import MULTI_REF_MODES, parse_rouge_type, summary_level_lcs_hits
+
+__all__ = ["BATCH_KINDS", "CorpusLayout", "corpus_layout", "corpus_rouge_scores", "scores_from_pair_stats"]
+
+#: ROUGE type kinds (:class:`zheval.rouge.RougeType` ``kind``) scored by this module.
+BATCH_KINDS = ("N", "L", "Lsum")
+
+Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+class CorpusLayout:
+    """Index arrays of a tokenised corpus over its distinct texts (built once, shared by ROUGE and BLEU).
+
+    Attributes:
+        texts: the distinct :class:`~zheval.corpus.TokenizedText` objects, in order of first appearance.
+        hyp: ``(I,)`` int64, text index of each item's prediction.
+        ref: ``(P,)`` int64, text index of every reference, items in order (P = total references).
+        pair_item: ``(P,)`` int64, the item of each reference (non-decreasing).
+        ref_starts: ``(I,)`` int64, index of each item's first reference in ``ref``; ``ref_counts``: ``(I,)``.
+        lengths: ``(n_texts,)`` int64 token counts; ``vocab_size``: number of distinct token ids.
+    """
+
+    def __init__(self, corpus: TokenizedCorpus):
+        index: Dict[int, int] = {}
+        texts: list = []
+
+        def idx(tt) -> int:
+            k = id(tt)
+            i = index.get(k)
+            if i is None:
+                i = index[k] = len(texts)
+                texts.append(tt)
+            return i
+
+        self.texts = texts
+        self.hyp = np.fromiter((idx(p) for p in corpus.predictions), dtype=np.int64, count=len(corpus.predictions))
+        counts = [len(rs) for rs in corpus.references]
+        self.ref_counts = np.asarray(counts, dtype=np.int64)
+        total = int(self.ref_counts.sum())
+        self.ref = np.fromiter((idx(r) for rs in corpus.references for r in rs), dtype=np.int64, count=total)
+        self.pair_item = np.repeat(np.arange(len(counts), dtype=np.int64), self.ref_counts)
+        self.ref_starts = np.zeros(len(counts), dtype=np.int64)
+        if len(counts) > 1:
+            np.cumsum(self.ref_counts[:-1], out=self.ref_starts[1:])
+        self.lengths = np.fromiter((len(t.tokens) for t in texts), dtype=np.int64, count=len(texts))
+        self.vocab_size = len(corpus.vocab)
+        self._flat = None
+        self._ngrams: list = []
+
+    def ngram_counts(self, order: int):
+        """:class:`zheval.ngrams.NgramCounts` of ``order`` for the distinct texts (computed once per layout)."""
+        if len(self._ngrams) < order:
+            if self._flat is None:
+                self._flat = flatten_texts([t.tokens for t in self.texts])
+            self._ngrams = ngram_counts_by_text(*self._flat, self.vocab_size, order)
+        return self._ngrams[order - 1]
+
+
+def corpus_layout(corpus: TokenizedCorpus) -> CorpusLayout:
+    """The :class:`CorpusLayout` of ``corpus``."""
+    return CorpusLayout(corpus)
+
+
+def _lcs_hits(layout: CorpusLayout, want_l: bool, want_lsum: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """LCS hits (rougeL) and union-LCS hits (rougeLsum) per pair, computed once per distinct (hyp, ref) pair."""
+    texts = layout.texts
+    masks: Dict[int, dict] = {}
+    sent_masks: Dict[int, list] = {}
+    memo_l: Dict[Tuple[int, int], int] = {}
+    memo_s: Dict[Tuple[int, int], int] = {}
+    hyp_of_pair = layout.hyp[layout.pair_item].tolist()
+    refs = layout.ref.tolist()
+    hits_l = [0] * len(refs)
+    hits_s = [0] * len(refs)
+
+    def lcs(h: int, r: int) -> int:
+        key = (h, r)
+        v = memo_l.get(key)
+        if v is None:
+            m = masks.get(h)
+            if m is None:
+                m = masks[h] = match_masks(texts[h].tokens)
+            v = memo_l[key] = lcs_length_masks(m, len(texts[h].tokens), texts[r].tokens)
+        return v
+
+    for p, (h, r) in enumerate(zip(hyp_of_pair, refs)):
+        th, tr = texts[h], texts[r]
+        if not th.tokens or not tr.tokens:
+            continue
+        if want_l:
+            hits_l[p] = lcs(h, r)
+        if want_lsum:
+            if len(th.sentences) == 1 and len(tr.sentences) == 1:
+                hits_s[p] = lcs(h, r)
+            else:
+                key = (h, r)
+                v = memo_s.get(key)
+                if v is None:
+                    sm = sent_masks.get(h)
+                    if sm is None:
+                        sm = sent_masks[h] = [match_masks(s) for s in th.sentences]
+                    v = memo_s[key] = summary_level_lcs_hits(tr.sentences, th.sentences, sm)
+                hits_s[p] = v
+    return np.asarray(hits_l, dtype=np.int64), np.asarray(hits_s, dtype=np.int64)
+
+
+def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b`` elementwise, 0.0 where ``b == 0`` (as ``x / y if y else 0.0``)."""
+    out = np.zeros(len(a), dtype=np.float64)
+    np.divide(a, b, out=out, where=b != 0)
+    return out
+
+
+def _f_measure(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
+    """:func:`zheval.rouge.f_measure` elementwise, with the same operation order (so bit-identical)."""
+    out = np.zeros(len(p), dtype=np.float64)
+    if beta == 1.0:
+        s = p + r
+        np.divide(2 * p * r, s, out=out, where=s > 0)
+    else:
+        b2 = beta * beta
+        d = r + b2 * p
+        np.divide((1 + b2) * p * r, d, out=out, where=d > 0)
+    return out
+
+
+def _first_argmax(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per segment, the index of the first maximum of ``v`` (``np.argmax`` semantics; segments non-empty)."""
+    mx = np.maximum.reduceat(v, starts)
+    cand = np.where(v == np.repeat(mx, counts), np.arange(len(v), dtype=np.int64), len(v))
+    return np.minimum.reduceat(cand, starts)
+
+
+def scores_from_pair_stats(
+    hit: np.ndarray, ref_total: np.ndarray, hyp_total: np.ndarray, starts: np.ndarray, counts: np.ndarray,
+    multi_ref: str = "max", beta: float = 1.0,
+) -> Arrays:
+    """Per-item ``(P, R, F)`` float64 arrays from per-pair integer statistics, as :func:`zheval.rouge.combine_references`.
+
+    Args:
+        hit, ref_total, hyp_total: ``(P,)`` integer statistics per (prediction, reference) pair, items in order.
+        starts, counts: ``(I,)`` first pair and number of pairs (>= 1) of each item.
+        multi_ref: ``"max"`` (first best F), ``"best_recall"`` (first best R), ``"mean"`` (``math.fsum`` of P, R,
+            F over references / k), ``"pool"`` (summed statistics).
+        beta: F beta.
+    Returns:
+        ``(P, R, F)``, each ``(I,)`` float64 in [0, 1].
+    Raises:
+        ValueError: unknown ``multi_ref``.
+    """
+    if multi_ref not in MULTI_REF_MODES:
+        raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
+    if len(starts) == 0:
+        z = np.zeros(0, dtype=np.float64)
+        return z, z, z
+    if multi_ref == "pool":
+        hit = np.add.reduceat(hit, starts)
+        ref_total = np.add.reduceat(ref_total, starts)
+        hyp_total = np.add.reduceat(hyp_total, starts)
+        p = _divide(hit.astype(np.float64), hyp_total.astype(np.float64))
+        r = _divide(hit.astype(np.float64), ref_total.astype(np.float64))
+        return p, r, _f_measure(p, r, beta)
+    p = _divide(hit.astype(np.float64), hyp_total.astype(np.float64))
+    r = _divide(hit.astype(np.float64), ref_total.astype(np.float64))
+    f = _f_measure(p, r, beta)
+    if multi_ref == "mean":
+        pl, rl, fl = p.tolist(), r.tolist(), f.tolist()
+        op, orr, of = [], [], []
+        for s, k in zip(starts.tolist(), counts.tolist()):
+            if k == 1:
+                op.append(pl[s]), orr.append(rl[s]), of.append(fl[s])
+            else:
+                op.append(math.fsum(pl[s:s + k]) / k)
+                orr.append(math.fsum(rl[s:s + k]) / k)
+                of.append(math.fsum(fl[s:s + k]) / k)
+        return np.asarray(op), np.asarray(orr), np.asarray(of)
+    best = _first_argmax(f if multi_ref == "max" else r, starts, counts)
+    return p[best], r[best], f[best]
+
+
+def corpus_rouge_scores(
+    corpus: TokenizedCorpus,
+    rouge_types: Sequence[str],
+    multi_ref: str = "max",
+    beta: float = 1.0,
+    layout: CorpusLayout | None = None,
+) -> Dict[str, Arrays]:
+    """Per-item ROUGE of a tokenised corpus: ``{type: (P, R, F)}``, each a ``(n_items,)`` float64 array in [0, 1].
+
+    Equal, bit for bit, to ``make_item_scorer(rouge_types, multi_ref, beta)`` applied to every item's sentences
+    (see the module docstring); only types of kinds :data:`BATCH_KINDS` are accepted.
+
+    Args:
+        corpus: from :func:`zheval.corpus.tokenize_corpus` (every item has >= 1 reference).
+        rouge_types: ``rougeN``/``rougeL``/``rougeLsum`` names.
+        multi_ref, beta: as :func:`zheval.rouge.make_item_scorer`.
+        layout: an existing :func:`corpus_layout` of ``corpus`` to share (e.g. with BLEU).
+    Raises:
+        ValueError: a type this module does not handle, unknown ``multi_ref``.
+    """
+    types = [parse_rouge_type(t) for t in rouge_types]
+    for rt in types:
+        if rt.kind not in BATCH_KINDS:
+            raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL and rougeLsum, not {rt.name!r}")
+    lay = layout if layout is not None else CorpusLayout(corpus)
+    hyp = lay.hyp[lay.pair_item]
+    nh = lay.lengths[hyp]
+    nr = lay.lengths[lay.ref]
+    kinds = {rt.kind for rt in types}
+    hits_l = hits_s = None
+    if "L" in kinds or "Lsum" in kinds:
+        hits_l, hits_s = _lcs_hits(lay, "L" in kinds, "Lsum" in kinds)
+    orders = [rt.n for rt in types if rt.kind == "N"]
+    if orders:
+        lay.ngram_counts(max(orders))  # all needed orders in one pass
+    out: Dict[str, Arrays] = {}
+    for rt in types:
+        if rt.kind == "N":
+            th = np.maximum(nh - rt.n + 1, 0)
+            tr = np.maximum(nr - rt.n + 1, 0)
+            hit = pair_clipped_hits(lay.ngram_counts(rt.n), hyp, lay.ref)
+            stats = (hit, tr, th)
+        elif rt.kind == "L":
+            stats = (hits_l, nr, nh)
+        else:
+            stats = (hits_s, nr, nh)
+        out[rt.name] = scores_from_pair_stats(*stats, lay.ref_starts, lay.ref_counts, multi_ref, beta)
+    return out
