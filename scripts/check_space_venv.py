@@ -8,8 +8,8 @@ Too slow for the test suite (it installs gradio, datasets, scipy, matplotlib ...
 it is run by hand and its result reported; the suite checks the same folder with the project venv in a fresh
 subprocess (tests/test_space_build.py). Steps:
 
-1. ``pip wheel --no-deps`` the zheval checkout into ``WORK/wheel`` (our library as the Space would get it from a
-   release; the checkout itself is never on the new venv's path);
+1. ``pip wheel --no-deps`` a copy of the zheval checkout into ``WORK/wheel`` (our library as the Space would get it
+   from a release; the checkout itself is never on the new venv's path);
 2. ``scripts/build_space.py METRIC WORK/spaces/METRIC --zheval WORK/wheel/zheval-<v>-py3-none-any.whl``;
 3. ``python -m venv WORK/venv`` (no ``--system-site-packages``) and ``pip install -r WORK/spaces/METRIC/requirements.txt``
    (timed); then ``pip check``;
@@ -114,7 +114,12 @@ def main(argv=None) -> int:
         t0 = time.perf_counter()
         wheel_dir = work / "wheel"
         shutil.rmtree(wheel_dir, ignore_errors=True)
-        run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", wheel_dir, REPO])
+        # build from a copy, so that setuptools' build/ and *.egg-info never land in the checkout
+        src = work / "src"
+        shutil.rmtree(src, ignore_errors=True)
+        shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "dist", "*.egg-info",
+                                                                  "__pycache__", ".pytest_cache", ".hypothesis"))
+        run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", wheel_dir, src])
         wheel = next(wheel_dir.glob("zheval-*.whl"))
         timings["wheel"] = time.perf_counter() - t0
         for metric in args.metrics:
