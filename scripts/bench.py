@@ -50,12 +50,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, os.environ.get("ZHEVAL_BENCH_SRC") or str(ROOT))
 
 import bench_impls  # noqa: E402
 import bench_workloads  # noqa: E402
 
 DEFAULT_WORKLOADS = ["W1", "W2-200", "W2-2000"]
+SNAPSHOT = ""  # set by main(): folder holding the snapshot of zheval/ and metrics/ under test
 TOL = 1e-12
 CHILD_ENV = {
     "PYTHONHASHSEED": "0",
@@ -108,8 +109,13 @@ def child_main(args) -> int:
         out["unavailable"] = f"{type(e).__name__}: {e}"
         _write(args.out, out)
         return 0
+    import zheval
     from zheval.tokenizers import clear_cache
 
+    out["zheval_file"] = zheval.__file__
+    src = os.environ.get("ZHEVAL_BENCH_SRC")
+    if src and not Path(zheval.__file__).resolve().is_relative_to(Path(src).resolve()):
+        raise RuntimeError(f"zheval was imported from {zheval.__file__}, not from the snapshot {src}")
     # Warm-up on the first 3 items (untimed): lazy imports, regex compilation, first-call paths -- the steady
     # state of a metric computed after every evaluation. No result of it survives: the cache is cleared below.
     tiny = dict(w, predictions=w["predictions"][:3], references=w["references"][:3])
@@ -147,6 +153,39 @@ def _write(path: str, obj) -> None:
 # parent
 
 
+def source_hash(base: Path) -> str:
+    """sha256 (12 hex) of every ``.py``/``.txt``/``.jsonl`` file under ``base/zheval`` and ``base/metrics``."""
+    import hashlib
+
+    h = hashlib.sha256()
+    for sub in ("zheval", "metrics"):
+        for f in sorted((base / sub).rglob("*")):
+            if f.is_file() and "__pycache__" not in f.parts and f.suffix in (".py", ".txt", ".jsonl", ".md"):
+                h.update(str(f.relative_to(base)).encode())
+                h.update(f.read_bytes())
+    return h.hexdigest()[:12]
+
+
+def snapshot_sources(dest: Path, rev: str) -> str:
+    """Copy zheval/ and metrics/ to ``dest`` -- from git revision ``rev`` (``git archive``), or from the working tree
+    when ``rev == "worktree"`` -- so the code under test stays fixed even if the tree changes during the run; return
+    their source hash."""
+    import io
+    import shutil
+    import tarfile
+
+    dest.mkdir(parents=True, exist_ok=True)
+    if rev == "worktree":
+        for sub in ("zheval", "metrics"):
+            shutil.copytree(ROOT / sub, dest / sub, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    else:
+        tar = subprocess.run(["git", "archive", "--format=tar", rev, "--", "zheval", "metrics"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(tar)) as tf:
+            tf.extractall(dest, filter="data")
+    return source_hash(dest)
+
+
 def run_child(name: str, wfile: Path, tmp: Path, check_items: bool, timeout: float) -> dict:
     out = tmp / f"out-{os.getpid()}-{time.monotonic_ns()}.pkl"
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", name, "--workload-file", str(wfile),
@@ -154,6 +193,8 @@ def run_child(name: str, wfile: Path, tmp: Path, check_items: bool, timeout: flo
     if check_items:
         cmd.append("--check-items")
     env = dict(os.environ, **CHILD_ENV)
+    if SNAPSHOT:
+        env["ZHEVAL_BENCH_SRC"] = SNAPSHOT
     proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                           timeout=timeout)
     if proc.returncode != 0 or not out.exists():
@@ -297,6 +338,12 @@ def main(argv=None) -> int:
     ap.add_argument("--slow-repeats", type=int, default=None,
                     help="repetitions for the minutes-long pure-Python baselines (rouge-score, lcs-dp); default = --repeats")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per child run (default 3600)")
+    ap.add_argument("--code", default="HEAD",
+                    help="code under test: a git revision (default HEAD, exported with git archive) or 'worktree' "
+                         "(a copy of the working tree, uncommitted edits included); taken once at start, so edits "
+                         "made while the benchmark runs cannot mix code versions")
+    ap.add_argument("--no-snapshot", action="store_true",
+                    help="import zheval from the live working tree in every child (not recommended)")
     ap.add_argument("--list", action="store_true", help="list the implementations and exit")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--workload-file", help=argparse.SUPPRESS)
@@ -329,6 +376,24 @@ def main(argv=None) -> int:
     all_results: dict = {"machine": mach, "repeats": repeats, "scale": scale, "workloads": {}}
     with tempfile.TemporaryDirectory(prefix="zheval-bench-") as tmpd:
         tmp = Path(tmpd)
+        global SNAPSHOT
+        if args.no_snapshot:
+            code = f"working tree, source hash {source_hash(ROOT)} at start"
+        else:
+            SNAPSHOT = str(tmp / "src")
+            shash = snapshot_sources(Path(SNAPSHOT), args.code)
+            if args.code == "worktree":
+                dirty = subprocess.run(["git", "status", "--porcelain", "--", "zheval", "metrics"], cwd=ROOT,
+                                       capture_output=True, text=True).stdout.strip()
+                code = (f"working tree copied at start (git HEAD {mach['commit']}"
+                        + (" + uncommitted changes" if dirty else ", clean") + ")")
+            else:
+                rev = subprocess.run(["git", "rev-parse", "--short", args.code], cwd=ROOT, capture_output=True,
+                                     text=True).stdout.strip()
+                code = f"git {args.code} = {rev} (zheval/ + metrics/ exported at start)"
+            code += f", source hash {shash}"
+        print(f"code under test: {code}", flush=True)
+        all_results["code"] = code
         for wname in wnames:
             w = bench_workloads.build(wname, data_dir, scale)
             wfile = tmp / f"{wname}.pkl"

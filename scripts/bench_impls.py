@@ -29,8 +29,11 @@ from pathlib import Path
 from typing import Callable, Dict, List
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+#: Where ``zheval`` and ``metrics/`` are imported from: the parent's snapshot of the code under test (see
+#: ``bench.py --no-snapshot``), else the repository itself.
+SRC = Path(os.environ.get("ZHEVAL_BENCH_SRC") or ROOT)
+if str(SRC) not in sys.path:
+    sys.path.insert(0, str(SRC))
 
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum"]
 
@@ -194,7 +197,7 @@ def _evaluate_module(name: str):
     os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
     import evaluate
 
-    path = ROOT / "metrics" / name
+    path = SRC / "metrics" / name
     if not (path / f"{name}.py").exists():
         raise ImportError(f"{path}/{name}.py does not exist yet")
     return evaluate.load(str(path))
