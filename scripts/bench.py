@@ -57,6 +57,7 @@ import bench_workloads  # noqa: E402
 
 DEFAULT_WORKLOADS = ["W1", "W2-200", "W2-2000"]
 SNAPSHOT = ""  # set by main(): folder holding the snapshot of zheval/ and metrics/ under test
+CHILD_SCRIPT = ""  # set by main(): a copy of this script (and its helpers) that the children run
 TOL = 1e-12
 CHILD_ENV = {
     "PYTHONHASHSEED": "0",
@@ -96,16 +97,26 @@ def _reset_peak_rss() -> bool:
         return False
 
 
+def _block_editable_finder() -> None:
+    """With a snapshot, import zheval only from it: drop the editable-install finder (``pip install -e .``), which
+    would otherwise serve modules missing from the snapshot (e.g. a file not committed yet) from the working tree."""
+    sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in (getattr(f, "__module__", "") or "")]
+
+
 def child_main(args) -> int:
     import resource
 
+    if os.environ.get("ZHEVAL_BENCH_SRC"):
+        _block_editable_finder()
     with open(args.workload_file, "rb") as fh:
         w = pickle.load(fh)
     kind, setup, ours, _desc = bench_impls.IMPLS[args.child]
     out: dict = {"impl": args.child}
     try:
         run, check, per_item = setup(w)
-    except ImportError as e:  # not written yet (compute_rouge, metric modules) or a peer not installed
+    except ImportError as e:  # a metric module not written yet, or a peer not installed
+        if (getattr(e, "name", None) or "").startswith("zheval"):
+            raise  # a broken zheval (e.g. a module missing from the revision under test) is an error, not "n/a"
         out["unavailable"] = f"{type(e).__name__}: {e}"
         _write(args.out, out)
         return 0
@@ -188,7 +199,8 @@ def snapshot_sources(dest: Path, rev: str) -> str:
 
 def run_child(name: str, wfile: Path, tmp: Path, check_items: bool, timeout: float) -> dict:
     out = tmp / f"out-{os.getpid()}-{time.monotonic_ns()}.pkl"
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--child", name, "--workload-file", str(wfile),
+    script = Path(CHILD_SCRIPT or Path(__file__).resolve())
+    cmd = [sys.executable, str(script), "--child", name, "--workload-file", str(wfile),
            "--out", str(out)]
     if check_items:
         cmd.append("--check-items")
@@ -376,7 +388,14 @@ def main(argv=None) -> int:
     all_results: dict = {"machine": mach, "repeats": repeats, "scale": scale, "workloads": {}}
     with tempfile.TemporaryDirectory(prefix="zheval-bench-") as tmpd:
         tmp = Path(tmpd)
-        global SNAPSHOT
+        global SNAPSHOT, CHILD_SCRIPT
+        import shutil
+
+        # the children run a copy of the benchmark scripts too: editing scripts/ during a run changes nothing
+        (tmp / "scripts").mkdir()
+        for f in HERE.glob("bench*.py"):
+            shutil.copy2(f, tmp / "scripts" / f.name)
+        CHILD_SCRIPT = str(tmp / "scripts" / "bench.py")
         if args.no_snapshot:
             code = f"working tree, source hash {source_hash(ROOT)} at start"
         else:
