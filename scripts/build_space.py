@@ -38,8 +38,12 @@ OWN_FILES = ("{metric}.py", "README.md", "app.py", "requirements.txt")
 
 
 def _pyproject() -> dict:
-    import tomllib  # Python >= 3.11; the project venv has it
-
+    """``pyproject.toml`` as a dict; on Python 3.10 (no tomllib) the installed zheval's metadata stands in for it."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        reqs = [r for r in (md.requires("zheval") or []) if "extra ==" not in r]
+        return {"project": {"version": md.version("zheval"), "dependencies": reqs}}
     return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 
 
