@@ -8,6 +8,8 @@
 Same workloads and the same calls as ``scripts/bench.py`` (``bench_impls.IMPLS``): one warm-up call, the token
 cache cleared, one unprofiled run (its CPU time is printed), the cache cleared again, then one profiled run.
 cProfile inflates Python-level call overhead several times, so read the shares, not the absolute seconds.
+To profile another revision: ``git archive REV zheval metrics | tar -x -C /tmp/rev`` and set
+``ZHEVAL_BENCH_SRC=/tmp/rev``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import cProfile
 import io
+import os
 import pstats
 import sys
 import time
@@ -22,7 +25,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, os.environ.get("ZHEVAL_BENCH_SRC") or str(HERE.parent))  # profile a snapshot: set this
 
 import bench_impls  # noqa: E402
 import bench_workloads  # noqa: E402
