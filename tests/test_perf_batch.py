@@ -57,3 +57,37 @@ def test_corpus_rouge_scores_equal_item_scorer(multi_ref, beta):
         for t in types:
             exp = [tuple(it[t]) for it in items]
             assert list(zip(*(a.tolist() for a in got[t]))) == exp
+
+
+@pytest.mark.parametrize("max_words", [1, 2, 4])
+def test_lcs_length_pairs_equal_python_bit_parallel(max_words):
+    from zheval.lcs import lcs_length, lcs_length_pairs
+
+    for trial in range(120):
+        rnd = random.Random(1000 + trial)
+        texts = _random_texts(rnd, rnd.randint(1, 6), rnd.randint(1, 5), rnd.choice([5, 64, 65, 140, 300]))
+        col = [rnd.randrange(len(texts)) for _ in range(rnd.randint(0, 15))]
+        row = [rnd.randrange(len(texts)) for _ in col]
+        got = lcs_length_pairs(*ngrams.flatten_texts(texts), col, row, max_words=max_words).tolist()
+        assert got == [lcs_length(texts[a], texts[b]) for a, b in zip(col, row)]
+
+
+def test_bootstrap_sums_statistic_gives_identical_interval():
+    from zheval.bleu import score_stats
+    from zheval.stats import bootstrap_interval
+
+    rng = np.random.default_rng(0)
+    rows = rng.integers(0, 30, size=(500, 11))
+    rows[:, 3:7] = np.minimum(rows[:, 3:7], rows[:, 7:11])
+
+    def per_rows(r):
+        sums = r.sum(axis=-2).reshape(-1, 11)
+        return np.array([score_stats(s).score for s in sums.tolist()]).reshape(r.shape[:-2])
+
+    def per_sums(sums):
+        return np.array([score_stats(s).score for s in sums.tolist()])
+
+    for dtype in (np.int64, np.int32):
+        a = rows.astype(dtype)
+        assert bootstrap_interval(a, per_rows, 200, seed=5) == bootstrap_interval(a, per_rows, 200, seed=5,
+                                                                                  sums_statistic=per_sums)

@@ -58,6 +58,9 @@ from typing import Hashable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .layout import CorpusLayout
+from .ngrams import item_clipped_hits
+
 __all__ = [
     "SMOOTH_METHODS",
     "SMOOTH_DEFAULTS",
@@ -73,6 +76,7 @@ __all__ = [
     "ngram_counts",
     "item_stats",
     "corpus_stats",
+    "layout_stats",
     "sum_stats",
     "score_stats",
     "corpus_score",
@@ -277,17 +281,46 @@ def corpus_stats(
             f"got {len(hypotheses)} hypotheses but {len(references)} reference lists; "
             f"references must hold one list of references per hypothesis"
         )
-    rows = []
-    append = rows.append
     for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
         if not isinstance(hyp, (list, tuple)):
-            hyp = _as_token_seq(hyp, f"item {i}: hypothesis")
+            hypotheses[i] = _as_token_seq(hyp, f"item {i}: hypothesis")
         if not isinstance(refs, list) or not refs or not all(isinstance(r, (list, tuple)) for r in refs):
-            refs = _ref_list(refs, i)
-        append(_item_stats(hyp, refs, max_order))
-    if not rows:
+            references[i] = _ref_list(refs, i)
+    if not hypotheses:
         return np.zeros((0, N_LENGTH_COLUMNS + 2 * max_order), dtype=np.int64)
-    return np.asarray(rows, dtype=np.int64)
+    return layout_stats(CorpusLayout.from_token_sequences(hypotheses, references), max_order)
+
+
+def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
+    """Per-item statistics (as :func:`corpus_stats`) of a :class:`zheval.layout.CorpusLayout`, all items at once.
+
+    Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
+    minimum of ``(|hyp_len - ref_len|, ref_len)`` per item (ties to the shorter reference); clipped matches of every
+    order from :func:`zheval.ngrams.item_clipped_hits` on the n-gram counts of the distinct texts (exact integers).
+
+    Returns:
+        ``(n_items, 3 + 2 * max_order)`` int64 matrix.
+    """
+    _check_max_order(max_order)
+    n_items = len(layout.hyp)
+    out = np.zeros((n_items, N_LENGTH_COLUMNS + 2 * max_order), dtype=np.int64)
+    if n_items == 0:
+        return out
+    hyp_len = layout.lengths[layout.hyp]
+    ref_len = layout.lengths[layout.ref]
+    starts, counts = layout.ref_starts, layout.ref_counts
+    big = int(ref_len.max()) + 1
+    dist = np.abs(np.repeat(hyp_len, counts) - ref_len)
+    closest = np.minimum.reduceat(dist * big + ref_len, starts) % big
+    out[:, HYP_LEN] = hyp_len
+    out[:, CLOSEST_REF_LEN] = closest
+    out[:, SHORTEST_REF_LEN] = np.minimum.reduceat(ref_len, starts)
+    layout.ngram_counts(max_order)  # every order in one pass
+    for n in range(1, max_order + 1):
+        out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
+        out[:, N_LENGTH_COLUMNS + n - 1] = item_clipped_hits(layout.ngram_counts(n), layout.hyp, layout.ref,
+                                                             layout.pair_item)
+    return out
 
 
 def sum_stats(stats) -> np.ndarray:

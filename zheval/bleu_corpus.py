@@ -270,7 +270,11 @@ def result_from_stats(
                 vals = np.array([score_stats(row, **opts).score for row in sums.tolist()])
                 return vals.reshape(r.shape[:-2])
 
-            low, high = bootstrap_interval(arr, corpus_statistic, int(bootstrap), confidence, seed)
+            def sums_statistic(sums: np.ndarray) -> np.ndarray:
+                return np.array([score_stats(row, **opts).score for row in sums.tolist()])
+
+            low, high = bootstrap_interval(arr, corpus_statistic, int(bootstrap), confidence, seed,
+                                           sums_statistic=sums_statistic)
         out["bleu_ci_low"], out["bleu_ci_high"] = low, high
     return out
 

@@ -180,6 +180,13 @@ def pair_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> np.n
 def item_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray, ref_item: np.ndarray) -> np.ndarray:
     """``sum_g min(c_hyp(g), max_r c_r(g))`` per item (BLEU clipped matches, Papineni et al. 2002 section 2.1).
 
+    One sort per chunk: entries ``((item * G + id) * C + count) * 2 + side`` (side 0 = hypothesis, 1 = a
+    reference). Within an (item, id) run, entries ascend by count, a reference after the hypothesis on equal
+    counts. So for the (single) hypothesis entry of a run: if the next entry is in the same run, some reference
+    count is >= the hypothesis count and the clipped count is the hypothesis count; otherwise the previous entry,
+    if in the same run, is the largest reference count (< the hypothesis count) and is the clipped count; otherwise
+    no reference has the n-gram.
+
     Args:
         nc: counts of one order.
         hyp: ``(I,)`` text index of each item's hypothesis.
@@ -194,19 +201,27 @@ def item_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray, ref_ite
     I = len(hyp)
     out = np.zeros(I, dtype=np.int64)
     G, C = nc.n_ids, nc.max_count + 1
+    C2 = 2 * C
     bounds = np.searchsorted(ref_item, np.arange(I + 1, dtype=np.int64), side="left")
-    for lo, hi in _chunks(I, G, C):
+    for lo, hi in _chunks(I, G, C2):
         ho, hidx = _ragged_gather(nc.offsets, hyp[lo:hi])
         r_lo, r_hi = int(bounds[lo]), int(bounds[hi])
         ro, ridx = _ragged_gather(nc.offsets, ref[r_lo:r_hi])
-        rkeys = ((ref_item[r_lo:r_hi][ro] - lo) * G + nc.ids[ridx]) * C + nc.counts[ridx]
-        if len(rkeys):
-            rkeys.sort()
-            q = rkeys // C
-            last = np.empty(len(q), dtype=bool)
-            last[-1] = True
-            np.not_equal(q[1:], q[:-1], out=last[:-1])
-            rkeys = rkeys[last]  # the maximum count over the item's references, one entry per (item, n-gram)
-        keys = np.concatenate([(ho * G + nc.ids[hidx]) * C + nc.counts[hidx], rkeys])
-        out[lo:hi] = _min_of_matches(keys, C, G, hi - lo)
+        keys = np.concatenate([((ho * G + nc.ids[hidx]) * C + nc.counts[hidx]) * 2,
+                               (((ref_item[r_lo:r_hi][ro] - lo) * G + nc.ids[ridx]) * C + nc.counts[ridx]) * 2 + 1])
+        if len(keys) == 0:
+            continue
+        keys.sort()
+        run = keys // C2  # item * G + id
+        at = np.flatnonzero((keys & 1) == 0)  # hypothesis entries
+        n = len(keys)
+        nxt = at + 1
+        has_next = nxt < n
+        has_next[has_next] = run[nxt[has_next]] == run[at[has_next]]
+        prv = at - 1
+        has_prev = prv >= 0
+        has_prev[has_prev] = run[prv[has_prev]] == run[at[has_prev]]
+        count_of = (keys >> 1) % C
+        clipped = np.where(has_next, count_of[at], np.where(has_prev, count_of[np.maximum(prv, 0)], 0))
+        out[lo:hi] = np.bincount(run[at] // G, weights=clipped, minlength=hi - lo).astype(np.int64)
     return out

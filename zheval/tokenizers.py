@@ -161,7 +161,18 @@ class BaseTokenizer:
         norm = self.normalizer(text)
         result = tuple(tuple(self.tokenize_normalized(s)) for s in split_sentences(norm, sentence_split))
         _cache_put(key, result)
+        if sentence_split == "newline" and self._newline_concat_is_tokenize():
+            # Share the tokenisation with tokenize_cached (BLEU after ROUGE tokenises nothing again).
+            flat_key = (self.fingerprint, text)
+            if flat_key not in _cache:
+                _cache_put(flat_key, result[0] if len(result) == 1 else tuple(t for s in result for t in s))
         return result
+
+    def _newline_concat_is_tokenize(self) -> bool:
+        """Whether tokenising the lines of normalised text one by one and concatenating gives exactly
+        ``tokenize_normalized`` of the whole text. False unless a subclass knows it (a token never spans a line
+        break); the built-in ``char`` (a term never contains a line break) and ``none`` tokenizers do."""
+        return False
 
     @property
     def fingerprint(self) -> str:
@@ -283,6 +294,10 @@ class CharTokenizer(BaseTokenizer):
         if self.punct == "drop":
             tokens = [t for t in tokens if not _is_punct_or_symbol(t)]
         return tokens
+
+    def _newline_concat_is_tokenize(self) -> bool:
+        # Han, word runs and other tokens never contain whitespace; only a term could contain a line break.
+        return type(self) is CharTokenizer and not any("\n" in t for t in self.terms)
 
     def _config(self) -> dict:
         return {"name": self.name, "punct": self.punct, "terms": self.terms_hash}
@@ -483,6 +498,9 @@ class WhitespaceTokenizer(BaseTokenizer):
         if self.punct == "drop":
             tokens = [t for t in tokens if not _is_punct_or_symbol(t)]
         return tokens
+
+    def _newline_concat_is_tokenize(self) -> bool:
+        return type(self) is WhitespaceTokenizer  # str.split() treats a line break as any other whitespace
 
     def _config(self) -> dict:
         return {"name": self.name, "punct": self.punct}
