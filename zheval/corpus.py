@@ -72,6 +72,7 @@ def tokenize_corpus(
     tokenizer: BaseTokenizer,
     sentence_split: str = "punct",
     allow_empty_references: bool = False,
+    validated: bool = False,
 ) -> TokenizedCorpus:
     """Validate, normalise, sentence-split and tokenise predictions and references.
 
@@ -82,6 +83,8 @@ def tokenize_corpus(
         sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.sentences`).
         allow_empty_references: accept references that are empty after normalisation (used by the human-ceiling
             and data-cleaning paths, which report them); by default they are an error.
+        validated: ``predictions``/``references`` are already the output of :func:`zheval.inputs.validate_inputs`
+            (a ``list[str]`` and a ``list[list[str]]``); skips validating them a second time.
 
     Returns:
         A :class:`TokenizedCorpus`.
@@ -93,7 +96,7 @@ def tokenize_corpus(
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
-    preds, refs = validate_inputs(predictions, references)
+    preds, refs = (predictions, references) if validated else validate_inputs(predictions, references)
     vocab: dict[str, int] = {}
     memo: dict[str, TokenizedText] = {}
     split = tokenizer.tokenize_sentences

@@ -9,9 +9,9 @@ IEEE float operations for P, R, F and the multi-reference rule -- but organised 
   (:class:`~zheval.corpus.TokenizedCorpus` already shares one :class:`~zheval.corpus.TokenizedText` per distinct
   text);
 * ROUGE-N hits of all pairs come from :func:`zheval.ngrams.pair_clipped_hits` (sorted int64 keys, no dicts);
-* ROUGE-L is computed once per **distinct (prediction, reference) pair** of the call with the bit-parallel LCS
-  (:func:`zheval.lcs.lcs_length_masks`), and reused for ROUGE-Lsum when both texts are one sentence (then the
-  union-LCS is that LCS: :func:`zheval.rouge.summary_level_lcs_hits`);
+* hits are computed once per **distinct (prediction, reference) pair** of the call; ROUGE-L with the bit-parallel
+  LCS vectorised across pairs (:func:`zheval.lcs.lcs_length_pairs`), reused for ROUGE-Lsum when both texts are one
+  sentence (then the union-LCS is that LCS: :func:`zheval.rouge.summary_level_lcs_hits`);
 * P, R, F of all pairs and the per-item reduction over references run in numpy.
 
 Only ``rougeN``, ``rougeL`` and ``rougeLsum`` are handled here (:data:`BATCH_KINDS`); ``compute_rouge`` scores other
@@ -26,11 +26,12 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from .corpus import TokenizedCorpus
-from .lcs import lcs_length_masks, match_masks
-from .ngrams import flatten_texts, ngram_counts_by_text, pair_clipped_hits
+from .lcs import lcs_length_pairs, match_masks
+from .layout import CorpusLayout
+from .ngrams import pair_clipped_hits
 from .rouge import MULTI_REF_MODES, parse_rouge_type, summary_level_lcs_hits
 
-__all__ = ["BATCH_KINDS", "CorpusLayout", "corpus_layout", "corpus_rouge_scores", "scores_from_pair_stats"]
+__all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 
 #: ROUGE type kinds (:class:`zheval.rouge.RougeType` ``kind``) scored by this module.
 BATCH_KINDS = ("N", "L", "Lsum")
@@ -38,100 +39,36 @@ BATCH_KINDS = ("N", "L", "Lsum")
 Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-class CorpusLayout:
-    """Index arrays of a tokenised corpus over its distinct texts (built once, shared by ROUGE and BLEU).
+def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool):
+    """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
 
-    Attributes:
-        texts: the distinct :class:`~zheval.corpus.TokenizedText` objects, in order of first appearance.
-        hyp: ``(I,)`` int64, text index of each item's prediction.
-        ref: ``(P,)`` int64, text index of every reference, items in order (P = total references).
-        pair_item: ``(P,)`` int64, the item of each reference (non-decreasing).
-        ref_starts: ``(I,)`` int64, index of each item's first reference in ``ref``; ``ref_counts``: ``(I,)``.
-        lengths: ``(n_texts,)`` int64 token counts; ``vocab_size``: number of distinct token ids.
+    Whole-text LCS lengths come from :func:`zheval.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs);
+    rougeLsum reuses them when both texts are one sentence, and otherwise calls
+    :func:`zheval.rouge.summary_level_lcs_hits` once per distinct pair. Returns two ``(U,)`` int64 arrays (or None
+    for a type not wanted).
     """
-
-    def __init__(self, corpus: TokenizedCorpus):
-        index: Dict[int, int] = {}
-        texts: list = []
-
-        def idx(tt) -> int:
-            k = id(tt)
-            i = index.get(k)
-            if i is None:
-                i = index[k] = len(texts)
-                texts.append(tt)
-            return i
-
-        self.texts = texts
-        self.hyp = np.fromiter((idx(p) for p in corpus.predictions), dtype=np.int64, count=len(corpus.predictions))
-        counts = [len(rs) for rs in corpus.references]
-        self.ref_counts = np.asarray(counts, dtype=np.int64)
-        total = int(self.ref_counts.sum())
-        self.ref = np.fromiter((idx(r) for rs in corpus.references for r in rs), dtype=np.int64, count=total)
-        self.pair_item = np.repeat(np.arange(len(counts), dtype=np.int64), self.ref_counts)
-        self.ref_starts = np.zeros(len(counts), dtype=np.int64)
-        if len(counts) > 1:
-            np.cumsum(self.ref_counts[:-1], out=self.ref_starts[1:])
-        self.lengths = np.fromiter((len(t.tokens) for t in texts), dtype=np.int64, count=len(texts))
-        self.vocab_size = len(corpus.vocab)
-        self._flat = None
-        self._ngrams: list = []
-
-    def ngram_counts(self, order: int):
-        """:class:`zheval.ngrams.NgramCounts` of ``order`` for the distinct texts (computed once per layout)."""
-        if len(self._ngrams) < order:
-            if self._flat is None:
-                self._flat = flatten_texts([t.tokens for t in self.texts])
-            self._ngrams = ngram_counts_by_text(*self._flat, self.vocab_size, order)
-        return self._ngrams[order - 1]
-
-
-def corpus_layout(corpus: TokenizedCorpus) -> CorpusLayout:
-    """The :class:`CorpusLayout` of ``corpus``."""
-    return CorpusLayout(corpus)
-
-
-def _lcs_hits(layout: CorpusLayout, want_l: bool, want_lsum: bool) -> Tuple[np.ndarray, np.ndarray]:
-    """LCS hits (rougeL) and union-LCS hits (rougeLsum) per pair, computed once per distinct (hyp, ref) pair."""
     texts = layout.texts
-    masks: Dict[int, dict] = {}
-    sent_masks: Dict[int, list] = {}
-    memo_l: Dict[Tuple[int, int], int] = {}
-    memo_s: Dict[Tuple[int, int], int] = {}
-    hyp_of_pair = layout.hyp[layout.pair_item].tolist()
-    refs = layout.ref.tolist()
-    hits_l = [0] * len(refs)
-    hits_s = [0] * len(refs)
-
-    def lcs(h: int, r: int) -> int:
-        key = (h, r)
-        v = memo_l.get(key)
-        if v is None:
-            m = masks.get(h)
-            if m is None:
-                m = masks[h] = match_masks(texts[h].tokens)
-            v = memo_l[key] = lcs_length_masks(m, len(texts[h].tokens), texts[r].tokens)
-        return v
-
-    for p, (h, r) in enumerate(zip(hyp_of_pair, refs)):
-        th, tr = texts[h], texts[r]
-        if not th.tokens or not tr.tokens:
-            continue
-        if want_l:
-            hits_l[p] = lcs(h, r)
-        if want_lsum:
-            if len(th.sentences) == 1 and len(tr.sentences) == 1:
-                hits_s[p] = lcs(h, r)
-            else:
-                key = (h, r)
-                v = memo_s.get(key)
-                if v is None:
-                    sm = sent_masks.get(h)
-                    if sm is None:
-                        sm = sent_masks[h] = [match_masks(s) for s in th.sentences]
-                    v = memo_s[key] = summary_level_lcs_hits(tr.sentences, th.sentences, sm)
-                hits_s[p] = v
-    return np.asarray(hits_l, dtype=np.int64), np.asarray(hits_s, dtype=np.int64)
+    single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
+    multi = ~(single[u_hyp] & single[u_ref])
+    need_l = np.ones(len(u_hyp), dtype=bool) if want_l else ~multi
+    lcs = np.zeros(len(u_hyp), dtype=np.int64)
+    sel = np.flatnonzero(need_l)
+    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
+    lsum = None
+    if want_lsum:
+        lsum = lcs.copy()
+        sent_masks: Dict[int, list] = {}
+        for q in np.flatnonzero(multi).tolist():
+            h, r = int(u_hyp[q]), int(u_ref[q])
+            th, tr = texts[h], texts[r]
+            if not th.tokens or not tr.tokens:
+                lsum[q] = 0
+                continue
+            sm = sent_masks.get(h)
+            if sm is None:
+                sm = sent_masks[h] = [match_masks(x) for x in th.sentences]
+            lsum[q] = summary_level_lcs_hits(tr.sentences, th.sentences, sm)
+    return (lcs if want_l else None), lsum
 
 
 def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -224,7 +161,7 @@ def corpus_rouge_scores(
         corpus: from :func:`zheval.corpus.tokenize_corpus` (every item has >= 1 reference).
         rouge_types: ``rougeN``/``rougeL``/``rougeLsum`` names.
         multi_ref, beta: as :func:`zheval.rouge.make_item_scorer`.
-        layout: an existing :func:`corpus_layout` of ``corpus`` to share (e.g. with BLEU).
+        layout: an existing :class:`zheval.layout.CorpusLayout` of ``corpus`` to share (e.g. with BLEU).
     Raises:
         ValueError: a type this module does not handle, unknown ``multi_ref``.
     """
@@ -232,14 +169,20 @@ def corpus_rouge_scores(
     for rt in types:
         if rt.kind not in BATCH_KINDS:
             raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL and rougeLsum, not {rt.name!r}")
-    lay = layout if layout is not None else CorpusLayout(corpus)
+    lay = layout if layout is not None else CorpusLayout.from_corpus(corpus)
     hyp = lay.hyp[lay.pair_item]
     nh = lay.lengths[hyp]
     nr = lay.lengths[lay.ref]
+    # Hits are computed once per distinct (hyp, ref) pair of the call and spread back to the pairs.
+    n_texts = max(len(lay.texts), 1)
+    uniq, inverse = np.unique(hyp * n_texts + lay.ref, return_inverse=True)
+    u_hyp, u_ref = uniq // n_texts, uniq % n_texts
     kinds = {rt.kind for rt in types}
     hits_l = hits_s = None
     if "L" in kinds or "Lsum" in kinds:
-        hits_l, hits_s = _lcs_hits(lay, "L" in kinds, "Lsum" in kinds)
+        hits_l, hits_s = _lcs_hits(lay, u_hyp, u_ref, "L" in kinds, "Lsum" in kinds)
+        hits_l = None if hits_l is None else hits_l[inverse]
+        hits_s = None if hits_s is None else hits_s[inverse]
     orders = [rt.n for rt in types if rt.kind == "N"]
     if orders:
         lay.ngram_counts(max(orders))  # all needed orders in one pass
@@ -248,7 +191,7 @@ def corpus_rouge_scores(
         if rt.kind == "N":
             th = np.maximum(nh - rt.n + 1, 0)
             tr = np.maximum(nr - rt.n + 1, 0)
-            hit = pair_clipped_hits(lay.ngram_counts(rt.n), hyp, lay.ref)
+            hit = pair_clipped_hits(lay.ngram_counts(rt.n), u_hyp, u_ref)[inverse]
             stats = (hit, tr, th)
         elif rt.kind == "L":
             stats = (hits_l, nr, nh)

@@ -152,13 +152,18 @@ def build_rouge_tokenizer(tokenizer: Any = "char", **tokenizer_options) -> BaseT
     return get_tokenizer(tokenizer, **tokenizer_options)
 
 
-def _check_references_not_empty(refs, tokenizer: BaseTokenizer) -> None:
-    checked = set()  # each distinct text is normalised once
+def _check_references_not_empty(refs, tokenizer: BaseTokenizer, corpus=None) -> None:
+    # Each distinct text is checked once. With ``corpus`` (the references' TokenizedCorpus), only texts without
+    # tokens can be empty after normalisation, so only those are normalised (the others were, once, to tokenise).
+    checked = set()
     for i, rs in enumerate(refs):
+        tts = corpus.references[i] if corpus is not None else None
         for j, r in enumerate(rs):
             if r in checked:
                 continue
             checked.add(r)
+            if tts is not None and tts[j].tokens:
+                continue
             if not r.strip() or not tokenizer.normalize(r).strip():
                 raise ValueError(
                     f"references[{i}][{j}] is empty{' after normalisation' if r.strip() else ''} ({r!r}); an empty "
@@ -281,12 +286,12 @@ def compute_rouge(
     if opts["normalize"] is not None:
         tok_opts["normalize"] = opts["normalize"]
     tok = build_rouge_tokenizer(opts["tokenizer"], **tok_opts)
-    _check_references_not_empty(refs, tok)
     types: List[str] = opts["rouge_types"]
 
     extra: Dict[str, Any] = {}
     columns = None
     if preset == "llamafactory":
+        _check_references_not_empty(refs, tok)
         tcache = tok.tokenize_cached
         hyp_tokens = [tcache(p) for p in preds]
         ref_tokens = [[tcache(r) for r in rs] for rs in refs]
@@ -301,7 +306,9 @@ def compute_rouge(
 
             extra["crosscheck"] = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, items, types)
     else:
-        corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"])
+        corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"], allow_empty_references=True,
+                                 validated=True)
+        _check_references_not_empty(refs, tok, corpus)
         if preset == "rouge155":
             scorer = make_rouge155_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
             items = [
