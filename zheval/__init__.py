@@ -9,3 +9,14 @@ Layers (see ``../shared/DESIGN.md``):
 """
 
 __version__ = "0.1.0"
+
+__all__ = ["__version__", "score"]
+
+
+def __getattr__(name):
+    # ``zheval.score`` (zheval.scoring.score), imported on first use so that ``import zheval`` stays light.
+    if name == "score":
+        from .scoring import score
+
+        return score
+    raise AttributeError(f"module 'zheval' has no attribute {name!r}")

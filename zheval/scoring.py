@@ -1,0 +1,70 @@
+"""Score ROUGE and BLEU in one call, tokenising each distinct text once.
+
+:func:`score` runs :func:`zheval.rouge_corpus.compute_rouge` and :func:`zheval.bleu_corpus.compute_bleu` with one
+set of options and returns both results, exactly as the two calls would return them. The tokenisation is shared
+through the tokenizer's cache (keyed by its fingerprint and the text): with ``sentence_split="newline"`` and the
+``char`` or ``none`` tokenizer, ROUGE's sentence tokenisation also stores the whole-text tokens BLEU uses
+(:meth:`zheval.tokenizers.BaseTokenizer.tokenize_sentences`), so BLEU tokenises nothing again. With ``"punct"``
+(a token could in principle span a sentence cut) or other tokenizers, BLEU's whole-text tokens are computed once
+per distinct text on their own. Nothing is cached across calls beyond that token cache; scores never are.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Sequence
+
+from .bleu_corpus import BLEU_OPTIONS, compute_bleu
+from .inputs import validate_inputs
+from .rouge_corpus import ROUGE_OPTIONS, compute_rouge
+
+__all__ = ["METRICS", "score"]
+
+#: Metric names :func:`score` computes.
+METRICS = ("bleu", "rouge")
+
+_SHARED = ("tokenizer", "terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "t2s", "preset", "crosscheck",
+           "bootstrap", "seed", "confidence")
+
+
+def score(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    metrics: Sequence[str] = ("bleu", "rouge"),
+    **options,
+) -> Dict[str, dict]:
+    """Chinese BLEU and/or ROUGE of the same predictions and references, sharing one tokenisation.
+
+    Args:
+        predictions: ``list[str]``, one per item.
+        references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
+        metrics: any of ``"bleu"``, ``"rouge"`` (default both), computed ROUGE first.
+        options: options of :func:`~zheval.rouge_corpus.compute_rouge` and :func:`~zheval.bleu_corpus.compute_bleu`.
+            Tokenizer options, ``tokenizer``, ``preset``, ``crosscheck``, ``bootstrap``, ``seed`` and
+            ``confidence`` go to both; the others to the metric that has them (e.g. ``rouge_types`` and
+            ``sentence_split`` to ROUGE, ``max_order`` and ``smooth_method`` to BLEU).
+
+    Returns:
+        ``{"bleu": compute_bleu(...) result, "rouge": compute_rouge(...) result}`` (only the requested keys); every
+        value equals what the separate call returns.
+
+    Raises:
+        ValueError: an unknown metric name (listing the valid ones), or any error of the two calls.
+        TypeError: an option neither metric knows, or any error of the two calls.
+    """
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    metrics = list(metrics)
+    bad = [m for m in metrics if m not in METRICS]
+    if bad or not metrics:
+        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(METRICS)}")
+    unknown = sorted(k for k in options if k not in ROUGE_OPTIONS and k not in BLEU_OPTIONS)
+    if unknown:
+        raise TypeError(f"score got unknown option(s) {unknown}; valid options: "
+                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}")
+    preds, refs = validate_inputs(predictions, references)
+    out: Dict[str, dict] = {}
+    if "rouge" in metrics:
+        out["rouge"] = compute_rouge(preds, refs, **{k: v for k, v in options.items() if k in ROUGE_OPTIONS})
+    if "bleu" in metrics:
+        out["bleu"] = compute_bleu(preds, refs, **{k: v for k, v in options.items() if k in BLEU_OPTIONS})
+    return {m: out[m] for m in metrics}
