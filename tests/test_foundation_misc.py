@@ -47,6 +47,10 @@ def test_signature_rejects_reserved_characters():
 
 
 # -- inputs ---------------------------------------------------------------------------------------------------
+def test_validate_inputs_allow_empty():
+    assert validate_inputs([], [], allow_empty=True) == ([], [])
+
+
 def test_validate_inputs_ragged_and_strings():
     preds, refs = validate_inputs(("a", "b"), ["x", ["y", "z"]])
     assert preds == ["a", "b"] and refs == [["x"], ["y", "z"]]
@@ -63,6 +67,7 @@ def test_validate_inputs_ragged_and_strings():
         (["a"], [3], TypeError, r"references\[0\]"),
         ("abc", ["x", "y", "z"], TypeError, "not a single str"),
         (["a"], None, TypeError, "references must be a list"),
+        ([], [], ValueError, "no items to score"),
     ],
 )
 def test_validate_inputs_errors(preds, refs, exc, pattern):

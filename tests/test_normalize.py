@@ -130,3 +130,12 @@ def test_bad_input():
                                             ("a", False), ("。", False), ("あ", False), ("⺀", False)])
 def test_is_han(char, expected):
     assert is_han(char) is expected
+
+
+def test_spaces_next_to_hangul_are_kept():
+    assert normalize_space("한국어 텍스트") == "한국어 텍스트"
+    assert normalize_space("す し") == "すし"  # Japanese does not separate words with spaces
+
+
+def test_tag_characters_removed():
+    assert remove_invisible("旗\U000e0067\U000e007f") == "旗"

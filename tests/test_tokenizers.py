@@ -322,3 +322,28 @@ def test_property_jieba_tokens_nonempty(text):
     tokens = get_tokenizer("jieba")(text)
     assert all(t and not t.isspace() for t in tokens)
     assert "".join(tokens) == "".join(get_tokenizer("char")(text))  # same characters, only grouped
+
+
+# -- fixes from the break-it review: each kind, with hand-written expected values ---------------------------------
+def test_none_tokenizer_normalisation_never_merges_tokens():
+    tok = get_tokenizer("none", normalize="nfkc+zw+punct+space+lower")
+    assert tok("今天 天气 很好") == ["今天", "天气", "很好"]
+    assert tok("ＡＢ 好！") == ["ab", "好!"]  # each token normalised on its own
+    assert tok.tokenize_sentences("今天 天气\n很好", "newline") == (("今天", "天气"), ("很好",))
+
+
+def test_hangul_words_keep_their_spaces_and_kana_is_per_character():
+    assert get_tokenizer("char")("나는 학생 입니다") == ["나는", "학생", "입니다"]
+    assert get_tokenizer("char")("すし を たべる") == ["す", "し", "を", "た", "べ", "る"]
+    assert get_tokenizer("char")("ひらがなカタカナ") == list("ひらがなカタカナ")
+
+
+def test_control_and_tag_characters_are_never_tokens():
+    assert get_tokenizer("char", normalize=False)("好\x00的\x1b\x7f") == ["好", "的"]
+    assert get_tokenizer("char", normalize=False)("旗\U000e0067\U000e007f") == ["旗"]
+
+
+@pytest.mark.parametrize("flag", ["t2s", "jieba_hmm"])
+def test_boolean_options_are_type_checked(flag):
+    with pytest.raises(TypeError, match=flag):
+        get_tokenizer("jieba", **{flag: "yes"})

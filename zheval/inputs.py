@@ -16,7 +16,9 @@ def _describe(x: Any) -> str:
     return "None" if x is None else type(x).__name__
 
 
-def validate_inputs(predictions: Sequence[str], references: Sequence[Any]) -> tuple[list[str], list[list[str]]]:
+def validate_inputs(
+    predictions: Sequence[str], references: Sequence[Any], allow_empty: bool = False
+) -> tuple[list[str], list[list[str]]]:
     """Check and canonicalise predictions and references.
 
     Args:
@@ -30,7 +32,7 @@ def validate_inputs(predictions: Sequence[str], references: Sequence[Any]) -> tu
     Raises:
         TypeError: ``predictions``/``references`` is a bare string or not a sequence; an item or reference that is
             not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``).
-        ValueError: lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
+        ValueError: no items (unless ``allow_empty``); lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
             list per reference *set*); an item with an empty reference list.
     """
     for name, value in (("predictions", predictions), ("references", references)):
@@ -52,6 +54,8 @@ def validate_inputs(predictions: Sequence[str], references: Sequence[Any]) -> tu
             f"predictions and references must have the same length; got {len(preds)} predictions and "
             f"{len(refs_in)} references.{hint}"
         )
+    if not preds and not refs_in and not allow_empty:
+        raise ValueError("no items to score: predictions and references are empty")
     for i, p in enumerate(preds):
         if not isinstance(p, str):
             raise TypeError(f"predictions[{i}] must be str, got {_describe(p)}")

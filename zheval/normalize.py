@@ -114,14 +114,14 @@ def is_han(char: str) -> bool:
     return bool(_HAN_RE.fullmatch(char))
 
 
-# "CJK side" of a space: Han, kana, Hangul, CJK punctuation and symbols, full-width forms.
+# "CJK side" of a space: Han, kana, CJK punctuation and symbols, full-width forms. Not Hangul: Korean separates
+# words with spaces, so those spaces carry meaning.
 _CJK_SIDE_BODY = HAN_CLASS_BODY + (
     "\u2e80-\u2fdf"  # radicals, Kangxi
     "\u3000-\u303f"  # CJK symbols and punctuation
     "\u3040-\u30ff"  # kana
     "\u3100-\u312f\u3190-\u31ff"  # bopomofo, kanbun, strokes, katakana ext
     "\u3200-\u33ff"  # enclosed CJK, compatibility
-    "\uac00-\ud7af"  # Hangul syllables
     "\ufe30-\ufe4f"  # CJK compatibility forms
     "\uff00-\uffef"  # half-/full-width forms
 )
@@ -149,6 +149,7 @@ _INVISIBLE = (
     "\u2060-\u2064"  # word joiner, invisible operators
     "\u2066-\u2069"  # bidi isolates
     "\ufeff"  # BOM / zero width no-break space
+    "\U000e0001\U000e0020-\U000e007f"  # tag characters (invisible; used in emoji tag sequences)
 )
 _INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
 INVISIBLE_CLASS_BODY = _INVISIBLE
@@ -159,7 +160,8 @@ def remove_invisible(text: str) -> str:
     """Remove invisible format characters that NFKC keeps.
 
     Removed: U+00AD soft hyphen, U+200B–U+200D (zero width space, non-joiner, joiner), U+200E/U+200F (LRM/RLM),
-    U+202A–U+202E and U+2066–U+2069 (bidi controls), U+2060–U+2064 (word joiner, invisible operators), U+FEFF (BOM).
+    U+202A–U+202E and U+2066–U+2069 (bidi controls), U+2060–U+2064 (word joiner, invisible operators), U+FEFF (BOM),
+    U+E0001 and U+E0020–U+E007F (tag characters).
     Example: ``remove_invisible("\\ufeff今\\u200b天")`` → ``"今天"``. Removing U+200D splits emoji ZWJ sequences
     into their parts.
     """
@@ -218,8 +220,8 @@ def normalize_space(text: str) -> str:
     * Runs of horizontal whitespace (including U+3000, tabs) become one space; runs of line breaks (and blank
       lines) become one ``"\\n"`` — line breaks are kept because ROUGE-Lsum splits sentences on them;
       leading/trailing whitespace is stripped.
-    * A space with a CJK character (Han, kana, Hangul, CJK or full-width punctuation) on either side and a
-      non-space on the other is removed: ``"2024 年"`` → ``"2024年"``, ``"今 天 天 气"`` → ``"今天天气"``,
+    * A space with a CJK character (Han, kana, CJK or full-width punctuation) on either side and a non-space on
+      the other is removed (not next to Hangul: Korean separates words with spaces): ``"2024 年"`` → ``"2024年"``, ``"今 天 天 气"`` → ``"今天天气"``,
       ``"用 iPhone 15 拍"`` → ``"用iPhone 15拍"``. Spaces between two Latin words or numbers are kept.
     """
     if text.isascii():

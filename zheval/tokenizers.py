@@ -118,6 +118,10 @@ class BaseTokenizer:
         """Apply this tokenizer's normaliser. Raises TypeError for non-``str`` input."""
         if not isinstance(text, str):
             raise TypeError(f"{self.name} tokenizer expects str, got {type(text).__name__}")
+        return self._normalize(text)
+
+    def _normalize(self, text: str) -> str:
+        """The normalisation step of this tokenizer (subclasses that split on whitespace override it)."""
         return self.normalizer(text)
 
     def tokenize(self, text: str) -> list[str]:
@@ -136,7 +140,7 @@ class BaseTokenizer:
             _cache_stats["hits"] += 1
             return hit
         _cache_stats["misses"] += 1
-        tokens = tuple(self.tokenize_normalized(self.normalizer(text)))
+        tokens = tuple(self.tokenize_normalized(self._normalize(text)))
         _cache_put(key, tokens)
         return tokens
 
@@ -158,7 +162,7 @@ class BaseTokenizer:
             _cache_stats["hits"] += 1
             return hit  # type: ignore[return-value]
         _cache_stats["misses"] += 1
-        norm = self.normalizer(text)
+        norm = self._normalize(text)
         result = tuple(tuple(self.tokenize_normalized(s)) for s in split_sentences(norm, sentence_split))
         _cache_put(key, result)
         if sentence_split == "newline" and self._newline_concat_is_tokenize():
@@ -218,12 +222,13 @@ def _opencc_version() -> str:
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\U000e0100-\U000e01ef\U0001f3fb-\U0001f3ff"
 # A word run: letters/digits that are not Han (ASCII runs like iOS, DUCK20240517001, 2024; also é, Cyrillic, kana),
 # with decimal/version continuations ".5" so that 3.5, 3.5GB, 192.168.1.1 stay one token.
-_WORD_CHAR = f"[^\\W_{HAN_CLASS_BODY}]"
+_KANA = "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+_WORD_CHAR = f"[^\\W_{HAN_CLASS_BODY}{_KANA}]"
 _WORD = f"{_WORD_CHAR}(?:{_WORD_CHAR}|[{_MARKS}])*(?:\\.[0-9](?:{_WORD_CHAR}|[{_MARKS}])*)*"
-_HAN = f"[{HAN_CLASS_BODY}]"
+_HAN = f"[{HAN_CLASS_BODY}{_KANA}]"
 # Anything else that is not whitespace nor an invisible format character: one token (a mark or emoji modifier
 # that follows stays attached to it).
-_OTHER = f"[^\\s{INVISIBLE_CLASS_BODY}][{_MARKS}]*"
+_OTHER = f"[^\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS_BODY}\\U000e0000-\\U000e007f][{_MARKS}]*"
 _CHAR_BASE = f"{_HAN}|{_WORD}|{_OTHER}"
 _IS_WORD_RE = re.compile(f"(?:{_HAN}|{_WORD_CHAR})")
 
@@ -242,14 +247,15 @@ class CharTokenizer(BaseTokenizer):
        (terms ending in a letter/digit only match at a word boundary, so ``APP`` does not split ``APPLE``);
     2. every Han character is one token: CJK Unified Ideographs including Extension A through the newest extension
        this Python's ``unicodedata`` knows, Compatibility Ideographs (and Supplement), and 〇 (U+3007);
-       characters outside the BMP (𠮷 U+20BB7) are one token;
-    3. each run of letters/digits that are not Han is one token (``DUCK20240517001``, ``iOS``, ``2024``), and a
+       characters outside the BMP (𠮷 U+20BB7) are one token; so is every kana character (Japanese, like Chinese,
+       does not separate words with spaces);
+    3. each run of letters/digits that are not Han or kana is one token (Latin, Cyrillic, Hangul words, …) (``DUCK20240517001``, ``iOS``, ``2024``), and a
        ``.`` followed by a digit continues the run (``3.5``, ``3.5GB``, ``192.168.1.1``);
     4. any other character (punctuation, symbols, emoji) is one token — with ``punct="keep"`` (**default**,
        as sacrebleu's ``zh`` tokenizer and the 小黄鸭 three-level tokenizer) — or dropped with ``punct="drop"``;
        combining marks and emoji modifiers stay attached to the character before them.
 
-    Whitespace and invisible format characters are never tokens.
+    Whitespace, control characters (C0/C1) and invisible format characters are never tokens.
 
     Args:
         terms: protected terms (strings); normalised with the same normaliser as the text.
@@ -480,9 +486,8 @@ class JiebaTokenizer(BaseTokenizer):
 class WhitespaceTokenizer(BaseTokenizer):
     """Already-tokenised text: split on whitespace (``str.split()``).
 
-    Its default normaliser is **empty** (the user's tokens are taken as they are); pass ``normalize=`` to
-    :func:`get_tokenizer` to change that (note that the ``space`` step removes spaces between CJK characters and
-    would merge pre-tokenised Chinese tokens).
+    Its default normaliser is **empty** (the user's tokens are taken as they are); with ``normalize=`` each token is
+    normalised on its own, so no step (``space`` removes spaces next to CJK characters) can merge two tokens.
     """
 
     name = "none"
@@ -492,6 +497,15 @@ class WhitespaceTokenizer(BaseTokenizer):
         if punct not in PUNCT_MODES:
             raise ValueError(f"unknown punct mode {punct!r}; valid: {list(PUNCT_MODES)}")
         self.punct = punct
+
+    def _normalize(self, text: str) -> str:
+        """Normalise each whitespace-separated token on its own, keeping line breaks: normalisation can never
+        merge two of the user's tokens (the ``space`` step would otherwise join ``今天 天气`` into one token)."""
+        if not self.normalizer.steps:
+            return text
+        norm = self.normalizer
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+        return "\n".join(" ".join(x for t in line.split() for x in norm(t).split()) for line in lines)
 
     def tokenize_normalized(self, text: str) -> list[str]:
         tokens = text.split()
@@ -619,6 +633,9 @@ def get_tokenizer(
         return tokenizer
     if tokenizer is None:
         raise TypeError("tokenizer must be a name, a callable or an object with .tokenize, not None")
+    for flag_name, flag in (("t2s", t2s), ("jieba_hmm", jieba_hmm)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{flag_name} must be True or False, got {flag!r}")
     if not isinstance(tokenizer, str):
         norm = get_normalizer(True if normalize is None else normalize, t2s=t2s)
         if terms or jieba_hmm or jieba_dict or punct != "keep":
