@@ -91,3 +91,16 @@ def test_bootstrap_sums_statistic_gives_identical_interval():
         a = rows.astype(dtype)
         assert bootstrap_interval(a, per_rows, 200, seed=5) == bootstrap_interval(a, per_rows, 200, seed=5,
                                                                                   sums_statistic=per_sums)
+
+
+def test_ngram_tables_extend_equals_one_pass():
+    rnd = random.Random(3)
+    texts = _random_texts(rnd, 30, 4, 15)
+    flat = ngrams.flatten_texts(texts)
+    whole = ngrams.ngram_counts_by_text(*flat, 4, 4)
+    grown = ngrams.ngram_counts_by_text(*flat, 4, 2)
+    grown = ngrams.ngram_counts_by_text(*flat, 4, 4, extend=grown)
+    for a, b in zip(whole, grown):
+        assert a.order == b.order and a.n_ids == b.n_ids and a.max_count == b.max_count
+        for f in ("offsets", "ids", "counts"):
+            assert np.array_equal(getattr(a, f), getattr(b, f))

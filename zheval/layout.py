@@ -103,7 +103,7 @@ class CorpusLayout:
     def ngram_counts(self, order: int):
         """:class:`zheval.ngrams.NgramCounts` of ``order`` for the distinct texts (computed once per layout)."""
         if len(self._ngrams) < order:
-            self._ngrams = ngram_counts_by_text(*self.flat(), self.vocab_size, order)
+            self._ngrams = ngram_counts_by_text(*self.flat(), self.vocab_size, order, extend=self._ngrams or None)
         return self._ngrams[order - 1]
 
 

@@ -30,7 +30,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-__all__ = ["NgramCounts", "flatten_texts", "ngram_counts_by_text", "pair_clipped_hits", "item_clipped_hits"]
+__all__ = ["NgramCounts", "NgramTables", "flatten_texts", "ngram_counts_by_text", "pair_clipped_hits", "item_clipped_hits"]
 
 _KEY_LIMIT = 1 << 62
 
@@ -69,7 +69,9 @@ def flatten_texts(texts: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarra
     return tokens, offsets
 
 
-def ngram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_size: int, max_order: int) -> List[NgramCounts]:
+def ngram_counts_by_text(
+    tokens: np.ndarray, offsets: np.ndarray, vocab_size: int, max_order: int, extend: "NgramTables | None" = None
+) -> "NgramTables":
     """Per-text n-gram counts of orders ``1..max_order`` (see the module docstring, steps 1 and 2).
 
     Args:
@@ -77,34 +79,42 @@ def ngram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_size: in
         offsets: ``(n_texts + 1,)`` int64 start offsets into ``tokens``.
         vocab_size: V >= 1 (an upper bound of the ids).
         max_order: highest order (>= 1).
+        extend: the result of an earlier call on the same texts; only the missing orders are computed.
     Returns:
-        ``[NgramCounts(order=1), ..., NgramCounts(order=max_order)]``.
+        :class:`NgramTables`, a list ``[NgramCounts(order=1), ..., NgramCounts(order=max_order)]``.
     """
-    n_texts = len(offsets) - 1
-    n_tok = len(tokens)
-    lengths = np.diff(offsets)
-    text_of = np.repeat(np.arange(n_texts, dtype=np.int64), lengths)
-    end_of = offsets[1:][text_of] if n_tok else np.zeros(0, dtype=np.int64)
-    pos = np.arange(n_tok, dtype=np.int64)
+    if extend is not None and len(extend) >= max_order:
+        return extend
+    out = extend if extend is not None else NgramTables()
+    if not out:
+        n_texts = len(offsets) - 1
+        n_tok = len(tokens)
+        text_of = np.repeat(np.arange(n_texts, dtype=np.int64), np.diff(offsets))
+        out._state = (text_of, offsets[1:][text_of] if n_tok else np.zeros(0, dtype=np.int64),
+                      np.arange(n_tok, dtype=np.int64), tokens, n_texts)
+        out.append(_count_by_text(1, text_of, tokens, max(int(vocab_size), 1), n_texts))
+    text_of, end_of, starts, ids, n_texts = out._state
     V = max(int(vocab_size), 1)
-    out: List[NgramCounts] = []
-    ids = tokens
-    G = V
-    starts = pos
-    for n in range(1, max_order + 1):
-        if n > 1:
-            keep = starts + (n - 1) < end_of[starts] if len(starts) else np.zeros(0, dtype=bool)
-            # ids of order n-1 at the kept start positions, extended by one token
-            key = ids[keep] * V + tokens[starts[keep] + (n - 1)]
-            starts = starts[keep]
-            if len(key):
-                uniq, ids = np.unique(key, return_inverse=True)
-                G = len(uniq)
-            else:
-                ids = key
-                G = 1
+    for n in range(len(out) + 1, max_order + 1):
+        keep = starts + (n - 1) < end_of[starts] if len(starts) else np.zeros(0, dtype=bool)
+        # ids of order n-1 at the kept start positions, extended by one token
+        key = ids[keep] * V + tokens[starts[keep] + (n - 1)]
+        starts = starts[keep]
+        if len(key):
+            uniq, ids = np.unique(key, return_inverse=True)
+            G = len(uniq)
+        else:
+            ids, G = key, 1
         out.append(_count_by_text(n, text_of[starts], ids, G, n_texts))
+        out._state = (text_of, end_of, starts, ids, n_texts)
     return out
+
+
+class NgramTables(list):
+    """``list`` of :class:`NgramCounts` by order (index 0 = order 1), extendable to higher orders
+    (:func:`ngram_counts_by_text` with ``extend=``)."""
+
+    _state = None
 
 
 def _count_by_text(order: int, text: np.ndarray, ids: np.ndarray, G: int, n_texts: int) -> NgramCounts:
@@ -123,19 +133,6 @@ def _count_by_text(order: int, text: np.ndarray, ids: np.ndarray, G: int, n_text
     return NgramCounts(order, offsets, uniq - t * G, counts.astype(np.int64), G, int(counts.max()))
 
 
-def _ragged_gather(offsets: np.ndarray, which: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For each i, the entry indices ``offsets[which[i]]:offsets[which[i] + 1]``: ``(owner i, entry index)``."""
-    starts = offsets[which]
-    lens = offsets[which + 1] - starts
-    total = int(lens.sum())
-    owner = np.repeat(np.arange(len(which), dtype=np.int64), lens)
-    if total == 0:
-        return owner, owner
-    ends = np.cumsum(lens)
-    idx = np.arange(total, dtype=np.int64) + np.repeat(starts - (ends - lens), lens)
-    return owner, idx
-
-
 def _chunks(n: int, G: int, C: int):
     size = max(1, _KEY_LIMIT // (max(G, 1) * max(C, 1)) - 1)
     for lo in range(0, n, size):
@@ -148,10 +145,9 @@ def _min_of_matches(keys: np.ndarray, C: int, G: int, n_owner: int) -> np.ndarra
         return np.zeros(n_owner, dtype=np.int64)
     keys.sort()
     q = keys // C
-    eq = q[1:] == q[:-1]
-    lows = keys[:-1][eq] - q[:-1][eq] * C
-    owner = q[:-1][eq] // G
-    return np.bincount(owner, weights=lows, minlength=n_owner).astype(np.int64)
+    eq = np.flatnonzero(q[1:] == q[:-1])
+    lows = keys[eq] - q[eq] * C
+    return np.bincount(q[eq] // G, weights=lows, minlength=n_owner).astype(np.int64)
 
 
 def pair_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> np.ndarray:
@@ -168,11 +164,12 @@ def pair_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> np.n
     P = len(hyp)
     out = np.zeros(P, dtype=np.int64)
     G, C = nc.n_ids, nc.max_count + 1
+    base = nc.ids * C + nc.counts  # the per-entry part of a key
     for lo, hi in _chunks(P, G, C):
-        ho, hi_idx = _ragged_gather(nc.offsets, hyp[lo:hi])
-        ro, ri_idx = _ragged_gather(nc.offsets, ref[lo:hi])
-        keys = np.concatenate([(ho * G + nc.ids[hi_idx]) * C + nc.counts[hi_idx],
-                               (ro * G + nc.ids[ri_idx]) * C + nc.counts[ri_idx]])
+        owners = np.arange(hi - lo, dtype=np.int64) * (G * C)
+        _, hlen, hidx = _ranges(nc.offsets, hyp[lo:hi])
+        _, rlen, ridx = _ranges(nc.offsets, ref[lo:hi])
+        keys = np.concatenate([np.repeat(owners, hlen) + base[hidx], np.repeat(owners, rlen) + base[ridx]])
         out[lo:hi] = _min_of_matches(keys, C, G, hi - lo)
     return out
 
@@ -201,27 +198,42 @@ def item_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray, ref_ite
     I = len(hyp)
     out = np.zeros(I, dtype=np.int64)
     G, C = nc.n_ids, nc.max_count + 1
-    C2 = 2 * C
+    span = 2 * G * C  # key range of one item
+    base = (nc.ids * C + nc.counts) * 2  # the per-entry part of a key; + 1 on the reference side
+    base_ref = base + 1
     bounds = np.searchsorted(ref_item, np.arange(I + 1, dtype=np.int64), side="left")
-    for lo, hi in _chunks(I, G, C2):
-        ho, hidx = _ragged_gather(nc.offsets, hyp[lo:hi])
+    for lo, hi in _chunks(I, G, 2 * C):
+        hstart, hlen, hidx = _ranges(nc.offsets, hyp[lo:hi])
         r_lo, r_hi = int(bounds[lo]), int(bounds[hi])
-        ro, ridx = _ragged_gather(nc.offsets, ref[r_lo:r_hi])
-        keys = np.concatenate([((ho * G + nc.ids[hidx]) * C + nc.counts[hidx]) * 2,
-                               (((ref_item[r_lo:r_hi][ro] - lo) * G + nc.ids[ridx]) * C + nc.counts[ridx]) * 2 + 1])
+        rstart, rlen, ridx = _ranges(nc.offsets, ref[r_lo:r_hi])
+        keys = np.concatenate([np.repeat(np.arange(hi - lo, dtype=np.int64) * span, hlen) + base[hidx],
+                               np.repeat((ref_item[r_lo:r_hi] - lo) * span, rlen) + base_ref[ridx]])
         if len(keys) == 0:
             continue
         keys.sort()
-        run = keys // C2  # item * G + id
         at = np.flatnonzero((keys & 1) == 0)  # hypothesis entries
+        if len(at) == 0:
+            continue
+        run_at = keys[at] // (2 * C)  # item * G + id
         n = len(keys)
-        nxt = at + 1
-        has_next = nxt < n
-        has_next[has_next] = run[nxt[has_next]] == run[at[has_next]]
-        prv = at - 1
-        has_prev = prv >= 0
-        has_prev[has_prev] = run[prv[has_prev]] == run[at[has_prev]]
-        count_of = (keys >> 1) % C
-        clipped = np.where(has_next, count_of[at], np.where(has_prev, count_of[np.maximum(prv, 0)], 0))
-        out[lo:hi] = np.bincount(run[at] // G, weights=clipped, minlength=hi - lo).astype(np.int64)
+        nxt = np.minimum(at + 1, n - 1)
+        has_next = (at + 1 < n) & (keys[nxt] // (2 * C) == run_at)
+        prv = np.maximum(at - 1, 0)
+        prev_key = keys[prv]
+        has_prev = (at > 0) & (prev_key // (2 * C) == run_at)
+        hyp_count = (keys[at] >> 1) % C
+        clipped = np.where(has_next, hyp_count, np.where(has_prev, (prev_key >> 1) % C, 0))
+        out[lo:hi] = np.bincount(run_at // G, weights=clipped, minlength=hi - lo).astype(np.int64)
     return out
+
+
+def _ranges(offsets: np.ndarray, which: np.ndarray):
+    """``(starts, lengths, entry indices)`` of the concatenated ranges ``offsets[k]:offsets[k + 1]``, k in ``which``."""
+    starts = offsets[which]
+    lens = offsets[which + 1] - starts
+    total = int(lens.sum())
+    if total == 0:
+        return starts, lens, np.zeros(0, dtype=np.int64)
+    shift = starts.copy()
+    shift[1:] -= np.cumsum(lens)[:-1]
+    return starts, lens, np.arange(total, dtype=np.int64) + np.repeat(shift, lens)
