@@ -14,6 +14,8 @@ REFS = [["不客气！", "不用客气，祝您愉快！"], "地址是北京市�
 @pytest.mark.parametrize("options", [
     {},
     {"sentence_split": "newline"},
+    {"sentence_split": "newline", "level": "sentence", "smooth_method": "floor", "max_order": 3, "multi_ref": "pool"},
+    {"sentence_split": "newline", "preset": "llamafactory"},
     {"tokenizer": "jieba", "multi_ref": "mean", "max_order": 2},
     {"tokenizer": "none", "sentence_split": "newline", "bootstrap": 50, "seed": 3},
     {"punct": "drop", "level": "sentence", "return_precision_recall": True, "rouge_types": ["rouge1", "rougeL"]},
@@ -21,7 +23,7 @@ REFS = [["不客气！", "不用客气，祝您愉快！"], "地址是北京市�
 def test_score_equals_separate_calls(options):
     clear_cache()
     got = zheval.score(PREDS, REFS, **options)
-    rouge_opts = {k: v for k, v in options.items() if k not in ("max_order", "level")}
+    rouge_opts = {k: v for k, v in options.items() if k not in ("max_order", "level", "smooth_method")}
     bleu_opts = {k: v for k, v in options.items() if k not in ("sentence_split", "multi_ref", "return_precision_recall",
                                                                 "rouge_types")}
     clear_cache()

@@ -17,6 +17,7 @@ from .bleu import (
     BP_REF_LENGTHS,
     SMOOTH_METHODS,
     corpus_stats,
+    layout_stats,
     score_stats,
     stats_max_order,
     sum_stats,
@@ -355,6 +356,27 @@ def compute_bleu(
     hyp_tokens, ref_tokens = _tokenize_checked(preds, refs, tok)
     stats = corpus_stats(hyp_tokens, ref_tokens, opts["max_order"])
     return _finish(stats, opts, tok, preds, refs, hyp_tokens, ref_tokens, preset, crosscheck, bootstrap, seed,
+                   confidence)
+
+
+def compute_bleu_from_layout(layout, layout_tokenizer: BaseTokenizer, predictions, references, **options) -> dict:
+    """:func:`compute_bleu` on an already tokenised corpus (used by :func:`zheval.scoring.score`).
+
+    ``layout`` is a :class:`zheval.layout.CorpusLayout` whose texts' token ids are exactly ``layout_tokenizer``'s
+    tokens of ``predictions``/``references`` (validated lists; references already checked non-empty with it).
+    ``options`` as :func:`compute_bleu`; they must resolve to this tokenizer (same fingerprint) and no crosscheck,
+    else ``ValueError``. The result equals ``compute_bleu(predictions, references, **options)``.
+    """
+    preset = options.pop("preset", None)
+    crosscheck = options.pop("crosscheck", False)
+    bootstrap = options.pop("bootstrap", 0)
+    seed = options.pop("seed", 12345)
+    confidence = options.pop("confidence", 0.95)
+    opts, tok = _prepare(preset=preset, bootstrap=bootstrap, crosscheck=crosscheck, **options)
+    if crosscheck or tok.fingerprint != layout_tokenizer.fingerprint:
+        raise ValueError("compute_bleu_from_layout needs the layout's own tokenizer and no crosscheck")
+    stats = layout_stats(layout, opts["max_order"])
+    return _finish(stats, opts, tok, predictions, references, None, None, preset, crosscheck, bootstrap, seed,
                    confidence)
 
 

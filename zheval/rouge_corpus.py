@@ -24,6 +24,7 @@ from .adapters.compat_rouge import (
 from .corpus import tokenize_corpus
 from .inputs import validate_inputs
 from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
+from .layout import CorpusLayout
 from .rouge_batch import BATCH_KINDS, corpus_rouge_scores
 from .sentences import SENTENCE_SPLITS
 from .signature import build_signature
@@ -172,19 +173,21 @@ def _check_references_not_empty(refs, tokenizer: BaseTokenizer, corpus=None) -> 
 
 
 def score_corpus_columns(
-    corpus, types: Sequence[str], multi_ref: str = "max", beta: float = 1.0, rouge_w_weight: float = 1.2
+    corpus, types: Sequence[str], multi_ref: str = "max", beta: float = 1.0, rouge_w_weight: float = 1.2,
+    layout: Optional[CorpusLayout] = None,
 ) -> Dict[str, tuple]:
     """Per-item scores of a tokenised corpus as columns: ``{type: (P list, R list, F list)}`` (Python floats, 0-1).
 
     rougeN/L/Lsum go through :func:`zheval.rouge_batch.corpus_rouge_scores` (whole corpus at once); other types
-    (W, S, SU) through :func:`zheval.rouge.make_item_scorer`. Both give the numbers of ``make_item_scorer(types,
+    (W, S, SU) through :func:`zheval.rouge.make_item_scorer` (``layout``: the corpus's
+    :class:`~zheval.layout.CorpusLayout`, if already built). Both give the numbers of ``make_item_scorer(types,
     multi_ref, beta, rouge_w_weight)`` item by item, bit for bit.
     """
     batch = [t for t in types if parse_rouge_type(t).kind in BATCH_KINDS]
     rest = [t for t in types if t not in batch]
     cols: Dict[str, tuple] = {}
     if batch:
-        for t, arrs in corpus_rouge_scores(corpus, batch, multi_ref, beta).items():
+        for t, arrs in corpus_rouge_scores(corpus, batch, multi_ref, beta, layout=layout).items():
             cols[t] = tuple(a.tolist() for a in arrs)
     if rest:
         scorer = make_item_scorer(rest, multi_ref, beta, rouge_w_weight)
@@ -216,6 +219,7 @@ def compute_rouge(
     crosscheck: bool = False,
     rouge_w_weight: float = _UNSET,
     sentence_split: str = _UNSET,
+    _share: Optional[dict] = None,
     **tokenizer_options,
 ) -> dict:
     """Chinese ROUGE of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
@@ -245,6 +249,8 @@ def compute_rouge(
             ``"newline"`` (rouge-score's rule). See :mod:`zheval.sentences`.
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as
             :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
+        _share: internal (:func:`zheval.scoring.score`): a dict that receives ``tokenizer``, ``sentence_split``
+            and the ``layout`` (:class:`zheval.layout.CorpusLayout`) of the tokenised corpus, for BLEU to reuse.
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
@@ -315,8 +321,12 @@ def compute_rouge(
                 scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)
             ]
         else:
-            columns = score_corpus_columns(corpus, types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
+            layout = CorpusLayout.from_corpus(corpus)
+            columns = score_corpus_columns(corpus, types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"],
+                                           layout=layout)
             items = None
+            if _share is not None:
+                _share.update(tokenizer=tok, sentence_split=opts["sentence_split"], layout=layout)
         if crosscheck:
             if items is None:
                 items = items_from_columns(columns, types)

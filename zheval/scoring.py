@@ -1,19 +1,19 @@
 """Score ROUGE and BLEU in one call, tokenising each distinct text once.
 
 :func:`score` runs :func:`zheval.rouge_corpus.compute_rouge` and :func:`zheval.bleu_corpus.compute_bleu` with one
-set of options and returns both results, exactly as the two calls would return them. The tokenisation is shared
-through the tokenizer's cache (keyed by its fingerprint and the text): with ``sentence_split="newline"`` and the
-``char`` or ``none`` tokenizer, ROUGE's sentence tokenisation also stores the whole-text tokens BLEU uses
-(:meth:`zheval.tokenizers.BaseTokenizer.tokenize_sentences`), so BLEU tokenises nothing again. With ``"punct"``
-(a token could in principle span a sentence cut) or other tokenizers, BLEU's whole-text tokens are computed once
-per distinct text on their own. Nothing is cached across calls beyond that token cache; scores never are.
+set of options and returns both results, exactly as the two calls would return them. With
+``sentence_split="newline"`` and the ``char`` or ``none`` tokenizer (where the line tokens concatenate to the
+whole-text tokens), BLEU is counted on ROUGE's tokenised corpus itself -- the same distinct texts, token ids and
+n-gram tables (:class:`zheval.layout.CorpusLayout`, :func:`zheval.bleu_corpus.compute_bleu_from_layout`). Otherwise (``"punct"``: a token
+could in principle span a sentence cut; other tokenizers; a BLEU preset or crosscheck) BLEU's whole-text tokens are
+computed once per distinct text on their own through the tokenizer's cache. Nothing is cached across calls beyond that token cache; scores never are.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, Sequence
 
-from .bleu_corpus import BLEU_OPTIONS, compute_bleu
+from .bleu_corpus import BLEU_OPTIONS, _prepare, compute_bleu, compute_bleu_from_layout
 from .inputs import validate_inputs
 from .rouge_corpus import ROUGE_OPTIONS, compute_rouge
 
@@ -63,8 +63,32 @@ def score(
                         f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}")
     preds, refs = validate_inputs(predictions, references)
     out: Dict[str, dict] = {}
+    share: dict = {}
     if "rouge" in metrics:
-        out["rouge"] = compute_rouge(preds, refs, **{k: v for k, v in options.items() if k in ROUGE_OPTIONS})
+        out["rouge"] = compute_rouge(preds, refs, _share=share,
+                                     **{k: v for k, v in options.items() if k in ROUGE_OPTIONS})
     if "bleu" in metrics:
-        out["bleu"] = compute_bleu(preds, refs, **{k: v for k, v in options.items() if k in BLEU_OPTIONS})
+        bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
+        if _can_share(share, bleu_options):
+            out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs, **bleu_options)
+        else:
+            out["bleu"] = compute_bleu(preds, refs, **bleu_options)
     return {m: out[m] for m in metrics}
+
+
+def _can_share(share: dict, bleu_options: dict) -> bool:
+    """Whether BLEU can count on ROUGE's tokenised corpus: the same tokenizer (fingerprint), line-split sentences
+    whose concatenation is the whole-text tokenisation, no crosscheck (it needs token strings) and no BLEU preset."""
+    if not share or bleu_options.get("crosscheck") or bleu_options.get("preset") is not None:
+        return False
+    tok = share["tokenizer"]
+    if share["sentence_split"] != "newline" or not tok._newline_concat_is_tokenize():
+        return False
+    try:
+        opts = dict(bleu_options)
+        for k in ("bootstrap", "seed", "confidence"):
+            opts.pop(k, None)
+        _, bleu_tok = _prepare(**opts)
+    except (TypeError, ValueError):
+        return False  # compute_bleu will raise the error itself
+    return bleu_tok.fingerprint == tok.fingerprint
