@@ -16,11 +16,16 @@
 A thin evaluate wrapper: all logic lives in the zheval library (zheval.rouge_corpus.compute_rouge).
 """
 
+import numbers
+import os
+
 import datasets
 import evaluate
 
 from zheval.inputs import validate_inputs  # From: zheval
 from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
+from zheval.rouge_corpus import TOKENIZER_OPTIONS  # From: zheval
+from zheval.rouge_corpus import build_rouge_tokenizer  # From: zheval
 from zheval.rouge_corpus import compute_rouge  # From: zheval
 from zheval.rouge_corpus import resolve_options  # From: zheval
 
@@ -42,8 +47,10 @@ ROUGE (Lin, 2004) for Chinese: ROUGE-N, ROUGE-L, ROUGE-Lsum, ROUGE-W, ROUGE-S an
 Chinese tokens (characters by default, or jieba words, or your own tokenizer) after an explicit normalisation,
 both named in the result's signature. The Hub's "rouge" module keeps only [a-z0-9] and scores Chinese 0.
 
-rouge1..rouge9, rougeL and rougeLsum equal rouge-score 0.1.2 fed the same tokens (crosscheck=True recomputes them
-with rouge-score; the difference is 0). The corpus value is the exact mean of per-item scores. Several references
+rouge1..rouge9 and rougeL equal rouge-score 0.1.2 fed the same tokens (crosscheck=True recomputes them with
+rouge-score; the difference is 0). rougeLsum does too with sentence_split="newline" (rouge-score splits on newlines
+only); with the default "punct" split it equals rouge-score given our sentences joined by "\n", which is what the
+cross-check feeds it. The corpus value is the exact mean of per-item scores. Several references
 per item are combined by an explicit rule (multi_ref): "max" (rouge-score's score_multi), "mean", "pool"
 (ROUGE-1.5.5 -f A) or "best_recall" (-f B).
 
@@ -75,7 +82,8 @@ Args:
     preset (`str`): "rouge155" or "llamafactory"; sets defaults, explicit arguments override them.
     crosscheck (`bool`): also recompute with rouge-score (rouge-chinese for "llamafactory") on the same tokens.
     rouge_w_weight (`float`): w of rougeW, default 1.2.
-    sentence_split (`str`): for rougeLsum: "punct" (default: newlines and 。！？；… etc.) or "newline".
+    sentence_split (`str`): for rougeLsum: "punct" (default: newlines and 。！？；… etc.) or "newline"
+        (rouge-score's rule: only then is rougeLsum rouge-score's on the raw text's tokens).
     terms, punct, jieba_hmm, jieba_dict, normalize, t2s: tokenizer options, as in chinese_bleu.
     Options that only chinese_bleu uses (max_order, smooth_method, level, ...) are accepted and ignored, so that
     evaluate.combine([chinese_bleu, chinese_rouge]) takes one set of keyword arguments.
@@ -105,7 +113,7 @@ Examples:
     ...     crosscheck=True,
     ... )
     >>> round(results["rougeSU4"], 4), results["crosscheck"]["max_abs_diff"]
-    (0.3551, 0.0)
+    (0.6574, 0.0)
     >>> results["signature"].split("|")[0]
     'nrefs:var'
 """
@@ -150,31 +158,43 @@ class ChineseRouge(evaluate.Metric):
             reference_urls=["https://aclanthology.org/W04-1013"],
         )
 
-    # Inputs and options are checked before evaluate stores anything: evaluate would silently turn an int into a
-    # string and keep a half-finished state after a failure inside _compute.
+    def __init__(self, *args, **kwargs):
+        """evaluate's own constructor parameters only (what ``evaluate.load`` passes); scoring options go to
+        ``compute()``. evaluate would silently swallow ``evaluate.load(path, tokenizer="jieba")``: TypeError instead.
+        """
+        _refuse_load_options("chinese_rouge", kwargs)
+        super().__init__(*args, **kwargs)
+
+    # Inputs and options are checked, and inputs put in their canonical form (every item a list of reference
+    # strings), before evaluate stores anything: evaluate picks its feature set from the first item and coerces
+    # the rest (a list reference after a string one became its repr), and a batch refused halfway would stay
+    # stored. A failure inside _compute restores the batches added before the call (see _compute_keeping_batches).
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Check inputs and options, then compute (see the module's inputs description below)."""
-        opts = _rouge_options(kwargs)
-        _check_options(opts)
+        _check_options(kwargs)
         if predictions is not None or references is not None:
-            validate_inputs(predictions, references)
-        return super().compute(predictions=predictions, references=references, **kwargs)
+            predictions, references = _canonical_inputs(predictions, references)
+        return _compute_keeping_batches(self, super().compute, predictions, references, kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Check a batch (item indices in errors), then store it."""
+        """Check a batch (item indices in errors), then store it in canonical form."""
         if predictions is not None or references is not None:
-            validate_inputs(predictions, references)
+            predictions, references = _canonical_inputs(predictions, references)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
-        """Check one item, then store it."""
+        """Check one item, then store it in canonical form."""
         if prediction is not None or reference is not None:
-            validate_inputs([prediction], [reference])
+            (prediction,), (reference,) = _canonical_inputs([prediction], [reference], single=True)
         return super().add(prediction=prediction, reference=reference, **kwargs)
 
     def _compute(self, predictions, references, **kwargs):
-        return compute_rouge(predictions, references, **_rouge_options(kwargs))
+        # kept until the computation succeeds, so that a failure can put the stored items back
+        self._zheval_inputs = (predictions, references)
+        out = compute_rouge(predictions, references, **_rouge_options(kwargs))
+        self._zheval_inputs = None
+        return out
 
 
 def _rouge_options(kwargs):
@@ -188,7 +208,139 @@ def _rouge_options(kwargs):
     return {k: v for k, v in kwargs.items() if k in ROUGE_OPTIONS}
 
 
-def _check_options(opts):
-    """Raise the option errors compute_rouge would raise (unknown type, multi_ref, preset ...) before storing."""
-    keys = ("rouge_types", "multi_ref", "beta", "rouge_w_weight", "sentence_split")
-    resolve_options(opts.get("preset"), **{k: opts[k] for k in keys if k in opts})
+def _check_options(kwargs):
+    """Raise every option error compute_rouge would raise (unknown option or value, preset conflicts, bootstrap,
+    seed, confidence, tokenizer name and options, normalize, terms, punct, jieba_dict ...) before evaluate stores
+    or consumes anything. The tokenizer is built as compute_rouge builds it (instances are cached)."""
+    opts = _rouge_options(kwargs)
+    keys = ("tokenizer", "rouge_types", "multi_ref", "beta", "rouge_w_weight", "sentence_split", "normalize")
+    resolved = resolve_options(opts.get("preset"), **{k: opts[k] for k in keys if k in opts})
+    bootstrap = opts.get("bootstrap", 0)
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, numbers.Integral) or bootstrap < 0:
+        raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
+    if bootstrap and not opts.get("use_aggregator", True):
+        raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
+    if opts.get("crosscheck") and opts.get("preset") == "rouge155":
+        raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
+    if opts.get("preset") == "llamafactory" and resolved["beta"] != 1.0:
+        raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
+    if opts.get("crosscheck") and resolved["beta"] != 1.0:
+        raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
+    _check_seed_and_confidence(opts)
+    tok_opts = {k: opts[k] for k in TOKENIZER_OPTIONS if k in opts and k != "normalize"}
+    if resolved["normalize"] is not None:
+        tok_opts["normalize"] = resolved["normalize"]
+    build_rouge_tokenizer(resolved["tokenizer"], **tok_opts)
+
+
+# ---- evaluate glue, the same in chinese_bleu.py --------------------------------------------------------------------
+
+#: evaluate 0.4.6's own constructor parameters (EvaluationModule.__init__; evaluate.load passes config_name,
+#: process_id, num_process, cache_dir, keep_in_memory, experiment_id, hash, and forwards any other keyword).
+EVALUATE_INIT_ARGS = (
+    "config_name",
+    "keep_in_memory",
+    "cache_dir",
+    "num_process",
+    "process_id",
+    "seed",
+    "experiment_id",
+    "hash",
+    "max_concurrent_cache_files",
+    "timeout",
+)
+
+
+def _refuse_load_options(name, kwargs):
+    """TypeError for keyword arguments of evaluate.load() that evaluate would silently swallow."""
+    unknown = sorted(k for k in kwargs if k not in EVALUATE_INIT_ARGS)
+    if unknown:
+        raise TypeError(
+            f"evaluate.load({name!r}, ...) got unknown argument(s) {unknown}, which evaluate would silently ignore. "
+            f"Scoring options go to compute(), e.g. {name}.compute(predictions=..., references=..., "
+            f"{unknown[0]}=...). evaluate.load takes only evaluate's own arguments: {', '.join(EVALUATE_INIT_ARGS)} "
+            "(its seed seeds evaluate's global RNG around compute; the bootstrap seed is compute(seed=...))."
+        )
+
+
+def _check_seed_and_confidence(opts):
+    seed = opts.get("seed", 12345)
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+        raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
+    confidence = opts.get("confidence", 0.95)
+    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+
+
+def _canonical_inputs(predictions, references, single=False):
+    """validate_inputs (TypeError/ValueError naming the item), plus text that Arrow can store (no lone surrogate);
+    returns predictions as list[str] and references as list[list[str]] -- the only form handed to evaluate, so
+    its feature set is always the list one and string and list references mix freely across items and batches."""
+    preds, refs = validate_inputs(predictions, references)
+    try:
+        "".join(preds).encode("utf-8")
+        "".join(r for rs in refs for r in rs).encode("utf-8")
+    except UnicodeEncodeError:
+        for i, p in enumerate(preds):
+            _check_encodable(p, "prediction" if single else f"predictions[{i}]")
+        for i, rs in enumerate(refs):
+            for j, r in enumerate(rs):
+                _check_encodable(r, ("reference" if single else f"references[{i}]") + f"[{j}]")
+    return preds, refs
+
+
+def _check_encodable(text, where):
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(
+            f"{where} is not valid text: {text[e.start:e.end]!r} at position {e.start} is a lone surrogate "
+            "(half of a UTF-16 pair, usually from a broken decode); it cannot be stored or tokenised"
+        ) from None
+
+
+def _compute_keeping_batches(module, compute, predictions, references, kwargs):
+    """Run evaluate's compute; if it fails inside _compute, put the items stored before this call back.
+
+    evaluate has already read (and, on disk, deleted the lock of) the stored items when _compute runs, so a failure
+    there -- an error that depends on the data, e.g. a reference empty after normalisation -- would lose every
+    batch. The items stored before the call are re-added; this call's own items are not (a failed compute leaves
+    the state it found). Single process only: with num_process > 1 the shards of the other ranks are gone.
+    """
+    if predictions is None and references is None and len(module) == 0 and module.num_process == 1:
+        raise ValueError(
+            "no items to score: compute() got no predictions/references and none were stored with add()/add_batch()"
+        )
+    n_before = len(module)
+    module._zheval_inputs = None
+    try:
+        return compute(predictions=predictions, references=references, **kwargs)
+    except BaseException:
+        stash = getattr(module, "_zheval_inputs", None)
+        module._zheval_inputs = None
+        if stash is not None and module.num_process == 1:
+            _restore_items(module, stash, n_before)
+        raise
+
+
+def _restore_items(module, stash, n_keep):
+    # undo what evaluate's compute did before _compute (finalise the writer, read the data, keep the file locks),
+    # releasing and removing the cache file as evaluate does after a successful _compute, then store the items again
+    module.data = None
+    if module.buf_writer is not None:
+        module.buf_writer = None
+    else:
+        for filelock, file_path in reversed(list(zip(module.filelocks or [], module.file_paths or []))):
+            if os.path.exists(file_path):
+                os.remove(file_path)
+            filelock.release()
+    module.file_paths = module.filelocks = None
+    module.writer = None
+    module.cache_file_name = None
+    module.filelock = None
+    module.selected_feature_format = None
+    if n_keep:
+        preds, refs = stash
+        evaluate.Metric.add_batch(
+            module, predictions=list(preds[:n_keep]), references=[list(r) for r in refs[:n_keep]]
+        )
