@@ -18,6 +18,7 @@ no partial output.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from enum import Enum
 from pathlib import Path
@@ -91,6 +92,40 @@ def _check_output_dir(*paths: Optional[Path]) -> None:
                 raise UserError(f"output path is a directory: {p}")
 
 
+def _same_file(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` name the same file: equal after resolving symlinks and ``..``, or (both existing)
+    the same inode (hard links, case-insensitive file systems)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+    except (OSError, RuntimeError):
+        pass
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _check_paths(inputs: dict, outputs: dict) -> None:
+    """Refuse an output path that is one of the command's input files (or another output): writing it would
+    destroy the input. ``inputs``/``outputs`` map the option name to a ``Path`` (or ``None`` when not given)."""
+    ins = [(k, p) for k, p in inputs.items() if p is not None]
+    outs = [(k, p) for k, p in outputs.items() if p is not None]
+    for flag, out in outs:
+        for in_flag, src in ins:
+            if _same_file(out, src):
+                raise UserError(f"{flag} must differ from the input file ({flag} {out} is {in_flag} {src})")
+    for i, (flag_a, a) in enumerate(outs):
+        for flag_b, b in outs[i + 1:]:
+            if _same_file(a, b):
+                raise UserError(f"{flag_a} and {flag_b} must be different files (both are {a})")
+
+
+def _check_tokenizer(tokenizer: str) -> None:
+    if tokenizer not in CLI_TOKENIZERS:
+        raise UserError(f"unknown tokenizer {tokenizer!r}; valid: {', '.join(CLI_TOKENIZERS)}")
+
+
 def _render(report, fmt: Format) -> str:
     from .report import render_markdown, render_table
 
@@ -150,8 +185,11 @@ def _tok_options(jieba_hmm: bool, terms: Optional[Path]) -> dict:
     return opts
 
 
+#: Tokenizer names the command line accepts (``--help`` lists exactly these, and so does the error message).
+CLI_TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
+
 # shared option declarations
-_TOKENIZER = typer.Option("char", "--tokenizer", "-t", help="char | jieba | none | sacrebleu-zh | llamafactory-char")
+_TOKENIZER = typer.Option("char", "--tokenizer", "-t", help=" | ".join(CLI_TOKENIZERS))
 _METRICS = typer.Option("bleu,rouge", "--metrics", help="comma list of bleu, rouge")
 _ROUGE_TYPES = typer.Option("rouge1,rouge2,rougeL", "--rouge-types", help="ROUGE types (F-measure), e.g. rouge1,rouge2,rougeL,rougeLsum")
 _BY = typer.Option("domain,difficulty", "--by", help="group columns, comma list ('none' for overall only)")
@@ -199,7 +237,10 @@ def score(
         from .adapters.duck_eval import evaluate_predictions
 
         _quiet(quiet)
+        _check_tokenizer(tokenizer)
         _check_output_dir(output, plot)
+        _check_paths({"--data": data, "--predictions": predictions, "--terms": terms},
+                     {"--output": output, "--plot": plot})
         ds = _load(data)
         report = evaluate_predictions(
             ds, predictions, tokenizer=tokenizer, metrics=_split_list(metrics), by=_split_list(by),
@@ -239,7 +280,9 @@ def ceiling(
         from .adapters.duck_eval import human_ceiling
 
         _quiet(quiet)
+        _check_tokenizer(tokenizer)
         _check_output_dir(output, plot)
+        _check_paths({"--data": data, "--terms": terms}, {"--output": output, "--plot": plot})
         ds = _load(data)
         report = human_ceiling(
             ds, tokenizer=tokenizer, metrics=_split_list(metrics), by=_split_list(by), bootstrap=bootstrap, seed=seed,
@@ -271,13 +314,17 @@ def compare(
     terms: Optional[Path] = _TERMS,
     quiet: bool = _QUIET,
 ) -> None:
-    """Paired bootstrap comparison of two systems on the same items (B − A, interval, p-value)."""
+    """Paired bootstrap comparison of two systems on the same items (B − A, interval, sacrebleu's p-value; an exact
+    tie is reported as "no difference", since that p-value is then its minimum 1/(resamples + 1))."""
 
     def go():
         from .adapters.duck_eval import compare_predictions
 
         _quiet(quiet)
+        _check_tokenizer(tokenizer)
         _check_output_dir(output)
+        _check_paths({"--data": data, "--predictions A": predictions[0], "--predictions B": predictions[1],
+                      "--terms": terms}, {"--output": output})
         ds = _load(data)
         report = compare_predictions(
             ds, predictions[0], predictions[1], tokenizer=tokenizer, metrics=_split_list(metrics), by=_split_list(by),
@@ -311,8 +358,7 @@ def clean(
 
         _quiet(quiet)
         _check_output_dir(output, report_json)
-        if output.resolve() == source.resolve():
-            raise UserError("--output must differ from the input file")
+        _check_paths({"SOURCE": source}, {"--output": output, "--report-json": report_json})
         ds = _load(source)
         cleaned, rep = clean_duck(
             ds, normalize=not no_normalize, min_chars=min_chars, max_chars=max_chars,
@@ -328,6 +374,12 @@ def clean(
             atomic_write(report_json, js)
         typer.echo(text)
         typer.echo(f"wrote {output} ({len(cleaned)} queries)", err=True)
+        if len(cleaned) == 0:
+            typer.echo(
+                f"zheval: warning: {output} has 0 queries: every query was dropped (see the report above); "
+                "scoring it will fail with 'no items'. Loosen --min-chars/--max-chars/--min-refs/--dedup-threshold.",
+                err=True,
+            )
 
     _run(go)
 
@@ -349,8 +401,11 @@ def demo(
         from .adapters.duck_eval import evaluate_predictions
 
         _quiet(not progress)
+        _check_tokenizer(tokenizer)
         _check_output_dir(output, plot)
         with sample_files() as files:
+            _check_paths({"the sample data": files["data"], "the sample predictions": files["predictions"]},
+                         {"--output": output, "--plot": plot})
             ds = load_duck(files["data"])
             report = evaluate_predictions(
                 ds, files["predictions"], tokenizer=tokenizer, bootstrap=bootstrap, num_proc=num_proc, progress=progress

@@ -418,7 +418,8 @@ class Report:
         metrics: ``[(name, label)]`` in display order.
         groups: :class:`GroupScore` list (``overall`` first) — for ``score`` and ``ceiling``.
         comparison: for ``compare``: ``[{"group", "n", "metric", "score_a", "score_b", "delta", "delta_low",
-            "delta_high", "p_value"}]``.
+            "delta_high", "p_value", "no_difference"}]`` (``no_difference``: B − A is exactly 0, where sacrebleu's
+            p-value is its minimum 1/(resamples + 1) and means nothing).
         diagnostics: :class:`Diagnostics` or ``None``; signatures: ``{"bleu": …, "rouge": …}``.
         params: options used (tokenizer, bootstrap, seed, num_proc, …); notes / warnings: messages for the reader.
     """
@@ -485,7 +486,8 @@ def _compare_rows(report: Report) -> tuple[list, list]:
     for r in report.comparison:
         rows.append([
             r["group"], str(r["n"]), r["label"], f"{r['score_a']:.3f}", f"{r['score_b']:.3f}",
-            f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]", f"{r['p_value']:.4f}",
+            f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]",
+            f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else ""),
         ])
     return header, rows
 

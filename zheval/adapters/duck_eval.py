@@ -553,6 +553,20 @@ def human_ceiling(
     )
 
 
+#: How ``compare`` explains its p-value (sacrebleu 2.6.0 ``_paired_bs_test``, kept exactly).
+P_VALUE_NOTE = (
+    "p: sacrebleu's paired-bootstrap p-value = (1 + number of resamples whose |B − A|, shifted to mean 0, is strictly "
+    "larger than the observed |B − A|) / ({n} + 1): the chance of a difference at least this large if A and B were "
+    "equally good. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets."
+)
+#: Added when the observed difference is exactly 0 in some row, where that minimal p means nothing.
+NO_DIFFERENCE_NOTE = (
+    "no difference: the systems' outputs score identically for {where} (B − A = 0). The p shown there "
+    "({pmin:.4f} when every resample ties too) is an artefact of the convention above (no resample can exceed 0 "
+    "strictly, and the +1 keeps p above 0), not evidence of a difference."
+)
+
+
 def compare_predictions(
     ds,
     predictions_a,
@@ -576,6 +590,9 @@ def compare_predictions(
     For each group (overall, then ``by``) and metric: both systems' scores, ``delta = B − A``, the percentile
     interval of the resampled difference, and sacrebleu's paired-bootstrap p-value
     (:func:`zheval.stats.paired_bootstrap`; same resampled items for both systems, ``bootstrap`` resamples, seeded).
+    sacrebleu's convention (a strict ``>`` and +1 smoothing) gives p = 1/(bootstrap + 1), its smallest value, when
+    the difference is exactly 0 (e.g. two identical systems); such rows get ``no_difference: True`` and a note
+    saying so plainly (:data:`NO_DIFFERENCE_NOTE`), while ``p_value`` stays sacrebleu's number.
 
     Args:
         ds: the dataset; predictions_a / predictions_b: as ``predictions`` of :func:`evaluate_predictions`; other
@@ -605,9 +622,13 @@ def compare_predictions(
         for sa, sb in zip(specs_a, specs_b):
             res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
             a, b = float(sa.point(idx)), float(sb.point(idx))
-            res.update({"score_a": a, "score_b": b, "delta": b - a})
+            res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b})
             rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label, **res})
     refs = tables[0]["responses"]
+    notes = [P_VALUE_NOTE.format(n=int(bootstrap), pmin=1 / (int(bootstrap) + 1))]
+    ties = [f"{r['label']} ({r['group']})" for r in rows if r["no_difference"]]
+    if ties:
+        notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=1 / (int(bootstrap) + 1)))
     return Report(
         kind="compare",
         title=f"zheval compare: A = {names[0]}, B = {names[1]} ({len(ds)} items)",
@@ -615,5 +636,5 @@ def compare_predictions(
         comparison=rows,
         signatures=_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
         params={**_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1]},
-        notes=["p: probability of a difference at least this large if A and B were equally good (sacrebleu's paired bootstrap)"],
+        notes=notes,
     )

@@ -33,6 +33,8 @@ __all__ = [
     "MAX_REPORTED",
     "Problem",
     "DuckFormatError",
+    "EmptyDataError",
+    "lone_surrogate",
     "read_duck_rows",
     "load_duck",
 ]
@@ -116,6 +118,17 @@ class DuckFormatError(ValueError):
         super().__init__("\n".join(lines))
 
 
+_EMPTY = "the file is empty or has only blank lines"
+
+
+class EmptyDataError(DuckFormatError):
+    """A 小黄鸭 file without a single item: ``no items in FILE``."""
+
+    def __init__(self, path: str):
+        self.problems = [Problem(path, 0, None, f"no items in {path} ({_EMPTY})")]
+        ValueError.__init__(self, f"no items in {path} ({_EMPTY})")
+
+
 def _type_name(x) -> str:
     if x is None:
         return "null"
@@ -124,11 +137,40 @@ def _type_name(x) -> str:
     )
 
 
+def lone_surrogate(text: str) -> str | None:
+    """``None`` if ``text`` is valid Unicode text, else where its first lone surrogate is (a JSON ``\\ud800``-style
+    escape without its pair decodes to one; Arrow, files and terminals cannot encode it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return (f"contains a lone surrogate ({text[exc.start:exc.end]!r} at position {exc.start}), which is not valid "
+                "Unicode text (a \\uD800-\\uDFFF escape without its pair)")
+    return None
+
+
+def _check_text_fields(obj) -> list[str]:
+    errs = []
+    for key in ("id", "query", "domain", "difficulty"):
+        v = obj.get(key)
+        if isinstance(v, str):
+            bad = lone_surrogate(v)
+            if bad:
+                errs.append(f"{key!r} {bad}")
+    r = obj.get("responses")
+    if isinstance(r, list):
+        for j, s in enumerate(r):
+            if isinstance(s, str):
+                bad = lone_surrogate(s)
+                if bad:
+                    errs.append(f"responses[{j}] {bad}")
+    return errs
+
+
 def _check_row(obj, domains, difficulties) -> list[str]:
     """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row)."""
     if not isinstance(obj, dict):
         return [f"expected a JSON object, got {_type_name(obj)}"]
-    errs = []
+    errs = _check_text_fields(obj)
     missing = [k for k in DUCK_KEYS if k not in obj]
     extra = [k for k in obj if k not in DUCK_KEYS]
     if missing:
@@ -195,12 +237,16 @@ def read_duck_rows(
             malformed JSON, a non-object line, missing/extra keys, wrong types, ``responses`` not a non-empty list
             of non-empty strings, an unknown domain/difficulty, a duplicate id. Each problem names ``file:line``
             and the id when known; up to :data:`MAX_REPORTED` are listed.
-        FileNotFoundError: the file does not exist.
+            A file without any row raises :class:`EmptyDataError` (``no items in FILE``; a problem when ``problems``
+            is given).
+        FileNotFoundError: the file does not exist. IsADirectoryError: ``path`` is a directory.
     """
     path = Path(path)
     own = problems is None
     probs: list[Problem] = [] if own else problems
     ids = {} if seen_ids is None else seen_ids
+    if path.is_dir():
+        raise IsADirectoryError(f"{path} is a directory, not a 小黄鸭 JSONL file")
     if not path.is_file():
         raise FileNotFoundError(f"小黄鸭 data file not found: {path}")
     rows = []
@@ -230,6 +276,10 @@ def read_duck_rows(
             probs.extend(Problem(name, lineno, rid, e) for e in errs)
             continue
         rows.append({k: obj[k] for k in DUCK_KEYS})
+    if not rows and not any(p.path == name for p in probs):
+        if own:
+            raise EmptyDataError(name)
+        probs.append(Problem(name, 0, None, f"no items in {name} ({_EMPTY})"))
     if own and probs:
         raise DuckFormatError(probs)
     return rows

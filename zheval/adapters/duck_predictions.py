@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .duck_load import DuckFormatError, Problem
+from .duck_load import DuckFormatError, Problem, lone_surrogate
 
 __all__ = ["Predictions", "PredictionMismatchError", "read_predictions", "join_predictions", "PREDICTION_KEYS"]
 
@@ -108,11 +108,15 @@ def read_predictions(path, format: str = "auto") -> Predictions:
         DuckFormatError (ValueError): undecodable UTF-8, malformed JSON, a line that is not an object, no or two
             prediction fields, a non-string prediction/id/label, ids on some lines only, a duplicate id — every
             problem named ``file:line`` (first 20 listed).
-        FileNotFoundError: missing file. ValueError: unknown ``format``.
+        FileNotFoundError: missing file. IsADirectoryError: ``path`` is a directory. ValueError: unknown ``format``.
+        A prediction, id or label with a lone surrogate (a JSON ``\\ud800`` escape without its pair) is a problem
+        named ``file:line`` and id.
     """
     if format not in ("auto", "jsonl", "text"):
         raise ValueError(f"unknown predictions format {format!r}; valid: auto, jsonl, text")
     path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"predictions path {path} is a directory, not a file")
     if not path.is_file():
         raise FileNotFoundError(f"predictions file not found: {path}")
     lines = _read_lines(path)
@@ -136,6 +140,11 @@ def read_predictions(path, format: str = "auto") -> Predictions:
             problems.append(Problem(name, lineno, None, "expected a JSON object with an id and a prediction"))
             continue
         rid = obj.get("id")
+        bad = [f"{k!r} {lone_surrogate(obj[k])}" for k in ("id",) + PREDICTION_KEYS + ("label",)
+               if isinstance(obj.get(k), str) and lone_surrogate(obj[k])]
+        if bad:
+            problems.extend(Problem(name, lineno, rid if isinstance(rid, str) else None, b) for b in bad)
+            continue
         if "id" in obj:
             if not isinstance(rid, str) or not rid.strip():
                 problems.append(Problem(name, lineno, None, f"'id' must be a non-empty string, got {rid!r}"))
