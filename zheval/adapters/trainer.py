@@ -363,10 +363,26 @@ def flatten_result(result: Mapping[str, Any], prefix: str = "") -> dict[str, flo
 DROP_KEYS = ("counts", "totals", "scores")
 
 
+def splits_on_whitespace(options: Mapping) -> bool:
+    """True when the scoring tokenizer named in ``options`` takes whitespace as the token boundary (``"none"``, or
+    a :class:`zheval.tokenizers.WhitespaceTokenizer` instance). The hook then never removes spaces next to CJK
+    characters before that metric: ``今天 天气 很好`` decoded from a word-level vocabulary must stay three tokens."""
+    from ..tokenizers import WhitespaceTokenizer
+
+    tok = options.get("tokenizer")
+    return (isinstance(tok, str) and tok == "none") or isinstance(tok, WhitespaceTokenizer)
+
+
 class _Backend:
     """One metric of the hook. ``compute`` scores a whole set; ``add``/``summary`` accumulate batches."""
 
     name: str
+    options: dict
+
+    @property
+    def splits_on_whitespace(self) -> bool:
+        """Whether this metric's scoring tokenizer splits on whitespace (see :func:`splits_on_whitespace`)."""
+        return splits_on_whitespace(self.options)
 
     def compute(self, predictions: list[str], references: list[str]) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -592,15 +608,18 @@ class ZhevalComputeMetrics:
 
     # -- calls ---------------------------------------------------------------------------------------------------
     def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
-        preds, refs = self.decode(eval_pred)
-        preds, refs, skipped = self._drop_empty_references(preds, refs)
+        raw = decode_predictions(
+            eval_pred, self.tokenizer, causal_lm=self.causal_lm, ignore_index=self.ignore_index, clean_whitespace=False
+        )
+        preds, refs, skipped = self._drop_empty_references(*raw)
+        texts = self._texts_for(preds, refs)
         if compute_result is None:
-            self.predictions, self.references = preds, refs
-            results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
+            self.predictions, self.references = texts(None)
+            results = {b.name: b.compute(*texts(b)) for b in self.metrics} if preds else None
             return self._summarise(results, len(preds), skipped)
         if preds:
             for b in self.metrics:
-                b.add(preds, refs)
+                b.add(*texts(b))
         self._n_items += len(preds)
         self._n_skipped += skipped
         if not compute_result:
@@ -615,14 +634,33 @@ class ZhevalComputeMetrics:
         return self._summarise(results, n, skipped)
 
     def decode(self, eval_pred) -> tuple[list[str], list[str]]:
-        """Decoded ``(predictions, references)`` of one call (see :func:`decode_predictions`)."""
+        """Decoded ``(predictions, references)`` of one call (see :func:`decode_predictions`): whitespace cleaned
+        when ``clean_whitespace`` is on and no metric's scoring tokenizer splits on whitespace."""
         return decode_predictions(
             eval_pred,
             self.tokenizer,
             causal_lm=self.causal_lm,
             ignore_index=self.ignore_index,
-            clean_whitespace=self.clean_whitespace,
+            clean_whitespace=self.clean_whitespace and not any(b.splits_on_whitespace for b in self.metrics),
         )
+
+    def _texts_for(self, preds: list[str], refs: list[str]):
+        """``texts(backend)`` → the texts that metric scores: whitespace-cleaned (:func:`normalize_space`, once per
+        call) when ``clean_whitespace`` is on, except for a metric whose scoring tokenizer splits on whitespace,
+        which gets the texts as decoded (removing a space next to a CJK character would merge two of its tokens).
+        ``texts(None)`` is what :attr:`predictions`/:attr:`references` keep (as :meth:`decode`)."""
+        cleaned: list = []
+
+        def texts(backend):
+            raw_needed = backend.splits_on_whitespace if backend is not None else any(
+                b.splits_on_whitespace for b in self.metrics)
+            if not self.clean_whitespace or raw_needed:
+                return preds, refs
+            if not cleaned:
+                cleaned.append(([normalize_space(t) for t in preds], [normalize_space(t) for t in refs]))
+            return cleaned[0]
+
+        return texts
 
     def reset(self) -> None:
         """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
@@ -778,7 +816,10 @@ def build_compute_metrics(
             whose label is not ``ignore_index`` (see :func:`prediction_ids`). Leave False for ``Seq2SeqTrainer`` with
             ``predict_with_generate=True``.
         ignore_index: the label padding value (``-100``).
-        clean_whitespace: normalise whitespace of decoded texts (``今 天 天 气`` → ``今天天气``).
+        clean_whitespace: normalise whitespace of decoded texts (``今 天 天 气`` → ``今天天气``) — except for a metric
+            whose scoring tokenizer splits on whitespace (``tokenizer="none"``): it always gets the texts as decoded,
+            since removing a space next to a CJK character would merge its tokens (``今天 天气`` → ``今天天气``).
+            A custom callable scoring tokenizer that splits on whitespace needs ``clean_whitespace=False``.
         empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special) are
             left out, counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError.
         metric_options: keyword options shared by the metrics, with the names of the metric modules (``tokenizer=
@@ -795,7 +836,8 @@ def build_compute_metrics(
     Raises:
         ValueError: the tokenizer has no ``pad_token_id`` (says what to set); bad option values (from the metric);
             ``empty_references`` not ``"skip"``/``"error"``; an evaluate module in distributed mode.
-        TypeError: no transformers tokenizer given; an unknown option or metric specification.
+        TypeError: no transformers tokenizer given; an unknown option or metric specification; a ``seed`` that is
+            not an int.
     """
     if tokenizer is None or not hasattr(tokenizer, "batch_decode"):
         hint = ""
@@ -822,6 +864,9 @@ def build_compute_metrics(
             if isinstance(spec, str) and spec in LIBRARY_METRICS:
                 _check_options_used([spec], dict(extra))
         pairs.append((spec, {**metric_options, **extra}))
+        seed = pairs[-1][1].get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
     _check_options_used([spec for spec, _ in pairs], metric_options)
     backends = [_make_backend(spec, options) for spec, options in pairs]
     names = [b.name for b in backends]
