@@ -16,9 +16,6 @@
 A thin evaluate wrapper: all logic lives in the zheval library (zheval.bleu_corpus.compute_bleu).
 """
 
-import numbers
-import os
-
 import datasets
 import evaluate
 
@@ -79,6 +76,9 @@ Args:
     predictions (`list` of `str`): one prediction per item (an empty string scores 0).
     references (`list` of `list` of `str`, or `list` of `str`): one or more references per item; the number may
         differ between items. Not sacrebleu's transposed layout (one list per reference set).
+        A string and a list may be mixed across items and across add()/add_batch() calls.
+    Options are keyword arguments of compute(); evaluate.load() takes only evaluate's own arguments (a scoring
+    option given to evaluate.load raises TypeError instead of being silently ignored).
     tokenizer (`str` or callable): "char" (default: one token per Han character, per run of letters/digits, per
         other symbol), "jieba" (a private jieba instance), "none" (text already split by spaces),
         "sacrebleu-zh", "llamafactory-char", or a callable `str -> list[str]`.
@@ -263,6 +263,8 @@ def _refuse_load_options(name, kwargs):
 
 
 def _check_seed_and_confidence(opts):
+    import numbers  # stdlib, imported here: evaluate treats top-level imports as requirements of the Space
+
     seed = opts.get("seed", 12345)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
@@ -325,6 +327,8 @@ def _compute_keeping_batches(module, compute, predictions, references, kwargs):
 def _restore_items(module, stash, n_keep):
     # undo what evaluate's compute did before _compute (finalise the writer, read the data, keep the file locks),
     # releasing and removing the cache file as evaluate does after a successful _compute, then store the items again
+    import os
+
     module.data = None
     if module.buf_writer is not None:
         module.buf_writer = None

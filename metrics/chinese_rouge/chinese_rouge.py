@@ -16,9 +16,6 @@
 A thin evaluate wrapper: all logic lives in the zheval library (zheval.rouge_corpus.compute_rouge).
 """
 
-import numbers
-import os
-
 import datasets
 import evaluate
 
@@ -68,6 +65,9 @@ Args:
     predictions (`list` of `str`): one prediction per item (an empty string scores 0).
     references (`list` of `list` of `str`, or `list` of `str`): one or more references per item; the number may
         differ between items.
+        A string and a list may be mixed across items and across add()/add_batch() calls.
+    Options are keyword arguments of compute(); evaluate.load() takes only evaluate's own arguments (a scoring
+    option given to evaluate.load raises TypeError instead of being silently ignored).
     tokenizer (`str` or callable): "char" (default: one token per Han character, per run of letters/digits, per
         other symbol), "jieba" (a private jieba instance), "none" (text already split by spaces), or a callable
         `str -> list[str]`.
@@ -212,6 +212,8 @@ def _check_options(kwargs):
     """Raise every option error compute_rouge would raise (unknown option or value, preset conflicts, bootstrap,
     seed, confidence, tokenizer name and options, normalize, terms, punct, jieba_dict ...) before evaluate stores
     or consumes anything. The tokenizer is built as compute_rouge builds it (instances are cached)."""
+    import numbers
+
     opts = _rouge_options(kwargs)
     keys = ("tokenizer", "rouge_types", "multi_ref", "beta", "rouge_w_weight", "sentence_split", "normalize")
     resolved = resolve_options(opts.get("preset"), **{k: opts[k] for k in keys if k in opts})
@@ -264,6 +266,8 @@ def _refuse_load_options(name, kwargs):
 
 
 def _check_seed_and_confidence(opts):
+    import numbers  # stdlib, imported here: evaluate treats top-level imports as requirements of the Space
+
     seed = opts.get("seed", 12345)
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
         raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
@@ -326,6 +330,8 @@ def _compute_keeping_batches(module, compute, predictions, references, kwargs):
 def _restore_items(module, stash, n_keep):
     # undo what evaluate's compute did before _compute (finalise the writer, read the data, keep the file locks),
     # releasing and removing the cache file as evaluate does after a successful _compute, then store the items again
+    import os
+
     module.data = None
     if module.buf_writer is not None:
         module.buf_writer = None
