@@ -162,22 +162,27 @@ def zheval_bleu_sacrebleu_zh(w):
 
 
 def zheval_both(w):
-    """ROUGE and BLEU on the same texts in one go. Uses a combined entry point when zheval has one; otherwise
-    ``compute_rouge`` then ``compute_bleu`` with the token cache shared between them (cleared only before)."""
+    """ROUGE and BLEU on the same texts in one go: ``zheval.score(..., metrics=("rouge", "bleu"))`` (one tokenisation
+    shared by both) when zheval has it; otherwise ``compute_rouge`` then ``compute_bleu`` sharing the token cache."""
     import zheval
-
-    preds, refs = w["predictions"], w["references"]
-    combined = getattr(zheval, "compute_all", None) or getattr(zheval, "compute_metrics", None)
-    from zheval.bleu_corpus import compute_bleu
     from zheval.rouge_corpus import compute_rouge
 
+    preds, refs = w["predictions"], w["references"]
     kw = _rouge_kwargs(compute_rouge, per_item=False)
+    try:
+        combined = zheval.score
+    except AttributeError:
+        combined = None
 
-    def run():
-        return compute_rouge(preds, refs, **kw), compute_bleu(preds, refs, tokenizer="char")
+    if combined is not None:
+        def run():
+            out = combined(preds, refs, metrics=("rouge", "bleu"), **kw)
+            return out["rouge"], out["bleu"]
+    else:
+        from zheval.bleu_corpus import compute_bleu
 
-    if combined is not None:  # pragma: no cover - depends on the library version
-        print(f"note: zheval has {combined.__name__}, but 'both' times compute_rouge + compute_bleu", file=sys.stderr)
+        def run():
+            return compute_rouge(preds, refs, **kw), compute_bleu(preds, refs, tokenizer="char")
 
     def check(out):
         r, b = out
@@ -415,7 +420,7 @@ IMPLS = {
     "sacrebleu-zh": ("bleu", sacrebleu_zh, False, "sacrebleu 2.6.0 BLEU(tokenize='zh') on raw text"),
     "sacrebleu-none": ("bleu", sacrebleu_none, False, "sacrebleu 2.6.0 BLEU(tokenize='none') on our tokens, space-joined"),
     "nltk": ("bleu", nltk_bleu, False, "nltk corpus_bleu on our token lists"),
-    "zheval-both": ("both", zheval_both, True, "compute_rouge + compute_bleu, one token cache"),
+    "zheval-both": ("both", zheval_both, True, "zheval.score(metrics=('rouge','bleu')): one tokenisation for both"),
     "floor-tokenize": ("floor", floor_tokenize, False, "normalise + char-tokenise each distinct text once"),
     "floor-ngrams": ("floor", floor_ngrams, False, "n-gram Counters, orders 1-4, every text occurrence"),
     "lcs-dp": ("floor", lcs_dp, False, "LCS lengths of all pairs, O(m*n) DP in Python"),
