@@ -68,6 +68,8 @@ def test_validate_inputs_ragged_and_strings():
         ("abc", ["x", "y", "z"], TypeError, "not a single str"),
         (["a"], None, TypeError, "references must be a list"),
         ([], [], ValueError, "no items to score"),
+        (["ok", "bad\ud800"], ["x", "y"], ValueError, r"predictions\[1\] is not valid text"),
+        (["ok"], [["x", "\udfff"]], ValueError, r"references\[0\]\[1\] is not valid text"),
     ],
 )
 def test_validate_inputs_errors(preds, refs, exc, pattern):

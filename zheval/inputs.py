@@ -7,9 +7,21 @@ the item (and reference) index, and nothing is ever dropped or coerced silently 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Sequence
 
 __all__ = ["validate_inputs"]
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _check_text(text: str, where: str) -> None:
+    m = _SURROGATE.search(text)
+    if m:
+        raise ValueError(
+            f"{where} is not valid text: {m.group()!r} at position {m.start()} is a lone surrogate (half of a UTF-16 "
+            "pair, usually from a broken decode); it cannot be stored or tokenised"
+        )
 
 
 def _describe(x: Any) -> str:
@@ -32,7 +44,7 @@ def validate_inputs(
     Raises:
         TypeError: ``predictions``/``references`` is a bare string or not a sequence; an item or reference that is
             not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``).
-        ValueError: no items (unless ``allow_empty``); lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
+        ValueError: a lone surrogate in a text (naming the item); no items (unless ``allow_empty``); lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
             list per reference *set*); an item with an empty reference list.
     """
     for name, value in (("predictions", predictions), ("references", references)):
@@ -73,4 +85,12 @@ def validate_inputs(
             if not isinstance(s, str):
                 raise TypeError(f"references[{i}][{j}] must be str, got {_describe(s)}")
         refs.append(r)
+    # lone surrogates (one scan of all text; item-by-item only to name the culprit)
+    if _SURROGATE.search("".join(preds)):
+        for i, p in enumerate(preds):
+            _check_text(p, f"predictions[{i}]")
+    if _SURROGATE.search("".join(r for rs in refs for r in rs)):
+        for i, rs in enumerate(refs):
+            for j, r in enumerate(rs):
+                _check_text(r, f"references[{i}][{j}]")
     return preds, refs

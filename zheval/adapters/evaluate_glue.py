@@ -60,30 +60,17 @@ def check_seed_and_confidence(opts):
 
 
 def canonical_inputs(predictions, references, single=False):
-    """validate_inputs (TypeError/ValueError naming the item), plus text that Arrow can store (no lone surrogate);
-    returns predictions as list[str] and references as list[list[str]] -- the only form handed to evaluate, so
-    its feature set is always the list one and string and list references mix freely across items and batches."""
-    preds, refs = validate_inputs(predictions, references)
+    """:func:`zheval.inputs.validate_inputs` (TypeError/ValueError naming the item; lone surrogates, which Arrow
+    cannot store, included); returns predictions as list[str] and references as list[list[str]] -- the only form
+    handed to evaluate, so its feature set is always the list one and string and list references mix freely across
+    items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``."""
+    if not single:
+        return validate_inputs(predictions, references)
     try:
-        "".join(preds).encode("utf-8")
-        "".join(r for rs in refs for r in rs).encode("utf-8")
-    except UnicodeEncodeError:
-        for i, p in enumerate(preds):
-            _check_encodable(p, "prediction" if single else f"predictions[{i}]")
-        for i, rs in enumerate(refs):
-            for j, r in enumerate(rs):
-                _check_encodable(r, ("reference" if single else f"references[{i}]") + f"[{j}]")
-    return preds, refs
-
-
-def _check_encodable(text, where):
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise ValueError(
-            f"{where} is not valid text: {text[e.start:e.end]!r} at position {e.start} is a lone surrogate "
-            "(half of a UTF-16 pair, usually from a broken decode); it cannot be stored or tokenised"
-        ) from None
+        return validate_inputs(predictions, references)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc).replace("predictions[0]", "prediction").replace("references[0]", "reference")
+        raise type(exc)(msg) from None
 
 
 def compute_keeping_batches(module, compute, predictions, references, kwargs):
