@@ -18,7 +18,7 @@ and on the Hub the Space ``owner/<metric>`` is loaded the same way. The folder g
   ``pyproject.toml``, and ``gradio`` pinned to the card's ``sdk_version`` (what the Space runtime installs).
 
 An existing OUT_DIR is refused unless ``--force`` is given and it holds nothing but files this script writes.
-Nothing is uploaded: ``docs/publish.md`` has the ``hf upload`` commands.
+Nothing is uploaded: README.md ("Publish to the Hub") has the ``hf upload`` commands.
 """
 
 from __future__ import annotations
