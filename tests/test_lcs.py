@@ -6,6 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer as rs
 
+import pytest
+
 from zheval.lcs import lcs_length, lcs_ref_positions, lcs_rows, match_masks, wlcs, wlcs_ref_positions
 
 # Small alphabets make ties between equally long LCSs frequent, which is what the backtrack must get right.
@@ -86,7 +88,8 @@ def test_rows_give_dp_rows(a, b):
 @given(small_text, small_text, st.sampled_from([1.0, 1.2, 2.0]))
 def test_wlcs_and_path_match_independent_dp(ref, can, w):
     value, marks = wlcs_dp_perl_style(ref, can, w)
-    assert wlcs(ref, can, w) == value
+    # wlcs sums the same run weights without the telescoping increments: equal up to float rounding
+    assert wlcs(ref, can, w) == pytest.approx(value, rel=1e-12, abs=1e-12)
     assert wlcs_ref_positions(ref, can, w) == marks
     if w == 1.0:
         assert wlcs(ref, can, w) == lcs_length(ref, can)
@@ -106,3 +109,11 @@ def test_empty_and_long():
     a = [i % 7 for i in range(500)]
     b = [i % 5 for i in range(400)]
     assert lcs_length(a, b) == dp_table(a, b)[-1][-1]
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 50, 300, 1000])
+@pytest.mark.parametrize("w", [1.2, 1.5, 2.0])
+def test_wlcs_of_identical_texts_is_exactly_f_n(n, w):
+    # one run of length n: f(n) = n**w exactly, so ROUGE-W of identical texts is exactly 1
+    text = [i % 7 for i in range(n)]
+    assert wlcs(text, text, w) == n**w

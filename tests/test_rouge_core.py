@@ -283,3 +283,12 @@ def test_skip_unlimited_totals_are_binomial():
     # C(7,2) = 21 hyp pairs, C(3,2) = 3 ref pairs, all 3 ref pairs occur in hyp.
     approx(out, 3 / 21, 1.0, 2 * (3 / 21) / (1 + 3 / 21))
     assert math.comb(7, 2) == 21
+
+
+def test_rouge_w_identical_texts_exactly_one_and_never_above():
+    from zheval.rouge_corpus import compute_rouge
+
+    texts = ["猫坐在垫子上" * k for k in (1, 5, 40)] + ["今天天气很好，我们去公园散步吧。" * 30]
+    out = compute_rouge(texts, texts, rouge_types=["rougeW"], use_aggregator=False, return_precision_recall=True)
+    assert out["rougeW"] == [1.0] * len(texts)
+    assert out["rougeW_precision"] == [1.0] * len(texts) and out["rougeW_recall"] == [1.0] * len(texts)

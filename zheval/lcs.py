@@ -229,6 +229,12 @@ def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> flo
     the consecutive match ending at (i-1, j-1); otherwise ``c[i][j] = max(c[i-1][j], c[i][j-1])`` and the run
     length resets to 0. Returns c[m][n]. With weight 1 this is the LCS length.
 
+    Each cell keeps ``c = base + f(k)`` (base: the weight of the runs completed before the current one) instead of
+    accumulating ``f(k+1) - f(k)`` increments, so the value is the same sum Lin's DP computes but without the
+    rounding of the telescoping increments: one run of length n gives exactly f(n), so identical texts get
+    ROUGE-W = 1.0 exactly (the increment form gives 1 ± 1e-15). :func:`wlcs_ref_positions` keeps ROUGE-1.5.5's
+    operation order, which its path rule needs.
+
     Args:
         ref, can: token sequences.
         weight: w > 0 in f(k) = k**w (ROUGE-1.5.5 ``-w``; 1.2 is customary).
@@ -240,26 +246,32 @@ def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> flo
     if m == 0 or n == 0:
         return 0.0
     fw = [k**weight for k in range(min(m, n) + 2)]
-    prev_c = [0.0] * (n + 1)
-    prev_l = [0] * (n + 1)
+    prev_b = [0.0] * (n + 1)  # base of each cell of the previous row
+    prev_l = [0] * (n + 1)  # run length of each cell of the previous row
     for i in range(m):
         x = ref[i]
-        cur_c = [0.0] * (n + 1)
+        cur_b = [0.0] * (n + 1)
         cur_l = [0] * (n + 1)
-        left = 0.0
+        left_b = 0.0
+        left_l = 0
+        left_v = 0.0
         for j in range(n):
             if x == can[j]:
                 k = prev_l[j]
-                left = prev_c[j] + fw[k + 1] - fw[k]
-                cur_l[j + 1] = k + 1
+                left_b = prev_b[j]
+                left_l = k + 1
+                left_v = left_b + fw[k + 1]
             else:
-                up = prev_c[j + 1]
-                if up >= left:
-                    left = up
-            cur_c[j + 1] = left
-        prev_c = cur_c
+                up_v = prev_b[j + 1] + fw[prev_l[j + 1]]
+                if up_v >= left_v:
+                    left_v = up_v
+                left_b = left_v  # the run is broken: what was matched so far becomes the base
+                left_l = 0
+            cur_b[j + 1] = left_b
+            cur_l[j + 1] = left_l
+        prev_b = cur_b
         prev_l = cur_l
-    return prev_c[n]
+    return prev_b[n] + fw[prev_l[n]]
 
 
 def wlcs_ref_positions(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> List[int]:

@@ -302,8 +302,9 @@ def score_from_stats(
     p = hit / hyp_total if hyp_total else 0.0
     r = hit / ref_total if ref_total else 0.0
     if inv_weight is not None:
-        p = p**inv_weight
-        r = r**inv_weight
+        # WLCS <= f(min length), so both are <= 1 in exact arithmetic; min() keeps float rounding inside [0, 1]
+        p = min(1.0, p**inv_weight)
+        r = min(1.0, r**inv_weight)
     return Score(p, r, f_measure(p, r, beta))
 
 
