@@ -33,6 +33,18 @@ def read_jsonl(name: str) -> list[dict]:
         return [json.loads(line) for line in fh if line.strip()]
 
 
+def crosswoz_items(groups: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """Leave-one-out items from same-query groups: each response in turn is the prediction, the group's other
+    responses (2-4, ragged) are its references."""
+    preds, refs = [], []
+    for g in groups:
+        resp = g["responses"]
+        for k in range(len(resp)):
+            preds.append(resp[k])
+            refs.append(resp[:k] + resp[k + 1:])
+    return preds, refs
+
+
 @pytest.fixture(scope="session")
 def csl_rows() -> list[dict]:
     return read_jsonl("csl_ts_test.jsonl")

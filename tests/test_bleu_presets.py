@@ -19,6 +19,7 @@ from zheval.adapters.compat_bleu import (
 )
 from zheval.adapters.compat_bleu import _sacrebleu_zh_tokenize_reference
 from zheval.bleu import corpus_score, corpus_stats, sentence_scores
+from conftest import crosswoz_items
 
 _sacre_is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # the raw predicate, without its lru_cache
 _sacre_zh = TokenizerZh()
@@ -124,16 +125,6 @@ def test_sacrebleu_zh_tokens_on_shared_data(crosswoz_groups, csl_rows, crosswoz_
 # ------------------------------------------------------------------------------------------------------------------
 # sacrebleu-zh BLEU on raw text
 # ------------------------------------------------------------------------------------------------------------------
-
-
-def crosswoz_items(groups):
-    preds, refs = [], []
-    for g in groups:
-        resp = g["responses"]
-        for k in range(len(resp)):
-            preds.append(resp[k])
-            refs.append(resp[:k] + resp[k + 1:])
-    return preds, refs
 
 
 def csl_items(rows):

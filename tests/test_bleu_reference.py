@@ -16,18 +16,9 @@ from sacrebleu.metrics import BLEU
 
 from zheval.bleu import SMOOTH_METHODS, corpus_score, corpus_stats, score_stats, sentence_scores
 from zheval.tokenizers import get_tokenizer
+from conftest import crosswoz_items
 
 SACRE_METHODS = [m for m in SMOOTH_METHODS if m != "nltk3"]
-
-
-def crosswoz_items(groups):
-    preds, refs = [], []
-    for g in groups:
-        resp = g["responses"]
-        for k in range(len(resp)):
-            preds.append(resp[k])
-            refs.append(resp[:k] + resp[k + 1:])
-    return preds, refs
 
 
 def csl_items(rows):

@@ -13,6 +13,7 @@ import pytest
 import sacrebleu
 
 from zheval.bleu_corpus import bleu_stats, compute_bleu, result_from_stats
+from conftest import crosswoz_items
 
 REPO = Path(__file__).resolve().parents[1]
 BLEU_DIR = REPO / "metrics" / "chinese_bleu"
@@ -23,16 +24,6 @@ HUB_BLEU_KEYS = {"bleu", "precisions", "brevity_penalty", "length_ratio", "trans
 @pytest.fixture(scope="module")
 def chinese_bleu():
     return evaluate.load(str(BLEU_DIR))
-
-
-def crosswoz_items(groups):
-    preds, refs = [], []
-    for g in groups:
-        resp = g["responses"]
-        for k in range(len(resp)):
-            preds.append(resp[k])
-            refs.append(resp[:k] + resp[k + 1:])
-    return preds, refs
 
 
 def csl_items(rows):
