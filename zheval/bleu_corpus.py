@@ -24,6 +24,7 @@ from .bleu import (
     validate_options,
 )
 from .inputs import validate_inputs
+from .options import apply_preset
 from .signature import build_signature
 from .stats import bootstrap_interval, mean
 from .tokenizers import BaseTokenizer, get_tokenizer
@@ -85,17 +86,7 @@ def resolve_options(preset: Optional[str] = None, **given) -> dict:
         ValueError: unknown preset / smooth_method / bp_ref_length / level (each lists the valid values), bad
             ``max_order``, ``smooth_value`` or ``weights``.
     """
-    if preset is not None and preset not in PRESETS:
-        hint = " ('rouge155' is a chinese_rouge preset)" if preset == "rouge155" else ""
-        raise ValueError(f"unknown preset {preset!r}{hint}; valid values: {', '.join(PRESET_NAMES)} or None")
-    opts = dict(DEFAULTS)
-    if preset is not None:
-        opts.update(PRESETS[preset])
-    for key, value in given.items():
-        if key not in DEFAULTS:
-            raise TypeError(f"unknown option {key!r}")
-        if value is not _UNSET:
-            opts[key] = value
+    opts = apply_preset(DEFAULTS, PRESETS, preset, given, _UNSET, {"rouge155": "chinese_rouge"})
     if opts["level"] not in LEVELS:
         raise ValueError(f"unknown level {opts['level']!r}; valid values: {', '.join(LEVELS)}")
     max_order = opts["max_order"]

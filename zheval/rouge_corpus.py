@@ -23,6 +23,7 @@ from .adapters.compat_rouge import (
 )
 from .corpus import tokenize_corpus
 from .inputs import validate_inputs
+from .options import apply_preset
 from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
 from .layout import CorpusLayout
 from .rouge_batch import BATCH_KINDS, corpus_rouge_scores
@@ -83,17 +84,7 @@ def resolve_options(preset: Optional[str] = None, **given) -> dict:
             weight or empty rouge_types.
         TypeError: rouge_types not a str or a list of str.
     """
-    if preset is not None and preset not in PRESETS:
-        hint = " ('sacrebleu-zh' is a chinese_bleu preset)" if preset == "sacrebleu-zh" else ""
-        raise ValueError(f"unknown preset {preset!r}{hint}; valid values: {', '.join(PRESET_NAMES)} or None")
-    opts = dict(DEFAULTS)
-    if preset is not None:
-        opts.update(PRESETS[preset])
-    for key, value in given.items():
-        if key not in DEFAULTS:
-            raise TypeError(f"unknown option {key!r}")
-        if value is not _UNSET:
-            opts[key] = value
+    opts = apply_preset(DEFAULTS, PRESETS, preset, given, _UNSET, {"sacrebleu-zh": "chinese_bleu"})
     rt = opts["rouge_types"]
     if isinstance(rt, str):
         rt = [rt]

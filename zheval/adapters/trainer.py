@@ -384,6 +384,15 @@ class _Backend:
         """Whether this metric's scoring tokenizer splits on whitespace (see :func:`splits_on_whitespace`)."""
         return splits_on_whitespace(self.options)
 
+    def _take_options(self, options: dict, known) -> None:
+        """Keep ``options``; refuse unknown ones and ``crosscheck`` (both metrics share these rules)."""
+        self.options = dict(options)
+        bad = sorted(set(self.options) - set(known))
+        if bad:
+            raise TypeError(f"{self.name} got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
+        if self.options.get("crosscheck"):
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
+
     def compute(self, predictions: list[str], references: list[str]) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -406,13 +415,7 @@ class _BleuBackend(_Backend):
         from .. import bleu_corpus
 
         self._lib = bleu_corpus
-        self.options = dict(options)
-        known = set(bleu_corpus.BLEU_OPTIONS)
-        bad = sorted(set(self.options) - known)
-        if bad:
-            raise TypeError(f"chinese_bleu got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
-        if self.options.get("crosscheck"):
-            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
+        self._take_options(options, bleu_corpus.BLEU_OPTIONS)
         # split as compute_bleu does: preset + scoring options, tokenizer options, interval options
         tok_opts = {k: v for k, v in self.options.items() if k in bleu_corpus.TOKENIZER_OPTIONS}
         given = {k: v for k, v in self.options.items() if k in bleu_corpus.DEFAULTS}
@@ -461,13 +464,7 @@ class _RougeBackend(_Backend):
         from .. import rouge_corpus
 
         self._lib = rouge_corpus
-        self.options = dict(options)
-        known = set(rouge_corpus.ROUGE_OPTIONS)
-        bad = sorted(set(self.options) - known)
-        if bad:
-            raise TypeError(f"chinese_rouge got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
-        if self.options.get("crosscheck"):
-            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
+        self._take_options(options, rouge_corpus.ROUGE_OPTIONS)
         if self.options.get("use_aggregator", True) is False:
             raise ValueError(
                 "use_aggregator=False returns per-item lists; a Trainer needs one number per key (the per-item "
