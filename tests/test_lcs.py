@@ -8,7 +8,19 @@ from rouge_score import rouge_scorer as rs
 
 import pytest
 
-from zheval.lcs import lcs_length, lcs_ref_positions, lcs_rows, match_masks, wlcs, wlcs_ref_positions
+import random
+
+import zheval.lcs as lcs_module
+from zheval.lcs import (
+    lcs_length,
+    lcs_ref_positions,
+    lcs_rows,
+    match_masks,
+    union_lcs_ref_positions,
+    union_lcs_tokens,
+    wlcs,
+    wlcs_ref_positions,
+)
 
 # Small alphabets make ties between equally long LCSs frequent, which is what the backtrack must get right.
 small_text = st.lists(st.sampled_from("abc"), max_size=14)
@@ -117,3 +129,61 @@ def test_wlcs_of_identical_texts_is_exactly_f_n(n, w):
     # one run of length n: f(n) = n**w exactly, so ROUGE-W of identical texts is exactly 1
     text = [i % 7 for i in range(n)]
     assert wlcs(text, text, w) == n**w
+
+
+def rouge_score_unions(ref_sents, can_sents):
+    """rouge-score 0.1.2's own union: ``_find_union`` of ``lcs_ind(r, c)`` over the non-empty candidate sentences."""
+    out = []
+    for r in ref_sents:
+        if not r:
+            out.append([])
+            continue
+        out.append(rs._find_union([rs.lcs_ind(r, c) for c in can_sents if c]))
+    return out
+
+
+sentence_lists = st.lists(st.lists(st.sampled_from("abcd"), max_size=12), min_size=1, max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sentence_lists, sentence_lists)
+def test_union_positions_are_rouge_scores_union(ref_sents, can_sents):
+    # packed columns + per-element backtrack == rouge-score's lcs_ind path unioned, sentence by sentence
+    got = union_lcs_ref_positions(ref_sents, can_sents)
+    assert got == rouge_score_unions(ref_sents, can_sents)
+    flat = [r[i] for r, pos in zip(ref_sents, got) for i in pos]
+    assert union_lcs_tokens(ref_sents, can_sents) == flat
+    assert [rs._union_lcs(r, [c for c in can_sents if c]) for r in ref_sents if r] == [
+        [r[i] for i in pos] for r, pos in zip(ref_sents, got) if r
+    ]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_union_positions_long_sentences_cross_word_boundaries(seed):
+    # sentences of 60-200 tokens: packed ints span many 30-bit digits and guard bits sit mid-digit
+    rng = random.Random(seed)
+    alphabet = rng.randint(2, 12)
+    ref = [[rng.randrange(alphabet) for _ in range(rng.randint(60, 200))] for _ in range(rng.randint(2, 6))]
+    can = [[rng.randrange(alphabet) for _ in range(rng.randint(60, 200))] for _ in range(rng.randint(1, 6))]
+    ref.insert(1, [])  # an empty sentence in the middle keeps its own (empty) segment
+    assert union_lcs_ref_positions(ref, can) == rouge_score_unions(ref, can)
+
+
+def test_union_positions_without_mask_table(monkeypatch):
+    # texts wider than the tabulated 2**k - 1 masks compute them on the fly: same path
+    rng = random.Random(7)
+    ref = [[rng.randrange(4) for _ in range(40)] for _ in range(3)]
+    can = [[rng.randrange(4) for _ in range(50)] for _ in range(2)]
+    expected = rouge_score_unions(ref, can)
+    monkeypatch.setattr(lcs_module, "_LOW_TABLE_MAX", 10)
+    assert union_lcs_ref_positions(ref, can) == expected
+
+
+def test_union_positions_edge_cases():
+    assert union_lcs_ref_positions([], [["a"]]) == []
+    assert union_lcs_ref_positions([["a"]], []) == [[]]
+    assert union_lcs_ref_positions([[], ["a"]], [[], ["a"]]) == [[], [0]]
+    assert union_lcs_ref_positions([["a", "b"]], [["x"], ["y"]]) == [[]]
+    # Hand-computed: ref "abab", candidates "ba" and "ab". rouge-score's path for "ba" takes the diagonal at the
+    # last "a" (ref index 2) then "b" at index 1; for "ab" it takes "b" at 3 and "a" at 2: union {1, 2, 3}.
+    assert union_lcs_ref_positions([list("abab")], [list("ba"), list("ab")]) == [[1, 2, 3]]

@@ -35,6 +35,26 @@ LCS positions -- bit-parallel rows + a cheap backtrack (for union-LCS)
     match can be recorded). Tested against rouge-score's DP table and backtrack with hypothesis on small alphabets
     (many ties).
 
+Union-LCS (ROUGE-Lsum) -- packed columns + a per-element backtrack
+    ROUGE-Lsum needs, for every reference sentence r and every candidate sentence c, the positions above.
+    :func:`union_lcs_ref_positions` does them all at once with two observations:
+
+    * *Packing.* Run the recurrence with the roles swapped (bits = reference positions, one step per candidate
+      token) on all reference sentences packed into one int, each followed by a guard bit that is cleared after
+      every step. ``U = V & mask`` is a subset of V, so ``V - U`` never borrows; a carry out of a sentence lands in
+      its (zero) guard bit and is cleared, so every sentence evolves exactly as on its own. One pass over c gives
+      the DP *columns* of c against every reference sentence: the zero bits of column j mark the rows i where
+      ``t[i][j] = t[i-1][j] + 1``.
+    * *Per-element backtrack.* Without a match at (i, j) the rule above means "up while t[i-1][j] == T, else
+      left". So from (i, j) with value T the path climbs column j to the top i0 of its T-plateau (the highest
+      increase row <= i: one ``bit_length``), taking the diagonal at the lowest cell of that climb whose tokens
+      are equal (the highest reference position < i holding c[j-1] and >= i0-1: one ``bit_length`` of a mask);
+      if there is none, it steps left along row i0, where ``t[i0-1][.] < T`` forbids going up, to the nearest
+      column j' < j with ``c[j'-1] == ref[i0-1]`` (one ``bit_length`` of the candidate's match mask) and takes
+      that diagonal. Each LCS element costs O(1) big-int operations; the path stops when the plateau top falls
+      below the sentence (T = 0). Tested equal to :func:`lcs_ref_positions` and to rouge-score on random
+      small-alphabet texts and on real long summaries.
+
 Weighted LCS (ROUGE-W)
     Lin (2004), section 3.3, "ROUGE-W: Weighted Longest Common Subsequence": dynamic programming over c (weighted
     score) and w (length of the current consecutive run), with f(k) = k**weight. The run-length state is not
@@ -52,6 +72,8 @@ __all__ = [
     "lcs_length_pairs",
     "lcs_rows",
     "lcs_ref_positions",
+    "union_lcs_ref_positions",
+    "union_lcs_tokens",
     "wlcs",
     "wlcs_ref_positions",
 ]
@@ -188,6 +210,136 @@ def lcs_ref_positions(
             i -= 1
     out.reverse()
     return out
+
+
+def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[Sequence[Token]],
+                      can_masks: Sequence[Dict[Token, int]] | None = None) -> Tuple[List[int], List[Token], List[int]]:
+    """Core of :func:`union_lcs_ref_positions`: ``(positions, flat, offsets)``.
+
+    ``positions`` lists (with repeats) the packed positions of every LCS element of every (reference sentence,
+    candidate sentence) pair; reference sentence s occupies packed positions ``offsets[s] .. offsets[s] + len - 1``
+    and ``flat[p]`` is the token at packed position p (``None`` at the guard position after each sentence).
+    """
+    masks: Dict[Token, int] = {}
+    get = masks.get
+    offsets: List[int] = []
+    flat: List[Token] = []
+    pos = 0
+    segment_bits = 0
+    for s in ref_sents:
+        offsets.append(pos)
+        for tok in s:
+            masks[tok] = get(tok, 0) | (1 << pos)
+            pos += 1
+        segment_bits |= ((1 << len(s)) - 1) << (pos - len(s))
+        flat.extend(s)
+        flat.append(None)
+        pos += 1  # guard bit
+    width = max(pos, max((len(c) for c in can_sents), default=0)) + 1
+    low: Sequence[int] = [(1 << k) - 1 for k in range(width)] if width <= _LOW_TABLE_MAX else _LowMasks()
+    segments = [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
+    out: List[int] = []
+    record = out.append
+    if can_masks is None:
+        can_masks = [match_masks(c) for c in can_sents]
+    for c, cmask in zip(can_sents, can_masks):
+        if not c:
+            continue
+        # One pass over c gives the bit columns of c against every reference sentence (guard bits cleared).
+        v = segment_bits
+        zeros = [0]  # zeros[j]: packed rows where t[.][j] increases
+        ref_hit = [0]  # ref_hit[j]: packed reference positions holding c[j-1]
+        for tok in c:
+            m = get(tok)
+            if m:
+                u = v & m
+                v = ((v + u) | (v - u)) & segment_bits
+                ref_hit.append(m)
+            else:
+                ref_hit.append(0)
+            zeros.append(segment_bits ^ v)
+        if not zeros[-1]:
+            continue
+        n = len(c)
+        for o, a in segments:
+            # (i, j) = (a - o, j); a is the packed exclusive end of the reference rows still open.
+            j = n
+            while True:
+                la = low[a]
+                top = (zeros[j] & la).bit_length()  # i0 + o: top of the T-plateau of column j, plus one
+                if top <= o:  # t[i][j] == 0: no LCS element left
+                    break
+                hit = (ref_hit[j] & la).bit_length()  # nearest row <= i matching c[j-1], plus one
+                if hit >= top:  # a match inside the plateau: diagonal there
+                    a = hit - 1
+                    record(a)
+                    j -= 1
+                else:  # climb to the plateau top, then left along it to the nearest match of ref[i0 - 1]
+                    a = top - 1
+                    record(a)
+                    j = (cmask[flat[a]] & low[j - 1]).bit_length() - 1
+    return out, flat, offsets
+
+
+class _LowMasks:
+    """``low[k] == 2**k - 1`` without a table (for very long texts)."""
+
+    __slots__ = ()
+
+    def __getitem__(self, k: int) -> int:
+        return (1 << k) - 1
+
+
+_LOW_TABLE_MAX = 8192  # widest text (in tokens) for which the 2**k - 1 masks are tabulated (~4 MiB)
+
+
+def union_lcs_ref_positions(
+    ref_sents: Sequence[Sequence[Token]],
+    can_sents: Sequence[Sequence[Token]],
+    can_masks: Sequence[Dict[Token, int]] | None = None,
+) -> List[List[int]]:
+    """Union-LCS positions of ROUGE-Lsum: for each reference sentence, the sorted union over every candidate
+    sentence of :func:`lcs_ref_positions` (the LCS path rouge-score 0.1.2 ``_union_lcs`` / ``lcs_ind`` takes).
+
+    Equal to ``[sorted(set().union(*(lcs_ref_positions(r, c) for c in can_sents))) for r in ref_sents]``, computed
+    much faster (see "Union-LCS" in the module docstring): the reference sentences are packed into one bit-vector
+    with a guard bit after each, so one pass over a candidate sentence yields its DP columns against every
+    reference sentence, and the backtrack costs a few big-int operations per LCS element instead of one Python
+    step per cell of the path.
+
+    Args:
+        ref_sents: reference sentences (sequences of hashable tokens; empty ones allowed).
+        can_sents: candidate sentences.
+        can_masks: optional ``[match_masks(c) for c in can_sents]``.
+    Returns:
+        list with one strictly increasing list of indices into ``ref_sents[s]`` per reference sentence.
+    """
+    out, _, offsets = _union_lcs_packed(ref_sents, can_sents, can_masks)
+    res: List[List[int]] = [[] for _ in ref_sents]
+    if not out:
+        return res
+    import bisect
+
+    for p in sorted(set(out)):
+        s = bisect.bisect_right(offsets, p) - 1
+        res[s].append(p - offsets[s])
+    return res
+
+
+def union_lcs_tokens(
+    ref_sents: Sequence[Sequence[Token]],
+    can_sents: Sequence[Sequence[Token]],
+    can_masks: Sequence[Dict[Token, int]] | None = None,
+) -> List[Token]:
+    """The reference tokens at the union-LCS positions of :func:`union_lcs_ref_positions` (one entry per distinct
+    position, reference order), i.e. the multiset ROUGE-Lsum clips against the candidate.
+
+    Args, source: as :func:`union_lcs_ref_positions`.
+    Returns:
+        list of tokens of ``ref_sents``; its length is the total size of the per-sentence unions.
+    """
+    positions, flat, _ = _union_lcs_packed(ref_sents, can_sents, can_masks)
+    return [flat[p] for p in sorted(set(positions))]
 
 
 def _wlcs_tables(

@@ -46,7 +46,7 @@ import re
 from collections import Counter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from zheval.lcs import lcs_length, lcs_length_masks, lcs_ref_positions, match_masks, wlcs
+from zheval.lcs import lcs_length, lcs_length_masks, match_masks, union_lcs_tokens, wlcs
 
 __all__ = [
     "Score",
@@ -236,6 +236,8 @@ def summary_level_lcs_hits(
     :func:`zheval.lcs.lcs_ref_positions`) with every candidate sentence is taken; walking those positions in order,
     a token counts as a hit only while its remaining count is positive in both the whole reference and the whole
     candidate, and each hit decrements both counts (ROUGE-1.5.5 ``lcs`` clipping; prevents double counting).
+    Computed as ``sum over tokens t of min(#union positions holding t, count of t in the candidate)`` -- the same
+    number -- with the unions from :func:`zheval.lcs.union_lcs_tokens` (packed bit-parallel columns).
 
     Args:
         ref_sents: reference sentences (lists of tokens).
@@ -249,41 +251,16 @@ def summary_level_lcs_hits(
     if len(ref_sents) == 1 and len(can_sents) == 1:
         # One LCS; its tokens are a sub-multiset of both texts, so clipping never binds.
         return lcs_length(ref_sents[0], can_sents[0])
-    if can_masks is None:
-        can_masks = [match_masks(c) for c in can_sents]
-    cnt_r: Dict[Token, int] = Counter()
-    for s in ref_sents:
-        cnt_r.update(s)
-    if not cnt_r:
+    in_union = Counter(union_lcs_tokens(ref_sents, can_sents, can_masks))
+    if not in_union:
         return 0
+    # Walking the union in order with both counts decremented (rouge-score) gives, token by token,
+    # min(#union positions holding t, count of t in the candidate): the union holds distinct reference positions,
+    # so the reference count never binds, and the order does not matter.
     cnt_c: Dict[Token, int] = Counter()
     for s in can_sents:
         cnt_c.update(s)
-    if not cnt_c:
-        return 0
-    hits = 0
-    single_ref = len(ref_sents) == 1
-    for r in ref_sents:
-        if not r:
-            continue
-        union: set = set()
-        for c, cm in zip(can_sents, can_masks):
-            if c:
-                union.update(lcs_ref_positions(r, c, cm))
-        if not union:
-            continue
-        if single_ref:
-            # Distinct positions of one reference sentence, each matched to a distinct candidate position:
-            # clipping cannot bind (see rouge_lsum docstring).
-            hits += len(union)
-            continue
-        for idx in sorted(union):
-            t = r[idx]
-            if cnt_c[t] > 0 and cnt_r[t] > 0:
-                hits += 1
-                cnt_c[t] -= 1
-                cnt_r[t] -= 1
-    return hits
+    return sum(k if k <= cnt_c[t] else cnt_c[t] for t, k in in_union.items())
 
 
 # ----------------------------------------------------------------------------------------------------------------
