@@ -18,7 +18,21 @@ from .inputs import validate_inputs
 from .sentences import SENTENCE_SPLITS
 from .tokenizers import BaseTokenizer
 
-__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus"]
+__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
+
+
+class TokenIds(dict):
+    """Token -> id map that assigns the next id (0, 1, 2, ...) to a token on first lookup.
+
+    ``list(ids)`` is the vocabulary in id order. ``tuple(map(ids.__getitem__, tokens))`` maps a whole token sequence
+    in one C-level pass; only tokens not seen before call back into Python.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, token):
+        i = self[token] = len(self)
+        return i
 
 
 @dataclass(frozen=True)
@@ -97,7 +111,8 @@ def tokenize_corpus(
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
     preds, refs = (predictions, references) if validated else validate_inputs(predictions, references)
-    vocab: dict[str, int] = {}
+    vocab = TokenIds()
+    ids = vocab.__getitem__
     memo: dict[str, TokenizedText] = {}
     split = tokenizer.tokenize_sentences
 
@@ -106,7 +121,7 @@ def tokenize_corpus(
         if hit is not None:
             return hit
         sents = split(text, sentence_split)
-        id_sents = tuple(tuple([vocab.setdefault(t, len(vocab)) for t in s]) for s in sents)
+        id_sents = tuple([tuple(map(ids, s)) for s in sents])
         if len(id_sents) == 1:
             flat = id_sents[0]
         else:

@@ -13,6 +13,7 @@ from typing import Dict, Sequence
 
 import numpy as np
 
+from .corpus import TokenIds
 from .ngrams import flatten_texts, ngram_counts_by_text
 
 __all__ = ["CorpusLayout"]
@@ -72,7 +73,8 @@ class CorpusLayout:
     def from_token_sequences(cls, hypotheses: Sequence[Sequence], references: Sequence[Sequence[Sequence]]) -> "CorpusLayout":
         """Layout of token sequences of any hashable tokens (``references``: a non-empty list per item). Tokens are
         mapped to ids in order of first appearance; equal sequences share one text. ``texts`` = ``token_ids``."""
-        vocab: dict = {}
+        vocab = TokenIds()
+        ids = vocab.__getitem__
         memo: dict = {}
         by_object: dict = {}  # id(seq) -> text index; the sequences stay alive in the arguments during the call
         texts: list = []
@@ -85,7 +87,7 @@ class CorpusLayout:
             i = memo.get(key)
             if i is None:
                 i = memo[key] = len(texts)
-                texts.append(tuple([vocab.setdefault(t, len(vocab)) for t in key]))
+                texts.append(tuple(map(ids, key)))
             by_object[id(seq)] = i
             return i
 

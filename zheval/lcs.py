@@ -236,7 +236,7 @@ def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[
         flat.append(None)
         pos += 1  # guard bit
     width = max(pos, max((len(c) for c in can_sents), default=0)) + 1
-    low: Sequence[int] = [(1 << k) - 1 for k in range(width)] if width <= _LOW_TABLE_MAX else _LowMasks()
+    low: Sequence[int] = _LOW_MASKS if width <= _LOW_TABLE_MAX else _LowMasks()
     segments = [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
     out: List[int] = []
     record = out.append
@@ -290,7 +290,8 @@ class _LowMasks:
         return (1 << k) - 1
 
 
-_LOW_TABLE_MAX = 8192  # widest text (in tokens) for which the 2**k - 1 masks are tabulated (~4 MiB)
+_LOW_TABLE_MAX = 4096  # widest packed text (in tokens) for which the 2**k - 1 masks are tabulated
+_LOW_MASKS = tuple((1 << k) - 1 for k in range(_LOW_TABLE_MAX + 1))  # a constant table (~1.2 MiB), built at import
 
 
 def union_lcs_ref_positions(
