@@ -152,7 +152,12 @@ def test_union_positions_are_rouge_scores_union(ref_sents, can_sents):
     got = union_lcs_ref_positions(ref_sents, can_sents)
     assert got == rouge_score_unions(ref_sents, can_sents)
     flat = [r[i] for r, pos in zip(ref_sents, got) for i in pos]
-    assert union_lcs_tokens(ref_sents, can_sents) == flat
+    tokens, text_lcs = union_lcs_tokens(ref_sents, can_sents)
+    assert tokens == flat
+    # the whole-text LCS from the same pass: rouge-score's DP table on the concatenated sentences
+    whole_ref = [t for r in ref_sents for t in r]
+    whole_can = [t for c in can_sents for t in c]
+    assert text_lcs == (rs._lcs_table(whole_ref, whole_can)[-1][-1] if whole_ref and whole_can else 0)
     assert [rs._union_lcs(r, [c for c in can_sents if c]) for r in ref_sents if r] == [
         [r[i] for i in pos] for r, pos in zip(ref_sents, got) if r
     ]
@@ -167,6 +172,9 @@ def test_union_positions_long_sentences_cross_word_boundaries(seed):
     can = [[rng.randrange(alphabet) for _ in range(rng.randint(60, 200))] for _ in range(rng.randint(1, 6))]
     ref.insert(1, [])  # an empty sentence in the middle keeps its own (empty) segment
     assert union_lcs_ref_positions(ref, can) == rouge_score_unions(ref, can)
+    whole_ref = [t for r in ref for t in r]
+    whole_can = [t for c in can for t in c]
+    assert union_lcs_tokens(ref, can)[1] == dp_table(whole_ref, whole_can)[-1][-1]
 
 
 def test_union_positions_without_mask_table(monkeypatch):

@@ -12,6 +12,7 @@ bit masks on ints. Ids are local to one corpus: never compare ids of two corpora
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Sequence
 
 from .inputs import validate_inputs
@@ -125,7 +126,7 @@ def tokenize_corpus(
         if len(id_sents) == 1:
             flat = id_sents[0]
         else:
-            flat = tuple(i for s in id_sents for i in s)
+            flat = tuple(chain.from_iterable(id_sents))
         tt = TokenizedText(flat, id_sents)
         memo[text] = tt
         return tt

@@ -50,8 +50,8 @@ Union-LCS (ROUGE-Lsum) -- packed columns + a per-element backtrack
       increase row <= i: one ``bit_length``), taking the diagonal at the lowest cell of that climb whose tokens
       are equal (the highest reference position < i holding c[j-1] and >= i0-1: one ``bit_length`` of a mask);
       if there is none, it steps left along row i0, where ``t[i0-1][.] < T`` forbids going up, to the nearest
-      column j' < j with ``c[j'-1] == ref[i0-1]`` (one ``bit_length`` of the candidate's match mask) and takes
-      that diagonal. Each LCS element costs O(1) big-int operations; the path stops when the plateau top falls
+      column j' < j with ``c[j'-1] == ref[i0-1]`` (one C-level ``tuple.index`` on the reversed candidate) and
+      takes that diagonal. Each LCS element costs O(1) big-int operations; the path stops when the plateau top falls
       below the sentence (T = 0). Tested equal to :func:`lcs_ref_positions` and to rouge-score on random
       small-alphabet texts and on real long summaries.
 
@@ -212,13 +212,16 @@ def lcs_ref_positions(
     return out
 
 
-def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[Sequence[Token]],
-                      can_masks: Sequence[Dict[Token, int]] | None = None) -> Tuple[List[int], List[Token], List[int]]:
-    """Core of :func:`union_lcs_ref_positions`: ``(positions, flat, offsets)``.
+def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]],
+                      can_sents: Sequence[Sequence[Token]]) -> Tuple[List[int], List[Token], List[int], int]:
+    """Core of :func:`union_lcs_ref_positions`: ``(positions, flat, offsets, text_lcs)``.
 
     ``positions`` lists (with repeats) the packed positions of every LCS element of every (reference sentence,
     candidate sentence) pair; reference sentence s occupies packed positions ``offsets[s] .. offsets[s] + len - 1``
     and ``flat[p]`` is the token at packed position p (``None`` at the guard position after each sentence).
+    ``text_lcs`` is the LCS length of the two whole texts (sentences concatenated), from a second bit vector run in
+    the same pass over the candidate tokens: the packed reference read as one sequence whose guard positions are
+    tokens that match nothing, which leaves the LCS unchanged.
     """
     masks: Dict[Token, int] = {}
     get = masks.get
@@ -240,12 +243,12 @@ def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[
     segments = [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
     out: List[int] = []
     record = out.append
-    if can_masks is None:
-        can_masks = [match_masks(c) for c in can_sents]
-    for c, cmask in zip(can_sents, can_masks):
+    whole = (1 << pos) - 1  # whole-text DP over all packed positions (guards included: they never match)
+    for c in can_sents:
         if not c:
             continue
-        # One pass over c gives the bit columns of c against every reference sentence (guard bits cleared).
+        # One pass over c gives the bit columns of c against every reference sentence (guard bits cleared), and
+        # advances the whole-text DP by the tokens of c.
         v = segment_bits
         zeros = [0]  # zeros[j]: packed rows where t[.][j] increases
         ref_hit = [0]  # ref_hit[j]: packed reference positions holding c[j-1]
@@ -254,6 +257,8 @@ def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[
             if m:
                 u = v & m
                 v = ((v + u) | (v - u)) & segment_bits
+                u = whole & m
+                whole = (whole + u) | (whole - u)
                 ref_hit.append(m)
             else:
                 ref_hit.append(0)
@@ -261,6 +266,7 @@ def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[
         if not zeros[-1]:
             continue
         n = len(c)
+        backwards = tuple(reversed(c))  # backwards.index(x, n - j + 1): nearest x at a column < j (C-level scan)
         for o, a in segments:
             # (i, j) = (a - o, j); a is the packed exclusive end of the reference rows still open.
             j = n
@@ -277,8 +283,9 @@ def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[
                 else:  # climb to the plateau top, then left along it to the nearest match of ref[i0 - 1]
                     a = top - 1
                     record(a)
-                    j = (cmask[flat[a]] & low[j - 1]).bit_length() - 1
-    return out, flat, offsets
+                    j = n - 1 - backwards.index(flat[a], n - j + 1)
+    text_lcs = pos - (whole & ((1 << pos) - 1)).bit_count()
+    return out, flat, offsets, text_lcs
 
 
 class _LowMasks:
@@ -294,11 +301,7 @@ _LOW_TABLE_MAX = 4096  # widest packed text (in tokens) for which the 2**k - 1 m
 _LOW_MASKS = tuple((1 << k) - 1 for k in range(_LOW_TABLE_MAX + 1))  # a constant table (~1.2 MiB), built at import
 
 
-def union_lcs_ref_positions(
-    ref_sents: Sequence[Sequence[Token]],
-    can_sents: Sequence[Sequence[Token]],
-    can_masks: Sequence[Dict[Token, int]] | None = None,
-) -> List[List[int]]:
+def union_lcs_ref_positions(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[Sequence[Token]]) -> List[List[int]]:
     """Union-LCS positions of ROUGE-Lsum: for each reference sentence, the sorted union over every candidate
     sentence of :func:`lcs_ref_positions` (the LCS path rouge-score 0.1.2 ``_union_lcs`` / ``lcs_ind`` takes).
 
@@ -311,11 +314,10 @@ def union_lcs_ref_positions(
     Args:
         ref_sents: reference sentences (sequences of hashable tokens; empty ones allowed).
         can_sents: candidate sentences.
-        can_masks: optional ``[match_masks(c) for c in can_sents]``.
     Returns:
         list with one strictly increasing list of indices into ``ref_sents[s]`` per reference sentence.
     """
-    out, _, offsets = _union_lcs_packed(ref_sents, can_sents, can_masks)
+    out, _, offsets, _ = _union_lcs_packed(ref_sents, can_sents)
     res: List[List[int]] = [[] for _ in ref_sents]
     if not out:
         return res
@@ -328,19 +330,19 @@ def union_lcs_ref_positions(
 
 
 def union_lcs_tokens(
-    ref_sents: Sequence[Sequence[Token]],
-    can_sents: Sequence[Sequence[Token]],
-    can_masks: Sequence[Dict[Token, int]] | None = None,
-) -> List[Token]:
+    ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[Sequence[Token]]
+) -> Tuple[List[Token], int]:
     """The reference tokens at the union-LCS positions of :func:`union_lcs_ref_positions` (one entry per distinct
-    position, reference order), i.e. the multiset ROUGE-Lsum clips against the candidate.
+    position, reference order) -- the multiset ROUGE-Lsum clips against the candidate -- and, from the same pass,
+    the LCS length of the whole texts (ROUGE-L of the concatenated sentences).
 
     Args, source: as :func:`union_lcs_ref_positions`.
     Returns:
-        list of tokens of ``ref_sents``; its length is the total size of the per-sentence unions.
+        ``(tokens, text_lcs)``: a list of tokens of ``ref_sents`` (its length is the total size of the per-sentence
+        unions) and ``lcs_length(concat(ref_sents), concat(can_sents))``, an int.
     """
-    positions, flat, _ = _union_lcs_packed(ref_sents, can_sents, can_masks)
-    return [flat[p] for p in sorted(set(positions))]
+    positions, flat, _, text_lcs = _union_lcs_packed(ref_sents, can_sents)
+    return [flat[p] for p in sorted(set(positions))], text_lcs
 
 
 def _wlcs_tables(

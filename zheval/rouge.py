@@ -59,6 +59,7 @@ __all__ = [
     "skip_bigram_counts",
     "clipped_overlap",
     "summary_level_lcs_hits",
+    "summary_and_text_lcs_hits",
     "rouge_n",
     "rouge_l",
     "rouge_lsum",
@@ -225,11 +226,7 @@ def clipped_overlap(a: Counter, b: Counter) -> int:
     return hit
 
 
-def summary_level_lcs_hits(
-    ref_sents: Sentences,
-    can_sents: Sentences,
-    can_masks: Optional[List[Dict[Token, int]]] = None,
-) -> int:
+def summary_level_lcs_hits(ref_sents: Sentences, can_sents: Sentences) -> int:
     """Clipped union-LCS hit count of Lin (2004) section 3.2, exactly as rouge-score 0.1.2 ``_summary_level_lcs``.
 
     For each reference sentence r_i, the union of the reference positions of one LCS (chosen as in
@@ -242,25 +239,38 @@ def summary_level_lcs_hits(
     Args:
         ref_sents: reference sentences (lists of tokens).
         can_sents: candidate sentences.
-        can_masks: optional ``[match_masks(c) for c in can_sents]``.
     Returns:
         int hits, in [0, min(total ref tokens, total candidate tokens)].
     """
+    return summary_and_text_lcs_hits(ref_sents, can_sents)[0]
+
+
+def summary_and_text_lcs_hits(ref_sents: Sentences, can_sents: Sentences) -> Tuple[int, int]:
+    """``(summary_level_lcs_hits(ref_sents, can_sents), lcs_length(concat(ref_sents), concat(can_sents)))`` -- the
+    ROUGE-Lsum and ROUGE-L hit counts of one pair -- from one pass over the candidate tokens
+    (:func:`zheval.lcs.union_lcs_tokens`).
+
+    Args:
+        ref_sents, can_sents: reference and candidate sentences (sequences of hashable tokens).
+    Returns:
+        two ints, each in [0, min(total ref tokens, total candidate tokens)].
+    """
     if not ref_sents or not can_sents:
-        return 0
+        return 0, 0
     if len(ref_sents) == 1 and len(can_sents) == 1:
         # One LCS; its tokens are a sub-multiset of both texts, so clipping never binds.
-        return lcs_length(ref_sents[0], can_sents[0])
-    in_union = Counter(union_lcs_tokens(ref_sents, can_sents, can_masks))
-    if not in_union:
-        return 0
+        hits = lcs_length(ref_sents[0], can_sents[0])
+        return hits, hits
+    tokens, text_lcs = union_lcs_tokens(ref_sents, can_sents)
+    if not tokens:
+        return 0, text_lcs
     # Walking the union in order with both counts decremented (rouge-score) gives, token by token,
     # min(#union positions holding t, count of t in the candidate): the union holds distinct reference positions,
     # so the reference count never binds, and the order does not matter.
     cnt_c: Dict[Token, int] = Counter()
     for s in can_sents:
         cnt_c.update(s)
-    return sum(k if k <= cnt_c[t] else cnt_c[t] for t, k in in_union.items())
+    return sum(k if k <= cnt_c[t] else cnt_c[t] for t, k in Counter(tokens).items()), text_lcs
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -425,7 +435,7 @@ def rouge_su(hyp: Text, ref: Text, skip: Optional[int] = 4, beta: float = 1.0) -
 class _Side:
     """Lazily computed counting units of one text (prediction or one reference)."""
 
-    __slots__ = ("sents", "flat", "_ngrams", "_skips", "_masks", "_sent_masks")
+    __slots__ = ("sents", "flat", "_ngrams", "_skips", "_masks")
 
     def __init__(self, sents: Sentences):
         self.sents = sents
@@ -436,7 +446,6 @@ class _Side:
         self._ngrams: Dict[int, Tuple[Counter, int]] = {}
         self._skips: Dict[Optional[int], Tuple[Counter, int]] = {}
         self._masks = None
-        self._sent_masks = None
 
     def ngrams(self, n: int) -> Tuple[Counter, int]:
         r = self._ngrams.get(n)
@@ -459,11 +468,6 @@ class _Side:
             self._masks = match_masks(self.flat)
         return self._masks
 
-    def sent_masks(self) -> List[Dict[Token, int]]:
-        if self._sent_masks is None:
-            self._sent_masks = [match_masks(s) for s in self.sents]
-        return self._sent_masks
-
 
 def _pair_stats(rt: RougeType, hyp: _Side, ref: _Side, weight: float) -> Stats:
     """Sufficient statistics (hit, ref_total, hyp_total) of one ROUGE type for one (prediction, reference)."""
@@ -485,7 +489,7 @@ def _pair_stats(rt: RougeType, hyp: _Side, ref: _Side, weight: float) -> Stats:
             return 0, nr, nh
         if len(hyp.sents) == 1 and len(ref.sents) == 1:
             return lcs_length_masks(hyp.masks(), nh, ref.flat), nr, nh
-        return summary_level_lcs_hits(ref.sents, hyp.sents, hyp.sent_masks()), nr, nh
+        return summary_level_lcs_hits(ref.sents, hyp.sents), nr, nh
     if kind == "W":
         nh = len(hyp.flat)
         nr = len(ref.flat)

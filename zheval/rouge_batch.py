@@ -11,7 +11,8 @@ IEEE float operations for P, R, F and the multi-reference rule -- but organised 
 * ROUGE-N hits of all pairs come from :func:`zheval.ngrams.pair_clipped_hits` (sorted int64 keys, no dicts);
 * hits are computed once per **distinct (prediction, reference) pair** of the call; ROUGE-L with the bit-parallel
   LCS vectorised across pairs (:func:`zheval.lcs.lcs_length_pairs`), reused for ROUGE-Lsum when both texts are one
-  sentence (then the union-LCS is that LCS: :func:`zheval.rouge.summary_level_lcs_hits`);
+  sentence (then the union-LCS is that LCS: :func:`zheval.rouge.summary_level_lcs_hits`); when a text has several
+  sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (:func:`zheval.rouge.summary_and_text_lcs_hits`);
 * P, R, F of all pairs and the per-item reduction over references run in numpy.
 
 Only ``rougeN``, ``rougeL`` and ``rougeLsum`` are handled here (:data:`BATCH_KINDS`); ``compute_rouge`` scores other
@@ -26,10 +27,10 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from .corpus import TokenizedCorpus
-from .lcs import lcs_length_pairs, match_masks
+from .lcs import lcs_length_pairs
 from .layout import CorpusLayout
 from .ngrams import pair_clipped_hits
-from .rouge import MULTI_REF_MODES, parse_rouge_type, summary_level_lcs_hits
+from .rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
 
 __all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 
@@ -42,32 +43,27 @@ Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool):
     """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
 
-    Whole-text LCS lengths come from :func:`zheval.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs);
-    rougeLsum reuses them when both texts are one sentence, and otherwise calls
-    :func:`zheval.rouge.summary_level_lcs_hits` once per distinct pair. Returns two ``(U,)`` int64 arrays (or None
-    for a type not wanted).
+    When rougeLsum is wanted, a pair where either text has several sentences gets both counts from one pass
+    (:func:`zheval.rouge.summary_and_text_lcs_hits`); the other pairs' whole-text LCS lengths come from
+    :func:`zheval.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs), and rougeLsum reuses them when both
+    texts are one sentence. Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
     """
     texts = layout.texts
-    single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
-    multi = ~(single[u_hyp] & single[u_ref])
-    need_l = np.ones(len(u_hyp), dtype=bool) if want_l else ~multi
     lcs = np.zeros(len(u_hyp), dtype=np.int64)
-    sel = np.flatnonzero(need_l)
-    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
     lsum = None
+    rest = np.ones(len(u_hyp), dtype=bool)
     if want_lsum:
-        lsum = lcs.copy()
-        sent_masks: Dict[int, list] = {}
-        for q in np.flatnonzero(multi).tolist():
-            h, r = int(u_hyp[q]), int(u_ref[q])
-            th, tr = texts[h], texts[r]
-            if not th.tokens or not tr.tokens:
-                lsum[q] = 0
-                continue
-            sm = sent_masks.get(h)
-            if sm is None:
-                sm = sent_masks[h] = [match_masks(x) for x in th.sentences]
-            lsum[q] = summary_level_lcs_hits(tr.sentences, th.sentences, sm)
+        single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
+        rest = single[u_hyp] & single[u_ref]
+        lsum = np.zeros(len(u_hyp), dtype=np.int64)
+        for q in np.flatnonzero(~rest).tolist():
+            th, tr = texts[u_hyp[q]], texts[u_ref[q]]
+            if th.tokens and tr.tokens:
+                lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences)
+    sel = np.flatnonzero(rest)
+    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
+    if want_lsum:
+        lsum[sel] = lcs[sel]
     return (lcs if want_l else None), lsum
 
 

@@ -24,6 +24,7 @@ import logging
 import os
 import re
 import threading
+from itertools import chain
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
@@ -169,7 +170,7 @@ class BaseTokenizer:
             # Share the tokenisation with tokenize_cached (BLEU after ROUGE tokenises nothing again).
             flat_key = (self.fingerprint, text)
             if flat_key not in _cache:
-                _cache_put(flat_key, result[0] if len(result) == 1 else tuple(t for s in result for t in s))
+                _cache_put(flat_key, result[0] if len(result) == 1 else tuple(chain.from_iterable(result)))
         return result
 
     def _newline_concat_is_tokenize(self) -> bool:
