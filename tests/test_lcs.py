@@ -9,9 +9,11 @@ from rouge_score import rouge_scorer as rs
 import pytest
 
 import random
+from collections import Counter
 
 import zheval.lcs as lcs_module
 from zheval.lcs import (
+    PackedReference,
     lcs_length,
     lcs_ref_positions,
     lcs_rows,
@@ -153,7 +155,8 @@ def test_union_positions_are_rouge_scores_union(ref_sents, can_sents):
     assert got == rouge_score_unions(ref_sents, can_sents)
     flat = [r[i] for r, pos in zip(ref_sents, got) for i in pos]
     tokens, text_lcs = union_lcs_tokens(ref_sents, can_sents)
-    assert tokens == flat
+    assert Counter(tokens) == Counter(flat)
+    assert union_lcs_tokens(PackedReference(ref_sents), can_sents) == (tokens, text_lcs)  # packed once, reused
     # the whole-text LCS from the same pass: rouge-score's DP table on the concatenated sentences
     whole_ref = [t for r in ref_sents for t in r]
     whole_can = [t for c in can_sents for t in c]

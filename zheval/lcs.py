@@ -73,6 +73,7 @@ __all__ = [
     "lcs_rows",
     "lcs_ref_positions",
     "union_lcs_ref_positions",
+    "PackedReference",
     "union_lcs_tokens",
     "wlcs",
     "wlcs_ref_positions",
@@ -212,35 +213,63 @@ def lcs_ref_positions(
     return out
 
 
-def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]],
-                      can_sents: Sequence[Sequence[Token]]) -> Tuple[List[int], List[Token], List[int], int]:
-    """Core of :func:`union_lcs_ref_positions`: ``(positions, flat, offsets, text_lcs)``.
+class PackedReference:
+    """The reference sentences of ROUGE-Lsum packed into one bit layout, built once per distinct reference text and
+    reused against every candidate (see "Union-LCS" in the module docstring).
 
-    ``positions`` lists (with repeats) the packed positions of every LCS element of every (reference sentence,
-    candidate sentence) pair; reference sentence s occupies packed positions ``offsets[s] .. offsets[s] + len - 1``
-    and ``flat[p]`` is the token at packed position p (``None`` at the guard position after each sentence).
-    ``text_lcs`` is the LCS length of the two whole texts (sentences concatenated), from a second bit vector run in
-    the same pass over the candidate tokens: the packed reference read as one sequence whose guard positions are
-    tokens that match nothing, which leaves the LCS unchanged.
+    Reference sentence s occupies bit positions ``offsets[s] .. offsets[s] + len(s) - 1`` and is followed by one
+    guard position. Attributes: ``masks`` (token -> int with the bits of its positions), ``flat`` (token at each
+    position, ``None`` at guards), ``offsets``, ``segments`` (``(start, end)`` of the non-empty sentences),
+    ``segment_bits`` (all non-guard positions), ``width`` (number of positions, guards included).
+
+    Args:
+        ref_sents: reference sentences (sequences of hashable tokens; empty ones allowed).
     """
-    masks: Dict[Token, int] = {}
-    get = masks.get
-    offsets: List[int] = []
-    flat: List[Token] = []
-    pos = 0
-    segment_bits = 0
-    for s in ref_sents:
-        offsets.append(pos)
-        for tok in s:
-            masks[tok] = get(tok, 0) | (1 << pos)
-            pos += 1
-        segment_bits |= ((1 << len(s)) - 1) << (pos - len(s))
-        flat.extend(s)
-        flat.append(None)
-        pos += 1  # guard bit
-    width = max(pos, max((len(c) for c in can_sents), default=0)) + 1
+
+    __slots__ = ("masks", "flat", "offsets", "segments", "segment_bits", "width")
+
+    def __init__(self, ref_sents: Sequence[Sequence[Token]]):
+        masks: Dict[Token, int] = {}
+        get = masks.get
+        offsets: List[int] = []
+        flat: List[Token] = []
+        pos = 0
+        segment_bits = 0
+        for s in ref_sents:
+            offsets.append(pos)
+            for tok in s:
+                masks[tok] = get(tok, 0) | (1 << pos)
+                pos += 1
+            segment_bits |= ((1 << len(s)) - 1) << (pos - len(s))
+            flat.extend(s)
+            flat.append(None)
+            pos += 1  # guard bit
+        self.masks = masks
+        self.flat = flat
+        self.offsets = offsets
+        self.segments = [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
+        self.segment_bits = segment_bits
+        self.width = pos
+
+
+def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
+                      can_sents: Sequence[Sequence[Token]]) -> Tuple[List[int], "PackedReference", int]:
+    """Core of :func:`union_lcs_ref_positions`: ``(positions, packed, text_lcs)``.
+
+    ``positions`` lists (with repeats) the packed positions (see :class:`PackedReference`) of every LCS element of
+    every (reference sentence, candidate sentence) pair. ``text_lcs`` is the LCS length of the two whole texts
+    (sentences concatenated), from a second bit vector run in the same pass over the candidate tokens: the packed
+    reference read as one sequence whose guard positions are tokens that match nothing, which leaves the LCS
+    unchanged.
+    """
+    packed = ref if isinstance(ref, PackedReference) else PackedReference(ref)
+    get = packed.masks.get
+    flat = packed.flat
+    segments = packed.segments
+    segment_bits = packed.segment_bits
+    pos = packed.width
+    width = max(pos, max(map(len, can_sents), default=0)) + 1
     low: Sequence[int] = _LOW_MASKS if width <= _LOW_TABLE_MAX else _LowMasks()
-    segments = [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
     out: List[int] = []
     record = out.append
     whole = (1 << pos) - 1  # whole-text DP over all packed positions (guards included: they never match)
@@ -285,7 +314,7 @@ def _union_lcs_packed(ref_sents: Sequence[Sequence[Token]],
                     record(a)
                     j = n - 1 - backwards.index(flat[a], n - j + 1)
     text_lcs = pos - (whole & ((1 << pos) - 1)).bit_count()
-    return out, flat, offsets, text_lcs
+    return out, packed, text_lcs
 
 
 class _LowMasks:
@@ -317,7 +346,8 @@ def union_lcs_ref_positions(ref_sents: Sequence[Sequence[Token]], can_sents: Seq
     Returns:
         list with one strictly increasing list of indices into ``ref_sents[s]`` per reference sentence.
     """
-    out, _, offsets, _ = _union_lcs_packed(ref_sents, can_sents)
+    out, packed, _ = _union_lcs_packed(ref_sents, can_sents)
+    offsets = packed.offsets
     res: List[List[int]] = [[] for _ in ref_sents]
     if not out:
         return res
@@ -330,19 +360,22 @@ def union_lcs_ref_positions(ref_sents: Sequence[Sequence[Token]], can_sents: Seq
 
 
 def union_lcs_tokens(
-    ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[Sequence[Token]]
+    ref_sents: "Sequence[Sequence[Token]] | PackedReference", can_sents: Sequence[Sequence[Token]]
 ) -> Tuple[List[Token], int]:
     """The reference tokens at the union-LCS positions of :func:`union_lcs_ref_positions` (one entry per distinct
-    position, reference order) -- the multiset ROUGE-Lsum clips against the candidate -- and, from the same pass,
-    the LCS length of the whole texts (ROUGE-L of the concatenated sentences).
+    position; in no particular order) -- the multiset ROUGE-Lsum clips against the candidate -- and, from the same
+    pass, the LCS length of the whole texts (ROUGE-L of the concatenated sentences).
 
-    Args, source: as :func:`union_lcs_ref_positions`.
+    Args:
+        ref_sents: reference sentences, or their :class:`PackedReference` (build it once to score one reference
+            against many candidates).
+        can_sents: candidate sentences.
     Returns:
-        ``(tokens, text_lcs)``: a list of tokens of ``ref_sents`` (its length is the total size of the per-sentence
+        ``(tokens, text_lcs)``: a list of tokens of the reference (its length is the total size of the per-sentence
         unions) and ``lcs_length(concat(ref_sents), concat(can_sents))``, an int.
     """
-    positions, flat, _, text_lcs = _union_lcs_packed(ref_sents, can_sents)
-    return [flat[p] for p in sorted(set(positions))], text_lcs
+    positions, packed, text_lcs = _union_lcs_packed(ref_sents, can_sents)
+    return list(map(packed.flat.__getitem__, set(positions))), text_lcs
 
 
 def _wlcs_tables(

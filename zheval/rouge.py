@@ -46,7 +46,7 @@ import re
 from collections import Counter
 from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
-from zheval.lcs import lcs_length, lcs_length_masks, match_masks, union_lcs_tokens, wlcs
+from zheval.lcs import PackedReference, lcs_length, lcs_length_masks, match_masks, union_lcs_tokens, wlcs
 
 __all__ = [
     "Score",
@@ -245,13 +245,16 @@ def summary_level_lcs_hits(ref_sents: Sentences, can_sents: Sentences) -> int:
     return summary_and_text_lcs_hits(ref_sents, can_sents)[0]
 
 
-def summary_and_text_lcs_hits(ref_sents: Sentences, can_sents: Sentences) -> Tuple[int, int]:
+def summary_and_text_lcs_hits(
+    ref_sents: Sentences, can_sents: Sentences, packed_ref: Optional[PackedReference] = None
+) -> Tuple[int, int]:
     """``(summary_level_lcs_hits(ref_sents, can_sents), lcs_length(concat(ref_sents), concat(can_sents)))`` -- the
     ROUGE-Lsum and ROUGE-L hit counts of one pair -- from one pass over the candidate tokens
     (:func:`zheval.lcs.union_lcs_tokens`).
 
     Args:
         ref_sents, can_sents: reference and candidate sentences (sequences of hashable tokens).
+        packed_ref: optional ``PackedReference(ref_sents)``, to build once for a reference scored many times.
     Returns:
         two ints, each in [0, min(total ref tokens, total candidate tokens)].
     """
@@ -261,7 +264,7 @@ def summary_and_text_lcs_hits(ref_sents: Sentences, can_sents: Sentences) -> Tup
         # One LCS; its tokens are a sub-multiset of both texts, so clipping never binds.
         hits = lcs_length(ref_sents[0], can_sents[0])
         return hits, hits
-    tokens, text_lcs = union_lcs_tokens(ref_sents, can_sents)
+    tokens, text_lcs = union_lcs_tokens(packed_ref if packed_ref is not None else ref_sents, can_sents)
     if not tokens:
         return 0, text_lcs
     # Walking the union in order with both counts decremented (rouge-score) gives, token by token,

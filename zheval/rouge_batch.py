@@ -27,7 +27,7 @@ from typing import Dict, List, Sequence, Tuple
 import numpy as np
 
 from .corpus import TokenizedCorpus
-from .lcs import lcs_length_pairs
+from .lcs import PackedReference, lcs_length_pairs
 from .layout import CorpusLayout
 from .ngrams import pair_clipped_hits
 from .rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
@@ -56,10 +56,15 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
         single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
         rest = single[u_hyp] & single[u_ref]
         lsum = np.zeros(len(u_hyp), dtype=np.int64)
+        packed: Dict[int, PackedReference] = {}  # one packed layout per distinct reference text of the call
         for q in np.flatnonzero(~rest).tolist():
-            th, tr = texts[u_hyp[q]], texts[u_ref[q]]
+            h, r = int(u_hyp[q]), int(u_ref[q])
+            th, tr = texts[h], texts[r]
             if th.tokens and tr.tokens:
-                lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences)
+                pk = packed.get(r)
+                if pk is None:
+                    pk = packed[r] = PackedReference(tr.sentences)
+                lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)
     sel = np.flatnonzero(rest)
     lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
     if want_lsum:
