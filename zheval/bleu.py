@@ -59,7 +59,7 @@ from typing import Hashable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .layout import CorpusLayout
-from .ngrams import item_clipped_hits
+from .ngrams import item_clipped_hits_orders
 
 __all__ = [
     "SMOOTH_METHODS",
@@ -296,7 +296,8 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
 
     Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
     minimum of ``(|hyp_len - ref_len|, ref_len)`` per item (ties to the shorter reference); clipped matches of every
-    order from :func:`zheval.ngrams.item_clipped_hits` on the n-gram counts of the distinct texts (exact integers).
+    order from :func:`zheval.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact
+    integers; equal to :func:`zheval.ngrams.item_clipped_hits` order by order).
 
     Returns:
         ``(n_items, 3 + 2 * max_order)`` int64 matrix.
@@ -316,10 +317,11 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
     out[:, CLOSEST_REF_LEN] = closest
     out[:, SHORTEST_REF_LEN] = np.minimum.reduceat(ref_len, starts)
     layout.ngram_counts(max_order)  # every order in one pass
+    tables = [layout.ngram_counts(n) for n in range(1, max_order + 1)]
     for n in range(1, max_order + 1):
         out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
-        out[:, N_LENGTH_COLUMNS + n - 1] = item_clipped_hits(layout.ngram_counts(n), layout.hyp, layout.ref,
-                                                             layout.pair_item)
+    out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = item_clipped_hits_orders(
+        tables, layout.hyp, layout.ref, layout.pair_item, max_order)
     return out
 
 

@@ -211,6 +211,7 @@ def compute_rouge(
     rouge_w_weight: float = _UNSET,
     sentence_split: str = _UNSET,
     _share: Optional[dict] = None,
+    _validated: bool = False,
     **tokenizer_options,
 ) -> dict:
     """Chinese ROUGE of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
@@ -242,6 +243,8 @@ def compute_rouge(
             :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
         _share: internal (:func:`zheval.scoring.score`): a dict that receives ``tokenizer``, ``sentence_split``
             and the ``layout`` (:class:`zheval.layout.CorpusLayout`) of the tokenised corpus, for BLEU to reuse.
+        _validated: internal (:func:`zheval.scoring.score`, the evaluate module): ``predictions`` and ``references``
+            are already the output of :func:`zheval.inputs.validate_inputs` (``list[str]``, ``list[list[str]]``).
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
@@ -278,7 +281,7 @@ def compute_rouge(
     if crosscheck and opts["beta"] != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
 
-    preds, refs = validate_inputs(predictions, references)
+    preds, refs = (predictions, references) if _validated else validate_inputs(predictions, references)
     tok_opts = dict(tokenizer_options)
     if opts["normalize"] is not None:
         tok_opts["normalize"] = opts["normalize"]

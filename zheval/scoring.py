@@ -65,7 +65,7 @@ def score(
     out: Dict[str, dict] = {}
     share: dict = {}
     if "rouge" in metrics:
-        out["rouge"] = compute_rouge(preds, refs, _share=share,
+        out["rouge"] = compute_rouge(preds, refs, _share=share, _validated=True,
                                      **{k: v for k, v in options.items() if k in ROUGE_OPTIONS})
     if "bleu" in metrics:
         bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
