@@ -287,6 +287,7 @@ def compute_bleu(
     bootstrap: int = 0,
     seed: int = 12345,
     confidence: float = 0.95,
+    _validated: bool = False,
     **tokenizer_options,
 ) -> dict:
     """Chinese BLEU of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
@@ -315,6 +316,8 @@ def compute_bleu(
             (``bleu_ci_low``, ``bleu_ci_high``), seeded with ``seed``.
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as in
             :func:`zheval.tokenizers.get_tokenizer` and chinese_rouge.
+        _validated: internal (the evaluate module): ``predictions`` and ``references`` are already the output of
+            :func:`zheval.inputs.validate_inputs` (``list[str]``, ``list[list[str]]``).
 
     Returns:
         ``{"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}``
@@ -343,7 +346,7 @@ def compute_bleu(
         crosscheck=crosscheck,
         **tokenizer_options,
     )
-    preds, refs = validate_inputs(predictions, references)
+    preds, refs = (predictions, references) if _validated else validate_inputs(predictions, references)
     hyp_tokens, ref_tokens = _tokenize_checked(preds, refs, tok)
     stats = corpus_stats(hyp_tokens, ref_tokens, opts["max_order"])
     return _finish(stats, opts, tok, preds, refs, hyp_tokens, ref_tokens, preset, crosscheck, bootstrap, seed,

@@ -8,7 +8,8 @@ the item (and reference) index, and nothing is ever dropped or coerced silently 
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from itertools import chain
+from typing import Any, Optional, Sequence
 
 __all__ = ["validate_inputs"]
 
@@ -46,6 +47,9 @@ def validate_inputs(
             not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``).
         ValueError: a lone surrogate in a text (naming the item); no items (unless ``allow_empty``); lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
             list per reference *set*); an item with an empty reference list.
+
+    Regular input (all ``str``; references ``str``, ``list`` or ``tuple``) is checked in a few C-level passes over
+    all texts; anything else goes through an item-by-item loop, which also names the culprit of every error.
     """
     for name, value in (("predictions", predictions), ("references", references)):
         if isinstance(value, (str, bytes)):
@@ -68,10 +72,13 @@ def validate_inputs(
         )
     if not preds and not refs_in and not allow_empty:
         raise ValueError("no items to score: predictions and references are empty")
+    refs = _fast_canonical(preds, refs_in)
+    if refs is not None:
+        return preds, refs
     for i, p in enumerate(preds):
         if not isinstance(p, str):
             raise TypeError(f"predictions[{i}] must be str, got {_describe(p)}")
-    refs: list[list[str]] = []
+    refs = []
     for i, r in enumerate(refs_in):
         if isinstance(r, str):
             refs.append([r])
@@ -94,3 +101,27 @@ def validate_inputs(
             for j, r in enumerate(rs):
                 _check_text(r, f"references[{i}][{j}]")
     return preds, refs
+
+
+def _fast_canonical(preds: list, refs_in: list) -> Optional[list]:
+    """The canonical references when the input is regular (every prediction a ``str``, every reference entry a
+    ``str``, a ``list`` or a ``tuple``, no empty list, every reference a ``str``, no lone surrogate), checked with a
+    few C-level passes over all texts; ``None`` otherwise, and the caller's item-by-item loop then finds and names
+    the problem. Same result as that loop for every regular input."""
+    kinds = set(map(type, refs_in))
+    if kinds <= {list}:
+        refs = list(map(list, refs_in))
+    elif kinds <= {list, tuple, str}:
+        refs = [[r] if type(r) is str else list(r) for r in refs_in]
+    else:
+        return None
+    if refs and min(map(len, refs)) == 0:
+        return None
+    try:
+        # str.join accepts exactly the str instances (isinstance, as the loop checks); UTF-32 refuses exactly the
+        # lone surrogates (code points U+D800-U+DFFF)
+        "".join(preds).encode("utf-32-le")
+        "".join(chain.from_iterable(refs)).encode("utf-32-le")
+    except (TypeError, UnicodeEncodeError):
+        return None
+    return refs

@@ -22,7 +22,10 @@ import evaluate
 from zheval.adapters.evaluate_glue import canonical_inputs  # From: zheval
 from zheval.adapters.evaluate_glue import check_seed_and_confidence  # From: zheval
 from zheval.adapters.evaluate_glue import compute_keeping_batches  # From: zheval
+from zheval.adapters.evaluate_glue import nothing_stored  # From: zheval
+from zheval.adapters.evaluate_glue import no_cyclic_gc  # From: zheval
 from zheval.adapters.evaluate_glue import refuse_load_options  # From: zheval
+from zheval.adapters.evaluate_glue import store_canonical  # From: zheval
 from zheval.bleu_corpus import BLEU_OPTIONS  # From: zheval
 from zheval.bleu_corpus import check_call  # From: zheval
 from zheval.bleu_corpus import compute_bleu  # From: zheval
@@ -196,18 +199,24 @@ class ChineseBleu(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute Chinese BLEU (keyword arguments only); inputs and options are validated first."""
-        opts = _bleu_options(kwargs)
-        check_seed_and_confidence(opts)
-        check_call(None, None, **opts)
-        if predictions is not None or references is not None:
-            predictions, references = canonical_inputs(predictions, references)
-            check_call(predictions, references, **opts)  # empty references, with the item index
-        return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
+        with no_cyclic_gc():  # no full-heap collection of evaluate's imports mid-computation (see no_cyclic_gc)
+            opts = _bleu_options(kwargs)
+            check_seed_and_confidence(opts)
+            check_call(None, None, **opts)
+            if predictions is not None or references is not None:
+                predictions, references = canonical_inputs(predictions, references)
+                if not nothing_stored(self):
+                    # empty references, named by their index in this call's inputs (with nothing stored, _compute
+                    # raises the same error with the same index, and the call leaves the module as it found it)
+                    check_call(predictions, references, **opts)
+            return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Add a batch of predictions and references (validated first, stored in canonical form)."""
         if predictions is not None or references is not None:
             predictions, references = canonical_inputs(predictions, references)
+            if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
+                return store_canonical(self, predictions, references)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
@@ -219,7 +228,8 @@ class ChineseBleu(evaluate.Metric):
     def _compute(self, predictions, references, **kwargs):
         # kept until the computation succeeds, so that a failure can put the stored items back
         self._zheval_inputs = (predictions, references)
-        out = compute_bleu(predictions, references, **_bleu_options(kwargs))
+        # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
+        out = compute_bleu(predictions, references, _validated=len(predictions) > 0, **_bleu_options(kwargs))
         self._zheval_inputs = None
         return out
 

@@ -22,7 +22,9 @@ import evaluate
 from zheval.adapters.evaluate_glue import canonical_inputs  # From: zheval
 from zheval.adapters.evaluate_glue import check_seed_and_confidence  # From: zheval
 from zheval.adapters.evaluate_glue import compute_keeping_batches  # From: zheval
+from zheval.adapters.evaluate_glue import no_cyclic_gc  # From: zheval
 from zheval.adapters.evaluate_glue import refuse_load_options  # From: zheval
+from zheval.adapters.evaluate_glue import store_canonical  # From: zheval
 from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
 from zheval.rouge_corpus import TOKENIZER_OPTIONS  # From: zheval
 from zheval.rouge_corpus import build_rouge_tokenizer  # From: zheval
@@ -175,15 +177,18 @@ class ChineseRouge(evaluate.Metric):
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Check inputs and options, then compute (see the module's inputs description below)."""
-        _check_options(kwargs)
-        if predictions is not None or references is not None:
-            predictions, references = canonical_inputs(predictions, references)
-        return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
+        with no_cyclic_gc():  # no full-heap collection of evaluate's imports mid-computation (see no_cyclic_gc)
+            _check_options(kwargs)
+            if predictions is not None or references is not None:
+                predictions, references = canonical_inputs(predictions, references)
+            return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
         """Check a batch (item indices in errors), then store it in canonical form."""
         if predictions is not None or references is not None:
             predictions, references = canonical_inputs(predictions, references)
+            if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
+                return store_canonical(self, predictions, references)
         return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
@@ -195,7 +200,8 @@ class ChineseRouge(evaluate.Metric):
     def _compute(self, predictions, references, **kwargs):
         # kept until the computation succeeds, so that a failure can put the stored items back
         self._zheval_inputs = (predictions, references)
-        out = compute_rouge(predictions, references, **_rouge_options(kwargs))
+        # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
+        out = compute_rouge(predictions, references, _validated=len(predictions) > 0, **_rouge_options(kwargs))
         self._zheval_inputs = None
         return out
 
