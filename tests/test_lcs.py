@@ -190,6 +190,22 @@ def test_union_positions_without_mask_table(monkeypatch):
     assert union_lcs_ref_positions(ref, can) == expected
 
 
+@pytest.mark.parametrize("block", [1, 5, 16, 40])
+def test_union_positions_in_blocks(monkeypatch, block):
+    # many sentences: the reference is cut into blocks of at most `block` positions (a longer sentence alone);
+    # positions, tokens and the whole-text LCS stay those of rouge-score
+    monkeypatch.setattr(lcs_module, "BLOCK_POSITIONS", block)
+    rng = random.Random(block)
+    for _ in range(40):
+        ref = [[rng.randrange(3) for _ in range(rng.choice([0, 1, 3, 8, 30]))] for _ in range(rng.randint(1, 12))]
+        can = [[rng.randrange(3) for _ in range(rng.choice([0, 2, 6, 25]))] for _ in range(rng.randint(1, 8))]
+        assert union_lcs_ref_positions(ref, can) == rouge_score_unions(ref, can)
+        whole_ref = [t for r in ref for t in r]
+        whole_can = [t for c in can for t in c]
+        assert union_lcs_tokens(ref, can)[1] == (dp_table(whole_ref, whole_can)[-1][-1] if whole_ref and whole_can else 0)
+    assert len(PackedReference([[0] * 3] * 30).blocks) > 1 or block >= 120
+
+
 def test_union_positions_edge_cases():
     assert union_lcs_ref_positions([], [["a"]]) == []
     assert union_lcs_ref_positions([["a"]], []) == [[]]

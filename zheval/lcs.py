@@ -214,106 +214,148 @@ def lcs_ref_positions(
 
 
 class PackedReference:
-    """The reference sentences of ROUGE-Lsum packed into one bit layout, built once per distinct reference text and
+    """The reference sentences of ROUGE-Lsum packed into bit layouts, built once per distinct reference text and
     reused against every candidate (see "Union-LCS" in the module docstring).
 
-    Reference sentence s occupies bit positions ``offsets[s] .. offsets[s] + len(s) - 1`` and is followed by one
-    guard position. Attributes: ``masks`` (token -> int with the bits of its positions), ``flat`` (token at each
-    position, ``None`` at guards), ``offsets``, ``segments`` (``(start, end)`` of the non-empty sentences),
-    ``segment_bits`` (all non-guard positions), ``width`` (number of positions, guards included).
+    Reference sentence s occupies positions ``offsets[s] .. offsets[s] + len(s) - 1`` of the whole layout and is
+    followed by one guard position; ``flat[p]`` is the token at position p (``None`` at guards) and ``masks`` maps a
+    token to the int with the bits of its positions (used for the whole-text LCS). For the union-LCS the sentences
+    are grouped into consecutive **blocks** of at most :data:`BLOCK_POSITIONS` positions (a longer sentence is a
+    block of its own), so that the per-element backtrack works on ints of bounded width however many sentences the
+    text has: ``blocks`` lists ``(base, masks, segments, segment_bits)`` with block-local positions
+    (``segments`` = ``(start, end)`` of its non-empty sentences).
 
     Args:
         ref_sents: reference sentences (sequences of hashable tokens; empty ones allowed).
     """
 
-    __slots__ = ("masks", "flat", "offsets", "segments", "segment_bits", "width")
+    __slots__ = ("masks", "flat", "offsets", "width", "blocks")
 
     def __init__(self, ref_sents: Sequence[Sequence[Token]]):
-        masks: Dict[Token, int] = {}
-        get = masks.get
-        offsets: List[int] = []
-        flat: List[Token] = []
-        pos = 0
-        segment_bits = 0
-        for s in ref_sents:
-            offsets.append(pos)
-            for tok in s:
-                masks[tok] = get(tok, 0) | (1 << pos)
-                pos += 1
-            segment_bits |= ((1 << len(s)) - 1) << (pos - len(s))
-            flat.extend(s)
-            flat.append(None)
-            pos += 1  # guard bit
-        self.masks = masks
-        self.flat = flat
-        self.offsets = offsets
-        self.segments = [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
-        self.segment_bits = segment_bits
-        self.width = pos
+        self.masks, self.flat, self.offsets, self.width = _pack(ref_sents)
+        if self.width <= BLOCK_POSITIONS:
+            self.blocks = [(0, self.masks, _segments(ref_sents, self.offsets), _segment_bits(ref_sents, self.offsets))]
+            return
+        self.blocks = []
+        start = 0
+        while start < len(ref_sents):
+            stop = start + 1
+            while stop < len(ref_sents) and self.offsets[stop] + len(ref_sents[stop]) - self.offsets[start] < BLOCK_POSITIONS:
+                stop += 1
+            group = ref_sents[start:stop]
+            masks, _, offsets, _ = _pack(group)
+            self.blocks.append((self.offsets[start], masks, _segments(group, offsets), _segment_bits(group, offsets)))
+            start = stop
+
+
+#: Most packed positions per union-LCS block (see :class:`PackedReference`).
+BLOCK_POSITIONS = 2048
+
+
+def _pack(ref_sents: Sequence[Sequence[Token]]) -> Tuple[Dict[Token, int], List[Token], List[int], int]:
+    """``(masks, flat, offsets, width)`` of sentences laid out one after another with a guard position after each."""
+    masks: Dict[Token, int] = {}
+    get = masks.get
+    offsets: List[int] = []
+    flat: List[Token] = []
+    pos = 0
+    for s in ref_sents:
+        offsets.append(pos)
+        for tok in s:
+            masks[tok] = get(tok, 0) | (1 << pos)
+            pos += 1
+        flat.extend(s)
+        flat.append(None)
+        pos += 1  # guard
+    return masks, flat, offsets, pos
+
+
+def _segments(ref_sents, offsets) -> List[Tuple[int, int]]:
+    return [(o, o + len(s)) for o, s in zip(offsets, ref_sents) if s]
+
+
+def _segment_bits(ref_sents, offsets) -> int:
+    bits = 0
+    for o, s in zip(offsets, ref_sents):
+        bits |= ((1 << len(s)) - 1) << o
+    return bits
 
 
 def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
-                      can_sents: Sequence[Sequence[Token]]) -> Tuple[List[int], "PackedReference", int]:
+                      can_sents: Sequence[Sequence[Token]]) -> Tuple[set, "PackedReference", int]:
     """Core of :func:`union_lcs_ref_positions`: ``(positions, packed, text_lcs)``.
 
-    ``positions`` lists (with repeats) the packed positions (see :class:`PackedReference`) of every LCS element of
-    every (reference sentence, candidate sentence) pair. ``text_lcs`` is the LCS length of the two whole texts
-    (sentences concatenated), from a second bit vector run in the same pass over the candidate tokens: the packed
-    reference read as one sequence whose guard positions are tokens that match nothing, which leaves the LCS
+    ``positions`` is the set of positions (see :class:`PackedReference`) on the LCS path of some (reference
+    sentence, candidate sentence) pair. ``text_lcs`` is the LCS length of the two whole texts (sentences
+    concatenated), from a second bit vector run in the pass of the first block over the candidate tokens: the
+    packed reference read as one sequence whose guard positions are tokens that match nothing, which leaves the LCS
     unchanged.
     """
     packed = ref if isinstance(ref, PackedReference) else PackedReference(ref)
-    get = packed.masks.get
     flat = packed.flat
-    segments = packed.segments
-    segment_bits = packed.segment_bits
-    pos = packed.width
-    width = max(pos, max(map(len, can_sents), default=0)) + 1
-    low: Sequence[int] = _LOW_MASKS if width <= _LOW_TABLE_MAX else _LowMasks()
-    out: List[int] = []
-    record = out.append
-    whole = (1 << pos) - 1  # whole-text DP over all packed positions (guards included: they never match)
-    for c in can_sents:
-        if not c:
-            continue
-        # One pass over c gives the bit columns of c against every reference sentence (guard bits cleared), and
-        # advances the whole-text DP by the tokens of c.
-        v = segment_bits
-        zeros = [0]  # zeros[j]: packed rows where t[.][j] increases
-        ref_hit = [0]  # ref_hit[j]: packed reference positions holding c[j-1]
-        for tok in c:
-            m = get(tok)
-            if m:
-                u = v & m
-                v = ((v + u) | (v - u)) & segment_bits
-                u = whole & m
-                whole = (whole + u) | (whole - u)
-                ref_hit.append(m)
+    out: set = set()
+    record = out.add
+    cands = [c for c in can_sents if c]
+    n_max = max(map(len, cands), default=0)
+    wget = packed.masks.get
+    whole = (1 << packed.width) - 1  # whole-text DP over all positions (guards included: they never match)
+    for block_index, (base, masks, segments, segment_bits) in enumerate(packed.blocks):
+        get = masks.get
+        width = max(segments[-1][1] if segments else 0, n_max) + 1
+        low: Sequence[int] = _LOW_MASKS if width <= _LOW_TABLE_MAX else _LowMasks()
+        single = wget is get
+        for c in cands:
+            # One pass over c gives the bit columns of c against every reference sentence of the block (guard bits
+            # cleared); the first block's pass also advances the whole-text DP by the tokens of c.
+            v = segment_bits
+            zeros = [0]  # zeros[j]: block positions (rows) where t[.][j] increases
+            ref_hit = [0]  # ref_hit[j]: block positions holding c[j-1]
+            if block_index == 0:
+                for tok in c:
+                    m = get(tok)
+                    if m:
+                        u = v & m
+                        v = ((v + u) | (v - u)) & segment_bits
+                        ref_hit.append(m)
+                    else:
+                        ref_hit.append(0)
+                    zeros.append(segment_bits ^ v)
+                    wm = m if single else wget(tok)
+                    if wm:
+                        u = whole & wm
+                        whole = (whole + u) | (whole - u)
             else:
-                ref_hit.append(0)
-            zeros.append(segment_bits ^ v)
-        if not zeros[-1]:
-            continue
-        n = len(c)
-        backwards = tuple(reversed(c))  # backwards.index(x, n - j + 1): nearest x at a column < j (C-level scan)
-        for o, a in segments:
-            # (i, j) = (a - o, j); a is the packed exclusive end of the reference rows still open.
-            j = n
-            while True:
-                la = low[a]
-                top = (zeros[j] & la).bit_length()  # i0 + o: top of the T-plateau of column j, plus one
-                if top <= o:  # t[i][j] == 0: no LCS element left
-                    break
-                hit = (ref_hit[j] & la).bit_length()  # nearest row <= i matching c[j-1], plus one
-                if hit >= top:  # a match inside the plateau: diagonal there
-                    a = hit - 1
-                    record(a)
-                    j -= 1
-                else:  # climb to the plateau top, then left along it to the nearest match of ref[i0 - 1]
-                    a = top - 1
-                    record(a)
-                    j = n - 1 - backwards.index(flat[a], n - j + 1)
-    text_lcs = pos - (whole & ((1 << pos) - 1)).bit_count()
+                for tok in c:
+                    m = get(tok)
+                    if m:
+                        u = v & m
+                        v = ((v + u) | (v - u)) & segment_bits
+                        ref_hit.append(m)
+                    else:
+                        ref_hit.append(0)
+                    zeros.append(segment_bits ^ v)
+            if not zeros[-1]:
+                continue
+            n = len(c)
+            backwards = tuple(reversed(c))  # backwards.index(x, n - j + 1): nearest x at a column < j (C-level)
+            for o, a in segments:
+                # (i, j) = (a - o, j); a is the block's exclusive end of the reference rows still open.
+                j = n
+                while True:
+                    la = low[a]
+                    top = (zeros[j] & la).bit_length()  # i0 + o: top of the T-plateau of column j, plus one
+                    if top <= o:  # t[i][j] == 0: no LCS element left
+                        break
+                    hit = (ref_hit[j] & la).bit_length()  # nearest row <= i matching c[j-1], plus one
+                    if hit >= top:  # a match inside the plateau: diagonal there
+                        a = hit - 1
+                        record(base + a)
+                        j -= 1
+                    else:  # climb to the plateau top, then left along it to the nearest match of ref[i0 - 1]
+                        a = top - 1
+                        record(base + a)
+                        j = n - 1 - backwards.index(flat[base + a], n - j + 1)
+    text_lcs = packed.width - (whole & ((1 << packed.width) - 1)).bit_count()
     return out, packed, text_lcs
 
 
@@ -353,7 +395,7 @@ def union_lcs_ref_positions(ref_sents: Sequence[Sequence[Token]], can_sents: Seq
         return res
     import bisect
 
-    for p in sorted(set(out)):
+    for p in sorted(out):
         s = bisect.bisect_right(offsets, p) - 1
         res[s].append(p - offsets[s])
     return res
@@ -375,7 +417,7 @@ def union_lcs_tokens(
         unions) and ``lcs_length(concat(ref_sents), concat(can_sents))``, an int.
     """
     positions, packed, text_lcs = _union_lcs_packed(ref_sents, can_sents)
-    return list(map(packed.flat.__getitem__, set(positions))), text_lcs
+    return list(map(packed.flat.__getitem__, positions)), text_lcs
 
 
 def _wlcs_tables(
