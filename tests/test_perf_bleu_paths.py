@@ -118,3 +118,13 @@ def test_score_on_crosswoz_equals_separate_calls(crosswoz_groups):
     assert both["bleu"] == compute_bleu(preds, refs, tokenizer="char")
     clear_cache()
     assert both["rouge"] == compute_rouge(preds, refs, **opts)
+
+
+@pytest.mark.parametrize("high", [5, 1000, 1 << 40, 1 << 61])
+def test_dense_ids_equal_np_unique(high):
+    rng = np.random.default_rng(high % 97)
+    for n in (1, 2, 7, 1000):
+        key = rng.integers(0, high, n, dtype=np.int64)
+        uniq, ids = ngrams._dense_ids(key)  # 1 << 61 takes the np.unique fallback
+        exp_uniq, exp_ids = np.unique(key, return_inverse=True)
+        assert np.array_equal(uniq, exp_uniq) and np.array_equal(ids, exp_ids.reshape(-1))

@@ -106,7 +106,7 @@ def ngram_counts_by_text(
         key = ids[keep] * V + tokens[starts[keep] + (n - 1)]
         starts = starts[keep]
         if len(key):
-            uniq, ids = np.unique(key, return_inverse=True)
+            uniq, ids = _dense_ids(key)
             G = len(uniq)
             prefix = uniq // V
         else:
@@ -114,6 +114,26 @@ def ngram_counts_by_text(
         out.append(_count_by_text(n, text_of[starts], ids, G, n_texts, prefix))
         out._state = (text_of, end_of, starts, ids, n_texts)
     return out
+
+
+def _dense_ids(key: np.ndarray):
+    """``np.unique(key, return_inverse=True)`` for non-negative int64 keys: one ``np.sort`` of ``key`` packed with
+    the position (no argsort) when that fits in 63 bits, ``np.unique`` otherwise. Same arrays either way."""
+    n = len(key)
+    bits = max(1, (n - 1).bit_length())
+    if int(key.max()) >= 1 << (62 - bits):
+        return np.unique(key, return_inverse=True)
+    packed = (key << bits) | np.arange(n, dtype=np.int64)
+    packed.sort()
+    sorted_key = packed >> bits
+    new = np.empty(n, dtype=bool)
+    new[0] = True
+    np.not_equal(sorted_key[1:], sorted_key[:-1], out=new[1:])
+    rank = np.cumsum(new)
+    rank -= 1
+    ids = np.empty(n, dtype=np.int64)
+    ids[packed & ((1 << bits) - 1)] = rank
+    return sorted_key[new], ids
 
 
 class NgramTables(list):
@@ -305,7 +325,11 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
     for n in range(1, N + 1):
         nc = tables[n - 1]
         G = nc.n_ids
-        ids, counts = nc.ids, nc.counts.astype(dtype)
+        counts = nc.counts.astype(dtype)
+        hkey = h_item * G + nc.ids[h_x]
+        rkey = r_item * G + nc.ids[r_x]
+        hcnt = counts[h_x]
+        rcnt = counts[r_x]
         clipped = np.zeros(len(h_x), dtype=dtype)
         matched = []
         B = max(1, min(I, cells // G))
@@ -314,14 +338,15 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
             h0, h1, r0, r1 = int(hb[lo]), int(hb[hi]), int(rb[lo]), int(rb[hi])
             if h0 == h1 or r0 == r1:
                 continue  # no hypothesis or no reference candidate in these items: nothing matches
-            hx = h_x[h0:h1]
-            hk = (h_item[h0:h1] - lo) * G + ids[hx]
-            rx = r_x[r0:r1]
-            rk = (r_item[r0:r1] - lo) * G + ids[rx]
-            hyp_table[hk] = counts[hx]
-            m = np.minimum(hyp_table[rk], counts[rx])
+            hk = hkey[h0:h1]
+            rk = rkey[r0:r1]
+            if lo:
+                hk = hk - lo * G
+                rk = rk - lo * G
+            hyp_table[hk] = hcnt[h0:h1]
+            m = np.minimum(hyp_table[rk], rcnt[r0:r1])
             hyp_table[hk] = 0
-            hit = np.flatnonzero(m)
+            hit = np.flatnonzero(m > 0)
             if len(hit):
                 mk = rk[hit]
                 max_table[mk] = 1
@@ -332,15 +357,16 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
                         np.maximum.at(max_table, mk[big], mv[big])
                 clipped[h0:h1] = max_table[hk]
                 max_table[mk] = 0
-                matched.append(hit + r0)
+                matched.append(hit + r0 if r0 else hit)
         out[:, n - 1] = np.bincount(h_item, weights=clipped, minlength=I)
         if n == N:
             break
         # next order's candidates: children of the matched entries (hypothesis: clipped > 0; reference: min > 0)
         child = _child_starts(nc, tables[n])
-        h_x, h_item, hb = _children(child, h_x, h_item, np.flatnonzero(clipped), I)
+        child_len = np.diff(child)
+        h_x, h_item, hb = _children(child, child_len, h_x, h_item, np.flatnonzero(clipped > 0), I)
         r_hit = np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64)
-        r_x, r_item, rb = _children(child, r_x, r_item, r_hit, I)
+        r_x, r_item, rb = _children(child, child_len, r_x, r_item, r_hit, I)
     return out
 
 
@@ -351,15 +377,21 @@ def _starts(per_owner: np.ndarray, n: int) -> np.ndarray:
     return b
 
 
-def _children(child: np.ndarray, x: np.ndarray, owner: np.ndarray, keep: np.ndarray, n_owners: int):
+def _children(child: np.ndarray, child_len: np.ndarray, x: np.ndarray, owner: np.ndarray, keep: np.ndarray,
+              n_owners: int):
     """For the kept entries ``x[keep]`` (owners ``owner[keep]``, non-decreasing): their children
-    ``child[x]:child[x + 1]`` concatenated, the children's owners, and each owner's start in them."""
+    ``child[x]:child[x] + child_len[x]`` concatenated, the children's owners, and each owner's start in them."""
     x = x[keep]
     owner = owner[keep]
-    first = child[x]
-    lens = child[x + 1] - first
-    per_owner = np.bincount(owner, weights=lens, minlength=n_owners).astype(np.int64)
-    return _expand(first, lens), np.repeat(owner, lens), _starts(per_owner, n_owners)
+    lens = child_len[x]
+    ends = np.zeros(len(x) + 1, dtype=np.int64)
+    np.cumsum(lens, out=ends[1:])
+    total = int(ends[-1])
+    starts = ends[np.searchsorted(owner, np.arange(n_owners + 1, dtype=np.int64), side="left")]
+    if total == 0:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), starts
+    xs = np.arange(total, dtype=np.int64) + np.repeat(child[x] - ends[:-1], lens)
+    return xs, np.repeat(owner, lens), starts
 
 
 def _child_starts(nc: NgramCounts, nxt: NgramCounts) -> np.ndarray:
@@ -374,13 +406,3 @@ def _child_starts(nc: NgramCounts, nxt: NgramCounts) -> np.ndarray:
     out = np.zeros(len(keys) + 1, dtype=np.int64)
     np.cumsum(np.bincount(parent, minlength=len(keys)), out=out[1:])
     return out
-
-
-def _expand(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
-    """Concatenation of ``arange(s, s + l)`` for every ``(s, l)`` of ``(starts, lens)`` (int64)."""
-    total = int(lens.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    shift = starts.astype(np.int64, copy=True)
-    shift[1:] -= np.cumsum(lens)[:-1]
-    return np.arange(total, dtype=np.int64) + np.repeat(shift, lens)
