@@ -28,7 +28,7 @@ from itertools import chain
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
-from .sentences import split_sentences
+from .sentences import ATTACHED_MARKS, split_sentences, split_token_sentences
 from .normalize import HAN_CLASS_BODY, INVISIBLE_CLASS_BODY, DEFAULT_STEPS, Normalizer, get_normalizer
 
 __all__ = [
@@ -146,11 +146,15 @@ class BaseTokenizer:
         return tokens
 
     def tokenize_sentences(self, text: str, sentence_split: str = "punct") -> tuple[tuple[str, ...], ...]:
-        """Normalise ``text``, split it into sentences (:func:`zheval.sentences.split_sentences`), tokenise each.
+        """Normalise ``text``, split it into sentences and tokenise them (:mod:`zheval.sentences`).
+
+        ``"newline"``: each line of the normalised text is tokenised (rouge-score's rule). ``"punct"``: each line is
+        tokenised and its tokens are cut after sentence-final marks
+        (:func:`zheval.sentences.split_token_sentences`), so a cut never falls inside a token.
 
         Returns a tuple of token tuples, one per sentence (cached; do not mutate). Their concatenation is the
-        token sequence used for every ROUGE type but Lsum and for BLEU. With ``"newline"`` the concatenation equals
-        :meth:`tokenize` for the built-in tokenizers (line breaks are whitespace, never inside a token).
+        token sequence used for every ROUGE type but Lsum and for BLEU; for the built-in tokenizers it equals
+        :meth:`tokenize` (line breaks are whitespace, never inside a token).
 
         Raises:
             TypeError: non-``str`` text. ValueError: unknown ``sentence_split``.
@@ -164,7 +168,10 @@ class BaseTokenizer:
             return hit  # type: ignore[return-value]
         _cache_stats["misses"] += 1
         norm = self._normalize(text)
-        result = tuple(tuple(self.tokenize_normalized(s)) for s in split_sentences(norm, sentence_split))
+        if sentence_split == "punct":
+            result = tuple(s for line in norm.split("\n") for s in self._punct_sentences(line))
+        else:
+            result = tuple(tuple(self.tokenize_normalized(s)) for s in split_sentences(norm, sentence_split))
         _cache_put(key, result)
         if sentence_split == "newline" and self._newline_concat_is_tokenize():
             # Share the tokenisation with tokenize_cached (BLEU after ROUGE tokenises nothing again).
@@ -172,6 +179,25 @@ class BaseTokenizer:
             if flat_key not in _cache:
                 _cache_put(flat_key, result[0] if len(result) == 1 else tuple(chain.from_iterable(result)))
         return result
+
+    def _punct_sentences(self, line: str) -> list[tuple[str, ...]]:
+        """One normalised line cut by the ``"punct"`` rule, tokenised. The text rule
+        (:func:`zheval.sentences.split_sentences`) is used when its cuts fall between tokens -- always for the plain
+        ``char`` tokenizer; otherwise (a term, word or pre-tokenised token spanning a sentence-final mark) the line's
+        own tokens are cut (:func:`zheval.sentences.split_token_sentences`), so that the sentences' tokens always
+        concatenate to the line's tokens."""
+        pieces = [tuple(self.tokenize_normalized(p)) for p in split_sentences(line, "punct")]
+        if self._punct_cuts_between_tokens():
+            return pieces
+        whole = tuple(self.tokenize_normalized(line))
+        if tuple(chain.from_iterable(pieces)) == whole:
+            return pieces
+        return [tuple(s) for s in split_token_sentences(whole)]
+
+    def _punct_cuts_between_tokens(self) -> bool:
+        """Whether the ``"punct"`` text rule can never cut inside a token of this tokenizer (then the check in
+        :meth:`_punct_sentences` is skipped). False unless a subclass knows it."""
+        return False
 
     def _newline_concat_is_tokenize(self) -> bool:
         """Whether tokenising the lines of normalised text one by one and concatenating gives exactly
@@ -220,7 +246,7 @@ def _opencc_version() -> str:
 # char
 
 
-_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\U000e0100-\U000e01ef\U0001f3fb-\U0001f3ff"
+_MARKS = ATTACHED_MARKS
 # A word run: letters/digits that are not Han (ASCII runs like iOS, DUCK20240517001, 2024; also é, Cyrillic, kana),
 # with decimal/version continuations ".5" so that 3.5, 3.5GB, 192.168.1.1 stay one token.
 _KANA = "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
@@ -305,6 +331,12 @@ class CharTokenizer(BaseTokenizer):
     def _newline_concat_is_tokenize(self) -> bool:
         # Han, word runs and other tokens never contain whitespace; only a term could contain a line break.
         return type(self) is CharTokenizer and not any("\n" in t for t in self.terms)
+
+    def _punct_cuts_between_tokens(self) -> bool:
+        # The text rule cuts after a sentence-final mark and its attached marks, or after closers; without terms a
+        # char token holding such a mark is that mark (plus attached marks), and "." inside a word run is always
+        # followed by a digit, where the rule does not cut.
+        return type(self) is CharTokenizer and not self.terms
 
     def _config(self) -> dict:
         return {"name": self.name, "punct": self.punct, "terms": self.terms_hash}
