@@ -326,8 +326,13 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
         nc = tables[n - 1]
         G = nc.n_ids
         counts = nc.counts.astype(dtype)
-        hkey = h_item * G + nc.ids[h_x]
-        rkey = r_item * G + nc.ids[r_x]
+        # keys item * G + id, built in place over the item arrays (the item is key // G): no extra full-size arrays
+        hkey = h_item
+        hkey *= G
+        hkey += nc.ids[h_x]
+        rkey = r_item
+        rkey *= G
+        rkey += nc.ids[r_x]
         hcnt = counts[h_x]
         rcnt = counts[r_x]
         clipped = np.zeros(len(h_x), dtype=dtype)
@@ -358,15 +363,17 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
                 clipped[h0:h1] = max_table[hk]
                 max_table[mk] = 0
                 matched.append(hit + r0 if r0 else hit)
-        out[:, n - 1] = np.bincount(h_item, weights=clipped, minlength=I)
+        csum = np.zeros(len(clipped) + 1, dtype=np.int64)
+        np.cumsum(clipped, dtype=np.int64, out=csum[1:])
+        out[:, n - 1] = csum[hb[1:]] - csum[hb[:-1]]
         if n == N:
             break
         # next order's candidates: children of the matched entries (hypothesis: clipped > 0; reference: min > 0)
         child = _child_starts(nc, tables[n])
         child_len = np.diff(child)
-        h_x, h_item, hb = _children(child, child_len, h_x, h_item, np.flatnonzero(clipped > 0), I)
+        h_x, h_item, hb = _children(child, child_len, h_x, hkey, np.flatnonzero(clipped > 0), I, G)
         r_hit = np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64)
-        r_x, r_item, rb = _children(child, child_len, r_x, r_item, r_hit, I)
+        r_x, r_item, rb = _children(child, child_len, r_x, rkey, r_hit, I, G)
     return out
 
 
@@ -377,12 +384,13 @@ def _starts(per_owner: np.ndarray, n: int) -> np.ndarray:
     return b
 
 
-def _children(child: np.ndarray, child_len: np.ndarray, x: np.ndarray, owner: np.ndarray, keep: np.ndarray,
-              n_owners: int):
-    """For the kept entries ``x[keep]`` (owners ``owner[keep]``, non-decreasing): their children
+def _children(child: np.ndarray, child_len: np.ndarray, x: np.ndarray, key: np.ndarray, keep: np.ndarray,
+              n_owners: int, G: int):
+    """For the kept entries ``x[keep]`` (owners ``key[keep] // G``, non-decreasing): their children
     ``child[x]:child[x] + child_len[x]`` concatenated, the children's owners, and each owner's start in them."""
     x = x[keep]
-    owner = owner[keep]
+    owner = key[keep]
+    owner //= G
     lens = child_len[x]
     ends = np.zeros(len(x) + 1, dtype=np.int64)
     np.cumsum(lens, out=ends[1:])
