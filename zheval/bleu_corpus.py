@@ -23,6 +23,7 @@ from .bleu import (
     sum_stats,
     validate_options,
 )
+from .gcpause import without_cyclic_gc
 from .inputs import validate_inputs
 from .options import apply_preset
 from .signature import build_signature
@@ -271,6 +272,7 @@ def result_from_stats(
     return out
 
 
+@without_cyclic_gc
 def compute_bleu(
     predictions: Sequence[str],
     references: Sequence[Any],

@@ -22,6 +22,7 @@ from .adapters.compat_rouge import (
     make_rouge155_item_scorer,
 )
 from .corpus import tokenize_corpus
+from .gcpause import without_cyclic_gc
 from .inputs import validate_inputs
 from .options import apply_preset
 from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
@@ -194,6 +195,7 @@ def items_from_columns(columns: Dict[str, tuple], types: Sequence[str]) -> List[
     return [{t: Score(columns[t][0][i], columns[t][1][i], columns[t][2][i]) for t in types} for i in range(n)]
 
 
+@without_cyclic_gc
 def compute_rouge(
     predictions: Sequence[str],
     references: Sequence[Any],

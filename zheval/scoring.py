@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any, Dict, Sequence
 
 from .bleu_corpus import BLEU_OPTIONS, _prepare, compute_bleu, compute_bleu_from_layout
+from .gcpause import without_cyclic_gc
 from .inputs import validate_inputs
 from .rouge_corpus import ROUGE_OPTIONS, compute_rouge
 
@@ -26,6 +27,7 @@ _SHARED = ("tokenizer", "terms", "punct", "jieba_hmm", "jieba_dict", "normalize"
            "bootstrap", "seed", "confidence")
 
 
+@without_cyclic_gc
 def score(
     predictions: Sequence[str],
     references: Sequence[Any],

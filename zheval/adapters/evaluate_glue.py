@@ -9,11 +9,10 @@ list of reference strings), and put stored items back after a failure inside ``_
 
 from __future__ import annotations
 
-import gc
 import numbers
 import os
-from contextlib import contextmanager
 
+from ..gcpause import no_cyclic_gc  # re-exported for the metric scripts
 from ..inputs import validate_inputs
 
 __all__ = [
@@ -121,27 +120,6 @@ def compute_keeping_batches(module, compute, predictions, references, kwargs):
         if stash is not None and module.num_process == 1:
             _restore_items(module, stash, n_before)
         raise
-
-
-@contextmanager
-def no_cyclic_gc():
-    """Pause Python's cyclic garbage collector for the duration of a computation (restored on exit, also after an
-    error; a no-op when it is already off, so nesting and concurrent calls never turn it on early).
-
-    A computation allocates tens of thousands of small lists and tuples (per item, per text) that never form
-    reference cycles and are freed by reference counting. Each allocation burst advances the collector's counters,
-    and a full collection traverses every tracked object of the process: with evaluate imported (datasets,
-    pyarrow, pandas: ~440,000 objects) one full pass costs ~0.3 s, as much as the whole W1 computation's overhead.
-    No number depends on it.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def nothing_stored(module) -> bool:
