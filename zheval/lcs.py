@@ -303,37 +303,28 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
         get = masks.get
         width = max(segments[-1][1] if segments else 0, n_max) + 1
         low: Sequence[int] = _LOW_MASKS if width <= _LOW_TABLE_MAX else _LowMasks()
-        single = wget is get
+        single = wget is get  # one block: its masks are the whole layout's
+        # only the first block's pass advances the whole-text DP (later blocks look tokens up in an empty dict)
+        whole_get = wget if block_index == 0 else _NO_MASKS.get
         for c in cands:
             # One pass over c gives the bit columns of c against every reference sentence of the block (guard bits
-            # cleared); the first block's pass also advances the whole-text DP by the tokens of c.
+            # cleared) and advances the whole-text DP by the tokens of c.
             v = segment_bits
             zeros = [0]  # zeros[j]: block positions (rows) where t[.][j] increases
             ref_hit = [0]  # ref_hit[j]: block positions holding c[j-1]
-            if block_index == 0:
-                for tok in c:
-                    m = get(tok)
-                    if m:
-                        u = v & m
-                        v = ((v + u) | (v - u)) & segment_bits
-                        ref_hit.append(m)
-                    else:
-                        ref_hit.append(0)
-                    zeros.append(segment_bits ^ v)
-                    wm = m if single else wget(tok)
-                    if wm:
-                        u = whole & wm
-                        whole = (whole + u) | (whole - u)
-            else:
-                for tok in c:
-                    m = get(tok)
-                    if m:
-                        u = v & m
-                        v = ((v + u) | (v - u)) & segment_bits
-                        ref_hit.append(m)
-                    else:
-                        ref_hit.append(0)
-                    zeros.append(segment_bits ^ v)
+            for tok in c:
+                m = get(tok)
+                if m:
+                    u = v & m
+                    v = ((v + u) | (v - u)) & segment_bits
+                    ref_hit.append(m)
+                else:
+                    ref_hit.append(0)
+                zeros.append(segment_bits ^ v)
+                wm = m if single else whole_get(tok)
+                if wm:
+                    u = whole & wm
+                    whole = (whole + u) | (whole - u)
             if not zeros[-1]:
                 continue
             n = len(c)
@@ -357,6 +348,9 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
                         j = n - 1 - backwards.index(flat[base + a], n - j + 1)
     text_lcs = packed.width - (whole & ((1 << packed.width) - 1)).bit_count()
     return out, packed, text_lcs
+
+
+_NO_MASKS: Dict[Token, int] = {}  # never written: the empty mask table
 
 
 class _LowMasks:
