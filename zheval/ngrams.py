@@ -26,6 +26,7 @@ Everything is integer-valued, so the results equal the dict-based counts exactly
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import List, Sequence
 
 import numpy as np
@@ -68,7 +69,7 @@ def flatten_texts(texts: Sequence[Sequence[int]]) -> tuple[np.ndarray, np.ndarra
     np.cumsum(lengths, out=offsets[1:])
     total = int(offsets[-1])
     if total:
-        tokens = np.fromiter((i for t in texts for i in t), dtype=np.int64, count=total)
+        tokens = np.fromiter(chain.from_iterable(texts), dtype=np.int64, count=total)
     else:
         tokens = np.zeros(0, dtype=np.int64)
     return tokens, offsets
