@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import zheval.ngrams as ngrams
+from ngram_sort_oracle import item_clipped_hits
 from zheval.bleu import item_stats
 from zheval.corpus import tokenize_corpus
 from zheval.rouge import clipped_overlap, make_item_scorer, ngram_counts
@@ -36,7 +37,7 @@ def test_clipped_hits_equal_dict_counts(monkeypatch, key_limit):
         for n in range(1, 5):
             got = ngrams.pair_clipped_hits(tabs[n - 1], h, r).tolist()
             assert got == [clipped_overlap(ngram_counts(texts[a], n), ngram_counts(texts[b], n)) for a, b in zip(h, r)]
-            got = ngrams.item_clipped_hits(tabs[n - 1], hyp, ref, ref_item).tolist()
+            got = item_clipped_hits(tabs[n - 1], hyp, ref, ref_item).tolist()
             assert got == [item_stats(texts[a], [texts[b] for b in rs], 4)[2 + n] for a, rs in zip(hyp, refs)]
 
 

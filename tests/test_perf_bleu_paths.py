@@ -9,6 +9,7 @@ import pytest
 
 import zheval
 import zheval.ngrams as ngrams
+from ngram_sort_oracle import item_clipped_hits
 from conftest import crosswoz_items
 from zheval.bleu import item_stats, layout_stats
 from zheval.bleu_corpus import compute_bleu
@@ -23,7 +24,7 @@ def _random_texts(rnd, n_texts, vocab, max_len):
 
 def _both_paths(tabs, hyp, ref, ref_item, order):
     fast = ngrams.item_clipped_hits_orders(tabs, hyp, ref, ref_item, order)
-    general = np.stack([ngrams.item_clipped_hits(tabs[n], hyp, ref, ref_item) for n in range(order)], axis=1) \
+    general = np.stack([item_clipped_hits(tabs[n], hyp, ref, ref_item) for n in range(order)], axis=1) \
         if len(hyp) else np.zeros((0, order), dtype=np.int64)
     return fast, general
 

@@ -297,7 +297,7 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
     Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
     minimum of ``(|hyp_len - ref_len|, ref_len)`` per item (ties to the shorter reference); clipped matches of every
     order from :func:`zheval.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact
-    integers; equal to :func:`zheval.ngrams.item_clipped_hits` order by order).
+    integers).
 
     Returns:
         ``(n_items, 3 + 2 * max_order)`` int64 matrix.

@@ -296,13 +296,12 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
     out: set = set()
     record = out.add
     cands = [c for c in can_sents if c]
-    n_max = max(map(len, cands), default=0)
     wget = packed.masks.get
     whole = (1 << packed.width) - 1  # whole-text DP over all positions (guards included: they never match)
     for block_index, (base, masks, segments, segment_bits) in enumerate(packed.blocks):
         get = masks.get
-        width = max(segments[-1][1] if segments else 0, n_max) + 1
-        low: Sequence[int] = _LOW_MASKS if width <= _LOW_TABLE_MAX else _LowMasks()
+        # the backtrack reads low[a] for block positions a <= the end of the last sentence
+        low: Sequence[int] = _LOW_MASKS if not segments or segments[-1][1] <= _LOW_TABLE_MAX else _LowMasks()
         single = wget is get  # one block: its masks are the whole layout's
         # only the first block's pass advances the whole-text DP (later blocks look tokens up in an empty dict)
         whole_get = wget if block_index == 0 else _NO_MASKS.get

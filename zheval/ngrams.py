@@ -14,10 +14,11 @@ Method (exact integer arithmetic only)
        two n-grams get the same id iff their token sequences are equal. Ids are in ``[0, G_n)``.
     2. **Counts per distinct text.** Sort ``text * G_n + id``; runs give ``(text, id, count)``, ordered by text and
        then id (:class:`NgramCounts`).
-    3. **Clipped sums.** For pairs (or items) p, each side contributes keys ``(p * G + id) * C + count`` with
-       ``C > max count``. After one sort, a hypothesis entry and a reference entry of the same (p, id) are
-       adjacent, the smaller count first, so ``min`` is the low part of the first key of an equal-prefix pair;
+    3. **Clipped sums.** ROUGE pairs p (:func:`pair_clipped_hits`): each side contributes keys ``(p * G + id) * C +
+       count`` with ``C > max count``. After one sort, a hypothesis entry and a reference entry of the same (p, id)
+       are adjacent, the smaller count first, so ``min`` is the low part of the first key of an equal-prefix pair;
        ``np.bincount`` sums them per p. Keys must stay below 2**62: pairs are processed in chunks that guarantee it.
+       BLEU items (:func:`item_clipped_hits_orders`): dense per-item tables, no sort (see there).
 
 Everything is integer-valued, so the results equal the dict-based counts exactly (the tests compare them with
 :func:`zheval.rouge.clipped_overlap` and :func:`zheval.bleu.item_stats` on random corpora).
@@ -31,7 +32,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-__all__ = ["NgramCounts", "NgramTables", "flatten_texts", "ngram_counts_by_text", "pair_clipped_hits", "item_clipped_hits",
+__all__ = ["NgramCounts", "NgramTables", "flatten_texts", "ngram_counts_by_text", "pair_clipped_hits",
            "item_clipped_hits_orders"]
 
 _KEY_LIMIT = 1 << 62
@@ -203,59 +204,6 @@ def pair_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> np.n
     return out
 
 
-def item_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray, ref_item: np.ndarray) -> np.ndarray:
-    """``sum_g min(c_hyp(g), max_r c_r(g))`` per item (BLEU clipped matches, Papineni et al. 2002 section 2.1).
-
-    One sort per chunk: entries ``((item * G + id) * C + count) * 2 + side`` (side 0 = hypothesis, 1 = a
-    reference). Within an (item, id) run, entries ascend by count, a reference after the hypothesis on equal
-    counts. So for the (single) hypothesis entry of a run: if the next entry is in the same run, some reference
-    count is >= the hypothesis count and the clipped count is the hypothesis count; otherwise the previous entry,
-    if in the same run, is the largest reference count (< the hypothesis count) and is the clipped count; otherwise
-    no reference has the n-gram.
-
-    Args:
-        nc: counts of one order.
-        hyp: ``(I,)`` text index of each item's hypothesis.
-        ref: ``(R,)`` text index of every reference, grouped by item (items in increasing order).
-        ref_item: ``(R,)`` the item of each reference, non-decreasing.
-    Returns:
-        ``(I,)`` int64 clipped matches.
-    """
-    hyp = np.asarray(hyp, dtype=np.int64)
-    ref = np.asarray(ref, dtype=np.int64)
-    ref_item = np.asarray(ref_item, dtype=np.int64)
-    I = len(hyp)
-    out = np.zeros(I, dtype=np.int64)
-    G, C = nc.n_ids, nc.max_count + 1
-    span = 2 * G * C  # key range of one item
-    base = (nc.ids * C + nc.counts) * 2  # the per-entry part of a key; + 1 on the reference side
-    base_ref = base + 1
-    bounds = np.searchsorted(ref_item, np.arange(I + 1, dtype=np.int64), side="left")
-    for lo, hi in _chunks(I, G, 2 * C):
-        hstart, hlen, hidx = _ranges(nc.offsets, hyp[lo:hi])
-        r_lo, r_hi = int(bounds[lo]), int(bounds[hi])
-        rstart, rlen, ridx = _ranges(nc.offsets, ref[r_lo:r_hi])
-        keys = np.concatenate([np.repeat(np.arange(hi - lo, dtype=np.int64) * span, hlen) + base[hidx],
-                               np.repeat((ref_item[r_lo:r_hi] - lo) * span, rlen) + base_ref[ridx]])
-        if len(keys) == 0:
-            continue
-        keys.sort()
-        at = np.flatnonzero((keys & 1) == 0)  # hypothesis entries
-        if len(at) == 0:
-            continue
-        run_at = keys[at] // (2 * C)  # item * G + id
-        n = len(keys)
-        nxt = np.minimum(at + 1, n - 1)
-        has_next = (at + 1 < n) & (keys[nxt] // (2 * C) == run_at)
-        prv = np.maximum(at - 1, 0)
-        prev_key = keys[prv]
-        has_prev = (at > 0) & (prev_key // (2 * C) == run_at)
-        hyp_count = (keys[at] >> 1) % C
-        clipped = np.where(has_next, hyp_count, np.where(has_prev, (prev_key >> 1) % C, 0))
-        out[lo:hi] = np.bincount(run_at // G, weights=clipped, minlength=hi - lo).astype(np.int64)
-    return out
-
-
 def _ranges(offsets: np.ndarray, which: np.ndarray):
     """``(starts, lengths, entry indices)`` of the concatenated ranges ``offsets[k]:offsets[k + 1]``, k in ``which``."""
     starts = offsets[which]
@@ -275,10 +223,11 @@ _TABLE_CELLS = 1 << 22
 
 def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref: np.ndarray, ref_item: np.ndarray,
                              max_order: "int | None" = None) -> np.ndarray:
-    """:func:`item_clipped_hits` of every order ``1..max_order`` at once, without sorting, pruned by lower orders.
+    """BLEU clipped matches ``sum_g min(c_hyp(g), max_r c_r(g))`` per item (Papineni et al. 2002 section 2.1) of
+    every order ``1..max_order`` at once, without sorting, pruned by lower orders.
 
-    Same numbers as ``item_clipped_hits(tables[n - 1], hyp, ref, ref_item)`` for each n (exact integers; the tests
-    compare the two on random and real corpora), computed differently:
+    Exact integers; the tests compare them with the per-item dict counts of :func:`zheval.bleu.item_stats` and with
+    a one-sort-per-order implementation on random and real corpora. Method:
 
     1. **Dense per-item tables instead of a sort.** For a batch of items, a table indexed ``item * G + id`` receives
        the hypothesis counts (an item's hypothesis n-grams are distinct, so no two writes collide). Each candidate
@@ -296,7 +245,9 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
     Args:
         tables: :class:`NgramCounts` of orders ``1..max_order`` (index 0 = order 1) of the same texts, as returned by
             :func:`ngram_counts_by_text`.
-        hyp, ref, ref_item: as :func:`item_clipped_hits` (``ref_item`` non-decreasing).
+        hyp: ``(I,)`` text index of each item's hypothesis.
+        ref: ``(R,)`` text index of every reference, grouped by item (items in increasing order).
+        ref_item: ``(R,)`` the item of each reference, non-decreasing.
         max_order: number of orders (default ``len(tables)``).
     Returns:
         ``(I, max_order)`` int64; column ``n - 1`` holds the clipped matches of order n, each in

@@ -74,7 +74,7 @@ def score(
         if _can_share(share, bleu_options):
             out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs, **bleu_options)
         else:
-            out["bleu"] = compute_bleu(preds, refs, **bleu_options)
+            out["bleu"] = compute_bleu(preds, refs, _validated=True, **bleu_options)
     return {m: out[m] for m in metrics}
 
 

@@ -186,8 +186,9 @@ class BaseTokenizer:
         ``char`` tokenizer; otherwise (a term, word or pre-tokenised token spanning a sentence-final mark) the line's
         own tokens are cut (:func:`zheval.sentences.split_token_sentences`), so that the sentences' tokens always
         concatenate to the line's tokens."""
-        pieces = [tuple(self.tokenize_normalized(p)) for p in split_sentences(line, "punct")]
-        if self._punct_cuts_between_tokens():
+        texts = split_sentences(line, "punct")
+        pieces = [tuple(self.tokenize_normalized(p)) for p in texts]
+        if self._punct_cuts_between_tokens() or texts == [line]:  # no cut inside the line: nothing to check
             return pieces
         whole = tuple(self.tokenize_normalized(line))
         if tuple(chain.from_iterable(pieces)) == whole:
