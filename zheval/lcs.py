@@ -302,51 +302,73 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
         get = masks.get
         # the backtrack reads low[a] for block positions a <= the end of the last sentence
         low: Sequence[int] = _LOW_MASKS if not segments or segments[-1][1] <= _LOW_TABLE_MAX else _LowMasks()
+        flat_b = flat[base:] if base else flat
+        rec = record if not base else (lambda a, _r=record, _b=base: _r(_b + a))
         single = wget is get  # one block: its masks are the whole layout's
         # only the first block's pass advances the whole-text DP (later blocks look tokens up in an empty dict)
         whole_get = wget if block_index == 0 else _NO_MASKS.get
         for c in cands:
             # One pass over c gives the bit columns of c against every reference sentence of the block (guard bits
-            # cleared) and advances the whole-text DP by the tokens of c.
+            # cleared) and advances the whole-text DP by the tokens of c. stops[j]: block positions (rows) where
+            # column j increases or holds c[j-1] -- where rouge-score's path, climbing column j, stops.
             v = segment_bits
-            zeros = [0]  # zeros[j]: block positions (rows) where t[.][j] increases
-            ref_hit = [0]  # ref_hit[j]: block positions holding c[j-1]
-            for tok in c:
-                m = get(tok)
-                if m:
-                    u = v & m
-                    v = ((v + u) | (v - u)) & segment_bits
-                    ref_hit.append(m)
-                else:
-                    ref_hit.append(0)
-                zeros.append(segment_bits ^ v)
-                wm = m if single else whole_get(tok)
-                if wm:
-                    u = whole & wm
-                    whole = (whole + u) | (whole - u)
-            if not zeros[-1]:
-                continue
-            n = len(c)
-            backwards = tuple(reversed(c))  # backwards.index(x, n - j + 1): nearest x at a column < j (C-level)
-            for o, a in segments:
-                # (i, j) = (a - o, j); a is the block's exclusive end of the reference rows still open.
-                j = n
-                while True:
-                    la = low[a]
-                    top = (zeros[j] & la).bit_length()  # i0 + o: top of the T-plateau of column j, plus one
-                    if top <= o:  # t[i][j] == 0: no LCS element left
-                        break
-                    hit = (ref_hit[j] & la).bit_length()  # nearest row <= i matching c[j-1], plus one
-                    if hit >= top:  # a match inside the plateau: diagonal there
-                        a = hit - 1
-                        record(base + a)
-                        j -= 1
-                    else:  # climb to the plateau top, then left along it to the nearest match of ref[i0 - 1]
-                        a = top - 1
-                        record(base + a)
-                        j = n - 1 - backwards.index(flat[base + a], n - j + 1)
+            z = 0
+            stops = [0]
+            push = stops.append
+            if single:
+                for tok in c:
+                    m = get(tok)
+                    if m:
+                        u = v & m
+                        v = ((v + u) | (v - u)) & segment_bits
+                        z = segment_bits ^ v
+                        push(z | m)
+                        u = whole & m
+                        whole = (whole + u) | (whole - u)
+                    else:
+                        push(z)
+            else:
+                for tok in c:
+                    m = get(tok)
+                    if m:
+                        u = v & m
+                        v = ((v + u) | (v - u)) & segment_bits
+                        z = segment_bits ^ v
+                        push(z | m)
+                    else:
+                        push(z)
+                    wm = whole_get(tok)
+                    if wm:
+                        u = whole & wm
+                        whole = (whole + u) | (whole - u)
+            if z:
+                _backtrack(stops, c, segments, flat_b, low, rec)
     text_lcs = packed.width - (whole & ((1 << packed.width) - 1)).bit_count()
     return out, packed, text_lcs
+
+
+def _backtrack(stops: List[int], c: Sequence[Token], segments, flat_b: Sequence[Token], low: Sequence[int], rec) -> None:
+    """rouge-score's LCS path of candidate sentence ``c`` against every reference sentence (``segments``) of a
+    block, from the stop masks of :func:`_union_lcs_packed`; ``rec(a)`` is called with the block position of each
+    LCS element. Climbing column j from rows below ``a`` (exclusive), the path stops at the highest row of
+    ``stops[j] & low[a]`` (one ``bit_length``): a match there is a diagonal; otherwise (an increase row: the top of
+    the T-plateau) the path goes left along that row to the nearest column holding the same token, and takes that
+    diagonal. Nothing above the sentence start ``o`` means T = 0: the path ends."""
+    n = len(c)
+    backwards = tuple(reversed(c))  # backwards.index(x, n - j + 1): nearest x at a column < j (C-level)
+    for o, a in segments:
+        j = n
+        while True:
+            s = (stops[j] & low[a]).bit_length()  # highest stop row of column j below a, plus one
+            if s <= o:  # t[i][j] == 0: no LCS element left
+                break
+            a = s - 1
+            rec(a)
+            x = flat_b[a]
+            if x == c[j - 1]:  # match: diagonal
+                j -= 1
+            else:  # plateau top: left along row a to the nearest match of ref[a], then that diagonal
+                j = n - 1 - backwards.index(x, n - j + 1)
 
 
 _NO_MASKS: Dict[Token, int] = {}  # never written: the empty mask table
