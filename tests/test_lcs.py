@@ -214,3 +214,43 @@ def test_union_positions_edge_cases():
     # Hand-computed: ref "abab", candidates "ba" and "ab". rouge-score's path for "ba" takes the diagonal at the
     # last "a" (ref index 2) then "b" at index 1; for "ab" it takes "b" at 3 and "a" at 2: union {1, 2, 3}.
     assert union_lcs_ref_positions([list("abab")], [list("ba"), list("ab")]) == [[1, 2, 3]]
+
+
+@pytest.mark.parametrize("block", [5, 64, 2048])
+def test_union_of_a_reference_sentence_contained_in_a_candidate_sentence(monkeypatch, block):
+    # A reference sentence that is a subsequence of some candidate sentence (verbatim copies included: extractive
+    # summaries) has all its positions in the union; those sentences skip the backtrack. Checked against
+    # rouge-score's own union, and that the shortcut is really taken.
+    monkeypatch.setattr(lcs_module, "BLOCK_POSITIONS", block)
+    backtracked = []
+    real = lcs_module._backtrack
+
+    def spy(stops, c, segments, *rest):
+        backtracked.extend(segments)
+        return real(stops, c, segments, *rest)
+
+    monkeypatch.setattr(lcs_module, "_backtrack", spy)
+    rng = random.Random(block)
+    for _ in range(60):
+        can = [[rng.randrange(4) for _ in range(rng.randint(0, 30))] for _ in range(rng.randint(1, 5))]
+        ref = []
+        for _ in range(rng.randint(1, 6)):
+            kind = rng.random()
+            src = rng.choice(can)
+            if kind < 0.3:
+                ref.append(list(src))  # verbatim copy
+            elif kind < 0.6:
+                ref.append([t for t in src if rng.random() < 0.6])  # a subsequence
+            else:
+                ref.append([rng.randrange(4) for _ in range(rng.randint(0, 30))])
+        assert union_lcs_ref_positions(ref, can) == rouge_score_unions(ref, can)
+        whole_ref = [t for r in ref for t in r]
+        whole_can = [t for c in can for t in c]
+        assert union_lcs_tokens(ref, can)[1] == (dp_table(whole_ref, whole_can)[-1][-1] if whole_ref and whole_can else 0)
+    # hand case: "ab" is a subsequence of "xaxb", so its union is {0, 1} without a backtrack of its segment; "ba"
+    # is not: rouge-score's path from ("ba", "xaxb") goes up at (2, 4) (t[1][4] = t[2][3] = 1) and takes the
+    # diagonal at ref index 0 ("b" == "b")
+    backtracked.clear()
+    assert union_lcs_ref_positions([list("ab"), list("ba")], [list("xaxb")]) == [[0, 1], [0]]
+    if block == 2048:  # one block: segments (0, 2) and (3, 5)
+        assert (0, 2) not in backtracked and (3, 5) in backtracked
