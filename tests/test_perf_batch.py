@@ -18,10 +18,13 @@ def _random_texts(rnd, n_texts, vocab, max_len):
     return [tuple(rnd.randrange(vocab) for _ in range(rnd.randint(0, max_len))) for _ in range(n_texts)]
 
 
+@pytest.mark.parametrize("dense_max", [None, 0])
 @pytest.mark.parametrize("key_limit", [None, 1 << 12])
-def test_clipped_hits_equal_dict_counts(monkeypatch, key_limit):
+def test_clipped_hits_equal_dict_counts(monkeypatch, key_limit, dense_max):
     if key_limit:
         monkeypatch.setattr(ngrams, "_KEY_LIMIT", key_limit)  # forces many small chunks
+    if dense_max is not None:
+        monkeypatch.setattr(ngrams, "_DENSE_COUNT_MAX", dense_max)  # per-text counts by sorting, never bincount
     for trial in range(150):
         rnd = random.Random(trial)
         vocab = rnd.randint(1, 6)

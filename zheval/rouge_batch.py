@@ -57,13 +57,20 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
         rest = single[u_hyp] & single[u_ref]
         lsum = np.zeros(len(u_hyp), dtype=np.int64)
         packed: Dict[int, PackedReference] = {}  # one packed layout per distinct reference text of the call
-        for q in np.flatnonzero(~rest).tolist():
+        todo = np.flatnonzero(~rest)
+        uses = dict(zip(*(a.tolist() for a in np.unique(u_ref[todo], return_counts=True))))
+        for q in todo.tolist():
             h, r = int(u_hyp[q]), int(u_ref[q])
             th, tr = texts[h], texts[r]
+            uses[r] -= 1
             if th.tokens and tr.tokens:
                 pk = packed.get(r)
                 if pk is None:
-                    pk = packed[r] = PackedReference(tr.sentences)
+                    pk = PackedReference(tr.sentences)
+                    if uses[r]:
+                        packed[r] = pk
+                elif not uses[r]:
+                    del packed[r]  # last pair of this reference: free its layout
                 lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)
     sel = np.flatnonzero(rest)
     lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
