@@ -33,14 +33,35 @@ def test_score_equals_separate_calls(options):
     assert list(got) == ["bleu", "rouge"]
 
 
-def test_score_shares_tokenisation_with_newline_split():
-    from zheval.tokenizers import cache_info
+@pytest.mark.parametrize("options, times", [({}, 1), ({"sentence_split": "newline"}, 1),
+                                            ({"terms": ["北京市"], "sentence_split": "newline"}, 1),
+                                            ({"terms": ["北京市"]}, 2)])
+def test_score_tokenises_each_distinct_text_once(monkeypatch, options, times):
+    # Both metrics from one tokenisation: every distinct text is normalised exactly once in the whole call, whether
+    # the corpus is tokenised all at once (plain char: zheval.char_batch) or text by text through the token cache
+    # (char with terms, newline split: BLEU's tokenisation is all cache hits). With terms and the "punct" split a
+    # term may span a sentence cut, so BLEU tokenises the whole texts once more (documented in zheval.scoring).
+    from zheval.tokenizers import BaseTokenizer, cache_info
 
+    seen = []
+    real = BaseTokenizer._normalize
+
+    def counting(self, text):
+        seen.append(text)
+        return real(self, text)
+
+    monkeypatch.setattr(BaseTokenizer, "_normalize", counting)
     clear_cache()
-    zheval.score(PREDS, REFS, metrics=["rouge", "bleu"], sentence_split="newline")
-    info = cache_info()
-    distinct = len(set(PREDS) | {r for rs in REFS for r in ([rs] if isinstance(rs, str) else rs)})
-    assert info["misses"] == distinct  # each distinct text tokenised once, for both metrics
+    got = zheval.score(PREDS, REFS, metrics=["rouge", "bleu"], **options)
+    distinct = set(PREDS) | {r for rs in REFS for r in ([rs] if isinstance(rs, str) else rs)}
+    assert sorted(seen) == sorted(list(distinct) * times)
+    if "terms" in options and times == 1:
+        assert cache_info()["misses"] == len(distinct)
+    monkeypatch.setattr(BaseTokenizer, "_normalize", real)
+    clear_cache()
+    assert got["rouge"] == compute_rouge(PREDS, REFS, **options)
+    clear_cache()
+    assert got["bleu"] == compute_bleu(PREDS, REFS, **{k: v for k, v in options.items() if k != "sentence_split"})
 
 
 def test_score_errors():

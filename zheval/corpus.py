@@ -6,7 +6,10 @@ Data flow (``../shared/DESIGN.md``)::
 
 Each distinct text is tokenised once (the tokenizer's cache, keyed by its fingerprint); tokens are then mapped to
 small integer ids (:attr:`TokenizedCorpus.vocab` maps them back), so the scoring cores count n-grams and build LCS
-bit masks on ints. Ids are local to one corpus: never compare ids of two corpora.
+bit masks on ints. Ids are local to one corpus: never compare ids of two corpora. For the plain ``char`` tokenizer
+(no terms, ``punct="keep"``; the default) the distinct texts are normalised as usual and then tokenised straight to
+ids all at once (:func:`zheval.char_batch.char_token_ids`, the same tokens as the tokenizer's regular expression),
+without the token cache.
 """
 
 from __future__ import annotations
@@ -15,8 +18,9 @@ from dataclasses import dataclass, field
 from itertools import chain
 from typing import Sequence
 
+from .char_batch import char_token_ids
 from .inputs import validate_inputs
-from .sentences import SENTENCE_SPLITS
+from .sentences import SENTENCE_SPLITS, split_sentences
 from .tokenizers import BaseTokenizer
 
 __all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
@@ -116,6 +120,11 @@ def tokenize_corpus(
     ids = vocab.__getitem__
     memo: dict[str, TokenizedText] = {}
     split = tokenizer.tokenize_sentences
+    if tokenizer._batch_char_ids():
+        distinct = dict.fromkeys(preds)
+        for rs in refs:
+            distinct.update(dict.fromkeys(rs))
+        memo = _char_batch_texts(list(distinct), tokenizer, sentence_split, vocab)
 
     def encode(text: str) -> TokenizedText:
         hit = memo.get(text)
@@ -154,3 +163,30 @@ def tokenize_corpus(
             row.append(tt)
         tok_refs.append(row)
     return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)
+
+
+def _char_batch_texts(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds) -> dict:
+    """``{text: TokenizedText}`` of distinct texts under the plain char tokenizer, tokenised all at once: the same
+    normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``: every
+    line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens), tokens
+    from :func:`zheval.char_batch.char_token_ids`."""
+    pieces: list[str] = []
+    counts: list[int] = []
+    norm = tokenizer._normalize
+    for t in texts:
+        lines = norm(t).split("\n")
+        if sentence_split == "newline":
+            ps = lines
+        else:
+            ps = [p for line in lines for p in split_sentences(line, "punct")]
+        pieces.extend(ps)
+        counts.append(len(ps))
+    flat_ids, offsets = char_token_ids(pieces, vocab)
+    off = offsets.tolist()
+    out: dict = {}
+    k = 0
+    for t, c in zip(texts, counts):
+        sents = tuple([tuple(flat_ids[off[i]:off[i + 1]]) for i in range(k, k + c)])
+        out[t] = TokenizedText(sents[0] if c == 1 else tuple(flat_ids[off[k]:off[k + c]]), sents)
+        k += c
+    return out

@@ -3,10 +3,11 @@
 :func:`score` runs :func:`zheval.rouge_corpus.compute_rouge` and :func:`zheval.bleu_corpus.compute_bleu` with one
 set of options and returns both results, exactly as the two calls would return them. With
 ``sentence_split="newline"`` and the ``char`` or ``none`` tokenizer (where the line tokens concatenate to the
-whole-text tokens), BLEU is counted on ROUGE's tokenised corpus itself -- the same distinct texts, token ids and
-n-gram tables (:class:`zheval.layout.CorpusLayout`, :func:`zheval.bleu_corpus.compute_bleu_from_layout`). Otherwise (``"punct"``: a token
-could in principle span a sentence cut; other tokenizers; a BLEU preset or crosscheck) BLEU's whole-text tokens are
-computed once per distinct text on their own through the tokenizer's cache. Nothing is cached across calls beyond that token cache; scores never are.
+whole-text tokens), and with ``"punct"`` and the plain ``char`` tokenizer (whose text rule always cuts between
+tokens), BLEU is counted on ROUGE's tokenised corpus itself -- the same distinct texts, token ids and n-gram tables
+(:class:`zheval.layout.CorpusLayout`, :func:`zheval.bleu_corpus.compute_bleu_from_layout`). Otherwise (other
+tokenizers with ``"punct"``; a BLEU preset or crosscheck) BLEU's whole-text tokens are computed once per distinct
+text on their own through the tokenizer's cache. Nothing is cached across calls beyond that token cache; scores never are.
 """
 
 from __future__ import annotations
@@ -84,8 +85,10 @@ def _can_share(share: dict, bleu_options: dict) -> bool:
     if not share or bleu_options.get("crosscheck") or bleu_options.get("preset") is not None:
         return False
     tok = share["tokenizer"]
-    if share["sentence_split"] != "newline" or not tok._newline_concat_is_tokenize():
+    if not tok._newline_concat_is_tokenize():
         return False
+    if share["sentence_split"] != "newline" and not tok._punct_cuts_between_tokens():
+        return False  # "punct" sentences concatenate to the text's tokens only when the text rule cuts between tokens
     try:
         opts = dict(bleu_options)
         for k in ("bootstrap", "seed", "confidence"):

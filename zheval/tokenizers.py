@@ -125,6 +125,11 @@ class BaseTokenizer:
         """The normalisation step of this tokenizer (subclasses that split on whitespace override it)."""
         return self.normalizer(text)
 
+    def _batch_char_ids(self) -> bool:
+        """True if :func:`zheval.char_batch.char_token_ids` gives exactly this tokenizer's tokens (the plain char
+        tokenizer), so a corpus can be tokenised to ids all at once (:func:`zheval.corpus.tokenize_corpus`)."""
+        return False
+
     def tokenize(self, text: str) -> list[str]:
         """Normalise and tokenise ``text``; returns a new list of non-empty, non-whitespace tokens."""
         return list(self.tokenize_cached(text))
@@ -256,7 +261,8 @@ _WORD = f"{_WORD_CHAR}(?:{_WORD_CHAR}|[{_MARKS}])*(?:\\.[0-9](?:{_WORD_CHAR}|[{_
 _HAN = f"[{HAN_CLASS_BODY}{_KANA}]"
 # Anything else that is not whitespace nor an invisible format character: one token (a mark or emoji modifier
 # that follows stays attached to it).
-_OTHER = f"[^\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS_BODY}\\U000e0000-\\U000e007f][{_MARKS}]*"
+_OTHER_START = f"[^\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS_BODY}\\U000e0000-\\U000e007f]"
+_OTHER = f"{_OTHER_START}[{_MARKS}]*"
 _CHAR_BASE = f"{_HAN}|{_WORD}|{_OTHER}"
 _IS_WORD_RE = re.compile(f"(?:{_HAN}|{_WORD_CHAR})")
 
@@ -328,6 +334,9 @@ class CharTokenizer(BaseTokenizer):
         if self.punct == "drop":
             tokens = [t for t in tokens if not _is_punct_or_symbol(t)]
         return tokens
+
+    def _batch_char_ids(self) -> bool:
+        return type(self) is CharTokenizer and not self.terms and self.punct == "keep"
 
     def _newline_concat_is_tokenize(self) -> bool:
         # Han, word runs and other tokens never contain whitespace; only a term could contain a line break.

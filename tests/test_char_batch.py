@@ -1,0 +1,112 @@
+"""zheval.char_batch: corpus-at-once char tokenisation gives exactly the tokens of CharTokenizer's regular expression."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import pytest
+
+import zheval.char_batch as char_batch
+from conftest import read_jsonl
+from zheval.char_batch import char_token_ids
+from zheval.corpus import TokenIds, tokenize_corpus
+from zheval.tokenizers import CharTokenizer, get_tokenizer
+
+TOK = get_tokenizer("char")
+
+
+def batch_tokens(pieces):
+    vocab = TokenIds()
+    ids, offsets = char_token_ids(pieces, vocab)
+    words = list(vocab)
+    return [[words[i] for i in ids[offsets[k]:offsets[k + 1]]] for k in range(len(pieces))]
+
+
+def regex_tokens(pieces):
+    return [TOK.tokenize_normalized(p) for p in pieces]
+
+
+def test_hand_cases():
+    pieces = ["今天天气很好。", "iOS 3.5GB 192.168.1.1", "a.b 1..5 .5 x.", "天\u0301\u0301x", "é\u0301a", "😀\U0001f3fb!",
+              "", "   ", "𠮷野家", "ｱｲｳ한국어", "_foo_"]
+    assert batch_tokens(pieces) == [
+        ["今", "天", "天", "气", "很", "好", "。"],
+        ["iOS", "3.5GB", "192.168.1.1"],
+        ["a", ".", "b", "1", ".", ".", "5", ".", "5", "x", "."],
+        ["天", "\u0301\u0301", "x"],  # a mark after Han starts its own token (the Han alternative takes no marks)
+        ["é\u0301a"],
+        ["😀\U0001f3fb", "!"],
+        [],
+        [],
+        ["𠮷", "野", "家"],
+        ["ｱ", "ｲ", "ｳ", "한국어"],
+        ["_", "foo", "_"],
+    ]
+    assert batch_tokens(pieces) == regex_tokens(pieces)
+
+
+@pytest.mark.parametrize("template", ["{c}", "a{c}b", "天{c}{c}", "1.{c}9", "{c}\u0301x", "x{c}.5", "!{c}\u0301",
+                                      " {c}\ufe0f", "{c}\u200d{c}"])
+def test_every_bmp_character_in_context(template):
+    pieces = [template.replace("{c}", chr(c)) for c in range(0x10000) if c != 0x0A]
+    assert batch_tokens(pieces) == regex_tokens(pieces)
+
+
+ALPHABET = list("天气好。，!?.0123456789abcXYZ_-é'") + [
+    "\u0301", "\u20dd", "\ufe0f", "\u200d", "\u00ad", "\U0001f3fb", "\U000e0101", "\U000e0041", "😀", "𠮷", "\U00030000",
+    " ", "\t", "\u3000", "\u00a0", "ア", "ｱ", "한", "\x00", "\x1f", "\x85", "\u2028", "\uff0e", "٣", "Ⅳ", "²", "½", "〇",
+    "\ud800", "\uffff",
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from(ALPHABET), max_size=16), min_size=1, max_size=6))
+def test_random_strings_of_tricky_characters(pieces):
+    assert batch_tokens(pieces) == regex_tokens(pieces)
+
+
+def test_astral_characters_are_classified_like_the_regex():
+    # outside the BMP the class table is not used: each distinct character is classified on the fly
+    pieces = ["".join(chr(c) for c in range(base, base + 300)) for base in (0x10000, 0x1F300, 0x20000, 0xE0000, 0xE0100)]
+    assert batch_tokens(pieces) == regex_tokens(pieces)
+
+
+def test_real_data_tokens_equal(csl_rows):
+    texts = [r["document"] for r in csl_rows] + [r["summary"] for r in csl_rows]
+    texts += [x for r in read_jsonl("crosswoz_single_turn.jsonl") for x in [r["query"], *r["responses"]]]
+    pieces = [TOK.normalize(t) for t in texts]
+    assert batch_tokens(pieces) == regex_tokens(pieces)
+
+
+class _CachePathChar(CharTokenizer):
+    """The same tokenizer, forced through the per-text token cache path of tokenize_corpus."""
+
+    def _batch_char_ids(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("split", ["newline", "punct"])
+def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split):
+    preds = [r["summary"] for r in csl_rows[:300]] + ["", "  \n ", "第一句。第二句！\n\n第三句"]
+    refs = [[r["document"].replace("。", "。\n")] for r in csl_rows[:300]] + [["好"], ["好。"], ["第一句。\n第三句？"]]
+    assert TOK._batch_char_ids() and not _CachePathChar()._batch_char_ids()
+    fast = tokenize_corpus(preds, refs, TOK, split)
+    slow = tokenize_corpus(preds, refs, _CachePathChar(), split)
+
+    def words(corpus, tt):
+        return [corpus.decode(s) for s in tt.sentences], corpus.decode(tt.tokens)
+
+    for a, b in zip(fast.predictions, slow.predictions):
+        assert words(fast, a) == words(slow, b)
+    for ra, rb in zip(fast.references, slow.references):
+        assert [words(fast, a) for a in ra] == [words(slow, b) for b in rb]
+
+
+def test_only_the_plain_char_tokenizer_takes_the_batch_path():
+    assert get_tokenizer("char")._batch_char_ids()
+    assert not get_tokenizer("char", terms=["小黄鸭"])._batch_char_ids()
+    assert not get_tokenizer("char", punct="drop")._batch_char_ids()
+    assert not get_tokenizer("jieba")._batch_char_ids()
+    assert not get_tokenizer("none")._batch_char_ids()
+    assert char_batch._Table.get().shape == (0x10000,)
