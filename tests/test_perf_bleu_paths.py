@@ -50,6 +50,33 @@ def test_item_clipped_hits_orders_equal_sort_path_and_dict_counts(monkeypatch, c
         assert fast.tolist() == exp
 
 
+@pytest.mark.parametrize("cells", [None, 7])
+def test_item_clipped_hits_orders_pair_sums_are_rouge_n_hits(monkeypatch, cells):
+    # the pass's per-pair sums (pair_orders) equal ROUGE-N hits counted on their own (sort path) and by dicts
+    if cells:
+        monkeypatch.setattr(ngrams, "_TABLE_CELLS", cells)
+    from zheval.rouge import clipped_overlap, ngram_counts
+
+    for trial in range(200):
+        rnd = random.Random(900 + trial)
+        vocab = rnd.randint(1, 5)
+        texts = _random_texts(rnd, rnd.randint(1, 8), vocab, 14)
+        order = rnd.randint(1, 5)
+        pair_orders = rnd.randint(1, order)
+        tabs = ngrams.ngram_counts_by_text(*ngrams.flatten_texts(texts), vocab, order)
+        refs = [[rnd.randrange(len(texts)) for _ in range(rnd.randint(1, 4))] for _ in range(rnd.randint(0, 7))]
+        hyp = np.array([rnd.randrange(len(texts)) for _ in refs], dtype=np.int64)
+        ref = np.array([x for rs in refs for x in rs], dtype=np.int64)
+        ref_item = np.array([i for i, rs in enumerate(refs) for _ in rs], dtype=np.int64)
+        plain = ngrams.item_clipped_hits_orders(tabs, hyp, ref, ref_item, order)
+        hits, pair = ngrams.item_clipped_hits_orders(tabs, hyp, ref, ref_item, order, pair_orders)
+        assert np.array_equal(hits, plain) and pair.shape == (len(ref), pair_orders) and pair.dtype == np.int64
+        for n in range(1, pair_orders + 1):
+            assert pair[:, n - 1].tolist() == ngrams.pair_clipped_hits(tabs[n - 1], hyp[ref_item], ref).tolist()
+            assert pair[:, n - 1].tolist() == [clipped_overlap(ngram_counts(texts[hyp[i]], n), ngram_counts(texts[r], n))
+                                               for i, r in zip(ref_item, ref)]
+
+
 def test_item_clipped_hits_orders_counts_above_255():
     # counts that do not fit the uint8 tables: the tables widen, the numbers stay exact
     texts = [(0,) * 300 + (1, 2), (0,) * 280 + (1,), (0,) * 10 + (2, 1), (1, 2) * 3]

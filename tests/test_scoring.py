@@ -19,6 +19,10 @@ REFS = [["不客气！", "不用客气，祝您愉快！"], "地址是北京市�
     {"tokenizer": "jieba", "multi_ref": "mean", "max_order": 2},
     {"tokenizer": "none", "sentence_split": "newline", "bootstrap": 50, "seed": 3},
     {"punct": "drop", "level": "sentence", "return_precision_recall": True, "rouge_types": ["rouge1", "rougeL"]},
+    # ROUGE-1..3 come from BLEU's pass (max_order 3), ROUGE-5 is counted by ROUGE itself
+    {"sentence_split": "newline", "max_order": 3, "rouge_types": ["rouge5", "rouge3", "rouge1", "rougeLsum"],
+     "multi_ref": "mean"},
+    {"max_order": 1, "rouge_types": ["rouge2", "rouge1"], "return_precision_recall": True},
 ])
 def test_score_equals_separate_calls(options):
     clear_cache()
@@ -69,3 +73,22 @@ def test_score_errors():
         zheval.score(PREDS, REFS, metrics=["meteor"])
     with pytest.raises(TypeError, match="unknown option"):
         zheval.score(PREDS, REFS, colour="red")
+
+
+def test_score_takes_rouge_n_hits_from_bleus_pass(monkeypatch):
+    # with a shared layout, ROUGE-1/2 hits come from BLEU's pass (no second count), numbers unchanged
+    import zheval.rouge_batch as rouge_batch
+
+    counted = []
+    real = rouge_batch.pair_clipped_hits
+
+    def spy(nc, *args):
+        counted.append(nc.order)
+        return real(nc, *args)
+
+    monkeypatch.setattr(rouge_batch, "pair_clipped_hits", spy)
+    got = zheval.score(PREDS, REFS, sentence_split="newline", rouge_types=["rouge1", "rouge2", "rouge6"])
+    assert counted == [6]
+    counted.clear()
+    assert got["rouge"] == compute_rouge(PREDS, REFS, sentence_split="newline", rouge_types=["rouge1", "rouge2", "rouge6"])
+    assert sorted(counted) == [1, 2, 6]

@@ -291,7 +291,7 @@ def corpus_stats(
     return layout_stats(CorpusLayout.from_token_sequences(hypotheses, references), max_order)
 
 
-def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
+def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0):
     """Per-item statistics (as :func:`corpus_stats`) of a :class:`zheval.layout.CorpusLayout`, all items at once.
 
     Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
@@ -299,14 +299,21 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
     order from :func:`zheval.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact
     integers).
 
+    Args:
+        layout: the tokenised corpus.
+        max_order: highest n-gram order (>= 1).
+        pair_orders: also return the ROUGE-N hits ``sum_g min(c_hyp(g), c_ref(g))`` of every (prediction,
+            reference) pair for orders ``1..pair_orders``, from the same pass
+            (:func:`zheval.ngrams.item_clipped_hits_orders`); :func:`zheval.scoring.score` gives them to ROUGE.
     Returns:
-        ``(n_items, 3 + 2 * max_order)`` int64 matrix.
+        ``(n_items, 3 + 2 * max_order)`` int64 matrix; with ``pair_orders``, ``(matrix, pair_hits)`` where
+        ``pair_hits`` is ``(n_pairs, min(pair_orders, max_order))`` int64 in the layout's pair order.
     """
     _check_max_order(max_order)
     n_items = len(layout.hyp)
     out = np.zeros((n_items, N_LENGTH_COLUMNS + 2 * max_order), dtype=np.int64)
     if n_items == 0:
-        return out
+        return (out, np.zeros((len(layout.ref), min(pair_orders, max_order)), dtype=np.int64)) if pair_orders else out
     hyp_len = layout.lengths[layout.hyp]
     ref_len = layout.lengths[layout.ref]
     starts, counts = layout.ref_starts, layout.ref_counts
@@ -320,9 +327,11 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4) -> np.ndarray:
     tables = [layout.ngram_counts(n) for n in range(1, max_order + 1)]
     for n in range(1, max_order + 1):
         out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
-    out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = item_clipped_hits_orders(
-        tables, layout.hyp, layout.ref, layout.pair_item, max_order)
-    return out
+    hits = item_clipped_hits_orders(tables, layout.hyp, layout.ref, layout.pair_item, max_order, pair_orders)
+    if pair_orders:
+        hits, pair_hits = hits
+    out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = hits
+    return (out, pair_hits) if pair_orders else out
 
 
 def sum_stats(stats) -> np.ndarray:

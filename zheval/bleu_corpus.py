@@ -355,13 +355,16 @@ def compute_bleu(
                    confidence)
 
 
-def compute_bleu_from_layout(layout, layout_tokenizer: BaseTokenizer, predictions, references, **options) -> dict:
+def compute_bleu_from_layout(layout, layout_tokenizer: BaseTokenizer, predictions, references, _stats=None,
+                             **options) -> dict:
     """:func:`compute_bleu` on an already tokenised corpus (used by :func:`zheval.scoring.score`).
 
     ``layout`` is a :class:`zheval.layout.CorpusLayout` whose texts' token ids are exactly ``layout_tokenizer``'s
     tokens of ``predictions``/``references`` (validated lists; references already checked non-empty with it).
     ``options`` as :func:`compute_bleu`; they must resolve to this tokenizer (same fingerprint) and no crosscheck,
-    else ``ValueError``. The result equals ``compute_bleu(predictions, references, **options)``.
+    else ``ValueError``. The result equals ``compute_bleu(predictions, references, **options)``. ``_stats``:
+    internal, the statistics matrix :func:`zheval.bleu.layout_stats` already computed for this layout and
+    ``max_order`` (by :func:`zheval.scoring.score`).
     """
     preset = options.pop("preset", None)
     crosscheck = options.pop("crosscheck", False)
@@ -371,7 +374,7 @@ def compute_bleu_from_layout(layout, layout_tokenizer: BaseTokenizer, prediction
     opts, tok = _prepare(preset=preset, bootstrap=bootstrap, crosscheck=crosscheck, **options)
     if crosscheck or tok.fingerprint != layout_tokenizer.fingerprint:
         raise ValueError("compute_bleu_from_layout needs the layout's own tokenizer and no crosscheck")
-    stats = layout_stats(layout, opts["max_order"])
+    stats = _stats if _stats is not None else layout_stats(layout, opts["max_order"])
     return _finish(stats, opts, tok, predictions, references, None, None, preset, crosscheck, bootstrap, seed,
                    confidence)
 

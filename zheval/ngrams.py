@@ -231,7 +231,7 @@ _TABLE_CELLS = 1 << 22
 
 
 def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref: np.ndarray, ref_item: np.ndarray,
-                             max_order: "int | None" = None) -> np.ndarray:
+                             max_order: "int | None" = None, pair_orders: int = 0):
     """BLEU clipped matches ``sum_g min(c_hyp(g), max_r c_r(g))`` per item (Papineni et al. 2002 section 2.1) of
     every order ``1..max_order`` at once, without sorting, pruned by lower orders.
 
@@ -258,9 +258,14 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
         ref: ``(R,)`` text index of every reference, grouped by item (items in increasing order).
         ref_item: ``(R,)`` the item of each reference, non-decreasing.
         max_order: number of orders (default ``len(tables)``).
+        pair_orders: also return, for orders ``1..pair_orders`` (<= max_order), every (hypothesis, reference) pair's
+            own clipped sum ``sum_g min(c_hyp(g), c_ref(g))`` -- the ROUGE-N hits of the pair (Lin 2004 section 2),
+            read off the same pass (each reference candidate's ``min`` is that pair's term for its n-gram, and the
+            pruning keeps every n-gram a pair can match).
     Returns:
         ``(I, max_order)`` int64; column ``n - 1`` holds the clipped matches of order n, each in
-        ``[0, number of hypothesis n-grams]``.
+        ``[0, number of hypothesis n-grams]``. With ``pair_orders``: ``(that, pair)``, ``pair`` an ``(R,
+        pair_orders)`` int64 array of the pairs' sums (row r: the item's hypothesis against ``ref[r]``).
     """
     hyp = np.asarray(hyp, dtype=np.int64)
     ref = np.asarray(ref, dtype=np.int64)
@@ -268,8 +273,10 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
     N = len(tables) if max_order is None else int(max_order)
     I = len(hyp)
     out = np.zeros((I, N), dtype=np.int64)
+    P = min(int(pair_orders), N)
+    pair = np.zeros((len(ref), P), dtype=np.int64)
     if I == 0 or N == 0:
-        return out
+        return (out, pair) if pair_orders else out
     top = max(nc.max_count for nc in tables[:N])
     dtype = np.uint8 if top < 1 << 8 else (np.uint16 if top < 1 << 16 else np.int64)
     cells = max(_TABLE_CELLS, max(nc.n_ids for nc in tables[:N]))
@@ -283,6 +290,7 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
     _, rlen, r_x = _ranges(tables[0].offsets, ref)
     r_item = np.repeat(ref_item, rlen)
     rb = _starts(np.bincount(ref_item, weights=rlen, minlength=I).astype(np.int64), I)
+    r_pair = np.repeat(np.arange(len(ref), dtype=np.int64), rlen) if P else None  # each candidate's reference
     for n in range(1, N + 1):
         nc = tables[n - 1]
         G = nc.n_ids
@@ -297,6 +305,7 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
         hcnt = counts[h_x]
         rcnt = counts[r_x]
         clipped = np.zeros(len(h_x), dtype=dtype)
+        pair_min = np.zeros(len(r_x), dtype=dtype) if n <= P else None
         matched = []
         B = max(1, min(I, cells // G))
         for lo in range(0, I, B):
@@ -312,6 +321,8 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
             hyp_table[hk] = hcnt[h0:h1]
             m = np.minimum(hyp_table[rk], rcnt[r0:r1])
             hyp_table[hk] = 0
+            if pair_min is not None:
+                pair_min[r0:r1] = m
             hit = np.flatnonzero(m > 0)
             if len(hit):
                 mk = rk[hit]
@@ -327,6 +338,8 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
         csum = np.zeros(len(clipped) + 1, dtype=np.int64)
         np.cumsum(clipped, dtype=np.int64, out=csum[1:])
         out[:, n - 1] = csum[hb[1:]] - csum[hb[:-1]]
+        if pair_min is not None and len(r_pair):
+            pair[:, n - 1] = np.bincount(r_pair, weights=pair_min, minlength=len(ref)).astype(np.int64)
         if n == N:
             break
         # next order's candidates: children of the matched entries (hypothesis: clipped > 0; reference: min > 0)
@@ -334,8 +347,10 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
         child_len = np.diff(child)
         h_x, h_item, hb = _children(child, child_len, h_x, hkey, np.flatnonzero(clipped > 0), I, G)
         r_hit = np.concatenate(matched) if matched else np.zeros(0, dtype=np.int64)
+        if n < P:
+            r_pair = np.repeat(r_pair[r_hit], child_len[r_x[r_hit]])
         r_x, r_item, rb = _children(child, child_len, r_x, rkey, r_hit, I, G)
-    return out
+    return (out, pair) if pair_orders else out
 
 
 def _starts(per_owner: np.ndarray, n: int) -> np.ndarray:

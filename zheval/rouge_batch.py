@@ -159,6 +159,7 @@ def corpus_rouge_scores(
     multi_ref: str = "max",
     beta: float = 1.0,
     layout: CorpusLayout | None = None,
+    pair_ngram_hits: "Dict[int, np.ndarray] | None" = None,
 ) -> Dict[str, Arrays]:
     """Per-item ROUGE of a tokenised corpus: ``{type: (P, R, F)}``, each a ``(n_items,)`` float64 array in [0, 1].
 
@@ -170,6 +171,9 @@ def corpus_rouge_scores(
         rouge_types: ``rougeN``/``rougeL``/``rougeLsum`` names.
         multi_ref, beta: as :func:`zheval.rouge.make_item_scorer`.
         layout: an existing :class:`zheval.layout.CorpusLayout` of ``corpus`` to share (e.g. with BLEU).
+        pair_ngram_hits: ``{n: (P,) int64}`` ROUGE-N hits of every pair (layout pair order) already computed -- by
+            BLEU's pass in :func:`zheval.scoring.score` (:func:`zheval.bleu.layout_stats` ``pair_orders``); those
+            orders are not counted again.
     Raises:
         ValueError: a type this module does not handle, unknown ``multi_ref``.
     """
@@ -191,7 +195,8 @@ def corpus_rouge_scores(
         hits_l, hits_s = _lcs_hits(lay, u_hyp, u_ref, "L" in kinds, "Lsum" in kinds)
         hits_l = None if hits_l is None else hits_l[inverse]
         hits_s = None if hits_s is None else hits_s[inverse]
-    orders = [rt.n for rt in types if rt.kind == "N"]
+    given = pair_ngram_hits or {}
+    orders = [rt.n for rt in types if rt.kind == "N" and rt.n not in given]
     if orders:
         lay.ngram_counts(max(orders))  # all needed orders in one pass
     out: Dict[str, Arrays] = {}
@@ -199,7 +204,10 @@ def corpus_rouge_scores(
         if rt.kind == "N":
             th = np.maximum(nh - rt.n + 1, 0)
             tr = np.maximum(nr - rt.n + 1, 0)
-            hit = pair_clipped_hits(lay.ngram_counts(rt.n), u_hyp, u_ref)[inverse]
+            if rt.n in given:
+                hit = given[rt.n]
+            else:
+                hit = pair_clipped_hits(lay.ngram_counts(rt.n), u_hyp, u_ref)[inverse]
             stats = (hit, tr, th)
         elif rt.kind == "L":
             stats = (hits_l, nr, nh)

@@ -166,7 +166,7 @@ def _check_references_not_empty(refs, tokenizer: BaseTokenizer, corpus=None) -> 
 
 def score_corpus_columns(
     corpus, types: Sequence[str], multi_ref: str = "max", beta: float = 1.0, rouge_w_weight: float = 1.2,
-    layout: Optional[CorpusLayout] = None,
+    layout: Optional[CorpusLayout] = None, pair_ngram_hits: Optional[dict] = None,
 ) -> Dict[str, tuple]:
     """Per-item scores of a tokenised corpus as columns: ``{type: (P list, R list, F list)}`` (Python floats, 0-1).
 
@@ -179,7 +179,8 @@ def score_corpus_columns(
     rest = [t for t in types if t not in batch]
     cols: Dict[str, tuple] = {}
     if batch:
-        for t, arrs in corpus_rouge_scores(corpus, batch, multi_ref, beta, layout=layout).items():
+        for t, arrs in corpus_rouge_scores(corpus, batch, multi_ref, beta, layout=layout,
+                                           pair_ngram_hits=pair_ngram_hits).items():
             cols[t] = tuple(a.tolist() for a in arrs)
     if rest:
         scorer = make_item_scorer(rest, multi_ref, beta, rouge_w_weight)
@@ -244,7 +245,9 @@ def compute_rouge(
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as
             :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
         _share: internal (:func:`zheval.scoring.score`): a dict that receives ``tokenizer``, ``sentence_split``
-            and the ``layout`` (:class:`zheval.layout.CorpusLayout`) of the tokenised corpus, for BLEU to reuse.
+            and the ``layout`` (:class:`zheval.layout.CorpusLayout`) of the tokenised corpus, for BLEU to reuse; if
+            it holds a callable ``pair_ngram_hits``, that is called with the dict once the layout is in it and may
+            return ``{n: (P,) int64}`` ROUGE-N hits per pair (BLEU's pass computes them), used instead of counting.
         _validated: internal (:func:`zheval.scoring.score`, the evaluate module): ``predictions`` and ``references``
             are already the output of :func:`zheval.inputs.validate_inputs` (``list[str]``, ``list[list[str]]``).
 
@@ -318,11 +321,14 @@ def compute_rouge(
             ]
         else:
             layout = CorpusLayout.from_corpus(corpus)
-            columns = score_corpus_columns(corpus, types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"],
-                                           layout=layout)
-            items = None
+            pair_hits = None
             if _share is not None:
                 _share.update(tokenizer=tok, sentence_split=opts["sentence_split"], layout=layout)
+                hook = _share.get("pair_ngram_hits")
+                pair_hits = hook(_share) if hook is not None else None
+            columns = score_corpus_columns(corpus, types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"],
+                                           layout=layout, pair_ngram_hits=pair_hits)
+            items = None
         if crosscheck:
             if items is None:
                 items = items_from_columns(columns, types)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Sequence
 
+from .bleu import layout_stats
 from .bleu_corpus import BLEU_OPTIONS, _prepare, compute_bleu, compute_bleu_from_layout
 from .gcpause import without_cyclic_gc
 from .inputs import validate_inputs
@@ -67,16 +68,36 @@ def score(
     preds, refs = validate_inputs(predictions, references)
     out: Dict[str, dict] = {}
     share: dict = {}
+    bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
+    if "bleu" in metrics:
+        # Once ROUGE has tokenised the corpus, BLEU's statistics are computed on its layout (when it can share it),
+        # and that pass also yields the pairs' ROUGE-N hits for n <= max_order, which ROUGE then does not recount.
+        share["pair_ngram_hits"] = lambda sh: _bleu_first(sh, bleu_options)
     if "rouge" in metrics:
         out["rouge"] = compute_rouge(preds, refs, _share=share, _validated=True,
                                      **{k: v for k, v in options.items() if k in ROUGE_OPTIONS})
     if "bleu" in metrics:
-        bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
-        if _can_share(share, bleu_options):
+        if "bleu_stats" in share:
+            out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs,
+                                                   _stats=share["bleu_stats"], **bleu_options)
+        elif _can_share(share, bleu_options):
             out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs, **bleu_options)
         else:
             out["bleu"] = compute_bleu(preds, refs, _validated=True, **bleu_options)
     return {m: out[m] for m in metrics}
+
+
+def _bleu_first(share: dict, bleu_options: dict):
+    """The ``pair_ngram_hits`` hook of :func:`zheval.rouge_corpus.compute_rouge`: BLEU's per-item statistics on
+    ROUGE's layout (kept in ``share["bleu_stats"]``) and, from the same pass, ``{n: (P,) int64}`` ROUGE-N hits of
+    the pairs for n <= max_order; None when BLEU cannot use ROUGE's tokens."""
+    if not _can_share(share, bleu_options):
+        return None
+    opts, _ = _prepare(**{k: v for k, v in bleu_options.items() if k not in ("bootstrap", "seed", "confidence")})
+    n = opts["max_order"]
+    stats, pair = layout_stats(share["layout"], n, pair_orders=n)
+    share["bleu_stats"] = stats
+    return {k + 1: pair[:, k] for k in range(pair.shape[1])}
 
 
 def _can_share(share: dict, bleu_options: dict) -> bool:
