@@ -7,7 +7,6 @@ from hypothesis import strategies as st
 
 import pytest
 
-import zheval.char_batch as char_batch
 from conftest import read_jsonl
 from zheval.char_batch import char_token_ids
 from zheval.corpus import TokenIds, tokenize_corpus
@@ -67,7 +66,6 @@ def test_random_strings_of_tricky_characters(pieces):
 
 
 def test_astral_characters_are_classified_like_the_regex():
-    # outside the BMP the class table is not used: each distinct character is classified on the fly
     pieces = ["".join(chr(c) for c in range(base, base + 300)) for base in (0x10000, 0x1F300, 0x20000, 0xE0000, 0xE0100)]
     assert batch_tokens(pieces) == regex_tokens(pieces)
 
@@ -109,4 +107,3 @@ def test_only_the_plain_char_tokenizer_takes_the_batch_path():
     assert not get_tokenizer("char", punct="drop")._batch_char_ids()
     assert not get_tokenizer("jieba")._batch_char_ids()
     assert not get_tokenizer("none")._batch_char_ids()
-    assert char_batch._Table.get().shape == (0x10000,)

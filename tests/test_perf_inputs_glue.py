@@ -210,3 +210,28 @@ def test_library_entry_points_pause_the_collector_and_restore_it():
         assert compute_rouge(preds, refs, tokenizer=tok) == r and not gc.isenabled()
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+@pytest.mark.parametrize("keep_in_memory", [False, True])
+def test_compute_with_all_the_data_skips_the_arrow_round_trip(monkeypatch, name, keep_in_memory, crosswoz_groups):
+    # compute(predictions=..., references=...) on an empty single-process module hands the inputs to _compute
+    # directly: same result as storing them first (add_batch, then compute()), nothing left stored, errors leave
+    # the module empty and usable
+    from zheval.adapters import evaluate_glue
+
+    preds, refs = crosswoz_items(crosswoz_groups[:30])
+    refs = [r if i % 3 else r[0] for i, r in enumerate(refs)]  # string and list references mixed
+    mod = evaluate.load(str(METRICS / name), keep_in_memory=keep_in_memory, experiment_id=f"fast-{keep_in_memory}")
+    writes = []
+    real = evaluate_glue.store_canonical
+    monkeypatch.setattr(evaluate_glue, "store_canonical", lambda *a: writes.append(1) or real(*a))
+    fast = mod.compute(predictions=preds, references=refs, tokenizer="char")
+    assert writes == [] and len(mod) == 0 and mod.writer is None
+    mod.add_batch(predictions=preds, references=refs)
+    stored = mod.compute(tokenizer="char")
+    assert fast == stored
+    with pytest.raises(ValueError, match=r"references\[1\]\[0\] is empty"):
+        mod.compute(predictions=["好", "好"], references=["好", "\u200b"], tokenizer="char")  # empty once normalised
+    assert len(mod) == 0 and mod.writer is None
+    assert mod.compute(predictions=preds, references=refs, tokenizer="char") == fast

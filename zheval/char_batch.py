@@ -10,7 +10,8 @@ Why it exists
     runs like ``iOS``, ``3.5GB``; a symbol with attached marks) go through the vocabulary dict.
 
 The rules (the regular expression ``HAN | WORD | OTHER`` of :mod:`zheval.tokenizers`, scanned left to right)
-    Every code point gets a class, computed from the very character classes the regular expression uses: ``H`` (Han
+    Every distinct character of the call gets a class, computed from the very character classes the regular
+    expression uses (one regular-expression pass over the distinct characters, no table kept): ``H`` (Han
     or kana: one token), ``W`` (a letter/digit that is not Han or kana: starts or continues a word run), ``M`` (an
     attached mark; ``MO`` if it may also start a token on its own, ``MS`` if not), ``D`` (``.``), ``O`` (any other
     character that may start a token) and ``S`` (whitespace, control, invisible format and tag characters: never
@@ -34,16 +35,15 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
+from .tokenizers import _HAN, _MARKS, _OTHER_START, _WORD_CHAR  # the regular expression's own classes
+
 __all__ = ["char_token_ids"]
 
 H, W, D, O, S, MO, MS = range(7)
-_BMP = 0x10000
 
 
 def _classify(chars: str) -> np.ndarray:
     """Class codes (uint8) of each character of ``chars`` (a string of distinct code points)."""
-    from .tokenizers import _HAN, _MARKS, _OTHER_START, _WORD_CHAR  # the regular expression's own classes
-
     n = len(chars)
     out = np.full(n, S, dtype=np.uint8)
 
@@ -55,7 +55,8 @@ def _classify(chars: str) -> np.ndarray:
 
     han, word, mark, other = member(_HAN), member(_WORD_CHAR), member(f"[{_MARKS}]"), member(_OTHER_START)
     if (mark & (han | word)).any():  # the rules below assume it (true of the expression's classes)
-        raise AssertionError("a character is both an attached mark and a Han/word character")
+        raise RuntimeError("zheval.char_batch: a character is both an attached mark and a Han/word character; the "
+                           "char tokenizer's classes changed and this module must follow")
     out[mark & other] = MO
     out[mark & ~other] = MS
     out[other & ~mark] = O
@@ -67,27 +68,14 @@ def _classify(chars: str) -> np.ndarray:
     return out
 
 
-class _Table:
-    """Class codes of all BMP code points, built on first use (a constant derived from the regular expression)."""
-
-    table = None
-
-    @classmethod
-    def get(cls) -> np.ndarray:
-        if cls.table is None:
-            cls.table = _classify("".join(map(chr, range(_BMP))))
-        return cls.table
-
-
 def _classes(cp: np.ndarray) -> np.ndarray:
-    table = _Table.get()
-    astral = cp >= _BMP
-    if not astral.any():
-        return table[cp]
-    out = table[np.where(astral, 0, cp)]
-    u, inv = np.unique(cp[astral], return_inverse=True)
-    out[astral] = _classify("".join(map(chr, u.tolist())))[inv]
-    return out
+    """Class codes of the code points ``cp``: each distinct character of the call classified once."""
+    present = np.zeros(int(cp.max()) + 1, dtype=bool)
+    present[cp] = True
+    u = np.flatnonzero(present)
+    lut = np.zeros(len(present), dtype=np.uint8)
+    lut[u] = _classify("".join(map(chr, u.tolist())))
+    return lut[cp]
 
 
 def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]:

@@ -97,7 +97,8 @@ def compute_keeping_batches(module, compute, predictions, references, kwargs):
 
     ``predictions``/``references`` are this call's inputs in canonical form (:func:`canonical_inputs`) or both
     ``None``; they are stored with :func:`store_canonical` (not checked and encoded a second time by evaluate's
-    ``add_batch``), then evaluate's ``compute`` runs on everything stored.
+    ``add_batch``), then evaluate's ``compute`` runs on everything stored. When they are all the data (one process,
+    nothing stored before), ``_compute`` gets them directly: the Arrow round trip would return the same lists.
 
     evaluate has already read (and, on disk, deleted the lock of) the stored items when _compute runs, so a failure
     there -- an error that depends on the data, e.g. a reference empty after normalisation -- would lose every
@@ -110,6 +111,21 @@ def compute_keeping_batches(module, compute, predictions, references, kwargs):
         )
     n_before = len(module)
     module._zheval_inputs = None
+    if predictions is not None and _holds_nothing(module):
+        # This call's inputs are all the data (one process, nothing stored): what evaluate's compute would write to
+        # Arrow and read back is exactly these canonical lists, so _compute gets them directly -- under evaluate's
+        # seed, with evaluate's per-call state reset as its compute resets it. Nothing is stored, so a failure
+        # leaves the module as it was.
+        from evaluate.module import temp_seed
+
+        module.cache_file_name = None
+        module.filelock = None
+        module.selected_feature_format = None
+        try:
+            with temp_seed(module.seed):
+                return module._compute(predictions=predictions, references=references, **kwargs)
+        finally:
+            module._zheval_inputs = None
     try:
         if predictions is not None or references is not None:
             store_canonical(module, predictions, references)
@@ -120,6 +136,12 @@ def compute_keeping_batches(module, compute, predictions, references, kwargs):
         if stash is not None and module.num_process == 1:
             _restore_items(module, stash, n_before)
         raise
+
+
+def _holds_nothing(module) -> bool:
+    """One process, no writer, no buffered or finalised data: evaluate 0.4.6 holds no item of this module."""
+    return (module.num_process == 1 and module.writer is None and getattr(module, "buf_writer", None) is None
+            and getattr(module, "data", None) is None)
 
 
 def nothing_stored(module) -> bool:
