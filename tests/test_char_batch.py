@@ -107,3 +107,18 @@ def test_only_the_plain_char_tokenizer_takes_the_batch_path():
     assert not get_tokenizer("char", punct="drop")._batch_char_ids()
     assert not get_tokenizer("jieba")._batch_char_ids()
     assert not get_tokenizer("none")._batch_char_ids()
+
+
+def test_chunked_passes_give_the_same_ids(monkeypatch):
+    # the corpus is processed in chunks of whole pieces; tiny chunks (and a piece longer than a chunk) change nothing
+    import zheval.char_batch as char_batch
+
+    pieces = ["今天天气很好。", "", "iOS 3.5GB", "a" * 50, "天\u0301x", "", "😀\U0001f3fb!"] * 3
+    whole = char_token_ids(pieces, TokenIds())
+    monkeypatch.setattr(char_batch, "CHUNK_CHARS", 8)
+    vocab = TokenIds()
+    ids, offsets = char_token_ids(pieces, vocab)
+    assert offsets.tolist() == whole[1].tolist() and len(offsets) == len(pieces) + 1
+    words = list(vocab)
+    assert [[words[i] for i in ids[offsets[k]:offsets[k + 1]]] for k in range(len(pieces))] == regex_tokens(pieces)
+    assert char_token_ids([], TokenIds())[1].tolist() == [0]

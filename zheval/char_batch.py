@@ -89,6 +89,29 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
         piece k's tokens are ``ids[offsets[k]:offsets[k + 1]]``; their strings are exactly
         ``CharTokenizer().tokenize_normalized(piece)``.
     """
+    # chunks of about CHUNK_CHARS characters keep the temporary arrays small (a piece is never cut)
+    ids: List[int] = []
+    offsets = [np.zeros(1, dtype=np.int64)]
+    lo = 0
+    n = len(pieces)
+    while lo < n:
+        hi = lo
+        size = 0
+        while hi < n and (hi == lo or size + len(pieces[hi]) <= CHUNK_CHARS):
+            size += len(pieces[hi]) + 1
+            hi += 1
+        part_ids, part_off = _chunk_token_ids(pieces[lo:hi], vocab)
+        offsets.append(part_off[1:] + len(ids))
+        ids.extend(part_ids)
+        lo = hi
+    return ids, np.concatenate(offsets)
+
+
+#: Characters per numpy pass of :func:`char_token_ids`.
+CHUNK_CHARS = 1 << 18
+
+
+def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]:
     starts_of_pieces = np.zeros(len(pieces) + 1, dtype=np.int64)
     if pieces:
         np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)) + 1, out=starts_of_pieces[1:])

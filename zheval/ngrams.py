@@ -36,7 +36,7 @@ __all__ = ["NgramCounts", "NgramTables", "flatten_texts", "ngram_counts_by_text"
            "item_clipped_hits_orders"]
 
 _KEY_LIMIT = 1 << 62
-_DENSE_COUNT_MAX = 1 << 24  # widest (text, n-gram) key range counted with a bincount instead of a sort
+_DENSE_COUNT_MAX = 1 << 22  # widest (text, n-gram) key range counted with a bincount (32 MiB) instead of a sort
 
 
 @dataclass(frozen=True)
@@ -152,7 +152,7 @@ def _count_by_text(order: int, text: np.ndarray, ids: np.ndarray, G: int, n_text
         return NgramCounts(order, np.zeros(n_texts + 1, dtype=np.int64), ids.astype(np.int64), ids.astype(np.int64),
                            max(G, 1), 0, prefix)
     key = text * G + ids
-    if n_texts * G <= _DENSE_COUNT_MAX and n_texts * G <= 8 * len(key):
+    if n_texts * G <= _DENSE_COUNT_MAX and n_texts * G <= 4 * len(key):
         # small key range: count with one bincount instead of a sort (same runs, same order)
         dense = np.bincount(key, minlength=n_texts * G)
         uniq = np.flatnonzero(dense)
