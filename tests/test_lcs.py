@@ -254,3 +254,16 @@ def test_union_of_a_reference_sentence_contained_in_a_candidate_sentence(monkeyp
     assert union_lcs_ref_positions([list("ab"), list("ba")], [list("xaxb")]) == [[0, 1], [0]]
     if block == 2048:  # one block: segments (0, 2) and (3, 5)
         assert (0, 2) not in backtracked and (3, 5) in backtracked
+
+
+def test_union_with_a_small_stop_mask_budget(monkeypatch):
+    # when the held stop masks exceed the budget they are backtracked early (before every contained sentence is
+    # known): same positions as rouge-score
+    monkeypatch.setattr(lcs_module, "_HELD_STOPS_MAX", 1)
+    rng = random.Random(11)
+    for _ in range(60):
+        can = [[rng.randrange(4) for _ in range(rng.randint(0, 25))] for _ in range(rng.randint(1, 6))]
+        ref = [list(rng.choice(can)) if rng.random() < 0.4 else [rng.randrange(4) for _ in range(rng.randint(0, 25))]
+               for _ in range(rng.randint(1, 6))]
+        ref.append(list(can[-1]))  # contained in the last candidate sentence: known only after the others
+        assert union_lcs_ref_positions(ref, can) == rouge_score_unions(ref, can)

@@ -328,6 +328,11 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
         whole_get = wget if block_index == 0 else _NO_MASKS.get
         paths = []  # (stops, c) of the candidate sentences with a non-zero LCS against some sentence of the block
         full = 0  # guard bits e of the sentences [o, e) that are a subsequence of some candidate sentence
+        # the stop masks wait for the backtrack (which then knows every contained sentence) up to a memory budget;
+        # beyond it they are backtracked at once against the sentences not known to be contained yet (the union of
+        # a contained sentence is all of it, so recording some of its positions early changes nothing)
+        stop_bytes = (segments[-1][1] if segments else 0) // 8 + 40  # an int of the block's width, roughly
+        held = 0
         for c in cands:
             # One pass over c gives the bit columns of c against every reference sentence of the block (guard bits
             # cleared) and advances the whole-text DP by the tokens of c. stops[j]: block positions (rows) where
@@ -367,24 +372,34 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
                 # z holds the rows where the last column increases: all rows of a sentence <=> LCS = its length.
                 # Adding the sentence's start bit then carries into its guard bit (and only then).
                 full |= (z + starts) & guards
-        if not paths:
-            continue
+                held += len(stops) * stop_bytes
+                if held > _HELD_STOPS_MAX:
+                    _backtrack_paths(paths, full, segments, flat_b, low, rec)
+                    paths = []
+                    held = 0
         if full:
             # A reference sentence that is a subsequence of a candidate sentence has every position on that pair's
             # LCS path: its union is the whole sentence, whatever the other candidate sentences do.
-            open_segments = []
             for o, e in segments:
                 if (full >> e) & 1:
                     record_range(range(base + o, base + e))
-                else:
-                    open_segments.append((o, e))
-        else:
-            open_segments = segments
-        if open_segments:
-            for stops, c in paths:
-                _backtrack(stops, c, open_segments, flat_b, low, rec)
+        if paths:
+            _backtrack_paths(paths, full, segments, flat_b, low, rec)
     text_lcs = packed.width - (whole & ((1 << packed.width) - 1)).bit_count()
     return out, packed, text_lcs
+
+
+#: Bytes of stop masks held for the backtrack of one block before they are backtracked (see _union_lcs_packed).
+_HELD_STOPS_MAX = 1 << 26
+
+
+def _backtrack_paths(paths, full: int, segments, flat_b, low, rec) -> None:
+    """:func:`_backtrack` of every ``(stops, c)`` in ``paths`` against the sentences not marked contained in
+    ``full`` (guard bits)."""
+    open_segments = [(o, e) for o, e in segments if not (full >> e) & 1] if full else segments
+    if open_segments:
+        for stops, c in paths:
+            _backtrack(stops, c, open_segments, flat_b, low, rec)
 
 
 def _backtrack(stops: List[int], c: Sequence[Token], segments, flat_b: Sequence[Token], low: Sequence[int], rec) -> None:
