@@ -92,3 +92,13 @@ def test_score_takes_rouge_n_hits_from_bleus_pass(monkeypatch):
     counted.clear()
     assert got["rouge"] == compute_rouge(PREDS, REFS, sentence_split="newline", rouge_types=["rouge1", "rouge2", "rouge6"])
     assert sorted(counted) == [1, 2, 6]
+
+
+@pytest.mark.parametrize("metrics", [("bleu",), ["bleu"], "bleu", ("rouge",)])
+def test_score_one_metric_equals_the_separate_call(metrics):
+    # found by review: score(metrics=("bleu",)) raised KeyError('tokenizer')
+    got = zheval.score(PREDS, REFS, metrics=metrics)
+    if "bleu" in metrics:
+        assert got == {"bleu": compute_bleu(PREDS, REFS)}
+    else:
+        assert got == {"rouge": compute_rouge(PREDS, REFS)}

@@ -69,7 +69,7 @@ def score(
     out: Dict[str, dict] = {}
     share: dict = {}
     bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
-    if "bleu" in metrics:
+    if "bleu" in metrics and "rouge" in metrics:
         # Once ROUGE has tokenised the corpus, BLEU's statistics are computed on its layout (when it can share it),
         # and that pass also yields the pairs' ROUGE-N hits for n <= max_order, which ROUGE then does not recount.
         share["pair_ngram_hits"] = lambda sh: _bleu_first(sh, bleu_options)
@@ -103,7 +103,7 @@ def _bleu_first(share: dict, bleu_options: dict):
 def _can_share(share: dict, bleu_options: dict) -> bool:
     """Whether BLEU can count on ROUGE's tokenised corpus: the same tokenizer (fingerprint), line-split sentences
     whose concatenation is the whole-text tokenisation, no crosscheck (it needs token strings) and no BLEU preset."""
-    if not share or bleu_options.get("crosscheck") or bleu_options.get("preset") is not None:
+    if "layout" not in share or bleu_options.get("crosscheck") or bleu_options.get("preset") is not None:
         return False
     tok = share["tokenizer"]
     if not tok._newline_concat_is_tokenize():
