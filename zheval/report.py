@@ -669,7 +669,8 @@ def _cjk_font() -> str | None:
 def plot_formats() -> dict:
     """Image formats :func:`plot_report` can write: ``{extension without dot: description}``, matplotlib's
     ``FigureCanvasBase.get_supported_filetypes()`` minus ``pgf`` (it needs a LaTeX installation) and, when Pillow
-    is not installed, minus the formats written through Pillow (``jpg``/``jpeg``, ``tif``/``tiff``, ``webp``)."""
+    is not installed, minus the formats written through Pillow (``jpg``/``jpeg``, ``tif``/``tiff``, ``webp``,
+    ``gif``, ``avif``). A format Pillow cannot write (e.g. AVIF without its plugin) fails as ``ValueError``."""
     from matplotlib.backend_bases import FigureCanvasBase
 
     types = dict(FigureCanvasBase.get_supported_filetypes())
@@ -677,7 +678,7 @@ def plot_formats() -> dict:
     try:
         import PIL  # noqa: F401
     except ImportError:
-        for ext in ("jpg", "jpeg", "tif", "tiff", "webp"):
+        for ext in ("jpg", "jpeg", "tif", "tiff", "webp", "gif", "avif"):
             types.pop(ext, None)
     return types
 
@@ -749,6 +750,10 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> 
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         buf = io.BytesIO()
-        fig.savefig(buf, format=fmt)
-        plt.close(fig)
+        try:
+            fig.savefig(buf, format=fmt)
+        except (KeyError, OSError) as exc:  # Pillow without a writer for this format
+            raise ValueError(f"cannot write a {fmt} image here ({exc}); use png, svg or pdf") from None
+        finally:
+            plt.close(fig)
     return buf.getvalue(), notes
