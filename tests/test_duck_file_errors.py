@@ -197,3 +197,16 @@ def test_largest_seed_works(files):
     data, pred = files
     res = run("score", "-d", data, "-p", pred, "-q", "--seed", MAX_SEED, "--bootstrap", 20, "-f", "json")
     assert res.exit_code == 0 and json.loads(res.stdout)["params"]["seed"] == 2**32 - 1
+
+
+def test_a_json_array_data_file_gets_one_message(files, tmp_path):
+    data, pred = files
+    arr = tmp_path / "data.json"
+    arr.write_text(json.dumps(ROWS, ensure_ascii=False, indent=2), encoding="utf-8")
+    res = run("score", "-d", arr, "-p", pred, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2 and "1 problem(s)" in res.stderr
+    assert f"{arr}: is one JSON array of 3 item(s), not JSON Lines" in res.stderr and "jq -c" in res.stderr
+    one = tmp_path / "one.jsonl"
+    one.write_text(json.dumps(ROWS[0], ensure_ascii=False, indent=2), encoding="utf-8")
+    with pytest.raises(DuckFormatError, match="one JSON object spread over several lines"):
+        load_duck(one)

@@ -137,3 +137,15 @@ def test_compare_takes_the_format_for_both_files(duck):
     assert all(r["delta"] == 0 for r in json.loads(res.stdout)["comparison"])
     res = run("score", "-d", data, "-p", pred, "--predictions-format", "csv", "-q")
     assert res.exit_code == 2 and "unknown --predictions-format 'csv'; valid: auto, jsonl, text" in res.stderr
+
+
+@pytest.mark.parametrize("name, indent", [("arr.json", 2), ("arr.json", None), ("arr", 2), ("arr.jsonl", 1)])
+def test_a_json_array_file_gets_one_message(duck, name, indent):
+    d, data, pred, preds, _ = duck
+    rows = [json.loads(x) for x in pred.read_text(encoding="utf-8").splitlines()]
+    p = d / name
+    p.write_text(json.dumps(rows, ensure_ascii=False, indent=indent), encoding="utf-8")
+    res = run("score", "-d", data, "-p", p, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2
+    assert "1 problem(s)" in res.stderr and f"{p}: is one JSON array of 85 item(s), not JSON Lines" in res.stderr
+    assert "malformed JSON" not in res.stderr

@@ -267,6 +267,11 @@ def _raise_unscorable(problems) -> None:
         raise DuckFormatError(problems, "references that cannot be scored")
 
 
+#: Version of the columns :func:`_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
+#: by an older layout (e.g. without ``unscorable_refs``) is never reused.
+_STATS_LAYOUT = "stats-2"
+
+
 def _hash_texts(texts: Sequence[str]) -> str:
     h = hashlib.sha256()
     for t in texts:
@@ -300,7 +305,7 @@ def item_statistics(ds, predictions: Sequence[str], cfg: ScoreConfig, num_proc: 
     preds_hash = _hash_texts(predictions)
     base = getattr(ds, "_fingerprint", "") or ""
     with_pred = ds.add_column("prediction", list(predictions), new_fingerprint=f"pred-{hashlib.sha256((base + preds_hash).encode()).hexdigest()[:16]}")
-    fp = hashlib.sha256(f"{base}|{preds_hash}|{cfg.fingerprint()}".encode()).hexdigest()[:16]
+    fp = hashlib.sha256(f"{base}|{preds_hash}|{cfg.fingerprint()}|{_STATS_LAYOUT}".encode()).hexdigest()[:16]
     return with_pred.map(
         _score_batch,
         fn_kwargs={"cfg": cfg},
@@ -553,21 +558,34 @@ def _label_warning(predictions, which: str = "") -> str | None:
 _TRADITIONAL_MIN, _SIMPLIFIED_MAX = 0.05, 0.01
 
 
+#: Han characters per side that the Traditional/Simplified check converts (a sample is enough for a share).
+_T2S_SAMPLE_CHARS = 200_000
+
+
 def _traditional_fraction(texts) -> float:
+    """Share (0–1) of the Han characters of ``texts`` (the first :data:`_T2S_SAMPLE_CHARS`) that OpenCC t2s
+    changes; converted in one call."""
     import re
 
     from ..normalize import t2s
 
-    han = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-    total = changed = 0
+    han = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+    parts, total = [], 0
     for t in texts:
-        chars = han.findall(t)
-        if not chars:
-            continue
-        total += len(chars)
-        conv = t2s("".join(chars))
-        changed += sum(a != b for a, b in zip(chars, conv)) if len(conv) == len(chars) else len(chars) // 4
-    return changed / total if total else 0.0
+        for run in han.findall(t):
+            parts.append(run)
+            total += len(run)
+        if total >= _T2S_SAMPLE_CHARS:
+            break
+    if not total:
+        return 0.0
+    chars = "".join(parts)
+    conv = t2s(chars)
+    if len(conv) != len(chars):  # a phrase conversion changed the length: compare run by run
+        changed = sum(sum(a != b for a, b in zip(r, t2s(r))) for r in parts)
+    else:
+        changed = sum(a != b for a, b in zip(chars, conv))
+    return changed / total
 
 
 def input_warnings(predictions, references, tok: BaseTokenizer) -> list:

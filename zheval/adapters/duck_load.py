@@ -15,7 +15,8 @@ around ``Dataset.from_list(rows, features=DUCK_FEATURES)``.
 
 Accepted on input: a UTF-8 BOM (removed), CRLF line ends, blank (whitespace-only) lines. Refused, each with one
 message for the whole file: UTF-16/UTF-32 (with or without a BOM) and GB18030/GBK text, which are not UTF-8
-(:func:`encoding_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
+(:func:`encoding_problem`); so is a file that is one JSON document (an array of rows, as ``json.dump(rows, f,
+indent=2)`` writes) instead of JSON Lines (:func:`json_document_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
 :func:`parse_json_line`). Every item has :data:`MIN_REFS`–:data:`MAX_REFS` references unless the caller relaxes the
 bounds (``min_refs``/``max_refs``; single-reference data needs ``min_refs=1``).
 """
@@ -45,6 +46,7 @@ __all__ = [
     "parse_json_line",
     "duplicate_key_problem",
     "json_error_message",
+    "json_document_problem",
     "read_duck_rows",
     "load_duck",
 ]
@@ -237,6 +239,24 @@ def encoding_problem(data: bytes, path: str = "FILE") -> str | None:
     return None
 
 
+def json_document_problem(text: str, path: str = "FILE") -> str | None:
+    """One message when a file that failed as JSON Lines is one JSON document instead (an array of objects, or an
+    object spread over several lines, e.g. ``json.dump(rows, f, indent=2)``), else ``None``: then every line would
+    otherwise be reported as malformed."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    stem = path[:-5] if path.endswith(".json") else path
+    if isinstance(doc, list):
+        return (f"is one JSON array of {len(doc)} item(s), not JSON Lines (one JSON object per line): convert it, "
+                f"e.g. jq -c '.[]' {path} > {stem}.jsonl")
+    if isinstance(doc, dict) and text.strip().count("\n"):
+        return (f"is one JSON object spread over several lines, not JSON Lines (one JSON object per line); write "
+                f"each object on its own line (e.g. jq -c . {path} > {stem}.jsonl)")
+    return None
+
+
 def json_error_message(exc: json.JSONDecodeError) -> str:
     """``malformed JSON: <what> at column N`` for a :class:`json.JSONDecodeError` (json's own messages that end in
     "at", such as ``Unterminated string starting at``, get the column directly)."""
@@ -414,6 +434,7 @@ def read_duck_rows(
         if own:
             raise DuckFormatError(probs)
         return rows
+    first_problem = len(probs)
     for lineno, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
@@ -441,6 +462,15 @@ def read_duck_rows(
         rows.append({k: obj[k] for k in DUCK_KEYS})
         if lines is not None:
             lines.append(lineno)
+    if len(probs) > first_problem:
+        try:
+            doc = json_document_problem(data.decode("utf-8"), name)
+        except UnicodeDecodeError:
+            doc = None
+        if doc is not None:
+            del probs[first_problem:]
+            probs.append(Problem(name, 0, None, doc))
+            rows = []
     if not rows and not any(p.path == name for p in probs):
         if own:
             raise EmptyDataError(name)

@@ -21,9 +21,11 @@ otherwise):
 
 * a file read as **text** by ``auto`` whose non-blank lines are at least :data:`JSONL_LOOKING_FRACTION` (half)
   JSON objects is refused (``file:line`` of the first such line; the fix: rename it ``.jsonl`` or pass
-  ``format="jsonl"`` / ``--predictions-format jsonl``). Explicit ``format="text"`` reads such lines as text;
+  ``format="jsonl"`` / ``--predictions-format jsonl``), and so is one that is a single JSON document (an array,
+  e.g. ``json.dump(rows, f, indent=2)``). Explicit ``format="text"`` reads such lines as text;
 * a file read as **JSONL** whose non-blank lines are at least half not JSON gets, besides the per-line problems,
-  one problem saying it looks like plain text (the fix: ``format="text"`` / ``--predictions-format text``).
+  one problem saying it looks like plain text (the fix: ``format="text"`` / ``--predictions-format text``); one
+  that is a single JSON document (an array of objects, or one object over several lines) gets that one message.
 
 A UTF-8 BOM and CRLF line ends are accepted; a key given twice on a line, and UTF-16/UTF-32/GB18030 files, are
 refused (as by :mod:`~zheval.adapters.duck_load`).
@@ -41,6 +43,7 @@ from .duck_load import (
     Problem,
     duplicate_key_problem,
     encoding_problem,
+    json_document_problem,
     json_error_message,
     lone_surrogate,
     parse_json_line,
@@ -221,6 +224,11 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     name = str(path)
     if kind == "text" and format == "auto":
         bad = _looks_like_jsonl(path, lines)
+        if bad is None:
+            doc = json_document_problem("\n".join(t for _, t in lines), name)
+            if doc is not None:
+                bad = Problem(name, 0, None, doc + "; or pass --predictions-format text (format='text') if the lines "
+                              "really are the prediction texts")
         if bad is not None:
             raise DuckFormatError([bad], "predictions file read as the wrong kind")
     if kind == "text":
@@ -299,6 +307,9 @@ def read_predictions(path, format: str = "auto") -> Predictions:
             "(format='text')",
         ))
     if problems:
+        doc = json_document_problem("\n".join(t for _, t in lines), name)
+        if doc is not None:
+            problems = [Problem(name, 0, None, doc)]
         raise DuckFormatError(problems, "invalid predictions file")
     return Predictions(
         texts=texts,
