@@ -67,8 +67,13 @@ def test_llamafactory_labels_that_do_not_match_are_counted(tmp_path, crosswoz):
     ds, preds = crosswoz
     rows = [{"predict": p, "label": "别的回复"} for p in preds]
     got = read_predictions(_write_jsonl(tmp_path / "g.jsonl", rows))
-    join_predictions(ds, got)
-    assert len(got.label_mismatches) == len(ds)
+    join_predictions(ds, got, label_check="warn")  # counted, not refused
+    assert len(got.label_mismatches) == len(ds) == got.labelled
+    assert got.label_mismatch_lines == list(range(1, len(ds) + 1))
+    with pytest.raises(PredictionMismatchError, match=f"{len(ds)} of {len(ds)} items have a LLaMA-Factory 'label'"):
+        join_predictions(ds, got)  # strict by default: all labels differ
+    got = read_predictions(_write_jsonl(tmp_path / "g.jsonl", rows))
+    assert join_predictions(ds, got, label_check="off") == preds and got.label_mismatches == []
 
 
 def test_prediction_mismatch_lists_counts_and_first_ids(tmp_path, crosswoz):
@@ -179,7 +184,7 @@ def test_map_fingerprint_changes_with_tokenizer_and_predictions(crosswoz):
 def test_empty_reference_after_normalisation_names_the_id(crosswoz):
     ds, preds = crosswoz
     bad = ds.select(range(3)).map(lambda r, i: {"responses": r["responses"] + (["\u200b"] if i == 1 else [])}, with_indices=True)
-    with pytest.raises(ValueError, match="item 'crosswoz-sameq-001': responses\\[4\\] is empty after normalisation"):
+    with pytest.raises(ValueError, match="dataset row 1: id 'crosswoz-sameq-001': responses\\[4\\] is empty after normalisation"):
         evaluate_predictions(bad, preds[:3], bootstrap=0)
 
 
@@ -207,12 +212,12 @@ def test_human_ceiling_skips_and_counts_single_reference_items(tmp_path):
         {"id": "two", "query": "q", "responses": ["第一条参考回复。", "第二条参考回复。"], "domain": None, "difficulty": None},
     ]
     p = _write_jsonl(tmp_path / "d.jsonl", rows)
-    rep = human_ceiling(load_duck(p), bootstrap=0)
+    rep = human_ceiling(load_duck(p, min_refs=1), bootstrap=0)  # single-reference data needs the relaxed loader
     assert any("1 item(s) with fewer than 2 references skipped" in n for n in rep.notes)
     b = compute_bleu(["第一条参考回复。", "第二条参考回复。"], [["第二条参考回复。"], ["第一条参考回复。"]])
     assert rep.score("bleu").value == b["bleu"]
     with pytest.raises(ValueError, match="at least 2 references"):
-        human_ceiling(load_duck(p).select([0]), bootstrap=0)
+        human_ceiling(load_duck(p, min_refs=1).select([0]), bootstrap=0)
 
 
 def test_paired_bootstrap_p_value_equals_sacrebleu(crosswoz):

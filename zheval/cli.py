@@ -4,7 +4,10 @@
 
     zheval score   --data test.jsonl --predictions preds.jsonl [--tokenizer char|jieba|none|sacrebleu-zh]
                    [--metrics bleu,rouge] [--by domain,difficulty] [--bootstrap 1000] [--num-proc N]
-                   [--format table|json|markdown] [--output FILE] [--plot FILE.png]
+                   [--format table|json|markdown] [--output FILE] [--plot FILE.png|.svg|.pdf|.jpg]
+                   [--t2s] [--normalize STEPS] [--punct keep|drop] [--preset sacrebleu-zh]
+                   [--predictions-format auto|jsonl|text] [--label-check strict|warn|off]
+                   [--min-refs N] [--max-refs N] [--items]
     zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report
     zheval compare --data D --predictions A.jsonl B.jsonl
     zheval ceiling --data D
@@ -12,7 +15,11 @@
 
 Exit codes: 0 ok; 2 bad usage or bad input (the message names ``file:line`` or the id; no traceback). Output files
 are written atomically (complete or not at all), and only after everything has been computed, so an error leaves
-no partial output.
+no partial output; they get the permissions a plain ``open`` would give (``0o666 & ~umask``).
+
+Bounds: ``--bootstrap`` at most :data:`MAX_BOOTSTRAP` resamples, ``--seed`` in 0 … :data:`MAX_SEED`. The 小黄鸭 file
+must have :data:`~zheval.adapters.duck_load.MIN_REFS`–:data:`~zheval.adapters.duck_load.MAX_REFS` references per
+item unless ``--min-refs``/``--max-refs`` relax it.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]
 
 app = typer.Typer(
     name="zheval",
@@ -76,10 +83,70 @@ def _quiet(quiet: bool) -> None:
         datasets.disable_progress_bars()
 
 
-def _split_list(value: str) -> list[str]:
+def _note(message: str) -> None:
+    typer.echo(f"zheval: note: {message}", err=True)
+
+
+def _split_list(value: str, option: str | None = None) -> list[str]:
+    """Split a comma list; an entry given twice is kept once, with a note naming ``option``."""
     if value is None or value.strip().lower() in ("", "none"):
         return []
-    return [v.strip() for v in value.split(",") if v.strip()]
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    out = list(dict.fromkeys(items))
+    if len(out) != len(items):
+        twice = [v for v in out if items.count(v) > 1]
+        _note(f"{option or 'the list'} names {', '.join(repr(v) for v in twice)} more than once; each is used once")
+    return out
+
+
+#: Most bootstrap resamples ``--bootstrap`` accepts. 1,000–10,000 resamples give stable 95% percentile intervals
+#: (sacrebleu and rouge-score default to 1,000); 100,000 already takes minutes on a large test set, and a value
+#: beyond that is a typo, not a wish (a 20-digit value would run for ever).
+#: TODO(issue 13): stats.py may get a library-wide bound (another helper); use it here once merged.
+MAX_BOOTSTRAP = 100_000
+
+#: Largest ``--seed``: seeds are 32-bit unsigned integers, as ``numpy.random.seed`` and sacrebleu take them.
+MAX_SEED = 2**32 - 1
+
+
+def _bootstrap_bound(value: int) -> int:
+    if value is not None and value > MAX_BOOTSTRAP:
+        raise typer.BadParameter(
+            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.cli.MAX_BOOTSTRAP); "
+            "1,000-10,000 resamples give stable 95% intervals"
+        )
+    return value
+
+
+def _seed_bound(value: int) -> int:
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise typer.BadParameter(f"{value} is not a valid seed; seeds are integers from 0 to {MAX_SEED} (2**32 - 1)")
+    return value
+
+
+def namespace_shadow() -> str | None:
+    """The folder Python imported as the ``zheval`` package when it is a *namespace package* (a folder without
+    ``__init__.py``, e.g. a clone of this repository named ``zheval`` in the current directory), else ``None``.
+
+    Then ``zheval/__init__.py`` was never run: ``from zheval import score`` fails with "cannot import name 'score'
+    from 'zheval' (unknown location)" and, with an editable install, submodules load but fail on
+    ``from . import __version__``. Checked first thing by :func:`main` (``python -m zheval`` and the console script).
+    """
+    mod = sys.modules.get("zheval")
+    if mod is None or getattr(mod, "__file__", None) is not None:
+        return None
+    paths = list(getattr(mod, "__path__", None) or [])
+    return paths[0] if paths else "(unknown folder)"
+
+
+def shadow_message(folder: str) -> str:
+    """The explanation printed when :func:`namespace_shadow` finds a shadowing folder."""
+    return (
+        f"Python imported the folder {folder} as the 'zheval' package, but it is not the package (it has no "
+        "__init__.py): most likely a clone of the zheval repository in the current directory, which hides the "
+        f"installed package. Run from another directory, or from inside the clone (cd {folder}), or rename the "
+        "clone folder."
+    )
 
 
 def _check_output_dir(*paths: Optional[Path]) -> None:
@@ -121,9 +188,24 @@ def _check_paths(inputs: dict, outputs: dict) -> None:
                 raise UserError(f"{flag_a} and {flag_b} must be different files (both are {a})")
 
 
-def _check_tokenizer(tokenizer: str) -> None:
-    if tokenizer not in CLI_TOKENIZERS:
+def _check_tokenizer(tokenizer: Optional[str]) -> None:
+    if tokenizer is not None and tokenizer not in CLI_TOKENIZERS:
         raise UserError(f"unknown tokenizer {tokenizer!r}; valid: {', '.join(CLI_TOKENIZERS)}")
+
+
+def _plot_format(plot: Optional[Path]) -> Optional[str]:
+    """The image format of ``--plot FILE`` from its extension (checked before any work is done)."""
+    if plot is None:
+        return None
+    from .report import plot_formats
+
+    formats = plot_formats()
+    ext = plot.suffix.lower().lstrip(".")
+    if not ext:
+        raise UserError(f"--plot {plot} has no file extension; name the image format: {', '.join(sorted(formats))}")
+    if ext not in formats:
+        raise UserError(f"--plot {plot}: unknown image format '.{ext}'; supported: {', '.join(sorted(formats))}")
+    return ext
 
 
 def _render(report, fmt: Format) -> str:
@@ -143,7 +225,7 @@ def _emit(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plo
     text = _render(report, fmt)
     png = notes = None
     if plot is not None:
-        png, notes = plot_report(report, plot_by)
+        png, notes = plot_report(report, plot_by, fmt=_plot_format(plot))
     if output is not None:
         atomic_write(output, text)
         typer.echo(f"wrote {output}", err=True)
@@ -156,12 +238,74 @@ def _emit(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plo
         typer.echo(f"wrote {plot}", err=True)
 
 
-def _load(data: Path):
-    from .adapters.duck_load import load_duck
+def _load(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True):
+    """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references."""
+    from datasets import Dataset
+
+    from .adapters.duck_load import MAX_REFS, MIN_REFS, duck_features, read_duck_rows
 
     if data.is_dir():
         raise UserError(f"--data must be one JSONL file (one split), got a directory: {data}")
-    return load_duck(data)
+    if bounds:
+        lo = MIN_REFS if min_refs is None else min_refs
+        hi = MAX_REFS if max_refs is None else max_refs
+        if lo > hi:
+            raise UserError(f"--min-refs {lo} is larger than --max-refs {hi}")
+    else:
+        lo = hi = None
+    lines: list = []
+    rows = read_duck_rows(data, min_refs=lo, max_refs=hi, lines=lines)
+    name = str(data)
+    return Dataset.from_list(rows, features=duck_features()), {r["id"]: (name, ln) for r, ln in zip(rows, lines)}
+
+
+def _check_predictions_format(fmt: str) -> None:
+    from .adapters.duck_predictions import PREDICTION_FORMATS
+
+    if fmt not in PREDICTION_FORMATS:
+        raise UserError(f"unknown --predictions-format {fmt!r}; valid: {', '.join(PREDICTION_FORMATS)}")
+
+
+def _check_label_check(value: str) -> str:
+    from .adapters.duck_predictions import LABEL_CHECKS
+
+    if value not in LABEL_CHECKS:
+        raise UserError(f"unknown --label-check {value!r}; valid: {', '.join(LABEL_CHECKS)}")
+    return value
+
+
+#: ``--preset`` values the 小黄鸭 report implements (the other library presets are refused with the reason).
+CLI_PRESETS = ("sacrebleu-zh",)
+
+
+def _preset_options(preset: Optional[str], metrics: list) -> dict:
+    """BLEU options for ``--preset`` (merged into the BLEU options; explicit options still override it)."""
+    if preset is None:
+        return {}
+    if preset == "sacrebleu-zh":
+        if metrics != ["bleu"]:
+            raise UserError(
+                "--preset sacrebleu-zh is a BLEU preset (sacrebleu's corpus_bleu with tokenize='zh' on the raw "
+                "text) and has no ROUGE counterpart: add --metrics bleu, or use -t sacrebleu-zh to tokenise both "
+                "metrics that way"
+            )
+        return {"preset": "sacrebleu-zh"}
+    if preset == "llamafactory":
+        raise UserError(
+            "--preset llamafactory reproduces LLaMA-Factory's own numbers (the mean of per-item sentence BLEU-4 "
+            "with NLTK smoothing method 3, and rouge-chinese ROUGE on jieba words); this report scores corpus BLEU "
+            "with item-level intervals and cannot reproduce them. For LLaMA-Factory's numbers use "
+            "compute_bleu/compute_rouge(..., preset='llamafactory') or the chinese_bleu/chinese_rouge modules; "
+            "-t llamafactory-char uses its BLEU tokenisation here"
+        )
+    if preset == "rouge155":
+        raise UserError(
+            "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "
+            "multi-reference counts) that the 小黄鸭 report does not implement: use compute_rouge(..., "
+            "preset='rouge155') or the chinese_rouge module; --multi-ref pool gives its multi-reference rule here"
+        )
+    raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(CLI_PRESETS)} "
+                    "(llamafactory and rouge155 exist in the library only)")
 
 
 def _bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
@@ -173,15 +317,32 @@ def _bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
     return opts
 
 
-def _tok_options(jieba_hmm: bool, terms: Optional[Path]) -> dict:
-    opts = {}
+def _tok_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,
+                 punct: Optional[str] = None) -> dict:
+    """Tokenizer options of :func:`zheval.tokenizers.get_tokenizer` from the command line (unset ones omitted, so
+    the tokenizer's defaults apply and the preset tokenizers, which take no option, still work)."""
+    from .adapters.duck_load import encoding_problem
+
+    opts: dict = {}
     if jieba_hmm:
         opts["jieba_hmm"] = True
+    if t2s:
+        opts["t2s"] = True
+    if normalize is not None:
+        opts["normalize"] = normalize
+    if punct is not None:
+        opts["punct"] = punct
     if terms is not None:
+        raw = terms.read_bytes()
+        enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(terms))
+        if enc:
+            raise UserError(f"--terms {terms}: {enc}")
         try:
-            opts["terms"] = [t.strip() for t in terms.read_text(encoding="utf-8-sig").splitlines() if t.strip()]
+            text = raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise UserError(f"{terms}: not valid UTF-8 ({exc.reason})") from None
+            line = raw[:exc.start].count(b"\n") + 1
+            raise UserError(f"--terms {terms}:{line}: not valid UTF-8 ({exc.reason})") from None
+        opts["terms"] = [t.strip() for t in text.splitlines() if t.strip()]
     return opts
 
 
@@ -189,16 +350,30 @@ def _tok_options(jieba_hmm: bool, terms: Optional[Path]) -> dict:
 CLI_TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
 
 # shared option declarations
-_TOKENIZER = typer.Option("char", "--tokenizer", "-t", help=" | ".join(CLI_TOKENIZERS))
+_TOKENIZER = typer.Option(None, "--tokenizer", "-t", help=" | ".join(CLI_TOKENIZERS) + "  [default: char]",
+                          show_default=False)
 _METRICS = typer.Option("bleu,rouge", "--metrics", help="comma list of bleu, rouge")
 _ROUGE_TYPES = typer.Option("rouge1,rouge2,rougeL", "--rouge-types", help="ROUGE types (F-measure), e.g. rouge1,rouge2,rougeL,rougeLsum")
 _BY = typer.Option("domain,difficulty", "--by", help="group columns, comma list ('none' for overall only)")
-_BOOTSTRAP = typer.Option(1000, "--bootstrap", min=0, help="bootstrap resamples for 95% intervals (0 = none)")
-_SEED = typer.Option(12345, "--seed", help="bootstrap seed")
+_BOOTSTRAP = typer.Option(1000, "--bootstrap", min=0, callback=_bootstrap_bound,
+                          help=f"bootstrap resamples for 95% intervals (0 = none; at most {MAX_BOOTSTRAP:,})")
+_SEED = typer.Option(12345, "--seed", callback=_seed_bound, help=f"bootstrap seed (0 to {MAX_SEED})")
+_T2S = typer.Option(False, "--t2s", help="convert Traditional to Simplified Chinese (OpenCC t2s) before scoring")
+_NORMALIZE = typer.Option(None, "--normalize", help="normalisation: default | none | '+'-joined steps "
+                          "(nfkc, zw, t2s, punct, nopunct, space, lower)  [default: the tokenizer's]", show_default=False)
+_PUNCT = typer.Option(None, "--punct", help="punctuation tokens: keep | drop  [default: keep]", show_default=False)
+_PRESET = typer.Option(None, "--preset", help="BLEU preset: sacrebleu-zh (needs --metrics bleu)")
+_PRED_FORMAT = typer.Option("auto", "--predictions-format", help="auto (by extension; a .txt file that looks like "
+                            "JSONL is refused) | jsonl | text")
+_LABEL_CHECK = typer.Option("strict", "--label-check", help="LLaMA-Factory labels vs references: strict (error when "
+                            "more than 20% differ) | warn | off")
+_MIN_REFS = typer.Option(None, "--min-refs", min=1, help="fewest references per item  [default: 2; 1 for "
+                         "single-reference data]", show_default=False)
+_MAX_REFS = typer.Option(None, "--max-refs", min=1, help="most references per item  [default: 5]", show_default=False)
 _NUM_PROC = typer.Option(1, "--num-proc", min=1, help="worker processes for Dataset.map (results are identical)")
 _FORMAT = typer.Option(Format.table, "--format", "-f", help="output format")
 _OUTPUT = typer.Option(None, "--output", "-o", help="write the report to FILE (atomically) instead of stdout")
-_PLOT = typer.Option(None, "--plot", help="draw per-group scores with interval error bars to FILE.png")
+_PLOT = typer.Option(None, "--plot", help="draw per-group scores with interval error bars to FILE (.png, .svg, .pdf, .jpg, …: the format follows the extension)")
 _PLOT_BY = typer.Option("domain", "--plot-by", help="group column drawn by --plot")
 _QUIET = typer.Option(False, "--quiet", "-q", help="no progress bars")
 _MULTI = typer.Option("max", "--multi-ref", help="ROUGE multi-reference rule: max | mean | pool | best_recall")
@@ -228,7 +403,15 @@ def score(
     max_order: Optional[int] = _ORDER,
     jieba_hmm: bool = _HMM,
     terms: Optional[Path] = _TERMS,
-    items: bool = typer.Option(False, "--items", help="include per-item scores (JSON output)"),
+    t2s: bool = _T2S,
+    normalize: Optional[str] = _NORMALIZE,
+    punct: Optional[str] = _PUNCT,
+    preset: Optional[str] = _PRESET,
+    predictions_format: str = _PRED_FORMAT,
+    label_check: str = _LABEL_CHECK,
+    min_refs: Optional[int] = _MIN_REFS,
+    max_refs: Optional[int] = _MAX_REFS,
+    items: bool = typer.Option(False, "--items", help="include per-item scores (every format)"),
     quiet: bool = _QUIET,
 ) -> None:
     """Score predictions against a 小黄鸭 test set: BLEU and ROUGE overall, per domain and per difficulty."""
@@ -241,12 +424,18 @@ def score(
         _check_output_dir(output, plot)
         _check_paths({"--data": data, "--predictions": predictions, "--terms": terms},
                      {"--output": output, "--plot": plot})
-        ds = _load(data)
+        _plot_format(plot)
+        mets = _split_list(metrics, "--metrics")
+        bleu_opts = {**_preset_options(preset, mets), **_bleu_options(smooth, max_order)}
+        _check_label_check(label_check)
+        _check_predictions_format(predictions_format)
+        ds, where = _load(data, min_refs, max_refs)
         report = evaluate_predictions(
-            ds, predictions, tokenizer=tokenizer, metrics=_split_list(metrics), by=_split_list(by),
-            bootstrap=bootstrap, seed=seed, num_proc=num_proc, rouge_types=_split_list(rouge_types),
-            multi_ref=multi_ref, bleu_options=_bleu_options(smooth, max_order), keep_items=items, progress=not quiet,
-            **_tok_options(jieba_hmm, terms),
+            ds, predictions, tokenizer=tokenizer, metrics=mets, by=_split_list(by, "--by"),
+            bootstrap=bootstrap, seed=seed, num_proc=num_proc, rouge_types=_split_list(rouge_types, "--rouge-types"),
+            multi_ref=multi_ref, bleu_options=bleu_opts, keep_items=items, progress=not quiet,
+            locations=where, label_check=label_check, predictions_format=predictions_format,
+            **_tok_options(jieba_hmm, terms, t2s, normalize, punct),
         )
         _emit(report, fmt, output, plot, plot_by)
 
@@ -272,6 +461,12 @@ def ceiling(
     max_order: Optional[int] = _ORDER,
     jieba_hmm: bool = _HMM,
     terms: Optional[Path] = _TERMS,
+    t2s: bool = _T2S,
+    normalize: Optional[str] = _NORMALIZE,
+    punct: Optional[str] = _PUNCT,
+    preset: Optional[str] = _PRESET,
+    min_refs: Optional[int] = _MIN_REFS,
+    max_refs: Optional[int] = _MAX_REFS,
     quiet: bool = _QUIET,
 ) -> None:
     """Human ceiling: each reference scored against the item's other references (needs ≥ 2 references)."""
@@ -283,11 +478,15 @@ def ceiling(
         _check_tokenizer(tokenizer)
         _check_output_dir(output, plot)
         _check_paths({"--data": data, "--terms": terms}, {"--output": output, "--plot": plot})
-        ds = _load(data)
+        _plot_format(plot)
+        mets = _split_list(metrics, "--metrics")
+        bleu_opts = {**_preset_options(preset, mets), **_bleu_options(smooth, max_order)}
+        ds, where = _load(data, min_refs, max_refs)
         report = human_ceiling(
-            ds, tokenizer=tokenizer, metrics=_split_list(metrics), by=_split_list(by), bootstrap=bootstrap, seed=seed,
-            num_proc=num_proc, rouge_types=_split_list(rouge_types), multi_ref=multi_ref,
-            bleu_options=_bleu_options(smooth, max_order), progress=not quiet, **_tok_options(jieba_hmm, terms),
+            ds, tokenizer=tokenizer, metrics=mets, by=_split_list(by, "--by"), bootstrap=bootstrap, seed=seed,
+            num_proc=num_proc, rouge_types=_split_list(rouge_types, "--rouge-types"), multi_ref=multi_ref,
+            bleu_options=bleu_opts, progress=not quiet, locations=where,
+            **_tok_options(jieba_hmm, terms, t2s, normalize, punct),
         )
         _emit(report, fmt, output, plot, plot_by)
 
@@ -302,7 +501,8 @@ def compare(
     metrics: str = _METRICS,
     rouge_types: str = _ROUGE_TYPES,
     by: str = typer.Option("none", "--by", help="group columns for per-group comparisons ('none': overall only)"),
-    bootstrap: int = typer.Option(1000, "--bootstrap", min=1, help="paired bootstrap resamples"),
+    bootstrap: int = typer.Option(1000, "--bootstrap", min=1, callback=_bootstrap_bound,
+                                  help=f"paired bootstrap resamples (1 to {MAX_BOOTSTRAP:,})"),
     seed: int = _SEED,
     num_proc: int = _NUM_PROC,
     fmt: Format = _FORMAT,
@@ -312,6 +512,14 @@ def compare(
     max_order: Optional[int] = _ORDER,
     jieba_hmm: bool = _HMM,
     terms: Optional[Path] = _TERMS,
+    t2s: bool = _T2S,
+    normalize: Optional[str] = _NORMALIZE,
+    punct: Optional[str] = _PUNCT,
+    preset: Optional[str] = _PRESET,
+    predictions_format: str = _PRED_FORMAT,
+    label_check: str = _LABEL_CHECK,
+    min_refs: Optional[int] = _MIN_REFS,
+    max_refs: Optional[int] = _MAX_REFS,
     quiet: bool = _QUIET,
 ) -> None:
     """Paired bootstrap comparison of two systems on the same items (B − A, interval, sacrebleu's p-value; an exact
@@ -325,11 +533,16 @@ def compare(
         _check_output_dir(output)
         _check_paths({"--data": data, "--predictions A": predictions[0], "--predictions B": predictions[1],
                       "--terms": terms}, {"--output": output})
-        ds = _load(data)
+        mets = _split_list(metrics, "--metrics")
+        bleu_opts = {**_preset_options(preset, mets), **_bleu_options(smooth, max_order)}
+        _check_label_check(label_check)
+        _check_predictions_format(predictions_format)
+        ds, where = _load(data, min_refs, max_refs)
         report = compare_predictions(
-            ds, predictions[0], predictions[1], tokenizer=tokenizer, metrics=_split_list(metrics), by=_split_list(by),
-            bootstrap=bootstrap, seed=seed, num_proc=num_proc, rouge_types=_split_list(rouge_types), multi_ref=multi_ref,
-            bleu_options=_bleu_options(smooth, max_order), **_tok_options(jieba_hmm, terms),
+            ds, predictions[0], predictions[1], tokenizer=tokenizer, metrics=mets, by=_split_list(by, "--by"),
+            bootstrap=bootstrap, seed=seed, num_proc=num_proc, rouge_types=_split_list(rouge_types, "--rouge-types"),
+            multi_ref=multi_ref, bleu_options=bleu_opts, progress=not quiet, locations=where, label_check=label_check,
+            predictions_format=predictions_format, **_tok_options(jieba_hmm, terms, t2s, normalize, punct),
         )
         _emit(report, fmt, output, None, "")
 
@@ -359,7 +572,7 @@ def clean(
         _quiet(quiet)
         _check_output_dir(output, report_json)
         _check_paths({"SOURCE": source}, {"--output": output, "--report-json": report_json})
-        ds = _load(source)
+        ds, _ = _load(source, bounds=False)  # cleaning is for raw data: any number of references is accepted
         cleaned, rep = clean_duck(
             ds, normalize=not no_normalize, min_chars=min_chars, max_chars=max_chars,
             dedup_threshold=None if no_dedup else dedup_threshold, min_refs=min_refs,
@@ -374,6 +587,13 @@ def clean(
             atomic_write(report_json, js)
         typer.echo(text)
         typer.echo(f"wrote {output} ({len(cleaned)} queries)", err=True)
+        from .adapters.duck_load import MAX_REFS
+
+        many = sum(1 for r in cleaned["responses"] if len(r) > MAX_REFS) if len(cleaned) else 0
+        if many:
+            typer.echo(
+                f"zheval: warning: {many} quer{'y has' if many == 1 else 'ies have'} more than {MAX_REFS} references; "
+                f"the 小黄鸭 format has {MAX_REFS} at most, so scoring {output} needs --max-refs", err=True)
         if len(cleaned) == 0:
             typer.echo(
                 f"zheval: warning: {output} has 0 queries: every query was dropped (see the report above); "
@@ -391,7 +611,7 @@ def demo(
     plot: Optional[Path] = _PLOT,
     bootstrap: int = _BOOTSTRAP,
     num_proc: int = _NUM_PROC,
-    tokenizer: str = _TOKENIZER,
+    tokenizer: str = typer.Option("char", "--tokenizer", "-t", help=" | ".join(CLI_TOKENIZERS)),
     progress: bool = typer.Option(False, "--progress", help="show progress bars"),
 ) -> None:
     """Run the main job on the embedded 小黄鸭 sample (66 queries written for zheval, baseline predictions)."""
@@ -403,6 +623,7 @@ def demo(
         _quiet(not progress)
         _check_tokenizer(tokenizer)
         _check_output_dir(output, plot)
+        _plot_format(plot)
         with sample_files() as files:
             _check_paths({"the sample data": files["data"], "the sample predictions": files["predictions"]},
                          {"--output": output, "--plot": plot})
@@ -427,7 +648,12 @@ def main(argv: Optional[List[str]] = None) -> None:
     Args:
         argv: arguments without the program name (default ``sys.argv[1:]``).
 
-    Exits with the command's exit code (0 ok, 2 usage or input error).
+    Exits with the command's exit code (0 ok, 2 usage or input error). First checks that ``zheval`` is the real
+    package and not a folder of the current directory imported as a namespace package (:func:`namespace_shadow`).
     """
+    folder = namespace_shadow()
+    if folder is not None:
+        typer.echo(f"zheval: error: {shadow_message(folder)}", err=True)
+        raise SystemExit(2)
     args = sys.argv[1:] if argv is None else list(argv)
     app(args=args, prog_name="zheval")

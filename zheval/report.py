@@ -20,6 +20,7 @@ import math
 import os
 import re
 import tempfile
+import threading
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,10 @@ __all__ = [
     "atomic_write",
     "FINAL_PUNCT",
     "LENGTH_RATIO_WARN",
+    "MIN_INTERVAL_ITEMS",
+    "no_interval_reason",
+    "plot_formats",
+    "render_items",
 ]
 
 NULL_LABEL = "null"
@@ -53,6 +58,17 @@ NULL_LABEL = "null"
 
 LENGTH_RATIO_WARN = 0.30
 """Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
+
+MIN_INTERVAL_ITEMS = 2
+"""Fewest items a group needs for a bootstrap interval. Resampling a single item always returns that item, so its
+"interval" would be the point value twice, which reads as certainty; such groups get no interval (``None``) and a
+reason (:func:`no_interval_reason`) in every output."""
+
+
+def no_interval_reason(n: int | None) -> str:
+    """Why a group of ``n`` items (< :data:`MIN_INTERVAL_ITEMS`) has no interval (``n=None``: the general text)."""
+    head = f"n={n}: " if n is not None else ""
+    return f"{head}a bootstrap interval needs at least {MIN_INTERVAL_ITEMS} items (resampling one item always returns it)"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -90,20 +106,47 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_fro
 # atomic output
 
 
+_UMASK_LOCK = threading.Lock()
+
+
+def _new_file_mode(path: Path) -> int:
+    """The permission bits ``open(path, "w")`` would leave: an existing file keeps its mode; a new one gets
+    ``0o666 & ~umask``."""
+    import stat
+
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        pass
+    with _UMASK_LOCK:  # os.umask can only be read by setting it; restore at once, under a lock
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write(path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same directory, then ``os.replace``.
 
-    A crash or an error leaves either the old file or nothing, never a partial file.
+    A crash or an error leaves either the old file or nothing, never a partial file. The file gets the permissions
+    a plain ``open(path, "w")`` would give it: an existing file keeps its mode, a new one gets ``0o666 & ~umask``
+    (``tempfile.mkstemp`` alone would make every output ``0o600``).
 
     Raises:
         OSError: the directory does not exist or is not writable (nothing is written).
     """
     path = Path(path)
     directory = path.parent if str(path.parent) else Path(".")
+    mode = _new_file_mode(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data.encode("utf-8") if isinstance(data, str) else data)
+            try:
+                os.fchmod(fh.fileno(), mode)
+            except (AttributeError, OSError):  # no fchmod (Windows): chmod after closing
+                pass
+        if not hasattr(os, "fchmod"):
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -152,15 +195,20 @@ class MetricSpec:
 
 @dataclass
 class MetricValue:
-    """A score (0–1) with its bootstrap interval (``low``/``high`` are ``None`` without bootstrap)."""
+    """A score (0–1) with its bootstrap interval (``low``/``high`` are ``None`` without bootstrap, and for a group of
+    fewer than :data:`MIN_INTERVAL_ITEMS` items, where ``no_interval`` says why)."""
 
     value: float
     low: float | None = None
     high: float | None = None
     details: dict = field(default_factory=dict)
+    no_interval: str | None = None
+    """Why there is no interval although one was asked for (a group of fewer than :data:`MIN_INTERVAL_ITEMS`)."""
 
     def to_dict(self) -> dict:
         d = {"value": self.value, "low": self.low, "high": self.high}
+        if self.no_interval is not None:
+            d["no_interval"] = self.no_interval
         d.update(self.details)
         return d
 
@@ -224,28 +272,43 @@ def score_groups(
 ) -> list[GroupScore]:
     """Reduce per-item statistics to one :class:`GroupScore` per group, with percentile bootstrap intervals
     (:func:`zheval.stats.bootstrap_interval`: ``bootstrap`` resamples of the group's items, seeded with ``seed``;
-    0 = no interval)."""
+    0 = no interval). A group of fewer than :data:`MIN_INTERVAL_ITEMS` items gets no interval (``low``/``high``
+    ``None``, ``no_interval`` = :func:`no_interval_reason`).
+
+    ``progress``: a tqdm bar over all resamples (groups × metrics × ``bootstrap``, advanced after each interval);
+    it only reports, the numbers are the same with or without it.
+    """
     from .stats import bootstrap_interval
 
     out = []
-    it = groups
+    bar = None
     if progress and bootstrap:
         from tqdm.auto import tqdm
 
-        it = tqdm(groups, desc=f"bootstrap ({bootstrap} resamples)", unit="group", leave=False)
-    for dim, label, idx in it:
-        scores = {}
-        for spec in specs:
-            value = float(spec.point(idx))
-            low = high = None
-            if bootstrap and len(idx):
-                if spec.boot_rows is not None:
-                    low, high = bootstrap_interval(spec.boot_rows[idx], spec.boot_statistic, int(bootstrap), confidence, seed)
-                else:
-                    low, high = bootstrap_interval(spec.rows[idx], spec.statistic, int(bootstrap), confidence, seed)
-            details = spec.details(idx) if spec.details else {}
-            scores[spec.name] = MetricValue(value, low, high, details)
-        out.append(GroupScore(dim, label, int(len(idx)), scores))
+        bar = tqdm(total=len(groups) * len(specs) * int(bootstrap), desc=f"bootstrap ({bootstrap} resamples)",
+                   unit="resample", unit_scale=True, leave=False)
+    try:
+        for dim, label, idx in groups:
+            scores = {}
+            for spec in specs:
+                value = float(spec.point(idx))
+                low = high = None
+                why = None
+                if bootstrap and len(idx) >= MIN_INTERVAL_ITEMS:
+                    if spec.boot_rows is not None:
+                        low, high = bootstrap_interval(spec.boot_rows[idx], spec.boot_statistic, int(bootstrap), confidence, seed)
+                    else:
+                        low, high = bootstrap_interval(spec.rows[idx], spec.statistic, int(bootstrap), confidence, seed)
+                elif bootstrap:
+                    why = no_interval_reason(int(len(idx)))
+                if bar is not None:
+                    bar.update(int(bootstrap))
+                details = spec.details(idx) if spec.details else {}
+                scores[spec.name] = MetricValue(value, low, high, details, why)
+            out.append(GroupScore(dim, label, int(len(idx)), scores))
+    finally:
+        if bar is not None:
+            bar.close()
     return out
 
 
@@ -468,7 +531,9 @@ class Report:
         return d
 
 
-def _fmt(v: MetricValue, digits: int = 3) -> str:
+def _fmt(v: MetricValue, digits: int = 3, n: int | None = None) -> str:
+    if v.no_interval is not None:
+        return f"{v.value:.{digits}f} (n={n}, no interval)" if n is not None else f"{v.value:.{digits}f} (no interval)"
     if v.low is None:
         return f"{v.value:.{digits}f}"
     return f"{v.value:.{digits}f} [{v.low:.{digits}f}, {v.high:.{digits}f}]"
@@ -476,7 +541,7 @@ def _fmt(v: MetricValue, digits: int = 3) -> str:
 
 def _score_rows(report: Report) -> tuple[list, list]:
     header = ["group", "n", *[lbl for _, lbl in report.metrics]]
-    rows = [[g.label, str(g.n), *[_fmt(g.scores[n]) for n, _ in report.metrics]] for g in report.groups]
+    rows = [[g.label, str(g.n), *[_fmt(g.scores[n], n=g.n) for n, _ in report.metrics]] for g in report.groups]
     return header, rows
 
 
@@ -484,11 +549,12 @@ def _compare_rows(report: Report) -> tuple[list, list]:
     header = ["group", "n", "metric", "A", "B", "B − A [95% CI]", "p"]
     rows = []
     for r in report.comparison:
-        rows.append([
-            r["group"], str(r["n"]), r["label"], f"{r['score_a']:.3f}", f"{r['score_b']:.3f}",
-            f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]",
-            f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else ""),
-        ])
+        if r.get("delta_low") is None:  # a group too small for an interval
+            delta, p = f"{r['delta']:+.3f} (n={r['n']}, no interval)", "–"
+        else:
+            delta = f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]"
+            p = f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else "")
+        rows.append([r["group"], str(r["n"]), r["label"], f"{r['score_a']:.3f}", f"{r['score_b']:.3f}", delta, p])
     return header, rows
 
 
@@ -514,15 +580,51 @@ def _interval_note(report: Report) -> str:
     return "scores on 0–1 (no bootstrap interval)"
 
 
+def _item_rows(report: Report) -> tuple[list, list]:
+    names = [n for n, _ in report.metrics]
+    labels = dict(report.metrics)
+    header = ["id"] + [("sentence BLEU" if n == "bleu" else labels[n]) for n in names]
+    rows = []
+    for it in report.items or []:
+        rows.append([str(it["id"])] + [f"{it['sentence_bleu' if n == 'bleu' else n]:.3f}" for n in names])
+    return header, rows
+
+
+#: What the per-item section of the table and Markdown reports shows.
+ITEMS_NOTE = ("per item: sentence BLEU (effective order, the same smoothing) and ROUGE F; "
+              "the corpus scores above are not their means for BLEU")
+
+
+def render_items(report: Report, markdown: bool = False) -> str:
+    """The per-item scores of ``report.items`` (``--items``) as an aligned table (or Markdown): id, sentence BLEU,
+    ROUGE F per type. Empty string when the report has no items."""
+    if not report.items:
+        return ""
+    header, rows = _item_rows(report)
+    if not markdown:
+        return "\n".join(["", f"items ({len(rows)})", f"  {ITEMS_NOTE}", format_table(header, rows, right_from=1)])
+
+    def esc(x: str) -> str:
+        return x.replace("|", "\\|")
+
+    lines = ["", f"**Items** ({len(rows)}): _{ITEMS_NOTE}_", ""]
+    lines.append("| " + " | ".join(esc(h) for h in header) + " |")
+    lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
+    lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
 def render_table(report: Report) -> str:
-    """Plain-text report: title, metrics × groups with intervals, diagnostics, notes, warnings, signatures."""
+    """Plain-text report: title, metrics × groups with intervals, diagnostics, notes, warnings, signatures, and the
+    per-item scores when the report has them (``--items``)."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
     lines = [report.title, _interval_note(report), "", format_table(header, rows, right_from=1)]
-    return "\n".join(lines + _footer(report)) + "\n"
+    items = render_items(report)
+    return "\n".join(lines + _footer(report) + ([items] if items else [])) + "\n"
 
 
 def render_markdown(report: Report) -> str:
-    """The same content as :func:`render_table` as GitHub-flavoured Markdown."""
+    """The same content as :func:`render_table` (per-item scores included) as GitHub-flavoured Markdown."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
 
     def esc(s: str) -> str:
@@ -540,6 +642,9 @@ def render_markdown(report: Report) -> str:
         lines += ["", "**Warnings**", ""] + [f"- ⚠ {esc(s)}" for s in report.warnings]
     if report.signatures:
         lines += ["", "**Signature**", ""] + [f"- {k}: `{v}`" for k, v in report.signatures.items()]
+    items = render_items(report, markdown=True)
+    if items:
+        lines.append(items)
     return "\n".join(lines) + "\n"
 
 
@@ -561,18 +666,43 @@ def _cjk_font() -> str | None:
     return None
 
 
-def plot_report(report: Report, dimension: str = "domain") -> tuple[bytes, list[str]]:
+def plot_formats() -> dict:
+    """Image formats :func:`plot_report` can write: ``{extension without dot: description}``, matplotlib's
+    ``FigureCanvasBase.get_supported_filetypes()`` minus ``pgf`` (it needs a LaTeX installation) and, when Pillow
+    is not installed, minus the formats written through Pillow (``jpg``/``jpeg``, ``tif``/``tiff``, ``webp``,
+    ``gif``, ``avif``). A format Pillow cannot write (e.g. AVIF without its plugin) fails as ``ValueError``."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    types = dict(FigureCanvasBase.get_supported_filetypes())
+    types.pop("pgf", None)
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        for ext in ("jpg", "jpeg", "tif", "tiff", "webp", "gif", "avif"):
+            types.pop(ext, None)
+    return types
+
+
+def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> tuple[bytes, list[str]]:
     """Draw the groups of ``dimension`` (plus ``overall``) as grouped bars per metric with bootstrap-interval error
-    bars (matplotlib, Agg backend). Returns ``(PNG bytes, notes)``.
+    bars (matplotlib, Agg backend). Returns ``(image bytes in format fmt, notes)``.
 
     Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
     otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
-    says so — matplotlib's default font has no Han glyphs and would draw empty boxes.
+    says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
+    :data:`MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled ``no interval``.
+
+    Args:
+        fmt: an image format of :func:`plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
 
     Raises:
-        ValueError: the report has no group of ``dimension`` (lists the available dimensions).
+        ValueError: the report has no group of ``dimension`` (lists the available dimensions); an unknown ``fmt``.
     """
     import io
+
+    formats = plot_formats()
+    if fmt not in formats:
+        raise ValueError(f"unknown plot format {fmt!r}; supported: {', '.join(sorted(formats))}")
 
     import matplotlib
 
@@ -608,7 +738,10 @@ def plot_report(report: Report, dimension: str = "domain") -> tuple[bytes, list[
             yerr = np.vstack([np.clip(vals - lows, 0, None), np.clip(highs - vals, 0, None)])
             ax.bar(x + (j - (k - 1) / 2) * width, vals, width, yerr=yerr, capsize=3, label=lbl, error_kw={"elinewidth": 1})
         ax.set_xticks(x)
-        ax.set_xticklabels([f"{label(g)}\n(n={g.n})" for g in groups])
+        small = [g for g in groups if any(v.no_interval for v in g.scores.values())]
+        ax.set_xticklabels([f"{label(g)}\n(n={g.n}" + (", no interval)" if g in small else ")") for g in groups])
+        if small:
+            notes.append(f"{len(small)} group(s) drawn without an error bar: {no_interval_reason(None)}")
         ax.set_ylabel("score (0–1)")
         ax.set_ylim(0, min(1.0, max(0.05, max(g.scores[n].high or g.scores[n].value for g in groups for n, _ in report.metrics) * 1.15)))
         bs = report.params.get("bootstrap")
@@ -617,6 +750,10 @@ def plot_report(report: Report, dimension: str = "domain") -> tuple[bytes, list[
         ax.grid(axis="y", alpha=0.3)
         fig.tight_layout()
         buf = io.BytesIO()
-        fig.savefig(buf, format="png")
-        plt.close(fig)
+        try:
+            fig.savefig(buf, format=fmt)
+        except (KeyError, OSError) as exc:  # Pillow without a writer for this format
+            raise ValueError(f"cannot write a {fmt} image here ({exc}); use png, svg or pdf") from None
+        finally:
+            plt.close(fig)
     return buf.getvalue(), notes

@@ -32,7 +32,15 @@ from typing import Sequence
 import numpy as np
 
 from ..bleu import corpus_stats, score_stats, sum_stats
-from ..report import MetricSpec, Report, compute_diagnostics, group_items, score_groups
+from ..report import (
+    MIN_INTERVAL_ITEMS,
+    MetricSpec,
+    Report,
+    compute_diagnostics,
+    group_items,
+    no_interval_reason,
+    score_groups,
+)
 from ..rouge import make_item_scorer, parse_rouge_type
 from ..signature import build_signature
 from ..stats import mean, paired_bootstrap
@@ -49,6 +57,8 @@ __all__ = [
     "evaluate_predictions",
     "human_ceiling",
     "compare_predictions",
+    "unscorable_problems",
+    "input_warnings",
 ]
 
 METRICS = ("bleu", "rouge")
@@ -140,6 +150,8 @@ def make_config(
         raise ValueError("rouge_types must name at least one ROUGE type")
     for rt in rouge_types:
         parse_rouge_type(rt)
+    if len(set(rouge_types)) != len(rouge_types):
+        raise ValueError(f"rouge_types has duplicates: {list(rouge_types)}")
     if multi_ref not in MULTI_REF_MODES:
         raise ValueError(f"unknown multi_ref {multi_ref!r}; valid: {', '.join(MULTI_REF_MODES)}")
     if sentence_split not in SENTENCE_SPLITS:
@@ -164,32 +176,100 @@ def _score_batch(batch: dict, cfg: ScoreConfig) -> dict:
     tok = cfg.tokenizer
     preds = batch["prediction"]
     refs = batch["responses"]
-    ids = batch["id"]
+    out: dict = {}
+    # references that cannot be scored: empty after normalisation, or without a token after tokenisation (e.g.
+    # "……" with punct="drop"); every one is recorded here and reported together by the caller (a zero-token
+    # reference would otherwise count as a length of 0 in BLEU's brevity penalty, or score 0 in ROUGE)
+    bad_idx: list = [[] for _ in refs]
+    bad_why: list = [[] for _ in refs]
     for i, rs in enumerate(refs):
         for j, r in enumerate(rs):
             if not tok.normalize(r).strip():
-                raise ValueError(
-                    f"item {ids[i]!r}: responses[{j}] is empty after normalisation ({r!r}); remove it (zheval clean "
-                    "drops and counts such references)"
-                )
-    out: dict = {}
+                bad_idx[i].append(j)
+                bad_why[i].append("empty")
     if "bleu" in cfg.metrics:
         tc = tok.tokenize_cached
-        out["bleu_stats"] = corpus_stats([tc(p) for p in preds], [[tc(r) for r in rs] for rs in refs], cfg.bleu["max_order"]).tolist()
+        ref_tokens = []
+        for i, rs in enumerate(refs):
+            toks = [tc(r) for r in rs]
+            for j, t in enumerate(toks):
+                if not t and j not in bad_idx[i]:
+                    bad_idx[i].append(j)
+                    bad_why[i].append("no_tokens")
+            ref_tokens.append(toks)
+        out["bleu_stats"] = corpus_stats([tc(p) for p in preds], ref_tokens, cfg.bleu["max_order"]).tolist()
     if "rouge" in cfg.metrics:
         scorer = make_item_scorer(list(cfg.rouge_types), cfg.multi_ref)
         ts = tok.tokenize_sentences
         split = cfg.sentence_split
         cols = {f"{rt}_{x}": [] for rt in cfg.rouge_types for x in ("precision", "recall", "fmeasure")}
-        for p, rs in zip(preds, refs):
-            scores = scorer(ts(p, split), [ts(r, split) for r in rs])
+        for i, (p, rs) in enumerate(zip(preds, refs)):
+            ref_sents = [ts(r, split) for r in rs]
+            for j, sents in enumerate(ref_sents):
+                if not any(sents) and j not in bad_idx[i]:
+                    bad_idx[i].append(j)
+                    bad_why[i].append("no_tokens")
+            scores = scorer(ts(p, split), ref_sents)
             for rt in cfg.rouge_types:
                 s = scores[rt]
                 cols[f"{rt}_precision"].append(s.precision)
                 cols[f"{rt}_recall"].append(s.recall)
                 cols[f"{rt}_fmeasure"].append(s.fmeasure)
         out.update(cols)
+    out["unscorable_refs"] = bad_idx
+    out["unscorable_why"] = bad_why
     return out
+
+
+def _unscorable_message(text: str, why: str, tok: BaseTokenizer) -> str:
+    if why == "empty":
+        return (f"is empty after normalisation ({_short(text)}, normalisation {tok.normalizer.name}); remove it "
+                "(zheval clean drops and counts such references)")
+    return (f"has no tokens after tokenisation ({_short(text)} with tokenizer {tok.signature()}"
+            + (", punct=drop" if getattr(tok, "punct", "keep") == "drop" else "")
+            + "): a reference without tokens cannot be scored (BLEU would count it as length 0, ROUGE as 0); "
+            "remove it, or keep punctuation (--punct keep)")
+
+
+def _short(text: str, n: int = 30) -> str:
+    return repr(text if len(text) <= n else text[:n] + "…")
+
+
+def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locations=None, origin=None) -> list:
+    """Every reference :func:`item_statistics` found empty after normalisation or without tokens, as
+    :class:`~zheval.adapters.duck_load.Problem` s (``file:line`` from ``locations``, else the dataset row).
+
+    Args:
+        table: columns of :func:`item_statistics` (``unscorable_refs``/``unscorable_why``).
+        references: the ``responses`` of the scored rows. tok: the tokenizer used. ids: the item ids.
+        locations: optional ``{item id: (path, line)}`` (the CLI passes the 小黄鸭 file's lines).
+        origin: optional, for leave-one-out rows: ``origin[row] = (item id, [original index of each of the row's
+            references], item row)``, so a problem names the item's own ``responses[j]`` (and is listed once).
+    """
+    from .duck_load import Problem
+
+    out, seen = [], set()
+    for row, (idx, why) in enumerate(zip(table["unscorable_refs"], table["unscorable_why"])):
+        for k, w in zip(idx, why):
+            rid, j = (ids[row], k) if origin is None else (origin[row][0], origin[row][1][k])
+            if (rid, j) in seen:
+                continue
+            seen.add((rid, j))
+            path, line = (locations or {}).get(rid, (f"dataset row {row if origin is None else origin[row][2]}", 0))
+            out.append(Problem(path, line, rid, f"responses[{j}] {_unscorable_message(references[row][k], w, tok)}"))
+    return out
+
+
+def _raise_unscorable(problems) -> None:
+    from .duck_load import DuckFormatError
+
+    if problems:
+        raise DuckFormatError(problems, "references that cannot be scored")
+
+
+#: Version of the columns :func:`_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
+#: by an older layout (e.g. without ``unscorable_refs``) is never reused.
+_STATS_LAYOUT = "stats-2"
 
 
 def _hash_texts(texts: Sequence[str]) -> str:
@@ -210,20 +290,22 @@ def item_statistics(ds, predictions: Sequence[str], cfg: ScoreConfig, num_proc: 
         cfg: a :class:`ScoreConfig`. num_proc: worker processes (``None``/1: in process).
 
     Returns:
-        ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of :mod:`zheval.bleu`) and
-        ``<type>_precision``/``_recall``/``_fmeasure`` (float64, 0–1) per ROUGE type. The map's fingerprint is
-        ``duck-<sha>`` of the dataset fingerprint, the predictions and :meth:`ScoreConfig.fingerprint`.
+        ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of :mod:`zheval.bleu`),
+        ``<type>_precision``/``_recall``/``_fmeasure`` (float64, 0–1) per ROUGE type, and ``unscorable_refs`` /
+        ``unscorable_why`` (per item: indices of references that are empty after normalisation, ``"empty"``, or
+        have no tokens, ``"no_tokens"``; report them with :func:`unscorable_problems` — the public entry points
+        refuse such data, listing every one). The map's fingerprint is ``duck-<sha>`` of the dataset fingerprint,
+        the predictions and :meth:`ScoreConfig.fingerprint`.
 
     Raises:
-        ValueError: a different number of predictions than rows; a reference empty after normalisation (names the
-            item id).
+        ValueError: a different number of predictions than rows.
     """
     if len(predictions) != len(ds):
         raise ValueError(f"{len(predictions)} predictions for {len(ds)} items")
     preds_hash = _hash_texts(predictions)
     base = getattr(ds, "_fingerprint", "") or ""
     with_pred = ds.add_column("prediction", list(predictions), new_fingerprint=f"pred-{hashlib.sha256((base + preds_hash).encode()).hexdigest()[:16]}")
-    fp = hashlib.sha256(f"{base}|{preds_hash}|{cfg.fingerprint()}".encode()).hexdigest()[:16]
+    fp = hashlib.sha256(f"{base}|{preds_hash}|{cfg.fingerprint()}|{_STATS_LAYOUT}".encode()).hexdigest()[:16]
     return with_pred.map(
         _score_batch,
         fn_kwargs={"cfg": cfg},
@@ -335,6 +417,9 @@ def _check_by(ds, by) -> tuple:
     if isinstance(by, str):
         by = [b.strip() for b in by.split(",") if b.strip()]
     by = tuple(by or ())
+    dup = sorted({b for b in by if by.count(b) > 1})
+    if dup:
+        raise ValueError(f"by lists {dup} more than once (each group would be reported twice); give each column once")
     bad = [b for b in by if b not in ds.column_names or b in ("id", "query", "responses")]
     if bad:
         raise ValueError(f"cannot group by {bad}; group columns: {[c for c in ds.column_names if c not in ('id', 'query', 'responses')]}")
@@ -386,6 +471,9 @@ def evaluate_predictions(
     bleu_options: dict | None = None,
     keep_items: bool = False,
     progress: bool = False,
+    locations: dict | None = None,
+    label_check: str = "strict",
+    predictions_format: str = "auto",
     **tokenizer_options,
 ) -> Report:
     """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
@@ -402,33 +490,40 @@ def evaluate_predictions(
         bootstrap: resamples for the 95% percentile intervals (default 1000; 0 = none); seed; confidence.
         num_proc: ``map`` worker processes; results are identical for any value.
         keep_items: put per-item scores into the report (``Report.items``).
-        progress: show a progress bar over the bootstrap groups (``map`` shows its own).
+        progress: show a progress bar over the bootstrap resamples (``map`` shows its own).
+        locations: optional ``{item id: (path, line)}`` of the 小黄鸭 file, so problems name ``file:line``.
+        label_check: LLaMA-Factory label check of
+            :func:`~zheval.adapters.duck_predictions.join_predictions` (``strict``, ``warn``, ``off``).
+        predictions_format: ``format`` of :func:`~zheval.adapters.duck_predictions.read_predictions` for a path
+            (``auto``, ``jsonl``, ``text``).
 
     Returns:
-        A :class:`~zheval.report.Report` (``kind="score"``); scores on 0–1.
+        A :class:`~zheval.report.Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
+        no interval (``low``/``high`` ``None`` and a ``no_interval`` reason).
 
     Raises:
-        PredictionMismatchError (ValueError): predictions do not match the dataset (counts, first missing/extra ids).
-        DuckFormatError (ValueError): a malformed predictions file (file:line). ValueError/TypeError: bad options.
+        PredictionMismatchError (ValueError): predictions do not match the dataset (counts, first missing/extra ids;
+            LLaMA-Factory labels that mostly match no reference).
+        DuckFormatError (ValueError): a malformed predictions file (file:line); references that are empty after
+            normalisation or have no tokens (every one listed, by file:line with ``locations``).
+        ValueError/TypeError: bad options.
     """
     _check_ds(ds, "evaluate_predictions")
     by = _check_by(ds, by)
     cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
-    predictions, source = _as_predictions(predictions)
-    preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer)
+    predictions, source = _as_predictions(predictions, predictions_format)
+    preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
     scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
     table = scored.to_dict()
+    refs = table["responses"]
+    _raise_unscorable(unscorable_problems(table, refs, cfg.tokenizer, table["id"], locations))
     specs = metric_specs(table, cfg)
     groups = score_groups(specs, group_items(_columns(ds, by), by, len(ds)), bootstrap, seed, confidence, progress)
-    refs = table["responses"]
     diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
-    warnings = list(diag.warnings)
-    if isinstance(predictions, Predictions) and predictions.label_mismatches:
-        mm = predictions.label_mismatches
-        warnings.append(
-            f"{len(mm)} item(s) have a LLaMA-Factory 'label' that is none of their references (first: {', '.join(mm[:5])}): "
-            "is the predictions file from this split, in this order?"
-        )
+    warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
+    label_warning = _label_warning(predictions)
+    if label_warning:
+        warnings.append(label_warning)
     report = Report(
         kind="score",
         title=f"zheval score: {len(ds)} items, predictions {source}",
@@ -444,7 +539,97 @@ def evaluate_predictions(
     return report
 
 
-def _as_predictions(predictions):
+def _label_warning(predictions, which: str = "") -> str | None:
+    """The warning for LLaMA-Factory labels that match none of their item's references (below the error threshold,
+    or with ``label_check="warn"``)."""
+    if not isinstance(predictions, Predictions) or not predictions.label_mismatches:
+        return None
+    mm = predictions.label_mismatches
+    where = [f"{predictions.source}:{ln}" if ln else rid for rid, ln in zip(mm, predictions.label_mismatch_lines or [None] * len(mm))]
+    return (
+        f"{which}{len(mm)} of {predictions.labelled} item(s) have a LLaMA-Factory 'label' that is none of their "
+        f"references (first: {', '.join(f'{r} ({w})' for r, w in zip(mm[:5], where[:5]))}): is the predictions file "
+        "from this split, in this order?"
+    )
+
+
+#: Fraction of Han characters that OpenCC t2s changes above which a side counts as Traditional Chinese (Simplified
+#: text changes ~0%; Traditional text ~20–30%), and below which the other side counts as Simplified.
+_TRADITIONAL_MIN, _SIMPLIFIED_MAX = 0.05, 0.01
+
+
+#: Han characters per side that the Traditional/Simplified check converts (a sample is enough for a share).
+_T2S_SAMPLE_CHARS = 200_000
+
+
+def _traditional_fraction(texts) -> float:
+    """Share (0–1) of the Han characters of ``texts`` (the first :data:`_T2S_SAMPLE_CHARS`) that OpenCC t2s
+    changes; converted in one call."""
+    import re
+
+    from ..normalize import t2s
+
+    han = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+    parts, total = [], 0
+    for t in texts:
+        for run in han.findall(t):
+            parts.append(run)
+            total += len(run)
+        if total >= _T2S_SAMPLE_CHARS:
+            break
+    if not total:
+        return 0.0
+    chars = "".join(parts)
+    conv = t2s(chars)
+    if len(conv) != len(chars):  # a phrase conversion changed the length: compare run by run
+        changed = sum(sum(a != b for a, b in zip(r, t2s(r))) for r in parts)
+    else:
+        changed = sum(a != b for a, b in zip(chars, conv))
+    return changed / total
+
+
+def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
+    """Warnings for two user slips that give a wrong number without an error.
+
+    * ``tokenizer="none"`` (whitespace split) on Chinese written without spaces: most texts with Han characters
+      contain no space, so each reply is one token and BLEU/ROUGE compare whole replies.
+    * Traditional predictions against Simplified references (or the reverse) without the ``t2s`` step: OpenCC t2s
+      changes at least 5% of the Han characters of one side and at most 1% of the other's, so equal words count
+      as different characters.
+
+    TODO(issue 13, library guards): the library is getting the same checks in compute_bleu/compute_rouge (another
+    helper); once merged, call them here instead of this local copy so that both paths warn with the same rule.
+    """
+    import re
+
+    out = []
+    han = re.compile(r"[\u3400-\u9fff]")
+    if tok.name == "none":
+        texts = [t for t in list(predictions) + [r for rs in references for r in rs] if han.search(t)]
+        unspaced = sum(1 for t in texts if len(han.findall(t)) >= 2 and not re.search(r"\s", t.strip()))
+        if texts and unspaced * 2 > len(texts):
+            out.append(
+                f"tokenizer 'none' splits on whitespace only, but {unspaced} of {len(texts)} Chinese texts have no "
+                "space: each is a single token, so BLEU/ROUGE compare whole replies; use -t char or -t jieba "
+                "unless the texts are pre-segmented"
+            )
+    if "t2s" not in tok.normalizer.steps:
+        try:
+            fp = _traditional_fraction(predictions)
+            fr = _traditional_fraction(r for rs in references for r in rs)
+        except ImportError:  # opencc missing: t2s is unavailable anyway
+            fp = fr = 0.0
+        if (fp >= _TRADITIONAL_MIN and fr <= _SIMPLIFIED_MAX) or (fr >= _TRADITIONAL_MIN and fp <= _SIMPLIFIED_MAX):
+            trad, simp = ("predictions", "references") if fp > fr else ("references", "predictions")
+            out.append(
+                f"the {trad} look like Traditional Chinese ({max(fp, fr):.0%} of their Han characters change under "
+                f"OpenCC t2s) and the {simp} like Simplified ({min(fp, fr):.0%}): the same words count as different "
+                "characters; add --t2s (t2s=True) to convert both to Simplified first"
+            )
+    return out
+
+
+def _as_predictions(predictions, predictions_format: str = "auto"):
     """``(predictions ready for join_predictions, source name)``: a path is read, an iterable becomes a list."""
     import os
 
@@ -453,7 +638,7 @@ def _as_predictions(predictions):
     if isinstance(predictions, Predictions):
         return predictions, predictions.source
     if isinstance(predictions, (str, os.PathLike)):
-        p = read_predictions(predictions)
+        p = read_predictions(predictions, format=predictions_format)
         return p, p.source
     if isinstance(predictions, dict):
         return predictions, "<memory>"
@@ -489,6 +674,7 @@ def human_ceiling(
     sentence_split: str = "punct",
     bleu_options: dict | None = None,
     progress: bool = False,
+    locations: dict | None = None,
     **tokenizer_options,
 ) -> Report:
     """Human ceiling: each reference in turn scored as a prediction against the item's remaining references.
@@ -501,13 +687,14 @@ def human_ceiling(
     resamples, whole items (all of an item's rows together). Note that a held-out reference is matched against
     ``k − 1`` references while a model is matched against ``k``, so the ceiling is slightly conservative.
 
-    Args: as :func:`evaluate_predictions` (no predictions).
+    Args: as :func:`evaluate_predictions` (no predictions, no label check).
 
     Returns:
         A :class:`~zheval.report.Report` with ``kind="ceiling"``.
 
     Raises:
         ValueError: no item has 2 or more references; bad options.
+        DuckFormatError (ValueError): references empty after normalisation or without tokens (every one listed).
     """
     from datasets import Dataset
 
@@ -515,7 +702,7 @@ def human_ceiling(
     by = _check_by(ds, by)
     cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
     cols = ds.select_columns(["id", "responses", *by]).to_dict()
-    rows, preds, clusters, kept = [], [], [], []
+    rows, preds, clusters, kept, origin = [], [], [], [], []
     skipped = 0
     for i, rid in enumerate(cols["id"]):
         refs = cols["responses"][i]
@@ -527,12 +714,14 @@ def human_ceiling(
         for j, r in enumerate(refs):
             rows.append({"id": f"{rid}#{j}", "responses": refs[:j] + refs[j + 1:]})
             preds.append(r)
+            origin.append((rid, [k for k in range(len(refs)) if k != j], i))
         clusters.append(list(range(start, len(rows))))
     if not rows:
         raise ValueError("human_ceiling needs items with at least 2 references; there are none")
     pairs = Dataset.from_list(rows)
     scored = item_statistics(pairs, preds, cfg, num_proc=num_proc, desc="ceiling")
     table = scored.to_dict()
+    _raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations, origin))
     specs = metric_specs(table, cfg, clusters=clusters)
     unit_cols = {dim: [cols[dim][i] for i in kept] for dim in by}
     groups = score_groups(specs, group_items(unit_cols, by, len(kept)), bootstrap, seed, confidence, progress)
@@ -583,6 +772,10 @@ def compare_predictions(
     multi_ref: str = "max",
     sentence_split: str = "punct",
     bleu_options: dict | None = None,
+    progress: bool = False,
+    locations: dict | None = None,
+    label_check: str = "strict",
+    predictions_format: str = "auto",
     **tokenizer_options,
 ) -> Report:
     """Paired bootstrap comparison of system B against system A (baseline) on the same items.
@@ -594,9 +787,13 @@ def compare_predictions(
     the difference is exactly 0 (e.g. two identical systems); such rows get ``no_difference: True`` and a note
     saying so plainly (:data:`NO_DIFFERENCE_NOTE`), while ``p_value`` stays sacrebleu's number.
 
+    A group with fewer than 2 items gets no interval and no p-value (``delta_low``/``delta_high``/``p_value``
+    ``None``, ``no_interval`` says why): resampling one item always gives the observed difference, and sacrebleu's
+    p would be its minimum, which would read as significant.
+
     Args:
         ds: the dataset; predictions_a / predictions_b: as ``predictions`` of :func:`evaluate_predictions`; other
-            arguments as there (``bootstrap`` must be ≥ 1).
+            arguments as there (``bootstrap`` must be ≥ 1; ``progress`` shows a bar over the resamples).
 
     Returns:
         A :class:`~zheval.report.Report` with ``kind="compare"`` and ``comparison`` rows.
@@ -609,23 +806,49 @@ def compare_predictions(
     if not bootstrap or bootstrap < 1:
         raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
     cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
-    names, tables = [], []
+    names, tables, warnings = [], [], []
     for p in (predictions_a, predictions_b):
-        p, name = _as_predictions(p)
+        which = "AB"[len(tables)]
+        p, name = _as_predictions(p, predictions_format)
         names.append(name)
-        preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer)
-        tables.append(item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {'AB'[len(tables)]}").to_dict())
+        preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)
+        table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {which}").to_dict()
+        if not tables:  # the references are the same for both systems: checked once
+            _raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
+        tables.append(table)
+        lw = _label_warning(p, f"{which}: ")
+        if lw:
+            warnings.append(lw)
+        warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
     specs_a, specs_b = metric_specs(tables[0], cfg), metric_specs(tables[1], cfg)
     rows = []
-    for dim, label, idx in group_items(_columns(ds, by), by, len(ds)):
+    groups = group_items(_columns(ds, by), by, len(ds))
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(groups) * len(specs_a) * int(bootstrap), desc="paired bootstrap", unit="resample",
+                   unit_scale=True, leave=False)
+    for dim, label, idx in groups:
         gname = "overall" if dim == "overall" else f"{dim}={label}"
         for sa, sb in zip(specs_a, specs_b):
-            res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
             a, b = float(sa.point(idx)), float(sb.point(idx))
+            if len(idx) >= MIN_INTERVAL_ITEMS:
+                res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
+            else:
+                res = {"delta_low": None, "delta_high": None, "p_value": None, "n_resamples": int(bootstrap),
+                       "seed": seed, "no_interval": no_interval_reason(len(idx))}
+            if bar is not None:
+                bar.update(int(bootstrap))
             res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b})
             rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label, **res})
+    if bar is not None:
+        bar.close()
     refs = tables[0]["responses"]
     notes = [P_VALUE_NOTE.format(n=int(bootstrap), pmin=1 / (int(bootstrap) + 1))]
+    small = sorted({r["group"] for r in rows if r.get("no_interval")})
+    if small:
+        notes.append(f"no interval and no p-value for {', '.join(small)}: {no_interval_reason(None)}")
     ties = [f"{r['label']} ({r['group']})" for r in rows if r["no_difference"]]
     if ties:
         notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=1 / (int(bootstrap) + 1)))
@@ -637,4 +860,5 @@ def compare_predictions(
         signatures=_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
         params={**_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1]},
         notes=notes,
+        warnings=warnings,
     )

@@ -13,7 +13,12 @@ number counts from the start of a 10 MB chunk. So every line is decoded and chec
 :class:`DuckFormatError`. Loading scripts no longer exist in datasets 5.x: :func:`load_duck` is a plain function
 around ``Dataset.from_list(rows, features=DUCK_FEATURES)``.
 
-Accepted on input: a UTF-8 BOM, CRLF line ends, blank (whitespace-only) lines.
+Accepted on input: a UTF-8 BOM (removed), CRLF line ends, blank (whitespace-only) lines. Refused, each with one
+message for the whole file: UTF-16/UTF-32 (with or without a BOM) and GB18030/GBK text, which are not UTF-8
+(:func:`encoding_problem`); so is a file that is one JSON document (an array of rows, as ``json.dump(rows, f,
+indent=2)`` writes) instead of JSON Lines (:func:`json_document_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
+:func:`parse_json_line`). Every item has :data:`MIN_REFS`–:data:`MAX_REFS` references unless the caller relaxes the
+bounds (``min_refs``/``max_refs``; single-reference data needs ``min_refs=1``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Mapping, Sequence, Union
+from typing import Mapping, Sequence, Union
 
 __all__ = [
     "DOMAINS",
@@ -31,10 +36,17 @@ __all__ = [
     "DUCK_FEATURES",
     "duck_features",
     "MAX_REPORTED",
+    "MIN_REFS",
+    "MAX_REFS",
     "Problem",
     "DuckFormatError",
     "EmptyDataError",
     "lone_surrogate",
+    "encoding_problem",
+    "parse_json_line",
+    "duplicate_key_problem",
+    "json_error_message",
+    "json_document_problem",
     "read_duck_rows",
     "load_duck",
 ]
@@ -50,6 +62,14 @@ DUCK_KEYS: tuple[str, ...] = ("id", "query", "responses", "domain", "difficulty"
 
 MAX_REPORTED = 20
 """How many problems one :class:`DuckFormatError` lists (the total count is always given)."""
+
+MIN_REFS = 2
+"""Fewest references (``responses``) a 小黄鸭 item may have by default: multi-reference scoring and the human
+ceiling need two. Relax with ``min_refs=1`` (CLI ``--min-refs 1``) for single-reference data."""
+
+MAX_REFS = 5
+"""Most references a 小黄鸭 item may have by default (the format has 2–5 replies per query). Relax with ``max_refs``
+(CLI ``--max-refs``); ``None`` means no upper bound."""
 
 
 def _features():
@@ -148,6 +168,135 @@ def lone_surrogate(text: str) -> str | None:
     return None
 
 
+def _nul_pattern(data: bytes) -> str | None:
+    """``"UTF-16 LE"``/``"UTF-16 BE"``/``"UTF-32 LE"``/``"UTF-32 BE"`` when the NUL bytes of ``data`` fall where
+    those encodings put them for ASCII text (JSONL is mostly ASCII punctuation and keys), else ``None``."""
+    sample = data[:4096]
+    n = len(sample)
+    if n < 4 or b"\x00" not in sample:
+        return None
+    zeros = [sum(1 for i in range(r, n, 4) if sample[i] == 0) for r in range(4)]
+    per = max(1, n // 4)
+    frac = [z / per for z in zeros]
+    if frac[1] > 0.4 and frac[2] > 0.4 and frac[3] > 0.4 and frac[0] < 0.2:
+        return "UTF-32 LE"
+    if frac[0] > 0.4 and frac[1] > 0.4 and frac[2] > 0.4 and frac[3] < 0.2:
+        return "UTF-32 BE"
+    odd, even = (frac[1] + frac[3]) / 2, (frac[0] + frac[2]) / 2
+    if odd > 0.25 and even < 0.05:
+        return "UTF-16 LE"
+    if even > 0.25 and odd < 0.05:
+        return "UTF-16 BE"
+    return None
+
+
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32 LE", "FF FE 00 00"),
+    (b"\x00\x00\xfe\xff", "UTF-32 BE", "00 00 FE FF"),
+    (b"\xff\xfe", "UTF-16 LE", "FF FE"),
+    (b"\xfe\xff", "UTF-16 BE", "FE FF"),
+)
+
+
+def encoding_problem(data: bytes, path: str = "FILE") -> str | None:
+    """One message for a whole file that is not UTF-8 but clearly another encoding, else ``None``.
+
+    Recognised: UTF-16 and UTF-32 with a byte-order mark (``FF FE``, ``FE FF``, ``FF FE 00 00``, ``00 00 FE FF``)
+    or without one (NUL bytes at every second / every fourth byte, as ASCII characters take in those encodings);
+    and GB18030/GBK (the whole file decodes as GB18030, is not UTF-8, and most of its non-ASCII lines are not UTF-8).
+    A UTF-8 BOM is not a problem (it is accepted and removed). The message says which encoding it looks like and
+    how to re-save the file as UTF-8, instead of one "not valid UTF-8" problem per line.
+    """
+    for bom, name, hexes in _BOMS:
+        if data.startswith(bom):
+            return (f"looks like {name} (byte-order mark {hexes}), not UTF-8: re-save it as UTF-8 "
+                    f"(e.g. iconv -f {name.split()[0]} -t UTF-8 {path} > {path}.utf8)")
+    kind = _nul_pattern(data)
+    if kind is not None:
+        return (f"looks like {kind} without a byte-order mark (NUL bytes between the characters), not UTF-8: "
+                f"re-save it as UTF-8 (e.g. iconv -f {kind.replace(' ', '')} -t UTF-8 {path} > {path}.utf8)")
+    try:
+        data.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
+    try:
+        data.decode("gb18030")
+    except UnicodeDecodeError:
+        return None
+    non_ascii = bad = 0
+    for raw in data.split(b"\n"):
+        if raw.isascii():
+            continue
+        non_ascii += 1
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            bad += 1
+    if non_ascii and bad * 2 >= non_ascii:
+        return (f"is not UTF-8 ({bad} of {non_ascii} lines with non-ASCII text are not); it looks like GB18030/GBK "
+                f"(a common Chinese encoding): re-save it as UTF-8 (e.g. iconv -f GB18030 -t UTF-8 {path} > {path}.utf8)")
+    return None
+
+
+def json_document_problem(text: str, path: str = "FILE") -> str | None:
+    """One message when a file that failed as JSON Lines is one JSON document instead (an array of objects, or an
+    object spread over several lines, e.g. ``json.dump(rows, f, indent=2)``), else ``None``: then every line would
+    otherwise be reported as malformed."""
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    stem = path[:-5] if path.endswith(".json") else path
+    if isinstance(doc, list):
+        return (f"is one JSON array of {len(doc)} item(s), not JSON Lines (one JSON object per line): convert it, "
+                f"e.g. jq -c '.[]' {path} > {stem}.jsonl")
+    if isinstance(doc, dict) and text.strip().count("\n"):
+        return (f"is one JSON object spread over several lines, not JSON Lines (one JSON object per line); write "
+                f"each object on its own line (e.g. jq -c . {path} > {stem}.jsonl)")
+    return None
+
+
+def json_error_message(exc: json.JSONDecodeError) -> str:
+    """``malformed JSON: <what> at column N`` for a :class:`json.JSONDecodeError` (json's own messages that end in
+    "at", such as ``Unterminated string starting at``, get the column directly)."""
+    msg = exc.msg
+    return f"malformed JSON: {msg} column {exc.colno}" if msg.endswith(" at") else f"malformed JSON: {msg} at column {exc.colno}"
+
+
+def parse_json_line(text: str) -> tuple[object, list[str]]:
+    """Decode one JSON line and report keys given twice in any object of it.
+
+    ``json.loads`` keeps the last value of a repeated key silently (RFC 8259 leaves the behaviour open); a
+    repeated ``"prediction"`` or ``"responses"`` would score a value the user did not see. The line is decoded
+    with an ``object_pairs_hook`` that records every repeated key.
+
+    Returns:
+        ``(value, duplicate keys in order of repetition)``; the value is what ``json.loads`` gives.
+
+    Raises:
+        json.JSONDecodeError: malformed JSON.
+    """
+    dups: list[str] = []
+
+    def hook(pairs):
+        obj = {}
+        for k, v in pairs:
+            if k in obj and k not in dups:
+                dups.append(k)
+            obj[k] = v
+        return obj
+
+    return json.loads(text, object_pairs_hook=hook), dups
+
+
+def duplicate_key_problem(dups: Sequence[str]) -> str:
+    """The problem text for keys given twice on one line."""
+    keys = ", ".join(repr(k) for k in dups)
+    return (f"key {keys} given more than once on this line (a JSON reader would silently keep the last value); "
+            "give each key once")
+
+
 def _check_text_fields(obj) -> list[str]:
     errs = []
     for key in ("id", "query", "domain", "difficulty"):
@@ -166,7 +315,15 @@ def _check_text_fields(obj) -> list[str]:
     return errs
 
 
-def _check_row(obj, domains, difficulties) -> list[str]:
+def _refs_bounds_text(min_refs, max_refs) -> str:
+    if min_refs is not None and max_refs is not None:
+        return f"{min_refs}–{max_refs}" if min_refs != max_refs else f"exactly {min_refs}"
+    if min_refs is not None:
+        return f"at least {min_refs}"
+    return f"at most {max_refs}"
+
+
+def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list[str]:
     """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row)."""
     if not isinstance(obj, dict):
         return [f"expected a JSON object, got {_type_name(obj)}"]
@@ -193,6 +350,15 @@ def _check_row(obj, domains, difficulties) -> list[str]:
                     errs.append(f"responses[{j}] must be a string, got {_type_name(s)}")
                 elif not s.strip():
                     errs.append(f"responses[{j}] is empty or whitespace only")
+            n = len(r)
+            if (min_refs is not None and n < min_refs) or (max_refs is not None and n > max_refs):
+                want = _refs_bounds_text(min_refs, max_refs)
+                relax = "--min-refs" if min_refs is not None and n < min_refs else "--max-refs"
+                errs.append(
+                    f"'responses' has {n} reference(s); expected {want} per item (the 小黄鸭 format has "
+                    f"{MIN_REFS}–{MAX_REFS}). For other data relax the bound: {relax} {n} on the command line, "
+                    f"{'min_refs' if relax == '--min-refs' else 'max_refs'}={n} in load_duck"
+                )
     for key, valid in (("domain", domains), ("difficulty", difficulties)):
         if key in obj:
             v = obj[key]
@@ -205,12 +371,11 @@ def _check_row(obj, domains, difficulties) -> list[str]:
     return errs
 
 
-def _iter_lines(path: Path) -> Iterable[tuple[int, bytes]]:
+def _read_data(path: Path) -> bytes:
     data = path.read_bytes()
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
-    for i, raw in enumerate(data.split(b"\n"), start=1):
-        yield i, raw
+    return data
 
 
 def read_duck_rows(
@@ -220,6 +385,9 @@ def read_duck_rows(
     difficulties: Sequence[str] | None = DIFFICULTIES,
     seen_ids: dict | None = None,
     problems: list | None = None,
+    min_refs: int | None = MIN_REFS,
+    max_refs: int | None = MAX_REFS,
+    lines: list | None = None,
 ) -> list[dict]:
     """Read and validate one 小黄鸭 JSONL file line by line.
 
@@ -228,19 +396,27 @@ def read_duck_rows(
         domains / difficulties: allowed values besides ``null`` (``None`` = any string).
         seen_ids: ``{id: "file:line"}`` shared across files to detect ids repeated between splits (updated).
         problems: a list to append problems to instead of raising (used to report several files together).
+        min_refs / max_refs: allowed number of references per item (default :data:`MIN_REFS`–:data:`MAX_REFS`,
+            the 小黄鸭 format's 2–5; ``None`` = no bound; ``min_refs=1`` for single-reference data).
+        lines: a list to append the 1-based line number of each returned row to (for messages naming
+            ``file:line`` later, e.g. a reference that is empty after normalisation).
 
     Returns:
         The rows as dicts with exactly the keys :data:`DUCK_KEYS`, in file order.
 
     Raises:
         DuckFormatError (a ValueError): when ``problems`` is ``None`` and anything is wrong: undecodable UTF-8,
-            malformed JSON, a non-object line, missing/extra keys, wrong types, ``responses`` not a non-empty list
-            of non-empty strings, an unknown domain/difficulty, a duplicate id. Each problem names ``file:line``
+            malformed JSON, a key given twice on a line, a non-object line, missing/extra keys, wrong types,
+            ``responses`` not a list of non-empty strings or outside ``min_refs``–``max_refs`` references, an
+            unknown domain/difficulty, a duplicate id; a UTF-16/UTF-32/GB18030 file is one problem for the whole
+            file saying so (:func:`encoding_problem`). Each problem names ``file:line``
             and the id when known; up to :data:`MAX_REPORTED` are listed.
             A file without any row raises :class:`EmptyDataError` (``no items in FILE``; a problem when ``problems``
             is given).
         FileNotFoundError: the file does not exist. IsADirectoryError: ``path`` is a directory.
+        ValueError: ``min_refs``/``max_refs`` not positive integers or ``min_refs > max_refs``.
     """
+    _check_bounds(min_refs, max_refs)
     path = Path(path)
     own = problems is None
     probs: list[Problem] = [] if own else problems
@@ -251,7 +427,15 @@ def read_duck_rows(
         raise FileNotFoundError(f"小黄鸭 data file not found: {path}")
     rows = []
     name = str(path)
-    for lineno, raw in _iter_lines(path):
+    data = _read_data(path)
+    enc = encoding_problem(data, name)
+    if enc is not None:
+        probs.append(Problem(name, 0, None, enc))
+        if own:
+            raise DuckFormatError(probs)
+        return rows
+    first_problem = len(probs)
+    for lineno, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -260,12 +444,12 @@ def read_duck_rows(
         if not text.strip():
             continue
         try:
-            obj = json.loads(text)
+            obj, dups = parse_json_line(text)
         except json.JSONDecodeError as exc:
-            probs.append(Problem(name, lineno, None, f"malformed JSON: {exc.msg} at column {exc.colno}"))
+            probs.append(Problem(name, lineno, None, json_error_message(exc)))
             continue
         rid = obj.get("id") if isinstance(obj, dict) and isinstance(obj.get("id"), str) else None
-        errs = _check_row(obj, domains, difficulties)
+        errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs)
         if rid is not None:
             where = f"{name}:{lineno}"
             if rid in ids:
@@ -276,6 +460,17 @@ def read_duck_rows(
             probs.extend(Problem(name, lineno, rid, e) for e in errs)
             continue
         rows.append({k: obj[k] for k in DUCK_KEYS})
+        if lines is not None:
+            lines.append(lineno)
+    if len(probs) > first_problem:
+        try:
+            doc = json_document_problem(data.decode("utf-8"), name)
+        except UnicodeDecodeError:
+            doc = None
+        if doc is not None:
+            del probs[first_problem:]
+            probs.append(Problem(name, 0, None, doc))
+            rows = []
     if not rows and not any(p.path == name for p in probs):
         if own:
             raise EmptyDataError(name)
@@ -283,6 +478,14 @@ def read_duck_rows(
     if own and probs:
         raise DuckFormatError(probs)
     return rows
+
+
+def _check_bounds(min_refs, max_refs) -> None:
+    for name, v in (("min_refs", min_refs), ("max_refs", max_refs)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 1):
+            raise ValueError(f"{name} must be a positive integer or None, got {v!r}")
+    if min_refs is not None and max_refs is not None and min_refs > max_refs:
+        raise ValueError(f"min_refs ({min_refs}) must not be larger than max_refs ({max_refs})")
 
 
 def _split_files(source) -> dict[str, Path] | Path:
@@ -313,6 +516,8 @@ def load_duck(
     *,
     domains: Sequence[str] | None = DOMAINS,
     difficulties: Sequence[str] | None = DIFFICULTIES,
+    min_refs: int | None = MIN_REFS,
+    max_refs: int | None = MAX_REFS,
 ):
     """Load 小黄鸭 JSONL into ``datasets`` objects with explicit features.
 
@@ -321,6 +526,8 @@ def load_duck(
             ``*.jsonl`` file named by its stem (``train.jsonl`` → ``"train"``); or a ``{split: path}`` mapping →
             ``DatasetDict``.
         domains / difficulties: allowed values besides ``null``; ``None`` accepts any string.
+        min_refs / max_refs: references per item (default 2–5, the 小黄鸭 format; ``None`` = no bound). Data with one
+            reference per item (e.g. single-turn dialogue logs) needs ``min_refs=1``.
 
     Returns:
         ``Dataset``/``DatasetDict`` with features ``id: string, query: string, responses: List(string),
@@ -328,7 +535,8 @@ def load_duck(
 
     Raises:
         DuckFormatError (ValueError): any invalid line in any file (all files are checked, problems listed together;
-            an id repeated across splits is a problem too: it would leak test data into training).
+            an id repeated across splits is a problem too: it would leak test data into training), including an
+            item with fewer than ``min_refs`` or more than ``max_refs`` references.
         FileNotFoundError: a missing file or an empty directory. TypeError: an unsupported ``source``.
     """
     from datasets import Dataset, DatasetDict
@@ -336,13 +544,14 @@ def load_duck(
     files = _split_files(source)
     features = duck_features()
     if isinstance(files, Path):
-        rows = read_duck_rows(files, domains=domains, difficulties=difficulties)
+        rows = read_duck_rows(files, domains=domains, difficulties=difficulties, min_refs=min_refs, max_refs=max_refs)
         return Dataset.from_list(rows, features=features)
     problems: list[Problem] = []
     seen: dict = {}
     per_split = {}
     for split, path in files.items():
-        per_split[split] = read_duck_rows(path, domains=domains, difficulties=difficulties, seen_ids=seen, problems=problems)
+        per_split[split] = read_duck_rows(path, domains=domains, difficulties=difficulties, seen_ids=seen, problems=problems,
+                                          min_refs=min_refs, max_refs=max_refs)
     if problems:
         raise DuckFormatError(problems)
     return DatasetDict({s: Dataset.from_list(r, features=features) for s, r in per_split.items()})
