@@ -36,8 +36,8 @@ STRICT_SHARED_DATA = os.environ.get("CI", "").strip().lower() in ("1", "true", "
 """Under ``CI=true`` (what ``.ci/run`` sets) missing shared data fails the tests that need it instead of skipping."""
 
 SHARED_DATA_MISSING = (
-    f"shared real test data not found in {SHARED_DATA} (looked for {', '.join(SHARED_DATA_FILES)}; set "
-    f"{SHARED_DATA_VARIABLE}=<folder> to point to it)"
+    f"shared real test data not found in {SHARED_DATA} (looked for {', '.join(SHARED_DATA_FILES)}; "
+    f"{SHARED_DATA_VARIABLE}=<folder> names the folder, default ../shared/data beside the repository)"
 )
 
 
@@ -47,6 +47,29 @@ def _shared_data_missing() -> None:
     if STRICT_SHARED_DATA:
         pytest.fail(f"{SHARED_DATA_MISSING}; CI=true: missing shared data is a failure", pytrace=False)
     pytest.skip(SHARED_DATA_MISSING)
+
+
+def _skip_location() -> tuple[str, int]:
+    """``(file, line)`` of the ``pytest.skip`` call above: every shared-data skip is reported there."""
+    import inspect
+
+    lines, first = inspect.getsourcelines(_shared_data_missing)
+    offset = next(i for i, line in enumerate(lines) if "pytest.skip(" in line)
+    return str(Path(__file__)), first + offset
+
+
+_SKIP_LOCATION = _skip_location()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """pytest reports a skip raised in a fixture at the test's own line, so ``-ra`` would print one line per test;
+    a shared-data skip is reported at its one place instead, which folds them all into one line."""
+    outcome = yield
+    report = outcome.get_result()
+    longrepr = report.longrepr
+    if report.skipped and isinstance(longrepr, tuple) and len(longrepr) == 3 and SHARED_DATA_MISSING in longrepr[2]:
+        report.longrepr = (*_SKIP_LOCATION, longrepr[2])
 
 
 def shared_path(name: str) -> Path:
@@ -120,9 +143,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     failed = sum(1 for key in ("failed", "error") for r in terminalreporter.stats.get(key, []) if about_data(r))
     if skipped:
         terminalreporter.write_line(
-            f"{skipped} tests skipped: {SHARED_DATA_MISSING}. Without the data the rest of the suite runs; "
-            "CI (CI=true) fails instead.", yellow=True, bold=True)
+            f"{skipped} tests skipped: {SHARED_DATA_MISSING}; the other tests ran (under CI=true these would fail)",
+            yellow=True, bold=True)
     if failed:
         terminalreporter.write_line(
-            f"{failed} tests failed: {SHARED_DATA_MISSING}. CI=true: missing shared data is a failure.",
+            f"{failed} tests failed: {SHARED_DATA_MISSING}; CI=true: missing shared data is a failure",
             red=True, bold=True)
