@@ -298,3 +298,18 @@ def test_no_state_crosses_calls_when_the_tokenizer_changes():
     char.add_tokens(["KF"])  # now "KF" glued encodes to the new token: the ids [K, F] mean a space was there
     out = hook(ev)
     assert hook.predictions == ["去K FC吃饭"] and out["ambiguous_spaces"] == 1.0
+
+
+def test_a_vocabulary_with_a_space_token_and_a_space_joining_decoder_is_reported(caplog):
+    """Spaces are tokens here, and the decoder joins tokens with spaces: 'hello world' decodes as
+    'h e l l o   w o r l d'. No decoder space can be told from a real one; the hook says so and changes nothing."""
+    chars = sorted(set("helloworld今天KFC "))
+    vocab = {t: i for i, t in enumerate(["<pad>", "<unk>", *chars])}
+    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
+    core.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    tok = PreTrainedTokenizerFast(tokenizer_object=core, pad_token="<pad>", unk_token="<unk>")
+    decoded = [tok.decode(tok(t, add_special_tokens=False)["input_ids"]) for t in ["hello world", "今天KFC"]]
+    assert decoded == ["h e l l o   w o r l d", "今 天 K F C"]
+    with caplog.at_level(logging.WARNING, logger="zheval.adapters.trainer"):
+        assert remove_decoder_spaces(decoded, tok) == (decoded, [])
+    assert "encodes a space as a token and its decoder also puts a space between every two tokens" in caplog.text

@@ -143,3 +143,22 @@ def test_a_user_tokenizer_that_returns_no_tokens(tok):
     assert got["empty_references"] == 1.0
     want = compute_bleu(["今天天气很好", "小黄鸭"], ["今天天气很好", "小黄鸭好"], tokenizer=content_words)
     assert got["bleu"] == want["bleu"] and got["reference_length"] == want["reference_length"] == 5 + 3
+
+
+def test_zheval_evaluate_modules_in_the_hook_skip_the_same_items(tok):
+    """metrics/chinese_rouge loaded as an evaluate module (alone, and combined with chinese_bleu): the hook knows the
+    tokenizer its compute builds and skips the same items (the module itself would refuse such a reference)."""
+    import evaluate
+
+    from conftest import REPO
+
+    preds, labels = arrays(tok, PAIRS)
+    rouge = evaluate.load(str(REPO / "metrics" / "chinese_rouge"), keep_in_memory=True)
+    got = build_compute_metrics(tok, metrics=[rouge], punct="drop", rouge_types=["rouge1"])((preds, labels))
+    kept_p, kept_r = [PAIRS[i][0] for i in KEEP], [PAIRS[i][1] for i in KEEP]
+    assert got["empty_references"] == 2.0
+    assert got["rouge1"] == compute_rouge(kept_p, kept_r, punct="drop", rouge_types=["rouge1"])["rouge1"]
+    combined = evaluate.combine([str(REPO / "metrics" / "chinese_rouge"), str(REPO / "metrics" / "chinese_bleu")])
+    got = build_compute_metrics(tok, metrics=[combined], punct="drop")((preds, labels))
+    assert got["empty_references"] == 2.0
+    assert got["bleu"] == compute_bleu(kept_p, kept_r, punct="drop")["bleu"]

@@ -431,6 +431,9 @@ class _DecoderSpaces:
         self.tokenizer = tokenizer
         self.space_sensitive = space_sensitive
         self.joins = decoder_joins_with_spaces(tokenizer)
+        # a vocabulary that encodes a space as a token *and* a decoder that joins tokens with spaces: every decoder
+        # space would re-encode as a space token, so no space looks silent and none can be told from a real one
+        self.spaces_are_tokens = self.joins and bool(self._encode([" "])[0])
         self._silent: dict[tuple[str, str], bool] = {}
 
     def _encode(self, texts: list[str]) -> list[list[int]]:
@@ -464,6 +467,16 @@ class _DecoderSpaces:
         flags = [False] * len(texts)
         out = list(texts)
         if not self.joins:
+            return out, flags
+        if self.spaces_are_tokens:
+            if any(" " in t for t in texts):
+                logger.warning(
+                    "zheval compute_metrics: %s encodes a space as a token and its decoder also puts a space between "
+                    "every two tokens, so the decoded texts hold spaces that were never in the text and the hook "
+                    "cannot tell them from real ones; the texts are scored as decoded ('今 天 K F C'). Give the "
+                    "tokenizer a decoder that concatenates tokens (tokenizers.decoders.Fuse()) for correct scores.",
+                    type(self.tokenizer).__name__,
+                )
             return out, flags
         todo = [(k, t.split(" ")) for k, t in enumerate(texts) if " " in t]
         if not todo:
@@ -601,6 +614,29 @@ def space_sensitive(options: Mapping) -> bool:
     return True  # a user callable or object with .tokenize
 
 
+def library_scoring_tokenizer(name: str, options: Mapping):
+    """The zheval tokenizer that ``compute_bleu`` (``name="chinese_bleu"``) or ``compute_rouge``
+    (``"chinese_rouge"``) builds from these options — their own option resolution, preset included — so that the
+    hook can tell which references have no tokens before calling them. Options the metric does not take are ignored.
+    Raises what the library raises for bad option values."""
+    if name == "chinese_bleu":
+        from .. import bleu_corpus as lib
+    elif name == "chinese_rouge":
+        from .. import rouge_corpus as lib
+    else:
+        raise ValueError(f"not a library metric: {name!r}; valid: {LIBRARY_METRICS}")
+    own = {k: v for k, v in options.items() if k in _library_options(name)}
+    given = {k: v for k, v in own.items() if k in lib.DEFAULTS}
+    resolved = lib.resolve_options(own.get("preset"), **given)
+    tok_opts = {k: v for k, v in own.items() if k in lib.TOKENIZER_OPTIONS}
+    if name == "chinese_bleu":
+        return lib.build_bleu_tokenizer(resolved["tokenizer"], **tok_opts)
+    tok_opts.pop("normalize", None)  # compute_rouge: the resolved value (a preset may set it) replaces the given one
+    if resolved["normalize"] is not None:
+        tok_opts["normalize"] = resolved["normalize"]
+    return lib.build_rouge_tokenizer(resolved["tokenizer"], **tok_opts)
+
+
 class _Backend:
     """One metric of the hook. ``compute`` scores a whole set; ``add``/``summary`` accumulate batches."""
 
@@ -612,10 +648,10 @@ class _Backend:
         """Whether this metric's scoring tokenizer may split on spaces (see :func:`space_sensitive`)."""
         return space_sensitive(self.options)
 
-    def scoring_tokenizer(self):
-        """The zheval tokenizer this metric scores with (built anew for each call: a user callable is never kept
-        between calls), or None when the hook cannot know it (an evaluate module)."""
-        return None
+    def scoring_tokenizers(self) -> list:
+        """``[(metric name, zheval tokenizer)]`` this metric scores with (built anew for each call: a user callable is
+        never kept between calls); empty when the hook cannot know it (an evaluate module other than ours)."""
+        return [(self.name, library_scoring_tokenizer(self.name, self.options))]
 
     def _take_options(self, options: dict, known) -> None:
         """Keep ``options``; refuse unknown ones and ``crosscheck`` (both metrics share these rules)."""
@@ -659,9 +695,6 @@ class _BleuBackend(_Backend):
         # fail fast (bad option values) when the hook is built, not after training; the keys of this probe tell
         # which option-dependent extras compute_bleu adds (they do not depend on the data)
         self._probe_keys = set(self.compute(["好"], ["好"]))
-
-    def scoring_tokenizer(self):
-        return self._lib.build_bleu_tokenizer(self._opts["tokenizer"], **self._tok_opts)
 
     def compute(self, predictions, references):
         return self._lib.compute_bleu(predictions, references, **self.options)
@@ -708,18 +741,6 @@ class _RougeBackend(_Backend):
             )
         self._items: dict[str, list[float]] = {}
         self.compute(["好"], ["好"])  # fail fast (bad option values) when the hook is built, not after training
-        # the tokenizer compute_rouge builds from these options (its option resolution, step by step)
-        given = {k: v for k, v in self.options.items() if k in rouge_corpus.DEFAULTS}
-        resolved = rouge_corpus.resolve_options(self.options.get("preset"), **given)
-        self._tok_name = resolved["tokenizer"]
-        self._tok_opts = {
-            k: v for k, v in self.options.items() if k in rouge_corpus.TOKENIZER_OPTIONS and k != "normalize"
-        }
-        if resolved["normalize"] is not None:
-            self._tok_opts["normalize"] = resolved["normalize"]
-
-    def scoring_tokenizer(self):
-        return self._lib.build_rouge_tokenizer(self._tok_name, **self._tok_opts)
 
     def compute(self, predictions, references):
         return self._lib.compute_rouge(predictions, references, **self.options)
@@ -765,6 +786,21 @@ class _RougeBackend(_Backend):
         self._items = {}
 
 
+def _is_zheval_module(module) -> bool:
+    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` script of this package (its module calls this
+    zheval's ``compute_rouge`` / ``compute_bleu``), not merely a module of that name."""
+    import sys
+
+    name = getattr(module, "name", None)
+    if name not in LIBRARY_METRICS:
+        return False
+    from .. import bleu_corpus, rouge_corpus
+
+    script = sys.modules.get(type(module).__module__)
+    fn = rouge_corpus.compute_rouge if name == "chinese_rouge" else bleu_corpus.compute_bleu
+    return getattr(script, fn.__name__, None) is fn
+
+
 class _ModuleBackend(_Backend):
     """A loaded ``evaluate`` module: ``compute`` for a whole set, ``add_batch`` + ``compute`` for batches."""
 
@@ -781,6 +817,12 @@ class _ModuleBackend(_Backend):
         names = getattr(module, "evaluation_module_names", None)
         self.name = getattr(module, "name", None) or ("+".join(names) if names else type(module).__name__)
         self.options = dict(options)
+
+    def scoring_tokenizers(self) -> list:
+        """For zheval's own modules (``metrics/chinese_rouge``, ``metrics/chinese_bleu``, alone or in
+        ``evaluate.combine``) the tokenizer their ``compute`` builds from the options; nothing for other modules."""
+        members = getattr(self.module, "evaluation_modules", None) or [self.module]
+        return [(m.name, library_scoring_tokenizer(m.name, self.options)) for m in members if _is_zheval_module(m)]
 
     def compute(self, predictions, references):
         return self.module.compute(predictions=predictions, references=references, **self.options)
@@ -936,8 +978,7 @@ class ZhevalComputeMetrics:
         an empty string or has no tokens for the scoring tokenizer of one of the metrics (``punct="drop"`` and a
         reference that is only punctuation; a user tokenizer returning ``[]``) — every metric scores the same items.
         With ``empty_references="error"`` the first such item raises ValueError."""
-        tokenizers = [(b.name, b.scoring_tokenizer()) for b in self.metrics]
-        tokenizers = [(name, tok) for name, tok in tokenizers if tok is not None]
+        tokenizers = [pair for b in self.metrics for pair in b.scoring_tokenizers()]
         keep, reasons = [], {}
         for i, ref in enumerate(refs):
             if not ref.strip():
@@ -959,7 +1000,8 @@ class ZhevalComputeMetrics:
     def _summarise(self, results: dict | None, n_items: int, skipped: int, ambiguous: int = 0,
                    example: str | None = None) -> dict[str, float]:
         if ambiguous:
-            logger.warning(_ambiguous_message(ambiguous, n_items, example, any(b.space_sensitive for b in self.metrics)))
+            sensitive = any(b.space_sensitive for b in self.metrics)
+            logger.warning(_ambiguous_message(ambiguous, n_items, example, sensitive))
         if skipped:
             logger.warning(
                 "zheval compute_metrics: skipped %d of %d items whose reference is empty (decodes to an empty string "
@@ -1099,9 +1141,10 @@ def build_compute_metrics(
             where a removed space could have been real are counted as ``ambiguous_spaces`` and logged (every removed
             space counts for ``"none"``/callables). False: score the texts exactly as ``batch_decode`` returns them.
         empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special), or
-            has no tokens for the scoring tokenizer of one of the library metrics (``punct="drop"`` and a reference
-            that is only punctuation), are left out of every metric, counted in the result as ``empty_references``
-            and logged; ``"error"``: raise ValueError naming the first such item.
+            has no tokens for the scoring tokenizer of one of the metrics (library metrics and zheval's own evaluate
+            modules; e.g. ``punct="drop"`` and a reference that is only punctuation), are left out of every metric,
+            counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
+            such item.
         metric_options: keyword options shared by the metrics, with the names of the metric modules (``tokenizer=
             "jieba"``, ``terms=[...]``, ``normalize``, ``t2s``, ``rouge_types``, ``multi_ref``, ``max_order``,
             ``smooth_method``, ``preset``, ...). For the library metrics each option goes to the metric(s) that
