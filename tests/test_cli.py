@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from conftest import REPO, SHARED_DATA
+from conftest import REPO, SHARED_DATA, shared_path
 from zheval.bleu_corpus import compute_bleu
 from zheval.cli import app
 from zheval.rouge_corpus import compute_rouge
@@ -25,7 +25,7 @@ def run(*args):
 @pytest.fixture(scope="module")
 def first_response_predictions(tmp_path_factory):
     """A prediction file made from the real groups: the first response of each query, by id."""
-    rows = [json.loads(x) for x in GROUPS.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = [json.loads(x) for x in shared_path(GROUPS.name).read_text(encoding="utf-8").splitlines() if x.strip()]
     path = tmp_path_factory.mktemp("preds") / "first_response.jsonl"
     path.write_text("".join(json.dumps({"id": r["id"], "prediction": r["responses"][0]}, ensure_ascii=False) + "\n" for r in rows),
                     encoding="utf-8")
@@ -96,7 +96,7 @@ def test_ceiling_on_real_groups_matches_the_metrics(first_response_predictions):
     assert rep["groups"][0]["scores"]["rougeL"]["value"] == compute_rouge(fp, fr, rouge_types=["rougeL"])["rougeL"]
 
 
-def test_clean_on_real_groups(tmp_path):
+def test_clean_on_real_groups(tmp_path, shared_data_dir):
     out = tmp_path / "clean.jsonl"
     js = tmp_path / "drops.json"
     res = run("clean", GROUPS, "-o", out, "--report-json", js, "--quiet")
@@ -185,7 +185,7 @@ def test_mismatched_predictions_exit_2_and_keep_old_output(tmp_path, first_respo
         (["nosuchcommand"], ""),
     ],
 )
-def test_usage_and_option_errors_exit_2(args, needle):
+def test_usage_and_option_errors_exit_2(args, needle, shared_data_dir):
     res = runner.invoke(app, [str(a) for a in args] + ["--quiet"] if args[0] != "nosuchcommand" else args)
     assert res.exit_code == 2, res.output
     assert needle in res.stderr

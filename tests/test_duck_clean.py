@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from datasets import Dataset
 
-from conftest import SHARED_DATA
+from conftest import shared_path
 from zheval.adapters.duck import bigram_jaccard, clean_duck, duck_features, load_duck
 
 
@@ -89,7 +89,7 @@ def test_bad_parameters(kw):
 
 
 def test_real_crosswoz_groups_num_proc_1_and_2_identical():
-    ds = load_duck(SHARED_DATA / "crosswoz_same_query_groups.jsonl")
+    ds = load_duck(shared_path("crosswoz_same_query_groups.jsonl"))
     out1, rep1 = clean_duck(ds)
     out2, rep2 = clean_duck(ds, num_proc=2)
     assert out1.to_list() == out2.to_list()

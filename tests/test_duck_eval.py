@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import SHARED_DATA
+from conftest import SHARED_DATA, shared_path
 from zheval.adapters.duck import (
     DuckFormatError,
     PredictionMismatchError,
@@ -29,7 +29,7 @@ TYPES = ["rouge1", "rouge2", "rougeL"]
 @pytest.fixture(scope="module")
 def crosswoz():
     """Real multi-reference groups; prediction = the first response, references = the remaining ones."""
-    ds = load_duck(GROUPS)
+    ds = load_duck(shared_path(GROUPS.name))
     ds = ds.map(lambda r: {"prediction_src": r["responses"][0], "responses": r["responses"][1:]})
     preds = ds["prediction_src"]
     return ds.remove_columns("prediction_src"), preds
@@ -189,7 +189,7 @@ def test_empty_reference_after_normalisation_names_the_id(crosswoz):
 
 
 def test_human_ceiling_equals_direct_scores_of_leave_one_out_rows():
-    ds = load_duck(GROUPS)
+    ds = load_duck(shared_path(GROUPS.name))
     rep = human_ceiling(ds, bootstrap=200, by=())
     flat_p, flat_r = [], []
     for refs in ds["responses"]:

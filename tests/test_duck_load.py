@@ -7,7 +7,7 @@ import json
 import pytest
 from datasets import Dataset, DatasetDict, List, Value
 
-from conftest import SHARED_DATA
+from conftest import shared_path
 from zheval.adapters.duck import DuckFormatError, load_duck, read_duck_rows, sample_files, write_duck
 
 GOOD = {"id": "a1", "query": "取件码在哪看？", "responses": ["在APP里看。", "短信里有。"], "domain": "售后支持", "difficulty": "易"}
@@ -142,7 +142,7 @@ def test_domains_can_be_relaxed(tmp_path):
 
 
 def test_real_crosswoz_groups_load_with_null_labels():
-    ds = load_duck(SHARED_DATA / "crosswoz_same_query_groups.jsonl")
+    ds = load_duck(shared_path("crosswoz_same_query_groups.jsonl"))
     assert len(ds) == 85
     assert set(ds["domain"]) == {None} and set(ds["difficulty"]) == {None}
     assert all(3 <= len(r) <= 5 for r in ds["responses"])

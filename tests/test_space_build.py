@@ -19,7 +19,6 @@ import pytest
 
 import evaluate
 
-from conftest import SHARED_DATA, read_jsonl
 
 REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "scripts" / "build_space.py"
@@ -139,21 +138,20 @@ def test_refuses_a_badly_named_or_foreign_folder(tmp_path):
     assert res.returncode == 2 and "notes.txt" in res.stderr and (out / "notes.txt").exists()
 
 
-def test_evaluate_load_on_the_folder_in_a_fresh_process_gives_the_repo_numbers(spaces, tmp_path):
+def test_evaluate_load_on_the_folder_in_a_fresh_process_gives_the_repo_numbers(shared_data_dir, spaces, tmp_path):
     cwd = tmp_path / "elsewhere"
     cwd.mkdir()
     env = {k: v for k, v in __import__("os").environ.items() if not k.startswith("PYTHONPATH")}
     env.update(HF_MODULES_CACHE=str(tmp_path / "modules"), HF_METRICS_CACHE=str(tmp_path / "metrics"),
                HF_EVALUATE_OFFLINE="1", HF_HUB_OFFLINE="1")
-    res = subprocess.run([sys.executable, "-c", PROBE, str(SHARED_DATA), *(str(spaces / m) for m in METRICS)],
+    res = subprocess.run([sys.executable, "-c", PROBE, str(shared_data_dir), *(str(spaces / m) for m in METRICS)],
                          cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
     fresh = json.loads(next(ln for ln in res.stdout.splitlines() if ln.startswith("PROBE"))[len("PROBE"):])
-    read_jsonl("crosswoz_same_query_groups.jsonl")  # fails loudly (not a skip) if the data is missing
     for metric in METRICS:
         # the subprocess ran the copy evaluate made of the Space folder's script, in its own temp cache
         loaded = Path(fresh[metric]["file"])
         assert loaded.is_relative_to(tmp_path / "modules") and loaded.name == f"{metric}.py"
         assert loaded.read_bytes() == (spaces / metric / f"{metric}.py").read_bytes()
-        here = workload(evaluate.load(str(REPO / "metrics" / metric)), str(SHARED_DATA))
+        here = workload(evaluate.load(str(REPO / "metrics" / metric)), str(shared_data_dir))
         assert fresh[metric]["results"] == json.loads(json.dumps(here, ensure_ascii=False)), metric

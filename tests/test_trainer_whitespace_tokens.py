@@ -86,3 +86,60 @@ def test_only_the_whitespace_metric_gets_the_raw_text(word_tok):
 def test_non_int_seed_fails_when_the_hook_is_built(word_tok, seed):
     with pytest.raises(TypeError, match="seed must be an int"):
         build_compute_metrics(word_tok, seed=seed, bootstrap=10)
+
+
+# -- a user callable that splits on spaces (issue 13 item 2, hook part) ---------------------------------------------
+
+CALLABLE_WORDS = ["今天", "天气", "很", "好", "不错", "明天", "下雨", "也"]
+CALLABLE_PREDS = ["今天 天气 很 好", "明天 也 下雨", "天气 不错"]
+CALLABLE_REFS = ["今天 天气 不错", "明天 下雨", "今天 天气 很 好"]
+
+
+@pytest.fixture(scope="module")
+def words_and_chars_tok():
+    """Word-level vocabulary with single-character words too (很, 好, 也): the decoder joins every two tokens with
+    a space, so the hook's repair runs — and must keep these spaces, which the ids show (今天天气 is not a word)."""
+    vocab = {"[PAD]": 0, "[UNK]": 1, "[EOS]": 2, **{w: i + 3 for i, w in enumerate(CALLABLE_WORDS)}}
+    core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="[UNK]"))
+    core.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    return PreTrainedTokenizerFast(tokenizer_object=core, pad_token="[PAD]", unk_token="[UNK]", eos_token="[EOS]")
+
+
+def split_words(text):
+    return text.split()
+
+
+def _callable_eval(tok):
+    return EvalPrediction(predictions=_ids(tok, CALLABLE_PREDS, 6), label_ids=_ids(tok, CALLABLE_REFS, 6))
+
+
+def test_hook_keeps_the_spaces_a_whitespace_callable_needs(words_and_chars_tok):
+    from zheval.adapters.trainer import decoder_joins_with_spaces
+
+    assert decoder_joins_with_spaces(words_and_chars_tok)
+    hook = build_compute_metrics(words_and_chars_tok, tokenizer=split_words)  # clean_whitespace left on
+    out = hook(_callable_eval(words_and_chars_tok))
+    assert hook.predictions == CALLABLE_PREDS and hook.references == CALLABLE_REFS
+    assert "ambiguous_spaces" not in out  # no space was removed
+
+
+@pytest.mark.xfail(strict=True, reason="needs the library rule of issue 13 item 2")
+def test_whitespace_callable_in_the_hook_equals_rouge_score_and_sacrebleu(words_and_chars_tok):
+    """The same callable in rouge-score (the Hub rouge module's scorer) and sacrebleu on the same decoded texts."""
+    from rouge_score import rouge_scorer
+    from sacrebleu.metrics import BLEU
+
+    class Split:
+        def tokenize(self, text):
+            return text.split()
+
+    hook = build_compute_metrics(words_and_chars_tok, tokenizer=lambda s: s.split(),
+                                 rouge_types=["rouge1", "rouge2", "rougeL"])
+    out = hook(_callable_eval(words_and_chars_tok))
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=Split())
+    items = [scorer.score(r, p) for p, r in zip(CALLABLE_PREDS, CALLABLE_REFS)]
+    for t in ("rouge1", "rouge2", "rougeL"):
+        assert out[t] == pytest.approx(sum(it[t].fmeasure for it in items) / len(items), abs=1e-12), t
+    sacre = BLEU(tokenize="none", force=True).corpus_score(CALLABLE_PREDS, [CALLABLE_REFS])
+    assert out["bleu"] == pytest.approx(sacre.score / 100, abs=1e-12)
+    assert hook.results["chinese_bleu"]["counts"] == sacre.counts

@@ -22,8 +22,14 @@ What the hook does, and the transformers behaviour behind each step (transformer
    *predictions as well as labels* carry ``-100`` wherever batch lengths differ; a fast tokenizer raises
    ``OverflowError`` on it. Both are replaced by ``tokenizer.pad_token_id`` before decoding.
 5. **Decode** with ``skip_special_tokens=True`` (pad, eos, bos, unk and added special tokens disappear) and
-   **normalise whitespace** with :func:`zheval.normalize.normalize_space`: character vocabularies decode to
-   ``今 天 天 气``, which is scored as ``今天天气`` (spaces between Latin words are kept).
+   **remove the decoder's spaces** (:func:`remove_decoder_spaces`): a decoder that joins tokens with spaces (BERT's
+   WordPiece, a character vocabulary without a decoder) writes ``今 天 天 气``, ``4. 5``, ``K F C``; a space is
+   removed where the tokenizer encodes the text the same without it (the ids cannot show it), and kept where it
+   changes the encoding (``hello world`` in WordPiece). Byte-level BPE and SentencePiece decode exactly and are left
+   alone. Items where a removed space could have been real (``K F C``/``hello world`` from a character vocabulary)
+   are counted as ``ambiguous_spaces`` and logged. Items whose reference is empty — as text, or for the scoring
+   tokenizer of a metric (``punct="drop"`` and a reference that is only punctuation) — are skipped and counted as
+   ``empty_references`` (or raise, ``empty_references="error"``). An empty evaluation set raises ValueError.
 6. **Score** with every metric of ``metrics``, each set up once when the hook is built, and return a flat dict of
    Python floats (``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty, ...``)
    whose keys survive the Trainer's ``eval_`` prefix and can be named in ``metric_for_best_model``.
@@ -43,11 +49,12 @@ from __future__ import annotations
 import logging
 import math
 import numbers
+import re
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..normalize import normalize_space
+from ..normalize import HAN_CLASS_BODY
 
 __all__ = [
     "IGNORE_INDEX",
@@ -57,6 +64,8 @@ __all__ = [
     "preprocess_logits_for_metrics",
     "prediction_ids",
     "decode_predictions",
+    "decoder_joins_with_spaces",
+    "remove_decoder_spaces",
     "flatten_result",
 ]
 
@@ -147,6 +156,8 @@ def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
 
 def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
     """Token ids ``(batch, length)`` from ids or logits; raises ValueError naming the shape otherwise."""
+    if arr.ndim >= 1 and arr.shape[0] == 0:
+        return np.zeros((0, 0), dtype=np.int64)  # no items (an empty evaluation set): the hook reports it
     if arr.dtype == object:
         raise ValueError(f"{what} has dtype object (ragged rows?) and shape {arr.shape}; expected a rectangular array")
     if arr.ndim == 3 and np.issubdtype(arr.dtype, np.floating):
@@ -215,6 +226,8 @@ def prediction_ids(
         raise ValueError("label_ids is None: the eval dataset has no 'labels' column (or label_names is wrong)")
     preds = _as_ids(_to_numpy(predictions, "predictions", ignore_index), "predictions", ignore_index)
     labels = _to_numpy(label_ids, "label_ids")
+    if labels.ndim >= 1 and labels.shape[0] == 0:
+        labels = np.zeros((0, 0), dtype=np.int64)
     if labels.ndim != 2 or not (np.issubdtype(labels.dtype, np.integer) or np.issubdtype(labels.dtype, np.floating)):
         raise ValueError(
             f"cannot decode label_ids of shape {labels.shape} and dtype {labels.dtype}: expected token ids of shape "
@@ -226,7 +239,7 @@ def prediction_ids(
             f"predictions of shape {preds.shape} and label_ids of shape {labels.shape} have different numbers of "
             "rows (num_return_sequences > 1 gives several predictions per item; keep one per item)"
         )
-    if causal_lm:
+    if causal_lm and preds.shape[0]:
         if preds.shape[1] != labels.shape[1]:
             raise ValueError(
                 f"causal_lm=True needs predictions and label_ids of the same length (teacher-forced logits); got "
@@ -264,32 +277,254 @@ def decode_predictions(
     """Decode an ``EvalPrediction`` (or ``(predictions, label_ids)``) into prediction and reference texts.
 
     Steps 1–5 of the module docstring: unwrap, logits → ids, causal shift (optional), ``-100`` → pad, decode with
-    ``skip_special_tokens=True``, normalise whitespace (``今 天 天 气`` → ``今天天气``).
+    ``skip_special_tokens=True``, remove the spaces the decoder put between tokens where the ids cannot show a space
+    (:func:`remove_decoder_spaces`: ``今 天 天 气`` → ``今天天气``, ``4. 5`` → ``4.5``; ``hello world`` from a
+    WordPiece vocabulary stays). A text in which such a removed space could have been a real one (``K F C`` from a
+    character vocabulary: ``KFC`` or ``K F C``?) is logged as a warning.
 
     Args:
         eval_pred: a ``transformers.EvalPrediction`` or a ``(predictions, label_ids)`` tuple; arrays as numpy arrays
             or torch tensors (see :func:`prediction_ids`).
         tokenizer: a transformers tokenizer with ``pad_token_id`` and ``batch_decode``.
         causal_lm, ignore_index: see :func:`prediction_ids`.
-        clean_whitespace: apply :func:`zheval.normalize.normalize_space` to the decoded texts (default).
+        clean_whitespace: remove the decoder's spaces (default); False: the texts exactly as ``batch_decode``
+            returns them.
 
     Returns:
-        ``(predictions, references)``: two lists of ``str``, one per item (possibly empty strings).
+        ``(predictions, references)``: two lists of ``str``, one per item (possibly empty strings; both empty for an
+        empty evaluation set).
 
     Raises:
         ValueError: ``tokenizer.pad_token_id`` is None (says what to set); bad shapes (see :func:`prediction_ids`).
     """
+    preds, refs, amb_p, amb_r = _decode(
+        eval_pred, tokenizer, causal_lm=causal_lm, ignore_index=ignore_index, clean_whitespace=clean_whitespace
+    )
+    n_amb = sum(a or b for a, b in zip(amb_p, amb_r))
+    if n_amb:
+        logger.warning(_ambiguous_message(n_amb, len(preds), _ambiguous_example(preds, refs, amb_p, amb_r)))
+    return preds, refs
+
+
+def _decode(eval_pred, tokenizer, *, causal_lm, ignore_index, clean_whitespace, space_sensitive=False):
+    """:func:`decode_predictions` plus, per item, whether its prediction / reference holds a removed space that
+    could have been real (``(preds, refs, ambiguous_preds, ambiguous_refs)``)."""
     pad_id = _pad_token_id(tokenizer)
     preds, labels = _unpack(eval_pred)
     pred_rows, label_rows = prediction_ids(
         preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index
     )
-    pred_texts = tokenizer.batch_decode(pred_rows, skip_special_tokens=True)
-    ref_texts = tokenizer.batch_decode(label_rows, skip_special_tokens=True)
-    if clean_whitespace:
-        pred_texts = [normalize_space(t) for t in pred_texts]
-        ref_texts = [normalize_space(t) for t in ref_texts]
-    return pred_texts, ref_texts
+    n = len(pred_rows)
+    texts = tokenizer.batch_decode(pred_rows + label_rows, skip_special_tokens=True) if n else []
+    if clean_whitespace and n:
+        texts, ambiguous = _DecoderSpaces(tokenizer, space_sensitive=space_sensitive).apply(texts)
+    else:
+        ambiguous = [False] * len(texts)
+    return texts[:n], texts[n:], ambiguous[:n], ambiguous[n:]
+
+
+def _ambiguous_example(preds, refs, amb_p, amb_r, indices=None) -> str | None:
+    """``"item 3, prediction: '...'"`` for the first ambiguous item among ``indices`` (default: all), or None."""
+    for i in range(len(preds)) if indices is None else indices:
+        if amb_p[i] or amb_r[i]:
+            which, text = ("prediction", preds[i]) if amb_p[i] else ("reference", refs[i])
+            return f"item {i}, {which}: {text if len(text) <= 60 else text[:57] + '...'!r}"
+    return None
+
+
+def _ambiguous_message(n_items: int, n_total: int, example: str | None, space_sensitive: bool = False) -> str:
+    where = (
+        "between two tokens, which a scoring tokenizer that splits on spaces ('none' or a callable) would read as a "
+        "token boundary (the tokenizer encodes e.g. '今天 天气' and '今天天气' alike)"
+        if space_sensitive
+        else "between two letters/digits (the tokenizer encodes e.g. 'K F C' and 'KFC' alike)"
+    )
+    return (
+        f"zheval compute_metrics: in {n_items} of {n_total} items the token ids cannot show whether there was a "
+        f"space {where}; the decoder's spaces there were removed ({example}), so a text written 'hello world' is "
+        "scored as 'helloworld'. Scores of these items may differ from scores of the original texts (reported as "
+        "'ambiguous_spaces'); for exact numbers use a tokenizer that encodes spaces (WordPiece, byte-level BPE, "
+        "SentencePiece) or score saved generations with zheval offline."
+    )
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Spaces put in by the decoder
+
+_KANA_BODY = "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+#: A letter or digit of a script that separates words with spaces (not Han, not kana). A removed space between two
+#: such characters could have been a word boundary (``hello world``) as well as a decoder artefact (``K F C``).
+_SPACED_WORD_CHAR_RE = re.compile(f"[^\\W_{HAN_CLASS_BODY}{_KANA_BODY}]")
+_PROBE_TOKENS = 32  # vocabulary tokens looked at by decoder_joins_with_spaces
+_PROBE_IDS = 8192  # at most this many ids are decoded to find them
+
+
+def decoder_joins_with_spaces(tokenizer) -> bool:
+    """Whether the tokenizer's decoder puts a space between every two tokens (WordPiece / BERT, a ``tokenizers``
+    model without a decoder such as a character ``WordLevel`` vocabulary), rather than decoding the tokens' own text
+    (byte-level BPE, SentencePiece/Metaspace, ``BPEDecoder``, which need no repair).
+
+    Probe: the first :data:`_PROBE_TOKENS` ordinary vocabulary tokens (not special) that decode on their own to
+    letters/digits only (``今``, ``4``, ``hello``; not ``##ing``, not ``Ġthe``); the decoder joins with spaces when
+    every consecutive pair of them decodes to ``decode([a]) + " " + decode([b])`` (a SentencePiece vocabulary has
+    tokens without ``▁``, which join without a space). Fewer than two such tokens → False (texts are left alone).
+    Runs in a few milliseconds; nothing is remembered (the tokenizer may change between calls).
+    """
+    special = set(getattr(tokenizer, "all_special_ids", None) or ())
+    n_vocab = len(tokenizer)
+    found: list[tuple[int, str]] = []
+    for start in range(0, min(n_vocab, _PROBE_IDS), 1024):
+        ids = [i for i in range(start, min(n_vocab, start + 1024)) if i not in special]
+        if not ids:
+            continue
+        singles = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=True,
+                                         clean_up_tokenization_spaces=False)
+        found += [(i, t) for i, t in zip(ids, singles) if t.isalnum()]
+        if len(found) >= _PROBE_TOKENS:
+            break
+    found = found[:_PROBE_TOKENS]
+    if len(found) < 2:
+        return False
+    pairs = list(zip(found, found[1:]))
+    joint = tokenizer.batch_decode([[a, b] for (a, _), (b, _) in pairs], skip_special_tokens=True,
+                                   clean_up_tokenization_spaces=False)
+    return all(j == f"{sa} {sb}" for j, ((_, sa), (_, sb)) in zip(joint, pairs))
+
+
+def remove_decoder_spaces(texts: Sequence[str], tokenizer, *, space_sensitive: bool = False):
+    """Remove the spaces a space-joining decoder put between tokens where the token ids cannot show a space.
+
+    The rule (for a tokenizer whose decoder joins tokens with spaces, :func:`decoder_joins_with_spaces`; any other
+    tokenizer's texts are returned unchanged): in a decoded text ``w1 w2 … wn`` (``wi`` the runs between spaces), the
+    space between ``wi`` and ``wi+1`` is removed when the tokenizer encodes ``wi + wi+1`` to the same ids as
+    ``wi + " " + wi+1`` — the space then carries no information, since the ids are the same whether the text had it
+    or not. A space that changes the encoding is kept: it is a real word boundary the ids show (``hello world`` in
+    a WordPiece vocabulary, where ``helloworld`` would encode as ``hello ##world``). So ``今 天`` → ``今天``,
+    ``4. 5`` → ``4.5`` (BERT splits punctuation off either way), ``3 . 5 G B`` → ``3.5GB`` (a character vocabulary).
+    Every rebuilt text encodes to the same ids as the decoded one: all spaces are tried at once first (one encoding
+    per text), then, for a text where that changes the ids, pair by pair (each distinct pair encoded once within
+    the call), then space by space where the pairs' decisions do not hold in context.
+
+    Where a removed space sits between two letters/digits of a script that separates words with spaces (Latin,
+    digits, Cyrillic, Hangul, …), the original could have had a space there (``hello world`` and ``helloworld``
+    encode alike in a character vocabulary): such a text is *ambiguous* — its space was removed and it is reported.
+    With ``space_sensitive=True`` (a scoring tokenizer that splits on spaces) every removed space makes it ambiguous.
+
+    Args:
+        texts: decoded texts (``batch_decode(..., skip_special_tokens=True)``).
+        tokenizer: the transformers tokenizer that decoded them (``batch_decode`` and ``__call__``).
+        space_sensitive: count every removed space as ambiguous.
+
+    Returns:
+        ``(texts, ambiguous)``: the texts with the decoder's silent spaces removed (a new list) and the sorted
+        indices of the ambiguous texts.
+    """
+    out, flags = _DecoderSpaces(tokenizer, space_sensitive=space_sensitive).apply(list(texts))
+    return out, [i for i, f in enumerate(flags) if f]
+
+
+class _DecoderSpaces:
+    """:func:`remove_decoder_spaces` for one call: the probe and the pair decisions live as long as the instance
+    (one ``compute_metrics`` call), keyed by the texts themselves."""
+
+    def __init__(self, tokenizer, *, space_sensitive: bool = False):
+        self.tokenizer = tokenizer
+        self.space_sensitive = space_sensitive
+        self.joins = decoder_joins_with_spaces(tokenizer)
+        # a vocabulary that encodes a space as a token *and* a decoder that joins tokens with spaces: every decoder
+        # space would re-encode as a space token, so no space looks silent and none can be told from a real one
+        self.spaces_are_tokens = self.joins and bool(self._encode([" "])[0])
+        self._silent: dict[tuple[str, str], bool] = {}
+
+    def _encode(self, texts: list[str]) -> list[list[int]]:
+        if not texts:
+            return []
+        return self.tokenizer(texts, add_special_tokens=False, verbose=False, return_attention_mask=False,
+                              return_token_type_ids=False)["input_ids"]
+
+    def _decide_pairs(self, pairs: set) -> None:
+        new = [p for p in pairs if p not in self._silent]
+        if not new:
+            return
+        glued = self._encode([a + b for a, b in new])
+        spaced = self._encode([f"{a} {b}" for a, b in new])
+        for pair, g, sp in zip(new, glued, spaced):
+            self._silent[pair] = list(g) == list(sp)
+
+    def _ambiguous(self, left: str, right: str) -> bool:
+        return self.space_sensitive or bool(
+            _SPACED_WORD_CHAR_RE.match(left[-1]) and _SPACED_WORD_CHAR_RE.match(right[0])
+        )
+
+    def apply(self, texts: list[str]) -> tuple[list[str], list[bool]]:
+        """``(texts, ambiguous flags)`` for a list of decoded texts.
+
+        Every decision is checked on the whole text: a rebuilt text must encode to the ids of the decoded one.
+        First every space at once (one encoding per text: a character vocabulary, or Chinese text in BERT, where no
+        space is encoded); for a text where that changes the ids, pair by pair (a space stays where its pair
+        encodes differently without it), and where the pairs' decisions do not hold in context, space by space.
+        """
+        flags = [False] * len(texts)
+        out = list(texts)
+        if not self.joins:
+            return out, flags
+        if self.spaces_are_tokens:
+            if any(" " in t for t in texts):
+                logger.warning(
+                    "zheval compute_metrics: %s encodes a space as a token and its decoder also puts a space between "
+                    "every two tokens, so the decoded texts hold spaces that were never in the text and the hook "
+                    "cannot tell them from real ones; the texts are scored as decoded ('今 天 K F C'). Give the "
+                    "tokenizer a decoder that concatenates tokens (tokenizers.decoders.Fuse()) for correct scores.",
+                    type(self.tokenizer).__name__,
+                )
+            return out, flags
+        todo = [(k, t.split(" ")) for k, t in enumerate(texts) if " " in t]
+        if not todo:
+            return out, flags
+        all_gaps = [[bool(a and b) for a, b in zip(pieces, pieces[1:])] for _, pieces in todo]
+        targets = self._encode([texts[k] for k, _ in todo])
+        glued = self._encode([_join(pieces, drop) for (_, pieces), drop in zip(todo, all_gaps)])
+        pairwise = []
+        for (k, pieces), drop, target, g in zip(todo, all_gaps, targets, glued):
+            if list(g) == list(target):
+                self._set(out, flags, k, pieces, drop)
+            else:
+                pairwise.append((k, pieces, list(target)))
+        if not pairwise:
+            return out, flags
+        self._decide_pairs({(a, b) for _, pieces, _ in pairwise for a, b in zip(pieces, pieces[1:]) if a and b})
+        drops = [[bool(a and b and self._silent[(a, b)]) for a, b in zip(pieces, pieces[1:])]
+                 for _, pieces, _ in pairwise]
+        rebuilt = self._encode([_join(pieces, drop) for (_, pieces, _), drop in zip(pairwise, drops)])
+        for (k, pieces, target), drop, r in zip(pairwise, drops, rebuilt):
+            if list(r) != target:
+                drop = self._decide_in_context(pieces, drop, target)
+            self._set(out, flags, k, pieces, drop)
+        return out, flags
+
+    def _set(self, out: list[str], flags: list[bool], k: int, pieces: list[str], drop: list[bool]) -> None:
+        out[k] = _join(pieces, drop)
+        flags[k] = any(d and self._ambiguous(a, b) for d, a, b in zip(drop, pieces, pieces[1:]))
+
+    def _decide_in_context(self, pieces: list[str], drop: list[bool], target: list[int]) -> list[bool]:
+        """Space by space, left to right: remove a candidate space only if the whole text still encodes to
+        ``target`` (rare: a pair that glues differently next to its neighbours)."""
+        decided = [False] * len(drop)
+        for g, candidate in enumerate(drop):
+            if not candidate:
+                continue
+            trial = decided.copy()
+            trial[g] = True
+            if list(self._encode([_join(pieces, trial)])[0]) == target:
+                decided = trial
+        return decided
+
+
+def _join(pieces: list[str], drop: list[bool]) -> str:
+    parts = [pieces[0]]
+    for piece, d in zip(pieces[1:], drop):
+        parts.append(piece if d else " " + piece)
+    return "".join(parts)
 
 
 def _unpack(eval_pred):
@@ -363,14 +598,43 @@ def flatten_result(result: Mapping[str, Any], prefix: str = "") -> dict[str, flo
 DROP_KEYS = ("counts", "totals", "scores")
 
 
-def splits_on_whitespace(options: Mapping) -> bool:
-    """True when the scoring tokenizer named in ``options`` takes whitespace as the token boundary (``"none"``, or
-    a :class:`zheval.tokenizers.WhitespaceTokenizer` instance). The hook then never removes spaces next to CJK
-    characters before that metric: ``今天 天气 很好`` decoded from a word-level vocabulary must stay three tokens."""
-    from ..tokenizers import WhitespaceTokenizer
+def space_sensitive(options: Mapping) -> bool:
+    """True when the scoring tokenizer named in ``options`` may take spaces as token boundaries: ``"none"`` (or a
+    :class:`zheval.tokenizers.WhitespaceTokenizer`) and a user callable / ``.tokenize`` object (which receives the
+    text with its spaces). For such a metric every space the hook removes from a decoded text (one the token ids
+    cannot show, :func:`remove_decoder_spaces`) counts as ambiguous. ``char`` and ``jieba`` (default) are not: their
+    default normalisation removes spaces next to Chinese characters anyway."""
+    from ..tokenizers import BaseTokenizer, CallableTokenizer, WhitespaceTokenizer
 
     tok = options.get("tokenizer")
-    return (isinstance(tok, str) and tok == "none") or isinstance(tok, WhitespaceTokenizer)
+    if tok is None or isinstance(tok, str):
+        return tok == "none"
+    if isinstance(tok, BaseTokenizer):
+        return isinstance(tok, (WhitespaceTokenizer, CallableTokenizer))
+    return True  # a user callable or object with .tokenize
+
+
+def library_scoring_tokenizer(name: str, options: Mapping):
+    """The zheval tokenizer that ``compute_bleu`` (``name="chinese_bleu"``) or ``compute_rouge``
+    (``"chinese_rouge"``) builds from these options — their own option resolution, preset included — so that the
+    hook can tell which references have no tokens before calling them. Options the metric does not take are ignored.
+    Raises what the library raises for bad option values."""
+    if name == "chinese_bleu":
+        from .. import bleu_corpus as lib
+    elif name == "chinese_rouge":
+        from .. import rouge_corpus as lib
+    else:
+        raise ValueError(f"not a library metric: {name!r}; valid: {LIBRARY_METRICS}")
+    own = {k: v for k, v in options.items() if k in _library_options(name)}
+    given = {k: v for k, v in own.items() if k in lib.DEFAULTS}
+    resolved = lib.resolve_options(own.get("preset"), **given)
+    tok_opts = {k: v for k, v in own.items() if k in lib.TOKENIZER_OPTIONS}
+    if name == "chinese_bleu":
+        return lib.build_bleu_tokenizer(resolved["tokenizer"], **tok_opts)
+    tok_opts.pop("normalize", None)  # compute_rouge: the resolved value (a preset may set it) replaces the given one
+    if resolved["normalize"] is not None:
+        tok_opts["normalize"] = resolved["normalize"]
+    return lib.build_rouge_tokenizer(resolved["tokenizer"], **tok_opts)
 
 
 class _Backend:
@@ -380,9 +644,14 @@ class _Backend:
     options: dict
 
     @property
-    def splits_on_whitespace(self) -> bool:
-        """Whether this metric's scoring tokenizer splits on whitespace (see :func:`splits_on_whitespace`)."""
-        return splits_on_whitespace(self.options)
+    def space_sensitive(self) -> bool:
+        """Whether this metric's scoring tokenizer may split on spaces (see :func:`space_sensitive`)."""
+        return space_sensitive(self.options)
+
+    def scoring_tokenizers(self) -> list:
+        """``[(metric name, zheval tokenizer)]`` this metric scores with (built anew for each call: a user callable is
+        never kept between calls); empty when the hook cannot know it (an evaluate module other than ours)."""
+        return [(self.name, library_scoring_tokenizer(self.name, self.options))]
 
     def _take_options(self, options: dict, known) -> None:
         """Keep ``options``; refuse unknown ones and ``crosscheck`` (both metrics share these rules)."""
@@ -517,6 +786,21 @@ class _RougeBackend(_Backend):
         self._items = {}
 
 
+def _is_zheval_module(module) -> bool:
+    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` script of this package (its module calls this
+    zheval's ``compute_rouge`` / ``compute_bleu``), not merely a module of that name."""
+    import sys
+
+    name = getattr(module, "name", None)
+    if name not in LIBRARY_METRICS:
+        return False
+    from .. import bleu_corpus, rouge_corpus
+
+    script = sys.modules.get(type(module).__module__)
+    fn = rouge_corpus.compute_rouge if name == "chinese_rouge" else bleu_corpus.compute_bleu
+    return getattr(script, fn.__name__, None) is fn
+
+
 class _ModuleBackend(_Backend):
     """A loaded ``evaluate`` module: ``compute`` for a whole set, ``add_batch`` + ``compute`` for batches."""
 
@@ -533,6 +817,12 @@ class _ModuleBackend(_Backend):
         names = getattr(module, "evaluation_module_names", None)
         self.name = getattr(module, "name", None) or ("+".join(names) if names else type(module).__name__)
         self.options = dict(options)
+
+    def scoring_tokenizers(self) -> list:
+        """For zheval's own modules (``metrics/chinese_rouge``, ``metrics/chinese_bleu``, alone or in
+        ``evaluate.combine``) the tokenizer their ``compute`` builds from the options; nothing for other modules."""
+        members = getattr(self.module, "evaluation_modules", None) or [self.module]
+        return [(m.name, library_scoring_tokenizer(m.name, self.options)) for m in members if _is_zheval_module(m)]
 
     def compute(self, predictions, references):
         return self.module.compute(predictions=predictions, references=references, **self.options)
@@ -555,6 +845,13 @@ class _ModuleBackend(_Backend):
 # The hook
 
 
+_EMPTY_SET_MESSAGE = (
+    "compute_metrics got an empty evaluation set (0 items in {where}): there is nothing to score. Check "
+    "eval_dataset (empty split, or every row removed by filtering/max_length); the Trainer itself does not call "
+    "compute_metrics for an empty dataloader"
+)
+
+
 class ZhevalComputeMetrics:
     """The callable returned by :func:`build_compute_metrics` (see there); pass it as ``compute_metrics``.
 
@@ -569,16 +866,23 @@ class ZhevalComputeMetrics:
         ``dict[str, float]``: for each metric its numeric keys (:func:`flatten_result`, minus :data:`DROP_KEYS`),
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
         length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
-        metric name (as ``evaluate.combine``). ``empty_references`` (the number of items skipped because their
-        reference decoded to an empty string) is added when it is not 0. When no item can be scored, every score
-        is ``nan``. Scale: ROUGE and BLEU scores, precisions and the brevity penalty on 0–1 (the ``llamafactory_*``
+        metric name (as ``evaluate.combine``). Two counts are added when they are not 0: ``empty_references`` (items
+        skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
+        tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
+        could have been a real one, :func:`remove_decoder_spaces`). When every item was skipped, every score is
+        ``nan``. Scale: ROUGE and BLEU scores, precisions and the brevity penalty on 0–1 (the ``llamafactory_*``
         keys of the ``llamafactory`` presets on LLaMA-Factory's 0–100); ``translation_length``/``reference_length``
         in tokens of the scoring tokenizer.
+
+    Raises:
+        ValueError: an empty evaluation set (0 items in a whole-set call, or in all the batches of a
+            ``batch_eval_metrics`` evaluation); with ``empty_references="error"``, an item whose reference is empty;
+            bad arrays (see :func:`prediction_ids`).
 
     Attributes:
         metrics: the metric back-ends, in order. results: the full result dict of each metric from the last summary
             (with ``signature``, per-order ``counts``/``totals``, per-item ``scores``); ``predictions`` and
-            ``references``: the decoded texts of the last whole-set call (for inspection/logging).
+            ``references``: the decoded texts scored by the last whole-set call (for inspection/logging).
     """
 
     def __init__(
@@ -602,92 +906,106 @@ class ZhevalComputeMetrics:
         self.references: list[str] = []
         self._n_items = 0
         self._n_skipped = 0
+        self._n_ambiguous = 0
+        self._ambiguous_example: str | None = None
 
     # -- calls ---------------------------------------------------------------------------------------------------
     def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
-        raw = decode_predictions(
-            eval_pred, self.tokenizer, causal_lm=self.causal_lm, ignore_index=self.ignore_index, clean_whitespace=False
-        )
-        preds, refs, skipped = self._drop_empty_references(*raw)
-        texts = self._texts_for(preds, refs)
+        preds, refs, amb_p, amb_r = self._decode(eval_pred)
+        if compute_result is None and not preds:
+            raise ValueError(_EMPTY_SET_MESSAGE.format(where="this call"))
+        keep, skipped = self._scorable(preds, refs)
+        ambiguous = sum(1 for i in keep if amb_p[i] or amb_r[i])
+        example = _ambiguous_example(preds, refs, amb_p, amb_r, keep) if ambiguous else None
+        preds = [preds[i] for i in keep]
+        refs = [refs[i] for i in keep]
         if compute_result is None:
-            self.predictions, self.references = texts(None)
-            results = {b.name: b.compute(*texts(b)) for b in self.metrics} if preds else None
-            return self._summarise(results, len(preds), skipped)
+            self.predictions, self.references = preds, refs
+            results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
+            return self._summarise(results, len(preds), skipped, ambiguous, example)
         if preds:
             for b in self.metrics:
-                b.add(*texts(b))
+                b.add(preds, refs)
         self._n_items += len(preds)
         self._n_skipped += skipped
+        self._n_ambiguous += ambiguous
+        if example is not None and self._ambiguous_example is None:
+            self._ambiguous_example = f"batch item {example[len('item '):]}"
         if not compute_result:
             return {}
-        n, skipped = self._n_items, self._n_skipped
-        self._n_items = self._n_skipped = 0
+        n, skipped, ambiguous, example = self._n_items, self._n_skipped, self._n_ambiguous, self._ambiguous_example
+        self._n_items = self._n_skipped = self._n_ambiguous = 0
+        self._ambiguous_example = None
+        if n + skipped == 0:
+            self.reset()
+            raise ValueError(_EMPTY_SET_MESSAGE.format(where="the batches of this evaluation"))
         try:
             results = {b.name: b.summary() for b in self.metrics} if n else None  # summary() empties each state
         except BaseException:
             self.reset()
             raise
-        return self._summarise(results, n, skipped)
+        return self._summarise(results, n, skipped, ambiguous, example)
 
     def decode(self, eval_pred) -> tuple[list[str], list[str]]:
-        """Decoded ``(predictions, references)`` of one call (see :func:`decode_predictions`): whitespace cleaned
-        when ``clean_whitespace`` is on and no metric's scoring tokenizer splits on whitespace."""
-        return decode_predictions(
+        """Decoded ``(predictions, references)`` of one call, as the hook scores them (before items with an empty
+        reference are skipped): see :func:`decode_predictions`."""
+        preds, refs, _, _ = self._decode(eval_pred)
+        return preds, refs
+
+    def _decode(self, eval_pred):
+        return _decode(
             eval_pred,
             self.tokenizer,
             causal_lm=self.causal_lm,
             ignore_index=self.ignore_index,
-            clean_whitespace=self.clean_whitespace and not any(b.splits_on_whitespace for b in self.metrics),
+            clean_whitespace=self.clean_whitespace,
+            space_sensitive=any(b.space_sensitive for b in self.metrics),
         )
-
-    def _texts_for(self, preds: list[str], refs: list[str]):
-        """``texts(backend)`` → the texts that metric scores: whitespace-cleaned (:func:`normalize_space`, once per
-        call) when ``clean_whitespace`` is on, except for a metric whose scoring tokenizer splits on whitespace,
-        which gets the texts as decoded (removing a space next to a CJK character would merge two of its tokens).
-        ``texts(None)`` is what :attr:`predictions`/:attr:`references` keep (as :meth:`decode`)."""
-        cleaned: list = []
-
-        def texts(backend):
-            raw_needed = backend.splits_on_whitespace if backend is not None else any(
-                b.splits_on_whitespace for b in self.metrics)
-            if not self.clean_whitespace or raw_needed:
-                return preds, refs
-            if not cleaned:
-                cleaned.append(([normalize_space(t) for t in preds], [normalize_space(t) for t in refs]))
-            return cleaned[0]
-
-        return texts
 
     def reset(self) -> None:
         """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
         only after an evaluation loop that was interrupted)."""
         self._n_items = 0
         self._n_skipped = 0
+        self._n_ambiguous = 0
+        self._ambiguous_example = None
         for b in self.metrics:
             b.reset()
 
     # -- helpers -------------------------------------------------------------------------------------------------
-    def _drop_empty_references(self, preds, refs):
-        keep = [i for i, r in enumerate(refs) if r.strip()]
-        skipped = len(refs) - len(keep)
-        if skipped:
-            if self.empty_references == "error":
-                first = next(i for i, r in enumerate(refs) if not r.strip())
-                raise ValueError(
-                    f"item {first} of this evaluation call (and {skipped - 1} more) has a reference that decodes to "
-                    "an empty string (all label positions are -100/pad/special tokens); use empty_references='skip' "
-                    "to skip and count such items"
-                )
-            preds = [preds[i] for i in keep]
-            refs = [refs[i] for i in keep]
-        return preds, refs, skipped
+    def _scorable(self, preds: list[str], refs: list[str]) -> tuple[list[int], int]:
+        """Indices of the items to score and the number skipped: an item is skipped when its reference decodes to
+        an empty string or has no tokens for the scoring tokenizer of one of the metrics (``punct="drop"`` and a
+        reference that is only punctuation; a user tokenizer returning ``[]``) — every metric scores the same items.
+        With ``empty_references="error"`` the first such item raises ValueError."""
+        tokenizers = [pair for b in self.metrics for pair in b.scoring_tokenizers()]
+        keep, reasons = [], {}
+        for i, ref in enumerate(refs):
+            if not ref.strip():
+                reasons[i] = "decodes to an empty string (all label positions are -100/pad/special tokens)"
+                continue
+            empty_for = next((name for name, tok in tokenizers if not tok.tokenize(ref)), None)
+            if empty_for is not None:
+                reasons[i] = f"has no tokens for the scoring tokenizer of {empty_for} ({ref!r})"
+                continue
+            keep.append(i)
+        if reasons and self.empty_references == "error":
+            first = min(reasons)
+            raise ValueError(
+                f"item {first} of this evaluation call (and {len(reasons) - 1} more) has a reference that "
+                f"{reasons[first]}; use empty_references='skip' to skip and count such items"
+            )
+        return keep, len(reasons)
 
-    def _summarise(self, results: dict | None, n_items: int, skipped: int) -> dict[str, float]:
+    def _summarise(self, results: dict | None, n_items: int, skipped: int, ambiguous: int = 0,
+                   example: str | None = None) -> dict[str, float]:
+        if ambiguous:
+            sensitive = any(b.space_sensitive for b in self.metrics)
+            logger.warning(_ambiguous_message(ambiguous, n_items, example, sensitive))
         if skipped:
             logger.warning(
-                "zheval compute_metrics: skipped %d of %d items whose reference decoded to an empty string "
-                "(reported as 'empty_references')",
+                "zheval compute_metrics: skipped %d of %d items whose reference is empty (decodes to an empty string "
+                "or has no tokens for a metric's scoring tokenizer; reported as 'empty_references')",
                 skipped,
                 skipped + n_items,
             )
@@ -703,6 +1021,8 @@ class ZhevalComputeMetrics:
             self.results = results
         if skipped:
             out["empty_references"] = float(skipped)
+        if ambiguous:
+            out["ambiguous_spaces"] = float(ambiguous)
         return out
 
     def _flatten(self, results: dict[str, dict]) -> dict[str, float]:
@@ -722,7 +1042,7 @@ class ZhevalComputeMetrics:
 
 def _load_module(spec: str):
     """``evaluate.load`` a module path or Hub id once (local paths made absolute: evaluate resolves relative paths
-    against the CWD, ECOSYSTEM §1.3)."""
+    against the CWD)."""
     import os
 
     import evaluate
@@ -813,12 +1133,18 @@ def build_compute_metrics(
             whose label is not ``ignore_index`` (see :func:`prediction_ids`). Leave False for ``Seq2SeqTrainer`` with
             ``predict_with_generate=True``.
         ignore_index: the label padding value (``-100``).
-        clean_whitespace: normalise whitespace of decoded texts (``今 天 天 气`` → ``今天天气``) — except for a metric
-            whose scoring tokenizer splits on whitespace (``tokenizer="none"``): it always gets the texts as decoded,
-            since removing a space next to a CJK character would merge its tokens (``今天 天气`` → ``今天天气``).
-            A custom callable scoring tokenizer that splits on whitespace needs ``clean_whitespace=False``.
-        empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special) are
-            left out, counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError.
+        clean_whitespace: remove the spaces a space-joining decoder (WordPiece, a character vocabulary) put between
+            tokens where the ids cannot show a space (``今 天 天 气`` → ``今天天气``, ``4. 5`` → ``4.5``), keeping every
+            space the ids show (``hello world`` in WordPiece; the word boundaries of a word-level vocabulary, which a
+            scoring tokenizer that splits on spaces — ``"none"`` or your callable — needs). Default on for every
+            scoring tokenizer, user callables included; byte-level BPE/SentencePiece texts are never changed. Items
+            where a removed space could have been real are counted as ``ambiguous_spaces`` and logged (every removed
+            space counts for ``"none"``/callables). False: score the texts exactly as ``batch_decode`` returns them.
+        empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special), or
+            has no tokens for the scoring tokenizer of one of the metrics (library metrics and zheval's own evaluate
+            modules; e.g. ``punct="drop"`` and a reference that is only punctuation), are left out of every metric,
+            counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
+            such item.
         metric_options: keyword options shared by the metrics, with the names of the metric modules (``tokenizer=
             "jieba"``, ``terms=[...]``, ``normalize``, ``t2s``, ``rouge_types``, ``multi_ref``, ``max_order``,
             ``smooth_method``, ``preset``, ...). For the library metrics each option goes to the metric(s) that
