@@ -83,7 +83,8 @@ def score(
         elif _can_share(share, bleu_options):
             out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs, **bleu_options)
         else:
-            out["bleu"] = compute_bleu(preds, refs, _validated=True, **bleu_options)
+            # the input guards ran once, in compute_rouge, when ROUGE was computed
+            out["bleu"] = compute_bleu(preds, refs, _validated=True, _warn_slips="rouge" not in out, **bleu_options)
     return {m: out[m] for m in metrics}
 
 
