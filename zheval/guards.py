@@ -35,14 +35,13 @@ positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Meas
 from __future__ import annotations
 
 import os
-import re
 import sys
 import warnings
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from .normalize import HAN_CLASS_BODY, HAN_RANGES, t2s
+from .normalize import HAN_RANGES, t2s
 
 __all__ = [
     "ZhevalWarning",
@@ -87,12 +86,11 @@ SIMPLIFIED_MAX_SHARE = 0.01
 #: Each side needs at least this many Han characters in the sample for its script to be judged.
 SCRIPT_MIN_HAN = 20
 #: At most this many items are sampled (evenly spread; their prediction and one reference each).
-SAMPLE_ITEMS = 100
+SAMPLE_ITEMS = 64
 #: Each sampled text is cut to its first this many characters.
 SAMPLE_CHARS_PER_TEXT = 32
 
-_HAN_RE = re.compile(f"[{HAN_CLASS_BODY}]")
-_RUN_RE = re.compile(f"[{HAN_CLASS_BODY}]{{{UNSEGMENTED_MIN_RUN}}}")
+_HAN_BOUNDS = np.array([x for lo, hi in HAN_RANGES for x in (lo, hi + 1)], dtype=np.uint32)
 
 
 def sample_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> Tuple[List[str], List[str]]:
@@ -111,22 +109,42 @@ def sample_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]
     return preds, refs
 
 
-def unsegmented_share(texts: Sequence[str]) -> Tuple[float, int]:
+class _Side:
+    """One side's sampled texts joined by newlines (so that no run or phrase spans two texts), as code points, with
+    the Han mask (:data:`zheval.normalize.HAN_RANGES`) computed once for both measures."""
+
+    def __init__(self, texts: Sequence[str]):
+        self.texts = list(texts)
+        self.joined = "\n".join(self.texts)
+        self.codes = np.frombuffer(self.joined.encode("utf-32-le"), dtype=np.uint32)
+        self.han = (np.searchsorted(_HAN_BOUNDS, self.codes, side="right") & 1).astype(bool)
+        self.n_han = int(np.count_nonzero(self.han))
+
+        self.lengths = np.fromiter(map(len, self.texts), dtype=np.int64, count=len(self.texts))
+        self.starts = np.zeros(len(self.texts), dtype=np.int64)  # where each text starts in the joined string
+        if len(self.texts) > 1:
+            np.cumsum(self.lengths[:-1] + 1, out=self.starts[1:])
+
+    def texts_with(self, mask: np.ndarray) -> np.ndarray:
+        """Per text: whether ``mask`` (over the joined string) is True somewhere inside it."""
+        cum = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
+        return cum[self.starts + self.lengths] > cum[self.starts]
+
+
+def unsegmented_share(texts: Sequence[str], _side: Optional[_Side] = None) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` texts that contain a Han character, the share holding a run of
     :data:`UNSEGMENTED_MIN_RUN` consecutive Han characters (``(0.0, 0)`` when none contains one)."""
-    search_han, search_run = _HAN_RE.search, _RUN_RE.search
-    han = [t for t in texts if search_han(t)]
-    if not han:
+    side = _side if _side is not None else _Side(texts)
+    if not side.n_han:
         return 0.0, 0
-    return sum(1 for t in han if search_run(t)) / len(han), len(han)
-
-
-_HAN_BOUNDS = np.array([x for lo, hi in HAN_RANGES for x in (lo, hi + 1)], dtype=np.uint32)
-
-
-def _han_mask(codes: np.ndarray) -> np.ndarray:
-    """Which code points are Han characters (:data:`zheval.normalize.HAN_RANGES`), in one sorted search."""
-    return (np.searchsorted(_HAN_BOUNDS, codes, side="right") & 1).astype(bool)
+    han = side.han
+    # maximal runs of Han characters lie between non-Han positions (the newlines joining the texts are non-Han, so
+    # a run never spans two texts); the text of a long run is the last text starting at or before it
+    edges = np.concatenate(([-1], np.flatnonzero(~han), [len(han)]))
+    long_starts = edges[:-1][np.diff(edges) - 1 >= UNSEGMENTED_MIN_RUN] + 1
+    with_run = np.unique(np.searchsorted(side.starts, long_starts, side="right") - 1)
+    n = int(np.count_nonzero(side.texts_with(han)))
+    return len(with_run) / n, n
 
 
 def _same_length_t2s(text: str) -> str:
@@ -138,23 +156,18 @@ def _same_length_t2s(text: str) -> str:
     return "".join(c if len(c) == 1 else ch for ch in text for c in (t2s(ch),))
 
 
-def traditional_share(texts: Sequence[str]) -> Tuple[float, int]:
+def traditional_share(texts: Sequence[str], _side: Optional[_Side] = None) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` Han characters in ``texts`` (occurrences), the share that OpenCC ``t2s`` (the
     converter of the ``t2s`` normalisation step) changes; ``(0.0, 0)`` without Han characters. The texts are
     converted joined by newlines (no phrase spans two texts) and compared position by position."""
-    joined = "\n".join(texts)
-    if joined.isascii():
+    side = _side if _side is not None else _Side(texts)
+    if not side.n_han:
         return 0.0, 0
-    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    han = _han_mask(codes)
-    n = int(np.count_nonzero(han))
-    if n == 0:
-        return 0.0, 0
-    converted = t2s(joined)
-    if len(converted) != len(joined):  # a phrase became longer or shorter: that text character by character
-        converted = "\n".join(_same_length_t2s(t) for t in texts)
-    changed = codes != np.frombuffer(converted.encode("utf-32-le"), dtype=np.uint32)
-    return int(np.count_nonzero(changed & han)) / n, n
+    converted = t2s(side.joined)
+    if len(converted) != len(side.joined):  # a phrase became longer or shorter: text by text, char by char
+        converted = "\n".join(_same_length_t2s(t) for t in side.texts)
+    changed = side.codes != np.frombuffer(converted.encode("utf-32-le"), dtype=np.uint32)
+    return int(np.count_nonzero(changed & side.han)) / side.n_han, side.n_han
 
 
 def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
@@ -169,10 +182,10 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
     """
     if not predictions:
         return []
-    preds, refs = sample_texts(predictions, references)
+    preds, refs = (_Side(texts) for texts in sample_texts(predictions, references))
     found: List[Tuple[type, str]] = []
     if getattr(tokenizer, "name", None) == "none":
-        sides = [(name, *unsegmented_share(texts)) for name, texts in (("predictions", preds), ("references", refs))]
+        sides = [(name, *unsegmented_share((), side)) for name, side in (("predictions", preds), ("references", refs))]
         bad = [(name, share, n) for name, share, n in sides if n and share >= UNSEGMENTED_SHARE]
         if bad:
             what = " and ".join(f"{share:.0%} of the sampled {name} ({n} with Han characters)" for name, share, n in bad)
@@ -182,7 +195,7 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
                 'token, so almost nothing matches. Use tokenizer="char" (the default) or "jieba" for raw Chinese, or '
                 'segment the text first (words separated by spaces) if you mean tokenizer="none".')))
     if "t2s" not in tokenizer.normalizer.steps:
-        (sp, hp), (sr, hr) = traditional_share(preds), traditional_share(refs)
+        (sp, hp), (sr, hr) = traditional_share((), preds), traditional_share((), refs)
         if hp >= SCRIPT_MIN_HAN and hr >= SCRIPT_MIN_HAN:
             if sp >= TRADITIONAL_MIN_SHARE and sr <= SIMPLIFIED_MAX_SHARE:
                 trad, simp = ("predictions", sp), ("references", sr)
