@@ -26,7 +26,7 @@ from .bleu import (
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import apply_preset
+from .options import apply_preset, refused_hub_options
 from .signature import build_signature
 from .stats import bootstrap_interval, check_bootstrap, check_interval_options, mean
 from .tokenizers import BaseTokenizer, get_tokenizer
@@ -321,10 +321,20 @@ def compute_bleu(
         ``llamafactory_bleu_4`` with the llamafactory preset.
 
     Raises:
-        ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list, an
-            empty reference string (both naming the item and reference index), unknown option values (listing
-            the valid ones), options that do not apply to the tokenizer, a crosscheck the tools cannot express.
-        TypeError: a non-``str`` prediction or reference (naming its index), an unknown keyword option.
+        ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list (naming
+            the item), unknown option values (listing the valid ones), options that do not apply to the tokenizer,
+            a crosscheck the tools cannot express; ``bootstrap`` not an int in
+            [0, :data:`~zheval.stats.MAX_BOOTSTRAP_RESAMPLES`], ``seed`` outside [0, 2**32 - 1], ``confidence``
+            outside (0, 1) (:func:`zheval.stats.check_interval_options`).
+        EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
+            tokenisation with this tokenizer (a reference length of 0 would cancel the brevity penalty), every one
+            named as ``references[i][j]`` (:func:`zheval.inputs.check_references`; every preset too).
+        TypeError: a non-``str`` prediction or reference (naming its index), an unknown keyword option (with the
+            reason for the Hub bleu module's ``smooth``), a non-int ``seed``.
+
+    Warns:
+        :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.guards`): ``tokenizer="none"`` on
+        unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
     """
     opts, tok = _prepare(
         preset=preset,
@@ -384,7 +394,8 @@ def _prepare(preset=None, bootstrap=0, crosscheck=False, seed=12345, confidence=
     given = {k: options.pop(k) for k in list(options) if k in DEFAULTS}
     bad = sorted(set(options) - set(TOKENIZER_OPTIONS))
     if bad:
-        raise TypeError(f"compute_bleu got unknown option(s) {bad}; valid options: {', '.join(BLEU_OPTIONS)}")
+        raise TypeError(f"compute_bleu got unknown option(s) {bad}; valid options: {', '.join(BLEU_OPTIONS)}"
+                        f"{refused_hub_options(bad)}")
     opts = resolve_options(preset, **given)
     check_interval_options(bootstrap, seed, confidence)
     tok = build_bleu_tokenizer(opts["tokenizer"], **options)

@@ -14,13 +14,14 @@ The slips and their exact rules:
   is not split into words: every whitespace-free run becomes one token, so nearly nothing matches. A text counts as
   *unsegmented* when it holds a run of at least :data:`UNSEGMENTED_MIN_RUN` consecutive Han characters; the
   warning fires when at least :data:`UNSEGMENTED_SHARE` of the sampled predictions, or of the sampled references,
-  that contain a Han character are unsegmented. (On the shared real data, jieba-segmented text has such runs in
-  at most 9 % of texts -- long words such as 中华人民共和国; raw text in 65-100 %.)
+  that contain a Han character are unsegmented. (On the samples of the shared real data -- CrossWOZ replies and
+  queries, CSL titles and abstracts -- jieba-segmented text has such runs in at most 12.5 % of the texts, from long
+  words such as 中华人民共和国; raw text in 59-100 %: the threshold lies between.)
 * :class:`ScriptMismatchWarning` -- predictions in Traditional and references in Simplified Chinese (or the
   reverse) with ``t2s`` off: the same word in the two scripts shares no character token. The measure of a side is
   the share of its sampled Han characters that OpenCC ``t2s`` (the converter of the ``t2s`` normalisation step)
-  changes (:func:`traditional_share`): 0.30-0.39 for the shared real data converted to Traditional with OpenCC
-  ``s2t``, at most 0.003 for the data as it is (Simplified). A side is *Traditional* at
+  changes (:func:`traditional_share`): 0.29-0.39 for the samples of the shared real data converted to Traditional
+  with OpenCC ``s2t``, at most 0.003 for the data as it is (Simplified). A side is *Traditional* at
   :data:`TRADITIONAL_MIN_SHARE` or more, *not Traditional* (Simplified or script-neutral) at
   :data:`SIMPLIFIED_MAX_SHARE` or less; the warning fires when one side is Traditional and the other is not, each
   with at least :data:`SCRIPT_MIN_HAN` Han characters sampled, and the tokenizer's normalisation has no ``t2s``
@@ -28,13 +29,17 @@ The slips and their exact rules:
 
 The sample (:func:`sample_texts`): at most :data:`SAMPLE_ITEMS` items spread evenly over the corpus (the first,
 the last and equal steps between), their prediction and one of their references (rotating over the reference
-positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Measured cost: well under 5 % of a computation on the shared real data
-(tests/test_input_guards.py measures it).
+positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2
+cores): 0.07-0.2 ms per call, 0.05-2 % of ``compute_bleu``/``compute_rouge`` on those corpora -- about 4 % only for
+the smallest (85 items) with ``tokenizer="none"``, whose BLEU takes 2.6 ms (tests/test_input_guards.py checks
+< 5 %); the first call in a process also builds OpenCC's t2s converter (about 5 ms, once, shared with the ``t2s``
+normalisation step).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 import warnings
 from typing import List, Optional, Sequence, Tuple
@@ -78,15 +83,15 @@ class ScriptMismatchWarning(ZhevalWarning):
 UNSEGMENTED_MIN_RUN = 5
 #: :class:`UnsegmentedTextWarning` fires when at least this share of the sampled predictions or references that
 #: contain a Han character is unsegmented.
-UNSEGMENTED_SHARE = 0.5
+UNSEGMENTED_SHARE = 0.35
 #: A side whose sampled Han characters are changed by OpenCC ``t2s`` in at least this share is Traditional.
-TRADITIONAL_MIN_SHARE = 0.05
+TRADITIONAL_MIN_SHARE = 0.1
 #: A side with at most this share is Simplified (or script-neutral).
-SIMPLIFIED_MAX_SHARE = 0.01
+SIMPLIFIED_MAX_SHARE = 0.02
 #: Each side needs at least this many Han characters in the sample for its script to be judged.
 SCRIPT_MIN_HAN = 20
 #: At most this many items are sampled (evenly spread; their prediction and one reference each).
-SAMPLE_ITEMS = 64
+SAMPLE_ITEMS = 32
 #: Each sampled text is cut to its first this many characters.
 SAMPLE_CHARS_PER_TEXT = 32
 
@@ -109,65 +114,86 @@ def sample_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]
     return preds, refs
 
 
-class _Side:
-    """One side's sampled texts joined by newlines (so that no run or phrase spans two texts), as code points, with
-    the Han mask (:data:`zheval.normalize.HAN_RANGES`) computed once for both measures."""
+_HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" if lo != hi else chr(lo) for lo, hi in HAN_RANGES)
+_HAN_RE = re.compile(f"[{_HAN_CLASS}]")
+_RUN_RE = re.compile(f"[{_HAN_CLASS}]{{{UNSEGMENTED_MIN_RUN}}}")
 
-    def __init__(self, texts: Sequence[str]):
-        self.texts = list(texts)
-        self.joined = "\n".join(self.texts)
-        self.codes = np.frombuffer(self.joined.encode("utf-32-le"), dtype=np.uint32)
-        self.han = (np.searchsorted(_HAN_BOUNDS, self.codes, side="right") & 1).astype(bool)
-        self.n_han = int(np.count_nonzero(self.han))
+# Han characters of the Basic Multilingual Plane, as a lookup table (supplementary-plane Han by HAN_RANGES' bounds).
+_BMP_HAN = np.zeros(0x10000, dtype=bool)
+for _lo, _hi in HAN_RANGES:
+    if _lo < 0x10000:
+        _BMP_HAN[_lo:min(_hi, 0xFFFF) + 1] = True
+del _lo, _hi
 
-        self.lengths = np.fromiter(map(len, self.texts), dtype=np.int64, count=len(self.texts))
-        self.starts = np.zeros(len(self.texts), dtype=np.int64)  # where each text starts in the joined string
-        if len(self.texts) > 1:
-            np.cumsum(self.lengths[:-1] + 1, out=self.starts[1:])
-
-    def texts_with(self, mask: np.ndarray) -> np.ndarray:
-        """Per text: whether ``mask`` (over the joined string) is True somewhere inside it."""
-        cum = np.concatenate(([0], np.cumsum(mask, dtype=np.int64)))
-        return cum[self.starts + self.lengths] > cum[self.starts]
+# Module-level memo, filled as characters are first seen: whether OpenCC t2s changes a BMP Han character converted
+# alone. It outlives a call safely: each entry depends only on its character and the installed OpenCC (nothing a
+# call can change); entries are only ever set to that one value, so threads filling it at once agree.
+_T2S_KNOWN = np.zeros(0x10000, dtype=bool)
+_T2S_CHANGED = np.zeros(0x10000, dtype=bool)
 
 
-def unsegmented_share(texts: Sequence[str], _side: Optional[_Side] = None) -> Tuple[float, int]:
+def _t2s_changes(codes: np.ndarray) -> np.ndarray:
+    """For BMP Han code points: whether t2s changes each, converted alone (memoised, see above)."""
+    unknown = codes[~_T2S_KNOWN[codes]]
+    if unknown.size:
+        new = np.unique(unknown)
+        chars = [chr(c) for c in new.tolist()]
+        converted = t2s("\n".join(chars)).split("\n")
+        if len(converted) != len(chars):  # (never seen: the line breaks keep the characters apart)
+            converted = [t2s(c) for c in chars]
+        _T2S_CHANGED[new] = [a != b for a, b in zip(chars, converted)]
+        _T2S_KNOWN[new] = True
+    return _T2S_CHANGED[codes]
+
+
+def _measure(texts: Sequence[str], split: int, runs: bool, script: bool) -> List[dict]:
+    """The measures of ``texts[:split]`` and ``texts[split:]`` (two sides): ``han`` (Han characters), ``changed``
+    (of them, changed by t2s, each converted alone; with ``script``), ``texts`` (texts with a Han character) and
+    ``runs`` (texts with a run of :data:`UNSEGMENTED_MIN_RUN` Han characters; with ``runs``). The character counts
+    come from the texts' code points (joined by newlines) in a few vectorised passes, the text counts from a
+    regular expression per text."""
+    texts = list(texts)
+    codes = np.frombuffer("\n".join(texts).encode("utf-32-le"), dtype=np.uint32)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    starts = np.zeros(len(texts), dtype=np.int64)
+    if len(texts) > 1:
+        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+    bmp = codes < 0x10000
+    if bmp.all():
+        han = _BMP_HAN[codes]
+    else:
+        han = np.zeros(len(codes), dtype=bool)
+        han[bmp] = _BMP_HAN[codes[bmp]]
+        han[~bmp] = (np.searchsorted(_HAN_BOUNDS, codes[~bmp], side="right") & 1).astype(bool)
+    cut = int(starts[split]) if split < len(texts) else len(codes)  # where the second side starts
+    out = [{"han": int(np.count_nonzero(han[:cut]))}, {"han": int(np.count_nonzero(han[cut:]))}]
+    if script:
+        changed = np.zeros(len(codes), dtype=bool)
+        sel = han & bmp  # (a supplementary-plane Han character counts as unchanged)
+        changed[sel] = _t2s_changes(codes[sel])
+        out[0]["changed"], out[1]["changed"] = int(np.count_nonzero(changed[:cut])), int(np.count_nonzero(changed[cut:]))
+    if runs:
+        search_han, search_run = _HAN_RE.search, _RUN_RE.search
+        for side, part in zip(out, (texts[:split], texts[split:])):
+            with_han = [t for t in part if search_han(t)]
+            side["texts"] = len(with_han)
+            side["runs"] = sum(1 for t in with_han if search_run(t))
+    return out
+
+
+def unsegmented_share(texts: Sequence[str]) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` texts that contain a Han character, the share holding a run of
     :data:`UNSEGMENTED_MIN_RUN` consecutive Han characters (``(0.0, 0)`` when none contains one)."""
-    side = _side if _side is not None else _Side(texts)
-    if not side.n_han:
-        return 0.0, 0
-    han = side.han
-    # maximal runs of Han characters lie between non-Han positions (the newlines joining the texts are non-Han, so
-    # a run never spans two texts); the text of a long run is the last text starting at or before it
-    edges = np.concatenate(([-1], np.flatnonzero(~han), [len(han)]))
-    long_starts = edges[:-1][np.diff(edges) - 1 >= UNSEGMENTED_MIN_RUN] + 1
-    with_run = np.unique(np.searchsorted(side.starts, long_starts, side="right") - 1)
-    n = int(np.count_nonzero(side.texts_with(han)))
-    return len(with_run) / n, n
+    m = _measure(texts, len(texts), runs=True, script=False)[0]
+    return (m["runs"] / m["texts"], m["texts"]) if m["texts"] else (0.0, 0)
 
 
-def _same_length_t2s(text: str) -> str:
-    """t2s of ``text``, or character by character (keeping a character whose conversion is not one character)
-    when a phrase conversion changed the length."""
-    out = t2s(text)
-    if len(out) == len(text):
-        return out
-    return "".join(c if len(c) == 1 else ch for ch in text for c in (t2s(ch),))
-
-
-def traditional_share(texts: Sequence[str], _side: Optional[_Side] = None) -> Tuple[float, int]:
+def traditional_share(texts: Sequence[str]) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` Han characters in ``texts`` (occurrences), the share that OpenCC ``t2s`` (the
-    converter of the ``t2s`` normalisation step) changes; ``(0.0, 0)`` without Han characters. The texts are
-    converted joined by newlines (no phrase spans two texts) and compared position by position."""
-    side = _side if _side is not None else _Side(texts)
-    if not side.n_han:
-        return 0.0, 0
-    converted = t2s(side.joined)
-    if len(converted) != len(side.joined):  # a phrase became longer or shorter: text by text, char by char
-        converted = "\n".join(_same_length_t2s(t) for t in side.texts)
-    changed = side.codes != np.frombuffer(converted.encode("utf-32-le"), dtype=np.uint32)
-    return int(np.count_nonzero(changed & side.han)) / side.n_han, side.n_han
+    converter of the ``t2s`` normalisation step) changes, each character converted alone (a supplementary-plane
+    character counts as unchanged); ``(0.0, 0)`` without Han characters."""
+    m = _measure(texts, len(texts), runs=False, script=True)[0]
+    return (m["changed"] / m["han"], m["han"]) if m["han"] else (0.0, 0)
 
 
 def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
@@ -182,11 +208,16 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
     """
     if not predictions:
         return []
-    preds, refs = (_Side(texts) for texts in sample_texts(predictions, references))
+    preds, refs = sample_texts(predictions, references)
+    runs = getattr(tokenizer, "name", None) == "none"
+    script = "t2s" not in tokenizer.normalizer.steps
+    if not (runs or script):
+        return []
+    sides = _measure(preds + refs, len(preds), runs, script)
     found: List[Tuple[type, str]] = []
-    if getattr(tokenizer, "name", None) == "none":
-        sides = [(name, *unsegmented_share((), side)) for name, side in (("predictions", preds), ("references", refs))]
-        bad = [(name, share, n) for name, share, n in sides if n and share >= UNSEGMENTED_SHARE]
+    if runs:
+        bad = [(name, m["runs"] / m["texts"], m["texts"]) for name, m in zip(("predictions", "references"), sides)
+               if m["texts"] and m["runs"] / m["texts"] >= UNSEGMENTED_SHARE]
         if bad:
             what = " and ".join(f"{share:.0%} of the sampled {name} ({n} with Han characters)" for name, share, n in bad)
             found.append((UnsegmentedTextWarning, (
@@ -194,9 +225,10 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
                 "Han characters without a space: such text is not segmented into words, and each run becomes one "
                 'token, so almost nothing matches. Use tokenizer="char" (the default) or "jieba" for raw Chinese, or '
                 'segment the text first (words separated by spaces) if you mean tokenizer="none".')))
-    if "t2s" not in tokenizer.normalizer.steps:
-        (sp, hp), (sr, hr) = traditional_share((), preds), traditional_share((), refs)
+    if script:
+        hp, hr = sides[0]["han"], sides[1]["han"]
         if hp >= SCRIPT_MIN_HAN and hr >= SCRIPT_MIN_HAN:
+            sp, sr = sides[0]["changed"] / hp, sides[1]["changed"] / hr
             if sp >= TRADITIONAL_MIN_SHARE and sr <= SIMPLIFIED_MAX_SHARE:
                 trad, simp = ("predictions", sp), ("references", sr)
             elif sr >= TRADITIONAL_MIN_SHARE and sp <= SIMPLIFIED_MAX_SHARE:
@@ -217,17 +249,20 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
     return found
 
 
+_HERE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PASS_THROUGH = ("chinese_rouge.py", "chinese_bleu.py")  # the metric scripts (evaluate copies them to its cache)
+
+
 def _user_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the first frame outside zheval (and evaluate's machinery)."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    skip = (here + os.sep,)
+    """The ``stacklevel`` that points a warning at the first frame outside zheval, evaluate and the metric scripts."""
     level = 1
     frame = sys._getframe(1)
     while frame is not None:
         fn = frame.f_code.co_filename
-        name = frame.f_globals.get("__name__", "")
-        if not (os.path.abspath(fn).startswith(skip) or name.startswith("evaluate.")
-                or os.path.basename(fn) in ("chinese_rouge.py", "chinese_bleu.py")):
+        if not os.path.isabs(fn):
+            fn = os.path.abspath(fn)
+        if not (fn.startswith(_HERE) or frame.f_globals.get("__name__", "").startswith("evaluate.")
+                or fn.endswith(_PASS_THROUGH)):
             return level
         frame = frame.f_back
         level += 1

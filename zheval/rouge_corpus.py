@@ -25,7 +25,7 @@ from .corpus import tokenize_corpus
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import apply_preset
+from .options import apply_preset, refused_hub_options
 from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
 from .layout import CorpusLayout
 from .rouge_batch import BATCH_KINDS, corpus_rouge_scores
@@ -241,14 +241,24 @@ def compute_rouge(
         ``signature`` (str), optional ``crosscheck`` and ``llamafactory_*``.
 
     Raises:
-        ValueError: length mismatch, empty reference list, reference empty after normalisation (naming item and
-            reference index), unknown rouge type / multi_ref / preset / sentence_split (listing valid values),
-            bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset rouge155.
-        TypeError: non-``str`` prediction or reference (naming its index), unknown keyword option.
+        ValueError: length mismatch, empty reference list, unknown rouge type / multi_ref / preset / sentence_split
+            (listing valid values), bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset
+            rouge155; ``bootstrap`` not an int in [0, :data:`~zheval.stats.MAX_BOOTSTRAP_RESAMPLES`], ``seed``
+            outside [0, 2**32 - 1], ``confidence`` outside (0, 1) (:func:`zheval.stats.check_interval_options`).
+        EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
+            tokenisation with this tokenizer, every one named as ``references[i][j]``
+            (:func:`zheval.inputs.check_references`; every preset too).
+        TypeError: non-``str`` prediction or reference (naming its index), unknown keyword option (with the reason
+            for the Hub rouge module's ``use_stemmer``), a non-int ``seed``.
+
+    Warns:
+        :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.guards`): ``tokenizer="none"`` on
+        unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
     """
     bad = sorted(set(tokenizer_options) - set(TOKENIZER_OPTIONS))
     if bad:
-        raise TypeError(f"compute_rouge got unknown option(s) {bad}; valid options: {', '.join(ROUGE_OPTIONS)}")
+        raise TypeError(f"compute_rouge got unknown option(s) {bad}; valid options: {', '.join(ROUGE_OPTIONS)}"
+                        f"{refused_hub_options(bad)}")
     norm_given = tokenizer_options.pop("normalize", _UNSET)
     opts = resolve_options(
         preset,

@@ -31,6 +31,7 @@ from zheval.adapters.evaluate_glue import store_item  # From: zheval
 from zheval.bleu_corpus import BLEU_OPTIONS  # From: zheval
 from zheval.bleu_corpus import check_call  # From: zheval
 from zheval.bleu_corpus import compute_bleu  # From: zheval
+from zheval.options import refused_hub_options  # From: zheval
 from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
 
 
@@ -85,6 +86,9 @@ Args:
     references (`list` of `list` of `str`, or `list` of `str`): one or more references per item; the number may
         differ between items. Not sacrebleu's transposed layout (one list per reference set).
         A string and a list may be mixed across items and across add()/add_batch() calls.
+        A blank reference, or one without a token after normalisation and tokenisation (e.g. "……" with
+        punct="drop"), is an error naming every such references[i][j]. add()/add_batch() check a batch as compute()
+        does and refuse a bad one whole; add/add_batch/compute hold the instance's lock (safe from several threads).
     Options are keyword arguments of compute(); evaluate.load() takes only evaluate's own arguments (a scoring
     option given to evaluate.load raises TypeError instead of being silently ignored).
     tokenizer (`str` or callable): "char" (default: one token per Han character, per run of letters/digits, per
@@ -101,7 +105,7 @@ Args:
     weights (`list` of `float`): optional per-order weights (default uniform).
     preset (`str`): "sacrebleu-zh" or "llamafactory"; sets defaults, explicit arguments override them.
     crosscheck (`bool`): also recompute with sacrebleu (nltk for "nltk3") on the same tokens; adds `crosscheck`.
-    bootstrap (`int`): number of bootstrap resamples for a 95% interval (0 = none); `seed` (`int`) seeds it.
+    bootstrap (`int`): number of bootstrap resamples (at most 100000) for a 95% interval (0 = none); `seed` (`int`) seeds it.
     terms, punct, jieba_hmm, jieba_dict, normalize, t2s: tokenizer options, as in chinese_rouge.
     Options that only chinese_rouge uses (rouge_types, use_aggregator, multi_ref, beta, ...) are accepted and
     ignored, so that evaluate.combine([chinese_bleu, chinese_rouge]) takes one set of keyword arguments.
@@ -120,7 +124,7 @@ Returns:
 
 Examples:
 
-    >>> chinese_bleu = evaluate.load("chinese_bleu")
+    >>> chinese_bleu = evaluate.load("./metrics/chinese_bleu")  # from the repository root; Hub: "<owner>/chinese_bleu"
     >>> predictions = ["我爱北京天安门"]
     >>> references = [["我爱北京的天安门"]]
     >>> results = chinese_bleu.compute(predictions=predictions, references=references)
@@ -245,5 +249,6 @@ def _bleu_options(kwargs):
         raise TypeError(
             f"chinese_bleu got unknown option(s) {unknown}; valid options: {', '.join(BLEU_OPTIONS)} "
             f"(chinese_rouge-only options, accepted and ignored: {', '.join(ROUGE_ONLY_OPTIONS)})"
+            + refused_hub_options(unknown)
         )
     return {k: v for k, v in kwargs.items() if k in BLEU_OPTIONS}

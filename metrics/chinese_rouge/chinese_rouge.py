@@ -33,6 +33,7 @@ from zheval.rouge_corpus import TOKENIZER_OPTIONS  # From: zheval
 from zheval.rouge_corpus import build_rouge_tokenizer  # From: zheval
 from zheval.rouge_corpus import compute_rouge  # From: zheval
 from zheval.rouge_corpus import resolve_options  # From: zheval
+from zheval.options import refused_hub_options  # From: zheval
 
 
 _CITATION = """\
@@ -74,6 +75,9 @@ Args:
     references (`list` of `list` of `str`, or `list` of `str`): one or more references per item; the number may
         differ between items.
         A string and a list may be mixed across items and across add()/add_batch() calls.
+        A blank reference, or one without a token after normalisation and tokenisation (e.g. "……" with
+        punct="drop"), is an error naming every such references[i][j]. add()/add_batch() check a batch as compute()
+        does and refuse a bad one whole; add/add_batch/compute hold the instance's lock (safe from several threads).
     Options are keyword arguments of compute(); evaluate.load() takes only evaluate's own arguments (a scoring
     option given to evaluate.load raises TypeError instead of being silently ignored).
     tokenizer (`str` or callable): "char" (default: one token per Han character, per run of letters/digits, per
@@ -86,7 +90,7 @@ Args:
     multi_ref (`str`): "max" (default), "mean", "pool" or "best_recall".
     beta (`float`): F-measure beta, default 1 (F1).
     return_precision_recall (`bool`): also return <type>_precision and <type>_recall.
-    bootstrap (`int`): number of bootstrap resamples for a 95% interval of each mean F (0 = none); `seed` seeds it.
+    bootstrap (`int`): number of bootstrap resamples (at most 100000) for a 95% interval of each mean F (0 = none); `seed` seeds it.
     preset (`str`): "rouge155" or "llamafactory"; sets defaults, explicit arguments override them.
     crosscheck (`bool`): also recompute with rouge-score (rouge-chinese for "llamafactory") on the same tokens.
     rouge_w_weight (`float`): w of rougeW, default 1.2.
@@ -107,7 +111,7 @@ Returns:
 
 Examples:
 
-    >>> chinese_rouge = evaluate.load("chinese_rouge")
+    >>> chinese_rouge = evaluate.load("./metrics/chinese_rouge")  # from the repository root; Hub: "<owner>/chinese_rouge"
     >>> results = chinese_rouge.compute(predictions=["猫坐在垫子上"], references=[["猫趴在垫子上面"]])
     >>> {k: round(v, 4) for k, v in results.items() if k != "signature"}
     {'rouge1': 0.7692, 'rouge2': 0.5455, 'rougeL': 0.7692, 'rougeLsum': 0.7692}
@@ -222,6 +226,7 @@ def _rouge_options(kwargs):
         raise TypeError(
             f"chinese_rouge got unknown option(s) {unknown}; valid options: {', '.join(ROUGE_OPTIONS)} "
             f"(chinese_bleu-only options, accepted and ignored: {', '.join(BLEU_ONLY_OPTIONS)})"
+            + refused_hub_options(unknown)
         )
     return {k: v for k, v in kwargs.items() if k in ROUGE_OPTIONS}
 
