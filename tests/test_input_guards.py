@@ -204,8 +204,8 @@ def _interleaved_best(guard, compute, rounds=25):
 
 
 def test_the_guards_cost_under_five_percent_of_a_computation(dialogue, titles, crosswoz_single, csl_rows):
-    # measured on 2 cores: 0.07-0.2 ms per call; the tightest case is the smallest corpus (85 items) with the
-    # whitespace tokenizer, whose BLEU takes about 2.6 ms (the guard about 4 % of it)
+    # measured on 2 cores: 0.05-0.2 ms per call; the tightest case is the smallest corpus (85 items) with the
+    # whitespace tokenizer, whose BLEU takes 2.3-3 ms (the guard 3-5 % of it)
     single = ([r["query"] for r in crosswoz_single], [r["responses"] for r in crosswoz_single])
     docs = ([r["document"] for r in csl_rows], [[r["summary"]] for r in csl_rows])
     for preds, refs in (dialogue, titles, single, docs):
@@ -214,5 +214,6 @@ def test_the_guards_cost_under_five_percent_of_a_computation(dialogue, titles, c
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", zheval.ZhevalWarning)
                 guard, bleu = _interleaved_best(lambda: guards.input_slips(preds, refs, tok),
-                                                lambda: compute_bleu(preds, refs, tokenizer=tokenizer))
+                                                lambda: compute_bleu(preds, refs, tokenizer=tokenizer),
+                                                rounds=40 if len(preds) < 200 else 5)
             assert guard < 0.05 * bleu, (len(preds), tokenizer, guard, bleu)

@@ -29,11 +29,12 @@ The slips and their exact rules:
 
 The sample (:func:`sample_texts`): at most :data:`SAMPLE_ITEMS` items spread evenly over the corpus (the first,
 the last and equal steps between), their prediction and one of their references (rotating over the reference
-positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2
-cores): 0.07-0.2 ms per call, 0.05-2 % of ``compute_bleu``/``compute_rouge`` on those corpora -- about 4 % only for
-the smallest (85 items) with ``tokenizer="none"``, whose BLEU takes 2.6 ms (tests/test_input_guards.py checks
-< 5 %); the first call in a process also builds OpenCC's t2s converter (about 5 ms, once, shared with the ``t2s``
-normalisation step).
+positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2 cores,
+busy): 0.05-0.2 ms per call, under 2 % of ``compute_bleu``/``compute_rouge`` on those corpora except the smallest
+(85 items) with ``tokenizer="none"``, whose BLEU takes only 2.3-3 ms: 3-5 % there (tests/test_input_guards.py checks
+< 5 % on every file). The first calls in a process also build OpenCC's t2s converter (about 5 ms, once, shared with
+the ``t2s`` normalisation step) and convert each Han character the first time it is seen (memoised, see
+``_TABLE``).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ import os
 import re
 import sys
 import warnings
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Sequence, Tuple
 
 import numpy as np
 
@@ -95,9 +96,6 @@ SAMPLE_ITEMS = 32
 #: Each sampled text is cut to its first this many characters.
 SAMPLE_CHARS_PER_TEXT = 32
 
-_HAN_BOUNDS = np.array([x for lo, hi in HAN_RANGES for x in (lo, hi + 1)], dtype=np.uint32)
-
-
 def sample_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> Tuple[List[str], List[str]]:
     """The sampled predictions and references (module docstring): at most :data:`SAMPLE_ITEMS` items spread evenly
     (the first, the last and equal steps between); their predictions, and one reference of each (the k-th sampled
@@ -118,60 +116,57 @@ _HAN_CLASS = "".join(f"{chr(lo)}-{chr(hi)}" if lo != hi else chr(lo) for lo, hi 
 _HAN_RE = re.compile(f"[{_HAN_CLASS}]")
 _RUN_RE = re.compile(f"[{_HAN_CLASS}]{{{UNSEGMENTED_MIN_RUN}}}")
 
-# Han characters of the Basic Multilingual Plane, as a lookup table (supplementary-plane Han by HAN_RANGES' bounds).
-_BMP_HAN = np.zeros(0x10000, dtype=bool)
+# One byte per code point below _TABLE_SIZE (every Han range lies below it; a larger code point is looked up as the
+# last entry, which is no Han character): _HAN (a Han character of zheval.normalize.HAN_RANGES), _CHECKED (whether
+# OpenCC t2s changes it, converted alone, is known) and _CHANGED (it does). The Han bits are set here; the t2s bits
+# are filled as characters are first seen. This module-level memo outlives a call safely: each byte depends only on
+# its code point and the installed OpenCC, nothing a call can change, and a byte is only ever set to that one value,
+# so threads filling it at once agree.
+_HAN, _CHECKED, _CHANGED = 1, 2, 4
+_TABLE_SIZE = max(hi for _, hi in HAN_RANGES) + 2
+_TABLE = np.zeros(_TABLE_SIZE, dtype=np.uint8)
 for _lo, _hi in HAN_RANGES:
-    if _lo < 0x10000:
-        _BMP_HAN[_lo:min(_hi, 0xFFFF) + 1] = True
+    _TABLE[_lo:_hi + 1] = _HAN
 del _lo, _hi
 
-# Module-level memo, filled as characters are first seen: whether OpenCC t2s changes a BMP Han character converted
-# alone. It outlives a call safely: each entry depends only on its character and the installed OpenCC (nothing a
-# call can change); entries are only ever set to that one value, so threads filling it at once agree.
-_T2S_KNOWN = np.zeros(0x10000, dtype=bool)
-_T2S_CHANGED = np.zeros(0x10000, dtype=bool)
 
-
-def _t2s_changes(codes: np.ndarray) -> np.ndarray:
-    """For BMP Han code points: whether t2s changes each, converted alone (memoised, see above)."""
-    unknown = codes[~_T2S_KNOWN[codes]]
-    if unknown.size:
-        new = np.unique(unknown)
+def _lookup(codes: np.ndarray) -> np.ndarray:
+    """The table bytes of ``codes``, with the t2s bits of their Han characters filled in."""
+    codes = np.minimum(codes, _TABLE_SIZE - 1)
+    flags = _TABLE[codes]
+    unknown = flags == _HAN
+    if unknown.any():
+        new = np.unique(codes[unknown])
         chars = [chr(c) for c in new.tolist()]
         converted = t2s("\n".join(chars)).split("\n")
         if len(converted) != len(chars):  # (never seen: the line breaks keep the characters apart)
             converted = [t2s(c) for c in chars]
-        _T2S_CHANGED[new] = [a != b for a, b in zip(chars, converted)]
-        _T2S_KNOWN[new] = True
-    return _T2S_CHANGED[codes]
+        _TABLE[new] = [_HAN | _CHECKED | (_CHANGED if a != b else 0) for a, b in zip(chars, converted)]
+        flags = _TABLE[codes]
+    return flags
 
 
 def _measure(texts: Sequence[str], split: int, runs: bool, script: bool) -> List[dict]:
     """The measures of ``texts[:split]`` and ``texts[split:]`` (two sides): ``han`` (Han characters), ``changed``
-    (of them, changed by t2s, each converted alone; with ``script``), ``texts`` (texts with a Han character) and
-    ``runs`` (texts with a run of :data:`UNSEGMENTED_MIN_RUN` Han characters; with ``runs``). The character counts
-    come from the texts' code points (joined by newlines) in a few vectorised passes, the text counts from a
-    regular expression per text."""
+    (of them, changed by OpenCC t2s, each converted alone; with ``script``), ``texts`` (texts with a Han
+    character) and ``runs`` (texts with a run of :data:`UNSEGMENTED_MIN_RUN` Han characters; with ``runs``). The
+    character counts come from one table lookup of the code points, the text counts from a regular expression per
+    text."""
     texts = list(texts)
-    codes = np.frombuffer("\n".join(texts).encode("utf-32-le"), dtype=np.uint32)
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    starts = np.zeros(len(texts), dtype=np.int64)
-    if len(texts) > 1:
-        np.cumsum(lengths[:-1] + 1, out=starts[1:])
-    bmp = codes < 0x10000
-    if bmp.all():
-        han = _BMP_HAN[codes]
-    else:
-        han = np.zeros(len(codes), dtype=bool)
-        han[bmp] = _BMP_HAN[codes[bmp]]
-        han[~bmp] = (np.searchsorted(_HAN_BOUNDS, codes[~bmp], side="right") & 1).astype(bool)
-    cut = int(starts[split]) if split < len(texts) else len(codes)  # where the second side starts
-    out = [{"han": int(np.count_nonzero(han[:cut]))}, {"han": int(np.count_nonzero(han[cut:]))}]
+    first = "\n".join(texts[:split])
+    joined = first + "\n" + "\n".join(texts[split:])
+    codes = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
     if script:
-        changed = np.zeros(len(codes), dtype=bool)
-        sel = han & bmp  # (a supplementary-plane Han character counts as unchanged)
-        changed[sel] = _t2s_changes(codes[sel])
-        out[0]["changed"], out[1]["changed"] = int(np.count_nonzero(changed[:cut])), int(np.count_nonzero(changed[cut:]))
+        flags = _lookup(codes)
+    else:
+        flags = _TABLE[np.minimum(codes, _TABLE_SIZE - 1)]
+    out = []
+    for part in (flags[:len(first)], flags[len(first) + 1:]):
+        counts = np.bincount(part, minlength=8).tolist()
+        side = {"han": sum(counts[v] for v in range(8) if v & _HAN)}
+        if script:
+            side["changed"] = sum(counts[v] for v in range(8) if v & _CHANGED)
+        out.append(side)
     if runs:
         search_han, search_run = _HAN_RE.search, _RUN_RE.search
         for side, part in zip(out, (texts[:split], texts[split:])):
@@ -190,8 +185,8 @@ def unsegmented_share(texts: Sequence[str]) -> Tuple[float, int]:
 
 def traditional_share(texts: Sequence[str]) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` Han characters in ``texts`` (occurrences), the share that OpenCC ``t2s`` (the
-    converter of the ``t2s`` normalisation step) changes, each character converted alone (a supplementary-plane
-    character counts as unchanged); ``(0.0, 0)`` without Han characters."""
+    converter of the ``t2s`` normalisation step) changes, each character converted alone; ``(0.0, 0)`` without
+    Han characters."""
     m = _measure(texts, len(texts), runs=False, script=True)[0]
     return (m["changed"] / m["han"], m["han"]) if m["han"] else (0.0, 0)
 

@@ -20,7 +20,6 @@ items are kept.
 
 from __future__ import annotations
 
-import numbers
 import os
 import threading
 from bisect import bisect_right
