@@ -16,7 +16,7 @@ is *empty* when
 An empty reference is an error (:class:`EmptyReferenceError`, a ``ValueError``) naming every such
 ``references[i][j]`` (the first :data:`MAX_LISTED_EMPTY_REFERENCES`, with the text and why it has no token, and the
 total count): it has no right number -- BLEU would take 0 as the closest reference length (cancelling the brevity
-penalty) and ROUGE would score its item 0. Only the human-ceiling and data-cleaning paths accept empty references,
+penalty) and ROUGE would score the prediction 0 against it. Only the human-ceiling and data-cleaning paths accept empty references,
 explicitly (``allow_empty_references=True`` of :func:`zheval.corpus.tokenize_corpus`), and they count them.
 """
 
@@ -151,7 +151,7 @@ def _fast_canonical(preds: list, refs_in: list) -> Optional[list]:
 # the empty-reference rule
 
 _AMBIGUOUS = ("An empty reference is ambiguous (BLEU would take 0 as its length and drop the brevity penalty, ROUGE "
-              "would score its item 0): remove it from its item's list or give a real reference.")
+              "would score the prediction 0 against it): remove it from its item's list or give a real reference.")
 
 
 class EmptyReferenceError(ValueError):
