@@ -72,10 +72,12 @@ def test_card_has_its_sections_and_citations(metric):
 
 @pytest.mark.parametrize("metric", METRICS)
 def test_card_examples_pass_as_doctests(metric, monkeypatch):
-    real_load = evaluate.load
-    dirs = {m: REPO / "metrics" / m for m in METRICS}
-    monkeypatch.setattr(evaluate, "load", lambda name, *a, **k: real_load(str(dirs.get(name, name)), *a, **k))
+    # run exactly as written, from where the card says: the root of a clone (the first example loads
+    # "./metrics/<metric>", a path relative to the current directory)
+    monkeypatch.chdir(REPO)
     blocks = re.findall(r"```python\n(.*?)```", _card(metric), flags=re.S)
+    assert f'evaluate.load("./metrics/{metric}")' in blocks[0]
+    assert f'evaluate.load("<owner>/{metric}")' in _card(metric) and "from the root of a clone" in _card(metric)
     test = doctest.DocTestParser().get_doctest("\n".join(blocks), {"evaluate": evaluate}, metric, "README.md", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
@@ -88,3 +90,55 @@ def test_card_tables_are_reproduced_from_the_real_data(shared_data_dir):
     fresh = mod.tables()
     for metric in METRICS:
         assert mod.card_table(_card(metric)) == fresh[metric], f"regenerate: python scripts/card_tables.py --write"
+
+
+QUALIFICATIONS = {
+    "chinese_rouge": ("`use_stemmer` is refused", "`sentence_split`", "chinese_rouge_signature", "force_prefix=True"),
+    "chinese_bleu": ('`smooth=True` is refused', '`smooth_method="none"`', "chinese_bleu_signature",
+                     "force_prefix=True"),
+}
+
+
+@pytest.mark.parametrize("metric", METRICS)
+def test_the_drop_in_claim_carries_its_qualifications(metric):
+    text = _card(metric)
+    start = text.index("**A drop-in for the Hub's")
+    block = text[start:text.index("\n\n", text.index("\n* ", start) + 1)]  # the claim and its bullet list
+    for phrase in QUALIFICATIONS[metric]:
+        assert phrase in block, phrase
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    claim = readme[readme.index("Outputs are a drop-in for the Hub's"):]
+    claim = claim[:claim.index("\n\n")]
+    for phrase in ("`use_stemmer`", "`smooth`", "`sentence_split`", "chinese_bleu_signature", "chinese_rouge_signature"):
+        assert phrase in claim, phrase
+
+
+def test_the_stated_combine_renaming_is_what_evaluate_does(monkeypatch):
+    monkeypatch.chdir(REPO)
+    p, r = ["你好世界"], [["你好世界"]]
+    paths = ["./metrics/chinese_bleu", "./metrics/chinese_rouge"]
+    keys = set(evaluate.combine(paths).compute(predictions=p, references=r, crosscheck=True))
+    assert {"chinese_bleu_signature", "chinese_rouge_signature", "chinese_bleu_crosscheck",
+            "chinese_rouge_crosscheck", "bleu", "rouge1", "precisions"} <= keys
+    assert not {"signature", "crosscheck"} & keys
+    keys = set(evaluate.combine(paths, force_prefix=True).compute(predictions=p, references=r))
+    assert all(k.startswith(("chinese_bleu_", "chinese_rouge_")) for k in keys) and "chinese_bleu_bleu" in keys
+    keys = set(evaluate.combine(dict(zip("br", paths))).compute(predictions=p, references=r))
+    assert {"b_signature", "r_signature", "bleu"} <= keys
+    twice = evaluate.combine([paths[1], paths[1]]).compute(predictions=p, references=r)
+    assert {"chinese_rouge_0_rouge1", "chinese_rouge_1_rouge1", "chinese_rouge_0_signature"} <= set(twice)
+
+
+@pytest.mark.parametrize("metric, option, why", [
+    ("chinese_rouge", dict(use_stemmer=True), "stems English words only"),
+    ("chinese_bleu", dict(smooth=True), "unigrams included"),
+])
+def test_refused_hub_options_say_why(metric, option, why, monkeypatch):
+    monkeypatch.chdir(REPO)
+    module = evaluate.load(f"./metrics/{metric}")
+    with pytest.raises(TypeError, match=why):
+        module.compute(predictions=["你好"], references=["你好"], **option)
+    import zheval
+
+    with pytest.raises(TypeError, match=why):
+        zheval.score(["你好"], ["你好"], **option)

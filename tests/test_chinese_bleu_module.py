@@ -5,6 +5,7 @@ evaluate caches point to a temporary directory (tests/conftest.py); modules are 
 
 import doctest
 import math
+import os
 from pathlib import Path
 
 import evaluate
@@ -55,6 +56,8 @@ def _run_doctest(text, name):
         return original(str(target), *args, **kwargs)
 
     evaluate.load = load
+    cwd = os.getcwd()
+    os.chdir(BLEU_DIR.parents[1])  # the examples load "./metrics/chinese_bleu" from the repository root
     try:
         test = doctest.DocTestParser().get_doctest(text, {"evaluate": evaluate}, name, name, 0)
         runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
@@ -62,6 +65,7 @@ def _run_doctest(text, name):
         result = runner.summarize(verbose=False)
     finally:
         evaluate.load = original
+        os.chdir(cwd)
     return result
 
 

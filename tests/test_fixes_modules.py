@@ -170,16 +170,27 @@ def test_failure_inside_the_computation_restores_earlier_items(name, keep_in_mem
         m.compute()
     assert len(m) == 3  # nothing lost
     # with normalize=False the zero-width space survives normalisation (the reference is not empty text) but is
-    # no character token (a format character), so item 3 has no reference token
-    out = m.compute(normalize=False)
+    # no character token (a format character): item 2 has no reference token, which is an error too (it was
+    # scored as a reference of length 0 before issue 13), naming the batch that stored it
+    with pytest.raises(ValueError, match=r"references\[2\]\[0\] is empty after normalisation and tokenisation "
+                                         r"\(tok:char, norm:none\).* stored by add_batch\(\) call 2"):
+        m.compute(normalize=False)
+    assert len(m) == 3
+    # split on whitespace, the zero-width space is a token (U+200B is not whitespace): every stored item scores
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (tokenizer="none" on unsegmented Chinese: a warning, not the subject here)
+        out = m.compute(tokenizer="none")
+    assert len(m) == 0
     assert m.compute(predictions=[p], references=[r])  # the instance is usable again
     if name == "chinese_rouge":
-        # item 3: "猫" vs "\u200b" shares nothing -> 0; mean (2 * 10/13 + 0) / 3
-        assert out["rouge1"] == pytest.approx(2 * CAT_ROUGE1 / 3, abs=1e-12)
+        # whole texts are single tokens: items 0-1 are one token vs one other token (0), item 2 as well
+        assert out["rouge1"] == 0.0
     else:
-        # counts of two copies plus a one-token prediction with no match and a reference of length 0
-        assert out["counts"] == [14, 10, 6, 2] and out["totals"] == [15, 12, 10, 8]
-        assert out["reference_length"] == 16
+        # one token per text, none matching: 3 hypothesis unigrams, reference length 3
+        assert out["counts"] == [0, 0, 0, 0] and out["totals"] == [3, 0, 0, 0]
+        assert out["reference_length"] == 3
 
 
 @pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])

@@ -10,13 +10,25 @@ Layers (see ``../shared/DESIGN.md``):
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "score"]
+__all__ = ["__version__", "score", "ZhevalWarning", "UnsegmentedTextWarning", "ScriptMismatchWarning",
+           "EmptyReferenceError"]
+
+#: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
+_LAZY = {
+    "score": "scoring",
+    # warning categories of the input guards (zheval.guards), for warnings.filterwarnings(..., category=...)
+    "ZhevalWarning": "guards",
+    "UnsegmentedTextWarning": "guards",
+    "ScriptMismatchWarning": "guards",
+    # the empty-reference error (a ValueError), zheval.inputs
+    "EmptyReferenceError": "inputs",
+}
 
 
 def __getattr__(name):
-    # ``zheval.score`` (zheval.scoring.score), imported on first use so that ``import zheval`` stays light.
-    if name == "score":
-        from .scoring import score
+    module = _LAZY.get(name)
+    if module is not None:
+        from importlib import import_module
 
-        return score
+        return getattr(import_module(f".{module}", __name__), name)
     raise AttributeError(f"module 'zheval' has no attribute {name!r}")

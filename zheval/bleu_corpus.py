@@ -24,10 +24,11 @@ from .bleu import (
     validate_options,
 )
 from .gcpause import without_cyclic_gc
-from .inputs import validate_inputs
-from .options import apply_preset
+from .guards import warn_input_slips
+from .inputs import check_references, validate_inputs
+from .options import apply_preset, refused_hub_options
 from .signature import build_signature
-from .stats import bootstrap_interval, mean
+from .stats import bootstrap_interval, check_bootstrap, check_interval_options, mean
 from .tokenizers import BaseTokenizer, get_tokenizer
 
 __all__ = [
@@ -155,21 +156,11 @@ def _preset_tokenizer(name: str) -> BaseTokenizer:
 
 
 def _tokenize_checked(preds, refs, tok: BaseTokenizer):
-    """Tokenise (cached); refuse empty references, naming item and reference index."""
+    """Tokenise (cached); refuse empty references (:func:`zheval.inputs.check_references`, naming every index)."""
     tcache = tok.tokenize_cached
     hyp_tokens = [tcache(p) for p in preds]
-    ref_tokens = []
-    for i, rs in enumerate(refs):
-        row = []
-        for j, r in enumerate(rs):
-            t = tcache(r)
-            if not r.strip() or (not t and not tok.normalize(r).strip()):
-                raise ValueError(
-                    f"references[{i}][{j}] is empty{' after normalisation' if r.strip() else ''} ({r!r}); an empty "
-                    "reference is ambiguous -- remove it from the item's list or give a real reference"
-                )
-            row.append(t)
-        ref_tokens.append(row)
+    ref_tokens = [[tcache(r) for r in rs] for rs in refs]
+    check_references(refs, tok, [len(t) for row in ref_tokens for t in row])
     return hyp_tokens, ref_tokens
 
 
@@ -247,9 +238,7 @@ def result_from_stats(
         out["precisions"] = [mean(ps) for ps in zip(*[s.precisions for s in items])] if items else [0.0] * order
         out["brevity_penalty"] = mean([s.brevity_penalty for s in items]) if items else 1.0
         out["scores"] = item_scores
-    if bootstrap:
-        if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
-            raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
+    if check_bootstrap(bootstrap):
         if arr.shape[0] == 0:
             low = high = 0.0
         elif level == "sentence":
@@ -290,6 +279,7 @@ def compute_bleu(
     seed: int = 12345,
     confidence: float = 0.95,
     _validated: bool = False,
+    _warn_slips: bool = True,
     **tokenizer_options,
 ) -> dict:
     """Chinese BLEU of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
@@ -320,6 +310,8 @@ def compute_bleu(
             :func:`zheval.tokenizers.get_tokenizer` and chinese_rouge.
         _validated: internal (the evaluate module): ``predictions`` and ``references`` are already the output of
             :func:`zheval.inputs.validate_inputs` (``list[str]``, ``list[list[str]]``).
+        _warn_slips: internal (:func:`zheval.scoring.score`, which checks once for both metrics): run
+            :func:`zheval.guards.warn_input_slips` (default True).
 
     Returns:
         ``{"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}``
@@ -329,10 +321,20 @@ def compute_bleu(
         ``llamafactory_bleu_4`` with the llamafactory preset.
 
     Raises:
-        ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list, an
-            empty reference string (both naming the item and reference index), unknown option values (listing
-            the valid ones), options that do not apply to the tokenizer, a crosscheck the tools cannot express.
-        TypeError: a non-``str`` prediction or reference (naming its index), an unknown keyword option.
+        ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list (naming
+            the item), unknown option values (listing the valid ones), options that do not apply to the tokenizer,
+            a crosscheck the tools cannot express; ``bootstrap`` not an int in
+            [0, :data:`~zheval.stats.MAX_BOOTSTRAP_RESAMPLES`], ``seed`` outside [0, 2**32 - 1], ``confidence``
+            outside (0, 1) (:func:`zheval.stats.check_interval_options`).
+        EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
+            tokenisation with this tokenizer (a reference length of 0 would cancel the brevity penalty), every one
+            named as ``references[i][j]`` (:func:`zheval.inputs.check_references`; every preset too).
+        TypeError: a non-``str`` prediction or reference (naming its index), an unknown keyword option (with the
+            reason for the Hub bleu module's ``smooth``), a non-int ``seed``.
+
+    Warns:
+        :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.guards`): ``tokenizer="none"`` on
+        unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
     """
     opts, tok = _prepare(
         preset=preset,
@@ -346,9 +348,14 @@ def compute_bleu(
         weights=weights,
         bootstrap=bootstrap,
         crosscheck=crosscheck,
+        seed=seed,
+        confidence=confidence,
         **tokenizer_options,
     )
     preds, refs = (predictions, references) if _validated else validate_inputs(predictions, references)
+    if _warn_slips:
+        warn_input_slips(preds, refs, tok, t2s_option=not (isinstance(opts["tokenizer"], str)
+                                                          and opts["tokenizer"] in BLEU_TOKENIZERS))
     hyp_tokens, ref_tokens = _tokenize_checked(preds, refs, tok)
     stats = corpus_stats(hyp_tokens, ref_tokens, opts["max_order"])
     return _finish(stats, opts, tok, preds, refs, hyp_tokens, ref_tokens, preset, crosscheck, bootstrap, seed,
@@ -371,23 +378,26 @@ def compute_bleu_from_layout(layout, layout_tokenizer: BaseTokenizer, prediction
     bootstrap = options.pop("bootstrap", 0)
     seed = options.pop("seed", 12345)
     confidence = options.pop("confidence", 0.95)
-    opts, tok = _prepare(preset=preset, bootstrap=bootstrap, crosscheck=crosscheck, **options)
+    opts, tok = _prepare(preset=preset, bootstrap=bootstrap, crosscheck=crosscheck, seed=seed, confidence=confidence,
+                         **options)
     if crosscheck or tok.fingerprint != layout_tokenizer.fingerprint:
         raise ValueError("compute_bleu_from_layout needs the layout's own tokenizer and no crosscheck")
+    # the empty-reference rule on the layout's own token counts (the layout's builder checked it already)
+    check_references(references, tok, layout.lengths[layout.ref])
     stats = _stats if _stats is not None else layout_stats(layout, opts["max_order"])
     return _finish(stats, opts, tok, predictions, references, None, None, preset, crosscheck, bootstrap, seed,
                    confidence)
 
 
-def _prepare(preset=None, bootstrap=0, crosscheck=False, **options):
+def _prepare(preset=None, bootstrap=0, crosscheck=False, seed=12345, confidence=0.95, **options):
     """Resolve and validate every option (no text is touched); return ``(opts, tokenizer)``."""
     given = {k: options.pop(k) for k in list(options) if k in DEFAULTS}
     bad = sorted(set(options) - set(TOKENIZER_OPTIONS))
     if bad:
-        raise TypeError(f"compute_bleu got unknown option(s) {bad}; valid options: {', '.join(BLEU_OPTIONS)}")
+        raise TypeError(f"compute_bleu got unknown option(s) {bad}; valid options: {', '.join(BLEU_OPTIONS)}"
+                        f"{refused_hub_options(bad)}")
     opts = resolve_options(preset, **given)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
-        raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
+    check_interval_options(bootstrap, seed, confidence)
     tok = build_bleu_tokenizer(opts["tokenizer"], **options)
     if crosscheck:
         from .adapters.crosscheck_bleu import unsupported_reason
@@ -406,8 +416,6 @@ def check_call(predictions=None, references=None, **options) -> None:
     report a length mismatch without the transposed-layout hint). ``predictions``/``references`` may be ``None``
     to check options only. Tokens computed here are cached, so the later computation does not redo them.
     """
-    options.pop("seed", None)
-    options.pop("confidence", None)
     _, tok = _prepare(**options)
     if predictions is not None or references is not None:
         preds, refs = validate_inputs(predictions, references)

@@ -19,7 +19,7 @@ from itertools import chain
 from typing import Sequence
 
 from .char_batch import char_token_ids
-from .inputs import validate_inputs
+from .inputs import check_references, validate_inputs
 from .sentences import SENTENCE_SPLITS, split_sentences
 from .tokenizers import BaseTokenizer
 
@@ -100,8 +100,9 @@ def tokenize_corpus(
         references: per item a ``str`` or a non-empty list of ``str`` (ragged).
         tokenizer: a :class:`~zheval.tokenizers.BaseTokenizer` (see :func:`~zheval.tokenizers.get_tokenizer`).
         sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.sentences`).
-        allow_empty_references: accept references that are empty after normalisation (used by the human-ceiling
-            and data-cleaning paths, which report them); by default they are an error.
+        allow_empty_references: accept empty references -- blank, or without a token after normalisation and
+            tokenisation (used by the human-ceiling and data-cleaning paths, which report them); by default they are
+            an error (:func:`zheval.inputs.check_references`).
         validated: ``predictions``/``references`` are already the output of :func:`zheval.inputs.validate_inputs`
             (a ``list[str]`` and a ``list[list[str]]``); skips validating them a second time.
 
@@ -109,9 +110,10 @@ def tokenize_corpus(
         A :class:`TokenizedCorpus`.
 
     Raises:
-        TypeError/ValueError: from :func:`zheval.inputs.validate_inputs` (naming the item index); ValueError for a
-            reference that is empty after normalisation (naming item and reference index: it is ambiguous whether
-            such an item should score 0 or be skipped, so we refuse to guess) and for an unknown ``sentence_split``.
+        TypeError/ValueError: from :func:`zheval.inputs.validate_inputs` (naming the item index);
+            :class:`~zheval.inputs.EmptyReferenceError` (a ValueError) for references that are blank or have no
+            token with this tokenizer (naming every ``references[i][j]``: it is ambiguous whether such an item
+            should score 0 or be skipped, so we refuse to guess); ValueError for an unknown ``sentence_split``.
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
@@ -141,27 +143,10 @@ def tokenize_corpus(
         return tt
 
     tok_preds = [encode(p) for p in preds]
-    tok_refs: list[list[TokenizedText]] = []
-    empty_checked: dict[str, bool] = {}
-    for i, rs in enumerate(refs):
-        row = []
-        for j, r in enumerate(rs):
-            tt = encode(r)
-            # A text with tokens is not empty after normalisation; only token-less texts need the check, and each
-            # distinct text is checked once.
-            if not tt.tokens and not allow_empty_references:
-                empty = empty_checked.get(r)
-                if empty is None:
-                    empty = empty_checked[r] = not tokenizer.normalize(r).strip()
-            else:
-                empty = False
-            if empty:
-                raise ValueError(
-                    f"references[{i}][{j}] is empty after normalisation ({r!r}); an empty reference is ambiguous — "
-                    "remove it from the item's list or give a real reference"
-                )
-            row.append(tt)
-        tok_refs.append(row)
+    tok_refs = [[encode(r) for r in rs] for rs in refs]
+    # the empty-reference rule (zheval.inputs): a reference with no token is an error, naming every such index
+    check_references(refs, tokenizer, [len(tt.tokens) for row in tok_refs for tt in row],
+                     allow_empty=allow_empty_references)
     return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)
 
 

@@ -23,14 +23,15 @@ from .adapters.compat_rouge import (
 )
 from .corpus import tokenize_corpus
 from .gcpause import without_cyclic_gc
-from .inputs import validate_inputs
-from .options import apply_preset
+from .guards import warn_input_slips
+from .inputs import check_references, validate_inputs
+from .options import apply_preset, refused_hub_options
 from .rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
 from .layout import CorpusLayout
 from .rouge_batch import BATCH_KINDS, corpus_rouge_scores
 from .sentences import SENTENCE_SPLITS
 from .signature import build_signature
-from .stats import bootstrap_interval, mean
+from .stats import bootstrap_interval, check_interval_options, mean
 from .tokenizers import BaseTokenizer, get_tokenizer
 
 __all__ = [
@@ -145,25 +146,6 @@ def build_rouge_tokenizer(tokenizer: Any = "char", **tokenizer_options) -> BaseT
     return get_tokenizer(tokenizer, **tokenizer_options)
 
 
-def _check_references_not_empty(refs, tokenizer: BaseTokenizer, corpus=None) -> None:
-    # Each distinct text is checked once. With ``corpus`` (the references' TokenizedCorpus), only texts without
-    # tokens can be empty after normalisation, so only those are normalised (the others were, once, to tokenise).
-    checked = set()
-    for i, rs in enumerate(refs):
-        tts = corpus.references[i] if corpus is not None else None
-        for j, r in enumerate(rs):
-            if r in checked:
-                continue
-            checked.add(r)
-            if tts is not None and tts[j].tokens:
-                continue
-            if not r.strip() or not tokenizer.normalize(r).strip():
-                raise ValueError(
-                    f"references[{i}][{j}] is empty{' after normalisation' if r.strip() else ''} ({r!r}); an empty "
-                    "reference is ambiguous -- remove it from the item's list or give a real reference"
-                )
-
-
 def score_corpus_columns(
     corpus, types: Sequence[str], multi_ref: str = "max", beta: float = 1.0, rouge_w_weight: float = 1.2,
     layout: Optional[CorpusLayout] = None, pair_ngram_hits: Optional[dict] = None,
@@ -215,6 +197,7 @@ def compute_rouge(
     sentence_split: str = _UNSET,
     _share: Optional[dict] = None,
     _validated: bool = False,
+    _warn_slips: bool = True,
     **tokenizer_options,
 ) -> dict:
     """Chinese ROUGE of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
@@ -250,20 +233,32 @@ def compute_rouge(
             return ``{n: (P,) int64}`` ROUGE-N hits per pair (BLEU's pass computes them), used instead of counting.
         _validated: internal (:func:`zheval.scoring.score`, the evaluate module): ``predictions`` and ``references``
             are already the output of :func:`zheval.inputs.validate_inputs` (``list[str]``, ``list[list[str]]``).
+        _warn_slips: internal (:func:`zheval.scoring.score`, which checks once for both metrics): run
+            :func:`zheval.guards.warn_input_slips` (default True).
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
         ``signature`` (str), optional ``crosscheck`` and ``llamafactory_*``.
 
     Raises:
-        ValueError: length mismatch, empty reference list, reference empty after normalisation (naming item and
-            reference index), unknown rouge type / multi_ref / preset / sentence_split (listing valid values),
-            bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset rouge155.
-        TypeError: non-``str`` prediction or reference (naming its index), unknown keyword option.
+        ValueError: length mismatch, empty reference list, unknown rouge type / multi_ref / preset / sentence_split
+            (listing valid values), bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset
+            rouge155; ``bootstrap`` not an int in [0, :data:`~zheval.stats.MAX_BOOTSTRAP_RESAMPLES`], ``seed``
+            outside [0, 2**32 - 1], ``confidence`` outside (0, 1) (:func:`zheval.stats.check_interval_options`).
+        EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
+            tokenisation with this tokenizer, every one named as ``references[i][j]``
+            (:func:`zheval.inputs.check_references`; every preset too).
+        TypeError: non-``str`` prediction or reference (naming its index), unknown keyword option (with the reason
+            for the Hub rouge module's ``use_stemmer``), a non-int ``seed``.
+
+    Warns:
+        :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.guards`): ``tokenizer="none"`` on
+        unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
     """
     bad = sorted(set(tokenizer_options) - set(TOKENIZER_OPTIONS))
     if bad:
-        raise TypeError(f"compute_rouge got unknown option(s) {bad}; valid options: {', '.join(ROUGE_OPTIONS)}")
+        raise TypeError(f"compute_rouge got unknown option(s) {bad}; valid options: {', '.join(ROUGE_OPTIONS)}"
+                        f"{refused_hub_options(bad)}")
     norm_given = tokenizer_options.pop("normalize", _UNSET)
     opts = resolve_options(
         preset,
@@ -275,8 +270,7 @@ def compute_rouge(
         sentence_split=sentence_split,
         normalize=norm_given,
     )
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, (int, np.integer)) or bootstrap < 0:
-        raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
+    check_interval_options(bootstrap, seed, confidence)
     if bootstrap and not use_aggregator:
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
     if crosscheck and preset == "rouge155":
@@ -292,14 +286,16 @@ def compute_rouge(
         tok_opts["normalize"] = opts["normalize"]
     tok = build_rouge_tokenizer(opts["tokenizer"], **tok_opts)
     types: List[str] = opts["rouge_types"]
+    if _warn_slips:
+        warn_input_slips(preds, refs, tok, t2s_option=opts["tokenizer"] not in ROUGE_TOKENIZERS)
 
     extra: Dict[str, Any] = {}
     columns = None
     if preset == "llamafactory":
-        _check_references_not_empty(refs, tok)
         tcache = tok.tokenize_cached
         hyp_tokens = [tcache(p) for p in preds]
         ref_tokens = [[tcache(r) for r in rs] for rs in refs]
+        check_references(refs, tok, [len(t) for row in ref_tokens for t in row])
         scorer = make_llamafactory_item_scorer(types, opts["multi_ref"])
         items = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
         for t in types:
@@ -311,9 +307,8 @@ def compute_rouge(
 
             extra["crosscheck"] = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, items, types)
     else:
-        corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"], allow_empty_references=True,
-                                 validated=True)
-        _check_references_not_empty(refs, tok, corpus)
+        # the empty-reference rule is checked there, on this tokenizer's tokens
+        corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"], validated=True)
         if preset == "rouge155":
             scorer = make_rouge155_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
             items = [

@@ -18,6 +18,7 @@ from .bleu import layout_stats
 from .bleu_corpus import BLEU_OPTIONS, _prepare, compute_bleu, compute_bleu_from_layout
 from .gcpause import without_cyclic_gc
 from .inputs import validate_inputs
+from .options import refused_hub_options
 from .rouge_corpus import ROUGE_OPTIONS, compute_rouge
 
 __all__ = ["METRICS", "score"]
@@ -52,8 +53,12 @@ def score(
         value equals what the separate call returns.
 
     Raises:
-        ValueError: an unknown metric name (listing the valid ones), or any error of the two calls.
+        ValueError: an unknown metric name (listing the valid ones), or any error of the two calls (an empty
+            reference: :class:`~zheval.inputs.EmptyReferenceError`, naming every ``references[i][j]``).
         TypeError: an option neither metric knows, or any error of the two calls.
+
+    Warns:
+        the input guards of :mod:`zheval.guards` (:class:`zheval.ZhevalWarning`), once for both metrics.
     """
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -64,7 +69,7 @@ def score(
     unknown = sorted(k for k in options if k not in ROUGE_OPTIONS and k not in BLEU_OPTIONS)
     if unknown:
         raise TypeError(f"score got unknown option(s) {unknown}; valid options: "
-                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}")
+                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}{refused_hub_options(unknown)}")
     preds, refs = validate_inputs(predictions, references)
     out: Dict[str, dict] = {}
     share: dict = {}
@@ -83,7 +88,8 @@ def score(
         elif _can_share(share, bleu_options):
             out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs, **bleu_options)
         else:
-            out["bleu"] = compute_bleu(preds, refs, _validated=True, **bleu_options)
+            # the input guards ran once, in compute_rouge, when ROUGE was computed
+            out["bleu"] = compute_bleu(preds, refs, _validated=True, _warn_slips="rouge" not in out, **bleu_options)
     return {m: out[m] for m in metrics}
 
 

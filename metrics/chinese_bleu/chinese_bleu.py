@@ -19,16 +19,19 @@ A thin evaluate wrapper: all logic lives in the zheval library (zheval.bleu_corp
 import datasets
 import evaluate
 
-from zheval.adapters.evaluate_glue import canonical_inputs  # From: zheval
+from zheval.adapters.evaluate_glue import checked_inputs  # From: zheval
 from zheval.adapters.evaluate_glue import check_seed_and_confidence  # From: zheval
 from zheval.adapters.evaluate_glue import compute_keeping_batches  # From: zheval
-from zheval.adapters.evaluate_glue import nothing_stored  # From: zheval
+from zheval.adapters.evaluate_glue import init_module_state  # From: zheval
+from zheval.adapters.evaluate_glue import module_lock  # From: zheval
 from zheval.adapters.evaluate_glue import no_cyclic_gc  # From: zheval
 from zheval.adapters.evaluate_glue import refuse_load_options  # From: zheval
-from zheval.adapters.evaluate_glue import store_canonical  # From: zheval
+from zheval.adapters.evaluate_glue import store_batch  # From: zheval
+from zheval.adapters.evaluate_glue import store_item  # From: zheval
 from zheval.bleu_corpus import BLEU_OPTIONS  # From: zheval
 from zheval.bleu_corpus import check_call  # From: zheval
 from zheval.bleu_corpus import compute_bleu  # From: zheval
+from zheval.options import refused_hub_options  # From: zheval
 from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
 
 
@@ -83,6 +86,9 @@ Args:
     references (`list` of `list` of `str`, or `list` of `str`): one or more references per item; the number may
         differ between items. Not sacrebleu's transposed layout (one list per reference set).
         A string and a list may be mixed across items and across add()/add_batch() calls.
+        A blank reference, or one without a token after normalisation and tokenisation (e.g. "……" with
+        punct="drop"), is an error naming every such references[i][j]. add()/add_batch() check a batch as compute()
+        does and refuse a bad one whole; add/add_batch/compute hold the instance's lock (safe from several threads).
     Options are keyword arguments of compute(); evaluate.load() takes only evaluate's own arguments (a scoring
     option given to evaluate.load raises TypeError instead of being silently ignored).
     tokenizer (`str` or callable): "char" (default: one token per Han character, per run of letters/digits, per
@@ -99,7 +105,7 @@ Args:
     weights (`list` of `float`): optional per-order weights (default uniform).
     preset (`str`): "sacrebleu-zh" or "llamafactory"; sets defaults, explicit arguments override them.
     crosscheck (`bool`): also recompute with sacrebleu (nltk for "nltk3") on the same tokens; adds `crosscheck`.
-    bootstrap (`int`): number of bootstrap resamples for a 95% interval (0 = none); `seed` (`int`) seeds it.
+    bootstrap (`int`): number of bootstrap resamples (at most 100000) for a 95% interval (0 = none); `seed` (`int`) seeds it.
     terms, punct, jieba_hmm, jieba_dict, normalize, t2s: tokenizer options, as in chinese_rouge.
     Options that only chinese_rouge uses (rouge_types, use_aggregator, multi_ref, beta, ...) are accepted and
     ignored, so that evaluate.combine([chinese_bleu, chinese_rouge]) takes one set of keyword arguments.
@@ -118,7 +124,7 @@ Returns:
 
 Examples:
 
-    >>> chinese_bleu = evaluate.load("chinese_bleu")
+    >>> chinese_bleu = evaluate.load("./metrics/chinese_bleu")  # from the repository root; Hub: "<owner>/chinese_bleu"
     >>> predictions = ["我爱北京天安门"]
     >>> references = [["我爱北京的天安门"]]
     >>> results = chinese_bleu.compute(predictions=predictions, references=references)
@@ -190,40 +196,42 @@ class ChineseBleu(evaluate.Metric):
         """
         refuse_load_options("chinese_bleu", kwargs)
         super().__init__(*args, **kwargs)
+        init_module_state(self)  # the instance's lock and the record of stored batches
 
     # Inputs and options are checked, and inputs put in their canonical form (every item a list of reference
     # strings), before evaluate stores anything: evaluate picks its feature set from the first item and coerces
     # the rest (a list reference after a string one became its repr), reports a length mismatch without the
     # transposed-layout hint, and would keep a batch refused halfway. A failure inside _compute restores the
-    # batches added before the call (see _compute_keeping_batches).
+    # batches added before the call (see compute_keeping_batches). add, add_batch and compute hold the instance's
+    # lock (module_lock): calls from several threads run one at a time.
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Compute Chinese BLEU (keyword arguments only); inputs and options are validated first."""
-        with no_cyclic_gc():  # no full-heap collection of evaluate's imports mid-computation (see no_cyclic_gc)
+        # one call at a time on this instance (evaluate's writer is not thread-safe); no full-heap collection of
+        # evaluate's imports mid-computation (see no_cyclic_gc)
+        with module_lock(self), no_cyclic_gc():
             opts = _bleu_options(kwargs)
             check_seed_and_confidence(opts)
             check_call(None, None, **opts)
             if predictions is not None or references is not None:
-                predictions, references = canonical_inputs(predictions, references)
-                if not nothing_stored(self):
-                    # empty references, named by their index in this call's inputs (with nothing stored, _compute
-                    # raises the same error with the same index, and the call leaves the module as it found it)
-                    check_call(predictions, references, **opts)
+                predictions, references = checked_inputs(self, predictions, references, "compute()")
             return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (validated first, stored in canonical form)."""
-        if predictions is not None or references is not None:
-            predictions, references = canonical_inputs(predictions, references)
-            if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
-                return store_canonical(self, predictions, references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+        """Add a batch of predictions and references (validated first; a bad batch is refused whole)."""
+        with module_lock(self):
+            if predictions is not None or references is not None:
+                predictions, references = checked_inputs(self, predictions, references, "add_batch()")
+                if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
+                    return store_batch(self, predictions, references)
+            return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Add one prediction and its reference(s) (validated first, stored in canonical form)."""
-        if prediction is not None or reference is not None:
-            (prediction,), (reference,) = canonical_inputs([prediction], [reference], single=True)
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+        with module_lock(self):
+            if prediction is not None or reference is not None:
+                (prediction,), (reference,) = checked_inputs(self, [prediction], [reference], "add()", single=True)
+            return store_item(self, super().add, prediction, reference, kwargs)
 
     def _compute(self, predictions, references, **kwargs):
         # kept until the computation succeeds, so that a failure can put the stored items back
@@ -241,5 +249,6 @@ def _bleu_options(kwargs):
         raise TypeError(
             f"chinese_bleu got unknown option(s) {unknown}; valid options: {', '.join(BLEU_OPTIONS)} "
             f"(chinese_rouge-only options, accepted and ignored: {', '.join(ROUGE_ONLY_OPTIONS)})"
+            + refused_hub_options(unknown)
         )
     return {k: v for k, v in kwargs.items() if k in BLEU_OPTIONS}

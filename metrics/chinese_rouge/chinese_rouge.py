@@ -19,17 +19,21 @@ A thin evaluate wrapper: all logic lives in the zheval library (zheval.rouge_cor
 import datasets
 import evaluate
 
-from zheval.adapters.evaluate_glue import canonical_inputs  # From: zheval
+from zheval.adapters.evaluate_glue import checked_inputs  # From: zheval
 from zheval.adapters.evaluate_glue import check_seed_and_confidence  # From: zheval
 from zheval.adapters.evaluate_glue import compute_keeping_batches  # From: zheval
+from zheval.adapters.evaluate_glue import init_module_state  # From: zheval
+from zheval.adapters.evaluate_glue import module_lock  # From: zheval
 from zheval.adapters.evaluate_glue import no_cyclic_gc  # From: zheval
 from zheval.adapters.evaluate_glue import refuse_load_options  # From: zheval
-from zheval.adapters.evaluate_glue import store_canonical  # From: zheval
+from zheval.adapters.evaluate_glue import store_batch  # From: zheval
+from zheval.adapters.evaluate_glue import store_item  # From: zheval
 from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
 from zheval.rouge_corpus import TOKENIZER_OPTIONS  # From: zheval
 from zheval.rouge_corpus import build_rouge_tokenizer  # From: zheval
 from zheval.rouge_corpus import compute_rouge  # From: zheval
 from zheval.rouge_corpus import resolve_options  # From: zheval
+from zheval.options import refused_hub_options  # From: zheval
 
 
 _CITATION = """\
@@ -71,6 +75,9 @@ Args:
     references (`list` of `list` of `str`, or `list` of `str`): one or more references per item; the number may
         differ between items.
         A string and a list may be mixed across items and across add()/add_batch() calls.
+        A blank reference, or one without a token after normalisation and tokenisation (e.g. "……" with
+        punct="drop"), is an error naming every such references[i][j]. add()/add_batch() check a batch as compute()
+        does and refuse a bad one whole; add/add_batch/compute hold the instance's lock (safe from several threads).
     Options are keyword arguments of compute(); evaluate.load() takes only evaluate's own arguments (a scoring
     option given to evaluate.load raises TypeError instead of being silently ignored).
     tokenizer (`str` or callable): "char" (default: one token per Han character, per run of letters/digits, per
@@ -83,7 +90,7 @@ Args:
     multi_ref (`str`): "max" (default), "mean", "pool" or "best_recall".
     beta (`float`): F-measure beta, default 1 (F1).
     return_precision_recall (`bool`): also return <type>_precision and <type>_recall.
-    bootstrap (`int`): number of bootstrap resamples for a 95% interval of each mean F (0 = none); `seed` seeds it.
+    bootstrap (`int`): number of bootstrap resamples (at most 100000) for a 95% interval of each mean F (0 = none); `seed` seeds it.
     preset (`str`): "rouge155" or "llamafactory"; sets defaults, explicit arguments override them.
     crosscheck (`bool`): also recompute with rouge-score (rouge-chinese for "llamafactory") on the same tokens.
     rouge_w_weight (`float`): w of rougeW, default 1.2.
@@ -104,7 +111,7 @@ Returns:
 
 Examples:
 
-    >>> chinese_rouge = evaluate.load("chinese_rouge")
+    >>> chinese_rouge = evaluate.load("./metrics/chinese_rouge")  # from the repository root; Hub: "<owner>/chinese_rouge"
     >>> results = chinese_rouge.compute(predictions=["猫坐在垫子上"], references=[["猫趴在垫子上面"]])
     >>> {k: round(v, 4) for k, v in results.items() if k != "signature"}
     {'rouge1': 0.7692, 'rouge2': 0.5455, 'rougeL': 0.7692, 'rougeLsum': 0.7692}
@@ -169,33 +176,39 @@ class ChineseRouge(evaluate.Metric):
         """
         refuse_load_options("chinese_rouge", kwargs)
         super().__init__(*args, **kwargs)
+        init_module_state(self)  # the instance's lock and the record of stored batches
 
     # Inputs and options are checked, and inputs put in their canonical form (every item a list of reference
     # strings), before evaluate stores anything: evaluate picks its feature set from the first item and coerces
     # the rest (a list reference after a string one became its repr), and a batch refused halfway would stay
-    # stored. A failure inside _compute restores the batches added before the call (see _compute_keeping_batches).
+    # stored. A failure inside _compute restores the batches added before the call (see compute_keeping_batches).
+    # add, add_batch and compute hold the instance's lock (module_lock): calls from several threads run one at a time.
 
     def compute(self, *, predictions=None, references=None, **kwargs):
         """Check inputs and options, then compute (see the module's inputs description below)."""
-        with no_cyclic_gc():  # no full-heap collection of evaluate's imports mid-computation (see no_cyclic_gc)
+        # one call at a time on this instance (evaluate's writer is not thread-safe); no full-heap collection of
+        # evaluate's imports mid-computation (see no_cyclic_gc)
+        with module_lock(self), no_cyclic_gc():
             _check_options(kwargs)
             if predictions is not None or references is not None:
-                predictions, references = canonical_inputs(predictions, references)
+                predictions, references = checked_inputs(self, predictions, references, "compute()")
             return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Check a batch (item indices in errors), then store it in canonical form."""
-        if predictions is not None or references is not None:
-            predictions, references = canonical_inputs(predictions, references)
-            if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
-                return store_canonical(self, predictions, references)
-        return super().add_batch(predictions=predictions, references=references, **kwargs)
+        """Check a batch (item indices in errors; a bad batch is refused whole), then store it in canonical form."""
+        with module_lock(self):
+            if predictions is not None or references is not None:
+                predictions, references = checked_inputs(self, predictions, references, "add_batch()")
+                if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
+                    return store_batch(self, predictions, references)
+            return super().add_batch(predictions=predictions, references=references, **kwargs)
 
     def add(self, *, prediction=None, reference=None, **kwargs):
         """Check one item, then store it in canonical form."""
-        if prediction is not None or reference is not None:
-            (prediction,), (reference,) = canonical_inputs([prediction], [reference], single=True)
-        return super().add(prediction=prediction, reference=reference, **kwargs)
+        with module_lock(self):
+            if prediction is not None or reference is not None:
+                (prediction,), (reference,) = checked_inputs(self, [prediction], [reference], "add()", single=True)
+            return store_item(self, super().add, prediction, reference, kwargs)
 
     def _compute(self, predictions, references, **kwargs):
         # kept until the computation succeeds, so that a failure can put the stored items back
@@ -213,6 +226,7 @@ def _rouge_options(kwargs):
         raise TypeError(
             f"chinese_rouge got unknown option(s) {unknown}; valid options: {', '.join(ROUGE_OPTIONS)} "
             f"(chinese_bleu-only options, accepted and ignored: {', '.join(BLEU_ONLY_OPTIONS)})"
+            + refused_hub_options(unknown)
         )
     return {k: v for k, v in kwargs.items() if k in ROUGE_OPTIONS}
 
@@ -221,15 +235,11 @@ def _check_options(kwargs):
     """Raise every option error compute_rouge would raise (unknown option or value, preset conflicts, bootstrap,
     seed, confidence, tokenizer name and options, normalize, terms, punct, jieba_dict ...) before evaluate stores
     or consumes anything. The tokenizer is built as compute_rouge builds it (instances are cached)."""
-    import numbers
-
     opts = _rouge_options(kwargs)
     keys = ("tokenizer", "rouge_types", "multi_ref", "beta", "rouge_w_weight", "sentence_split", "normalize")
     resolved = resolve_options(opts.get("preset"), **{k: opts[k] for k in keys if k in opts})
-    bootstrap = opts.get("bootstrap", 0)
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, numbers.Integral) or bootstrap < 0:
-        raise ValueError(f"bootstrap must be an int >= 0 (number of resamples), got {bootstrap!r}")
-    if bootstrap and not opts.get("use_aggregator", True):
+    check_seed_and_confidence(opts)  # bootstrap (bounded), seed and confidence, as compute_rouge checks them
+    if opts.get("bootstrap", 0) and not opts.get("use_aggregator", True):
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
     if opts.get("crosscheck") and opts.get("preset") == "rouge155":
         raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
@@ -237,7 +247,6 @@ def _check_options(kwargs):
         raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
     if opts.get("crosscheck") and resolved["beta"] != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
-    check_seed_and_confidence(opts)
     tok_opts = {k: opts[k] for k in TOKENIZER_OPTIONS if k in opts and k != "normalize"}
     if resolved["normalize"] is not None:
         tok_opts["normalize"] = resolved["normalize"]

@@ -2,25 +2,44 @@
 ``metrics/chinese_rouge`` and ``metrics/chinese_bleu``).
 
 evaluate picks a feature set from the first item and coerces the rest, swallows unknown ``evaluate.load`` keyword
-arguments, and loses every stored batch when ``_compute`` fails. These helpers make the metric modules check
-everything before evaluate stores or consumes anything, hand evaluate only the canonical input form (every item a
-list of reference strings), and put stored items back after a failure inside ``_compute``.
+arguments, loses every stored batch when ``_compute`` fails, and its Arrow writer is not thread-safe. These helpers
+make the metric modules check everything before evaluate stores or consumes anything, hand evaluate only the
+canonical input form (every item a list of reference strings), serialise ``add``/``add_batch``/``compute`` on one
+module instance (:func:`module_lock`), remember which call stored which items (so that an error found at compute
+time names the batch an item came from), and put stored items back after a failure inside ``_compute``.
+
+Validation at ``add``/``add_batch`` time is the compute path's own (:func:`canonical_inputs`): types, lengths,
+empty reference lists, lone surrogates, and blank references (empty under every tokenizer; the first part of the
+empty-reference rule, :func:`zheval.inputs.check_references`). A bad batch is refused whole and nothing of it is
+stored, so the module never holds an item that no option could score. Whether a reference has a token depends on
+``compute()``'s options (``punct="drop"``, a custom tokenizer), so that part of the rule is checked at compute time;
+its error then gives, for every listed reference, the index in the data being computed (the stored items first, in
+the order they were added, then this call's), which ``add``/``add_batch`` call stored it, and says that the stored
+items are kept.
 """
 
 from __future__ import annotations
 
-import numbers
 import os
+import threading
+from bisect import bisect_right
 
 from ..gcpause import no_cyclic_gc  # re-exported for the metric scripts
-from ..inputs import validate_inputs
+from ..inputs import EmptyReferenceError, check_references, validate_inputs
+from ..stats import check_interval_options
 
 __all__ = [
     "EVALUATE_INIT_ARGS",
     "refuse_load_options",
     "check_seed_and_confidence",
+    "init_module_state",
+    "module_lock",
     "canonical_inputs",
+    "checked_inputs",
     "store_canonical",
+    "store_batch",
+    "store_item",
+    "refused",
     "compute_keeping_batches",
     "nothing_stored",
     "no_cyclic_gc",
@@ -55,26 +74,104 @@ def refuse_load_options(name, kwargs):
 
 
 def check_seed_and_confidence(opts):
-    seed = opts.get("seed", 12345)
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
-    confidence = opts.get("confidence", 0.95)
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real) or not 0 < confidence < 1:
-        raise ValueError(f"confidence must be a number in (0, 1), got {confidence!r}")
+    """Raise the errors of ``bootstrap``, ``seed`` and ``confidence`` in ``opts`` (a compute() keyword dict) that the
+    library raises (:func:`zheval.stats.check_interval_options`: ``bootstrap`` at most
+    :data:`~zheval.stats.MAX_BOOTSTRAP_RESAMPLES`, ``seed`` an int in ``[0, MAX_SEED]``, ``confidence`` in (0, 1))."""
+    check_interval_options(opts.get("bootstrap", 0), opts.get("seed", 12345), opts.get("confidence", 0.95))
+
+
+def init_module_state(module) -> None:
+    """Give a freshly built module its lock (:func:`module_lock`) and an empty record of stored batches. Called by the
+    metric scripts' ``__init__``."""
+    module._zheval_lock = threading.RLock()
+    module._zheval_records = []
+
+
+_LOCK_INIT = threading.Lock()
+
+
+def module_lock(module) -> threading.RLock:
+    """The re-entrant lock of one module instance. The metric scripts hold it for the whole of ``add``,
+    ``add_batch`` and ``compute``, so calls from several threads on one instance run one after the other: no item is
+    lost or written twice (evaluate's Arrow writer is not thread-safe) and a ``compute`` sees every item added before
+    it started. Different instances never wait for each other."""
+    lock = getattr(module, "_zheval_lock", None)
+    if lock is None:  # an instance built without init_module_state
+        with _LOCK_INIT:
+            lock = getattr(module, "_zheval_lock", None)
+            if lock is None:
+                lock = module._zheval_lock = threading.RLock()
+    return lock
+
+
+def _records(module) -> list:
+    recs = getattr(module, "_zheval_records", None)
+    if recs is None:
+        recs = module._zheval_records = []
+    return recs
+
+
+def _record(module, kind: str, n: int) -> None:
+    """Note that ``n`` items were just stored by one ``kind`` call (``"add_batch"`` or ``"add"``): ``[kind, number of
+    that call among the stored ones, first stored index, count]``; consecutive add() calls share one record."""
+    recs = _records(module)
+    start = sum(r[3] for r in recs)
+    calls = sum(1 for r in recs if r[0] == "add_batch") if kind == "add_batch" else \
+        sum(r[3] for r in recs if r[0] == "add")
+    if kind == "add" and recs and recs[-1][0] == "add" and recs[-1][2] + recs[-1][3] == start:
+        recs[-1][3] += n
+        return
+    recs.append([kind, calls + 1, start, n])
+
+
+def _describe_stored(module, i: int) -> str:
+    """Which call stored the stored item ``i`` (``""`` if the record does not cover it)."""
+    recs = _records(module)
+    k = bisect_right([r[2] for r in recs], i) - 1
+    if k < 0 or i >= recs[k][2] + recs[k][3]:
+        return f"stored item {i}"
+    kind, call, start, _ = recs[k]
+    if kind == "add":
+        return f"stored by add() call {call + i - start}"
+    return f"stored by add_batch() call {call}, as its references[{i - start}]"
 
 
 def canonical_inputs(predictions, references, single=False):
     """:func:`zheval.inputs.validate_inputs` (TypeError/ValueError naming the item; lone surrogates, which Arrow
-    cannot store, included); returns predictions as list[str] and references as list[list[str]] -- the only form
-    handed to evaluate, so its feature set is always the list one and string and list references mix freely across
-    items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``."""
+    cannot store, included) and the option-free part of the empty-reference rule (a blank reference is an
+    :class:`~zheval.inputs.EmptyReferenceError`); returns predictions as list[str] and references as list[list[str]]
+    -- the only form handed to evaluate, so its feature set is always the list one and string and list references
+    mix freely across items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``."""
     if not single:
-        return validate_inputs(predictions, references)
+        preds, refs = validate_inputs(predictions, references)
+        check_references(refs)
+        return preds, refs
     try:
-        return validate_inputs(predictions, references)
+        preds, refs = validate_inputs(predictions, references)
     except (TypeError, ValueError) as exc:
         msg = str(exc).replace("predictions[0]", "prediction").replace("references[0]", "reference")
         raise type(exc)(msg) from None
+    check_references(refs)  # (names references[0][j]: the item's j-th reference)
+    return preds, refs
+
+
+def checked_inputs(module, predictions, references, call: str, single: bool = False):
+    """:func:`canonical_inputs` for one ``call`` ("add_batch()", "add()", "compute()") of ``module``: an empty
+    reference error says that the indices are that call's and nothing of it was stored (:func:`refused`)."""
+    try:
+        return canonical_inputs(predictions, references, single=single)
+    except EmptyReferenceError as exc:
+        raise refused(module, exc, call) from None
+
+
+def refused(module, exc: EmptyReferenceError, call: str) -> EmptyReferenceError:
+    """``exc`` (found in the inputs of one ``call``: "add_batch()", "add()", "compute()") with a closing note: the
+    indices are that call's own, nothing of it was stored, and what the module still holds."""
+    n = len(module)
+    held = f"the module still holds its {n} stored item(s)" if n else "the module holds no stored item"
+    what = "nothing was stored or computed" if call == "compute()" else "nothing of it was stored"
+    return exc.relocated(lambda i: "", f"(Indices of this {call} call's references: the call was refused and "
+                                       f"{what}; {held}.)")
 
 
 def store_canonical(module, predictions, references):
@@ -90,6 +187,18 @@ def store_canonical(module, predictions, references):
         module.selected_feature_format = module._infer_feature_from_batch(batch)
         module._init_writer()
     module.writer.write_batch(batch)
+
+
+def store_batch(module, predictions, references) -> None:
+    """``add_batch()`` of canonical inputs: :func:`store_canonical`, and a record of the call (for error messages)."""
+    store_canonical(module, predictions, references)
+    _record(module, "add_batch", len(predictions))
+
+
+def store_item(module, add, prediction, reference, kwargs) -> None:
+    """``add()`` of one canonical item through evaluate's ``add`` (``add``: the bound base method), and a record."""
+    add(prediction=prediction, reference=reference, **kwargs)
+    _record(module, "add", 1)
 
 
 def compute_keeping_batches(module, compute, predictions, references, kwargs):
@@ -110,6 +219,7 @@ def compute_keeping_batches(module, compute, predictions, references, kwargs):
             "no items to score: compute() got no predictions/references and none were stored with add()/add_batch()"
         )
     n_before = len(module)
+    n_call = 0 if predictions is None else len(predictions)
     module._zheval_inputs = None
     if predictions is not None and _holds_nothing(module):
         # This call's inputs are all the data (one process, nothing stored): what evaluate's compute would write to
@@ -124,18 +234,49 @@ def compute_keeping_batches(module, compute, predictions, references, kwargs):
         try:
             with temp_seed(module.seed):
                 return module._compute(predictions=predictions, references=references, **kwargs)
+        except EmptyReferenceError as exc:
+            raise exc.relocated(lambda i: "", "(Indices of this compute() call's references; no item was stored "
+                                              "with add()/add_batch(), and nothing was stored by this call.)"
+                                ).with_traceback(exc.__traceback__) from None
         finally:
             module._zheval_inputs = None
     try:
         if predictions is not None or references is not None:
             store_canonical(module, predictions, references)
-        return compute(predictions=None, references=None, **kwargs)
-    except BaseException:
+        out = compute(predictions=None, references=None, **kwargs)
+    except BaseException as exc:
         stash = getattr(module, "_zheval_inputs", None)
         module._zheval_inputs = None
-        if stash is not None and module.num_process == 1:
+        restored = stash is not None and module.num_process == 1
+        if restored:
             _restore_items(module, stash, n_before)
+        elif module.num_process == 1 and len(module) == 0:
+            _records(module).clear()
+        if isinstance(exc, EmptyReferenceError):
+            raise _located(module, exc, n_before, n_call, restored).with_traceback(exc.__traceback__) from None
         raise
+    _records(module).clear()
+    return out
+
+
+def _located(module, exc: EmptyReferenceError, n_before: int, n_call: int, restored: bool) -> EmptyReferenceError:
+    """``exc`` raised by ``_compute`` over the stored items followed by this call's: each index with its origin."""
+    if module.num_process > 1:
+        return exc.relocated(lambda i: "", (
+            f"(Indices of the data computed: the items of all {module.num_process} processes, process 0's first, "
+            "each process's in the order they were added; the stored items were consumed by evaluate.)"))
+
+    def locate(i: int) -> str:
+        if i >= n_before:
+            return f"this compute() call's references[{i - n_before}]"
+        return _describe_stored(module, i)
+
+    this = f", then this call's {n_call} (indices {n_before}-{n_before + n_call - 1})" if n_call else ""
+    kept = (f"nothing was lost: the module still holds its {n_before} stored item(s) (a failed compute() leaves it "
+            "as it was; load the module again to discard them)" if restored else "the stored items were discarded")
+    return exc.relocated(locate, (
+        f"(Indices of the data computed: the {n_before} item(s) stored with add()/add_batch() first (indices "
+        f"0-{n_before - 1}){this}; {kept}.)"))
 
 
 def _holds_nothing(module) -> bool:
