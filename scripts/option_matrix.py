@@ -20,6 +20,36 @@ prints which one each name resolved to. A name that resolves nowhere makes every
 moves. The evaluate modules are loaded from ``<repo>/metrics/chinese_rouge`` and ``chinese_bleu``; the CLI runs as
 ``python -m zheval ...`` in a subprocess.
 
+Families of configurations (the id's first parts; each id is ``family/.../key=value/...``, stable and readable):
+
+* ``tokens/<set>/tok=...``: ``get_tokenizer`` for every tokenizer and option: ``normalize()`` and ``tokenize()`` of
+  80 texts of the set plus tricky texts from all the data (decimals, Latin runs, full-width forms, ranges, ...),
+  and ``signature()``.
+* ``rouge/lib/...``: ``compute_rouge``: every tokenizer (``char`` with/without terms, ``punct="drop"``, ``jieba``
+  with/without HMM, terms, a dictionary; ``none`` on pre-segmented text; a lambda, ``str.split``, an object with
+  ``.tokenize``, a tokenizer instance; ``normalize`` False/True/step strings/lists; ``t2s``), every ROUGE type
+  alone and together, both sentence splits, every ``multi_ref``, ``beta``, ``rouge_w_weight``, aggregation,
+  precision/recall, bootstrap (seeds, confidence), the presets, crosscheck, and the errors (``rouge/lib/errors``).
+* ``bleu/lib/...``: ``compute_bleu``: ``max_order`` 1-5, every smoothing method with and without ``smooth_value``,
+  every ``bp_ref_length``, both levels, ``effective_order``, ``weights``, every tokenizer and the preset
+  tokenizers, the presets, crosscheck, bootstrap, errors; ``bleu/stats``: ``bleu_stats`` shards +
+  ``result_from_stats``.
+* ``score/...``: ``zheval.score`` with both metrics and each alone over tokenizer x sentence split (the
+  combinations that decide whether BLEU counts on ROUGE's tokens), BLEU orders vs ROUGE-N types, presets,
+  crosscheck, bootstrap and the other options.
+* ``evaluate/chinese_rouge|chinese_bleu|combine/...``: the evaluate modules: ``compute`` with all the data,
+  ``add_batch`` in several batches then ``compute``, ``add`` per item, cache files, an error followed by a
+  successful ``compute``, errors; ``evaluate.combine`` of both.
+* ``trainer/...``: ``build_compute_metrics`` with an offline char-level ``tokenizers`` WordLevel tokenizer over the
+  data's characters (every other prediction's characters only, so some predicted characters are ``<unk>``): ids
+  padded with ``-100``, EvalPrediction / tuple / torch / logits inputs, causal LM, empty labels, evaluate modules as
+  metrics, ``batch_eval_metrics`` calls with ``compute_result=False/True``. Output: the returned dict,
+  ``hook.results``, a hash and the first two of the decoded texts.
+* ``duck/lib/...``: the 小黄鸭 library adapter (``load_duck``, ``clean_duck``, ``read_predictions``,
+  ``evaluate_predictions``, ``human_ceiling``, ``compare_predictions``); ``cli/...``: ``python -m zheval score``,
+  ``ceiling``, ``compare`` (``--format json``), ``demo``, ``clean`` and ``score -o`` (the written files are read
+  back), one markdown and one table rendering, error exits.
+
 Item sets (built from ``--data-dir``, default ``../shared/data`` relative to the repository root; never copied
 into the repository; the script refuses to run without the three files). Each set is capped at a few hundred
 items so that the whole matrix runs in a few minutes on two cores:
@@ -59,7 +89,9 @@ writes ``repr``, which round-trips; ``NaN``/``Infinity`` as JSON's extensions; `
 signature strings as they are, 小黄鸭 ``Report`` objects via ``to_dict()``, datasets as their rows. An exception is
 an output too: ``{"error": type name, "message": str}``. Warnings logged by ``zheval`` loggers during a
 configuration are added under ``"_log"``. For the CLI: ``{"exit_code", "stdout"}`` (parsed JSON when it is JSON)
-plus ``"stderr"`` = the lines starting with ``zheval:`` (error/warning lines; progress bars left out).
+plus ``"stderr"`` = the lines starting with ``zheval:`` (error/warning lines; progress bars and "wrote FILE" left
+out) and the files it wrote. The CLI configurations run one at a time in a worker thread while the in-process
+ones run (the outputs do not depend on the order).
 
 Normalised before recording (the only things that vary legitimately between runs): the run's temporary directory
 (``<TMP>``), the repository path (``<REPO>``) and the data directory (``<DATA>``) inside any string (file paths in
@@ -81,7 +113,6 @@ import hashlib
 import importlib
 import json
 import logging
-import math
 import numbers
 import os
 import re
@@ -506,13 +537,45 @@ def slice_with(set_name: str, n: int = 6, pred=None, ref=None, refs_item=None):
     return make
 
 
+# -- tokenizers -------------------------------------------------------------------------------------------------
+
+_TRICKY = [re.compile(p) for p in (r"\d\.\d", r"[A-Za-z]{2,}", r"#", r"[０-９Ａ-Ｚａ-ｚ，！？：；（）]", r"……",
+                                   r"\d+-\d+", r"[“”‘’]", r"\s", r"[A-Za-z]\.[A-Za-z]", r"%")]
+
+
+def token_texts(ctx, set_name: str) -> list[str]:
+    """Texts to tokenise: the set's first 40 predictions and first references, and from all the data the first 3
+    texts with each tricky pattern (decimals, Latin runs, #, full-width forms, ……, ranges, quotes, whitespace,
+    dotted abbreviations, %)."""
+    p, r = ctx.items(set_name)
+    texts = p[:40] + [x if isinstance(x, str) else x[0] for x in r[:40]]
+    pool = ([x["responses"][0] for x in ctx.data.single] + [x["document"] for x in ctx.data.csl]
+            + ctx.items("csl_lsum")[0])
+    for pat in _TRICKY:
+        texts += [t for t in pool if pat.search(t)][:3]
+    return texts
+
+
+def tokens_configs() -> None:
+    for label, s, o in TOKENIZERS:
+        def run(ctx, s=s, o=o):
+            o = ctx.opts(o)
+            tok = o.pop("tokenizer", "char")
+            t = call("get_tokenizer", tok, **o)
+            texts = token_texts(ctx, s)
+            return {"signature": t.signature(), "norm": t.normalizer.name,
+                    "normalized": [t.normalize(x) for x in texts], "tokens": [t.tokenize(x) for x in texts]}
+
+        add(cid("tokens", s, tok=label), run)
+
+
 # -- ROUGE ------------------------------------------------------------------------------------------------------
 
 
 def rouge_configs() -> None:
     R = "rouge/lib"
     for s in ["woz_groups", "woz_single", "woz_mixed", "woz_empty_pred", "csl_lead", "csl_next", "csl_lsum"]:
-        for m in MULTI:
+        for m in (MULTI if s != "csl_lsum" else ("max", "pool")):  # csl_lsum: the slowest set, two rules suffice
             lib(R, "compute_rouge", s, {"rouge_types": ROUGE_ALL, "multi_ref": m, "return_precision_recall": True},
                 tok="char", types="all", multi=m, pr="yes")
     for label, s, o in TOKENIZERS:
@@ -573,7 +636,10 @@ def rouge_configs() -> None:
     # presets
     for m in MULTI:
         lib(R, "compute_rouge", "woz_groups", {"preset": "rouge155", "multi_ref": m}, preset="rouge155", multi=m)
-        lib(R, "compute_rouge", "csl_lsum", {"preset": "rouge155", "multi_ref": m, "rouge_types": ROUGE_ALL},
+        if m in ("max", "pool"):
+            lib(R, "compute_rouge", "csl_lsum", {"preset": "rouge155", "multi_ref": m, "rouge_types": ROUGE_ALL},
+                preset="rouge155", types="all", multi=m)
+        lib(R, "compute_rouge", "woz_groups", {"preset": "rouge155", "multi_ref": m, "rouge_types": ROUGE_ALL},
             preset="rouge155", types="all", multi=m)
         lib(R, "compute_rouge", "woz_groups", {"preset": "llamafactory", "multi_ref": m}, preset="llamafactory",
             multi=m)
@@ -809,9 +875,10 @@ def score_configs() -> None:
             for split in ("punct", "newline"):
                 lib(S, "score", s, {**o, "sentence_split": split}, tok=label, split=split, metrics="both")
     for metrics in (("bleu",), ("rouge",), "bleu", "rouge", ("rouge", "bleu"), ["bleu", "rouge"]):
+        names = ",".join([metrics] if isinstance(metrics, str) else metrics)
         for label, split in (("char", "newline"), ("char", "punct"), ("jieba", "punct")):
             lib(S, "score", "csl_lsum", {**TOK[label][1], "sentence_split": split, "metrics": metrics},
-                tok=label, split=split, metrics=f"{type(metrics).__name__}:{','.join([metrics] if isinstance(metrics, str) else metrics)}")
+                tok=label, split=split, metrics=f"{type(metrics).__name__}:{names}")
     for n in (1, 2, 4, 6):
         for split in ("punct", "newline"):
             lib(S, "score", "woz_groups", {"max_order": n, "sentence_split": split,
@@ -1245,8 +1312,9 @@ def duck_configs() -> None:
             add(cid(D, "read_predictions", file=which, format=fmt), rp)
 
 
-def cli(args: list[str], ctx) -> dict:
-    """``python -m zheval ARGS`` in the temporary directory (relative file names), this checkout first on the path."""
+def cli(args: list[str], ctx, outputs: tuple[str, ...] = ()) -> dict:
+    """``python -m zheval ARGS`` in the temporary directory (relative file names), this checkout first on the path;
+    ``outputs``: files the command writes, read back into the output (JSON parsed)."""
     ctx.data.files()
     env = dict(os.environ)
     env["PYTHONPATH"] = str(REPO) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -1258,6 +1326,18 @@ def cli(args: list[str], ctx) -> dict:
     except json.JSONDecodeError:
         out["stdout"] = proc.stdout
     out["stderr"] = [line for line in proc.stderr.splitlines() if line.startswith("zheval:")]
+    for name in outputs:
+        path = ctx.tmp / name
+        if not path.exists():
+            out[name] = None
+            continue
+        text = path.read_text(encoding="utf-8")
+        try:
+            out[name] = [json.loads(x) for x in text.splitlines() if x.strip()] if name.endswith(".jsonl") \
+                else json.loads(text)
+        except json.JSONDecodeError:
+            out[name] = text
+        path.unlink()
     return out
 
 
@@ -1301,11 +1381,26 @@ def cli_configs() -> None:
     for label, args in runs:
         extra = ["--format", "json"] if label.startswith("demo") else J
         add(cid(C, label), lambda ctx, args=args, extra=extra: cli(args + extra, ctx), external=True)
+    other = [
+        ("score/format=markdown", ["score", "-d", "duck_test.jsonl", "-p", "preds_a.jsonl", "--format", "markdown",
+                                   "--bootstrap", "100", "-q"], ()),
+        ("score/format=table", ["score", "-d", "duck_test.jsonl", "-p", "preds_b.jsonl", "--bootstrap", "100", "-q"],
+         ()),
+        ("score/output-file", ["score", "-d", "duck_test.jsonl", "-p", "preds_a.jsonl", "--format", "json", "-o",
+                               "score_report.json", "--bootstrap", "100", "-q"], ("score_report.json",)),
+        ("clean/default", ["clean", "duck_full.jsonl", "-o", "cleaned_default.jsonl", "--report-json",
+                           "clean_default.json", "-q"], ("cleaned_default.jsonl", "clean_default.json")),
+        ("clean/no-dedup+min-refs=4+chars=2-30", ["clean", "duck_full.jsonl", "-o", "cleaned_b.jsonl", "--no-dedup",
+                                                  "--min-refs", "4", "--min-chars", "2", "--max-chars", "30", "-q"],
+         ("cleaned_b.jsonl",)),
+    ]
+    for label, args, outputs in other:
+        add(cid(C, label), lambda ctx, args=args, outputs=outputs: cli(args, ctx, outputs), external=True)
 
 
 def build_configs() -> dict[str, Config]:
     if not CONFIGS:
-        for f in (rouge_configs, bleu_configs, score_configs, eval_configs, trainer_configs, duck_configs,
+        for f in (tokens_configs, rouge_configs, bleu_configs, score_configs, eval_configs, trainer_configs, duck_configs,
                   cli_configs):
             f()
     return CONFIGS
