@@ -33,7 +33,7 @@ def test_hand_cases():
         ["今", "天", "天", "气", "很", "好", "。"],
         ["iOS", "3.5GB", "192.168.1.1"],
         ["a", ".", "b", "1", ".", ".", "5", ".", "5", "x", "."],
-        ["天", "\u0301\u0301", "x"],  # a mark after Han starts its own token (the Han alternative takes no marks)
+        ["天\u0301\u0301", "x"],  # marks stay with the character before them, a Han character too
         ["é\u0301a"],
         ["😀\U0001f3fb", "!"],
         [],
