@@ -53,6 +53,7 @@ __all__ = [
     "CallableTokenizer",
     "TOKENIZERS",
     "jieba_cut",
+    "attach_marks",
     "USER_TOKENIZER_STEPS",
     "CHAR_HAN",
     "CHAR_WORD",
@@ -550,6 +551,43 @@ def jieba_cut(tk, text: str, hmm: bool) -> Iterable[str]:
                     yield from x
 
 
+_MARKS_ONLY_RE = re.compile(f"{CHAR_MARK}+")
+_NEVER_TOKEN_RE = re.compile(f"[\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS_BODY}]+")
+
+
+def attach_marks(words: Iterable[str]) -> list[str]:
+    """The ``char`` tokenizer's rules for marks and invisible characters, applied to words that concatenate to a
+    text (jieba's output, whitespace words included): a word made only of attached marks
+    (:data:`CHAR_MARK`) joins the word before it, unless whitespace or an invisible character separates them; with
+    nothing before it, its visible marks are a word of their own (invisible ones, such as variation selectors, are
+    dropped); words made only of whitespace, C0/C1 controls or invisible characters
+    (:data:`zheval.normalize.INVISIBLE_RANGES`) are dropped. Returns the list of words."""
+    out: list[str] = []
+    joinable = False
+    for w in words:
+        if _MARKS_ONLY_RE.fullmatch(w):
+            if joinable:
+                out[-1] += w
+                continue
+            w = _NEVER_TOKEN_RE.sub("", w)
+            if not w:
+                continue
+        elif _NEVER_TOKEN_RE.fullmatch(w):
+            joinable = False
+            continue
+        out.append(w)
+        joinable = True
+    return out
+
+
+def _addable_term(term: str) -> bool:
+    """Whether a term may be added to a private jieba's dictionary: not when it starts or ends with a letter/digit,
+    because jieba would then cut it out of longer word runs (``app`` out of ``apple``), which the term rule forbids;
+    every occurrence the rule allows is cut out before jieba runs anyway."""
+    core = _TRAILING_MARKS_RE.sub("", term)
+    return bool(core) and not any(_IS_WORD_RE.fullmatch(c) and not _HAN_RE.fullmatch(c) for c in (core[0], core[-1]))
+
+
 class JiebaTokenizer(BaseTokenizer):
     """Word-level tokenizer with a **private** ``jieba.Tokenizer`` instance (jieba 0.42.1).
 
@@ -562,12 +600,16 @@ class JiebaTokenizer(BaseTokenizer):
     * HMM new-word discovery is **off by default** (``hmm=False``): it changes segmentation on a hidden flag and the
       maintainers advise it off for reproducible segmentation. With HMM on, jieba's process-wide force-split word set
       (``jieba.del_word`` anywhere in the process adds to it) is part of the fingerprint and the signature.
-    * Whitespace tokens are removed; no start-up messages are printed; output is deterministic across processes.
+    * Marks and invisible characters follow the ``char`` tokenizer's rule (:func:`attach_marks`): a combining mark,
+      variation selector or emoji modifier stays in the word before it; whitespace, controls and invisible
+      characters are never tokens. No start-up messages are printed; output is deterministic across processes.
     * ``terms`` are protected by cutting the normalised text at each term occurrence first, with the ``char``
       tokenizer's term rule (longest term first; a term ending in a letter/digit only at a word boundary; never
       inside a word run): each occurrence is one token (``iOS 17``, ``C++ 20`` included, which jieba itself would
-      split at the space or the ``+``), and jieba segments only the text between occurrences. The terms are also
-      added as words of the private instance (``add_word``).
+      split at the space or the ``+``), and jieba segments only the text between occurrences. Terms that neither
+      start nor end with a letter/digit are also added as words of the private instance (``add_word``, as before
+      terms were cut out); the others are not, since jieba would then cut them out of longer word runs
+      (``app`` out of ``apple``).
     * ``punct="drop"`` removes tokens made only of punctuation/symbols.
 
     Args:
@@ -658,11 +700,12 @@ class JiebaTokenizer(BaseTokenizer):
         with _quiet_jieba():
             tk.initialize()
             for t in self.terms:
-                tk.add_word(t)
+                if _addable_term(t):
+                    tk.add_word(t)
         return tk
 
     def _cut(self, text: str) -> list[str]:
-        return [t for t in jieba_cut(self._instance(), text, self.hmm) if t.strip()]
+        return attach_marks(jieba_cut(self._instance(), text, self.hmm))
 
     def tokenize_normalized(self, text: str) -> list[str]:
         if not text:
