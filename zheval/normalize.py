@@ -152,7 +152,7 @@ def nfkc(text: str) -> str:
     """
     if text.isascii():
         return text
-    if _ELLIPSIS_RE.search(text) is None:
+    if "\u2026" not in text and "\u2025" not in text and "\ufe19" not in text and "\ufe30" not in text:
         return unicodedata.normalize("NFKC", text)
     parts = _ELLIPSIS_RE.split(text)  # text pieces at even indices, ellipses at odd ones
     return "".join(ELLIPSES[p] if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(parts))

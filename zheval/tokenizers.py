@@ -42,8 +42,8 @@ from itertools import chain
 from typing import Callable, Iterable, Sequence
 
 from . import __version__
-from .sentences import ATTACHED_MARKS, split_sentences, split_token_sentences
-from .normalize import HAN_CLASS_BODY, INVISIBLE_CLASS_BODY, DEFAULT_STEPS, Normalizer, get_normalizer
+from .sentences import ATTACHED_MARK_RANGES, split_sentences, split_token_sentences
+from .normalize import DEFAULT_STEPS, HAN_RANGES, INVISIBLE_RANGES, Normalizer, get_normalizer
 
 __all__ = [
     "BaseTokenizer",
@@ -309,27 +309,61 @@ def _opencc_version() -> str:
 
 _KANA = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"  # the voicing marks U+3099/309A are marks
 
+
+def _body(ranges, bmp_only: bool) -> str:
+    """Regex class body of inclusive code point ranges (only their part in the BMP when ``bmp_only``)."""
+    parts = []
+    for a, b in ranges:
+        if bmp_only:
+            if a > 0xFFFF:
+                continue
+            b = min(b, 0xFFFF)
+        parts.append(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}")
+    return "".join(parts)
+
+
+def _char_classes(bmp_only: bool) -> tuple[str, str, str, str]:
+    """``(han, mark, word, other_start)`` classes; the ``bmp_only`` ones equal the full ones on BMP characters and
+    are faster (a class with ranges beyond U+FFFF tests them one by one after its BMP table)."""
+    han = _body(HAN_RANGES, bmp_only) + _KANA
+    invisible = _body(INVISIBLE_RANGES, bmp_only)
+    return (f"[{han}]", f"[{_body(ATTACHED_MARK_RANGES, bmp_only)}]", f"[^\\W_{han}{invisible}]",
+            f"[^\\s\\x00-\\x1f\\x7f-\\x9f{invisible}]")
+
+
 #: One Han or kana character (a token on its own, with the marks that follow it).
-CHAR_HAN = f"[{HAN_CLASS_BODY}{_KANA}]"
+CHAR_HAN: str
 #: One attached mark (:data:`zheval.sentences.ATTACHED_MARKS`): joins the token of the character before it.
-CHAR_MARK = f"[{ATTACHED_MARKS}]"
+CHAR_MARK: str
 #: One letter/digit that is not Han, kana or invisible: word runs (``iOS``, ``DUCK20240517001``, ``2024``, ``é``,
 #: Cyrillic, Hangul words).
-CHAR_WORD = f"[^\\W_{HAN_CLASS_BODY}{_KANA}{INVISIBLE_CLASS_BODY}]"
+CHAR_WORD: str
 #: One character that can start a token of its own (punctuation, symbols, emoji; a visible mark with no character
 #: before it): anything but whitespace, C0/C1 controls and the invisible characters of
 #: :data:`zheval.normalize.INVISIBLE_RANGES` (which are never tokens: when one of them is an attached mark, such as a
 #: variation selector, it joins the character before it, and is dropped when nothing precedes it).
-CHAR_OTHER_START = f"[^\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS_BODY}]"
+CHAR_OTHER_START: str
+CHAR_HAN, CHAR_MARK, CHAR_WORD, CHAR_OTHER_START = _char_classes(False)
 
-_HAN = f"{CHAR_HAN}{CHAR_MARK}*"
-# A word run, with decimal/version continuations ".5" so that 3.5, 3.5GB, 192.168.1.1 stay one token.
-_WORD = f"{CHAR_WORD}(?:{CHAR_WORD}|{CHAR_MARK})*(?:\\.[0-9](?:{CHAR_WORD}|{CHAR_MARK})*)*"
-_OTHER = f"{CHAR_OTHER_START}{CHAR_MARK}*"
-_CHAR_BASE = f"{_HAN}|{_WORD}|{_OTHER}"
+
+def _char_base(bmp_only: bool) -> str:
+    """``HAN | WORD | OTHER``: a Han/kana character, a word run (with decimal/version continuations ".5", so that
+    3.5, 3.5GB, 192.168.1.1 stay one token), or another character; each with the marks that follow it."""
+    han, mark, word, other = _char_classes(bmp_only)
+    return (f"{han}{mark}*|{word}(?:{word}|{mark})*(?:\\.[0-9](?:{word}|{mark})*)*|{other}{mark}*")
+
+
 _IS_WORD_RE = re.compile(f"{CHAR_HAN}|{CHAR_WORD}")
 _HAN_RE = re.compile(CHAR_HAN)
 _TRAILING_MARKS_RE = re.compile(f"{CHAR_MARK}+$")
+
+
+_ASTRAL_RE = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _bmp_only(text: str) -> bool:
+    """Whether every character of ``text`` is in the BMP (then the faster BMP-only expressions give the same tokens)."""
+    return text.isascii() or _ASTRAL_RE.search(text) is None
 
 
 def _is_punct_or_symbol(token: str) -> bool:
@@ -337,20 +371,21 @@ def _is_punct_or_symbol(token: str) -> bool:
     return _IS_WORD_RE.search(token) is None
 
 
-def _term_alternation(terms: Iterable[str]) -> str:
+def _term_alternation(terms: Iterable[str], bmp_only: bool = False) -> str:
     """The regular expression of protected terms, shared by the ``char`` and ``jieba`` tokenizers: the terms
     longest first (so the longest term that matches wins; equal lengths in code point order), a term ending in a
     letter/digit only where no letter/digit follows it (after attached marks), so ``app`` does not split ``apple``;
     the attached marks that follow a term join it. Scanned together with the ``char`` rules
     (``<terms>|<char token>``), a term is found only where a ``char`` token could start: never inside a word run."""
+    _, mark, word, _ = _char_classes(bmp_only)
     alts = []
     for t in sorted(terms, key=lambda s: (-len(s), s)):
         alt = re.escape(t)
         core = _TRAILING_MARKS_RE.sub("", t)
         if core and _IS_WORD_RE.fullmatch(core[-1]) and not _HAN_RE.fullmatch(core[-1]):
-            alt += f"(?!{CHAR_MARK}*{CHAR_WORD})"
+            alt += f"(?!{mark}*{word})"
         alts.append(alt)
-    return f"(?:{'|'.join(alts)}){CHAR_MARK}*"
+    return f"(?:{'|'.join(alts)}){mark}*"
 
 
 class CharTokenizer(BaseTokenizer):
@@ -403,7 +438,7 @@ class CharTokenizer(BaseTokenizer):
             raise ValueError(f"unknown punct mode {punct!r}; valid: {list(PUNCT_MODES)}")
         self.punct = punct
         self.terms: tuple[str, ...] = _normalize_terms(terms, self.normalizer)
-        self._re = _compile_char_re(self.terms)
+        self._re, self._re_bmp = _compile_char_re(self.terms)
 
     @property
     def terms_hash(self) -> str:
@@ -411,7 +446,7 @@ class CharTokenizer(BaseTokenizer):
         return _sha("\n".join(sorted(self.terms))) if self.terms else ""
 
     def tokenize_normalized(self, text: str) -> list[str]:
-        tokens = self._re.findall(text)
+        tokens = (self._re_bmp if _bmp_only(text) else self._re).findall(text)
         if self.punct == "drop":
             tokens = [t for t in tokens if not _is_punct_or_symbol(t)]
         return tokens
@@ -443,16 +478,21 @@ class CharTokenizer(BaseTokenizer):
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state.pop("_re")
+        state.pop("_re_bmp")
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._re = _compile_char_re(self.terms)
+        self._re, self._re_bmp = _compile_char_re(self.terms)
 
 
-def _compile_char_re(terms: tuple[str, ...]) -> re.Pattern:
-    """The ``char`` tokenizer's expression: ``<terms>|HAN|WORD|OTHER`` (findall gives the tokens)."""
-    return re.compile(f"{_term_alternation(terms)}|{_CHAR_BASE}" if terms else _CHAR_BASE)
+def _compile_char_re(terms: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
+    """The ``char`` tokenizer's expression ``<terms>|HAN|WORD|OTHER`` (findall gives the tokens), and its twin with
+    BMP-only classes for texts without characters beyond U+FFFF."""
+    return tuple(  # type: ignore[return-value]
+        re.compile(f"{_term_alternation(terms, bmp)}|{_char_base(bmp)}" if terms else _char_base(bmp))
+        for bmp in (False, True)
+    )
 
 
 def _normalize_terms(terms, normalizer: Normalizer) -> tuple[str, ...]:
@@ -551,8 +591,11 @@ def jieba_cut(tk, text: str, hmm: bool) -> Iterable[str]:
                     yield from x
 
 
-_MARKS_ONLY_RE = re.compile(f"{CHAR_MARK}+")
-_NEVER_TOKEN_RE = re.compile(f"[\\s\\x00-\\x1f\\x7f-\\x9f{INVISIBLE_CLASS_BODY}]+")
+_MARK_CHARS = frozenset(chr(c) for a, b in ATTACHED_MARK_RANGES for c in range(a, b + 1))
+_NEVER_CHARS = frozenset(
+    [chr(c) for a, b in INVISIBLE_RANGES for c in range(a, b + 1)]
+    + [chr(c) for c in range(0x3000 + 1) if chr(c).isspace() or c <= 0x1F or 0x7F <= c <= 0x9F]
+)
 
 
 def attach_marks(words: Iterable[str]) -> list[str]:
@@ -564,15 +607,19 @@ def attach_marks(words: Iterable[str]) -> list[str]:
     (:data:`zheval.normalize.INVISIBLE_RANGES`) are dropped. Returns the list of words."""
     out: list[str] = []
     joinable = False
+    marks, never = _MARK_CHARS, _NEVER_CHARS
     for w in words:
-        if _MARKS_ONLY_RE.fullmatch(w):
+        if not w:
+            continue
+        first = w[0]
+        if first in marks and all(c in marks for c in w):
             if joinable:
                 out[-1] += w
                 continue
-            w = _NEVER_TOKEN_RE.sub("", w)
+            w = "".join(c for c in w if c not in never)
             if not w:
                 continue
-        elif _NEVER_TOKEN_RE.fullmatch(w):
+        elif first in never and all(c in never for c in w):
             joinable = False
             continue
         out.append(w)
@@ -710,14 +757,16 @@ class JiebaTokenizer(BaseTokenizer):
     def tokenize_normalized(self, text: str) -> list[str]:
         if not text:
             return []
-        if not self.terms:
+        if self._term_re is None and self.terms:
+            # (a quick search for any term, then the scan that finds the occurrences the term rule allows)
+            self._term_re = (re.compile("|".join(map(re.escape, self.terms))),) + tuple(
+                re.compile(f"({_term_alternation(self.terms, bmp)})|{_char_base(bmp)}") for bmp in (False, True))
+        if not self.terms or self._term_re[0].search(text) is None:
             tokens = self._cut(text)
         else:
-            if self._term_re is None:
-                self._term_re = re.compile(f"({_term_alternation(self.terms)})|{_CHAR_BASE}")
             tokens = []
             pos = 0
-            for m in self._term_re.finditer(text):
+            for m in self._term_re[1 + _bmp_only(text)].finditer(text):
                 term = m.group(1)
                 if term is None:
                     continue
