@@ -438,7 +438,8 @@ class CharTokenizer(BaseTokenizer):
             raise ValueError(f"unknown punct mode {punct!r}; valid: {list(PUNCT_MODES)}")
         self.punct = punct
         self.terms: tuple[str, ...] = _normalize_terms(terms, self.normalizer)
-        self._re, self._re_bmp = _compile_char_re(self.terms)
+        self._re_bmp = _compile_char_re(self.terms, True)
+        self._re: re.Pattern | None = None  # the full expression, compiled when a text needs it
 
     @property
     def terms_hash(self) -> str:
@@ -446,7 +447,12 @@ class CharTokenizer(BaseTokenizer):
         return _sha("\n".join(sorted(self.terms))) if self.terms else ""
 
     def tokenize_normalized(self, text: str) -> list[str]:
-        tokens = (self._re_bmp if _bmp_only(text) else self._re).findall(text)
+        if _bmp_only(text):
+            tokens = self._re_bmp.findall(text)
+        else:
+            if self._re is None:
+                self._re = _compile_char_re(self.terms, False)
+            tokens = self._re.findall(text)
         if self.punct == "drop":
             tokens = [t for t in tokens if not _is_punct_or_symbol(t)]
         return tokens
@@ -477,22 +483,20 @@ class CharTokenizer(BaseTokenizer):
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state.pop("_re")
+        state["_re"] = None
         state.pop("_re_bmp")
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._re, self._re_bmp = _compile_char_re(self.terms)
+        self._re_bmp = _compile_char_re(self.terms, True)
 
 
-def _compile_char_re(terms: tuple[str, ...]) -> tuple[re.Pattern, re.Pattern]:
-    """The ``char`` tokenizer's expression ``<terms>|HAN|WORD|OTHER`` (findall gives the tokens), and its twin with
-    BMP-only classes for texts without characters beyond U+FFFF."""
-    return tuple(  # type: ignore[return-value]
-        re.compile(f"{_term_alternation(terms, bmp)}|{_char_base(bmp)}" if terms else _char_base(bmp))
-        for bmp in (False, True)
-    )
+def _compile_char_re(terms: tuple[str, ...], bmp_only: bool) -> re.Pattern:
+    """The ``char`` tokenizer's expression ``<terms>|HAN|WORD|OTHER`` (findall gives the tokens); with ``bmp_only``
+    its twin with BMP-only classes, for texts without characters beyond U+FFFF (the same tokens there)."""
+    base = _char_base(bmp_only)
+    return re.compile(f"{_term_alternation(terms, bmp_only)}|{base}" if terms else base)
 
 
 def _normalize_terms(terms, normalizer: Normalizer) -> tuple[str, ...]:
