@@ -33,7 +33,7 @@ def test_hand_cases():
         ["今", "天", "天", "气", "很", "好", "。"],
         ["iOS", "3.5GB", "192.168.1.1"],
         ["a", ".", "b", "1", ".", ".", "5", ".", "5", "x", "."],
-        ["天", "\u0301\u0301", "x"],  # a mark after Han starts its own token (the Han alternative takes no marks)
+        ["天\u0301\u0301", "x"],  # marks stay with the character before them, a Han character too
         ["é\u0301a"],
         ["😀\U0001f3fb", "!"],
         [],
@@ -45,11 +45,29 @@ def test_hand_cases():
     assert batch_tokens(pieces) == regex_tokens(pieces)
 
 
-@pytest.mark.parametrize("template", ["{c}", "a{c}b", "天{c}{c}", "1.{c}9", "{c}\u0301x", "x{c}.5", "!{c}\u0301",
-                                      " {c}\ufe0f", "{c}\u200d{c}"])
+# every character after each class of base (Han, kana, a letter, a digit, punctuation, an emoji, a mark, an
+# invisible character), at the start of a piece and after whitespace; and before marks
+CONTEXTS = ["{c}", "a{c}b", "天{c}{c}", "1.{c}9", "{c}\u0301x", "x{c}.5", "!{c}\u0301", " {c}\ufe0f", "{c}\u200d{c}",
+            "か{c}な", "1{c}2", "，{c}好", "😀{c}", "天\u0301{c}", "\u200b{c}x", "葛\U000e0100{c}", "a {c}\u20dd", "{c}\U000e0100"]
+
+
+@pytest.mark.parametrize("template", CONTEXTS)
 def test_every_bmp_character_in_context(template):
     pieces = [template.replace("{c}", chr(c)) for c in range(0x10000) if c != 0x0A]
     assert batch_tokens(pieces) == regex_tokens(pieces)
+
+
+def test_every_attached_mark_after_every_class_of_base():
+    from zheval.sentences import ATTACHED_MARK_RANGES
+
+    marks = [chr(cp) for a, b in ATTACHED_MARK_RANGES for cp in range(a, b + 1)]
+    assert len(marks) > 2000 and "\U000e0100" in marks and "\u3099" in marks
+    bases = ["天", "か", "a", "1", "，", "😀", "", " ", "\u200b", "3.", "𠮷"]
+    pieces = [f"{base}{m}x{m}" for base in bases for m in marks]
+    batch = batch_tokens(pieces)
+    assert batch == regex_tokens(pieces)
+    # by hand, for one base: the mark stays with the Han character
+    assert batch[:2] == [["天\u0300", "x\u0300"], ["天\u0301", "x\u0301"]]
 
 
 ALPHABET = list("天气好。，!?.0123456789abcXYZ_-é'") + [

@@ -59,10 +59,12 @@ CHAR_CASES = [
     ("\U0002a700", {}, ["\U0002a700"]),  # Extension C
     ("〇一二", {}, ["〇", "一", "二"]),
     ("豈", RAW, ["豈"]),  # compatibility ideograph U+F900 (NFKC would map it to U+8C48)
-    # emoji: one token each; modifiers and variation selectors stay attached
+    # emoji: one token each; modifiers and variation selectors stay attached (the default zw step removes the
+    # variation selector U+FE0F: it chooses a glyph, not a character)
     ("好的😊", {}, ["好", "的", "😊"]),
     ("赞👍🏻", {}, ["赞", "👍🏻"]),
-    ("爱❤️", {}, ["爱", "❤️"]),
+    ("爱❤️", {}, ["爱", "❤"]),
+    ("爱❤️", RAW, ["爱", "❤\ufe0f"]),
     # decoded model output with spaces between characters
     ("今 天 天 气", {}, ["今", "天", "天", "气"]),
     ("今 天 天 气", RAW, ["今", "天", "天", "气"]),

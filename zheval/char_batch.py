@@ -20,9 +20,10 @@ The rules (the regular expression ``HAN | WORD | OTHER`` of :mod:`zheval.tokeniz
     * ``H`` and ``O`` start a token; ``S`` is skipped;
     * ``W`` continues the previous token iff that token is a word run, else it starts one;
     * ``.`` continues a word run iff an ASCII digit follows it (``3.5``, ``192.168.1.1``), else it is a token;
-    * a mark continues the token of the character before it (a word run or an ``O`` token, and a mark run after
-      either) -- except after ``H`` or ``S`` (the Han alternative takes no marks): there the first ``MO`` of the
-      run starts a token that the following marks join, and ``MS`` marks before it are skipped.
+    * a mark continues the token of the character before it, whatever its class (``H``, a word run, ``.`` or an
+      ``O`` token, and a mark run after any of them) -- except after ``S`` or at the start of a piece, where
+      nothing precedes it: there the first ``MO`` of the run starts a token that the following marks join, and
+      ``MS`` marks (invisible ones: variation selectors) before it are skipped.
 
     Tested equal to the regular expression on every BMP character in several contexts, on random strings over
     the tricky classes (hypothesis) and on the shared real data.
@@ -35,7 +36,7 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from .tokenizers import _HAN, _MARKS, _OTHER_START, _WORD_CHAR  # the regular expression's own classes
+from .tokenizers import CHAR_HAN, CHAR_MARK, CHAR_OTHER_START, CHAR_WORD  # the regular expression's own classes
 
 __all__ = ["char_token_ids"]
 
@@ -53,7 +54,7 @@ def _classify(chars: str) -> np.ndarray:
         mask[idx] = True
         return mask
 
-    han, word, mark, other = member(_HAN), member(_WORD_CHAR), member(f"[{_MARKS}]"), member(_OTHER_START)
+    han, word, mark, other = member(CHAR_HAN), member(CHAR_WORD), member(CHAR_MARK), member(CHAR_OTHER_START)
     if (mark & (han | word)).any():  # the rules below assume it (true of the expression's classes)
         raise RuntimeError("zheval.char_batch: a character is both an attached mark and a Han/word character; the "
                            "char tokenizer's classes changed and this module must follow")
@@ -139,8 +140,8 @@ def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarra
     wordish = np.where(is_m, (anchor >= 0) & wordish_base[safe_anchor], wordish_base)
     prev_wordish = np.zeros(n, dtype=bool)
     prev_wordish[1:] = wordish[:-1]
-    # marks after H, S or the start ("orphans"): the first MO of the run starts a token, MS before it are skipped
-    orphan = is_m & ((anchor_cls == H) | (anchor_cls == S))
+    # marks after S or the start ("orphans"): the first MO of the run starts a token, MS before it are skipped
+    orphan = is_m & (anchor_cls == S)
     last_mo = np.maximum.accumulate(np.where(orphan & (cls == MO), pos, -1))
     prev_last_mo = np.empty(n, dtype=np.int64)
     prev_last_mo[0] = -1

@@ -9,8 +9,9 @@ Steps (each documented with an example on its function):
 ========== ======================================================================= ==============================
 name       what it does                                                            example
 ========== ======================================================================= ==============================
-``nfkc``   Unicode NFKC (compatibility forms → canonical)                           ``２０２４ＡＩ`` → ``2024AI``
-``zw``     remove invisible format characters that NFKC keeps                      ``今\u200b天`` → ``今天``
+``nfkc``   Unicode NFKC (compatibility forms → canonical), keeping ``…`` and ``‥``  ``２０２４ＡＩ`` → ``2024AI``
+``zw``     remove default-ignorable characters (zero-width, bidi, variation         ``今\u200b天`` → ``今天``
+           selectors, fillers, tags), U+2800 and U+FFF9–U+FFFB
 ``punct``  unify full-/half-width variants and curly/straight quotes of one mark   ``“好”！`` → ``"好"!``
 ``space``  collapse whitespace; drop spaces next to CJK characters                 ``今 天 天 气`` → ``今天天气``
 ``lower``  lower-case Latin letters                                                ``iPhone`` → ``iphone``
@@ -53,6 +54,9 @@ __all__ = [
     "normalize",
     "nfkc",
     "remove_invisible",
+    "DEFAULT_IGNORABLE_RANGES",
+    "INVISIBLE_RANGES",
+    "ELLIPSES",
     "unify_punctuation",
     "normalize_space",
     "lower_latin",
@@ -130,40 +134,77 @@ _CJK_SIDE_BODY = HAN_CLASS_BODY + (
 # Steps. Each is a pure function str -> str.
 
 
-def nfkc(text: str) -> str:
-    """Unicode NFKC normalisation (UAX #15).
+#: Characters the ``nfkc`` step keeps as they are (or maps to), instead of NFKC's compatibility decomposition into
+#: full stops: ``…`` (U+2026) and ``‥`` (U+2025) are one mark each in Chinese and Japanese text (``……`` is one
+#: ellipsis of two characters, not six full stops); their vertical presentation forms ``︙`` (U+FE19) and ``︰``
+#: (U+FE30) become them.
+ELLIPSES: dict[str, str] = {"\u2026": "\u2026", "\u2025": "\u2025", "\ufe19": "\u2026", "\ufe30": "\u2025"}
+_ELLIPSIS_RE = re.compile(f"([{''.join(ELLIPSES)}])")
 
-    Example: ``nfkc("２０２４ＡＩ，ｉＯＳ")`` → ``"2024AI,iOS"``. Note that NFKC also maps ``…`` to ``...``,
-    ``①`` to ``1`` and ``㎡`` to ``m2``; the ideographic space U+3000 becomes an ordinary space.
+
+def nfkc(text: str) -> str:
+    """Unicode NFKC normalisation (UAX #15), keeping the ellipses ``…`` and ``‥`` (:data:`ELLIPSES`).
+
+    Example: ``nfkc("２０２４ＡＩ，ｉＯＳ")`` → ``"2024AI,iOS"``; ``nfkc("嗯……")`` → ``"嗯……"`` (plain NFKC gives
+    ``"嗯......"``: six ``.`` tokens). NFKC also maps ``①`` to ``1`` and ``㎡`` to ``m2``; the ideographic space
+    U+3000 becomes an ordinary space. The text is normalised piecewise between ellipses; an ellipsis is a starter
+    that composes with nothing, so this equals NFKC with each ellipsis treated as one unchangeable character.
     """
     if text.isascii():
         return text
-    return unicodedata.normalize("NFKC", text)
+    if "\u2026" not in text and "\u2025" not in text and "\ufe19" not in text and "\ufe30" not in text:
+        return unicodedata.normalize("NFKC", text)
+    parts = _ELLIPSIS_RE.split(text)  # text pieces at even indices, ellipses at odd ones
+    return "".join(ELLIPSES[p] if i % 2 else unicodedata.normalize("NFKC", p) for i, p in enumerate(parts))
 
 
-_INVISIBLE = (
-    "\u00ad"  # soft hyphen
-    "\u200b\u200c\u200d"  # zero width space / non-joiner / joiner
-    "\u200e\u200f"  # LRM, RLM
-    "\u202a-\u202e"  # bidi embeddings and overrides
-    "\u2060-\u2064"  # word joiner, invisible operators
-    "\u2066-\u2069"  # bidi isolates
-    "\ufeff"  # BOM / zero width no-break space
-    "\U000e0001\U000e0020-\U000e007f"  # tag characters (invisible; used in emoji tag sequences)
+#: Unicode ``Default_Ignorable_Code_Point`` (DerivedCoreProperties.txt) as inclusive ranges: the same list in
+#: Unicode 14.0 (Python 3.11's ``unicodedata``) and in the Unicode data of the ``regex`` module 2026.11.
+DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong / jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero width space, non-joiner, joiner; LRM, RLM
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, deprecated format characters
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFEFF, 0xFEFF),  # BOM / zero width no-break space
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # reserved
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, reserved
 )
-_INVISIBLE_RE = re.compile(f"[{_INVISIBLE}]")
-INVISIBLE_CLASS_BODY = _INVISIBLE
-"""Regex class body of the invisible format characters removed by :func:`remove_invisible`."""
+
+#: What the ``zw`` step removes and the ``char`` tokenizer never makes a token of: every default-ignorable code
+#: point, U+2800 BRAILLE PATTERN BLANK (looks like a space, is not whitespace) and the interlinear annotation
+#: characters U+FFF9-U+FFFB.
+INVISIBLE_RANGES: tuple[tuple[int, int], ...] = tuple(sorted(DEFAULT_IGNORABLE_RANGES + ((0x2800, 0x2800), (0xFFF9, 0xFFFB))))
+
+INVISIBLE_CLASS_BODY = _class_body(INVISIBLE_RANGES)
+"""Regex class body (without brackets) of :data:`INVISIBLE_RANGES`, the characters :func:`remove_invisible` removes."""
+_INVISIBLE_RE = re.compile(f"[{INVISIBLE_CLASS_BODY}]+")
 
 
 def remove_invisible(text: str) -> str:
-    """Remove invisible format characters that NFKC keeps.
+    """Remove the invisible characters of :data:`INVISIBLE_RANGES`: every Unicode default-ignorable code point,
+    U+2800 and U+FFF9-U+FFFB.
 
-    Removed: U+00AD soft hyphen, U+200B–U+200D (zero width space, non-joiner, joiner), U+200E/U+200F (LRM/RLM),
-    U+202A–U+202E and U+2066–U+2069 (bidi controls), U+2060–U+2064 (word joiner, invisible operators), U+FEFF (BOM),
-    U+E0001 and U+E0020–U+E007F (tag characters).
+    That is U+00AD soft hyphen; U+034F combining grapheme joiner; every bidi control (U+061C Arabic letter mark,
+    U+200E/U+200F LRM/RLM, U+202A-U+202E embeddings and overrides, U+2066-U+2069 isolates); U+200B-U+200D zero width
+    space, non-joiner, joiner; U+2060-U+206F word joiner, invisible operators and deprecated format characters;
+    the Hangul fillers U+115F, U+1160, U+3164, U+FFA0; U+17B4-U+17B5; U+180B-U+180F Mongolian free variation
+    selectors and vowel separator; the variation selectors U+FE00-U+FE0F and U+E0100-U+E01EF (they choose a glyph,
+    not a character: ``葛\\U000e0100城`` → ``葛城``); U+FEFF (BOM); U+FFF0-U+FFF8; U+1BCA0-U+1BCA3; U+1D173-U+1D17A;
+    the tag characters and the rest of U+E0000-U+E0FFF; U+2800 braille pattern blank; U+FFF9-U+FFFB interlinear
+    annotation anchor, separator and terminator (the annotation text itself is kept).
+
     Example: ``remove_invisible("\\ufeff今\\u200b天")`` → ``"今天"``. Removing U+200D splits emoji ZWJ sequences
-    into their parts.
+    into their parts, and removing U+FE0F turns ``❤️`` into ``❤``.
     """
     if text.isascii():
         return text

@@ -6,11 +6,12 @@ Two modes:
   so a text with its sentences on separate lines scores identically to rouge-score). Note that normalisation (the
   ``space`` step, on by default) has already turned ``"\\r\\n"`` and a lone ``"\\r"`` into ``"\\n"``, so old Mac
   ``"\\r"`` line endings split too, where rouge-score (``"\\n"`` only) does not;
-* ``"punct"`` (default for Chinese) — split on newlines **and** after sentence-final punctuation: ``。！？；…`` and
+* ``"punct"`` (default for Chinese) — split on newlines **and** after sentence-final punctuation: ``。！？；…‥`` and
   their ASCII forms ``! ? ;``, and ``.`` when it ends a sentence (not followed by a letter or digit, so ``3.5`` and
   ``www.example.com`` are not cut). Closing quotes and brackets that follow the mark stay with the sentence
   (``他说："好。"然后`` → ``他说："好。"`` + ``然后``); a run of marks (``？！``, ``……``, ``...``) is one cut, and
-  combining marks, variation selectors and emoji modifiers stay with the character before them (``‼️``).
+  combining marks, variation selectors and emoji modifiers (:data:`ATTACHED_MARKS`) stay with the character before
+  them (``‼️``).
 
 Splitting runs on **normalised** text (after NFKC, ``！`` is ``!``). A cut must never fall inside a token, so that
 the sentences' tokens concatenate to the tokens of the whole text (ROUGE-N and ROUGE-L see the same tokens as BLEU
@@ -23,20 +24,42 @@ letter or digit is not a cut even if a space separated them).
 
 from __future__ import annotations
 
+import itertools
 import re
+import unicodedata
 from typing import List, Sequence
 
-__all__ = ["SENTENCE_SPLITS", "ATTACHED_MARKS", "split_sentences", "split_token_sentences"]
+__all__ = ["SENTENCE_SPLITS", "ATTACHED_MARKS", "ATTACHED_MARK_RANGES", "split_sentences", "split_token_sentences"]
 
 SENTENCE_SPLITS = ("punct", "newline")
 
-#: Regex class body of the characters that attach to the character before them (combining marks, variation
-#: selectors, emoji skin-tone modifiers); the ``char`` tokenizer keeps them in the token before them.
-ATTACHED_MARKS = (
-    "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f\U000e0100-\U000e01ef"
-    "\U0001f3fb-\U0001f3ff"
+def _mark_ranges() -> tuple:
+    """Code point ranges of every combining mark (general category Mn, Mc, Me) this Python's ``unicodedata`` knows,
+    in planes 0, 1 and 14 (planes 2-13 hold no marks), plus the emoji skin-tone modifiers U+1F3FB-U+1F3FF."""
+    ranges: list = []
+    for cp in itertools.chain(range(0x20000), range(0xE0000, 0xE1000)):
+        if unicodedata.category(chr(cp))[0] == "M" or 0x1F3FB <= cp <= 0x1F3FF:
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    return tuple((a, b) for a, b in ranges)
+
+
+#: Inclusive code point ranges of :data:`ATTACHED_MARKS`.
+ATTACHED_MARK_RANGES = _mark_ranges()
+
+#: Regex class body of the characters that attach to the character before them, whatever that character is:
+#: every combining mark (Unicode general category M: accents such as U+0301, enclosing marks such as U+20DD and
+#: U+20E3, Indic and Thai vowel signs, the kana voicing marks U+3099/U+309A) -- which includes the variation selectors
+#: U+FE00-U+FE0F and U+E0100-U+E01EF and the Mongolian free variation selectors -- and the emoji skin-tone modifiers
+#: U+1F3FB-U+1F3FF. The ``char`` tokenizer keeps them in the token of the character before them (``葛\U000e0100`` is
+#: one token when normalisation is off; the default ``zw`` step removes variation selectors), and a sentence cut
+#: never separates them from it.
+ATTACHED_MARKS = "".join(
+    re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ATTACHED_MARK_RANGES
 )
-_TERMINATOR_CHARS = "。！？；!?;…"
+_TERMINATOR_CHARS = "。！？；!?;…‥"
 _CLOSER_CHARS = "\"'”’」』）)]】》〉"
 _TERMINATOR = f"(?:[{_TERMINATOR_CHARS}]|\\.(?![0-9A-Za-z]))[{ATTACHED_MARKS}]*"
 _CLOSERS = f"[{re.escape(_CLOSER_CHARS)}][{ATTACHED_MARKS}]*"

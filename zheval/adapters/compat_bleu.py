@@ -289,6 +289,7 @@ class SacrebleuZhTokenizer(BaseTokenizer):
     """
 
     name = "sacrebleu-zh"
+    content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:
         super().__init__(Normalizer(()))
@@ -307,6 +308,7 @@ class LlamaFactoryCharTokenizer(BaseTokenizer):
     """
 
     name = "llamafactory-char"
+    content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:
         super().__init__(Normalizer(()))

@@ -101,7 +101,7 @@ from zheval.rouge import (
     summary_level_lcs_hits,
     clipped_overlap,
 )
-from zheval.tokenizers import JiebaTokenizer
+from zheval.tokenizers import JiebaTokenizer, jieba_cut
 
 __all__ = [
     "ROUGE155_TYPES",
@@ -548,6 +548,7 @@ class LlamaFactoryJiebaTokenizer(JiebaTokenizer):
     """
 
     name = "llamafactory-jieba"
+    content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:
         super().__init__(terms=None, hmm=True, dictionary=None, punct="keep", normalizer=Normalizer(()))
@@ -555,7 +556,7 @@ class LlamaFactoryJiebaTokenizer(JiebaTokenizer):
     def tokenize_normalized(self, text: str) -> List[str]:
         if not text:
             return []
-        return list(self._instance().cut(text, HMM=True))
+        return list(jieba_cut(self._instance(), text, hmm=True))  # = Tokenizer.cut(text, HMM=True), fixed regexes
 
     def _config(self) -> dict:
         cfg = super()._config()
