@@ -1472,7 +1472,7 @@ def check_data_dir(data_dir: Path) -> None:
     missing = [f for f in DATA_FILES if not (data_dir / f).is_file()]
     if missing:
         raise SystemExit(f"option_matrix: the real test data is needed: {', '.join(missing)} not found in {data_dir} "
-                         "(pass --data-dir DIR; see ../shared/data/README.md)")
+                         "(pass --data-dir PATH; see ../shared/data/README.md)")
 
 
 def selected(configs: dict[str, Config], only: list[str] | None) -> list[Config]:

@@ -7,7 +7,6 @@ t2s=True. Their cost is measured against the computation they guard."""
 from __future__ import annotations
 
 import logging
-import time
 import warnings
 from pathlib import Path
 
@@ -187,33 +186,3 @@ def test_the_evaluate_modules_warn_through_the_library(name, dialogue):
 
 
 # ---- cost ----------------------------------------------------------------------------------------------------------
-
-
-def _interleaved_best(guard, compute, rounds=25):
-    """The best time of each, measured alternately (so that a busy machine slows both alike)."""
-    best_guard = best_compute = float("inf")
-    for _ in range(rounds):
-        clear_cache()
-        t0 = time.perf_counter()
-        guard()
-        t1 = time.perf_counter()
-        compute()
-        t2 = time.perf_counter()
-        best_guard, best_compute = min(best_guard, t1 - t0), min(best_compute, t2 - t1)
-    return best_guard, best_compute
-
-
-def test_the_guards_cost_under_five_percent_of_a_computation(dialogue, titles, crosswoz_single, csl_rows):
-    # measured on 2 cores: 0.05-0.2 ms per call; the tightest case is the smallest corpus (85 items) with the
-    # whitespace tokenizer, whose BLEU takes 2.3-3 ms (the guard 3-5 % of it)
-    single = ([r["query"] for r in crosswoz_single], [r["responses"] for r in crosswoz_single])
-    docs = ([r["document"] for r in csl_rows], [[r["summary"]] for r in csl_rows])
-    for preds, refs in (dialogue, titles, single, docs):
-        for tokenizer in ("char", "none"):
-            tok = get_tokenizer(tokenizer)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", zheval.ZhevalWarning)
-                guard, bleu = _interleaved_best(lambda: guards.input_slips(preds, refs, tok),
-                                                lambda: compute_bleu(preds, refs, tokenizer=tokenizer),
-                                                rounds=40 if len(preds) < 200 else 5)
-            assert guard < 0.05 * bleu, (len(preds), tokenizer, guard, bleu)

@@ -74,7 +74,7 @@ def test_record_subset(recording):
     assert sorted(data) == sorted(SUBSET)
     errors = {k for k, v in data.items() if "error" in v}
     assert errors == {"rouge/lib/errors/input=empty-reference"}
-    assert data["rouge/lib/errors/input=empty-reference"]["error"] == "ValueError"
+    assert data["rouge/lib/errors/input=empty-reference"]["error"] == "EmptyReferenceError"
     assert "references[3][0] is empty" in data["rouge/lib/errors/input=empty-reference"]["message"]
     r = data["rouge/lib/woz_groups/tok=char/types=all/multi=pool/pr=yes"]
     assert {"rouge1", "rougeSU*_recall", "rougeW_precision", "signature"} <= set(r)

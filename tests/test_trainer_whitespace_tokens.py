@@ -123,7 +123,6 @@ def test_hook_keeps_the_spaces_a_whitespace_callable_needs(words_and_chars_tok):
     assert "ambiguous_spaces" not in out  # no space was removed
 
 
-@pytest.mark.xfail(strict=True, reason="needs the library rule of issue 13 item 2")
 def test_whitespace_callable_in_the_hook_equals_rouge_score_and_sacrebleu(words_and_chars_tok):
     """The same callable in rouge-score (the Hub rouge module's scorer) and sacrebleu on the same decoded texts."""
     from rouge_score import rouge_scorer

@@ -637,6 +637,19 @@ def library_scoring_tokenizer(name: str, options: Mapping):
     return lib.build_rouge_tokenizer(resolved["tokenizer"], **tok_opts)
 
 
+def _probe(compute) -> set:
+    """Run ``compute`` on a one-item probe to raise bad option values when the hook is built; return the result's
+    keys. A scoring tokenizer that gives the probe reference no token (a user callable) raises the data error
+    :class:`~zheval.inputs.EmptyReferenceError`, which says nothing about the options: the keys are then unknown
+    (empty set)."""
+    from ..inputs import EmptyReferenceError
+
+    try:
+        return set(compute(["好"], ["好"]))
+    except EmptyReferenceError:
+        return set()
+
+
 class _Backend:
     """One metric of the hook. ``compute`` scores a whole set; ``add``/``summary`` accumulate batches."""
 
@@ -694,7 +707,7 @@ class _BleuBackend(_Backend):
         self._stats: list[np.ndarray] = []
         # fail fast (bad option values) when the hook is built, not after training; the keys of this probe tell
         # which option-dependent extras compute_bleu adds (they do not depend on the data)
-        self._probe_keys = set(self.compute(["好"], ["好"]))
+        self._probe_keys = _probe(self.compute)
 
     def compute(self, predictions, references):
         return self._lib.compute_bleu(predictions, references, **self.options)
@@ -740,7 +753,7 @@ class _RougeBackend(_Backend):
                 "values of the last call are in hook.results only when use_aggregator=True is kept)"
             )
         self._items: dict[str, list[float]] = {}
-        self.compute(["好"], ["好"])  # fail fast (bad option values) when the hook is built, not after training
+        _probe(self.compute)  # fail fast (bad option values) when the hook is built, not after training
 
     def compute(self, predictions, references):
         return self._lib.compute_rouge(predictions, references, **self.options)
