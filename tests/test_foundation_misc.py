@@ -151,3 +151,14 @@ def test_bootstrap_interval_errors():
 
 def test_group_indices():
     assert group_indices(["a", None, "a", "b", None]) == {"a": [0, 2], None: [1, 4], "b": [3]}
+
+
+def test_a_bytes_reference_is_named_as_bytes_not_as_its_integers():
+    import pytest
+
+    from zheval.inputs import validate_inputs
+
+    with pytest.raises(TypeError, match=r"references\[1\] must be a str or a list of str, got bytes"):
+        validate_inputs(["好", "好"], ["好", "好".encode("utf-8")])
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be str, got bytes"):
+        validate_inputs(["好"], [["好", b"x"]])

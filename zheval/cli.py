@@ -33,6 +33,8 @@ from typing import List, Optional, Tuple
 
 import typer
 
+from .stats import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
+
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]
 
 app = typer.Typer(
@@ -99,20 +101,15 @@ def _split_list(value: str, option: str | None = None) -> list[str]:
     return out
 
 
-#: Most bootstrap resamples ``--bootstrap`` accepts. 1,000–10,000 resamples give stable 95% percentile intervals
-#: (sacrebleu and rouge-score default to 1,000); 100,000 already takes minutes on a large test set, and a value
-#: beyond that is a typo, not a wish (a 20-digit value would run for ever).
-#: TODO(issue 13): stats.py may get a library-wide bound (another helper); use it here once merged.
-MAX_BOOTSTRAP = 100_000
-
-#: Largest ``--seed``: seeds are 32-bit unsigned integers, as ``numpy.random.seed`` and sacrebleu take them.
-MAX_SEED = 2**32 - 1
+#: Most bootstrap resamples ``--bootstrap`` accepts and largest ``--seed``: the library's bounds
+#: (:data:`zheval.stats.MAX_BOOTSTRAP_RESAMPLES`, :data:`zheval.stats.MAX_SEED`).
+MAX_BOOTSTRAP = MAX_BOOTSTRAP_RESAMPLES
 
 
 def _bootstrap_bound(value: int) -> int:
     if value is not None and value > MAX_BOOTSTRAP:
         raise typer.BadParameter(
-            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.cli.MAX_BOOTSTRAP); "
+            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.stats.MAX_BOOTSTRAP_RESAMPLES); "
             "1,000-10,000 resamples give stable 95% intervals"
         )
     return value

@@ -103,7 +103,8 @@ def validate_inputs(
         if isinstance(r, str):
             refs.append([r])
             continue
-        if not isinstance(r, (list, tuple)) and not (hasattr(r, "__len__") and hasattr(r, "__iter__")):
+        if isinstance(r, (bytes, bytearray)) or (
+                not isinstance(r, (list, tuple)) and not (hasattr(r, "__len__") and hasattr(r, "__iter__"))):
             raise TypeError(f"references[{i}] must be a str or a list of str, got {_describe(r)}")
         r = list(r)
         if not r:
