@@ -38,8 +38,8 @@ def child(variant: str, workload: str, data_dir: str) -> dict:
     import bench_workloads
 
     import zheval
-    from zheval.bleu_corpus import compute_bleu
-    from zheval.rouge_corpus import compute_rouge
+    from zheval.compute.bleu import compute_bleu
+    from zheval.compute.rouge import compute_rouge
     from zheval.tokenizers import clear_cache
 
     w = bench_workloads.build(workload, Path(data_dir), 1.0)

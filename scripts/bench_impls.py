@@ -124,7 +124,7 @@ def _rouge_kwargs(fn: Callable, per_item: bool) -> dict:
 
 
 def zheval_rouge(w):
-    from zheval.rouge_corpus import compute_rouge
+    from zheval.compute.rouge import compute_rouge
 
     preds, refs = w["predictions"], w["references"]
     kw = _rouge_kwargs(compute_rouge, per_item=False)
@@ -140,7 +140,7 @@ def zheval_rouge(w):
 
 
 def zheval_bleu(w):
-    from zheval.bleu_corpus import compute_bleu
+    from zheval.compute.bleu import compute_bleu
 
     preds, refs = w["predictions"], w["references"]
 
@@ -151,7 +151,7 @@ def zheval_bleu(w):
 
 
 def zheval_bleu_sacrebleu_zh(w):
-    from zheval.bleu_corpus import compute_bleu
+    from zheval.compute.bleu import compute_bleu
 
     preds, refs = w["predictions"], w["references"]
 
@@ -165,7 +165,7 @@ def zheval_both(w):
     """ROUGE and BLEU on the same texts in one go: ``zheval.score(..., metrics=("rouge", "bleu"))`` (one tokenisation
     shared by both) when zheval has it; otherwise ``compute_rouge`` then ``compute_bleu`` sharing the token cache."""
     import zheval
-    from zheval.rouge_corpus import compute_rouge
+    from zheval.compute.rouge import compute_rouge
 
     preds, refs = w["predictions"], w["references"]
     kw = _rouge_kwargs(compute_rouge, per_item=False)
@@ -179,7 +179,7 @@ def zheval_both(w):
             out = combined(preds, refs, metrics=("rouge", "bleu"), **kw)
             return out["rouge"], out["bleu"]
     else:
-        from zheval.bleu_corpus import compute_bleu
+        from zheval.compute.bleu import compute_bleu
 
         def run():
             return compute_rouge(preds, refs, **kw), compute_bleu(preds, refs, tokenizer="char")
@@ -394,8 +394,8 @@ def lcs_dp(w):
 
 
 def lcs_bitparallel(w):
-    """The same LCS lengths with zheval.lcs.lcs_length (bit-parallel on Python ints)."""
-    from zheval.lcs import lcs_length
+    """The same LCS lengths with zheval.definitions.lcs.lcs_length (bit-parallel on Python ints)."""
+    from zheval.definitions.lcs import lcs_length
 
     pairs = _pairs(w)
 
@@ -424,7 +424,7 @@ IMPLS = {
     "floor-tokenize": ("floor", floor_tokenize, False, "normalise + char-tokenise each distinct text once"),
     "floor-ngrams": ("floor", floor_ngrams, False, "n-gram Counters, orders 1-4, every text occurrence"),
     "lcs-dp": ("floor", lcs_dp, False, "LCS lengths of all pairs, O(m*n) DP in Python"),
-    "lcs-bitparallel": ("floor", lcs_bitparallel, False, "LCS lengths of all pairs, zheval.lcs bit-parallel"),
+    "lcs-bitparallel": ("floor", lcs_bitparallel, False, "LCS lengths of all pairs, zheval.definitions.lcs bit-parallel"),
 }
 
 #: Implementations that take minutes on W2-2000 and are left out there unless named with --only.

@@ -10,7 +10,7 @@ and on the Hub the Space ``owner/<metric>`` is loaded the same way. The folder g
 
 * ``<metric>.py``: the metric script, copied unchanged from ``metrics/<metric>/``;
 * ``README.md``: the metric card (YAML header with ``sdk: gradio``, ``sdk_version``, ``app_file: app.py`` ...), unchanged;
-* ``app.py``: the widget (``zheval.space_app`` on current gradio), unchanged;
+* ``app.py``: the widget (``zheval.adapters.space`` on current gradio), unchanged;
 * ``requirements.txt``, generated: our library as given by ``--zheval`` (default ``zheval==<version in
   pyproject.toml>``; a git URL, a PyPI pin, or a local path/wheel for an offline check), then every third-party
   package the Space needs pinned ``==`` to the version installed in the environment running this script (the

@@ -30,8 +30,8 @@ REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from zheval.bleu_corpus import compute_bleu  # noqa: E402
-from zheval.rouge_corpus import compute_rouge  # noqa: E402
+from zheval.compute.bleu import compute_bleu  # noqa: E402
+from zheval.compute.rouge import compute_rouge  # noqa: E402
 
 DATA = Path(os.environ.get("ZHEVAL_SHARED_DATA", REPO.parent / "shared" / "data"))
 START, END = "<!-- card-table:start -->", "<!-- card-table:end -->"

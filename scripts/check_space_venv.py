@@ -72,7 +72,7 @@ sys.path.insert(0, os.getcwd())
 ns = runpy.run_path("app.py", run_name="space_app_check")
 import gradio as gr
 assert isinstance(ns["demo"], gr.Blocks), type(ns["demo"])
-from zheval.space_app import score_rouge, score_bleu
+from zheval.adapters.space import score_rouge, score_bleu
 fn = score_rouge if ns["module"].name == "chinese_rouge" else score_bleu
 summary, items, sig = fn(ns["module"], "猫坐在垫子上\n今天天气很好", "猫趴在垫子上面\n今天天气不错 ||| 天气很好")
 print("APP" + json.dumps({"gradio": gr.__version__, "summary": summary.to_dict("list"),

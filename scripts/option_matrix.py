@@ -14,7 +14,7 @@ output, no tolerance). ``compare`` prints the number of identical outputs, every
 differing key path, both values), missing and extra configurations, and exits 1 if anything differs.
 
 Entry points are looked up through :data:`ENTRY_POINTS`: the public names of the new layout first
-(``zheval.compute_rouge``), then the current module paths (``zheval.rouge_corpus.compute_rouge``). ``record``
+(``zheval.compute_rouge``), then the current module paths (``zheval.compute.rouge.compute_rouge``). ``record``
 prints which one each name resolved to. A name that resolves nowhere makes every configuration using it an
 ``{"error": "EntryPointNotFound", ...}`` output (a difference, not a crash); extend the candidate lists if a name
 moves. The evaluate modules are loaded from ``<repo>/metrics/chinese_rouge`` and ``chinese_bleu``; the CLI runs as
@@ -133,21 +133,21 @@ DATA_FILES = ("crosswoz_same_query_groups.jsonl", "crosswoz_single_turn.jsonl", 
 # Entry points: the new public names first, then the current module paths ("module:attribute").
 
 ENTRY_POINTS: dict[str, tuple[str, ...]] = {
-    "compute_rouge": ("zheval:compute_rouge", "zheval.rouge_corpus:compute_rouge"),
-    "compute_bleu": ("zheval:compute_bleu", "zheval.bleu_corpus:compute_bleu"),
-    "score": ("zheval:score", "zheval.scoring:score"),
+    "compute_rouge": ("zheval:compute_rouge", "zheval.compute.rouge:compute_rouge"),
+    "compute_bleu": ("zheval:compute_bleu", "zheval.compute.bleu:compute_bleu"),
+    "score": ("zheval:score", "zheval.compute.joint:score"),
     "get_tokenizer": ("zheval:get_tokenizer", "zheval.tokenizers:get_tokenizer"),
-    "bleu_stats": ("zheval:bleu_stats", "zheval.bleu_corpus:bleu_stats"),
-    "result_from_stats": ("zheval:result_from_stats", "zheval.bleu_corpus:result_from_stats"),
+    "bleu_stats": ("zheval:bleu_stats", "zheval.compute.bleu:bleu_stats"),
+    "result_from_stats": ("zheval:result_from_stats", "zheval.compute.bleu:result_from_stats"),
     "build_compute_metrics": ("zheval.adapters.trainer:build_compute_metrics",),
-    "load_duck": ("zheval.adapters.duck:load_duck", "zheval.adapters.duck_load:load_duck"),
-    "clean_duck": ("zheval.adapters.duck:clean_duck", "zheval.adapters.duck_clean:clean_duck"),
-    "read_predictions": ("zheval.adapters.duck:read_predictions", "zheval.adapters.duck_predictions:read_predictions"),
+    "load_duck": ("zheval.adapters.duck:load_duck", "zheval.adapters.duck.load:load_duck"),
+    "clean_duck": ("zheval.adapters.duck:clean_duck", "zheval.adapters.duck.clean:clean_duck"),
+    "read_predictions": ("zheval.adapters.duck:read_predictions", "zheval.adapters.duck.predictions:read_predictions"),
     "evaluate_predictions": ("zheval.adapters.duck:evaluate_predictions",
-                             "zheval.adapters.duck_eval:evaluate_predictions"),
-    "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck_eval:human_ceiling"),
+                             "zheval.adapters.duck.evaluate:evaluate_predictions"),
+    "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck.evaluate:human_ceiling"),
     "compare_predictions": ("zheval.adapters.duck:compare_predictions",
-                            "zheval.adapters.duck_eval:compare_predictions"),
+                            "zheval.adapters.duck.evaluate:compare_predictions"),
 }
 
 

@@ -1,10 +1,10 @@
 """Test oracle: BLEU clipped matches of one order by one sort per chunk (the library's former path, replaced by
-:func:`zheval.ngrams.item_clipped_hits_orders`); the fast path is compared with it and with the per-item dict counts
-of :func:`zheval.bleu.item_stats`."""
+:func:`zheval.fast.ngrams.item_clipped_hits_orders`); the fast path is compared with it and with the per-item dict counts
+of :func:`zheval.definitions.bleu.item_stats`."""
 
 import numpy as np
 
-from zheval.ngrams import NgramCounts, _chunks, _ranges
+from zheval.fast.ngrams import NgramCounts, _chunks, _ranges
 
 
 def item_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray, ref_item: np.ndarray) -> np.ndarray:

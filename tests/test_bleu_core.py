@@ -1,4 +1,4 @@
-"""zheval.bleu: hand computations written out, and properties (hypothesis).
+"""zheval.definitions.bleu: hand computations written out, and properties (hypothesis).
 
 Every expected value below is derived by hand in the comments (Papineni et al. 2002 definitions; sacrebleu 2.6.0
 ``BLEU.compute_bleu`` for the smoothing rules; nltk 3.10 ``SmoothingFunction.method3`` for ``nltk3``), never copied
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zheval.bleu import (
+from zheval.definitions.bleu import (
     BP_REF_LENGTHS,
     SMOOTH_METHODS,
     closest_ref_length,

@@ -8,17 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from zheval.adapters.compat_bleu import (
-    PRESETS,
-    SACREBLEU_ZH_CODEPOINT_RANGES,
-    is_sacrebleu_zh_char,
-    llamafactory_bleu4,
-    llamafactory_item_scores,
-    llamafactory_tokenize,
-    sacrebleu_zh_tokenize,
-)
-from zheval.adapters.compat_bleu import _sacrebleu_zh_tokenize_reference
-from zheval.bleu import corpus_score, corpus_stats, sentence_scores
+from zheval.presets import BLEU_PRESETS as PRESETS
+from zheval.tokenizers.sacrebleu_zh import SACREBLEU_ZH_CODEPOINT_RANGES, is_sacrebleu_zh_char, sacrebleu_zh_tokenize
+from zheval.presets.llamafactory import llamafactory_bleu4, llamafactory_item_scores
+from zheval.tokenizers.llamafactory import llamafactory_tokenize
+from zheval.tokenizers.sacrebleu_zh import _sacrebleu_zh_tokenize_reference
+from zheval.definitions.bleu import corpus_score, corpus_stats, sentence_scores
 from conftest import crosswoz_items
 
 _sacre_is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # the raw predicate, without its lru_cache

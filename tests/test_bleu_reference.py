@@ -1,4 +1,4 @@
-"""zheval.bleu against independent implementations on real data: sacrebleu 2.6.0 (``tokenize="none"`` on our tokens
+"""zheval.definitions.bleu against independent implementations on real data: sacrebleu 2.6.0 (``tokenize="none"`` on our tokens
 joined by spaces) and nltk 3.10 (``SmoothingFunction().method3``).
 
 Data (../shared/data, read at run time):
@@ -14,7 +14,7 @@ import warnings
 import pytest
 from sacrebleu.metrics import BLEU
 
-from zheval.bleu import SMOOTH_METHODS, corpus_score, corpus_stats, score_stats, sentence_scores
+from zheval.definitions.bleu import SMOOTH_METHODS, corpus_score, corpus_stats, score_stats, sentence_scores
 from zheval.tokenizers import get_tokenizer
 from conftest import crosswoz_items
 

@@ -1,4 +1,4 @@
-"""zheval.char_batch: corpus-at-once char tokenisation gives exactly the tokens of CharTokenizer's regular expression."""
+"""zheval.tokenizers.char_ids: corpus-at-once char tokenisation gives exactly the tokens of CharTokenizer's regular expression."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from hypothesis import strategies as st
 import pytest
 
 from conftest import read_jsonl
-from zheval.char_batch import char_token_ids
-from zheval.corpus import TokenIds, tokenize_corpus
+from zheval.tokenizers.char_ids import char_token_ids
+from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
 from zheval.tokenizers import CharTokenizer, get_tokenizer
 
 TOK = get_tokenizer("char")
@@ -58,7 +58,7 @@ def test_every_bmp_character_in_context(template):
 
 
 def test_every_attached_mark_after_every_class_of_base():
-    from zheval.sentences import ATTACHED_MARK_RANGES
+    from zheval.text.chars import ATTACHED_MARK_RANGES
 
     marks = [chr(cp) for a, b in ATTACHED_MARK_RANGES for cp in range(a, b + 1)]
     assert len(marks) > 2000 and "\U000e0100" in marks and "\u3099" in marks
@@ -98,7 +98,7 @@ def test_real_data_tokens_equal(csl_rows):
 class _CachePathChar(CharTokenizer):
     """The same tokenizer, forced through the per-text token cache path of tokenize_corpus."""
 
-    def _batch_char_ids(self) -> bool:
+    def char_ids_twin(self) -> bool:
         return False
 
 
@@ -106,7 +106,7 @@ class _CachePathChar(CharTokenizer):
 def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split):
     preds = [r["summary"] for r in csl_rows[:300]] + ["", "  \n ", "第一句。第二句！\n\n第三句"]
     refs = [[r["document"].replace("。", "。\n")] for r in csl_rows[:300]] + [["好"], ["好。"], ["第一句。\n第三句？"]]
-    assert TOK._batch_char_ids() and not _CachePathChar()._batch_char_ids()
+    assert TOK.char_ids_twin() and not _CachePathChar().char_ids_twin()
     fast = tokenize_corpus(preds, refs, TOK, split)
     slow = tokenize_corpus(preds, refs, _CachePathChar(), split)
 
@@ -120,16 +120,16 @@ def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split):
 
 
 def test_only_the_plain_char_tokenizer_takes_the_batch_path():
-    assert get_tokenizer("char")._batch_char_ids()
-    assert not get_tokenizer("char", terms=["小黄鸭"])._batch_char_ids()
-    assert not get_tokenizer("char", punct="drop")._batch_char_ids()
-    assert not get_tokenizer("jieba")._batch_char_ids()
-    assert not get_tokenizer("none")._batch_char_ids()
+    assert get_tokenizer("char").char_ids_twin()
+    assert not get_tokenizer("char", terms=["小黄鸭"]).char_ids_twin()
+    assert not get_tokenizer("char", punct="drop").char_ids_twin()
+    assert not get_tokenizer("jieba").char_ids_twin()
+    assert not get_tokenizer("none").char_ids_twin()
 
 
 def test_chunked_passes_give_the_same_ids(monkeypatch):
     # the corpus is processed in chunks of whole pieces; tiny chunks (and a piece longer than a chunk) change nothing
-    import zheval.char_batch as char_batch
+    import zheval.tokenizers.char_ids as char_batch
 
     pieces = ["今天天气很好。", "", "iOS 3.5GB", "a" * 50, "天\u0301x", "", "😀\U0001f3fb!"] * 3
     whole = char_token_ids(pieces, TokenIds())

@@ -1,4 +1,4 @@
-"""metrics/chinese_bleu as an evaluate module, and zheval.bleu_corpus.compute_bleu behind it.
+"""metrics/chinese_bleu as an evaluate module, and zheval.compute.bleu.compute_bleu behind it.
 
 evaluate caches point to a temporary directory (tests/conftest.py); modules are loaded by absolute path, offline.
 """
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from zheval.bleu_corpus import bleu_stats, compute_bleu, result_from_stats
+from zheval.compute.bleu import bleu_stats, compute_bleu, result_from_stats
 from conftest import crosswoz_items
 
 REPO = Path(__file__).resolve().parents[1]

@@ -11,7 +11,7 @@ import pytest
 
 import evaluate
 
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.rouge import compute_rouge
 
 MODULE_DIR = Path(__file__).resolve().parents[1] / "metrics" / "chinese_rouge"
 

@@ -10,9 +10,9 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import REPO, SHARED_DATA, shared_path
-from zheval.bleu_corpus import compute_bleu
+from zheval.compute.bleu import compute_bleu
 from zheval.cli import app
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.rouge import compute_rouge
 
 GROUPS = SHARED_DATA / "crosswoz_same_query_groups.jsonl"
 runner = CliRunner()

@@ -14,10 +14,10 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import REPO
-from zheval.bleu_corpus import compute_bleu
+from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_BOOTSTRAP, app
-from zheval.report import MIN_INTERVAL_ITEMS, MetricSpec, atomic_write, group_items, score_groups
-from zheval.rouge_corpus import compute_rouge
+from zheval.adapters.duck.report import MIN_INTERVAL_ITEMS, MetricSpec, atomic_write, group_items, score_groups
+from zheval.compute.rouge import compute_rouge
 
 runner = CliRunner()
 
@@ -188,8 +188,8 @@ def test_repeated_by_entries_are_used_once_with_a_note(files):
     res = run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0, "--rouge-types", "rouge1,rouge1",
               "--metrics", "bleu,rouge,bleu", "-f", "json")
     assert res.exit_code == 0 and [m["name"] for m in json.loads(res.stdout)["metrics"]] == ["bleu", "rouge1"]
-    from zheval.adapters.duck_eval import evaluate_predictions
-    from zheval.adapters.duck_load import load_duck
+    from zheval.adapters.duck.evaluate import evaluate_predictions
+    from zheval.adapters.duck.load import load_duck
 
     with pytest.raises(ValueError, match="more than once"):
         evaluate_predictions(load_duck(data), PREDS, by=["domain", "domain"], bootstrap=0)

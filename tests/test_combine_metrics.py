@@ -12,8 +12,8 @@ import pytest
 
 from test_trainer_fixtures import make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -19,8 +19,8 @@ from zheval.adapters.duck import (
     load_duck,
     read_predictions,
 )
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 GROUPS = SHARED_DATA / "crosswoz_same_query_groups.jsonl"
 TYPES = ["rouge1", "rouge2", "rougeL"]
@@ -170,7 +170,7 @@ def test_num_proc_1_and_2_identical(crosswoz):
 
 
 def test_map_fingerprint_changes_with_tokenizer_and_predictions(crosswoz):
-    from zheval.adapters.duck_eval import item_statistics, make_config
+    from zheval.adapters.duck.evaluate import item_statistics, make_config
 
     ds, preds = crosswoz
     small = ds.select(range(5))
@@ -251,7 +251,7 @@ def test_paired_bootstrap_p_value_equals_sacrebleu(crosswoz):
 
 
 def test_paired_bootstrap_of_a_system_with_itself():
-    from zheval.stats import paired_bootstrap
+    from zheval.results.reducers import paired_bootstrap
 
     rows = np.array([[0.2, 1], [0.5, 1], [0.9, 1]])
     res = paired_bootstrap(rows, rows, lambda s: s[:, 0] / s[:, 1], 200, seed=1)

@@ -9,9 +9,9 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from zheval.adapters.duck_load import DuckFormatError, load_duck, parse_json_line
-from zheval.adapters.duck_predictions import read_predictions
-from zheval.bleu_corpus import compute_bleu
+from zheval.adapters.duck.load import DuckFormatError, load_duck, parse_json_line
+from zheval.adapters.duck.predictions import read_predictions
+from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_SEED, app
 
 runner = CliRunner()

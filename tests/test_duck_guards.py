@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import read_jsonl
-from zheval.adapters.duck_predictions import LABEL_MISMATCH_MAX_FRACTION
-from zheval.bleu_corpus import compute_bleu
+from zheval.adapters.duck.predictions import LABEL_MISMATCH_MAX_FRACTION
+from zheval.compute.bleu import compute_bleu
 from zheval.cli import app
-from zheval.normalize import normalize
-from zheval.rouge_corpus import compute_rouge
+from zheval.text.normalize import normalize
+from zheval.compute.rouge import compute_rouge
 
 runner = CliRunner()
 TYPES = ["rouge1", "rouge2", "rougeL"]
@@ -198,7 +198,7 @@ def test_one_mismatch_is_a_warning_with_the_count_and_line(groups):
 
 def test_threshold_boundary(tmp_path):
     """20% exactly is still a warning; one more is an error (5 items: 1 mismatch ok, 2 refused)."""
-    from zheval.adapters.duck_load import load_duck
+    from zheval.adapters.duck.load import load_duck
 
     rows = [{"id": f"q{i}", "query": "q", "responses": [f"参考回复{i}甲。", f"参考回复{i}乙。"], "domain": None,
              "difficulty": None} for i in range(5)]

@@ -10,10 +10,10 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import read_jsonl
-from zheval.adapters.duck_load import MAX_REFS, MIN_REFS, DuckFormatError, load_duck
-from zheval.bleu_corpus import compute_bleu
+from zheval.adapters.duck.load import MAX_REFS, MIN_REFS, DuckFormatError, load_duck
+from zheval.compute.bleu import compute_bleu
 from zheval.cli import app
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.rouge import compute_rouge
 
 runner = CliRunner()
 

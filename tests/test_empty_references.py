@@ -1,4 +1,4 @@
-"""The empty-reference rule (zheval.inputs.check_references): a reference that is blank, or has no token after
+"""The empty-reference rule (zheval.compute.inputs.check_references): a reference that is blank, or has no token after
 normalisation and tokenisation with the tokenizer actually used, is an error naming every references[i][j] -- on
 every path (compute_rouge and its presets, compute_bleu and its presets, bleu_stats, check_call,
 compute_bleu_from_layout, zheval.score, both evaluate modules). Before issue 13 the check ran on normalised text:
@@ -18,11 +18,11 @@ import sacrebleu
 from rouge_score import rouge_scorer
 
 import zheval
-from zheval.bleu_corpus import bleu_stats, check_call, compute_bleu, compute_bleu_from_layout
-from zheval.corpus import tokenize_corpus
-from zheval.inputs import MAX_LISTED_EMPTY_REFERENCES, EmptyReferenceError, check_references
-from zheval.layout import CorpusLayout
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import bleu_stats, check_call, compute_bleu, compute_bleu_from_layout
+from zheval.tokenizers.corpus import tokenize_corpus
+from zheval.compute.inputs import MAX_LISTED_EMPTY_REFERENCES, EmptyReferenceError, check_references
+from zheval.fast.index import CorpusLayout
+from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import get_tokenizer
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"

@@ -209,7 +209,7 @@ def test_compare_different_systems_has_no_no_difference_note(files, tmp_path):
 
 def test_load_duck_empty_file_and_empty_split(files, tmp_path):
     from zheval.adapters.duck import DuckFormatError, load_duck
-    from zheval.adapters.duck_load import EmptyDataError
+    from zheval.adapters.duck.load import EmptyDataError
 
     data = files[0]
     empty = tmp_path / "dev.jsonl"

@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from zheval import __version__
-from zheval.corpus import tokenize_corpus
-from zheval.inputs import validate_inputs
-from zheval.sentences import split_sentences
-from zheval.signature import build_signature, nrefs_field, parse_signature
-from zheval.stats import bootstrap_interval, group_indices, mean
+from zheval.version import __version__
+from zheval.tokenizers.corpus import tokenize_corpus
+from zheval.compute.inputs import validate_inputs
+from zheval.text.sentences import split_sentences
+from zheval.results.signature import build_signature, nrefs_field, parse_signature
+from zheval.results.reducers import bootstrap_interval, group_indices, mean
 from zheval.tokenizers import get_tokenizer
 
 
@@ -156,7 +156,7 @@ def test_group_indices():
 def test_a_bytes_reference_is_named_as_bytes_not_as_its_integers():
     import pytest
 
-    from zheval.inputs import validate_inputs
+    from zheval.compute.inputs import validate_inputs
 
     with pytest.raises(TypeError, match=r"references\[1\] must be a str or a list of str, got bytes"):
         validate_inputs(["好", "好"], ["好", "好".encode("utf-8")])

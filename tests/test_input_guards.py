@@ -1,4 +1,4 @@
-"""Guards against user slips that give a wrong number without a word (zheval.guards): tokenizer="none" on
+"""Guards against user slips that give a wrong number without a word (zheval.compute.guards): tokenizer="none" on
 unsegmented Chinese, and Traditional predictions against Simplified references (or the reverse) with t2s off. Each
 is one warning per call, of a public ZhevalWarning subclass; they fire on realistic text (the shared real data,
 converted to Traditional with OpenCC s2t here) and stay silent on the data as it is, on segmented text and with
@@ -16,9 +16,9 @@ import opencc
 import pytest
 
 import zheval
-from zheval import guards
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute import guards
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import clear_cache, get_tokenizer
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"

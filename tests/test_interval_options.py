@@ -1,6 +1,6 @@
 """bootstrap / seed / confidence are checked at every entry point with an error that names the option (issue 13,
 item 13): not numpy's "SeedSequence expects int or sequence of ints" for seed="a", no endless resampling for a
-20-digit bootstrap (bounded by zheval.stats.MAX_BOOTSTRAP_RESAMPLES), a confidence outside (0, 1) even when no
+20-digit bootstrap (bounded by zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES), a confidence outside (0, 1) even when no
 interval is asked for."""
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import zheval
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
-from zheval.stats import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, bootstrap_interval, paired_bootstrap
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
+from zheval.results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, bootstrap_interval, paired_bootstrap
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
 P, R = ["猫坐在垫子上", "今天天气很好"], [["猫趴在垫子上面"], ["今天天气不错"]]

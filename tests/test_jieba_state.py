@@ -16,8 +16,9 @@ import sys
 import jieba
 import pytest
 
-from zheval.rouge_corpus import compute_rouge
-from zheval.tokenizers import CharTokenizer, JiebaTokenizer, get_tokenizer, jieba_cut
+from zheval.compute.rouge import compute_rouge
+from zheval.tokenizers import CharTokenizer, JiebaTokenizer, get_tokenizer
+from zheval.tokenizers.jieba_words import jieba_cut
 
 
 def _write(path, text):

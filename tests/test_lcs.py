@@ -11,18 +11,9 @@ import pytest
 import random
 from collections import Counter
 
-import zheval.lcs as lcs_module
-from zheval.lcs import (
-    PackedReference,
-    lcs_length,
-    lcs_ref_positions,
-    lcs_rows,
-    match_masks,
-    union_lcs_ref_positions,
-    union_lcs_tokens,
-    wlcs,
-    wlcs_ref_positions,
-)
+import zheval.definitions.union_lcs as lcs_module
+from zheval.definitions.union_lcs import PackedReference, union_lcs_ref_positions, union_lcs_tokens
+from zheval.definitions.lcs import lcs_length, lcs_ref_positions, lcs_rows, match_masks, wlcs, wlcs_ref_positions
 
 # Small alphabets make ties between equally long LCSs frequent, which is what the backtrack must get right.
 small_text = st.lists(st.sampled_from("abc"), max_size=14)

@@ -16,11 +16,12 @@ import unicodedata
 
 import pytest
 
-from zheval.char_batch import char_token_ids
-from zheval.corpus import TokenIds
-from zheval.normalize import DEFAULT_IGNORABLE_RANGES, INVISIBLE_RANGES, nfkc, normalize, remove_invisible
-from zheval.rouge_corpus import compute_rouge
-from zheval.sentences import split_sentences
+from zheval.tokenizers.char_ids import char_token_ids
+from zheval.tokenizers.corpus import TokenIds
+from zheval.text.chars import DEFAULT_IGNORABLE_RANGES, INVISIBLE_RANGES
+from zheval.text.normalize import nfkc, normalize, remove_invisible
+from zheval.compute.rouge import compute_rouge
+from zheval.text.sentences import split_sentences
 from zheval.tokenizers import get_tokenizer
 
 VS_SUPPLEMENT, VS, ACUTE, CIRCLE = "\U000e0100", "\ufe00", "\u0301", "\u20dd"
@@ -209,7 +210,7 @@ def test_ellipsis_ends_a_sentence():
 def test_preset_tokenizers_are_unaffected():
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-    from zheval.bleu_corpus import build_bleu_tokenizer
+    from zheval.compute.bleu import build_bleu_tokenizer
 
     text = "嗯……好的‥葛\U000e0100城"
     assert build_bleu_tokenizer("sacrebleu-zh")(text) == TokenizerZh()(text).split()

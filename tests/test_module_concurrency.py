@@ -1,5 +1,5 @@
 """One module instance used from several threads (issue 13, item 9): evaluate's Arrow writer is not thread-safe, so
-our modules hold a per-instance lock for add/add_batch/compute (zheval.adapters.evaluate_glue.module_lock). 8 threads
+our modules hold a per-instance lock for add/add_batch/compute (zheval.adapters.evaluate_module.module_lock). 8 threads
 x 50 add_batch calls must store every item exactly once: compute() then equals the library on the same items (corpus
 BLEU statistics are sums and the ROUGE mean is math.fsum, so the order in which the threads stored them does not
 matter)."""
@@ -13,9 +13,9 @@ import evaluate
 import pytest
 
 from conftest import crosswoz_items
-from zheval.adapters.evaluate_glue import module_lock
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.adapters.evaluate_module import module_lock
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
 THREADS, CALLS, BATCH = 8, 50, 2

@@ -12,7 +12,7 @@ from pathlib import Path
 import evaluate
 import pytest
 
-from zheval.inputs import EmptyReferenceError
+from zheval.compute.inputs import EmptyReferenceError
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
 

@@ -2,11 +2,10 @@
 
 import pytest
 
-from zheval.normalize import (
+from zheval.text.normalize import (
     DEFAULT_STEPS,
     Normalizer,
     get_normalizer,
-    is_han,
     lower_latin,
     nfkc,
     normalize,
@@ -16,6 +15,7 @@ from zheval.normalize import (
     t2s,
     unify_punctuation,
 )
+from zheval.text.chars import is_han
 
 
 @pytest.mark.parametrize(

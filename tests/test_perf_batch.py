@@ -1,16 +1,16 @@
-"""The corpus-at-once paths (zheval.ngrams, zheval.rouge_batch) equal the per-pair/per-item reference code exactly."""
+"""The corpus-at-once paths (zheval.fast.ngrams, zheval.fast.rouge) equal the per-pair/per-item reference code exactly."""
 
 import random
 
 import numpy as np
 import pytest
 
-import zheval.ngrams as ngrams
+import zheval.fast.ngrams as ngrams
 from ngram_sort_oracle import item_clipped_hits
-from zheval.bleu import item_stats
-from zheval.corpus import tokenize_corpus
-from zheval.rouge import clipped_overlap, make_item_scorer, ngram_counts
-from zheval.rouge_batch import corpus_rouge_scores
+from zheval.definitions.bleu import item_stats
+from zheval.tokenizers.corpus import tokenize_corpus
+from zheval.definitions.rouge import clipped_overlap, make_item_scorer, ngram_counts
+from zheval.fast.rouge import corpus_rouge_scores
 from zheval.tokenizers import get_tokenizer
 
 
@@ -65,7 +65,8 @@ def test_corpus_rouge_scores_equal_item_scorer(multi_ref, beta):
 
 @pytest.mark.parametrize("max_words", [1, 2, 4])
 def test_lcs_length_pairs_equal_python_bit_parallel(max_words):
-    from zheval.lcs import lcs_length, lcs_length_pairs
+    from zheval.definitions.lcs import lcs_length
+    from zheval.fast.lcs import lcs_length_pairs
 
     for trial in range(120):
         rnd = random.Random(1000 + trial)
@@ -77,8 +78,8 @@ def test_lcs_length_pairs_equal_python_bit_parallel(max_words):
 
 
 def test_bootstrap_sums_statistic_gives_identical_interval():
-    from zheval.bleu import score_stats
-    from zheval.stats import bootstrap_interval
+    from zheval.definitions.bleu import score_stats
+    from zheval.results.reducers import bootstrap_interval
 
     rng = np.random.default_rng(0)
     rows = rng.integers(0, 30, size=(500, 11))

@@ -1,5 +1,5 @@
-"""Fast BLEU paths equal the general ones exactly: zheval.ngrams.item_clipped_hits_orders (dense tables, candidates
-pruned by lower orders) vs item_clipped_hits (one sort per order) vs the per-item dict counts of zheval.bleu.item_stats,
+"""Fast BLEU paths equal the general ones exactly: zheval.fast.ngrams.item_clipped_hits_orders (dense tables, candidates
+pruned by lower orders) vs item_clipped_hits (one sort per order) vs the per-item dict counts of zheval.definitions.bleu.item_stats,
 on random corpora and on real CrossWOZ texts."""
 
 import random
@@ -8,13 +8,14 @@ import numpy as np
 import pytest
 
 import zheval
-import zheval.ngrams as ngrams
+import zheval.fast.ngrams as ngrams
 from ngram_sort_oracle import item_clipped_hits
 from conftest import crosswoz_items
-from zheval.bleu import item_stats, layout_stats
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
-from zheval.layout import CorpusLayout
+from zheval.definitions.bleu import item_stats
+from zheval.fast.bleu import layout_stats
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
+from zheval.fast.index import CorpusLayout
 from zheval.tokenizers import clear_cache, get_tokenizer
 
 
@@ -55,7 +56,7 @@ def test_item_clipped_hits_orders_pair_sums_are_rouge_n_hits(monkeypatch, cells)
     # the pass's per-pair sums (pair_orders) equal ROUGE-N hits counted on their own (sort path) and by dicts
     if cells:
         monkeypatch.setattr(ngrams, "_TABLE_CELLS", cells)
-    from zheval.rouge import clipped_overlap, ngram_counts
+    from zheval.definitions.rouge import clipped_overlap, ngram_counts
 
     for trial in range(200):
         rnd = random.Random(900 + trial)

@@ -7,11 +7,11 @@ from pathlib import Path
 import evaluate
 import pytest
 
-import zheval.inputs as inputs
+import zheval.compute.inputs as inputs
 from conftest import crosswoz_items
-from zheval.adapters.evaluate_glue import canonical_inputs, store_canonical
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.adapters.evaluate_module import canonical_inputs, store_canonical
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 METRICS = Path(__file__).resolve().parents[1] / "metrics"
 
@@ -151,7 +151,7 @@ def test_empty_reference_error_names_this_calls_index_whether_or_not_items_are_s
 def test_no_cyclic_gc_restores_the_collector_state():
     import gc
 
-    from zheval.adapters.evaluate_glue import no_cyclic_gc
+    from zheval.adapters.evaluate_module import no_cyclic_gc
 
     assert gc.isenabled()
     with no_cyclic_gc():
@@ -186,8 +186,8 @@ def test_library_entry_points_pause_the_collector_and_restore_it():
     import gc
 
     import zheval
-    from zheval.bleu_corpus import compute_bleu
-    from zheval.rouge_corpus import compute_rouge
+    from zheval.compute.bleu import compute_bleu
+    from zheval.compute.rouge import compute_rouge
 
     seen = []
 
@@ -218,7 +218,7 @@ def test_compute_with_all_the_data_skips_the_arrow_round_trip(monkeypatch, name,
     # compute(predictions=..., references=...) on an empty single-process module hands the inputs to _compute
     # directly: same result as storing them first (add_batch, then compute()), nothing left stored, errors leave
     # the module empty and usable
-    from zheval.adapters import evaluate_glue
+    from zheval.adapters import evaluate_module as evaluate_glue
 
     preds, refs = crosswoz_items(crosswoz_groups[:30])
     refs = [r if i % 3 else r[0] for i, r in enumerate(refs)]  # string and list references mixed

@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from conftest import read_jsonl
-from zheval.adapters.duck_predictions import JSONL_LOOKING_FRACTION, read_predictions
-from zheval.adapters.duck_load import DuckFormatError
-from zheval.bleu_corpus import compute_bleu
+from zheval.adapters.duck.predictions import JSONL_LOOKING_FRACTION, read_predictions
+from zheval.adapters.duck.load import DuckFormatError
+from zheval.compute.bleu import compute_bleu
 from zheval.cli import app
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.rouge import compute_rouge
 
 runner = CliRunner()
 

@@ -1,4 +1,4 @@
-"""zheval.report: diagnostics by hand, grouping, CJK-aware tables, atomic writes, JSON/markdown rendering."""
+"""zheval.adapters.duck.report: diagnostics by hand, grouping, CJK-aware tables, atomic writes, JSON/markdown rendering."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from zheval.report import (
+from zheval.adapters.duck.report import (
     MetricSpec,
     atomic_write,
     compute_diagnostics,

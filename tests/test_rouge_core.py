@@ -1,4 +1,4 @@
-"""zheval.rouge core: hand computations written out, hypothesis properties, errors."""
+"""zheval.definitions.rouge core: hand computations written out, hypothesis properties, errors."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zheval.rouge import (
+from zheval.definitions.rouge import (
     Score,
     combine_references,
     f_measure,
@@ -286,7 +286,7 @@ def test_skip_unlimited_totals_are_binomial():
 
 
 def test_rouge_w_identical_texts_exactly_one_and_never_above():
-    from zheval.rouge_corpus import compute_rouge
+    from zheval.compute.rouge import compute_rouge
 
     texts = ["猫坐在垫子上" * k for k in (1, 5, 40)] + ["今天天气很好，我们去公园散步吧。" * 30]
     out = compute_rouge(texts, texts, rouge_types=["rougeW"], use_aggregator=False, return_precision_recall=True)

@@ -9,20 +9,17 @@ import numpy as np
 import pytest
 from rouge_score import rouge_scorer
 
-from zheval.adapters.compat_rouge import (
-    alpha_from_beta,
+from zheval.presets.rouge155 import alpha_from_beta, make_rouge155_item_scorer, rouge155_score_item, rouge155_wlcs_hit
+from zheval.presets.llamafactory import (
     llamafactory_item_value,
     llamafactory_mean,
     llamafactory_score_item,
-    llamafactory_tokenizer,
     make_llamafactory_item_scorer,
-    make_rouge155_item_scorer,
-    rouge155_score_item,
-    rouge155_wlcs_hit,
     rouge_chinese_words,
 )
-from zheval.rouge import score_item
-from zheval.sentences import split_sentences
+from zheval.tokenizers.llamafactory import llamafactory_jieba_tokenizer as llamafactory_tokenizer
+from zheval.definitions.rouge import score_item
+from zheval.text.sentences import split_sentences
 from zheval.tokenizers import get_tokenizer
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Exact agreement of zheval.rouge with rouge-score 0.1.2 fed the same tokens (``RougeScorer(..., tokenizer=obj)``,
+"""Exact agreement of zheval.definitions.rouge with rouge-score 0.1.2 fed the same tokens (``RougeScorer(..., tokenizer=obj)``,
 ``score(target, prediction)``; rougeLsum texts joined with ``"\\n"``), on all of the shared real data."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rouge_score import rouge_scorer
 
-from zheval.rouge import make_item_scorer, score_item
-from zheval.sentences import split_sentences
+from zheval.definitions.rouge import make_item_scorer, score_item
+from zheval.text.sentences import split_sentences
 from zheval.tokenizers import get_tokenizer
 
 TYPES = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum"]

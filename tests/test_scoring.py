@@ -3,8 +3,8 @@
 import pytest
 
 import zheval
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import clear_cache
 
 PREDS = ["不客气，祝您玩得愉快！", "地址在北京市东城区。\n电话是010-12345678", "", "好的"]
@@ -42,9 +42,9 @@ def test_score_equals_separate_calls(options):
                                             ({"terms": ["北京市"]}, 2)])
 def test_score_tokenises_each_distinct_text_once(monkeypatch, options, times):
     # Both metrics from one tokenisation: every distinct text is normalised exactly once in the whole call, whether
-    # the corpus is tokenised all at once (plain char: zheval.char_batch) or text by text through the token cache
+    # the corpus is tokenised all at once (plain char: zheval.tokenizers.char_ids) or text by text through the token cache
     # (char with terms, newline split: BLEU's tokenisation is all cache hits). With terms and the "punct" split a
-    # term may span a sentence cut, so BLEU tokenises the whole texts once more (documented in zheval.scoring).
+    # term may span a sentence cut, so BLEU tokenises the whole texts once more (documented in zheval.compute.joint).
     from zheval.tokenizers import BaseTokenizer, cache_info
 
     seen = []
@@ -77,7 +77,7 @@ def test_score_errors():
 
 def test_score_takes_rouge_n_hits_from_bleus_pass(monkeypatch):
     # with a shared layout, ROUGE-1/2 hits come from BLEU's pass (no second count), numbers unchanged
-    import zheval.rouge_batch as rouge_batch
+    import zheval.fast.rouge as rouge_batch
 
     counted = []
     real = rouge_batch.pair_clipped_hits

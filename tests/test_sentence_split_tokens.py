@@ -14,8 +14,8 @@ from rouge_score import rouge_scorer
 
 import pytest
 
-from zheval.rouge_corpus import compute_rouge
-from zheval.sentences import split_sentences, split_token_sentences
+from zheval.compute.rouge import compute_rouge
+from zheval.text.sentences import split_sentences, split_token_sentences
 from zheval.tokenizers import get_tokenizer
 
 PIECES = ["好", "天", "气", "。", "！", "?", "!", ".", "…", ";", "”", "」", ")", '"', "\u0301", "\ufe0f", "\u20e3",

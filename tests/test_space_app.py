@@ -1,4 +1,4 @@
-"""The Space widget (zheval.space_app and metrics/*/app.py) on the installed gradio: input parsing, the scoring
+"""The Space widget (zheval.adapters.space and metrics/*/app.py) on the installed gradio: input parsing, the scoring
 functions on a two-line example against hand computations, the app objects built (not launched) from the repo
 folders and from a copy named ``app`` (as a Space serves it from /home/user/app).
 
@@ -21,7 +21,7 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 
 import gradio as gr  # noqa: E402  (the space extra; a missing gradio is a failure, not a skip)
 
-from zheval.space_app import MAX_ITEMS, parse_inputs, score_bleu, score_rouge  # noqa: E402
+from zheval.adapters.space import MAX_ITEMS, parse_inputs, score_bleu, score_rouge  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 PREDS = "猫坐在垫子上\n今天天气很好\n"

@@ -10,14 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zheval.normalize import is_han
-from zheval.tokenizers import (
-    CharTokenizer,
-    JiebaTokenizer,
-    cache_info,
-    clear_cache,
-    get_tokenizer,
-)
+from zheval.text.chars import is_han
+from zheval.tokenizers import CharTokenizer, JiebaTokenizer, cache_info, clear_cache, get_tokenizer
 
 RAW = {"normalize": False}
 

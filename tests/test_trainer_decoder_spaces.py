@@ -22,8 +22,8 @@ from zheval.adapters.trainer import (
     decoder_joins_with_spaces,
     remove_decoder_spaces,
 )
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 # (prediction, reference): decimals, Latin words and numbers, English with a real space, Chinese punctuation
 PAIRS = [

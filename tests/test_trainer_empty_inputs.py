@@ -13,8 +13,8 @@ from transformers import EvalPrediction
 
 from test_trainer_fixtures import make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics, decode_predictions
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 PAIRS = [
     ("今天天气很好", "今天天气很好！"),

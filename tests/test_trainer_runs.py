@@ -35,8 +35,8 @@ from test_trainer_fixtures import (
     seq2seq_dataset,
 )
 from zheval.adapters.trainer import build_compute_metrics, preprocess_logits_for_metrics
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
 
 REPO = Path(__file__).resolve().parents[1]
 SNIPPET = Path(__file__).with_name("readme_trainer_snippet.py")

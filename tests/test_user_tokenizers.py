@@ -23,9 +23,9 @@ import sacrebleu
 from rouge_score import rouge_scorer
 
 import zheval
-from zheval.bleu_corpus import compute_bleu
-from zheval.rouge_corpus import compute_rouge
-from zheval.signature import parse_signature
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
+from zheval.results.signature import parse_signature
 from zheval.tokenizers import (
     BaseTokenizer,
     CallableTokenizer,
@@ -180,7 +180,7 @@ def test_subclasses_are_not_content_keyed_unless_they_say_so():
         name = "mine"
 
         def __init__(self):
-            from zheval.normalize import Normalizer
+            from zheval.text.normalize import Normalizer
 
             super().__init__(Normalizer(()))
 
@@ -203,7 +203,7 @@ _CHANGING_CALLABLE = r"""
 import json, sys
 import jieba
 from rouge_score import rouge_scorer
-from zheval.rouge_corpus import compute_rouge
+from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import get_tokenizer
 
 preds = ["杭研大厦"]

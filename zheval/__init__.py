@@ -1,27 +1,33 @@
 """zheval: trustworthy, fast Chinese BLEU and ROUGE for the Hugging Face ecosystem.
 
-Layers (see ``../shared/DESIGN.md``):
+Public API (imported on first use, so ``import zheval`` stays light):
 
-* :mod:`zheval.normalize` and :mod:`zheval.tokenizers` — one explicit normalisation and tokenisation;
-* :mod:`zheval.rouge`, :mod:`zheval.bleu`, :mod:`zheval.lcs` — pure scoring functions on token sequences;
-* :mod:`zheval.corpus`, :mod:`zheval.inputs`, :mod:`zheval.stats`, :mod:`zheval.signature` — shared plumbing;
-* ``metrics/chinese_rouge`` and ``metrics/chinese_bleu`` — thin ``evaluate.Metric`` modules on top.
+* :func:`compute_rouge`, :func:`compute_bleu` -- one metric on texts (``zheval.compute.rouge`` / ``.bleu``);
+* :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
+* the warning categories of the input guards and :class:`EmptyReferenceError`.
+
+The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →
+``fast`` → ``presets`` → ``results`` → ``compute`` → ``cli``/``adapters``.
 """
 
-__version__ = "0.1.0"
+from .version import __version__
 
-__all__ = ["__version__", "score", "ZhevalWarning", "UnsegmentedTextWarning", "ScriptMismatchWarning",
-           "EmptyReferenceError"]
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "score", "get_tokenizer", "ZhevalWarning",
+           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {
-    "score": "scoring",
-    # warning categories of the input guards (zheval.guards), for warnings.filterwarnings(..., category=...)
-    "ZhevalWarning": "guards",
-    "UnsegmentedTextWarning": "guards",
-    "ScriptMismatchWarning": "guards",
-    # the empty-reference error (a ValueError), zheval.inputs
-    "EmptyReferenceError": "inputs",
+    "compute_rouge": "zheval.compute.rouge",
+    "compute_bleu": "zheval.compute.bleu",
+    "score": "zheval.compute.joint",
+    "get_tokenizer": "zheval.tokenizers",
+    # warning categories of the input guards, for warnings.filterwarnings(..., category=...)
+    "ZhevalWarning": "zheval.compute.guards",
+    "UnsegmentedTextWarning": "zheval.compute.guards",
+    "ScriptMismatchWarning": "zheval.compute.guards",
+    # the empty-reference error (a ValueError)
+    "EmptyReferenceError": "zheval.compute.inputs",
 }
 
 
@@ -30,5 +36,9 @@ def __getattr__(name):
     if module is not None:
         from importlib import import_module
 
-        return getattr(import_module(f".{module}", __name__), name)
+        return getattr(import_module(module), name)
     raise AttributeError(f"module 'zheval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_LAZY])

@@ -18,7 +18,7 @@ are written atomically (complete or not at all), and only after everything has b
 no partial output; they get the permissions a plain ``open`` would give (``0o666 & ~umask``).
 
 Bounds: ``--bootstrap`` at most :data:`MAX_BOOTSTRAP` resamples, ``--seed`` in 0 … :data:`MAX_SEED`. The 小黄鸭 file
-must have :data:`~zheval.adapters.duck_load.MIN_REFS`–:data:`~zheval.adapters.duck_load.MAX_REFS` references per
+must have :data:`~zheval.adapters.duck.load.MIN_REFS`–:data:`~zheval.adapters.duck.load.MAX_REFS` references per
 item unless ``--min-refs``/``--max-refs`` relax it.
 """
 
@@ -33,7 +33,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
-from .stats import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
+from .results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
 
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]
 
@@ -64,7 +64,7 @@ def _fail(message: str) -> None:
 
 def _run(fn):
     """Call ``fn()``; user errors become a message and exit code 2 (never a traceback)."""
-    from .adapters.duck_load import DuckFormatError
+    from .adapters.duck.load import DuckFormatError
 
     try:
         return fn()
@@ -102,14 +102,14 @@ def _split_list(value: str, option: str | None = None) -> list[str]:
 
 
 #: Most bootstrap resamples ``--bootstrap`` accepts and largest ``--seed``: the library's bounds
-#: (:data:`zheval.stats.MAX_BOOTSTRAP_RESAMPLES`, :data:`zheval.stats.MAX_SEED`).
+#: (:data:`zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`, :data:`zheval.results.reducers.MAX_SEED`).
 MAX_BOOTSTRAP = MAX_BOOTSTRAP_RESAMPLES
 
 
 def _bootstrap_bound(value: int) -> int:
     if value is not None and value > MAX_BOOTSTRAP:
         raise typer.BadParameter(
-            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.stats.MAX_BOOTSTRAP_RESAMPLES); "
+            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES); "
             "1,000-10,000 resamples give stable 95% intervals"
         )
     return value
@@ -194,7 +194,7 @@ def _plot_format(plot: Optional[Path]) -> Optional[str]:
     """The image format of ``--plot FILE`` from its extension (checked before any work is done)."""
     if plot is None:
         return None
-    from .report import plot_formats
+    from .adapters.duck.report import plot_formats
 
     formats = plot_formats()
     ext = plot.suffix.lower().lstrip(".")
@@ -206,7 +206,7 @@ def _plot_format(plot: Optional[Path]) -> Optional[str]:
 
 
 def _render(report, fmt: Format) -> str:
-    from .report import render_markdown, render_table
+    from .adapters.duck.report import render_markdown, render_table
 
     if fmt == Format.json:
         return json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
@@ -217,7 +217,7 @@ def _render(report, fmt: Format) -> str:
 
 def _emit(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plot_by: str) -> None:
     """Render everything first, then write (atomically), so a failure leaves no partial output."""
-    from .report import atomic_write, plot_report
+    from .adapters.duck.report import atomic_write, plot_report
 
     text = _render(report, fmt)
     png = notes = None
@@ -239,7 +239,7 @@ def _load(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = 
     """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references."""
     from datasets import Dataset
 
-    from .adapters.duck_load import MAX_REFS, MIN_REFS, duck_features, read_duck_rows
+    from .adapters.duck.load import MAX_REFS, MIN_REFS, duck_features, read_duck_rows
 
     if data.is_dir():
         raise UserError(f"--data must be one JSONL file (one split), got a directory: {data}")
@@ -257,14 +257,14 @@ def _load(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = 
 
 
 def _check_predictions_format(fmt: str) -> None:
-    from .adapters.duck_predictions import PREDICTION_FORMATS
+    from .adapters.duck.predictions import PREDICTION_FORMATS
 
     if fmt not in PREDICTION_FORMATS:
         raise UserError(f"unknown --predictions-format {fmt!r}; valid: {', '.join(PREDICTION_FORMATS)}")
 
 
 def _check_label_check(value: str) -> str:
-    from .adapters.duck_predictions import LABEL_CHECKS
+    from .adapters.duck.predictions import LABEL_CHECKS
 
     if value not in LABEL_CHECKS:
         raise UserError(f"unknown --label-check {value!r}; valid: {', '.join(LABEL_CHECKS)}")
@@ -318,7 +318,7 @@ def _tok_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, norm
                  punct: Optional[str] = None) -> dict:
     """Tokenizer options of :func:`zheval.tokenizers.get_tokenizer` from the command line (unset ones omitted, so
     the tokenizer's defaults apply and the preset tokenizers, which take no option, still work)."""
-    from .adapters.duck_load import encoding_problem
+    from .adapters.duck.load import encoding_problem
 
     opts: dict = {}
     if jieba_hmm:
@@ -414,7 +414,7 @@ def score(
     """Score predictions against a 小黄鸭 test set: BLEU and ROUGE overall, per domain and per difficulty."""
 
     def go():
-        from .adapters.duck_eval import evaluate_predictions
+        from .adapters.duck.evaluate import evaluate_predictions
 
         _quiet(quiet)
         _check_tokenizer(tokenizer)
@@ -469,7 +469,7 @@ def ceiling(
     """Human ceiling: each reference scored against the item's other references (needs ≥ 2 references)."""
 
     def go():
-        from .adapters.duck_eval import human_ceiling
+        from .adapters.duck.evaluate import human_ceiling
 
         _quiet(quiet)
         _check_tokenizer(tokenizer)
@@ -523,7 +523,7 @@ def compare(
     tie is reported as "no difference", since that p-value is then its minimum 1/(resamples + 1))."""
 
     def go():
-        from .adapters.duck_eval import compare_predictions
+        from .adapters.duck.evaluate import compare_predictions
 
         _quiet(quiet)
         _check_tokenizer(tokenizer)
@@ -579,12 +579,12 @@ def clean(
         js = json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n" if report_json else None
         write_duck(cleaned, output)
         if js is not None:
-            from .report import atomic_write
+            from .adapters.duck.report import atomic_write
 
             atomic_write(report_json, js)
         typer.echo(text)
         typer.echo(f"wrote {output} ({len(cleaned)} queries)", err=True)
-        from .adapters.duck_load import MAX_REFS
+        from .adapters.duck.load import MAX_REFS
 
         many = sum(1 for r in cleaned["responses"] if len(r) > MAX_REFS) if len(cleaned) else 0
         if many:
@@ -615,7 +615,7 @@ def demo(
 
     def go():
         from .adapters.duck import load_duck, sample_files
-        from .adapters.duck_eval import evaluate_predictions
+        from .adapters.duck.evaluate import evaluate_predictions
 
         _quiet(not progress)
         _check_tokenizer(tokenizer)

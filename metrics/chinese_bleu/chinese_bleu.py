@@ -13,26 +13,26 @@
 # limitations under the License.
 """chinese_bleu: corpus and sentence BLEU on Chinese tokens, with a sacrebleu cross-check and presets.
 
-A thin evaluate wrapper: all logic lives in the zheval library (zheval.bleu_corpus.compute_bleu).
+A thin evaluate wrapper: all logic lives in the zheval library (zheval.compute.bleu.compute_bleu).
 """
 
 import datasets
 import evaluate
 
-from zheval.adapters.evaluate_glue import checked_inputs  # From: zheval
-from zheval.adapters.evaluate_glue import check_seed_and_confidence  # From: zheval
-from zheval.adapters.evaluate_glue import compute_keeping_batches  # From: zheval
-from zheval.adapters.evaluate_glue import init_module_state  # From: zheval
-from zheval.adapters.evaluate_glue import module_lock  # From: zheval
-from zheval.adapters.evaluate_glue import no_cyclic_gc  # From: zheval
-from zheval.adapters.evaluate_glue import refuse_load_options  # From: zheval
-from zheval.adapters.evaluate_glue import store_batch  # From: zheval
-from zheval.adapters.evaluate_glue import store_item  # From: zheval
-from zheval.bleu_corpus import BLEU_OPTIONS  # From: zheval
-from zheval.bleu_corpus import check_call  # From: zheval
-from zheval.bleu_corpus import compute_bleu  # From: zheval
-from zheval.options import refused_hub_options  # From: zheval
-from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
+from zheval.adapters.evaluate_module import checked_inputs  # From: zheval
+from zheval.adapters.evaluate_module import check_seed_and_confidence  # From: zheval
+from zheval.adapters.evaluate_module import compute_keeping_batches  # From: zheval
+from zheval.adapters.evaluate_module import init_module_state  # From: zheval
+from zheval.adapters.evaluate_module import module_lock  # From: zheval
+from zheval.adapters.evaluate_module import no_cyclic_gc  # From: zheval
+from zheval.adapters.evaluate_module import refuse_load_options  # From: zheval
+from zheval.adapters.evaluate_module import store_batch  # From: zheval
+from zheval.adapters.evaluate_module import store_item  # From: zheval
+from zheval.compute.bleu import BLEU_OPTIONS  # From: zheval
+from zheval.compute.bleu import check_call  # From: zheval
+from zheval.compute.bleu import compute_bleu  # From: zheval
+from zheval.compute.options import refused_hub_options  # From: zheval
+from zheval.compute.rouge import ROUGE_OPTIONS  # From: zheval
 
 
 _CITATION = """\
@@ -155,7 +155,7 @@ Examples:
 
 # Options of chinese_rouge that mean nothing to BLEU (rouge_types, use_aggregator, multi_ref, beta, rouge_w_weight,
 # sentence_split, return_precision_recall): accepted and ignored, because evaluate.combine sends every keyword
-# argument to every module. Taken from zheval.rouge_corpus so that the two modules never drift apart.
+# argument to every module. Taken from zheval.compute.rouge so that the two modules never drift apart.
 ROUGE_ONLY_OPTIONS = tuple(k for k in ROUGE_OPTIONS if k not in BLEU_OPTIONS)
 
 

@@ -1,4 +1,4 @@
-"""Hub Space entry point of chinese_rouge: the metric widget on current gradio (zheval.space_app), not evaluate's gradio 3
+"""Hub Space entry point of chinese_rouge: the metric widget on current gradio (zheval.adapters.space), not evaluate's gradio 3
 launch_gradio_widget. The Space is served from its own folder (/home/user/app), so the metric script is loaded by
 its file path: evaluate.load(<folder>) would look for <folder>/<folder name>.py, i.e. app/app.py.
 """
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import evaluate
 
-from zheval.space_app import build_demo
+from zheval.adapters.space import build_demo
 
 HERE = Path(__file__).resolve().parent
 

@@ -13,27 +13,27 @@
 # limitations under the License.
 """chinese_rouge: the full ROUGE family on Chinese tokens, with a rouge-score cross-check and presets.
 
-A thin evaluate wrapper: all logic lives in the zheval library (zheval.rouge_corpus.compute_rouge).
+A thin evaluate wrapper: all logic lives in the zheval library (zheval.compute.rouge.compute_rouge).
 """
 
 import datasets
 import evaluate
 
-from zheval.adapters.evaluate_glue import checked_inputs  # From: zheval
-from zheval.adapters.evaluate_glue import check_seed_and_confidence  # From: zheval
-from zheval.adapters.evaluate_glue import compute_keeping_batches  # From: zheval
-from zheval.adapters.evaluate_glue import init_module_state  # From: zheval
-from zheval.adapters.evaluate_glue import module_lock  # From: zheval
-from zheval.adapters.evaluate_glue import no_cyclic_gc  # From: zheval
-from zheval.adapters.evaluate_glue import refuse_load_options  # From: zheval
-from zheval.adapters.evaluate_glue import store_batch  # From: zheval
-from zheval.adapters.evaluate_glue import store_item  # From: zheval
-from zheval.rouge_corpus import ROUGE_OPTIONS  # From: zheval
-from zheval.rouge_corpus import TOKENIZER_OPTIONS  # From: zheval
-from zheval.rouge_corpus import build_rouge_tokenizer  # From: zheval
-from zheval.rouge_corpus import compute_rouge  # From: zheval
-from zheval.rouge_corpus import resolve_options  # From: zheval
-from zheval.options import refused_hub_options  # From: zheval
+from zheval.adapters.evaluate_module import checked_inputs  # From: zheval
+from zheval.adapters.evaluate_module import check_seed_and_confidence  # From: zheval
+from zheval.adapters.evaluate_module import compute_keeping_batches  # From: zheval
+from zheval.adapters.evaluate_module import init_module_state  # From: zheval
+from zheval.adapters.evaluate_module import module_lock  # From: zheval
+from zheval.adapters.evaluate_module import no_cyclic_gc  # From: zheval
+from zheval.adapters.evaluate_module import refuse_load_options  # From: zheval
+from zheval.adapters.evaluate_module import store_batch  # From: zheval
+from zheval.adapters.evaluate_module import store_item  # From: zheval
+from zheval.compute.rouge import ROUGE_OPTIONS  # From: zheval
+from zheval.compute.rouge import TOKENIZER_OPTIONS  # From: zheval
+from zheval.compute.rouge import build_rouge_tokenizer  # From: zheval
+from zheval.compute.rouge import compute_rouge  # From: zheval
+from zheval.compute.rouge import resolve_options  # From: zheval
+from zheval.compute.options import refused_hub_options  # From: zheval
 
 
 _CITATION = """\

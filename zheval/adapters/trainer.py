@@ -54,7 +54,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..normalize import HAN_CLASS_BODY
+from ..text.chars import HAN_CLASS_BODY
 
 __all__ = [
     "IGNORE_INDEX",
@@ -620,9 +620,9 @@ def library_scoring_tokenizer(name: str, options: Mapping):
     hook can tell which references have no tokens before calling them. Options the metric does not take are ignored.
     Raises what the library raises for bad option values."""
     if name == "chinese_bleu":
-        from .. import bleu_corpus as lib
+        from ..compute import bleu as lib
     elif name == "chinese_rouge":
-        from .. import rouge_corpus as lib
+        from ..compute import rouge as lib
     else:
         raise ValueError(f"not a library metric: {name!r}; valid: {LIBRARY_METRICS}")
     own = {k: v for k, v in options.items() if k in _library_options(name)}
@@ -640,9 +640,9 @@ def library_scoring_tokenizer(name: str, options: Mapping):
 def _probe(compute) -> set:
     """Run ``compute`` on a one-item probe to raise bad option values when the hook is built; return the result's
     keys. A scoring tokenizer that gives the probe reference no token (a user callable) raises the data error
-    :class:`~zheval.inputs.EmptyReferenceError`, which says nothing about the options: the keys are then unknown
+    :class:`~zheval.compute.inputs.EmptyReferenceError`, which says nothing about the options: the keys are then unknown
     (empty set)."""
-    from ..inputs import EmptyReferenceError
+    from ..compute.inputs import EmptyReferenceError
 
     try:
         return set(compute(["好"], ["好"]))
@@ -689,12 +689,12 @@ class _Backend:
 
 
 class _BleuBackend(_Backend):
-    """:func:`zheval.bleu_corpus.compute_bleu`; batches keep the additive per-item statistics matrix."""
+    """:func:`zheval.compute.bleu.compute_bleu`; batches keep the additive per-item statistics matrix."""
 
     name = "chinese_bleu"
 
     def __init__(self, options: dict):
-        from .. import bleu_corpus
+        from ..compute import bleu as bleu_corpus
 
         self._lib = bleu_corpus
         self._take_options(options, bleu_corpus.BLEU_OPTIONS)
@@ -727,7 +727,7 @@ class _BleuBackend(_Backend):
         score_opts = {k: o[k] for k in keys}
         out = self._lib.result_from_stats(stats, level=o["level"], **self._interval, **score_opts)
         if "llamafactory_bleu_4" in self._probe_keys:
-            from .compat_bleu import llamafactory_bleu4
+            from ..presets.llamafactory import llamafactory_bleu4
 
             out["llamafactory_bleu_4"] = llamafactory_bleu4(out["scores"])
         return out
@@ -737,13 +737,13 @@ class _BleuBackend(_Backend):
 
 
 class _RougeBackend(_Backend):
-    """:func:`zheval.rouge_corpus.compute_rouge`; batches keep the per-item P/R/F of every ROUGE type and the summary
+    """:func:`zheval.compute.rouge.compute_rouge`; batches keep the per-item P/R/F of every ROUGE type and the summary
     takes their exact mean (``math.fsum``, order-independent), as ``compute_rouge`` does."""
 
     name = "chinese_rouge"
 
     def __init__(self, options: dict):
-        from .. import rouge_corpus
+        from ..compute import rouge as rouge_corpus
 
         self._lib = rouge_corpus
         self._take_options(options, rouge_corpus.ROUGE_OPTIONS)
@@ -766,7 +766,7 @@ class _RougeBackend(_Backend):
                 self._items.setdefault(key, []).extend(value)
 
     def summary(self):
-        from ..stats import bootstrap_interval, mean
+        from ..results.reducers import bootstrap_interval, mean
 
         items, self._items = self._items, {}
         types = [k for k in items if not k.endswith(("_precision", "_recall"))]
@@ -786,8 +786,8 @@ class _RougeBackend(_Backend):
                     low = high = 0.0
                 out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
         if self.options.get("preset") == "llamafactory":
-            from ..adapters.compat_rouge import llamafactory_item_value, llamafactory_mean
-            from ..rouge import parse_rouge_type
+            from ..presets.llamafactory import llamafactory_item_value, llamafactory_mean
+            from ..definitions.rouge import parse_rouge_type
 
             for t in types:
                 rt = parse_rouge_type(t)
@@ -807,7 +807,7 @@ def _is_zheval_module(module) -> bool:
     name = getattr(module, "name", None)
     if name not in LIBRARY_METRICS:
         return False
-    from .. import bleu_corpus, rouge_corpus
+    from ..compute import bleu as bleu_corpus, rouge as rouge_corpus
 
     script = sys.modules.get(type(module).__module__)
     fn = rouge_corpus.compute_rouge if name == "chinese_rouge" else bleu_corpus.compute_bleu
@@ -1082,10 +1082,10 @@ def _make_backend(spec, options: dict) -> _Backend:
 def _library_options(name: str) -> tuple[str, ...]:
     """Option names taken by a library metric (the keyword options of its compute function)."""
     if name == "chinese_bleu":
-        from ..bleu_corpus import BLEU_OPTIONS
+        from ..compute.bleu import BLEU_OPTIONS
 
         return tuple(BLEU_OPTIONS)
-    from ..rouge_corpus import ROUGE_OPTIONS
+    from ..compute.rouge import ROUGE_OPTIONS
 
     return tuple(ROUGE_OPTIONS)
 
@@ -1133,7 +1133,7 @@ def build_compute_metrics(
         metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
 
             * ``"chinese_rouge"`` / ``"chinese_bleu"``: computed with the zheval library directly
-              (:func:`zheval.rouge_corpus.compute_rouge`, :func:`zheval.bleu_corpus.compute_bleu` — what the
+              (:func:`zheval.compute.rouge.compute_rouge`, :func:`zheval.compute.bleu.compute_bleu` — what the
               ``metrics/chinese_*`` evaluate modules call, so the numbers are identical, without evaluate's module
               loading, Arrow cache files or locks);
             * any other string: a path to an evaluate module folder or script, or a Hub id, loaded once with

@@ -1,0 +1,94 @@
+"""小黄鸭 adapter: JSONL → ``datasets.Dataset`` → cleaning → ``.map`` batch evaluation → per-domain report.
+
+This module is the public face; each job lives in its own module:
+
+* :mod:`~zheval.adapters.duck.load` — :func:`load_duck` (strict line-by-line validation, explicit ``Features``);
+* :mod:`~zheval.adapters.duck.clean` — :func:`clean_duck` (normalise, length filter, near-duplicate removal,
+  ``min_refs``; every drop counted by reason and domain);
+* :mod:`~zheval.adapters.duck.predictions` — :func:`read_predictions`, :func:`join_predictions` (id-keyed JSONL,
+  LLaMA-Factory ``generated_predictions.jsonl``, plain text);
+* :mod:`~zheval.adapters.duck.evaluate` — :func:`evaluate_predictions`, :func:`human_ceiling`,
+  :func:`compare_predictions` (per-item statistics with ``Dataset.map``; reductions in :mod:`zheval.adapters.duck.report`).
+
+Example::
+
+    from zheval.adapters.duck import load_duck, clean_duck, evaluate_predictions
+    ds = load_duck("test.jsonl")
+    ds, drops = clean_duck(ds)
+    report = evaluate_predictions(ds, "generated_predictions.jsonl", num_proc=4)
+    print(report.score("bleu", "domain", "售后支持"))
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+from .report import atomic_write
+from .clean import CleanReport, bigram_jaccard, clean_duck
+from .evaluate import compare_predictions, evaluate_predictions, human_ceiling, item_statistics, make_config
+from .load import DIFFICULTIES, DOMAINS, DUCK_KEYS, DuckFormatError, Problem, duck_features, load_duck, read_duck_rows
+from .predictions import PredictionMismatchError, Predictions, join_predictions, read_predictions
+
+__all__ = [
+    "DOMAINS",
+    "DIFFICULTIES",
+    "DUCK_KEYS",
+    "SAMPLE_FILES",
+    "DuckFormatError",
+    "Problem",
+    "PredictionMismatchError",
+    "Predictions",
+    "CleanReport",
+    "duck_features",
+    "load_duck",
+    "read_duck_rows",
+    "write_duck",
+    "clean_duck",
+    "bigram_jaccard",
+    "read_predictions",
+    "join_predictions",
+    "make_config",
+    "item_statistics",
+    "evaluate_predictions",
+    "human_ceiling",
+    "compare_predictions",
+    "sample_files",
+]
+
+SAMPLE_FILES = {
+    "data": "duck_sample.jsonl",
+    "predictions": "duck_sample_predictions.jsonl",
+    "predictions_short": "duck_sample_predictions_short.jsonl",
+}
+"""Files of the embedded sample (package data in ``zheval/data``): 66 小黄鸭 queries written for zheval (3 domains
+× 3 difficulties plus unlabelled items, 3–5 references each), a baseline model's predictions, and a weaker
+"first clause only" system for ``zheval compare``."""
+
+
+@contextmanager
+def sample_files():
+    """Context manager yielding ``{name: Path}`` of the embedded sample files (:data:`SAMPLE_FILES`), read with
+    :mod:`importlib.resources` (works from a wheel or a zip too)."""
+    root = resources.files("zheval").joinpath("data")
+    with resources.as_file(root) as base:
+        yield {k: Path(base) / v for k, v in SAMPLE_FILES.items()}
+
+
+def write_duck(ds, path) -> int:
+    """Write a 小黄鸭 ``Dataset`` as JSONL (keys in :data:`DUCK_KEYS` order, UTF-8, no ASCII escaping), atomically
+    (a temporary file, then rename: never a partial file). Returns the number of rows written.
+
+    Raises:
+        ValueError: the dataset lacks a 小黄鸭 column. OSError: the directory is not writable.
+    """
+    missing = [k for k in DUCK_KEYS if k not in ds.column_names]
+    if missing:
+        raise ValueError(f"write_duck: dataset lacks column(s) {missing}")
+    lines = []
+    for row in ds.select_columns(list(DUCK_KEYS)):
+        lines.append(json.dumps({k: row[k] for k in DUCK_KEYS}, ensure_ascii=False))
+    atomic_write(path, "".join(line + "\n" for line in lines))
+    return len(lines)

@@ -1,0 +1,443 @@
+"""Model predictions for a 小黄鸭 dataset: read them from a file and join them to the dataset's items.
+
+Accepted files:
+
+* **JSONL with ids**: ``{"id": str, "prediction": str}`` per line (other keys are ignored) → joined **by id**.
+* **LLaMA-Factory** ``generated_predictions.jsonl``: ``{"prompt": str, "predict": str, "label": str}`` per line
+  (written by LLaMA-Factory's ``save_predictions`` / ``vllm_infer``), no id → joined **in dataset order**. The
+  ``label`` is used as a sanity check: items whose label is not one of their references (after normalisation)
+  are counted (:attr:`Predictions.label_mismatches`), which catches a file made for another split or order.
+  More than :data:`LABEL_MISMATCH_MAX_FRACTION` (20%) of the labelled items not matching is an error
+  (:class:`PredictionMismatchError`, listing the first mismatches by ``file:line``): every prediction would be
+  scored against another item's references. Up to that fraction it is a warning with the count.
+  ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
+  predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
+* **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
+  break does not start another prediction).
+
+``format="auto"`` picks JSONL for ``.jsonl``/``.json`` files, text for ``.txt``, and otherwise JSONL when the first
+non-blank line is a JSON object. Two checks catch a file read the wrong way (a wrong number, not an error,
+otherwise):
+
+* a file read as **text** by ``auto`` whose non-blank lines are at least :data:`JSONL_LOOKING_FRACTION` (half)
+  JSON objects is refused (``file:line`` of the first such line; the fix: rename it ``.jsonl`` or pass
+  ``format="jsonl"`` / ``--predictions-format jsonl``), and so is one that is a single JSON document (an array,
+  e.g. ``json.dump(rows, f, indent=2)``). Explicit ``format="text"`` reads such lines as text;
+* a file read as **JSONL** whose non-blank lines are at least half not JSON gets, besides the per-line problems,
+  one problem saying it looks like plain text (the fix: ``format="text"`` / ``--predictions-format text``); one
+  that is a single JSON document (an array of objects, or one object over several lines) gets that one message.
+
+A UTF-8 BOM and CRLF line ends are accepted; a key given twice on a line, and UTF-16/UTF-32/GB18030 files, are
+refused (as by :mod:`~zheval.adapters.duck.load`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .load import (
+    DuckFormatError,
+    Problem,
+    duplicate_key_problem,
+    encoding_problem,
+    json_document_problem,
+    json_error_message,
+    lone_surrogate,
+    parse_json_line,
+)
+
+__all__ = [
+    "Predictions",
+    "PredictionMismatchError",
+    "read_predictions",
+    "join_predictions",
+    "PREDICTION_KEYS",
+    "PREDICTION_FORMATS",
+    "LABEL_CHECKS",
+    "LABEL_MISMATCH_MAX_FRACTION",
+    "JSONL_LOOKING_FRACTION",
+]
+
+PREDICTION_KEYS = ("prediction", "predict")
+"""Field names accepted for the prediction text (``predict`` is LLaMA-Factory's)."""
+
+PREDICTION_FORMATS = ("auto", "jsonl", "text")
+"""Values of ``format`` (CLI ``--predictions-format``)."""
+
+LABEL_CHECKS = ("strict", "warn", "off")
+"""Values of ``label_check``: ``strict`` (default) = error above :data:`LABEL_MISMATCH_MAX_FRACTION`, warning up to
+it; ``warn`` = warning at any fraction; ``off`` = labels are not compared."""
+
+LABEL_MISMATCH_MAX_FRACTION = 0.20
+"""Largest fraction of labelled items whose LLaMA-Factory ``label`` may be none of their references before
+:func:`join_predictions` refuses the file (more than this is an error). A file from the right split in the right
+order matches on (nearly) every item; a shuffled, reversed or other-split file matches on almost none (a reversed
+85-item CrossWOZ file: 81 of 85 do not match), so 20% separates the two with a wide margin either side."""
+
+JSONL_LOOKING_FRACTION = 0.5
+"""A file read as plain text by ``format="auto"`` is refused when at least this fraction of its non-blank lines
+parse as JSON objects (it is almost certainly JSONL with another extension); the same fraction of non-JSON lines
+in a file read as JSONL adds the hint that it looks like plain text."""
+
+_SHOWN = 10
+
+
+@dataclass
+class Predictions:
+    """Predictions read from a file.
+
+    Attributes:
+        texts: the prediction strings in file order. ids: one id per prediction, or ``None`` (ordered file).
+        labels: LLaMA-Factory ``label`` values, or ``None``. lines: 1-based line number of each prediction.
+        source: the file path; kind: ``"jsonl"`` or ``"text"``.
+        label_mismatches: set by :func:`join_predictions`: ids of items whose label is not among their references.
+        label_mismatch_lines: the predictions-file line of each of those (same order).
+        labelled: set by :func:`join_predictions`: how many items had a label to compare.
+    """
+
+    texts: list
+    ids: list | None = None
+    labels: list | None = None
+    lines: list = field(default_factory=list)
+    source: str = "<memory>"
+    kind: str = "jsonl"
+    label_mismatches: list = field(default_factory=list)
+    label_mismatch_lines: list = field(default_factory=list)
+    labelled: int = 0
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+class PredictionMismatchError(ValueError):
+    """Predictions do not match the dataset (counts, missing / extra / duplicate ids); the message lists the counts
+    and the first ids of each kind."""
+
+
+def _read_lines(path: Path) -> list[tuple[int, str]]:
+    data = path.read_bytes()
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    enc = encoding_problem(data, str(path))
+    if enc is not None:
+        raise DuckFormatError([Problem(str(path), 0, None, enc)], "invalid predictions file")
+    out, problems = [], []
+    parts = data.split(b"\n")
+    if parts and parts[-1] == b"":
+        parts.pop()  # final line break
+    for i, raw in enumerate(parts, start=1):
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        try:
+            out.append((i, raw.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            problems.append(Problem(str(path), i, None, f"not valid UTF-8 (byte {exc.start})"))
+    if problems:
+        raise DuckFormatError(problems, "invalid predictions file")
+    return out
+
+
+def _sniff(path: Path, lines) -> str:
+    suffix = path.suffix.lower()
+    if suffix in (".jsonl", ".json"):
+        return "jsonl"
+    if suffix == ".txt":
+        return "text"
+    for _, text in lines:
+        if text.strip():
+            try:
+                return "jsonl" if isinstance(json.loads(text), dict) else "text"
+            except json.JSONDecodeError:
+                return "text"
+    return "text"
+
+
+def _json_objects(lines) -> tuple[int, int, int | None]:
+    """``(non-blank lines, lines that parse as a JSON object, line number of the first such line)``."""
+    nonblank = objects = 0
+    first = None
+    for lineno, text in lines:
+        if not text.strip():
+            continue
+        nonblank += 1
+        t = text.strip()
+        if not (t.startswith("{") and t.endswith("}")):
+            continue
+        try:
+            obj = json.loads(t)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(obj, dict):
+            objects += 1
+            if first is None:
+                first = lineno
+    return nonblank, objects, first
+
+
+def _looks_like_jsonl(path: Path, lines) -> Problem | None:
+    nonblank, objects, first = _json_objects(lines)
+    if nonblank and objects >= JSONL_LOOKING_FRACTION * nonblank:
+        why = "its extension is .txt" if path.suffix.lower() == ".txt" else "its first non-blank line is not a JSON object"
+        return Problem(
+            str(path), first, None,
+            f"this file looks like JSONL ({objects} of {nonblank} non-blank lines are JSON objects), but it would be "
+            f"read as plain text because {why}: each whole JSON line would be scored as a prediction. Rename it "
+            "to .jsonl or pass --predictions-format jsonl (format='jsonl'); if the lines really are the prediction "
+            "texts, pass --predictions-format text (format='text')",
+        )
+    return None
+
+
+def read_predictions(path, format: str = "auto") -> Predictions:
+    """Read a predictions file (formats and the checks for a file read the wrong way: the module docstring).
+
+    Args:
+        path: the file. format: ``"auto"`` (default: by extension, else by the first non-blank line; a ``.txt``
+            or sniffed-text file that looks like JSONL is refused), ``"jsonl"`` or ``"text"`` (read every line as
+            a prediction, even one that looks like JSON).
+
+    Returns:
+        :class:`Predictions`.
+
+    Raises:
+        DuckFormatError (ValueError): undecodable UTF-8 (one problem for a UTF-16/UTF-32/GB18030 file), a text
+            file that looks like JSONL (``format="auto"``), malformed JSON (plus a hint when most lines are not
+            JSON), a key given twice on a line, a line that is not an object, no or two prediction fields, a
+            non-string prediction/id/label, ids on some lines only, a duplicate id — every problem named
+            ``file:line`` (first 20 listed).
+        FileNotFoundError: missing file. IsADirectoryError: ``path`` is a directory. ValueError: unknown ``format``.
+        A prediction, id or label with a lone surrogate (a JSON ``\\ud800`` escape without its pair) is a problem
+        named ``file:line`` and id.
+    """
+    if format not in PREDICTION_FORMATS:
+        raise ValueError(f"unknown predictions format {format!r}; valid: {', '.join(PREDICTION_FORMATS)}")
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"predictions path {path} is a directory, not a file")
+    if not path.is_file():
+        raise FileNotFoundError(f"predictions file not found: {path}")
+    lines = _read_lines(path)
+    kind = _sniff(path, lines) if format == "auto" else format
+    name = str(path)
+    if kind == "text" and format == "auto":
+        bad = _looks_like_jsonl(path, lines)
+        if bad is None:
+            doc = json_document_problem("\n".join(t for _, t in lines), name)
+            if doc is not None:
+                bad = Problem(name, 0, None, doc + "; or pass --predictions-format text (format='text') if the lines "
+                              "really are the prediction texts")
+        if bad is not None:
+            raise DuckFormatError([bad], "predictions file read as the wrong kind")
+    if kind == "text":
+        return Predictions(texts=[t for _, t in lines], lines=[i for i, _ in lines], source=name, kind="text")
+    problems: list[Problem] = []
+    texts, ids, labels, linenos = [], [], [], []
+    with_id = without_id = 0
+    seen: dict[str, int] = {}
+    nonblank = not_json = 0
+    first_not_json = None
+    for lineno, text in lines:
+        if not text.strip():
+            continue
+        nonblank += 1
+        try:
+            obj, dups = parse_json_line(text)
+        except json.JSONDecodeError as exc:
+            problems.append(Problem(name, lineno, None, json_error_message(exc)))
+            not_json += 1
+            first_not_json = first_not_json or lineno
+            continue
+        if dups:
+            rid = obj.get("id") if isinstance(obj, dict) and isinstance(obj.get("id"), str) else None
+            problems.append(Problem(name, lineno, rid, duplicate_key_problem(dups)))
+            continue
+        if not isinstance(obj, dict):
+            problems.append(Problem(name, lineno, None, "expected a JSON object with an id and a prediction"))
+            continue
+        rid = obj.get("id")
+        bad = [f"{k!r} {lone_surrogate(obj[k])}" for k in ("id",) + PREDICTION_KEYS + ("label",)
+               if isinstance(obj.get(k), str) and lone_surrogate(obj[k])]
+        if bad:
+            problems.extend(Problem(name, lineno, rid if isinstance(rid, str) else None, b) for b in bad)
+            continue
+        if "id" in obj:
+            if not isinstance(rid, str) or not rid.strip():
+                problems.append(Problem(name, lineno, None, f"'id' must be a non-empty string, got {rid!r}"))
+                continue
+            if rid in seen:
+                problems.append(Problem(name, lineno, rid, f"duplicate id (first at line {seen[rid]})"))
+                continue
+            seen[rid] = lineno
+            with_id += 1
+        else:
+            without_id += 1
+        keys = [k for k in PREDICTION_KEYS if k in obj]
+        if len(keys) != 1:
+            what = "no prediction field" if not keys else f"two prediction fields {keys}"
+            problems.append(Problem(name, lineno, rid, f"{what}; expected exactly one of {list(PREDICTION_KEYS)}"))
+            continue
+        pred = obj[keys[0]]
+        if not isinstance(pred, str):
+            problems.append(Problem(name, lineno, rid, f"{keys[0]!r} must be a string, got {type(pred).__name__ if pred is not None else 'null'}"))
+            continue
+        label = obj.get("label")
+        if label is not None and not isinstance(label, str):
+            problems.append(Problem(name, lineno, rid, f"'label' must be a string, got {type(label).__name__}"))
+            continue
+        texts.append(pred)
+        ids.append(rid)
+        labels.append(label)
+        linenos.append(lineno)
+    if with_id and without_id:
+        problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
+    if nonblank and not_json >= JSONL_LOOKING_FRACTION * nonblank:
+        if format != "auto":
+            why = "format='jsonl' (--predictions-format jsonl) was given"
+        elif path.suffix.lower() in (".jsonl", ".json"):
+            why = f"its extension is {path.suffix}"
+        else:
+            why = "its first non-blank line is a JSON object"
+        problems.insert(0, Problem(
+            name, first_not_json, None,
+            f"this file is read as JSONL because {why}, but {not_json} of {nonblank} non-blank lines are not JSON: "
+            "if it holds one prediction text per line, rename it to .txt or pass --predictions-format text "
+            "(format='text')",
+        ))
+    if problems:
+        doc = json_document_problem("\n".join(t for _, t in lines), name)
+        if doc is not None:
+            problems = [Problem(name, 0, None, doc)]
+        raise DuckFormatError(problems, "invalid predictions file")
+    return Predictions(
+        texts=texts,
+        ids=ids if with_id else None,
+        labels=labels if any(lbl is not None for lbl in labels) else None,
+        lines=linenos,
+        source=name,
+        kind="jsonl",
+    )
+
+
+def _first(xs, n=_SHOWN) -> str:
+    xs = list(xs)
+    return ", ".join(repr(x) for x in xs[:n]) + (f", … ({len(xs) - n} more)" if len(xs) > n else "")
+
+
+def join_predictions(ds, predictions, normalize=True, label_check: str = "strict") -> list[str]:
+    """Align predictions with the items of ``ds``.
+
+    Args:
+        ds: a 小黄鸭 ``Dataset`` (needs ``id``; ``responses`` for the LLaMA-Factory label check).
+        predictions: a :class:`Predictions`, a path (read with :func:`read_predictions`), a list of strings (dataset
+            order) or a ``{id: prediction}`` dict.
+        normalize: normaliser for the label check (as :func:`zheval.text.normalize.get_normalizer`).
+        label_check: one of :data:`LABEL_CHECKS`: ``"strict"`` (default) refuses predictions whose LLaMA-Factory
+            labels match none of the item's references on more than :data:`LABEL_MISMATCH_MAX_FRACTION` of the
+            labelled items; ``"warn"`` only counts them; ``"off"`` does not compare labels.
+
+    Returns:
+        ``list[str]``, one prediction per dataset item, in dataset order. For a :class:`Predictions` with labels,
+        its ``label_mismatches``, ``label_mismatch_lines`` and ``labelled`` are filled in (the caller warns).
+
+    Raises:
+        PredictionMismatchError (ValueError): by id — missing ids (in the dataset, not in the predictions) or extra
+            ids (in the predictions, not in the dataset), with both counts and the first ids of each; in order —
+            a different number of predictions than items; with ``label_check="strict"``, more than
+            :data:`LABEL_MISMATCH_MAX_FRACTION` of the labels match none of their item's references (the first
+            mismatches listed by ``file:line``). TypeError: a non-string prediction in a list/dict.
+        ValueError: unknown ``label_check``.
+    """
+    from ...text.normalize import get_normalizer
+
+    if label_check not in LABEL_CHECKS:
+        raise ValueError(f"unknown label_check {label_check!r}; valid: {', '.join(LABEL_CHECKS)}")
+
+    if isinstance(predictions, (str, os.PathLike)):
+        predictions = read_predictions(predictions)
+    if isinstance(predictions, dict):
+        bad = [k for k, v in predictions.items() if not isinstance(v, str)]
+        if bad:
+            raise TypeError(f"predictions must be strings; not for id(s) {_first(bad)}")
+        predictions = Predictions(texts=list(predictions.values()), ids=list(predictions.keys()))
+    elif not isinstance(predictions, (Predictions, str, bytes)) and hasattr(predictions, "__iter__"):
+        predictions = list(predictions)  # a list, a tuple, a datasets Column, …
+        for i, p in enumerate(predictions):
+            if not isinstance(p, str):
+                raise TypeError(f"predictions[{i}] must be str, got {type(p).__name__ if p is not None else 'None'}")
+        predictions = Predictions(texts=list(predictions))
+    elif not isinstance(predictions, Predictions):
+        raise TypeError(f"predictions must be a path, a Predictions, a list or a dict, got {type(predictions).__name__}")
+    ids = list(ds["id"])
+    src = predictions.source
+    if predictions.ids is not None:
+        by_id = dict(zip(predictions.ids, predictions.texts))
+        idset = set(ids)
+        missing = [i for i in ids if i not in by_id]
+        extra = [i for i in predictions.ids if i not in idset]
+        if missing or extra:
+            msg = [f"predictions ({src}) do not match the dataset: {len(ids)} items, {len(predictions)} predictions; "
+                   f"{len(missing)} missing, {len(extra)} extra"]
+            if missing:
+                msg.append(f"  first missing ids: {_first(missing)}")
+            if extra:
+                msg.append(f"  first extra ids: {_first(extra)}")
+            raise PredictionMismatchError("\n".join(msg))
+        out = [by_id[i] for i in ids]
+        pos = {k: j for j, k in enumerate(predictions.ids)}
+        order = [pos[i] for i in ids] if predictions.labels is not None else None
+    else:
+        if len(predictions) != len(ids):
+            raise PredictionMismatchError(
+                f"predictions ({src}) have no ids, so they are matched in dataset order, but there are "
+                f"{len(predictions)} predictions for {len(ids)} items"
+                + (f" (last prediction at line {predictions.lines[-1]})" if predictions.lines else "")
+            )
+        out = list(predictions.texts)
+        order = list(range(len(ids))) if predictions.labels is not None else None
+    if order is not None and label_check != "off":
+        norm = get_normalizer(normalize)
+        refs = list(ds["responses"])
+        mism, mism_lines, details = [], [], []
+        labelled = 0
+        for i, j in enumerate(order):
+            lbl = predictions.labels[j]
+            if lbl is None:
+                continue
+            labelled += 1
+            nl = norm(lbl)
+            if not any(norm(r) == nl for r in refs[i]):
+                line = predictions.lines[j] if j < len(predictions.lines) else None
+                mism.append(ids[i])
+                mism_lines.append(line)
+                details.append((line, ids[i], lbl, refs[i]))
+        predictions.label_mismatches = mism
+        predictions.label_mismatch_lines = mism_lines
+        predictions.labelled = labelled
+        if label_check == "strict" and labelled and len(mism) > LABEL_MISMATCH_MAX_FRACTION * labelled:
+            raise PredictionMismatchError(_label_mismatch_message(src, details, labelled))
+    return out
+
+
+def _short(text: str, n: int = 30) -> str:
+    return repr(text if len(text) <= n else text[:n] + "…")
+
+
+def _label_mismatch_message(src: str, details, labelled: int) -> str:
+    lines = [
+        f"predictions ({src}): {len(details)} of {labelled} items have a LLaMA-Factory 'label' that is none of the "
+        f"item's references (more than {LABEL_MISMATCH_MAX_FRACTION:.0%}, LABEL_MISMATCH_MAX_FRACTION): the file is "
+        "most likely from another split or in another order, so its predictions would be scored against other "
+        "items' references. First mismatches:"
+    ]
+    for line, rid, lbl, refs in details[:_SHOWN]:
+        where = f"{src}:{line}" if line else src
+        lines.append(f"  {where}: item {rid!r}: label {_short(lbl)} is not among its {len(refs)} reference(s), "
+                     f"e.g. {_short(refs[0])}")
+    if len(details) > _SHOWN:
+        lines.append(f"  … and {len(details) - _SHOWN} more")
+    lines.append("If the references were changed after the predictions were made (e.g. by zheval clean), pass "
+                 "--label-check warn (label_check='warn'); --label-check off skips the comparison.")
+    return "\n".join(lines)

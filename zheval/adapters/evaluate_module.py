@@ -1,0 +1,316 @@
+"""Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule`` (shared by
+``metrics/chinese_rouge`` and ``metrics/chinese_bleu``).
+
+evaluate picks a feature set from the first item and coerces the rest, swallows unknown ``evaluate.load`` keyword
+arguments, loses every stored batch when ``_compute`` fails, and its Arrow writer is not thread-safe. These helpers
+make the metric modules check everything before evaluate stores or consumes anything, hand evaluate only the
+canonical input form (every item a list of reference strings), serialise ``add``/``add_batch``/``compute`` on one
+module instance (:func:`module_lock`), remember which call stored which items (so that an error found at compute
+time names the batch an item came from), and put stored items back after a failure inside ``_compute``.
+
+Validation at ``add``/``add_batch`` time is the compute path's own (:func:`canonical_inputs`): types, lengths,
+empty reference lists, lone surrogates, and blank references (empty under every tokenizer; the first part of the
+empty-reference rule, :func:`zheval.compute.inputs.check_references`). A bad batch is refused whole and nothing of it is
+stored, so the module never holds an item that no option could score. Whether a reference has a token depends on
+``compute()``'s options (``punct="drop"``, a custom tokenizer), so that part of the rule is checked at compute time;
+its error then gives, for every listed reference, the index in the data being computed (the stored items first, in
+the order they were added, then this call's), which ``add``/``add_batch`` call stored it, and says that the stored
+items are kept.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from bisect import bisect_right
+
+from ..compute.gcpause import no_cyclic_gc  # re-exported for the metric scripts
+from ..compute.inputs import EmptyReferenceError, check_references, validate_inputs
+from ..results.reducers import check_interval_options
+
+__all__ = [
+    "EVALUATE_INIT_ARGS",
+    "refuse_load_options",
+    "check_seed_and_confidence",
+    "init_module_state",
+    "module_lock",
+    "canonical_inputs",
+    "checked_inputs",
+    "store_canonical",
+    "store_batch",
+    "store_item",
+    "refused",
+    "compute_keeping_batches",
+    "nothing_stored",
+    "no_cyclic_gc",
+]
+
+#: evaluate 0.4.6's own constructor parameters (EvaluationModule.__init__; evaluate.load passes config_name,
+#: process_id, num_process, cache_dir, keep_in_memory, experiment_id, hash, and forwards any other keyword).
+EVALUATE_INIT_ARGS = (
+    "config_name",
+    "keep_in_memory",
+    "cache_dir",
+    "num_process",
+    "process_id",
+    "seed",
+    "experiment_id",
+    "hash",
+    "max_concurrent_cache_files",
+    "timeout",
+)
+
+
+def refuse_load_options(name, kwargs):
+    """TypeError for keyword arguments of evaluate.load() that evaluate would silently swallow."""
+    unknown = sorted(k for k in kwargs if k not in EVALUATE_INIT_ARGS)
+    if unknown:
+        raise TypeError(
+            f"evaluate.load({name!r}, ...) got unknown argument(s) {unknown}, which evaluate would silently ignore. "
+            f"Scoring options go to compute(), e.g. {name}.compute(predictions=..., references=..., "
+            f"{unknown[0]}=...). evaluate.load takes only evaluate's own arguments: {', '.join(EVALUATE_INIT_ARGS)} "
+            "(its seed seeds evaluate's global RNG around compute; the bootstrap seed is compute(seed=...))."
+        )
+
+
+def check_seed_and_confidence(opts):
+    """Raise the errors of ``bootstrap``, ``seed`` and ``confidence`` in ``opts`` (a compute() keyword dict) that the
+    library raises (:func:`zheval.results.reducers.check_interval_options`: ``bootstrap`` at most
+    :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`, ``seed`` an int in ``[0, MAX_SEED]``, ``confidence`` in (0, 1))."""
+    check_interval_options(opts.get("bootstrap", 0), opts.get("seed", 12345), opts.get("confidence", 0.95))
+
+
+def init_module_state(module) -> None:
+    """Give a freshly built module its lock (:func:`module_lock`) and an empty record of stored batches. Called by the
+    metric scripts' ``__init__``."""
+    module._zheval_lock = threading.RLock()
+    module._zheval_records = []
+
+
+_LOCK_INIT = threading.Lock()
+
+
+def module_lock(module) -> threading.RLock:
+    """The re-entrant lock of one module instance. The metric scripts hold it for the whole of ``add``,
+    ``add_batch`` and ``compute``, so calls from several threads on one instance run one after the other: no item is
+    lost or written twice (evaluate's Arrow writer is not thread-safe) and a ``compute`` sees every item added before
+    it started. Different instances never wait for each other."""
+    lock = getattr(module, "_zheval_lock", None)
+    if lock is None:  # an instance built without init_module_state
+        with _LOCK_INIT:
+            lock = getattr(module, "_zheval_lock", None)
+            if lock is None:
+                lock = module._zheval_lock = threading.RLock()
+    return lock
+
+
+def _records(module) -> list:
+    recs = getattr(module, "_zheval_records", None)
+    if recs is None:
+        recs = module._zheval_records = []
+    return recs
+
+
+def _record(module, kind: str, n: int) -> None:
+    """Note that ``n`` items were just stored by one ``kind`` call (``"add_batch"`` or ``"add"``): ``[kind, number of
+    that call among the stored ones, first stored index, count]``; consecutive add() calls share one record."""
+    recs = _records(module)
+    start = sum(r[3] for r in recs)
+    calls = sum(1 for r in recs if r[0] == "add_batch") if kind == "add_batch" else \
+        sum(r[3] for r in recs if r[0] == "add")
+    if kind == "add" and recs and recs[-1][0] == "add" and recs[-1][2] + recs[-1][3] == start:
+        recs[-1][3] += n
+        return
+    recs.append([kind, calls + 1, start, n])
+
+
+def _describe_stored(module, i: int) -> str:
+    """Which call stored the stored item ``i`` (``""`` if the record does not cover it)."""
+    recs = _records(module)
+    k = bisect_right([r[2] for r in recs], i) - 1
+    if k < 0 or i >= recs[k][2] + recs[k][3]:
+        return f"stored item {i}"
+    kind, call, start, _ = recs[k]
+    if kind == "add":
+        return f"stored by add() call {call + i - start}"
+    return f"stored by add_batch() call {call}, as its references[{i - start}]"
+
+
+def canonical_inputs(predictions, references, single=False):
+    """:func:`zheval.compute.inputs.validate_inputs` (TypeError/ValueError naming the item; lone surrogates, which Arrow
+    cannot store, included) and the option-free part of the empty-reference rule (a blank reference is an
+    :class:`~zheval.compute.inputs.EmptyReferenceError`); returns predictions as list[str] and references as list[list[str]]
+    -- the only form handed to evaluate, so its feature set is always the list one and string and list references
+    mix freely across items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``."""
+    if not single:
+        preds, refs = validate_inputs(predictions, references)
+        check_references(refs)
+        return preds, refs
+    try:
+        preds, refs = validate_inputs(predictions, references)
+    except (TypeError, ValueError) as exc:
+        msg = str(exc).replace("predictions[0]", "prediction").replace("references[0]", "reference")
+        raise type(exc)(msg) from None
+    check_references(refs)  # (names references[0][j]: the item's j-th reference)
+    return preds, refs
+
+
+def checked_inputs(module, predictions, references, call: str, single: bool = False):
+    """:func:`canonical_inputs` for one ``call`` ("add_batch()", "add()", "compute()") of ``module``: an empty
+    reference error says that the indices are that call's and nothing of it was stored (:func:`refused`)."""
+    try:
+        return canonical_inputs(predictions, references, single=single)
+    except EmptyReferenceError as exc:
+        raise refused(module, exc, call) from None
+
+
+def refused(module, exc: EmptyReferenceError, call: str) -> EmptyReferenceError:
+    """``exc`` (found in the inputs of one ``call``: "add_batch()", "add()", "compute()") with a closing note: the
+    indices are that call's own, nothing of it was stored, and what the module still holds."""
+    n = len(module)
+    held = f"the module still holds its {n} stored item(s)" if n else "the module holds no stored item"
+    what = "nothing was stored or computed" if call == "compute()" else "nothing of it was stored"
+    return exc.relocated(lambda i: "", f"(Indices of this {call} call's references: the call was refused and "
+                                       f"{what}; {held}.)")
+
+
+def store_canonical(module, predictions, references):
+    """Store a batch that :func:`canonical_inputs` returned, as evaluate 0.4.6's ``add_batch`` stores it.
+
+    evaluate's ``add_batch`` picks the feature set from the first item, checks the first item's types, runs
+    ``Features.encode_batch`` (a Python call per item and per reference) and writes the batch. For canonical inputs
+    (``list[str]``, ``list[list[str]]``, checked in full) the feature set is the list one and ``encode_batch``
+    returns the same strings and lists, so the batch is written as it is: the stored Arrow data are identical.
+    """
+    batch = {"predictions": predictions, "references": references}
+    if module.writer is None:
+        module.selected_feature_format = module._infer_feature_from_batch(batch)
+        module._init_writer()
+    module.writer.write_batch(batch)
+
+
+def store_batch(module, predictions, references) -> None:
+    """``add_batch()`` of canonical inputs: :func:`store_canonical`, and a record of the call (for error messages)."""
+    store_canonical(module, predictions, references)
+    _record(module, "add_batch", len(predictions))
+
+
+def store_item(module, add, prediction, reference, kwargs) -> None:
+    """``add()`` of one canonical item through evaluate's ``add`` (``add``: the bound base method), and a record."""
+    add(prediction=prediction, reference=reference, **kwargs)
+    _record(module, "add", 1)
+
+
+def compute_keeping_batches(module, compute, predictions, references, kwargs):
+    """Run evaluate's compute; if it fails inside _compute, put the items stored before this call back.
+
+    ``predictions``/``references`` are this call's inputs in canonical form (:func:`canonical_inputs`) or both
+    ``None``; they are stored with :func:`store_canonical` (not checked and encoded a second time by evaluate's
+    ``add_batch``), then evaluate's ``compute`` runs on everything stored. When they are all the data (one process,
+    nothing stored before), ``_compute`` gets them directly: the Arrow round trip would return the same lists.
+
+    evaluate has already read (and, on disk, deleted the lock of) the stored items when _compute runs, so a failure
+    there -- an error that depends on the data, e.g. a reference empty after normalisation -- would lose every
+    batch. The items stored before the call are re-added; this call's own items are not (a failed compute leaves
+    the state it found). Single process only: with num_process > 1 the shards of the other ranks are gone.
+    """
+    if predictions is None and references is None and len(module) == 0 and module.num_process == 1:
+        raise ValueError(
+            "no items to score: compute() got no predictions/references and none were stored with add()/add_batch()"
+        )
+    n_before = len(module)
+    n_call = 0 if predictions is None else len(predictions)
+    module._zheval_inputs = None
+    if predictions is not None and _holds_nothing(module):
+        # This call's inputs are all the data (one process, nothing stored): what evaluate's compute would write to
+        # Arrow and read back is exactly these canonical lists, so _compute gets them directly -- under evaluate's
+        # seed, with evaluate's per-call state reset as its compute resets it. Nothing is stored, so a failure
+        # leaves the module as it was.
+        from evaluate.module import temp_seed
+
+        module.cache_file_name = None
+        module.filelock = None
+        module.selected_feature_format = None
+        try:
+            with temp_seed(module.seed):
+                return module._compute(predictions=predictions, references=references, **kwargs)
+        except EmptyReferenceError as exc:
+            raise exc.relocated(lambda i: "", "(Indices of this compute() call's references; no item was stored "
+                                              "with add()/add_batch(), and nothing was stored by this call.)"
+                                ).with_traceback(exc.__traceback__) from None
+        finally:
+            module._zheval_inputs = None
+    try:
+        if predictions is not None or references is not None:
+            store_canonical(module, predictions, references)
+        out = compute(predictions=None, references=None, **kwargs)
+    except BaseException as exc:
+        stash = getattr(module, "_zheval_inputs", None)
+        module._zheval_inputs = None
+        restored = stash is not None and module.num_process == 1
+        if restored:
+            _restore_items(module, stash, n_before)
+        elif module.num_process == 1 and len(module) == 0:
+            _records(module).clear()
+        if isinstance(exc, EmptyReferenceError):
+            raise _located(module, exc, n_before, n_call, restored).with_traceback(exc.__traceback__) from None
+        raise
+    _records(module).clear()
+    return out
+
+
+def _located(module, exc: EmptyReferenceError, n_before: int, n_call: int, restored: bool) -> EmptyReferenceError:
+    """``exc`` raised by ``_compute`` over the stored items followed by this call's: each index with its origin."""
+    if module.num_process > 1:
+        return exc.relocated(lambda i: "", (
+            f"(Indices of the data computed: the items of all {module.num_process} processes, process 0's first, "
+            "each process's in the order they were added; the stored items were consumed by evaluate.)"))
+
+    def locate(i: int) -> str:
+        if i >= n_before:
+            return f"this compute() call's references[{i - n_before}]"
+        return _describe_stored(module, i)
+
+    this = f", then this call's {n_call} (indices {n_before}-{n_before + n_call - 1})" if n_call else ""
+    kept = (f"nothing was lost: the module still holds its {n_before} stored item(s) (a failed compute() leaves it "
+            "as it was; load the module again to discard them)" if restored else "the stored items were discarded")
+    return exc.relocated(locate, (
+        f"(Indices of the data computed: the {n_before} item(s) stored with add()/add_batch() first (indices "
+        f"0-{n_before - 1}){this}; {kept}.)"))
+
+
+def _holds_nothing(module) -> bool:
+    """One process, no writer, no buffered or finalised data: evaluate 0.4.6 holds no item of this module."""
+    return (module.num_process == 1 and module.writer is None and getattr(module, "buf_writer", None) is None
+            and getattr(module, "data", None) is None)
+
+
+def nothing_stored(module) -> bool:
+    """True when a single-process module holds no stored item: this call's inputs are then all the data, and an
+    error of the data raised inside ``_compute`` names the same item indices as a check of the inputs alone."""
+    return module.num_process == 1 and len(module) == 0
+
+
+def _restore_items(module, stash, n_keep):
+    # undo what evaluate's compute did before _compute (finalise the writer, read the data, keep the file locks),
+    # releasing and removing the cache file as evaluate does after a successful _compute, then store the items again
+    module.data = None
+    if module.buf_writer is not None:
+        module.buf_writer = None
+    else:
+        for filelock, file_path in reversed(list(zip(module.filelocks or [], module.file_paths or []))):
+            if os.path.exists(file_path):
+                os.remove(file_path)
+            filelock.release()
+    module.file_paths = module.filelocks = None
+    module.writer = None
+    module.cache_file_name = None
+    module.filelock = None
+    module.selected_feature_format = None
+    if n_keep:
+        preds, refs = stash
+        import evaluate
+
+        evaluate.Metric.add_batch(
+            module, predictions=list(preds[:n_keep]), references=[list(r) for r in refs[:n_keep]]
+        )

@@ -1,0 +1,306 @@
+"""Longest-common-subsequence kernels for ROUGE-L, ROUGE-Lsum and ROUGE-W.
+
+All functions are pure and work on sequences of hashable tokens (``str`` or ``int`` ids); tokens are compared with
+``==``. Nothing here tokenises or reads global state.
+
+LCS length -- bit-parallel (no O(m*n) Python loop)
+    We use the bit-vector recurrence of Crochemore, Iliopoulos, Pinzon and Reid (2001), "A fast and practical
+    bit-vector algorithm for the longest common subsequence problem" (IPL 80), the same family as Allison & Dix
+    (1986) and Hyyro (2004). For a *column* sequence ``b`` of length n we build, once, one match mask per symbol:
+    bit j of ``masks[s]`` is set iff ``b[j] == s``. A Python ``int`` of n bits, V, starts as all ones; for every
+    token ``c`` of the *row* sequence ``a``::
+
+        U = V & masks[c]
+        V = (V + U) | (V - U)
+
+    After processing the first i row tokens, the zero bits of V among its low n bits mark the columns where the
+    DP row ``t[i][.]`` increases, so ``t[i][j] = j - popcount(V & (2**j - 1))`` and ``LCS = n - popcount(V & (2**n
+    - 1))``. Each row step is a handful of C-level big-int operations on ceil(n/30) digits, so the whole length
+    computation is O(m * n / 30) machine work with O(m) Python bytecode steps. Carries out of bit n-1 never reach
+    lower bits, so V is masked only when read.
+
+LCS positions -- bit-parallel rows + a cheap backtrack (for union-LCS)
+    ROUGE-Lsum needs *which* reference positions one particular LCS uses, and the choice among equally long LCSs
+    changes the union (and the clipped hit count). We reproduce exactly the path of rouge-score 0.1.2
+    ``rouge_scorer._backtrack_norec`` on ``_lcs_table(ref, can)``, which is also the path of ROUGE-1.5.5
+    ``markLCS`` after ``lcs_inner`` (model = reference as rows, peer = candidate as columns; diagonal whenever the
+    tokens are equal, otherwise "up" when ``t[i-1][j] >= t[i][j-1]`` else "left"). Instead of the O(m*n) table we keep
+    the m+1 bit rows V_0..V_m of the algorithm above (O(m) ints) and walk back from (m, n) keeping T = t[i][j]:
+
+    * tokens equal: record i-1, move diagonally, T -= 1;
+    * bit j-1 of V_i is 0 (so t[i][j-1] = T-1 < t[i-1][j] = T): move up;
+    * otherwise t[i][j-1] = T and we move left iff t[i-1][j] < T, where t[i-1][j] is one popcount of V_{i-1}.
+
+    The walk has at most m+n steps, each O(1) big-int operations, and stops as soon as T reaches 0 (no further
+    match can be recorded). Tested against rouge-score's DP table and backtrack with hypothesis on small alphabets
+    (many ties).
+
+Weighted LCS (ROUGE-W)
+    Lin (2004), section 3.3, "ROUGE-W: Weighted Longest Common Subsequence": dynamic programming over c (weighted
+    score) and w (length of the current consecutive run), with f(k) = k**weight. The run-length state is not
+    bit-parallelisable, so this is a plain O(m*n) DP over two rows (only ROUGE-W, which is off by default, uses it).
+
+The union-LCS of ROUGE-Lsum is :mod:`zheval.definitions.union_lcs`; the corpus-at-once twin of :func:`lcs_length`
+is :func:`zheval.fast.lcs.lcs_length_pairs`.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Hashable, List, Sequence, Tuple
+
+__all__ = [
+    "match_masks",
+    "lcs_length",
+    "lcs_length_masks",
+    "lcs_rows",
+    "lcs_ref_positions",
+    "wlcs",
+    "wlcs_ref_positions",
+]
+
+Token = Hashable
+
+
+def match_masks(seq: Sequence[Token]) -> Dict[Token, int]:
+    """Per-symbol match masks of ``seq``: ``{token: int}`` with bit j set iff ``seq[j] == token``.
+
+    Build this once for a sequence that is compared with many others (e.g. the prediction against several
+    references) and pass it to :func:`lcs_length_masks` / :func:`lcs_rows`.
+
+    Args:
+        seq: sequence of hashable tokens, length n >= 0.
+    Returns:
+        dict mapping each distinct token to a non-negative int bit mask of at most n bits.
+    """
+    masks: Dict[Token, int] = {}
+    get = masks.get
+    bit = 1
+    for tok in seq:
+        masks[tok] = get(tok, 0) | bit
+        bit <<= 1
+    return masks
+
+
+def lcs_length_masks(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> int:
+    """LCS length between the column sequence behind ``masks`` (length ``n``) and ``rows_seq``.
+
+    Bit-parallel (see module docstring); O(len(rows_seq)) Python steps.
+
+    Args:
+        masks: result of :func:`match_masks` for the column sequence.
+        n: length of the column sequence.
+        rows_seq: the other sequence.
+    Returns:
+        int in [0, min(n, len(rows_seq))].
+    """
+    if n == 0:
+        return 0
+    full = (1 << n) - 1
+    v = full
+    get = masks.get
+    for tok in rows_seq:
+        m = get(tok)
+        if m:
+            u = v & m
+            v = (v + u) | (v - u)
+    return n - (v & full).bit_count()
+
+
+def lcs_length(a: Sequence[Token], b: Sequence[Token]) -> int:
+    """Length of the longest common subsequence of ``a`` and ``b`` (bit-parallel, exact).
+
+    Args:
+        a, b: sequences of hashable tokens (any lengths, may be empty).
+    Returns:
+        int in [0, min(len(a), len(b))]. Symmetric in its arguments.
+    """
+    if not a or not b:
+        return 0
+    # Masks over the shorter sequence keep the big ints small.
+    if len(a) < len(b):
+        a, b = b, a
+    return lcs_length_masks(match_masks(b), len(b), a)
+
+
+def lcs_rows(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> List[int]:
+    """All bit rows V_0..V_m of the bit-parallel LCS (m = len(rows_seq)), for backtracking.
+
+    ``t[i][j] = j - popcount(rows[i] & (2**j - 1))`` is the LCS length of ``rows_seq[:i]`` and the first j column
+    tokens. V_0 = 2**n - 1.
+
+    Returns:
+        list of m+1 non-negative ints.
+    """
+    v = (1 << n) - 1
+    rows = [v]
+    append = rows.append
+    get = masks.get
+    for tok in rows_seq:
+        m = get(tok)
+        if m:
+            u = v & m
+            v = (v + u) | (v - u)
+        append(v)
+    return rows
+
+
+def lcs_ref_positions(
+    ref: Sequence[Token], can: Sequence[Token], can_masks: Dict[Token, int] | None = None
+) -> List[int]:
+    """Indices into ``ref`` of one LCS of ``ref`` and ``can``, the very one rouge-score 0.1.2 picks.
+
+    Equals ``rouge_score.rouge_scorer.lcs_ind(ref, can)`` (and the positions ROUGE-1.5.5 ``markLCS`` marks in the
+    model sentence when ``ref`` is the model sentence and ``can`` the peer sentence): see the module docstring
+    for the tie-breaking rule and the algorithm.
+
+    Args:
+        ref: reference (row) sequence.
+        can: candidate (column) sequence.
+        can_masks: optional precomputed ``match_masks(can)``.
+    Returns:
+        strictly increasing list of indices into ``ref``; its length is the LCS length.
+    """
+    m = len(ref)
+    n = len(can)
+    if m == 0 or n == 0:
+        return []
+    if can_masks is None:
+        can_masks = match_masks(can)
+    rows = lcs_rows(can_masks, n, ref)
+    t = n - (rows[m] & ((1 << n) - 1)).bit_count()
+    out: List[int] = []
+    i = m
+    j = n
+    while t > 0:
+        # t > 0 implies i > 0 and j > 0.
+        if ref[i - 1] == can[j - 1]:
+            i -= 1
+            j -= 1
+            out.append(i)
+            t -= 1
+        elif (rows[i] >> (j - 1)) & 1:
+            # t[i][j-1] == t; go left iff t[i-1][j] < t (rouge-score: t[i][j-1] > t[i-1][j]).
+            up = j - (rows[i - 1] & ((1 << j) - 1)).bit_count()
+            if up < t:
+                j -= 1
+            else:
+                i -= 1
+        else:
+            # t[i][j-1] == t-1 < t[i-1][j] == t: go up.
+            i -= 1
+    out.reverse()
+    return out
+
+
+def _wlcs_tables(
+    ref: Sequence[Token], can: Sequence[Token], weight: float
+) -> Tuple[List[List[float]], List[float]]:
+    """Full WLCS table c (m+1 rows of n+1 floats) and the weight table f(k) = k**weight."""
+    m = len(ref)
+    n = len(can)
+    fw = [k**weight for k in range(min(m, n) + 2)]
+    prev_c = [0.0] * (n + 1)
+    prev_l = [0] * (n + 1)
+    table = [prev_c]
+    for i in range(m):
+        x = ref[i]
+        cur_c = [0.0] * (n + 1)
+        cur_l = [0] * (n + 1)
+        left = 0.0
+        for j in range(n):
+            if x == can[j]:
+                k = prev_l[j]
+                # Same operation order as Lin (2004) and ROUGE-1.5.5 wlcs_inner: c + f(k+1) - f(k).
+                left = prev_c[j] + fw[k + 1] - fw[k]
+                cur_l[j + 1] = k + 1
+            else:
+                up = prev_c[j + 1]
+                if up >= left:
+                    left = up
+            cur_c[j + 1] = left
+        table.append(cur_c)
+        prev_c = cur_c
+        prev_l = cur_l
+    return table, fw
+
+
+def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> float:
+    """Weighted LCS score WLCS(ref, can) of Lin (2004), section 3.3, with f(k) = k**weight.
+
+    DP (Lin 2004, Fig. in 3.3): for x_i == y_j, ``c[i][j] = c[i-1][j-1] + f(k+1) - f(k)`` with k the length of
+    the consecutive match ending at (i-1, j-1); otherwise ``c[i][j] = max(c[i-1][j], c[i][j-1])`` and the run
+    length resets to 0. Returns c[m][n]. With weight 1 this is the LCS length.
+
+    Each cell keeps ``c = base + f(k)`` (base: the weight of the runs completed before the current one) instead of
+    accumulating ``f(k+1) - f(k)`` increments, so the value is the same sum Lin's DP computes but without the
+    rounding of the telescoping increments: one run of length n gives exactly f(n), so identical texts get
+    ROUGE-W = 1.0 exactly (the increment form gives 1 ± 1e-15). :func:`wlcs_ref_positions` keeps ROUGE-1.5.5's
+    operation order, which its path rule needs.
+
+    Args:
+        ref, can: token sequences.
+        weight: w > 0 in f(k) = k**w (ROUGE-1.5.5 ``-w``; 1.2 is customary).
+    Returns:
+        float in [0, f(min(m, n))]; 0.0 if either sequence is empty.
+    """
+    m = len(ref)
+    n = len(can)
+    if m == 0 or n == 0:
+        return 0.0
+    fw = [k**weight for k in range(min(m, n) + 2)]
+    prev_b = [0.0] * (n + 1)  # base of each cell of the previous row
+    prev_l = [0] * (n + 1)  # run length of each cell of the previous row
+    for i in range(m):
+        x = ref[i]
+        cur_b = [0.0] * (n + 1)
+        cur_l = [0] * (n + 1)
+        left_b = 0.0
+        left_l = 0
+        left_v = 0.0
+        for j in range(n):
+            if x == can[j]:
+                k = prev_l[j]
+                left_b = prev_b[j]
+                left_l = k + 1
+                left_v = left_b + fw[k + 1]
+            else:
+                up_v = prev_b[j + 1] + fw[prev_l[j + 1]]
+                if up_v >= left_v:
+                    left_v = up_v
+                left_b = left_v  # the run is broken: what was matched so far becomes the base
+                left_l = 0
+            cur_b[j + 1] = left_b
+            cur_l[j + 1] = left_l
+        prev_b = cur_b
+        prev_l = cur_l
+    return prev_b[n] + fw[prev_l[n]]
+
+
+def wlcs_ref_positions(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> List[int]:
+    """Reference positions on the WLCS path that ROUGE-1.5.5 ``markLCS`` marks after ``wlcs_inner``.
+
+    Path rule (ROUGE-1.5.5 ``wlcs_inner``/``markLCS``, model = ``ref`` rows, peer = ``can`` columns): from (m, n),
+    go diagonally when the tokens are equal (recording i-1), else up when ``c[i-1][j] >= c[i][j-1]``, else left.
+
+    Returns:
+        increasing list of indices into ``ref``.
+    """
+    m = len(ref)
+    n = len(can)
+    if m == 0 or n == 0:
+        return []
+    c, _ = _wlcs_tables(ref, can, weight)
+    out: List[int] = []
+    i = m
+    j = n
+    while i > 0 and j > 0:
+        if ref[i - 1] == can[j - 1]:
+            i -= 1
+            j -= 1
+            out.append(i)
+        elif c[i - 1][j] >= c[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    out.reverse()
+    return out

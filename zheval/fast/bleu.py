@@ -1,0 +1,98 @@
+"""BLEU statistics of a whole corpus at once, with numpy: the corpus-at-once twin of
+:func:`zheval.definitions.bleu.item_stats` (stacked over items; exact integers)."""
+
+from __future__ import annotations
+
+from typing import Hashable, Sequence
+
+import numpy as np
+
+from ..definitions.bleu import (CLOSEST_REF_LEN, HYP_LEN, N_LENGTH_COLUMNS, SHORTEST_REF_LEN, check_max_order,
+                                 check_references_list, check_token_sequence)
+from .index import CorpusLayout
+from .ngrams import item_clipped_hits_orders
+
+__all__ = ["corpus_stats", "layout_stats"]
+
+
+def corpus_stats(
+    hypotheses: Sequence[Sequence[Hashable]],
+    references: Sequence[Sequence[Sequence[Hashable]]],
+    max_order: int = 4,
+) -> np.ndarray:
+    """Per-item statistics of a corpus as an ``int64`` matrix of shape ``(len(hypotheses), 3 + 2 * max_order)``.
+
+    Args:
+        hypotheses: one token sequence per item.
+        references: one list of reference token sequences per item (ragged: items may have different numbers
+            of references; each item needs at least one).
+        max_order: highest n-gram order.
+
+    Raises:
+        ValueError: different numbers of hypotheses and reference lists, or an item without references
+            (the message names the item index).
+        TypeError: a str/None where a token sequence is expected (names item and reference index).
+    """
+    check_max_order(max_order)
+    if isinstance(hypotheses, (str, bytes)) or isinstance(references, (str, bytes)):
+        raise TypeError("hypotheses and references must be sequences, not strings")
+    hypotheses = list(hypotheses)
+    references = list(references)
+    if len(hypotheses) != len(references):
+        raise ValueError(
+            f"got {len(hypotheses)} hypotheses but {len(references)} reference lists; "
+            f"references must hold one list of references per hypothesis"
+        )
+    for i, (hyp, refs) in enumerate(zip(hypotheses, references)):
+        if not isinstance(hyp, (list, tuple)):
+            hypotheses[i] = check_token_sequence(hyp, f"item {i}: hypothesis")
+        if not isinstance(refs, list) or not refs or not all(isinstance(r, (list, tuple)) for r in refs):
+            references[i] = check_references_list(refs, i)
+    if not hypotheses:
+        return np.zeros((0, N_LENGTH_COLUMNS + 2 * max_order), dtype=np.int64)
+    return layout_stats(CorpusLayout.from_token_sequences(hypotheses, references), max_order)
+
+
+def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0):
+    """Per-item statistics (as :func:`corpus_stats`) of a :class:`zheval.fast.index.CorpusLayout`, all items at once.
+
+    Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
+    minimum of ``(|hyp_len - ref_len|, ref_len)`` per item (ties to the shorter reference); clipped matches of every
+    order from :func:`zheval.fast.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact
+    integers).
+
+    Args:
+        layout: the tokenised corpus.
+        max_order: highest n-gram order (>= 1).
+        pair_orders: also return the ROUGE-N hits ``sum_g min(c_hyp(g), c_ref(g))`` of every (prediction,
+            reference) pair for orders ``1..pair_orders``, from the same pass
+            (:func:`zheval.fast.ngrams.item_clipped_hits_orders`); :func:`zheval.compute.joint.score` gives them to ROUGE.
+    Returns:
+        ``(n_items, 3 + 2 * max_order)`` int64 matrix; with ``pair_orders``, ``(matrix, pair_hits)`` where
+        ``pair_hits`` is ``(n_pairs, min(pair_orders, max_order))`` int64 in the layout's pair order.
+    """
+    check_max_order(max_order)
+    n_items = len(layout.hyp)
+    out = np.zeros((n_items, N_LENGTH_COLUMNS + 2 * max_order), dtype=np.int64)
+    if n_items == 0:
+        return (out, np.zeros((len(layout.ref), min(pair_orders, max_order)), dtype=np.int64)) if pair_orders else out
+    hyp_len = layout.lengths[layout.hyp]
+    ref_len = layout.lengths[layout.ref]
+    starts, counts = layout.ref_starts, layout.ref_counts
+    big = int(ref_len.max()) + 1
+    dist = np.abs(np.repeat(hyp_len, counts) - ref_len)
+    closest = np.minimum.reduceat(dist * big + ref_len, starts) % big
+    out[:, HYP_LEN] = hyp_len
+    out[:, CLOSEST_REF_LEN] = closest
+    out[:, SHORTEST_REF_LEN] = np.minimum.reduceat(ref_len, starts)
+    layout.ngram_counts(max_order)  # every order in one pass
+    tables = [layout.ngram_counts(n) for n in range(1, max_order + 1)]
+    for n in range(1, max_order + 1):
+        out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
+    hits = item_clipped_hits_orders(tables, layout.hyp, layout.ref, layout.pair_item, max_order, pair_orders)
+    if pair_orders:
+        hits, pair_hits = hits
+    out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = hits
+    return (out, pair_hits) if pair_orders else out
+
+

@@ -1,0 +1,218 @@
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum of a whole tokenised corpus at once (same numbers as :mod:`zheval.definitions.rouge`).
+
+:func:`corpus_rouge_scores` takes a :class:`~zheval.tokenizers.corpus.TokenizedCorpus` and returns per-item precision, recall
+and F arrays for each ROUGE type. It computes exactly what ``make_item_scorer(types, multi_ref, beta)`` computes item
+by item -- the same integer statistics ``(hit, ref_total, hyp_total)`` per (prediction, reference) pair and the same
+IEEE float operations for P, R, F and the multi-reference rule -- but organised for speed:
+
+* every structure of a text (n-gram counts, LCS match masks) is built once per **distinct text** of the call
+  (:class:`~zheval.tokenizers.corpus.TokenizedCorpus` already shares one :class:`~zheval.tokenizers.corpus.TokenizedText` per distinct
+  text);
+* ROUGE-N hits of all pairs come from :func:`zheval.fast.ngrams.pair_clipped_hits` (sorted int64 keys, no dicts);
+* hits are computed once per **distinct (prediction, reference) pair** of the call; ROUGE-L with the bit-parallel
+  LCS vectorised across pairs (:func:`zheval.definitions.lcs.lcs_length_pairs`), reused for ROUGE-Lsum when both texts are one
+  sentence (then the union-LCS is that LCS: :func:`zheval.definitions.rouge.summary_level_lcs_hits`); when a text has several
+  sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`);
+* P, R, F of all pairs and the per-item reduction over references run in numpy.
+
+Only ``rougeN``, ``rougeL`` and ``rougeLsum`` are handled here (:data:`BATCH_KINDS`); ``compute_rouge`` scores other
+types (W, S, SU) with the per-item scorer. Nothing is cached across calls.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Sequence, Tuple
+
+import numpy as np
+
+from ..tokenizers.corpus import TokenizedCorpus
+from ..definitions.union_lcs import PackedReference
+from .lcs import lcs_length_pairs
+from .index import CorpusLayout
+from .ngrams import pair_clipped_hits
+from ..definitions.rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
+
+__all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
+
+#: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) scored by this module.
+BATCH_KINDS = ("N", "L", "Lsum")
+
+Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool):
+    """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
+
+    When rougeLsum is wanted, a pair where either text has several sentences gets both counts from one pass
+    (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`); the other pairs' whole-text LCS lengths come from
+    :func:`zheval.definitions.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs), and rougeLsum reuses them when both
+    texts are one sentence. Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
+    """
+    texts = layout.texts
+    lcs = np.zeros(len(u_hyp), dtype=np.int64)
+    lsum = None
+    rest = np.ones(len(u_hyp), dtype=bool)
+    if want_lsum:
+        single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
+        rest = single[u_hyp] & single[u_ref]
+        lsum = np.zeros(len(u_hyp), dtype=np.int64)
+        packed: Dict[int, PackedReference] = {}  # one packed layout per distinct reference text of the call
+        todo = np.flatnonzero(~rest)
+        uses = dict(zip(*(a.tolist() for a in np.unique(u_ref[todo], return_counts=True))))
+        for q in todo.tolist():
+            h, r = int(u_hyp[q]), int(u_ref[q])
+            th, tr = texts[h], texts[r]
+            uses[r] -= 1
+            if th.tokens and tr.tokens:
+                pk = packed.get(r)
+                if pk is None:
+                    pk = PackedReference(tr.sentences)
+                    if uses[r]:
+                        packed[r] = pk
+                elif not uses[r]:
+                    del packed[r]  # last pair of this reference: free its layout
+                lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)
+    sel = np.flatnonzero(rest)
+    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
+    if want_lsum:
+        lsum[sel] = lcs[sel]
+    return (lcs if want_l else None), lsum
+
+
+def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``a / b`` elementwise, 0.0 where ``b == 0`` (as ``x / y if y else 0.0``)."""
+    out = np.zeros(len(a), dtype=np.float64)
+    np.divide(a, b, out=out, where=b != 0)
+    return out
+
+
+def _f_measure(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
+    """:func:`zheval.definitions.rouge.f_measure` elementwise, with the same operation order (so bit-identical)."""
+    out = np.zeros(len(p), dtype=np.float64)
+    if beta == 1.0:
+        s = p + r
+        np.divide(2 * p * r, s, out=out, where=s > 0)
+    else:
+        b2 = beta * beta
+        d = r + b2 * p
+        np.divide((1 + b2) * p * r, d, out=out, where=d > 0)
+    return out
+
+
+def _first_argmax(v: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per segment, the index of the first maximum of ``v`` (``np.argmax`` semantics; segments non-empty)."""
+    mx = np.maximum.reduceat(v, starts)
+    cand = np.where(v == np.repeat(mx, counts), np.arange(len(v), dtype=np.int64), len(v))
+    return np.minimum.reduceat(cand, starts)
+
+
+def scores_from_pair_stats(
+    hit: np.ndarray, ref_total: np.ndarray, hyp_total: np.ndarray, starts: np.ndarray, counts: np.ndarray,
+    multi_ref: str = "max", beta: float = 1.0,
+) -> Arrays:
+    """Per-item ``(P, R, F)`` float64 arrays from per-pair integer statistics, as :func:`zheval.definitions.rouge.combine_references`.
+
+    Args:
+        hit, ref_total, hyp_total: ``(P,)`` integer statistics per (prediction, reference) pair, items in order.
+        starts, counts: ``(I,)`` first pair and number of pairs (>= 1) of each item.
+        multi_ref: ``"max"`` (first best F), ``"best_recall"`` (first best R), ``"mean"`` (``math.fsum`` of P, R,
+            F over references / k), ``"pool"`` (summed statistics).
+        beta: F beta.
+    Returns:
+        ``(P, R, F)``, each ``(I,)`` float64 in [0, 1].
+    Raises:
+        ValueError: unknown ``multi_ref``.
+    """
+    if multi_ref not in MULTI_REF_MODES:
+        raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
+    if len(starts) == 0:
+        z = np.zeros(0, dtype=np.float64)
+        return z, z, z
+    if multi_ref == "pool":
+        hit = np.add.reduceat(hit, starts)
+        ref_total = np.add.reduceat(ref_total, starts)
+        hyp_total = np.add.reduceat(hyp_total, starts)
+        p = _divide(hit.astype(np.float64), hyp_total.astype(np.float64))
+        r = _divide(hit.astype(np.float64), ref_total.astype(np.float64))
+        return p, r, _f_measure(p, r, beta)
+    p = _divide(hit.astype(np.float64), hyp_total.astype(np.float64))
+    r = _divide(hit.astype(np.float64), ref_total.astype(np.float64))
+    f = _f_measure(p, r, beta)
+    if multi_ref == "mean":
+        pl, rl, fl = p.tolist(), r.tolist(), f.tolist()
+        op, orr, of = [], [], []
+        for s, k in zip(starts.tolist(), counts.tolist()):
+            if k == 1:
+                op.append(pl[s]), orr.append(rl[s]), of.append(fl[s])
+            else:
+                op.append(math.fsum(pl[s:s + k]) / k)
+                orr.append(math.fsum(rl[s:s + k]) / k)
+                of.append(math.fsum(fl[s:s + k]) / k)
+        return np.asarray(op), np.asarray(orr), np.asarray(of)
+    best = _first_argmax(f if multi_ref == "max" else r, starts, counts)
+    return p[best], r[best], f[best]
+
+
+def corpus_rouge_scores(
+    corpus: TokenizedCorpus,
+    rouge_types: Sequence[str],
+    multi_ref: str = "max",
+    beta: float = 1.0,
+    layout: CorpusLayout | None = None,
+    pair_ngram_hits: "Dict[int, np.ndarray] | None" = None,
+) -> Dict[str, Arrays]:
+    """Per-item ROUGE of a tokenised corpus: ``{type: (P, R, F)}``, each a ``(n_items,)`` float64 array in [0, 1].
+
+    Equal, bit for bit, to ``make_item_scorer(rouge_types, multi_ref, beta)`` applied to every item's sentences
+    (see the module docstring); only types of kinds :data:`BATCH_KINDS` are accepted.
+
+    Args:
+        corpus: from :func:`zheval.tokenizers.corpus.tokenize_corpus` (every item has >= 1 reference).
+        rouge_types: ``rougeN``/``rougeL``/``rougeLsum`` names.
+        multi_ref, beta: as :func:`zheval.definitions.rouge.make_item_scorer`.
+        layout: an existing :class:`zheval.fast.index.CorpusLayout` of ``corpus`` to share (e.g. with BLEU).
+        pair_ngram_hits: ``{n: (P,) int64}`` ROUGE-N hits of every pair (layout pair order) already computed -- by
+            BLEU's pass in :func:`zheval.compute.joint.score` (:func:`zheval.definitions.bleu.layout_stats` ``pair_orders``); those
+            orders are not counted again.
+    Raises:
+        ValueError: a type this module does not handle, unknown ``multi_ref``.
+    """
+    types = [parse_rouge_type(t) for t in rouge_types]
+    for rt in types:
+        if rt.kind not in BATCH_KINDS:
+            raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL and rougeLsum, not {rt.name!r}")
+    lay = layout if layout is not None else CorpusLayout.from_corpus(corpus)
+    hyp = lay.hyp[lay.pair_item]
+    nh = lay.lengths[hyp]
+    nr = lay.lengths[lay.ref]
+    # Hits are computed once per distinct (hyp, ref) pair of the call and spread back to the pairs.
+    n_texts = max(len(lay.texts), 1)
+    uniq, inverse = np.unique(hyp * n_texts + lay.ref, return_inverse=True)
+    u_hyp, u_ref = uniq // n_texts, uniq % n_texts
+    kinds = {rt.kind for rt in types}
+    hits_l = hits_s = None
+    if "L" in kinds or "Lsum" in kinds:
+        hits_l, hits_s = _lcs_hits(lay, u_hyp, u_ref, "L" in kinds, "Lsum" in kinds)
+        hits_l = None if hits_l is None else hits_l[inverse]
+        hits_s = None if hits_s is None else hits_s[inverse]
+    given = pair_ngram_hits or {}
+    orders = [rt.n for rt in types if rt.kind == "N" and rt.n not in given]
+    if orders:
+        lay.ngram_counts(max(orders))  # all needed orders in one pass
+    out: Dict[str, Arrays] = {}
+    for rt in types:
+        if rt.kind == "N":
+            th = np.maximum(nh - rt.n + 1, 0)
+            tr = np.maximum(nr - rt.n + 1, 0)
+            if rt.n in given:
+                hit = given[rt.n]
+            else:
+                hit = pair_clipped_hits(lay.ngram_counts(rt.n), u_hyp, u_ref)[inverse]
+            stats = (hit, tr, th)
+        elif rt.kind == "L":
+            stats = (hits_l, nr, nh)
+        else:
+            stats = (hits_s, nr, nh)
+        out[rt.name] = scores_from_pair_stats(*stats, lay.ref_starts, lay.ref_counts, multi_ref, beta)
+    return out

@@ -1,0 +1,295 @@
+"""The ``rouge155`` preset: what ROUGE-1.5.5 prints, on zheval's tokens.
+
+Nothing here imports ROUGE-1.5.5; its behaviour is re-implemented on token sequences, every quirk documented next
+to the code that reproduces it, and the tests compare with hand computations of ROUGE-1.5.5's formulas.
+
+``rouge155``: ROUGE-1.5.5.pl (Chin-Yew Lin, v1.5.5, 2005-05-26)
+-------------------------------------------------------------------
+What ``ROUGE-1.5.5.pl -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5`` (no ``-m`` stemming, no ``-s`` stopword removal, no
+length limit) prints per evaluation (``-d``) when every token is a single "word" of its input files -- i.e. on the
+same tokens. ROUGE-1.5.5 itself keeps only ``[A-Za-z0-9-]`` (``readText``: ``s/[^A-Za-z0-9\\-]/ /g``) and only
+tokens starting with ``[a-z0-9$]`` (``createNGram``/``tokenizeText_LCS``), so Chinese must be fed to it mapped to
+ids; this preset gives what it prints on such id-mapped tokens. Sub names below are those of ROUGE-1.5.5.pl.
+
+* **Counting units.** ROUGE-N and ROUGE-S/SU are counted on the whole text (``readText`` joins all lines with a
+  space), i.e. across sentence boundaries. ROUGE-L and ROUGE-W are computed per *unit* (``readText_LCS``: one
+  unit per input line). Here ``rougeL`` and ``rougeW`` are what ROUGE-1.5.5 prints when each text is one line,
+  ``rougeLsum`` what its ROUGE-L prints with one sentence per line (our sentence split).
+* **ROUGE-L** (``computeLCSScore``, ``lcs``, ``lcs_inner``, ``markLCS``): per model (reference) unit the union
+  of the LCS positions with every peer unit, hits clipped by the unigram counts of the whole model and peer
+  (``%model_1grams``/``%tmp_peer_1grams``). LCS path: diagonal on equal tokens, else up when
+  ``c[i-1][j] >= c[i][j-1]``, else left -- the same path as rouge-score 0.1.2, so for one reference ``rougeLsum``
+  hits equal rouge-score's ``_summary_level_lcs`` (reused: :func:`zheval.definitions.rouge.summary_level_lcs_hits`).
+* **Multi-reference ``-f A``** (``computeNGramScore`` etc., ``$scoreMode eq "A"``): hits, model counts *and the
+  peer count* are summed over the k models: ``R = sum(hit) / sum(|model units|)``, ``P = sum(hit) / (k * |peer
+  units|)``. Sums are sequential in reference order, as in Perl. ``-f B``: the model with the highest *per-model
+  score* wins, strictly greater (``$gramScore > $gramScoreBest``, initial -1), so the first model wins ties; for
+  N and S that score is the recall **rounded** to 5 decimals (``ngramScore``/``skipBigramScore``:
+  ``sprintf("%07.5f")``), for L and W it is unrounded (``lcs``, ``wlcs``).
+* **Rounding** (``sprintf("%7.5f", ...)`` in every ``compute*Score``): R and P are rounded to 5 decimals *before*
+  ``F = P*R / ((1-alpha)*P + alpha*R)`` is computed from the rounded values, and F is rounded again. ``alpha =
+  0.5`` (``-p 0.5``) is F1; a ``beta`` given to this preset is converted with ``alpha = 1 / (1 + beta**2)``.
+* **ROUGE-W** (``computeWLCSScore``, ``wlcs``, ``wlcs_inner``, ``wlcsWeight``): (1) the hit is *not* the WLCS DP
+  value: ``wlcs`` marks the DP path's model positions in ``@hitMask`` (union over peer units) and then adds
+  ``len**w`` for every run of *consecutive marked model positions* (a run that is consecutive in the model but
+  not in the peer still counts as one run); a marked position whose token fails the unigram clipping is skipped
+  without ending the current run, and a run still open at the end of the model unit is only flushed when the
+  unit's last position itself is a counted hit. (2) The per-model base is ``sum_i len_i**w`` and
+  ``computeWLCSScore`` weights it again: ``$totalLCSCount += wlcsWeight($lcsBase)``, so the recall denominator is
+  ``f(f(|ref|))`` while the precision denominator is ``f(|peer|)``. R = ``(hit / f(f(|ref|)))**(1/w)``, so
+  identical texts of length L get R = L**(1-w) < 1 (and P = 1). (3) ``wlcs`` divides by the base even under
+  ``-f A``: ROUGE-1.5.5 dies ("Illegal division by zero") on an empty reference with ``-w``; we return 0.
+* **ROUGE-SU** (``createSkipBigram`` with ``-U``/``-u``): the unigram of token i is added inside the loop
+  ``for ($i = 0; $i < $#m_tokens; $i++)``, which stops before the last token, so **the last token's unigram is
+  never counted** (and a one-token text has no units at all). Skip-bigrams (t_i, t_j), i < j <= i + d + 1.
+* **Corpus average.** ROUGE-1.5.5 prints ``Average_X`` = the mean of 1000 bootstrap-resample means of the
+  per-evaluation (already rounded) scores, itself rounded (``computeAverages``: ``$resampleAvgROUGE_R``); the
+  resampling uses Perl's ``rand`` seeded with the resample index. We report the **exact** mean of the per-item
+  rounded scores, which is what that average estimates; the two differ by bootstrap noise (typically < 1e-4).
+* Not reproduced: ``-m`` stemming, ``-s`` stopwords, ``-l``/``-b`` length limits, BE scoring, ``-t`` token-level
+  averaging; a literal token ``_cn_`` (ROUGE-1.5.5 keeps its counts under that key).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+
+from ..definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs_ref_positions
+from ..definitions.rouge import (
+    MULTI_REF_MODES,
+    RougeType,
+    Score,
+    ngram_counts,
+    parse_rouge_type,
+    skip_bigram_counts,
+    summary_level_lcs_hits,
+    clipped_overlap,
+)
+
+__all__ = ["ROUGE155_TYPES", "round5", "alpha_from_beta", "rouge155_su_counts", "rouge155_wlcs_hit",
+           "make_rouge155_item_scorer", "rouge155_score_item"]
+
+Token = Hashable
+
+#: What ``-a -n 4 -w 1.2 -2 4 -U`` prints: ROUGE-1..4, L, W-1.2, S4 and SU4 (plus ``rougeLsum`` on request).
+ROUGE155_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeS4", "rougeSU4")
+
+
+
+
+def round5(x: float) -> float:
+    """ROUGE-1.5.5's ``sprintf("%7.5f", x)`` read back as a number (correctly rounded, as C printf)."""
+    return float("%.5f" % x)
+
+
+def alpha_from_beta(beta: float) -> float:
+    """ROUGE-1.5.5's ``-p alpha`` for an F-measure ``beta``: ``1 / (1 + beta**2)`` (beta 1 -> 0.5)."""
+    return 1.0 / (1.0 + beta * beta)
+
+
+def rouge155_su_counts(tokens: Sequence[Token], skip: Optional[int]) -> Tuple[Counter, Counter]:
+    """ROUGE-1.5.5 ``createSkipBigram`` with ``-u``: (skip-bigram Counter, unigram Counter of all but the last token).
+
+    The unigram of token i is added in ``for ($i = 0; $i < $#m_tokens; $i++)``, so the last token is never
+    counted as a unigram.
+    """
+    return skip_bigram_counts(tokens, skip), Counter(tokens[:-1])
+
+
+def rouge155_wlcs_hit(
+    model_sents: Sequence[Sequence[Token]], peer_sents: Sequence[Sequence[Token]], weight: float
+) -> Tuple[float, float]:
+    """ROUGE-1.5.5 ``wlcs``: (hit, base) of one model against the peer, both as lists of units (sentences).
+
+    ``base = sum_i len(model_i) ** weight``; hit: see the module docstring (runs of marked model positions after
+    unigram clipping). Returns floats; (0.0, 0.0) for an empty model.
+    """
+    model_1 = Counter(t for s in model_sents for t in s)
+    peer_1 = Counter(t for s in peer_sents for t in s)
+    hit = 0.0
+    base = 0.0
+    for ms in model_sents:
+        L = len(ms)
+        base += L**weight
+        if L == 0:
+            continue
+        mask = [0] * L
+        for ps in peer_sents:
+            if ps:
+                for p in wlcs_ref_positions(ms, ps, weight):
+                    mask[p] = 1
+        hit_len = 0
+        for j in range(L):
+            if mask[j]:
+                t = ms[j]
+                if model_1[t] > 0 and peer_1[t] > 0:
+                    hit_len += 1
+                    if j + 1 < L and mask[j + 1] == 0:
+                        hit += hit_len**weight
+                        hit_len = 0
+                    elif j + 1 == L:
+                        hit += hit_len**weight
+                        hit_len = 0
+                    model_1[t] -= 1
+                    peer_1[t] -= 1
+    return hit, base
+
+
+def _r155_model_stats(rt: RougeType, hyp_flat, hyp_sents, ref_flat, ref_sents, cache: dict, weight: float):
+    """(hit, model_count, peer_count, best_score) of one model for one type, as ROUGE-1.5.5 accumulates them."""
+    kind = rt.kind
+    if kind == "N":
+        key = ("N", rt.n)
+        hc = cache.get(key)
+        if hc is None:
+            hc = cache[key] = ngram_counts(hyp_flat, rt.n)
+        rc = ngram_counts(ref_flat, rt.n)
+        hit = clipped_overlap(hc, rc)
+        mcount = max(len(ref_flat) - rt.n + 1, 0)
+        pcount = max(len(hyp_flat) - rt.n + 1, 0)
+        return hit, mcount, pcount, (round5(hit / mcount) if mcount else 0.0)
+    if kind == "S" or kind == "SU":
+        key = (kind, rt.skip)
+        hc = cache.get(key)
+        if hc is None:
+            if kind == "S":
+                hc = cache[key] = (skip_bigram_counts(hyp_flat, rt.skip), Counter())
+            else:
+                hc = cache[key] = rouge155_su_counts(hyp_flat, rt.skip)
+        if kind == "S":
+            rc = (skip_bigram_counts(ref_flat, rt.skip), Counter())
+        else:
+            rc = rouge155_su_counts(ref_flat, rt.skip)
+        hit = clipped_overlap(hc[0], rc[0]) + clipped_overlap(hc[1], rc[1])
+        mcount = sum(rc[0].values()) + sum(rc[1].values())
+        pcount = sum(hc[0].values()) + sum(hc[1].values())
+        return hit, mcount, pcount, (round5(hit / mcount) if mcount else 0.0)
+    if kind == "L" or kind == "Lsum":
+        if kind == "L":
+            hit = lcs_length(ref_flat, hyp_flat)
+        else:
+            hit = summary_level_lcs_hits(ref_sents, hyp_sents)
+        base = len(ref_flat)
+        return hit, base, len(hyp_flat), (hit / base if base else 0.0)
+    if kind == "W":
+        hit, base = rouge155_wlcs_hit([ref_flat], [hyp_flat], weight)
+        score = (hit / base) ** (1.0 / weight) if base else 0.0
+        # computeWLCSScore: $totalLCSCount += wlcsWeight($lcsBase); $totalLCSCountP += wlcsWeight(|peer|)
+        return hit, base**weight, len(hyp_flat) ** weight, score
+    raise ValueError(f"ROUGE type {rt.name!r} is not defined for preset 'rouge155'")
+
+
+def _r155_final(hit, mcount, pcount, alpha: float, inv_w: Optional[float]) -> Score:
+    if mcount != 0:
+        r = hit / mcount
+        r = round5(r**inv_w if inv_w is not None else r)
+    else:
+        r = 0.0
+    if pcount != 0:
+        p = hit / pcount
+        p = round5(p**inv_w if inv_w is not None else p)
+    else:
+        p = 0.0
+    d = (1 - alpha) * p + alpha * r
+    f = round5((p * r) / d) if d > 0 else 0.0
+    return Score(p, r, f)
+
+
+def make_rouge155_item_scorer(
+    rouge_types: Sequence[str] = ROUGE155_TYPES,
+    multi_ref: str = "pool",
+    beta: float = 1.0,
+    rouge_w_weight: float = 1.2,
+) -> Callable[[Sequence[Sequence[Token]], Sequence[Sequence[Sequence[Token]]]], Dict[str, Score]]:
+    """Return ``scorer(hyp_sentences, refs_sentences) -> {type: Score}`` with ROUGE-1.5.5's numbers.
+
+    Args:
+        rouge_types: any of ``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeS<d>``/``rougeSU<d>``,
+            ``rougeS*``/``rougeSU*``.
+        multi_ref: ``"pool"`` (``-f A``, default), ``"best_recall"`` (``-f B``), or ``"max"``/``"mean"`` (each
+            reference scored as a one-model ROUGE-1.5.5 run, then the best F -- first wins ties -- or the mean).
+        beta: converted to ROUGE-1.5.5's alpha (``alpha_from_beta``).
+        rouge_w_weight: ``-w``.
+    Returns:
+        The scorer; Score values are ROUGE-1.5.5's 5-decimal numbers, in [0, 1].
+    Raises:
+        ValueError: unknown type or multi_ref, bad beta/weight.
+    """
+    if isinstance(rouge_types, str):
+        rouge_types = [rouge_types]
+    types = [parse_rouge_type(t) for t in rouge_types]
+    if not types:
+        raise ValueError("rouge_types must name at least one ROUGE type")
+    if multi_ref not in MULTI_REF_MODES:
+        raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    weight = float(rouge_w_weight)
+    if not (weight > 0) or not math.isfinite(weight):
+        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {rouge_w_weight!r}")
+    alpha = alpha_from_beta(beta)
+    inv_w = 1.0 / weight
+
+    def scorer(hyp_sentences, refs_sentences) -> Dict[str, Score]:
+        if len(refs_sentences) == 0:
+            raise ValueError("score_item needs at least one reference")
+        hyp_flat = [t for s in hyp_sentences for t in s]
+        refs = [([t for s in r for t in s], r) for r in refs_sentences]
+        cache: dict = {}
+        out: Dict[str, Score] = {}
+        for rt in types:
+            iw = inv_w if rt.kind == "W" else None
+            per = [_r155_model_stats(rt, hyp_flat, hyp_sentences, rf, rs, cache, weight) for rf, rs in refs]
+            if multi_ref == "pool":
+                th = tm = tp = 0
+                for hit, mc, pc, _ in per:  # sequential sums, as Perl's += in reference order
+                    th += hit
+                    tm += mc
+                    tp += pc
+                out[rt.name] = _r155_final(th, tm, tp, alpha, iw)
+            elif multi_ref == "best_recall":
+                best = -1
+                chosen = per[0]
+                for st in per:
+                    if st[3] > best:
+                        best = st[3]
+                        chosen = st
+                out[rt.name] = _r155_final(chosen[0], chosen[1], chosen[2], alpha, iw)
+            else:
+                scores = [_r155_final(h, m, p, alpha, iw) for h, m, p, _ in per]
+                if multi_ref == "max":
+                    top = scores[0]
+                    for s in scores[1:]:
+                        if s.fmeasure > top.fmeasure:
+                            top = s
+                    out[rt.name] = top
+                else:
+                    k = len(scores)
+                    out[rt.name] = Score(
+                        math.fsum(s.precision for s in scores) / k,
+                        math.fsum(s.recall for s in scores) / k,
+                        math.fsum(s.fmeasure for s in scores) / k,
+                    )
+        return out
+
+    return scorer
+
+
+def rouge155_score_item(
+    hyp_sentences: Sequence[Sequence[Token]],
+    refs_sentences: Sequence[Sequence[Sequence[Token]]],
+    rouge_types: Sequence[str] = ROUGE155_TYPES,
+    multi_ref: str = "pool",
+    beta: float = 1.0,
+    rouge_w_weight: float = 1.2,
+) -> Dict[str, Score]:
+    """ROUGE-1.5.5's per-evaluation R/P/F for one prediction (``hyp_sentences``) and its references.
+
+    Same input shapes as :func:`zheval.definitions.rouge.score_item`; see :func:`make_rouge155_item_scorer` for the options and
+    the module docstring for every reproduced quirk.
+    """
+    return make_rouge155_item_scorer(rouge_types, multi_ref, beta, rouge_w_weight)(hyp_sentences, refs_sentences)
+
+

@@ -1,0 +1,95 @@
+"""The reproducibility signature attached to every zheval result.
+
+In the spirit of sacrebleu's ``Signature`` (sacrebleu 2.6.0, ``metrics/base.py``): ``key:value`` pairs joined by
+``|``, the library version last, e.g.::
+
+    nrefs:var|tok:char|norm:nfkc+zw+punct+space+lower|case:lc|metric:rouge|multi:max|beta:1|split:punct|zheval:0.1.0
+
+Fields, in this order (a field that does not apply is left out):
+
+========== =========================================================================================================
+``nrefs``  references per item: a number when every item has the same count, ``var`` when it varies (ragged)
+``tok``    tokenizer: ``char``, ``char+terms.<sha6>``, ``jieba-<ver>+dict.<sha6>+hmm|nohmm[+terms.<sha6>]``,
+           ``none``, ``custom:<name>``; ``+nopunct`` when punctuation tokens are dropped
+``norm``   normalisation steps joined by ``+`` (``none`` for no step); ``t2s`` appears here when on
+``case``   ``lc`` when Latin letters are lower-cased (``lower`` step), else ``mixed``
+``preset`` the preset whose defaults were used (``rouge155``, ``llamafactory``, ``sacrebleu-zh``), if any
+``metric`` ``rouge`` or ``bleu``, followed by the metric's own fields (given in the order the metric passes them),
+           e.g. ROUGE ``multi`` (multi-reference rule), ``beta``, ``split`` (Lsum sentence split), ``w``;
+           BLEU ``level`` (corpus/sentence), ``order``, ``smooth``, ``bp`` (closest/shortest/none), ``eff``
+``zheval`` the zheval version
+========== =========================================================================================================
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..version import __version__
+
+__all__ = ["nrefs_field", "build_signature", "parse_signature"]
+
+
+def nrefs_field(reference_counts: Sequence[int]) -> str:
+    """``"var"`` if the counts differ, else the common count as a string (``"0"`` for an empty corpus)."""
+    counts = set(reference_counts)
+    if not counts:
+        return "0"
+    return str(next(iter(counts))) if len(counts) == 1 else "var"
+
+
+def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fields=(), preset: str | None = None) -> str:
+    """Build the signature string.
+
+    Args:
+        tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (gives ``tok``, ``norm`` and ``case``).
+        reference_counts: number of references of each item (gives ``nrefs``).
+        metric: ``"rouge"`` or ``"bleu"``.
+        fields: ordered ``(key, value)`` pairs of metric options; floats are written with ``format(v, "g")`` (``1.0`` → ``1``),
+            booleans as ``yes``/``no``, ``None`` as ``none``.
+        preset: the preset name, or ``None``.
+
+    Returns:
+        ``key:value|...|zheval:<version>``.
+
+    Raises:
+        ValueError: a key or value containing ``|`` or ``:`` (it would make the signature ambiguous).
+    """
+    steps = tokenizer.normalizer.steps
+    pairs = [
+        ("nrefs", nrefs_field(reference_counts)),
+        ("tok", tokenizer.signature()),
+        ("norm", tokenizer.normalizer.name),
+        ("case", "lc" if "lower" in steps else "mixed"),
+    ]
+    if preset:
+        pairs.append(("preset", preset))
+    pairs.append(("metric", metric))
+    for key, value in fields:
+        if isinstance(value, bool):
+            value = "yes" if value else "no"
+        elif isinstance(value, float):
+            value = format(value, "g")
+        elif value is None:
+            value = "none"
+        pairs.append((key, str(value)))
+    pairs.append(("zheval", __version__))
+    for k, v in pairs:
+        if "|" in k or ":" in k or "|" in v:
+            raise ValueError(f"signature field {k!r}={v!r} contains a reserved character '|' or ':'")
+    return "|".join(f"{k}:{v}" for k, v in pairs)
+
+
+def parse_signature(signature: str) -> dict[str, str]:
+    """Parse a signature back into an ordered ``{key: value}`` dict (values may contain ``:``).
+
+    Raises:
+        ValueError: a field without ``:``.
+    """
+    out: dict[str, str] = {}
+    for part in signature.split("|"):
+        if ":" not in part:
+            raise ValueError(f"malformed signature field {part!r}")
+        k, v = part.split(":", 1)
+        out[k] = v
+    return out

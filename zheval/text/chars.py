@@ -1,0 +1,159 @@
+"""Character classes shared by every layer: Han characters, kana, attached marks, invisible characters.
+
+Each class is given once, as inclusive code point ranges and as the body of a regular-expression character class
+(without brackets), and is used by the normalisation steps (:mod:`zheval.text.normalize`), the sentence split
+(:mod:`zheval.text.sentences`) and the tokenizers (:mod:`zheval.tokenizers.char` builds its own token classes from
+these). Han ranges and combining marks are computed from the running Python's ``unicodedata``, so a newer Python
+knows newer extensions.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from typing import Iterable
+
+__all__ = [
+    "HAN_RANGES",
+    "HAN_CLASS_BODY",
+    "KANA_CLASS_BODY",
+    "CJK_SIDE_CLASS_BODY",
+    "DEFAULT_IGNORABLE_RANGES",
+    "INVISIBLE_RANGES",
+    "INVISIBLE_CLASS_BODY",
+    "ATTACHED_MARK_RANGES",
+    "ATTACHED_MARKS",
+    "class_body",
+    "is_han",
+]
+
+# ---------------------------------------------------------------------------------------------------------------
+# Han character ranges, computed from the running Python's unicodedata (so a newer Python knows newer extensions).
+
+
+def _compute_han_ranges() -> tuple[tuple[int, int], ...]:
+    """Code point ranges of CJK Unified Ideographs (all extensions), Compatibility Ideographs, and 〇 (U+3007)."""
+    candidates = [
+        (0x3400, 0x4DBF),  # Extension A
+        (0x4E00, 0x9FFF),  # URO
+        (0xF900, 0xFAFF),  # Compatibility Ideographs
+        (0x20000, 0x323AF),  # Extensions B..H and Compatibility Ideographs Supplement
+        (0x323B0, 0x3FFFD),  # room for later extensions (only assigned code points are kept)
+    ]
+    ranges: list[list[int]] = [[0x3007, 0x3007]]
+    for lo, hi in candidates:
+        for cp in range(lo, hi + 1):
+            name = unicodedata.name(chr(cp), "")
+            if name.startswith("CJK UNIFIED IDEOGRAPH") or name.startswith("CJK COMPATIBILITY IDEOGRAPH"):
+                if ranges[-1][1] == cp - 1:
+                    ranges[-1][1] = cp
+                else:
+                    ranges.append([cp, cp])
+    return tuple((a, b) for a, b in ranges)
+
+
+HAN_RANGES: tuple[tuple[int, int], ...] = _compute_han_ranges()
+"""Inclusive code point ranges treated as Han characters by every zheval tokenizer."""
+
+
+def class_body(ranges: Iterable[tuple[int, int]]) -> str:
+    """The body of a regex character class (without brackets) matching the code points of ``ranges`` (inclusive
+    ``(low, high)`` pairs)."""
+    parts = []
+    for a, b in ranges:
+        parts.append(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}")
+    return "".join(parts)
+
+
+HAN_CLASS_BODY = class_body(HAN_RANGES)
+"""The body of a regex character class (without brackets) that matches one Han character."""
+
+_HAN_CHAR_RE = re.compile(f"[{HAN_CLASS_BODY}]")
+
+
+def is_han(char: str) -> bool:
+    """Return True if ``char`` (one code point) is a Han character as defined by :data:`HAN_RANGES`.
+
+    Raises:
+        TypeError: if ``char`` is not a ``str``.
+    """
+    if not isinstance(char, str):
+        raise TypeError(f"is_han expects a str, got {type(char).__name__}")
+    return bool(_HAN_CHAR_RE.fullmatch(char))
+
+
+#: "CJK side" of a space (the ``space`` normalisation step): Han, kana, CJK punctuation and symbols, full-width forms. Not Hangul: Korean separates
+#: words with spaces, so those spaces carry meaning.
+CJK_SIDE_CLASS_BODY = HAN_CLASS_BODY + (
+    "\u2e80-\u2fdf"  # radicals, Kangxi
+    "\u3000-\u303f"  # CJK symbols and punctuation
+    "\u3040-\u30ff"  # kana
+    "\u3100-\u312f\u3190-\u31ff"  # bopomofo, kanbun, strokes, katakana ext
+    "\u3200-\u33ff"  # enclosed CJK, compatibility
+    "\ufe30-\ufe4f"  # CJK compatibility forms
+    "\uff00-\uffef"  # half-/full-width forms
+)
+
+
+#: Kana (hiragana, katakana and their extensions, half-width katakana), one token per character like Han; the voicing
+#: marks U+3099/U+309A are attached marks, not kana.
+KANA_CLASS_BODY = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+
+#: Unicode ``Default_Ignorable_Code_Point`` (DerivedCoreProperties.txt) as inclusive ranges: the same list in
+#: Unicode 14.0 (Python 3.11's ``unicodedata``) and in the Unicode data of the ``regex`` module 2026.11.
+DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),  # soft hyphen
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x061C, 0x061C),  # Arabic letter mark
+    (0x115F, 0x1160),  # Hangul choseong / jungseong fillers
+    (0x17B4, 0x17B5),  # Khmer inherent vowels
+    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
+    (0x200B, 0x200F),  # zero width space, non-joiner, joiner; LRM, RLM
+    (0x202A, 0x202E),  # bidi embeddings and overrides
+    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, deprecated format characters
+    (0x3164, 0x3164),  # Hangul filler
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0xFEFF, 0xFEFF),  # BOM / zero width no-break space
+    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
+    (0xFFF0, 0xFFF8),  # reserved
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, reserved
+)
+
+#: What the ``zw`` step removes and the ``char`` tokenizer never makes a token of: every default-ignorable code
+#: point, U+2800 BRAILLE PATTERN BLANK (looks like a space, is not whitespace) and the interlinear annotation
+#: characters U+FFF9-U+FFFB.
+INVISIBLE_RANGES: tuple[tuple[int, int], ...] = tuple(sorted(DEFAULT_IGNORABLE_RANGES + ((0x2800, 0x2800), (0xFFF9, 0xFFFB))))
+
+INVISIBLE_CLASS_BODY = class_body(INVISIBLE_RANGES)
+"""Regex class body (without brackets) of :data:`INVISIBLE_RANGES`, the characters :func:`zheval.text.normalize.remove_invisible` removes."""
+
+
+def _mark_ranges() -> tuple:
+    """Code point ranges of every combining mark (general category Mn, Mc, Me) this Python's ``unicodedata`` knows,
+    in planes 0, 1 and 14 (planes 2-13 hold no marks), plus the emoji skin-tone modifiers U+1F3FB-U+1F3FF."""
+    ranges: list = []
+    for cp in itertools.chain(range(0x20000), range(0xE0000, 0xE1000)):
+        if unicodedata.category(chr(cp))[0] == "M" or 0x1F3FB <= cp <= 0x1F3FF:
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    return tuple((a, b) for a, b in ranges)
+
+
+#: Inclusive code point ranges of :data:`ATTACHED_MARKS`.
+ATTACHED_MARK_RANGES = _mark_ranges()
+
+#: Regex class body of the characters that attach to the character before them, whatever that character is:
+#: every combining mark (Unicode general category M: accents such as U+0301, enclosing marks such as U+20DD and
+#: U+20E3, Indic and Thai vowel signs, the kana voicing marks U+3099/U+309A) -- which includes the variation selectors
+#: U+FE00-U+FE0F and U+E0100-U+E01EF and the Mongolian free variation selectors -- and the emoji skin-tone modifiers
+#: U+1F3FB-U+1F3FF. The ``char`` tokenizer keeps them in the token of the character before them (``葛\U000e0100`` is
+#: one token when normalisation is off; the default ``zw`` step removes variation selectors), and a sentence cut
+#: never separates them from it.
+ATTACHED_MARKS = "".join(
+    re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ATTACHED_MARK_RANGES
+)

@@ -1,0 +1,164 @@
+"""Layer 2, tokens: every tokenizer name in one registry (:func:`get_tokenizer`). Chinese tokenizers: ``char``, ``jieba``, ``char`` with protected terms, ``none`` (pre-tokenised) and user tokenizers.
+
+Every tokenizer is
+
+* a plain callable ``text -> list[str]``, and
+* a rouge-score tokenizer object (``.tokenize(text) -> list[str]``, the interface of
+  ``rouge_score.tokenizers.Tokenizer``, rouge-score 0.1.2),
+
+and owns its configuration and its state (its normaliser, its term list, its private ``jieba.Tokenizer``).
+
+What a tokenizer sees. The built-in ``char`` and ``jieba`` tokenizers receive the text after the default
+normalisation :data:`~zheval.text.normalize.DEFAULT_STEPS` (``nfkc+zw+punct+space+lower``); ``none`` splits the text on
+whitespace and normalises nothing unless asked. A **user tokenizer** (a callable ``str -> list[str]`` or an object
+with ``.tokenize``) receives the text normalised with :data:`USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- the
+default without ``space``, so the spaces of pre-segmented text (``今天 天气 很 好``, ``今日 は いい 天気 です``)
+reach it and a whitespace-splitting callable gives the tokens rouge-score and the Hub ``rouge`` module give with the
+same callable. ``normalize=`` overrides either default, and the signature's ``norm`` field names the steps that ran.
+
+Caching. A tokenizer whose output is determined by content we can hash -- its name and options, normalisation
+steps, term list, jieba version and dictionary *content* -- is :attr:`~BaseTokenizer.content_keyed`: its
+:attr:`~BaseTokenizer.fingerprint` is derived from exactly that content and keys a bounded process-wide token cache
+(:func:`clear_cache`). A user tokenizer is not (its code can change, and its identity says nothing about its
+output): it is run on every text of every call, and nothing is kept between calls (see ``docs/DESIGN.md``,
+"Module-level state").
+
+Build one with :func:`get_tokenizer`; a user callable or an object with ``.tokenize`` is accepted wherever a
+tokenizer name is.
+"""
+
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Callable, Iterable, Sequence
+
+from ..text.normalize import get_normalizer
+from .base import PUNCT_MODES, USER_TOKENIZER_STEPS, BaseTokenizer, cache_info, check_punct, clear_cache
+from .char import CharTokenizer
+from .custom import CallableTokenizer
+from .jieba_words import JiebaTokenizer, jieba_dict_key
+from .whitespace import WhitespaceTokenizer
+
+__all__ = [
+    "BaseTokenizer",
+    "CharTokenizer",
+    "JiebaTokenizer",
+    "WhitespaceTokenizer",
+    "CallableTokenizer",
+    "TOKENIZERS",
+    "USER_TOKENIZER_STEPS",
+    "PUNCT_MODES",
+    "get_tokenizer",
+    "clear_cache",
+    "cache_info",
+]
+
+TOKENIZERS: dict[str, type[BaseTokenizer]] = {
+    "char": CharTokenizer,
+    "jieba": JiebaTokenizer,
+    "none": WhitespaceTokenizer,
+}
+"""Registry of tokenizer names. ``char`` with ``terms`` is the three-level tokenizer."""
+
+_OPTIONS = {
+    "char": {"terms", "punct"},
+    "jieba": {"terms", "jieba_hmm", "jieba_dict", "punct"},
+    "none": {"punct"},
+}
+
+# Built tokenizers by everything that changes their output (name, terms, punct, HMM, normalisation steps, and for
+# jieba the dictionary's path and content hash), so equal requests share one private jieba; the oldest is dropped
+# beyond _INSTANCES_MAX (a jieba instance holds its dictionary, tens of MB).
+_INSTANCES_MAX = 16
+_instances: dict[tuple, BaseTokenizer] = {}
+_instances_lock = threading.Lock()
+
+
+def get_tokenizer(
+    tokenizer: str | BaseTokenizer | Callable[[str], Sequence[str]] = "char",
+    *,
+    terms: Iterable[str] | None = None,
+    punct: str = "keep",
+    jieba_hmm: bool = False,
+    jieba_dict: str | None = None,
+    normalize=None,
+    t2s: bool = False,
+) -> BaseTokenizer:
+    """Return a tokenizer for a name, a zheval tokenizer, or a user callable/object.
+
+    Args:
+        tokenizer: ``"char"``, ``"jieba"``, ``"none"``, a :class:`BaseTokenizer` (returned as is; other options
+            must then be left at their defaults), a callable ``str -> list[str]`` or an object with ``.tokenize``
+            (wrapped in a new :class:`CallableTokenizer` on every call; it receives the text normalised with
+            :data:`USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- no ``space`` step, so the spaces of
+            pre-segmented text reach it -- and is never cached across calls).
+        terms: protected terms (``char`` and ``jieba``).
+        punct: ``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens.
+        jieba_hmm: jieba's HMM new-word discovery (default off); ``jieba_dict``: a jieba dictionary path (its content
+            is read and hashed on every call, so an edited file gives a new tokenizer).
+        normalize: ``None`` → the tokenizer's default (:data:`~zheval.text.normalize.DEFAULT_STEPS`; none for ``"none"``;
+            :data:`USER_TOKENIZER_STEPS` for a user tokenizer); ``True``/``False``/step names as
+            :func:`zheval.text.normalize.get_normalizer` (``True`` is :data:`~zheval.text.normalize.DEFAULT_STEPS`).
+        t2s: add Traditional → Simplified conversion (off by default; never silent).
+
+    Returns:
+        A :class:`BaseTokenizer`. Equal arguments naming a built-in tokenizer return the same instance (one private
+        jieba per configuration and dictionary content).
+
+    Raises:
+        ValueError: unknown tokenizer name (lists the valid ones), an option that does not apply to the chosen
+            tokenizer, or an invalid option value.
+        TypeError: an argument of the wrong type. FileNotFoundError: a missing ``jieba_dict``.
+    """
+    if isinstance(tokenizer, BaseTokenizer):
+        if terms or punct != "keep" or jieba_hmm or jieba_dict or normalize is not None or t2s:
+            raise ValueError("tokenizer options cannot be combined with an already-built tokenizer instance")
+        return tokenizer
+    if tokenizer is None:
+        raise TypeError("tokenizer must be a name, a callable or an object with .tokenize, not None")
+    for flag_name, flag in (("t2s", t2s), ("jieba_hmm", jieba_hmm)):
+        if not isinstance(flag, bool):
+            raise TypeError(f"{flag_name} must be True or False, got {flag!r}")
+    if not isinstance(tokenizer, str):
+        norm = get_normalizer(USER_TOKENIZER_STEPS if normalize is None else normalize, t2s=t2s)
+        if terms or jieba_hmm or jieba_dict or punct != "keep":
+            raise ValueError("terms/punct/jieba options apply to built-in tokenizers, not to a custom tokenizer")
+        return CallableTokenizer(tokenizer, norm)
+    if tokenizer not in TOKENIZERS:
+        raise ValueError(f"unknown tokenizer {tokenizer!r}; valid: {sorted(TOKENIZERS)} or a callable")
+    given = {
+        "terms": bool(terms),
+        "jieba_hmm": bool(jieba_hmm),
+        "jieba_dict": jieba_dict is not None,
+        "punct": punct != "keep",
+    }
+    bad = [k for k, v in given.items() if v and k not in _OPTIONS[tokenizer]]
+    if bad:
+        raise ValueError(f"option(s) {bad} do not apply to tokenizer {tokenizer!r} (it takes {sorted(_OPTIONS[tokenizer])})")
+    check_punct(punct)
+    if terms is not None and isinstance(terms, str):
+        raise TypeError("terms must be a list of strings, not a single string")
+    default_norm = False if tokenizer == "none" else True
+    norm = get_normalizer(default_norm if normalize is None else normalize, t2s=t2s)
+    terms_key = tuple(terms) if terms else ()
+    dict_key: tuple = ()
+    if tokenizer == "jieba":
+        dict_key = jieba_dict_key(jieba_dict)
+    key = (tokenizer, terms_key, punct, jieba_hmm, dict_key, norm.steps)
+    inst = _instances.get(key)
+    if inst is None:
+        if tokenizer == "char":
+            inst = CharTokenizer(terms=terms_key, punct=punct, normalizer=norm)
+        elif tokenizer == "jieba":
+            inst = JiebaTokenizer(terms=terms_key, hmm=jieba_hmm, dictionary=jieba_dict, punct=punct, normalizer=norm)
+            # the key of what was actually read (the file may have changed since dict_key was computed)
+            key = (tokenizer, terms_key, punct, jieba_hmm, (dict_key[0], inst.dict_sha), norm.steps)
+        else:
+            inst = WhitespaceTokenizer(punct=punct, normalizer=norm)
+        with _instances_lock:
+            while len(_instances) >= _INSTANCES_MAX:
+                del _instances[next(iter(_instances))]
+            _instances[key] = inst
+    return inst

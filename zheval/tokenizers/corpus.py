@@ -1,0 +1,177 @@
+"""Tokenise a corpus once and map tokens to integer ids, shared by ROUGE and BLEU.
+
+Data flow (``../shared/DESIGN.md``)::
+
+    text ──normalise──▶ str ──split sentences──▶ [str] ──tokenise──▶ [[token]] ──ids──▶ TokenizedText
+
+Each distinct text is tokenised once (the tokenizer's cache, keyed by its fingerprint); tokens are then mapped to
+small integer ids (:attr:`TokenizedCorpus.vocab` maps them back), so the scoring cores count n-grams and build LCS
+bit masks on ints. Ids are local to one corpus: never compare ids of two corpora. For the plain ``char`` tokenizer
+(no terms, ``punct="keep"``; the default) the distinct texts are normalised as usual and then tokenised straight to
+ids all at once (:func:`zheval.tokenizers.char_ids.char_token_ids`, the same tokens as the tokenizer's regular expression),
+without the token cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Sequence
+
+from .char_ids import char_token_ids
+from ..compute.inputs import check_references, validate_inputs
+from ..text.sentences import SENTENCE_SPLITS, split_sentences
+from . import BaseTokenizer
+
+__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
+
+
+class TokenIds(dict):
+    """Token -> id map that assigns the next id (0, 1, 2, ...) to a token on first lookup.
+
+    ``list(ids)`` is the vocabulary in id order. ``tuple(map(ids.__getitem__, tokens))`` maps a whole token sequence
+    in one C-level pass; only tokens not seen before call back into Python.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, token):
+        i = self[token] = len(self)
+        return i
+
+
+@dataclass(frozen=True)
+class TokenizedText:
+    """One tokenised text.
+
+    Attributes:
+        tokens: the whole text's token ids (tuple of ``int``), the concatenation of ``sentences``.
+        sentences: token ids per sentence (tuple of tuples), for ROUGE-Lsum.
+    """
+
+    tokens: tuple[int, ...]
+    sentences: tuple[tuple[int, ...], ...]
+
+
+@dataclass
+class TokenizedCorpus:
+    """A tokenised corpus: one prediction and one or more references per item.
+
+    Attributes:
+        predictions: ``list[TokenizedText]``, one per item.
+        references: ``list[list[TokenizedText]]``, ragged (each item has ≥ 1 reference).
+        vocab: ``list[str]``; ``vocab[id]`` is the token string.
+        tokenizer: the tokenizer used; ``sentence_split``: ``"punct"`` or ``"newline"``.
+    """
+
+    predictions: list[TokenizedText]
+    references: list[list[TokenizedText]]
+    vocab: list[str]
+    tokenizer: BaseTokenizer
+    sentence_split: str
+    _index: dict = field(default_factory=dict, repr=False)
+
+    def __len__(self) -> int:
+        return len(self.predictions)
+
+    @property
+    def reference_counts(self) -> list[int]:
+        """Number of references of each item."""
+        return [len(r) for r in self.references]
+
+    def decode(self, ids: Sequence[int]) -> list[str]:
+        """Map token ids back to token strings."""
+        vocab = self.vocab
+        return [vocab[i] for i in ids]
+
+
+def tokenize_corpus(
+    predictions: Sequence[str],
+    references: Sequence,
+    tokenizer: BaseTokenizer,
+    sentence_split: str = "punct",
+    allow_empty_references: bool = False,
+    validated: bool = False,
+) -> TokenizedCorpus:
+    """Validate, normalise, sentence-split and tokenise predictions and references.
+
+    Args:
+        predictions: ``list[str]``, one per item.
+        references: per item a ``str`` or a non-empty list of ``str`` (ragged).
+        tokenizer: a :class:`~zheval.tokenizers.BaseTokenizer` (see :func:`~zheval.tokenizers.get_tokenizer`).
+        sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.text.sentences`).
+        allow_empty_references: accept empty references -- blank, or without a token after normalisation and
+            tokenisation (used by the human-ceiling and data-cleaning paths, which report them); by default they are
+            an error (:func:`zheval.compute.inputs.check_references`).
+        validated: ``predictions``/``references`` are already the output of :func:`zheval.compute.inputs.validate_inputs`
+            (a ``list[str]`` and a ``list[list[str]]``); skips validating them a second time.
+
+    Returns:
+        A :class:`TokenizedCorpus`.
+
+    Raises:
+        TypeError/ValueError: from :func:`zheval.compute.inputs.validate_inputs` (naming the item index);
+            :class:`~zheval.compute.inputs.EmptyReferenceError` (a ValueError) for references that are blank or have no
+            token with this tokenizer (naming every ``references[i][j]``: it is ambiguous whether such an item
+            should score 0 or be skipped, so we refuse to guess); ValueError for an unknown ``sentence_split``.
+    """
+    if sentence_split not in SENTENCE_SPLITS:
+        raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
+    preds, refs = (predictions, references) if validated else validate_inputs(predictions, references)
+    vocab = TokenIds()
+    ids = vocab.__getitem__
+    memo: dict[str, TokenizedText] = {}
+    split = tokenizer.tokenize_sentences
+    if tokenizer.char_ids_twin():
+        distinct = dict.fromkeys(preds)
+        for rs in refs:
+            distinct.update(dict.fromkeys(rs))
+        memo = _char_batch_texts(list(distinct), tokenizer, sentence_split, vocab)
+
+    def encode(text: str) -> TokenizedText:
+        hit = memo.get(text)
+        if hit is not None:
+            return hit
+        sents = split(text, sentence_split)
+        id_sents = tuple([tuple(map(ids, s)) for s in sents])
+        if len(id_sents) == 1:
+            flat = id_sents[0]
+        else:
+            flat = tuple(chain.from_iterable(id_sents))
+        tt = TokenizedText(flat, id_sents)
+        memo[text] = tt
+        return tt
+
+    tok_preds = [encode(p) for p in preds]
+    tok_refs = [[encode(r) for r in rs] for rs in refs]
+    # the empty-reference rule (zheval.compute.inputs): a reference with no token is an error, naming every such index
+    check_references(refs, tokenizer, [len(tt.tokens) for row in tok_refs for tt in row],
+                     allow_empty=allow_empty_references)
+    return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)
+
+
+def _char_batch_texts(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds) -> dict:
+    """``{text: TokenizedText}`` of distinct texts under the plain char tokenizer, tokenised all at once: the same
+    normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``: every
+    line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens), tokens
+    from :func:`zheval.tokenizers.char_ids.char_token_ids`."""
+    pieces: list[str] = []
+    counts: list[int] = []
+    norm = tokenizer.normalize
+    for t in texts:
+        lines = norm(t).split("\n")
+        if sentence_split == "newline":
+            ps = lines
+        else:
+            ps = [p for line in lines for p in split_sentences(line, "punct")]
+        pieces.extend(ps)
+        counts.append(len(ps))
+    flat_ids, offsets = char_token_ids(pieces, vocab)
+    off = offsets.tolist()
+    out: dict = {}
+    k = 0
+    for t, c in zip(texts, counts):
+        sents = tuple([tuple(flat_ids[off[i]:off[i + 1]]) for i in range(k, k + c)])
+        out[t] = TokenizedText(sents[0] if c == 1 else tuple(flat_ids[off[k]:off[k + c]]), sents)
+        k += c
+    return out

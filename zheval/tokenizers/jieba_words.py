@@ -1,0 +1,346 @@
+"""The ``jieba`` tokenizer: words from a private ``jieba.Tokenizer`` (jieba 0.42.1), never the global ``jieba.dt``;
+the dictionary identified by its content; the ``char`` tokenizer's rules for marks, invisible characters and
+protected terms."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import logging
+import os
+import re
+import threading
+from typing import Iterable
+
+from ..text.chars import ATTACHED_MARK_RANGES, INVISIBLE_RANGES
+from ..text.normalize import DEFAULT_STEPS, Normalizer
+from .base import BaseTokenizer, check_punct, short_sha
+from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
+                   is_punct_or_symbol, normalize_terms, term_pattern)
+
+__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "dictionary_sha", "jieba_dict_key"]
+
+# Private jieba instances are initialised one at a time (one initialisation per instance, whatever the number of
+# threads), and jieba's start-up log lines are dropped for the initialising thread only, by a filter on jieba's
+# logger (never by changing the logger's level, which other threads share).
+_JIEBA_INIT_LOCK = threading.Lock()
+_QUIET = threading.local()
+_QUIET_FILTER: logging.Filter | None = None
+
+
+class _QuietInitialisingThread(logging.Filter):
+    """Drops jieba's log records made by a thread that is initialising a private zheval jieba instance."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not getattr(_QUIET, "on", False)
+
+
+@contextlib.contextmanager
+def _quiet_jieba():
+    """Silence jieba's start-up log lines made by this thread while a private dictionary loads (call with
+    ``_JIEBA_INIT_LOCK`` held)."""
+    import jieba
+
+    global _QUIET_FILTER
+    if _QUIET_FILTER is None:
+        _QUIET_FILTER = _QuietInitialisingThread()
+        jieba.default_logger.addFilter(_QUIET_FILTER)
+    _QUIET.on = True
+    try:
+        yield
+    finally:
+        _QUIET.on = False
+
+
+# sha256 of jieba's bundled dictionary, per (path, jieba version): read once per process (the package's data file
+# does not change under a running process); a user dictionary is read and hashed on every get_tokenizer call.
+_BUNDLED_DICT_SHA: dict[tuple[str, str], str] = {}
+
+
+def _read_dictionary(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+def _dictionaryshort_sha(path: str, bundled: bool, version: str) -> str:
+    """sha256 (hex) of a jieba dictionary file's content."""
+    if bundled:
+        key = (path, version)
+        sha = _BUNDLED_DICT_SHA.get(key)
+        if sha is None:
+            sha = _BUNDLED_DICT_SHA[key] = hashlib.sha256(_read_dictionary(path)).hexdigest()
+        return sha
+    return hashlib.sha256(_read_dictionary(path)).hexdigest()
+
+
+# jieba 0.42.1's own block expressions (jieba/__init__.py re_han_default, re_skip_default), copied so that code which
+# replaces jieba's module-level ones (a known way to keep spaces inside words) never changes our segmentation.
+_JIEBA_RE_HAN = re.compile("([\u4E00-\u9FD5a-zA-Z0-9+#&\\._%\\-]+)", re.U)
+_JIEBA_RE_SKIP = re.compile("(\r\n|\\s)", re.U)
+
+
+def jieba_cut(tk, text: str, hmm: bool) -> Iterable[str]:
+    """``tk.cut(text, cut_all=False, HMM=hmm)`` of jieba 0.42.1 (``tk`` a ``jieba.Tokenizer``), with its block
+    expressions fixed: the same words, whitespace included, whatever other code did to jieba's module-level
+    ``re_han_default``/``re_skip_default``. Yields ``str``."""
+    cut_block = tk._Tokenizer__cut_DAG if hmm else tk._Tokenizer__cut_DAG_NO_HMM
+    for blk in _JIEBA_RE_HAN.split(text):
+        if not blk:
+            continue
+        if _JIEBA_RE_HAN.match(blk):
+            yield from cut_block(blk)
+        else:
+            for x in _JIEBA_RE_SKIP.split(blk):
+                if _JIEBA_RE_SKIP.match(x):
+                    yield x
+                else:
+                    yield from x
+
+
+_MARK_CHARS = frozenset(chr(c) for a, b in ATTACHED_MARK_RANGES for c in range(a, b + 1))
+_NEVER_CHARS = frozenset(
+    [chr(c) for a, b in INVISIBLE_RANGES for c in range(a, b + 1)]
+    + [chr(c) for c in range(0x3000 + 1) if chr(c).isspace() or c <= 0x1F or 0x7F <= c <= 0x9F]
+)
+
+
+def attach_marks(words: Iterable[str]) -> list[str]:
+    """The ``char`` tokenizer's rules for marks and invisible characters, applied to words that concatenate to a
+    text (jieba's output, whitespace words included): a word made only of attached marks
+    (:data:`CHAR_MARK`) joins the word before it, unless whitespace or an invisible character separates them; with
+    nothing before it, its visible marks are a word of their own (invisible ones, such as variation selectors, are
+    dropped); words made only of whitespace, C0/C1 controls or invisible characters
+    (:data:`zheval.text.normalize.INVISIBLE_RANGES`) are dropped. Returns the list of words."""
+    out: list[str] = []
+    joinable = False
+    marks, never = _MARK_CHARS, _NEVER_CHARS
+    for w in words:
+        if not w:
+            continue
+        first = w[0]
+        if first in marks and all(c in marks for c in w):
+            if joinable:
+                out[-1] += w
+                continue
+            w = "".join(c for c in w if c not in never)
+            if not w:
+                continue
+        elif first in never and all(c in never for c in w):
+            joinable = False
+            continue
+        out.append(w)
+        joinable = True
+    return out
+
+
+def _addable_term(term: str) -> bool:
+    """Whether a term may be added to a private jieba's dictionary: not when it starts or ends with a letter/digit,
+    because jieba would then cut it out of longer word runs (``app`` out of ``apple``), which the term rule forbids;
+    every occurrence the rule allows is cut out before jieba runs anyway."""
+    core = TRAILING_MARKS_RE.sub("", term)
+    return bool(core) and not any(HAN_OR_WORD_RE.fullmatch(c) and not HAN_TOKEN_RE.fullmatch(c) for c in (core[0], core[-1]))
+
+
+class JiebaTokenizer(BaseTokenizer):
+    """Word-level tokenizer with a **private** ``jieba.Tokenizer`` instance (jieba 0.42.1).
+
+    * Never uses the global ``jieba.dt`` (which other code mutates with ``jieba.add_word``): each instance loads its
+      own dictionary (lazily, on first use, once even when several threads start at the same moment; about 1 s,
+      cached by jieba as a marshal file in the temp directory whose name holds the dictionary's content hash).
+    * The dictionary is identified by its **content** (sha256), read when the tokenizer is built: a dictionary file
+      edited between two :func:`get_tokenizer` calls gives a new tokenizer and the new tokens; a file edited between
+      building a tokenizer and its first use is an error (never the old tokens under the new name).
+    * HMM new-word discovery is **off by default** (``hmm=False``): it changes segmentation on a hidden flag and the
+      maintainers advise it off for reproducible segmentation. With HMM on, jieba's process-wide force-split word set
+      (``jieba.del_word`` anywhere in the process adds to it) is part of the fingerprint and the signature.
+    * Marks and invisible characters follow the ``char`` tokenizer's rule (:func:`attach_marks`): a combining mark,
+      variation selector or emoji modifier stays in the word before it; whitespace, controls and invisible
+      characters are never tokens. No start-up messages are printed; output is deterministic across processes.
+    * ``terms`` are protected by cutting the normalised text at each term occurrence first, with the ``char``
+      tokenizer's term rule (longest term first; a term ending in a letter/digit only at a word boundary; never
+      inside a word run): each occurrence is one token (``iOS 17``, ``C++ 20`` included, which jieba itself would
+      split at the space or the ``+``), and jieba segments only the text between occurrences. Terms that neither
+      start nor end with a letter/digit are also added as words of the private instance (``add_word``, as before
+      terms were cut out); the others are not, since jieba would then cut them out of longer word runs
+      (``app`` out of ``apple``).
+    * ``punct="drop"`` removes tokens made only of punctuation/symbols.
+
+    Args:
+        terms: protected words; ``hmm``: jieba's HMM flag; ``dictionary``: path of a jieba dictionary file
+            (default: jieba's bundled ``dict.txt``); ``punct``: ``"keep"`` (default) or ``"drop"``;
+            ``normalizer``: a :class:`~zheval.text.normalize.Normalizer`.
+
+    Raises:
+        ValueError/TypeError: as :class:`CharTokenizer` for ``punct`` and ``terms``; FileNotFoundError for a missing
+        dictionary; RuntimeError (on first use) when the dictionary file changed since the tokenizer was built.
+    """
+
+    name = "jieba"
+    content_keyed = True
+
+    def __init__(
+        self,
+        terms: Iterable[str] | None = None,
+        hmm: bool = False,
+        dictionary: str | None = None,
+        punct: str = "keep",
+        normalizer: Normalizer | None = None,
+    ):
+        super().__init__(normalizer if normalizer is not None else Normalizer(DEFAULT_STEPS))
+        import jieba
+
+        check_punct(punct)
+        if not isinstance(hmm, bool):
+            raise TypeError(f"jieba_hmm must be a bool, got {type(hmm).__name__}")
+        self.punct = punct
+        self.hmm = hmm
+        self.dictionary = os.path.abspath(dictionary) if dictionary else jieba.DEFAULT_DICT_NAME
+        if dictionary and not os.path.isfile(self.dictionary):
+            raise FileNotFoundError(f"jieba dictionary not found: {self.dictionary}")
+        self.terms: tuple[str, ...] = normalize_terms(terms, self.normalizer)
+        self.jieba_version = jieba.__version__
+        self.dict_sha = _dictionaryshort_sha(self._dict_path(), not dictionary, self.jieba_version)
+        self._jieba = None
+        self._term_re = None
+
+    def _dict_path(self) -> str:
+        import jieba
+
+        if os.path.isabs(self.dictionary):
+            return self.dictionary
+        return os.path.join(os.path.dirname(jieba.__file__), self.dictionary)
+
+    @property
+    def dict_hash(self) -> str:
+        """sha256 (8 hex) of the dictionary file's content when the tokenizer was built."""
+        return self.dict_sha[:8]
+
+    @property
+    def terms_hash(self) -> str:
+        return short_sha("\n".join(self.terms)) if self.terms else ""
+
+    def _instance(self):
+        tk = self._jieba
+        if tk is None:
+            with _JIEBA_INIT_LOCK:
+                if self._jieba is None:
+                    self._jieba = self._load()
+                tk = self._jieba
+        return tk
+
+    def _load(self):
+        """A private ``jieba.Tokenizer`` of this dictionary content, with the terms added (lock held)."""
+        import jieba
+
+        path = self._dict_path()
+        data = _read_dictionary(path)
+        sha = hashlib.sha256(data).hexdigest()
+        if sha != self.dict_sha:
+            raise RuntimeError(
+                f"jieba dictionary {path} changed since this tokenizer was built (sha256 {self.dict_sha[:12]}... "
+                f"then, {sha[:12]}... now); build it again with get_tokenizer (which reads the file on every call)"
+            )
+        tk = jieba.Tokenizer(path)
+        tk.cache_file = f"jieba.zheval-{self.jieba_version}-{sha[:32]}.cache"  # keyed by content, not path/mtime
+
+        def dict_file():  # jieba builds its prefix dictionary from the very bytes hashed above
+            fh = io.BytesIO(data)
+            fh.name = path
+            return fh
+
+        tk.get_dict_file = dict_file
+        with _quiet_jieba():
+            tk.initialize()
+            for t in self.terms:
+                if _addable_term(t):
+                    tk.add_word(t)
+        return tk
+
+    def _cut(self, text: str) -> list[str]:
+        return attach_marks(jieba_cut(self._instance(), text, self.hmm))
+
+    def tokenize_normalized(self, text: str) -> list[str]:
+        if not text:
+            return []
+        if self._term_re is None and self.terms:
+            # (a quick search for any term, then the scan that finds the occurrences the term rule allows)
+            self._term_re = (re.compile("|".join(map(re.escape, self.terms))),) + tuple(
+                re.compile(f"({term_pattern(self.terms, bmp)})|{char_token_pattern(bmp)}") for bmp in (False, True))
+        if not self.terms or self._term_re[0].search(text) is None:
+            tokens = self._cut(text)
+        else:
+            tokens = []
+            pos = 0
+            for m in self._term_re[1 + is_bmp_text(text)].finditer(text):
+                term = m.group(1)
+                if term is None:
+                    continue
+                if m.start() > pos:
+                    tokens.extend(self._cut(text[pos:m.start()]))
+                tokens.append(term)
+                pos = m.end()
+            if pos < len(text):
+                tokens.extend(self._cut(text[pos:]))
+        if self.punct == "drop":
+            tokens = [t for t in tokens if not is_punct_or_symbol(t)]
+        return tokens
+
+    def _force_splitshort_sha(self) -> str:
+        """sha (8 hex) of jieba's process-wide force-split words when HMM is on and the set is not empty, else ''."""
+        if not self.hmm:
+            return ""
+        from jieba import finalseg
+
+        words = finalseg.Force_Split_Words
+        return short_sha("\n".join(sorted(words))) if words else ""
+
+    def _state_suffix(self) -> str:
+        fs = self._force_splitshort_sha()
+        return f"-fs{fs}" if fs else ""
+
+    def _config(self) -> dict:
+        return {
+            "name": self.name,
+            "jieba": self.jieba_version,
+            "dict": self.dict_sha,
+            "hmm": self.hmm,
+            "terms": self.terms_hash,
+            "punct": self.punct,
+        }
+
+    def signature(self) -> str:
+        sig = f"jieba-{self.jieba_version}+dict.{self.dict_hash[:6]}"
+        sig += "+hmm" if self.hmm else "+nohmm"
+        fs = self._force_splitshort_sha()
+        if fs:
+            sig += f"+forcesplit.{fs[:6]}"
+        if self.terms:
+            sig += f"+terms.{self.terms_hash[:6]}"
+        if self.punct == "drop":
+            sig += "+nopunct"
+        return sig
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_jieba"] = None  # rebuilt lazily in the worker; never ship the 350k-entry FREQ dict
+        state["_term_re"] = None
+        return state
+
+
+
+
+def jieba_dict_key(jieba_dict: str | None) -> tuple:
+    """``(absolute path or None, sha256 of the content)`` of a jieba dictionary (the bundled one for None).
+
+    Raises:
+        FileNotFoundError: a missing file."""
+    import jieba
+
+    if jieba_dict is None:
+        path = os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
+        return (None, _dictionaryshort_sha(path, True, jieba.__version__))
+    path = os.path.abspath(jieba_dict)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"jieba dictionary not found: {path}")
+    return (path, _dictionaryshort_sha(path, False, jieba.__version__))
