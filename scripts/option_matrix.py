@@ -854,7 +854,19 @@ def bleu_configs() -> None:
             import numpy as np
 
             p, r = ctx.items("woz_groups")
-            parts = [call("bleu_stats", p[a:b], r[a:b], "jieba", 4) for a, b in ((0, 100), (100, 250), (250, len(p)))]
+            shards = ((0, 100), (100, 250), (250, len(p)))
+            try:
+                resolve("bleu_stats")
+            except EntryPointNotFound:  # the items/result API (issue 14): bleu_items per shard, one result
+                from zheval.compute.bleu import bleu_config, bleu_items, result_from_stats
+                from zheval.compute.inputs import validate_inputs
+
+                # the old result_from_stats defaulted to effective_order=False at every level
+                config = bleu_config(tokenizer="jieba", max_order=4, level=lv, effective_order=False, **o)
+                parts = [bleu_items(*validate_inputs(p[a:b], r[a:b]), config).stats for a, b in shards]
+                stats = np.concatenate(parts, axis=0)
+                return {"stats_sum": stats.sum(axis=0), "result": result_from_stats(stats, config)}
+            parts = [call("bleu_stats", p[a:b], r[a:b], "jieba", 4) for a, b in shards]
             stats = np.concatenate(parts, axis=0)
             res = call("result_from_stats", stats, level=lv, **o)
             return {"stats_sum": stats.sum(axis=0), "result": res}

@@ -9,6 +9,7 @@ import pytest
 
 from conftest import read_jsonl
 from zheval.tokenizers.char_ids import char_token_ids
+from zheval.fast import usable_for
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
 from zheval.tokenizers import CharTokenizer, get_tokenizer
 
@@ -107,8 +108,8 @@ def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split):
     preds = [r["summary"] for r in csl_rows[:300]] + ["", "  \n ", "第一句。第二句！\n\n第三句"]
     refs = [[r["document"].replace("。", "。\n")] for r in csl_rows[:300]] + [["好"], ["好。"], ["第一句。\n第三句？"]]
     assert TOK.char_ids_twin() and not _CachePathChar().char_ids_twin()
-    fast = tokenize_corpus(preds, refs, TOK, split)
-    slow = tokenize_corpus(preds, refs, _CachePathChar(), split)
+    fast = tokenize_corpus(preds, refs, TOK, split, char_ids=usable_for("char_ids", tokenizer=TOK))
+    slow = tokenize_corpus(preds, refs, _CachePathChar(), split, char_ids=usable_for("char_ids", tokenizer=_CachePathChar()))
 
     def words(corpus, tt):
         return [corpus.decode(s) for s in tt.sentences], corpus.decode(tt.tokens)

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from zheval.compute.bleu import bleu_stats, compute_bleu, result_from_stats
+from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
+from zheval.compute.inputs import validate_inputs
 from conftest import crosswoz_items
 
 REPO = Path(__file__).resolve().parents[1]
@@ -242,8 +243,10 @@ def test_bootstrap_is_seeded_and_brackets_the_score(crosswoz_groups):
 def test_shards_merge_to_the_whole(csl_rows):
     preds, refs = csl_items(csl_rows)
     whole = compute_bleu(preds, refs)
-    shards = [bleu_stats(preds[i:i + 250], refs[i:i + 250]) for i in range(0, len(preds), 250)]
-    merged = result_from_stats(np.concatenate(shards))
+    config = bleu_config()
+    shards = [bleu_items(*validate_inputs(preds[i:i + 250], refs[i:i + 250]), config) for i in range(0, len(preds), 250)]
+    merged = bleu_result(BleuItems.concat(shards), config)
+    assert merged == whole  # signature included
     assert merged["bleu"] == whole["bleu"]
     assert {k: merged[k] for k in HUB_BLEU_KEYS} == {k: whole[k] for k in HUB_BLEU_KEYS}
 

@@ -1,7 +1,7 @@
 """The empty-reference rule (zheval.compute.inputs.check_references): a reference that is blank, or has no token after
 normalisation and tokenisation with the tokenizer actually used, is an error naming every references[i][j] -- on
-every path (compute_rouge and its presets, compute_bleu and its presets, bleu_stats, check_call,
-compute_bleu_from_layout, zheval.score, both evaluate modules). Before issue 13 the check ran on normalised text:
+every path (compute_rouge and its presets, compute_bleu and its presets, bleu_items, BLEU on shared
+tokens, zheval.score, both evaluate modules). Before issue 13 the check ran on normalised text:
 ``compute_bleu(["好"], [["……", "好的呀"]], max_order=1, punct="drop")`` took reference length 0 as the closest one
 (BP 1, BLEU 1.0) and ROUGE scored such an item 0. Ordinary references still score exactly what sacrebleu and
 rouge-score give on the same tokens."""
@@ -18,10 +18,10 @@ import sacrebleu
 from rouge_score import rouge_scorer
 
 import zheval
-from zheval.compute.bleu import bleu_stats, check_call, compute_bleu, compute_bleu_from_layout
-from zheval.tokenizers.corpus import tokenize_corpus
+from zheval.compute.inputs import validate_inputs
+from zheval.compute.bleu import bleu_config, bleu_items, compute_bleu
+from zheval.compute.shared import SharedTokens
 from zheval.compute.inputs import MAX_LISTED_EMPTY_REFERENCES, EmptyReferenceError, check_references
-from zheval.fast.index import CorpusLayout
 from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import get_tokenizer
 
@@ -34,8 +34,7 @@ ENTRY_POINTS = {
     "score": lambda p, r, **kw: zheval.score(p, r, **kw),
     "score-bleu": lambda p, r, **kw: zheval.score(p, r, metrics=["bleu"], **kw),
     "score-rouge": lambda p, r, **kw: zheval.score(p, r, metrics=["rouge"], **kw),
-    "bleu_stats": lambda p, r, **kw: bleu_stats(p, r, **kw),
-    "check_call": lambda p, r, **kw: check_call(p, r, **kw),
+    "bleu_items": lambda p, r, **kw: bleu_items(*validate_inputs(p, r), bleu_config(**kw)),
 }
 
 
@@ -138,15 +137,16 @@ def test_one_message_for_blank_and_tokenless_references_together():
     ]
 
 
-def test_compute_bleu_from_layout_checks_the_layout_it_is_given():
+def test_bleu_on_shared_tokens_checks_the_tokens_it_is_given():
     tok = get_tokenizer("char", punct="drop")
     preds, refs = ["好", "好的"], [["好"], ["好的", "！！"]]
-    corpus = tokenize_corpus(preds, refs, tok, "newline", allow_empty_references=True)  # the explicit opt-out
-    assert corpus.references[1][1].tokens == ()
+    shared = SharedTokens(preds, refs, tok, "newline", bleu_max_order=4)
+    assert shared.corpus.references[1][1].tokens == ()  # tokenising keeps it; the rule is the metric's
     with pytest.raises(EmptyReferenceError, match=r"references\[1\]\[1\] is empty"):
-        compute_bleu_from_layout(CorpusLayout.from_corpus(corpus), tok, preds, refs, punct="drop")
-    with pytest.raises(EmptyReferenceError, match=r"references\[1\]\[1\] is empty"):
-        tokenize_corpus(preds, refs, tok, "newline")
+        bleu_items(preds, refs, bleu_config(punct="drop"), shared=shared)
+    config = bleu_config(punct="drop")
+    items = bleu_items(preds, refs, config, shared=shared, allow_empty_references=True)  # the explicit opt-out
+    assert items.stats[1].tolist()[:3] == [2, 2, 0]  # closest 2 ("好的"), shortest 0 (the empty one)
 
 
 def test_check_references_directly():

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import zheval
+
 from zheval.version import __version__
 from zheval.tokenizers.corpus import tokenize_corpus
 from zheval.compute.inputs import validate_inputs
@@ -113,15 +115,16 @@ def test_tokenize_corpus_ids_and_sentences():
     assert p.tokens[1] == p.tokens[5]
 
 
-def test_tokenize_corpus_empty_reference_after_normalisation():
+def test_tokenize_corpus_keeps_an_empty_reference_empty():
+    # the empty-reference rule is the caller's (zheval.compute.inputs.check_references), not the tokenizer's
+    c = tokenize_corpus(["a"], [[" "]], get_tokenizer("char"))
+    assert c.references[0][0].tokens == () and c.reference_lengths() == [0]
     with pytest.raises(ValueError, match=r"references\[1\]\[0\] is empty after normalisation"):
-        tokenize_corpus(["a", "b"], [["x"], ["\u200b "]], get_tokenizer("char"))
-    c = tokenize_corpus(["a"], [[" "]], get_tokenizer("char"), allow_empty_references=True)
-    assert c.references[0][0].tokens == ()
+        zheval.compute_rouge(["a", "b"], [["x"], ["\u200b "]])
 
 
 def test_tokenize_corpus_empty_prediction_allowed():
-    c = tokenize_corpus([""], ["参考"], get_tokenizer("char"))
+    c = tokenize_corpus([""], [["参考"]], get_tokenizer("char"))
     assert c.predictions[0].tokens == () and c.predictions[0].sentences == ()
 
 

@@ -210,7 +210,7 @@ def test_ellipsis_ends_a_sentence():
 def test_preset_tokenizers_are_unaffected():
     from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-    from zheval.compute.bleu import build_bleu_tokenizer
+    from zheval.tokenizers import get_tokenizer as build_bleu_tokenizer
 
     text = "嗯……好的‥葛\U000e0100城"
     assert build_bleu_tokenizer("sacrebleu-zh")(text) == TokenizerZh()(text).split()

@@ -54,7 +54,7 @@ def test_corpus_rouge_scores_equal_item_scorer(multi_ref, beta):
     refs = [[rnd.choice(texts) for _ in range(rnd.randint(1, 4))] for _ in preds]
     types = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
     for split in ("newline", "punct"):
-        corpus = tokenize_corpus(preds, refs, get_tokenizer("char"), split, allow_empty_references=True)
+        corpus = tokenize_corpus(preds, [list(r) for r in refs], get_tokenizer("char"), split)
         got = corpus_rouge_scores(corpus, types, multi_ref, beta)
         scorer = make_item_scorer(types, multi_ref, beta)
         items = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)]

@@ -17,7 +17,11 @@ from zheval.presets.llamafactory import (
     make_llamafactory_item_scorer,
     rouge_chinese_words,
 )
-from zheval.tokenizers.llamafactory import llamafactory_jieba_tokenizer as llamafactory_tokenizer
+from zheval.tokenizers import get_tokenizer as _get_tokenizer
+
+
+def llamafactory_tokenizer():
+    return _get_tokenizer("llamafactory-jieba")
 from zheval.definitions.rouge import score_item
 from zheval.text.sentences import split_sentences
 from zheval.tokenizers import get_tokenizer

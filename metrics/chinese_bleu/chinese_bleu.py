@@ -16,23 +16,9 @@
 A thin evaluate wrapper: all logic lives in the zheval library (zheval.compute.bleu.compute_bleu).
 """
 
-import datasets
 import evaluate
 
-from zheval.adapters.evaluate_module import checked_inputs  # From: zheval
-from zheval.adapters.evaluate_module import check_seed_and_confidence  # From: zheval
-from zheval.adapters.evaluate_module import compute_keeping_batches  # From: zheval
-from zheval.adapters.evaluate_module import init_module_state  # From: zheval
-from zheval.adapters.evaluate_module import module_lock  # From: zheval
-from zheval.adapters.evaluate_module import no_cyclic_gc  # From: zheval
-from zheval.adapters.evaluate_module import refuse_load_options  # From: zheval
-from zheval.adapters.evaluate_module import store_batch  # From: zheval
-from zheval.adapters.evaluate_module import store_item  # From: zheval
-from zheval.compute.bleu import BLEU_OPTIONS  # From: zheval
-from zheval.compute.bleu import check_call  # From: zheval
-from zheval.compute.bleu import compute_bleu  # From: zheval
-from zheval.compute.options import refused_hub_options  # From: zheval
-from zheval.compute.rouge import ROUGE_OPTIONS  # From: zheval
+from zheval.adapters.evaluate_module import ZhevalMetricMixin  # From: zheval
 
 
 _CITATION = """\
@@ -156,32 +142,20 @@ Examples:
 # Options of chinese_rouge that mean nothing to BLEU (rouge_types, use_aggregator, multi_ref, beta, rouge_w_weight,
 # sentence_split, return_precision_recall): accepted and ignored, because evaluate.combine sends every keyword
 # argument to every module. Taken from zheval.compute.rouge so that the two modules never drift apart.
-ROUGE_ONLY_OPTIONS = tuple(k for k in ROUGE_OPTIONS if k not in BLEU_OPTIONS)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ChineseBleu(evaluate.Metric):
+class ChineseBleu(ZhevalMetricMixin, evaluate.Metric):
     """Chinese BLEU as an evaluate metric; see the module card (README.md)."""
+
+    ZHEVAL_METRIC = "bleu"  # compute/add_batch/add/_compute: zheval.adapters.evaluate_module.ZhevalMetricMixin
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=self.zheval_features(),
             codebase_urls=["https://github.com/mjpost/sacrebleu", "https://github.com/nltk/nltk"],
             reference_urls=[
                 "https://aclanthology.org/P02-1040",
@@ -189,66 +163,3 @@ class ChineseBleu(evaluate.Metric):
                 "https://aclanthology.org/W14-3346",
             ],
         )
-
-    def __init__(self, *args, **kwargs):
-        """evaluate's own constructor parameters only (what ``evaluate.load`` passes); scoring options go to
-        ``compute()``. evaluate would silently swallow ``evaluate.load(path, tokenizer="jieba")``: TypeError instead.
-        """
-        refuse_load_options("chinese_bleu", kwargs)
-        super().__init__(*args, **kwargs)
-        init_module_state(self)  # the instance's lock and the record of stored batches
-
-    # Inputs and options are checked, and inputs put in their canonical form (every item a list of reference
-    # strings), before evaluate stores anything: evaluate picks its feature set from the first item and coerces
-    # the rest (a list reference after a string one became its repr), reports a length mismatch without the
-    # transposed-layout hint, and would keep a batch refused halfway. A failure inside _compute restores the
-    # batches added before the call (see compute_keeping_batches). add, add_batch and compute hold the instance's
-    # lock (module_lock): calls from several threads run one at a time.
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Compute Chinese BLEU (keyword arguments only); inputs and options are validated first."""
-        # one call at a time on this instance (evaluate's writer is not thread-safe); no full-heap collection of
-        # evaluate's imports mid-computation (see no_cyclic_gc)
-        with module_lock(self), no_cyclic_gc():
-            opts = _bleu_options(kwargs)
-            check_seed_and_confidence(opts)
-            check_call(None, None, **opts)
-            if predictions is not None or references is not None:
-                predictions, references = checked_inputs(self, predictions, references, "compute()")
-            return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Add a batch of predictions and references (validated first; a bad batch is refused whole)."""
-        with module_lock(self):
-            if predictions is not None or references is not None:
-                predictions, references = checked_inputs(self, predictions, references, "add_batch()")
-                if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
-                    return store_batch(self, predictions, references)
-            return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Add one prediction and its reference(s) (validated first, stored in canonical form)."""
-        with module_lock(self):
-            if prediction is not None or reference is not None:
-                (prediction,), (reference,) = checked_inputs(self, [prediction], [reference], "add()", single=True)
-            return store_item(self, super().add, prediction, reference, kwargs)
-
-    def _compute(self, predictions, references, **kwargs):
-        # kept until the computation succeeds, so that a failure can put the stored items back
-        self._zheval_inputs = (predictions, references)
-        # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
-        out = compute_bleu(predictions, references, _validated=len(predictions) > 0, **_bleu_options(kwargs))
-        self._zheval_inputs = None
-        return out
-
-
-def _bleu_options(kwargs):
-    """The options meant for BLEU; chinese_rouge-only ones are dropped, unknown ones raise TypeError."""
-    unknown = sorted(k for k in kwargs if k not in BLEU_OPTIONS and k not in ROUGE_ONLY_OPTIONS)
-    if unknown:
-        raise TypeError(
-            f"chinese_bleu got unknown option(s) {unknown}; valid options: {', '.join(BLEU_OPTIONS)} "
-            f"(chinese_rouge-only options, accepted and ignored: {', '.join(ROUGE_ONLY_OPTIONS)})"
-            + refused_hub_options(unknown)
-        )
-    return {k: v for k, v in kwargs.items() if k in BLEU_OPTIONS}

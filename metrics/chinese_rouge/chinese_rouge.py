@@ -16,24 +16,9 @@
 A thin evaluate wrapper: all logic lives in the zheval library (zheval.compute.rouge.compute_rouge).
 """
 
-import datasets
 import evaluate
 
-from zheval.adapters.evaluate_module import checked_inputs  # From: zheval
-from zheval.adapters.evaluate_module import check_seed_and_confidence  # From: zheval
-from zheval.adapters.evaluate_module import compute_keeping_batches  # From: zheval
-from zheval.adapters.evaluate_module import init_module_state  # From: zheval
-from zheval.adapters.evaluate_module import module_lock  # From: zheval
-from zheval.adapters.evaluate_module import no_cyclic_gc  # From: zheval
-from zheval.adapters.evaluate_module import refuse_load_options  # From: zheval
-from zheval.adapters.evaluate_module import store_batch  # From: zheval
-from zheval.adapters.evaluate_module import store_item  # From: zheval
-from zheval.compute.rouge import ROUGE_OPTIONS  # From: zheval
-from zheval.compute.rouge import TOKENIZER_OPTIONS  # From: zheval
-from zheval.compute.rouge import build_rouge_tokenizer  # From: zheval
-from zheval.compute.rouge import compute_rouge  # From: zheval
-from zheval.compute.rouge import resolve_options  # From: zheval
-from zheval.compute.options import refused_hub_options  # From: zheval
+from zheval.adapters.evaluate_module import ZhevalMetricMixin  # From: zheval
 
 
 _CITATION = """\
@@ -130,124 +115,20 @@ Examples:
     'nrefs:var'
 """
 
-# Options of chinese_bleu that mean nothing to ROUGE: accepted and ignored (evaluate.combine sends every keyword
-# argument to every module).
-BLEU_ONLY_OPTIONS = (
-    "max_order",
-    "smooth_method",
-    "smooth_value",
-    "bp_ref_length",
-    "level",
-    "effective_order",
-    "weights",
-)
 
 
 @evaluate.utils.file_utils.add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
-class ChineseRouge(evaluate.Metric):
+class ChineseRouge(ZhevalMetricMixin, evaluate.Metric):
     """Chinese ROUGE as an evaluate metric; see the module card (README.md)."""
+
+    ZHEVAL_METRIC = "rouge"  # compute/add_batch/add/_compute: zheval.adapters.evaluate_module.ZhevalMetricMixin
 
     def _info(self):
         return evaluate.MetricInfo(
             description=_DESCRIPTION,
             citation=_CITATION,
             inputs_description=_KWARGS_DESCRIPTION,
-            features=[
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Sequence(datasets.Value("string", id="sequence"), id="references"),
-                    }
-                ),
-                datasets.Features(
-                    {
-                        "predictions": datasets.Value("string", id="sequence"),
-                        "references": datasets.Value("string", id="sequence"),
-                    }
-                ),
-            ],
+            features=self.zheval_features(),
             codebase_urls=["https://github.com/google-research/google-research/tree/master/rouge"],
             reference_urls=["https://aclanthology.org/W04-1013"],
         )
-
-    def __init__(self, *args, **kwargs):
-        """evaluate's own constructor parameters only (what ``evaluate.load`` passes); scoring options go to
-        ``compute()``. evaluate would silently swallow ``evaluate.load(path, tokenizer="jieba")``: TypeError instead.
-        """
-        refuse_load_options("chinese_rouge", kwargs)
-        super().__init__(*args, **kwargs)
-        init_module_state(self)  # the instance's lock and the record of stored batches
-
-    # Inputs and options are checked, and inputs put in their canonical form (every item a list of reference
-    # strings), before evaluate stores anything: evaluate picks its feature set from the first item and coerces
-    # the rest (a list reference after a string one became its repr), and a batch refused halfway would stay
-    # stored. A failure inside _compute restores the batches added before the call (see compute_keeping_batches).
-    # add, add_batch and compute hold the instance's lock (module_lock): calls from several threads run one at a time.
-
-    def compute(self, *, predictions=None, references=None, **kwargs):
-        """Check inputs and options, then compute (see the module's inputs description below)."""
-        # one call at a time on this instance (evaluate's writer is not thread-safe); no full-heap collection of
-        # evaluate's imports mid-computation (see no_cyclic_gc)
-        with module_lock(self), no_cyclic_gc():
-            _check_options(kwargs)
-            if predictions is not None or references is not None:
-                predictions, references = checked_inputs(self, predictions, references, "compute()")
-            return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
-
-    def add_batch(self, *, predictions=None, references=None, **kwargs):
-        """Check a batch (item indices in errors; a bad batch is refused whole), then store it in canonical form."""
-        with module_lock(self):
-            if predictions is not None or references is not None:
-                predictions, references = checked_inputs(self, predictions, references, "add_batch()")
-                if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
-                    return store_batch(self, predictions, references)
-            return super().add_batch(predictions=predictions, references=references, **kwargs)
-
-    def add(self, *, prediction=None, reference=None, **kwargs):
-        """Check one item, then store it in canonical form."""
-        with module_lock(self):
-            if prediction is not None or reference is not None:
-                (prediction,), (reference,) = checked_inputs(self, [prediction], [reference], "add()", single=True)
-            return store_item(self, super().add, prediction, reference, kwargs)
-
-    def _compute(self, predictions, references, **kwargs):
-        # kept until the computation succeeds, so that a failure can put the stored items back
-        self._zheval_inputs = (predictions, references)
-        # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
-        out = compute_rouge(predictions, references, _validated=len(predictions) > 0, **_rouge_options(kwargs))
-        self._zheval_inputs = None
-        return out
-
-
-def _rouge_options(kwargs):
-    """The options meant for ROUGE; chinese_bleu-only ones are dropped, unknown ones raise TypeError."""
-    unknown = sorted(k for k in kwargs if k not in ROUGE_OPTIONS and k not in BLEU_ONLY_OPTIONS)
-    if unknown:
-        raise TypeError(
-            f"chinese_rouge got unknown option(s) {unknown}; valid options: {', '.join(ROUGE_OPTIONS)} "
-            f"(chinese_bleu-only options, accepted and ignored: {', '.join(BLEU_ONLY_OPTIONS)})"
-            + refused_hub_options(unknown)
-        )
-    return {k: v for k, v in kwargs.items() if k in ROUGE_OPTIONS}
-
-
-def _check_options(kwargs):
-    """Raise every option error compute_rouge would raise (unknown option or value, preset conflicts, bootstrap,
-    seed, confidence, tokenizer name and options, normalize, terms, punct, jieba_dict ...) before evaluate stores
-    or consumes anything. The tokenizer is built as compute_rouge builds it (instances are cached)."""
-    opts = _rouge_options(kwargs)
-    keys = ("tokenizer", "rouge_types", "multi_ref", "beta", "rouge_w_weight", "sentence_split", "normalize")
-    resolved = resolve_options(opts.get("preset"), **{k: opts[k] for k in keys if k in opts})
-    check_seed_and_confidence(opts)  # bootstrap (bounded), seed and confidence, as compute_rouge checks them
-    if opts.get("bootstrap", 0) and not opts.get("use_aggregator", True):
-        raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
-    if opts.get("crosscheck") and opts.get("preset") == "rouge155":
-        raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
-    if opts.get("preset") == "llamafactory" and resolved["beta"] != 1.0:
-        raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
-    if opts.get("crosscheck") and resolved["beta"] != 1.0:
-        raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
-    tok_opts = {k: opts[k] for k in TOKENIZER_OPTIONS if k in opts and k != "normalize"}
-    if resolved["normalize"] is not None:
-        tok_opts["normalize"] = resolved["normalize"]
-    build_rouge_tokenizer(resolved["tokenizer"], **tok_opts)

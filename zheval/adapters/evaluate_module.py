@@ -1,5 +1,8 @@
-"""Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule`` (shared by
-``metrics/chinese_rouge`` and ``metrics/chinese_bleu``).
+"""Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule``: :class:`ZhevalMetricMixin`, the
+behaviour ``metrics/chinese_rouge`` and ``metrics/chinese_bleu`` share (each script keeps what evaluate needs: its
+docstrings, ``_info`` and a class subclassing ``evaluate.Metric``; the mixin is not an ``EvaluationModule``, so
+evaluate's ``import_main_class``, which takes the first concrete ``EvaluationModule`` subclass of the script, takes
+the script's own class).
 
 evaluate picks a feature set from the first item and coerces the rest, swallows unknown ``evaluate.load`` keyword
 arguments, loses every stored batch when ``_compute`` fails, and its Arrow writer is not thread-safe. These helpers
@@ -24,11 +27,17 @@ import os
 import threading
 from bisect import bisect_right
 
-from ..compute.gcpause import no_cyclic_gc  # re-exported for the metric scripts
+from ..compute import bleu as _bleu_api
+from ..compute import rouge as _rouge_api
+from ..compute.gcpause import no_cyclic_gc
+from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, check_references, validate_inputs
+from ..compute.options import refused_hub_options
 from ..results.reducers import check_interval_options
 
 __all__ = [
+    "ZhevalMetricMixin",
+    "MODULE_METRICS",
     "EVALUATE_INIT_ARGS",
     "refuse_load_options",
     "check_seed_and_confidence",
@@ -59,6 +68,119 @@ EVALUATE_INIT_ARGS = (
     "max_concurrent_cache_files",
     "timeout",
 )
+
+
+class _ModuleMetric:
+    """What the mixin needs of one metric: its name, its options and the other metric's (accepted and ignored, for
+    ``evaluate.combine``), and the library's config / items / result functions."""
+
+    def __init__(self, name, options, other_options, config, items, result):
+        self.name, self.options, self.other_options = name, options, other_options
+        self.config, self.items, self.result = config, items, result
+
+
+#: The metrics the mixin serves, by the script's ``ZHEVAL_METRIC``.
+MODULE_METRICS = {
+    "rouge": _ModuleMetric("chinese_rouge", _rouge_api.ROUGE_OPTIONS,
+                           tuple(k for k in _bleu_api.BLEU_OPTIONS if k not in _rouge_api.ROUGE_OPTIONS),
+                           _rouge_api.rouge_config, _rouge_api.rouge_items, _rouge_api.rouge_result),
+    "bleu": _ModuleMetric("chinese_bleu", _bleu_api.BLEU_OPTIONS,
+                          tuple(k for k in _rouge_api.ROUGE_OPTIONS if k not in _bleu_api.BLEU_OPTIONS),
+                          _bleu_api.bleu_config, _bleu_api.bleu_items, _bleu_api.bleu_result),
+}
+
+
+class ZhevalMetricMixin:
+    """The shared behaviour of zheval's evaluate modules; a script declares ``class ChineseRouge(ZhevalMetricMixin,
+    evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``).
+
+    * ``evaluate.load`` keyword arguments that evaluate would silently swallow are a TypeError;
+    * ``compute``, ``add_batch`` and ``add`` check inputs and options before evaluate stores anything (a bad batch is
+      refused whole), hold the instance's lock (calls from several threads run one at a time), and hand evaluate only
+      the canonical input form; a failure inside ``_compute`` puts the items stored before the call back;
+    * ``_compute`` runs the library's items/result pair (:mod:`zheval.compute.rouge` / :mod:`zheval.compute.bleu`) on
+      what evaluate stored, with the same option checks, guards and numbers as ``zheval.compute_rouge`` /
+      ``zheval.compute_bleu``. The other metric's options are accepted and ignored, so ``evaluate.combine`` can send
+      one set of keyword arguments to both modules.
+    """
+
+    ZHEVAL_METRIC: str = ""
+
+    @property
+    def _zheval(self) -> _ModuleMetric:
+        return MODULE_METRICS[self.ZHEVAL_METRIC]
+
+    def __init__(self, *args, **kwargs):
+        """evaluate's own constructor parameters only (what ``evaluate.load`` passes); scoring options go to
+        ``compute()``. evaluate would silently swallow ``evaluate.load(path, tokenizer="jieba")``: TypeError instead.
+        """
+        refuse_load_options(self._zheval.name, kwargs)
+        super().__init__(*args, **kwargs)
+        init_module_state(self)  # the instance's lock and the record of stored batches
+
+    @staticmethod
+    def zheval_features() -> list:
+        """The two input feature sets of the ``_info`` (as the Hub's ``rouge`` and ``bleu`` modules): string
+        predictions with a list of reference strings first, then with one reference string."""
+        import datasets
+
+        string = datasets.Value("string", id="sequence")
+        return [
+            datasets.Features({"predictions": string, "references": datasets.Sequence(string, id="references")}),
+            datasets.Features({"predictions": string, "references": string}),
+        ]
+
+    def _zheval_options(self, kwargs) -> dict:
+        """The options meant for this metric; the other metric's are dropped, unknown ones raise TypeError."""
+        m = self._zheval
+        unknown = sorted(k for k in kwargs if k not in m.options and k not in m.other_options)
+        if unknown:
+            other = "chinese_bleu" if m.name == "chinese_rouge" else "chinese_rouge"
+            raise TypeError(
+                f"{m.name} got unknown option(s) {unknown}; valid options: {', '.join(m.options)} "
+                f"({other}-only options, accepted and ignored: {', '.join(m.other_options)})"
+                + refused_hub_options(unknown)
+            )
+        return {k: v for k, v in kwargs.items() if k in m.options}
+
+    def compute(self, *, predictions=None, references=None, **kwargs):
+        """Compute the metric (keyword arguments only); inputs and options are validated first."""
+        # one call at a time on this instance (evaluate's writer is not thread-safe); no full-heap collection of
+        # evaluate's imports mid-computation (see no_cyclic_gc)
+        with module_lock(self), no_cyclic_gc():
+            self._zheval.config(**self._zheval_options(kwargs))  # every option error, before anything is stored
+            if predictions is not None or references is not None:
+                predictions, references = checked_inputs(self, predictions, references, "compute()")
+            return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
+
+    def add_batch(self, *, predictions=None, references=None, **kwargs):
+        """Add a batch of predictions and references (validated first; a bad batch is refused whole)."""
+        with module_lock(self):
+            if predictions is not None or references is not None:
+                predictions, references = checked_inputs(self, predictions, references, "add_batch()")
+                if not kwargs:  # (other keywords: evaluate's add_batch raises its error)
+                    return store_batch(self, predictions, references)
+            return super().add_batch(predictions=predictions, references=references, **kwargs)
+
+    def add(self, *, prediction=None, reference=None, **kwargs):
+        """Add one prediction and its reference(s) (validated first, stored in canonical form)."""
+        with module_lock(self):
+            if prediction is not None or reference is not None:
+                (prediction,), (reference,) = checked_inputs(self, [prediction], [reference], "add()", single=True)
+            return store_item(self, super().add, prediction, reference, kwargs)
+
+    def _compute(self, predictions, references, **kwargs):
+        # kept until the computation succeeds, so that a failure can put the stored items back
+        self._zheval_inputs = (predictions, references)
+        m = self._zheval
+        config = m.config(**self._zheval_options(kwargs))
+        if not predictions:
+            predictions, references = validate_inputs(predictions, references)  # raises: no items to score
+        # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
+        warn_input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies)
+        out = m.result(m.items(predictions, references, config), config)
+        self._zheval_inputs = None
+        return out
 
 
 def refuse_load_options(name, kwargs):

@@ -1,33 +1,33 @@
 """Score ROUGE and BLEU in one call, tokenising each distinct text once.
 
-:func:`score` runs :func:`zheval.compute.rouge.compute_rouge` and :func:`zheval.compute.bleu.compute_bleu` with one
-set of options and returns both results, exactly as the two calls would return them. With
-``sentence_split="newline"`` and the ``char`` or ``none`` tokenizer (where the line tokens concatenate to the
-whole-text tokens), and with ``"punct"`` and the plain ``char`` tokenizer (whose text rule always cuts between
-tokens), BLEU is counted on ROUGE's tokenised corpus itself -- the same distinct texts, token ids and n-gram tables
-(:class:`zheval.fast.index.CorpusLayout`, :func:`zheval.compute.bleu.compute_bleu_from_layout`). Otherwise (other
-tokenizers with ``"punct"``; a BLEU preset or crosscheck) BLEU's whole-text tokens are computed once per distinct
-text on their own through the tokenizer's cache. Nothing is cached across calls beyond that token cache; scores never are.
+:func:`score` runs the items/result pairs of both metrics (:mod:`zheval.compute.rouge`, :mod:`zheval.compute.bleu`)
+with one set of options and returns both results, exactly as :func:`zheval.compute_rouge` and
+:func:`zheval.compute_bleu` would return them. Where :func:`zheval.fast.usable_for` (``"shared_tokens"``) allows it
+-- ``sentence_split="newline"`` with the ``char`` or ``none`` tokenizer (whose line tokens concatenate to the
+whole-text tokens), ``"punct"`` with the plain ``char`` tokenizer (whose text rule always cuts between tokens), no
+BLEU preset or crosscheck -- BLEU is counted on ROUGE's tokenised corpus itself: one
+:class:`zheval.compute.shared.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
+hits. Otherwise BLEU tokenises on its own (through the tokenizer's content-keyed cache). Nothing is kept across
+calls beyond that cache; scores never are.
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, Sequence
 
-from ..fast.bleu import layout_stats
-from .bleu import BLEU_OPTIONS, _prepare, compute_bleu, compute_bleu_from_layout
+from .bleu import BLEU_OPTIONS, bleu_config, bleu_items, bleu_result
 from .gcpause import without_cyclic_gc
+from .guards import warn_input_slips
 from .inputs import validate_inputs
 from .options import refused_hub_options
-from .rouge import ROUGE_OPTIONS, compute_rouge
+from .rouge import ROUGE_OPTIONS, rouge_config, rouge_items, rouge_result
+from .shared import SharedTokens
+from ..fast import usable_for
 
 __all__ = ["METRICS", "score"]
 
 #: Metric names :func:`score` computes.
 METRICS = ("bleu", "rouge")
-
-_SHARED = ("tokenizer", "terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "t2s", "preset", "crosscheck",
-           "bootstrap", "seed", "confidence")
 
 
 @without_cyclic_gc
@@ -70,57 +70,22 @@ def score(
     if unknown:
         raise TypeError(f"score got unknown option(s) {unknown}; valid options: "
                         f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}{refused_hub_options(unknown)}")
+    rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}) if "rouge" in metrics else None
+    bleu_cfg = bleu_config(**{k: v for k, v in options.items() if k in BLEU_OPTIONS}) if "bleu" in metrics else None
     preds, refs = validate_inputs(predictions, references)
+    first = rouge_cfg if rouge_cfg is not None else bleu_cfg
+    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies)
+    shared = None
+    if rouge_cfg is not None and rouge_cfg.preset is None:
+        both = bleu_cfg is not None and usable_for(
+            "shared_tokens", rouge_tokenizer=rouge_cfg.tokenizer, bleu_tokenizer=bleu_cfg.tokenizer,
+            sentence_split=rouge_cfg.sentence_split, bleu_crosscheck=bleu_cfg.crosscheck, bleu_preset=bleu_cfg.preset)
+        shared = SharedTokens(preds, refs, rouge_cfg.tokenizer, rouge_cfg.sentence_split,
+                              bleu_max_order=bleu_cfg.max_order if both else None)
     out: Dict[str, dict] = {}
-    share: dict = {}
-    bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
-    if "bleu" in metrics and "rouge" in metrics:
-        # Once ROUGE has tokenised the corpus, BLEU's statistics are computed on its layout (when it can share it),
-        # and that pass also yields the pairs' ROUGE-N hits for n <= max_order, which ROUGE then does not recount.
-        share["pair_ngram_hits"] = lambda sh: _bleu_first(sh, bleu_options)
-    if "rouge" in metrics:
-        out["rouge"] = compute_rouge(preds, refs, _share=share, _validated=True,
-                                     **{k: v for k, v in options.items() if k in ROUGE_OPTIONS})
-    if "bleu" in metrics:
-        if "bleu_stats" in share:
-            out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs,
-                                                   _stats=share["bleu_stats"], **bleu_options)
-        elif _can_share(share, bleu_options):
-            out["bleu"] = compute_bleu_from_layout(share["layout"], share["tokenizer"], preds, refs, **bleu_options)
-        else:
-            # the input guards ran once, in compute_rouge, when ROUGE was computed
-            out["bleu"] = compute_bleu(preds, refs, _validated=True, _warn_slips="rouge" not in out, **bleu_options)
+    if rouge_cfg is not None:
+        out["rouge"] = rouge_result(rouge_items(preds, refs, rouge_cfg, shared=shared), rouge_cfg)
+    if bleu_cfg is not None:
+        on_shared = shared if shared is not None and shared.bleu_max_order is not None else None
+        out["bleu"] = bleu_result(bleu_items(preds, refs, bleu_cfg, shared=on_shared), bleu_cfg)
     return {m: out[m] for m in metrics}
-
-
-def _bleu_first(share: dict, bleu_options: dict):
-    """The ``pair_ngram_hits`` hook of :func:`zheval.compute.rouge.compute_rouge`: BLEU's per-item statistics on
-    ROUGE's layout (kept in ``share["bleu_stats"]``) and, from the same pass, ``{n: (P,) int64}`` ROUGE-N hits of
-    the pairs for n <= max_order; None when BLEU cannot use ROUGE's tokens."""
-    if not _can_share(share, bleu_options):
-        return None
-    opts, _ = _prepare(**{k: v for k, v in bleu_options.items() if k not in ("bootstrap", "seed", "confidence")})
-    n = opts["max_order"]
-    stats, pair = layout_stats(share["layout"], n, pair_orders=n)
-    share["bleu_stats"] = stats
-    return {k + 1: pair[:, k] for k in range(pair.shape[1])}
-
-
-def _can_share(share: dict, bleu_options: dict) -> bool:
-    """Whether BLEU can count on ROUGE's tokenised corpus: the same tokenizer (fingerprint), line-split sentences
-    whose concatenation is the whole-text tokenisation, no crosscheck (it needs token strings) and no BLEU preset."""
-    if "layout" not in share or bleu_options.get("crosscheck") or bleu_options.get("preset") is not None:
-        return False
-    tok = share["tokenizer"]
-    if not tok.lines_concatenate():
-        return False
-    if share["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
-        return False  # "punct" sentences concatenate to the text's tokens only when the text rule cuts between tokens
-    try:
-        opts = dict(bleu_options)
-        for k in ("bootstrap", "seed", "confidence"):
-            opts.pop(k, None)
-        _, bleu_tok = _prepare(**opts)
-    except (TypeError, ValueError):
-        return False  # compute_bleu will raise the error itself
-    return bleu_tok.fingerprint == tok.fingerprint

@@ -1,53 +1,59 @@
-"""High-level Chinese ROUGE on texts: validate, normalise, split sentences, tokenise, score per item, average, sign.
+"""Chinese ROUGE on texts, and ROUGE's items/result pair: per-item statistics from texts (:func:`rouge_items`) and a result from statistics
+(:func:`rouge_result`), with the option set both take (:class:`RougeConfig`, built and checked once by
+:func:`rouge_config`).
 
-:func:`compute_rouge` is what ``metrics/chinese_rouge`` calls. Scoring happens in :mod:`zheval.definitions.rouge` (or the
-presets of :mod:`zheval.presets.rouge155`) on per-item token ids from :func:`zheval.tokenizers.corpus.tokenize_corpus`;
-the corpus value of each type is the **exact mean** of the per-item scores (not rouge-score's bootstrap "mid"), and
-an optional bootstrap interval is reported separately.
+Every ROUGE entry point goes through this pair: :func:`zheval.compute_rouge`, :func:`zheval.score`, the evaluate
+module ``chinese_rouge``, the Trainer hook (also with ``batch_eval_metrics``: the items of the batches concatenate),
+the 小黄鸭 evaluation and the CLI. The per-item statistics are P, R and F of every ROUGE type (0-1) and the item's
+reference count; the corpus value of a type is the **exact mean** of its per-item F (not rouge-score's bootstrap
+"mid"), and an optional percentile bootstrap interval is reported beside it.
+
+Where each rule lives: the multi-reference rule is :func:`zheval.definitions.rouge.combine_references` (presets plug
+in their per-reference formula); the empty-reference rule is :func:`zheval.compute.inputs.check_references`; which
+fast twin serves a type is :func:`zheval.fast.usable_for`.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..presets import ROUGE_PRESETS as PRESETS
+from ..definitions.rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
+from ..fast import usable_for
+from ..fast.index import CorpusLayout
+from ..fast.rouge import corpus_rouge_scores
+from ..presets import ROUGE_PRESETS, apply_preset
 from ..presets.llamafactory import llamafactory_item_value, llamafactory_mean, make_llamafactory_item_scorer
-from ..tokenizers.llamafactory import llamafactory_jieba_tokenizer as llamafactory_tokenizer
 from ..presets.rouge155 import make_rouge155_item_scorer
+from ..results.reducers import bootstrap_interval, check_interval_options, mean
+from ..results.signature import build_signature, interval_fields
+from ..text.sentences import SENTENCE_SPLITS
+from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
 from ..tokenizers.corpus import tokenize_corpus
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from ..presets import apply_preset
-from .options import refused_hub_options
-from ..definitions.rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
-from ..fast.index import CorpusLayout
-from ..fast.rouge import BATCH_KINDS, corpus_rouge_scores
-from ..text.sentences import SENTENCE_SPLITS
-from ..results.signature import build_signature
-from ..results.reducers import bootstrap_interval, check_interval_options, mean
-from ..tokenizers import BaseTokenizer, get_tokenizer
+from .options import TOKENIZER_OPTIONS, UNSET, refuse_unknown, tokenizer_from_options
+from .shared import SharedTokens
 
 __all__ = [
     "DEFAULT_ROUGE_TYPES",
     "DEFAULTS",
-    "PRESET_NAMES",
     "ROUGE_OPTIONS",
-    "TOKENIZER_OPTIONS",
-    "ROUGE_TOKENIZERS",
-    "resolve_options",
-    "build_rouge_tokenizer",
+    "RougeConfig",
+    "RougeItems",
+    "rouge_config",
+    "rouge_items",
+    "rouge_result",
     "compute_rouge",
 ]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("zheval.compute.rouge")
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-#: Valid ``preset`` names.
-PRESET_NAMES = tuple(PRESETS)
 #: Defaults when neither the caller nor a preset sets an option.
 DEFAULTS = {
     "tokenizer": "char",
@@ -58,33 +64,122 @@ DEFAULTS = {
     "sentence_split": "punct",
     "normalize": None,
 }
-#: Tokenizer options shared with chinese_bleu (same names, same meaning), forwarded to
-#: :func:`zheval.tokenizers.get_tokenizer`.
-TOKENIZER_OPTIONS = ("terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "t2s")
-#: Every option :func:`compute_rouge` understands.
+#: Every option :func:`zheval.compute_rouge` understands.
 ROUGE_OPTIONS = tuple(k for k in DEFAULTS if k != "normalize") + TOKENIZER_OPTIONS + (
     "use_aggregator", "return_precision_recall", "bootstrap", "seed", "confidence", "preset", "crosscheck")
-#: Tokenizer names that exist only for a preset (they reproduce a tool and take no option).
-ROUGE_TOKENIZERS = ("llamafactory-jieba",)
-
-_UNSET: Any = object()
 
 
-def resolve_options(preset: Optional[str] = None, **given) -> dict:
-    """Merge explicit options over a preset over :data:`DEFAULTS`, and validate them.
+@dataclass(frozen=True)
+class RougeConfig:
+    """Every option of a ROUGE computation, resolved (preset defaults, then explicit arguments) and checked once,
+    with the tokenizer built from them. Built by :func:`rouge_config`; read by :func:`rouge_items` and
+    :func:`rouge_result`.
 
-    Args:
-        preset: ``None``, ``"rouge155"`` or ``"llamafactory"``.
-        given: options named in :data:`DEFAULTS`; values ``_UNSET`` (not given) are ignored.
-    Returns:
-        dict with every key of :data:`DEFAULTS` plus ``"preset"``.
-    Raises:
-        ValueError: unknown preset, multi_ref, sentence_split, ROUGE type (each lists the valid values); bad beta,
-            weight or empty rouge_types.
-        TypeError: rouge_types not a str or a list of str.
+    Attributes:
+        types: ROUGE type names; multi_ref: ``max``/``mean``/``pool``/``best_recall``; beta: F beta (>= 0);
+            rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: a name
+            of :data:`zheval.presets.ROUGE_PRESETS` or None; tokenizer: the zheval tokenizer.
+        use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck: result options, as
+            :func:`zheval.compute_rouge`.
     """
-    opts = apply_preset(DEFAULTS, PRESETS, preset, given, _UNSET, {"sacrebleu-zh": "chinese_bleu"})
-    rt = opts["rouge_types"]
+
+    types: tuple
+    multi_ref: str
+    beta: float
+    rouge_w_weight: float
+    sentence_split: str
+    preset: Optional[str]
+    tokenizer: BaseTokenizer
+    use_aggregator: bool = True
+    return_precision_recall: bool = False
+    bootstrap: int = 0
+    seed: int = 12345
+    confidence: float = 0.95
+    crosscheck: bool = False
+
+    @property
+    def t2s_applies(self) -> bool:
+        """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
+        return self.tokenizer.name not in TOOL_TOKENIZERS
+
+    def signature(self, reference_counts: Sequence[int]) -> str:
+        """The result's reproducibility signature (:mod:`zheval.results.signature`) for items with these
+        reference counts."""
+        fields = [("types", "+".join(self.types)), ("multi", self.multi_ref)]
+        if self.preset != "llamafactory":
+            fields.append(("beta", self.beta))
+        if "rougeLsum" in self.types and self.preset != "llamafactory":
+            fields.append(("split", self.sentence_split))
+        if any(parse_rouge_type(t).kind == "W" for t in self.types):
+            fields.append(("w", self.rouge_w_weight))
+        fields += interval_fields(self.bootstrap, self.seed, self.confidence)
+        return build_signature(self.tokenizer, reference_counts, "rouge", fields, preset=self.preset)
+
+
+def rouge_config(
+    tokenizer: Any = UNSET,
+    rouge_types: Sequence[str] = UNSET,
+    use_aggregator: bool = True,
+    multi_ref: str = UNSET,
+    beta: float = UNSET,
+    return_precision_recall: bool = False,
+    bootstrap: int = 0,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    preset: Optional[str] = None,
+    crosscheck: bool = False,
+    rouge_w_weight: float = UNSET,
+    sentence_split: str = UNSET,
+    _function: str = "compute_rouge",
+    **tokenizer_options,
+) -> RougeConfig:
+    """Resolve and check every option of :func:`zheval.compute_rouge` (arguments as there) and build the tokenizer.
+
+    No text is touched: every option error is raised here, before any work.
+
+    Raises:
+        TypeError: an unknown option (with the reason for the Hub rouge module's ``use_stemmer``); ``rouge_types``
+            not a str or a list of str; a non-int ``seed``; tokenizer option types.
+        ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
+            weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
+            out of range, crosscheck with rouge155 or ``beta != 1``, llamafactory with ``beta != 1``, and the
+            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`).
+    """
+    refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
+                   ROUGE_OPTIONS)
+    given = dict(tokenizer=tokenizer, rouge_types=rouge_types, multi_ref=multi_ref, beta=beta,
+                 rouge_w_weight=rouge_w_weight, sentence_split=sentence_split,
+                 normalize=tokenizer_options.get("normalize", UNSET))
+    opts = apply_preset(DEFAULTS, ROUGE_PRESETS, preset, given, UNSET, {"sacrebleu-zh": "chinese_bleu"})
+    types = _check_types(opts["rouge_types"])
+    if opts["multi_ref"] not in MULTI_REF_MODES:
+        raise ValueError(f"unknown multi_ref {opts['multi_ref']!r}; valid values: {', '.join(MULTI_REF_MODES)}")
+    if opts["sentence_split"] not in SENTENCE_SPLITS:
+        raise ValueError(
+            f"unknown sentence_split {opts['sentence_split']!r}; valid values: {', '.join(SENTENCE_SPLITS)}")
+    beta = opts["beta"]
+    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not np.isfinite(beta) or beta < 0:
+        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    w = opts["rouge_w_weight"]
+    if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w <= 0:
+        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {w!r}")
+    check_interval_options(bootstrap, seed, confidence)
+    if bootstrap and not use_aggregator:
+        raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
+    if crosscheck and preset == "rouge155":
+        raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
+    if preset == "llamafactory" and float(beta) != 1.0:
+        raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
+    if crosscheck and float(beta) != 1.0:
+        raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
+    tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, opts["normalize"])
+    return RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta), rouge_w_weight=float(w),
+                       sentence_split=opts["sentence_split"], preset=preset, tokenizer=tok,
+                       use_aggregator=use_aggregator, return_precision_recall=return_precision_recall,
+                       bootstrap=int(bootstrap), seed=seed, confidence=confidence, crosscheck=bool(crosscheck))
+
+
+def _check_types(rt) -> List[str]:
     if isinstance(rt, str):
         rt = [rt]
     if not isinstance(rt, (list, tuple)) or not all(isinstance(t, str) for t in rt):
@@ -95,115 +190,209 @@ def resolve_options(preset: Optional[str] = None, **given) -> dict:
         parse_rouge_type(t)
     if len(set(rt)) != len(rt):
         raise ValueError(f"rouge_types has duplicates: {rt}")
-    opts["rouge_types"] = list(rt)
-    if opts["multi_ref"] not in MULTI_REF_MODES:
-        raise ValueError(f"unknown multi_ref {opts['multi_ref']!r}; valid values: {', '.join(MULTI_REF_MODES)}")
-    if opts["sentence_split"] not in SENTENCE_SPLITS:
-        raise ValueError(
-            f"unknown sentence_split {opts['sentence_split']!r}; valid values: {', '.join(SENTENCE_SPLITS)}")
-    beta = opts["beta"]
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
-    opts["beta"] = float(beta)
-    w = opts["rouge_w_weight"]
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w <= 0:
-        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {w!r}")
-    opts["rouge_w_weight"] = float(w)
-    opts["preset"] = preset
-    return opts
+    return list(rt)
 
 
-def build_rouge_tokenizer(tokenizer: Any = "char", **tokenizer_options) -> BaseTokenizer:
-    """A zheval tokenizer: a name of :mod:`zheval.tokenizers` (``char``, ``jieba``, ``none``), the llamafactory
-    preset's ``"llamafactory-jieba"`` (takes no option: it reproduces LLaMA-Factory exactly), an instance, or a
-    user callable. ``tokenizer_options`` (unset ones omitted) go to :func:`zheval.tokenizers.get_tokenizer`.
+@dataclass
+class RougeItems:
+    """Per-item ROUGE statistics of a corpus: P, R and F of every type, and each item's reference count.
+
+    Attributes:
+        types: the ROUGE type names, in the order asked for.
+        precision, recall, fmeasure: ``{type: (n_items,) float64 array}``, values in [0, 1].
+        reference_counts: ``(n_items,)`` int64, the number of references of each item.
+        crosscheck: the cross-check of these items against the reference tool (only with ``crosscheck=True``;
+            such items cannot be concatenated).
+
+    Items of several batches, shards or processes concatenate (:meth:`concat`) to the items of the whole, and every
+    reduction (mean, bootstrap) of the whole equals that of the concatenation.
+    """
+
+    types: tuple
+    precision: Dict[str, np.ndarray]
+    recall: Dict[str, np.ndarray]
+    fmeasure: Dict[str, np.ndarray]
+    reference_counts: np.ndarray
+    crosscheck: Optional[dict] = field(default=None, compare=False)
+
+    def __len__(self) -> int:
+        return len(self.reference_counts)
+
+    @classmethod
+    def from_scores(cls, types: Sequence[str], scores: Sequence[Dict[str, Score]],
+                    reference_counts: Sequence[int]) -> "RougeItems":
+        """Items from per-item ``{type: Score}`` dicts (the reference scorers' output)."""
+        cols = {k: {t: np.array([getattr(s[t], k) for s in scores], dtype=np.float64) for t in types}
+                for k in ("precision", "recall", "fmeasure")}
+        return cls(tuple(types), cols["precision"], cols["recall"], cols["fmeasure"],
+                   np.asarray(reference_counts, dtype=np.int64))
+
+    @classmethod
+    def concat(cls, parts: Sequence["RougeItems"]) -> "RougeItems":
+        """The items of several batches, in order (at least one part; all with the same types; no crosscheck).
+
+        Raises:
+            ValueError: no part, parts with different types, or a part carrying a cross-check.
+        """
+        if not parts:
+            raise ValueError("RougeItems.concat needs at least one part")
+        types = parts[0].types
+        if any(p.types != types for p in parts) or any(p.crosscheck is not None for p in parts):
+            raise ValueError("RougeItems.concat needs parts with the same types and no cross-check")
+        return cls(types, *({t: np.concatenate([getattr(p, k)[t] for p in parts]) for t in types}
+                            for k in ("precision", "recall", "fmeasure")),
+                   np.concatenate([p.reference_counts for p in parts]))
+
+    def select(self, indices) -> "RougeItems":
+        """The items at ``indices`` (an int array or list), in that order (a group, a bootstrap resample)."""
+        idx = np.asarray(indices, dtype=np.intp)
+        return RougeItems(self.types, *({t: getattr(self, k)[t][idx] for t in self.types}
+                                        for k in ("precision", "recall", "fmeasure")),
+                          self.reference_counts[idx])
+
+    def scores(self) -> List[Dict[str, Score]]:
+        """``[{type: Score}]`` per item (Python floats)."""
+        cols = {t: (self.precision[t].tolist(), self.recall[t].tolist(), self.fmeasure[t].tolist())
+                for t in self.types}
+        return [{t: Score(cols[t][0][i], cols[t][1][i], cols[t][2][i]) for t in self.types} for i in range(len(self))]
+
+
+def rouge_items(
+    predictions: Sequence[str],
+    references: Sequence[Sequence[str]],
+    config: RougeConfig,
+    shared: Optional[SharedTokens] = None,
+    allow_empty_references: bool = False,
+) -> RougeItems:
+    """Per-item ROUGE statistics of validated texts.
+
+    Args:
+        predictions: ``list[str]``; references: ``list[list[str]]`` -- the output of
+            :func:`zheval.compute.inputs.validate_inputs`.
+        config: from :func:`rouge_config`.
+        shared: the tokenised corpus shared with BLEU (:func:`zheval.score`), built for this config's tokenizer and
+            sentence split; None tokenises here.
+        allow_empty_references: the explicit opt-out of the empty-reference rule (human ceiling, data cleaning).
+
+    Returns:
+        :class:`RougeItems`; rougeN/L/Lsum from the fast twin :func:`zheval.fast.rouge.corpus_rouge_scores` when
+        :func:`zheval.fast.usable_for` says so, every other type (and every preset) from the reference scorers
+        item by item -- the same numbers bit for bit.
 
     Raises:
-        ValueError: options given to ``llamafactory-jieba`` (other than no-op values), or as
-            :func:`~zheval.tokenizers.get_tokenizer`.
+        EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
     """
-    if isinstance(tokenizer, str) and tokenizer in ROUGE_TOKENIZERS:
-        bad = {
-            k: v
-            for k, v in tokenizer_options.items()
-            if not (
-                (k == "normalize" and (v is None or v is False or v == "none"))
-                or (k == "t2s" and v is False)
-                or (k == "jieba_hmm" and v is True)
-                or (k == "terms" and not v)
-                or (k == "punct" and v == "keep")
-                or (k == "jieba_dict" and v is None)
-            )
-        }
-        if bad:
-            raise ValueError(
-                f"tokenizer {tokenizer!r} reproduces LLaMA-Factory exactly and takes no options; got {bad}"
-            )
-        return llamafactory_tokenizer()
-    return get_tokenizer(tokenizer, **tokenizer_options)
+    tok, types = config.tokenizer, list(config.types)
+    counts = [len(r) for r in references]
+    if config.preset == "llamafactory":
+        tokens = tok.tokenize_cached
+        hyp_tokens = [tokens(p) for p in predictions]
+        ref_tokens = [[tokens(r) for r in rs] for rs in references]
+        check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
+        scorer = make_llamafactory_item_scorer(types, config.multi_ref)
+        scores = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
+        items = RougeItems.from_scores(types, scores, counts)
+        if config.crosscheck:
+            from ..results.crosscheck_rouge import crosscheck_rouge_chinese
+
+            items.crosscheck = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, scores, types)
+        return items
+    if shared is not None:
+        corpus = shared.corpus
+    else:
+        corpus = tokenize_corpus(predictions, references, tok, config.sentence_split,
+                                 char_ids=usable_for("char_ids", tokenizer=tok))
+    check_references(references, tok, corpus.reference_lengths(), allow_empty_references)
+    scores = None
+    if config.preset == "rouge155":
+        scorer = make_rouge155_item_scorer(types, config.multi_ref, config.beta, config.rouge_w_weight)
+        scores = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions,
+                                                                                      corpus.references)]
+        items = RougeItems.from_scores(types, scores, counts)
+    else:
+        items = _default_items(corpus, types, config, counts, shared)
+    if config.crosscheck:
+        from ..results.crosscheck_rouge import crosscheck_rouge_score
+
+        items.crosscheck = crosscheck_rouge_score(
+            [p.sentences for p in corpus.predictions], [[r.sentences for r in rs] for rs in corpus.references],
+            scores if scores is not None else items.scores(), types, config.multi_ref)
+    return items
 
 
-def score_corpus_columns(
-    corpus, types: Sequence[str], multi_ref: str = "max", beta: float = 1.0, rouge_w_weight: float = 1.2,
-    layout: Optional[CorpusLayout] = None, pair_ngram_hits: Optional[dict] = None,
-) -> Dict[str, tuple]:
-    """Per-item scores of a tokenised corpus as columns: ``{type: (P list, R list, F list)}`` (Python floats, 0-1).
-
-    rougeN/L/Lsum go through :func:`zheval.fast.rouge.corpus_rouge_scores` (whole corpus at once); other types
-    (W, S, SU) through :func:`zheval.definitions.rouge.make_item_scorer` (``layout``: the corpus's
-    :class:`~zheval.fast.index.CorpusLayout`, if already built). Both give the numbers of ``make_item_scorer(types,
-    multi_ref, beta, rouge_w_weight)`` item by item, bit for bit.
-    """
-    batch = [t for t in types if parse_rouge_type(t).kind in BATCH_KINDS]
-    rest = [t for t in types if t not in batch]
+def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[SharedTokens]) -> RougeItems:
+    """Items under no preset: each type from the fast twin when :func:`usable_for` allows, else item by item."""
+    fast = [t for t in types if usable_for("rouge_type", kind=parse_rouge_type(t).kind, preset=config.preset)]
+    rest = [t for t in types if t not in fast]
     cols: Dict[str, tuple] = {}
-    if batch:
-        for t, arrs in corpus_rouge_scores(corpus, batch, multi_ref, beta, layout=layout,
-                                           pair_ngram_hits=pair_ngram_hits).items():
-            cols[t] = tuple(a.tolist() for a in arrs)
+    if fast:
+        layout = shared.layout if shared is not None else CorpusLayout.from_corpus(corpus)
+        pair_hits = shared.pair_ngram_hits() if shared is not None else None
+        cols.update(corpus_rouge_scores(corpus, fast, config.multi_ref, config.beta, layout=layout,
+                                        pair_ngram_hits=pair_hits))
     if rest:
-        scorer = make_item_scorer(rest, multi_ref, beta, rouge_w_weight)
-        items = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)]
-        for t in rest:
-            cols[t] = tuple([getattr(it[t], k) for it in items] for k in ("precision", "recall", "fmeasure"))
-    return {t: cols[t] for t in types}
+        scorer = make_item_scorer(rest, config.multi_ref, config.beta, config.rouge_w_weight)
+        per_item = [scorer(p.sentences, [r.sentences for r in rs])
+                    for p, rs in zip(corpus.predictions, corpus.references)]
+        part = RougeItems.from_scores(rest, per_item, counts)
+        cols.update({t: (part.precision[t], part.recall[t], part.fmeasure[t]) for t in rest})
+    return RougeItems(tuple(types), *({t: np.asarray(cols[t][k], dtype=np.float64) for t in types}
+                                      for k in range(3)),
+                      np.asarray(counts, dtype=np.int64))
 
 
-def items_from_columns(columns: Dict[str, tuple], types: Sequence[str]) -> List[Dict[str, Score]]:
-    """``[{type: Score}]`` per item from :func:`score_corpus_columns` output."""
-    n = len(columns[types[0]][2]) if types else 0
-    return [{t: Score(columns[t][0][i], columns[t][1][i], columns[t][2][i]) for t in types} for i in range(n)]
+def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
+    """The result of :func:`zheval.compute_rouge` from per-item statistics.
+
+    Returns:
+        ``{type: mean F}`` (or the per-item lists without the aggregator), ``<type>_precision``/``_recall`` with
+        ``return_precision_recall``, ``<type>_ci_low``/``_ci_high`` with ``bootstrap`` (percentile interval of the
+        mean F, seeded), ``signature``, and the preset's own numbers (``llamafactory_rouge_1`` ..., 0-100) and the
+        ``crosscheck`` when asked. All scores on the 0-1 scale.
+    """
+    types = list(items.types)
+    out: Dict[str, Any] = {}
+    for t in types:
+        f = items.fmeasure[t].tolist()
+        out[t] = mean(f) if config.use_aggregator else f
+    if config.return_precision_recall:
+        for t in types:
+            p, r = items.precision[t].tolist(), items.recall[t].tolist()
+            out[f"{t}_precision"] = mean(p) if config.use_aggregator else p
+            out[f"{t}_recall"] = mean(r) if config.use_aggregator else r
+    if config.bootstrap:
+        for t in types:
+            if len(items):
+                low, high = bootstrap_interval(np.asarray(items.fmeasure[t], dtype=np.float64),
+                                               lambda a: a.mean(axis=-1), int(config.bootstrap), config.confidence,
+                                               config.seed)
+            else:
+                low = high = 0.0
+            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
+    out["signature"] = config.signature(items.reference_counts.tolist())
+    if config.preset == "llamafactory":
+        for t in types:
+            rt = parse_rouge_type(t)
+            key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
+            out[key] = llamafactory_mean([llamafactory_item_value(f) for f in items.fmeasure[t].tolist()])
+    if items.crosscheck is not None:
+        out["crosscheck"] = items.crosscheck
+        if items.crosscheck["max_abs_diff"] > 1e-12:
+            logger.warning("chinese_rouge crosscheck: |zheval - %s| = %g > 1e-12", items.crosscheck["tool"],
+                           items.crosscheck["max_abs_diff"])
+    return out
 
 
 @without_cyclic_gc
-def compute_rouge(
-    predictions: Sequence[str],
-    references: Sequence[Any],
-    tokenizer: Any = _UNSET,
-    rouge_types: Sequence[str] = _UNSET,
-    use_aggregator: bool = True,
-    multi_ref: str = _UNSET,
-    beta: float = _UNSET,
-    return_precision_recall: bool = False,
-    bootstrap: int = 0,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    preset: Optional[str] = None,
-    crosscheck: bool = False,
-    rouge_w_weight: float = _UNSET,
-    sentence_split: str = _UNSET,
-    _share: Optional[dict] = None,
-    _validated: bool = False,
-    _warn_slips: bool = True,
-    **tokenizer_options,
-) -> dict:
+def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **options) -> Dict[str, Any]:
     """Chinese ROUGE of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
 
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged across items).
-        tokenizer: ``"char"`` (default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split), a zheval
-            tokenizer or a callable ``str -> list[str]``; ``"llamafactory-jieba"`` is the llamafactory preset's.
+        tokenizer: ``"char"`` (default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split), a preset's
+            tool tokenizer (``"llamafactory-jieba"``, ``"sacrebleu-zh"``, ``"llamafactory-char"``), a zheval tokenizer
+            or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`, the one registry).
         rouge_types: default ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``; any of ``rouge1`` ... ``rouge9``
             (any N), ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``.
         use_aggregator: True -> ``{type: mean F}`` floats; False -> ``{type: [F per item]}``.
@@ -224,14 +413,6 @@ def compute_rouge(
             ``"newline"`` (rouge-score's rule). See :mod:`zheval.text.sentences`.
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as
             :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
-        _share: internal (:func:`zheval.compute.joint.score`): a dict that receives ``tokenizer``, ``sentence_split``
-            and the ``layout`` (:class:`zheval.fast.index.CorpusLayout`) of the tokenised corpus, for BLEU to reuse; if
-            it holds a callable ``pair_ngram_hits``, that is called with the dict once the layout is in it and may
-            return ``{n: (P,) int64}`` ROUGE-N hits per pair (BLEU's pass computes them), used instead of counting.
-        _validated: internal (:func:`zheval.compute.joint.score`, the evaluate module): ``predictions`` and ``references``
-            are already the output of :func:`zheval.compute.inputs.validate_inputs` (``list[str]``, ``list[list[str]]``).
-        _warn_slips: internal (:func:`zheval.compute.joint.score`, which checks once for both metrics): run
-            :func:`zheval.compute.guards.warn_input_slips` (default True).
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
@@ -252,123 +433,7 @@ def compute_rouge(
         :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.compute.guards`): ``tokenizer="none"`` on
         unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
     """
-    bad = sorted(set(tokenizer_options) - set(TOKENIZER_OPTIONS))
-    if bad:
-        raise TypeError(f"compute_rouge got unknown option(s) {bad}; valid options: {', '.join(ROUGE_OPTIONS)}"
-                        f"{refused_hub_options(bad)}")
-    norm_given = tokenizer_options.pop("normalize", _UNSET)
-    opts = resolve_options(
-        preset,
-        tokenizer=tokenizer,
-        rouge_types=rouge_types,
-        multi_ref=multi_ref,
-        beta=beta,
-        rouge_w_weight=rouge_w_weight,
-        sentence_split=sentence_split,
-        normalize=norm_given,
-    )
-    check_interval_options(bootstrap, seed, confidence)
-    if bootstrap and not use_aggregator:
-        raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
-    if crosscheck and preset == "rouge155":
-        raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
-    if preset == "llamafactory" and opts["beta"] != 1.0:
-        raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
-    if crosscheck and opts["beta"] != 1.0:
-        raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
-
-    preds, refs = (predictions, references) if _validated else validate_inputs(predictions, references)
-    tok_opts = dict(tokenizer_options)
-    if opts["normalize"] is not None:
-        tok_opts["normalize"] = opts["normalize"]
-    tok = build_rouge_tokenizer(opts["tokenizer"], **tok_opts)
-    types: List[str] = opts["rouge_types"]
-    if _warn_slips:
-        warn_input_slips(preds, refs, tok, t2s_option=opts["tokenizer"] not in ROUGE_TOKENIZERS)
-
-    extra: Dict[str, Any] = {}
-    columns = None
-    if preset == "llamafactory":
-        tcache = tok.tokenize_cached
-        hyp_tokens = [tcache(p) for p in preds]
-        ref_tokens = [[tcache(r) for r in rs] for rs in refs]
-        check_references(refs, tok, [len(t) for row in ref_tokens for t in row])
-        scorer = make_llamafactory_item_scorer(types, opts["multi_ref"])
-        items = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
-        for t in types:
-            rt = parse_rouge_type(t)
-            key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
-            extra[key] = llamafactory_mean([llamafactory_item_value(it[t].fmeasure) for it in items])
-        if crosscheck:
-            from ..results.crosscheck_rouge import crosscheck_rouge_chinese
-
-            extra["crosscheck"] = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, items, types)
-    else:
-        # the empty-reference rule is checked there, on this tokenizer's tokens
-        corpus = tokenize_corpus(preds, refs, tok, opts["sentence_split"], validated=True)
-        if preset == "rouge155":
-            scorer = make_rouge155_item_scorer(types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"])
-            items = [
-                scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions, corpus.references)
-            ]
-        else:
-            layout = CorpusLayout.from_corpus(corpus)
-            pair_hits = None
-            if _share is not None:
-                _share.update(tokenizer=tok, sentence_split=opts["sentence_split"], layout=layout)
-                hook = _share.get("pair_ngram_hits")
-                pair_hits = hook(_share) if hook is not None else None
-            columns = score_corpus_columns(corpus, types, opts["multi_ref"], opts["beta"], opts["rouge_w_weight"],
-                                           layout=layout, pair_ngram_hits=pair_hits)
-            items = None
-        if crosscheck:
-            if items is None:
-                items = items_from_columns(columns, types)
-            from ..results.crosscheck_rouge import crosscheck_rouge_score
-
-            extra["crosscheck"] = crosscheck_rouge_score(
-                [p.sentences for p in corpus.predictions],
-                [[r.sentences for r in rs] for rs in corpus.references],
-                items,
-                types,
-                opts["multi_ref"],
-            )
-
-    if columns is None:
-        columns = {t: tuple([getattr(it[t], k) for it in items] for k in ("precision", "recall", "fmeasure"))
-                   for t in types}
-    out: Dict[str, Any] = {}
-    for t in types:
-        f = columns[t][2]
-        out[t] = mean(f) if use_aggregator else f
-    if return_precision_recall:
-        for t in types:
-            p, r = columns[t][0], columns[t][1]
-            out[f"{t}_precision"] = mean(p) if use_aggregator else p
-            out[f"{t}_recall"] = mean(r) if use_aggregator else r
-    if bootstrap:
-        for t in types:
-            if columns[t][2]:
-                low, high = bootstrap_interval(np.asarray(columns[t][2], dtype=np.float64),
-                                               lambda a: a.mean(axis=-1), int(bootstrap), confidence, seed)
-            else:
-                low = high = 0.0
-            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
-
-    fields = [("types", "+".join(types)), ("multi", opts["multi_ref"])]
-    if preset != "llamafactory":
-        fields.append(("beta", opts["beta"]))
-    if "rougeLsum" in types and preset != "llamafactory":
-        fields.append(("split", opts["sentence_split"]))
-    if any(parse_rouge_type(t).kind == "W" for t in types):
-        fields.append(("w", opts["rouge_w_weight"]))
-    if bootstrap:
-        fields += [("bs", int(bootstrap)), ("seed", seed)]
-        if confidence != 0.95:
-            fields.append(("conf", float(confidence)))
-    out["signature"] = build_signature(tok, [len(r) for r in refs], "rouge", fields, preset=preset)
-    out.update(extra)
-    if "crosscheck" in out and out["crosscheck"]["max_abs_diff"] > 1e-12:
-        logger.warning("chinese_rouge crosscheck: |zheval - %s| = %g > 1e-12", out["crosscheck"]["tool"],
-                       out["crosscheck"]["max_abs_diff"])
-    return out
+    config = rouge_config(**options)
+    preds, refs = validate_inputs(predictions, references)
+    warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+    return rouge_result(rouge_items(preds, refs, config), config)

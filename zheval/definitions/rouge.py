@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from typing import Callable, Dict, Hashable, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, Hashable, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from zheval.definitions.union_lcs import PackedReference, union_lcs_tokens
 from zheval.definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs
@@ -300,49 +300,60 @@ def score_from_stats(
 
 
 def combine_references(
-    stats: Sequence[Stats], multi_ref: str = "max", beta: float = 1.0, inv_weight: Optional[float] = None
+    stats: Sequence[Sequence[float]],
+    multi_ref: str = "max",
+    beta: float = 1.0,
+    inv_weight: Optional[float] = None,
+    *,
+    score: Optional[Callable[..., Score]] = None,
+    recall: Optional[Callable[[Sequence[float]], float]] = None,
+    pool: Callable[[Iterable[float]], float] = math.fsum,
 ) -> Score:
-    """Combine per-reference statistics of one ROUGE type into one :class:`Score` (see module docstring).
+    """THE multi-reference rule: combine per-reference statistics of one ROUGE type into one :class:`Score` (module
+    docstring). Every scorer -- the definitions here, the fast twin
+    (:func:`zheval.fast.rouge.scores_from_pair_stats`, vectorised) and the presets -- selects with this function;
+    a preset plugs in its own per-reference formula.
 
     Args:
-        stats: one ``(hit, ref_total, hyp_total)`` per reference, in reference order (at least one).
-        multi_ref: ``"max"``, ``"mean"``, ``"pool"`` or ``"best_recall"``.
-        beta: F-measure beta.
-        inv_weight: ``1 / w`` for ROUGE-W, else None.
+        stats: one ``(hit, ref_total, hyp_total, ...)`` per reference, in reference order (at least one); extra
+            elements are passed to ``recall``.
+        multi_ref: ``"max"`` (first best F), ``"mean"`` (``math.fsum`` of P, R and F over references / k),
+            ``"pool"`` (the statistics summed with ``pool``, then scored), or ``"best_recall"`` (first best recall).
+        beta: F-measure beta; inv_weight: ``1 / w`` for ROUGE-W, else None (both for the default formula).
+        score: the per-reference formula ``score(hit, ref_total, hyp_total) -> Score``; default
+            :func:`score_from_stats` with ``beta`` and ``inv_weight``.
+        recall: the value ``"best_recall"`` compares for one reference's statistics (default: the formula's recall;
+            ROUGE-1.5.5 compares its own rounded per-model score).
+        pool: how ``"pool"`` sums a statistic over references (default ``math.fsum``; ROUGE-1.5.5 adds in reference
+            order, ``sum``).
     Raises:
         ValueError: empty ``stats`` or unknown ``multi_ref``.
     """
     k = len(stats)
     if k == 0:
         raise ValueError("combine_references needs at least one reference")
+    if score is None:
+        def score(hit, ref_total, hyp_total):
+            return score_from_stats(hit, ref_total, hyp_total, beta, inv_weight)
     if k == 1:
-        return score_from_stats(*stats[0], beta, inv_weight)
-    if multi_ref == "max":
-        best = None
+        return score(*stats[0][:3])
+    if multi_ref == "max" or multi_ref == "best_recall":
+        best = key = None
         for st in stats:
-            s = score_from_stats(*st, beta, inv_weight)
-            if best is None or s.fmeasure > best.fmeasure:
-                best = s
+            s = score(*st[:3])
+            value = s.fmeasure if multi_ref == "max" else (s.recall if recall is None else recall(st))
+            if best is None or value > key:
+                best, key = s, value
         return best
     if multi_ref == "mean":
-        scores = [score_from_stats(*st, beta, inv_weight) for st in stats]
+        scores = [score(*st[:3]) for st in stats]
         return Score(
             math.fsum(s.precision for s in scores) / k,
             math.fsum(s.recall for s in scores) / k,
             math.fsum(s.fmeasure for s in scores) / k,
         )
     if multi_ref == "pool":
-        hit = math.fsum(st[0] for st in stats)
-        ref_total = math.fsum(st[1] for st in stats)
-        hyp_total = math.fsum(st[2] for st in stats)
-        return score_from_stats(hit, ref_total, hyp_total, beta, inv_weight)
-    if multi_ref == "best_recall":
-        best = None
-        for st in stats:
-            s = score_from_stats(*st, beta, inv_weight)
-            if best is None or s.recall > best.recall:
-                best = s
-        return best
+        return score(pool(st[0] for st in stats), pool(st[1] for st in stats), pool(st[2] for st in stats))
     raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
 
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from typing import Dict, Hashable, List, Sequence, Tuple
 
-from .lcs import lcs_length_masks, lcs_ref_positions, lcs_rows, match_masks
 
 __all__ = ["PackedReference", "BLOCK_POSITIONS", "union_lcs_ref_positions", "union_lcs_tokens"]
 

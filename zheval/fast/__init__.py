@@ -1,3 +1,78 @@
 """Layer 4, fast twins: corpus-at-once (vectorised) versions of the definitions, each naming the reference function
-it equals. :data:`TWINS` lists them (a test walks the table) and :func:`usable_for` is the one decision whether a
-fast path can serve a request."""
+it equals, and the one decision whether a fast path can serve a request.
+
+Every twin is listed in :data:`TWINS` (``tests/fast/test_twins.py`` walks the table and checks each twin against its
+reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
+:func:`usable_for` -- and nothing else -- whether to take a fast path; where it says no, the reference runs.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for"]
+
+
+class Twin(NamedTuple):
+    """A fast function and the reference it equals (both as ``"module:function"``), and what "equal" means."""
+
+    fast: str
+    reference: str
+    equal: str
+
+
+#: Every fast twin of the library, with its reference.
+TWINS: tuple[Twin, ...] = (
+    Twin("zheval.tokenizers.char_ids:char_token_ids", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
+         "the same tokens (as ids of one vocabulary) for every piece of normalised text, for the plain char tokenizer"),
+    Twin("zheval.fast.lcs:lcs_length_pairs", "zheval.definitions.lcs:lcs_length",
+         "the LCS length of every (column, row) pair of texts"),
+    Twin("zheval.fast.ngrams:pair_clipped_hits", "zheval.definitions.rouge:clipped_overlap",
+         "sum over n-grams of min(count in hypothesis, count in reference) for every pair"),
+    Twin("zheval.fast.bleu:corpus_stats", "zheval.definitions.bleu:corpus_stats",
+         "the same int64 statistics matrix (item_stats of every item)"),
+    Twin("zheval.fast.bleu:layout_stats", "zheval.definitions.bleu:item_stats",
+         "item_stats of every item of a corpus layout, stacked"),
+    Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
+         "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
+    Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
+         "per-item P, R, F of rougeN/rougeL/rougeLsum (bit for bit) of a tokenised corpus"),
+)
+
+#: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
+FAST_ROUGE_KINDS = ("N", "L", "Lsum")
+
+
+def usable_for(task: str, **request) -> bool:
+    """Whether a fast twin can serve a request -- the one place this is decided (the scikit-learn
+    ``is_usable_for`` pattern); the caller otherwise runs the reference.
+
+    Tasks and their request:
+
+    * ``"char_ids"`` (``tokenizer``): :func:`zheval.tokenizers.char_ids.char_token_ids` gives exactly this
+      tokenizer's tokens -- the plain ``char`` tokenizer (no terms, ``punct="keep"``).
+    * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
+      kind -- rougeN, rougeL, rougeLsum -- and no preset replaces the per-reference formula.
+    * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
+      ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
+      the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
+      with a tokenizer whose lines concatenate; ``"punct"`` only when the text rule never cuts inside a token), no
+      BLEU crosscheck (it needs token strings) and no BLEU preset.
+
+    Raises:
+        ValueError: an unknown task. KeyError: a request without the keys its task needs.
+    """
+    if task == "char_ids":
+        return bool(request["tokenizer"].char_ids_twin())
+    if task == "rouge_type":
+        return request["kind"] in FAST_ROUGE_KINDS and request["preset"] is None
+    if task == "shared_tokens":
+        tok, bleu_tok = request["rouge_tokenizer"], request["bleu_tokenizer"]
+        if request["bleu_crosscheck"] or request["bleu_preset"] is not None:
+            return False
+        if not tok.lines_concatenate():
+            return False
+        if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
+            return False
+        return bleu_tok.fingerprint == tok.fingerprint
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, rouge_type, shared_tokens")

@@ -107,8 +107,3 @@ class CorpusLayout:
         if len(self._ngrams) < order:
             self._ngrams = ngram_counts_by_text(*self.flat(), self.vocab_size, order, extend=self._ngrams or None)
         return self._ngrams[order - 1]
-
-
-def corpus_layout(corpus: TokenizedCorpus) -> CorpusLayout:
-    """The :class:`CorpusLayout` of ``corpus``."""
-    return CorpusLayout(corpus)

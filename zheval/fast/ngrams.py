@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import List, Sequence
+from typing import Sequence
 
 import numpy as np
 

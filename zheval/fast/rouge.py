@@ -22,7 +22,7 @@ types (W, S, SU) with the per-item scorer. Nothing is cached across calls.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Sequence, Tuple
 
 import numpy as np
 

@@ -49,21 +49,18 @@ reference length with ties to the shorter one).
 
 from __future__ import annotations
 
-import math
 import re
-from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Hashable, List, Sequence, Tuple
 
 from ..definitions.bleu import item_stats, score_stats
-from ..definitions.lcs import lcs_length, lcs_length_masks, match_masks
+from ..definitions.lcs import lcs_length_masks, match_masks
 from ..definitions.rouge import (
     MULTI_REF_MODES,
     RougeType,
     Score,
     ngram_counts,
     parse_rouge_type,
-    skip_bigram_counts,
-    summary_level_lcs_hits,
-    clipped_overlap,
+    combine_references,
 )
 
 __all__ = ["LLAMAFACTORY_TYPES", "rouge_chinese_sentences", "rouge_chinese_words", "make_llamafactory_item_scorer",
@@ -140,10 +137,11 @@ def _lf_stats(rt: RougeType, hyp_words: List[str], ref_words: List[str], cache: 
     )
 
 
-def _lf_score(hit, ref_total, hyp_total) -> Tuple[float, float, float]:
+def _lf_score(hit, ref_total, hyp_total) -> Score:
+    """rouge-chinese's per-reference P, R and F (``F = 2PR / (P + R + 1e-8)``)."""
     p = hit / hyp_total if hyp_total else 0.0
     r = hit / ref_total if ref_total else 0.0
-    return p, r, _lf_f(p, r)
+    return Score(p, r, _lf_f(p, r))
 
 
 def make_llamafactory_item_scorer(
@@ -179,34 +177,9 @@ def make_llamafactory_item_scorer(
         cache: dict = {}
         out: Dict[str, Score] = {}
         for rt in types:
-            per = []
-            for rw in refs_words:
-                if not hyp_words or not rw:
-                    # ComputeSimilarity: an empty side scores 0.0 without calling rouge-chinese.
-                    per.append(((0, 0, 0), (0.0, 0.0, 0.0)))
-                else:
-                    st = _lf_stats(rt, hyp_words, rw, cache)
-                    per.append((st, _lf_score(*st)))
-            if len(per) == 1:
-                p, r, f = per[0][1]
-            elif multi_ref == "max":
-                p, r, f = per[0][1]
-                for _, sc in per[1:]:
-                    if sc[2] > f:
-                        p, r, f = sc
-            elif multi_ref == "best_recall":
-                p, r, f = per[0][1]
-                for _, sc in per[1:]:
-                    if sc[1] > r:
-                        p, r, f = sc
-            elif multi_ref == "mean":
-                k = len(per)
-                p = math.fsum(sc[0] for _, sc in per) / k
-                r = math.fsum(sc[1] for _, sc in per) / k
-                f = math.fsum(sc[2] for _, sc in per) / k
-            else:  # pool
-                p, r, f = _lf_score(sum(st[0] for st, _ in per), sum(st[1] for st, _ in per), sum(st[2] for st, _ in per))
-            out[rt.name] = Score(p, r, f)
+            # ComputeSimilarity: an empty side scores 0.0 without calling rouge-chinese (statistics all 0)
+            per = [(0, 0, 0) if not hyp_words or not rw else _lf_stats(rt, hyp_words, rw, cache) for rw in refs_words]
+            out[rt.name] = combine_references(per, multi_ref, score=_lf_score, pool=sum)
         return out
 
     return scorer

@@ -54,9 +54,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+from functools import partial
+from operator import itemgetter
+from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 
-from ..definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs_ref_positions
+from ..definitions.lcs import lcs_length, wlcs_ref_positions
 from ..definitions.rouge import (
     MULTI_REF_MODES,
     RougeType,
@@ -66,6 +68,7 @@ from ..definitions.rouge import (
     skip_bigram_counts,
     summary_level_lcs_hits,
     clipped_overlap,
+    combine_references,
 )
 
 __all__ = ["ROUGE155_TYPES", "round5", "alpha_from_beta", "rouge155_su_counts", "rouge155_wlcs_hit",
@@ -242,36 +245,9 @@ def make_rouge155_item_scorer(
         for rt in types:
             iw = inv_w if rt.kind == "W" else None
             per = [_r155_model_stats(rt, hyp_flat, hyp_sentences, rf, rs, cache, weight) for rf, rs in refs]
-            if multi_ref == "pool":
-                th = tm = tp = 0
-                for hit, mc, pc, _ in per:  # sequential sums, as Perl's += in reference order
-                    th += hit
-                    tm += mc
-                    tp += pc
-                out[rt.name] = _r155_final(th, tm, tp, alpha, iw)
-            elif multi_ref == "best_recall":
-                best = -1
-                chosen = per[0]
-                for st in per:
-                    if st[3] > best:
-                        best = st[3]
-                        chosen = st
-                out[rt.name] = _r155_final(chosen[0], chosen[1], chosen[2], alpha, iw)
-            else:
-                scores = [_r155_final(h, m, p, alpha, iw) for h, m, p, _ in per]
-                if multi_ref == "max":
-                    top = scores[0]
-                    for s in scores[1:]:
-                        if s.fmeasure > top.fmeasure:
-                            top = s
-                    out[rt.name] = top
-                else:
-                    k = len(scores)
-                    out[rt.name] = Score(
-                        math.fsum(s.precision for s in scores) / k,
-                        math.fsum(s.recall for s in scores) / k,
-                        math.fsum(s.fmeasure for s in scores) / k,
-                    )
+            # -f A sums in reference order (Perl's +=); -f B compares each model's own (rounded) score
+            out[rt.name] = combine_references(per, multi_ref, score=partial(_r155_final, alpha=alpha, inv_w=iw),
+                                              recall=itemgetter(3), pool=sum)
         return out
 
     return scorer

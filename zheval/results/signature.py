@@ -27,7 +27,7 @@ from typing import Sequence
 
 from ..version import __version__
 
-__all__ = ["nrefs_field", "build_signature", "parse_signature"]
+__all__ = ["nrefs_field", "build_signature", "parse_signature", "interval_fields"]
 
 
 def nrefs_field(reference_counts: Sequence[int]) -> str:
@@ -78,6 +78,17 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
         if "|" in k or ":" in k or "|" in v:
             raise ValueError(f"signature field {k!r}={v!r} contains a reserved character '|' or ':'")
     return "|".join(f"{k}:{v}" for k, v in pairs)
+
+
+def interval_fields(bootstrap: int, seed, confidence: float) -> list:
+    """The signature fields of a bootstrap interval: ``bs`` and ``seed`` (and ``conf`` when not 0.95), or none
+    without one (``bootstrap`` 0)."""
+    if not bootstrap:
+        return []
+    fields = [("bs", int(bootstrap)), ("seed", seed)]
+    if confidence != 0.95:
+        fields.append(("conf", float(confidence)))
+    return fields
 
 
 def parse_signature(signature: str) -> dict[str, str]:

@@ -49,11 +49,8 @@ from typing import Callable
 from .chars import (
     CJK_SIDE_CLASS_BODY,
     DEFAULT_IGNORABLE_RANGES,
-    HAN_CLASS_BODY,
-    HAN_RANGES,
     INVISIBLE_CLASS_BODY,
     INVISIBLE_RANGES,
-    is_han,
 )
 
 __all__ = [

@@ -30,7 +30,7 @@ tokenizer name is.
 
 from __future__ import annotations
 
-import os
+
 import threading
 from typing import Callable, Iterable, Sequence
 
@@ -39,6 +39,8 @@ from .base import PUNCT_MODES, USER_TOKENIZER_STEPS, BaseTokenizer, cache_info, 
 from .char import CharTokenizer
 from .custom import CallableTokenizer
 from .jieba_words import JiebaTokenizer, jieba_dict_key
+from .llamafactory import LlamaFactoryCharTokenizer, LlamaFactoryJiebaTokenizer
+from .sacrebleu_zh import SacrebleuZhTokenizer
 from .whitespace import WhitespaceTokenizer
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "WhitespaceTokenizer",
     "CallableTokenizer",
     "TOKENIZERS",
+    "TOOL_TOKENIZERS",
     "USER_TOKENIZER_STEPS",
     "PUNCT_MODES",
     "get_tokenizer",
@@ -55,12 +58,22 @@ __all__ = [
     "cache_info",
 ]
 
+#: Tokenizers that reproduce another tool's tokens exactly, for the presets (:mod:`zheval.presets`): they normalise
+#: nothing and take no option.
+TOOL_TOKENIZERS: dict[str, type[BaseTokenizer]] = {
+    "sacrebleu-zh": SacrebleuZhTokenizer,
+    "llamafactory-char": LlamaFactoryCharTokenizer,
+    "llamafactory-jieba": LlamaFactoryJiebaTokenizer,
+}
+
 TOKENIZERS: dict[str, type[BaseTokenizer]] = {
     "char": CharTokenizer,
     "jieba": JiebaTokenizer,
     "none": WhitespaceTokenizer,
+    **TOOL_TOKENIZERS,
 }
-"""Registry of tokenizer names. ``char`` with ``terms`` is the three-level tokenizer."""
+"""The one registry of tokenizer names (the presets' tokenizers included). ``char`` with ``terms`` is the
+three-level tokenizer."""
 
 _OPTIONS = {
     "char": {"terms", "punct"},
@@ -70,7 +83,7 @@ _OPTIONS = {
 
 # Built tokenizers by everything that changes their output (name, terms, punct, HMM, normalisation steps, and for
 # jieba the dictionary's path and content hash), so equal requests share one private jieba; the oldest is dropped
-# beyond _INSTANCES_MAX (a jieba instance holds its dictionary, tens of MB).
+# beyond _INSTANCES_MAX (a jieba instance holds its dictionary, tens of MB). A tool tokenizer has one key: its name.
 _INSTANCES_MAX = 16
 _instances: dict[tuple, BaseTokenizer] = {}
 _instances_lock = threading.Lock()
@@ -81,7 +94,7 @@ def get_tokenizer(
     *,
     terms: Iterable[str] | None = None,
     punct: str = "keep",
-    jieba_hmm: bool = False,
+    jieba_hmm: bool | None = None,
     jieba_dict: str | None = None,
     normalize=None,
     t2s: bool = False,
@@ -89,18 +102,22 @@ def get_tokenizer(
     """Return a tokenizer for a name, a zheval tokenizer, or a user callable/object.
 
     Args:
-        tokenizer: ``"char"``, ``"jieba"``, ``"none"``, a :class:`BaseTokenizer` (returned as is; other options
-            must then be left at their defaults), a callable ``str -> list[str]`` or an object with ``.tokenize``
-            (wrapped in a new :class:`CallableTokenizer` on every call; it receives the text normalised with
+        tokenizer: a name of :data:`TOKENIZERS` -- ``"char"``, ``"jieba"``, ``"none"``, or a tool tokenizer of the
+            presets (:data:`TOOL_TOKENIZERS`: ``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``,
+            which take no option) --, a :class:`BaseTokenizer` (returned as is; other options must then be left at
+            their defaults), a callable ``str -> list[str]`` or an object with ``.tokenize`` (wrapped in a new
+            :class:`CallableTokenizer` on every call; it receives the text normalised with
             :data:`USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- no ``space`` step, so the spaces of
             pre-segmented text reach it -- and is never cached across calls).
         terms: protected terms (``char`` and ``jieba``).
         punct: ``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens.
-        jieba_hmm: jieba's HMM new-word discovery (default off); ``jieba_dict``: a jieba dictionary path (its content
-            is read and hashed on every call, so an edited file gives a new tokenizer).
-        normalize: ``None`` → the tokenizer's default (:data:`~zheval.text.normalize.DEFAULT_STEPS`; none for ``"none"``;
-            :data:`USER_TOKENIZER_STEPS` for a user tokenizer); ``True``/``False``/step names as
-            :func:`zheval.text.normalize.get_normalizer` (``True`` is :data:`~zheval.text.normalize.DEFAULT_STEPS`).
+        jieba_hmm: jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``);
+            ``jieba_dict``: a jieba dictionary path (its content is read and hashed on every call, so an edited file
+            gives a new tokenizer).
+        normalize: ``None`` → the tokenizer's default (:data:`~zheval.text.normalize.DEFAULT_STEPS`; none for
+            ``"none"`` and the tool tokenizers; :data:`USER_TOKENIZER_STEPS` for a user tokenizer);
+            ``True``/``False``/step names as :func:`zheval.text.normalize.get_normalizer` (``True`` is
+            :data:`~zheval.text.normalize.DEFAULT_STEPS`).
         t2s: add Traditional → Simplified conversion (off by default; never silent).
 
     Returns:
@@ -109,7 +126,7 @@ def get_tokenizer(
 
     Raises:
         ValueError: unknown tokenizer name (lists the valid ones), an option that does not apply to the chosen
-            tokenizer, or an invalid option value.
+            tokenizer (a tool tokenizer accepts only values that change nothing), or an invalid option value.
         TypeError: an argument of the wrong type. FileNotFoundError: a missing ``jieba_dict``.
     """
     if isinstance(tokenizer, BaseTokenizer):
@@ -118,7 +135,7 @@ def get_tokenizer(
         return tokenizer
     if tokenizer is None:
         raise TypeError("tokenizer must be a name, a callable or an object with .tokenize, not None")
-    for flag_name, flag in (("t2s", t2s), ("jieba_hmm", jieba_hmm)):
+    for flag_name, flag in (("t2s", t2s), ("jieba_hmm", False if jieba_hmm is None else jieba_hmm)):
         if not isinstance(flag, bool):
             raise TypeError(f"{flag_name} must be True or False, got {flag!r}")
     if not isinstance(tokenizer, str):
@@ -128,6 +145,9 @@ def get_tokenizer(
         return CallableTokenizer(tokenizer, norm)
     if tokenizer not in TOKENIZERS:
         raise ValueError(f"unknown tokenizer {tokenizer!r}; valid: {sorted(TOKENIZERS)} or a callable")
+    if tokenizer in TOOL_TOKENIZERS:
+        return _tool_tokenizer(tokenizer, terms=terms, punct=punct, jieba_hmm=jieba_hmm, jieba_dict=jieba_dict,
+                               normalize=normalize, t2s=t2s)
     given = {
         "terms": bool(terms),
         "jieba_hmm": bool(jieba_hmm),
@@ -143,22 +163,53 @@ def get_tokenizer(
     default_norm = False if tokenizer == "none" else True
     norm = get_normalizer(default_norm if normalize is None else normalize, t2s=t2s)
     terms_key = tuple(terms) if terms else ()
+    hmm = bool(jieba_hmm)
     dict_key: tuple = ()
     if tokenizer == "jieba":
         dict_key = jieba_dict_key(jieba_dict)
-    key = (tokenizer, terms_key, punct, jieba_hmm, dict_key, norm.steps)
+    key = (tokenizer, terms_key, punct, hmm, dict_key, norm.steps)
     inst = _instances.get(key)
     if inst is None:
         if tokenizer == "char":
             inst = CharTokenizer(terms=terms_key, punct=punct, normalizer=norm)
         elif tokenizer == "jieba":
-            inst = JiebaTokenizer(terms=terms_key, hmm=jieba_hmm, dictionary=jieba_dict, punct=punct, normalizer=norm)
+            inst = JiebaTokenizer(terms=terms_key, hmm=hmm, dictionary=jieba_dict, punct=punct, normalizer=norm)
             # the key of what was actually read (the file may have changed since dict_key was computed)
-            key = (tokenizer, terms_key, punct, jieba_hmm, (dict_key[0], inst.dict_sha), norm.steps)
+            key = (tokenizer, terms_key, punct, hmm, (dict_key[0], inst.dict_sha), norm.steps)
         else:
             inst = WhitespaceTokenizer(punct=punct, normalizer=norm)
-        with _instances_lock:
-            while len(_instances) >= _INSTANCES_MAX:
-                del _instances[next(iter(_instances))]
-            _instances[key] = inst
+        _remember(key, inst)
     return inst
+
+
+def _tool_tokenizer(name: str, **options) -> BaseTokenizer:
+    """The shared instance of a tool tokenizer; ``options`` may only hold values that change nothing."""
+    cls = TOOL_TOKENIZERS[name]
+    own_hmm = getattr(cls, "HMM", None)
+    bad = {
+        k: v
+        for k, v in options.items()
+        if not (
+            (k == "normalize" and (v is None or v is False or v == "none"))
+            or (k == "t2s" and v is False)
+            or (k == "jieba_hmm" and (v is None or v == own_hmm or (own_hmm is None and v is False)))
+            or (k == "terms" and not v)
+            or (k == "punct" and v == "keep")
+            or (k == "jieba_dict" and v is None)
+        )
+    }
+    if bad:
+        raise ValueError(f"tokenizer {name!r} reproduces {cls.TOOL} exactly and takes no options; got {bad}")
+    key = (name,)
+    inst = _instances.get(key)
+    if inst is None:
+        inst = cls()
+        _remember(key, inst)
+    return inst
+
+
+def _remember(key: tuple, inst: BaseTokenizer) -> None:
+    with _instances_lock:
+        while len(_instances) >= _INSTANCES_MAX:
+            del _instances[next(iter(_instances))]
+        _instances[key] = inst

@@ -19,9 +19,8 @@ from itertools import chain
 from typing import Sequence
 
 from .char_ids import char_token_ids
-from ..compute.inputs import check_references, validate_inputs
 from ..text.sentences import SENTENCE_SPLITS, split_sentences
-from . import BaseTokenizer
+from .base import BaseTokenizer
 
 __all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
 
@@ -79,6 +78,11 @@ class TokenizedCorpus:
         """Number of references of each item."""
         return [len(r) for r in self.references]
 
+    def reference_lengths(self) -> list[int]:
+        """Token count of every reference, flattened in item order (the input of
+        :func:`zheval.compute.inputs.check_references`)."""
+        return [len(tt.tokens) for row in self.references for tt in row]
+
     def decode(self, ids: Sequence[int]) -> list[str]:
         """Map token ids back to token strings."""
         vocab = self.vocab
@@ -87,42 +91,37 @@ class TokenizedCorpus:
 
 def tokenize_corpus(
     predictions: Sequence[str],
-    references: Sequence,
+    references: Sequence[Sequence[str]],
     tokenizer: BaseTokenizer,
     sentence_split: str = "punct",
-    allow_empty_references: bool = False,
-    validated: bool = False,
+    char_ids: bool = False,
 ) -> TokenizedCorpus:
-    """Validate, normalise, sentence-split and tokenise predictions and references.
+    """Normalise, sentence-split and tokenise predictions and references; map tokens to ids.
 
     Args:
-        predictions: ``list[str]``, one per item.
-        references: per item a ``str`` or a non-empty list of ``str`` (ragged).
+        predictions: ``list[str]``, one per item; references: ``list[list[str]]`` (ragged, each non-empty) -- the
+            canonical form :func:`zheval.compute.inputs.validate_inputs` returns (not checked again here).
         tokenizer: a :class:`~zheval.tokenizers.BaseTokenizer` (see :func:`~zheval.tokenizers.get_tokenizer`).
         sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.text.sentences`).
-        allow_empty_references: accept empty references -- blank, or without a token after normalisation and
-            tokenisation (used by the human-ceiling and data-cleaning paths, which report them); by default they are
-            an error (:func:`zheval.compute.inputs.check_references`).
-        validated: ``predictions``/``references`` are already the output of :func:`zheval.compute.inputs.validate_inputs`
-            (a ``list[str]`` and a ``list[list[str]]``); skips validating them a second time.
+        char_ids: tokenise the distinct texts all at once with the vectorised twin
+            :func:`zheval.tokenizers.char_ids.char_token_ids` (only valid when ``zheval.fast.usable_for("char_ids",
+            tokenizer=tokenizer)``, which the caller decides); otherwise text by text with the tokenizer itself.
 
     Returns:
-        A :class:`TokenizedCorpus`.
+        A :class:`TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
+        caller, :func:`zheval.compute.inputs.check_references`).
 
     Raises:
-        TypeError/ValueError: from :func:`zheval.compute.inputs.validate_inputs` (naming the item index);
-            :class:`~zheval.compute.inputs.EmptyReferenceError` (a ValueError) for references that are blank or have no
-            token with this tokenizer (naming every ``references[i][j]``: it is ambiguous whether such an item
-            should score 0 or be skipped, so we refuse to guess); ValueError for an unknown ``sentence_split``.
+        ValueError: an unknown ``sentence_split``; TypeError: a text that is not a ``str`` (from the tokenizer).
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
-    preds, refs = (predictions, references) if validated else validate_inputs(predictions, references)
+    preds, refs = predictions, references
     vocab = TokenIds()
     ids = vocab.__getitem__
     memo: dict[str, TokenizedText] = {}
     split = tokenizer.tokenize_sentences
-    if tokenizer.char_ids_twin():
+    if char_ids:
         distinct = dict.fromkeys(preds)
         for rs in refs:
             distinct.update(dict.fromkeys(rs))
@@ -144,9 +143,6 @@ def tokenize_corpus(
 
     tok_preds = [encode(p) for p in preds]
     tok_refs = [[encode(r) for r in rs] for rs in refs]
-    # the empty-reference rule (zheval.compute.inputs): a reference with no token is an error, naming every such index
-    check_references(refs, tokenizer, [len(tt.tokens) for row in tok_refs for tt in row],
-                     allow_empty=allow_empty_references)
     return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)
 
 

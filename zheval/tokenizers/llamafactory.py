@@ -4,14 +4,14 @@ whitespace tokens kept, on a private jieba instance). See :mod:`zheval.presets.l
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List
 
 from ..text.normalize import Normalizer
 from .base import BaseTokenizer
 from .jieba_words import JiebaTokenizer, jieba_cut
 
 __all__ = ["llamafactory_tokenize", "LlamaFactoryCharTokenizer", "LlamaFactoryJiebaTokenizer",
-           "llamafactory_jieba_tokenizer"]
+           ]
 
 
 def llamafactory_tokenize(text: str) -> List[str]:
@@ -31,6 +31,8 @@ class LlamaFactoryCharTokenizer(BaseTokenizer):
     """
 
     name = "llamafactory-char"
+    #: The tool whose tokens this reproduces (named in option errors).
+    TOOL = "LLaMA-Factory"
     content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:
@@ -52,6 +54,9 @@ class LlamaFactoryJiebaTokenizer(JiebaTokenizer):
     """
 
     name = "llamafactory-jieba"
+    #: The tool whose tokens this reproduces (named in option errors); its fixed HMM setting.
+    TOOL = "LLaMA-Factory"
+    HMM = True
     content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:
@@ -70,14 +75,3 @@ class LlamaFactoryJiebaTokenizer(JiebaTokenizer):
 
     def signature(self) -> str:
         return f"jieba-{self.jieba_version}+dict.{self.dict_hash[:6]}+hmm+ws"
-
-
-_LF_TOKENIZER: Optional[LlamaFactoryJiebaTokenizer] = None
-
-
-def llamafactory_jieba_tokenizer() -> LlamaFactoryJiebaTokenizer:
-    """A shared :class:`LlamaFactoryJiebaTokenizer` (its private jieba dictionary loads on first use, ~1 s)."""
-    global _LF_TOKENIZER
-    if _LF_TOKENIZER is None:
-        _LF_TOKENIZER = LlamaFactoryJiebaTokenizer()
-    return _LF_TOKENIZER

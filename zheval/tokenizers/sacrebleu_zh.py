@@ -208,6 +208,8 @@ class SacrebleuZhTokenizer(BaseTokenizer):
     """
 
     name = "sacrebleu-zh"
+    #: The tool whose tokens this reproduces (named in option errors).
+    TOOL = "sacrebleu 2.6.0 tokenize='zh'"
     content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:

@@ -1,0 +1,77 @@
+"""The tokenised corpus that BLEU and ROUGE share in one call (:func:`zheval.score`): an explicit object passed
+down to :func:`zheval.compute.rouge.rouge_items` and :func:`zheval.compute.bleu.bleu_items`, never a
+callback. Built only where :func:`zheval.fast.usable_for` (``"shared_tokens"``) says BLEU may count on ROUGE's tokens;
+it lives for one call."""
+
+from __future__ import annotations
+
+from typing import Dict, Optional, Sequence
+
+import numpy as np
+
+from ..fast import usable_for
+from ..fast.bleu import layout_stats
+from ..fast.index import CorpusLayout
+from ..tokenizers import BaseTokenizer
+from ..tokenizers.corpus import TokenizedCorpus, tokenize_corpus
+
+__all__ = ["SharedTokens"]
+
+
+class SharedTokens:
+    """One call's tokenised corpus (:class:`~zheval.tokenizers.corpus.TokenizedCorpus`), its index arrays
+    (:class:`~zheval.fast.index.CorpusLayout`) and, when BLEU is computed on it too, BLEU's per-item statistics --
+    whose pass also yields every (prediction, reference) pair's ROUGE-N hits for n <= ``bleu_max_order``, so ROUGE
+    does not count those orders again.
+
+    Args:
+        predictions, references: validated texts (``list[str]``, ``list[list[str]]``).
+        tokenizer: the tokenizer of both metrics; sentence_split: ROUGE's sentence split.
+        bleu_max_order: BLEU's ``max_order`` when BLEU is counted on these tokens, else None.
+    """
+
+    def __init__(self, predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: BaseTokenizer,
+                 sentence_split: str, bleu_max_order: Optional[int] = None):
+        self.predictions = predictions
+        self.references = references
+        self.tokenizer = tokenizer
+        self.sentence_split = sentence_split
+        self.bleu_max_order = bleu_max_order
+        self._corpus: Optional[TokenizedCorpus] = None
+        self._layout: Optional[CorpusLayout] = None
+        self._bleu: Optional[tuple] = None
+
+    @property
+    def corpus(self) -> TokenizedCorpus:
+        """The tokenised corpus (tokenised on first use)."""
+        if self._corpus is None:
+            self._corpus = tokenize_corpus(self.predictions, self.references, self.tokenizer, self.sentence_split,
+                                           char_ids=usable_for("char_ids", tokenizer=self.tokenizer))
+        return self._corpus
+
+    @property
+    def layout(self) -> CorpusLayout:
+        """The corpus's index arrays over its distinct texts (built on first use)."""
+        if self._layout is None:
+            self._layout = CorpusLayout.from_corpus(self.corpus)
+        return self._layout
+
+    def _bleu_pass(self) -> tuple:
+        if self._bleu is None:
+            n = self.bleu_max_order
+            self._bleu = layout_stats(self.layout, n, pair_orders=n)
+        return self._bleu
+
+    def bleu_stats(self) -> np.ndarray:
+        """BLEU's ``(n_items, 3 + 2 * bleu_max_order)`` statistics on these tokens (ValueError without an order)."""
+        if self.bleu_max_order is None:
+            raise ValueError("SharedTokens.bleu_stats: these tokens are not shared with BLEU (no bleu_max_order)")
+        return self._bleu_pass()[0]
+
+    def pair_ngram_hits(self) -> Optional[Dict[int, np.ndarray]]:
+        """``{n: (n_pairs,) int64}`` ROUGE-N hits of every pair for n <= ``bleu_max_order`` from BLEU's pass, or
+        None when BLEU is not counted on these tokens."""
+        if self.bleu_max_order is None:
+            return None
+        pair = self._bleu_pass()[1]
+        return {k + 1: pair[:, k] for k in range(pair.shape[1])}
