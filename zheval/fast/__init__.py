@@ -1,7 +1,7 @@
 """Layer 4, fast twins: corpus-at-once (vectorised) versions of the definitions, each naming the reference function
 it equals, and the one decision whether a fast path can serve a request.
 
-Every twin is listed in :data:`TWINS` (``tests/fast/test_twins.py`` walks the table and checks each twin against its
+Every twin is listed in :data:`TWINS` (``tests/test_fast_twins.py`` walks the table and checks each twin against its
 reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
 :func:`usable_for` -- and nothing else -- whether to take a fast path; where it says no, the reference runs.
 """
@@ -29,6 +29,8 @@ TWINS: tuple[Twin, ...] = (
          "the LCS length of every (column, row) pair of texts"),
     Twin("zheval.fast.ngrams:pair_clipped_hits", "zheval.definitions.rouge:clipped_overlap",
          "sum over n-grams of min(count in hypothesis, count in reference) for every pair"),
+    Twin("zheval.fast.ngrams:item_clipped_hits_orders", "zheval.definitions.bleu:item_stats",
+         "the clipped matches of every order of every item (item_stats' matches_1..N columns)"),
     Twin("zheval.fast.bleu:corpus_stats", "zheval.definitions.bleu:corpus_stats",
          "the same int64 statistics matrix (item_stats of every item)"),
     Twin("zheval.fast.bleu:layout_stats", "zheval.definitions.bleu:item_stats",
