@@ -24,7 +24,7 @@ def _section() -> str:
 
 
 _WALK = r"""
-import importlib, json, pkgutil, threading
+import ast, importlib, json, pkgutil, threading
 import zheval
 
 LOCKS = (type(threading.Lock()), type(threading.RLock()), threading.local)
@@ -37,11 +37,29 @@ def stateful(value, name):
     return value is None and name.startswith("_") and not name.endswith("_")
 
 
+def bound_here(mod):
+    # names the module itself binds (module-level assignments, global statements), not names it imports
+    tree = ast.parse(open(mod.__file__, encoding="utf-8").read())
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            names.update(node.names)
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, (ast.AnnAssign, ast.AugAssign)) else []
+        for t in targets:
+            names.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
+        if isinstance(node, ast.ClassDef):
+            names.add(node.name)
+    return names
+
+
 out = []
 for modname in ["zheval"] + [m.name for m in pkgutil.walk_packages(zheval.__path__, "zheval.")]:
     mod = importlib.import_module(modname)
+    own = bound_here(mod)
     for name, value in vars(mod).items():
-        if name.startswith("__"):
+        if name.startswith("__") or name not in own:
             continue
         if stateful(value, name):
             out.append([modname, name])

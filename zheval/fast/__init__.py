@@ -8,6 +8,7 @@ reference on random and real inputs; a twin missing from the table fails that te
 
 from __future__ import annotations
 
+import logging
 from typing import NamedTuple
 
 __all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for"]
@@ -41,6 +42,8 @@ TWINS: tuple[Twin, ...] = (
          "per-item P, R, F of rougeN/rougeL/rougeLsum (bit for bit) of a tokenised corpus"),
 )
 
+_log = logging.getLogger("zheval.fast")
+
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
 FAST_ROUGE_KINDS = ("N", "L", "Lsum")
 
@@ -61,9 +64,19 @@ def usable_for(task: str, **request) -> bool:
       with a tokenizer whose lines concatenate; ``"punct"`` only when the text rule never cuts inside a token), no
       BLEU crosscheck (it needs token strings) and no BLEU preset.
 
+    Each decision is logged at DEBUG level on the ``zheval.fast`` logger (which path ran).
+
     Raises:
         ValueError: an unknown task. KeyError: a request without the keys its task needs.
     """
+    answer = _decide(task, request)
+    if _log.isEnabledFor(logging.DEBUG):
+        _log.debug("usable_for(%s, %s) -> %s", task, {k: getattr(v, "fingerprint", v) for k, v in request.items()},
+                   answer)
+    return answer
+
+
+def _decide(task: str, request: dict) -> bool:
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
     if task == "rouge_type":
