@@ -206,6 +206,11 @@ class BleuItems:
         return len(self.reference_counts)
 
     @classmethod
+    def empty(cls, config: "BleuConfig") -> "BleuItems":
+        """Items of no item, of ``config``'s width."""
+        return cls(np.zeros((0, 3 + 2 * config.max_order), dtype=np.int64), np.zeros(0, dtype=np.int64))
+
+    @classmethod
     def concat(cls, parts: Sequence["BleuItems"]) -> "BleuItems":
         """The items of several batches, in order (at least one part, all of one width, none with tokens).
 

@@ -6,13 +6,16 @@ accumulates batches (``add``/``summary``, ``batch_eval_metrics=True``) — the z
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
-import numpy as np
+from ...compute.guards import warn_input_slips
+from ...compute.inputs import validate_inputs
+from ...compute.metrics import metric_api
 
 __all__ = [
     "LIBRARY_METRICS",
     "Backend",
+    "LibraryBackend",
     "space_sensitive",
     "library_scoring_tokenizer",
     "library_options",
@@ -45,39 +48,12 @@ def space_sensitive(options: Mapping) -> bool:
 
 
 def library_scoring_tokenizer(name: str, options: Mapping):
-    """The zheval tokenizer that ``compute_bleu`` (``name="chinese_bleu"``) or ``compute_rouge``
-    (``"chinese_rouge"``) builds from these options — their own option resolution, preset included — so that the
-    hook can tell which references have no tokens before calling them. Options the metric does not take are ignored.
-    Raises what the library raises for bad option values."""
-    if name == "chinese_bleu":
-        from ...compute import bleu as lib
-    elif name == "chinese_rouge":
-        from ...compute import rouge as lib
-    else:
-        raise ValueError(f"not a library metric: {name!r}; valid: {LIBRARY_METRICS}")
-    own = {k: v for k, v in options.items() if k in library_options(name)}
-    given = {k: v for k, v in own.items() if k in lib.DEFAULTS}
-    resolved = lib.resolve_options(own.get("preset"), **given)
-    tok_opts = {k: v for k, v in own.items() if k in lib.TOKENIZER_OPTIONS}
-    if name == "chinese_bleu":
-        return lib.build_bleu_tokenizer(resolved["tokenizer"], **tok_opts)
-    tok_opts.pop("normalize", None)  # compute_rouge: the resolved value (a preset may set it) replaces the given one
-    if resolved["normalize"] is not None:
-        tok_opts["normalize"] = resolved["normalize"]
-    return lib.build_rouge_tokenizer(resolved["tokenizer"], **tok_opts)
-
-
-def _probe(compute) -> set:
-    """Run ``compute`` on a one-item probe to raise bad option values when the hook is built; return the result's
-    keys. A scoring tokenizer that gives the probe reference no token (a user callable) raises the data error
-    :class:`~zheval.compute.inputs.EmptyReferenceError`, which says nothing about the options: the keys are then unknown
-    (empty set)."""
-    from ...compute.inputs import EmptyReferenceError
-
-    try:
-        return set(compute(["好"], ["好"]))
-    except EmptyReferenceError:
-        return set()
+    """The zheval tokenizer that the library metric ``name`` (``"chinese_bleu"`` / ``"chinese_rouge"``) builds from
+    these options -- its own config (:mod:`zheval.compute.metrics`), preset included -- so that the hook can tell
+    which references have no tokens before scoring. Options the metric does not take are ignored. Raises what the
+    library raises for bad option values (a ValueError for a name that is not a library metric)."""
+    api = metric_api(name)
+    return api.config(**{k: v for k, v in options.items() if k in api.options}).tokenizer
 
 
 class Backend:
@@ -96,15 +72,6 @@ class Backend:
         never kept between calls); empty when the hook cannot know it (an evaluate module other than ours)."""
         return [(self.name, library_scoring_tokenizer(self.name, self.options))]
 
-    def _take_options(self, options: dict, known) -> None:
-        """Keep ``options``; refuse unknown ones and ``crosscheck`` (both metrics share these rules)."""
-        self.options = dict(options)
-        bad = sorted(set(self.options) - set(known))
-        if bad:
-            raise TypeError(f"{self.name} got unknown option(s) {bad}; valid options: {', '.join(sorted(known))}")
-        if self.options.get("crosscheck"):
-            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
-
     def compute(self, predictions: list[str], references: list[str]) -> dict:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -118,130 +85,65 @@ class Backend:
         raise NotImplementedError
 
 
-class _BleuBackend(Backend):
-    """:func:`zheval.compute.bleu.compute_bleu`; batches keep the additive per-item statistics matrix."""
+class LibraryBackend(Backend):
+    """``chinese_rouge`` or ``chinese_bleu`` straight from the library's items/result pair
+    (:mod:`zheval.compute.metrics`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
+    batch adds its items and the summary is the result of their concatenation -- the whole-set numbers exactly
+    (BLEU statistics are additive; ROUGE's mean is ``math.fsum`` over the per-item values).
 
-    name = "chinese_bleu"
+    The config is built (and every option checked) when the hook is built, and again for each evaluation, so that a
+    jieba dictionary edited between evaluations is read again (nothing keyed by a user callable is kept)."""
 
-    def __init__(self, options: dict):
-        from ...compute import bleu as bleu_corpus
-
-        self._lib = bleu_corpus
-        self._take_options(options, bleu_corpus.BLEU_OPTIONS)
-        # split as compute_bleu does: preset + scoring options, tokenizer options, interval options
-        tok_opts = {k: v for k, v in self.options.items() if k in bleu_corpus.TOKENIZER_OPTIONS}
-        given = {k: v for k, v in self.options.items() if k in bleu_corpus.DEFAULTS}
-        self._opts = bleu_corpus.resolve_options(self.options.get("preset"), **given)
-        self._tok_opts = tok_opts
-        self._interval = {k: self.options[k] for k in ("bootstrap", "seed", "confidence") if k in self.options}
-        self._stats: list[np.ndarray] = []
-        # fail fast (bad option values) when the hook is built, not after training; the keys of this probe tell
-        # which option-dependent extras compute_bleu adds (they do not depend on the data)
-        self._probe_keys = _probe(self.compute)
-
-    def compute(self, predictions, references):
-        return self._lib.compute_bleu(predictions, references, **self.options)
-
-    def add(self, predictions, references):
-        o = self._opts
-        self._stats.append(
-            self._lib.bleu_stats(predictions, references, o["tokenizer"], o["max_order"], **self._tok_opts)
-        )
-
-    def summary(self):
-        o = self._opts
-        width = 3 + 2 * o["max_order"]
-        stats = np.concatenate(self._stats, axis=0) if self._stats else np.zeros((0, width), dtype=np.int64)
-        self._stats = []
-        keys = ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")
-        score_opts = {k: o[k] for k in keys}
-        out = self._lib.result_from_stats(stats, level=o["level"], **self._interval, **score_opts)
-        if "llamafactory_bleu_4" in self._probe_keys:
-            from ...presets.llamafactory import llamafactory_bleu4
-
-            out["llamafactory_bleu_4"] = llamafactory_bleu4(out["scores"])
-        return out
-
-    def reset(self):
-        self._stats = []
-
-
-class _RougeBackend(Backend):
-    """:func:`zheval.compute.rouge.compute_rouge`; batches keep the per-item P/R/F of every ROUGE type and the summary
-    takes their exact mean (``math.fsum``, order-independent), as ``compute_rouge`` does."""
-
-    name = "chinese_rouge"
-
-    def __init__(self, options: dict):
-        from ...compute import rouge as rouge_corpus
-
-        self._lib = rouge_corpus
-        self._take_options(options, rouge_corpus.ROUGE_OPTIONS)
-        if self.options.get("use_aggregator", True) is False:
+    def __init__(self, name: str, options: dict):
+        self.api = metric_api(name)
+        self.name = self.api.name
+        self.options = dict(options)
+        bad = sorted(set(self.options) - set(self.api.options))
+        if bad:
+            raise TypeError(f"{self.name} got unknown option(s) {bad}; valid options: "
+                            f"{', '.join(sorted(self.api.options))}")
+        if self.options.get("crosscheck"):
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
+        if self.api.short == "rouge" and self.options.get("use_aggregator", True) is False:
             raise ValueError(
                 "use_aggregator=False returns per-item lists; a Trainer needs one number per key (the per-item "
                 "values of the last call are in hook.results only when use_aggregator=True is kept)"
             )
-        self._items: dict[str, list[float]] = {}
-        _probe(self.compute)  # fail fast (bad option values) when the hook is built, not after training
+        self.config = self.api.config(**self.options)  # fail fast: bad option values when the hook is built
+        self._parts: list = []
+        self._batch_config = None
 
     def compute(self, predictions, references):
-        return self._lib.compute_rouge(predictions, references, **self.options)
+        config = self.api.config(**self.options)
+        preds, refs = validate_inputs(predictions, references)
+        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        return self.api.result(self.api.items(preds, refs, config), config)
 
     def add(self, predictions, references):
-        per_item = {**self.options, "use_aggregator": False, "bootstrap": 0, "return_precision_recall": True}
-        res = self._lib.compute_rouge(predictions, references, **per_item)
-        for key, value in res.items():
-            if isinstance(value, list):
-                self._items.setdefault(key, []).extend(value)
+        if self._batch_config is None:
+            self._batch_config = self.api.config(**self.options)
+        config = self._batch_config
+        preds, refs = validate_inputs(predictions, references)
+        if not self._parts:
+            warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        self._parts.append(self.api.items(preds, refs, config))
 
     def summary(self):
-        from ...results.reducers import bootstrap_interval, mean
-
-        items, self._items = self._items, {}
-        types = [k for k in items if not k.endswith(("_precision", "_recall"))]
-        out: dict[str, Any] = {t: mean(items[t]) for t in types}
-        if self.options.get("return_precision_recall"):
-            for t in types:
-                out[f"{t}_precision"] = mean(items[f"{t}_precision"])
-                out[f"{t}_recall"] = mean(items[f"{t}_recall"])
-        n_boot = self.options.get("bootstrap", 0)
-        if n_boot:
-            seed, confidence = self.options.get("seed", 12345), self.options.get("confidence", 0.95)
-            for t in types:
-                values = np.asarray(items[t])
-                if len(values):
-                    low, high = bootstrap_interval(values, lambda a: a.mean(axis=-1), int(n_boot), confidence, seed)
-                else:
-                    low = high = 0.0
-                out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
-        if self.options.get("preset") == "llamafactory":
-            from ...presets.llamafactory import llamafactory_item_value, llamafactory_mean
-            from ...definitions.rouge import parse_rouge_type
-
-            for t in types:
-                rt = parse_rouge_type(t)
-                key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
-                out[key] = llamafactory_mean([llamafactory_item_value(f) for f in items[t]])
-        return out
+        config = self._batch_config if self._batch_config is not None else self.api.config(**self.options)
+        parts, self._parts, self._batch_config = self._parts, [], None
+        items = self.api.concat(parts) if parts else self.api.empty(config)
+        return self.api.result(items, config)
 
     def reset(self):
-        self._items = {}
+        self._parts, self._batch_config = [], None
 
 
 def _is_zheval_module(module) -> bool:
-    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` script of this package (its module calls this
-    zheval's ``compute_rouge`` / ``compute_bleu``), not merely a module of that name."""
-    import sys
+    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` script of this package (its class is built on
+    :class:`zheval.adapters.evaluate_module.ZhevalMetricMixin`), not merely a module of that name."""
+    from ..evaluate_module import ZhevalMetricMixin
 
-    name = getattr(module, "name", None)
-    if name not in LIBRARY_METRICS:
-        return False
-    from ...compute import bleu as bleu_corpus, rouge as rouge_corpus
-
-    script = sys.modules.get(type(module).__module__)
-    fn = rouge_corpus.compute_rouge if name == "chinese_rouge" else bleu_corpus.compute_bleu
-    return getattr(script, fn.__name__, None) is fn
+    return getattr(module, "name", None) in LIBRARY_METRICS and isinstance(module, ZhevalMetricMixin)
 
 
 class _ModuleBackend(Backend):
@@ -307,10 +209,8 @@ def make_backend(spec, options: dict) -> Backend:
         TypeError: any other ``spec``; what the back-end raises for bad options.
     """
     if isinstance(spec, str):
-        if spec == "chinese_bleu":
-            return _BleuBackend(_own_options(options, spec))
-        if spec == "chinese_rouge":
-            return _RougeBackend(_own_options(options, spec))
+        if spec in LIBRARY_METRICS:
+            return LibraryBackend(spec, _own_options(options, spec))
         return _ModuleBackend(_load_module(spec), options)
     if hasattr(spec, "compute") and hasattr(spec, "add_batch"):
         return _ModuleBackend(spec, options)
@@ -322,13 +222,7 @@ def make_backend(spec, options: dict) -> Backend:
 
 def library_options(name: str) -> tuple[str, ...]:
     """Option names taken by a library metric (the keyword options of its compute function)."""
-    if name == "chinese_bleu":
-        from ...compute.bleu import BLEU_OPTIONS
-
-        return tuple(BLEU_OPTIONS)
-    from ...compute.rouge import ROUGE_OPTIONS
-
-    return tuple(ROUGE_OPTIONS)
+    return tuple(metric_api(name).options)
 
 
 def _own_options(options: dict, name: str) -> dict:
