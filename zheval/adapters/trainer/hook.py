@@ -11,6 +11,7 @@ import math
 import numbers
 from typing import Any, Mapping, Sequence
 
+from ...compute.inputs import empty_references
 from .backends import LIBRARY_METRICS, Backend, library_options, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
 from .spaces import ambiguous_example, ambiguous_message
@@ -204,16 +205,12 @@ class ZhevalComputeMetrics:
         reference that is only punctuation; a user tokenizer returning ``[]``) — every metric scores the same items.
         With ``empty_references="error"`` the first such item raises ValueError."""
         tokenizers = [pair for b in self.metrics for pair in b.scoring_tokenizers()]
-        keep, reasons = [], {}
-        for i, ref in enumerate(refs):
-            if not ref.strip():
-                reasons[i] = "decodes to an empty string (all label positions are -100/pad/special tokens)"
-                continue
-            empty_for = next((name for name, tok in tokenizers if not tok.tokenize(ref)), None)
-            if empty_for is not None:
-                reasons[i] = f"has no tokens for the scoring tokenizer of {empty_for} ({ref!r})"
-                continue
-            keep.append(i)
+        reasons = {i: "decodes to an empty string (all label positions are -100/pad/special tokens)"
+                   for (i, _) in empty_references([[r] for r in refs])}
+        for name, tok in tokenizers:  # the library's empty-reference rule, with each metric's scoring tokenizer
+            for i, _ in empty_references([[r] for r in refs], tok):
+                reasons.setdefault(i, f"has no tokens for the scoring tokenizer of {name} ({refs[i]!r})")
+        keep = [i for i in range(len(refs)) if i not in reasons]
         if reasons and self.empty_references == "error":
             first = min(reasons)
             raise ValueError(
