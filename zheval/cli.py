@@ -194,7 +194,7 @@ def _plot_format(plot: Optional[Path]) -> Optional[str]:
     """The image format of ``--plot FILE`` from its extension (checked before any work is done)."""
     if plot is None:
         return None
-    from .adapters.duck.report import plot_formats
+    from .adapters.duck.plot import plot_formats
 
     formats = plot_formats()
     ext = plot.suffix.lower().lstrip(".")
@@ -217,7 +217,8 @@ def _render(report, fmt: Format) -> str:
 
 def _emit(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plot_by: str) -> None:
     """Render everything first, then write (atomically), so a failure leaves no partial output."""
-    from .adapters.duck.report import atomic_write, plot_report
+    from .adapters.duck.plot import plot_report
+    from .adapters.files import atomic_write
 
     text = _render(report, fmt)
     png = notes = None
@@ -579,7 +580,7 @@ def clean(
         js = json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n" if report_json else None
         write_duck(cleaned, output)
         if js is not None:
-            from .adapters.duck.report import atomic_write
+            from .adapters.files import atomic_write
 
             atomic_write(report_json, js)
         typer.echo(text)

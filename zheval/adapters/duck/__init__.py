@@ -8,7 +8,10 @@ This module is the public face; each job lives in its own module:
 * :mod:`~zheval.adapters.duck.predictions` — :func:`read_predictions`, :func:`join_predictions` (id-keyed JSONL,
   LLaMA-Factory ``generated_predictions.jsonl``, plain text);
 * :mod:`~zheval.adapters.duck.evaluate` — :func:`evaluate_predictions`, :func:`human_ceiling`,
-  :func:`compare_predictions` (per-item statistics with ``Dataset.map``; reductions in :mod:`zheval.adapters.duck.report`).
+  :func:`compare_predictions` (per-item statistics with ``Dataset.map``);
+* :mod:`~zheval.adapters.duck.report` — grouped scores with bootstrap intervals and their tables (text, Markdown,
+  JSON); :mod:`~zheval.adapters.duck.plot` — the plot. The text diagnostics a report carries are
+  :mod:`zheval.results.diagnostics`.
 
 Example::
 
@@ -26,7 +29,7 @@ from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
-from .report import atomic_write
+from ..files import atomic_write
 from .clean import CleanReport, bigram_jaccard, clean_duck
 from .evaluate import compare_predictions, evaluate_predictions, human_ceiling, item_statistics, make_config
 from .load import DIFFICULTIES, DOMAINS, DUCK_KEYS, DuckFormatError, Problem, duck_features, load_duck, read_duck_rows

@@ -33,11 +33,11 @@ import numpy as np
 
 from ...definitions.bleu import score_stats, sum_stats
 from ...fast.bleu import corpus_stats
+from ...results.diagnostics import compute_diagnostics
 from .report import (
     MIN_INTERVAL_ITEMS,
     MetricSpec,
     Report,
-    compute_diagnostics,
     group_items,
     no_interval_reason,
     score_groups,
