@@ -470,7 +470,7 @@ def ceiling(
     """Human ceiling: each reference scored against the item's other references (needs ≥ 2 references)."""
 
     def go():
-        from .adapters.duck.evaluate import human_ceiling
+        from .adapters.duck.ceiling import human_ceiling
 
         _quiet(quiet)
         _check_tokenizer(tokenizer)
@@ -524,7 +524,7 @@ def compare(
     tie is reported as "no difference", since that p-value is then its minimum 1/(resamples + 1))."""
 
     def go():
-        from .adapters.duck.evaluate import compare_predictions
+        from .adapters.duck.compare import compare_predictions
 
         _quiet(quiet)
         _check_tokenizer(tokenizer)
