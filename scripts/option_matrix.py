@@ -145,9 +145,9 @@ ENTRY_POINTS: dict[str, tuple[str, ...]] = {
     "read_predictions": ("zheval.adapters.duck:read_predictions", "zheval.adapters.duck.predictions:read_predictions"),
     "evaluate_predictions": ("zheval.adapters.duck:evaluate_predictions",
                              "zheval.adapters.duck.evaluate:evaluate_predictions"),
-    "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck.evaluate:human_ceiling"),
+    "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck.ceiling:human_ceiling"),
     "compare_predictions": ("zheval.adapters.duck:compare_predictions",
-                            "zheval.adapters.duck.evaluate:compare_predictions"),
+                            "zheval.adapters.duck.compare:compare_predictions"),
 }
 
 

@@ -16,7 +16,8 @@ from typer.testing import CliRunner
 from conftest import REPO
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_BOOTSTRAP, app
-from zheval.adapters.duck.report import MIN_INTERVAL_ITEMS, MetricSpec, atomic_write, group_items, score_groups
+from zheval.adapters.duck.report import MIN_INTERVAL_ITEMS, MetricSpec, group_items, score_groups
+from zheval.adapters.files import atomic_write
 from zheval.compute.rouge import compute_rouge
 
 runner = CliRunner()

@@ -170,7 +170,8 @@ def test_num_proc_1_and_2_identical(crosswoz):
 
 
 def test_map_fingerprint_changes_with_tokenizer_and_predictions(crosswoz):
-    from zheval.adapters.duck.evaluate import item_statistics, make_config
+    from zheval.adapters.duck.config import make_config
+    from zheval.adapters.duck.statistics import item_statistics
 
     ds, preds = crosswoz
     small = ds.select(range(5))

@@ -1,4 +1,5 @@
-"""zheval.adapters.duck.report: diagnostics by hand, grouping, CJK-aware tables, atomic writes, JSON/markdown rendering."""
+"""zheval.adapters.duck.report, zheval.results.diagnostics, zheval.adapters.files: diagnostics by hand, grouping,
+CJK-aware tables, atomic writes, JSON/markdown rendering."""
 
 from __future__ import annotations
 
@@ -9,16 +10,15 @@ import pytest
 
 from zheval.adapters.duck.report import (
     MetricSpec,
-    atomic_write,
-    compute_diagnostics,
     display_width,
-    ending_kind,
     format_table,
     group_items,
     render_markdown,
     render_table,
     score_groups,
 )
+from zheval.adapters.files import atomic_write
+from zheval.results.diagnostics import compute_diagnostics, ending_kind
 
 
 @pytest.mark.parametrize(
