@@ -126,7 +126,7 @@ def test_sacrebleu_zh_preset_equals_sacrebleu_and_needs_bleu_only(groups):
 def test_tokenizer_none_on_unsegmented_chinese_warns(groups):
     d, rows, data, pred, preds, refs = groups
     rep = _json(run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0, "--by", "none", "-f", "json", "-t", "none"))
-    assert any("tokenizer 'none' splits on whitespace only" in w for w in rep["warnings"])
+    assert any('tokenizer="none" splits on whitespace only' in w for w in rep["warnings"])
     assert _overall(rep)["bleu"] == compute_bleu(preds, refs, tokenizer="none")["bleu"]
     # pre-segmented text (words separated by spaces) is what -t none is for: no warning
     import jieba
@@ -135,7 +135,7 @@ def test_tokenizer_none_on_unsegmented_chinese_warns(groups):
     sdata = _write(d / "seg.jsonl", [{**r, "responses": [seg(x) for x in r["responses"][1:]]} for r in rows])
     spred = _write(d / "seg_pred.jsonl", [{"id": r["id"], "prediction": seg(p)} for r, p in zip(rows, preds)])
     rep = _json(run("score", "-d", sdata, "-p", spred, "-q", "--bootstrap", 0, "--by", "none", "-f", "json", "-t", "none"))
-    assert not any("tokenizer 'none'" in w for w in rep["warnings"])
+    assert not any('tokenizer="none"' in w for w in rep["warnings"])
 
 
 # ---- LLaMA-Factory labels ---------------------------------------------------------------------------------------

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Sequence
 
-from ...definitions.rouge import parse_rouge_type
+from ...compute.bleu import BleuConfig
+from ...compute.rouge import RougeConfig
 from ...tokenizers import BaseTokenizer
 
 __all__ = ["METRICS", "DEFAULT_ROUGE_TYPES", "ScoreConfig", "make_config"]
@@ -24,20 +25,42 @@ DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    """Resolved scoring options shared by every item (pickled into ``map`` workers).
+    """Resolved scoring options shared by every item (pickled into ``map`` workers): the library's own configs
+    (:func:`zheval.compute.rouge.rouge_config`, :func:`zheval.compute.bleu.bleu_config`), which share one tokenizer.
 
     Attributes:
-        tokenizer: the zheval tokenizer; metrics: subset of :data:`METRICS`; rouge_types; multi_ref (ROUGE
-            multi-reference rule); sentence_split (ROUGE-Lsum); bleu: resolved BLEU options
-            (:func:`zheval.compute.bleu.resolve_options`); preset: BLEU preset name or ``None``.
+        metrics: subset of :data:`METRICS`; rouge_config: the ROUGE config (its types, multi-reference rule,
+            sentence split); bleu_config: the BLEU config (corpus level).
     """
 
-    tokenizer: BaseTokenizer
     metrics: tuple
-    rouge_types: tuple
-    multi_ref: str
-    sentence_split: str
-    bleu: dict = field(default_factory=dict)
+    rouge_config: RougeConfig
+    bleu_config: BleuConfig
+
+    @property
+    def tokenizer(self) -> BaseTokenizer:
+        """The zheval tokenizer of both metrics."""
+        return self.bleu_config.tokenizer
+
+    @property
+    def rouge_types(self) -> tuple:
+        return self.rouge_config.types
+
+    @property
+    def multi_ref(self) -> str:
+        return self.rouge_config.multi_ref
+
+    @property
+    def sentence_split(self) -> str:
+        return self.rouge_config.sentence_split
+
+    @property
+    def bleu(self) -> dict:
+        """The resolved BLEU options as a dict (``max_order``, ``smooth_method``, ..., ``preset``)."""
+        b = self.bleu_config
+        return {"max_order": b.max_order, "smooth_method": b.smooth_method, "smooth_value": b.smooth_value,
+                "bp_ref_length": b.bp_ref_length, "level": b.level, "effective_order": b.effective_order,
+                "weights": b.weights, "preset": b.preset}
 
     def fingerprint(self) -> str:
         """sha256 (16 hex) of the tokenizer fingerprint and every scoring option."""
@@ -52,7 +75,7 @@ class ScoreConfig:
     @property
     def score_options(self) -> dict:
         """Keyword options of :func:`zheval.definitions.bleu.score_stats`."""
-        return {k: self.bleu[k] for k in ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")}
+        return self.bleu_config.score_options
 
 
 def make_config(
@@ -64,15 +87,16 @@ def make_config(
     bleu_options: dict | None = None,
     **tokenizer_options,
 ) -> ScoreConfig:
-    """Validate options and build a :class:`ScoreConfig`.
+    """Validate options and build a :class:`ScoreConfig` with the library's config functions (every option check
+    and the tokenizer construction are the library's own).
 
     Args:
-        tokenizer: a tokenizer name (``char``, ``jieba``, ``none``, or a BLEU preset tokenizer), a zheval tokenizer
-            or a callable, as :func:`zheval.compute.bleu.build_bleu_tokenizer`.
+        tokenizer: a tokenizer name of :func:`zheval.tokenizers.get_tokenizer` (``char``, ``jieba``, ``none``, a
+            preset's tool tokenizer), a zheval tokenizer or a callable; ``None``: the BLEU preset's.
         metrics: any of ``"bleu"``, ``"rouge"``.
-        rouge_types: ROUGE types (:func:`zheval.definitions.rouge.parse_rouge_type`); multi_ref: ``max``/``mean``/``pool``/
-            ``best_recall``; sentence_split: ``punct``/``newline`` (ROUGE-Lsum).
-        bleu_options: BLEU options of :func:`zheval.compute.bleu.compute_bleu` (``max_order``, ``smooth_method``,
+        rouge_types: ROUGE types (:func:`zheval.definitions.rouge.parse_rouge_type`); multi_ref: ``max``/``mean``/
+            ``pool``/``best_recall``; sentence_split: ``punct``/``newline`` (ROUGE-Lsum).
+        bleu_options: BLEU options of :func:`zheval.compute_bleu` (``preset``, ``max_order``, ``smooth_method``,
             ``smooth_value``, ``bp_ref_length``, ``effective_order``, ``weights``); corpus level only.
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s``.
 
@@ -80,10 +104,9 @@ def make_config(
         ValueError: unknown metric, ROUGE type, multi_ref, sentence split, BLEU option value, ``level`` other than
             corpus; TypeError: unknown option names.
     """
-    from ...compute.bleu import build_bleu_tokenizer, resolve_options
-    from ...definitions.rouge import MULTI_REF_MODES
-    from ...compute.rouge import ROUGE_TOKENIZERS, build_rouge_tokenizer
-    from ...text.sentences import SENTENCE_SPLITS
+    from ...compute.bleu import bleu_config
+    from ...compute.options import UNSET
+    from ...compute.rouge import rouge_config
 
     if isinstance(metrics, str):
         metrics = [m.strip() for m in metrics.split(",") if m.strip()]
@@ -94,21 +117,10 @@ def make_config(
         rouge_types = [t.strip() for t in rouge_types.split(",") if t.strip()]
     if "rouge" in metrics and not rouge_types:
         raise ValueError("rouge_types must name at least one ROUGE type")
-    for rt in rouge_types:
-        parse_rouge_type(rt)
-    if len(set(rouge_types)) != len(rouge_types):
-        raise ValueError(f"rouge_types has duplicates: {list(rouge_types)}")
-    if multi_ref not in MULTI_REF_MODES:
-        raise ValueError(f"unknown multi_ref {multi_ref!r}; valid: {', '.join(MULTI_REF_MODES)}")
-    if sentence_split not in SENTENCE_SPLITS:
-        raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {', '.join(SENTENCE_SPLITS)}")
-    bopts = dict(bleu_options or {})
-    preset = bopts.pop("preset", None)
-    bleu = resolve_options(preset, **bopts)
-    if bleu["level"] != "corpus":
+    bleu = bleu_config(tokenizer=UNSET if tokenizer is None else tokenizer, **dict(bleu_options or {}),
+                       **tokenizer_options)
+    if bleu.level != "corpus":
         raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
-    if isinstance(tokenizer, str) and tokenizer in ROUGE_TOKENIZERS:
-        tok = build_rouge_tokenizer(tokenizer, **tokenizer_options)
-    else:
-        tok = build_bleu_tokenizer(tokenizer if tokenizer is not None else bleu["tokenizer"], **tokenizer_options)
-    return ScoreConfig(tok, tuple(m for m in METRICS if m in metrics), tuple(rouge_types), multi_ref, sentence_split, bleu)
+    rouge = rouge_config(tokenizer=bleu.tokenizer, rouge_types=list(rouge_types) or ["rouge1"], multi_ref=multi_ref,
+                         sentence_split=sentence_split)
+    return ScoreConfig(tuple(m for m in METRICS if m in metrics), rouge, bleu)

@@ -101,77 +101,13 @@ def label_mismatch_warning(predictions, which: str = "") -> str | None:
     )
 
 
-#: Fraction of Han characters that OpenCC t2s changes above which a side counts as Traditional Chinese (Simplified
-#: text changes ~0%; Traditional text ~20–30%), and below which the other side counts as Simplified.
-_TRADITIONAL_MIN, _SIMPLIFIED_MAX = 0.05, 0.01
-
-
-#: Han characters per side that the Traditional/Simplified check converts (a sample is enough for a share).
-_T2S_SAMPLE_CHARS = 200_000
-
-
-def _traditional_fraction(texts) -> float:
-    """Share (0–1) of the Han characters of ``texts`` (the first :data:`_T2S_SAMPLE_CHARS`) that OpenCC t2s
-    changes; converted in one call."""
-    import re
-
-    from ...text.normalize import t2s
-
-    han = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
-    parts, total = [], 0
-    for t in texts:
-        for run in han.findall(t):
-            parts.append(run)
-            total += len(run)
-        if total >= _T2S_SAMPLE_CHARS:
-            break
-    if not total:
-        return 0.0
-    chars = "".join(parts)
-    conv = t2s(chars)
-    if len(conv) != len(chars):  # a phrase conversion changed the length: compare run by run
-        changed = sum(sum(a != b for a, b in zip(r, t2s(r))) for r in parts)
-    else:
-        changed = sum(a != b for a, b in zip(chars, conv))
-    return changed / total
-
-
 def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
-    """Warnings for two user slips that give a wrong number without an error.
+    """The library's warnings for user slips that give a wrong number without an error
+    (:func:`zheval.compute.guards.input_slips`: a whitespace tokenizer on unsegmented Chinese, Traditional against
+    Simplified without ``t2s``), as report lines (``--t2s`` is the command-line form of ``t2s=True``)."""
+    from ...compute.guards import ScriptMismatchWarning, input_slips
+    from ...tokenizers import TOOL_TOKENIZERS
 
-    * ``tokenizer="none"`` (whitespace split) on Chinese written without spaces: most texts with Han characters
-      contain no space, so each reply is one token and BLEU/ROUGE compare whole replies.
-    * Traditional predictions against Simplified references (or the reverse) without the ``t2s`` step: OpenCC t2s
-      changes at least 5% of the Han characters of one side and at most 1% of the other's, so equal words count
-      as different characters.
-
-    TODO(issue 13, library guards): the library is getting the same checks in compute_bleu/compute_rouge (another
-    helper); once merged, call them here instead of this local copy so that both paths warn with the same rule.
-    """
-    import re
-
-    out = []
-    han = re.compile(r"[\u3400-\u9fff]")
-    if tok.name == "none":
-        texts = [t for t in list(predictions) + [r for rs in references for r in rs] if han.search(t)]
-        unspaced = sum(1 for t in texts if len(han.findall(t)) >= 2 and not re.search(r"\s", t.strip()))
-        if texts and unspaced * 2 > len(texts):
-            out.append(
-                f"tokenizer 'none' splits on whitespace only, but {unspaced} of {len(texts)} Chinese texts have no "
-                "space: each is a single token, so BLEU/ROUGE compare whole replies; use -t char or -t jieba "
-                "unless the texts are pre-segmented"
-            )
-    if "t2s" not in tok.normalizer.steps:
-        try:
-            fp = _traditional_fraction(predictions)
-            fr = _traditional_fraction(r for rs in references for r in rs)
-        except ImportError:  # opencc missing: t2s is unavailable anyway
-            fp = fr = 0.0
-        if (fp >= _TRADITIONAL_MIN and fr <= _SIMPLIFIED_MAX) or (fr >= _TRADITIONAL_MIN and fp <= _SIMPLIFIED_MAX):
-            trad, simp = ("predictions", "references") if fp > fr else ("references", "predictions")
-            out.append(
-                f"the {trad} look like Traditional Chinese ({max(fp, fr):.0%} of their Han characters change under "
-                f"OpenCC t2s) and the {simp} like Simplified ({min(fp, fr):.0%}): the same words count as different "
-                "characters; add --t2s (t2s=True) to convert both to Simplified first"
-            )
-    return out
+    refs = [list(r) for r in references]
+    slips = input_slips(list(predictions), refs, tok, t2s_option=tok.name not in TOOL_TOKENIZERS)
+    return [msg + (" On the command line: --t2s." if cat is ScriptMismatchWarning else "") for cat, msg in slips]

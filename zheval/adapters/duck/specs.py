@@ -6,13 +6,14 @@ signatures (:func:`report_signatures`) and the parameters (:func:`report_params`
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import Sequence
 
 import numpy as np
 
 from ...definitions.bleu import score_stats, sum_stats
 from ...results.reducers import mean
-from ...results.signature import build_signature
 from .config import ScoreConfig
 from .report import MetricSpec
 
@@ -100,27 +101,15 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
 
 def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, seed: int,
                       confidence: float) -> dict:
-    """``{"bleu": signature, "rouge": signature}`` (those of the metrics in ``cfg``) with the fields of
-    ``compute_bleu``/``compute_rouge`` in their order (:func:`zheval.results.signature.build_signature`);
-    ``ref_counts``: references per scored row; the bootstrap fields when ``bootstrap`` > 0."""
-    tok = cfg.tokenizer
+    """``{"bleu": signature, "rouge": signature}`` (those of the metrics in ``cfg``): the library configs' own
+    signatures (:meth:`zheval.compute.bleu.BleuConfig.signature`, :meth:`zheval.compute.rouge.RougeConfig.signature`)
+    with this report's bootstrap; ``ref_counts``: references per scored row."""
+    interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence)
     sig = {}
-    boot = [("bs", int(bootstrap)), ("seed", seed)] + ([("conf", float(confidence))] if confidence != 0.95 else []) if bootstrap else []
     if "bleu" in cfg.metrics:
-        b = cfg.bleu
-        sv = b["smooth_value"]
-        smooth = b["smooth_method"] if sv is None else f"{b['smooth_method']}[{format(float(sv), 'g')}]"
-        fields = [("level", "corpus"), ("order", b["max_order"]), ("smooth", smooth), ("bp", b["bp_ref_length"]),
-                  ("eff", b["effective_order"])]
-        if b["weights"] is not None:
-            fields.append(("weights", "/".join(format(w, "g") for w in b["weights"])))
-        sig["bleu"] = build_signature(tok, ref_counts, "bleu", fields + boot, preset=b.get("preset"))
+        sig["bleu"] = replace(cfg.bleu_config, **interval).signature(ref_counts)
     if "rouge" in cfg.metrics:
-        # the fields of zheval.compute.rouge.compute_rouge, in its order
-        fields = [("types", "+".join(cfg.rouge_types)), ("multi", cfg.multi_ref), ("beta", 1.0)]
-        if "rougeLsum" in cfg.rouge_types:
-            fields.append(("split", cfg.sentence_split))
-        sig["rouge"] = build_signature(tok, ref_counts, "rouge", fields + boot)
+        sig["rouge"] = replace(cfg.rouge_config, **interval).signature(ref_counts)
     return sig
 
 

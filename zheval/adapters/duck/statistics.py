@@ -1,12 +1,10 @@
 """Per-item statistics of a 小黄鸭 dataset with ``Dataset.map`` (:func:`item_statistics`), and the references
 that cannot be scored, found on the way (:func:`unscorable_problems`, :func:`raise_unscorable`).
 
-* The per-item statistics are computed by the same core functions as ``compute_bleu``/``compute_rouge`` (BLEU:
-  additive n-gram statistics, :func:`zheval.fast.bleu.corpus_stats`; ROUGE: per-item P/R/F,
-  :func:`zheval.definitions.rouge.make_item_scorer`) on the same tokens (the tokenizer's cached ``tokenize_cached``
-  for BLEU, ``tokenize_sentences`` for ROUGE), so the overall numbers are identical to calling those functions
-  directly, and identical for any ``num_proc`` (statistics are per item; reductions run in the main process in item
-  order).
+* The per-item statistics of each ``map`` batch are the library's items (:func:`zheval.compute.bleu.bleu_items`:
+  additive n-gram statistics; :func:`zheval.compute.rouge.rouge_items`: per-item P/R/F), so the overall numbers are
+  identical to ``compute_bleu``/``compute_rouge`` on the same texts, and identical for any ``num_proc`` (statistics
+  are per item; reductions run in the main process in item order).
 * ``map`` gets an explicit ``new_fingerprint`` built from the dataset fingerprint, a hash of the predictions, the
   tokenizer fingerprint and every scoring option (datasets' own hashing of a jieba tokenizer is slow and goes stale
   after dictionary changes). The tokenizer pickles without its jieba instance and rebuilds it lazily in each worker.
@@ -17,8 +15,9 @@ from __future__ import annotations
 import hashlib
 from typing import Sequence
 
-from ...definitions.rouge import make_item_scorer
-from ...fast.bleu import corpus_stats
+from ...compute.bleu import bleu_items
+from ...compute.inputs import empty_references
+from ...compute.rouge import rouge_items
 from ...tokenizers import BaseTokenizer
 from .config import ScoreConfig
 
@@ -31,47 +30,23 @@ __all__ = ["item_statistics", "unscorable_problems", "raise_unscorable"]
 def _score_batch(batch: dict, cfg: ScoreConfig) -> dict:
     tok = cfg.tokenizer
     preds = batch["prediction"]
-    refs = batch["responses"]
+    refs = [list(r) for r in batch["responses"]]
     out: dict = {}
-    # references that cannot be scored: empty after normalisation, or without a token after tokenisation (e.g.
-    # "……" with punct="drop"); every one is recorded here and reported together by the caller (a zero-token
-    # reference would otherwise count as a length of 0 in BLEU's brevity penalty, or score 0 in ROUGE)
+    # references that cannot be scored, by the library's empty-reference rule (blank, or without a token after
+    # normalisation and tokenisation, e.g. "……" with punct="drop"): every one is recorded here and reported together
+    # by the caller with its file:line; the items below are computed with the rule's explicit opt-out meanwhile
     bad_idx: list = [[] for _ in refs]
     bad_why: list = [[] for _ in refs]
-    for i, rs in enumerate(refs):
-        for j, r in enumerate(rs):
-            if not tok.normalize(r).strip():
-                bad_idx[i].append(j)
-                bad_why[i].append("empty")
+    for i, j in empty_references(refs, tok):
+        bad_idx[i].append(j)
+        bad_why[i].append("empty" if not tok.normalize(refs[i][j]).strip() else "no_tokens")
     if "bleu" in cfg.metrics:
-        tc = tok.tokenize_cached
-        ref_tokens = []
-        for i, rs in enumerate(refs):
-            toks = [tc(r) for r in rs]
-            for j, t in enumerate(toks):
-                if not t and j not in bad_idx[i]:
-                    bad_idx[i].append(j)
-                    bad_why[i].append("no_tokens")
-            ref_tokens.append(toks)
-        out["bleu_stats"] = corpus_stats([tc(p) for p in preds], ref_tokens, cfg.bleu["max_order"]).tolist()
+        out["bleu_stats"] = bleu_items(preds, refs, cfg.bleu_config, allow_empty_references=True).stats.tolist()
     if "rouge" in cfg.metrics:
-        scorer = make_item_scorer(list(cfg.rouge_types), cfg.multi_ref)
-        ts = tok.tokenize_sentences
-        split = cfg.sentence_split
-        cols = {f"{rt}_{x}": [] for rt in cfg.rouge_types for x in ("precision", "recall", "fmeasure")}
-        for i, (p, rs) in enumerate(zip(preds, refs)):
-            ref_sents = [ts(r, split) for r in rs]
-            for j, sents in enumerate(ref_sents):
-                if not any(sents) and j not in bad_idx[i]:
-                    bad_idx[i].append(j)
-                    bad_why[i].append("no_tokens")
-            scores = scorer(ts(p, split), ref_sents)
-            for rt in cfg.rouge_types:
-                s = scores[rt]
-                cols[f"{rt}_precision"].append(s.precision)
-                cols[f"{rt}_recall"].append(s.recall)
-                cols[f"{rt}_fmeasure"].append(s.fmeasure)
-        out.update(cols)
+        items = rouge_items(preds, refs, cfg.rouge_config, allow_empty_references=True)
+        for rt in cfg.rouge_types:
+            for x, col in (("precision", items.precision), ("recall", items.recall), ("fmeasure", items.fmeasure)):
+                out[f"{rt}_{x}"] = col[rt].tolist()
     out["unscorable_refs"] = bad_idx
     out["unscorable_why"] = bad_why
     return out
@@ -127,7 +102,7 @@ def raise_unscorable(problems) -> None:
 
 #: Version of the columns :func:`_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
 #: by an older layout (e.g. without ``unscorable_refs``) is never reused.
-_STATS_LAYOUT = "stats-2"
+_STATS_LAYOUT = "stats-3"
 
 
 def _hash_texts(texts: Sequence[str]) -> str:
