@@ -611,21 +611,8 @@ def sentence_bleu(
     hypothesis: Sequence[Hashable],
     references: Sequence[Sequence[Hashable]],
     max_order: int = 4,
-    *,
-    smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
-    effective_order: bool = True,
-    bp_ref_length: str = "closest",
-    weights: Optional[Sequence[float]] = None,
+    **options,
 ) -> BleuScore:
-    """Convenience: BLEU (0-1) of one tokenised hypothesis; defaults as sacrebleu's ``sentence_bleu``
-    (``smooth_method="exp"``, ``effective_order=True``)."""
-    return score_stats(
-        item_stats(hypothesis, references, max_order),
-        smooth_method=smooth_method,
-        smooth_value=smooth_value,
-        effective_order=effective_order,
-        bp_ref_length=bp_ref_length,
-        weights=weights,
-    )
-
+    """Convenience: BLEU (0-1) of one tokenised hypothesis; ``options`` as :func:`score_stats`, with sacrebleu's
+    ``sentence_bleu`` defaults (``smooth_method="exp"``, ``effective_order=True``)."""
+    return score_stats(item_stats(hypothesis, references, max_order), **{"effective_order": True, **options})

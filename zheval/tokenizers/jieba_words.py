@@ -15,7 +15,7 @@ from typing import Iterable
 
 from ..text.chars import ATTACHED_MARK_RANGES, INVISIBLE_RANGES
 from ..text.normalize import DEFAULT_STEPS, Normalizer
-from .base import BaseTokenizer, check_punct, short_sha
+from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
                    is_punct_or_symbol, normalize_terms, term_pattern)
 
@@ -318,11 +318,7 @@ class JiebaTokenizer(BaseTokenizer):
         fs = self._force_split_sha()
         if fs:
             sig += f"+forcesplit.{fs[:6]}"
-        if self.terms:
-            sig += f"+terms.{self.terms_hash[:6]}"
-        if self.punct == "drop":
-            sig += "+nopunct"
-        return sig
+        return sig + option_suffix(self.terms_hash, self.punct)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

@@ -4,10 +4,9 @@ the item's other references (leave-one-out), grouped and resampled by whole item
 
 from __future__ import annotations
 
-from typing import Sequence
 
-from .config import DEFAULT_ROUGE_TYPES, METRICS, make_config
-from .inputs import check_by, check_dataset
+from .config import make_config
+from .inputs import run_options, check_by, check_dataset
 from .report import Report, group_items, score_groups
 from .specs import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
@@ -16,21 +15,7 @@ __all__ = ["human_ceiling"]
 
 def human_ceiling(
     ds,
-    *,
-    tokenizer="char",
-    metrics: Sequence[str] = METRICS,
-    by: Sequence[str] = ("domain", "difficulty"),
-    bootstrap: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    num_proc: int | None = None,
-    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
-    multi_ref: str = "max",
-    sentence_split: str = "punct",
-    bleu_options: dict | None = None,
-    progress: bool = False,
-    locations: dict | None = None,
-    **tokenizer_options,
+    **options,
 ) -> Report:
     """Human ceiling: each reference in turn scored as a prediction against the item's remaining references.
 
@@ -53,9 +38,11 @@ def human_ceiling(
     """
     from datasets import Dataset
 
+    o, scoring_options = run_options(options)
+    by, bootstrap, seed, confidence, num_proc, progress, locations = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations)
     check_dataset(ds, "human_ceiling")
     by = check_by(ds, by)
-    cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
+    cfg = make_config(**scoring_options)
     cols = ds.select_columns(["id", "responses", *by]).to_dict()
     rows, preds, clusters, kept, origin = [], [], [], [], []
     skipped = 0

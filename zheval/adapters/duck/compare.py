@@ -4,18 +4,10 @@ its paired-bootstrap interval and sacrebleu's p-value, per group, with the notes
 
 from __future__ import annotations
 
-from typing import Sequence
 
 from ...results.reducers import paired_bootstrap
-from .config import DEFAULT_ROUGE_TYPES, METRICS, make_config
-from .inputs import (
-    as_predictions,
-    check_by,
-    check_dataset,
-    group_columns,
-    input_warnings,
-    label_mismatch_warning,
-)
+from .config import make_config
+from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .predictions import join_predictions
 from .report import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
 from .specs import metric_specs, report_params, report_signatures
@@ -41,23 +33,7 @@ def compare_predictions(
     ds,
     predictions_a,
     predictions_b,
-    *,
-    tokenizer="char",
-    metrics: Sequence[str] = METRICS,
-    by: Sequence[str] = (),
-    bootstrap: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    num_proc: int | None = None,
-    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
-    multi_ref: str = "max",
-    sentence_split: str = "punct",
-    bleu_options: dict | None = None,
-    progress: bool = False,
-    locations: dict | None = None,
-    label_check: str = "strict",
-    predictions_format: str = "auto",
-    **tokenizer_options,
+    **options,
 ) -> Report:
     """Paired bootstrap comparison of system B against system A (baseline) on the same items.
 
@@ -84,11 +60,13 @@ def compare_predictions(
         ValueError: ``bootstrap`` < 1; errors of :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` for
             either file.
     """
+    o, scoring_options = run_options(options, by=(), label_check="strict", predictions_format="auto")
+    by, bootstrap, seed, confidence, num_proc, progress, locations, label_check, predictions_format = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations, o.label_check, o.predictions_format)
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     if not bootstrap or bootstrap < 1:
         raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
-    cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
+    cfg = make_config(**scoring_options)
     names, tables, warnings = [], [], []
     for p in (predictions_a, predictions_b):
         which = "AB"[len(tables)]

@@ -43,18 +43,6 @@ class ScoreConfig:
         return self.bleu_config.tokenizer
 
     @property
-    def rouge_types(self) -> tuple:
-        return self.rouge_config.types
-
-    @property
-    def multi_ref(self) -> str:
-        return self.rouge_config.multi_ref
-
-    @property
-    def sentence_split(self) -> str:
-        return self.rouge_config.sentence_split
-
-    @property
     def bleu(self) -> dict:
         """The resolved BLEU options as a dict (``max_order``, ``smooth_method``, ..., ``preset``)."""
         b = self.bleu_config
@@ -67,7 +55,7 @@ class ScoreConfig:
         cfg = {
             "tok": self.tokenizer.fingerprint,
             "metrics": list(self.metrics),
-            "rouge": [list(self.rouge_types), self.multi_ref, self.sentence_split],
+            "rouge": [list(self.rouge_config.types), self.rouge_config.multi_ref, self.rouge_config.sentence_split],
             "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in sorted(self.bleu.items())},
         }
         return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:16]

@@ -15,19 +15,11 @@ The options are resolved once (:mod:`~zheval.adapters.duck.config`), the per-ite
 
 from __future__ import annotations
 
-from typing import Sequence
 
 from ...definitions.bleu import score_stats
 from ...results.diagnostics import compute_diagnostics
-from .config import DEFAULT_ROUGE_TYPES, METRICS, ScoreConfig, make_config
-from .inputs import (
-    as_predictions,
-    check_by,
-    check_dataset,
-    group_columns,
-    input_warnings,
-    label_mismatch_warning,
-)
+from .config import ScoreConfig, make_config
+from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .predictions import join_predictions
 from .report import Report, group_items, score_groups
 from .specs import metric_specs, report_params, report_signatures
@@ -38,24 +30,7 @@ __all__ = ["evaluate_predictions"]
 def evaluate_predictions(
     ds,
     predictions,
-    *,
-    tokenizer="char",
-    metrics: Sequence[str] = METRICS,
-    by: Sequence[str] = ("domain", "difficulty"),
-    bootstrap: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    num_proc: int | None = None,
-    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
-    multi_ref: str = "max",
-    sentence_split: str = "punct",
-    bleu_options: dict | None = None,
-    keep_items: bool = False,
-    progress: bool = False,
-    locations: dict | None = None,
-    label_check: str = "strict",
-    predictions_format: str = "auto",
-    **tokenizer_options,
+    **options,
 ) -> Report:
     """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
 
@@ -64,9 +39,10 @@ def evaluate_predictions(
         predictions: a path (JSONL with ``id``+``prediction``, LLaMA-Factory ``generated_predictions.jsonl``, or
             plain text in dataset order), a :class:`~zheval.adapters.duck.predictions.Predictions`, a list in dataset
             order, or an ``{id: prediction}`` dict (see :func:`~zheval.adapters.duck.predictions.join_predictions`).
-        tokenizer / tokenizer_options / metrics / rouge_types / multi_ref / sentence_split / bleu_options: as
-            :func:`~zheval.adapters.duck.config.make_config` (defaults: char tokenizer, corpus BLEU-4 with sacrebleu's
-            exp smoothing, ROUGE-1/2/L F with the max-over-references rule).
+        scoring_options: the scoring options of :func:`~zheval.adapters.duck.config.make_config` (``tokenizer``,
+            ``metrics``, ``rouge_types``, ``multi_ref``, ``sentence_split``, ``bleu_options`` and the tokenizer
+            options; defaults: char tokenizer, corpus BLEU-4 with sacrebleu's exp smoothing, ROUGE-1/2/L F with the
+            max-over-references rule).
         by: group columns (default domain and difficulty; ``null`` values form their own group).
         bootstrap: resamples for the 95% percentile intervals (default 1000; 0 = none); seed; confidence.
         num_proc: ``map`` worker processes; results are identical for any value.
@@ -89,9 +65,11 @@ def evaluate_predictions(
             normalisation or have no tokens (every one listed, by file:line with ``locations``).
         ValueError/TypeError: bad options.
     """
+    o, scoring_options = run_options(options, keep_items=False, label_check="strict", predictions_format="auto")
+    by, bootstrap, seed, confidence, num_proc, progress, locations, keep_items, label_check, predictions_format = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations, o.keep_items, o.label_check, o.predictions_format)
     check_dataset(ds, "evaluate_predictions")
     by = check_by(ds, by)
-    cfg = make_config(tokenizer, metrics, rouge_types, multi_ref, sentence_split, bleu_options, **tokenizer_options)
+    cfg = make_config(**scoring_options)
     predictions, source = as_predictions(predictions, predictions_format)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
     scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
@@ -128,7 +106,7 @@ def _items(table: dict, cfg: ScoreConfig, preds) -> list:
         if "bleu" in cfg.metrics:
             row["bleu_stats"] = list(table["bleu_stats"][i])
             row["sentence_bleu"] = score_stats(table["bleu_stats"][i], **{**opts, "effective_order": True}).score
-        for rt in cfg.rouge_types if "rouge" in cfg.metrics else ():
+        for rt in cfg.rouge_config.types if "rouge" in cfg.metrics else ():
             row[rt] = table[f"{rt}_fmeasure"][i]
         out.append(row)
     return out

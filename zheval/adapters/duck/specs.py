@@ -76,7 +76,7 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
 
         specs.append(MetricSpec("bleu", "BLEU", unit_rows, _bleu_from_sums(opts), bleu_point, bleu_details))
     if "rouge" in cfg.metrics:
-        for rt in cfg.rouge_types:
+        for rt in cfg.rouge_config.types:
             f = np.asarray(table[f"{rt}_fmeasure"], dtype=np.float64)
             p = table[f"{rt}_precision"]
             r = table[f"{rt}_recall"]
@@ -120,8 +120,8 @@ def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by) -
         "tokenizer": cfg.tokenizer.signature(),
         "normalize": cfg.tokenizer.normalizer.name,
         "metrics": list(cfg.metrics),
-        "rouge_types": list(cfg.rouge_types) if "rouge" in cfg.metrics else [],
-        "multi_ref": cfg.multi_ref,
+        "rouge_types": list(cfg.rouge_config.types) if "rouge" in cfg.metrics else [],
+        "multi_ref": cfg.rouge_config.multi_ref,
         "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.bleu.items() if k != "tokenizer"},
         "bootstrap": int(bootstrap),
         "seed": seed,

@@ -44,7 +44,7 @@ def _score_batch(batch: dict, cfg: ScoreConfig) -> dict:
         out["bleu_stats"] = bleu_items(preds, refs, cfg.bleu_config, allow_empty_references=True).stats.tolist()
     if "rouge" in cfg.metrics:
         items = rouge_items(preds, refs, cfg.rouge_config, allow_empty_references=True)
-        for rt in cfg.rouge_types:
+        for rt in cfg.rouge_config.types:
             for x, col in (("precision", items.precision), ("recall", items.recall), ("fmeasure", items.fmeasure)):
                 out[f"{rt}_{x}"] = col[rt].tolist()
     out["unscorable_refs"] = bad_idx
