@@ -13,21 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from zheval.definitions.bleu import (
-    BP_REF_LENGTHS,
-    SMOOTH_METHODS,
-    closest_ref_length,
-    corpus_bleu,
-    corpus_score,
-    corpus_stats,
-    item_stats,
-    score_stats,
-    sentence_bleu,
-    sentence_scores,
-    stats_max_order,
-    stats_width,
-    sum_stats,
-)
+from zheval.definitions.bleu import closest_ref_length, corpus_stats, item_stats, stats_max_order, stats_width, sum_stats
+from zheval.definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, corpus_bleu, corpus_score, score_stats, sentence_bleu, sentence_scores
 
 
 def chars(text):

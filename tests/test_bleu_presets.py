@@ -13,7 +13,8 @@ from zheval.tokenizers.sacrebleu_zh import SACREBLEU_ZH_CODEPOINT_RANGES, is_sac
 from zheval.presets.llamafactory import llamafactory_bleu4, llamafactory_item_scores
 from zheval.tokenizers.llamafactory import llamafactory_tokenize
 from zheval.tokenizers.sacrebleu_zh import _sacrebleu_zh_tokenize_reference
-from zheval.definitions.bleu import corpus_score, corpus_stats, sentence_scores
+from zheval.definitions.bleu import corpus_stats
+from zheval.definitions.bleu_score import corpus_score, sentence_scores
 from conftest import crosswoz_items
 
 _sacre_is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # the raw predicate, without its lru_cache

@@ -14,7 +14,8 @@ import warnings
 import pytest
 from sacrebleu.metrics import BLEU
 
-from zheval.definitions.bleu import SMOOTH_METHODS, corpus_score, corpus_stats, score_stats, sentence_scores
+from zheval.definitions.bleu import corpus_stats
+from zheval.definitions.bleu_score import SMOOTH_METHODS, corpus_score, score_stats, sentence_scores
 from zheval.tokenizers import get_tokenizer
 from conftest import crosswoz_items
 

@@ -99,7 +99,7 @@ def crosscheck_bleu(
         ours_per_item: per-item scores (0-1), required at sentence level.
         raw_predictions, raw_references: raw texts, given only with the ``sacrebleu-zh`` tokenizer, to add the
             ``tokenize="zh"`` check.
-        score_options: the keyword options of :func:`zheval.definitions.bleu.score_stats` (``smooth_method``,
+        score_options: the keyword options of :func:`zheval.definitions.bleu_score.score_stats` (``smooth_method``,
             ``smooth_value``, ``effective_order``, ``bp_ref_length``, ``weights``; its defaults).
 
     Returns:

@@ -62,7 +62,7 @@ class ScoreConfig:
 
     @property
     def score_options(self) -> dict:
-        """Keyword options of :func:`zheval.definitions.bleu.score_stats`."""
+        """Keyword options of :func:`zheval.definitions.bleu_score.score_stats`."""
         return self.bleu_config.score_options
 
 

@@ -16,7 +16,7 @@ The options are resolved once (:mod:`~zheval.adapters.duck.config`), the per-ite
 from __future__ import annotations
 
 
-from ...definitions.bleu import score_stats
+from ...definitions.bleu_score import score_stats
 from ...results.diagnostics import compute_diagnostics
 from .config import ScoreConfig, make_config
 from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning

@@ -12,7 +12,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ...definitions.bleu import score_stats, sum_stats
+from ...definitions.bleu import sum_stats
+from ...definitions.bleu_score import score_stats
 from ...results.reducers import mean
 from .config import ScoreConfig
 from .report import MetricSpec
