@@ -49,3 +49,19 @@ def test_tokenizer_example_output():
     ns: dict = {}
     exec(compile(code.rsplit("\n", 1)[0], "README:tokenizer", "exec"), ns)
     assert repr(ns["tok"]("请打开小黄鸭APP查快递柜取件码！")) == expected.strip()
+
+
+def test_library_example_runs_and_equals_the_modules():
+    block = re.search(r"```python\n(.*?)```", section("## The library"), flags=re.S).group(1)
+    ns: dict = {}
+    exec(compile(block, "README:library", "exec"), ns)
+    import zheval
+
+    p, r = ns["predictions"], ns["references"]
+    # item 1, rouge1 by hand (as above): F = 10/13; the joint call equals the separate calls
+    assert abs(zheval.compute_rouge(p[:1], r[:1])["rouge1"] - 10 / 13) < 1e-12
+    both = zheval.score(p, r)
+    assert both["rouge"] == zheval.compute_rouge(p, r) and both["bleu"] == zheval.compute_bleu(p, r)
+    line = next(ln for ln in block.splitlines() if "get_tokenizer" in ln)
+    code, expected = line.split("  # ")
+    assert repr(eval(code, ns)) == expected.strip()
