@@ -14,7 +14,7 @@ from zheval.presets.llamafactory import llamafactory_bleu4, llamafactory_item_sc
 from zheval.tokenizers.llamafactory import llamafactory_tokenize
 from zheval.tokenizers.sacrebleu_zh import _sacrebleu_zh_tokenize_reference
 from zheval.definitions.bleu import corpus_score, corpus_stats, sentence_scores
-from conftest import crosswoz_items
+from helpers import crosswoz_items
 
 _sacre_is_chinese = TokenizerZh._is_chinese_char.__wrapped__  # the raw predicate, without its lru_cache
 _sacre_zh = TokenizerZh()

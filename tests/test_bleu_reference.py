@@ -16,7 +16,7 @@ from sacrebleu.metrics import BLEU
 
 from zheval.definitions.bleu import SMOOTH_METHODS, corpus_score, corpus_stats, score_stats, sentence_scores
 from zheval.tokenizers import get_tokenizer
-from conftest import crosswoz_items
+from helpers import crosswoz_items
 
 SACRE_METHODS = [m for m in SMOOTH_METHODS if m != "nltk3"]
 

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 import pytest
 
-from conftest import read_jsonl
+from helpers import read_jsonl
 from zheval.tokenizers.char_ids import char_token_ids
 from zheval.fast import usable_for
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus

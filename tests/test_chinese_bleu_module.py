@@ -15,7 +15,7 @@ import sacrebleu
 
 from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
 from zheval.compute.inputs import validate_inputs
-from conftest import crosswoz_items
+from helpers import crosswoz_items
 
 REPO = Path(__file__).resolve().parents[1]
 BLEU_DIR = REPO / "metrics" / "chinese_bleu"

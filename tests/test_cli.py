@@ -9,7 +9,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from conftest import REPO, SHARED_DATA, shared_path
+from helpers import REPO, SHARED_DATA, shared_path
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import app
 from zheval.compute.rouge import compute_rouge

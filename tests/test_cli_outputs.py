@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from conftest import REPO
+from helpers import REPO
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_BOOTSTRAP, app
 from zheval.adapters.duck.report import MIN_INTERVAL_ITEMS, MetricSpec, group_items, score_groups

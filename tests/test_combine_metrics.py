@@ -10,7 +10,7 @@ import evaluate
 import numpy as np
 import pytest
 
-from test_trainer_fixtures import make_tokenizer
+from helpers.trainer_models import make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from datasets import Dataset
 
-from conftest import shared_path
+from helpers import shared_path
 from zheval.adapters.duck import bigram_jaccard, clean_duck, duck_features, load_duck
 
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from conftest import SHARED_DATA, shared_path
+from helpers import SHARED_DATA, shared_path
 from zheval.adapters.duck import (
     DuckFormatError,
     PredictionMismatchError,

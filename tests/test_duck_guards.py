@@ -11,7 +11,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import read_jsonl
+from helpers import read_jsonl
 from zheval.adapters.duck.predictions import LABEL_MISMATCH_MAX_FRACTION
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import app

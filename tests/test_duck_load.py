@@ -7,7 +7,7 @@ import json
 import pytest
 from datasets import Dataset, DatasetDict, List, Value
 
-from conftest import shared_path
+from helpers import shared_path
 from zheval.adapters.duck import DuckFormatError, load_duck, read_duck_rows, sample_files, write_duck
 
 GOOD = {"id": "a1", "query": "取件码在哪看？", "responses": ["在APP里看。", "短信里有。"], "domain": "售后支持", "difficulty": "易"}

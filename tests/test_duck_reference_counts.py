@@ -9,7 +9,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from conftest import read_jsonl
+from helpers import read_jsonl
 from zheval.adapters.duck.load import MAX_REFS, MIN_REFS, DuckFormatError, load_duck
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import app

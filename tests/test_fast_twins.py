@@ -55,7 +55,7 @@ def token_corpora(real):
 @pytest.fixture(scope="module")
 def real_items(request):
     """CrossWOZ leave-one-out items when the shared data is there, else None (the random cases still run)."""
-    from conftest import SHARED_DATA, crosswoz_items, read_jsonl
+    from helpers import SHARED_DATA, crosswoz_items, read_jsonl
 
     if not (SHARED_DATA / "crosswoz_same_query_groups.jsonl").exists():
         return None

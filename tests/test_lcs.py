@@ -14,50 +14,11 @@ from collections import Counter
 import zheval.definitions.union_lcs as lcs_module
 from zheval.definitions.union_lcs import PackedReference, union_lcs_ref_positions, union_lcs_tokens
 from zheval.definitions.lcs import lcs_length, lcs_ref_positions, lcs_rows, match_masks, wlcs, wlcs_ref_positions
+from oracles.lcs_dp import dp_table, wlcs_dp_perl_style
 
 # Small alphabets make ties between equally long LCSs frequent, which is what the backtrack must get right.
 small_text = st.lists(st.sampled_from("abc"), max_size=14)
 mixed_text = st.lists(st.one_of(st.sampled_from("abcdef"), st.integers(0, 3)), max_size=14)
-
-
-def dp_table(a, b):
-    t = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
-    for i in range(1, len(a) + 1):
-        for j in range(1, len(b) + 1):
-            t[i][j] = t[i - 1][j - 1] + 1 if a[i - 1] == b[j - 1] else max(t[i - 1][j], t[i][j - 1])
-    return t
-
-
-def wlcs_dp_perl_style(model, peer, w):
-    """ROUGE-1.5.5 wlcs_inner + markLCS written out independently (full c, l and b tables)."""
-    m, n = len(model), len(peer)
-    c = [[0.0] * (n + 1) for _ in range(m + 1)]
-    ln = [[0] * (n + 1) for _ in range(m + 1)]
-    b = [[None] * (n + 1) for _ in range(m + 1)]
-    for i in range(1, m + 1):
-        for j in range(1, n + 1):
-            if model[i - 1] == peer[j - 1]:
-                k = ln[i - 1][j - 1]
-                c[i][j] = c[i - 1][j - 1] + (k + 1) ** w - k**w
-                b[i][j] = "d"
-                ln[i][j] = k + 1
-            elif c[i - 1][j] >= c[i][j - 1]:
-                c[i][j] = c[i - 1][j]
-                b[i][j] = "u"
-            else:
-                c[i][j] = c[i][j - 1]
-                b[i][j] = "l"
-    marks = []
-    i, j = m, n
-    while i and j:
-        if b[i][j] == "d":
-            i, j = i - 1, j - 1
-            marks.append(i)
-        elif b[i][j] == "u":
-            i -= 1
-        else:
-            j -= 1
-    return c[m][n], sorted(marks)
 
 
 @settings(max_examples=100, deadline=None)

@@ -12,7 +12,7 @@ from pathlib import Path
 import evaluate
 import pytest
 
-from conftest import crosswoz_items
+from helpers import crosswoz_items
 from zheval.adapters.evaluate_module import module_lock
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import zheval.fast.ngrams as ngrams
-from ngram_sort_oracle import item_clipped_hits
+from oracles.ngram_sort import item_clipped_hits
 from zheval.definitions.bleu import item_stats
 from zheval.tokenizers.corpus import tokenize_corpus
 from zheval.definitions.rouge import clipped_overlap, make_item_scorer, ngram_counts

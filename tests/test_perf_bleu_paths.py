@@ -9,8 +9,8 @@ import pytest
 
 import zheval
 import zheval.fast.ngrams as ngrams
-from ngram_sort_oracle import item_clipped_hits
-from conftest import crosswoz_items
+from oracles.ngram_sort import item_clipped_hits
+from helpers import crosswoz_items
 from zheval.definitions.bleu import item_stats
 from zheval.fast.bleu import layout_stats
 from zheval.compute.bleu import compute_bleu

@@ -8,7 +8,7 @@ import evaluate
 import pytest
 
 import zheval.compute.inputs as inputs
-from conftest import crosswoz_items
+from helpers import crosswoz_items
 from zheval.adapters.evaluate_module import canonical_inputs, store_canonical
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge

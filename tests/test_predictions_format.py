@@ -10,7 +10,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from conftest import read_jsonl
+from helpers import read_jsonl
 from zheval.adapters.duck.predictions import JSONL_LOOKING_FRACTION, read_predictions
 from zheval.adapters.duck.load import DuckFormatError
 from zheval.compute.bleu import compute_bleu

@@ -8,7 +8,7 @@ import pytest
 import torch
 from transformers import EvalPrediction
 
-from test_trainer_fixtures import make_tokenizer
+from helpers.trainer_models import make_tokenizer
 from zheval.adapters.trainer import decode_predictions, prediction_ids, preprocess_logits_for_metrics
 
 

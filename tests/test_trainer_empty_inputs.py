@@ -11,7 +11,7 @@ import pytest
 import torch
 from transformers import EvalPrediction
 
-from test_trainer_fixtures import make_tokenizer
+from helpers.trainer_models import make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics, decode_predictions
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
@@ -150,7 +150,7 @@ def test_zheval_evaluate_modules_in_the_hook_skip_the_same_items(tok):
     tokenizer its compute builds and skips the same items (the module itself would refuse such a reference)."""
     import evaluate
 
-    from conftest import REPO
+    from helpers import REPO
 
     preds, labels = arrays(tok, PAIRS)
     rouge = evaluate.load(str(REPO / "metrics" / "chinese_rouge"), keep_in_memory=True)

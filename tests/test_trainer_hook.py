@@ -12,7 +12,7 @@ import pytest
 import torch
 from transformers import EvalPrediction
 
-from test_trainer_fixtures import make_tokenizer
+from helpers.trainer_models import make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics, flatten_result
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge

@@ -25,7 +25,7 @@ from transformers import (
     TrainingArguments,
 )
 
-from test_trainer_fixtures import (
+from helpers.trainer_models import (
     EVAL_PAIRS,
     causal_collator,
     causal_dataset,

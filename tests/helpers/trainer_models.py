@@ -9,7 +9,8 @@
 
 Importing this module sets ``torch.set_num_threads(1)`` for the test process.
 
-This module holds no tests; the other ``test_trainer_*`` files import it.
+This module holds no tests; the Trainer tests (``tests/adapters/trainer/``) and
+``tests/adapters/evaluate/test_combine_metrics.py`` import it (``from helpers.trainer_models import ...``).
 """
 
 from __future__ import annotations
