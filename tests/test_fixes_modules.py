@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 import evaluate
+from helpers import METRICS
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
 ROUGE_DIR = METRICS / "chinese_rouge"
 BLEU_DIR = METRICS / "chinese_bleu"
 

@@ -6,7 +6,6 @@ evaluate caches point to a temporary directory (tests/conftest.py); modules are 
 import doctest
 import math
 import os
-from pathlib import Path
 
 import evaluate
 import numpy as np
@@ -16,8 +15,8 @@ import sacrebleu
 from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
 from zheval.compute.inputs import validate_inputs
 from helpers import crosswoz_items
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 BLEU_DIR = REPO / "metrics" / "chinese_bleu"
 ROUGE_DIR = REPO / "metrics" / "chinese_rouge"
 HUB_BLEU_KEYS = {"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}
@@ -44,7 +43,7 @@ def test_module_name_and_hub_keys(chinese_bleu):
     assert HUB_BLEU_KEYS <= set(out)
     assert {"counts", "totals", "signature", "level"} <= set(out)
     assert out["level"] == "corpus" and "level:corpus" in out["signature"]
-    # by hand (tests/test_bleu_core.py): exp(-1/7) * (1 * 5/6 * 3/5 * 1/4) ** (1/4)
+    # by hand (tests/definitions/test_bleu_definition.py): exp(-1/7) * (1 * 5/6 * 3/5 * 1/4) ** (1/4)
     assert out["bleu"] == pytest.approx(math.exp(-1 / 7) * 2 ** -0.75, rel=1e-13)
     assert isinstance(out["bleu"], float) and isinstance(out["translation_length"], int)
 

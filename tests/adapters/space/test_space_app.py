@@ -13,7 +13,6 @@ import runpy
 import shutil
 import sys
 from fractions import Fraction as F
-from pathlib import Path
 
 import pytest
 
@@ -22,8 +21,8 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 import gradio as gr  # noqa: E402  (the space extra; a missing gradio is a failure, not a skip)
 
 from zheval.adapters.space import MAX_ITEMS, parse_inputs, score_bleu, score_rouge  # noqa: E402
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 PREDS = "猫坐在垫子上\n今天天气很好\n"
 REFS = "猫趴在垫子上面\n今天天气不错 ||| 天气很好\n\n"
 

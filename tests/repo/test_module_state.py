@@ -13,9 +13,9 @@ import json
 import re
 import subprocess
 import sys
-from pathlib import Path
+from helpers import REPO
 
-DESIGN = Path(__file__).resolve().parents[1] / "docs" / "DESIGN.md"
+DESIGN = REPO / "docs" / "DESIGN.md"
 def _section() -> str:
     text = DESIGN.read_text(encoding="utf-8")
     start = text.index("## Module-level state")

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+# the repository root; not helpers.REPO: this file also runs as the workers' script, where tests/ is not on sys.path
+REPO = Path(__file__).resolve().parents[3]
 METRICS = {name: str(REPO / "metrics" / name) for name in ("chinese_bleu", "chinese_rouge")}
 SNIPPET = Path(__file__).with_name("readme_distributed_snippet.py")
 

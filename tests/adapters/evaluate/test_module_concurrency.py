@@ -7,7 +7,6 @@ matter)."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 import evaluate
 import pytest
@@ -16,8 +15,8 @@ from helpers import crosswoz_items
 from zheval.adapters.evaluate_module import module_lock
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
+from helpers import METRICS
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
 THREADS, CALLS, BATCH = 8, 50, 2
 
 

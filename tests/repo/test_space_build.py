@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 import evaluate
+from helpers import REPO
 
 
-REPO = Path(__file__).resolve().parents[1]
 BUILD = REPO / "scripts" / "build_space.py"
 METRICS = ("chinese_rouge", "chinese_bleu")
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 DOUBLED = re.compile(r"\b([A-Za-z]+)\s+\1\b", flags=re.I)
 
 

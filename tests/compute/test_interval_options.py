@@ -6,7 +6,6 @@ interval is asked for."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import evaluate
 import numpy as np
@@ -16,8 +15,8 @@ import zheval
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
 from zheval.results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, bootstrap_interval, paired_bootstrap
+from helpers import METRICS
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
 P, R = ["猫坐在垫子上", "今天天气很好"], [["猫趴在垫子上面"], ["今天天气不错"]]
 
 

@@ -7,14 +7,13 @@ are kept. Expected values are hand computations written out here."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import evaluate
 import pytest
 
 from zheval.compute.inputs import EmptyReferenceError
+from helpers import METRICS
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
 
 # "猫坐在垫子上" (6 chars) vs "猫趴在垫子上面" (7): 5 shared unigrams -> rouge1 F = 10/13; bigrams 5 and 6, 3 shared
 # (在垫 垫子 子上) -> rouge2 F = 6/11.

@@ -1,17 +1,17 @@
 """The code in docs/trainer.md (and in README.md once its "Use in a Trainer" / "Scale-out" sections are pasted) is
-byte for byte the snippet files that tests/test_trainer_runs.py and tests/test_distributed_eval.py execute."""
+byte for byte the snippet files that tests/adapters/trainer/test_trainer_runs.py and
+tests/adapters/evaluate/test_distributed_eval.py execute."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SNIPPETS = {
-    "## Use in a Trainer": REPO / "tests" / "readme_trainer_snippet.py",
-    "## Scale-out": REPO / "tests" / "readme_distributed_snippet.py",
+    "## Use in a Trainer": REPO / "tests" / "adapters" / "trainer" / "readme_trainer_snippet.py",
+    "## Scale-out": REPO / "tests" / "adapters" / "evaluate" / "readme_distributed_snippet.py",
 }
 
 

@@ -37,8 +37,8 @@ from helpers.trainer_models import (
 from zheval.adapters.trainer import build_compute_metrics, preprocess_logits_for_metrics
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SNIPPET = Path(__file__).with_name("readme_trainer_snippet.py")
 ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 BLEU_KEYS = ("bleu", "brevity_penalty", "length_ratio", "translation_length", "reference_length")

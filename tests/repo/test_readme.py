@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 

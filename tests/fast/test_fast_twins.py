@@ -202,7 +202,7 @@ def _resolve(spec: str):
 @pytest.mark.parametrize("twin", fast.TWINS, ids=lambda t: t.fast)
 def test_twin_equals_its_reference(twin, real_items):
     _resolve(twin.fast), _resolve(twin.reference)  # both exist
-    assert twin.fast in CHECKS, f"twin {twin.fast} has no check in tests/test_fast_twins.py CHECKS"
+    assert twin.fast in CHECKS, f"twin {twin.fast} has no check in tests/fast/test_fast_twins.py CHECKS"
     CHECKS[twin.fast](real_items)
 
 

@@ -4,7 +4,6 @@ inside the Trainer hook."""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import evaluate
 import numpy as np
@@ -14,8 +13,8 @@ from helpers.trainer_models import make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 
 SHARED = {
     "tokenizer": "jieba",

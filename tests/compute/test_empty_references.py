@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import re
-from pathlib import Path
 
 import evaluate
 import pytest
@@ -24,8 +23,8 @@ from zheval.compute.shared import SharedTokens
 from zheval.compute.inputs import MAX_LISTED_EMPTY_REFERENCES, EmptyReferenceError, check_references
 from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import get_tokenizer
+from helpers import METRICS
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
 
 # every library entry point, as f(predictions, references, **options)
 ENTRY_POINTS = {

@@ -7,14 +7,13 @@ import doctest
 import importlib.metadata as md
 import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 import yaml
 
 import evaluate
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 METRICS = ("chinese_rouge", "chinese_bleu")
 COLORS = {"red", "yellow", "green", "blue", "indigo", "purple", "pink", "gray"}
 SECTIONS = ("## Metric Description", "## How to Use", "### Inputs", "### Output Values",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import warnings
-from pathlib import Path
 
 import evaluate
 import jieba
@@ -20,8 +19,8 @@ from zheval.compute import guards
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import clear_cache, get_tokenizer
+from helpers import METRICS
 
-METRICS = Path(__file__).resolve().parents[1] / "metrics"
 S2T = opencc.OpenCC("s2t")
 jieba.setLogLevel(logging.ERROR)
 

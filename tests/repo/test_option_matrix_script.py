@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 SCRIPT = REPO / "scripts" / "option_matrix.py"
 
 SUBSET = [

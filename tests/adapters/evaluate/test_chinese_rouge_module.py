@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import doctest
 import re
-from pathlib import Path
 
 import pytest
 
 import evaluate
 
 from zheval.compute.rouge import compute_rouge
+from helpers import METRICS
 
-MODULE_DIR = Path(__file__).resolve().parents[1] / "metrics" / "chinese_rouge"
+MODULE_DIR = METRICS / "chinese_rouge"
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +117,7 @@ def test_presets_and_overrides(chinese_rouge):
 
 def test_crosscheck_on_real_data(chinese_rouge, csl_rows, crosswoz_single, crosswoz_groups):
     types = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum"]
-    # (all rows are compared with rouge-score in test_rouge_reference.py; here the module's own crosscheck path)
+    # (all rows are compared with rouge-score in tests/oracles/test_rouge_score_agreement.py; here the module's own crosscheck path)
     preds = [r["document"][: len(r["summary"])] for r in csl_rows[:300]] + [r["query"] for r in crosswoz_single[:300]]
     refs = [r["summary"] for r in csl_rows[:300]] + [r["responses"] for r in crosswoz_single[:300]]
     out = chinese_rouge.compute(predictions=preds, references=refs, rouge_types=types, crosscheck=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from helpers import REPO
 
-REPO = Path(__file__).resolve().parents[1]
 PKG = REPO / "zheval"
 
 #: Layer of each top-level part of the package, bottom (0) to top; see docs/DESIGN.md "Layers".
