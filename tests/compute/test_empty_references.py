@@ -73,7 +73,7 @@ def test_every_entry_point_refuses_a_reference_without_tokens(entry, kind):
         assert f"tok:{tok.signature()}, norm:{tok.normalizer.name}" in msg
 
 
-def test_the_issue_reproduction_is_an_error_and_punct_keep_scores_the_brevity_penalty():
+def test_a_punctuation_only_reference_is_an_error_under_punct_drop_and_sets_the_brevity_penalty_when_kept():
     # punct="drop": "……" has no token -> error (it was BLEU 1.0 with reference length 0)
     with pytest.raises(ValueError, match=r"references\[0\]\[0\] is empty after normalisation and tokenisation "
                                          r"\(tok:char\+nopunct, norm:nfkc\+zw\+punct\+space\+lower\): '……' is only "
@@ -246,3 +246,16 @@ def test_module_refuses_blank_references_at_add_batch_and_compute(module):
                                          r"stored or computed; the module still holds its 1 stored item"):
         module.compute(predictions=["好"], references=["\t"])
     assert len(module) == 1
+
+
+def test_empty_reference_error_names_this_calls_index_whether_or_not_items_are_stored():
+    bleu = evaluate.load(str(METRICS / "chinese_bleu"))
+    bad = dict(predictions=["好", "好"], references=[["好"], ["好", ""]])
+    with pytest.raises(ValueError, match=r"references\[1\]\[1\] is empty"):
+        bleu.compute(**bad)  # nothing stored: raised inside _compute
+    assert len(bleu) == 0
+    bleu.add_batch(predictions=["好"] * 3, references=["好"] * 3)
+    with pytest.raises(ValueError, match=r"references\[1\]\[1\] is empty"):
+        bleu.compute(**bad)  # items stored: checked before storing, indices of this call
+    assert len(bleu) == 3
+    assert bleu.compute()["counts"][0] == 3

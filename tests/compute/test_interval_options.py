@@ -85,3 +85,13 @@ def test_the_bound_is_documented_and_reused():
     # a valid interval still equals its definition: constant rows give a degenerate interval at the value
     low, high = bootstrap_interval(np.full(5, 0.25), lambda a: a.mean(axis=-1), n_resamples=20, seed=MAX_SEED)
     assert math.isclose(low, 0.25) and math.isclose(high, 0.25)
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+@pytest.mark.parametrize("seed", ["1", 1.5, True, None])
+def test_non_int_seed_is_refused_up_front(name, seed):
+    # a module refuses it before anything is stored
+    m = evaluate.load(str(METRICS / name))
+    with pytest.raises(TypeError, match="seed must be an int"):
+        m.compute(predictions=["猫"], references=["猫"], seed=seed, bootstrap=5)
+    assert len(m) == 0

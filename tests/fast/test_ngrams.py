@@ -1,22 +1,21 @@
-"""Fast BLEU paths equal the general ones exactly: zheval.fast.ngrams.item_clipped_hits_orders (dense tables, candidates
-pruned by lower orders) vs item_clipped_hits (one sort per order) vs the per-item dict counts of zheval.definitions.bleu.item_stats,
-on random corpora and on real CrossWOZ texts."""
+"""zheval.fast.ngrams: n-gram count tables (ids, prefix ids, extension, dense ids) and clipped hits per pair
+(pair_clipped_hits, ROUGE-N) and per item (item_clipped_hits_orders: dense tables, candidates pruned by lower orders)
+equal the dict counts of zheval.definitions.rouge / zheval.definitions.bleu.item_stats and the one-sort-per-order
+oracle (oracles.ngram_sort), on random corpora (forced into small chunks and tables) and on real CrossWOZ texts."""
 
 import random
 
 import numpy as np
 import pytest
 
-import zheval
 import zheval.fast.ngrams as ngrams
-from oracles.ngram_sort import item_clipped_hits
 from helpers import crosswoz_items
+from oracles.ngram_sort import item_clipped_hits
 from zheval.definitions.bleu import item_stats
+from zheval.definitions.rouge import clipped_overlap, ngram_counts
 from zheval.fast.bleu import layout_stats
-from zheval.compute.bleu import compute_bleu
-from zheval.compute.rouge import compute_rouge
 from zheval.fast.index import CorpusLayout
-from zheval.tokenizers import clear_cache, get_tokenizer
+from zheval.tokenizers import get_tokenizer
 
 
 def _random_texts(rnd, n_texts, vocab, max_len):
@@ -123,7 +122,7 @@ def test_prefix_ids_name_the_first_n_minus_1_tokens():
                 assert kids == want
 
 
-def test_fast_path_equals_general_path_on_crosswoz(crosswoz_groups):
+def test_item_clipped_hits_orders_and_layout_stats_on_crosswoz(crosswoz_groups):
     preds, refs = crosswoz_items(crosswoz_groups[:400])
     tok = get_tokenizer("char")
     hyp_tokens = [tuple(tok.tokenize(p)) for p in preds]
@@ -137,18 +136,6 @@ def test_fast_path_equals_general_path_on_crosswoz(crosswoz_groups):
     assert stats.tolist() == [item_stats(h, rs, 4) for h, rs in zip(hyp_tokens, ref_tokens)]
 
 
-def test_score_on_crosswoz_equals_separate_calls(crosswoz_groups):
-    preds, refs = crosswoz_items(crosswoz_groups[:300])
-    opts = dict(tokenizer="char", multi_ref="max", rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum"],
-                sentence_split="newline")
-    clear_cache()
-    both = zheval.score(preds, refs, metrics=("rouge", "bleu"), **opts)
-    clear_cache()
-    assert both["bleu"] == compute_bleu(preds, refs, tokenizer="char")
-    clear_cache()
-    assert both["rouge"] == compute_rouge(preds, refs, **opts)
-
-
 @pytest.mark.parametrize("high", [5, 1000, 1 << 40, 1 << 61])
 def test_dense_ids_equal_np_unique(high):
     rng = np.random.default_rng(high % 97)
@@ -157,3 +144,42 @@ def test_dense_ids_equal_np_unique(high):
         uniq, ids = ngrams._dense_ids(key)  # 1 << 61 takes the np.unique fallback
         exp_uniq, exp_ids = np.unique(key, return_inverse=True)
         assert np.array_equal(uniq, exp_uniq) and np.array_equal(ids, exp_ids.reshape(-1))
+
+
+@pytest.mark.parametrize("dense_max", [None, 0])
+@pytest.mark.parametrize("key_limit", [None, 1 << 12])
+def test_clipped_hits_equal_dict_counts(monkeypatch, key_limit, dense_max):
+    if key_limit:
+        monkeypatch.setattr(ngrams, "_KEY_LIMIT", key_limit)  # forces many small chunks
+    if dense_max is not None:
+        monkeypatch.setattr(ngrams, "_DENSE_COUNT_MAX", dense_max)  # per-text counts by sorting, never bincount
+    for trial in range(150):
+        rnd = random.Random(trial)
+        vocab = rnd.randint(1, 6)
+        texts = _random_texts(rnd, rnd.randint(1, 8), vocab, 12)
+        tabs = ngrams.ngram_counts_by_text(*ngrams.flatten_texts(texts), vocab, 4)
+        n_pairs = rnd.randint(0, 20)
+        h = np.array([rnd.randrange(len(texts)) for _ in range(n_pairs)], dtype=np.int64)
+        r = np.array([rnd.randrange(len(texts)) for _ in range(n_pairs)], dtype=np.int64)
+        refs = [[rnd.randrange(len(texts)) for _ in range(rnd.randint(1, 3))] for _ in range(rnd.randint(0, 6))]
+        hyp = np.array([rnd.randrange(len(texts)) for _ in refs], dtype=np.int64)
+        ref = np.array([x for rs in refs for x in rs], dtype=np.int64)
+        ref_item = np.array([i for i, rs in enumerate(refs) for _ in rs], dtype=np.int64)
+        for n in range(1, 5):
+            got = ngrams.pair_clipped_hits(tabs[n - 1], h, r).tolist()
+            assert got == [clipped_overlap(ngram_counts(texts[a], n), ngram_counts(texts[b], n)) for a, b in zip(h, r)]
+            got = item_clipped_hits(tabs[n - 1], hyp, ref, ref_item).tolist()
+            assert got == [item_stats(texts[a], [texts[b] for b in rs], 4)[2 + n] for a, rs in zip(hyp, refs)]
+
+
+def test_ngram_tables_extend_equals_one_pass():
+    rnd = random.Random(3)
+    texts = _random_texts(rnd, 30, 4, 15)
+    flat = ngrams.flatten_texts(texts)
+    whole = ngrams.ngram_counts_by_text(*flat, 4, 4)
+    grown = ngrams.ngram_counts_by_text(*flat, 4, 2)
+    grown = ngrams.ngram_counts_by_text(*flat, 4, 4, extend=grown)
+    for a, b in zip(whole, grown):
+        assert a.order == b.order and a.n_ids == b.n_ids and a.max_count == b.max_count
+        for f in ("offsets", "ids", "counts"):
+            assert np.array_equal(getattr(a, f), getattr(b, f))

@@ -173,7 +173,7 @@ def test_each_listed_character_between_two_han_characters(lo):
     assert char_raw("a\u3164b") == ["a", "b"]
 
 
-def test_bidi_and_fillers_named_in_the_issue():
+def test_bidi_controls_and_hangul_fillers_are_never_tokens():
     for c in "\u061c\u180e\u206a\u206b\u206c\u206d\u206e\u206f\ufff9\ufffa\ufffb\u3164\u115f\uffa0\u2800":
         assert get_tokenizer("char")(f"今{c}天") == ["今", "天"], hex(ord(c))
         assert get_tokenizer("char", normalize=False)(f"今{c}天") == ["今", "天"], hex(ord(c))

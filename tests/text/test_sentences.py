@@ -1,4 +1,5 @@
-"""Sentence splitting never cuts inside a token: the sentences' tokens concatenate to the text's tokens.
+"""Sentence splitting (zheval.text.sentences): the ``punct`` and ``newline`` rules by hand, and a split never cuts
+inside a token: the sentences' tokens concatenate to the text's tokens.
 
 Found by a break-it review: with ``sentence_split="punct"`` (the default), ``"太棒了‼️谢谢"`` was cut between ``!`` and
 the variation selector U+FE0F that the char tokenizer attaches to it, so ROUGE-1/2/L saw 8 tokens where BLEU and
@@ -72,3 +73,29 @@ def test_token_rule():
     assert split_token_sentences(["3.5", "元", ".", "ok"]) == [["3.5", "元", ".", "ok"]]  # "." before a letter
     assert split_token_sentences(["!\ufe0f", "好"]) == [["!\ufe0f"], ["好"]]
     assert split_token_sentences([]) == []
+
+
+# the punct and newline rules, by hand ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("今天很好。明天下雨!后天呢?", ["今天很好。", "明天下雨!", "后天呢?"]),
+        ('他说:"好。"然后走了', ['他说:"好。"', "然后走了"]),
+        ("真的?!不会吧……嗯", ["真的?!", "不会吧……", "嗯"]),
+        ("价格3.5元。", ["价格3.5元。"]),
+        ("访问www.duck.cn吧", ["访问www.duck.cn吧"]),
+        ("第一行\n第二行", ["第一行", "第二行"]),
+        ("", []),
+        ("没有标点", ["没有标点"]),
+    ],
+)
+def test_split_sentences_punct(text, expected):
+    assert split_sentences(text) == expected
+
+
+def test_split_sentences_newline_is_rouge_score():
+    assert split_sentences("a。b\n\nc", "newline") == "a。b\n\nc".split("\n")
+    with pytest.raises(ValueError, match="punct"):
+        split_sentences("x", "semicolon")

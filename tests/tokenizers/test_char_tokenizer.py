@@ -1,9 +1,8 @@
-"""Tokenizers: hand-written expected tokens, isolation of jieba state, determinism, bad input, properties."""
+"""The char tokenizer (zheval.tokenizers.char): hand-written expected tokens (one token per Han/kana character, a
+Latin/digit run one token, marks attached, punctuation options, Traditional kept unless t2s), protected terms
+(longest match, never leaking between instances or across the cache), no Han character lost (property), Hangul
+words, control and tag characters."""
 
-import json
-import pickle
-import subprocess
-import sys
 import unicodedata
 
 import pytest
@@ -11,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zheval.text.chars import is_han
-from zheval.tokenizers import CharTokenizer, JiebaTokenizer, cache_info, clear_cache, get_tokenizer
+from zheval.tokenizers import CharTokenizer, clear_cache, get_tokenizer
 
 RAW = {"normalize": False}
 
@@ -82,7 +81,7 @@ def test_char_cases(text, options, expected):
 
 
 def test_at_least_40_hand_written_cases():
-    assert len(CHAR_CASES) + len(TERMS_CASES) + len(JIEBA_CASES) >= 40
+    assert len(CHAR_CASES) + len(TERMS_CASES) >= 40  # (the jieba cases: tests/tokenizers/test_jieba_tokenizer.py)
 
 
 TERMS = ["小黄鸭", "APP", "快递柜"]
@@ -109,62 +108,6 @@ def test_terms_longest_match_wins():
     assert tok2("快递柜和快递") == ["快递柜", "和", "快递"]
 
 
-JIEBA_CASES = [
-    ("我爱北京天安门", {}, ["我", "爱", "北京", "天安门"]),
-    ("今 天 天 气 很 好", {}, ["今天天气", "很", "好"]),
-    ("", {}, []),
-    ("  ", {}, []),
-]
-
-
-@pytest.mark.parametrize("text, options, expected", JIEBA_CASES)
-def test_jieba_cases(text, options, expected):
-    assert get_tokenizer("jieba", **options)(text) == expected
-
-
-def test_jieba_no_whitespace_tokens():
-    tok = get_tokenizer("jieba", normalize=False)
-    out = tok("我 爱\t北京\n天安门")
-    assert out == ["我", "爱", "北京", "天安门"]
-
-
-def test_jieba_hmm_flag_changes_output():
-    # '杭研' is not in the dictionary: HMM joins it, the dictionary path splits it (ECOSYSTEM.md §jieba).
-    off = get_tokenizer("jieba")("他来到了网易杭研大厦")
-    on = get_tokenizer("jieba", jieba_hmm=True)("他来到了网易杭研大厦")
-    assert "杭研" in on and "杭研" not in off
-    assert get_tokenizer("jieba").fingerprint != get_tokenizer("jieba", jieba_hmm=True).fingerprint
-
-
-def test_jieba_terms_private_and_not_leaking():
-    import jieba
-
-    text = "小黄鸭快递柜取件码"
-    plain = JiebaTokenizer()
-    with_terms = JiebaTokenizer(terms=["小黄鸭", "取件码"])
-    assert "小黄鸭" in with_terms(text) and "取件码" in with_terms(text)
-    assert "小黄鸭" not in plain(text)
-    # the global dictionary never learned our terms
-    jieba.dt.initialize()
-    assert "小黄鸭" not in jieba.dt.FREQ
-    assert "小黄鸭" not in jieba.lcut(text, HMM=False)
-
-
-def test_global_add_word_never_changes_our_output():
-    import jieba
-
-    tok = JiebaTokenizer()
-    text = "我在杭研大厦上班"
-    before = tok(text)
-    jieba.add_word("在杭研")
-    try:
-        assert "在杭研" in jieba.lcut(text, HMM=False)  # the global instance changed...
-        assert JiebaTokenizer()(text) == before  # ...ours did not
-        assert tok(text) == before
-    finally:
-        jieba.del_word("在杭研")
-
-
 def test_terms_never_leak_between_char_instances():
     a = get_tokenizer("char", terms=["小黄鸭"])
     b = get_tokenizer("char")
@@ -183,120 +126,6 @@ def test_different_terms_never_share_cache():
     assert a.fingerprint != b.fingerprint
 
 
-def test_fingerprint_covers_options():
-    fps = {
-        get_tokenizer("char").fingerprint,
-        get_tokenizer("char", punct="drop").fingerprint,
-        get_tokenizer("char", normalize=False).fingerprint,
-        get_tokenizer("char", t2s=True).fingerprint,
-        get_tokenizer("char", terms=["a"]).fingerprint,
-        get_tokenizer("jieba").fingerprint,
-        get_tokenizer("none").fingerprint,
-    }
-    assert len(fps) == 7
-    assert get_tokenizer("char").fingerprint == CharTokenizer().fingerprint  # stable for equal config
-
-
-_JIEBA_SCRIPT = """
-import json, sys
-from zheval.tokenizers import get_tokenizer
-texts = json.loads(sys.argv[1])
-print(json.dumps([get_tokenizer("jieba")(t) for t in texts] + [get_tokenizer("char")(t) for t in texts] + [get_tokenizer("jieba").fingerprint], ensure_ascii=False))
-"""
-
-
-def test_deterministic_across_processes_and_silent():
-    texts = ["我爱北京天安门", "他来到了网易杭研大厦", "小黄鸭APP的快递柜在哪里？", "結婚的和尚未結婚的"]
-    outs = []
-    for _ in range(2):
-        proc = subprocess.run(
-            [sys.executable, "-c", _JIEBA_SCRIPT, json.dumps(texts, ensure_ascii=False)],
-            capture_output=True, text=True, timeout=120,
-        )
-        assert proc.returncode == 0, proc.stderr
-        assert proc.stderr == "", f"something was printed to stderr: {proc.stderr!r}"
-        outs.append(json.loads(proc.stdout))
-    assert outs[0] == outs[1]
-    assert outs[0][0] == JiebaTokenizer()(texts[0])
-
-
-def test_rouge_score_tokenizer_interface():
-    from rouge_score import rouge_scorer
-
-    tok = get_tokenizer("char")
-    scorer = rouge_scorer.RougeScorer(["rouge1"], tokenizer=tok)
-    s = scorer.score("今天天气很好", "今天天气不错")
-    # 4 of 6 characters shared: P = R = F = 4/6
-    assert s["rouge1"].fmeasure == pytest.approx(4 / 6)
-    assert tok.tokenize("你好") == tok("你好") == ["你", "好"]
-
-
-def test_user_callable_and_object():
-    tok = get_tokenizer(lambda s: s.split("|"))
-    assert tok("a|b| |c") == ["a", "b", "c"]  # empty/whitespace tokens removed
-
-    class Obj:
-        def tokenize(self, text):
-            return list(text)
-
-    assert get_tokenizer(Obj())("你好") == ["你", "好"]
-    assert get_tokenizer(Obj()).signature().startswith("custom:")
-
-
-def test_none_tokenizer_keeps_pretokenised_words():
-    assert get_tokenizer("none")("今天 天气  很好") == ["今天", "天气", "很好"]
-
-
-@pytest.mark.parametrize("bad", [None, 3, b"bytes", ["list"]])
-def test_non_str_raises_typeerror_naming_type(bad):
-    with pytest.raises(TypeError, match=type(bad).__name__):
-        get_tokenizer("char")(bad)
-    with pytest.raises(TypeError, match=type(bad).__name__):
-        get_tokenizer("jieba")(bad)
-
-
-def test_unknown_names_and_options():
-    with pytest.raises(ValueError, match="char.*jieba.*none"):
-        get_tokenizer("bpe")
-    with pytest.raises(ValueError, match="keep"):
-        get_tokenizer("char", punct="maybe")
-    with pytest.raises(ValueError, match="jieba_hmm"):
-        get_tokenizer("char", jieba_hmm=True)
-    with pytest.raises(ValueError, match="valid steps"):
-        get_tokenizer("char", normalize="nfkc+nope")
-    with pytest.raises(TypeError):
-        get_tokenizer("char", terms="小黄鸭")
-    with pytest.raises(TypeError, match=r"terms\[1\]"):
-        get_tokenizer("char", terms=["a", None])
-    with pytest.raises(ValueError, match=r"terms\[0\]"):
-        get_tokenizer("char", terms=[" "])
-    with pytest.raises(TypeError):
-        get_tokenizer(None)
-
-
-def test_pickle_roundtrip_for_workers():
-    for tok in (get_tokenizer("char", terms=["小黄鸭"]), JiebaTokenizer(terms=["取件码"])):
-        tok("小黄鸭取件码")
-        clone = pickle.loads(pickle.dumps(tok))
-        assert clone("小黄鸭取件码") == tok("小黄鸭取件码")
-        assert clone.fingerprint == tok.fingerprint
-    assert len(pickle.dumps(JiebaTokenizer())) < 10_000  # never ships the jieba dictionary
-
-
-def test_cache_is_bounded_and_clearable():
-    clear_cache()
-    tok = get_tokenizer("char")
-    tok("缓存测试")
-    tok("缓存测试")
-    info = cache_info()
-    assert info["hits"] >= 1 and info["size"] >= 1 and info["maxsize"] > 0
-    out = tok("缓存测试")
-    out.append("mutated")
-    assert tok("缓存测试") == ["缓", "存", "测", "试"]  # callers get a fresh list
-    clear_cache()
-    assert cache_info()["size"] == 0
-
-
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=40))
 def test_property_no_han_lost_and_no_empty_tokens(text):
@@ -312,20 +141,7 @@ def test_property_no_han_lost_and_no_empty_tokens(text):
     assert [c for c in norm if is_han(c)] == [c for t in tokens for c in t if is_han(c)]
 
 
-@settings(max_examples=100, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("我爱北京天安门今天气很好abc 123，。！")), max_size=30))
-def test_property_jieba_tokens_nonempty(text):
-    tokens = get_tokenizer("jieba")(text)
-    assert all(t and not t.isspace() for t in tokens)
-    assert "".join(tokens) == "".join(get_tokenizer("char")(text))  # same characters, only grouped
-
-
-# -- fixes from the break-it review: each kind, with hand-written expected values ---------------------------------
-def test_none_tokenizer_normalisation_never_merges_tokens():
-    tok = get_tokenizer("none", normalize="nfkc+zw+punct+space+lower")
-    assert tok("今天 天气 很好") == ["今天", "天气", "很好"]
-    assert tok("ＡＢ 好！") == ["ab", "好!"]  # each token normalised on its own
-    assert tok.tokenize_sentences("今天 天气\n很好", "newline") == (("今天", "天气"), ("很好",))
+# -- other scripts and invisible characters, with hand-written expected values --------------------------------
 
 
 def test_hangul_words_keep_their_spaces_and_kana_is_per_character():
@@ -337,9 +153,3 @@ def test_hangul_words_keep_their_spaces_and_kana_is_per_character():
 def test_control_and_tag_characters_are_never_tokens():
     assert get_tokenizer("char", normalize=False)("好\x00的\x1b\x7f") == ["好", "的"]
     assert get_tokenizer("char", normalize=False)("旗\U000e0067\U000e007f") == ["旗"]
-
-
-@pytest.mark.parametrize("flag", ["t2s", "jieba_hmm"])
-def test_boolean_options_are_type_checked(flag):
-    with pytest.raises(TypeError, match=flag):
-        get_tokenizer("jieba", **{flag: "yes"})

@@ -1,5 +1,6 @@
-"""The jieba tokenizer's state: dictionary identified by content, protected terms, thread-safe quiet start-up, and
-independence from jieba's process-wide state (issue 13, items 1, 7 and 16).
+"""The jieba tokenizer (zheval.tokenizers.jieba_words): hand-written cases, the HMM flag, its state -- dictionary
+identified by content, protected terms, thread-safe quiet start-up, independence from jieba's process-wide state
+(global add_word, replaced module expressions, force-split words), the same tokens in every process.
 
 Independent references: a private ``jieba.Tokenizer`` built in the test (jieba 0.42.1's own ``cut``), hand-written
 token lists, and the ``char`` tokenizer's term occurrences.
@@ -15,6 +16,8 @@ import sys
 
 import jieba
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import CharTokenizer, JiebaTokenizer, get_tokenizer
@@ -232,3 +235,93 @@ def logging_debug():
     import logging
 
     return logging.DEBUG
+
+
+# jieba's own cases, flags, isolation from the global jieba, determinism -----------------------------------------------
+
+
+JIEBA_CASES = [
+    ("我爱北京天安门", {}, ["我", "爱", "北京", "天安门"]),
+    ("今 天 天 气 很 好", {}, ["今天天气", "很", "好"]),
+    ("", {}, []),
+    ("  ", {}, []),
+]
+
+
+@pytest.mark.parametrize("text, options, expected", JIEBA_CASES)
+def test_jieba_cases(text, options, expected):
+    assert get_tokenizer("jieba", **options)(text) == expected
+
+
+def test_jieba_no_whitespace_tokens():
+    tok = get_tokenizer("jieba", normalize=False)
+    out = tok("我 爱\t北京\n天安门")
+    assert out == ["我", "爱", "北京", "天安门"]
+
+
+def test_jieba_hmm_flag_changes_output():
+    # '杭研' is not in the dictionary: HMM joins it, the dictionary path splits it (ECOSYSTEM.md §jieba).
+    off = get_tokenizer("jieba")("他来到了网易杭研大厦")
+    on = get_tokenizer("jieba", jieba_hmm=True)("他来到了网易杭研大厦")
+    assert "杭研" in on and "杭研" not in off
+    assert get_tokenizer("jieba").fingerprint != get_tokenizer("jieba", jieba_hmm=True).fingerprint
+
+
+def test_jieba_terms_private_and_not_leaking():
+    import jieba
+
+    text = "小黄鸭快递柜取件码"
+    plain = JiebaTokenizer()
+    with_terms = JiebaTokenizer(terms=["小黄鸭", "取件码"])
+    assert "小黄鸭" in with_terms(text) and "取件码" in with_terms(text)
+    assert "小黄鸭" not in plain(text)
+    # the global dictionary never learned our terms
+    jieba.dt.initialize()
+    assert "小黄鸭" not in jieba.dt.FREQ
+    assert "小黄鸭" not in jieba.lcut(text, HMM=False)
+
+
+def test_global_add_word_never_changes_our_output():
+    import jieba
+
+    tok = JiebaTokenizer()
+    text = "我在杭研大厦上班"
+    before = tok(text)
+    jieba.add_word("在杭研")
+    try:
+        assert "在杭研" in jieba.lcut(text, HMM=False)  # the global instance changed...
+        assert JiebaTokenizer()(text) == before  # ...ours did not
+        assert tok(text) == before
+    finally:
+        jieba.del_word("在杭研")
+
+
+_JIEBA_SCRIPT = """
+import json, sys
+from zheval.tokenizers import get_tokenizer
+texts = json.loads(sys.argv[1])
+print(json.dumps([get_tokenizer("jieba")(t) for t in texts] + [get_tokenizer("char")(t) for t in texts] + [get_tokenizer("jieba").fingerprint], ensure_ascii=False))
+"""
+
+
+def test_deterministic_across_processes_and_silent():
+    texts = ["我爱北京天安门", "他来到了网易杭研大厦", "小黄鸭APP的快递柜在哪里？", "結婚的和尚未結婚的"]
+    outs = []
+    for _ in range(2):
+        proc = subprocess.run(
+            [sys.executable, "-c", _JIEBA_SCRIPT, json.dumps(texts, ensure_ascii=False)],
+            capture_output=True, text=True, timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == "", f"something was printed to stderr: {proc.stderr!r}"
+        outs.append(json.loads(proc.stdout))
+    assert outs[0] == outs[1]
+    assert outs[0][0] == JiebaTokenizer()(texts[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("我爱北京天安门今天气很好abc 123，。！")), max_size=30))
+def test_property_jieba_tokens_nonempty(text):
+    tokens = get_tokenizer("jieba")(text)
+    assert all(t and not t.isspace() for t in tokens)
+    assert "".join(tokens) == "".join(get_tokenizer("char")(text))  # same characters, only grouped

@@ -305,3 +305,15 @@ def test_signature_names_the_steps_a_user_tokenizer_received(normalize, norm_fie
         assert sig["norm"] == norm_field
         assert sig["tok"] == "custom:_split"
         assert sig["case"] == ("lc" if "lower" in norm_field else "mixed")
+
+
+def test_user_callable_and_object():
+    tok = get_tokenizer(lambda s: s.split("|"))
+    assert tok("a|b| |c") == ["a", "b", "c"]  # empty/whitespace tokens removed
+
+    class Obj:
+        def tokenize(self, text):
+            return list(text)
+
+    assert get_tokenizer(Obj())("你好") == ["你", "好"]
+    assert get_tokenizer(Obj()).signature().startswith("custom:")

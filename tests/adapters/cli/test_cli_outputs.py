@@ -1,6 +1,6 @@
 """The zheval command's outputs and bounds: --bootstrap limit and progress bar (numbers unchanged), one-item groups
 without an interval (table, markdown, JSON, plot, compare), --items in every format, the plot format from the
-extension, repeated --by entries, output permissions from the umask, and the namespace-package shadow."""
+extension, repeated --by entries, output permissions from the umask, atomic writes, and the namespace-package shadow."""
 
 from __future__ import annotations
 
@@ -226,6 +226,16 @@ def test_rewriting_an_existing_file_keeps_its_mode(tmp_path):
     os.chmod(p, 0o640)
     atomic_write(p, "new")
     assert p.read_text() == "new" and (os.stat(p).st_mode & 0o777) == 0o640
+
+
+def test_atomic_write_replaces_or_leaves_nothing(tmp_path):
+    p = tmp_path / "r.txt"
+    atomic_write(p, "一")
+    atomic_write(p, "二")
+    assert p.read_text(encoding="utf-8") == "二"
+    with pytest.raises(OSError):
+        atomic_write(tmp_path / "missing" / "r.txt", "x")
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["r.txt"]
 
 
 # ---- a folder named zheval shadowing the package ----------------------------------------------------------------------------

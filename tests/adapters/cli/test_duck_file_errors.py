@@ -1,10 +1,12 @@
 """Bad 小黄鸭 / predictions / terms files: keys given twice, files in another encoding (one clear message), a UTF-8
 BOM (accepted, same numbers), references that cannot be scored (every one by file:line), json's own messages
-(no "starting at at"), seeds out of range. Every error exits 2 with no traceback and writes nothing."""
+(no "starting at at"), seeds out of range, empty data files (also after clean drops everything), lone surrogates
+(named by file:line and id). Every error exits 2 with no traceback and writes nothing."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -33,6 +35,11 @@ def run(*args):
 
 def _lines(rows):
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+
+
+def _jsonl(path, rows, ensure_ascii=False):
+    path.write_text("".join(json.dumps(r, ensure_ascii=ensure_ascii) + "\n" for r in rows), encoding="utf-8")
+    return path
 
 
 @pytest.fixture()
@@ -210,3 +217,49 @@ def test_a_json_array_data_file_gets_one_message(files, tmp_path):
     one.write_text(json.dumps(ROWS[0], ensure_ascii=False, indent=2), encoding="utf-8")
     with pytest.raises(DuckFormatError, match="one JSON object spread over several lines"):
         load_duck(one)
+
+
+# empty data, lone surrogates ------------------------------------------------------------------------------------------
+
+
+def test_empty_data_file_says_no_items(files, tmp_path):
+    data, preds = files
+    for body in ("", "\n\n  \n"):
+        empty = tmp_path / "empty.jsonl"
+        empty.write_text(body, encoding="utf-8")
+        for args in (("score", "-d", empty, "-p", preds), ("ceiling", "-d", empty), ("clean", empty, "-o", tmp_path / "o.jsonl")):
+            res = run(*args, "-q", *(("--bootstrap", 0) if args[0] != "clean" else ()))
+            assert res.exit_code == 2, res.output
+            assert f"no items in {empty}" in res.output
+            assert "Traceback" not in res.output and "Keys mismatch" not in res.output
+
+
+def test_clean_to_zero_queries_warns_and_its_output_says_no_items(files, tmp_path):
+    data, preds = files
+    out = tmp_path / "clean.jsonl"
+    # every reference has 11-14 characters: with --min-chars 100 all are dropped, so every query is dropped
+    res = run("clean", data, "-o", out, "--min-chars", 100, "--max-chars", 150, "-q")
+    assert res.exit_code == 0, res.output
+    assert re.search(r"warning: .*0 queries", res.output)
+    assert out.read_text(encoding="utf-8") == ""
+    res = run("score", "-d", out, "-p", preds, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2 and f"no items in {out}" in res.output
+
+
+def test_lone_surrogate_is_named_by_file_line_and_id(files, tmp_path):
+    data, preds = files
+    # JSON "\ud800" without its low half decodes to a lone surrogate (json.dumps writes it as that escape)
+    bad_preds = _jsonl(tmp_path / "bad_preds.jsonl", [{"id": "q1", "prediction": PREDS[0]},
+                                                      {"id": "q2", "prediction": "我\ud800陪着你"},
+                                                      {"id": "q3", "prediction": PREDS[2]}], ensure_ascii=True)
+    assert "\\ud800" in bad_preds.read_text(encoding="utf-8")
+    res = run("score", "-d", data, "-p", bad_preds, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2
+    assert f"{bad_preds}:2: id 'q2': 'prediction' contains a lone surrogate" in res.output
+    rows = [dict(r) for r in ROWS]
+    rows[2] = {**rows[2], "responses": ["明天降温，记得穿外套。", "外套\udc00"]}
+    bad_data = _jsonl(tmp_path / "bad_data.jsonl", rows, ensure_ascii=True)
+    res = run("score", "-d", bad_data, "-p", preds, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2
+    assert f"{bad_data}:3: id 'q3': responses[1] contains a lone surrogate ('\\udc00' at position 2)" in res.output
+    assert "UnicodeEncodeError" not in res.output and "codec" not in res.output

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from datasets import Dataset, DatasetDict, List, Value
@@ -167,3 +168,20 @@ def test_write_duck_roundtrip_is_atomic(tmp_path):
     assert write_duck(ds, out) == 2
     assert load_duck(out)["id"] == ["w1", "w2"]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_load_duck_empty_file_and_empty_split(tmp_path):
+    from zheval.adapters.duck import DuckFormatError, load_duck
+    from zheval.adapters.duck.load import EmptyDataError
+
+    data = _write(tmp_path, "data.jsonl", [_line(id="q1"), _line(id="q2"), _line(id="q3")])
+    empty = tmp_path / "dev.jsonl"
+    empty.write_text("\n", encoding="utf-8")
+    with pytest.raises(EmptyDataError, match=f"no items in {re.escape(str(empty))}"):
+        load_duck(empty)
+    with pytest.raises(DuckFormatError, match=f"no items in {re.escape(str(empty))}"):
+        load_duck({"test": data, "dev": empty})
+    with pytest.raises(IsADirectoryError, match="is a directory"):
+        from zheval.adapters.duck import read_predictions
+
+        read_predictions(tmp_path)

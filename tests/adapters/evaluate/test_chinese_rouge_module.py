@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from collections import Counter
 
 import pytest
 
@@ -184,3 +185,39 @@ def test_bad_input_through_the_module(chinese_rouge):
 def test_bleu_only_options_are_ignored_for_combine(chinese_rouge):
     out = chinese_rouge.compute(predictions=["你好"], references=["你好"], max_order=4, smooth_method="exp")
     assert out["rouge1"] == 1.0
+
+
+def _su4_units(tokens, d=4):
+    """Unigrams plus skip-bigrams (t_i, t_j), i < j <= i + d + 1 (Lin 2004, section 4; ROUGE-1.5.5 -2 4 -U)."""
+    c = Counter(tokens)
+    for i in range(len(tokens)):
+        for j in range(i + 1, min(len(tokens), i + d + 2)):
+            c[(tokens[i], tokens[j])] += 1
+    return c
+
+
+def test_docstring_rouge_su4_value_by_hand():
+    # The script's example mixes a list and a string reference. By hand, with character tokens:
+    # item 1: prediction 11 tokens -> 11 unigrams + (6*5 + 4+3+2+1) = 51 units.
+    #   ref "不客气！" 4 tokens -> 4 + 6 = 10 units; hits: 4 unigrams + (不,客) (不,气) (客,气) = 7 -> F = 14/61.
+    #   ref "不用客气，祝您愉快！" 10 tokens -> 10 + (5*5 + 4+3+2+1) = 45 units; F = 2*hits/96.
+    # item 2: prediction 10 tokens -> 45 units; reference 13 tokens -> 13 + (8*5 + 10) = 63 units.
+    p1, a, b = list("不客气，祝您玩得愉快！"), list("不客气！"), list("不用客气，祝您愉快！")
+    p2, r2 = list("地址在北京市东城区。"), list("地址是北京市东城区东直门。")
+    units = {k: sum(_su4_units(t).values()) for k, t in (("p1", p1), ("a", a), ("b", b), ("p2", p2), ("r2", r2))}
+    assert units == {"p1": 51, "a": 10, "b": 45, "p2": 45, "r2": 63}
+    hits_a = sum((_su4_units(p1) & _su4_units(a)).values())
+    hits_b = sum((_su4_units(p1) & _su4_units(b)).values())
+    hits_2 = sum((_su4_units(p2) & _su4_units(r2)).values())
+    assert (hits_a, hits_b, hits_2) == (7, 32, 35)
+    expected = (max(14 / 61, 64 / 96) + 70 / 108) / 2  # = (2/3 + 35/54) / 2 = 71/108
+    assert expected == pytest.approx(71 / 108)
+    out = evaluate.load(str(MODULE_DIR)).compute(
+        predictions=["不客气，祝您玩得愉快！", "地址在北京市东城区。"],
+        references=[["不客气！", "不用客气，祝您愉快！"], "地址是北京市东城区东直门。"],
+        rouge_types=["rougeSU4"],
+    )
+    assert out["rougeSU4"] == pytest.approx(71 / 108, abs=1e-12)
+    assert round(71 / 108, 4) == 0.6574
+    script = (MODULE_DIR / "chinese_rouge.py").read_text(encoding="utf-8")
+    assert "(0.6574, 0.0)" in script and "0.3551" not in script

@@ -1,96 +1,141 @@
-"""Fast paths of input validation and of the evaluate glue give exactly what the general paths give: validate_inputs'
-C-level check vs its item-by-item loop, store_canonical vs evaluate's own add_batch (same Arrow data), the modules'
-compute vs the library calls -- on real CrossWOZ data and on every kind of bad input."""
+"""What the metric modules take and store (metrics/chinese_rouge, metrics/chinese_bleu through evaluate): string and
+list references mixed in one call and across add / add_batch, options given to evaluate.load (refused) and
+evaluate's own arguments (kept), zero items, and the storage path: store_canonical writes what evaluate's own
+add_batch writes (same Arrow data), compute(predictions=..., references=...) skips the Arrow round trip with the same
+result, and the modules' numbers equal the library calls on real CrossWOZ data. Expected values are hand
+computations written out here (character tokens, clipped counts) or the library called directly, never our own
+output."""
 
+from __future__ import annotations
+
+import math
 from pathlib import Path
 
 import evaluate
 import pytest
 
-import zheval.compute.inputs as inputs
-from helpers import crosswoz_items
+from helpers import METRICS, crosswoz_items
 from zheval.adapters.evaluate_module import canonical_inputs, store_canonical
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
-from helpers import METRICS
+
+# "猫坐在垫子上" (6 characters) against "猫趴在垫子上面" (7): common unigrams 猫 在 垫 子 上 = 5, so
+# rouge1 F = 2 * 5 / (6 + 7) = 10/13.
+CAT_P, CAT_R, CAT_ROUGE1 = "猫坐在垫子上", "猫趴在垫子上面", 10 / 13
+# "我爱北京天安门" (7) against "我爱北京的天安门" (8): clipped matches 7/7, 5/6, 3/5, 1/4 (product 1/8), brevity
+# penalty exp(1 - 8/7).
+BJ_P, BJ_R = "我爱北京天安门", "我爱北京的天安门"
+BJ_BLEU = math.exp(1 - 8 / 7) * (1 / 8) ** 0.25
 
 
-
-def _general(monkeypatch, predictions, references, **kw):
-    with monkeypatch.context() as m:
-        m.setattr(inputs, "_fast_canonical", lambda preds, refs: None)
-        return inputs.validate_inputs(predictions, references, **kw)
+def _load(name, **kw):
+    return evaluate.load(str(METRICS / name), **kw)
 
 
-class Text(str):
-    """A str subclass: accepted by both paths (isinstance), kept as given."""
+@pytest.fixture(params=[False, True], ids=["on-disk", "in-memory"])
+def keep_in_memory(request):
+    return request.param
 
 
-def _shapes(preds, refs):
-    """The same items in every reference shape the fast path accepts (and some it hands to the loop)."""
-    mixed = [r[0] if len(r) == 1 else r for r in refs]
-    return [
-        (preds, refs),
-        (tuple(preds), [tuple(r) for r in refs]),
-        (preds, mixed),
-        (preds, [r[0] for r in refs]),
-        ([Text(p) for p in preds], [[Text(x) for x in r] for r in refs]),
-        (preds, [iter_free(r) for r in refs]),  # a sequence type that is neither list nor tuple: loop path
-        ([], []),
-    ]
-
-
-class iter_free:  # noqa: N801 - reads like a container type in the list above
-    def __init__(self, items):
-        self.items = list(items)
-
-    def __len__(self):
-        return len(self.items)
-
-    def __iter__(self):
-        return iter(self.items)
-
-
-def test_validate_inputs_fast_path_equals_loop_on_crosswoz(monkeypatch, crosswoz_groups):
-    preds, refs = crosswoz_items(crosswoz_groups[:500])
-    refs[3] = refs[3][:1]
-    for p, r in _shapes(preds, refs):
-        fast = inputs.validate_inputs(p, r, allow_empty=True)
-        general = _general(monkeypatch, p, r, allow_empty=True)
-        assert fast == general
-        assert [type(x) for x in fast[0]] == [type(x) for x in general[0]]
-        assert all(type(rs) is list for rs in fast[1])
-        assert [type(x) for rs in fast[1] for x in rs] == [type(x) for rs in general[1] for x in rs]
-    # the fast path really ran on regular input and returned fresh lists (the caller's lists are not aliased)
-    got = inputs._fast_canonical(list(preds), refs)
-    assert got == refs and all(a is not b for a, b in zip(got, refs))
+# ---- string and list references mix freely (items, add / add_batch calls) --------------------------------------
 
 
 @pytest.mark.parametrize(
-    "predictions, references",
+    "references",
     [
-        (["a", "b"], ["x", ["y", None]]),
-        (["a", 3], ["x", "y"]),
-        (["a", None], ["x", "y"]),
-        (["a", "b\ud800"], ["x", "y"]),
-        (["a", "b"], ["x", ["y", "\udfffz"]]),
-        (["a", "b"], ["x\udc00", "y"]),
-        (["a", "b"], ["x", []]),
-        (["a", "b"], ["x", ()]),
-        (["a", "b"], ["x", 5]),
-        (["a", "b"], ["x", None]),
-        (["a", "b"], ["x", b"y"]),
-        (["a", "b"], [["x"], [b"y"]]),
-        (["a\ud800", 3], ["x", "y"]),  # type errors are reported before surrogates, as the loop does
+        [["今天天气很好", "x"], "猫坐在垫子上"],  # list first: the string used to be scored against a wrong form
+        ["今天天气很好", ["猫坐在垫子上", "y"]],  # string first: the list used to become its Python repr
     ],
 )
-def test_bad_input_takes_the_loop_and_gets_the_same_error(monkeypatch, predictions, references):
-    assert inputs._fast_canonical(list(predictions), list(references)) is None
-    with pytest.raises((TypeError, ValueError)) as general:
-        _general(monkeypatch, predictions, references)
-    with pytest.raises(general.type) as fast:
-        inputs.validate_inputs(predictions, references)
-    assert str(fast.value) == str(general.value)
+def test_rouge_mixed_reference_forms_in_one_call(references):
+    # each prediction is identical to one of its references: F = 1 for both items
+    out = _load("chinese_rouge").compute(
+        predictions=["今天天气很好", "猫坐在垫子上"], references=references, use_aggregator=False, rouge_types=["rouge1"]
+    )
+    assert out["rouge1"] == [1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "references", [[["今天天气很好", "x"], "猫坐在垫子上了"], ["今天天气很好", ["猫坐在垫子上了", "y"]]]
+)
+def test_bleu_mixed_reference_forms_in_one_call(references):
+    # both predictions equal a reference (6 + 7 characters): every n-gram matches, no brevity penalty: BLEU = 1
+    out = _load("chinese_bleu").compute(predictions=["今天天气很好", "猫坐在垫子上了"], references=references)
+    assert out["bleu"] == 1.0
+    assert out["counts"] == [13, 11, 9, 7] and out["totals"] == [13, 11, 9, 7]
+    assert out["reference_length"] == 13
+
+
+def test_mixed_forms_across_add_batch_and_add(keep_in_memory):
+    r = _load("chinese_rouge", keep_in_memory=keep_in_memory)
+    r.add_batch(predictions=[CAT_P], references=[[CAT_R, "狗"]])
+    r.add_batch(predictions=[CAT_P], references=[CAT_R])  # used to raise "Got a string but expected a list"
+    r.add(prediction=CAT_P, reference=CAT_R)
+    r.add(prediction=CAT_P, reference=[CAT_R])
+    out = r.compute(rouge_types=["rouge1"], use_aggregator=False)
+    # "狗" shares nothing with the prediction, so the max over references is the CAT_R value for every item
+    assert out["rouge1"] == pytest.approx([CAT_ROUGE1] * 4, abs=1e-12)
+
+    b = _load("chinese_bleu", keep_in_memory=keep_in_memory)
+    b.add(prediction=BJ_P, reference=BJ_R)
+    b.add_batch(predictions=[BJ_P], references=[[BJ_R]])
+    out = b.compute()
+    # two copies of one item: the summed counts are doubled, the ratios (and BLEU) unchanged
+    assert out["counts"] == [14, 10, 6, 2] and out["totals"] == [14, 12, 10, 8]
+    assert out["bleu"] == pytest.approx(BJ_BLEU, abs=1e-12)
+
+
+# ---- options given to evaluate.load are refused, evaluate's own arguments still work ------------------------------
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+def test_load_options_are_refused(name):
+    with pytest.raises(TypeError, match=r"\['tokenizer'\].*compute\(\)"):
+        _load(name, tokenizer="jieba")
+    with pytest.raises(TypeError, match=r"\['max_order', 'rouge_types'\]"):
+        _load(name, rouge_types=["rouge1"], max_order=2)
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+def test_evaluate_own_load_arguments_are_kept(name, tmp_path):
+    m = _load(
+        name,
+        config_name="cfg",
+        experiment_id="exp-1",
+        cache_dir=str(tmp_path),
+        keep_in_memory=False,
+        num_process=1,
+        process_id=0,
+        seed=7,
+        max_concurrent_cache_files=5,
+        timeout=10,
+    )
+    assert m.config_name == "cfg" and m.experiment_id == "exp-1" and m.seed == 7 and m.timeout == 10
+    assert str(tmp_path) in m.data_dir
+    p, r = (CAT_P, CAT_R) if name == "chinese_rouge" else (BJ_P, BJ_R)
+    out = m.compute(predictions=[p], references=[r])
+    assert (out["rouge1"] if name == "chinese_rouge" else out["bleu"]) == pytest.approx(
+        CAT_ROUGE1 if name == "chinese_rouge" else BJ_BLEU, abs=1e-12
+    )
+
+
+# ---- zero items ----------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+def test_zero_items_is_a_clear_value_error(name, keep_in_memory):
+    m = _load(name, keep_in_memory=keep_in_memory)
+    with pytest.raises(ValueError, match="no items"):
+        m.compute(predictions=[], references=[])
+    with pytest.raises(ValueError, match="no items"):
+        m.add_batch(predictions=[], references=[])
+    with pytest.raises(ValueError, match="no items"):
+        m.compute()
+    p, r = (CAT_P, CAT_R) if name == "chinese_rouge" else (BJ_P, BJ_R)
+    assert m.compute(predictions=[p], references=[r])  # still usable
+
+
+# ---- storage: what add_batch writes, compute with all the data, the library's numbers ---------------------------
 
 
 @pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
@@ -133,83 +178,6 @@ def test_modules_equal_library_calls_on_crosswoz(crosswoz_groups):
     assert rouge.compute(**opts) == compute_rouge(preds, mixed, **opts)
     bleu.add_batch(predictions=preds[:7], references=mixed[:7])
     assert bleu.compute(predictions=preds[7:], references=mixed[7:]) == compute_bleu(preds, mixed)
-
-
-def test_empty_reference_error_names_this_calls_index_whether_or_not_items_are_stored():
-    bleu = evaluate.load(str(METRICS / "chinese_bleu"))
-    bad = dict(predictions=["好", "好"], references=[["好"], ["好", ""]])
-    with pytest.raises(ValueError, match=r"references\[1\]\[1\] is empty"):
-        bleu.compute(**bad)  # nothing stored: raised inside _compute
-    assert len(bleu) == 0
-    bleu.add_batch(predictions=["好"] * 3, references=["好"] * 3)
-    with pytest.raises(ValueError, match=r"references\[1\]\[1\] is empty"):
-        bleu.compute(**bad)  # items stored: checked before storing, indices of this call
-    assert len(bleu) == 3
-    assert bleu.compute()["counts"][0] == 3
-
-
-def test_no_cyclic_gc_restores_the_collector_state():
-    import gc
-
-    from zheval.adapters.evaluate_module import no_cyclic_gc
-
-    assert gc.isenabled()
-    with no_cyclic_gc():
-        assert not gc.isenabled()
-        with no_cyclic_gc():  # nested: the inner exit does not turn it back on early
-            pass
-        assert not gc.isenabled()
-    assert gc.isenabled()
-    with pytest.raises(RuntimeError):
-        with no_cyclic_gc():
-            raise RuntimeError("boom")
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        with no_cyclic_gc():
-            pass
-        assert not gc.isenabled()  # off before, off after
-    finally:
-        gc.enable()
-    # the modules leave it on after a computation and after a failed one
-    rouge = evaluate.load(str(METRICS / "chinese_rouge"))
-    rouge.compute(predictions=["猫"], references=["猫"])
-    assert gc.isenabled()
-    with pytest.raises(ValueError):
-        rouge.compute(predictions=["猫"], references=["\u200b"])
-    assert gc.isenabled()
-
-
-def test_library_entry_points_pause_the_collector_and_restore_it():
-    # compute_rouge / compute_bleu / score run with the cyclic GC off (a tokenizer callable sees it) and leave it as
-    # they found it, also after an error; the numbers are those of a run with the collector on
-    import gc
-
-    import zheval
-    from zheval.compute.bleu import compute_bleu
-    from zheval.compute.rouge import compute_rouge
-
-    seen = []
-
-    def tok(text):
-        seen.append(gc.isenabled())
-        return list(text)
-
-    preds, refs = ["今天天气好", "明天见"], [["今天天气不错"], ["明天见", "后天见"]]
-    assert gc.isenabled()
-    r = compute_rouge(preds, refs, tokenizer=tok)
-    b = compute_bleu(preds, refs, tokenizer=tok)
-    both = zheval.score(preds, refs, tokenizer=tok)
-    assert seen and not any(seen) and gc.isenabled()
-    assert both["rouge"] == r and both["bleu"] == b
-    with pytest.raises(ValueError):
-        compute_rouge(["好"], [[]], tokenizer=tok)
-    assert gc.isenabled()
-    gc.disable()
-    try:
-        assert compute_rouge(preds, refs, tokenizer=tok) == r and not gc.isenabled()
-    finally:
-        gc.enable()
 
 
 @pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])

@@ -2,7 +2,8 @@
 (types, lengths, empty reference lists, lone surrogates, blank references) and refuse the whole batch, so nothing of
 it is stored and later computes give the right numbers. What only compute()'s options decide (a reference that has
 no token with punct="drop") is reported at compute time with the batch that stored the item, and the stored items
-are kept. Expected values are hand computations written out here."""
+are kept; a compute that fails (bad options, or inside the library after evaluate has read the stored items) keeps
+the items stored before it, on disk and in memory. Expected values are hand computations written out here."""
 
 from __future__ import annotations
 
@@ -15,11 +16,12 @@ from zheval.compute.inputs import EmptyReferenceError
 from helpers import METRICS
 
 
-# "猫坐在垫子上" (6 chars) vs "猫趴在垫子上面" (7): 5 shared unigrams -> rouge1 F = 10/13; bigrams 5 and 6, 3 shared
-# (在垫 垫子 子上) -> rouge2 F = 6/11.
-CAT_P, CAT_R = "猫坐在垫子上", "猫趴在垫子上面"
-# "我爱北京天安门" (7) vs "我爱北京的天安门" (8): clipped matches 7/7, 5/6, 3/5, 1/4, BP exp(1 - 8/7).
+# "猫坐在垫子上" (6 chars) vs "猫趴在垫子上面" (7): 5 shared unigrams -> rouge1 F = 2 * 5 / (6 + 7) = 10/13; bigrams 5
+# and 6, 3 shared (在垫 垫子 子上) -> rouge2 F = 6/11.
+CAT_P, CAT_R, CAT_ROUGE1 = "猫坐在垫子上", "猫趴在垫子上面", 10 / 13
+# "我爱北京天安门" (7) vs "我爱北京的天安门" (8): clipped matches 7/7, 5/6, 3/5, 1/4 (product 1/8), BP exp(1 - 8/7).
 BJ_P, BJ_R = "我爱北京天安门", "我爱北京的天安门"
+BJ_BLEU = math.exp(1 - 8 / 7) * (1 / 8) ** 0.25
 
 BAD_BATCHES = [
     (dict(predictions=[CAT_P, CAT_P], references=[[CAT_R], ["  "]]), EmptyReferenceError,
@@ -33,9 +35,18 @@ BAD_BATCHES = [
 ]
 
 
+def _load(name, **kw):
+    return evaluate.load(str(METRICS / name), **kw)
+
+
 @pytest.fixture(params=["chinese_rouge", "chinese_bleu"])
 def module(request):
     return evaluate.load(str(METRICS / request.param))
+
+
+@pytest.fixture(params=[False, True], ids=["on-disk", "in-memory"])
+def keep_in_memory(request):
+    return request.param
 
 
 
@@ -104,3 +115,110 @@ def test_an_option_dependent_empty_reference_is_reported_with_its_batch_and_kept
         assert out["rouge1"] == pytest.approx((10 / 13 + 1 + 0) / 3, abs=1e-12)
     else:
         assert out["counts"][0] == 7 + 1 + 0 and out["totals"][0] == 7 + 1 + 1
+
+
+# a failed add/add_batch stores nothing; a failed compute keeps the stored items ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(normalize="bogus"),
+        dict(tokenizer="bogus"),
+        dict(tokenizer="none", terms=["猫"]),
+        dict(punct="sometimes"),
+        dict(tokenizer="jieba", jieba_dict="/nonexistent/dict.txt"),
+        dict(seed="1", bootstrap=10),
+        dict(bootstrap=-1),
+        dict(confidence=1.5, bootstrap=10),
+        dict(preset="nope"),
+        dict(t2s="yes"),
+    ],
+)
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+def test_failed_compute_keeps_the_batches(name, bad, keep_in_memory):
+    m = _load(name, keep_in_memory=keep_in_memory)
+    p, r = (CAT_P, CAT_R) if name == "chinese_rouge" else (BJ_P, BJ_R)
+    m.add_batch(predictions=[p], references=[r])
+    m.add(prediction=p, reference=[r])
+    with pytest.raises((TypeError, ValueError, FileNotFoundError)):
+        m.compute(**bad)
+    assert len(m) == 2
+    with pytest.raises((TypeError, ValueError, FileNotFoundError)):
+        m.compute(predictions=[p], references=[r], **bad)  # nothing of this call is stored either
+    assert len(m) == 2
+    out = m.compute()
+    if name == "chinese_rouge":
+        assert out["rouge1"] == pytest.approx(CAT_ROUGE1, abs=1e-12)
+    else:
+        assert out["counts"] == [14, 10, 6, 2] and out["bleu"] == pytest.approx(BJ_BLEU, abs=1e-12)
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+def test_failure_inside_the_computation_restores_earlier_items(name, keep_in_memory):
+    # a reference that is empty only after normalisation (a zero-width space) fails inside the library, after
+    # evaluate has read the stored items: the items stored before the call are put back, this call's are not
+    m = _load(name, keep_in_memory=keep_in_memory)
+    p, r = (CAT_P, CAT_R) if name == "chinese_rouge" else (BJ_P, BJ_R)
+    m.add_batch(predictions=[p, p], references=[r, [r]])
+    with pytest.raises(ValueError, match="empty after normalisation"):
+        m.compute(predictions=["猫"], references=["\u200b"])
+    assert len(m) == 2
+    m.add_batch(predictions=["猫"], references=["\u200b"])  # stored: it is only empty under the default normaliser
+    with pytest.raises(ValueError, match=r"references\[2\]\[0\] is empty after normalisation"):
+        m.compute()
+    assert len(m) == 3  # nothing lost
+    # with normalize=False the zero-width space survives normalisation (the reference is not empty text) but is
+    # no character token (a format character): item 2 has no reference token, which is an error too (it was
+    # scored as a reference of length 0 before issue 13), naming the batch that stored it
+    with pytest.raises(ValueError, match=r"references\[2\]\[0\] is empty after normalisation and tokenisation "
+                                         r"\(tok:char, norm:none\).* stored by add_batch\(\) call 2"):
+        m.compute(normalize=False)
+    assert len(m) == 3
+    # split on whitespace, the zero-width space is a token (U+200B is not whitespace): every stored item scores
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (tokenizer="none" on unsegmented Chinese: a warning, not the subject here)
+        out = m.compute(tokenizer="none")
+    assert len(m) == 0
+    assert m.compute(predictions=[p], references=[r])  # the instance is usable again
+    if name == "chinese_rouge":
+        # whole texts are single tokens: items 0-1 are one token vs one other token (0), item 2 as well
+        assert out["rouge1"] == 0.0
+    else:
+        # one token per text, none matching: 3 hypothesis unigrams, reference length 3
+        assert out["counts"] == [0, 0, 0, 0] and out["totals"] == [3, 0, 0, 0]
+        assert out["reference_length"] == 3
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+@pytest.mark.parametrize(
+    "predictions, references, error, message",
+    [
+        (["a", "b"], ["x", ["y", None]], TypeError, r"references\[1\]\[1\]"),
+        (["a", 3], ["x", "y"], TypeError, r"predictions\[1\]"),
+        (["a", "b\ud800"], ["x", "y"], ValueError, r"predictions\[1\] .*lone surrogate"),
+        (["a", "b"], ["x", ["y", "\udfffz"]], ValueError, r"references\[1\]\[1\] .*lone surrogate"),
+        ([], [], ValueError, "no items"),
+    ],
+)
+def test_failed_add_batch_stores_nothing(name, predictions, references, error, message, keep_in_memory):
+    m = _load(name, keep_in_memory=keep_in_memory)
+    m.add(prediction="猫", reference="猫")
+    with pytest.raises(error, match=message):
+        m.add_batch(predictions=predictions, references=references)
+    assert len(m) == 1
+    with pytest.raises(error, match=message):
+        m.compute(predictions=predictions, references=references)
+    assert len(m) == 1
+
+
+@pytest.mark.parametrize("name", ["chinese_rouge", "chinese_bleu"])
+def test_failed_add_stores_nothing(name):
+    m = _load(name)
+    with pytest.raises(ValueError, match=r"prediction is not valid text.*lone surrogate"):
+        m.add(prediction="\ud800", reference="x")
+    with pytest.raises(TypeError, match=r"reference\[0\] must be str"):  # add() names its one item's reference 0
+        m.add(prediction="x", reference=[None])
+    assert len(m) == 0

@@ -125,8 +125,9 @@ def test_wordpiece_hook_scores_the_original_texts(clean_up, caplog):
     assert "ambiguous_spaces" not in out and "ambiguous" not in caplog.text
 
 
-def test_wordpiece_hook_differed_before_the_repair():
-    """The reported bug, as a guard that the test data exercises it: the texts as decoded score differently."""
+def test_wordpiece_texts_as_decoded_score_differently():
+    """The decoder's spacing matters on this data (so the tests above can fail): the texts as decoded, without the
+    hook's whitespace repair, score differently."""
     bert = bert_chinese_style(False)
     raw = build_compute_metrics(bert, clean_whitespace=False)
     out = raw(eval_pred(bert))
