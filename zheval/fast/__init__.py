@@ -1,8 +1,8 @@
 """Layer 4, fast twins: corpus-at-once (vectorised) versions of the definitions, each naming the reference function
 it equals, and the one decision whether a fast path can serve a request.
 
-Every twin is listed in :data:`TWINS` (``tests/test_fast_twins.py`` walks the table and checks each twin against its
-reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
+Every twin is listed in :data:`TWINS` (``tests/fast/test_fast_twins.py`` walks the table and checks each twin against
+its reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
 :func:`usable_for` -- and nothing else -- whether to take a fast path; where it says no, the reference runs.
 """
 

@@ -1,0 +1,230 @@
+"""Every fast twin equals its reference: one table-driven test over :data:`zheval.fast.TWINS`.
+
+For each twin the table names the reference function; :data:`CHECKS` below holds, per twin, a check that runs both
+on random inputs (small alphabets, many ties and repeats, empty texts) and -- when the shared real data is there --
+on real texts, and asserts equality (exact: integers, or floats bit for bit). A twin in the table without a check,
+or a public function of the fast modules that is neither in the table nor a named building block, fails.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import random
+
+import numpy as np
+import pytest
+
+import zheval.fast as fast
+from zheval.definitions import bleu as ref_bleu
+from zheval.definitions import rouge as ref_rouge
+from zheval.definitions.lcs import lcs_length
+from zheval.fast.index import CorpusLayout
+from zheval.fast.ngrams import flatten_texts, ngram_counts_by_text
+from zheval.tokenizers import get_tokenizer
+from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
+
+#: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
+BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text"}
+FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
+                "zheval.tokenizers.char_ids")
+
+TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
+
+
+def random_texts(rng: random.Random, n: int, alphabet: str = "ab好的。c", max_len: int = 12) -> list:
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, max_len))) for _ in range(n)]
+
+
+def random_corpus(rng: random.Random, n_items: int = 60, alphabet: str = "abc好的。\n"):
+    preds = random_texts(rng, n_items, alphabet)
+    refs = [random_texts(rng, rng.randint(1, 4), alphabet) for _ in range(n_items)]
+    return preds, refs
+
+
+def token_corpora(real):
+    """Token-id corpora: random ones, and the real data's when present."""
+    rng = random.Random(20261201)
+    out = [random_corpus(rng) for _ in range(4)]
+    if real is not None:
+        out.append(real)
+    tok = get_tokenizer("char")
+    return [tokenize_corpus(p, [[x for x in r] for r in rs], tok, "newline") for p, rs in out]
+
+
+@pytest.fixture(scope="module")
+def real_items(request):
+    """CrossWOZ leave-one-out items when the shared data is there, else None (the random cases still run)."""
+    from helpers import SHARED_DATA, crosswoz_items, read_jsonl
+
+    if not (SHARED_DATA / "crosswoz_same_query_groups.jsonl").exists():
+        return None
+    preds, refs = crosswoz_items(read_jsonl("crosswoz_same_query_groups.jsonl"))
+    return preds, refs
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# one check per twin
+
+
+def check_char_token_ids(real):
+    from zheval.tokenizers.char import CharTokenizer
+    from zheval.tokenizers.char_ids import char_token_ids
+
+    rng = random.Random(7)
+    tok = CharTokenizer()
+    pieces = [p.replace("\n", "") for p in random_texts(rng, 400, TRICKY, 20)]
+    if real is not None:
+        pieces += [tok.normalize(t).replace("\n", " ") for t in real[0]]
+    vocab = TokenIds()
+    ids, offsets = char_token_ids(pieces, vocab)
+    words = list(vocab)
+    for k, piece in enumerate(pieces):
+        assert [words[i] for i in ids[offsets[k]:offsets[k + 1]]] == tok.tokenize_normalized(piece), piece
+
+
+def check_lcs_length_pairs(real):
+    from zheval.fast.lcs import lcs_length_pairs
+
+    for corpus in token_corpora(real):
+        texts = [tt.tokens for tt in [*corpus.predictions, *(r for rs in corpus.references for r in rs)]]
+        tokens, offsets = flatten_texts(texts)
+        rng = np.random.default_rng(3)
+        col, row = rng.integers(0, len(texts), 300), rng.integers(0, len(texts), 300)
+        got = lcs_length_pairs(tokens, offsets, col, row)
+        assert got.tolist() == [lcs_length(texts[c], texts[r]) for c, r in zip(col.tolist(), row.tolist())]
+
+
+def check_pair_clipped_hits(real):
+    from zheval.fast.ngrams import pair_clipped_hits
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tables = ngram_counts_by_text(*flatten_texts(layout.token_ids), layout.vocab_size, 4)
+        hyp = layout.hyp[layout.pair_item]
+        for n in range(1, 5):
+            got = pair_clipped_hits(tables[n - 1], hyp, layout.ref)
+            want = [ref_rouge.clipped_overlap(ref_rouge.ngram_counts(layout.token_ids[h], n),
+                                              ref_rouge.ngram_counts(layout.token_ids[r], n))
+                    for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+            assert got.tolist() == want
+
+
+def _token_items(corpus):
+    return ([p.tokens for p in corpus.predictions], [[r.tokens for r in rs] for rs in corpus.references])
+
+
+def check_corpus_stats(real):
+    from zheval.fast.bleu import corpus_stats
+
+    for corpus in token_corpora(real):
+        hyps, refs = _token_items(corpus)
+        for order in (1, 2, 4, 6):
+            assert np.array_equal(corpus_stats(hyps, refs, order), ref_bleu.corpus_stats(hyps, refs, order))
+
+
+def check_layout_stats(real):
+    from zheval.fast.bleu import layout_stats
+
+    for corpus in token_corpora(real):
+        hyps, refs = _token_items(corpus)
+        layout = CorpusLayout.from_corpus(corpus)
+        for order in (1, 3, 4):
+            want = np.array([ref_bleu.item_stats(h, r, order) for h, r in zip(hyps, refs)])
+            assert np.array_equal(layout_stats(layout, order), want)
+
+
+def check_item_clipped_hits_orders(real):
+    from zheval.fast.ngrams import item_clipped_hits_orders
+
+    for corpus in token_corpora(real):
+        hyps, refs = _token_items(corpus)
+        layout = CorpusLayout.from_corpus(corpus)
+        tables = [layout.ngram_counts(n) for n in range(1, 5)]
+        got = item_clipped_hits_orders(tables, layout.hyp, layout.ref, layout.pair_item, 4)
+        want = np.array([ref_bleu.item_stats(h, r, 4)[3:7] for h, r in zip(hyps, refs)])
+        assert np.array_equal(got, want)
+
+
+def check_scores_from_pair_stats(real):
+    from zheval.fast.rouge import scores_from_pair_stats
+
+    rng = np.random.default_rng(11)
+    counts = rng.integers(1, 5, 200)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+    n = int(counts.sum())
+    ref_total = rng.integers(0, 6, n)
+    hyp_total = rng.integers(0, 6, n)
+    hit = np.minimum(rng.integers(0, 6, n), np.minimum(ref_total, hyp_total))  # ties are frequent
+    for multi_ref in ref_rouge.MULTI_REF_MODES:
+        for beta in (1.0, 0.5, 2.0):
+            p, r, f = scores_from_pair_stats(hit, ref_total, hyp_total, starts, counts, multi_ref, beta)
+            for i, (s, k) in enumerate(zip(starts.tolist(), counts.tolist())):
+                stats = list(zip(hit[s:s + k].tolist(), ref_total[s:s + k].tolist(), hyp_total[s:s + k].tolist()))
+                want = ref_rouge.combine_references(stats, multi_ref, beta)
+                assert (p[i], r[i], f[i]) == tuple(want), (multi_ref, beta, stats)
+
+
+def check_corpus_rouge_scores(real):
+    from zheval.fast.rouge import corpus_rouge_scores
+
+    types = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"]
+    for corpus in token_corpora(real):
+        for multi_ref in ref_rouge.MULTI_REF_MODES:
+            got = corpus_rouge_scores(corpus, types, multi_ref)
+            scorer = ref_rouge.make_item_scorer(types, multi_ref)
+            want = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions,
+                                                                                      corpus.references)]
+            for t in types:
+                assert [tuple(x) for x in zip(*(a.tolist() for a in got[t]))] == [tuple(w[t]) for w in want]
+
+
+CHECKS = {
+    "zheval.tokenizers.char_ids:char_token_ids": check_char_token_ids,
+    "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
+    "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
+    "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,
+    "zheval.fast.bleu:corpus_stats": check_corpus_stats,
+    "zheval.fast.bleu:layout_stats": check_layout_stats,
+    "zheval.fast.rouge:scores_from_pair_stats": check_scores_from_pair_stats,
+    "zheval.fast.rouge:corpus_rouge_scores": check_corpus_rouge_scores,
+}
+
+
+def _resolve(spec: str):
+    module, _, attr = spec.partition(":")
+    obj = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+@pytest.mark.parametrize("twin", fast.TWINS, ids=lambda t: t.fast)
+def test_twin_equals_its_reference(twin, real_items):
+    _resolve(twin.fast), _resolve(twin.reference)  # both exist
+    assert twin.fast in CHECKS, f"twin {twin.fast} has no check in tests/fast/test_fast_twins.py CHECKS"
+    CHECKS[twin.fast](real_items)
+
+
+def test_every_fast_function_is_a_listed_twin_or_a_building_block():
+    listed = {t.fast for t in fast.TWINS}
+    found = set()
+    for name in FAST_MODULES:
+        module = importlib.import_module(name)
+        for attr, obj in vars(module).items():
+            if inspect.isfunction(obj) and not attr.startswith("_") and obj.__module__ == name:
+                found.add(f"{name}:{attr}")
+    missing = sorted(found - listed - BUILDING_BLOCKS)
+    assert missing == [], f"fast functions missing from zheval.fast.TWINS: {missing}"
+    assert sorted(listed - found) == [], "TWINS lists functions that do not exist"
+    assert set(CHECKS) == listed
+
+
+def test_the_table_test_can_fail(monkeypatch):
+    # a twin that differs from its reference is caught
+    import zheval.fast.lcs as lcs_mod
+
+    real = lcs_mod.lcs_length_pairs
+    monkeypatch.setattr(lcs_mod, "lcs_length_pairs", lambda *a, **k: real(*a, **k) + 1)
+    with pytest.raises(AssertionError):
+        check_lcs_length_pairs(None)
