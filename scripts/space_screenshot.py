@@ -302,6 +302,16 @@ for (const cell of root.querySelectorAll('[data-testid^="cell-"]')) {
 return {headers, rows: Object.keys(rows).map(Number).sort((a, b) => a - b).map(r => rows[r])};
 """
 
+# JS: message, tables and signature at once (one round trip).
+_READ_SHOWN = """
+const readTable = new Function(%s);
+const msg = document.querySelector('#message .zheval-message');
+const kind = !msg ? null : msg.classList.contains('zheval-error') ? 'error' : msg.classList.contains('zheval-ok') ? 'ok' : null;
+return {message: msg ? msg.innerText.trim() : '', kind,
+        summary: readTable('summary'), per_item: readTable('per_item'),
+        signature: document.querySelector('#signature textarea').value};
+""" % json.dumps(_READ_TABLE)  # a JS string literal
+
 
 class WidgetPage:
     """The widget page in a selenium driver, used as a visitor would: type, choose options, click Compute, read."""
@@ -378,23 +388,14 @@ class WidgetPage:
         return self.driver.execute_script(_READ_TABLE, elem_id)
 
     def shown(self) -> Dict[str, object]:
-        """What the page shows: ``message`` (text, ``kind`` ok/error/None), ``summary`` and ``per_item`` tables,
-        ``signature``, and the whole page text (``page``)."""
-        from selenium.webdriver.common.by import By
+        """What the page shows: ``message`` (its text) and ``kind`` (``"ok"``, ``"error"`` or ``None``: no
+        message), the ``summary`` and ``per_item`` tables (:meth:`table`) and the ``signature``, read in one
+        script."""
+        return self.driver.execute_script(_READ_SHOWN)
 
-        found = self.driver.find_elements(By.CSS_SELECTOR, "#message .zheval-message")
-        kind = None
-        if found:
-            classes = found[0].get_attribute("class").split()
-            kind = "error" if "zheval-error" in classes else "ok" if "zheval-ok" in classes else None
-        return {
-            "message": found[0].text if found else "",
-            "kind": kind,
-            "summary": self.table("summary"),
-            "per_item": self.table("per_item"),
-            "signature": self._find("#signature textarea").get_property("value"),
-            "page": self._find("body").text,
-        }
+    def page_contains(self, text: str) -> bool:
+        """Whether the rendered page text (``innerText``) contains ``text``."""
+        return self.driver.execute_script("return document.body.innerText.includes(arguments[0])", text)
 
     def screenshot(self, png: Path, bottom_id: str = "signature") -> None:
         """Save the page from the top down to the bottom of ``#bottom_id`` as a PNG."""
