@@ -226,3 +226,40 @@ def test_bad_input_gives_a_message_naming_the_line_and_the_server_goes_on(served
         page.paste_text("predictions", PREDICTIONS_TEXT)
         page.paste_text("references", REFERENCES_TEXT)
         check(page.compute(), module, PREDICTIONS, REFERENCES)
+
+
+def test_the_network_guard_of_the_served_app_refuses_and_logs(tmp_path):
+    """The guard behind ``network_attempts() == []`` above: a lookup or a connection outside loopback is refused
+    and logged, loopback is not; the hidden Trainer packages do not import."""
+    (tmp_path / "sitecustomize.py").write_text(browser_kit.SITECUSTOMIZE, encoding="utf-8")
+    log = tmp_path / "network.log"
+    probe = (
+        "import socket, urllib.request\n"
+        "for url in ('http://huggingface.co/', 'http://203.0.113.7/'):\n"
+        "    try:\n"
+        "        urllib.request.urlopen(url, timeout=2)\n"
+        "    except OSError as exc:\n"
+        "        print('refused', url)\n"
+        "try:\n"
+        "    socket.socket().connect(('203.0.113.7', 443))\n"
+        "except OSError:\n"
+        "    print('refused connect')\n"
+        "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
+        "socket.create_connection(s.getsockname(), timeout=2).close()\n"
+        "print('loopback ok')\n"
+        "try:\n"
+        "    import transformers\n"
+        "except ImportError:\n"
+        "    print('transformers hidden')\n"
+    )
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+               ZHEVAL_SPACE_NETWORK_LOG=str(log), ZHEVAL_SPACE_HIDDEN_MODULES="transformers")
+    import subprocess
+    import sys
+
+    res = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.split("\n")[:5] == ["refused http://huggingface.co/", "refused http://203.0.113.7/",
+                                          "refused connect", "loopback ok", "transformers hidden"]
+    assert log.read_text().splitlines() == ["getaddrinfo 'huggingface.co'", "getaddrinfo '203.0.113.7'",
+                                            "connect ('203.0.113.7', 443)"]
