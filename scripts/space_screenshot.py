@@ -289,9 +289,11 @@ if (window.__zhevalObserver) window.__zhevalObserver.disconnect();
 window.__zhevalObserver = new MutationObserver(seen);
 window.__zhevalObserver.observe(tracker, {attributes: true, attributeFilter: ['class']});
 """
-# JS: a gradio Dataframe as {"headers": [...], "rows": [[...], ...]} (the cells it rendered).
+# JS: a gradio Dataframe as {"headers": [...], "rows": [[...], ...], "visible": bool} (the cells it rendered;
+# a hidden table is empty).
 _READ_TABLE = """
 const root = document.getElementById(arguments[0]);
+if (!root || !root.offsetParent) return {headers: [], rows: [], visible: false};
 const headers = [...root.querySelectorAll('[data-testid^="header-"]')]
   .sort((a, b) => a.dataset.heading - b.dataset.heading).map(th => th.innerText.trim());
 const rows = {};
@@ -299,7 +301,7 @@ for (const cell of root.querySelectorAll('[data-testid^="cell-"]')) {
   const [, r, c] = cell.dataset.testid.split('-').map(Number);
   (rows[r] = rows[r] || [])[c] = cell.innerText.trim();
 }
-return {headers, rows: Object.keys(rows).map(Number).sort((a, b) => a - b).map(r => rows[r])};
+return {headers, rows: Object.keys(rows).map(Number).sort((a, b) => a - b).map(r => rows[r]), visible: true};
 """
 
 # JS: message, tables and signature at once (one round trip).

@@ -321,24 +321,30 @@ def card_body(card: Union[str, Path, None]) -> str:
 def _page_outputs(score, module):
     """The click handler: ``(message_html, summary, per_item, signature, last_run)`` for any input, never raising.
 
-    A refused input (``ValueError``/``TypeError``: :func:`parse_inputs`, the module's checks) gives its
-    :func:`widget_message`; anything else is a bug: logged with its traceback, shown as one line. Either way the
-    tables and the signature are cleared and ``last_run`` is ``None``.
+    On success the two tables are shown (``gr.update(value=<DataFrame>, visible=True)``). A refused input
+    (``ValueError``/``TypeError``: :func:`parse_inputs`, the module's checks) gives its :func:`widget_message`;
+    anything else is a bug: logged with its traceback, shown as one line. Either way the tables are hidden and
+    emptied, the signature is ``""`` and ``last_run`` is ``None`` (no stale numbers next to an error).
     """
+    import gradio as gr
+
+    def failed(text: str):
+        hidden = gr.update(value=None, visible=False)
+        return _message_html("error", text), hidden, hidden, "", None
 
     def run(predictions_text, references_text, *options):
         try:
             res = score(module, predictions_text, references_text, *options)
         except (ValueError, TypeError) as exc:
-            return _message_html("error", widget_message(exc)), None, None, "", None
+            return failed(widget_message(exc))
         except Exception as exc:  # a bug: the server log has the traceback, the page one line
             logger.exception("zheval widget: unexpected error")
-            text = (f"internal error ({type(exc).__name__}); the input was not scored. Please report it with the "
-                    "input that caused it.")
-            return _message_html("error", text), None, None, "", None
+            return failed(f"internal error ({type(exc).__name__}); the input was not scored. Please report it with "
+                          "the input that caused it.")
         n_refs = sum(len(r) for r in res.run["references"])
         text = f"Scored {len(res.run['predictions'])} lines ({n_refs} references)."
-        return _message_html("ok", text), res.summary, res.per_item, res.signature, res.run
+        return (_message_html("ok", text), gr.update(value=res.summary, visible=True),
+                gr.update(value=res.per_item, visible=True), res.signature, res.run)
 
     run.__name__ = score.__name__
     return run
@@ -399,8 +405,9 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
                 options = [tokenizer, level, smooth, bp, order, preset]
         button = gr.Button("Compute", variant="primary", elem_id="compute")
         message = gr.HTML("", elem_id="message")
-        summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary")
-        per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item")
+        # shown once there are numbers (hidden again by an error)
+        summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary", visible=False)
+        per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item", visible=False)
         # a per-line explanation panel goes here, fed by per_item.select and last_run (module docstring)
         signature = gr.Textbox(label="Signature", interactive=False, elem_id="signature")
         last_run = gr.State(None)
