@@ -401,11 +401,16 @@ class WidgetPage:
 
     def screenshot(self, png: Path, bottom_id: str = "signature") -> None:
         """Save the page from the top down to the bottom of ``#bottom_id`` as a PNG."""
-        bottom = self.driver.execute_script(
-            f"const r = document.getElementById('{bottom_id}').getBoundingClientRect();"
-            "return Math.ceil(r.bottom + window.scrollY + 24);")
+        measure = (f"const r = document.getElementById('{bottom_id}').getBoundingClientRect();"
+                   "return Math.ceil(r.bottom + window.scrollY + 24);")
         width = self.driver.get_window_size()["width"]
-        self.driver.set_window_size(width, max(600, int(bottom) + 140))  # + the browser's own chrome height
+        bottom, last = self.driver.execute_script(measure), None
+        for _ in range(20):  # until the layout has settled (tables appearing, the window resized)
+            if bottom == last:
+                break
+            self.driver.set_window_size(width, max(600, int(bottom) + 140))  # + the browser's own chrome height
+            time.sleep(0.25)
+            last, bottom = bottom, self.driver.execute_script(measure)
         self.driver.execute_script("window.scrollTo(0, 0)")
         time.sleep(0.3)
         png.parent.mkdir(parents=True, exist_ok=True)
