@@ -3,9 +3,9 @@
 (tests/test_space_browser.py imports :func:`served_space`, :func:`headless_chromium` and :class:`WidgetPage` from
 here).
 
-    # Debian packages chromium, chromium-driver and fonts-noto-cjk; selenium (the test extra) in this Python
-    python scripts/space_screenshot.py dist/screenshots            # chinese_rouge.png and chinese_bleu.png
-    python scripts/space_screenshot.py /tmp/shots --metric chinese_bleu
+    # Debian packages chromium, chromium-driver and fonts-noto-cjk; selenium comes with the test extra
+    .venv/bin/python scripts/space_screenshot.py dist/screenshots       # chinese_rouge.png and chinese_bleu.png
+    .venv/bin/python scripts/space_screenshot.py /tmp/shots --metric chinese_bleu
 
 For each metric the script builds the Space folder with scripts/build_space.py into a temp folder (as the Hub serves
 it), launches its ``app.py`` on 127.0.0.1 with a free port in a subprocess (its own process group, always killed at
@@ -244,7 +244,7 @@ def browser_missing() -> Optional[str]:
     """Why the browser test cannot run here (``None`` when it can)."""
     missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not Path(p).exists()]
     if missing:
-        return f"{' and '.join(missing)} missing: apt-get install -y chromium chromium-driver (.ci/run does)"
+        return f"{' and '.join(missing)} missing: apt-get install -y chromium-driver chromium (.ci/run does)"
     if importlib.util.find_spec("selenium") is None:
         return "selenium missing: pip install -e '.[test]'"
     return None
@@ -380,11 +380,29 @@ class WidgetPage:
         self._wait(lambda d: box.get_property("value") == str(value), f"#{elem_id} did not take {value}")
 
     def compute(self) -> Dict[str, object]:
-        """Click Compute, wait until the run is over, return :meth:`shown`."""
+        """Click Compute, wait until the run is over and the page has settled, return :meth:`shown`.
+
+        Over = the outputs' status tracker was shown and is hidden again; settled = a message is shown, after a
+        success both tables are visible with their headers, and two reads 100 ms apart agree (a loaded machine
+        renders the tables a few frames after the tracker hides)."""
         self.driver.execute_script(_WATCH)
         self._find("#compute").click()
         self._wait(lambda d: d.execute_script("return window.__zhevalRun.done"), "the run did not finish")
-        return self.shown()
+        last: Optional[Dict[str, object]] = None
+
+        def settled(_driver) -> bool:
+            nonlocal last
+            now = self.shown()
+            ready = now["kind"] == "error" or (now["kind"] == "ok" and all(
+                now[t]["visible"] and now[t]["headers"] and now[t]["rows"] for t in ("summary", "per_item")))
+            same, last = now == last, now
+            if not (ready and same):
+                time.sleep(0.1)
+                return False
+            return True
+
+        self._wait(settled, "the page did not settle after the run")
+        return last
 
     def table(self, elem_id: str) -> Dict[str, list]:
         return self.driver.execute_script(_READ_TABLE, elem_id)

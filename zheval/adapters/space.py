@@ -291,18 +291,16 @@ def widget_message(exc: BaseException) -> str:
 
 
 #: Inline styles of the message line (gradio 6 takes page CSS only in ``launch()``, which ``app.py`` calls bare).
-_MESSAGE_STYLE = {
-    "ok": "padding:0.5em 0.8em;border-radius:6px;background:#edf7ed;color:#1e4620;border:1px solid #c3e6cb",
-    "error": "padding:0.5em 0.8em;border-radius:6px;background:#fdecea;color:#611a15;border:1px solid #f5c2c7;"
-             "white-space:pre-wrap",
-}
+_OK_STYLE = "padding:0.5em 0.8em;border-radius:6px;background:#edf7ed;color:#1e4620;border:1px solid #c3e6cb"
+_ERROR_STYLE = ("padding:0.5em 0.8em;border-radius:6px;background:#fdecea;color:#611a15;border:1px solid #f5c2c7;"
+                "white-space:pre-wrap")
 
 
 def _message_html(kind: str, text: str) -> str:
     """The message line under the Compute button; ``kind`` is ``"ok"`` or ``"error"`` (escaped: it may quote input)."""
     label = "<strong>Error:</strong> " if kind == "error" else ""
-    role = "alert" if kind == "error" else "status"
-    return (f'<div class="zheval-message zheval-{kind}" role="{role}" style="{_MESSAGE_STYLE[kind]}">'
+    role, style = ("alert", _ERROR_STYLE) if kind == "error" else ("status", _OK_STYLE)
+    return (f'<div class="zheval-message zheval-{kind}" role="{role}" style="{style}">'
             f"{label}{html.escape(text)}</div>")
 
 
