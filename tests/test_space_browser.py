@@ -62,26 +62,34 @@ REFERENCES_TEXT = "\n".join(" ||| ".join(refs) for refs in REFERENCES)
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """``{metric: (ServedSpace, loaded module)}``: both Space folders built, both apps started at once and ready;
-    both process groups are killed at the end, also when a test or the start-up fails."""
+def started(tmp_path_factory):
+    """``{metric: ServedSpace}``: both Space folders built and both apps started at once (not yet ready); both
+    process groups are killed at the end, also when a test or the start-up fails. Then no app may have tried to
+    reach a host outside loopback."""
     root = tmp_path_factory.mktemp("spaces")
     with contextlib.ExitStack() as stack:
-        apps = {}
-        for metric in METRICS:
-            folder = browser_kit.build_space_folder(metric, root)
-            apps[metric] = stack.enter_context(browser_kit.served_space(folder))
-        for app in apps.values():
-            app.wait_ready()
-        yield {m: (app, evaluate.load(str(app.folder))) for m, app in apps.items()}
+        apps = {m: stack.enter_context(browser_kit.served_space(browser_kit.build_space_folder(m, root)))
+                for m in METRICS}
+        yield apps
         for metric, app in apps.items():
             assert app.network_attempts() == [], (metric, app.network_attempts())
 
 
 @pytest.fixture(scope="module")
-def driver():
+def driver(started):
+    """One headless Chromium for the module (started while the apps start)."""
     with browser_kit.headless_chromium() as d:
         yield d
+
+
+@pytest.fixture(scope="module")
+def served(started, driver):
+    """``{metric: (ServedSpace, module)}`` once both apps answer; ``module`` is ``evaluate.load(<that folder>)`` in
+    this process (the expected numbers)."""
+    modules = {m: evaluate.load(str(app.folder)) for m, app in started.items()}
+    for app in started.values():
+        app.wait_ready()
+    return {m: (app, modules[m]) for m, app in started.items()}
 
 
 def _number(text: str) -> float:

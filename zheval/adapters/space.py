@@ -21,8 +21,8 @@ Input format (the same for both metrics):
   at most :data:`MAX_LINE_CHARS` characters, and at most :data:`MAX_BOX_CHARS` characters per box.
 
 Bad input never raises into gradio: the page shows a message naming the 1-based line (``reference line 2 is
-empty``; the module's ``references[1][0]`` becomes ``reference line 2, reference 1``), the tables and the signature
-are cleared (no stale numbers next to an error), and the server goes on serving. An unexpected exception (a bug) is
+empty``; the module's ``references[1][0]`` becomes ``reference line 2, reference 1``), the tables are hidden and
+the signature cleared (no stale numbers next to an error), and the server goes on serving. An unexpected exception (a bug) is
 logged with its traceback on the server and shown in the page as one line without the traceback.
 
 The scoring functions (:func:`score_rouge`, :func:`score_bleu`) are plain functions of the texts and options that
