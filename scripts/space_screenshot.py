@@ -405,6 +405,8 @@ class WidgetPage:
         return last
 
     def table(self, elem_id: str) -> Dict[str, list]:
+        """A Dataframe's ``{"headers", "rows", "visible"}`` as rendered: gradio's table is virtual, so only the rows
+        in view are there (all of them for a few dozen rows)."""
         return self.driver.execute_script(_READ_TABLE, elem_id)
 
     def shown(self) -> Dict[str, object]:
