@@ -13,7 +13,9 @@ outside loopback, and the test fails on any attempt (the app must not need the H
 
 The browser set-up is scripts/space_screenshot.py's (the screenshots are made the same way). Needs Debian's
 ``chromium`` and ``chromium-driver`` (.ci/run installs them) and selenium (the test extra): skipped without them
-locally, a failure under ``CI=true``. The servers start in parallel; both widgets together take ~40 s here.
+locally, a failure under ``CI=true``. The two apps and Chromium start in parallel; the whole file takes about
+55 s on an idle 2-core machine (most of it the apps' start-up and jieba's dictionary load in three
+processes), 65-75 s when the cores are shared.
 """
 
 from __future__ import annotations
