@@ -18,7 +18,7 @@ import zheval
 from zheval.compute import guards
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
-from zheval.tokenizers import clear_cache, get_tokenizer
+from zheval.tokenizers import get_tokenizer
 from helpers import METRICS
 
 S2T = opencc.OpenCC("s2t")

@@ -11,7 +11,8 @@ from zheval.presets import BLEU_PRESETS as PRESETS
 from zheval.tokenizers.sacrebleu_zh import sacrebleu_zh_tokenize
 from zheval.presets.llamafactory import llamafactory_bleu4, llamafactory_item_scores
 from zheval.tokenizers.llamafactory import llamafactory_tokenize
-from zheval.definitions.bleu import corpus_score, corpus_stats, sentence_scores
+from zheval.definitions.bleu import corpus_stats
+from zheval.definitions.bleu_score import corpus_score, sentence_scores
 from helpers import crosswoz_items
 
 

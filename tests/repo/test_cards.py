@@ -88,7 +88,7 @@ def test_card_tables_are_reproduced_from_the_real_data(shared_data_dir):
     mod.DATA = shared_data_dir  # the folder the tests read (skips without it; fails under CI=true)
     fresh = mod.tables()
     for metric in METRICS:
-        assert mod.card_table(_card(metric)) == fresh[metric], f"regenerate: python scripts/card_tables.py --write"
+        assert mod.card_table(_card(metric)) == fresh[metric], "regenerate: python scripts/card_tables.py --write"
 
 
 QUALIFICATIONS = {

@@ -35,7 +35,7 @@ def test_group_indices():
 
 
 def test_bootstrap_sums_statistic_gives_identical_interval():
-    from zheval.definitions.bleu import score_stats
+    from zheval.definitions.bleu_score import score_stats
     from zheval.results.reducers import bootstrap_interval
 
     rng = np.random.default_rng(0)

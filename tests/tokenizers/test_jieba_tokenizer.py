@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zheval.compute.rouge import compute_rouge
-from zheval.tokenizers import CharTokenizer, JiebaTokenizer, get_tokenizer
+from zheval.tokenizers import JiebaTokenizer, get_tokenizer
 from zheval.tokenizers.jieba_words import jieba_cut
 
 
