@@ -13,7 +13,6 @@ from zheval.definitions.rouge import (
     Score,
     combine_references,
     f_measure,
-    parse_rouge_type,
     rouge_l,
     rouge_lsum,
     rouge_n,
@@ -22,6 +21,7 @@ from zheval.definitions.rouge import (
     rouge_w,
     score_item,
 )
+from zheval.definitions.rouge_types import parse_rouge_type
 
 ALL_TYPES = ["rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4", "rougeS*", "rougeSU*"]
 

@@ -21,7 +21,8 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..definitions.rouge import MULTI_REF_MODES, Score, make_item_scorer, parse_rouge_type
+from ..definitions.rouge import MULTI_REF_MODES, Score, make_item_scorer
+from ..definitions.rouge_types import parse_rouge_type
 from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores

@@ -42,20 +42,17 @@ Empty input
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from typing import Callable, Dict, Hashable, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from zheval.definitions.union_lcs import PackedReference, union_lcs_tokens
 from zheval.definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs
+from zheval.definitions.rouge_types import RougeType, parse_rouge_type
 
 __all__ = [
     "Score",
-    "RougeType",
     "MULTI_REF_MODES",
-    "VALID_ROUGE_TYPE_FORMS",
     "f_measure",
-    "parse_rouge_type",
     "ngram_counts",
     "skip_bigram_counts",
     "clipped_overlap",
@@ -81,80 +78,12 @@ Stats = Tuple[float, float, float]  # (hit, ref_total, hyp_total)
 
 MULTI_REF_MODES = ("max", "mean", "pool", "best_recall")
 
-VALID_ROUGE_TYPE_FORMS = (
-    "rouge1 ... rouge9 (rougeN for any integer N >= 1)",
-    "rougeL",
-    "rougeLsum",
-    "rougeW (weight via rouge_w_weight)",
-    "rougeS<d> / rougeSU<d> (maximum skip distance d >= 0, e.g. rougeS4, rougeSU4)",
-    "rougeS* / rougeSU* (unlimited skip distance)",
-)
-
-
 class Score(NamedTuple):
     """Precision, recall and F-measure of one ROUGE type, each a float in [0, 1] (rouge-score's ``Score``)."""
 
     precision: float
     recall: float
     fmeasure: float
-
-
-class RougeType(NamedTuple):
-    """A parsed ROUGE type name.
-
-    Attributes:
-        name: the name as given, e.g. ``"rougeSU4"``.
-        kind: one of ``"N"``, ``"L"``, ``"Lsum"``, ``"W"``, ``"S"``, ``"SU"``.
-        n: n-gram order for kind ``"N"`` (else 0).
-        skip: maximum skip distance d for ``"S"``/``"SU"`` (``None`` = unlimited); else ``None``.
-    """
-
-    name: str
-    kind: str
-    n: int = 0
-    skip: Optional[int] = None
-
-
-_RE_N = re.compile(r"rouge([1-9][0-9]*)\Z")
-_RE_S = re.compile(r"rouge(SU|S)([0-9]+|\*)\Z")
-_PARSE_CACHE: Dict[str, RougeType] = {}
-
-
-def parse_rouge_type(name: str) -> RougeType:
-    """Parse a ROUGE type name.
-
-    Valid forms: ``rouge1`` ... ``rouge9`` (any ``rougeN``, N >= 1), ``rougeL``, ``rougeLsum``, ``rougeW``,
-    ``rougeS<d>``/``rougeSU<d>`` (d >= 0 the maximum skip distance: pairs i < j <= i + d + 1), ``rougeS*``/
-    ``rougeSU*`` (unlimited).
-
-    Raises:
-        TypeError: ``name`` is not a str.
-        ValueError: unknown name; the message lists the valid forms.
-    """
-    hit = _PARSE_CACHE.get(name) if isinstance(name, str) else None
-    if hit is not None:
-        return hit
-    if not isinstance(name, str):
-        raise TypeError(f"ROUGE type must be a str, got {type(name).__name__}: {name!r}")
-    m = _RE_N.match(name)
-    if m:
-        rt = RougeType(name, "N", int(m.group(1)), None)
-    elif name == "rougeL":
-        rt = RougeType(name, "L")
-    elif name == "rougeLsum":
-        rt = RougeType(name, "Lsum")
-    elif name == "rougeW":
-        rt = RougeType(name, "W")
-    else:
-        m = _RE_S.match(name)
-        if not m:
-            raise ValueError(
-                f"Unknown ROUGE type {name!r}. Valid forms: " + "; ".join(VALID_ROUGE_TYPE_FORMS) + "."
-            )
-        skip = None if m.group(2) == "*" else int(m.group(2))
-        rt = RougeType(name, m.group(1), 0, skip)
-    _PARSE_CACHE[name] = rt
-    return rt
 
 
 def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:

@@ -31,7 +31,8 @@ from ..definitions.union_lcs import PackedReference
 from .lcs import lcs_length_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
-from ..definitions.rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
+from ..definitions.rouge import MULTI_REF_MODES, summary_and_text_lcs_hits
+from ..definitions.rouge_types import parse_rouge_type
 
 __all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 

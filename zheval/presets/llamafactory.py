@@ -55,14 +55,8 @@ from typing import Callable, Dict, Hashable, List, Sequence, Tuple
 from ..definitions.bleu import item_stats
 from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_length_masks, match_masks
-from ..definitions.rouge import (
-    MULTI_REF_MODES,
-    RougeType,
-    Score,
-    ngram_counts,
-    parse_rouge_type,
-    combine_references,
-)
+from ..definitions.rouge import MULTI_REF_MODES, Score, ngram_counts, combine_references
+from ..definitions.rouge_types import RougeType, parse_rouge_type
 
 __all__ = ["LLAMAFACTORY_TYPES", "rouge_chinese_sentences", "rouge_chinese_words", "make_llamafactory_item_scorer",
            "llamafactory_score_item", "llamafactory_item_value", "llamafactory_mean", "llamafactory_item_scores",

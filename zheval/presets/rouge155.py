@@ -59,7 +59,6 @@ from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 
 from ..definitions.lcs import lcs_length, wlcs_ref_positions
 from ..definitions.rouge import (
-    RougeType,
     Score,
     ngram_counts,
     skip_bigram_counts,
@@ -68,6 +67,7 @@ from ..definitions.rouge import (
     check_scorer_options,
     combine_references,
 )
+from ..definitions.rouge_types import RougeType
 
 __all__ = ["ROUGE155_TYPES", "round5", "alpha_from_beta", "rouge155_su_counts", "rouge155_wlcs_hit",
            "make_rouge155_item_scorer", "rouge155_score_item"]

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Sequence
 
-from zheval.definitions.rouge import Score, parse_rouge_type
+from zheval.definitions.rouge import Score
+from zheval.definitions.rouge_types import parse_rouge_type
 
 __all__ = ["crosscheck_rouge_score", "crosscheck_rouge_chinese"]
 
