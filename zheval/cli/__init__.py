@@ -9,7 +9,7 @@
                    [--predictions-format auto|jsonl|text] [--label-check strict|warn|off]
                    [--min-refs N] [--max-refs N] [--items]
     zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report
-    zheval compare --data D --predictions A.jsonl B.jsonl
+    zheval compare --data D --predictions A.jsonl B.jsonl [C.jsonl ...] [--test bootstrap|ar] [--resamples N]
     zheval ceiling --data D
     zheval demo                                   # the embedded 小黄鸭 sample
 
