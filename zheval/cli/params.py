@@ -78,6 +78,11 @@ OPTIONS = {
     "resamples": option(Optional[int], "--resamples", min=1, callback=bootstrap_bound,
                         help="approximate-randomisation trials of --test ar  [default: 10000, as sacrebleu]",
                         show_default=False),
+    "k": option(int, "--k", "-k", default=..., min=1, help="items to sample for human review (at most the data's)"),
+    "by_metric": option(str, "--by-metric", default="rougeL", help="metric whose per-item score stratifies the "
+                        "sample low / middle / high: bleu (sentence BLEU) or a ROUGE type of --rouge-types"),
+    "key": option(Path, "--key", default=..., help="the review key (JSON): scores and strata of the sampled items"),
+    "ratings": option(Path, "--ratings", default=..., help="the filled review sheet (CSV written by zheval sample)"),
     "more_predictions": option(Optional[List[Path]], "ARGUMENT", metavar="C.jsonl", show_default=False,
                                help="more systems, each compared with A (as sacrebleu's --paired-bs)"),
     "quiet": option(bool, "--quiet", "-q", default=False, help="no progress bars"),
