@@ -11,8 +11,8 @@
     zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report
     zheval compare --data D --predictions A.jsonl B.jsonl [C.jsonl ...] [--test bootstrap|ar] [--resamples N]
     zheval ceiling --data D
-    zheval sample  --data D --predictions P --k 30 --seed S [--by-metric rougeL] [-o sheet.csv] [--key key.json]
-    zheval agree   --ratings sheet.csv --key key.json [--format table|json]
+    zheval sample  --data D --predictions P --k 30 --seed S [--by-metric rougeL] [-o review_sheet.csv] [--key review_key.json]
+    zheval agree   --ratings review_sheet.csv --key review_key.json [--format table|json]
     zheval demo                                   # the embedded 小黄鸭 sample
 
 Exit codes: 0 ok; 2 bad usage or bad input (the message names ``file:line`` or the id; no traceback). Output files
