@@ -20,10 +20,15 @@ import numpy as np
 
 from .reducers import MAX_BOOTSTRAP_RESAMPLES, check_seed
 
-__all__ = ["AR_DEFAULT_TRIALS", "p_value_from_trials", "paired_approximate_randomization"]
+__all__ = ["AR_DEFAULT_TRIALS", "FLOAT_TIE_TOLERANCE", "p_value_from_trials", "paired_approximate_randomization"]
 
 #: Default number of AR trials: sacrebleu's (``PairedTest._DEFAULT_SAMPLES["ar"]``).
 AR_DEFAULT_TRIALS = 10_000
+
+#: For float (non-integer) statistics: a trial whose difference exceeds the observed one by less than this share of
+#: the larger score is a tie, not "more extreme" (summation-order rounding, see
+#: :func:`paired_approximate_randomization`). Integer statistics (BLEU) are compared exactly, as sacrebleu does.
+FLOAT_TIE_TOLERANCE = 1e-9
 
 
 def p_value_from_trials(trial_statistics: np.ndarray, observed: float) -> float:
@@ -103,7 +108,11 @@ def paired_approximate_randomization(
         ``{"score_a", "score_b", "delta" (= B − A), "p_value", "n_trials", "seed", "test": "ar"}``. ``p_value`` is
         :func:`p_value_from_trials` of ``|score(A') − score(B')|`` over the trials against ``|score(B) −
         score(A)|``; scores are computed with ``score_from_sums`` on the summed rows. Identical systems give the
-        smallest p, ``1 / (n_trials + 1)`` (no trial differs strictly more than 0) -- sacrebleu's convention.
+        smallest p, ``1 / (n_trials + 1)`` (no trial differs strictly more than 0) -- sacrebleu's convention. With
+        integer statistics (BLEU) the comparison is exactly sacrebleu's; with float statistics a trial exceeding the
+        observed difference by less than :data:`FLOAT_TIE_TOLERANCE` times the larger score counts as a tie (the
+        sums of a trial and of the observed systems are added in different orders; without this, systems that
+        differ on a few items only would get an inflated p from rounding errors).
 
     Raises:
         ValueError: different numbers of items (naming both), no items, rows that are not 2-D, ``n_trials`` < 1
@@ -139,11 +148,18 @@ def paired_approximate_randomization(
         sb = np.asarray(score_from_sums(y), dtype=np.float64)
         diffs[start:start + len(part)] = np.abs(sa - sb)
     observed = abs(score_a - score_b)
+    integer = a.dtype.kind in "iub" and b.dtype.kind in "iub"
+    # integer statistics: every pseudo-system's sums are exact, so equal sums give equal scores and sacrebleu's
+    # strict comparison is kept as it is. Float statistics (a mean of per-item F) are summed in another order for
+    # each trial than for the observed score, so a trial that is the observed split (or its mirror) -- frequent when
+    # the systems agree on most items, as then only the few differing items' swaps matter -- could exceed the
+    # observed difference by a rounding error; such near-ties count as ties.
+    tolerance = 0.0 if integer else FLOAT_TIE_TOLERANCE * max(abs(score_a), abs(score_b))
     return {
         "score_a": score_a,
         "score_b": score_b,
         "delta": score_b - score_a,
-        "p_value": p_value_from_trials(diffs, observed),
+        "p_value": p_value_from_trials(diffs, observed + tolerance),
         "n_trials": trials,
         "seed": seed,
         "test": "ar",
