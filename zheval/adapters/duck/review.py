@@ -196,11 +196,13 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
         "rating_columns": list(cols),
         "strata": strata,
         "items": key_items,
-        "params": {key_: v for key_, v in report.params.items() if key_ not in ("bootstrap", "confidence", "by")},
+        "params": {key_: v for key_, v in report.params.items()
+                   if key_ not in ("bootstrap", "confidence", "by", "seed", "num_proc")},  # the scoring options
         "signatures": dict(report.signatures),
         "predictions": source,
-        "notes": ["bleu is sentence BLEU (effective order, the report's smoothing); ROUGE scores are F-measures"
-                  if "bleu" in names else "ROUGE scores are F-measures"],
+        "notes": (["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; the bleu signature "
+                   "names the corpus-BLEU options it shares); ROUGE scores are F-measures"] if "bleu" in names
+                  else ["ROUGE scores are F-measures"]),
     }
     return ReviewSample(sheet, key)
 
