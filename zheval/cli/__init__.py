@@ -9,8 +9,10 @@
                    [--predictions-format auto|jsonl|text] [--label-check strict|warn|off]
                    [--min-refs N] [--max-refs N] [--items]
     zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report
-    zheval compare --data D --predictions A.jsonl B.jsonl
+    zheval compare --data D --predictions A.jsonl B.jsonl [C.jsonl ...] [--test bootstrap|ar] [--resamples N]
     zheval ceiling --data D
+    zheval sample  --data D --predictions P --k 30 --seed S [--by-metric rougeL] [-o review_sheet.csv] [--key review_key.json]
+    zheval agree   --ratings review_sheet.csv --key review_key.json [--format table|json]
     zheval demo                                   # the embedded 小黄鸭 sample
 
 Exit codes: 0 ok; 2 bad usage or bad input (the message names ``file:line`` or the id; no traceback). Output files
@@ -35,6 +37,7 @@ import typer
 
 # the other public names of the package are importable from here too (not in __all__)
 from .commands import app, ceiling, clean, compare, demo, score  # noqa: F401
+from . import agree, sample  # noqa: F401,E402 - register the commands on app
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]

@@ -16,6 +16,7 @@ from .params import BOOTSTRAP_PAIRED, BY_COMPARE, DATA_ANY, PREDICTIONS_AB, opti
 from .options import (
     CLI_TOKENIZERS,
     Format,
+    UserError,
     apply_quiet,
     bleu_options,
     check_label_check,
@@ -75,19 +76,31 @@ def ceiling(o) -> None:
 @app.command()
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
-       "predictions_format", "label_check", "min_refs", "max_refs", "quiet",
-       predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
+       "predictions_format", "label_check", "min_refs", "max_refs", "quiet", "test", "resamples",
+       "more_predictions", predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
 def compare(o) -> None:
-    """Paired bootstrap comparison of two systems on the same items (B − A, interval, sacrebleu's p-value; an exact
-    tie is reported as "no difference", since that p-value is then its minimum 1/(resamples + 1))."""
+    """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
+    interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
+    randomisation); an exact tie is reported as "no difference", since that p-value is then its minimum
+    1/(resamples + 1). More systems follow B: --predictions A.jsonl B.jsonl C.jsonl …"""
 
     def go():
-        from ..adapters.duck.compare import compare_predictions
+        from ..adapters.duck.compare import COMPARE_TESTS, compare_predictions, system_labels
 
-        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions A": o.predictions[0],
-                                           "--predictions B": o.predictions[1]})
-        report = compare_predictions(ds, o.predictions[0], o.predictions[1], label_check=o.label_check,
-                                     predictions_format=o.predictions_format, **kwargs)
+        more = list(o.more_predictions or [])
+        systems = [*o.predictions, *more]
+        if o.test not in COMPARE_TESTS:
+            raise UserError(f"unknown --test {o.test!r}; valid: {', '.join(COMPARE_TESTS)}")
+        if o.test == "bootstrap" and o.resamples is not None and o.resamples != o.bootstrap:
+            raise UserError(f"--resamples {o.resamples} is for --test ar (approximate-randomisation trials); the "
+                            f"paired bootstrap's p-value and interval use --bootstrap ({o.bootstrap}): give "
+                            "--bootstrap N, or add --test ar")
+        inputs = {"--data": o.data}
+        for lbl, p in zip(system_labels(len(systems)), systems):
+            inputs[f"--predictions {lbl}"] = p
+        ds, kwargs = scoring_arguments(o, inputs)
+        report = compare_predictions(ds, *systems, label_check=o.label_check, predictions_format=o.predictions_format,
+                                     test=o.test, resamples=o.resamples, **kwargs)
         emit_report(report, o.fmt, o.output, None, "")
 
     run_command(go)

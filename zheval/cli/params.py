@@ -12,7 +12,7 @@ import functools
 import inspect
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import typer
 
@@ -73,13 +73,26 @@ OPTIONS = {
     "max_refs": option(Optional[int], "--max-refs", min=1, help="most references per item  [default: 5]",
                        show_default=False),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
+    "test": option(str, "--test", default="bootstrap", help="significance test of compare: bootstrap (paired "
+                   "bootstrap) | ar (paired approximate randomisation); both with sacrebleu's p-value"),
+    "resamples": option(Optional[int], "--resamples", min=1, callback=bootstrap_bound,
+                        help="approximate-randomisation trials of --test ar  [default: 10000, as sacrebleu]",
+                        show_default=False),
+    "k": option(int, "--k", "-k", default=..., min=1, help="items to sample for human review (at most the data's)"),
+    "by_metric": option(str, "--by-metric", default="rougeL", help="metric whose per-item score stratifies the "
+                        "sample low / middle / high: bleu (sentence BLEU) or a ROUGE type of --rouge-types"),
+    "key": option(Path, "--key", default=..., help="the review key (JSON): scores and strata of the sampled items"),
+    "ratings": option(Path, "--ratings", default=..., help="the filled review sheet (CSV written by zheval sample)"),
+    "more_predictions": option(Optional[List[Path]], "ARGUMENT", metavar="C.jsonl", show_default=False,
+                               help="more systems, each compared with A (as sacrebleu's --paired-bs)"),
     "quiet": option(bool, "--quiet", "-q", default=False, help="no progress bars"),
 }
 
 # per-command variants
 DATA_ANY = option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL file")
 PREDICTIONS_AB = option(Tuple[Path, Path], "--predictions", "-p", default=...,
-                        help="two prediction files: A (baseline) B")
+                        help="prediction files A (baseline) B; more systems (C …) may follow "
+                        "B, each compared with A")
 BY_COMPARE = option(str, "--by", default="none", help="group columns for per-group comparisons ('none': overall only)")
 BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=bootstrap_bound,
                           help=f"paired bootstrap resamples (1 to {MAX_BOOTSTRAP:,})")

@@ -1,19 +1,27 @@
-"""Paired comparison of two systems on the same 小黄鸭 items (:func:`compare_predictions`): both scores, B − A with
-its paired-bootstrap interval and sacrebleu's p-value, per group, with the notes that explain the p-value.
+"""Paired comparison of systems on the same 小黄鸭 items (:func:`compare_predictions`): each system against the
+first (the baseline, A), as sacrebleu's ``--paired-bs`` / ``--paired-ar`` do: both scores, the difference with its
+paired-bootstrap interval, and the p-value of the chosen test (sacrebleu's paired bootstrap, or paired approximate
+randomisation), per group, with the notes that explain the p-value.
 """
 
 from __future__ import annotations
 
 
 from ...results.reducers import paired_bootstrap
+from ...results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
 from .config import make_config
 from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
-from .predictions import join_predictions
+from .predictions import PredictionMismatchError, join_predictions
 from .report import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
 from .specs import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
-__all__ = ["compare_predictions", "P_VALUE_NOTE", "NO_DIFFERENCE_NOTE"]
+__all__ = ["compare_predictions", "COMPARE_TESTS", "system_labels", "P_VALUE_NOTE", "AR_P_VALUE_NOTE",
+           "NO_DIFFERENCE_NOTE", "MANY_SYSTEMS_NOTE"]
+
+#: The significance tests of :func:`compare_predictions`: ``bootstrap`` (paired bootstrap, Koehn 2004) and ``ar``
+#: (paired approximate randomisation, Riezler & Maxwell 2005), both with sacrebleu 2.6.0's p-value.
+COMPARE_TESTS = ("bootstrap", "ar")
 
 #: How ``compare`` explains its p-value (sacrebleu 2.6.0 ``_paired_bs_test``, kept exactly).
 P_VALUE_NOTE = (
@@ -21,105 +29,191 @@ P_VALUE_NOTE = (
     "larger than the observed |B − A|) / ({n} + 1): the chance of a difference at least this large if A and B were "
     "equally good. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets."
 )
+#: The same for ``--test ar`` (sacrebleu 2.6.0 ``_paired_ar_test``, kept exactly).
+AR_P_VALUE_NOTE = (
+    "p: sacrebleu's paired approximate-randomisation p-value = (1 + number of trials whose |A' − B'| is strictly "
+    "larger than the observed |B − A|) / ({n} + 1), where each trial swaps every item's pair of outputs with "
+    "probability 1/2 (seed {seed}): the chance of a difference at least this large if the outputs' labels were "
+    "exchangeable. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets. "
+    "The interval is the paired bootstrap's ({boot} resamples)."
+)
 #: Added when the observed difference is exactly 0 in some row, where that minimal p means nothing.
 NO_DIFFERENCE_NOTE = (
     "no difference: the systems' outputs score identically for {where} (B − A = 0). The p shown there "
     "({pmin:.4f} when every resample ties too) is an artefact of the convention above (no resample can exceed 0 "
     "strictly, and the +1 keeps p above 0), not evidence of a difference."
 )
+#: Added when more than one system is compared with A.
+MANY_SYSTEMS_NOTE = (
+    "{m} systems are each compared with A separately (as sacrebleu does); the p-values are not corrected for "
+    "multiple comparisons: with {m} tests at level 0.05, expect up to {m} × 0.05 = {fwer:.2f} false findings by "
+    "chance (a Bonferroni threshold would be 0.05 / {m} = {bonf:.4f})."
+)
+
+
+def system_labels(n: int) -> list[str]:
+    """Labels of ``n`` compared systems: ``A`` (the baseline), ``B``, ``C``, … ``Z``, then ``S27``, ``S28``, …"""
+    return [chr(ord("A") + k) if k < 26 else f"S{k + 1}" for k in range(n)]
 
 
 def compare_predictions(
     ds,
     predictions_a,
     predictions_b,
+    *more_predictions,
     **options,
 ) -> Report:
-    """Paired bootstrap comparison of system B against system A (baseline) on the same items.
+    """Paired comparison of system B (and C, D, …) against system A (the baseline) on the same items.
 
-    For each group (overall, then ``by``) and metric: both systems' scores, ``delta = B − A``, the percentile
-    interval of the resampled difference, and sacrebleu's paired-bootstrap p-value
-    (:func:`zheval.results.reducers.paired_bootstrap`; same resampled items for both systems, ``bootstrap`` resamples, seeded).
-    sacrebleu's convention (a strict ``>`` and +1 smoothing) gives p = 1/(bootstrap + 1), its smallest value, when
-    the difference is exactly 0 (e.g. two identical systems); such rows get ``no_difference: True`` and a note
-    saying so plainly (:data:`NO_DIFFERENCE_NOTE`), while ``p_value`` stays sacrebleu's number.
+    For each group (overall, then ``by``), metric and system X ≠ A: both systems' scores, ``delta = X − A``, the
+    percentile interval of the paired-bootstrap resampled difference
+    (:func:`zheval.results.reducers.paired_bootstrap`; same resampled items for both systems, ``bootstrap``
+    resamples, seeded), and the p-value of ``test``:
+
+    * ``"bootstrap"`` (default): sacrebleu's paired-bootstrap p-value from those same resamples;
+    * ``"ar"``: sacrebleu's paired approximate-randomisation p-value
+      (:func:`zheval.results.significance.paired_approximate_randomization`, ``resamples`` trials, default 10,000
+      as sacrebleu, seeded with ``seed``).
+
+    Every p-value follows sacrebleu's convention (a strict ``>`` and +1 smoothing), which gives p = 1/(resamples + 1),
+    its smallest value, when the difference is exactly 0 (e.g. two identical systems); such rows get
+    ``no_difference: True`` and a note saying so plainly (:data:`NO_DIFFERENCE_NOTE`), while ``p_value`` stays
+    sacrebleu's number. With three or more systems each is tested against A separately, with no correction for
+    multiple comparisons (a note says so, :data:`MANY_SYSTEMS_NOTE`), as sacrebleu.
 
     A group with fewer than 2 items gets no interval and no p-value (``delta_low``/``delta_high``/``p_value``
     ``None``, ``no_interval`` says why): resampling one item always gives the observed difference, and sacrebleu's
     p would be its minimum, which would read as significant.
 
     Args:
-        ds: the dataset; predictions_a / predictions_b: as ``predictions`` of
-            :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`; other arguments as there (``bootstrap`` must
-            be ≥ 1; ``progress`` shows a bar over the resamples).
+        ds: the dataset; predictions_a, predictions_b, more_predictions: as ``predictions`` of
+            :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, each matched to the dataset's items;
+            test: ``"bootstrap"`` or ``"ar"``; resamples: number of AR trials (``test="ar"``; 1 to
+            :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`; with ``test="bootstrap"`` it must be ``None``
+            or equal ``bootstrap``); other arguments as there (``bootstrap`` must be ≥ 1; ``progress`` shows a bar).
 
     Returns:
-        A :class:`~zheval.adapters.duck.report.Report` with ``kind="compare"`` and ``comparison`` rows.
+        A :class:`~zheval.adapters.duck.report.Report` with ``kind="compare"`` and ``comparison`` rows
+        (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1).
 
     Raises:
-        ValueError: ``bootstrap`` < 1; errors of :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` for
-            either file.
+        ValueError: ``bootstrap`` < 1, an unknown ``test``, ``resamples`` < 1 (naming ``resamples``);
+            :class:`~zheval.adapters.duck.predictions.PredictionMismatchError` naming the system and its file when
+            its predictions do not match the items (e.g. a different number of lines); errors of
+            :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` for any file.
     """
-    o, scoring_options = run_options(options, by=(), label_check="strict", predictions_format="auto")
+    o, scoring_options = run_options(options, by=(), label_check="strict", predictions_format="auto",
+                                     test="bootstrap", resamples=None)
     by, bootstrap, seed, confidence, num_proc, progress, locations, label_check, predictions_format = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations, o.label_check, o.predictions_format)
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     if not bootstrap or bootstrap < 1:
         raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
+    test, trials = _check_test(o.test, o.resamples, int(bootstrap))
     cfg = make_config(**scoring_options)
+    systems = [predictions_a, predictions_b, *more_predictions]
+    labels = system_labels(len(systems))
     names, tables, warnings = [], [], []
-    for p in (predictions_a, predictions_b):
-        which = "AB"[len(tables)]
+    for which, p in zip(labels, systems):
         p, name = as_predictions(p, predictions_format)
         names.append(name)
-        preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)
+        try:
+            preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)
+        except PredictionMismatchError as exc:
+            raise PredictionMismatchError(f"system {which} ({name}): {exc}") from None
         table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {which}").to_dict()
-        if not tables:  # the references are the same for both systems: checked once
+        if not tables:  # the references are the same for every system: checked once
             raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
         tables.append(table)
         lw = label_mismatch_warning(p, f"{which}: ")
         if lw:
             warnings.append(lw)
         warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
-    specs_a, specs_b = metric_specs(tables[0], cfg), metric_specs(tables[1], cfg)
+    specs = [metric_specs(t, cfg) for t in tables]
     rows = []
     groups = group_items(group_columns(ds, by), by, len(ds))
     bar = None
+    per_test = int(bootstrap) + (trials if test == "ar" else 0)
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=len(groups) * len(specs_a) * int(bootstrap), desc="paired bootstrap", unit="resample",
-                   unit_scale=True, leave=False)
+        bar = tqdm(total=len(groups) * len(specs[0]) * (len(systems) - 1) * per_test,
+                   desc="paired " + ("bootstrap" if test == "bootstrap" else "bootstrap + randomisation"),
+                   unit="resample", unit_scale=True, leave=False)
     for dim, label, idx in groups:
         gname = "overall" if dim == "overall" else f"{dim}={label}"
-        for sa, sb in zip(specs_a, specs_b):
-            a, b = float(sa.point(idx)), float(sb.point(idx))
-            if len(idx) >= MIN_INTERVAL_ITEMS:
-                res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
-            else:
-                res = {"delta_low": None, "delta_high": None, "p_value": None, "n_resamples": int(bootstrap),
-                       "seed": seed, "no_interval": no_interval_reason(len(idx))}
-            if bar is not None:
-                bar.update(int(bootstrap))
-            res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b})
-            rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label, **res})
+        for m, sa in enumerate(specs[0]):
+            a = float(sa.point(idx))
+            for k in range(1, len(systems)):
+                sb = specs[k][m]
+                b = float(sb.point(idx))
+                if len(idx) >= MIN_INTERVAL_ITEMS:
+                    res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
+                    if test == "ar":
+                        ar = paired_approximate_randomization(sa.rows[idx], sb.rows[idx], sa.from_sums, trials, seed)
+                        res["p_value"] = ar["p_value"]
+                        res["n_trials"] = trials
+                else:
+                    res = {"delta_low": None, "delta_high": None, "p_value": None, "n_resamples": int(bootstrap),
+                           "seed": seed, "no_interval": no_interval_reason(len(idx))}
+                    if test == "ar":
+                        res["n_trials"] = trials
+                if bar is not None:
+                    bar.update(per_test)
+                res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b, "test": test})
+                rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label,
+                             "system": labels[k], "source": names[k], **res})
     if bar is not None:
         bar.close()
     refs = tables[0]["responses"]
-    notes = [P_VALUE_NOTE.format(n=int(bootstrap), pmin=1 / (int(bootstrap) + 1))]
+    n_p = trials if test == "ar" else int(bootstrap)
+    pmin = 1 / (n_p + 1)
+    if test == "ar":
+        notes = [AR_P_VALUE_NOTE.format(n=n_p, pmin=pmin, seed=seed, boot=int(bootstrap))]
+    else:
+        notes = [P_VALUE_NOTE.format(n=n_p, pmin=pmin)]
+    if len(systems) > 2:
+        m = len(systems) - 1
+        notes.append(MANY_SYSTEMS_NOTE.format(m=m, fwer=min(1.0, m * 0.05), bonf=0.05 / m))
     small = sorted({r["group"] for r in rows if r.get("no_interval")})
     if small:
         notes.append(f"no interval and no p-value for {', '.join(small)}: {no_interval_reason(None)}")
-    ties = [f"{r['label']} ({r['group']})" for r in rows if r["no_difference"]]
+    two = len(systems) == 2
+    ties = [f"{r['label']} ({r['group']}{'' if two else ', ' + r['system']})" for r in rows if r["no_difference"]]
     if ties:
-        notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=1 / (int(bootstrap) + 1)))
+        notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
+    title_systems = ", ".join(f"{lbl} = {nm}" for lbl, nm in zip(labels, names))
+    params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1],
+              "test": test, "systems": dict(zip(labels, names))}
+    if test == "ar":
+        params["resamples"] = trials
     return Report(
         kind="compare",
-        title=f"zheval compare: A = {names[0]}, B = {names[1]} ({len(ds)} items)",
-        metrics=[(s.name, s.label) for s in specs_a],
+        title=f"zheval compare: {title_systems} ({len(ds)} items)",
+        metrics=[(s.name, s.label) for s in specs[0]],
         comparison=rows,
         signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
-        params={**report_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1]},
+        params=params,
         notes=notes,
         warnings=warnings,
     )
+
+
+def _check_test(test, resamples, bootstrap: int) -> tuple[str, int]:
+    """``(test, number of resamples of its p-value)``, or ``ValueError`` naming the option."""
+    if test not in COMPARE_TESTS:
+        raise ValueError(f"unknown test {test!r}; valid: {', '.join(COMPARE_TESTS)} (paired bootstrap, paired "
+                         "approximate randomisation)")
+    if resamples is not None:
+        from ...results.reducers import MAX_BOOTSTRAP_RESAMPLES
+
+        if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_BOOTSTRAP_RESAMPLES:
+            raise ValueError(f"resamples must be an int from 1 to {MAX_BOOTSTRAP_RESAMPLES} (the number of "
+                             f"approximate-randomisation trials), got {resamples!r}")
+    if test == "bootstrap":
+        if resamples is not None and resamples != bootstrap:
+            raise ValueError(f"resamples={resamples} with test='bootstrap': the paired bootstrap's p-value and "
+                             f"interval come from the same {bootstrap} resamples (bootstrap); set bootstrap instead, "
+                             "or use test='ar' for approximate randomisation with resamples trials")
+        return test, bootstrap
+    return test, AR_DEFAULT_TRIALS if resamples is None else int(resamples)

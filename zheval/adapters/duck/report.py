@@ -255,8 +255,9 @@ class Report:
         kind: ``"score"``, ``"ceiling"`` or ``"compare"``; title: one line saying what was scored.
         metrics: ``[(name, label)]`` in display order.
         groups: :class:`GroupScore` list (``overall`` first) — for ``score`` and ``ceiling``.
-        comparison: for ``compare``: ``[{"group", "n", "metric", "score_a", "score_b", "delta", "delta_low",
-            "delta_high", "p_value", "no_difference"}]`` (``no_difference``: B − A is exactly 0, where sacrebleu's
+        comparison: for ``compare``: ``[{"group", "n", "metric", "system", "source", "test", "score_a", "score_b",
+            "delta", "delta_low", "delta_high", "p_value", "no_difference"}]`` (one row per group, metric and system
+            compared with A) (``no_difference``: B − A is exactly 0, where sacrebleu's
             p-value is its minimum 1/(resamples + 1) and means nothing).
         diagnostics: :class:`~zheval.results.diagnostics.Diagnostics` or ``None``; signatures: ``{"bleu": …,
             "rouge": …}``.
@@ -322,7 +323,12 @@ def _score_rows(report: Report) -> tuple[list, list]:
 
 
 def _compare_rows(report: Report) -> tuple[list, list]:
-    header = ["group", "n", "metric", "A", "B", "B − A [95% CI]", "p"]
+    many = len({r.get("system", "B") for r in report.comparison}) > 1
+    p_head = "p (AR)" if report.params.get("test") == "ar" else "p"
+    if many:  # each system against A: one row per system, its label in its own column
+        header = ["group", "n", "metric", "system", "A", "score", "− A [95% CI]", p_head]
+    else:
+        header = ["group", "n", "metric", "A", "B", "B − A [95% CI]", p_head]
     rows = []
     for r in report.comparison:
         if r.get("delta_low") is None:  # a group too small for an interval
@@ -330,7 +336,9 @@ def _compare_rows(report: Report) -> tuple[list, list]:
         else:
             delta = f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]"
             p = f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else "")
-        rows.append([r["group"], str(r["n"]), r["label"], f"{r['score_a']:.3f}", f"{r['score_b']:.3f}", delta, p])
+        system = [r.get("system", "B")] if many else []
+        rows.append([r["group"], str(r["n"]), r["label"], *system, f"{r['score_a']:.3f}", f"{r['score_b']:.3f}",
+                     delta, p])
     return header, rows
 
 
@@ -350,6 +358,9 @@ def _footer(report: Report) -> list[str]:
 def _interval_note(report: Report) -> str:
     bs = report.params.get("bootstrap")
     if report.kind == "compare":
+        if report.params.get("test") == "ar":
+            return (f"paired bootstrap interval, {bs} resamples; p = sacrebleu's paired approximate-randomisation "
+                    f"p-value, {report.params.get('resamples')} trials; seed {report.params.get('seed')}")
         return f"paired bootstrap, {bs} resamples, seed {report.params.get('seed')}; p = sacrebleu's paired-bootstrap p-value"
     if bs:
         return f"scores on 0–1; [95% bootstrap interval, {bs} resamples of items, seed {report.params.get('seed')}]"

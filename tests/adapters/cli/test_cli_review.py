@@ -1,0 +1,233 @@
+"""zheval sample / zheval agree end to end on real dialogue data (CrossWOZ same-query groups): the sheet has the
+sampled items and no score, the key names every item; after rating, agree's correlations equal a hand Spearman and a
+hand Kendall tau-b computed here from the key's scores and the ratings, overall and per domain. Bad input: --k larger
+than the data, ids that do not match the key (listed), an id twice (both lines), a non-numeric rating (file:line,
+with multi-line reference cells before it), empty cells (counted and listed, not dropped), a file that is not a key,
+an unknown --by-metric."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import pytest
+from typer.testing import CliRunner
+
+from zheval.cli import app
+
+runner = CliRunner()
+DOMAINS = ("生活咨询", "售后支持", "情感陪伴")
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def _jsonl(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def hand_ranks(v):
+    order = sorted(range(len(v)), key=lambda i: v[i])
+    ranks, i = [0.0] * len(v), 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+            j += 1
+        for t in range(i, j + 1):
+            ranks[order[t]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def hand_spearman(x, y):
+    rx, ry = hand_ranks(x), hand_ranks(y)
+    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
+    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    return num / math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
+
+
+def hand_kendall_b(x, y):
+    p = q = t = u = 0
+    for i in range(len(x)):
+        for j in range(i + 1, len(x)):
+            dx, dy = x[i] - x[j], y[i] - y[j]
+            if dx == 0 and dy == 0:
+                continue
+            if dx == 0:
+                t += 1
+            elif dy == 0:
+                u += 1
+            elif (dx > 0) == (dy > 0):
+                p += 1
+            else:
+                q += 1
+    return (p - q) / math.sqrt((p + q + t) * (p + q + u))
+
+
+@pytest.fixture()
+def files(tmp_path, crosswoz_groups):
+    groups = [g for g in crosswoz_groups if len(g["responses"]) >= 3][:60]
+    data = [{"id": f"q{k}", "query": g["query"], "responses": g["responses"][1:], "domain": DOMAINS[k % 3],
+             "difficulty": None} for k, g in enumerate(groups)]
+    preds = [{"id": f"q{k}", "prediction": g["responses"][0]} for k, g in enumerate(groups)]
+    return _jsonl(tmp_path / "data.jsonl", data), _jsonl(tmp_path / "preds.jsonl", preds), data
+
+
+def _sample(tmp_path, files, k=30, *extra):
+    data, preds, _ = files
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.json"
+    res = run("sample", "-d", data, "-p", preds, "--k", k, "--seed", 9, "-o", sheet, "--key", key, "-q", *extra)
+    assert res.exit_code == 0, res.output
+    return sheet, key
+
+
+def _read_sheet(sheet):
+    text = sheet.read_text(encoding="utf-8-sig")
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+def _write_sheet(path, rows):
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+def _rate(rows, rate):
+    """Fill the rating columns: rate(id, column index) -> cell text."""
+    head = rows[0]
+    cols = [head.index(c) for c in ("relevance", "informativeness", "naturalness")]
+    out = [head]
+    for r in rows[1:]:
+        r = list(r)
+        for j, c in enumerate(cols):
+            r[c] = rate(r[0], j)
+        out.append(r)
+    return out
+
+
+def test_sample_then_agree_equals_hand_correlations(tmp_path, files):
+    sheet, key = _sample(tmp_path, files)
+    rows = _read_sheet(sheet)
+    kd = json.loads(key.read_text(encoding="utf-8"))
+    assert rows[0] == ["id", "query", "prediction", "references", "relevance", "informativeness", "naturalness"]
+    assert len(rows) == 31 and [r[0] for r in rows[1:]] == [it["id"] for it in kd["items"]]
+    assert all(r[4:] == ["", "", ""] for r in rows[1:])
+    assert [s["sampled"] for s in kd["strata"]] == [10, 10, 10]
+    scores = {it["id"]: it["scores"] for it in kd["items"]}
+
+    def rate(rid, j):  # deterministic ratings: relevance follows ROUGE-L, the others are arbitrary with ties
+        n = int(rid[1:])
+        return [str(1 + round(4 * scores[rid]["rougeL"])), str(1 + n % 5), str(1 + (n // 3) % 3)][j]
+
+    filled = _write_sheet(tmp_path / "filled.csv", _rate(rows, rate))
+    out = tmp_path / "agree.json"
+    res = run("agree", "--ratings", filled, "--key", key, "--bootstrap", 200, "-f", "json", "-o", out)
+    assert res.exit_code == 0, res.output
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    doms = {it["id"]: it["domain"] for it in kd["items"]}
+    got = {(r["group"], r["metric"], r["rating"]): r for r in rep["rows"]}
+    assert len(got) == 4 * 4 * 3  # (overall + 3 domains) x 4 metrics x 3 ratings
+    for group in ("overall", *[f"domain={d}" for d in DOMAINS]):
+        ids = [r[0] for r in rows[1:] if group == "overall" or group == f"domain={doms[r[0]]}"]
+        for metric in ("bleu", "rouge1", "rouge2", "rougeL"):
+            for j, col in enumerate(("relevance", "informativeness", "naturalness")):
+                x = [scores[i][metric] for i in ids]
+                y = [float(rate(i, j)) for i in ids]
+                row = got[(group, metric, col)]
+                assert row["n"] == len(ids) and row["empty"] == 0
+                assert row["spearman"] == pytest.approx(hand_spearman(x, y), abs=1e-12)
+                assert row["kendall"] == pytest.approx(hand_kendall_b(x, y), abs=1e-12)
+                assert row["spearman_low"] <= row["spearman_high"]
+    table = run("agree", "--ratings", filled, "--key", key, "--bootstrap", 50).output
+    assert "Spearman ρ [95% CI]" in table and "domain=情感陪伴" in table
+
+
+def test_k_larger_than_the_data_and_unknown_metric(tmp_path, files):
+    data, preds, rows = files
+    res = run("sample", "-d", data, "-p", preds, "--k", len(rows) + 1, "-o", tmp_path / "s.csv", "--key",
+              tmp_path / "k.json", "-q")
+    assert res.exit_code == 2 and f"--k {len(rows) + 1} is larger than the data" in res.output
+    assert f"has {len(rows)} items" in res.output and not (tmp_path / "s.csv").exists()
+    res = run("sample", "-d", data, "-p", preds, "--k", 5, "--by-metric", "rougeLsum", "-o", tmp_path / "s.csv",
+              "--key", tmp_path / "k.json", "-q")
+    assert res.exit_code == 2 and "--by-metric 'rougeLsum' is not a computed metric" in res.output
+    res = run("sample", "-d", data, "-p", preds, "--k", 0, "-q")
+    assert res.exit_code == 2 and "--k" in res.output
+
+
+def _line_of(path, rid):
+    """1-based physical line where the row of ``rid`` starts (the sheet's cells span several lines)."""
+    for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1):
+        if line.startswith(rid + ","):
+            return n
+    raise AssertionError(rid)
+
+
+def test_ratings_that_do_not_match_the_key_are_listed(tmp_path, files):
+    sheet, key = _sample(tmp_path, files, 9)
+    rows = _rate(_read_sheet(sheet), lambda rid, j: "3")
+    # one id renamed (so it is unknown and the key's id is missing), one row twice
+    bad = [rows[0], ["q999", *rows[1][1:]], *rows[2:], rows[3]]
+    f = _write_sheet(tmp_path / "bad.csv", bad)
+    res = run("agree", "--ratings", f, "--key", key)
+    assert res.exit_code == 2
+    msg = res.output
+    assert "1 id(s) of the sheet are not in the key: 'q999'" in msg
+    assert f"1 id(s) of the key are not in the sheet: '{rows[1][0]}'" in msg
+    dup_first = _line_of(f, rows[3][0])
+    assert f"id '{rows[3][0]}' appears twice (also at line {dup_first})" in msg
+
+
+def test_non_numeric_rating_names_file_and_line(tmp_path, files):
+    sheet, key = _sample(tmp_path, files, 9)
+    rows = _rate(_read_sheet(sheet), lambda rid, j: "4")
+    target = rows[5][0]
+    rows[5][rows[0].index("informativeness")] = "good"
+    rows[6][rows[0].index("relevance")] = "nan"
+    f = _write_sheet(tmp_path / "bad.csv", rows)
+    res = run("agree", "--ratings", f, "--key", key)
+    assert res.exit_code == 2
+    assert f"{f}:{_line_of(f, target)}: informativeness of id '{target}' is 'good', not a number" in res.output
+    assert f"{f}:{_line_of(f, rows[6][0])}: relevance of id '{rows[6][0]}' is 'nan', not a number" in res.output
+
+
+def test_empty_cells_are_counted_and_listed(tmp_path, files):
+    sheet, key = _sample(tmp_path, files, 12)
+    kd = json.loads(key.read_text(encoding="utf-8"))
+    rows = _read_sheet(sheet)
+    skipped = {rows[2][0], rows[7][0]}
+    scores = {it["id"]: it["scores"]["rouge1"] for it in kd["items"]}
+
+    def rate(rid, j):
+        if j == 2 and rid in skipped:
+            return ""
+        return str(1 + round(4 * scores[rid]) if j != 1 else 1 + int(rid[1:]) % 4)
+
+    f = _write_sheet(tmp_path / "filled.csv", _rate(rows, rate))
+    out = tmp_path / "agree.json"
+    res = run("agree", "--ratings", f, "--key", key, "--bootstrap", 0, "-f", "json", "-o", out)
+    assert res.exit_code == 0, res.output
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    assert sorted(rep["empty"]["naturalness"]) == sorted(skipped)
+    assert rep["empty"]["relevance"] == [] and rep["empty"]["informativeness"] == []
+    row = next(r for r in rep["rows"] if r["group"] == "overall" and r["metric"] == "rouge1" and r["rating"] == "naturalness")
+    assert row["n"] == 10 and row["empty"] == 2
+    ids = [r[0] for r in rows[1:] if r[0] not in skipped]
+    assert row["spearman"] == pytest.approx(hand_spearman([scores[i] for i in ids], [float(rate(i, 2)) for i in ids]))
+    assert any(n.startswith("naturalness: 2 empty cells") for n in rep["notes"])
+    table = run("agree", "--ratings", f, "--key", key, "--bootstrap", 0).output
+    assert "naturalness: 2 empty cells" in table
+
+
+def test_not_a_key_and_a_sheet_without_rating_columns(tmp_path, files):
+    sheet, key = _sample(tmp_path, files, 6)
+    res = run("agree", "--ratings", sheet, "--key", sheet)
+    assert res.exit_code == 2 and "not a review key" in res.output
+    f = _write_sheet(tmp_path / "cols.csv", [["id", "relevance"], ["q1", "3"]])
+    res = run("agree", "--ratings", f, "--key", key)
+    assert res.exit_code == 2 and f"{f}:1: the header lacks column(s) informativeness, naturalness" in res.output

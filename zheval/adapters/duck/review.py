@@ -1,0 +1,482 @@
+"""Human review of a model's outputs, as the practice this project serves does it: before trusting a score, read a
+stratified sample of items with low, middle and high scores, rate them blind, and check how well the metric agrees
+with the ratings.
+
+* :func:`review_sample` draws ``k`` items stratified by one metric's per-item score (the 小黄鸭 evaluation's own
+  per-item scores, :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` with ``keep_items``) and returns the
+  **blind sheet** (id, query, prediction, references and empty rating columns — no score, no stratum, shuffled) and
+  the **key** (every metric's score of each sampled item, its stratum, domain and difficulty, and how the sample was
+  drawn). :func:`sheet_csv` renders the sheet with the ``csv`` module.
+* :func:`read_ratings` reads a filled sheet back against its key (ids, duplicates, numbers checked; every problem
+  named by ``file:line``); :func:`review_agreement` gives Spearman's ρ and Kendall's τ-b between each metric and
+  each rating column, overall and per domain, with bootstrap intervals
+  (:func:`zheval.results.agreement.rank_correlations`). Empty rating cells are not errors — a rater may skip an
+  item — but they are counted per column and listed by id in every output, never dropped silently.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ...results.agreement import rank_correlations
+from ...results.reducers import check_seed
+from .report import NULL_LABEL, format_table
+
+__all__ = [
+    "RATING_COLUMNS",
+    "SHEET_COLUMNS",
+    "STRATA",
+    "KEY_KIND",
+    "ReviewSample",
+    "ReviewFileError",
+    "review_sample",
+    "sheet_csv",
+    "read_key",
+    "read_ratings",
+    "review_agreement",
+    "AgreementReport",
+]
+
+#: The empty rating columns of a review sheet (the dialogue-evaluation practice's three human criteria).
+RATING_COLUMNS = ("relevance", "informativeness", "naturalness")
+#: Columns of a review sheet, in order: the item and its texts, then :data:`RATING_COLUMNS`.
+SHEET_COLUMNS = ("id", "query", "prediction", "references", *RATING_COLUMNS)
+#: Strata of the sample, by rank of the chosen metric's per-item score: the lowest, middle and highest third.
+STRATA = ("low", "middle", "high")
+#: ``kind`` of a key file.
+KEY_KIND = "zheval-review-key"
+#: How the references of an item are joined in one sheet cell.
+REFERENCE_SEPARATOR = "\n"
+
+_METRIC_LABELS = {"bleu": "sentence BLEU", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}
+
+
+def _metric_label(name: str) -> str:
+    return _METRIC_LABELS.get(name) or ("ROUGE-" + name[len("rouge"):] if name.startswith("rouge") else name)
+
+
+class ReviewFileError(ValueError):
+    """A review sheet or key that cannot be used: every problem in one message, each naming ``file:line`` (or the
+    key's field) and the id."""
+
+    def __init__(self, what: str, problems: list[str]):
+        self.problems = list(problems)
+        shown = self.problems[:20]
+        more = len(self.problems) - len(shown)
+        super().__init__(f"{what} ({len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}):\n  "
+                         + "\n  ".join(shown) + (f"\n  … and {more} more" if more > 0 else ""))
+
+
+@dataclass
+class ReviewSample:
+    """A blind review sheet and its key (:func:`review_sample`).
+
+    Attributes:
+        sheet: rows of the sheet, ``{column: text}`` for :data:`SHEET_COLUMNS` (rating cells empty), shuffled.
+        key: JSON-ready dict: ``kind`` (:data:`KEY_KIND`), ``items`` (in sheet order: ``id``, ``stratum``,
+            ``domain``, ``difficulty``, ``scores`` {metric: 0–1}), ``metrics``, ``by_metric``, ``strata`` (per
+            stratum: items in the data, sampled, score range), ``k``, ``seed``, ``n_items``, ``rating_columns``,
+            ``params``, ``signatures``, sources.
+    """
+
+    sheet: list
+    key: dict
+
+
+def _quotas(k: int, sizes: list[int]) -> list[int]:
+    """``k`` split over strata of ``sizes`` as evenly as possible (the remainder to middle, then high), capped at
+    each stratum's size, the shortfall given to the strata with room (middle, high, low)."""
+    base = [k // 3] * 3
+    for j in (1, 2)[: k % 3]:
+        base[j] += 1
+    q = [min(b, s) for b, s in zip(base, sizes)]
+    left = k - sum(q)
+    for j in (1, 2, 0):
+        add = min(left, sizes[j] - q[j])
+        q[j] += add
+        left -= add
+    return q
+
+
+def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "rougeL",
+                  rating_columns=RATING_COLUMNS, **options) -> ReviewSample:
+    """Draw ``k`` items stratified low / middle / high by ``by_metric``'s per-item score: the blind sheet and its key.
+
+    The items are ranked by ``by_metric`` (ties in dataset order) and cut into three strata of equal size (±1,
+    ``numpy.array_split``): the lowest, middle and highest third. ``k`` is split as evenly as possible over the
+    strata (``k = 30``: 10 each; a remainder goes to middle, then high); within a stratum the items are drawn without
+    replacement by ``numpy.random.default_rng(seed)``, and the sampled items are shuffled by the same generator, so
+    the sheet's order says nothing about the scores. The same data, predictions, options and seed give the same
+    sample.
+
+    Args:
+        ds: a 小黄鸭 ``Dataset``. predictions: as in :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`.
+        k: number of items to sample, 1 to ``len(ds)``. seed: an int in ``[0, MAX_SEED]``.
+        by_metric: ``"bleu"`` (sentence BLEU: effective order, the report's smoothing) or a computed ROUGE type
+            (``rouge1``, ``rougeL``, …; F-measure).
+        rating_columns: the empty rating columns of the sheet (default :data:`RATING_COLUMNS`).
+        options: the scoring options of :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (``tokenizer``,
+            ``metrics``, ``rouge_types``, ``locations``, …; ``by``/``bootstrap`` are not used).
+
+    Returns:
+        A :class:`ReviewSample`.
+
+    Raises:
+        ValueError: ``k`` < 1 or larger than the data (naming both), ``by_metric`` not among the computed metrics
+            (listing them), bad rating column names; the errors of ``evaluate_predictions``.
+    """
+    from .evaluate import evaluate_predictions
+
+    if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
+        raise ValueError(f"k must be a positive int (items to sample), got {k!r}")
+    seed = check_seed(seed)
+    cols = tuple(rating_columns)
+    if not cols or len(set(cols)) != len(cols) or any(c in SHEET_COLUMNS[:4] or not str(c).strip() for c in cols):
+        raise ValueError(f"rating_columns must be distinct non-empty names other than {SHEET_COLUMNS[:4]}, got {cols}")
+    n = len(ds)
+    if k > n:
+        raise ValueError(f"k={k} is larger than the data: {n} item{'s' if n != 1 else ''}")
+    from .inputs import as_predictions
+
+    predictions, source = as_predictions(predictions, options.get("predictions_format", "auto"))
+    options = {**options, "bootstrap": 0, "by": ()}
+    report = evaluate_predictions(ds, predictions, keep_items=True, **options)
+    names = [name for name, _ in report.metrics]
+    if by_metric not in names:
+        raise ValueError(f"unknown by_metric {by_metric!r}; the computed metrics are {', '.join(names)} (bleu = "
+                         "sentence BLEU; ROUGE types need --rouge-types)")
+    items = report.items
+    score_key = {nm: ("sentence_bleu" if nm == "bleu" else nm) for nm in names}
+    values = np.array([it[score_key[by_metric]] for it in items], dtype=np.float64)
+    order = np.lexsort((np.arange(n), values))  # by score, ties in dataset order
+    parts = np.array_split(order, 3)
+    stratum_of = {}
+    for s, part in zip(STRATA, parts):
+        for i in part.tolist():
+            stratum_of[i] = s
+    quotas = _quotas(int(k), [len(p) for p in parts])
+    rng = np.random.default_rng(seed)
+    chosen = []
+    for part, q in zip(parts, quotas):
+        if q:
+            chosen += sorted(rng.choice(part, size=q, replace=False).tolist())
+    chosen = [chosen[j] for j in rng.permutation(len(chosen)).tolist()]
+    queries = ds["query"] if "query" in ds.column_names else [""] * n
+    refs = ds["responses"]
+    domains = ds["domain"] if "domain" in ds.column_names else [None] * n
+    levels = ds["difficulty"] if "difficulty" in ds.column_names else [None] * n
+    sheet, key_items = [], []
+    for i in chosen:
+        it = items[i]
+        sheet.append({"id": str(it["id"]), "query": queries[i] or "", "prediction": it["prediction"],
+                      "references": REFERENCE_SEPARATOR.join(refs[i]), **{c: "" for c in cols}})
+        key_items.append({"id": str(it["id"]), "stratum": stratum_of[i], "domain": domains[i],
+                          "difficulty": levels[i], "scores": {nm: float(it[score_key[nm]]) for nm in names}})
+    strata = []
+    for s, part, q in zip(STRATA, parts, quotas):
+        v = values[part]
+        strata.append({"name": s, "items": int(len(part)), "sampled": int(q),
+                       "min": float(v.min()) if len(v) else None, "max": float(v.max()) if len(v) else None})
+    key = {
+        "kind": KEY_KIND,
+        "format_version": 1,
+        "by_metric": by_metric,
+        "k": int(k),
+        "seed": seed,
+        "n_items": n,
+        "metrics": [{"name": nm, "label": _metric_label(nm)} for nm in names],
+        "scale": "0-1",
+        "rating_columns": list(cols),
+        "strata": strata,
+        "items": key_items,
+        "params": {key_: v for key_, v in report.params.items()
+                   if key_ not in ("bootstrap", "confidence", "by", "seed", "num_proc")},  # the scoring options
+        "signatures": dict(report.signatures),
+        "predictions": source,
+        "notes": (["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; the bleu signature "
+                   "names the corpus-BLEU options it shares); ROUGE scores are F-measures"] if "bleu" in names
+                  else ["ROUGE scores are F-measures"]),
+    }
+    return ReviewSample(sheet, key)
+
+
+def sheet_csv(sheet: list, columns=None) -> str:
+    """The review sheet as CSV text (``csv`` module, ``QUOTE_MINIMAL``; a cell with a comma, quote or line break is
+    quoted), starting with a UTF-8 byte-order mark so that spreadsheet programs open the Chinese text as UTF-8
+    (:func:`read_ratings` accepts the file with or without it). ``columns`` default: the keys of the first row."""
+    cols = list(columns or (sheet[0].keys() if sheet else SHEET_COLUMNS))
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
+    w.writeheader()
+    for row in sheet:
+        w.writerow(row)
+    return "\ufeff" + buf.getvalue()
+
+
+def read_key(path) -> dict:
+    """A key file written by ``zheval sample`` (:func:`review_sample`), checked.
+
+    Raises:
+        ReviewFileError: not JSON, not a key (``kind``), items without an id, an id twice, missing or non-numeric
+            scores (each named by the item's index and id). OSError: the file cannot be read.
+    """
+    path = Path(path)
+    try:
+        key = json.loads(path.read_text(encoding="utf-8-sig"))
+    except UnicodeDecodeError as exc:
+        raise ReviewFileError(f"{path} is not a review key", [f"{path}: not UTF-8 ({exc.reason})"]) from None
+    except json.JSONDecodeError as exc:
+        raise ReviewFileError(f"{path} is not a review key",
+                              [f"{path}:{exc.lineno}: not JSON ({exc.msg})"]) from None
+    if not isinstance(key, dict) or key.get("kind") != KEY_KIND:
+        raise ReviewFileError(f"{path} is not a review key",
+                              [f"{path}: 'kind' is not {KEY_KIND!r} (write the key with zheval sample --key)"])
+    problems = []
+    metrics = [m.get("name") for m in key.get("metrics", []) if isinstance(m, dict)]
+    cols = key.get("rating_columns")
+    if not metrics:
+        problems.append(f"{path}: 'metrics' lists no metric")
+    if not isinstance(cols, list) or not cols or not all(isinstance(c, str) and c for c in cols):
+        problems.append(f"{path}: 'rating_columns' must be a list of column names")
+    items = key.get("items")
+    if not isinstance(items, list) or not items:
+        problems.append(f"{path}: 'items' must be a non-empty list")
+        items = []
+    seen: dict = {}
+    for j, it in enumerate(items):
+        rid = it.get("id") if isinstance(it, dict) else None
+        if not isinstance(rid, str) or not rid:
+            problems.append(f"{path}: items[{j}] has no id")
+            continue
+        if rid in seen:
+            problems.append(f"{path}: items[{j}] id {rid!r} is also items[{seen[rid]}]")
+        seen.setdefault(rid, j)
+        scores = it.get("scores")
+        for m in metrics:
+            v = scores.get(m) if isinstance(scores, dict) else None
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                problems.append(f"{path}: items[{j}] (id {rid!r}) has no numeric score {m!r}")
+    if problems:
+        raise ReviewFileError(f"{path} is not a usable review key", problems)
+    return key
+
+
+def read_ratings(path, key: dict) -> tuple[dict, dict]:
+    """Read a filled review sheet (CSV) against its key.
+
+    Every sheet row must be an item of the key, every item of the key must be in the sheet, each once; each rating
+    cell is a number (``4``, ``3.5``) or empty. Blank lines are ignored (they hold no item). Columns other than
+    the key's rating columns and the sheet's own are ignored (and named in ``info["ignored_columns"]``).
+
+    Returns:
+        ``(ratings, info)``: ``ratings`` = ``{id: {column: float or None}}`` (``None``: an empty cell);
+        ``info`` = ``{"empty": {column: [ids with an empty cell]}, "ignored_columns": [...], "lines": {id: line}}``.
+
+    Raises:
+        ReviewFileError: every problem at once, each naming ``file:line``: no ``id`` column or a missing rating
+            column (in the header), a row without an id, an id twice (both lines), ids the key does not have, ids of
+            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value).
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        raise ReviewFileError(f"cannot read the ratings sheet {path}",
+                              [f"{path}:{line}: not valid UTF-8 ({exc.reason}); save the sheet as UTF-8 CSV"]) from None
+    cols = list(key["rating_columns"])
+    key_ids = [it["id"] for it in key["items"]]
+    reader = csv.reader(io.StringIO(text, newline=""))
+    problems: list[str] = []
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: the file is empty"]) from None
+    except csv.Error as exc:
+        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}:1: {exc}"]) from None
+    header = [h.strip() for h in header]
+    dup_cols = sorted({h for h in header if h and header.count(h) > 1})
+    if dup_cols:
+        problems.append(f"{path}:1: column(s) {', '.join(dup_cols)} appear more than once in the header")
+    missing = [c for c in ["id", *cols] if c not in header]
+    if missing:
+        problems.append(f"{path}:1: the header lacks column(s) {', '.join(missing)} (it has {', '.join(header)})")
+    if problems:
+        raise ReviewFileError(f"cannot read the ratings sheet {path}", problems)
+    pos = {h: header.index(h) for h in header}
+    ignored = [h for h in header if h not in SHEET_COLUMNS[:4] and h not in cols]
+    ratings: dict = {}
+    lines: dict = {}
+    empty: dict = {c: [] for c in cols}
+    known = set(key_ids)
+    unknown = []
+    prev = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.append(f"{path}:{reader.line_num}: {exc}")
+            break
+        line = prev + 1
+        prev = reader.line_num
+        if not row or all(not c.strip() for c in row):
+            continue
+        cell = (lambda name: row[pos[name]].strip() if pos[name] < len(row) else "")
+        rid = cell("id")
+        if not rid:
+            problems.append(f"{path}:{line}: the row has no id")
+            continue
+        if rid in lines:
+            problems.append(f"{path}:{line}: id {rid!r} appears twice (also at line {lines[rid]})")
+            continue
+        lines[rid] = line
+        if rid not in known:
+            unknown.append((rid, line))
+            continue
+        vals = {}
+        for c in cols:
+            v = cell(c)
+            if v == "":
+                vals[c] = None
+                empty[c].append(rid)
+                continue
+            try:
+                x = float(v)
+            except ValueError:
+                x = None
+            if x is None or not math.isfinite(x):
+                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a number")
+                continue
+            vals[c] = x
+        ratings[rid] = vals
+    if unknown:
+        problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
+                        + ", ".join(f"{r!r} (line {ln})" for r, ln in unknown[:20]) + (" …" if len(unknown) > 20 else ""))
+    absent = [r for r in key_ids if r not in lines]
+    if absent:
+        problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: "
+                        + ", ".join(repr(r) for r in absent[:20]) + (" …" if len(absent) > 20 else ""))
+    if problems:
+        raise ReviewFileError(f"the ratings sheet {path} does not match its key", problems)
+    return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines}
+
+
+@dataclass
+class AgreementReport:
+    """Correlations of each metric with each rating column (:func:`review_agreement`).
+
+    Attributes:
+        rows: ``[{"group", "metric", "label", "rating", "n", "empty", **rank_correlations}]``, overall first, then
+            per domain (``null``: items without a domain).
+        empty: ``{rating column: [ids with an empty cell]}`` (left out of that column's correlations).
+        params: bootstrap, seed, confidence, the key's sampling (``by_metric``, ``k``, ``seed``), sources.
+        notes: messages for the reader.
+    """
+
+    rows: list
+    empty: dict
+    params: dict
+    notes: list = field(default_factory=list)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict with everything."""
+        return {"kind": "agreement", "rows": [dict(r) for r in self.rows], "empty": dict(self.empty),
+                "params": dict(self.params), "notes": list(self.notes)}
+
+    def render(self) -> str:
+        """Aligned plain-text table (CJK-aware), then the notes."""
+
+        def num(v, fmt="+.3f"):
+            return "–" if v is None else format(v, fmt)
+
+        header = ["group", "metric", "rating", "n", "Spearman ρ [95% CI]", "Kendall τ [95% CI]"]
+        out = []
+        for r in self.rows:
+            if r["undefined"]:
+                rho = tau = f"– ({r['undefined']})"
+            else:
+                ci = r["spearman_low"] is not None
+                rho = num(r["spearman"]) + (f" [{num(r['spearman_low'])}, {num(r['spearman_high'])}]" if ci else "")
+                tau = num(r["kendall"]) + (f" [{num(r['kendall_low'])}, {num(r['kendall_high'])}]" if ci else "")
+            out.append([r["group"], r["label"], r["rating"], str(r["n"]), rho, tau])
+        bs = self.params.get("bootstrap")
+        head = (f"zheval agree: {self.params.get('ratings')} against {self.params.get('key')} "
+                f"({self.params.get('items')} items)")
+        sub = (f"rank correlations over items; [95% bootstrap interval, {bs} resamples of items, seed "
+               f"{self.params.get('seed')}]" if bs else "rank correlations over items (no bootstrap interval)")
+        lines = [head, sub, "", format_table(header, out, right_from=3)]
+        if self.notes:
+            lines += ["", "notes"] + [f"  {n}" for n in self.notes]
+        return "\n".join(lines) + "\n"
+
+
+def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstrap: int = 1000, seed: int = 12345,
+                     confidence: float = 0.95, sources: dict | None = None) -> AgreementReport:
+    """Spearman's ρ and Kendall's τ-b between each metric of the key and each rating column, overall and per domain.
+
+    Args:
+        ratings, info: from :func:`read_ratings`. key: from :func:`read_key`. bootstrap: resamples of items for the
+            intervals (0 = none). seed, confidence: of the intervals. sources: ``{"ratings": path, "key": path}``
+            for the report's title.
+
+    Returns:
+        An :class:`AgreementReport`. Items with an empty cell in a column are left out of that column's
+        correlations; ``n`` says how many remain, ``empty`` how many were left out (and ``AgreementReport.empty``
+        lists them by id, as does a note).
+
+    Raises:
+        ValueError: bad ``bootstrap``/``seed``/``confidence`` (from
+            :func:`~zheval.results.agreement.rank_correlations`).
+    """
+    cols = list(key["rating_columns"])
+    metrics = [(m["name"], m.get("label", m["name"])) for m in key["metrics"]]
+    items = [it for it in key["items"] if it["id"] in ratings]
+    groups = [("overall", items)]
+    doms: dict = {}
+    for it in items:
+        doms.setdefault(it.get("domain"), []).append(it)
+    for d in sorted((d for d in doms if d is not None), key=str) + ([None] if None in doms else []):
+        groups.append((f"domain={NULL_LABEL if d is None else d}", doms[d]))
+    rows = []
+    for gname, its in groups:
+        for name, label in metrics:
+            for c in cols:
+                have = [it for it in its if ratings[it["id"]].get(c) is not None]
+                res = rank_correlations([it["scores"][name] for it in have], [ratings[it["id"]][c] for it in have],
+                                        bootstrap, confidence, seed)
+                rows.append({"group": gname, "metric": name, "label": label, "rating": c,
+                             "empty": len(its) - len(have), **res})
+    empty = dict((info or {}).get("empty") or {c: [] for c in cols})
+    notes = ["ρ: Spearman (Pearson of average ranks); τ: Kendall τ-b (ties corrected); p-values are SciPy's "
+             "(two-sided), in the JSON output"]
+    for c in cols:
+        ids = empty.get(c) or []
+        if ids:
+            notes.append(f"{c}: {len(ids)} empty cell{'s' if len(ids) != 1 else ''} (id{'s' if len(ids) != 1 else ''} "
+                         f"{', '.join(ids[:10])}{' …' if len(ids) > 10 else ''}) left out of its correlations; "
+                         f"n counts the rated items")
+    degenerate = sum(r["degenerate"] for r in rows)
+    if degenerate:
+        notes.append(f"{degenerate} bootstrap resample(s) in all had a constant metric or rating column (no "
+                     "correlation) and were left out of the intervals (per row: 'degenerate' in the JSON output)")
+    undefined = [f"{r['group']} {r['label']}×{r['rating']}" for r in rows if r["undefined"]]
+    if undefined:
+        notes.append(f"no correlation for {len(undefined)} row(s): fewer than 3 rated items or a constant column")
+    ignored = (info or {}).get("ignored_columns") or []
+    if ignored:
+        notes.append(f"columns not used: {', '.join(ignored)} (not rating columns of the key)")
+    params = {"bootstrap": int(bootstrap), "seed": seed, "confidence": confidence, "items": len(items),
+              "rating_columns": cols, "sample": {k: key.get(k) for k in ("by_metric", "k", "seed", "n_items")},
+              **(sources or {})}
+    return AgreementReport(rows, empty, params, notes)

@@ -1,0 +1,73 @@
+"""``zheval sample``: a blind review sheet and its key, stratified by a metric's per-item score
+(:func:`zheval.adapters.duck.review.review_sample`).
+
+::
+
+    zheval sample --data test.jsonl --predictions preds.jsonl --k 30 --seed 7 [--by-metric rougeL]
+                  [--output review_sheet.csv] [--key review_key.json]
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import SimpleNamespace
+
+import typer
+
+from .commands import app, scoring_arguments
+from .options import UserError, run_command, seed_bound
+from .params import option, takes
+
+__all__ = ["sample"]
+
+
+@app.command()
+@takes("data", "predictions", "k", "seed", "by_metric", "output", "key", "tokenizer", "metrics", "rouge_types",
+       "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "predictions_format",
+       "label_check", "min_refs", "max_refs", "num_proc", "quiet",
+       output=option(Path, "--output", "-o", default=Path("review_sheet.csv"),
+                     help="the blind review sheet (CSV, UTF-8): id, query, prediction, references, empty rating "
+                          "columns; no scores"),
+       key=option(Path, "--key", default=Path("review_key.json"),
+                  help="the key (JSON): every metric's score and the stratum of each sampled item"),
+       seed=option(int, "--seed", default=12345, callback=seed_bound, help="seed of the sample (0 to 4294967295)"))
+def sample(o) -> None:
+    """Sample K items stratified low / middle / high by one metric's per-item score: a blind review sheet to rate
+    (CSV, no scores, shuffled) and its key (JSON) for zheval agree."""
+
+    def go():
+        from ..adapters.duck.review import review_sample, sheet_csv
+        from ..adapters.files import atomic_write
+        shared = SimpleNamespace(**vars(o), by="none", bootstrap=0, preset=None)
+        shared.output = None  # checked below with --key, against the inputs too
+        ds, kwargs = scoring_arguments(shared, {"--data": o.data, "--predictions": o.predictions})
+        from .files import check_output_dir, check_paths
+
+        check_output_dir(o.output, o.key)
+        check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms},
+                    {"--output": o.output, "--key": o.key})
+        mets = kwargs["metrics"]
+        valid = (["bleu"] if "bleu" in mets else []) + (list(kwargs["rouge_types"]) if "rouge" in mets else [])
+        if o.by_metric not in valid:
+            raise UserError(f"--by-metric {o.by_metric!r} is not a computed metric; valid: {', '.join(valid)} (bleu = "
+                            "sentence BLEU; a ROUGE type must be in --rouge-types, bleu needs bleu in --metrics)")
+        if o.k > len(ds):
+            raise UserError(f"--k {o.k} is larger than the data: {o.data} has {len(ds)} item"
+                            f"{'s' if len(ds) != 1 else ''}")
+        kwargs.pop("bootstrap", None)
+        kwargs.pop("by", None)
+        kwargs.pop("seed", None)
+        res = review_sample(ds, o.predictions, o.k, seed=o.seed, by_metric=o.by_metric, label_check=o.label_check,
+                            predictions_format=o.predictions_format, **kwargs)
+        res.key["data"] = str(o.data)
+        res.key["sheet"] = str(o.output)
+        sheet = sheet_csv(res.sheet)
+        key = json.dumps(res.key, ensure_ascii=False, indent=2) + "\n"
+        atomic_write(o.output, sheet)
+        atomic_write(o.key, key)
+        counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
+        typer.echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
+                   f"and {o.key}", err=True)
+
+    run_command(go)

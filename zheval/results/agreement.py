@@ -1,0 +1,127 @@
+"""Agreement of a metric with human ratings over items: Spearman's ρ and Kendall's τ-b (:func:`rank_correlations`),
+with seeded percentile bootstrap intervals over items.
+
+The correlations are SciPy's (``scipy.stats.spearmanr``: Pearson correlation of average ranks; ``scipy.stats.
+kendalltau`` with ``variant="b"``: ties corrected in both variables), the p-values SciPy's (two-sided; Kendall's is
+exact for small tie-free samples, asymptotic otherwise). Bootstrap: items are resampled with replacement,
+``numpy.random.default_rng(seed).integers(0, n, size=(n_resamples, n))``, both correlations recomputed on each
+resample (:func:`resampled_correlations`, the same two formulas vectorised), and the percentile interval taken. A resample in which the metric or the ratings are constant has no
+correlation (it is undefined); such resamples are left out of the interval and **counted** (``degenerate``), never
+silently.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from .reducers import check_bootstrap, check_confidence, check_seed
+
+__all__ = ["MIN_CORRELATION_ITEMS", "rank_correlations", "resampled_correlations"]
+
+#: Fewest items a correlation is computed on: with 2 items every correlation is ±1 (or undefined).
+MIN_CORRELATION_ITEMS = 3
+
+
+def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:
+    from scipy.stats import kendalltau, spearmanr
+
+    rho = spearmanr(x, y)
+    tau = kendalltau(x, y, variant="b")
+    return float(rho.statistic), float(rho.pvalue), float(tau.statistic), float(tau.pvalue)
+
+
+def resampled_correlations(xs: np.ndarray, ys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Spearman's ρ and Kendall's τ-b of every row pair of ``xs``/``ys`` (``(m, n)`` arrays, no row constant), the
+    vectorised equivalents of ``scipy.stats.spearmanr`` (Pearson correlation of ``rankdata`` average ranks) and
+    ``kendalltau(variant="b")`` (``Σ sign(x_i − x_j)·sign(y_i − y_j) / sqrt(pairs untied in x · pairs untied in
+    y)``, which is ``(P − Q) / sqrt((P + Q + T)(P + Q + U))``), computed in chunks of rows.
+
+    Returns:
+        ``(rho, tau)``, two ``(m,)`` arrays.
+    """
+    from scipy.stats import rankdata
+
+    m, n = xs.shape
+    rx = rankdata(xs, axis=1)
+    ry = rankdata(ys, axis=1)
+    rx -= rx.mean(axis=1, keepdims=True)
+    ry -= ry.mean(axis=1, keepdims=True)
+    rho = (rx * ry).sum(axis=1) / np.sqrt((rx * rx).sum(axis=1) * (ry * ry).sum(axis=1))
+    tau = np.empty(m)
+    step = max(1, 4_000_000 // max(1, n * n))
+    for start in range(0, m, step):
+        a, b = xs[start:start + step], ys[start:start + step]
+        sx = np.sign(a[:, :, None] - a[:, None, :])
+        sy = np.sign(b[:, :, None] - b[:, None, :])
+        num = (sx * sy).sum(axis=(1, 2))
+        tau[start:start + step] = num / np.sqrt(np.abs(sx).sum(axis=(1, 2)) * np.abs(sy).sum(axis=(1, 2)))
+    return np.clip(rho, -1.0, 1.0), np.clip(tau, -1.0, 1.0)
+
+
+def _none(value):
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+
+
+def rank_correlations(
+    metric: Sequence[float],
+    ratings: Sequence[float],
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 12345,
+) -> dict:
+    """Spearman's ρ and Kendall's τ-b between a metric's per-item scores and human ratings of the same items.
+
+    Args:
+        metric: per-item metric scores (any scale; only their order matters). ratings: the ratings of the same items
+            in the same order (numbers; ties allowed). Both finite.
+        n_resamples: bootstrap resamples of items for the intervals (0 = no interval; at most
+            :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`). confidence: level in (0, 1). seed: an int in
+            ``[0, MAX_SEED]``.
+
+    Returns:
+        ``{"n", "spearman", "spearman_p", "spearman_low", "spearman_high", "kendall", "kendall_p", "kendall_low",
+        "kendall_high", "n_resamples", "degenerate", "seed", "undefined"}``: correlations in [-1, 1]. ``undefined``
+        is ``None``, or why there is no correlation (fewer than :data:`MIN_CORRELATION_ITEMS` items, or constant
+        metric or ratings); then every number is ``None``. ``degenerate``: resamples left out of the intervals
+        because the metric or the ratings were constant in them (an interval is ``None`` when no resample is left).
+
+    Raises:
+        ValueError: different lengths, a non-finite value, bad ``n_resamples``/``confidence``/``seed``.
+    """
+    x = np.asarray(metric, dtype=np.float64)
+    y = np.asarray(ratings, dtype=np.float64)
+    if x.shape != y.shape or x.ndim != 1:
+        raise ValueError(f"metric and ratings must be two 1-D sequences of the same length, got {x.shape} and {y.shape}")
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        raise ValueError("metric scores and ratings must be finite numbers")
+    n_resamples = check_bootstrap(n_resamples, "n_resamples")
+    confidence = check_confidence(confidence)
+    seed = check_seed(seed)
+    n = int(x.size)
+    out = {"n": n, "spearman": None, "spearman_p": None, "spearman_low": None, "spearman_high": None,
+           "kendall": None, "kendall_p": None, "kendall_low": None, "kendall_high": None,
+           "n_resamples": n_resamples, "degenerate": 0, "seed": seed, "undefined": None}
+    if n < MIN_CORRELATION_ITEMS:
+        out["undefined"] = f"n={n}: a correlation needs at least {MIN_CORRELATION_ITEMS} items"
+        return out
+    const = [name for name, v in (("metric", x), ("ratings", y)) if np.all(v == v[0])]
+    if const:
+        out["undefined"] = f"constant {' and '.join(const)} over the {n} items"
+        return out
+    rho, rho_p, tau, tau_p = _correlations(x, y)
+    out.update(spearman=rho, spearman_p=_none(rho_p), kendall=tau, kendall_p=_none(tau_p))
+    if n_resamples:
+        idx = np.random.default_rng(seed).integers(0, n, size=(n_resamples, n))
+        xs, ys = x[idx], y[idx]
+        ok = ~(np.all(xs == xs[:, :1], axis=1) | np.all(ys == ys[:, :1], axis=1))
+        out["degenerate"] = int(n_resamples - ok.sum())
+        if ok.any():
+            rhos, taus = resampled_correlations(xs[ok], ys[ok])
+            alpha = (1 - confidence) / 2
+            lo, hi = 100 * alpha, 100 * (1 - alpha)
+            out["spearman_low"], out["spearman_high"] = (float(v) for v in np.percentile(rhos, [lo, hi]))
+            out["kendall_low"], out["kendall_high"] = (float(v) for v in np.percentile(taus, [lo, hi]))
+    return out
