@@ -91,52 +91,53 @@ def _stored_lm(predictions):
     return StoredPredictions()
 
 
-@pytest.fixture
-def no_network(monkeypatch):
-    """Refuse every socket connection that is not to this machine (loopback or a Unix socket)."""
-    real = socket.socket.connect
+class Offline:
+    """Refuses every socket connection and name lookup that is not for this machine while the run lasts, and fails
+    the test afterwards if any was attempted (even one that a library caught and hid)."""
 
-    def connect(self, address):
-        host = address[0] if isinstance(address, tuple) else None
-        if host is not None and host not in ("127.0.0.1", "::1", "localhost"):
-            raise AssertionError(f"network access during the lm-eval run: {address!r}")
-        return real(self, address)
+    LOCAL = ("127.0.0.1", "::1", "localhost")
 
-    monkeypatch.setattr(socket.socket, "connect", connect)
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: (_ for _ in ()).throw(
-        AssertionError(f"DNS lookup during the lm-eval run: {host!r}")) if host not in ("127.0.0.1", "localhost")
-        else socket._real_getaddrinfo(host, *a, **k))
+    def __enter__(self):
+        self.patch = pytest.MonkeyPatch()
+        self.attempts = []
+        connect, getaddrinfo = socket.socket.connect, socket.getaddrinfo
+
+        def guarded_connect(sock, address):
+            if isinstance(address, tuple) and address[0] not in self.LOCAL:
+                self.attempts.append(address)
+                raise AssertionError(f"network access during the lm-eval run: {address!r}")
+            return connect(sock, address)
+
+        def guarded_getaddrinfo(host, *args, **kwargs):
+            if host not in self.LOCAL:
+                self.attempts.append(host)
+                raise AssertionError(f"name lookup during the lm-eval run: {host!r}")
+            return getaddrinfo(host, *args, **kwargs)
+
+        self.patch.setattr(socket.socket, "connect", guarded_connect)
+        self.patch.setattr(socket, "getaddrinfo", guarded_getaddrinfo)
+        return self
+
+    def __exit__(self, *exc):
+        self.patch.undo()
+        assert not self.attempts, f"network access attempted during the lm-eval run: {self.attempts}"
 
 
-socket._real_getaddrinfo = socket.getaddrinfo
-
-
-def _evaluate(directory, docs, predictions, tasks, bootstrap_iters=1000):
+def _evaluate(directory, predictions, tasks, bootstrap_iters=1000):
     import lm_eval
     from lm_eval.tasks import TaskManager
 
-    return lm_eval.simple_evaluate(
-        model=_stored_lm(predictions), tasks=tasks, bootstrap_iters=bootstrap_iters, log_samples=False,
-        task_manager=TaskManager(include_path=str(directory), include_defaults=False))
+    with Offline():
+        return lm_eval.simple_evaluate(
+            model=_stored_lm(predictions), tasks=tasks, bootstrap_iters=bootstrap_iters, log_samples=False,
+            task_manager=TaskManager(include_path=str(directory), include_defaults=False))
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     directory = tmp_path_factory.mktemp("lm_eval_tasks")
     _write_tasks(directory, DOCS)
-    mp = pytest.MonkeyPatch()
-    try:
-        real = socket.socket.connect
-
-        def connect(self, address):
-            if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1", "localhost"):
-                raise AssertionError(f"network access during the lm-eval run: {address!r}")
-            return real(self, address)
-
-        mp.setattr(socket.socket, "connect", connect)
-        out = _evaluate(directory, DOCS, PREDICTIONS, [ROUGE_TASK, BLEU_TASK])
-    finally:
-        mp.undo()
+    out = _evaluate(directory, PREDICTIONS, [ROUGE_TASK, BLEU_TASK])
     return out["results"], directory
 
 
@@ -211,7 +212,7 @@ def test_standard_errors_of_the_corpus_aggregations(run):
 
 def test_no_stderr_when_bootstrap_iters_is_zero(tmp_path):
     _write_tasks(tmp_path, DOCS)
-    res = _evaluate(tmp_path, DOCS, PREDICTIONS, [BLEU_TASK], bootstrap_iters=0)["results"][BLEU_TASK]
+    res = _evaluate(tmp_path, PREDICTIONS, [BLEU_TASK], bootstrap_iters=0)["results"][BLEU_TASK]
     assert res["zheval_bleu_char_stderr,none"] == "N/A"
     assert res["zheval_bleu_char,none"] == zheval.compute_bleu(PREDS, [r[0] for r in REFS])["bleu"]
 
@@ -223,7 +224,7 @@ def test_bad_documents_are_named_by_index_in_a_run(tmp_path):
     _write_tasks(tmp_path, docs, target="{{document}}")  # a target every document has (few-shot needs it)
     (tmp_path / "single.yaml").unlink()
     with pytest.raises(ValueError) as err:
-        _evaluate(tmp_path, docs, PREDICTIONS, [ROUGE_TASK])
+        _evaluate(tmp_path, PREDICTIONS, [ROUGE_TASK])
     msg = str(err.value)
     assert "2 of 8 documents cannot be scored" in msg
     assert "doc 2: the references are missing (None: the field is null, or absent from this row" in msg
