@@ -417,6 +417,9 @@ def _register() -> None:
     for name, agg in aggregations.items():
         if name not in _lm_registry.AGGREGATION_REGISTRY:
             _lm_registry.register_aggregation(name)(agg)
+        elif getattr(_lm_registry.AGGREGATION_REGISTRY.get(name), "zheval_metric", None) != name:
+            logger.warning("lm-eval already has an aggregation named %r that is not zheval's; it is left alone (name "
+                           "zheval's with !function zheval.adapters.harness_lm_eval.%s)", name, agg.__name__)
         if name not in _lm_registry.METRIC_REGISTRY:
             _lm_registry.register_metric(metric=name, higher_is_better=True, aggregation=name)(document_item)
     for module in (_lm_evaluator_utils, _lm_metrics):

@@ -19,6 +19,7 @@ import sys
 import types
 from inspect import signature
 
+import numpy as np
 import pytest
 
 import zheval
@@ -111,7 +112,13 @@ class StandInBaseEvaluator:
         score_kwargs["predictions"] = self.pred_postprocess(score_kwargs["predictions"])
         results = self.score(**score_kwargs)
         details = results.pop("details", None)
-        return results, details
+        if details is None:
+            return results
+        # one replica (n=1): numbers averaged over the replicas, the rest kept as lists; details added (the real one
+        # also regroups them per example)
+        eval_results = {key: np.mean([v]) if isinstance(v, (int, float)) else [v] for key, v in results.items()}
+        eval_results["details"] = list(details)
+        return eval_results
 
 
 @pytest.fixture
@@ -145,14 +152,15 @@ def test_through_the_opencompass_evaluation_path(under_stand_in):
     test_set = [{"question": f"q{i}", "answer": r} for i, r in enumerate(REFS)]
     eval_cfg = dict(evaluator=dict(type=module.ZhevalRougeEvaluator, tokenizer="jieba"),
                     pred_role="BOT")
-    results, details = _openicl_eval_task(eval_cfg, PREDS, test_set, "answer")
+    results = _openicl_eval_task(eval_cfg, PREDS, test_set, "answer")
     ours = zheval.compute_rouge(PREDS, REFS, tokenizer="jieba")
-    assert results["rouge1"] == 100 * ours["rouge1"] and len(details) == len(PREDS)
+    assert results["rouge1"] == 100 * ours["rouge1"] and len(results["details"]) == len(PREDS)
+    assert results["signature"] == [ours["signature"]]
     # OpenCompass's pred_postprocessor runs before score (here: keep the text before the first comma)
     eval_cfg["evaluator"]["pred_postprocessor"] = dict(type=lambda s: s.split("，")[0])
-    results, _ = _openicl_eval_task(eval_cfg, ["北京今天天气晴朗，明天下雨"] + PREDS[1:], test_set, "answer")
+    results = _openicl_eval_task(eval_cfg, ["北京今天天气晴朗，明天下雨"] + PREDS[1:], test_set, "answer")
     assert results["rouge1"] == 100 * ours["rouge1"]
-    bleu, _ = _openicl_eval_task(dict(evaluator=dict(type=module.ZhevalBleuEvaluator)), PREDS, test_set, "answer")
+    bleu = _openicl_eval_task(dict(evaluator=dict(type=module.ZhevalBleuEvaluator)), PREDS, test_set, "answer")
     assert bleu["bleu"] == 100 * zheval.compute_bleu(PREDS, REFS)["bleu"]
     with pytest.raises(ValueError, match="references is None"):
         _openicl_eval_task(dict(evaluator=dict(type=module.ZhevalBleuEvaluator)), PREDS, test_set, None)
