@@ -53,3 +53,40 @@ def test_bootstrap_sums_statistic_gives_identical_interval():
         a = rows.astype(dtype)
         assert bootstrap_interval(a, per_rows, 200, seed=5) == bootstrap_interval(a, per_rows, 200, seed=5,
                                                                                   sums_statistic=per_sums)
+
+
+def test_bootstrap_standard_error_of_a_mean_is_sd_over_root_n():
+    from zheval.results.reducers import bootstrap_standard_error
+
+    values = np.random.default_rng(1).random(300)
+    se = bootstrap_standard_error(values, lambda r: r.mean(axis=-1), n_resamples=4000, seed=3)
+    assert se == bootstrap_standard_error(values, lambda r: r.mean(axis=-1), n_resamples=4000, seed=3)
+    # the bootstrap estimates the plug-in standard error of the mean: population sd / sqrt(n) (Monte-Carlo error of
+    # 4000 resamples about 1 %)
+    assert se == pytest.approx(values.std(ddof=0) / np.sqrt(len(values)), rel=0.05)
+    # the draws are bootstrap_interval's: the same seed gives the same resamples, so their spread matches the
+    # interval's width for a normal-looking mean
+    low, high = bootstrap_interval(values, lambda r: r.mean(axis=-1), n_resamples=4000, seed=3)
+    assert (high - low) / (2 * 1.96) == pytest.approx(se, rel=0.1)
+
+
+def test_bootstrap_standard_error_sums_statistic_and_edge_cases():
+    from zheval.results.reducers import bootstrap_standard_error
+
+    rows = np.random.default_rng(2).integers(0, 9, size=(50, 3))
+
+    def ratio(r):  # a statistic of column sums: sum(col 0) / sum(col 1 + col 2)
+        s = r.sum(axis=-2)
+        return s[..., 0] / np.maximum(1, s[..., 1] + s[..., 2])
+
+    def ratio_of_sums(sums):
+        return sums[:, 0] / np.maximum(1, sums[:, 1] + sums[:, 2])
+
+    plain = bootstrap_standard_error(rows.astype(np.float64), ratio, n_resamples=500, seed=5)
+    fast = bootstrap_standard_error(rows, ratio, n_resamples=500, seed=5, sums_statistic=ratio_of_sums)
+    assert fast == pytest.approx(plain, rel=1e-12)
+    assert bootstrap_standard_error(np.array([0.4]), lambda r: r.mean(axis=-1)) == 0.0
+    with pytest.raises(ValueError, match="at least 2 resamples"):
+        bootstrap_standard_error(np.ones(3), lambda r: r.mean(axis=-1), n_resamples=1)
+    with pytest.raises(ValueError, match="at least one item"):
+        bootstrap_standard_error(np.array([]), lambda r: r.mean(axis=-1))

@@ -25,6 +25,7 @@ __all__ = [
     "check_interval_options",
     "mean",
     "bootstrap_interval",
+    "bootstrap_standard_error",
     "group_indices",
     "paired_bootstrap",
 ]
@@ -146,14 +147,22 @@ def bootstrap_interval(
         ValueError: no items, ``n_resamples`` outside ``[1, MAX_BOOTSTRAP_RESAMPLES]``, ``confidence`` outside
             (0, 1), ``seed`` outside ``[0, MAX_SEED]``. TypeError: a non-int ``seed``, a non-number ``confidence``.
     """
-    from scipy.stats import bootstrap
-
     rows = np.asarray(rows)
-    n = rows.shape[0]
-    _check_resampling("bootstrap", n, n_resamples, confidence, seed)
-    if n == 1:
+    _check_resampling("bootstrap", rows.shape[0], n_resamples, confidence, seed)
+    if rows.shape[0] == 1:
         value = float(statistic(rows))
         return value, value
+    res = _scipy_bootstrap(rows, statistic, n_resamples, confidence, seed, sums_statistic)
+    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def _scipy_bootstrap(rows: np.ndarray, statistic, n_resamples: int, confidence: float, seed: int, sums_statistic):
+    """:func:`scipy.stats.bootstrap` (percentile method, seeded) of ``statistic`` over the rows of ``rows`` (at least
+    two; options already checked) -- the resampling shared by :func:`bootstrap_interval` and
+    :func:`bootstrap_standard_error`."""
+    from scipy.stats import bootstrap
+
+    n = rows.shape[0]
 
     def on_indices(idx: np.ndarray, axis: int = -1) -> np.ndarray:
         # idx: resampled item indices, shape (..., n); rows[idx] has shape (..., n[, k])
@@ -185,7 +194,39 @@ def bootstrap_interval(
         batch=max(1, min(int(n_resamples), 2_000_000 // max(1, rows.size))),
         rng=np.random.default_rng(seed),
     )
-    return float(res.confidence_interval.low), float(res.confidence_interval.high)
+    return res
+
+
+def bootstrap_standard_error(
+    rows: np.ndarray,
+    statistic: Callable[[np.ndarray], np.ndarray],
+    n_resamples: int = 1000,
+    seed: int = 12345,
+    sums_statistic: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> float:
+    """Bootstrap standard error of a corpus statistic over items: the sample standard deviation (``ddof=1``, as
+    lm-evaluation-harness's ``bootstrap_stderr``) of the statistic over ``n_resamples`` resamples of the rows.
+
+    Args:
+        rows, statistic, sums_statistic: as :func:`bootstrap_interval` (the same resampling, the same draws for equal
+            seeds).
+        n_resamples: number of resamples (2 to :data:`MAX_BOOTSTRAP_RESAMPLES`).
+        seed: seed of the :class:`numpy.random.Generator`, an int in ``[0, MAX_SEED]``.
+
+    Returns:
+        The standard error on the statistic's scale; 0.0 for a single item (every resample is that item).
+
+    Raises:
+        ValueError: no items, ``n_resamples`` outside ``[2, MAX_BOOTSTRAP_RESAMPLES]``, ``seed`` outside
+            ``[0, MAX_SEED]``. TypeError: a non-int ``seed``.
+    """
+    rows = np.asarray(rows)
+    _check_resampling("bootstrap_standard_error", rows.shape[0], n_resamples, 0.95, seed)
+    if n_resamples < 2:
+        raise ValueError(f"a standard error needs at least 2 resamples, got n_resamples={n_resamples!r}")
+    if rows.shape[0] == 1:
+        return 0.0
+    return float(_scipy_bootstrap(rows, statistic, n_resamples, 0.95, seed, sums_statistic).standard_error)
 
 
 def group_indices(groups: Sequence[Hashable]) -> dict[Hashable, list[int]]:
