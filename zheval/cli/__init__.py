@@ -35,6 +35,7 @@ import typer
 
 # the other public names of the package are importable from here too (not in __all__)
 from .commands import app, ceiling, clean, compare, demo, score  # noqa: F401
+from . import textfiles  # noqa: F401  (registers zheval bleu / zheval rouge on app)
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]

@@ -12,13 +12,14 @@ import functools
 import inspect
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import typer
 
-from .options import CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, bootstrap_bound, seed_bound
+from .options import CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, TextFormat, bootstrap_bound, seed_bound
 
-__all__ = ["OPTIONS", "option", "takes", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED"]
+__all__ = ["OPTIONS", "option", "takes", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED",
+           "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE"]
 
 
 def option(annotation, *decls, default=None, **kwargs):
@@ -34,6 +35,17 @@ OPTIONS = {
     "data": option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL test file"),
     "predictions": option(Path, "--predictions", "-p", default=..., help="predictions: JSONL (id+prediction, or "
                           "LLaMA-Factory predict/label) or text, one per line"),
+    "pred_field": option(Optional[str], "--pred-field", help="without --data: the prediction's field of the "
+                         "predictions file  [default: predict, else prediction]", show_default=False),
+    "ref_field": option(Optional[List[str]], "--ref-field", help="without --data: the reference field (a string or "
+                        "a list of strings per row); repeat for several fields  [default: label, else references, "
+                        "else reference]", show_default=False),
+    "id_field": option(Optional[str], "--id-field", help="without --data: the item id's field (string or integer; "
+                       "ids must be unique)  [default: none, rows named by line]", show_default=False),
+    "group_field": option(Optional[List[str]], "--group-field", help="without --data: a field to group the report "
+                          "by (string, integer or null per row); repeatable", show_default=False),
+    "domains": option(Optional[str], "--domains", help="小黄鸭 domain values accepted besides null: 'any' (any "
+                      "string) or a comma list  [default: 生活咨询,售后支持,情感陪伴]", show_default=False),
     "tokenizer": option(Optional[str], "--tokenizer", "-t", help=" | ".join(CLI_TOKENIZERS) + "  [default: char]",
                         show_default=False),
     "metrics": option(str, "--metrics", default="bleu,rouge", help="comma list of bleu, rouge"),
@@ -72,6 +84,20 @@ OPTIONS = {
                        "single-reference data]", show_default=False),
     "max_refs": option(Optional[int], "--max-refs", min=1, help="most references per item  [default: 5]",
                        show_default=False),
+    # zheval bleu / zheval rouge (text files, sacrebleu's conventions)
+    "references": option(List[Path], "ARGUMENT", default=..., metavar="REF...", help="reference text files, one "
+                         "segment per line; several files = several references per segment"),
+    "hypotheses": option(Optional[List[Path]], "--input", "-i", help="hypothesis text file(s), one segment per "
+                         "line; several = several systems, each tested against the first (paired bootstrap); '-' "
+                         "or none: standard input"),
+    "score_only": option(bool, "--score-only", "-b", default=False, help="print the score(s) only, one line per "
+                         "system"),
+    "text_format": option(TextFormat, "--format", "-f", default=TextFormat.table, help="output format"),
+    "width": option(Optional[int], "--width", "-w", min=0, max=16, help="decimals  [default: 1 on the 0-100 "
+                    "scale, 4 on 0-1]", show_default=False),
+    "scale": option(int, "--scale", default=100, help="100 (sacrebleu's 0-100) or 1 (0-1)"),
+    "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
+                                     "hypothesis line as an empty prediction (0) instead of refusing it"),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
     "quiet": option(bool, "--quiet", "-q", default=False, help="no progress bars"),
 }
@@ -81,6 +107,13 @@ DATA_ANY = option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL file"
 PREDICTIONS_AB = option(Tuple[Path, Path], "--predictions", "-p", default=...,
                         help="two prediction files: A (baseline) B")
 BY_COMPARE = option(str, "--by", default="none", help="group columns for per-group comparisons ('none': overall only)")
+DATA_OPTIONAL = option(Optional[Path], "--data", "-d", help="小黄鸭 JSONL test file; without it the predictions file "
+                       "carries the references (LLaMA-Factory predict/label, or --pred-field/--ref-field on any "
+                       "JSONL, CSV, TSV or Parquet file)")
+BY_SCORE = option(Optional[str], "--by", help="group columns, comma list ('none' for overall only)  [default: "
+                  "domain,difficulty; without --data: the --group-field fields]", show_default=False)
+PLOT_BY_SCORE = option(Optional[str], "--plot-by", help="group column drawn by --plot  [default: domain; without "
+                       "--data: the first --group-field]", show_default=False)
 BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=bootstrap_bound,
                           help=f"paired bootstrap resamples (1 to {MAX_BOOTSTRAP:,})")
 
