@@ -446,7 +446,7 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
             out.groups[g].append(values[g])
         out.lines.append(line)
     if problems:
-        raise RecordsFormatError(problems)
+        raise RecordsFormatError(sorted(problems, key=lambda p: p.line))  # file order (stable within a line)
     return out
 
 
