@@ -25,7 +25,8 @@ ever dropped or repaired:
 * JSONL as in the 小黄鸭 loader: UTF-8 (a BOM and CRLF accepted; UTF-16/32 and GB18030 refused with one message),
   one JSON object per line, no key given twice, no lone surrogate; a file that is one JSON document (an array) is
   one problem saying so. CSV/TSV: UTF-8, a header row with distinct non-empty names, every row as many cells as
-  the header.
+  the header; blank lines are skipped, except in a one-column file, where a blank line could be an empty value
+  and is refused (write ``""``, as pandas does).
 
 Fields not named are ignored (``prompt`` and the like). The report is the 小黄鸭 one
 (:func:`zheval.adapters.duck.evaluate.evaluate_predictions`): the rows become a ``datasets.Dataset`` with ``id``,
@@ -65,6 +66,7 @@ __all__ = [
     "records_format",
     "read_records",
     "score_records",
+    "predictions_from_records",
 ]
 
 RECORD_FORMATS = ("auto", "jsonl", "csv", "tsv", "parquet")
@@ -228,8 +230,11 @@ def _csv_rows(path: Path, name: str, problems: list, delimiter: str) -> list:
                 if empty or dup:
                     return []
                 continue
-            if not cells or (len(cells) == 1 and not cells[0].strip()):
-                continue  # a blank line
+            if not cells:
+                if len(header) == 1:  # an empty value, or no row at all? (pandas writes "" for an empty value)
+                    problems.append(Problem(name, line, None, "a blank line in a one-column file: an empty value "
+                                                              "or no row? write an empty value as \"\""))
+                continue  # a blank line between rows
             if len(cells) != len(header):
                 problems.append(Problem(name, line, None, f"{len(cells)} cell(s), but the header has "
                                                           f"{len(header)} columns"))
@@ -358,7 +363,7 @@ def _check_field_names(pred: str, refs: list, id_field, groups: list) -> None:
 
 
 def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
-                 group_fields: Sequence[str] = (), format: str = "auto") -> Records:
+                 group_fields: Sequence[str] = (), format: str = "auto", with_references: bool = True) -> Records:
     """Read and check a predictions file that carries its references (the module docstring has every rule).
 
     Args:
@@ -369,6 +374,9 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
         id_field: the item id's field (default none: rows are named ``line N`` / ``row N``).
         group_fields: fields to group the report by (each value a string, an integer or null).
         format: one of :data:`RECORD_FORMATS`.
+        with_references: ``False`` reads predictions only (``ref_field`` must then be ``None``; every
+            ``references`` entry is ``[]``): a predictions file with other field names joined to a 小黄鸭 file
+            (:func:`predictions_from_records`).
 
     Returns:
         :class:`Records`, one per row, in file order.
@@ -401,8 +409,14 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
         raise EmptyDataError(name)
     first_line, first = raw[0]
     pred = pred_field or _default_field(first, DEFAULT_PRED_FIELDS, "prediction", "--pred-field", name, first_line)
-    refs = _as_list(ref_field) or [_default_field(first, DEFAULT_REF_FIELDS, "reference", "--ref-field", name,
-                                                  first_line)]
+    if not with_references:
+        if ref_field is not None:
+            raise ValueError("ref_field names the references of a file that carries them; with_references=False "
+                             "reads predictions only")
+        refs = []
+    else:
+        refs = _as_list(ref_field) or [_default_field(first, DEFAULT_REF_FIELDS, "reference", "--ref-field", name,
+                                                      first_line)]
     groups = _as_list(group_fields)
     _check_field_names(pred, refs, id_field, groups)
     needed = [pred, *refs] + ([id_field] if id_field else []) + groups
@@ -485,3 +499,13 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     report.title = (f"zheval score: {len(records)} items, predictions and references {records.source} "
                     f"(prediction {f.get('pred')!r}, references {f.get('ref')})")
     return report
+
+
+def predictions_from_records(records: Records):
+    """The predictions of :class:`Records` read with ``with_references=False``, as a
+    :class:`~zheval.adapters.duck.predictions.Predictions` for a 小黄鸭 file: joined **by id** when the records have
+    an id field, else in dataset order (then the counts must match), each with its ``file:line``."""
+    from .duck.predictions import Predictions
+
+    return Predictions(texts=list(records.predictions), ids=list(records.ids) if records.fields.get("id") else None,
+                       lines=list(records.lines), source=records.source, kind=records.kind)

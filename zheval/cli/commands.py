@@ -62,8 +62,10 @@ def score(o) -> None:
         from ..adapters.duck.evaluate import evaluate_predictions
 
         refuse_records_fields(o)
-        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions})
-        report = evaluate_predictions(ds, o.predictions, keep_items=o.items, label_check=o.label_check,
+        named = o.pred_field is not None or o.id_field is not None
+        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named)
+        preds = named_predictions(o) if named else o.predictions
+        report = evaluate_predictions(ds, preds, keep_items=o.items, label_check=o.label_check,
                                       predictions_format=o.predictions_format, **kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain")
 
@@ -107,12 +109,17 @@ def compare(o) -> None:
     run_command(go)
 
 
-def scoring_arguments(o, inputs: dict):
+def scoring_arguments(o, inputs: dict, named_fields: bool = False):
     """The shared part of score / ceiling / compare: check the options and paths (before any work), load the
-    小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``."""
+    小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``. ``named_fields``: the
+    predictions are read by ``--pred-field``/``--id-field`` (:func:`named_predictions`), so ``--predictions-format``
+    takes the records formats."""
     kwargs = checked_options(o, inputs)
     if hasattr(o, "label_check"):
-        check_predictions_format(o.predictions_format)
+        if named_fields:
+            check_records_format(o.predictions_format)
+        else:
+            check_predictions_format(o.predictions_format)
     ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(getattr(o, "domains", None)))
     by = o.by if o.by is not None else "domain,difficulty"
     return ds, {**kwargs, "by": split_list(by, "--by"), "locations": where}
@@ -139,17 +146,36 @@ def checked_options(o, inputs: dict) -> dict:
     )
 
 
-_RECORDS_FIELDS = ("--pred-field", "--ref-field", "--id-field", "--group-field")
-
-
 def refuse_records_fields(o) -> None:
-    """With ``--data`` the references come from the 小黄鸭 file: the field options of the records door are refused
-    (naming each one given)."""
-    given = [flag for flag, v in zip(_RECORDS_FIELDS, (o.pred_field, o.ref_field, o.id_field, o.group_field)) if v]
+    """With ``--data`` the references and groups come from the 小黄鸭 file: ``--ref-field`` and ``--group-field``
+    are refused (naming each one given); ``--pred-field``/``--id-field`` name the predictions file's fields."""
+    given = [flag for flag, v in (("--ref-field", o.ref_field), ("--group-field", o.group_field)) if v]
     if given:
         raise UserError(f"{', '.join(given)} name(s) the fields of a predictions file that carries its references, "
-                        "used without --data; with --data the references, ids and groups come from the 小黄鸭 file "
-                        "(group it with --by)")
+                        "used without --data; with --data the references and groups come from the 小黄鸭 file "
+                        "(group it with --by; --pred-field and --id-field name the predictions file's fields)")
+
+
+def check_records_format(fmt: str) -> None:
+    """Raise :class:`UserError` for a ``--predictions-format`` that is not a records format."""
+    from ..adapters.records import RECORD_FORMATS
+
+    if fmt == "text":
+        raise UserError("--predictions-format text: --pred-field/--id-field name fields of a JSONL, CSV, TSV or "
+                        "Parquet file; a text file has one prediction per line and no fields")
+    if fmt not in RECORD_FORMATS:
+        raise UserError(f"unknown --predictions-format {fmt!r}; valid with named fields: {', '.join(RECORD_FORMATS)}")
+
+
+def named_predictions(o):
+    """``score --data D --predictions P --pred-field F [--id-field I]``: the predictions of any JSONL, CSV, TSV or
+    Parquet file by their field names (:func:`zheval.adapters.records.read_records` without references), joined to
+    the 小黄鸭 file by id (with ``--id-field``) or in order."""
+    from ..adapters.records import predictions_from_records, read_records
+
+    records = read_records(o.predictions, pred_field=o.pred_field, id_field=o.id_field,
+                           format=o.predictions_format, with_references=False)
+    return predictions_from_records(records)
 
 
 def records_arguments(o):

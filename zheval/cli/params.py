@@ -35,13 +35,14 @@ OPTIONS = {
     "data": option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL test file"),
     "predictions": option(Path, "--predictions", "-p", default=..., help="predictions: JSONL (id+prediction, or "
                           "LLaMA-Factory predict/label) or text, one per line"),
-    "pred_field": option(Optional[str], "--pred-field", help="without --data: the prediction's field of the "
+    "pred_field": option(Optional[str], "--pred-field", help="the prediction's field of a JSONL, CSV, TSV or Parquet "
                          "predictions file  [default: predict, else prediction]", show_default=False),
     "ref_field": option(Optional[List[str]], "--ref-field", help="without --data: the reference field (a string or "
                         "a list of strings per row); repeat for several fields  [default: label, else references, "
                         "else reference]", show_default=False),
-    "id_field": option(Optional[str], "--id-field", help="without --data: the item id's field (string or integer; "
-                       "ids must be unique)  [default: none, rows named by line]", show_default=False),
+    "id_field": option(Optional[str], "--id-field", help="the item id's field (string or integer; unique); with "
+                       "--data the predictions are joined to the 小黄鸭 ids by it  [default: none: rows in order, "
+                       "named by line]", show_default=False),
     "group_field": option(Optional[List[str]], "--group-field", help="without --data: a field to group the report "
                           "by (string, integer or null per row); repeatable", show_default=False),
     "domains": option(Optional[str], "--domains", help="小黄鸭 domain values accepted besides null: 'any' (any "
@@ -77,7 +78,8 @@ OPTIONS = {
                     show_default=False),
     "preset": option(Optional[str], "--preset", help="BLEU preset: sacrebleu-zh (needs --metrics bleu)"),
     "predictions_format": option(str, "--predictions-format", default="auto", help="auto (by extension; a .txt "
-                                 "file that looks like JSONL is refused) | jsonl | text"),
+                                 "file that looks like JSONL is refused) | jsonl | text; with named fields or "
+                                 "without --data: auto | jsonl | csv | tsv | parquet"),
     "label_check": option(str, "--label-check", default="strict", help="LLaMA-Factory labels vs references: strict "
                           "(error when more than 20% differ) | warn | off"),
     "min_refs": option(Optional[int], "--min-refs", min=1, help="fewest references per item  [default: 2; 1 for "

@@ -177,3 +177,48 @@ def test_domains_any_or_a_list_for_the_duck_loader(tmp_path):
     assert res.exit_code == 2 and "--domains ' , ' names no domain" in res.output
     res = run("ceiling", "--data", duck, "-q", "--bootstrap", 0, "--domains", "any")
     assert res.exit_code == 0, res.output
+
+
+def test_named_prediction_fields_with_data_join_by_id_or_order(tmp_path):
+    """--pred-field/--id-field with --data: a predictions file with other field names, in any order with ids."""
+    from zheval.adapters.duck import load_duck, sample_files
+
+    with sample_files() as files:
+        data = files["data"]
+        ds = load_duck(data)
+        rows = [json.loads(x) for x in files["predictions"].read_text(encoding="utf-8").splitlines() if x.strip()]
+        reference = run("score", "--data", data, "-p", files["predictions"], "-f", "json", "-q", "--bootstrap", 0)
+        named = write_jsonl(tmp_path / "named.jsonl", [{"qid": r["id"], "output": r["prediction"]} for r in reversed(rows)])
+        res = run("score", "--data", data, "-p", named, "--pred-field", "output", "--id-field", "qid", "-f", "json",
+                  "-q", "--bootstrap", 0)
+        assert res.exit_code == 0, res.output
+        got, want = json.loads(res.stdout), json.loads(reference.stdout)
+        assert got["groups"] == want["groups"]  # reversed file, joined by id: the same report
+        p = {r["id"]: r["prediction"] for r in rows}
+        assert got["groups"][0]["scores"]["bleu"]["value"] == compute_bleu([p[i] for i in ds["id"]],
+                                                                            list(ds["responses"]))["bleu"]
+        pd = __import__("pandas")
+        pd.DataFrame([{"n": i, "output": r["prediction"]} for i, r in enumerate(rows)]).to_csv(tmp_path / "p.csv",
+                                                                                               index=False)
+        res = run("score", "--data", data, "-p", tmp_path / "p.csv", "--pred-field", "output", "-f", "json", "-q",
+                  "--bootstrap", 0)
+        assert res.exit_code == 0 and json.loads(res.stdout)["groups"] == want["groups"]  # in order, no id
+        short = write_jsonl(tmp_path / "short.jsonl", [{"output": r["prediction"]} for r in rows[:-1]])
+        res = run("score", "--data", data, "-p", short, "--pred-field", "output", "-q")
+        assert res.exit_code == 2 and "65 predictions for 66 items" in res.output
+        extra = write_jsonl(tmp_path / "extra.jsonl", [{"qid": r["id"] + "x", "output": r["prediction"]} for r in rows])
+        res = run("score", "--data", data, "-p", extra, "--pred-field", "output", "--id-field", "qid", "-q")
+        assert res.exit_code == 2 and "66 missing, 66 extra" in res.output
+        bad = write_jsonl(tmp_path / "bad.jsonl", [{"qid": r["id"], "output": 1} for r in rows])
+        res = run("score", "--data", data, "-p", bad, "--pred-field", "output", "--id-field", "qid", "-q")
+        assert res.exit_code == 2 and f"{bad}:1: id 'duck-test-0001': the prediction 'output' must be a string, " \
+                                      "got integer" in res.output and "66 problem(s)" in res.output
+        pd.DataFrame([{"output": r["prediction"]} for r in rows]).to_csv(tmp_path / "one.csv", index=False)
+        res = run("score", "--data", data, "-p", tmp_path / "one.csv", "--pred-field", "output", "-f", "json", "-q",
+                  "--bootstrap", 0)
+        assert res.exit_code == 0 and json.loads(res.stdout)["groups"] == want["groups"]  # pandas quotes "" here
+        text = (tmp_path / "one.csv").read_text(encoding="utf-8").replace('\n""\n', "\n\n")
+        (tmp_path / "blank.csv").write_text(text, encoding="utf-8")
+        res = run("score", "--data", data, "-p", tmp_path / "blank.csv", "--pred-field", "output", "-q")
+        line = 2 + next(i for i, r in enumerate(rows) if not r["prediction"])  # the sample's empty prediction
+        assert res.exit_code == 2 and f"blank.csv:{line}: a blank line in a one-column file" in res.output
