@@ -98,6 +98,18 @@ OPTIONS = {
     "width": option(Optional[int], "--width", "-w", min=0, max=16, help="decimals  [default: 1 on the 0-100 "
                     "scale, 4 on 0-1]", show_default=False),
     "scale": option(int, "--scale", default=100, help="100 (sacrebleu's 0-100) or 1 (0-1)"),
+    "smooth_value": option(Optional[float], "--smooth-value", help="BLEU smoothing value of floor (default 0.1) "
+                           "and add-k (default 1)"),
+    "bp_ref_length": option(Optional[str], "--bp-ref-length", help="BLEU brevity-penalty reference length: closest "
+                            "(default) | shortest | none"),
+    "level": option(Optional[str], "--level", help="BLEU level: corpus (default; from summed statistics) | sentence "
+                    "(the mean of per-segment BLEU)"),
+    "effective_order": option(Optional[bool], "--effective-order/--no-effective-order", help="BLEU effective order  "
+                              "[default: on at sentence level, off at corpus level]", show_default=False),
+    "beta": option(Optional[float], "--beta", help="ROUGE F-measure beta (default 1)"),
+    "rouge_w_weight": option(Optional[float], "--rouge-w-weight", help="ROUGE-W weight (default 1.2)"),
+    "sentence_split": option(Optional[str], "--sentence-split", help="ROUGE-Lsum sentence split: punct (default) | "
+                             "newline"),
     "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
                                      "hypothesis line as an empty prediction (0) instead of refusing it"),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),

@@ -189,11 +189,16 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
 
         cfg = bleu_config(bootstrap=bootstrap, seed=seed, _function="zheval bleu", **options)
         keys = ["bleu"]
-        from_sums = _bleu_sums(cfg.score_options)
+        # corpus BLEU from summed statistics; sentence BLEU is the mean of per-segment scores, rows (score, 1)
+        from_sums = _bleu_sums(cfg.score_options) if cfg.level == "corpus" else _rouge_sums
         for name, hyps in zip(names, systems):
             items = bleu_items(hyps, references, cfg)
             res = bleu_result(items, cfg)
-            rows.append({"bleu": np.asarray(items.stats, dtype=np.int64)})
+            if cfg.level == "corpus":
+                rows.append({"bleu": np.asarray(items.stats, dtype=np.int64)})
+            else:
+                scores = np.asarray(res["scores"], dtype=np.float64)
+                rows.append({"bleu": np.column_stack([scores, np.ones_like(scores)])})
             sysrow = {"system": name, "scores": {"bleu": res["bleu"]}, "result": res}
             if bootstrap:
                 sysrow["intervals"] = {"bleu": [res["bleu_ci_low"], res["bleu_ci_high"]]}
@@ -363,10 +368,13 @@ def _run(o, metric: str) -> None:
         options["preset"] = o.preset
     if metric == "bleu":
         options.update(bleu_options(o.smooth, o.max_order))
+        given = {"smooth_value": o.smooth_value, "bp_ref_length": o.bp_ref_length, "level": o.level,
+                 "effective_order": o.effective_order}
     else:
         options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
-        if o.multi_ref is not None:
-            options["multi_ref"] = o.multi_ref
+        given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
+                 "sentence_split": o.sentence_split}
+    options.update({k: v for k, v in given.items() if v is not None})
     empty = {n: sum(1 for t in s if not t.strip()) for n, s in zip(names, systems)}
     empty = {n: c for n, c in empty.items() if c}
     out = score_text_files(metric, references, systems, names, options, bootstrap=0 if o.score_only and
@@ -425,7 +433,8 @@ _MULTI_REF = option(Optional[str], "--multi-ref", help="ROUGE multi-reference ru
 
 
 @app.command(cls=SystemsCommand)
-@takes(*_COMMON, "smooth", "max_order", preset=_PRESET_BLEU)
+@takes(*_COMMON, "smooth", "smooth_value", "max_order", "bp_ref_length", "level", "effective_order",
+       preset=_PRESET_BLEU)
 def bleu(o) -> None:
     """Corpus BLEU of hypothesis text files against reference text files, one segment per line (sacrebleu's
     command line: zheval bleu REF [REF ...] -i HYP [HYP ...]; stdin without -i)."""
@@ -433,7 +442,8 @@ def bleu(o) -> None:
 
 
 @app.command(cls=SystemsCommand)
-@takes(*_COMMON, "rouge_types", "multi_ref", preset=_PRESET_ROUGE, multi_ref=_MULTI_REF)
+@takes(*_COMMON, "rouge_types", "multi_ref", "beta", "rouge_w_weight", "sentence_split", preset=_PRESET_ROUGE,
+       multi_ref=_MULTI_REF)
 def rouge(o) -> None:
     """Mean ROUGE F of hypothesis text files against reference text files, one segment per line (zheval rouge REF
     [REF ...] -i HYP [HYP ...]; stdin without -i)."""

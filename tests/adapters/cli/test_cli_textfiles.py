@@ -233,3 +233,39 @@ def test_spread_inputs_follows_sacrebleus_i_list():
     assert spread_inputs(["r.txt", "--input", "a", "-", "-w", "2"]) == ["r.txt", "--input", "a", "-i", "-", "-w", "2"]
     assert spread_inputs(["r1", "r2", "-b"]) == ["r1", "r2", "-b"]
     assert spread_inputs(["r", "-i", "a", "--", "b"]) == ["r", "-i", "a", "--", "b"]
+
+
+def test_sentence_level_equals_sacrebleus_sentence_bleu(csl_files):
+    import sacrebleu
+
+    ref, a, b, titles, hyps, hyps_b = csl_files
+    res = run("bleu", ref, "-i", a, b, "--preset", "sacrebleu-zh", "--level", "sentence", "-f", "json", "-w", 12)
+    assert res.exit_code == 0, res.output
+    mine = json.loads(res.stdout)
+    for system, texts in zip(mine["systems"], (hyps, hyps_b)):
+        want = sum(sacrebleu.sentence_bleu(h, [t], tokenize="zh").score for h, t in zip(texts, titles)) / len(titles)
+        assert abs(system["scores"]["bleu"] - want) < 1e-9
+    assert "level:sentence" in mine["signature"] and "eff:yes" in mine["signature"]
+    (pair,) = mine["paired"]
+    assert abs(pair["delta"] - (mine["systems"][1]["scores"]["bleu"] - mine["systems"][0]["scores"]["bleu"])) < 1e-9
+
+
+def test_other_module_options_reach_the_library(csl_files):
+    import zheval
+
+    ref, a, _, titles, hyps, _ = csl_files
+    refs = [[t] for t in titles]
+    res = json.loads(run("rouge", ref, "-i", a, "--rouge-types", "rougeW,rougeLsum", "--beta", 2, "--rouge-w-weight",
+                         1.5, "--sentence-split", "newline", "--scale", 1, "-w", 15, "-f", "json",
+                         "--bootstrap", 0).stdout)
+    want = zheval.compute_rouge(hyps, refs, rouge_types=["rougeW", "rougeLsum"], beta=2, rouge_w_weight=1.5,
+                                sentence_split="newline")
+    assert res["systems"][0]["scores"] == {k: round(want[k], 15) for k in ("rougeW", "rougeLsum")}
+    assert res["signature"] == want["signature"]
+    res = json.loads(run("bleu", ref, "-i", a, "--smooth", "add-k", "--smooth-value", 0.5, "--bp-ref-length", "none",
+                         "--effective-order", "--scale", 1, "-w", 15, "-f", "json", "--bootstrap", 0).stdout)
+    want = zheval.compute_bleu(hyps, refs, smooth_method="add-k", smooth_value=0.5, bp_ref_length="none",
+                               effective_order=True)
+    assert res["systems"][0]["scores"]["bleu"] == round(want["bleu"], 15) and res["signature"] == want["signature"]
+    bad = run("bleu", ref, "-i", a, "--level", "word")
+    assert bad.exit_code == 2 and "unknown level 'word'; valid values: corpus, sentence" in bad.output
