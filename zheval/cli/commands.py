@@ -208,6 +208,9 @@ def records_arguments(o):
             raise UserError(str(exc).replace("ref_field", "--ref-field").replace("group_field", "--group-field")
                             .replace("pred_field", "--pred-field").replace("id_field", "--id-field")) from None
         raise
+    if o.plot is not None and not by:
+        raise UserError("--plot draws the scores per group: name a group field with --group-field (without --data "
+                        "the report has no groups otherwise)")
     missing = [b for b in by if b not in groups]
     if missing:
         raise UserError(f"--by {','.join(missing)}: without --data the report groups by --group-field fields only "
