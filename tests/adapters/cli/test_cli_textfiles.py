@@ -269,3 +269,31 @@ def test_other_module_options_reach_the_library(csl_files):
     assert res["systems"][0]["scores"]["bleu"] == round(want["bleu"], 15) and res["signature"] == want["signature"]
     bad = run("bleu", ref, "-i", a, "--level", "word")
     assert bad.exit_code == 2 and "unknown level 'word'; valid values: corpus, sentence" in bad.output
+
+
+def test_two_reference_files_rouge_equals_rouge_score_multi(tmp_path, crosswoz_groups):
+    """Real CrossWOZ groups: hypothesis = reply 1, references = replies 2 and 3; --multi-ref max (the default) keeps
+    the best F per type, as rouge-score's score_multi does, on the same char tokens."""
+    from rouge_score import rouge_scorer
+
+    import zheval
+
+    g = crosswoz_groups
+    hyps = [r["responses"][0] for r in g]
+    refs = [r["responses"][1:3] for r in g]
+    ref1 = write_lines(tmp_path / "ref1.txt", [r[0] for r in refs])
+    ref2 = write_lines(tmp_path / "ref2.txt", [r[1] for r in refs])
+    hyp = write_lines(tmp_path / "hyp.txt", hyps)
+    tok = zheval.get_tokenizer("char")
+
+    class Tokens:
+        def tokenize(self, text):
+            return list(tok(text))
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], tokenizer=Tokens())
+    scores = [scorer.score_multi(r, h) for r, h in zip(refs, hyps)]
+    res = run("rouge", ref1, ref2, "-i", hyp, "--scale", "1", "-w", 15, "-f", "json", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    got = json.loads(res.stdout)["systems"][0]["scores"]
+    for t in ("rouge1", "rouge2", "rougeL"):
+        assert abs(got[t] - sum(s[t].fmeasure for s in scores) / len(scores)) < 1e-12, t
