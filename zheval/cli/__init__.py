@@ -1,4 +1,4 @@
-"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo.
+"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge.
 
 ::
 
@@ -8,6 +8,11 @@
                    [--t2s] [--normalize STEPS] [--punct keep|drop] [--preset sacrebleu-zh]
                    [--predictions-format auto|jsonl|text] [--label-check strict|warn|off]
                    [--min-refs N] [--max-refs N] [--items]
+                   [--domains any|LIST] [--pred-field F] [--id-field F]
+    zheval score   --predictions generated_predictions.jsonl   # no --data: the file carries its references
+                   [--pred-field F] [--ref-field F ...] [--id-field F] [--group-field F ...]   # JSONL/CSV/TSV/Parquet
+    zheval bleu    REF [REF ...] [-i HYP [HYP ...]] [-b] [-w N] [--format table|json] [--preset sacrebleu-zh]
+    zheval rouge   REF [REF ...] [-i HYP [HYP ...]] [--rouge-types ...]   # text files, sacrebleu's conventions
     zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report
     zheval compare --data D --predictions A.jsonl B.jsonl [C.jsonl ...] [--test bootstrap|ar] [--resamples N]
     zheval ceiling --data D
@@ -23,7 +28,8 @@ Bounds: ``--bootstrap`` at most :data:`MAX_BOOTSTRAP` resamples, ``--seed`` in 0
 must have :data:`~zheval.adapters.duck.load.MIN_REFS`–:data:`~zheval.adapters.duck.load.MAX_REFS` references per
 item unless ``--min-refs``/``--max-refs`` relax it.
 
-The package: :mod:`~zheval.cli.commands` (the typer app and its commands), :mod:`~zheval.cli.options` (checks and
+The package: :mod:`~zheval.cli.commands` (the typer app and its commands), :mod:`~zheval.cli.textfiles` (``bleu``
+and ``rouge`` on text files), :mod:`~zheval.cli.options` (checks and
 conversions of the option values, how a user error is reported), :mod:`~zheval.cli.files` (the files a command reads
 and writes); :func:`main` here.
 """
@@ -38,6 +44,7 @@ import typer
 # the other public names of the package are importable from here too (not in __all__)
 from .commands import app, ceiling, clean, compare, demo, score  # noqa: F401
 from . import agree, sample  # noqa: F401,E402 - register the commands on app
+from . import textfiles  # noqa: F401  (registers zheval bleu / zheval rouge on app)
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]

@@ -12,7 +12,8 @@ from typing import Optional
 import typer
 
 from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
-from .params import BOOTSTRAP_PAIRED, BY_COMPARE, DATA_ANY, PREDICTIONS_AB, option, takes
+from .params import (BOOTSTRAP_PAIRED, BY_COMPARE, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
+                     option, takes)
 from .options import (
     CLI_TOKENIZERS,
     Format,
@@ -22,6 +23,7 @@ from .options import (
     check_label_check,
     check_predictions_format,
     check_tokenizer,
+    domain_values,
     preset_options,
     run_command,
     split_list,
@@ -40,19 +42,32 @@ app = typer.Typer(
 )
 
 @app.command()
-@takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
-       "output", "plot", "plot_by", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize",
-       "punct", "preset", "predictions_format", "label_check", "min_refs", "max_refs", "items", "quiet")
+@takes("data", "predictions", "pred_field", "ref_field", "id_field", "group_field", "tokenizer", "metrics",
+       "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
+       "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset", "predictions_format", "label_check",
+       "min_refs", "max_refs", "domains", "items", "quiet", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
 def score(o) -> None:
-    """Score predictions against a 小黄鸭 test set: BLEU and ROUGE overall, per domain and per difficulty."""
+    """Score predictions: against a 小黄鸭 test set (--data; overall, per domain and per difficulty), or, without
+    --data, against the references the predictions file carries (LLaMA-Factory predict/label, or the fields named by
+    --pred-field/--ref-field/--id-field/--group-field in any JSONL, CSV, TSV or Parquet file)."""
 
     def go():
+        if o.data is None:
+            from ..adapters.records import score_records
+
+            records, kwargs = records_arguments(o)
+            report = score_records(records, keep_items=o.items, **kwargs)
+            emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""))
+            return
         from ..adapters.duck.evaluate import evaluate_predictions
 
-        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions})
-        report = evaluate_predictions(ds, o.predictions, keep_items=o.items, label_check=o.label_check,
+        refuse_records_fields(o)
+        named = o.pred_field is not None or o.id_field is not None
+        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named)
+        preds = named_predictions(o) if named else o.predictions
+        report = evaluate_predictions(ds, preds, keep_items=o.items, label_check=o.label_check,
                                       predictions_format=o.predictions_format, **kwargs)
-        emit_report(report, o.fmt, o.output, o.plot, o.plot_by)
+        emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain")
 
     run_command(go)
 
@@ -60,7 +75,7 @@ def score(o) -> None:
 @app.command()
 @takes("data", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output",
        "plot", "plot_by", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct",
-       "preset", "min_refs", "max_refs", "quiet", data=DATA_ANY)
+       "preset", "min_refs", "max_refs", "domains", "quiet", data=DATA_ANY)
 def ceiling(o) -> None:
     """Human ceiling: each reference scored against the item's other references (needs ≥ 2 references)."""
 
@@ -76,7 +91,7 @@ def ceiling(o) -> None:
 @app.command()
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
-       "predictions_format", "label_check", "min_refs", "max_refs", "quiet", "test", "resamples",
+       "predictions_format", "label_check", "min_refs", "max_refs", "domains", "quiet", "test", "resamples",
        "more_predictions", predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
@@ -106,9 +121,25 @@ def compare(o) -> None:
     run_command(go)
 
 
-def scoring_arguments(o, inputs: dict):
+def scoring_arguments(o, inputs: dict, named_fields: bool = False):
     """The shared part of score / ceiling / compare: check the options and paths (before any work), load the
-    小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``."""
+    小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``. ``named_fields``: the
+    predictions are read by ``--pred-field``/``--id-field`` (:func:`named_predictions`), so ``--predictions-format``
+    takes the records formats."""
+    kwargs = checked_options(o, inputs)
+    if hasattr(o, "label_check"):
+        if named_fields:
+            check_records_format(o.predictions_format)
+        else:
+            check_predictions_format(o.predictions_format)
+    ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(getattr(o, "domains", None)))
+    by = o.by if o.by is not None else "domain,difficulty"
+    return ds, {**kwargs, "by": split_list(by, "--by"), "locations": where}
+
+
+def checked_options(o, inputs: dict) -> dict:
+    """The options every scoring command shares, checked (tokenizer, output paths, plot format, metrics, preset,
+    BLEU and tokenizer options), as keyword arguments of the 小黄鸭 evaluation (without ``by`` and ``locations``)."""
     apply_quiet(o.quiet)
     check_tokenizer(o.tokenizer)
     plot = getattr(o, "plot", None)
@@ -119,14 +150,84 @@ def scoring_arguments(o, inputs: dict):
     bleu_opts = {**preset_options(o.preset, mets), **bleu_options(o.smooth, o.max_order)}
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)
-        check_predictions_format(o.predictions_format)
-    ds, where = load_data(o.data, o.min_refs, o.max_refs)
-    return ds, dict(
-        tokenizer=o.tokenizer, metrics=mets, by=split_list(o.by, "--by"), bootstrap=o.bootstrap, seed=o.seed,
+    return dict(
+        tokenizer=o.tokenizer, metrics=mets, bootstrap=o.bootstrap, seed=o.seed,
         num_proc=o.num_proc, rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref,
-        bleu_options=bleu_opts, progress=not o.quiet, locations=where,
+        bleu_options=bleu_opts, progress=not o.quiet,
         **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct),
     )
+
+
+def refuse_records_fields(o) -> None:
+    """With ``--data`` the references and groups come from the 小黄鸭 file: ``--ref-field`` and ``--group-field``
+    are refused (naming each one given); ``--pred-field``/``--id-field`` name the predictions file's fields."""
+    given = [flag for flag, v in (("--ref-field", o.ref_field), ("--group-field", o.group_field)) if v]
+    if given:
+        raise UserError(f"{', '.join(given)} name(s) the fields of a predictions file that carries its references, "
+                        "used without --data; with --data the references and groups come from the 小黄鸭 file "
+                        "(group it with --by; --pred-field and --id-field name the predictions file's fields)")
+
+
+def check_records_format(fmt: str) -> None:
+    """Raise :class:`UserError` for a ``--predictions-format`` that is not a records format."""
+    from ..adapters.records import RECORD_FORMATS
+
+    if fmt == "text":
+        raise UserError("--predictions-format text: --pred-field/--id-field name fields of a JSONL, CSV, TSV or "
+                        "Parquet file; a text file has one prediction per line and no fields")
+    if fmt not in RECORD_FORMATS:
+        raise UserError(f"unknown --predictions-format {fmt!r}; valid with named fields: {', '.join(RECORD_FORMATS)}")
+
+
+def named_predictions(o):
+    """``score --data D --predictions P --pred-field F [--id-field I]``: the predictions of any JSONL, CSV, TSV or
+    Parquet file by their field names (:func:`zheval.adapters.records.read_records` without references), joined to
+    the 小黄鸭 file by id (with ``--id-field``) or in order."""
+    from ..adapters.records import predictions_from_records, read_records
+
+    records = read_records(o.predictions, pred_field=o.pred_field, id_field=o.id_field,
+                           format=o.predictions_format, with_references=False)
+    return predictions_from_records(records)
+
+
+def records_arguments(o):
+    """``score`` without ``--data``: the predictions file read as records (:func:`zheval.adapters.records.read_records`)
+    after every option is checked, and the keyword arguments of :func:`zheval.adapters.records.score_records`."""
+    from ..adapters.records import RECORD_FORMATS, read_records
+
+    if o.predictions_format == "text":
+        raise UserError("--predictions-format text: a text file has no references; score it with --data (a 小黄鸭 "
+                        "file), or use the sacrebleu-style commands: zheval bleu REF.txt -i HYP.txt, zheval rouge "
+                        "REF.txt -i HYP.txt")
+    if o.predictions_format not in RECORD_FORMATS:
+        raise UserError(f"unknown --predictions-format {o.predictions_format!r}; valid without --data: "
+                        f"{', '.join(RECORD_FORMATS)}")
+    for flag, v in (("--min-refs", o.min_refs), ("--max-refs", o.max_refs), ("--domains", o.domains)):
+        if v is not None:
+            raise UserError(f"{flag} is an option of the 小黄鸭 file (--data); without --data every row of "
+                            f"{o.predictions} is scored with its own references")
+    if o.label_check != "strict":
+        raise UserError("--label-check compares LLaMA-Factory labels with a 小黄鸭 file's references (--data); "
+                        "without --data the labels are the references")
+    kwargs = checked_options(o, {"--predictions": o.predictions})
+    groups = list(o.group_field or [])
+    by = groups if o.by is None else split_list(o.by, "--by")
+    try:
+        records = read_records(o.predictions, pred_field=o.pred_field, ref_field=list(o.ref_field or []) or None,
+                               id_field=o.id_field, group_fields=groups, format=o.predictions_format)
+    except ValueError as exc:
+        if getattr(exc, "problems", None) is None:
+            raise UserError(str(exc).replace("ref_field", "--ref-field").replace("group_field", "--group-field")
+                            .replace("pred_field", "--pred-field").replace("id_field", "--id-field")) from None
+        raise
+    if o.plot is not None and not by:
+        raise UserError("--plot draws the scores per group: name a group field with --group-field (without --data "
+                        "the report has no groups otherwise)")
+    missing = [b for b in by if b not in groups]
+    if missing:
+        raise UserError(f"--by {','.join(missing)}: without --data the report groups by --group-field fields only "
+                        f"(given: {groups or 'none'}); add --group-field {missing[0]}")
+    return records, {**kwargs, "by": by}
 
 
 @app.command()

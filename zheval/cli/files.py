@@ -104,11 +104,14 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
         typer.echo(f"wrote {plot}", err=True)
 
 
-def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True):
-    """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references."""
+def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True,
+              domains=()):
+    """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references;
+    ``domains``: the loader's allowed domain values (``()``, the default: the format's three; ``None``: any string;
+    see :func:`~zheval.cli.options.domain_values`)."""
     from datasets import Dataset
 
-    from ..adapters.duck.load import MAX_REFS, MIN_REFS, duck_features, read_duck_rows
+    from ..adapters.duck.load import DOMAINS, MAX_REFS, MIN_REFS, duck_features, read_duck_rows
 
     if data.is_dir():
         raise UserError(f"--data must be one JSONL file (one split), got a directory: {data}")
@@ -120,6 +123,6 @@ def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int
     else:
         lo = hi = None
     lines: list = []
-    rows = read_duck_rows(data, min_refs=lo, max_refs=hi, lines=lines)
+    rows = read_duck_rows(data, min_refs=lo, max_refs=hi, lines=lines, domains=DOMAINS if domains == () else domains)
     name = str(data)
     return Dataset.from_list(rows, features=duck_features()), {r["id"]: (name, ln) for r, ln in zip(rows, lines)}

@@ -15,6 +15,7 @@ from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
 
 __all__ = [
     "Format",
+    "TextFormat",
     "UserError",
     "run_command",
     "apply_quiet",
@@ -32,6 +33,7 @@ __all__ = [
     "preset_options",
     "bleu_options",
     "tokenizer_options",
+    "domain_values",
 ]
 
 class Format(str, Enum):
@@ -40,6 +42,13 @@ class Format(str, Enum):
     table = "table"
     json = "json"
     markdown = "markdown"
+
+
+class TextFormat(str, Enum):
+    """``--format`` of ``zheval bleu`` / ``zheval rouge``: an aligned ``table`` or ``json``."""
+
+    table = "table"
+    json = "json"
 
 
 class UserError(Exception):
@@ -210,3 +219,22 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
             raise UserError(f"--terms {terms}:{line}: not valid UTF-8 ({exc.reason})") from None
         opts["terms"] = [t.strip() for t in text.splitlines() if t.strip()]
     return opts
+
+
+def domain_values(domains: Optional[str]):
+    """The ``domains`` of the 小黄鸭 loader for ``--domains``: ``None`` (not given) → the format's three
+    (:data:`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
+
+    Raises:
+        UserError: an empty list.
+    """
+    from ..adapters.duck.load import DOMAINS
+
+    if domains is None:
+        return DOMAINS
+    if domains.strip().lower() == "any":
+        return None
+    values = tuple(dict.fromkeys(v.strip() for v in domains.split(",") if v.strip()))
+    if not values:
+        raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
+    return values

@@ -16,9 +16,10 @@ from typing import List, Optional, Tuple
 
 import typer
 
-from .options import CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, bootstrap_bound, seed_bound
+from .options import CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, TextFormat, bootstrap_bound, seed_bound
 
-__all__ = ["OPTIONS", "option", "takes", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED"]
+__all__ = ["OPTIONS", "option", "takes", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED",
+           "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE"]
 
 
 def option(annotation, *decls, default=None, **kwargs):
@@ -34,6 +35,18 @@ OPTIONS = {
     "data": option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL test file"),
     "predictions": option(Path, "--predictions", "-p", default=..., help="predictions: JSONL (id+prediction, or "
                           "LLaMA-Factory predict/label) or text, one per line"),
+    "pred_field": option(Optional[str], "--pred-field", help="the prediction's field of a JSONL, CSV, TSV or Parquet "
+                         "predictions file  [default: predict, else prediction]", show_default=False),
+    "ref_field": option(Optional[List[str]], "--ref-field", help="without --data: the reference field (a string or "
+                        "a list of strings per row); repeat for several fields  [default: label, else references, "
+                        "else reference]", show_default=False),
+    "id_field": option(Optional[str], "--id-field", help="the item id's field (string or integer; unique); with "
+                       "--data the predictions are joined to the 小黄鸭 ids by it  [default: none: rows in order, "
+                       "named by line]", show_default=False),
+    "group_field": option(Optional[List[str]], "--group-field", help="without --data: a field to group the report "
+                          "by (string, integer or null per row); repeatable", show_default=False),
+    "domains": option(Optional[str], "--domains", help="小黄鸭 domain values accepted besides null: 'any' (any "
+                      "string) or a comma list  [default: 生活咨询,售后支持,情感陪伴]", show_default=False),
     "tokenizer": option(Optional[str], "--tokenizer", "-t", help=" | ".join(CLI_TOKENIZERS) + "  [default: char]",
                         show_default=False),
     "metrics": option(str, "--metrics", default="bleu,rouge", help="comma list of bleu, rouge"),
@@ -65,13 +78,40 @@ OPTIONS = {
                     show_default=False),
     "preset": option(Optional[str], "--preset", help="BLEU preset: sacrebleu-zh (needs --metrics bleu)"),
     "predictions_format": option(str, "--predictions-format", default="auto", help="auto (by extension; a .txt "
-                                 "file that looks like JSONL is refused) | jsonl | text"),
+                                 "file that looks like JSONL is refused) | jsonl | text; with named fields or "
+                                 "without --data: auto | jsonl | csv | tsv | parquet"),
     "label_check": option(str, "--label-check", default="strict", help="LLaMA-Factory labels vs references: strict "
                           "(error when more than 20% differ) | warn | off"),
     "min_refs": option(Optional[int], "--min-refs", min=1, help="fewest references per item  [default: 2; 1 for "
                        "single-reference data]", show_default=False),
     "max_refs": option(Optional[int], "--max-refs", min=1, help="most references per item  [default: 5]",
                        show_default=False),
+    # zheval bleu / zheval rouge (text files, sacrebleu's conventions)
+    "references": option(List[Path], "ARGUMENT", default=..., metavar="REF...", help="reference text files, one "
+                         "segment per line; several files = several references per segment"),
+    "hypotheses": option(Optional[List[Path]], "--input", "-i", help="hypothesis text file(s), one segment per "
+                         "line; several = several systems, each tested against the first (paired bootstrap); '-' "
+                         "or none: standard input"),
+    "score_only": option(bool, "--score-only", "-b", default=False, help="print the score(s) only, one line per "
+                         "system"),
+    "text_format": option(TextFormat, "--format", "-f", default=TextFormat.table, help="output format"),
+    "width": option(Optional[int], "--width", "-w", min=0, max=16, help="decimals  [default: 1 on the 0-100 "
+                    "scale, 4 on 0-1]", show_default=False),
+    "scale": option(int, "--scale", default=100, help="100 (sacrebleu's 0-100) or 1 (0-1)"),
+    "smooth_value": option(Optional[float], "--smooth-value", help="BLEU smoothing value of floor (default 0.1) "
+                           "and add-k (default 1)"),
+    "bp_ref_length": option(Optional[str], "--bp-ref-length", help="BLEU brevity-penalty reference length: closest "
+                            "(default) | shortest | none"),
+    "level": option(Optional[str], "--level", help="BLEU level: corpus (default; from summed statistics) | sentence "
+                    "(the mean of per-segment BLEU)"),
+    "effective_order": option(Optional[bool], "--effective-order/--no-effective-order", help="BLEU effective order  "
+                              "[default: on at sentence level, off at corpus level]", show_default=False),
+    "beta": option(Optional[float], "--beta", help="ROUGE F-measure beta (default 1)"),
+    "rouge_w_weight": option(Optional[float], "--rouge-w-weight", help="ROUGE-W weight (default 1.2)"),
+    "sentence_split": option(Optional[str], "--sentence-split", help="ROUGE-Lsum sentence split: punct (default) | "
+                             "newline"),
+    "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
+                                     "hypothesis line as an empty prediction (0) instead of refusing it"),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
     "test": option(str, "--test", default="bootstrap", help="significance test of compare: bootstrap (paired "
                    "bootstrap) | ar (paired approximate randomisation); both with sacrebleu's p-value"),
@@ -94,6 +134,13 @@ PREDICTIONS_AB = option(Tuple[Path, Path], "--predictions", "-p", default=...,
                         help="prediction files A (baseline) B; more systems (C …) may follow "
                         "B, each compared with A")
 BY_COMPARE = option(str, "--by", default="none", help="group columns for per-group comparisons ('none': overall only)")
+DATA_OPTIONAL = option(Optional[Path], "--data", "-d", help="小黄鸭 JSONL test file; without it the predictions file "
+                       "carries the references (LLaMA-Factory predict/label, or --pred-field/--ref-field on any "
+                       "JSONL, CSV, TSV or Parquet file)")
+BY_SCORE = option(Optional[str], "--by", help="group columns, comma list ('none' for overall only)  [default: "
+                  "domain,difficulty; without --data: the --group-field fields]", show_default=False)
+PLOT_BY_SCORE = option(Optional[str], "--plot-by", help="group column drawn by --plot  [default: domain; without "
+                       "--data: the first --group-field]", show_default=False)
 BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=bootstrap_bound,
                           help=f"paired bootstrap resamples (1 to {MAX_BOOTSTRAP:,})")
 
