@@ -21,6 +21,7 @@ from .options import (
     check_label_check,
     check_predictions_format,
     check_tokenizer,
+    note,
     preset_options,
     run_command,
     split_list,
@@ -41,16 +42,19 @@ app = typer.Typer(
 @app.command()
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "plot", "plot_by", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize",
-       "punct", "preset", "predictions_format", "label_check", "min_refs", "max_refs", "items", "quiet")
+       "punct", "preset", "predictions_format", "label_check", "min_refs", "max_refs", "items", "quiet", "buckets",
+       "folds")
 def score(o) -> None:
     """Score predictions against a 小黄鸭 test set: BLEU and ROUGE overall, per domain and per difficulty."""
 
     def go():
         from ..adapters.duck.evaluate import evaluate_predictions
 
-        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions})
+        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, limit_refs=False)
         report = evaluate_predictions(ds, o.predictions, keep_items=o.items, label_check=o.label_check,
-                                      predictions_format=o.predictions_format, **kwargs)
+                                      predictions_format=o.predictions_format, max_refs=o.max_refs,
+                                      buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(ds)),
+                                      **kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by)
 
     run_command(go)
@@ -93,9 +97,34 @@ def compare(o) -> None:
     run_command(go)
 
 
-def scoring_arguments(o, inputs: dict):
+def report_buckets(value: Optional[str]):
+    """``--buckets``: ``None`` (off), ``True`` for ``default``, or the checked edges (``ValueError`` naming
+    ``--buckets`` when they are not increasing numbers > 0)."""
+    from ..results.breakdowns import check_buckets
+
+    if value is None:
+        return None
+    if value.strip().lower() == "default":
+        return True
+    return check_buckets(value, "--buckets")
+
+
+def report_folds(value: Optional[int], n_items: int):
+    """``--folds``: ``None`` (off) or the checked number (``ValueError`` naming ``--folds`` below 2 or above the
+    number of items)."""
+    from ..results.breakdowns import check_folds
+
+    return None if value is None else check_folds(value, n_items, "--folds")
+
+
+def scoring_arguments(o, inputs: dict, limit_refs: bool = True):
     """The shared part of score / ceiling / compare: check the options and paths (before any work), load the
-    小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``."""
+    小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``.
+
+    ``--max-refs K`` means "score with the first K references of every item" for every command: the file's items
+    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` (ceiling,
+    compare) the dataset is cut here, with a note of how many items were cut; ``score`` passes ``max_refs`` to the
+    evaluation, which cuts and reports it."""
     apply_quiet(o.quiet)
     check_tokenizer(o.tokenizer)
     plot = getattr(o, "plot", None)
@@ -108,6 +137,14 @@ def scoring_arguments(o, inputs: dict):
         check_label_check(o.label_check)
         check_predictions_format(o.predictions_format)
     ds, where = load_data(o.data, o.min_refs, o.max_refs)
+    if limit_refs and o.max_refs is not None:
+        from ..adapters.duck.evaluate import first_references_of
+        from ..results.breakdowns import reference_limit
+
+        lim = reference_limit([len(r) for r in ds["responses"]], o.max_refs)
+        note(f"--max-refs {o.max_refs}: scoring with the first {o.max_refs} reference(s) of every item; "
+             f"{lim['fewer']} item(s) have fewer, {lim['truncated']} were cut")
+        ds = first_references_of(ds, o.max_refs)
     return ds, dict(
         tokenizer=o.tokenizer, metrics=mets, by=split_list(o.by, "--by"), bootstrap=o.bootstrap, seed=o.seed,
         num_proc=o.num_proc, rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref,
