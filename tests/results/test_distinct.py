@@ -82,3 +82,27 @@ def test_diversity_uses_the_metrics_tokens_and_normalisation():
     assert dj.distinct_counts["distinct_1"][1] < 16
     with pytest.raises(ValueError, match="3 predictions but 2 reference lists"):
         diversity(preds, refs[:2], tok)
+
+
+def test_long_ngrams_over_a_large_vocabulary_are_compared_whole():
+    """V ** n beyond 62 bits: the n-grams are compared as rows (no integer encoding that could collide)."""
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(5000)]
+    texts = [[rng.choice(vocab[:40]) for _ in range(rng.randint(0, 12))] for _ in range(30)]
+    texts.append(vocab[:]) # the whole vocabulary once, so V = 5000 and 5000 ** 6 > 2 ** 62
+    for n in (5, 6, 9):
+        assert distinct_n(texts, n) == pytest.approx(_independent_distinct(texts, n))
+
+
+def test_counter_subsets_equal_the_subset_alone():
+    from zheval.results.distinct import NgramCounter
+
+    rng = random.Random(11)
+    items = [[[rng.choice("甲乙丙丁戊") for _ in range(rng.randint(0, 6))] for _ in range(rng.randint(1, 3))]
+             for _ in range(40)]
+    c = NgramCounter(items, (1, 2, 3))
+    for _ in range(20):
+        idx = sorted(rng.sample(range(40), rng.randint(0, 40)))
+        texts = [t for i in idx for t in items[i]]
+        for n in (1, 2, 3):
+            assert c.distinct(n, idx) == pytest.approx(_independent_distinct(texts, n))

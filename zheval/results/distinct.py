@@ -20,10 +20,77 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["DISTINCT_ORDERS", "distinct_n", "repetition", "Diversity", "diversity"]
+import numpy as np
+
+__all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "repetition", "Diversity", "diversity"]
 
 DISTINCT_ORDERS = (1, 2)
 """The n of the Distinct-n a report gives (Distinct-1 and Distinct-2, as the dialogue papers do)."""
+
+
+class NgramCounter:
+    """The n-grams of a corpus as integer ids, counted for any subset of its items (the Distinct-n of a group
+    without counting the corpus again).
+
+    Args:
+        items: per item a list of token sequences (its texts: one prediction, or its references); n-grams never
+            cross two texts.
+        orders: the n-gram orders to index (ints >= 1).
+
+    Two n-grams get the same id exactly when they are the same tokens (ids are positions in a base-``V`` number over
+    a vocabulary of the corpus' ``V`` tokens, or rows compared whole when ``V ** n`` does not fit in 62 bits).
+
+    Raises:
+        ValueError: an order that is not an int >= 1.
+    """
+
+    def __init__(self, items: Sequence[Sequence[Sequence[str]]], orders: Sequence[int] = DISTINCT_ORDERS) -> None:
+        for n in orders:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise ValueError(f"n must be an int >= 1, got {n!r}")
+        vocab: dict = {}
+        ids = [[np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), dtype=np.int64, count=len(toks))
+                for toks in texts] for texts in items]
+        v = max(len(vocab), 1)
+        self.n_items = len(items)
+        self._keys: dict = {}
+        for n in orders:
+            flat = v ** n < 2 ** 62
+            per_item = []
+            for texts in ids:
+                parts = []
+                for a in texts:
+                    k = len(a) - n + 1
+                    if k <= 0:
+                        continue
+                    if flat:
+                        key = np.zeros(k, dtype=np.int64)
+                        for j in range(n):
+                            key = key * v + a[j:j + k]
+                    else:
+                        key = np.stack([a[j:j + k] for j in range(n)], axis=1)
+                    parts.append(key)
+                if parts:
+                    per_item.append(np.concatenate(parts))
+                else:
+                    per_item.append(np.zeros((0,) if flat else (0, n), dtype=np.int64))
+            self._keys[n] = per_item
+
+    def distinct(self, n: int, indices=None) -> tuple[float, int, int]:
+        """Distinct-n of the items at ``indices`` (default: all): ``(distinct / total, distinct, total)``, the
+        ratio 0.0 without any n-gram.
+
+        Raises:
+            KeyError: an order that was not indexed.
+        """
+        keys = self._keys[n]
+        sel = [keys[i] for i in (range(self.n_items) if indices is None else indices)]
+        allk = np.concatenate(sel) if sel else np.zeros(0, dtype=np.int64)
+        total = int(allk.shape[0])
+        if not total:
+            return 0.0, 0, 0
+        distinct = int(np.unique(allk, axis=0 if allk.ndim == 2 else None).shape[0])
+        return distinct / total, distinct, total
 
 
 def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float, int, int]:
@@ -40,17 +107,7 @@ def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float, int
     Raises:
         ValueError: ``n`` not an int >= 1.
     """
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ValueError(f"n must be an int >= 1, got {n!r}")
-    seen: set = set()
-    total = 0
-    for toks in token_lists:
-        t = tuple(toks)
-        k = len(t) - n + 1
-        if k > 0:
-            total += k
-            seen.update(t[i:i + n] for i in range(k))
-    return (len(seen) / total if total else 0.0), len(seen), total
+    return NgramCounter([[t] for t in token_lists], (n,)).distinct(n)
 
 
 def repetition(texts: Sequence[str]) -> dict:
@@ -96,7 +153,7 @@ class Diversity:
 
 
 def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
-              orders: Sequence[int] = DISTINCT_ORDERS) -> Diversity:
+              orders: Sequence[int] = DISTINCT_ORDERS, groups=None):
     """:class:`Diversity` of predictions and their references with the metrics' tokenizer.
 
     Args:
@@ -104,19 +161,28 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
         tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
             and ``normalize`` the text compared for duplicates).
         orders: the n of Distinct-n (default :data:`DISTINCT_ORDERS`).
+        groups: optional sequence of item-index arrays; then a list with one :class:`Diversity` per group is
+            returned (the corpus is tokenised and indexed once).
 
     Raises:
         ValueError: different lengths; an order < 1.
     """
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    hyp = [tokenizer.tokenize_cached(p) for p in predictions]
-    ref = [tokenizer.tokenize_cached(r) for rs in references for r in rs]
-    d, dc, rd, rdc = {}, {}, {}, {}
-    for n in orders:
-        key = f"distinct_{n}"
-        d[key], a, b = distinct_n(hyp, n)
-        dc[key] = [a, b]
-        rd[key], a, b = distinct_n(ref, n)
-        rdc[key] = [a, b]
-    return Diversity(len(predictions), d, dc, rd, rdc, repetition([tokenizer.normalize(p) for p in predictions]))
+    hyp = NgramCounter([[tokenizer.tokenize_cached(p)] for p in predictions], orders)
+    ref = NgramCounter([[tokenizer.tokenize_cached(r) for r in rs] for rs in references], orders)
+    normalized = [tokenizer.normalize(p) for p in predictions]
+
+    def one(idx) -> Diversity:
+        d, dc, rd, rdc = {}, {}, {}, {}
+        for n in orders:
+            key = f"distinct_{n}"
+            d[key], a, b = hyp.distinct(n, idx)
+            dc[key] = [a, b]
+            rd[key], a, b = ref.distinct(n, idx)
+            rdc[key] = [a, b]
+        return Diversity(len(idx), d, dc, rd, rdc, repetition([normalized[i] for i in idx]))
+
+    if groups is None:
+        return one(range(len(predictions)))
+    return [one(list(idx)) for idx in groups]

@@ -36,14 +36,18 @@ def truncated_mask(predictions: Sequence[str], tokenizer) -> np.ndarray:
 def truncation_excluded(specs, groups, mask: np.ndarray, bootstrap: int, seed: int, confidence: float) -> dict:
     """Scores of every group without its truncated items: ``{"excluded": count, "rate", "groups": [GroupScore
     dict with "excluded" (that group's truncated count)]}``; a group whose items are all truncated is listed with
-    ``n`` 0 and no scores. Nothing is computed (``groups`` empty) when no prediction is truncated."""
+    ``n`` 0 and no scores. Nothing is computed (``groups`` empty) when no prediction is truncated.
+
+    The first group (``overall``) gets the bootstrap interval (``bootstrap`` resamples, ``seed``); the other
+    groups get the point values only (an interval for every group would double the report's bootstrap time)."""
     n_trunc = int(mask.sum())
     out = {"excluded": n_trunc, "rate": n_trunc / len(mask) if len(mask) else 0.0, "groups": []}
     if not n_trunc:
         return out
     kept = [(dim, label, idx[~mask[idx]]) for dim, label, idx in groups]
     scorable = [g for g in kept if len(g[2])]
-    scored = iter(score_groups(specs, scorable, bootstrap, seed, confidence))
+    scored = iter(score_groups(specs, scorable[:1], bootstrap, seed, confidence)
+                  + score_groups(specs, scorable[1:], 0, seed, confidence))
     for (dim, label, idx), (_, _, full) in zip(kept, groups):
         g = next(scored) if len(idx) else GroupScore(dim, label, 0, {})
         out["groups"].append({**g.to_dict(), "excluded": int(len(full) - len(idx))})
@@ -53,11 +57,9 @@ def truncation_excluded(specs, groups, mask: np.ndarray, bootstrap: int, seed: i
 def group_diversity(predictions, references, tokenizer, groups) -> list:
     """``[{"dimension", "value", "n", ...Diversity.to_dict()}]`` per group (:func:`zheval.results.distinct.diversity`
     on the group's items, with the metrics' tokenizer)."""
-    out = []
-    for dim, label, idx in groups:
-        d = diversity([predictions[i] for i in idx], [references[i] for i in idx], tokenizer)
-        out.append({"dimension": dim, "value": label, "n": int(len(idx)), **d.to_dict()})
-    return out
+    per_group = diversity(predictions, references, tokenizer, groups=[idx for _, _, idx in groups])
+    return [{"dimension": dim, "value": label, "n": int(len(idx)), **d.to_dict()}
+            for (dim, label, idx), d in zip(groups, per_group)]
 
 
 def reference_lengths(references, tokenizer) -> np.ndarray:
