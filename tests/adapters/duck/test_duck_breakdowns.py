@@ -171,3 +171,33 @@ def test_bad_options_name_the_option(options, message):
         ds = load_duck(f["data"])
         with pytest.raises(ValueError, match=re.escape(message)):
             evaluate_predictions(ds, f["predictions"], bootstrap=0, **options)
+
+
+def test_a_template_system_all_truncated_and_all_duplicates():
+    """Every item answered with the same unfinished sentence: nothing is left to score without the truncated
+    predictions (n 0, no scores; the main scores stay), every prediction is a duplicate, and Distinct-1 is the few
+    characters of that sentence over all its copies."""
+    from zheval.adapters.duck.report import render_table
+
+    with sample_files() as f:
+        ds = load_duck(f["data"])
+    preds = ["好的，我明白了"] * len(ds)
+    rep = evaluate_predictions(ds, preds, bootstrap=20, folds=3)
+    t = rep.breakdowns["truncation_excluded"]
+    assert t["excluded"] == 66 and t["rate"] == 1.0
+    assert all(g["n"] == 0 and g["scores"] == {} for g in t["groups"])
+    assert rep.overall().scores["bleu"].value == pytest.approx(compute_bleu(preds, [list(r) for r in ds["responses"]])["bleu"], abs=1e-12)
+    div = rep.breakdowns["diversity"][0]
+    # 7 tokens 好 的 , 我 明 白 了 (all distinct) x 66 copies; 6 distinct bigrams x 66
+    assert div["distinct_counts"] == {"distinct_1": [7, 7 * 66], "distinct_2": [6, 6 * 66]}
+    assert div["repetition"] == {"duplicate_share": 1.0, "duplicates": 66, "most_frequent": "好的,我明白了",
+                                 "most_frequent_count": 66}
+    text = render_table(rep)
+    assert "scores without the 66 truncated prediction(s) (100.0%)" in text and "好的,我明白了 (66)" in text
+
+
+def test_folds_without_bootstrap_flag_nothing():
+    with sample_files() as f:
+        rep = evaluate_predictions(load_duck(f["data"]), f["predictions"], bootstrap=0, by=[], folds=2)
+    m = rep.breakdowns["folds"]["metrics"]["bleu"]
+    assert m["flagged"] is None and m["interval"] is None and len(m["folds"]) == 2
