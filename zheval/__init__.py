@@ -28,6 +28,9 @@ _LAZY = {
     "ScriptMismatchWarning": "zheval.compute.guards",
     # the empty-reference error (a ValueError)
     "EmptyReferenceError": "zheval.compute.inputs",
+    # diagnostics: Distinct-n and the diversity of predictions vs references (zheval.results.distinct)
+    "distinct_n": "zheval.results.distinct",
+    "diversity": "zheval.results.distinct",
 }
 
 

@@ -55,3 +55,54 @@ def test_length_ratio_warning_beyond_30_percent():
     assert len(w) == 1 and "64% shorter" in w[0]
     w = compute_diagnostics(["一二三四五六七八九十一二三四五。"] * 3, refs).warnings  # 16/11 = 1.45
     assert "45% longer" in w[0]
+
+
+@pytest.mark.parametrize(
+    "text, kind",
+    [
+        # a closing quote or bracket after the final mark: finished (the closers are skipped)
+        ("他说：“好的。”", "final"),
+        ("「走吧！」", "final"),
+        ("『行。』", "final"),
+        ("（对。）", "final"),
+        ("(ok.)", "final"),
+        ("“真的吗？”", "final"),
+        # a closing quote alone does not end a sentence
+        ("他说“好的”", "no_final_punct"),
+        ("「走吧」", "no_final_punct"),
+        ("『行』", "no_final_punct"),
+        ("（对）", "no_final_punct"),
+        # emoji endings, with the characters that continue an emoji
+        ("加油🎉", "final"),
+        ("好的👍🏽", "final"),  # skin-tone modifier (category Sk)
+        ("爱你❤️", "final"),  # variation selector 16
+        ("一家人👨‍👩‍👧", "final"),  # zero-width joiner sequence
+        ("中国🇨🇳", "final"),  # regional indicators
+        ("哈哈😂😂", "final"),
+        ("按1️⃣", "no_final_punct"),  # a keycap is a digit, not an emoji ending a sentence
+        ("谢谢～", "final"),
+    ],
+)
+def test_ending_kind_quotes_and_emoji(text, kind):
+    from zheval.text.normalize import get_normalizer
+
+    assert ending_kind(text) == kind
+    assert ending_kind(get_normalizer(True)(text)) == kind  # the report classifies normalised text
+
+
+def test_is_truncated_and_the_5_percent_warning():
+    from zheval.results.diagnostics import TRUNCATION_WARN, is_truncated
+
+    assert TRUNCATION_WARN == 0.05
+    assert [is_truncated(t) for t in ("好的。", "", "好的，", "好的", "好的😀")] == [False, False, True, True, False]
+    refs = [["好的。"]] * 100
+    # 5 of 100 truncated: exactly 5%, not above -> no warning; 6 of 100 -> warning
+    for k, warned in ((5, False), (6, True)):
+        preds = ["好的"] * k + ["好的。"] * (100 - k)
+        d = compute_diagnostics(preds, refs)
+        assert d.truncated == k and d.truncation_rate == k / 100
+        assert any("do not end a sentence" in w for w in d.warnings) is warned
+    # references without final marks raise the bar: 6% of predictions vs 10% of references -> no warning
+    refs = [["好的"]] * 10 + [["好的。"]] * 90
+    d = compute_diagnostics(["好的"] * 6 + ["好的。"] * 94, refs)
+    assert not any("do not end a sentence" in w for w in d.warnings)

@@ -26,7 +26,8 @@ no partial output; they get the permissions a plain ``open`` would give (``0o666
 
 Bounds: ``--bootstrap`` at most :data:`MAX_BOOTSTRAP` resamples, ``--seed`` in 0 … :data:`MAX_SEED`. The 小黄鸭 file
 must have :data:`~zheval.adapters.duck.load.MIN_REFS`–:data:`~zheval.adapters.duck.load.MAX_REFS` references per
-item unless ``--min-refs``/``--max-refs`` relax it.
+item unless ``--min-refs`` relaxes the lower bound; ``--max-refs K`` scores with the first K references of every
+item (items with more are cut and counted, not refused; ``docs/diagnostics.md``).
 
 The package: :mod:`~zheval.cli.commands` (the typer app and its commands), :mod:`~zheval.cli.textfiles` (``bleu``
 and ``rouge`` on text files), :mod:`~zheval.cli.options` (checks and

@@ -24,6 +24,7 @@ from .options import (
     check_predictions_format,
     check_tokenizer,
     domain_values,
+    note,
     preset_options,
     run_command,
     split_list,
@@ -45,7 +46,7 @@ app = typer.Typer(
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "group_field", "tokenizer", "metrics",
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
        "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset", "predictions_format", "label_check",
-       "min_refs", "max_refs", "domains", "items", "quiet", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
+       "min_refs", "max_refs", "domains", "items", "quiet", "buckets", "folds", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
 def score(o) -> None:
     """Score predictions: against a 小黄鸭 test set (--data; overall, per domain and per difficulty), or, without
     --data, against the references the predictions file carries (LLaMA-Factory predict/label, or the fields named by
@@ -63,10 +64,13 @@ def score(o) -> None:
 
         refuse_records_fields(o)
         named = o.pred_field is not None or o.id_field is not None
-        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named)
+        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named,
+                                       limit_refs=False)
         preds = named_predictions(o) if named else o.predictions
         report = evaluate_predictions(ds, preds, keep_items=o.items, label_check=o.label_check,
-                                      predictions_format=o.predictions_format, **kwargs)
+                                      predictions_format=o.predictions_format, max_refs=o.max_refs,
+                                      buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(ds)),
+                                      **kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain")
 
     run_command(go)
@@ -121,11 +125,36 @@ def compare(o) -> None:
     run_command(go)
 
 
-def scoring_arguments(o, inputs: dict, named_fields: bool = False):
+def report_buckets(value: Optional[str]):
+    """``--buckets``: ``None`` (off), ``True`` for ``default``, or the checked edges (``ValueError`` naming
+    ``--buckets`` when they are not increasing numbers > 0)."""
+    from ..results.breakdowns import check_buckets
+
+    if value is None:
+        return None
+    if value.strip().lower() == "default":
+        return True
+    return check_buckets(value, "--buckets")
+
+
+def report_folds(value: Optional[int], n_items: int):
+    """``--folds``: ``None`` (off) or the checked number (``ValueError`` naming ``--folds`` below 2 or above the
+    number of items)."""
+    from ..results.breakdowns import check_folds
+
+    return None if value is None else check_folds(value, n_items, "--folds")
+
+
+def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: bool = True):
     """The shared part of score / ceiling / compare: check the options and paths (before any work), load the
     小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``. ``named_fields``: the
     predictions are read by ``--pred-field``/``--id-field`` (:func:`named_predictions`), so ``--predictions-format``
-    takes the records formats."""
+    takes the records formats.
+
+    ``--max-refs K`` means "score with the first K references of every item" for every command: the file's items
+    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` (ceiling,
+    compare) the dataset is cut here, with a note of how many items were cut; ``score`` passes ``max_refs`` to the
+    evaluation, which cuts and reports it."""
     kwargs = checked_options(o, inputs)
     if hasattr(o, "label_check"):
         if named_fields:
@@ -133,6 +162,14 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False):
         else:
             check_predictions_format(o.predictions_format)
     ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(getattr(o, "domains", None)))
+    if limit_refs and o.max_refs is not None:
+        from ..adapters.duck.evaluate import first_references_of
+        from ..results.breakdowns import reference_limit
+
+        lim = reference_limit([len(r) for r in ds["responses"]], o.max_refs)
+        note(f"--max-refs {o.max_refs}: scoring with the first {o.max_refs} reference(s) of every item; "
+             f"{lim['fewer']} item(s) have fewer, {lim['truncated']} were cut")
+        ds = first_references_of(ds, o.max_refs)
     by = o.by if o.by is not None else "domain,difficulty"
     return ds, {**kwargs, "by": split_list(by, "--by"), "locations": where}
 

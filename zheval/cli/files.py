@@ -108,7 +108,11 @@ def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int
               domains=()):
     """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references;
     ``domains``: the loader's allowed domain values (``()``, the default: the format's three; ``None``: any string;
-    see :func:`~zheval.cli.options.domain_values`)."""
+    see :func:`~zheval.cli.options.domain_values`).
+
+    With ``bounds``, every item needs at least ``min_refs`` (default :data:`~zheval.adapters.duck.load.MIN_REFS`)
+    references; at most :data:`~zheval.adapters.duck.load.MAX_REFS` unless ``max_refs`` is given: ``--max-refs K``
+    means "score with the first K references" (the caller cuts them), so items with more are accepted here."""
     from datasets import Dataset
 
     from ..adapters.duck.load import DOMAINS, MAX_REFS, MIN_REFS, duck_features, read_duck_rows
@@ -117,9 +121,7 @@ def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int
         raise UserError(f"--data must be one JSONL file (one split), got a directory: {data}")
     if bounds:
         lo = MIN_REFS if min_refs is None else min_refs
-        hi = MAX_REFS if max_refs is None else max_refs
-        if lo > hi:
-            raise UserError(f"--min-refs {lo} is larger than --max-refs {hi}")
+        hi = MAX_REFS if max_refs is None else None
     else:
         lo = hi = None
     lines: list = []

@@ -84,8 +84,16 @@ OPTIONS = {
                           "(error when more than 20% differ) | warn | off"),
     "min_refs": option(Optional[int], "--min-refs", min=1, help="fewest references per item  [default: 2; 1 for "
                        "single-reference data]", show_default=False),
-    "max_refs": option(Optional[int], "--max-refs", min=1, help="most references per item  [default: 5]",
-                       show_default=False),
+    "max_refs": option(Optional[int], "--max-refs", min=1, help="score with the first K references of every item "
+                       "(items with more are cut and counted, not refused; items with fewer keep theirs; the "
+                       "signature gets maxrefs:K)  [default: every reference, at most 5 per item as the 小黄鸭 "
+                       "format]", show_default=False),
+    "buckets": option(Optional[str], "--buckets", help="scores per reference-length bucket: increasing edges in "
+                      "tokens, e.g. 10,20,50 ([0,10) [10,20) [20,50) [50,∞)), or 'default' (10,20,50)",
+                      show_default=False),
+    "folds": option(Optional[int], "--folds", help="split the items into K random folds (seeded with --seed) and "
+                    "report each fold's scores, their mean, std and max deviation (K >= 2, at most the items)",
+                    show_default=False),
     # zheval bleu / zheval rouge (text files, sacrebleu's conventions)
     "references": option(List[Path], "ARGUMENT", default=..., metavar="REF...", help="reference text files, one "
                          "segment per line; several files = several references per segment"),

@@ -26,6 +26,7 @@ from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats
 from ..fast.bleu import corpus_stats
 from ..presets import BLEU_PRESETS, apply_preset
 from ..presets.llamafactory import llamafactory_bleu4
+from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
@@ -56,7 +57,8 @@ DEFAULTS = {
     "weights": None,
 }
 #: Every option :func:`zheval.compute_bleu` understands.
-BLEU_OPTIONS = tuple(DEFAULTS) + TOKENIZER_OPTIONS + ("preset", "crosscheck", "bootstrap", "seed", "confidence")
+BLEU_OPTIONS = tuple(DEFAULTS) + TOKENIZER_OPTIONS + ("preset", "crosscheck", "bootstrap", "seed", "confidence",
+                                                     "max_refs")
 
 #: The keyword options of :func:`zheval.definitions.bleu_score.score_stats` a config fixes.
 SCORE_OPTIONS = ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")
@@ -71,7 +73,9 @@ class BleuConfig:
     Attributes:
         max_order, smooth_method, smooth_value, bp_ref_length, level, effective_order (bool), weights (tuple or
         None): as :func:`zheval.compute_bleu`; preset: a name of :data:`zheval.presets.BLEU_PRESETS` or None;
-        tokenizer: the zheval tokenizer; bootstrap, seed, confidence, crosscheck: result options.
+        tokenizer: the zheval tokenizer; bootstrap, seed, confidence, crosscheck: result options; max_refs: score
+        with the first ``max_refs`` references of every item (``None``: all;
+        :func:`zheval.results.breakdowns.first_references`).
     """
 
     max_order: int
@@ -87,6 +91,7 @@ class BleuConfig:
     seed: int = 12345
     confidence: float = 0.95
     crosscheck: bool = False
+    max_refs: Optional[int] = None
 
     @property
     def score_options(self) -> Dict[str, Any]:
@@ -114,7 +119,8 @@ class BleuConfig:
         if self.weights is not None:
             fields.append(("weights", "/".join(format(w, "g") for w in self.weights)))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence)
-        return build_signature(self.tokenizer, reference_counts, "bleu", fields, preset=self.preset)
+        return build_signature(self.tokenizer, reference_counts, "bleu", fields, preset=self.preset,
+                               max_refs=self.max_refs)
 
 
 def bleu_config(
@@ -131,6 +137,7 @@ def bleu_config(
     bootstrap: int = 0,
     seed: int = 12345,
     confidence: float = 0.95,
+    max_refs: Optional[int] = None,
     _function: str = "compute_bleu",
     **tokenizer_options,
 ) -> BleuConfig:
@@ -143,7 +150,7 @@ def bleu_config(
             ``effective_order`` or ``seed`` type, tokenizer option types.
         ValueError: unknown preset / smooth_method / bp_ref_length / level (each lists the valid values), bad
             ``max_order``, ``smooth_value`` or ``weights``, bootstrap/seed/confidence out of range, a crosscheck the
-            tools cannot express, and the tokenizer's own option errors.
+            tools cannot express, ``max_refs`` not an int >= 1, and the tokenizer's own option errors.
     """
     refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
                    BLEU_OPTIONS)
@@ -171,6 +178,7 @@ def bleu_config(
     if not isinstance(eff, (bool, np.bool_)):
         raise TypeError(f"effective_order must be True, False or None, got {eff!r}")
     check_interval_options(bootstrap, seed, confidence)
+    max_refs = check_max_refs(max_refs)
     tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, tokenizer_options.get("normalize", UNSET))
     if crosscheck:
         from ..results.crosscheck_bleu import unsupported_reason
@@ -182,7 +190,7 @@ def bleu_config(
     return BleuConfig(max_order=int(order), smooth_method=opts["smooth_method"], smooth_value=sv,
                       bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
                       weights=ws, preset=preset, tokenizer=tok, bootstrap=int(bootstrap), seed=seed,
-                      confidence=confidence, crosscheck=bool(crosscheck))
+                      confidence=confidence, crosscheck=bool(crosscheck), max_refs=max_refs)
 
 
 @dataclass
@@ -251,6 +259,8 @@ def bleu_items(
         EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
     """
     tok = config.tokenizer
+    if config.max_refs is not None:
+        references = first_references(references, config.max_refs)
     counts = np.asarray([len(r) for r in references], dtype=np.int64)
     if shared is not None:
         layout = shared.layout
@@ -373,6 +383,8 @@ def compute_bleu(predictions: Sequence[str], references: Sequence[Any], **option
             ``crosscheck`` = ``{"tool", "bleu", "max_abs_diff", "items", ...}``.
         bootstrap: number of bootstrap resamples of items (0 = none) for a percentile ``confidence`` interval
             (``bleu_ci_low``, ``bleu_ci_high``), seeded with ``seed``.
+        max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs);
+            the signature records it (``maxrefs:K``, next to ``nrefs``). Default ``None``: every reference.
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as in
             :func:`zheval.tokenizers.get_tokenizer` and chinese_rouge.
 

@@ -23,6 +23,7 @@ from .options import refused_hub_options
 from .rouge import ROUGE_OPTIONS, rouge_config, rouge_items, rouge_result
 from .shared import SharedTokens
 from ..fast import usable_for
+from ..results.breakdowns import first_references
 
 __all__ = ["METRICS", "score"]
 
@@ -75,6 +76,9 @@ def score(
     preds, refs = validate_inputs(predictions, references)
     first = rouge_cfg if rouge_cfg is not None else bleu_cfg
     warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies)
+    limit = (rouge_cfg or bleu_cfg).max_refs
+    if limit is not None:  # the same first references for both metrics, before the shared tokenisation
+        refs = first_references(refs, limit)
     shared = None
     if rouge_cfg is not None and rouge_cfg.preset is None:
         both = bleu_cfg is not None and usable_for(

@@ -29,6 +29,7 @@ from ..fast.rouge import corpus_rouge_scores
 from ..presets import ROUGE_PRESETS, apply_preset
 from ..presets.llamafactory import llamafactory_item_value, llamafactory_mean, make_llamafactory_item_scorer
 from ..presets.rouge155 import make_rouge155_item_scorer
+from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.sentences import SENTENCE_SPLITS
@@ -67,7 +68,8 @@ DEFAULTS = {
 }
 #: Every option :func:`zheval.compute_rouge` understands.
 ROUGE_OPTIONS = tuple(k for k in DEFAULTS if k != "normalize") + TOKENIZER_OPTIONS + (
-    "use_aggregator", "return_precision_recall", "bootstrap", "seed", "confidence", "preset", "crosscheck")
+    "use_aggregator", "return_precision_recall", "bootstrap", "seed", "confidence", "preset", "crosscheck",
+    "max_refs")
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,8 @@ class RougeConfig:
             rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: a name
             of :data:`zheval.presets.ROUGE_PRESETS` or None; tokenizer: the zheval tokenizer.
         use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck: result options, as
-            :func:`zheval.compute_rouge`.
+            :func:`zheval.compute_rouge`; max_refs: score with the first ``max_refs`` references of every item
+            (``None``: all; :func:`zheval.results.breakdowns.first_references`).
     """
 
     types: tuple
@@ -97,6 +100,7 @@ class RougeConfig:
     seed: int = 12345
     confidence: float = 0.95
     crosscheck: bool = False
+    max_refs: Optional[int] = None
 
     @property
     def t2s_applies(self) -> bool:
@@ -114,7 +118,8 @@ class RougeConfig:
         if any(parse_rouge_type(t).kind == "W" for t in self.types):
             fields.append(("w", self.rouge_w_weight))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence)
-        return build_signature(self.tokenizer, reference_counts, "rouge", fields, preset=self.preset)
+        return build_signature(self.tokenizer, reference_counts, "rouge", fields, preset=self.preset,
+                               max_refs=self.max_refs)
 
 
 def rouge_config(
@@ -131,6 +136,7 @@ def rouge_config(
     crosscheck: bool = False,
     rouge_w_weight: float = UNSET,
     sentence_split: str = UNSET,
+    max_refs: Optional[int] = None,
     _function: str = "compute_rouge",
     **tokenizer_options,
 ) -> RougeConfig:
@@ -144,7 +150,7 @@ def rouge_config(
         ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
             weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
             out of range, crosscheck with rouge155 or ``beta != 1``, llamafactory with ``beta != 1``, and the
-            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`).
+            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
     """
     refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
                    ROUGE_OPTIONS)
@@ -173,11 +179,13 @@ def rouge_config(
         raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
     if crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
+    max_refs = check_max_refs(max_refs)
     tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, opts["normalize"])
     return RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta), rouge_w_weight=float(w),
                        sentence_split=opts["sentence_split"], preset=preset, tokenizer=tok,
                        use_aggregator=use_aggregator, return_precision_recall=return_precision_recall,
-                       bootstrap=int(bootstrap), seed=seed, confidence=confidence, crosscheck=bool(crosscheck))
+                       bootstrap=int(bootstrap), seed=seed, confidence=confidence, crosscheck=bool(crosscheck),
+                       max_refs=max_refs)
 
 
 def _check_types(rt) -> List[str]:
@@ -290,6 +298,8 @@ def rouge_items(
         EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
     """
     tok, types = config.tokenizer, list(config.types)
+    if config.max_refs is not None:
+        references = first_references(references, config.max_refs)
     counts = [len(r) for r in references]
     if config.preset == "llamafactory":
         tokens = tok.tokenize_cached
@@ -418,6 +428,8 @@ def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **optio
         rouge_w_weight: w of ``rougeW`` (default 1.2).
         sentence_split: for ``rougeLsum``: ``"punct"`` (default: newlines and sentence-final punctuation) or
             ``"newline"`` (rouge-score's rule). See :mod:`zheval.text.sentences`.
+        max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs);
+            the signature records it (``maxrefs:K``, next to ``nrefs``). Default ``None``: every reference.
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as
             :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
 

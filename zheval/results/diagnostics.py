@@ -1,6 +1,28 @@
 """Text diagnostics of predictions against their references: length ratio, truncation (how a text ends:
-:func:`ending_kind`), empty predictions and reference counts (:func:`compute_diagnostics` → :class:`Diagnostics`).
-Computed from the normalised texts, never from scores; no number of a metric depends on them.
+:func:`ending_kind`, :func:`is_truncated`), empty predictions and reference counts (:func:`compute_diagnostics` →
+:class:`Diagnostics`). Computed from the normalised texts, never from scores; no number of a metric depends on them.
+
+**Truncated** (a prediction cut by ``max_new_tokens``) means: a non-empty prediction whose :func:`ending_kind` is
+``no_final_punct`` (it just stops) or ``mid_word`` (it stops after a comma, colon, opening bracket or a dangling
+connective). Examples, after normalisation:
+
+============================== ================== ==============================================================
+text                           ending_kind        truncated?
+============================== ================== ==============================================================
+``好的。``                     ``final``          no
+``他说：“好的。”``             ``final``          no (closing quotes/brackets after the mark are skipped:
+                                                  ``” ’ " ' 」 』 ） ) 】 》 〉 ]``)
+``「走吧！」`` ``『行。』`` ``（对。）`` ``final``   no
+``加油🎉`` ``好的👍🏽`` ``爱你❤️``  ``final``          no (an emoji ends a reply; its skin-tone modifier, variation
+                                                  selector, zero-width joiner or keycap mark is part of it)
+``他说“好的”``                 ``no_final_punct`` yes (the closing quote does not end the sentence by itself)
+``会变黑，香蕉最好放在常温``   ``no_final_punct`` yes
+``可以先冷静下来，``           ``mid_word``       yes
+``建议您联系客服因为``         ``mid_word``       yes
+``""`` (empty)                 ``empty``          no (counted as an empty prediction instead)
+============================== ================== ==============================================================
+
+The warning threshold is :data:`TRUNCATION_WARN` (5%).
 """
 
 from __future__ import annotations
@@ -14,6 +36,8 @@ import numpy as np
 __all__ = [
     "FINAL_PUNCT",
     "LENGTH_RATIO_WARN",
+    "TRUNCATION_WARN",
+    "is_truncated",
     "Diagnostics",
     "ending_kind",
     "compute_diagnostics",
@@ -21,6 +45,12 @@ __all__ = [
 
 LENGTH_RATIO_WARN = 0.30
 """Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
+
+TRUNCATION_WARN = 0.05
+"""Warn when more than this share of the predictions is truncated (:func:`is_truncated`) -- and more than twice the
+references' own rate, since replies in some data sets often end without a mark. Above 5% the generation length
+(``max_new_tokens``) must be fixed before the score means anything; the report then also shows the scores with the
+truncated predictions excluded."""
 
 FINAL_PUNCT = "。！？!?…~～.；;"
 """Sentence-final marks: a prediction ending in one of these (optionally followed by closing quotes/brackets or an
@@ -32,6 +62,14 @@ _DANGLING = ("因为", "所以", "但是", "而且", "并且", "如果", "或者
 
 def _is_emoji(c: str) -> bool:
     return unicodedata.category(c) == "So"
+
+
+def _is_emoji_tail(c: str) -> bool:
+    """A character that continues an emoji: skin-tone modifiers, variation selectors, the zero-width joiner, the
+    keycap mark and tag characters (flag sub-regions)."""
+    o = ord(c)
+    return (0x1F3FB <= o <= 0x1F3FF or 0xFE00 <= o <= 0xFE0F or o == 0x200D or o == 0x20E3
+            or 0xE0020 <= o <= 0xE007F)
 
 
 def ending_kind(text: str) -> str:
@@ -48,11 +86,21 @@ def ending_kind(text: str) -> str:
         return "empty"
     core = t.rstrip(_CLOSERS) or t
     last = core[-1]
+    if _is_emoji_tail(last):
+        bare = core.rstrip("".join(c for c in core[-8:] if _is_emoji_tail(c)))
+        if bare and _is_emoji(bare[-1]):
+            return "final"
     if last in FINAL_PUNCT or _is_emoji(last):
         return "final"
     if last in _OPEN_ENDINGS or core.endswith(_DANGLING):
         return "mid_word"
     return "no_final_punct"
+
+
+def is_truncated(text: str) -> bool:
+    """Whether a (normalised) prediction is truncated: non-empty and :func:`ending_kind` is ``no_final_punct`` or
+    ``mid_word`` (examples in the module docstring)."""
+    return ending_kind(text) in ("no_final_punct", "mid_word")
 
 
 def _nchars(text: str) -> int:
@@ -156,8 +204,10 @@ def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequenc
         )
     rate = truncated / n if n else 0.0
     ref_rate = ref_trunc / ref_n if ref_n else 0.0
-    if n and rate > max(0.1, 2 * ref_rate):
-        warnings.append(f"{rate:.0%} of predictions do not end a sentence (references: {ref_rate:.0%}): check max_new_tokens / truncation")
+    if n and rate > max(TRUNCATION_WARN, 2 * ref_rate):
+        warnings.append(f"{rate:.0%} of predictions do not end a sentence (above {TRUNCATION_WARN:.0%}; references: "
+                        f"{ref_rate:.0%}): check max_new_tokens / truncation; the report shows the scores without "
+                        "them next to the scores on all items")
     if endings["empty"]:
         warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
     return Diagnostics(

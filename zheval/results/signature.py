@@ -9,6 +9,8 @@ Fields, in this order (a field that does not apply is left out):
 
 ========== =========================================================================================================
 ``nrefs``  references per item: a number when every item has the same count, ``var`` when it varies (ragged)
+           (counted after a ``max_refs`` limit)
+``maxrefs`` ``K`` when the items were scored with their first ``K`` references (``max_refs=K``; absent otherwise)
 ``tok``    tokenizer: ``char``, ``char+terms.<sha6>``, ``jieba-<ver>+dict.<sha6>+hmm|nohmm[+terms.<sha6>]``,
            ``none``, ``custom:<name>``; ``+nopunct`` when punctuation tokens are dropped
 ``norm``   normalisation steps joined by ``+`` (``none`` for no step); ``t2s`` appears here when on
@@ -38,7 +40,8 @@ def nrefs_field(reference_counts: Sequence[int]) -> str:
     return str(next(iter(counts))) if len(counts) == 1 else "var"
 
 
-def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fields=(), preset: str | None = None) -> str:
+def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fields=(), preset: str | None = None,
+                    max_refs: int | None = None) -> str:
     """Build the signature string.
 
     Args:
@@ -48,6 +51,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
         fields: ordered ``(key, value)`` pairs of metric options; floats are written with ``format(v, "g")`` (``1.0`` → ``1``),
             booleans as ``yes``/``no``, ``None`` as ``none``.
         preset: the preset name, or ``None``.
+        max_refs: the ``max_refs`` limit the items were scored with (``maxrefs`` field), or ``None``.
 
     Returns:
         ``key:value|...|zheval:<version>``.
@@ -58,6 +62,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
     steps = tokenizer.normalizer.steps
     pairs = [
         ("nrefs", nrefs_field(reference_counts)),
+        *([("maxrefs", str(int(max_refs)))] if max_refs is not None else []),
         ("tok", tokenizer.signature()),
         ("norm", tokenizer.normalizer.name),
         ("case", "lc" if "lower" in steps else "mixed"),

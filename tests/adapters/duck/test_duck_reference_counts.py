@@ -1,5 +1,6 @@
-"""References per item: the 小黄鸭 loader enforces 2–5 (file:line for each item outside), --min-refs/--max-refs
-(load_duck(min_refs=, max_refs=)) relax it; real single-reference data (CrossWOZ single turns) scores with
+"""References per item: the 小黄鸭 loader enforces 2–5 (file:line for each item outside), load_duck(min_refs=,
+max_refs=) and --min-refs relax it, --max-refs K scores with the first K references (items with more are accepted,
+cut and counted: tests/adapters/cli/test_cli_diagnostics.py); real single-reference data (CrossWOZ single turns) scores with
 --min-refs 1 and gives the library's numbers; clean accepts raw data with any count."""
 
 from __future__ import annotations
@@ -63,8 +64,10 @@ def test_bound_arguments_are_checked(tmp_path):
     for kw in ({"min_refs": 0}, {"max_refs": 0}, {"min_refs": 3, "max_refs": 2}, {"min_refs": True}):
         with pytest.raises(ValueError):
             load_duck(p, **kw)
+    # --max-refs K means "score with the first K references" (not an upper bound of the file), so --min-refs 4
+    # with --max-refs 3 is no contradiction: the lower bound is still checked (the item has 2 references)
     res = run("score", "-d", p, "-p", p, "--min-refs", 4, "--max-refs", 3, "-q")
-    assert res.exit_code == 2 and "--min-refs 4 is larger than --max-refs 3" in res.stderr
+    assert res.exit_code == 2 and "'responses' has 2 reference(s); expected at least 4" in res.stderr
 
 
 def test_single_reference_crosswoz_needs_min_refs_1_and_matches_the_library(tmp_path):

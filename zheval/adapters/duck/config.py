@@ -58,7 +58,14 @@ class ScoreConfig:
             "rouge": [list(self.rouge_config.types), self.rouge_config.multi_ref, self.rouge_config.sentence_split],
             "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in sorted(self.bleu.items())},
         }
+        if self.max_refs is not None:
+            cfg["max_refs"] = self.max_refs
         return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    @property
+    def max_refs(self):
+        """The ``max_refs`` limit (first K references of every item), or ``None``."""
+        return self.bleu_config.max_refs
 
     @property
     def score_options(self) -> dict:
@@ -73,6 +80,7 @@ def make_config(
     multi_ref: str = "max",
     sentence_split: str = "punct",
     bleu_options: dict | None = None,
+    max_refs: int | None = None,
     **tokenizer_options,
 ) -> ScoreConfig:
     """Validate options and build a :class:`ScoreConfig` with the library's config functions (every option check
@@ -86,6 +94,8 @@ def make_config(
             ``pool``/``best_recall``; sentence_split: ``punct``/``newline`` (ROUGE-Lsum).
         bleu_options: BLEU options of :func:`zheval.compute_bleu` (``preset``, ``max_order``, ``smooth_method``,
             ``smooth_value``, ``bp_ref_length``, ``effective_order``, ``weights``); corpus level only.
+        max_refs: score with the first ``max_refs`` references of every item (``None``: all); both configs get
+            it, so their signatures record it (``maxrefs:K``).
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s``.
 
     Raises:
@@ -106,9 +116,9 @@ def make_config(
     if "rouge" in metrics and not rouge_types:
         raise ValueError("rouge_types must name at least one ROUGE type")
     bleu = bleu_config(tokenizer=UNSET if tokenizer is None else tokenizer, **dict(bleu_options or {}),
-                       **tokenizer_options)
+                       max_refs=max_refs, **tokenizer_options)
     if bleu.level != "corpus":
         raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
     rouge = rouge_config(tokenizer=bleu.tokenizer, rouge_types=list(rouge_types) or ["rouge1"], multi_ref=multi_ref,
-                         sentence_split=sentence_split)
+                         sentence_split=sentence_split, max_refs=max_refs)
     return ScoreConfig(tuple(m for m in METRICS if m in metrics), rouge, bleu)

@@ -16,8 +16,12 @@ The options are resolved once (:mod:`~zheval.adapters.duck.config`), the per-ite
 from __future__ import annotations
 
 
+import hashlib
+
 from ...definitions.bleu_score import score_stats
+from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
 from ...results.diagnostics import compute_diagnostics
+from .breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
 from .config import ScoreConfig, make_config
 from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .predictions import join_predictions
@@ -25,7 +29,7 @@ from .report import Report, group_items, score_groups
 from .specs import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
-__all__ = ["evaluate_predictions"]
+__all__ = ["evaluate_predictions", "first_references_of"]
 
 def evaluate_predictions(
     ds,
@@ -53,6 +57,19 @@ def evaluate_predictions(
             :func:`~zheval.adapters.duck.predictions.join_predictions` (``strict``, ``warn``, ``off``).
         predictions_format: ``format`` of :func:`~zheval.adapters.duck.predictions.read_predictions` for a path
             (``auto``, ``jsonl``, ``text``).
+        max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs; the
+            report's ``breakdowns["reference_limit"]`` counts the items with fewer and the items cut; the
+            signatures carry ``maxrefs:K``). Default ``None``: every reference.
+        buckets: scores per reference-length bucket (``breakdowns["length_buckets"]``): ``True`` for the default
+            edges :data:`zheval.results.breakdowns.DEFAULT_BUCKETS`, or increasing edges in tokens (``(10, 20,
+            50)`` or ``"10,20,50"``). Default ``None``: none.
+        folds: ``k`` >= 2: the scores of ``k`` random folds (seeded with ``seed``) with their mean, standard
+            deviation, largest deviation and the folds outside the overall interval (``breakdowns["folds"]``).
+
+    Always in the report (``Report.breakdowns``): ``truncation_excluded`` (the scores per group without the
+    truncated predictions, with the number excluded, next to -- never instead of -- the scores on all items) and
+    ``diversity`` (Distinct-1/2 of predictions and references and the repeated predictions, per group). See
+    :mod:`zheval.adapters.duck.breakdowns` and ``docs/diagnostics.md``.
 
     Returns:
         A :class:`~zheval.adapters.duck.report.Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
@@ -63,13 +80,24 @@ def evaluate_predictions(
             LLaMA-Factory labels that mostly match no reference).
         DuckFormatError (ValueError): a malformed predictions file (file:line); references that are empty after
             normalisation or have no tokens (every one listed, by file:line with ``locations``).
-        ValueError/TypeError: bad options.
+        ValueError/TypeError: bad options (``max_refs`` < 1, ``buckets`` not increasing, ``folds`` < 2 or more than
+            the items: the message names the option).
     """
-    o, scoring_options = run_options(options, keep_items=False, label_check="strict", predictions_format="auto")
+    o, scoring_options = run_options(options, keep_items=False, label_check="strict", predictions_format="auto",
+                                     max_refs=None, buckets=None, folds=None)
     by, bootstrap, seed, confidence, num_proc, progress, locations, keep_items, label_check, predictions_format = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations, o.keep_items, o.label_check, o.predictions_format)
     check_dataset(ds, "evaluate_predictions")
     by = check_by(ds, by)
-    cfg = make_config(**scoring_options)
+    max_refs = check_max_refs(o.max_refs, "max_refs")
+    if o.buckets is not None and not isinstance(o.buckets, bool):
+        check_buckets(o.buckets, "buckets")
+    if o.folds is not None:
+        check_folds(o.folds, len(ds), "folds")
+    cfg = make_config(**scoring_options, max_refs=max_refs)
+    breakdowns: dict = {}
+    if max_refs is not None:
+        breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
+        ds = first_references_of(ds, max_refs)
     predictions, source = as_predictions(predictions, predictions_format)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
     scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
@@ -77,8 +105,16 @@ def evaluate_predictions(
     refs = table["responses"]
     raise_unscorable(unscorable_problems(table, refs, cfg.tokenizer, table["id"], locations))
     specs = metric_specs(table, cfg)
-    groups = score_groups(specs, group_items(group_columns(ds, by), by, len(ds)), bootstrap, seed, confidence, progress)
+    item_groups = group_items(group_columns(ds, by), by, len(ds))
+    groups = score_groups(specs, item_groups, bootstrap, seed, confidence, progress)
     diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
+    breakdowns["truncation_excluded"] = truncation_excluded(specs, item_groups, truncated_mask(preds, cfg.tokenizer),
+                                                            bootstrap, seed, confidence)
+    breakdowns["diversity"] = group_diversity(preds, refs, cfg.tokenizer, item_groups)
+    if o.buckets is not None and o.buckets is not False:
+        breakdowns["length_buckets"] = length_buckets(specs, refs, cfg.tokenizer, o.buckets, bootstrap, seed, confidence)
+    if o.folds is not None:
+        breakdowns["folds"] = fold_scores(specs, len(ds), o.folds, seed, groups[0])
     warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
     label_warning = label_mismatch_warning(predictions)
     if label_warning:
@@ -92,10 +128,20 @@ def evaluate_predictions(
         signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
         params=report_params(cfg, bootstrap, seed, confidence, num_proc, by),
         warnings=warnings,
+        breakdowns=breakdowns,
     )
     if keep_items:
         report.items = _items(table, cfg, preds)
     return report
+
+
+def first_references_of(ds, max_refs: int):
+    """``ds`` with the first ``max_refs`` references of every item (``Dataset.map``; the new fingerprint is the old
+    one and the limit)."""
+    base = getattr(ds, "_fingerprint", "") or ""
+    fp = hashlib.sha256(f"{base}|first-refs-{max_refs}".encode()).hexdigest()[:16]
+    return ds.map(lambda b: {"responses": [list(r)[:max_refs] for r in b["responses"]]}, batched=True,
+                  new_fingerprint=f"refs-{fp}", desc=f"first {max_refs} references")
 
 
 def _items(table: dict, cfg: ScoreConfig, preds) -> list:

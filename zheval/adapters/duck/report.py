@@ -39,6 +39,8 @@ __all__ = [
     "MIN_INTERVAL_ITEMS",
     "no_interval_reason",
     "render_items",
+    "breakdown_sections",
+    "reference_limit_line",
 ]
 
 NULL_LABEL = "null"
@@ -275,6 +277,10 @@ class Report:
     notes: list = field(default_factory=list)
     warnings: list = field(default_factory=list)
     items: list | None = None
+    breakdowns: dict = field(default_factory=dict)
+    """The score report's diagnostics that split or filter the items (:func:`~zheval.adapters.duck.evaluate.
+    evaluate_predictions`): ``reference_limit``, ``truncation_excluded``, ``diversity``, ``length_buckets``,
+    ``folds`` (:mod:`zheval.adapters.duck.breakdowns`); empty for the other reports."""
 
     def overall(self) -> GroupScore:
         """The ``overall`` group."""
@@ -303,6 +309,8 @@ class Report:
         }
         if self.comparison:
             d["comparison"] = [dict(r) for r in self.comparison]
+        if self.breakdowns:
+            d["breakdowns"] = self.breakdowns
         if self.items is not None:
             d["items"] = self.items
         return d
@@ -342,10 +350,87 @@ def _compare_rows(report: Report) -> tuple[list, list]:
     return header, rows
 
 
+def _cell(d: dict | None, digits: int = 3) -> str:
+    """A score dict of ``GroupScore.to_dict()["scores"]`` as text (``–`` when there is none)."""
+    if not d:
+        return "–"
+    return _fmt(MetricValue(d["value"], d.get("low"), d.get("high"), no_interval=d.get("no_interval")), digits)
+
+
+def _label(g: dict) -> str:
+    return "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}"
+
+
+def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
+    """The report's :attr:`Report.breakdowns` as ``[(title, header, rows)]`` tables (strings), in this order:
+    scores without truncated predictions, diversity, length buckets, folds. Empty for a report without them."""
+    b = report.breakdowns or {}
+    names = [n for n, _ in report.metrics]
+    labels = [lbl for _, lbl in report.metrics]
+    out = []
+    t = b.get("truncation_excluded")
+    if t and t["groups"]:
+        alls = {(g.dimension, g.value): g for g in report.groups}
+        rows = []
+        for g in t["groups"]:
+            full = alls.get((g["dimension"], g["value"]))
+            rows.append([_label(g), str(g["n"]), str(g["excluded"])]
+                        + [f"{_cell(g['scores'].get(n))} (all: {full.scores[n].value:.3f})" if full else
+                           _cell(g["scores"].get(n)) for n in names])
+        out.append((f"scores without the {t['excluded']} truncated prediction(s) ({t['rate']:.1%}), next to the "
+                    "scores on all items", ["group", "n", "excluded", *labels], rows))
+    div = b.get("diversity")
+    if div:
+        rows = []
+        for g in div:
+            rep = g["repetition"]
+            top = rep["most_frequent"] or ""
+            top = top if len(top) <= 20 else top[:20] + "…"
+            rows.append([_label(g), str(g["n"]),
+                         *[f"{g['distinct'][k]:.3f} / {g['reference_distinct'][k]:.3f}" for k in g["distinct"]],
+                         f"{rep['duplicate_share']:.1%}", f"{top} ({rep['most_frequent_count']})"])
+        keys = list(div[0]["distinct"]) if div else []
+        out.append(("diversity: Distinct-n of predictions / of references (Li et al. 2016, the metrics' tokens); "
+                    "duplicates: predictions equal to another one",
+                    ["group", "n", *[k.replace("distinct_", "Distinct-") for k in keys], "duplicates",
+                     "most frequent (count)"], rows))
+    lb = b.get("length_buckets")
+    if lb:
+        rows = [[g["value"], str(g["n"]), *[_cell(g["scores"].get(n)) for n in names]] for g in lb["buckets"]]
+        out.append((f"scores by reference length ({lb['length']})", ["bucket", "n", *labels], rows))
+    f = b.get("folds")
+    if f:
+        rows = []
+        for n, lbl in report.metrics:
+            m = f["metrics"][n]
+            flagged = "–" if m["flagged"] is None else (", ".join(map(str, m["flagged"])) or "none")
+            rows.append([lbl, " ".join(f"{v:.3f}" for v in m["folds"]), f"{m['mean']:.3f}", f"{m['std']:.3f}",
+                         f"{m['max_deviation']:.3f}", flagged])
+        out.append((f"{f['folds']} random folds (seed {f['seed']}, sizes {', '.join(map(str, f['sizes']))}); "
+                    "flagged: folds outside the interval on all items",
+                    ["metric", "folds", "mean", "std", "max dev", "flagged"], rows))
+    return out
+
+
+def reference_limit_line(report: Report) -> str | None:
+    """One line on ``max_refs`` (``None`` without it)."""
+    r = (report.breakdowns or {}).get("reference_limit")
+    if not r:
+        return None
+    return (f"references: scored with the first {r['max_refs']} of every item; {r['fewer']} of {r['items']} item(s) "
+            f"had fewer (they keep theirs), {r['truncated']} had more (cut; {r['dropped_references']} reference(s) "
+            "left out)")
+
+
 def _footer(report: Report) -> list[str]:
     lines = []
     if report.diagnostics:
         lines += ["", "diagnostics"] + [f"  {s}" for s in report.diagnostics.lines()]
+    limit = reference_limit_line(report)
+    if limit:
+        lines += ([] if report.diagnostics else ["", "diagnostics"]) + [f"  {limit}"]
+    for title, header, rows in breakdown_sections(report):
+        lines += ["", title] + ["  " + s for s in format_table(header, rows, right_from=1).splitlines()]
     if report.notes:
         lines += ["", "notes"] + [f"  {s}" for s in report.notes]
     if report.warnings:
@@ -423,6 +508,13 @@ def render_markdown(report: Report) -> str:
     lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
     if report.diagnostics:
         lines += ["", "**Diagnostics**", ""] + [f"- {esc(s)}" for s in report.diagnostics.lines()]
+    limit = reference_limit_line(report)
+    if limit:
+        lines.append(f"- {esc(limit)}")
+    for title, bheader, brows in breakdown_sections(report):
+        lines += ["", f"**{esc(title)}**", "", "| " + " | ".join(esc(h) for h in bheader) + " |",
+                  "|" + "|".join(["---"] + ["---:"] * (len(bheader) - 1)) + "|"]
+        lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in brows]
     if report.notes:
         lines += ["", "**Notes**", ""] + [f"- {esc(s)}" for s in report.notes]
     if report.warnings:

@@ -1,0 +1,108 @@
+"""zheval.results.distinct: Distinct-n (Li et al. 2016: distinct n-grams / total n-grams over the whole corpus) by
+hand and against an independent count written here, repeated predictions by hand, and diversity() on the metrics'
+tokens (the config's tokenizer)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from zheval.results.distinct import distinct_n, diversity, repetition
+from zheval.tokenizers import get_tokenizer
+
+
+def _independent_distinct(texts, n):
+    """A second implementation: every n-gram as a joined string in a list, distinct via a dict."""
+    grams = []
+    for t in texts:
+        for i in range(len(t) - n + 1):
+            grams.append("\x00".join(t[i:i + n]))
+    return (len(dict.fromkeys(grams)) / len(grams) if grams else 0.0), len(dict.fromkeys(grams)), len(grams)
+
+
+def test_distinct_by_hand():
+    texts = [["我", "很", "好"], ["我", "很", "好"], ["你", "好"]]
+    # unigrams: 8 in all; distinct 我 很 好 你 = 4 -> 0.5
+    assert distinct_n(texts, 1) == (0.5, 4, 8)
+    # bigrams: 我很 很好 我很 很好 你好 = 5; distinct 3 -> 0.6
+    assert distinct_n(texts, 2) == (0.6, 3, 5)
+    # n-grams never cross two texts: "好 你" is not a bigram
+    assert distinct_n([["好"], ["你"]], 2) == (0.0, 0, 0)
+
+
+def test_distinct_is_corpus_level_not_a_mean_of_ratios():
+    texts = [["a", "a", "a", "a"], ["b"]]
+    # corpus: 2 distinct / 5 total = 0.4; the mean of per-text ratios would be (0.25 + 1) / 2 = 0.625
+    assert distinct_n(texts, 1)[0] == pytest.approx(0.4)
+
+
+def test_distinct_matches_an_independent_count_on_random_corpora():
+    rng = random.Random(7)
+    for _ in range(50):
+        texts = [[rng.choice("的了是我你好吗") for _ in range(rng.randint(0, 9))] for _ in range(rng.randint(0, 12))]
+        for n in (1, 2, 3):
+            assert distinct_n(texts, n) == pytest.approx(_independent_distinct(texts, n))
+
+
+@pytest.mark.parametrize("n", [0, -1, 1.0, True, "2"])
+def test_distinct_order_is_checked(n):
+    with pytest.raises(ValueError, match="n must be an int >= 1"):
+        distinct_n([["a"]], n)
+
+
+def test_repetition_by_hand():
+    r = repetition(["好的。", "好的。", "再见", "好的。", "再见", "谢谢"])
+    # 好的 x3 and 再见 x2 are duplicates: 5 of 6 predictions
+    assert r == {"duplicate_share": 5 / 6, "duplicates": 5, "most_frequent": "好的。", "most_frequent_count": 3}
+    # ties: the text seen first
+    assert repetition(["b", "a", "a", "b"])["most_frequent"] == "b"
+    assert repetition(["x", "y"]) == {"duplicate_share": 0.0, "duplicates": 0, "most_frequent": "x",
+                                      "most_frequent_count": 1}
+    assert repetition([]) == {"duplicate_share": 0.0, "duplicates": 0, "most_frequent": None, "most_frequent_count": 0}
+
+
+def test_diversity_uses_the_metrics_tokens_and_normalisation():
+    preds = ["好的，谢谢！", "好的,谢谢!", "我不知道"]  # the first two are equal after the char tokenizer's normalisation
+    refs = [["好的。"], ["谢谢你。", "不客气"], ["不知道。"]]
+    tok = get_tokenizer("char")
+    d = diversity(preds, refs, tok)
+    hyp = [list(tok.tokenize(p)) for p in preds]
+    assert hyp[0] == ["好", "的", ",", "谢", "谢", "!"]  # punctuation is a token of the metrics, so it counts
+    # predictions: 好 的 , 谢 谢 ! twice + 我 不 知 道 = 16 unigrams; distinct 好 的 , 谢 ! 我 不 知 道 = 9
+    assert d.distinct_counts["distinct_1"] == [9, 16] and d.distinct["distinct_1"] == 9 / 16
+    # bigrams: 5 + 5 + 3 = 13; distinct 好的 的, ,谢 谢谢 谢! 我不 不知 知道 = 8
+    assert d.distinct_counts["distinct_2"] == [8, 13]
+    # references, every one a text: 好的。 / 谢谢你。 / 不客气 / 不知道。 -> 3 + 4 + 3 + 4 = 14 unigrams;
+    # distinct 好 的 。 谢 你 不 客 气 知 道 = 10
+    assert d.reference_distinct_counts["distinct_1"] == [10, 14]
+    assert d.repetition["duplicates"] == 2 and d.repetition["most_frequent_count"] == 2
+    # jieba words are other tokens, so other numbers: the same function with the config's tokenizer
+    dj = diversity(preds, refs, get_tokenizer("jieba"))
+    assert dj.distinct_counts["distinct_1"][1] < 16
+    with pytest.raises(ValueError, match="3 predictions but 2 reference lists"):
+        diversity(preds, refs[:2], tok)
+
+
+def test_long_ngrams_over_a_large_vocabulary_are_compared_whole():
+    """V ** n beyond 62 bits: the n-grams are compared as rows (no integer encoding that could collide)."""
+    rng = random.Random(3)
+    vocab = [f"w{i}" for i in range(5000)]
+    texts = [[rng.choice(vocab[:40]) for _ in range(rng.randint(0, 12))] for _ in range(30)]
+    texts.append(vocab[:]) # the whole vocabulary once, so V = 5000 and 5000 ** 6 > 2 ** 62
+    for n in (5, 6, 9):
+        assert distinct_n(texts, n) == pytest.approx(_independent_distinct(texts, n))
+
+
+def test_counter_subsets_equal_the_subset_alone():
+    from zheval.results.distinct import NgramCounter
+
+    rng = random.Random(11)
+    items = [[[rng.choice("甲乙丙丁戊") for _ in range(rng.randint(0, 6))] for _ in range(rng.randint(1, 3))]
+             for _ in range(40)]
+    c = NgramCounter(items, (1, 2, 3))
+    for _ in range(20):
+        idx = sorted(rng.sample(range(40), rng.randint(0, 40)))
+        texts = [t for i in idx for t in items[i]]
+        for n in (1, 2, 3):
+            assert c.distinct(n, idx) == pytest.approx(_independent_distinct(texts, n))

@@ -1,0 +1,181 @@
+"""Splits of the items that show where a single score hides something: reference-length buckets
+(:func:`check_buckets`, :func:`bucket_groups`), random folds (:func:`fold_groups`) and their stability
+(:func:`fold_stability`), and a fixed number of references (:func:`check_max_refs`, :func:`reference_limit`).
+
+These functions only choose **which items** form a group; the scores of a group are the report's own reduction of
+the selected items' statistics (corpus BLEU from summed statistics, mean ROUGE F) with the same bootstrap
+(:func:`zheval.results.reducers.bootstrap_interval` on the selected rows).
+
+**Length buckets.** The length of an item is the **mean length of its references in tokens of the metrics'
+tokenizer** (after any ``max_refs`` limit): the mean, not the shortest or the closest, because an item's references
+are all equally its answer. Bucket edges ``e1 < e2 < … < ek`` give the half-open buckets ``[0, e1)``, ``[e1, e2)``,
+…, ``[ek, ∞)``; the default edges are :data:`DEFAULT_BUCKETS` (10, 20, 50 tokens: with the char tokenizer a short
+reply, a sentence, a paragraph). Example: references of 8 and 13 tokens have length 10.5 → bucket ``[10, 20)``.
+
+**Folds.** The items are shuffled with ``numpy.random.default_rng(seed).permutation(n)`` and cut into ``k`` folds of
+sizes differing by at most one (``numpy.array_split``). The stability summary gives every fold's score, their mean,
+the sample standard deviation (``ddof=1``) and the largest ``|fold − mean of folds|``; a fold is *flagged* when its
+score is outside the bootstrap interval of the score on all items. A fold holds ``n/k`` items, so its score varies
+more than the interval of all ``n`` items says: a flag is a prompt to look at that fold (an unbalanced test set, a
+cluster of hard items), not a test.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_BUCKETS",
+    "check_buckets",
+    "bucket_label",
+    "bucket_groups",
+    "check_folds",
+    "fold_groups",
+    "fold_stability",
+    "check_max_refs",
+    "first_references",
+    "reference_limit",
+]
+
+DEFAULT_BUCKETS = (10, 20, 50)
+"""Default reference-length bucket edges, in tokens: ``[0, 10)``, ``[10, 20)``, ``[20, 50)``, ``[50, ∞)``."""
+
+
+def _option(name: str, option: str | None) -> str:
+    return option or name
+
+
+def check_buckets(edges, option: str | None = None) -> tuple:
+    """The bucket edges as a tuple of positive numbers, strictly increasing.
+
+    Args:
+        edges: a sequence of numbers, or a comma list as one string (``"10,20,50"``).
+        option: the option's name for the message (``"--buckets"`` on the command line; default ``"buckets"``).
+
+    Raises:
+        ValueError: no edge, an edge that is not a finite number > 0, or edges not strictly increasing (the
+            message names the option and the first pair out of order).
+    """
+    name = _option("buckets", option)
+    if isinstance(edges, str):
+        parts = [p.strip() for p in edges.split(",") if p.strip()]
+        try:
+            edges = [float(p) if any(c in p for c in ".eE") else int(p) for p in parts]
+        except ValueError:
+            raise ValueError(f"{name} must be a comma list of numbers, e.g. 10,20,50; got {edges!r}") from None
+    try:
+        out = tuple(edges)
+    except TypeError:
+        raise ValueError(f"{name} must be a list of numbers, got {edges!r}") from None
+    if not out:
+        raise ValueError(f"{name} needs at least one edge, e.g. 10,20,50")
+    for e in out:
+        if isinstance(e, bool) or not isinstance(e, (int, float, np.integer, np.floating)) or not math.isfinite(e) or e <= 0:
+            raise ValueError(f"{name}: every edge must be a number > 0 (a length in tokens), got {e!r}")
+    for a, b in zip(out, out[1:]):
+        if not b > a:
+            raise ValueError(f"{name} must be strictly increasing, got {a} then {b} (in {', '.join(map(str, out))})")
+    return out
+
+
+def _num(x) -> str:
+    return format(x, "g")
+
+
+def bucket_label(low, high) -> str:
+    """``"[low, high)"`` (``high=None``: ``"[low, ∞)"``)."""
+    return f"[{_num(low)}, {'∞' if high is None else _num(high)})"
+
+
+def bucket_groups(lengths: Sequence[float], edges: Sequence[float]) -> list[tuple[str, np.ndarray]]:
+    """``[(label, item indices)]`` of every bucket (empty ones included, in order) for per-item ``lengths``.
+
+    An item of length ``x`` is in ``[a, b)`` when ``a <= x < b``; the first bucket starts at 0, the last is
+    ``[ek, ∞)``. ``edges`` must satisfy :func:`check_buckets`.
+    """
+    x = np.asarray(lengths, dtype=np.float64)
+    bounds = [0, *edges]
+    which = np.searchsorted(np.asarray(edges, dtype=np.float64), x, side="right")
+    out = []
+    for b, low in enumerate(bounds):
+        high = edges[b] if b < len(edges) else None
+        out.append((bucket_label(low, high), np.flatnonzero(which == b)))
+    return out
+
+
+def check_folds(folds, n_items: int, option: str | None = None) -> int:
+    """``folds`` as an int, checked: at least 2 and at most ``n_items``.
+
+    Raises:
+        ValueError: not an int, below 2, or more folds than items (the message names the option).
+    """
+    name = _option("folds", option)
+    if isinstance(folds, bool) or not isinstance(folds, (int, np.integer)):
+        raise ValueError(f"{name} must be an int >= 2, got {folds!r}")
+    if folds < 2:
+        raise ValueError(f"{name} must be at least 2 (one fold is the whole set), got {folds}")
+    if folds > n_items:
+        raise ValueError(f"{name} {folds} is more than the {n_items} item(s): every fold needs at least one item")
+    return int(folds)
+
+
+def fold_groups(n_items: int, folds: int, seed: int) -> list[np.ndarray]:
+    """The item indices of each fold: ``array_split(default_rng(seed).permutation(n_items), folds)``, each fold's
+    indices sorted (the module docstring). ``folds`` must satisfy :func:`check_folds`."""
+    perm = np.random.default_rng(seed).permutation(n_items)
+    return [np.sort(part) for part in np.array_split(perm, folds)]
+
+
+def fold_stability(values: Sequence[float], low: float | None = None, high: float | None = None) -> dict:
+    """Summary of per-fold scores: ``{"folds": [...], "mean", "std", "max_deviation", "flagged": [fold numbers,
+    from 1], "interval": [low, high] or None}``.
+
+    ``std`` is the sample standard deviation (``ddof=1``; 0.0 for one fold), ``max_deviation`` the largest
+    ``|value − mean|``; a fold is flagged when its value is outside ``[low, high]`` (the bootstrap interval of the
+    score on all items); without an interval (``None``) nothing is flagged and ``flagged`` is ``None``.
+    """
+    v = [float(x) for x in values]
+    m = math.fsum(v) / len(v)
+    std = math.sqrt(math.fsum((x - m) ** 2 for x in v) / (len(v) - 1)) if len(v) > 1 else 0.0
+    dev = max(abs(x - m) for x in v)
+    flagged = None
+    if low is not None and high is not None:
+        flagged = [i + 1 for i, x in enumerate(v) if x < low or x > high]
+    return {"folds": v, "mean": m, "std": std, "max_deviation": dev, "flagged": flagged,
+            "interval": None if low is None or high is None else [float(low), float(high)]}
+
+
+def check_max_refs(max_refs, option: str | None = None):
+    """``max_refs`` as an int >= 1, or ``None`` (no limit).
+
+    Raises:
+        ValueError: not an int, or below 1 (the message names the option).
+    """
+    if max_refs is None:
+        return None
+    name = _option("max_refs", option)
+    if isinstance(max_refs, bool) or not isinstance(max_refs, (int, np.integer)):
+        raise ValueError(f"{name} must be an int >= 1 (the number of references to score with), got {max_refs!r}")
+    if max_refs < 1:
+        raise ValueError(f"{name} must be at least 1 (the number of references to score with), got {max_refs}")
+    return int(max_refs)
+
+
+def first_references(references: Sequence[Sequence[str]], max_refs: int | None) -> list:
+    """The first ``max_refs`` references of every item (items with fewer keep all theirs); ``None``: unchanged."""
+    if max_refs is None:
+        return [list(r) for r in references]
+    return [list(r)[:max_refs] for r in references]
+
+
+def reference_limit(reference_counts: Sequence[int], max_refs: int) -> dict:
+    """What scoring with the first ``max_refs`` references does to items with these reference counts:
+    ``{"max_refs", "items", "fewer", "truncated", "dropped_references"}`` -- items with fewer than ``max_refs``
+    references (they keep theirs), items with more (cut to the first ``max_refs``), and how many references
+    that leaves out in all."""
+    c = [int(x) for x in reference_counts]
+    return {"max_refs": int(max_refs), "items": len(c), "fewer": sum(x < max_refs for x in c),
+            "truncated": sum(x > max_refs for x in c), "dropped_references": sum(max(0, x - max_refs) for x in c)}

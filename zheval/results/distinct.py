@@ -1,0 +1,188 @@
+"""Diversity of the outputs: Distinct-n and repeated predictions (:func:`distinct_n`, :func:`repetition`,
+:func:`diversity`).
+
+A system that answers every query with the same safe sentence ("好的，我明白了。") can score well on n-gram
+overlap; Chinese dialogue papers report Distinct-1/2 next to BLEU for exactly this.
+
+* **Distinct-n** (Li et al. 2016, "A Diversity-Promoting Objective Function for Neural Conversation Models",
+  section 4.3): the number of *distinct* n-grams divided by the *total* number of n-grams, over all texts of the
+  corpus at once (a corpus-level ratio, not a mean of per-text ratios). In [0, 1]; 0 when there is no n-gram at all.
+  The n-grams are of the **same tokens the metrics use** (the tokenizer of the config, after its normalisation).
+* For the **references** (the human baseline) every reference of every item counts as one text.
+* **Duplicates**: the share of predictions whose normalised text is exactly the normalised text of another
+  prediction (``["a", "a", "b"]`` → 2/3), and the most frequent prediction with its count (ties: the one that
+  comes first).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+__all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "repetition", "Diversity", "diversity"]
+
+DISTINCT_ORDERS = (1, 2)
+"""The n of the Distinct-n a report gives (Distinct-1 and Distinct-2, as the dialogue papers do)."""
+
+
+class NgramCounter:
+    """The n-grams of a corpus as integer ids, counted for any subset of its items (the Distinct-n of a group
+    without counting the corpus again).
+
+    Args:
+        items: per item a list of token sequences (its texts: one prediction, or its references); n-grams never
+            cross two texts.
+        orders: the n-gram orders to index (ints >= 1).
+
+    Two n-grams get the same id exactly when they are the same tokens (ids are positions in a base-``V`` number over
+    a vocabulary of the corpus' ``V`` tokens, or rows compared whole when ``V ** n`` does not fit in 62 bits).
+
+    Raises:
+        ValueError: an order that is not an int >= 1.
+    """
+
+    def __init__(self, items: Sequence[Sequence[Sequence[str]]], orders: Sequence[int] = DISTINCT_ORDERS) -> None:
+        for n in orders:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise ValueError(f"n must be an int >= 1, got {n!r}")
+        vocab: dict = {}
+        ids = [[np.fromiter((vocab.setdefault(t, len(vocab)) for t in toks), dtype=np.int64, count=len(toks))
+                for toks in texts] for texts in items]
+        v = max(len(vocab), 1)
+        self.n_items = len(items)
+        self._keys: dict = {}
+        for n in orders:
+            flat = v ** n < 2 ** 62
+            per_item = []
+            for texts in ids:
+                parts = []
+                for a in texts:
+                    k = len(a) - n + 1
+                    if k <= 0:
+                        continue
+                    if flat:
+                        key = np.zeros(k, dtype=np.int64)
+                        for j in range(n):
+                            key = key * v + a[j:j + k]
+                    else:
+                        key = np.stack([a[j:j + k] for j in range(n)], axis=1)
+                    parts.append(key)
+                if parts:
+                    per_item.append(np.concatenate(parts))
+                else:
+                    per_item.append(np.zeros((0,) if flat else (0, n), dtype=np.int64))
+            self._keys[n] = per_item
+
+    def distinct(self, n: int, indices=None) -> tuple[float, int, int]:
+        """Distinct-n of the items at ``indices`` (default: all): ``(distinct / total, distinct, total)``, the
+        ratio 0.0 without any n-gram.
+
+        Raises:
+            KeyError: an order that was not indexed.
+        """
+        keys = self._keys[n]
+        sel = [keys[i] for i in (range(self.n_items) if indices is None else indices)]
+        allk = np.concatenate(sel) if sel else np.zeros(0, dtype=np.int64)
+        total = int(allk.shape[0])
+        if not total:
+            return 0.0, 0, 0
+        distinct = int(np.unique(allk, axis=0 if allk.ndim == 2 else None).shape[0])
+        return distinct / total, distinct, total
+
+
+def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float, int, int]:
+    """Distinct-n of a corpus (Li et al. 2016): ``(distinct / total, distinct, total)``.
+
+    Args:
+        token_lists: one token sequence per text; n-grams never cross two texts.
+        n: the n-gram order, an int >= 1.
+
+    Returns:
+        ``(ratio in [0, 1], number of distinct n-grams, number of n-grams)``; the ratio is 0.0 when there is no
+        n-gram (every text shorter than ``n``).
+
+    Raises:
+        ValueError: ``n`` not an int >= 1.
+    """
+    return NgramCounter([[t] for t in token_lists], (n,)).distinct(n)
+
+
+def repetition(texts: Sequence[str]) -> dict:
+    """Repeated texts: ``{"duplicate_share", "duplicates", "most_frequent", "most_frequent_count"}``.
+
+    ``duplicates``: how many texts equal another text of the list (every copy counts, the first included);
+    ``duplicate_share``: that over ``len(texts)`` (0.0 for no text); ``most_frequent`` / ``most_frequent_count``: the
+    most frequent text and how often it occurs (ties: the text seen first; ``None``/0 for no text).
+    """
+    counts = Counter(texts)
+    dup = sum(c for c in counts.values() if c > 1)
+    top, top_n = None, 0
+    for t in texts:  # first-seen order breaks ties
+        if counts[t] > top_n:
+            top, top_n = t, counts[t]
+    return {"duplicate_share": dup / len(texts) if texts else 0.0, "duplicates": dup, "most_frequent": top,
+            "most_frequent_count": top_n}
+
+
+@dataclass
+class Diversity:
+    """Distinct-n of the predictions and of the references, and the repeated predictions, of one group of items.
+
+    Attributes:
+        n_items: items; distinct: ``{"distinct_1": ratio, ...}`` of the predictions; distinct_counts:
+            ``{"distinct_1": [distinct, total], ...}``; reference_distinct / reference_distinct_counts: the same over
+            every reference (the human baseline); repetition: :func:`repetition` of the normalised predictions.
+    """
+
+    n_items: int
+    distinct: dict
+    distinct_counts: dict
+    reference_distinct: dict
+    reference_distinct_counts: dict
+    repetition: dict
+
+    def to_dict(self) -> dict:
+        return {"n_items": self.n_items, "distinct": dict(self.distinct),
+                "distinct_counts": {k: list(v) for k, v in self.distinct_counts.items()},
+                "reference_distinct": dict(self.reference_distinct),
+                "reference_distinct_counts": {k: list(v) for k, v in self.reference_distinct_counts.items()},
+                "repetition": dict(self.repetition)}
+
+
+def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
+              orders: Sequence[int] = DISTINCT_ORDERS, groups=None):
+    """:class:`Diversity` of predictions and their references with the metrics' tokenizer.
+
+    Args:
+        predictions: one string per item; references: per item a list of strings.
+        tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
+            and ``normalize`` the text compared for duplicates).
+        orders: the n of Distinct-n (default :data:`DISTINCT_ORDERS`).
+        groups: optional sequence of item-index arrays; then a list with one :class:`Diversity` per group is
+            returned (the corpus is tokenised and indexed once).
+
+    Raises:
+        ValueError: different lengths; an order < 1.
+    """
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    hyp = NgramCounter([[tokenizer.tokenize_cached(p)] for p in predictions], orders)
+    ref = NgramCounter([[tokenizer.tokenize_cached(r) for r in rs] for rs in references], orders)
+    normalized = [tokenizer.normalize(p) for p in predictions]
+
+    def one(idx) -> Diversity:
+        d, dc, rd, rdc = {}, {}, {}, {}
+        for n in orders:
+            key = f"distinct_{n}"
+            d[key], a, b = hyp.distinct(n, idx)
+            dc[key] = [a, b]
+            rd[key], a, b = ref.distinct(n, idx)
+            rdc[key] = [a, b]
+        return Diversity(len(idx), d, dc, rd, rdc, repetition([normalized[i] for i in idx]))
+
+    if groups is None:
+        return one(range(len(predictions)))
+    return [one(list(idx)) for idx in groups]
