@@ -152,8 +152,12 @@ def test_presets(corpus, preset):
 
 @pytest.mark.parametrize("mode", ["max", "mean", "pool", "best_recall"])
 def test_multi_ref_rules_on_groups(crosswoz_groups, mode):
+    # rougeW is checked on every item above; the per-reference numbers do not depend on the rule (checked once)
     preds, refs = crosswoz_items(crosswoz_groups)
-    check_explanations(preds, refs, metrics=["rouge"], per_reference=True, multi_ref=mode,
-                       rouge_types=ALL_TYPES)
-    check_explanations(preds, refs, metrics=["rouge"], preset="rouge155", multi_ref=mode)
-    check_explanations(preds, refs, metrics=["rouge"], preset="llamafactory", multi_ref=mode, per_reference=True)
+    check_explanations(preds, refs, metrics=["rouge"], per_reference=mode == "max", multi_ref=mode,
+                       rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeSU4"])
+    if mode in ("max", "best_recall"):  # rouge155's pool is its preset default (test_presets)
+        check_explanations(preds, refs, metrics=["rouge"], preset="rouge155", multi_ref=mode, per_reference=True)
+    if mode != "max":  # llamafactory's max is its preset default (test_presets)
+        check_explanations(preds, refs, metrics=["rouge"], preset="llamafactory", multi_ref=mode,
+                           per_reference=mode == "mean")

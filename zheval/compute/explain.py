@@ -495,7 +495,7 @@ def _configs(metrics, options):
 
 
 def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics: Optional[Sequence[str]] = None,
-                  **options) -> List[Dict[str, Any]]:
+                  indices: Optional[Sequence[int]] = None, **options) -> List[Dict[str, Any]]:
     """Explanations of every item of a corpus (the schema in the module docstring), each with its share of the
     corpus BLEU statistics.
 
@@ -510,18 +510,29 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             sentence BLEU, as ``compute_bleu(level="sentence")["scores"]``); the corpus share uses the same options
             at ``level="corpus"``.
 
+        indices: explain only these items (in this order; ints in ``[0, len(predictions))``); the corpus share is
+            still that of the whole corpus (every item's BLEU statistics are counted). Default: every item.
+
     Returns:
-        one dict per item; ``bleu.corpus_share`` = ``{"hyp_len", "ref_len", "matches": [...], "totals": [...]}``
+        one dict per explained item; ``bleu.corpus_share`` = ``{"hyp_len", "ref_len", "matches": [...], "totals": [...]}``
         (this item's fraction, 0-1, of each summed statistic; 0 where the corpus sum is 0), ``"corpus_bleu"`` (the
         corpus score of all items) and ``"corpus_bleu_without_item"`` (the corpus score of the others).
 
     Raises:
         the metrics' errors: TypeError/ValueError of :func:`~zheval.compute.inputs.validate_inputs` (naming
         ``predictions[i]`` / ``references[i][j]``), :class:`~zheval.compute.inputs.EmptyReferenceError`, the option
-        errors of the configs; ValueError for an unknown metric; TypeError for an unknown option.
+        errors of the configs; ValueError for an unknown metric, or an index that is not an item; TypeError for an
+        unknown option.
     """
     metrics, rouge_cfg, bleu_cfg, corpus_cfg = _configs(metrics, options)
     preds, refs = validate_inputs(predictions, references)
+    if indices is None:
+        chosen = list(range(len(preds)))
+    else:
+        chosen = list(indices)
+        for i in chosen:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(preds):
+                raise ValueError(f"indices: {i!r} is not an item index (0 to {len(preds) - 1})")
     first = rouge_cfg if rouge_cfg is not None else bleu_cfg
     warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies)
     rx = _RougeExplainer(rouge_cfg) if rouge_cfg is not None else None
@@ -549,7 +560,7 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
     signatures: Dict[int, Dict[str, str]] = {}
     btok = bleu_cfg.tokenizer.tokenize_cached if bleu_cfg is not None else None
     out = []
-    for pred, rs in zip(preds, refs):
+    for pred, rs in ((preds[i], refs[i]) for i in chosen):
         expl: Dict[str, Any] = {"prediction": entry(pred), "references": [entry(r) for r in rs]}
         sig = signatures.get(len(rs))
         if sig is None:
@@ -564,13 +575,17 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         expl["signature"] = dict(sig)
         out.append(expl)
     if bx is not None and out:
-        _corpus_shares(out, corpus_cfg)
+        if indices is None:
+            all_rows = [e["bleu"]["statistics"] for e in out]
+        else:
+            N = bleu_cfg.max_order
+            all_rows = [bleu_def.item_stats(btok(p), [btok(r) for r in rs], N) for p, rs in zip(preds, refs)]
+        _corpus_shares(out, [sum(col) for col in zip(*all_rows)], corpus_cfg)
     return out
 
 
-def _corpus_shares(out: List[Dict[str, Any]], corpus_cfg: BleuConfig) -> None:
+def _corpus_shares(out: List[Dict[str, Any]], total: List[int], corpus_cfg: BleuConfig) -> None:
     rows = [e["bleu"]["statistics"] for e in out]
-    total = [sum(col) for col in zip(*rows)]
     N = corpus_cfg.max_order
     opts = corpus_cfg.score_options
     corpus_bleu = float(score_stats(total, **opts).score)
