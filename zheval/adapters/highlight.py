@@ -43,9 +43,11 @@ def highlight_runs(entry: Dict[str, Any], token_indices: Iterable[int]) -> List[
     return runs
 
 
-def highlight_html(entry: Dict[str, Any], token_indices: Iterable[int]) -> str:
-    """The original text as HTML (escaped), each matched run in ``<mark class="zheval-match">``."""
-    return "".join(f'<mark class="{MATCH_CLASS}">{escape(s)}</mark>' if m else escape(s)
+def highlight_html(entry: Dict[str, Any], token_indices: Iterable[int], style: str = "") -> str:
+    """The original text as HTML (escaped), each matched run in ``<mark class="zheval-match">`` (with the inline
+    ``style`` when given: a page whose CSS cannot be set)."""
+    attr = f' style="{escape(style)}"' if style else ""
+    return "".join(f'<mark class="{MATCH_CLASS}"{attr}>{escape(s)}</mark>' if m else escape(s)
                    for s, m in highlight_runs(entry, token_indices))
 
 
