@@ -10,7 +10,7 @@ here).
 For each metric the script builds the Space folder with scripts/build_space.py into a temp folder (as the Hub serves
 it), launches its ``app.py`` on 127.0.0.1 with a free port in a subprocess (its own process group, always killed at
 the end), types a two-line example with ragged references, switches the tokenizer to ``jieba``, clicks Compute,
-waits for the result and saves ``OUT_DIR/<metric>.png`` (the page from the title down to the signature). It prints
+waits for the result and saves ``OUT_DIR/<metric>.png`` (the page from the title down to the explanation panel). It prints
 the message, the tables and the signature the page shows.
 
 The served app runs as on a Space and offline: no ``HF_*_OFFLINE`` switch is set, but a ``sitecustomize`` on its
@@ -456,7 +456,7 @@ def shoot(metric: str, out_dir: Path, python: str = sys.executable) -> Path:
             if shown["kind"] != "ok":
                 raise RuntimeError(f"{metric}: the run did not succeed: {shown['message']!r}\n{served.log()[-3000:]}")
             png = Path(out_dir) / f"{metric}.png"
-            page.screenshot(png)
+            page.screenshot(png, bottom_id="explanations")  # down to the explanation panel
             print(f"{metric}: {shown['message']}")
             for name in ("summary", "per_item"):
                 print(f"  {name}: {json.dumps(shown[name], ensure_ascii=False)}")

@@ -64,3 +64,19 @@ def test_library_example_runs_and_equals_the_modules():
     line = next(ln for ln in block.splitlines() if "get_tokenizer" in ln)
     code, expected = line.split("  # ")
     assert repr(eval(code, ns)) == expected.strip()
+
+
+def test_explain_example_runs_and_its_comments_are_true(capsys):
+    block = re.search(r"```python\n(.*?)```", section("## Why this number (explain)"), flags=re.S).group(1)
+    ns: dict = {}
+    exec(compile(block, "README:explain", "exec"), ns)
+    lines = capsys.readouterr().out.splitlines()
+    # 请把包裹放进智能柜 vs 请把包裹放进快递柜: 7 of 9 characters shared, F = 7/9 = 0.7778; vs 包裹放在快递柜里 F = 8/17
+    assert lines[0] == "multi_ref='max': reference 0 has the highest F (0.7778) of 2 references"
+    assert [g["ngram"] for g in ns["rouge1"]["per_reference"][0]["unmatched_prediction"]] == [["智"], ["能"]]
+    # BLEU against both references: clipped matches / totals per order, by hand 7/9, 5/8, 4/7, 3/6
+    assert [(o["matches"], o["total"]) for o in ns["e"]["bleu"]["orders"]] == [(7, 9), (5, 8), (4, 7), (3, 6)]
+    import zheval
+
+    assert ns["e"]["bleu"]["sentence_bleu"] == zheval.compute_bleu(
+        ["请把包裹放进智能柜"], [["请把包裹放进快递柜", "包裹放在快递柜里"]], level="sentence")["scores"][0]

@@ -1,4 +1,4 @@
-"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge.
+"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge, sample, agree, explain.
 
 ::
 
@@ -19,6 +19,8 @@
     zheval sample  --data D --predictions P --k 30 --seed S [--by-metric rougeL] [-o review_sheet.csv] [--key review_key.json]
     zheval agree   --ratings review_sheet.csv --key review_key.json [--format table|json]
     zheval demo                                   # the embedded 小黄鸭 sample
+    zheval explain --data D --predictions P [--id ITEM_ID ...] [--worst K | --best K | --sample K --seed S]
+                   [--metric rougeL] [--format table|json]   # why each item scored what it did (zheval/cli/explain.py)
 
 Exit codes: 0 ok; 2 bad usage or bad input (the message names ``file:line`` or the id; no traceback). Output files
 are written atomically (complete or not at all), and only after everything has been computed, so an error leaves
@@ -46,6 +48,7 @@ import typer
 from .commands import app, ceiling, clean, compare, demo, score  # noqa: F401
 from . import agree, sample  # noqa: F401,E402 - register the commands on app
 from . import textfiles  # noqa: F401  (registers zheval bleu / zheval rouge on app)
+from . import explain  # noqa: F401,E402 - registers the explain command
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]

@@ -6,7 +6,9 @@ the page shows. Every number shown must equal ``round(x, 4)`` of ``evaluate.load
 called here on the same lines (built here as lists, not parsed by the widget), and the signature shown must be
 the module's. Bad input (a blank reference line, more predictions than references, more lines than the widget
 scores, a 100,000-character line, a reference that normalisation empties) must give a message in the page naming
-the line, no traceback, cleared tables, and the next good request must be served with the right numbers.
+the line, no traceback, cleared tables and explanations, and the next good request must be served with the right
+numbers. The explanation panel under the tables must mark, line by line, exactly the matched tokens of
+``zheval.explain_items`` with the module's options (and name the same winning reference).
 
 The served app gets no ``HF_*_OFFLINE`` switch: a guard in its process refuses every connection and name lookup
 outside loopback, and the test fails on any attempt (the app must not need the Hub or any other host).
@@ -160,6 +162,36 @@ def _check_bleu(shown, module, preds, refs, **opts):
     return res
 
 
+_READ_EXPLANATIONS = """
+return [...document.querySelectorAll('#explanations .zheval-explain')].map(d => ({
+  line: Number(d.dataset.line),
+  reference: Number(d.querySelector('.zheval-explain-reference').dataset.reference),
+  prediction: [...d.querySelectorAll('.zheval-explain-prediction mark.zheval-match')].map(m => m.textContent),
+  reference_marks: [...d.querySelectorAll('.zheval-explain-reference mark.zheval-match')].map(m => m.textContent),
+  visible: d.offsetParent !== null}));
+"""
+
+
+def _assert_explanations_shown(page, preds, refs, metric, **opts):
+    """The explanation panel marks exactly the explanation's matched tokens (``zheval.explain_items`` with the
+    module's options; BLEU at sentence level, as the per-item table), line by line, with the winning reference."""
+    from zheval.adapters.highlight import highlight_runs
+    from zheval.compute.explain import explain_items
+
+    if metric == "bleu":
+        opts = {**opts, "level": "sentence"}
+    want = explain_items(preds, refs, metrics=[metric], **opts)
+    shown = page.driver.execute_script(_READ_EXPLANATIONS)
+    assert [s["line"] for s in shown] == list(range(1, len(preds) + 1)) and all(s["visible"] for s in shown)
+    for s, e in zip(shown, want):
+        h = e["highlight"]
+        assert s["reference"] == h["reference"] + 1
+        assert s["prediction"] == [t for t, m in highlight_runs(e["prediction"], h["prediction"]) if m], s
+        assert s["reference_marks"] == [t for t, m in highlight_runs(e["references"][h["reference"]],
+                                                                      h["reference_tokens"]) if m], s
+    assert any(s["prediction"] for s in shown)  # something is marked at all
+
+
 def _open(served, driver, metric):
     app, module = served[metric]
     return browser_kit.WidgetPage(driver, app.url).open(), module
@@ -177,6 +209,8 @@ def test_rouge_widget_shows_the_module_numbers(served, driver):
     res = _check_rouge(page.compute(), module, PREDICTIONS, REFERENCES, tokenizer="jieba", multi_ref="mean",
                        rouge_types=types)
     assert "|tok:jieba-" in res["signature"] and "|multi:mean|" in res["signature"]
+    _assert_explanations_shown(page, PREDICTIONS, REFERENCES, "rouge", tokenizer="jieba", multi_ref="mean",
+                               rouge_types=types)
     # the jieba run is not the character run (the option reached the module)
     assert res["rouge1"] != module.compute(predictions=PREDICTIONS, references=REFERENCES, multi_ref="mean")["rouge1"]
 
@@ -196,6 +230,8 @@ def test_bleu_widget_shows_the_module_numbers(served, driver):
     res = _check_bleu(page.compute(), module, PREDICTIONS, REFERENCES, tokenizer="jieba", level="corpus",
                       smooth_method="floor", bp_ref_length="shortest", max_order=3)
     assert "|tok:jieba-" in res["signature"] and "|order:3|smooth:floor[0.1]|bp:shortest|" in res["signature"]
+    _assert_explanations_shown(page, PREDICTIONS, REFERENCES, "bleu", tokenizer="jieba", smooth_method="floor",
+                               bp_ref_length="shortest", max_order=3)
 
     page.choose("preset", "sacrebleu-zh")
     res = _check_bleu(page.compute(), module, PREDICTIONS, REFERENCES, preset="sacrebleu-zh")
@@ -232,6 +268,7 @@ def test_bad_input_gives_a_message_naming_the_line_and_the_server_goes_on(served
         _assert_no_traceback(page)
         # no stale numbers next to the error: the tables are hidden, the signature empty
         assert shown["signature"] == "" and not shown["summary"]["visible"] and not shown["per_item"]["visible"]
+        assert page.driver.execute_script(_READ_EXPLANATIONS) == []  # no stale explanation either
         # the next good request is served, with the right numbers
         page.paste_text("predictions", PREDICTIONS_TEXT)
         page.paste_text("references", REFERENCES_TEXT)
