@@ -41,7 +41,8 @@ app = typer.Typer(
 @app.command()
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "plot", "plot_by", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize",
-       "punct", "preset", "predictions_format", "label_check", "min_refs", "max_refs", "items", "quiet")
+       "punct", "preset", "predictions_format", "label_check", "min_refs", "max_refs", "items", "quiet", "html",
+       "html_metric")
 def score(o) -> None:
     """Score predictions against a 小黄鸭 test set: BLEU and ROUGE overall, per domain and per difficulty."""
 
@@ -49,9 +50,16 @@ def score(o) -> None:
         from ..adapters.duck.evaluate import evaluate_predictions
 
         ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions})
-        report = evaluate_predictions(ds, o.predictions, keep_items=o.items, label_check=o.label_check,
-                                      predictions_format=o.predictions_format, **kwargs)
-        emit_report(report, o.fmt, o.output, o.plot, o.plot_by)
+        report = evaluate_predictions(ds, o.predictions, keep_items=o.items or o.html is not None,
+                                      label_check=o.label_check, predictions_format=o.predictions_format, **kwargs)
+        page = None
+        if o.html is not None:
+            from ..adapters.duck.html_report import score_html_for_options
+
+            page = score_html_for_options(report, ds, o.html_metric, kwargs)
+            if not o.items:  # kept for the page only
+                report.items = None
+        emit_report(report, o.fmt, o.output, o.plot, o.plot_by, html=o.html, html_page=page)
 
     run_command(go)
 
@@ -75,7 +83,7 @@ def ceiling(o) -> None:
 @app.command()
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
-       "predictions_format", "label_check", "min_refs", "max_refs", "quiet",
+       "predictions_format", "label_check", "min_refs", "max_refs", "quiet", "html",
        predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
 def compare(o) -> None:
     """Paired bootstrap comparison of two systems on the same items (B − A, interval, sacrebleu's p-value; an exact
@@ -88,7 +96,12 @@ def compare(o) -> None:
                                            "--predictions B": o.predictions[1]})
         report = compare_predictions(ds, o.predictions[0], o.predictions[1], label_check=o.label_check,
                                      predictions_format=o.predictions_format, **kwargs)
-        emit_report(report, o.fmt, o.output, None, "")
+        page = None
+        if o.html is not None:
+            from ..adapters.duck.html_report import render_html
+
+            page = render_html(report)
+        emit_report(report, o.fmt, o.output, None, "", html=o.html, html_page=page)
 
     run_command(go)
 
@@ -99,10 +112,16 @@ def scoring_arguments(o, inputs: dict):
     apply_quiet(o.quiet)
     check_tokenizer(o.tokenizer)
     plot = getattr(o, "plot", None)
-    check_output_dir(o.output, plot)
-    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot})
+    html = getattr(o, "html", None)
+    check_output_dir(o.output, plot, html)
+    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html})
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
+    if html is not None:
+        from ..adapters.duck.html_report import check_sample_metric
+
+        check_sample_metric(getattr(o, "html_metric", None), mets, split_list(o.rouge_types, "--rouge-types"),
+                            "--html-metric")
     bleu_opts = {**preset_options(o.preset, mets), **bleu_options(o.smooth, o.max_order)}
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)

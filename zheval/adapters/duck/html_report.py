@@ -41,6 +41,9 @@ __all__ = [
     "inline_svg",
     "render_html",
     "score_html",
+    "check_sample_metric",
+    "explain_options",
+    "score_html_for_options",
 ]
 
 BANDS = ("lowest", "median", "highest")
@@ -333,3 +336,41 @@ def _library_explainer() -> Callable | None:
     except ImportError:
         return None
     return explain_items
+
+
+def check_sample_metric(metric: str | None, metrics: Sequence[str], rouge_types: Sequence[str],
+                        flag: str = "metric") -> None:
+    """Check, before any work, that the sample metric ``metric`` will be in the report scored with ``metrics``
+    (``bleu``, ``rouge``) and ``rouge_types`` (``None`` is always fine: :func:`default_sample_metric`).
+
+    Raises:
+        ValueError: ``metric`` is not one of the metrics the report will have (the message lists them).
+    """
+    if metric is None:
+        return
+    names = (["bleu"] if "bleu" in metrics else []) + (list(rouge_types) if "rouge" in metrics else [])
+    if metric not in names:
+        raise ValueError(f"{flag} {metric!r} is not reported by this run; choose one of: {', '.join(names)}")
+
+
+def explain_options(cfg) -> dict:
+    """The keyword options of :func:`zheval.explain_items` that reproduce the scoring of ``cfg`` (a
+    :class:`~zheval.adapters.duck.config.ScoreConfig`): its tokenizer object itself (normalisation, terms, punct
+    and jieba options included), the ROUGE types, multi-reference rule and sentence split, the BLEU options."""
+    b = cfg.bleu_config
+    opts = {"tokenizer": cfg.tokenizer, "rouge_types": list(cfg.rouge_config.types),
+            "multi_ref": cfg.rouge_config.multi_ref, "sentence_split": cfg.rouge_config.sentence_split,
+            "max_order": b.max_order, "smooth_method": b.smooth_method, "smooth_value": b.smooth_value,
+            "bp_ref_length": b.bp_ref_length}
+    return opts
+
+
+def score_html_for_options(report: Report, ds, metric: str | None, options: dict) -> str:
+    """:func:`score_html` for a report made by ``evaluate_predictions(ds, ..., keep_items=True, **options)``: the
+    scoring options are resolved again from ``options`` by the same
+    :func:`~zheval.adapters.duck.config.make_config`, so the explanations use exactly the report's scoring."""
+    from .config import make_config
+    from .inputs import run_options
+
+    _, scoring = run_options(dict(options))
+    return score_html(report, ds, metric=metric, explain_options=explain_options(make_config(**scoring)))
