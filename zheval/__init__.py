@@ -13,7 +13,7 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "score", "get_tokenizer", "ZhevalWarning",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "score", "get_tokenizer", "explain", "explain_items", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
@@ -22,6 +22,8 @@ _LAZY = {
     "compute_bleu": "zheval.compute.bleu",
     "score": "zheval.compute.joint",
     "get_tokenizer": "zheval.tokenizers",
+    "explain": "zheval.compute.explain",
+    "explain_items": "zheval.compute.explain",
     # warning categories of the input guards, for warnings.filterwarnings(..., category=...)
     "ZhevalWarning": "zheval.compute.guards",
     "UnsegmentedTextWarning": "zheval.compute.guards",

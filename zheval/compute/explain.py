@@ -1,0 +1,592 @@
+"""Why this number: the explanation of one item's BLEU and ROUGE, from the very statistics the metrics compute.
+
+:func:`explain` (one prediction with its references) and :func:`explain_items` (a corpus, with each item's share of
+the corpus BLEU statistics) return a JSON-serialisable dict per item. Nothing here re-implements a rule: the options
+are resolved by :func:`~zheval.compute.rouge.rouge_config` / :func:`~zheval.compute.bleu.bleu_config` (presets
+included), the tokens come from the config's tokenizer, every P/R/F is the metric's own item scorer
+(:func:`zheval.definitions.rouge.make_item_scorer` or the preset's), the multi-reference choice is
+:func:`zheval.definitions.rouge.combine_references`, the BLEU statistics are
+:func:`zheval.definitions.bleu.item_stats` and the sentence BLEU is :func:`zheval.definitions.bleu_score.score_stats`.
+The breakdowns (which n-gram matched, where the LCS aligned) are listed from the same counting units
+(:func:`zheval.definitions.rouge.ngram_counts`, :func:`zheval.definitions.lcs.lcs_ref_positions`,
+:func:`zheval.definitions.union_lcs.union_lcs_ref_positions`, ...), and ``tests/compute/test_explain.py`` checks that
+they add up to the metric's hits on all of the shared real data.
+
+The schema (keys always present unless marked optional; all scores on the 0-1 scale)::
+
+    {"prediction": TEXT, "references": [TEXT, ...],
+     "rouge": {"<type>": {                                   # only when "rouge" is among the metrics
+         "per_reference": [{"reference": j, "precision", "recall", "fmeasure",
+                            "hits", "reference_total", "prediction_total", ...type-specific...}],
+         "selected": int | None,     # the reference the multi_ref rule chose (max, best_recall); None for mean/pool
+         "rule": "max" | "mean" | "pool" | "best_recall",    # multi_ref
+         "formula": "zheval" | "rouge155" | "llamafactory",  # whose per-reference formula (the preset's)
+         "why": str,                                         # one sentence: why this reference / this combination
+         "score": {"precision", "recall", "fmeasure"}}},     # == compute_rouge's per-item numbers, exactly
+     "bleu": {"orders": [{"n", "ngrams": [{"ngram": [tok, ...], "count", "clipped", "clip_references": [j, ...]}],
+                          "matches", "total"}],
+              "hyp_len", "ref_len", "ref_len_rule": "closest" | "shortest" | "none", "ref_len_reference": j,
+              "why": str, "sentence_bleu", "precisions": [...], "brevity_penalty", "level", "statistics": [row],
+              "corpus_share": {...}},                        # corpus_share: explain_items only
+     "highlight": {"reference": j, "prediction": [token indices], "reference_tokens": [token indices],
+                   "rule": "unigram"},
+     "signature": {"rouge": str, "bleu": str}}               # the metrics' signatures for this one item
+
+    TEXT = {"text": str (original), "normalized": str, "tokenizer": str,
+            "tokens": [{"token": str, "start": int, "end": int}],   # [start, end) in the ORIGINAL text
+            "spans": "exact" | "approximate",
+            # optional, only when BLEU's tokenizer differs from ROUGE's (preset llamafactory):
+            "bleu_normalized": str, "bleu_tokens": [...same shape...], "bleu_tokenizer": str}
+
+ROUGE type-specific keys of ``per_reference`` entries:
+
+* ``rougeN``: ``matched`` = ``[{"ngram", "prediction_count", "reference_count", "match"}]`` (match = the clipped
+  count, ``min`` of the two), ``unmatched_prediction`` / ``unmatched_reference`` = ``[{"ngram", "count"}]``;
+  ``counting``: ``"multiset"`` (zheval, rouge155) or ``"set"`` (llamafactory: rouge-chinese counts distinct
+  n-grams, so ``match`` is 1 and the totals are the numbers of distinct n-grams).
+* ``rougeL``: ``alignment`` = ``[[prediction position, reference position], ...]``, one LCS (the one rouge-score
+  and ROUGE-1.5.5 pick on the reference side; the prediction side is its leftmost embedding).
+* ``rougeLsum``: ``sentences`` = ``[{"reference_sentence": k, "union": [...], "hits": [...]}]``: the union-LCS
+  positions of reference sentence k and those of them that count after clipping, as positions in the whole
+  (flattened) reference.
+* ``rougeW``: ``weight``, ``alignment_reference`` (the reference positions of the weighted LCS path); ``hits`` is
+  the WLCS value and the totals are f(length) (rouge155: its own hit and f(f(|ref|)), see
+  :mod:`zheval.presets.rouge155`).
+* ``rougeS<d>`` / ``rougeSU<d>``: ``skip``, ``skip_bigram_hits``, ``unigram_hits`` (SU), the totals.
+
+Positions index the ``tokens`` of the text entries, except under the ``llamafactory`` ROUGE preset, where they
+index the word lists rouge-chinese scores, given as ``units`` (``{"prediction": [...], "references": [[...]]}``)
+in the type's entry.
+
+Character spans: the tokens are found in order in the normalised text, and each normalised character is mapped to
+the original character it came from by normalising the original one character at a time. When that reproduces the
+normalised text (the usual case: NFKC of one character, punctuation unification, lower-casing, zero-width removal)
+the spans are **exact**. When a step depends on context (the ``space`` step joining across characters, NFKC
+composition of a base and a combining mark, OpenCC ``t2s`` phrases), the two are aligned with
+:class:`difflib.SequenceMatcher`: characters in equal runs stay exact, a token touching a changed run gets the
+span of the whole original run, and the text entry says ``"spans": "approximate"``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import Counter
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+from ..definitions import bleu as bleu_def
+from ..definitions.bleu_score import score_stats
+from ..definitions.lcs import lcs_ref_positions, wlcs, wlcs_ref_positions
+from ..definitions.rouge import (
+    clipped_overlap,
+    combine_references,
+    make_item_scorer,
+    ngram_counts,
+    parse_rouge_type,
+    skip_bigram_counts,
+)
+from ..definitions.union_lcs import union_lcs_ref_positions
+from ..presets import PRESET_NAMES
+from ..presets.llamafactory import make_llamafactory_item_scorer, rouge_chinese_words
+from ..presets.rouge155 import make_rouge155_item_scorer, rouge155_su_counts, rouge155_wlcs_hit
+from .bleu import BLEU_OPTIONS, BleuConfig, bleu_config
+from .guards import warn_input_slips
+from .inputs import check_references, validate_inputs
+from .options import refused_hub_options
+from .rouge import ROUGE_OPTIONS, RougeConfig, rouge_config
+
+__all__ = ["EXPLAIN_METRICS", "explain", "explain_items", "token_spans"]
+
+#: The metrics an explanation can cover.
+EXPLAIN_METRICS = ("bleu", "rouge")
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Character spans
+
+
+def _char_map(text: str, normalized: str, normalizer) -> Tuple[List[Tuple[int, int]], bool]:
+    """For each character of ``normalized``, the ``[start, end)`` of the original characters it comes from, and
+    whether the mapping is exact (module docstring)."""
+    memo: Dict[str, str] = {}
+    pieces = []
+    src: List[int] = []
+    for i, c in enumerate(text):
+        p = memo.get(c)
+        if p is None:
+            p = memo[c] = normalizer(c)
+        pieces.append(p)
+        src.extend([i] * len(p))
+    joined = "".join(pieces)
+    if joined == normalized:
+        return [(i, i + 1) for i in src], True
+    out: List[Tuple[int, int]] = [(0, 0)] * len(normalized)
+    exact = True
+    sm = difflib.SequenceMatcher(None, joined, normalized, autojunk=False)
+    for tag, k1, k2, j1, j2 in sm.get_opcodes():
+        if tag == "equal":
+            for d in range(j2 - j1):
+                i = src[k1 + d]
+                out[j1 + d] = (i, i + 1)
+        elif j2 > j1:
+            exact = False
+            if k2 > k1:
+                span = (src[k1], src[k2 - 1] + 1)
+            else:
+                pos = src[k1] if k1 < len(src) else len(text)
+                span = (pos, pos)
+            for j in range(j1, j2):
+                out[j] = span
+    return out, exact
+
+
+def token_spans(text: str, tokenizer) -> Dict[str, Any]:
+    """The text entry of an explanation: ``{"text", "normalized", "tokenizer", "tokens": [{"token", "start",
+    "end"}], "spans"}`` with each token's ``[start, end)`` in the original ``text`` (module docstring).
+
+    Args:
+        text: the original text (str); tokenizer: a zheval :class:`~zheval.tokenizers.BaseTokenizer`.
+    Returns:
+        the dict above; ``spans`` is ``"exact"`` or ``"approximate"`` (a token not found in the normalised text,
+        e.g. from a user callable that rewrites tokens, also makes it approximate: it gets an empty span at the
+        current position).
+    Raises:
+        TypeError: ``text`` is not a str (from the tokenizer).
+    """
+    normalized = tokenizer.normalize(text)
+    tokens = tokenizer.tokenize_cached(text)
+    cmap, exact = _char_map(text, normalized, tokenizer.normalizer)
+    out = []
+    cursor = 0
+    for tok in tokens:
+        tok = str(tok)
+        pos = normalized.find(tok, cursor) if tok else -1
+        if pos < 0:
+            exact = False
+            at = cmap[cursor][0] if cursor < len(cmap) else len(text)
+            out.append({"token": tok, "start": at, "end": at})
+            continue
+        end = pos + len(tok)
+        start_o = min(cmap[j][0] for j in range(pos, end))
+        end_o = max(cmap[j][1] for j in range(pos, end))
+        out.append({"token": tok, "start": start_o, "end": end_o})
+        cursor = end
+    return {"text": text, "normalized": normalized, "tokenizer": tokenizer.name, "tokens": out,
+            "spans": "exact" if exact else "approximate"}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# ROUGE
+
+
+def _score_dict(s) -> Dict[str, float]:
+    return {"precision": float(s.precision), "recall": float(s.recall), "fmeasure": float(s.fmeasure)}
+
+
+def _gram(g, n: int) -> list:
+    return [g] if n == 1 else list(g)
+
+
+def _ngram_detail(hyp: Sequence, ref: Sequence, n: int, as_set: bool) -> Dict[str, Any]:
+    ch, cr = ngram_counts(hyp, n), ngram_counts(ref, n)
+    matched, unmatched_h = [], []
+    for g, c in ch.items():
+        rc = cr.get(g, 0)
+        if rc:
+            matched.append({"ngram": _gram(g, n), "prediction_count": c, "reference_count": rc,
+                            "match": 1 if as_set else min(c, rc)})
+        else:
+            unmatched_h.append({"ngram": _gram(g, n), "count": c})
+    unmatched_r = [{"ngram": _gram(g, n), "count": c} for g, c in cr.items() if g not in ch]
+    if as_set:
+        hits, rt, pt = len(matched), len(cr), len(ch)
+    else:
+        hits, rt, pt = clipped_overlap(ch, cr), max(len(ref) - n + 1, 0), max(len(hyp) - n + 1, 0)
+    return {"hits": hits, "reference_total": rt, "prediction_total": pt,
+            "counting": "set" if as_set else "multiset", "matched": matched,
+            "unmatched_prediction": unmatched_h, "unmatched_reference": unmatched_r}
+
+
+def _alignment(hyp: Sequence, ref: Sequence) -> List[List[int]]:
+    """One LCS as ``[[hyp position, ref position]]``: the reference positions rouge-score picks
+    (:func:`lcs_ref_positions`), embedded leftmost in the prediction."""
+    ref_pos = lcs_ref_positions(ref, hyp) if hyp and ref else []
+    out, j = [], 0
+    for rp in ref_pos:
+        while hyp[j] != ref[rp]:
+            j += 1
+        out.append([j, rp])
+        j += 1
+    return out
+
+
+def _lsum_detail(hyp_sents, ref_sents) -> Dict[str, Any]:
+    """Union-LCS positions per reference sentence and the hits that survive clipping (rouge-score's walk)."""
+    unions = union_lcs_ref_positions(ref_sents, hyp_sents) if any(hyp_sents) and any(ref_sents) else \
+        [[] for _ in ref_sents]
+    ref_left = Counter(t for s in ref_sents for t in s)
+    hyp_left = Counter(t for s in hyp_sents for t in s)
+    sentences, offset, hits = [], 0, 0
+    for k, (sent, union) in enumerate(zip(ref_sents, unions)):
+        counted = []
+        for p in union:
+            t = sent[p]
+            if ref_left[t] > 0 and hyp_left[t] > 0:
+                ref_left[t] -= 1
+                hyp_left[t] -= 1
+                counted.append(offset + p)
+        hits += len(counted)
+        sentences.append({"reference_sentence": k, "union": [offset + p for p in union], "hits": counted})
+        offset += len(sent)
+    return {"hits": hits, "sentences": sentences}
+
+
+def _rouge_pair_detail(rt, formula: str, config: RougeConfig, hyp, ref) -> Dict[str, Any]:
+    """The counting-unit breakdown of one ROUGE type for one (prediction, reference); ``hyp``/``ref`` are
+    sentence tuples (zheval, rouge155) or word lists (llamafactory)."""
+    if formula == "llamafactory":
+        hf, rf = hyp, ref
+        if rt.kind == "N":
+            return _ngram_detail(hf, rf, rt.n, as_set=True) if hf and rf else \
+                {**_ngram_detail([], [], rt.n, True), "hits": 0, "reference_total": 0, "prediction_total": 0}
+        al = _alignment(hf, rf) if hf and rf else []
+        return {"hits": len(al), "reference_total": len(rf) if hf else 0, "prediction_total": len(hf) if rf else 0,
+                "alignment": al}
+    hf = [t for s in hyp for t in s]
+    rf = [t for s in ref for t in s]
+    w = config.rouge_w_weight
+    if rt.kind == "N":
+        return _ngram_detail(hf, rf, rt.n, as_set=False)
+    if rt.kind == "L":
+        al = _alignment(hf, rf)
+        return {"hits": len(al), "reference_total": len(rf), "prediction_total": len(hf), "alignment": al}
+    if rt.kind == "Lsum":
+        d = _lsum_detail(hyp, ref)
+        return {"hits": d["hits"], "reference_total": len(rf), "prediction_total": len(hf),
+                "sentences": d["sentences"]}
+    if rt.kind == "W":
+        path = wlcs_ref_positions(rf, hf, w) if hf and rf else []
+        if formula == "rouge155":
+            hit, base = rouge155_wlcs_hit([rf], [hf], w)
+            return {"weight": w, "hits": hit, "reference_total": base ** w, "prediction_total": len(hf) ** w,
+                    "alignment_reference": path}
+        return {"weight": w, "hits": wlcs(rf, hf, w) if hf and rf else 0.0, "reference_total": len(rf) ** w,
+                "prediction_total": len(hf) ** w, "alignment_reference": path}
+    # S / SU
+    if formula == "rouge155" and rt.kind == "SU":
+        (sh, uh), (sr, ur) = rouge155_su_counts(hf, rt.skip), rouge155_su_counts(rf, rt.skip)
+    else:
+        sh, sr = skip_bigram_counts(hf, rt.skip), skip_bigram_counts(rf, rt.skip)
+        uh, ur = (Counter(hf), Counter(rf)) if rt.kind == "SU" else (Counter(), Counter())
+    skip_hits, uni_hits = clipped_overlap(sh, sr), clipped_overlap(uh, ur)
+    out = {"skip": rt.skip, "skip_bigram_hits": skip_hits,
+           "skip_bigram_reference_total": sum(sr.values()), "skip_bigram_prediction_total": sum(sh.values())}
+    if rt.kind == "SU":
+        out.update(unigram_hits=uni_hits, unigram_reference_total=sum(ur.values()),
+                   unigram_prediction_total=sum(uh.values()))
+    out.update(hits=skip_hits + uni_hits, reference_total=sum(sr.values()) + sum(ur.values()),
+               prediction_total=sum(sh.values()) + sum(uh.values()))
+    return out
+
+
+class _RougeExplainer:
+    """The ROUGE part of explanations under one config (the scorers built once)."""
+
+    def __init__(self, config: RougeConfig):
+        self.config = config
+        self.types = [parse_rouge_type(t) for t in config.types]
+        names = list(config.types)
+        if config.preset == "llamafactory":
+            self.formula = "llamafactory"
+            self.scorer = make_llamafactory_item_scorer(names, config.multi_ref)
+        elif config.preset == "rouge155":
+            self.formula = "rouge155"
+            self.scorer = make_rouge155_item_scorer(names, config.multi_ref, config.beta, config.rouge_w_weight)
+        else:
+            self.formula = "zheval"
+            self.scorer = make_item_scorer(names, config.multi_ref, config.beta, config.rouge_w_weight)
+
+    def units(self, text: str):
+        """What the scorer is fed for one text: sentence tuples, or (llamafactory) the flat tokens."""
+        tok = self.config.tokenizer
+        if self.formula == "llamafactory":
+            return tok.tokenize_cached(text)
+        return tok.tokenize_sentences(text, self.config.sentence_split)
+
+    def explain(self, hyp_units, refs_units) -> Dict[str, Any]:
+        cfg, k = self.config, len(refs_units)
+        combined = self.scorer(hyp_units, refs_units)
+        per_ref = [self.scorer(hyp_units, [r]) for r in refs_units] if k > 1 else [combined]
+        if self.formula == "llamafactory":
+            hyp_d = rouge_chinese_words(hyp_units)
+            refs_d = [rouge_chinese_words(r) for r in refs_units]
+        else:
+            hyp_d, refs_d = hyp_units, refs_units
+        out: Dict[str, Any] = {}
+        for rt in self.types:
+            t = rt.name
+            entries = []
+            for j in range(k):
+                entry = {"reference": j, **_score_dict(per_ref[j][t])}
+                entry.update(_rouge_pair_detail(rt, self.formula, cfg, hyp_d, refs_d[j]))
+                entries.append(entry)
+            selected, why = self._select(t, per_ref, combined, k)
+            te = {"per_reference": entries, "selected": selected, "rule": cfg.multi_ref, "formula": self.formula,
+                  "why": why, "score": _score_dict(combined[t])}
+            if self.formula == "llamafactory":
+                te["units"] = {"prediction": list(hyp_d), "references": [list(r) for r in refs_d]}
+            out[t] = te
+        return out
+
+    def _select(self, t: str, per_ref, combined, k: int):
+        mode = self.config.multi_ref
+        if k == 1:
+            return 0, "one reference"
+        if mode in ("mean", "pool"):
+            if mode == "mean":
+                return None, (f"multi_ref='mean': the mean of the {k} per-reference precisions, recalls and "
+                              "F-measures (each averaged separately)")
+            return None, f"multi_ref='pool' (ROUGE-1.5.5 -f A): hits and totals summed over the {k} references, then scored"
+        # THE rule, on the per-reference scores of the metric's own formula
+        stats = [(j, 0, 0) for j in range(k)]
+        best = combine_references(stats, mode, score=lambda j, _r, _h: per_ref[j][t],
+                                  recall=lambda st: per_ref[st[0]][t].recall)
+        sel = next(j for j in range(k) if per_ref[j][t] is best)
+        if tuple(per_ref[sel][t]) != tuple(combined[t]):
+            # rouge155 -f B compares its own unrounded recall for L/W; pick the reference whose score it reports
+            sel = next(j for j in range(k) if tuple(per_ref[j][t]) == tuple(combined[t]))
+        s = per_ref[sel][t]
+        if mode == "max":
+            ties = [j for j in range(k) if per_ref[j][t].fmeasure == s.fmeasure]
+            why = f"multi_ref='max': reference {sel} has the highest F ({s.fmeasure:.4f}) of {k} references"
+            key = "F"
+        else:
+            ties = [j for j in range(k) if per_ref[j][t].recall == s.recall]
+            why = f"multi_ref='best_recall': reference {sel} has the highest recall ({s.recall:.4f}) of {k} references"
+            key = "recall"
+        if len(ties) > 1:
+            why += f"; references {ties} tie on {key}, the first wins"
+        return sel, why
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# BLEU
+
+
+class _BleuExplainer:
+    """The BLEU part of explanations under one config."""
+
+    def __init__(self, config: BleuConfig):
+        self.config = config
+
+    def explain(self, hyp: Sequence, refs: Sequence[Sequence]) -> Dict[str, Any]:
+        cfg = self.config
+        N = cfg.max_order
+        row = bleu_def.item_stats(list(hyp), [list(r) for r in refs], N)
+        orders = []
+        for n in range(1, N + 1):
+            h = bleu_def.ngram_counts(hyp, n)
+            rcs = [bleu_def.ngram_counts(r, n) for r in refs]
+            grams = []
+            for g, c in h.items():
+                counts = [rc.get(g, 0) for rc in rcs]
+                mx = max(counts)
+                grams.append({"ngram": _gram(g, n), "count": c, "clipped": min(c, mx),
+                              "clip_references": [j for j, x in enumerate(counts) if mx and x == mx]})
+            orders.append({"n": n, "ngrams": grams, "matches": int(row[3 + n - 1]), "total": int(row[3 + N + n - 1])})
+        hyp_len, closest, shortest = int(row[0]), int(row[1]), int(row[2])
+        ref_lens = [len(r) for r in refs]
+        rule = cfg.bp_ref_length
+        ref_len = shortest if rule == "shortest" else closest
+        which = ref_lens.index(ref_len)
+        if rule == "shortest":
+            why = f"bp_ref_length='shortest': reference {which} is the shortest ({ref_len} tokens)"
+        else:
+            why = (f"bp_ref_length='{rule}': reference {which} ({ref_len} tokens) is the closest in length to the "
+                   f"prediction ({hyp_len} tokens)")
+            if len(refs) > 1:
+                why += f" among lengths {ref_lens} (ties go to the shorter)"
+            if rule == "none":
+                why += "; no brevity penalty is applied"
+        s = score_stats(row, **cfg.score_options)
+        return {"orders": orders, "hyp_len": hyp_len, "ref_len": ref_len, "ref_len_rule": rule,
+                "ref_len_reference": which, "why": why, "sentence_bleu": float(s.score),
+                "precisions": [float(p) for p in s.precisions], "brevity_penalty": float(s.brevity_penalty),
+                "level": cfg.level, "statistics": [int(x) for x in row]}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Highlight
+
+
+def _unigram_marks(a: Sequence[str], b: Sequence[str]) -> List[int]:
+    """Indices of ``a``'s tokens that match a token of ``b``, clipped, left to right."""
+    left = Counter(b)
+    out = []
+    for i, t in enumerate(a):
+        if left[t] > 0:
+            left[t] -= 1
+            out.append(i)
+    return out
+
+
+def _highlight(expl: Dict[str, Any], rouge_cfg: Optional[RougeConfig]) -> Dict[str, Any]:
+    """The winning reference for display and the matched display tokens (clipped unigram matches)."""
+    pred = [t["token"] for t in expl["prediction"]["tokens"]]
+    refs = [[t["token"] for t in r["tokens"]] for r in expl["references"]]
+    winner = None
+    if "rouge" in expl:
+        first = expl["rouge"][rouge_cfg.types[0]]
+        winner = first["selected"]
+        if winner is None:
+            fs = [e["fmeasure"] for e in first["per_reference"]]
+            winner = fs.index(max(fs))
+    if winner is None:
+        hits = [len(_unigram_marks(pred, r)) for r in refs]
+        winner = hits.index(max(hits))
+    return {"reference": winner, "prediction": _unigram_marks(pred, refs[winner]),
+            "reference_tokens": _unigram_marks(refs[winner], pred), "rule": "unigram"}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Public API
+
+
+def _configs(metrics, options):
+    if metrics is None:
+        preset = options.get("preset")
+        metrics = PRESET_NAMES.get(preset, EXPLAIN_METRICS) if preset is not None else EXPLAIN_METRICS
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    metrics = list(metrics)
+    bad = [m for m in metrics if m not in EXPLAIN_METRICS]
+    if bad or not metrics:
+        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(EXPLAIN_METRICS)}")
+    unknown = sorted(k for k in options if k not in ROUGE_OPTIONS and k not in BLEU_OPTIONS)
+    if unknown:
+        raise TypeError(f"explain got unknown option(s) {unknown}; valid options: "
+                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}{refused_hub_options(unknown)}")
+    rouge_cfg = bleu_cfg = corpus_cfg = None
+    if "rouge" in metrics:
+        rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}, _function="explain")
+    if "bleu" in metrics:
+        bopts = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
+        item_opts = dict(bopts)
+        item_opts.setdefault("level", "sentence")
+        bleu_cfg = bleu_config(**item_opts, _function="explain")
+        corpus_cfg = bleu_config(**{**bopts, "level": "corpus"}, _function="explain")
+    return metrics, rouge_cfg, bleu_cfg, corpus_cfg
+
+
+def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics: Optional[Sequence[str]] = None,
+                  **options) -> List[Dict[str, Any]]:
+    """Explanations of every item of a corpus (the schema in the module docstring), each with its share of the
+    corpus BLEU statistics.
+
+    Args:
+        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
+        metrics: ``"bleu"`` and/or ``"rouge"``; default both, or the metrics that have the ``preset`` given
+            (``rouge155``: ROUGE only; ``sacrebleu-zh``: BLEU only; ``llamafactory``: both).
+        options: the options of :func:`zheval.compute_rouge` and :func:`zheval.compute_bleu`, split as
+            :func:`zheval.score` does (tokenizer, terms, normalize, punct, t2s, preset, rouge_types, multi_ref,
+            beta, sentence_split, rouge_w_weight, max_order, smooth_method, smooth_value, bp_ref_length, weights,
+            effective_order, level). ``level`` defaults to ``"sentence"`` here (an item is explained by its
+            sentence BLEU, as ``compute_bleu(level="sentence")["scores"]``); the corpus share uses the same options
+            at ``level="corpus"``.
+
+    Returns:
+        one dict per item; ``bleu.corpus_share`` = ``{"hyp_len", "ref_len", "matches": [...], "totals": [...]}``
+        (this item's fraction, 0-1, of each summed statistic; 0 where the corpus sum is 0), ``"corpus_bleu"`` (the
+        corpus score of all items) and ``"corpus_bleu_without_item"`` (the corpus score of the others).
+
+    Raises:
+        the metrics' errors: TypeError/ValueError of :func:`~zheval.compute.inputs.validate_inputs` (naming
+        ``predictions[i]`` / ``references[i][j]``), :class:`~zheval.compute.inputs.EmptyReferenceError`, the option
+        errors of the configs; ValueError for an unknown metric; TypeError for an unknown option.
+    """
+    metrics, rouge_cfg, bleu_cfg, corpus_cfg = _configs(metrics, options)
+    preds, refs = validate_inputs(predictions, references)
+    first = rouge_cfg if rouge_cfg is not None else bleu_cfg
+    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies)
+    rx = _RougeExplainer(rouge_cfg) if rouge_cfg is not None else None
+    bx = _BleuExplainer(bleu_cfg) if bleu_cfg is not None else None
+    display_tok = first.tokenizer
+    other_tok = bleu_cfg.tokenizer if (rouge_cfg is not None and bleu_cfg is not None and
+                                       bleu_cfg.tokenizer.fingerprint != rouge_cfg.tokenizer.fingerprint) else None
+    for cfg in (rouge_cfg, bleu_cfg):
+        if cfg is not None:
+            tok = cfg.tokenizer
+            check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
+
+    def entry(text: str) -> Dict[str, Any]:
+        e = token_spans(text, display_tok)
+        if other_tok is not None:
+            o = token_spans(text, other_tok)
+            e.update(bleu_normalized=o["normalized"], bleu_tokens=o["tokens"], bleu_tokenizer=o["tokenizer"])
+            if o["spans"] != "exact":
+                e["spans"] = "approximate"
+        return e
+
+    out = []
+    for pred, rs in zip(preds, refs):
+        expl: Dict[str, Any] = {"prediction": entry(pred), "references": [entry(r) for r in rs]}
+        sig: Dict[str, str] = {}
+        if rx is not None:
+            expl["rouge"] = rx.explain(rx.units(pred), [rx.units(r) for r in rs])
+            sig["rouge"] = rouge_cfg.signature([len(rs)])
+        if bx is not None:
+            btok = bleu_cfg.tokenizer.tokenize_cached
+            expl["bleu"] = bx.explain(btok(pred), [btok(r) for r in rs])
+            sig["bleu"] = bleu_cfg.signature([len(rs)])
+        expl["highlight"] = _highlight(expl, rouge_cfg)
+        expl["signature"] = sig
+        out.append(expl)
+    if bx is not None and out:
+        _corpus_shares(out, corpus_cfg)
+    return out
+
+
+def _corpus_shares(out: List[Dict[str, Any]], corpus_cfg: BleuConfig) -> None:
+    rows = [e["bleu"]["statistics"] for e in out]
+    total = [sum(col) for col in zip(*rows)]
+    N = corpus_cfg.max_order
+    opts = corpus_cfg.score_options
+    corpus_bleu = float(score_stats(total, **opts).score)
+    ref_col = 2 if corpus_cfg.bp_ref_length == "shortest" else 1
+
+    def frac(a, b):
+        return a / b if b else 0.0
+
+    for e, row in zip(out, rows):
+        rest = [t - x for t, x in zip(total, row)]
+        e["bleu"]["corpus_share"] = {
+            "hyp_len": frac(row[0], total[0]), "ref_len": frac(row[ref_col], total[ref_col]),
+            "matches": [frac(row[3 + n], total[3 + n]) for n in range(N)],
+            "totals": [frac(row[3 + N + n], total[3 + N + n]) for n in range(N)],
+            "corpus_bleu": corpus_bleu,
+            "corpus_bleu_without_item": float(score_stats(rest, **opts).score),
+        }
+
+
+def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] = None, **options) -> Dict[str, Any]:
+    """Why one prediction scores what it scores: tokens with character spans, per n-gram order the matched and
+    unmatched n-grams, the LCS alignment, per reference P/R/F and the reference the ``multi_ref`` rule chose, BLEU's
+    statistics, reference length and sentence BLEU (the schema in the module docstring, also ``docs/explain.md``).
+
+    Every number equals the metric's own per-item number exactly (``compute_rouge(..., use_aggregator=False)``,
+    ``compute_bleu(..., level="sentence")["scores"]`` and the BLEU statistics row of ``bleu_items``).
+
+    Args:
+        prediction: ``str``; references: a ``str`` or a non-empty ``list[str]``.
+        metrics, options: as :func:`explain_items` (no ``corpus_share``: one item is no corpus).
+
+    Returns:
+        a JSON-serialisable dict (scores on the 0-1 scale).
+
+    Raises:
+        the metrics' errors, as :func:`explain_items` (indices name item 0: ``predictions[0]``,
+        ``references[0][j]``).
+    """
+    expl = explain_items([prediction], [references], metrics=metrics, **options)[0]
+    if "bleu" in expl:
+        expl["bleu"].pop("corpus_share", None)
+    return expl
