@@ -44,6 +44,7 @@ __all__ = [
     "check_sample_metric",
     "explain_options",
     "score_html_for_options",
+    "explanation_mismatches",
 ]
 
 BANDS = ("lowest", "median", "highest")
@@ -172,8 +173,12 @@ def inline_svg(svg: bytes | str) -> str:
 
 
 def _ngram_text(ngram) -> str:
+    """An n-gram for display: tokens that are single characters other than ASCII letters and digits (Han, kana,
+    punctuation) are joined as written, anything else with a space (``快递柜``, ``，也``, ``打开 App``)."""
     if isinstance(ngram, (list, tuple)):
-        return " ".join(str(t) for t in ngram)
+        toks = [str(t) for t in ngram]
+        joined = all(len(t) == 1 and not (t.isascii() and t.isalnum()) for t in toks)
+        return "".join(toks) if joined else " ".join(toks)
     return str(ngram)
 
 
@@ -319,6 +324,7 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
         for gs in samples:
             for s in gs.samples:
                 s.explanation = by_index[s.index]
+        notes.extend(explanation_mismatches(report, by_index))
     plots = []
     dims = list(report.params.get("by", [])) if plot_dimensions is None else list(plot_dimensions)
     for dim in dims:
@@ -330,9 +336,33 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
     return render_html(report, samples, plots, sample_metric=metric, references=refs, notes=notes)
 
 
+def explanation_mismatches(report: Report, explanations: dict) -> list[str]:
+    """Lines naming every explained item whose explanation's numbers are not exactly the report's per-item scores
+    (``Report.items``: sentence BLEU, ROUGE F per type) — an explanation of another scoring than the report's. The
+    page shows them as notes; none is expected (the explanation is computed from the same statistics).
+
+    Args:
+        report: with ``items``; explanations: ``{dataset row: explanation}``.
+    """
+    out = []
+    for i, ex in sorted(explanations.items()):
+        item = report.items[i]
+        for name, _ in report.metrics:
+            if name == "bleu":
+                got = (ex.get("bleu") or {}).get("sentence_bleu")
+                want = item["sentence_bleu"]
+            else:
+                got = ((ex.get("rouge") or {}).get(name) or {}).get("score", {}).get("fmeasure")
+                want = item[name]
+            if got != want:
+                out.append(f"item {item['id']}: the explanation's {name} is {got!r}, the report's {want!r}: the "
+                           "explanation does not describe the reported number")
+    return out
+
+
 def _library_explainer() -> Callable | None:
     try:
-        from ...explain import explain_items  # type: ignore[import-not-found]
+        from ...compute.explain import explain_items
     except ImportError:
         return None
     return explain_items
@@ -355,13 +385,22 @@ def check_sample_metric(metric: str | None, metrics: Sequence[str], rouge_types:
 
 def explain_options(cfg) -> dict:
     """The keyword options of :func:`zheval.explain_items` that reproduce the scoring of ``cfg`` (a
-    :class:`~zheval.adapters.duck.config.ScoreConfig`): its tokenizer object itself (normalisation, terms, punct
-    and jieba options included), the ROUGE types, multi-reference rule and sentence split, the BLEU options."""
+    :class:`~zheval.adapters.duck.config.ScoreConfig`): its metrics, its tokenizer object itself (normalisation,
+    terms, punct and jieba options included), the ROUGE types, multi-reference rule and sentence split, the
+    resolved BLEU options (the BLEU preset's name too) — so each item is explained by the sentence BLEU the report's
+    per-item scores use (the same smoothing, ``effective_order=True``) and by its ROUGE F."""
     b = cfg.bleu_config
-    opts = {"tokenizer": cfg.tokenizer, "rouge_types": list(cfg.rouge_config.types),
-            "multi_ref": cfg.rouge_config.multi_ref, "sentence_split": cfg.rouge_config.sentence_split,
-            "max_order": b.max_order, "smooth_method": b.smooth_method, "smooth_value": b.smooth_value,
-            "bp_ref_length": b.bp_ref_length}
+    opts = {"metrics": list(cfg.metrics), "tokenizer": cfg.tokenizer}
+    if "rouge" in cfg.metrics:
+        opts.update(rouge_types=list(cfg.rouge_config.types), multi_ref=cfg.rouge_config.multi_ref,
+                    sentence_split=cfg.rouge_config.sentence_split)
+    if "bleu" in cfg.metrics:
+        opts.update(max_order=b.max_order, smooth_method=b.smooth_method, smooth_value=b.smooth_value,
+                    bp_ref_length=b.bp_ref_length, effective_order=True)
+        if b.weights is not None:
+            opts["weights"] = list(b.weights)
+        if b.preset is not None:
+            opts["preset"] = b.preset
     return opts
 
 
