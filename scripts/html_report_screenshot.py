@@ -4,7 +4,7 @@ helpers the browser test uses (tests/adapters/duck/test_html_report.py imports :
 :func:`screenshot` from here).
 
     # Debian packages chromium, chromium-driver and fonts-noto-cjk; selenium comes with the test extra
-    .venv/bin/zheval score --data test.jsonl --predictions predictions.jsonl --html report.html
+    .venv/bin/zheval score --data test.jsonl --predictions generated_predictions.jsonl --html report.html
     .venv/bin/python scripts/html_report_screenshot.py report.html report.png            # the whole page
     .venv/bin/python scripts/html_report_screenshot.py report.html top.png --max-height 2400
 
