@@ -5,6 +5,9 @@ scores the page needs do not leak into the other outputs without ``--items``."""
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from typer.testing import CliRunner
 
@@ -92,3 +95,40 @@ def test_compare_html(tmp_path):
     assert 'id="comparison"' in page
     for r in report["comparison"]:
         assert f'data-value="{r["delta"]!r}"' in page and f'data-value="{r["p_value"]!r}"' in page
+
+
+@pytest.mark.parametrize("options", [
+    [],
+    ["--metrics", "rouge", "--rouge-types", "rougeW,rougeSU4,rougeLsum"],
+    ["--metrics", "bleu", "--html-metric", "bleu"],
+    ["--preset", "sacrebleu-zh", "--metrics", "bleu"],
+    ["-t", "jieba", "--punct", "drop"],
+    ["--multi-ref", "mean", "--rouge-types", "rouge1,rougeL"],
+    ["--multi-ref", "best_recall", "--smooth", "floor", "--max-order", "2"],
+], ids=lambda o: " ".join(o) or "defaults")
+def test_explanations_give_the_reported_item_numbers(tmp_path, options):
+    """Under every scoring option the explanation shown for an item gives the JSON report's per-item numbers
+    (sentence BLEU, ROUGE F per type), exactly: the page explains the scoring the report used."""
+    data, preds = _files(tmp_path)
+    out, html = tmp_path / "r.json", tmp_path / "r.html"
+    res = run("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q", "-f", "json", "-o", out, "--html", html,
+              "--items", "--by", "domain", *options)
+    assert res.exit_code == 0, res.output
+    items = json.loads(out.read_text(encoding="utf-8"))["items"]
+    page = html.read_text(encoding="utf-8")
+    articles = page.split('<article class="sample"')[1:]
+    assert len(articles) >= 3
+    checked = 0
+    for a in articles:
+        item = items[int(re.search(r'data-index="(\d+)"', a).group(1))]
+        for rt, value in re.findall(r'<td class="num" data-type="(\w+)" data-value="([^"]+)"', a):
+            assert float(value) == item[rt], (rt, item["id"])
+            checked += 1
+        bleu = re.search(r'class="sentence-bleu" data-value="([^"]+)"', a)
+        if "sentence_bleu" in item:
+            assert float(bleu.group(1)) == item["sentence_bleu"], item["id"]
+            checked += 1
+        else:
+            assert bleu is None
+    assert checked >= len(articles)
+    assert "does not describe the reported number" not in page

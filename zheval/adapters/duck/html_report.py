@@ -24,10 +24,12 @@ SVG that matplotlib wrote is inserted as markup). jinja2 comes with the ``html``
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable, Sequence
 
+from ...compute.guards import ZhevalWarning
 from ...version import __version__
 from .report import Report, group_items, no_interval_reason
 
@@ -192,7 +194,8 @@ def _explanation_view(sample: Sample, references: Sequence[str]) -> dict:
     """What the template shows of one explained item (the numbers copied from the explanation, none recomputed)."""
     ex = sample.explanation
     view = {"bands": sample.bands, "index": sample.index, "id": sample.item["id"], "item": sample.item,
-            "references": list(references), "explanation": ex is not None}
+            "references": list(references), "explanation": ex is not None, "rouge": [], "bleu": None,
+            "reference_views": [], "winner": None}
     if ex is None:
         view["prediction_segments"] = [{"text": sample.item["prediction"], "token": None, "matched": False}]
         return view
@@ -315,9 +318,10 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
                          "installation")
     if explain is not None:
         wanted = sorted({s.index for gs in samples for s in gs.samples})
-        got = explain([report.items[i]["prediction"] for i in wanted], [refs[i] for i in wanted],
-                      **dict(explain_options or {}))
-        got = list(got)
+        with warnings.catch_warnings():  # the input-slip warnings are in the report's warnings already
+            warnings.simplefilter("ignore", ZhevalWarning)
+            got = list(explain([report.items[i]["prediction"] for i in wanted], [refs[i] for i in wanted],
+                               **dict(explain_options or {})))
         if len(got) != len(wanted):
             raise ValueError(f"the explainer returned {len(got)} explanations for {len(wanted)} items")
         by_index = dict(zip(wanted, got))
