@@ -30,11 +30,10 @@ return a :class:`WidgetResult` (pandas DataFrames, the signature, the parsed lin
 browser; :func:`build_demo` wires them into a ``gradio.Blocks`` app without launching it. ``gradio`` (the ``space``
 extra) is imported only here.
 
-A per-line explanation panel (the explain issue's ``zheval.explain``, not written yet) plugs in without changing
-the rest: every run keeps its parsed lines and options in the ``last_run`` ``gr.State`` (``WidgetResult.run``), so
-the panel is one more component under the per-item table and one handler on the table's row selection
-(``per_item.select``) that explains ``last_run["predictions"][i]`` against ``last_run["references"][i]`` with
-``last_run["options"]``.
+Under the tables, every scored line is explained (:func:`explain_html`, at most :data:`MAX_EXPLAINED_LINES` lines;
+the panel says when it stops): the prediction and the winning reference side by side with their matched tokens
+marked ``<mark class="zheval-match">`` (the ``highlight`` of :func:`zheval.explain`, run with the options the
+module was given), and the line's numbers -- each ROUGE type's F, or the sentence BLEU with its matches per order.
 """
 
 from __future__ import annotations
@@ -58,6 +57,8 @@ __all__ = [
     "score_rouge",
     "score_bleu",
     "widget_message",
+    "MAX_EXPLAINED_LINES",
+    "explain_html",
     "card_body",
     "build_demo",
     "space_app",
@@ -79,6 +80,9 @@ ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLs
 #: Decimals shown in the tables (the module's results are not rounded).
 DECIMALS = 4
 NO_PRESET = "(none)"
+#: At most this many lines are explained under the tables (each explanation is a few milliseconds; the panel says
+#: where it stops).
+MAX_EXPLAINED_LINES = 200
 #: Longest message shown in the page (a message quoting a long input line is cut, saying so).
 MAX_MESSAGE_CHARS = 1500
 
@@ -296,6 +300,65 @@ _ERROR_STYLE = ("padding:0.5em 0.8em;border-radius:6px;background:#fdecea;color:
                 "white-space:pre-wrap")
 
 
+_MARK_STYLE = "background:#b7e4c7;color:inherit;padding:0 1px;border-radius:2px"
+_PANEL_STYLE = "border:1px solid #ddd;border-radius:6px;padding:0.5em 0.8em;margin:0.4em 0"
+_SIDE_STYLE = "flex:1;min-width:0;white-space:pre-wrap;line-height:1.6"
+
+
+def explain_html(run: Dict[str, Any], metric: str) -> str:
+    """The explanation panel of one run: one ``<div class="zheval-explain" data-line="i">`` per line (1-based)
+    with the line's numbers, and the prediction (``.zheval-explain-prediction``) and winning reference
+    (``.zheval-explain-reference``, ``data-reference`` = its 1-based number) with the matched runs in
+    ``<mark class="zheval-match">`` (:func:`zheval.adapters.highlight.highlight_html`).
+
+    Args:
+        run: :attr:`WidgetResult.run` (``predictions``, ``references``, the ``options`` passed to the module).
+        metric: ``"chinese_rouge"`` (ROUGE is explained) or ``"chinese_bleu"`` (BLEU, at ``level="sentence"``: the
+            per-item table's sentence BLEU).
+    Returns:
+        HTML (every text escaped); the first :data:`MAX_EXPLAINED_LINES` lines, then a note naming the lines left.
+    Raises:
+        ValueError, TypeError: as :func:`zheval.explain_items` (not for input the module accepted).
+    """
+    from ..compute.explain import explain_items
+    from .highlight import highlight_html
+
+    preds, refs = run["predictions"], run["references"]
+    opts = dict(run["options"])
+    if metric == "chinese_bleu":
+        opts["level"] = "sentence"
+    n = min(len(preds), MAX_EXPLAINED_LINES)
+    items = explain_items(preds, refs, metrics=["rouge" if metric == "chinese_rouge" else "bleu"],
+                          indices=list(range(n)), **opts)
+    parts = ['<div class="zheval-explanations"><h3 style="margin:0.3em 0">Why these numbers: matched tokens, '
+             'prediction and winning reference</h3>']
+    for i, e in enumerate(items, start=1):
+        h = e["highlight"]
+        k = h["reference"]
+        if "rouge" in e:
+            nums = " · ".join(f"{t} F {te['score']['fmeasure']:.{DECIMALS}f}" for t, te in e["rouge"].items())
+        else:
+            b = e["bleu"]
+            nums = f"sentence BLEU {b['sentence_bleu']:.{DECIMALS}f} · matches " + " ".join(
+                f"{o['matches']}/{o['total']}" for o in b["orders"])
+        pred_html = highlight_html(e["prediction"], h["prediction"], _MARK_STYLE) or "<em>(empty)</em>"
+        ref_html = highlight_html(e["references"][k], h["reference_tokens"], _MARK_STYLE)
+        parts.append(
+            f'<div class="zheval-explain" data-line="{i}" style="{_PANEL_STYLE}">'
+            f'<div class="zheval-explain-head"><strong>line {i}</strong> · {html.escape(nums)} · winning reference '
+            f'{k + 1} of {len(e["references"])}</div>'
+            f'<div style="display:flex;gap:1.2em">'
+            f'<div class="zheval-explain-prediction" style="{_SIDE_STYLE}"><small>prediction</small><br>'
+            f'{pred_html}</div>'
+            f'<div class="zheval-explain-reference" data-reference="{k + 1}" style="{_SIDE_STYLE}"><small>reference '
+            f'{k + 1}</small><br>{ref_html}</div></div></div>')
+    if len(preds) > n:
+        parts.append(f'<p class="zheval-explain-more">Lines {n + 1}-{len(preds)} are scored above but not explained '
+                     f'here (the widget explains at most {MAX_EXPLAINED_LINES} lines; use zheval.explain_items).</p>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
 def _message_html(kind: str, text: str) -> str:
     """The message line under the Compute button; ``kind`` is ``"ok"`` or ``"error"`` (escaped: it may quote input)."""
     label = "<strong>Error:</strong> " if kind == "error" else ""
@@ -317,18 +380,20 @@ def card_body(card: Union[str, Path, None]) -> str:
 
 
 def _page_outputs(score, module):
-    """The click handler: ``(message_html, summary, per_item, signature, last_run)`` for any input, never raising.
+    """The click handler: ``(message_html, summary, per_item, signature, last_run, explanations_html)`` for any
+    input, never raising.
 
     On success the two tables are shown (``gr.update(value=<DataFrame>, visible=True)``). A refused input
     (``ValueError``/``TypeError``: :func:`parse_inputs`, the module's checks) gives its :func:`widget_message`;
     anything else is a bug: logged with its traceback, shown as one line. Either way the tables are hidden and
-    emptied, the signature is ``""`` and ``last_run`` is ``None`` (no stale numbers next to an error).
+    emptied, the signature and the explanations are ``""`` and ``last_run`` is ``None`` (no stale numbers next to an
+    error).
     """
     import gradio as gr
 
     def failed(text: str):
         hidden = gr.update(value=None, visible=False)
-        return _message_html("error", text), hidden, hidden, "", None
+        return _message_html("error", text), hidden, hidden, "", None, ""
 
     def run(predictions_text, references_text, *options):
         try:
@@ -341,8 +406,14 @@ def _page_outputs(score, module):
                           "the input that caused it.")
         n_refs = sum(len(r) for r in res.run["references"])
         text = f"Scored {len(res.run['predictions'])} lines ({n_refs} references)."
+        try:
+            explained = explain_html(res.run, module.name)
+        except Exception as exc:  # a bug: the numbers stay, the panel says it failed, the log has the traceback
+            logger.exception("zheval widget: explanation failed")
+            explained = _message_html("error", f"the explanation failed ({type(exc).__name__}); the numbers above "
+                                      "are not affected. Please report it with the input that caused it.")
         return (_message_html("ok", text), gr.update(value=res.summary, visible=True),
-                gr.update(value=res.per_item, visible=True), res.signature, res.run)
+                gr.update(value=res.per_item, visible=True), res.signature, res.run, explained)
 
     run.__name__ = score.__name__
     return run
@@ -357,8 +428,8 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
     Returns:
         ``gradio.Blocks``; call ``.launch()`` on it (a Space's ``app.py`` does). Its one event, ``api_name=
         "compute"``, takes the two boxes and the options and returns ``(message, summary, per_item, signature,
-        last_run)`` (elem_ids ``message``, ``summary``, ``per_item``, ``signature``; ``last_run`` is a
-        ``gr.State``, see the module docstring).
+        last_run, explanations)`` (elem_ids ``message``, ``summary``, ``per_item``, ``signature``,
+        ``explanations``; ``last_run`` is a ``gr.State`` holding :attr:`WidgetResult.run`).
     Raises:
         ValueError: a module that is neither chinese_rouge nor chinese_bleu.
     """
@@ -406,13 +477,13 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         # shown once there are numbers (hidden again by an error)
         summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary", visible=False)
         per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item", visible=False)
-        # a per-line explanation panel goes here, fed by per_item.select and last_run (module docstring)
         signature = gr.Textbox(label="Signature", interactive=False, elem_id="signature")
+        explanations = gr.HTML("", elem_id="explanations")  # every scored line explained (explain_html)
         last_run = gr.State(None)
 
         score = score_rouge if is_rouge else score_bleu
         button.click(_page_outputs(score, module), inputs=[preds, refs, *options],
-                     outputs=[message, summary, per_item, signature, last_run], api_name="compute")
+                     outputs=[message, summary, per_item, signature, last_run, explanations], api_name="compute")
         gr.Examples([list(ROUGE_EXAMPLE if is_rouge else BLEU_EXAMPLE)], inputs=[preds, refs])
         body = card_body(card)
         if body:

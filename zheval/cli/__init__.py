@@ -1,4 +1,4 @@
-"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo.
+"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, explain.
 
 ::
 
@@ -12,6 +12,8 @@
     zheval compare --data D --predictions A.jsonl B.jsonl
     zheval ceiling --data D
     zheval demo                                   # the embedded 小黄鸭 sample
+    zheval explain --data D --predictions P [--id ITEM_ID ...] [--worst K | --best K | --sample K --seed S]
+                   [--metric rougeL] [--format table|json]   # why each item scored what it did (zheval/cli/explain.py)
 
 Exit codes: 0 ok; 2 bad usage or bad input (the message names ``file:line`` or the id; no traceback). Output files
 are written atomically (complete or not at all), and only after everything has been computed, so an error leaves
@@ -35,6 +37,7 @@ import typer
 
 # the other public names of the package are importable from here too (not in __all__)
 from .commands import app, ceiling, clean, compare, demo, score  # noqa: F401
+from . import explain  # noqa: F401,E402 - registers the explain command
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
 __all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]

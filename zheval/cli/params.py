@@ -12,7 +12,7 @@ import functools
 import inspect
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 import typer
 
@@ -80,6 +80,18 @@ OPTIONS = {
                        show_default=False),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
     "quiet": option(bool, "--quiet", "-q", default=False, help="no progress bars"),
+    # zheval explain
+    "ids": option(Optional[List[str]], "--id", help="explain the item with this id (repeat for several)"),
+    "worst": option(Optional[int], "--worst", min=1, help="explain the K lowest-scoring items by --metric"),
+    "best": option(Optional[int], "--best", min=1, help="explain the K highest-scoring items by --metric"),
+    "sample": option(Optional[int], "--sample", min=1, help="explain K items drawn at random (with --seed)"),
+    "sample_seed": option(Optional[int], "--seed", help=f"seed of --sample (0 to {MAX_SEED})  [default: 12345]",
+                          show_default=False),
+    "metric": option(str, "--metric", "-m", default="rougeL",
+                     help="metric that ranks --worst/--best: bleu (sentence BLEU) or a ROUGE type (F)"),
+    "explain_format": option(str, "--format", "-f", default="table", help="table (highlighted, for people) | json"),
+    "explain_preset": option(Optional[str], "--preset", help="library preset: rouge155 | llamafactory | "
+                             "sacrebleu-zh (explains the metrics that have it)"),
 }
 
 # per-command variants

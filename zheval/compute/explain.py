@@ -64,7 +64,8 @@ normalised text (the usual case: NFKC of one character, punctuation unification,
 the spans are **exact**. When a step depends on context (the ``space`` step joining across characters, NFKC
 composition of a base and a combining mark, OpenCC ``t2s`` phrases), the two are aligned with
 :class:`difflib.SequenceMatcher`: characters in equal runs stay exact, a token touching a changed run gets the
-span of the whole original run, and the text entry says ``"spans": "approximate"``.
+span of the whole original run, and the text entry says ``"spans": "approximate"`` (a changed run
+between tokens, such as a collapsed space, leaves the spans exact).
 """
 
 from __future__ import annotations
@@ -104,10 +105,11 @@ EXPLAIN_METRICS = ("bleu", "rouge")
 # Character spans
 
 
-def _char_map(text: str, normalized: str, normalizer) -> Tuple[List[Tuple[int, int]], bool]:
-    """For each character of ``normalized``, the ``[start, end)`` of the original characters it comes from, and
-    whether the mapping is exact (module docstring)."""
-    memo: Dict[str, str] = {}
+def _char_map(text: str, normalized: str, normalizer, memo: Dict[str, str]) -> Tuple[List[Tuple[int, int]], List[bool]]:
+    """For each character of ``normalized``: the ``[start, end)`` of the original characters it comes from, and
+    whether that is exact (module docstring). ``memo`` caches one character's normalisation within one call."""
+    if normalized == text:
+        return [(i, i + 1) for i in range(len(text))], [True] * len(text)
     pieces = []
     src: List[int] = []
     for i, c in enumerate(text):
@@ -118,17 +120,17 @@ def _char_map(text: str, normalized: str, normalizer) -> Tuple[List[Tuple[int, i
         src.extend([i] * len(p))
     joined = "".join(pieces)
     if joined == normalized:
-        return [(i, i + 1) for i in src], True
+        return [(i, i + 1) for i in src], [True] * len(src)
     out: List[Tuple[int, int]] = [(0, 0)] * len(normalized)
-    exact = True
+    exact = [False] * len(normalized)
     sm = difflib.SequenceMatcher(None, joined, normalized, autojunk=False)
     for tag, k1, k2, j1, j2 in sm.get_opcodes():
         if tag == "equal":
             for d in range(j2 - j1):
                 i = src[k1 + d]
                 out[j1 + d] = (i, i + 1)
+                exact[j1 + d] = True
         elif j2 > j1:
-            exact = False
             if k2 > k1:
                 span = (src[k1], src[k2 - 1] + 1)
             else:
@@ -139,24 +141,26 @@ def _char_map(text: str, normalized: str, normalizer) -> Tuple[List[Tuple[int, i
     return out, exact
 
 
-def token_spans(text: str, tokenizer) -> Dict[str, Any]:
+def token_spans(text: str, tokenizer, memo: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
     """The text entry of an explanation: ``{"text", "normalized", "tokenizer", "tokens": [{"token", "start",
     "end"}], "spans"}`` with each token's ``[start, end)`` in the original ``text`` (module docstring).
 
     Args:
-        text: the original text (str); tokenizer: a zheval :class:`~zheval.tokenizers.BaseTokenizer`.
+        text: the original text (str); tokenizer: a zheval :class:`~zheval.tokenizers.BaseTokenizer`; memo: an
+            optional dict (character -> its normalisation) shared by the texts of one call.
     Returns:
-        the dict above; ``spans`` is ``"exact"`` or ``"approximate"`` (a token not found in the normalised text,
-        e.g. from a user callable that rewrites tokens, also makes it approximate: it gets an empty span at the
-        current position).
+        the dict above; ``spans`` is ``"exact"`` when every token's characters map exactly, else
+        ``"approximate"`` (a token not found in the normalised text, e.g. from a user callable that rewrites
+        tokens, gets an empty span at the current position).
     Raises:
         TypeError: ``text`` is not a str (from the tokenizer).
     """
     normalized = tokenizer.normalize(text)
     tokens = tokenizer.tokenize_cached(text)
-    cmap, exact = _char_map(text, normalized, tokenizer.normalizer)
+    cmap, exact_at = _char_map(text, normalized, tokenizer.normalizer, {} if memo is None else memo)
     out = []
     cursor = 0
+    exact = True
     for tok in tokens:
         tok = str(tok)
         pos = normalized.find(tok, cursor) if tok else -1
@@ -166,8 +170,13 @@ def token_spans(text: str, tokenizer) -> Dict[str, Any]:
             out.append({"token": tok, "start": at, "end": at})
             continue
         end = pos + len(tok)
-        start_o = min(cmap[j][0] for j in range(pos, end))
-        end_o = max(cmap[j][1] for j in range(pos, end))
+        if end - pos == 1:
+            start_o, end_o = cmap[pos]
+            exact = exact and exact_at[pos]
+        else:
+            start_o = min(cmap[j][0] for j in range(pos, end))
+            end_o = max(cmap[j][1] for j in range(pos, end))
+            exact = exact and all(exact_at[pos:end])
         out.append({"token": tok, "start": start_o, "end": end_o})
         cursor = end
     return {"text": text, "normalized": normalized, "tokenizer": tokenizer.name, "tokens": out,
@@ -377,6 +386,7 @@ class _BleuExplainer:
 
     def __init__(self, config: BleuConfig):
         self.config = config
+        self.score_options = config.score_options
 
     def explain(self, hyp: Sequence, refs: Sequence[Sequence]) -> Dict[str, Any]:
         cfg = self.config
@@ -387,11 +397,18 @@ class _BleuExplainer:
             h = bleu_def.ngram_counts(hyp, n)
             rcs = [bleu_def.ngram_counts(r, n) for r in refs]
             grams = []
-            for g, c in h.items():
-                counts = [rc.get(g, 0) for rc in rcs]
-                mx = max(counts)
-                grams.append({"ngram": _gram(g, n), "count": c, "clipped": min(c, mx),
-                              "clip_references": [j for j, x in enumerate(counts) if mx and x == mx]})
+            if len(rcs) == 1:
+                get = rcs[0].get
+                for g, c in h.items():
+                    mx = get(g, 0)
+                    grams.append({"ngram": [g] if n == 1 else list(g), "count": c, "clipped": c if c < mx else mx,
+                                  "clip_references": [0] if mx else []})
+            else:
+                for g, c in h.items():
+                    counts = [rc.get(g, 0) for rc in rcs]
+                    mx = max(counts)
+                    grams.append({"ngram": [g] if n == 1 else list(g), "count": c, "clipped": c if c < mx else mx,
+                                  "clip_references": [j for j, x in enumerate(counts) if mx and x == mx]})
             orders.append({"n": n, "ngrams": grams, "matches": int(row[3 + n - 1]), "total": int(row[3 + N + n - 1])})
         hyp_len, closest, shortest = int(row[0]), int(row[1]), int(row[2])
         ref_lens = [len(r) for r in refs]
@@ -407,7 +424,7 @@ class _BleuExplainer:
                 why += f" among lengths {ref_lens} (ties go to the shorter)"
             if rule == "none":
                 why += "; no brevity penalty is applied"
-        s = score_stats(row, **cfg.score_options)
+        s = score_stats(row, **self.score_options)
         return {"orders": orders, "hyp_len": hyp_len, "ref_len": ref_len, "ref_len_rule": rule,
                 "ref_len_reference": which, "why": why, "sentence_bleu": float(s.score),
                 "precisions": [float(p) for p in s.precisions], "brevity_penalty": float(s.brevity_penalty),
@@ -478,7 +495,7 @@ def _configs(metrics, options):
 
 
 def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics: Optional[Sequence[str]] = None,
-                  **options) -> List[Dict[str, Any]]:
+                  indices: Optional[Sequence[int]] = None, **options) -> List[Dict[str, Any]]:
     """Explanations of every item of a corpus (the schema in the module docstring), each with its share of the
     corpus BLEU statistics.
 
@@ -493,18 +510,29 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             sentence BLEU, as ``compute_bleu(level="sentence")["scores"]``); the corpus share uses the same options
             at ``level="corpus"``.
 
+        indices: explain only these items (in this order; ints in ``[0, len(predictions))``); the corpus share is
+            still that of the whole corpus (every item's BLEU statistics are counted). Default: every item.
+
     Returns:
-        one dict per item; ``bleu.corpus_share`` = ``{"hyp_len", "ref_len", "matches": [...], "totals": [...]}``
+        one dict per explained item; ``bleu.corpus_share`` = ``{"hyp_len", "ref_len", "matches": [...], "totals": [...]}``
         (this item's fraction, 0-1, of each summed statistic; 0 where the corpus sum is 0), ``"corpus_bleu"`` (the
         corpus score of all items) and ``"corpus_bleu_without_item"`` (the corpus score of the others).
 
     Raises:
         the metrics' errors: TypeError/ValueError of :func:`~zheval.compute.inputs.validate_inputs` (naming
         ``predictions[i]`` / ``references[i][j]``), :class:`~zheval.compute.inputs.EmptyReferenceError`, the option
-        errors of the configs; ValueError for an unknown metric; TypeError for an unknown option.
+        errors of the configs; ValueError for an unknown metric, or an index that is not an item; TypeError for an
+        unknown option.
     """
     metrics, rouge_cfg, bleu_cfg, corpus_cfg = _configs(metrics, options)
     preds, refs = validate_inputs(predictions, references)
+    if indices is None:
+        chosen = list(range(len(preds)))
+    else:
+        chosen = list(indices)
+        for i in chosen:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(preds):
+                raise ValueError(f"indices: {i!r} is not an item index (0 to {len(preds) - 1})")
     first = rouge_cfg if rouge_cfg is not None else bleu_cfg
     warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies)
     rx = _RougeExplainer(rouge_cfg) if rouge_cfg is not None else None
@@ -517,37 +545,47 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             tok = cfg.tokenizer
             check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
 
+    memo: Dict[str, str] = {}
+    other_memo: Dict[str, str] = {}
+
     def entry(text: str) -> Dict[str, Any]:
-        e = token_spans(text, display_tok)
+        e = token_spans(text, display_tok, memo)
         if other_tok is not None:
-            o = token_spans(text, other_tok)
+            o = token_spans(text, other_tok, other_memo)
             e.update(bleu_normalized=o["normalized"], bleu_tokens=o["tokens"], bleu_tokenizer=o["tokenizer"])
             if o["spans"] != "exact":
                 e["spans"] = "approximate"
         return e
 
+    signatures: Dict[int, Dict[str, str]] = {}
+    btok = bleu_cfg.tokenizer.tokenize_cached if bleu_cfg is not None else None
     out = []
-    for pred, rs in zip(preds, refs):
+    for pred, rs in ((preds[i], refs[i]) for i in chosen):
         expl: Dict[str, Any] = {"prediction": entry(pred), "references": [entry(r) for r in rs]}
-        sig: Dict[str, str] = {}
+        sig = signatures.get(len(rs))
+        if sig is None:
+            sig = signatures[len(rs)] = {m: cfg.signature([len(rs)]) for m, cfg in (("rouge", rouge_cfg),
+                                                                                     ("bleu", bleu_cfg))
+                                         if cfg is not None}
         if rx is not None:
             expl["rouge"] = rx.explain(rx.units(pred), [rx.units(r) for r in rs])
-            sig["rouge"] = rouge_cfg.signature([len(rs)])
         if bx is not None:
-            btok = bleu_cfg.tokenizer.tokenize_cached
             expl["bleu"] = bx.explain(btok(pred), [btok(r) for r in rs])
-            sig["bleu"] = bleu_cfg.signature([len(rs)])
         expl["highlight"] = _highlight(expl, rouge_cfg)
-        expl["signature"] = sig
+        expl["signature"] = dict(sig)
         out.append(expl)
     if bx is not None and out:
-        _corpus_shares(out, corpus_cfg)
+        if indices is None:
+            all_rows = [e["bleu"]["statistics"] for e in out]
+        else:
+            N = bleu_cfg.max_order
+            all_rows = [bleu_def.item_stats(btok(p), [btok(r) for r in rs], N) for p, rs in zip(preds, refs)]
+        _corpus_shares(out, [sum(col) for col in zip(*all_rows)], corpus_cfg)
     return out
 
 
-def _corpus_shares(out: List[Dict[str, Any]], corpus_cfg: BleuConfig) -> None:
+def _corpus_shares(out: List[Dict[str, Any]], total: List[int], corpus_cfg: BleuConfig) -> None:
     rows = [e["bleu"]["statistics"] for e in out]
-    total = [sum(col) for col in zip(*rows)]
     N = corpus_cfg.max_order
     opts = corpus_cfg.score_options
     corpus_bleu = float(score_stats(total, **opts).score)

@@ -182,8 +182,9 @@ def test_app_builds_without_launching_and_is_wired(apps, metric):
     assert isinstance(fn.outputs[4], gr.State)
     # the registered function, with the components' default values, gives the same table as the scorer
     defaults = [c.value for c in fn.inputs[2:]]
-    message, summary, items, signature, run = fn.fn(PREDS, REFS, *defaults)
+    message, summary, items, signature, run, explained = fn.fn(PREDS, REFS, *defaults)
     assert summary["visible"] is True and items["visible"] is True
+    assert explained.count('class="zheval-explain"') == 2 and 'class="zheval-match"' in explained
     summary, items = summary["value"], items["value"]
     first = summary.iloc[0]["rouge1" if metric == "chinese_rouge" else "BLEU"]
     assert first == pytest.approx(sum(R1_ITEMS) / 2 if metric == "chinese_rouge" else 0.66626, abs=5e-5)
@@ -191,9 +192,9 @@ def test_app_builds_without_launching_and_is_wired(apps, metric):
     assert "zheval-ok" in message and "Scored 2 lines (3 references)." in message
     assert run["predictions"] == ["猫坐在垫子上", "今天天气很好"]
     # bad input: a message in the page naming the line, no exception into gradio, outputs cleared
-    message, summary, items, signature, run = fn.fn("a\nb", "x", *defaults)
+    message, summary, items, signature, run, explained = fn.fn("a\nb", "x", *defaults)
     assert "zheval-error" in message and "prediction line 2 has no reference line" in message
-    assert (signature, run) == ("", None)
+    assert (signature, run, explained) == ("", None, "")
     assert summary == items == {"__type__": "update", "value": None, "visible": False}
     # the module's 0-based indices become the widget's lines (a reference that normalisation empties)
     message, *_ = fn.fn("a\nb", "x\ny ||| \u200b", *defaults)
@@ -212,9 +213,9 @@ def test_an_unexpected_error_is_one_line_in_the_page_and_logged(apps, caplog):
 
     fn = _compute_fn(build_demo(Broken()))
     with caplog.at_level("ERROR", logger="zheval.adapters.space"):
-        message, summary, items, signature, run = fn.fn(PREDS, REFS, "char", ["rouge1"], "max", "(none)")
+        message, summary, items, signature, run, explained = fn.fn(PREDS, REFS, "char", ["rouge1"], "max", "(none)")
     assert "internal error (KeyError)" in message and "Traceback" not in message
-    assert (signature, run) == ("", None)
+    assert (signature, run, explained) == ("", None, "")
     assert summary == items == {"__type__": "update", "value": None, "visible": False}
     assert any(r.exc_info and r.exc_info[0] is KeyError for r in caplog.records)
 
@@ -241,7 +242,7 @@ def test_app_runs_from_a_space_root_named_app(tmp_path, monkeypatch):
     ns = runpy.run_path("app.py", run_name="space_root_test")
     assert ns["module"].name == "chinese_rouge"
     assert sys.modules[type(ns["module"]).__module__].SPACE_ROOT_MARKER == "the app folder copy"
-    _, summary, _, _, _ = _compute_fn(ns["demo"]).fn(PREDS, REFS, "char", ["rouge1"], "max", "(none)")
+    _, summary, _, _, _, _ = _compute_fn(ns["demo"]).fn(PREDS, REFS, "char", ["rouge1"], "max", "(none)")
     assert summary["value"]["rouge1"].iloc[0] == pytest.approx(sum(R1_ITEMS) / 2, abs=5e-5)
 
 

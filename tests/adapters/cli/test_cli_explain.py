@@ -1,0 +1,133 @@
+"""``zheval explain``: the items chosen (--id, --worst, --best, --sample), the JSON equal to zheval.explain and the
+metrics, the table view with its highlighted runs, colours off without a TTY, and bad input (exit code 2, the id
+or option named)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+import zheval
+from helpers import REPO, shared_path
+from zheval.adapters.highlight import bracketed
+from zheval.cli import app
+
+runner = CliRunner()
+GROUPS = "crosswoz_same_query_groups.jsonl"
+
+
+def run(*args):
+    return runner.invoke(app, ["explain", *[str(a) for a in args]], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Real data: the CrossWOZ groups; prediction = the first response, references = the others (by id)."""
+    rows = [json.loads(x) for x in shared_path(GROUPS).read_text(encoding="utf-8").splitlines() if x.strip()]
+    d = tmp_path_factory.mktemp("explain")
+    data, preds = d / "rest.jsonl", d / "preds.jsonl"
+    data.write_text("".join(json.dumps({**r, "responses": r["responses"][1:]}, ensure_ascii=False) + "\n"
+                            for r in rows), encoding="utf-8")
+    preds.write_text("".join(json.dumps({"id": r["id"], "prediction": r["responses"][0]}, ensure_ascii=False) + "\n"
+                             for r in rows), encoding="utf-8")
+    return rows, data, preds
+
+
+def _json(res):
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def test_worst_and_best_by_the_metric(files):
+    rows, data, preds = files
+    p = [r["responses"][0] for r in rows]
+    refs = [r["responses"][1:] for r in rows]
+    f = zheval.compute_rouge(p, refs, use_aggregator=False, rouge_types=["rougeL"])["rougeL"]
+    want_worst = sorted(range(len(rows)), key=lambda i: (f[i], i))[:3]
+    got = _json(run("--data", data, "--predictions", preds, "--worst", 3, "--format", "json"))
+    assert [g["id"] for g in got] == [rows[i]["id"] for i in want_worst]
+    assert [g["score"] for g in got] == [f[i] for i in want_worst]
+    for g, i in zip(got, want_worst):
+        assert g["explanation"]["rouge"]["rougeL"]["score"]["fmeasure"] == f[i]
+        want = zheval.explain_items(p, refs, rouge_types=["rouge1", "rouge2", "rougeL"])[i]
+        assert g["explanation"] == json.loads(json.dumps(want, ensure_ascii=False))
+    bleu = zheval.compute_bleu(p, refs, level="sentence")["scores"]
+    best = _json(run("--data", data, "--predictions", preds, "--best", 2, "--metric", "bleu", "-f", "json"))
+    want_best = sorted(range(len(rows)), key=lambda i: (-bleu[i], i))[:2]
+    assert [g["id"] for g in best] == [rows[i]["id"] for i in want_best]
+    assert [g["explanation"]["bleu"]["sentence_bleu"] for g in best] == [bleu[i] for i in want_best]
+
+
+def test_ids_in_the_order_given_and_sample_is_seeded(files):
+    rows, data, preds = files
+    ids = [rows[5]["id"], rows[2]["id"]]
+    got = _json(run("--data", data, "--predictions", preds, "--id", ids[0], "--id", ids[1], "-f", "json"))
+    assert [g["id"] for g in got] == ids and [g["line"] for g in got] == [6, 3]
+    a = _json(run("--data", data, "--predictions", preds, "--sample", 4, "--seed", 7, "-f", "json"))
+    want = sorted(random.Random(7).sample(range(len(rows)), 4))
+    assert [g["id"] for g in a] == [rows[i]["id"] for i in want]
+
+
+def test_table_shows_the_highlighted_runs_and_one_line_per_metric(files):
+    rows, data, preds = files
+    res = run("--data", data, "--predictions", preds, "--id", rows[0]["id"], "--rouge-types", "rouge1,rougeL")
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "\x1b[" not in out  # not a TTY: no colour codes
+    e = zheval.explain(rows[0]["responses"][0], rows[0]["responses"][1:], rouge_types=["rouge1", "rougeL"])
+    h = e["highlight"]
+    flat = "".join(line.strip("│┃ ") for line in out.splitlines() if line.startswith("│"))
+    assert bracketed(e["prediction"], h["prediction"]).replace(" ", "")[:10] in flat.replace(" ", "")
+    assert f"reference {h['reference']} of " in out
+    metric_lines = [line for line in out.splitlines() if line.startswith(("rouge1     ", "rougeL     ", "bleu       "))]
+    assert [line.split()[0] for line in metric_lines] == ["rouge1", "rougeL", "bleu"]
+    assert f"F {e['rouge']['rouge1']['score']['fmeasure']:.4f}" in metric_lines[0]
+    assert f"{e['bleu']['sentence_bleu']:.4f}" in metric_lines[2]
+
+
+def test_colours_on_a_terminal_and_off_with_no_color(files):
+    from rich.console import Console
+
+    from zheval.cli.explain import render_table
+
+    rows, data, preds = files
+    e = zheval.explain("请把包裹放进智能柜", "请把包裹放进快递柜")
+    import io
+
+    buf = io.StringIO()
+    render_table("x", "rougeL 0.7778", e, Console(file=buf, force_terminal=True, width=100))
+    assert "\x1b[" in buf.getvalue() and "[请把包裹放进]" not in buf.getvalue()
+    buf = io.StringIO()
+    render_table("x", "rougeL 0.7778", e, Console(file=buf, force_terminal=True, no_color=True, width=100))
+    assert "[请把包裹放进]智能[柜]" in buf.getvalue()
+    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
+    res = subprocess.run([sys.executable, "-m", "zheval", "explain", "--data", str(data), "--predictions", str(preds),
+                          "--best", "1"], capture_output=True, text=True, env=env, cwd=REPO, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "\x1b[" not in res.stdout and "[" in res.stdout
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--id", "nope"], "--id 'nope': no item with this id"),
+    (["--id", "{first}", "--id", "{first}"], "--id '{first}' is given twice"),
+    (["--worst", "1000"], "--worst 1000 is larger than the data"),
+    (["--best", "86"], "--best 86 is larger than the data"),
+    (["--sample", "86", "--seed", "1"], "--sample 86 is larger than the data"),
+    (["--worst", "2", "--best", "2"], "--worst and --best select items in different ways"),
+    (["--seed", "3"], "--seed is the seed of --sample"),
+    (["--metric", "meteor"], "--metric 'meteor'"),
+    (["--format", "markdown"], "--format must be one of table, json"),
+])
+def test_bad_input_exit_2_naming_it(files, args, message):
+    rows, data, preds = files
+    first = rows[0]["id"]
+    res = run("--data", data, "--predictions", preds, *[a.format(first=first) for a in args])
+    assert res.exit_code == 2
+    assert message.format(first=first) in res.stderr
+    assert "Traceback" not in res.output

@@ -1,0 +1,223 @@
+"""``zheval explain``: why each item scored what it scored, for a person (highlighted, in the terminal) or a machine
+(``--format json``).
+
+::
+
+    zheval explain --data test.jsonl --predictions preds.jsonl [--id ITEM_ID ...] [--worst K | --best K |
+                   --sample K --seed S] [--metric rougeL] [--format table|json] [scoring options]
+
+Each item shows the prediction and the winning reference side by side with their matched tokens highlighted (the
+clipped unigram matches of :func:`zheval.explain`'s ``highlight``), then one line per metric: every ROUGE type's
+F/P/R and the reference the ``multi_ref`` rule chose, the sentence BLEU with its matches/totals per order and the
+reference length. Colours follow the terminal: off when stdout is not a TTY or ``NO_COLOR`` is set; matched runs
+are then written in ``[...]``. ``--format json`` prints ``[{"id", "line", "score", "explanation"}]`` with the
+explanation of :func:`zheval.explain` (``docs/explain.md``).
+
+Items: every item (file order) unless ``--id`` (those items, in the order given), ``--worst K`` / ``--best K``
+(ranked by ``--metric``: the per-item number of :func:`zheval.compute_rouge` / sentence BLEU of
+:func:`zheval.compute_bleu`; ties keep file order) or ``--sample K`` (drawn with :class:`random.Random` seeded
+with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
+selections at once -- is an error naming the id or option, exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+from typing import Any, Dict, List
+
+import typer
+
+from .commands import app
+from .files import check_paths, load_data
+from .options import (
+    MAX_SEED,
+    UserError,
+    apply_quiet,
+    bleu_options,
+    check_label_check,
+    check_predictions_format,
+    check_tokenizer,
+    run_command,
+    split_list,
+    tokenizer_options,
+)
+from .params import takes
+
+__all__ = ["explain", "select_items", "render_table"]
+
+_FORMATS = ("table", "json")
+
+
+def select_items(ids: List[str], scores: List[float], o, source: str) -> List[int]:
+    """Indices of the items to explain from the selection options of ``o`` (module docstring).
+
+    Raises:
+        UserError: two selections at once, ``--seed`` without ``--sample``, an id given twice or not in the data,
+            K larger than the data.
+    """
+    chosen = [name for name, v in (("--id", o.ids), ("--worst", o.worst), ("--best", o.best), ("--sample", o.sample))
+              if v]
+    if len(chosen) > 1:
+        raise UserError(f"{' and '.join(chosen)} select items in different ways; give one of them")
+    if o.sample_seed is not None and not o.sample:
+        raise UserError("--seed is the seed of --sample; add --sample K")
+    n = len(ids)
+    if o.ids:
+        seen, out = {}, []
+        where = {v: i for i, v in enumerate(ids)}
+        for v in o.ids:
+            if v in seen:
+                raise UserError(f"--id {v!r} is given twice")
+            seen[v] = True
+            if v not in where:
+                raise UserError(f"--id {v!r}: no item with this id in {source}")
+            out.append(where[v])
+        return out
+    for name, k in (("--worst", o.worst), ("--best", o.best), ("--sample", o.sample)):
+        if k and k > n:
+            raise UserError(f"{name} {k} is larger than the data: {source} has {n} item{'s' if n != 1 else ''}")
+    if o.worst:
+        return sorted(range(n), key=lambda i: (scores[i], i))[:o.worst]
+    if o.best:
+        return sorted(range(n), key=lambda i: (-scores[i], i))[:o.best]
+    if o.sample:
+        seed = 12345 if o.sample_seed is None else o.sample_seed
+        if not 0 <= seed <= MAX_SEED:
+            raise UserError(f"--seed must be in 0 … {MAX_SEED}, got {seed}")
+        return sorted(random.Random(seed).sample(range(n), o.sample))
+    return list(range(n))
+
+
+def _metric_lines(expl: Dict[str, Any]) -> List[str]:
+    lines = []
+    for t, te in expl.get("rouge", {}).items():
+        s = te["score"]
+        lines.append(f"{t:<10} F {s['fmeasure']:.4f}  P {s['precision']:.4f}  R {s['recall']:.4f}  — {te['why']}")
+    b = expl.get("bleu")
+    if b is not None:
+        orders = " ".join(f"{o['matches']}/{o['total']}" for o in b["orders"])
+        lines.append(f"{'bleu':<10} {b['sentence_bleu']:.4f}  matches/totals {orders}  BP {b['brevity_penalty']:.4f}"
+                     f"  — {b['why']}")
+    return lines
+
+
+def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) -> None:
+    """Print one explained item on a rich ``console``: a two-column table (prediction | winning reference) with the
+    matched runs highlighted (``[...]`` when the console has no colour), then one line per metric."""
+    from rich.table import Table
+    from rich.text import Text
+
+    from ..adapters.highlight import bracketed, highlight_runs
+
+    h = expl["highlight"]
+    ref_entry = expl["references"][h["reference"]]
+    plain = console.no_color or not console.is_terminal
+
+    def cell(entry, idx):
+        if not entry["text"]:
+            return Text("(empty)", style=None if plain else "dim")
+        if plain:
+            return Text(bracketed(entry, idx))
+        t = Text()
+        for s, m in highlight_runs(entry, idx):
+            t.append(s, style="bold black on green" if m else None)
+        return t
+
+    table = Table(title=f"{item_id}  {score_label}", title_justify="left", show_lines=False, expand=True)
+    table.add_column("prediction", ratio=1, overflow="fold")
+    table.add_column(f"reference {h['reference']} of {len(expl['references'])} (winning)", ratio=1, overflow="fold")
+    table.add_row(cell(expl["prediction"], h["prediction"]), cell(ref_entry, h["reference_tokens"]))
+    console.print(table)
+    for line in _metric_lines(expl):
+        console.print(Text(line), soft_wrap=True)  # one line per metric, never wrapped
+    console.print()
+
+
+def _scores(preds, refs, metric: str, opts: Dict[str, Any]) -> List[float]:
+    """The per-item number that ranks items: sentence BLEU or a ROUGE type's F, from the metrics themselves."""
+    import warnings
+
+    from ..compute.bleu import BLEU_OPTIONS, compute_bleu
+    from ..compute.rouge import ROUGE_OPTIONS, compute_rouge
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the explanations' own call warns once
+        if metric == "bleu":
+            b = {k: v for k, v in opts.items() if k in BLEU_OPTIONS}
+            b.setdefault("level", "sentence")
+            return compute_bleu(preds, refs, **b)["scores"]
+        r = {k: v for k, v in opts.items() if k in ROUGE_OPTIONS}
+        r["rouge_types"] = [metric]
+        return compute_rouge(preds, refs, use_aggregator=False, **r)[metric]
+
+
+@app.command()
+@takes("data", "predictions", "ids", "worst", "best", "sample", "sample_seed", "metric", "explain_format",
+       "tokenizer", "metrics", "rouge_types", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s",
+       "normalize", "punct", "explain_preset", "predictions_format", "label_check", "min_refs", "max_refs", "quiet")
+def explain(o) -> None:
+    """Why this number: each item with its matched tokens highlighted, the winning reference beside it, and one
+    line per metric (or --format json)."""
+
+    def go():
+        from ..adapters.duck.predictions import join_predictions, read_predictions
+        from ..compute.explain import explain_items
+
+        apply_quiet(True)
+        check_tokenizer(o.tokenizer)
+        if o.explain_format not in _FORMATS:
+            raise UserError(f"--format must be one of {', '.join(_FORMATS)}, got {o.explain_format!r}")
+        check_label_check(o.label_check)
+        check_predictions_format(o.predictions_format)
+        check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms}, {})
+        mets = split_list(o.metrics, "--metrics")
+        opts: Dict[str, Any] = dict(rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref,
+                                    **bleu_options(o.smooth, o.max_order),
+                                    **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
+        if o.tokenizer is not None:
+            opts["tokenizer"] = o.tokenizer
+        if o.explain_preset is not None:
+            opts["preset"] = o.explain_preset
+            for name in ("rouge_types", "multi_ref"):  # the preset's own, unless given
+                if name == "rouge_types" and o.rouge_types == "rouge1,rouge2,rougeL" or \
+                        name == "multi_ref" and o.multi_ref == "max":
+                    opts.pop(name)
+        if o.metric != "bleu":
+            from ..definitions.rouge import parse_rouge_type
+
+            try:
+                parse_rouge_type(o.metric)
+            except ValueError as exc:
+                raise UserError(f"--metric {o.metric!r}: bleu or a ROUGE type. {exc}") from None
+        ds, where = load_data(o.data, o.min_refs, o.max_refs)
+        preds_file = read_predictions(o.predictions, o.predictions_format)
+        preds = join_predictions(ds, preds_file, label_check=o.label_check)
+        ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
+        needs_scores = bool(o.worst or o.best)
+        scores = _scores(preds, refs, o.metric, opts) if needs_scores else []
+        chosen = select_items(ids, scores, o, str(o.data))
+        if not needs_scores and chosen:
+            scores = [None] * len(ids)
+            sub = _scores([preds[i] for i in chosen], [refs[i] for i in chosen], o.metric, opts)
+            for i, s in zip(chosen, sub):
+                scores[i] = s
+        expls = explain_items(preds, refs, indices=chosen,
+                              metrics=mets if o.explain_preset is None or o.metrics != "bleu,rouge" else None,
+                              **opts) if chosen else []
+        if o.explain_format == "json":
+            rows = [{"id": ids[i], "line": where[ids[i]][1], "metric": o.metric, "score": scores[i],
+                     "explanation": e} for i, e in zip(chosen, expls)]
+            typer.echo(json.dumps(rows, ensure_ascii=False))
+            return
+        from rich.console import Console
+
+        console = Console(file=sys.stdout, no_color=bool(os.environ.get("NO_COLOR")) or None, highlight=False,
+                          soft_wrap=False)
+        for i, e in zip(chosen, expls):
+            render_table(f"{ids[i]} ({where[ids[i]][0]}:{where[ids[i]][1]})", f"{o.metric} {scores[i]:.4f}", e,
+                         console)
+
+    run_command(go)
