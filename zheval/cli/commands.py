@@ -46,7 +46,8 @@ app = typer.Typer(
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "group_field", "tokenizer", "metrics",
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
        "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset", "predictions_format", "label_check",
-       "min_refs", "max_refs", "domains", "items", "quiet", "buckets", "folds", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
+       "min_refs", "max_refs", "domains", "items", "quiet", "buckets", "folds", "html",
+       "html_metric", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
 def score(o) -> None:
     """Score predictions: against a 小黄鸭 test set (--data; overall, per domain and per difficulty), or, without
     --data, against the references the predictions file carries (LLaMA-Factory predict/label, or the fields named by
@@ -57,8 +58,18 @@ def score(o) -> None:
             from ..adapters.records import score_records
 
             records, kwargs = records_arguments(o)
-            report = score_records(records, keep_items=o.items, **kwargs)
-            emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""))
+            report = score_records(records, keep_items=o.items or o.html is not None,
+                                   buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
+                                   **kwargs)
+            page = None
+            if o.html is not None:
+                from ..adapters.duck.html_report import score_html_for_options
+
+                page = score_html_for_options(report, records.dataset(), o.html_metric, kwargs)
+                if not o.items:  # kept for the page only
+                    report.items = None
+            emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
+                        html=o.html, html_page=page)
             return
         from ..adapters.duck.evaluate import evaluate_predictions
 
@@ -67,11 +78,18 @@ def score(o) -> None:
         ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named,
                                        limit_refs=False)
         preds = named_predictions(o) if named else o.predictions
-        report = evaluate_predictions(ds, preds, keep_items=o.items, label_check=o.label_check,
+        report = evaluate_predictions(ds, preds, keep_items=o.items or o.html is not None, label_check=o.label_check,
                                       predictions_format=o.predictions_format, max_refs=o.max_refs,
                                       buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(ds)),
                                       **kwargs)
-        emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain")
+        page = None
+        if o.html is not None:
+            from ..adapters.duck.html_report import score_html_for_options
+
+            page = score_html_for_options(report, ds, o.html_metric, kwargs)
+            if not o.items:  # kept for the page only
+                report.items = None
+        emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
 
     run_command(go)
 
@@ -96,7 +114,7 @@ def ceiling(o) -> None:
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
        "predictions_format", "label_check", "min_refs", "max_refs", "domains", "quiet", "test", "resamples",
-       "more_predictions", predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
+       "more_predictions", "html", predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
@@ -120,7 +138,12 @@ def compare(o) -> None:
         ds, kwargs = scoring_arguments(o, inputs)
         report = compare_predictions(ds, *systems, label_check=o.label_check, predictions_format=o.predictions_format,
                                      test=o.test, resamples=o.resamples, **kwargs)
-        emit_report(report, o.fmt, o.output, None, "")
+        page = None
+        if o.html is not None:
+            from ..adapters.duck.html_report import render_html
+
+            page = render_html(report)
+        emit_report(report, o.fmt, o.output, None, "", html=o.html, html_page=page)
 
     run_command(go)
 
@@ -180,10 +203,16 @@ def checked_options(o, inputs: dict) -> dict:
     apply_quiet(o.quiet)
     check_tokenizer(o.tokenizer)
     plot = getattr(o, "plot", None)
-    check_output_dir(o.output, plot)
-    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot})
+    html = getattr(o, "html", None)
+    check_output_dir(o.output, plot, html)
+    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html})
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
+    if html is not None:
+        from ..adapters.duck.html_report import check_sample_metric
+
+        check_sample_metric(getattr(o, "html_metric", None), mets, split_list(o.rouge_types, "--rouge-types"),
+                            "--html-metric")
     bleu_opts = {**preset_options(o.preset, mets), **bleu_options(o.smooth, o.max_order)}
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)

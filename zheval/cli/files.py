@@ -83,8 +83,10 @@ def _render(report, fmt: Format) -> str:
     return render_table(report)
 
 
-def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plot_by: str) -> None:
-    """Render everything first, then write (atomically), so a failure leaves no partial output."""
+def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plot_by: str,
+                html: Optional[Path] = None, html_page: Optional[str] = None) -> None:
+    """Render everything first, then write (atomically), so a failure leaves no partial output. ``html``: the
+    path of ``--html`` and ``html_page`` the page already rendered for it (written last)."""
     from ..adapters.duck.plot import plot_report
     from ..adapters.files import atomic_write
 
@@ -102,6 +104,9 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
         for n in notes:
             typer.echo(f"note: {n}", err=True)
         typer.echo(f"wrote {plot}", err=True)
+    if html is not None and html_page is not None:
+        atomic_write(html, html_page)
+        typer.echo(f"wrote {html}", err=True)
 
 
 def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True,

@@ -64,6 +64,12 @@ OPTIONS = {
     "plot": option(Optional[Path], "--plot", help="draw per-group scores with interval error bars to FILE (.png, "
                    ".svg, .pdf, .jpg, …: the format follows the extension)"),
     "plot_by": option(str, "--plot-by", default="domain", help="group column drawn by --plot"),
+    "html": option(Optional[Path], "--html", help="also write one self-contained HTML report to FILE: the tables "
+                   "with intervals, diagnostics, plots, and per group the lowest/median/highest items explained "
+                   "(no network needed to view it)"),
+    "html_metric": option(Optional[str], "--html-metric", help="metric choosing the HTML report's items (bleu = "
+                          "sentence BLEU, or a ROUGE type)  [default: rougeL if reported, else the first ROUGE type, "
+                          "else bleu]", show_default=False),
     "multi_ref": option(str, "--multi-ref", default="max",
                         help="ROUGE multi-reference rule: max | mean | pool | best_recall"),
     "smooth": option(Optional[str], "--smooth", help="BLEU smoothing: exp (default) | none | floor | add-k | nltk3"),

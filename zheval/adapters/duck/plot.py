@@ -43,7 +43,8 @@ def plot_formats() -> dict:
     return types
 
 
-def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> tuple[bytes, list[str]]:
+def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
+                svg_text: bool = False) -> tuple[bytes, list[str]]:
     """Draw the groups of ``dimension`` (plus ``overall``) as grouped bars per metric with bootstrap-interval error
     bars (matplotlib, Agg backend). Returns ``(image bytes in format fmt, notes)``.
 
@@ -55,15 +56,22 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> 
 
     Args:
         fmt: an image format of :func:`plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
+        svg_text: SVG only (the HTML report's plots): keep every text as SVG ``<text>`` (matplotlib's
+            ``svg.fonttype: none``) instead of glyph outlines, so the viewer's browser draws it with its own fonts —
+            Chinese group labels are then kept as they are (no English fallback), whatever fonts matplotlib has.
 
     Raises:
-        ValueError: the report has no group of ``dimension`` (lists the available dimensions); an unknown ``fmt``.
+        ValueError: the report has no group of ``dimension`` (lists the available dimensions); an unknown ``fmt``;
+            ``svg_text`` with a format other than ``svg``.
     """
     import io
+    import warnings
 
     formats = plot_formats()
     if fmt not in formats:
         raise ValueError(f"unknown plot format {fmt!r}; supported: {', '.join(sorted(formats))}")
+    if svg_text and fmt != "svg":
+        raise ValueError(f"svg_text=True needs fmt='svg', got {fmt!r}")
 
     import matplotlib
 
@@ -77,15 +85,17 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> 
     notes = []
     font = _cjk_font()
     rc = {"font.family": ["sans-serif"], "font.sans-serif": ([font] if font else []) + ["DejaVu Sans"]}
+    if svg_text:  # text stays text: the browser picks a font with Han glyphs (matplotlib's metrics only place it)
+        rc.update({"svg.fonttype": "none", "svg.hashsalt": "zheval"})
 
     def label(g: GroupScore) -> str:
         if g.dimension == "overall":
             return "overall"
-        if font or g.value.isascii():
+        if font or svg_text or g.value.isascii():
             return g.value
         return _ENGLISH.get(g.value, f"group {groups.index(g)}")
 
-    if not font and any(not g.value.isascii() for g in groups if g.dimension != "overall"):
+    if not font and not svg_text and any(not g.value.isascii() for g in groups if g.dimension != "overall"):
         notes.append("no CJK font found (e.g. apt install fonts-noto-cjk): group labels drawn in English")
     with plt.rc_context(rc):
         fig, ax = plt.subplots(figsize=(max(6.5, 1.6 * len(groups) + 3), 4.2), dpi=120)
@@ -109,10 +119,13 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> 
         ax.set_title(f"{report.kind} by {dimension}" + (f" — 95% bootstrap intervals ({bs} resamples)" if bs else ""), fontsize=10)
         ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         ax.grid(axis="y", alpha=0.3)
-        fig.tight_layout()
         buf = io.BytesIO()
         try:
-            fig.savefig(buf, format=fmt)
+            with warnings.catch_warnings():
+                if svg_text:  # matplotlib's fonts lack Han glyphs; only its size estimates are used, the browser draws
+                    warnings.filterwarnings("ignore", message=r"Glyph \d+ .* missing from font", category=UserWarning)
+                fig.tight_layout()
+                fig.savefig(buf, format=fmt, **({"metadata": {"Date": None}} if svg_text else {}))
         except (KeyError, OSError) as exc:  # Pillow without a writer for this format
             raise ValueError(f"cannot write a {fmt} image here ({exc}); use png, svg or pdf") from None
         finally:

@@ -1,0 +1,134 @@
+"""``zheval score --html`` / ``zheval compare --html`` as a user runs them: the page is written beside the other
+outputs with the same numbers, bad ``--html`` / ``--html-metric`` requests fail before any work, and the per-item
+scores the page needs do not leak into the other outputs without ``--items``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from typer.testing import CliRunner
+
+from zheval.cli import app
+
+runner = CliRunner()
+
+ROWS = [
+    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
+     "domain": "售后支持", "difficulty": "易"},
+    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
+     "domain": "情感陪伴", "difficulty": "中"},
+    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
+     "domain": "情感陪伴", "difficulty": None},
+    {"id": "q4", "query": "快递到哪了", "responses": ["您的快递已到达驿站。", "快递已经放在驿站了。"],
+     "domain": "售后支持", "difficulty": "易"},
+]
+PREDS = ["请在订单页申请退货。", "我陪着你，想聊聊吗？", "明天记得穿外套。", "快递已到驿站。"]
+
+
+def _files(tmp_path):
+    data, preds = tmp_path / "test.jsonl", tmp_path / "preds.txt"
+    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8")
+    preds.write_text("\n".join(PREDS) + "\n", encoding="utf-8")
+    return data, preds
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_score_html_beside_json_without_items(tmp_path):
+    data, preds = _files(tmp_path)
+    out, html = tmp_path / "r.json", tmp_path / "r.html"
+    res = run("score", "-d", data, "-p", preds, "--bootstrap", 50, "-q", "-f", "json", "-o", out, "--html", html)
+    assert res.exit_code == 0, res.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert "items" not in report  # kept for the page only
+    page = html.read_text(encoding="utf-8")
+    for g in report["groups"]:
+        for v in g["scores"].values():
+            assert f'data-value="{v["value"]!r}"' in page
+    assert page.count('<article class="sample"') >= 4 and "<mark" in page
+    assert f"wrote {html}" in res.output
+
+
+def test_score_html_metric_bleu_and_items_kept(tmp_path):
+    data, preds = _files(tmp_path)
+    out, html = tmp_path / "r.json", tmp_path / "r.html"
+    res = run("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q", "-f", "json", "-o", out, "--html", html,
+              "--html-metric", "bleu", "--items")
+    assert res.exit_code == 0, res.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert len(report["items"]) == 4
+    assert "Chosen by BLEU per item (sentence BLEU)" in html.read_text(encoding="utf-8")
+
+
+def test_bad_html_requests_fail_before_work(tmp_path):
+    data, preds = _files(tmp_path)
+    html = tmp_path / "r.html"
+    res = run("score", "-d", data, "-p", preds, "--html", html, "--html-metric", "rougeL", "--rouge-types", "rouge1")
+    assert res.exit_code == 2
+    assert "--html-metric 'rougeL' is not reported by this run; choose one of: bleu, rouge1" in res.output
+    res = run("score", "-d", data, "-p", preds, "--html", html, "--html-metric", "bleu", "--metrics", "rouge")
+    assert res.exit_code == 2 and "choose one of: rouge1, rouge2, rougeL" in res.output
+    res = run("score", "-d", data, "-p", preds, "--html", data)
+    assert res.exit_code == 2 and "--html must differ from the input file" in res.output
+    res = run("score", "-d", data, "-p", preds, "-o", html, "--html", html)
+    assert res.exit_code == 2 and "--output and --html must be different files" in res.output
+    res = run("score", "-d", data, "-p", preds, "--html", tmp_path / "missing" / "r.html")
+    assert res.exit_code == 2 and "output directory does not exist" in res.output
+    assert not html.exists()
+
+
+def test_compare_html(tmp_path):
+    data, preds = _files(tmp_path)
+    other = tmp_path / "b.txt"
+    other.write_text("\n".join(reversed(PREDS)) + "\n", encoding="utf-8")
+    out, html = tmp_path / "c.json", tmp_path / "c.html"
+    res = run("compare", "-d", data, "-p", preds, other, "--bootstrap", 50, "-q", "-f", "json", "-o", out,
+              "--html", html)
+    assert res.exit_code == 0, res.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    page = html.read_text(encoding="utf-8")
+    assert 'id="comparison"' in page
+    for r in report["comparison"]:
+        assert f'data-value="{r["delta"]!r}"' in page and f'data-value="{r["p_value"]!r}"' in page
+
+
+@pytest.mark.parametrize("options", [
+    [],
+    ["--metrics", "rouge", "--rouge-types", "rougeW,rougeSU4,rougeLsum"],
+    ["--metrics", "bleu", "--html-metric", "bleu"],
+    ["--preset", "sacrebleu-zh", "--metrics", "bleu"],
+    ["-t", "jieba", "--punct", "drop"],
+    ["--multi-ref", "mean", "--rouge-types", "rouge1,rougeL"],
+    ["--multi-ref", "best_recall", "--smooth", "floor", "--max-order", "2"],
+], ids=lambda o: " ".join(o) or "defaults")
+def test_explanations_give_the_reported_item_numbers(tmp_path, options):
+    """Under every scoring option the explanation shown for an item gives the JSON report's per-item numbers
+    (sentence BLEU, ROUGE F per type), exactly: the page explains the scoring the report used."""
+    data, preds = _files(tmp_path)
+    out, html = tmp_path / "r.json", tmp_path / "r.html"
+    res = run("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q", "-f", "json", "-o", out, "--html", html,
+              "--items", "--by", "domain", *options)
+    assert res.exit_code == 0, res.output
+    items = json.loads(out.read_text(encoding="utf-8"))["items"]
+    page = html.read_text(encoding="utf-8")
+    articles = page.split('<article class="sample"')[1:]
+    assert len(articles) >= 3
+    checked = 0
+    for a in articles:
+        item = items[int(re.search(r'data-index="(\d+)"', a).group(1))]
+        for rt, value in re.findall(r'<td class="num" data-type="(\w+)" data-value="([^"]+)"', a):
+            assert float(value) == item[rt], (rt, item["id"])
+            checked += 1
+        bleu = re.search(r'class="sentence-bleu" data-value="([^"]+)"', a)
+        if "sentence_bleu" in item:
+            assert float(bleu.group(1)) == item["sentence_bleu"], item["id"]
+            checked += 1
+        else:
+            assert bleu is None
+    assert checked >= len(articles)
+    assert "does not describe the reported number" not in page
