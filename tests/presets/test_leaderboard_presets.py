@@ -5,27 +5,19 @@ LongBench runs it). The real code is copied verbatim in ``tests/oracles/harness_
 ``tests/oracles/longbench_eval.py`` (source URLs and commits there). Every comparison is ``==`` on floats.
 
 pltrdy ``rouge`` 1.0.1 and rouge-chinese 1.0.3 both install a top-level ``rouge`` module, so pltrdy's lives in its
-own directory, never on this process's path: ``python3 dev.py test`` installs it with ``pip install --no-deps
---target <venv>/pltrdy-rouge rouge==1.0.1`` (the pin is pyproject's ``longbench-oracle`` extra), and the LongBench
-oracle runs in a subprocess with that directory first on ``PYTHONPATH``. ``$ZHEVAL_PLTRDY_ROUGE`` points elsewhere.
-Without it the LongBench tests skip (and fail under ``CI=true``).
+own directory, never on this process's path, and the LongBench oracle runs in a subprocess
+(:mod:`oracles.longbench_runner`).
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import subprocess
-import sys
-from pathlib import Path
 
-import numpy as np
 import pytest
 
 import zheval
-from helpers import REPO, STRICT_SHARED_DATA
 from oracles.harness_rouge import JiebaRougeEvaluator, general_postprocess, glm4_compute_metrics
+from oracles.longbench_runner import run_longbench
 from zheval.presets.longbench import (
     LONGBENCH_RECURSION_BUDGET,
     longbench_score,
@@ -151,32 +143,6 @@ def test_glm4_empty_prediction_is_an_error():
 
 # ---------------------------------------------------------------------------------------------------------------
 # longbench
-
-
-def pltrdy_dir() -> Path:
-    path = Path(os.environ.get("ZHEVAL_PLTRDY_ROUGE") or Path(sys.prefix) / "pltrdy-rouge")
-    if not (path / "rouge" / "rouge_score.py").is_file() or not (path / "rouge-1.0.1.dist-info").is_dir():
-        message = (f"pltrdy rouge 1.0.1 is not installed in {path}: python3 dev.py test installs it "
-                   f"(pip install --no-deps --target {path} rouge==1.0.1), or set ZHEVAL_PLTRDY_ROUGE")
-        if STRICT_SHARED_DATA:
-            pytest.fail(message)
-        pytest.skip(message)
-    return path
-
-
-def run_longbench(tmp_path, predictions, answers, recursion_limit=None) -> dict:
-    """LongBench's scorer on these items, in a fresh Python with pltrdy's rouge first on the path."""
-    src = tmp_path / "in.json"
-    out = tmp_path / "out.json"
-    src.write_text(json.dumps({"predictions": predictions, "answers": answers, "recursion_limit": recursion_limit},
-                              ensure_ascii=False), encoding="utf-8")
-    script = REPO / "tests" / "oracles" / "longbench_eval.py"
-    env = dict(os.environ, PYTHONPATH=str(pltrdy_dir()))
-    subprocess.run([sys.executable, str(script), str(src), str(out)], check=True, env=env, cwd=tmp_path,
-                   timeout=600)
-    result = json.loads(out.read_text(encoding="utf-8"))
-    assert result["rouge_is_pltrdy"] and result["rouge_module"].startswith(str(pltrdy_dir()))
-    return result
 
 
 def long_pairs(csl_rows, k=8):

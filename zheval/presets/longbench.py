@@ -55,7 +55,7 @@ Known distortions
 from __future__ import annotations
 
 import itertools
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from ..definitions.rouge import Score, combine_references, parse_rouge_type
 
