@@ -232,3 +232,49 @@ def test_longbench_rules_by_hand():
             zheval.compute_rouge(["好"], ["好"], preset="longbench", **bad)
     with pytest.raises(ValueError, match="chinese_rouge preset"):
         zheval.compute_bleu(["好"], ["好"], preset="longbench")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# every entry point: batches concatenate, the evaluate modules, the registries
+
+
+@pytest.mark.parametrize("preset", ["opencompass-jieba-rouge", "longbench", "glm4"])
+def test_preset_items_of_batches_concatenate_to_the_whole(preset, crosswoz_groups):
+    """The Trainer hook and the 小黄鸭 evaluation score batch by batch: the preset's own numbers (and counts) of the
+    concatenated items equal those of one call."""
+    from zheval.compute.rouge import RougeItems, rouge_config, rouge_items, rouge_result
+
+    preds = [r["query"] for r in crosswoz_groups] + ["。", "..."]
+    refs = [r["responses"] for r in crosswoz_groups] + [["好的"], ["好的"]]
+    config = rouge_config(preset=preset)
+    whole = rouge_result(rouge_items(preds, refs, config), config)
+    parts = [rouge_items(preds[i:i + 20], refs[i:i + 20], config) for i in range(0, len(preds), 20)]
+    assert rouge_result(RougeItems.concat(parts), config) == whole
+    assert rouge_result(RougeItems.concat([RougeItems.empty(config), *parts]), config) == whole
+    assert rouge_result(RougeItems.concat(parts).select(list(range(len(preds)))), config) == whole
+
+
+def test_presets_through_the_evaluate_modules():
+    import evaluate
+
+    from helpers import METRICS
+
+    rouge = evaluate.load(str(METRICS / "chinese_rouge"))
+    bleu = evaluate.load(str(METRICS / "chinese_bleu"))
+    preds, refs = ["猫坐在垫子上。", "好的，谢谢"], [["猫趴在垫子上面。"], ["好的。", "谢谢你"]]
+    for preset in ("opencompass-jieba-rouge", "longbench", "glm4"):
+        assert rouge.compute(predictions=preds, references=refs, preset=preset) == \
+            zheval.compute_rouge(preds, refs, preset=preset)
+    assert bleu.compute(predictions=preds, references=refs, preset="glm4") == \
+        zheval.compute_bleu(preds, refs, preset="glm4")
+
+
+def test_preset_registries_and_unknown_names():
+    from zheval.presets import BLEU_PRESETS, PRESET_NAMES, ROUGE_PRESETS
+
+    assert {"opencompass-jieba-rouge", "longbench", "glm4"} <= set(ROUGE_PRESETS)
+    assert "glm4" in BLEU_PRESETS and PRESET_NAMES["glm4"] == ("rouge", "bleu")
+    with pytest.raises(ValueError, match="unknown preset 'opencompass'.*opencompass-jieba-rouge"):
+        zheval.compute_rouge(["好"], ["好"], preset="opencompass")
+    with pytest.raises(ValueError, match="takes no options"):
+        zheval.compute_rouge(["好"], ["好"], preset="glm4", t2s=True)

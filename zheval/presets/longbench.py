@@ -48,7 +48,8 @@ zheval reports both: ``longbench_rouge_l`` (the published number, cutoff emulate
 Known distortions
 -----------------
 * **Set-based LCS** (distinct LCS words over distinct-word counts), not ROUGE-L's LCS of positions.
-* **Silent zeros**: the recursion cutoff on long pairs; any other exception (no sentence on a side).
+* **Silent zeros**: the recursion cutoff on long pairs; any other exception (no sentence on a side). A reference
+  that is blank as given is zheval's ``EmptyReferenceError`` (LongBench would score it), like every preset.
 * ``+1e-8`` in F; ``round(..., 2)`` on the dataset number.
 """
 
