@@ -8,7 +8,8 @@ verbatim (only the framework around them removed), for the leaderboard preset te
   without its ``BaseEvaluator`` base and registry decorator, which import torch).
 * GLM-4, https://github.com/THUDM/GLM-4 at commit 3f79b543647b792aa167c712cd327475ec423f7b (2025-07-04):
   ``compute_metrics`` from ``finetune/finetune.py``, its decoding (``tokenizer.decode(ids).strip()``) replaced by
-  the decoded texts themselves (``glm4_compute_metrics(pred_txts, label_txts)``): ``.strip()`` is kept.
+  the decoded texts themselves (``glm4_compute_metrics(pred_txts, label_txts)``): ``.strip()`` is kept. It returns
+  the demo's dict and, besides it, the per-item lists it averaged (``metrics_dct``), for per-item comparison.
 """
 
 import re
