@@ -54,12 +54,36 @@ def ensure_env(target: str) -> None:
     stamp.write_text(digest.hexdigest())
 
 
+#: Where the test target installs pltrdy's ``rouge`` (pyproject's ``longbench-oracle`` extra), apart from the
+#: environment: it would clash with rouge-chinese's top-level ``rouge`` package (tests/presets/test_leaderboard_presets.py).
+PLTRDY_DIR = VENV / "pltrdy-rouge"
+
+
+def ensure_pltrdy_rouge() -> None:
+    """Install the ``longbench-oracle`` pin of pyproject.toml into :data:`PLTRDY_DIR` with ``pip --target``."""
+    import re
+
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    match = re.search(r'^longbench-oracle = \["([^"]+)"\]', text, flags=re.M)
+    if not match:
+        sys.exit("pyproject.toml has no longbench-oracle extra")
+    pin = match.group(1)
+    stamp = PLTRDY_DIR / ".installed"
+    if stamp.exists() and stamp.read_text() == pin:
+        return
+    if _run([PY, "-m", "pip", "install", "--quiet", "--no-deps", "--upgrade", "--target", PLTRDY_DIR, pin]) != 0:
+        sys.exit(f"installing {pin} into {PLTRDY_DIR} failed")
+    stamp.write_text(pin)
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in TARGETS:
         print(__doc__)
         return 2
     target, rest = argv[0], argv[1:]
     ensure_env(target)
+    if target == "test":
+        ensure_pltrdy_rouge()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     if target == "demo":
         return _run([PY, "-m", "zheval", "demo", *rest], env=env)

@@ -59,7 +59,8 @@ Sentence BLEU (level="sentence") scores each item alone, with sacrebleu's effect
 
 Presets reproduce the numbers of other tools exactly: "sacrebleu-zh" is sacrebleu.corpus_bleu(..., tokenize="zh")
 on raw text (its tokenisation, quirks included); "llamafactory" is LLaMA-Factory's / ChatGLM's "bleu-4" (per-item
-nltk sentence_bleu with smoothing method 3 on Python characters, averaged).
+nltk sentence_bleu with smoothing method 3 on Python characters, averaged); "glm4" is the GLM-4 / ChatGLM3
+fine-tuning demo's "bleu-4" (the same nltk sentence_bleu on its jieba words, averaged on the 0-1 scale).
 
 Scores are on the 0-1 scale of the Hugging Face "bleu" module, whose output keys are kept.
 """
@@ -89,7 +90,7 @@ Args:
     level (`str`): "corpus" (default) or "sentence" (mean of per-item scores; the list is returned as `scores`).
     effective_order (`bool`): sacrebleu's effective order; default True at sentence level, False at corpus level.
     weights (`list` of `float`): optional per-order weights (default uniform).
-    preset (`str`): "sacrebleu-zh" or "llamafactory"; sets defaults, explicit arguments override them.
+    preset (`str`): "sacrebleu-zh", "llamafactory" or "glm4"; sets defaults, explicit arguments override them.
     crosscheck (`bool`): also recompute with sacrebleu (nltk for "nltk3") on the same tokens; adds `crosscheck`.
     bootstrap (`int`): number of bootstrap resamples (at most 100000) for a 95% interval (0 = none); `seed` (`int`) seeds it.
     terms, punct, jieba_hmm, jieba_dict, normalize, t2s: tokenizer options, as in chinese_rouge.
@@ -107,6 +108,7 @@ Returns:
     bleu_ci_low, bleu_ci_high (`float`): with bootstrap > 0.
     crosscheck (`dict`): with crosscheck=True: tool, bleu, max_abs_diff, items.
     llamafactory_bleu_4 (`float`): with preset="llamafactory": LLaMA-Factory's own number (0-100).
+    glm4_bleu_4 (`float`): with preset="glm4": the GLM-4 demo's own number (0-1, unrounded).
 
 Examples:
 

@@ -47,7 +47,10 @@ per item are combined by an explicit rule (multi_ref): "max" (rouge-score's scor
 
 Presets reproduce other tools exactly: "rouge155" (ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 on the same
 tokens, quirks included) and "llamafactory" (LLaMA-Factory's / ChatGLM's rouge-1/2/l: jieba words, rouge-chinese
-semantics; their own 0-100 numbers are added as llamafactory_rouge_1 etc.).
+semantics; their own 0-100 numbers are added as llamafactory_rouge_1 etc.). Leaderboard presets give the
+published numbers bit for bit: "opencompass-jieba-rouge" (OpenCompass JiebaRougeEvaluator; adds opencompass_rouge1
+etc.), "longbench" (LongBench rouge_zh_score, dureader/vcsum; adds longbench_rouge_l and longbench_rouge_l_uncut)
+and "glm4" (the GLM-4 / ChatGLM3 fine-tuning demo; adds glm4_rouge_1 etc.).
 
 Scores are on the 0-1 scale of the Hugging Face "rouge" module, whose output keys are kept.
 """
@@ -76,7 +79,8 @@ Args:
     beta (`float`): F-measure beta, default 1 (F1).
     return_precision_recall (`bool`): also return <type>_precision and <type>_recall.
     bootstrap (`int`): number of bootstrap resamples (at most 100000) for a 95% interval of each mean F (0 = none); `seed` seeds it.
-    preset (`str`): "rouge155" or "llamafactory"; sets defaults, explicit arguments override them.
+    preset (`str`): "rouge155", "llamafactory", "opencompass-jieba-rouge", "longbench" or "glm4"; sets defaults,
+        explicit arguments override them.
     crosscheck (`bool`): also recompute with rouge-score (rouge-chinese for "llamafactory") on the same tokens.
     rouge_w_weight (`float`): w of rougeW, default 1.2.
     sentence_split (`str`): for rougeLsum: "punct" (default: newlines and 。！？；… etc.) or "newline"
@@ -93,6 +97,11 @@ Returns:
     crosscheck (`dict`): with crosscheck=True: tool, types, items, max_abs_diff, scores.
     llamafactory_rouge_1, llamafactory_rouge_2, llamafactory_rouge_l (`float`): with preset="llamafactory":
         LLaMA-Factory's own numbers (0-100).
+    opencompass_rouge1, opencompass_rouge2, opencompass_rougeL (`float`, 0-100), opencompass_placeholder_predictions,
+        opencompass_placeholder_references (`int`): with preset="opencompass-jieba-rouge".
+    longbench_rouge_l, longbench_rouge_l_uncut (`float`, 0-100, 2 decimals), longbench_cutoff_references,
+        longbench_failed_references (`int`): with preset="longbench".
+    glm4_rouge_1, glm4_rouge_2, glm4_rouge_l (`float`, 0-100): with preset="glm4".
 
 Examples:
 

@@ -7,4 +7,8 @@ shared real data: the slow agreement checks.
 
 * :mod:`oracles.ngram_sort` — BLEU clipped matches of one n-gram order by one sort per chunk.
 * :mod:`oracles.lcs_dp` — the O(m·n) LCS table and ROUGE-1.5.5's weighted-LCS tables, written out.
+* :mod:`oracles.harness_rouge` — the real scoring code of OpenCompass ``JiebaRougeEvaluator`` and of the GLM-4 demo's
+  ``compute_metrics``, verbatim (rouge-chinese, nltk, jieba).
+* :mod:`oracles.longbench_eval` — LongBench's ``rouge_zh_score`` and ``scorer``, verbatim, a script run by
+  :func:`oracles.longbench_runner.run_longbench` in a subprocess with pltrdy ``rouge`` 1.0.1 first on the path.
 """

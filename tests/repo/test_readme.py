@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import re
+from pathlib import Path
+
 from helpers import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -80,3 +82,25 @@ def test_explain_example_runs_and_its_comments_are_true(capsys):
 
     assert ns["e"]["bleu"]["sentence_bleu"] == zheval.compute_bleu(
         ["请把包裹放进智能柜"], [["请把包裹放进快递柜", "包裹放在快递柜里"]], level="sentence")["scores"][0]
+
+def test_leaderboard_presets_example_equals_the_real_code():
+    """The README's leaderboard example runs, and its numbers are the harnesses' own (their code, verbatim, in
+    tests/oracles: OpenCompass and GLM-4 in process, LongBench in a subprocess with pltrdy's rouge)."""
+    import tempfile
+
+    from oracles.harness_rouge import JiebaRougeEvaluator, glm4_compute_metrics
+    from oracles.longbench_runner import run_longbench
+
+    block = re.search(r"```python\n(.*?)```", section("## Leaderboard presets"), flags=re.S).group(1)
+    ns: dict = {}
+    exec(compile(block, "README:leaderboard-presets", "exec"), ns)
+    preds, refs = ns["predictions"], ns["references"]
+    single = [r[0] for r in refs]
+    theirs = JiebaRougeEvaluator().score(preds, single)
+    assert (ns["oc"]["opencompass_rouge1"], ns["oc"]["opencompass_rougeL"]) == (theirs["rouge1"], theirs["rougeL"])
+    means, _ = glm4_compute_metrics(preds, single)
+    assert ns["glm_rouge"]["glm4_rouge_1"] == float(means["rouge-1"])
+    assert ns["glm_bleu"]["glm4_bleu_4"] == float(means["bleu-4"])
+    with tempfile.TemporaryDirectory() as tmp:
+        assert ns["lb"]["longbench_rouge_l"] == run_longbench(Path(tmp), preds, refs)["score"]
+    assert "|preset:longbench|" in ns["lb"]["signature"]

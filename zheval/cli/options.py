@@ -178,8 +178,14 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
             "multi-reference counts) that the 小黄鸭 report does not implement: use compute_rouge(..., "
             "preset='rouge155') or the chinese_rouge module; --multi-ref pool gives its multi-reference rule here"
         )
+    if preset in ("opencompass-jieba-rouge", "longbench", "glm4"):
+        raise UserError(
+            f"--preset {preset} reproduces a leaderboard's published number (its own tokens, per-item formula and "
+            "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
+            f"compute_rouge(..., preset={preset!r}) (glm4 also compute_bleu) or the chinese_rouge / chinese_bleu "
+            "modules")
     raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(CLI_PRESETS)} "
-                    "(llamafactory and rouge155 exist in the library only)")
+                    "(llamafactory, rouge155, opencompass-jieba-rouge, longbench and glm4 exist in the library only)")
 
 
 def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:

@@ -25,6 +25,7 @@ from ..definitions.bleu import stats_max_order, sum_stats
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats, validate_options
 from ..fast.bleu import corpus_stats
 from ..presets import BLEU_PRESETS, apply_preset
+from ..presets.glm4 import check_glm4_predictions, glm4_bleu4
 from ..presets.llamafactory import llamafactory_bleu4
 from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
@@ -110,6 +111,13 @@ class BleuConfig:
                 and (self.tokenizer.name, self.smooth_method, self.max_order, self.effective_order, self.weights,
                      self.bp_ref_length) == ("llamafactory-char", "nltk3", 4, False, None, "closest"))
 
+    @property
+    def reports_glm4_bleu4(self) -> bool:
+        """Whether the per-item scores are the GLM-4 demo's own, so its ``bleu-4`` number can be reported."""
+        return (self.preset == "glm4" and self.level == "sentence"
+                and (self.tokenizer.name, self.smooth_method, self.max_order, self.effective_order, self.weights,
+                     self.bp_ref_length) == ("glm4-jieba", "nltk3", 4, False, None, "closest"))
+
     def signature(self, reference_counts: Sequence[int]) -> str:
         """The result's reproducibility signature for items with these reference counts."""
         smooth = self.smooth_method if self.smooth_value is None else \
@@ -156,7 +164,8 @@ def bleu_config(
                    BLEU_OPTIONS)
     given = dict(tokenizer=tokenizer, max_order=max_order, smooth_method=smooth_method, smooth_value=smooth_value,
                  bp_ref_length=bp_ref_length, level=level, effective_order=effective_order, weights=weights)
-    opts = apply_preset(DEFAULTS, BLEU_PRESETS, preset, given, UNSET, {"rouge155": "chinese_rouge"})
+    opts = apply_preset(DEFAULTS, BLEU_PRESETS, preset, given, UNSET,
+                        {"rouge155": "chinese_rouge", "opencompass-jieba-rouge": "chinese_rouge", "longbench": "chinese_rouge"})
     if opts["level"] not in LEVELS:
         raise ValueError(f"unknown level {opts['level']!r}; valid values: {', '.join(LEVELS)}")
     order = opts["max_order"]
@@ -270,6 +279,8 @@ def bleu_items(
     hyp_tokens = [tokens(p) for p in predictions]
     ref_tokens = [[tokens(r) for r in rs] for rs in references]
     check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
+    if config.preset == "glm4":
+        check_glm4_predictions([len(h) for h in hyp_tokens])  # the demo has no number for them (its ROUGE raises)
     items = BleuItems(corpus_stats(hyp_tokens, ref_tokens, config.max_order), counts)
     if config.crosscheck:
         raw = tok.name == "sacrebleu-zh"
@@ -342,6 +353,8 @@ def bleu_result(items: BleuItems, config: BleuConfig) -> Dict[str, Any]:
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.reports_llamafactory_bleu4:
         out["llamafactory_bleu_4"] = llamafactory_bleu4(out["scores"])
+    if config.reports_glm4_bleu4:
+        out["glm4_bleu_4"] = glm4_bleu4(out["scores"])
     if config.crosscheck and items.tokens is not None:
         from ..results.crosscheck_bleu import crosscheck_bleu
 
@@ -376,8 +389,11 @@ def compute_bleu(predictions: Sequence[str], references: Sequence[Any], **option
         weights: optional ``max_order`` per-order weights (default uniform).
         preset: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(..., tokenize="zh")`` on raw text) or
             ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on ``list(text)``, averaged;
-            adds ``llamafactory_bleu_4``, their number on their 0-100 scale with their per-item rounding). A preset
-            sets defaults; arguments given explicitly override them.
+            adds ``llamafactory_bleu_4``, their number on their 0-100 scale with their per-item rounding) or
+            ``"glm4"`` (the GLM-4 / ChatGLM3 demo's BLEU-4: per-item nltk method-3 BLEU on its jieba words; adds
+            ``glm4_bleu_4``, its number, 0-1 unrounded; an empty prediction is a ``ValueError``, as the demo has no
+            number for it -- :mod:`zheval.presets.glm4`). A preset sets defaults; arguments given explicitly
+            override them.
         crosscheck: recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at
             sentence level; plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add
             ``crosscheck`` = ``{"tool", "bleu", "max_abs_diff", "items", ...}``.
@@ -393,7 +409,7 @@ def compute_bleu(predictions: Sequence[str], references: Sequence[Any], **option
         (the Hugging Face ``bleu`` module's keys and scale) plus ``counts``, ``totals`` (per order, summed over
         items), ``level``, ``signature``; ``scores`` at sentence level (where ``precisions`` and
         ``brevity_penalty`` are per-item means); ``bleu_ci_low``/``bleu_ci_high`` with bootstrap; ``crosscheck``;
-        ``llamafactory_bleu_4`` with the llamafactory preset.
+        ``llamafactory_bleu_4`` with the llamafactory preset, ``glm4_bleu_4`` with the glm4 preset.
 
     Raises:
         ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list (naming

@@ -26,8 +26,11 @@ from ..definitions.rouge_types import parse_rouge_type
 from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores
-from ..presets import ROUGE_PRESETS, apply_preset
+from ..presets import ROUGE_PRESETS, TOOL_ROUGE_PRESETS, apply_preset
+from ..presets.glm4 import check_glm4_predictions, glm4_rouge_key
 from ..presets.llamafactory import llamafactory_item_value, llamafactory_mean, make_llamafactory_item_scorer
+from ..presets.longbench import LONGBENCH_RECURSION_BUDGET, longbench_score, make_longbench_item_scorer
+from ..presets.opencompass import make_opencompass_item_scorer, opencompass_numbers
 from ..presets.rouge155 import make_rouge155_item_scorer
 from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
@@ -111,10 +114,12 @@ class RougeConfig:
         """The result's reproducibility signature (:mod:`zheval.results.signature`) for items with these
         reference counts."""
         fields = [("types", "+".join(self.types)), ("multi", self.multi_ref)]
-        if self.preset != "llamafactory":
+        if self.preset not in TOOL_ROUGE_PRESETS:
             fields.append(("beta", self.beta))
-        if "rougeLsum" in self.types and self.preset != "llamafactory":
+        if "rougeLsum" in self.types and self.preset not in TOOL_ROUGE_PRESETS:
             fields.append(("split", self.sentence_split))
+        if self.preset == "longbench":
+            fields.append(("recursion", LONGBENCH_RECURSION_BUDGET))  # the emulated cutoff (presets/longbench.py)
         if any(parse_rouge_type(t).kind == "W" for t in self.types):
             fields.append(("w", self.rouge_w_weight))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence)
@@ -149,8 +154,10 @@ def rouge_config(
             not a str or a list of str; a non-int ``seed``; tokenizer option types.
         ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
             weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
-            out of range, crosscheck with rouge155 or ``beta != 1``, llamafactory with ``beta != 1``, and the
-            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
+            out of range, crosscheck with rouge155, opencompass-jieba-rouge, longbench, glm4 or ``beta != 1``, a tool
+            preset (llamafactory, opencompass-jieba-rouge, longbench, glm4) with ``beta != 1``, longbench with a type
+            other than rougeL or ``multi_ref`` other than max, and the tokenizer's own option errors
+            (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
     """
     refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
                    ROUGE_OPTIONS)
@@ -175,8 +182,13 @@ def rouge_config(
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
     if crosscheck and preset == "rouge155":
         raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
-    if preset == "llamafactory" and float(beta) != 1.0:
-        raise ValueError("preset 'llamafactory' uses rouge-chinese's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
+    if preset in TOOL_ROUGE_PRESETS and float(beta) != 1.0:
+        raise ValueError(f"preset {preset!r} uses its tool's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
+    if crosscheck and preset in TOOL_ROUGE_PRESETS and preset != "llamafactory":
+        raise ValueError(f"crosscheck is not available for preset {preset!r}; its tests compare it with the real "
+                         "tool's code on real data (tests/presets/test_leaderboard_presets.py)")
+    if preset == "longbench":
+        make_longbench_item_scorer(types, opts["multi_ref"])  # raises for another type or multi-reference rule
     if crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
     max_refs = check_max_refs(max_refs)
@@ -212,6 +224,8 @@ class RougeItems:
         reference_counts: ``(n_items,)`` int64, the number of references of each item.
         crosscheck: the cross-check of these items against the reference tool (only with ``crosscheck=True``;
             such items cannot be concatenated).
+        extra: a preset's own per-item columns, ``{name: (n_items,) array}`` (``longbench``: the uncut score and
+            the zeroed-answer counts; ``opencompass-jieba-rouge``: the placeholder counts); empty otherwise.
 
     Items of several batches, shards or processes concatenate (:meth:`concat`) to the items of the whole, and every
     reduction (mean, bootstrap) of the whole equals that of the concatenation.
@@ -223,6 +237,7 @@ class RougeItems:
     fmeasure: Dict[str, np.ndarray]
     reference_counts: np.ndarray
     crosscheck: Optional[dict] = field(default=None, compare=False)
+    extra: Dict[str, np.ndarray] = field(default_factory=dict, compare=False)
 
     def __len__(self) -> int:
         return len(self.reference_counts)
@@ -254,16 +269,20 @@ class RougeItems:
         types = parts[0].types
         if any(p.types != types for p in parts) or any(p.crosscheck is not None for p in parts):
             raise ValueError("RougeItems.concat needs parts with the same types and no cross-check")
+        keys = list(dict.fromkeys(k for p in parts for k in p.extra))
+        if any(len(p) and set(p.extra) != set(keys) for p in parts):
+            raise ValueError("RougeItems.concat needs parts with the same preset columns (extra)")
+        extra = {k: np.concatenate([p.extra[k] for p in parts if k in p.extra]) for k in keys}
         return cls(types, *({t: np.concatenate([getattr(p, k)[t] for p in parts]) for t in types}
                             for k in ("precision", "recall", "fmeasure")),
-                   np.concatenate([p.reference_counts for p in parts]))
+                   np.concatenate([p.reference_counts for p in parts]), extra=extra)
 
     def select(self, indices) -> "RougeItems":
         """The items at ``indices`` (an int array or list), in that order (a group, a bootstrap resample)."""
         idx = np.asarray(indices, dtype=np.intp)
         return RougeItems(self.types, *({t: getattr(self, k)[t][idx] for t in self.types}
                                         for k in ("precision", "recall", "fmeasure")),
-                          self.reference_counts[idx])
+                          self.reference_counts[idx], extra={k: v[idx] for k, v in self.extra.items()})
 
     def scores(self) -> List[Dict[str, Score]]:
         """``[{type: Score}]`` per item (Python floats)."""
@@ -301,6 +320,8 @@ def rouge_items(
     if config.max_refs is not None:
         references = first_references(references, config.max_refs)
     counts = [len(r) for r in references]
+    if config.preset in ("opencompass-jieba-rouge", "glm4", "longbench"):
+        return _tool_preset_items(predictions, references, config, counts, allow_empty_references)
     if config.preset == "llamafactory":
         tokens = tok.tokenize_cached
         hyp_tokens = [tokens(p) for p in predictions]
@@ -337,6 +358,42 @@ def rouge_items(
     return items
 
 
+def _tool_preset_items(predictions, references, config: RougeConfig, counts, allow_empty_references) -> RougeItems:
+    """Items of the leaderboard presets (``opencompass-jieba-rouge``, ``glm4``, ``longbench``), item by item on the
+    tool tokenizer's words (:mod:`zheval.presets.opencompass`, :mod:`zheval.presets.glm4`,
+    :mod:`zheval.presets.longbench`)."""
+    tok, types = config.tokenizer, list(config.types)
+    tokens = tok.tokenize_cached
+    hyp_tokens = [tokens(p) for p in predictions]
+    ref_tokens = [[tokens(r) for r in rs] for rs in references]
+    if config.preset == "opencompass-jieba-rouge":
+        # a reference blank as given is zheval's error; one that OpenCompass's post-processing empties is scored
+        # against its placeholder, as OpenCompass does, and counted
+        check_references(references, None, None, allow_empty_references)
+        scorer = make_opencompass_item_scorer(types, config.multi_ref)
+        items = RougeItems.from_scores(types, [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)], counts)
+        items.extra = {
+            "opencompass_placeholder_predictions": np.array([not h for h in hyp_tokens], dtype=np.int64),
+            "opencompass_placeholder_references": np.array([sum(not t for t in row) for row in ref_tokens],
+                                                           dtype=np.int64),
+        }
+        return items
+    check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
+    if config.preset == "glm4":
+        check_glm4_predictions([len(h) for h in hyp_tokens])
+        scorer = make_llamafactory_item_scorer(types, config.multi_ref)
+        return RougeItems.from_scores(types, [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)], counts)
+    scorer = make_longbench_item_scorer(types, config.multi_ref)
+    per_item = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
+    items = RougeItems.from_scores(types, [{"rougeL": it.score} for it in per_item], counts)
+    items.extra = {
+        "longbench_rougeL_uncut": np.array([it.uncut.fmeasure for it in per_item], dtype=np.float64),
+        "longbench_cutoff_references": np.array([it.cutoff_references for it in per_item], dtype=np.int64),
+        "longbench_failed_references": np.array([it.failed_references for it in per_item], dtype=np.int64),
+    }
+    return items
+
+
 def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[SharedTokens]) -> RougeItems:
     """Items under no preset: each type from the fast twin when :func:`usable_for` allows, else item by item."""
     fast = [t for t in types if usable_for("rouge_type", kind=parse_rouge_type(t).kind, preset=config.preset)]
@@ -364,8 +421,12 @@ def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
     Returns:
         ``{type: mean F}`` (or the per-item lists without the aggregator), ``<type>_precision``/``_recall`` with
         ``return_precision_recall``, ``<type>_ci_low``/``_ci_high`` with ``bootstrap`` (percentile interval of the
-        mean F, seeded), ``signature``, and the preset's own numbers (``llamafactory_rouge_1`` ..., 0-100) and the
-        ``crosscheck`` when asked. All scores on the 0-1 scale.
+        mean F, seeded), ``signature``, the preset's own numbers and the ``crosscheck`` when asked. Scores on
+        the 0-1 scale; the presets' own numbers on their tools' scales: ``llamafactory_rouge_1`` ... and
+        ``glm4_rouge_1`` ... (0-100, rounded per item), ``opencompass_rouge1`` ... (0-100) with
+        ``opencompass_placeholder_predictions``/``_references`` (int counts), ``longbench_rouge_l`` and
+        ``longbench_rouge_l_uncut`` (0-100, 2 decimals) with ``longbench_cutoff_references`` /
+        ``longbench_failed_references`` (int counts).
     """
     types = list(items.types)
     out: Dict[str, Any] = {}
@@ -392,6 +453,19 @@ def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
             rt = parse_rouge_type(t)
             key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
             out[key] = llamafactory_mean([llamafactory_item_value(f) for f in items.fmeasure[t].tolist()])
+    elif config.preset == "glm4":
+        for t in types:
+            out[glm4_rouge_key(t)] = llamafactory_mean([llamafactory_item_value(f) for f in items.fmeasure[t].tolist()])
+    elif config.preset == "opencompass-jieba-rouge":
+        out.update(opencompass_numbers({t: items.fmeasure[t].tolist() for t in types}))
+        for key in ("opencompass_placeholder_predictions", "opencompass_placeholder_references"):
+            out[key] = int(items.extra[key].sum()) if key in items.extra else 0
+    elif config.preset == "longbench":
+        out["longbench_rouge_l"] = longbench_score(items.fmeasure["rougeL"].tolist())
+        uncut = items.extra.get("longbench_rougeL_uncut", np.zeros(0))
+        out["longbench_rouge_l_uncut"] = longbench_score(uncut.tolist())
+        for key in ("longbench_cutoff_references", "longbench_failed_references"):
+            out[key] = int(items.extra[key].sum()) if key in items.extra else 0
     if items.crosscheck is not None:
         out["crosscheck"] = items.crosscheck
         if items.crosscheck["max_abs_diff"] > 1e-12:
@@ -420,8 +494,12 @@ def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **optio
             each type's mean F: ``<type>_ci_low``/``<type>_ci_high``, seeded with ``seed`` (aggregator only).
         preset: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5`` numbers per item, averaged
             exactly) or ``"llamafactory"`` (LLaMA-Factory / ChatGLM: raw jieba words, rouge-chinese semantics;
-            adds ``llamafactory_rouge_1`` etc., LLaMA-Factory's own numbers on its 0-100 scale). A preset sets
-            defaults; arguments given explicitly override them. See :mod:`zheval.presets.rouge155`.
+            adds ``llamafactory_rouge_1`` etc., LLaMA-Factory's own numbers on its 0-100 scale); the leaderboard
+            presets ``"opencompass-jieba-rouge"`` (adds ``opencompass_rouge1`` ...), ``"longbench"`` (rougeL; adds
+            ``longbench_rouge_l`` and ``longbench_rouge_l_uncut``) and ``"glm4"`` (adds ``glm4_rouge_1`` ...), each
+            the tool's published number bit for bit (:mod:`zheval.presets.opencompass`, :mod:`~zheval.presets.longbench`,
+            :mod:`~zheval.presets.glm4`). A preset sets defaults; arguments given explicitly override them. See
+            :mod:`zheval.presets.rouge155`.
         crosscheck: recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1)
             -- or, with the llamafactory preset, with rouge-chinese -- and add ``crosscheck`` =
             ``{"tool", "types", "items", "pairs", "max_abs_diff", "scores", ...}``. Not available for rouge155.
@@ -435,7 +513,8 @@ def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **optio
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
-        ``signature`` (str), optional ``crosscheck`` and ``llamafactory_*``.
+        ``signature`` (str), optional ``crosscheck`` and the presets' own numbers (``llamafactory_*``,
+        ``opencompass_*``, ``longbench_*``, ``glm4_*``; see :func:`rouge_result`).
 
     Raises:
         ValueError: length mismatch, empty reference list, unknown rouge type / multi_ref / preset / sentence_split

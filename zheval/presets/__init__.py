@@ -1,7 +1,10 @@
 """Layer 5, presets: other tools' numbers on tokens. A preset is a set of option defaults (explicit arguments
 override them) plus, where the tool's formula differs, a per-reference formula that plugs into the metric's own
 multi-reference rule: :mod:`.rouge155` (ROUGE-1.5.5), :mod:`.llamafactory` (LLaMA-Factory / ChatGLM ROUGE and BLEU-4);
-``sacrebleu-zh`` needs only defaults (its tokenizer is :mod:`zheval.tokenizers.sacrebleu_zh`).
+``sacrebleu-zh`` needs only defaults (its tokenizer is :mod:`zheval.tokenizers.sacrebleu_zh`). The leaderboard
+presets reproduce published numbers bit for bit: :mod:`.opencompass` (``opencompass-jieba-rouge``: OpenCompass
+``JiebaRougeEvaluator``), :mod:`.longbench` (``longbench``: LongBench ``rouge_zh_score``), :mod:`.glm4` (``glm4``:
+the GLM-4 / ChatGLM3 fine-tuning demo's ROUGE and BLEU-4).
 
 :data:`ROUGE_PRESETS` and :data:`BLEU_PRESETS` are the registries; :func:`apply_preset` resolves options.
 """
@@ -10,10 +13,19 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping, Tuple
 
+from .glm4 import GLM4_TYPES
 from .llamafactory import LLAMAFACTORY_TYPES
+from .longbench import LONGBENCH_TYPES
+from .opencompass import OPENCOMPASS_TYPES
 from .rouge155 import ROUGE155_TYPES
 
-__all__ = ["ROUGE_PRESETS", "BLEU_PRESETS", "PRESET_NAMES", "apply_preset"]
+__all__ = ["ROUGE_PRESETS", "BLEU_PRESETS", "PRESET_NAMES", "ROUGE_CHINESE_PRESETS", "TOOL_ROUGE_PRESETS",
+           "apply_preset"]
+
+#: ROUGE presets scored with rouge-chinese 1.0.3's rules on a tool's jieba words (:mod:`.llamafactory`).
+ROUGE_CHINESE_PRESETS: Tuple[str, ...] = ("llamafactory", "opencompass-jieba-rouge", "glm4")
+#: ROUGE presets whose F formula is the tool's own (``2PR / (P + R + 1e-8)``), so ``beta`` is fixed at 1.
+TOOL_ROUGE_PRESETS: Tuple[str, ...] = ROUGE_CHINESE_PRESETS + ("longbench",)
 
 #: Presets are defaults; arguments given explicitly override them (see ``zheval.compute_rouge``).
 ROUGE_PRESETS: Dict[str, dict] = {
@@ -27,6 +39,27 @@ ROUGE_PRESETS: Dict[str, dict] = {
         "tokenizer": "llamafactory-jieba",
         "normalize": False,
         "rouge_types": list(LLAMAFACTORY_TYPES),
+        "multi_ref": "max",
+        "beta": 1.0,
+    },
+    "opencompass-jieba-rouge": {
+        "tokenizer": "opencompass-jieba",
+        "normalize": False,
+        "rouge_types": list(OPENCOMPASS_TYPES),
+        "multi_ref": "max",
+        "beta": 1.0,
+    },
+    "longbench": {
+        "tokenizer": "llamafactory-jieba",
+        "normalize": False,
+        "rouge_types": list(LONGBENCH_TYPES),
+        "multi_ref": "max",
+        "beta": 1.0,
+    },
+    "glm4": {
+        "tokenizer": "glm4-jieba",
+        "normalize": False,
+        "rouge_types": list(GLM4_TYPES),
         "multi_ref": "max",
         "beta": 1.0,
     },
@@ -49,6 +82,17 @@ BLEU_PRESETS: Dict[str, dict] = {
     },
     "llamafactory": {
         "tokenizer": "llamafactory-char",
+        "max_order": 4,
+        "smooth_method": "nltk3",
+        "smooth_value": None,
+        "bp_ref_length": "closest",
+        "level": "sentence",
+        "effective_order": False,
+        "weights": None,
+    },
+    # the GLM-4 / ChatGLM3 demo: nltk sentence_bleu method3 on its jieba words, mean of the 0-1 values (:mod:`.glm4`)
+    "glm4": {
+        "tokenizer": "glm4-jieba",
         "max_order": 4,
         "smooth_method": "nltk3",
         "smooth_value": None,

@@ -50,7 +50,7 @@ reference length with ties to the shorter one).
 from __future__ import annotations
 
 import re
-from typing import Callable, Dict, Hashable, List, Sequence, Tuple
+from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from ..definitions.bleu import item_stats
 from ..definitions.bleu_score import score_stats
@@ -140,7 +140,8 @@ def _lf_score(hit, ref_total, hyp_total) -> Score:
 
 
 def make_llamafactory_item_scorer(
-    rouge_types: Sequence[str] = LLAMAFACTORY_TYPES, multi_ref: str = "max"
+    rouge_types: Sequence[str] = LLAMAFACTORY_TYPES, multi_ref: str = "max",
+    placeholders: Optional[Tuple[str, str]] = None,
 ) -> Callable[[Sequence[str], Sequence[Sequence[str]]], Dict[str, Score]]:
     """Return ``scorer(hyp_tokens, refs_tokens) -> {type: Score}`` with LLaMA-Factory's per-item numbers.
 
@@ -149,6 +150,11 @@ def make_llamafactory_item_scorer(
     ``+ 1e-8``); LLaMA-Factory's per-item number is :func:`llamafactory_item_value` of it. ``multi_ref``:
     ``"max"`` (best F, first wins ties), ``"mean"``, ``"pool"`` (summed set sizes/LCS as ROUGE-1.5.5 -f A) or
     ``"best_recall"``.
+
+    ``placeholders``: ``None`` (LLaMA-Factory: a side without a word scores 0.0 without calling rouge-chinese) or
+    ``(hypothesis word, reference word)``: a side without a token is scored by rouge-chinese as that one-word text
+    (OpenCompass ``JiebaRougeEvaluator``'s ``__PREDPLACEHOLDER__`` / ``__REFRPLACEHOLDER__``,
+    :mod:`zheval.presets.opencompass`).
 
     Raises:
         ValueError: a type other than rougeN/rougeL, unknown multi_ref.
@@ -169,6 +175,10 @@ def make_llamafactory_item_scorer(
             raise ValueError("score_item needs at least one reference")
         hyp_words = rouge_chinese_words(hyp_tokens)
         refs_words = [rouge_chinese_words(r) for r in refs_tokens]
+        if placeholders is not None:
+            if not hyp_tokens:
+                hyp_words = [placeholders[0]]
+            refs_words = [[placeholders[1]] if not r else w for r, w in zip(refs_tokens, refs_words)]
         cache: dict = {}
         out: Dict[str, Score] = {}
         for rt in types:

@@ -15,7 +15,9 @@ Fields, in this order (a field that does not apply is left out):
            ``none``, ``custom:<name>``; ``+nopunct`` when punctuation tokens are dropped
 ``norm``   normalisation steps joined by ``+`` (``none`` for no step); ``t2s`` appears here when on
 ``case``   ``lc`` when Latin letters are lower-cased (``lower`` step), else ``mixed``
-``preset`` the preset whose defaults were used (``rouge155``, ``llamafactory``, ``sacrebleu-zh``), if any
+``preset`` the preset whose defaults were used (``rouge155``, ``llamafactory``, ``sacrebleu-zh``,
+           ``opencompass-jieba-rouge``, ``longbench``, ``glm4``), if any; ``longbench`` adds ``recursion`` (the
+           emulated recursion cutoff, :mod:`zheval.presets.longbench`)
 ``metric`` ``rouge`` or ``bleu``, followed by the metric's own fields (given in the order the metric passes them),
            e.g. ROUGE ``multi`` (multi-reference rule), ``beta``, ``split`` (Lsum sentence split), ``w``;
            BLEU ``level`` (corpus/sentence), ``order``, ``smooth``, ``bp`` (closest/shortest/none), ``eff``

@@ -39,6 +39,7 @@ from .base import PUNCT_MODES, USER_TOKENIZER_STEPS, BaseTokenizer, cache_info, 
 from .char import CharTokenizer
 from .custom import CallableTokenizer
 from .jieba_words import JiebaTokenizer, jieba_dict_key
+from .harness_jieba import Glm4JiebaTokenizer, OpenCompassJiebaTokenizer
 from .llamafactory import LlamaFactoryCharTokenizer, LlamaFactoryJiebaTokenizer
 from .sacrebleu_zh import SacrebleuZhTokenizer
 from .whitespace import WhitespaceTokenizer
@@ -64,6 +65,8 @@ TOOL_TOKENIZERS: dict[str, type[BaseTokenizer]] = {
     "sacrebleu-zh": SacrebleuZhTokenizer,
     "llamafactory-char": LlamaFactoryCharTokenizer,
     "llamafactory-jieba": LlamaFactoryJiebaTokenizer,
+    "opencompass-jieba": OpenCompassJiebaTokenizer,
+    "glm4-jieba": Glm4JiebaTokenizer,
 }
 
 TOKENIZERS: dict[str, type[BaseTokenizer]] = {
@@ -104,7 +107,7 @@ def get_tokenizer(
     Args:
         tokenizer: a name of :data:`TOKENIZERS` -- ``"char"``, ``"jieba"``, ``"none"``, or a tool tokenizer of the
             presets (:data:`TOOL_TOKENIZERS`: ``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``,
-            which take no option) --, a :class:`BaseTokenizer` (returned as is; other options must then be left at
+            ``"opencompass-jieba"``, ``"glm4-jieba"``, which take no option) --, a :class:`BaseTokenizer` (returned as is; other options must then be left at
             their defaults), a callable ``str -> list[str]`` or an object with ``.tokenize`` (wrapped in a new
             :class:`CallableTokenizer` on every call; it receives the text normalised with
             :data:`USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- no ``space`` step, so the spaces of

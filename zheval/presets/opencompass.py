@@ -1,0 +1,88 @@
+"""The ``opencompass-jieba-rouge`` preset: OpenCompass ``JiebaRougeEvaluator``'s ROUGE-1/2/L numbers, on the tokens
+of :class:`zheval.tokenizers.harness_jieba.OpenCompassJiebaTokenizer` (``opencompass-jieba``).
+
+Nothing here imports OpenCompass or rouge-chinese; the behaviour is re-implemented and the tests compare it with the
+real evaluator's code (OpenCompass 0.5.x, ``opencompass/openicl/icl_evaluator/icl_jieba_rouge_evaluator.py``,
+copied verbatim into ``tests/presets/test_leaderboard_presets.py``) running rouge-chinese 1.0.3 on the shared data.
+
+What ``JiebaRougeEvaluator.score(predictions, references)`` does
+----------------------------------------------------------------
+1. ``general_postprocess`` on **both** sides (:func:`zheval.tokenizers.harness_jieba.opencompass_general_postprocess`:
+   cut at the first ASCII ``\\n . ,``, delete ``[^\\w\\s]``, delete a/an/the, collapse whitespace).
+2. ``' '.join(jieba.cut(x))``: global jieba, default dictionary, HMM on, whitespace tokens kept.
+3. An empty string becomes ``'__PREDPLACEHOLDER__'`` (prediction) or ``'__REFRPLACEHOLDER__'`` (reference), one
+   word that matches nothing (a text that spells it is cut by jieba into ``__``, ``REFRPLACEHOLDER``, ``__``), so
+   such an item scores 0 on every type.
+4. ``rouge_chinese.Rouge().get_scores(preds, refs, avg=True)``: per item rouge-chinese's ROUGE-1/2 on **sets** of
+   distinct n-grams and ROUGE-L as the plain LCS of the whole word lists, ``F = 2PR / (P + R + 1e-8)``
+   (:mod:`zheval.presets.llamafactory` has every rule); the average is a left-to-right Python sum divided by the
+   item count.
+5. The reported ``rouge1``/``rouge2``/``rougeL`` are that mean F ``* 100``, unrounded (0-100 scale).
+
+Known distortions (what these numbers are not)
+----------------------------------------------
+* **Set-based n-grams**: a repeated word counts once on both sides (``好好好好`` vs ``好`` is a perfect ROUGE-1).
+* **Truncation at the first ASCII ``.``, ``,`` or newline** -- of the prediction *and* the reference: ``3.5%``
+  keeps ``3``; an English-style comma cuts a Chinese reference short; a multi-line answer is scored on its first
+  line only.
+* **Punctuation is deleted**, so ROUGE-L never aligns on it (usually wanted) and ``.`` never splits sentences.
+* **Silent zeros**: a text that post-processes to ``""`` (``"。"``, ``",好的"``, a prediction that starts with a
+  newline) scores 0 through the placeholders, with no warning. zheval counts them:
+  ``opencompass_placeholder_predictions`` and ``opencompass_placeholder_references`` in the result. (A reference
+  that is blank *before* post-processing is still zheval's ``EmptyReferenceError``.)
+* ``+1e-8`` in F: identical texts give 99.9999995, not 100.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Mapping, Sequence, Tuple
+
+from ..definitions.rouge import Score, parse_rouge_type
+from .llamafactory import make_llamafactory_item_scorer
+
+__all__ = ["OPENCOMPASS_TYPES", "OPENCOMPASS_PLACEHOLDERS", "make_opencompass_item_scorer", "opencompass_average",
+           "opencompass_numbers"]
+
+#: What ``JiebaRougeEvaluator`` reports (its keys are ``rouge1``, ``rouge2``, ``rougeL`` too).
+OPENCOMPASS_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
+
+#: The words an empty prediction / reference becomes (``JiebaRougeEvaluator.score``).
+OPENCOMPASS_PLACEHOLDERS: Tuple[str, str] = ("__PREDPLACEHOLDER__", "__REFRPLACEHOLDER__")
+
+
+def make_opencompass_item_scorer(
+    rouge_types: Sequence[str] = OPENCOMPASS_TYPES, multi_ref: str = "max"
+) -> Callable[[Sequence[str], Sequence[Sequence[str]]], Dict[str, Score]]:
+    """Return ``scorer(hyp_tokens, refs_tokens) -> {type: Score}``: rouge-chinese's per-item P, R, F (0-1,
+    unrounded) on ``opencompass-jieba`` tokens, a side without a token scored as its placeholder word
+    (:data:`OPENCOMPASS_PLACEHOLDERS`). OpenCompass has one reference per item; several are combined with
+    ``multi_ref`` (:func:`zheval.definitions.rouge.combine_references`).
+
+    Raises:
+        ValueError: a type other than rougeN / rougeL, an unknown ``multi_ref``.
+    """
+    return make_llamafactory_item_scorer(rouge_types, multi_ref, placeholders=OPENCOMPASS_PLACEHOLDERS)
+
+
+def opencompass_average(values: Sequence[float]) -> float:
+    """``JiebaRougeEvaluator``'s number from per-item F values (0-1): rouge-chinese's ``avg=True`` mean -- a
+    left-to-right Python sum from ``0`` divided by the item count -- times 100 (0-100 scale, unrounded, bit for bit).
+
+    Returns 0.0 for no values (OpenCompass would raise ``ZeroDivisionError``).
+    """
+    if len(values) == 0:
+        return 0.0
+    total = 0
+    for v in values:
+        total = total + v
+    return total / len(values) * 100
+
+
+def opencompass_numbers(fmeasure: Mapping[str, Sequence[float]]) -> Dict[str, float]:
+    """``{"opencompass_<type>": opencompass_average(F values)}`` for every ROUGE type of ``fmeasure``
+    (``opencompass_rouge1``, ``opencompass_rouge2``, ``opencompass_rougeL``: OpenCompass's own keys, prefixed)."""
+    out = {}
+    for t, values in fmeasure.items():
+        parse_rouge_type(t)
+        out[f"opencompass_{t}"] = opencompass_average(list(values))
+    return out
