@@ -4,6 +4,7 @@ Public API (imported on first use, so ``import zheval`` stays light):
 
 * :func:`compute_rouge`, :func:`compute_bleu` -- one metric on texts (``zheval.compute.rouge`` / ``.bleu``);
 * :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
 * the warning categories of the input guards and :class:`EmptyReferenceError`.
 
