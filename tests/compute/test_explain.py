@@ -9,7 +9,8 @@ import math
 import pytest
 
 import zheval
-from zheval.compute.explain import explain, explain_items, token_spans
+from zheval.compute.explain import explain, explain_items
+from zheval.compute.spans import token_spans
 from zheval.compute.inputs import EmptyReferenceError
 from zheval.tokenizers import get_tokenizer
 

@@ -44,17 +44,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .duck.load import (
-    DuckFormatError,
-    EmptyDataError,
-    Problem,
-    duplicate_key_problem,
-    encoding_problem,
-    json_document_problem,
-    json_error_message,
-    lone_surrogate,
-    parse_json_line,
-)
+from .duck.load import (DuckFormatError, EmptyDataError, Problem, duplicate_key_problem, encoding_problem,
+                        json_document_problem, json_error_message, lone_surrogate, parse_json_line, existing_file)
 
 __all__ = [
     "Records",
@@ -390,11 +381,7 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
             (:data:`RESERVED_COLUMNS`).
     """
     kind = records_format(path, format)
-    path = Path(path)
-    if path.is_dir():
-        raise IsADirectoryError(f"predictions path {path} is a directory, not a file")
-    if not path.is_file():
-        raise FileNotFoundError(f"predictions file not found: {path}")
+    path = existing_file(path, "predictions")
     name = str(path)
     problems: list = []
     if kind == "jsonl":

@@ -32,18 +32,8 @@ import typer
 
 from .commands import app
 from .files import check_paths, load_data
-from .options import (
-    MAX_SEED,
-    UserError,
-    apply_quiet,
-    bleu_options,
-    check_label_check,
-    check_predictions_format,
-    check_tokenizer,
-    run_command,
-    split_list,
-    tokenizer_options,
-)
+from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
+                      check_tokenizer, run_command, split_list, tokenizer_options)
 from .params import takes
 
 __all__ = ["explain", "select_items", "render_table"]

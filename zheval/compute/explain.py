@@ -70,9 +70,8 @@ between tokens, such as a collapsed space, leaves the spans exact).
 
 from __future__ import annotations
 
-import difflib
 from collections import Counter
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..definitions import bleu as bleu_def
 from ..definitions.bleu_score import score_stats
@@ -92,99 +91,14 @@ from ..presets.rouge155 import make_rouge155_item_scorer, rouge155_su_counts, ro
 from .bleu import BLEU_OPTIONS, BleuConfig, bleu_config
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import refused_hub_options
+from .joint import check_metrics_and_options
 from .rouge import ROUGE_OPTIONS, RougeConfig, rouge_config
+from .spans import token_spans
 
-__all__ = ["EXPLAIN_METRICS", "explain", "explain_items", "token_spans"]
+__all__ = ["EXPLAIN_METRICS", "explain", "explain_items"]
 
 #: The metrics an explanation can cover.
 EXPLAIN_METRICS = ("bleu", "rouge")
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Character spans
-
-
-def _char_map(text: str, normalized: str, normalizer, memo: Dict[str, str]) -> Tuple[List[Tuple[int, int]], List[bool]]:
-    """For each character of ``normalized``: the ``[start, end)`` of the original characters it comes from, and
-    whether that is exact (module docstring). ``memo`` caches one character's normalisation within one call."""
-    if normalized == text:
-        return [(i, i + 1) for i in range(len(text))], [True] * len(text)
-    pieces = []
-    src: List[int] = []
-    for i, c in enumerate(text):
-        p = memo.get(c)
-        if p is None:
-            p = memo[c] = normalizer(c)
-        pieces.append(p)
-        src.extend([i] * len(p))
-    joined = "".join(pieces)
-    if joined == normalized:
-        return [(i, i + 1) for i in src], [True] * len(src)
-    out: List[Tuple[int, int]] = [(0, 0)] * len(normalized)
-    exact = [False] * len(normalized)
-    sm = difflib.SequenceMatcher(None, joined, normalized, autojunk=False)
-    for tag, k1, k2, j1, j2 in sm.get_opcodes():
-        if tag == "equal":
-            for d in range(j2 - j1):
-                i = src[k1 + d]
-                out[j1 + d] = (i, i + 1)
-                exact[j1 + d] = True
-        elif j2 > j1:
-            if k2 > k1:
-                span = (src[k1], src[k2 - 1] + 1)
-            else:
-                pos = src[k1] if k1 < len(src) else len(text)
-                span = (pos, pos)
-            for j in range(j1, j2):
-                out[j] = span
-    return out, exact
-
-
-def token_spans(text: str, tokenizer, memo: Optional[Dict[str, str]] = None) -> Dict[str, Any]:
-    """The text entry of an explanation: ``{"text", "normalized", "tokenizer", "tokens": [{"token", "start",
-    "end"}], "spans"}`` with each token's ``[start, end)`` in the original ``text`` (module docstring).
-
-    Args:
-        text: the original text (str); tokenizer: a zheval :class:`~zheval.tokenizers.BaseTokenizer`; memo: an
-            optional dict (character -> its normalisation) shared by the texts of one call.
-    Returns:
-        the dict above; ``spans`` is ``"exact"`` when every token's characters map exactly, else
-        ``"approximate"`` (a token not found in the normalised text, e.g. from a user callable that rewrites
-        tokens, gets an empty span at the current position).
-    Raises:
-        TypeError: ``text`` is not a str (from the tokenizer).
-    """
-    normalized = tokenizer.normalize(text)
-    tokens = tokenizer.tokenize_cached(text)
-    cmap, exact_at = _char_map(text, normalized, tokenizer.normalizer, {} if memo is None else memo)
-    out = []
-    cursor = 0
-    exact = True
-    for tok in tokens:
-        tok = str(tok)
-        pos = normalized.find(tok, cursor) if tok else -1
-        if pos < 0:
-            exact = False
-            at = cmap[cursor][0] if cursor < len(cmap) else len(text)
-            out.append({"token": tok, "start": at, "end": at})
-            continue
-        end = pos + len(tok)
-        if end - pos == 1:
-            start_o, end_o = cmap[pos]
-            exact = exact and exact_at[pos]
-        else:
-            start_o = min(cmap[j][0] for j in range(pos, end))
-            end_o = max(cmap[j][1] for j in range(pos, end))
-            exact = exact and all(exact_at[pos:end])
-        out.append({"token": tok, "start": start_o, "end": end_o})
-        cursor = end
-    return {"text": text, "normalized": normalized, "tokenizer": tokenizer.name, "tokens": out,
-            "spans": "exact" if exact else "approximate"}
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# ROUGE
 
 
 def _score_dict(s) -> Dict[str, float]:
@@ -472,16 +386,7 @@ def _configs(metrics, options):
     if metrics is None:
         preset = options.get("preset")
         metrics = PRESET_NAMES.get(preset, EXPLAIN_METRICS) if preset is not None else EXPLAIN_METRICS
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    metrics = list(metrics)
-    bad = [m for m in metrics if m not in EXPLAIN_METRICS]
-    if bad or not metrics:
-        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(EXPLAIN_METRICS)}")
-    unknown = sorted(k for k in options if k not in ROUGE_OPTIONS and k not in BLEU_OPTIONS)
-    if unknown:
-        raise TypeError(f"explain got unknown option(s) {unknown}; valid options: "
-                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}{refused_hub_options(unknown)}")
+    metrics = check_metrics_and_options("explain", metrics, EXPLAIN_METRICS, options)
     rouge_cfg = bleu_cfg = corpus_cfg = None
     if "rouge" in metrics:
         rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}, _function="explain")

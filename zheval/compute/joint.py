@@ -25,13 +25,35 @@ from .shared import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
 
-__all__ = ["METRICS", "score"]
+__all__ = ["METRICS", "score", "check_metrics_and_options"]
 
 #: Metric names :func:`score` computes.
 METRICS = ("bleu", "rouge")
 
 
 @without_cyclic_gc
+def check_metrics_and_options(function: str, metrics, valid: Sequence[str], options: Dict[str, Any]) -> list:
+    """The metric names and options of a call that serves both metrics (:func:`score`,
+    :func:`zheval.compute.explain.explain`), checked: returns ``metrics`` as a list.
+
+    Raises:
+        ValueError: an empty list or a name not in ``valid`` (the message lists the valid ones).
+        TypeError: an option neither ``compute_rouge`` nor ``compute_bleu`` knows (the message lists the valid ones
+            and, for an option of the Hub modules that zheval refuses, why).
+    """
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    metrics = list(metrics)
+    bad = [m for m in metrics if m not in valid]
+    if bad or not metrics:
+        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(valid)}")
+    unknown = sorted(k for k in options if k not in ROUGE_OPTIONS and k not in BLEU_OPTIONS)
+    if unknown:
+        raise TypeError(f"{function} got unknown option(s) {unknown}; valid options: "
+                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}{refused_hub_options(unknown)}")
+    return metrics
+
+
 def score(
     predictions: Sequence[str],
     references: Sequence[Any],
@@ -61,16 +83,7 @@ def score(
     Warns:
         the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for both metrics.
     """
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    metrics = list(metrics)
-    bad = [m for m in metrics if m not in METRICS]
-    if bad or not metrics:
-        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(METRICS)}")
-    unknown = sorted(k for k in options if k not in ROUGE_OPTIONS and k not in BLEU_OPTIONS)
-    if unknown:
-        raise TypeError(f"score got unknown option(s) {unknown}; valid options: "
-                        f"{', '.join(sorted(set(ROUGE_OPTIONS) | set(BLEU_OPTIONS)))}{refused_hub_options(unknown)}")
+    metrics = check_metrics_and_options("score", metrics, METRICS, options)
     rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}) if "rouge" in metrics else None
     bleu_cfg = bleu_config(**{k: v for k, v in options.items() if k in BLEU_OPTIONS}) if "bleu" in metrics else None
     preds, refs = validate_inputs(predictions, references)

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Mapping, Sequence, Union
 
 __all__ = [
+    "existing_file",
     "DOMAINS",
     "DIFFICULTIES",
     "DUCK_KEYS",
@@ -71,6 +72,21 @@ MAX_REFS = 5
 """Most references a 小黄鸭 item may have by default (the format has 2–5 replies per query). Relax with ``max_refs``
 (CLI ``--max-refs``); ``None`` means no upper bound."""
 
+
+
+def existing_file(path, what: str) -> "Path":
+    """``path`` as a :class:`~pathlib.Path` when it names an existing file; ``what`` names it in the messages
+    (e.g. ``"predictions"``).
+
+    Raises:
+        IsADirectoryError: ``path`` is a directory. FileNotFoundError: there is no such file.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{what} path {path} is a directory, not a file")
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} file not found: {path}")
+    return path
 
 def _features():
     from datasets import Features, List, Value

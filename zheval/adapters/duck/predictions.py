@@ -45,6 +45,7 @@ from .load import (
     encoding_problem,
     json_document_problem,
     json_error_message,
+    existing_file,
     lone_surrogate,
     parse_json_line,
 )
@@ -214,11 +215,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     """
     if format not in PREDICTION_FORMATS:
         raise ValueError(f"unknown predictions format {format!r}; valid: {', '.join(PREDICTION_FORMATS)}")
-    path = Path(path)
-    if path.is_dir():
-        raise IsADirectoryError(f"predictions path {path} is a directory, not a file")
-    if not path.is_file():
-        raise FileNotFoundError(f"predictions file not found: {path}")
+    path = existing_file(path, "predictions")
     lines = _read_lines(path)
     kind = _sniff(path, lines) if format == "auto" else format
     name = str(path)
