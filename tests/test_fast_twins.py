@@ -25,11 +25,19 @@ from zheval.tokenizers import get_tokenizer
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
 
 #: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
-BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text"}
+BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text",
+                   "zheval.text.normalize_corpus:codepoints_of", "zheval.text.normalize_corpus:is_simple_for_nfkc",
+                   "zheval.text.normalize_corpus:whitespace_mask"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
-                "zheval.tokenizers.char_ids")
+                "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
+#: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
+#: two-character images (①, ㎡, ℃, ﬁ), ellipses and their vertical forms, combining marks and Hangul (NFKC composes
+#: them), whitespace of every kind (\r\n, NEL, U+3000, no-break space), invisible characters, Latin capitals with
+#: multi-character lower case (İ), category-P marks between digits (nopunct), controls.
+NORMALIZE_TRICKY = (TRICKY + "\r\t\u3000ＡＢ１２（）“”‘’\u00a0\x85\u2028İÉé각ㅏ\u1161ﬁ①㎡℃︙︰‥\uf900\x01\x1c"
+                    ":;0123456789%—・「」")
 
 
 def random_texts(rng: random.Random, n: int, alphabet: str = "ab好的。c", max_len: int = 12) -> list:
@@ -81,6 +89,67 @@ def check_char_token_ids(real):
     words = list(vocab)
     for k, piece in enumerate(pieces):
         assert [words[i] for i in ids[offsets[k]:offsets[k + 1]]] == tok.tokenize_normalized(piece), piece
+
+
+def _real_texts(real) -> list:
+    return [] if real is None else list(real[0]) + [r for rs in real[1] for r in rs]
+
+
+def check_char_token_spans(real):
+    from zheval.text.normalize_corpus import codepoints_of
+    from zheval.tokenizers.char import CharTokenizer
+    from zheval.tokenizers.char_ids import char_token_spans
+
+    rng = random.Random(17)
+    texts = random_texts(rng, 600, TRICKY + "\t ", 25) + [CharTokenizer().normalize(t) for t in _real_texts(real)]
+    for punct in ("keep", "drop"):
+        tok = CharTokenizer(punct=punct)
+        vocab = TokenIds()
+        cps = codepoints_of(texts)
+        ids, starts, ends, text_tokens = char_token_spans(cps.codepoints, cps.offsets, vocab, punct == "drop")
+        words = list(vocab)
+        big = "".join(texts)
+        for k, text in enumerate(texts):
+            a, b = text_tokens[k], text_tokens[k + 1]
+            want = tok.tokenize_normalized(text)
+            assert [words[i] for i in ids[a:b].tolist()] == want, (punct, text)
+            assert [big[s:e] for s, e in zip(starts[a:b].tolist(), ends[a:b].tolist())] == want
+
+
+def check_normalize_corpus(real):
+    from zheval.text.normalize import Normalizer
+    from zheval.text.normalize_corpus import normalize_corpus
+
+    rng = random.Random(23)
+    texts = random_texts(rng, 1500, NORMALIZE_TRICKY, 18) + _real_texts(real)
+    for steps in [("nfkc", "zw", "punct", "space", "lower"), ("nfkc",), ("zw",), ("punct",), ("nopunct",),
+                  ("space",), ("lower",), (), ("nfkc", "zw", "punct", "nopunct", "space", "lower"),
+                  ("nfkc", "zw", "t2s", "punct", "space", "lower")]:
+        norm = Normalizer(steps)
+        assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
+
+
+def check_split_corpus(real):
+    from zheval.text.normalize import Normalizer
+    from zheval.text.normalize_corpus import normalize_corpus
+    from zheval.text.sentences import split_sentences
+    from zheval.text.split_corpus import split_corpus
+
+    rng = random.Random(29)
+    texts = random_texts(rng, 1500, "好的。！？；!?;…‥.\"'”’」』）)]】》〉a1Z \n\u0301\u3099\t\x01", 16)
+    texts += _real_texts(real)
+    for norm in (Normalizer(()), Normalizer()):
+        nt = normalize_corpus(texts, norm)
+        strs = nt.texts()
+        big = "".join(strs)
+        for mode in ("punct", "newline"):
+            sp = split_corpus(nt.codepoints, nt.offsets, mode)
+            for i, text in enumerate(strs):
+                a, b = sp.text_pieces[i], sp.text_pieces[i + 1]
+                got = [big[s:e] for s, e in zip(sp.starts[a:b].tolist(), sp.ends[a:b].tolist())]
+                want = (split_sentences(text, "newline") if mode == "newline"
+                        else [p for line in text.split("\n") for p in split_sentences(line, "punct")])
+                assert got == want, (mode, text)
 
 
 def check_lcs_length_pairs(real):
@@ -181,6 +250,9 @@ def check_corpus_rouge_scores(real):
 
 CHECKS = {
     "zheval.tokenizers.char_ids:char_token_ids": check_char_token_ids,
+    "zheval.tokenizers.char_ids:char_token_spans": check_char_token_spans,
+    "zheval.text.normalize_corpus:normalize_corpus": check_normalize_corpus,
+    "zheval.text.split_corpus:split_corpus": check_split_corpus,
     "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,

@@ -301,7 +301,8 @@ def rouge_items(
         corpus = shared.corpus
     else:
         corpus = tokenize_corpus(predictions, references, tok, config.sentence_split,
-                                 char_ids=usable_for("char_ids", tokenizer=tok))
+                                 char_ids=usable_for("char_ids", tokenizer=tok),
+                                 normalize_all=usable_for("normalize_corpus", tokenizer=tok))
     check_references(references, tok, corpus.reference_lengths(), allow_empty_references)
     scores = None
     if config.preset == "rouge155":

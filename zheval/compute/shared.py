@@ -45,8 +45,10 @@ class SharedTokens:
     def corpus(self) -> TokenizedCorpus:
         """The tokenised corpus (tokenised on first use)."""
         if self._corpus is None:
-            self._corpus = tokenize_corpus(self.predictions, self.references, self.tokenizer, self.sentence_split,
-                                           char_ids=usable_for("char_ids", tokenizer=self.tokenizer))
+            tok = self.tokenizer
+            self._corpus = tokenize_corpus(self.predictions, self.references, tok, self.sentence_split,
+                                           char_ids=usable_for("char_ids", tokenizer=tok),
+                                           normalize_all=usable_for("normalize_corpus", tokenizer=tok))
         return self._corpus
 
     @property

@@ -25,6 +25,13 @@ class Twin(NamedTuple):
 TWINS: tuple[Twin, ...] = (
     Twin("zheval.tokenizers.char_ids:char_token_ids", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
          "the same tokens (as ids of one vocabulary) for every piece of normalised text, for the plain char tokenizer"),
+    Twin("zheval.tokenizers.char_ids:char_token_spans", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
+         "the same tokens (ids of one vocabulary, with their positions) of every normalised text, for the char "
+         "tokenizer without terms, punct keep or drop"),
+    Twin("zheval.text.normalize_corpus:normalize_corpus", "zheval.text.normalize:Normalizer.__call__",
+         "the same normalised text (as code points) of every text, for every set of steps"),
+    Twin("zheval.text.split_corpus:split_corpus", "zheval.text.sentences:split_sentences",
+         "the same sentence pieces of every normalised text (per line with 'punct', the lines with 'newline')"),
     Twin("zheval.fast.lcs:lcs_length_pairs", "zheval.definitions.lcs:lcs_length",
          "the LCS length of every (column, row) pair of texts"),
     Twin("zheval.fast.ngrams:pair_clipped_hits", "zheval.definitions.rouge:clipped_overlap",
@@ -51,8 +58,12 @@ def usable_for(task: str, **request) -> bool:
 
     Tasks and their request:
 
-    * ``"char_ids"`` (``tokenizer``): :func:`zheval.tokenizers.char_ids.char_token_ids` gives exactly this
-      tokenizer's tokens -- the plain ``char`` tokenizer (no terms, ``punct="keep"``).
+    * ``"char_ids"`` (``tokenizer``): the corpus-at-once twins (:func:`zheval.text.normalize_corpus.normalize_corpus`,
+      :func:`zheval.text.split_corpus.split_corpus`, :func:`zheval.tokenizers.char_ids.char_token_spans`) give
+      exactly this tokenizer's sentences -- the ``char`` tokenizer without terms (either ``punct``).
+    * ``"normalize_corpus"`` (``tokenizer``): all texts can be normalised at once
+      (:func:`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
+      whose normalisation is its normaliser on the whole text.
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
       kind -- rougeN, rougeL, rougeLsum -- and no preset replaces the per-reference formula.
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
@@ -66,6 +77,9 @@ def usable_for(task: str, **request) -> bool:
     """
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
+    if task == "normalize_corpus":
+        tok = request["tokenizer"]
+        return bool(tok.content_keyed and tok.batch_normalizable())
     if task == "rouge_type":
         return request["kind"] in FAST_ROUGE_KINDS and request["preset"] is None
     if task == "shared_tokens":
@@ -77,4 +91,4 @@ def usable_for(task: str, **request) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, rouge_type, shared_tokens")

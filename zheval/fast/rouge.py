@@ -49,14 +49,17 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
     :func:`zheval.definitions.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs), and rougeLsum reuses them when both
     texts are one sentence. Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
     """
-    texts = layout.texts
     lcs = np.zeros(len(u_hyp), dtype=np.int64)
     lsum = None
     rest = np.ones(len(u_hyp), dtype=bool)
     if want_lsum:
-        single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
+        if layout.sentence_counts is not None:
+            single = layout.sentence_counts == 1
+        else:
+            single = np.fromiter((len(t.sentences) == 1 for t in layout.texts), dtype=bool, count=len(layout.texts))
         rest = single[u_hyp] & single[u_ref]
         lsum = np.zeros(len(u_hyp), dtype=np.int64)
+        texts = layout.texts if not rest.all() else None
         packed: Dict[int, PackedReference] = {}  # one packed layout per distinct reference text of the call
         todo = np.flatnonzero(~rest)
         uses = dict(zip(*(a.tolist() for a in np.unique(u_ref[todo], return_counts=True))))

@@ -90,37 +90,65 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
         piece k's tokens are ``ids[offsets[k]:offsets[k + 1]]``; their strings are exactly
         ``CharTokenizer().tokenize_normalized(piece)``.
     """
-    # chunks of about CHUNK_CHARS characters keep the temporary arrays small (a piece is never cut)
-    ids: List[int] = []
-    offsets = [np.zeros(1, dtype=np.int64)]
-    lo = 0
-    n = len(pieces)
-    while lo < n:
-        hi = lo
-        size = 0
-        while hi < n and (hi == lo or size + len(pieces[hi]) <= CHUNK_CHARS):
-            size += len(pieces[hi]) + 1
-            hi += 1
-        part_ids, part_off = _chunk_token_ids(pieces[lo:hi], vocab)
-        offsets.append(part_off[1:] + len(ids))
-        ids.extend(part_ids)
-        lo = hi
-    return ids, np.concatenate(offsets)
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    offsets = np.zeros(len(pieces) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    big = "".join(pieces)
+    cp = np.frombuffer(big.encode("utf-32-le", "surrogatepass"), dtype=np.uint32) if big else np.zeros(0, np.uint32)
+    ids, starts, _, text_tokens = char_token_spans(cp, offsets, vocab)
+    return ids.tolist(), text_tokens
 
 
-#: Characters per numpy pass of :func:`char_token_ids`.
+#: Characters per numpy pass of :func:`char_token_spans`.
 CHUNK_CHARS = 1 << 18
 
 
-def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]:
-    starts_of_pieces = np.zeros(len(pieces) + 1, dtype=np.int64)
-    if pieces:
-        np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)) + 1, out=starts_of_pieces[1:])
-    big = "\n".join(pieces)
-    n = len(big)
-    if n == 0:
-        return [], np.zeros(len(pieces) + 1, dtype=np.int64)
-    cp = np.frombuffer(big.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False):
+    """The plain ``char`` tokenizer's tokens of many normalised texts laid out in one code point array.
+
+    Args:
+        cp: ``(N,)`` code points of the texts, concatenated (line breaks inside a text are whitespace, as for the
+            tokenizer).
+        offsets: ``(n_texts + 1,)`` int64 text offsets into ``cp`` (a token never crosses a text boundary).
+        vocab: a :class:`zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
+        punct_drop: drop the tokens made only of punctuation, symbols and marks (``punct="drop"``: the tokens that
+            start with a character that is not Han, kana or a letter/digit).
+    Returns:
+        ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
+        ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of
+        ``CharTokenizer(punct=...).tokenize_normalized(text)``, in order.
+    """
+    cp = np.asarray(cp, dtype=np.uint32)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n_texts = len(offsets) - 1
+    parts = []
+    lo = 0
+    while lo < n_texts:
+        hi = int(np.searchsorted(offsets, offsets[lo] + CHUNK_CHARS, side="right")) - 1
+        hi = min(max(hi, lo + 1), n_texts)
+        a, b = int(offsets[lo]), int(offsets[hi])
+        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a))
+        lo = hi
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z, np.zeros(n_texts + 1, dtype=np.int64)
+    ids = np.concatenate([p[0] for p in parts])
+    starts = np.concatenate([p[1] for p in parts])
+    ends = np.concatenate([p[2] for p in parts])
+    text_tokens = np.searchsorted(starts, offsets, side="left").astype(np.int64)
+    return ids, starts, ends, text_tokens
+
+
+def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int):
+    """Tokens of one chunk of texts: ``(ids, starts, ends)`` (positions + ``base``)."""
+    n_texts = len(offsets) - 1
+    m = len(cp_texts)
+    if m == 0:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z
+    # one separator (a line break: never in a token) after each text
+    cp = np.insert(cp_texts, offsets[1:], np.uint32(10)) if n_texts else cp_texts
+    n = len(cp)
     cls = _classes(cp)
     pos = np.arange(n, dtype=np.int64)
     is_m = (cls == MO) | (cls == MS)
@@ -154,6 +182,10 @@ def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarra
     at = np.flatnonzero(start[bounds])
     tok_start = bounds[at]
     tok_end = np.append(bounds, n)[at + 1]
+    if punct_drop:  # a token is punctuation/symbols iff its first character is not Han/kana nor a letter/digit
+        first = cls[tok_start]
+        keep = (first == H) | (first == W)
+        tok_start, tok_end = tok_start[keep], tok_end[keep]
     # ids: single characters by code point, longer tokens by their string
     ids = np.empty(len(tok_start), dtype=np.int64)
     single = (tok_end - tok_start) == 1
@@ -168,6 +200,8 @@ def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarra
         ids[single] = lut[chars]
     multi = np.flatnonzero(~single)
     if len(multi):
+        big = cp.tobytes().decode("utf-32-le", "surrogatepass")
         ids[multi] = [getid(big[s:e]) for s, e in zip(tok_start[multi].tolist(), tok_end[multi].tolist())]
-    offsets = np.searchsorted(tok_start, starts_of_pieces, side="left").astype(np.int64)
-    return ids.tolist(), offsets
+    # back to positions without the separators: the separator after text t shifts later texts by t + 1
+    shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right") if n_texts else 0
+    return ids, tok_start - shift + base, tok_end - shift + base
