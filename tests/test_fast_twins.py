@@ -27,9 +27,12 @@ from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
 #: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
 BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text",
                    "zheval.text.normalize_corpus:codepoints_of", "zheval.text.normalize_corpus:is_simple_for_nfkc",
-                   "zheval.text.normalize_corpus:whitespace_mask"}
+                   "zheval.text.normalize_corpus:whitespace_mask", "zheval.fast.union_lcs:packed_words",
+                   "zheval.fast.keys:runs", "zheval.fast.keys:sort_with_index", "zheval.fast.keys:unique_inverse",
+                   "zheval.fast.keys:lookup"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
-                "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus")
+                "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
+                "zheval.fast.union_lcs", "zheval.fast.keys")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -152,6 +155,27 @@ def check_split_corpus(real):
                 assert got == want, (mode, text)
 
 
+def check_union_lcs_hits_pairs(real):
+    from zheval.fast.union_lcs import union_lcs_hits_pairs
+
+    rng = random.Random(31)
+    tok = get_tokenizer("char")
+    cases = [random_corpus(rng, 300, "abcab。\n好的好") for _ in range(2)]
+    cases.append(([random_texts(rng, 1, "ab。c", 300)[0] for _ in range(40)],
+                  [[random_texts(rng, 1, "ab。c", 300)[0]] for _ in range(40)]))  # several words per reference
+    if real is not None:
+        cases.append(real)
+    for preds, refs in cases:
+        for split in ("punct", "newline"):
+            corpus = tokenize_corpus(preds, refs, tok, split, char_ids=True)
+            hyp = np.repeat(corpus.pred_text, corpus.ref_counts)
+            got = union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, hyp, corpus.ref_text)
+            texts = corpus.texts
+            want = [ref_rouge.summary_level_lcs_hits(texts[r].sentences, texts[h].sentences)
+                    for h, r in zip(hyp.tolist(), corpus.ref_text.tolist())]
+            assert got.tolist() == want
+
+
 def check_lcs_length_pairs(real):
     from zheval.fast.lcs import lcs_length_pairs
 
@@ -253,6 +277,7 @@ CHECKS = {
     "zheval.tokenizers.char_ids:char_token_spans": check_char_token_spans,
     "zheval.text.normalize_corpus:normalize_corpus": check_normalize_corpus,
     "zheval.text.split_corpus:split_corpus": check_split_corpus,
+    "zheval.fast.union_lcs:union_lcs_hits_pairs": check_union_lcs_hits_pairs,
     "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,

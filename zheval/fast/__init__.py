@@ -42,6 +42,8 @@ TWINS: tuple[Twin, ...] = (
          "the same int64 statistics matrix (item_stats of every item)"),
     Twin("zheval.fast.bleu:layout_stats", "zheval.definitions.bleu:item_stats",
          "item_stats of every item of a corpus layout, stacked"),
+    Twin("zheval.fast.union_lcs:union_lcs_hits_pairs", "zheval.definitions.rouge:summary_level_lcs_hits",
+         "the ROUGE-Lsum union-LCS hits of every (prediction, reference) pair"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
          "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
@@ -66,6 +68,9 @@ def usable_for(task: str, **request) -> bool:
       whose normalisation is its normaliser on the whole text.
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
       kind -- rougeN, rougeL, rougeLsum -- and no preset replaces the per-reference formula.
+    * ``"union_lcs"`` (``reference_words``): :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
+      ROUGE-Lsum union-LCS of pairs whose packed reference has this many 64-bit words (at most
+      :data:`zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -77,6 +82,10 @@ def usable_for(task: str, **request) -> bool:
     """
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
+    if task == "union_lcs":
+        from .union_lcs import MAX_WORDS
+
+        return 0 < request["reference_words"] <= MAX_WORDS
     if task == "normalize_corpus":
         tok = request["tokenizer"]
         return bool(tok.content_keyed and tok.batch_normalizable())
@@ -91,4 +100,4 @@ def usable_for(task: str, **request) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, union_lcs, rouge_type, shared_tokens")

@@ -29,6 +29,8 @@ import numpy as np
 from ..tokenizers.corpus import TokenizedCorpus
 from ..definitions.union_lcs import PackedReference
 from .lcs import lcs_length_pairs
+from .keys import unique_inverse
+from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
 from ..definitions.rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
@@ -44,24 +46,42 @@ Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool):
     """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
 
-    When rougeLsum is wanted, a pair where either text has several sentences gets both counts from one pass
-    (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`); the other pairs' whole-text LCS lengths come from
-    :func:`zheval.definitions.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs), and rougeLsum reuses them when both
-    texts are one sentence. Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
+    Whole-text LCS lengths come from :func:`zheval.fast.lcs.lcs_length_pairs` (bit-parallel, vectorised across
+    pairs); rougeLsum reuses them where both texts are one sentence (then the union-LCS is that LCS:
+    :func:`zheval.definitions.rouge.summary_level_lcs_hits`). The other pairs' union-LCS hits come from
+    :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` where ``usable_for("union_lcs")`` allows (a tokenised corpus,
+    a reference of bounded width), else from :func:`zheval.definitions.rouge.summary_and_text_lcs_hits` pair by pair.
+    Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
     """
+    from . import usable_for
+
     lcs = np.zeros(len(u_hyp), dtype=np.int64)
-    lsum = None
-    rest = np.ones(len(u_hyp), dtype=bool)
+    single_pair = np.ones(len(u_hyp), dtype=bool)
     if want_lsum:
         if layout.sentence_counts is not None:
             single = layout.sentence_counts == 1
         else:
             single = np.fromiter((len(t.sentences) == 1 for t in layout.texts), dtype=bool, count=len(layout.texts))
-        rest = single[u_hyp] & single[u_ref]
-        lsum = np.zeros(len(u_hyp), dtype=np.int64)
-        texts = layout.texts if not rest.all() else None
+        single_pair = single[u_hyp] & single[u_ref]
+    sel = np.arange(len(u_hyp)) if want_l else np.flatnonzero(single_pair)
+    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
+    if not want_lsum:
+        return lcs, None
+    lsum = np.where(single_pair, lcs, 0)
+    todo = np.flatnonzero(~single_pair)
+    corpus = layout.corpus
+    if len(todo) and corpus is not None:
+        words = packed_words(corpus.sent_offsets, corpus.text_sents)
+        fits = np.zeros(int(words.max()) + 1, dtype=bool)
+        for w in np.unique(words[u_ref[todo]]).tolist():
+            fits[w] = usable_for("union_lcs", reference_words=w)
+        fast = todo[fits[words[u_ref[todo]]]]
+        lsum[fast] = union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, u_hyp[fast],
+                                          u_ref[fast])
+        todo = todo[~fits[words[u_ref[todo]]]]
+    if len(todo):
+        texts = layout.texts
         packed: Dict[int, PackedReference] = {}  # one packed layout per distinct reference text of the call
-        todo = np.flatnonzero(~rest)
         uses = dict(zip(*(a.tolist() for a in np.unique(u_ref[todo], return_counts=True))))
         for q in todo.tolist():
             h, r = int(u_hyp[q]), int(u_ref[q])
@@ -75,11 +95,7 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
                         packed[r] = pk
                 elif not uses[r]:
                     del packed[r]  # last pair of this reference: free its layout
-                lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)
-    sel = np.flatnonzero(rest)
-    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
-    if want_lsum:
-        lsum[sel] = lcs[sel]
+                lsum[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)[0]
     return (lcs if want_l else None), lsum
 
 
@@ -190,8 +206,8 @@ def corpus_rouge_scores(
     nh = lay.lengths[hyp]
     nr = lay.lengths[lay.ref]
     # Hits are computed once per distinct (hyp, ref) pair of the call and spread back to the pairs.
-    n_texts = max(len(lay.texts), 1)
-    uniq, inverse = np.unique(hyp * n_texts + lay.ref, return_inverse=True)
+    n_texts = max(len(lay.lengths), 1)
+    uniq, inverse = unique_inverse(hyp * n_texts + lay.ref)
     u_hyp, u_ref = uniq // n_texts, uniq % n_texts
     kinds = {rt.kind for rt in types}
     hits_l = hits_s = None

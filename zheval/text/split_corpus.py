@@ -78,7 +78,7 @@ def split_corpus(codepoints: np.ndarray, offsets: np.ndarray, mode: str = "punct
     line_starts = np.concatenate([offsets[:-1], nl + 1])
     line_text = np.concatenate([np.arange(n_texts, dtype=np.int64), text_of_nl])
     # order lines by start (a text's first line, then its other lines in order; empty texts have one empty line)
-    order = np.lexsort((line_starts, line_text))
+    order = np.argsort(line_starts * (n_texts + 1) + line_text, kind="stable")
     line_starts, line_text = line_starts[order], line_text[order]
     line_ends = _line_ends(line_starts, line_text, offsets, nl)
     if mode == "newline":
@@ -86,71 +86,81 @@ def split_corpus(codepoints: np.ndarray, offsets: np.ndarray, mode: str = "punct
         tp = np.zeros(n_texts + 1, dtype=np.int64)
         np.cumsum(counts, out=tp[1:])
         return SentencePieces(line_starts, line_ends, tp)
+    empty = np.zeros(0, np.int64)
     if n == 0:
-        return SentencePieces(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(n_texts + 1, np.int64))
+        return SentencePieces(empty, empty, np.zeros(n_texts + 1, np.int64))
     top = int(cp.max()) + 1
-    is_mark = _mark_lut(top)[cp]
-    is_t_char = _lut(TERMINATOR_CHARS, top)[cp]
-    is_c_char = _lut(CLOSER_CHARS, top)[cp]
-    ends_at = np.zeros(n + 1, dtype=bool)
-    ends_at[line_ends] = True  # position == a line end: nothing of the line follows
+    # only terminators and closers matter; everything else is "other"
+    t_lut = _lut(TERMINATOR_CHARS + ".", top)
+    c_lut = _lut(CLOSER_CHARS, top)
+    q = np.flatnonzero(t_lut[cp] | c_lut[cp])
+    text_end = offsets[1:][np.searchsorted(offsets, q, side="right") - 1] if len(q) else empty
+    is_t = t_lut[cp[q]]
+    nxt = np.minimum(q + 1, n - 1)
+    at_end = (q + 1 >= text_end) | (cp[nxt] == 10)
     # "." is a terminator unless the next character of the line is an ASCII letter or digit
-    nxt = np.empty(n, dtype=np.int64)
-    nxt[:-1] = cp[1:]
-    nxt[-1] = 0
-    alnum_next = ((nxt >= 48) & (nxt <= 57)) | ((nxt >= 65) & (nxt <= 90)) | ((nxt >= 97) & (nxt <= 122))
-    alnum_next &= ~ends_at[1:]
-    is_t_char |= (cp == 46) & ~alnum_next
-    # units: a character that is not an attached mark starts one (a mark at a line start starts one too)
-    line_start_mask = np.zeros(n + 1, dtype=bool)
-    line_start_mask[line_starts] = True
-    starts_unit = (~is_mark | line_start_mask[:-1]) & (cp != 10)
-    u = np.flatnonzero(starts_unit)
-    if not len(u):
-        pieces_s = pieces_e = np.zeros(0, np.int64)
-        return SentencePieces(pieces_s, pieces_e, np.zeros(n_texts + 1, np.int64))
-    # end of each unit: the next unit start, or the line end, whichever comes first
-    line_of_u = np.searchsorted(line_starts, u, side="right") - 1
-    u_end = np.minimum(np.append(u[1:], n), line_ends[line_of_u])
-    kind = np.where(is_t_char[u], 1, np.where(is_c_char[u], 2, 0))  # 1 terminator, 2 closer, 0 other
-    same_line_next = np.zeros(len(u), dtype=bool)
-    same_line_next[:-1] = line_of_u[1:] == line_of_u[:-1]
-    next_kind = np.zeros(len(u), dtype=np.int64)
-    next_kind[:-1] = kind[1:]
-    next_kind[~same_line_next] = 0
-    # a closer follows a terminator: the last non-closer unit before it (same line) is a terminator
-    idx = np.arange(len(u), dtype=np.int64)
+    c1 = cp[nxt].astype(np.int64)
+    alnum = ((c1 >= 48) & (c1 <= 57)) | ((c1 >= 65) & (c1 <= 90)) | ((c1 >= 97) & (c1 <= 122))
+    dot = cp[q] == 46
+    is_t = np.where(dot, at_end | ~alnum, is_t)
+    kind = np.where(is_t, 1, np.where(c_lut[cp[q]] & ~dot, 2, 0))
+    # each unit ends at the next character that is not an attached mark (or at the line end)
+    mark = _mark_lut(top)
+    if mark[cp].any():
+        solid_pos = np.flatnonzero(~mark[cp] | (cp == 10))
+        k = np.searchsorted(solid_pos, q, side="right")
+        unit_end = np.where(k < len(solid_pos), solid_pos[np.minimum(k, len(solid_pos) - 1)], n)
+        unit_end = np.minimum(unit_end, text_end)
+    else:
+        unit_end = q + 1
+    # the unit that follows: a terminator or closer candidate starting exactly at unit_end (same line)?
+    j = np.searchsorted(q, unit_end, side="left")
+    jj = np.minimum(j, max(len(q) - 1, 0))
+    follows = (j < len(q)) & (q[jj] == unit_end) & (unit_end < text_end) & (cp[np.minimum(unit_end, n - 1)] != 10)
+    next_kind = np.where(follows, kind[jj], 0)
+    # a closer follows a terminator: back over adjacent closers, the first unit that is not one is a terminator
+    adjacent_prev = np.zeros(len(q), dtype=bool)  # unit i - 1 ends where unit i starts (same line)
+    if len(q) > 1:
+        adjacent_prev[1:] = follows[:-1] & (j[:-1] == np.arange(1, len(q)))
+    idx = np.arange(len(q), dtype=np.int64)
+    chain_start = np.maximum.accumulate(np.where(~adjacent_prev, idx, 0))
     last_non_c = np.maximum.accumulate(np.where(kind != 2, idx, -1))
-    prev_nc = np.empty(len(u), dtype=np.int64)
-    prev_nc[0] = -1
-    prev_nc[1:] = last_non_c[:-1]
-    attached = (kind == 2) & (prev_nc >= 0) & (kind[np.maximum(prev_nc, 0)] == 1) & \
-        (line_of_u[np.maximum(prev_nc, 0)] == line_of_u)
+    prev_nc = np.empty(len(q), dtype=np.int64)
+    if len(q):
+        prev_nc[0] = -1
+        prev_nc[1:] = last_non_c[:-1]
+    attached = (kind == 2) & (prev_nc >= chain_start) & adjacent_prev & (kind[np.maximum(prev_nc, 0)] == 1)
     cut = ((kind == 1) & (next_kind != 1) & (next_kind != 2)) | (attached & (next_kind != 2))
-    cut_pos = u_end[cut]
-    # pieces: line starts and cuts open a piece, cuts and line ends close one
-    bounds_s = np.concatenate([line_starts, cut_pos])
-    bounds_line = np.concatenate([np.arange(len(line_starts), dtype=np.int64), line_of_u[cut]])
-    o = np.lexsort((bounds_s, bounds_line))
-    ps, pline = bounds_s[o], bounds_line[o]
+    cut_pos = unit_end[cut]
+    # pieces: line starts and cuts open a piece; the next opening of the same line, or the line end, closes it
+    n_lines = len(line_starts)
+    cut_line = _line_of(line_starts, line_ends, line_text, cut_pos, q[cut], offsets)
+    key = np.concatenate([np.arange(n_lines, dtype=np.int64) * (n + 2),
+                          cut_line * (n + 2) + (cut_pos - line_starts[cut_line]) + 1])
+    o = np.argsort(key, kind="stable")
+    pline = np.concatenate([np.arange(n_lines, dtype=np.int64), cut_line])[o]
+    ps = np.concatenate([line_starts, cut_pos])[o]
     pe = np.empty(len(ps), dtype=np.int64)
     pe[:-1] = ps[1:]
-    pe[-1] = 0
     last_of_line = np.ones(len(ps), dtype=bool)
     last_of_line[:-1] = pline[1:] != pline[:-1]
     pe[last_of_line] = line_ends[pline[last_of_line]]
     # drop empty pieces and pieces of whitespace only
     from .normalize_corpus import whitespace_mask
 
-    solid = ~whitespace_mask(cp)
     cum = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(solid, out=cum[1:])
+    np.cumsum(~whitespace_mask(cp), out=cum[1:])
     keep = (cum[pe] - cum[ps]) > 0
     ps, pe, pline = ps[keep], pe[keep], pline[keep]
     counts = np.bincount(line_text[pline], minlength=n_texts)
     tp = np.zeros(n_texts + 1, dtype=np.int64)
     np.cumsum(counts, out=tp[1:])
     return SentencePieces(ps, pe, tp)
+
+
+def _line_of(line_starts, line_ends, line_text, cut_pos, unit_pos, offsets):
+    """The line holding each unit (by the unit's first position: a cut may fall on its line's end)."""
+    return np.searchsorted(line_starts, unit_pos, side="right") - 1
 
 
 def _line_ends(line_starts, line_text, offsets, nl):
