@@ -26,6 +26,11 @@ W3 — distinct dialogue (issue 17): ``n`` items (6,000 by default), 2–5 refer
     one CrossWOZ dialogue (prediction and references are pieces of that dialogue), 30 % from one CSL abstract.
     Per-call de-duplication cannot help here: every text is tokenised and every pair scored.
 
+L100k — one pair (issue 17): a prediction of exactly 100,000 characters (CSL abstracts from the first one, joined)
+    against a reference of exactly 100,000 characters (the abstracts from the 101st on): long shared stretches.
+L10kx10 — one pair: 10,000 lines of 10 characters each (the CSL abstracts from the 201st on, cut every 10
+    characters) against 10,000 such lines (from the 301st abstract on).
+
 W2 — long summaries: ``n`` items (200 and 2,000), each a prediction of 300–1,500 characters and one reference,
     one sentence per line (``"\\n"`` between sentences, as rouge-score's rougeLsum expects). A text is the
     sentences of consecutive CSL abstracts (``csl_ts_test.jsonl``, field ``document``) from a random start, cut at a
@@ -315,6 +320,34 @@ def _finish(name: str, preds: List[str], refs: List[List[str]], description: str
     }
 
 
+def _csl_stream(data_dir: Path, start: int, n_chars: int) -> str:
+    docs = [r["document"] for r in _read_jsonl(data_dir / "csl_ts_test.jsonl")]
+    out, total, d = [], 0, start
+    while total < n_chars:
+        doc = docs[d % len(docs)]
+        out.append(doc)
+        total += len(doc)
+        d += 1
+    return "".join(out)[:n_chars]
+
+
+def build_long(name: str, data_dir: Path) -> Workload:
+    """``L100k`` or ``L10kx10`` (module docstring): one item, one reference."""
+    if name == "L100k":
+        pred, ref = _csl_stream(data_dir, 0, 100_000), _csl_stream(data_dir, 100, 100_000)
+        desc = "one 100,000-character prediction against one 100,000-character reference (CSL abstracts)"
+    elif name == "L10kx10":
+        def lines(start):
+            s = _csl_stream(data_dir, start, 100_000)
+            return "\n".join(s[i:i + 10] for i in range(0, len(s), 10))
+
+        pred, ref = lines(200), lines(300)
+        desc = "10,000 lines of 10 characters against 10,000 lines of 10 characters (CSL abstracts)"
+    else:
+        raise ValueError(name)
+    return _finish(name, [pred], [[ref]], desc)
+
+
 def build(name: str, data_dir: Path, scale: float = 1.0) -> Workload:
     """Build a workload by name: ``W1``, ``W1-unique``, ``W2-200``, ``W2-2000``, ``W3`` (``scale`` < 1 shrinks the item count)."""
     if name == "W1":
@@ -323,12 +356,14 @@ def build(name: str, data_dir: Path, scale: float = 1.0) -> Workload:
         return build_w1_unique(data_dir, max(10, round(13_200 * scale)))
     if name == "W3":
         return build_w3(data_dir, max(10, round(6_000 * scale)))
+    if name in ("L100k", "L10kx10"):
+        return build_long(name, data_dir)
     if name.startswith("W2-"):
         n = int(name[3:])
         w = build_w2(data_dir, max(5, round(n * scale)))
         w["name"] = name
         return w
-    raise ValueError(f"unknown workload {name!r}; valid: W1, W1-unique, W2-200, W2-2000, W3")
+    raise ValueError(f"unknown workload {name!r}; valid: W1, W1-unique, W2-200, W2-2000, W3, L100k, L10kx10")
 
 
 if __name__ == "__main__":  # pragma: no cover - manual inspection
