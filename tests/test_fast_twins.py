@@ -29,10 +29,11 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.text.normalize_corpus:codepoints_of", "zheval.text.normalize_corpus:is_simple_for_nfkc",
                    "zheval.text.normalize_corpus:whitespace_mask", "zheval.fast.union_lcs:packed_words",
                    "zheval.fast.keys:runs", "zheval.fast.keys:sort_with_index", "zheval.fast.keys:unique_inverse",
-                   "zheval.fast.keys:lookup"}
+                   "zheval.fast.keys:lookup", "zheval.tokenizers.jieba_rs:build_jieba_rs",
+                   "zheval.tokenizers.jieba_rs:rjieba_version"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
-                "zheval.fast.union_lcs", "zheval.fast.keys")
+                "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -176,6 +177,22 @@ def check_union_lcs_hits_pairs(real):
             assert got.tolist() == want
 
 
+def check_jieba_rs_segmenter(real):
+    from zheval.tokenizers.jieba_rs import jieba_rs_segmenter
+    from zheval.tokenizers.jieba_words import JiebaTokenizer
+
+    rng = random.Random(37)
+    texts = random_texts(rng, 300, "北京的酒店景点地铁站我们中出了一个叛徒abcA1 .,。！-+#&_%\u0301\u3400\u9fd6😀", 20)
+    texts += _real_texts(real)
+    for terms in (None, ["酒店", "的", "北京市", "C++", "app", "小黄鸭"]):
+        tok = JiebaTokenizer(terms=terms)
+        assert fast.usable_for("jieba_rs", tokenizer=tok)
+        seg = jieba_rs_segmenter(tok)
+        for t in texts:
+            norm = tok.normalize(t)
+            assert seg(norm) == tok.tokenize_normalized(norm), (terms, t)
+
+
 def check_lcs_length_pairs(real):
     from zheval.fast.lcs import lcs_length_pairs
 
@@ -278,6 +295,7 @@ CHECKS = {
     "zheval.text.normalize_corpus:normalize_corpus": check_normalize_corpus,
     "zheval.text.split_corpus:split_corpus": check_split_corpus,
     "zheval.fast.union_lcs:union_lcs_hits_pairs": check_union_lcs_hits_pairs,
+    "zheval.tokenizers.jieba_rs:jieba_rs_segmenter": check_jieba_rs_segmenter,
     "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,

@@ -32,6 +32,7 @@ from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.sentences import SENTENCE_SPLITS
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
@@ -302,7 +303,8 @@ def rouge_items(
     else:
         corpus = tokenize_corpus(predictions, references, tok, config.sentence_split,
                                  char_ids=usable_for("char_ids", tokenizer=tok),
-                                 normalize_all=usable_for("normalize_corpus", tokenizer=tok))
+                                 normalize_all=usable_for("normalize_corpus", tokenizer=tok),
+                                 segmenter=jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok) else None)
     check_references(references, tok, corpus.reference_lengths(), allow_empty_references)
     scores = None
     if config.preset == "rouge155":

@@ -32,6 +32,8 @@ TWINS: tuple[Twin, ...] = (
          "the same normalised text (as code points) of every text, for every set of steps"),
     Twin("zheval.text.split_corpus:split_corpus", "zheval.text.sentences:split_sentences",
          "the same sentence pieces of every normalised text (per line with 'punct', the lines with 'newline')"),
+    Twin("zheval.tokenizers.jieba_rs:jieba_rs_segmenter", "zheval.tokenizers.jieba_words:JiebaTokenizer.tokenize_normalized",
+         "the same words of every normalised text, for the jieba tokenizer with HMM off (jieba 0.42.1, rjieba 0.2.2)"),
     Twin("zheval.fast.lcs:lcs_length_pairs", "zheval.definitions.lcs:lcs_length",
          "the LCS length of every (column, row) pair of texts"),
     Twin("zheval.fast.ngrams:pair_clipped_hits", "zheval.definitions.rouge:clipped_overlap",
@@ -54,6 +56,14 @@ TWINS: tuple[Twin, ...] = (
 FAST_ROUGE_KINDS = ("N", "L", "Lsum")
 
 
+def _jieba_rs_usable(tok) -> bool:
+    from ..tokenizers.jieba_rs import RJIEBA_VERSION, rjieba_version
+    from ..tokenizers.jieba_words import JiebaTokenizer
+
+    return (type(tok) is JiebaTokenizer and not tok.hmm and tok.jieba_version == "0.42.1"
+            and rjieba_version() == RJIEBA_VERSION)
+
+
 def usable_for(task: str, **request) -> bool:
     """Whether a fast twin can serve a request -- the one place this is decided (the scikit-learn
     ``is_usable_for`` pattern); the caller otherwise runs the reference.
@@ -68,6 +78,10 @@ def usable_for(task: str, **request) -> bool:
       whose normalisation is its normaliser on the whole text.
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
       kind -- rougeN, rougeL, rougeLsum -- and no preset replaces the per-reference formula.
+    * ``"jieba_rs"`` (``tokenizer``): :func:`zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
+      tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off, rjieba
+      :data:`~zheval.tokenizers.jieba_rs.RJIEBA_VERSION` installed (the words were proven equal for exactly that
+      pair of versions, with and without terms, on the shared data and on random text of every character class).
     * ``"union_lcs"`` (``reference_words``): :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
       ROUGE-Lsum union-LCS of pairs whose packed reference has this many 64-bit words (at most
       :data:`zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
@@ -86,6 +100,8 @@ def usable_for(task: str, **request) -> bool:
         from .union_lcs import MAX_WORDS
 
         return 0 < request["reference_words"] <= MAX_WORDS
+    if task == "jieba_rs":
+        return _jieba_rs_usable(request["tokenizer"])
     if task == "normalize_corpus":
         tok = request["tokenizer"]
         return bool(tok.content_keyed and tok.batch_normalizable())
@@ -100,4 +116,4 @@ def usable_for(task: str, **request) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, union_lcs, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, union_lcs, rouge_type, shared_tokens")

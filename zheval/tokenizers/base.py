@@ -230,12 +230,18 @@ class BaseTokenizer:
         tok = self.tokenize_normalized if tok is None else tok
         texts = split_sentences(line, "punct")
         pieces = [tuple(tok(p)) for p in texts]
-        if self.punct_cuts_between_tokens() or texts == [line]:  # no cut inside the line: nothing to check
-            return pieces
+        if self.punct_cuts_between_tokens() or texts == [line] or self.pieces_tokenize_alone(texts):
+            return pieces  # no cut inside the line, or cuts this tokenizer never sees across: nothing to check
         whole = tuple(tok(line))
         if tuple(chain.from_iterable(pieces)) == whole:
             return pieces
         return [tuple(s) for s in split_token_sentences(whole)]
+
+    def pieces_tokenize_alone(self, pieces: list) -> bool:
+        """Whether these sentence pieces of one line (:func:`zheval.text.sentences.split_sentences`) are known to be
+        tokenised exactly as the whole line is (then the check in :meth:`_punct_sentences` is skipped). False unless
+        a subclass knows it for these pieces."""
+        return False
 
     def punct_cuts_between_tokens(self) -> bool:
         """Whether the ``"punct"`` text rule can never cut inside a token of this tokenizer (then the check in
