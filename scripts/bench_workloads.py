@@ -46,7 +46,7 @@ import json
 import random
 import statistics
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 MIN_CHARS_W1, MAX_CHARS_W1 = 5, 150
 MIN_CHARS_W2, MAX_CHARS_W2 = 300, 1500

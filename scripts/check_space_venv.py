@@ -6,7 +6,7 @@
 
 Too slow for the test suite (it installs gradio, datasets, scipy, matplotlib ... from PyPI or the pip cache), so
 it is run by hand and its result reported; the suite checks the same folder with the project venv in a fresh
-subprocess (tests/test_space_build.py). Steps:
+subprocess (tests/repo/test_space_build.py). Steps:
 
 1. ``pip wheel --no-deps`` a copy of the zheval checkout into ``WORK/wheel`` (our library as the Space would get it
    from a release; the checkout itself is never on the new venv's path);

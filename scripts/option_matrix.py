@@ -55,7 +55,7 @@ into the repository; the script refuses to run without the three files). Each se
 items so that the whole matrix runs in a few minutes on two cores:
 
 * ``woz_groups``: CrossWOZ same-query groups, leave-one-out (each reply in turn is the prediction, the group's
-  other 2-4 replies its ragged references; tests/conftest.py ``crosswoz_items``), all 85 groups (342 items).
+  other 2-4 replies its ragged references; ``crosswoz_items`` of tests/helpers), all 85 groups (342 items).
 * ``woz_single``: CrossWOZ single turns. A user turn is no prediction of a reply, so the prediction is the
   *next* row's system reply and the reference the row's own reply, as a plain ``str`` (rows are consecutive turns,
   mostly of the same dialogue, so they share place names, prices and phrasing: a realistic partial overlap).
@@ -145,9 +145,9 @@ ENTRY_POINTS: dict[str, tuple[str, ...]] = {
     "read_predictions": ("zheval.adapters.duck:read_predictions", "zheval.adapters.duck.predictions:read_predictions"),
     "evaluate_predictions": ("zheval.adapters.duck:evaluate_predictions",
                              "zheval.adapters.duck.evaluate:evaluate_predictions"),
-    "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck.evaluate:human_ceiling"),
+    "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck.ceiling:human_ceiling"),
     "compare_predictions": ("zheval.adapters.duck:compare_predictions",
-                            "zheval.adapters.duck.evaluate:compare_predictions"),
+                            "zheval.adapters.duck.compare:compare_predictions"),
 }
 
 

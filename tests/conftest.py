@@ -1,20 +1,31 @@
-"""Shared test fixtures.
+"""Shared fixtures and hooks of the test suite (the helpers a test imports are in ``tests/helpers/``).
 
-The real public test data (CSL, CrossWOZ) is read at run time from :data:`SHARED_DATA` (``$ZHEVAL_SHARED_DATA``,
+The real public test data (CSL, CrossWOZ) is read at run time from ``helpers.SHARED_DATA`` (``$ZHEVAL_SHARED_DATA``,
 else ``../shared/data`` next to the repository) and never copied into the repository. Every test that needs it gets
-it through :func:`shared_path` / :func:`read_jsonl` or the fixtures below, so that without the data such tests are
-skipped from one place with one message, counted in one line at the end of the run — and fail under ``CI=true``.
+it through ``helpers.shared_path`` / ``helpers.read_jsonl`` or the fixtures below, so that without the data such
+tests are skipped from one place with one message, counted in one line at the end of the run (the two hooks below)
+— and fail under ``CI=true``.
+
+Test files do not import this file: pytest loads it, and ``from conftest import ...`` in a test file is refused
+below (under ``--import-mode=importlib`` it would load a second copy of this file). Import from ``helpers``.
 """
 
 from __future__ import annotations
 
-import json
 import os
+import sys
+import tempfile
 from pathlib import Path
 
-import tempfile
-
 import pytest
+
+if any(getattr(m, "__file__", None) and Path(m.__file__).resolve() == Path(__file__).resolve()
+       for name, m in list(sys.modules.items()) if name != __name__):
+    raise ImportError(
+        "tests/conftest.py is loaded by pytest; a test file imports the shared helpers from the helpers package "
+        "(from helpers import REPO, read_jsonl, ...), not from conftest")
+
+pytest.register_assert_rewrite("helpers", "oracles")
 
 # evaluate and datasets read these at import time: set them before any test imports them, so that no test touches
 # the user's caches or the network. (Subprocess tests inherit them.)
@@ -26,39 +37,14 @@ os.environ["HF_HUB_OFFLINE"] = "1"
 os.environ["HF_DATASETS_OFFLINE"] = "1"
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA_VARIABLE = "ZHEVAL_SHARED_DATA"
-SHARED_DATA = Path(os.environ.get(SHARED_DATA_VARIABLE) or REPO.parent / "shared" / "data")
-"""Folder of the real public test data (CSL, CrossWOZ; never copied into the repository): ``$ZHEVAL_SHARED_DATA``,
-else ``../shared/data`` next to the repository."""
-SHARED_DATA_FILES = ("csl_ts_test.jsonl", "crosswoz_single_turn.jsonl", "crosswoz_same_query_groups.jsonl")
-STRICT_SHARED_DATA = os.environ.get("CI", "").strip().lower() in ("1", "true", "yes")
-"""Under ``CI=true`` (what ``.ci/run`` sets) missing shared data fails the tests that need it instead of skipping."""
-
-SHARED_DATA_MISSING = (
-    f"shared real test data not found in {SHARED_DATA} (looked for {', '.join(SHARED_DATA_FILES)}; "
-    f"{SHARED_DATA_VARIABLE}=<folder> names the folder, default ../shared/data beside the repository)"
+from helpers import (  # noqa: E402 - after the environment above
+    SHARED_DATA,
+    SHARED_DATA_FILES,
+    SHARED_DATA_MISSING,
+    SHARED_DATA_SKIP_LOCATION,
+    read_jsonl,
+    shared_path,
 )
-
-
-def _shared_data_missing() -> None:
-    """The one place a test that needs the shared data stops: a skip with one fixed message (so ``-ra`` folds them
-    into one line and the summary counts them), or a failure under ``CI=true``."""
-    if STRICT_SHARED_DATA:
-        pytest.fail(f"{SHARED_DATA_MISSING}; CI=true: missing shared data is a failure", pytrace=False)
-    pytest.skip(SHARED_DATA_MISSING)
-
-
-def _skip_location() -> tuple[str, int]:
-    """``(file, line)`` of the ``pytest.skip`` call above: every shared-data skip is reported there."""
-    import inspect
-
-    lines, first = inspect.getsourcelines(_shared_data_missing)
-    offset = next(i for i, line in enumerate(lines) if "pytest.skip(" in line)
-    return str(Path(__file__)), first + offset
-
-
-_SKIP_LOCATION = _skip_location()
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -69,33 +55,7 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     longrepr = report.longrepr
     if report.skipped and isinstance(longrepr, tuple) and len(longrepr) == 3 and SHARED_DATA_MISSING in longrepr[2]:
-        report.longrepr = (*_SKIP_LOCATION, longrepr[2])
-
-
-def shared_path(name: str) -> Path:
-    """Path of the shared data file ``name``; skips the calling test when it is missing (fails under ``CI=true``)."""
-    path = SHARED_DATA / name
-    if not path.is_file():
-        _shared_data_missing()
-    return path
-
-
-def read_jsonl(name: str) -> list[dict]:
-    """Rows of the shared data file ``name`` (skips the test if it is missing; fails under ``CI=true``)."""
-    with open(shared_path(name), encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
-
-
-def crosswoz_items(groups: list[dict]) -> tuple[list[str], list[list[str]]]:
-    """Leave-one-out items from same-query groups: each response in turn is the prediction, the group's other
-    responses (2-4, ragged) are its references."""
-    preds, refs = [], []
-    for g in groups:
-        resp = g["responses"]
-        for k in range(len(resp)):
-            preds.append(resp[k])
-            refs.append(resp[:k] + resp[k + 1:])
-    return preds, refs
+        report.longrepr = (*SHARED_DATA_SKIP_LOCATION, longrepr[2])
 
 
 @pytest.fixture(scope="session")

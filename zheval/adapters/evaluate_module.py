@@ -27,8 +27,7 @@ import os
 import threading
 from bisect import bisect_right
 
-from ..compute import bleu as _bleu_api
-from ..compute import rouge as _rouge_api
+from ..compute.metrics import MetricAPI, metric_api
 from ..compute.gcpause import no_cyclic_gc
 from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, check_references, validate_inputs
@@ -37,7 +36,6 @@ from ..results.reducers import check_interval_options
 
 __all__ = [
     "ZhevalMetricMixin",
-    "MODULE_METRICS",
     "EVALUATE_INIT_ARGS",
     "refuse_load_options",
     "check_seed_and_confidence",
@@ -70,26 +68,6 @@ EVALUATE_INIT_ARGS = (
 )
 
 
-class _ModuleMetric:
-    """What the mixin needs of one metric: its name, its options and the other metric's (accepted and ignored, for
-    ``evaluate.combine``), and the library's config / items / result functions."""
-
-    def __init__(self, name, options, other_options, config, items, result):
-        self.name, self.options, self.other_options = name, options, other_options
-        self.config, self.items, self.result = config, items, result
-
-
-#: The metrics the mixin serves, by the script's ``ZHEVAL_METRIC``.
-MODULE_METRICS = {
-    "rouge": _ModuleMetric("chinese_rouge", _rouge_api.ROUGE_OPTIONS,
-                           tuple(k for k in _bleu_api.BLEU_OPTIONS if k not in _rouge_api.ROUGE_OPTIONS),
-                           _rouge_api.rouge_config, _rouge_api.rouge_items, _rouge_api.rouge_result),
-    "bleu": _ModuleMetric("chinese_bleu", _bleu_api.BLEU_OPTIONS,
-                          tuple(k for k in _rouge_api.ROUGE_OPTIONS if k not in _bleu_api.BLEU_OPTIONS),
-                          _bleu_api.bleu_config, _bleu_api.bleu_items, _bleu_api.bleu_result),
-}
-
-
 class ZhevalMetricMixin:
     """The shared behaviour of zheval's evaluate modules; a script declares ``class ChineseRouge(ZhevalMetricMixin,
     evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``).
@@ -107,8 +85,8 @@ class ZhevalMetricMixin:
     ZHEVAL_METRIC: str = ""
 
     @property
-    def _zheval(self) -> _ModuleMetric:
-        return MODULE_METRICS[self.ZHEVAL_METRIC]
+    def _zheval(self) -> MetricAPI:
+        return metric_api(self.ZHEVAL_METRIC)
 
     def __init__(self, *args, **kwargs):
         """evaluate's own constructor parameters only (what ``evaluate.load`` passes); scoring options go to

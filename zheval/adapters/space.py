@@ -1,11 +1,14 @@
 """The Hub Space widget of ``chinese_rouge`` and ``chinese_bleu`` on current gradio (5.x/6.x), instead of
 ``evaluate.utils.launch_gradio_widget`` (gradio 3 API, removed in gradio 4).
 
-A Space's ``app.py`` stays a few lines: load the metric script that sits next to it **by its file path** (a Space is
-served from ``/home/user/app``, and ``evaluate.load(<dir>)`` would look for ``<dir>/app.py``), then::
+A Space's ``app.py`` is three lines: :func:`space_app` loads the metric script that sits next to it **by its file
+path** (a Space is served from ``/home/user/app``, and ``evaluate.load(<dir>)`` would look for ``<dir>/app.py``) and
+builds the app; ``app.py`` launches it::
 
-    demo = build_demo(module, card=HERE / "README.md")
-    demo.launch()
+    from zheval.adapters.space import space_app
+    module, demo = space_app(__file__, "chinese_rouge")
+    if __name__ == "__main__":
+        demo.launch()
 
 Input format (the same for both metrics):
 
@@ -14,43 +17,90 @@ Input format (the same for both metrics):
 * **References**: one line per prediction, in the same order; several references of one item go on its line,
   separated by ``|||`` (as in Moses/sacrebleu n-best files), e.g. ``今天天气不错 ||| 天气很好``. Spaces around
   ``|||`` are removed. A blank reference line, or an empty reference between delimiters, is an error naming the line.
+* Limits (a Space runs on a shared CPU; :func:`evaluate.load` scores more): at most :data:`MAX_ITEMS` lines, lines of
+  at most :data:`MAX_LINE_CHARS` characters, and at most :data:`MAX_BOX_CHARS` characters per box.
+
+Bad input never raises into gradio: the page shows a message naming the 1-based line (``reference line 2 is
+empty``; the module's ``references[1][0]`` becomes ``reference line 2, reference 1``), the tables are hidden and
+the signature cleared (no stale numbers next to an error), and the server goes on serving. An unexpected exception (a bug) is
+logged with its traceback on the server and shown in the page as one line without the traceback.
 
 The scoring functions (:func:`score_rouge`, :func:`score_bleu`) are plain functions of the texts and options that
-return pandas DataFrames and the signature, so they are tested without a browser; :func:`build_demo` wires them
-into a ``gradio.Blocks`` app without launching it. ``gradio`` (the ``space`` extra) is imported only here.
+return a :class:`WidgetResult` (pandas DataFrames, the signature, the parsed lines), so they are tested without a
+browser; :func:`build_demo` wires them into a ``gradio.Blocks`` app without launching it. ``gradio`` (the ``space``
+extra) is imported only here.
+
+A per-line explanation panel (the explain issue's ``zheval.explain``, not written yet) plugs in without changing
+the rest: every run keeps its parsed lines and options in the ``last_run`` ``gr.State`` (``WidgetResult.run``), so
+the panel is one more component under the per-item table and one handler on the table's row selection
+(``per_item.select``) that explains ``last_run["predictions"][i]`` against ``last_run["references"][i]`` with
+``last_run["options"]``.
 """
 
 from __future__ import annotations
 
+import html
+import logging
 import re
 from pathlib import Path
-from typing import Any, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
 __all__ = [
     "REF_DELIMITER",
     "MAX_ITEMS",
+    "MAX_LINE_CHARS",
+    "MAX_BOX_CHARS",
     "ROUGE_TYPE_CHOICES",
+    "WidgetResult",
     "parse_inputs",
     "score_rouge",
     "score_bleu",
+    "widget_message",
     "card_body",
     "build_demo",
+    "space_app",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: Separator of several references on one line of the references box.
 REF_DELIMITER = "|||"
 #: At most this many lines are scored in the widget (a Space runs on a shared CPU); use the module for more.
 MAX_ITEMS = 1000
+#: At most this many characters on one line (either box): ROUGE-L/W/S cost grows with the product of the lengths
+#: (two 2,000-character texts take ~0.7 s for rougeW+rougeS4+rougeSU4 on one core; 10,000 take ~20 s).
+MAX_LINE_CHARS = 2000
+#: At most this many characters in one box (newlines not counted).
+MAX_BOX_CHARS = 50_000
 #: ROUGE types offered in the widget (the module accepts more: rouge1..rouge9, rougeS<d>, rougeS*, ...).
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4")
 #: Decimals shown in the tables (the module's results are not rounded).
 DECIMALS = 4
 NO_PRESET = "(none)"
+#: Longest message shown in the page (a message quoting a long input line is cut, saying so).
+MAX_MESSAGE_CHARS = 1500
 
 ROUGE_EXAMPLE = ("猫坐在垫子上\n今天天气很好", "猫趴在垫子上面\n今天天气不错 ||| 天气很好")
 BLEU_EXAMPLE = ROUGE_EXAMPLE
+
+
+class WidgetResult(NamedTuple):
+    """What one run of the widget shows (a tuple, so ``summary, per_item, signature, run = result`` works).
+
+    Attributes:
+        summary: one-row ``DataFrame`` (see :func:`score_rouge` / :func:`score_bleu`).
+        per_item: one row per input line.
+        signature: the module's reproducibility signature (``str``).
+        run: ``{"predictions": list[str], "references": list[list[str]], "options": dict}`` -- the parsed lines and
+            the options passed to ``module.compute``, kept for a per-line panel (see the module docstring).
+    """
+
+    summary: pd.DataFrame
+    per_item: pd.DataFrame
+    signature: str
+    run: Dict[str, Any]
 
 
 def _lines(text: str) -> List[str]:
@@ -58,6 +108,22 @@ def _lines(text: str) -> List[str]:
     while lines and not lines[-1].strip():
         lines.pop()
     return lines
+
+
+def _check_sizes(lines: Sequence[str], box: str) -> None:
+    """Line count, line length and box size of one box (``box`` = ``"prediction"``/``"reference"``)."""
+    if len(lines) > MAX_ITEMS:
+        raise ValueError(f"{box} line {MAX_ITEMS + 1}: the widget scores at most {MAX_ITEMS} lines ({len(lines)} "
+                         f"{box} lines given); score more with evaluate.load(...).compute")
+    total = 0
+    for i, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE_CHARS:
+            raise ValueError(f"{box} line {i} has {len(line):,} characters: the widget scores lines of at most "
+                             f"{MAX_LINE_CHARS:,} characters; score longer texts with evaluate.load(...).compute")
+        total += len(line)
+        if total > MAX_BOX_CHARS:
+            raise ValueError(f"{box} line {i} brings the {box}s to {total:,} characters: the widget scores at most "
+                             f"{MAX_BOX_CHARS:,} characters per box; score more with evaluate.load(...).compute")
 
 
 def parse_inputs(predictions_text: str, references_text: str, delimiter: str = REF_DELIMITER
@@ -73,20 +139,26 @@ def parse_inputs(predictions_text: str, references_text: str, delimiter: str = R
         ``(list[str], list[list[str]])``: predictions stripped of surrounding spaces; per item a non-empty list of
         stripped references (ragged across items).
     Raises:
-        ValueError: no prediction, more than :data:`MAX_ITEMS` lines, different line counts, a blank reference
-            line or an empty reference between delimiters (naming the 1-based line and reference number).
+        ValueError, each naming the 1-based line: no prediction; more than :data:`MAX_ITEMS` lines, a line over
+            :data:`MAX_LINE_CHARS` characters or a box over :data:`MAX_BOX_CHARS` characters; a prediction line
+            without a reference line or the other way round; a blank reference line or an empty reference between
+            delimiters (with its 1-based reference number).
     """
-    preds = [p.strip() for p in _lines(predictions_text)]
+    pred_lines = _lines(predictions_text)
     ref_lines = _lines(references_text)
-    if not preds:
+    if not pred_lines:
         raise ValueError("no prediction: write one prediction per line")
-    if len(preds) > MAX_ITEMS:
-        raise ValueError(f"{len(preds)} lines: the widget scores at most {MAX_ITEMS}; use evaluate.load for more")
-    if len(ref_lines) != len(preds):
-        raise ValueError(
-            f"{len(preds)} prediction line(s) but {len(ref_lines)} reference line(s): write one reference line per "
-            f"prediction, with several references of one item on its line separated by {delimiter!r}"
-        )
+    _check_sizes(pred_lines, "prediction")
+    _check_sizes(ref_lines, "reference")
+    preds = [p.strip() for p in pred_lines]
+    how = (f"write one reference line per prediction, with several references of one item on its line separated "
+           f"by {delimiter!r}")
+    if len(ref_lines) < len(preds):
+        raise ValueError(f"prediction line {len(ref_lines) + 1} has no reference line ({len(preds)} prediction "
+                         f"lines, {len(ref_lines)} reference lines): {how}")
+    if len(ref_lines) > len(preds):
+        raise ValueError(f"reference line {len(preds) + 1} has no prediction line ({len(preds)} prediction "
+                         f"lines, {len(ref_lines)} reference lines): {how}")
     refs: List[List[str]] = []
     for i, line in enumerate(ref_lines, start=1):
         if not line.strip():
@@ -114,9 +186,13 @@ def _item_frame(preds: Sequence[str], refs: Sequence[Sequence[str]], columns: di
     return pd.DataFrame(data)
 
 
+def _run(preds: List[str], refs: List[List[str]], opts: dict) -> Dict[str, Any]:
+    return {"predictions": preds, "references": refs, "options": dict(opts)}
+
+
 def score_rouge(module: Any, predictions_text: str, references_text: str, tokenizer: str = "char",
                 rouge_types: Optional[Sequence[str]] = None, multi_ref: str = "max",
-                preset: Optional[str] = None) -> Tuple[pd.DataFrame, pd.DataFrame, str]:
+                preset: Optional[str] = None) -> WidgetResult:
     """Score the two text boxes with a loaded ``chinese_rouge`` module.
 
     Args:
@@ -128,9 +204,9 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
         multi_ref: ``"max"``, ``"mean"``, ``"pool"`` or ``"best_recall"`` (ignored with a preset).
         preset: ``None``/``"(none)"``, ``"rouge155"`` or ``"llamafactory"``.
     Returns:
-        ``(summary, per_item, signature)``: ``summary`` has one row, ``"mean F"`` over the items, one column per
-        ROUGE type (0-1, rounded to 4 decimals); ``per_item`` has ``#``, ``prediction``, ``references`` and the
-        per-item F of each type; ``signature`` is the module's reproducibility signature.
+        :class:`WidgetResult`: ``summary`` has one row, ``"mean F"`` over the items, one column per ROUGE type
+        (0-1, rounded to 4 decimals); ``per_item`` has ``#``, ``prediction``, ``references`` and the per-item F of
+        each type; ``signature`` is the module's reproducibility signature.
     Raises:
         ValueError, TypeError: from :func:`parse_inputs` or the module (bad option, reference empty after
             normalisation ...).
@@ -147,12 +223,12 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
     types = [k for k in mean_res if k != "signature" and not k.startswith("llamafactory_")]
     summary = pd.DataFrame({"": ["mean F"], **{t: [_round(mean_res[t])] for t in types}})
     per_item = _item_frame(preds, refs, {t: item_res[t] for t in types})
-    return summary, per_item, mean_res["signature"]
+    return WidgetResult(summary, per_item, mean_res["signature"], _run(preds, refs, opts))
 
 
 def score_bleu(module: Any, predictions_text: str, references_text: str, tokenizer: str = "char",
                level: str = "corpus", smooth_method: str = "exp", bp_ref_length: str = "closest",
-               max_order: int = 4, preset: Optional[str] = None) -> Tuple[pd.DataFrame, pd.DataFrame, str]:
+               max_order: int = 4, preset: Optional[str] = None) -> WidgetResult:
     """Score the two text boxes with a loaded ``chinese_bleu`` module.
 
     Args:
@@ -163,8 +239,8 @@ def score_bleu(module: Any, predictions_text: str, references_text: str, tokeniz
             ``"none"``; max_order: 1-4. All ignored with a preset, which sets its own.
         preset: ``None``/``"(none)"``, ``"sacrebleu-zh"`` or ``"llamafactory"``.
     Returns:
-        ``(summary, per_item, signature)``: ``summary`` has one row with ``level``, ``BLEU``, ``P1``..``Pn``
-        (n-gram precisions), ``BP``, ``ratio``, ``hyp_len``, ``ref_len`` (BLEU/P/BP on 0-1, rounded to 4 decimals);
+        :class:`WidgetResult`: ``summary`` has one row with ``level``, ``BLEU``, ``P1``..``Pn`` (n-gram
+        precisions), ``BP``, ``ratio``, ``hyp_len``, ``ref_len`` (BLEU/P/BP on 0-1, rounded to 4 decimals);
         ``per_item`` has ``#``, ``prediction``, ``references`` and ``sentence BLEU`` (each item scored alone,
         sacrebleu's effective order, same other options); ``signature`` is the module's signature for ``summary``.
     Raises:
@@ -189,7 +265,43 @@ def score_bleu(module: Any, predictions_text: str, references_text: str, tokeniz
     else:
         scores = module.compute(predictions=preds, references=refs, **{**opts, "level": "sentence"})["scores"]
     per_item = _item_frame(preds, refs, {"sentence BLEU": scores})
-    return summary, per_item, res["signature"]
+    return WidgetResult(summary, per_item, res["signature"], _run(preds, refs, opts))
+
+
+_REF_INDEX = re.compile(r"\breferences\[(\d+)\]\[(\d+)\]")
+_PRED_INDEX = re.compile(r"\bpredictions\[(\d+)\]")
+
+
+def widget_message(exc: BaseException) -> str:
+    """The text the page shows for a refused input: the exception's message with the modules' 0-based indices as
+    the widget's 1-based lines (``references[1][0]`` -> ``reference line 2, reference 1``; ``predictions[3]`` ->
+    ``prediction line 4``), without the modules' note on stored batches (the widget stores none), cut to
+    :data:`MAX_MESSAGE_CHARS` characters."""
+    from zheval.compute.inputs import EmptyReferenceError
+
+    if isinstance(exc, EmptyReferenceError):
+        exc = exc.relocated(lambda i: "", note="")
+    text = str(exc).strip()
+    text = _REF_INDEX.sub(lambda m: f"reference line {int(m.group(1)) + 1}, reference {int(m.group(2)) + 1}",
+                          text)
+    text = _PRED_INDEX.sub(lambda m: f"prediction line {int(m.group(1)) + 1}", text)
+    if len(text) > MAX_MESSAGE_CHARS:
+        text = text[:MAX_MESSAGE_CHARS] + f" ... (message cut at {MAX_MESSAGE_CHARS} characters)"
+    return text
+
+
+#: Inline styles of the message line (gradio 6 takes page CSS only in ``launch()``, which ``app.py`` calls bare).
+_OK_STYLE = "padding:0.5em 0.8em;border-radius:6px;background:#edf7ed;color:#1e4620;border:1px solid #c3e6cb"
+_ERROR_STYLE = ("padding:0.5em 0.8em;border-radius:6px;background:#fdecea;color:#611a15;border:1px solid #f5c2c7;"
+                "white-space:pre-wrap")
+
+
+def _message_html(kind: str, text: str) -> str:
+    """The message line under the Compute button; ``kind`` is ``"ok"`` or ``"error"`` (escaped: it may quote input)."""
+    label = "<strong>Error:</strong> " if kind == "error" else ""
+    role, style = ("alert", _ERROR_STYLE) if kind == "error" else ("status", _OK_STYLE)
+    return (f'<div class="zheval-message zheval-{kind}" role="{role}" style="{style}">'
+            f"{label}{html.escape(text)}</div>")
 
 
 def card_body(card: Union[str, Path, None]) -> str:
@@ -204,18 +316,36 @@ def card_body(card: Union[str, Path, None]) -> str:
     return text[m.end():] if m else text
 
 
-def _guarded(fn):
-    """Turn our ValueError/TypeError messages into gradio errors shown in the page (not a stack trace)."""
+def _page_outputs(score, module):
+    """The click handler: ``(message_html, summary, per_item, signature, last_run)`` for any input, never raising.
+
+    On success the two tables are shown (``gr.update(value=<DataFrame>, visible=True)``). A refused input
+    (``ValueError``/``TypeError``: :func:`parse_inputs`, the module's checks) gives its :func:`widget_message`;
+    anything else is a bug: logged with its traceback, shown as one line. Either way the tables are hidden and
+    emptied, the signature is ``""`` and ``last_run`` is ``None`` (no stale numbers next to an error).
+    """
     import gradio as gr
 
-    def wrapper(*args):
-        try:
-            return fn(*args)
-        except (ValueError, TypeError) as exc:
-            raise gr.Error(str(exc)) from exc
+    def failed(text: str):
+        hidden = gr.update(value=None, visible=False)
+        return _message_html("error", text), hidden, hidden, "", None
 
-    wrapper.__name__ = fn.__name__
-    return wrapper
+    def run(predictions_text, references_text, *options):
+        try:
+            res = score(module, predictions_text, references_text, *options)
+        except (ValueError, TypeError) as exc:
+            return failed(widget_message(exc))
+        except Exception as exc:  # a bug: the server log has the traceback, the page one line
+            logger.exception("zheval widget: unexpected error")
+            return failed(f"internal error ({type(exc).__name__}); the input was not scored. Please report it with "
+                          "the input that caused it.")
+        n_refs = sum(len(r) for r in res.run["references"])
+        text = f"Scored {len(res.run['predictions'])} lines ({n_refs} references)."
+        return (_message_html("ok", text), gr.update(value=res.summary, visible=True),
+                gr.update(value=res.per_item, visible=True), res.signature, res.run)
+
+    run.__name__ = score.__name__
+    return run
 
 
 def build_demo(module: Any, card: Union[str, Path, None] = None):
@@ -225,7 +355,10 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         module: the loaded evaluate module; ``module.name`` picks the widget (``chinese_rouge``/``chinese_bleu``).
         card: path of the metric card (README.md); its body is shown under the widget.
     Returns:
-        ``gradio.Blocks``; call ``.launch()`` on it (a Space's ``app.py`` does).
+        ``gradio.Blocks``; call ``.launch()`` on it (a Space's ``app.py`` does). Its one event, ``api_name=
+        "compute"``, takes the two boxes and the options and returns ``(message, summary, per_item, signature,
+        last_run)`` (elem_ids ``message``, ``summary``, ``per_item``, ``signature``; ``last_run`` is a
+        ``gr.State``, see the module docstring).
     Raises:
         ValueError: a module that is neither chinese_rouge nor chinese_bleu.
     """
@@ -239,7 +372,8 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
     help_md = (
         f"# {title}\n\nOne **prediction per line**; on the matching line of **references**, one or more "
         f"references separated by `{REF_DELIMITER}` (e.g. `今天天气不错 {REF_DELIMITER} 天气很好`). "
-        f"Up to {MAX_ITEMS} lines. Scores are on 0-1; the signature says exactly what was computed."
+        f"Up to {MAX_ITEMS} lines of at most {MAX_LINE_CHARS:,} characters ({MAX_BOX_CHARS:,} per box). "
+        "Scores are on 0-1; the signature says exactly what was computed."
     )
     with gr.Blocks(title=title) as demo:
         gr.Markdown(help_md)
@@ -268,20 +402,43 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
                                      label="preset (overrides the other options)", elem_id="preset")
                 options = [tokenizer, level, smooth, bp, order, preset]
         button = gr.Button("Compute", variant="primary", elem_id="compute")
-        summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary")
-        per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item")
+        message = gr.HTML("", elem_id="message")
+        # shown once there are numbers (hidden again by an error)
+        summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary", visible=False)
+        per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item", visible=False)
+        # a per-line explanation panel goes here, fed by per_item.select and last_run (module docstring)
         signature = gr.Textbox(label="Signature", interactive=False, elem_id="signature")
+        last_run = gr.State(None)
 
         score = score_rouge if is_rouge else score_bleu
-
-        def run(p, r, *opts):
-            return score(module, p, r, *opts)
-
-        run.__name__ = score.__name__
-        button.click(_guarded(run), inputs=[preds, refs, *options], outputs=[summary, per_item, signature],
-                     api_name="compute")
+        button.click(_page_outputs(score, module), inputs=[preds, refs, *options],
+                     outputs=[message, summary, per_item, signature, last_run], api_name="compute")
         gr.Examples([list(ROUGE_EXAMPLE if is_rouge else BLEU_EXAMPLE)], inputs=[preds, refs])
         body = card_body(card)
         if body:
             gr.Markdown(body)
     return demo
+
+
+def space_app(app_file: Union[str, Path], metric: str):
+    """Load the metric script next to a Space's ``app.py`` and build its widget (not launched).
+
+    Args:
+        app_file: the Space's ``app.py`` (pass ``__file__``); ``<its folder>/<metric>.py`` is loaded by file path
+            and ``<its folder>/README.md`` is the card shown under the widget.
+        metric: ``"chinese_rouge"`` or ``"chinese_bleu"``.
+    Returns:
+        ``(module, demo)``: the loaded evaluate module and the ``gradio.Blocks`` of :func:`build_demo`.
+    Raises:
+        ValueError: another metric name; FileNotFoundError: no ``<metric>.py`` next to ``app_file``.
+    """
+    import evaluate
+
+    if metric not in ("chinese_rouge", "chinese_bleu"):
+        raise ValueError(f"space_app: metric must be 'chinese_rouge' or 'chinese_bleu', got {metric!r}")
+    here = Path(app_file).resolve().parent
+    script = here / f"{metric}.py"
+    if not script.is_file():
+        raise FileNotFoundError(f"space_app: {script} not found (the metric script sits next to app.py)")
+    module = evaluate.load(str(script))
+    return module, build_demo(module, card=here / "README.md")

@@ -10,7 +10,7 @@ and shards all come from one ``(n_items, 3 + 2 * max_order)`` matrix.
 
 Where each rule lives: clipping and the closest reference length in :func:`zheval.definitions.bleu.item_stats`
 (its corpus-at-once twin :func:`zheval.fast.bleu.corpus_stats`), smoothing and the brevity penalty in
-:func:`zheval.definitions.bleu.score_stats`, the empty-reference rule in :func:`zheval.compute.inputs.check_references`.
+:func:`zheval.definitions.bleu_score.score_stats`, the empty-reference rule in :func:`zheval.compute.inputs.check_references`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from ..definitions.bleu import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats, stats_max_order, sum_stats, \
-    validate_options
+from ..definitions.bleu import stats_max_order, sum_stats
+from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats, validate_options
 from ..fast.bleu import corpus_stats
 from ..presets import BLEU_PRESETS, apply_preset
 from ..presets.llamafactory import llamafactory_bleu4
@@ -58,7 +58,7 @@ DEFAULTS = {
 #: Every option :func:`zheval.compute_bleu` understands.
 BLEU_OPTIONS = tuple(DEFAULTS) + TOKENIZER_OPTIONS + ("preset", "crosscheck", "bootstrap", "seed", "confidence")
 
-#: The keyword options of :func:`zheval.definitions.bleu.score_stats` a config fixes.
+#: The keyword options of :func:`zheval.definitions.bleu_score.score_stats` a config fixes.
 SCORE_OPTIONS = ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")
 
 
@@ -90,7 +90,7 @@ class BleuConfig:
 
     @property
     def score_options(self) -> Dict[str, Any]:
-        """Keyword options of :func:`zheval.definitions.bleu.score_stats`."""
+        """Keyword options of :func:`zheval.definitions.bleu_score.score_stats`."""
         return {k: getattr(self, k) for k in SCORE_OPTIONS}
 
     @property
@@ -204,6 +204,11 @@ class BleuItems:
 
     def __len__(self) -> int:
         return len(self.reference_counts)
+
+    @classmethod
+    def empty(cls, config: "BleuConfig") -> "BleuItems":
+        """Items of no item, of ``config``'s width."""
+        return cls(np.zeros((0, 3 + 2 * config.max_order), dtype=np.int64), np.zeros(0, dtype=np.int64))
 
     @classmethod
     def concat(cls, parts: Sequence["BleuItems"]) -> "BleuItems":

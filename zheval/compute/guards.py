@@ -31,10 +31,10 @@ The sample (:func:`sample_texts`): at most :data:`SAMPLE_ITEMS` items spread eve
 the last and equal steps between), their prediction and one of their references (rotating over the reference
 positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2 cores,
 busy): 0.05-0.2 ms per call, under 2 % of ``compute_bleu``/``compute_rouge`` on those corpora except the smallest
-(85 items) with ``tokenizer="none"``, whose BLEU takes only 2.3-3 ms: 3-5 % there (tests/test_input_guards.py checks
-< 5 % on every file). The first calls in a process also build OpenCC's t2s converter (about 5 ms, once, shared with
-the ``t2s`` normalisation step) and convert each Han character the first time it is seen (memoised, see
-``_TABLE``).
+(85 items) with ``tokenizer="none"``, whose BLEU takes only 2.3-3 ms: 3-5 % there
+(tests/compute/test_input_guards.py checks < 5 % on every file). The first calls in a process also build OpenCC's
+t2s converter (about 5 ms, once, shared with the ``t2s`` normalisation step) and convert each Han character the
+first time it is seen (memoised, see ``_TABLE``).
 """
 
 from __future__ import annotations

@@ -27,7 +27,8 @@ import unicodedata
 from itertools import chain
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-__all__ = ["validate_inputs", "check_references", "EmptyReferenceError", "MAX_LISTED_EMPTY_REFERENCES"]
+__all__ = ["validate_inputs", "check_references", "empty_references", "EmptyReferenceError",
+           "MAX_LISTED_EMPTY_REFERENCES"]
 
 #: At most this many empty references are listed (index, text and reason) in one :class:`EmptyReferenceError`; the
 #: message always gives the total count, and the exception's ``positions`` holds all of them.
@@ -283,3 +284,16 @@ def check_references(references: Sequence[Sequence[str]], tokenizer=None, length
             k += 1
     raise EmptyReferenceError(positions, texts, reasons,
                               _tokenizer_context(tokenizer) if tokenizer is not None and lengths is not None else "")
+
+
+def empty_references(references: Sequence[Sequence[str]], tokenizer=None) -> list:
+    """The positions ``(i, j)`` of the references that the empty-reference rule refuses (:func:`check_references`)
+    under ``tokenizer`` (``None``: only blank texts), in item order; ``[]`` when there is none. For the adapters
+    that skip and count such items on purpose (the Trainer hook's ``empty_references="skip"``) instead of failing.
+    """
+    lengths = None if tokenizer is None else [len(tokenizer.tokenize_cached(r)) for rs in references for r in rs]
+    try:
+        check_references(references, tokenizer, lengths)
+    except EmptyReferenceError as exc:
+        return exc.positions
+    return []

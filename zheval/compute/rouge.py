@@ -229,6 +229,12 @@ class RougeItems:
                    np.asarray(reference_counts, dtype=np.int64))
 
     @classmethod
+    def empty(cls, config: "RougeConfig") -> "RougeItems":
+        """Items of no item, with ``config``'s types."""
+        z = {t: np.zeros(0, dtype=np.float64) for t in config.types}
+        return cls(tuple(config.types), dict(z), dict(z), dict(z), np.zeros(0, dtype=np.int64))
+
+    @classmethod
     def concat(cls, parts: Sequence["RougeItems"]) -> "RougeItems":
         """The items of several batches, in order (at least one part; all with the same types; no crosscheck).
 

@@ -69,6 +69,7 @@ __all__ = [
     "rouge_su",
     "score_from_stats",
     "combine_references",
+    "check_scorer_options",
     "make_item_scorer",
     "score_item",
 ]
@@ -523,6 +524,28 @@ def _pair_stats(rt: RougeType, hyp: _Side, ref: _Side, weight: float) -> Stats:
     raise AssertionError(kind)  # pragma: no cover
 
 
+def check_scorer_options(rouge_types, multi_ref: str, beta: float, rouge_w_weight: float):
+    """The options every item scorer takes (this module's and the presets'), checked once: returns ``(parsed
+    types, weight as float)``.
+
+    Raises:
+        ValueError: unknown ROUGE type (message lists valid forms), unknown ``multi_ref``, empty ``rouge_types``,
+            ``beta`` < 0 or not finite, ``rouge_w_weight`` <= 0 or not finite.
+    """
+    if isinstance(rouge_types, str):
+        rouge_types = [rouge_types]
+    types = [parse_rouge_type(t) for t in rouge_types]
+    if not types:
+        raise ValueError("rouge_types must name at least one ROUGE type")
+    if multi_ref not in MULTI_REF_MODES:
+        raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
+    _check_beta(beta)
+    weight = float(rouge_w_weight)
+    if not (weight > 0) or not math.isfinite(weight):
+        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {rouge_w_weight!r}")
+    return types, weight
+
+
 def make_item_scorer(
     rouge_types: Sequence[str],
     multi_ref: str = "max",
@@ -537,17 +560,7 @@ def make_item_scorer(
         ValueError: unknown ROUGE type (message lists valid forms), unknown ``multi_ref``, empty ``rouge_types``,
             ``beta`` < 0 or not finite, ``rouge_w_weight`` <= 0.
     """
-    if isinstance(rouge_types, str):
-        rouge_types = [rouge_types]
-    types = [parse_rouge_type(t) for t in rouge_types]
-    if not types:
-        raise ValueError("rouge_types must name at least one ROUGE type")
-    if multi_ref not in MULTI_REF_MODES:
-        raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
-    _check_beta(beta)
-    weight = float(rouge_w_weight)
-    if not (weight > 0) or not math.isfinite(weight):
-        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {rouge_w_weight!r}")
+    types, weight = check_scorer_options(rouge_types, multi_ref, beta, rouge_w_weight)
     inv_w = 1.0 / weight
 
     def scorer(hyp_sentences: Sentences, refs_sentences: Sequence[Sentences]) -> Dict[str, Score]:

@@ -1,13 +1,14 @@
 """Layer 4, fast twins: corpus-at-once (vectorised) versions of the definitions, each naming the reference function
 it equals, and the one decision whether a fast path can serve a request.
 
-Every twin is listed in :data:`TWINS` (``tests/test_fast_twins.py`` walks the table and checks each twin against its
-reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
+Every twin is listed in :data:`TWINS` (``tests/fast/test_fast_twins.py`` walks the table and checks each twin against
+its reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
 :func:`usable_for` -- and nothing else -- whether to take a fast path; where it says no, the reference runs.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import NamedTuple
 
 __all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for"]
@@ -52,6 +53,8 @@ TWINS: tuple[Twin, ...] = (
          "per-item P, R, F of rougeN/rougeL/rougeLsum (bit for bit) of a tokenised corpus"),
 )
 
+_log = logging.getLogger("zheval.fast")
+
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
 FAST_ROUGE_KINDS = ("N", "L", "Lsum")
 
@@ -91,9 +94,19 @@ def usable_for(task: str, **request) -> bool:
       with a tokenizer whose lines concatenate; ``"punct"`` only when the text rule never cuts inside a token), no
       BLEU crosscheck (it needs token strings) and no BLEU preset.
 
+    Each decision is logged at DEBUG level on the ``zheval.fast`` logger (which path ran).
+
     Raises:
         ValueError: an unknown task. KeyError: a request without the keys its task needs.
     """
+    answer = _decide(task, request)
+    if _log.isEnabledFor(logging.DEBUG):
+        _log.debug("usable_for(%s, %s) -> %s", task, {k: getattr(v, "fingerprint", v) for k, v in request.items()},
+                   answer)
+    return answer
+
+
+def _decide(task: str, request: dict) -> bool:
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
     if task == "union_lcs":

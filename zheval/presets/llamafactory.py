@@ -52,7 +52,8 @@ from __future__ import annotations
 import re
 from typing import Callable, Dict, Hashable, List, Sequence, Tuple
 
-from ..definitions.bleu import item_stats, score_stats
+from ..definitions.bleu import item_stats
+from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_length_masks, match_masks
 from ..definitions.rouge import (
     MULTI_REF_MODES,

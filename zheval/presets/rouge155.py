@@ -52,7 +52,6 @@ ids; this preset gives what it prints on such id-mapped tokens. Sub names below 
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from functools import partial
 from operator import itemgetter
@@ -60,14 +59,13 @@ from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 
 from ..definitions.lcs import lcs_length, wlcs_ref_positions
 from ..definitions.rouge import (
-    MULTI_REF_MODES,
     RougeType,
     Score,
     ngram_counts,
-    parse_rouge_type,
     skip_bigram_counts,
     summary_level_lcs_hits,
     clipped_overlap,
+    check_scorer_options,
     combine_references,
 )
 
@@ -220,18 +218,7 @@ def make_rouge155_item_scorer(
     Raises:
         ValueError: unknown type or multi_ref, bad beta/weight.
     """
-    if isinstance(rouge_types, str):
-        rouge_types = [rouge_types]
-    types = [parse_rouge_type(t) for t in rouge_types]
-    if not types:
-        raise ValueError("rouge_types must name at least one ROUGE type")
-    if multi_ref not in MULTI_REF_MODES:
-        raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
-    weight = float(rouge_w_weight)
-    if not (weight > 0) or not math.isfinite(weight):
-        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {rouge_w_weight!r}")
+    types, weight = check_scorer_options(rouge_types, multi_ref, beta, rouge_w_weight)
     alpha = alpha_from_beta(beta)
     inv_w = 1.0 / weight
 

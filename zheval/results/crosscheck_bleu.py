@@ -86,14 +86,10 @@ def crosscheck_bleu(
     ours: float,
     ours_per_item: Optional[Sequence[float]] = None,
     max_order: int = 4,
-    smooth_method: str = "exp",
-    smooth_value: Optional[float] = None,
-    effective_order: bool = False,
-    bp_ref_length: str = "closest",
-    weights: Optional[Sequence[float]] = None,
     level: str = "corpus",
     raw_predictions: Optional[Sequence[str]] = None,
     raw_references: Optional[Sequence[Sequence[str]]] = None,
+    **score_options,
 ) -> dict:
     """Recompute BLEU with sacrebleu (or nltk for ``nltk3``) and compare with ``ours`` (0-1 scale).
 
@@ -103,7 +99,8 @@ def crosscheck_bleu(
         ours_per_item: per-item scores (0-1), required at sentence level.
         raw_predictions, raw_references: raw texts, given only with the ``sacrebleu-zh`` tokenizer, to add the
             ``tokenize="zh"`` check.
-        The other options as in :func:`zheval.definitions.bleu.score_stats`.
+        score_options: the keyword options of :func:`zheval.definitions.bleu_score.score_stats` (``smooth_method``,
+            ``smooth_value``, ``effective_order``, ``bp_ref_length``, ``weights``; its defaults).
 
     Returns:
         ``{"tool": "sacrebleu 2.6.0 tokenize=none" | "nltk 3.x method3", "bleu": value (0-1),
@@ -115,7 +112,12 @@ def crosscheck_bleu(
         ValueError: a configuration the tools cannot express (see the module docstring).
         ImportError: sacrebleu / nltk missing.
     """
-    reason = unsupported_reason(smooth_method, bp_ref_length, effective_order, weights, level)
+    smooth_method = score_options.get("smooth_method", "exp")
+    smooth_value = score_options.get("smooth_value")
+    effective_order = score_options.get("effective_order", False)
+    weights = score_options.get("weights")
+    reason = unsupported_reason(smooth_method, score_options.get("bp_ref_length", "closest"), effective_order,
+                                weights, level)
     if reason:
         raise ValueError(f"crosscheck: {reason}")
     if level == "sentence" and ours_per_item is None:

@@ -96,6 +96,15 @@ def check_interval_options(bootstrap, seed, confidence) -> None:
     check_confidence(confidence)
 
 
+def _check_resampling(what: str, n: int, n_resamples, confidence, seed) -> None:
+    if n == 0:
+        raise ValueError(f"{what} needs at least one item")
+    if check_bootstrap(n_resamples, "n_resamples") < 1:
+        raise ValueError(f"n_resamples must be a positive integer, got {n_resamples!r}")
+    check_confidence(confidence)
+    check_seed(seed)
+
+
 def mean(values: Sequence[float]) -> float:
     """Exact arithmetic mean (``math.fsum`` / n); 0.0 for an empty sequence."""
     import math
@@ -141,12 +150,7 @@ def bootstrap_interval(
 
     rows = np.asarray(rows)
     n = rows.shape[0]
-    if n == 0:
-        raise ValueError("bootstrap needs at least one item")
-    if check_bootstrap(n_resamples, "n_resamples") < 1:
-        raise ValueError(f"n_resamples must be a positive integer, got {n_resamples!r}")
-    check_confidence(confidence)
-    check_seed(seed)
+    _check_resampling("bootstrap", n, n_resamples, confidence, seed)
     if n == 1:
         value = float(statistic(rows))
         return value, value
@@ -236,12 +240,7 @@ def paired_bootstrap(
     n = a.shape[0]
     if b.shape[0] != n:
         raise ValueError(f"paired bootstrap needs the same items for both systems; got {n} and {b.shape[0]} rows")
-    if n == 0:
-        raise ValueError("paired bootstrap needs at least one item")
-    if check_bootstrap(n_resamples, "n_resamples") < 1:
-        raise ValueError(f"n_resamples must be a positive integer, got {n_resamples!r}")
-    check_confidence(confidence)
-    check_seed(seed)
+    _check_resampling("paired bootstrap", n, n_resamples, confidence, seed)
     score_a = float(score_from_sums(a.sum(axis=0)[None, :])[0])
     score_b = float(score_from_sums(b.sum(axis=0)[None, :])[0])
     rng = np.random.default_rng(seed)

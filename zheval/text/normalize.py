@@ -129,18 +129,9 @@ def _punct_table() -> dict[int, str]:
     for cp in range(0xFF01, 0xFF5F):
         if not chr(cp - 0xFEE0).isalnum():  # punctuation and symbols only; letters/digits are nfkc's job
             table[cp] = chr(cp - 0xFEE0)
-    for ch in "“”„‟〝〞〟＂":
-        table[ord(ch)] = '"'
-    for ch in "‘’‚‛＇":
-        table[ord(ch)] = "'"
-    for ch in "‐‑‒–−－":
-        table[ord(ch)] = "-"
-    for ch in "―⸺":
-        table[ord(ch)] = "—"
-    for ch in "〜～":
-        table[ord(ch)] = "~"
-    for ch in "・･‧∙•":
-        table[ord(ch)] = "·"
+    for target, variants in (('"', "“”„‟〝〞〟＂"), ("'", "‘’‚‛＇"), ("-", "‐‑‒–−－"), ("—", "―⸺"), ("~", "〜～"),
+                             ("·", "・･‧∙•")):
+        table.update({ord(ch): target for ch in variants})
     table[ord("｡")] = "。"
     table[ord("､")] = "、"
     table[0x3000] = " "  # ideographic space

@@ -28,7 +28,7 @@ from ..text.normalize import DEFAULT_STEPS, Normalizer
 from ..text.sentences import split_sentences, split_token_sentences
 from ..version import __version__
 
-__all__ = ["BaseTokenizer", "PUNCT_MODES", "USER_TOKENIZER_STEPS", "clear_cache", "cache_info", "short_sha",
+__all__ = ["BaseTokenizer", "ToolTokenizer", "option_suffix", "PUNCT_MODES", "USER_TOKENIZER_STEPS", "clear_cache", "cache_info", "short_sha",
            "check_punct"]
 
 #: Valid ``punct`` values of the built-in tokenizers: keep punctuation/symbol tokens, or drop them.
@@ -301,3 +301,24 @@ def _opencc_version() -> str:
         return "unknown"
 
 
+
+
+def option_suffix(terms_hash: str = "", punct: str = "keep") -> str:
+    """The options part of a ``tok`` signature field: ``+terms.<sha6>`` with protected terms, ``+nopunct`` with
+    ``punct="drop"`` (empty when neither)."""
+    return (f"+terms.{terms_hash[:6]}" if terms_hash else "") + ("+nopunct" if punct == "drop" else "")
+
+
+class ToolTokenizer(BaseTokenizer):
+    """A tokenizer that reproduces another tool's tokens exactly (the presets' ``sacrebleu-zh``,
+    ``llamafactory-char``): no normalisation, no option; a subclass sets ``name``, ``TOOL`` (the tool, named in
+    option errors), ``CONFIG`` (what identifies its output in the fingerprint) and :meth:`tokenize_normalized`."""
+
+    TOOL = ""
+    CONFIG: dict = {}
+
+    def __init__(self) -> None:
+        super().__init__(Normalizer(()))
+
+    def _config(self) -> dict:
+        return {"name": self.name, **self.CONFIG}

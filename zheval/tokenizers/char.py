@@ -15,7 +15,7 @@ from typing import Iterable
 
 from ..text.chars import ATTACHED_MARK_RANGES, HAN_RANGES, INVISIBLE_RANGES, KANA_CLASS_BODY
 from ..text.normalize import DEFAULT_STEPS, Normalizer
-from .base import BaseTokenizer, check_punct, short_sha
+from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 
 __all__ = ["CharTokenizer", "CHAR_HAN", "CHAR_MARK", "CHAR_WORD", "CHAR_OTHER_START", "HAN_OR_WORD_RE",
            "HAN_TOKEN_RE", "TRAILING_MARKS_RE", "char_token_pattern", "term_pattern", "normalize_terms",
@@ -185,12 +185,7 @@ class CharTokenizer(BaseTokenizer):
         return {"name": self.name, "punct": self.punct, "terms": self.terms_hash}
 
     def signature(self) -> str:
-        sig = "char"
-        if self.terms:
-            sig += f"+terms.{self.terms_hash[:6]}"
-        if self.punct == "drop":
-            sig += "+nopunct"
-        return sig
+        return "char" + option_suffix(self.terms_hash, self.punct)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

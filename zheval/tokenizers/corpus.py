@@ -1,6 +1,6 @@
 """Tokenise a corpus once and map tokens to integer ids, shared by ROUGE and BLEU.
 
-Data flow (``../shared/DESIGN.md``)::
+Data flow (``docs/DESIGN.md``, "Data flow")::
 
     text ──normalise──▶ str ──split sentences──▶ [str] ──tokenise──▶ [[token]] ──ids──▶ TokenizedText
 

@@ -15,7 +15,7 @@ from typing import Iterable
 
 from ..text.chars import ATTACHED_MARK_RANGES, INVISIBLE_RANGES
 from ..text.normalize import DEFAULT_STEPS, Normalizer
-from .base import BaseTokenizer, check_punct, short_sha
+from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
                    is_punct_or_symbol, normalize_terms, term_pattern)
 
@@ -63,8 +63,11 @@ def _read_dictionary(path: str) -> bytes:
         return fh.read()
 
 
-def _dictionaryshort_sha(path: str, bundled: bool, version: str) -> str:
-    """sha256 (hex) of a jieba dictionary file's content."""
+def dictionary_sha(path: str, bundled: bool, version: str) -> str:
+    """sha256 (hex) of a jieba dictionary file's content (the bundled one read once per process and jieba version).
+
+    Raises:
+        OSError: the file cannot be read."""
     if bundled:
         key = (path, version)
         sha = _BUNDLED_DICT_SHA.get(key)
@@ -200,7 +203,7 @@ class JiebaTokenizer(BaseTokenizer):
             raise FileNotFoundError(f"jieba dictionary not found: {self.dictionary}")
         self.terms: tuple[str, ...] = normalize_terms(terms, self.normalizer)
         self.jieba_version = jieba.__version__
-        self.dict_sha = _dictionaryshort_sha(self._dict_path(), not dictionary, self.jieba_version)
+        self.dict_sha = dictionary_sha(self._dict_path(), not dictionary, self.jieba_version)
         self._jieba = None
         self._term_re = None
         self._jieba_rs = None  # the private jieba-rs twin (zheval.tokenizers.jieba_rs), built on first use
@@ -333,7 +336,7 @@ class JiebaTokenizer(BaseTokenizer):
             tokens = [t for t in tokens if not is_punct_or_symbol(t)]
         return tokens
 
-    def _force_splitshort_sha(self) -> str:
+    def _force_split_sha(self) -> str:
         """sha (8 hex) of jieba's process-wide force-split words when HMM is on and the set is not empty, else ''."""
         if not self.hmm:
             return ""
@@ -343,7 +346,7 @@ class JiebaTokenizer(BaseTokenizer):
         return short_sha("\n".join(sorted(words))) if words else ""
 
     def _state_suffix(self) -> str:
-        fs = self._force_splitshort_sha()
+        fs = self._force_split_sha()
         return f"-fs{fs}" if fs else ""
 
     def _config(self) -> dict:
@@ -359,14 +362,10 @@ class JiebaTokenizer(BaseTokenizer):
     def signature(self) -> str:
         sig = f"jieba-{self.jieba_version}+dict.{self.dict_hash[:6]}"
         sig += "+hmm" if self.hmm else "+nohmm"
-        fs = self._force_splitshort_sha()
+        fs = self._force_split_sha()
         if fs:
             sig += f"+forcesplit.{fs[:6]}"
-        if self.terms:
-            sig += f"+terms.{self.terms_hash[:6]}"
-        if self.punct == "drop":
-            sig += "+nopunct"
-        return sig
+        return sig + option_suffix(self.terms_hash, self.punct)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
@@ -387,8 +386,8 @@ def jieba_dict_key(jieba_dict: str | None) -> tuple:
 
     if jieba_dict is None:
         path = os.path.join(os.path.dirname(jieba.__file__), jieba.DEFAULT_DICT_NAME)
-        return (None, _dictionaryshort_sha(path, True, jieba.__version__))
+        return (None, dictionary_sha(path, True, jieba.__version__))
     path = os.path.abspath(jieba_dict)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"jieba dictionary not found: {path}")
-    return (path, _dictionaryshort_sha(path, False, jieba.__version__))
+    return (path, dictionary_sha(path, False, jieba.__version__))

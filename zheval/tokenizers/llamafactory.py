@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import List
 
 from ..text.normalize import Normalizer
-from .base import BaseTokenizer
+from .base import ToolTokenizer
 from .jieba_words import JiebaTokenizer, jieba_cut
 
 __all__ = ["llamafactory_tokenize", "LlamaFactoryCharTokenizer", "LlamaFactoryJiebaTokenizer",
@@ -24,7 +24,7 @@ def llamafactory_tokenize(text: str) -> List[str]:
     return list(text)
 
 
-class LlamaFactoryCharTokenizer(BaseTokenizer):
+class LlamaFactoryCharTokenizer(ToolTokenizer):
     """:func:`llamafactory_tokenize` (``list(text)``) as a zheval tokenizer (no normalisation).
 
     Unlike the other zheval tokenizers its tokens include whitespace characters (LLaMA-Factory scores them).
@@ -33,16 +33,11 @@ class LlamaFactoryCharTokenizer(BaseTokenizer):
     name = "llamafactory-char"
     #: The tool whose tokens this reproduces (named in option errors).
     TOOL = "LLaMA-Factory"
+    CONFIG = {"whitespace_tokens": True}
     content_keyed = True  # output fixed by the reproduced tool; _config names it
-
-    def __init__(self) -> None:
-        super().__init__(Normalizer(()))
 
     def tokenize_normalized(self, text: str) -> List[str]:
         return list(text)
-
-    def _config(self) -> dict:
-        return {"name": self.name, "whitespace_tokens": True}
 
 
 class LlamaFactoryJiebaTokenizer(JiebaTokenizer):

@@ -46,8 +46,7 @@ from __future__ import annotations
 import re
 from typing import List, Sequence, Tuple
 
-from ..text.normalize import Normalizer
-from .base import BaseTokenizer
+from .base import ToolTokenizer
 
 __all__ = ["SACREBLEU_ZH_UCODE_RANGES_AS_WRITTEN", "SACREBLEU_ZH_CODEPOINT_RANGES", "effective_codepoint_ranges",
            "is_sacrebleu_zh_char", "sacrebleu_13a_regexp", "sacrebleu_zh_tokenize", "SacrebleuZhTokenizer"]
@@ -200,7 +199,7 @@ def _sacrebleu_zh_tokenize_reference(text: str) -> List[str]:
     return line.split()
 
 
-class SacrebleuZhTokenizer(BaseTokenizer):
+class SacrebleuZhTokenizer(ToolTokenizer):
     """:func:`sacrebleu_zh_tokenize` as a zheval tokenizer (no normalisation; signature ``sacrebleu-zh``).
 
     Its output equals what sacrebleu 2.6.0 ``BLEU(tokenize="zh")`` counts n-grams over. Tokens never contain
@@ -210,13 +209,8 @@ class SacrebleuZhTokenizer(BaseTokenizer):
     name = "sacrebleu-zh"
     #: The tool whose tokens this reproduces (named in option errors).
     TOOL = "sacrebleu 2.6.0 tokenize='zh'"
+    CONFIG = {"reproduces": "sacrebleu-2.6.0"}
     content_keyed = True  # output fixed by the reproduced tool; _config names it
-
-    def __init__(self) -> None:
-        super().__init__(Normalizer(()))
 
     def tokenize_normalized(self, text: str) -> List[str]:
         return sacrebleu_zh_tokenize(text)
-
-    def _config(self) -> dict:
-        return {"name": self.name, "reproduces": "sacrebleu-2.6.0"}

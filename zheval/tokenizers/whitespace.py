@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..text.normalize import Normalizer
-from .base import BaseTokenizer, check_punct
+from .base import BaseTokenizer, check_punct, option_suffix
 from .char import is_punct_or_symbol
 
 __all__ = ["WhitespaceTokenizer"]
@@ -45,6 +45,6 @@ class WhitespaceTokenizer(BaseTokenizer):
         return {"name": self.name, "punct": self.punct}
 
     def signature(self) -> str:
-        return "none" + ("+nopunct" if self.punct == "drop" else "")
+        return "none" + option_suffix(punct=self.punct)
 
 

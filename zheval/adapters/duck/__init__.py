@@ -7,8 +7,14 @@ This module is the public face; each job lives in its own module:
   ``min_refs``; every drop counted by reason and domain);
 * :mod:`~zheval.adapters.duck.predictions` — :func:`read_predictions`, :func:`join_predictions` (id-keyed JSONL,
   LLaMA-Factory ``generated_predictions.jsonl``, plain text);
-* :mod:`~zheval.adapters.duck.evaluate` — :func:`evaluate_predictions`, :func:`human_ceiling`,
-  :func:`compare_predictions` (per-item statistics with ``Dataset.map``; reductions in :mod:`zheval.adapters.duck.report`).
+* :mod:`~zheval.adapters.duck.evaluate` — :func:`evaluate_predictions`; :mod:`~zheval.adapters.duck.ceiling` —
+  :func:`human_ceiling`; :mod:`~zheval.adapters.duck.compare` — :func:`compare_predictions`; all three on the
+  options of :mod:`~zheval.adapters.duck.config` (:func:`make_config`), the inputs checked by
+  :mod:`~zheval.adapters.duck.inputs`, the per-item statistics of :mod:`~zheval.adapters.duck.statistics`
+  (:func:`item_statistics`, with ``Dataset.map``) and the metric reductions of :mod:`~zheval.adapters.duck.specs`;
+* :mod:`~zheval.adapters.duck.report` — grouped scores with bootstrap intervals and their tables (text, Markdown,
+  JSON); :mod:`~zheval.adapters.duck.plot` — the plot. The text diagnostics a report carries are
+  :mod:`zheval.results.diagnostics`.
 
 Example::
 
@@ -26,9 +32,13 @@ from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 
-from .report import atomic_write
+from ..files import atomic_write
 from .clean import CleanReport, bigram_jaccard, clean_duck
-from .evaluate import compare_predictions, evaluate_predictions, human_ceiling, item_statistics, make_config
+from .ceiling import human_ceiling
+from .compare import compare_predictions
+from .config import make_config
+from .evaluate import evaluate_predictions
+from .statistics import item_statistics
 from .load import DIFFICULTIES, DOMAINS, DUCK_KEYS, DuckFormatError, Problem, duck_features, load_duck, read_duck_rows
 from .predictions import PredictionMismatchError, Predictions, join_predictions, read_predictions
 

@@ -5,8 +5,8 @@ The 小黄鸭 format is JSONL, one query per line::
     {"id": str, "query": str, "responses": [str, ...], "domain": "生活咨询" | "售后支持" | "情感陪伴" | null,
      "difficulty": "易" | "中" | "难" | null}
 
-Why validate before ``datasets`` sees a row (datasets 5.2.0, ``packaged_modules/json``; ``../shared/ECOSYSTEM.md``
-§3): a missing key silently becomes ``None``, an int ``id`` is silently cast to ``"7"``, a string ``responses``
+Why validate before ``datasets`` sees a row (datasets 5.2.0, ``packaged_modules/json/json.py`` and
+``load_dataset("json", ...)``, checked against the released package): a missing key silently becomes ``None``, an int ``id`` is silently cast to ``"7"``, a string ``responses``
 would be iterated character by character by anything downstream, and a malformed line raises an error whose row
 number counts from the start of a 10 MB chunk. So every line is decoded and checked here first, with its real
 ``file:line``, and all problems (the first :data:`MAX_REPORTED`) are reported together in one

@@ -1,63 +1,48 @@
-"""Per-item statistics → grouped score tables with bootstrap intervals, diagnostics, and their rendering.
+"""Per-item statistics → grouped score tables with bootstrap intervals, and their rendering.
 
 The unit of work is a per-item statistics table (one row per dataset item), produced by
-:func:`zheval.adapters.duck.evaluate.item_statistics`. Everything here is a reduction of those rows:
+:func:`zheval.adapters.duck.statistics.item_statistics`. Everything here is a reduction of those rows:
 
 * corpus BLEU of a group = BLEU scored from the **summed** BLEU statistics of its rows (Papineni 2002, 2.2);
   mean ROUGE F of a group = the mean of its rows' F values;
 * a bootstrap interval resamples the group's rows and recomputes the same reduction
-  (:func:`zheval.results.reducers.bootstrap_interval`);
-* diagnostics (length ratio, truncation, empty predictions, reference counts) are computed from the texts.
+  (:func:`zheval.results.reducers.bootstrap_interval`).
 
 Rendering: :func:`render_table` (plain text, aligned for CJK double-width characters), :func:`render_markdown`,
-:meth:`Report.to_dict` (JSON carries everything), and :func:`plot_report` (matplotlib). :func:`atomic_write`
-writes an output file completely or not at all.
+:meth:`Report.to_dict` (JSON carries everything). The diagnostics a report carries (length ratio, truncation, empty
+predictions, reference counts) are :mod:`zheval.results.diagnostics`; the plot is :mod:`zheval.adapters.duck.plot`;
+files are written by :func:`zheval.adapters.files.atomic_write`.
 """
 
 from __future__ import annotations
 
-import math
-import os
-import re
-import tempfile
-import threading
 import unicodedata
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Sequence
 
 import numpy as np
+
+from ...results.diagnostics import Diagnostics
 
 __all__ = [
     "NULL_LABEL",
     "GroupScore",
     "MetricValue",
     "Report",
-    "Diagnostics",
     "MetricSpec",
     "group_items",
     "score_groups",
-    "ending_kind",
-    "compute_diagnostics",
     "display_width",
     "format_table",
     "render_table",
     "render_markdown",
-    "plot_report",
-    "atomic_write",
-    "FINAL_PUNCT",
-    "LENGTH_RATIO_WARN",
     "MIN_INTERVAL_ITEMS",
     "no_interval_reason",
-    "plot_formats",
     "render_items",
 ]
 
 NULL_LABEL = "null"
 """Label of the group of items whose domain/difficulty is ``null``."""
-
-LENGTH_RATIO_WARN = 0.30
-"""Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
 
 MIN_INTERVAL_ITEMS = 2
 """Fewest items a group needs for a bootstrap interval. Resampling a single item always returns that item, so its
@@ -100,60 +85,6 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_fro
         if k == 0:
             out.append("  ".join("-" * w for w in widths))
     return "\n".join(out)
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# atomic output
-
-
-_UMASK_LOCK = threading.Lock()
-
-
-def _new_file_mode(path: Path) -> int:
-    """The permission bits ``open(path, "w")`` would leave: an existing file keeps its mode; a new one gets
-    ``0o666 & ~umask``."""
-    import stat
-
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except OSError:
-        pass
-    with _UMASK_LOCK:  # os.umask can only be read by setting it; restore at once, under a lock
-        mask = os.umask(0o022)
-        os.umask(mask)
-    return 0o666 & ~mask
-
-
-def atomic_write(path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same directory, then ``os.replace``.
-
-    A crash or an error leaves either the old file or nothing, never a partial file. The file gets the permissions
-    a plain ``open(path, "w")`` would give it: an existing file keeps its mode, a new one gets ``0o666 & ~umask``
-    (``tempfile.mkstemp`` alone would make every output ``0o600``).
-
-    Raises:
-        OSError: the directory does not exist or is not writable (nothing is written).
-    """
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    mode = _new_file_mode(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data.encode("utf-8") if isinstance(data, str) else data)
-            try:
-                os.fchmod(fh.fileno(), mode)
-            except (AttributeError, OSError):  # no fchmod (Windows): chmod after closing
-                pass
-        if not hasattr(os, "fchmod"):
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -313,162 +244,6 @@ def score_groups(
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# diagnostics
-
-FINAL_PUNCT = "。！？!?…~～.；;"
-"""Sentence-final marks: a prediction ending in one of these (optionally followed by closing quotes/brackets or an
-emoji) is not counted as truncated."""
-_CLOSERS = "\"'”’」』）)】》〉]"
-_OPEN_ENDINGS = "，,、：:（(“‘「『《【-—"
-_DANGLING = ("因为", "所以", "但是", "而且", "并且", "如果", "或者", "以及", "比如", "包括", "然后", "和", "与", "及", "或", "把", "被", "向", "从", "跟")
-
-
-def _is_emoji(c: str) -> bool:
-    return unicodedata.category(c) == "So"
-
-
-def ending_kind(text: str) -> str:
-    """Classify how a (normalised) prediction ends.
-
-    Returns:
-        ``"empty"``; ``"final"`` (ends in a sentence-final mark of :data:`FINAL_PUNCT`, optionally followed by
-        closing quotes/brackets, or in an emoji); ``"mid_word"`` (ends in a comma/colon/opening bracket or a
-        dangling connective such as ``因为``/``和``/``把`` — cut in the middle of a clause); or ``"no_final_punct"``
-        (anything else: the text just stops).
-    """
-    t = text.rstrip()
-    if not t:
-        return "empty"
-    core = t.rstrip(_CLOSERS) or t
-    last = core[-1]
-    if last in FINAL_PUNCT or _is_emoji(last):
-        return "final"
-    if last in _OPEN_ENDINGS or core.endswith(_DANGLING):
-        return "mid_word"
-    return "no_final_punct"
-
-
-def _nchars(text: str) -> int:
-    return sum(1 for c in text if not c.isspace())
-
-
-@dataclass
-class Diagnostics:
-    """Output checks the 小黄鸭 seeds call for (lengths in normalised characters, whitespace excluded).
-
-    Attributes:
-        n_items: items checked.
-        length_ratio: mean over items of ``len(prediction) / mean(len(reference))``; ``length_ratio_corpus``: the
-            same with totals; a warning is raised when ``length_ratio`` is outside ``1 ± LENGTH_RATIO_WARN``.
-        truncated / truncation_rate: non-empty predictions that do not end a sentence (``ending_kind`` is
-            ``no_final_punct`` or ``mid_word``); ``endings``: counts per ending kind; ``reference_truncation_rate``:
-            the same rate over all references, the data's own baseline.
-        empty_predictions: count (empty after normalisation); ``empty_ids``: their ids (first 20).
-        ref_count_distribution: ``{references per item: items}``.
-        warnings: human-readable warnings.
-    """
-
-    n_items: int
-    length_ratio: float
-    length_ratio_corpus: float
-    truncated: int
-    truncation_rate: float
-    endings: dict
-    reference_truncation_rate: float
-    empty_predictions: int
-    empty_ids: list
-    ref_count_distribution: dict
-    warnings: list
-
-    def to_dict(self) -> dict:
-        return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()}
-
-    def lines(self) -> list[str]:
-        """Human-readable summary lines."""
-        dist = ", ".join(f"{k} refs: {v}" for k, v in sorted(self.ref_count_distribution.items()))
-        return [
-            f"length ratio (prediction / reference, chars): mean {self.length_ratio:.2f}, corpus {self.length_ratio_corpus:.2f}",
-            f"truncation: {self.truncated}/{self.n_items} ({self.truncation_rate:.1%}) do not end a sentence "
-            f"(no final punctuation {self.endings.get('no_final_punct', 0)}, mid-clause {self.endings.get('mid_word', 0)}); "
-            f"references: {self.reference_truncation_rate:.1%}",
-            f"empty predictions: {self.empty_predictions}"
-            + (f" ({', '.join(self.empty_ids[:5])}{', …' if len(self.empty_ids) > 5 else ''})" if self.empty_ids else ""),
-            f"references per item: {dist}",
-        ]
-
-
-def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
-                        normalize=True) -> Diagnostics:
-    """Compute :class:`Diagnostics` for predictions against their (ragged) references.
-
-    Args:
-        predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
-            empty-prediction list (default: indices); normalize: normaliser spec applied first
-            (:func:`zheval.text.normalize.get_normalizer`).
-
-    Raises:
-        ValueError: different lengths.
-    """
-    from ...text.normalize import get_normalizer
-
-    if len(predictions) != len(references):
-        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    norm = get_normalizer(normalize)
-    ids = list(ids) if ids is not None else [str(i) for i in range(len(predictions))]
-    ratios, pred_total, ref_total = [], 0, 0.0
-    endings: dict = {"final": 0, "no_final_punct": 0, "mid_word": 0, "empty": 0}
-    empty_ids = []
-    ref_trunc = ref_n = 0
-    dist: dict = {}
-    for i, (p, rs) in enumerate(zip(predictions, references)):
-        np_ = norm(p)
-        lp = _nchars(np_)
-        nrs = [norm(r) for r in rs]
-        lr = sum(_nchars(r) for r in nrs) / len(nrs) if nrs else 0.0
-        if lr > 0:
-            ratios.append(lp / lr)
-        pred_total += lp
-        ref_total += lr
-        kind = ending_kind(np_)
-        endings[kind] += 1
-        if kind == "empty":
-            empty_ids.append(ids[i])
-        for r in nrs:
-            ref_n += 1
-            ref_trunc += ending_kind(r) in ("no_final_punct", "mid_word")
-        dist[len(rs)] = dist.get(len(rs), 0) + 1
-    n = len(predictions)
-    truncated = endings["no_final_punct"] + endings["mid_word"]
-    ratio = float(np.mean(ratios)) if ratios else 0.0
-    warnings = []
-    if n and abs(ratio - 1) > LENGTH_RATIO_WARN:
-        warnings.append(
-            f"predictions are on average {abs(ratio - 1):.0%} {'shorter' if ratio < 1 else 'longer'} than the references "
-            f"(ratio {ratio:.2f}, beyond ±{LENGTH_RATIO_WARN:.0%}): BLEU's brevity penalty and ROUGE precision/recall "
-            "are affected"
-        )
-    rate = truncated / n if n else 0.0
-    ref_rate = ref_trunc / ref_n if ref_n else 0.0
-    if n and rate > max(0.1, 2 * ref_rate):
-        warnings.append(f"{rate:.0%} of predictions do not end a sentence (references: {ref_rate:.0%}): check max_new_tokens / truncation")
-    if endings["empty"]:
-        warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
-    return Diagnostics(
-        n_items=n,
-        length_ratio=ratio,
-        length_ratio_corpus=pred_total / ref_total if ref_total else 0.0,
-        truncated=truncated,
-        truncation_rate=rate,
-        endings=endings,
-        reference_truncation_rate=ref_rate,
-        empty_predictions=endings["empty"],
-        empty_ids=empty_ids[:20],
-        ref_count_distribution=dict(sorted(dist.items())),
-        warnings=warnings,
-    )
-
-
-# ---------------------------------------------------------------------------------------------------------------
 # the report
 
 
@@ -483,7 +258,8 @@ class Report:
         comparison: for ``compare``: ``[{"group", "n", "metric", "score_a", "score_b", "delta", "delta_low",
             "delta_high", "p_value", "no_difference"}]`` (``no_difference``: B − A is exactly 0, where sacrebleu's
             p-value is its minimum 1/(resamples + 1) and means nothing).
-        diagnostics: :class:`Diagnostics` or ``None``; signatures: ``{"bleu": …, "rouge": …}``.
+        diagnostics: :class:`~zheval.results.diagnostics.Diagnostics` or ``None``; signatures: ``{"bleu": …,
+            "rouge": …}``.
         params: options used (tokenizer, bootstrap, seed, num_proc, …); notes / warnings: messages for the reader.
     """
 
@@ -646,114 +422,3 @@ def render_markdown(report: Report) -> str:
     if items:
         lines.append(items)
     return "\n".join(lines) + "\n"
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# plot
-
-_ENGLISH = {"生活咨询": "life advice", "售后支持": "after-sales", "情感陪伴": "companionship", "易": "easy", "中": "medium", "难": "hard"}
-_CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
-              "SimHei", "Microsoft YaHei", "PingFang SC", "Heiti SC", "Noto Sans CJK JP", "AR PL UMing CN")
-
-
-def _cjk_font() -> str | None:
-    from matplotlib import font_manager
-
-    names = {f.name for f in font_manager.fontManager.ttflist}
-    for n in _CJK_FONTS:
-        if n in names:
-            return n
-    return None
-
-
-def plot_formats() -> dict:
-    """Image formats :func:`plot_report` can write: ``{extension without dot: description}``, matplotlib's
-    ``FigureCanvasBase.get_supported_filetypes()`` minus ``pgf`` (it needs a LaTeX installation) and, when Pillow
-    is not installed, minus the formats written through Pillow (``jpg``/``jpeg``, ``tif``/``tiff``, ``webp``,
-    ``gif``, ``avif``). A format Pillow cannot write (e.g. AVIF without its plugin) fails as ``ValueError``."""
-    from matplotlib.backend_bases import FigureCanvasBase
-
-    types = dict(FigureCanvasBase.get_supported_filetypes())
-    types.pop("pgf", None)
-    try:
-        import PIL  # noqa: F401
-    except ImportError:
-        for ext in ("jpg", "jpeg", "tif", "tiff", "webp", "gif", "avif"):
-            types.pop(ext, None)
-    return types
-
-
-def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> tuple[bytes, list[str]]:
-    """Draw the groups of ``dimension`` (plus ``overall``) as grouped bars per metric with bootstrap-interval error
-    bars (matplotlib, Agg backend). Returns ``(image bytes in format fmt, notes)``.
-
-    Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
-    otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
-    says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
-    :data:`MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled ``no interval``.
-
-    Args:
-        fmt: an image format of :func:`plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
-
-    Raises:
-        ValueError: the report has no group of ``dimension`` (lists the available dimensions); an unknown ``fmt``.
-    """
-    import io
-
-    formats = plot_formats()
-    if fmt not in formats:
-        raise ValueError(f"unknown plot format {fmt!r}; supported: {', '.join(sorted(formats))}")
-
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    groups = [g for g in report.groups if g.dimension in ("overall", dimension)]
-    if len(groups) <= 1:
-        dims = sorted({g.dimension for g in report.groups} - {"overall"})
-        raise ValueError(f"nothing to plot by {dimension!r}; the report has groups by {dims or 'nothing'} (use --by)")
-    notes = []
-    font = _cjk_font()
-    rc = {"font.family": ["sans-serif"], "font.sans-serif": ([font] if font else []) + ["DejaVu Sans"]}
-
-    def label(g: GroupScore) -> str:
-        if g.dimension == "overall":
-            return "overall"
-        if font or g.value.isascii():
-            return g.value
-        return _ENGLISH.get(g.value, f"group {groups.index(g)}")
-
-    if not font and any(not g.value.isascii() for g in groups if g.dimension != "overall"):
-        notes.append("no CJK font found (e.g. apt install fonts-noto-cjk): group labels drawn in English")
-    with plt.rc_context(rc):
-        fig, ax = plt.subplots(figsize=(max(6.5, 1.6 * len(groups) + 3), 4.2), dpi=120)
-        k = len(report.metrics)
-        width = 0.8 / k
-        x = np.arange(len(groups))
-        for j, (name, lbl) in enumerate(report.metrics):
-            vals = np.array([g.scores[name].value for g in groups])
-            lows = np.array([g.scores[name].low if g.scores[name].low is not None else g.scores[name].value for g in groups])
-            highs = np.array([g.scores[name].high if g.scores[name].high is not None else g.scores[name].value for g in groups])
-            yerr = np.vstack([np.clip(vals - lows, 0, None), np.clip(highs - vals, 0, None)])
-            ax.bar(x + (j - (k - 1) / 2) * width, vals, width, yerr=yerr, capsize=3, label=lbl, error_kw={"elinewidth": 1})
-        ax.set_xticks(x)
-        small = [g for g in groups if any(v.no_interval for v in g.scores.values())]
-        ax.set_xticklabels([f"{label(g)}\n(n={g.n}" + (", no interval)" if g in small else ")") for g in groups])
-        if small:
-            notes.append(f"{len(small)} group(s) drawn without an error bar: {no_interval_reason(None)}")
-        ax.set_ylabel("score (0–1)")
-        ax.set_ylim(0, min(1.0, max(0.05, max(g.scores[n].high or g.scores[n].value for g in groups for n, _ in report.metrics) * 1.15)))
-        bs = report.params.get("bootstrap")
-        ax.set_title(f"{report.kind} by {dimension}" + (f" — 95% bootstrap intervals ({bs} resamples)" if bs else ""), fontsize=10)
-        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        ax.grid(axis="y", alpha=0.3)
-        fig.tight_layout()
-        buf = io.BytesIO()
-        try:
-            fig.savefig(buf, format=fmt)
-        except (KeyError, OSError) as exc:  # Pillow without a writer for this format
-            raise ValueError(f"cannot write a {fmt} image here ({exc}); use png, svg or pdf") from None
-        finally:
-            plt.close(fig)
-    return buf.getvalue(), notes

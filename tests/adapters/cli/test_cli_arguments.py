@@ -1,0 +1,134 @@
+"""The zheval command's arguments, checked before any work: no command writes over one of its inputs (the same path,
+a symlink, a hard link, a relative or dotted path to it; --output and --plot distinct), a directory given for a
+file says so, and an unknown tokenizer lists exactly the values --help names. Small data files are written here."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from typer.testing import CliRunner
+
+from zheval.cli import CLI_TOKENIZERS, app
+
+runner = CliRunner()
+
+ROWS = [
+    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
+     "domain": "售后支持", "difficulty": "易"},
+    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
+     "domain": "情感陪伴", "difficulty": "中"},
+    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
+     "domain": "生活咨询", "difficulty": None},
+]
+PREDS = [{"id": "q1", "prediction": "请在订单页申请退货。"}, {"id": "q2", "prediction": "我陪着你，想聊聊吗？"},
+         {"id": "q3", "prediction": "明天记得穿外套。"}]
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def _jsonl(path, rows, ensure_ascii=False):
+    path.write_text("".join(json.dumps(r, ensure_ascii=ensure_ascii) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def files(tmp_path):
+    data = _jsonl(tmp_path / "data.jsonl", ROWS)
+    preds = _jsonl(tmp_path / "preds.jsonl", PREDS)
+    txt = tmp_path / "preds.txt"
+    txt.write_text("".join(p["prediction"] + "\n" for p in PREDS), encoding="utf-8")
+    terms = tmp_path / "terms.txt"
+    terms.write_text("订单页\n", encoding="utf-8")
+    return data, preds, txt, terms
+
+
+def _snapshot(*paths):
+    return {p: p.read_bytes() for p in paths}
+
+
+# ---- no command writes over one of its inputs --------------------------------------------------------------------------
+
+
+def test_score_refuses_outputs_that_are_inputs(files, tmp_path):
+    data, preds, txt, terms = files
+    before = _snapshot(data, preds, txt, terms)
+    (tmp_path / "sub").mkdir()
+    link = tmp_path / "link.jsonl"
+    os.symlink(data, link)
+    hard = tmp_path / "hard.txt"
+    os.link(txt, hard)
+    cases = [
+        ("--output", data, "--data"),
+        ("--output", preds, "--predictions"),
+        ("--plot", data, "--data"),
+        ("--plot", preds, "--predictions"),
+        ("--output", terms, "--terms"),
+        ("--output", link, "--data"),  # a symlink to the data file
+        ("--output", tmp_path / "sub" / ".." / "data.jsonl", "--data"),
+        ("--output", data.relative_to(tmp_path), "--data"),  # relative to the working directory below
+    ]
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        for flag, out, what in cases:
+            res = run("score", "-d", data, "-p", preds, "--terms", terms, "--bootstrap", 0, "-q", flag, out)
+            assert res.exit_code == 2, (flag, out, res.output)
+            assert f"{flag} must differ from the input file" in res.output and f"is {what} " in res.output
+        res = run("score", "-d", data, "-p", txt, "--bootstrap", 0, "-q", "-o", hard)  # a hard link
+        assert res.exit_code == 2 and "--output must differ from the input file" in res.output
+        res = run("score", "-d", data, "-p", txt, "--bootstrap", 0, "-q", "-o", txt)
+        assert res.exit_code == 2 and "--output must differ from the input file" in res.output
+        res = run("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q", "-o", "same.png", "--plot", "same.png")
+        assert res.exit_code == 2 and "--output and --plot must be different files" in res.output
+    finally:
+        os.chdir(cwd)
+    assert _snapshot(data, preds, txt, terms) == before
+    # a real output still works
+    res = run("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q", "-f", "json", "-o", tmp_path / "r.json")
+    assert res.exit_code == 0, res.output
+    assert json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["groups"][0]["n"] == 3
+
+
+def test_ceiling_compare_clean_refuse_outputs_that_are_inputs(files, tmp_path):
+    data, preds, txt, terms = files
+    before = _snapshot(data, preds, txt, terms)
+    res = run("ceiling", "-d", data, "--bootstrap", 0, "-q", "-o", data)
+    assert res.exit_code == 2 and "--output must differ from the input file" in res.output
+    res = run("ceiling", "-d", data, "--bootstrap", 0, "-q", "--plot", terms, "--terms", terms)
+    assert res.exit_code == 2 and "--plot must differ from the input file" in res.output
+    for out in (preds, txt, data):
+        res = run("compare", "-d", data, "-p", preds, txt, "--bootstrap", 10, "-q", "-o", out)
+        assert res.exit_code == 2 and "--output must differ from the input file" in res.output, res.output
+    res = run("clean", data, "-o", data, "-q")
+    assert res.exit_code == 2 and "--output must differ from the input file" in res.output
+    res = run("clean", data, "-o", tmp_path / "c.jsonl", "--report-json", data, "-q")
+    assert res.exit_code == 2 and "--report-json must differ from the input file" in res.output
+    res = run("clean", data, "-o", tmp_path / "c.jsonl", "--report-json", tmp_path / "c.jsonl", "-q")
+    assert res.exit_code == 2 and "must be different files" in res.output
+    assert _snapshot(data, preds, txt, terms) == before
+
+
+# ---- tokenizer names, directories -------------------------------------------------------------------------------------
+
+
+def test_unknown_tokenizer_lists_exactly_the_help_values(files):
+    data, preds, _, _ = files
+    help_text = " ".join(run("score", "--help").output.split())
+    assert "char | jieba | none | sacrebleu-zh | llamafactory-char" in help_text
+    assert CLI_TOKENIZERS == ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
+    for cmd in (("score", "-d", data, "-p", preds), ("ceiling", "-d", data), ("compare", "-d", data, "-p", preds, preds)):
+        res = run(*cmd, "-t", "bogus", "--bootstrap", 1, "-q")
+        assert res.exit_code == 2
+        assert "unknown tokenizer 'bogus'; valid: char, jieba, none, sacrebleu-zh, llamafactory-char" in res.output
+
+
+def test_predictions_directory_is_a_directory(files, tmp_path):
+    data, _, _, _ = files
+    res = run("score", "-d", data, "-p", tmp_path, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2 and "is a directory" in res.output and "not found" not in res.output
+    res = run("score", "-d", tmp_path, "-p", files[1], "--bootstrap", 0, "-q")
+    assert res.exit_code == 2 and "directory" in res.output

@@ -1,0 +1,151 @@
+"""A predictions file read as the wrong kind: JSONL under a .txt name (or any name sniffed as text) is refused, a
+.jsonl file of plain text lines is refused with a hint, and --predictions-format says what a file is. The right
+score is computed from the rows with the library directly (and BLEU with sacrebleu's own tokenizer-free path)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+from helpers import read_jsonl
+from zheval.adapters.duck.predictions import JSONL_LOOKING_FRACTION, read_predictions
+from zheval.adapters.duck.load import DuckFormatError
+from zheval.compute.bleu import compute_bleu
+from zheval.cli import app
+from zheval.compute.rouge import compute_rouge
+
+runner = CliRunner()
+
+
+def run(*args):
+    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def duck(tmp_path_factory):
+    """小黄鸭 file from the real CrossWOZ groups: references = responses[1:] (2-4), prediction = responses[0]."""
+    rows = read_jsonl("crosswoz_same_query_groups.jsonl")
+    d = tmp_path_factory.mktemp("fmt")
+    data = d / "duck.jsonl"
+    data.write_text("".join(json.dumps({**r, "responses": r["responses"][1:]}, ensure_ascii=False) + "\n" for r in rows),
+                    encoding="utf-8")
+    pred = d / "pred.jsonl"
+    pred.write_text("".join(json.dumps({"id": r["id"], "prediction": r["responses"][0]}, ensure_ascii=False) + "\n"
+                            for r in rows), encoding="utf-8")
+    preds = [r["responses"][0] for r in rows]
+    refs = [r["responses"][1:] for r in rows]
+    return d, data, pred, preds, refs
+
+
+def _overall(res):
+    assert res.exit_code == 0, res.output
+    return {k: v["value"] for k, v in json.loads(res.stdout)["groups"][0]["scores"].items()}
+
+
+def test_jsonl_named_txt_is_refused_and_jsonl_format_gives_the_right_score(duck):
+    d, data, pred, preds, refs = duck
+    txt = d / "pred.txt"
+    shutil.copy(pred, txt)
+    res = run("score", "--data", data, "--predictions", txt, "-q", "--bootstrap", 0, "--by", "none")
+    assert res.exit_code == 2
+    assert f"{txt}:1: this file looks like JSONL (85 of 85 non-blank lines are JSON objects)" in res.stderr
+    assert "--predictions-format jsonl" in res.stderr and "Rename it to .jsonl" in res.stderr
+    assert "Traceback" not in res.stderr
+    # explicit --predictions-format jsonl reads it as what it is; the score equals the library on the rows
+    got = _overall(run("score", "-d", data, "-p", txt, "--predictions-format", "jsonl", "-q", "--bootstrap", 0,
+                       "--by", "none", "-f", "json"))
+    b = compute_bleu(preds, refs)["bleu"]
+    r = compute_rouge(preds, refs, rouge_types=["rouge1", "rouge2", "rougeL"])
+    assert got == {"bleu": b, "rouge1": r["rouge1"], "rouge2": r["rouge2"], "rougeL": r["rougeL"]}
+    # independent check of the BLEU value: sacrebleu on the char tokens (the README's "drop-in" claim)
+    import sacrebleu
+
+    from zheval.tokenizers import get_tokenizer
+
+    tok = get_tokenizer("char")
+    sp = lambda t: " ".join(tok(t))  # noqa: E731
+    streams = [[sp(x[k]) if k < len(x) else None for x in refs] for k in range(max(map(len, refs)))]
+    assert b == pytest.approx(sacrebleu.corpus_bleu([sp(p) for p in preds], streams, tokenize="none").score / 100,
+                              abs=1e-12)
+    # the wrong reading (the raw JSON lines as predictions) is a different number: the refusal is what guards it
+    wrong = _overall(run("score", "-d", data, "-p", txt, "--predictions-format", "text", "-q", "--bootstrap", 0,
+                         "--by", "none", "-f", "json"))
+    raw_lines = txt.read_text(encoding="utf-8").splitlines()
+    assert wrong["bleu"] == compute_bleu(raw_lines, refs)["bleu"] != b
+
+
+@pytest.mark.parametrize("name", ["pred", "pred.out", "pred.tsv"])
+def test_sniffed_text_that_is_mostly_json_objects_is_refused(duck, name):
+    # no extension / an unknown one: the first line decides; text first, JSON objects after -> still refused
+    d, data, pred, preds, _ = duck
+    lines = pred.read_text(encoding="utf-8").splitlines()
+    p = d / name
+    p.write_text("这一行不是 JSON\n" + "\n".join(lines[1:]) + "\n", encoding="utf-8")
+    with pytest.raises(DuckFormatError) as ei:
+        read_predictions(p)
+    assert f"{p}:2: this file looks like JSONL (84 of 85" in str(ei.value)
+    assert "its first non-blank line is not a JSON object" in str(ei.value)
+    assert read_predictions(p, format="text").texts[1] == lines[1]  # explicit text: the line as it is
+
+
+def test_threshold_is_half_of_the_non_blank_lines(tmp_path):
+    assert JSONL_LOOKING_FRACTION == 0.5
+    p = tmp_path / "p.txt"
+    p.write_text('不客气。\n\n{"a": 1}\n', encoding="utf-8")  # 1 of 2 non-blank lines: refused
+    with pytest.raises(DuckFormatError, match="1 of 2 non-blank lines are JSON objects"):
+        read_predictions(p)
+    p.write_text('不客气。\n好的。\n{"a": 1}\n', encoding="utf-8")  # 1 of 3: text, three predictions
+    assert read_predictions(p).texts == ["不客气。", "好的。", '{"a": 1}']
+    p.write_text('["x"]\n"y"\n', encoding="utf-8")  # JSON, but no objects: text
+    assert read_predictions(p).kind == "text"
+
+
+def test_jsonl_file_of_text_lines_says_it_looks_like_text(duck):
+    d, data, pred, preds, refs = duck
+    p = d / "as_text.jsonl"
+    p.write_text("\n".join(preds) + "\n", encoding="utf-8")
+    res = run("score", "-d", data, "-p", p, "-q", "--bootstrap", 0, "--by", "none")
+    assert res.exit_code == 2
+    first = res.stderr.splitlines()[1]
+    assert first.startswith(f"  {p}:1: this file is read as JSONL because its extension is .jsonl, but 85 of 85")
+    assert "--predictions-format text" in first
+    assert f"{p}:2: malformed JSON" in res.stderr
+    got = _overall(run("score", "-d", data, "-p", p, "--predictions-format", "text", "-q", "--bootstrap", 0,
+                       "--by", "none", "-f", "json"))
+    assert got["bleu"] == compute_bleu(preds, refs)["bleu"]
+
+
+def test_explicit_jsonl_on_text_names_the_option(tmp_path):
+    p = tmp_path / "p.txt"
+    p.write_text("好的。\n谢谢。\n", encoding="utf-8")
+    with pytest.raises(DuckFormatError, match=r"format='jsonl' \(--predictions-format jsonl\) was given"):
+        read_predictions(p, format="jsonl")
+
+
+def test_compare_takes_the_format_for_both_files(duck):
+    d, data, pred, preds, refs = duck
+    txt = d / "cmp.txt"
+    shutil.copy(pred, txt)
+    res = run("compare", "-d", data, "-p", pred, txt, "-q", "--bootstrap", 10)
+    assert res.exit_code == 2 and "looks like JSONL" in res.stderr
+    res = run("compare", "-d", data, "-p", pred, txt, "-q", "--bootstrap", 10, "--predictions-format", "jsonl",
+              "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert all(r["delta"] == 0 for r in json.loads(res.stdout)["comparison"])
+    res = run("score", "-d", data, "-p", pred, "--predictions-format", "csv", "-q")
+    assert res.exit_code == 2 and "unknown --predictions-format 'csv'; valid: auto, jsonl, text" in res.stderr
+
+
+@pytest.mark.parametrize("name, indent", [("arr.json", 2), ("arr.json", None), ("arr", 2), ("arr.jsonl", 1)])
+def test_a_json_array_file_gets_one_message(duck, name, indent):
+    d, data, pred, preds, _ = duck
+    rows = [json.loads(x) for x in pred.read_text(encoding="utf-8").splitlines()]
+    p = d / name
+    p.write_text(json.dumps(rows, ensure_ascii=False, indent=indent), encoding="utf-8")
+    res = run("score", "-d", data, "-p", p, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2
+    assert "1 problem(s)" in res.stderr and f"{p}: is one JSON array of 85 item(s), not JSON Lines" in res.stderr
+    assert "malformed JSON" not in res.stderr

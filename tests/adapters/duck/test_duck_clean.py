@@ -1,0 +1,101 @@
+"""clean_duck: normalisation, length filter, near-duplicate removal, min_refs — every drop counted by reason/domain."""
+
+from __future__ import annotations
+
+import pytest
+from datasets import Dataset
+
+from helpers import shared_path
+from zheval.adapters.duck import bigram_jaccard, clean_duck, duck_features, load_duck
+
+
+def _ds(rows):
+    return Dataset.from_list(rows, features=duck_features())
+
+
+ROWS = [
+    {  # one too short, one near duplicate of the first, one too long
+        "id": "a", "query": "快递柜几点关门？", "domain": "售后支持", "difficulty": "易",
+        "responses": ["快递柜24小时开放，随时可以取件。", "好的。", "快递柜24小时开放，随时可以取件！", "长" * 151, "全天都可以取件，不关门。"],
+    },
+    {  # left with one reference -> query dropped, its remaining reference counted as query_dropped
+        "id": "b", "query": "晚安。", "domain": "情感陪伴", "difficulty": None,
+        "responses": ["晚安，做个好梦。", "晚安！"],
+    },
+    {  # untouched; full-width text gets normalised
+        "id": "c", "query": "ＡＰＰ怎么用？", "domain": None, "difficulty": "中",
+        "responses": ["打开ＡＰＰ首页即可。", "在首页点击“取件”。"],
+    },
+]
+
+
+def test_bigram_jaccard_by_hand():
+    # {不客, 客气, 气！} vs {不客, 客气, 气。}: 2 shared of 4 distinct
+    assert bigram_jaccard("不客气！", "不客气。") == 2 / 4
+    assert bigram_jaccard("abc", "abc") == 1.0
+    assert bigram_jaccard("a", "a") == 1.0 and bigram_jaccard("a", "b") == 0.0
+    # 17 characters each, differing in the last: 16 bigrams each, 15 shared, union 17
+    assert bigram_jaccard("快递柜24小时开放,随时可以取件。", "快递柜24小时开放,随时可以取件!") == 15 / 17
+
+
+def test_clean_counts_every_drop_by_reason_and_domain():
+    out, rep = clean_duck(_ds(ROWS))
+    assert out["id"] == ["a", "c"]
+    assert out[0]["responses"] == ["快递柜24小时开放,随时可以取件。", "全天都可以取件,不关门。"]  # normalised: ，→,
+    assert out[1]["query"] == "app怎么用?" and out[1]["responses"][0] == "打开app首页即可。"  # nfkc + lower
+    assert rep.dropped_refs["too_short"] == {"售后支持": 1, "情感陪伴": 1}
+    assert rep.dropped_refs["too_long"] == {"售后支持": 1}
+    assert rep.dropped_refs["near_duplicate"] == {"售后支持": 1}
+    assert rep.dropped_refs["query_dropped"] == {"情感陪伴": 1}
+    assert rep.dropped_queries["too_few_refs"] == {"情感陪伴": 1}
+    assert rep.dropped_query_ids == ["b"]
+    assert (rep.queries_in, rep.queries_out, rep.refs_in, rep.refs_out) == (3, 2, 9, 4)
+    assert rep.refs_in == rep.refs_out + rep.total("refs")
+    assert rep.queries_in == rep.queries_out + rep.total("queries")
+    assert out.features == duck_features()
+    text = rep.render()
+    assert "queries: 3 → 2 (dropped 1); references: 9 → 4 (dropped 5)" in text
+    assert "near_duplicate" in text and "售后支持" in text
+
+
+def test_parameters_change_what_is_dropped():
+    out, rep = clean_duck(_ds(ROWS), min_chars=1, max_chars=200, dedup_threshold=None, min_refs=1)
+    assert out["id"] == ["a", "b", "c"]
+    assert rep.total("refs") == 0 and rep.total("queries") == 0
+    _, rep = clean_duck(_ds(ROWS), dedup_threshold=0.9, min_chars=2)
+    # 15/17 = 0.88 < 0.9: the near duplicate is kept; "晚安!" (3 chars) is kept with min_chars=2
+    assert rep.dropped_refs["near_duplicate"] == {}
+    assert rep.dropped_queries["too_few_refs"] == {}
+
+
+def test_no_normalisation_keeps_texts():
+    out, rep = clean_duck(_ds(ROWS), normalize=False)
+    assert out[1]["query"] == "ＡＰＰ怎么用？"
+    assert rep.params["normalize"] == "none"
+
+
+def test_empty_after_normalisation_is_its_own_reason():
+    rows = [{"id": "z", "query": "q", "domain": None, "difficulty": None,
+             "responses": ["\u200b\u200b", "第一条回复内容。", "第二条回复内容！"]}]
+    out, rep = clean_duck(_ds(rows))
+    assert rep.dropped_refs["empty"] == {"null": 1}
+    assert out[0]["responses"] == ["第一条回复内容。", "第二条回复内容!"]
+
+
+@pytest.mark.parametrize("kw", [{"min_chars": -1}, {"max_chars": 2, "min_chars": 5}, {"dedup_threshold": 0}, {"dedup_threshold": 1.5}, {"min_refs": 0}])
+def test_bad_parameters(kw):
+    with pytest.raises(ValueError):
+        clean_duck(_ds(ROWS), **kw)
+
+
+def test_real_crosswoz_groups_num_proc_1_and_2_identical():
+    ds = load_duck(shared_path("crosswoz_same_query_groups.jsonl"))
+    out1, rep1 = clean_duck(ds)
+    out2, rep2 = clean_duck(ds, num_proc=2)
+    assert out1.to_list() == out2.to_list()
+    assert rep1.to_dict() == rep2.to_dict()
+    # short thanks/bye replies ("不客气！", 4 characters) dominate the drops in this data
+    assert rep1.dropped_refs["too_short"]["null"] > 0
+    assert rep1.refs_in == sum(len(r) for r in ds["responses"]) == rep1.refs_out + rep1.total("refs")
+    assert all(len(r) >= 2 for r in out1["responses"])
+    assert all(5 <= len(x) for r in out1["responses"] for x in r)

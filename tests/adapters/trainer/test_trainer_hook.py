@@ -1,0 +1,254 @@
+"""The compute_metrics hook on hand-made arrays: its numbers equal the library on the same texts, batch_eval_metrics
+accumulation equals the whole-set call exactly under many options, empty references are counted, keys are flat
+floats, and bad input fails when the hook is built."""
+
+from __future__ import annotations
+
+import inspect
+import math
+
+import numpy as np
+import pytest
+import torch
+from transformers import EvalPrediction
+
+from helpers.trainer_models import make_tokenizer
+from zheval.adapters.trainer import build_compute_metrics, flatten_result
+from zheval.compute.bleu import compute_bleu
+from zheval.compute.rouge import compute_rouge
+
+PAIRS = [
+    ("今天天气很好", "今天天气很好"),
+    ("明天有雨", "明天有雨记得带伞"),
+    ("我们去公园", "我们去公园散步"),
+    ("快递柜取件码是多少", "小黄鸭快递柜取件码"),
+    ("", "请打开小黄鸭"),  # empty generation: scored as 0, not skipped
+    ("天气很好我们散步", "天气很好"),
+    ("请打开快递柜", "请打开小黄鸭快递柜"),
+    ("记得带伞", "明天记得带伞"),
+    ("小黄鸭", "小黄鸭"),
+]
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return make_tokenizer(extra_chars="".join(p + r for p, r in PAIRS))
+
+
+def encode(tok, texts, width=None, fill=-100):
+    rows = [tok(t, add_special_tokens=False)["input_ids"] + [tok.eos_token_id] for t in texts]
+    width = width or max(map(len, rows))
+    return np.array([r + [fill] * (width - len(r)) for r in rows])
+
+
+def arrays(tok, pairs=PAIRS):
+    return encode(tok, [p for p, _ in pairs], 14), encode(tok, [r for _, r in pairs], 12)
+
+
+def batches(preds, labels, size):
+    """The Trainer's batch_eval_metrics calls: torch tensors, compute_result on the last one."""
+    n = len(preds)
+    for start in range(0, n, size):
+        yield (
+            EvalPrediction(
+                predictions=torch.tensor(preds[start : start + size]),
+                label_ids=torch.tensor(labels[start : start + size]),
+            ),
+            start + size >= n,
+        )
+
+
+def run_batched(hook, preds, labels, size):
+    out = None
+    for eval_pred, last in batches(preds, labels, size):
+        out = hook(eval_pred, compute_result=last)
+        if not last:
+            assert out == {}
+    return out
+
+
+def test_whole_set_equals_library_on_the_texts(tok):
+    preds, labels = arrays(tok)
+    hook = build_compute_metrics(tok)
+    got = hook(EvalPrediction(predictions=preds, label_ids=labels))
+    texts_p, texts_r = [p for p, _ in PAIRS], [r for _, r in PAIRS]
+    assert (hook.predictions, hook.references) == (texts_p, texts_r)
+    rouge, bleu = compute_rouge(texts_p, texts_r), compute_bleu(texts_p, texts_r)
+    want = {k: rouge[k] for k in ("rouge1", "rouge2", "rougeL", "rougeLsum")}
+    want["bleu"] = bleu["bleu"]
+    want.update({f"precisions_{i}": v for i, v in enumerate(bleu["precisions"], 1)})
+    for k in ("brevity_penalty", "length_ratio", "translation_length", "reference_length"):
+        want[k] = float(bleu[k])
+    assert got == want
+    assert all(type(v) is float for v in got.values())
+    assert hook.results["chinese_rouge"]["signature"] == rouge["signature"]
+
+
+OPTION_GRID = [
+    {},
+    {"tokenizer": "jieba", "terms": ["快递柜", "小黄鸭"]},
+    {"preset": "llamafactory"},
+    {"bootstrap": 50, "seed": 1, "return_precision_recall": True},
+    {"level": "sentence", "rouge_types": ["rouge1", "rougeW", "rougeSU4"], "multi_ref": "mean"},
+    {"max_order": 2, "smooth_method": "add-k", "smooth_value": 0.5, "beta": 2.0, "normalize": False},
+]
+
+
+@pytest.mark.parametrize("options", OPTION_GRID, ids=lambda o: "+".join(o) or "defaults")
+@pytest.mark.parametrize("size", [1, 4])
+def test_batch_eval_metrics_equals_whole_set(tok, options, size):
+    preds, labels = arrays(tok)
+    hook = build_compute_metrics(tok, **options)
+    whole = hook((preds, labels))
+    whole_full = {n: {k: v for k, v in r.items() if k != "signature"} for n, r in hook.results.items()}
+    batched = run_batched(hook, preds, labels, size)
+    assert batched == whole
+    batched_full = {n: {k: v for k, v in r.items() if k != "signature"} for n, r in hook.results.items()}
+    assert batched_full == whole_full
+    # the state was reset: a second evaluation gives the same numbers again
+    assert run_batched(hook, preds, labels, size) == whole
+    assert hook._n_items == 0
+
+
+def test_batch_mode_with_logits_on_torch(tok):
+    preds, labels = arrays(tok)
+    logits = np.full((*preds.shape, len(tok)), -1.0, dtype=np.float32)
+    b, t = np.indices(preds.shape)
+    logits[b, t, np.where(preds == -100, tok.pad_token_id, preds)] = 5.0
+    hook = build_compute_metrics(tok)
+    whole = hook((preds, labels))
+    out = None
+    for start in range(0, len(preds), 4):
+        last = start + 4 >= len(preds)
+        pred = (torch.tensor(logits[start : start + 4]).to(torch.bfloat16), torch.zeros(1))
+        batch = EvalPrediction(predictions=pred, label_ids=torch.tensor(labels[start : start + 4]))
+        out = hook(batch, compute_result=last)
+    assert out == whole
+
+
+def test_trainer_signature_check_passes(tok):
+    # transformers checks `"compute_result" in inspect.signature(compute_metrics).parameters` for batch_eval_metrics
+    assert "compute_result" in inspect.signature(build_compute_metrics(tok)).parameters
+
+
+def test_empty_references_are_skipped_and_counted(tok, caplog):
+    pairs = PAIRS[:3] + [("天气", "")] + PAIRS[3:5] + [("", "")]
+    preds, labels = arrays(tok, pairs)
+    labels[3] = -100  # an all-padding label row (e.g. a causal-LM prompt that filled the whole sequence)
+    hook = build_compute_metrics(tok)
+    got = hook((preds, labels))
+    kept = [(p, r) for p, r in pairs if r]
+    want = build_compute_metrics(tok)(arrays(tok, kept))
+    assert got == {**want, "empty_references": 2.0}
+    assert "skipped 2 of 7 items" in caplog.text
+    # batch mode counts over all batches
+    assert run_batched(hook, preds, labels, 3) == {**want, "empty_references": 2.0}
+    with pytest.raises(ValueError, match="item 3 .*decodes to an empty string"):
+        build_compute_metrics(tok, empty_references="error")((preds, labels))
+
+
+def test_no_scorable_item_gives_nan_not_zero(tok):
+    preds, labels = arrays(tok, [("天气", ""), ("好", "")])
+    got = build_compute_metrics(tok)((preds, labels))
+    assert got["empty_references"] == 2.0
+    scores = {k: v for k, v in got.items() if k != "empty_references"}
+    assert {"rouge1", "rougeL", "bleu"} <= set(scores)
+    assert all(math.isnan(v) for v in scores.values())
+
+
+class FakeModule:
+    """A stand-in for a loaded evaluate module (records calls)."""
+
+    name = "fake"
+
+    def __init__(self, num_process=1):
+        self.num_process = num_process
+        self.rows = []
+        self.calls = []
+
+    def add_batch(self, predictions, references):
+        self.rows += list(zip(predictions, references))
+
+    def compute(self, predictions=None, references=None, **kw):
+        if predictions is not None:
+            self.rows += list(zip(predictions, references))
+        n, self.rows = len(self.rows), []
+        self.calls.append((n, kw))
+        return {
+            "bleu": n / 100,
+            "scores": [0.1] * n,
+            "signature": "x",
+            "by_order": np.array([1, 2]),
+            "nested": {"a": 1},
+        }
+
+
+def test_key_clash_is_prefixed_and_values_flattened(tok):
+    fake = FakeModule()
+    hook = build_compute_metrics(tok, ["chinese_bleu", fake], max_order=2)
+    got = hook(arrays(tok))
+    assert got["chinese_bleu_bleu"] == compute_bleu([p for p, _ in PAIRS], [r for _, r in PAIRS], max_order=2)["bleu"]
+    assert got["fake_bleu"] == 0.09
+    assert got["by_order_1"] == 1.0 and got["by_order_2"] == 2.0 and got["nested_a"] == 1.0
+    assert "scores" not in got and "fake_scores_1" not in got and "signature" not in got
+    # shared options go to evaluate modules as evaluate.combine sends them
+    assert fake.calls[-1] == (9, {"max_order": 2})
+    run_batched(hook, *arrays(tok), 4)
+    assert fake.calls[-1] == (9, {"max_order": 2})
+
+
+def test_per_metric_options(tok):
+    preds, labels = arrays(tok)
+    hook = build_compute_metrics(tok, [("chinese_rouge", {"preset": "rouge155"}), "chinese_bleu"], max_order=3)
+    got = hook((preds, labels))
+    texts_p, texts_r = [p for p, _ in PAIRS], [r for _, r in PAIRS]
+    assert got["rougeL"] == compute_rouge(texts_p, texts_r, preset="rouge155")["rougeL"]
+    assert got["bleu"] == compute_bleu(texts_p, texts_r, max_order=3)["bleu"]
+    assert "precisions_4" not in got
+
+
+def test_flatten_result():
+    flat = flatten_result(
+        {"a": 1, "b": np.float32(0.5), "c": [1, 2], "d": "text", "e": None, "f": {"g": True}, "h": torch.tensor(0.25)}
+    )
+    assert flat == {"a": 1.0, "b": 0.5, "c_1": 1.0, "c_2": 2.0, "f_g": 1.0, "h": 0.25}
+    assert all(type(v) is float for v in flat.values())
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# bad input: all of it fails when the hook is built, before any training step
+
+
+def test_no_pad_token(tok):
+    with pytest.raises(ValueError, match=r"has no pad_token_id.*tokenizer\.pad_token = tokenizer\.eos_token"):
+        build_compute_metrics(make_tokenizer(with_pad=False))
+
+
+def test_tokenizer_given_by_keyword(tok):
+    with pytest.raises(TypeError, match="pass it positionally"):
+        build_compute_metrics(tokenizer=tok)
+    with pytest.raises(TypeError, match="first argument"):
+        build_compute_metrics("char")
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, pattern",
+    [
+        ({"rouge_typo": ["rouge1"]}, TypeError, r"rouge_typo.*taken by none"),
+        ({"metrics": ["chinese_bleu"], "rouge_types": ["rouge1"]}, TypeError, r"rouge_types.*taken by none"),
+        ({"smooth_method": "bogus"}, ValueError, "bogus"),
+        ({"rouge_types": ["rouge0x"]}, ValueError, "rouge0x"),
+        ({"tokenizer": "spacy"}, ValueError, "spacy"),
+        ({"use_aggregator": False}, ValueError, "one number per key"),
+        ({"crosscheck": True}, ValueError, "crosscheck"),
+        ({"empty_references": "drop"}, ValueError, "'skip' or 'error'"),
+        ({"metrics": []}, ValueError, "empty"),
+        ({"metrics": ["chinese_bleu", "chinese_bleu"]}, ValueError, "twice"),
+        ({"metrics": [42]}, TypeError, "got int"),
+        ({"metrics": [("chinese_bleu", "max_order")]}, TypeError, "options dict"),
+        ({"metrics": [FakeModule(num_process=2)]}, ValueError, "num_process=2.*Trainer already gathers"),
+    ],
+)
+def test_bad_options_fail_at_build_time(tok, kwargs, error, pattern):
+    with pytest.raises(error, match=pattern):
+        build_compute_metrics(tok, **kwargs)

@@ -1,0 +1,130 @@
+"""zheval.compute.inputs.validate_inputs: accepted shapes (ragged, string references), every kind of bad input named
+by its index, and the fast C-level check equal to the item-by-item loop (same result, same error) on real CrossWOZ
+data and on every kind of bad input."""
+
+import pytest
+
+import zheval.compute.inputs as inputs
+from helpers import crosswoz_items
+from zheval.compute.inputs import validate_inputs
+
+
+def test_validate_inputs_allow_empty():
+    assert validate_inputs([], [], allow_empty=True) == ([], [])
+
+
+def test_validate_inputs_ragged_and_strings():
+    preds, refs = validate_inputs(("a", "b"), ["x", ["y", "z"]])
+    assert preds == ["a", "b"] and refs == [["x"], ["y", "z"]]
+
+
+@pytest.mark.parametrize(
+    "preds, refs, exc, pattern",
+    [
+        (["a", "b"], [["x"]], ValueError, "2 predictions and 1 references"),
+        (["a", "b", "c"], [["x", "y", "z"], ["u", "v", "w"]], ValueError, "transposed"),
+        (["a"], [[]], ValueError, r"references\[0\] is an empty list"),
+        (["a", None], ["x", "y"], TypeError, r"predictions\[1\] must be str, got None"),
+        (["a"], [["x", None]], TypeError, r"references\[0\]\[1\] must be str, got None"),
+        (["a"], [3], TypeError, r"references\[0\]"),
+        ("abc", ["x", "y", "z"], TypeError, "not a single str"),
+        (["a"], None, TypeError, "references must be a list"),
+        ([], [], ValueError, "no items to score"),
+        (["ok", "bad\ud800"], ["x", "y"], ValueError, r"predictions\[1\] is not valid text"),
+        (["ok"], [["x", "\udfff"]], ValueError, r"references\[0\]\[1\] is not valid text"),
+    ],
+)
+def test_validate_inputs_errors(preds, refs, exc, pattern):
+    with pytest.raises(exc, match=pattern):
+        validate_inputs(preds, refs)
+
+
+def test_a_bytes_reference_is_named_as_bytes_not_as_its_integers():
+    import pytest
+
+    from zheval.compute.inputs import validate_inputs
+
+    with pytest.raises(TypeError, match=r"references\[1\] must be a str or a list of str, got bytes"):
+        validate_inputs(["好", "好"], ["好", "好".encode("utf-8")])
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be str, got bytes"):
+        validate_inputs(["好"], [["好", b"x"]])
+
+
+# the fast C-level check equals the item-by-item loop ------------------------------------------------------------------
+
+
+def _general(monkeypatch, predictions, references, **kw):
+    with monkeypatch.context() as m:
+        m.setattr(inputs, "_fast_canonical", lambda preds, refs: None)
+        return inputs.validate_inputs(predictions, references, **kw)
+
+
+class Text(str):
+    """A str subclass: accepted by both paths (isinstance), kept as given."""
+
+
+def _shapes(preds, refs):
+    """The same items in every reference shape the fast path accepts (and some it hands to the loop)."""
+    mixed = [r[0] if len(r) == 1 else r for r in refs]
+    return [
+        (preds, refs),
+        (tuple(preds), [tuple(r) for r in refs]),
+        (preds, mixed),
+        (preds, [r[0] for r in refs]),
+        ([Text(p) for p in preds], [[Text(x) for x in r] for r in refs]),
+        (preds, [iter_free(r) for r in refs]),  # a sequence type that is neither list nor tuple: loop path
+        ([], []),
+    ]
+
+
+class iter_free:  # noqa: N801 - reads like a container type in the list above
+    def __init__(self, items):
+        self.items = list(items)
+
+    def __len__(self):
+        return len(self.items)
+
+    def __iter__(self):
+        return iter(self.items)
+
+
+def test_validate_inputs_fast_path_equals_loop_on_crosswoz(monkeypatch, crosswoz_groups):
+    preds, refs = crosswoz_items(crosswoz_groups[:500])
+    refs[3] = refs[3][:1]
+    for p, r in _shapes(preds, refs):
+        fast = inputs.validate_inputs(p, r, allow_empty=True)
+        general = _general(monkeypatch, p, r, allow_empty=True)
+        assert fast == general
+        assert [type(x) for x in fast[0]] == [type(x) for x in general[0]]
+        assert all(type(rs) is list for rs in fast[1])
+        assert [type(x) for rs in fast[1] for x in rs] == [type(x) for rs in general[1] for x in rs]
+    # the fast path really ran on regular input and returned fresh lists (the caller's lists are not aliased)
+    got = inputs._fast_canonical(list(preds), refs)
+    assert got == refs and all(a is not b for a, b in zip(got, refs))
+
+
+@pytest.mark.parametrize(
+    "predictions, references",
+    [
+        (["a", "b"], ["x", ["y", None]]),
+        (["a", 3], ["x", "y"]),
+        (["a", None], ["x", "y"]),
+        (["a", "b\ud800"], ["x", "y"]),
+        (["a", "b"], ["x", ["y", "\udfffz"]]),
+        (["a", "b"], ["x\udc00", "y"]),
+        (["a", "b"], ["x", []]),
+        (["a", "b"], ["x", ()]),
+        (["a", "b"], ["x", 5]),
+        (["a", "b"], ["x", None]),
+        (["a", "b"], ["x", b"y"]),
+        (["a", "b"], [["x"], [b"y"]]),
+        (["a\ud800", 3], ["x", "y"]),  # type errors are reported before surrogates, as the loop does
+    ],
+)
+def test_bad_input_takes_the_loop_and_gets_the_same_error(monkeypatch, predictions, references):
+    assert inputs._fast_canonical(list(predictions), list(references)) is None
+    with pytest.raises((TypeError, ValueError)) as general:
+        _general(monkeypatch, predictions, references)
+    with pytest.raises(general.type) as fast:
+        inputs.validate_inputs(predictions, references)
+    assert str(fast.value) == str(general.value)

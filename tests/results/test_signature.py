@@ -1,0 +1,40 @@
+"""zheval.results.signature: the fields of a signature in order, their values, and what a signature refuses."""
+
+import pytest
+
+from zheval.results.signature import build_signature, nrefs_field, parse_signature
+from zheval.tokenizers import get_tokenizer
+from zheval.version import __version__
+
+
+def test_signature_fields_in_order():
+    tok = get_tokenizer("char", terms=["小黄鸭"])
+    sig = build_signature(tok, [2, 3, 2], "rouge", [("multi", "max"), ("beta", 1.0)])
+    fields = parse_signature(sig)
+    assert list(fields) == ["nrefs", "tok", "norm", "case", "metric", "multi", "beta", "zheval"]
+    assert fields["nrefs"] == "var"
+    assert fields["tok"].startswith("char+terms.")
+    assert fields["norm"] == "nfkc+zw+punct+space+lower"
+    assert fields["case"] == "lc"
+    assert fields["beta"] == "1"
+    assert fields["zheval"] == __version__
+
+
+def test_signature_preset_jieba_and_t2s():
+    tok = get_tokenizer("jieba", jieba_hmm=True, t2s=True, normalize=False)
+    sig = parse_signature(build_signature(tok, [1, 1], "bleu", [("bp", None), ("eff", True)], preset="llamafactory"))
+    assert sig["nrefs"] == "1"
+    assert sig["tok"].startswith("jieba-0.42.1+dict.") and sig["tok"].endswith("+hmm")
+    assert sig["norm"] == "t2s" and sig["case"] == "mixed"
+    assert sig["preset"] == "llamafactory" and sig["bp"] == "none" and sig["eff"] == "yes"
+
+
+def test_nrefs_field():
+    assert nrefs_field([]) == "0"
+    assert nrefs_field([4, 4]) == "4"
+    assert nrefs_field([4, 3]) == "var"
+
+
+def test_signature_rejects_reserved_characters():
+    with pytest.raises(ValueError, match="reserved"):
+        build_signature(get_tokenizer("char"), [1], "rouge", [("x", "a|b")])

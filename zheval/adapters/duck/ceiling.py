@@ -1,0 +1,84 @@
+"""The human ceiling of a 小黄鸭 dataset (:func:`human_ceiling`): each reference scored as a prediction against
+the item's other references (leave-one-out), grouped and resampled by whole items.
+"""
+
+from __future__ import annotations
+
+
+from .config import make_config
+from .inputs import run_options, check_by, check_dataset
+from .report import Report, group_items, score_groups
+from .specs import metric_specs, report_params, report_signatures
+from .statistics import item_statistics, raise_unscorable, unscorable_problems
+
+__all__ = ["human_ceiling"]
+
+def human_ceiling(
+    ds,
+    **options,
+) -> Report:
+    """Human ceiling: each reference in turn scored as a prediction against the item's remaining references.
+
+    A model-free upper reference point: how well one human reply matches the others under the same metric. For an
+    item with ``k ≥ 2`` references there are ``k`` leave-one-out rows (prediction = reference ``j``, references =
+    the other ``k − 1``); items with fewer than 2 references are skipped and counted in the notes. Scores are those
+    of all leave-one-out rows taken as one corpus (corpus BLEU of their summed statistics; mean ROUGE F over rows),
+    so they equal ``compute_bleu``/``compute_rouge`` called on the flattened rows. Groups select, and the bootstrap
+    resamples, whole items (all of an item's rows together). Note that a held-out reference is matched against
+    ``k − 1`` references while a model is matched against ``k``, so the ceiling is slightly conservative.
+
+    Args: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (no predictions, no label check).
+
+    Returns:
+        A :class:`~zheval.adapters.duck.report.Report` with ``kind="ceiling"``.
+
+    Raises:
+        ValueError: no item has 2 or more references; bad options.
+        DuckFormatError (ValueError): references empty after normalisation or without tokens (every one listed).
+    """
+    from datasets import Dataset
+
+    o, scoring_options = run_options(options)
+    by, bootstrap, seed, confidence, num_proc, progress, locations = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations)
+    check_dataset(ds, "human_ceiling")
+    by = check_by(ds, by)
+    cfg = make_config(**scoring_options)
+    cols = ds.select_columns(["id", "responses", *by]).to_dict()
+    rows, preds, clusters, kept, origin = [], [], [], [], []
+    skipped = 0
+    for i, rid in enumerate(cols["id"]):
+        refs = cols["responses"][i]
+        if len(refs) < 2:
+            skipped += 1
+            continue
+        kept.append(i)
+        start = len(rows)
+        for j, r in enumerate(refs):
+            rows.append({"id": f"{rid}#{j}", "responses": refs[:j] + refs[j + 1:]})
+            preds.append(r)
+            origin.append((rid, [k for k in range(len(refs)) if k != j], i))
+        clusters.append(list(range(start, len(rows))))
+    if not rows:
+        raise ValueError("human_ceiling needs items with at least 2 references; there are none")
+    pairs = Dataset.from_list(rows)
+    scored = item_statistics(pairs, preds, cfg, num_proc=num_proc, desc="ceiling")
+    table = scored.to_dict()
+    raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations, origin))
+    specs = metric_specs(table, cfg, clusters=clusters)
+    unit_cols = {dim: [cols[dim][i] for i in kept] for dim in by}
+    groups = score_groups(specs, group_items(unit_cols, by, len(kept)), bootstrap, seed, confidence, progress)
+    notes = [
+        f"{len(rows)} leave-one-out rows from {len(kept)} items: each reference scored against the item's other references",
+        "a held-out reference has one reference fewer than a model prediction, so the ceiling is slightly conservative",
+    ]
+    if skipped:
+        notes.append(f"{skipped} item(s) with fewer than 2 references skipped")
+    return Report(
+        kind="ceiling",
+        title=f"zheval ceiling: human agreement on {len(kept)} items ({len(rows)} leave-one-out rows)",
+        metrics=[(s.name, s.label) for s in specs],
+        groups=groups,
+        signatures=report_signatures(cfg, [len(r["responses"]) for r in rows], bootstrap, seed, confidence),
+        params=report_params(cfg, bootstrap, seed, confidence, num_proc, by),
+        notes=notes,
+    )

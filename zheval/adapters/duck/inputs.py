@@ -1,0 +1,133 @@
+"""The inputs of a 小黄鸭 evaluation: the dataset and its group columns checked (:func:`check_dataset`,
+:func:`check_by`, :func:`group_columns`), predictions in any accepted form read (:func:`as_predictions`), and the
+warnings for slips that give a wrong number without an error (:func:`input_warnings`: a whitespace tokenizer on
+unspaced Chinese, Traditional against Simplified; :func:`label_mismatch_warning`: LLaMA-Factory labels that match
+no reference).
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ...tokenizers import BaseTokenizer
+from .predictions import Predictions
+
+__all__ = [
+    "check_dataset",
+    "check_by",
+    "group_columns",
+    "as_predictions",
+    "input_warnings",
+    "RUN_DEFAULTS",
+    "run_options",
+    "label_mismatch_warning",
+]
+
+
+def group_columns(ds, by: Sequence[str]) -> dict:
+    """``{column: list of its values per row}`` of the group columns ``by`` of ``ds`` (for
+    :func:`~zheval.adapters.duck.report.group_items`)."""
+    return {dim: list(ds[dim]) for dim in by}
+
+
+def check_by(ds, by) -> tuple:
+    """The group columns ``by`` (a sequence, or a comma list as one string) as a tuple, checked against ``ds``.
+
+    Raises:
+        ValueError: a column given twice; a column ``ds`` lacks, or one of ``id``/``query``/``responses`` (the
+            message lists the group columns there are).
+    """
+    if isinstance(by, str):
+        by = [b.strip() for b in by.split(",") if b.strip()]
+    by = tuple(by or ())
+    dup = sorted({b for b in by if by.count(b) > 1})
+    if dup:
+        raise ValueError(f"by lists {dup} more than once (each group would be reported twice); give each column once")
+    bad = [b for b in by if b not in ds.column_names or b in ("id", "query", "responses")]
+    if bad:
+        raise ValueError(f"cannot group by {bad}; group columns: {[c for c in ds.column_names if c not in ('id', 'query', 'responses')]}")
+    return by
+
+
+def check_dataset(ds, what: str = "evaluate"):
+    """Check that ``ds`` is a non-empty ``datasets.Dataset`` with ``id`` and ``responses``; ``what`` names the
+    caller in the message.
+
+    Raises:
+        TypeError: not a ``Dataset`` (e.g. a ``DatasetDict``). ValueError: no rows, or a missing column.
+    """
+    from datasets import Dataset
+
+    if not isinstance(ds, Dataset):
+        raise TypeError(f"{what} expects a datasets.Dataset, got {type(ds).__name__} (pick a split of a DatasetDict)")
+    if len(ds) == 0:
+        raise ValueError(f"{what}: the dataset has no items")
+    missing = {"id", "responses"} - set(ds.column_names)
+    if missing:
+        raise ValueError(f"{what}: dataset lacks column(s) {sorted(missing)}")
+
+
+def as_predictions(predictions, predictions_format: str = "auto"):
+    """``(predictions ready for join_predictions, source name)``: a path is read
+    (:func:`~zheval.adapters.duck.predictions.read_predictions` with ``format=predictions_format``), a
+    :class:`~zheval.adapters.duck.predictions.Predictions` or a dict is kept, any other iterable becomes a list.
+
+    Raises:
+        what :func:`~zheval.adapters.duck.predictions.read_predictions` raises for a file.
+    """
+    import os
+
+    from .predictions import read_predictions
+
+    if isinstance(predictions, Predictions):
+        return predictions, predictions.source
+    if isinstance(predictions, (str, os.PathLike)):
+        p = read_predictions(predictions, format=predictions_format)
+        return p, p.source
+    if isinstance(predictions, dict):
+        return predictions, "<memory>"
+    return list(predictions), "<memory>"
+
+
+def label_mismatch_warning(predictions, which: str = "") -> str | None:
+    """The warning for LLaMA-Factory labels that match none of their item's references (below the error threshold,
+    or with ``label_check="warn"``)."""
+    if not isinstance(predictions, Predictions) or not predictions.label_mismatches:
+        return None
+    mm = predictions.label_mismatches
+    where = [f"{predictions.source}:{ln}" if ln else rid for rid, ln in zip(mm, predictions.label_mismatch_lines or [None] * len(mm))]
+    return (
+        f"{which}{len(mm)} of {predictions.labelled} item(s) have a LLaMA-Factory 'label' that is none of their "
+        f"references (first: {', '.join(f'{r} ({w})' for r, w in zip(mm[:5], where[:5]))}): is the predictions file "
+        "from this split, in this order?"
+    )
+
+
+def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
+    """The library's warnings for user slips that give a wrong number without an error
+    (:func:`zheval.compute.guards.input_slips`: a whitespace tokenizer on unsegmented Chinese, Traditional against
+    Simplified without ``t2s``), as report lines (``--t2s`` is the command-line form of ``t2s=True``)."""
+    from ...compute.guards import ScriptMismatchWarning, input_slips
+    from ...tokenizers import TOOL_TOKENIZERS
+
+    refs = [list(r) for r in references]
+    slips = input_slips(list(predictions), refs, tok, t2s_option=tok.name not in TOOL_TOKENIZERS)
+    return [msg + (" On the command line: --t2s." if cat is ScriptMismatchWarning else "") for cat, msg in slips]
+
+
+#: The options every 小黄鸭 report takes besides the scoring ones, with their defaults: ``by`` (group columns),
+#: ``bootstrap`` (resamples; 0 = no interval), ``seed``, ``confidence``, ``num_proc`` (``map`` workers),
+#: ``progress`` (a bar over the resamples), ``locations`` (``{item id: (path, line)}`` for file:line messages).
+RUN_DEFAULTS = {"by": ("domain", "difficulty"), "bootstrap": 1000, "seed": 12345, "confidence": 0.95,
+                "num_proc": None, "progress": False, "locations": None}
+
+
+def run_options(options: dict, **defaults):
+    """Split a report function's keyword ``options`` into ``(run options, scoring options)``: the run options
+    (:data:`RUN_DEFAULTS`, with the function's own ``defaults`` added or replacing them) as a namespace, and the rest
+    -- the scoring options of :func:`~zheval.adapters.duck.config.make_config`, which checks them."""
+    from types import SimpleNamespace
+
+    known = {**RUN_DEFAULTS, **defaults}
+    run = SimpleNamespace(**{k: options.pop(k, v) for k, v in known.items()})
+    return run, options

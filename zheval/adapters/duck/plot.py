@@ -1,0 +1,120 @@
+"""The 小黄鸭 report as a picture: :func:`plot_report` draws per-group scores with bootstrap-interval error bars
+(matplotlib, Agg backend; a CJK font when one is installed, else English group names), in any format of
+:func:`plot_formats`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .report import GroupScore, Report, no_interval_reason
+
+__all__ = ["plot_formats", "plot_report"]
+
+_ENGLISH = {"生活咨询": "life advice", "售后支持": "after-sales", "情感陪伴": "companionship", "易": "easy", "中": "medium", "难": "hard"}
+_CJK_FONTS = ("Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
+              "SimHei", "Microsoft YaHei", "PingFang SC", "Heiti SC", "Noto Sans CJK JP", "AR PL UMing CN")
+
+
+def _cjk_font() -> str | None:
+    from matplotlib import font_manager
+
+    names = {f.name for f in font_manager.fontManager.ttflist}
+    for n in _CJK_FONTS:
+        if n in names:
+            return n
+    return None
+
+
+def plot_formats() -> dict:
+    """Image formats :func:`plot_report` can write: ``{extension without dot: description}``, matplotlib's
+    ``FigureCanvasBase.get_supported_filetypes()`` minus ``pgf`` (it needs a LaTeX installation) and, when Pillow
+    is not installed, minus the formats written through Pillow (``jpg``/``jpeg``, ``tif``/``tiff``, ``webp``,
+    ``gif``, ``avif``). A format Pillow cannot write (e.g. AVIF without its plugin) fails as ``ValueError``."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    types = dict(FigureCanvasBase.get_supported_filetypes())
+    types.pop("pgf", None)
+    try:
+        import PIL  # noqa: F401
+    except ImportError:
+        for ext in ("jpg", "jpeg", "tif", "tiff", "webp", "gif", "avif"):
+            types.pop(ext, None)
+    return types
+
+
+def plot_report(report: Report, dimension: str = "domain", fmt: str = "png") -> tuple[bytes, list[str]]:
+    """Draw the groups of ``dimension`` (plus ``overall``) as grouped bars per metric with bootstrap-interval error
+    bars (matplotlib, Agg backend). Returns ``(image bytes in format fmt, notes)``.
+
+    Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
+    otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
+    says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
+    :data:`~zheval.adapters.duck.report.MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
+    ``no interval``.
+
+    Args:
+        fmt: an image format of :func:`plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
+
+    Raises:
+        ValueError: the report has no group of ``dimension`` (lists the available dimensions); an unknown ``fmt``.
+    """
+    import io
+
+    formats = plot_formats()
+    if fmt not in formats:
+        raise ValueError(f"unknown plot format {fmt!r}; supported: {', '.join(sorted(formats))}")
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = [g for g in report.groups if g.dimension in ("overall", dimension)]
+    if len(groups) <= 1:
+        dims = sorted({g.dimension for g in report.groups} - {"overall"})
+        raise ValueError(f"nothing to plot by {dimension!r}; the report has groups by {dims or 'nothing'} (use --by)")
+    notes = []
+    font = _cjk_font()
+    rc = {"font.family": ["sans-serif"], "font.sans-serif": ([font] if font else []) + ["DejaVu Sans"]}
+
+    def label(g: GroupScore) -> str:
+        if g.dimension == "overall":
+            return "overall"
+        if font or g.value.isascii():
+            return g.value
+        return _ENGLISH.get(g.value, f"group {groups.index(g)}")
+
+    if not font and any(not g.value.isascii() for g in groups if g.dimension != "overall"):
+        notes.append("no CJK font found (e.g. apt install fonts-noto-cjk): group labels drawn in English")
+    with plt.rc_context(rc):
+        fig, ax = plt.subplots(figsize=(max(6.5, 1.6 * len(groups) + 3), 4.2), dpi=120)
+        k = len(report.metrics)
+        width = 0.8 / k
+        x = np.arange(len(groups))
+        for j, (name, lbl) in enumerate(report.metrics):
+            vals = np.array([g.scores[name].value for g in groups])
+            lows = np.array([g.scores[name].low if g.scores[name].low is not None else g.scores[name].value for g in groups])
+            highs = np.array([g.scores[name].high if g.scores[name].high is not None else g.scores[name].value for g in groups])
+            yerr = np.vstack([np.clip(vals - lows, 0, None), np.clip(highs - vals, 0, None)])
+            ax.bar(x + (j - (k - 1) / 2) * width, vals, width, yerr=yerr, capsize=3, label=lbl, error_kw={"elinewidth": 1})
+        ax.set_xticks(x)
+        small = [g for g in groups if any(v.no_interval for v in g.scores.values())]
+        ax.set_xticklabels([f"{label(g)}\n(n={g.n}" + (", no interval)" if g in small else ")") for g in groups])
+        if small:
+            notes.append(f"{len(small)} group(s) drawn without an error bar: {no_interval_reason(None)}")
+        ax.set_ylabel("score (0–1)")
+        ax.set_ylim(0, min(1.0, max(0.05, max(g.scores[n].high or g.scores[n].value for g in groups for n, _ in report.metrics) * 1.15)))
+        bs = report.params.get("bootstrap")
+        ax.set_title(f"{report.kind} by {dimension}" + (f" — 95% bootstrap intervals ({bs} resamples)" if bs else ""), fontsize=10)
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        ax.grid(axis="y", alpha=0.3)
+        fig.tight_layout()
+        buf = io.BytesIO()
+        try:
+            fig.savefig(buf, format=fmt)
+        except (KeyError, OSError) as exc:  # Pillow without a writer for this format
+            raise ValueError(f"cannot write a {fmt} image here ({exc}); use png, svg or pdf") from None
+        finally:
+            plt.close(fig)
+    return buf.getvalue(), notes

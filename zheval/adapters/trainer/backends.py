@@ -1,0 +1,230 @@
+"""The metric back-ends of the Trainer hook: one object per metric that scores a whole set (``compute``) or
+accumulates batches (``add``/``summary``, ``batch_eval_metrics=True``) — the zheval library for ``chinese_rouge`` /
+``chinese_bleu``, any loaded ``evaluate`` module otherwise — and how a metric specification becomes one
+(:func:`make_backend`, ``evaluate.load`` of a module path or Hub id).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from ...compute.guards import warn_input_slips
+from ...compute.inputs import validate_inputs
+from ...compute.metrics import metric_api
+
+__all__ = [
+    "LIBRARY_METRICS",
+    "Backend",
+    "LibraryBackend",
+    "space_sensitive",
+    "library_scoring_tokenizer",
+    "library_options",
+    "make_backend",
+]
+
+LIBRARY_METRICS = ("chinese_rouge", "chinese_bleu")
+"""Metric names that :func:`~zheval.adapters.trainer.hook.build_compute_metrics` computes with the zheval library
+directly (no evaluate module load, no cache files; the numbers are identical to the ``metrics/<name>`` evaluate
+modules)."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Metric back-ends: the zheval library (chinese_rouge, chinese_bleu) or any loaded evaluate module
+
+def space_sensitive(options: Mapping) -> bool:
+    """True when the scoring tokenizer named in ``options`` may take spaces as token boundaries: ``"none"`` (or a
+    :class:`zheval.tokenizers.WhitespaceTokenizer`) and a user callable / ``.tokenize`` object (which receives the
+    text with its spaces). For such a metric every space the hook removes from a decoded text (one the token ids
+    cannot show, :func:`~zheval.adapters.trainer.spaces.remove_decoder_spaces`) counts as ambiguous. ``char`` and
+    ``jieba`` (default) are not: their default normalisation removes spaces next to Chinese characters anyway."""
+    from ...tokenizers import BaseTokenizer, CallableTokenizer, WhitespaceTokenizer
+
+    tok = options.get("tokenizer")
+    if tok is None or isinstance(tok, str):
+        return tok == "none"
+    if isinstance(tok, BaseTokenizer):
+        return isinstance(tok, (WhitespaceTokenizer, CallableTokenizer))
+    return True  # a user callable or object with .tokenize
+
+
+def library_scoring_tokenizer(name: str, options: Mapping):
+    """The zheval tokenizer that the library metric ``name`` (``"chinese_bleu"`` / ``"chinese_rouge"``) builds from
+    these options -- its own config (:mod:`zheval.compute.metrics`), preset included -- so that the hook can tell
+    which references have no tokens before scoring. Options the metric does not take are ignored. Raises what the
+    library raises for bad option values (a ValueError for a name that is not a library metric)."""
+    api = metric_api(name)
+    return api.config(**{k: v for k, v in options.items() if k in api.options}).tokenizer
+
+
+class Backend:
+    """One metric of the hook. ``compute`` scores a whole set; ``add``/``summary`` accumulate batches."""
+
+    name: str
+    options: dict
+
+    @property
+    def space_sensitive(self) -> bool:
+        """Whether this metric's scoring tokenizer may split on spaces (see :func:`space_sensitive`)."""
+        return space_sensitive(self.options)
+
+    def scoring_tokenizers(self) -> list:
+        """``[(metric name, zheval tokenizer)]`` this metric scores with (built anew for each call: a user callable is
+        never kept between calls); empty when the hook cannot know it (an evaluate module other than ours)."""
+        return [(self.name, library_scoring_tokenizer(self.name, self.options))]
+
+    def compute(self, predictions: list[str], references: list[str]) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def add(self, predictions: list[str], references: list[str]) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def summary(self) -> dict:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def reset(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class LibraryBackend(Backend):
+    """``chinese_rouge`` or ``chinese_bleu`` straight from the library's items/result pair
+    (:mod:`zheval.compute.metrics`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
+    batch adds its items and the summary is the result of their concatenation -- the whole-set numbers exactly
+    (BLEU statistics are additive; ROUGE's mean is ``math.fsum`` over the per-item values).
+
+    The config is built (and every option checked) when the hook is built, and again for each evaluation, so that a
+    jieba dictionary edited between evaluations is read again (nothing keyed by a user callable is kept)."""
+
+    def __init__(self, name: str, options: dict):
+        self.api = metric_api(name)
+        self.name = self.api.name
+        self.options = dict(options)
+        bad = sorted(set(self.options) - set(self.api.options))
+        if bad:
+            raise TypeError(f"{self.name} got unknown option(s) {bad}; valid options: "
+                            f"{', '.join(sorted(self.api.options))}")
+        if self.options.get("crosscheck"):
+            raise ValueError("crosscheck=True is not supported inside a Trainer hook; run it on saved predictions")
+        if self.api.short == "rouge" and self.options.get("use_aggregator", True) is False:
+            raise ValueError(
+                "use_aggregator=False returns per-item lists; a Trainer needs one number per key (the per-item "
+                "values of the last call are in hook.results only when use_aggregator=True is kept)"
+            )
+        self.config = self.api.config(**self.options)  # fail fast: bad option values when the hook is built
+        self._parts: list = []
+        self._batch_config = None
+
+    def compute(self, predictions, references):
+        config = self.api.config(**self.options)
+        preds, refs = validate_inputs(predictions, references)
+        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        return self.api.result(self.api.items(preds, refs, config), config)
+
+    def add(self, predictions, references):
+        if self._batch_config is None:
+            self._batch_config = self.api.config(**self.options)
+        config = self._batch_config
+        preds, refs = validate_inputs(predictions, references)
+        if not self._parts:
+            warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        self._parts.append(self.api.items(preds, refs, config))
+
+    def summary(self):
+        config = self._batch_config if self._batch_config is not None else self.api.config(**self.options)
+        parts, self._parts, self._batch_config = self._parts, [], None
+        items = self.api.concat(parts) if parts else self.api.empty(config)
+        return self.api.result(items, config)
+
+    def reset(self):
+        self._parts, self._batch_config = [], None
+
+
+def _is_zheval_module(module) -> bool:
+    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` script of this package (its class is built on
+    :class:`zheval.adapters.evaluate_module.ZhevalMetricMixin`), not merely a module of that name."""
+    from ..evaluate_module import ZhevalMetricMixin
+
+    return getattr(module, "name", None) in LIBRARY_METRICS and isinstance(module, ZhevalMetricMixin)
+
+
+class _ModuleBackend(Backend):
+    """A loaded ``evaluate`` module: ``compute`` for a whole set, ``add_batch`` + ``compute`` for batches."""
+
+    def __init__(self, module, options: dict):
+        members = getattr(module, "evaluation_modules", None) or [module]  # evaluate.combine(...) or one module
+        for m in members:
+            if getattr(m, "num_process", 1) != 1:
+                raise ValueError(
+                    f"evaluate module {getattr(m, 'name', m)!r} was loaded with num_process={m.num_process}: the "
+                    "Trainer already gathers predictions from every rank and calls compute_metrics on each of them, "
+                    "so evaluate's distributed mode must not be used inside a Trainer (load it without num_process)"
+                )
+        self.module = module
+        names = getattr(module, "evaluation_module_names", None)
+        self.name = getattr(module, "name", None) or ("+".join(names) if names else type(module).__name__)
+        self.options = dict(options)
+
+    def scoring_tokenizers(self) -> list:
+        """For zheval's own modules (``metrics/chinese_rouge``, ``metrics/chinese_bleu``, alone or in
+        ``evaluate.combine``) the tokenizer their ``compute`` builds from the options; nothing for other modules."""
+        members = getattr(self.module, "evaluation_modules", None) or [self.module]
+        return [(m.name, library_scoring_tokenizer(m.name, self.options)) for m in members if _is_zheval_module(m)]
+
+    def compute(self, predictions, references):
+        return self.module.compute(predictions=predictions, references=references, **self.options)
+
+    def add(self, predictions, references):
+        self.module.add_batch(predictions=predictions, references=references)
+
+    def summary(self):
+        return self.module.compute(**self.options)
+
+    def reset(self):
+        # evaluate has no public reset; compute() on the rows added so far empties the buffer
+        try:
+            self.module.compute(**self.options)
+        except Exception:  # nothing was added, or the rows are unusable: either way the buffer is gone
+            pass
+
+
+def _load_module(spec: str):
+    """``evaluate.load`` a module path or Hub id once (local paths made absolute: evaluate resolves relative paths
+    against the CWD)."""
+    import os
+
+    import evaluate
+
+    path = os.path.abspath(os.path.expanduser(spec)) if os.path.exists(os.path.expanduser(spec)) else spec
+    return evaluate.load(path, keep_in_memory=True)
+
+
+def make_backend(spec, options: dict) -> Backend:
+    """The back-end of one metric specification of :func:`~zheval.adapters.trainer.hook.build_compute_metrics`.
+
+    Args:
+        spec: ``"chinese_rouge"`` / ``"chinese_bleu"`` (the library; each keeps only the options it takes), another
+            string (an evaluate module path or Hub id, loaded here once), or a loaded evaluate module / ``combine``.
+        options: the metric's options (shared and its own).
+
+    Raises:
+        TypeError: any other ``spec``; what the back-end raises for bad options.
+    """
+    if isinstance(spec, str):
+        if spec in LIBRARY_METRICS:
+            return LibraryBackend(spec, _own_options(options, spec))
+        return _ModuleBackend(_load_module(spec), options)
+    if hasattr(spec, "compute") and hasattr(spec, "add_batch"):
+        return _ModuleBackend(spec, options)
+    raise TypeError(
+        f"a metric must be 'chinese_rouge', 'chinese_bleu', an evaluate module path or Hub id, a loaded evaluate "
+        f"module, or a (metric, options) pair; got {type(spec).__name__}"
+    )
+
+
+def library_options(name: str) -> tuple[str, ...]:
+    """Option names taken by a library metric (the keyword options of its compute function)."""
+    return tuple(metric_api(name).options)
+
+
+def _own_options(options: dict, name: str) -> dict:
+    mine = set(library_options(name))
+    return {k: v for k, v in options.items() if k in mine}

@@ -1,0 +1,315 @@
+"""Token ids → texts for the Trainer hook: unwrap ``EvalPrediction``, logits → ids (``argmax``, on the device with
+:func:`preprocess_logits_for_metrics`), the causal-LM shift, ``-100`` → pad, and decoding (steps 1–5 of
+:mod:`zheval.adapters.trainer`). The removal of the decoder's spaces is :mod:`zheval.adapters.trainer.spaces`.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numpy as np
+
+from .spaces import DecoderSpaces, ambiguous_example, ambiguous_message
+
+__all__ = [
+    "IGNORE_INDEX",
+    "preprocess_logits_for_metrics",
+    "prediction_ids",
+    "decode_predictions",
+    "decode_with_ambiguity",
+    "pad_token_id_of",
+]
+
+# the package's logger (records are named ``zheval.adapters.trainer``, whichever file of the package logs)
+logger = logging.getLogger(__package__)
+
+IGNORE_INDEX = -100
+"""The label (and, after concatenation, prediction) padding value used by transformers and PyTorch losses."""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Arrays
+
+
+def preprocess_logits_for_metrics(logits, labels=None):
+    """Reduce logits to token ids **on their device**; pass as ``Trainer(preprocess_logits_for_metrics=...)``.
+
+    The Trainer calls it on every evaluation batch before gathering and concatenating, so only ``(batch, length)``
+    integer ids are kept instead of ``(batch, length, vocab)`` floats (for a 32k vocabulary, 32 000 times less
+    memory).
+
+    Args:
+        logits: a torch tensor ``(batch, length, vocab)``, or a tuple/list whose first element is one (models that
+            also return hidden states or caches). Integer ``(batch, length)`` ids are returned unchanged.
+        labels: ignored (part of the Trainer's calling convention).
+
+    Returns:
+        A ``torch.long`` tensor ``(batch, length)`` on the logits' device (or the unchanged ids). Positions whose
+        logits are all ``-100`` (padding added by ``accelerator.pad_across_processes`` before this call) are ``-100``.
+
+    Raises:
+        ValueError: a tensor that is neither 3-D floating logits nor 2-D ids, naming its shape.
+    """
+    if isinstance(logits, (tuple, list)):
+        if not logits:
+            raise ValueError("preprocess_logits_for_metrics got an empty tuple of logits")
+        logits = logits[0]
+    shape = tuple(logits.shape)
+    if logits.ndim == 3 and logits.is_floating_point():
+        return _torch_argmax(logits)
+    if logits.ndim == 2 and not logits.is_floating_point():
+        return logits
+    raise ValueError(
+        f"preprocess_logits_for_metrics expects logits of shape (batch, length, vocab) or token ids of shape "
+        f"(batch, length); got a {'floating' if logits.is_floating_point() else 'integer'} tensor of shape {shape}"
+    )
+
+
+def _torch_argmax(logits, ignore_index: int = IGNORE_INDEX):
+    """``argmax`` over the vocabulary on the tensor's device; positions whose logits are all ``-100`` (padding
+    added by ``accelerator.pad_across_processes`` / ``EvalLoopContainer`` when sequence lengths differ) become
+    ``-100`` instead of id 0, so they decode to nothing."""
+    ids = logits.argmax(dim=-1)
+    padded = (logits == ignore_index).all(dim=-1)
+    if bool(padded.any()):
+        ids = ids.masked_fill(padded, ignore_index)
+    return ids
+
+
+def _numpy_argmax(logits: np.ndarray, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
+    """:func:`_torch_argmax` for numpy arrays."""
+    ids = logits.argmax(axis=-1).astype(np.int64)
+    padded = np.all(logits == ignore_index, axis=-1)
+    if padded.any():
+        ids[padded] = ignore_index
+    return ids
+
+
+def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
+    """numpy array from a numpy array, a torch tensor (any device/dtype; reduced on device when it is logits) or a
+    nested list."""
+    if hasattr(x, "detach") and hasattr(x, "cpu"):  # torch tensor, without importing torch
+        if x.ndim == 3 and x.is_floating_point():
+            x = _torch_argmax(x, ignore_index)  # on the device: never copy logits to the host
+        elif x.is_floating_point() and str(x.dtype) in ("torch.bfloat16", "torch.float16"):
+            x = x.float()
+        return x.detach().cpu().numpy()
+    if isinstance(x, np.ndarray):
+        return x
+    try:
+        return np.asarray(x)
+    except ValueError as exc:  # ragged nested lists
+        raise ValueError(f"{what} is not a rectangular array ({exc})") from None
+
+
+def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
+    """Token ids ``(batch, length)`` from ids or logits; raises ValueError naming the shape otherwise."""
+    if arr.ndim >= 1 and arr.shape[0] == 0:
+        return np.zeros((0, 0), dtype=np.int64)  # no items (an empty evaluation set): the hook reports it
+    if arr.dtype == object:
+        raise ValueError(f"{what} has dtype object (ragged rows?) and shape {arr.shape}; expected a rectangular array")
+    if arr.ndim == 3 and np.issubdtype(arr.dtype, np.floating):
+        return _numpy_argmax(arr, ignore_index)
+    if arr.ndim == 2:
+        if np.issubdtype(arr.dtype, np.integer):
+            return arr.astype(np.int64, copy=False)
+        if np.issubdtype(arr.dtype, np.floating):
+            if np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+                return arr.astype(np.int64)  # ids that went through a float container
+            raise ValueError(
+                f"{what} of shape {arr.shape} and dtype {arr.dtype} holds non-integer values; expected token ids "
+                "(batch, length) or logits (batch, length, vocab)"
+            )
+    kind = "logits" if arr.ndim == 3 else "token ids"
+    raise ValueError(
+        f"cannot decode {what} of shape {arr.shape} and dtype {arr.dtype} ({kind}?): expected token ids of shape "
+        "(batch, length) or floating logits of shape (batch, length, vocab)"
+        + (
+            "; a 1-D array looks like classification labels/predictions, which are not text"
+            if arr.ndim == 1
+            else ""
+        )
+    )
+
+
+def prediction_ids(
+    predictions,
+    label_ids,
+    *,
+    pad_token_id: int,
+    causal_lm: bool = False,
+    ignore_index: int = IGNORE_INDEX,
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Token-id rows to decode, from the Trainer's predictions and labels (numpy arrays or torch tensors).
+
+    Args:
+        predictions: ids ``(batch, length)``, logits ``(batch, length, vocab)`` (reduced with ``argmax``), or a
+            tuple whose first element is one of those (a list is read as an array of rows).
+        label_ids: ids ``(batch, length)`` with ``ignore_index`` where there is no label.
+        pad_token_id: the id that replaces ``ignore_index`` (it must be a special token of the tokenizer so that
+            ``skip_special_tokens=True`` removes it).
+        causal_lm: shift predictions by one position (the prediction at ``t`` is for the label at ``t + 1``) and keep
+            only positions whose label is not ``ignore_index``.
+        ignore_index: the padding/ignore value, ``-100`` in transformers.
+
+    Returns:
+        ``(prediction_rows, label_rows)``: two lists (one entry per item) of lists of non-negative ``int`` ids.
+
+    Raises:
+        ValueError: an array that is not token ids or logits (the message names its shape), different numbers of
+            rows, causal-LM predictions and labels of different lengths, or a negative id other than
+            ``ignore_index`` (naming the row).
+    """
+    if isinstance(predictions, tuple):
+        if not predictions:
+            raise ValueError("predictions is an empty tuple")
+        predictions = predictions[0]
+    if isinstance(label_ids, tuple):
+        if len(label_ids) != 1:
+            raise ValueError(
+                f"label_ids is a tuple of {len(label_ids)} arrays (several label_names?); pass one label array"
+            )
+        label_ids = label_ids[0]
+    if label_ids is None:
+        raise ValueError("label_ids is None: the eval dataset has no 'labels' column (or label_names is wrong)")
+    preds = _as_ids(_to_numpy(predictions, "predictions", ignore_index), "predictions", ignore_index)
+    labels = _to_numpy(label_ids, "label_ids")
+    if labels.ndim >= 1 and labels.shape[0] == 0:
+        labels = np.zeros((0, 0), dtype=np.int64)
+    if labels.ndim != 2 or not (np.issubdtype(labels.dtype, np.integer) or np.issubdtype(labels.dtype, np.floating)):
+        raise ValueError(
+            f"cannot decode label_ids of shape {labels.shape} and dtype {labels.dtype}: expected token ids of shape "
+            "(batch, length)"
+        )
+    labels = _as_ids(labels, "label_ids")
+    if preds.shape[0] != labels.shape[0]:
+        raise ValueError(
+            f"predictions of shape {preds.shape} and label_ids of shape {labels.shape} have different numbers of "
+            "rows (num_return_sequences > 1 gives several predictions per item; keep one per item)"
+        )
+    if causal_lm and preds.shape[0]:
+        if preds.shape[1] != labels.shape[1]:
+            raise ValueError(
+                f"causal_lm=True needs predictions and label_ids of the same length (teacher-forced logits); got "
+                f"shapes {preds.shape} and {labels.shape} (generated ids cannot be aligned with labels)"
+            )
+        shifted_preds = preds[:, :-1]
+        shifted_labels = labels[:, 1:]
+        mask = shifted_labels != ignore_index
+        pred_rows = [row[m] for row, m in zip(shifted_preds, mask)]
+        label_rows = [row[m] for row, m in zip(shifted_labels, mask)]
+    else:
+        pred_rows = list(preds)
+        label_rows = list(labels)
+    out_p, out_l = [], []
+    for name, rows, out in (("predictions", pred_rows, out_p), ("label_ids", label_rows, out_l)):
+        for i, row in enumerate(rows):
+            row = np.where(row == ignore_index, pad_token_id, row)
+            if row.size and row.min() < 0:
+                bad = int(row[row < 0][0])
+                raise ValueError(
+                    f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)"
+                )
+            out.append(row.tolist())
+    return out_p, out_l
+
+
+def decode_predictions(
+    eval_pred,
+    tokenizer,
+    *,
+    causal_lm: bool = False,
+    ignore_index: int = IGNORE_INDEX,
+    clean_whitespace: bool = True,
+) -> tuple[list[str], list[str]]:
+    """Decode an ``EvalPrediction`` (or ``(predictions, label_ids)``) into prediction and reference texts.
+
+    Steps 1–5 of :mod:`zheval.adapters.trainer`: unwrap, logits → ids, causal shift (optional), ``-100`` → pad,
+    decode with ``skip_special_tokens=True``, remove the spaces the decoder put between tokens where the ids cannot
+    show a space (:func:`~zheval.adapters.trainer.spaces.remove_decoder_spaces`: ``今 天 天 气`` → ``今天天气``,
+    ``4. 5`` → ``4.5``; ``hello world`` from a WordPiece vocabulary stays). A text in which such a removed space could
+    have been a real one (``K F C`` from a character vocabulary: ``KFC`` or ``K F C``?) is logged as a warning.
+
+    Args:
+        eval_pred: a ``transformers.EvalPrediction`` or a ``(predictions, label_ids)`` tuple; arrays as numpy arrays
+            or torch tensors (see :func:`prediction_ids`).
+        tokenizer: a transformers tokenizer with ``pad_token_id`` and ``batch_decode``.
+        causal_lm, ignore_index: see :func:`prediction_ids`.
+        clean_whitespace: remove the decoder's spaces (default); False: the texts exactly as ``batch_decode``
+            returns them.
+
+    Returns:
+        ``(predictions, references)``: two lists of ``str``, one per item (possibly empty strings; both empty for an
+        empty evaluation set).
+
+    Raises:
+        ValueError: ``tokenizer.pad_token_id`` is None (says what to set); bad shapes (see :func:`prediction_ids`).
+    """
+    preds, refs, amb_p, amb_r = decode_with_ambiguity(
+        eval_pred, tokenizer, causal_lm=causal_lm, ignore_index=ignore_index, clean_whitespace=clean_whitespace
+    )
+    n_amb = sum(a or b for a, b in zip(amb_p, amb_r))
+    if n_amb:
+        logger.warning(ambiguous_message(n_amb, len(preds), ambiguous_example(preds, refs, amb_p, amb_r)))
+    return preds, refs
+
+
+def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clean_whitespace, space_sensitive=False):
+    """:func:`decode_predictions` plus, per item, whether its prediction / reference holds a removed space that
+    could have been real.
+
+    Args: as :func:`decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
+    space counts as ambiguous (:class:`~zheval.adapters.trainer.spaces.DecoderSpaces`).
+
+    Returns:
+        ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one
+        entry per item. Nothing is logged here (the caller words the warning).
+
+    Raises:
+        TypeError / ValueError: as :func:`decode_predictions`.
+    """
+    pad_id = pad_token_id_of(tokenizer)
+    preds, labels = _unpack(eval_pred)
+    pred_rows, label_rows = prediction_ids(
+        preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index
+    )
+    n = len(pred_rows)
+    texts = tokenizer.batch_decode(pred_rows + label_rows, skip_special_tokens=True) if n else []
+    if clean_whitespace and n:
+        texts, ambiguous = DecoderSpaces(tokenizer, space_sensitive=space_sensitive).apply(texts)
+    else:
+        ambiguous = [False] * len(texts)
+    return texts[:n], texts[n:], ambiguous[:n], ambiguous[n:]
+
+
+def _unpack(eval_pred):
+    if hasattr(eval_pred, "predictions") and hasattr(eval_pred, "label_ids"):
+        return eval_pred.predictions, eval_pred.label_ids
+    if isinstance(eval_pred, (tuple, list)) and len(eval_pred) >= 2:
+        return eval_pred[0], eval_pred[1]
+    raise TypeError(
+        f"compute_metrics expects a transformers EvalPrediction or a (predictions, label_ids) tuple, got "
+        f"{type(eval_pred).__name__}"
+    )
+
+
+def pad_token_id_of(tokenizer) -> int:
+    """The ``pad_token_id`` of a transformers tokenizer, as ``int`` (the id that replaces ``-100`` before decoding).
+
+    Raises:
+        TypeError: ``tokenizer`` has no ``batch_decode`` (not a transformers tokenizer).
+        ValueError: its ``pad_token_id`` is None (the message says what to set).
+    """
+    if not hasattr(tokenizer, "batch_decode"):
+        raise TypeError(
+            "tokenizer must be a transformers tokenizer (with batch_decode and pad_token_id), got "
+            f"{type(tokenizer).__name__}"
+        )
+    pad = getattr(tokenizer, "pad_token_id", None)
+    if pad is None:
+        raise ValueError(
+            f"{type(tokenizer).__name__} has no pad_token_id: the hook replaces -100 with the pad id before decoding. "
+            "Set one, e.g. `tokenizer.pad_token = tokenizer.eos_token` (causal LMs such as GPT-2/Llama) or "
+            "`tokenizer.add_special_tokens({'pad_token': '<pad>'})` (then resize the model's embeddings)."
+        )
+    return int(pad)

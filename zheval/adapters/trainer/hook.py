@@ -1,0 +1,386 @@
+"""The ``compute_metrics`` callable for ``Trainer`` / ``Seq2SeqTrainer``: :func:`build_compute_metrics` routes the
+shared options to the metrics and sets each one up once; :class:`ZhevalComputeMetrics` decodes every call, skips and
+counts the items whose reference is empty, scores (whole set, or batch by batch with ``batch_eval_metrics``) and
+returns the flat ``{str: float}`` dict the Trainer logs (:func:`flatten_result`).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import numbers
+from typing import Any, Mapping, Sequence
+
+from ...compute.inputs import empty_references
+from .backends import LIBRARY_METRICS, Backend, library_options, make_backend
+from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
+from .spaces import ambiguous_example, ambiguous_message
+
+__all__ = [
+    "DROP_KEYS",
+    "ZhevalComputeMetrics",
+    "build_compute_metrics",
+    "flatten_result",
+]
+
+# the package's logger (records are named ``zheval.adapters.trainer``, whichever file of the package logs)
+logger = logging.getLogger(__package__)
+
+#: Result keys left out of the hook's flat dict by default: per-order raw counts (kept in ``hook.results``), the
+#: per-item ``scores`` list of sentence-level BLEU, and strings (``signature``, ``level``) which are always left out.
+DROP_KEYS = ("counts", "totals", "scores")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Results
+
+
+def flatten_result(result: Mapping[str, Any], prefix: str = "") -> dict[str, float]:
+    """Keep the numeric values of a metric result as a flat ``{str: float}`` dict.
+
+    * numbers (``int``, ``float``, ``bool``, numpy scalars, 0-d arrays/tensors) → ``float``;
+    * lists/tuples/1-d arrays of numbers → ``<key>_1``, ``<key>_2``, ... (``precisions`` → ``precisions_1`` ...);
+    * nested dicts → ``<key>_<subkey>``;
+    * strings (the ``signature``) and ``None`` are left out (they cannot be logged as scalars).
+
+    Args:
+        result: a metric's result dict. prefix: prepended to every key.
+
+    Returns:
+        A new dict (insertion order kept).
+    """
+    out: dict[str, float] = {}
+    for key, value in result.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, (str, bytes)) or value is None:
+            continue
+        if hasattr(value, "tolist") and not isinstance(value, (list, tuple)):
+            value = value.tolist()  # numpy scalar/array, torch tensor
+        if isinstance(value, Mapping):
+            out.update(flatten_result(value, prefix=f"{name}_"))
+        elif isinstance(value, (list, tuple)):
+            if all(isinstance(v, numbers.Number) for v in value):
+                for i, v in enumerate(value, 1):
+                    out[f"{name}_{i}"] = float(v)
+        elif isinstance(value, numbers.Number):
+            out[name] = float(value)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The hook
+
+
+_EMPTY_SET_MESSAGE = (
+    "compute_metrics got an empty evaluation set (0 items in {where}): there is nothing to score. Check "
+    "eval_dataset (empty split, or every row removed by filtering/max_length); the Trainer itself does not call "
+    "compute_metrics for an empty dataloader"
+)
+
+
+class ZhevalComputeMetrics:
+    """The callable returned by :func:`build_compute_metrics` (see there); pass it as ``compute_metrics``.
+
+    Call forms (transformers 5.x):
+
+    * ``hook(eval_pred)`` — the whole evaluation set at once (default Trainer behaviour). Stateless.
+    * ``hook(eval_pred, compute_result=False|True)`` — ``batch_eval_metrics=True``: one call per batch (torch
+      tensors); per-item statistics are kept, the call with ``compute_result=True`` returns the summary and resets
+      the state. Calls with ``compute_result=False`` return ``{}``.
+
+    Returns:
+        ``dict[str, float]``: for each metric its numeric keys (:func:`flatten_result`, minus :data:`DROP_KEYS`),
+        e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
+        length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
+        metric name (as ``evaluate.combine``). Two counts are added when they are not 0: ``empty_references`` (items
+        skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
+        tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
+        could have been a real one, :func:`~zheval.adapters.trainer.spaces.remove_decoder_spaces`). When every item
+        was skipped, every score is ``nan``. Scale: ROUGE and BLEU scores, precisions and the brevity penalty on 0–1
+        (the ``llamafactory_*`` keys of the ``llamafactory`` presets on LLaMA-Factory's 0–100);
+        ``translation_length``/``reference_length`` in tokens of the scoring tokenizer.
+
+    Raises:
+        ValueError: an empty evaluation set (0 items in a whole-set call, or in all the batches of a
+            ``batch_eval_metrics`` evaluation); with ``empty_references="error"``, an item whose reference is empty;
+            bad arrays (see :func:`~zheval.adapters.trainer.decode.prediction_ids`).
+
+    Attributes:
+        metrics: the metric back-ends, in order. results: the full result dict of each metric from the last summary
+            (with ``signature``, per-order ``counts``/``totals``, per-item ``scores``); ``predictions`` and
+            ``references``: the decoded texts scored by the last whole-set call (for inspection/logging).
+    """
+
+    def __init__(
+        self,
+        tokenizer,
+        backends: Sequence[Backend],
+        *,
+        causal_lm: bool = False,
+        ignore_index: int = IGNORE_INDEX,
+        clean_whitespace: bool = True,
+        empty_references: str = "skip",
+    ):
+        self.tokenizer = tokenizer
+        self.metrics = list(backends)
+        self.causal_lm = bool(causal_lm)
+        self.ignore_index = int(ignore_index)
+        self.clean_whitespace = bool(clean_whitespace)
+        self.empty_references = empty_references
+        self.results: dict[str, dict] = {}
+        self.predictions: list[str] = []
+        self.references: list[str] = []
+        self._n_items = 0
+        self._n_skipped = 0
+        self._n_ambiguous = 0
+        self._ambiguous_example: str | None = None
+
+    # -- calls ---------------------------------------------------------------------------------------------------
+    def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
+        preds, refs, amb_p, amb_r = self._decode(eval_pred)
+        if compute_result is None and not preds:
+            raise ValueError(_EMPTY_SET_MESSAGE.format(where="this call"))
+        keep, skipped = self._scorable(preds, refs)
+        ambiguous = sum(1 for i in keep if amb_p[i] or amb_r[i])
+        example = ambiguous_example(preds, refs, amb_p, amb_r, keep) if ambiguous else None
+        preds = [preds[i] for i in keep]
+        refs = [refs[i] for i in keep]
+        if compute_result is None:
+            self.predictions, self.references = preds, refs
+            results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
+            return self._summarise(results, len(preds), skipped, ambiguous, example)
+        if preds:
+            for b in self.metrics:
+                b.add(preds, refs)
+        self._n_items += len(preds)
+        self._n_skipped += skipped
+        self._n_ambiguous += ambiguous
+        if example is not None and self._ambiguous_example is None:
+            self._ambiguous_example = f"batch item {example[len('item '):]}"
+        if not compute_result:
+            return {}
+        n, skipped, ambiguous, example = self._n_items, self._n_skipped, self._n_ambiguous, self._ambiguous_example
+        self._n_items = self._n_skipped = self._n_ambiguous = 0
+        self._ambiguous_example = None
+        if n + skipped == 0:
+            self.reset()
+            raise ValueError(_EMPTY_SET_MESSAGE.format(where="the batches of this evaluation"))
+        try:
+            results = {b.name: b.summary() for b in self.metrics} if n else None  # summary() empties each state
+        except BaseException:
+            self.reset()
+            raise
+        return self._summarise(results, n, skipped, ambiguous, example)
+
+    def decode(self, eval_pred) -> tuple[list[str], list[str]]:
+        """Decoded ``(predictions, references)`` of one call, as the hook scores them (before items with an empty
+        reference are skipped): see :func:`~zheval.adapters.trainer.decode.decode_predictions`."""
+        preds, refs, _, _ = self._decode(eval_pred)
+        return preds, refs
+
+    def _decode(self, eval_pred):
+        return decode_with_ambiguity(
+            eval_pred,
+            self.tokenizer,
+            causal_lm=self.causal_lm,
+            ignore_index=self.ignore_index,
+            clean_whitespace=self.clean_whitespace,
+            space_sensitive=any(b.space_sensitive for b in self.metrics),
+        )
+
+    def reset(self) -> None:
+        """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
+        only after an evaluation loop that was interrupted)."""
+        self._n_items = 0
+        self._n_skipped = 0
+        self._n_ambiguous = 0
+        self._ambiguous_example = None
+        for b in self.metrics:
+            b.reset()
+
+    # -- helpers -------------------------------------------------------------------------------------------------
+    def _scorable(self, preds: list[str], refs: list[str]) -> tuple[list[int], int]:
+        """Indices of the items to score and the number skipped: an item is skipped when its reference decodes to
+        an empty string or has no tokens for the scoring tokenizer of one of the metrics (``punct="drop"`` and a
+        reference that is only punctuation; a user tokenizer returning ``[]``) — every metric scores the same items.
+        With ``empty_references="error"`` the first such item raises ValueError."""
+        tokenizers = [pair for b in self.metrics for pair in b.scoring_tokenizers()]
+        reasons = {i: "decodes to an empty string (all label positions are -100/pad/special tokens)"
+                   for (i, _) in empty_references([[r] for r in refs])}
+        for name, tok in tokenizers:  # the library's empty-reference rule, with each metric's scoring tokenizer
+            for i, _ in empty_references([[r] for r in refs], tok):
+                reasons.setdefault(i, f"has no tokens for the scoring tokenizer of {name} ({refs[i]!r})")
+        keep = [i for i in range(len(refs)) if i not in reasons]
+        if reasons and self.empty_references == "error":
+            first = min(reasons)
+            raise ValueError(
+                f"item {first} of this evaluation call (and {len(reasons) - 1} more) has a reference that "
+                f"{reasons[first]}; use empty_references='skip' to skip and count such items"
+            )
+        return keep, len(reasons)
+
+    def _summarise(self, results: dict | None, n_items: int, skipped: int, ambiguous: int = 0,
+                   example: str | None = None) -> dict[str, float]:
+        if ambiguous:
+            sensitive = any(b.space_sensitive for b in self.metrics)
+            logger.warning(ambiguous_message(ambiguous, n_items, example, sensitive))
+        if skipped:
+            logger.warning(
+                "zheval compute_metrics: skipped %d of %d items whose reference is empty (decodes to an empty string "
+                "or has no tokens for a metric's scoring tokenizer; reported as 'empty_references')",
+                skipped,
+                skipped + n_items,
+            )
+        if results is None:
+            # nothing to score: the same keys as a successful call, as nan (never a made-up 0)
+            probe = {b.name: b.compute(["好"], ["好"]) for b in self.metrics}
+            flat = self._flatten(probe)
+            out = {k: math.nan for k in flat}
+            logger.warning("zheval compute_metrics: no item with a non-empty reference; every score is nan")
+            self.results = {}
+        else:
+            out = self._flatten(results)
+            self.results = results
+        if skipped:
+            out["empty_references"] = float(skipped)
+        if ambiguous:
+            out["ambiguous_spaces"] = float(ambiguous)
+        return out
+
+    def _flatten(self, results: dict[str, dict]) -> dict[str, float]:
+        flats = {
+            name: flatten_result({k: v for k, v in res.items() if k not in DROP_KEYS}) for name, res in results.items()
+        }
+        seen: dict[str, int] = {}
+        for flat in flats.values():
+            for k in flat:
+                seen[k] = seen.get(k, 0) + 1
+        out: dict[str, float] = {}
+        for name, flat in flats.items():
+            for k, v in flat.items():
+                out[f"{name}_{k}" if seen[k] > 1 else k] = v
+        return out
+
+
+def _check_options_used(specs: list, shared: dict) -> None:
+    """Every shared option must be taken by at least one metric (an evaluate module takes all of them)."""
+    taken: set[str] = set()
+    for spec in specs:
+        if not (isinstance(spec, str) and spec in LIBRARY_METRICS):
+            return
+        taken |= set(library_options(spec))
+    unused = sorted(set(shared) - taken)
+    if unused:
+        valid = {name: sorted(library_options(name)) for name in LIBRARY_METRICS}
+        raise TypeError(
+            f"option(s) {unused} are taken by none of the metrics {specs}; valid options: "
+            + "; ".join(f"{n}: {', '.join(v)}" for n, v in valid.items())
+        )
+
+
+def build_compute_metrics(
+    tokenizer=None,
+    /,
+    metrics: Sequence = LIBRARY_METRICS,
+    *,
+    causal_lm: bool = False,
+    ignore_index: int = IGNORE_INDEX,
+    clean_whitespace: bool = True,
+    empty_references: str = "skip",
+    **metric_options,
+) -> ZhevalComputeMetrics:
+    """Build a ``compute_metrics`` callable for ``transformers.Trainer`` / ``Seq2SeqTrainer`` (transformers 5.x).
+
+    Every metric is set up here, once: library metrics validate their options (a bad option fails now, not after
+    the first training epoch) and evaluate modules are loaded here, never inside the hook.
+
+    Args:
+        tokenizer: (positional) the transformers tokenizer that decodes predictions and labels — the Trainer's
+            ``processing_class``. It needs ``pad_token_id``.
+        metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
+
+            * ``"chinese_rouge"`` / ``"chinese_bleu"``: computed with the zheval library directly
+              (:func:`zheval.compute.rouge.compute_rouge`, :func:`zheval.compute.bleu.compute_bleu` — what the
+              ``metrics/chinese_*`` evaluate modules call, so the numbers are identical, without evaluate's module
+              loading, Arrow cache files or locks);
+            * any other string: a path to an evaluate module folder or script, or a Hub id, loaded once with
+              ``evaluate.load(..., keep_in_memory=True)`` (relative paths are made absolute);
+            * a loaded evaluate module (``EvaluationModule``) or ``evaluate.combine([...])``, used as it is (not
+              in distributed mode);
+            * a pair ``(metric, options)`` whose ``options`` dict is added to the shared options for that metric only.
+
+        causal_lm: predictions are teacher-forced logits/ids of a causal LM: shift by one and score only positions
+            whose label is not ``ignore_index`` (see :func:`~zheval.adapters.trainer.decode.prediction_ids`). Leave
+            False for ``Seq2SeqTrainer`` with ``predict_with_generate=True``.
+        ignore_index: the label padding value (``-100``).
+        clean_whitespace: remove the spaces a space-joining decoder (WordPiece, a character vocabulary) put between
+            tokens where the ids cannot show a space (``今 天 天 气`` → ``今天天气``, ``4. 5`` → ``4.5``), keeping every
+            space the ids show (``hello world`` in WordPiece; the word boundaries of a word-level vocabulary, which a
+            scoring tokenizer that splits on spaces — ``"none"`` or your callable — needs). Default on for every
+            scoring tokenizer, user callables included; byte-level BPE/SentencePiece texts are never changed. Items
+            where a removed space could have been real are counted as ``ambiguous_spaces`` and logged (every removed
+            space counts for ``"none"``/callables). False: score the texts exactly as ``batch_decode`` returns them.
+        empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special), or
+            has no tokens for the scoring tokenizer of one of the metrics (library metrics and zheval's own evaluate
+            modules; e.g. ``punct="drop"`` and a reference that is only punctuation), are left out of every metric,
+            counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
+            such item.
+        metric_options: keyword options shared by the metrics, with the names of the metric modules (``tokenizer=
+            "jieba"``, ``terms=[...]``, ``normalize``, ``t2s``, ``rouge_types``, ``multi_ref``, ``max_order``,
+            ``smooth_method``, ``preset``, ...). For the library metrics each option goes to the metric(s) that
+            take it; an option neither takes raises TypeError. Evaluate modules receive all shared options (as
+            ``evaluate.combine`` does). Note: the keyword ``tokenizer=`` is the *scoring* tokenizer; the
+            transformers tokenizer is the first, positional argument.
+
+    Returns:
+        A :class:`ZhevalComputeMetrics`: ``hook(eval_pred)`` or ``hook(eval_pred, compute_result=...)`` →
+        ``dict[str, float]``.
+
+    Raises:
+        ValueError: the tokenizer has no ``pad_token_id`` (says what to set); bad option values (from the metric);
+            ``empty_references`` not ``"skip"``/``"error"``; an evaluate module in distributed mode.
+        TypeError: no transformers tokenizer given; an unknown option or metric specification; a ``seed`` that is
+            not an int.
+    """
+    if tokenizer is None or not hasattr(tokenizer, "batch_decode"):
+        hint = ""
+        if hasattr(metric_options.get("tokenizer"), "batch_decode"):
+            hint = (
+                " — pass it positionally: build_compute_metrics(tokenizer, ...); the keyword tokenizer= is the "
+                "scoring tokenizer ('char', 'jieba', ...)"
+            )
+        raise TypeError(f"build_compute_metrics needs the transformers tokenizer as its first argument{hint}")
+    pad_token_id_of(tokenizer)
+    if empty_references not in ("skip", "error"):
+        raise ValueError(f"empty_references must be 'skip' or 'error', got {empty_references!r}")
+    if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)):
+        metrics = [metrics]
+    if not metrics:
+        raise ValueError("metrics is empty; name at least one metric")
+    pairs = []
+    for spec in metrics:
+        extra: Mapping = {}
+        if isinstance(spec, tuple):
+            if len(spec) != 2 or not isinstance(spec[1], Mapping):
+                raise TypeError(f"a (metric, options) pair needs an options dict, got {spec!r}")
+            spec, extra = spec
+            if isinstance(spec, str) and spec in LIBRARY_METRICS:
+                _check_options_used([spec], dict(extra))
+        pairs.append((spec, {**metric_options, **extra}))
+        seed = pairs[-1][1].get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
+    _check_options_used([spec for spec, _ in pairs], metric_options)
+    backends = [make_backend(spec, options) for spec, options in pairs]
+    names = [b.name for b in backends]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise ValueError(f"metric(s) {dup} given twice; their keys would clash")
+    return ZhevalComputeMetrics(
+        tokenizer,
+        backends,
+        causal_lm=causal_lm,
+        ignore_index=ignore_index,
+        clean_whitespace=clean_whitespace,
+        empty_references=empty_references,
+    )

@@ -1,0 +1,125 @@
+"""The files of a command: the 小黄鸭 data file loaded with the ``file:line`` of every item, output paths checked
+before any work (their directory exists, none is an input or another output), and the report rendered and written
+(atomically, after everything has been computed), with its plot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from .options import Format, UserError
+
+__all__ = ["check_output_dir", "check_paths", "plot_format", "emit_report", "load_data"]
+
+
+def check_output_dir(*paths: Optional[Path]) -> None:
+    """Raise :class:`~zheval.cli.options.UserError` for an output path whose directory does not exist or which is
+    a directory (``None`` paths are skipped)."""
+    for p in paths:
+        if p is not None:
+            parent = p.parent if str(p.parent) else Path(".")
+            if not parent.is_dir():
+                raise UserError(f"output directory does not exist: {parent}")
+            if p.is_dir():
+                raise UserError(f"output path is a directory: {p}")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """True when ``a`` and ``b`` name the same file: equal after resolving symlinks and ``..``, or (both existing)
+    the same inode (hard links, case-insensitive file systems)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+    except (OSError, RuntimeError):
+        pass
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def check_paths(inputs: dict, outputs: dict) -> None:
+    """Refuse an output path that is one of the command's input files (or another output): writing it would
+    destroy the input. ``inputs``/``outputs`` map the option name to a ``Path`` (or ``None`` when not given)."""
+    ins = [(k, p) for k, p in inputs.items() if p is not None]
+    outs = [(k, p) for k, p in outputs.items() if p is not None]
+    for flag, out in outs:
+        for in_flag, src in ins:
+            if _same_file(out, src):
+                raise UserError(f"{flag} must differ from the input file ({flag} {out} is {in_flag} {src})")
+    for i, (flag_a, a) in enumerate(outs):
+        for flag_b, b in outs[i + 1:]:
+            if _same_file(a, b):
+                raise UserError(f"{flag_a} and {flag_b} must be different files (both are {a})")
+
+
+def plot_format(plot: Optional[Path]) -> Optional[str]:
+    """The image format of ``--plot FILE`` from its extension (checked before any work is done)."""
+    if plot is None:
+        return None
+    from ..adapters.duck.plot import plot_formats
+
+    formats = plot_formats()
+    ext = plot.suffix.lower().lstrip(".")
+    if not ext:
+        raise UserError(f"--plot {plot} has no file extension; name the image format: {', '.join(sorted(formats))}")
+    if ext not in formats:
+        raise UserError(f"--plot {plot}: unknown image format '.{ext}'; supported: {', '.join(sorted(formats))}")
+    return ext
+
+
+def _render(report, fmt: Format) -> str:
+    from ..adapters.duck.report import render_markdown, render_table
+
+    if fmt == Format.json:
+        return json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    if fmt == Format.markdown:
+        return render_markdown(report)
+    return render_table(report)
+
+
+def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plot_by: str) -> None:
+    """Render everything first, then write (atomically), so a failure leaves no partial output."""
+    from ..adapters.duck.plot import plot_report
+    from ..adapters.files import atomic_write
+
+    text = _render(report, fmt)
+    png = notes = None
+    if plot is not None:
+        png, notes = plot_report(report, plot_by, fmt=plot_format(plot))
+    if output is not None:
+        atomic_write(output, text)
+        typer.echo(f"wrote {output}", err=True)
+    else:
+        typer.echo(text, nl=False)
+    if png is not None:
+        atomic_write(plot, png)
+        for n in notes:
+            typer.echo(f"note: {n}", err=True)
+        typer.echo(f"wrote {plot}", err=True)
+
+
+def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True):
+    """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references."""
+    from datasets import Dataset
+
+    from ..adapters.duck.load import MAX_REFS, MIN_REFS, duck_features, read_duck_rows
+
+    if data.is_dir():
+        raise UserError(f"--data must be one JSONL file (one split), got a directory: {data}")
+    if bounds:
+        lo = MIN_REFS if min_refs is None else min_refs
+        hi = MAX_REFS if max_refs is None else max_refs
+        if lo > hi:
+            raise UserError(f"--min-refs {lo} is larger than --max-refs {hi}")
+    else:
+        lo = hi = None
+    lines: list = []
+    rows = read_duck_rows(data, min_refs=lo, max_refs=hi, lines=lines)
+    name = str(data)
+    return Dataset.from_list(rows, features=duck_features()), {r["id"]: (name, ln) for r, ln in zip(rows, lines)}

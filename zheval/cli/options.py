@@ -1,0 +1,212 @@
+"""What the command line accepts, and how it refuses the rest: checks and conversions of option values (lists,
+bounds, tokenizer, preset, predictions format, label check) into the library's options, and the report of a user
+error (``zheval: error: …``, exit code 2, no traceback).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
+
+__all__ = [
+    "Format",
+    "UserError",
+    "run_command",
+    "apply_quiet",
+    "note",
+    "split_list",
+    "MAX_BOOTSTRAP",
+    "MAX_SEED",
+    "bootstrap_bound",
+    "seed_bound",
+    "CLI_TOKENIZERS",
+    "CLI_PRESETS",
+    "check_tokenizer",
+    "check_predictions_format",
+    "check_label_check",
+    "preset_options",
+    "bleu_options",
+    "tokenizer_options",
+]
+
+class Format(str, Enum):
+    """``--format`` of a report: an aligned ``table``, ``json`` (everything), or ``markdown``."""
+
+    table = "table"
+    json = "json"
+    markdown = "markdown"
+
+
+class UserError(Exception):
+    """A problem with the user's input or options: reported as ``zheval: error: …`` with exit code 2."""
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"zheval: error: {message}", err=True)
+    raise typer.Exit(code=2)
+
+
+def run_command(fn):
+    """Call ``fn()``; user errors become a message and exit code 2 (never a traceback)."""
+    from ..adapters.duck.load import DuckFormatError
+
+    try:
+        return fn()
+    except typer.Exit:
+        raise
+    except (UserError, DuckFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+        _fail(str(exc))
+    except (ValueError, TypeError) as exc:
+        _fail(str(exc))
+    except OSError as exc:
+        _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+
+
+def apply_quiet(quiet: bool) -> None:
+    """``--quiet``: turn off datasets' progress bars (nothing else changes)."""
+    if quiet:
+        import datasets
+
+        datasets.disable_progress_bars()
+
+
+def note(message: str) -> None:
+    """Print ``zheval: note: <message>`` on stderr."""
+    typer.echo(f"zheval: note: {message}", err=True)
+
+
+def split_list(value: str, option: str | None = None) -> list[str]:
+    """Split a comma list; an entry given twice is kept once, with a note naming ``option``."""
+    if value is None or value.strip().lower() in ("", "none"):
+        return []
+    items = [v.strip() for v in value.split(",") if v.strip()]
+    out = list(dict.fromkeys(items))
+    if len(out) != len(items):
+        twice = [v for v in out if items.count(v) > 1]
+        note(f"{option or 'the list'} names {', '.join(repr(v) for v in twice)} more than once; each is used once")
+    return out
+
+
+#: Most bootstrap resamples ``--bootstrap`` accepts and largest ``--seed``: the library's bounds
+#: (:data:`zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`, :data:`zheval.results.reducers.MAX_SEED`).
+MAX_BOOTSTRAP = MAX_BOOTSTRAP_RESAMPLES
+
+
+def bootstrap_bound(value: int) -> int:
+    """typer callback of ``--bootstrap``: the value, or ``typer.BadParameter`` above :data:`MAX_BOOTSTRAP`."""
+    if value is not None and value > MAX_BOOTSTRAP:
+        raise typer.BadParameter(
+            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES); "
+            "1,000-10,000 resamples give stable 95% intervals"
+        )
+    return value
+
+
+def seed_bound(value: int) -> int:
+    """typer callback of ``--seed``: the value, or ``typer.BadParameter`` outside 0 … :data:`MAX_SEED`."""
+    if value is not None and not 0 <= value <= MAX_SEED:
+        raise typer.BadParameter(f"{value} is not a valid seed; seeds are integers from 0 to {MAX_SEED} (2**32 - 1)")
+    return value
+
+
+#: Tokenizer names the command line accepts (``--help`` lists exactly these, and so does the error message).
+CLI_TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
+
+
+def check_tokenizer(tokenizer: Optional[str]) -> None:
+    """Raise :class:`UserError` for a ``--tokenizer`` not in :data:`CLI_TOKENIZERS` (``None``: the default)."""
+    if tokenizer is not None and tokenizer not in CLI_TOKENIZERS:
+        raise UserError(f"unknown tokenizer {tokenizer!r}; valid: {', '.join(CLI_TOKENIZERS)}")
+def check_predictions_format(fmt: str) -> None:
+    """Raise :class:`UserError` for an unknown ``--predictions-format``."""
+    from ..adapters.duck.predictions import PREDICTION_FORMATS
+
+    if fmt not in PREDICTION_FORMATS:
+        raise UserError(f"unknown --predictions-format {fmt!r}; valid: {', '.join(PREDICTION_FORMATS)}")
+
+
+def check_label_check(value: str) -> str:
+    """The ``--label-check`` value, or :class:`UserError` when it is unknown."""
+    from ..adapters.duck.predictions import LABEL_CHECKS
+
+    if value not in LABEL_CHECKS:
+        raise UserError(f"unknown --label-check {value!r}; valid: {', '.join(LABEL_CHECKS)}")
+    return value
+
+
+#: ``--preset`` values the 小黄鸭 report implements (the other library presets are refused with the reason).
+CLI_PRESETS = ("sacrebleu-zh",)
+
+
+def preset_options(preset: Optional[str], metrics: list) -> dict:
+    """BLEU options for ``--preset`` (merged into the BLEU options; explicit options still override it)."""
+    if preset is None:
+        return {}
+    if preset == "sacrebleu-zh":
+        if metrics != ["bleu"]:
+            raise UserError(
+                "--preset sacrebleu-zh is a BLEU preset (sacrebleu's corpus_bleu with tokenize='zh' on the raw "
+                "text) and has no ROUGE counterpart: add --metrics bleu, or use -t sacrebleu-zh to tokenise both "
+                "metrics that way"
+            )
+        return {"preset": "sacrebleu-zh"}
+    if preset == "llamafactory":
+        raise UserError(
+            "--preset llamafactory reproduces LLaMA-Factory's own numbers (the mean of per-item sentence BLEU-4 "
+            "with NLTK smoothing method 3, and rouge-chinese ROUGE on jieba words); this report scores corpus BLEU "
+            "with item-level intervals and cannot reproduce them. For LLaMA-Factory's numbers use "
+            "compute_bleu/compute_rouge(..., preset='llamafactory') or the chinese_bleu/chinese_rouge modules; "
+            "-t llamafactory-char uses its BLEU tokenisation here"
+        )
+    if preset == "rouge155":
+        raise UserError(
+            "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "
+            "multi-reference counts) that the 小黄鸭 report does not implement: use compute_rouge(..., "
+            "preset='rouge155') or the chinese_rouge module; --multi-ref pool gives its multi-reference rule here"
+        )
+    raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(CLI_PRESETS)} "
+                    "(llamafactory and rouge155 exist in the library only)")
+
+
+def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
+    """BLEU options of ``--smooth`` and ``--max-order`` (the ones not given are left out: the defaults apply)."""
+    opts = {}
+    if smooth is not None:
+        opts["smooth_method"] = smooth
+    if max_order is not None:
+        opts["max_order"] = max_order
+    return opts
+
+
+def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,
+                 punct: Optional[str] = None) -> dict:
+    """Tokenizer options of :func:`zheval.tokenizers.get_tokenizer` from the command line (unset ones omitted, so
+    the tokenizer's defaults apply and the preset tokenizers, which take no option, still work)."""
+    from ..adapters.duck.load import encoding_problem
+
+    opts: dict = {}
+    if jieba_hmm:
+        opts["jieba_hmm"] = True
+    if t2s:
+        opts["t2s"] = True
+    if normalize is not None:
+        opts["normalize"] = normalize
+    if punct is not None:
+        opts["punct"] = punct
+    if terms is not None:
+        raw = terms.read_bytes()
+        enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(terms))
+        if enc:
+            raise UserError(f"--terms {terms}: {enc}")
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = raw[:exc.start].count(b"\n") + 1
+            raise UserError(f"--terms {terms}:{line}: not valid UTF-8 ({exc.reason})") from None
+        opts["terms"] = [t.strip() for t in text.splitlines() if t.strip()]
+    return opts

@@ -1,0 +1,175 @@
+"""Text diagnostics of predictions against their references: length ratio, truncation (how a text ends:
+:func:`ending_kind`), empty predictions and reference counts (:func:`compute_diagnostics` → :class:`Diagnostics`).
+Computed from the normalised texts, never from scores; no number of a metric depends on them.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+__all__ = [
+    "FINAL_PUNCT",
+    "LENGTH_RATIO_WARN",
+    "Diagnostics",
+    "ending_kind",
+    "compute_diagnostics",
+]
+
+LENGTH_RATIO_WARN = 0.30
+"""Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
+
+FINAL_PUNCT = "。！？!?…~～.；;"
+"""Sentence-final marks: a prediction ending in one of these (optionally followed by closing quotes/brackets or an
+emoji) is not counted as truncated."""
+_CLOSERS = "\"'”’」』）)】》〉]"
+_OPEN_ENDINGS = "，,、：:（(“‘「『《【-—"
+_DANGLING = ("因为", "所以", "但是", "而且", "并且", "如果", "或者", "以及", "比如", "包括", "然后", "和", "与", "及", "或", "把", "被", "向", "从", "跟")
+
+
+def _is_emoji(c: str) -> bool:
+    return unicodedata.category(c) == "So"
+
+
+def ending_kind(text: str) -> str:
+    """Classify how a (normalised) prediction ends.
+
+    Returns:
+        ``"empty"``; ``"final"`` (ends in a sentence-final mark of :data:`FINAL_PUNCT`, optionally followed by
+        closing quotes/brackets, or in an emoji); ``"mid_word"`` (ends in a comma/colon/opening bracket or a
+        dangling connective such as ``因为``/``和``/``把`` — cut in the middle of a clause); or ``"no_final_punct"``
+        (anything else: the text just stops).
+    """
+    t = text.rstrip()
+    if not t:
+        return "empty"
+    core = t.rstrip(_CLOSERS) or t
+    last = core[-1]
+    if last in FINAL_PUNCT or _is_emoji(last):
+        return "final"
+    if last in _OPEN_ENDINGS or core.endswith(_DANGLING):
+        return "mid_word"
+    return "no_final_punct"
+
+
+def _nchars(text: str) -> int:
+    return sum(1 for c in text if not c.isspace())
+
+
+@dataclass
+class Diagnostics:
+    """Output checks the 小黄鸭 seeds call for (lengths in normalised characters, whitespace excluded).
+
+    Attributes:
+        n_items: items checked.
+        length_ratio: mean over items of ``len(prediction) / mean(len(reference))``; ``length_ratio_corpus``: the
+            same with totals; a warning is raised when ``length_ratio`` is outside ``1 ± LENGTH_RATIO_WARN``.
+        truncated / truncation_rate: non-empty predictions that do not end a sentence (``ending_kind`` is
+            ``no_final_punct`` or ``mid_word``); ``endings``: counts per ending kind; ``reference_truncation_rate``:
+            the same rate over all references, the data's own baseline.
+        empty_predictions: count (empty after normalisation); ``empty_ids``: their ids (first 20).
+        ref_count_distribution: ``{references per item: items}``.
+        warnings: human-readable warnings.
+    """
+
+    n_items: int
+    length_ratio: float
+    length_ratio_corpus: float
+    truncated: int
+    truncation_rate: float
+    endings: dict
+    reference_truncation_rate: float
+    empty_predictions: int
+    empty_ids: list
+    ref_count_distribution: dict
+    warnings: list
+
+    def to_dict(self) -> dict:
+        return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()}
+
+    def lines(self) -> list[str]:
+        """Human-readable summary lines."""
+        dist = ", ".join(f"{k} refs: {v}" for k, v in sorted(self.ref_count_distribution.items()))
+        return [
+            f"length ratio (prediction / reference, chars): mean {self.length_ratio:.2f}, corpus {self.length_ratio_corpus:.2f}",
+            f"truncation: {self.truncated}/{self.n_items} ({self.truncation_rate:.1%}) do not end a sentence "
+            f"(no final punctuation {self.endings.get('no_final_punct', 0)}, mid-clause {self.endings.get('mid_word', 0)}); "
+            f"references: {self.reference_truncation_rate:.1%}",
+            f"empty predictions: {self.empty_predictions}"
+            + (f" ({', '.join(self.empty_ids[:5])}{', …' if len(self.empty_ids) > 5 else ''})" if self.empty_ids else ""),
+            f"references per item: {dist}",
+        ]
+
+
+def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
+                        normalize=True) -> Diagnostics:
+    """Compute :class:`Diagnostics` for predictions against their (ragged) references.
+
+    Args:
+        predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
+            empty-prediction list (default: indices); normalize: normaliser spec applied first
+            (:func:`zheval.text.normalize.get_normalizer`).
+
+    Raises:
+        ValueError: different lengths.
+    """
+    from ..text.normalize import get_normalizer
+
+    if len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    norm = get_normalizer(normalize)
+    ids = list(ids) if ids is not None else [str(i) for i in range(len(predictions))]
+    ratios, pred_total, ref_total = [], 0, 0.0
+    endings: dict = {"final": 0, "no_final_punct": 0, "mid_word": 0, "empty": 0}
+    empty_ids = []
+    ref_trunc = ref_n = 0
+    dist: dict = {}
+    for i, (p, rs) in enumerate(zip(predictions, references)):
+        np_ = norm(p)
+        lp = _nchars(np_)
+        nrs = [norm(r) for r in rs]
+        lr = sum(_nchars(r) for r in nrs) / len(nrs) if nrs else 0.0
+        if lr > 0:
+            ratios.append(lp / lr)
+        pred_total += lp
+        ref_total += lr
+        kind = ending_kind(np_)
+        endings[kind] += 1
+        if kind == "empty":
+            empty_ids.append(ids[i])
+        for r in nrs:
+            ref_n += 1
+            ref_trunc += ending_kind(r) in ("no_final_punct", "mid_word")
+        dist[len(rs)] = dist.get(len(rs), 0) + 1
+    n = len(predictions)
+    truncated = endings["no_final_punct"] + endings["mid_word"]
+    ratio = float(np.mean(ratios)) if ratios else 0.0
+    warnings = []
+    if n and abs(ratio - 1) > LENGTH_RATIO_WARN:
+        warnings.append(
+            f"predictions are on average {abs(ratio - 1):.0%} {'shorter' if ratio < 1 else 'longer'} than the references "
+            f"(ratio {ratio:.2f}, beyond ±{LENGTH_RATIO_WARN:.0%}): BLEU's brevity penalty and ROUGE precision/recall "
+            "are affected"
+        )
+    rate = truncated / n if n else 0.0
+    ref_rate = ref_trunc / ref_n if ref_n else 0.0
+    if n and rate > max(0.1, 2 * ref_rate):
+        warnings.append(f"{rate:.0%} of predictions do not end a sentence (references: {ref_rate:.0%}): check max_new_tokens / truncation")
+    if endings["empty"]:
+        warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
+    return Diagnostics(
+        n_items=n,
+        length_ratio=ratio,
+        length_ratio_corpus=pred_total / ref_total if ref_total else 0.0,
+        truncated=truncated,
+        truncation_rate=rate,
+        endings=endings,
+        reference_truncation_rate=ref_rate,
+        empty_predictions=endings["empty"],
+        empty_ids=empty_ids[:20],
+        ref_count_distribution=dict(sorted(dist.items())),
+        warnings=warnings,
+    )
