@@ -19,7 +19,7 @@ from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
                    is_punct_or_symbol, normalize_terms, term_pattern)
 
-__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "addable_term", "jieba_dict_key"]
+__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "addable_term", "dictionary_sha", "jieba_dict_key"]
 
 # Private jieba instances are initialised one at a time (one initialisation per instance, whatever the number of
 # threads), and jieba's start-up log lines are dropped for the initialising thread only, by a filter on jieba's

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import SHARED_DATA, read_jsonl
 from zheval.fast import usable_for
 from zheval.tokenizers import get_tokenizer
 from zheval.tokenizers.corpus import tokenize_corpus
@@ -43,13 +42,12 @@ def _bare_jieba_rs():
 
 
 @pytest.mark.parametrize("terms", [None, TERMS])
-def test_shared_data_words_are_jieba_0421_words(terms):
-    if not (SHARED_DATA / "csl_ts_test.jsonl").exists():
-        pytest.skip("shared data not present")
+def test_shared_data_words_are_jieba_0421_words(terms, crosswoz_single, crosswoz_groups, csl_rows):
     texts = []
-    for name in ("crosswoz_single_turn.jsonl", "crosswoz_same_query_groups.jsonl", "csl_ts_test.jsonl"):
-        for row in read_jsonl(name):
+    for rows in (crosswoz_single, crosswoz_groups, csl_rows):
+        for row in rows:
             texts += [v for k, v in row.items() if isinstance(v, str) and k != "id"] + list(row.get("responses", []))
+    assert len(texts) > 6000  # every query, response, document and summary
     tok = JiebaTokenizer(terms=terms)
     seg = jieba_rs_segmenter(tok)
     for t in texts:
