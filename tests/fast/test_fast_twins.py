@@ -8,6 +8,7 @@ or a public function of the fast modules that is neither in the table nor a name
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import random
@@ -29,11 +30,13 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.text.normalize_corpus:codepoints_of", "zheval.text.normalize_corpus:is_simple_for_nfkc",
                    "zheval.text.normalize_corpus:whitespace_mask", "zheval.fast.union_lcs:packed_words",
                    "zheval.fast.keys:runs", "zheval.fast.keys:sort_with_index", "zheval.fast.keys:unique_inverse",
-                   "zheval.fast.keys:lookup", "zheval.tokenizers.jieba_rs:build_jieba_rs",
+                   "zheval.fast.keys:lookup", "zheval.fast.skip_bigrams:skip_bigram_totals",
+                   "zheval.fast.skip_bigrams:skip_bigrams_fit", "zheval.tokenizers.jieba_rs:build_jieba_rs",
                    "zheval.tokenizers.jieba_rs:rjieba_version"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
-                "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs")
+                "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
+                "zheval.fast.skip_bigrams")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -220,6 +223,53 @@ def check_pair_clipped_hits(real):
             assert got.tolist() == want
 
 
+def check_skip_bigram_counts_by_text(real):
+    from zheval.fast import skip_bigrams
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        V = layout.vocab_size
+        for chunk in (skip_bigrams.CHUNK_KEYS, 5):  # one chunk, and many chunks (one text alone may exceed one)
+            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
+                for skip in (None, 0, 1, 4, 9):
+                    nc = skip_bigrams.skip_bigram_counts_by_text(tokens, offsets, V, skip)
+                    totals = skip_bigrams.skip_bigram_totals(layout.lengths, skip)
+                    for t, seq in enumerate(layout.token_ids):
+                        want = ref_rouge.skip_bigram_counts(list(seq), skip)
+                        lo, hi = nc.offsets[t], nc.offsets[t + 1]
+                        got = {divmod(int(i), V): int(c) for i, c in zip(nc.ids[lo:hi], nc.counts[lo:hi])}
+                        assert got == dict(want) and totals[t] == sum(want.values())
+
+
+def check_pair_skip_bigram_hits(real):
+    from zheval.fast import skip_bigrams
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        hyp = layout.hyp[layout.pair_item]
+        for chunk in (skip_bigrams.CHUNK_KEYS, 7):
+            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
+                for skip in (None, 0, 4):
+                    nc = skip_bigrams.skip_bigram_counts_by_text(tokens, offsets, layout.vocab_size, skip)
+                    got = skip_bigrams.pair_skip_bigram_hits(nc, hyp, layout.ref)
+                    want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
+                                                      ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
+                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+                    assert got.tolist() == want
+
+
+@contextlib.contextmanager
+def _patched(module, name, value):
+    old = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, old)
+
+
 def _token_items(corpus):
     return ([p.tokens for p in corpus.predictions], [[r.tokens for r in rs] for rs in corpus.references])
 
@@ -278,7 +328,8 @@ def check_scores_from_pair_stats(real):
 def check_corpus_rouge_scores(real):
     from zheval.fast.rouge import corpus_rouge_scores
 
-    types = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"]
+    types = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeS0", "rougeS4", "rougeSU4", "rougeS*",
+             "rougeSU*", "rougeSU1"]
     for corpus in token_corpora(real):
         for multi_ref in ref_rouge.MULTI_REF_MODES:
             got = corpus_rouge_scores(corpus, types, multi_ref)
@@ -298,6 +349,8 @@ CHECKS = {
     "zheval.tokenizers.jieba_rs:jieba_rs_segmenter": check_jieba_rs_segmenter,
     "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
+    "zheval.fast.skip_bigrams:skip_bigram_counts_by_text": check_skip_bigram_counts_by_text,
+    "zheval.fast.skip_bigrams:pair_skip_bigram_hits": check_pair_skip_bigram_hits,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,
     "zheval.fast.bleu:corpus_stats": check_corpus_stats,
     "zheval.fast.bleu:layout_stats": check_layout_stats,

@@ -331,7 +331,17 @@ def rouge_items(
 
 def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[SharedTokens]) -> RougeItems:
     """Items under no preset: each type from the fast twin when :func:`usable_for` allows, else item by item."""
-    fast = [t for t in types if usable_for("rouge_type", kind=parse_rouge_type(t).kind, preset=config.preset)]
+    lengths = np.diff(corpus.text_offsets)
+    longest = int(lengths.max()) if len(lengths) else 0
+
+    def twin_serves(t: str) -> bool:
+        rt = parse_rouge_type(t)
+        if not usable_for("rouge_type", kind=rt.kind, preset=config.preset):
+            return False
+        return rt.kind not in ("S", "SU") or usable_for("skip_bigrams", longest=longest, skip=rt.skip,
+                                                           vocab_size=len(corpus.vocab), n_texts=len(lengths))
+
+    fast = [t for t in types if twin_serves(t)]
     rest = [t for t in types if t not in fast]
     cols: Dict[str, tuple] = {}
     if fast:

@@ -47,16 +47,20 @@ TWINS: tuple[Twin, ...] = (
          "item_stats of every item of a corpus layout, stacked"),
     Twin("zheval.fast.union_lcs:union_lcs_hits_pairs", "zheval.definitions.rouge:summary_level_lcs_hits",
          "the ROUGE-Lsum union-LCS hits of every (prediction, reference) pair"),
+    Twin("zheval.fast.skip_bigrams:skip_bigram_counts_by_text", "zheval.definitions.rouge:skip_bigram_counts",
+         "the same skip-bigram multiset (pair (a, b) as id a * V + b) of every text, for every skip distance"),
+    Twin("zheval.fast.skip_bigrams:pair_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
+         "sum over skip-bigrams of min(count in hypothesis, count in reference) for every pair"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
          "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
-         "per-item P, R, F of rougeN/rougeL/rougeLsum (bit for bit) of a tokenised corpus"),
+         "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU (bit for bit) of a tokenised corpus"),
 )
 
 _log = logging.getLogger("zheval.fast")
 
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
-FAST_ROUGE_KINDS = ("N", "L", "Lsum")
+FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU")
 
 
 def _jieba_rs_usable(tok) -> bool:
@@ -80,11 +84,15 @@ def usable_for(task: str, **request) -> bool:
       (:func:`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
       whose normalisation is its normaliser on the whole text.
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
-      kind -- rougeN, rougeL, rougeLsum -- and no preset replaces the per-reference formula.
+      kind -- rougeN, rougeL, rougeLsum, rougeS, rougeSU -- and no preset replaces the per-reference formula.
     * ``"jieba_rs"`` (``tokenizer``): :func:`zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
       tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off, rjieba
       :data:`~zheval.tokenizers.jieba_rs.RJIEBA_VERSION` installed (the words were proven equal for exactly that
       pair of versions, with and without terms, on the shared data and on random text of every character class).
+    * ``"skip_bigrams"`` (``longest``, ``skip``, ``vocab_size``, ``n_texts``): :mod:`zheval.fast.skip_bigrams` counts
+      the ROUGE-S/SU skip-bigrams (maximum skip ``skip``, None = unlimited) of ``n_texts`` texts of at most
+      ``longest`` tokens over ``vocab_size`` ids within its memory and 62-bit key bounds (asked for S and SU types
+      on top of ``"rouge_type"``).
     * ``"union_lcs"`` (``reference_words``): :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
       ROUGE-Lsum union-LCS of pairs whose packed reference has this many 64-bit words (at most
       :data:`zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
@@ -115,6 +123,10 @@ def _decide(task: str, request: dict) -> bool:
         return 0 < request["reference_words"] <= MAX_WORDS
     if task == "jieba_rs":
         return _jieba_rs_usable(request["tokenizer"])
+    if task == "skip_bigrams":
+        from .skip_bigrams import skip_bigrams_fit
+
+        return skip_bigrams_fit(request["longest"], request["skip"], request["vocab_size"], request["n_texts"])
     if task == "normalize_corpus":
         tok = request["tokenizer"]
         return bool(tok.content_keyed and tok.batch_normalizable())
@@ -129,4 +141,4 @@ def _decide(task: str, request: dict) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, union_lcs, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, rouge_type, shared_tokens")

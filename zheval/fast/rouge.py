@@ -15,8 +15,12 @@ IEEE float operations for P, R, F and the multi-reference rule -- but organised 
   sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`);
 * P, R, F of all pairs and the per-item reduction over references run in numpy.
 
-Only ``rougeN``, ``rougeL`` and ``rougeLsum`` are handled here (:data:`BATCH_KINDS`); ``compute_rouge`` scores other
-types (W, S, SU) with the per-item scorer. Nothing is cached across calls.
+* ROUGE-S/SU hits of all pairs from :func:`zheval.fast.skip_bigrams.pair_skip_bigram_hits` (skip-bigram counts per
+  distinct text, :func:`zheval.fast.skip_bigrams.skip_bigram_counts_by_text`), plus the ROUGE-1 hits for SU.
+
+``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeS<d>``/``rougeS*`` and ``rougeSU<d>``/``rougeSU*`` are handled here
+(:data:`BATCH_KINDS`; S and SU where ``usable_for("skip_bigrams")`` allows); ``compute_rouge`` scores ROUGE-W (and
+S/SU beyond those bounds) with the per-item scorer. Nothing is cached across calls.
 """
 
 from __future__ import annotations
@@ -33,12 +37,13 @@ from .keys import unique_inverse
 from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
+from .skip_bigrams import pair_skip_bigram_hits, skip_bigram_counts_by_text, skip_bigram_totals, skip_bigrams_fit
 from ..definitions.rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
 
 __all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) scored by this module.
-BATCH_KINDS = ("N", "L", "Lsum")
+BATCH_KINDS = ("N", "L", "Lsum", "S", "SU")
 
 Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -200,8 +205,14 @@ def corpus_rouge_scores(
     types = [parse_rouge_type(t) for t in rouge_types]
     for rt in types:
         if rt.kind not in BATCH_KINDS:
-            raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL and rougeLsum, not {rt.name!r}")
+            raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL, rougeLsum, rougeS and rougeSU, not "
+                             f"{rt.name!r}")
     lay = layout if layout is not None else CorpusLayout.from_corpus(corpus)
+    longest = int(lay.lengths.max()) if len(lay.lengths) else 0
+    for rt in types:
+        if rt.kind in ("S", "SU") and not skip_bigrams_fit(longest, rt.skip, lay.vocab_size, len(lay.lengths)):
+            raise ValueError(f"{rt.name}: texts of {longest} tokens are beyond the skip-bigram twin's bounds "
+                             "(usable_for('skip_bigrams') says no; score it with the per-item scorer)")
     hyp = lay.hyp[lay.pair_item]
     nh = lay.lengths[hyp]
     nr = lay.lengths[lay.ref]
@@ -220,6 +231,7 @@ def corpus_rouge_scores(
     if orders:
         lay.ngram_counts(max(orders))  # all needed orders in one pass
     out: Dict[str, Arrays] = {}
+    skip_hits: Dict = {}
     for rt in types:
         if rt.kind == "N":
             th = np.maximum(nh - rt.n + 1, 0)
@@ -228,6 +240,16 @@ def corpus_rouge_scores(
                 hit = given[rt.n]
             else:
                 hit = pair_clipped_hits(lay.ngram_counts(rt.n), u_hyp, u_ref)[inverse]
+            stats = (hit, tr, th)
+        elif rt.kind in ("S", "SU"):
+            if rt.skip not in skip_hits:
+                nc = skip_bigram_counts_by_text(*lay.flat(), lay.vocab_size, rt.skip)
+                totals = skip_bigram_totals(lay.lengths, rt.skip)
+                skip_hits[rt.skip] = (pair_skip_bigram_hits(nc, u_hyp, u_ref)[inverse], totals[lay.ref], totals[hyp])
+            hit, tr, th = skip_hits[rt.skip]
+            if rt.kind == "SU":
+                uni = given[1] if 1 in given else pair_clipped_hits(lay.ngram_counts(1), u_hyp, u_ref)[inverse]
+                hit, tr, th = hit + uni, tr + nr, th + nh
             stats = (hit, tr, th)
         elif rt.kind == "L":
             stats = (hits_l, nr, nh)

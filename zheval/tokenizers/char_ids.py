@@ -71,7 +71,7 @@ def _classify(chars: str) -> np.ndarray:
 
 def _class_table(cp: np.ndarray) -> np.ndarray:
     """A lookup table ``code point -> class code`` covering ``cp``: each distinct character classified once."""
-    present = np.zeros(int(cp.max()) + 2, dtype=bool)
+    present = np.zeros(max(int(cp.max()), 10) + 2, dtype=bool)  # the separator (10) is always in the table
     present[cp] = True
     present[10] = True  # the separator
     u = np.flatnonzero(present)
