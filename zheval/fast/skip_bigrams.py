@@ -6,7 +6,7 @@ Pure functions on integer token ids (``0 <= id < vocab_size``); nothing is kept 
 
 Method (exact integer arithmetic only)
     1. **Keys.** The skip-bigram ``(tokens[i], tokens[i + g])`` of a text (``1 <= g <= skip + 1``, every g below
-       the text's length when ``skip`` is None) gets the id ``tokens[i] * V + tokens[i + g]`` (V = vocabulary
+       the text's length when ``skip`` is None; all (i, g) of a chunk of texts enumerated at once) gets the id ``tokens[i] * V + tokens[i + g]`` (V = vocabulary
        size), so two skip-bigrams have the same id iff their token pairs are equal.
     2. **Counts per text.** Sort ``text * V**2 + id``; runs give ``(text, id, count)`` ordered by text and id: an
        :class:`zheval.fast.ngrams.NgramCounts`, the per-text multiset ``skip_bigram_counts`` builds with a Counter.
@@ -108,13 +108,19 @@ def skip_bigram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_si
         end = (offsets[lo + 1:hi + 1] - t0)[text_of]
         first = text_of * G + seg * V  # the key of position i without its second token
         pos = np.arange(t1 - t0, dtype=np.int64)
-        max_gap = (int(lengths[lo:hi].max()) - 1 if hi > lo else 0) if skip is None else skip + 1
+        partners = end - pos - 1  # positions after i in its text
+        if skip is not None:
+            np.minimum(partners, skip + 1, out=partners)
+        n_keys = int(partners.sum())
         keys = []
-        for g in range(1, max_gap + 1):
-            pos = pos[pos + g < end[pos]]
-            if not len(pos):
-                break
-            keys.append(first[pos] + seg[pos + g])
+        if n_keys:
+            # every (i, i + g), 1 <= g <= partners[i], at once: i repeated, g counted up within each run
+            i = np.repeat(pos, partners)
+            run_start = np.cumsum(partners) - partners
+            j = np.arange(n_keys, dtype=np.int64)
+            j -= np.repeat(run_start, partners)
+            j += i + 1
+            keys.append(first[i] + seg[j])
         if keys:
             key = np.concatenate(keys)
             key.sort()
