@@ -36,7 +36,7 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
-                "zheval.fast.skip_bigrams")
+                "zheval.fast.skip_bigrams", "zheval.fast.wlcs")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -260,6 +260,23 @@ def check_pair_skip_bigram_hits(real):
                     assert got.tolist() == want
 
 
+def check_wlcs_pairs(real):
+    from zheval.definitions.lcs import wlcs
+    from zheval.fast import wlcs as fast_wlcs
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        hyp = layout.hyp[layout.pair_item]
+        for cells in (fast_wlcs.GROUP_CELLS, 40):  # one group, and many small groups
+            with _patched(fast_wlcs, "GROUP_CELLS", cells):
+                for weight in (1.2, 1.0, 2.0, 0.5):
+                    got = fast_wlcs.wlcs_pairs(tokens, offsets, layout.ref, hyp, weight)
+                    want = [wlcs(list(layout.token_ids[r]), list(layout.token_ids[h]), weight)
+                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+                    assert got.tolist() == want
+
+
 @contextlib.contextmanager
 def _patched(module, name, value):
     old = getattr(module, name)
@@ -329,11 +346,11 @@ def check_corpus_rouge_scores(real):
     from zheval.fast.rouge import corpus_rouge_scores
 
     types = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeS0", "rougeS4", "rougeSU4", "rougeS*",
-             "rougeSU*", "rougeSU1"]
+             "rougeSU*", "rougeSU1", "rougeW"]
     for corpus in token_corpora(real):
-        for multi_ref in ref_rouge.MULTI_REF_MODES:
-            got = corpus_rouge_scores(corpus, types, multi_ref)
-            scorer = ref_rouge.make_item_scorer(types, multi_ref)
+        for multi_ref, weight in zip(ref_rouge.MULTI_REF_MODES, (1.2, 2.0, 0.5, 1.0)):
+            got = corpus_rouge_scores(corpus, types, multi_ref, rouge_w_weight=weight)
+            scorer = ref_rouge.make_item_scorer(types, multi_ref, rouge_w_weight=weight)
             want = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions,
                                                                                       corpus.references)]
             for t in types:
@@ -351,6 +368,7 @@ CHECKS = {
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
     "zheval.fast.skip_bigrams:skip_bigram_counts_by_text": check_skip_bigram_counts_by_text,
     "zheval.fast.skip_bigrams:pair_skip_bigram_hits": check_pair_skip_bigram_hits,
+    "zheval.fast.wlcs:wlcs_pairs": check_wlcs_pairs,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,
     "zheval.fast.bleu:corpus_stats": check_corpus_stats,
     "zheval.fast.bleu:layout_stats": check_layout_stats,

@@ -348,7 +348,7 @@ def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[
         layout = shared.layout if shared is not None else CorpusLayout.from_corpus(corpus)
         pair_hits = shared.pair_ngram_hits() if shared is not None else None
         cols.update(corpus_rouge_scores(corpus, fast, config.multi_ref, config.beta, layout=layout,
-                                        pair_ngram_hits=pair_hits))
+                                        pair_ngram_hits=pair_hits, rouge_w_weight=config.rouge_w_weight))
     if rest:
         scorer = make_item_scorer(rest, config.multi_ref, config.beta, config.rouge_w_weight)
         per_item = [scorer(p.sentences, [r.sentences for r in rs])

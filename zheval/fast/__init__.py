@@ -51,16 +51,18 @@ TWINS: tuple[Twin, ...] = (
          "the same skip-bigram multiset (pair (a, b) as id a * V + b) of every text, for every skip distance"),
     Twin("zheval.fast.skip_bigrams:pair_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
          "sum over skip-bigrams of min(count in hypothesis, count in reference) for every pair"),
+    Twin("zheval.fast.wlcs:wlcs_pairs", "zheval.definitions.lcs:wlcs",
+         "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, for every weight"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
          "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
-         "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU (bit for bit) of a tokenised corpus"),
+         "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU/rougeW (bit for bit) of a tokenised corpus"),
 )
 
 _log = logging.getLogger("zheval.fast")
 
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
-FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU")
+FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 
 
 def _jieba_rs_usable(tok) -> bool:
@@ -84,7 +86,7 @@ def usable_for(task: str, **request) -> bool:
       (:func:`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
       whose normalisation is its normaliser on the whole text.
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
-      kind -- rougeN, rougeL, rougeLsum, rougeS, rougeSU -- and no preset replaces the per-reference formula.
+      kind -- rougeN, rougeL, rougeLsum, rougeS, rougeSU, rougeW -- and no preset replaces the per-reference formula.
     * ``"jieba_rs"`` (``tokenizer``): :func:`zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
       tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off, rjieba
       :data:`~zheval.tokenizers.jieba_rs.RJIEBA_VERSION` installed (the words were proven equal for exactly that

@@ -18,9 +18,12 @@ IEEE float operations for P, R, F and the multi-reference rule -- but organised 
 * ROUGE-S/SU hits of all pairs from :func:`zheval.fast.skip_bigrams.pair_skip_bigram_hits` (skip-bigram counts per
   distinct text, :func:`zheval.fast.skip_bigrams.skip_bigram_counts_by_text`), plus the ROUGE-1 hits for SU.
 
-``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeS<d>``/``rougeS*`` and ``rougeSU<d>``/``rougeSU*`` are handled here
-(:data:`BATCH_KINDS`; S and SU where ``usable_for("skip_bigrams")`` allows); ``compute_rouge`` scores ROUGE-W (and
-S/SU beyond those bounds) with the per-item scorer. Nothing is cached across calls.
+* ROUGE-W: the weighted LCS of all pairs from :func:`zheval.fast.wlcs.wlcs_pairs` (same floats as
+  :func:`zheval.definitions.lcs.wlcs`); its P, R, F and the multi-reference rule per item with
+  :func:`zheval.definitions.rouge.combine_references` itself (the ``** (1 / w)`` of the reference, in Python).
+
+Every kind is handled here (:data:`BATCH_KINDS`; S and SU where ``usable_for("skip_bigrams")`` allows, else
+``compute_rouge`` scores them with the per-item scorer). Nothing is cached across calls.
 """
 
 from __future__ import annotations
@@ -37,13 +40,15 @@ from .keys import unique_inverse
 from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
+from .wlcs import wlcs_pairs
 from .skip_bigrams import pair_skip_bigram_hits, skip_bigram_counts_by_text, skip_bigram_totals, skip_bigrams_fit
-from ..definitions.rouge import MULTI_REF_MODES, parse_rouge_type, summary_and_text_lcs_hits
+from ..definitions.rouge import (MULTI_REF_MODES, check_scorer_options, combine_references, parse_rouge_type,
+                                 summary_and_text_lcs_hits)
 
 __all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) scored by this module.
-BATCH_KINDS = ("N", "L", "Lsum", "S", "SU")
+BATCH_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 
 Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -178,6 +183,23 @@ def scores_from_pair_stats(
     return p[best], r[best], f[best]
 
 
+def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, beta: float, rouge_w_weight: float):
+    """Per-item ROUGE-W: WLCS of every distinct pair at once, then the reference's per-reference formula and
+    multi-reference rule item by item (``** (1 / w)`` in Python floats, as the reference computes it)."""
+    _, weight = check_scorer_options(["rougeW"], multi_ref, beta, rouge_w_weight)
+    inv_w = 1.0 / weight
+    tokens, offsets = lay.flat()
+    hits = wlcs_pairs(tokens, offsets, u_ref, u_hyp, weight)[inverse].tolist()
+    nh_l, nr_l = nh.tolist(), nr.tolist()
+    ps, rs, fs = [], [], []
+    for s, k in zip(lay.ref_starts.tolist(), lay.ref_counts.tolist()):
+        stats = [((hits[q] if nh_l[q] and nr_l[q] else 0.0), nr_l[q] ** weight, nh_l[q] ** weight)
+                 for q in range(s, s + k)]
+        sc = combine_references(stats, multi_ref, beta, inv_w)
+        ps.append(sc.precision), rs.append(sc.recall), fs.append(sc.fmeasure)
+    return np.asarray(ps, dtype=np.float64), np.asarray(rs, dtype=np.float64), np.asarray(fs, dtype=np.float64)
+
+
 def corpus_rouge_scores(
     corpus: TokenizedCorpus,
     rouge_types: Sequence[str],
@@ -185,6 +207,7 @@ def corpus_rouge_scores(
     beta: float = 1.0,
     layout: CorpusLayout | None = None,
     pair_ngram_hits: "Dict[int, np.ndarray] | None" = None,
+    rouge_w_weight: float = 1.2,
 ) -> Dict[str, Arrays]:
     """Per-item ROUGE of a tokenised corpus: ``{type: (P, R, F)}``, each a ``(n_items,)`` float64 array in [0, 1].
 
@@ -199,6 +222,7 @@ def corpus_rouge_scores(
         pair_ngram_hits: ``{n: (P,) int64}`` ROUGE-N hits of every pair (layout pair order) already computed -- by
             BLEU's pass in :func:`zheval.compute.joint.score` (:func:`zheval.definitions.bleu.layout_stats` ``pair_orders``); those
             orders are not counted again.
+        rouge_w_weight: w of ROUGE-W's f(k) = k**w (as :func:`zheval.definitions.rouge.make_item_scorer`).
     Raises:
         ValueError: a type this module does not handle, unknown ``multi_ref``.
     """
@@ -233,6 +257,9 @@ def corpus_rouge_scores(
     out: Dict[str, Arrays] = {}
     skip_hits: Dict = {}
     for rt in types:
+        if rt.kind == "W":
+            out[rt.name] = _rouge_w(lay, u_hyp, u_ref, inverse, nh, nr, multi_ref, beta, rouge_w_weight)
+            continue
         if rt.kind == "N":
             th = np.maximum(nh - rt.n + 1, 0)
             tr = np.maximum(nr - rt.n + 1, 0)
