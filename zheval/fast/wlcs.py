@@ -10,8 +10,8 @@ Method
     ``base + f(run length)`` -- and every cell is computed with the same IEEE operations in the same order:
     a match takes the upper-left cell's base and run length + 1; otherwise the value is the larger of the upper and
     the left cell's value (the upper one on a tie: the same float either way), which becomes the base, run length
-    0. Pairs are grouped by size (pairs sorted by (rows, columns), groups of at most :data:`GROUP_CELLS` padded
-    cells); within a group the table is filled row by row for all pairs at once, the upper-left and upper values of a
+    0. Pairs are grouped by size (the same band of :data:`BAND` rows and of :data:`BAND` columns, groups
+    of at most :data:`GROUP_CELLS` padded cells); within a group the table is filled row by row for all pairs at once, the upper-left and upper values of a
     row as whole-row array operations and the left-to-right dependence as one vector step per column. Padding
     tokens never match, and a cell depends only on cells above and to the left, so each pair's value is read at its
     own (rows, columns) cell.
@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["GROUP_CELLS", "wlcs_pairs"]
+__all__ = ["BAND", "GROUP_CELLS", "wlcs_pairs"]
 
 #: Padded cells (pairs x rows x columns) of one group.
-GROUP_CELLS = 1 << 22
+GROUP_CELLS = 1 << 24
+#: Width of the row and column bands that group pairs of similar size (padding stays below a band per side).
+BAND = 48
 
 
 def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np.ndarray,
@@ -52,22 +54,19 @@ def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np
     longest = int(np.minimum(m_all[live], n_all[live]).max())
     # f(k) with Python's float power, as the reference builds its table
     fw = np.array([k**weight for k in range(longest + 2)], dtype=np.float64)
-    order = live[np.lexsort((n_all[live], m_all[live]))]
-    lo = 0
-    while lo < len(order):
-        m = int(m_all[order[lo]])
-        hi = lo + 1
-        n = int(n_all[order[lo]])
-        # grow the group while its padded table stays within GROUP_CELLS (pairs are sorted by rows, then columns)
-        while hi < len(order):
-            m2, n2 = int(m_all[order[hi]]), max(n, int(n_all[order[hi]]))
-            if (hi + 1 - lo) * m2 * n2 > GROUP_CELLS and hi > lo:
-                break
-            m, n = m2, n2
-            hi += 1
-        idx = order[lo:hi]
-        out[idx] = _group(tokens, offsets, ref[idx], can[idx], m_all[idx], n_all[idx], m, n, fw)
-        lo = hi
+    # groups: pairs in the same band of rows and of columns (BAND wide), split to at most GROUP_CELLS padded cells
+    band = ((m_all[live] + BAND - 1) // BAND) * (int(n_all.max()) // BAND + 2) + (n_all[live] + BAND - 1) // BAND
+    order = live[np.argsort(band, kind="stable")]
+    band = np.sort(band, kind="stable")
+    edges = np.flatnonzero(np.diff(band)) + 1
+    for part in np.split(order, edges):
+        m = int(m_all[part].max())
+        n = int(n_all[part].max())
+        step = max(1, GROUP_CELLS // (m * n))
+        for lo in range(0, len(part), step):
+            idx = part[lo:lo + step]
+            out[idx] = _group(tokens, offsets, ref[idx], can[idx], m_all[idx], n_all[idx], int(m_all[idx].max()),
+                              int(n_all[idx].max()), fw)
     return out
 
 
@@ -97,12 +96,14 @@ def _group(tokens, offsets, ref, can, m_p, n_p, m, n, fw):
         match_l = prev_l[:-1] + 1
         match_v = match_b + fw[match_l]
         up_v = prev_b[1:] + fw[prev_l[1:]]
-        cur_v = np.empty((n, G), dtype=np.float64)
-        left_v = np.zeros(G, dtype=np.float64)
+        cur_v = np.empty((n + 1, G), dtype=np.float64)
+        cur_v[0] = 0.0
         for j in range(n):
             # no match: the larger of up and left (ties: up, the same float); a match: upper-left + f(k + 1)
-            left_v = np.where(eq[j], match_v[j], np.maximum(up_v[j], left_v))
-            cur_v[j] = left_v
+            row = cur_v[j + 1]
+            np.maximum(up_v[j], cur_v[j], out=row)
+            np.copyto(row, match_v[j], where=eq[j])
+        cur_v = cur_v[1:]
         cur_b = np.zeros((n + 1, G), dtype=np.float64)
         cur_l = np.zeros((n + 1, G), dtype=np.int64)
         cur_b[1:] = np.where(eq, match_b, cur_v)
