@@ -268,8 +268,9 @@ def check_wlcs_pairs(real):
         layout = CorpusLayout.from_corpus(corpus)
         tokens, offsets = flatten_texts(layout.token_ids)
         hyp = layout.hyp[layout.pair_item]
-        for cells in (fast_wlcs.GROUP_CELLS, 40):  # one group, and many small groups
-            with _patched(fast_wlcs, "GROUP_CELLS", cells):
+        # one group; many small groups on the array path; small groups by the reference
+        for cells, smallest in ((fast_wlcs.GROUP_CELLS, 1), (40, 1), (40, fast_wlcs.MIN_GROUP)):
+            with _patched(fast_wlcs, "GROUP_CELLS", cells), _patched(fast_wlcs, "MIN_GROUP", smallest):
                 for weight in (1.2, 1.0, 2.0, 0.5):
                     got = fast_wlcs.wlcs_pairs(tokens, offsets, layout.ref, hyp, weight)
                     want = [wlcs(list(layout.token_ids[r]), list(layout.token_ids[h]), weight)

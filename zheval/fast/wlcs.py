@@ -21,12 +21,17 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["BAND", "GROUP_CELLS", "wlcs_pairs"]
+from ..definitions.lcs import wlcs
+
+__all__ = ["BAND", "GROUP_CELLS", "MIN_GROUP", "wlcs_pairs"]
 
 #: Padded cells (pairs x rows x columns) of one group.
 GROUP_CELLS = 1 << 24
 #: Width of the row and column bands that group pairs of similar size (padding stays below a band per side).
 BAND = 48
+#: Groups of fewer pairs are computed by the reference, pair by pair (an array step costs about as much as 20
+#: Python cells).
+MIN_GROUP = 24
 
 
 def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np.ndarray,
@@ -65,6 +70,12 @@ def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np
         step = max(1, GROUP_CELLS // (m * n))
         for lo in range(0, len(part), step):
             idx = part[lo:lo + step]
+            if len(idx) < MIN_GROUP:  # too few pairs to pay for one array step per cell: the reference itself
+                for p in idx.tolist():
+                    r, c = int(ref[p]), int(can[p])
+                    out[p] = wlcs(tokens[offsets[r]:offsets[r + 1]].tolist(), tokens[offsets[c]:offsets[c + 1]].tolist(),
+                                  weight)
+                continue
             out[idx] = _group(tokens, offsets, ref[idx], can[idx], m_all[idx], n_all[idx], int(m_all[idx].max()),
                               int(n_all[idx].max()), fw)
     return out
