@@ -117,6 +117,17 @@ def test_corpus_path_equals_text_by_text(split, terms):
         assert [fast.decode(s) for s in a.sentences] == [slow.decode(s) for s in b.sentences]
 
 
+def test_only_the_bundled_dictionary_content_uses_it(tmp_path):
+    import shutil
+
+    same = tmp_path / "same.txt"
+    shutil.copy(os.path.join(os.path.dirname(jieba.__file__), "dict.txt"), same)
+    assert usable_for("jieba_rs", tokenizer=get_tokenizer("jieba", jieba_dict=str(same)))
+    other = tmp_path / "other.txt"
+    other.write_text("北京 3\n酒店 0\n", encoding="utf-8")
+    assert not usable_for("jieba_rs", tokenizer=get_tokenizer("jieba", jieba_dict=str(other)))
+
+
 def test_only_jieba_without_hmm_uses_it():
     assert usable_for("jieba_rs", tokenizer=get_tokenizer("jieba"))
     assert usable_for("jieba_rs", tokenizer=get_tokenizer("jieba", terms=["小黄鸭"]))

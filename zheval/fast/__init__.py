@@ -66,11 +66,11 @@ FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 
 
 def _jieba_rs_usable(tok) -> bool:
-    from ..tokenizers.jieba_rs import RJIEBA_VERSION, rjieba_version
+    from ..tokenizers.jieba_rs import JIEBA_DICT_SHA, RJIEBA_VERSION, rjieba_version
     from ..tokenizers.jieba_words import JiebaTokenizer
 
     return (type(tok) is JiebaTokenizer and not tok.hmm and tok.jieba_version == "0.42.1"
-            and rjieba_version() == RJIEBA_VERSION)
+            and tok.dict_sha == JIEBA_DICT_SHA and rjieba_version() == RJIEBA_VERSION)
 
 
 def usable_for(task: str, **request) -> bool:
@@ -88,7 +88,8 @@ def usable_for(task: str, **request) -> bool:
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
       kind -- rougeN, rougeL, rougeLsum, rougeS, rougeSU, rougeW -- and no preset replaces the per-reference formula.
     * ``"jieba_rs"`` (``tokenizer``): :func:`zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
-      tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off, rjieba
+      tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off and a dictionary
+      whose content is jieba 0.42.1's bundled ``dict.txt`` (:data:`~zheval.tokenizers.jieba_rs.JIEBA_DICT_SHA`), rjieba
       :data:`~zheval.tokenizers.jieba_rs.RJIEBA_VERSION` installed (the words were proven equal for exactly that
       pair of versions, with and without terms, on the shared data and on random text of every character class).
     * ``"skip_bigrams"`` (``longest``, ``skip``, ``vocab_size``, ``n_texts``): :mod:`zheval.fast.skip_bigrams` counts
