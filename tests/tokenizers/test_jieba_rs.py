@@ -141,3 +141,22 @@ def test_signature_still_names_jieba_0421():
 
     out = zheval.compute_rouge(["今天天气很好"], [["今天天气不错"]], tokenizer="jieba")
     assert "tok:jieba-0.42.1+dict." in out["signature"]
+
+
+def test_bleu_and_rouge_on_the_twin_equal_python_jieba_tokens(crosswoz_groups):
+    # BLEU tokenises through the twin too; a user callable running jieba 0.42.1 itself (no twin, no cache) is the
+    # reference path
+    import zheval
+
+    preds = [g["responses"][0] for g in crosswoz_groups][:60]
+    refs = [g["responses"][1:] or [g["query"]] for g in crosswoz_groups][:60]
+    py = JiebaTokenizer()
+
+    def python_jieba(text):
+        return py.tokenize_normalized(py.normalize(text))
+
+    for metric in (zheval.compute_bleu, zheval.compute_rouge):
+        fast_out = metric(preds, refs, tokenizer="jieba")
+        slow_out = metric(preds, refs, tokenizer=python_jieba)
+        fast_out.pop("signature"), slow_out.pop("signature")
+        assert fast_out == slow_out
