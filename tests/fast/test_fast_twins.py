@@ -260,6 +260,24 @@ def check_pair_skip_bigram_hits(real):
                     assert got.tolist() == want
 
 
+def check_corpus_skip_bigram_hits(real):
+    from zheval.fast import skip_bigrams
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        hyp = layout.hyp[layout.pair_item]
+        for chunk in (skip_bigrams.CHUNK_KEYS, 30):
+            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
+                for skip in (None, 0, 4):
+                    got = skip_bigrams.corpus_skip_bigram_hits(tokens, offsets, layout.vocab_size, skip, hyp,
+                                                               layout.ref)
+                    want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
+                                                      ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
+                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+                    assert got.tolist() == want
+
+
 def check_wlcs_pairs(real):
     from zheval.definitions.lcs import wlcs
     from zheval.fast import wlcs as fast_wlcs
@@ -370,6 +388,7 @@ CHECKS = {
     "zheval.fast.skip_bigrams:skip_bigram_counts_by_text": check_skip_bigram_counts_by_text,
     "zheval.fast.skip_bigrams:pair_skip_bigram_hits": check_pair_skip_bigram_hits,
     "zheval.fast.wlcs:wlcs_pairs": check_wlcs_pairs,
+    "zheval.fast.skip_bigrams:corpus_skip_bigram_hits": check_corpus_skip_bigram_hits,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,
     "zheval.fast.bleu:corpus_stats": check_corpus_stats,
     "zheval.fast.bleu:layout_stats": check_layout_stats,

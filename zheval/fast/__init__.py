@@ -51,6 +51,8 @@ TWINS: tuple[Twin, ...] = (
          "the same skip-bigram multiset (pair (a, b) as id a * V + b) of every text, for every skip distance"),
     Twin("zheval.fast.skip_bigrams:pair_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
          "sum over skip-bigrams of min(count in hypothesis, count in reference) for every pair"),
+    Twin("zheval.fast.skip_bigrams:corpus_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
+         "the clipped skip-bigram co-occurrences (of skip_bigram_counts) of every pair, counted chunk by chunk"),
     Twin("zheval.fast.wlcs:wlcs_pairs", "zheval.definitions.lcs:wlcs",
          "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, for every weight"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",

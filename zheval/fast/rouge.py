@@ -15,8 +15,8 @@ IEEE float operations for P, R, F and the multi-reference rule -- but organised 
   sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`);
 * P, R, F of all pairs and the per-item reduction over references run in numpy.
 
-* ROUGE-S/SU hits of all pairs from :func:`zheval.fast.skip_bigrams.pair_skip_bigram_hits` (skip-bigram counts per
-  distinct text, :func:`zheval.fast.skip_bigrams.skip_bigram_counts_by_text`), plus the ROUGE-1 hits for SU.
+* ROUGE-S/SU hits of all pairs from :func:`zheval.fast.skip_bigrams.corpus_skip_bigram_hits` (skip-bigram counts per
+  distinct text, :func:`zheval.fast.skip_bigrams.skip_bigram_counts_by_text`, chunk by chunk of pairs), plus the ROUGE-1 hits for SU.
 
 * ROUGE-W: the weighted LCS of all pairs from :func:`zheval.fast.wlcs.wlcs_pairs` (same floats as
   :func:`zheval.definitions.lcs.wlcs`); its P, R, F and the multi-reference rule per item with
@@ -41,7 +41,7 @@ from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
 from .wlcs import wlcs_pairs
-from .skip_bigrams import pair_skip_bigram_hits, skip_bigram_counts_by_text, skip_bigram_totals, skip_bigrams_fit
+from .skip_bigrams import corpus_skip_bigram_hits, skip_bigram_totals, skip_bigrams_fit
 from ..definitions.rouge import (MULTI_REF_MODES, check_scorer_options, combine_references, parse_rouge_type,
                                  summary_and_text_lcs_hits)
 
@@ -270,9 +270,9 @@ def corpus_rouge_scores(
             stats = (hit, tr, th)
         elif rt.kind in ("S", "SU"):
             if rt.skip not in skip_hits:
-                nc = skip_bigram_counts_by_text(*lay.flat(), lay.vocab_size, rt.skip)
                 totals = skip_bigram_totals(lay.lengths, rt.skip)
-                skip_hits[rt.skip] = (pair_skip_bigram_hits(nc, u_hyp, u_ref)[inverse], totals[lay.ref], totals[hyp])
+                hits = corpus_skip_bigram_hits(*lay.flat(), lay.vocab_size, rt.skip, u_hyp, u_ref)
+                skip_hits[rt.skip] = (hits[inverse], totals[lay.ref], totals[hyp])
             hit, tr, th = skip_hits[rt.skip]
             if rt.kind == "SU":
                 uni = given[1] if 1 in given else pair_clipped_hits(lay.ngram_counts(1), u_hyp, u_ref)[inverse]

@@ -29,7 +29,7 @@ import numpy as np
 from .ngrams import NgramCounts, pair_clipped_hits
 
 __all__ = ["CHUNK_KEYS", "MAX_TEXT_SKIP_BIGRAMS", "skip_bigram_totals", "skip_bigram_counts_by_text",
-           "pair_skip_bigram_hits", "skip_bigrams_fit"]
+           "pair_skip_bigram_hits", "corpus_skip_bigram_hits", "skip_bigrams_fit"]
 
 #: Keys sorted at once (each an int64: 32 MiB per array).
 CHUNK_KEYS = 1 << 22
@@ -154,4 +154,35 @@ def pair_skip_bigram_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> 
     out = np.zeros(len(hyp), dtype=np.int64)
     for lo, hi in _chunk_bounds(sizes, CHUNK_KEYS):
         out[lo:hi] = pair_clipped_hits(nc, hyp[lo:hi], ref[lo:hi])
+    return out
+
+
+def corpus_skip_bigram_hits(tokens: np.ndarray, offsets: np.ndarray, vocab_size: int, skip: Optional[int],
+                            hyp: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """``(P,)`` int64 clipped skip-bigram co-occurrences of every pair, counting as it goes: the pairs are taken in
+    consecutive chunks whose texts have at most :data:`CHUNK_KEYS` skip-bigrams together (one pair alone may
+    exceed it), and only the texts of a chunk are counted (:func:`skip_bigram_counts_by_text`) and matched
+    (:func:`pair_skip_bigram_hits`), so the memory is bounded by the chunk, not the corpus. Pairs sorted by
+    hypothesis (as the ROUGE twin's distinct pairs are) count each hypothesis about once.
+
+    Args:
+        tokens, offsets, vocab_size, skip: as :func:`skip_bigram_counts_by_text`.
+        hyp, ref: ``(P,)`` text indices of the pairs.
+    """
+    tokens = np.asarray(tokens, dtype=np.int64)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    hyp = np.asarray(hyp, dtype=np.int64)
+    ref = np.asarray(ref, dtype=np.int64)
+    lengths = np.diff(offsets)
+    totals = skip_bigram_totals(lengths, skip)
+    out = np.zeros(len(hyp), dtype=np.int64)
+    for lo, hi in _chunk_bounds(totals[hyp] + totals[ref], CHUNK_KEYS):
+        texts = np.unique(np.concatenate([hyp[lo:hi], ref[lo:hi]]))
+        lens = lengths[texts]
+        sub_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+        np.cumsum(lens, out=sub_offsets[1:])
+        pos = np.arange(int(sub_offsets[-1]), dtype=np.int64)
+        pos += np.repeat(offsets[texts] - sub_offsets[:-1], lens)
+        nc = skip_bigram_counts_by_text(tokens[pos], sub_offsets, vocab_size, skip)
+        out[lo:hi] = pair_skip_bigram_hits(nc, np.searchsorted(texts, hyp[lo:hi]), np.searchsorted(texts, ref[lo:hi]))
     return out
