@@ -55,7 +55,7 @@ sys.path.insert(0, os.environ.get("ZHEVAL_BENCH_SRC") or str(ROOT))
 import bench_impls  # noqa: E402
 import bench_workloads  # noqa: E402
 
-DEFAULT_WORKLOADS = ["W1", "W2-200", "W2-2000"]
+DEFAULT_WORKLOADS = ["W1", "W2-200", "W2-2000", "W3", "L100k", "L10kx10"]
 SNAPSHOT = ""  # set by main(): folder holding the snapshot of zheval/ and metrics/ under test
 CHILD_SCRIPT = ""  # set by main(): a copy of this script (and its helpers) that the children run
 TOL = 1e-12
@@ -146,6 +146,9 @@ def child_main(args) -> int:
     maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     out["peak_run_mib"] = hwm / 1024 if hwm is not None else maxrss
     out["peak_process_mib"] = maxrss
+    from zheval.tokenizers import cache_info
+
+    out["cache_after"] = cache_info()  # the token cache was empty when the timed run started
     out["check"] = check(result)
     if per_item is not None and args.check_items:
         items = check(per_item()).get("items")
@@ -198,6 +201,14 @@ def snapshot_sources(dest: Path, rev: str) -> str:
 
 
 def run_child(name: str, wfile: Path, tmp: Path, check_items: bool, timeout: float) -> dict:
+    """One timed run in a fresh process; ``{"impl", "timeout"}`` when it did not finish in ``timeout`` seconds."""
+    try:
+        return _run_child(name, wfile, tmp, check_items, timeout)
+    except subprocess.TimeoutExpired:
+        return {"impl": name, "timeout": timeout}
+
+
+def _run_child(name: str, wfile: Path, tmp: Path, check_items: bool, timeout: float) -> dict:
     out = tmp / f"out-{os.getpid()}-{time.monotonic_ns()}.pkl"
     script = Path(CHILD_SCRIPT or Path(__file__).resolve())
     cmd = [sys.executable, str(script), "--child", name, "--workload-file", str(wfile),
@@ -205,6 +216,8 @@ def run_child(name: str, wfile: Path, tmp: Path, check_items: bool, timeout: flo
     if check_items:
         cmd.append("--check-items")
     env = dict(os.environ, **CHILD_ENV)
+    if name in bench_impls.MULTI_THREADED:  # rouge-rust's own design: its Rayon pool on every core
+        env["RAYON_NUM_THREADS"] = str(os.cpu_count() or 1)
     if SNAPSHOT:
         env["ZHEVAL_BENCH_SRC"] = SNAPSHOT
     proc = subprocess.run(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -273,6 +286,16 @@ def check_agreement(first: dict) -> tuple[list[str], list[str]]:
     if "zheval-bleu" in chk and "sacrebleu-zh" in chk:
         info.append(f"zheval-bleu (char) = {chk['zheval-bleu']['bleu']:.6f}, sacrebleu-zh = "
                     f"{chk['sacrebleu-zh']['bleu']:.6f} (different tokenisations, not compared)")
+    # issue 17: rouge-rust fed our tokens, and our configurations among themselves
+    cmp("zheval-rouge/12L", "rouge-rust/pytok", "mean", "ROUGE-1/2/L P,R,F means (char tokens)")
+    cmp("zheval-rouge/12L", "rouge-rust/pytok", "items", "ROUGE-1/2/L P,R,F per item (char tokens)")
+    cmp("zheval-rouge/jieba-12L", "rouge-rust/jieba", "mean", "ROUGE-1/2/L P,R,F means (jieba tokens)")
+    cmp("zheval-rouge/jieba-12L", "rouge-rust/jieba", "items", "ROUGE-1/2/L P,R,F per item (jieba tokens)")
+    for a, b in (("zheval-rouge/12L", "zheval-rouge/default"), ("zheval-rouge/12L", "zheval-rouge"),
+                 ("zheval-rouge/default", "zheval-both/default"), ("zheval-rouge/jieba-12L", "zheval-rouge/jieba"),
+                 ("zheval-rouge/jieba", "zheval-both/jieba")):
+        cmp(a, b, "mean", "ROUGE means of the shared types, one call vs another")
+    cmp("zheval-both/default", "zheval-bleu", "bleu", "corpus BLEU (0-1), score() vs compute_bleu")
     # floors
     cmp("lcs-bitparallel", "lcs-dp", "lcs", "LCS lengths, all pairs")
     return fails, info
@@ -350,6 +373,9 @@ def main(argv=None) -> int:
     ap.add_argument("--slow-repeats", type=int, default=None,
                     help="repetitions for the minutes-long pure-Python baselines (rouge-score, lcs-dp); default = --repeats")
     ap.add_argument("--timeout", type=float, default=3600, help="seconds per child run (default 3600)")
+    ap.add_argument("--long-timeout", type=float, default=120,
+                    help="seconds per child run on the long single-pair workloads L100k/L10kx10 (default 120; a run "
+                         "that takes longer is reported as not finished, the targets there are 10 s)")
     ap.add_argument("--code", default="HEAD",
                     help="code under test: a git revision (default HEAD, exported with git archive) or 'worktree' "
                          "(a copy of the working tree, uncommitted edits included); taken once at start, so edits "
@@ -386,6 +412,8 @@ def main(argv=None) -> int:
     sys.stdout.flush()
 
     all_results: dict = {"machine": mach, "repeats": repeats, "scale": scale, "workloads": {}}
+    timeouts: dict = {}
+    all_results["timeouts"] = timeouts
     with tempfile.TemporaryDirectory(prefix="zheval-bench-") as tmpd:
         tmp = Path(tmpd)
         global SNAPSHOT, CHILD_SCRIPT
@@ -438,10 +466,16 @@ def main(argv=None) -> int:
                 k = rep % len(active)
                 order = active[k:] + active[:k]
                 for n in order:
-                    r = run_child(n, wfile, tmp, check_items=(rep == 0), timeout=args.timeout)
+                    r = run_child(n, wfile, tmp, check_items=(rep == 0 and wname not in bench_impls.LONG_WORKLOADS),
+                                  timeout=args.long_timeout if wname in bench_impls.LONG_WORKLOADS else args.timeout)
                     if "unavailable" in r:
                         unavailable[n] = r["unavailable"]
                         print(f"  {n}: not available ({r['unavailable']})")
+                        continue
+                    if "timeout" in r:
+                        unavailable[n] = f"no result within {r['timeout']:.0f} s (timeout)"
+                        timeouts.setdefault(wname, {})[n] = r["timeout"]
+                        print(f"  {n}: no result within {r['timeout']:.0f} s", flush=True)
                         continue
                     if "error" in r:
                         print(f"\nERROR: {n} failed on {wname}:\n{r['error']}", file=sys.stderr)
@@ -458,8 +492,10 @@ def main(argv=None) -> int:
                                 print(f"DISAGREEMENT: {n} gave different {key} in repetition {rep + 1}", file=sys.stderr)
                                 return 2
                     runs[n].append(r)
+                    c = r.get("cache_after") or {}
                     print(f"  rep {rep + 1}/{repeats} {n:26s} {r['wall']:8.3f} s wall {r['cpu']:8.3f} s cpu "
-                          f"peak {r['peak_run_mib']:7.1f} MiB load {r['load1']:.2f}", flush=True)
+                          f"peak {r['peak_run_mib']:7.1f} MiB load {r['load1']:.2f} token cache after "
+                          f"{c.get('size', '?')} entries ({c.get('hits', '?')} hits)", flush=True)
                 if rep == 0:
                     fails, info = check_agreement(first)
                     for line in info:
@@ -479,6 +515,7 @@ def main(argv=None) -> int:
             print_workload_table(wname, all_results["workloads"][wname])
             sys.stdout.flush()
     print_summary(all_results)
+    print_summary_17(all_results)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(all_results, fh, indent=1, ensure_ascii=False)
@@ -575,6 +612,65 @@ def print_summary(res: dict) -> None:
         rows.append(f"| W1 peak RSS of ours ≤ 1024 MiB (worst: {worst}) | {peaks[worst]:.0f} MiB | | "
                     f"{'PASS' if peaks[worst] <= 1024 else 'FAIL'} |")
     print("\n## Targets (issue 8): ratios of medians from this run; verdict on wall clock\n")
+    print("| target | wall | CPU | |\n|---|---:|---:|---|")
+    print("\n".join(rows))
+
+
+def print_summary_17(res: dict) -> None:
+    """The issue-17 targets, judged on wall-clock medians of this run (CPU-time ratios alongside)."""
+    rows = []
+
+    def meds(w, key):
+        wr = res["workloads"].get(w)
+        return {n: _median(rs, key) for n, rs in wr["runs"].items()} if wr else {}
+
+    def ratio_row(label, w, num, den, ok_if, fmt="{:.2f}×"):
+        vals = [_ratio(meds(w, key), num, den) for key in ("wall", "cpu")]
+        if vals[0] is None:
+            rows.append(f"| {label} | n/a (not measured) | | |")
+            return
+        rows.append(f"| {label} | {fmt.format(vals[0])} | {fmt.format(vals[1])} | {'PASS' if ok_if(vals[0]) else 'FAIL'} |")
+
+    ge = lambda t: (lambda v: v >= t)  # noqa: E731
+    le = lambda t: (lambda v: v <= t)  # noqa: E731
+    ratio_row("W3 ROUGE-1/2/L/Lsum (defaults): rouge-rust fed our char tokens / zheval ≥ 5×", "W3", "rouge-rust/pytok",
+              "zheval-rouge/default", ge(5))
+    ratio_row("W3 ROUGE-1/2/L/Lsum + BLEU (score): rouge-rust fed our char tokens / zheval ≥ 5×", "W3",
+              "rouge-rust/pytok", "zheval-both/default", ge(5))
+    ratio_row("W3 ROUGE-1/2/L (same types as the peer): rouge-rust / zheval (≥ 5×)", "W3", "rouge-rust/pytok",
+              "zheval-rouge/12L", ge(5))
+    ratio_row("W3 stretch: rouge-rust scoring alone (ids made) / zheval ROUGE-1/2/L/Lsum ≥ 1×", "W3",
+              "rouge-rust/scoring", "zheval-rouge/default", ge(1))
+    ratio_row("W3 jieba ROUGE-1/2/L/Lsum: rouge-rust fed jieba tokens / zheval ≥ 5×", "W3", "rouge-rust/jieba",
+              "zheval-rouge/jieba", ge(5))
+    ratio_row("W3 jieba ROUGE-1/2/L/Lsum + BLEU: rouge-rust fed jieba tokens / zheval ≥ 5×", "W3", "rouge-rust/jieba",
+              "zheval-both/jieba", ge(5))
+    for cfg in ("punct-drop", "terms", "none", "jieba-terms", "jieba"):
+        ratio_row(f"W3 {cfg} / plain char ≤ 1.3", "W3", f"zheval-rouge/{cfg}", "zheval-rouge/default", le(1.3),
+                  "{:.2f}")
+    ratio_row("W3 jieba-terms / plain jieba ≤ 1.3", "W3", "zheval-rouge/jieba-terms", "zheval-rouge/jieba", le(1.3),
+              "{:.2f}")
+    for t in ("W", "S4", "SU4", "S*", "SU*"):
+        ratio_row(f"W3 ROUGE-{t} / ROUGE-1/2/L ≤ 2", "W3", f"zheval-rouge/{t}", "zheval-rouge/12L", le(2), "{:.2f}")
+    ratio_row("W2-2000 ROUGE-1/2/L/Lsum: rouge-score-rs (own Rust tokenizer) / zheval ≥ 1×", "W2-2000",
+              "rouge-score-rs/native", "zheval-rouge", ge(1))
+    for w in sorted(bench_impls.LONG_WORKLOADS):
+        wr = res["workloads"].get(w)
+        timed_out = res.get("timeouts", {}).get(w, {})
+        for t in bench_impls._LONG_TYPES:
+            n = f"zheval-type/{t}"
+            if n in timed_out:
+                rows.append(f"| {w} {t} ≤ 10 s and ≤ 1 GiB | > {timed_out[n]:.0f} s (not finished) | | FAIL |")
+                continue
+            rs = (wr or {}).get("runs", {}).get(n)
+            if not rs:
+                rows.append(f"| {w} {t} ≤ 10 s and ≤ 1 GiB | n/a (not measured) | | |")
+                continue
+            wall, peak = _median(rs, "wall"), max(r["peak_run_mib"] for r in rs)
+            ok = wall <= 10 and peak <= 1024
+            rows.append(f"| {w} {t} ≤ 10 s and ≤ 1 GiB | {wall:.2f} s, {peak:.0f} MiB | {_median(rs, 'cpu'):.2f} s | "
+                        f"{'PASS' if ok else 'FAIL'} |")
+    print("\n## Targets (issue 17): ratios of medians from this run; verdict on wall clock\n")
     print("| target | wall | CPU | |\n|---|---:|---:|---|")
     print("\n".join(rows))
 

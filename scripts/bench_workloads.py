@@ -18,6 +18,19 @@ W1 — dialogue (issue 8): ``n`` items (13,200 by default), each a prediction wi
 W1-unique — optional (``--workloads W1-unique``): W1's item shape with texts that almost never repeat (60,250 distinct
     of 63,451; see :func:`build_w1_unique`), to see what per-distinct-text memoisation is worth on real eval sets.
 
+W3 — distinct dialogue (issue 17): ``n`` items (6,000 by default), 2–5 references each (the weights of W1), every
+    text 5–150 characters and **no text repeated anywhere in the workload** (predictions and references alike; a
+    drawn text already used is drawn again). Texts are real pieces -- CrossWOZ user turns and system replies, CSL
+    abstract sentences -- taken alone or joined with the next piece of the same dialogue/abstract, sometimes with a
+    piece of another source appended (realistic partial overlap, nothing paraphrased). 70 % of the items come from
+    one CrossWOZ dialogue (prediction and references are pieces of that dialogue), 30 % from one CSL abstract.
+    Per-call de-duplication cannot help here: every text is tokenised and every pair scored.
+
+L100k — one pair (issue 17): a prediction of exactly 100,000 characters (CSL abstracts from the first one, joined)
+    against a reference of exactly 100,000 characters (the abstracts from the 101st on): long shared stretches.
+L10kx10 — one pair: 10,000 lines of 10 characters each (the CSL abstracts from the 201st on, cut every 10
+    characters) against 10,000 such lines (from the 301st abstract on).
+
 W2 — long summaries: ``n`` items (200 and 2,000), each a prediction of 300–1,500 characters and one reference,
     one sentence per line (``"\\n"`` between sentences, as rouge-score's rougeLsum expects). A text is the
     sentences of consecutive CSL abstracts (``csl_ts_test.jsonl``, field ``document``) from a random start, cut at a
@@ -40,6 +53,7 @@ MIN_CHARS_W2, MAX_CHARS_W2 = 300, 1500
 REF_COUNT_WEIGHTS = {2: 0.1, 3: 0.2, 4: 0.5, 5: 0.2}  # mean 3.8
 SEED_W1 = 20240517
 SEED_W2 = 20240518
+SEED_W3 = 20240519
 
 Workload = Dict[str, object]  # {"name", "predictions": [str], "references": [[str]], "description": str, ...}
 
@@ -212,6 +226,59 @@ def build_w2(data_dir: Path, n_items: int = 200, seed: int = SEED_W2) -> Workloa
 
 
 # ---------------------------------------------------------------------------------------------------------------
+# W3
+
+
+def _w3_sources(data_dir: Path) -> Tuple[List[List[str]], List[List[str]]]:
+    """(CrossWOZ dialogues as their pieces in order: user turn, system reply, ...; CSL abstracts as their
+    sentences), each piece 5–150 characters, sources with at least 4 pieces."""
+    rows = _read_jsonl(data_dir / "crosswoz_single_turn.jsonl")
+    dialogues: Dict[str, List[str]] = {}
+    for r in rows:
+        dialogues.setdefault(r["id"].rsplit("-", 1)[0], []).extend([r["query"]] + r["responses"])
+    ok = lambda s: MIN_CHARS_W1 <= len(s) <= MAX_CHARS_W1  # noqa: E731
+    dlg = [[s for s in d if ok(s)] for d in dialogues.values()]
+    docs = [r["document"] for r in _read_jsonl(data_dir / "csl_ts_test.jsonl")]
+    csl = [[s for s in split_abstract(d) if ok(s)] for d in docs]
+    return [d for d in dlg if len(d) >= 4], [c for c in csl if len(c) >= 4]
+
+
+def build_w3(data_dir: Path, n_items: int = 6_000, seed: int = SEED_W3) -> Workload:
+    """The W3 distinct-text dialogue workload (module docstring). Deterministic for given ``(data, n_items, seed)``;
+    every text of the workload occurs once."""
+    rng = random.Random(seed)
+    dialogues, abstracts = _w3_sources(data_dir)
+    everything = dialogues + abstracts
+    ks, kw = zip(*REF_COUNT_WEIGHTS.items())
+    seen: set = set()
+
+    def text(src: List[str]) -> str:
+        for _ in range(1000):
+            j = rng.randrange(len(src))
+            t = src[j]
+            if j + 1 < len(src) and rng.random() < 0.3:
+                t += src[j + 1]
+            if rng.random() < 0.2:
+                other = everything[rng.randrange(len(everything))]
+                t += other[rng.randrange(len(other))]
+            if MIN_CHARS_W1 <= len(t) <= MAX_CHARS_W1 and t not in seen:
+                seen.add(t)
+                return t
+        raise RuntimeError("W3: could not draw a new text from this source")  # pragma: no cover
+
+    preds: List[str] = []
+    refs: List[List[str]] = []
+    for _ in range(n_items):
+        k = rng.choices(ks, kw)[0]
+        pool = dialogues if rng.random() < 0.7 else abstracts
+        src = pool[rng.randrange(len(pool))]
+        preds.append(text(src))
+        refs.append([text(src) for _ in range(k)])
+    return _finish("W3", preds, refs, f"W3 distinct dialogue (no text repeats), {n_items} items, CrossWOZ turns + "
+                   f"CSL sentences, seed {seed}")
+
+
+# ---------------------------------------------------------------------------------------------------------------
 
 
 def fingerprint(preds: List[str], refs: List[List[str]]) -> str:
@@ -253,18 +320,50 @@ def _finish(name: str, preds: List[str], refs: List[List[str]], description: str
     }
 
 
+def _csl_stream(data_dir: Path, start: int, n_chars: int) -> str:
+    docs = [r["document"] for r in _read_jsonl(data_dir / "csl_ts_test.jsonl")]
+    out, total, d = [], 0, start
+    while total < n_chars:
+        doc = docs[d % len(docs)]
+        out.append(doc)
+        total += len(doc)
+        d += 1
+    return "".join(out)[:n_chars]
+
+
+def build_long(name: str, data_dir: Path) -> Workload:
+    """``L100k`` or ``L10kx10`` (module docstring): one item, one reference."""
+    if name == "L100k":
+        pred, ref = _csl_stream(data_dir, 0, 100_000), _csl_stream(data_dir, 100, 100_000)
+        desc = "one 100,000-character prediction against one 100,000-character reference (CSL abstracts)"
+    elif name == "L10kx10":
+        def lines(start):
+            s = _csl_stream(data_dir, start, 100_000)
+            return "\n".join(s[i:i + 10] for i in range(0, len(s), 10))
+
+        pred, ref = lines(200), lines(300)
+        desc = "10,000 lines of 10 characters against 10,000 lines of 10 characters (CSL abstracts)"
+    else:
+        raise ValueError(name)
+    return _finish(name, [pred], [[ref]], desc)
+
+
 def build(name: str, data_dir: Path, scale: float = 1.0) -> Workload:
-    """Build a workload by name: ``W1``, ``W1-unique``, ``W2-200``, ``W2-2000`` (``scale`` < 1 shrinks the item count)."""
+    """Build a workload by name: ``W1``, ``W1-unique``, ``W2-200``, ``W2-2000``, ``W3`` (``scale`` < 1 shrinks the item count)."""
     if name == "W1":
         return build_w1(data_dir, max(10, round(13_200 * scale)))
     if name == "W1-unique":
         return build_w1_unique(data_dir, max(10, round(13_200 * scale)))
+    if name == "W3":
+        return build_w3(data_dir, max(10, round(6_000 * scale)))
+    if name in ("L100k", "L10kx10"):
+        return build_long(name, data_dir)
     if name.startswith("W2-"):
         n = int(name[3:])
         w = build_w2(data_dir, max(5, round(n * scale)))
         w["name"] = name
         return w
-    raise ValueError(f"unknown workload {name!r}; valid: W1, W1-unique, W2-200, W2-2000")
+    raise ValueError(f"unknown workload {name!r}; valid: W1, W1-unique, W2-200, W2-2000, W3, L100k, L10kx10")
 
 
 if __name__ == "__main__":  # pragma: no cover - manual inspection

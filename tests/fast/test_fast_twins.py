@@ -8,6 +8,7 @@ or a public function of the fast modules that is neither in the table nor a name
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import random
@@ -25,11 +26,25 @@ from zheval.tokenizers import get_tokenizer
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
 
 #: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
-BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text"}
+BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text",
+                   "zheval.text.normalize_corpus:codepoints_of", "zheval.text.normalize_corpus:is_simple_for_nfkc",
+                   "zheval.text.normalize_corpus:whitespace_mask", "zheval.fast.union_lcs:packed_words",
+                   "zheval.fast.keys:runs", "zheval.fast.keys:sort_with_index", "zheval.fast.keys:unique_inverse",
+                   "zheval.fast.keys:lookup", "zheval.fast.skip_bigrams:skip_bigram_totals",
+                   "zheval.fast.skip_bigrams:skip_bigrams_fit", "zheval.tokenizers.jieba_rs:build_jieba_rs",
+                   "zheval.tokenizers.jieba_rs:rjieba_version"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
-                "zheval.tokenizers.char_ids")
+                "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
+                "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
+                "zheval.fast.skip_bigrams", "zheval.fast.wlcs")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
+#: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
+#: two-character images (①, ㎡, ℃, ﬁ), ellipses and their vertical forms, combining marks and Hangul (NFKC composes
+#: them), whitespace of every kind (\r\n, NEL, U+3000, no-break space), invisible characters, Latin capitals with
+#: multi-character lower case (İ), category-P marks between digits (nopunct), controls.
+NORMALIZE_TRICKY = (TRICKY + "\r\t\u3000ＡＢ１２（）“”‘’\u00a0\x85\u2028İÉé각ㅏ\u1161ﬁ①㎡℃︙︰‥\uf900\x01\x1c"
+                    ":;0123456789%—・「」")
 
 
 def random_texts(rng: random.Random, n: int, alphabet: str = "ab好的。c", max_len: int = 12) -> list:
@@ -83,6 +98,104 @@ def check_char_token_ids(real):
         assert [words[i] for i in ids[offsets[k]:offsets[k + 1]]] == tok.tokenize_normalized(piece), piece
 
 
+def _real_texts(real) -> list:
+    return [] if real is None else list(real[0]) + [r for rs in real[1] for r in rs]
+
+
+def check_char_token_spans(real):
+    from zheval.text.normalize_corpus import codepoints_of
+    from zheval.tokenizers.char import CharTokenizer
+    from zheval.tokenizers.char_ids import char_token_spans
+
+    rng = random.Random(17)
+    texts = random_texts(rng, 600, TRICKY + "\t ", 25) + [CharTokenizer().normalize(t) for t in _real_texts(real)]
+    for punct in ("keep", "drop"):
+        tok = CharTokenizer(punct=punct)
+        vocab = TokenIds()
+        cps = codepoints_of(texts)
+        ids, starts, ends, text_tokens = char_token_spans(cps.codepoints, cps.offsets, vocab, punct == "drop")
+        words = list(vocab)
+        big = "".join(texts)
+        for k, text in enumerate(texts):
+            a, b = text_tokens[k], text_tokens[k + 1]
+            want = tok.tokenize_normalized(text)
+            assert [words[i] for i in ids[a:b].tolist()] == want, (punct, text)
+            assert [big[s:e] for s, e in zip(starts[a:b].tolist(), ends[a:b].tolist())] == want
+
+
+def check_normalize_corpus(real):
+    from zheval.text.normalize import Normalizer
+    from zheval.text.normalize_corpus import normalize_corpus
+
+    rng = random.Random(23)
+    texts = random_texts(rng, 1500, NORMALIZE_TRICKY, 18) + _real_texts(real)
+    for steps in [("nfkc", "zw", "punct", "space", "lower"), ("nfkc",), ("zw",), ("punct",), ("nopunct",),
+                  ("space",), ("lower",), (), ("nfkc", "zw", "punct", "nopunct", "space", "lower"),
+                  ("nfkc", "zw", "t2s", "punct", "space", "lower")]:
+        norm = Normalizer(steps)
+        assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
+
+
+def check_split_corpus(real):
+    from zheval.text.normalize import Normalizer
+    from zheval.text.normalize_corpus import normalize_corpus
+    from zheval.text.sentences import split_sentences
+    from zheval.text.split_corpus import split_corpus
+
+    rng = random.Random(29)
+    texts = random_texts(rng, 1500, "好的。！？；!?;…‥.\"'”’」』）)]】》〉a1Z \n\u0301\u3099\t\x01", 16)
+    texts += _real_texts(real)
+    for norm in (Normalizer(()), Normalizer()):
+        nt = normalize_corpus(texts, norm)
+        strs = nt.texts()
+        big = "".join(strs)
+        for mode in ("punct", "newline"):
+            sp = split_corpus(nt.codepoints, nt.offsets, mode)
+            for i, text in enumerate(strs):
+                a, b = sp.text_pieces[i], sp.text_pieces[i + 1]
+                got = [big[s:e] for s, e in zip(sp.starts[a:b].tolist(), sp.ends[a:b].tolist())]
+                want = (split_sentences(text, "newline") if mode == "newline"
+                        else [p for line in text.split("\n") for p in split_sentences(line, "punct")])
+                assert got == want, (mode, text)
+
+
+def check_union_lcs_hits_pairs(real):
+    from zheval.fast.union_lcs import union_lcs_hits_pairs
+
+    rng = random.Random(31)
+    tok = get_tokenizer("char")
+    cases = [random_corpus(rng, 300, "abcab。\n好的好") for _ in range(2)]
+    cases.append(([random_texts(rng, 1, "ab。c", 300)[0] for _ in range(40)],
+                  [[random_texts(rng, 1, "ab。c", 300)[0]] for _ in range(40)]))  # several words per reference
+    if real is not None:
+        cases.append(real)
+    for preds, refs in cases:
+        for split in ("punct", "newline"):
+            corpus = tokenize_corpus(preds, refs, tok, split, char_ids=True)
+            hyp = np.repeat(corpus.pred_text, corpus.ref_counts)
+            got = union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, hyp, corpus.ref_text)
+            texts = corpus.texts
+            want = [ref_rouge.summary_level_lcs_hits(texts[r].sentences, texts[h].sentences)
+                    for h, r in zip(hyp.tolist(), corpus.ref_text.tolist())]
+            assert got.tolist() == want
+
+
+def check_jieba_rs_segmenter(real):
+    from zheval.tokenizers.jieba_rs import jieba_rs_segmenter
+    from zheval.tokenizers.jieba_words import JiebaTokenizer
+
+    rng = random.Random(37)
+    texts = random_texts(rng, 300, "北京的酒店景点地铁站我们中出了一个叛徒abcA1 .,。！-+#&_%\u0301\u3400\u9fd6😀", 20)
+    texts += _real_texts(real)
+    for terms in (None, ["酒店", "的", "北京市", "C++", "app", "小黄鸭"]):
+        tok = JiebaTokenizer(terms=terms)
+        assert fast.usable_for("jieba_rs", tokenizer=tok)
+        seg = jieba_rs_segmenter(tok)
+        for t in texts:
+            norm = tok.normalize(t)
+            assert seg(norm) == tok.tokenize_normalized(norm), (terms, t)
+
+
 def check_lcs_length_pairs(real):
     from zheval.fast.lcs import lcs_length_pairs
 
@@ -108,6 +221,89 @@ def check_pair_clipped_hits(real):
                                               ref_rouge.ngram_counts(layout.token_ids[r], n))
                     for h, r in zip(hyp.tolist(), layout.ref.tolist())]
             assert got.tolist() == want
+
+
+def check_skip_bigram_counts_by_text(real):
+    from zheval.fast import skip_bigrams
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        V = layout.vocab_size
+        for chunk in (skip_bigrams.CHUNK_KEYS, 5):  # one chunk, and many chunks (one text alone may exceed one)
+            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
+                for skip in (None, 0, 1, 4, 9):
+                    nc = skip_bigrams.skip_bigram_counts_by_text(tokens, offsets, V, skip)
+                    totals = skip_bigrams.skip_bigram_totals(layout.lengths, skip)
+                    for t, seq in enumerate(layout.token_ids):
+                        want = ref_rouge.skip_bigram_counts(list(seq), skip)
+                        lo, hi = nc.offsets[t], nc.offsets[t + 1]
+                        got = {divmod(int(i), V): int(c) for i, c in zip(nc.ids[lo:hi], nc.counts[lo:hi])}
+                        assert got == dict(want) and totals[t] == sum(want.values())
+
+
+def check_pair_skip_bigram_hits(real):
+    from zheval.fast import skip_bigrams
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        hyp = layout.hyp[layout.pair_item]
+        for chunk in (skip_bigrams.CHUNK_KEYS, 7):
+            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
+                for skip in (None, 0, 4):
+                    nc = skip_bigrams.skip_bigram_counts_by_text(tokens, offsets, layout.vocab_size, skip)
+                    got = skip_bigrams.pair_skip_bigram_hits(nc, hyp, layout.ref)
+                    want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
+                                                      ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
+                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+                    assert got.tolist() == want
+
+
+def check_corpus_skip_bigram_hits(real):
+    from zheval.fast import skip_bigrams
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        hyp = layout.hyp[layout.pair_item]
+        for chunk in (skip_bigrams.CHUNK_KEYS, 30):
+            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
+                for skip in (None, 0, 4):
+                    got = skip_bigrams.corpus_skip_bigram_hits(tokens, offsets, layout.vocab_size, skip, hyp,
+                                                               layout.ref)
+                    want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
+                                                      ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
+                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+                    assert got.tolist() == want
+
+
+def check_wlcs_pairs(real):
+    from zheval.definitions.lcs import wlcs
+    from zheval.fast import wlcs as fast_wlcs
+
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        tokens, offsets = flatten_texts(layout.token_ids)
+        hyp = layout.hyp[layout.pair_item]
+        # one group; many small groups on the array path; small groups by the reference
+        for cells, smallest in ((fast_wlcs.GROUP_CELLS, 1), (40, 1), (40, fast_wlcs.MIN_GROUP)):
+            with _patched(fast_wlcs, "GROUP_CELLS", cells), _patched(fast_wlcs, "MIN_GROUP", smallest):
+                for weight in (1.2, 1.0, 2.0, 0.5):
+                    got = fast_wlcs.wlcs_pairs(tokens, offsets, layout.ref, hyp, weight)
+                    want = [wlcs(list(layout.token_ids[r]), list(layout.token_ids[h]), weight)
+                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
+                    assert got.tolist() == want
+
+
+@contextlib.contextmanager
+def _patched(module, name, value):
+    old = getattr(module, name)
+    setattr(module, name, value)
+    try:
+        yield
+    finally:
+        setattr(module, name, old)
 
 
 def _token_items(corpus):
@@ -168,11 +364,12 @@ def check_scores_from_pair_stats(real):
 def check_corpus_rouge_scores(real):
     from zheval.fast.rouge import corpus_rouge_scores
 
-    types = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum"]
+    types = ["rouge1", "rouge2", "rouge4", "rougeL", "rougeLsum", "rougeS0", "rougeS4", "rougeSU4", "rougeS*",
+             "rougeSU*", "rougeSU1", "rougeW"]
     for corpus in token_corpora(real):
-        for multi_ref in ref_rouge.MULTI_REF_MODES:
-            got = corpus_rouge_scores(corpus, types, multi_ref)
-            scorer = ref_rouge.make_item_scorer(types, multi_ref)
+        for multi_ref, weight in zip(ref_rouge.MULTI_REF_MODES, (1.2, 2.0, 0.5, 1.0)):
+            got = corpus_rouge_scores(corpus, types, multi_ref, rouge_w_weight=weight)
+            scorer = ref_rouge.make_item_scorer(types, multi_ref, rouge_w_weight=weight)
             want = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions,
                                                                                       corpus.references)]
             for t in types:
@@ -181,8 +378,17 @@ def check_corpus_rouge_scores(real):
 
 CHECKS = {
     "zheval.tokenizers.char_ids:char_token_ids": check_char_token_ids,
+    "zheval.tokenizers.char_ids:char_token_spans": check_char_token_spans,
+    "zheval.text.normalize_corpus:normalize_corpus": check_normalize_corpus,
+    "zheval.text.split_corpus:split_corpus": check_split_corpus,
+    "zheval.fast.union_lcs:union_lcs_hits_pairs": check_union_lcs_hits_pairs,
+    "zheval.tokenizers.jieba_rs:jieba_rs_segmenter": check_jieba_rs_segmenter,
     "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
+    "zheval.fast.skip_bigrams:skip_bigram_counts_by_text": check_skip_bigram_counts_by_text,
+    "zheval.fast.skip_bigrams:pair_skip_bigram_hits": check_pair_skip_bigram_hits,
+    "zheval.fast.wlcs:wlcs_pairs": check_wlcs_pairs,
+    "zheval.fast.skip_bigrams:corpus_skip_bigram_hits": check_corpus_skip_bigram_hits,
     "zheval.fast.ngrams:item_clipped_hits_orders": check_item_clipped_hits_orders,
     "zheval.fast.bleu:corpus_stats": check_corpus_stats,
     "zheval.fast.bleu:layout_stats": check_layout_stats,

@@ -103,13 +103,17 @@ class _CachePathChar(CharTokenizer):
         return False
 
 
+@pytest.mark.parametrize("punct", ["keep", "drop"])
 @pytest.mark.parametrize("split", ["newline", "punct"])
-def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split):
-    preds = [r["summary"] for r in csl_rows[:300]] + ["", "  \n ", "第一句。第二句！\n\n第三句"]
-    refs = [[r["document"].replace("。", "。\n")] for r in csl_rows[:300]] + [["好"], ["好。"], ["第一句。\n第三句？"]]
-    assert TOK.char_ids_twin() and not _CachePathChar().char_ids_twin()
-    fast = tokenize_corpus(preds, refs, TOK, split, char_ids=usable_for("char_ids", tokenizer=TOK))
-    slow = tokenize_corpus(preds, refs, _CachePathChar(), split, char_ids=usable_for("char_ids", tokenizer=_CachePathChar()))
+def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split, punct):
+    preds = [r["summary"] for r in csl_rows[:300]] + ["", "  \n ", "第一句。第二句！\n\n第三句", "！？", "…… \n。"]
+    refs = [[r["document"].replace("。", "。\n")] for r in csl_rows[:300]] + [["好"], ["好。"], ["第一句。\n第三句？"],
+                                                                          ["\u0301好"], ["「好。」再"]]
+    tok = CharTokenizer(punct=punct)
+    slow_tok = _CachePathChar(punct=punct)
+    assert tok.char_ids_twin() and not slow_tok.char_ids_twin()
+    fast = tokenize_corpus(preds, refs, tok, split, char_ids=usable_for("char_ids", tokenizer=tok))
+    slow = tokenize_corpus(preds, refs, slow_tok, split, char_ids=usable_for("char_ids", tokenizer=slow_tok))
 
     def words(corpus, tt):
         return [corpus.decode(s) for s in tt.sentences], corpus.decode(tt.tokens)
@@ -120,10 +124,10 @@ def test_tokenize_corpus_batch_path_equals_cache_path(csl_rows, split):
         assert [words(fast, a) for a in ra] == [words(slow, b) for b in rb]
 
 
-def test_only_the_plain_char_tokenizer_takes_the_batch_path():
+def test_only_the_char_tokenizer_without_terms_takes_the_batch_path():
     assert get_tokenizer("char").char_ids_twin()
+    assert get_tokenizer("char", punct="drop").char_ids_twin()
     assert not get_tokenizer("char", terms=["小黄鸭"]).char_ids_twin()
-    assert not get_tokenizer("char", punct="drop").char_ids_twin()
     assert not get_tokenizer("jieba").char_ids_twin()
     assert not get_tokenizer("none").char_ids_twin()
 

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..definitions.bleu import stats_max_order, sum_stats
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats, validate_options
+from ..fast import usable_for
 from ..fast.bleu import corpus_stats
 from ..presets import BLEU_PRESETS, apply_preset
 from ..presets.glm4 import check_glm4_predictions, glm4_bleu4
@@ -30,7 +31,9 @@ from ..presets.llamafactory import llamafactory_bleu4
 from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
+from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
@@ -276,8 +279,17 @@ def bleu_items(
         check_references(references, tok, layout.lengths[layout.ref], allow_empty_references)
         return BleuItems(shared.bleu_stats(), counts)
     tokens = tok.tokenize_cached
-    hyp_tokens = [tokens(p) for p in predictions]
-    ref_tokens = [[tokens(r) for r in rs] for rs in references]
+    if usable_for("jieba_rs", tokenizer=tok) and usable_for("normalize_corpus", tokenizer=tok):
+        # the jieba tokenizer's words from its jieba-rs twin, all texts normalised at once (no token cache)
+        seg = jieba_rs_segmenter(tok)
+        flat = list(predictions) + [r for rs in references for r in rs]
+        words = [tuple(seg(t)) for t in normalize_corpus(flat, tok.normalizer).texts()]
+        hyp_tokens = words[:len(predictions)]
+        it = iter(words[len(predictions):])
+        ref_tokens = [[next(it) for _ in rs] for rs in references]
+    else:
+        hyp_tokens = [tokens(p) for p in predictions]
+        ref_tokens = [[tokens(r) for r in rs] for rs in references]
     check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
     if config.preset == "glm4":
         check_glm4_predictions([len(h) for h in hyp_tokens])  # the demo has no number for them (its ROUGE raises)

@@ -37,6 +37,7 @@ from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.sentences import SENTENCE_SPLITS
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
@@ -339,7 +340,9 @@ def rouge_items(
         corpus = shared.corpus
     else:
         corpus = tokenize_corpus(predictions, references, tok, config.sentence_split,
-                                 char_ids=usable_for("char_ids", tokenizer=tok))
+                                 char_ids=usable_for("char_ids", tokenizer=tok),
+                                 normalize_all=usable_for("normalize_corpus", tokenizer=tok),
+                                 segmenter=jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok) else None)
     check_references(references, tok, corpus.reference_lengths(), allow_empty_references)
     scores = None
     if config.preset == "rouge155":
@@ -396,14 +399,24 @@ def _tool_preset_items(predictions, references, config: RougeConfig, counts, all
 
 def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[SharedTokens]) -> RougeItems:
     """Items under no preset: each type from the fast twin when :func:`usable_for` allows, else item by item."""
-    fast = [t for t in types if usable_for("rouge_type", kind=parse_rouge_type(t).kind, preset=config.preset)]
+    lengths = np.diff(corpus.text_offsets)
+    longest = int(lengths.max()) if len(lengths) else 0
+
+    def twin_serves(t: str) -> bool:
+        rt = parse_rouge_type(t)
+        if not usable_for("rouge_type", kind=rt.kind, preset=config.preset):
+            return False
+        return rt.kind not in ("S", "SU") or usable_for("skip_bigrams", longest=longest, skip=rt.skip,
+                                                           vocab_size=len(corpus.vocab), n_texts=len(lengths))
+
+    fast = [t for t in types if twin_serves(t)]
     rest = [t for t in types if t not in fast]
     cols: Dict[str, tuple] = {}
     if fast:
         layout = shared.layout if shared is not None else CorpusLayout.from_corpus(corpus)
         pair_hits = shared.pair_ngram_hits() if shared is not None else None
         cols.update(corpus_rouge_scores(corpus, fast, config.multi_ref, config.beta, layout=layout,
-                                        pair_ngram_hits=pair_hits))
+                                        pair_ngram_hits=pair_hits, rouge_w_weight=config.rouge_w_weight))
     if rest:
         scorer = make_item_scorer(rest, config.multi_ref, config.beta, config.rouge_w_weight)
         per_item = [scorer(p.sentences, [r.sentences for r in rs])

@@ -13,6 +13,7 @@ from ..fast import usable_for
 from ..fast.bleu import layout_stats
 from ..fast.index import CorpusLayout
 from ..tokenizers import BaseTokenizer
+from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import TokenizedCorpus, tokenize_corpus
 
 __all__ = ["SharedTokens"]
@@ -45,8 +46,12 @@ class SharedTokens:
     def corpus(self) -> TokenizedCorpus:
         """The tokenised corpus (tokenised on first use)."""
         if self._corpus is None:
-            self._corpus = tokenize_corpus(self.predictions, self.references, self.tokenizer, self.sentence_split,
-                                           char_ids=usable_for("char_ids", tokenizer=self.tokenizer))
+            tok = self.tokenizer
+            self._corpus = tokenize_corpus(self.predictions, self.references, tok, self.sentence_split,
+                                           char_ids=usable_for("char_ids", tokenizer=tok),
+                                           normalize_all=usable_for("normalize_corpus", tokenizer=tok),
+                                           segmenter=(jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok)
+                                                      else None))
         return self._corpus
 
     @property

@@ -26,6 +26,15 @@ class Twin(NamedTuple):
 TWINS: tuple[Twin, ...] = (
     Twin("zheval.tokenizers.char_ids:char_token_ids", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
          "the same tokens (as ids of one vocabulary) for every piece of normalised text, for the plain char tokenizer"),
+    Twin("zheval.tokenizers.char_ids:char_token_spans", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
+         "the same tokens (ids of one vocabulary, with their positions) of every normalised text, for the char "
+         "tokenizer without terms, punct keep or drop"),
+    Twin("zheval.text.normalize_corpus:normalize_corpus", "zheval.text.normalize:Normalizer.__call__",
+         "the same normalised text (as code points) of every text, for every set of steps"),
+    Twin("zheval.text.split_corpus:split_corpus", "zheval.text.sentences:split_sentences",
+         "the same sentence pieces of every normalised text (per line with 'punct', the lines with 'newline')"),
+    Twin("zheval.tokenizers.jieba_rs:jieba_rs_segmenter", "zheval.tokenizers.jieba_words:JiebaTokenizer.tokenize_normalized",
+         "the same words of every normalised text, for the jieba tokenizer with HMM off (jieba 0.42.1, rjieba 0.2.2)"),
     Twin("zheval.fast.lcs:lcs_length_pairs", "zheval.definitions.lcs:lcs_length",
          "the LCS length of every (column, row) pair of texts"),
     Twin("zheval.fast.ngrams:pair_clipped_hits", "zheval.definitions.rouge:clipped_overlap",
@@ -36,16 +45,34 @@ TWINS: tuple[Twin, ...] = (
          "the same int64 statistics matrix (item_stats of every item)"),
     Twin("zheval.fast.bleu:layout_stats", "zheval.definitions.bleu:item_stats",
          "item_stats of every item of a corpus layout, stacked"),
+    Twin("zheval.fast.union_lcs:union_lcs_hits_pairs", "zheval.definitions.rouge:summary_level_lcs_hits",
+         "the ROUGE-Lsum union-LCS hits of every (prediction, reference) pair"),
+    Twin("zheval.fast.skip_bigrams:skip_bigram_counts_by_text", "zheval.definitions.rouge:skip_bigram_counts",
+         "the same skip-bigram multiset (pair (a, b) as id a * V + b) of every text, for every skip distance"),
+    Twin("zheval.fast.skip_bigrams:pair_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
+         "sum over skip-bigrams of min(count in hypothesis, count in reference) for every pair"),
+    Twin("zheval.fast.skip_bigrams:corpus_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
+         "the clipped skip-bigram co-occurrences (of skip_bigram_counts) of every pair, counted chunk by chunk"),
+    Twin("zheval.fast.wlcs:wlcs_pairs", "zheval.definitions.lcs:wlcs",
+         "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, for every weight"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
          "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
-         "per-item P, R, F of rougeN/rougeL/rougeLsum (bit for bit) of a tokenised corpus"),
+         "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU/rougeW (bit for bit) of a tokenised corpus"),
 )
 
 _log = logging.getLogger("zheval.fast")
 
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
-FAST_ROUGE_KINDS = ("N", "L", "Lsum")
+FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
+
+
+def _jieba_rs_usable(tok) -> bool:
+    from ..tokenizers.jieba_rs import JIEBA_DICT_SHA, RJIEBA_VERSION, rjieba_version
+    from ..tokenizers.jieba_words import JiebaTokenizer
+
+    return (type(tok) is JiebaTokenizer and not tok.hmm and tok.jieba_version == "0.42.1"
+            and tok.dict_sha == JIEBA_DICT_SHA and rjieba_version() == RJIEBA_VERSION)
 
 
 def usable_for(task: str, **request) -> bool:
@@ -54,10 +81,26 @@ def usable_for(task: str, **request) -> bool:
 
     Tasks and their request:
 
-    * ``"char_ids"`` (``tokenizer``): :func:`zheval.tokenizers.char_ids.char_token_ids` gives exactly this
-      tokenizer's tokens -- the plain ``char`` tokenizer (no terms, ``punct="keep"``).
+    * ``"char_ids"`` (``tokenizer``): the corpus-at-once twins (:func:`zheval.text.normalize_corpus.normalize_corpus`,
+      :func:`zheval.text.split_corpus.split_corpus`, :func:`zheval.tokenizers.char_ids.char_token_spans`) give
+      exactly this tokenizer's sentences -- the ``char`` tokenizer without terms (either ``punct``).
+    * ``"normalize_corpus"`` (``tokenizer``): all texts can be normalised at once
+      (:func:`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
+      whose normalisation is its normaliser on the whole text.
     * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
-      kind -- rougeN, rougeL, rougeLsum -- and no preset replaces the per-reference formula.
+      kind -- rougeN, rougeL, rougeLsum, rougeS, rougeSU, rougeW -- and no preset replaces the per-reference formula.
+    * ``"jieba_rs"`` (``tokenizer``): :func:`zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
+      tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off and a dictionary
+      whose content is jieba 0.42.1's bundled ``dict.txt`` (:data:`~zheval.tokenizers.jieba_rs.JIEBA_DICT_SHA`), rjieba
+      :data:`~zheval.tokenizers.jieba_rs.RJIEBA_VERSION` installed (the words were proven equal for exactly that
+      pair of versions, with and without terms, on the shared data and on random text of every character class).
+    * ``"skip_bigrams"`` (``longest``, ``skip``, ``vocab_size``, ``n_texts``): :mod:`zheval.fast.skip_bigrams` counts
+      the ROUGE-S/SU skip-bigrams (maximum skip ``skip``, None = unlimited) of ``n_texts`` texts of at most
+      ``longest`` tokens over ``vocab_size`` ids within its memory and 62-bit key bounds (asked for S and SU types
+      on top of ``"rouge_type"``).
+    * ``"union_lcs"`` (``reference_words``): :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
+      ROUGE-Lsum union-LCS of pairs whose packed reference has this many 64-bit words (at most
+      :data:`zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -79,6 +122,19 @@ def usable_for(task: str, **request) -> bool:
 def _decide(task: str, request: dict) -> bool:
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
+    if task == "union_lcs":
+        from .union_lcs import MAX_WORDS
+
+        return 0 < request["reference_words"] <= MAX_WORDS
+    if task == "jieba_rs":
+        return _jieba_rs_usable(request["tokenizer"])
+    if task == "skip_bigrams":
+        from .skip_bigrams import skip_bigrams_fit
+
+        return skip_bigrams_fit(request["longest"], request["skip"], request["vocab_size"], request["n_texts"])
+    if task == "normalize_corpus":
+        tok = request["tokenizer"]
+        return bool(tok.content_keyed and tok.batch_normalizable())
     if task == "rouge_type":
         return request["kind"] in FAST_ROUGE_KINDS and request["preset"] is None
     if task == "shared_tokens":
@@ -90,4 +146,4 @@ def _decide(task: str, request: dict) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, rouge_type, shared_tokens")

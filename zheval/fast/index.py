@@ -24,7 +24,9 @@ class CorpusLayout:
 
     Attributes:
         texts: the distinct texts in order of first appearance (:class:`~zheval.tokenizers.corpus.TokenizedText` objects or
-            id tuples, depending on the constructor); ``token_ids``: their token id tuples.
+            id tuples, depending on the constructor); ``token_ids``: their token id tuples (both built on first
+            access for a tokenised corpus, whose flat arrays the layout reads directly).
+        sentence_counts: ``(n_texts,)`` sentences per text for a tokenised corpus, else None.
         hyp: ``(I,)`` int64, text index of each item's prediction.
         ref: ``(P,)`` int64, text index of every reference, items in order (P = total references).
         pair_item: ``(P,)`` int64, the item of each reference (non-decreasing).
@@ -33,9 +35,11 @@ class CorpusLayout:
     """
 
     def __init__(self, texts: list, token_ids: list, hyp: np.ndarray, ref: np.ndarray, ref_counts: Sequence[int],
-                 vocab_size: int):
-        self.texts = texts
-        self.token_ids = token_ids
+                 vocab_size: int, lengths: "np.ndarray | None" = None):
+        self._texts = texts
+        self._token_ids = token_ids
+        self._corpus = None
+        self.sentence_counts = None
         self.hyp = hyp
         self.ref = ref
         self.ref_counts = np.asarray(ref_counts, dtype=np.int64)
@@ -44,30 +48,24 @@ class CorpusLayout:
         self.ref_starts = np.zeros(n, dtype=np.int64)
         if n > 1:
             np.cumsum(self.ref_counts[:-1], out=self.ref_starts[1:])
-        self.lengths = np.fromiter((len(t) for t in token_ids), dtype=np.int64, count=len(token_ids))
+        if lengths is None:
+            lengths = np.fromiter((len(t) for t in token_ids), dtype=np.int64, count=len(token_ids))
+        self.lengths = lengths
         self.vocab_size = vocab_size
         self._flat = None
         self._ngrams: list = []
 
     @classmethod
     def from_corpus(cls, corpus) -> "CorpusLayout":
-        """Layout of a :class:`~zheval.tokenizers.corpus.TokenizedCorpus` (its distinct texts are its shared ``TokenizedText``
-        objects; ``texts`` holds them, ``token_ids`` their ``tokens``)."""
-        index: Dict[int, int] = {}
-        texts: list = []
-
-        def idx(tt) -> int:
-            k = id(tt)
-            i = index.get(k)
-            if i is None:
-                i = index[k] = len(texts)
-                texts.append(tt)
-            return i
-
-        hyp = np.fromiter((idx(p) for p in corpus.predictions), dtype=np.int64, count=len(corpus.predictions))
-        counts = [len(rs) for rs in corpus.references]
-        ref = np.fromiter((idx(r) for rs in corpus.references for r in rs), dtype=np.int64, count=sum(counts))
-        return cls(texts, [t.tokens for t in texts], hyp, ref, counts, len(corpus.vocab))
+        """Layout of a :class:`~zheval.tokenizers.corpus.TokenizedCorpus` (its texts are already distinct: the
+        layout reads its arrays; ``texts`` are its :class:`~zheval.tokenizers.corpus.TokenizedText` objects, built
+        only when asked for)."""
+        lay = cls(None, None, corpus.pred_text, corpus.ref_text, corpus.ref_counts, len(corpus.vocab),
+                  lengths=np.diff(corpus.text_offsets))
+        lay._corpus = corpus
+        lay._flat = (corpus.ids, corpus.text_offsets)
+        lay.sentence_counts = np.diff(corpus.text_sents)
+        return lay
 
     @classmethod
     def from_token_sequences(cls, hypotheses: Sequence[Sequence], references: Sequence[Sequence[Sequence]]) -> "CorpusLayout":
@@ -95,6 +93,25 @@ class CorpusLayout:
         counts = [len(rs) for rs in references]
         ref = np.fromiter((idx(r) for rs in references for r in rs), dtype=np.int64, count=sum(counts))
         return cls(texts, texts, hyp, ref, counts, len(vocab))
+
+    @property
+    def texts(self) -> list:
+        """The distinct texts (:class:`~zheval.tokenizers.corpus.TokenizedText` objects, or id tuples)."""
+        if self._texts is None:
+            self._texts = self._corpus.texts
+        return self._texts
+
+    @property
+    def token_ids(self) -> list:
+        """The token id tuples of the distinct texts."""
+        if self._token_ids is None:
+            self._token_ids = [t.tokens for t in self.texts]
+        return self._token_ids
+
+    @property
+    def corpus(self):
+        """The :class:`~zheval.tokenizers.corpus.TokenizedCorpus` behind this layout (None for token sequences)."""
+        return self._corpus
 
     def flat(self):
         """``(tokens, offsets)`` of the distinct texts (:func:`zheval.fast.ngrams.flatten_texts`), built once."""

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..definitions.lcs import lcs_length_masks, match_masks
+from .keys import lookup, runs, sort_with_index, unique_inverse
 
 __all__ = ["lcs_length_pairs"]
 
@@ -68,15 +69,16 @@ def _lcs_words(tokens, offsets, col, row, w: int):
     lengths = np.diff(offsets)
     vocab = int(tokens.max()) + 1
     # Match masks of the distinct column texts: one (w,) uint64 row per (column text, token) present in it.
-    ucol, col_rank = np.unique(col, return_inverse=True)
+    ucol, col_rank = unique_inverse(col)
     idx, pos, clen = _ragged(offsets, ucol)
     keys = np.repeat(np.arange(len(ucol), dtype=np.int64), clen) * vocab + tokens[idx]
-    table = np.unique(keys)
+    table = runs(np.sort(keys))[0]
     masks = np.zeros((len(table) + 1, w), dtype=np.uint64)  # last row: no match
     np.bitwise_or.at(masks, (np.searchsorted(table, keys), pos // 64),
                      np.left_shift(np.uint64(1), (pos % 64).astype(np.uint64)))
     # Pairs by decreasing row length: at step i the pairs with a row token i are a prefix.
-    order = np.argsort(-lengths[row], kind="stable")
+    rl = lengths[row]
+    order = sort_with_index(int(rl.max()) - rl)[1]
     col_rank, row = col_rank[order], row[order]
     rlen = lengths[row]
     steps = int(rlen[0])
@@ -92,9 +94,7 @@ def _lcs_words(tokens, offsets, col, row, w: int):
         lut[table] = np.arange(len(table), dtype=np.int32)
         mask_row = lut[query]
     else:
-        hit = np.searchsorted(table, query)
-        np.minimum(hit, len(table) - 1, out=hit)
-        mask_row = np.where(table[hit] == query, hit, len(table))
+        mask_row = lookup(table, query, len(table))
     v = np.full((len(row), w), np.iinfo(np.uint64).max, dtype=np.uint64)
     one = np.uint64(1)
     for i in range(steps):

@@ -15,8 +15,15 @@ IEEE float operations for P, R, F and the multi-reference rule -- but organised 
   sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`);
 * P, R, F of all pairs and the per-item reduction over references run in numpy.
 
-Only ``rougeN``, ``rougeL`` and ``rougeLsum`` are handled here (:data:`BATCH_KINDS`); ``compute_rouge`` scores other
-types (W, S, SU) with the per-item scorer. Nothing is cached across calls.
+* ROUGE-S/SU hits of all pairs from :func:`zheval.fast.skip_bigrams.corpus_skip_bigram_hits` (skip-bigram counts per
+  distinct text, :func:`zheval.fast.skip_bigrams.skip_bigram_counts_by_text`, chunk by chunk of pairs), plus the ROUGE-1 hits for SU.
+
+* ROUGE-W: the weighted LCS of all pairs from :func:`zheval.fast.wlcs.wlcs_pairs` (same floats as
+  :func:`zheval.definitions.lcs.wlcs`); its P, R, F and the multi-reference rule per item with
+  :func:`zheval.definitions.rouge.combine_references` itself (the ``** (1 / w)`` of the reference, in Python).
+
+Every kind is handled here (:data:`BATCH_KINDS`; S and SU where ``usable_for("skip_bigrams")`` allows, else
+``compute_rouge`` scores them with the per-item scorer). Nothing is cached across calls.
 """
 
 from __future__ import annotations
@@ -29,15 +36,19 @@ import numpy as np
 from ..tokenizers.corpus import TokenizedCorpus
 from ..definitions.union_lcs import PackedReference
 from .lcs import lcs_length_pairs
+from .keys import unique_inverse
+from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
-from ..definitions.rouge import MULTI_REF_MODES, summary_and_text_lcs_hits
+from .wlcs import wlcs_pairs
+from .skip_bigrams import corpus_skip_bigram_hits, skip_bigram_totals, skip_bigrams_fit
+from ..definitions.rouge import MULTI_REF_MODES, check_scorer_options, combine_references, summary_and_text_lcs_hits
 from ..definitions.rouge_types import parse_rouge_type
 
 __all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 
 #: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) scored by this module.
-BATCH_KINDS = ("N", "L", "Lsum")
+BATCH_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 
 Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
@@ -45,21 +56,42 @@ Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool):
     """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
 
-    When rougeLsum is wanted, a pair where either text has several sentences gets both counts from one pass
-    (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`); the other pairs' whole-text LCS lengths come from
-    :func:`zheval.definitions.lcs.lcs_length_pairs` (bit-parallel, vectorised across pairs), and rougeLsum reuses them when both
-    texts are one sentence. Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
+    Whole-text LCS lengths come from :func:`zheval.fast.lcs.lcs_length_pairs` (bit-parallel, vectorised across
+    pairs); rougeLsum reuses them where both texts are one sentence (then the union-LCS is that LCS:
+    :func:`zheval.definitions.rouge.summary_level_lcs_hits`). The other pairs' union-LCS hits come from
+    :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` where ``usable_for("union_lcs")`` allows (a tokenised corpus,
+    a reference of bounded width), else from :func:`zheval.definitions.rouge.summary_and_text_lcs_hits` pair by pair.
+    Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
     """
-    texts = layout.texts
+    from . import usable_for
+
     lcs = np.zeros(len(u_hyp), dtype=np.int64)
-    lsum = None
-    rest = np.ones(len(u_hyp), dtype=bool)
+    single_pair = np.ones(len(u_hyp), dtype=bool)
     if want_lsum:
-        single = np.fromiter((len(t.sentences) == 1 for t in texts), dtype=bool, count=len(texts))
-        rest = single[u_hyp] & single[u_ref]
-        lsum = np.zeros(len(u_hyp), dtype=np.int64)
+        if layout.sentence_counts is not None:
+            single = layout.sentence_counts == 1
+        else:
+            single = np.fromiter((len(t.sentences) == 1 for t in layout.texts), dtype=bool, count=len(layout.texts))
+        single_pair = single[u_hyp] & single[u_ref]
+    sel = np.arange(len(u_hyp)) if want_l else np.flatnonzero(single_pair)
+    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
+    if not want_lsum:
+        return lcs, None
+    lsum = np.where(single_pair, lcs, 0)
+    todo = np.flatnonzero(~single_pair)
+    corpus = layout.corpus
+    if len(todo) and corpus is not None:
+        words = packed_words(corpus.sent_offsets, corpus.text_sents)
+        fits = np.zeros(int(words.max()) + 1, dtype=bool)
+        for w in np.unique(words[u_ref[todo]]).tolist():
+            fits[w] = usable_for("union_lcs", reference_words=w)
+        fast = todo[fits[words[u_ref[todo]]]]
+        lsum[fast] = union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, u_hyp[fast],
+                                          u_ref[fast])
+        todo = todo[~fits[words[u_ref[todo]]]]
+    if len(todo):
+        texts = layout.texts
         packed: Dict[int, PackedReference] = {}  # one packed layout per distinct reference text of the call
-        todo = np.flatnonzero(~rest)
         uses = dict(zip(*(a.tolist() for a in np.unique(u_ref[todo], return_counts=True))))
         for q in todo.tolist():
             h, r = int(u_hyp[q]), int(u_ref[q])
@@ -73,11 +105,7 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
                         packed[r] = pk
                 elif not uses[r]:
                     del packed[r]  # last pair of this reference: free its layout
-                lsum[q], lcs[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)
-    sel = np.flatnonzero(rest)
-    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
-    if want_lsum:
-        lsum[sel] = lcs[sel]
+                lsum[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)[0]
     return (lcs if want_l else None), lsum
 
 
@@ -155,6 +183,23 @@ def scores_from_pair_stats(
     return p[best], r[best], f[best]
 
 
+def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, beta: float, rouge_w_weight: float):
+    """Per-item ROUGE-W: WLCS of every distinct pair at once, then the reference's per-reference formula and
+    multi-reference rule item by item (``** (1 / w)`` in Python floats, as the reference computes it)."""
+    _, weight = check_scorer_options(["rougeW"], multi_ref, beta, rouge_w_weight)
+    inv_w = 1.0 / weight
+    tokens, offsets = lay.flat()
+    hits = wlcs_pairs(tokens, offsets, u_ref, u_hyp, weight)[inverse].tolist()
+    nh_l, nr_l = nh.tolist(), nr.tolist()
+    ps, rs, fs = [], [], []
+    for s, k in zip(lay.ref_starts.tolist(), lay.ref_counts.tolist()):
+        stats = [((hits[q] if nh_l[q] and nr_l[q] else 0.0), nr_l[q] ** weight, nh_l[q] ** weight)
+                 for q in range(s, s + k)]
+        sc = combine_references(stats, multi_ref, beta, inv_w)
+        ps.append(sc.precision), rs.append(sc.recall), fs.append(sc.fmeasure)
+    return np.asarray(ps, dtype=np.float64), np.asarray(rs, dtype=np.float64), np.asarray(fs, dtype=np.float64)
+
+
 def corpus_rouge_scores(
     corpus: TokenizedCorpus,
     rouge_types: Sequence[str],
@@ -162,6 +207,7 @@ def corpus_rouge_scores(
     beta: float = 1.0,
     layout: CorpusLayout | None = None,
     pair_ngram_hits: "Dict[int, np.ndarray] | None" = None,
+    rouge_w_weight: float = 1.2,
 ) -> Dict[str, Arrays]:
     """Per-item ROUGE of a tokenised corpus: ``{type: (P, R, F)}``, each a ``(n_items,)`` float64 array in [0, 1].
 
@@ -176,20 +222,27 @@ def corpus_rouge_scores(
         pair_ngram_hits: ``{n: (P,) int64}`` ROUGE-N hits of every pair (layout pair order) already computed -- by
             BLEU's pass in :func:`zheval.compute.joint.score` (:func:`zheval.definitions.bleu.layout_stats` ``pair_orders``); those
             orders are not counted again.
+        rouge_w_weight: w of ROUGE-W's f(k) = k**w (as :func:`zheval.definitions.rouge.make_item_scorer`).
     Raises:
         ValueError: a type this module does not handle, unknown ``multi_ref``.
     """
     types = [parse_rouge_type(t) for t in rouge_types]
     for rt in types:
         if rt.kind not in BATCH_KINDS:
-            raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL and rougeLsum, not {rt.name!r}")
+            raise ValueError(f"corpus_rouge_scores handles rougeN, rougeL, rougeLsum, rougeS and rougeSU, not "
+                             f"{rt.name!r}")
     lay = layout if layout is not None else CorpusLayout.from_corpus(corpus)
+    longest = int(lay.lengths.max()) if len(lay.lengths) else 0
+    for rt in types:
+        if rt.kind in ("S", "SU") and not skip_bigrams_fit(longest, rt.skip, lay.vocab_size, len(lay.lengths)):
+            raise ValueError(f"{rt.name}: texts of {longest} tokens are beyond the skip-bigram twin's bounds "
+                             "(usable_for('skip_bigrams') says no; score it with the per-item scorer)")
     hyp = lay.hyp[lay.pair_item]
     nh = lay.lengths[hyp]
     nr = lay.lengths[lay.ref]
     # Hits are computed once per distinct (hyp, ref) pair of the call and spread back to the pairs.
-    n_texts = max(len(lay.texts), 1)
-    uniq, inverse = np.unique(hyp * n_texts + lay.ref, return_inverse=True)
+    n_texts = max(len(lay.lengths), 1)
+    uniq, inverse = unique_inverse(hyp * n_texts + lay.ref)
     u_hyp, u_ref = uniq // n_texts, uniq % n_texts
     kinds = {rt.kind for rt in types}
     hits_l = hits_s = None
@@ -202,7 +255,11 @@ def corpus_rouge_scores(
     if orders:
         lay.ngram_counts(max(orders))  # all needed orders in one pass
     out: Dict[str, Arrays] = {}
+    skip_hits: Dict = {}
     for rt in types:
+        if rt.kind == "W":
+            out[rt.name] = _rouge_w(lay, u_hyp, u_ref, inverse, nh, nr, multi_ref, beta, rouge_w_weight)
+            continue
         if rt.kind == "N":
             th = np.maximum(nh - rt.n + 1, 0)
             tr = np.maximum(nr - rt.n + 1, 0)
@@ -210,6 +267,16 @@ def corpus_rouge_scores(
                 hit = given[rt.n]
             else:
                 hit = pair_clipped_hits(lay.ngram_counts(rt.n), u_hyp, u_ref)[inverse]
+            stats = (hit, tr, th)
+        elif rt.kind in ("S", "SU"):
+            if rt.skip not in skip_hits:
+                totals = skip_bigram_totals(lay.lengths, rt.skip)
+                hits = corpus_skip_bigram_hits(*lay.flat(), lay.vocab_size, rt.skip, u_hyp, u_ref)
+                skip_hits[rt.skip] = (hits[inverse], totals[lay.ref], totals[hyp])
+            hit, tr, th = skip_hits[rt.skip]
+            if rt.kind == "SU":
+                uni = given[1] if 1 in given else pair_clipped_hits(lay.ngram_counts(1), u_hyp, u_ref)[inverse]
+                hit, tr, th = hit + uni, tr + nr, th + nh
             stats = (hit, tr, th)
         elif rt.kind == "L":
             stats = (hits_l, nr, nh)

@@ -68,6 +68,7 @@ __all__ = [
     "normalize_space",
     "lower_latin",
     "remove_punctuation",
+    "LATIN_UPPER_CLASS_BODY",
 ]
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -178,7 +179,10 @@ def normalize_space(text: str) -> str:
     return text
 
 
-_LATIN_UPPER_RE = re.compile("[A-Z\u00c0-\u00de\u0100-\u024f\u1e00-\u1eff]+")
+#: Regex class body of the Latin letters the ``lower`` step lower-cases (ASCII, Latin-1, Latin Extended-A/B, Latin
+#: Extended Additional; each becomes its ``str.lower()``).
+LATIN_UPPER_CLASS_BODY = "A-Z\u00c0-\u00de\u0100-\u024f\u1e00-\u1eff"
+_LATIN_UPPER_RE = re.compile(f"[{LATIN_UPPER_CLASS_BODY}]+")
 
 
 def lower_latin(text: str) -> str:

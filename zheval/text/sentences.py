@@ -29,12 +29,17 @@ from typing import List, Sequence
 
 from .chars import ATTACHED_MARK_RANGES, ATTACHED_MARKS
 
-__all__ = ["SENTENCE_SPLITS", "ATTACHED_MARKS", "ATTACHED_MARK_RANGES", "split_sentences", "split_token_sentences"]
+__all__ = ["SENTENCE_SPLITS", "ATTACHED_MARKS", "ATTACHED_MARK_RANGES", "TERMINATOR_CHARS", "CLOSER_CHARS",
+           "split_sentences", "split_token_sentences"]
 
 SENTENCE_SPLITS = ("punct", "newline")
 
-_TERMINATOR_CHARS = "。！？；!?;…‥"
-_CLOSER_CHARS = "\"'”’」』）)]】》〉"
+#: Sentence-final marks of the ``"punct"`` rule (``.`` is one too, when no ASCII letter or digit follows it).
+TERMINATOR_CHARS = "。！？；!?;…‥"
+#: Closing quotes and brackets that stay with the sentence they follow.
+CLOSER_CHARS = "\"'”’」』）)]】》〉"
+_TERMINATOR_CHARS = TERMINATOR_CHARS
+_CLOSER_CHARS = CLOSER_CHARS
 _TERMINATOR = f"(?:[{_TERMINATOR_CHARS}]|\\.(?![0-9A-Za-z]))[{ATTACHED_MARKS}]*"
 _CLOSERS = f"[{re.escape(_CLOSER_CHARS)}][{ATTACHED_MARKS}]*"
 _SENT_RE = re.compile(f"[^\\n]*?(?:{_TERMINATOR})+(?:{_CLOSERS})*|[^\\n]+")

@@ -137,10 +137,16 @@ class BaseTokenizer:
         return self.normalizer(text)
 
     def char_ids_twin(self) -> bool:
-        """True if :func:`zheval.tokenizers.char_ids.char_token_ids` gives exactly this tokenizer's tokens (the plain
-        char tokenizer), so a corpus can be tokenised to ids all at once (:func:`zheval.tokenizers.corpus.tokenize_corpus`;
+        """True if :func:`zheval.tokenizers.char_ids.char_token_spans` gives exactly this tokenizer's tokens (the
+        char tokenizer without terms, either ``punct``), so a corpus can be tokenised to ids all at once (:func:`zheval.tokenizers.corpus.tokenize_corpus`;
         the decision is :func:`zheval.fast.usable_for`)."""
         return False
+
+    def batch_normalizable(self) -> bool:
+        """True if this tokenizer's normalisation is its :class:`~zheval.text.normalize.Normalizer` applied to the
+        whole text (then all texts can be normalised at once, :func:`zheval.text.normalize_corpus.normalize_corpus`);
+        False for a tokenizer that normalises otherwise (the ``none`` tokenizer normalises token by token)."""
+        return type(self)._normalize is BaseTokenizer._normalize
 
     def tokenize(self, text: str) -> list[str]:
         """Normalise and tokenise ``text``; returns a new list of non-empty, non-whitespace tokens."""
@@ -200,25 +206,42 @@ class BaseTokenizer:
         return result
 
     def _sentences(self, text: str, sentence_split: str) -> tuple[tuple[str, ...], ...]:
-        norm = self._normalize(text)
-        if sentence_split == "punct":
-            return tuple(s for line in norm.split("\n") for s in self._punct_sentences(line))
-        return tuple(tuple(self.tokenize_normalized(s)) for s in split_sentences(norm, sentence_split))
+        return self.sentences_of_normalized(self._normalize(text), sentence_split)
 
-    def _punct_sentences(self, line: str) -> list[tuple[str, ...]]:
+    def sentences_of_normalized(self, norm: str, sentence_split: str, tokenize=None) -> tuple[tuple[str, ...], ...]:
+        """What :meth:`tokenize_sentences` returns, from the already normalised text ``norm`` (no cache).
+
+        Args:
+            norm: ``self.normalize(text)``; sentence_split: ``"punct"`` or ``"newline"``.
+            tokenize: the function that tokenises a normalised piece (default :meth:`tokenize_normalized`; a twin
+                of it, such as a faster word segmenter proven to give the same words, may be passed).
+        """
+        tok = self.tokenize_normalized if tokenize is None else tokenize
+        if sentence_split == "punct":
+            return tuple(s for line in norm.split("\n") for s in self._punct_sentences(line, tok))
+        return tuple(tuple(tok(s)) for s in split_sentences(norm, sentence_split))
+
+    def _punct_sentences(self, line: str, tok=None) -> list[tuple[str, ...]]:
         """One normalised line cut by the ``"punct"`` rule, tokenised. The text rule
         (:func:`zheval.text.sentences.split_sentences`) is used when its cuts fall between tokens -- always for the plain
         ``char`` tokenizer; otherwise (a term, word or pre-tokenised token spanning a sentence-final mark) the line's
         own tokens are cut (:func:`zheval.text.sentences.split_token_sentences`), so that the sentences' tokens always
         concatenate to the line's tokens."""
+        tok = self.tokenize_normalized if tok is None else tok
         texts = split_sentences(line, "punct")
-        pieces = [tuple(self.tokenize_normalized(p)) for p in texts]
-        if self.punct_cuts_between_tokens() or texts == [line]:  # no cut inside the line: nothing to check
-            return pieces
-        whole = tuple(self.tokenize_normalized(line))
+        pieces = [tuple(tok(p)) for p in texts]
+        if self.punct_cuts_between_tokens() or texts == [line] or self.pieces_tokenize_alone(texts):
+            return pieces  # no cut inside the line, or cuts this tokenizer never sees across: nothing to check
+        whole = tuple(tok(line))
         if tuple(chain.from_iterable(pieces)) == whole:
             return pieces
         return [tuple(s) for s in split_token_sentences(whole)]
+
+    def pieces_tokenize_alone(self, pieces: list) -> bool:
+        """Whether these sentence pieces of one line (:func:`zheval.text.sentences.split_sentences`) are known to be
+        tokenised exactly as the whole line is (then the check in :meth:`_punct_sentences` is skipped). False unless
+        a subclass knows it for these pieces."""
+        return False
 
     def punct_cuts_between_tokens(self) -> bool:
         """Whether the ``"punct"`` text rule can never cut inside a token of this tokenizer (then the check in

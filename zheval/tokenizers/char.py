@@ -169,7 +169,7 @@ class CharTokenizer(BaseTokenizer):
         return tokens
 
     def char_ids_twin(self) -> bool:
-        return type(self) is CharTokenizer and not self.terms and self.punct == "keep"
+        return type(self) is CharTokenizer and not self.terms
 
     def lines_concatenate(self) -> bool:
         # Han, word runs and other tokens never contain whitespace; only a term could contain a line break.

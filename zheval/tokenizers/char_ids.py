@@ -69,14 +69,15 @@ def _classify(chars: str) -> np.ndarray:
     return out
 
 
-def _classes(cp: np.ndarray) -> np.ndarray:
-    """Class codes of the code points ``cp``: each distinct character of the call classified once."""
-    present = np.zeros(int(cp.max()) + 1, dtype=bool)
+def _class_table(cp: np.ndarray) -> np.ndarray:
+    """A lookup table ``code point -> class code`` covering ``cp``: each distinct character classified once."""
+    present = np.zeros(max(int(cp.max()), 10) + 2, dtype=bool)  # the separator (10) is always in the table
     present[cp] = True
+    present[10] = True  # the separator
     u = np.flatnonzero(present)
     lut = np.zeros(len(present), dtype=np.uint8)
     lut[u] = _classify("".join(map(chr, u.tolist())))
-    return lut[cp]
+    return lut
 
 
 def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]:
@@ -90,48 +91,87 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
         piece k's tokens are ``ids[offsets[k]:offsets[k + 1]]``; their strings are exactly
         ``CharTokenizer().tokenize_normalized(piece)``.
     """
-    # chunks of about CHUNK_CHARS characters keep the temporary arrays small (a piece is never cut)
-    ids: List[int] = []
-    offsets = [np.zeros(1, dtype=np.int64)]
-    lo = 0
-    n = len(pieces)
-    while lo < n:
-        hi = lo
-        size = 0
-        while hi < n and (hi == lo or size + len(pieces[hi]) <= CHUNK_CHARS):
-            size += len(pieces[hi]) + 1
-            hi += 1
-        part_ids, part_off = _chunk_token_ids(pieces[lo:hi], vocab)
-        offsets.append(part_off[1:] + len(ids))
-        ids.extend(part_ids)
-        lo = hi
-    return ids, np.concatenate(offsets)
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces))
+    offsets = np.zeros(len(pieces) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    big = "".join(pieces)
+    cp = np.frombuffer(big.encode("utf-32-le", "surrogatepass"), dtype=np.uint32) if big else np.zeros(0, np.uint32)
+    ids, starts, _, text_tokens = char_token_spans(cp, offsets, vocab)
+    return ids.tolist(), text_tokens
 
 
-#: Characters per numpy pass of :func:`char_token_ids`.
+#: Characters per numpy pass of :func:`char_token_spans`.
 CHUNK_CHARS = 1 << 18
 
 
-def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]:
-    starts_of_pieces = np.zeros(len(pieces) + 1, dtype=np.int64)
-    if pieces:
-        np.cumsum(np.fromiter(map(len, pieces), dtype=np.int64, count=len(pieces)) + 1, out=starts_of_pieces[1:])
-    big = "\n".join(pieces)
-    n = len(big)
-    if n == 0:
-        return [], np.zeros(len(pieces) + 1, dtype=np.int64)
-    cp = np.frombuffer(big.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    cls = _classes(cp)
+def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False):
+    """The plain ``char`` tokenizer's tokens of many normalised texts laid out in one code point array.
+
+    Args:
+        cp: ``(N,)`` code points of the texts, concatenated (line breaks inside a text are whitespace, as for the
+            tokenizer).
+        offsets: ``(n_texts + 1,)`` int64 text offsets into ``cp`` (a token never crosses a text boundary).
+        vocab: a :class:`zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
+        punct_drop: drop the tokens made only of punctuation, symbols and marks (``punct="drop"``: the tokens that
+            start with a character that is not Han, kana or a letter/digit).
+    Returns:
+        ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
+        ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of
+        ``CharTokenizer(punct=...).tokenize_normalized(text)``, in order.
+    """
+    cp = np.asarray(cp, dtype=np.uint32)
+    offsets = np.asarray(offsets, dtype=np.int64)
+    n_texts = len(offsets) - 1
+    table = _class_table(cp) if len(cp) else None
+    parts = []
+    lo = 0
+    while lo < n_texts:
+        hi = int(np.searchsorted(offsets, offsets[lo] + CHUNK_CHARS, side="right")) - 1
+        hi = min(max(hi, lo + 1), n_texts)
+        a, b = int(offsets[lo]), int(offsets[hi])
+        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table))
+        lo = hi
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z, np.zeros(n_texts + 1, dtype=np.int64)
+    ids = np.concatenate([p[0] for p in parts])
+    starts = np.concatenate([p[1] for p in parts])
+    ends = np.concatenate([p[2] for p in parts])
+    text_tokens = np.searchsorted(starts, offsets, side="left").astype(np.int64)
+    return ids, starts, ends, text_tokens
+
+
+def _multi_ids(cp: np.ndarray, starts: np.ndarray, ends: np.ndarray, getid) -> np.ndarray:
+    """Ids of tokens of two or more characters: those of at most three characters are packed into one int64 key
+    (no code point is 0 inside a token) and looked up once per distinct key; longer ones by their string."""
+    out = np.empty(len(starts), dtype=np.int64)
+    lens = ends - starts
+    short = np.flatnonzero(lens <= 3)
+    if len(short):
+        s0 = starts[short]
+        c = cp.astype(np.int64)
+        key = (c[s0] << 42) | (c[s0 + 1] << 21)
+        three = lens[short] == 3
+        key[three] |= c[s0[three] + 2]
+        uniq, inv = np.unique(key, return_inverse=True)
+        words = ["".join(chr(x) for x in (k >> 42, (k >> 21) & 0x1FFFFF, k & 0x1FFFFF) if x) for k in uniq.tolist()]
+        out[short] = np.fromiter(map(getid, words), dtype=np.int64, count=len(words))[inv]
+    long_ = np.flatnonzero(lens > 3)
+    if len(long_):
+        big = cp.tobytes().decode("utf-32-le", "surrogatepass")
+        out[long_] = [getid(big[a:b]) for a, b in zip(starts[long_].tolist(), ends[long_].tolist())]
+    return out
+
+
+def _starts_with_marks(cls, is_m, is_w, digit_next):
+    """``(start, in_token)`` per position when the chunk holds attached marks (the general rules)."""
+    n = len(cls)
     pos = np.arange(n, dtype=np.int64)
-    is_m = (cls == MO) | (cls == MS)
-    is_w = cls == W
     # anchor: the last non-mark position <= i (-1 if none)
     anchor = np.maximum.accumulate(np.where(is_m, -1, pos))
     prev_anchor = np.empty(n, dtype=np.int64)
     prev_anchor[0] = -1
     prev_anchor[1:] = anchor[:-1]
-    digit_next = np.zeros(n, dtype=bool)
-    digit_next[:-1] = (cp[1:] >= 48) & (cp[1:] <= 57)
     # "." continues a word run iff a digit follows and the token before it is a word run (then its anchor is W)
     joined_dot = (cls == D) & digit_next & (prev_anchor >= 0) & is_w[np.maximum(prev_anchor, 0)]
     wordish_base = is_w | joined_dot
@@ -149,11 +189,51 @@ def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarra
     in_token = (cls == H) | is_w | (cls == O) | (cls == D) | (is_m & ~orphan) | (orphan & (last_mo > anchor))
     start = ((cls == H) | (cls == O) | ((cls == D) & ~joined_dot) | (is_w & ~prev_wordish)
              | (orphan & (cls == MO) & ~(prev_last_mo > anchor)))
+    return start, in_token
+
+
+def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray):
+    """Tokens of one chunk of texts: ``(ids, starts, ends)`` (positions + ``base``)."""
+    n_texts = len(offsets) - 1
+    m = len(cp_texts)
+    if m == 0:
+        z = np.zeros(0, dtype=np.int64)
+        return z, z, z
+    has_marks = bool(((table == MO) | (table == MS))[cp_texts].any())
+    if has_marks:  # the general rules, on the texts with one separator (a line break: never in a token) after each
+        cp = np.insert(cp_texts, offsets[1:], np.uint32(10)) if n_texts else cp_texts
+    else:
+        cp = cp_texts
+    n = len(cp)
+    cls = table[cp]
+    is_w = cls == W
+    digit_next = np.zeros(n, dtype=bool)
+    digit_next[:-1] = (cp[1:] >= 48) & (cp[1:] <= 57)
+    if not has_marks:
+        # no attached mark: every token is a run of consecutive positions of one text, none of them S
+        first = offsets[:-1][np.diff(offsets) > 0]
+        digit_next[offsets[1:][np.diff(offsets) > 0] - 1] = False  # a text's last character has no next
+        prev_w = np.zeros(n, dtype=bool)
+        prev_w[1:] = is_w[:-1]
+        prev_w[first] = False
+        joined_dot = (cls == D) & digit_next & prev_w
+        prev_wordish = prev_w
+        prev_wordish[1:] |= joined_dot[:-1]
+        prev_wordish[first] = False
+        in_token = cls != S
+        start = in_token & ~(joined_dot | (is_w & prev_wordish))
+        bounds = np.flatnonzero(start | ~in_token)
+    else:
+        start, in_token = _starts_with_marks(cls, (cls == MO) | (cls == MS), is_w, digit_next)
+        bounds = np.flatnonzero(start | ~in_token)
     # a token ends at the next position that starts a token or is in none
-    bounds = np.flatnonzero(start | ~in_token)
     at = np.flatnonzero(start[bounds])
     tok_start = bounds[at]
     tok_end = np.append(bounds, n)[at + 1]
+    if punct_drop:  # a token is punctuation/symbols iff its first character is not Han/kana nor a letter/digit
+        first = cls[tok_start]
+        keep = (first == H) | (first == W)
+        tok_start, tok_end = tok_start[keep], tok_end[keep]
     # ids: single characters by code point, longer tokens by their string
     ids = np.empty(len(tok_start), dtype=np.int64)
     single = (tok_end - tok_start) == 1
@@ -168,6 +248,9 @@ def _chunk_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarra
         ids[single] = lut[chars]
     multi = np.flatnonzero(~single)
     if len(multi):
-        ids[multi] = [getid(big[s:e]) for s, e in zip(tok_start[multi].tolist(), tok_end[multi].tolist())]
-    offsets = np.searchsorted(tok_start, starts_of_pieces, side="left").astype(np.int64)
-    return ids.tolist(), offsets
+        ids[multi] = _multi_ids(cp, tok_start[multi], tok_end[multi], getid)
+    if has_marks:  # back to positions without the separators: the one after text t shifts later texts by t + 1
+        shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right")
+        tok_start = tok_start - shift
+        tok_end = tok_end - shift
+    return ids, tok_start + base, tok_end + base

@@ -4,23 +4,27 @@ Data flow (``docs/DESIGN.md``, "Data flow")::
 
     text ──normalise──▶ str ──split sentences──▶ [str] ──tokenise──▶ [[token]] ──ids──▶ TokenizedText
 
-Each distinct text is tokenised once (the tokenizer's cache, keyed by its fingerprint); tokens are then mapped to
-small integer ids (:attr:`TokenizedCorpus.vocab` maps them back), so the scoring cores count n-grams and build LCS
-bit masks on ints. Ids are local to one corpus: never compare ids of two corpora. For the plain ``char`` tokenizer
-(no terms, ``punct="keep"``; the default) the distinct texts are normalised as usual and then tokenised straight to
-ids all at once (:func:`zheval.tokenizers.char_ids.char_token_ids`, the same tokens as the tokenizer's regular expression),
-without the token cache.
+Each distinct text is tokenised once; tokens are then mapped to small integer ids (:attr:`TokenizedCorpus.vocab`
+maps them back) and kept as flat arrays, so the scoring cores count n-grams and build LCS bit masks on ints. Ids are
+local to one corpus: never compare ids of two corpora. Three ways, chosen by the caller through
+:func:`zheval.fast.usable_for`: the ``char`` tokenizer without terms goes through the corpus-at-once twins
+(normalisation, sentence pieces and tokens on one code point array, no ``str`` per token); a built-in tokenizer may
+normalise all texts at once and tokenise each normalised text (optionally with a proven faster segmenter); anything
+else tokenises text by text through the tokenizer itself (its token cache when it is content-keyed).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from itertools import chain
+from dataclasses import dataclass
 from typing import Sequence
 
-from .char_ids import char_token_ids
-from ..text.sentences import SENTENCE_SPLITS, split_sentences
+import numpy as np
+
+from ..text.normalize_corpus import normalize_corpus
+from ..text.sentences import SENTENCE_SPLITS
+from ..text.split_corpus import split_corpus
 from .base import BaseTokenizer
+from .char_ids import char_token_spans
 
 __all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
 
@@ -52,36 +56,89 @@ class TokenizedText:
     sentences: tuple[tuple[int, ...], ...]
 
 
-@dataclass
 class TokenizedCorpus:
-    """A tokenised corpus: one prediction and one or more references per item.
+    """A tokenised corpus: one prediction and one or more references per item, stored once per distinct text as
+    flat arrays (the scoring cores read the arrays; per-text tuples are built only when something asks for them).
 
     Attributes:
-        predictions: ``list[TokenizedText]``, one per item.
-        references: ``list[list[TokenizedText]]``, ragged (each item has ≥ 1 reference).
+        ids: ``(n_tokens,)`` int64 token ids of the distinct texts, concatenated in text order.
+        sent_offsets: ``(n_sentences + 1,)`` int64; sentence k is ``ids[sent_offsets[k]:sent_offsets[k + 1]]``.
+        text_sents: ``(n_texts + 1,)`` int64; distinct text t owns sentences ``text_sents[t]:text_sents[t + 1]``.
+        pred_text: ``(n_items,)`` int64 distinct text of each prediction; ref_text: ``(n_references,)`` int64
+            distinct text of every reference, items in order; ref_counts: ``(n_items,)`` int64 (each >= 1).
         vocab: ``list[str]``; ``vocab[id]`` is the token string.
         tokenizer: the tokenizer used; ``sentence_split``: ``"punct"`` or ``"newline"``.
+        predictions, references: the same as :class:`TokenizedText` objects (one shared object per distinct text;
+            built on first access).
     """
 
-    predictions: list[TokenizedText]
-    references: list[list[TokenizedText]]
-    vocab: list[str]
-    tokenizer: BaseTokenizer
-    sentence_split: str
-    _index: dict = field(default_factory=dict, repr=False)
+    def __init__(self, ids, sent_offsets, text_sents, pred_text, ref_text, ref_counts, vocab, tokenizer,
+                 sentence_split):
+        self.ids = ids
+        self.sent_offsets = sent_offsets
+        self.text_sents = text_sents
+        self.pred_text = pred_text
+        self.ref_text = ref_text
+        self.ref_counts = ref_counts
+        self.vocab = vocab
+        self.tokenizer = tokenizer
+        self.sentence_split = sentence_split
+        self._texts = None
 
     def __len__(self) -> int:
-        return len(self.predictions)
+        return len(self.pred_text)
+
+    @property
+    def n_texts(self) -> int:
+        """Number of distinct texts."""
+        return len(self.text_sents) - 1
+
+    @property
+    def text_offsets(self) -> np.ndarray:
+        """``(n_texts + 1,)`` int64 token offsets of the distinct texts in :attr:`ids`."""
+        return self.sent_offsets[self.text_sents]
+
+    @property
+    def texts(self) -> list:
+        """The distinct texts as :class:`TokenizedText` (built once, on first access)."""
+        if self._texts is None:
+            flat = self.ids.tolist()
+            so = self.sent_offsets.tolist()
+            ts = self.text_sents.tolist()
+            out = []
+            for t in range(len(ts) - 1):
+                a, b = ts[t], ts[t + 1]
+                sents = tuple([tuple(flat[so[k]:so[k + 1]]) for k in range(a, b)])
+                out.append(TokenizedText(sents[0] if b - a == 1 else tuple(flat[so[a]:so[b]]), sents))
+            self._texts = out
+        return self._texts
+
+    @property
+    def predictions(self) -> list:
+        """``list[TokenizedText]``, one per item."""
+        texts = self.texts
+        return [texts[i] for i in self.pred_text.tolist()]
+
+    @property
+    def references(self) -> list:
+        """``list[list[TokenizedText]]``, ragged (each item has >= 1 reference)."""
+        texts = self.texts
+        flat = [texts[i] for i in self.ref_text.tolist()]
+        out, k = [], 0
+        for c in self.ref_counts.tolist():
+            out.append(flat[k:k + c])
+            k += c
+        return out
 
     @property
     def reference_counts(self) -> list[int]:
         """Number of references of each item."""
-        return [len(r) for r in self.references]
+        return self.ref_counts.tolist()
 
-    def reference_lengths(self) -> list[int]:
+    def reference_lengths(self) -> np.ndarray:
         """Token count of every reference, flattened in item order (the input of
         :func:`zheval.compute.inputs.check_references`)."""
-        return [len(tt.tokens) for row in self.references for tt in row]
+        return np.diff(self.text_offsets)[self.ref_text]
 
     def decode(self, ids: Sequence[int]) -> list[str]:
         """Map token ids back to token strings."""
@@ -95,17 +152,27 @@ def tokenize_corpus(
     tokenizer: BaseTokenizer,
     sentence_split: str = "punct",
     char_ids: bool = False,
+    normalize_all: bool = False,
+    segmenter=None,
 ) -> TokenizedCorpus:
-    """Normalise, sentence-split and tokenise predictions and references; map tokens to ids.
+    """Normalise, sentence-split and tokenise predictions and references (each distinct text once); map tokens to
+    ids.
 
     Args:
         predictions: ``list[str]``, one per item; references: ``list[list[str]]`` (ragged, each non-empty) -- the
             canonical form :func:`zheval.compute.inputs.validate_inputs` returns (not checked again here).
         tokenizer: a :class:`~zheval.tokenizers.BaseTokenizer` (see :func:`~zheval.tokenizers.get_tokenizer`).
         sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.text.sentences`).
-        char_ids: tokenise the distinct texts all at once with the vectorised twin
-            :func:`zheval.tokenizers.char_ids.char_token_ids` (only valid when ``zheval.fast.usable_for("char_ids",
-            tokenizer=tokenizer)``, which the caller decides); otherwise text by text with the tokenizer itself.
+        char_ids: tokenise the distinct texts all at once with the vectorised twins (normalisation
+            :func:`zheval.text.normalize_corpus.normalize_corpus`, sentence pieces
+            :func:`zheval.text.split_corpus.split_corpus`, tokens :func:`zheval.tokenizers.char_ids.char_token_spans`);
+            only valid when ``zheval.fast.usable_for("char_ids", tokenizer=tokenizer)``, which the caller decides.
+        normalize_all: normalise the distinct texts all at once (:func:`~zheval.text.normalize_corpus.normalize_corpus`)
+            and tokenise each normalised text (:meth:`~zheval.tokenizers.BaseTokenizer.sentences_of_normalized`,
+            no token cache); only when ``usable_for("normalize_corpus", tokenizer=tokenizer)``.
+        segmenter: with ``normalize_all``, the function that tokenises a normalised piece in place of the
+            tokenizer's own (a twin proven to give the same tokens; decided by the caller through ``usable_for``).
+        Otherwise each distinct text is tokenised by the tokenizer itself (its token cache when content-keyed).
 
     Returns:
         A :class:`TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
@@ -116,58 +183,66 @@ def tokenize_corpus(
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
-    preds, refs = predictions, references
+    flat_refs = [r for rs in references for r in rs]
+    index: dict = dict.fromkeys(predictions)
+    index.update(dict.fromkeys(flat_refs))
+    distinct = list(index)
+    for i, t in enumerate(distinct):
+        index[t] = i
+    pred_text = np.fromiter(map(index.__getitem__, predictions), dtype=np.int64, count=len(predictions))
+    ref_text = np.fromiter(map(index.__getitem__, flat_refs), dtype=np.int64, count=len(flat_refs))
+    ref_counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
     vocab = TokenIds()
-    ids = vocab.__getitem__
-    memo: dict[str, TokenizedText] = {}
-    split = tokenizer.tokenize_sentences
     if char_ids:
-        distinct = dict.fromkeys(preds)
-        for rs in refs:
-            distinct.update(dict.fromkeys(rs))
-        memo = _char_batch_texts(list(distinct), tokenizer, sentence_split, vocab)
-
-    def encode(text: str) -> TokenizedText:
-        hit = memo.get(text)
-        if hit is not None:
-            return hit
-        sents = split(text, sentence_split)
-        id_sents = tuple([tuple(map(ids, s)) for s in sents])
-        if len(id_sents) == 1:
-            flat = id_sents[0]
-        else:
-            flat = tuple(chain.from_iterable(id_sents))
-        tt = TokenizedText(flat, id_sents)
-        memo[text] = tt
-        return tt
-
-    tok_preds = [encode(p) for p in preds]
-    tok_refs = [[encode(r) for r in rs] for rs in refs]
-    return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)
+        ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split, vocab)
+    else:
+        ids, sent_offsets, text_sents = _text_by_text(distinct, tokenizer, sentence_split, vocab, normalize_all,
+                                                      segmenter)
+    return TokenizedCorpus(ids, sent_offsets, text_sents, pred_text, ref_text, ref_counts, list(vocab), tokenizer,
+                           sentence_split)
 
 
-def _char_batch_texts(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds) -> dict:
-    """``{text: TokenizedText}`` of distinct texts under the plain char tokenizer, tokenised all at once: the same
-    normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``: every
-    line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens), tokens
-    from :func:`zheval.tokenizers.char_ids.char_token_ids`."""
-    pieces: list[str] = []
-    counts: list[int] = []
-    norm = tokenizer.normalize
-    for t in texts:
-        lines = norm(t).split("\n")
-        if sentence_split == "newline":
-            ps = lines
-        else:
-            ps = [p for line in lines for p in split_sentences(line, "punct")]
-        pieces.extend(ps)
-        counts.append(len(ps))
-    flat_ids, offsets = char_token_ids(pieces, vocab)
-    off = offsets.tolist()
-    out: dict = {}
-    k = 0
-    for t, c in zip(texts, counts):
-        sents = tuple([tuple(flat_ids[off[i]:off[i + 1]]) for i in range(k, k + c)])
-        out[t] = TokenizedText(sents[0] if c == 1 else tuple(flat_ids[off[k]:off[k + c]]), sents)
-        k += c
-    return out
+def _text_by_text(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, normalize_all: bool,
+                  segmenter):
+    """``(ids, sent_offsets, text_sents)`` with each distinct text tokenised by the tokenizer (or ``segmenter``)."""
+    getid = vocab.__getitem__
+    flat: list = []
+    sent_len: list = []
+    n_sents: list = []
+    if normalize_all:
+        split = tokenizer.sentences_of_normalized
+        normed = normalize_corpus(texts, tokenizer.normalizer).texts()
+        all_sents = [split(t, sentence_split, segmenter) for t in normed]
+    else:
+        split = tokenizer.tokenize_sentences
+        all_sents = [split(t, sentence_split) for t in texts]
+    for sents in all_sents:
+        n_sents.append(len(sents))
+        for s in sents:
+            sent_len.append(len(s))
+            flat.extend(map(getid, s))
+    return _arrays(flat, sent_len, n_sents)
+
+
+def _arrays(flat, sent_len, n_sents):
+    ids = np.array(flat, dtype=np.int64) if flat else np.zeros(0, dtype=np.int64)
+    sent_offsets = np.zeros(len(sent_len) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(sent_len, dtype=np.int64), out=sent_offsets[1:])
+    text_sents = np.zeros(len(n_sents) + 1, dtype=np.int64)
+    np.cumsum(np.asarray(n_sents, dtype=np.int64), out=text_sents[1:])
+    return ids, sent_offsets, text_sents
+
+
+def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds):
+    """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer, all at once: the same
+    normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``:
+    every line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens),
+    tokens from :func:`zheval.tokenizers.char_ids.char_token_spans`."""
+    norm = normalize_corpus(texts, tokenizer.normalizer)
+    pieces = split_corpus(norm.codepoints, norm.offsets, sentence_split)
+    ids, starts, _, _ = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop")
+    # every token lies in one piece (the pieces cover each text but its line breaks and whitespace-only pieces)
+    sent_offsets = np.append(np.searchsorted(starts, pieces.starts, side="left"), len(ids)).astype(np.int64)
+    if len(pieces.starts):
+        sent_offsets[-1] = np.searchsorted(starts, pieces.ends[-1], side="left")
+    return ids, sent_offsets, pieces.text_pieces

@@ -19,7 +19,7 @@ from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
                    is_punct_or_symbol, normalize_terms, term_pattern)
 
-__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "dictionary_sha", "jieba_dict_key"]
+__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "addable_term", "dictionary_sha", "jieba_dict_key"]
 
 # Private jieba instances are initialised one at a time (one initialisation per instance, whatever the number of
 # threads), and jieba's start-up log lines are dropped for the initialising thread only, by a filter on jieba's
@@ -137,7 +137,7 @@ def attach_marks(words: Iterable[str]) -> list[str]:
     return out
 
 
-def _addable_term(term: str) -> bool:
+def addable_term(term: str) -> bool:
     """Whether a term may be added to a private jieba's dictionary: not when it starts or ends with a letter/digit,
     because jieba would then cut it out of longer word runs (``app`` out of ``apple``), which the term rule forbids;
     every occurrence the rule allows is cut out before jieba runs anyway."""
@@ -206,6 +206,7 @@ class JiebaTokenizer(BaseTokenizer):
         self.dict_sha = dictionary_sha(self._dict_path(), not dictionary, self.jieba_version)
         self._jieba = None
         self._term_re = None
+        self._jieba_rs = None  # the private jieba-rs twin (zheval.tokenizers.jieba_rs), built on first use
 
     def _dict_path(self) -> str:
         import jieba
@@ -256,14 +257,60 @@ class JiebaTokenizer(BaseTokenizer):
         with _quiet_jieba():
             tk.initialize()
             for t in self.terms:
-                if _addable_term(t):
+                if addable_term(t):
                     tk.add_word(t)
         return tk
+
+    def dictionary_content(self) -> bytes:
+        """The dictionary file's bytes, checked against the hash taken when the tokenizer was built.
+
+        Raises:
+            RuntimeError: the file changed since then (as on first use of the private jieba).
+        """
+        path = self._dict_path()
+        data = _read_dictionary(path)
+        sha = hashlib.sha256(data).hexdigest()
+        if sha != self.dict_sha:
+            raise RuntimeError(
+                f"jieba dictionary {path} changed since this tokenizer was built (sha256 {self.dict_sha[:12]}... "
+                f"then, {sha[:12]}... now); build it again with get_tokenizer (which reads the file on every call)"
+            )
+        return data
+
+    def jieba_rs_cut(self):
+        """``cut(piece) -> words`` from this tokenizer's private jieba-rs instance (built once, on first use, from
+        :meth:`dictionary_content` and the addable terms: :func:`zheval.tokenizers.jieba_rs.build_jieba_rs`), marks
+        attached as :meth:`tokenize_normalized` attaches them. Only for HMM off (``usable_for("jieba_rs")``)."""
+        jb = self._jieba_rs
+        if jb is None:
+            from .jieba_rs import build_jieba_rs
+
+            with _JIEBA_INIT_LOCK:
+                if self._jieba_rs is None:
+                    self._jieba_rs = build_jieba_rs(self.dictionary_content(),
+                                                    [t for t in self.terms if addable_term(t)])
+                jb = self._jieba_rs
+        cut = jb.cut
+        return lambda text: attach_marks(cut(text, False))
+
+    def pieces_tokenize_alone(self, pieces: list) -> bool:
+        # jieba segments the blocks of its expression (_JIEBA_RE_HAN) one by one, and attached marks never start a
+        # piece. A "punct" cut ends a piece with a sentence-final mark or a closer (and its marks); of those only
+        # "." belongs to a block, so without terms every cut separates two blocks unless a piece ending in "." is
+        # followed by a block character: then the line's words are its pieces' words, in order.
+        if self.terms:
+            return False
+        return not any(a.endswith(".") and _JIEBA_RE_HAN.match(b[:1]) for a, b in zip(pieces, pieces[1:]))
 
     def _cut(self, text: str) -> list[str]:
         return attach_marks(jieba_cut(self._instance(), text, self.hmm))
 
     def tokenize_normalized(self, text: str) -> list[str]:
+        return self.tokenize_normalized_with(self._cut, text)
+
+    def tokenize_normalized_with(self, cut, text: str) -> list[str]:
+        """:meth:`tokenize_normalized` with ``cut(piece) -> words`` (jieba's words of a piece, marks attached) in
+        place of this tokenizer's private jieba -- the terms, the mark rule and ``punct`` applied the same way."""
         if not text:
             return []
         if self._term_re is None and self.terms:
@@ -271,7 +318,7 @@ class JiebaTokenizer(BaseTokenizer):
             self._term_re = (re.compile("|".join(map(re.escape, self.terms))),) + tuple(
                 re.compile(f"({term_pattern(self.terms, bmp)})|{char_token_pattern(bmp)}") for bmp in (False, True))
         if not self.terms or self._term_re[0].search(text) is None:
-            tokens = self._cut(text)
+            tokens = cut(text)
         else:
             tokens = []
             pos = 0
@@ -280,11 +327,11 @@ class JiebaTokenizer(BaseTokenizer):
                 if term is None:
                     continue
                 if m.start() > pos:
-                    tokens.extend(self._cut(text[pos:m.start()]))
+                    tokens.extend(cut(text[pos:m.start()]))
                 tokens.append(term)
                 pos = m.end()
             if pos < len(text):
-                tokens.extend(self._cut(text[pos:]))
+                tokens.extend(cut(text[pos:]))
         if self.punct == "drop":
             tokens = [t for t in tokens if not is_punct_or_symbol(t)]
         return tokens
@@ -324,6 +371,7 @@ class JiebaTokenizer(BaseTokenizer):
         state = dict(self.__dict__)
         state["_jieba"] = None  # rebuilt lazily in the worker; never ship the 350k-entry FREQ dict
         state["_term_re"] = None
+        state["_jieba_rs"] = None
         return state
 
 

@@ -1,0 +1,334 @@
+"""Normalise many texts at once on code point arrays: the corpus-at-once twin of
+:meth:`zheval.text.normalize.Normalizer.__call__` (reference: ``[normalizer(t) for t in texts]``).
+
+Why it exists
+    On text that never repeats, normalisation is paid once per text, and the per-text steps cost one Python call
+    and one C pass each -- ``unicodedata.normalize`` and ``str.translate`` on Chinese text run at 100-200 ns per
+    character because nearly every text holds a full-width mark. Here all texts are one ``uint32`` array of code
+    points; every *distinct* character of the call is looked at once (with the very functions the steps use), and
+    each step is a table lookup or a few vectorised comparisons over the whole array.
+
+The steps, exactly as :mod:`zheval.text.normalize` (each text is processed on its own: no step looks across a text
+boundary)
+    * ``nfkc``: a character is *simple* when every character of its NFKD decomposition is a starter (canonical
+      combining class 0) that is not a mark (general category M) and not a Hangul jamo. A text made only of simple
+      characters cannot compose or reorder anything, so its NFKC is the concatenation of its characters' NFKD
+      (every second element of a canonical composition is a mark or a Hangul vowel/trailing jamo; checked over all
+      of Unicode by the tests), with the ellipses of :data:`zheval.text.normalize.ELLIPSES` kept as the step keeps
+      them. A text holding any other character (a combining mark, Hangul, ...) is normalised by the reference
+      :class:`~zheval.text.normalize.Normalizer` itself.
+    * ``zw``: characters of :data:`~zheval.text.chars.INVISIBLE_RANGES` are dropped.
+    * ``punct``: :data:`~zheval.text.normalize.PUNCT_TABLE` as a lookup table.
+    * ``nopunct``: a character is removed iff it is punctuation (category P) without an ASCII digit on both sides,
+      or any character other than ``.``, ``,``, a digit or whitespace with an ASCII digit on both sides (the
+      step's expression, position by position: its matches are single characters and its look-arounds read the
+      unchanged text).
+    * ``space``: ``\\r\\n`` and ``\\r`` become ``\\n``; every maximal whitespace run (``str.isspace``, as the step's
+      ``\\s``) at the start or end of a text is dropped, an inner run becomes ``\\n`` if it holds a line break and a
+      space otherwise; a space with a CJK-side character (:data:`~zheval.text.chars.CJK_SIDE_CLASS_BODY`) on either
+      side is dropped.
+    * ``lower``: each character of the step's Latin upper-case class becomes its ``str.lower()``.
+    * ``t2s`` (OpenCC, phrase-based): not vectorised; a normaliser with it normalises text by text.
+
+Tested equal to the reference on every code point, on random strings over the tricky classes (hypothesis) and on
+the shared real data (``tests/test_fast_twins.py``).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import List, NamedTuple, Sequence
+
+import numpy as np
+
+from .chars import CJK_SIDE_CLASS_BODY, INVISIBLE_CLASS_BODY
+from .normalize import ELLIPSES, LATIN_UPPER_CLASS_BODY, PUNCT_TABLE, Normalizer
+
+__all__ = ["NormalizedTexts", "normalize_corpus", "codepoints_of", "is_simple_for_nfkc", "whitespace_mask"]
+
+
+class NormalizedTexts(NamedTuple):
+    """Normalised texts as one code point array.
+
+    Attributes:
+        codepoints: ``(N,)`` uint32, the normalised texts concatenated (nothing between them).
+        offsets: ``(n_texts + 1,)`` int64; text i is ``codepoints[offsets[i]:offsets[i + 1]]``.
+    """
+
+    codepoints: np.ndarray
+    offsets: np.ndarray
+
+    def texts(self) -> List[str]:
+        """The normalised texts as ``str`` (one decode of the whole array, then slices)."""
+        big = self.codepoints.astype(np.uint32, copy=False).tobytes().decode("utf-32-le", "surrogatepass")
+        off = self.offsets.tolist()
+        return [big[a:b] for a, b in zip(off[:-1], off[1:])]
+
+
+def codepoints_of(texts: Sequence[str]) -> NormalizedTexts:
+    """The texts as they are, as one code point array with offsets (no normalisation)."""
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    big = "".join(texts)
+    cp = np.frombuffer(big.encode("utf-32-le", "surrogatepass"), dtype=np.uint32) if big else np.zeros(0, np.uint32)
+    return NormalizedTexts(cp, offsets)
+
+
+_HANGUL_JAMO = ((0x1100, 0x11FF), (0xA960, 0xA97F), (0xD7B0, 0xD7FF))
+
+
+def is_simple_for_nfkc(ch: str) -> bool:
+    """Whether every character of ``NFKD(ch)`` is a starter that no canonical composition can take as its second
+    element (combining class 0, not a mark, not a Hangul jamo): then NFKC of a text of such characters is the
+    concatenation of their NFKD (see the module docstring)."""
+    for x in unicodedata.normalize("NFKD", ch):
+        cp = ord(x)
+        if unicodedata.combining(x) or unicodedata.category(x)[0] == "M":
+            return False
+        if any(a <= cp <= b for a, b in _HANGUL_JAMO):
+            return False
+    return True
+
+
+def _distinct(cp: np.ndarray) -> np.ndarray:
+    """The distinct code points of ``cp``, increasing."""
+    present = np.zeros(int(cp.max()) + 1, dtype=bool)
+    present[cp] = True
+    return np.flatnonzero(present)
+
+
+def whitespace_mask(cp: np.ndarray) -> np.ndarray:
+    """``str.isspace()`` of every code point of ``cp`` (each distinct character asked once)."""
+    if not len(cp):
+        return np.zeros(0, dtype=bool)
+    u = _distinct(cp)
+    lut = np.zeros(int(u[-1]) + 1, dtype=bool)
+    lut[u[np.fromiter((chr(c).isspace() for c in u.tolist()), dtype=bool, count=len(u))]] = True
+    return lut[cp]
+
+
+def _text_of(offsets: np.ndarray, n: int) -> np.ndarray:
+    return np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets)) if n else np.zeros(0, np.int64)
+
+
+def _keep(cp: np.ndarray, offsets: np.ndarray, keep: np.ndarray):
+    """``cp[keep]`` and the offsets of the texts after dropping the other positions."""
+    dropped = np.flatnonzero(~keep)
+    if not len(dropped):
+        return cp, offsets
+    return cp[keep], offsets - np.searchsorted(dropped, offsets)
+
+
+def _map(cp: np.ndarray, offsets: np.ndarray, chars: np.ndarray, images: List[str]):
+    """Replace each character ``chars[k]`` by the string ``images[k]`` (other characters unchanged)."""
+    if not len(chars):
+        return cp, offsets
+    lens = np.fromiter(map(len, images), dtype=np.int64, count=len(images))
+    top = int(max(int(cp.max()), int(chars.max()))) + 1
+    lut = np.arange(top, dtype=np.uint32)
+    lut[chars] = np.fromiter((ord(m[0]) if m else 0 for m in images), dtype=np.uint32, count=len(images))
+    out = lut[cp]
+    if (lens == 1).all():
+        return out, offsets
+    # images of another length than 1 (rare: ℃ -> °C): their positions, then one insert/delete pass
+    odd = np.zeros(top, dtype=bool)
+    odd[chars[lens != 1]] = True
+    at = np.flatnonzero(odd[cp])
+    image_of = dict(zip(chars.tolist(), images))
+    segments, prev = [], 0
+    for p, c in zip(at.tolist(), cp[at].tolist()):
+        segments.append(out[prev:p])
+        img = image_of[c]
+        if img:
+            segments.append(np.frombuffer(img.encode("utf-32-le", "surrogatepass"), dtype=np.uint32))
+        prev = p + 1
+    segments.append(out[prev:])
+    grow = lens[np.searchsorted(chars, cp[at])] - 1  # chars is sorted
+    shift = np.zeros(len(at) + 1, dtype=np.int64)
+    np.cumsum(grow, out=shift[1:])
+    return np.concatenate(segments), offsets + shift[np.searchsorted(at, offsets)]
+
+
+def _member(u: np.ndarray, body: str) -> np.ndarray:
+    """Which of the distinct code points ``u`` match the character class ``[body]``."""
+    chars = "".join(map(chr, u.tolist()))
+    mask = np.zeros(len(u), dtype=bool)
+    mask[[m.start() for m in re.finditer(f"[{body}]", chars, flags=re.DOTALL)]] = True
+    return mask
+
+
+
+
+def _after(u: np.ndarray, chars, images) -> np.ndarray:
+    """The characters that can be present after replacing ``chars`` by ``images`` (a sorted superset)."""
+    new = np.frombuffer("".join(images).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.int64)
+    return np.union1d(np.setdiff1d(u, np.asarray(chars, dtype=np.int64)), new)
+
+
+def _step_nfkc(cp, offsets, fallback, u):
+    chars, images, unsafe = [], [], []
+    for c in u.tolist():
+        if c < 0x80:
+            continue
+        ch = chr(c)
+        if ch in ELLIPSES:
+            img = ELLIPSES[ch]
+        elif is_simple_for_nfkc(ch):
+            img = unicodedata.normalize("NFKD", ch)
+        else:
+            unsafe.append(c)
+            continue
+        if img != ch:
+            chars.append(c)
+            images.append(img)
+    if unsafe:
+        bad = np.zeros(len(u) and int(u[-1]) + 1, dtype=bool)
+        bad[unsafe] = True
+        cnt = np.zeros(len(cp) + 1, dtype=np.int64)
+        np.cumsum(bad[cp], out=cnt[1:])
+        fallback |= (cnt[offsets[1:]] - cnt[offsets[:-1]]) > 0
+    return _map(cp, offsets, np.asarray(chars, dtype=np.int64), images) + (_after(u, chars, images),)
+
+
+def _step_zw(cp, offsets, fallback, u):
+    inv = u[_member(u, INVISIBLE_CLASS_BODY)]
+    if not len(inv):
+        return cp, offsets, u
+    lut = np.zeros(int(u[-1]) + 1, dtype=bool)
+    lut[inv] = True
+    return _keep(cp, offsets, ~lut[cp]) + (np.setdiff1d(u, inv),)
+
+
+def _step_punct(cp, offsets, fallback, u):
+    chars = [c for c in u.tolist() if c in PUNCT_TABLE]
+    images = [PUNCT_TABLE[c] for c in chars]
+    return _map(cp, offsets, np.asarray(chars, dtype=np.int64), images) + (_after(u, chars, images),)
+
+
+def _neighbours(cp: np.ndarray, offsets: np.ndarray, flag: np.ndarray):
+    """``flag`` of the previous and of the next position within the same text (False at a text's ends)."""
+    n = len(cp)
+    prev = np.zeros(n, dtype=bool)
+    nxt = np.zeros(n, dtype=bool)
+    prev[1:] = flag[:-1]
+    nxt[:-1] = flag[1:]
+    starts = offsets[:-1][np.diff(offsets) > 0]
+    ends = offsets[1:][np.diff(offsets) > 0] - 1
+    prev[starts] = False
+    nxt[ends] = False
+    return prev, nxt
+
+
+def _step_nopunct(cp, offsets, fallback, u):
+    uc = [chr(c) for c in u.tolist()]
+    is_p = np.zeros(int(u[-1]) + 1, dtype=bool)
+    is_p[u[np.fromiter((unicodedata.category(c).startswith("P") for c in uc), dtype=bool, count=len(u))]] = True
+    other = np.zeros(int(u[-1]) + 1, dtype=bool)  # [^.,0-9\s]
+    other[u[np.fromiter((not (c in ".," or "0" <= c <= "9" or c.isspace()) for c in uc), dtype=bool,
+                        count=len(u))]] = True
+    digit = (cp >= 48) & (cp <= 57)
+    prev_d, next_d = _neighbours(cp, offsets, digit)
+    between = prev_d & next_d
+    drop = (is_p[cp] & ~between) | (between & other[cp])
+    return _keep(cp, offsets, ~drop) + (u,)
+
+
+def _step_space(cp, offsets, fallback, u):
+    n = len(cp)
+    if not n:
+        return cp, offsets, u
+    # \r\n -> \n, then \r -> \n (within a text)
+    is_cr = cp == 13
+    if is_cr.any():
+        _, next_nl = _neighbours(cp, offsets, cp == 10)
+        cp, offsets = _keep(cp, offsets, ~(is_cr & next_nl))
+        cp = np.where(cp == 13, np.uint32(10), cp)
+        n = len(cp)
+    u = np.union1d(np.setdiff1d(u, [13]), [10, 32])
+    space_lut = np.zeros(int(u[-1]) + 1, dtype=bool)
+    space_lut[u[np.fromiter((chr(c).isspace() for c in u.tolist()), dtype=bool, count=len(u))]] = True
+    ws = space_lut[cp]
+    if not ws.any():
+        return cp, offsets, u
+    nonempty = np.diff(offsets) > 0
+    first = np.zeros(n, dtype=bool)
+    first[offsets[:-1][nonempty]] = True
+    last = np.zeros(n, dtype=bool)
+    last[offsets[1:][nonempty] - 1] = True
+    prev_ws, next_ws = _neighbours(cp, offsets, ws)
+    run_start = ws & ~prev_ws
+    run_end = ws & ~next_ws  # last position of a run
+    rs = np.flatnonzero(run_start)
+    re_ = np.flatnonzero(run_end)  # runs in order, one end per start
+    nl_cum = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(cp == 10, out=nl_cum[1:])
+    has_nl = nl_cum[re_ + 1] - nl_cum[rs] > 0
+    inner = ~first[rs] & ~last[re_]
+    keep = ~ws
+    out_char = np.where(has_nl, np.uint32(10), np.uint32(32))
+    # a space run with a CJK-side character on either side is dropped (its neighbours are not whitespace)
+    single = inner & ~has_nl
+    if single.any():
+        cjk = np.zeros(int(u[-1]) + 1, dtype=bool)
+        cjk[u[_member(u, CJK_SIDE_CLASS_BODY)]] = True
+        cjk_next = cjk[cp[np.minimum(re_ + 1, n - 1)]]
+        cjk_prev = cjk[cp[np.maximum(rs - 1, 0)]]
+        inner = inner & ~(single & (cjk_prev | cjk_next))
+    cp = cp.copy()
+    cp[rs[inner]] = out_char[inner]
+    keep[rs[inner]] = True
+    return _keep(cp, offsets, keep) + (u,)
+
+
+def _step_lower(cp, offsets, fallback, u):
+    up = u[_member(u, LATIN_UPPER_CLASS_BODY)]
+    images = [chr(c).lower() for c in up.tolist()]
+    return _map(cp, offsets, up, images) + (_after(u, up, images),)
+
+
+_STEPS = {"nfkc": _step_nfkc, "zw": _step_zw, "punct": _step_punct, "nopunct": _step_nopunct,
+          "space": _step_space, "lower": _step_lower}
+
+
+def normalize_corpus(texts: Sequence[str], normalizer: Normalizer) -> NormalizedTexts:
+    """``normalizer(t)`` for every text, all at once, as one code point array (see the module docstring).
+
+    Args:
+        texts: ``str`` texts (not checked here: the caller validated them).
+        normalizer: a :class:`~zheval.text.normalize.Normalizer`.
+    Returns:
+        :class:`NormalizedTexts`: text i's normalised form is ``codepoints[offsets[i]:offsets[i + 1]]``, equal to
+        ``normalizer(texts[i])``.
+    """
+    if "t2s" in normalizer.steps:
+        return codepoints_of([normalizer(t) for t in texts])
+    raw = codepoints_of(texts)
+    cp, offsets = raw
+    if not len(cp) or not normalizer.steps:
+        return raw
+    fallback = np.zeros(len(texts), dtype=bool)
+    u = _distinct(cp).astype(np.int64)
+    for name in normalizer.steps:
+        cp, offsets, u = _STEPS[name](cp, offsets, fallback, u)
+        if not len(cp):
+            break
+    if not fallback.any():
+        return NormalizedTexts(cp, offsets)
+    # texts with a character that NFKC can compose or reorder: the reference normaliser, spliced in
+    parts, lens = [], np.diff(offsets)
+    out_lens = lens.copy()
+    bad = np.flatnonzero(fallback).tolist()
+    prev = 0
+    for i in bad:
+        if offsets[i] > offsets[prev]:
+            parts.append(cp[offsets[prev]:offsets[i]])
+        s = normalizer(texts[i])
+        parts.append(np.frombuffer(s.encode("utf-32-le", "surrogatepass"), dtype=np.uint32))
+        out_lens[i] = len(s)
+        prev = i + 1
+    parts.append(cp[offsets[prev]:])
+    new_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(out_lens, out=new_offsets[1:])
+    return NormalizedTexts(np.concatenate(parts) if parts else np.zeros(0, np.uint32), new_offsets)
