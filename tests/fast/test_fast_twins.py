@@ -30,7 +30,8 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.text.normalize_corpus:codepoints_of", "zheval.text.normalize_corpus:is_simple_for_nfkc",
                    "zheval.text.normalize_corpus:whitespace_mask", "zheval.fast.union_lcs:packed_words",
                    "zheval.fast.keys:runs", "zheval.fast.keys:sort_with_index", "zheval.fast.keys:unique_inverse",
-                   "zheval.fast.keys:lookup", "zheval.fast.skip_bigrams:skip_bigram_totals",
+                   "zheval.fast.keys:lookup", "zheval.fast.keys:step_schedule", "zheval.fast.keys:int64_arrays",
+                   "zheval.fast.skip_bigrams:skip_bigram_totals",
                    "zheval.fast.skip_bigrams:skip_bigrams_fit", "zheval.tokenizers.jieba_rs:build_jieba_rs",
                    "zheval.tokenizers.jieba_rs:rjieba_version"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",

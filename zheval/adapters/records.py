@@ -38,14 +38,14 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Sequence
 
 from .duck.load import (DuckFormatError, EmptyDataError, Problem, duplicate_key_problem, encoding_problem,
-                        json_document_problem, json_error_message, lone_surrogate, parse_json_line, existing_file)
+                        json_document_problem, lone_surrogate, existing_file,
+                        json_line_or_problem)
 
 __all__ = [
     "Records",
@@ -173,13 +173,10 @@ def _jsonl_rows(path: Path, name: str, problems: list) -> list:
         return []
     rows, first = [], len(problems)
     for lineno, line in enumerate(text.split("\n"), start=1):
-        if not line.strip():
+        parsed = json_line_or_problem(line, name, lineno, problems)
+        if parsed is None:
             continue
-        try:
-            obj, dups = parse_json_line(line)
-        except json.JSONDecodeError as exc:
-            problems.append(Problem(name, lineno, None, json_error_message(exc)))
-            continue
+        obj, dups = parsed
         if dups:
             problems.append(Problem(name, lineno, None, duplicate_key_problem(dups)))
             continue

@@ -9,7 +9,7 @@ tokenises and counts each text once. Nothing is kept across calls.
 
 from __future__ import annotations
 
-from typing import Dict, Sequence
+from typing import Sequence
 
 import numpy as np
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["runs", "sort_with_index", "unique_inverse", "lookup"]
+__all__ = ["runs", "sort_with_index", "unique_inverse", "lookup", "step_schedule", "int64_arrays"]
 
 
 def runs(sorted_keys: np.ndarray):
@@ -55,3 +55,19 @@ def lookup(table: np.ndarray, q: np.ndarray, missing: int) -> np.ndarray:
     ok = table[hit] == sq
     out[idx[ok]] = hit[ok]
     return out
+
+
+def step_schedule(lengths_desc: np.ndarray):
+    """The step-major layout of a DP run over pairs sorted by decreasing length: ``(steps, active, step_off)`` where
+    ``steps`` is the longest length, ``active[k]`` the number of pairs longer than ``k`` (a prefix of the pairs)
+    and ``step_off[k]`` the first row of step ``k`` (``step_off[steps]`` = the total)."""
+    steps = int(lengths_desc[0])
+    active = np.searchsorted(-lengths_desc, -np.arange(steps, dtype=np.int64), side="left")
+    step_off = np.zeros(steps + 1, dtype=np.int64)
+    np.cumsum(active, out=step_off[1:])
+    return steps, active, step_off
+
+
+def int64_arrays(*arrays):
+    """Each argument as an int64 numpy array (a list comes in from the compute layer, an array passes through)."""
+    return [np.asarray(a, dtype=np.int64) for a in arrays]

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..definitions.lcs import lcs_length_masks, match_masks
-from .keys import lookup, runs, sort_with_index, unique_inverse
+from .keys import lookup, runs, sort_with_index, step_schedule, unique_inverse
 
 __all__ = ["lcs_length_pairs"]
 
@@ -81,10 +81,7 @@ def _lcs_words(tokens, offsets, col, row, w: int):
     order = sort_with_index(int(rl.max()) - rl)[1]
     col_rank, row = col_rank[order], row[order]
     rlen = lengths[row]
-    steps = int(rlen[0])
-    active = np.searchsorted(-rlen, -np.arange(steps, dtype=np.int64), side="left")  # pairs with rlen > i
-    step_off = np.zeros(steps + 1, dtype=np.int64)
-    np.cumsum(active, out=step_off[1:])
+    steps, active, step_off = step_schedule(rlen)  # active[i]: the pairs with rlen > i
     ridx, i_of, _ = _ragged(offsets, row)
     k_of = np.repeat(np.arange(len(row), dtype=np.int64), rlen)
     query = np.empty(len(ridx), dtype=np.int64)

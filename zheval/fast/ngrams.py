@@ -32,6 +32,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .keys import runs
+
 __all__ = ["NgramCounts", "NgramTables", "flatten_texts", "ngram_counts_by_text", "pair_clipped_hits",
            "item_clipped_hits_orders"]
 
@@ -161,12 +163,7 @@ def _count_by_text(order: int, text: np.ndarray, ids: np.ndarray, G: int, n_text
         offsets = np.searchsorted(t, np.arange(n_texts + 1, dtype=np.int64), side="left").astype(np.int64)
         return NgramCounts(order, offsets, uniq - t * G, counts.astype(np.int64), G, int(counts.max()), prefix)
     key.sort()
-    first = np.empty(len(key), dtype=bool)
-    first[0] = True
-    np.not_equal(key[1:], key[:-1], out=first[1:])
-    starts = np.flatnonzero(first)
-    uniq = key[starts]
-    counts = np.diff(np.append(starts, len(key)))
+    uniq, counts = runs(key)
     t = uniq // G
     offsets = np.searchsorted(t, np.arange(n_texts + 1, dtype=np.int64), side="left").astype(np.int64)
     return NgramCounts(order, offsets, uniq - t * G, counts.astype(np.int64), G, int(counts.max()), prefix)

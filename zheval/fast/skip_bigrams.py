@@ -26,6 +26,7 @@ from typing import Optional
 
 import numpy as np
 
+from .keys import runs
 from .ngrams import NgramCounts, pair_clipped_hits
 
 __all__ = ["CHUNK_KEYS", "MAX_TEXT_SKIP_BIGRAMS", "skip_bigram_totals", "skip_bigram_counts_by_text",
@@ -124,12 +125,7 @@ def skip_bigram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_si
         if keys:
             key = np.concatenate(keys)
             key.sort()
-            new = np.empty(len(key), dtype=bool)
-            new[0] = True
-            np.not_equal(key[1:], key[:-1], out=new[1:])
-            starts = np.flatnonzero(new)
-            uniq = key[starts]
-            counts = np.diff(np.append(starts, len(key)))
+            uniq, counts = runs(key)
             t = uniq // G
             out_offsets[lo + 1:hi + 1] = done + np.searchsorted(t, np.arange(1, hi - lo + 1, dtype=np.int64),
                                                                   side="left")

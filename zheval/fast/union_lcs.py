@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .keys import lookup, runs, sort_with_index, unique_inverse
+from .keys import int64_arrays, lookup, runs, sort_with_index, step_schedule, unique_inverse
 
 __all__ = ["MAX_WORDS", "STOP_BYTES", "packed_words", "union_lcs_hits_pairs"]
 
@@ -91,11 +91,7 @@ def union_lcs_hits_pairs(ids, sent_offsets, text_sents, hyp, ref) -> np.ndarray:
     Raises:
         ValueError: a reference wider than :data:`MAX_WORDS` words.
     """
-    ids = np.asarray(ids, dtype=np.int64)
-    so = np.asarray(sent_offsets, dtype=np.int64)
-    ts = np.asarray(text_sents, dtype=np.int64)
-    hyp = np.asarray(hyp, dtype=np.int64)
-    ref = np.asarray(ref, dtype=np.int64)
+    ids, so, ts, hyp, ref = int64_arrays(ids, sent_offsets, text_sents, hyp, ref)
     P = len(hyp)
     out = np.zeros(P, dtype=np.int64)
     if P == 0:
@@ -161,10 +157,7 @@ def _hits(ids, so, ts, text_off, hyp, ref, w: int, vocab: int) -> np.ndarray:
     order = np.argsort(-h_len, kind="stable")
     hyp_o, ref_rank_o = hyp[order], ref_rank[order]
     hlen = h_len[order]
-    steps = int(hlen[0])
-    active = np.searchsorted(-hlen, -np.arange(steps, dtype=np.int64), side="left")  # pairs with hlen > k
-    step_off = np.zeros(steps + 1, dtype=np.int64)
-    np.cumsum(active, out=step_off[1:])
+    steps, active, step_off = step_schedule(hlen)  # active[k]: the pairs with hlen > k
     h_idx, h_owner = _ragged(text_off[hyp_o], hlen)  # prediction token positions, pair by pair
     k_of = h_idx - np.repeat(text_off[hyp_o], hlen)
     slot = step_off[k_of] + h_owner  # row of (pair, step) in the step-major arrays

@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..definitions.lcs import wlcs
+from .keys import int64_arrays
 
 __all__ = ["BAND", "GROUP_CELLS", "MIN_GROUP", "wlcs_pairs"]
 
@@ -45,10 +46,7 @@ def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np
     Returns:
         The WLCS values (0.0 where either text is empty).
     """
-    tokens = np.asarray(tokens, dtype=np.int64)
-    offsets = np.asarray(offsets, dtype=np.int64)
-    ref = np.asarray(ref, dtype=np.int64)
-    can = np.asarray(can, dtype=np.int64)
+    tokens, offsets, ref, can = int64_arrays(tokens, offsets, ref, can)
     P = len(ref)
     out = np.zeros(P, dtype=np.float64)
     m_all = offsets[ref + 1] - offsets[ref]

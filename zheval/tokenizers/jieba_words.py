@@ -238,15 +238,9 @@ class JiebaTokenizer(BaseTokenizer):
         import jieba
 
         path = self._dict_path()
-        data = _read_dictionary(path)
-        sha = hashlib.sha256(data).hexdigest()
-        if sha != self.dict_sha:
-            raise RuntimeError(
-                f"jieba dictionary {path} changed since this tokenizer was built (sha256 {self.dict_sha[:12]}... "
-                f"then, {sha[:12]}... now); build it again with get_tokenizer (which reads the file on every call)"
-            )
+        data = self.dictionary_content()
         tk = jieba.Tokenizer(path)
-        tk.cache_file = f"jieba.zheval-{self.jieba_version}-{sha[:32]}.cache"  # keyed by content, not path/mtime
+        tk.cache_file = f"jieba.zheval-{self.jieba_version}-{self.dict_sha[:32]}.cache"  # keyed by content
 
         def dict_file():  # jieba builds its prefix dictionary from the very bytes hashed above
             fh = io.BytesIO(data)

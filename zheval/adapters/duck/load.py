@@ -31,6 +31,7 @@ from typing import Mapping, Sequence, Union
 
 __all__ = [
     "existing_file",
+    "json_line_or_problem",
     "DOMAINS",
     "DIFFICULTIES",
     "DUCK_KEYS",
@@ -280,6 +281,19 @@ def json_error_message(exc: json.JSONDecodeError) -> str:
     return f"malformed JSON: {msg} column {exc.colno}" if msg.endswith(" at") else f"malformed JSON: {msg} at column {exc.colno}"
 
 
+def json_line_or_problem(text: str, name: str, lineno: int, problems: list):
+    """:func:`parse_json_line` of one line of a JSONL file, the way every JSONL reader here treats it: ``None`` for a
+    blank line (skipped) and for malformed JSON (a :class:`Problem` ``name:lineno`` appended to ``problems``), else
+    ``(value, duplicate keys)``."""
+    if not text.strip():
+        return None
+    try:
+        return parse_json_line(text)
+    except json.JSONDecodeError as exc:
+        problems.append(Problem(name, lineno, None, json_error_message(exc)))
+        return None
+
+
 def parse_json_line(text: str) -> tuple[object, list[str]]:
     """Decode one JSON line and report keys given twice in any object of it.
 
@@ -457,13 +471,10 @@ def read_duck_rows(
         except UnicodeDecodeError as exc:
             probs.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 4]!r})"))
             continue
-        if not text.strip():
+        parsed = json_line_or_problem(text, name, lineno, probs)
+        if parsed is None:
             continue
-        try:
-            obj, dups = parse_json_line(text)
-        except json.JSONDecodeError as exc:
-            probs.append(Problem(name, lineno, None, json_error_message(exc)))
-            continue
+        obj, dups = parsed
         rid = obj.get("id") if isinstance(obj, dict) and isinstance(obj.get("id"), str) else None
         errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs)
         if rid is not None:
