@@ -187,3 +187,16 @@ def test_corpus_share_adds_up():
     without = zheval.compute_bleu(["快递柜在楼下", "好"], [["快递柜在一楼"], ["你好"]])["bleu"]
     assert shares[0]["corpus_bleu_without_item"] == without
     assert "corpus_share" not in explain(PRED, REFS)["bleu"]
+
+
+@pytest.mark.parametrize("preset", ["opencompass-jieba-rouge", "longbench", "glm4"])
+def test_leaderboard_presets_are_refused_not_explained_with_other_numbers(preset):
+    """A leaderboard preset's per-item number is the harness's (e.g. rouge-chinese's F = 2PR/(P+R+1e-8): 0.8333333283
+    where zheval's F is 5/6 = 0.8333333333 for 请把包裹放进智能柜 vs 请把包裹放进快递柜 on jieba words); an explanation
+    built on zheval's rules would show a different number, so explain refuses the preset with a clear error."""
+    import zheval
+
+    with pytest.raises(ValueError, match=f"explain does not cover preset '{preset}'"):
+        zheval.explain("请把包裹放进智能柜。", ["请把包裹放进快递柜。"], preset=preset)
+    with pytest.raises(ValueError, match="does not cover preset"):
+        zheval.explain_items(["请把包裹放进智能柜。"], [["请把包裹放进快递柜。"]], preset=preset)

@@ -95,10 +95,14 @@ from .joint import check_metrics_and_options
 from .rouge import ROUGE_OPTIONS, RougeConfig, rouge_config
 from .spans import token_spans
 
-__all__ = ["EXPLAIN_METRICS", "explain", "explain_items"]
+__all__ = ["EXPLAIN_METRICS", "UNEXPLAINED_PRESETS", "explain", "explain_items"]
 
 #: The metrics an explanation can cover.
 EXPLAIN_METRICS = ("bleu", "rouge")
+
+#: Presets an explanation refuses (a clear error, never numbers other than the metric's): the leaderboard presets
+#: reproduce a harness's own post-processing and formulas, which the explanation's breakdown does not follow.
+UNEXPLAINED_PRESETS = ("opencompass-jieba-rouge", "longbench", "glm4")
 
 
 def _score_dict(s) -> Dict[str, float]:
@@ -387,6 +391,11 @@ def _configs(metrics, options):
         preset = options.get("preset")
         metrics = PRESET_NAMES.get(preset, EXPLAIN_METRICS) if preset is not None else EXPLAIN_METRICS
     metrics = check_metrics_and_options("explain", metrics, EXPLAIN_METRICS, options)
+    if options.get("preset") in UNEXPLAINED_PRESETS:
+        raise ValueError(f"explain does not cover preset {options['preset']!r}: its numbers follow the harness's own "
+                         "post-processing, tokens and formulas (zheval.presets), which an explanation built on "
+                         "zheval's rules would not equal; explain the item without the preset, or see "
+                         "docs/leaderboard_presets.md for what the preset computes")
     rouge_cfg = bleu_cfg = corpus_cfg = None
     if "rouge" in metrics:
         rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}, _function="explain")
