@@ -30,6 +30,7 @@ from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
@@ -266,9 +267,7 @@ def bleu_items(
         layout = shared.layout
         check_references(references, tok, layout.lengths[layout.ref], allow_empty_references)
         return BleuItems(shared.bleu_stats(), counts)
-    tokens = tok.tokenize_cached
-    hyp_tokens = [tokens(p) for p in predictions]
-    ref_tokens = [[tokens(r) for r in rs] for rs in references]
+    hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
     check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
     items = BleuItems(corpus_stats(hyp_tokens, ref_tokens, config.max_order), counts)
     if config.crosscheck:

@@ -34,7 +34,7 @@ from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.sentences import SENTENCE_SPLITS
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
-from ..tokenizers.corpus import tokenize_corpus
+from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
@@ -302,9 +302,7 @@ def rouge_items(
         references = first_references(references, config.max_refs)
     counts = [len(r) for r in references]
     if config.preset == "llamafactory":
-        tokens = tok.tokenize_cached
-        hyp_tokens = [tokens(p) for p in predictions]
-        ref_tokens = [[tokens(r) for r in rs] for rs in references]
+        hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
         check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
         scorer = make_llamafactory_item_scorer(types, config.multi_ref)
         scores = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]

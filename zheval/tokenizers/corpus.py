@@ -22,7 +22,52 @@ from .char_ids import char_token_ids
 from ..text.sentences import SENTENCE_SPLITS, split_sentences
 from .base import BaseTokenizer
 
-__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
+__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "tokenize_items", "name_failing_text", "TokenIds"]
+
+
+def name_failing_text(exc: BaseException, where: str, tokenizer: BaseTokenizer) -> BaseException:
+    """Name the text a tokenizer failed on (``predictions[3]``, ``references[3][1]``): the tokenizer's own
+    ``TypeError`` (a user callable that returned something other than a list of ``str``) becomes a ``TypeError``
+    starting with ``where``; any other exception (raised inside a user callable) gets a note naming ``where``
+    (Python 3.11+ ``add_note``) and is returned as is, so its type stays what the user's code raised."""
+    msg = f"{where}: the {tokenizer.signature()} tokenizer failed on this text"
+    if isinstance(exc, TypeError) and str(exc).startswith("custom tokenizer "):
+        return TypeError(f"{where}: {exc}")
+    if hasattr(exc, "add_note"):
+        exc.add_note(msg)
+    return exc
+
+
+def tokenize_items(
+    predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: BaseTokenizer
+) -> tuple[list, list]:
+    """Tokens of every prediction and reference (``tokenizer.tokenize_cached``): ``(hyp_tokens, ref_tokens)``, a
+    tuple of ``str`` per text, references ragged as given.
+
+    Raises:
+        whatever the tokenizer raises, naming the text (:func:`name_failing_text`): ``predictions[i]`` or
+        ``references[i][j]``.
+    """
+    tokens = tokenizer.tokenize_cached
+    where = ""
+    try:
+        hyp = []
+        for i, p in enumerate(predictions):
+            where = f"predictions[{i}]"
+            hyp.append(tokens(p))
+        refs = []
+        for i, rs in enumerate(references):
+            row = []
+            for j, r in enumerate(rs):
+                where = f"references[{i}][{j}]"
+                row.append(tokens(r))
+            refs.append(row)
+    except Exception as exc:
+        named = name_failing_text(exc, where, tokenizer)
+        if named is exc:
+            raise
+        raise named from exc
+    return hyp, refs
 
 
 class TokenIds(dict):
@@ -113,6 +158,8 @@ def tokenize_corpus(
 
     Raises:
         ValueError: an unknown ``sentence_split``; TypeError: a text that is not a ``str`` (from the tokenizer).
+        Whatever a user tokenizer raises names the text (``predictions[i]`` / ``references[i][j]``,
+        :func:`name_failing_text`).
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
@@ -141,8 +188,24 @@ def tokenize_corpus(
         memo[text] = tt
         return tt
 
-    tok_preds = [encode(p) for p in preds]
-    tok_refs = [[encode(r) for r in rs] for rs in refs]
+    where = ""
+    try:
+        tok_preds = []
+        for i, p in enumerate(preds):
+            where = f"predictions[{i}]"
+            tok_preds.append(encode(p))
+        tok_refs = []
+        for i, rs in enumerate(refs):
+            row = []
+            for j, r in enumerate(rs):
+                where = f"references[{i}][{j}]"
+                row.append(encode(r))
+            tok_refs.append(row)
+    except Exception as exc:
+        named = name_failing_text(exc, where, tokenizer)
+        if named is exc:
+            raise
+        raise named from exc
     return TokenizedCorpus(tok_preds, tok_refs, list(vocab), tokenizer, sentence_split)
 
 
