@@ -157,3 +157,27 @@ def test_mapping_references_are_refused_by_every_entry_point():
     for fn in (zheval.compute_bleu, zheval.compute_rouge, zheval.score):
         with pytest.raises(TypeError, match=r"references\[0\] .*not a dict"):
             fn(["今天天气很好"], [{"今天天气好": 1}])
+
+
+@pytest.mark.parametrize("fn, option", [
+    ("compute_rouge", "use_aggregator"), ("compute_rouge", "return_precision_recall"), ("compute_rouge", "crosscheck"),
+    ("compute_bleu", "crosscheck"), ("score", "use_aggregator"), ("score", "crosscheck"),
+])
+@pytest.mark.parametrize("value", ["False", "no", 0, None])
+def test_on_off_options_must_be_bools(fn, option, value):
+    """A string "False" (from a config file or a command line) is truthy: it would silently mean on."""
+    import zheval
+
+    with pytest.raises(TypeError, match=rf"{option} must be True or False, got"):
+        getattr(zheval, fn)(["今天天气很好"], [["今天天气好"]], **{option: value})
+
+
+def test_on_off_options_take_numpy_bools():
+    import numpy as np
+
+    import zheval
+
+    # by hand: 今天天气很好 vs 今天天气好, 5 of 6 / 5 of 5 unigrams: F1 = 2 * (5/6) * 1 / (5/6 + 1) = 10/11
+    got = zheval.compute_rouge(["今天天气很好"], [["今天天气好"]], rouge_types=["rouge1"],
+                               use_aggregator=np.bool_(False))
+    assert got["rouge1"] == [pytest.approx(10 / 11)]

@@ -34,7 +34,7 @@ from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, UNSET, refuse_unknown, tokenizer_from_options
+from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
 from .shared import SharedTokens
 
 __all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
@@ -148,7 +148,7 @@ def bleu_config(
 
     Raises:
         TypeError: an unknown option (with the reason for the Hub bleu module's ``smooth``), a bad
-            ``effective_order`` or ``seed`` type, tokenizer option types.
+            ``effective_order`` or ``seed`` type, ``crosscheck`` not a bool, tokenizer option types.
         ValueError: unknown preset / smooth_method / bp_ref_length / level (each lists the valid values), bad
             ``max_order``, ``smooth_value`` or ``weights``, bootstrap/seed/confidence out of range, a crosscheck the
             tools cannot express, ``max_refs`` not an int >= 1, and the tokenizer's own option errors.
@@ -178,6 +178,7 @@ def bleu_config(
         eff = opts["level"] == "sentence"
     if not isinstance(eff, (bool, np.bool_)):
         raise TypeError(f"effective_order must be True, False or None, got {eff!r}")
+    check_flags(crosscheck=crosscheck)
     check_interval_options(bootstrap, seed, confidence)
     max_refs = check_max_refs(max_refs)
     tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, tokenizer_options.get("normalize", UNSET))

@@ -38,7 +38,7 @@ from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, UNSET, refuse_unknown, tokenizer_from_options
+from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
 from .shared import SharedTokens
 
 __all__ = [
@@ -146,7 +146,8 @@ def rouge_config(
 
     Raises:
         TypeError: an unknown option (with the reason for the Hub rouge module's ``use_stemmer``); ``rouge_types``
-            not a str or a list of str; a non-int ``seed``; tokenizer option types.
+            not a str or a list of str; a non-int ``seed``; ``use_aggregator``, ``return_precision_recall`` or
+            ``crosscheck`` not a bool (``"False"`` would mean on); tokenizer option types.
         ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
             weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
             out of range, crosscheck with rouge155 or ``beta != 1``, llamafactory with ``beta != 1``, and the
@@ -170,6 +171,7 @@ def rouge_config(
     w = opts["rouge_w_weight"]
     if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w <= 0:
         raise ValueError(f"rouge_w_weight must be a finite number > 0, got {w!r}")
+    check_flags(use_aggregator=use_aggregator, return_precision_recall=return_precision_recall, crosscheck=crosscheck)
     check_interval_options(bootstrap, seed, confidence)
     if bootstrap and not use_aggregator:
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
