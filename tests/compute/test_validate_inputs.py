@@ -128,3 +128,56 @@ def test_bad_input_takes_the_loop_and_gets_the_same_error(monkeypatch, predictio
     with pytest.raises(general.type) as fast:
         inputs.validate_inputs(predictions, references)
     assert str(fast.value) == str(general.value)
+
+
+@pytest.mark.parametrize(
+    "preds, refs, pattern",
+    [
+        # a dict per item (e.g. a dataset row): iterating it gives its keys, which were scored as the references
+        (["今天天气很好"], [{"text": "今天天气好"}], r"references\[0\] must be a str or a list of str, not a dict"),
+        (["a", "b"], [["x"], {"y": 1, "z": 2}], r"references\[1\] .*mapping.*\['y', 'z'\]"),
+        # a set per item: its order changes with string hashing (first reference, max_refs, tie-breaks)
+        (["a"], [{"x", "y"}], r"references\[0\] .*not a set \(unordered"),
+        (["a"], [frozenset(["x"])], r"references\[0\] .*not a frozenset"),
+        (["a"], [{"x": 1}.keys()], r"references\[0\] .*not a dict_keys"),
+        # the whole column as a mapping / set
+        ({"今天天气很好": 0, "我爱北京": 1}, [["a"], ["b"]], r"predictions must be a list .*not a dict"),
+        (["a"], {0: ["x"]}, r"references must be a list .*not a dict"),
+        ({"a", "b"}, [["x"], ["y"]], r"predictions must be a list .*not a set"),
+    ],
+)
+def test_mappings_and_sets_are_refused_not_iterated(preds, refs, pattern):
+    with pytest.raises(TypeError, match=pattern):
+        validate_inputs(preds, refs)
+
+
+def test_mapping_references_are_refused_by_every_entry_point():
+    import zheval
+
+    for fn in (zheval.compute_bleu, zheval.compute_rouge, zheval.score):
+        with pytest.raises(TypeError, match=r"references\[0\] .*not a dict"):
+            fn(["今天天气很好"], [{"今天天气好": 1}])
+
+
+@pytest.mark.parametrize("fn, option", [
+    ("compute_rouge", "use_aggregator"), ("compute_rouge", "return_precision_recall"), ("compute_rouge", "crosscheck"),
+    ("compute_bleu", "crosscheck"), ("score", "use_aggregator"), ("score", "crosscheck"),
+])
+@pytest.mark.parametrize("value", ["False", "no", 0, None])
+def test_on_off_options_must_be_bools(fn, option, value):
+    """A string "False" (from a config file or a command line) is truthy: it would silently mean on."""
+    import zheval
+
+    with pytest.raises(TypeError, match=rf"{option} must be True or False, got"):
+        getattr(zheval, fn)(["今天天气很好"], [["今天天气好"]], **{option: value})
+
+
+def test_on_off_options_take_numpy_bools():
+    import numpy as np
+
+    import zheval
+
+    # by hand: 今天天气很好 vs 今天天气好, 5 of 6 / 5 of 5 unigrams: F1 = 2 * (5/6) * 1 / (5/6 + 1) = 10/11
+    got = zheval.compute_rouge(["今天天气很好"], [["今天天气好"]], rouge_types=["rouge1"],
+                               use_aggregator=np.bool_(False))
+    assert got["rouge1"] == [pytest.approx(10 / 11)]

@@ -106,3 +106,32 @@ def test_counter_subsets_equal_the_subset_alone():
         texts = [t for i in idx for t in items[i]]
         for n in (1, 2, 3):
             assert c.distinct(n, idx) == pytest.approx(_independent_distinct(texts, n))
+
+
+@pytest.mark.parametrize("bad, where", [
+    (["今天 天气", "我 爱"], r"token_lists\[0\] is a str"),  # texts instead of token lists: spaces would be tokens
+    ([["我", "好"], "你好"], r"token_lists\[1\] is a str"),
+    ("今天", r"token_lists must be a list of token lists, got str"),
+    ([["我"], None], r"token_lists\[1\] must be a list of str tokens, got NoneType"),
+    ([["我", 3]], r"token_lists\[0\]\[1\] must be a str token, got int"),
+])
+def test_distinct_refuses_what_is_not_token_lists(bad, where):
+    with pytest.raises(TypeError, match=where):
+        distinct_n(bad, 1)
+
+
+def test_diversity_takes_a_tokenizer_name_or_callable_and_names_bad_items():
+    preds = ["今天天气", "今天天气"]
+    refs = [["今天天气"], ["明天"]]
+    # by hand: predictions 今 天 天 气 twice = 8 unigrams, distinct 今 天 气 = 3; bigrams 今天 天天 天气 twice = 6,
+    # distinct 3; references 今天天气 + 明天 = 6 unigrams, distinct 今 天 气 明 = 4
+    for tok in ("char", lambda s: list(s)):
+        d = diversity(preds, refs, tok)
+        assert d.distinct_counts == {"distinct_1": [3, 8], "distinct_2": [3, 6]}
+        assert d.reference_distinct_counts["distinct_1"] == [4, 6]
+    with pytest.raises(TypeError, match=r"predictions\[1\] must be str, got NoneType"):
+        diversity(["好", None], refs, "char")
+    with pytest.raises(TypeError, match=r"references\[1\] must be a list of str, got str"):
+        diversity(preds, [["好"], "明天"], "char")
+    with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be str, got int"):
+        diversity(preds, [["好", 1], ["明天"]], "char")

@@ -287,13 +287,26 @@ def test_global_add_word_never_changes_our_output():
     tok = JiebaTokenizer()
     text = "我在杭研大厦上班"
     before = tok(text)
+    from jieba import finalseg
+
+    jieba.dt.initialize()
+    force_split = set(finalseg.Force_Split_Words)
+    prefixes = ["在", "在杭", "在杭研"]  # add_word also enters the word's prefixes (frequency 0) when absent
+    had, total = {w: jieba.dt.FREQ[w] for w in prefixes if w in jieba.dt.FREQ}, jieba.dt.total
     jieba.add_word("在杭研")
     try:
         assert "在杭研" in jieba.lcut(text, HMM=False)  # the global instance changed...
         assert JiebaTokenizer()(text) == before  # ...ours did not
         assert tok(text) == before
     finally:
-        jieba.del_word("在杭研")
+        # undo on the global jieba exactly: del_word would leave "在杭研" in finalseg.Force_Split_Words, which every
+        # later HMM tokenizer of this process then names in its signature (+forcesplit.<sha>)
+        for w in prefixes:
+            jieba.dt.FREQ.pop(w, None)
+        jieba.dt.FREQ.update(had)
+        jieba.dt.total = total
+        finalseg.Force_Split_Words.clear()
+        finalseg.Force_Split_Words.update(force_split)
 
 
 _JIEBA_SCRIPT = """

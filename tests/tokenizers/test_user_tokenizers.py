@@ -15,6 +15,7 @@ Expected values come from rouge-score 0.1.2 (``RougeScorer(..., tokenizer=...)``
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -317,3 +318,34 @@ def test_user_callable_and_object():
 
     assert get_tokenizer(Obj())("你好") == ["你", "好"]
     assert get_tokenizer(Obj()).signature().startswith("custom:")
+
+
+def _fails_on(bad_text, result):
+    """A whitespace tokenizer that returns ``result`` (or raises it, if it is an exception) on ``bad_text``."""
+    def tok(s):
+        if s == bad_text:
+            if isinstance(result, BaseException):
+                raise result
+            return result
+        return s.split()
+    return tok
+
+
+@pytest.mark.parametrize("preset", [None, "llamafactory"])
+@pytest.mark.parametrize("bad_text, where", [("c", "predictions[1]"), ("d e", "references[1][1]"),
+                                             ("x", "references[2][0]")])
+def test_a_failing_user_tokenizer_names_the_text(preset, bad_text, where):
+    """Every path that tokenises (ROUGE's corpus, ROUGE's llamafactory preset, BLEU, score) names the text a user
+    tokenizer failed on; the user's own exception keeps its type and gets a note (Python 3.11+)."""
+    preds, refs = ["a b", "c", "e f"], [["a b"], ["c d", "d e"], ["x"]]
+    fns = [compute_rouge] if preset else [compute_rouge, compute_bleu, zheval.score]
+    kw = {"preset": preset} if preset else {}
+    for fn in fns:
+        with pytest.raises(TypeError, match=rf"^{re.escape(where)}: custom tokenizer .* returned NoneType"):
+            fn(preds, refs, tokenizer=_fails_on(bad_text, None), **kw)
+        with pytest.raises(TypeError, match=rf"^{re.escape(where)}: custom tokenizer .* returned a int at token 0"):
+            fn(preds, refs, tokenizer=_fails_on(bad_text, [1]), **kw)
+        with pytest.raises(ZeroDivisionError) as info:
+            fn(preds, refs, tokenizer=_fails_on(bad_text, ZeroDivisionError("boom")), **kw)
+        if sys.version_info >= (3, 11):
+            assert any(note.startswith(f"{where}: the custom:") for note in info.value.__notes__)

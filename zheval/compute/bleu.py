@@ -34,10 +34,11 @@ from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
+from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, UNSET, refuse_unknown, tokenizer_from_options
+from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
 from .shared import SharedTokens
 
 __all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
@@ -158,7 +159,7 @@ def bleu_config(
 
     Raises:
         TypeError: an unknown option (with the reason for the Hub bleu module's ``smooth``), a bad
-            ``effective_order`` or ``seed`` type, tokenizer option types.
+            ``effective_order`` or ``seed`` type, ``crosscheck`` not a bool, tokenizer option types.
         ValueError: unknown preset / smooth_method / bp_ref_length / level (each lists the valid values), bad
             ``max_order``, ``smooth_value`` or ``weights``, bootstrap/seed/confidence out of range, a crosscheck the
             tools cannot express, ``max_refs`` not an int >= 1, and the tokenizer's own option errors.
@@ -189,6 +190,7 @@ def bleu_config(
         eff = opts["level"] == "sentence"
     if not isinstance(eff, (bool, np.bool_)):
         raise TypeError(f"effective_order must be True, False or None, got {eff!r}")
+    check_flags(crosscheck=crosscheck)
     check_interval_options(bootstrap, seed, confidence)
     max_refs = check_max_refs(max_refs)
     tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, tokenizer_options.get("normalize", UNSET))
@@ -278,7 +280,6 @@ def bleu_items(
         layout = shared.layout
         check_references(references, tok, layout.lengths[layout.ref], allow_empty_references)
         return BleuItems(shared.bleu_stats(), counts)
-    tokens = tok.tokenize_cached
     if usable_for("jieba_rs", tokenizer=tok) and usable_for("normalize_corpus", tokenizer=tok):
         # the jieba tokenizer's words from its jieba-rs twin, all texts normalised at once (no token cache)
         seg = jieba_rs_segmenter(tok)
@@ -288,8 +289,7 @@ def bleu_items(
         it = iter(words[len(predictions):])
         ref_tokens = [[next(it) for _ in rs] for rs in references]
     else:
-        hyp_tokens = [tokens(p) for p in predictions]
-        ref_tokens = [[tokens(r) for r in rs] for rs in references]
+        hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
     check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
     if config.preset == "glm4":
         check_glm4_predictions([len(h) for h in hyp_tokens])  # the demo has no number for them (its ROUGE raises)

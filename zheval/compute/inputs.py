@@ -25,6 +25,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from itertools import chain
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 __all__ = ["validate_inputs", "check_references", "empty_references", "EmptyReferenceError",
@@ -50,6 +52,18 @@ def _describe(x: Any) -> str:
     return "None" if x is None else type(x).__name__
 
 
+def _unordered(x: Any) -> Optional[str]:
+    """Why ``x`` cannot stand for a list of texts -- a mapping (iterating it gives its *keys*) or a set (its order
+    changes from run to run with string hashing, so "first reference" and tie-breaks would not reproduce) -- or
+    ``None``."""
+    if isinstance(x, Mapping):
+        return (f"a {type(x).__name__} (a mapping: iterating it would score its keys, "
+                f"{list(x)[:3]!r}{'...' if len(x) > 3 else ''}, as texts)")
+    if isinstance(x, AbstractSet):
+        return f"a {type(x).__name__} (unordered: the order of its texts would change from run to run); pass a list"
+    return None
+
+
 def validate_inputs(
     predictions: Sequence[str], references: Sequence[Any], allow_empty: bool = False
 ) -> tuple[list[str], list[list[str]]]:
@@ -65,7 +79,10 @@ def validate_inputs(
 
     Raises:
         TypeError: ``predictions``/``references`` is a bare string or not a sequence; an item or reference that is
-            not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``).
+            not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``);
+            ``predictions``, ``references`` or ``references[i]`` a mapping (``dict``: iterating it gives its keys,
+            which would be scored as texts) or a set (unordered: the first reference and tie-breaks would change
+            from run to run).
         ValueError: a lone surrogate in a text (naming the item); no items (unless ``allow_empty``); lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
             list per reference *set*); an item with an empty reference list.
 
@@ -75,6 +92,9 @@ def validate_inputs(
     for name, value in (("predictions", predictions), ("references", references)):
         if isinstance(value, (str, bytes)):
             raise TypeError(f"{name} must be a list with one entry per item, not a single {type(value).__name__}")
+        why = _unordered(value)
+        if why is not None:
+            raise TypeError(f"{name} must be a list with one entry per item, not {why}")
         if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
             raise TypeError(f"{name} must be a list (one entry per item), got {_describe(value)}")
     preds = list(predictions)
@@ -107,6 +127,9 @@ def validate_inputs(
         if isinstance(r, (bytes, bytearray)) or (
                 not isinstance(r, (list, tuple)) and not (hasattr(r, "__len__") and hasattr(r, "__iter__"))):
             raise TypeError(f"references[{i}] must be a str or a list of str, got {_describe(r)}")
+        why = _unordered(r)
+        if why is not None:
+            raise TypeError(f"references[{i}] must be a str or a list of str, not {why}")
         r = list(r)
         if not r:
             raise ValueError(f"references[{i}] is an empty list; every item needs at least one reference")

@@ -3,7 +3,10 @@ unknown-option error (with the reasons for the Hub modules' options zheval refus
 
 from __future__ import annotations
 
-__all__ = ["HUB_OPTIONS_REFUSED", "refused_hub_options", "UNSET", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
+import numpy as np
+
+__all__ = ["check_flags", "HUB_OPTIONS_REFUSED", "refused_hub_options", "UNSET", "TOKENIZER_OPTIONS",
+           "INTERVAL_OPTIONS",
            "refuse_unknown", "tokenizer_from_options"]
 
 
@@ -38,6 +41,18 @@ TOKENIZER_OPTIONS = ("terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "
 
 #: Options of the bootstrap interval, shared by both metrics.
 INTERVAL_OPTIONS = ("bootstrap", "seed", "confidence")
+
+
+def check_flags(**flags) -> None:
+    """Refuse an on/off option that is not ``True``/``False`` (a numpy bool counts): a string such as ``"False"``
+    (from a config file or a command line) is truthy and would silently mean *on*.
+
+    Raises:
+        TypeError: naming the option and the value given.
+    """
+    for name, value in flags.items():
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
 
 
 def refuse_unknown(function: str, given, known) -> None:

@@ -38,11 +38,11 @@ from ..results.signature import build_signature, interval_fields
 from ..text.sentences import SENTENCE_SPLITS
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
-from ..tokenizers.corpus import tokenize_corpus
+from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, UNSET, refuse_unknown, tokenizer_from_options
+from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
 from .shared import SharedTokens
 
 __all__ = [
@@ -152,7 +152,8 @@ def rouge_config(
 
     Raises:
         TypeError: an unknown option (with the reason for the Hub rouge module's ``use_stemmer``); ``rouge_types``
-            not a str or a list of str; a non-int ``seed``; tokenizer option types.
+            not a str or a list of str; a non-int ``seed``; ``use_aggregator``, ``return_precision_recall`` or
+            ``crosscheck`` not a bool (``"False"`` would mean on); tokenizer option types.
         ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
             weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
             out of range, crosscheck with rouge155, opencompass-jieba-rouge, longbench, glm4 or ``beta != 1``, a tool
@@ -178,6 +179,7 @@ def rouge_config(
     w = opts["rouge_w_weight"]
     if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w <= 0:
         raise ValueError(f"rouge_w_weight must be a finite number > 0, got {w!r}")
+    check_flags(use_aggregator=use_aggregator, return_precision_recall=return_precision_recall, crosscheck=crosscheck)
     check_interval_options(bootstrap, seed, confidence)
     if bootstrap and not use_aggregator:
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
@@ -324,9 +326,7 @@ def rouge_items(
     if config.preset in ("opencompass-jieba-rouge", "glm4", "longbench"):
         return _tool_preset_items(predictions, references, config, counts, allow_empty_references)
     if config.preset == "llamafactory":
-        tokens = tok.tokenize_cached
-        hyp_tokens = [tokens(p) for p in predictions]
-        ref_tokens = [[tokens(r) for r in rs] for rs in references]
+        hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
         check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
         scorer = make_llamafactory_item_scorer(types, config.multi_ref)
         scores = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]

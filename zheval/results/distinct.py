@@ -22,7 +22,9 @@ from typing import Sequence
 
 import numpy as np
 
-__all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "repetition", "Diversity", "diversity"]
+from ..tokenizers import BaseTokenizer, get_tokenizer
+
+__all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "check_token_lists", "repetition", "Diversity", "diversity"]
 
 DISTINCT_ORDERS = (1, 2)
 """The n of the Distinct-n a report gives (Distinct-1 and Distinct-2, as the dialogue papers do)."""
@@ -106,8 +108,32 @@ def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float, int
 
     Raises:
         ValueError: ``n`` not an int >= 1.
+        TypeError: ``token_lists`` or one of its entries is a ``str`` or not a sequence, or a token is not a ``str``
+            (naming ``token_lists[i]`` / ``token_lists[i][j]``): a text is not a token list -- tokenise it first,
+            e.g. ``zheval.get_tokenizer("char")(text)`` (counting a string's characters would make spaces tokens).
     """
+    check_token_lists(token_lists)
     return NgramCounter([[t] for t in token_lists], (n,)).distinct(n)
+
+
+def check_token_lists(token_lists, name: str = "token_lists") -> None:
+    """Refuse anything but a sequence of token sequences of ``str``, naming the first bad entry.
+
+    Raises:
+        TypeError: ``token_lists`` is a ``str`` or not a list/tuple; ``token_lists[i]`` is a ``str`` (an
+            untokenised text) or not a list/tuple; ``token_lists[i][j]`` is not a ``str``.
+    """
+    hint = 'tokenise texts first, e.g. zheval.get_tokenizer("char")(text)'
+    if isinstance(token_lists, str) or not isinstance(token_lists, (list, tuple, np.ndarray)):
+        raise TypeError(f"{name} must be a list of token lists, got {type(token_lists).__name__}; {hint}")
+    for i, toks in enumerate(token_lists):
+        if isinstance(toks, str):
+            raise TypeError(f"{name}[{i}] is a str ({toks[:30]!r}), not a list of tokens; {hint}")
+        if not isinstance(toks, (list, tuple, np.ndarray)):
+            raise TypeError(f"{name}[{i}] must be a list of str tokens, got {type(toks).__name__}")
+        for j, t in enumerate(toks):
+            if not isinstance(t, str):
+                raise TypeError(f"{name}[{i}][{j}] must be a str token, got {type(t).__name__}")
 
 
 def repetition(texts: Sequence[str]) -> dict:
@@ -159,14 +185,28 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
     Args:
         predictions: one string per item; references: per item a list of strings.
         tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
-            and ``normalize`` the text compared for duplicates).
+            and ``normalize`` the text compared for duplicates), or anything
+            :func:`zheval.tokenizers.get_tokenizer` takes (a name such as ``"char"``, a callable).
         orders: the n of Distinct-n (default :data:`DISTINCT_ORDERS`).
         groups: optional sequence of item-index arrays; then a list with one :class:`Diversity` per group is
             returned (the corpus is tokenised and indexed once).
 
     Raises:
-        ValueError: different lengths; an order < 1.
+        ValueError: different lengths; an order < 1 (or an unknown tokenizer name).
+        TypeError: ``predictions[i]`` not a ``str``; ``references[i]`` a ``str`` or not a list/tuple;
+            ``references[i][j]`` not a ``str``.
     """
+    if not isinstance(tokenizer, BaseTokenizer):
+        tokenizer = get_tokenizer(tokenizer)
+    for i, p in enumerate(predictions):
+        if not isinstance(p, str):
+            raise TypeError(f"predictions[{i}] must be str, got {type(p).__name__}")
+    for i, rs in enumerate(references):
+        if isinstance(rs, str) or not isinstance(rs, (list, tuple)):
+            raise TypeError(f"references[{i}] must be a list of str, got {type(rs).__name__}")
+        for j, r in enumerate(rs):
+            if not isinstance(r, str):
+                raise TypeError(f"references[{i}][{j}] must be str, got {type(r).__name__}")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
     hyp = NgramCounter([[tokenizer.tokenize_cached(p)] for p in predictions], orders)

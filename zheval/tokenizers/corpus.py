@@ -26,7 +26,52 @@ from ..text.split_corpus import split_corpus
 from .base import BaseTokenizer
 from .char_ids import char_token_spans
 
-__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "TokenIds"]
+__all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "tokenize_items", "name_failing_text", "TokenIds"]
+
+
+def name_failing_text(exc: BaseException, where: str, tokenizer: BaseTokenizer) -> BaseException:
+    """Name the text a tokenizer failed on (``predictions[3]``, ``references[3][1]``): the tokenizer's own
+    ``TypeError`` (a user callable that returned something other than a list of ``str``) becomes a ``TypeError``
+    starting with ``where``; any other exception (raised inside a user callable) gets a note naming ``where``
+    (Python 3.11+ ``add_note``) and is returned as is, so its type stays what the user's code raised."""
+    msg = f"{where}: the {tokenizer.signature()} tokenizer failed on this text"
+    if isinstance(exc, TypeError) and str(exc).startswith("custom tokenizer "):
+        return TypeError(f"{where}: {exc}")
+    if hasattr(exc, "add_note"):
+        exc.add_note(msg)
+    return exc
+
+
+def tokenize_items(
+    predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: BaseTokenizer
+) -> tuple[list, list]:
+    """Tokens of every prediction and reference (``tokenizer.tokenize_cached``): ``(hyp_tokens, ref_tokens)``, a
+    tuple of ``str`` per text, references ragged as given.
+
+    Raises:
+        whatever the tokenizer raises, naming the text (:func:`name_failing_text`): ``predictions[i]`` or
+        ``references[i][j]``.
+    """
+    tokens = tokenizer.tokenize_cached
+    where = ""
+    try:
+        hyp = []
+        for i, p in enumerate(predictions):
+            where = f"predictions[{i}]"
+            hyp.append(tokens(p))
+        refs = []
+        for i, rs in enumerate(references):
+            row = []
+            for j, r in enumerate(rs):
+                where = f"references[{i}][{j}]"
+                row.append(tokens(r))
+            refs.append(row)
+    except Exception as exc:
+        named = name_failing_text(exc, where, tokenizer)
+        if named is exc:
+            raise
+        raise named from exc
+    return hyp, refs
 
 
 class TokenIds(dict):
@@ -180,6 +225,8 @@ def tokenize_corpus(
 
     Raises:
         ValueError: an unknown ``sentence_split``; TypeError: a text that is not a ``str`` (from the tokenizer).
+        Whatever a user tokenizer raises names the text (``predictions[i]`` / ``references[i][j]``,
+        :func:`name_failing_text`).
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
@@ -197,31 +244,53 @@ def tokenize_corpus(
         ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split, vocab)
     else:
         ids, sent_offsets, text_sents = _text_by_text(distinct, tokenizer, sentence_split, vocab, normalize_all,
-                                                      segmenter)
+                                                      segmenter, lambda k: _first_place(distinct[k], predictions,
+                                                                                        references))
     return TokenizedCorpus(ids, sent_offsets, text_sents, pred_text, ref_text, ref_counts, list(vocab), tokenizer,
                            sentence_split)
 
 
 def _text_by_text(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, normalize_all: bool,
-                  segmenter):
-    """``(ids, sent_offsets, text_sents)`` with each distinct text tokenised by the tokenizer (or ``segmenter``)."""
+                  segmenter, where_of):
+    """``(ids, sent_offsets, text_sents)`` with each distinct text tokenised by the tokenizer (or ``segmenter``);
+    a failure names the text (``where_of(k)``: ``predictions[i]`` / ``references[i][j]`` of distinct text ``k``)."""
     getid = vocab.__getitem__
     flat: list = []
     sent_len: list = []
     n_sents: list = []
-    if normalize_all:
-        split = tokenizer.sentences_of_normalized
-        normed = normalize_corpus(texts, tokenizer.normalizer).texts()
-        all_sents = [split(t, sentence_split, segmenter) for t in normed]
-    else:
-        split = tokenizer.tokenize_sentences
-        all_sents = [split(t, sentence_split) for t in texts]
+    all_sents: list = []
+    try:
+        if normalize_all:
+            split = tokenizer.sentences_of_normalized
+            for t in normalize_corpus(texts, tokenizer.normalizer).texts():
+                all_sents.append(split(t, sentence_split, segmenter))
+        else:
+            split = tokenizer.tokenize_sentences
+            for t in texts:
+                all_sents.append(split(t, sentence_split))
+    except Exception as exc:
+        named = name_failing_text(exc, where_of(len(all_sents)), tokenizer)
+        if named is exc:
+            raise
+        raise named from exc
     for sents in all_sents:
         n_sents.append(len(sents))
         for s in sents:
             sent_len.append(len(s))
             flat.extend(map(getid, s))
     return _arrays(flat, sent_len, n_sents)
+
+
+def _first_place(text: str, predictions, references) -> str:
+    """Where ``text`` first stands in the inputs: ``predictions[i]`` or ``references[i][j]``."""
+    for i, p in enumerate(predictions):
+        if p == text:
+            return f"predictions[{i}]"
+    for i, rs in enumerate(references):
+        for j, r in enumerate(rs):
+            if r == text:
+                return f"references[{i}][{j}]"
+    return "a text"
 
 
 def _arrays(flat, sent_len, n_sents):

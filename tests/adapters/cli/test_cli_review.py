@@ -231,3 +231,22 @@ def test_not_a_key_and_a_sheet_without_rating_columns(tmp_path, files):
     f = _write_sheet(tmp_path / "cols.csv", [["id", "relevance"], ["q1", "3"]])
     res = run("agree", "--ratings", f, "--key", key)
     assert res.exit_code == 2 and f"{f}:1: the header lacks column(s) informativeness, naturalness" in res.output
+
+
+@pytest.mark.parametrize("encoding, says", [
+    ("utf-16", "looks like UTF-16 LE (byte-order mark FF FE)"),  # a spreadsheet's "Unicode text"
+    ("utf-32", "looks like UTF-32 LE"),
+    ("gb18030", "looks like GB18030/GBK"),  # "CSV" saved in a Chinese locale
+])
+def test_a_sheet_in_another_encoding_is_named_once(tmp_path, files, encoding, says):
+    sheet, key = _sample(tmp_path, files, 9)
+    rows = _rate(_read_sheet(sheet), lambda rid, j: "4")
+    f = _write_sheet(tmp_path / "rated.csv", rows)
+    f.write_bytes(f.read_text(encoding="utf-8").encode(encoding))
+    res = run("agree", "--ratings", f, "--key", key)
+    assert res.exit_code == 2
+    assert f"{f}: " in res.output and says in res.output and "re-save it as UTF-8" in res.output
+    assert "not valid UTF-8" not in res.output
+    # the same sheet as UTF-8 with a byte-order mark (what spreadsheets write as "CSV UTF-8") is read
+    f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes().decode(encoding).encode("utf-8"))
+    assert run("agree", "--ratings", f, "--key", key).exit_code == 0

@@ -263,3 +263,25 @@ def test_lone_surrogate_is_named_by_file_line_and_id(files, tmp_path):
     assert res.exit_code == 2
     assert f"{bad_data}:3: id 'q3': responses[1] contains a lone surrogate ('\\udc00' at position 2)" in res.output
     assert "UnicodeEncodeError" not in res.output and "codec" not in res.output
+
+
+@pytest.mark.parametrize("codec, needle", [
+    ("utf-16-le", "looks like UTF-16 LE without a byte-order mark"),
+    ("utf-16-be", "looks like UTF-16 BE without a byte-order mark"),
+])
+def test_mostly_chinese_utf16_without_bom_gets_one_message(tmp_path, codec, needle):
+    """Text with few ASCII characters has few NUL bytes (here only the newlines, and the characters U+xx00 such as
+    退 U+9000 put theirs on the other parity): still one message, for text files, predictions and the helper."""
+    from zheval.adapters.duck.load import encoding_problem
+
+    text = "今天天气很好\n我要退货\n谢谢您的耐心等待\n"
+    assert text.encode(codec).count(b"\x00") == 4  # three newlines and 退
+    assert needle in encoding_problem(text.encode(codec), "x.txt")
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text(text, encoding="utf-8")
+    hyp.write_bytes(text.encode(codec))
+    res = run("bleu", ref, "-i", hyp)
+    assert res.exit_code == 2 and needle in res.stderr and "not valid UTF-8" not in res.stderr
+    # UTF-8 and GB18030 text are not taken for UTF-16
+    assert encoding_problem(text.encode("utf-8"), "x.txt") is None
+    assert "GB18030" in encoding_problem(text.encode("gb18030"), "x.txt")

@@ -187,7 +187,9 @@ def lone_surrogate(text: str) -> str | None:
 
 def _nul_pattern(data: bytes) -> str | None:
     """``"UTF-16 LE"``/``"UTF-16 BE"``/``"UTF-32 LE"``/``"UTF-32 BE"`` when the NUL bytes of ``data`` fall where
-    those encodings put them for ASCII text (JSONL is mostly ASCII punctuation and keys), else ``None``."""
+    those encodings put them for ASCII text (JSONL is mostly ASCII punctuation and keys; for text that is mostly
+    Chinese, with few ASCII characters: NULs mostly on one byte parity, in a sample that is not UTF-8 but decodes as
+    that UTF-16), else ``None``."""
     sample = data[:4096]
     n = len(sample)
     if n < 4 or b"\x00" not in sample:
@@ -204,7 +206,25 @@ def _nul_pattern(data: bytes) -> str | None:
         return "UTF-16 LE"
     if even > 0.25 and odd < 0.05:
         return "UTF-16 BE"
+    # mostly-Chinese text has few ASCII characters, hence few NULs: NULs mostly on one parity (at least 3 to 1; the
+    # other parity holds the characters U+xx00), in a sample that is not UTF-8 but decodes as that UTF-16 (cut to
+    # whole code units), is UTF-16 too
+    even_nul, odd_nul = zeros[0] + zeros[2], zeros[1] + zeros[3]
+    cut = sample[:n - n % 2]
+    for name, codec, here, there in (("UTF-16 LE", "utf-16-le", odd_nul, even_nul),
+                                     ("UTF-16 BE", "utf-16-be", even_nul, odd_nul)):
+        if here and here >= 3 * there and _decodes(cut, codec) and not _decodes(sample, "utf-8"):
+            return name
     return None
+
+
+def _decodes(data: bytes, codec: str) -> bool:
+    try:
+        data.decode(codec)
+    except UnicodeDecodeError as exc:
+        # a multi-byte sequence cut at the end of the sample is not an error
+        return exc.start >= len(data) - 3 and codec == "utf-8"
+    return True
 
 
 _BOMS = (

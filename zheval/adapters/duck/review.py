@@ -28,6 +28,7 @@ import numpy as np
 from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
 from .report import NULL_LABEL, format_table
+from .load import encoding_problem
 
 __all__ = [
     "RATING_COLUMNS",
@@ -284,9 +285,17 @@ def read_ratings(path, key: dict) -> tuple[dict, dict]:
             column (in the header), a row without an id, an id twice (both lines), ids the key does not have, ids of
             the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value).
         OSError: the file cannot be read.
+        ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
+        spreadsheets save as "Unicode text" or as CSV in a Chinese locale), saying which and how to re-save it
+        (:func:`zheval.adapters.duck.load.encoding_problem`).
     """
     path = Path(path)
     raw = path.read_bytes()
+    enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(path))
+    if enc is not None:
+        # e.g. a spreadsheet's "Unicode text" (UTF-16) or a Chinese-locale "CSV" (GB18030/GBK): one message saying
+        # which encoding it looks like, not a "not valid UTF-8" at the first odd byte
+        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: {enc}"])
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
