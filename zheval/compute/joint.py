@@ -31,7 +31,6 @@ __all__ = ["METRICS", "score", "check_metrics_and_options"]
 METRICS = ("bleu", "rouge")
 
 
-@without_cyclic_gc
 def check_metrics_and_options(function: str, metrics, valid: Sequence[str], options: Dict[str, Any]) -> list:
     """The metric names and options of a call that serves both metrics (:func:`score`,
     :func:`zheval.compute.explain.explain`), checked: returns ``metrics`` as a list.
@@ -54,6 +53,7 @@ def check_metrics_and_options(function: str, metrics, valid: Sequence[str], opti
     return metrics
 
 
+@without_cyclic_gc
 def score(
     predictions: Sequence[str],
     references: Sequence[Any],
