@@ -87,6 +87,10 @@ def main(argv: list[str]) -> int:
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     if target == "demo":
         return _run([PY, "-m", "zheval", "demo", *rest], env=env)
+    if target == "test" and not any(a.startswith(("-n", "--numprocesses")) for a in rest):
+        # one worker per core (2 on the CI machine), whole test files per worker (their module fixtures, e.g. a
+        # served Space, stay in one process); pass -n 0 to run in this process
+        rest = ["-n", "auto", "--dist", "loadfile", *rest]
     code = _run([PY, "-m", "pytest", *rest], env=env)
     if code == 5:
         print("pytest collected no tests: that is a failure here", file=sys.stderr)
