@@ -51,7 +51,7 @@ from . import textfiles  # noqa: F401  (registers zheval bleu / zheval rouge on 
 from . import explain  # noqa: F401,E402 - registers the explain command
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
-__all__ = ["app", "main", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]
+__all__ = ["app", "main", "repeated_options", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]
 
 
 def namespace_shadow() -> str | None:
@@ -93,4 +93,39 @@ def main(argv: Optional[List[str]] = None) -> None:
         typer.echo(f"zheval: error: {shadow_message(folder)}", err=True)
         raise SystemExit(2)
     args = sys.argv[1:] if argv is None else list(argv)
+    repeated = repeated_options(args)
+    if repeated:
+        typer.echo(f"zheval: error: {repeated}", err=True)
+        raise SystemExit(2)
     app(args=args, prog_name="zheval")
+
+
+def repeated_options(args: List[str]) -> Optional[str]:
+    """The message for a single-valued option given more than once (click would keep the last value silently:
+    ``compare -p A B -p C D`` would drop systems A and B), or ``None``. Options that take several values by
+    repetition (``multiple``) and counters are not single-valued; arguments after ``--`` are not options."""
+    root = typer.main.get_command(app)
+    commands = getattr(root, "commands", None)
+    if not args or not commands:
+        return None
+    cmd = commands.get(args[0])
+    if cmd is None:
+        return None
+    single = {}
+    for p in cmd.params:
+        if getattr(p, "param_type_name", "") == "option" and not p.multiple and not getattr(p, "count", False):
+            for name in (*p.opts, *p.secondary_opts):
+                single[name] = p
+    seen: dict = {}
+    for a in args[1:]:
+        if a == "--":
+            break
+        name = a.split("=", 1)[0] if a.startswith("--") else a
+        p = single.get(name)
+        if p is None:
+            continue
+        if p.name in seen:
+            hint = " (several systems follow one -p: -p A.jsonl B.jsonl C.jsonl)" if p.name == "predictions" else ""
+            return f"option {seen[p.name]} / {name} given twice: give it once{hint}"
+        seen[p.name] = name
+    return None

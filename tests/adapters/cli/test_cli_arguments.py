@@ -132,3 +132,22 @@ def test_predictions_directory_is_a_directory(files, tmp_path):
     assert res.exit_code == 2 and "is a directory" in res.output and "not found" not in res.output
     res = run("score", "-d", tmp_path, "-p", files[1], "--bootstrap", 0, "-q")
     assert res.exit_code == 2 and "directory" in res.output
+
+
+def test_a_single_valued_option_given_twice_is_an_error_not_the_last_value(capsys):
+    """click keeps the last value of a repeated option: `compare -p A B -p C D` would silently compare C with D
+    only, and `--seed 1 --seed 2` would use 2. The console script refuses it (exit 2, naming the option); options
+    that repeat by design (`--ref-field`, `zheval bleu -i`) are not affected."""
+    import pytest
+
+    from zheval.cli import main, repeated_options
+
+    with pytest.raises(SystemExit) as e:
+        main(["compare", "--data", "d.jsonl", "-p", "a.jsonl", "b.jsonl", "-p", "c.jsonl", "d.jsonl"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert "-p / -p given twice" in err and "-p A.jsonl B.jsonl C.jsonl" in err
+    assert "--seed / --seed given twice" in repeated_options(["score", "--seed", "1", "--seed=2", "-p", "x"])
+    assert repeated_options(["score", "--ref-field", "a", "--ref-field", "b", "-p", "x"]) is None
+    assert repeated_options(["score", "-p", "x", "--", "-p"]) is None
+    assert repeated_options(["compare", "-p", "a.jsonl", "b.jsonl", "c.jsonl", "--data", "d"]) is None
