@@ -8,42 +8,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
-
-from zheval.cli import app
-
-runner = CliRunner()
-
-ROWS = [
-    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
-     "domain": "售后支持", "difficulty": "易"},
-    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
-     "domain": "情感陪伴", "difficulty": "中"},
-    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
-     "domain": "生活咨询", "difficulty": None},
-]
-PREDS = [{"id": "q1", "prediction": "请在订单页申请退货。"}, {"id": "q2", "prediction": "我陪着你，想聊聊吗？"},
-         {"id": "q3", "prediction": "明天记得穿外套。"}]
 
 
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-
-def _jsonl(path, rows, ensure_ascii=False):
-    path.write_text("".join(json.dumps(r, ensure_ascii=ensure_ascii) + "\n" for r in rows), encoding="utf-8")
-    return path
+from helpers.cli import PREDS, write_sample_files
+from helpers.cli import run_cli as run
+from helpers.cli import write_jsonl as _jsonl
 
 
 @pytest.fixture()
 def files(tmp_path):
-    data = _jsonl(tmp_path / "data.jsonl", ROWS)
-    preds = _jsonl(tmp_path / "preds.jsonl", PREDS)
-    txt = tmp_path / "preds.txt"
-    txt.write_text("".join(p["prediction"] + "\n" for p in PREDS), encoding="utf-8")
-    terms = tmp_path / "terms.txt"
-    terms.write_text("订单页\n", encoding="utf-8")
-    return data, preds, txt, terms
+    return write_sample_files(tmp_path)
 
 
 def test_compare_identical_systems_says_no_difference(files, tmp_path):

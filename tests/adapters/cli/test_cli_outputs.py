@@ -21,6 +21,7 @@ from zheval.adapters.files import atomic_write
 from zheval.compute.rouge import compute_rouge
 
 runner = CliRunner()
+from helpers.cli import run_cli as run
 
 ROWS = [
     {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
@@ -35,8 +36,6 @@ ROWS = [
 PREDS = ["请在订单页申请退货。", "我陪着你，想聊聊吗？", "明天记得穿外套。", "快递已到驿站。"]
 
 
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 
 @pytest.fixture()

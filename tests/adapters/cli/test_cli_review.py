@@ -10,11 +10,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 
 import pytest
 from typer.testing import CliRunner
 
+from oracles.rank_correlation import hand_kendall_b, hand_spearman
 from zheval.cli import app
 
 runner = CliRunner()
@@ -28,44 +28,6 @@ def run(*args):
 def _jsonl(path, rows):
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
     return path
-
-
-def hand_ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i])
-    ranks, i = [0.0] * len(v), 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for t in range(i, j + 1):
-            ranks[order[t]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
-def hand_spearman(x, y):
-    rx, ry = hand_ranks(x), hand_ranks(y)
-    mx, my = sum(rx) / len(rx), sum(ry) / len(ry)
-    num = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    return num / math.sqrt(sum((a - mx) ** 2 for a in rx) * sum((b - my) ** 2 for b in ry))
-
-
-def hand_kendall_b(x, y):
-    p = q = t = u = 0
-    for i in range(len(x)):
-        for j in range(i + 1, len(x)):
-            dx, dy = x[i] - x[j], y[i] - y[j]
-            if dx == 0 and dy == 0:
-                continue
-            if dx == 0:
-                t += 1
-            elif dy == 0:
-                u += 1
-            elif (dx > 0) == (dy > 0):
-                p += 1
-            else:
-                q += 1
-    return (p - q) / math.sqrt((p + q + t) * (p + q + u))
 
 
 @pytest.fixture()

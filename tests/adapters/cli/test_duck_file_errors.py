@@ -17,6 +17,8 @@ from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_SEED, app
 
 runner = CliRunner()
+from helpers.cli import run_cli as run
+from helpers.cli import write_jsonl as _jsonl
 
 ROWS = [
     {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
@@ -29,17 +31,12 @@ ROWS = [
 PREDS = ["请在订单页申请退货。", "我陪着你，想聊聊吗？", "明天记得穿外套。"]
 
 
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 
 def _lines(rows):
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
-def _jsonl(path, rows, ensure_ascii=False):
-    path.write_text("".join(json.dumps(r, ensure_ascii=ensure_ascii) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 @pytest.fixture()

@@ -1,0 +1,47 @@
+"""The ``zheval`` command in-process for the CLI tests (typer's ``CliRunner``), a JSONL writer, and the three-item
+小黄鸭 sample the argument and compare tests share."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from zheval.cli import app
+
+__all__ = ["run_cli", "write_jsonl", "ROWS", "PREDS", "write_sample_files"]
+
+_runner = CliRunner()
+
+ROWS = [
+    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
+     "domain": "售后支持", "difficulty": "易"},
+    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
+     "domain": "情感陪伴", "difficulty": "中"},
+    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
+     "domain": "生活咨询", "difficulty": None},
+]
+PREDS = [{"id": "q1", "prediction": "请在订单页申请退货。"}, {"id": "q2", "prediction": "我陪着你，想聊聊吗？"},
+         {"id": "q3", "prediction": "明天记得穿外套。"}]
+
+
+def run_cli(*args):
+    """``zheval ARGS`` in-process (exceptions propagate, so a traceback fails the test)."""
+    return _runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+
+def write_jsonl(path, rows, ensure_ascii=False):
+    """``rows`` written to ``path`` one JSON object per line (UTF-8); returns ``path``."""
+    path.write_text("".join(json.dumps(r, ensure_ascii=ensure_ascii) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def write_sample_files(tmp_path):
+    """``(data.jsonl, preds.jsonl, preds.txt, terms.txt)`` of :data:`ROWS` / :data:`PREDS` in ``tmp_path``."""
+    data = write_jsonl(tmp_path / "data.jsonl", ROWS)
+    preds = write_jsonl(tmp_path / "preds.jsonl", PREDS)
+    txt = tmp_path / "preds.txt"
+    txt.write_text("".join(p["prediction"] + "\n" for p in PREDS), encoding="utf-8")
+    terms = tmp_path / "terms.txt"
+    terms.write_text("订单页\n", encoding="utf-8")
+    return data, preds, txt, terms
