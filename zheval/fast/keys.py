@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["runs", "sort_with_index", "unique_inverse", "lookup", "step_schedule", "int64_arrays"]
+__all__ = ["runs", "sort_with_index", "unique_inverse", "lookup", "step_schedule", "int64_arrays", "popcount64"]
 
 
 def runs(sorted_keys: np.ndarray):
@@ -71,3 +71,20 @@ def step_schedule(lengths_desc: np.ndarray):
 def int64_arrays(*arrays):
     """Each argument as an int64 numpy array (a list comes in from the compute layer, an array passes through)."""
     return [np.asarray(a, dtype=np.int64) for a in arrays]
+
+
+#: set bits of each byte value, for :func:`popcount64` on numpy < 2 (which has no ``np.bitwise_count``)
+_BYTE_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
+
+
+def popcount64(words: np.ndarray) -> np.ndarray:
+    """Number of set bits of each element of a uint64 array (same shape, small unsigned ints).
+
+    ``np.bitwise_count`` where numpy has it (numpy >= 2.0); on numpy 1.24-1.26 the same counts from a 256-entry
+    byte table over the array's bytes. Both are exact integer counts, so the result never depends on the numpy
+    version (pyproject declares ``numpy>=1.24``; the lowest-versions CI job runs this branch).
+    """
+    words = np.ascontiguousarray(words, dtype=np.uint64)
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(words)
+    return _BYTE_POPCOUNT[words.view(np.uint8)].reshape(words.shape + (8,)).sum(axis=-1, dtype=np.uint8)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..definitions.lcs import lcs_length_masks, match_masks
-from .keys import lookup, runs, sort_with_index, step_schedule, unique_inverse
+from .keys import lookup, popcount64, runs, sort_with_index, step_schedule, unique_inverse
 
 __all__ = ["lcs_length_pairs"]
 
@@ -117,7 +117,7 @@ def _lcs_words(tokens, offsets, col, row, w: int):
         bits = np.clip(n - 64 * k, 0, 64)
         low[:, k] = np.where(bits == 64, np.iinfo(np.uint64).max,
                              np.left_shift(one, np.minimum(bits, 63).astype(np.uint64)) - one)
-    zeros = np.bitwise_count(v & low).sum(axis=1).astype(np.int64)
+    zeros = popcount64(v & low).sum(axis=1).astype(np.int64)
     res = np.empty(len(row), dtype=np.int64)
     res[order] = n - zeros
     return res
