@@ -33,7 +33,8 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.keys:lookup", "zheval.fast.keys:step_schedule", "zheval.fast.keys:int64_arrays",
                    "zheval.fast.skip_bigrams:skip_bigram_totals",
                    "zheval.fast.skip_bigrams:skip_bigrams_fit", "zheval.tokenizers.jieba_rs:build_jieba_rs",
-                   "zheval.tokenizers.jieba_rs:rjieba_version"}
+                   "zheval.tokenizers.jieba_rs:rjieba_version",
+                   "zheval.fast.keys:popcount64"}  # bit counting, checked in tests/fast/test_popcount.py
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",

@@ -296,8 +296,18 @@ def store_batch(module, predictions, references) -> None:
 
 
 def store_item(module, add, prediction, reference, kwargs) -> None:
-    """``add()`` of one canonical item through evaluate's ``add`` (``add``: the bound base method), and a record."""
-    add(prediction=prediction, reference=reference, **kwargs)
+    """``add()`` of one canonical item, and a record.
+
+    The item is written as a batch of one (:func:`store_canonical`), not through evaluate's ``add``
+    (``ArrowWriter.write``, which buffers it): datasets < 4's ``ArrowWriter.write_batch`` does not write the
+    buffered examples first, so an ``add()`` followed by an ``add_batch()`` was stored *after* that batch and the
+    per-item scores (``use_aggregator=False``) and the indices of error messages came out in another order than the
+    calls. With other keywords (``add``: the bound base method) evaluate's ``add`` runs and raises its own error.
+    """
+    if kwargs or prediction is None or reference is None:
+        add(prediction=prediction, reference=reference, **kwargs)
+    else:
+        store_canonical(module, [prediction], [reference])
     _record(module, "add", 1)
 
 

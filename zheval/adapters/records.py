@@ -44,8 +44,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .duck.load import (DuckFormatError, EmptyDataError, Problem, duplicate_key_problem, encoding_problem,
-                        json_document_problem, lone_surrogate, existing_file,
-                        json_line_or_problem)
+                        json_document_problem, lone_surrogate, existing_file, json_line_or_problem, list_feature)
 
 __all__ = [
     "Records",
@@ -111,9 +110,9 @@ class Records:
         """A ``datasets.Dataset`` with ``id`` (string), ``responses`` (``List(string)``) and one nullable string
         column per group field, in row order (what :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`
         scores)."""
-        from datasets import Dataset, Features, List, Value
+        from datasets import Dataset, Features, Value
 
-        feats = {"id": Value("string"), "responses": List(Value("string"))}
+        feats = {"id": Value("string"), "responses": list_feature(Value("string"))}
         feats.update({g: Value("string") for g in self.groups})
         cols = {"id": list(self.ids), "responses": [list(r) for r in self.references]}
         cols.update({g: list(v) for g, v in self.groups.items()})

@@ -46,6 +46,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
+from .extras import require_extra
+
 __all__ = [
     "REF_DELIMITER",
     "MAX_ITEMS",
@@ -66,6 +68,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: What needs gradio, for the one-line message of a missing ``space`` extra
+SPACE_PURPOSE = "the Space widget"
 #: Separator of several references on one line of the references box.
 REF_DELIMITER = "|||"
 #: At most this many lines are scored in the widget (a Space runs on a shared CPU); use the module for more.
@@ -389,7 +393,7 @@ def _page_outputs(score, module):
     emptied, the signature and the explanations are ``""`` and ``last_run`` is ``None`` (no stale numbers next to an
     error).
     """
-    import gradio as gr
+    gr = require_extra("gradio", extra="space", purpose=SPACE_PURPOSE)
 
     def failed(text: str):
         hidden = gr.update(value=None, visible=False)
@@ -432,8 +436,9 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         ``explanations``; ``last_run`` is a ``gr.State`` holding :attr:`WidgetResult.run`).
     Raises:
         ValueError: a module that is neither chinese_rouge nor chinese_bleu.
+        MissingExtraError: gradio is not installed (one line naming the ``space`` extra).
     """
-    import gradio as gr
+    gr = require_extra("gradio", extra="space", purpose=SPACE_PURPOSE)
 
     name = getattr(module, "name", None)
     if name not in ("chinese_rouge", "chinese_bleu"):

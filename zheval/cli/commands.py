@@ -209,7 +209,9 @@ def checked_options(o, inputs: dict) -> dict:
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
     if html is not None:
-        from ..adapters.duck.html_report import check_sample_metric
+        from ..adapters.duck.html_report import check_sample_metric, require_jinja2
+
+        require_jinja2()  # before any scoring: a missing html extra is one line, not a wait and a traceback
 
         check_sample_metric(getattr(o, "html_metric", None), mets, split_list(o.rouge_types, "--rouge-types"),
                             "--html-metric")

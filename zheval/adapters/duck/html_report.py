@@ -31,9 +31,12 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
+from ..extras import require_extra
 from .report import Report, group_items, no_interval_reason
 
 __all__ = [
+    "HTML_PURPOSE",
+    "require_jinja2",
     "BANDS",
     "Sample",
     "GroupSamples",
@@ -48,6 +51,19 @@ __all__ = [
     "score_html_for_options",
     "explanation_mismatches",
 ]
+
+#: What needs jinja2, for the one-line message of a missing ``html`` extra
+HTML_PURPOSE = "the HTML report (--html)"
+
+
+def require_jinja2() -> None:
+    """Check that jinja2 (the ``html`` extra) is installed, before any scoring work (the command's early check).
+
+    Raises:
+        MissingExtraError: jinja2 is not installed; the message is one line naming the ``html`` extra.
+    """
+    require_extra("jinja2", extra="html", purpose=HTML_PURPOSE)
+
 
 BANDS = ("lowest", "median", "highest")
 """The three items shown per group, by the chosen metric's per-item score."""
@@ -242,14 +258,11 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         notes: extra lines for the page's notes (e.g. what could not be drawn).
 
     Raises:
-        jinja2 missing: ``ModuleNotFoundError`` naming the ``html`` extra. ValueError: an explanation whose spans
+        MissingExtraError: jinja2 is not installed (one line naming the ``html`` extra). ValueError: an explanation whose spans
         do not fit its texts (:func:`highlight_segments`).
     """
-    try:
-        import jinja2
-        import markupsafe
-    except ModuleNotFoundError as exc:  # pragma: no cover - the html extra is part of every CI install
-        raise ModuleNotFoundError('the HTML report needs jinja2: pip install "zheval[html]"', name=exc.name) from None
+    jinja2 = require_extra("jinja2", extra="html", purpose=HTML_PURPOSE)
+    import markupsafe  # a dependency of jinja2
     d = report.to_dict()
     labels = {m["name"]: m["label"] for m in d["metrics"]}
     rows = [{"label": "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}",
