@@ -3,6 +3,7 @@
 
     python3 scripts/lowest_pins.py                 # [project.dependencies]
     python3 scripts/lowest_pins.py --extra html    # also the lowest of an optional extra's requirements
+    python3 scripts/lowest_pins.py --declared test pytest hypothesis   # those requirements of an extra, as declared
 
 One requirement per line, for ``pip install -r``. The lowest version of a requirement is its ``==`` pin or its
 ``>=`` bound; a requirement with neither (no floor declared) is an error, so that every dependency has a floor the
@@ -65,13 +66,41 @@ def lowest_pins(pyproject: Path, extras: list[str]) -> list[str]:
     return [lowest_pin(r) for r in requirements]
 
 
+def declared(pyproject: Path, extra: str, names: list[str]) -> list[str]:
+    """The requirements of optional extra ``extra`` whose distribution is one of ``names``, as declared.
+
+    Raises:
+        ValueError: no such extra, or a name it does not list.
+    """
+    optional = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"].get("optional-dependencies", {})
+    if extra not in optional:
+        raise ValueError(f"pyproject.toml has no optional extra {extra!r}")
+    by_name = {}
+    for requirement in optional[extra]:
+        match = _REQUIREMENT.match(requirement)
+        if match:
+            by_name[match.group(1).lower().replace("_", "-")] = requirement
+    out = []
+    for name in names:
+        key = name.lower().replace("_", "-")
+        if key not in by_name:
+            raise ValueError(f"the {extra!r} extra does not list {name!r}")
+        out.append(by_name[key])
+    return out
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--extra", action="append", default=[], help="also an optional extra's requirements")
+    parser.add_argument("--declared", nargs="+", metavar=("EXTRA", "NAME"),
+                        help="print these requirements of EXTRA as declared (not lowered), instead")
     parser.add_argument("--pyproject", type=Path, default=ROOT / "pyproject.toml")
     args = parser.parse_args(argv)
     try:
-        pins = lowest_pins(args.pyproject, args.extra)
+        if args.declared:
+            pins = declared(args.pyproject, args.declared[0], args.declared[1:])
+        else:
+            pins = lowest_pins(args.pyproject, args.extra)
     except ValueError as exc:
         print(f"lowest_pins: {exc}", file=sys.stderr)
         return 2
