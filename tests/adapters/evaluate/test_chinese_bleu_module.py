@@ -4,6 +4,7 @@ evaluate caches point to a temporary directory (tests/conftest.py); modules are 
 """
 
 import doctest
+import importlib.metadata as md
 import math
 import os
 
