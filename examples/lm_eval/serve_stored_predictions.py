@@ -1,7 +1,7 @@
 """Serve stored predictions to lm-evaluation-harness: a minimal OpenAI-compatible ``/v1/completions`` endpoint on
 127.0.0.1 that answers each prompt with the stored prediction of that document, so that the real ``lm_eval`` command
 (``--model local-completions``) scores stored generations offline, with no model and no torch (docs/harnesses.md,
-"Scoring stored generations").
+"lm-evaluation-harness: a first run").
 
     python examples/lm_eval/serve_stored_predictions.py PREDICTIONS.jsonl [--port 8765]
 

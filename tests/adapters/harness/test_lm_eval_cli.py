@@ -1,5 +1,5 @@
 """zheval inside the REAL ``lm_eval`` command of lm-evaluation-harness 0.4.13 (its console script, in a subprocess),
-offline: the commands of docs/harnesses.md "Scoring stored generations" run verbatim (the stub server of
+offline: the commands of docs/harnesses.md "lm-evaluation-harness: a first run" run verbatim (the stub server of
 ``examples/lm_eval/serve_stored_predictions.py`` on 127.0.0.1 and lm-eval's own ``local-completions`` client), the
 numbers and zheval's signatures in the printed table and in ``results_*.json`` compared with ``zheval.compute_*`` on
 the pairs lm-eval scored (its samples file); a task YAML beside a ``zheval/`` folder; a YAML that names zheval's
@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pytest
 from helpers import REPO, read_jsonl
+from helpers.docs import doc_section
 
 pytest.importorskip("lm_eval", reason="lm-eval is in the test extra (pip install -e '.[test]')")
 
@@ -70,9 +71,7 @@ def offline_env(tmp_path):
 
 
 def docs_bash_block(heading: str) -> list[str]:
-    docs = (REPO / "docs" / "harnesses.md").read_text(encoding="utf-8")
-    section = docs.split(f"\n### {heading}\n", 1)[1].split("\n### ", 1)[0]
-    return re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1).strip().splitlines()
+    return re.search(r"```bash\n(.*?)```", doc_section(heading), flags=re.S).group(1).strip().splitlines()
 
 
 def results_and_samples(out: Path, task: str):
@@ -88,7 +87,7 @@ def test_docs_stored_generations_commands_verbatim(tmp_path, offline_env):
     """The docs' three commands, run as written from a copy of the repository's examples folder: lm-eval scores the
     stored predictions; every number equals zheval's on the pairs lm-eval scored, and each metric's zheval
     signature is in the printed table and in results_*.json."""
-    serve, run, stop = docs_bash_block("Scoring stored generations (offline, no model)")
+    serve, run, stop = docs_bash_block("## lm-evaluation-harness: a first run")
     assert serve.endswith(" &") and run.startswith("lm_eval ") and stop == "kill %1"
     shutil.copytree(REPO / "examples", tmp_path / "examples")
     server = subprocess.Popen([sys.executable] + shlex.split(serve[: -len(" &")])[1:], cwd=tmp_path,
@@ -168,13 +167,6 @@ def test_a_task_yaml_without_any_function_fails_as_the_docs_say(tmp_path, offlin
     troubleshooting = docs.split("### Troubleshooting", 1)[1].split("\n### ", 1)[0]
     assert first in troubleshooting and "aggregation: !function zheval.adapters.harness_lm_eval.bleu_char" in \
         troubleshooting
-
-
-def test_the_readme_shows_the_same_commands():
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("\n## lm-evaluation-harness\n", 1)[1].split("\n## ", 1)[0]
-    block = re.search(r"```bash\n(.*?)```", section, flags=re.S).group(1).strip().splitlines()
-    assert block == docs_bash_block("Scoring stored generations (offline, no model)")
 
 
 def test_loaded_by_path_without_an_importable_zheval_says_what_to_do(tmp_path):

@@ -284,12 +284,12 @@ def test_input_slips_are_in_the_result_file(tmp_path, pairs):
 # ---------------------------------------------------------------------------------------------------------------
 
 def docs_python_blocks() -> list[str]:
-    """The Python blocks of docs/harnesses.md's OpenCompass section, verbatim."""
+    """The Python blocks of docs/harnesses.md's OpenCompass reference section, verbatim."""
     import re
 
-    docs = (REPO / "docs" / "harnesses.md").read_text(encoding="utf-8")
-    section = docs.split("\n## OpenCompass", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    from helpers.docs import doc_section
+
+    return re.findall(r"```python\n(.*?)```", doc_section("## OpenCompass (`zheval"), flags=re.S)
 
 
 # after the docs' two blocks (the dataset config; the preset's eval_cfg): one dataset for each, one for the slip
