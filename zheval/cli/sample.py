@@ -9,14 +9,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from types import SimpleNamespace
 
-import typer
 
 from .commands import app, scoring_arguments
-from .options import UserError, run_command, seed_bound
+from ..text.terminal import terminal_json
+from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
 __all__ = ["sample"]
@@ -63,11 +62,11 @@ def sample(o) -> None:
         res.key["data"] = str(o.data)
         res.key["sheet"] = str(o.output)
         sheet = sheet_csv(res.sheet)
-        key = json.dumps(res.key, ensure_ascii=False, indent=2) + "\n"
+        key = terminal_json(res.key, indent=2) + "\n"
         atomic_write(o.output, sheet)
         atomic_write(o.key, key)
         counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
-        typer.echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
+        echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
                    f"and {o.key}", err=True)
 
     run_command(go)

@@ -29,7 +29,6 @@ does not start another segment. Line ends are removed; nothing else is stripped 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -41,6 +40,8 @@ from typer.core import TyperCommand
 from .commands import app
 from .options import TextFormat, UserError, apply_quiet, bleu_options, check_tokenizer, note, run_command, split_list, tokenizer_options
 from .params import option, takes
+from .options import echo
+from ..text.terminal import terminal_json
 
 __all__ = ["bleu", "rouge", "read_segments", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
 
@@ -325,7 +326,7 @@ def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) 
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:
         doc["paired"] = paired
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    return terminal_json(doc, indent=1) + "\n"
 
 
 def _score_only(out: dict, scale: int, width: int) -> str:
@@ -388,7 +389,7 @@ def _run(o, metric: str) -> None:
     for n, c in empty.items():
         if o.score_only or o.text_format == TextFormat.json:
             note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
-    typer.echo(text, nl=False)
+    echo(text, nl=False)
 
 
 class SystemsCommand(TyperCommand):

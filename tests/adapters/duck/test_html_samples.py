@@ -96,8 +96,8 @@ def test_highlight_segments_by_hand():
     assert "".join(s["text"] for s in segs) == text
     assert [(s["token"], s["text"]) for s in segs if s["matched"]] == [(2, "Box"), (5, "快"), (6, "递"), (7, "柜")]
     assert [s["text"] for s in segs if s["token"] is None] == [" ", " "]
-    with pytest.raises(ValueError, match=r"token 1 span \[0, 2\) does not fit"):
-        highlight_segments("ab", [{"start": 0, "end": 1}, {"start": 0, "end": 2}], [])
+    with pytest.raises(ValueError, match=r"token 1 span \[0, 1\) does not fit"):
+        highlight_segments("ab", [{"start": 1, "end": 2}, {"start": 0, "end": 1}], [])
     with pytest.raises(ValueError, match="matched token index 3 is not a token"):
         highlight_segments("ab", [{"start": 0, "end": 1}], [3])
     with pytest.raises(ValueError, match=r"span \[1, 5\) does not fit the text \(length 2"):

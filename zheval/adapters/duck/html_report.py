@@ -133,32 +133,59 @@ def select_samples(report: Report, ds, metric: str | None = None) -> tuple[str, 
 
 
 def highlight_segments(text: str, tokens: Sequence[dict], matched: Sequence[int]) -> list[dict]:
-    """``text`` cut into segments for display: ``{"text", "token"}`` where ``token`` is the token index of a
-    token's span (``None`` between tokens) and ``matched`` says whether the explanation matched it.
+    """``text`` cut into segments for display: ``{"text", "token", "tokens", "matched", "normalized"}`` where
+    ``token`` is the first token index whose span covers the segment (``None`` between tokens), ``tokens`` every
+    such index, and ``matched`` says whether a character of the segment lies in a matched token's span.
+
+    Several tokens may share characters: a character whose NFKC form is several tokens (``‼`` → ``!`` ``!``,
+    ``½`` → ``1`` ``⁄`` ``2``, ``㍿`` → ``株式会社``) gives them all its one-character span. Overlapping spans form
+    one cluster, cut only where the matched state of the characters changes, so a shared span is shown (and
+    highlighted) once; the segments still concatenate to ``text`` exactly.
 
     Args:
         text: the ORIGINAL text; tokens: the explanation's tokens (``start``/``end``: ``[start, end)`` character
-            offsets into ``text``, in order, not overlapping); matched: indices of the matched tokens.
+            offsets into ``text``, ordered by ``start``); matched: indices of the matched tokens.
 
     Raises:
-        ValueError: a span outside ``text``, empty, or overlapping/before the previous one (an explanation of
-            another text).
+        ValueError: a span outside ``text``, empty, or starting before the previous token's start (an explanation
+            of another text).
     """
     hits = set(int(m) for m in matched)
     bad = sorted(h for h in hits if not 0 <= h < len(tokens))
     if bad:
         raise ValueError(f"matched token index {bad[0]} is not a token (there are {len(tokens)})")
-    out, pos = [], 0
+    clusters: list = []  # [start, end, [token indices]]
+    prev_start = 0
     for k, t in enumerate(tokens):
         s, e = int(t["start"]), int(t["end"])
-        if not pos <= s < e <= len(text):
-            raise ValueError(f"token {k} span [{s}, {e}) does not fit the text (length {len(text)}, previous end {pos})")
+        if not prev_start <= s < e <= len(text):
+            raise ValueError(f"token {k} span [{s}, {e}) does not fit the text (length {len(text)}, previous start "
+                             f"{prev_start})")
+        prev_start = s
+        if clusters and s < clusters[-1][1]:
+            clusters[-1][1] = max(clusters[-1][1], e)
+            clusters[-1][2].append(k)
+        else:
+            clusters.append([s, e, [k]])
+    out, pos = [], 0
+    for s, e, members in clusters:
         if s > pos:
-            out.append({"text": text[pos:s], "token": None, "matched": False})
-        out.append({"text": text[s:e], "token": k, "matched": k in hits, "normalized": t.get("token", "")})
+            out.append({"text": text[pos:s], "token": None, "tokens": [], "matched": False})
+        mark = [False] * (e - s)
+        for k in members:
+            if k in hits:
+                for c in range(int(tokens[k]["start"]), int(tokens[k]["end"])):
+                    mark[c - s] = True
+        a = s
+        for c in range(s + 1, e + 1):
+            if c == e or mark[c - s] != mark[a - s]:
+                covering = [k for k in members if int(tokens[k]["start"]) < c and int(tokens[k]["end"]) > a]
+                out.append({"text": text[a:c], "token": covering[0], "tokens": covering, "matched": mark[a - s],
+                            "normalized": " ".join(str(tokens[k].get("token", "")) for k in covering)})
+                a = c
         pos = e
     if pos < len(text):
-        out.append({"text": text[pos:], "token": None, "matched": False})
+        out.append({"text": text[pos:], "token": None, "tokens": [], "matched": False})
     return out
 
 
@@ -191,7 +218,15 @@ def _cell(v: dict | None) -> dict:
 
 
 def _explanation_view(sample: Sample, references: Sequence[str]) -> dict:
-    """What the template shows of one explained item (the numbers copied from the explanation, none recomputed)."""
+    """What the template shows of one explained item (the numbers copied from the explanation, none recomputed);
+    a ``ValueError`` of :func:`highlight_segments` names the item."""
+    try:
+        return _view(sample, references)
+    except ValueError as exc:
+        raise ValueError(f"item {sample.item['id']!r} (row {sample.index}): {exc}") from None
+
+
+def _view(sample: Sample, references: Sequence[str]) -> dict:
     ex = sample.explanation
     view = {"bands": sample.bands, "index": sample.index, "id": sample.item["id"], "item": sample.item,
             "references": list(references), "explanation": ex is not None, "rouge": [], "bleu": None,
