@@ -132,3 +132,62 @@ def test_explanations_give_the_reported_item_numbers(tmp_path, options):
             assert bleu is None
     assert checked >= len(articles)
     assert "does not describe the reported number" not in page
+
+
+def _item_scores(page: str, item_id: str) -> dict:
+    """``{metric: data-value}`` of the item header and ``{type: data-value}`` of its explanation's item score."""
+    art = re.search(r'<article class="sample" data-id="%s".*?</article>' % re.escape(item_id), page, re.S).group(0)
+    head = dict(re.findall(r'class="item-score" data-metric="(\w+)" data-value="([^"]*)"', art))
+    expl = dict(re.findall(r'<td class="num" data-type="(\w+)" data-value="([^"]*)"><b>', art))
+    return head, expl
+
+
+def test_html_explains_the_first_k_references_of_max_refs(tmp_path):
+    # duck-test-0004 (4 references) with --max-refs 1: ROUGE-1 on the first reference, by hand 15 clipped unigram
+    # hits, P 15/22, R 15/29, F 30/51 = 0.5882 -- the item header and its explanation agree, no mismatch note
+    from zheval.adapters.duck import sample_files
+
+    html = tmp_path / "mr1.html"
+    with sample_files() as f:
+        res = run("score", "--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--html", html,
+                  "-q", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    page = html.read_text(encoding="utf-8")
+    assert "does not describe the reported number" not in page
+    for art_id in re.findall(r'<article class="sample" data-id="([^"]+)"', page):
+        head, expl = _item_scores(page, art_id)
+        for t, v in expl.items():
+            assert float(v) == float(head[t]), (art_id, t)
+    if 'data-id="duck-test-0004"' in page:
+        head, expl = _item_scores(page, "duck-test-0004")
+        assert float(expl["rouge1"]) == pytest.approx(30 / 51, abs=1e-12)
+
+
+@pytest.mark.parametrize("char, expanded", [("‼", "！！"), ("½", "1⁄2"), ("㍿", "株式会社"), ("⑴", "(1)")])
+def test_html_with_a_character_whose_nfkc_is_several_tokens(tmp_path, char, expanded):
+    rec = tmp_path / "bang.jsonl"
+    rec.write_text(json.dumps({"predict": f"太好了{char}", "label": f"太好了{expanded}"}, ensure_ascii=False) + "\n"
+                   + json.dumps({"predict": "好的", "label": "好的"}, ensure_ascii=False) + "\n", encoding="utf-8")
+    html = tmp_path / "bang.html"
+    res = run("score", "-p", rec, "--html", html, "-q", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    page = html.read_text(encoding="utf-8")
+    # the prediction is shown once, its expanding character in ONE highlighted mark (every token of it matches)
+    pred = re.search(r'<span class="text prediction">(.*?)</span></div>', page, re.S).group(1)
+    assert re.sub(r"<[^>]+>", "", pred) == f"太好了{char}"
+    assert pred.count(f">{char}</mark>") == 1
+
+
+def test_highlight_error_names_the_item():
+    from zheval.adapters.duck.html_report import GroupSamples, Sample, render_html
+    from zheval.adapters.duck.report import GroupScore, MetricValue, Report
+
+    ex = {"prediction": {"text": "ab", "tokens": [{"token": "b", "start": 1, "end": 2}, {"token": "a", "start": 0,
+                                                                                          "end": 1}]},
+          "references": [], "highlight": {"prediction": [], "reference": None}}
+    with pytest.raises(ValueError, match=r"^item 'q7' \(row 3\): token 1 span \[0, 1\) does not fit"):
+        item = {"id": "q7", "prediction": "ab", "rouge1": 0.5}
+        rep = Report(kind="score", title="t", metrics=[("rouge1", "ROUGE-1")],
+                     groups=[GroupScore("overall", "all", 1, {"rouge1": MetricValue(0.5)})], params={"by": []},
+                     items=[item])
+        render_html(rep, [GroupSamples("overall", 1, [Sample(["lowest"], 3, item, ex)])])
