@@ -226,7 +226,9 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     for k in range(1, len(systems)):
         for key in keys:
             res = paired_bootstrap(rows[0][key], rows[k][key], sums[key], int(bootstrap), 0.95, seed)
-            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res})
+            # an exact tie (identical outputs) gets sacrebleu's minimal p = 1/(resamples + 1): "no difference"
+            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res,
+                           "no_difference": res["score_a"] == res["score_b"]})
     return {"metric": metric, "keys": keys, "signature": signature, "segments": len(references),
             "systems": out_systems, "paired": paired}
 
@@ -276,7 +278,7 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
                     p = paired[(s["system"], k)]
                     row += [_fmt(p["delta"], scale, width, signed=True),
                             f"[{_fmt(p['delta_low'], scale, width, True)}, {_fmt(p['delta_high'], scale, width, True)}]",
-                            f"{p['p_value']:.4f}"]
+                            f"{p['p_value']:.4f}" + (" (no difference)" if p["no_difference"] else "")]
             body.append(row)
     widths = [max(len(r[c]) for r in [head] + body) for c in range(len(head))]
     lines = [f"zheval {out['metric']}: {out['segments']} segments, {len(ref_names)} reference file(s) "
@@ -292,6 +294,11 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
         lines.append("")
         lines.append(f"paired bootstrap ({n} resamples, seed {out['paired'][0]['seed']}; sacrebleu's test): p = (1 + "
                      f"resamples whose |B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)")
+        ties = [f"{p['system']} {_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
+        if ties:
+            lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
+                         f"(1/({n} + 1) when every resample ties too) is an artefact of the +1, not evidence of a "
+                         "difference")
     for name, count in empty_hyps.items():
         lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
     lines.append("")
@@ -321,7 +328,8 @@ def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) 
         systems.append(d)
     paired = [{"system": p["system"], "baseline": p["baseline"], "metric": p["metric"], "delta": r(p["delta"]),
                "delta_low": r(p["delta_low"]), "delta_high": r(p["delta_high"]), "p_value": p["p_value"],
-               "n_resamples": p["n_resamples"], "seed": p["seed"]} for p in out["paired"]]
+               "n_resamples": p["n_resamples"], "seed": p["seed"], "no_difference": p["no_difference"]}
+              for p in out["paired"]]
     doc = {"metric": out["metric"], "scale": f"0-{scale}", "width": width, "segments": out["segments"],
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:

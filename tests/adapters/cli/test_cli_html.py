@@ -191,3 +191,31 @@ def test_highlight_error_names_the_item():
                      groups=[GroupScore("overall", "all", 1, {"rouge1": MetricValue(0.5)})], params={"by": []},
                      items=[item])
         render_html(rep, [GroupSamples("overall", 1, [Sample(["lowest"], 3, item, ex)])])
+
+
+@pytest.mark.parametrize("test", ["ar", "bootstrap"])
+def test_compare_html_three_systems_names_the_system_and_the_test(tmp_path, test):
+    data, preds = _files(tmp_path)
+    b, c = tmp_path / "b.txt", tmp_path / "c.txt"
+    b.write_text("\n".join(p[:4] for p in PREDS) + "\n", encoding="utf-8")
+    c.write_text("\n".join(reversed(PREDS)) + "\n", encoding="utf-8")
+    html, out = tmp_path / "cmp3.html", tmp_path / "cmp3.json"
+    extra = ["--resamples", 200] if test == "ar" else []
+    res = run("compare", "-d", data, "-p", preds, b, c, "--test", test, *extra, "--bootstrap", 50, "-q",
+              "--html", html, "-f", "json", "-o", out)
+    assert res.exit_code == 0, res.output
+    page = html.read_text(encoding="utf-8")
+    rows = json.loads(out.read_text(encoding="utf-8"))["comparison"]
+    assert "<th>system X</th>" in page and "Comparison (each system X − A)" in page
+    got = re.findall(r'<tr data-group="([^"]*)" data-metric="([^"]*)" data-system="([^"]*)" data-test="([^"]*)">\n'
+                     r'<td>[^<]*</td><td class="num">\d+</td><td>[^<]*</td>\n<td data-field="system">([^<]*)</td>',
+                     page)
+    assert [(g, m, s, t, s2) for g, m, s, t, s2 in got] == [(r["group"], r["metric"], r["system"], test, r["system"])
+                                                          for r in rows]
+    assert {r["system"] for r in rows} == {"B", "C"}
+    if test == "ar":
+        assert "p (approximate-randomisation p-value, 200 trials)" in page
+        assert "paired-bootstrap p-value" not in page.split('id="interval-note">')[1].split("</p>")[0]
+        assert "approximate-randomisation p-value, 200 trials" in page.split('id="interval-note">')[1].split("</p>")[0]
+    else:
+        assert "p (paired-bootstrap p-value, 50 resamples)" in page and "approximate-randomisation" not in page

@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
-from .report import Report, group_items, no_interval_reason
+from .report import Report, group_items, interval_note, no_interval_reason
 
 __all__ = [
     "BANDS",
@@ -308,16 +308,16 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         report=d, labels=labels, rows=rows, plots=[(dim, markupsafe.Markup(svg)) for dim, svg in plots],
         samples=views, sample_metric=sample_metric, sample_metric_label=labels.get(sample_metric, sample_metric),
         diagnostics=report.diagnostics.lines() if report.diagnostics else [], notes=list(d["notes"]) + list(notes),
-        interval_note=_interval_note(d), version=__version__, bands=BANDS,
+        interval_note=interval_note(report) if report.kind == "compare" else _interval_note(d), version=__version__,
+        bands=BANDS, many_systems=len({r.get("system", "B") for r in report.comparison}) > 1,
+        p_label=("approximate-randomisation p-value" if d["params"].get("test") == "ar" else
+                 "paired-bootstrap p-value"),
         no_interval_text=no_interval_reason(None),
     )
 
 
 def _interval_note(d: dict) -> str:
     bs = d["params"].get("bootstrap")
-    if d["kind"] == "compare":
-        return (f"paired bootstrap, {bs} resamples, seed {d['params'].get('seed')}; p = sacrebleu's paired-bootstrap "
-                "p-value")
     if bs:
         return (f"scores on 0–1; [{round(100 * d['params'].get('confidence', 0.95))}% bootstrap interval, {bs} "
                 f"resamples of items, seed {d['params'].get('seed')}]")

@@ -43,6 +43,7 @@ __all__ = [
     "breakdown_sections",
     "reference_limit_line",
     "most_repeated",
+    "interval_note",
 ]
 
 NULL_LABEL = "null"
@@ -459,7 +460,9 @@ def _footer(report: Report) -> list[str]:
     return [terminal_text(s, one_line=True) for s in lines]
 
 
-def _interval_note(report: Report) -> str:
+def interval_note(report: Report) -> str:
+    """The line under a report's title: the scale and the interval (a compare report: the paired test, its p-value
+    and its resamples or trials)."""
     bs = report.params.get("bootstrap")
     if report.kind == "compare":
         if report.params.get("test") == "ar":
@@ -509,7 +512,7 @@ def render_table(report: Report) -> str:
     """Plain-text report: title, metrics × groups with intervals, diagnostics, notes, warnings, signatures, and the
     per-item scores when the report has them (``--items``)."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
-    lines = [terminal_text(report.title, one_line=True), _interval_note(report), "",
+    lines = [terminal_text(report.title, one_line=True), interval_note(report), "",
              format_table(header, rows, right_from=1)]
     items = render_items(report)
     return "\n".join(lines + _footer(report) + ([items] if items else [])) + "\n"
@@ -522,7 +525,7 @@ def render_markdown(report: Report) -> str:
     def esc(s: str) -> str:
         return terminal_text(s, one_line=True).replace("|", "\\|")
 
-    lines = [f"### {esc(report.title)}", "", f"_{_interval_note(report)}_", ""]
+    lines = [f"### {esc(report.title)}", "", f"_{interval_note(report)}_", ""]
     lines.append("| " + " | ".join(esc(h) for h in header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
     lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
