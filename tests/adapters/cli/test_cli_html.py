@@ -219,3 +219,19 @@ def test_compare_html_three_systems_names_the_system_and_the_test(tmp_path, test
         assert "approximate-randomisation p-value, 200 trials" in page.split('id="interval-note">')[1].split("</p>")[0]
     else:
         assert "p (paired-bootstrap p-value, 50 resamples)" in page and "approximate-randomisation" not in page
+
+
+@pytest.mark.parametrize("value", ["$a^$", "$x^2$"])
+def test_group_labels_are_drawn_literally(tmp_path, value):
+    rec = tmp_path / "math.jsonl"
+    rec.write_text(json.dumps({"predict": "今天天气很好", "label": "今天天气不错", "cat": value}, ensure_ascii=False)
+                   + "\n" + json.dumps({"predict": "好的", "label": "好的", "cat": "b"}) + "\n", encoding="utf-8")
+    html, png, svg = tmp_path / "math.html", tmp_path / "math.png", tmp_path / "math.svg"
+    res = run("score", "-p", rec, "--group-field", "cat", "--html", html, "--plot", png, "-q", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    assert png.read_bytes().startswith(b"\x89PNG")
+    page = html.read_text(encoding="utf-8")
+    texts = [re.sub(r"\s+", " ", t) for t in re.findall(r"<text[^>]*>([^<]*)</text>", page)]
+    assert any(value in t for t in texts), texts  # the SVG tick label is the value itself, not rendered math
+    res = run("score", "-p", rec, "--group-field", "cat", "--plot", svg, "-q", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
