@@ -235,3 +235,33 @@ def test_group_labels_are_drawn_literally(tmp_path, value):
     assert any(value in t for t in texts), texts  # the SVG tick label is the value itself, not rendered math
     res = run("score", "-p", rec, "--group-field", "cat", "--plot", svg, "-q", "--bootstrap", 0)
     assert res.exit_code == 0, res.output
+
+
+def test_html_shows_the_breakdowns(tmp_path):
+    from zheval.adapters.duck import sample_files
+
+    html, out = tmp_path / "r.html", tmp_path / "r.json"
+    with sample_files() as f:
+        res = run("score", "--data", f["data"], "--predictions", f["predictions"], "--folds", 3, "--buckets",
+                  "default", "--max-refs", 2, "--html", html, "-f", "json", "-o", out, "-q", "--bootstrap", 50)
+    assert res.exit_code == 0, res.output
+    page = html.read_text(encoding="utf-8")
+    b = json.loads(out.read_text(encoding="utf-8"))["breakdowns"]
+    section = page.split('<section id="breakdowns">')[1].split("</section>")[0]
+    cells = [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+             for row in re.findall(r"<tr>(.*?)</tr>", section)]
+    # Distinct-n per group, as the JSON has it (3 decimals), predictions / references
+    div = {("overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}"): g for g in b["diversity"]}
+    seen = 0
+    for row in cells:
+        if row and row[0] in div and len(row) == 6:
+            g = div[row[0]]
+            assert row[2] == f"{g['distinct']['distinct_1']:.3f} / {g['reference_distinct']['distinct_1']:.3f}"
+            seen += 1
+    assert seen == len(div)
+    assert "random folds" in section and "scores by reference length" in section and "Distinct-n" in section
+    for name, m in b["folds"]["metrics"].items():
+        assert " ".join(f"{v:.3f}" for v in m["folds"]) in section
+    if b["truncation_excluded"]["groups"]:
+        assert "truncated prediction(s)" in section
+    assert "scored with the first 2 of every item" in page

@@ -6,6 +6,9 @@ What the page holds, all built from what the evaluation already produced:
   :meth:`~zheval.adapters.duck.report.Report.to_dict` (the JSON report), each cell carrying the exact value in
   ``data-value`` / ``data-low`` / ``data-high`` and showing it rounded to 3 decimals as the text table does;
 * the diagnostics, notes and warnings of the report, its signatures and parameters;
+* the breakdowns of the report (:func:`~zheval.adapters.duck.report.breakdown_sections`, the very tables the terminal
+  shows): the scores without the truncated predictions, Distinct-n and repeated predictions, length buckets, folds,
+  and the ``max_refs`` line;
 * the plots of :func:`~zheval.adapters.duck.plot.plot_report` as inline SVG with the text kept as text
   (``svg.fonttype: none``): the viewer's browser draws the Chinese group labels with its own fonts, so no font
   has to be embedded and no glyph is missing, whatever fonts matplotlib has;
@@ -31,7 +34,8 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
-from .report import Report, group_items, interval_note, no_interval_reason
+from .report import (Report, breakdown_sections, group_items, interval_note, no_interval_reason,
+                     reference_limit_line)
 
 __all__ = [
     "BANDS",
@@ -307,7 +311,10 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
     return template.render(
         report=d, labels=labels, rows=rows, plots=[(dim, markupsafe.Markup(svg)) for dim, svg in plots],
         samples=views, sample_metric=sample_metric, sample_metric_label=labels.get(sample_metric, sample_metric),
-        diagnostics=report.diagnostics.lines() if report.diagnostics else [], notes=list(d["notes"]) + list(notes),
+        diagnostics=(report.diagnostics.lines() if report.diagnostics else [])
+        + [x for x in [reference_limit_line(report)] if x],
+        breakdowns=[{"title": t, "header": h, "rows": r} for t, h, r in breakdown_sections(report)],
+        notes=list(d["notes"]) + list(notes),
         interval_note=interval_note(report) if report.kind == "compare" else _interval_note(d), version=__version__,
         bands=BANDS, many_systems=len({r.get("system", "B") for r in report.comparison}) > 1,
         p_label=("approximate-randomisation p-value" if d["params"].get("test") == "ar" else
