@@ -67,6 +67,7 @@ def score(o) -> None:
                 from ..adapters.duck.html_report import score_html_for_options
 
                 page = score_html_for_options(report, records.dataset(), o.html_metric, kwargs)
+                page_notes(report)
                 if not o.items:  # kept for the page only
                     report.items = None
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
@@ -93,6 +94,7 @@ def score(o) -> None:
 
                 scored = first_references_of(ds, o.max_refs)
             page = score_html_for_options(report, scored, o.html_metric, kwargs)
+            page_notes(report)
             if not o.items:  # kept for the page only
                 report.items = None
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
@@ -152,6 +154,14 @@ def compare(o) -> None:
         emit_report(report, o.fmt, o.output, None, "", html=o.html, html_page=page)
 
     run_command(go)
+
+
+def page_notes(report) -> None:
+    """Print what the HTML page leaves out of a report with many groups (:mod:`zheval.adapters.duck.html_limits`)."""
+    from ..adapters.duck.html_limits import page_limits
+
+    for n in page_limits(report.groups, report.groups[0].n if report.groups else 0).notes:
+        note(n)
 
 
 def report_buckets(value: Optional[str]):

@@ -265,3 +265,29 @@ def test_html_shows_the_breakdowns(tmp_path):
     if b["truncation_excluded"]["groups"]:
         assert "truncated prediction(s)" in section
     assert "scored with the first 2 of every item" in page
+
+
+def test_html_with_a_group_per_item_is_cut_and_says_so(tmp_path):
+    # 600 items grouped by a per-row field: 600 groups > every limit of zheval.adapters.duck.html_limits
+    from zheval.adapters.duck.html_limits import MAX_PLOT_GROUPS, MAX_SAMPLE_GROUPS, MAX_TABLE_GROUPS
+
+    assert MAX_PLOT_GROUPS < 600 and MAX_SAMPLE_GROUPS < 600 and MAX_TABLE_GROUPS < 600
+    rec = tmp_path / "many.jsonl"
+    rec.write_text("".join(json.dumps({"predict": PREDS[i % 4], "label": ROWS[i % 4]["responses"][0], "g": f"g{i:03d}",
+                                       "cat": "ab"[i % 2]}, ensure_ascii=False) + "\n" for i in range(600)),
+                   encoding="utf-8")
+    html, out = tmp_path / "many.html", tmp_path / "many.json"
+    res = run("score", "-p", rec, "--group-field", "g", "--group-field", "cat", "--html", html, "-q",
+              "--bootstrap", 20, "-f", "json", "-o", out)
+    assert res.exit_code == 0, res.output
+    assert "zheval: note: the page leaves out part of 'g': it has 600 groups — one per item" in res.output
+    page = html.read_text(encoding="utf-8")
+    assert "the page leaves out part of &#39;g&#39;" in page
+    table = page.split('<table id="scores">')[1].split("</table>")[0]
+    assert len(re.findall(r'<tr class="group" data-group="g=', table)) == MAX_TABLE_GROUPS
+    assert f"… {600 - MAX_TABLE_GROUPS:,} more groups of g (in the JSON report)" in table
+    assert len(re.findall(r'<tr class="group" data-group="cat=', table)) == 2  # the other column is whole
+    assert re.findall(r'<figure data-dimension="([^"]+)"', page) == ["cat"]  # g is not plotted
+    groups = re.findall(r'<div class="group-samples" data-group="([^"]+)"', page)
+    assert groups == ["overall", "cat=a", "cat=b"]
+    assert len(json.loads(out.read_text(encoding="utf-8"))["groups"]) == 1 + 600 + 2  # the JSON has every group

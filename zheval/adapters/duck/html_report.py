@@ -12,6 +12,8 @@ What the page holds, all built from what the evaluation already produced:
 * the plots of :func:`~zheval.adapters.duck.plot.plot_report` as inline SVG with the text kept as text
   (``svg.fonttype: none``): the viewer's browser draws the Chinese group labels with its own fonts, so no font
   has to be embedded and no glyph is missing, whatever fonts matplotlib has;
+* with many groups (a column with one value per row) less: :mod:`~zheval.adapters.duck.html_limits` says what is
+  cut, on the page and in the terminal;
 * for each group the lowest-, median- and highest-scoring items by one metric (:func:`select_samples`), each with
   its explanation (:func:`zheval.explain_items`): the prediction against the winning reference with the matched
   tokens highlighted in the ORIGINAL texts (``[start, end)`` character spans of the explanation), every reference
@@ -34,6 +36,7 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
+from .html_limits import MAX_TABLE_GROUPS, page_limits
 from .report import (Report, breakdown_sections, group_items, interval_note, no_interval_reason,
                      reference_limit_line)
 
@@ -291,12 +294,24 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         raise ModuleNotFoundError('the HTML report needs jinja2: pip install "zheval[html]"', name=exc.name) from None
     d = report.to_dict()
     labels = {m["name"]: m["label"] for m in d["metrics"]}
-    rows = [{"label": "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}",
-             "dimension": g["dimension"], "value": g["value"], "n": g["n"],
-             "cells": [dict(_cell(g["scores"].get(m["name"])), metric=m["name"]) for m in d["metrics"]],
-             "details": {m["name"]: {k: v for k, v in g["scores"].get(m["name"], {}).items()
-                                     if k not in ("value", "low", "high", "no_interval")} for m in d["metrics"]}}
-            for g in d["groups"]]
+    limits = page_limits(report.groups, report.groups[0].n if report.groups else 0)
+    shown: dict = {}
+    rows = []
+    for g in d["groups"]:
+        dim = g["dimension"]
+        shown[dim] = shown.get(dim, 0) + 1
+        if dim in limits.table_cut and shown[dim] > MAX_TABLE_GROUPS:
+            if shown[dim] == MAX_TABLE_GROUPS + 1:
+                rows.append({"label": f"… {limits.table_cut[dim]:,} more groups of {dim} (in the JSON report)",
+                             "dimension": dim, "value": None, "n": None, "cells": [], "details": {}, "more": True})
+            continue
+        rows.append({"label": "overall" if dim == "overall" else f"{dim}={g['value']}",
+                     "dimension": dim, "value": g["value"], "n": g["n"], "more": False,
+                     "cells": [dict(_cell(g["scores"].get(m["name"])), metric=m["name"]) for m in d["metrics"]],
+                     "details": {m["name"]: {k: v for k, v in g["scores"].get(m["name"], {}).items()
+                                             if k not in ("value", "low", "high", "no_interval")}
+                                 for m in d["metrics"]}})
+    notes = [*limits.notes, *(n for n in notes if n not in limits.notes)]
     views = []
     for gs in samples:
         refs_of = (lambda i: references[i]) if references is not None else (lambda i: [])
@@ -351,6 +366,8 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
     from .plot import plot_report
 
     metric, samples = select_samples(report, ds, metric)
+    limits = page_limits(report.groups, len(report.items))
+    samples = [gs for gs, g in zip(samples, report.groups) if g.dimension not in limits.unsampled]
     refs = [list(r) for r in ds["responses"]]
     notes = []
     if explain is None:
@@ -374,7 +391,7 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
     plots = []
     dims = list(report.params.get("by", [])) if plot_dimensions is None else list(plot_dimensions)
     for dim in dims:
-        if sum(1 for g in report.groups if g.dimension == dim) == 0:
+        if sum(1 for g in report.groups if g.dimension == dim) == 0 or dim in limits.unplotted:
             continue
         svg, plot_notes = plot_report(report, dim, fmt="svg", svg_text=True)
         plots.append((dim, inline_svg(svg)))
