@@ -250,6 +250,9 @@ def _label(key: str) -> str:
 
 def _bleu_details(res: dict, scale: int, width: int) -> str:
     prec = "/".join(_fmt(p, scale, width) for p in res["precisions"])
+    if res.get("level") == "sentence":  # the precisions and BP are means over the sentences, the ratio is corpus-wide
+        return (f"{prec} (means of the sentences; mean BP = {res['brevity_penalty']:.3f}; corpus ratio = "
+                f"{res['length_ratio']:.3f} hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
     return (f"{prec} (BP = {res['brevity_penalty']:.3f} ratio = {res['length_ratio']:.3f} "
             f"hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
 

@@ -297,3 +297,18 @@ def test_two_reference_files_rouge_equals_rouge_score_multi(tmp_path, crosswoz_g
     got = json.loads(res.stdout)["systems"][0]["scores"]
     for t in ("rouge1", "rouge2", "rougeL"):
         assert abs(got[t] - sum(s[t].fmeasure for s in scores) / len(scores)) < 1e-12, t
+
+
+def test_sentence_level_details_say_the_bp_is_a_mean(tmp_path):
+    # sentence 1: 6 hypothesis chars against 7, BP = exp(1 - 7/6); sentence 2: 8 against 7, BP = 1; mean 0.9232
+    import math
+
+    from helpers.cli import run_cli
+
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气很好呀\n好的，马上处理\n", encoding="utf-8")
+    hyp.write_text("今天天气很好\n好的我马上处理吧\n", encoding="utf-8")
+    res = run_cli("bleu", ref, "-i", hyp, "--level", "sentence")
+    assert res.exit_code == 0, res.output
+    want = (math.exp(1 - 7 / 6) + 1) / 2
+    assert f"(means of the sentences; mean BP = {want:.3f}; corpus ratio = 1.000" in res.stdout

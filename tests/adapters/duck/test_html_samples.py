@@ -165,3 +165,13 @@ def test_compare_page_tables(tmp_path):
     for r in rep.comparison:
         assert f'data-value="{float(r["score_a"])!r}"' in page and f'data-value="{float(r["delta"])!r}"' in page
     assert not EXTERNAL.search(page)
+
+
+def test_plots_on_one_page_never_repeat_an_id(scored):
+    rep, ds = scored
+    page = score_html(rep, ds)
+    ids = re.findall(r'(?<![\w:-])id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted(i for i in set(ids) if ids.count(i) > 1)[:5]
+    refs = set(re.findall(r'url\(#([^)]+)\)', page)) | set(re.findall(r'href="#([^"]+)"', page))
+    assert refs <= set(ids)  # every reference still names an id of the page
+    assert page.count("<svg") == 2

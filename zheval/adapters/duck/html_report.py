@@ -200,11 +200,18 @@ _XML_PROLOGUE = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 
 
-def inline_svg(svg: bytes | str) -> str:
+_SVG_ID = re.compile(r'((?<![\w:-])id="|url\(#|href="#)')
+
+
+def inline_svg(svg: bytes | str, id_prefix: str = "") -> str:
     """An SVG document as markup for an HTML page: the XML declaration, DOCTYPE and RDF metadata removed (the
-    metadata only names the RDF vocabularies by URL)."""
+    metadata only names the RDF vocabularies by URL); with ``id_prefix`` every ``id`` and every reference to one
+    (``url(#…)``, ``href="#…"``) gets that prefix, so that several plots on one page never repeat an id (matplotlib
+    names each figure's parts ``figure_1``, ``axes_1``, … and its clip paths by a hash of their geometry)."""
     text = svg.decode("utf-8") if isinstance(svg, bytes) else svg
     text = _METADATA.sub("", _XML_PROLOGUE.sub("", text, count=1), count=1)
+    if id_prefix:
+        text = _SVG_ID.sub(lambda m: m.group(1) + id_prefix, text)
     return text.strip()
 
 
@@ -394,7 +401,7 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
         if sum(1 for g in report.groups if g.dimension == dim) == 0 or dim in limits.unplotted:
             continue
         svg, plot_notes = plot_report(report, dim, fmt="svg", svg_text=True)
-        plots.append((dim, inline_svg(svg)))
+        plots.append((dim, inline_svg(svg, id_prefix=f"plot{len(plots) + 1}-")))
         notes.extend(n for n in plot_notes if n not in notes)
     return render_html(report, samples, plots, sample_metric=metric, references=refs, notes=notes)
 

@@ -341,7 +341,7 @@ def _compare_rows(report: Report) -> tuple[list, list]:
     many = len({r.get("system", "B") for r in report.comparison}) > 1
     p_head = "p (AR)" if report.params.get("test") == "ar" else "p"
     if many:  # each system against A: one row per system, its label in its own column
-        header = ["group", "n", "metric", "system", "A", "score", "− A [95% CI]", p_head]
+        header = ["group", "n", "metric", "system X", "A", "X", "X − A [95% CI]", p_head]
     else:
         header = ["group", "n", "metric", "A", "B", "B − A [95% CI]", p_head]
     rows = []
