@@ -204,8 +204,10 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
         raise UserError(
             f"--preset {preset} reproduces a leaderboard's published number (its own tokens, per-item formula and "
             "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
-            f"compute_rouge(..., preset={preset!r}) (glm4 also compute_bleu) or the chinese_rouge / chinese_bleu "
-            "modules")
+            f"the text-file commands (zheval rouge REF.txt -i HYP.txt --preset {preset}"
+            + (f"; zheval bleu ... --preset {preset}" if preset == "glm4" else "")
+            + f"), compute_rouge(..., preset={preset!r}) (glm4 also compute_bleu) or the chinese_rouge / "
+            "chinese_bleu modules")
     raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(CLI_PRESETS)} "
                     "(llamafactory, rouge155, opencompass-jieba-rouge, longbench and glm4 exist in the library only)")
 

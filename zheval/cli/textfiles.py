@@ -383,7 +383,8 @@ def _run(o, metric: str) -> None:
         given = {"smooth_value": o.smooth_value, "bp_ref_length": o.bp_ref_length, "level": o.level,
                  "effective_order": o.effective_order}
     else:
-        options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
+        if o.preset is None or o.rouge_types != "rouge1,rouge2,rougeL":  # else the preset's own types (longbench: L)
+            options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
         given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
                  "sentence_split": o.sentence_split}
     options.update({k: v for k, v in given.items() if v is not None})
