@@ -118,12 +118,13 @@ def test_explain_table_json_with_and_without_colour(tmp_path, monkeypatch):
     got = json.loads(_ok(res))
     assert got[0]["id"] == rows[0]["id"] and got[0]["explanation"]["prediction"]["text"] == f"好的{EVIL}"
     # colour on (a terminal): rich's own SGR sequences only, and "[red]x[/red]" printed literally, not as markup
-    env = {**os.environ, "FORCE_COLOR": "1", "COLUMNS": "300"}
-    env.pop("NO_COLOR", None)
+    env = {**os.environ, "PYTHONPATH": str(REPO), "FORCE_COLOR": "1", "COLUMNS": "300", "TERM": "xterm-256color"}
+    for name in ("NO_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        env.pop(name, None)
     proc = subprocess.run([sys.executable, "-m", "zheval", "explain", "-d", str(data), "-p", str(a), "--min-refs", "1",
-                           "--id", rows[0]["id"]], capture_output=True, text=True, env=env, cwd=REPO, timeout=300)
+                           "--id", rows[0]["id"]], capture_output=True, text=True, env=env, cwd=REPO, timeout=900)
     assert proc.returncode == 0, proc.stderr
-    assert "\x1b[" in proc.stdout  # coloured
+    assert "\x1b[" in proc.stdout, (proc.stdout, proc.stderr)  # coloured
     plain = re.sub(r"\x1b\[[0-9;]*m", "", proc.stdout)
     _safe(plain)
     _safe(proc.stderr)
