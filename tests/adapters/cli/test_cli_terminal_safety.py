@@ -173,3 +173,10 @@ def test_text_file_commands(tmp_path):
             out = _ok(run_cli(cmd, ref, "-i", hyp, "-f", fmt))
             if fmt == "json":
                 json.loads(out[out.index("{"):])
+
+
+def test_clean_prints_no_raw_control_characters(tmp_path):
+    data, _, _, _ = _duck(tmp_path, "生活咨询")
+    out = tmp_path / "clean.jsonl"
+    _ok(run_cli("clean", data, "-o", out, "--min-refs", 1, "-q"))
+    assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["id"] == f"q{EVIL}"  # the file keeps it exact
