@@ -49,60 +49,45 @@ STDIN = "<stdin>"
 
 
 def _problem(path: str, line: int, message: str):
-    from ..adapters.duck.load import Problem
+    from ..io import Problem
 
     return Problem(path, line, None, message)
 
 
 def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems: list) -> list:
-    """The segments (lines) of one text file.
+    """The segments (lines) of one text file, read by :func:`zheval.io.rows.read_lines` (gzip undone, the encoding
+    and line rules of every door).
 
     Args:
         name: the file name for messages. data: its bytes. role: ``"reference"`` or ``"hypothesis"``.
         allow_empty: accept empty lines (hypotheses only: empty predictions).
-        problems: list the :class:`~zheval.adapters.duck.load.Problem` s are appended to (not UTF-8, an empty line).
+        problems: list the :class:`~zheval.io.problems.Problem` s are appended to (not UTF-8, another encoding, a
+            gzip that cannot be read, CR-only line ends, an empty line).
 
     Returns:
-        One string per line (line ends removed; a final line break does not start another line).
+        One string per line (line ends removed; a final line break does not start another line); ``[]`` after a
+        problem of the whole file.
     """
-    from ..adapters.duck.load import encoding_problem, lone_surrogate
+    from ..io import read_lines
 
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    enc = encoding_problem(data, name)
-    if enc is not None:
-        problems.append(_problem(name, 0, enc))
+    lines = read_lines(name, role, problems, data=data)
+    if lines is None:
         return []
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
     out = []
-    for k, raw in enumerate(lines, start=1):
-        raw = raw[:-1] if raw.endswith(b"\r") else raw
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append(_problem(name, k, f"not valid UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 4]!r})"))
-            out.append("")
-            continue
+    for k, text in lines:
         if not text.strip() and not allow_empty:
             what = ("an empty reference cannot be scored; every line of a reference file is a reference of that "
                     "segment" if role == "reference" else
                     "an empty hypothesis; pass --allow-empty-hypotheses to score it as an empty prediction (0)")
             problems.append(_problem(name, k, f"empty line: {what}"))
-        bad = lone_surrogate(text)
-        if bad:
-            problems.append(_problem(name, k, bad))
         out.append(text)
     return out
 
 
-def _read_file(path: Path) -> bytes:
-    if path.is_dir():
-        raise IsADirectoryError(f"{path} is a directory, not a text file")
-    if not path.is_file():
-        raise FileNotFoundError(f"file not found: {path}")
-    return path.read_bytes()
+def _read_file(path: Path, role: str) -> bytes:
+    from ..io import existing_file
+
+    return existing_file(path, role).read_bytes()
 
 
 def _read_stdin() -> bytes:
@@ -114,15 +99,15 @@ def _read_stdin() -> bytes:
 
 def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
-    :class:`~zheval.adapters.duck.load.DuckFormatError` listing every problem (encoding, empty lines, line counts)."""
-    from ..adapters.duck.load import DuckFormatError
+    :class:`~zheval.io.problems.FileFormatError` listing every problem (encoding, empty lines, line counts)."""
+    from ..io import FileFormatError
 
     problems: list = []
     ref_names = [str(p) for p in refs]
-    ref_streams = [read_segments(str(p), _read_file(p), "reference", False, problems) for p in refs]
+    ref_streams = [read_segments(str(p), _read_file(p, "reference"), "reference", False, problems) for p in refs]
     if hyps:
         hyp_names = [STDIN if str(p) == "-" else str(p) for p in hyps]
-        datas = [_read_stdin() if str(p) == "-" else _read_file(p) for p in hyps]
+        datas = [_read_stdin() if str(p) == "-" else _read_file(p, "hypothesis") for p in hyps]
     else:
         hyp_names, datas = [STDIN], [_read_stdin()]
     systems = [read_segments(n, d, "hypothesis", allow_empty, problems) for n, d in zip(hyp_names, datas)]
@@ -141,7 +126,7 @@ def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     if not problems and counts and counts[0] == 0:
         problems.append(_problem(names[0], 0, "no segments (the file is empty)"))
     if problems:
-        raise DuckFormatError(problems, "invalid text files")
+        raise FileFormatError(problems, "invalid text files")
     references = [list(r) for r in zip(*ref_streams)]
     return ref_names, references, hyp_names, systems
 
