@@ -92,6 +92,7 @@ class Records:
         lines: per row its 1-based line (JSONL, CSV/TSV) or row number (Parquet).
         source: the path as given. kind: ``jsonl``, ``csv``, ``tsv`` or ``parquet``.
         fields: the field names used: ``{"pred": str, "ref": [str, ...], "id": str | None, "groups": [str, ...]}``.
+        reference_names: per row, the user's name of each reference (``label``; ``references[1]`` for a list).
         empty_reference_cells: CSV/TSV with several reference fields: ``{field: rows whose cell is empty}`` (those
             rows have fewer references; the report notes the counts).
     """
@@ -105,6 +106,7 @@ class Records:
     kind: str = "jsonl"
     fields: dict = field(default_factory=dict)
     empty_reference_cells: dict = field(default_factory=dict)
+    reference_names: list = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -122,8 +124,10 @@ class Records:
         return Dataset.from_dict(cols, features=Features(feats))
 
     def locations(self) -> dict:
-        """``{id: (source, line)}``, so later problems (a reference without tokens) name ``file:line``."""
-        return {i: (self.source, ln) for i, ln in zip(self.ids, self.lines)}
+        """``{id: (source, line, reference names)}``, so later problems (a reference without tokens) name
+        ``file:line`` and the user's field (``label``, ``references[1]``)."""
+        names = self.reference_names or [[] for _ in self.ids]
+        return {i: (self.source, ln, nm) for i, ln, nm in zip(self.ids, self.lines, names)}
 
 
 def records_format(path, format: str = "auto") -> str:
@@ -153,8 +157,8 @@ def _text_value(v, what: str, allow_empty: bool) -> tuple[Optional[str], Optiona
     return v, None
 
 
-def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out: "Records") -> list:
-    refs = []
+def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out: "Records") -> tuple:
+    refs, names = [], []
     absent = []
     for f in ref_fields:
         if f not in row:
@@ -172,12 +176,14 @@ def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out
                     errs.append(err)
                 else:
                     refs.append(t)
+                    names.append(f"{f}[{j}]")
         elif isinstance(v, str):
             t, err = _text_value(v, repr(f), allow_empty=False)
             if err:
                 errs.append(err)
             else:
                 refs.append(t)
+                names.append(repr(f))
         else:
             errs.append(f"{f!r} must be a string or a list of strings (the reference(s)), got {type_name(v)}")
     if absent and len(absent) == len(ref_fields):
@@ -185,7 +191,7 @@ def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out
     elif absent:
         for f in absent:
             out.empty_reference_cells[f] = out.empty_reference_cells.get(f, 0) + 1
-    return refs
+    return refs, names
 
 
 def _group_value(v, f: str, kind: str) -> tuple[Optional[str], Optional[str]]:
@@ -314,7 +320,7 @@ def _checked_records(rf, problems: list, pred_field, ref_field, id_field, group_
             text, err = _text_value(row[pred], f"the prediction {pred!r}", allow_empty=True)
             if err:
                 errs.append(err + (" (use \"\" for an empty prediction)" if row[pred] is None else ""))
-        references = _references(row, refs, errs, rf.kind, out)
+        references, ref_names = _references(row, refs, errs, rf.kind, out)
         values = {}
         for g in groups:
             if g in row:
@@ -327,6 +333,7 @@ def _checked_records(rf, problems: list, pred_field, ref_field, id_field, group_
         out.ids.append(rid if id_field else f"{where} {line}")
         out.predictions.append(text)
         out.references.append(references)
+        out.reference_names.append(ref_names)
         for g in groups:
             out.groups[g].append(values[g])
         out.lines.append(line)

@@ -131,6 +131,22 @@ def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     return ref_names, references, hyp_names, systems
 
 
+def _located(exc: ValueError, ref_names: list) -> ValueError:
+    """An :class:`~zheval.compute.inputs.EmptyReferenceError` of the library (``references[i][j]``) as the
+    problems of the reference files, each ``file:line`` (segment *i* is line *i* + 1 of reference file *j*); any
+    other error as it is."""
+    from ..compute.inputs import EmptyReferenceError
+    from ..io import FileFormatError
+
+    if not isinstance(exc, EmptyReferenceError):
+        return exc
+    how = f"empty after normalisation and tokenisation ({exc.context})" if exc.context else "empty"
+    problems = [_problem(ref_names[j], i + 1, f"{how}: {text!r} {why or ''}".rstrip() + "; an empty reference "
+                         "cannot be scored: remove the segment or give a real reference")
+                for (i, j), text, why in zip(exc.positions, exc.texts, exc.reasons + [None] * len(exc.positions))]
+    return FileFormatError(problems, "references that cannot be scored")
+
+
 def _bleu_sums(opts: dict):
     from ..definitions.bleu_score import score_stats
 
@@ -158,7 +174,8 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     Returns:
         ``{"metric", "keys" (score names: ["bleu"] or the ROUGE types), "signature", "segments", "systems": [{"system",
         "scores": {key: value}, "intervals": {key: [low, high]} (with bootstrap), "result": the library result}],
-        "paired": [{"system", "baseline", "metric", "delta", "delta_low", "delta_high", "p_value", ...}]}``.
+        "paired": [{"system", "baseline", "metric", "delta", "delta_low", "delta_high", "p_value", ...}],
+        "warnings": [the library's input-slip warnings, per system]}``.
 
     Raises:
         ValueError / TypeError: the library's option errors; ValueError: several systems with ``bootstrap=0``;
@@ -212,7 +229,20 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
             res = paired_bootstrap(rows[0][key], rows[k][key], sums[key], int(bootstrap), 0.95, seed)
             paired.append({"system": names[k], "baseline": names[0], "metric": key, **res})
     return {"metric": metric, "keys": keys, "signature": signature, "segments": len(references),
-            "systems": out_systems, "paired": paired}
+            "systems": out_systems, "paired": paired, "warnings": _input_warnings(systems, references, names, cfg)}
+
+
+def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
+    """The library's input-slip warnings (:func:`zheval.compute.guards.input_slips`: ``none`` on unsegmented
+    Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them."""
+    from ..compute.guards import ScriptMismatchWarning, input_slips
+
+    out = []
+    for name, hyps in zip(names, systems):
+        for cat, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies):
+            msg += " On the command line: --t2s." if cat is ScriptMismatchWarning and cfg.t2s_applies else ""
+            out.append(f"{name}: {msg}" if len(systems) > 1 else msg)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -271,6 +301,11 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
     if out["metric"] == "bleu":
         lines.append("")
         lines += [f"{s['system']}: {_bleu_details(s['result'], scale, width)}" for s in out["systems"]]
+    extras = [(s["system"], preset_numbers(s["result"], keys)) for s in out["systems"]]
+    if any(x for _, x in extras):
+        lines.append("")
+        lines += [f"{name}: the preset's own numbers (its tool's scale) and counts: "
+                  + ", ".join(f"{k} = {v}" for k, v in x.items()) for name, x in extras if x]
     if paired:
         n = out["paired"][0]["n_resamples"]
         lines.append("")
@@ -297,9 +332,9 @@ def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) 
             d["precisions"] = [r(p) for p in res["precisions"]]
             d.update({k: res[k] for k in ("brevity_penalty", "length_ratio", "translation_length",
                                           "reference_length", "counts", "totals")})
-        extra = {k: v for k, v in res.items() if k.startswith("llamafactory_") and isinstance(v, (int, float))}
+        extra = preset_numbers(res, out["keys"])
         if extra:
-            d["preset_scores"] = extra  # the preset's own numbers, on the preset's own scale
+            d["preset_scores"] = extra  # the preset's own numbers and counts, on the preset's own scale
         if s["system"] in empty_hyps:
             d["empty_hypotheses"] = empty_hyps[s["system"]]
         systems.append(d)
@@ -310,7 +345,25 @@ def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) 
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:
         doc["paired"] = paired
+    doc["warnings"] = list(out["warnings"])
     return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+
+
+#: Keys of a BLEU result that every BLEU result has (with or without a preset).
+_BLEU_KEYS = ("bleu", "bleu_ci_low", "bleu_ci_high", "brevity_penalty", "length_ratio", "translation_length",
+              "reference_length")
+
+
+def preset_numbers(res: dict, keys: list) -> dict:
+    """The numbers a preset adds to a library result — its tool's own scores on the tool's scale and its counts
+    (LLaMA-Factory's ``bleu-4``, OpenCompass's placeholder predictions, LongBench's recursion cutoff …): every
+    numeric entry that is not one of the result's own keys (the scores of ``keys``, their precision, recall and
+    interval, and BLEU's length fields)."""
+    own = set(_BLEU_KEYS)
+    for k in keys:
+        own.update({k, f"{k}_precision", f"{k}_recall", f"{k}_ci_low", f"{k}_ci_high"})
+    return {k: v for k, v in res.items()
+            if k not in own and isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def _score_only(out: dict, scale: int, width: int) -> str:
@@ -362,8 +415,13 @@ def _run(o, metric: str) -> None:
     options.update({k: v for k, v in given.items() if v is not None})
     empty = {n: sum(1 for t in s if not t.strip()) for n, s in zip(names, systems)}
     empty = {n: c for n, c in empty.items() if c}
-    out = score_text_files(metric, references, systems, names, options, bootstrap=0 if o.score_only and
-                           len(systems) == 1 else o.bootstrap, seed=o.seed)
+    try:
+        out = score_text_files(metric, references, systems, names, options, bootstrap=0 if o.score_only and
+                               len(systems) == 1 else o.bootstrap, seed=o.seed)
+    except ValueError as exc:
+        raise _located(exc, ref_names) from None
+    for msg in out["warnings"]:
+        typer.echo(f"zheval: warning: {msg}", err=True)
     if o.score_only:
         text = _score_only(out, o.scale, width)
     elif o.text_format == TextFormat.json:

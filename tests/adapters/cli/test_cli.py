@@ -57,7 +57,7 @@ def test_score_on_real_crosswoz_groups_matches_the_metrics(tmp_path, first_respo
         assert (sc["value"], sc["low"], sc["high"]) == (r[t], r[f"{t}_ci_low"], r[f"{t}_ci_high"])
     assert rep["signatures"]["bleu"] == b["signature"] and rep["signatures"]["rouge"] == r["signature"]
     assert rep["diagnostics"]["ref_count_distribution"] == {"2": 32, "3": 19, "4": 34}
-    assert [g["value"] for g in rep["groups"][1:]] == ["null", "null"]
+    assert [g["value"] for g in rep["groups"][1:]] == [None, None]  # JSON null: the missing value
 
 
 def test_score_with_the_unchanged_file_scores_one(first_response_predictions):

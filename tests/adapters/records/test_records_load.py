@@ -44,7 +44,7 @@ def test_named_fields_list_references_ids_and_groups(tmp_path):
     assert r.groups == {"category": ["售后", None]} and r.lines == [1, 3]
     ds = r.dataset()
     assert ds.column_names == ["id", "responses", "category"] and ds["responses"] == r.references
-    assert r.locations() == {"7": (str(f), 1), "x8": (str(f), 3)}
+    assert r.locations() == {"7": (str(f), 1, ["answers[0]", "answers[1]"]), "x8": (str(f), 3, ["'answers'"])}
 
 
 def test_several_reference_fields_are_concatenated_in_order(tmp_path):

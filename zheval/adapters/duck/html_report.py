@@ -31,7 +31,7 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
-from .report import Report, group_items, no_interval_reason
+from .report import Report, group_items, group_label, no_interval_reason
 
 __all__ = [
     "BANDS",
@@ -252,7 +252,7 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         raise ModuleNotFoundError('the HTML report needs jinja2: pip install "zheval[html]"', name=exc.name) from None
     d = report.to_dict()
     labels = {m["name"]: m["label"] for m in d["metrics"]}
-    rows = [{"label": "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}",
+    rows = [{"label": "overall" if g["dimension"] == "overall" else f"{g['dimension']}={group_label(g['value'])}",
              "dimension": g["dimension"], "value": g["value"], "n": g["n"],
              "cells": [dict(_cell(g["scores"].get(m["name"])), metric=m["name"]) for m in d["metrics"]],
              "details": {m["name"]: {k: v for k, v in g["scores"].get(m["name"], {}).items()
