@@ -63,7 +63,7 @@ def _table_rows(cell_lines, name: str, problems: list) -> list:
 
 
 def _csv_cells(text: str, name: str, problems: list):
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     start = 1
     try:
         for cells in reader:
@@ -77,7 +77,8 @@ def csv_rows(text: str, name: str, problems: list) -> list:
     """The rows of a CSV file's text (RFC 4180: ``,`` between cells, ``"`` quotes a cell, ``""`` inside is one
     ``"``, a quoted cell may span lines; CR, LF and CRLF row ends). A cell may be of any length (Python's ``csv``
     refuses cells over 131,072 characters by default; the limit is lifted while reading). Problems (malformed
-    quoting, header, cell counts) are appended to ``problems``, each ``file:line``."""
+    quoting, header, cell counts) are appended to ``problems``, each ``file:line``. Quoting is strict: a quoted
+    cell left open at the end of the file, or text after a closing quote, is malformed (not a silent merge of rows)."""
     with _FIELD_LIMIT_LOCK:  # the limit is the csv module's process-wide setting: lifted here, restored after
         old = csv.field_size_limit(sys.maxsize)
         try:
