@@ -114,6 +114,10 @@ def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     names = ref_names + hyp_names
     streams = ref_streams + systems
     counts = [len(s) for s in streams]
+    if not problems:
+        from ..io import EMPTY_FILE
+
+        problems += [_problem(n, 0, f"no items in {n} ({EMPTY_FILE})") for n, c in zip(names, counts) if not c]
     if not problems and len(set(counts)) > 1:
         base = counts[0]
         for n, c in zip(names[1:], counts[1:]):
@@ -123,8 +127,6 @@ def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
                 problems.append(_problem(n, 0, f"has {c} line(s) but {names[0]} has {base}: line {line} of {longer} "
                                                f"has no counterpart in {shorter} (every file needs one line per "
                                                "segment; ragged reference files are not supported)"))
-    if not problems and counts and counts[0] == 0:
-        problems.append(_problem(names[0], 0, "no segments (the file is empty)"))
     if problems:
         raise FileFormatError(problems, "invalid text files")
     references = [list(r) for r in zip(*ref_streams)]

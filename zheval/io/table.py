@@ -16,7 +16,7 @@ import sys
 import threading
 
 from .lines import split_lines
-from .problems import Problem
+from .problems import EMPTY_FILE, Problem
 
 __all__ = ["csv_rows", "tsv_rows", "parquet_rows"]
 
@@ -58,7 +58,7 @@ def _table_rows(cell_lines, name: str, problems: list) -> list:
             continue
         rows.append((line, dict(zip(header, cells))))
     if header is None and len(problems) == first:
-        problems.append(Problem(name, 0, None, f"no header row in {name} (the file is empty or has only blank lines)"))
+        problems.append(Problem(name, 0, None, f"no items in {name} ({EMPTY_FILE}; not even a header row)"))
     return rows
 
 

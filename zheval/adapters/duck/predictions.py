@@ -12,6 +12,9 @@ Accepted files:
   scored against another item's references. Up to that fraction it is a warning with the count.
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
+* **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
+  ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
+  :mod:`zheval.io.fields`: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
   break does not start another prediction).
 
@@ -38,9 +41,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...io import (PREDICTION_FIELDS, UniqueIds, duplicate_key_problem, existing_file, id_field_of, id_value, json_document_problem,
-                   json_error_message, lone_surrogate, parse_json_line, prediction_field, read_lines, read_rows,
-                   row_format, format_suffix)
+from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, format_suffix,
+                   id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
+                   prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
 
 __all__ = [
@@ -223,9 +226,11 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     """Read a predictions file (formats and the checks for a file read the wrong way: the module docstring).
 
     Args:
-        path: the file. format: ``"auto"`` (default: by extension, else by the first non-blank line; a ``.txt``
+        path: the file (``.gz`` too). format: ``"auto"`` (default: ``.csv``/``.tsv``/``.parquet`` are read as tables
+            with a header, their prediction column by the field rule and ids from an ``id`` column; else by
+            extension, else by the first non-blank line; a ``.txt``
             or sniffed-text file that looks like JSONL is refused), ``"jsonl"`` or ``"text"`` (read every line as
-            a prediction, even one that looks like JSON).
+            a prediction, even one that looks like JSON), ``"csv"``, ``"tsv"`` or ``"parquet"``.
 
     Returns:
         :class:`Predictions`.
@@ -236,6 +241,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
             JSON), a key given twice on a line, a line that is not an object, no or two prediction fields, a
             non-string prediction/id/label, ids on some lines only, a duplicate id — every problem named
             ``file:line`` (first 20 listed).
+        EmptyFileError (a DuckFormatError): a file without a line.
         FileNotFoundError: missing file. IsADirectoryError: ``path`` is a directory. ValueError: unknown ``format``.
         A prediction, id or label with a lone surrogate (a JSON ``\\ud800`` escape without its pair) is a problem
         named ``file:line`` and id.
@@ -247,6 +253,8 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     if table in TABLE_FORMATS:
         return _read_table(path, table)
     lines = _read_lines(path)
+    if not lines:
+        raise EmptyFileError(str(path))
     kind = _sniff(path, lines) if format == "auto" else format
     name = str(path)
     if kind == "text" and format == "auto":

@@ -71,7 +71,7 @@ class ReviewFileError(ValueError):
         self.problems = list(problems)
         shown = self.problems[:20]
         more = len(self.problems) - len(shown)
-        super().__init__(f"{what} ({len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}):\n  "
+        super().__init__(f"{what}: {len(self.problems)} problem(s)\n  "
                          + "\n  ".join(shown) + (f"\n  … and {more} more" if more > 0 else ""))
 
 
@@ -327,7 +327,7 @@ def read_ratings(path, key: dict) -> tuple[dict, dict]:
             problems.append(f"{path}:{line}: the row has no id")
             continue
         if rid in lines:
-            problems.append(f"{path}:{line}: id {rid!r} appears twice (also at line {lines[rid]})")
+            problems.append(f"{path}:{line}: id {rid!r}: duplicate id (first seen at {path}:{lines[rid]})")
             continue
         lines[rid] = line
         if rid not in known:
