@@ -4,29 +4,33 @@ scored with the 小黄鸭 report (:func:`read_records`, :func:`score_records`).
 The door for a user without a 小黄鸭 file: LLaMA-Factory's ``generated_predictions.jsonl``
 (``{"prompt", "predict", "label"}`` per line), an evaluation dump with ``output``/``answers``/``category``, a
 spreadsheet exported as CSV, a Parquet file written by pandas or datasets. The fields are named by the caller
-(CLI ``--pred-field``, ``--ref-field``, ``--id-field``, ``--group-field``); without names, the prediction is the
-first of :data:`DEFAULT_PRED_FIELDS` and the reference the first of :data:`DEFAULT_REF_FIELDS` that the **first
-row** has (LLaMA-Factory's ``predict``/``label`` first), and the choice is then required of every row.
+(CLI ``--pred-field``, ``--ref-field``, ``--id-field``, ``--group-field``); without names, the prediction and the
+reference are paired by family (:func:`zheval.io.fields.pair_fields`: ``predict``↔``label``,
+``prediction``↔``references``, ``prediction``↔``reference``) as the **first row** has them, an ambiguous file is
+refused naming the fields, and the choice is then required of every row; the id field is ``id`` when the file
+has one (:func:`zheval.io.fields.id_field_of`).
 
-Every row is checked before anything is scored, with the strictness of the 小黄鸭 loader
-(:mod:`zheval.adapters.duck.load`): every problem is listed (the first
-:data:`~zheval.adapters.duck.load.MAX_REPORTED`, with the total), each named ``file:line`` (JSONL and CSV/TSV: the
-physical line where the row starts; Parquet: the 1-based row number) and the id when there is one, and no row is
-ever dropped or repaired:
+The file is read by :func:`zheval.io.rows.read_rows` (the reader of every door: gzip, one encoding and line rule,
+TSV without quoting, CSV without a cell-size limit). Every row is checked before anything is scored: every problem
+is listed (the first :data:`~zheval.io.problems.MAX_REPORTED`, with the total), each named ``file:line`` (JSONL and
+CSV/TSV: the physical line where the row starts; Parquet: the 1-based row number) and the id when there is one, and
+no row is ever dropped or repaired:
 
 * the prediction field: present, a string (an empty string is a valid, empty prediction; ``null``, a number or a
   list is an error);
 * each reference field: present, a non-empty string or a non-empty list of non-empty strings (several reference
-  fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``);
-* the id field (optional; without it the rows are named by their line): a non-empty string or an integer (an
-  integer becomes its decimal string, so ``7`` and ``"7"`` are the same id and a duplicate); ids are unique;
+  fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``; in CSV/TSV an empty cell of
+  one of several reference columns is no reference there, counted in a note, as long as one remains);
+* the id field (``id`` when present, else optional; without one the rows are named by their line): a non-empty
+  string or an integer (an integer becomes its decimal string, so ``7`` and ``"7"`` are the same id and a
+  duplicate); ids are unique;
 * each group field: present; a string, an integer (its decimal string) or ``null`` (its own group, ``null``, as in
   the 小黄鸭 report); in CSV/TSV an empty cell is ``null``;
 * JSONL as in the 小黄鸭 loader: UTF-8 (a BOM and CRLF accepted; UTF-16/32 and GB18030 refused with one message),
   one JSON object per line, no key given twice, no lone surrogate; a file that is one JSON document (an array) is
-  one problem saying so. CSV/TSV: UTF-8, a header row with distinct non-empty names, every row as many cells as
-  the header; blank lines are skipped, except in a one-column file, where a blank line could be an empty value
-  and is refused (write ``""``, as pandas does).
+  one problem saying so. CSV/TSV (:mod:`zheval.io.table`): UTF-8, a header row with distinct non-empty names,
+  every row as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line
+  could be an empty value and is refused (write ``""``, as pandas does).
 
 Fields not named are ignored (``prompt`` and the like). The report is the 小黄鸭 one
 (:func:`zheval.adapters.duck.evaluate.evaluate_predictions`): the rows become a ``datasets.Dataset`` with ``id``,
@@ -240,11 +244,13 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     """Read and check a predictions file that carries its references (the module docstring has every rule).
 
     Args:
-        path: a JSONL, CSV, TSV or Parquet file, one item per row.
-        pred_field: the prediction's field (default: the first of :data:`DEFAULT_PRED_FIELDS` the first row has).
+        path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
+        pred_field: the prediction's field (default: by family with the reference field,
+            :func:`zheval.io.fields.pair_fields`).
         ref_field: the reference field, or a list of them (concatenated in order); each holds a string or a list
-            of strings (default: the first of :data:`DEFAULT_REF_FIELDS` the first row has).
-        id_field: the item id's field (default none: rows are named ``line N`` / ``row N``).
+            of strings (default: the prediction field's family partner).
+        id_field: the item id's field (default ``id`` when the file has it, else none: rows are named ``line N`` /
+            ``row N``).
         group_fields: fields to group the report by (each value a string, an integer or null).
         format: one of :data:`RECORD_FORMATS`.
         with_references: ``False`` reads predictions only (``ref_field`` must then be ``None``; every
@@ -256,8 +262,9 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
 
     Raises:
         RecordsFormatError (a ValueError): every problem of every row (missing field, wrong type, a list where a
-            string is expected, an empty reference, a duplicate id, malformed JSON/CSV, a wrong encoding), each named
-            ``file:line`` and id; a file without rows (:class:`~zheval.adapters.duck.load.EmptyDataError`).
+            string is expected, an empty reference, a duplicate id, malformed JSON/CSV, a wrong encoding, fields that
+            pair up in more than one way), each named ``file:line`` and id; a file without rows
+            (:class:`~zheval.io.problems.EmptyFileError`).
         FileNotFoundError, IsADirectoryError: ``path``. ValueError/TypeError: an unknown ``format``; field names
             given twice, a field named in two roles, a group field named like a report column
             (:data:`RESERVED_COLUMNS`).

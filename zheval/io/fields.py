@@ -73,18 +73,18 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
         return complete[0]
     if len(complete) > 1:
         pairs = ", ".join(f"{p!r} with {r!r}" for p, r in complete)
-        _refuse(name, line, f"the fields pair up in more than one way ({pairs}): name them with --pred-field FIELD "
-                            "--ref-field FIELD (pred_field=, ref_field=)")
+        _refuse(name, line, f"the fields pair up in more than one way ({pairs}): name them with --pred-field NAME "
+                            "--ref-field NAME (pred_field=, ref_field=)")
     preds = [pred] if pred else [f for f in PREDICTION_FIELDS if f in have]
     refs = [ref] if ref else [f for f in REFERENCE_FIELDS if f in have]
     for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, "--pred-field"),
                                        ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
         if not found:
             _refuse(name, line, f"no {role} field named: the first row has none of {list(known)} (its fields: "
-                                f"{sorted(have)}); name it with {option} FIELD")
+                                f"{sorted(have)}); name it with {option} NAME")
         if len(found) > 1:
             _refuse(name, line, f"{len(found)} candidate {role} fields {found}, and no pair of them is one of "
-                                f"{[list(f) for f in FIELD_FAMILIES]}: name the one to score with {option} FIELD")
+                                f"{[list(f) for f in FIELD_FAMILIES]}: name the one to score with {option} NAME")
     return preds[0], refs[0]
 
 

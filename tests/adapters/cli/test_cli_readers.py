@@ -50,7 +50,7 @@ def test_records_pair_prediction_with_references_not_with_a_class_label(tmp_path
     f.write_text('{"prediction": "好", "references": ["好"], "reference": "好的"}\n', encoding="utf-8")
     res = run("score", "-p", f, "-q")
     assert res.exit_code == 2 and f"{f}:1: the fields pair up in more than one way" in res.stderr
-    assert "--pred-field FIELD --ref-field FIELD" in res.stderr
+    assert "--pred-field NAME --ref-field NAME" in res.stderr
 
 
 def test_tsv_without_quoting(tmp_path):
