@@ -58,7 +58,21 @@ FAULTS = {
                  "{f}:2: malformed JSON"),
     "duplicate-id": (["data", "predictions", "records", "records-csv", "ratings"], None,
                      "{f}:{line}: id 'q1': duplicate id (first seen at {f}:{first})"),
+    "missing-field": (["data", "predictions", "records"], None, "{f}:2: id 'q2': {what}"),
 }
+
+#: door -> (the field taken out of row 2, how the door says it is missing)
+MISSING = {"data": ("query", "missing key(s) ['query']"),
+           "predictions": ("prediction", "no prediction field; expected exactly one of ['predict', 'prediction']"),
+           "records": ("label", "missing field(s) ['label']")}
+
+
+def _without_field(door: str, text: str) -> bytes:
+    import json
+
+    rows = [json.loads(x) for x in text.splitlines()]
+    del rows[1][MISSING[door][0]]
+    return _jsonl(rows).encode()
 
 
 def _duplicate(door: str, text: str) -> tuple:
@@ -96,6 +110,8 @@ def test_the_same_bad_file_gets_the_same_message_at_every_door(tmp_path, good, d
     line = first = 0
     if fault == "duplicate-id":
         data, line, first = _duplicate(door, text)
+    elif fault == "missing-field":
+        data = _without_field(door, text)
     else:
         data = damage(text)
     f.write_bytes(data)
@@ -104,7 +120,8 @@ def test_the_same_bad_file_gets_the_same_message_at_every_door(tmp_path, good, d
     assert "Traceback" not in res.output
     err = res.stderr
     assert err.startswith("zheval: error: ") and ("problem(s)\n  " in err or "no items in" in err), err
-    assert expected.format(f=f, line=line, first=first) in err, err
+    what = MISSING[door][1] if fault == "missing-field" else ""
+    assert expected.format(f=f, line=line, first=first, what=what) in err, err
 
 
 @pytest.mark.parametrize("door", list(DOORS))
