@@ -91,7 +91,8 @@ def read_lines(path, what: str, problems: list, data: Optional[bytes] = None) ->
             ``"--terms"``). problems: the list problems are appended to. data: bytes already read (standard input).
 
     Raises:
-        FileNotFoundError / IsADirectoryError (naming ``what``), PermissionError.
+        FileNotFoundError: no such file (the message names ``what``). IsADirectoryError: a directory.
+        PermissionError: an unreadable file.
     """
     text = read_text(path, what, problems, data=data)
     if text is None:
@@ -116,7 +117,8 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
         FileFormatError (a ValueError): every problem of the file (encoding, gzip, CR-only lines, malformed JSON or
             CSV, a key given twice, a non-object JSON line, header problems, cell counts), each ``file:line``.
         EmptyFileError (a FileFormatError): no row at all. ValueError: an unknown ``format``.
-        FileNotFoundError, IsADirectoryError (naming ``what``), PermissionError.
+        FileNotFoundError: no such file (the message names ``what``). IsADirectoryError: a directory.
+        PermissionError: an unreadable file.
     """
     kind = row_format(path, format)
     name = str(path)

@@ -58,7 +58,8 @@ def read_bytes(path: Union[str, os.PathLike], what: str, problems: list, data: b
         The (decompressed) bytes, or ``None`` after a problem.
 
     Raises:
-        FileNotFoundError / IsADirectoryError: from :func:`existing_file`. PermissionError: an unreadable file.
+        FileNotFoundError: no such file (:func:`existing_file`). IsADirectoryError: a directory. PermissionError: an
+            unreadable file.
     """
     name = str(path)
     if data is None:
