@@ -234,3 +234,17 @@ def test_cr_only_line_ends_are_refused_at_the_text_door(tmp_path):
     r.write_bytes("今天天气很好\r好的\r".encode())
     res = run("bleu", r, "-i", r)
     assert res.exit_code == 2 and f"{r}: its lines end in CR (\\r) only" in res.stderr
+
+
+def test_one_id_rule_integer_ids_join_their_decimal_strings(tmp_path):
+    # the 小黄鸭 data said "'id' must be a non-empty string, got integer 7" while the records door took 7 as "7"
+    rows = [dict(r, id=str(k)) for k, r in enumerate(ROWS, start=1)]
+    data = write_jsonl(tmp_path / "data.jsonl", rows)
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": k, "prediction": p["prediction"]}
+                                                   for k, p in reversed(list(enumerate(PREDS, start=1)))])
+    doc = _json(run("score", "--data", data, "-p", preds, "-q", "-f", "json", "--metrics", "bleu", "--bootstrap", 0))
+    assert _overall(doc, "bleu") == pytest.approx(_bleu([p["prediction"] for p in PREDS],
+                                                        [r["responses"] for r in ROWS]), abs=1e-12)
+    dup = write_jsonl(tmp_path / "dup.jsonl", [dict(rows[0], id=7), dict(rows[1], id="7")])
+    res = run("score", "--data", dup, "-p", preds, "-q")
+    assert res.exit_code == 2 and f"{dup}:2: id '7': duplicate id (first seen at {dup}:1)" in res.stderr
