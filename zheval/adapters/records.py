@@ -44,9 +44,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
-from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem, UniqueIds, existing_file,
-                  id_field_of, id_value, lone_surrogate, pair_fields, prediction_field, read_rows, row_format,
-                  type_name)
+from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
+                  UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
+                  read_rows, row_format, type_name)
 from .duck.load import DuckFormatError
 
 __all__ = [
