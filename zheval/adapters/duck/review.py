@@ -226,13 +226,16 @@ def read_key(path) -> dict:
 
     Raises:
         ReviewFileError: not JSON, not a key (``kind``), items without an id, an id twice, missing or non-numeric
-            scores (each named by the item's index and id). OSError: the file cannot be read.
+            scores (each named by the item's index and id); a file that is not UTF-8 (its encoding named, as for
+            every input file). FileNotFoundError, IsADirectoryError, PermissionError: the file cannot be read.
     """
     path = Path(path)
+    read_problems: list = []
+    text = read_text(path, "review key", read_problems, lines=False)  # the reader of every door (zheval.io)
+    if text is None:
+        raise ReviewFileError(f"{path} is not a review key", [str(p) for p in read_problems])
     try:
-        key = json.loads(path.read_text(encoding="utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise ReviewFileError(f"{path} is not a review key", [f"{path}: not UTF-8 ({exc.reason})"]) from None
+        key = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReviewFileError(f"{path} is not a review key",
                               [f"{path}:{exc.lineno}: not JSON ({exc.msg})"]) from None
