@@ -300,7 +300,7 @@ def _checked_records(rf, problems: list, pred_field, ref_field, id_field, group_
         if pred is None:  # several reference fields named: the prediction field by its family or alone
             pred = pair_fields(rf.fields, ref=refs[0], name=name, line=first_line)[0]
         refs = refs or [ref]
-    id_field = id_field_of(rf.fields, id_field)
+    id_field = id_field_of([k for _, row in raw for k in row] if rf.kind == "jsonl" else rf.fields, id_field)  # any row
     groups = _as_list(group_fields)
     _check_field_names(pred, refs, id_field, groups)
     needed = [pred, *refs] + ([id_field] if id_field else []) + groups

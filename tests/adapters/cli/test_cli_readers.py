@@ -82,6 +82,9 @@ def test_named_prediction_field_joins_by_the_id_column_when_there_is_one(tmp_pat
     right = _bleu([p["prediction"] for p in PREDS], refs)
     assert _overall(doc, "bleu") == pytest.approx(right, abs=1e-12)
     assert right != pytest.approx(_bleu([p["prediction"] for p in PREDS[::-1]], refs))  # line order would differ
+    mixed = write_jsonl(tmp_path / "mixed.jsonl", [{"prediction": PREDS[0]["prediction"]}] + PREDS[1:][::-1])
+    res = run("score", "--data", data, "-p", mixed, "--pred-field", "prediction", "-q")  # ids after the first row
+    assert res.exit_code == 2 and f"{mixed}:1: missing field(s) ['id']" in res.stderr
 
 
 def test_a_csv_predictions_file_with_data_is_read_as_csv(tmp_path):
