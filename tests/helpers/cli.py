@@ -25,9 +25,11 @@ PREDS = [{"id": "q1", "prediction": "请在订单页申请退货。"}, {"id": "q
          {"id": "q3", "prediction": "明天记得穿外套。"}]
 
 
-def run_cli(*args):
-    """``zheval ARGS`` in-process (exceptions propagate, so a traceback fails the test)."""
-    return _runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+def run_cli(*args, input=None, env=None):
+    """``zheval ARGS`` run in-process; returns click's ``Result`` (``exit_code``, ``stdout``, ``stderr`` apart and
+    ``output`` both interleaved). ``input`` is the text fed to stdin, ``env`` extra environment variables for the run.
+    Exceptions propagate, so a traceback fails the test."""
+    return _runner.invoke(app, [str(a) for a in args], input=input, env=env, catch_exceptions=False)
 
 
 def write_jsonl(path, rows, ensure_ascii=False):
