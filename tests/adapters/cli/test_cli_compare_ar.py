@@ -29,7 +29,8 @@ def systems(tmp_path, crosswoz_groups):
         c.append(r[0][: max(1, len(r[0]) // 2)])  # A truncated: a clearly worse system
     files = {"data": write_jsonl(tmp_path / "data.jsonl", data)}
     for name, texts in (("a", a), ("b", b), ("c", c)):
-        files[name] = write_jsonl(tmp_path / f"{name}.jsonl", [{"id": f"q{k}", "prediction": t} for k, t in enumerate(texts)])
+        preds = [{"id": f"q{k}", "prediction": t} for k, t in enumerate(texts)]
+        files[name] = write_jsonl(tmp_path / f"{name}.jsonl", preds)
     return files, data, {"A": a, "B": b, "C": c}
 
 

@@ -106,7 +106,7 @@ def test_distinct_without_ngrams_is_undefined_and_nothing_repeats(tmp_path):
     # by hand: Distinct-1 of 好 行 嗯 = 3/3; of the references 好的 不客气 谢谢: 7 unigrams, 6 distinct (谢 twice);
     # their bigrams 好的 不客 客气 谢谢: 4 of 4
     rec = write_jsonl(tmp_path / "single.jsonl", [{"predict": "好", "label": "好的"}, {"predict": "行", "label": "不客气"},
-                                             {"predict": "嗯", "label": "谢谢"}])
+                                                  {"predict": "嗯", "label": "谢谢"}])
     res = run("score", "-p", rec, "-q", "-f", "json", "--bootstrap", 0)
     assert res.exit_code == 0, res.output
     (div,) = json.loads(res.stdout)["breakdowns"]["diversity"]
@@ -122,7 +122,7 @@ def test_distinct_without_ngrams_is_undefined_and_nothing_repeats(tmp_path):
 
 def test_most_repeated_names_the_empty_prediction(tmp_path):
     rec = write_jsonl(tmp_path / "empty.jsonl", [{"predict": "", "label": "好的"}, {"predict": "", "label": "不客气"},
-                                            {"predict": "嗯", "label": "谢谢"}])
+                                                 {"predict": "嗯", "label": "谢谢"}])
     res = run("score", "-p", rec, "-q", "--bootstrap", 0)
     assert res.exit_code == 0, res.output
     assert "(empty) (2)" in res.stdout
