@@ -22,26 +22,16 @@ start).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import shutil
 
-import pytest
+from helpers import read_jsonl
+from helpers.browser import load_script, stop_module_without_browser
 
-from helpers import REPO, read_jsonl
-
-_spec = importlib.util.spec_from_file_location("zheval_html_report_screenshot",
-                                               REPO / "scripts" / "html_report_screenshot.py")
-page_kit = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(page_kit)
-
-_missing = page_kit.browser_missing()
-if _missing:
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        raise RuntimeError(f"the browser test cannot run: {_missing}; CI=true: that is a failure")
-    pytest.skip(f"browser test: {_missing}", allow_module_level=True)
+page_kit = load_script("html_report_screenshot.py", "zheval_html_report_screenshot")
+stop_module_without_browser(page_kit)
 
 from helpers.cli import run_cli  # noqa: E402
 from zheval import explain  # noqa: E402
