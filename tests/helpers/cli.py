@@ -34,11 +34,11 @@ TWO_DOMAIN_ROWS = ROWS[:2] + [
 TWO_DOMAIN_PREDS = [p["prediction"] for p in PREDS] + ["快递已到驿站。"]
 
 
-def run_cli(*args, input=None, env=None):
+def run_cli(*args, input=None):
     """``zheval ARGS`` run in-process; returns click's ``Result`` (``exit_code``, ``stdout``, ``stderr`` apart and
-    ``output`` both interleaved). ``input`` is the text fed to stdin, ``env`` extra environment variables for the run.
-    Exceptions propagate, so a traceback fails the test."""
-    return _runner.invoke(app, [str(a) for a in args], input=input, env=env, catch_exceptions=False)
+    ``output`` both interleaved). ``input`` is the text fed to stdin (``None``: none). Exceptions propagate, so a
+    traceback fails the test."""
+    return _runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
 def write_jsonl(path, rows, ensure_ascii=False):
