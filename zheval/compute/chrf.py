@@ -79,6 +79,11 @@ class ChrfConfig:
                 "eps_smoothing": self.eps_smoothing}
 
     @property
+    def uses_tokens(self) -> bool:
+        """Whether the tokenizer's tokens are scored (chrF++'s words); chrF counts the normalised characters only."""
+        return self.word_order > 0
+
+    @property
     def t2s_applies(self) -> bool:
         """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
         return self.tokenizer.name not in TOOL_TOKENIZERS
@@ -167,6 +172,12 @@ class ChrfItems:
             raise ValueError("ChrfItems.concat needs parts of one char_order + word_order")
         return cls(np.concatenate([p.stats for p in parts], axis=0),
                    np.concatenate([p.reference_counts for p in parts]))
+
+    @classmethod
+    def empty(cls, config: "ChrfConfig") -> "ChrfItems":
+        """Items of no item, of ``config``'s width."""
+        return cls(np.zeros((0, 3 * (config.char_order + config.word_order)), dtype=np.int64),
+                   np.zeros(0, dtype=np.int64))
 
     def select(self, indices) -> "ChrfItems":
         """The items at ``indices`` (an int array or list), in that order."""
@@ -357,5 +368,5 @@ def compute_chrf(
                          jieba_dict=jieba_dict, normalize=normalize, t2s=t2s, bootstrap=bootstrap, seed=seed,
                          confidence=confidence, max_refs=max_refs)
     preds, refs = validate_inputs(predictions, references)
-    warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.word_order > 0)
+    warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
     return chrf_result(chrf_items(preds, refs, config), config)
