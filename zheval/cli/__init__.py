@@ -1,4 +1,4 @@
-"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge, sample, agree, explain.
+"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge, chrf, sample, agree, explain.
 
 ::
 

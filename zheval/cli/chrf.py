@@ -4,8 +4,8 @@ prints it.
 ::
 
     zheval chrf REF [REF ...] [-i HYP [HYP ...]] [-b] [-w N] [-f json|text] [--chrf-char-order N]
-                [--chrf-word-order N] [--chrf-beta B] [--chrf-eps-smoothing] [--confidence [--confidence-n N]]
-                [--paired-bs [--paired-bs-n N] | --paired-ar [--paired-ar-n N]] [--seed S]
+                [--chrf-word-order N] [--chrf-beta B] [--chrf-eps-smoothing] [--confidence [--confidence-n K]]
+                [--paired-bs [--paired-bs-n K] | --paired-ar [--paired-ar-n T]] [--seed S]
                 [--tokenizer char|jieba|none] [--normalize ...] [--t2s] [--punct ...] [--jieba-hmm] [--terms F]
 
 The files are read as ``zheval bleu`` reads them (:func:`zheval.cli.textfiles.read_text_files`: line *k* of every
