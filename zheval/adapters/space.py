@@ -347,8 +347,8 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
 
     Args:
         run: :attr:`WidgetResult.run` (``predictions``, ``references``, the ``options`` passed to the module).
-        metric: ``"chinese_rouge"`` (ROUGE is explained) or ``"chinese_bleu"`` (BLEU, at ``level="sentence"``: the
-            per-item table's sentence BLEU).
+        metric: ``"chinese_rouge"`` (ROUGE is explained), ``"chinese_bleu"`` (BLEU, at ``level="sentence"``: the
+            per-item table's sentence BLEU) or ``"chinese_chrf"`` (sentence chrF with its matches per order).
     Returns:
         HTML (every text escaped); the first :data:`MAX_EXPLAINED_LINES` lines, then a note naming the lines left.
     Raises:
@@ -359,13 +359,11 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
 
     preds, refs = run["predictions"], run["references"]
     opts = dict(run["options"])
-    if metric == "chinese_chrf":
-        return ""  # the per-line panel explains BLEU and ROUGE; chrF's numbers are in the tables
     if metric == "chinese_bleu":
         opts["level"] = "sentence"
     n = min(len(preds), MAX_EXPLAINED_LINES)
-    items = explain_items(preds, refs, metrics=["rouge" if metric == "chinese_rouge" else "bleu"],
-                          indices=list(range(n)), **opts)
+    short = {"chinese_rouge": "rouge", "chinese_bleu": "bleu", "chinese_chrf": "chrf"}[metric]
+    items = explain_items(preds, refs, metrics=[short], indices=list(range(n)), **opts)
     parts = ['<div class="zheval-explanations"><h3 style="margin:0.3em 0">Why these numbers: matched tokens, '
              'prediction and winning reference</h3>']
     for i, e in enumerate(items, start=1):
@@ -373,6 +371,10 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
         k = h["reference"]
         if "rouge" in e:
             nums = " · ".join(f"{t} F {te['score']['fmeasure']:.{DECIMALS}f}" for t, te in e["rouge"].items())
+        elif "chrf" in e:
+            c = e["chrf"]
+            nums = f"sentence {c['name']} {c['sentence_chrf']:.{DECIMALS}f} · matches " + " ".join(
+                f"{o['kind'][0]}{o['n']} {o['matches']}/{o['hyp']}" for o in c["orders"])
         else:
             b = e["bleu"]
             nums = f"sentence BLEU {b['sentence_bleu']:.{DECIMALS}f} · matches " + " ".join(

@@ -150,7 +150,7 @@ OPTIONS = {
     "sample_seed": option(Optional[int], "--seed", help=f"seed of --sample (0 to {MAX_SEED})  [default: 12345]",
                           show_default=False),
     "metric": option(str, "--metric", "-m", default="rougeL",
-                     help="metric that ranks --worst/--best: bleu (sentence BLEU) or a ROUGE type (F)"),
+                     help="metric that ranks --worst/--best: bleu (sentence BLEU), chrf (sentence chrF) or a ROUGE type (F)"),
     "explain_format": option(str, "--format", "-f", default="table", help="table (highlighted, for people) | json"),
     "explain_preset": option(Optional[str], "--preset", help="library preset: rouge155 | llamafactory | "
                              "sacrebleu-zh (explains the metrics that have it)"),

@@ -271,5 +271,7 @@ def test_chrf_app_is_wired_and_equals_sacrebleu():
     assert items["sentence chrF"].tolist() == pytest.approx(
         [CHRF().sentence_score(h, r).score / 100 for h, r in
          [("猫坐在垫子上", ["猫趴在垫子上面"]), ("今天天气很好", ["今天天气不错", "天气很好"])]], abs=5e-5)
+    assert explained.count('class="zheval-explain"') == 2 and "sentence chrF2++" in explained
+    assert 'class="zheval-match"' in explained
     message, *_ = fn.fn("a\nb", "x\ny ||| \u200b", "char", 0, False, "corpus")
     assert "reference line 2, reference 2 is empty after normalisation" in message, message
