@@ -359,9 +359,9 @@ def compute_chrf(
         TypeError: a non-``str`` prediction or reference (naming its index), option types.
 
     Warns:
-        :class:`zheval.ScriptMismatchWarning`: Traditional vs Simplified texts with ``t2s`` off (they share no
-        character); :class:`zheval.UnsegmentedTextWarning`: ``tokenizer="none"`` on unsegmented Chinese with
-        ``word_order`` > 0.
+        ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (they share no character; a
+            :class:`zheval.ZhevalWarning`, once per call; :mod:`zheval.compute.guards`).
+        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese, only with word n-grams (chrF++).
     """
     config = chrf_config(tokenizer=tokenizer, char_order=char_order, word_order=word_order, beta=beta,
                          eps_smoothing=eps_smoothing, level=level, terms=terms, punct=punct, jieba_hmm=jieba_hmm,
