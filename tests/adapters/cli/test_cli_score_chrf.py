@@ -64,3 +64,16 @@ def test_compare_has_chrf_rows():
 def test_word_order_without_chrf_is_refused():
     res = run_cli("score", "--data", DATA, "--predictions", PREDS, "--chrf-word-order", 2, "-q")
     assert res.exit_code == 2 and "add chrf to --metrics" in res.output
+
+
+def test_html_report_with_chrf_samples_by_chrf(tmp_path):
+    page = tmp_path / "report.html"
+    res = run_cli("score", "--data", DATA, "--predictions", PREDS, "--metrics", "bleu,chrf", "--chrf-word-order", 2,
+                  "--html", page, "--html-metric", "chrf", "--bootstrap", 50, "-q")
+    assert res.exit_code == 0, res.output
+    html = page.read_text(encoding="utf-8")
+    # every sample's explanation was checked against the report's per-item chrF (a mismatch would be listed)
+    assert "chrF2++" in html and "does not describe the reported number" not in html
+    res = run_cli("score", "--data", DATA, "--predictions", PREDS, "--metrics", "bleu", "--html", page,
+                  "--html-metric", "chrf", "-q")
+    assert res.exit_code == 2 and "not reported by this run" in res.output
