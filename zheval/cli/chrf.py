@@ -22,7 +22,9 @@ file:line). The numbers are :func:`zheval.compute.chrf.chrf_items` / :func:`~zhe
   with a float32 error); ``-f text``: one row per system (``score (μ ± CI)`` and ``(p = 0.0010)*`` under a paired
   test; ``*`` marks p < 0.05).
 
-The signature is zheval's (normalisation and tokenizer included), so it differs from sacrebleu's; the score, the
+JSON is :func:`zheval.text.terminal.terminal_json` (``json.dumps`` with control characters escaped) and every line
+goes through :func:`zheval.cli.options.echo` (file names are data). The signature is zheval's (normalisation and
+tokenizer included), so it differs from sacrebleu's; the score, the
 interval and the p-values are sacrebleu's on the same normalised text: the same resampling draws
 (:func:`zheval.results.reducers.resampled_scores`, :func:`~zheval.results.reducers.paired_bootstrap`,
 :func:`zheval.results.significance.paired_approximate_randomization`, seed ``--seed``, default 12345 like
@@ -31,13 +33,11 @@ sacrebleu's ``SACREBLEU_SEED``).
 
 from __future__ import annotations
 
-import json
 from typing import Optional
 
-import typer
-
+from ..text.terminal import terminal_json
 from .commands import app
-from .options import UserError, apply_quiet, check_tokenizer, note, run_command, tokenizer_options
+from .options import UserError, apply_quiet, check_tokenizer, echo, note, run_command, tokenizer_options
 from .params import option, takes
 from .textfiles import SystemsCommand, read_text_files
 
@@ -133,7 +133,7 @@ def format_single(res: dict, width: int, fmt: str, score_only: bool) -> str:
     for field in res["signature"].split("|"):
         key, value = field.split(":", 1)
         d[key] = value
-    return json.dumps(d, indent=1, ensure_ascii=False) + "\n"
+    return terminal_json(d, indent=1) + "\n"
 
 
 def format_systems(res: dict, width: int, fmt: str, score_only: bool, paired: Optional[str]) -> str:
@@ -152,7 +152,7 @@ def format_systems(res: dict, width: int, fmt: str, score_only: bool, paired: Op
             else:
                 value = f"{s['score']:.{width}f}"
             doc.append({"system": s["system"], name: value})
-        return json.dumps(doc, indent=4, ensure_ascii=False) + "\n"
+        return terminal_json(doc, indent=4) + "\n"
     cells = []
     for i, s in enumerate(systems):
         sc = f"{s['score']:.{width}f}"
@@ -206,7 +206,7 @@ def _run(o) -> None:
         text = format_single(res, o.chrf_width, o.chrf_format, o.score_only)
     else:
         text = format_systems(res, o.chrf_width, o.chrf_format, o.score_only, paired)
-    typer.echo(text, nl=False)
+    echo(text, nl=False)
 
 
 @app.command(cls=SystemsCommand)
