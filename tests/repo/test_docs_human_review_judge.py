@@ -102,7 +102,7 @@ def test_bad_scores_and_columns_are_named(tmp_path, monkeypatch):
     assert f"bertscore.csv:5: bertscore_f1 of id {ids[1]!r} is 'high', not a finite number" in out
     assert f"bertscore.csv:6: bertscore_f1 of id {ids[2]!r} is '', not a finite number" in out
     assert "item(s) of the key have no score here" in out
-    bad.write_text("item,bertscore_f1\n", encoding="utf-8")
+    bad.write_text("item,bertscore_f1\nx,0.5\n", encoding="utf-8")
     res = run_cli(*agree)
     assert res.exit_code == 2 and "bertscore.csv:1: the header has no id column" in res.output
     bad.write_text("id,chrf\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")

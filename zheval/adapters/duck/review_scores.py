@@ -2,24 +2,23 @@
 (BERTScore, COMET, an LLM judge's own number, ...), joined to a review key by item id and ranked beside zheval's own
 metrics (:func:`zheval.adapters.duck.review.review_agreement`).
 
-The file is a CSV (``csv`` module; UTF-8 with or without a byte-order mark) with an ``id`` column and one or more
+The file is a CSV read by :mod:`zheval.io` (the reader of every door: its encoding and line rules, ``.gz`` too, no
+cell-size limit, every row as many cells as the header) with an ``id`` column and one or more
 score columns (``id,bertscore_f1``, or ``id,bertscore_p,bertscore_r,bertscore_f1``). Every column other than ``id``
 is a metric, named by its header. Nothing is dropped or guessed; every problem of the file is listed at once, each
-naming ``file:line``: a header without ``id`` or without a score column, a column name given twice or equal to a
-metric of the key, a row without an id, an id twice (both lines), an id the key does not have, a cell that is not a
+naming ``file:line``: a header without ``id`` or without a score column, a column name given twice (:mod:`zheval.io`)
+or equal to a metric of the key, a row without an id, an id twice (both lines), an id the key does not have, a cell that is not a
 finite number (its column, id and value; an empty cell too: a score is not a rating a rater may skip), and -- naming
 the file -- every item of the key the file lacks.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from .load import encoding_problem
+from ...io import csv_rows, read_text
 
 __all__ = ["ExternalScores", "read_scores"]
 
@@ -53,23 +52,14 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
     from .review import ReviewFileError
 
     path = Path(path)
-    raw = path.read_bytes()
-    enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(path))
-    if enc is not None:
-        raise ReviewFileError(f"cannot read the scores file {path}", [f"{path}: {enc}"])
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise ReviewFileError(f"cannot read the scores file {path}",
-                              [f"{path}:{line}: not valid UTF-8 ({exc.reason})"]) from None
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        header = [h.strip() for h in next(reader)]
-    except StopIteration:
-        raise ReviewFileError(f"cannot read the scores file {path}", [f"{path}: the file is empty"]) from None
-    except csv.Error as exc:
-        raise ReviewFileError(f"cannot read the scores file {path}", [f"{path}:1: {exc}"]) from None
+    read_problems: list = []
+    text = read_text(path, "scores file", read_problems)  # the reader of every door (zheval.io)
+    rows = [] if text is None else csv_rows(text, str(path), read_problems)
+    if read_problems:
+        raise ReviewFileError(f"cannot read the scores file {path}", [str(p) for p in read_problems])
+    if not rows:
+        raise ReviewFileError(f"cannot read the scores file {path}", [f"{path}: the file has a header but no row"])
+    header = [h.strip() for h in rows[0][1]]
     problems = []
     if "id" not in header:
         problems.append(f"{path}:1: the header has no id column (it has {', '.join(header) or 'nothing'}); "
@@ -78,32 +68,20 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
     if not columns or any(not c for c in columns):
         problems.append(f"{path}:1: every column other than id must be a named score column (got "
                         f"{', '.join(repr(c) for c in columns) or 'none'})")
-    twice = sorted({c for c in columns if c and columns.count(c) > 1})
-    if twice:
-        problems.append(f"{path}:1: column(s) {', '.join(twice)} appear more than once")
     clash = [c for c in columns if c in set(taken)]
     if clash:
         problems.append(f"{path}:1: column(s) {', '.join(clash)} already name a metric (of the key or of another "
                         "--scores file); rename them")
     if problems:
         raise ReviewFileError(f"cannot read the scores file {path}", problems)
-    pos = {h: header.index(h) for h in header}
     known = {it["id"] for it in key["items"]}
     scores: dict = {}
     lines: dict = {}
-    prev = 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            problems.append(f"{path}:{reader.line_num}: {exc}")
-            break
-        line, prev = prev + 1, reader.line_num
-        if not row or all(not c.strip() for c in row):
+    for line, cells in rows:
+        row = {k.strip(): v for k, v in cells.items()}
+        if all(not c.strip() for c in row.values()):
             continue
-        cell = (lambda name: row[pos[name]].strip() if pos[name] < len(row) else "")
+        cell = (lambda name: row[name].strip())
         rid = cell("id")
         if not rid:
             problems.append(f"{path}:{line}: the row has no id")
