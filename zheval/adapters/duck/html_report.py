@@ -82,7 +82,7 @@ def default_sample_metric(report: Report) -> str:
     names = [n for n, _ in report.metrics]
     if "rougeL" in names:
         return "rougeL"
-    rouge = [n for n in names if n != "bleu"]
+    rouge = [n for n in names if n not in ("bleu", "chrf")]
     return rouge[0] if rouge else names[0]
 
 
@@ -434,6 +434,9 @@ def explanation_mismatches(report: Report, explanations: dict) -> list[str]:
             if name == "bleu":
                 got = (ex.get("bleu") or {}).get("sentence_bleu")
                 want = item["sentence_bleu"]
+            elif name == "chrf":
+                got = (ex.get("chrf") or {}).get("sentence_chrf")
+                want = item["chrf"]
             else:
                 got = ((ex.get("rouge") or {}).get(name) or {}).get("score", {}).get("fmeasure")
                 want = item[name]
@@ -461,7 +464,8 @@ def check_sample_metric(metric: str | None, metrics: Sequence[str], rouge_types:
     """
     if metric is None:
         return
-    names = (["bleu"] if "bleu" in metrics else []) + (list(rouge_types) if "rouge" in metrics else [])
+    names = ((["bleu"] if "bleu" in metrics else []) + (list(rouge_types) if "rouge" in metrics else [])
+             + (["chrf"] if "chrf" in metrics else []))
     if metric not in names:
         raise ValueError(f"{flag} {metric!r} is not reported by this run; choose one of: {', '.join(names)}")
 
@@ -484,6 +488,8 @@ def explain_options(cfg) -> dict:
             opts["weights"] = list(b.weights)
         if b.preset is not None:
             opts["preset"] = b.preset
+    if "chrf" in cfg.metrics:
+        opts.update(cfg.chrf)
     return opts
 
 
