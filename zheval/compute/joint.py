@@ -71,6 +71,7 @@ class ScoreConfig:
         metrics: the metric names asked for, in the caller's order (a tuple of ``"bleu"``/``"rouge"``).
         rouge: the :class:`~zheval.compute.rouge.RougeConfig` (``None`` without ROUGE).
         bleu: the :class:`~zheval.compute.bleu.BleuConfig` (``None`` without BLEU).
+        bleu_options: the BLEU options as given (:func:`item_scores` resolves them again at sentence level).
 
     It pickles (a jieba tokenizer without its jieba instance, rebuilt where it is used), so engines send it to
     their workers; a user callable tokenizer pickles only if the callable does.
@@ -79,6 +80,7 @@ class ScoreConfig:
     metrics: tuple
     rouge: Optional[RougeConfig]
     bleu: Optional[BleuConfig]
+    bleu_options: Dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
 
     @property
     def first(self):
@@ -138,8 +140,9 @@ def score_config(metrics: Sequence[str] = ("bleu", "rouge"), *, _function: str =
     """
     metrics = check_metrics_and_options(_function, metrics, METRICS, options)
     rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}) if "rouge" in metrics else None
-    bleu_cfg = bleu_config(**{k: v for k, v in options.items() if k in BLEU_OPTIONS}) if "bleu" in metrics else None
-    return ScoreConfig(tuple(metrics), rouge_cfg, bleu_cfg)
+    bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
+    bleu_cfg = bleu_config(**bleu_options) if "bleu" in metrics else None
+    return ScoreConfig(tuple(metrics), rouge_cfg, bleu_cfg, bleu_options)
 
 
 def score_items(predictions: Sequence[str], references: Sequence[Any], config: ScoreConfig, *,
@@ -194,9 +197,10 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
     """Per-item scores of :func:`score_items`' items, as columns of ``len(items)`` float64 values (0-1).
 
     Returns:
-        ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type; BLEU: ``bleu``, the item's own
-        BLEU from its statistics under the call's options (smoothing, brevity penalty, effective order), as
-        ``compute_bleu(level="sentence")`` gives it per item. Only the metrics asked for.
+        ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type, as
+        ``compute_rouge(use_aggregator=False, return_precision_recall=True)`` gives them; BLEU: ``bleu``, the item's
+        sentence BLEU from its own statistics, as ``compute_bleu(level="sentence")`` with the call's other options
+        gives it (``scores``; effective order on unless the call set it). Only the metrics asked for.
     """
     out: Dict[str, np.ndarray] = {}
     if config.rouge is not None:
@@ -205,7 +209,7 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
             out[f"{t}_precision"] = np.asarray(items.rouge.precision[t], dtype=np.float64)
             out[f"{t}_recall"] = np.asarray(items.rouge.recall[t], dtype=np.float64)
     if config.bleu is not None:
-        per_item = dataclasses.replace(config.bleu, level="sentence", bootstrap=0)
+        per_item = bleu_config(**{**config.bleu_options, "level": "sentence", "bootstrap": 0, "crosscheck": False})
         out["bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
     return out
 
