@@ -20,9 +20,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import re
+import threading
 import warnings
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
@@ -31,10 +34,18 @@ from ..compute.inputs import EmptyReferenceError, validate_inputs
 from ..compute.joint import ScoreConfig, ScoreItems, item_scores, score_result, score_items
 from ..results.reducers import group_indices
 
-__all__ = ["BatchRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
-           "check_columns", "check_picklable", "check_config"]
+__all__ = ["BatchRequest", "PackedRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
+           "check_columns", "pack_request", "check_config"]
 
 _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
+
+#: Requests unpickled in this worker process, by the sha256 of their pickled bytes (content: the options, the
+#: tokenizer's name, options and dictionary hash), so that the batches of one call that a worker process runs share one
+#: tokenizer -- a jieba tokenizer loads its dictionary once per process, not once per batch. Only requests whose
+#: tokenizers are content-keyed are kept (never a user callable); at most 4, the oldest dropped.
+_WORKER_REQUESTS: "OrderedDict[str, BatchRequest]" = OrderedDict()
+_WORKER_REQUESTS_LOCK = threading.Lock()
+_WORKER_REQUESTS_MAX = 4
 
 
 @dataclass(frozen=True)
@@ -88,14 +99,38 @@ def check_columns(available: Sequence[str], request: BatchRequest, engine: str, 
                              "data already has; rename or drop them first")
 
 
-def check_picklable(request: BatchRequest, dumps: Callable[[Any], bytes], engine: str) -> None:
+@dataclass(frozen=True)
+class PackedRequest:
+    """A :class:`BatchRequest` pickled once on the driver (``payload``) with the sha256 of those bytes (``key``);
+    :meth:`unpack` on a worker reuses the request already unpickled there for the same bytes."""
+
+    key: str
+    payload: bytes
+
+    def unpack(self) -> BatchRequest:
+        """The request (runs on a worker)."""
+        with _WORKER_REQUESTS_LOCK:
+            request = _WORKER_REQUESTS.get(self.key)
+        if request is not None:
+            return request
+        request = pickle.loads(self.payload)
+        tokenizers = [c.tokenizer for c in (request.config.rouge, request.config.bleu) if c is not None]
+        if all(t.content_keyed for t in tokenizers):
+            with _WORKER_REQUESTS_LOCK:
+                while len(_WORKER_REQUESTS) >= _WORKER_REQUESTS_MAX:
+                    _WORKER_REQUESTS.popitem(last=False)
+                _WORKER_REQUESTS[self.key] = request
+        return request
+
+
+def pack_request(request: BatchRequest, dumps: Callable[[Any], bytes], engine: str) -> PackedRequest:
     """Pickle ``request`` with the engine's own pickler (``dumps``: cloudpickle) before any work is sent.
 
     Raises:
         TypeError: it cannot be pickled: names the tokenizer (the only user object in it) and how to fix it.
     """
     try:
-        dumps(request)
+        payload = dumps(request)
     except Exception as exc:  # cloudpickle raises TypeError, PicklingError, AttributeError ...
         tok = request.config.first.tokenizer
         raise TypeError(
@@ -103,6 +138,7 @@ def check_picklable(request: BatchRequest, dumps: Callable[[Any], bytes], engine
             f"({type(exc).__name__}: {exc}). Every worker receives the options by pickle (cloudpickle); build what "
             "cannot be pickled (a jieba.Tokenizer, a lock, an open file, a model) inside the callable on first use, "
             "or pass a tokenizer name (\"char\", \"jieba\", ...)") from exc
+    return PackedRequest(hashlib.sha256(payload).hexdigest(), payload)
 
 
 def _texts(table, request: BatchRequest):

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.joint import score_config
-from .engine_batches import (BatchRequest, batch_record, batch_with_scores, check_columns, check_config,
-                             check_picklable, reduce_records)
+from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
+                             check_config, pack_request, reduce_records)
 from .extras import require_extra
 
 __all__ = ["score_dataset"]
@@ -23,14 +23,14 @@ ENGINE = "zheval.adapters.ray.score_dataset"
 RECORD_COLUMN = "zheval_record"
 
 
-def _records(table, request: BatchRequest):
+def _records(table, packed: PackedRequest):
     import pyarrow as pa
 
-    return pa.table({RECORD_COLUMN: pa.array([batch_record(table, request)], type=pa.binary())})
+    return pa.table({RECORD_COLUMN: pa.array([batch_record(table, packed.unpack())], type=pa.binary())})
 
 
-def _with_scores(table, request: BatchRequest):
-    return batch_with_scores(table, request)
+def _with_scores(table, packed: PackedRequest):
+    return batch_with_scores(table, packed.unpack())
 
 
 def score_dataset(
@@ -85,9 +85,9 @@ def score_dataset(
     check_config(config, ENGINE)
     request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
     check_columns(list(dataset.schema().names), request, ENGINE, per_item=per_item)
-    check_picklable(request, ray_cloudpickle.dumps, ENGINE)
+    packed = pack_request(request, ray_cloudpickle.dumps, ENGINE)
     stats = dataset.select_columns(request.columns).map_batches(
-        _records, batch_size=batch_size, batch_format="pyarrow", fn_kwargs={"request": request},
+        _records, batch_size=batch_size, batch_format="pyarrow", fn_kwargs={"packed": packed},
         zero_copy_batch=True)
     options_obj = stats.context.execution_options
     kept = options_obj.preserve_order
@@ -101,5 +101,5 @@ def score_dataset(
     if not per_item:
         return result
     scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
-                                 fn_kwargs={"request": request})
+                                 fn_kwargs={"packed": packed})
     return result, scored

@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.joint import score_config
-from .engine_batches import (BatchRequest, batch_record, batch_with_scores, check_columns, check_config,
-                             check_picklable, reduce_records, score_columns)
+from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
+                             check_config, pack_request, reduce_records, score_columns)
 from .extras import require_extra
 
 __all__ = ["score_dataframe"]
@@ -25,11 +25,12 @@ ENGINE = "zheval.adapters.spark.score_dataframe"
 RECORD_SCHEMA = "zheval_partition int, zheval_batch int, zheval_record binary"
 
 
-def _partition_records(batches, request: BatchRequest):
+def _partition_records(batches, packed: PackedRequest):
     """One record per Arrow batch of a partition (an empty partition gives none)."""
     import pyarrow as pa
     from pyspark import TaskContext
 
+    request = packed.unpack()
     ctx = TaskContext.get()
     part = ctx.partitionId() if ctx is not None else 0
     seen = 0
@@ -44,7 +45,8 @@ def _record_batch(pa, part: int, seq: int, blob: bytes):
         names=["zheval_partition", "zheval_batch", "zheval_record"])
 
 
-def _partition_with_scores(batches, request: BatchRequest):
+def _partition_with_scores(batches, packed: PackedRequest):
+    request = packed.unpack()
     for batch in batches:
         yield from batch_with_scores(batch, request).to_batches()
 
@@ -99,9 +101,9 @@ def score_dataframe(
     check_config(config, ENGINE)
     request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
     check_columns(list(df.columns), request, ENGINE, per_item=per_item)
-    check_picklable(request, spark_cloudpickle.dumps, ENGINE)
+    packed = pack_request(request, spark_cloudpickle.dumps, ENGINE)
     rows = df.select(*request.columns).mapInArrow(
-        lambda batches: _partition_records(batches, request), RECORD_SCHEMA).collect()
+        lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
     rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]))
     result: Dict[str, Any] = reduce_records((bytes(r["zheval_record"]) for r in rows), request, ENGINE)
     if not per_item:
@@ -109,5 +111,5 @@ def score_dataframe(
     types = require_extra("pyspark.sql.types", extra="spark", purpose=ENGINE)
     schema = types.StructType(list(df.schema.fields) + [types.StructField(c, types.DoubleType(), True)
                                                          for c in score_columns(config)])
-    scored = df.mapInArrow(lambda batches: _partition_with_scores(batches, request), schema)
+    scored = df.mapInArrow(lambda batches: _partition_with_scores(batches, packed), schema)
     return result, scored
