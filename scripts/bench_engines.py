@@ -56,6 +56,8 @@ def real_items():
 
 
 def write_parquet(n: int, path: Path) -> None:
+    """N rows as :data:`BLOCKS` Parquet files in the folder ``path`` (``part-00.parquet`` ...: row order = file
+    order), so each engine reads them as that many blocks / partitions."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -63,7 +65,18 @@ def write_parquet(n: int, path: Path) -> None:
     idx = [i % len(preds) for i in range(n)]
     table = pa.table({"prediction": [preds[i] for i in idx], "references": [refs[i] for i in idx],
                       "source": [i % 3 for i in range(n)]})
-    pq.write_table(table, path, row_group_size=max(1, -(-n // BLOCKS)))
+    path.mkdir(parents=True)
+    step = -(-n // BLOCKS)
+    for k in range(BLOCKS):
+        pq.write_table(table.slice(k * step, step), path / f"part-{k:02d}.parquet")
+
+
+def read_rows(path: Path):
+    """The rows of the folder, in file order (one table)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    return pa.concat_tables([pq.read_table(p) for p in sorted(path.glob("*.parquet"))])
 
 
 class RssSampler:
@@ -116,8 +129,6 @@ def timed_reduce(module):
 
 
 def run_one(engine: str, path: Path, n: int) -> dict:
-    import pyarrow.parquet as pq
-
     import zheval
 
     out = {"engine": engine, "rows": n}
@@ -127,7 +138,7 @@ def run_one(engine: str, path: Path, n: int) -> dict:
         out["base_mb"] = rss_mb()
         with RssSampler() as mem:
             t = time.perf_counter()
-            table = pq.read_table(path)
+            table = read_rows(path)
             preds = table.column("prediction").to_pylist()
             refs = table.column("references").to_pylist()
             result = zheval.score(preds, refs)
@@ -141,7 +152,8 @@ def run_one(engine: str, path: Path, n: int) -> dict:
 
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         ray.data.DataContext.get_current().enable_progress_bars = False
-        ds = ray.data.read_parquet(str(path), override_num_blocks=BLOCKS)
+        # Ray reads these small files as one block: repartition (on the workers) so that 16 tasks score them
+        ds = ray.data.read_parquet(sorted(str(p) for p in path.glob("*.parquet"))).repartition(BLOCKS)
         out["start_s"] = time.perf_counter() - t0
         stats = timed_reduce(adapter)
         out["base_mb"] = rss_mb()
@@ -160,9 +172,9 @@ def run_one(engine: str, path: Path, n: int) -> dict:
 
         spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
                  .config("spark.sql.shuffle.partitions", "2")
-                 .config("spark.sql.files.maxPartitionBytes", str(path.stat().st_size // BLOCKS + 1)).getOrCreate())
+                 .getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
-        df = spark.read.parquet(str(path))
+        df = spark.read.parquet(*sorted(str(p) for p in path.glob("*.parquet")))
         out["start_s"] = time.perf_counter() - t0
         stats = timed_reduce(adapter)
         out["base_mb"] = rss_mb()
@@ -174,7 +186,7 @@ def run_one(engine: str, path: Path, n: int) -> dict:
         out.update(stats)
         out["partitions"] = df.rdd.getNumPartitions()
     if engine != "one":
-        table = pq.read_table(path)
+        table = read_rows(path)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             want = zheval.score(table.column("prediction").to_pylist(), table.column("references").to_pylist())
@@ -198,7 +210,7 @@ def main() -> None:
     args.workdir.mkdir(parents=True, exist_ok=True)
     results = []
     for n in args.rows:
-        path = args.workdir / f"items-{n}.parquet"
+        path = args.workdir / f"items-{n}"
         if not path.exists():
             write_parquet(n, path)
         for engine in args.engines:

@@ -255,6 +255,7 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
     for category, message in slips.items():
         warnings.warn(f"{message} (found in a batch's sample)", category, stacklevel=3)
     items = ScoreItems.concat(parts)
+    parts.clear()  # the driver keeps one copy of the items
     out: Dict[str, Any] = score_result(items, request.config)
     if request.group_column is not None:
         out["groups"] = {g: score_result(items.select(idx), request.config) for g, idx in group_indices(groups).items()}

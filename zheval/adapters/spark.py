@@ -104,8 +104,9 @@ def score_dataframe(
     packed = pack_request(request, spark_cloudpickle.dumps, ENGINE)
     rows = df.select(*request.columns).mapInArrow(
         lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
-    rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]))
-    result: Dict[str, Any] = reduce_records((bytes(r["zheval_record"]) for r in rows), request, ENGINE)
+    rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]), reverse=True)
+    blobs = (bytes(rows.pop()["zheval_record"]) for _ in range(len(rows)))  # each record freed once it is read
+    result: Dict[str, Any] = reduce_records(blobs, request, ENGINE)
     if not per_item:
         return result
     types = require_extra("pyspark.sql.types", extra="spark", purpose=ENGINE)
