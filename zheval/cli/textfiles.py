@@ -29,7 +29,6 @@ does not start another segment. Line ends are removed; nothing else is stripped 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -41,6 +40,8 @@ from typer.core import TyperCommand
 from .commands import app
 from .options import TextFormat, UserError, apply_quiet, bleu_options, check_tokenizer, note, run_command, split_list, tokenizer_options
 from .params import option, takes
+from .options import echo
+from ..text.terminal import terminal_json
 
 __all__ = ["bleu", "rouge", "read_segments", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
 
@@ -225,7 +226,9 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     for k in range(1, len(systems)):
         for key in keys:
             res = paired_bootstrap(rows[0][key], rows[k][key], sums[key], int(bootstrap), 0.95, seed)
-            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res})
+            # an exact tie (identical outputs) gets sacrebleu's minimal p = 1/(resamples + 1): "no difference"
+            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res,
+                           "no_difference": res["score_a"] == res["score_b"]})
     return {"metric": metric, "keys": keys, "signature": signature, "segments": len(references),
             "systems": out_systems, "paired": paired}
 
@@ -247,6 +250,9 @@ def _label(key: str) -> str:
 
 def _bleu_details(res: dict, scale: int, width: int) -> str:
     prec = "/".join(_fmt(p, scale, width) for p in res["precisions"])
+    if res.get("level") == "sentence":  # the precisions and BP are means over the sentences, the ratio is corpus-wide
+        return (f"{prec} (means of the sentences; mean BP = {res['brevity_penalty']:.3f}; corpus ratio = "
+                f"{res['length_ratio']:.3f} hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
     return (f"{prec} (BP = {res['brevity_penalty']:.3f} ratio = {res['length_ratio']:.3f} "
             f"hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
 
@@ -275,7 +281,7 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
                     p = paired[(s["system"], k)]
                     row += [_fmt(p["delta"], scale, width, signed=True),
                             f"[{_fmt(p['delta_low'], scale, width, True)}, {_fmt(p['delta_high'], scale, width, True)}]",
-                            f"{p['p_value']:.4f}"]
+                            f"{p['p_value']:.4f}" + (" (no difference)" if p["no_difference"] else "")]
             body.append(row)
     widths = [max(len(r[c]) for r in [head] + body) for c in range(len(head))]
     lines = [f"zheval {out['metric']}: {out['segments']} segments, {len(ref_names)} reference file(s) "
@@ -291,6 +297,11 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
         lines.append("")
         lines.append(f"paired bootstrap ({n} resamples, seed {out['paired'][0]['seed']}; sacrebleu's test): p = (1 + "
                      f"resamples whose |B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)")
+        ties = [f"{p['system']} {_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
+        if ties:
+            lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
+                         f"(1/({n} + 1) when every resample ties too) is an artefact of the +1, not evidence of a "
+                         "difference")
     for name, count in empty_hyps.items():
         lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
     lines.append("")
@@ -320,12 +331,13 @@ def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) 
         systems.append(d)
     paired = [{"system": p["system"], "baseline": p["baseline"], "metric": p["metric"], "delta": r(p["delta"]),
                "delta_low": r(p["delta_low"]), "delta_high": r(p["delta_high"]), "p_value": p["p_value"],
-               "n_resamples": p["n_resamples"], "seed": p["seed"]} for p in out["paired"]]
+               "n_resamples": p["n_resamples"], "seed": p["seed"], "no_difference": p["no_difference"]}
+              for p in out["paired"]]
     doc = {"metric": out["metric"], "scale": f"0-{scale}", "width": width, "segments": out["segments"],
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:
         doc["paired"] = paired
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    return terminal_json(doc, indent=1) + "\n"
 
 
 def _score_only(out: dict, scale: int, width: int) -> str:
@@ -371,7 +383,8 @@ def _run(o, metric: str) -> None:
         given = {"smooth_value": o.smooth_value, "bp_ref_length": o.bp_ref_length, "level": o.level,
                  "effective_order": o.effective_order}
     else:
-        options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
+        if o.preset is None or o.rouge_types != "rouge1,rouge2,rougeL":  # else the preset's own types (longbench: L)
+            options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
         given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
                  "sentence_split": o.sentence_split}
     options.update({k: v for k, v in given.items() if v is not None})
@@ -388,7 +401,7 @@ def _run(o, metric: str) -> None:
     for n, c in empty.items():
         if o.score_only or o.text_format == TextFormat.json:
             note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
-    typer.echo(text, nl=False)
+    echo(text, nl=False)
 
 
 class SystemsCommand(TyperCommand):

@@ -103,5 +103,6 @@ def fold_scores(specs, n_items: int, folds, seed: int, overall: GroupScore) -> d
     metrics = {}
     for spec in specs:
         ov = overall.scores[spec.name]
-        metrics[spec.name] = fold_stability([g.scores[spec.name].value for g in scored], ov.low, ov.high)
+        metrics[spec.name] = fold_stability([g.scores[spec.name].value for g in scored], ov.low, ov.high,
+                                            value=ov.value)
     return {"folds": k, "seed": seed, "sizes": [int(len(p)) for p in parts], "metrics": metrics}
