@@ -134,6 +134,10 @@ def compare(o) -> None:
 
         more = list(o.more_predictions or [])
         systems = [*o.predictions, *more]
+        taken = [str(p) for p in o.predictions if str(p).startswith("-") and not p.exists()]
+        if taken:  # click's two-value --predictions took the next option as the second system
+            raise UserError(f"compare needs at least two systems: --predictions A.jsonl B.jsonl [C.jsonl …] (only one "
+                            f"file was given; {taken[0]!r} is an option, not a predictions file)")
         if o.test not in COMPARE_TESTS:
             raise UserError(f"unknown --test {o.test!r}; valid: {', '.join(COMPARE_TESTS)}")
         if o.test == "bootstrap" and o.resamples is not None and o.resamples != o.bootstrap:

@@ -82,7 +82,7 @@ def run_command(fn):
     are printed escaped (:func:`echo`)."""
     import warnings
 
-    from ..adapters.duck.load import DuckFormatError
+    from ..io import FileFormatError
 
     try:
         with warnings.catch_warnings():
@@ -90,7 +90,7 @@ def run_command(fn):
             return fn()
     except typer.Exit:
         raise
-    except (UserError, DuckFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+    except (UserError, FileFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         _fail(str(exc))
     except (ValueError, TypeError) as exc:
         _fail(str(exc))
@@ -226,7 +226,7 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
                  punct: Optional[str] = None) -> dict:
     """Tokenizer options of :func:`zheval.tokenizers.get_tokenizer` from the command line (unset ones omitted, so
     the tokenizer's defaults apply and the preset tokenizers, which take no option, still work)."""
-    from ..adapters.duck.load import encoding_problem
+    from ..io import FileFormatError, read_lines
 
     opts: dict = {}
     if jieba_hmm:
@@ -238,16 +238,11 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
     if punct is not None:
         opts["punct"] = punct
     if terms is not None:
-        raw = terms.read_bytes()
-        enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(terms))
-        if enc:
-            raise UserError(f"--terms {terms}: {enc}")
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[:exc.start].count(b"\n") + 1
-            raise UserError(f"--terms {terms}:{line}: not valid UTF-8 ({exc.reason})") from None
-        opts["terms"] = [t.strip() for t in text.splitlines() if t.strip()]
+        problems: list = []
+        lines = read_lines(terms, "--terms", problems)
+        if lines is None:
+            raise FileFormatError(problems, "invalid --terms file")
+        opts["terms"] = [t.strip() for _, t in lines if t.strip()]
     return opts
 
 

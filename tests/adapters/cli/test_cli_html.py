@@ -251,7 +251,10 @@ def test_html_shows_the_breakdowns(tmp_path):
     cells = [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
              for row in re.findall(r"<tr>(.*?)</tr>", section)]
     # Distinct-n per group, as the JSON has it (3 decimals), predictions / references
-    div = {("overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}"): g for g in b["diversity"]}
+    from zheval.adapters.duck.report import group_label  # a missing group value (JSON null) reads `null`
+
+    div = {("overall" if g["dimension"] == "overall" else f"{g['dimension']}={group_label(g['value'])}"): g
+           for g in b["diversity"]}
     seen = 0
     for row in cells:
         if row and row[0] in div and len(row) == 6:

@@ -142,7 +142,7 @@ def test_ratings_that_do_not_match_the_key_are_listed(tmp_path, files):
     assert "1 id(s) of the sheet are not in the key: 'q999'" in msg
     assert f"1 id(s) of the key are not in the sheet: '{rows[1][0]}'" in msg
     dup_first = _line_of(f, rows[3][0])
-    assert f"id '{rows[3][0]}' appears twice (also at line {dup_first})" in msg
+    assert f"id '{rows[3][0]}': duplicate id (first seen at {f}:{dup_first})" in msg
 
 
 def test_non_numeric_rating_names_file_and_line(tmp_path, files):

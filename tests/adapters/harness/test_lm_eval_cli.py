@@ -180,3 +180,19 @@ def test_loaded_by_path_without_an_importable_zheval_says_what_to_do(tmp_path):
     assert p.returncode != 0
     assert "ImportError: lm-eval loaded" in p.stderr and "holds a zheval/ folder" in p.stderr
     assert f"pip install -e {REPO}" in p.stderr and "or move the task YAML out of" in p.stderr
+
+
+def test_names_only_yaml_runs_through_zheval_s_launcher(tmp_path, offline_env):
+    """The docs' other fix: the same YAML through ``python -m zheval.adapters.lm_eval_cli`` (lm-eval's own command,
+    zheval's metrics registered first) runs, and its number is zheval's."""
+    _task(tmp_path / "tasks", "metric_list:\n  - metric: zheval_bleu_char\n    higher_is_better: true\n")
+    troubleshooting = " ".join(doc_section("### Troubleshooting").split())
+    command = re.search(r"`(python -m zheval\.adapters\.lm_eval_cli [^`]*)`", troubleshooting).group(1)
+    assert command == ("python -m zheval.adapters.lm_eval_cli --model dummy --include_path tasks --tasks zh_cw "
+                       "--output_path out --log_samples")
+    p = subprocess.run([sys.executable] + shlex.split(command)[1:], cwd=tmp_path, env=offline_env,
+                       capture_output=True, text=True, timeout=600)
+    assert p.returncode == 0, p.stderr[-3000:]
+    _, results, samples = results_and_samples(tmp_path / "out", "zh_cw")
+    preds, refs = [s["filtered_resps"][0] for s in samples], [[s["doc"]["summary"]] for s in samples]
+    assert results["zheval_bleu_char,none"] == zheval.compute_bleu(preds, refs)["bleu"]

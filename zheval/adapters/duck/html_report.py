@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
 from .html_limits import MAX_TABLE_GROUPS, page_limits
-from .report import (Report, breakdown_sections, group_items, interval_note, no_interval_reason,
+from .report import (Report, breakdown_sections, group_items, group_label, interval_note, no_interval_reason,
                      reference_limit_line)
 
 __all__ = [
@@ -312,7 +312,7 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
                 rows.append({"label": f"… {limits.table_cut[dim]:,} more groups of {dim} (in the JSON report)",
                              "dimension": dim, "value": None, "n": None, "cells": [], "details": {}, "more": True})
             continue
-        rows.append({"label": "overall" if dim == "overall" else f"{dim}={g['value']}",
+        rows.append({"label": "overall" if dim == "overall" else f"{dim}={group_label(g['value'])}",
                      "dimension": dim, "value": g["value"], "n": g["n"], "more": False,
                      "cells": [dict(_cell(g["scores"].get(m["name"])), metric=m["name"]) for m in d["metrics"]],
                      "details": {m["name"]: {k: v for k, v in g["scores"].get(m["name"], {}).items()

@@ -16,6 +16,8 @@ files are written by :func:`zheval.adapters.files.atomic_write`.
 
 from __future__ import annotations
 
+import json
+
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -26,6 +28,8 @@ from ...results.diagnostics import Diagnostics
 from ...text.terminal import terminal_text
 
 __all__ = [
+    "group_label",
+    "group_value",
     "NULL_LABEL",
     "GroupScore",
     "MetricValue",
@@ -156,7 +160,9 @@ class MetricValue:
 @dataclass
 class GroupScore:
     """Scores of one group of items: ``dimension`` (``"overall"``, ``"domain"``, ``"difficulty"``, …), ``value``
-    (the group label; ``"null"`` for unlabelled items), ``n`` items, ``scores`` ``{metric name: MetricValue}``."""
+    (the group label, :func:`group_label`: ``null`` for unlabelled items, ``"null"`` for the string ``null``),
+    ``n`` items, ``scores`` ``{metric name: MetricValue}``. In :meth:`to_dict` the value is the group's value:
+    JSON ``null`` for unlabelled items, the exact string otherwise."""
 
     dimension: str
     value: str
@@ -170,7 +176,7 @@ class GroupScore:
     def to_dict(self) -> dict:
         return {
             "dimension": self.dimension,
-            "value": self.value,
+            "value": self.value if self.dimension == "overall" else group_value(self.value),
             "n": self.n,
             "scores": {k: v.to_dict() for k, v in self.scores.items()},
         }
@@ -198,8 +204,29 @@ def group_items(columns: dict, by: Sequence[str], n_items: int | None = None) ->
             groups.setdefault(v, []).append(i)
         keys = sorted((k for k in groups if k is not None), key=str) + ([None] if None in groups else [])
         for k in keys:
-            out.append((dim, NULL_LABEL if k is None else str(k), np.asarray(groups[k])))
+            out.append((dim, group_label(k), np.asarray(groups[k])))
     return out
+
+
+def group_label(value) -> str:
+    """The label of a group value: :data:`NULL_LABEL` (``null``) for a missing value (``None``); a string that is
+    ``null`` itself, or is written in double quotes, is shown as a JSON string (``"null"``), so it never reads as
+    the missing value; anything else as it is. :func:`group_value` inverts it."""
+    if value is None:
+        return NULL_LABEL
+    text = str(value)
+    if text == NULL_LABEL or (len(text) >= 2 and text[0] == '"' and text[-1] == '"'):
+        return json.dumps(text, ensure_ascii=False)
+    return text
+
+
+def group_value(label: str):
+    """The group value a :func:`group_label` label stands for (``None`` for :data:`NULL_LABEL`)."""
+    if label == NULL_LABEL:
+        return None
+    if len(label) >= 2 and label[0] == '"' and label[-1] == '"':
+        return json.loads(label)
+    return label
 
 
 def score_groups(
@@ -365,7 +392,7 @@ def _cell(d: dict | None, digits: int = 3) -> str:
 
 
 def _label(g: dict) -> str:
-    return "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}"
+    return "overall" if g["dimension"] == "overall" else f"{g['dimension']}={group_label(g['value'])}"
 
 
 def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
@@ -380,7 +407,7 @@ def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
         alls = {(g.dimension, g.value): g for g in report.groups}
         rows = []
         for g in t["groups"]:
-            full = alls.get((g["dimension"], g["value"]))
+            full = alls.get((g["dimension"], g["value"] if g["dimension"] == "overall" else group_label(g["value"])))
             rows.append([_label(g), str(g["n"]), str(g["excluded"])]
                         + [f"{_cell(g['scores'].get(n))} (all: {full.scores[n].value:.3f})" if full else
                            _cell(g["scores"].get(n)) for n in names])
