@@ -2,32 +2,43 @@
 
 :func:`score` runs the items/result pairs of both metrics (:mod:`zheval.compute.rouge`, :mod:`zheval.compute.bleu`)
 with one set of options and returns both results, exactly as :func:`zheval.compute_rouge` and
-:func:`zheval.compute_bleu` would return them. Where :func:`zheval.fast.usable_for` (``"shared_tokens"``) allows it
+:func:`zheval.compute_bleu` would return them. It is itself a pair: :func:`score_config` (every option checked once),
+:func:`score_items` (per-item statistics of both metrics, :class:`ScoreItems`, which concatenate exactly across
+batches, partitions and machines) and :func:`score_result` (the result dict from items);
+``score(p, r, m, **o) == score_result(score_items(p, r, score_config(m, **o)), score_config(m, **o))``. The engine
+adapters (:mod:`zheval.adapters.ray`, :mod:`zheval.adapters.spark`) compute :func:`score_items` where the data is and
+call :func:`score_result` on the driver; :func:`item_scores` gives the per-item columns. Where :func:`zheval.fast.usable_for` (``"shared_tokens"``) allows it
 -- ``sentence_split="newline"`` with the ``char`` or ``none`` tokenizer (whose line tokens concatenate to the
 whole-text tokens), ``"punct"`` with the plain ``char`` tokenizer (whose text rule always cuts between tokens), no
 BLEU preset or crosscheck -- BLEU is counted on ROUGE's tokenised corpus itself: one
 :class:`zheval.compute.shared.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
-hits. Otherwise BLEU tokenises on its own (through the tokenizer's content-keyed cache). chrF runs its own
-items/result pair (:mod:`zheval.compute.chrf`; chrF++'s words come through the same cache). Nothing is kept across
-calls beyond that cache; scores never are.
+hits. Otherwise BLEU tokenises on its own (through the tokenizer's content-keyed cache). Nothing is kept across
+calls beyond that cache; scores never are. chrF runs its own items/result pair (:mod:`zheval.compute.chrf`;
+chrF++'s words come through the same cache).
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, Sequence
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Sequence
 
-from .bleu import BLEU_OPTIONS, bleu_config, bleu_items, bleu_result
-from .chrf import CHRF_OPTIONS, chrf_config, chrf_items, chrf_result
+import numpy as np
+
+from .bleu import BLEU_OPTIONS, BleuConfig, BleuItems, bleu_config, bleu_items, bleu_result, result_from_stats
+from .chrf import CHRF_OPTIONS, ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_result
+from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import validate_inputs
 from .options import refused_hub_options
-from .rouge import ROUGE_OPTIONS, rouge_config, rouge_items, rouge_result
+from .rouge import ROUGE_OPTIONS, RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
 from .shared import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
 
-__all__ = ["METRICS", "score", "check_metrics_and_options"]
+__all__ = ["METRICS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_items", "score_result",
+           "item_scores", "check_metrics_and_options"]
 
 #: Metric names :func:`score` computes.
 METRICS = ("bleu", "rouge", "chrf")
@@ -56,6 +67,181 @@ def check_metrics_and_options(function: str, metrics, valid: Sequence[str], opti
     return metrics
 
 
+@dataclass(frozen=True)
+class ScoreConfig:
+    """The options of a :func:`score` call, resolved and checked once (:func:`score_config`).
+
+    Attributes:
+        metrics: the metric names asked for, in the caller's order (a tuple of ``"bleu"``/``"rouge"``/``"chrf"``).
+        rouge: the :class:`~zheval.compute.rouge.RougeConfig` (``None`` without ROUGE).
+        bleu: the :class:`~zheval.compute.bleu.BleuConfig` (``None`` without BLEU).
+        bleu_options: the BLEU options as given (:func:`item_scores` resolves them again at sentence level).
+        chrf: the :class:`~zheval.compute.chrf.ChrfConfig` (``None`` without chrF).
+        chrf_options: the chrF options as given (:func:`item_scores` resolves them again at sentence level).
+
+    It pickles (a jieba tokenizer without its jieba instance, rebuilt where it is used), so engines send it to
+    their workers; a user callable tokenizer pickles only if the callable does.
+    """
+
+    metrics: tuple
+    rouge: Optional[RougeConfig]
+    bleu: Optional[BleuConfig]
+    bleu_options: Dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    chrf: Optional[ChrfConfig] = None
+    chrf_options: Dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+
+    @property
+    def first(self):
+        """The config whose tokenizer the input guards and the shared options use (ROUGE's when asked)."""
+        return next(c for c in (self.rouge, self.bleu, self.chrf) if c is not None)
+
+    @property
+    def crosscheck(self) -> bool:
+        """Whether a cross-check was asked (its items cannot be concatenated)."""
+        return any(c is not None and c.crosscheck for c in (self.rouge, self.bleu))
+
+
+@dataclass
+class ScoreItems:
+    """Per-item statistics of both metrics (:func:`score_items`): ``rouge`` (:class:`~zheval.compute.rouge.RougeItems`)
+    ``bleu`` (:class:`~zheval.compute.bleu.BleuItems`) and ``chrf`` (:class:`~zheval.compute.chrf.ChrfItems`), each
+    ``None`` when its metric was not asked for.
+
+    Items of several batches concatenate (:meth:`concat`) to the items of the whole, exactly.
+    """
+
+    rouge: Optional[RougeItems]
+    bleu: Optional[BleuItems]
+    chrf: Optional[ChrfItems] = None
+
+    def __len__(self) -> int:
+        return len(next(x for x in (self.rouge, self.bleu, self.chrf) if x is not None))
+
+    @classmethod
+    def concat(cls, parts: Sequence["ScoreItems"]) -> "ScoreItems":
+        """The items of several batches, in order (:meth:`RougeItems.concat`, :meth:`BleuItems.concat`).
+
+        Raises:
+            ValueError: no part, parts of different metrics, or the concatenation errors of the two item types
+                (different ROUGE types or BLEU orders, a cross-check).
+        """
+        if not parts:
+            raise ValueError("ScoreItems.concat needs at least one part")
+        if len({(p.rouge is None, p.bleu is None, p.chrf is None) for p in parts}) != 1:
+            raise ValueError("ScoreItems.concat needs parts of the same metrics")
+        first = parts[0]
+        return cls(RougeItems.concat([p.rouge for p in parts]) if first.rouge is not None else None,
+                   BleuItems.concat([p.bleu for p in parts]) if first.bleu is not None else None,
+                   ChrfItems.concat([p.chrf for p in parts]) if first.chrf is not None else None)
+
+    def select(self, indices) -> "ScoreItems":
+        """The items at ``indices`` (an int array or list), in that order (a group)."""
+        return ScoreItems(self.rouge.select(indices) if self.rouge is not None else None,
+                          self.bleu.select(indices) if self.bleu is not None else None,
+                          self.chrf.select(indices) if self.chrf is not None else None)
+
+
+def score_config(metrics: Sequence[str] = ("bleu", "rouge"), *, _function: str = "score", **options) -> ScoreConfig:
+    """Check the metric names and options of :func:`score` (arguments as there) and build both configs.
+
+    No text is touched: every option error is raised here.
+
+    Raises:
+        ValueError, TypeError: as :func:`check_metrics_and_options`, :func:`~zheval.compute.rouge.rouge_config`
+            and :func:`~zheval.compute.bleu.bleu_config`.
+    """
+    metrics = check_metrics_and_options(_function, metrics, METRICS, options)
+    rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}) if "rouge" in metrics else None
+    bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
+    bleu_cfg = bleu_config(**bleu_options) if "bleu" in metrics else None
+    chrf_cfg, chrf_options = None, {k: v for k, v in options.items() if k in CHRF_OPTIONS}
+    if "chrf" in metrics:
+        refused = sorted(k for k in ("preset", "crosscheck") if k in options)
+        if refused:
+            raise TypeError(f"{_function}(metrics=[..., 'chrf']): chrF has no {' or '.join(refused)}; score chrF "
+                            "in a separate call")
+        chrf_cfg = chrf_config(**chrf_options)
+    return ScoreConfig(tuple(metrics), rouge_cfg, bleu_cfg, bleu_options, chrf_cfg, chrf_options)
+
+
+def score_items(predictions: Sequence[str], references: Sequence[Any], config: ScoreConfig, *,
+                warn: bool = True) -> ScoreItems:
+    """Per-item statistics of both metrics of :func:`score`, from texts.
+
+    Args:
+        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]`` (checked and
+            canonicalised by :func:`~zheval.compute.inputs.validate_inputs`).
+        config: from :func:`score_config`.
+        warn: issue the input guards' warnings (:func:`~zheval.compute.guards.warn_input_slips`); an engine's
+            workers pass False and report :func:`~zheval.compute.guards.input_slips` instead.
+
+    Raises:
+        the input errors of :func:`~zheval.compute.inputs.validate_inputs` (naming ``predictions[i]`` or
+        ``references[i][j]``) and :class:`~zheval.compute.inputs.EmptyReferenceError`.
+    """
+    rouge_cfg, bleu_cfg, chrf_cfg = config.rouge, config.bleu, config.chrf
+    preds, refs = validate_inputs(predictions, references)
+    first = config.first
+    if warn:
+        warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
+                         words=rouge_cfg is not None or bleu_cfg is not None or chrf_cfg.uses_tokens)
+    if first.max_refs is not None:  # the same first references for both metrics, before the shared tokenisation
+        refs = first_references(refs, first.max_refs)
+    shared = None
+    if rouge_cfg is not None and rouge_cfg.preset is None:
+        both = bleu_cfg is not None and usable_for(
+            "shared_tokens", rouge_tokenizer=rouge_cfg.tokenizer, bleu_tokenizer=bleu_cfg.tokenizer,
+            sentence_split=rouge_cfg.sentence_split, bleu_crosscheck=bleu_cfg.crosscheck, bleu_preset=bleu_cfg.preset)
+        shared = SharedTokens(preds, refs, rouge_cfg.tokenizer, rouge_cfg.sentence_split,
+                              bleu_max_order=bleu_cfg.max_order if both else None)
+    rouge = rouge_items(preds, refs, rouge_cfg, shared=shared) if rouge_cfg is not None else None
+    bleu = None
+    if bleu_cfg is not None:
+        on_shared = shared if shared is not None and shared.bleu_max_order is not None else None
+        bleu = bleu_items(preds, refs, bleu_cfg, shared=on_shared)
+    # (refs already cut to max_refs: chrF's own limit changes nothing more)
+    chrf = chrf_items(preds, refs, chrf_cfg) if chrf_cfg is not None else None
+    return ScoreItems(rouge, bleu, chrf)
+
+
+def score_result(items: ScoreItems, config: ScoreConfig) -> Dict[str, dict]:
+    """The result of :func:`score` from per-item statistics: ``{metric: result}`` in ``config.metrics`` order
+    (:func:`~zheval.compute.rouge.rouge_result`, :func:`~zheval.compute.bleu.bleu_result`; scores on 0-1)."""
+    out: Dict[str, dict] = {}
+    if config.rouge is not None:
+        out["rouge"] = rouge_result(items.rouge, config.rouge)
+    if config.bleu is not None:
+        out["bleu"] = bleu_result(items.bleu, config.bleu)
+    if config.chrf is not None:
+        out["chrf"] = chrf_result(items.chrf, config.chrf)
+    return {m: out[m] for m in config.metrics}
+
+
+def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]:
+    """Per-item scores of :func:`score_items`' items, as columns of ``len(items)`` float64 values (0-1).
+
+    Returns:
+        ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type, as
+        ``compute_rouge(use_aggregator=False, return_precision_recall=True)`` gives them; BLEU: ``bleu``, the item's
+        sentence BLEU from its own statistics, as ``compute_bleu(level="sentence")`` with the call's other options
+        gives it (``scores``; effective order on unless the call set it); chrF: ``chrf``, the item's sentence chrF,
+        as ``compute_chrf(level="sentence")`` gives it. Only the metrics asked for.
+    """
+    out: Dict[str, np.ndarray] = {}
+    if config.rouge is not None:
+        for t in items.rouge.types:
+            out[t] = np.asarray(items.rouge.fmeasure[t], dtype=np.float64)
+            out[f"{t}_precision"] = np.asarray(items.rouge.precision[t], dtype=np.float64)
+            out[f"{t}_recall"] = np.asarray(items.rouge.recall[t], dtype=np.float64)
+    if config.bleu is not None:
+        per_item = bleu_config(**{**config.bleu_options, "level": "sentence", "bootstrap": 0, "crosscheck": False})
+        out["bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
+    if config.chrf is not None:
+        per_item = chrf_config(**{**config.chrf_options, "level": "sentence", "bootstrap": 0})
+        out["chrf"] = np.asarray(chrf_result_from_stats(items.chrf.stats, per_item)["scores"], dtype=np.float64)
+    return out
+
+
 @without_cyclic_gc
 def score(
     predictions: Sequence[str],
@@ -78,7 +264,8 @@ def score(
 
     Returns:
         ``{"bleu": compute_bleu(...) result, "rouge": compute_rouge(...) result, "chrf": compute_chrf(...) result}``
-        (only the requested keys); every value equals what the separate call returns.
+        (only the requested keys); every value equals what the separate call returns. It is
+        ``score_result(score_items(...))``.
 
     Raises:
         ValueError: an unknown metric name (listing the valid ones), or any error of the two calls (an empty
@@ -88,36 +275,5 @@ def score(
     Warns:
         the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for both metrics.
     """
-    metrics = check_metrics_and_options("score", metrics, METRICS, options)
-    rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}) if "rouge" in metrics else None
-    bleu_cfg = bleu_config(**{k: v for k, v in options.items() if k in BLEU_OPTIONS}) if "bleu" in metrics else None
-    chrf_cfg = None
-    if "chrf" in metrics:
-        refused = sorted(k for k in ("preset", "crosscheck") if k in options)
-        if refused:
-            raise TypeError(f"score(metrics=[..., 'chrf']): chrF has no {' or '.join(refused)}; score chrF in a "
-                            "separate call")
-        chrf_cfg = chrf_config(**{k: v for k, v in options.items() if k in CHRF_OPTIONS})
-    preds, refs = validate_inputs(predictions, references)
-    first = rouge_cfg or bleu_cfg or chrf_cfg
-    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
-                     words=rouge_cfg is not None or bleu_cfg is not None or chrf_cfg.uses_tokens)
-    limit = first.max_refs
-    if limit is not None:  # the same first references for both metrics, before the shared tokenisation
-        refs = first_references(refs, limit)
-    shared = None
-    if rouge_cfg is not None and rouge_cfg.preset is None:
-        both = bleu_cfg is not None and usable_for(
-            "shared_tokens", rouge_tokenizer=rouge_cfg.tokenizer, bleu_tokenizer=bleu_cfg.tokenizer,
-            sentence_split=rouge_cfg.sentence_split, bleu_crosscheck=bleu_cfg.crosscheck, bleu_preset=bleu_cfg.preset)
-        shared = SharedTokens(preds, refs, rouge_cfg.tokenizer, rouge_cfg.sentence_split,
-                              bleu_max_order=bleu_cfg.max_order if both else None)
-    out: Dict[str, dict] = {}
-    if rouge_cfg is not None:
-        out["rouge"] = rouge_result(rouge_items(preds, refs, rouge_cfg, shared=shared), rouge_cfg)
-    if bleu_cfg is not None:
-        on_shared = shared if shared is not None and shared.bleu_max_order is not None else None
-        out["bleu"] = bleu_result(bleu_items(preds, refs, bleu_cfg, shared=on_shared), bleu_cfg)
-    if chrf_cfg is not None:  # (refs already cut to max_refs: the config's own limit changes nothing more)
-        out["chrf"] = chrf_result(chrf_items(preds, refs, chrf_cfg), chrf_cfg)
-    return {m: out[m] for m in metrics}
+    config = score_config(metrics, **options)
+    return score_result(score_items(predictions, references, config), config)

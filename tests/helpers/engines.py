@@ -1,0 +1,77 @@
+"""Shared parts of the engine adapters' tests (``tests/adapters/engines/``): the engine module or one skip line, the
+real rows they score, and every tokenizer and preset :func:`zheval.score` accepts.
+
+Ray and PySpark are heavy and live in their own virtual environment (``.ci/engines`` builds it and runs these tests
+with ``ZHEVAL_REQUIRE_ENGINES=1``, under which a missing engine is a failure); in the main suite the tests skip with
+one line per engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+
+import pytest
+
+from . import crosswoz_items, read_jsonl
+
+__all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id"]
+
+REQUIRE_ENGINES = os.environ.get("ZHEVAL_REQUIRE_ENGINES", "").strip().lower() in ("1", "true", "yes")
+"""``ZHEVAL_REQUIRE_ENGINES=1`` (``.ci/engines``): a missing Ray or PySpark fails instead of skipping."""
+
+
+def engine_or_skip(module: str, extra: str):
+    """Import ``module`` (``"ray"``, ``"pyspark"``) or skip the calling test module with one line (fail under
+    ``ZHEVAL_REQUIRE_ENGINES=1``)."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError:
+        message = (f"{module} is not installed: the {extra} adapter's tests run in .ci/engines (its own venv; "
+                   "ZHEVAL_REQUIRE_ENGINES=1 makes this a failure)")
+        if REQUIRE_ENGINES:
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message, allow_module_level=True)
+
+
+def real_rows() -> list[dict]:
+    """Rows of the shared real data (skipped without it; fails under ``CI=true``): the CrossWOZ same-query groups
+    as leave-one-out items (2-4 references, ragged), 300 CrossWOZ single-turn rows (query vs the system reply) and
+    100 CSL rows (a cut of the abstract vs the title). Each row: ``id``, ``prediction``, ``references``
+    (``list[str]``), ``source`` (the file: a group column), ``bucket`` (``int`` 0-2 or ``None``: a group column
+    with a null group)."""
+    preds, refs = crosswoz_items(read_jsonl("crosswoz_same_query_groups.jsonl"))
+    ids = [f"sameq-{i}" for i in range(len(preds))]
+    sources = ["crosswoz_groups"] * len(preds)
+    for r in read_jsonl("crosswoz_single_turn.jsonl")[:300]:
+        preds.append(r["query"])
+        refs.append(list(r["responses"]))
+        ids.append(r["id"])
+        sources.append("crosswoz_single_turn")
+    for i, r in enumerate(read_jsonl("csl_ts_test.jsonl")[:100]):
+        preds.append(r["document"][: max(1, len(r["summary"]) + (i % 9) - 4)])
+        refs.append([r["summary"]])
+        ids.append(r["id"])
+        sources.append("csl")
+    return [{"id": ids[i], "prediction": preds[i], "references": refs[i], "source": sources[i],
+             "bucket": None if i % 7 == 0 else i % 3} for i in range(len(preds))]
+
+
+#: ``(metrics, options)`` of every tokenizer name and every preset :func:`zheval.score` accepts (a preset with the
+#: metrics it serves), and the options whose reduction depends on the item order or on per-item columns.
+CASES = (
+    [(("bleu", "rouge"), {"tokenizer": t}) for t in ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char",
+                                                      "llamafactory-jieba", "opencompass-jieba", "glm4-jieba")]
+    + [(("rouge",), {"preset": "rouge155"}), (("bleu", "rouge"), {"preset": "llamafactory"}),
+       (("rouge",), {"preset": "opencompass-jieba-rouge"}), (("rouge",), {"preset": "longbench"}),
+       (("bleu", "rouge"), {"preset": "glm4"}), (("bleu",), {"preset": "sacrebleu-zh"})]
+    + [(("bleu", "rouge"), {"bootstrap": 200, "seed": 7, "return_precision_recall": True}),
+       (("bleu", "rouge"), {"rouge_types": ["rouge3", "rougeW", "rougeSU4"], "level": "sentence", "max_refs": 2,
+                            "tokenizer": "jieba", "bootstrap": 50})]
+)
+
+
+def case_id(case) -> str:
+    """A readable test id of a :data:`CASES` entry."""
+    metrics, options = case
+    return "+".join(metrics) + ":" + ",".join(f"{k}={v}" for k, v in options.items())

@@ -1,0 +1,297 @@
+"""What an engine's worker does with one batch of rows, and how the driver reduces the batches: shared by the Ray
+(:mod:`zheval.adapters.ray`) and Spark (:mod:`zheval.adapters.spark`) adapters, and free of both.
+
+::
+
+    worker:  Arrow batch ─columns─▶ texts ─score_items─▶ ScoreItems ─pickle─▶ one record (bytes) per batch
+    driver:  records, in row order ─▶ errors named by row ─▶ ScoreItems.concat ─▶ score_result (+ per group)
+
+* A worker never raises for bad input: it returns a record naming the batch-local rows (:func:`batch_record`), and
+  the driver, which knows each batch's row offset, raises the error of :func:`zheval.score` with the dataset's row
+  indices (``references[1234][0]``) and, with an id column, the row's id (:func:`reduce_records`). Every row is
+  scored or is an error; nothing is dropped.
+* Texts stay on the workers; the driver receives the per-item statistics (:class:`~zheval.compute.joint.ScoreItems`:
+  P/R/F per ROUGE type and one integer BLEU row per item) and reduces them with the library's own
+  :meth:`~zheval.compute.joint.ScoreItems.concat` and :func:`~zheval.compute.joint.score_result`, so every number
+  equals :func:`zheval.score` on the same rows in the same order.
+* The input guards (:func:`zheval.compute.guards.input_slips`) run on each batch's own sample; the driver issues each
+  kind of warning once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import re
+import threading
+import warnings
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
+
+from ..compute.guards import input_slips
+from ..compute.inputs import EmptyReferenceError, validate_inputs
+from ..compute.joint import ScoreConfig, ScoreItems, item_scores, score_result, score_items
+from ..results.reducers import group_indices
+
+__all__ = ["BatchRequest", "PackedRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
+           "check_columns", "pack_request", "check_config"]
+
+_INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
+
+#: Requests unpickled in this worker process, by the sha256 of their pickled bytes (content: the options, the
+#: tokenizer's name, options and dictionary hash), so that the batches of one call that a worker process runs share one
+#: tokenizer -- a jieba tokenizer loads its dictionary once per process, not once per batch. Only requests whose
+#: tokenizers are content-keyed are kept (never a user callable); at most 4, the oldest dropped.
+_WORKER_REQUESTS: "OrderedDict[str, BatchRequest]" = OrderedDict()
+_WORKER_REQUESTS_LOCK = threading.Lock()
+_WORKER_REQUESTS_MAX = 4
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    """What every worker needs: the checked options and the column names.
+
+    Attributes:
+        config: from :func:`zheval.compute.joint.score_config`.
+        prediction_column: ``str`` column of predictions. references_column: ``list<string>`` or ``string`` column.
+        group_column: optional column whose values name each row's group. id_column: optional column naming each
+            row in error messages.
+    """
+
+    config: ScoreConfig
+    prediction_column: str
+    references_column: str
+    group_column: Optional[str] = None
+    id_column: Optional[str] = None
+
+    @property
+    def columns(self) -> List[str]:
+        """The input columns the workers read."""
+        names = [self.prediction_column, self.references_column, self.group_column, self.id_column]
+        return list(dict.fromkeys(c for c in names if c is not None))
+
+
+def check_config(config: ScoreConfig, engine: str) -> None:
+    """Refuse what cannot be computed batch by batch.
+
+    Raises:
+        ValueError: ``crosscheck=True`` (a cross-check compares one process's tokens with the reference tool; its
+            items cannot be concatenated).
+    """
+    if config.crosscheck:
+        raise ValueError(f"crosscheck is not available through {engine}: the cross-check compares one process's "
+                         "tokens with the reference tool and its items cannot be merged; run zheval.score(..., "
+                         "crosscheck=True) on a sample of the rows")
+
+
+def check_columns(available: Sequence[str], request: BatchRequest, engine: str, *, per_item: bool) -> None:
+    """Raise ``ValueError`` naming a requested column the data lacks (listing the available ones), or, with
+    ``per_item``, an input column whose name a per-item score column would take."""
+    missing = [c for c in request.columns if c not in available]
+    if missing:
+        raise ValueError(f"{engine}: no column {', '.join(map(repr, missing))}; the columns are "
+                         f"{', '.join(map(repr, available))}")
+    if per_item:
+        taken = [c for c in score_columns(request.config) if c in available]
+        if taken:
+            raise ValueError(f"{engine}: per_item adds the score columns {', '.join(map(repr, taken))}, which the "
+                             "data already has; rename or drop them first")
+
+
+@dataclass(frozen=True)
+class PackedRequest:
+    """A :class:`BatchRequest` pickled once on the driver (``payload``) with the sha256 of those bytes (``key``);
+    :meth:`unpack` on a worker reuses the request already unpickled there for the same bytes."""
+
+    key: str
+    payload: bytes
+
+    def unpack(self) -> BatchRequest:
+        """The request (runs on a worker)."""
+        with _WORKER_REQUESTS_LOCK:
+            request = _WORKER_REQUESTS.get(self.key)
+        if request is not None:
+            return request
+        request = pickle.loads(self.payload)
+        tokenizers = [c.tokenizer for c in (request.config.rouge, request.config.bleu) if c is not None]
+        if all(t.content_keyed for t in tokenizers):
+            with _WORKER_REQUESTS_LOCK:
+                while len(_WORKER_REQUESTS) >= _WORKER_REQUESTS_MAX:
+                    _WORKER_REQUESTS.popitem(last=False)
+                _WORKER_REQUESTS[self.key] = request
+        return request
+
+
+def pack_request(request: BatchRequest, dumps: Callable[[Any], bytes], engine: str) -> PackedRequest:
+    """Pickle ``request`` with the engine's own pickler (``dumps``: cloudpickle) before any work is sent.
+
+    Raises:
+        TypeError: it cannot be pickled: names the tokenizer (the only user object in it) and how to fix it.
+    """
+    try:
+        payload = dumps(request)
+    except Exception as exc:  # cloudpickle raises TypeError, PicklingError, AttributeError ...
+        tok = request.config.first.tokenizer
+        raise TypeError(
+            f"{engine}: the tokenizer {tok.signature()!r} cannot be sent to the workers: pickling it failed "
+            f"({type(exc).__name__}: {exc}). Every worker receives the options by pickle (cloudpickle); build what "
+            "cannot be pickled (a jieba.Tokenizer, a lock, an open file, a model) inside the callable on first use, "
+            "or pass a tokenizer name (\"char\", \"jieba\", ...)") from exc
+    return PackedRequest(hashlib.sha256(payload).hexdigest(), payload)
+
+
+def _texts(table, request: BatchRequest):
+    preds = table.column(request.prediction_column).to_pylist()
+    refs = table.column(request.references_column).to_pylist()
+    return preds, refs
+
+
+def _located_error(preds: list, refs: list, exc: Exception) -> dict:
+    """The first row of a batch that fails on its own, as a record's error (the batch's error if none does)."""
+    for i in range(len(preds)):
+        try:
+            validate_inputs([preds[i]], [refs[i]])
+        except (TypeError, ValueError) as row_exc:
+            return {"kind": "input", "type": type(row_exc).__name__, "row": i,
+                    "message": _INDEXED.sub(lambda m: f"{m[1]}[{i}]", str(row_exc))}
+    return {"kind": "input", "type": type(exc).__name__, "row": None, "message": str(exc)}
+
+
+def batch_record(table, request: BatchRequest) -> bytes:
+    """The record of one batch (runs on a worker): its row count and per-item statistics, or the error of its
+    first bad row, pickled.
+
+    Args:
+        table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references as ``list<string>`` or
+            ``string``; nulls are errors, never dropped).
+        request: a :class:`BatchRequest`.
+
+    Returns:
+        ``bytes``: a pickled dict ``{"n", "items", "groups", "slips", "error", "ids"}`` read by :func:`reduce_records`.
+    """
+    preds, refs = _texts(table, request)
+    n = len(preds)
+    record: Dict[str, Any] = {"n": n, "items": None, "groups": None, "slips": [], "error": None, "ids": None}
+    if not n:
+        return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+    config = request.config
+    try:
+        record["items"] = score_items(preds, refs, config, warn=False)
+    except EmptyReferenceError as exc:
+        record["error"] = {"kind": "empty", "positions": exc.positions, "texts": exc.texts, "reasons": exc.reasons,
+                           "context": exc.context}
+    except (TypeError, ValueError) as exc:
+        record["error"] = _located_error(preds, refs, exc)
+    if record["error"] is not None:
+        if request.id_column is not None:
+            record["ids"] = table.column(request.id_column).to_pylist()
+        return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+    canon_preds, canon_refs = validate_inputs(preds, refs)
+    first = config.first
+    record["slips"] = input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies)
+    if request.group_column is not None:
+        record["groups"] = table.column(request.group_column).to_pylist()
+    return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _row_name(row: int, ids: Optional[dict], id_column: Optional[str]) -> str:
+    if ids is not None and row in ids:
+        return f"row {row} ({id_column} {ids[row]!r})"
+    return f"row {row}"
+
+
+def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str) -> Dict[str, Any]:
+    """The result of :func:`zheval.score` from the batches' records, in row order (runs on the driver).
+
+    Returns:
+        ``{metric: result}`` exactly as :func:`zheval.score` on the same rows in the same order; with a group column
+        also ``"groups"``: ``{group value: {metric: result}}`` in order of first appearance (``None`` is a group of
+        its own), each equal to :func:`zheval.score` on that group's rows.
+
+    Raises:
+        EmptyReferenceError: references without a token, every one named as ``references[row][j]`` with the dataset's
+            row index (and its id).
+        TypeError, ValueError: the first row that is not scorable (``predictions[row]``/``references[row][j]``, its
+            id), or no row at all.
+    """
+    offset, parts, groups = 0, [], []
+    empty_pos, empty_texts, empty_reasons, empty_context, id_of = [], [], [], "", {}
+    first_input, slips = None, {}
+    for blob in records:
+        rec = pickle.loads(blob)
+        err = rec["error"]
+        if err is not None:
+            if rec["ids"] is not None:
+                id_of.update({offset + i: v for i, v in enumerate(rec["ids"])})
+            if err["kind"] == "empty":
+                empty_pos += [(offset + i, j) for i, j in err["positions"]]
+                empty_texts += err["texts"]
+                empty_reasons += err["reasons"]
+                empty_context = err["context"]
+            elif first_input is None:
+                first_input = (err, offset)
+        elif rec["n"]:
+            parts.append(rec["items"])
+            if rec["groups"] is not None:
+                groups += rec["groups"]
+            for category, message in rec["slips"]:
+                slips.setdefault(category, message)
+        offset += rec["n"]
+    ids = id_of if request.id_column is not None else None
+    if first_input is not None:
+        err, base = first_input
+        exc_type = TypeError if err["type"] == "TypeError" else ValueError
+        if err["row"] is None:
+            raise exc_type(f"{engine}: {err['message']} (in the batch of rows {base}...)")
+        row = base + err["row"]
+        message = _INDEXED.sub(lambda m: f"{m[1]}[{row}]", err["message"])
+        raise exc_type(f"{engine}: {_row_name(row, ids, request.id_column)}: {message}")
+    if empty_pos:
+        locate = (lambda i: f"{request.id_column} {ids[i]!r}") if ids else None
+        raise EmptyReferenceError(empty_pos, empty_texts, empty_reasons, empty_context, locate=locate)
+    if not parts:
+        raise ValueError(f"{engine}: no items to score: the data has no rows")
+    for category, message in slips.items():
+        warnings.warn(f"{message} (found in a batch's sample)", category, stacklevel=3)
+    items = ScoreItems.concat(parts)
+    parts.clear()  # the driver keeps one copy of the items
+    out: Dict[str, Any] = score_result(items, request.config)
+    if request.group_column is not None:
+        out["groups"] = {g: score_result(items.select(idx), request.config) for g, idx in group_indices(groups).items()}
+    return out
+
+
+def score_columns(config: ScoreConfig) -> List[str]:
+    """The names of the per-item score columns (:func:`zheval.compute.joint.item_scores`), in order."""
+    names: List[str] = []
+    if config.rouge is not None:
+        for t in config.rouge.types:
+            names += [t, f"{t}_precision", f"{t}_recall"]
+    if config.bleu is not None:
+        names.append("bleu")
+    return names
+
+
+def batch_with_scores(table, request: BatchRequest):
+    """The batch with its per-item score columns appended (runs on a worker): a ``pyarrow.Table`` of the input rows
+    (every column kept) plus :func:`score_columns` (float64, 0-1).
+
+    Raises:
+        the input errors of :func:`zheval.compute.joint.score_items` (batch-local indices); the result pass, which
+        runs first, names the row.
+    """
+    import pyarrow as pa
+
+    if not isinstance(table, pa.Table):
+        table = pa.Table.from_batches([table])
+    preds, refs = _texts(table, request)
+    names = score_columns(request.config)
+    if not preds:
+        cols = {c: pa.array([], type=pa.float64()) for c in names}
+    else:
+        cols = {c: pa.array(v, type=pa.float64())
+                for c, v in item_scores(score_items(preds, refs, request.config, warn=False), request.config).items()}
+    for c in names:
+        table = table.append_column(c, cols[c])
+    return table
