@@ -103,6 +103,8 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
             row["mean"], row["ci"] = 100 * m, 100 * ci
         out.append(row)
     for k in range(1, len(systems)):
+        # an exact tie (identical outputs, delta 0) is "no difference", whatever the test's minimal p says
+        out[k]["no_difference"] = bool(paired) and out[k]["score"] == out[0]["score"]
         if paired == "bs":
             out[k]["p_value"] = paired_bootstrap(rows[0], rows[k], from_sums, paired_n, 0.95, seed)["p_value"]
         elif paired == "ar":
@@ -147,6 +149,7 @@ def format_systems(res: dict, width: int, fmt: str, score_only: bool, paired: Op
         for s in systems:
             if paired:
                 value = {"score": round(s["score"], width), "p_value": s["p_value"],
+                         "no_difference": s.get("no_difference", False),
                          "mean": None if s["mean"] is None else round(s["mean"], width),
                          "ci": None if s["ci"] is None else round(s["ci"], width)}
             else:
@@ -159,7 +162,10 @@ def format_systems(res: dict, width: int, fmt: str, score_only: bool, paired: Op
         if s["mean"] is not None:
             sc += f" ({s['mean']:.{width}f} ± {s['ci']:.{width}f})"
         if s["p_value"] is not None:
-            sc += f" (p = {s['p_value']:.4f})" + ("*" if s["p_value"] <= 0.05 else "")
+            if s.get("no_difference"):
+                sc += f" (p = {s['p_value']:.4f}, no difference)"
+            else:
+                sc += f" (p = {s['p_value']:.4f})" + ("*" if s["p_value"] <= 0.05 else "")
         cells.append(("Baseline: " if paired and i == 0 else "") + s["system"])
         cells.append(sc)
     head = ("System", name + (" (μ ± 95% CI)" if systems[0]["mean"] is not None else ""))
@@ -171,7 +177,8 @@ def format_systems(res: dict, width: int, fmt: str, score_only: bool, paired: Op
         test = (f"paired bootstrap resampling test with {res['paired_n']} resamples" if paired == "bs" else
                 f"paired approximate randomization test with {res['paired_n']} trials")
         lines += ["", f"{test} (seed and draws as sacrebleu's): each system against {systems[0]['system']}; "
-                      "p <= 0.05 marked with *"]
+                      "p <= 0.05 marked with *; a system that scores exactly as the baseline (delta 0) is 'no "
+                      "difference', never starred"]
     lines += ["", f"signature: {res['signature']}"]
     return "\n".join(lines) + "\n"
 

@@ -144,3 +144,20 @@ def test_errors_are_named(tmp_path):
     assert res.exit_code == 2 and "mutually exclusive" in res.output
     res = run_cli("chrf", ref, "-i", hyp, "-f", "latex")
     assert res.exit_code == 2 and "--format" in res.output
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_identical_systems_are_no_difference(tmp_path, test):
+    """Two identical systems: delta 0, so "no difference" and never starred, whatever the test's minimal p
+    (sacrebleu itself stars p = 1/(R + 1) here); JSON says so too."""
+    ref, a, b = tmp_path / "ref.txt", tmp_path / "a.txt", tmp_path / "b.txt"
+    ref.write_text("今天天气很好，我们去公园。\n这个软件需要更新。\n", encoding="utf-8")
+    a.write_text("今天天气不错，去公园吧。\n软件要更新了。\n", encoding="utf-8")
+    b.write_bytes(a.read_bytes())
+    res = run_cli("chrf", ref, "-i", a, b, f"--paired-{test}", "-f", "text")
+    assert res.exit_code == 0, res.output
+    row = [ln for ln in res.output.splitlines() if ln.strip().startswith(str(b))][0]
+    assert "no difference" in row and "*" not in row
+    res = run_cli("chrf", ref, "-i", a, b, f"--paired-{test}")
+    doc = json.loads(res.output)
+    assert doc[1]["chrF2"]["no_difference"] is True and doc[1]["chrF2"]["score"] == doc[0]["chrF2"]["score"]

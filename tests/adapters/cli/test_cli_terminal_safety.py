@@ -111,6 +111,10 @@ def test_score_data_compare_ceiling(tmp_path):
 def test_explain_table_json_with_and_without_colour(tmp_path, monkeypatch):
     data, a, _, rows = _duck(tmp_path, "生活咨询")
     monkeypatch.setenv("COLUMNS", "300")
+    # colours off the documented way, so matched runs print in [...] whatever an earlier test left in os.environ
+    monkeypatch.setenv("NO_COLOR", "1")
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
+        monkeypatch.delenv(name, raising=False)
     out = _ok(run_cli("explain", "-d", data, "-p", a, "--min-refs", 1))
     assert f"q{SHOWN}" in out  # the id
     assert "[好的]\\x1b[]0;TITLE]\\x07\\x1b[[2J]\\x9b[31m]\\r[[red]x[/red]]" in out  # matched runs in [...]
