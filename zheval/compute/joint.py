@@ -98,7 +98,8 @@ def score(
             "shared_tokens", rouge_tokenizer=rouge_cfg.tokenizer, bleu_tokenizer=bleu_cfg.tokenizer,
             sentence_split=rouge_cfg.sentence_split, bleu_crosscheck=bleu_cfg.crosscheck, bleu_preset=bleu_cfg.preset)
         shared = SharedTokens(preds, refs, rouge_cfg.tokenizer, rouge_cfg.sentence_split,
-                              bleu_max_order=bleu_cfg.max_order if both else None)
+                              bleu_max_order=bleu_cfg.max_order if both else None,
+                              sentences=rouge_cfg.needs_sentences)
     out: Dict[str, dict] = {}
     if rouge_cfg is not None:
         out["rouge"] = rouge_result(rouge_items(preds, refs, rouge_cfg, shared=shared), rouge_cfg)
