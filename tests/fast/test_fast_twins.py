@@ -34,7 +34,7 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.skip_bigrams:skip_bigram_totals",
                    "zheval.fast.skip_bigrams:skip_bigrams_fit", "zheval.tokenizers.jieba_rs:build_jieba_rs",
                    "zheval.tokenizers.jieba_rs:rjieba_version", "zheval.fast.slots:slot_key_chunks",
-                   "zheval.fast.slots:slot_keys_fit", "zheval.fast.slots:bits_for",
+                   "zheval.fast.slots:slot_keys_fit", "zheval.fast.slots:bits_for", "zheval.fast.slots:concat_ranges",
                    "zheval.fast.slot_lcs:mask_words", "zheval.fast.slot_bleu:bleu_slot_bits", "zheval.fast.keys:popcount64"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import slots as _slots
-from .slots import SlotLayout, _ranges, bits_for
+from .slots import SlotLayout, concat_ranges, bits_for
 
 __all__ = ["item_clipped_matches_sorted", "bleu_slot_bits"]
 
@@ -42,7 +42,7 @@ def _groups(key: np.ndarray, sb: int, pb: int):
     gsize[-1] = N - gstart[-1]
     sel = np.flatnonzero((((key[gstart] >> pb) & smask) == 0) & (gsize > 1))
     gst, gsz = gstart[sel], gsize[sel]
-    ke = key[_ranges(gst, gsz)]
+    ke = key[concat_ranges(gst, gsz)]
     gid = np.repeat(np.arange(len(sel), dtype=np.int64), gsz)
     m = len(ke)
     if m == 0:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SlotLayout", "pair_ngram_hits_sorted", "slot_key_chunks", "slot_keys_fit", "bits_for"]
+__all__ = ["SlotLayout", "pair_ngram_hits_sorted", "slot_key_chunks", "slot_keys_fit", "bits_for", "concat_ranges"]
 
 #: Bits of a sort key (non-negative int64).
 KEY_BITS = 63
@@ -38,7 +38,7 @@ def bits_for(x: int) -> int:
     return max(1, int(x).bit_length())
 
 
-def _ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
+def concat_ranges(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
     """Concatenated index ranges ``starts[k] .. starts[k] + lens[k] - 1``."""
     total = int(lens.sum())
     if total == 0:
@@ -89,7 +89,7 @@ class SlotLayout:
         self.slot_start = cum - lens
         N = int(cum[-1]) if len(cum) else 0
         self.N = N
-        self.tok = tokens[_ranges(offsets[slot_text], lens)] if N else np.zeros(0, dtype=np.int64)
+        self.tok = tokens[concat_ranges(offsets[slot_text], lens)] if N else np.zeros(0, dtype=np.int64)
         slot_item = np.repeat(np.arange(I, dtype=np.int64), ref_counts + 1)
         slot_side = np.zeros(I + P, dtype=np.int64)
         slot_side[self.ref_slot] = self.ref_slot - self.first_slot[self.pair_item]
@@ -221,7 +221,7 @@ def pair_ngram_hits_sorted(lay: SlotLayout, n: int, masks_words: int = 0):
         gst, gsz = _sorted_groups(key, sb + pb, pb, smask)
         if not len(gst):
             continue
-        ke = key[_ranges(gst, gsz)]
+        ke = key[concat_ranges(gst, gsz)]
         del key
         side = (ke >> pb) & smask
         gid = np.repeat(np.arange(len(gst), dtype=np.int64), gsz)
