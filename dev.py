@@ -25,7 +25,7 @@ PY = BIN / ("python.exe" if os.name == "nt" else "python")
 TARGETS = {
     # command: (pip install arguments, stamp name)
     "demo": (["-r", "requirements.txt"], "runtime"),
-    "test": (["-r", "requirements.txt", "-e", ".[test,trainer,space,bench]"], "test"),
+    "test": (["-r", "requirements.txt", "-e", ".[test,trainer,space,bench,docs]"], "test"),
 }
 
 

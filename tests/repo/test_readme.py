@@ -7,14 +7,11 @@ import re
 from pathlib import Path
 
 from helpers import REPO
+from helpers.docs import doc_section as section
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def section(heading: str) -> str:
-    start = README.index(heading)
-    nxt = re.search(r"^## ", README[start + len(heading):], flags=re.M)
-    return README[start: start + len(heading) + (nxt.start() if nxt else len(README))]
 
 
 def test_quick_start_is_exactly_two_commands_and_ci_runs_the_test_one():
@@ -45,7 +42,7 @@ def test_metric_modules_example_runs_from_repo_root():
 
 
 def test_tokenizer_example_output():
-    block = re.findall(r"```python\n(.*?)```", section("## Normalisation and tokenisation"), flags=re.S)[0]
+    block = re.findall(r"```python\n(.*?)```", section("# Normalisation and tokenisation"), flags=re.S)[0]
     code, expected = block.rsplit("\n# ", 1)
     ns: dict = {}
     exec(compile(code.rsplit("\n", 1)[0], "README:tokenizer", "exec"), ns)
@@ -104,3 +101,59 @@ def test_leaderboard_presets_example_equals_the_real_code():
     with tempfile.TemporaryDirectory() as tmp:
         assert ns["lb"]["longbench_rouge_l"] == run_longbench(Path(tmp), preds, refs)["score"]
     assert "|preset:longbench|" in ns["lb"]["signature"]
+
+
+def test_readme_is_a_short_front_door():
+    assert len(README.splitlines()) <= 300
+
+
+def test_first_look_python_examples_run_and_their_comments_are_true(capsys):
+    blocks = re.findall(r"```python\n(.*?)```", section("## A first look"), flags=re.S)
+    assert len(blocks) == 2
+    ns: dict = {}
+    exec(compile(blocks[0], "README:first-look-library", "exec"), ns)
+    rouge_line = capsys.readouterr().out.splitlines()[0]
+    # item 1 by hand: 猫坐在垫子上 (6 chars) vs 猫趴在垫子上面 (7): 5 shared → F 10/13; item 2: 不客气，祝您玩得愉快！
+    # (11 tokens) best against 不用客气，祝您愉快！ (10): 不 客 气 ， 祝 您 愉 快 ！ = 9 shared → F 18/21
+    assert rouge_line.startswith(f"{round((10 / 13 + 18 / 21) / 2, 4)} ['nrefs:var', 'tok:char']")
+    import zheval
+
+    assert ns["both"]["bleu"] == zheval.compute_bleu(ns["predictions"], ns["references"])
+    exec(compile(blocks[1], "README:first-look-explain", "exec"), {})
+    # 请把包裹放进智能柜 vs 请把包裹放进快递柜: 7 of 9 characters shared, F = 7/9
+    assert capsys.readouterr().out.strip() == "multi_ref='max': reference 0 has the highest F (0.7778) of 2 references"
+
+
+def test_first_look_commands_run(tmp_path, monkeypatch):
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from zheval.adapters.duck import sample_files
+    from zheval.cli import app
+
+    with sample_files() as f:
+        shutil.copy(f["data"], tmp_path / "test.jsonl")
+        for name in ("preds.jsonl", "A.jsonl"):
+            shutil.copy(f["predictions"], tmp_path / name)
+        shutil.copy(f["predictions_short"], tmp_path / "B.jsonl")
+    data = [__import__("json").loads(x) for x in (tmp_path / "test.jsonl").read_text("utf-8").splitlines() if x]
+    preds = {__import__("json").loads(x)["id"]: __import__("json").loads(x)["prediction"]
+             for x in (tmp_path / "preds.jsonl").read_text("utf-8").splitlines() if x}
+    kept = [r for r in data if preds[r["id"]].strip()]
+    (tmp_path / "ref.txt").write_text("".join(r["responses"][0] + "\n" for r in kept), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("".join(preds[r["id"]] + "\n" for r in kept), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    block = re.search(r"```bash\n(.*?)```", section("## A first look"), flags=re.S).group(1)
+    lines = [ln.split("  #")[0].strip() for ln in block.splitlines() if ln.strip()]
+    assert len(lines) == 5
+    runner = CliRunner()
+    import shlex
+
+    for line in lines:
+        args = shlex.split(line)
+        assert args[0] == "zheval"
+        extra = {"score": ["--bootstrap", "0"], "compare": ["--resamples", "200"]}.get(args[1], [])
+        res = runner.invoke(app, args[1:] + extra, catch_exceptions=False)
+        assert res.exit_code == 0, (line, res.output)
+    assert (tmp_path / "report.html").is_file()

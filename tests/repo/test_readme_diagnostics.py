@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import re
 
-from helpers import REPO
+from helpers import REPO  # noqa: F401
+from helpers.docs import doc_section
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
 def test_diagnostics_example_runs():
-    start = README.index("## Diagnostics")
-    end = README.index("\n## ", start + 5)
-    code = re.search(r"```python\n(.*?)```", README[start:end], flags=re.S).group(1)
+    text = doc_section("## Diagnostics")
+    code = re.search(r"```python\n(.*?)```", text, flags=re.S).group(1)
     ns: dict = {}
     exec(compile(code, "README:diagnostics", "exec"), ns)
     b, report = ns["b"], ns["report"]
@@ -21,4 +20,4 @@ def test_diagnostics_example_runs():
     assert b["reference_limit"]["max_refs"] == 3 and "|maxrefs:3|" in report.signatures["bleu"]
     assert set(b["diversity"][0]["distinct"]) == {"distinct_1", "distinct_2"}
     assert len(b["folds"]["metrics"]["bleu"]["folds"]) == 5
-    assert "docs/diagnostics.md" in README[start:end]
+    assert "docs/diagnostics.md" in text

@@ -1,5 +1,5 @@
 """README "Which door?": every row's example runs (on files made from the embedded 小黄鸭 sample), every link
-reaches a README section, and the examples of the records and text-file sections run too, with their numbers
+reaches a section of a docs page, and the examples of the records and text-file sections run too, with their numbers
 checked against the library and sacrebleu."""
 
 from __future__ import annotations
@@ -10,25 +10,18 @@ import re
 import shlex
 import subprocess
 import sys
-import unicodedata
 
 import pytest
 from typer.testing import CliRunner
 
 from helpers import REPO
+from helpers.docs import doc_section as section
+from helpers.docs import page_headings
 from zheval.cli import app
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 runner = CliRunner()
 
-#: Rows whose section is written by the lm-eval / OpenCompass / presets work (branches harness, presets).
-OTHER_SECTIONS = ("lm-evaluation-harness", "OpenCompass", "Leaderboard presets")
-
-
-def section(heading: str) -> str:
-    start = README.index(heading)
-    nxt = re.search(r"^## ", README[start + len(heading):], flags=re.M)
-    return README[start: start + len(heading) + (nxt.start() if nxt else len(README))]
 
 
 def door_rows() -> list[dict]:
@@ -37,22 +30,12 @@ def door_rows() -> list[dict]:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) != 4 or cells[0] in ("you have",) or set(cells[0]) <= {"-"}:
             continue
-        link = re.fullmatch(r"\[(.+)\]\(#(.+)\)", cells[3])
-        assert link, f"the last cell of a door row is a link to a README section: {cells[3]!r}"
+        link = re.fullmatch(r"\[(.+)\]\((docs/[^#)]+\.md)#(.+)\)", cells[3])
+        assert link, f"the last cell of a door row is a link to a section of a docs page: {cells[3]!r}"
         code = re.fullmatch(r"`(.+)`", cells[2])
         rows.append({"have": cells[0], "example": code.group(1) if code else None, "title": link.group(1),
-                     "anchor": link.group(2)})
+                     "page": link.group(2), "anchor": link.group(3)})
     return rows
-
-
-def slug(heading: str) -> str:
-    """GitHub's anchor of a heading: lower case, punctuation other than - and _ removed, spaces to -."""
-    text = heading.strip().lower()
-    text = "".join(c for c in text if c in "-_ " or unicodedata.category(c)[0] in "LN")
-    return text.replace(" ", "-")
-
-
-HEADINGS = {slug(h): h for h in re.findall(r"^#{2,3} (.+)$", README, flags=re.M)}
 
 
 @pytest.fixture()
@@ -119,11 +102,12 @@ def test_the_table_has_every_door_once():
 
 
 @pytest.mark.parametrize("row", door_rows(), ids=lambda r: r["title"])
-def test_each_row_links_a_readme_section(row):
-    if row["title"] in OTHER_SECTIONS and row["anchor"] not in HEADINGS:
-        pytest.skip(f"README section {row['title']!r} is written with its adapter (branches harness / presets)")
-    assert row["anchor"] in HEADINGS, f"no README heading with the anchor #{row['anchor']}"
-    assert HEADINGS[row["anchor"]].startswith(row["title"])
+def test_each_row_links_a_docs_section(row):
+    page = REPO / row["page"]
+    assert page.is_file(), f"no docs page {row['page']}"
+    headings = page_headings(page)
+    assert row["anchor"] in headings, f"no heading with the anchor #{row['anchor']} in {row['page']}"
+    assert headings[row["anchor"]].startswith(row["title"])
 
 
 def test_command_rows_run(scenario):

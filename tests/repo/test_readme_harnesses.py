@@ -1,4 +1,4 @@
-"""README.md's "lm-evaluation-harness" and "OpenCompass" sections run as written (from the repository root, as
+"""The "lm-evaluation-harness: a first run" and "OpenCompass: a first run" sections of docs/harnesses.md run as written (from the repository root, as
 documented) and give zheval's numbers on the same pairs; the example task YAML they name is the one in examples/."""
 
 from __future__ import annotations
@@ -9,16 +9,12 @@ import re
 
 import pytest
 from helpers import REPO
+from helpers.docs import doc_section as section
 
 import zheval
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def section(heading: str) -> str:
-    start = README.index(heading + "\n")
-    nxt = re.search(r"^## ", README[start + len(heading):], flags=re.M)
-    return README[start: start + len(heading) + (nxt.start() if nxt else len(README))]
 
 
 def _python_block(heading: str) -> str:
@@ -27,7 +23,7 @@ def _python_block(heading: str) -> str:
 
 def test_lm_eval_example_runs_offline_and_equals_zheval():
     pytest.importorskip("lm_eval", reason="lm-eval is in the test extra")
-    code = _python_block("## lm-evaluation-harness")
+    code = _python_block("## lm-evaluation-harness: a first run")
     cwd = os.getcwd()
     os.chdir(REPO)  # the example task's data_files path is relative to the repository root, as documented
     try:
@@ -45,15 +41,15 @@ def test_lm_eval_example_runs_offline_and_equals_zheval():
         assert isinstance(scores[f"zheval_{t}_char_stderr,none"], float)
     assert scores["zheval_bleu_char,none"] == zheval.compute_bleu(preds, refs)["bleu"]
     # the bash line names the same task and folder
-    assert "--include_path examples/lm_eval --tasks zheval_zh_example" in section("## lm-evaluation-harness")
+    assert "--include_path examples/lm_eval --tasks zheval_zh_example" in section("## lm-evaluation-harness: a first run")
     assert "task: zheval_zh_example" in (REPO / "examples/lm_eval/zheval_zh_example.yaml").read_text("utf-8")
 
 
 def test_opencompass_example_runs_and_equals_zheval_times_100():
     ns: dict = {}
-    exec(compile(_python_block("## OpenCompass"), "README:OpenCompass", "exec"), ns)
+    exec(compile(_python_block("## OpenCompass: a first run"), "README:OpenCompass", "exec"), ns)
     p, r = ns["predictions"], ns["references"]
     assert ns["rouge"]["rouge1"] == 100 * zheval.compute_rouge(p, r, tokenizer="jieba")["rouge1"]
     assert ns["bleu"]["bleu"] == 100 * zheval.compute_bleu(p, r)["bleu"]
     assert ns["rouge"]["details"][0]["answer"] == r[0]
-    assert 'evaluator=dict(type=ZhevalRougeEvaluator, tokenizer="jieba")' in section("## OpenCompass")
+    assert 'evaluator=dict(type=ZhevalRougeEvaluator, tokenizer="jieba")' in section("## OpenCompass: a first run")

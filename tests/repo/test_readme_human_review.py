@@ -14,15 +14,12 @@ import shutil
 from typer.testing import CliRunner
 
 from helpers import REPO
+from helpers.docs import doc_section as section
 from zheval.cli import app
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
-def section(heading: str) -> str:
-    start = README.index(heading)
-    nxt = re.search(r"^## ", README[start + len(heading):], flags=re.M)
-    return README[start: start + len(heading) + (nxt.start() if nxt else len(README))]
 
 
 def commands(heading: str) -> list[list[str]]:

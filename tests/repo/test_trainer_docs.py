@@ -1,5 +1,4 @@
-"""The code in docs/trainer.md (and in README.md once its "Use in a Trainer" / "Scale-out" sections are pasted) is
-byte for byte the snippet files that tests/adapters/trainer/test_trainer_runs.py and
+"""The code in docs/trainer.md ("Use in a Trainer", "Scale-out") is byte for byte the snippet files that tests/adapters/trainer/test_trainer_runs.py and
 tests/adapters/evaluate/test_distributed_eval.py execute."""
 
 from __future__ import annotations
@@ -32,10 +31,3 @@ def test_docs_code_is_the_executed_snippet(heading):
     docs = (REPO / "docs" / "trainer.md").read_text(encoding="utf-8")
     assert python_block_after(docs, heading) == SNIPPETS[heading].read_text(encoding="utf-8")
 
-
-@pytest.mark.parametrize("heading", list(SNIPPETS))
-def test_readme_code_is_the_executed_snippet(heading):
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    block = python_block_after(readme, heading)
-    assert block is not None, f"README.md lost its {heading!r} section"
-    assert block == SNIPPETS[heading].read_text(encoding="utf-8")

@@ -444,8 +444,9 @@ def compute_bleu(predictions: Sequence[str], references: Sequence[Any], **option
             reason for the Hub bleu module's ``smooth``), a non-int ``seed``.
 
     Warns:
-        :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.compute.guards`): ``tokenizer="none"`` on
-        unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
+        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a :class:`zheval.ZhevalWarning`, once
+            per call; :mod:`zheval.compute.guards`).
+        ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
     config = bleu_config(**options)
     preds, refs = validate_inputs(predictions, references)

@@ -433,10 +433,11 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         corpus score of all items) and ``"corpus_bleu_without_item"`` (the corpus score of the others).
 
     Raises:
-        the metrics' errors: TypeError/ValueError of :func:`~zheval.compute.inputs.validate_inputs` (naming
-        ``predictions[i]`` / ``references[i][j]``), :class:`~zheval.compute.inputs.EmptyReferenceError`, the option
-        errors of the configs; ValueError for an unknown metric, or an index that is not an item; TypeError for an
-        unknown option.
+        TypeError: a bad input of :func:`~zheval.compute.inputs.validate_inputs` (naming ``predictions[i]`` /
+            ``references[i][j]``), or an unknown option.
+        ValueError: a bad input or option value (the configs' checks), an unknown metric, or an index that is not
+            an item.
+        EmptyReferenceError: a reference without tokens (:class:`~zheval.compute.inputs.EmptyReferenceError`).
     """
     metrics, rouge_cfg, bleu_cfg, corpus_cfg = _configs(metrics, options)
     preds, refs = validate_inputs(predictions, references)
@@ -535,8 +536,9 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
         a JSON-serialisable dict (scores on the 0-1 scale).
 
     Raises:
-        the metrics' errors, as :func:`explain_items` (indices name item 0: ``predictions[0]``,
-        ``references[0][j]``).
+        TypeError: as :func:`explain_items` (indices name item 0: ``predictions[0]``, ``references[0][j]``).
+        ValueError: as :func:`explain_items`.
+        EmptyReferenceError: as :func:`explain_items`.
     """
     expl = explain_items([prediction], [references], metrics=metrics, **options)[0]
     if "bleu" in expl:

@@ -547,8 +547,9 @@ def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **optio
             for the Hub rouge module's ``use_stemmer``), a non-int ``seed``.
 
     Warns:
-        :class:`zheval.ZhevalWarning` subclasses, once per call (:mod:`zheval.compute.guards`): ``tokenizer="none"`` on
-        unsegmented Chinese; Traditional vs Simplified texts with ``t2s`` off.
+        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a :class:`zheval.ZhevalWarning`, once
+            per call; :mod:`zheval.compute.guards`).
+        ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
     config = rouge_config(**options)
     preds, refs = validate_inputs(predictions, references)
