@@ -12,7 +12,6 @@ import numpy as np
 from ..fast import usable_for
 from ..fast.bleu import layout_stats
 from ..fast.index import CorpusLayout
-from ..fast.slots import SlotLayout
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import TokenizedCorpus, tokenize_corpus
@@ -73,9 +72,8 @@ class SharedTokens:
             # key this corpus (then BLEU counts per text and reads the pairs' hits off the same pass); otherwise
             # ROUGE's own pass (zheval.fast.slots) counts them
             lay = self.layout
-            slots = SlotLayout(*lay.flat(), lay.hyp, lay.ref, lay.ref_counts, lay.vocab_size)
-            if usable_for("slot_bleu", slot_layout=slots):
-                self._bleu = (layout_stats(lay, n, slots=slots), None)
+            if usable_for("slot_bleu", corpus_layout=lay):
+                self._bleu = (layout_stats(lay, n), None)
             else:
                 self._bleu = layout_stats(lay, n, pair_orders=n)
         return self._bleu

@@ -112,9 +112,11 @@ def usable_for(task: str, **request) -> bool:
       :mod:`zheval.fast.slot_bleu` can key this :class:`~zheval.fast.slots.SlotLayout`'s order-``order`` n-grams
       in 63 bits, one item at a time at least (:func:`zheval.fast.slots.slot_keys_fit`); else the per-text-count
       twins of :mod:`zheval.fast.ngrams` and :mod:`zheval.fast.lcs` run.
-    * ``"slot_bleu"`` (``slot_layout``): :func:`zheval.fast.slot_bleu.item_clipped_matches_sorted` can key every
-      order of this layout's BLEU matches in 63 bits (:func:`zheval.fast.slot_bleu.bleu_slot_bits`); else
-      :func:`zheval.fast.ngrams.item_clipped_hits_orders` counts them.
+    * ``"slot_bleu"`` (``corpus_layout``): :func:`zheval.fast.slot_bleu.item_clipped_matches_sorted` counts the
+      BLEU matches of this :class:`~zheval.fast.index.CorpusLayout`: every order's keys fit in 63 bits and its
+      items' texts hold at most :data:`zheval.fast.slot_bleu.MAX_SPREAD` times the distinct texts' tokens
+      (:func:`zheval.fast.slot_bleu.slot_bleu_fits`); else :func:`zheval.fast.ngrams.item_clipped_hits_orders`
+      counts them on the distinct texts (cheaper where texts repeat much).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -141,11 +143,9 @@ def _decide(task: str, request: dict) -> bool:
 
         return slot_keys_fit(request["slot_layout"], request["order"], request["with_pos"])
     if task == "slot_bleu":
-        from . import slots
-        from .slot_bleu import bleu_slot_bits
+        from .slot_bleu import slot_bleu_fits
 
-        lay = request["slot_layout"]
-        return bleu_slot_bits(lay) + lay.ib <= slots.KEY_BITS
+        return slot_bleu_fits(request["corpus_layout"])
     if task == "union_lcs":
         from .union_lcs import MAX_WORDS
 

@@ -56,7 +56,7 @@ def corpus_stats(
     return layout_stats(CorpusLayout.from_token_sequences(hypotheses, references), max_order)
 
 
-def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0, slots: "SlotLayout | None" = None):
+def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0):
     """Per-item statistics (as :func:`corpus_stats`) of a :class:`zheval.fast.index.CorpusLayout`, all items at once.
 
     Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
@@ -71,7 +71,6 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0,
         pair_orders: also return the ROUGE-N hits ``sum_g min(c_hyp(g), c_ref(g))`` of every (prediction,
             reference) pair for orders ``1..pair_orders``, from the same pass
             (:func:`zheval.fast.ngrams.item_clipped_hits_orders`); :func:`zheval.compute.joint.score` gives them to ROUGE.
-        slots: the layout's :class:`zheval.fast.slots.SlotLayout` when the caller has built it (else built here).
     Returns:
         ``(n_items, 3 + 2 * max_order)`` int64 matrix; with ``pair_orders``, ``(matrix, pair_hits)`` where
         ``pair_hits`` is ``(n_pairs, min(pair_orders, max_order))`` int64 in the layout's pair order.
@@ -92,12 +91,10 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0,
     out[:, SHORTEST_REF_LEN] = np.minimum.reduceat(ref_len, starts)
     for n in range(1, max_order + 1):
         out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
-    if not pair_orders:
-        if slots is None:
-            slots = SlotLayout(*layout.flat(), layout.hyp, layout.ref, layout.ref_counts, layout.vocab_size)
-        if usable_for("slot_bleu", slot_layout=slots):
-            out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = item_clipped_matches_sorted(slots, max_order)
-            return out
+    if not pair_orders and usable_for("slot_bleu", corpus_layout=layout):
+        slots = SlotLayout(*layout.flat(), layout.hyp, layout.ref, layout.ref_counts, layout.vocab_size)
+        out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = item_clipped_matches_sorted(slots, max_order)
+        return out
     layout.ngram_counts(max_order)  # every order in one pass
     tables = [layout.ngram_counts(n) for n in range(1, max_order + 1)]
     hits = item_clipped_hits_orders(tables, layout.hyp, layout.ref, layout.pair_item, max_order, pair_orders)

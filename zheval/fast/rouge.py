@@ -219,9 +219,11 @@ def _slot_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool,
     left = []
     lcs = None
     masks = None
-    words = mask_words(slot) if want_lcs else 0
-    if want_lcs and not usable_for("slot_keys", slot_layout=slot, order=1, with_pos=True):
+    # the LCS from the unigram sort's masks where that sort runs anyway (ROUGE-1 counted here); otherwise the
+    # per-text masks of zheval.fast.lcs (cheaper when the unigram hits came from BLEU's pass)
+    if 1 not in orders or not usable_for("slot_keys", slot_layout=slot, order=1, with_pos=True):
         want_lcs = False
+    words = mask_words(slot) if want_lcs else 0
     for n in orders:
         if not usable_for("slot_keys", slot_layout=slot, order=n, with_pos=(n == 1 and bool(words))):
             left.append(n)
@@ -285,7 +287,7 @@ def corpus_rouge_scores(
     orders = sorted({rt.n for rt in types if rt.kind == "N" and rt.n not in given}
                     | ({1} if "SU" in kinds and 1 not in given else set()))
     slot_lcs = None
-    if orders or "L" in kinds or "Lsum" in kinds:
+    if orders:
         orders, slot_lcs = _slot_pass(lay, u_hyp, u_ref, inverse, orders, "L" in kinds or "Lsum" in kinds, given)
     hits_l = hits_s = None
     if "L" in kinds or "Lsum" in kinds:

@@ -15,15 +15,46 @@ import numpy as np
 from . import slots as _slots
 from .slots import SlotLayout, concat_ranges, bits_for
 
-__all__ = ["item_clipped_matches_sorted", "bleu_slot_bits"]
+__all__ = ["item_clipped_matches_sorted", "bleu_slot_bits", "bleu_key_bits", "slot_bleu_fits", "MAX_SPREAD"]
+
+
+def bleu_key_bits(vb: int, sb: int, pb: int, ib: int, n_entries: int) -> int:
+    """Key bits :func:`item_clipped_matches_sorted` needs for a layout of ``n_entries`` entries with ``vb``-bit
+    tokens, ``sb``-bit sides, ``pb``-bit positions and ``ib``-bit items (the widest order: 1 and 2 keyed by
+    n-gram and item, >= 3 by their prefix group, at most ``n_entries``, and their last token)."""
+    entries = bits_for(max(n_entries - 1, 0))
+    order2 = 2 * vb if 2 * vb <= _slots.KEY_BITS - sb - pb - 1 else entries
+    return max(vb + ib, order2 + ib, entries + vb) + sb + pb
 
 
 def bleu_slot_bits(lay: SlotLayout) -> int:
-    """Key bits :func:`item_clipped_matches_sorted` needs besides the item field (the widest order's n-gram, side
-    and position fields); the items fit when ``bits_for(n_items - 1)`` adds at most ``63 - this``."""
-    entries = bits_for(max(lay.N - 1, 0))
-    order2 = 2 * lay.vb if 2 * lay.vb <= _slots.KEY_BITS - lay.sb - lay.pb - 1 else entries
-    return max(lay.vb, order2, entries + lay.vb - lay.ib) + lay.sb + lay.pb
+    """Key bits :func:`item_clipped_matches_sorted` needs besides the item field; the layout fits when this plus
+    ``lay.ib`` is at most 63."""
+    return bleu_key_bits(lay.vb, lay.sb, lay.pb, lay.ib, lay.N) - lay.ib
+
+
+#: Largest ratio of a slot layout's entries to the distinct texts' tokens for which the one-sort twin is used:
+#: when texts repeat much (W1: 17 item texts per distinct text), the per-text counts of
+#: :func:`zheval.fast.ngrams.item_clipped_hits_orders` cost less than sorting every item's copy.
+MAX_SPREAD = 4
+
+
+def slot_bleu_fits(layout) -> bool:
+    """Whether :func:`item_clipped_matches_sorted` should count BLEU for a :class:`zheval.fast.index.CorpusLayout`:
+    its slot layout's keys fit in 63 bits and it holds at most :data:`MAX_SPREAD` times the distinct texts'
+    tokens (computed from the layout's lengths, before any slot layout is built)."""
+    lengths = layout.lengths
+    if not len(layout.hyp):
+        return True
+    n_entries = int(lengths[layout.hyp].sum() + lengths[layout.ref].sum())
+    if n_entries > MAX_SPREAD * max(int(lengths.sum()), 1):
+        return False
+    longest = max(int(lengths[layout.hyp].max()), int(lengths[layout.ref].max()))
+    vb = bits_for(max(int(layout.vocab_size), 1) - 1)
+    sb = bits_for(int(layout.ref_counts.max()))
+    pb = bits_for(max(longest - 1, 0))
+    ib = bits_for(len(layout.hyp) - 1)
+    return bleu_key_bits(vb, sb, pb, ib, n_entries) <= _slots.KEY_BITS
 
 
 def _groups(key: np.ndarray, sb: int, pb: int):
