@@ -37,6 +37,44 @@ def test_positions_are_rouge_scores_lcs(ref, can):
     assert len(pos) == lcs_length(ref, can)
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from("abc"), max_size=40), st.lists(st.sampled_from("abc"), max_size=40))
+def test_positions_with_checkpointed_rows_are_rouge_scores_lcs(ref, can):
+    # every pair above the limit: rows kept every ceil(sqrt(m))-th and recomputed block by block while walking back
+    import zheval.definitions.lcs as lcs
+
+    old = lcs.ROWS_BITS_LIMIT
+    lcs.ROWS_BITS_LIMIT = -1
+    try:
+        assert lcs_ref_positions(ref, can) == rs.lcs_ind(ref, can)
+    finally:
+        lcs.ROWS_BITS_LIMIT = old
+
+
+def test_long_pair_positions_in_bounded_memory():
+    # 3,000 x 3,000 tokens over a small alphabet (many ties): the checkpointed walk keeps ~2 sqrt(m) rows, not m
+    import random
+    import tracemalloc
+
+    import zheval.definitions.lcs as lcs
+
+    rnd = random.Random(4)
+    ref = [rnd.choice("abcd") for _ in range(3000)]
+    can = [rnd.choice("abcd") for _ in range(3000)]
+    want = lcs_ref_positions(ref, can)  # all rows (below the limit)
+    old = lcs.ROWS_BITS_LIMIT
+    lcs.ROWS_BITS_LIMIT = -1
+    try:
+        tracemalloc.start()
+        got = lcs_ref_positions(ref, can)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    finally:
+        lcs.ROWS_BITS_LIMIT = old
+    assert got == want == rs.lcs_ind(ref, can)
+    assert peak < 3000 * 3000 / 8 / 4  # well under a quarter of all rows' bytes (1.1 MB)
+
+
 @settings(max_examples=100, deadline=None)
 @given(small_text, small_text)
 def test_rows_give_dp_rows(a, b):

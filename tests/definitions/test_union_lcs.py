@@ -152,3 +152,51 @@ def test_union_with_a_small_stop_mask_budget(monkeypatch):
                for _ in range(rng.randint(1, 6))]
         ref.append(list(can[-1]))  # contained in the last candidate sentence: known only after the others
         assert union_lcs_ref_positions(ref, can) == rouge_score_unions(ref, can)
+
+
+@settings(max_examples=200, deadline=None)
+@given(sentence_lists, st.lists(st.lists(st.sampled_from("abcd"), max_size=40), min_size=1, max_size=4))
+def test_union_positions_with_checkpointed_stop_masks(ref_sents, can_sents):
+    # every candidate sentence over the stop-mask budget: its stops are recomputed block by block from every
+    # ceil(sqrt(n))-th column state (one long sentence against another would otherwise hold n masks)
+    old = lcs_module._HELD_STOPS_MAX
+    lcs_module._HELD_STOPS_MAX = -1
+    try:
+        got = union_lcs_ref_positions(ref_sents, can_sents)
+        tokens, text_lcs = union_lcs_tokens(ref_sents, can_sents)
+    finally:
+        lcs_module._HELD_STOPS_MAX = old
+    assert got == rouge_score_unions(ref_sents, can_sents)
+    assert Counter(tokens) == Counter(r[i] for r, pos in zip(ref_sents, got) for i in pos)
+    whole_ref = [t for r in ref_sents for t in r]
+    whole_can = [t for c in can_sents for t in c]
+    assert text_lcs == (rs._lcs_table(whole_ref, whole_can)[-1][-1] if whole_ref and whole_can else 0)
+
+
+@pytest.mark.parametrize("block", [1, 16])
+def test_checkpointed_stop_masks_in_blocks(monkeypatch, block):
+    rng = random.Random(11)
+    ref = [[rng.randrange(3) for _ in range(rng.randint(0, 30))] for _ in range(8)]
+    can = [[rng.randrange(3) for _ in range(rng.randint(1, 120))] for _ in range(3)]
+    expected = rouge_score_unions(ref, can)
+    monkeypatch.setattr(lcs_module, "BLOCK_POSITIONS", block)
+    monkeypatch.setattr(lcs_module, "_HELD_STOPS_MAX", -1)
+    assert union_lcs_ref_positions(ref, can) == expected
+
+
+def test_long_sentence_pair_in_bounded_memory(monkeypatch):
+    # one 3,000-token sentence against another: 3,000 stop masks of ~380 bytes (1.1 MB) would be held; over the
+    # budget (here 100 kB) the checkpointed stops hold ~2 sqrt(n) of them
+    import tracemalloc
+
+    rng = random.Random(12)
+    ref = [[rng.randrange(6) for _ in range(3000)]]
+    can = [[rng.randrange(6) for _ in range(3000)]]
+    want = union_lcs_ref_positions(ref, can)
+    monkeypatch.setattr(lcs_module, "_HELD_STOPS_MAX", 100_000)
+    tracemalloc.start()
+    got = union_lcs_ref_positions(ref, can)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert got == want == [rs.lcs_ind(ref[0], can[0])]
+    assert peak < 600_000

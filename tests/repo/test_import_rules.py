@@ -18,6 +18,7 @@ PKG = REPO / "zheval"
 LAYERS = {
     "version": 0,
     "text": 1,
+    "io": 1,
     "tokenizers": 2,
     "definitions": 3,
     "fast": 4,

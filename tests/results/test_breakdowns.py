@@ -90,10 +90,32 @@ def test_fold_stability_against_statistics():
     assert s["mean"] == pytest.approx(m, abs=1e-15)
     assert s["std"] == pytest.approx(statistics.stdev(v), abs=1e-15)
     assert s["max_deviation"] == pytest.approx(max(abs(x - m) for x in v), abs=1e-15)
-    assert s["flagged"] == [2, 3]  # 0.25 below 0.27, 0.40 above 0.38 (fold numbers from 1)
+    # K = 5: half-width 0.055 x sqrt(4) = 0.11 around the middle 0.325 -> band [0.215, 0.435]: no fold outside
+    assert s["flagged"] == [] and s["band"] == pytest.approx([0.215, 0.435], abs=1e-15)
     assert s["interval"] == [0.27, 0.38] and s["folds"] == v
+    # around the score on all items 0.30: band [0.19, 0.41]; with a fold at 0.45 that fold (4) is flagged
+    s = fold_stability([0.31, 0.25, 0.40, 0.45, 0.36], 0.27, 0.38, value=0.30)
+    assert s["band"] == pytest.approx([0.19, 0.41], abs=1e-15) and s["flagged"] == [4]
     no_interval = fold_stability(v)
-    assert no_interval["flagged"] is None and no_interval["interval"] is None
+    assert no_interval["flagged"] is None and no_interval["interval"] is None and no_interval["band"] is None
+
+
+def test_fold_flags_fire_about_five_percent_of_the_time_on_homogeneous_items():
+    # The old rule (outside the interval of all items) flags P(|Z| > 1.96 / sqrt(K - 1)) = 0.33 of the folds at
+    # K = 5 on homogeneous random items; the fold band flags about 5%. 200 random sets of 400 items, scores 0/1 with
+    # p = 0.4, a percentile bootstrap of the mean (numpy, 400 resamples), 5 random folds each: 1000 folds.
+    rng = np.random.default_rng(3)
+    k, flags, old = 5, 0, 0
+    for _ in range(200):
+        x = (rng.random(400) < 0.4).astype(float)
+        boots = x[rng.integers(0, 400, (400, 400))].mean(axis=1)
+        low, high = np.percentile(boots, [2.5, 97.5])
+        folds = [float(f.mean()) for f in np.array_split(x[rng.permutation(400)], k)]
+        s = fold_stability(folds, float(low), float(high), value=float(x.mean()))
+        flags += len(s["flagged"])
+        old += sum(1 for f in folds if f < low or f > high)
+    assert 0.02 < flags / 1000 < 0.09
+    assert 0.25 < old / 1000 < 0.42
 
 
 @pytest.mark.parametrize("k, message", [(0, "max_refs must be at least 1"), (-2, "max_refs must be at least 1"),

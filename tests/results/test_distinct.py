@@ -18,7 +18,7 @@ def _independent_distinct(texts, n):
     for t in texts:
         for i in range(len(t) - n + 1):
             grams.append("\x00".join(t[i:i + n]))
-    return (len(dict.fromkeys(grams)) / len(grams) if grams else 0.0), len(dict.fromkeys(grams)), len(grams)
+    return (len(dict.fromkeys(grams)) / len(grams) if grams else None), len(dict.fromkeys(grams)), len(grams)
 
 
 def test_distinct_by_hand():
@@ -28,7 +28,9 @@ def test_distinct_by_hand():
     # bigrams: 我很 很好 我很 很好 你好 = 5; distinct 3 -> 0.6
     assert distinct_n(texts, 2) == (0.6, 3, 5)
     # n-grams never cross two texts: "好 你" is not a bigram
-    assert distinct_n([["好"], ["你"]], 2) == (0.0, 0, 0)
+    assert distinct_n([["好"], ["你"]], 2) == (None, 0, 0)  # no bigram at all: 0/0 is undefined, not 0
+    assert distinct_n([[], []], 1) == (None, 0, 0)
+    assert distinct_n([], 1) == (None, 0, 0)
 
 
 def test_distinct_is_corpus_level_not_a_mean_of_ratios():

@@ -6,10 +6,17 @@ The interface followed is OpenCompass 0.5.x's ``BaseEvaluator`` (``opencompass/o
 icl_base_evaluator.py``; ``docs/harnesses.md`` and ECOSYSTEM §7.2): the evaluation task builds the evaluator from
 the config dict (``type`` plus keyword arguments), calls ``evaluator.evaluate(k, n, test_set, **kwargs)`` with only
 the keyword arguments that ``score``'s signature names (here ``predictions`` and ``references``: the test set's
-``output_column``, one str or a list of str per item), and ``evaluate`` (the base class's) checks the lengths, applies
+``output_column``: one str per item, or a list of str per item -- all rows of one kind, since OpenCompass's
+``JsonlDataset`` refuses a column that mixes both), and ``evaluate`` (the base class's) checks the lengths, applies
 the evaluator's ``pred_postprocessor``, calls ``score(predictions, references)`` and takes ``details`` (a list of
 per-item dicts) out of its result. Scores are on OpenCompass's 0-100 scale: zheval's 0-1 numbers times 100, nothing
-else changed.
+else changed; a preset's own numbers are put on 0-100 by the scale the preset reports them on
+(:func:`zheval.presets.preset_number_scale`), so the ones already on 0-100 are the tool's numbers bit for bit.
+
+Input slips (Traditional predictions against Simplified references, ``tokenizer="none"`` on unsegmented text:
+:mod:`zheval.compute.guards`) reach the OpenCompass user three ways: a Python warning, a WARNING on OpenCompass's
+logger (in the evaluation task's log), and the result's ``warnings`` list, which OpenCompass keeps in the result file
+and in the summary file's raw section.
 
 When OpenCompass is importable the evaluators subclass its ``BaseEvaluator`` (so ``evaluate``, replicas and
 ``pred_postprocessor`` are OpenCompass's own); without it they are plain classes with the same constructor and
@@ -26,12 +33,15 @@ before any inference result is read).
 from __future__ import annotations
 
 import inspect
+import logging
+import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..compute.bleu import bleu_config, bleu_items, bleu_result
-from ..compute.guards import warn_input_slips
+from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
-from ..compute.rouge import DEFAULT_ROUGE_TYPES, rouge_config, rouge_items, rouge_result
+from ..compute.rouge import rouge_config, rouge_items, rouge_result
+from ..presets import preset_number_scale
 
 __all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "OPENCOMPASS_BASE"]
 
@@ -72,47 +82,115 @@ def _answer(refs: List[str]) -> Any:
     return refs[0] if len(refs) == 1 else list(refs)
 
 
+def _given(**options: Any) -> Dict[str, Any]:
+    """The options the user set (None: not set, so the preset's value or zheval's default applies)."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
+def _opencompass_scale(metric: str, preset: Optional[str], value: float) -> float:
+    """A preset's own number (``opencompass_rouge1``, ``glm4_bleu_4`` ...) on OpenCompass's 0-100 scale: the preset
+    says which scale its numbers are on (:func:`zheval.presets.preset_number_scale`); 0-100 ones are kept as they
+    are (bit for bit the tool's number), 0-1 ones are multiplied by 100."""
+    return value * (100.0 / preset_number_scale(metric, preset))
+
+
+def _opencompass_logger() -> Optional[logging.Logger]:
+    if OPENCOMPASS_BASE is object:
+        return None
+    try:
+        from opencompass.utils import get_logger
+    except ImportError:
+        return None
+    return get_logger()
+
+
+def _report_slips(predictions: List[str], references: List[List[str]], config: Any) -> List[str]:
+    """The input slips of the corpus (:func:`zheval.compute.guards.input_slips`: Traditional against Simplified,
+    ``tokenizer="none"`` on unsegmented text): each a Python warning, and a WARNING on OpenCompass's logger (the
+    evaluation task's log); returned for the result's ``warnings``, which OpenCompass keeps in the result file and
+    the summary's raw section."""
+    slips = input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies)
+    log = _opencompass_logger() if slips else None
+    for category, message in slips:
+        warnings.warn(message, category, stacklevel=3)
+        if log is not None:
+            log.warning("zheval: %s", message)
+    return [message for _, message in slips]
+
+
+def _forward(out: Dict[str, Any], result: Dict[str, Any], own: Sequence[str], metric: str,
+             preset: Optional[str], slips: List[str]) -> None:
+    """Put the rest of a zheval result into ``out``: zheval's own 0-1 numbers (``own``) x 100, a preset's own numbers
+    on 0-100 (:func:`_opencompass_scale`), its counts (ints) under ``counts`` and the cross-check under
+    ``crosscheck`` (not top-level numbers: OpenCompass's summary lists every top-level number as a metric), the
+    signature, and the input slips under ``warnings`` when there are any."""
+    counts = {}
+    for key, value in result.items():
+        if key in out or key in ("signature", "scores", "crosscheck"):
+            continue
+        if key in own:
+            out[key] = 100 * value
+        elif isinstance(value, bool) or isinstance(value, int):
+            counts[key] = value
+        elif isinstance(value, float):
+            out[key] = _opencompass_scale(metric, preset, value)
+    if counts:
+        out["counts"] = counts
+    if "crosscheck" in result:
+        out["crosscheck"] = result["crosscheck"]
+    out["signature"] = result["signature"]
+    if slips:
+        out["warnings"] = slips
+
+
 class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese ROUGE (:func:`zheval.compute_rouge`), 0-100.
 
     Args:
-        tokenizer: ``"char"`` (default) or ``"jieba"`` or any zheval tokenizer name; rouge_types: default
-            ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``; every other keyword option of
-            :func:`zheval.compute_rouge` (``multi_ref``, ``beta``, ``sentence_split``, ``t2s``, ``preset``, ...) except
-            ``use_aggregator``.
+        tokenizer: ``"char"``, ``"jieba"`` or any zheval tokenizer name; None (default): the preset's tokenizer, else
+            ``"char"``. rouge_types: None (default): the preset's types, else ``["rouge1", "rouge2", "rougeL",
+            "rougeLsum"]``. Every other keyword option of :func:`zheval.compute_rouge` (``multi_ref``, ``beta``,
+            ``sentence_split``, ``t2s``, ``preset``, ...) except ``use_aggregator``; as there, an option given
+            explicitly overrides the preset's.
         details: add ``details``, one dict per item: ``pred``, ``answer`` (the reference, or the list of them) and each
             type's F (0-100). Default True.
-        pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
+        pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``): a dict whose
+            ``type`` names a registered post-processor (``dict(type="general")``); OpenCompass's ``BaseEvaluator``
+            refuses a callable ``type``.
 
     ``score(predictions, references)``: ``predictions`` a list of str; ``references`` one str or a non-empty list of
-    str per item (ragged). Returns ``{type: 100 * mean F, "signature": zheval's signature, "details": [...]}``.
+    str per item (ragged). Returns, every number on OpenCompass's 0-100 scale: ``{type: 100 * mean F}``, zheval's
+    other 0-1 numbers x 100 (``<type>_precision`` ..., ``<type>_ci_low`` ...), a preset's own numbers
+    (``opencompass_rouge1``, ``longbench_rouge_l``, ``glm4_rouge_1``, ``llamafactory_rouge_1`` ...: already 0-100, so
+    unchanged -- the tool's number bit for bit), a preset's counts under ``counts``, ``"signature"``, ``"warnings"``
+    (the input slips, when any) and ``"details"``.
 
     Raises:
         TypeError / ValueError at construction: an unknown or bad option (:func:`zheval.compute.rouge.rouge_config`).
         At ``score``: as the module docstring (lengths, missing references, types, empty references), naming the item.
     """
 
-    def __init__(self, tokenizer: Any = "char", rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
+    def __init__(self, tokenizer: Any = None, rouge_types: Optional[Sequence[str]] = None,
                  details: bool = True, pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
         if "use_aggregator" in options:
             raise TypeError("ZhevalRougeEvaluator reports corpus means (and per-item F in details); "
                             "use_aggregator cannot be set")
-        self.config = rouge_config(tokenizer=tokenizer, rouge_types=list(rouge_types), **options)
+        if rouge_types is not None and not isinstance(rouge_types, str):
+            rouge_types = list(rouge_types)
+        self.config = rouge_config(**_given(tokenizer=tokenizer, rouge_types=rouge_types), **options)
         self.details = bool(details)
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus ROUGE of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
         preds, refs = _checked(predictions, references)
         config = self.config
-        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        slips = _report_slips(preds, refs, config)
         items = rouge_items(preds, refs, config)
         result = rouge_result(items, config)
         out: Dict[str, Any] = {t: 100 * result[t] for t in config.types}
-        for key, value in result.items():
-            if key != "signature" and key not in config.types and isinstance(value, float):
-                out[key] = 100 * value if not key.startswith("llamafactory_") else value  # theirs is 0-100 already
-        out["signature"] = result["signature"]
+        own = [f"{t}_{part}" for t in config.types for part in ("precision", "recall", "ci_low", "ci_high")]
+        _forward(out, result, own, "rouge", config.preset, slips)
         if self.details:
             f = {t: items.fmeasure[t].tolist() for t in config.types}
             out["details"] = [dict({"pred": p, "answer": _answer(r)}, **{t: 100 * f[t][i] for t in config.types})
@@ -124,43 +202,42 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese corpus BLEU (:func:`zheval.compute_bleu`), 0-100.
 
     Args:
-        tokenizer: ``"char"`` (default), ``"jieba"`` or any zheval tokenizer name; every other keyword option of
-            :func:`zheval.compute_bleu` (``max_order``, ``smooth_method``, ``level``, ``preset``, ``bootstrap`` ...).
+        tokenizer: ``"char"``, ``"jieba"`` or any zheval tokenizer name; None (default): the preset's tokenizer, else
+            ``"char"``. Every other keyword option of :func:`zheval.compute_bleu` (``max_order``, ``smooth_method``,
+            ``level``, ``preset``, ``bootstrap`` ...); an option given explicitly overrides the preset's.
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
 
-    ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns ``{"bleu": 100 * BLEU,
-    "signature", "statistics": {"precisions": [100 * p_n], "brevity_penalty", "length_ratio" (ratios, 0-1 and
-    more), "translation_length", "reference_length"}}`` (``bleu_ci_low``/``bleu_ci_high`` x 100 with ``bootstrap``;
-    the statistics are nested because OpenCompass's summary lists every top-level number as a metric). No
-    ``details``: a corpus BLEU has no per-item share (with ``level="sentence"`` the per-item scores x 100 are the
-    details).
+    ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns, on the 0-100 scale,
+    ``{"bleu": 100 * BLEU, "signature", "statistics": {"precisions": [100 * p_n], "brevity_penalty", "length_ratio"
+    (ratios, 0-1 and more), "translation_length", "reference_length"}}``, ``bleu_ci_low``/``bleu_ci_high`` x 100 with
+    ``bootstrap``, a preset's own number on 0-100 (``llamafactory_bleu_4`` unchanged; ``glm4_bleu_4``, which the
+    GLM-4 demo reports on 0-1, x 100) and ``"warnings"`` (the input slips, when any). The statistics are nested
+    because OpenCompass's summary lists every top-level number as a metric. No ``details``: a corpus BLEU has no
+    per-item share (with ``level="sentence"`` -- the llamafactory and glm4 presets -- the per-item scores x 100 are
+    the details).
 
     Raises:
         as :class:`ZhevalRougeEvaluator`, with :func:`zheval.compute.bleu.bleu_config`'s option errors.
     """
 
-    def __init__(self, tokenizer: Any = "char", pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
+    def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
-        self.config = bleu_config(tokenizer=tokenizer, **options)
+        self.config = bleu_config(**_given(tokenizer=tokenizer), **options)
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
         preds, refs = _checked(predictions, references)
         config = self.config
-        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        slips = _report_slips(preds, refs, config)
         result = bleu_result(bleu_items(preds, refs, config), config)
         out: Dict[str, Any] = {"bleu": 100 * result["bleu"]}
-        for key in ("bleu_ci_low", "bleu_ci_high"):
-            if key in result:
-                out[key] = 100 * result[key]
-        if "llamafactory_bleu_4" in result:
-            out["llamafactory_bleu_4"] = result["llamafactory_bleu_4"]  # LLaMA-Factory's own number, 0-100 already
-        out["signature"] = result["signature"]
         # not numbers at the top level: OpenCompass's summary table lists every top-level number as a metric
         out["statistics"] = {"precisions": [100 * p for p in result["precisions"]],
                              "brevity_penalty": result["brevity_penalty"], "length_ratio": result["length_ratio"],
                              "translation_length": result["translation_length"],
                              "reference_length": result["reference_length"]}
+        _forward(out, {k: v for k, v in result.items() if k not in out["statistics"] and k != "precisions"},
+                 ("bleu_ci_low", "bleu_ci_high"), "bleu", config.preset, slips)
         if "scores" in result:
             out["details"] = [{"pred": p, "answer": _answer(r), "bleu": 100 * s}
                               for p, r, s in zip(preds, refs, result["scores"])]

@@ -4,29 +4,33 @@ scored with the 小黄鸭 report (:func:`read_records`, :func:`score_records`).
 The door for a user without a 小黄鸭 file: LLaMA-Factory's ``generated_predictions.jsonl``
 (``{"prompt", "predict", "label"}`` per line), an evaluation dump with ``output``/``answers``/``category``, a
 spreadsheet exported as CSV, a Parquet file written by pandas or datasets. The fields are named by the caller
-(CLI ``--pred-field``, ``--ref-field``, ``--id-field``, ``--group-field``); without names, the prediction is the
-first of :data:`DEFAULT_PRED_FIELDS` and the reference the first of :data:`DEFAULT_REF_FIELDS` that the **first
-row** has (LLaMA-Factory's ``predict``/``label`` first), and the choice is then required of every row.
+(CLI ``--pred-field``, ``--ref-field``, ``--id-field``, ``--group-field``); without names, the prediction and the
+reference are paired by family (:func:`zheval.io.fields.pair_fields`: ``predict``↔``label``,
+``prediction``↔``references``, ``prediction``↔``reference``) as the **first row** has them, an ambiguous file is
+refused naming the fields, and the choice is then required of every row; the id field is ``id`` when the file
+has one (:func:`zheval.io.fields.id_field_of`).
 
-Every row is checked before anything is scored, with the strictness of the 小黄鸭 loader
-(:mod:`zheval.adapters.duck.load`): every problem is listed (the first
-:data:`~zheval.adapters.duck.load.MAX_REPORTED`, with the total), each named ``file:line`` (JSONL and CSV/TSV: the
-physical line where the row starts; Parquet: the 1-based row number) and the id when there is one, and no row is
-ever dropped or repaired:
+The file is read by :func:`zheval.io.rows.read_rows` (the reader of every door: gzip, one encoding and line rule,
+TSV without quoting, CSV without a cell-size limit). Every row is checked before anything is scored: every problem
+is listed (the first :data:`~zheval.io.problems.MAX_REPORTED`, with the total), each named ``file:line`` (JSONL and
+CSV/TSV: the physical line where the row starts; Parquet: the 1-based row number) and the id when there is one, and
+no row is ever dropped or repaired:
 
 * the prediction field: present, a string (an empty string is a valid, empty prediction; ``null``, a number or a
   list is an error);
 * each reference field: present, a non-empty string or a non-empty list of non-empty strings (several reference
-  fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``);
-* the id field (optional; without it the rows are named by their line): a non-empty string or an integer (an
-  integer becomes its decimal string, so ``7`` and ``"7"`` are the same id and a duplicate); ids are unique;
+  fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``; in CSV/TSV an empty cell of
+  one of several reference columns is no reference there, counted in a note, as long as one remains);
+* the id field (``id`` when present, else optional; without one the rows are named by their line): a non-empty
+  string or an integer (an integer becomes its decimal string, so ``7`` and ``"7"`` are the same id and a
+  duplicate); ids are unique;
 * each group field: present; a string, an integer (its decimal string) or ``null`` (its own group, ``null``, as in
   the 小黄鸭 report); in CSV/TSV an empty cell is ``null``;
 * JSONL as in the 小黄鸭 loader: UTF-8 (a BOM and CRLF accepted; UTF-16/32 and GB18030 refused with one message),
   one JSON object per line, no key given twice, no lone surrogate; a file that is one JSON document (an array) is
-  one problem saying so. CSV/TSV: UTF-8, a header row with distinct non-empty names, every row as many cells as
-  the header; blank lines are skipped, except in a one-column file, where a blank line could be an empty value
-  and is refused (write ``""``, as pandas does).
+  one problem saying so. CSV/TSV (:mod:`zheval.io.table`): UTF-8, a header row with distinct non-empty names,
+  every row as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line
+  could be an empty value and is refused (write ``""``, as pandas does).
 
 Fields not named are ignored (``prompt`` and the like). The report is the 小黄鸭 one
 (:func:`zheval.adapters.duck.evaluate.evaluate_predictions`): the rows become a ``datasets.Dataset`` with ``id``,
@@ -36,16 +40,14 @@ Fields not named are ignored (``prompt`` and the like). The report is the 小黄
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Optional, Sequence
 
-from .duck.load import (DuckFormatError, EmptyDataError, Problem, duplicate_key_problem, encoding_problem,
-                        json_document_problem, lone_surrogate, existing_file,
-                        json_line_or_problem)
+from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
+                  UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
+                  read_rows, row_format, type_name)
+from .duck.load import DuckFormatError
 
 __all__ = [
     "Records",
@@ -60,15 +62,16 @@ __all__ = [
     "predictions_from_records",
 ]
 
-RECORD_FORMATS = ("auto", "jsonl", "csv", "tsv", "parquet")
-"""Values of ``format``: ``auto`` picks by extension (``.jsonl``/``.json``/``.ndjson`` → JSONL, ``.csv``, ``.tsv``,
-``.parquet``/``.pq``), else JSONL."""
+RECORD_FORMATS = ROW_FORMATS
+"""Values of ``format`` (:data:`zheval.io.rows.ROW_FORMATS`): ``auto`` picks by extension, ``.gz`` removed
+(``.csv``, ``.tsv``, ``.parquet``/``.pq``; anything else, ``.jsonl``/``.json``/``.ndjson`` included, is JSONL)."""
 
-DEFAULT_PRED_FIELDS = ("predict", "prediction")
-"""Prediction field names tried, in order, when none is named (``predict`` is LLaMA-Factory's)."""
+DEFAULT_PRED_FIELDS = PREDICTION_FIELDS
+"""Prediction field names known when none is named (:data:`zheval.io.fields.PREDICTION_FIELDS`); paired with a
+reference field by :data:`FIELD_FAMILIES`."""
 
-DEFAULT_REF_FIELDS = ("label", "references", "reference")
-"""Reference field names tried, in order, when none is named (``label`` is LLaMA-Factory's)."""
+DEFAULT_REF_FIELDS = REFERENCE_FIELDS
+"""Reference field names known when none is named (:data:`zheval.io.fields.REFERENCE_FIELDS`)."""
 
 RESERVED_COLUMNS = ("id", "query", "responses", "prediction")
 """Column names of the report's dataset, which a group field cannot be named."""
@@ -93,6 +96,9 @@ class Records:
         lines: per row its 1-based line (JSONL, CSV/TSV) or row number (Parquet).
         source: the path as given. kind: ``jsonl``, ``csv``, ``tsv`` or ``parquet``.
         fields: the field names used: ``{"pred": str, "ref": [str, ...], "id": str | None, "groups": [str, ...]}``.
+        reference_names: per row, the user's name of each reference (``label``; ``references[1]`` for a list).
+        empty_reference_cells: CSV/TSV with several reference fields: ``{field: rows whose cell is empty}`` (those
+            rows have fewer references; the report notes the counts).
     """
 
     ids: list
@@ -103,6 +109,8 @@ class Records:
     source: str = "<memory>"
     kind: str = "jsonl"
     fields: dict = field(default_factory=dict)
+    empty_reference_cells: dict = field(default_factory=dict)
+    reference_names: list = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -120,131 +128,20 @@ class Records:
         return Dataset.from_dict(cols, features=Features(feats))
 
     def locations(self) -> dict:
-        """``{id: (source, line)}``, so later problems (a reference without tokens) name ``file:line``."""
-        return {i: (self.source, ln) for i, ln in zip(self.ids, self.lines)}
+        """``{id: (source, line, reference names)}``, so later problems (a reference without tokens) name
+        ``file:line`` and the user's field (``label``, ``references[1]``)."""
+        names = self.reference_names or [[] for _ in self.ids]
+        return {i: (self.source, ln, nm) for i, ln, nm in zip(self.ids, self.lines, names)}
 
 
 def records_format(path, format: str = "auto") -> str:
-    """The format a records file is read as: ``format`` itself, or for ``auto`` by the extension (JSONL for any
-    other extension).
+    """The format a records file is read as: ``format`` itself, or for ``auto`` by the extension, ``.gz`` removed
+    (JSONL for any other extension): :func:`zheval.io.rows.row_format`.
 
     Raises:
         ValueError: unknown ``format`` (lists :data:`RECORD_FORMATS`).
     """
-    if format not in RECORD_FORMATS:
-        raise ValueError(f"unknown records format {format!r}; valid: {', '.join(RECORD_FORMATS)}")
-    if format != "auto":
-        return format
-    suffix = Path(path).suffix.lower()
-    return {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parquet"}.get(suffix, "jsonl")
-
-
-def _type_name(x) -> str:
-    if x is None:
-        return "null"
-    return {str: "string", int: "integer", float: "number", bool: "boolean", list: "array", dict: "object",
-            tuple: "array"}.get(type(x), type(x).__name__)
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# reading rows: (line, dict) pairs, or problems
-
-
-def _decode(path: Path, name: str, problems: list) -> Optional[str]:
-    data = path.read_bytes()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    enc = encoding_problem(data, name)
-    if enc is not None:
-        problems.append(Problem(name, 0, None, enc))
-        return None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        problems.append(Problem(name, line, None, f"not valid UTF-8 (byte {exc.start}: "
-                                                   f"{data[exc.start:exc.start + 4]!r})"))
-        return None
-
-
-def _jsonl_rows(path: Path, name: str, problems: list) -> list:
-    text = _decode(path, name, problems)
-    if text is None:
-        return []
-    rows, first = [], len(problems)
-    for lineno, line in enumerate(text.split("\n"), start=1):
-        parsed = json_line_or_problem(line, name, lineno, problems)
-        if parsed is None:
-            continue
-        obj, dups = parsed
-        if dups:
-            problems.append(Problem(name, lineno, None, duplicate_key_problem(dups)))
-            continue
-        if not isinstance(obj, dict):
-            problems.append(Problem(name, lineno, None, f"expected a JSON object, got {_type_name(obj)}"))
-            continue
-        rows.append((lineno, obj))
-    if len(problems) > first:
-        doc = json_document_problem(text, name)
-        if doc is not None:
-            del problems[first:]
-            problems.append(Problem(name, 0, None, doc))
-            return []
-    return rows
-
-
-def _csv_rows(path: Path, name: str, problems: list, delimiter: str) -> list:
-    text = _decode(path, name, problems)
-    if text is None:
-        return []
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    rows = []
-    header = None
-    start = 1
-    try:
-        for cells in reader:
-            line, start = start, reader.line_num + 1
-            if header is None:
-                if not cells:
-                    continue
-                header = cells
-                empty = [i + 1 for i, h in enumerate(header) if not h.strip()]
-                dup = sorted({h for h in header if header.count(h) > 1})
-                if empty:
-                    problems.append(Problem(name, line, None, f"the header has an empty column name (column(s) "
-                                                              f"{empty})"))
-                if dup:
-                    problems.append(Problem(name, line, None, f"the header names column(s) {dup} more than once"))
-                if empty or dup:
-                    return []
-                continue
-            if not cells:
-                if len(header) == 1:  # an empty value, or no row at all? (pandas writes "" for an empty value)
-                    problems.append(Problem(name, line, None, "a blank line in a one-column file: an empty value "
-                                                              "or no row? write an empty value as \"\""))
-                continue  # a blank line between rows
-            if len(cells) != len(header):
-                problems.append(Problem(name, line, None, f"{len(cells)} cell(s), but the header has "
-                                                          f"{len(header)} columns"))
-                continue
-            rows.append((line, dict(zip(header, cells))))
-    except csv.Error as exc:
-        problems.append(Problem(name, reader.line_num, None, f"malformed {'TSV' if delimiter == chr(9) else 'CSV'}:"
-                                                             f" {exc}"))
-    if header is None and not problems:
-        problems.append(Problem(name, 0, None, f"no header row in {name} (the file is empty or has only blank lines)"))
-    return rows
-
-
-def _parquet_rows(path: Path, name: str, problems: list) -> list:
-    import pyarrow.parquet as pq
-
-    try:
-        table = pq.read_table(path)
-    except Exception as exc:  # pyarrow raises ArrowInvalid / OSError subclasses for a file that is not Parquet
-        problems.append(Problem(name, 0, None, f"cannot be read as Parquet ({type(exc).__name__}: {exc})"))
-        return []
-    return [(i, row) for i, row in enumerate(table.to_pylist(), start=1)]
+    return row_format(path, format)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -255,7 +152,7 @@ def _text_value(v, what: str, allow_empty: bool) -> tuple[Optional[str], Optiona
     """``(value, None)`` or ``(None, problem)`` for a field that must hold one string."""
     if not isinstance(v, str):
         hint = " (a list is accepted for a reference field only)" if isinstance(v, (list, tuple)) else ""
-        return None, f"{what} must be a string, got {_type_name(v)}{hint}"
+        return None, f"{what} must be a string, got {type_name(v)}{hint}"
     bad = lone_surrogate(v)
     if bad:
         return None, f"{what} {bad}"
@@ -264,12 +161,16 @@ def _text_value(v, what: str, allow_empty: bool) -> tuple[Optional[str], Optiona
     return v, None
 
 
-def _references(row: dict, ref_fields: Sequence[str], errs: list) -> list:
-    refs = []
+def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out: "Records") -> tuple:
+    refs, names = [], []
+    absent = []
     for f in ref_fields:
         if f not in row:
             continue  # reported as a missing field
         v = row[f]
+        if kind in ("csv", "tsv") and len(ref_fields) > 1 and v == "":
+            absent.append(f)  # a table row with fewer references than the columns: an empty cell is no reference
+            continue
         if isinstance(v, (list, tuple)):
             if not v:
                 errs.append(f"{f!r} is an empty list; at least one reference is needed")
@@ -279,24 +180,22 @@ def _references(row: dict, ref_fields: Sequence[str], errs: list) -> list:
                     errs.append(err)
                 else:
                     refs.append(t)
+                    names.append(f"{f}[{j}]")
         elif isinstance(v, str):
             t, err = _text_value(v, repr(f), allow_empty=False)
             if err:
                 errs.append(err)
             else:
                 refs.append(t)
+                names.append(repr(f))
         else:
-            errs.append(f"{f!r} must be a string or a list of strings (the reference(s)), got {_type_name(v)}")
-    return refs
-
-
-def _id_value(v, f: str) -> tuple[Optional[str], Optional[str]]:
-    if isinstance(v, int) and not isinstance(v, bool):
-        return str(v), None
-    if isinstance(v, str) and v.strip():
-        bad = lone_surrogate(v)
-        return (None, f"{f!r} {bad}") if bad else (v, None)
-    return None, f"the id field {f!r} must be a non-empty string or an integer, got {_type_name(v)} {v!r}"
+            errs.append(f"{f!r} must be a string or a list of strings (the reference(s)), got {type_name(v)}")
+    if absent and len(absent) == len(ref_fields):
+        errs.append(f"every reference cell {absent} is empty; at least one reference is needed")
+    elif absent:
+        for f in absent:
+            out.empty_reference_cells[f] = out.empty_reference_cells.get(f, 0) + 1
+    return refs, names
 
 
 def _group_value(v, f: str, kind: str) -> tuple[Optional[str], Optional[str]]:
@@ -307,17 +206,7 @@ def _group_value(v, f: str, kind: str) -> tuple[Optional[str], Optional[str]]:
     if isinstance(v, str):
         bad = lone_surrogate(v)
         return (None, f"{f!r} {bad}") if bad else (v, None)
-    return None, f"the group field {f!r} must be a string, an integer or null, got {_type_name(v)}"
-
-
-def _default_field(first: dict, candidates: Sequence[str], what: str, option: str, name: str, line: int) -> str:
-    for c in candidates:
-        if c in first:
-            return c
-    raise RecordsFormatError([Problem(
-        name, line, None,
-        f"no {what} field named: the first row has none of {list(candidates)} (its fields: {sorted(first)}); "
-        f"name it with {option} FIELD")])
+    return None, f"the group field {f!r} must be a string, an integer or null, got {type_name(v)}"
 
 
 def _as_list(value) -> list:
@@ -355,11 +244,13 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     """Read and check a predictions file that carries its references (the module docstring has every rule).
 
     Args:
-        path: a JSONL, CSV, TSV or Parquet file, one item per row.
-        pred_field: the prediction's field (default: the first of :data:`DEFAULT_PRED_FIELDS` the first row has).
+        path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
+        pred_field: the prediction's field (default: by family with the reference field,
+            :func:`zheval.io.fields.pair_fields`).
         ref_field: the reference field, or a list of them (concatenated in order); each holds a string or a list
-            of strings (default: the first of :data:`DEFAULT_REF_FIELDS` the first row has).
-        id_field: the item id's field (default none: rows are named ``line N`` / ``row N``).
+            of strings (default: the prediction field's family partner).
+        id_field: the item id's field (default ``id`` when the file has it, else none: rows are named ``line N`` /
+            ``row N``).
         group_fields: fields to group the report by (each value a string, an integer or null).
         format: one of :data:`RECORD_FORMATS`.
         with_references: ``False`` reads predictions only (``ref_field`` must then be ``None``; every
@@ -371,8 +262,9 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
 
     Raises:
         RecordsFormatError (a ValueError): every problem of every row (missing field, wrong type, a list where a
-            string is expected, an empty reference, a duplicate id, malformed JSON/CSV, a wrong encoding), each named
-            ``file:line`` and id; a file without rows (:class:`~zheval.adapters.duck.load.EmptyDataError`).
+            string is expected, an empty reference, a duplicate id, malformed JSON/CSV, a wrong encoding, fields that
+            pair up in more than one way), each named ``file:line`` and id; a file without rows
+            (:class:`~zheval.io.problems.EmptyFileError`).
         FileNotFoundError, IsADirectoryError: ``path``. ValueError/TypeError: an unknown ``format``; field names
             given twice, a field named in two roles, a group field named like a report column
             (:data:`RESERVED_COLUMNS`).
@@ -381,44 +273,52 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     path = existing_file(path, "predictions")
     name = str(path)
     problems: list = []
-    if kind == "jsonl":
-        raw = _jsonl_rows(path, name, problems)
-    elif kind == "parquet":
-        raw = _parquet_rows(path, name, problems)
-    else:
-        raw = _csv_rows(path, name, problems, "," if kind == "csv" else "\t")
-    if problems and not raw:
-        raise RecordsFormatError(problems)
+    rf = read_rows(path, format=kind, what="predictions", problems=problems)
+    raw = rf.rows
     if not raw:
-        raise EmptyDataError(name)
-    first_line, first = raw[0]
-    pred = pred_field or _default_field(first, DEFAULT_PRED_FIELDS, "prediction", "--pred-field", name, first_line)
+        raise RecordsFormatError(problems)
+    try:
+        return _checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, with_references)
+    except FileFormatError as exc:
+        if isinstance(exc, RecordsFormatError):
+            raise
+        raise RecordsFormatError(exc.problems) from None
+
+
+def _checked_records(rf, problems: list, pred_field, ref_field, id_field, group_fields, with_references) -> Records:
+    raw, name = rf.rows, rf.name
+    first_line = raw[0][0]
+    refs = _as_list(ref_field)
     if not with_references:
         if ref_field is not None:
             raise ValueError("ref_field names the references of a file that carries them; with_references=False "
                              "reads predictions only")
-        refs = []
+        pred = pred_field or _prediction_field(rf.fields, name, first_line)
     else:
-        refs = _as_list(ref_field) or [_default_field(first, DEFAULT_REF_FIELDS, "reference", "--ref-field", name,
-                                                      first_line)]
+        pred, ref = pair_fields(rf.fields, pred=pred_field, ref=refs[0] if len(refs) == 1 else None, name=name,
+                                line=first_line) if len(refs) <= 1 else (pred_field, None)
+        if pred is None:  # several reference fields named: the prediction field by its family or alone
+            pred = pair_fields(rf.fields, ref=refs[0], name=name, line=first_line)[0]
+        refs = refs or [ref]
+    id_field = id_field_of([k for _, row in raw for k in row] if rf.kind == "jsonl" else rf.fields, id_field)  # any row
     groups = _as_list(group_fields)
     _check_field_names(pred, refs, id_field, groups)
     needed = [pred, *refs] + ([id_field] if id_field else []) + groups
-    where = "line" if kind != "parquet" else "row"
-    out = Records(ids=[], predictions=[], references=[], groups={g: [] for g in groups}, source=name, kind=kind,
+    where = rf.where
+    out = Records(ids=[], predictions=[], references=[], groups={g: [] for g in groups}, source=name, kind=rf.kind,
                   fields={"pred": pred, "ref": refs, "id": id_field, "groups": groups})
-    seen: dict = {}
+    seen = UniqueIds()
     for line, row in raw:
         errs: list = []
         rid = None
         if id_field and id_field in row:
-            rid, err = _id_value(row[id_field], id_field)
+            rid, err = id_value(row[id_field], id_field)
             if err:
                 errs.append(err)
-            elif rid in seen:
-                errs.append(f"duplicate id (first at {where} {seen[rid]})")
             else:
-                seen[rid] = line
+                dup = seen.add(rid, name, line)
+                if dup:
+                    errs.append(dup)
         missing = [f for f in needed if f not in row]
         if missing:
             errs.append(f"missing field(s) {missing} (this row has {sorted(row)})")
@@ -427,11 +327,11 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
             text, err = _text_value(row[pred], f"the prediction {pred!r}", allow_empty=True)
             if err:
                 errs.append(err + (" (use \"\" for an empty prediction)" if row[pred] is None else ""))
-        references = _references(row, refs, errs)
+        references, ref_names = _references(row, refs, errs, rf.kind, out)
         values = {}
         for g in groups:
             if g in row:
-                values[g], err = _group_value(row[g], g, kind)
+                values[g], err = _group_value(row[g], g, rf.kind)
                 if err:
                     errs.append(err)
         if errs:
@@ -440,12 +340,20 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
         out.ids.append(rid if id_field else f"{where} {line}")
         out.predictions.append(text)
         out.references.append(references)
+        out.reference_names.append(ref_names)
         for g in groups:
             out.groups[g].append(values[g])
         out.lines.append(line)
     if problems:
         raise RecordsFormatError(sorted(problems, key=lambda p: p.line))  # file order (stable within a line)
     return out
+
+
+def _prediction_field(fields, name: str, line: int) -> str:
+    pred, err = prediction_field(fields)
+    if err:
+        raise RecordsFormatError([Problem(name, line, None, f"{err} (the first row's fields: {sorted(fields)})")])
+    return pred
 
 
 def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
@@ -481,7 +389,11 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     report = evaluate_predictions(records.dataset(), preds, label_check="off", **options)
     f = records.fields
     report.title = (f"zheval score: {len(records)} items, predictions and references {records.source} "
-                    f"(prediction {f.get('pred')!r}, references {f.get('ref')})")
+                    f"(prediction {f.get('pred')!r}, references {f.get('ref')}"
+                    + (f", ids {f['id']!r}" if f.get("id") else "") + ")")
+    for col, n in records.empty_reference_cells.items():
+        report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
+                            "the references they have)")
     return report
 
 

@@ -296,6 +296,8 @@ def widget_message(exc: BaseException) -> str:
 
 #: Inline styles of the message line (gradio 6 takes page CSS only in ``launch()``, which ``app.py`` calls bare).
 _OK_STYLE = "padding:0.5em 0.8em;border-radius:6px;background:#edf7ed;color:#1e4620;border:1px solid #c3e6cb"
+_WARNING_STYLE = ("padding:0.5em 0.8em;border-radius:6px;background:#fff8e1;color:#5d4200;border:1px solid #ffe08a;"
+                  "margin-top:0.3em;white-space:pre-wrap")
 _ERROR_STYLE = ("padding:0.5em 0.8em;border-radius:6px;background:#fdecea;color:#611a15;border:1px solid #f5c2c7;"
                 "white-space:pre-wrap")
 
@@ -359,10 +361,33 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
     return "".join(parts)
 
 
+def scored_with_slips(score, module, *args):
+    """``(score(module, *args), [the input-slip warnings' messages])``: the library's warnings about the inputs
+    (:class:`zheval.compute.guards.ZhevalWarning`: Traditional against Simplified text, ``none`` on unsegmented
+    Chinese, ...) are caught, each message once, so that the page shows them to the user as the library shows them
+    to a caller; any other warning is issued again unchanged (to the server log)."""
+    import warnings
+
+    from ..compute.guards import ZhevalWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ZhevalWarning)
+        res = score(module, *args)
+    slips: list = []
+    for w in caught:
+        if issubclass(w.category, ZhevalWarning):
+            if str(w.message) not in slips:
+                slips.append(str(w.message))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return res, slips
+
+
 def _message_html(kind: str, text: str) -> str:
-    """The message line under the Compute button; ``kind`` is ``"ok"`` or ``"error"`` (escaped: it may quote input)."""
-    label = "<strong>Error:</strong> " if kind == "error" else ""
-    role, style = ("alert", _ERROR_STYLE) if kind == "error" else ("status", _OK_STYLE)
+    """The message line under the Compute button; ``kind`` is ``"ok"``, ``"warning"`` (an input slip) or ``"error"``
+    (escaped: it may quote input)."""
+    label = {"error": "<strong>Error:</strong> ", "warning": "<strong>Warning:</strong> "}.get(kind, "")
+    role, style = {"error": ("alert", _ERROR_STYLE), "warning": ("status", _WARNING_STYLE)}.get(kind, ("status", _OK_STYLE))
     return (f'<div class="zheval-message zheval-{kind}" role="{role}" style="{style}">'
             f"{label}{html.escape(text)}</div>")
 
@@ -389,7 +414,11 @@ def _page_outputs(score, module):
     emptied, the signature and the explanations are ``""`` and ``last_run`` is ``None`` (no stale numbers next to an
     error).
     """
+    import warnings
+
     import gradio as gr
+
+    from ..compute.guards import ZhevalWarning
 
     def failed(text: str):
         hidden = gr.update(value=None, visible=False)
@@ -397,7 +426,7 @@ def _page_outputs(score, module):
 
     def run(predictions_text, references_text, *options):
         try:
-            res = score(module, predictions_text, references_text, *options)
+            res, slips = scored_with_slips(score, module, predictions_text, references_text, *options)
         except (ValueError, TypeError) as exc:
             return failed(widget_message(exc))
         except Exception as exc:  # a bug: the server log has the traceback, the page one line
@@ -407,12 +436,15 @@ def _page_outputs(score, module):
         n_refs = sum(len(r) for r in res.run["references"])
         text = f"Scored {len(res.run['predictions'])} lines ({n_refs} references)."
         try:
-            explained = explain_html(res.run, module.name)
+            with warnings.catch_warnings():  # the same input slips, already shown above
+                warnings.simplefilter("ignore", ZhevalWarning)
+                explained = explain_html(res.run, module.name)
         except Exception as exc:  # a bug: the numbers stay, the panel says it failed, the log has the traceback
             logger.exception("zheval widget: explanation failed")
             explained = _message_html("error", f"the explanation failed ({type(exc).__name__}); the numbers above "
                                       "are not affected. Please report it with the input that caused it.")
-        return (_message_html("ok", text), gr.update(value=res.summary, visible=True),
+        message = _message_html("ok", text) + "".join(_message_html("warning", w) for w in slips)
+        return (message, gr.update(value=res.summary, visible=True),
                 gr.update(value=res.per_item, visible=True), res.signature, res.run, explained)
 
     run.__name__ = score.__name__

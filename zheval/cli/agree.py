@@ -9,12 +9,11 @@
 
 from __future__ import annotations
 
-import json
 
-import typer
 
 from .commands import app
-from .options import Format, UserError, run_command
+from ..text.terminal import terminal_json
+from .options import Format, UserError, echo, run_command
 from .params import option, takes
 
 __all__ = ["agree"]
@@ -43,11 +42,11 @@ def agree(o) -> None:
         ratings, info = read_ratings(o.ratings, key)
         rep = review_agreement(ratings, key, info, bootstrap=o.bootstrap, seed=o.seed,
                                sources={"ratings": str(o.ratings), "key": str(o.key)})
-        text = json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n" if o.fmt == Format.json else rep.render()
+        text = terminal_json(rep.to_dict(), indent=2) + "\n" if o.fmt == Format.json else rep.render()
         if o.output is not None:
             atomic_write(o.output, text)
-            typer.echo(f"wrote {o.output}", err=True)
+            echo(f"wrote {o.output}", err=True)
         else:
-            typer.echo(text, nl=False)
+            echo(text, nl=False)
 
     run_command(go)

@@ -5,12 +5,12 @@ they share. Each command checks its options and paths first, then runs the 小�
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 import typer
 
+from ..text.terminal import terminal_json
 from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
 from .params import (BOOTSTRAP_PAIRED, BY_COMPARE, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      option, takes)
@@ -24,6 +24,7 @@ from .options import (
     check_predictions_format,
     check_tokenizer,
     domain_values,
+    echo,
     note,
     preset_options,
     run_command,
@@ -66,6 +67,7 @@ def score(o) -> None:
                 from ..adapters.duck.html_report import score_html_for_options
 
                 page = score_html_for_options(report, records.dataset(), o.html_metric, kwargs)
+                page_notes(report)
                 if not o.items:  # kept for the page only
                     report.items = None
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
@@ -86,7 +88,13 @@ def score(o) -> None:
         if o.html is not None:
             from ..adapters.duck.html_report import score_html_for_options
 
-            page = score_html_for_options(report, ds, o.html_metric, kwargs)
+            scored = ds
+            if o.max_refs is not None:  # the evaluation scored the first K references: explain those
+                from ..adapters.duck.evaluate import first_references_of
+
+                scored = first_references_of(ds, o.max_refs)
+            page = score_html_for_options(report, scored, o.html_metric, kwargs)
+            page_notes(report)
             if not o.items:  # kept for the page only
                 report.items = None
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
@@ -126,6 +134,10 @@ def compare(o) -> None:
 
         more = list(o.more_predictions or [])
         systems = [*o.predictions, *more]
+        taken = [str(p) for p in o.predictions if str(p).startswith("-") and not p.exists()]
+        if taken:  # click's two-value --predictions took the next option as the second system
+            raise UserError(f"compare needs at least two systems: --predictions A.jsonl B.jsonl [C.jsonl …] (only one "
+                            f"file was given; {taken[0]!r} is an option, not a predictions file)")
         if o.test not in COMPARE_TESTS:
             raise UserError(f"unknown --test {o.test!r}; valid: {', '.join(COMPARE_TESTS)}")
         if o.test == "bootstrap" and o.resamples is not None and o.resamples != o.bootstrap:
@@ -146,6 +158,14 @@ def compare(o) -> None:
         emit_report(report, o.fmt, o.output, None, "", html=o.html, html_page=page)
 
     run_command(go)
+
+
+def page_notes(report) -> None:
+    """Print what the HTML page leaves out of a report with many groups (:mod:`zheval.adapters.duck.html_limits`)."""
+    from ..adapters.duck.html_limits import page_limits
+
+    for n in page_limits(report.groups, report.groups[0].n if report.groups else 0).notes:
+        note(n)
 
 
 def report_buckets(value: Optional[str]):
@@ -326,23 +346,23 @@ def clean(o) -> None:
             num_proc=o.num_proc if o.num_proc > 1 else None,
         )
         text = rep.render()
-        js = json.dumps(rep.to_dict(), ensure_ascii=False, indent=2) + "\n" if o.report_json else None
+        js = terminal_json(rep.to_dict(), indent=2) + "\n" if o.report_json else None
         write_duck(cleaned, o.output)
         if js is not None:
             from ..adapters.files import atomic_write
 
             atomic_write(o.report_json, js)
-        typer.echo(text)
-        typer.echo(f"wrote {o.output} ({len(cleaned)} queries)", err=True)
+        echo(text)
+        echo(f"wrote {o.output} ({len(cleaned)} queries)", err=True)
         from ..adapters.duck.load import MAX_REFS
 
         many = sum(1 for r in cleaned["responses"] if len(r) > MAX_REFS) if len(cleaned) else 0
         if many:
-            typer.echo(
+            echo(
                 f"zheval: warning: {many} quer{'y has' if many == 1 else 'ies have'} more than {MAX_REFS} references; "
                 f"the 小黄鸭 format has {MAX_REFS} at most, so scoring {o.output} needs --max-refs", err=True)
         if len(cleaned) == 0:
-            typer.echo(
+            echo(
                 f"zheval: warning: {o.output} has 0 queries: every query was dropped (see the report above); "
                 "scoring it will fail with 'no items'. Loosen --min-chars/--max-chars/--min-refs/--dedup-threshold.",
                 err=True,
@@ -377,7 +397,7 @@ def demo(o) -> None:
         report.title = f"zheval demo: embedded 小黄鸭 sample, {len(ds)} queries, baseline predictions"
         emit_report(report, o.fmt, o.output, o.plot, "domain")
         if o.fmt == Format.table and o.output is None:
-            typer.echo(
+            echo(
                 "\nnext: zheval score --data test.jsonl --predictions generated_predictions.jsonl --plot scores.png\n"
                 "      zheval ceiling --data test.jsonl    zheval compare --data test.jsonl --predictions A.jsonl B.jsonl"
             )

@@ -22,19 +22,19 @@ selections at once -- is an error naming the id or option, exit code 2.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import sys
 from typing import Any, Dict, List
 
-import typer
 
 from .commands import app
 from .files import check_paths, load_data
 from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
                       check_tokenizer, run_command, split_list, tokenizer_options)
 from .params import takes
+from .options import echo
+from ..text.terminal import terminal_json, terminal_text
 
 __all__ = ["explain", "select_items", "render_table"]
 
@@ -96,7 +96,11 @@ def _metric_lines(expl: Dict[str, Any]) -> List[str]:
 
 def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) -> None:
     """Print one explained item on a rich ``console``: a two-column table (prediction | winning reference) with the
-    matched runs highlighted (``[...]`` when the console has no colour), then one line per metric."""
+    matched runs highlighted (``[...]`` when the console has no colour), then one line per metric.
+
+    Every text of the data (id, prediction, reference, the ``why`` lines) goes through
+    :func:`zheval.text.terminal.terminal_text` and into a rich ``Text`` (never parsed as markup), so neither a
+    control sequence nor ``[bold]`` in a prediction changes what the terminal shows."""
     from rich.table import Table
     from rich.text import Text
 
@@ -110,19 +114,20 @@ def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) 
         if not entry["text"]:
             return Text("(empty)", style=None if plain else "dim")
         if plain:
-            return Text(bracketed(entry, idx))
+            return Text(terminal_text(bracketed(entry, idx)))
         t = Text()
         for s, m in highlight_runs(entry, idx):
-            t.append(s, style="bold black on green" if m else None)
+            t.append(terminal_text(s), style="bold black on green" if m else None)
         return t
 
-    table = Table(title=f"{item_id}  {score_label}", title_justify="left", show_lines=False, expand=True)
+    table = Table(title=Text(terminal_text(f"{item_id}  {score_label}", one_line=True)), title_justify="left",
+                  show_lines=False, expand=True)
     table.add_column("prediction", ratio=1, overflow="fold")
     table.add_column(f"reference {h['reference']} of {len(expl['references'])} (winning)", ratio=1, overflow="fold")
     table.add_row(cell(expl["prediction"], h["prediction"]), cell(ref_entry, h["reference_tokens"]))
     console.print(table)
     for line in _metric_lines(expl):
-        console.print(Text(line), soft_wrap=True)  # one line per metric, never wrapped
+        console.print(Text(terminal_text(line, one_line=True)), soft_wrap=True)  # one line per metric, never wrapped
     console.print()
 
 
@@ -186,6 +191,10 @@ def explain(o) -> None:
         preds_file = read_predictions(o.predictions, o.predictions_format)
         preds = join_predictions(ds, preds_file, label_check=o.label_check)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
+        if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does
+            from ..results.breakdowns import first_references
+
+            refs = first_references(refs, o.max_refs)
         needs_scores = bool(o.worst or o.best)
         scores = _scores(preds, refs, o.metric, opts) if needs_scores else []
         chosen = select_items(ids, scores, o, str(o.data))
@@ -200,7 +209,7 @@ def explain(o) -> None:
         if o.explain_format == "json":
             rows = [{"id": ids[i], "line": where[ids[i]][1], "metric": o.metric, "score": scores[i],
                      "explanation": e} for i, e in zip(chosen, expls)]
-            typer.echo(json.dumps(rows, ensure_ascii=False))
+            echo(terminal_json(rows))
             return
         from rich.console import Console
 

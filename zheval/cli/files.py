@@ -5,14 +5,13 @@ before any work (their directory exists, none is an input or another output), an
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Optional
 
-import typer
 
-from .options import Format, UserError
+from ..text.terminal import terminal_json
+from .options import Format, UserError, echo
 
 __all__ = ["check_output_dir", "check_paths", "plot_format", "emit_report", "load_data"]
 
@@ -77,7 +76,7 @@ def _render(report, fmt: Format) -> str:
     from ..adapters.duck.report import render_markdown, render_table
 
     if fmt == Format.json:
-        return json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
+        return terminal_json(report.to_dict(), indent=2) + "\n"
     if fmt == Format.markdown:
         return render_markdown(report)
     return render_table(report)
@@ -96,17 +95,17 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
         png, notes = plot_report(report, plot_by, fmt=plot_format(plot))
     if output is not None:
         atomic_write(output, text)
-        typer.echo(f"wrote {output}", err=True)
+        echo(f"wrote {output}", err=True)
     else:
-        typer.echo(text, nl=False)
+        echo(text, nl=False)
     if png is not None:
         atomic_write(plot, png)
         for n in notes:
-            typer.echo(f"note: {n}", err=True)
-        typer.echo(f"wrote {plot}", err=True)
+            echo(f"note: {n}", err=True)
+        echo(f"wrote {plot}", err=True)
     if html is not None and html_page is not None:
         atomic_write(html, html_page)
-        typer.echo(f"wrote {html}", err=True)
+        echo(f"wrote {html}", err=True)
 
 
 def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True,

@@ -12,12 +12,14 @@ from typing import Optional
 import typer
 
 from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
+from ..text.terminal import terminal_text
 
 __all__ = [
     "Format",
     "TextFormat",
     "UserError",
     "run_command",
+    "echo",
     "apply_quiet",
     "note",
     "split_list",
@@ -55,20 +57,40 @@ class UserError(Exception):
     """A problem with the user's input or options: reported as ``zheval: error: …`` with exit code 2."""
 
 
+def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print ``text`` on stdout (``err``: stderr) through :func:`zheval.text.terminal.terminal_text`: the one way the
+    command writes to the terminal, so no control character of the data (predictions, references, ids, group values
+    inside a table, a note or an error message) reaches it raw. ``nl``: end with a newline."""
+    typer.echo(terminal_text(text), err=err, nl=nl)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """``warnings.showwarning`` of the command: the warning's text escaped like everything else it prints."""
+    import warnings
+
+    text = warnings.formatwarning(message, category, filename, lineno, line)
+    typer.echo(terminal_text(text), err=True, nl=False)
+
+
 def _fail(message: str) -> None:
-    typer.echo(f"zheval: error: {message}", err=True)
+    echo(f"zheval: error: {message}", err=True)
     raise typer.Exit(code=2)
 
 
 def run_command(fn):
-    """Call ``fn()``; user errors become a message and exit code 2 (never a traceback)."""
-    from ..adapters.duck.load import DuckFormatError
+    """Call ``fn()``; user errors become a message and exit code 2 (never a traceback). Warnings raised meanwhile
+    are printed escaped (:func:`echo`)."""
+    import warnings
+
+    from ..io import FileFormatError
 
     try:
-        return fn()
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return fn()
     except typer.Exit:
         raise
-    except (UserError, DuckFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+    except (UserError, FileFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         _fail(str(exc))
     except (ValueError, TypeError) as exc:
         _fail(str(exc))
@@ -86,7 +108,7 @@ def apply_quiet(quiet: bool) -> None:
 
 def note(message: str) -> None:
     """Print ``zheval: note: <message>`` on stderr."""
-    typer.echo(f"zheval: note: {message}", err=True)
+    echo(f"zheval: note: {message}", err=True)
 
 
 def split_list(value: str, option: str | None = None) -> list[str]:
@@ -182,8 +204,10 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
         raise UserError(
             f"--preset {preset} reproduces a leaderboard's published number (its own tokens, per-item formula and "
             "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
-            f"compute_rouge(..., preset={preset!r}) (glm4 also compute_bleu) or the chinese_rouge / chinese_bleu "
-            "modules")
+            f"the text-file commands (zheval rouge REF.txt -i HYP.txt --preset {preset}"
+            + (f"; zheval bleu ... --preset {preset}" if preset == "glm4" else "")
+            + f"), compute_rouge(..., preset={preset!r}) (glm4 also compute_bleu) or the chinese_rouge / "
+            "chinese_bleu modules")
     raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(CLI_PRESETS)} "
                     "(llamafactory, rouge155, opencompass-jieba-rouge, longbench and glm4 exist in the library only)")
 
@@ -202,7 +226,7 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
                  punct: Optional[str] = None) -> dict:
     """Tokenizer options of :func:`zheval.tokenizers.get_tokenizer` from the command line (unset ones omitted, so
     the tokenizer's defaults apply and the preset tokenizers, which take no option, still work)."""
-    from ..adapters.duck.load import encoding_problem
+    from ..io import FileFormatError, read_lines
 
     opts: dict = {}
     if jieba_hmm:
@@ -214,16 +238,11 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
     if punct is not None:
         opts["punct"] = punct
     if terms is not None:
-        raw = terms.read_bytes()
-        enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(terms))
-        if enc:
-            raise UserError(f"--terms {terms}: {enc}")
-        try:
-            text = raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = raw[:exc.start].count(b"\n") + 1
-            raise UserError(f"--terms {terms}:{line}: not valid UTF-8 ({exc.reason})") from None
-        opts["terms"] = [t.strip() for t in text.splitlines() if t.strip()]
+        problems: list = []
+        lines = read_lines(terms, "--terms", problems)
+        if lines is None:
+            raise FileFormatError(problems, "invalid --terms file")
+        opts["terms"] = [t.strip() for _, t in lines if t.strip()]
     return opts
 
 

@@ -9,28 +9,48 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+from typing import Optional
 from types import SimpleNamespace
 
-import typer
 
 from .commands import app, scoring_arguments
-from .options import UserError, run_command, seed_bound
+from ..text.terminal import terminal_json
+from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
-__all__ = ["sample"]
+__all__ = ["sample", "default_key", "refuse_overwrite"]
+
+
+def default_key(sheet: Path) -> Path:
+    """The key's path when ``--key`` is not given: beside the sheet, named after it (``out/sheet2.csv`` →
+    ``out/sheet2.key.json``), so two samples written to two places never share (and overwrite) one key."""
+    return sheet.with_name(sheet.stem + ".key.json")
+
+
+def refuse_overwrite(sheet: Path, key: Path, force: bool) -> None:
+    """Raise :class:`UserError` when the sheet or the key exists already and ``force`` is off: a sheet may hold
+    ratings typed in since it was written, and a key belongs to one sheet (``zheval agree`` needs both)."""
+    if force:
+        return
+    there = [f"{flag} {p}" for flag, p in (("--output", sheet), ("--key", key)) if p.exists() or p.is_symlink()]
+    if there:
+        raise UserError(f"{' and '.join(there)} exist(s) already: a review sheet may hold ratings, and its key "
+                        "belongs to it; choose other paths (-o / --key) or add --force to overwrite")
 
 
 @app.command()
 @takes("data", "predictions", "k", "seed", "by_metric", "output", "key", "tokenizer", "metrics", "rouge_types",
        "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "predictions_format",
-       "label_check", "min_refs", "max_refs", "num_proc", "quiet",
+       "label_check", "min_refs", "max_refs", "num_proc", "quiet", "force",
        output=option(Path, "--output", "-o", default=Path("review_sheet.csv"),
                      help="the blind review sheet (CSV, UTF-8): id, query, prediction, references, empty rating "
                           "columns; no scores"),
-       key=option(Path, "--key", default=Path("review_key.json"),
-                  help="the key (JSON): every metric's score and the stratum of each sampled item"),
+       key=option(Optional[Path], "--key",
+                  help="the key (JSON): every metric's score and the stratum of each sampled item  [default: beside "
+                       "the sheet, SHEET.key.json: review_sheet.key.json, out/sheet2.key.json]", show_default=False),
+       force=option(bool, "--force", default=False,
+                    help="overwrite an existing sheet or key (a filled-in sheet holds ratings: off by default)"),
        seed=option(int, "--seed", default=12345, callback=seed_bound, help="seed of the sample (0 to 4294967295)"))
 def sample(o) -> None:
     """Sample K items stratified low / middle / high by one metric's per-item score: a blind review sheet to rate
@@ -39,6 +59,9 @@ def sample(o) -> None:
     def go():
         from ..adapters.duck.review import review_sample, sheet_csv
         from ..adapters.files import atomic_write
+
+        o.key = default_key(o.output) if o.key is None else o.key
+        refuse_overwrite(o.output, o.key, o.force)
         shared = SimpleNamespace(**vars(o), by="none", bootstrap=0, preset=None)
         shared.output = None  # checked below with --key, against the inputs too
         ds, kwargs = scoring_arguments(shared, {"--data": o.data, "--predictions": o.predictions})
@@ -63,11 +86,11 @@ def sample(o) -> None:
         res.key["data"] = str(o.data)
         res.key["sheet"] = str(o.output)
         sheet = sheet_csv(res.sheet)
-        key = json.dumps(res.key, ensure_ascii=False, indent=2) + "\n"
+        key = terminal_json(res.key, indent=2) + "\n"
         atomic_write(o.output, sheet)
         atomic_write(o.key, key)
         counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
-        typer.echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
+        echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
                    f"and {o.key}", err=True)
 
     run_command(go)

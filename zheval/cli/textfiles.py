@@ -29,7 +29,6 @@ does not start another segment. Line ends are removed; nothing else is stripped 
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import List, Optional
@@ -41,6 +40,8 @@ from typer.core import TyperCommand
 from .commands import app
 from .options import TextFormat, UserError, apply_quiet, bleu_options, check_tokenizer, note, run_command, split_list, tokenizer_options
 from .params import option, takes
+from .options import echo
+from ..text.terminal import terminal_json
 
 __all__ = ["bleu", "rouge", "read_segments", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
 
@@ -49,60 +50,45 @@ STDIN = "<stdin>"
 
 
 def _problem(path: str, line: int, message: str):
-    from ..adapters.duck.load import Problem
+    from ..io import Problem
 
     return Problem(path, line, None, message)
 
 
 def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems: list) -> list:
-    """The segments (lines) of one text file.
+    """The segments (lines) of one text file, read by :func:`zheval.io.rows.read_lines` (gzip undone, the encoding
+    and line rules of every door).
 
     Args:
         name: the file name for messages. data: its bytes. role: ``"reference"`` or ``"hypothesis"``.
         allow_empty: accept empty lines (hypotheses only: empty predictions).
-        problems: list the :class:`~zheval.adapters.duck.load.Problem` s are appended to (not UTF-8, an empty line).
+        problems: list the :class:`~zheval.io.problems.Problem` s are appended to (not UTF-8, another encoding, a
+            gzip that cannot be read, CR-only line ends, an empty line).
 
     Returns:
-        One string per line (line ends removed; a final line break does not start another line).
+        One string per line (line ends removed; a final line break does not start another line); ``[]`` after a
+        problem of the whole file.
     """
-    from ..adapters.duck.load import encoding_problem, lone_surrogate
+    from ..io import read_lines
 
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    enc = encoding_problem(data, name)
-    if enc is not None:
-        problems.append(_problem(name, 0, enc))
+    lines = read_lines(name, role, problems, data=data)
+    if lines is None:
         return []
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
     out = []
-    for k, raw in enumerate(lines, start=1):
-        raw = raw[:-1] if raw.endswith(b"\r") else raw
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            problems.append(_problem(name, k, f"not valid UTF-8 (byte {exc.start}: {raw[exc.start:exc.start + 4]!r})"))
-            out.append("")
-            continue
+    for k, text in lines:
         if not text.strip() and not allow_empty:
             what = ("an empty reference cannot be scored; every line of a reference file is a reference of that "
                     "segment" if role == "reference" else
                     "an empty hypothesis; pass --allow-empty-hypotheses to score it as an empty prediction (0)")
             problems.append(_problem(name, k, f"empty line: {what}"))
-        bad = lone_surrogate(text)
-        if bad:
-            problems.append(_problem(name, k, bad))
         out.append(text)
     return out
 
 
-def _read_file(path: Path) -> bytes:
-    if path.is_dir():
-        raise IsADirectoryError(f"{path} is a directory, not a text file")
-    if not path.is_file():
-        raise FileNotFoundError(f"file not found: {path}")
-    return path.read_bytes()
+def _read_file(path: Path, role: str) -> bytes:
+    from ..io import existing_file
+
+    return existing_file(path, role).read_bytes()
 
 
 def _read_stdin() -> bytes:
@@ -114,21 +100,25 @@ def _read_stdin() -> bytes:
 
 def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
-    :class:`~zheval.adapters.duck.load.DuckFormatError` listing every problem (encoding, empty lines, line counts)."""
-    from ..adapters.duck.load import DuckFormatError
+    :class:`~zheval.io.problems.FileFormatError` listing every problem (encoding, empty lines, line counts)."""
+    from ..io import FileFormatError
 
     problems: list = []
     ref_names = [str(p) for p in refs]
-    ref_streams = [read_segments(str(p), _read_file(p), "reference", False, problems) for p in refs]
+    ref_streams = [read_segments(str(p), _read_file(p, "reference"), "reference", False, problems) for p in refs]
     if hyps:
         hyp_names = [STDIN if str(p) == "-" else str(p) for p in hyps]
-        datas = [_read_stdin() if str(p) == "-" else _read_file(p) for p in hyps]
+        datas = [_read_stdin() if str(p) == "-" else _read_file(p, "hypothesis") for p in hyps]
     else:
         hyp_names, datas = [STDIN], [_read_stdin()]
     systems = [read_segments(n, d, "hypothesis", allow_empty, problems) for n, d in zip(hyp_names, datas)]
     names = ref_names + hyp_names
     streams = ref_streams + systems
     counts = [len(s) for s in streams]
+    if not problems:
+        from ..io import EMPTY_FILE
+
+        problems += [_problem(n, 0, f"no items in {n} ({EMPTY_FILE})") for n, c in zip(names, counts) if not c]
     if not problems and len(set(counts)) > 1:
         base = counts[0]
         for n, c in zip(names[1:], counts[1:]):
@@ -138,12 +128,26 @@ def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
                 problems.append(_problem(n, 0, f"has {c} line(s) but {names[0]} has {base}: line {line} of {longer} "
                                                f"has no counterpart in {shorter} (every file needs one line per "
                                                "segment; ragged reference files are not supported)"))
-    if not problems and counts and counts[0] == 0:
-        problems.append(_problem(names[0], 0, "no segments (the file is empty)"))
     if problems:
-        raise DuckFormatError(problems, "invalid text files")
+        raise FileFormatError(problems, "invalid text files")
     references = [list(r) for r in zip(*ref_streams)]
     return ref_names, references, hyp_names, systems
+
+
+def _located(exc: ValueError, ref_names: list) -> ValueError:
+    """An :class:`~zheval.compute.inputs.EmptyReferenceError` of the library (``references[i][j]``) as the
+    problems of the reference files, each ``file:line`` (segment *i* is line *i* + 1 of reference file *j*); any
+    other error as it is."""
+    from ..compute.inputs import EmptyReferenceError
+    from ..io import FileFormatError
+
+    if not isinstance(exc, EmptyReferenceError):
+        return exc
+    how = f"empty after normalisation and tokenisation ({exc.context})" if exc.context else "empty"
+    problems = [_problem(ref_names[j], i + 1, f"{how}: {text!r} {why or ''}".rstrip() + "; an empty reference "
+                         "cannot be scored: remove the segment or give a real reference")
+                for (i, j), text, why in zip(exc.positions, exc.texts, exc.reasons + [None] * len(exc.positions))]
+    return FileFormatError(problems, "references that cannot be scored")
 
 
 def _bleu_sums(opts: dict):
@@ -173,7 +177,8 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     Returns:
         ``{"metric", "keys" (score names: ["bleu"] or the ROUGE types), "signature", "segments", "systems": [{"system",
         "scores": {key: value}, "intervals": {key: [low, high]} (with bootstrap), "result": the library result}],
-        "paired": [{"system", "baseline", "metric", "delta", "delta_low", "delta_high", "p_value", ...}]}``.
+        "paired": [{"system", "baseline", "metric", "delta", "delta_low", "delta_high", "p_value", ...}],
+        "warnings": [the library's input-slip warnings, per system]}``.
 
     Raises:
         ValueError / TypeError: the library's option errors; ValueError: several systems with ``bootstrap=0``;
@@ -225,9 +230,24 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     for k in range(1, len(systems)):
         for key in keys:
             res = paired_bootstrap(rows[0][key], rows[k][key], sums[key], int(bootstrap), 0.95, seed)
-            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res})
+            # an exact tie (identical outputs) gets sacrebleu's minimal p = 1/(resamples + 1): "no difference"
+            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res,
+                           "no_difference": res["score_a"] == res["score_b"]})
     return {"metric": metric, "keys": keys, "signature": signature, "segments": len(references),
-            "systems": out_systems, "paired": paired}
+            "systems": out_systems, "paired": paired, "warnings": _input_warnings(systems, references, names, cfg)}
+
+
+def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
+    """The library's input-slip warnings (:func:`zheval.compute.guards.input_slips`: ``none`` on unsegmented
+    Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them."""
+    from ..compute.guards import ScriptMismatchWarning, input_slips
+
+    out = []
+    for name, hyps in zip(names, systems):
+        for cat, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies):
+            msg += " On the command line: --t2s." if cat is ScriptMismatchWarning and cfg.t2s_applies else ""
+            out.append(f"{name}: {msg}" if len(systems) > 1 else msg)
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -247,6 +267,9 @@ def _label(key: str) -> str:
 
 def _bleu_details(res: dict, scale: int, width: int) -> str:
     prec = "/".join(_fmt(p, scale, width) for p in res["precisions"])
+    if res.get("level") == "sentence":  # the precisions and BP are means over the sentences, the ratio is corpus-wide
+        return (f"{prec} (means of the sentences; mean BP = {res['brevity_penalty']:.3f}; corpus ratio = "
+                f"{res['length_ratio']:.3f} hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
     return (f"{prec} (BP = {res['brevity_penalty']:.3f} ratio = {res['length_ratio']:.3f} "
             f"hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
 
@@ -275,7 +298,7 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
                     p = paired[(s["system"], k)]
                     row += [_fmt(p["delta"], scale, width, signed=True),
                             f"[{_fmt(p['delta_low'], scale, width, True)}, {_fmt(p['delta_high'], scale, width, True)}]",
-                            f"{p['p_value']:.4f}"]
+                            f"{p['p_value']:.4f}" + (" (no difference)" if p["no_difference"] else "")]
             body.append(row)
     widths = [max(len(r[c]) for r in [head] + body) for c in range(len(head))]
     lines = [f"zheval {out['metric']}: {out['segments']} segments, {len(ref_names)} reference file(s) "
@@ -286,11 +309,21 @@ def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict)
     if out["metric"] == "bleu":
         lines.append("")
         lines += [f"{s['system']}: {_bleu_details(s['result'], scale, width)}" for s in out["systems"]]
+    extras = [(s["system"], preset_numbers(s["result"], keys)) for s in out["systems"]]
+    if any(x for _, x in extras):
+        lines.append("")
+        lines += [f"{name}: the preset's own numbers (its tool's scale) and counts: "
+                  + ", ".join(f"{k} = {v}" for k, v in x.items()) for name, x in extras if x]
     if paired:
         n = out["paired"][0]["n_resamples"]
         lines.append("")
         lines.append(f"paired bootstrap ({n} resamples, seed {out['paired'][0]['seed']}; sacrebleu's test): p = (1 + "
                      f"resamples whose |B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)")
+        ties = [f"{p['system']} {_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
+        if ties:
+            lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
+                         f"(1/({n} + 1) when every resample ties too) is an artefact of the +1, not evidence of a "
+                         "difference")
     for name, count in empty_hyps.items():
         lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
     lines.append("")
@@ -312,20 +345,39 @@ def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) 
             d["precisions"] = [r(p) for p in res["precisions"]]
             d.update({k: res[k] for k in ("brevity_penalty", "length_ratio", "translation_length",
                                           "reference_length", "counts", "totals")})
-        extra = {k: v for k, v in res.items() if k.startswith("llamafactory_") and isinstance(v, (int, float))}
+        extra = preset_numbers(res, out["keys"])
         if extra:
-            d["preset_scores"] = extra  # the preset's own numbers, on the preset's own scale
+            d["preset_scores"] = extra  # the preset's own numbers and counts, on the preset's own scale
         if s["system"] in empty_hyps:
             d["empty_hypotheses"] = empty_hyps[s["system"]]
         systems.append(d)
     paired = [{"system": p["system"], "baseline": p["baseline"], "metric": p["metric"], "delta": r(p["delta"]),
                "delta_low": r(p["delta_low"]), "delta_high": r(p["delta_high"]), "p_value": p["p_value"],
-               "n_resamples": p["n_resamples"], "seed": p["seed"]} for p in out["paired"]]
+               "n_resamples": p["n_resamples"], "seed": p["seed"], "no_difference": p["no_difference"]}
+              for p in out["paired"]]
     doc = {"metric": out["metric"], "scale": f"0-{scale}", "width": width, "segments": out["segments"],
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:
         doc["paired"] = paired
-    return json.dumps(doc, ensure_ascii=False, indent=1) + "\n"
+    doc["warnings"] = list(out["warnings"])
+    return terminal_json(doc, indent=1) + "\n"
+
+
+#: Keys of a BLEU result that every BLEU result has (with or without a preset).
+_BLEU_KEYS = ("bleu", "bleu_ci_low", "bleu_ci_high", "brevity_penalty", "length_ratio", "translation_length",
+              "reference_length")
+
+
+def preset_numbers(res: dict, keys: list) -> dict:
+    """The numbers a preset adds to a library result — its tool's own scores on the tool's scale and its counts
+    (LLaMA-Factory's ``bleu-4``, OpenCompass's placeholder predictions, LongBench's recursion cutoff …): every
+    numeric entry that is not one of the result's own keys (the scores of ``keys``, their precision, recall and
+    interval, and BLEU's length fields)."""
+    own = set(_BLEU_KEYS)
+    for k in keys:
+        own.update({k, f"{k}_precision", f"{k}_recall", f"{k}_ci_low", f"{k}_ci_high"})
+    return {k: v for k, v in res.items()
+            if k not in own and isinstance(v, (int, float)) and not isinstance(v, bool)}
 
 
 def _score_only(out: dict, scale: int, width: int) -> str:
@@ -371,14 +423,20 @@ def _run(o, metric: str) -> None:
         given = {"smooth_value": o.smooth_value, "bp_ref_length": o.bp_ref_length, "level": o.level,
                  "effective_order": o.effective_order}
     else:
-        options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
+        if o.preset is None or o.rouge_types != "rouge1,rouge2,rougeL":  # else the preset's own types (longbench: L)
+            options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
         given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
                  "sentence_split": o.sentence_split}
     options.update({k: v for k, v in given.items() if v is not None})
     empty = {n: sum(1 for t in s if not t.strip()) for n, s in zip(names, systems)}
     empty = {n: c for n, c in empty.items() if c}
-    out = score_text_files(metric, references, systems, names, options, bootstrap=0 if o.score_only and
-                           len(systems) == 1 else o.bootstrap, seed=o.seed)
+    try:
+        out = score_text_files(metric, references, systems, names, options, bootstrap=0 if o.score_only and
+                               len(systems) == 1 else o.bootstrap, seed=o.seed)
+    except ValueError as exc:
+        raise _located(exc, ref_names) from None
+    for msg in out["warnings"]:
+        typer.echo(f"zheval: warning: {msg}", err=True)
     if o.score_only:
         text = _score_only(out, o.scale, width)
     elif o.text_format == TextFormat.json:
@@ -388,7 +446,7 @@ def _run(o, metric: str) -> None:
     for n, c in empty.items():
         if o.score_only or o.text_format == TextFormat.json:
             note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
-    typer.echo(text, nl=False)
+    echo(text, nl=False)
 
 
 class SystemsCommand(TyperCommand):

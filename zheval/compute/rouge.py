@@ -26,7 +26,7 @@ from ..definitions.rouge_types import parse_rouge_type
 from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores
-from ..presets import ROUGE_PRESETS, TOOL_ROUGE_PRESETS, apply_preset
+from ..presets import ROUGE_CHINESE_PRESETS, ROUGE_PRESETS, TOOL_ROUGE_PRESETS, apply_preset
 from ..presets.glm4 import check_glm4_predictions, glm4_rouge_key
 from ..presets.llamafactory import llamafactory_item_value, llamafactory_mean, make_llamafactory_item_scorer
 from ..presets.longbench import LONGBENCH_RECURSION_BUDGET, longbench_score, make_longbench_item_scorer
@@ -162,7 +162,9 @@ def rouge_config(
         ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
             weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
             out of range, crosscheck with rouge155, opencompass-jieba-rouge, longbench, glm4 or ``beta != 1``, a tool
-            preset (llamafactory, opencompass-jieba-rouge, longbench, glm4) with ``beta != 1``, longbench with a type
+            preset (llamafactory, opencompass-jieba-rouge, longbench, glm4) with ``beta != 1``, a rouge-chinese preset
+            (llamafactory, opencompass-jieba-rouge, glm4) with a type other than rougeN / rougeL (naming the preset
+            and its own types), longbench with a type
             other than rougeL or ``multi_ref`` other than max, and the tokenizer's own option errors
             (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
     """
@@ -173,6 +175,12 @@ def rouge_config(
                  normalize=tokenizer_options.get("normalize", UNSET))
     opts = apply_preset(DEFAULTS, ROUGE_PRESETS, preset, given, UNSET, {"sacrebleu-zh": "chinese_bleu"})
     types = _check_types(opts["rouge_types"])
+    if preset in ROUGE_CHINESE_PRESETS:
+        bad = [t for t in types if parse_rouge_type(t).kind not in ("N", "L")]
+        if bad:
+            raise ValueError(f"preset {preset!r} computes rougeN (set-based, N >= 1) and rougeL (LCS of the whole "
+                             f"texts) only, as rouge-chinese does; got {bad}; the preset's own rouge_types: "
+                             f"{ROUGE_PRESETS[preset]['rouge_types']}")
     if opts["multi_ref"] not in MULTI_REF_MODES:
         raise ValueError(f"unknown multi_ref {opts['multi_ref']!r}; valid values: {', '.join(MULTI_REF_MODES)}")
     if opts["sentence_split"] not in SENTENCE_SPLITS:

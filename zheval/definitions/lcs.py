@@ -46,6 +46,7 @@ is :func:`zheval.fast.lcs.lcs_length_pairs`.
 
 from __future__ import annotations
 
+import math
 from typing import Dict, Hashable, List, Sequence, Tuple
 
 __all__ = [
@@ -54,6 +55,7 @@ __all__ = [
     "lcs_length_masks",
     "lcs_rows",
     "lcs_ref_positions",
+    "ROWS_BITS_LIMIT",
     "wlcs",
     "wlcs_ref_positions",
 ]
@@ -144,6 +146,51 @@ def lcs_rows(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> List
     return rows
 
 
+ROWS_BITS_LIMIT = 1 << 28
+"""Above this many bits of bit rows ((m + 1) * n, 32 MB) :func:`lcs_ref_positions` keeps every ⌈√m⌉-th row only and
+recomputes one block of rows at a time while it walks back (same rows, same path; memory O(√m · n) bits instead of
+O(m · n): 100,000 × 100,000 tokens need 8 MB instead of 1.25 GB, for one more pass over the rows)."""
+
+
+class _CheckpointRows:
+    """``rows[i]`` of :func:`lcs_rows` for ``i`` read in decreasing order (the backtrack), from every k-th row kept
+    in the forward pass (k = ⌈√m⌉) and the block ``[s, s + k]`` holding ``i`` and ``i - 1`` recomputed from row s."""
+
+    def __init__(self, masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> None:
+        self.masks, self.seq, m = masks, rows_seq, len(rows_seq)
+        self.k = k = max(1, math.isqrt(m - 1) + 1) if m > 1 else 1
+        v = (1 << n) - 1
+        self.marks = [v]
+        get = masks.get
+        for i, tok in enumerate(rows_seq, 1):
+            mm = get(tok)
+            if mm:
+                u = v & mm
+                v = (v + u) | (v - u)
+            if i % k == 0:
+                self.marks.append(v)
+        self.last = v
+        self.m = m
+        self.start, self.block = -1, []
+
+    def __getitem__(self, i: int) -> int:
+        if i == self.m:
+            return self.last
+        s = (max(i, 1) - 1) // self.k * self.k
+        if s != self.start:
+            v = self.marks[s // self.k]
+            block = [v]
+            get = self.masks.get
+            for tok in self.seq[s:min(s + self.k, self.m)]:
+                mm = get(tok)
+                if mm:
+                    u = v & mm
+                    v = (v + u) | (v - u)
+                block.append(v)
+            self.start, self.block = s, block
+        return self.block[i - s]
+
+
 def lcs_ref_positions(
     ref: Sequence[Token], can: Sequence[Token], can_masks: Dict[Token, int] | None = None
 ) -> List[int]:
@@ -166,7 +213,7 @@ def lcs_ref_positions(
         return []
     if can_masks is None:
         can_masks = match_masks(can)
-    rows = lcs_rows(can_masks, n, ref)
+    rows = lcs_rows(can_masks, n, ref) if (m + 1) * n <= ROWS_BITS_LIMIT else _CheckpointRows(can_masks, n, ref)
     t = n - (rows[m] & ((1 << n) - 1)).bit_count()
     out: List[int] = []
     i = m

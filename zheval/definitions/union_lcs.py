@@ -153,6 +153,20 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
         stop_bytes = (segments[-1][1] if segments else 0) // 8 + 40  # an int of the block's width, roughly
         held = 0
         for c in cands:
+            if len(c) * stop_bytes > _HELD_STOPS_MAX:
+                # one candidate sentence whose stop masks alone exceed the budget (a 100,000-token sentence against
+                # a 100,000-token one: 1.25 GB): keep every k-th column state, recompute stops block by block
+                lazy = _CheckpointStops(c, get, segment_bits)
+                if block_index == 0:
+                    for tok in c:
+                        wm = wget(tok)
+                        if wm:
+                            u = whole & wm
+                            whole = (whole + u) | (whole - u)
+                if lazy.z:
+                    full |= (lazy.z + starts) & guards
+                    _backtrack_paths([(lazy, c)], full, segments, flat_b, low, rec)
+                continue
             # One pass over c gives the bit columns of c against every reference sentence of the block (guard bits
             # cleared) and advances the whole-text DP by the tokens of c. stops[j]: block positions (rows) where
             # column j increases or holds c[j-1] -- where rouge-score's path, climbing column j, stops.
@@ -210,6 +224,55 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
 
 #: Bytes of stop masks held for the backtrack of one block before they are backtracked (see _union_lcs_packed).
 _HELD_STOPS_MAX = 1 << 26
+
+
+class _CheckpointStops:
+    """``stops[j]`` of :func:`_union_lcs_packed` for one candidate sentence ``c`` without holding them all: the
+    column state ``(v, z)`` is kept every k-th column (k = ⌈√n⌉) and the k stops of the block holding ``j`` are
+    recomputed from it when read (the same recurrence, so the same masks). Memory O(√n) ints instead of n;
+    each backtrack over decreasing ``j`` recomputes every block once."""
+
+    __slots__ = ("c", "get", "bits", "k", "marks", "z", "start", "block")
+
+    def __init__(self, c: Sequence[Token], get, segment_bits: int) -> None:
+        import math
+
+        self.c, self.get, self.bits = c, get, segment_bits
+        n = len(c)
+        self.k = k = math.isqrt(max(n - 1, 0)) + 1
+        v, z = segment_bits, 0
+        marks = [(v, z)]
+        for j, tok in enumerate(c, 1):
+            m = get(tok)
+            if m:
+                u = v & m
+                v = ((v + u) | (v - u)) & segment_bits
+                z = segment_bits ^ v
+            if j % k == 0:
+                marks.append((v, z))
+        self.marks, self.z = marks, z
+        self.start, self.block = -1, []
+
+    def __getitem__(self, j: int) -> int:
+        if j == 0:
+            return 0
+        s = (j - 1) // self.k * self.k
+        if s != self.start:
+            v, z = self.marks[s // self.k]
+            block = []
+            push = block.append
+            get, bits = self.get, self.bits
+            for tok in self.c[s:s + self.k]:
+                m = get(tok)
+                if m:
+                    u = v & m
+                    v = ((v + u) | (v - u)) & bits
+                    z = bits ^ v
+                    push(z | m)
+                else:
+                    push(z)
+            self.start, self.block = s, block
+        return self.block[j - s - 1]
 
 
 def _backtrack_paths(paths, full: int, segments, flat_b, low, rec) -> None:

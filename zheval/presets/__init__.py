@@ -20,7 +20,7 @@ from .opencompass import OPENCOMPASS_TYPES
 from .rouge155 import ROUGE155_TYPES
 
 __all__ = ["ROUGE_PRESETS", "BLEU_PRESETS", "PRESET_NAMES", "ROUGE_CHINESE_PRESETS", "TOOL_ROUGE_PRESETS",
-           "apply_preset"]
+           "apply_preset", "preset_number_scale"]
 
 #: ROUGE presets scored with rouge-chinese 1.0.3's rules on a tool's jieba words (:mod:`.llamafactory`).
 ROUGE_CHINESE_PRESETS: Tuple[str, ...] = ("llamafactory", "opencompass-jieba-rouge", "glm4")
@@ -101,6 +101,32 @@ PRESET_NAMES: Dict[str, Tuple[str, ...]] = {
     name: tuple(m for m, reg in (("rouge", ROUGE_PRESETS), ("bleu", BLEU_PRESETS)) if name in reg)
     for name in dict.fromkeys([*ROUGE_PRESETS, *BLEU_PRESETS])
 }
+
+
+def preset_number_scale(metric: str, preset: str) -> float:
+    """The scale of the numbers a preset adds to a result under its own keys (``llamafactory_rouge_1``,
+    ``opencompass_rouge1``, ``longbench_rouge_l``, ``glm4_bleu_4`` ...): its tool's own scale, ``100.0`` for 0-100,
+    ``1.0`` for 0-1. (zheval's own keys -- ``rouge1``, ``bleu`` ... -- are always 0-1.)
+
+    Args:
+        metric: ``"rouge"`` or ``"bleu"``; preset: a preset of that metric that adds numbers of its own.
+
+    Returns:
+        ROUGE: ``llamafactory``, ``opencompass-jieba-rouge``, ``longbench``, ``glm4`` -> 100.0 (each tool reports
+        0-100). BLEU: ``llamafactory`` -> 100.0 (LLaMA-Factory's BLEU-4 x 100), ``glm4`` -> 1.0 (the GLM-4 demo's nltk
+        BLEU-4, 0-1).
+
+    Raises:
+        ValueError: a preset that adds no number of its own (``rouge155``, ``sacrebleu-zh``), or an unknown metric /
+        preset.
+    """
+    scales = {("rouge", name): 100.0 for name in TOOL_ROUGE_PRESETS}
+    scales[("bleu", "llamafactory")] = 100.0
+    scales[("bleu", "glm4")] = 1.0
+    if (metric, preset) not in scales:
+        raise ValueError(f"the {metric} preset {preset!r} adds no number of its own; presets that do: "
+                         + ", ".join(f"{m} {p!r}" for m, p in scales))
+    return scales[(metric, preset)]
 
 
 def apply_preset(

@@ -129,23 +129,36 @@ def fold_groups(n_items: int, folds: int, seed: int) -> list[np.ndarray]:
     return [np.sort(part) for part in np.array_split(perm, folds)]
 
 
-def fold_stability(values: Sequence[float], low: float | None = None, high: float | None = None) -> dict:
+def fold_stability(values: Sequence[float], low: float | None = None, high: float | None = None, *,
+                   value: float | None = None) -> dict:
     """Summary of per-fold scores: ``{"folds": [...], "mean", "std", "max_deviation", "flagged": [fold numbers,
-    from 1], "interval": [low, high] or None}``.
+    from 1], "interval": [low, high] or None, "band": [low, high] or None}``.
+
+    Args:
+        values: the K fold scores (K >= 1); low, high: the bootstrap interval of the score on all items (``None``:
+            no flag); value: the score on all items (default: the middle of ``[low, high]``).
 
     ``std`` is the sample standard deviation (``ddof=1``; 0.0 for one fold), ``max_deviation`` the largest
-    ``|value − mean|``; a fold is flagged when its value is outside ``[low, high]`` (the bootstrap interval of the
-    score on all items); without an interval (``None``) nothing is flagged and ``flagged`` is ``None``.
+    ``|value − mean|``. A fold is **flagged** when it differs from the score on all items by more than a random
+    fold of n/K items does at the 95% level: outside ``band`` = ``value ± h·√(K − 1)``, ``h`` the half-width of the
+    interval on all items. (A fold's mean minus the mean of all n items has variance σ²(K − 1)/n when the folds are
+    a random partition; the mean of all items σ²/n, whose 95% half-width is ``h``.) So about 5% of the folds of a
+    homogeneous test set are flagged by chance — with K folds and several metrics, a flag or two is expected; the
+    interval of all items alone (``interval``) would flag about a third of them at K = 5. Without an interval
+    nothing is flagged and ``flagged``/``band`` are ``None``.
     """
     v = [float(x) for x in values]
     m = math.fsum(v) / len(v)
     std = math.sqrt(math.fsum((x - m) ** 2 for x in v) / (len(v) - 1)) if len(v) > 1 else 0.0
     dev = max(abs(x - m) for x in v)
-    flagged = None
+    flagged = band = None
     if low is not None and high is not None:
-        flagged = [i + 1 for i, x in enumerate(v) if x < low or x > high]
+        centre = (float(low) + float(high)) / 2 if value is None else float(value)
+        half = (float(high) - float(low)) / 2 * math.sqrt(max(len(v) - 1, 1))
+        band = [centre - half, centre + half]
+        flagged = [i + 1 for i, x in enumerate(v) if x < band[0] or x > band[1]]
     return {"folds": v, "mean": m, "std": std, "max_deviation": dev, "flagged": flagged,
-            "interval": None if low is None or high is None else [float(low), float(high)]}
+            "interval": None if low is None or high is None else [float(low), float(high)], "band": band}
 
 
 def check_max_refs(max_refs, option: str | None = None):

@@ -6,7 +6,9 @@ overlap; Chinese dialogue papers report Distinct-1/2 next to BLEU for exactly th
 
 * **Distinct-n** (Li et al. 2016, "A Diversity-Promoting Objective Function for Neural Conversation Models",
   section 4.3): the number of *distinct* n-grams divided by the *total* number of n-grams, over all texts of the
-  corpus at once (a corpus-level ratio, not a mean of per-text ratios). In [0, 1]; 0 when there is no n-gram at all.
+  corpus at once (a corpus-level ratio, not a mean of per-text ratios). In [0, 1]; **undefined** (``None``, ``–`` in
+  the tables, JSON ``null``) when there is no n-gram at all: 0/0 says nothing about diversity (three different
+  one-character replies have no bigram, and they are not "not diverse").
   The n-grams are of the **same tokens the metrics use** (the tokenizer of the config, after its normalisation).
 * For the **references** (the human baseline) every reference of every item counts as one text.
 * **Duplicates**: the share of predictions whose normalised text is exactly the normalised text of another
@@ -78,9 +80,9 @@ class NgramCounter:
                     per_item.append(np.zeros((0,) if flat else (0, n), dtype=np.int64))
             self._keys[n] = per_item
 
-    def distinct(self, n: int, indices=None) -> tuple[float, int, int]:
+    def distinct(self, n: int, indices=None) -> tuple[float | None, int, int]:
         """Distinct-n of the items at ``indices`` (default: all): ``(distinct / total, distinct, total)``, the
-        ratio 0.0 without any n-gram.
+        ratio ``None`` without any n-gram (0/0 is undefined).
 
         Raises:
             KeyError: an order that was not indexed.
@@ -90,12 +92,12 @@ class NgramCounter:
         allk = np.concatenate(sel) if sel else np.zeros(0, dtype=np.int64)
         total = int(allk.shape[0])
         if not total:
-            return 0.0, 0, 0
+            return None, 0, 0
         distinct = int(np.unique(allk, axis=0 if allk.ndim == 2 else None).shape[0])
         return distinct / total, distinct, total
 
 
-def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float, int, int]:
+def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float | None, int, int]:
     """Distinct-n of a corpus (Li et al. 2016): ``(distinct / total, distinct, total)``.
 
     Args:
@@ -103,8 +105,8 @@ def distinct_n(token_lists: Sequence[Sequence[str]], n: int) -> tuple[float, int
         n: the n-gram order, an int >= 1.
 
     Returns:
-        ``(ratio in [0, 1], number of distinct n-grams, number of n-grams)``; the ratio is 0.0 when there is no
-        n-gram (every text shorter than ``n``).
+        ``(ratio in [0, 1], number of distinct n-grams, number of n-grams)``; the ratio is ``None`` (undefined,
+        0/0) when there is no n-gram (no text, or every text shorter than ``n``).
 
     Raises:
         ValueError: ``n`` not an int >= 1.
@@ -158,7 +160,7 @@ class Diversity:
     """Distinct-n of the predictions and of the references, and the repeated predictions, of one group of items.
 
     Attributes:
-        n_items: items; distinct: ``{"distinct_1": ratio, ...}`` of the predictions; distinct_counts:
+        n_items: items; distinct: ``{"distinct_1": ratio or None (no n-gram), ...}`` of the predictions; distinct_counts:
             ``{"distinct_1": [distinct, total], ...}``; reference_distinct / reference_distinct_counts: the same over
             every reference (the human baseline); repetition: :func:`repetition` of the normalised predictions.
     """

@@ -57,7 +57,7 @@ def test_score_on_real_crosswoz_groups_matches_the_metrics(tmp_path, first_respo
         assert (sc["value"], sc["low"], sc["high"]) == (r[t], r[f"{t}_ci_low"], r[f"{t}_ci_high"])
     assert rep["signatures"]["bleu"] == b["signature"] and rep["signatures"]["rouge"] == r["signature"]
     assert rep["diagnostics"]["ref_count_distribution"] == {"2": 32, "3": 19, "4": 34}
-    assert [g["value"] for g in rep["groups"][1:]] == ["null", "null"]
+    assert [g["value"] for g in rep["groups"][1:]] == [None, None]  # JSON null: the missing value
 
 
 def test_score_with_the_unchanged_file_scores_one(first_response_predictions):
@@ -142,7 +142,7 @@ def test_python_m_zheval_demo_subprocess():
 def _bad_data(tmp_path):
     p = tmp_path / "bad.jsonl"
     p.write_text('{"id": "a", "query": "q", "responses": ["好的，收到。", "明白了。"], "domain": null, "difficulty": null}\n'
-                 '{"id": 7, "query": "q", "responses": "不客气", "domain": null, "difficulty": null}\n', encoding="utf-8")
+                 '{"id": 7.5, "query": "q", "responses": "不客气", "domain": null, "difficulty": null}\n', encoding="utf-8")
     return p
 
 
@@ -152,7 +152,7 @@ def test_bad_data_exits_2_with_file_line_and_writes_nothing(tmp_path, first_resp
     out = tmp_path / "out.json"
     res = run("score", "-d", bad, "-p", preds, "-o", out, "--quiet")
     assert res.exit_code == 2
-    assert f"{bad}:2:" in res.stderr and "'id' must be a non-empty string, got integer 7" in res.stderr
+    assert f"{bad}:2:" in res.stderr and "the id field 'id' must be a non-empty string or an integer, got number 7.5" in res.stderr
     assert "Traceback" not in res.output + res.stderr
     assert not out.exists()
     res = run("clean", bad, "-o", tmp_path / "c.jsonl", "--quiet")

@@ -83,6 +83,9 @@ def test_three_systems_match_sacrebleu_paired_test_overall_and_per_domain(system
     table = run("compare", "-d", files["data"], "-p", files["a"], files["b"], files["c"], "--metrics", "bleu",
                 "--preset", "sacrebleu-zh", "--seed", 4321, *flags, "-q").output
     assert "system" in table.splitlines()[3] and "compared with A separately" in table
+    # every column names its subject: the system X, its score X and X − A (not a bare "score" / "− A")
+    assert table.splitlines()[3].split()[3:8] == ["system", "X", "A", "X", "X"]
+    assert "X − A [95% CI]" in table.splitlines()[3]
     if test == "ar":
         assert "p (AR)" in table and "approximate-randomisation p-value" in table
 

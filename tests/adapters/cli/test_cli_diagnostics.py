@@ -111,3 +111,30 @@ def test_bad_values_name_the_option(args, message):
         res = run("score", "-d", f["data"], "-p", f["predictions"], "-q", "--bootstrap", 0, *args)
     assert res.exit_code == 2
     assert message in res.stderr
+
+
+def test_distinct_without_ngrams_is_undefined_and_nothing_repeats(tmp_path):
+    # three different one-character replies: no bigram at all, Distinct-2 = 0/0 (undefined), not 0 ("no diversity")
+    # by hand: Distinct-1 of 好 行 嗯 = 3/3; of the references 好的 不客气 谢谢: 7 unigrams, 6 distinct (谢 twice);
+    # their bigrams 好的 不客 客气 谢谢: 4 of 4
+    rec = _write(tmp_path / "single.jsonl", [{"predict": "好", "label": "好的"}, {"predict": "行", "label": "不客气"},
+                                             {"predict": "嗯", "label": "谢谢"}])
+    res = run("score", "-p", rec, "-q", "-f", "json", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    (div,) = json.loads(res.stdout)["breakdowns"]["diversity"]
+    assert div["distinct"] == {"distinct_1": 1.0, "distinct_2": None}
+    assert div["distinct_counts"] == {"distinct_1": [3, 3], "distinct_2": [0, 0]}
+    assert div["reference_distinct"] == {"distinct_1": pytest.approx(6 / 7, abs=1e-15), "distinct_2": 1.0}
+    for fmt in ("table", "markdown"):
+        res = run("score", "-p", rec, "-q", "-f", fmt, "--bootstrap", 0)
+        assert res.exit_code == 0, res.output
+        line = next(x for x in res.stdout.splitlines() if "overall" in x and "/" in x and "none repeated" in x)
+        assert "1.000 / 0.857" in line and "– / 1.000" in line and "(1)" not in line
+
+
+def test_most_repeated_names_the_empty_prediction(tmp_path):
+    rec = _write(tmp_path / "empty.jsonl", [{"predict": "", "label": "好的"}, {"predict": "", "label": "不客气"},
+                                            {"predict": "嗯", "label": "谢谢"}])
+    res = run("score", "-p", rec, "-q", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    assert "(empty) (2)" in res.stdout

@@ -131,3 +131,37 @@ def test_bad_input_exit_2_naming_it(files, args, message):
     assert res.exit_code == 2
     assert message.format(first=first) in res.stderr
     assert "Traceback" not in res.output
+
+
+def _first_reference_rouge1(pred: str, ref: str) -> float:
+    """ROUGE-1 F by hand: clipped unigram hits of the char tokens over the prediction's and the reference's counts."""
+    from collections import Counter
+
+    tok = zheval.get_tokenizer("char")
+    p, r = Counter(tok(pred)), Counter(tok(ref))
+    hits = sum((p & r).values())
+    prec, rec = hits / sum(p.values()), hits / sum(r.values())
+    return 2 * prec * rec / (prec + rec)
+
+
+def test_max_refs_explains_the_first_k_references():
+    # duck-test-0004 of the embedded sample has 4 references; with --max-refs 1 only the first counts:
+    # 15 clipped unigram hits, P 15/22, R 15/29, F = 2*15/(22+29) = 30/51 = 0.5882 (reference 1 of all four gives 0.6415)
+    from zheval.adapters.duck import sample_files
+
+    with sample_files() as f:
+        rows = {json.loads(x)["id"]: json.loads(x) for x in f["data"].read_text(encoding="utf-8").splitlines()}
+        preds = {json.loads(x)["id"]: json.loads(x)["prediction"]
+                 for x in f["predictions"].read_text(encoding="utf-8").splitlines()}
+        want = _first_reference_rouge1(preds["duck-test-0004"], rows["duck-test-0004"]["responses"][0])
+        assert want == pytest.approx(30 / 51, abs=1e-12)
+        got = _json(run("--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--id",
+                        "duck-test-0004", "--metric", "rouge1", "--format", "json"))
+        res = run("--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--id", "duck-test-0004",
+                  "--metric", "rouge1")
+    (g,) = got
+    assert len(g["explanation"]["references"]) == 1
+    assert g["explanation"]["rouge"]["rouge1"]["score"]["fmeasure"] == pytest.approx(want, abs=1e-12)
+    assert g["score"] == pytest.approx(want, abs=1e-12)
+    assert res.exit_code == 0 and "rouge1 0.5882" in res.output and "F 0.5882" in res.output
+    assert "0.6415" not in res.output

@@ -141,7 +141,7 @@ def test_table_report_with_a_group_and_a_plot(tmp_path, crosswoz_groups):
      "--ref-field names ['label'] more than once"),
     ([{"predict": "x", "label": "y"}], ["--label-check", "off"], "--label-check compares LLaMA-Factory labels"),
     ([{"predict": "x", "label": "y"}], ["--plot", "s.png"], "--plot draws the scores per group: name a group field"),
-    ([{"predict": "x", "label": "……"}], ["--punct", "drop"], "g.jsonl:1: id 'line 1': responses[0] has no tokens"),
+    ([{"predict": "x", "label": "……"}], ["--punct", "drop"], "g.jsonl:1: id 'line 1': 'label' has no tokens"),
     ([{"predict": "x", "label": "y"}], ["--preset", "nope", "--metrics", "bleu"], "unknown --preset 'nope'"),
 ])
 def test_bad_input_exits_2_naming_the_line_or_option(tmp_path, rows, args, expected):

@@ -142,7 +142,7 @@ def test_ratings_that_do_not_match_the_key_are_listed(tmp_path, files):
     assert "1 id(s) of the sheet are not in the key: 'q999'" in msg
     assert f"1 id(s) of the key are not in the sheet: '{rows[1][0]}'" in msg
     dup_first = _line_of(f, rows[3][0])
-    assert f"id '{rows[3][0]}' appears twice (also at line {dup_first})" in msg
+    assert f"id '{rows[3][0]}': duplicate id (first seen at {f}:{dup_first})" in msg
 
 
 def test_non_numeric_rating_names_file_and_line(tmp_path, files):
@@ -212,3 +212,39 @@ def test_a_sheet_in_another_encoding_is_named_once(tmp_path, files, encoding, sa
     # the same sheet as UTF-8 with a byte-order mark (what spreadsheets write as "CSV UTF-8") is read
     f.write_bytes(b"\xef\xbb\xbf" + f.read_bytes().decode(encoding).encode("utf-8"))
     assert run("agree", "--ratings", f, "--key", key).exit_code == 0
+
+
+def test_sample_never_overwrites_a_sheet_or_key_and_puts_the_key_beside_the_sheet(tmp_path, monkeypatch):
+    from zheval.adapters.duck import sample_files
+
+    monkeypatch.chdir(tmp_path)
+    with sample_files() as f:
+        args = ["sample", "-d", f["data"], "-p", f["predictions"], "--k", 6, "-q"]
+        res = run(*args, "--seed", 1)
+        assert res.exit_code == 0, res.output
+        sheet, key = tmp_path / "review_sheet.csv", tmp_path / "review_sheet.key.json"
+        assert sheet.exists() and key.exists() and not (tmp_path / "review_key.json").exists()
+        rows = _read_sheet(sheet)
+        col = rows[0].index("relevance")
+        filled = [rows[0]] + [r[:col] + ["5"] + r[col + 1:] for r in rows[1:]]
+        _write_sheet(sheet, filled)
+        before, key_before = sheet.read_bytes(), key.read_bytes()
+        res = run(*args, "--seed", 1)  # the same command again: refused, the ratings kept
+        assert res.exit_code == 2
+        assert "--output review_sheet.csv and --key review_sheet.key.json exist(s) already" in res.output
+        assert "--force" in res.output
+        assert sheet.read_bytes() == before and key.read_bytes() == key_before
+        # another sheet elsewhere: its key goes beside it, the first key is untouched
+        (tmp_path / "out").mkdir()
+        res = run(*args, "--seed", 2, "-o", tmp_path / "out" / "sheet2.csv")
+        assert res.exit_code == 0, res.output
+        assert (tmp_path / "out" / "sheet2.key.json").exists() and key.read_bytes() == key_before
+        res = run("agree", "--ratings", sheet, "--key", key, "--bootstrap", 0)
+        assert res.exit_code == 0, res.output
+        # an existing key alone is refused too; --force overwrites both
+        sheet.unlink()
+        res = run(*args, "--seed", 1)
+        assert res.exit_code == 2 and "--key review_sheet.key.json exist(s) already" in res.output
+        res = run(*args, "--seed", 1, "--force")
+        assert res.exit_code == 0, res.output
+        assert all(r[col] == "" for r in _read_sheet(sheet)[1:])

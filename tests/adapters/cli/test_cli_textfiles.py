@@ -297,3 +297,40 @@ def test_two_reference_files_rouge_equals_rouge_score_multi(tmp_path, crosswoz_g
     got = json.loads(res.stdout)["systems"][0]["scores"]
     for t in ("rouge1", "rouge2", "rougeL"):
         assert abs(got[t] - sum(s[t].fmeasure for s in scores) / len(scores)) < 1e-12, t
+
+
+def test_sentence_level_details_say_the_bp_is_a_mean(tmp_path):
+    # sentence 1: 6 hypothesis chars against 7, BP = exp(1 - 7/6); sentence 2: 8 against 7, BP = 1; mean 0.9232
+    import math
+
+    from helpers.cli import run_cli
+
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气很好呀\n好的，马上处理\n", encoding="utf-8")
+    hyp.write_text("今天天气很好\n好的我马上处理吧\n", encoding="utf-8")
+    res = run_cli("bleu", ref, "-i", hyp, "--level", "sentence")
+    assert res.exit_code == 0, res.output
+    want = (math.exp(1 - 7 / 6) + 1) / 2
+    assert f"(means of the sentences; mean BP = {want:.3f}; corpus ratio = 1.000" in res.stdout
+
+
+def test_longbench_preset_takes_its_own_rouge_type_and_score_points_to_it(tmp_path):
+    # LongBench's rouge_zh_score is ROUGE-L only: without --rouge-types the preset's type is used
+    from helpers.cli import run_cli
+
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气很好\n我们去公园散步吧\n", encoding="utf-8")
+    hyp.write_text("今天天气不错\n我们去公园吧\n", encoding="utf-8")
+    res = run_cli("rouge", ref, "-i", hyp, "--preset", "longbench", "-f", "json")
+    assert res.exit_code == 0, res.output
+    import json
+
+    import zheval
+
+    got = json.loads(res.stdout)["systems"][0]["scores"]
+    lib = zheval.compute_rouge(["今天天气不错", "我们去公园吧"], [["今天天气很好"], ["我们去公园散步吧"]], preset="longbench")
+    assert list(got) == ["rougeL"] and got["rougeL"] == round(lib["rougeL"] * 100, 1)
+    data = tmp_path / "d.jsonl"
+    data.write_text(json.dumps({"predict": "好", "label": "好的"}, ensure_ascii=False) + "\n", encoding="utf-8")
+    res = run_cli("score", "-p", data, "--preset", "longbench", "-q")
+    assert res.exit_code == 2 and "zheval rouge REF.txt -i HYP.txt --preset longbench" in res.output

@@ -91,7 +91,7 @@ def test_prediction_mismatch_lists_counts_and_first_ids(tmp_path, crosswoz):
 @pytest.mark.parametrize(
     "lines, expected",
     [
-        (['{"id": "a", "prediction": "x"}', '{"id": "a", "prediction": "y"}'], ":2: id 'a': duplicate id (first at line 1)"),
+        (['{"id": "a", "prediction": "x"}', '{"id": "a", "prediction": "y"}'], ":2: id 'a': duplicate id (first seen at "),
         (['{"id": "a", "prediction": null}'], ":1: id 'a': 'prediction' must be a string, got null"),
         (['{"id": "a", "text": "x"}'], ":1: id 'a': no prediction field"),
         (['{"id": "a", "prediction": "x", "predict": "y"}'], "two prediction fields"),

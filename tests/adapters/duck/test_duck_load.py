@@ -73,7 +73,8 @@ def test_id_repeated_across_splits_is_an_error(tmp_path):
     [
         ("{not json", "malformed JSON"),
         ("[1, 2]", "expected a JSON object, got array"),
-        (_line(id=7), "'id' must be a non-empty string, got integer 7"),
+        (_line(id=7.0), "the id field 'id' must be a non-empty string or an integer, got number 7.0"),
+            (_line(id=True), "the id field 'id' must be a non-empty string or an integer, got boolean True"),
         (_line(responses="不客气"), "'responses' must be a non-empty list of strings, got string"),
         (_line(responses=[]), "'responses' is an empty list"),
         (_line(responses=["好的。", ""]), "responses[1] is empty or whitespace only"),

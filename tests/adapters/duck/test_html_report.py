@@ -135,7 +135,8 @@ def _check_page(shown, report, rows, by, page_source):
     # the score tables: every group and metric of the JSON report, value and interval exact and as shown
     groups = report["groups"]
     assert [c["group"] for c in shown["cells"]] == [
-        "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}" for g in groups]
+        "overall" if g["dimension"] == "overall" else f"{g['dimension']}={'null' if g['value'] is None else g['value']}"
+        for g in groups]  # JSON null is the missing value, labelled null
     metrics = [m["name"] for m in report["metrics"]]
     for row, g in zip(shown["cells"], groups):
         assert row["n"] == str(g["n"])
@@ -197,7 +198,7 @@ def test_html_report_in_browser(tmp_path):
             # Chinese as text: in the page (group labels, predictions) and in the plot's SVG text
             han = re.compile(r"[\u4e00-\u9fff]")
             labels = [(g["dimension"], g["value"]) for g in report["groups"]
-                      if g["dimension"] != "overall" and g["value"] != "null"]
+                      if g["dimension"] != "overall" and g["value"] is not None]
             assert labels
             for dim, label in labels:
                 assert f"{dim}={label}" in shown["body"]

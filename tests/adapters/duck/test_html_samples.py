@@ -96,8 +96,8 @@ def test_highlight_segments_by_hand():
     assert "".join(s["text"] for s in segs) == text
     assert [(s["token"], s["text"]) for s in segs if s["matched"]] == [(2, "Box"), (5, "快"), (6, "递"), (7, "柜")]
     assert [s["text"] for s in segs if s["token"] is None] == [" ", " "]
-    with pytest.raises(ValueError, match=r"token 1 span \[0, 2\) does not fit"):
-        highlight_segments("ab", [{"start": 0, "end": 1}, {"start": 0, "end": 2}], [])
+    with pytest.raises(ValueError, match=r"token 1 span \[0, 1\) does not fit"):
+        highlight_segments("ab", [{"start": 1, "end": 2}, {"start": 0, "end": 1}], [])
     with pytest.raises(ValueError, match="matched token index 3 is not a token"):
         highlight_segments("ab", [{"start": 0, "end": 1}], [3])
     with pytest.raises(ValueError, match=r"span \[1, 5\) does not fit the text \(length 2"):
@@ -165,3 +165,13 @@ def test_compare_page_tables(tmp_path):
     for r in rep.comparison:
         assert f'data-value="{float(r["score_a"])!r}"' in page and f'data-value="{float(r["delta"])!r}"' in page
     assert not EXTERNAL.search(page)
+
+
+def test_plots_on_one_page_never_repeat_an_id(scored):
+    rep, ds = scored
+    page = score_html(rep, ds)
+    ids = re.findall(r'(?<![\w:-])id="([^"]+)"', page)
+    assert len(ids) == len(set(ids)), sorted(i for i in set(ids) if ids.count(i) > 1)[:5]
+    refs = set(re.findall(r'url\(#([^)]+)\)', page)) | set(re.findall(r'href="#([^"]+)"', page))
+    assert refs <= set(ids)  # every reference still names an id of the page
+    assert page.count("<svg") == 2

@@ -44,7 +44,7 @@ def test_named_fields_list_references_ids_and_groups(tmp_path):
     assert r.groups == {"category": ["售后", None]} and r.lines == [1, 3]
     ds = r.dataset()
     assert ds.column_names == ["id", "responses", "category"] and ds["responses"] == r.references
-    assert r.locations() == {"7": (str(f), 1), "x8": (str(f), 3)}
+    assert r.locations() == {"7": (str(f), 1, ["answers[0]", "answers[1]"]), "x8": (str(f), 3, ["'answers'"])}
 
 
 def test_several_reference_fields_are_concatenated_in_order(tmp_path):
@@ -93,7 +93,7 @@ def test_ids_duplicate_across_int_and_string_and_bad_id_types(tmp_path):
     with pytest.raises(RecordsFormatError) as e:
         read_records(f, id_field="id")
     got = problems_of(e)
-    assert got[0] == f"{f}:2: id '7': duplicate id (first at line 1)"
+    assert got[0] == f"{f}:2: id '7': duplicate id (first seen at {f}:1)"
     assert "must be a non-empty string or an integer, got array" in got[1]
     assert "got boolean True" in got[2] and "got string ''" in got[3]
 
@@ -171,12 +171,14 @@ def test_csv_and_tsv_rows_lines_and_problems(tmp_path):
                  'a,甲,甲乙,甲丙,售后\n'
                  'b,"乙\n乙",乙丁,乙戊,\n'
                  'c,丙,丙丁\n'
-                 'd,丁,,丁戊,情感\n', encoding="utf-8")
+                 'd,丁,,丁戊,情感\n'
+                 'e,戊,,,情感\n', encoding="utf-8")
     with pytest.raises(RecordsFormatError) as e:
         read_records(f, pred_field="output", ref_field=["ref1", "ref2"], id_field="id", group_fields=["domain"])
     got = problems_of(e)
+    # row d has one reference (an empty cell of several reference columns is no reference: break-it 29); row e none
     assert got == [f"{f}:5: 3 cell(s), but the header has 5 columns",
-                   f"{f}:6: id 'd': 'ref1' is empty or whitespace only"]
+                   f"{f}:7: id 'e': every reference cell ['ref1', 'ref2'] is empty; at least one reference is needed"]
     f.write_text('id,output,ref1,ref2,domain\na,甲,甲乙,甲丙,售后\nb,"乙\n乙",乙丁,乙戊,\n', encoding="utf-8")
     r = read_records(f, pred_field="output", ref_field=["ref1", "ref2"], id_field="id", group_fields=["domain"])
     assert r.predictions == ["甲", "乙\n乙"] and r.references == [["甲乙", "甲丙"], ["乙丁", "乙戊"]]

@@ -251,3 +251,29 @@ def test_space_app_refuses_another_metric_or_a_missing_script(tmp_path):
         space_app(tmp_path / "app.py", "rouge")
     with pytest.raises(FileNotFoundError, match="chinese_bleu.py not found"):
         space_app(tmp_path / "app.py", "chinese_bleu")
+
+
+@pytest.mark.parametrize("metric", ["chinese_rouge", "chinese_bleu"])
+def test_input_slip_warnings_reach_the_page(apps, metric):
+    # Traditional predictions against Simplified references: the library warns (ScriptMismatchWarning), and the
+    # page shows that warning under the numbers, every time (not once per process), with the numbers kept
+    import warnings
+
+    import zheval
+
+    hyp = ["今天天氣很好，我們去公園散步吧。", "這個軟件的內存不夠用，需要更新驅動程序。"]
+    ref = ["今天天气很好，我们去公园散步吧。", "这个软件的内存不够用，需要更新驱动程序。"]
+    preds, refs = "\n".join(hyp), "\n".join(ref)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        zheval.compute_rouge(hyp, [[r] for r in ref])
+    (lib,) = [str(w.message) for w in caught if issubclass(w.category, zheval.ZhevalWarning)]
+    fn = _compute_fn(apps[metric]["demo"])
+    defaults = [c.value for c in fn.inputs[2:]]
+    for _ in range(2):
+        message, summary, *_ = fn.fn(preds, refs, *defaults)
+        assert summary["visible"] is True and "zheval-ok" in message
+        assert message.count("zheval-warning") == 1 and "<strong>Warning:</strong>" in message
+        assert _message_html("warning", lib).split("</strong> ", 1)[1] in message  # the library's own text
+    message, *_ = fn.fn(PREDS, REFS, *defaults)  # Simplified on both sides: no warning
+    assert "zheval-warning" not in message

@@ -21,7 +21,7 @@ import numpy as np
 from ...results.breakdowns import DEFAULT_BUCKETS, bucket_groups, check_buckets, check_folds, fold_groups, fold_stability
 from ...results.diagnostics import is_truncated
 from ...results.distinct import diversity
-from .report import GroupScore, score_groups
+from .report import GroupScore, group_value, score_groups
 
 __all__ = ["truncated_mask", "truncation_excluded", "group_diversity", "reference_lengths", "length_buckets",
            "fold_scores"]
@@ -58,7 +58,8 @@ def group_diversity(predictions, references, tokenizer, groups) -> list:
     """``[{"dimension", "value", "n", ...Diversity.to_dict()}]`` per group (:func:`zheval.results.distinct.diversity`
     on the group's items, with the metrics' tokenizer)."""
     per_group = diversity(predictions, references, tokenizer, groups=[idx for _, _, idx in groups])
-    return [{"dimension": dim, "value": label, "n": int(len(idx)), **d.to_dict()}
+    return [{"dimension": dim, "value": label if dim == "overall" else group_value(label), "n": int(len(idx)),
+             **d.to_dict()}
             for (dim, label, idx), d in zip(groups, per_group)]
 
 
@@ -103,5 +104,6 @@ def fold_scores(specs, n_items: int, folds, seed: int, overall: GroupScore) -> d
     metrics = {}
     for spec in specs:
         ov = overall.scores[spec.name]
-        metrics[spec.name] = fold_stability([g.scores[spec.name].value for g in scored], ov.low, ov.high)
+        metrics[spec.name] = fold_stability([g.scores[spec.name].value for g in scored], ov.low, ov.high,
+                                            value=ov.value)
     return {"folds": k, "seed": seed, "sizes": [int(len(p)) for p in parts], "metrics": metrics}

@@ -6,9 +6,14 @@ What the page holds, all built from what the evaluation already produced:
   :meth:`~zheval.adapters.duck.report.Report.to_dict` (the JSON report), each cell carrying the exact value in
   ``data-value`` / ``data-low`` / ``data-high`` and showing it rounded to 3 decimals as the text table does;
 * the diagnostics, notes and warnings of the report, its signatures and parameters;
+* the breakdowns of the report (:func:`~zheval.adapters.duck.report.breakdown_sections`, the very tables the terminal
+  shows): the scores without the truncated predictions, Distinct-n and repeated predictions, length buckets, folds,
+  and the ``max_refs`` line;
 * the plots of :func:`~zheval.adapters.duck.plot.plot_report` as inline SVG with the text kept as text
   (``svg.fonttype: none``): the viewer's browser draws the Chinese group labels with its own fonts, so no font
   has to be embedded and no glyph is missing, whatever fonts matplotlib has;
+* with many groups (a column with one value per row) less: :mod:`~zheval.adapters.duck.html_limits` says what is
+  cut, on the page and in the terminal;
 * for each group the lowest-, median- and highest-scoring items by one metric (:func:`select_samples`), each with
   its explanation (:func:`zheval.explain_items`): the prediction against the winning reference with the matched
   tokens highlighted in the ORIGINAL texts (``[start, end)`` character spans of the explanation), every reference
@@ -31,7 +36,9 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
-from .report import Report, group_items, no_interval_reason
+from .html_limits import MAX_TABLE_GROUPS, page_limits
+from .report import (Report, breakdown_sections, group_items, group_label, interval_note, no_interval_reason,
+                     reference_limit_line)
 
 __all__ = [
     "BANDS",
@@ -133,32 +140,59 @@ def select_samples(report: Report, ds, metric: str | None = None) -> tuple[str, 
 
 
 def highlight_segments(text: str, tokens: Sequence[dict], matched: Sequence[int]) -> list[dict]:
-    """``text`` cut into segments for display: ``{"text", "token"}`` where ``token`` is the token index of a
-    token's span (``None`` between tokens) and ``matched`` says whether the explanation matched it.
+    """``text`` cut into segments for display: ``{"text", "token", "tokens", "matched", "normalized"}`` where
+    ``token`` is the first token index whose span covers the segment (``None`` between tokens), ``tokens`` every
+    such index, and ``matched`` says whether a character of the segment lies in a matched token's span.
+
+    Several tokens may share characters: a character whose NFKC form is several tokens (``‼`` → ``!`` ``!``,
+    ``½`` → ``1`` ``⁄`` ``2``, ``㍿`` → ``株式会社``) gives them all its one-character span. Overlapping spans form
+    one cluster, cut only where the matched state of the characters changes, so a shared span is shown (and
+    highlighted) once; the segments still concatenate to ``text`` exactly.
 
     Args:
         text: the ORIGINAL text; tokens: the explanation's tokens (``start``/``end``: ``[start, end)`` character
-            offsets into ``text``, in order, not overlapping); matched: indices of the matched tokens.
+            offsets into ``text``, ordered by ``start``); matched: indices of the matched tokens.
 
     Raises:
-        ValueError: a span outside ``text``, empty, or overlapping/before the previous one (an explanation of
-            another text).
+        ValueError: a span outside ``text``, empty, or starting before the previous token's start (an explanation
+            of another text).
     """
     hits = set(int(m) for m in matched)
     bad = sorted(h for h in hits if not 0 <= h < len(tokens))
     if bad:
         raise ValueError(f"matched token index {bad[0]} is not a token (there are {len(tokens)})")
-    out, pos = [], 0
+    clusters: list = []  # [start, end, [token indices]]
+    prev_start = 0
     for k, t in enumerate(tokens):
         s, e = int(t["start"]), int(t["end"])
-        if not pos <= s < e <= len(text):
-            raise ValueError(f"token {k} span [{s}, {e}) does not fit the text (length {len(text)}, previous end {pos})")
+        if not prev_start <= s < e <= len(text):
+            raise ValueError(f"token {k} span [{s}, {e}) does not fit the text (length {len(text)}, previous start "
+                             f"{prev_start})")
+        prev_start = s
+        if clusters and s < clusters[-1][1]:
+            clusters[-1][1] = max(clusters[-1][1], e)
+            clusters[-1][2].append(k)
+        else:
+            clusters.append([s, e, [k]])
+    out, pos = [], 0
+    for s, e, members in clusters:
         if s > pos:
-            out.append({"text": text[pos:s], "token": None, "matched": False})
-        out.append({"text": text[s:e], "token": k, "matched": k in hits, "normalized": t.get("token", "")})
+            out.append({"text": text[pos:s], "token": None, "tokens": [], "matched": False})
+        mark = [False] * (e - s)
+        for k in members:
+            if k in hits:
+                for c in range(int(tokens[k]["start"]), int(tokens[k]["end"])):
+                    mark[c - s] = True
+        a = s
+        for c in range(s + 1, e + 1):
+            if c == e or mark[c - s] != mark[a - s]:
+                covering = [k for k in members if int(tokens[k]["start"]) < c and int(tokens[k]["end"]) > a]
+                out.append({"text": text[a:c], "token": covering[0], "tokens": covering, "matched": mark[a - s],
+                            "normalized": " ".join(str(tokens[k].get("token", "")) for k in covering)})
+                a = c
         pos = e
     if pos < len(text):
-        out.append({"text": text[pos:], "token": None, "matched": False})
+        out.append({"text": text[pos:], "token": None, "tokens": [], "matched": False})
     return out
 
 
@@ -166,11 +200,18 @@ _XML_PROLOGUE = re.compile(r"\A\s*(<\?xml[^>]*\?>\s*)?(<!DOCTYPE[^>]*>\s*)?", re
 _METADATA = re.compile(r"<metadata>.*?</metadata>\s*", re.S)
 
 
-def inline_svg(svg: bytes | str) -> str:
+_SVG_ID = re.compile(r'((?<![\w:-])id="|url\(#|href="#)')
+
+
+def inline_svg(svg: bytes | str, id_prefix: str = "") -> str:
     """An SVG document as markup for an HTML page: the XML declaration, DOCTYPE and RDF metadata removed (the
-    metadata only names the RDF vocabularies by URL)."""
+    metadata only names the RDF vocabularies by URL); with ``id_prefix`` every ``id`` and every reference to one
+    (``url(#…)``, ``href="#…"``) gets that prefix, so that several plots on one page never repeat an id (matplotlib
+    names each figure's parts ``figure_1``, ``axes_1``, … and its clip paths by a hash of their geometry)."""
     text = svg.decode("utf-8") if isinstance(svg, bytes) else svg
     text = _METADATA.sub("", _XML_PROLOGUE.sub("", text, count=1), count=1)
+    if id_prefix:
+        text = _SVG_ID.sub(lambda m: m.group(1) + id_prefix, text)
     return text.strip()
 
 
@@ -191,7 +232,15 @@ def _cell(v: dict | None) -> dict:
 
 
 def _explanation_view(sample: Sample, references: Sequence[str]) -> dict:
-    """What the template shows of one explained item (the numbers copied from the explanation, none recomputed)."""
+    """What the template shows of one explained item (the numbers copied from the explanation, none recomputed);
+    a ``ValueError`` of :func:`highlight_segments` names the item."""
+    try:
+        return _view(sample, references)
+    except ValueError as exc:
+        raise ValueError(f"item {sample.item['id']!r} (row {sample.index}): {exc}") from None
+
+
+def _view(sample: Sample, references: Sequence[str]) -> dict:
     ex = sample.explanation
     view = {"bands": sample.bands, "index": sample.index, "id": sample.item["id"], "item": sample.item,
             "references": list(references), "explanation": ex is not None, "rouge": [], "bleu": None,
@@ -252,12 +301,24 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         raise ModuleNotFoundError('the HTML report needs jinja2: pip install "zheval[html]"', name=exc.name) from None
     d = report.to_dict()
     labels = {m["name"]: m["label"] for m in d["metrics"]}
-    rows = [{"label": "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}",
-             "dimension": g["dimension"], "value": g["value"], "n": g["n"],
-             "cells": [dict(_cell(g["scores"].get(m["name"])), metric=m["name"]) for m in d["metrics"]],
-             "details": {m["name"]: {k: v for k, v in g["scores"].get(m["name"], {}).items()
-                                     if k not in ("value", "low", "high", "no_interval")} for m in d["metrics"]}}
-            for g in d["groups"]]
+    limits = page_limits(report.groups, report.groups[0].n if report.groups else 0)
+    shown: dict = {}
+    rows = []
+    for g in d["groups"]:
+        dim = g["dimension"]
+        shown[dim] = shown.get(dim, 0) + 1
+        if dim in limits.table_cut and shown[dim] > MAX_TABLE_GROUPS:
+            if shown[dim] == MAX_TABLE_GROUPS + 1:
+                rows.append({"label": f"… {limits.table_cut[dim]:,} more groups of {dim} (in the JSON report)",
+                             "dimension": dim, "value": None, "n": None, "cells": [], "details": {}, "more": True})
+            continue
+        rows.append({"label": "overall" if dim == "overall" else f"{dim}={group_label(g['value'])}",
+                     "dimension": dim, "value": g["value"], "n": g["n"], "more": False,
+                     "cells": [dict(_cell(g["scores"].get(m["name"])), metric=m["name"]) for m in d["metrics"]],
+                     "details": {m["name"]: {k: v for k, v in g["scores"].get(m["name"], {}).items()
+                                             if k not in ("value", "low", "high", "no_interval")}
+                                 for m in d["metrics"]}})
+    notes = [*limits.notes, *(n for n in notes if n not in limits.notes)]
     views = []
     for gs in samples:
         refs_of = (lambda i: references[i]) if references is not None else (lambda i: [])
@@ -272,17 +333,20 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
     return template.render(
         report=d, labels=labels, rows=rows, plots=[(dim, markupsafe.Markup(svg)) for dim, svg in plots],
         samples=views, sample_metric=sample_metric, sample_metric_label=labels.get(sample_metric, sample_metric),
-        diagnostics=report.diagnostics.lines() if report.diagnostics else [], notes=list(d["notes"]) + list(notes),
-        interval_note=_interval_note(d), version=__version__, bands=BANDS,
+        diagnostics=(report.diagnostics.lines() if report.diagnostics else [])
+        + [x for x in [reference_limit_line(report)] if x],
+        breakdowns=[{"title": t, "header": h, "rows": r} for t, h, r in breakdown_sections(report)],
+        notes=list(d["notes"]) + list(notes),
+        interval_note=interval_note(report) if report.kind == "compare" else _interval_note(d), version=__version__,
+        bands=BANDS, many_systems=len({r.get("system", "B") for r in report.comparison}) > 1,
+        p_label=("approximate-randomisation p-value" if d["params"].get("test") == "ar" else
+                 "paired-bootstrap p-value"),
         no_interval_text=no_interval_reason(None),
     )
 
 
 def _interval_note(d: dict) -> str:
     bs = d["params"].get("bootstrap")
-    if d["kind"] == "compare":
-        return (f"paired bootstrap, {bs} resamples, seed {d['params'].get('seed')}; p = sacrebleu's paired-bootstrap "
-                "p-value")
     if bs:
         return (f"scores on 0–1; [{round(100 * d['params'].get('confidence', 0.95))}% bootstrap interval, {bs} "
                 f"resamples of items, seed {d['params'].get('seed')}]")
@@ -309,6 +373,8 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
     from .plot import plot_report
 
     metric, samples = select_samples(report, ds, metric)
+    limits = page_limits(report.groups, len(report.items))
+    samples = [gs for gs, g in zip(samples, report.groups) if g.dimension not in limits.unsampled]
     refs = [list(r) for r in ds["responses"]]
     notes = []
     if explain is None:
@@ -332,10 +398,10 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
     plots = []
     dims = list(report.params.get("by", [])) if plot_dimensions is None else list(plot_dimensions)
     for dim in dims:
-        if sum(1 for g in report.groups if g.dimension == dim) == 0:
+        if sum(1 for g in report.groups if g.dimension == dim) == 0 or dim in limits.unplotted:
             continue
         svg, plot_notes = plot_report(report, dim, fmt="svg", svg_text=True)
-        plots.append((dim, inline_svg(svg)))
+        plots.append((dim, inline_svg(svg, id_prefix=f"plot{len(plots) + 1}-")))
         notes.extend(n for n in plot_notes if n not in notes)
     return render_html(report, samples, plots, sample_metric=metric, references=refs, notes=notes)
 

@@ -48,6 +48,7 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     """Draw the groups of ``dimension`` (plus ``overall``) as grouped bars per metric with bootstrap-interval error
     bars (matplotlib, Agg backend). Returns ``(image bytes in format fmt, notes)``.
 
+    Every text is drawn literally (matplotlib's ``text.parse_math`` off): a group value ``$x^2$`` is not mathtext.
     Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
     otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
     says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
@@ -84,7 +85,10 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
         raise ValueError(f"nothing to plot by {dimension!r}; the report has groups by {dims or 'nothing'} (use --by)")
     notes = []
     font = _cjk_font()
-    rc = {"font.family": ["sans-serif"], "font.sans-serif": ([font] if font else []) + ["DejaVu Sans"]}
+    # text.parse_math off: a group label or field name is data, drawn literally ("$x^2$" stays "$x^2$", "$a^$" is no
+    # mathtext syntax error)
+    rc = {"font.family": ["sans-serif"], "font.sans-serif": ([font] if font else []) + ["DejaVu Sans"],
+          "text.parse_math": False}
     if svg_text:  # text stays text: the browser picks a font with Han glyphs (matplotlib's metrics only place it)
         rc.update({"svg.fonttype": "none", "svg.hashsalt": "zheval"})
 

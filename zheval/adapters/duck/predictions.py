@@ -12,6 +12,9 @@ Accepted files:
   scored against another item's references. Up to that fraction it is a warning with the count.
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
+* **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
+  ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
+  :mod:`zheval.io.fields`: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
   break does not start another prediction).
 
@@ -38,17 +41,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .load import (
-    DuckFormatError,
-    Problem,
-    duplicate_key_problem,
-    encoding_problem,
-    json_document_problem,
-    json_error_message,
-    existing_file,
-    lone_surrogate,
-    parse_json_line,
-)
+from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, format_suffix,
+                   id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
+                   prediction_field, read_lines, read_rows, row_format)
+from .load import DuckFormatError, Problem
 
 __all__ = [
     "Predictions",
@@ -57,16 +53,22 @@ __all__ = [
     "join_predictions",
     "PREDICTION_KEYS",
     "PREDICTION_FORMATS",
+    "TABLE_FORMATS",
     "LABEL_CHECKS",
     "LABEL_MISMATCH_MAX_FRACTION",
     "JSONL_LOOKING_FRACTION",
 ]
 
-PREDICTION_KEYS = ("prediction", "predict")
-"""Field names accepted for the prediction text (``predict`` is LLaMA-Factory's)."""
+PREDICTION_KEYS = PREDICTION_FIELDS
+"""Field names accepted for the prediction text (:data:`zheval.io.fields.PREDICTION_FIELDS`; ``predict`` is
+LLaMA-Factory's)."""
 
-PREDICTION_FORMATS = ("auto", "jsonl", "text")
+PREDICTION_FORMATS = ("auto", "jsonl", "text", "csv", "tsv", "parquet")
 """Values of ``format`` (CLI ``--predictions-format``)."""
+
+TABLE_FORMATS = ("csv", "tsv", "parquet")
+"""The formats read as a table with a header (:func:`zheval.io.rows.read_rows`): the prediction column is the one
+of :data:`PREDICTION_KEYS` the header has, the id column ``id`` when there is one (:mod:`zheval.io.fields`)."""
 
 LABEL_CHECKS = ("strict", "warn", "off")
 """Values of ``label_check``: ``strict`` (default) = error above :data:`LABEL_MISMATCH_MAX_FRACTION`, warning up to
@@ -119,30 +121,58 @@ class PredictionMismatchError(ValueError):
 
 
 def _read_lines(path: Path) -> list[tuple[int, str]]:
-    data = path.read_bytes()
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
-    enc = encoding_problem(data, str(path))
-    if enc is not None:
-        raise DuckFormatError([Problem(str(path), 0, None, enc)], "invalid predictions file")
-    out, problems = [], []
-    parts = data.split(b"\n")
-    if parts and parts[-1] == b"":
-        parts.pop()  # final line break
-    for i, raw in enumerate(parts, start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        try:
-            out.append((i, raw.decode("utf-8")))
-        except UnicodeDecodeError as exc:
-            problems.append(Problem(str(path), i, None, f"not valid UTF-8 (byte {exc.start})"))
+    problems: list = []
+    lines = read_lines(path, "predictions", problems)
+    if lines is None:
+        raise DuckFormatError(problems, "invalid predictions file")
+    return lines
+
+
+def _read_table(path: Path, kind: str) -> Predictions:
+    """A CSV/TSV/Parquet predictions file: the prediction column by the field rule, ids from ``id`` when the
+    header has it, LLaMA-Factory's ``label`` when present."""
+    name = str(path)
+    problems: list = []
+    rf = read_rows(path, format=kind, what="predictions", problems=problems)
+    if not rf.rows:
+        raise DuckFormatError(problems, "invalid predictions file")
+    pred, err = prediction_field(rf.fields)
+    if err:
+        raise DuckFormatError([Problem(name, rf.rows[0][0], None, f"{err} (the header: {rf.fields})")],
+                              "invalid predictions file")
+    idf = id_field_of(rf.fields)
+    seen = UniqueIds()
+    texts, ids, labels, linenos = [], [], [], []
+    for line, row in rf.rows:
+        rid, bad = (id_value(row.get(idf), idf) if idf else (None, None))
+        errs = [bad] if bad else []
+        if rid is not None:
+            dup = seen.add(rid, name, line)
+            if dup:
+                errs.append(dup)
+        text, label = row.get(pred), row.get("label")
+        if not isinstance(text, str):
+            errs.append(f"{pred!r} must be a string, got {type(text).__name__ if text is not None else 'null'}")
+        if label is not None and not isinstance(label, str):
+            errs.append(f"'label' must be a string, got {type(label).__name__}")
+        errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
+                 if isinstance(v, str) and lone_surrogate(v)]
+        if errs:
+            problems.extend(Problem(name, line, rid, e) for e in errs)
+            continue
+        texts.append(text)
+        ids.append(rid)
+        labels.append(label)
+        linenos.append(line)
     if problems:
         raise DuckFormatError(problems, "invalid predictions file")
-    return out
+    return Predictions(texts=texts, ids=ids if idf else None,
+                       labels=labels if any(lbl is not None for lbl in labels) else None, lines=linenos, source=name,
+                       kind=rf.kind)
 
 
 def _sniff(path: Path, lines) -> str:
-    suffix = path.suffix.lower()
+    suffix = format_suffix(path)
     if suffix in (".jsonl", ".json"):
         return "jsonl"
     if suffix == ".txt":
@@ -196,9 +226,11 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     """Read a predictions file (formats and the checks for a file read the wrong way: the module docstring).
 
     Args:
-        path: the file. format: ``"auto"`` (default: by extension, else by the first non-blank line; a ``.txt``
+        path: the file (``.gz`` too). format: ``"auto"`` (default: ``.csv``/``.tsv``/``.parquet`` are read as tables
+            with a header, their prediction column by the field rule and ids from an ``id`` column; else by
+            extension, else by the first non-blank line; a ``.txt``
             or sniffed-text file that looks like JSONL is refused), ``"jsonl"`` or ``"text"`` (read every line as
-            a prediction, even one that looks like JSON).
+            a prediction, even one that looks like JSON), ``"csv"``, ``"tsv"`` or ``"parquet"``.
 
     Returns:
         :class:`Predictions`.
@@ -209,6 +241,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
             JSON), a key given twice on a line, a line that is not an object, no or two prediction fields, a
             non-string prediction/id/label, ids on some lines only, a duplicate id — every problem named
             ``file:line`` (first 20 listed).
+        EmptyFileError (a DuckFormatError): a file without a line.
         FileNotFoundError: missing file. IsADirectoryError: ``path`` is a directory. ValueError: unknown ``format``.
         A prediction, id or label with a lone surrogate (a JSON ``\\ud800`` escape without its pair) is a problem
         named ``file:line`` and id.
@@ -216,7 +249,12 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     if format not in PREDICTION_FORMATS:
         raise ValueError(f"unknown predictions format {format!r}; valid: {', '.join(PREDICTION_FORMATS)}")
     path = existing_file(path, "predictions")
+    table = format if format in TABLE_FORMATS else row_format(path) if format == "auto" else None
+    if table in TABLE_FORMATS:
+        return _read_table(path, table)
     lines = _read_lines(path)
+    if not lines:
+        raise EmptyFileError(str(path))
     kind = _sniff(path, lines) if format == "auto" else format
     name = str(path)
     if kind == "text" and format == "auto":
@@ -233,7 +271,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     problems: list[Problem] = []
     texts, ids, labels, linenos = [], [], [], []
     with_id = without_id = 0
-    seen: dict[str, int] = {}
+    seen = UniqueIds()
     nonblank = not_json = 0
     first_not_json = None
     for lineno, text in lines:
@@ -261,22 +299,23 @@ def read_predictions(path, format: str = "auto") -> Predictions:
             problems.extend(Problem(name, lineno, rid if isinstance(rid, str) else None, b) for b in bad)
             continue
         if "id" in obj:
-            if not isinstance(rid, str) or not rid.strip():
-                problems.append(Problem(name, lineno, None, f"'id' must be a non-empty string, got {rid!r}"))
+            rid, err = id_value(rid, "id")
+            if err:
+                problems.append(Problem(name, lineno, None, err))
                 continue
-            if rid in seen:
-                problems.append(Problem(name, lineno, rid, f"duplicate id (first at line {seen[rid]})"))
+            dup = seen.add(rid, name, lineno)
+            if dup:
+                problems.append(Problem(name, lineno, rid, dup))
                 continue
-            seen[rid] = lineno
             with_id += 1
         else:
             without_id += 1
-        keys = [k for k in PREDICTION_KEYS if k in obj]
-        if len(keys) != 1:
-            what = "no prediction field" if not keys else f"two prediction fields {keys}"
-            problems.append(Problem(name, lineno, rid, f"{what}; expected exactly one of {list(PREDICTION_KEYS)}"))
+        key, err = prediction_field(obj)
+        if err:
+            problems.append(Problem(name, lineno, rid, err))
             continue
-        pred = obj[keys[0]]
+        keys = [key]
+        pred = obj[key]
         if not isinstance(pred, str):
             problems.append(Problem(name, lineno, rid, f"{keys[0]!r} must be a string, got {type(pred).__name__ if pred is not None else 'null'}"))
             continue

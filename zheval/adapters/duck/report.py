@@ -16,6 +16,8 @@ files are written by :func:`zheval.adapters.files.atomic_write`.
 
 from __future__ import annotations
 
+import json
+
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -23,8 +25,11 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...results.diagnostics import Diagnostics
+from ...text.terminal import terminal_text
 
 __all__ = [
+    "group_label",
+    "group_value",
     "NULL_LABEL",
     "GroupScore",
     "MetricValue",
@@ -41,6 +46,8 @@ __all__ = [
     "render_items",
     "breakdown_sections",
     "reference_limit_line",
+    "most_repeated",
+    "interval_note",
 ]
 
 NULL_LABEL = "null"
@@ -78,7 +85,11 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> str:
-    """Align a table of strings for a terminal (CJK-aware). Columns from ``right_from`` on are right-aligned."""
+    """Align a table of strings for a terminal (CJK-aware). Columns from ``right_from`` on are right-aligned. Every
+    cell is shown through :func:`zheval.text.terminal.terminal_text` (one line: control characters, newlines and
+    tabs of the data escaped) before it is measured."""
+    header = [terminal_text(c, one_line=True) for c in header]
+    rows = [[terminal_text(c, one_line=True) for c in r] for r in rows]
     cols = len(header)
     widths = [max(display_width(str(r[i])) for r in [header, *rows]) for i in range(cols)]
     out = []
@@ -149,7 +160,9 @@ class MetricValue:
 @dataclass
 class GroupScore:
     """Scores of one group of items: ``dimension`` (``"overall"``, ``"domain"``, ``"difficulty"``, …), ``value``
-    (the group label; ``"null"`` for unlabelled items), ``n`` items, ``scores`` ``{metric name: MetricValue}``."""
+    (the group label, :func:`group_label`: ``null`` for unlabelled items, ``"null"`` for the string ``null``),
+    ``n`` items, ``scores`` ``{metric name: MetricValue}``. In :meth:`to_dict` the value is the group's value:
+    JSON ``null`` for unlabelled items, the exact string otherwise."""
 
     dimension: str
     value: str
@@ -163,7 +176,7 @@ class GroupScore:
     def to_dict(self) -> dict:
         return {
             "dimension": self.dimension,
-            "value": self.value,
+            "value": self.value if self.dimension == "overall" else group_value(self.value),
             "n": self.n,
             "scores": {k: v.to_dict() for k, v in self.scores.items()},
         }
@@ -191,8 +204,29 @@ def group_items(columns: dict, by: Sequence[str], n_items: int | None = None) ->
             groups.setdefault(v, []).append(i)
         keys = sorted((k for k in groups if k is not None), key=str) + ([None] if None in groups else [])
         for k in keys:
-            out.append((dim, NULL_LABEL if k is None else str(k), np.asarray(groups[k])))
+            out.append((dim, group_label(k), np.asarray(groups[k])))
     return out
+
+
+def group_label(value) -> str:
+    """The label of a group value: :data:`NULL_LABEL` (``null``) for a missing value (``None``); a string that is
+    ``null`` itself, or is written in double quotes, is shown as a JSON string (``"null"``), so it never reads as
+    the missing value; anything else as it is. :func:`group_value` inverts it."""
+    if value is None:
+        return NULL_LABEL
+    text = str(value)
+    if text == NULL_LABEL or (len(text) >= 2 and text[0] == '"' and text[-1] == '"'):
+        return json.dumps(text, ensure_ascii=False)
+    return text
+
+
+def group_value(label: str):
+    """The group value a :func:`group_label` label stands for (``None`` for :data:`NULL_LABEL`)."""
+    if label == NULL_LABEL:
+        return None
+    if len(label) >= 2 and label[0] == '"' and label[-1] == '"':
+        return json.loads(label)
+    return label
 
 
 def score_groups(
@@ -334,7 +368,7 @@ def _compare_rows(report: Report) -> tuple[list, list]:
     many = len({r.get("system", "B") for r in report.comparison}) > 1
     p_head = "p (AR)" if report.params.get("test") == "ar" else "p"
     if many:  # each system against A: one row per system, its label in its own column
-        header = ["group", "n", "metric", "system", "A", "score", "− A [95% CI]", p_head]
+        header = ["group", "n", "metric", "system X", "A", "X", "X − A [95% CI]", p_head]
     else:
         header = ["group", "n", "metric", "A", "B", "B − A [95% CI]", p_head]
     rows = []
@@ -358,7 +392,7 @@ def _cell(d: dict | None, digits: int = 3) -> str:
 
 
 def _label(g: dict) -> str:
-    return "overall" if g["dimension"] == "overall" else f"{g['dimension']}={g['value']}"
+    return "overall" if g["dimension"] == "overall" else f"{g['dimension']}={group_label(g['value'])}"
 
 
 def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
@@ -373,7 +407,7 @@ def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
         alls = {(g.dimension, g.value): g for g in report.groups}
         rows = []
         for g in t["groups"]:
-            full = alls.get((g["dimension"], g["value"]))
+            full = alls.get((g["dimension"], g["value"] if g["dimension"] == "overall" else group_label(g["value"])))
             rows.append([_label(g), str(g["n"]), str(g["excluded"])]
                         + [f"{_cell(g['scores'].get(n))} (all: {full.scores[n].value:.3f})" if full else
                            _cell(g["scores"].get(n)) for n in names])
@@ -383,17 +417,14 @@ def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
     if div:
         rows = []
         for g in div:
-            rep = g["repetition"]
-            top = rep["most_frequent"] or ""
-            top = top if len(top) <= 20 else top[:20] + "…"
             rows.append([_label(g), str(g["n"]),
-                         *[f"{g['distinct'][k]:.3f} / {g['reference_distinct'][k]:.3f}" for k in g["distinct"]],
-                         f"{rep['duplicate_share']:.1%}", f"{top} ({rep['most_frequent_count']})"])
+                         *[f"{_ratio(g['distinct'][k])} / {_ratio(g['reference_distinct'][k])}" for k in g["distinct"]],
+                         f"{g['repetition']['duplicate_share']:.1%}", most_repeated(g["repetition"])])
         keys = list(div[0]["distinct"]) if div else []
-        out.append(("diversity: Distinct-n of predictions / of references (Li et al. 2016, the metrics' tokens); "
-                    "duplicates: predictions equal to another one",
+        out.append(("diversity: Distinct-n of predictions / of references (Li et al. 2016, the metrics' tokens; – "
+                    "when there is no n-gram at all: 0/0 is undefined); duplicates: predictions equal to another one",
                     ["group", "n", *[k.replace("distinct_", "Distinct-") for k in keys], "duplicates",
-                     "most frequent (count)"], rows))
+                     "most repeated (count)"], rows))
     lb = b.get("length_buckets")
     if lb:
         rows = [[g["value"], str(g["n"]), *[_cell(g["scores"].get(n)) for n in names]] for g in lb["buckets"]]
@@ -407,9 +438,25 @@ def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
             rows.append([lbl, " ".join(f"{v:.3f}" for v in m["folds"]), f"{m['mean']:.3f}", f"{m['std']:.3f}",
                          f"{m['max_deviation']:.3f}", flagged])
         out.append((f"{f['folds']} random folds (seed {f['seed']}, sizes {', '.join(map(str, f['sizes']))}); "
-                    "flagged: folds outside the interval on all items",
+                    "flagged: folds farther from the score on all items than a random fold of n/K items is at "
+                    "the 95% level (its interval × √(K − 1)); about 5% of the folds by chance",
                     ["metric", "folds", "mean", "std", "max dev", "flagged"], rows))
     return out
+
+
+def _ratio(v: float | None) -> str:
+    return "–" if v is None else f"{v:.3f}"
+
+
+def most_repeated(rep: dict, width: int = 20) -> str:
+    """The most frequent prediction of :func:`zheval.results.distinct.repetition` as a cell: ``"text" (count)``
+    (cut to ``width`` characters, ``(empty)`` for the empty prediction), or ``none repeated`` when no prediction
+    occurs twice (then the "most frequent" one is merely the first)."""
+    if rep["most_frequent_count"] < 2:
+        return "none repeated"
+    top = rep["most_frequent"]
+    top = "(empty)" if top == "" else (top if len(top) <= width else top[:width] + "…")
+    return f"{top} ({rep['most_frequent_count']})"
 
 
 def reference_limit_line(report: Report) -> str | None:
@@ -437,10 +484,12 @@ def _footer(report: Report) -> list[str]:
         lines += ["", "warnings"] + [f"  ! {s}" for s in report.warnings]
     if report.signatures:
         lines += ["", "signature"] + [f"  {k}: {v}" for k, v in report.signatures.items()]
-    return lines
+    return [terminal_text(s, one_line=True) for s in lines]
 
 
-def _interval_note(report: Report) -> str:
+def interval_note(report: Report) -> str:
+    """The line under a report's title: the scale and the interval (a compare report: the paired test, its p-value
+    and its resamples or trials)."""
     bs = report.params.get("bootstrap")
     if report.kind == "compare":
         if report.params.get("test") == "ar":
@@ -477,7 +526,7 @@ def render_items(report: Report, markdown: bool = False) -> str:
         return "\n".join(["", f"items ({len(rows)})", f"  {ITEMS_NOTE}", format_table(header, rows, right_from=1)])
 
     def esc(x: str) -> str:
-        return x.replace("|", "\\|")
+        return terminal_text(x, one_line=True).replace("|", "\\|")
 
     lines = ["", f"**Items** ({len(rows)}): _{ITEMS_NOTE}_", ""]
     lines.append("| " + " | ".join(esc(h) for h in header) + " |")
@@ -490,7 +539,8 @@ def render_table(report: Report) -> str:
     """Plain-text report: title, metrics × groups with intervals, diagnostics, notes, warnings, signatures, and the
     per-item scores when the report has them (``--items``)."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
-    lines = [report.title, _interval_note(report), "", format_table(header, rows, right_from=1)]
+    lines = [terminal_text(report.title, one_line=True), interval_note(report), "",
+             format_table(header, rows, right_from=1)]
     items = render_items(report)
     return "\n".join(lines + _footer(report) + ([items] if items else [])) + "\n"
 
@@ -500,9 +550,9 @@ def render_markdown(report: Report) -> str:
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
 
     def esc(s: str) -> str:
-        return s.replace("|", "\\|")
+        return terminal_text(s, one_line=True).replace("|", "\\|")
 
-    lines = [f"### {esc(report.title)}", "", f"_{_interval_note(report)}_", ""]
+    lines = [f"### {esc(report.title)}", "", f"_{interval_note(report)}_", ""]
     lines.append("| " + " | ".join(esc(h) for h in header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
     lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]

@@ -28,7 +28,7 @@ import numpy as np
 from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
 from .report import NULL_LABEL, format_table
-from .load import encoding_problem
+from ...io import csv_rows, read_text
 
 __all__ = [
     "RATING_COLUMNS",
@@ -71,7 +71,7 @@ class ReviewFileError(ValueError):
         self.problems = list(problems)
         shown = self.problems[:20]
         more = len(self.problems) - len(shown)
-        super().__init__(f"{what} ({len(self.problems)} problem{'s' if len(self.problems) != 1 else ''}):\n  "
+        super().__init__(f"{what}: {len(self.problems)} problem(s)\n  "
                          + "\n  ".join(shown) + (f"\n  … and {more} more" if more > 0 else ""))
 
 
@@ -226,13 +226,16 @@ def read_key(path) -> dict:
 
     Raises:
         ReviewFileError: not JSON, not a key (``kind``), items without an id, an id twice, missing or non-numeric
-            scores (each named by the item's index and id). OSError: the file cannot be read.
+            scores (each named by the item's index and id); a file that is not UTF-8 (its encoding named, as for
+            every input file). FileNotFoundError, IsADirectoryError, PermissionError: the file cannot be read.
     """
     path = Path(path)
+    read_problems: list = []
+    text = read_text(path, "review key", read_problems, lines=False)  # the reader of every door (zheval.io)
+    if text is None:
+        raise ReviewFileError(f"{path} is not a review key", [str(p) for p in read_problems])
     try:
-        key = json.loads(path.read_text(encoding="utf-8-sig"))
-    except UnicodeDecodeError as exc:
-        raise ReviewFileError(f"{path} is not a review key", [f"{path}: not UTF-8 ({exc.reason})"]) from None
+        key = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ReviewFileError(f"{path} is not a review key",
                               [f"{path}:{exc.lineno}: not JSON ({exc.msg})"]) from None
@@ -287,67 +290,47 @@ def read_ratings(path, key: dict) -> tuple[dict, dict]:
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
         spreadsheets save as "Unicode text" or as CSV in a Chinese locale), saying which and how to re-save it
-        (:func:`zheval.adapters.duck.load.encoding_problem`).
+        (:func:`zheval.io.encoding.encoding_problem`); the sheet is read by :mod:`zheval.io` (a ``.gz`` sheet too; no
+        cell-size limit; every row as many cells as the header).
     """
     path = Path(path)
-    raw = path.read_bytes()
-    enc = encoding_problem(raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw, str(path))
-    if enc is not None:
+    read_problems: list = []
+    text = read_text(path, "ratings sheet", read_problems)
+    rows = [] if text is None else csv_rows(text, str(path), read_problems)
+    if read_problems:
         # e.g. a spreadsheet's "Unicode text" (UTF-16) or a Chinese-locale "CSV" (GB18030/GBK): one message saying
         # which encoding it looks like, not a "not valid UTF-8" at the first odd byte
-        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: {enc}"])
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
         raise ReviewFileError(f"cannot read the ratings sheet {path}",
-                              [f"{path}:{line}: not valid UTF-8 ({exc.reason}); save the sheet as UTF-8 CSV"]) from None
+                              [str(p) + ("; save the sheet as UTF-8 CSV" if "UTF-8" in p.message else "")
+                               for p in read_problems])
+    if not rows:
+        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: the sheet has a header but no row"])
     cols = list(key["rating_columns"])
     key_ids = [it["id"] for it in key["items"]]
-    reader = csv.reader(io.StringIO(text, newline=""))
     problems: list[str] = []
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: the file is empty"]) from None
-    except csv.Error as exc:
-        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}:1: {exc}"]) from None
-    header = [h.strip() for h in header]
-    dup_cols = sorted({h for h in header if h and header.count(h) > 1})
-    if dup_cols:
-        problems.append(f"{path}:1: column(s) {', '.join(dup_cols)} appear more than once in the header")
+    header = [h.strip() for h in rows[0][1]]
     missing = [c for c in ["id", *cols] if c not in header]
     if missing:
         problems.append(f"{path}:1: the header lacks column(s) {', '.join(missing)} (it has {', '.join(header)})")
     if problems:
         raise ReviewFileError(f"cannot read the ratings sheet {path}", problems)
-    pos = {h: header.index(h) for h in header}
     ignored = [h for h in header if h not in SHEET_COLUMNS[:4] and h not in cols]
     ratings: dict = {}
     lines: dict = {}
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
     unknown = []
-    prev = 1
-    while True:
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            problems.append(f"{path}:{reader.line_num}: {exc}")
-            break
-        line = prev + 1
-        prev = reader.line_num
-        if not row or all(not c.strip() for c in row):
+    for line, cells in rows:
+        row = {k.strip(): v for k, v in cells.items()}
+        if all(not c.strip() for c in row.values()):
             continue
-        cell = (lambda name: row[pos[name]].strip() if pos[name] < len(row) else "")
+        cell = (lambda name: row[name].strip())
         rid = cell("id")
         if not rid:
             problems.append(f"{path}:{line}: the row has no id")
             continue
         if rid in lines:
-            problems.append(f"{path}:{line}: id {rid!r} appears twice (also at line {lines[rid]})")
+            problems.append(f"{path}:{line}: id {rid!r}: duplicate id (first seen at {path}:{lines[rid]})")
             continue
         lines[rid] = line
         if rid not in known:

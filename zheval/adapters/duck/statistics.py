@@ -73,7 +73,8 @@ def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locati
     Args:
         table: columns of :func:`item_statistics` (``unscorable_refs``/``unscorable_why``).
         references: the ``responses`` of the scored rows. tok: the tokenizer used. ids: the item ids.
-        locations: optional ``{item id: (path, line)}`` (the CLI passes the 小黄鸭 file's lines).
+        locations: optional ``{item id: (path, line)}`` (the CLI passes the 小黄鸭 file's lines), or ``(path, line,
+            names)`` with the user's name of each reference (``label``, ``references[1]``: the records door).
         origin: optional, for leave-one-out rows: ``origin[row] = (item id, [original index of each of the row's
             references], item row)``, so a problem names the item's own ``responses[j]`` (and is listed once).
     """
@@ -86,8 +87,10 @@ def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locati
             if (rid, j) in seen:
                 continue
             seen.add((rid, j))
-            path, line = (locations or {}).get(rid, (f"dataset row {row if origin is None else origin[row][2]}", 0))
-            out.append(Problem(path, line, rid, f"responses[{j}] {_unscorable_message(references[row][k], w, tok)}"))
+            loc = (locations or {}).get(rid, (f"dataset row {row if origin is None else origin[row][2]}", 0))
+            path, line = loc[0], loc[1]
+            field = loc[2][j] if len(loc) > 2 and j < len(loc[2]) else f"responses[{j}]"
+            out.append(Problem(path, line, rid, f"{field} {_unscorable_message(references[row][k], w, tok)}"))
     return out
 
 

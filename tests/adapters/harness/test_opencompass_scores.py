@@ -1,0 +1,112 @@
+"""zheval's OpenCompass evaluators (zheval/adapters/harness_opencompass.py) as classes: their numbers are zheval's x
+100 with per-item ``details``, options pass through, bad input names the item, bad options fail at construction.
+These hold whatever the base class is (OpenCompass's ``BaseEvaluator`` when it imports, else ``object``), so the file
+runs in the main venv and in OpenCompass's own (``bash .ci/opencompass``). Everything that needs the real OpenCompass
+-- its ``BaseEvaluator.evaluate``, ``OpenICLEvalTask``, the ``opencompass`` command, its ``JiebaRougeEvaluator``, the
+presets through the evaluators -- is in ``test_opencompass.py``.
+"""
+
+from __future__ import annotations
+
+from inspect import signature
+
+import pytest
+
+import zheval
+from zheval.adapters import harness_opencompass as OC
+
+PREDS = ["北京今天天气晴朗", "会议推迟到下周举行", "他在公园跑步", "请关窗户"]
+REFS = ["北京今天天气很好", ["会议改到下周举行", "下周再开会"], ["她去超市买菜", "天空下着小雨", "他每天在公园里跑步"],
+        ["麻烦关一下窗户", "请关上窗户"]]
+
+
+def test_rouge_scores_are_zheval_times_100_with_details():
+    out = OC.ZhevalRougeEvaluator().score(PREDS, REFS)
+    ours = zheval.compute_rouge(PREDS, REFS)
+    per_item = zheval.compute_rouge(PREDS, REFS, use_aggregator=False)
+    for t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
+        assert out[t] == 100 * ours[t]
+        assert [d[t] for d in out["details"]] == [100 * f for f in per_item[t]]
+    assert out["signature"] == ours["signature"]
+    # item 0, rouge1 by hand: 北京今天天气晴朗 vs 北京今天天气很好, 8 characters each, 6 shared: F = 6/8 -> 75
+    assert out["details"][0]["rouge1"] == pytest.approx(75.0, abs=1e-12)
+    assert out["details"][0]["pred"] == PREDS[0] and out["details"][0]["answer"] == REFS[0]
+    assert out["details"][1]["answer"] == REFS[1]
+
+
+def test_jieba_rouge_and_options_pass_through():
+    ev = OC.ZhevalRougeEvaluator(tokenizer="jieba", rouge_types=["rouge1", "rougeL"], details=False,
+                                 multi_ref="mean")
+    out = ev.score(PREDS, REFS)
+    ours = zheval.compute_rouge(PREDS, REFS, tokenizer="jieba", rouge_types=["rouge1", "rougeL"], multi_ref="mean")
+    assert out == {"rouge1": 100 * ours["rouge1"], "rougeL": 100 * ours["rougeL"], "signature": ours["signature"]}
+
+
+def test_bleu_is_zheval_times_100():
+    out = OC.ZhevalBleuEvaluator(tokenizer="jieba").score(PREDS, REFS)
+    ours = zheval.compute_bleu(PREDS, REFS, tokenizer="jieba")
+    assert out["bleu"] == 100 * ours["bleu"] and out["signature"] == ours["signature"]
+    assert out["statistics"]["precisions"] == [100 * p for p in ours["precisions"]]
+    assert out["statistics"]["reference_length"] == ours["reference_length"]
+    assert "details" not in out
+    sent = OC.ZhevalBleuEvaluator(level="sentence").score(PREDS, REFS)
+    assert [d["bleu"] for d in sent["details"]] == [100 * s for s in zheval.compute_bleu(
+        PREDS, REFS, level="sentence")["scores"]]
+
+
+def test_bad_input_names_the_item():
+    ev = OC.ZhevalRougeEvaluator()
+    with pytest.raises(ValueError, match="same length; got 4 predictions and 3 references"):
+        ev.score(PREDS, REFS[:3])
+    with pytest.raises(ValueError, match="references is None: the dataset's reader_cfg names no output_column"):
+        ev.score(PREDS, None)
+    with pytest.raises(TypeError, match=r"references\[2\] must be a str or a list of str"):
+        ev.score(PREDS, [REFS[0], REFS[1], None, REFS[3]])
+    with pytest.raises(TypeError, match=r"predictions\[1\] must be str"):
+        ev.score([PREDS[0], None, PREDS[2], PREDS[3]], REFS)
+    with pytest.raises(ValueError, match=r"references\[3\] is an empty list"):
+        OC.ZhevalBleuEvaluator().score(PREDS, [REFS[0], REFS[1], REFS[2], []])
+    with pytest.raises(zheval.EmptyReferenceError, match=r"references\[1\]\[1\]"):
+        ev.score(PREDS, [REFS[0], ["会议改到下周举行", " "], REFS[2], REFS[3]])
+
+
+def test_bad_options_fail_at_construction():
+    with pytest.raises(ValueError, match="Unknown ROUGE type .rouge_x."):
+        OC.ZhevalRougeEvaluator(rouge_types=["rouge_x"])
+    with pytest.raises(TypeError, match="use_aggregator"):
+        OC.ZhevalRougeEvaluator(use_aggregator=False)
+    with pytest.raises(TypeError):
+        OC.ZhevalBleuEvaluator(smoothing="exp")
+
+
+def test_without_opencompass_the_evaluators_are_plain_classes():
+    if OC.OPENCOMPASS_BASE is not object:
+        pytest.skip("OpenCompass is installed: the evaluators subclass its BaseEvaluator (test_opencompass.py)")
+    ev = OC.ZhevalRougeEvaluator(pred_postprocessor=None)
+    assert ev.pred_postprocessor is None
+    assert list(signature(ev.score).parameters) == ["predictions", "references"]
+
+
+@pytest.mark.parametrize("preset", ["opencompass-jieba-rouge", "glm4", "llamafactory"])
+def test_a_type_a_rouge_chinese_preset_refuses_names_that_preset(preset):
+    """The library's error (it was "valid for preset 'llamafactory'" for every rouge-chinese preset, and came only
+    once the texts were scored): at option time, naming the preset given and its own types."""
+    with pytest.raises(ValueError, match=rf"preset '{preset}' computes rougeN .* only.*\['rougeLsum'\].*own rouge_types"):
+        zheval.compute_rouge(["好"], [["好"]], preset=preset, rouge_types=["rouge1", "rougeLsum"])
+
+
+def test_preset_number_scale_is_each_tools_own():
+    from zheval.presets import preset_number_scale
+
+    P, R = ["北京今天天气很好", "会议推迟到下周"], [["北京今天天气晴朗"], ["会议改到下周"]]
+    # LLaMA-Factory reports BLEU-4 x 100, the GLM-4 demo nltk's 0-1 value: the same per-item recipe on different
+    # tokenizers, so each key relates to its own tokenizer's zheval BLEU (the mean of per-item scores, 0-1)
+    lf = zheval.compute_bleu(P, R, preset="llamafactory")
+    glm = zheval.compute_bleu(P, R, preset="glm4")
+    assert preset_number_scale("bleu", "llamafactory") == 100.0 and lf["llamafactory_bleu_4"] == pytest.approx(
+        100 * lf["bleu"], abs=1e-4)
+    assert preset_number_scale("bleu", "glm4") == 1.0 and glm["glm4_bleu_4"] == glm["bleu"]
+    for preset in ("llamafactory", "opencompass-jieba-rouge", "longbench", "glm4"):
+        assert preset_number_scale("rouge", preset) == 100.0
+    with pytest.raises(ValueError, match="adds no number of its own"):
+        preset_number_scale("bleu", "sacrebleu-zh")

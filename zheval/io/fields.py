@@ -1,0 +1,142 @@
+"""The one rule for field names and ids of every door that reads rows (JSONL, CSV, TSV, Parquet).
+
+**Field names.** A prediction field and its reference field are paired by the family they come from
+(:data:`FIELD_FAMILIES`: LLaMA-Factory's ``predict``↔``label``, evaluate's ``prediction``↔``references``,
+``prediction``↔``reference``), never across families: a file with ``prediction``, ``references`` and a class
+``label`` is scored against ``references``. :func:`pair_fields` picks the one family whose two fields the first row
+has; two such families, or (with none) more than one candidate prediction or reference field, is refused naming
+the fields. A file of predictions only (joined to a 小黄鸭 file) has exactly one of :data:`PREDICTION_FIELDS`
+(:func:`prediction_field`).
+
+**Ids.** The id field is the one named (``--id-field``), else :data:`ID_FIELD` when the file has it
+(:func:`id_field_of`): when a file has ids they are used, never line order. An id is a non-empty string or an
+integer (its decimal string: ``7`` and ``"7"`` are the same id); booleans, numbers with a fraction, null and lists
+are not ids (:func:`id_value`); ids are unique in a file, a repeat naming the first one's ``file:line``
+(:class:`UniqueIds`).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from .encoding import lone_surrogate
+from .problems import FileFormatError, Problem, type_name
+
+__all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "pair_fields", "prediction_field",
+           "id_field_of", "id_value", "UniqueIds"]
+
+FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
+"""``(prediction field, reference field)`` pairs that belong together: LLaMA-Factory's
+``generated_predictions.jsonl`` (``predict``/``label``), evaluate's ``compute(predictions=, references=)`` names in
+the singular, and ``prediction``/``reference``."""
+
+PREDICTION_FIELDS: tuple = ("predict", "prediction")
+"""The prediction field names of :data:`FIELD_FAMILIES`."""
+
+REFERENCE_FIELDS: tuple = ("label", "references", "reference")
+"""The reference field names of :data:`FIELD_FAMILIES`."""
+
+ID_FIELD = "id"
+"""The id field used when none is named and the file has it."""
+
+
+def _refuse(name: str, line: int, message: str):
+    raise FileFormatError([Problem(name, line, None, message)], "cannot tell which fields to score")
+
+
+def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optional[str] = None,
+                name: str = "FILE", line: int = 1) -> tuple:
+    """``(prediction field, reference field)`` of a file whose first row has ``fields``, by :data:`FIELD_FAMILIES`.
+
+    Args:
+        fields: the first row's field names (JSONL keys, CSV/TSV header, Parquet columns).
+        pred / ref: a field already named by the caller (``--pred-field``, ``--ref-field``): the other one is its
+            family's partner when the file has it.
+        name / line: the file and line named in a refusal.
+
+    Returns:
+        Both given: ``(pred, ref)``. Else the pair of the one family (agreeing with ``pred``/``ref``) both of whose
+        fields are present; without one, the only candidate prediction field and the only candidate reference
+        field (of :data:`PREDICTION_FIELDS` / :data:`REFERENCE_FIELDS`).
+
+    Raises:
+        FileFormatError: two families are present (``prediction`` with ``references`` and ``reference``), or no
+            family and several candidates for one role, or no candidate for a role — each message names the
+            fields and the option that settles it (``--pred-field``, ``--ref-field``).
+    """
+    if pred and ref:
+        return pred, ref
+    have = set(fields)
+    complete = [f for f in FIELD_FAMILIES if f[0] in have and f[1] in have and pred in (None, f[0])
+                and ref in (None, f[1])]
+    if len(complete) == 1:
+        return complete[0]
+    if len(complete) > 1:
+        pairs = ", ".join(f"{p!r} with {r!r}" for p, r in complete)
+        _refuse(name, line, f"the fields pair up in more than one way ({pairs}): name them with --pred-field NAME "
+                            "--ref-field NAME (pred_field=, ref_field=)")
+    preds = [pred] if pred else [f for f in PREDICTION_FIELDS if f in have]
+    refs = [ref] if ref else [f for f in REFERENCE_FIELDS if f in have]
+    for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, "--pred-field"),
+                                       ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
+        if not found:
+            _refuse(name, line, f"no {role} field named: the first row has none of {list(known)} (its fields: "
+                                f"{sorted(have)}); name it with {option} NAME")
+        if len(found) > 1:
+            _refuse(name, line, f"{len(found)} candidate {role} fields {found}, and no pair of them is one of "
+                                f"{[list(f) for f in FIELD_FAMILIES]}: name the one to score with {option} NAME")
+    return preds[0], refs[0]
+
+
+def prediction_field(fields: Iterable[str]) -> tuple:
+    """``(field, None)`` for the one of :data:`PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
+    text)`` (none of them, or two)."""
+    found = [f for f in PREDICTION_FIELDS if f in set(fields)]
+    if len(found) == 1:
+        return found[0], None
+    what = "no prediction field" if not found else f"two prediction fields {found}"
+    return None, f"{what}; expected exactly one of {list(PREDICTION_FIELDS)} (or name it with --pred-field)"
+
+
+def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[str]:
+    """The id field of a file whose first row has ``fields``: ``named`` when given, else :data:`ID_FIELD` when
+    present, else ``None`` (rows are then named by their line)."""
+    if named:
+        return named
+    return ID_FIELD if ID_FIELD in set(fields) else None
+
+
+def id_value(v, field: str = ID_FIELD) -> tuple:
+    """``(id string, None)`` or ``(None, problem text)`` for the value of an id field: a non-empty string, or an
+    integer as its decimal string (``7`` → ``"7"``); anything else (null, a boolean, ``7.0``, a list, an empty or
+    blank string, a lone surrogate) is a problem naming the field."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return str(v), None
+    if isinstance(v, str) and v.strip():
+        bad = lone_surrogate(v)
+        return (None, f"{field!r} {bad}") if bad else (v, None)
+    return None, f"the id field {field!r} must be a non-empty string or an integer, got {type_name(v)} {v!r}"
+
+
+class UniqueIds:
+    """Ids seen so far (in one file, or across the splits of a dataset), each with the ``file:line`` where it was
+    first seen.
+
+    Example: ``seen = UniqueIds(); seen.add("a", "f.jsonl", 3)`` → ``None``; again → ``"duplicate id (first seen at
+    f.jsonl:3)"``.
+    """
+
+    def __init__(self, first: Optional[dict] = None):
+        self.first: dict = {} if first is None else first
+
+    def add(self, rid: str, name: str, line: int) -> Optional[str]:
+        """``None`` for a new id (remembered), else the problem text naming where it was first seen."""
+        if rid in self.first:
+            return f"duplicate id (first seen at {self.first[rid]})"
+        self.first[rid] = f"{name}:{line}" if line else name
+        return None
+
+    def __contains__(self, rid) -> bool:
+        return rid in self.first
+
+

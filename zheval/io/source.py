@@ -1,0 +1,80 @@
+"""Opening an input file: the path checked (:func:`existing_file`), its bytes read, and gzip undone
+(:func:`read_bytes`), the way sacrebleu opens ``.gz`` files; the format a file is read as follows its name with
+``.gz`` removed (:func:`format_suffix`).
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import zlib
+from pathlib import Path
+from typing import Union
+
+from .problems import Problem
+
+__all__ = ["GZIP_MAGIC", "existing_file", "read_bytes", "format_suffix"]
+
+GZIP_MAGIC = b"\x1f\x8b"
+"""The first two bytes of a gzip stream (RFC 1952). No UTF-8 text starts with them (``0x8b`` is a continuation
+byte), so a file starting with them is decompressed whatever its name."""
+
+
+def existing_file(path: Union[str, os.PathLike], what: str) -> Path:
+    """``path`` as a :class:`~pathlib.Path` when it names an existing file; ``what`` names it in the messages
+    (``"predictions"``, ``"--terms"``, ``"小黄鸭 data"``).
+
+    Raises:
+        IsADirectoryError: ``path`` is a directory (``{what} path P is a directory, not a file``).
+        FileNotFoundError: there is no such file (``{what} file not found: P``).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise IsADirectoryError(f"{what} path {path} is a directory, not a file")
+    if not path.is_file():
+        raise FileNotFoundError(f"{what} file not found: {path}")
+    return path
+
+
+def format_suffix(path: Union[str, os.PathLike]) -> str:
+    """The lower-case extension that names a file's format, ``.gz`` removed: ``a.jsonl.gz`` → ``.jsonl``,
+    ``b.TSV`` → ``.tsv``, ``c`` → ``""``."""
+    p = Path(path)
+    if p.suffix.lower() == ".gz":
+        p = p.with_suffix("")
+    return p.suffix.lower()
+
+
+def read_bytes(path: Union[str, os.PathLike], what: str, problems: list, data: bytes | None = None) -> bytes | None:
+    """The bytes of an input file, decompressed when they are gzip (by their first bytes, or by a ``.gz`` name).
+
+    Args:
+        path: the file (checked with :func:`existing_file` unless ``data`` is given). what: its role in messages.
+        problems: a list a :class:`~zheval.io.problems.Problem` is appended to when a ``.gz`` file is not gzip or is
+            truncated or corrupt.
+        data: the bytes already read (standard input); ``path`` is then only the name.
+
+    Returns:
+        The (decompressed) bytes, or ``None`` after a problem.
+
+    Raises:
+        FileNotFoundError: no such file (:func:`existing_file`). IsADirectoryError: a directory. PermissionError: an
+            unreadable file.
+    """
+    name = str(path)
+    if data is None:
+        data = existing_file(path, what).read_bytes()
+    gz_name = name.lower().endswith(".gz")
+    if data.startswith(GZIP_MAGIC):
+        try:
+            return gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
+            why = str(exc) or "the stream ends early"
+            problems.append(Problem(name, 0, None, f"is gzip-compressed but cannot be decompressed ({why}): the file "
+                                                   "is truncated or corrupt"))
+            return None
+    if gz_name and data:
+        problems.append(Problem(name, 0, None, "is named .gz but is not gzip-compressed (it does not start with the "
+                                               "gzip bytes 1F 8B): rename it without .gz, or compress it"))
+        return None
+    return data

@@ -1,0 +1,109 @@
+"""Tables with a header row: CSV (RFC 4180 quoting, Python's ``csv`` with no field-size limit), TSV (no quoting at
+all: a line is ``"\\t".join(cells)``, as sacrebleu and ``cut`` read it) and Parquet (pyarrow, imported when a
+Parquet file is read). Each gives ``(line, {column: cell})`` rows: the physical line where the row starts (CSV,
+TSV) or the 1-based row number (Parquet).
+
+Rules shared by CSV and TSV: the first non-blank line is the header, with distinct non-empty names; every row has
+as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line could be an
+empty value and is refused (write ``""``, as pandas does).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+import threading
+
+from .lines import split_lines
+from .problems import EMPTY_FILE, Problem
+
+__all__ = ["csv_rows", "tsv_rows", "parquet_rows"]
+
+_FIELD_LIMIT_LOCK = threading.Lock()
+
+
+def _header_problems(header: list, name: str, line: int) -> list:
+    out = []
+    empty = [i + 1 for i, h in enumerate(header) if not h.strip()]
+    dup = sorted({h for h in header if header.count(h) > 1})
+    if empty:
+        out.append(Problem(name, line, None, f"the header has an empty column name (column(s) {empty})"))
+    if dup:
+        out.append(Problem(name, line, None, f"the header names column(s) {dup} more than once"))
+    return out
+
+
+def _table_rows(cell_lines, name: str, problems: list) -> list:
+    """Rows from ``(line, cells)`` pairs: the header checked, blank lines skipped, cell counts checked."""
+    rows, header, first = [], None, len(problems)
+    for line, cells in cell_lines:
+        if header is None:
+            if not cells:
+                continue
+            header = cells
+            bad = _header_problems(header, name, line)
+            if bad:
+                problems.extend(bad)
+                return []
+            continue
+        if not cells:
+            if len(header) == 1:  # an empty value, or no row at all? (pandas writes "" for an empty value)
+                problems.append(Problem(name, line, None, "a blank line in a one-column file: an empty value or no "
+                                                          "row? write an empty value as \"\""))
+            continue  # a blank line between rows
+        if len(cells) != len(header):
+            problems.append(Problem(name, line, None, f"{len(cells)} cell(s), but the header has {len(header)} "
+                                                      "columns"))
+            continue
+        rows.append((line, dict(zip(header, cells))))
+    if header is None and len(problems) == first:
+        problems.append(Problem(name, 0, None, f"no items in {name} ({EMPTY_FILE}; not even a header row)"))
+    return rows
+
+
+def _csv_cells(text: str, name: str, problems: list):
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    start = 1
+    try:
+        for cells in reader:
+            line, start = start, reader.line_num + 1
+            yield line, cells
+    except csv.Error as exc:
+        problems.append(Problem(name, reader.line_num, None, f"malformed CSV: {exc}"))
+
+
+def csv_rows(text: str, name: str, problems: list) -> list:
+    """The rows of a CSV file's text (RFC 4180: ``,`` between cells, ``"`` quotes a cell, ``""`` inside is one
+    ``"``, a quoted cell may span lines; CR, LF and CRLF row ends). A cell may be of any length (Python's ``csv``
+    refuses cells over 131,072 characters by default; the limit is lifted while reading). Problems (malformed
+    quoting, header, cell counts) are appended to ``problems``, each ``file:line``. Quoting is strict: a quoted
+    cell left open at the end of the file, or text after a closing quote, is malformed (not a silent merge of rows)."""
+    with _FIELD_LIMIT_LOCK:  # the limit is the csv module's process-wide setting: lifted here, restored after
+        old = csv.field_size_limit(sys.maxsize)
+        try:
+            return _table_rows(_csv_cells(text, name, problems), name, problems)
+        finally:
+            csv.field_size_limit(old)
+
+
+def tsv_rows(text: str, name: str, problems: list) -> list:
+    """The rows of a TSV file's text: one row per line (:func:`~zheval.io.lines.split_lines`), cells split at every
+    tab. There is no quoting: a ``"`` is text, and a cell cannot hold a tab or a line break. Problems (header, cell
+    counts) are appended to ``problems``, each ``file:line``."""
+    cells = ((k, ln.split("\t") if ln else []) for k, ln in enumerate(split_lines(text), start=1))
+    return _table_rows(cells, name, problems)
+
+
+def parquet_rows(data: bytes, name: str, problems: list) -> list:
+    """The rows of a Parquet file's bytes as ``(row number, {column: value})`` (values as pyarrow's ``to_pylist``
+    gives them: ``str``, ``int``, lists, ``None`` …). A file pyarrow cannot read is one problem."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        table = pq.read_table(pa.BufferReader(data))
+    except Exception as exc:  # pyarrow raises ArrowInvalid / OSError subclasses for a file that is not Parquet
+        problems.append(Problem(name, 0, None, f"cannot be read as Parquet ({type(exc).__name__}: {exc})"))
+        return []
+    return list(enumerate(table.to_pylist(), start=1))
