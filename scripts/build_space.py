@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-METRICS = ("chinese_rouge", "chinese_bleu")
+METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
 #: Packages the Space needs besides zheval's own dependencies: the metric script imports them at column 0.
 EXTRA_PACKAGES = ("evaluate", "datasets")
 OWN_FILES = ("{metric}.py", "README.md", "app.py", "requirements.txt")

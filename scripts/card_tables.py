@@ -14,7 +14,7 @@ Data (read from ``../shared/data``, or ``$ZHEVAL_SHARED_DATA``; never copied int
   (a human reply scored against the others).
 
 Each table sits in its card between ``<!-- card-table:start -->`` and ``<!-- card-table:end -->``; the tests
-check that a fresh run reproduces it exactly. Numbers come from ``zheval.compute_rouge``/``compute_bleu``, which
+check that a fresh run reproduces it exactly. Numbers come from ``zheval.compute_rouge``/``compute_bleu``/``compute_chrf``, which
 the evaluate modules call unchanged.
 """
 
@@ -31,13 +31,15 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from zheval.compute.bleu import compute_bleu  # noqa: E402
+from zheval.compute.chrf import compute_chrf  # noqa: E402
 from zheval.compute.rouge import compute_rouge  # noqa: E402
 
 DATA = Path(os.environ.get("ZHEVAL_SHARED_DATA", REPO.parent / "shared" / "data"))
 START, END = "<!-- card-table:start -->", "<!-- card-table:end -->"
 LEAD = 20
 CARDS = {"chinese_rouge": REPO / "metrics" / "chinese_rouge" / "README.md",
-         "chinese_bleu": REPO / "metrics" / "chinese_bleu" / "README.md"}
+         "chinese_bleu": REPO / "metrics" / "chinese_bleu" / "README.md",
+         "chinese_chrf": REPO / "metrics" / "chinese_chrf" / "README.md"}
 
 
 def _rows(name: str) -> list[dict]:
@@ -113,9 +115,29 @@ def bleu_table(w: dict) -> str:
     return "\n".join(lines)
 
 
+def chrf_table(w: dict) -> str:
+    lines = ["| data | tokenizer | references | level | chrF2 | chrF2++ |", "|---|---|---|---|---|---|"]
+    preds, refs = w["csl"]
+    for tok in ("char", "jieba"):
+        for level in ("corpus", "sentence"):
+            c = compute_chrf(preds, refs, tokenizer=tok, level=level)["chrf"]
+            cpp = compute_chrf(preds, refs, tokenizer=tok, level=level, word_order=2)["chrf"]
+            lines.append(f"| CSL lead-{LEAD} (1000, 1 ref) | {tok} | 1 | {level} | {_f(c)} | {_f(cpp)} |")
+    preds, refs = w["crosswoz"]
+    # "best (sacrebleu)": per item the reference with the best chrF (sacrebleu's rule); "first only": the first
+    # reference alone
+    for tok in ("char", "jieba"):
+        for label, rs in (("best (sacrebleu)", refs), ("first only", [r[:1] for r in refs])):
+            c = compute_chrf(preds, rs, tokenizer=tok)["chrf"]
+            cpp = compute_chrf(preds, rs, tokenizer=tok, word_order=2)["chrf"]
+            lines.append(f"| CrossWOZ reply vs others (85, 2-4 refs) | {tok} | {label} | corpus | {_f(c)} | "
+                         f"{_f(cpp)} |")
+    return "\n".join(lines)
+
+
 def tables() -> dict:
     w = workloads()
-    return {"chinese_rouge": rouge_table(w), "chinese_bleu": bleu_table(w)}
+    return {"chinese_rouge": rouge_table(w), "chinese_bleu": bleu_table(w), "chinese_chrf": chrf_table(w)}
 
 
 def card_table(card_text: str) -> str:

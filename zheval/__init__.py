@@ -1,8 +1,9 @@
-"""zheval: trustworthy, fast Chinese BLEU and ROUGE for the Hugging Face ecosystem.
+"""zheval: trustworthy, fast Chinese BLEU, ROUGE and chrF for the Hugging Face ecosystem.
 
 Public API (imported on first use, so ``import zheval`` stays light):
 
-* :func:`compute_rouge`, :func:`compute_bleu` -- one metric on texts (``zheval.compute.rouge`` / ``.bleu``);
+* :func:`compute_rouge`, :func:`compute_bleu`, :func:`compute_chrf` -- one metric on texts (``zheval.compute.rouge``
+  / ``.bleu`` / ``.chrf``);
 * :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
 * :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
@@ -14,13 +15,14 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "score", "get_tokenizer", "explain", "explain_items", "ZhevalWarning",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {
     "compute_rouge": "zheval.compute.rouge",
     "compute_bleu": "zheval.compute.bleu",
+    "compute_chrf": "zheval.compute.chrf",
     "score": "zheval.compute.joint",
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",

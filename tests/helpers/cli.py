@@ -1,5 +1,5 @@
-"""The ``zheval`` command in-process for the CLI tests (typer's ``CliRunner``), a JSONL writer, and the three-item
-小黄鸭 sample the argument and compare tests share."""
+"""The ``zheval`` command in-process for the CLI tests (typer's ``CliRunner``), a JSONL writer, the three-item
+小黄鸭 sample the argument and compare tests share, and its four-item two-domain variant."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from zheval.cli import app
 
-__all__ = ["run_cli", "write_jsonl", "ROWS", "PREDS", "write_sample_files"]
+__all__ = ["run_cli", "write_jsonl", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS"]
 
 _runner = CliRunner()
 
@@ -24,10 +24,21 @@ ROWS = [
 PREDS = [{"id": "q1", "prediction": "请在订单页申请退货。"}, {"id": "q2", "prediction": "我陪着你，想聊聊吗？"},
          {"id": "q3", "prediction": "明天记得穿外套。"}]
 
+# four items in two domains of two (q3 moved to 情感陪伴, q4 added), for the grouped and HTML outputs; the
+# predictions are bare strings in item order
+TWO_DOMAIN_ROWS = ROWS[:2] + [
+    {**ROWS[2], "domain": "情感陪伴"},
+    {"id": "q4", "query": "快递到哪了", "responses": ["您的快递已到达驿站。", "快递已经放在驿站了。"],
+     "domain": "售后支持", "difficulty": "易"},
+]
+TWO_DOMAIN_PREDS = [p["prediction"] for p in PREDS] + ["快递已到驿站。"]
 
-def run_cli(*args):
-    """``zheval ARGS`` in-process (exceptions propagate, so a traceback fails the test)."""
-    return _runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
+
+def run_cli(*args, input=None):
+    """``zheval ARGS`` run in-process; returns click's ``Result`` (``exit_code``, ``stdout``, ``stderr`` apart and
+    ``output`` both interleaved). ``input`` is the text fed to stdin (``None``: none). Exceptions propagate, so a
+    traceback fails the test."""
+    return _runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
 def write_jsonl(path, rows, ensure_ascii=False):

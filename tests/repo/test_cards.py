@@ -14,7 +14,12 @@ import yaml
 import evaluate
 from helpers import REPO
 
-METRICS = ("chinese_rouge", "chinese_bleu")
+METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
+TITLES = {"chinese_rouge": "Chinese ROUGE", "chinese_bleu": "Chinese BLEU", "chinese_chrf": "Chinese chrF"}
+#: The works each card cites (the chrF card cites chrF's papers and Post 2018, not BLEU's and ROUGE's).
+CITATIONS = {"chinese_rouge": ("papineni-etal-2002-bleu", "lin-2004-rouge", "post-2018-call"),
+             "chinese_bleu": ("papineni-etal-2002-bleu", "lin-2004-rouge", "post-2018-call"),
+             "chinese_chrf": ("popovic-2015-chrf", "popovic-2017-chrf", "post-2018-call")}
 COLORS = {"red", "yellow", "green", "blue", "indigo", "purple", "pink", "gray"}
 SECTIONS = ("## Metric Description", "## How to Use", "### Inputs", "### Output Values",
             "### How tokenisation and multi-reference rules change the numbers", "### Presets", "### The signature",
@@ -41,7 +46,7 @@ def _card_tables():
 @pytest.mark.parametrize("metric", METRICS)
 def test_yaml_header_has_the_space_fields(metric):
     meta = _header(_card(metric))
-    assert meta["title"] == {"chinese_rouge": "Chinese ROUGE", "chinese_bleu": "Chinese BLEU"}[metric]
+    assert meta["title"] == TITLES[metric]
     assert isinstance(meta["emoji"], str) and meta["emoji"]
     assert meta["colorFrom"] in COLORS and meta["colorTo"] in COLORS
     assert meta["sdk"] == "gradio" and meta["app_file"] == "app.py" and meta["pinned"] is False
@@ -63,7 +68,7 @@ def test_card_has_its_sections_and_citations(metric):
     positions = [text.find(s) for s in SECTIONS]
     assert all(p >= 0 for p in positions), [s for s, p in zip(SECTIONS, positions) if p < 0]
     assert positions == sorted(positions)
-    for key in ("papineni-etal-2002-bleu", "lin-2004-rouge", "post-2018-call"):
+    for key in CITATIONS[metric]:
         assert key in text
     for phrase in ("surface", "Synonyms", "Open-ended dialogue", "|||", "scripts/card_tables.py"):
         assert phrase in text, phrase
@@ -98,7 +103,7 @@ QUALIFICATIONS = {
 }
 
 
-@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("metric", tuple(QUALIFICATIONS))
 def test_the_drop_in_claim_carries_its_qualifications(metric):
     text = _card(metric)
     start = text.index("**A drop-in for the Hub's")

@@ -127,10 +127,8 @@ def test_first_look_python_examples_run_and_their_comments_are_true(capsys):
 def test_first_look_commands_run(tmp_path, monkeypatch):
     import shutil
 
-    from typer.testing import CliRunner
-
+    from helpers.cli import run_cli
     from zheval.adapters.duck import sample_files
-    from zheval.cli import app
 
     with sample_files() as f:
         shutil.copy(f["data"], tmp_path / "test.jsonl")
@@ -147,13 +145,12 @@ def test_first_look_commands_run(tmp_path, monkeypatch):
     block = re.search(r"```bash\n(.*?)```", section("## A first look"), flags=re.S).group(1)
     lines = [ln.split("  #")[0].strip() for ln in block.splitlines() if ln.strip()]
     assert len(lines) == 5
-    runner = CliRunner()
     import shlex
 
     for line in lines:
         args = shlex.split(line)
         assert args[0] == "zheval"
         extra = {"score": ["--bootstrap", "0"], "compare": ["--resamples", "200"]}.get(args[1], [])
-        res = runner.invoke(app, args[1:] + extra, catch_exceptions=False)
+        res = run_cli(*args[1:], *extra)
         assert res.exit_code == 0, (line, res.output)
     assert (tmp_path / "report.html").is_file()

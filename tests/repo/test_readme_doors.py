@@ -12,16 +12,13 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import REPO
 from helpers.docs import doc_section as section
 from helpers.docs import page_headings
-from zheval.cli import app
+from helpers.cli import run_cli
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
-runner = CliRunner()
-
 
 
 def door_rows() -> list[dict]:
@@ -90,7 +87,7 @@ def run_command(line: str):
         stdin = open(src.strip(), encoding="utf-8").read()
     args = shlex.split(line)
     assert args[0] == "zheval", line
-    return runner.invoke(app, args[1:], input=stdin, catch_exceptions=False)
+    return run_cli(*args[1:], input=stdin)
 
 
 def test_the_table_has_every_door_once():

@@ -11,11 +11,10 @@ import re
 import shlex
 import shutil
 
-from typer.testing import CliRunner
 
 from helpers import REPO
+from helpers.cli import run_cli
 from helpers.docs import doc_section as section
-from zheval.cli import app
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -40,10 +39,9 @@ def test_human_review_example_runs(tmp_path, monkeypatch):
     for name in ("duck_sample.jsonl", "duck_sample_predictions.jsonl"):
         shutil.copy(REPO / "zheval" / "data" / name, data / name)
     monkeypatch.chdir(tmp_path)
-    runner = CliRunner()
     sample, agree = commands("## Human review")
     assert sample[0] == "sample" and agree[0] == "agree"
-    res = runner.invoke(app, sample + ["-q"], catch_exceptions=False)
+    res = run_cli(*sample, "-q")
     assert res.exit_code == 0, res.output
     sheet = tmp_path / "review_sheet.csv"
     rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
@@ -57,7 +55,7 @@ def test_human_review_example_runs(tmp_path, monkeypatch):
     buf = io.StringIO()
     csv.writer(buf).writerows(rows)
     sheet.write_text(buf.getvalue(), encoding="utf-8")
-    res = runner.invoke(app, agree, catch_exceptions=False)
+    res = run_cli(*agree)
     assert res.exit_code == 0, res.output
     rep = json.loads((tmp_path / "agreement.json").read_text(encoding="utf-8"))
     overall = [r for r in rep["rows"] if r["group"] == "overall"]
@@ -68,6 +66,6 @@ def test_human_review_example_runs(tmp_path, monkeypatch):
 def test_compare_example_options_exist():
     (args,) = commands("## Comparing systems")
     assert args[0] == "compare"
-    res = CliRunner().invoke(app, ["compare", "--help"])
+    res = run_cli("compare", "--help")
     for flag in (a for a in args if a.startswith("--")):
         assert flag in res.output, flag

@@ -22,7 +22,7 @@ from helpers import REPO
 
 
 BUILD = REPO / "scripts" / "build_space.py"
-METRICS = ("chinese_rouge", "chinese_bleu")
+METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
 
 # The workload, run identically in the fresh subprocess and here: real CrossWOZ groups (ragged 2-4 references)
 # and the first 200 CSL abstracts (lead-20 prediction, title reference), several option sets per metric.
@@ -40,6 +40,12 @@ def workload(m, data):
             "groups_jieba_pool": m.compute(predictions=preds, references=refs, tokenizer="jieba", multi_ref="pool"),
             "csl_items": m.compute(predictions=cp, references=cr, use_aggregator=False),
             "csl_rouge155": m.compute(predictions=cp, references=cr, preset="rouge155"),
+        }
+    if m.name == "chinese_chrf":
+        return {
+            "groups": m.compute(predictions=preds, references=refs),
+            "groups_jieba_chrfpp": m.compute(predictions=preds, references=refs, tokenizer="jieba", word_order=2),
+            "csl_sentence_eps": m.compute(predictions=cp, references=cr, level="sentence", eps_smoothing=True),
         }
     return {
         "groups": m.compute(predictions=preds, references=refs),

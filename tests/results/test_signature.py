@@ -38,3 +38,20 @@ def test_nrefs_field():
 def test_signature_rejects_reserved_characters():
     with pytest.raises(ValueError, match="reserved"):
         build_signature(get_tokenizer("char"), [1], "rouge", [("x", "a|b")])
+
+
+def test_t2s_signature_names_the_opencc_version():
+    """The t2s step's output is OpenCC's dictionaries: a signature with t2s names the installed OpenCC (which
+    pyproject pins exactly); without t2s there is no opencc field."""
+    import importlib.metadata as md
+
+    import zheval
+    from zheval.results.signature import parse_signature
+
+    for fn in (zheval.compute_rouge, zheval.compute_bleu):
+        on = parse_signature(fn(["頭髮很好"], [["头发很好"]], t2s=True)["signature"])
+        assert on["opencc"] == md.version("opencc") and "t2s" in on["norm"].split("+")
+        off = parse_signature(fn(["頭髮很好"], [["头发很好"]])["signature"])
+        assert "opencc" not in off
+    custom = parse_signature(zheval.compute_rouge(["頭髮"], [["头发"]], normalize=["t2s"])["signature"])
+    assert custom["opencc"] == md.version("opencc")

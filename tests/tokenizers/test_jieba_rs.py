@@ -136,6 +136,22 @@ def test_only_jieba_without_hmm_uses_it():
     assert not usable_for("jieba_rs", tokenizer=get_tokenizer("llamafactory-jieba"))
 
 
+def test_another_rjieba_version_turns_the_twin_off_and_says_so(monkeypatch, caplog):
+    """The words are proven equal for one rjieba release (RJIEBA_VERSION): with any other installed, usable_for says
+    no, a DEBUG line on zheval.fast names both versions, and the reference jieba gives the same numbers."""
+    import zheval
+    import zheval.tokenizers.jieba_rs as jieba_rs
+
+    preds, refs = ["今天天气很好，我们去公园散步"], [["今天天气不错，适合去公园"]]
+    with_twin = zheval.compute_rouge(preds, refs, tokenizer="jieba")
+    monkeypatch.setattr(jieba_rs, "rjieba_version", lambda: "0.2.99")
+    with caplog.at_level("DEBUG", logger="zheval.fast"):
+        assert not usable_for("jieba_rs", tokenizer=get_tokenizer("jieba"))
+    assert any("rjieba 0.2.99 is installed" in r.getMessage() and jieba_rs.RJIEBA_VERSION in r.getMessage()
+               for r in caplog.records)
+    assert zheval.compute_rouge(preds, refs, tokenizer="jieba") == with_twin  # the reference: the same words
+
+
 def test_signature_still_names_jieba_0421():
     import zheval
 

@@ -1,5 +1,5 @@
 """Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule``: :class:`ZhevalMetricMixin`, the
-behaviour ``metrics/chinese_rouge`` and ``metrics/chinese_bleu`` share (each script keeps what evaluate needs: its
+behaviour ``metrics/chinese_rouge``, ``metrics/chinese_bleu`` and ``metrics/chinese_chrf`` share (each script keeps what evaluate needs: its
 docstrings, ``_info`` and a class subclassing ``evaluate.Metric``; the mixin is not an ``EvaluationModule``, so
 evaluate's ``import_main_class``, which takes the first concrete ``EvaluationModule`` subclass of the script, takes
 the script's own class).
@@ -70,7 +70,7 @@ EVALUATE_INIT_ARGS = (
 
 class ZhevalMetricMixin:
     """The shared behaviour of zheval's evaluate modules; a script declares ``class ChineseRouge(ZhevalMetricMixin,
-    evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``).
+    evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``, ``"chrf"``).
 
     * ``evaluate.load`` keyword arguments that evaluate would silently swallow are a TypeError;
     * ``compute``, ``add_batch`` and ``add`` check inputs and options before evaluate stores anything (a bad batch is
@@ -113,10 +113,9 @@ class ZhevalMetricMixin:
         m = self._zheval
         unknown = sorted(k for k in kwargs if k not in m.options and k not in m.other_options)
         if unknown:
-            other = "chinese_bleu" if m.name == "chinese_rouge" else "chinese_rouge"
             raise TypeError(
                 f"{m.name} got unknown option(s) {unknown}; valid options: {', '.join(m.options)} "
-                f"({other}-only options, accepted and ignored: {', '.join(m.other_options)})"
+                f"(options of the other zheval metrics, accepted and ignored: {', '.join(m.other_options)})"
                 + refused_hub_options(unknown)
             )
         return {k: v for k, v in kwargs.items() if k in m.options}
@@ -155,7 +154,8 @@ class ZhevalMetricMixin:
         if not predictions:
             predictions, references = validate_inputs(predictions, references)  # raises: no items to score
         # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
-        warn_input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies)
+        warn_input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies,
+                         words=getattr(config, "uses_tokens", True))
         out = m.result(m.items(predictions, references, config), config)
         self._zheval_inputs = None
         return out
@@ -296,8 +296,18 @@ def store_batch(module, predictions, references) -> None:
 
 
 def store_item(module, add, prediction, reference, kwargs) -> None:
-    """``add()`` of one canonical item through evaluate's ``add`` (``add``: the bound base method), and a record."""
-    add(prediction=prediction, reference=reference, **kwargs)
+    """``add()`` of one canonical item, and a record.
+
+    The item is written as a batch of one (:func:`store_canonical`), not through evaluate's ``add``
+    (``ArrowWriter.write``, which buffers it): datasets < 4's ``ArrowWriter.write_batch`` does not write the
+    buffered examples first, so an ``add()`` followed by an ``add_batch()`` was stored *after* that batch and the
+    per-item scores (``use_aggregator=False``) and the indices of error messages came out in another order than the
+    calls. With other keywords (``add``: the bound base method) evaluate's ``add`` runs and raises its own error.
+    """
+    if kwargs or prediction is None or reference is None:
+        add(prediction=prediction, reference=reference, **kwargs)
+    else:
+        store_canonical(module, [prediction], [reference])
     _record(module, "add", 1)
 
 

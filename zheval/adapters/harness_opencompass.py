@@ -1,5 +1,5 @@
-"""OpenCompass glue: zheval's Chinese ROUGE and BLEU as OpenCompass evaluators (:class:`ZhevalRougeEvaluator`,
-:class:`ZhevalBleuEvaluator`), for a dataset config's ``eval_cfg=dict(evaluator=dict(type=ZhevalRougeEvaluator,
+"""OpenCompass glue: zheval's Chinese ROUGE, BLEU and chrF as OpenCompass evaluators (:class:`ZhevalRougeEvaluator`,
+:class:`ZhevalBleuEvaluator`, :class:`ZhevalChrfEvaluator`), for a dataset config's ``eval_cfg=dict(evaluator=dict(type=ZhevalRougeEvaluator,
 ...))``.
 
 The interface followed is OpenCompass 0.5.x's ``BaseEvaluator`` (``opencompass/openicl/icl_evaluator/
@@ -38,12 +38,13 @@ import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..compute.bleu import bleu_config, bleu_items, bleu_result
+from ..compute.chrf import chrf_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.rouge import rouge_config, rouge_items, rouge_result
 from ..presets import preset_number_scale
 
-__all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "OPENCOMPASS_BASE"]
+__all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "ZhevalChrfEvaluator", "OPENCOMPASS_BASE"]
 
 
 def _opencompass_base() -> type:
@@ -109,7 +110,8 @@ def _report_slips(predictions: List[str], references: List[List[str]], config: A
     ``tokenizer="none"`` on unsegmented text): each a Python warning, and a WARNING on OpenCompass's logger (the
     evaluation task's log); returned for the result's ``warnings``, which OpenCompass keeps in the result file and
     the summary's raw section."""
-    slips = input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies)
+    slips = input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies,
+                        words=getattr(config, "uses_tokens", True))
     log = _opencompass_logger() if slips else None
     for category, message in slips:
         warnings.warn(message, category, stacklevel=3)
@@ -241,4 +243,50 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
         if "scores" in result:
             out["details"] = [{"pred": p, "answer": _answer(r), "bleu": 100 * s}
                               for p, r, s in zip(preds, refs, result["scores"])]
+        return out
+
+
+class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
+    """OpenCompass evaluator: zheval's Chinese corpus chrF / chrF++ (:func:`zheval.compute_chrf`), 0-100 -- sacrebleu's
+    ``CHRF`` number on zheval's normalised text.
+
+    Args:
+        tokenizer: ``"char"`` (default) or ``"jieba"`` or any zheval tokenizer name: its normalisation gives the
+            characters, its tokens chrF++'s words. Every other keyword option of :func:`zheval.compute_chrf`
+            (``word_order``: 2 for chrF++, ``char_order``, ``beta``, ``eps_smoothing``, ``level``, ``bootstrap``, the
+            tokenizer options ...).
+        pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
+
+    ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns, on the 0-100 scale, ``{"chrf": 100 *
+    chrF, "signature", "statistics": {"name": "chrF2" | "chrF2++", "precisions": [...], "recalls": [...]} (x 100, per
+    order, character orders first)}``, ``chrf_ci_low``/``chrf_ci_high`` x 100 with ``bootstrap``, ``"warnings"`` (the
+    input slips, when any), and with ``level="sentence"`` ``"details"`` (per item ``pred``, ``answer``, ``chrf``). The
+    statistics are nested because OpenCompass's summary lists every top-level number as a metric.
+
+    Raises:
+        as :class:`ZhevalRougeEvaluator`, with :func:`zheval.compute.chrf.chrf_config`'s option errors.
+    """
+
+    def __init__(self, tokenizer: Any = "char", pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
+        _init_base(self, pred_postprocessor)
+        self.config = chrf_config(tokenizer=tokenizer, **options)
+
+    def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
+        """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
+        preds, refs = _checked(predictions, references)
+        config = self.config
+        slips = _report_slips(preds, refs, config)
+        result = chrf_result(chrf_items(preds, refs, config), config)
+        out: Dict[str, Any] = {"chrf": 100 * result["chrf"]}
+        out["statistics"] = {"name": result["name"], "precisions": [100 * p for p in result["precisions"]],
+                             "recalls": [100 * r for r in result["recalls"]]}
+        for key in ("chrf_ci_low", "chrf_ci_high"):
+            if key in result:
+                out[key] = 100 * result[key]
+        out["signature"] = result["signature"]
+        if slips:
+            out["warnings"] = slips
+        if "scores" in result:
+            out["details"] = [{"pred": p, "answer": _answer(r), "chrf": 100 * c}
+                              for p, r, c in zip(preds, refs, result["scores"])]
         return out

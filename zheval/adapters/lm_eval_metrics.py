@@ -1,4 +1,4 @@
-"""lm-evaluation-harness (``lm-eval`` 0.4.x) metrics: zheval's Chinese ROUGE and BLEU as per-document functions and
+"""lm-evaluation-harness (``lm-eval`` 0.4.x) metrics: zheval's Chinese ROUGE, BLEU and chrF as per-document functions and
 corpus aggregations, which a task YAML names through the door module :mod:`zheval.adapters.harness_lm_eval`
 (``!function zheval.adapters.harness_lm_eval.<name>``; that module re-exports every name of this one).
 
@@ -6,8 +6,10 @@ Importing it (which a task YAML's ``!function`` does) registers, in lm-eval's re
 :data:`METRICS`:
 
 * an **aggregation** of that name (``zheval_rouge1_char`` ...): the corpus score of the documents' items, computed
-  by :func:`zheval.compute_rouge` (the exact mean of per-item F, 0-1) or :func:`zheval.compute_bleu` (corpus BLEU
-  from summed statistics, 0-1) in one call over all documents -- not a mean of per-document scores, and no second
+  by :func:`zheval.compute_rouge` (the exact mean of per-item F, 0-1), :func:`zheval.compute_bleu` (corpus BLEU
+  from summed statistics, 0-1) or :func:`zheval.compute_chrf` (corpus chrF / chrF++ from summed statistics, 0-1:
+  ``zheval_chrf_<tok>``, ``zheval_chrfpp_<tok>``; chrF alone counts characters, so ``zheval_chrf_char`` and
+  ``zheval_chrf_jieba`` are equal) in one call over all documents -- not a mean of per-document scores, and no second
   implementation;
 * a **metric** of that name: the per-document passthrough :func:`document_item` (lm-eval calls it with
   ``references=[gold], predictions=[pred]`` when the task has no ``process_results``), whose default aggregation and
@@ -29,8 +31,8 @@ statistics, never by re-tokenising resamples:
 
 * ROUGE (a mean of per-item F): lm-eval's closed form for every mean, ``mean_stderr`` -- sample standard deviation
   of the per-item F over ``sqrt(n)``;
-* BLEU (a corpus statistic): bootstrap standard error (:func:`zheval.results.reducers.bootstrap_standard_error`:
-  sample standard deviation, ``ddof=1`` as lm-eval's ``bootstrap_stderr``) of corpus BLEU over
+* BLEU and chrF (corpus statistics): bootstrap standard error (:func:`zheval.results.reducers.bootstrap_standard_error`:
+  sample standard deviation, ``ddof=1`` as lm-eval's ``bootstrap_stderr``) of the corpus score over
   ``min(bootstrap_iters, BLEU_MAX_RESAMPLES)`` resamples of the documents' summed statistics, seeded with
   :data:`SEED` (lm-eval caps its own corpus metrics at 100 resamples).
 
@@ -70,6 +72,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without lm-eval
                       f"(the zheval 'test' extra installs it); importing it failed: {exc}") from exc
 
 from ..compute.bleu import bleu_config, bleu_items, compute_bleu, result_from_stats
+from ..compute.chrf import chrf_config, chrf_items, compute_chrf, score_from_sums
 from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, validate_inputs
 from ..compute.rouge import compute_rouge, rouge_config, rouge_items
@@ -80,6 +83,7 @@ __all__ = [
     "SIGNATURE_METRICS",
     "CHAR_METRICS",
     "JIEBA_METRICS",
+    "CHRF_METRICS",
     "BLEU_MAX_RESAMPLES",
     "SEED",
     "HarnessMetric",
@@ -91,11 +95,15 @@ __all__ = [
     "process_results_signed",
     "process_results_char_signed",
     "process_results_jieba_signed",
+    "process_results_chrf",
+    "process_results_chrf_signed",
+    "process_results_all",
     "corpus_score",
     "corpus_signature",
     "standard_error",
     "rouge1_char", "rouge2_char", "rougeL_char", "rougeLsum_char", "bleu_char",
     "rouge1_jieba", "rouge2_jieba", "rougeL_jieba", "rougeLsum_jieba", "bleu_jieba",
+    "chrf_char", "chrfpp_char", "chrf_jieba", "chrfpp_jieba",
 ]
 
 logger = logging.getLogger("zheval.adapters.harness_lm_eval")
@@ -115,19 +123,24 @@ class HarnessMetric:
 
     Attributes:
         name: the metric, aggregation and result key in lm-eval (``zheval_<type>_<tokenizer>``).
-        kind: ``"rouge"`` or ``"bleu"``. rouge_type: the ROUGE type (``rouge1``, ``rouge2``, ``rougeL``,
-            ``rougeLsum``) or None for BLEU. tokenizer: the zheval tokenizer name (``char`` or ``jieba``).
+        kind: ``"rouge"``, ``"bleu"`` or ``"chrf"``. rouge_type: the ROUGE type (``rouge1``, ``rouge2``, ``rougeL``,
+            ``rougeLsum``) or None. tokenizer: the zheval tokenizer name (``char`` or ``jieba``). word_order: chrF's
+            word n-gram order (0: chrF, 2: chrF++; 0 for the other kinds).
     """
 
     name: str
     kind: str
     rouge_type: Optional[str]
     tokenizer: str
+    word_order: int = 0
 
     def options(self) -> Dict[str, Any]:
-        """The keyword options of :func:`zheval.compute_rouge` / :func:`zheval.compute_bleu` for this metric."""
+        """The keyword options of :func:`zheval.compute_rouge` / :func:`zheval.compute_bleu` /
+        :func:`zheval.compute_chrf` for this metric."""
         if self.kind == "rouge":
             return {"tokenizer": self.tokenizer, "rouge_types": [self.rouge_type]}
+        if self.kind == "chrf":
+            return {"tokenizer": self.tokenizer, "word_order": self.word_order}
         return {"tokenizer": self.tokenizer}
 
 
@@ -137,15 +150,20 @@ def _metrics() -> Dict[str, HarnessMetric]:
         for rt in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
             out[f"zheval_{rt}_{tok}"] = HarnessMetric(f"zheval_{rt}_{tok}", "rouge", rt, tok)
         out[f"zheval_bleu_{tok}"] = HarnessMetric(f"zheval_bleu_{tok}", "bleu", None, tok)
+    for tok in ("char", "jieba"):
+        for label, order in (("chrf", 0), ("chrfpp", 2)):
+            out[f"zheval_{label}_{tok}"] = HarnessMetric(f"zheval_{label}_{tok}", "chrf", None, tok, order)
     return out
 
 
 #: Every metric name of this module -> its :class:`HarnessMetric` (read only).
 METRICS: Dict[str, HarnessMetric] = _metrics()
-#: The char-tokenizer metrics, in order: ROUGE-1, ROUGE-2, ROUGE-L, ROUGE-Lsum, BLEU.
-CHAR_METRICS = tuple(n for n in METRICS if n.endswith("_char"))
-#: The jieba-tokenizer metrics, in the same order.
-JIEBA_METRICS = tuple(n for n in METRICS if n.endswith("_jieba"))
+#: The char-tokenizer ROUGE and BLEU metrics, in order: ROUGE-1, ROUGE-2, ROUGE-L, ROUGE-Lsum, BLEU.
+CHAR_METRICS = tuple(n for n, m in METRICS.items() if n.endswith("_char") and m.kind != "chrf")
+#: The jieba-tokenizer ROUGE and BLEU metrics, in the same order.
+JIEBA_METRICS = tuple(n for n, m in METRICS.items() if n.endswith("_jieba") and m.kind != "chrf")
+#: The chrF metrics: chrF and chrF++ with the char tokenizer's words, then with jieba's.
+CHRF_METRICS = tuple(n for n, m in METRICS.items() if m.kind == "chrf")
 #: The signature companion of every metric of :data:`METRICS`, in the same order: ``<metric>_signature`` (its value
 #: is that metric's zheval signature, a str).
 SIGNATURE_METRICS = tuple(f"{n}_signature" for n in METRICS)
@@ -281,14 +299,22 @@ def make_process_results(metrics: Sequence[str] = CHAR_METRICS, reference_field:
 process_results_char = make_process_results(CHAR_METRICS)
 #: ``process_results`` for the jieba metrics (:data:`JIEBA_METRICS`), references in the field ``references``.
 process_results_jieba = make_process_results(JIEBA_METRICS)
-#: ``process_results`` for every metric of :data:`METRICS` (char and jieba), references in the field ``references``.
-process_results = make_process_results(tuple(METRICS))
+#: ``process_results`` for the ten ROUGE and BLEU metrics (char and jieba), references in the field ``references``
+#: (:func:`process_results_all` adds chrF).
+process_results = make_process_results(CHAR_METRICS + JIEBA_METRICS)
 #: :func:`process_results_char` plus the five metrics' signatures (``zheval_rouge1_char_signature`` ...).
 process_results_char_signed = make_process_results(CHAR_METRICS + tuple(f"{m}_signature" for m in CHAR_METRICS))
 #: :func:`process_results_jieba` plus the five metrics' signatures.
 process_results_jieba_signed = make_process_results(JIEBA_METRICS + tuple(f"{m}_signature" for m in JIEBA_METRICS))
 #: :func:`process_results` plus every metric's signature (:data:`SIGNATURE_METRICS`).
-process_results_signed = make_process_results(tuple(METRICS) + SIGNATURE_METRICS)
+process_results_signed = make_process_results(CHAR_METRICS + JIEBA_METRICS + tuple(
+    f"{m}_signature" for m in CHAR_METRICS + JIEBA_METRICS))
+#: ``process_results`` for the chrF metrics (:data:`CHRF_METRICS`), references in the field ``references``.
+process_results_chrf = make_process_results(CHRF_METRICS)
+#: :func:`process_results_chrf` plus their signatures.
+process_results_chrf_signed = make_process_results(CHRF_METRICS + tuple(f"{m}_signature" for m in CHRF_METRICS))
+#: ``process_results`` for every metric of :data:`METRICS` (ROUGE, BLEU and chrF, char and jieba).
+process_results_all = make_process_results(tuple(METRICS))
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -370,6 +396,9 @@ def _corpus_result(name: str, items: Sequence[Any]) -> Tuple[float, str]:
         if spec.kind == "rouge":
             result = compute_rouge(preds, refs, **spec.options())
             value = result[spec.rouge_type]
+        elif spec.kind == "chrf":
+            result = compute_chrf(preds, refs, **spec.options())
+            value = result["chrf"]
         else:
             result = compute_bleu(preds, refs, **spec.options())
             value = result["bleu"]
@@ -389,8 +418,9 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
 
     Returns:
         ROUGE: ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's :func:`~zheval.compute.rouge.rouge_items`;
-        BLEU: :func:`zheval.results.reducers.bootstrap_standard_error` of corpus BLEU over the items' statistics
-        (:func:`~zheval.compute.bleu.bleu_items`), seeded with :data:`SEED`.
+        BLEU / chrF: :func:`zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items'
+        statistics (:func:`~zheval.compute.bleu.bleu_items`, :func:`~zheval.compute.chrf.chrf_items`), seeded with
+        :data:`SEED`.
 
     Raises:
         as :func:`corpus_score`; ValueError: fewer than 2 documents (lm-eval asks only from 2 on).
@@ -406,6 +436,17 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
             warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
             f = rouge_items(preds, refs, config).fmeasure[spec.rouge_type].tolist()
             return float(_lm_metrics.mean_stderr(f))
+        if spec.kind == "chrf":
+            cconfig = chrf_config(**spec.options())
+            warn_input_slips(preds, refs, cconfig.tokenizer, t2s_option=cconfig.t2s_applies,
+                             words=cconfig.uses_tokens)
+            cstats = chrf_items(preds, refs, cconfig).stats
+            of_sums = score_from_sums(cconfig)
+            cwidth = cstats.shape[1]
+            resamples = max(2, min(int(n_resamples), BLEU_MAX_RESAMPLES))
+            return bootstrap_standard_error(
+                cstats, lambda rows: of_sums(rows.sum(axis=-2).reshape(-1, cwidth)).reshape(rows.shape[:-2]),
+                resamples, SEED, sums_statistic=of_sums)
         config = bleu_config(**spec.options())
         warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
         stats = bleu_items(preds, refs, config).stats
@@ -429,7 +470,9 @@ def _corpus_aggregation(name: str, function_name: str) -> Callable[[Sequence[Any
     def aggregation(items: Sequence[Any]) -> float:
         return corpus_score(name, items)
 
-    what = (f"{spec.rouge_type} F (mean over documents)" if spec.kind == "rouge" else "corpus BLEU (summed statistics)")
+    what = (f"{spec.rouge_type} F (mean over documents)" if spec.kind == "rouge" else
+            f"corpus {'chrF++' if spec.word_order else 'chrF'} (summed statistics)" if spec.kind == "chrf" else
+            "corpus BLEU (summed statistics)")
     aggregation.__name__ = aggregation.__qualname__ = function_name
     aggregation.__doc__ = (
         f"lm-eval aggregation ``{name}``: {what} with zheval's ``{spec.tokenizer}`` tokenizer, 0-1, over all the "
@@ -449,6 +492,10 @@ rouge2_jieba = _corpus_aggregation("zheval_rouge2_jieba", "rouge2_jieba")
 rougeL_jieba = _corpus_aggregation("zheval_rougeL_jieba", "rougeL_jieba")
 rougeLsum_jieba = _corpus_aggregation("zheval_rougeLsum_jieba", "rougeLsum_jieba")
 bleu_jieba = _corpus_aggregation("zheval_bleu_jieba", "bleu_jieba")
+chrf_char = _corpus_aggregation("zheval_chrf_char", "chrf_char")
+chrfpp_char = _corpus_aggregation("zheval_chrfpp_char", "chrfpp_char")
+chrf_jieba = _corpus_aggregation("zheval_chrf_jieba", "chrf_jieba")
+chrfpp_jieba = _corpus_aggregation("zheval_chrfpp_jieba", "chrfpp_jieba")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -470,7 +517,7 @@ def _register() -> None:
     ``stderr_for_metric`` once."""
     aggregations = {f.zheval_metric: f for f in (rouge1_char, rouge2_char, rougeL_char, rougeLsum_char, bleu_char,
                                                  rouge1_jieba, rouge2_jieba, rougeL_jieba, rougeLsum_jieba,
-                                                 bleu_jieba)}
+                                                 bleu_jieba, chrf_char, chrfpp_char, chrf_jieba, chrfpp_jieba)}
     for name, agg in aggregations.items():
         if name not in _lm_registry.AGGREGATION_REGISTRY:
             _lm_registry.register_aggregation(name)(agg)

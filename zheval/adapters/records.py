@@ -47,7 +47,7 @@ from typing import Optional, Sequence
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
                   UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
                   read_rows, row_format, type_name)
-from .duck.load import DuckFormatError
+from .duck.load import DuckFormatError, list_feature
 
 __all__ = [
     "Records",
@@ -119,9 +119,9 @@ class Records:
         """A ``datasets.Dataset`` with ``id`` (string), ``responses`` (``List(string)``) and one nullable string
         column per group field, in row order (what :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`
         scores)."""
-        from datasets import Dataset, Features, List, Value
+        from datasets import Dataset, Features, Value
 
-        feats = {"id": Value("string"), "responses": List(Value("string"))}
+        feats = {"id": Value("string"), "responses": list_feature(Value("string"))}
         feats.update({g: Value("string") for g in self.groups})
         cols = {"id": list(self.ids), "responses": [list(r) for r in self.references]}
         cols.update({g: list(v) for g, v in self.groups.items()})

@@ -1,5 +1,5 @@
-"""The Hub Space widget of ``chinese_rouge`` and ``chinese_bleu`` on current gradio (5.x/6.x), instead of
-``evaluate.utils.launch_gradio_widget`` (gradio 3 API, removed in gradio 4).
+"""The Hub Space widget of ``chinese_rouge``, ``chinese_bleu`` and ``chinese_chrf`` on current gradio (5.x/6.x),
+instead of ``evaluate.utils.launch_gradio_widget`` (gradio 3 API, removed in gradio 4).
 
 A Space's ``app.py`` is three lines: :func:`space_app` loads the metric script that sits next to it **by its file
 path** (a Space is served from ``/home/user/app``, and ``evaluate.load(<dir>)`` would look for ``<dir>/app.py``) and
@@ -46,6 +46,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
+from .extras import require_extra
+
 __all__ = [
     "REF_DELIMITER",
     "MAX_ITEMS",
@@ -56,6 +58,7 @@ __all__ = [
     "parse_inputs",
     "score_rouge",
     "score_bleu",
+    "score_chrf",
     "widget_message",
     "MAX_EXPLAINED_LINES",
     "explain_html",
@@ -66,6 +69,8 @@ __all__ = [
 
 logger = logging.getLogger(__name__)
 
+#: What needs gradio, for the one-line message of a missing ``space`` extra
+SPACE_PURPOSE = "the Space widget"
 #: Separator of several references on one line of the references box.
 REF_DELIMITER = "|||"
 #: At most this many lines are scored in the widget (a Space runs on a shared CPU); use the module for more.
@@ -88,6 +93,8 @@ MAX_MESSAGE_CHARS = 1500
 
 ROUGE_EXAMPLE = ("猫坐在垫子上\n今天天气很好", "猫趴在垫子上面\n今天天气不错 ||| 天气很好")
 BLEU_EXAMPLE = ROUGE_EXAMPLE
+#: The widgets by module name: (title, scoring function name).
+WIDGETS = {"chinese_rouge": "Chinese ROUGE", "chinese_bleu": "Chinese BLEU", "chinese_chrf": "Chinese chrF"}
 
 
 class WidgetResult(NamedTuple):
@@ -272,6 +279,37 @@ def score_bleu(module: Any, predictions_text: str, references_text: str, tokeniz
     return WidgetResult(summary, per_item, res["signature"], _run(preds, refs, opts))
 
 
+def score_chrf(module: Any, predictions_text: str, references_text: str, tokenizer: str = "char",
+               word_order: int = 0, eps_smoothing: bool = False, level: str = "corpus") -> WidgetResult:
+    """Score the two text boxes with a loaded ``chinese_chrf`` module.
+
+    Args:
+        module: ``evaluate.load(".../chinese_chrf.py")``.
+        predictions_text, references_text: see :func:`parse_inputs`.
+        tokenizer: ``"char"`` or ``"jieba"``; word_order: 0 (chrF) to 2 (chrF++); eps_smoothing: sacrebleu's option;
+            level: ``"corpus"`` or ``"sentence"``.
+    Returns:
+        :class:`WidgetResult`: ``summary`` has one row with ``level``, the score under its name (``chrF2``,
+        ``chrF2++``), and ``P``/``R`` per order (``c1``..``c6`` characters, ``w1``, ``w2`` words; 0-1, rounded to 4
+        decimals); ``per_item`` has ``#``, ``prediction``, ``references`` and ``sentence chrF``; ``signature`` is the
+        module's signature for ``summary``.
+    Raises:
+        ValueError, TypeError: from :func:`parse_inputs` or the module.
+    """
+    preds, refs = parse_inputs(predictions_text, references_text)
+    opts = {"tokenizer": tokenizer, "word_order": int(word_order), "eps_smoothing": bool(eps_smoothing),
+            "level": level}
+    res = module.compute(predictions=preds, references=refs, **opts)
+    row: dict = {"level": [res["level"]], res["name"]: [_round(res["chrf"])]}
+    labels = [f"c{n}" for n in range(1, res["char_order"] + 1)] + [f"w{n}" for n in range(1, res["word_order"] + 1)]
+    for lab, p, r in zip(labels, res["precisions"], res["recalls"]):
+        row[f"P {lab}"], row[f"R {lab}"] = [_round(p)], [_round(r)]
+    scores = res["scores"] if res["level"] == "sentence" else \
+        module.compute(predictions=preds, references=refs, **{**opts, "level": "sentence"})["scores"]
+    per_item = _item_frame(preds, refs, {"sentence chrF": scores})
+    return WidgetResult(pd.DataFrame(row), per_item, res["signature"], _run(preds, refs, opts))
+
+
 _REF_INDEX = re.compile(r"\breferences\[(\d+)\]\[(\d+)\]")
 _PRED_INDEX = re.compile(r"\bpredictions\[(\d+)\]")
 
@@ -315,8 +353,8 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
 
     Args:
         run: :attr:`WidgetResult.run` (``predictions``, ``references``, the ``options`` passed to the module).
-        metric: ``"chinese_rouge"`` (ROUGE is explained) or ``"chinese_bleu"`` (BLEU, at ``level="sentence"``: the
-            per-item table's sentence BLEU).
+        metric: ``"chinese_rouge"`` (ROUGE is explained), ``"chinese_bleu"`` (BLEU, at ``level="sentence"``: the
+            per-item table's sentence BLEU) or ``"chinese_chrf"`` (sentence chrF with its matches per order).
     Returns:
         HTML (every text escaped); the first :data:`MAX_EXPLAINED_LINES` lines, then a note naming the lines left.
     Raises:
@@ -330,8 +368,8 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
     if metric == "chinese_bleu":
         opts["level"] = "sentence"
     n = min(len(preds), MAX_EXPLAINED_LINES)
-    items = explain_items(preds, refs, metrics=["rouge" if metric == "chinese_rouge" else "bleu"],
-                          indices=list(range(n)), **opts)
+    short = {"chinese_rouge": "rouge", "chinese_bleu": "bleu", "chinese_chrf": "chrf"}[metric]
+    items = explain_items(preds, refs, metrics=[short], indices=list(range(n)), **opts)
     parts = ['<div class="zheval-explanations"><h3 style="margin:0.3em 0">Why these numbers: matched tokens, '
              'prediction and winning reference</h3>']
     for i, e in enumerate(items, start=1):
@@ -339,6 +377,10 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
         k = h["reference"]
         if "rouge" in e:
             nums = " · ".join(f"{t} F {te['score']['fmeasure']:.{DECIMALS}f}" for t, te in e["rouge"].items())
+        elif "chrf" in e:
+            c = e["chrf"]
+            nums = f"sentence {c['name']} {c['sentence_chrf']:.{DECIMALS}f} · matches " + " ".join(
+                f"{o['kind'][0]}{o['n']} {o['matches']}/{o['hyp']}" for o in c["orders"])
         else:
             b = e["bleu"]
             nums = f"sentence BLEU {b['sentence_bleu']:.{DECIMALS}f} · matches " + " ".join(
@@ -416,7 +458,7 @@ def _page_outputs(score, module):
     """
     import warnings
 
-    import gradio as gr
+    gr = require_extra("gradio", extra="space", purpose=SPACE_PURPOSE)
 
     from ..compute.guards import ZhevalWarning
 
@@ -452,10 +494,11 @@ def _page_outputs(score, module):
 
 
 def build_demo(module: Any, card: Union[str, Path, None] = None):
-    """A ``gradio.Blocks`` app for a loaded ``chinese_rouge`` or ``chinese_bleu`` module (not launched).
+    """A ``gradio.Blocks`` app for a loaded ``chinese_rouge``, ``chinese_bleu`` or ``chinese_chrf`` module (not
+    launched).
 
     Args:
-        module: the loaded evaluate module; ``module.name`` picks the widget (``chinese_rouge``/``chinese_bleu``).
+        module: the loaded evaluate module; ``module.name`` picks the widget (a key of :data:`WIDGETS`).
         card: path of the metric card (README.md); its body is shown under the widget.
     Returns:
         ``gradio.Blocks``; call ``.launch()`` on it (a Space's ``app.py`` does). Its one event, ``api_name=
@@ -463,15 +506,16 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         last_run, explanations)`` (elem_ids ``message``, ``summary``, ``per_item``, ``signature``,
         ``explanations``; ``last_run`` is a ``gr.State`` holding :attr:`WidgetResult.run`).
     Raises:
-        ValueError: a module that is neither chinese_rouge nor chinese_bleu.
+        ValueError: a module that is not one of :data:`WIDGETS`.
+        MissingExtraError: gradio is not installed (one line naming the ``space`` extra).
     """
-    import gradio as gr
+    gr = require_extra("gradio", extra="space", purpose=SPACE_PURPOSE)
 
     name = getattr(module, "name", None)
-    if name not in ("chinese_rouge", "chinese_bleu"):
-        raise ValueError(f"build_demo: expected the chinese_rouge or chinese_bleu module, got {name!r}")
+    if name not in WIDGETS:
+        raise ValueError(f"build_demo: expected the {', '.join(WIDGETS)} module, got {name!r}")
     is_rouge = name == "chinese_rouge"
-    title = "Chinese ROUGE" if is_rouge else "Chinese BLEU"
+    title = WIDGETS[name]
     help_md = (
         f"# {title}\n\nOne **prediction per line**; on the matching line of **references**, one or more "
         f"references separated by `{REF_DELIMITER}` (e.g. `今天天气不错 {REF_DELIMITER} 天气很好`). "
@@ -494,6 +538,11 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
                 preset = gr.Dropdown([NO_PRESET, "rouge155", "llamafactory"], value=NO_PRESET,
                                      label="preset (overrides tokenizer and multi_ref)", elem_id="preset")
                 options = [tokenizer, rouge_types, multi_ref, preset]
+            elif name == "chinese_chrf":
+                word_order = gr.Slider(0, 2, value=0, step=1, label="word_order (2 = chrF++)", elem_id="word_order")
+                eps = gr.Checkbox(value=False, label="eps_smoothing", elem_id="eps_smoothing")
+                level = gr.Dropdown(["corpus", "sentence"], value="corpus", label="level", elem_id="level")
+                options = [tokenizer, word_order, eps, level]
             else:
                 level = gr.Dropdown(["corpus", "sentence"], value="corpus", label="level", elem_id="level")
                 smooth = gr.Dropdown(["exp", "none", "floor", "add-k", "nltk3"], value="exp",
@@ -513,10 +562,10 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         explanations = gr.HTML("", elem_id="explanations")  # every scored line explained (explain_html)
         last_run = gr.State(None)
 
-        score = score_rouge if is_rouge else score_bleu
+        score = {"chinese_rouge": score_rouge, "chinese_bleu": score_bleu, "chinese_chrf": score_chrf}[name]
         button.click(_page_outputs(score, module), inputs=[preds, refs, *options],
                      outputs=[message, summary, per_item, signature, last_run, explanations], api_name="compute")
-        gr.Examples([list(ROUGE_EXAMPLE if is_rouge else BLEU_EXAMPLE)], inputs=[preds, refs])
+        gr.Examples([list(ROUGE_EXAMPLE if is_rouge else BLEU_EXAMPLE)], inputs=[preds, refs])  # (chrF: BLEU's)
         body = card_body(card)
         if body:
             gr.Markdown(body)
@@ -529,7 +578,7 @@ def space_app(app_file: Union[str, Path], metric: str):
     Args:
         app_file: the Space's ``app.py`` (pass ``__file__``); ``<its folder>/<metric>.py`` is loaded by file path
             and ``<its folder>/README.md`` is the card shown under the widget.
-        metric: ``"chinese_rouge"`` or ``"chinese_bleu"``.
+        metric: ``"chinese_rouge"``, ``"chinese_bleu"`` or ``"chinese_chrf"``.
     Returns:
         ``(module, demo)``: the loaded evaluate module and the ``gradio.Blocks`` of :func:`build_demo`.
     Raises:
@@ -537,8 +586,8 @@ def space_app(app_file: Union[str, Path], metric: str):
     """
     import evaluate
 
-    if metric not in ("chinese_rouge", "chinese_bleu"):
-        raise ValueError(f"space_app: metric must be 'chinese_rouge' or 'chinese_bleu', got {metric!r}")
+    if metric not in WIDGETS:
+        raise ValueError(f"space_app: metric must be one of {', '.join(WIDGETS)}, got {metric!r}")
     here = Path(app_file).resolve().parent
     script = here / f"{metric}.py"
     if not script.is_file():

@@ -1,4 +1,4 @@
-"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge, sample, agree, explain.
+"""The ``zheval`` command line (typer): score, clean, compare, ceiling, demo, bleu, rouge, chrf, sample, agree, explain.
 
 ::
 
@@ -45,10 +45,12 @@ from typing import List, Optional
 import typer
 
 # the other public names of the package are importable from here too (not in __all__)
+from ..adapters.extras import MissingExtraError
 from .commands import app, ceiling, clean, compare, demo, score  # noqa: F401
 from . import agree, sample  # noqa: F401,E402 - register the commands on app
 from . import textfiles  # noqa: F401  (registers zheval bleu / zheval rouge on app)
 from . import explain  # noqa: F401,E402 - registers the explain command
+from . import chrf  # noqa: F401,E402 - registers zheval chrf
 from .options import CLI_PRESETS, CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 
 __all__ = ["app", "main", "repeated_options", "MAX_BOOTSTRAP", "MAX_SEED", "CLI_TOKENIZERS", "CLI_PRESETS", "namespace_shadow"]
@@ -85,7 +87,8 @@ def main(argv: Optional[List[str]] = None) -> None:
     Args:
         argv: arguments without the program name (default ``sys.argv[1:]``).
 
-    Exits with the command's exit code (0 ok, 2 usage or input error). First checks that ``zheval`` is the real
+    Exits with the command's exit code (0 ok, 2 usage or input error, or a missing optional extra: one line naming
+    it, :class:`~zheval.adapters.extras.MissingExtraError`). First checks that ``zheval`` is the real
     package and not a folder of the current directory imported as a namespace package (:func:`namespace_shadow`).
     """
     folder = namespace_shadow()
@@ -97,7 +100,11 @@ def main(argv: Optional[List[str]] = None) -> None:
     if repeated:
         typer.echo(f"zheval: error: {repeated}", err=True)
         raise SystemExit(2)
-    app(args=args, prog_name="zheval")
+    try:
+        app(args=args, prog_name="zheval")
+    except MissingExtraError as exc:  # an optional extra is not installed: one line, no traceback
+        typer.echo(f"zheval: error: {exc}", err=True)
+        raise SystemExit(2) from None
 
 
 def repeated_options(args: List[str]) -> Optional[str]:

@@ -3,12 +3,19 @@
 
 ::
 
-    zheval agree --ratings review_sheet.csv --key review_key.json [--bootstrap 1000] [--seed S]
-                 [--format table|json] [--output FILE]
+    zheval agree --ratings review_sheet.csv --key review_key.json [--ratings-columns overall,faithful]
+                 [--scores bertscore.csv ...] [--bootstrap 1000] [--seed S] [--format table|json] [--output FILE]
+
+``--ratings-columns`` chooses the rating columns of the sheet by name (a sheet an LLM judge or raters filled with
+their own columns; default: the key's); ``--scores`` (repeatable) adds per-item scores computed elsewhere
+(``id,bertscore_f1``: :func:`zheval.adapters.duck.review_scores.read_scores`), joined by id and ranked beside the
+key's metrics (sentence BLEU, chrF, every ROUGE type sampled), with the same intervals.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import List, Optional
 
 
 from .commands import app
@@ -20,28 +27,48 @@ __all__ = ["agree"]
 
 
 @app.command()
-@takes("ratings", "key", "bootstrap", "seed", "fmt", "output",
-       fmt=option(Format, "--format", "-f", default=Format.table, help="output format: table | json"))
+@takes("ratings", "key", "ratings_columns", "scores", "bootstrap", "seed", "fmt", "output",
+       fmt=option(Format, "--format", "-f", default=Format.table, help="output format: table | json"),
+       ratings_columns=option(Optional[str], "--ratings-columns", help="comma list of the sheet's rating columns "
+                              "to correlate (e.g. overall,faithful)  [default: the key's rating columns]",
+                              show_default=False),
+       scores=option(Optional[List[Path]], "--scores", help="CSV of per-item scores computed elsewhere: id and one "
+                     "or more score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; "
+                     "repeatable", show_default=False))
 def agree(o) -> None:
-    """Spearman and Kendall correlations (bootstrap intervals over items) between each metric of the key and each
-    rating column of the filled sheet, overall and per domain. Empty rating cells are counted and listed."""
+    """Spearman and Kendall correlations (bootstrap intervals over items) between each metric of the key (and each
+    --scores column) and each rating column of the filled sheet, overall and per domain, and which metric agrees
+    best. Empty rating cells are counted and listed."""
 
     def go():
         from ..adapters.duck.review import read_key, read_ratings, review_agreement
+        from ..adapters.duck.review_scores import read_scores
         from ..adapters.files import atomic_write
         from .files import check_output_dir, check_paths
+        from .options import split_list
 
         if o.fmt == Format.markdown:
             raise UserError("--format markdown is not available for agree; use table or json")
         check_output_dir(o.output)
-        check_paths({"--ratings": o.ratings, "--key": o.key}, {"--output": o.output})
-        for flag, p in (("--ratings", o.ratings), ("--key", o.key)):
+        scores = list(o.scores or [])
+        check_paths({"--ratings": o.ratings, "--key": o.key, **{f"--scores {p}": p for p in scores}},
+                    {"--output": o.output})
+        for flag, p in (("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)):
             if p.is_dir():
                 raise UserError(f"{flag} must be a file, got a directory: {p}")
         key = read_key(o.key)
-        ratings, info = read_ratings(o.ratings, key)
+        columns = split_list(o.ratings_columns, "--ratings-columns") if o.ratings_columns is not None else None
+        if columns is not None and not columns:
+            raise UserError("--ratings-columns names no column")
+        ratings, info = read_ratings(o.ratings, key, columns)
+        taken = [m["name"] for m in key["metrics"]]
+        external = []
+        for p in scores:
+            ext = read_scores(p, key, taken)
+            taken += ext.columns
+            external.append(ext)
         rep = review_agreement(ratings, key, info, bootstrap=o.bootstrap, seed=o.seed,
-                               sources={"ratings": str(o.ratings), "key": str(o.key)})
+                               sources={"ratings": str(o.ratings), "key": str(o.key)}, external=external)
         text = terminal_json(rep.to_dict(), indent=2) + "\n" if o.fmt == Format.json else rep.render()
         if o.output is not None:
             atomic_write(o.output, text)

@@ -48,7 +48,7 @@ app = typer.Typer(
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
        "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset", "predictions_format", "label_check",
        "min_refs", "max_refs", "domains", "items", "quiet", "buckets", "folds", "html",
-       "html_metric", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
+       "html_metric", "chrf_word_order", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
 def score(o) -> None:
     """Score predictions: against a 小黄鸭 test set (--data; overall, per domain and per difficulty), or, without
     --data, against the references the predictions file carries (LLaMA-Factory predict/label, or the fields named by
@@ -122,7 +122,8 @@ def ceiling(o) -> None:
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
        "predictions_format", "label_check", "min_refs", "max_refs", "domains", "quiet", "test", "resamples",
-       "more_predictions", "html", predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED)
+       "more_predictions", "html", "chrf_word_order", predictions=PREDICTIONS_AB, by=BY_COMPARE,
+       bootstrap=BOOTSTRAP_PAIRED)
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
@@ -229,14 +230,20 @@ def checked_options(o, inputs: dict) -> dict:
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
     if html is not None:
-        from ..adapters.duck.html_report import check_sample_metric
+        from ..adapters.duck.html_report import check_sample_metric, require_jinja2
+
+        require_jinja2()  # before any scoring: a missing html extra is one line, not a wait and a traceback
 
         check_sample_metric(getattr(o, "html_metric", None), mets, split_list(o.rouge_types, "--rouge-types"),
                             "--html-metric")
     bleu_opts = {**preset_options(o.preset, mets), **bleu_options(o.smooth, o.max_order)}
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)
+    chrf = {"chrf_options": {"word_order": getattr(o, "chrf_word_order", 0)}} if "chrf" in mets else {}
+    if getattr(o, "chrf_word_order", 0) and "chrf" not in mets:
+        raise UserError("--chrf-word-order applies to chrF: add chrf to --metrics")
     return dict(
+        **chrf,
         tokenizer=o.tokenizer, metrics=mets, bootstrap=o.bootstrap, seed=o.seed,
         num_proc=o.num_proc, rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref,
         bleu_options=bleu_opts, progress=not o.quiet,

@@ -9,13 +9,14 @@
 Each item shows the prediction and the winning reference side by side with their matched tokens highlighted (the
 clipped unigram matches of :func:`zheval.explain`'s ``highlight``), then one line per metric: every ROUGE type's
 F/P/R and the reference the ``multi_ref`` rule chose, the sentence BLEU with its matches/totals per order and the
-reference length. Colours follow the terminal: off when stdout is not a TTY or ``NO_COLOR`` is set; matched runs
+reference length, and with ``--metrics ...,chrf`` the sentence chrF with its matches per character and word order
+and the matched character 1-2-grams and word n-grams (``--chrf-word-order 2``: chrF++). Colours follow the terminal: off when stdout is not a TTY or ``NO_COLOR`` is set; matched runs
 are then written in ``[...]``. ``--format json`` prints ``[{"id", "line", "score", "explanation"}]`` with the
 explanation of :func:`zheval.explain` (``docs/explain.md``).
 
 Items: every item (file order) unless ``--id`` (those items, in the order given), ``--worst K`` / ``--best K``
 (ranked by ``--metric``: the per-item number of :func:`zheval.compute_rouge` / sentence BLEU of
-:func:`zheval.compute_bleu`; ties keep file order) or ``--sample K`` (drawn with :class:`random.Random` seeded
+:func:`zheval.compute_bleu` / sentence chrF of :func:`zheval.compute_chrf`; ties keep file order) or ``--sample K`` (drawn with :class:`random.Random` seeded
 with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
 selections at once -- is an error naming the id or option, exit code 2.
 """
@@ -91,6 +92,14 @@ def _metric_lines(expl: Dict[str, Any]) -> List[str]:
         orders = " ".join(f"{o['matches']}/{o['total']}" for o in b["orders"])
         lines.append(f"{'bleu':<10} {b['sentence_bleu']:.4f}  matches/totals {orders}  BP {b['brevity_penalty']:.4f}"
                      f"  — {b['why']}")
+    c = expl.get("chrf")
+    if c is not None:
+        orders = " ".join(f"{o['kind'][0]}{o['n']} {o['matches']}/{o['hyp']}/{o['ref']}" for o in c["orders"])
+        lines.append(f"{c['name']:<10} {c['sentence_chrf']:.4f}  matches/prediction/reference {orders}  — {c['why']}")
+        for o in c["orders"]:
+            if o["kind"] == "word" or o["n"] <= 2:  # the matched units a reader checks first (the JSON has all)
+                grams = [" ".join(g["ngram"]) if isinstance(g["ngram"], list) else g["ngram"] for g in o["matched"]]
+                lines.append(f"{'':<10} matched {o['kind']} {o['n']}-grams: {' | '.join(grams) or '(none)'}")
     return lines
 
 
@@ -132,14 +141,19 @@ def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) 
 
 
 def _scores(preds, refs, metric: str, opts: Dict[str, Any]) -> List[float]:
-    """The per-item number that ranks items: sentence BLEU or a ROUGE type's F, from the metrics themselves."""
+    """The per-item number that ranks items: sentence BLEU, sentence chrF or a ROUGE type's F, from the metrics
+    themselves."""
     import warnings
 
     from ..compute.bleu import BLEU_OPTIONS, compute_bleu
+    from ..compute.chrf import CHRF_OPTIONS, compute_chrf
     from ..compute.rouge import ROUGE_OPTIONS, compute_rouge
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # the explanations' own call warns once
+        if metric == "chrf":
+            c = {k: v for k, v in opts.items() if k in CHRF_OPTIONS}
+            return compute_chrf(preds, refs, **{**c, "level": "sentence"})["scores"]
         if metric == "bleu":
             b = {k: v for k, v in opts.items() if k in BLEU_OPTIONS}
             b.setdefault("level", "sentence")
@@ -152,7 +166,8 @@ def _scores(preds, refs, metric: str, opts: Dict[str, Any]) -> List[float]:
 @app.command()
 @takes("data", "predictions", "ids", "worst", "best", "sample", "sample_seed", "metric", "explain_format",
        "tokenizer", "metrics", "rouge_types", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s",
-       "normalize", "punct", "explain_preset", "predictions_format", "label_check", "min_refs", "max_refs", "quiet")
+       "normalize", "punct", "explain_preset", "predictions_format", "label_check", "min_refs", "max_refs", "quiet",
+       "chrf_word_order")
 def explain(o) -> None:
     """Why this number: each item with its matched tokens highlighted, the winning reference beside it, and one
     line per metric (or --format json)."""
@@ -174,19 +189,25 @@ def explain(o) -> None:
                                     **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
         if o.tokenizer is not None:
             opts["tokenizer"] = o.tokenizer
+        if o.metric == "chrf" and "chrf" not in mets:
+            raise UserError("--metric chrf ranks by chrF: add chrf to --metrics")
+        if o.chrf_word_order:
+            if "chrf" not in mets:
+                raise UserError("--chrf-word-order applies to chrF: add chrf to --metrics")
+            opts["word_order"] = o.chrf_word_order
         if o.explain_preset is not None:
             opts["preset"] = o.explain_preset
             for name in ("rouge_types", "multi_ref"):  # the preset's own, unless given
                 if name == "rouge_types" and o.rouge_types == "rouge1,rouge2,rougeL" or \
                         name == "multi_ref" and o.multi_ref == "max":
                     opts.pop(name)
-        if o.metric != "bleu":
+        if o.metric not in ("bleu", "chrf"):
             from ..definitions.rouge import parse_rouge_type
 
             try:
                 parse_rouge_type(o.metric)
             except ValueError as exc:
-                raise UserError(f"--metric {o.metric!r}: bleu or a ROUGE type. {exc}") from None
+                raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
         ds, where = load_data(o.data, o.min_refs, o.max_refs)
         preds_file = read_predictions(o.predictions, o.predictions_format)
         preds = join_predictions(ds, preds_file, label_check=o.label_check)

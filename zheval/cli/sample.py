@@ -42,7 +42,7 @@ def refuse_overwrite(sheet: Path, key: Path, force: bool) -> None:
 @app.command()
 @takes("data", "predictions", "k", "seed", "by_metric", "output", "key", "tokenizer", "metrics", "rouge_types",
        "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "predictions_format",
-       "label_check", "min_refs", "max_refs", "num_proc", "quiet", "force",
+       "label_check", "min_refs", "max_refs", "num_proc", "quiet", "force", "chrf_word_order",
        output=option(Path, "--output", "-o", default=Path("review_sheet.csv"),
                      help="the blind review sheet (CSV, UTF-8): id, query, prediction, references, empty rating "
                           "columns; no scores"),
@@ -71,10 +71,12 @@ def sample(o) -> None:
         check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms},
                     {"--output": o.output, "--key": o.key})
         mets = kwargs["metrics"]
-        valid = (["bleu"] if "bleu" in mets else []) + (list(kwargs["rouge_types"]) if "rouge" in mets else [])
+        valid = ((["bleu"] if "bleu" in mets else []) + (list(kwargs["rouge_types"]) if "rouge" in mets else [])
+                 + (["chrf"] if "chrf" in mets else []))
         if o.by_metric not in valid:
             raise UserError(f"--by-metric {o.by_metric!r} is not a computed metric; valid: {', '.join(valid)} (bleu = "
-                            "sentence BLEU; a ROUGE type must be in --rouge-types, bleu needs bleu in --metrics)")
+                            "sentence BLEU, chrf = sentence chrF; a ROUGE type must be in --rouge-types, bleu and "
+                            "chrf need their name in --metrics)")
         if o.k > len(ds):
             raise UserError(f"--k {o.k} is larger than the data: {o.data} has {len(ds)} item"
                             f"{'s' if len(ds) != 1 else ''}")

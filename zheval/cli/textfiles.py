@@ -43,7 +43,7 @@ from .params import option, takes
 from .options import echo
 from ..text.terminal import terminal_json
 
-__all__ = ["bleu", "rouge", "read_segments", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
+__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
 
 STDIN = "<stdin>"
 """The name standard input gets in messages and reports."""
@@ -98,7 +98,7 @@ def _read_stdin() -> bytes:
     return stream.read()
 
 
-def _read_all(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
+def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
     :class:`~zheval.io.problems.FileFormatError` listing every problem (encoding, empty lines, line counts)."""
     from ..io import FileFormatError
@@ -408,7 +408,7 @@ def _run(o, metric: str) -> None:
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
     width = o.width if o.width is not None else (1 if o.scale == 100 else 4)
-    ref_names, references, names, systems = _read_all(list(o.references), list(o.hypotheses or []),
+    ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
     if len(set(names)) != len(names):
         twice = sorted({n for n in names if names.count(n) > 1})

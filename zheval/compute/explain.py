@@ -89,16 +89,21 @@ from ..presets import PRESET_NAMES
 from ..presets.llamafactory import make_llamafactory_item_scorer, rouge_chinese_words
 from ..presets.rouge155 import make_rouge155_item_scorer, rouge155_su_counts, rouge155_wlcs_hit
 from .bleu import BLEU_OPTIONS, BleuConfig, bleu_config
+from .chrf import CHRF_OPTIONS, chrf_config
+from .explain_chrf import chrf_explanation
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
 from .joint import check_metrics_and_options
 from .rouge import ROUGE_OPTIONS, RougeConfig, rouge_config
 from .spans import token_spans
 
-__all__ = ["EXPLAIN_METRICS", "UNEXPLAINED_PRESETS", "explain", "explain_items"]
+__all__ = ["EXPLAIN_METRICS", "DEFAULT_EXPLAIN_METRICS", "UNEXPLAINED_PRESETS", "explain", "explain_items"]
 
 #: The metrics an explanation can cover.
-EXPLAIN_METRICS = ("bleu", "rouge")
+EXPLAIN_METRICS = ("bleu", "rouge", "chrf")
+
+#: The metrics explained when none are named (chrF on request).
+DEFAULT_EXPLAIN_METRICS = ("bleu", "rouge")
 
 #: Presets an explanation refuses (a clear error, never numbers other than the metric's): the leaderboard presets
 #: reproduce a harness's own post-processing and formulas, which the explanation's breakdown does not follow.
@@ -375,6 +380,8 @@ def _highlight(expl: Dict[str, Any], rouge_cfg: Optional[RougeConfig]) -> Dict[s
         if winner is None:
             fs = [e["fmeasure"] for e in first["per_reference"]]
             winner = fs.index(max(fs))
+    if winner is None and "chrf" in expl:
+        winner = expl["chrf"]["selected"]
     if winner is None:
         hits = [len(_unigram_marks(pred, r)) for r in refs]
         winner = hits.index(max(hits))
@@ -389,14 +396,19 @@ def _highlight(expl: Dict[str, Any], rouge_cfg: Optional[RougeConfig]) -> Dict[s
 def _configs(metrics, options):
     if metrics is None:
         preset = options.get("preset")
-        metrics = PRESET_NAMES.get(preset, EXPLAIN_METRICS) if preset is not None else EXPLAIN_METRICS
+        metrics = PRESET_NAMES.get(preset, DEFAULT_EXPLAIN_METRICS) if preset is not None else DEFAULT_EXPLAIN_METRICS
     metrics = check_metrics_and_options("explain", metrics, EXPLAIN_METRICS, options)
     if options.get("preset") in UNEXPLAINED_PRESETS:
         raise ValueError(f"explain does not cover preset {options['preset']!r}: its numbers follow the harness's own "
                          "post-processing, tokens and formulas (zheval.presets), which an explanation built on "
                          "zheval's rules would not equal; explain the item without the preset, or see "
                          "docs/leaderboard_presets.md for what the preset computes")
-    rouge_cfg = bleu_cfg = corpus_cfg = None
+    rouge_cfg = bleu_cfg = corpus_cfg = chrf_cfg = None
+    if "chrf" in metrics:
+        if options.get("preset") is not None:
+            raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
+        chrf_cfg = chrf_config(**{k: v for k, v in options.items() if k in CHRF_OPTIONS and k != "level"},
+                               level="sentence")
     if "rouge" in metrics:
         rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}, _function="explain")
     if "bleu" in metrics:
@@ -405,7 +417,7 @@ def _configs(metrics, options):
         item_opts.setdefault("level", "sentence")
         bleu_cfg = bleu_config(**item_opts, _function="explain")
         corpus_cfg = bleu_config(**{**bopts, "level": "corpus"}, _function="explain")
-    return metrics, rouge_cfg, bleu_cfg, corpus_cfg
+    return metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg
 
 
 def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics: Optional[Sequence[str]] = None,
@@ -439,7 +451,7 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             an item.
         EmptyReferenceError: a reference without tokens (:class:`~zheval.compute.inputs.EmptyReferenceError`).
     """
-    metrics, rouge_cfg, bleu_cfg, corpus_cfg = _configs(metrics, options)
+    metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options)
     preds, refs = validate_inputs(predictions, references)
     if indices is None:
         chosen = list(range(len(preds)))
@@ -448,8 +460,9 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         for i in chosen:
             if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(preds):
                 raise ValueError(f"indices: {i!r} is not an item index (0 to {len(preds) - 1})")
-    first = rouge_cfg if rouge_cfg is not None else bleu_cfg
-    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies)
+    first = rouge_cfg or bleu_cfg or chrf_cfg
+    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
+                     words=first is not chrf_cfg or chrf_cfg.uses_tokens)
     rx = _RougeExplainer(rouge_cfg) if rouge_cfg is not None else None
     bx = _BleuExplainer(bleu_cfg) if bleu_cfg is not None else None
     display_tok = first.tokenizer
@@ -459,6 +472,9 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         if cfg is not None:
             tok = cfg.tokenizer
             check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
+    if chrf_cfg is not None:  # chrF's rule: characters after normalisation
+        ctok = chrf_cfg.tokenizer
+        check_references(refs, ctok, [len("".join(ctok.normalize(r).split())) for rs in refs for r in rs])
 
     memo: Dict[str, str] = {}
     other_memo: Dict[str, str] = {}
@@ -480,12 +496,15 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         sig = signatures.get(len(rs))
         if sig is None:
             sig = signatures[len(rs)] = {m: cfg.signature([len(rs)]) for m, cfg in (("rouge", rouge_cfg),
-                                                                                     ("bleu", bleu_cfg))
+                                                                                     ("bleu", bleu_cfg),
+                                                                                     ("chrf", chrf_cfg))
                                          if cfg is not None}
         if rx is not None:
             expl["rouge"] = rx.explain(rx.units(pred), [rx.units(r) for r in rs])
         if bx is not None:
             expl["bleu"] = bx.explain(btok(pred), [btok(r) for r in rs])
+        if chrf_cfg is not None:
+            expl["chrf"] = _chrf_item(pred, rs, chrf_cfg)
         expl["highlight"] = _highlight(expl, rouge_cfg)
         expl["signature"] = dict(sig)
         out.append(expl)
@@ -497,6 +516,13 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             all_rows = [bleu_def.item_stats(btok(p), [btok(r) for r in rs], N) for p, rs in zip(preds, refs)]
         _corpus_shares(out, [sum(col) for col in zip(*all_rows)], corpus_cfg)
     return out
+
+
+def _chrf_item(pred: str, refs: Sequence[str], cfg) -> Dict[str, Any]:
+    tok = cfg.tokenizer
+    words = tok.tokenize_cached if cfg.uses_tokens else (lambda t: ())
+    return chrf_explanation(tok.normalize(pred), words(pred), [tok.normalize(r) for r in refs],
+                            [words(r) for r in refs], cfg)
 
 
 def _corpus_shares(out: List[Dict[str, Any]], total: List[int], corpus_cfg: BleuConfig) -> None:

@@ -193,19 +193,21 @@ def traditional_share(texts: Sequence[str]) -> Tuple[float, int]:
 
 
 def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
-                t2s_option: bool = True) -> List[Tuple[type, str]]:
+                t2s_option: bool = True, words: bool = True) -> List[Tuple[type, str]]:
     """The slips found in a corpus scored with ``tokenizer``: ``[(warning category, message)]`` (module docstring).
 
     Args:
         predictions: ``list[str]``; references: ``list[list[str]]`` (validated, canonical, one entry per item);
         tokenizer: the :class:`~zheval.tokenizers.BaseTokenizer` used;
         t2s_option: whether ``t2s=True`` can be given with this tokenizer (False for the preset tokenizers that
-            reproduce another tool), which changes the advice.
+            reproduce another tool), which changes the advice;
+        words: whether the metric scores the tokenizer's tokens (False for chrF without word n-grams, which counts
+            characters only: then unsegmented text under ``tokenizer="none"`` is no slip).
     """
     if not predictions:
         return []
     preds, refs = sample_texts(predictions, references)
-    runs = getattr(tokenizer, "name", None) == "none"
+    runs = words and getattr(tokenizer, "name", None) == "none"
     script = "t2s" not in tokenizer.normalizer.steps
     if not (runs or script):
         return []
@@ -246,7 +248,7 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
 
 
 _HERE = os.path.dirname(os.path.abspath(__file__)) + os.sep
-_PASS_THROUGH = ("chinese_rouge.py", "chinese_bleu.py")  # the metric scripts (evaluate copies them to its cache)
+_PASS_THROUGH = ("chinese_rouge.py", "chinese_bleu.py", "chinese_chrf.py")  # the metric scripts (evaluate copies them to its cache)
 
 
 def _user_stacklevel() -> int:
@@ -266,8 +268,8 @@ def _user_stacklevel() -> int:
 
 
 def warn_input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
-                     t2s_option: bool = True) -> None:
+                     t2s_option: bool = True, words: bool = True) -> None:
     """Issue each slip of :func:`input_slips` as a :mod:`warnings` warning of its category, pointed at the first
     caller outside zheval. Called once per scoring call."""
-    for category, message in input_slips(predictions, references, tokenizer, t2s_option):
+    for category, message in input_slips(predictions, references, tokenizer, t2s_option, words):
         warnings.warn(message, category, stacklevel=_user_stacklevel())

@@ -1,12 +1,12 @@
-"""The two metrics as one table, for the adapters that serve either (the evaluate mixin, the Trainer hook): each
+"""The metrics as one table, for the adapters that serve any of them (the evaluate mixin, the Trainer hook): each
 metric's option names, and its config / items / result functions (:mod:`zheval.compute.rouge`,
-:mod:`zheval.compute.bleu`)."""
+:mod:`zheval.compute.bleu`, :mod:`zheval.compute.chrf`)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable, NamedTuple, Tuple
 
-from . import bleu, rouge
+from . import bleu, chrf, rouge
 
 __all__ = ["MetricAPI", "METRICS", "metric_api"]
 
@@ -15,8 +15,9 @@ class MetricAPI(NamedTuple):
     """One metric's items/result API.
 
     Attributes:
-        name: ``"chinese_rouge"`` or ``"chinese_bleu"`` (the evaluate module's name); short: ``"rouge"``/``"bleu"``.
-        options: every option name its config takes; other_options: the other metric's options it does not take
+        name: ``"chinese_rouge"``, ``"chinese_bleu"`` or ``"chinese_chrf"`` (the evaluate module's name); short:
+            ``"rouge"``/``"bleu"``/``"chrf"``.
+        options: every option name its config takes; other_options: the other metrics' options it does not take
             (accepted and ignored by the evaluate modules, for ``evaluate.combine``).
         config, items, result: :func:`~zheval.compute.rouge.rouge_config` / ``rouge_items`` / ``rouge_result`` (or
             the BLEU ones); concat: the items class's ``concat``; empty: ``empty(config)`` -> items of no item.
@@ -33,21 +34,34 @@ class MetricAPI(NamedTuple):
     empty: Callable[[Any], Any]
 
 
+_OPTIONS = {"rouge": rouge.ROUGE_OPTIONS, "bleu": bleu.BLEU_OPTIONS, "chrf": chrf.CHRF_OPTIONS}
+
+
+def _others(short: str) -> Tuple[str, ...]:
+    own = _OPTIONS[short]
+    out: list = []
+    for name, opts in _OPTIONS.items():
+        out += [k for k in opts if name != short and k not in own and k not in out]
+    return tuple(out)
+
+
 METRICS = {
-    "chinese_rouge": MetricAPI("chinese_rouge", "rouge", rouge.ROUGE_OPTIONS,
-                               tuple(k for k in bleu.BLEU_OPTIONS if k not in rouge.ROUGE_OPTIONS),
+    "chinese_rouge": MetricAPI("chinese_rouge", "rouge", rouge.ROUGE_OPTIONS, _others("rouge"),
                                rouge.rouge_config, rouge.rouge_items, rouge.rouge_result, rouge.RougeItems.concat,
                                rouge.RougeItems.empty),
-    "chinese_bleu": MetricAPI("chinese_bleu", "bleu", bleu.BLEU_OPTIONS,
-                              tuple(k for k in rouge.ROUGE_OPTIONS if k not in bleu.BLEU_OPTIONS),
+    "chinese_bleu": MetricAPI("chinese_bleu", "bleu", bleu.BLEU_OPTIONS, _others("bleu"),
                               bleu.bleu_config, bleu.bleu_items, bleu.bleu_result, bleu.BleuItems.concat,
                               bleu.BleuItems.empty),
+    "chinese_chrf": MetricAPI("chinese_chrf", "chrf", chrf.CHRF_OPTIONS, _others("chrf"),
+                              chrf.chrf_config, chrf.chrf_items, chrf.chrf_result, chrf.ChrfItems.concat,
+                              chrf.ChrfItems.empty),
 }
 """The metrics by evaluate module name."""
 
 
 def metric_api(name: str) -> MetricAPI:
-    """The :class:`MetricAPI` of ``"chinese_rouge"``/``"rouge"`` or ``"chinese_bleu"``/``"bleu"``.
+    """The :class:`MetricAPI` of ``"chinese_rouge"``/``"rouge"``, ``"chinese_bleu"``/``"bleu"`` or
+    ``"chinese_chrf"``/``"chrf"``.
 
     Raises:
         ValueError: another name (listing the valid ones)."""

@@ -77,8 +77,15 @@ def _jieba_rs_usable(tok) -> bool:
     from ..tokenizers.jieba_rs import JIEBA_DICT_SHA, RJIEBA_VERSION, rjieba_version
     from ..tokenizers.jieba_words import JiebaTokenizer
 
-    return (type(tok) is JiebaTokenizer and not tok.hmm and tok.jieba_version == "0.42.1"
-            and tok.dict_sha == JIEBA_DICT_SHA and rjieba_version() == RJIEBA_VERSION)
+    if not (type(tok) is JiebaTokenizer and not tok.hmm and tok.jieba_version == "0.42.1"
+            and tok.dict_sha == JIEBA_DICT_SHA):
+        return False
+    installed = rjieba_version()
+    if installed != RJIEBA_VERSION:
+        _log.debug("jieba_rs twin off: rjieba %s is installed, and its words are proven equal to jieba 0.42.1's "
+                   "only for rjieba %s; the reference jieba segments", installed or "(none)", RJIEBA_VERSION)
+        return False
+    return True
 
 
 def usable_for(task: str, **request) -> bool:

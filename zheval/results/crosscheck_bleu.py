@@ -2,7 +2,7 @@
 
 * Smoothing ``none``/``floor``/``add-k``/``exp`` with the closest reference length and uniform weights:
   ``sacrebleu.metrics.BLEU(tokenize="none", force=True, smooth_method=..., smooth_value=..., max_ngram_order=...,
-  effective_order=...)`` (sacrebleu 2.6.0) on our tokens joined by single spaces. References are transposed into
+  effective_order=...)`` (sacrebleu 2.4.0 to 2.6.0 tested; the result names the installed version) on our tokens joined by single spaces. References are transposed into
   sacrebleu's streams (``streams[k][i]`` = k-th reference of item i); an item with fewer references than the widest
   item gets ``None`` in the missing slots, which ``Metric._cache_references`` drops for that segment (an empty string
   would instead count as a zero-length reference, and streams of unequal length would be silently truncated by
@@ -28,6 +28,8 @@ import contextlib
 import logging
 import math
 from typing import Hashable, List, Optional, Sequence
+
+from zheval.results.tool_versions import check_tool_version
 
 __all__ = ["sacrebleu_streams", "join_tokens", "unsupported_reason", "crosscheck_bleu"]
 
@@ -103,14 +105,19 @@ def crosscheck_bleu(
             ``smooth_value``, ``effective_order``, ``bp_ref_length``, ``weights``; its defaults).
 
     Returns:
-        ``{"tool": "sacrebleu 2.6.0 tokenize=none" | "nltk 3.x method3", "bleu": value (0-1),
-        "max_abs_diff": float, "items": int}`` plus ``"sacrebleu_zh_bleu"`` / ``"sacrebleu_zh_abs_diff"`` for
+        ``{"tool": "sacrebleu <installed version> tokenize=none" | "nltk <version> sentence_bleu method3",
+        "tool_version": str, "tool_tested": bool, "bleu": value (0-1), "max_abs_diff": float, "items": int}``
+        (``tool_tested``: the installed version is one the equality is tested on,
+        :data:`zheval.results.tool_versions.TESTED_VERSIONS`) plus ``"sacrebleu_zh_bleu"`` / ``"sacrebleu_zh_abs_diff"`` for
         raw-text sacrebleu-zh. ``max_abs_diff`` is over the corpus value (or the mean) and every per-item value;
         it is 0.0 except where sacrebleu's float rounding exceeds 100 and zheval clamps to 1.0 (< 1e-15).
 
     Raises:
         ValueError: a configuration the tools cannot express (see the module docstring).
         ImportError: sacrebleu / nltk missing.
+
+    Warns:
+        UntestedToolVersionWarning: the tool's installed version is outside the tested span.
     """
     smooth_method = score_options.get("smooth_method", "exp")
     smooth_value = score_options.get("smooth_value")
@@ -133,8 +140,8 @@ def crosscheck_bleu(
                         for h, rs in zip(hypotheses, references)]
         theirs = math.fsum(theirs_items) / n if n else 0.0
         diff = max([abs(ours - theirs)] + [abs(a - b) for a, b in zip(ours_per_item, theirs_items)])
-        return {"tool": f"nltk {nltk.__version__} sentence_bleu method3", "bleu": theirs, "max_abs_diff": diff,
-                "items": n}
+        return {"tool": f"nltk {nltk.__version__} sentence_bleu method3", **check_tool_version("nltk"),
+                "bleu": theirs, "max_abs_diff": diff, "items": n}
 
     import sacrebleu  # test/cross-check dependency
     from sacrebleu.metrics import BLEU
@@ -148,7 +155,7 @@ def crosscheck_bleu(
         max_ngram_order=max_order,
         effective_order=effective_order,
     )
-    out = {"tool": f"sacrebleu {sacrebleu.__version__} tokenize=none", "items": n}
+    out = {"tool": f"sacrebleu {sacrebleu.__version__} tokenize=none", **check_tool_version("sacrebleu"), "items": n}
     with _quiet_sacrebleu():
         _sacrebleu_values(out, metric, sacrebleu, hyp_lines, ref_lines, ours, ours_per_item, level, n,
                           max_order, smooth_method, smooth_value, effective_order, raw_predictions, raw_references)

@@ -1,6 +1,6 @@
 """Recompute our ROUGE with the reference tools fed our exact tokens.
 
-* default semantics: rouge-score 0.1.2 ``RougeScorer(types, tokenizer=obj)`` with ``score(target, prediction)``
+* default semantics: rouge-score (0.1.2, the tested version; the result names the installed one) ``RougeScorer(types, tokenizer=obj)`` with ``score(target, prediction)``
   (``score_multi`` for several references under ``multi_ref="max"``). Our tokens are passed exactly: each token id
   becomes one whitespace-free word, each sentence one line (``"\\n"``-joined, as rouge-score splits rougeLsum), and
   the tokenizer object splits on whitespace. Types rouge-score knows: ``rouge1`` ... ``rouge9``, ``rougeL``,
@@ -17,6 +17,7 @@ from typing import Dict, List, Sequence
 
 from zheval.definitions.rouge import Score
 from zheval.definitions.rouge_types import parse_rouge_type
+from zheval.results.tool_versions import check_tool_version
 
 __all__ = ["crosscheck_rouge_score", "crosscheck_rouge_chinese"]
 
@@ -50,8 +51,13 @@ def crosscheck_rouge_score(
             otherwise items with several references are compared per (prediction, reference) pair against
             zheval's single-reference scores, and the combination rule itself is not cross-checked.
     Returns:
-        ``{"tool": "rouge-score 0.1.2", "types", "skipped_types", "items", "pairs", "max_abs_diff", "scores"}``
-        where ``scores`` holds rouge-score's mean F per type over the items it compared.
+        ``{"tool": "rouge-score <installed version>", "tool_version", "tool_tested", "types", "skipped_types",
+        "items", "pairs", "max_abs_diff", "scores"}`` where ``scores`` holds rouge-score's mean F per type over the
+        items it compared and ``tool_tested`` says whether that version is one the equality is tested on
+        (:data:`zheval.results.tool_versions.TESTED_VERSIONS`).
+
+    Warns:
+        UntestedToolVersionWarning: rouge-score's version is outside the tested span.
     """
     from rouge_score import rouge_scorer
 
@@ -60,7 +66,8 @@ def crosscheck_rouge_score(
     types = [t for t in rouge_types if parse_rouge_type(t).kind in ("L", "Lsum") or
              (parse_rouge_type(t).kind == "N" and parse_rouge_type(t).n <= 9)]
     skipped = [t for t in rouge_types if t not in types]
-    out = {"tool": "rouge-score 0.1.2", "types": types, "skipped_types": skipped, "items": 0, "pairs": 0,
+    versions = check_tool_version("rouge-score")
+    out = {"tool": f"rouge-score {versions['tool_version']}", **versions, "types": types, "skipped_types": skipped, "items": 0, "pairs": 0,
            "max_abs_diff": 0.0, "scores": {}}
     if not types:
         return out
@@ -108,7 +115,8 @@ def crosscheck_rouge_chinese(
     names = {"rougeL": "rouge-l", **{f"rouge{n}": f"rouge-{n}" for n in range(1, 6)}}
     types = [t for t in rouge_types if t in names]
     skipped = [t for t in rouge_types if t not in types]
-    out = {"tool": "rouge-chinese 1.0.3", "types": types, "skipped_types": skipped, "items": 0, "pairs": 0,
+    versions = check_tool_version("rouge-chinese")
+    out = {"tool": f"rouge-chinese {versions['tool_version']}", **versions, "types": types, "skipped_types": skipped, "items": 0, "pairs": 0,
            "max_abs_diff": 0.0, "scores": {}}
     if not types:
         return out

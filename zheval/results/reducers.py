@@ -28,6 +28,8 @@ __all__ = [
     "bootstrap_standard_error",
     "group_indices",
     "paired_bootstrap",
+    "resampled_scores",
+    "mean_and_halfwidth",
 ]
 
 #: The largest number of bootstrap resamples accepted (library ``bootstrap=``, the evaluate modules, the CLI's
@@ -309,3 +311,49 @@ def paired_bootstrap(
         "n_resamples": int(n_resamples),
         "seed": seed,
     }
+
+
+def resampled_scores(rows: np.ndarray, score_from_sums: Callable[[np.ndarray], np.ndarray], n_resamples: int = 1000,
+                     seed: int = 12345) -> np.ndarray:
+    """Corpus scores of ``n_resamples`` bootstrap resamples of the items, drawn exactly as sacrebleu 2.6.0 draws them
+    (``significance._bootstrap_resample`` and the paired bootstrap: ``numpy.random.default_rng(seed).choice(n,
+    size=(n_resamples, n), replace=True)``), each scored from its summed per-item statistics.
+
+    Args:
+        rows: ``(n_items, k)`` per-item statistics; score_from_sums: ``(m, k) -> (m,)``; n_resamples, seed: as
+            :func:`paired_bootstrap` (the same draws for the same ``n``, ``n_resamples`` and seed).
+
+    Returns:
+        ``(n_resamples,)`` scores, on the scale ``score_from_sums`` returns.
+
+    Raises:
+        ValueError: no items, ``n_resamples`` or ``seed`` out of range.
+    """
+    a = np.asarray(rows, dtype=np.float64)
+    if a.ndim == 1:
+        a = a[:, None]
+    n = a.shape[0]
+    _check_resampling("resampled_scores", n, n_resamples, 0.95, seed)
+    idx = np.random.default_rng(seed).choice(n, size=(int(n_resamples), n), replace=True)
+    out = np.empty(int(n_resamples))
+    chunk = max(1, 4_000_000 // max(1, n * a.shape[1]))
+    for start in range(0, int(n_resamples), chunk):
+        sel = idx[start:start + chunk]
+        out[start:start + len(sel)] = score_from_sums(a[sel].sum(axis=1))
+    return out
+
+
+def mean_and_halfwidth(scores: Sequence[float]) -> tuple[float, float]:
+    """sacrebleu 2.6.0's ``μ ± CI`` of bootstrap scores (``significance.estimate_ci``, ``Score.estimate_ci``): the mean
+    of the scores and half the distance between the order statistics ``n // 40`` and ``n - n // 40 - 1`` of the
+    sorted scores (a 95 % interval's half-width).
+
+    Raises:
+        ValueError: no score.
+    """
+    s = np.sort(np.asarray(scores, dtype=np.float64))
+    n = len(s)
+    if n == 0:
+        raise ValueError("mean_and_halfwidth needs at least one score")
+    low = n // 40
+    return float(s.mean()), float(0.5 * (s[n - low - 1] - s[low]))

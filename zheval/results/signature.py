@@ -14,6 +14,7 @@ Fields, in this order (a field that does not apply is left out):
 ``tok``    tokenizer: ``char``, ``char+terms.<sha6>``, ``jieba-<ver>+dict.<sha6>+hmm|nohmm[+terms.<sha6>]``,
            ``none``, ``custom:<name>``; ``+nopunct`` when punctuation tokens are dropped
 ``norm``   normalisation steps joined by ``+`` (``none`` for no step); ``t2s`` appears here when on
+``opencc`` the OpenCC version whose dictionaries the ``t2s`` step used (only with ``t2s``), e.g. ``1.4.2``
 ``case``   ``lc`` when Latin letters are lower-cased (``lower`` step), else ``mixed``
 ``preset`` the preset whose defaults were used (``rouge155``, ``llamafactory``, ``sacrebleu-zh``,
            ``opencompass-jieba-rouge``, ``longbench``, ``glm4``), if any; ``longbench`` adds ``recursion`` (the
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..text.normalize import opencc_version
 from ..version import __version__
 
 __all__ = ["nrefs_field", "build_signature", "parse_signature", "interval_fields"]
@@ -67,6 +69,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
         *([("maxrefs", str(int(max_refs)))] if max_refs is not None else []),
         ("tok", tokenizer.signature()),
         ("norm", tokenizer.normalizer.name),
+        *([("opencc", opencc_version())] if "t2s" in steps else []),
         ("case", "lc" if "lower" in steps else "mixed"),
     ]
     if preset:

@@ -54,6 +54,7 @@ from .chars import (
 )
 
 __all__ = [
+    "opencc_version",
     "DEFAULT_STEPS",
     "STEPS",
     "Normalizer",
@@ -244,6 +245,18 @@ def t2s(text: str) -> str:
     if text.isascii():
         return text
     return _T2S.convert(text)
+
+
+def opencc_version() -> str:
+    """The installed OpenCC (``opencc`` distribution) version, e.g. ``"1.4.2"``: its dictionaries decide the
+    ``t2s`` step's output, so every signature with ``t2s`` names it (field ``opencc``); ``"unknown"`` when the
+    package metadata cannot be read."""
+    try:
+        from importlib.metadata import version
+
+        return version("opencc")
+    except Exception:  # pragma: no cover - depends on the install
+        return "unknown"
 
 
 STEPS: dict[str, Callable[[str], str]] = {

@@ -7,19 +7,13 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import REPO, SHARED_DATA, shared_path
+from helpers.cli import run_cli as run
 from zheval.compute.bleu import compute_bleu
-from zheval.cli import app
 from zheval.compute.rouge import compute_rouge
 
 GROUPS = SHARED_DATA / "crosswoz_same_query_groups.jsonl"
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +180,7 @@ def test_mismatched_predictions_exit_2_and_keep_old_output(tmp_path, first_respo
     ],
 )
 def test_usage_and_option_errors_exit_2(args, needle, shared_data_dir):
-    res = runner.invoke(app, [str(a) for a in args] + ["--quiet"] if args[0] != "nosuchcommand" else args)
+    res = run(*args, *(["--quiet"] if args[0] != "nosuchcommand" else []))
     assert res.exit_code == 2, res.output
     assert needle in res.stderr
     assert "Traceback" not in res.stderr

@@ -9,21 +9,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from zheval.cli import app
+from helpers.cli import run_cli as run, write_jsonl
 
-runner = CliRunner()
 DOMAINS = ("生活咨询", "售后支持", "情感陪伴")
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-
-def _jsonl(path, rows):
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 @pytest.fixture()
@@ -38,9 +27,10 @@ def systems(tmp_path, crosswoz_groups):
         a.append(r[0])
         b.append(r[1])
         c.append(r[0][: max(1, len(r[0]) // 2)])  # A truncated: a clearly worse system
-    files = {"data": _jsonl(tmp_path / "data.jsonl", data)}
+    files = {"data": write_jsonl(tmp_path / "data.jsonl", data)}
     for name, texts in (("a", a), ("b", b), ("c", c)):
-        files[name] = _jsonl(tmp_path / f"{name}.jsonl", [{"id": f"q{k}", "prediction": t} for k, t in enumerate(texts)])
+        preds = [{"id": f"q{k}", "prediction": t} for k, t in enumerate(texts)]
+        files[name] = write_jsonl(tmp_path / f"{name}.jsonl", preds)
     return files, data, {"A": a, "B": b, "C": c}
 
 

@@ -7,22 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
+from helpers.cli import run_cli as run, write_jsonl
 from zheval import compute_bleu, compute_rouge
 from zheval.adapters.duck import sample_files
-from zheval.cli import app
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-
-def _write(path, rows):
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 REPLIES = ["您好，取件码在短信里。", "取件码可以在短信中查看。", "请查看快递短信里的取件码。", "打开app订单页就能看到。",
@@ -33,8 +21,8 @@ def _data(tmp_path, counts):
     rows = [{"id": f"q{i}", "query": "取件码在哪看？", "responses": [REPLIES[(i + j) % 7] for j in range(k)],
              "domain": "售后支持" if i % 2 else "生活咨询", "difficulty": None} for i, k in enumerate(counts)]
     preds = ["取件码在短信里。", "可以看短信，", "我不知道", "打开订单页就能看到。", "在短信通知里", "联系快递员。"][:len(rows)]
-    data = _write(tmp_path / "d.jsonl", rows)
-    pred = _write(tmp_path / "p.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
+    pred = write_jsonl(tmp_path / "p.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
     return data, pred, preds, [r["responses"] for r in rows]
 
 
@@ -117,8 +105,8 @@ def test_distinct_without_ngrams_is_undefined_and_nothing_repeats(tmp_path):
     # three different one-character replies: no bigram at all, Distinct-2 = 0/0 (undefined), not 0 ("no diversity")
     # by hand: Distinct-1 of 好 行 嗯 = 3/3; of the references 好的 不客气 谢谢: 7 unigrams, 6 distinct (谢 twice);
     # their bigrams 好的 不客 客气 谢谢: 4 of 4
-    rec = _write(tmp_path / "single.jsonl", [{"predict": "好", "label": "好的"}, {"predict": "行", "label": "不客气"},
-                                             {"predict": "嗯", "label": "谢谢"}])
+    rec = write_jsonl(tmp_path / "single.jsonl", [{"predict": "好", "label": "好的"}, {"predict": "行", "label": "不客气"},
+                                                  {"predict": "嗯", "label": "谢谢"}])
     res = run("score", "-p", rec, "-q", "-f", "json", "--bootstrap", 0)
     assert res.exit_code == 0, res.output
     (div,) = json.loads(res.stdout)["breakdowns"]["diversity"]
@@ -133,8 +121,8 @@ def test_distinct_without_ngrams_is_undefined_and_nothing_repeats(tmp_path):
 
 
 def test_most_repeated_names_the_empty_prediction(tmp_path):
-    rec = _write(tmp_path / "empty.jsonl", [{"predict": "", "label": "好的"}, {"predict": "", "label": "不客气"},
-                                            {"predict": "嗯", "label": "谢谢"}])
+    rec = write_jsonl(tmp_path / "empty.jsonl", [{"predict": "", "label": "好的"}, {"predict": "", "label": "不客气"},
+                                                 {"predict": "嗯", "label": "谢谢"}])
     res = run("score", "-p", rec, "-q", "--bootstrap", 0)
     assert res.exit_code == 0, res.output
     assert "(empty) (2)" in res.stdout

@@ -11,19 +11,18 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
 import zheval
 from helpers import REPO, shared_path
+from helpers.cli import run_cli
 from zheval.adapters.highlight import bracketed
-from zheval.cli import app
 
-runner = CliRunner()
 GROUPS = "crosswoz_same_query_groups.jsonl"
 
 
-def run(*args):
-    return runner.invoke(app, ["explain", *[str(a) for a in args]], catch_exceptions=False)
+def run_explain(*args):
+    """``zheval explain ARGS`` in-process; returns click's ``Result`` (see :func:`helpers.cli.run_cli`)."""
+    return run_cli("explain", *args)
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +49,7 @@ def test_worst_and_best_by_the_metric(files):
     refs = [r["responses"][1:] for r in rows]
     f = zheval.compute_rouge(p, refs, use_aggregator=False, rouge_types=["rougeL"])["rougeL"]
     want_worst = sorted(range(len(rows)), key=lambda i: (f[i], i))[:3]
-    got = _json(run("--data", data, "--predictions", preds, "--worst", 3, "--format", "json"))
+    got = _json(run_explain("--data", data, "--predictions", preds, "--worst", 3, "--format", "json"))
     assert [g["id"] for g in got] == [rows[i]["id"] for i in want_worst]
     assert [g["score"] for g in got] == [f[i] for i in want_worst]
     for g, i in zip(got, want_worst):
@@ -58,7 +57,7 @@ def test_worst_and_best_by_the_metric(files):
         want = zheval.explain_items(p, refs, rouge_types=["rouge1", "rouge2", "rougeL"])[i]
         assert g["explanation"] == json.loads(json.dumps(want, ensure_ascii=False))
     bleu = zheval.compute_bleu(p, refs, level="sentence")["scores"]
-    best = _json(run("--data", data, "--predictions", preds, "--best", 2, "--metric", "bleu", "-f", "json"))
+    best = _json(run_explain("--data", data, "--predictions", preds, "--best", 2, "--metric", "bleu", "-f", "json"))
     want_best = sorted(range(len(rows)), key=lambda i: (-bleu[i], i))[:2]
     assert [g["id"] for g in best] == [rows[i]["id"] for i in want_best]
     assert [g["explanation"]["bleu"]["sentence_bleu"] for g in best] == [bleu[i] for i in want_best]
@@ -67,16 +66,16 @@ def test_worst_and_best_by_the_metric(files):
 def test_ids_in_the_order_given_and_sample_is_seeded(files):
     rows, data, preds = files
     ids = [rows[5]["id"], rows[2]["id"]]
-    got = _json(run("--data", data, "--predictions", preds, "--id", ids[0], "--id", ids[1], "-f", "json"))
+    got = _json(run_explain("--data", data, "--predictions", preds, "--id", ids[0], "--id", ids[1], "-f", "json"))
     assert [g["id"] for g in got] == ids and [g["line"] for g in got] == [6, 3]
-    a = _json(run("--data", data, "--predictions", preds, "--sample", 4, "--seed", 7, "-f", "json"))
+    a = _json(run_explain("--data", data, "--predictions", preds, "--sample", 4, "--seed", 7, "-f", "json"))
     want = sorted(random.Random(7).sample(range(len(rows)), 4))
     assert [g["id"] for g in a] == [rows[i]["id"] for i in want]
 
 
 def test_table_shows_the_highlighted_runs_and_one_line_per_metric(files):
     rows, data, preds = files
-    res = run("--data", data, "--predictions", preds, "--id", rows[0]["id"], "--rouge-types", "rouge1,rougeL")
+    res = run_explain("--data", data, "--predictions", preds, "--id", rows[0]["id"], "--rouge-types", "rouge1,rougeL")
     assert res.exit_code == 0, res.output
     out = res.stdout
     assert "\x1b[" not in out  # not a TTY: no colour codes
@@ -127,7 +126,7 @@ def test_colours_on_a_terminal_and_off_with_no_color(files):
 def test_bad_input_exit_2_naming_it(files, args, message):
     rows, data, preds = files
     first = rows[0]["id"]
-    res = run("--data", data, "--predictions", preds, *[a.format(first=first) for a in args])
+    res = run_explain("--data", data, "--predictions", preds, *[a.format(first=first) for a in args])
     assert res.exit_code == 2
     assert message.format(first=first) in res.stderr
     assert "Traceback" not in res.output
@@ -155,10 +154,10 @@ def test_max_refs_explains_the_first_k_references():
                  for x in f["predictions"].read_text(encoding="utf-8").splitlines()}
         want = _first_reference_rouge1(preds["duck-test-0004"], rows["duck-test-0004"]["responses"][0])
         assert want == pytest.approx(30 / 51, abs=1e-12)
-        got = _json(run("--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--id",
-                        "duck-test-0004", "--metric", "rouge1", "--format", "json"))
-        res = run("--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--id", "duck-test-0004",
-                  "--metric", "rouge1")
+        got = _json(run_explain("--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--id",
+                                "duck-test-0004", "--metric", "rouge1", "--format", "json"))
+        res = run_explain("--data", f["data"], "--predictions", f["predictions"], "--max-refs", 1, "--id",
+                          "duck-test-0004", "--metric", "rouge1")
     (g,) = got
     assert len(g["explanation"]["references"]) == 1
     assert g["explanation"]["rouge"]["rouge1"]["score"]["fmeasure"] == pytest.approx(want, abs=1e-12)

@@ -9,34 +9,13 @@ import re
 
 import pytest
 
-from typer.testing import CliRunner
-
-from zheval.cli import app
-
-runner = CliRunner()
-
-ROWS = [
-    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
-     "domain": "售后支持", "difficulty": "易"},
-    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
-     "domain": "情感陪伴", "difficulty": "中"},
-    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
-     "domain": "情感陪伴", "difficulty": None},
-    {"id": "q4", "query": "快递到哪了", "responses": ["您的快递已到达驿站。", "快递已经放在驿站了。"],
-     "domain": "售后支持", "difficulty": "易"},
-]
-PREDS = ["请在订单页申请退货。", "我陪着你，想聊聊吗？", "明天记得穿外套。", "快递已到驿站。"]
+from helpers.cli import TWO_DOMAIN_PREDS as PREDS, TWO_DOMAIN_ROWS as ROWS, run_cli as run, write_jsonl
 
 
 def _files(tmp_path):
-    data, preds = tmp_path / "test.jsonl", tmp_path / "preds.txt"
-    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8")
+    data, preds = write_jsonl(tmp_path / "test.jsonl", ROWS), tmp_path / "preds.txt"
     preds.write_text("\n".join(PREDS) + "\n", encoding="utf-8")
     return data, preds
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def test_score_html_beside_json_without_items(tmp_path):

@@ -11,40 +11,20 @@ import sys
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from helpers import REPO
+from helpers.cli import TWO_DOMAIN_PREDS as PREDS, TWO_DOMAIN_ROWS as ROWS, run_cli as run, write_jsonl
 from zheval.compute.bleu import compute_bleu
-from zheval.cli import MAX_BOOTSTRAP, app
+from zheval.cli import MAX_BOOTSTRAP
 from zheval.adapters.duck.report import MIN_INTERVAL_ITEMS, MetricSpec, group_items, score_groups
 from zheval.adapters.files import atomic_write
 from zheval.compute.rouge import compute_rouge
 
-runner = CliRunner()
-from helpers.cli import run_cli as run
-
-ROWS = [
-    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
-     "domain": "售后支持", "difficulty": "易"},
-    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
-     "domain": "情感陪伴", "difficulty": "中"},
-    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
-     "domain": "情感陪伴", "difficulty": None},
-    {"id": "q4", "query": "快递到哪了", "responses": ["您的快递已到达驿站。", "快递已经放在驿站了。"],
-     "domain": "售后支持", "difficulty": "易"},
-]
-PREDS = ["请在订单页申请退货。", "我陪着你，想聊聊吗？", "明天记得穿外套。", "快递已到驿站。"]
-
-
-
 
 @pytest.fixture()
 def files(tmp_path):
-    data = tmp_path / "data.jsonl"
-    data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in ROWS), encoding="utf-8")
-    pred = tmp_path / "pred.jsonl"
-    pred.write_text("".join(json.dumps({"id": r["id"], "prediction": p}, ensure_ascii=False) + "\n"
-                            for r, p in zip(ROWS, PREDS)), encoding="utf-8")
+    data = write_jsonl(tmp_path / "data.jsonl", ROWS)
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(ROWS, PREDS)])
     return data, pred
 
 
@@ -56,7 +36,7 @@ def test_bootstrap_above_the_bound_names_option_and_bound(files, value):
     data, pred = files
     for cmd in (("score", "-d", data, "-p", pred), ("ceiling", "-d", data), ("compare", "-d", data, "-p", pred, pred),
                 ("demo",)):
-        res = runner.invoke(app, [str(a) for a in cmd] + ["--bootstrap", str(value)])
+        res = run(*cmd, "--bootstrap", value)
         assert res.exit_code == 2, (cmd, res.output)
         assert "Invalid value for '--bootstrap'" in res.stderr and "limit of 100,000 resamples" in res.stderr
 

@@ -7,17 +7,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from zheval.cli import app
+from helpers.cli import run_cli as run
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 
 def write_jsonl(path, rows):

@@ -12,22 +12,11 @@ import io
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from oracles.rank_correlation import hand_kendall_b, hand_spearman
-from zheval.cli import app
+from helpers.cli import run_cli as run, write_jsonl
 
-runner = CliRunner()
 DOMAINS = ("生活咨询", "售后支持", "情感陪伴")
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-
-def _jsonl(path, rows):
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 @pytest.fixture()
@@ -36,7 +25,7 @@ def files(tmp_path, crosswoz_groups):
     data = [{"id": f"q{k}", "query": g["query"], "responses": g["responses"][1:], "domain": DOMAINS[k % 3],
              "difficulty": None} for k, g in enumerate(groups)]
     preds = [{"id": f"q{k}", "prediction": g["responses"][0]} for k, g in enumerate(groups)]
-    return _jsonl(tmp_path / "data.jsonl", data), _jsonl(tmp_path / "preds.jsonl", preds), data
+    return write_jsonl(tmp_path / "data.jsonl", data), write_jsonl(tmp_path / "preds.jsonl", preds), data
 
 
 def _sample(tmp_path, files, k=30, *extra):

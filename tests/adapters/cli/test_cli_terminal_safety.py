@@ -173,6 +173,14 @@ def test_text_file_commands(tmp_path):
             out = _ok(run_cli(cmd, ref, "-i", hyp, "-f", fmt))
             if fmt == "json":
                 json.loads(out[out.index("{"):])
+    # zheval chrf: the file names are in its JSON (systems) and its text table; a system named by an evil file name
+    hyp2 = tmp_path / f"hyp{EVIL[:8]}.txt"
+    hyp2.write_text("今天天气很好\n好\n", encoding="utf-8")
+    for args in (["-f", "json"], ["-f", "text"], ["-f", "text", "--paired-bs", "--paired-bs-n", "50"],
+                 ["-f", "json", "--paired-ar", "--paired-ar-n", "50"]):
+        out = _ok(run_cli("chrf", ref, "-i", hyp, hyp2, *args))
+        if args[1] == "json":
+            assert str(hyp2) in [r["system"] for r in json.loads(out)]  # exact text, escaped on screen
 
 
 def test_clean_prints_no_raw_control_characters(tmp_path):

@@ -9,16 +9,9 @@ import subprocess
 import sys
 
 import pytest
-from typer.testing import CliRunner
 
-from zheval.cli import app
+from helpers.cli import run_cli as run
 from zheval.cli.textfiles import spread_inputs
-
-runner = CliRunner()
-
-
-def run(*args, input=None):
-    return runner.invoke(app, [str(a) for a in args], input=input, catch_exceptions=False)
 
 
 def sacrebleu_cli(*args) -> str:

@@ -9,43 +9,19 @@ import json
 import re
 
 import pytest
-from typer.testing import CliRunner
 
+from helpers.cli import PREDS as PRED_ROWS, ROWS, run_cli as run, write_jsonl
 from zheval.adapters.duck.load import DuckFormatError, load_duck, parse_json_line
 from zheval.adapters.duck.predictions import read_predictions
 from zheval.compute.bleu import compute_bleu
-from zheval.cli import MAX_SEED, app
+from zheval.cli import MAX_SEED
 
-runner = CliRunner()
-from helpers.cli import run_cli as run
-from helpers.cli import write_jsonl as _jsonl
-
-ROWS = [
-    {"id": "q1", "query": "怎么退货？", "responses": ["您好，请在订单页申请退货。", "可以在订单页面申请退货。"],
-     "domain": "售后支持", "difficulty": "易"},
-    {"id": "q2", "query": "心情不好", "responses": ["我在这里陪着你，想聊聊吗？", "听起来你很难受，愿意说说吗？"],
-     "domain": "情感陪伴", "difficulty": "中"},
-    {"id": "q3", "query": "明天穿什么", "responses": ["明天降温，记得穿外套。", "天气转凉，建议加一件外套。"],
-     "domain": "生活咨询", "difficulty": None},
-]
-PREDS = ["请在订单页申请退货。", "我陪着你，想聊聊吗？", "明天记得穿外套。"]
-
-
-
-
-def _lines(rows):
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
-
-
+PREDS = [p["prediction"] for p in PRED_ROWS]
 
 
 @pytest.fixture()
 def files(tmp_path):
-    data = tmp_path / "data.jsonl"
-    data.write_text(_lines(ROWS), encoding="utf-8")
-    pred = tmp_path / "pred.jsonl"
-    pred.write_text(_lines([{"id": r["id"], "prediction": p} for r, p in zip(ROWS, PREDS)]), encoding="utf-8")
-    return data, pred
+    return write_jsonl(tmp_path / "data.jsonl", ROWS), write_jsonl(tmp_path / "pred.jsonl", PRED_ROWS)
 
 
 # ---- keys given twice ----------------------------------------------------------------------------------------------
@@ -151,8 +127,7 @@ def test_every_unscorable_reference_is_listed_by_file_line(files, tmp_path):
     rows = [dict(r) for r in ROWS]
     rows[0] = {**rows[0], "responses": rows[0]["responses"] + ["\u200b\u200b"]}  # empty after normalisation
     rows[2] = {**rows[2], "responses": ["……", rows[2]["responses"][0], "！？"]}  # punctuation only
-    bad = tmp_path / "bad.jsonl"
-    bad.write_text(_lines(rows), encoding="utf-8")
+    bad = write_jsonl(tmp_path / "bad.jsonl", rows)
     out = tmp_path / "out.json"
     res = run("score", "-d", bad, "-p", pred, "-q", "--bootstrap", 0, "-o", out)
     assert res.exit_code == 2 and not out.exists()
@@ -192,7 +167,7 @@ def test_json_error_messages_read_well(files, tmp_path):
 @pytest.mark.parametrize("seed", [-5, MAX_SEED + 1, 10**20])
 def test_seed_out_of_range_names_the_option(files, seed):
     data, pred = files
-    res = runner.invoke(app, ["score", "-d", str(data), "-p", str(pred), "-q", "--seed", str(seed)])
+    res = run("score", "-d", data, "-p", pred, "-q", "--seed", seed)
     assert res.exit_code == 2
     assert "Invalid value for '--seed'" in res.stderr and f"from 0 to {MAX_SEED}" in res.stderr
     assert "Traceback" not in res.stderr and "non-negative" not in res.stderr
@@ -247,16 +222,16 @@ def test_clean_to_zero_queries_warns_and_its_output_says_no_items(files, tmp_pat
 def test_lone_surrogate_is_named_by_file_line_and_id(files, tmp_path):
     data, preds = files
     # JSON "\ud800" without its low half decodes to a lone surrogate (json.dumps writes it as that escape)
-    bad_preds = _jsonl(tmp_path / "bad_preds.jsonl", [{"id": "q1", "prediction": PREDS[0]},
-                                                      {"id": "q2", "prediction": "我\ud800陪着你"},
-                                                      {"id": "q3", "prediction": PREDS[2]}], ensure_ascii=True)
+    bad_preds = write_jsonl(tmp_path / "bad_preds.jsonl", [{"id": "q1", "prediction": PREDS[0]},
+                                                           {"id": "q2", "prediction": "我\ud800陪着你"},
+                                                           {"id": "q3", "prediction": PREDS[2]}], ensure_ascii=True)
     assert "\\ud800" in bad_preds.read_text(encoding="utf-8")
     res = run("score", "-d", data, "-p", bad_preds, "--bootstrap", 0, "-q")
     assert res.exit_code == 2
     assert f"{bad_preds}:2: id 'q2': 'prediction' contains a lone surrogate" in res.output
     rows = [dict(r) for r in ROWS]
     rows[2] = {**rows[2], "responses": ["明天降温，记得穿外套。", "外套\udc00"]}
-    bad_data = _jsonl(tmp_path / "bad_data.jsonl", rows, ensure_ascii=True)
+    bad_data = write_jsonl(tmp_path / "bad_data.jsonl", rows, ensure_ascii=True)
     res = run("score", "-d", bad_data, "-p", preds, "--bootstrap", 0, "-q")
     assert res.exit_code == 2
     assert f"{bad_data}:3: id 'q3': responses[1] contains a lone surrogate ('\\udc00' at position 2)" in res.output

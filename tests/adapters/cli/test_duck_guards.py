@@ -9,36 +9,25 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import read_jsonl
+from helpers.cli import run_cli as run, write_jsonl
 from zheval.adapters.duck.predictions import LABEL_MISMATCH_MAX_FRACTION
 from zheval.compute.bleu import compute_bleu
-from zheval.cli import app
 from zheval.text.normalize import normalize
 from zheval.compute.rouge import compute_rouge
 
-runner = CliRunner()
 TYPES = ["rouge1", "rouge2", "rougeL"]
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-
-def _write(path, rows):
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 @pytest.fixture(scope="module")
 def groups(tmp_path_factory):
     rows = read_jsonl("crosswoz_same_query_groups.jsonl")
     d = tmp_path_factory.mktemp("guards")
-    data = _write(d / "duck.jsonl", [{**r, "responses": r["responses"][1:]} for r in rows])
+    data = write_jsonl(d / "duck.jsonl", [{**r, "responses": r["responses"][1:]} for r in rows])
     preds = [r["responses"][0] for r in rows]
     refs = [r["responses"][1:] for r in rows]
-    pred = _write(d / "pred.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
+    pred = write_jsonl(d / "pred.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
     return d, rows, data, pred, preds, refs
 
 
@@ -67,7 +56,7 @@ def test_t2s_option_and_the_traditional_warning(groups):
     s2t = opencc.OpenCC("s2t")
     trad = [s2t.convert(p) for p in preds]
     assert sum(a != b for a, b in zip("".join(trad), "".join(preds))) > 50  # really Traditional
-    p = _write(d / "trad.jsonl", [{"id": r["id"], "prediction": t} for r, t in zip(rows, trad)])
+    p = write_jsonl(d / "trad.jsonl", [{"id": r["id"], "prediction": t} for r, t in zip(rows, trad)])
     base = ("score", "-d", data, "-p", p, "-q", "--bootstrap", 0, "--by", "none", "-f", "json")
     plain = _json(run(*base))
     assert _overall(plain) == _expected(trad, refs)
@@ -132,8 +121,8 @@ def test_tokenizer_none_on_unsegmented_chinese_warns(groups):
     import jieba
 
     seg = lambda t: " ".join(jieba.lcut(t))  # noqa: E731
-    sdata = _write(d / "seg.jsonl", [{**r, "responses": [seg(x) for x in r["responses"][1:]]} for r in rows])
-    spred = _write(d / "seg_pred.jsonl", [{"id": r["id"], "prediction": seg(p)} for r, p in zip(rows, preds)])
+    sdata = write_jsonl(d / "seg.jsonl", [{**r, "responses": [seg(x) for x in r["responses"][1:]]} for r in rows])
+    spred = write_jsonl(d / "seg_pred.jsonl", [{"id": r["id"], "prediction": seg(p)} for r, p in zip(rows, preds)])
     rep = _json(run("score", "-d", sdata, "-p", spred, "-q", "--bootstrap", 0, "--by", "none", "-f", "json", "-t", "none"))
     assert not any('tokenizer="none"' in w for w in rep["warnings"])
 
@@ -148,7 +137,7 @@ def _lf(path, rows, order, labels=None):
         r = rows[i]
         out.append({"prompt": r["query"], "predict": r["responses"][0],
                     "label": labels[k] if labels else r["responses"][1]})
-    return _write(path, out)
+    return write_jsonl(path, out)
 
 
 def _mismatches(rows, order, labels=None):
@@ -202,10 +191,10 @@ def test_threshold_boundary(tmp_path):
 
     rows = [{"id": f"q{i}", "query": "q", "responses": [f"参考回复{i}甲。", f"参考回复{i}乙。"], "domain": None,
              "difficulty": None} for i in range(5)]
-    data = _write(tmp_path / "d.jsonl", rows)
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
     for k, code in ((1, 0), (2, 2)):
         labels = ["别的" if i < k else r["responses"][0] for i, r in enumerate(rows)]
-        lf = _write(tmp_path / f"lf{k}.jsonl", [{"prompt": "q", "predict": "好的。", "label": lb} for lb in labels])
+        lf = write_jsonl(tmp_path / f"lf{k}.jsonl", [{"prompt": "q", "predict": "好的。", "label": lb} for lb in labels])
         res = run("score", "-d", data, "-p", lf, "-q", "--bootstrap", 0)
         assert res.exit_code == code, res.output
     assert len(load_duck(data)) == 5

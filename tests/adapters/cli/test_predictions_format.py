@@ -8,20 +8,13 @@ import json
 import shutil
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import read_jsonl
+from helpers.cli import run_cli as run
 from zheval.adapters.duck.predictions import JSONL_LOOKING_FRACTION, read_predictions
 from zheval.adapters.duck.load import DuckFormatError
 from zheval.compute.bleu import compute_bleu
-from zheval.cli import app
 from zheval.compute.rouge import compute_rouge
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")

@@ -6,10 +6,11 @@ import json
 import re
 
 import pytest
-from datasets import Dataset, DatasetDict, List, Value
+from datasets import Dataset, DatasetDict, Value
 
 from helpers import shared_path
 from zheval.adapters.duck import DuckFormatError, load_duck, read_duck_rows, sample_files, write_duck
+from zheval.adapters.duck.load import list_feature
 
 GOOD = {"id": "a1", "query": "取件码在哪看？", "responses": ["在APP里看。", "短信里有。"], "domain": "售后支持", "difficulty": "易"}
 
@@ -33,7 +34,7 @@ def test_features_are_explicit_and_rows_kept_in_order(tmp_path):
     p = _write(tmp_path, "t.jsonl", [_line(id="x1"), _line(id="x2", domain=None, difficulty=None)])
     ds = load_duck(p)
     assert isinstance(ds, Dataset)
-    assert ds.features["responses"] == List(Value("string"))
+    assert ds.features["responses"] == list_feature(Value("string"))
     assert ds.features["domain"] == Value("string")
     assert ds["id"] == ["x1", "x2"]
     assert ds[1]["domain"] is None and ds[1]["difficulty"] is None

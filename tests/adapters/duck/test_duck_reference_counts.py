@@ -8,24 +8,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from helpers import read_jsonl
+from helpers.cli import run_cli as run, write_jsonl
 from zheval.adapters.duck.load import MAX_REFS, MIN_REFS, DuckFormatError, load_duck
 from zheval.compute.bleu import compute_bleu
-from zheval.cli import app
 from zheval.compute.rouge import compute_rouge
-
-runner = CliRunner()
-
-
-def run(*args):
-    return runner.invoke(app, [str(a) for a in args], catch_exceptions=False)
-
-
-def _write(path, rows):
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    return path
 
 
 def _row(i, k):
@@ -43,7 +31,7 @@ def test_the_bounds_are_2_to_5():
     ([2, 6, 1, 7], [2, 3, 4]),
 ])
 def test_loader_enforces_2_to_5_with_file_line(tmp_path, counts, bad_lines):
-    p = _write(tmp_path / "d.jsonl", [_row(i, k) for i, k in enumerate(counts)])
+    p = write_jsonl(tmp_path / "d.jsonl", [_row(i, k) for i, k in enumerate(counts)])
     if not bad_lines:
         assert [len(r) for r in load_duck(p)["responses"]] == counts
         return
@@ -60,7 +48,7 @@ def test_loader_enforces_2_to_5_with_file_line(tmp_path, counts, bad_lines):
 
 
 def test_bound_arguments_are_checked(tmp_path):
-    p = _write(tmp_path / "d.jsonl", [_row(0, 2)])
+    p = write_jsonl(tmp_path / "d.jsonl", [_row(0, 2)])
     for kw in ({"min_refs": 0}, {"max_refs": 0}, {"min_refs": 3, "max_refs": 2}, {"min_refs": True}):
         with pytest.raises(ValueError):
             load_duck(p, **kw)
@@ -74,10 +62,10 @@ def test_single_reference_crosswoz_needs_min_refs_1_and_matches_the_library(tmp_
     """The shared single-turn file has one reply per row (its README says it does not meet the 小黄鸭 rule)."""
     rows = read_jsonl("crosswoz_single_turn.jsonl")[:200]
     assert {len(r["responses"]) for r in rows} == {1}
-    data = _write(tmp_path / "single.jsonl", rows)
+    data = write_jsonl(tmp_path / "single.jsonl", rows)
     # a system that answers every turn with the previous row's reply (a real, imperfect prediction)
     preds = [rows[i - 1]["responses"][0] for i in range(len(rows))]
-    pred = _write(tmp_path / "pred.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
+    pred = write_jsonl(tmp_path / "pred.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
     res = run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0)
     assert res.exit_code == 2 and f"{data}:1: id '{rows[0]['id']}': 'responses' has 1 reference(s)" in res.stderr
     assert "200 problem(s), first 20 shown" in res.stderr
@@ -93,9 +81,9 @@ def test_single_reference_crosswoz_needs_min_refs_1_and_matches_the_library(tmp_
 
 def test_max_refs_relaxes_the_upper_bound(tmp_path):
     rows = [_row(0, 7), _row(1, 2)]
-    data = _write(tmp_path / "seven.jsonl", rows)
+    data = write_jsonl(tmp_path / "seven.jsonl", rows)
     preds = [rows[0]["responses"][3], "完全无关的回答"]
-    pred = _write(tmp_path / "p.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
+    pred = write_jsonl(tmp_path / "p.jsonl", [{"id": r["id"], "prediction": p} for r, p in zip(rows, preds)])
     assert run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0).exit_code == 2
     res = run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0, "--max-refs", 7, "-f", "json", "--by", "none")
     assert res.exit_code == 0, res.output
@@ -105,7 +93,7 @@ def test_max_refs_relaxes_the_upper_bound(tmp_path):
 
 def test_clean_takes_raw_data_with_any_count_and_warns_about_too_many(tmp_path):
     rows = [_row(0, 1), _row(1, 7), _row(2, 3)]
-    data = _write(tmp_path / "raw.jsonl", rows)
+    data = write_jsonl(tmp_path / "raw.jsonl", rows)
     out = tmp_path / "clean.jsonl"
     res = run("clean", data, "-o", out, "-q", "--no-dedup", "--min-chars", 1)
     assert res.exit_code == 0, res.output

@@ -22,31 +22,20 @@ start).
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
 import shutil
 
-import pytest
-from typer.testing import CliRunner
+from helpers import read_jsonl
+from helpers.browser import load_script, stop_module_without_browser
 
-from helpers import REPO, read_jsonl
+page_kit = load_script("html_report_screenshot.py", "zheval_html_report_screenshot")
+stop_module_without_browser(page_kit)
 
-_spec = importlib.util.spec_from_file_location("zheval_html_report_screenshot",
-                                               REPO / "scripts" / "html_report_screenshot.py")
-page_kit = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(page_kit)
-
-_missing = page_kit.browser_missing()
-if _missing:
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        raise RuntimeError(f"the browser test cannot run: {_missing}; CI=true: that is a failure")
-    pytest.skip(f"browser test: {_missing}", allow_module_level=True)
-
+from helpers.cli import run_cli  # noqa: E402
 from zheval import explain  # noqa: E402
 from zheval.adapters.duck import sample_files  # noqa: E402
-from zheval.cli import app  # noqa: E402
 
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL"]
 
@@ -93,9 +82,8 @@ def _crosswoz_files(tmp_path):
 def _score(tmp_path, name, data, predictions, by):
     """Run ``zheval score`` in-process: JSON (with --items) and HTML of the same run."""
     out_json, out_html = tmp_path / f"{name}.json", tmp_path / f"{name}.html"
-    res = CliRunner().invoke(app, ["score", "--data", str(data), "--predictions", str(predictions), "--bootstrap",
-                                   "200", "--by", by, "--items", "-q", "-f", "json", "-o", str(out_json),
-                                   "--html", str(out_html), "--min-refs", "2"], catch_exceptions=False)
+    res = run_cli("score", "--data", data, "--predictions", predictions, "--bootstrap", 200, "--by", by, "--items",
+                  "-q", "-f", "json", "-o", out_json, "--html", out_html, "--min-refs", 2)
     assert res.exit_code == 0, res.output
     return json.loads(out_json.read_text(encoding="utf-8")), out_html, read_jsonl_path(data)
 

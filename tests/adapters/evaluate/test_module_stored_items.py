@@ -222,3 +222,15 @@ def test_failed_add_stores_nothing(name):
     with pytest.raises(TypeError, match=r"reference\[0\] must be str"):  # add() names its one item's reference 0
         m.add(prediction="x", reference=[None])
     assert len(m) == 0
+
+
+def test_items_stored_by_add_and_add_batch_keep_the_call_order(keep_in_memory):
+    """add() then add_batch(): the per-item scores come back in the order of the calls. datasets < 4 writes a
+    buffered add() after a later add_batch() (its ArrowWriter.write_batch does not flush first): in the lowest-versions
+    job (datasets 3.0) this gave [1, 0, 1] -- the item of add() last -- before add() stored a batch of one."""
+    m = _load("chinese_rouge", keep_in_memory=keep_in_memory)
+    m.add_batch(predictions=[CAT_P], references=[[CAT_R]])
+    m.add(prediction="再见", reference="你好吗")  # no shared character: 0
+    m.add_batch(predictions=[BJ_P], references=[[BJ_P]])  # identical: 1
+    out = m.compute(use_aggregator=False, rouge_types=["rouge1"])
+    assert out["rouge1"] == [pytest.approx(CAT_ROUGE1, abs=1e-15), 0.0, 1.0]

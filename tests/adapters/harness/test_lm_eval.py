@@ -63,8 +63,9 @@ def _task_yaml(name: str, data: str, body: str, target: str) -> str:
 def _write_tasks(directory, docs, target="{{references[0]}}"):
     data = directory / "docs.jsonl"
     data.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs), encoding="utf-8")
-    # 1) several references per document: process_results of the module, every metric, string-named aggregations
-    body = "process_results: !function zheval.adapters.harness_lm_eval.process_results\nmetric_list:\n" + "".join(
+    # 1) several references per document: process_results_all of the module (ROUGE, BLEU and chrF), every metric,
+    #    string-named aggregations
+    body = "process_results: !function zheval.adapters.harness_lm_eval.process_results_all\nmetric_list:\n" + "".join(
         f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: true\n" for m in ALL_METRICS)
     (directory / "multiref.yaml").write_text(_task_yaml(ROUGE_TASK, data, body, target), encoding="utf-8")
     # 2) one reference from doc_to_target, no process_results: registered metric names, !function aggregations
@@ -148,6 +149,8 @@ def test_every_metric_equals_zheval_on_the_same_pairs(run):
     for name, spec in H.METRICS.items():
         if spec.kind == "rouge":
             expected = zheval.compute_rouge(PREDS, REFS, tokenizer=spec.tokenizer)[spec.rouge_type]
+        elif spec.kind == "chrf":
+            expected = zheval.compute_chrf(PREDS, REFS, tokenizer=spec.tokenizer, word_order=spec.word_order)["chrf"]
         else:
             expected = zheval.compute_bleu(PREDS, REFS, tokenizer=spec.tokenizer)["bleu"]
         assert res[f"{name},none"] == expected, name
@@ -176,6 +179,22 @@ def test_rouge_char_numbers_by_an_independent_tool(run):
     for t in ("rouge1", "rouge2", "rougeL"):
         per_item = [max(scorer.score(r, p)[t].fmeasure for r in refs) for p, refs in zip(PREDS, REFS)]
         assert abs(res[f"zheval_{t}_char,none"] - math.fsum(per_item) / len(per_item)) < 1e-12, t
+
+
+def test_chrf_numbers_by_sacrebleu(run):
+    """sacrebleu's CHRF on the same pairs (pure Han text without punctuation: the normalised text is the text, the
+    char tokens are its characters, joined by spaces for chrF++), best reference per document, ragged streams."""
+    from sacrebleu.metrics import CHRF
+
+    res = run[0][ROUGE_TASK]
+    width = max(map(len, REFS))
+    for name, order in (("zheval_chrf_char", 0), ("zheval_chrfpp_char", 2)):
+        join = (lambda t: " ".join(t)) if order else (lambda t: t)
+        streams = [[join(rs[k]) if k < len(rs) else None for rs in REFS] for k in range(width)]
+        theirs = CHRF(word_order=order).corpus_score([join(p) for p in PREDS], streams).score
+        assert abs(res[f"{name},none"] * 100 - theirs) < 1e-9, name
+    assert res["zheval_chrf_char,none"] == res["zheval_chrf_jieba,none"]  # characters only: the tokenizer plays no part
+    assert res["zheval_chrfpp_char,none"] != res["zheval_chrfpp_jieba,none"]  # the words differ
 
 
 def test_single_reference_task_through_doc_to_target(run):
@@ -244,6 +263,19 @@ def test_standard_errors_of_the_corpus_aggregations(run):
     # reproducible: the same items give the same stderr outside the run
     items = [H.process_results_char(d, [PREDICTIONS[d["id"]]])["zheval_bleu_char"] for d in DOCS]
     assert H.standard_error("zheval_bleu_char", items, 1000) == ours
+    # chrF: the same bootstrap over its per-item statistics, reproduced outside the run, and an independent bootstrap
+    # written out here (numpy draws, compute_chrf on each resample of the pairs) within the Monte-Carlo error
+    for name in H.CHRF_METRICS:
+        se = res[f"{name}_stderr,none"]
+        items = [H.process_results_chrf(d, [PREDICTIONS[d["id"]]])[name] for d in DOCS]
+        assert H.standard_error(name, items, 1000) == se
+    spec = H.METRICS["zheval_chrf_char"]
+    rng = np.random.default_rng(1)
+    draws = [rng.integers(0, n, n) for _ in range(600)]
+    values = [zheval.compute_chrf([PREDS[i] for i in d], [REFS[i] for i in d], tokenizer=spec.tokenizer)["chrf"]
+              for d in draws]
+    independent = statistics.stdev(values)
+    assert abs(res["zheval_chrf_char_stderr,none"] - independent) / independent < 0.15
 
 
 def test_bad_documents_are_named_by_index_in_a_run(tmp_path):

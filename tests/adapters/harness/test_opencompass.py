@@ -151,6 +151,26 @@ def test_docs_config_bleu_and_postprocessor_through_openicl_eval_task(tmp_path, 
     assert got["zh-general"]["rouge2"] == 100 * general["rouge2"]
 
 
+def test_chrf_evaluator_through_openicl_eval_task(tmp_path, pairs):
+    """ZhevalChrfEvaluator in the real evaluation task: its number is zheval's chrF x 100 (sacrebleu's CHRF on the
+    normalised text), chrF++ with jieba's words too, the statistics nested, the details at sentence level."""
+    assert issubclass(OC.ZhevalChrfEvaluator, BaseEvaluator)
+    mp, mr = pairs["multi"]
+    data = write_jsonl(tmp_path / "data" / "zh_chrf.jsonl",
+                       [{"document": f"问题{i}", "references": r} for i, r in enumerate(mr)])
+    got = run_eval_task(tmp_path / "work", [
+        (dataset("zh-chrf", data, "references", dict(type=OC.ZhevalChrfEvaluator)), mp),
+        (dataset("zh-chrfpp", data, "references", dict(type=OC.ZhevalChrfEvaluator, tokenizer="jieba", word_order=2,
+                                                       level="sentence")), mp),
+    ])
+    assert got["zh-chrf"]["chrf"] == 100 * zheval.compute_chrf(mp, mr)["chrf"]
+    assert only(got["zh-chrf"]["statistics"])["name"] == "chrF2"
+    want = zheval.compute_chrf(mp, mr, tokenizer="jieba", word_order=2, level="sentence")
+    res = got["zh-chrfpp"]
+    assert res["chrf"] == 100 * want["chrf"] and only(res["signature"]) == want["signature"]
+    assert [only(d["chrf"]) for d in res["details"]] == [100 * s for s in want["scores"]]  # (kept as one-element lists)
+
+
 def test_references_column_all_str_or_all_lists_mixing_fails_in_opencompass_loader(tmp_path, pairs):
     """The docs' reader config comment: one str per row or a list per row, all rows alike -- OpenCompass's own
     ``JsonlDataset`` refuses a column that mixes both (pyarrow), before any evaluator runs."""

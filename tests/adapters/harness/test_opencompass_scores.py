@@ -110,3 +110,34 @@ def test_preset_number_scale_is_each_tools_own():
         assert preset_number_scale("rouge", preset) == 100.0
     with pytest.raises(ValueError, match="adds no number of its own"):
         preset_number_scale("bleu", "sacrebleu-zh")
+
+
+def test_chrf_evaluator_is_zheval_times_100_and_sacrebleus_number():
+    from sacrebleu.metrics import CHRF
+
+    out = OC.ZhevalChrfEvaluator().score(PREDS, REFS)
+    ours = zheval.compute_chrf(PREDS, REFS)
+    assert out["chrf"] == 100 * ours["chrf"] and out["signature"] == ours["signature"]
+    # pure Han text without punctuation: the normalised text is the text; sacrebleu with ragged streams
+    refs = [[r] if isinstance(r, str) else r for r in REFS]
+    streams = [[rs[k] if k < len(rs) else None for rs in refs] for k in range(max(map(len, refs)))]
+    assert abs(out["chrf"] - CHRF().corpus_score(PREDS, streams).score) < 1e-9
+    assert out["statistics"]["name"] == "chrF2" and len(out["statistics"]["precisions"]) == 6
+    assert not any(isinstance(v, (int, float)) for k, v in out.items() if k not in ("chrf",))  # one top-level number
+    pp = OC.ZhevalChrfEvaluator(tokenizer="jieba", word_order=2, level="sentence", bootstrap=50, seed=1)
+    res = pp.score(PREDS, REFS)
+    want = zheval.compute_chrf(PREDS, REFS, tokenizer="jieba", word_order=2, level="sentence", bootstrap=50, seed=1)
+    assert res["chrf"] == 100 * want["chrf"] and res["statistics"]["name"] == "chrF2++"
+    assert [d["chrf"] for d in res["details"]] == [100 * s for s in want["scores"]]
+    assert res["chrf_ci_low"] == 100 * want["chrf_ci_low"]
+
+
+def test_chrf_evaluator_bad_options_and_input():
+    with pytest.raises(ValueError, match="word_order"):
+        OC.ZhevalChrfEvaluator(word_order=-1)
+    with pytest.raises(TypeError):
+        OC.ZhevalChrfEvaluator(whitespace=True)
+    with pytest.raises(zheval.EmptyReferenceError, match=r"references\[1\]\[0\]"):
+        OC.ZhevalChrfEvaluator().score(["好", "好"], ["好", "\u200b"])
+    with pytest.raises(ValueError, match="references is None"):
+        OC.ZhevalChrfEvaluator().score(["好"], None)

@@ -22,7 +22,7 @@ import gradio as gr  # noqa: E402  (the space extra; a missing gradio is a failu
 
 from zheval.adapters.space import (  # noqa: E402
     MAX_BOX_CHARS, MAX_ITEMS, MAX_LINE_CHARS, MAX_MESSAGE_CHARS, _message_html, build_demo, parse_inputs, score_bleu,
-    score_rouge, space_app, widget_message,
+    score_chrf, score_rouge, space_app, widget_message,
 )
 from helpers import REPO
 
@@ -247,10 +247,34 @@ def test_app_runs_from_a_space_root_named_app(tmp_path, monkeypatch):
 
 
 def test_space_app_refuses_another_metric_or_a_missing_script(tmp_path):
-    with pytest.raises(ValueError, match="chinese_rouge' or 'chinese_bleu"):
+    with pytest.raises(ValueError, match="chinese_rouge, chinese_bleu, chinese_chrf"):
         space_app(tmp_path / "app.py", "rouge")
     with pytest.raises(FileNotFoundError, match="chinese_bleu.py not found"):
         space_app(tmp_path / "app.py", "chinese_bleu")
+
+
+def test_chrf_app_is_wired_and_equals_sacrebleu():
+    from sacrebleu.metrics import CHRF
+
+    ns = runpy.run_path(str(REPO / "metrics" / "chinese_chrf" / "app.py"), run_name="space_app_test")
+    assert ns["module"].name == "chinese_chrf"
+    fn = _compute_fn(ns["demo"])
+    assert [c.elem_id for c in fn.inputs] == ["predictions", "references", "tokenizer", "word_order",
+                                              "eps_smoothing", "level"]
+    message, summary, items, signature, run, explained = fn.fn(PREDS, REFS, "char", 2, False, "corpus")
+    assert "Scored 2 lines (3 references)." in message and signature.startswith("nrefs:var|tok:char|")
+    theirs = CHRF(word_order=2).corpus_score(["猫 坐 在 垫 子 上", "今 天 天 气 很 好"],
+                                             [["猫 趴 在 垫 子 上 面", "今 天 天 气 不 错"], [None, "天 气 很 好"]]).score
+    assert summary["value"]["chrF2++"].iloc[0] == pytest.approx(theirs / 100, abs=5e-5)
+    assert list(summary["value"].columns)[:4] == ["level", "chrF2++", "P c1", "R c1"]
+    _, items, _, _ = score_chrf(ns["module"], PREDS, REFS)
+    assert items["sentence chrF"].tolist() == pytest.approx(
+        [CHRF().sentence_score(h, r).score / 100 for h, r in
+         [("猫坐在垫子上", ["猫趴在垫子上面"]), ("今天天气很好", ["今天天气不错", "天气很好"])]], abs=5e-5)
+    assert explained.count('class="zheval-explain"') == 2 and "sentence chrF2++" in explained
+    assert 'class="zheval-match"' in explained
+    message, *_ = fn.fn("a\nb", "x\ny ||| \u200b", "char", 0, False, "corpus")
+    assert "reference line 2, reference 2 is empty after normalisation" in message, message
 
 
 @pytest.mark.parametrize("metric", ["chinese_rouge", "chinese_bleu"])

@@ -23,25 +23,18 @@ processes), 65-75 s when the cores are shared.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 
 import pytest
 
 import evaluate
 
-from helpers import REPO  # noqa: E402
+from helpers.browser import load_script, stop_module_without_browser
+
 METRICS = ("chinese_rouge", "chinese_bleu")
 
-_spec = importlib.util.spec_from_file_location("zheval_space_screenshot", REPO / "scripts" / "space_screenshot.py")
-browser_kit = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(browser_kit)
-
-_missing = browser_kit.browser_missing()
-if _missing:
-    if os.environ.get("CI", "").strip().lower() in ("1", "true", "yes"):
-        raise RuntimeError(f"the browser test cannot run: {_missing}; CI=true: that is a failure")
-    pytest.skip(f"browser test: {_missing}", allow_module_level=True)
+browser_kit = load_script("space_screenshot.py", "zheval_space_screenshot")
+stop_module_without_browser(browser_kit)
 
 from zheval.adapters.space import MAX_ITEMS, MAX_LINE_CHARS  # noqa: E402
 

@@ -10,14 +10,20 @@ import json
 from dataclasses import dataclass
 from typing import Sequence
 
+from typing import Optional
+
 from ...compute.bleu import BleuConfig
+from ...compute.chrf import ChrfConfig
 from ...compute.rouge import RougeConfig
 from ...tokenizers import BaseTokenizer
 
-__all__ = ["METRICS", "DEFAULT_ROUGE_TYPES", "ScoreConfig", "make_config"]
+__all__ = ["METRICS", "DEFAULT_METRICS", "DEFAULT_ROUGE_TYPES", "ScoreConfig", "make_config"]
 
-METRICS = ("bleu", "rouge")
+METRICS = ("bleu", "rouge", "chrf")
 """Metric families :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` computes."""
+
+DEFAULT_METRICS = ("bleu", "rouge")
+"""The metrics reported when none are named (chrF on request: ``metrics=[..., "chrf"]``, ``--metrics ...,chrf``)."""
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 """ROUGE types reported by default (F-measure)."""
@@ -30,12 +36,20 @@ class ScoreConfig:
 
     Attributes:
         metrics: subset of :data:`METRICS`; rouge_config: the ROUGE config (its types, multi-reference rule,
-            sentence split); bleu_config: the BLEU config (corpus level).
+            sentence split); bleu_config: the BLEU config (corpus level); chrf_config: the chrF config (corpus
+            level, the same tokenizer), ``None`` when chrF is not reported.
     """
 
     metrics: tuple
     rouge_config: RougeConfig
     bleu_config: BleuConfig
+    chrf_config: Optional[ChrfConfig] = None
+
+    @property
+    def chrf(self) -> dict:
+        """The chrF options as a dict (``char_order``, ``word_order``, ``beta``, ``eps_smoothing``; ``{}`` without
+        chrF)."""
+        return {} if self.chrf_config is None else dict(self.chrf_config.score_options)
 
     @property
     def tokenizer(self) -> BaseTokenizer:
@@ -58,6 +72,8 @@ class ScoreConfig:
             "rouge": [list(self.rouge_config.types), self.rouge_config.multi_ref, self.rouge_config.sentence_split],
             "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in sorted(self.bleu.items())},
         }
+        if self.chrf_config is not None:
+            cfg["chrf"] = self.chrf
         if self.max_refs is not None:
             cfg["max_refs"] = self.max_refs
         return hashlib.sha256(json.dumps(cfg, sort_keys=True, default=str).encode()).hexdigest()[:16]
@@ -75,12 +91,13 @@ class ScoreConfig:
 
 def make_config(
     tokenizer="char",
-    metrics: Sequence[str] = METRICS,
+    metrics: Sequence[str] = DEFAULT_METRICS,
     rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
     multi_ref: str = "max",
     sentence_split: str = "punct",
     bleu_options: dict | None = None,
     max_refs: int | None = None,
+    chrf_options: dict | None = None,
     **tokenizer_options,
 ) -> ScoreConfig:
     """Validate options and build a :class:`ScoreConfig` with the library's config functions (every option check
@@ -89,13 +106,15 @@ def make_config(
     Args:
         tokenizer: a tokenizer name of :func:`zheval.tokenizers.get_tokenizer` (``char``, ``jieba``, ``none``, a
             preset's tool tokenizer), a zheval tokenizer or a callable; ``None``: the BLEU preset's.
-        metrics: any of ``"bleu"``, ``"rouge"``.
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default :data:`DEFAULT_METRICS`).
         rouge_types: ROUGE types (:func:`zheval.definitions.rouge.parse_rouge_type`); multi_ref: ``max``/``mean``/
             ``pool``/``best_recall``; sentence_split: ``punct``/``newline`` (ROUGE-Lsum).
         bleu_options: BLEU options of :func:`zheval.compute_bleu` (``preset``, ``max_order``, ``smooth_method``,
             ``smooth_value``, ``bp_ref_length``, ``effective_order``, ``weights``); corpus level only.
-        max_refs: score with the first ``max_refs`` references of every item (``None``: all); both configs get
-            it, so their signatures record it (``maxrefs:K``).
+        max_refs: score with the first ``max_refs`` references of every item (``None``: all); every config gets
+            it, so the signatures record it (``maxrefs:K``).
+        chrf_options: chrF options of :func:`zheval.compute_chrf` (``char_order``, ``word_order``, ``beta``,
+            ``eps_smoothing``); corpus level; the tokenizer is BLEU's (used by ``word_order`` > 0 only).
         tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s``.
 
     Raises:
@@ -121,4 +140,12 @@ def make_config(
         raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
     rouge = rouge_config(tokenizer=bleu.tokenizer, rouge_types=list(rouge_types) or ["rouge1"], multi_ref=multi_ref,
                          sentence_split=sentence_split, max_refs=max_refs)
-    return ScoreConfig(tuple(m for m in METRICS if m in metrics), rouge, bleu)
+    chrf = None
+    if "chrf" in metrics:
+        from ...compute.chrf import chrf_config
+
+        opts = dict(chrf_options or {})
+        if opts.get("level", "corpus") != "corpus":
+            raise ValueError("the 小黄鸭 report uses corpus chrF (level='corpus')")
+        chrf = chrf_config(tokenizer=bleu.tokenizer, max_refs=max_refs, **opts)
+    return ScoreConfig(tuple(m for m in METRICS if m in metrics), rouge, bleu, chrf)

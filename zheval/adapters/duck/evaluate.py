@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 
 from ...definitions.bleu_score import score_stats
+from ...definitions.chrf_score import score_stats as chrf_score_stats
 from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
 from ...results.diagnostics import compute_diagnostics
 from .breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
@@ -154,5 +155,7 @@ def _items(table: dict, cfg: ScoreConfig, preds) -> list:
             row["sentence_bleu"] = score_stats(table["bleu_stats"][i], **{**opts, "effective_order": True}).score
         for rt in cfg.rouge_config.types if "rouge" in cfg.metrics else ():
             row[rt] = table[f"{rt}_fmeasure"][i]
+        if "chrf" in cfg.metrics:
+            row["chrf"] = chrf_score_stats(table["chrf_stats"][i], **cfg.chrf_config.score_options).score
         out.append(row)
     return out

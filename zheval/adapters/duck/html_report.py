@@ -36,11 +36,14 @@ from typing import Callable, Sequence
 
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
+from ..extras import require_extra
 from .html_limits import MAX_TABLE_GROUPS, page_limits
 from .report import (Report, breakdown_sections, group_items, group_label, interval_note, no_interval_reason,
                      reference_limit_line)
 
 __all__ = [
+    "HTML_PURPOSE",
+    "require_jinja2",
     "BANDS",
     "Sample",
     "GroupSamples",
@@ -56,6 +59,19 @@ __all__ = [
     "explanation_mismatches",
 ]
 
+#: What needs jinja2, for the one-line message of a missing ``html`` extra
+HTML_PURPOSE = "the HTML report (--html)"
+
+
+def require_jinja2() -> None:
+    """Check that jinja2 (the ``html`` extra) is installed, before any scoring work (the command's early check).
+
+    Raises:
+        MissingExtraError: jinja2 is not installed; the message is one line naming the ``html`` extra.
+    """
+    require_extra("jinja2", extra="html", purpose=HTML_PURPOSE)
+
+
 BANDS = ("lowest", "median", "highest")
 """The three items shown per group, by the chosen metric's per-item score."""
 
@@ -66,7 +82,7 @@ def default_sample_metric(report: Report) -> str:
     names = [n for n, _ in report.metrics]
     if "rougeL" in names:
         return "rougeL"
-    rouge = [n for n in names if n != "bleu"]
+    rouge = [n for n in names if n not in ("bleu", "chrf")]
     return rouge[0] if rouge else names[0]
 
 
@@ -291,14 +307,11 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         notes: extra lines for the page's notes (e.g. what could not be drawn).
 
     Raises:
-        jinja2 missing: ``ModuleNotFoundError`` naming the ``html`` extra. ValueError: an explanation whose spans
+        MissingExtraError: jinja2 is not installed (one line naming the ``html`` extra). ValueError: an explanation whose spans
         do not fit its texts (:func:`highlight_segments`).
     """
-    try:
-        import jinja2
-        import markupsafe
-    except ModuleNotFoundError as exc:  # pragma: no cover - the html extra is part of every CI install
-        raise ModuleNotFoundError('the HTML report needs jinja2: pip install "zheval[html]"', name=exc.name) from None
+    jinja2 = require_extra("jinja2", extra="html", purpose=HTML_PURPOSE)
+    import markupsafe  # a dependency of jinja2
     d = report.to_dict()
     labels = {m["name"]: m["label"] for m in d["metrics"]}
     limits = page_limits(report.groups, report.groups[0].n if report.groups else 0)
@@ -421,6 +434,9 @@ def explanation_mismatches(report: Report, explanations: dict) -> list[str]:
             if name == "bleu":
                 got = (ex.get("bleu") or {}).get("sentence_bleu")
                 want = item["sentence_bleu"]
+            elif name == "chrf":
+                got = (ex.get("chrf") or {}).get("sentence_chrf")
+                want = item["chrf"]
             else:
                 got = ((ex.get("rouge") or {}).get(name) or {}).get("score", {}).get("fmeasure")
                 want = item[name]
@@ -448,7 +464,8 @@ def check_sample_metric(metric: str | None, metrics: Sequence[str], rouge_types:
     """
     if metric is None:
         return
-    names = (["bleu"] if "bleu" in metrics else []) + (list(rouge_types) if "rouge" in metrics else [])
+    names = ((["bleu"] if "bleu" in metrics else []) + (list(rouge_types) if "rouge" in metrics else [])
+             + (["chrf"] if "chrf" in metrics else []))
     if metric not in names:
         raise ValueError(f"{flag} {metric!r} is not reported by this run; choose one of: {', '.join(names)}")
 
@@ -471,6 +488,8 @@ def explain_options(cfg) -> dict:
             opts["weights"] = list(b.weights)
         if b.preset is not None:
             opts["preset"] = b.preset
+    if "chrf" in cfg.metrics:
+        opts.update(cfg.chrf)
     return opts
 
 

@@ -35,6 +35,7 @@ from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Pr
 
 __all__ = [
     "existing_file",
+    "list_feature",
     "json_line_or_problem",
     "DOMAINS",
     "DIFFICULTIES",
@@ -76,14 +77,30 @@ MAX_REFS = 5
 
 
 
+def list_feature(value):
+    """The ``datasets`` feature of a list of ``value``: ``datasets.List(value)`` (datasets >= 4), else
+    ``datasets.Sequence(value)`` (datasets 3, which has no ``List``; the same Arrow type, ``list<value>``).
+
+    Args:
+        value: a ``datasets`` feature (``Value("string")``).
+
+    Returns:
+        The list feature.
+    """
+    import datasets
+
+    make = getattr(datasets, "List", None) or datasets.Sequence
+    return make(value)
+
+
 def _features():
-    from datasets import Features, List, Value
+    from datasets import Features, Value
 
     return Features(
         {
             "id": Value("string"),
             "query": Value("string"),
-            "responses": List(Value("string")),
+            "responses": list_feature(Value("string")),
             "domain": Value("string"),
             "difficulty": Value("string"),
         }

@@ -56,7 +56,8 @@ KEY_KIND = "zheval-review-key"
 #: How the references of an item are joined in one sheet cell.
 REFERENCE_SEPARATOR = "\n"
 
-_METRIC_LABELS = {"bleu": "sentence BLEU", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}
+_METRIC_LABELS = {"bleu": "sentence BLEU", "chrf": "sentence chrF", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum",
+                  "rougeW": "ROUGE-W"}
 
 
 def _metric_label(name: str) -> str:
@@ -120,8 +121,8 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
     Args:
         ds: a 小黄鸭 ``Dataset``. predictions: as in :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`.
         k: number of items to sample, 1 to ``len(ds)``. seed: an int in ``[0, MAX_SEED]``.
-        by_metric: ``"bleu"`` (sentence BLEU: effective order, the report's smoothing) or a computed ROUGE type
-            (``rouge1``, ``rougeL``, …; F-measure).
+        by_metric: ``"bleu"`` (sentence BLEU: effective order, the report's smoothing), ``"chrf"`` (sentence chrF,
+            with ``"chrf"`` in ``metrics``) or a computed ROUGE type (``rouge1``, ``rougeL``, …; F-measure).
         rating_columns: the empty rating columns of the sheet (default :data:`RATING_COLUMNS`).
         options: the scoring options of :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (``tokenizer``,
             ``metrics``, ``rouge_types``, ``locations``, …; ``by``/``bootstrap`` are not used).
@@ -201,9 +202,11 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
                    if key_ not in ("bootstrap", "confidence", "by", "seed", "num_proc")},  # the scoring options
         "signatures": dict(report.signatures),
         "predictions": source,
-        "notes": (["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; the bleu signature "
-                   "names the corpus-BLEU options it shares); ROUGE scores are F-measures"] if "bleu" in names
-                  else ["ROUGE scores are F-measures"]),
+        "notes": ((["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; the bleu signature "
+                    "names the corpus-BLEU options it shares); ROUGE scores are F-measures"] if "bleu" in names
+                   else ["ROUGE scores are F-measures"])
+                  + (["chrf is sentence chrF per item (the options of params.chrf and the chrf signature)"]
+                     if "chrf" in names else [])),
     }
     return ReviewSample(sheet, key)
 
@@ -272,8 +275,11 @@ def read_key(path) -> dict:
     return key
 
 
-def read_ratings(path, key: dict) -> tuple[dict, dict]:
+def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     """Read a filled review sheet (CSV) against its key.
+
+    ``columns`` chooses the rating columns by name (a sheet an LLM judge or raters filled with their own columns,
+    ``["overall", "faithful"]``); default: the key's ``rating_columns``.
 
     Every sheet row must be an item of the key, every item of the key must be in the sheet, each once; each rating
     cell is a number (``4``, ``3.5``) or empty. Blank lines are ignored (they hold no item). Columns other than
@@ -281,7 +287,8 @@ def read_ratings(path, key: dict) -> tuple[dict, dict]:
 
     Returns:
         ``(ratings, info)``: ``ratings`` = ``{id: {column: float or None}}`` (``None``: an empty cell);
-        ``info`` = ``{"empty": {column: [ids with an empty cell]}, "ignored_columns": [...], "lines": {id: line}}``.
+        ``info`` = ``{"empty": {column: [ids with an empty cell]}, "ignored_columns": [...], "lines": {id: line},
+        "rating_columns": [the columns read]}``.
 
     Raises:
         ReviewFileError: every problem at once, each naming ``file:line``: no ``id`` column or a missing rating
@@ -305,13 +312,17 @@ def read_ratings(path, key: dict) -> tuple[dict, dict]:
                                for p in read_problems])
     if not rows:
         raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: the sheet has a header but no row"])
-    cols = list(key["rating_columns"])
+    cols = list(key["rating_columns"]) if columns is None else [str(c).strip() for c in columns]
+    if not cols or len(set(cols)) != len(cols) or any(not c or c in SHEET_COLUMNS[:4] for c in cols):
+        raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "
+                         f"got {cols}")
     key_ids = [it["id"] for it in key["items"]]
     problems: list[str] = []
     header = [h.strip() for h in rows[0][1]]
     missing = [c for c in ["id", *cols] if c not in header]
     if missing:
-        problems.append(f"{path}:1: the header lacks column(s) {', '.join(missing)} (it has {', '.join(header)})")
+        how = "" if columns is None else " (--ratings-columns names columns of the sheet)"
+        problems.append(f"{path}:1: the header lacks column(s) {', '.join(missing)} (it has {', '.join(header)}){how}")
     if problems:
         raise ReviewFileError(f"cannot read the ratings sheet {path}", problems)
     ignored = [h for h in header if h not in SHEET_COLUMNS[:4] and h not in cols]
@@ -361,7 +372,7 @@ def read_ratings(path, key: dict) -> tuple[dict, dict]:
                         + ", ".join(repr(r) for r in absent[:20]) + (" …" if len(absent) > 20 else ""))
     if problems:
         raise ReviewFileError(f"the ratings sheet {path} does not match its key", problems)
-    return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines}
+    return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols}
 
 
 @dataclass
@@ -381,9 +392,20 @@ class AgreementReport:
     params: dict
     notes: list = field(default_factory=list)
 
+    def ranking(self) -> dict:
+        """``{rating column: [overall rows, best Spearman ρ first]}``: which metric agrees best with each rating
+        (rows without a correlation last, in key order)."""
+        out: dict = {}
+        for r in self.rows:
+            if r["group"] == "overall":
+                out.setdefault(r["rating"], []).append(r)
+        return {c: sorted(rs, key=lambda r: (bool(r["undefined"]), 0.0 if r["undefined"] else -r["spearman"]))
+                for c, rs in out.items()}
+
     def to_dict(self) -> dict:
-        """JSON-ready dict with everything."""
+        """JSON-ready dict with everything (``ranking``: per rating column the metric names, best ρ first)."""
         return {"kind": "agreement", "rows": [dict(r) for r in self.rows], "empty": dict(self.empty),
+                "ranking": {c: [r["metric"] for r in rs] for c, rs in self.ranking().items()},
                 "params": dict(self.params), "notes": list(self.notes)}
 
     def render(self) -> str:
@@ -408,19 +430,28 @@ class AgreementReport:
         sub = (f"rank correlations over items; [95% bootstrap interval, {bs} resamples of items, seed "
                f"{self.params.get('seed')}]" if bs else "rank correlations over items (no bootstrap interval)")
         lines = [head, sub, "", format_table(header, out, right_from=3)]
+        rank = self.ranking()
+        if any(len(rs) > 1 for rs in rank.values()):
+            lines += ["", "which metric agrees best (overall, by Spearman ρ)"]
+            for c, rs in rank.items():
+                lines.append(f"  {c}: " + " > ".join(
+                    f"{r['label']} {'–' if r['undefined'] else format(r['spearman'], '+.3f')}" for r in rs))
         if self.notes:
             lines += ["", "notes"] + [f"  {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
 
 
 def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstrap: int = 1000, seed: int = 12345,
-                     confidence: float = 0.95, sources: dict | None = None) -> AgreementReport:
-    """Spearman's ρ and Kendall's τ-b between each metric of the key and each rating column, overall and per domain.
+                     confidence: float = 0.95, sources: dict | None = None, external=()) -> AgreementReport:
+    """Spearman's ρ and Kendall's τ-b between each metric of the key (and each external score column) and each rating
+    column, overall and per domain.
 
     Args:
-        ratings, info: from :func:`read_ratings`. key: from :func:`read_key`. bootstrap: resamples of items for the
-            intervals (0 = none). seed, confidence: of the intervals. sources: ``{"ratings": path, "key": path}``
-            for the report's title.
+        ratings, info: from :func:`read_ratings` (``info["rating_columns"]``: the columns read; default the key's).
+        key: from :func:`read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
+            the intervals. sources: ``{"ratings": path, "key": path}`` for the report's title.
+        external: :class:`~zheval.adapters.duck.review_scores.ExternalScores` of ``--scores`` files: each column is
+            one more metric, ranked beside the key's (its label is the column name).
 
     Returns:
         An :class:`AgreementReport`. Items with an empty cell in a column are left out of that column's
@@ -431,8 +462,13 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         ValueError: bad ``bootstrap``/``seed``/``confidence`` (from
             :func:`~zheval.results.agreement.rank_correlations`).
     """
-    cols = list(key["rating_columns"])
+    cols = list((info or {}).get("rating_columns") or key["rating_columns"])
     metrics = [(m["name"], m.get("label", m["name"])) for m in key["metrics"]]
+    value = {m: (lambda it, m=m: it["scores"][m]) for m, _ in metrics}
+    for ext in external:
+        for c in ext.columns:
+            metrics.append((c, c))
+            value[c] = (lambda it, c=c, sc=ext.scores: sc[it["id"]][c])
     items = [it for it in key["items"] if it["id"] in ratings]
     groups = [("overall", items)]
     doms: dict = {}
@@ -445,7 +481,7 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         for name, label in metrics:
             for c in cols:
                 have = [it for it in its if ratings[it["id"]].get(c) is not None]
-                res = rank_correlations([it["scores"][name] for it in have], [ratings[it["id"]][c] for it in have],
+                res = rank_correlations([value[name](it) for it in have], [ratings[it["id"]][c] for it in have],
                                         bootstrap, confidence, seed)
                 rows.append({"group": gname, "metric": name, "label": label, "rating": c,
                              "empty": len(its) - len(have), **res})
@@ -467,8 +503,13 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         notes.append(f"no correlation for {len(undefined)} row(s): fewer than 3 rated items or a constant column")
     ignored = (info or {}).get("ignored_columns") or []
     if ignored:
-        notes.append(f"columns not used: {', '.join(ignored)} (not rating columns of the key)")
+        notes.append(f"columns not used: {', '.join(ignored)} (not rating columns"
+                     f"{' of the key' if cols == list(key['rating_columns']) else ' chosen'})")
+    for ext in external:
+        notes.append(f"external scores from {ext.source}: {', '.join(ext.columns)} (joined by id; computed "
+                     "elsewhere, ranked as they are)")
     params = {"bootstrap": int(bootstrap), "seed": seed, "confidence": confidence, "items": len(items),
               "rating_columns": cols, "sample": {k: key.get(k) for k in ("by_metric", "k", "seed", "n_items")},
+              "external": [{"source": e.source, "columns": list(e.columns)} for e in external],
               **(sources or {})}
     return AgreementReport(rows, empty, params, notes)

@@ -1,6 +1,7 @@
 """What a 小黄鸭 report is reduced with and says about itself: one
 :class:`~zheval.adapters.duck.report.MetricSpec` per reported metric from the per-item statistics
-(:func:`metric_specs`: corpus BLEU from summed statistics, mean ROUGE F; per item or per leave-one-out unit), the
+(:func:`metric_specs`: corpus BLEU and chrF from summed statistics, mean ROUGE F; per item or per leave-one-out
+unit), the
 signatures (:func:`report_signatures`) and the parameters (:func:`report_params`) of the report.
 """
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from ...definitions.bleu import sum_stats
 from ...definitions.bleu_score import score_stats
+from ...definitions.chrf_score import score_stats as chrf_score_stats
 from ...results.reducers import mean
 from .config import ScoreConfig
 from .report import MetricSpec
@@ -76,6 +78,8 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
                     "translation_length": s.hyp_len, "reference_length": s.ref_len}
 
         specs.append(MetricSpec("bleu", "BLEU", unit_rows, _bleu_from_sums(opts), bleu_point, bleu_details))
+    if "chrf" in cfg.metrics:
+        specs.append(_chrf_spec(np.asarray(table["chrf_stats"], dtype=np.int64), cfg, cl, rows_of))
     if "rouge" in cfg.metrics:
         for rt in cfg.rouge_config.types:
             f = np.asarray(table[f"{rt}_fmeasure"], dtype=np.float64)
@@ -100,6 +104,24 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
     return specs
 
 
+def _chrf_spec(stats: np.ndarray, cfg: ScoreConfig, cl, rows_of) -> MetricSpec:
+    """chrF from summed per-item statistics (:func:`zheval.definitions.chrf_score.score_stats`), as BLEU."""
+    opts = cfg.chrf_config.score_options
+    unit_rows = np.stack([stats[c].sum(axis=0) for c in cl]) if cl is not None else stats
+
+    def from_sums(sums: np.ndarray) -> np.ndarray:
+        return np.array([chrf_score_stats(row, **opts).score for row in np.asarray(sums).tolist()])
+
+    def point(idx):
+        return chrf_score_stats(stats[rows_of(idx)].sum(axis=0), **opts).score
+
+    def details(idx):
+        s = chrf_score_stats(stats[rows_of(idx)].sum(axis=0), **opts)
+        return {"precisions": list(s.precisions), "recalls": list(s.recalls)}
+
+    return MetricSpec("chrf", cfg.chrf_config.name, unit_rows, from_sums, point, details)
+
+
 def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, seed: int,
                       confidence: float) -> dict:
     """``{"bleu": signature, "rouge": signature}`` (those of the metrics in ``cfg``): the library configs' own
@@ -111,6 +133,8 @@ def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: in
         sig["bleu"] = replace(cfg.bleu_config, **interval).signature(ref_counts)
     if "rouge" in cfg.metrics:
         sig["rouge"] = replace(cfg.rouge_config, **interval).signature(ref_counts)
+    if "chrf" in cfg.metrics:
+        sig["chrf"] = replace(cfg.chrf_config, **interval).signature(ref_counts)
     return sig
 
 
@@ -124,6 +148,7 @@ def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by) -
         "rouge_types": list(cfg.rouge_config.types) if "rouge" in cfg.metrics else [],
         "multi_ref": cfg.rouge_config.multi_ref,
         "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.bleu.items() if k != "tokenizer"},
+        **({"chrf": cfg.chrf} if "chrf" in cfg.metrics else {}),
         "bootstrap": int(bootstrap),
         "seed": seed,
         "confidence": confidence,

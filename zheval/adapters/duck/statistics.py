@@ -16,6 +16,7 @@ import hashlib
 from typing import Sequence
 
 from ...compute.bleu import bleu_items
+from ...compute.chrf import chrf_items
 from ...compute.inputs import empty_references
 from ...compute.rouge import rouge_items
 from ...tokenizers import BaseTokenizer
@@ -37,11 +38,17 @@ def _score_batch(batch: dict, cfg: ScoreConfig) -> dict:
     # by the caller with its file:line; the items below are computed with the rule's explicit opt-out meanwhile
     bad_idx: list = [[] for _ in refs]
     bad_why: list = [[] for _ in refs]
-    for i, j in empty_references(refs, tok):
+    # chrF alone counts characters, not tokens: then only references blank after normalisation are unscorable
+    token_rule = "bleu" in cfg.metrics or "rouge" in cfg.metrics
+    empty = empty_references(refs, tok) if token_rule else \
+        [(i, j) for i, rs in enumerate(refs) for j, r in enumerate(rs) if not "".join(tok.normalize(r).split())]
+    for i, j in empty:
         bad_idx[i].append(j)
         bad_why[i].append("empty" if not tok.normalize(refs[i][j]).strip() else "no_tokens")
     if "bleu" in cfg.metrics:
         out["bleu_stats"] = bleu_items(preds, refs, cfg.bleu_config, allow_empty_references=True).stats.tolist()
+    if "chrf" in cfg.metrics:
+        out["chrf_stats"] = chrf_items(preds, refs, cfg.chrf_config, allow_empty_references=True).stats.tolist()
     if "rouge" in cfg.metrics:
         items = rouge_items(preds, refs, cfg.rouge_config, allow_empty_references=True)
         for rt in cfg.rouge_config.types:
@@ -105,7 +112,7 @@ def raise_unscorable(problems) -> None:
 
 #: Version of the columns :func:`_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
 #: by an older layout (e.g. without ``unscorable_refs``) is never reused.
-_STATS_LAYOUT = "stats-3"
+_STATS_LAYOUT = "stats-4"
 
 
 def _hash_texts(texts: Sequence[str]) -> str:
@@ -127,6 +134,7 @@ def item_statistics(ds, predictions: Sequence[str], cfg: ScoreConfig, num_proc: 
 
     Returns:
         ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of :mod:`zheval.definitions.bleu`),
+        ``chrf_stats`` (with chrF; layout of :mod:`zheval.definitions.chrf`),
         ``<type>_precision``/``_recall``/``_fmeasure`` (float64, 0–1) per ROUGE type, and ``unscorable_refs`` /
         ``unscorable_why`` (per item: indices of references that are empty after normalisation, ``"empty"``, or
         have no tokens, ``"no_tokens"``; report them with :func:`unscorable_problems` — the public entry points

@@ -1,6 +1,6 @@
 """The metric back-ends of the Trainer hook: one object per metric that scores a whole set (``compute``) or
 accumulates batches (``add``/``summary``, ``batch_eval_metrics=True``) — the zheval library for ``chinese_rouge`` /
-``chinese_bleu``, any loaded ``evaluate`` module otherwise — and how a metric specification becomes one
+``chinese_bleu`` / ``chinese_chrf``, any loaded ``evaluate`` module otherwise — and how a metric specification becomes one
 (:func:`make_backend`, ``evaluate.load`` of a module path or Hub id).
 """
 
@@ -14,6 +14,7 @@ from ...compute.metrics import metric_api
 
 __all__ = [
     "LIBRARY_METRICS",
+    "DEFAULT_METRICS",
     "Backend",
     "LibraryBackend",
     "space_sensitive",
@@ -22,10 +23,13 @@ __all__ = [
     "make_backend",
 ]
 
-LIBRARY_METRICS = ("chinese_rouge", "chinese_bleu")
+LIBRARY_METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
 """Metric names that :func:`~zheval.adapters.trainer.hook.build_compute_metrics` computes with the zheval library
 directly (no evaluate module load, no cache files; the numbers are identical to the ``metrics/<name>`` evaluate
 modules)."""
+
+DEFAULT_METRICS = ("chinese_rouge", "chinese_bleu")
+"""The metrics of the hook when none are named (chrF on request: ``metrics=[..., "chinese_chrf"]``)."""
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -50,7 +54,8 @@ def space_sensitive(options: Mapping) -> bool:
 def library_scoring_tokenizer(name: str, options: Mapping):
     """The zheval tokenizer that the library metric ``name`` (``"chinese_bleu"`` / ``"chinese_rouge"``) builds from
     these options -- its own config (:mod:`zheval.compute.metrics`), preset included -- so that the hook can tell
-    which references have no tokens before scoring. Options the metric does not take are ignored. Raises what the
+    which references have no tokens before scoring (for ``"chinese_chrf"`` the tokenizer of its words; a reference
+    without tokens is skipped by the hook even when chrF alone could count its characters). Options the metric does not take are ignored. Raises what the
     library raises for bad option values (a ValueError for a name that is not a library metric)."""
     api = metric_api(name)
     return api.config(**{k: v for k, v in options.items() if k in api.options}).tokenizer
@@ -86,10 +91,10 @@ class Backend:
 
 
 class LibraryBackend(Backend):
-    """``chinese_rouge`` or ``chinese_bleu`` straight from the library's items/result pair
+    """``chinese_rouge``, ``chinese_bleu`` or ``chinese_chrf`` straight from the library's items/result pair
     (:mod:`zheval.compute.metrics`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
     batch adds its items and the summary is the result of their concatenation -- the whole-set numbers exactly
-    (BLEU statistics are additive; ROUGE's mean is ``math.fsum`` over the per-item values).
+    (BLEU and chrF statistics are additive; ROUGE's mean is ``math.fsum`` over the per-item values).
 
     The config is built (and every option checked) when the hook is built, and again for each evaluation, so that a
     jieba dictionary edited between evaluations is read again (nothing keyed by a user callable is kept)."""
@@ -116,7 +121,8 @@ class LibraryBackend(Backend):
     def compute(self, predictions, references):
         config = self.api.config(**self.options)
         preds, refs = validate_inputs(predictions, references)
-        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies,
+                         words=getattr(config, "uses_tokens", True))
         return self.api.result(self.api.items(preds, refs, config), config)
 
     def add(self, predictions, references):
@@ -125,7 +131,8 @@ class LibraryBackend(Backend):
         config = self._batch_config
         preds, refs = validate_inputs(predictions, references)
         if not self._parts:
-            warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+            warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies,
+                             words=getattr(config, "uses_tokens", True))
         self._parts.append(self.api.items(preds, refs, config))
 
     def summary(self):
@@ -139,7 +146,7 @@ class LibraryBackend(Backend):
 
 
 def _is_zheval_module(module) -> bool:
-    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` script of this package (its class is built on
+    """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` / ``metrics/chinese_chrf`` script of this package (its class is built on
     :class:`zheval.adapters.evaluate_module.ZhevalMetricMixin`), not merely a module of that name."""
     from ..evaluate_module import ZhevalMetricMixin
 
@@ -201,7 +208,8 @@ def make_backend(spec, options: dict) -> Backend:
     """The back-end of one metric specification of :func:`~zheval.adapters.trainer.hook.build_compute_metrics`.
 
     Args:
-        spec: ``"chinese_rouge"`` / ``"chinese_bleu"`` (the library; each keeps only the options it takes), another
+        spec: ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"`` (the library; each keeps only the options
+            it takes), another
             string (an evaluate module path or Hub id, loaded here once), or a loaded evaluate module / ``combine``.
         options: the metric's options (shared and its own).
 
@@ -215,7 +223,8 @@ def make_backend(spec, options: dict) -> Backend:
     if hasattr(spec, "compute") and hasattr(spec, "add_batch"):
         return _ModuleBackend(spec, options)
     raise TypeError(
-        f"a metric must be 'chinese_rouge', 'chinese_bleu', an evaluate module path or Hub id, a loaded evaluate "
+        f"a metric must be 'chinese_rouge', 'chinese_bleu', 'chinese_chrf', an evaluate module path or Hub id, a "
+        f"loaded evaluate "
         f"module, or a (metric, options) pair; got {type(spec).__name__}"
     )
 

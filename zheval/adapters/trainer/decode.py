@@ -9,6 +9,7 @@ import logging
 
 import numpy as np
 
+from .processing import batch_decode, can_encode, pad_token_id_of, text_tokenizer
 from .spaces import DecoderSpaces, ambiguous_example, ambiguous_message
 
 __all__ = [
@@ -136,7 +137,7 @@ def prediction_ids(
     predictions,
     label_ids,
     *,
-    pad_token_id: int,
+    pad_token_id: int | None,
     causal_lm: bool = False,
     ignore_index: int = IGNORE_INDEX,
 ) -> tuple[list[list[int]], list[list[int]]]:
@@ -147,7 +148,8 @@ def prediction_ids(
             tuple whose first element is one of those (a list is read as an array of rows).
         label_ids: ids ``(batch, length)`` with ``ignore_index`` where there is no label.
         pad_token_id: the id that replaces ``ignore_index`` (it must be a special token of the tokenizer so that
-            ``skip_special_tokens=True`` removes it).
+            ``skip_special_tokens=True`` removes it); None (a decoder without a pad id): ``ignore_index`` positions
+            are removed from the rows instead, which decodes the same.
         causal_lm: shift predictions by one position (the prediction at ``t`` is for the label at ``t + 1``) and keep
             only positions whose label is not ``ignore_index``.
         ignore_index: the padding/ignore value, ``-100`` in transformers.
@@ -204,7 +206,7 @@ def prediction_ids(
     out_p, out_l = [], []
     for name, rows, out in (("predictions", pred_rows, out_p), ("label_ids", label_rows, out_l)):
         for i, row in enumerate(rows):
-            row = np.where(row == ignore_index, pad_token_id, row)
+            row = row[row != ignore_index] if pad_token_id is None else np.where(row == ignore_index, pad_token_id, row)
             if row.size and row.min() < 0:
                 bad = int(row[row < 0][0])
                 raise ValueError(
@@ -233,7 +235,9 @@ def decode_predictions(
     Args:
         eval_pred: a ``transformers.EvalPrediction`` or a ``(predictions, label_ids)`` tuple; arrays as numpy arrays
             or torch tensors (see :func:`prediction_ids`).
-        tokenizer: a transformers tokenizer with ``pad_token_id`` and ``batch_decode``.
+        tokenizer: anything with ``batch_decode`` (:mod:`zheval.adapters.trainer.processing`): a transformers
+            tokenizer, a processor (its ``.tokenizer`` gives the pad id and checks the spaces), or a wrapper (keyword
+            options its ``batch_decode`` does not take are not passed).
         causal_lm, ignore_index: see :func:`prediction_ids`.
         clean_whitespace: remove the decoder's spaces (default); False: the texts exactly as ``batch_decode``
             returns them.
@@ -243,6 +247,7 @@ def decode_predictions(
         empty evaluation set).
 
     Raises:
+        TypeError: ``tokenizer`` has no ``batch_decode``, or it returns something else than one ``str`` per row.
         ValueError: ``tokenizer.pad_token_id`` is None (says what to set); bad shapes (see :func:`prediction_ids`).
     """
     preds, refs, amb_p, amb_r = decode_with_ambiguity(
@@ -274,10 +279,18 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
         preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index
     )
     n = len(pred_rows)
-    texts = tokenizer.batch_decode(pred_rows + label_rows, skip_special_tokens=True) if n else []
-    if clean_whitespace and n:
-        texts, ambiguous = DecoderSpaces(tokenizer, space_sensitive=space_sensitive).apply(texts)
+    texts = batch_decode(tokenizer, pred_rows + label_rows, skip_special_tokens=True) if n else []
+    encoder = text_tokenizer(tokenizer)
+    if clean_whitespace and n and can_encode(encoder):
+        texts, ambiguous = DecoderSpaces(encoder, space_sensitive=space_sensitive).apply(texts)
     else:
+        if clean_whitespace and any(" " in t for t in texts):
+            logger.warning(
+                "zheval compute_metrics: %s has no text tokenizer that encodes (callable with add_special_tokens=, "
+                "and a len() or vocab_size), so the spaces its decoder may put between tokens cannot be checked; "
+                "the texts are scored as batch_decode returns them",
+                type(tokenizer).__name__,
+            )
         ambiguous = [False] * len(texts)
     return texts[:n], texts[n:], ambiguous[:n], ambiguous[n:]
 
@@ -291,25 +304,3 @@ def _unpack(eval_pred):
         f"compute_metrics expects a transformers EvalPrediction or a (predictions, label_ids) tuple, got "
         f"{type(eval_pred).__name__}"
     )
-
-
-def pad_token_id_of(tokenizer) -> int:
-    """The ``pad_token_id`` of a transformers tokenizer, as ``int`` (the id that replaces ``-100`` before decoding).
-
-    Raises:
-        TypeError: ``tokenizer`` has no ``batch_decode`` (not a transformers tokenizer).
-        ValueError: its ``pad_token_id`` is None (the message says what to set).
-    """
-    if not hasattr(tokenizer, "batch_decode"):
-        raise TypeError(
-            "tokenizer must be a transformers tokenizer (with batch_decode and pad_token_id), got "
-            f"{type(tokenizer).__name__}"
-        )
-    pad = getattr(tokenizer, "pad_token_id", None)
-    if pad is None:
-        raise ValueError(
-            f"{type(tokenizer).__name__} has no pad_token_id: the hook replaces -100 with the pad id before decoding. "
-            "Set one, e.g. `tokenizer.pad_token = tokenizer.eos_token` (causal LMs such as GPT-2/Llama) or "
-            "`tokenizer.add_special_tokens({'pad_token': '<pad>'})` (then resize the model's embeddings)."
-        )
-    return int(pad)

@@ -12,7 +12,7 @@ import numbers
 from typing import Any, Mapping, Sequence
 
 from ...compute.inputs import empty_references
-from .backends import LIBRARY_METRICS, Backend, library_options, make_backend
+from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, library_options, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
 from .spaces import ambiguous_example, ambiguous_message
 
@@ -26,9 +26,11 @@ __all__ = [
 # the package's logger (records are named ``zheval.adapters.trainer``, whichever file of the package logs)
 logger = logging.getLogger(__package__)
 
-#: Result keys left out of the hook's flat dict by default: per-order raw counts (kept in ``hook.results``), the
-#: per-item ``scores`` list of sentence-level BLEU, and strings (``signature``, ``level``) which are always left out.
-DROP_KEYS = ("counts", "totals", "scores")
+#: Result keys left out of the hook's flat dict by default: per-order raw counts (kept in ``hook.results``: BLEU's
+#: ``counts``/``totals``, chrF's ``hyp_counts``/``ref_counts``/``matches``), chrF's options echoed in its result
+#: (``char_order``, ``word_order``, ``beta``), the per-item ``scores`` list of sentence level, and strings
+#: (``signature``, ``level``, chrF's ``name``) which are always left out.
+DROP_KEYS = ("counts", "totals", "scores", "hyp_counts", "ref_counts", "matches", "char_order", "word_order", "beta")
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -281,7 +283,7 @@ def _check_options_used(specs: list, shared: dict) -> None:
 def build_compute_metrics(
     tokenizer=None,
     /,
-    metrics: Sequence = LIBRARY_METRICS,
+    metrics: Sequence = DEFAULT_METRICS,
     *,
     causal_lm: bool = False,
     ignore_index: int = IGNORE_INDEX,
@@ -299,8 +301,9 @@ def build_compute_metrics(
             ``processing_class``. It needs ``pad_token_id``.
         metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
 
-            * ``"chinese_rouge"`` / ``"chinese_bleu"``: computed with the zheval library directly
-              (:func:`zheval.compute.rouge.compute_rouge`, :func:`zheval.compute.bleu.compute_bleu` — what the
+            * ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"``: computed with the zheval library directly
+              (:func:`zheval.compute.rouge.compute_rouge`, :func:`zheval.compute.bleu.compute_bleu`,
+              :func:`zheval.compute.chrf.compute_chrf` — what the
               ``metrics/chinese_*`` evaluate modules call, so the numbers are identical, without evaluate's module
               loading, Arrow cache files or locks);
             * any other string: a path to an evaluate module folder or script, or a Hub id, loaded once with

@@ -10,6 +10,7 @@ import re
 from typing import Sequence
 
 from ...text.chars import HAN_CLASS_BODY
+from .processing import accepts_keyword, batch_decode, vocabulary_size
 
 __all__ = [
     "decoder_joins_with_spaces",
@@ -74,14 +75,14 @@ def decoder_joins_with_spaces(tokenizer) -> bool:
     Runs in a few milliseconds; nothing is remembered (the tokenizer may change between calls).
     """
     special = set(getattr(tokenizer, "all_special_ids", None) or ())
-    n_vocab = len(tokenizer)
+    n_vocab = vocabulary_size(tokenizer) or 0
     found: list[tuple[int, str]] = []
     for start in range(0, min(n_vocab, _PROBE_IDS), 1024):
         ids = [i for i in range(start, min(n_vocab, start + 1024)) if i not in special]
         if not ids:
             continue
-        singles = tokenizer.batch_decode([[i] for i in ids], skip_special_tokens=True,
-                                         clean_up_tokenization_spaces=False)
+        singles = batch_decode(tokenizer, [[i] for i in ids], skip_special_tokens=True,
+                               clean_up_tokenization_spaces=False)
         found += [(i, t) for i, t in zip(ids, singles) if t.isalnum()]
         if len(found) >= _PROBE_TOKENS:
             break
@@ -89,8 +90,8 @@ def decoder_joins_with_spaces(tokenizer) -> bool:
     if len(found) < 2:
         return False
     pairs = list(zip(found, found[1:]))
-    joint = tokenizer.batch_decode([[a, b] for (a, _), (b, _) in pairs], skip_special_tokens=True,
-                                   clean_up_tokenization_spaces=False)
+    joint = batch_decode(tokenizer, [[a, b] for (a, _), (b, _) in pairs], skip_special_tokens=True,
+                         clean_up_tokenization_spaces=False)
     return all(j == f"{sa} {sb}" for j, ((_, sa), (_, sb)) in zip(joint, pairs))
 
 
@@ -142,8 +143,10 @@ class DecoderSpaces:
     def _encode(self, texts: list[str]) -> list[list[int]]:
         if not texts:
             return []
-        return self.tokenizer(texts, add_special_tokens=False, verbose=False, return_attention_mask=False,
-                              return_token_type_ids=False)["input_ids"]
+        options = {"add_special_tokens": False, "verbose": False, "return_attention_mask": False,
+                   "return_token_type_ids": False}
+        return self.tokenizer(texts, **{k: v for k, v in options.items() if accepts_keyword(self.tokenizer, k)})[
+            "input_ids"]
 
     def _decide_pairs(self, pairs: set) -> None:
         new = [p for p in pairs if p not in self._silent]
