@@ -675,10 +675,18 @@ for _t in _LONG_TYPES:
     IMPLS[f"zheval-type/{_t}"] = ("long", _zheval_rouge_with({"rouge_types": [_t]}), True,
                                   f"zheval compute_rouge(rouge_types=['{_t}']), char, defaults otherwise")
 
+IMPLS["zheval-both/12L"] = ("both", _zheval_rouge_with({"rouge_types": TYPES_12L}, both=True), True,
+                            "zheval.score(metrics=('rouge','bleu'), rouge_types=rouge1/2/L), char")
+try:  # issue 26: the perf-floor prototype, side by side (registered only where ../shared/perf-floor is)
+    from bench_floor3_impls import IMPLS as _FLOOR3_IMPLS
+except ImportError:  # run from elsewhere than scripts/
+    _FLOOR3_IMPLS = {}
+IMPLS.update(_FLOOR3_IMPLS)
+
 #: Implementations that use every core (rouge-rust's Rayon pool): their children run without RAYON_NUM_THREADS=1.
 MULTI_THREADED = {"rouge-rust/pytok", "rouge-rust/jieba", "rouge-rust/scoring"}
 #: Implementations measured on W3 only (the distinct-text workload of issue 17).
-W3_ONLY = {n for n in IMPLS if n.startswith(("zheval-rouge/", "zheval-both/", "rouge-rust/"))
+W3_ONLY = {n for n in IMPLS if n.startswith(("zheval-rouge/", "zheval-both/", "rouge-rust/", "floor3/"))
            or n in ("floor-normalize", "floor-tokenize/corpus", "floor-ngrams/corpus", "floor-lcs/corpus")}
 #: ... except these, which also run on W2-200 (issue 17: ROUGE-W on long summaries, against the previous code).
 ALSO_ON_W2_200 = {"zheval-rouge/W"}

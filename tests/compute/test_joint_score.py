@@ -83,23 +83,45 @@ def test_score_errors():
         zheval.score(PREDS, REFS, colour="red")
 
 
-def test_score_takes_rouge_n_hits_from_bleus_pass(monkeypatch):
-    # with a shared layout, ROUGE-1/2 hits come from BLEU's pass (no second count), numbers unchanged
+def _spy(monkeypatch, module, name, counted, order_of):
+    real = getattr(module, name)
+
+    def spy(*args, **kwargs):
+        counted.append((name, order_of(*args)))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, spy)
+
+
+def test_score_counts_rouge_n_once_per_order_by_one_sort(monkeypatch):
+    # ROUGE-N hits of every order come from one sort per order over the slot layout (zheval.fast.slots); nothing
+    # counts them per text as well; numbers unchanged
     import zheval.fast.rouge as rouge_batch
 
     counted = []
-    real = rouge_batch.pair_clipped_hits
+    _spy(monkeypatch, rouge_batch, "pair_clipped_hits", counted, lambda nc, *a: nc.order)
+    _spy(monkeypatch, rouge_batch, "pair_ngram_hits_sorted", counted, lambda lay, n, *a: n)
+    types = ["rouge1", "rouge2", "rouge6"]
+    got = zheval.score(PREDS, REFS, sentence_split="newline", rouge_types=types)
+    assert counted == [("pair_ngram_hits_sorted", 1), ("pair_ngram_hits_sorted", 2), ("pair_ngram_hits_sorted", 6)]
+    assert got["rouge"] == compute_rouge(PREDS, REFS, sentence_split="newline", rouge_types=types)
 
-    def spy(nc, *args):
-        counted.append(nc.order)
-        return real(nc, *args)
 
-    monkeypatch.setattr(rouge_batch, "pair_clipped_hits", spy)
-    got = zheval.score(PREDS, REFS, sentence_split="newline", rouge_types=["rouge1", "rouge2", "rouge6"])
-    assert counted == [6]
+def test_score_takes_rouge_n_hits_from_bleus_pass_where_slot_keys_do_not_fit(monkeypatch):
+    # where the slot keys cannot fit (usable_for "slot_keys"/"slot_bleu" say no), BLEU's per-text pass also
+    # yields the ROUGE-1/2 hits of every pair (no second count), numbers unchanged
+    import zheval.fast.rouge as rouge_batch
+    import zheval.fast.slots as slots
+
+    monkeypatch.setattr(slots, "KEY_BITS", 4)
+    counted = []
+    _spy(monkeypatch, rouge_batch, "pair_clipped_hits", counted, lambda nc, *a: nc.order)
+    types = ["rouge1", "rouge2", "rouge6"]
+    got = zheval.score(PREDS, REFS, sentence_split="newline", rouge_types=types)
+    assert [n for _, n in counted] == [6]
     counted.clear()
-    assert got["rouge"] == compute_rouge(PREDS, REFS, sentence_split="newline", rouge_types=["rouge1", "rouge2", "rouge6"])
-    assert sorted(counted) == [1, 2, 6]
+    assert got["rouge"] == compute_rouge(PREDS, REFS, sentence_split="newline", rouge_types=types)
+    assert sorted(n for _, n in counted) == [1, 2, 6]
 
 
 @pytest.mark.parametrize("metrics", [("bleu",), ["bleu"], "bleu", ("rouge",)])

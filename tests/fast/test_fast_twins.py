@@ -33,12 +33,16 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.keys:lookup", "zheval.fast.keys:step_schedule", "zheval.fast.keys:int64_arrays",
                    "zheval.fast.skip_bigrams:skip_bigram_totals",
                    "zheval.fast.skip_bigrams:skip_bigrams_fit", "zheval.tokenizers.jieba_rs:build_jieba_rs",
-                   "zheval.tokenizers.jieba_rs:rjieba_version",
+                   "zheval.tokenizers.jieba_rs:rjieba_version", "zheval.fast.slots:slot_key_chunks",
+                   "zheval.fast.slots:slot_keys_fit", "zheval.fast.slots:bits_for", "zheval.fast.slots:concat_ranges",
+                   "zheval.fast.slot_lcs:mask_words", "zheval.fast.slot_bleu:bleu_slot_bits",
+                   "zheval.fast.slot_bleu:bleu_key_bits", "zheval.fast.slot_bleu:slot_bleu_fits",
                    "zheval.fast.keys:popcount64"}  # bit counting, checked in tests/fast/test_popcount.py
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
-                "zheval.fast.skip_bigrams", "zheval.fast.wlcs")
+                "zheval.fast.skip_bigrams", "zheval.fast.wlcs", "zheval.fast.slots", "zheval.fast.slot_lcs",
+                "zheval.fast.slot_bleu")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -225,6 +229,83 @@ def check_pair_clipped_hits(real):
             assert got.tolist() == want
 
 
+def _slot_layouts(real):
+    """Slot layouts of the token corpora (items as given), and of random id texts over a large vocabulary with
+    long texts (dense n-gram ids, several mask words, the Python-int LCS beyond them)."""
+    from zheval.fast.slots import SlotLayout
+
+    out = []
+    for corpus in token_corpora(real):
+        layout = CorpusLayout.from_corpus(corpus)
+        out.append((SlotLayout(*layout.flat(), layout.hyp, layout.ref, layout.ref_counts, layout.vocab_size),
+                    layout.token_ids))
+    rng = random.Random(41)
+    for V in (2, 5, 70000):
+        texts = [tuple(rng.randrange(V) for _ in range(rng.choice([0, 1, 3, 9, 70, 130, 300])))
+                 for _ in range(40)]
+        counts = [rng.randint(1, 4) for _ in range(25)]
+        hyp = [rng.randrange(40) for _ in range(25)]
+        ref = [rng.randrange(40) for _ in range(sum(counts))]
+        out.append((SlotLayout(*flatten_texts(texts), np.array(hyp), np.array(ref), np.array(counts), V), texts))
+    return out
+
+
+def check_pair_ngram_hits_sorted(real):
+    import zheval.fast.slots as slots
+
+    for lay, texts in _slot_layouts(real):
+        seq = lambda slot, length: tuple(lay.tok[lay.slot_start[slot]:lay.slot_start[slot] + length].tolist())  # noqa: E731
+        hyps = [seq(lay.first_slot[i], lay.hyp_len[i]) for i in lay.pair_item.tolist()]
+        refs = [seq(lay.ref_slot[p], lay.ref_len[p]) for p in range(lay.n_pairs)]
+        # packed keys; narrow keys (dense n-gram ids, items in chunks)
+        for key_bits in (slots.KEY_BITS, 44, 40, 30, 22):
+            with _patched(slots, "KEY_BITS", key_bits):
+                for n in (1, 2, 3, 5):
+                    if not fast.usable_for("slot_keys", slot_layout=lay, order=n, with_pos=False):
+                        continue
+                    got = slots.pair_ngram_hits_sorted(lay, n)
+                    want = [ref_rouge.clipped_overlap(ref_rouge.ngram_counts(h, n), ref_rouge.ngram_counts(r, n))
+                            for h, r in zip(hyps, refs)]
+                    assert got.tolist() == want, (key_bits, n)
+
+
+def check_slot_lcs_lengths(real):
+    import zheval.fast.slots as slots
+    from zheval.fast.slot_lcs import slot_lcs_lengths
+
+    for lay, texts in _slot_layouts(real):
+        seq = lambda slot, length: tuple(lay.tok[lay.slot_start[slot]:lay.slot_start[slot] + length].tolist())  # noqa: E731
+        want = [lcs_length(seq(lay.first_slot[i], lay.hyp_len[i]), seq(lay.ref_slot[p], lay.ref_len[p]))
+                for p, i in enumerate(lay.pair_item.tolist())]
+        for key_bits in (slots.KEY_BITS, 40, 30):
+            with _patched(slots, "KEY_BITS", key_bits):
+                if not fast.usable_for("slot_keys", slot_layout=lay, order=1, with_pos=True):
+                    continue
+                for max_words in (4, 1, 2):
+                    assert slot_lcs_lengths(lay, max_words=max_words).tolist() == want, (key_bits, max_words)
+
+
+def check_item_clipped_matches_sorted(real):
+    import zheval.fast.slots as slots
+    from zheval.fast.slot_bleu import bleu_slot_bits, item_clipped_matches_sorted
+
+    for lay, texts in _slot_layouts(real):
+        seq = lambda slot, length: tuple(lay.tok[lay.slot_start[slot]:lay.slot_start[slot] + length].tolist())  # noqa: E731
+        items = [(seq(lay.first_slot[i], lay.hyp_len[i]),
+                  [seq(lay.ref_slot[p], lay.ref_len[p]) for p in range(lay.first_pair[i],
+                                                                       lay.first_pair[i] + int((lay.pair_item == i).sum()))])
+                 for i in range(lay.n_items)]
+        for key_bits in (slots.KEY_BITS, 44):  # packed bigrams; dense bigram ids (the 70000-id layout)
+            with _patched(slots, "KEY_BITS", key_bits):
+                if bleu_slot_bits(lay) + lay.ib > slots.KEY_BITS:  # the twin's own bound (it returns None)
+                    assert item_clipped_matches_sorted(lay, 4) is None
+                    continue
+                for order in (1, 2, 4, 6):
+                    want = np.array([ref_bleu.item_stats(h, r, order)[3:3 + order] for h, r in items])
+                    got = item_clipped_matches_sorted(lay, order)
+                    assert np.array_equal(got, want.reshape(got.shape)), (key_bits, order)
+
+
 def check_skip_bigram_counts_by_text(real):
     from zheval.fast import skip_bigrams
 
@@ -387,6 +468,9 @@ CHECKS = {
     "zheval.tokenizers.jieba_rs:jieba_rs_segmenter": check_jieba_rs_segmenter,
     "zheval.fast.lcs:lcs_length_pairs": check_lcs_length_pairs,
     "zheval.fast.ngrams:pair_clipped_hits": check_pair_clipped_hits,
+    "zheval.fast.slots:pair_ngram_hits_sorted": check_pair_ngram_hits_sorted,
+    "zheval.fast.slot_lcs:slot_lcs_lengths": check_slot_lcs_lengths,
+    "zheval.fast.slot_bleu:item_clipped_matches_sorted": check_item_clipped_matches_sorted,
     "zheval.fast.skip_bigrams:skip_bigram_counts_by_text": check_skip_bigram_counts_by_text,
     "zheval.fast.skip_bigrams:pair_skip_bigram_hits": check_pair_skip_bigram_hits,
     "zheval.fast.wlcs:wlcs_pairs": check_wlcs_pairs,

@@ -266,7 +266,10 @@ def bleu_items(
             :func:`zheval.compute.inputs.validate_inputs`).
         config: from :func:`bleu_config`.
         shared: ROUGE's tokenised corpus when BLEU counts on it (:func:`zheval.score`, decided by
-            :func:`zheval.fast.usable_for`); its statistics are then the ones of that pass.
+            :func:`zheval.fast.usable_for`); its statistics are then the ones of that pass. Without it, BLEU builds
+            its own where ``usable_for("shared_tokens")`` allows (its tokenizer's line tokens concatenate, no
+            crosscheck, no preset): the corpus-at-once tokens (:func:`zheval.tokenizers.corpus.tokenize_corpus`),
+            else the tokenizer text by text.
         allow_empty_references: the explicit opt-out of the empty-reference rule.
 
     Raises:
@@ -276,6 +279,11 @@ def bleu_items(
     if config.max_refs is not None:
         references = first_references(references, config.max_refs)
     counts = np.asarray([len(r) for r in references], dtype=np.int64)
+    if shared is None and usable_for("shared_tokens", rouge_tokenizer=tok, bleu_tokenizer=tok, sentence_split="newline",
+                                     bleu_crosscheck=config.crosscheck, bleu_preset=config.preset):
+        # the tokenised corpus of the vectorised twins (each distinct text once), as zheval.score counts BLEU on it
+        shared = SharedTokens(predictions, references, tok, "newline", bleu_max_order=config.max_order,
+                              sentences=False)
     if shared is not None:
         layout = shared.layout
         check_references(references, tok, layout.lengths[layout.ref], allow_empty_references)

@@ -193,7 +193,8 @@ def score_items(predictions: Sequence[str], references: Sequence[Any], config: S
             "shared_tokens", rouge_tokenizer=rouge_cfg.tokenizer, bleu_tokenizer=bleu_cfg.tokenizer,
             sentence_split=rouge_cfg.sentence_split, bleu_crosscheck=bleu_cfg.crosscheck, bleu_preset=bleu_cfg.preset)
         shared = SharedTokens(preds, refs, rouge_cfg.tokenizer, rouge_cfg.sentence_split,
-                              bleu_max_order=bleu_cfg.max_order if both else None)
+                              bleu_max_order=bleu_cfg.max_order if both else None,
+                              sentences=rouge_cfg.needs_sentences)
     rouge = rouge_items(preds, refs, rouge_cfg, shared=shared) if rouge_cfg is not None else None
     bleu = None
     if bleu_cfg is not None:

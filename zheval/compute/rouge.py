@@ -107,6 +107,11 @@ class RougeConfig:
     max_refs: Optional[int] = None
 
     @property
+    def needs_sentences(self) -> bool:
+        """Whether a type reads sentences (rougeLsum); otherwise the corpus is tokenised without a sentence split."""
+        return any(parse_rouge_type(t).kind == "Lsum" for t in self.types)
+
+    @property
     def t2s_applies(self) -> bool:
         """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
         return self.tokenizer.name not in TOOL_TOKENIZERS
@@ -350,7 +355,8 @@ def rouge_items(
         corpus = tokenize_corpus(predictions, references, tok, config.sentence_split,
                                  char_ids=usable_for("char_ids", tokenizer=tok),
                                  normalize_all=usable_for("normalize_corpus", tokenizer=tok),
-                                 segmenter=jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok) else None)
+                                 segmenter=jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok) else None,
+                                 sentences=config.needs_sentences)
     check_references(references, tok, corpus.reference_lengths(), allow_empty_references)
     scores = None
     if config.preset == "rouge155":

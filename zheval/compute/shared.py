@@ -29,15 +29,18 @@ class SharedTokens:
         predictions, references: validated texts (``list[str]``, ``list[list[str]]``).
         tokenizer: the tokenizer of both metrics; sentence_split: ROUGE's sentence split.
         bleu_max_order: BLEU's ``max_order`` when BLEU is counted on these tokens, else None.
+        sentences: whether ROUGE reads sentences (rougeLsum); without, the corpus is not sentence-split where the
+            tokens do not depend on it (:func:`zheval.tokenizers.corpus.tokenize_corpus` ``sentences``).
     """
 
     def __init__(self, predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: BaseTokenizer,
-                 sentence_split: str, bleu_max_order: Optional[int] = None):
+                 sentence_split: str, bleu_max_order: Optional[int] = None, sentences: bool = True):
         self.predictions = predictions
         self.references = references
         self.tokenizer = tokenizer
         self.sentence_split = sentence_split
         self.bleu_max_order = bleu_max_order
+        self.sentences = sentences
         self._corpus: Optional[TokenizedCorpus] = None
         self._layout: Optional[CorpusLayout] = None
         self._bleu: Optional[tuple] = None
@@ -51,7 +54,8 @@ class SharedTokens:
                                            char_ids=usable_for("char_ids", tokenizer=tok),
                                            normalize_all=usable_for("normalize_corpus", tokenizer=tok),
                                            segmenter=(jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok)
-                                                      else None))
+                                                      else None),
+                                           sentences=self.sentences)
         return self._corpus
 
     @property
@@ -64,7 +68,14 @@ class SharedTokens:
     def _bleu_pass(self) -> tuple:
         if self._bleu is None:
             n = self.bleu_max_order
-            self._bleu = layout_stats(self.layout, n, pair_orders=n)
+            # the ROUGE-N hits of the pairs come from BLEU's pass only where BLEU's one-sort-per-order twin cannot
+            # key this corpus (then BLEU counts per text and reads the pairs' hits off the same pass); otherwise
+            # ROUGE's own pass (zheval.fast.slots) counts them
+            lay = self.layout
+            if usable_for("slot_bleu", corpus_layout=lay):
+                self._bleu = (layout_stats(lay, n), None)
+            else:
+                self._bleu = layout_stats(lay, n, pair_orders=n)
         return self._bleu
 
     def bleu_stats(self) -> np.ndarray:
@@ -75,8 +86,10 @@ class SharedTokens:
 
     def pair_ngram_hits(self) -> Optional[Dict[int, np.ndarray]]:
         """``{n: (n_pairs,) int64}`` ROUGE-N hits of every pair for n <= ``bleu_max_order`` from BLEU's pass, or
-        None when BLEU is not counted on these tokens."""
+        None when BLEU is not counted on these tokens or its pass does not give them (its one-sort twin ran)."""
         if self.bleu_max_order is None:
             return None
         pair = self._bleu_pass()[1]
+        if pair is None:
+            return None
         return {k + 1: pair[:, k] for k in range(pair.shape[1])}

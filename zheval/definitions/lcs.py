@@ -271,7 +271,7 @@ def _wlcs_tables(
     return table, fw
 
 
-def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> float:
+def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2, row_done=None) -> float:
     """Weighted LCS score WLCS(ref, can) of Lin (2004), section 3.3, with f(k) = k**weight.
 
     DP (Lin 2004, Fig. in 3.3): for x_i == y_j, ``c[i][j] = c[i-1][j-1] + f(k+1) - f(k)`` with k the length of
@@ -287,6 +287,8 @@ def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> flo
     Args:
         ref, can: token sequences.
         weight: w > 0 in f(k) = k**w (ROUGE-1.5.5 ``-w``; 1.2 is customary).
+        row_done: optional callable, called with ``len(can)`` after each of the ``len(ref)`` rows (a progress
+            bar's ``update``; it cannot change the value).
     Returns:
         float in [0, f(min(m, n))]; 0.0 if either sequence is empty.
     """
@@ -320,6 +322,8 @@ def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2) -> flo
             cur_l[j + 1] = left_l
         prev_b = cur_b
         prev_l = cur_l
+        if row_done is not None:
+            row_done(n)
     return prev_b[n] + fw[prev_l[n]]
 
 

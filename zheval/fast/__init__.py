@@ -39,6 +39,12 @@ TWINS: tuple[Twin, ...] = (
          "the LCS length of every (column, row) pair of texts"),
     Twin("zheval.fast.ngrams:pair_clipped_hits", "zheval.definitions.rouge:clipped_overlap",
          "sum over n-grams of min(count in hypothesis, count in reference) for every pair"),
+    Twin("zheval.fast.slots:pair_ngram_hits_sorted", "zheval.definitions.rouge:clipped_overlap",
+         "sum over n-grams of min(count in prediction, count in reference) for every pair of a slot layout"),
+    Twin("zheval.fast.slot_lcs:slot_lcs_lengths", "zheval.definitions.lcs:lcs_length",
+         "the LCS length of every (prediction, reference) pair of a slot layout"),
+    Twin("zheval.fast.slot_bleu:item_clipped_matches_sorted", "zheval.definitions.bleu:item_stats",
+         "the clipped matches of every order of every item of a slot layout (item_stats' matches_1..N columns)"),
     Twin("zheval.fast.ngrams:item_clipped_hits_orders", "zheval.definitions.bleu:item_stats",
          "the clipped matches of every order of every item (item_stats' matches_1..N columns)"),
     Twin("zheval.fast.bleu:corpus_stats", "zheval.definitions.bleu:corpus_stats",
@@ -108,6 +114,16 @@ def usable_for(task: str, **request) -> bool:
     * ``"union_lcs"`` (``reference_words``): :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
       ROUGE-Lsum union-LCS of pairs whose packed reference has this many 64-bit words (at most
       :data:`zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
+    * ``"slot_keys"`` (``slot_layout``, ``order``, ``with_pos``): the one-sort-per-order twins of
+      :mod:`zheval.fast.slots` (ROUGE-N hits, the ROUGE-L match masks with ``with_pos``) and
+      :mod:`zheval.fast.slot_bleu` can key this :class:`~zheval.fast.slots.SlotLayout`'s order-``order`` n-grams
+      in 63 bits, one item at a time at least (:func:`zheval.fast.slots.slot_keys_fit`); else the per-text-count
+      twins of :mod:`zheval.fast.ngrams` and :mod:`zheval.fast.lcs` run.
+    * ``"slot_bleu"`` (``corpus_layout``): :func:`zheval.fast.slot_bleu.item_clipped_matches_sorted` counts the
+      BLEU matches of this :class:`~zheval.fast.index.CorpusLayout`: every order's keys fit in 63 bits and its
+      items' texts hold at most :data:`zheval.fast.slot_bleu.MAX_SPREAD` times the distinct texts' tokens
+      (:func:`zheval.fast.slot_bleu.slot_bleu_fits`); else :func:`zheval.fast.ngrams.item_clipped_hits_orders`
+      counts them on the distinct texts (cheaper where texts repeat much).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -129,6 +145,14 @@ def usable_for(task: str, **request) -> bool:
 def _decide(task: str, request: dict) -> bool:
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
+    if task == "slot_keys":
+        from .slots import slot_keys_fit
+
+        return slot_keys_fit(request["slot_layout"], request["order"], request["with_pos"])
+    if task == "slot_bleu":
+        from .slot_bleu import slot_bleu_fits
+
+        return slot_bleu_fits(request["corpus_layout"])
     if task == "union_lcs":
         from .union_lcs import MAX_WORDS
 
@@ -153,4 +177,4 @@ def _decide(task: str, request: dict) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")

@@ -9,8 +9,11 @@ import numpy as np
 
 from ..definitions.bleu import (CLOSEST_REF_LEN, HYP_LEN, N_LENGTH_COLUMNS, SHORTEST_REF_LEN, check_max_order,
                                  check_references_list, check_token_sequence)
+from . import usable_for
 from .index import CorpusLayout
 from .ngrams import item_clipped_hits_orders
+from .slot_bleu import item_clipped_matches_sorted
+from .slots import SlotLayout
 
 __all__ = ["corpus_stats", "layout_stats"]
 
@@ -58,8 +61,9 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0)
 
     Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
     minimum of ``(|hyp_len - ref_len|, ref_len)`` per item (ties to the shorter reference); clipped matches of every
-    order from :func:`zheval.fast.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact
-    integers).
+    order by one sort per order (:func:`zheval.fast.slot_bleu.item_clipped_matches_sorted`, where
+    ``usable_for("slot_bleu")`` allows and no ``pair_orders`` are asked), else from
+    :func:`zheval.fast.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact integers).
 
     Args:
         layout: the tokenised corpus.
@@ -85,10 +89,14 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0)
     out[:, HYP_LEN] = hyp_len
     out[:, CLOSEST_REF_LEN] = closest
     out[:, SHORTEST_REF_LEN] = np.minimum.reduceat(ref_len, starts)
-    layout.ngram_counts(max_order)  # every order in one pass
-    tables = [layout.ngram_counts(n) for n in range(1, max_order + 1)]
     for n in range(1, max_order + 1):
         out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
+    if not pair_orders and usable_for("slot_bleu", corpus_layout=layout):
+        slots = SlotLayout(*layout.flat(), layout.hyp, layout.ref, layout.ref_counts, layout.vocab_size)
+        out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = item_clipped_matches_sorted(slots, max_order)
+        return out
+    layout.ngram_counts(max_order)  # every order in one pass
+    tables = [layout.ngram_counts(n) for n in range(1, max_order + 1)]
     hits = item_clipped_hits_orders(tables, layout.hyp, layout.ref, layout.pair_item, max_order, pair_orders)
     if pair_orders:
         hits, pair_hits = hits

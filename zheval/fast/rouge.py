@@ -36,7 +36,9 @@ import numpy as np
 from ..tokenizers.corpus import TokenizedCorpus
 from ..definitions.union_lcs import PackedReference
 from .lcs import lcs_length_pairs
-from .keys import unique_inverse
+from .keys import runs, unique_inverse
+from .slot_lcs import mask_words, slot_lcs_lengths
+from .slots import SlotLayout, pair_ngram_hits_sorted
 from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
@@ -53,7 +55,8 @@ BATCH_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool):
+def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l: bool, want_lsum: bool,
+              slot_lcs=None):
     """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
 
     Whole-text LCS lengths come from :func:`zheval.fast.lcs.lcs_length_pairs` (bit-parallel, vectorised across
@@ -61,6 +64,7 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
     :func:`zheval.definitions.rouge.summary_level_lcs_hits`). The other pairs' union-LCS hits come from
     :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` where ``usable_for("union_lcs")`` allows (a tokenised corpus,
     a reference of bounded width), else from :func:`zheval.definitions.rouge.summary_and_text_lcs_hits` pair by pair.
+    ``slot_lcs``: the LCS lengths of all distinct pairs already computed (:func:`zheval.fast.slot_lcs.slot_lcs_lengths`).
     Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
     """
     from . import usable_for
@@ -73,8 +77,11 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
         else:
             single = np.fromiter((len(t.sentences) == 1 for t in layout.texts), dtype=bool, count=len(layout.texts))
         single_pair = single[u_hyp] & single[u_ref]
-    sel = np.arange(len(u_hyp)) if want_l else np.flatnonzero(single_pair)
-    lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
+    if slot_lcs is not None:
+        lcs = slot_lcs
+    else:
+        sel = np.arange(len(u_hyp)) if want_l else np.flatnonzero(single_pair)
+        lcs[sel] = lcs_length_pairs(*layout.flat(), u_hyp[sel], u_ref[sel])
     if not want_lsum:
         return lcs, None
     lsum = np.where(single_pair, lcs, 0)
@@ -200,6 +207,37 @@ def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, b
     return np.asarray(ps, dtype=np.float64), np.asarray(rs, dtype=np.float64), np.asarray(fs, dtype=np.float64)
 
 
+def _slot_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
+    """ROUGE-N hits (into ``given``, per pair of the layout) and the LCS lengths of the distinct pairs by one sort
+    per order over a :class:`zheval.fast.slots.SlotLayout` of the distinct pairs grouped by distinct prediction
+    (where ``usable_for("slot_keys")`` allows). Returns ``(orders left to the per-text counts, LCS or None)``."""
+    from . import usable_for
+
+    tokens, offsets = lay.flat()
+    dh, dcount = runs(u_hyp)  # u_hyp is sorted: the distinct predictions and their distinct references
+    slot = SlotLayout(tokens, offsets, dh, u_ref, dcount, lay.vocab_size)
+    left = []
+    lcs = None
+    masks = None
+    # the LCS from the unigram sort's masks where that sort runs anyway (ROUGE-1 counted here); otherwise the
+    # per-text masks of zheval.fast.lcs (cheaper when the unigram hits came from BLEU's pass)
+    if 1 not in orders or not usable_for("slot_keys", slot_layout=slot, order=1, with_pos=True):
+        want_lcs = False
+    words = mask_words(slot) if want_lcs else 0
+    for n in orders:
+        if not usable_for("slot_keys", slot_layout=slot, order=n, with_pos=(n == 1 and bool(words))):
+            left.append(n)
+            continue
+        if n == 1 and want_lcs and words:
+            hits, masks = pair_ngram_hits_sorted(slot, 1, masks_words=words)
+        else:
+            hits = pair_ngram_hits_sorted(slot, n)
+        given[n] = hits[inverse]
+    if want_lcs:
+        lcs = slot_lcs_lengths(slot, masks)
+    return left, lcs
+
+
 def corpus_rouge_scores(
     corpus: TokenizedCorpus,
     rouge_types: Sequence[str],
@@ -245,15 +283,19 @@ def corpus_rouge_scores(
     uniq, inverse = unique_inverse(hyp * n_texts + lay.ref)
     u_hyp, u_ref = uniq // n_texts, uniq % n_texts
     kinds = {rt.kind for rt in types}
+    given = dict(pair_ngram_hits or {})
+    orders = sorted({rt.n for rt in types if rt.kind == "N" and rt.n not in given}
+                    | ({1} if "SU" in kinds and 1 not in given else set()))
+    slot_lcs = None
+    if orders:
+        orders, slot_lcs = _slot_pass(lay, u_hyp, u_ref, inverse, orders, "L" in kinds or "Lsum" in kinds, given)
     hits_l = hits_s = None
     if "L" in kinds or "Lsum" in kinds:
-        hits_l, hits_s = _lcs_hits(lay, u_hyp, u_ref, "L" in kinds, "Lsum" in kinds)
+        hits_l, hits_s = _lcs_hits(lay, u_hyp, u_ref, "L" in kinds, "Lsum" in kinds, slot_lcs)
         hits_l = None if hits_l is None else hits_l[inverse]
         hits_s = None if hits_s is None else hits_s[inverse]
-    given = pair_ngram_hits or {}
-    orders = [rt.n for rt in types if rt.kind == "N" and rt.n not in given]
     if orders:
-        lay.ngram_counts(max(orders))  # all needed orders in one pass
+        lay.ngram_counts(max(orders))  # the orders the slot pass could not key, in one pass
     out: Dict[str, Arrays] = {}
     skip_hits: Dict = {}
     for rt in types:

@@ -23,8 +23,9 @@ import numpy as np
 
 from ..definitions.lcs import wlcs
 from .keys import int64_arrays
+from .progress import work_bar
 
-__all__ = ["BAND", "GROUP_CELLS", "MIN_GROUP", "wlcs_pairs"]
+__all__ = ["BAND", "GROUP_CELLS", "MIN_GROUP", "REFERENCE_CELL_SECONDS", "ARRAY_CELL_SECONDS", "wlcs_pairs"]
 
 #: Padded cells (pairs x rows x columns) of one group.
 GROUP_CELLS = 1 << 24
@@ -62,21 +63,34 @@ def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np
     order = live[np.argsort(band, kind="stable")]
     band = np.sort(band, kind="stable")
     edges = np.flatnonzero(np.diff(band)) + 1
+    plan = []  # (pairs, by the reference pair by pair?)
     for part in np.split(order, edges):
-        m = int(m_all[part].max())
-        n = int(n_all[part].max())
-        step = max(1, GROUP_CELLS // (m * n))
-        for lo in range(0, len(part), step):
-            idx = part[lo:lo + step]
-            if len(idx) < MIN_GROUP:  # too few pairs to pay for one array step per cell: the reference itself
+        step = max(1, GROUP_CELLS // (int(m_all[part].max()) * int(n_all[part].max())))
+        plan += [(part[lo:lo + step], len(part[lo:lo + step]) < MIN_GROUP) for lo in range(0, len(part), step)]
+    seconds = sum(int((m_all[idx] * n_all[idx]).sum()) * (REFERENCE_CELL_SECONDS if by_ref else ARRAY_CELL_SECONDS)
+                  for idx, by_ref in plan)
+    cells = int((m_all[live] * n_all[live]).sum())
+    bar = work_bar(cells, seconds / cells, "rougeW weighted LCS")
+    try:
+        for idx, by_ref in plan:
+            if by_ref:  # too few pairs to pay for one array step per cell: the reference itself
                 for p in idx.tolist():
                     r, c = int(ref[p]), int(can[p])
                     out[p] = wlcs(tokens[offsets[r]:offsets[r + 1]].tolist(), tokens[offsets[c]:offsets[c + 1]].tolist(),
-                                  weight)
+                                  weight, row_done=bar.update)
                 continue
             out[idx] = _group(tokens, offsets, ref[idx], can[idx], m_all[idx], n_all[idx], int(m_all[idx].max()),
                               int(n_all[idx].max()), fw)
+            bar.update(int((m_all[idx] * n_all[idx]).sum()))
+    finally:
+        bar.close()
     return out
+
+
+#: CPU seconds of one cell of :func:`zheval.definitions.lcs.wlcs` (pure Python) and of one cell filled by
+#: :func:`_group` (numpy): for the progress bar's estimate only.
+REFERENCE_CELL_SECONDS = 2e-7
+ARRAY_CELL_SECONDS = 2e-8
 
 
 def _padded(tokens, offsets, texts, lengths, width, pad):

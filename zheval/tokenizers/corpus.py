@@ -199,6 +199,7 @@ def tokenize_corpus(
     char_ids: bool = False,
     normalize_all: bool = False,
     segmenter=None,
+    sentences: bool = True,
 ) -> TokenizedCorpus:
     """Normalise, sentence-split and tokenise predictions and references (each distinct text once); map tokens to
     ids.
@@ -218,6 +219,8 @@ def tokenize_corpus(
         segmenter: with ``normalize_all``, the function that tokenises a normalised piece in place of the
             tokenizer's own (a twin proven to give the same tokens; decided by the caller through ``usable_for``).
         Otherwise each distinct text is tokenised by the tokenizer itself (its token cache when content-keyed).
+        sentences: with ``char_ids``, False keeps every text as one sentence (no sentence split: the tokens are
+            the same, only ROUGE-Lsum reads the sentences); ignored otherwise.
 
     Returns:
         A :class:`TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
@@ -241,7 +244,8 @@ def tokenize_corpus(
     ref_counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
     vocab = TokenIds()
     if char_ids:
-        ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split, vocab)
+        ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split if sentences else None,
+                                                     vocab)
     else:
         ids, sent_offsets, text_sents = _text_by_text(distinct, tokenizer, sentence_split, vocab, normalize_all,
                                                       segmenter, lambda k: _first_place(distinct[k], predictions,
@@ -306,10 +310,12 @@ def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, voc
     """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer, all at once: the same
     normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``:
     every line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens),
-    tokens from :func:`zheval.tokenizers.char_ids.char_token_spans`."""
+    tokens from :func:`zheval.tokenizers.char_ids.char_token_spans`; ``sentence_split`` None: one sentence per text."""
     norm = normalize_corpus(texts, tokenizer.normalizer)
+    ids, starts, _, text_tokens = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop")
+    if sentence_split is None:  # one sentence per text
+        return ids, np.asarray(text_tokens, dtype=np.int64), np.arange(len(texts) + 1, dtype=np.int64)
     pieces = split_corpus(norm.codepoints, norm.offsets, sentence_split)
-    ids, starts, _, _ = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop")
     # every token lies in one piece (the pieces cover each text but its line breaks and whitespace-only pieces)
     sent_offsets = np.append(np.searchsorted(starts, pieces.starts, side="left"), len(ids)).astype(np.int64)
     if len(pieces.starts):
