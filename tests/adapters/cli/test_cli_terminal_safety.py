@@ -111,11 +111,15 @@ def test_score_data_compare_ceiling(tmp_path):
 def test_explain_table_json_with_and_without_colour(tmp_path, monkeypatch):
     data, a, _, rows = _duck(tmp_path, "生活咨询")
     monkeypatch.setenv("COLUMNS", "300")
-    # colours off the documented way, so matched runs print in [...] whatever an earlier test left in os.environ
-    monkeypatch.setenv("NO_COLOR", "1")
+    # in a fresh process with colours off the documented way (NO_COLOR), so matched runs print in [...] whatever
+    # state an earlier test of this worker left behind
+    plain_env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", "COLUMNS": "300"}
     for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE"):
-        monkeypatch.delenv(name, raising=False)
-    out = _ok(run_cli("explain", "-d", data, "-p", a, "--min-refs", 1))
+        plain_env.pop(name, None)
+    proc = subprocess.run([sys.executable, "-m", "zheval", "explain", "-d", str(data), "-p", str(a), "--min-refs", "1"],
+                          capture_output=True, text=True, env=plain_env, cwd=REPO, timeout=900)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     assert f"q{SHOWN}" in out  # the id
     assert "[好的]\\x1b[]0;TITLE]\\x07\\x1b[[2J]\\x9b[31m]\\r[[red]x[/red]]" in out  # matched runs in [...]
     res = run_cli("explain", "-d", data, "-p", a, "--min-refs", 1, "--format", "json")
