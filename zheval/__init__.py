@@ -7,6 +7,8 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
 * :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
+* :func:`metric_path` -- the folder of an evaluate module script, also after ``pip install``
+  (``evaluate.load(zheval.metric_path("chinese_rouge"))``; ``zheval.adapters.metric_paths``);
 * the warning categories of the input guards and :class:`EmptyReferenceError`.
 
 The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →
@@ -15,7 +17,7 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "ZhevalWarning",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "metric_path", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
@@ -27,6 +29,7 @@ _LAZY = {
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",
     "explain_items": "zheval.compute.explain",
+    "metric_path": "zheval.adapters.metric_paths",
     # warning categories of the input guards, for warnings.filterwarnings(..., category=...)
     "ZhevalWarning": "zheval.compute.guards",
     "UnsegmentedTextWarning": "zheval.compute.guards",
