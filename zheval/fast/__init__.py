@@ -124,6 +124,13 @@ def usable_for(task: str, **request) -> bool:
       items' texts hold at most :data:`zheval.fast.slot_bleu.MAX_SPREAD` times the distinct texts' tokens
       (:func:`zheval.fast.slot_bleu.slot_bleu_fits`); else :func:`zheval.fast.ngrams.item_clipped_hits_orders`
       counts them on the distinct texts (cheaper where texts repeat much).
+    * ``"compiled"`` (``numpy_seconds``): a compiled twin (:mod:`zheval.fast.compiled.twins`, numba, the
+      ``zheval[fast]`` extra) replaces numpy work estimated at that many CPU seconds: numba installed, and its
+      kernels already loaded, or the on-disk cache warm and the work above
+      :data:`zheval.fast.compiled.WARM_SECONDS`, or the cache cold and the work above
+      :data:`zheval.fast.compiled.COLD_SECONDS` (the first compile never happens inside a short job);
+      ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (:func:`zheval.fast.compiled.compiled_usable`).
+      The caller checks the twin's own bounds (packed keys, table sizes) first.
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -143,6 +150,10 @@ def usable_for(task: str, **request) -> bool:
 
 
 def _decide(task: str, request: dict) -> bool:
+    if task == "compiled":
+        from .compiled import compiled_usable
+
+        return compiled_usable(float(request["numpy_seconds"]))
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
     if task == "slot_keys":
@@ -177,4 +188,4 @@ def _decide(task: str, request: dict) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: compiled, char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
