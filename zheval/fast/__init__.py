@@ -63,6 +63,16 @@ TWINS: tuple[Twin, ...] = (
          "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, for every weight"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
          "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
+    Twin("zheval.fast.compiled.twins:pair_ngram_lcs_stats", "zheval.definitions.rouge:clipped_overlap",
+         "ROUGE-N hits of every order and the LCS length (zheval.definitions.lcs:lcs_length) of every distinct "
+         "(prediction, reference) pair, compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:item_bleu_matches", "zheval.definitions.bleu:item_stats",
+         "the clipped matches of every order of every item (item_stats' matches_1..N columns), compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:pair_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
+         "sum over skip-bigrams (skip_bigram_counts) of min(count in hypothesis, count in reference) for every "
+         "distinct pair, compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:wlcs_pairs", "zheval.definitions.lcs:wlcs",
+         "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, compiled (numba)"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
          "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU/rougeW (bit for bit) of a tokenised corpus"),
 )
