@@ -151,3 +151,38 @@ CHECKS = {
     "zheval.fast.compiled.twins:pair_skip_bigram_hits": check_pair_skip_bigram_hits,
     "zheval.fast.compiled.twins:wlcs_pairs": check_compiled_wlcs_pairs,
 }
+
+
+def check_compiled_union_lcs_hits_pairs(real):
+    from zheval.fast.compiled import twins
+    from zheval.tokenizers import get_tokenizer
+    from zheval.tokenizers.corpus import tokenize_corpus
+
+    with kernels_loaded_for_the_check():
+        rng = random.Random(13)
+        tok = get_tokenizer("char")
+        text = lambda alphabet, longest: "".join(rng.choice(alphabet) for _ in range(rng.randint(0, longest)))  # noqa: E731
+        cases = [([text("abcab。\n好的好", 40) for _ in range(200)],
+                  [[text("abcab。\n好的好", 40) for _ in range(rng.randint(1, 3))] for _ in range(200)]),
+                 ([text("ab。c", 300) for _ in range(30)], [[text("ab。c", 300)] for _ in range(30)])]
+        if real is not None:
+            cases.append((real[0][:200], real[1][:200]))
+        for preds, refs in cases:
+            for split in ("punct", "newline"):
+                corpus = tokenize_corpus(preds, refs, tok, split, char_ids=True)
+                hyp = np.repeat(corpus.pred_text, corpus.ref_counts)
+                texts = corpus.texts
+                want = [ref_rouge.summary_level_lcs_hits(texts[r].sentences, texts[h].sentences)
+                        for h, r in zip(hyp.tolist(), corpus.ref_text.tolist())]
+                # whole references in one block; blocks of a few sentences (many blocks per reference)
+                for block in (twins.UNION_BLOCK_POSITIONS, 40, 8):
+                    old, twins.UNION_BLOCK_POSITIONS = twins.UNION_BLOCK_POSITIONS, block
+                    try:
+                        got = twins.union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, hyp,
+                                                         corpus.ref_text, len(corpus.vocab))
+                    finally:
+                        twins.UNION_BLOCK_POSITIONS = old
+                    assert got.tolist() == want, (split, block)
+
+
+CHECKS["zheval.fast.compiled.twins:union_lcs_hits_pairs"] = check_compiled_union_lcs_hits_pairs

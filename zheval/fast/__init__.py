@@ -73,6 +73,9 @@ TWINS: tuple[Twin, ...] = (
          "distinct pair, compiled (numba)"),
     Twin("zheval.fast.compiled.twins:wlcs_pairs", "zheval.definitions.lcs:wlcs",
          "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:union_lcs_hits_pairs", "zheval.definitions.rouge:summary_level_lcs_hits",
+         "the ROUGE-Lsum union-LCS hits of every (prediction, reference) pair (-1 where the pair is beyond its "
+         "memory bound), compiled (numba)"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
          "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU/rougeW (bit for bit) of a tokenised corpus"),
 )

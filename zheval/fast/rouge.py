@@ -88,6 +88,8 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
     todo = np.flatnonzero(~single_pair)
     corpus = layout.corpus
     if len(todo) and corpus is not None:
+        todo = _compiled_union(corpus, layout, u_hyp, u_ref, todo, lsum)
+    if len(todo) and corpus is not None:
         words = packed_words(corpus.sent_offsets, corpus.text_sents)
         fits = np.zeros(int(words.max()) + 1, dtype=bool)
         for w in np.unique(words[u_ref[todo]]).tolist():
@@ -114,6 +116,30 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
                     del packed[r]  # last pair of this reference: free its layout
                 lsum[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)[0]
     return (lcs if want_l else None), lsum
+
+
+#: CPU seconds of the numpy union-LCS twin per (prediction token, 64-bit word of the packed reference) step (for
+#: ``usable_for("compiled")``; the reference, which takes the pairs beyond that twin's width, costs more).
+NUMPY_SECONDS_PER_UNION_STEP = 3e-8
+
+
+def _compiled_union(corpus, layout: CorpusLayout, u_hyp, u_ref, todo, lsum):
+    """Union-LCS hits of the pairs ``todo`` into ``lsum`` from the compiled twin
+    (:func:`zheval.fast.compiled.twins.union_lcs_hits_pairs`) where ``usable_for("compiled")`` allows; returns the
+    pairs left for the numpy twin and the reference (all of them, or those beyond the compiled twin's memory bound)."""
+    from . import usable_for
+
+    words = (layout.lengths[u_ref[todo]] + 63) // 64 + 1
+    steps = int((layout.lengths[u_hyp[todo]] * words).sum())
+    if not usable_for("compiled", numpy_seconds=steps * NUMPY_SECONDS_PER_UNION_STEP):
+        return todo
+    from .compiled.twins import union_lcs_hits_pairs
+
+    got = union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, u_hyp[todo], u_ref[todo],
+                               len(corpus.vocab))
+    done = got >= 0
+    lsum[todo[done]] = got[done]
+    return todo[~done]
 
 
 def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:

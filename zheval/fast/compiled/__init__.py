@@ -42,9 +42,10 @@ WARM_SECONDS = 0.8
 #: per machine) pays within the job that triggers it.
 COLD_SECONDS = 20.0
 #: The kernels :func:`warmup` compiles (functions of :mod:`zheval.fast.compiled.kernels`).
-KERNELS = ("rouge_pair_stats", "bleu_item_matches", "skip_bigram_pair_hits", "wlcs_many", "wlcs_rows")
+KERNELS = ("rouge_pair_stats", "bleu_item_matches", "skip_bigram_pair_hits", "wlcs_many", "wlcs_rows",
+           "union_lcs_hits")
 
-_KERNELS_FILE = Path(__file__).with_name("kernels.py")
+_KERNELS_FILES = (Path(__file__).with_name("kernels.py"), Path(__file__).with_name("union_kernel.py"))
 #: Process state: the kernels module once imported by this process (None before).
 _LOADED: dict = {}
 
@@ -59,23 +60,27 @@ def _numba_installed() -> bool:
 
 def marker_path() -> Path:
     """Our record of a compile on this machine: a JSON file named by the numba and Python versions and the sha256
-    of ``kernels.py``, listing numba's index files of every kernel."""
+    of the kernels' source, listing numba's index files of every kernel."""
     from importlib.metadata import version
 
     root = os.environ.get("ZHEVAL_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "zheval")
-    digest = hashlib.sha256(_KERNELS_FILE.read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(f.read_bytes() for f in _KERNELS_FILES)).hexdigest()[:16]
     py = f"{sys.version_info[0]}{sys.version_info[1]}"
     return Path(root) / f"compiled-numba{version('numba')}-py{py}-{digest}.json"
+
+
+def _source_stats() -> list:
+    return [[st.st_mtime_ns, st.st_size] for st in (f.stat() for f in _KERNELS_FILES)]
 
 
 def _marker_ok() -> bool:
     try:
         data = json.loads(marker_path().read_text(encoding="utf-8"))
-        st = _KERNELS_FILE.stat()
+        stats = _source_stats()
     except (OSError, ValueError):
         return False
-    if data.get("source_stat") != [st.st_mtime_ns, st.st_size] or data.get("numba_cache_dir") != os.environ.get(
+    if data.get("source_stat") != stats or data.get("numba_cache_dir") != os.environ.get(
             "NUMBA_CACHE_DIR"):
         return False
     return bool(data.get("index_files")) and all(os.path.exists(p) for p in data["index_files"])
@@ -137,12 +142,12 @@ def write_marker(mod) -> None:
     files = _index_files(mod)
     if not files or not all(os.path.exists(p) for p in files):
         return
-    st = _KERNELS_FILE.stat()
+    stats = _source_stats()
     path = marker_path()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"index_files": files, "source_stat": [st.st_mtime_ns, st.st_size],
+        tmp.write_text(json.dumps({"index_files": files, "source_stat": stats,
                                    "numba_cache_dir": os.environ.get("NUMBA_CACHE_DIR")}), encoding="utf-8")
         os.replace(tmp, path)
     except OSError:  # a read-only home: the cache still works, only the warm state is not known to later processes

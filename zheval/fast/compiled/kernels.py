@@ -4,13 +4,16 @@ yes, or by :func:`zheval.fast.warmup`): loops over token ids that numpy can only
 Every kernel is ``@njit(cache=True)``: compiled once per machine into numba's on-disk cache (next to this file,
 or the user-wide cache directory when that is read-only; ``NUMBA_CACHE_DIR`` overrides both), loaded from there
 afterwards. No ``fastmath``: floats follow IEEE operation by operation, as the references' Python floats do.
-The twins that call them, and what each equals, are in :mod:`zheval.fast.compiled.twins`.
+The twins that call them, and what each equals, are in :mod:`zheval.fast.compiled.twins`; the union-LCS kernel of
+ROUGE-Lsum is in :mod:`zheval.fast.compiled.union_kernel` (re-exported here).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from .union_kernel import union_lcs_hits  # noqa: F401  (the ROUGE-Lsum kernel, in its own module)
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)

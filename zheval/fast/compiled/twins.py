@@ -12,13 +12,18 @@ from ..progress import work_bar
 from . import load_kernels
 
 __all__ = ["PACKED_BITS", "packed_fits", "pair_ngram_lcs_stats", "item_bleu_matches", "pair_skip_bigram_hits",
-           "wlcs_pairs", "exercise"]
+           "wlcs_pairs", "union_lcs_hits_pairs", "exercise"]
 
 #: Bits for an n-gram's packed tokens in a kernel's hash key (the order sits above them).
 PACKED_BITS = 58
 #: Cells of one WLCS kernel call (pairs are batched up to it; a longer pair runs in row blocks of about this many
 #: cells), so the progress bar moves about every 0.1 s.
 WLCS_CALL_CELLS = 1 << 27
+#: Sentence-aligned blocks of the packed reference in the union-LCS kernel (positions; a longer sentence is a block of
+#: its own), and the most stop-mask words of one candidate sentence against one block (256 MiB); a pair beyond it
+#: goes to the reference.
+UNION_BLOCK_POSITIONS = 2048
+UNION_MAX_STOP_WORDS = 1 << 25
 
 
 def _i64(*arrays):
@@ -135,6 +140,23 @@ def wlcs_pairs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
     return out
 
 
+def union_lcs_hits_pairs(ids, sent_offsets, text_sents, hyp, ref, vocab_size: int) -> np.ndarray:
+    """ROUGE-Lsum union-LCS hits of every (prediction ``hyp[p]``, reference ``ref[p]``) pair: the compiled twin of
+    :func:`zheval.definitions.rouge.summary_level_lcs_hits` (rouge-score 0.1.2's LCS paths; as
+    :func:`zheval.fast.union_lcs.union_lcs_hits_pairs`, without its width bound), memory linear in the texts.
+
+    Args:
+        ids: int token ids (``< vocab_size``) of every sentence, concatenated; sent_offsets: ``(n_sentences + 1,)``
+            start offsets; text_sents: ``(n_texts + 1,)`` first sentence of each text; hyp, ref: ``(P,)`` texts.
+    Returns:
+        ``(P,)`` int64 hits; -1 for a pair whose stop masks would exceed :data:`UNION_MAX_STOP_WORDS` (one candidate
+        sentence of n tokens against one reference sentence of m: (n + 1) * m / 64 words), to be scored by the reference.
+    """
+    ids, sent_offsets, text_sents, hyp, ref = _i64(ids, sent_offsets, text_sents, hyp, ref)
+    return load_kernels().union_lcs_hits(ids, sent_offsets, text_sents, hyp, ref, max(int(vocab_size), 1),
+                                         UNION_BLOCK_POSITIONS, UNION_MAX_STOP_WORDS)
+
+
 def _long_wlcs(k, r, c, fw, bar) -> float:
     prev_b = np.zeros(len(c) + 1, dtype=np.float64)
     prev_l = np.zeros(len(c) + 1, dtype=np.int64)
@@ -158,3 +180,5 @@ def exercise(mod) -> None:
     mod.wlcs_many(ids, off, two, one, fw)
     pb, pl = np.zeros(4, dtype=np.float64), np.zeros(4, dtype=np.int64)
     mod.wlcs_rows(ids[:3], ids[3:], fw, pb, pl, 0, 3)
+    mod.union_lcs_hits(ids, off, np.array([0, 1, 2], dtype=np.int64), one, two, 3, UNION_BLOCK_POSITIONS,
+                       UNION_MAX_STOP_WORDS)
