@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for"]
+__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for", "warmup"]
 
 
 class Twin(NamedTuple):
@@ -202,3 +202,18 @@ def _decide(task: str, request: dict) -> bool:
             return False
         return bleu_tok.fingerprint == tok.fingerprint
     raise ValueError(f"unknown fast-path task {task!r}; valid: compiled, char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
+
+
+def warmup() -> dict:
+    """Compile (the first time on a machine, about 8 s) or load the compiled twins' kernels
+    (:func:`zheval.fast.compiled.warmup`), so that later computations of any size in this process may use them and
+    later processes find the on-disk cache warm. ``zheval warmup`` on the command line.
+
+    Returns:
+        ``{"state_before": "cold" | "warm" | "loaded" | "off", "seconds": CPU seconds spent, "kernels": [names]}``.
+    Raises:
+        ImportError: numba is not installed (``pip install 'zheval[fast]'``).
+    """
+    from .compiled import warmup as compiled_warmup
+
+    return compiled_warmup()
