@@ -5,8 +5,8 @@ The scripts ``metrics/chinese_rouge/chinese_rouge.py``, ``metrics/chinese_bleu/c
 ``metrics/chinese_chrf/chinese_chrf.py`` are shells (a class ``ChineseRouge(ZhevalMetricMixin, evaluate.Metric)``
 with ``ZHEVAL_METRIC = "rouge"``). What they used to repeat is written once here: the texts in this folder
 (``<metric>.description.txt``; ``<metric>.inputs.txt``, the arguments, returns and doctested examples in the Hub
-modules' layout; ``citations.bib``, every work cited, each once) and the URLs in :data:`CARDS`. The long-form card of
-each module is its ``README.md``.
+modules' layout; ``citations.bib``, every work cited, each once) and, in :data:`CARDS`, what each module cites and
+its code URLs. The long-form card of each module is its ``README.md``.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["MetricCard", "CARDS", "card", "citation"]
+__all__ = ["MetricCard", "CARDS", "card"]
 
 _HERE = Path(__file__).resolve().parent
 
@@ -26,16 +26,21 @@ class MetricCard:
 
     Attributes:
         metric: the metric's name, ``"rouge"``, ``"bleu"`` or ``"chrf"`` (the ``ZHEVAL_METRIC`` of its script).
-        summary: the one-line docstring of the script's class.
-        cites: the BibTeX keys of ``citations.bib`` that the module cites, in order.
-        codebase_urls, reference_urls: evaluate's ``MetricInfo`` fields.
+        title: the metric as the class's one-line docstring names it (``"ROUGE"``, ``"chrF / chrF++"``).
+        cites: the BibTeX keys of ``citations.bib`` that the module cites, in order; their ``url`` fields are the
+            module's ``reference_urls``.
+        codebase_urls: evaluate's ``MetricInfo.codebase_urls`` (the reference implementations).
     """
 
     metric: str
-    summary: str
+    title: str
     cites: tuple[str, ...]
     codebase_urls: tuple[str, ...]
-    reference_urls: tuple[str, ...]
+
+    @property
+    def summary(self) -> str:
+        """The one-line docstring of the script's class."""
+        return f"Chinese {self.title} as an evaluate metric; see the module card (README.md)."
 
     @property
     def description(self) -> str:
@@ -50,7 +55,12 @@ class MetricCard:
     @property
     def citation(self) -> str:
         """``MetricInfo.citation``: the BibTeX entries of :attr:`cites`."""
-        return citation(self.cites)
+        return "".join(_entries(self.cites))
+
+    @property
+    def reference_urls(self) -> list[str]:
+        """``MetricInfo.reference_urls``: the ``url`` field of each cited entry."""
+        return [re.search(r'\burl = "([^"]+)"', entry).group(1) for entry in _entries(self.cites)]
 
     def info_fields(self) -> dict:
         """The keyword arguments of ``evaluate.MetricInfo`` that the card gives (all but ``features``)."""
@@ -59,7 +69,7 @@ class MetricCard:
             "citation": self.citation,
             "inputs_description": self.inputs_description,
             "codebase_urls": list(self.codebase_urls),
-            "reference_urls": list(self.reference_urls),
+            "reference_urls": self.reference_urls,
         }
 
     def docstring(self) -> str:
@@ -67,33 +77,17 @@ class MetricCard:
         return self.description + self.inputs_description + "\n\n" + self.summary
 
 
-_ACL = "https://aclanthology.org/"
 _SACREBLEU = "https://github.com/mjpost/sacrebleu"
 
 #: The card of each metric, by the ``ZHEVAL_METRIC`` of its script's class.
-CARDS: dict[str, MetricCard] = {
-    "rouge": MetricCard(
-        metric="rouge",
-        summary="Chinese ROUGE as an evaluate metric; see the module card (README.md).",
-        cites=("lin-2004-rouge",),
-        codebase_urls=("https://github.com/google-research/google-research/tree/master/rouge",),
-        reference_urls=(_ACL + "W04-1013",),
-    ),
-    "bleu": MetricCard(
-        metric="bleu",
-        summary="Chinese BLEU as an evaluate metric; see the module card (README.md).",
-        cites=("papineni-etal-2002-bleu", "post-2018-call", "chen-cherry-2014-systematic"),
-        codebase_urls=(_SACREBLEU, "https://github.com/nltk/nltk"),
-        reference_urls=(_ACL + "P02-1040", _ACL + "W18-6319", _ACL + "W14-3346"),
-    ),
-    "chrf": MetricCard(
-        metric="chrf",
-        summary="Chinese chrF / chrF++ as an evaluate metric; see the module card (README.md).",
-        cites=("popovic-2015-chrf", "popovic-2017-chrf", "post-2018-call"),
-        codebase_urls=(_SACREBLEU, "https://github.com/m-popovic/chrF"),
-        reference_urls=(_ACL + "W15-3049", _ACL + "W17-4770", _ACL + "W18-6319"),
-    ),
-}
+CARDS: dict[str, MetricCard] = {card.metric: card for card in (
+    MetricCard("rouge", "ROUGE", ("lin-2004-rouge",),
+               ("https://github.com/google-research/google-research/tree/master/rouge",)),
+    MetricCard("bleu", "BLEU", ("papineni-etal-2002-bleu", "post-2018-call", "chen-cherry-2014-systematic"),
+               (_SACREBLEU, "https://github.com/nltk/nltk")),
+    MetricCard("chrf", "chrF / chrF++", ("popovic-2015-chrf", "popovic-2017-chrf", "post-2018-call"),
+               (_SACREBLEU, "https://github.com/m-popovic/chrF")),
+)}
 
 
 def card(metric: str) -> MetricCard:
@@ -108,7 +102,7 @@ def card(metric: str) -> MetricCard:
         raise KeyError(f"no evaluate card for metric {metric!r}; known: {', '.join(CARDS)}") from None
 
 
-def citation(keys: tuple[str, ...]) -> str:
+def _entries(keys: tuple[str, ...]) -> list[str]:
     """The BibTeX entries of ``citations.bib`` named by ``keys``, in that order, each ending in a newline.
 
     Raises:
@@ -118,7 +112,7 @@ def citation(keys: tuple[str, ...]) -> str:
     missing = [k for k in keys if k not in entries]
     if missing:
         raise KeyError(f"citations.bib holds no entry {missing}; it holds {sorted(entries)}")
-    return "".join(entries[k] for k in keys)
+    return [entries[k] for k in keys]
 
 
 def _text(name: str) -> str:
