@@ -109,6 +109,50 @@ def _distinct_rows(ids, offsets, texts, vocab):
     return best
 
 
+@njit(cache=True, inline="always")
+def _insert_prediction(ids, a0, a1, max_order, vb, hkey, hcnt, hord, inserted, lg):
+    """Count the n-grams (orders 1..max_order) of ``ids[a0:a1]`` into the table (``hord``: each slot's order);
+    returns how many slots it took (listed in ``inserted``)."""
+    ni = 0
+    for j in range(a0, a1):
+        key = np.int64(0)
+        for n in range(1, max_order + 1):
+            if j + n > a1:
+                break
+            key = (key << vb) | ids[j + n - 1]
+            k2 = key | (np.int64(n) << ORDER_SHIFT)
+            s = _slot(hkey, k2, lg)
+            if hkey[s] == -1:
+                hkey[s] = k2
+                hord[s] = n
+                inserted[ni] = s
+                ni += 1
+            hcnt[s] += 1
+    return ni
+
+
+@njit(cache=True, inline="always")
+def _count_reference(ids, b0, b1, max_order, vb, hkey, lg, used, touched):
+    """Count the n-grams of ``ids[b0:b1]`` that the prediction's table holds into ``used`` (an n-gram not there ends
+    the longer ones at that start: they cannot be there either); returns how many slots it touched (``touched``)."""
+    nt = 0
+    for j in range(b0, b1):
+        key = np.int64(0)
+        for n in range(1, max_order + 1):
+            if j + n > b1:
+                break
+            key = (key << vb) | ids[j + n - 1]
+            k2 = key | (np.int64(n) << ORDER_SHIFT)
+            s = _slot(hkey, k2, lg)
+            if hkey[s] == -1:
+                break
+            if used[s] == 0:
+                touched[nt] = s
+                nt += 1
+            used[s] += 1
+    return nt
+
+
 @njit(cache=True)
 def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, vocab):
     """ROUGE-N hits of orders 1..max_order and the LCS length of every distinct (prediction, reference) pair,
@@ -131,6 +175,7 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
     hkey = np.full(1 << lg, -1, dtype=np.int64)
     hcnt = np.zeros(1 << lg, dtype=np.int64)
     hused = np.zeros(1 << lg, dtype=np.int64)
+    hord = np.zeros(1 << lg, dtype=np.int64)
     inserted = np.empty(max_order * maxm, dtype=np.int64)
     touched = np.empty(max_order * maxm + 1, dtype=np.int64)
     loc = np.full(vocab, -1, dtype=np.int64)
@@ -141,20 +186,7 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
     for k in range(len(dh)):
         a0, a1 = offsets[dh[k]], offsets[dh[k] + 1]
         m = a1 - a0
-        ni = 0
-        for j in range(a0, a1):
-            key = np.int64(0)
-            for n in range(1, max_order + 1):
-                if j + n > a1:
-                    break
-                key = (key << vb) | ids[j + n - 1]
-                k2 = key | (np.int64(n) << ORDER_SHIFT)
-                s = _slot(hkey, k2, lg)
-                if hkey[s] == -1:
-                    hkey[s] = k2
-                    inserted[ni] = s
-                    ni += 1
-                hcnt[s] += 1
+        ni = _insert_prediction(ids, a0, a1, max_order, vb, hkey, hcnt, hord, inserted, lg)
         nrows = 0
         if want_lcs:
             for j in range(m):
@@ -165,23 +197,10 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
                 masks[loc[t], j >> 6] |= _ONE << np.uint64(j & 63)
         for q in range(dcount[k]):
             b0, b1 = offsets[u_ref[p]], offsets[u_ref[p] + 1]
-            nt = 0
-            for i in range(b0, b1):
-                key = np.int64(0)
-                for n in range(1, max_order + 1):
-                    if i + n > b1:
-                        break
-                    key = (key << vb) | ids[i + n - 1]
-                    k2 = key | (np.int64(n) << ORDER_SHIFT)
-                    s = _slot(hkey, k2, lg)
-                    if hkey[s] == -1:
-                        break
-                    if hused[s] == 0:
-                        touched[nt] = s
-                        nt += 1
-                    if hused[s] < hcnt[s]:
-                        hits[p, n - 1] += 1
-                    hused[s] += 1
+            nt = _count_reference(ids, b0, b1, max_order, vb, hkey, lg, hused, touched)
+            for x in range(nt):
+                sl = touched[x]
+                hits[p, hord[sl] - 1] += hused[sl] if hused[sl] < hcnt[sl] else hcnt[sl]
             for x in range(nt):
                 hused[touched[x]] = 0
             if want_lcs and m > 0 and b1 > b0:
@@ -226,38 +245,10 @@ def bleu_item_matches(ids, offsets, hyp, ref, ref_counts, max_order, vb):
     p = 0
     for i in range(I):
         a0, a1 = offsets[hyp[i]], offsets[hyp[i] + 1]
-        ni = 0
-        for j in range(a0, a1):
-            key = np.int64(0)
-            for n in range(1, max_order + 1):
-                if j + n > a1:
-                    break
-                key = (key << vb) | ids[j + n - 1]
-                k2 = key | (np.int64(n) << ORDER_SHIFT)
-                s = _slot(hkey, k2, lg)
-                if hkey[s] == -1:
-                    hkey[s] = k2
-                    hord[s] = n
-                    inserted[ni] = s
-                    ni += 1
-                hcnt[s] += 1
+        ni = _insert_prediction(ids, a0, a1, max_order, vb, hkey, hcnt, hord, inserted, lg)
         for q in range(ref_counts[i]):
             b0, b1 = offsets[ref[p]], offsets[ref[p] + 1]
-            nt = 0
-            for j in range(b0, b1):
-                key = np.int64(0)
-                for n in range(1, max_order + 1):
-                    if j + n > b1:
-                        break
-                    key = (key << vb) | ids[j + n - 1]
-                    k2 = key | (np.int64(n) << ORDER_SHIFT)
-                    s = _slot(hkey, k2, lg)
-                    if hkey[s] == -1:
-                        break
-                    if tmp[s] == 0:
-                        touched[nt] = s
-                        nt += 1
-                    tmp[s] += 1
+            nt = _count_reference(ids, b0, b1, max_order, vb, hkey, lg, tmp, touched)
             for x in range(nt):
                 s = touched[x]
                 if tmp[s] > mx[s]:
