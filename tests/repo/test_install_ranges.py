@@ -15,7 +15,7 @@ from packaging.specifiers import SpecifierSet
 from helpers import REPO
 
 PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-USER_EXTRAS = ("trainer", "space", "html", "ray", "spark")
+USER_EXTRAS = ("trainer", "space", "html", "ray", "spark", "fast")
 #: the one exact runtime pin, and why: its words are the numbers of tokenizer="jieba" (0.42.1 is jieba's last release)
 EXACT = {"jieba"}
 
