@@ -63,7 +63,8 @@ def main() -> int:
     texts = ["猫坐在垫子上", "猫趴在垫子上", "今天天气很好", "今天天气不错"]
     vocab = {"<pad>": 0, "<unk>": 1, **{c: i + 2 for i, c in enumerate(sorted(set("".join(texts))))}}
     core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
-    core.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    core.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(),
+                                                  pre_tokenizers.Split(Regex("."), behavior="isolated")])
     tok = PreTrainedTokenizerFast(tokenizer_object=core, pad_token="<pad>", unk_token="<unk>")
     width = max(len(t) for t in texts)
     ids = lambda t: [vocab[c] for c in t] + [-100] * (width - len(t))  # noqa: E731
