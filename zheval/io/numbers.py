@@ -7,9 +7,9 @@ digit), ``float("nan")`` and ``float("inf")`` pass, and ``float("1e400")`` is ``
 :func:`parse_number` instead, which accepts exactly this grammar (ASCII only)::
 
     number   = [sign] mantissa [exponent]
-    sign     = "+" | "-"
     mantissa = digits ["." [digits]] | "." digits
     exponent = ("e" | "E") [sign] digits
+    sign     = "+" | "-"
     digits   = one or more of "0" "1" "2" "3" "4" "5" "6" "7" "8" "9"
 
 with spaces and tabs around it allowed (``" 4 "`` is 4: a CSV written with ``", "``). Refused, each with its own
