@@ -19,7 +19,8 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 
 from ..definitions.rouge import Score
 
-__all__ = ["DOORS", "UNITS", "COUNTINGS", "RougePreset", "BleuPreset", "Preset"]
+__all__ = ["DOORS", "UNITS", "COUNTINGS", "RougePreset", "BleuPreset", "Preset", "tool_rouge_defaults",
+           "summed_counts"]
 
 #: The doors a preset may be offered at beyond the library and the evaluate modules (which take every preset):
 #: ``"text"`` the text-file commands ``zheval rouge``/``zheval bleu``; ``"report"`` the 小黄鸭 report's
@@ -36,6 +37,18 @@ UNITS = ("sentences", "tokens")
 COUNTINGS = ("multiset", "set")
 
 ItemScorer = Callable[[Any, Sequence[Any]], Dict[str, Score]]
+
+
+def tool_rouge_defaults(tokenizer: str, rouge_types: Sequence[str]) -> Dict[str, Any]:
+    """The defaults of a ROUGE preset on a tool's own tokens: its tokenizer (which normalises nothing), its types,
+    the best reference (``max``) and ``beta`` 1."""
+    return {"tokenizer": tokenizer, "normalize": False, "rouge_types": list(rouge_types), "multi_ref": "max",
+            "beta": 1.0}
+
+
+def summed_counts(extra: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, int]:
+    """``{key: the sum of the per-item column}`` (0 when the column is absent: no item) for a preset's counts."""
+    return {key: int(extra[key].sum()) if key in extra else 0 for key in keys}
 
 
 def _check_doors(name: str, doors: FrozenSet[str]) -> None:

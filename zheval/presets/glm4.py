@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from typing import Dict, Sequence
 
 from ..definitions.rouge import parse_rouge_type
-from .base import BleuPreset, Preset
+from .base import BleuPreset, Preset, tool_rouge_defaults
 from .llamafactory import PRESET as LLAMAFACTORY, RougeChinesePreset
-from .opencompass import leaderboard_report_refusal
+from .opencompass import leaderboard_fields, leaderboard_report_refusal
 
 __all__ = ["GLM4_TYPES", "check_glm4_predictions", "glm4_rouge_key", "glm4_bleu4", "PRESET"]
 
@@ -102,21 +102,14 @@ class _Glm4Bleu(BleuPreset):
         return {"glm4_bleu_4": glm4_bleu4(item_scores)} if self.follows_recipe(config) else {}
 
 
-_REFUSED = ("crosscheck is not available for preset 'glm4'; its tests compare it with the real tool's code on real "
-            "data (tests/presets/test_leaderboard_presets.py)")
-
 #: The registered preset (ROUGE and BLEU): LLaMA-Factory's BLEU-4 recipe (nltk sentence_bleu method3, mean of the
 #: 0-1 values) on the demo's jieba words.
 PRESET = Preset(
     name="glm4",
     rouge=_Glm4Rouge(
         name="glm4",
-        defaults={"tokenizer": "glm4-jieba", "normalize": False, "rouge_types": list(GLM4_TYPES), "multi_ref": "max",
-                  "beta": 1.0},
-        crosscheck_tool=None,
-        crosscheck_refusal=_REFUSED,
-        explainable=False,
-        number_scale=100.0,
+        defaults=tool_rouge_defaults("glm4-jieba", GLM4_TYPES),
+        **leaderboard_fields("glm4"),
         number_key="glm4_rouge_",
         summary="the GLM-4 / ChatGLM3 fine-tuning demo's rouge-1/2/l (adds glm4_rouge_*, 0-100)",
     ),

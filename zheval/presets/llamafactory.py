@@ -58,7 +58,7 @@ from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_length_masks, match_masks
 from ..definitions.rouge import MULTI_REF_MODES, Score, ngram_counts, combine_references
 from ..definitions.rouge_types import RougeType, parse_rouge_type
-from .base import BleuPreset, Preset, RougePreset
+from .base import BleuPreset, Preset, RougePreset, tool_rouge_defaults
 
 __all__ = ["LLAMAFACTORY_TYPES", "rouge_chinese_sentences", "rouge_chinese_words", "make_llamafactory_item_scorer",
            "llamafactory_score_item", "llamafactory_item_value", "llamafactory_mean", "llamafactory_item_scores",
@@ -320,8 +320,7 @@ PRESET = Preset(
     name="llamafactory",
     rouge=RougeChinesePreset(
         name="llamafactory",
-        defaults={"tokenizer": "llamafactory-jieba", "normalize": False, "rouge_types": list(LLAMAFACTORY_TYPES),
-                  "multi_ref": "max", "beta": 1.0},
+        defaults=tool_rouge_defaults("llamafactory-jieba", LLAMAFACTORY_TYPES),
         doors=frozenset({"text", "space", "card"}),
         number_scale=100.0,
         number_key="llamafactory_rouge_",

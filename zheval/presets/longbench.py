@@ -62,8 +62,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..definitions.rouge import Score, combine_references, parse_rouge_type
-from .base import Preset, RougePreset
-from .opencompass import leaderboard_report_refusal
+from .base import Preset, RougePreset, summed_counts, tool_rouge_defaults
+from .opencompass import leaderboard_fields, leaderboard_report_refusal
 
 __all__ = ["LONGBENCH_TYPES", "LONGBENCH_CALL_DEPTH", "LONGBENCH_RECURSION_LIMIT", "LONGBENCH_RECURSION_BUDGET",
            "pltrdy_sentences", "pltrdy_lcs_words", "PltrdyRougeL", "pltrdy_rouge_l", "LongBenchItem",
@@ -262,9 +262,7 @@ class _LongBenchRouge(RougePreset):
         out = {"longbench_rouge_l": longbench_score(list(fmeasure["rougeL"]))}
         uncut = extra.get("longbench_rougeL_uncut", np.zeros(0))
         out["longbench_rouge_l_uncut"] = longbench_score(uncut.tolist())
-        for key in LONGBENCH_COUNTS:
-            out[key] = int(extra[key].sum()) if key in extra else 0
-        return out
+        return {**out, **summed_counts(extra, LONGBENCH_COUNTS)}
 
 
 #: The registered preset (ROUGE only; rougeL, the max over answers).
@@ -272,15 +270,10 @@ PRESET = Preset(
     name="longbench",
     rouge=_LongBenchRouge(
         name="longbench",
-        defaults={"tokenizer": "llamafactory-jieba", "normalize": False, "rouge_types": list(LONGBENCH_TYPES),
-                  "multi_ref": "max", "beta": 1.0},
+        defaults=tool_rouge_defaults("llamafactory-jieba", LONGBENCH_TYPES),
         units="tokens",
         fixed_beta=True,
-        crosscheck_tool=None,
-        crosscheck_refusal=("crosscheck is not available for preset 'longbench'; its tests compare it with the real "
-                            "tool's code on real data (tests/presets/test_leaderboard_presets.py)"),
-        explainable=False,
-        number_scale=100.0,
+        **leaderboard_fields("longbench"),
         signature_fields=(("recursion", LONGBENCH_RECURSION_BUDGET),),  # the emulated cutoff
         summary="LongBench's rouge_zh_score (dureader, vcsum): rougeL (adds longbench_rouge_l and _uncut, 0-100, and "
                 "counts)",

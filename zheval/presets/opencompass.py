@@ -41,11 +41,11 @@ from typing import Callable, Dict, Mapping, Sequence, Tuple
 import numpy as np
 
 from ..definitions.rouge import Score, parse_rouge_type
-from .base import Preset
+from .base import Preset, summed_counts, tool_rouge_defaults
 from .llamafactory import RougeChinesePreset, make_llamafactory_item_scorer
 
 __all__ = ["OPENCOMPASS_TYPES", "OPENCOMPASS_PLACEHOLDERS", "make_opencompass_item_scorer", "opencompass_average",
-           "opencompass_numbers", "leaderboard_report_refusal", "PRESET"]
+           "opencompass_numbers", "leaderboard_report_refusal", "leaderboard_fields", "PRESET"]
 
 #: What ``JiebaRougeEvaluator`` reports (its keys are ``rouge1``, ``rouge2``, ``rougeL`` too).
 OPENCOMPASS_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
@@ -109,6 +109,15 @@ def leaderboard_report_refusal(name: str, has_bleu: bool = False) -> str:
             "chinese_bleu modules")
 
 
+def leaderboard_fields(name: str) -> dict:
+    """The :class:`~zheval.presets.base.RougePreset` fields every leaderboard preset shares: no cross-check (its
+    tests run the harness's own code), no explanation (the harness's post-processing is not zheval's breakdown),
+    numbers on the harness's 0-100."""
+    return {"crosscheck_tool": None, "explainable": False, "number_scale": 100.0,
+            "crosscheck_refusal": f"crosscheck is not available for preset {name!r}; its tests compare it with the "
+                                  "real tool's code on real data (tests/presets/test_leaderboard_presets.py)"}
+
+
 @dataclass(frozen=True, eq=False)
 class _OpenCompassRouge(RougeChinesePreset):
     def item_scorer(self, types, multi_ref, beta, rouge_w_weight):
@@ -123,10 +132,7 @@ class _OpenCompassRouge(RougeChinesePreset):
         }
 
     def tool_numbers(self, fmeasure, extra):
-        out = opencompass_numbers(fmeasure)
-        for key in PLACEHOLDER_COUNTS:
-            out[key] = int(extra[key].sum()) if key in extra else 0
-        return out
+        return {**opencompass_numbers(fmeasure), **summed_counts(extra, PLACEHOLDER_COUNTS)}
 
 
 #: The registered preset (ROUGE only). A reference blank as given is zheval's error; one that OpenCompass's
@@ -135,14 +141,9 @@ PRESET = Preset(
     name="opencompass-jieba-rouge",
     rouge=_OpenCompassRouge(
         name="opencompass-jieba-rouge",
-        defaults={"tokenizer": "opencompass-jieba", "normalize": False, "rouge_types": list(OPENCOMPASS_TYPES),
-                  "multi_ref": "max", "beta": 1.0},
-        crosscheck_tool=None,
-        crosscheck_refusal=("crosscheck is not available for preset 'opencompass-jieba-rouge'; its tests compare it "
-                            "with the real tool's code on real data (tests/presets/test_leaderboard_presets.py)"),
+        defaults=tool_rouge_defaults("opencompass-jieba", OPENCOMPASS_TYPES),
         reference_check="text",
-        explainable=False,
-        number_scale=100.0,
+        **leaderboard_fields("opencompass-jieba-rouge"),
         summary="OpenCompass JiebaRougeEvaluator's rouge1/2/L (adds opencompass_rouge*, 0-100, and placeholder "
                 "counts)",
     ),

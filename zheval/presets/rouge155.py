@@ -282,7 +282,6 @@ PRESET = Preset(
     rouge=_Rouge155(
         name="rouge155",
         defaults={"rouge_types": list(ROUGE155_TYPES), "multi_ref": "pool", "beta": 1.0, "rouge_w_weight": 1.2},
-        crosscheck_tool=None,
         crosscheck_refusal="crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)",
         doors=frozenset({"text", "space"}),
         summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly",
