@@ -9,7 +9,9 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
 * :func:`metric_path` -- the folder of an evaluate module script, also after ``pip install``
   (``evaluate.load(zheval.metric_path("chinese_rouge"))``; ``zheval.adapters.metric_paths``);
-* the warning categories of the input guards and :class:`EmptyReferenceError`.
+* the warning categories of the input guards and :class:`EmptyReferenceError`;
+* :func:`distinct_n`, :func:`diversity` -- Distinct-n of predictions and their diversity against the references
+  (``zheval.results.distinct``).
 
 The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →
 ``fast`` → ``presets`` → ``results`` → ``compute`` → ``cli``/``adapters``.
@@ -18,7 +20,7 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 from .version import __version__
 
 __all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "metric_path", "ZhevalWarning",
-           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
+           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {
