@@ -39,3 +39,12 @@ def test_chrf_is_named_where_the_metrics_are_listed():
     development = (REPO / "docs" / "development.md").read_text(encoding="utf-8")
     row = next(line for line in development.splitlines() if line.startswith("| `metrics/`"))
     assert "chinese_chrf" in row
+
+
+def test_zheval_help_names_chrf():
+    from helpers.cli import run_cli
+
+    res = run_cli("--help")
+    assert res.exit_code == 0
+    first = res.output.split("Options")[0]
+    assert "chrF" in first and "BLEU" in first and "ROUGE" in first, first

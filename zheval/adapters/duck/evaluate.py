@@ -131,6 +131,9 @@ def evaluate_predictions(
         warnings=warnings,
         breakdowns=breakdowns,
     )
+    if getattr(predictions, "paired_by_order", False):
+        report.notes.append(f"the predictions ({predictions.source}) have no ids: they were paired with the items by "
+                            "line order (add an 'id' field to join them by id)")
     if keep_items:
         report.items = _items(table, cfg, preds)
     return report
