@@ -261,7 +261,8 @@ def test_ratings_and_scores_follow_the_one_number_rule(tmp_path, files):
     assert res.exit_code == 2, res.output
     for r, shown, why in ((bad_rows[2], "'4_0'", "'_' digit separators"), (bad_rows[3], "'４'", "FULLWIDTH DIGIT FOUR"),
                           (bad_rows[4], "'1e400'", "too large")):
-        assert f"{f}:{_line_of(f, r[0])}: relevance of id '{r[0]}' is {shown}, not a number ({why}" in res.output
+        assert f"{f}:{_line_of(f, r[0])}: relevance of id '{r[0]}' is {shown}, not a number (" in res.output
+        assert why in res.output
     s = _scores_file(tmp_path / "bad_scores.csv", ids, cell=lambda rid: "1_0" if rid == ids[1] else "0.5")
     res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
     assert res.exit_code == 2, res.output

@@ -89,7 +89,8 @@ _SHOWN = 10
 
 QUERY_KEYS = ("query", "prompt")
 """Fields of a predictions line that store the item's query (``prompt``: LLaMA-Factory's, the query inside its chat
-template); checked against the 小黄鸭 item's ``query`` when the predictions are paired by line order."""
+template; read only on lines without a ``label``, whose check covers the order); checked against the 小黄鸭 item's
+``query`` when the predictions are paired by line order."""
 
 
 @dataclass
@@ -338,7 +339,9 @@ def read_predictions(path, format: str = "auto") -> Predictions:
         ids.append(rid)
         labels.append(label)
         linenos.append(lineno)
-        stored = next((obj[k] for k in QUERY_KEYS if isinstance(obj.get(k), str)), None)
+        # a stored query; LLaMA-Factory's prompt only without a label (with one, the label check covers the order)
+        stored = next((obj[k] for k in QUERY_KEYS if isinstance(obj.get(k), str)
+                       and (k == "query" or label is None)), None)
         queries.append(stored)
     if with_id and without_id:
         problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
