@@ -38,7 +38,7 @@ import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..compute.bleu import bleu_config, bleu_items, bleu_result
-from ..compute.chrf import chrf_config, chrf_items, chrf_result
+from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.rouge import rouge_config, rouge_items, rouge_result
@@ -269,7 +269,7 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
 
     def __init__(self, tokenizer: Any = "char", pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
-        self.config = chrf_config(tokenizer=tokenizer, **options)
+        self.config = chrf_config(ChrfOptions.from_names("ZhevalChrfEvaluator", dict(tokenizer=tokenizer, **options)))
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""

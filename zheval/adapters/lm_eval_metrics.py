@@ -72,7 +72,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without lm-eval
                       f"(the zheval 'test' extra installs it); importing it failed: {exc}") from exc
 
 from ..compute.bleu import bleu_config, bleu_items, compute_bleu, result_from_stats
-from ..compute.chrf import chrf_config, chrf_items, compute_chrf, score_from_sums
+from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, compute_chrf, score_from_sums
 from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, validate_inputs
 from ..compute.rouge import compute_rouge, rouge_config, rouge_items
@@ -437,7 +437,7 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
             f = rouge_items(preds, refs, config).fmeasure[spec.rouge_type].tolist()
             return float(_lm_metrics.mean_stderr(f))
         if spec.kind == "chrf":
-            cconfig = chrf_config(**spec.options())
+            cconfig = chrf_config(ChrfOptions(**spec.options()))
             warn_input_slips(preds, refs, cconfig.tokenizer, t2s_option=cconfig.t2s_applies,
                              words=cconfig.uses_tokens)
             cstats = chrf_items(preds, refs, cconfig).stats

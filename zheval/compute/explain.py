@@ -89,7 +89,7 @@ from ..presets import PRESET_NAMES
 from ..presets.llamafactory import make_llamafactory_item_scorer, rouge_chinese_words
 from ..presets.rouge155 import make_rouge155_item_scorer, rouge155_su_counts, rouge155_wlcs_hit
 from .bleu import BLEU_OPTIONS, BleuConfig, bleu_config
-from .chrf import CHRF_OPTIONS, chrf_config
+from .chrf import CHRF_OPTIONS, ChrfOptions, chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
@@ -407,8 +407,8 @@ def _configs(metrics, options):
     if "chrf" in metrics:
         if options.get("preset") is not None:
             raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
-        chrf_cfg = chrf_config(**{k: v for k, v in options.items() if k in CHRF_OPTIONS and k != "level"},
-                               level="sentence")
+        chrf_cfg = chrf_config(ChrfOptions(**{k: v for k, v in options.items() if k in CHRF_OPTIONS and k != "level"},
+                                           level="sentence"))
     if "rouge" in metrics:
         rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}, _function="explain")
     if "bleu" in metrics:

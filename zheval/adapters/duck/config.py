@@ -142,10 +142,11 @@ def make_config(
                          sentence_split=sentence_split, max_refs=max_refs)
     chrf = None
     if "chrf" in metrics:
-        from ...compute.chrf import chrf_config
+        from ...compute.chrf import ChrfOptions, chrf_config
 
         opts = dict(chrf_options or {})
         if opts.get("level", "corpus") != "corpus":
             raise ValueError("the 小黄鸭 report uses corpus chrF (level='corpus')")
-        chrf = chrf_config(tokenizer=bleu.tokenizer, max_refs=max_refs, **opts)
+        chrf = chrf_config(ChrfOptions.from_names("chrf_options", {"tokenizer": bleu.tokenizer, "max_refs": max_refs,
+                                                                    **opts}))
     return ScoreConfig(tuple(m for m in METRICS if m in metrics), rouge, bleu, chrf)
