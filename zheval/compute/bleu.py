@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
@@ -29,7 +29,7 @@ from ..presets import BLEU_PRESETS, apply_preset
 from ..presets.glm4 import check_glm4_predictions, glm4_bleu4
 from ..presets.llamafactory import llamafactory_bleu4
 from ..results.breakdowns import check_max_refs, first_references
-from ..results.reducers import bootstrap_interval, check_interval_options, mean
+from ..results.reducers import check_interval_options, mean, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
@@ -42,7 +42,7 @@ from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, toke
 from .shared import SharedTokens
 
 __all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
-           "bleu_result", "result_from_stats", "compute_bleu"]
+           "bleu_result", "result_from_stats", "score_from_sums", "compute_bleu"]
 
 logger = logging.getLogger("zheval.compute.bleu")
 
@@ -308,6 +308,19 @@ def bleu_items(
     return items
 
 
+def score_from_sums(config: BleuConfig) -> Callable[[np.ndarray], np.ndarray]:
+    """Vectorised corpus BLEU (0-1) from column sums ``(m, width) -> (m,)`` under ``config``
+    (:func:`zheval.definitions.bleu_score.score_stats` of each row): the statistic of the bootstrap intervals, the
+    paired tests and every door that scores summed statistics (chrF's twin: :func:`zheval.compute.chrf.score_from_sums`)."""
+    opts = config.score_options
+
+    def from_sums(sums: np.ndarray) -> np.ndarray:
+        rows = np.asarray(sums).reshape(-1, np.shape(sums)[-1]).tolist()
+        return np.array([score_stats(row, **opts).score for row in rows])
+
+    return from_sums
+
+
 def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
     """The scores of a statistics matrix under ``config`` (0-1 scale): ``bleu``, ``precisions``,
     ``brevity_penalty``, ``length_ratio``, ``translation_length``, ``reference_length``, ``counts``, ``totals``,
@@ -343,25 +356,8 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
         out["brevity_penalty"] = mean([s.brevity_penalty for s in items]) if items else 1.0
         out["scores"] = item_scores
     if config.bootstrap:
-        if arr.shape[0] == 0:
-            low = high = 0.0
-        elif config.level == "sentence":
-            low, high = bootstrap_interval(np.asarray(item_scores), lambda r: r.mean(axis=-1), config.bootstrap,
-                                           config.confidence, config.seed)
-        else:
-            width = arr.shape[1]
-
-            def corpus_statistic(r: np.ndarray) -> np.ndarray:
-                sums = r.sum(axis=-2).reshape(-1, width)
-                vals = np.array([score_stats(row, **opts).score for row in sums.tolist()])
-                return vals.reshape(r.shape[:-2])
-
-            def sums_statistic(sums: np.ndarray) -> np.ndarray:
-                return np.array([score_stats(row, **opts).score for row in sums.tolist()])
-
-            low, high = bootstrap_interval(arr, corpus_statistic, config.bootstrap, config.confidence, config.seed,
-                                           sums_statistic=sums_statistic)
-        out["bleu_ci_low"], out["bleu_ci_high"] = low, high
+        out["bleu_ci_low"], out["bleu_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
+                                                                 config.bootstrap, config.confidence, config.seed)
     return out
 
 

@@ -140,7 +140,7 @@ def _effective_order(name: str, value) -> None:
 
 
 def _chrf_order(name: str, value) -> None:
-    check_chrf_options(**{"char_order": 1, "word_order": 0, "beta": 2, "eps_smoothing": False, name: value})
+    check_chrf_options(**{"char_order": 1, "word_order": 1, "beta": 2, "eps_smoothing": False, name: value})
 
 
 def _chrf_beta(name: str, value) -> None:
