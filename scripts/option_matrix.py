@@ -184,7 +184,25 @@ def resolve(name: str):
 
 
 def call(name: str, *args, **kwargs):
-    return resolve(name)(*args, **kwargs)
+    return resolve(name)(*args, **typed_options(kwargs))
+
+
+def typed_options(kwargs: dict) -> dict:
+    """The 小黄鸭 doors' ``bleu_options``/``chrf_options`` dicts as the options objects that replaced them
+    (``bleu=BleuOptions(...)``, ``chrf=ChrfOptions(...)``), where the library has them; the config ids stay the same, so
+    recordings before and after compare."""
+    if "bleu_options" not in kwargs and "chrf_options" not in kwargs:
+        return kwargs
+    try:
+        from zheval.compute.options import BleuOptions, ChrfOptions
+    except ImportError:  # the library before the options classes: the dicts as they were
+        return kwargs
+    out = dict(kwargs)
+    if "bleu_options" in out:
+        out["bleu"] = BleuOptions(**out.pop("bleu_options"))
+    if "chrf_options" in out:
+        out["chrf"] = ChrfOptions(**out.pop("chrf_options"))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -186,12 +186,12 @@ def test_num_proc_1_and_2_identical(crosswoz):
 
 
 def test_map_fingerprint_changes_with_tokenizer_and_predictions(crosswoz):
-    from zheval.adapters.duck.config import make_config
+    from zheval.adapters.duck.config import make_config, report_options
     from zheval.adapters.duck.statistics import item_statistics
 
     ds, preds = crosswoz
     small = ds.select(range(5))
-    fp = lambda p, t: item_statistics(small, p, make_config(t))._fingerprint  # noqa: E731
+    fp = lambda p, t: item_statistics(small, p, make_config(report_options("test", ("bleu", "rouge"), t, {}, {})))._fingerprint  # noqa: E731
     base = fp(preds[:5], "char")
     assert fp(preds[:5], "char") == base
     assert fp(preds[:5], "jieba") != base
