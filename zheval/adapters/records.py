@@ -383,9 +383,11 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
         what :func:`read_records` and :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` raise (a reference
         without tokens is named ``file:line``).
     """
+    from .duck.config import report_options
     from .duck.evaluate import evaluate_predictions
     from .duck.predictions import Predictions
 
+    report_options("score_records", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     if isinstance(records, (str, os.PathLike)):
         records = read_records(records, pred_field=pred_field, ref_field=ref_field, id_field=id_field,
                                group_fields=group_fields, format=format)
