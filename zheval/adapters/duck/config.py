@@ -135,10 +135,11 @@ def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str,
             raise TypeError(f"{function}: the 小黄鸭 report does not take {m}'s option(s) {bad} (it takes "
                             f"{', '.join(REPORT_FIELDS[m])} and the tokenizer options; bootstrap, seed, confidence "
                             "and max_refs are the report's own arguments)")
-    parts = {tuple(getattr(o, k) for k in TOKENIZER_FIELDS) for o in out.values()}
-    if len(parts) > 1:
+    differ = [k for k in TOKENIZER_FIELDS
+              if len({repr(getattr(o, k)) for o in out.values() if k in o.changed()}) > 1]
+    if differ:
         raise TypeError(f"{function}: the 小黄鸭 report scores every metric with one tokenizer; the options objects "
-                        "set different tokenizer options (set them by name, once)")
+                        f"set different values of {differ} (set them by name, once)")
     return out
 
 
