@@ -371,9 +371,10 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
         records: a path (read with :func:`read_records` and the field arguments) or a :class:`Records`.
         pred_field, ref_field, id_field, group_fields, format: as :func:`read_records` (for a path).
         by: the group columns (default: the group fields; overall only without any).
-        metrics, tokenizer, bootstrap, seed, confidence, num_proc, progress, keep_items, max_refs, buckets, folds,
-            rouge, bleu, chrf, options: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (the metric
-            options by name or as objects of :mod:`zheval.compute.options`).
+        metrics: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, and so are ``tokenizer``,
+            ``bootstrap``, ``seed``, ``confidence``, ``num_proc``, ``progress``, ``keep_items``, ``max_refs``,
+            ``buckets``, ``folds``, ``rouge``/``bleu``/``chrf`` and the metric options by name (each defined once in
+            :mod:`zheval.compute.options`).
 
     Returns:
         A :class:`~zheval.adapters.duck.report.Report` (``kind="score"``; scores on 0–1), whose overall numbers

@@ -280,11 +280,26 @@ def compute_chrf(
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
-        tokenizer, terms, punct, jieba_hmm, jieba_dict, normalize, t2s, bootstrap, seed, confidence, max_refs,
-            char_order, word_order, beta, eps_smoothing, level: the options, each defined, documented and checked
-            once as a field of :class:`~zheval.compute.options.ChrfOptions` (``punct="drop"`` drops punctuation
-            tokens from chrF++'s *words* only; to remove punctuation from the characters too, add the ``nopunct``
-            normalisation step).
+        tokenizer: :attr:`~zheval.compute.options.ChrfOptions.tokenizer`.
+        terms: :attr:`~zheval.compute.options.ChrfOptions.terms`.
+        punct: :attr:`~zheval.compute.options.ChrfOptions.punct`.
+        jieba_hmm: :attr:`~zheval.compute.options.ChrfOptions.jieba_hmm`.
+        jieba_dict: :attr:`~zheval.compute.options.ChrfOptions.jieba_dict`.
+        normalize: :attr:`~zheval.compute.options.ChrfOptions.normalize`.
+        t2s: :attr:`~zheval.compute.options.ChrfOptions.t2s`.
+        bootstrap: :attr:`~zheval.compute.options.ChrfOptions.bootstrap`.
+        seed: :attr:`~zheval.compute.options.ChrfOptions.seed`.
+        confidence: :attr:`~zheval.compute.options.ChrfOptions.confidence`.
+        max_refs: :attr:`~zheval.compute.options.ChrfOptions.max_refs`.
+        char_order: :attr:`~zheval.compute.options.ChrfOptions.char_order`.
+        word_order: :attr:`~zheval.compute.options.ChrfOptions.word_order`.
+        beta: :attr:`~zheval.compute.options.ChrfOptions.beta`.
+        eps_smoothing: :attr:`~zheval.compute.options.ChrfOptions.eps_smoothing`.
+        level: :attr:`~zheval.compute.options.ChrfOptions.level`.
+
+    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.ChrfOptions`
+    (``punct="drop"`` drops punctuation tokens from chrF++'s *words* only; to remove punctuation from the characters
+    too, add the ``nopunct`` normalisation step).
 
     Multi-reference rule (sacrebleu's): per item, the statistics of the reference with the best chrF (the first on a
     tie) enter the sums.

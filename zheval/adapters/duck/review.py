@@ -131,9 +131,10 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
         by_metric: ``"bleu"`` (sentence BLEU: effective order, the report's smoothing), ``"chrf"`` (sentence chrF,
             with ``"chrf"`` in ``metrics``) or a computed ROUGE type (``rouge1``, ``rougeL``, …; F-measure).
         rating_columns: the empty rating columns of the sheet (default :data:`RATING_COLUMNS`).
-        metrics, tokenizer, num_proc, progress, locations, label_check, predictions_format, max_refs, rouge, bleu, chrf,
-            options: the scoring arguments of :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (the
-            metric options by name or as objects of :mod:`zheval.compute.options`; no interval, no groups).
+        metrics: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, and so are ``tokenizer``,
+            ``num_proc``, ``progress``, ``locations``, ``label_check``, ``predictions_format``, ``max_refs``,
+            ``rouge``/``bleu``/``chrf`` and the metric options by name (each defined once in
+            :mod:`zheval.compute.options`); no interval, no groups.
 
     Returns:
         A :class:`ReviewSample`.
