@@ -281,16 +281,16 @@ def compute_chrf(
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
         tokenizer: :attr:`~zheval.compute.options.ChrfOptions.tokenizer`.
-        terms: :attr:`~zheval.compute.options.ChrfOptions.terms`.
-        punct: :attr:`~zheval.compute.options.ChrfOptions.punct`.
-        jieba_hmm: :attr:`~zheval.compute.options.ChrfOptions.jieba_hmm`.
-        jieba_dict: :attr:`~zheval.compute.options.ChrfOptions.jieba_dict`.
-        normalize: :attr:`~zheval.compute.options.ChrfOptions.normalize`.
-        t2s: :attr:`~zheval.compute.options.ChrfOptions.t2s`.
-        bootstrap: :attr:`~zheval.compute.options.ChrfOptions.bootstrap`.
-        seed: :attr:`~zheval.compute.options.ChrfOptions.seed`.
-        confidence: :attr:`~zheval.compute.options.ChrfOptions.confidence`.
-        max_refs: :attr:`~zheval.compute.options.ChrfOptions.max_refs`.
+        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
+        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
+        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
+        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
+        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
+        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
+        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
+        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
+        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
+        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
         char_order: :attr:`~zheval.compute.options.ChrfOptions.char_order`.
         word_order: :attr:`~zheval.compute.options.ChrfOptions.word_order`.
         beta: :attr:`~zheval.compute.options.ChrfOptions.beta`.
