@@ -281,9 +281,10 @@ def score(
         predictions: ``list[str]``, one per item.
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), computed ROUGE first.
-        rouge, bleu, chrf: a metric's options as one object (:class:`~zheval.compute.options.RougeOptions`,
-            :class:`~zheval.compute.options.BleuOptions`, :class:`~zheval.compute.options.ChrfOptions`); only for a
-            metric asked for.
+        rouge: ROUGE's options as one object (:class:`~zheval.compute.options.RougeOptions`); only with
+            ``"rouge"`` in ``metrics``.
+        bleu: BLEU's options as one object (:class:`~zheval.compute.options.BleuOptions`).
+        chrf: chrF's options as one object (:class:`~zheval.compute.options.ChrfOptions`).
         options: the same options by name, each defined once as a field of those classes; each goes to every
             requested metric that has it (:func:`~zheval.compute.options.options_for_metrics`: e.g. ``tokenizer``
             to all, ``rouge_types`` to ROUGE, ``level`` to BLEU and chrF). ``preset`` and ``crosscheck`` by name
