@@ -295,6 +295,33 @@ def _typed_options(specs: list, typed: Mapping) -> dict:
     return out
 
 
+def _metric_pairs(metrics: list, metric_options: Mapping, typed: Mapping) -> list:
+    """``[(metric, its options)]``: the shared options, a typed object's fields and a pair's own options, each
+    checked (an option given twice, one no library metric takes, a seed that is not an int)."""
+    specs = [spec[0] if isinstance(spec, tuple) and spec else spec for spec in metrics]
+    typed = _typed_options(specs, typed)
+    pairs = []
+    for spec in metrics:
+        extra: Mapping = {}
+        if isinstance(spec, tuple):
+            if len(spec) != 2 or not isinstance(spec[1], Mapping):
+                raise TypeError(f"a (metric, options) pair needs an options dict, got {spec!r}")
+            spec, extra = spec
+            if isinstance(spec, str) and spec in LIBRARY_METRICS:
+                _check_options_used([spec], dict(extra), spec)
+        own = typed.get(spec, {}) if isinstance(spec, str) else {}
+        twice = sorted(k for k in own if k in metric_options or k in extra)
+        if twice:
+            raise TypeError(f"build_compute_metrics: option(s) {twice} of {spec} given both by name and in its "
+                            "options object; give each once")
+        pairs.append((spec, {**metric_options, **own, **extra}))
+        seed = pairs[-1][1].get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
+    _check_options_used([spec for spec, _ in pairs], metric_options)
+    return pairs
+
+
 def build_compute_metrics(
     tokenizer=None,
     /,
@@ -381,27 +408,7 @@ def build_compute_metrics(
         metrics = [metrics]
     if not metrics:
         raise ValueError("metrics is empty; name at least one metric")
-    specs = [spec[0] if isinstance(spec, tuple) and spec else spec for spec in metrics]
-    typed = _typed_options(specs, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
-    pairs = []
-    for spec in metrics:
-        extra: Mapping = {}
-        if isinstance(spec, tuple):
-            if len(spec) != 2 or not isinstance(spec[1], Mapping):
-                raise TypeError(f"a (metric, options) pair needs an options dict, got {spec!r}")
-            spec, extra = spec
-            if isinstance(spec, str) and spec in LIBRARY_METRICS:
-                _check_options_used([spec], dict(extra), spec)
-        own = typed.get(spec, {}) if isinstance(spec, str) else {}
-        twice = sorted(k for k in own if k in metric_options or k in extra)
-        if twice:
-            raise TypeError(f"build_compute_metrics: option(s) {twice} of {spec} given both by name and in its "
-                            "options object; give each once")
-        pairs.append((spec, {**metric_options, **own, **extra}))
-        seed = pairs[-1][1].get("seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
-    _check_options_used([spec for spec, _ in pairs], metric_options)
+    pairs = _metric_pairs(metrics, metric_options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     backends = [make_backend(spec, options) for spec, options in pairs]
     names = [b.name for b in backends]
     dup = sorted({n for n in names if names.count(n) > 1})
