@@ -35,27 +35,12 @@ from .statistics import item_statistics, raise_unscorable, unscorable_problems
 __all__ = ["evaluate_predictions", "report_config", "first_references_of"]
 
 def evaluate_predictions(
-    ds,
-    predictions,
-    *,
-    metrics: Sequence[str] = DEFAULT_METRICS,
-    tokenizer: Any = "char",
-    by: Sequence[str] = ("domain", "difficulty"),
-    bootstrap: int = 1000,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    num_proc: Optional[int] = None,
-    progress: bool = False,
-    locations: Optional[Mapping[str, tuple]] = None,
-    keep_items: bool = False,
-    label_check: str = "strict",
-    predictions_format: str = "auto",
-    max_refs: Optional[int] = None,
-    buckets: Any = None,
-    folds: Optional[int] = None,
-    rouge: Optional[RougeOptions] = None,
-    bleu: Optional[BleuOptions] = None,
-    chrf: Optional[ChrfOptions] = None,
+    ds, predictions, *, metrics: Sequence[str] = DEFAULT_METRICS, tokenizer: Any = "char",
+    by: Sequence[str] = ("domain", "difficulty"), bootstrap: int = 1000, seed: int = 12345, confidence: float = 0.95,
+    num_proc: Optional[int] = None, progress: bool = False, locations: Optional[Mapping[str, tuple]] = None,
+    keep_items: bool = False, label_check: str = "strict", predictions_format: str = "auto",
+    max_refs: Optional[int] = None, buckets: Any = None, folds: Optional[int] = None,
+    rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None, chrf: Optional[ChrfOptions] = None,
     **options: Any,
 ) -> Report:
     """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
@@ -127,39 +112,39 @@ def evaluate_predictions(
         ds = first_references_of(ds, max_refs)
     predictions, source = as_predictions(predictions, predictions_format)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
-    scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
-    table = scored.to_dict()
+    table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring").to_dict()
     refs = table["responses"]
     raise_unscorable(unscorable_problems(table, refs, cfg.tokenizer, table["id"], locations))
     specs = metric_specs(table, cfg)
     item_groups = group_items(group_columns(ds, by), by, len(ds))
     groups = score_groups(specs, item_groups, bootstrap, seed, confidence, progress)
     diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
-    breakdowns["truncation_excluded"] = truncation_excluded(specs, item_groups, truncated_mask(preds, cfg.tokenizer),
-                                                            bootstrap, seed, confidence)
-    breakdowns["diversity"] = group_diversity(preds, refs, cfg.tokenizer, item_groups)
-    if buckets is not None and buckets is not False:
-        breakdowns["length_buckets"] = length_buckets(specs, refs, cfg.tokenizer, buckets, bootstrap, seed, confidence)
-    if folds is not None:
-        breakdowns["folds"] = fold_scores(specs, len(ds), folds, seed, groups[0])
+    breakdowns.update(_breakdowns(specs, item_groups, groups, preds, refs, cfg, buckets, folds, bootstrap, seed,
+                                  confidence))
     warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
-    label_warning = label_mismatch_warning(predictions)
-    if label_warning:
-        warnings.append(label_warning)
-    report = Report(
-        kind="score",
-        title=f"zheval score: {len(ds)} items, predictions {source}",
-        metrics=[(s.name, s.label) for s in specs],
-        groups=groups,
-        diagnostics=diag,
-        signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
-        params=report_params(cfg, bootstrap, seed, confidence, num_proc, by),
-        warnings=warnings,
-        breakdowns=breakdowns,
-    )
+    warnings += [w for w in [label_mismatch_warning(predictions)] if w]
+    report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",
+                    metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
+                    signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
+                    params=report_params(cfg, bootstrap, seed, confidence, num_proc, by), warnings=warnings,
+                    breakdowns=breakdowns)
     if keep_items:
         report.items = _items(table, cfg, preds)
     return report
+
+
+def _breakdowns(specs: list, item_groups: list, groups: list, preds: list, refs: list, cfg: ScoreConfig, buckets,
+                folds, bootstrap: int, seed: int, confidence: float) -> dict:
+    """The report's breakdowns beside its scores: always ``truncation_excluded`` and ``diversity``; with
+    ``buckets`` the ``length_buckets``, with ``folds`` the ``folds`` (:mod:`zheval.adapters.duck.breakdowns`)."""
+    out = {"truncation_excluded": truncation_excluded(specs, item_groups, truncated_mask(preds, cfg.tokenizer),
+                                                      bootstrap, seed, confidence),
+           "diversity": group_diversity(preds, refs, cfg.tokenizer, item_groups)}
+    if buckets is not None and buckets is not False:
+        out["length_buckets"] = length_buckets(specs, refs, cfg.tokenizer, buckets, bootstrap, seed, confidence)
+    if folds is not None:
+        out["folds"] = fold_scores(specs, len(refs), folds, seed, groups[0])
+    return out
 
 
 def report_config(options: Mapping[str, Any]) -> ScoreConfig:
