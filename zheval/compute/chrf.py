@@ -31,7 +31,7 @@ from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, prepare_items, validate_inputs
-from .options import LEVELS, ChrfOptions, tokenizer_from_options
+from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_from_options
 
 __all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfOptions", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_items",
            "chrf_result", "result_from_stats", "score_from_sums", "compute_chrf"]
@@ -252,6 +252,7 @@ def chrf_result(items: ChrfItems, config: ChrfConfig) -> Dict[str, Any]:
     return out
 
 
+@refuses_unknown_options
 @without_cyclic_gc
 def compute_chrf(
     predictions: Sequence[str],

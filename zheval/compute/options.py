@@ -23,6 +23,8 @@ of the Hub modules zheval refuses, :data:`HUB_OPTIONS_REFUSED`), and so is an op
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Type, Union
 
@@ -39,7 +41,7 @@ from ..text.sentences import SENTENCE_SPLITS
 __all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
            "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
            "HUB_OPTIONS_REFUSED", "refused_hub_options", "UNSET", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
-           "check_flags", "check_rouge_types", "refuse_unknown", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
+           "check_flags", "check_rouge_types", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
 
 #: Options of the Hugging Face Hub's ``rouge`` and ``bleu`` modules that zheval refuses (a TypeError, never silently
@@ -368,6 +370,24 @@ def refuse_unknown(function: str, given, known) -> None:
     if bad:
         raise TypeError(f"{function} got unknown option(s) {bad}; valid options: {', '.join(known)}"
                         f"{refused_hub_options(bad)}")
+
+
+def refuses_unknown_options(function: Callable) -> Callable:
+    """Decorate a function whose keyword-only parameters are options: a keyword it does not take raises
+    :func:`refuse_unknown`'s TypeError (naming it, listing the valid options, with the reason for a refused Hub
+    option) instead of Python's bare "unexpected keyword argument". The signature is the function's own
+    (``functools.wraps``)."""
+    params = inspect.signature(function).parameters
+    names = tuple(n for n, p in params.items() if p.kind is p.KEYWORD_ONLY)
+    accepted = set(params)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        if not accepted.issuperset(kwargs):
+            refuse_unknown(function.__name__, {k: v for k, v in kwargs.items() if k not in accepted}, names)
+        return function(*args, **kwargs)
+
+    return checked
 
 
 def check_metrics(metrics, valid: Sequence[str]) -> list:
