@@ -26,6 +26,7 @@ __all__ = [
     "mean",
     "bootstrap_interval",
     "stats_interval",
+    "corpus_statistic",
     "bootstrap_standard_error",
     "group_indices",
     "paired_bootstrap",
@@ -185,12 +186,18 @@ def stats_interval(
         return 0.0, 0.0
     if item_scores is not None:
         return bootstrap_interval(np.asarray(item_scores), lambda r: r.mean(axis=-1), n_resamples, confidence, seed)
-    width = arr.shape[1]
+    return bootstrap_interval(arr, corpus_statistic(from_sums, arr.shape[1]), n_resamples, confidence, seed,
+                              sums_statistic=from_sums)
 
-    def corpus_statistic(r: np.ndarray) -> np.ndarray:
+
+def corpus_statistic(from_sums: Callable[[np.ndarray], np.ndarray], width: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The vectorised corpus statistic of resampled rows ``(..., n_items, width) -> (...)`` for
+    :func:`bootstrap_interval` / :func:`bootstrap_standard_error`: ``from_sums`` of each resample's column sums."""
+
+    def statistic(r: np.ndarray) -> np.ndarray:
         return np.asarray(from_sums(r.sum(axis=-2).reshape(-1, width))).reshape(r.shape[:-2])
 
-    return bootstrap_interval(arr, corpus_statistic, n_resamples, confidence, seed, sums_statistic=from_sums)
+    return statistic
 
 
 def _scipy_bootstrap(rows: np.ndarray, statistic, n_resamples: int, confidence: float, seed: int, sums_statistic):

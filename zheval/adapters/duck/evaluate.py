@@ -17,10 +17,13 @@ from __future__ import annotations
 
 
 import hashlib
+from dataclasses import replace
 from typing import Any, Mapping, Optional, Sequence
 
-from ...definitions.bleu_score import score_stats
-from ...definitions.chrf_score import score_stats as chrf_score_stats
+import numpy as np
+
+from ...compute.bleu import score_from_sums as bleu_from_sums
+from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
 from ...results.diagnostics import compute_diagnostics
 from ..report.breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
@@ -175,16 +178,25 @@ def first_references_of(ds, max_refs: int):
 
 
 def _items(table: dict, cfg: ScoreConfig, preds) -> list:
-    opts = cfg.score_options
+    """Per-item scores of a report (``keep_items``): sentence BLEU (effective order, the report's smoothing) and
+    sentence chrF from each item's own statistics (:func:`zheval.compute.bleu.score_from_sums`,
+    :func:`zheval.compute.chrf.score_from_sums`), and each ROUGE type's F."""
+    n = len(table["id"])
+    sentence_bleu = chrf = [None] * n
+    if "bleu" in cfg.metrics and n:
+        sentence_bleu = bleu_from_sums(replace(cfg.bleu_config, effective_order=True))(
+            np.asarray(table["bleu_stats"], dtype=np.int64).reshape(n, -1)).tolist()
+    if "chrf" in cfg.metrics and n:
+        chrf = chrf_from_sums(cfg.chrf_config)(np.asarray(table["chrf_stats"], dtype=np.int64).reshape(n, -1)).tolist()
     out = []
     for i, rid in enumerate(table["id"]):
         row = {"id": rid, "prediction": preds[i]}
         if "bleu" in cfg.metrics:
             row["bleu_stats"] = list(table["bleu_stats"][i])
-            row["sentence_bleu"] = score_stats(table["bleu_stats"][i], **{**opts, "effective_order": True}).score
+            row["sentence_bleu"] = sentence_bleu[i]
         for rt in cfg.rouge_config.types if "rouge" in cfg.metrics else ():
             row[rt] = table[f"{rt}_fmeasure"][i]
         if "chrf" in cfg.metrics:
-            row["chrf"] = chrf_score_stats(table["chrf_stats"][i], **cfg.chrf_config.score_options).score
+            row["chrf"] = chrf[i]
         out.append(row)
     return out

@@ -12,7 +12,7 @@ import numbers
 from typing import Any, Mapping, Sequence
 
 from ...compute.inputs import empty_references
-from ...compute.metrics import metric_api
+from ...compute.metric_table import metric_api
 from ...compute.options import OPTIONS_CLASSES, BleuOptions, ChrfOptions, RougeOptions, options_for_metrics
 from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
