@@ -26,7 +26,7 @@ from ..definitions.chrf import best_reference_stats, item_ngrams, strip_whitespa
 from ..definitions.chrf_score import check_chrf_options, metric_name, score_stats, stats_orders
 from ..results.reducers import mean, stats_interval
 from ..results.signature import build_signature, interval_fields
-from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
@@ -81,7 +81,7 @@ class ChrfConfig:
     @property
     def t2s_applies(self) -> bool:
         """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
-        return self.tokenizer.name not in TOOL_TOKENIZERS
+        return not self.tokenizer.is_tool
 
     def signature(self, reference_counts: Sequence[int]) -> str:
         """The result's reproducibility signature: zheval's ``nrefs``/``tok``/``norm``/``case`` fields, then
