@@ -881,7 +881,13 @@ def bleu_configs() -> None:
                 from zheval.compute.inputs import validate_inputs
 
                 # the old result_from_stats defaulted to effective_order=False at every level
-                config = bleu_config(tokenizer="jieba", max_order=4, level=lv, effective_order=False, **o)
+                opts = dict(tokenizer="jieba", max_order=4, level=lv, effective_order=False, **o)
+                try:
+                    from zheval.compute.options import BleuOptions
+                except ImportError:  # the library before the options classes: bleu_config took the options by name
+                    config = bleu_config(**opts)
+                else:
+                    config = bleu_config(BleuOptions(**opts))
                 parts = [bleu_items(*validate_inputs(p[a:b], r[a:b]), config).stats for a, b in shards]
                 stats = np.concatenate(parts, axis=0)
                 return {"stats_sum": stats.sum(axis=0), "result": result_from_stats(stats, config)}

@@ -15,10 +15,7 @@ import zheval
 from zheval.compute import options as options_module
 from zheval.compute.options import BleuOptions, ChrfOptions, RougeOptions
 
-COMPUTE = [("compute_chrf", ChrfOptions)]
-if "predictions" in inspect.signature(zheval.compute_rouge).parameters and not any(
-        p.kind is p.VAR_KEYWORD for p in inspect.signature(zheval.compute_rouge).parameters.values()):
-    COMPUTE += [("compute_rouge", RougeOptions), ("compute_bleu", BleuOptions)]
+COMPUTE = [("compute_rouge", RougeOptions), ("compute_bleu", BleuOptions), ("compute_chrf", ChrfOptions)]
 
 
 def _hints(obj) -> dict:
@@ -64,6 +61,8 @@ def _doors():
     return {
         "score": lambda metrics, **o: zheval.score(["好"], ["好"], metrics, **o),
         "score_config": lambda metrics, **o: zheval.compute.joint.score_config(metrics, **o),
+        "explain": lambda metrics, **o: zheval.explain("好", ["好"], metrics, **o),
+        "explain_items": lambda metrics, **o: zheval.explain_items(["好"], ["好"], metrics, **o),
         "engine prepare_request": engine,
         "build_compute_metrics": lambda metrics, **o: build_compute_metrics(
             _Tokenizer(), [f"chinese_{m}" for m in metrics], **o),

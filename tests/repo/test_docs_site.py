@@ -114,12 +114,7 @@ def test_api_entry_points_show_their_source(site):
         assert "Source code in" in _api_section(html, ident), ident
 
 
-_PENDING = pytest.mark.xfail(strict=True, reason="until compute_rouge / compute_bleu take explicit keyword-only "
-                             "options (issue 31, phase B)")
-
-
-@pytest.mark.parametrize("ident", [pytest.param("zheval.compute.rouge.compute_rouge", marks=_PENDING),
-                                   pytest.param("zheval.compute.bleu.compute_bleu", marks=_PENDING),
+@pytest.mark.parametrize("ident", ["zheval.compute.rouge.compute_rouge", "zheval.compute.bleu.compute_bleu",
                                    "zheval.compute.chrf.compute_chrf", "zheval.compute.joint.score"])
 def test_no_option_is_shown_required(site, ident):
     html = (site / "api" / "index.html").read_text(encoding="utf-8")

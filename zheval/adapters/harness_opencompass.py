@@ -195,7 +195,7 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
             rouge_types = list(rouge_types)
         opts = _options("ZhevalRougeEvaluator", "rouge", rouge,
                         dict(tokenizer=tokenizer, rouge_types=rouge_types, **options))
-        self.config = rouge_config(**opts.given())
+        self.config = rouge_config(opts)
         self.details = bool(details)
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
@@ -240,8 +240,7 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
                  bleu: Optional[BleuOptions] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
-        self.config = bleu_config(**_options("ZhevalBleuEvaluator", "bleu", bleu,
-                                             dict(tokenizer=tokenizer, **options)).given())
+        self.config = bleu_config(_options("ZhevalBleuEvaluator", "bleu", bleu, dict(tokenizer=tokenizer, **options)))
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""

@@ -181,9 +181,9 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         raise UserError("several systems are compared with a paired bootstrap test: --bootstrap must be ≥ 1")
     out_systems, rows = [], []
     if metric == "bleu":
-        from ..compute.bleu import bleu_config, bleu_items, bleu_result, score_from_sums
+        from ..compute.bleu import BleuOptions, bleu_config, bleu_items, bleu_result, score_from_sums
 
-        cfg = bleu_config(bootstrap=bootstrap, seed=seed, _function="zheval bleu", **options)
+        cfg = bleu_config(BleuOptions.from_names("zheval bleu", {**options, "bootstrap": bootstrap, "seed": seed}))
         keys = ["bleu"]
         # corpus BLEU from summed statistics; sentence BLEU is the mean of per-segment scores, rows (score, 1)
         from_sums = score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums
@@ -202,9 +202,9 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         signature = out_systems[0]["result"]["signature"]
         sums = {"bleu": from_sums}
     else:
-        from ..compute.rouge import rouge_config, rouge_items, rouge_result
+        from ..compute.rouge import RougeOptions, rouge_config, rouge_items, rouge_result
 
-        cfg = rouge_config(bootstrap=bootstrap, seed=seed, _function="zheval rouge", **options)
+        cfg = rouge_config(RougeOptions.from_names("zheval rouge", {**options, "bootstrap": bootstrap, "seed": seed}))
         keys = list(cfg.types)
         for name, hyps in zip(names, systems):
             items = rouge_items(hyps, references, cfg)

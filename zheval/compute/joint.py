@@ -33,7 +33,7 @@ from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import validate_inputs
-from .options import (OPTIONS_CLASSES, BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
+from .options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
                       options_for_metrics)
 from .rouge import RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
 from .shared_tokens import SharedTokens
@@ -41,24 +41,10 @@ from ..fast import usable_for
 from ..results.breakdowns import first_references
 
 __all__ = ["METRICS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_config_of", "score_items",
-           "score_result", "item_scores", "check_metrics_and_options"]
+           "score_result", "item_scores"]
 
 #: Metric names :func:`score` computes.
 METRICS = ("bleu", "rouge", "chrf")
-
-
-def check_metrics_and_options(function: str, metrics, valid: Sequence[str], options: Dict[str, Any]) -> list:
-    """The metric names and options of a call that serves several metrics (:func:`zheval.compute.explain.explain`),
-    checked: returns ``metrics`` as a list.
-
-    Raises:
-        ValueError: an empty list or a name not in ``valid`` (the message lists the valid ones).
-        TypeError: an option that no metric knows (listing the valid ones and, for an option of the Hub modules that
-            zheval refuses, why).
-    """
-    metrics = check_metrics(metrics, valid)
-    options_for_metrics(function, list(OPTIONS_CLASSES), options)
-    return metrics
 
 
 @dataclass(frozen=True)
@@ -178,8 +164,8 @@ def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score
         if refused:
             raise TypeError(f"{function}(metrics=[..., 'chrf']): chrF has no {' or '.join(refused)}; score chrF "
                             "in a separate call")
-    rouge_cfg = rouge_config(**options["rouge"].given()) if "rouge" in options else None
-    bleu_cfg = bleu_config(**options["bleu"].given()) if "bleu" in options else None
+    rouge_cfg = rouge_config(options["rouge"]) if "rouge" in options else None
+    bleu_cfg = bleu_config(options["bleu"]) if "bleu" in options else None
     chrf_cfg = chrf_config(options["chrf"]) if "chrf" in options else None
     return ScoreConfig(metrics, rouge_cfg, bleu_cfg, options.get("bleu"), chrf_cfg, options.get("chrf"))
 
@@ -255,8 +241,8 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
             out[f"{t}_precision"] = np.asarray(items.rouge.precision[t], dtype=np.float64)
             out[f"{t}_recall"] = np.asarray(items.rouge.recall[t], dtype=np.float64)
     if config.bleu is not None:
-        per_item = bleu_config(**dataclasses.replace(config.bleu_options, level="sentence", bootstrap=0,
-                                                     crosscheck=False).given())
+        per_item = bleu_config(dataclasses.replace(config.bleu_options, level="sentence", bootstrap=0,
+                                                   crosscheck=False))
         out["bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
     if config.chrf is not None:
         per_item = chrf_config(dataclasses.replace(config.chrf_options, level="sentence", bootstrap=0))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple, Tuple
 
 from . import bleu, chrf, rouge
-from .options import ChrfOptions
+from .options import BleuOptions, ChrfOptions, RougeOptions
 
 __all__ = ["MetricAPI", "METRICS", "metric_api"]
 
@@ -39,6 +39,14 @@ class MetricAPI(NamedTuple):
 _OPTIONS = {"rouge": rouge.ROUGE_OPTIONS, "bleu": bleu.BLEU_OPTIONS, "chrf": chrf.CHRF_OPTIONS}
 
 
+def _rouge_config(**options) -> rouge.RougeConfig:
+    return rouge.rouge_config(RougeOptions.from_names("compute_rouge", options))
+
+
+def _bleu_config(**options) -> bleu.BleuConfig:
+    return bleu.bleu_config(BleuOptions.from_names("compute_bleu", options))
+
+
 def _chrf_config(**options) -> chrf.ChrfConfig:
     return chrf.chrf_config(ChrfOptions.from_names("compute_chrf", options))
 
@@ -53,10 +61,10 @@ def _others(short: str) -> Tuple[str, ...]:
 
 METRICS = {
     "chinese_rouge": MetricAPI("chinese_rouge", "rouge", rouge.ROUGE_OPTIONS, _others("rouge"),
-                               rouge.rouge_config, rouge.rouge_items, rouge.rouge_result, rouge.RougeItems.concat,
+                               _rouge_config, rouge.rouge_items, rouge.rouge_result, rouge.RougeItems.concat,
                                rouge.RougeItems.empty),
     "chinese_bleu": MetricAPI("chinese_bleu", "bleu", bleu.BLEU_OPTIONS, _others("bleu"),
-                              bleu.bleu_config, bleu.bleu_items, bleu.bleu_result, bleu.BleuItems.concat,
+                              _bleu_config, bleu.bleu_items, bleu.bleu_result, bleu.BleuItems.concat,
                               bleu.BleuItems.empty),
     "chinese_chrf": MetricAPI("chinese_chrf", "chrf", chrf.CHRF_OPTIONS, _others("chrf"),
                               _chrf_config, chrf.chrf_items, chrf.chrf_result, chrf.ChrfItems.concat,

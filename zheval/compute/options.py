@@ -40,7 +40,7 @@ from ..text.sentences import SENTENCE_SPLITS
 
 __all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
            "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
-           "HUB_OPTIONS_REFUSED", "refused_hub_options", "UNSET", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
+           "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
            "check_flags", "check_rouge_types", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
 
@@ -65,9 +65,6 @@ def refused_hub_options(names) -> str:
     an unknown-option error (``""`` when none is)."""
     return "".join(f". {HUB_OPTIONS_REFUSED[n]}" for n in names if n in HUB_OPTIONS_REFUSED)
 
-
-#: The sentinel of an option that was not given, for the config builders that still take options by name.
-UNSET: object = type("Unset", (), {"__repr__": lambda self: "UNSET", "__bool__": lambda self: False})()
 
 #: Valid ``level`` values of BLEU and chrF.
 LEVELS = ("corpus", "sentence")
@@ -262,7 +259,8 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``. ``None``: the preset's, else
     ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``."""
     use_aggregator: bool = _option(True, _flag)
-    """True: ``{type: mean F}``; False: ``{type: [F per item]}``."""
+    """True: ``{type: mean F}`` floats (the exact mean of the per-item F); False: ``{type: [F per item]}``
+    (no bootstrap then)."""
     multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES))
     """The multi-reference rule: ``"max"`` (the default), ``"mean"``, ``"pool"``, ``"best_recall"``
     (:mod:`zheval.definitions.rouge`)."""
@@ -271,11 +269,16 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     return_precision_recall: bool = _option(False, _flag)
     """Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists)."""
     preset: Optional[str] = _option(None)
-    """A ROUGE preset reproducing a tool's numbers (:mod:`zheval.presets`): it sets defaults; explicit options
-    override them."""
+    """A ROUGE preset (a name of :func:`zheval.presets.preset_names` with ``metric="rouge"``, or a registered
+    preset object) reproducing a tool's numbers: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5``
+    per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
+    ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
+    ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
+    options given explicitly override them (``docs/presets.md``)."""
     crosscheck: bool = _option(False, _flag)
-    """Recompute with rouge-score (or rouge-chinese under ``llamafactory``) fed our exact tokens and add
-    ``crosscheck``."""
+    """Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
+    rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
+    "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with."""
     rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True))
     """w of ``rougeW``, a finite number > 0 (default 1.2)."""
     sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS))
@@ -305,11 +308,16 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
     weights: Optional[Sequence[float]] = _option(None)
     """``max_order`` per-order weights (``None``: uniform)."""
     preset: Optional[str] = _option(None)
-    """A BLEU preset reproducing a tool's numbers (:mod:`zheval.presets`): it sets defaults; explicit options
-    override them."""
+    """A BLEU preset (a name of :func:`zheval.presets.preset_names` with ``metric="bleu"``, or a registered preset
+    object) reproducing a tool's numbers: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(...,
+    tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
+    ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
+    BLEU-4 on its jieba words; adds ``glm4_bleu_4``, 0-1). A preset sets defaults; options given explicitly
+    override them (``docs/presets.md``)."""
     crosscheck: bool = _option(False, _flag)
-    """Recompute with sacrebleu (nltk for ``nltk3`` at sentence level) fed our exact tokens and add
-    ``crosscheck``."""
+    """Recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at sentence level;
+    plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add ``crosscheck`` =
+    ``{"tool", "bleu", "max_abs_diff", "items", ...}``."""
 
 
 @dataclass(frozen=True)
@@ -466,19 +474,17 @@ def options_for_metrics(
     return out
 
 
-def tokenizer_from_options(tokenizer, tokenizer_options, normalize=UNSET):
-    """The tokenizer of a metric: :func:`zheval.tokenizers.get_tokenizer` of ``tokenizer`` with the tokenizer
-    options (a mapping, or an options object) that were given (``normalize``: the resolved value -- a preset may set
-    it -- or :data:`UNSET`).
+def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None):
+    """The tokenizer of a metric: :func:`zheval.tokenizers.get_tokenizer` of ``tokenizer`` (resolved: a preset may
+    set it) with the tokenizer options of ``options`` and ``normalize`` (resolved; ``None``: the tokenizer's
+    default).
 
     Raises:
         TypeError/ValueError/FileNotFoundError: as :func:`~zheval.tokenizers.get_tokenizer`.
     """
     from ..tokenizers import get_tokenizer
 
-    if isinstance(tokenizer_options, TokenizerOptions):
-        tokenizer_options = {k: getattr(tokenizer_options, k) for k in TOKENIZER_OPTIONS}
-    opts = {k: v for k, v in tokenizer_options.items() if k != "normalize" and v is not UNSET}
-    if normalize is not UNSET and normalize is not None:
+    opts = {k: getattr(options, k) for k in TOKENIZER_OPTIONS if k != "normalize"}
+    if normalize is not None:
         opts["normalize"] = normalize
     return get_tokenizer(tokenizer, **opts)

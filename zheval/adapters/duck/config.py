@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, Mapping, Optional
 
 from ...compute.bleu import BleuConfig
@@ -167,12 +167,13 @@ def make_config(options: Mapping[str, MetricOptions], *, max_refs: int | None = 
     first = next(iter(options.values()))
     tok_part = {k: getattr(first, k) for k in TOKENIZER_FIELDS}
     bleu_opts = options.get("bleu") or BleuOptions(**tok_part)
-    bleu = bleu_config(**{**bleu_opts.given(), "max_refs": max_refs})
+    bleu = bleu_config(replace(bleu_opts, max_refs=max_refs))
     if bleu.level != "corpus":
         raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
     r = options.get("rouge") or RougeOptions()
-    rouge = rouge_config(tokenizer=bleu.tokenizer, rouge_types=list(r.rouge_types or DEFAULT_ROUGE_TYPES),
-                         multi_ref=r.multi_ref or "max", sentence_split=r.sentence_split or "punct", max_refs=max_refs)
+    rouge = rouge_config(RougeOptions(tokenizer=bleu.tokenizer, rouge_types=list(r.rouge_types or DEFAULT_ROUGE_TYPES),
+                                      multi_ref=r.multi_ref or "max", sentence_split=r.sentence_split or "punct",
+                                      max_refs=max_refs))
     chrf = None
     if "chrf" in options:
         c = options["chrf"]

@@ -396,7 +396,7 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
             mismatches listed by ``file:line``). TypeError: a non-string prediction in a list/dict.
         ValueError: unknown ``label_check``.
     """
-    from ...text.normalize import get_normalizer
+    from ...tokenizers import get_normalizer
 
     if label_check not in LABEL_CHECKS:
         raise ValueError(f"unknown label_check {label_check!r}; valid: {', '.join(LABEL_CHECKS)}")

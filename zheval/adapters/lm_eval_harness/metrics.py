@@ -70,13 +70,13 @@ except ImportError as exc:  # pragma: no cover - exercised only without lm-eval
     raise ImportError("zheval.adapters.lm_eval_harness needs lm-evaluation-harness: pip install lm-eval==0.4.13 "
                       f"(the zheval 'test' extra installs it); importing it failed: {exc}") from exc
 
-from ...compute.bleu import bleu_config, bleu_items, compute_bleu
+from ...compute.bleu import BleuOptions, bleu_config, bleu_items, compute_bleu
 from ...compute.bleu import score_from_sums as bleu_from_sums
 from ...compute.chrf import ChrfOptions, chrf_config, chrf_items, compute_chrf
 from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...compute.guards import warn_input_slips
 from ...compute.inputs import EmptyReferenceError, validate_inputs
-from ...compute.rouge import compute_rouge, rouge_config, rouge_items
+from ...compute.rouge import RougeOptions, compute_rouge, rouge_config, rouge_items
 from ...results.reducers import bootstrap_standard_error, corpus_statistic
 
 __all__ = [
@@ -447,7 +447,7 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
     preds, refs = validate_inputs(preds, refs)
     try:
         if spec.kind == "rouge":
-            config = rouge_config(**spec.options())
+            config = rouge_config(RougeOptions(**spec.options()))
             warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
             f = rouge_items(preds, refs, config).fmeasure[spec.rouge_type].tolist()
             return float(_lm_metrics.mean_stderr(f))
@@ -456,7 +456,7 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
             warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
             stats, of_sums = chrf_items(preds, refs, config).stats, chrf_from_sums(config)
         else:
-            config = bleu_config(**spec.options())
+            config = bleu_config(BleuOptions(**spec.options()))
             warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
             stats, of_sums = bleu_items(preds, refs, config).stats, bleu_from_sums(config)
     except EmptyReferenceError as e:
