@@ -366,7 +366,7 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
     """
 
 
-def engine_door_doc(**words: str) -> str:
+def engine_door_doc(words: Dict[str, str]) -> str:
     """:data:`ENGINE_DOOR_DOC` with one engine's words (``a_data``, ``workers``, ``data``, ``data_type``,
     ``list_type``, ``null``, ``row_order``, ``per_item_data``, ``dtype``, ``when_used``, ``extra_args``,
     ``per_item_kind``, ``engine_name``, ``extra``, ``follows``)."""

@@ -76,10 +76,10 @@ def score_dataset(
     return result, scored
 
 
-score_dataset.__doc__ = engine_door_doc(
+score_dataset.__doc__ = engine_door_doc(dict(
     a_data="a Ray Dataset", workers="workers", data="dataset", data_type="a ``ray.data.Dataset``",
     list_type="a ``list<string>``", null="``None``", row_order="", per_item_data="a lazy Dataset", dtype="float64",
     when_used="when it is consumed",
     extra_args="\n        batch_size: rows per ``map_batches`` batch (``None``: one batch per block, Ray's default).",
     per_item_kind="Dataset", engine_name="Ray", extra="ray",
-    follows="Ray Data's ``map_batches`` (ray 2.60, ``ray/data/dataset.py``)")
+    follows="Ray Data's ``map_batches`` (ray 2.60, ``ray/data/dataset.py``)"))

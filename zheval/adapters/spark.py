@@ -90,9 +90,9 @@ def score_dataframe(
     return result, scored
 
 
-score_dataframe.__doc__ = engine_door_doc(
+score_dataframe.__doc__ = engine_door_doc(dict(
     a_data="a Spark DataFrame", workers="executors", data="df",
     data_type="a ``pyspark.sql.DataFrame`` (classic Spark; Spark Connect is not tested)",
     list_type="an ``array<string>``", null="null", row_order=" in partition order", per_item_data="a DataFrame",
     dtype="double", when_used="when an action runs on it", extra_args="", per_item_kind="DataFrame",
-    engine_name="PySpark", extra="spark", follows="PySpark's ``mapInArrow`` (pyspark 4.3, ``sql/pandas/map_ops.py``)")
+    engine_name="PySpark", extra="spark", follows="PySpark's ``mapInArrow`` (pyspark 4.3, ``sql/pandas/map_ops.py``)"))
