@@ -220,10 +220,13 @@ def _wlcs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
     """WLCS of every pair: the compiled twin (:func:`zheval.fast.compiled.twins.wlcs_pairs`) where
     ``usable_for("compiled")`` allows, else :func:`zheval.fast.wlcs.wlcs_pairs`."""
     from . import usable_for
-    from .wlcs import ARRAY_CELL_SECONDS
+    from .wlcs import ARRAY_CELL_SECONDS, BAND, REFERENCE_CELL_SECONDS
 
-    cells = int(((offsets[ref + 1] - offsets[ref]) * (offsets[can + 1] - offsets[can])).sum())
-    if usable_for("compiled", numpy_seconds=cells * ARRAY_CELL_SECONDS):
+    m, n = offsets[ref + 1] - offsets[ref], offsets[can + 1] - offsets[can]
+    # long pairs are few per size band: the numpy twin gives them to the pure-Python reference
+    long = (m > 8 * BAND) | (n > 8 * BAND)
+    seconds = (int((m * n)[~long].sum()) * ARRAY_CELL_SECONDS + int((m * n)[long].sum()) * REFERENCE_CELL_SECONDS)
+    if usable_for("compiled", numpy_seconds=seconds):
         from .compiled.twins import wlcs_pairs as compiled_wlcs_pairs
 
         return compiled_wlcs_pairs(tokens, offsets, ref, can, weight)
