@@ -46,7 +46,9 @@ CHILD = textwrap.dedent(r'''
     if name == "rouge":
         types = arg.split("+")
         zheval.compute_rouge(WP, WR, rouge_types=types)
-        run = lambda: {t: zheval.compute_rouge(preds, refs, rouge_types=types)[t] for t in types}
+        def run():
+            o = zheval.compute_rouge(preds, refs, rouge_types=types)
+            return {t: o[t] for t in types}
     elif name == "bleu":
         zheval.compute_bleu(WP, WR)
         run = lambda: {"bleu": zheval.compute_bleu(preds, refs)["bleu"]}
