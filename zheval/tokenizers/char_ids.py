@@ -104,7 +104,7 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
 CHUNK_CHARS = 1 << 18
 
 
-def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False):
+def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False, compiled: bool = False):
     """The plain ``char`` tokenizer's tokens of many normalised texts laid out in one code point array.
 
     Args:
@@ -114,6 +114,9 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
         vocab: a :class:`zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
         punct_drop: drop the tokens made only of punctuation, symbols and marks (``punct="drop"``: the tokens that
             start with a character that is not Han, kana or a letter/digit).
+        compiled: find the token boundaries of chunks without attached marks with the compiled pass
+            (:func:`zheval.tokenizers.char_spans_kernel.token_bounds`, numba; the caller asked
+            :func:`zheval.fast.usable_for` ``"compiled"``): the same tokens.
     Returns:
         ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
         ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of
@@ -129,7 +132,7 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
         hi = int(np.searchsorted(offsets, offsets[lo] + CHUNK_CHARS, side="right")) - 1
         hi = min(max(hi, lo + 1), n_texts)
         a, b = int(offsets[lo]), int(offsets[hi])
-        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table))
+        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table, compiled))
         lo = hi
     if not parts:
         z = np.zeros(0, dtype=np.int64)
@@ -192,7 +195,8 @@ def _starts_with_marks(cls, is_m, is_w, digit_next):
     return start, in_token
 
 
-def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray):
+def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray,
+           compiled: bool = False):
     """Tokens of one chunk of texts: ``(ids, starts, ends)`` (positions + ``base``)."""
     n_texts = len(offsets) - 1
     m = len(cp_texts)
@@ -206,6 +210,11 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         cp = cp_texts
     n = len(cp)
     cls = table[cp]
+    if compiled and not has_marks:
+        from .char_spans_kernel import token_bounds
+
+        tok_start, tok_end = token_bounds(cls, cp, np.ascontiguousarray(offsets, dtype=np.int64))
+        return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base)
     is_w = cls == W
     digit_next = np.zeros(n, dtype=bool)
     digit_next[:-1] = (cp[1:] >= 48) & (cp[1:] <= 57)
@@ -230,6 +239,17 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
     at = np.flatnonzero(start[bounds])
     tok_start = bounds[at]
     tok_end = np.append(bounds, n)[at + 1]
+    if has_marks:
+        ids, tok_start, tok_end = _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, 0)
+        # back to positions without the separators: the one after text t shifts later texts by t + 1
+        shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right")
+        return ids, tok_start - shift + base, tok_end - shift + base
+    return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base)
+
+
+def _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop: bool, base: int):
+    """``(ids, starts + base, ends + base)`` of the tokens ``cp[tok_start:tok_end]`` (``punct_drop``: without the
+    tokens that start with a character that is not Han/kana nor a letter/digit)."""
     if punct_drop:  # a token is punctuation/symbols iff its first character is not Han/kana nor a letter/digit
         first = cls[tok_start]
         keep = (first == H) | (first == W)
@@ -249,8 +269,4 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
     multi = np.flatnonzero(~single)
     if len(multi):
         ids[multi] = _multi_ids(cp, tok_start[multi], tok_end[multi], getid)
-    if has_marks:  # back to positions without the separators: the one after text t shifts later texts by t + 1
-        shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right")
-        tok_start = tok_start - shift
-        tok_end = tok_end - shift
     return ids, tok_start + base, tok_end + base

@@ -43,9 +43,10 @@ WARM_SECONDS = 0.8
 COLD_SECONDS = 20.0
 #: The kernels :func:`warmup` compiles (functions of :mod:`zheval.fast.compiled.kernels`).
 KERNELS = ("rouge_pair_stats", "bleu_item_matches", "skip_bigram_pair_hits", "wlcs_many", "wlcs_rows",
-           "union_lcs_hits")
+           "union_lcs_hits", "token_bounds")
 
-_KERNELS_FILES = (Path(__file__).with_name("kernels.py"), Path(__file__).with_name("union_kernel.py"))
+_KERNELS_FILES = (Path(__file__).with_name("kernels.py"), Path(__file__).with_name("union_kernel.py"),
+                  Path(__file__).parent.parent.parent / "tokenizers" / "char_spans_kernel.py")
 #: Process state: the kernels module once imported by this process (None before).
 _LOADED: dict = {}
 
