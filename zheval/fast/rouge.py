@@ -251,7 +251,7 @@ def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, b
 
 
 #: CPU seconds of the numpy twins per unit of work, for :func:`zheval.fast.usable_for` ``"compiled"`` (measured on
-#: W3 by ``scripts/bench_compiled.py breakeven``): one n-gram order (or the LCS) over one token of a distinct pair;
+#: W3 by ``scripts/bench_compiled.py --breakeven``): one n-gram order (or the LCS) over one token of a distinct pair;
 #: one skip-bigram of a text.
 NUMPY_SECONDS_PER_PAIR_TOKEN = 4e-8
 NUMPY_SECONDS_PER_SKIP_BIGRAM = 6e-8
