@@ -259,6 +259,14 @@ NUMPY_SECONDS_PER_SKIP_BIGRAM = 6e-8
 COMPILED_MAX_SKIP_BIGRAMS = 1 << 21
 
 
+def _any_single_sentence_pair(lay: CorpusLayout, u_hyp, u_ref) -> bool:
+    """Whether some pair has one sentence on both sides (rougeLsum then takes the whole-text LCS; without rougeL and
+    without such a pair, no LCS is computed)."""
+    if lay.sentence_counts is None:
+        return True
+    return bool(((lay.sentence_counts[u_hyp] == 1) & (lay.sentence_counts[u_ref] == 1)).any())
+
+
 def _compiled_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
     """ROUGE-N hits (into ``given``) and the LCS lengths of the distinct pairs from the compiled twin
     (:func:`zheval.fast.compiled.twins.pair_ngram_lcs_stats`) where ``usable_for("compiled")`` allows and the
@@ -384,7 +392,8 @@ def corpus_rouge_scores(
     orders = sorted({rt.n for rt in types if rt.kind == "N" and rt.n not in given}
                     | ({1} if "SU" in kinds and 1 not in given else set()))
     slot_lcs = None
-    compiled, slot_lcs = _compiled_pass(lay, u_hyp, u_ref, inverse, orders, "L" in kinds or "Lsum" in kinds, given)
+    want_lcs = "L" in kinds or ("Lsum" in kinds and _any_single_sentence_pair(lay, u_hyp, u_ref))
+    compiled, slot_lcs = _compiled_pass(lay, u_hyp, u_ref, inverse, orders, want_lcs, given)
     if compiled:
         orders = []
     elif orders:
