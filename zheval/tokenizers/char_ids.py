@@ -126,13 +126,14 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
     offsets = np.asarray(offsets, dtype=np.int64)
     n_texts = len(offsets) - 1
     table = _class_table(cp) if len(cp) else None
+    lut = np.full(len(table) if table is not None else 0, -1, dtype=np.int64)  # code point -> single-char token id
     parts = []
     lo = 0
     while lo < n_texts:
         hi = int(np.searchsorted(offsets, offsets[lo] + CHUNK_CHARS, side="right")) - 1
         hi = min(max(hi, lo + 1), n_texts)
         a, b = int(offsets[lo]), int(offsets[hi])
-        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table, compiled))
+        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table, lut, compiled))
         lo = hi
     if not parts:
         z = np.zeros(0, dtype=np.int64)
@@ -196,7 +197,7 @@ def _starts_with_marks(cls, is_m, is_w, digit_next):
 
 
 def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray,
-           compiled: bool = False):
+           lut: np.ndarray, compiled: bool = False):
     """Tokens of one chunk of texts: ``(ids, starts, ends)`` (positions + ``base``)."""
     n_texts = len(offsets) - 1
     m = len(cp_texts)
@@ -214,7 +215,7 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         from .char_spans_kernel import token_bounds
 
         tok_start, tok_end = token_bounds(cls, cp, np.ascontiguousarray(offsets, dtype=np.int64))
-        return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base)
+        return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base, lut)
     is_w = cls == W
     digit_next = np.zeros(n, dtype=bool)
     digit_next[:-1] = (cp[1:] >= 48) & (cp[1:] <= 57)
@@ -240,16 +241,17 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
     tok_start = bounds[at]
     tok_end = np.append(bounds, n)[at + 1]
     if has_marks:
-        ids, tok_start, tok_end = _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, 0)
+        ids, tok_start, tok_end = _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, 0, lut)
         # back to positions without the separators: the one after text t shifts later texts by t + 1
         shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right")
         return ids, tok_start - shift + base, tok_end - shift + base
-    return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base)
+    return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base, lut)
 
 
-def _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop: bool, base: int):
+def _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop: bool, base: int, lut):
     """``(ids, starts + base, ends + base)`` of the tokens ``cp[tok_start:tok_end]`` (``punct_drop``: without the
-    tokens that start with a character that is not Han/kana nor a letter/digit)."""
+    tokens that start with a character that is not Han/kana nor a letter/digit); ``lut``: code point -> id of its
+    one-character token (-1: not looked up yet), shared by the chunks of a call."""
     if punct_drop:  # a token is punctuation/symbols iff its first character is not Han/kana nor a letter/digit
         first = cls[tok_start]
         keep = (first == H) | (first == W)
@@ -263,8 +265,8 @@ def _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop: bool, base: int):
         present = np.zeros(int(chars.max()) + 1, dtype=bool)
         present[chars] = True
         u = np.flatnonzero(present)
-        lut = np.zeros(len(present), dtype=np.int64)
-        lut[u] = np.fromiter(map(getid, map(chr, u.tolist())), dtype=np.int64, count=len(u))
+        new = u[lut[u] < 0]  # not seen in an earlier chunk: ids in increasing code point order, as the vocabulary gives
+        lut[new] = np.fromiter(map(getid, map(chr, new.tolist())), dtype=np.int64, count=len(new))
         ids[single] = lut[chars]
     multi = np.flatnonzero(~single)
     if len(multi):
