@@ -68,6 +68,7 @@ CHILD = textwrap.dedent(r'''
         def run():
             out = {}
             for tk in ("char", "jieba"):
+                tokenize_corpus(WP, WR, get_tokenizer(tk), "newline", char_ids=(tk == "char"))  # dictionaries loaded
                 tracemalloc.start()
                 c = tokenize_corpus(preds, refs, get_tokenizer(tk), "newline", char_ids=(tk == "char"))
                 cur = tracemalloc.get_traced_memory()[0]
