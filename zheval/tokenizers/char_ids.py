@@ -41,6 +41,8 @@ from .char import CHAR_HAN, CHAR_MARK, CHAR_OTHER_START, CHAR_WORD  # the regula
 __all__ = ["char_token_ids"]
 
 H, W, D, O, S, MO, MS = range(7)
+#: CJK Unified Ideographs and Extension A: class ``H`` without asking the regular expression per character.
+IDEOGRAPHS = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF))
 
 
 def _classify(chars: str) -> np.ndarray:
@@ -76,7 +78,12 @@ def _class_table(cp: np.ndarray) -> np.ndarray:
     present[10] = True  # the separator
     u = np.flatnonzero(present)
     lut = np.zeros(len(present), dtype=np.uint8)
-    lut[u] = _classify("".join(map(chr, u.tolist())))
+    ideograph = np.zeros(len(u), dtype=bool)
+    for lo, hi in IDEOGRAPHS:
+        ideograph |= (u >= lo) & (u <= hi)
+    lut[u[ideograph]] = H  # the expression's HAN class holds these ranges whole (tests/fast/test_normalize_ranges.py)
+    rest = u[~ideograph]
+    lut[rest] = _classify("".join(map(chr, rest.tolist())))
     return lut
 
 
