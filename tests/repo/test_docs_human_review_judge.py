@@ -9,29 +9,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-import shlex
 import shutil
 
 from scipy.stats import spearmanr
 
 from helpers import REPO
 from helpers.cli import run_cli
+from helpers.docs import zheval_commands
 
 DOC = (REPO / "docs" / "human_review.md").read_text(encoding="utf-8")
 
 
 def _commands():
-    start = DOC.index("## Any judge")
-    block = re.search(r"```bash\n(.*?)```", DOC[start:], flags=re.S).group(1)
-    out = []
-    for line in block.splitlines():
-        line = line.split("#")[0].strip()
-        if line:
-            args = shlex.split(line)
-            assert args[0] == "zheval"
-            out.append(args[1:])
-    return out
+    return zheval_commands(DOC[DOC.index("## Any judge"):])
 
 
 def _fill(tmp_path):
@@ -97,7 +87,7 @@ def test_bad_scores_and_columns_are_named(tmp_path, monkeypatch):
     res = run_cli(*agree)
     assert res.exit_code == 2
     out = res.output
-    assert f"bertscore.csv:3: id {ids[0]!r} appears twice (also at line 2)" in out
+    assert f"bertscore.csv:3: id {ids[0]!r}: duplicate id (first seen at " in out and "bertscore.csv:2)" in out
     assert "bertscore.csv:4: id 'not-an-item' is not an item of the key" in out
     assert f"bertscore.csv:5: bertscore_f1 of id {ids[1]!r} is 'high', not a finite number" in out
     assert f"bertscore.csv:6: bertscore_f1 of id {ids[2]!r} is '', not a finite number" in out

@@ -27,8 +27,9 @@ import numpy as np
 
 from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
-from .report import NULL_LABEL, format_table
+from ..report.tables import NULL_LABEL, format_table
 from ...io import csv_rows, read_text
+from ...io.fields import UniqueIds, keyed_rows
 
 __all__ = [
     "RATING_COLUMNS",
@@ -134,7 +135,7 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
         ValueError: ``k`` < 1 or larger than the data (naming both), ``by_metric`` not among the computed metrics
             (listing them), bad rating column names; the errors of ``evaluate_predictions``.
     """
-    from .evaluate import evaluate_predictions
+    from ..duck.evaluate import evaluate_predictions
 
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"k must be a positive int (items to sample), got {k!r}")
@@ -145,7 +146,7 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
     n = len(ds)
     if k > n:
         raise ValueError(f"k={k} is larger than the data: {n} item{'s' if n != 1 else ''}")
-    from .inputs import as_predictions
+    from ..duck.inputs import as_predictions
 
     predictions, source = as_predictions(predictions, options.get("predictions_format", "auto"))
     options = {**options, "bootstrap": 0, "by": ()}
@@ -331,18 +332,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
     unknown = []
-    for line, cells in rows:
-        row = {k.strip(): v for k, v in cells.items()}
-        if all(not c.strip() for c in row.values()):
-            continue
-        cell = (lambda name: row[name].strip())
-        rid = cell("id")
-        if not rid:
-            problems.append(f"{path}:{line}: the row has no id")
-            continue
-        if rid in lines:
-            problems.append(f"{path}:{line}: id {rid!r}: duplicate id (first seen at {path}:{lines[rid]})")
-            continue
+    for line, rid, cell in keyed_rows(rows, path, problems, UniqueIds()):
         lines[rid] = line
         if rid not in known:
             unknown.append((rid, line))
@@ -450,7 +440,7 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         ratings, info: from :func:`read_ratings` (``info["rating_columns"]``: the columns read; default the key's).
         key: from :func:`read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
             the intervals. sources: ``{"ratings": path, "key": path}`` for the report's title.
-        external: :class:`~zheval.adapters.duck.review_scores.ExternalScores` of ``--scores`` files: each column is
+        external: :class:`~zheval.adapters.review.external_scores.ExternalScores` of ``--scores`` files: each column is
             one more metric, ranked beside the key's (its label is the column name).
 
     Returns:
