@@ -91,7 +91,8 @@ DOORS = ("zheval.adapters.trainer.build_compute_metrics", "zheval.adapters.ray.s
          "zheval.adapters.lm_eval_harness.metrics.make_process_results", "zheval.adapters.lm_eval_harness.metrics.HarnessMetric",
          "zheval.adapters.lm_eval_harness.metrics.METRICS", "zheval.adapters.records.score_records",
          "zheval.adapters.duck.evaluate.evaluate_predictions", "zheval.adapters.compare.compare_predictions",
-         "zheval.adapters.duck.ceiling.human_ceiling", "zheval.definitions.rouge.combine_references")
+         "zheval.adapters.duck.ceiling.human_ceiling", "zheval.definitions.rouge.combine_references",
+         "zheval.presets.get_preset", "zheval.presets.register_preset", "zheval.presets.base.Preset")
 
 
 def test_every_public_entry_point_is_on_the_api_page(site):
