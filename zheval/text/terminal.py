@@ -23,7 +23,7 @@ from typing import Any
 
 from .controls import BIDI_CONTROLS, visible_controls
 
-__all__ = ["BIDI_CONTROLS", "terminal_text", "terminal_json"]
+__all__ = ["BIDI_CONTROLS", "terminal_text", "terminal_json", "visible_controls"]  # the rule, for the HTML page too
 
 _JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + "]")  # json.dumps escapes C0 itself
 

@@ -34,8 +34,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable, Sequence
 
-from ...text.controls import visible_controls
-from ...text.terminal import terminal_json
+from ...text.terminal import terminal_json, visible_controls
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
 from ..extras import require_extra

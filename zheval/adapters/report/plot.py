@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...text.controls import visible_controls
+from ...text.terminal import visible_controls
 from .tables import GroupScore, Report, no_interval_reason
 
 __all__ = ["plot_formats", "plot_report"]
