@@ -191,33 +191,48 @@ def run_score(path: Path, out: dict) -> dict:
     return result
 
 
+def _request(dumps):
+    from zheval.adapters.engine_batches import BatchRequest, pack_request
+    from zheval.compute.joint import score_config
+
+    return pack_request(BatchRequest(score_config(("bleu", "rouge")), "prediction", "references"), dumps, "bench")
+
+
 def run_engine(engine: str, path: Path, out: dict) -> dict:
+    """The engine's sums reduction (what its door runs for options that need only sums): map on the workers, the
+    engine's own aggregation, one merged record to the driver."""
     folder = path.with_suffix("")
     files = sorted(str(p) for p in folder.glob("*.parquet"))
     t0 = time.perf_counter()
+    stats: dict = {}
     if engine == "ray":
         import ray
+        import ray.cloudpickle
         import ray.data
 
-        import zheval.adapters.ray as adapter
+        from zheval.adapters.ray_reduce import reduce_dataset
 
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         ray.data.DataContext.get_current().enable_progress_bars = False
-        ds = ray.data.read_parquet(files).repartition(BLOCKS)
-        call = lambda: adapter.score_dataset(ds)  # noqa: E731
+        ds = ray.data.read_parquet(files).select_columns(["prediction", "references"])
+        packed = _request(ray.cloudpickle.dumps)
+        call = lambda: reduce_dataset(ds, packed, stats=stats)  # noqa: E731
+        out["partitions"] = f"{BLOCKS} files"
     else:
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
         from pyspark.sql import SparkSession
+        import pyspark.cloudpickle
 
-        import zheval.adapters.spark as adapter
+        from zheval.adapters.spark_reduce import reduce_dataframe
 
         spark = (SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false")
                  .config("spark.driver.memory", "1g").getOrCreate())
         spark.sparkContext.setLogLevel("ERROR")
-        df = spark.read.parquet(*files)
+        df = spark.read.parquet(*files).select("prediction", "references")
         out["partitions"] = df.rdd.getNumPartitions()
-        call = lambda: adapter.score_dataframe(df)  # noqa: E731
+        packed = _request(pyspark.cloudpickle.dumps)
+        call = lambda: reduce_dataframe(df, packed, stats=stats)  # noqa: E731
     out["start_s"] = time.perf_counter() - t0
     out["base_mb"] = rss_mb()
     with Sampler(True) as mem:
@@ -225,8 +240,7 @@ def run_engine(engine: str, path: Path, out: dict) -> dict:
         result = call()
         out["score_s"], out["cpu_s"] = time.perf_counter() - t, cpu_s() - c
     out["peak_mb"], out["worker_peak_mb"] = mem.peak, mem.worker_peak
-    out["back_bytes"] = getattr(adapter, "LAST_BYTES_TO_DRIVER", {}).get("bytes", "?")
-    out.setdefault("partitions", BLOCKS)
+    out["back_bytes"] = stats["bytes_to_driver"]
     return result
 
 

@@ -32,7 +32,7 @@ from ..results.partial_sums import PartialSums, merge_groups
 from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
 
-__all__ = ["EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record"]
+__all__ = ["EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups"]
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
@@ -90,7 +90,7 @@ def merge_sums_records(a: bytes, b: bytes) -> bytes:
 
 def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict[str, Any]]:
     """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` :func:`zheval.score` on
-    the rows, plus ``"groups"`` (``{value: {metric: result}}``) with a group column; ``None`` when a batch had a bad
+    the rows, plus ``"groups"`` (``{value: {metric: result}}``, in :func:`ordered_groups` order) with a group column; ``None`` when a batch had a bad
     row (the caller names it with the ordered pass). The input guards' warnings are issued once each.
 
     Raises:
@@ -111,5 +111,24 @@ def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict
         total = s if total is None else total.merge(s)
     out: Dict[str, Any] = dict(sums_result(total, config))
     if request.group_column is not None:
-        out["groups"] = {g: sums_result(s, config) for g, s in rec["groups"].items()}
+        out["groups"] = {g: sums_result(rec["groups"][g], config) for g in ordered_groups(rec["groups"])}
+    return out
+
+
+def ordered_groups(groups) -> list:
+    """The group values in a fixed order whatever the engine's merge order: sorted by type name, then value
+    (``None`` last; values of one type that do not compare are ordered by ``repr``)."""
+    def key(g):
+        return (g is None, type(g).__name__)
+
+    out = []
+    by_type: Dict[Any, list] = {}
+    for g in groups:
+        by_type.setdefault(key(g), []).append(g)
+    for k in sorted(by_type):
+        values = by_type[k]
+        try:
+            out += sorted(values)
+        except TypeError:
+            out += sorted(values, key=repr)
     return out
