@@ -24,6 +24,7 @@ from zheval.fast.index import CorpusLayout
 from zheval.fast.ngrams import flatten_texts, ngram_counts_by_text
 from zheval.tokenizers import get_tokenizer
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
+from helpers.compiled_twins import CHECKS as COMPILED_CHECKS
 
 #: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
 BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text",
@@ -37,12 +38,13 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.slots:slot_keys_fit", "zheval.fast.slots:bits_for", "zheval.fast.slots:concat_ranges",
                    "zheval.fast.slot_lcs:mask_words", "zheval.fast.slot_bleu:bleu_slot_bits",
                    "zheval.fast.slot_bleu:bleu_key_bits", "zheval.fast.slot_bleu:slot_bleu_fits",
-                   "zheval.fast.keys:popcount64"}  # bit counting, checked in tests/fast/test_popcount.py
+                   "zheval.fast.keys:popcount64",  # bit counting, checked in tests/fast/test_popcount.py
+                   "zheval.fast.compiled.twins:packed_fits", "zheval.fast.compiled.twins:exercise"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
                 "zheval.fast.skip_bigrams", "zheval.fast.wlcs", "zheval.fast.slots", "zheval.fast.slot_lcs",
-                "zheval.fast.slot_bleu")
+                "zheval.fast.slot_bleu", "zheval.fast.compiled.twins")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -325,40 +327,38 @@ def check_skip_bigram_counts_by_text(real):
                         assert got == dict(want) and totals[t] == sum(want.values())
 
 
-def check_pair_skip_bigram_hits(real):
+def _skip_bigram_hits_agree(real, small_chunk, hits):
+    """``hits(skip_bigrams, tokens, offsets, layout, skip, hyp)`` (a fast skip-bigram hit count per pair) equals the
+    definitions' clipped overlap, with the default key chunk and a ``small_chunk`` one, for S4, S0 and S*."""
     from zheval.fast import skip_bigrams
 
     for corpus in token_corpora(real):
         layout = CorpusLayout.from_corpus(corpus)
         tokens, offsets = flatten_texts(layout.token_ids)
         hyp = layout.hyp[layout.pair_item]
-        for chunk in (skip_bigrams.CHUNK_KEYS, 7):
+        for chunk in (skip_bigrams.CHUNK_KEYS, small_chunk):
             with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
                 for skip in (None, 0, 4):
-                    nc = skip_bigrams.skip_bigram_counts_by_text(tokens, offsets, layout.vocab_size, skip)
-                    got = skip_bigrams.pair_skip_bigram_hits(nc, hyp, layout.ref)
+                    got = hits(skip_bigrams, tokens, offsets, layout, skip, hyp)
                     want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
                                                       ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
                             for h, r in zip(hyp.tolist(), layout.ref.tolist())]
                     assert got.tolist() == want
+
+
+def check_pair_skip_bigram_hits(real):
+    def hits(sb, tokens, offsets, layout, skip, hyp):
+        counts = sb.skip_bigram_counts_by_text(tokens, offsets, layout.vocab_size, skip)
+        return sb.pair_skip_bigram_hits(counts, hyp, layout.ref)
+
+    _skip_bigram_hits_agree(real, 7, hits)
 
 
 def check_corpus_skip_bigram_hits(real):
-    from zheval.fast import skip_bigrams
+    def hits(sb, tokens, offsets, layout, skip, hyp):
+        return sb.corpus_skip_bigram_hits(tokens, offsets, layout.vocab_size, skip, hyp, layout.ref)
 
-    for corpus in token_corpora(real):
-        layout = CorpusLayout.from_corpus(corpus)
-        tokens, offsets = flatten_texts(layout.token_ids)
-        hyp = layout.hyp[layout.pair_item]
-        for chunk in (skip_bigrams.CHUNK_KEYS, 30):
-            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
-                for skip in (None, 0, 4):
-                    got = skip_bigrams.corpus_skip_bigram_hits(tokens, offsets, layout.vocab_size, skip, hyp,
-                                                               layout.ref)
-                    want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
-                                                      ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
-                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
-                    assert got.tolist() == want
+    _skip_bigram_hits_agree(real, 30, hits)
 
 
 def check_wlcs_pairs(real):
@@ -480,6 +480,7 @@ CHECKS = {
     "zheval.fast.bleu:layout_stats": check_layout_stats,
     "zheval.fast.rouge:scores_from_pair_stats": check_scores_from_pair_stats,
     "zheval.fast.rouge:corpus_rouge_scores": check_corpus_rouge_scores,
+    **COMPILED_CHECKS,  # tests/helpers/compiled_twins.py (skipped, saying so, without numba)
 }
 
 

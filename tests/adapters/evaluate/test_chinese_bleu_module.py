@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 import sacrebleu
 
+from zheval.adapters.evaluate_cards import card
 from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
 from zheval.compute.inputs import validate_inputs
 from helpers import crosswoz_items
+from helpers import csl_items as shared_csl_items
 from helpers import REPO
 
 BLEU_DIR = REPO / "metrics" / "chinese_bleu"
@@ -29,8 +31,9 @@ def chinese_bleu():
 
 
 def csl_items(rows):
-    preds = [r["document"][: max(1, len(r["summary"]) + (i % 9) - 4)] for i, r in enumerate(rows)]
-    return preds, [r["summary"] for r in rows]
+    """The shared CSL items with each reference as a plain string (the module's string-reference feature set)."""
+    preds, refs = shared_csl_items(rows)
+    return preds, [r[0] for r in refs]
 
 
 # ------------------------------------------------------------------------------------------------------------------
@@ -71,12 +74,8 @@ def _run_doctest(text, name):
 
 
 def test_kwargs_description_examples_run():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("chinese_bleu_script", BLEU_DIR / "chinese_bleu.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    result = _run_doctest(module._KWARGS_DESCRIPTION, "_KWARGS_DESCRIPTION")
+    # the inputs description of the module's card (its _info() and class docstring)
+    result = _run_doctest(card("bleu").inputs_description, "bleu.inputs.txt")
     assert result.attempted >= 8 and result.failed == 0
 
 
