@@ -147,3 +147,14 @@ def test_poisson_and_multinomial_intervals_side_by_side(real_items, capsys):
                          f"[{q[f'{key}_ci_low']:8.4f}, {q[f'{key}_ci_high']:8.4f}]")
     with capsys.disabled():
         print("\n" + "\n".join(lines))
+
+
+def test_a_poisson_interval_says_so_in_the_signature():
+    config = score_config(["bleu", "rouge", "chrf"], bootstrap=50, seed=4)
+    items = score_items(["今天天气很好", "明天下雨"], [["今天天气不错"], ["明天会下雨"]], config, warn=False)
+    got = sums_result(batch_sums(items, config, keys=item_keys(["今天天气很好", "明天下雨"],
+                                                                [["今天天气不错"], ["明天会下雨"]]))[None], config)
+    for metric in ("bleu", "rouge", "chrf"):
+        assert "|bs:50|seed:4|bsmethod:poisson|" in got[metric]["signature"]
+    plain = sums_result(batch_sums(items, score_config(["rouge"]))[None], score_config(["rouge"]))
+    assert "bsmethod" not in plain["rouge"]["signature"]

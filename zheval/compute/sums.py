@@ -33,7 +33,7 @@ from .chrf import result_from_stats as chrf_result_from_stats
 from .chrf import score_from_sums as chrf_score_from_sums
 from .joint import ScoreConfig, ScoreItems
 
-__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result"]
+__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result", "poisson_signature"]
 
 #: Values of ``bootstrap_method``: ``"multinomial"`` (today's default: resamples of item indices, needs every item)
 #: and ``"poisson"`` (Poisson(1) weights keyed by item content: sums, any partitioning).
@@ -64,6 +64,16 @@ def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial")
         return ("the multinomial bootstrap draws item indices from the whole list; pass bootstrap_method='poisson' "
                 "(Poisson(1) weights per item: sums, identical whatever the batches)")
     return None
+
+
+def poisson_signature(signature: str) -> str:
+    """``signature`` with ``bsmethod:poisson`` after its ``seed`` field (an interval of the Poisson bootstrap is not
+    the multinomial one of the same ``bs`` and ``seed``: the signature says so)."""
+    head, sep, tail = signature.partition("|seed:")
+    if not sep:
+        return signature
+    value, bar, rest = tail.partition("|")
+    return f"{head}|seed:{value}|bsmethod:poisson{bar}{rest}"
 
 
 def _interval_config(config: ScoreConfig):
@@ -138,7 +148,12 @@ def _rouge(sums: PartialSums, config) -> Dict[str, Any]:
             low, high = percentile_interval(sums.resampled_means(f"rouge:{t}:f"), config.confidence) \
                 if sums.n else (0.0, 0.0)
             out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
-    out["signature"] = config.signature(sorted(sums.reference_counts))
+    return _signed(out, sums, config)
+
+
+def _signed(out: Dict[str, Any], sums: PartialSums, config) -> Dict[str, Any]:
+    sig = config.signature(sorted(sums.reference_counts))
+    out["signature"] = poisson_signature(sig) if config.bootstrap else sig
     return out
 
 
@@ -159,8 +174,7 @@ def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
         opts = config.score_options
         out["bleu_ci_low"], out["bleu_ci_high"] = _resampled_interval(
             sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score, config.confidence)
-    out["signature"] = config.signature(sorted(sums.reference_counts))
-    return out
+    return _signed(out, sums, config)
 
 
 def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
@@ -172,8 +186,7 @@ def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
         from_sums = chrf_score_from_sums(config)
         out["chrf_ci_low"], out["chrf_ci_high"] = _resampled_interval(
             sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), config.confidence)
-    out["signature"] = config.signature(sorted(sums.reference_counts))
-    return out
+    return _signed(out, sums, config)
 
 
 def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
