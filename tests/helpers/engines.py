@@ -15,7 +15,7 @@ import pytest
 
 from . import crosswoz_items, read_jsonl
 
-__all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id"]
+__all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id", "door_options"]
 
 REQUIRE_ENGINES = os.environ.get("ZHEVAL_REQUIRE_ENGINES", "").strip().lower() in ("1", "true", "yes")
 """``ZHEVAL_REQUIRE_ENGINES=1`` (``.ci/engines``): a missing Ray or PySpark fails instead of skipping."""
@@ -75,3 +75,14 @@ def case_id(case) -> str:
     """A readable test id of a :data:`CASES` entry."""
     metrics, options = case
     return "+".join(metrics) + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+
+
+def door_options(metrics, options: dict) -> dict:
+    """``options`` plus ``gather_items=True`` when they need every item (the multinomial bootstrap, a preset's own
+    numbers, per-item lists: :func:`zheval.compute.sums.needs_every_item`), which an engine door refuses without it."""
+    from zheval.compute.joint import score_config
+    from zheval.compute.sums import needs_every_item
+
+    method = options.get("bootstrap_method", "multinomial")
+    config = score_config(metrics, **{k: v for k, v in options.items() if k not in ("bootstrap_method", "gather_items")})
+    return {**options, "gather_items": True} if needs_every_item(config, method) is not None else dict(options)
