@@ -158,3 +158,39 @@ def test_a_poisson_interval_says_so_in_the_signature():
         assert "|bs:50|seed:4|bsmethod:poisson|" in got[metric]["signature"]
     plain = sums_result(batch_sums(items, score_config(["rouge"]))[None], score_config(["rouge"]))
     assert "bsmethod" not in plain["rouge"]["signature"]
+
+
+@pytest.mark.parametrize("options", [dict(metrics=["bleu", "rouge", "chrf"]),
+                                     dict(metrics=["bleu", "rouge"], tokenizer="jieba", return_precision_recall=True)])
+def test_one_process_poisson_result_equals_the_sums_for_any_batching(real_items, options):
+    """poisson_result on all the items (one process) == the reduced sums of 1, 8 and 64 shuffled batches: the same
+    numbers, the same intervals, the same signature."""
+    from zheval.compute.sums import poisson_result
+
+    preds, refs, _ = real_items
+    options = dict(options)
+    metrics = options.pop("metrics")
+    config = score_config(metrics, bootstrap=200, seed=8, **options)
+    canon = [[r] if isinstance(r, str) else list(r) for r in refs]
+    one = poisson_result(score_items(preds, refs, config, warn=False), config, item_keys(preds, canon))
+    for parts in (1, 8, 64):
+        assert sums_result(_reduce(preds, refs, config, parts, parts, bootstrap=True)[None], config) == one
+    assert list(one["rouge"]) == list(zheval.score(preds, refs, metrics, bootstrap=200, seed=8, **options)["rouge"])
+
+
+def test_one_process_poisson_result_for_presets_and_sentence_level(real_items):
+    """What the sums cannot give (a preset's own numbers, sentence-level lists) one process still can: the numbers
+    are zheval.score's, the intervals Poisson's."""
+    from zheval.compute.sums import poisson_result
+
+    preds, refs, _ = real_items
+    canon = [[r] if isinstance(r, str) else list(r) for r in refs]
+    for metrics, options in ((["bleu", "rouge"], dict(preset="llamafactory")), (["bleu", "chrf"], dict(level="sentence"))):
+        config = score_config(metrics, bootstrap=100, **options)
+        got = poisson_result(score_items(preds, refs, config, warn=False), config, item_keys(preds, canon))
+        want = zheval.score(preds, refs, metrics, bootstrap=100, **options)
+        for m in metrics:
+            assert set(got[m]) == set(want[m])
+            same = {k for k in want[m] if "_ci_" not in k and k != "signature"}
+            assert {k: got[m][k] for k in same} == {k: want[m][k] for k in same}
+            assert "bsmethod:poisson" in got[m]["signature"]

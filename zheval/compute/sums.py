@@ -33,7 +33,7 @@ from .chrf import result_from_stats as chrf_result_from_stats
 from .chrf import score_from_sums as chrf_score_from_sums
 from .joint import ScoreConfig, ScoreItems
 
-__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result", "poisson_signature"]
+__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result", "poisson_signature", "poisson_result"]
 
 #: Values of ``bootstrap_method``: ``"multinomial"`` (today's default: resamples of item indices, needs every item)
 #: and ``"poisson"`` (Poisson(1) weights keyed by item content: sums, any partitioning).
@@ -207,3 +207,85 @@ def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
     if config.chrf is not None:
         out["chrf"] = _chrf(sums, config.chrf)
     return {m: out[m] for m in config.metrics}
+
+
+def _with_interval(result: Dict[str, Any], bounds: Dict[str, float], signature: str) -> Dict[str, Any]:
+    """``result`` with the interval keys inserted before its ``signature``, which is replaced."""
+    out: Dict[str, Any] = {}
+    for k, v in result.items():
+        if k == "signature":
+            out.update(bounds)
+            out[k] = signature
+        else:
+            out[k] = v
+    return out
+
+
+def poisson_result(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, dict]:
+    """The result of :func:`zheval.compute.joint.score_result` with Poisson bootstrap intervals instead of the
+    multinomial ones -- what one process gives for ``bootstrap_method="poisson"``, equal to the intervals of
+    :func:`zheval.score_batches` and of the engine doors on the same items (any batching). Every other number is
+    :func:`~zheval.compute.joint.score_result`'s (presets and sentence-level scores included: a sentence-level
+    interval resamples the mean of the per-item scores).
+
+    Args:
+        items: the items of every row. config: with ``bootstrap`` > 0. keys: ``(n,)`` uint64 item keys
+            (:func:`zheval.results.poisson.item_keys`).
+
+    Raises:
+        ValueError: no keys for the items, or a cross-check (its items are not resampled).
+    """
+    from .joint import item_scores, score_result
+
+    if len(keys) != len(items):
+        raise ValueError(f"poisson_result: {len(keys)} keys for {len(items)} items")
+    plain = dataclasses.replace(config, **{m: dataclasses.replace(getattr(config, m), bootstrap=0)
+                                           for m in ("rouge", "bleu", "chrf") if getattr(config, m) is not None})
+    out = score_result(items, plain)
+    boot, seed = _interval_config(config)
+    if not boot or not len(items):
+        return out
+    sentence = {m: getattr(config, m) is not None and getattr(config, m).level == "sentence" for m in ("bleu", "chrf")}
+    per_item = item_scores(items, config) if any(sentence.values()) else {}
+    sums = PartialSums()
+    for start in range(0, len(items), _RESAMPLE_BLOCK):
+        idx = np.arange(start, min(start + _RESAMPLE_BLOCK, len(items)))
+        w = poisson_weights(np.asarray(keys)[idx], seed, boot)
+        part = items.select(idx)
+        sums.add_items(len(idx), w)
+        if config.rouge is not None:
+            for t in part.rouge.types:
+                sums.add_floats(f"rouge:{t}:f", part.rouge.fmeasure[t], w)
+        for m in ("bleu", "chrf"):
+            if getattr(config, m) is None:
+                continue
+            if sentence[m]:
+                sums.add_floats(f"{m}:sentence", per_item[m][idx], w)
+            else:
+                sums.add_ints(m, getattr(part, m).stats, w)
+    metrics = dict(out)
+    counts = sorted(set(items.rouge.reference_counts.tolist() if items.rouge is not None else
+                        (items.bleu or items.chrf).reference_counts.tolist()))
+    if config.rouge is not None:
+        c = config.rouge
+        bounds = {}
+        for t in c.types:
+            bounds[f"{t}_ci_low"], bounds[f"{t}_ci_high"] = percentile_interval(
+                sums.resampled_means(f"rouge:{t}:f"), c.confidence)
+        metrics["rouge"] = _with_interval(out["rouge"], bounds, poisson_signature(c.signature(counts)))
+    for m in ("bleu", "chrf"):
+        c = getattr(config, m)
+        if c is None:
+            continue
+        if sentence[m]:
+            low, high = percentile_interval(sums.resampled_means(f"{m}:sentence"), c.confidence)
+        elif m == "bleu":
+            opts = c.score_options
+            low, high = _resampled_interval(sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score,
+                                            c.confidence)
+        else:
+            from_sums = chrf_score_from_sums(c)
+            low, high = _resampled_interval(sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), c.confidence)
+        metrics[m] = _with_interval(out[m], {f"{m}_ci_low": low, f"{m}_ci_high": high},
+                                    poisson_signature(c.signature(counts)))
+    return metrics
