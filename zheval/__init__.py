@@ -8,7 +8,9 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * :func:`score_batches` -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
 * :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
-* the warning categories of the input guards and :class:`EmptyReferenceError`.
+* the warning categories of the input guards and :class:`EmptyReferenceError`;
+* :func:`distinct_n`, :func:`diversity` -- Distinct-n of predictions and their diversity against the references
+  (``zheval.results.distinct``).
 
 The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →
 ``fast`` → ``presets`` → ``results`` → ``compute`` → ``cli``/``adapters``.
@@ -17,7 +19,7 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 from .version import __version__
 
 __all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches", "get_tokenizer", "explain", "explain_items", "ZhevalWarning",
-           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
+           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {

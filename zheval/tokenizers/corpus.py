@@ -15,7 +15,7 @@ else tokenises text by text through the tokenizer itself (its token cache when i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
@@ -101,6 +101,7 @@ class TokenizedText:
     sentences: tuple[tuple[int, ...], ...]
 
 
+@dataclass(eq=False)
 class TokenizedCorpus:
     """A tokenised corpus: one prediction and one or more references per item, stored once per distinct text as
     flat arrays (the scoring cores read the arrays; per-text tuples are built only when something asks for them).
@@ -117,18 +118,19 @@ class TokenizedCorpus:
             built on first access).
     """
 
-    def __init__(self, ids, sent_offsets, text_sents, pred_text, ref_text, ref_counts, vocab, tokenizer,
-                 sentence_split):
-        self.ids = ids
-        self.sent_offsets = sent_offsets
-        self.text_sents = text_sents
-        self.pred_text = pred_text
-        self.ref_text = ref_text
-        self.ref_counts = ref_counts
-        self.vocab = vocab
-        self.tokenizer = tokenizer
-        self.sentence_split = sentence_split
-        self._texts = None
+    ids: np.ndarray
+    sent_offsets: np.ndarray
+    text_sents: np.ndarray
+    pred_text: np.ndarray
+    ref_text: np.ndarray
+    ref_counts: np.ndarray
+    vocab: list
+    tokenizer: BaseTokenizer
+    sentence_split: str
+    _texts: "list | None" = field(init=False, repr=False)  # the TokenizedText objects, built on first use
+
+    def __post_init__(self):
+        self._texts = None  # per object (a class-level default would be shared state)
 
     def __len__(self) -> int:
         return len(self.pred_text)
