@@ -52,6 +52,8 @@ OPTION_SETS = [
     dict(metrics=["rouge"], rouge_types=["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeSU4"]),
     dict(metrics=["bleu", "chrf"], tokenizer="char", max_order=2, word_order=2, smooth_method="floor"),
     dict(metrics=["bleu", "rouge"], max_refs=1, beta=2.0),
+    dict(metrics=["rouge"], preset="rouge155"),
+    dict(metrics=["bleu"], preset="sacrebleu-zh"),
 ]
 
 

@@ -13,8 +13,9 @@ the merged sums of the whole into the result dict of :func:`zheval.compute.joint
 
 What needs every item is not a sum (:func:`needs_every_item` names it): per-item lists (``use_aggregator=False``,
 ``level="sentence"``'s ``scores``), the multinomial bootstrap (it draws item indices from the whole list), the
-presets' own numbers (LLaMA-Factory's and GLM-4's ``np.mean``, OpenCompass's and LongBench's left-to-right sums: the
-tools' own float summation order) and the cross-check.
+presets' own numbers (a preset whose ``number_scale`` is set: LLaMA-Factory's and GLM-4's ``np.mean``, OpenCompass's
+and LongBench's left-to-right sums -- the tools' own float summation order; a preset of defaults only, such as
+``rouge155`` or ``sacrebleu-zh``, reduces like no preset) and the cross-check.
 """
 
 from __future__ import annotations
@@ -52,9 +53,10 @@ def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial")
         return ("use_aggregator=False returns a list per item; write the per-item scores to a file or the engine's "
                 "dataset (per_item) instead")
     for cfg in (rouge, bleu):
-        if cfg is not None and cfg.preset is not None:
-            return (f"preset={cfg.preset!r} reproduces the tool's own float summation order over every item; "
-                    "score without the preset, or in one call on the whole list (zheval.score)")
+        if cfg is not None and cfg.preset is not None and cfg.preset.number_scale is not None:
+            return (f"preset={cfg.preset.name!r} adds the tool's own numbers, which follow the tool's float summation "
+                    "over every item in order; score without the preset, or in one call on the whole list "
+                    "(zheval.score)")
     for name, cfg in (("bleu", bleu), ("chrf", chrf)):
         if cfg is not None and cfg.level == "sentence":
             return (f"level='sentence' ({name}) returns a list of per-item scores; use level='corpus', and write "
