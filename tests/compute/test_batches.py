@@ -103,3 +103,14 @@ def test_bad_items_are_named_over_all_batches():
         score_batches([([], [])], progress=False)
     with pytest.raises(ValueError, match="bootstrap_method must be one of"):
         score_batches([], bootstrap_method="bayes")
+
+
+def test_one_process_poisson_equals_score_batches(corpus):
+    preds, refs, _ = corpus
+    options = dict(bootstrap=300, seed=9)
+    one = zheval.score(preds, refs, ["bleu", "rouge", "chrf"], bootstrap_method="poisson", **options)
+    assert one == score_batches(_batches(preds, refs, 97), ["bleu", "rouge", "chrf"], bootstrap_method="poisson",
+                                progress=False, **options)
+    assert "bsmethod:poisson" in one["rouge"]["signature"]
+    with pytest.raises(ValueError, match="bootstrap_method must be one of"):
+        zheval.score(preds[:2], refs[:2], bootstrap_method="bca")

@@ -1,11 +1,15 @@
 """Score a Ray Dataset where it lives: :func:`score_dataset` (the ``ray`` extra: ``pip install "zheval[ray]"``).
 
-``Dataset.map_batches`` runs :func:`zheval.compute.joint.score_items` on each block on the workers (as Ray tasks, one
-per block, ``batch_format="pyarrow"``); each block sends back one record of per-item statistics (never its texts),
-and the driver reduces the records in row order with the library's reducers
-(:func:`zheval.adapters.engine_batches.reduce_records`): the numbers are ``==`` :func:`zheval.score` on the same rows.
-Row order is the Dataset's own order: the statistics pass runs with Ray's ``preserve_order`` execution option (set on
-the Dataset's context for the pass and restored after), since bootstrap intervals depend on the item order.
+Results that need only sums (means, corpus statistics, the Poisson bootstrap: every option but those
+:func:`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``Dataset.map_batches`` turns
+each block into one record of partial sums on the workers and ``Dataset.aggregate`` merges them
+(:mod:`zheval.adapters.ray_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of rows.
+The options that need every item (the multinomial bootstrap, presets' own numbers, per-item lists) are refused unless
+``gather_items=True``: then each block sends one record of per-item statistics (never its texts) and the driver
+reduces them in row order (:func:`zheval.adapters.engine_batches.reduce_records`), holding every item's statistics;
+that pass runs with Ray's ``preserve_order`` execution option (set on the Dataset's context and restored after).
+Either way the numbers are ``==`` :func:`zheval.score` on the same rows (with the Poisson bootstrap:
+:func:`zheval.score_batches`'s intervals).
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.joint import score_config
+from ..compute.sums import BOOTSTRAP_METHODS, needs_every_item
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
                              check_config, pack_request, reduce_records)
+from .engine_env import worker_import_problem
 from .extras import require_extra
+from .ray_reduce import reduce_dataset
 
 __all__ = ["score_dataset"]
 
@@ -43,6 +50,8 @@ def score_dataset(
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
     batch_size: Optional[int] = None,
+    bootstrap_method: str = "multinomial",
+    gather_items: bool = False,
     **options,
 ):
     """Chinese BLEU and ROUGE of a Ray Dataset, computed on its workers: the result of :func:`zheval.score`.
@@ -60,6 +69,12 @@ def score_dataset(
             ``bleu``; float64, 0-1), computed again on the workers when it is consumed.
         metrics: ``"bleu"`` and/or ``"rouge"``, as :func:`zheval.score`.
         batch_size: rows per ``map_batches`` batch (``None``: one batch per block, Ray's default).
+        bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
+            (Poisson(1) weights keyed by each item's content and id: sums, reduced by Ray; the intervals of
+            :func:`zheval.score_batches` on the same rows).
+        gather_items: allow the options that need every item (:func:`zheval.compute.sums.needs_every_item`: the
+            multinomial bootstrap, a preset's own numbers, ``level="sentence"``, ``use_aggregator=False``): each
+            block's per-item statistics then come to the driver (about 0.2-0.7 KB a row of driver memory).
         options: every option of :func:`zheval.score` (tokenizer, preset, rouge_types, bootstrap, seed, ...),
             checked on the driver before any work; ``crosscheck`` is refused (its items cannot be merged).
 
@@ -81,11 +96,41 @@ def score_dataset(
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"{ENGINE}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
+                         f"{bootstrap_method!r}")
     config = score_config(metrics, **options)
     check_config(config, ENGINE)
+    why = needs_every_item(config, bootstrap_method)
+    if why is not None and not gather_items:
+        raise ValueError(f"{ENGINE}: {why}; or pass gather_items=True to gather every item's statistics on the "
+                         "driver (its memory then grows with the rows)")
     request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
-    check_columns(list(dataset.schema().names), request, ENGINE, per_item=per_item)
+    schema = dataset.schema()
+    if schema is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
+        raise ValueError(f"{ENGINE}: no items to score: the Dataset has no rows")
+    check_columns(list(schema.names), request, ENGINE, per_item=per_item)
     packed = pack_request(request, ray_cloudpickle.dumps, ENGINE)
+    try:
+        result = None
+        if why is None:
+            result = reduce_dataset(dataset.select_columns(request.columns), packed, batch_size=batch_size)
+        if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
+            result = _ordered_result(dataset, request, packed, batch_size)
+    except Exception as exc:
+        line = worker_import_problem(exc, "ray")
+        if line is None:
+            raise
+        raise RuntimeError(f"{ENGINE}: {line}") from None
+    if not per_item:
+        return result
+    scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
+                                 fn_kwargs={"packed": packed})
+    return result, scored
+
+
+def _ordered_result(dataset, request: BatchRequest, packed: PackedRequest, batch_size) -> Dict[str, Any]:
+    """The records of every block in the Dataset's order, reduced on the driver (items gathered; bad rows named)."""
     stats = dataset.select_columns(request.columns).map_batches(
         _records, batch_size=batch_size, batch_format="pyarrow", fn_kwargs={"packed": packed},
         zero_copy_batch=True)
@@ -95,11 +140,6 @@ def score_dataset(
     try:  # records are reduced as they stream in (block order), never all held as bytes at once
         blobs = (blob for batch in stats.iter_batches(batch_size=None, batch_format="pyarrow")
                  for blob in batch.column(RECORD_COLUMN).to_pylist())
-        result: Dict[str, Any] = reduce_records(blobs, request, ENGINE)
+        return reduce_records(blobs, request, ENGINE)
     finally:
         options_obj.preserve_order = kept
-    if not per_item:
-        return result
-    scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
-                                 fn_kwargs={"packed": packed})
-    return result, scored

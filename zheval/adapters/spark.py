@@ -1,13 +1,18 @@
 """Score a Spark DataFrame where it lives: :func:`score_dataframe` (the ``spark`` extra: ``pip install "zheval[spark]"``).
 
-``DataFrame.mapInArrow`` runs :func:`zheval.compute.joint.score_items` on each Arrow batch of each partition on the
-executors; each batch sends back one record of per-item statistics (never its texts) with its partition and batch
-number, and the driver reduces the records in row order -- partition by partition, batch by batch, which is the
-DataFrame's own order -- with the library's reducers (:func:`zheval.adapters.engine_batches.reduce_records`): the
-numbers are ``==`` :func:`zheval.score` on the same rows.
+Results that need only sums (means, corpus statistics, the Poisson bootstrap: every option but those
+:func:`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``DataFrame.mapInArrow`` turns
+each Arrow batch of each partition into one record of partial sums on the executors and ``RDD.treeAggregate`` merges
+them (:mod:`zheval.adapters.spark_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of
+rows. The options that need every item are refused unless ``gather_items=True``: then each batch sends one record of
+per-item statistics (never its texts) with its partition and batch number, and the driver reduces them in row order --
+partition by partition, batch by batch, the DataFrame's own order -- with the library's reducers
+(:func:`zheval.adapters.engine_batches.reduce_records`). Either way the numbers are ``==`` :func:`zheval.score` on the
+same rows (with the Poisson bootstrap: :func:`zheval.score_batches`'s intervals).
 
 The executors' Python must have zheval installed: Spark starts ``$PYSPARK_PYTHON`` (default ``python3``), not the
-driver's interpreter; set ``PYSPARK_PYTHON`` before the session starts when zheval lives in a virtual environment.
+driver's interpreter; set ``PYSPARK_PYTHON`` before the session starts when zheval lives in a virtual environment (an
+executor that cannot import zheval, pyarrow or numpy is one line naming it: :mod:`zheval.adapters.engine_env`).
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.joint import score_config
+from ..compute.sums import BOOTSTRAP_METHODS, needs_every_item
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
                              check_config, pack_request, reduce_records, score_columns)
+from .engine_env import worker_import_problem
 from .extras import require_extra
+from .spark_reduce import reduce_dataframe
 
 __all__ = ["score_dataframe"]
 
@@ -60,6 +68,8 @@ def score_dataframe(
     id_column: Optional[str] = None,
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
+    bootstrap_method: str = "multinomial",
+    gather_items: bool = False,
     **options,
 ):
     """Chinese BLEU and ROUGE of a Spark DataFrame, computed on its executors: the result of :func:`zheval.score`.
@@ -76,6 +86,11 @@ def score_dataframe(
             (:func:`zheval.compute.joint.item_scores`: ``<rouge type>``, ``<type>_precision``, ``<type>_recall``,
             ``bleu``; double, 0-1), computed again on the executors when an action runs on it.
         metrics: ``"bleu"`` and/or ``"rouge"``, as :func:`zheval.score`.
+        bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
+            (Poisson(1) weights keyed by each item's content and id: sums, reduced by ``treeAggregate``; the
+            intervals of :func:`zheval.score_batches` on the same rows).
+        gather_items: allow the options that need every item (:func:`zheval.compute.sums.needs_every_item`): the
+            per-item statistics of every batch then come to the driver (about 0.2-0.7 KB a row of driver memory).
         options: every option of :func:`zheval.score` (tokenizer, preset, rouge_types, bootstrap, seed, ...),
             checked on the driver before any job; ``crosscheck`` is refused (its items cannot be merged).
 
@@ -97,16 +112,27 @@ def score_dataframe(
     spark_cloudpickle = require_extra("pyspark.cloudpickle", extra="spark", purpose=ENGINE)
     if not isinstance(df, sql.DataFrame):
         raise TypeError(f"{ENGINE}: df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"{ENGINE}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
+                         f"{bootstrap_method!r}")
     config = score_config(metrics, **options)
     check_config(config, ENGINE)
+    why = needs_every_item(config, bootstrap_method)
+    if why is not None and not gather_items:
+        raise ValueError(f"{ENGINE}: {why}; or pass gather_items=True to gather every item's statistics on the "
+                         "driver (its memory then grows with the rows)")
     request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
     check_columns(list(df.columns), request, ENGINE, per_item=per_item)
     packed = pack_request(request, spark_cloudpickle.dumps, ENGINE)
-    rows = df.select(*request.columns).mapInArrow(
-        lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
-    rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]), reverse=True)
-    blobs = (bytes(rows.pop()["zheval_record"]) for _ in range(len(rows)))  # each record freed once it is read
-    result: Dict[str, Any] = reduce_records(blobs, request, ENGINE)
+    try:
+        result = reduce_dataframe(df.select(*request.columns), packed) if why is None else None
+        if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
+            result = _ordered_result(df, request, packed)
+    except Exception as exc:
+        line = worker_import_problem(exc, "spark")
+        if line is None:
+            raise
+        raise RuntimeError(f"{ENGINE}: {line}") from None
     if not per_item:
         return result
     types = require_extra("pyspark.sql.types", extra="spark", purpose=ENGINE)
@@ -114,3 +140,12 @@ def score_dataframe(
                                                          for c in score_columns(config)])
     scored = df.mapInArrow(lambda batches: _partition_with_scores(batches, packed), schema)
     return result, scored
+
+
+def _ordered_result(df, request: BatchRequest, packed: PackedRequest) -> Dict[str, Any]:
+    """Every batch's record, collected and reduced in partition and batch order (items gathered; bad rows named)."""
+    rows = df.select(*request.columns).mapInArrow(
+        lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
+    rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]), reverse=True)
+    blobs = (bytes(rows.pop()["zheval_record"]) for _ in range(len(rows)))  # each record freed once it is read
+    return reduce_records(blobs, request, ENGINE)

@@ -248,6 +248,8 @@ def score(
     predictions: Sequence[str],
     references: Sequence[Any],
     metrics: Sequence[str] = ("bleu", "rouge"),
+    *,
+    bootstrap_method: str = "multinomial",
     **options,
 ) -> Dict[str, dict]:
     """Chinese BLEU, ROUGE and/or chrF of the same predictions and references, sharing one tokenisation.
@@ -256,6 +258,11 @@ def score(
         predictions: ``list[str]``, one per item.
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), computed ROUGE first.
+        bootstrap_method: how ``bootstrap`` resamples: ``"multinomial"`` (item indices drawn with replacement, the
+            default: sacrebleu's and rouge-score's method) or ``"poisson"`` (a Poisson(1) weight per item and resample,
+            keyed by the seed, the item's content and the resample: :mod:`zheval.results.poisson`; the same intervals
+            as :func:`zheval.score_batches` and the engine doors on the same items, and ``bsmethod:poisson`` in the
+            signature).
         options: options of :func:`~zheval.compute.rouge.compute_rouge`, :func:`~zheval.compute.bleu.compute_bleu`
             and :func:`~zheval.compute.chrf.compute_chrf`. Tokenizer options, ``tokenizer``, ``bootstrap``, ``seed``,
             ``confidence`` and ``max_refs`` go to every metric; the others to the metrics that have them (e.g.
@@ -276,5 +283,15 @@ def score(
     Warns:
         the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for both metrics.
     """
+    from .sums import BOOTSTRAP_METHODS, poisson_result  # (sums builds on this module)
+
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
     config = score_config(metrics, **options)
-    return score_result(score_items(predictions, references, config), config)
+    items = score_items(predictions, references, config)
+    if bootstrap_method == "poisson" and config.first.bootstrap:
+        from ..results.poisson import item_keys
+
+        preds, refs = validate_inputs(predictions, references)
+        return poisson_result(items, config, item_keys(preds, refs))
+    return score_result(items, config)
