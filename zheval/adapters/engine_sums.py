@@ -21,18 +21,21 @@ index and id exactly as :func:`zheval.score` would. A bad row costs a second pas
 
 from __future__ import annotations
 
+import contextlib
 import pickle
 from typing import Any, Dict, Optional
 
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.joint import score_items
-from ..compute.sums import batch_sums, sums_result
+from ..compute.sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
 from ..results.partial_sums import PartialSums, merge_groups
 from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
+from .engine_env import worker_import_problem
 
-__all__ = ["EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups"]
+__all__ = ["EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups",
+           "reducible", "engine_errors"]
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
@@ -132,3 +135,35 @@ def ordered_groups(groups) -> list:
         except TypeError:
             out += sorted(values, key=repr)
     return out
+
+
+def reducible(config, bootstrap_method: str, gather_items: bool, engine: str) -> bool:
+    """Whether a door reduces ``config`` from sums (True) or gathers every item in row order (False, allowed by
+    ``gather_items``).
+
+    Raises:
+        ValueError: an unknown ``bootstrap_method``; an option that needs every item without ``gather_items``
+            (the message names the option, its alternative and ``gather_items=True``).
+    """
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"{engine}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
+                         f"{bootstrap_method!r}")
+    why = needs_every_item(config, bootstrap_method)
+    if why is not None and not gather_items:
+        raise ValueError(f"{engine}: {why}; or pass gather_items=True to gather every item's statistics on the "
+                         "driver (its memory then grows with the rows)")
+    return why is None
+
+
+@contextlib.contextmanager
+def engine_errors(engine: str, kind: str):
+    """A context that turns a worker's missing module (zheval, pyarrow, numpy ...) into one ``RuntimeError`` line
+    naming the fix (:func:`zheval.adapters.engine_env.worker_import_problem`; ``kind``: ``"ray"`` or ``"spark"``);
+    other errors pass unchanged."""
+    try:
+        yield
+    except Exception as exc:
+        line = worker_import_problem(exc, kind)
+        if line is None:
+            raise
+        raise RuntimeError(f"{engine}: {line}") from None

@@ -17,10 +17,9 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.joint import score_config
-from ..compute.sums import BOOTSTRAP_METHODS, needs_every_item
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
                              check_config, pack_request, reduce_records)
-from .engine_env import worker_import_problem
+from .engine_sums import engine_errors, reducible
 from .extras import require_extra
 from .ray_reduce import reduce_dataset
 
@@ -96,32 +95,21 @@ def score_dataset(
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
-    if bootstrap_method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"{ENGINE}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
-                         f"{bootstrap_method!r}")
     config = score_config(metrics, **options)
     check_config(config, ENGINE)
-    why = needs_every_item(config, bootstrap_method)
-    if why is not None and not gather_items:
-        raise ValueError(f"{ENGINE}: {why}; or pass gather_items=True to gather every item's statistics on the "
-                         "driver (its memory then grows with the rows)")
+    sums = reducible(config, bootstrap_method, gather_items, ENGINE)
     request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
     schema = dataset.schema()
     if schema is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
         raise ValueError(f"{ENGINE}: no items to score: the Dataset has no rows")
     check_columns(list(schema.names), request, ENGINE, per_item=per_item)
     packed = pack_request(request, ray_cloudpickle.dumps, ENGINE)
-    try:
+    with engine_errors(ENGINE, "ray"):
         result = None
-        if why is None:
+        if sums:
             result = reduce_dataset(dataset.select_columns(request.columns), packed, batch_size=batch_size)
         if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
             result = _ordered_result(dataset, request, packed, batch_size)
-    except Exception as exc:
-        line = worker_import_problem(exc, "ray")
-        if line is None:
-            raise
-        raise RuntimeError(f"{ENGINE}: {line}") from None
     if not per_item:
         return result
     scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",

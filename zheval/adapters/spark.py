@@ -20,10 +20,9 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.joint import score_config
-from ..compute.sums import BOOTSTRAP_METHODS, needs_every_item
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
                              check_config, pack_request, reduce_records, score_columns)
-from .engine_env import worker_import_problem
+from .engine_sums import engine_errors, reducible
 from .extras import require_extra
 from .spark_reduce import reduce_dataframe
 
@@ -112,27 +111,16 @@ def score_dataframe(
     spark_cloudpickle = require_extra("pyspark.cloudpickle", extra="spark", purpose=ENGINE)
     if not isinstance(df, sql.DataFrame):
         raise TypeError(f"{ENGINE}: df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
-    if bootstrap_method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"{ENGINE}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
-                         f"{bootstrap_method!r}")
     config = score_config(metrics, **options)
     check_config(config, ENGINE)
-    why = needs_every_item(config, bootstrap_method)
-    if why is not None and not gather_items:
-        raise ValueError(f"{ENGINE}: {why}; or pass gather_items=True to gather every item's statistics on the "
-                         "driver (its memory then grows with the rows)")
+    sums = reducible(config, bootstrap_method, gather_items, ENGINE)
     request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
     check_columns(list(df.columns), request, ENGINE, per_item=per_item)
     packed = pack_request(request, spark_cloudpickle.dumps, ENGINE)
-    try:
-        result = reduce_dataframe(df.select(*request.columns), packed) if why is None else None
+    with engine_errors(ENGINE, "spark"):
+        result = reduce_dataframe(df.select(*request.columns), packed) if sums else None
         if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
             result = _ordered_result(df, request, packed)
-    except Exception as exc:
-        line = worker_import_problem(exc, "spark")
-        if line is None:
-            raise
-        raise RuntimeError(f"{ENGINE}: {line}") from None
     if not per_item:
         return result
     types = require_extra("pyspark.sql.types", extra="spark", purpose=ENGINE)

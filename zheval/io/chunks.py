@@ -16,9 +16,9 @@ import os
 from typing import Iterator, List, Tuple, Union
 
 from .encoding import UTF8_BOM, encoding_problem
-from .jsonl import duplicate_key_problem, json_document_problem, json_line_or_problem
+from .jsonl import json_document_problem, jsonl_row
 from .lines import line_end_problem
-from .problems import EmptyFileError, FileFormatError, Problem, type_name
+from .problems import EmptyFileError, FileFormatError, Problem
 from .rows import row_format
 from .source import GZIP_MAGIC, existing_file
 from .table import csv_cells, lifted_field_limit, table_rows_stream
@@ -80,16 +80,8 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
 
 def _jsonl(lines, name: str, problems: list):
     for lineno, text in lines:
-        line = text[:-1] if text.endswith("\n") else text
-        parsed = json_line_or_problem(line, name, lineno, problems)
-        if parsed is None:
-            continue
-        obj, dups = parsed
-        if dups:
-            problems.append(Problem(name, lineno, None, duplicate_key_problem(dups)))
-        elif not isinstance(obj, dict):
-            problems.append(Problem(name, lineno, None, f"expected a JSON object, got {type_name(obj)}"))
-        else:
+        obj = jsonl_row(text[:-1] if text.endswith("\n") else text, name, lineno, problems)
+        if obj is not None:
             yield lineno, obj
 
 

@@ -8,18 +8,11 @@ import os
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import pytest
 
 from helpers import REPO
-from helpers.engines import engine_or_skip, real_rows
-
-
-def _quiet(fn, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*a, **k)
+from helpers.engines import engine_or_skip, local_ray_instance, local_spark_session, quiet, real_rows
 
 
 @pytest.fixture(scope="module")
@@ -31,32 +24,19 @@ def rows():
 def poisson(rows):
     import zheval
 
-    return _quiet(zheval.score_batches, [([r["prediction"] for r in rows], [r["references"] for r in rows],
+    return quiet(zheval.score_batches, [([r["prediction"] for r in rows], [r["references"] for r in rows],
                                           [r["source"] for r in rows], [r["id"] for r in rows])],
                   ("bleu", "rouge", "chrf"), bootstrap=200, seed=3, bootstrap_method="poisson", progress=False)
 
 
 @pytest.fixture(scope="module")
 def spark():
-    engine_or_skip("pyspark", "spark")
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    session = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+    yield from local_spark_session()
 
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray = engine_or_skip("ray", "ray")
-    ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield ray
-    ray.shutdown()
+    yield from local_ray_instance()
 
 
 def _frame(spark, rows, parts=4):
@@ -99,8 +79,8 @@ def test_the_poisson_bootstrap_through_both_doors_equals_score_batches(spark, lo
     options = dict(metrics=("bleu", "rouge", "chrf"), bootstrap=200, seed=3, bootstrap_method="poisson",
                    id_column="id", group_column="source")
     for parts in (1, 8):
-        assert _quiet(score_dataframe, _frame(spark, rows, parts), **options) == poisson
-        assert _quiet(score_dataset, _dataset(local_ray, rows, parts), **options) == poisson
+        assert quiet(score_dataframe, _frame(spark, rows, parts), **options) == poisson
+        assert quiet(score_dataset, _dataset(local_ray, rows, parts), **options) == poisson
 
 
 def test_executors_without_pyarrow_get_one_line_naming_pyspark_python(tmp_path):

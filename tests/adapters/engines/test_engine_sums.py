@@ -5,22 +5,13 @@ it); only the merged record reaches the driver."""
 
 from __future__ import annotations
 
-import os
-import sys
-import warnings
 
 import pytest
 
-from helpers.engines import engine_or_skip, real_rows
+from helpers.engines import local_ray_instance, local_spark_session, quiet, real_rows
 
 TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-jieba", "opencompass-jieba", "glm4-jieba")
 PARTITIONS = (1, 2, 8, 64)
-
-
-def _quiet(fn, *a, **k):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return fn(*a, **k)
 
 
 @pytest.fixture(scope="module")
@@ -44,25 +35,12 @@ def _cases():
 
 @pytest.fixture(scope="module")
 def spark():
-    engine_or_skip("pyspark", "spark")
-    from pyspark.sql import SparkSession
-
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
-    session = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    yield session
-    session.stop()
+    yield from local_spark_session()
 
 
 @pytest.fixture(scope="module")
 def local_ray():
-    ray = engine_or_skip("ray", "ray")
-    ray.shutdown()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    ray.data.DataContext.get_current().enable_progress_bars = False
-    yield ray
-    ray.shutdown()
+    yield from local_ray_instance()
 
 
 def _spark_reduce(spark, rows, parts, packed, stats=None):
@@ -70,14 +48,14 @@ def _spark_reduce(spark, rows, parts, packed, stats=None):
 
     data = spark.sparkContext.parallelize([(r["prediction"], r["references"], r["source"]) for r in rows], parts)
     df = spark.createDataFrame(data, "prediction string, references array<string>, source string")
-    return _quiet(reduce_dataframe, df, packed, stats=stats)
+    return quiet(reduce_dataframe, df, packed, stats=stats)
 
 
 def _ray_reduce(ray, rows, parts, packed, stats=None):
     from zheval.adapters.ray_reduce import reduce_dataset
 
     items = [{"prediction": r["prediction"], "references": r["references"], "source": r["source"]} for r in rows]
-    return _quiet(reduce_dataset, ray.data.from_items(items, override_num_blocks=parts), packed, stats=stats)
+    return quiet(reduce_dataset, ray.data.from_items(items, override_num_blocks=parts), packed, stats=stats)
 
 
 @pytest.mark.parametrize("engine", ["spark", "ray"])
@@ -89,7 +67,7 @@ def test_sums_equal_zheval_score(request, rows, engine):
     reduce = _spark_reduce if engine == "spark" else _ray_reduce
     preds, refs = [r["prediction"] for r in rows], [r["references"] for r in rows]
     for metrics, options in _cases():
-        want = _quiet(zheval.score, preds, refs, metrics, **options)
+        want = quiet(zheval.score, preds, refs, metrics, **options)
         for parts in (2, 8) if options.get("tokenizer", "char") != "char" else PARTITIONS:
             assert reduce(session, rows, parts, _packed(dumps, metrics, options)) == want, (metrics, options, parts)
 
@@ -102,7 +80,7 @@ def test_poisson_intervals_and_groups_whatever_the_partitioning(request, rows, e
     dumps = __import__("pyspark.cloudpickle" if engine == "spark" else "ray.cloudpickle", fromlist=["dumps"]).dumps
     reduce = _spark_reduce if engine == "spark" else _ray_reduce
     options = {"bootstrap": 200, "seed": 11}
-    want = _quiet(zheval.score_batches, [([r["prediction"] for r in rows], [r["references"] for r in rows],
+    want = quiet(zheval.score_batches, [([r["prediction"] for r in rows], [r["references"] for r in rows],
                                           [r["source"] for r in rows])], ("bleu", "rouge", "chrf"),
                   bootstrap_method="poisson", progress=False, **options)
     packed = _packed(dumps, ("bleu", "rouge", "chrf"), options, group="source")
