@@ -48,7 +48,7 @@ def score_dataset(
     id_column: Optional[str] = None,
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
-    batch_size: Optional[int] = None,
+    batch_size: Optional[int] = 10_000,
     bootstrap_method: str = "multinomial",
     gather_items: bool = False,
     **options,
@@ -67,7 +67,8 @@ def score_dataset(
             (:func:`zheval.compute.joint.item_scores`: ``<rouge type>``, ``<type>_precision``, ``<type>_recall``,
             ``bleu``; float64, 0-1), computed again on the workers when it is consumed.
         metrics: ``"bleu"`` and/or ``"rouge"``, as :func:`zheval.score`.
-        batch_size: rows per ``map_batches`` batch (``None``: one batch per block, Ray's default).
+        batch_size: rows per ``map_batches`` batch (default 10,000, as Spark's Arrow batches: a worker holds one
+            batch's texts and statistics at a time; ``None``: one batch per block, whatever its size).
         bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
             (Poisson(1) weights keyed by each item's content and id: sums, reduced by Ray; the intervals of
             :func:`zheval.score_batches` on the same rows).

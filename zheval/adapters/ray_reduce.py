@@ -42,13 +42,13 @@ def _merger():
     return MergeSums()
 
 
-def reduce_dataset(dataset: Any, packed: PackedRequest, *, batch_size: Optional[int] = None,
+def reduce_dataset(dataset: Any, packed: PackedRequest, *, batch_size: Optional[int] = 10_000,
                    stats: Optional[dict] = None) -> Optional[Dict[str, Any]]:
     """The result of :func:`zheval.score` on ``dataset`` (already restricted to the request's columns) by Ray's
     aggregation, or ``None`` when a batch had a bad row (the caller names it with the ordered pass).
 
     Args:
-        dataset: a ``ray.data.Dataset``. packed: the pickled request. batch_size: rows per ``map_batches`` batch.
+        dataset: a ``ray.data.Dataset``. packed: the pickled request. batch_size: rows per ``map_batches`` batch (``None``: one per block).
         stats: optional dict that receives ``bytes_to_driver`` (the merged record's size).
 
     Raises:
