@@ -202,6 +202,7 @@ def tokenize_corpus(
     normalize_all: bool = False,
     segmenter=None,
     sentences: bool = True,
+    compiled_tokens: bool = False,
 ) -> TokenizedCorpus:
     """Normalise, sentence-split and tokenise predictions and references (each distinct text once); map tokens to
     ids.
@@ -223,6 +224,9 @@ def tokenize_corpus(
         Otherwise each distinct text is tokenised by the tokenizer itself (its token cache when content-keyed).
         sentences: with ``char_ids``, False keeps every text as one sentence (no sentence split: the tokens are
             the same, only ROUGE-Lsum reads the sentences); ignored otherwise.
+        compiled_tokens: with ``char_ids``, the token boundaries from the compiled pass
+            (:func:`zheval.tokenizers.char_ids.char_token_spans` ``compiled=True``: numba, the same tokens); the caller
+            decides it with ``zheval.fast.usable_for("compiled", ...)``.
 
     Returns:
         A :class:`TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
@@ -247,7 +251,7 @@ def tokenize_corpus(
     vocab = TokenIds()
     if char_ids:
         ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split if sentences else None,
-                                                     vocab)
+                                                     vocab, compiled_tokens)
     else:
         ids, sent_offsets, text_sents = _text_by_text(distinct, tokenizer, sentence_split, vocab, normalize_all,
                                                       segmenter, lambda k: _first_place(distinct[k], predictions,
@@ -308,13 +312,14 @@ def _arrays(flat, sent_len, n_sents):
     return ids, sent_offsets, text_sents
 
 
-def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds):
+def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, compiled: bool = False):
     """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer, all at once: the same
     normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``:
     every line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens),
     tokens from :func:`zheval.tokenizers.char_ids.char_token_spans`; ``sentence_split`` None: one sentence per text."""
     norm = normalize_corpus(texts, tokenizer.normalizer)
-    ids, starts, _, text_tokens = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop")
+    ids, starts, _, text_tokens = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop",
+                                                   compiled)
     if sentence_split is None:  # one sentence per text
         return ids, np.asarray(text_tokens, dtype=np.int64), np.arange(len(texts) + 1, dtype=np.int64)
     pieces = split_corpus(norm.codepoints, norm.offsets, sentence_split)
