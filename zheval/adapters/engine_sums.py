@@ -34,10 +34,19 @@ from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
 from .engine_env import worker_import_problem
 
-__all__ = ["EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups",
+__all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups",
            "reducible", "engine_errors"]
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+#: The docstring lines of the two door options this module serves (appended to each door's ``extra_args``).
+SUMS_DOOR_ARGS = """
+        bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
+            (Poisson(1) weights keyed by each item's content and id: sums, reduced by the engine; the intervals of
+            :func:`zheval.score_batches` on the same rows and ids).
+        gather_items: allow the options that need every item (:func:`zheval.compute.sums.needs_every_item`: the
+            multinomial bootstrap, a preset's own numbers, ``level="sentence"``, ``use_aggregator=False``): every
+            batch's per-item statistics then come to the driver (about 0.2-0.7 KB a row of driver memory)."""
 
 
 def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str]) -> bytes:

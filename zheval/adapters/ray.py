@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from ..compute.joint import score_config
-from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
-                             check_config, pack_request, reduce_records)
-from .engine_sums import engine_errors, reducible
+from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
+from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
+                             prepare_request, reduce_records)
+from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .ray_reduce import reduce_dataset
 
@@ -51,60 +51,24 @@ def score_dataset(
     batch_size: Optional[int] = 10_000,
     bootstrap_method: str = "multinomial",
     gather_items: bool = False,
-    **options,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ):
-    """Chinese BLEU and ROUGE of a Ray Dataset, computed on its workers: the result of :func:`zheval.score`.
-
-    Args:
-        dataset: a ``ray.data.Dataset`` with one row per item.
-        prediction_column: the ``string`` column of predictions (a null is an error naming the row).
-        references_column: a ``list<string>`` column (one or more references per row, ragged) or a ``string``
-            column (one reference per row).
-        group_column: optional column (any type; ``None`` is a group of its own): the result gains ``"groups"``,
-            ``{value: {metric: result}}``, each equal to :func:`zheval.score` on that group's rows.
-        id_column: optional column that names a row in error messages (else the row index).
-        per_item: also return a lazy Dataset of the input rows with the per-item score columns appended
-            (:func:`zheval.compute.joint.item_scores`: ``<rouge type>``, ``<type>_precision``, ``<type>_recall``,
-            ``bleu``; float64, 0-1), computed again on the workers when it is consumed.
-        metrics: ``"bleu"`` and/or ``"rouge"``, as :func:`zheval.score`.
-        batch_size: rows per ``map_batches`` batch (default 10,000, as Spark's Arrow batches: a worker holds one
-            batch's texts and statistics at a time; ``None``: one batch per block, whatever its size).
-        bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
-            (Poisson(1) weights keyed by each item's content and id: sums, reduced by Ray; the intervals of
-            :func:`zheval.score_batches` on the same rows).
-        gather_items: allow the options that need every item (:func:`zheval.compute.sums.needs_every_item`: the
-            multinomial bootstrap, a preset's own numbers, ``level="sentence"``, ``use_aggregator=False``): each
-            block's per-item statistics then come to the driver (about 0.2-0.7 KB a row of driver memory).
-        options: every option of :func:`zheval.score` (tokenizer, preset, rouge_types, bootstrap, seed, ...),
-            checked on the driver before any work; ``crosscheck`` is refused (its items cannot be merged).
-
-    Returns:
-        ``{metric: result}`` as :func:`zheval.score` (scores on 0-1, signature, bootstrap intervals), plus
-        ``"groups"`` with ``group_column``; with ``per_item=True`` a tuple ``(result, per-item Dataset)``.
-
-    Raises:
-        MissingExtraError: Ray is not installed (one line naming the ``ray`` extra).
-        ValueError: a column the Dataset lacks, a per-item column name it already has, ``crosscheck``, no rows;
-            the option errors of :func:`zheval.score`.
-        TypeError: a tokenizer that cannot be pickled to the workers (named, with the fix); an option error.
-        EmptyReferenceError, TypeError, ValueError: a row that cannot be scored, named by its row index (and id):
-            ``references[1234][0]``, ``predictions[7]`` -- nothing is dropped.
-
-    Follows :func:`zheval.score` (same numbers); Ray Data's ``map_batches`` (ray 2.60, ``ray/data/dataset.py``).
-    """
+    # the docstring is engine_batches.ENGINE_DOOR_DOC, shared with the Spark door (set below)
     ray_data = require_extra("ray.data", extra="ray", purpose="zheval.adapters.ray.score_dataset")
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
-    config = score_config(metrics, **options)
-    check_config(config, ENGINE)
-    sums = reducible(config, bootstrap_method, gather_items, ENGINE)
-    request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
-    schema = dataset.schema()
-    if schema is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
+    if dataset.schema() is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
         raise ValueError(f"{ENGINE}: no items to score: the Dataset has no rows")
-    check_columns(list(schema.names), request, ENGINE, per_item=per_item)
-    packed = pack_request(request, ray_cloudpickle.dumps, ENGINE)
+    request, packed = prepare_request(
+        ENGINE, metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
+        {"prediction_column": prediction_column, "references_column": references_column,
+         "group_column": group_column, "id_column": id_column},
+        lambda: dataset.schema().names, per_item, ray_cloudpickle.dumps)
+    sums = reducible(request.config, bootstrap_method, gather_items, ENGINE)
     with engine_errors(ENGINE, "ray"):
         result = None
         if sums:
@@ -132,3 +96,14 @@ def _ordered_result(dataset, request: BatchRequest, packed: PackedRequest, batch
         return reduce_records(blobs, request, ENGINE)
     finally:
         options_obj.preserve_order = kept
+
+
+score_dataset.__doc__ = engine_door_doc(dict(
+    a_data="a Ray Dataset", workers="workers", data="dataset", data_type="a ``ray.data.Dataset``",
+    list_type="a ``list<string>``", null="``None``", row_order="", per_item_data="a lazy Dataset", dtype="float64",
+    when_used="when it is consumed",
+    extra_args=("\n        batch_size: rows per ``map_batches`` batch (default 10,000, as Spark's Arrow batches: a worker"
+                " holds one\n            batch's texts and statistics at a time; ``None``: one batch per block, whatever"
+                " its size)." + SUMS_DOOR_ARGS),
+    per_item_kind="Dataset", engine_name="Ray", extra="ray",
+    follows="Ray Data's ``map_batches`` and ``Dataset.aggregate`` with an ``AggregateFnV2`` (ray 2.60, ``ray/data/dataset.py``, ``ray/data/aggregate.py``)"))

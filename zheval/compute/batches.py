@@ -23,6 +23,7 @@ from ..results.poisson import item_keys
 from .guards import input_slips
 from .inputs import EmptyReferenceError, validate_inputs
 from .joint import item_scores, score_config, score_items
+from .options import BleuOptions, ChrfOptions, RougeOptions
 from .sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
 
 __all__ = ["score_batches", "ItemWriter"]
@@ -113,7 +114,10 @@ def score_batches(
     bootstrap_method: str = "multinomial",
     items_path: Optional[Union[str, os.PathLike]] = None,
     progress: Optional[bool] = None,
-    **options,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ) -> Dict[str, Any]:
     """Chinese BLEU, ROUGE and/or chrF of batches that stream by, in flat memory: the result of :func:`zheval.score`
     on all their items.
@@ -132,7 +136,10 @@ def score_batches(
             batch (:class:`ItemWriter`; :func:`zheval.compute.joint.item_scores` columns, 0-1).
         progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
             (``ZHEVAL_PROGRESS=0`` turns it off), ``True``/``False`` force it.
-        options: the options of :func:`zheval.score` (checked before any batch is read).
+        rouge, bleu, chrf: a metric's options as one object (:class:`~zheval.compute.options.RougeOptions`,
+            :class:`~zheval.compute.options.BleuOptions`, :class:`~zheval.compute.options.ChrfOptions`), as
+            :func:`zheval.score`.
+        options: the same options by name, as :func:`zheval.score` (checked before any batch is read).
 
     Returns:
         ``{metric: result}`` ``==`` :func:`zheval.score` on the concatenated batches (scores on 0-1, signature; with
@@ -148,7 +155,7 @@ def score_batches(
     """
     if bootstrap_method not in BOOTSTRAP_METHODS:
         raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
-    config = score_config(metrics, _function="score_batches", **options)
+    config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
     why = needs_every_item(config, bootstrap_method)
     if why is not None:
         raise ValueError(f"score_batches keeps sums, not items: {why}")
