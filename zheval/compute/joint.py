@@ -256,7 +256,6 @@ def score(
     references: Sequence[Any],
     metrics: Sequence[str] = ("bleu", "rouge"),
     *,
-    bootstrap_method: str = "multinomial",
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
@@ -268,11 +267,6 @@ def score(
         predictions: ``list[str]``, one per item.
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), computed ROUGE first.
-        bootstrap_method: how ``bootstrap`` resamples: ``"multinomial"`` (item indices drawn with replacement, the
-            default: sacrebleu's and rouge-score's method) or ``"poisson"`` (a Poisson(1) weight per item and resample,
-            keyed by the seed, the item's content and the resample: :mod:`zheval.results.poisson`; the same intervals
-            as :func:`zheval.score_batches` and the engine doors on the same items, and ``bsmethod:poisson`` in the
-            signature).
         rouge: ROUGE's options as one object (:class:`~zheval.compute.options.RougeOptions`); only with
             ``"rouge"`` in ``metrics``.
         bleu: BLEU's options as one object (:class:`~zheval.compute.options.BleuOptions`).
@@ -296,15 +290,5 @@ def score(
     Warns:
         the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for every metric.
     """
-    from .sums import BOOTSTRAP_METHODS, poisson_result  # (sums builds on this module)
-
-    if bootstrap_method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
     config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
-    items = score_items(predictions, references, config)
-    if bootstrap_method == "poisson" and config.first.bootstrap:
-        from ..results.poisson import item_keys
-
-        preds, refs = validate_inputs(predictions, references)
-        return poisson_result(items, config, item_keys(preds, refs))
-    return score_result(items, config)
+    return score_result(score_items(predictions, references, config), config)
