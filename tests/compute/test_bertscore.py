@@ -233,3 +233,15 @@ def test_only_the_model_module_imports_torch():
         assert "import torch" not in text and "from torch" not in text, path
         assert "from transformers import" not in text and "import transformers" not in text or "trainer" in str(path), \
             path
+
+
+def test_a_missing_extra_is_one_line():
+    code = ("import sys; sys.modules['torch'] = None\n"
+            "import zheval\n"
+            "try:\n"
+            "    zheval.compute_bertscore(['a'], ['a'], model='.', layer=1)\n"
+            "except ModuleNotFoundError as exc:\n"
+            "    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert out.stdout.strip() == 'BERTScore needs torch (the \'bertscore\' extra): pip install "zheval[bertscore]"'

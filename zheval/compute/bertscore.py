@@ -40,7 +40,7 @@ from .inputs import check_references, validate_inputs
 
 __all__ = ["MULTI_REF_RULES", "BASELINE_DIR", "BertScoreOptions", "BertScoreConfig", "BertScoreItems", "IdfWeights",
            "bertscore_config", "bertscore_idf", "bertscore_items", "bertscore_result", "compute_bertscore",
-           "shipped_baseline", "read_baseline"]
+           "shipped_baseline", "read_baseline", "model_module"]
 
 #: Valid ``multi_ref`` values: bert-score's separate maxima, or the best-F reference's P/R/F.
 MULTI_REF_RULES = ("max", "best_f")
@@ -144,15 +144,28 @@ class BertScoreConfig:
     def signature(self, reference_counts: Sequence[int]) -> str:
         """``nrefs:N|metric:bertscore|model:<name>|cfg:<sha12>|layer:L|idf:yes|no|rescale:no|<baseline>|
         multi:max|best_f|maxlen:M|lib:torch-<v>+transformers-<v>|zheval:<v>``."""
-        from .bertscore_model import library_versions
-
+        library_versions = model_module().library_versions
         enc = self.encoder
         fields = [("nrefs", nrefs_field(reference_counts)), ("metric", "bertscore"),
-                  ("model", enc.name.replace("|", "_").replace(":", "_")), ("cfg", enc.config_sha),
+                  ("model", enc.name.replace(":", "%3A").replace("|", "%7C")), ("cfg", enc.config_sha),
                   ("layer", enc.layer), ("idf", "yes" if self.options.idf else "no"),
                   ("rescale", self.baseline_name or "no"), ("multi", self.options.multi_ref),
                   ("maxlen", enc.max_length), ("lib", library_versions()), ("zheval", __version__)]
         return "|".join(f"{k}:{v}" for k, v in fields)
+
+
+def model_module():
+    """:mod:`zheval.compute.bertscore_model`, or a one-line ModuleNotFoundError naming the ``bertscore`` extra when
+    torch or transformers is missing."""
+    try:
+        from . import bertscore_model
+    except ModuleNotFoundError as exc:
+        top = (exc.name or "").split(".")[0]
+        if top in ("torch", "transformers"):
+            raise ModuleNotFoundError(f'BERTScore needs {top} (the \'bertscore\' extra): pip install "zheval[bertscore]"',
+                                      name=top) from None
+        raise
+    return bertscore_model
 
 
 def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
@@ -163,9 +176,7 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
         ValueError: rescaling asked for a model bert-score ships no Chinese baseline for (without ``baseline_path``).
     """
     options.check()
-    from .bertscore_model import load_encoder
-
-    encoder = load_encoder(options.model, layer=options.layer, device=options.device)
+    encoder = model_module().load_encoder(options.model, layer=options.layer, device=options.device)
     baseline = name = None
     if options.rescale_with_baseline:
         path = options.baseline_path
@@ -261,8 +272,7 @@ def _combine(pairs: np.ndarray, counts: Sequence[int], rule: str) -> np.ndarray:
 
 def _chunk_items(preds: Sequence[str], refs: Sequence[Sequence[str]], config: BertScoreConfig, weights: IdfWeights,
                  offset: int) -> BertScoreItems:
-    from .bertscore_model import pair_scores
-
+    pair_scores = model_module().pair_scores
     enc = config.encoder
     counts = [len(rs) for rs in refs]
     hyp_ids, hyp_cut = enc.encode(preds)
