@@ -50,7 +50,7 @@ class ChatServer:
 
     slow_seconds = 3.0
 
-    def __init__(self):
+    def __init__(self, port: int = 0):
         self.requests = []
         self.seen = Counter()
         self.lock = threading.Lock()
@@ -67,7 +67,7 @@ class ChatServer:
                 body = json.loads(self.rfile.read(length).decode("utf-8"))
                 server.handle(self, body)
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", port), Handler)
         self.httpd.daemon_threads = True
         self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
@@ -140,3 +140,25 @@ class ChatServer:
             handler.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):
             pass
+
+
+def main(argv=None) -> None:
+    """``python tests/helpers/chat_server.py [--port N]``: serve the scripted answers on 127.0.0.1 until
+    interrupted (the docs page "Three layers" uses it as a stand-in for Ollama or vLLM)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="a scripted OpenAI-compatible chat server on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args(argv)
+    server = ChatServer(port=args.port)
+    print(f"serving {server.base_url}", flush=True)
+    try:
+        server.httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.httpd.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -69,3 +69,12 @@ def make_tiny_bert(directory, *, layers: int = 3, seed: int = 0, max_positions: 
         data.pop("model_max_length", None)
         path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     return str(directory)
+
+
+if __name__ == "__main__":
+    # python tests/helpers/tiny_bert.py DIR [LAYERS]: a tiny BERT for trying BERTScore without downloading a model
+    # (the docs page "Three layers"); its numbers mean nothing, its pipeline is the real one.
+    import sys
+
+    print(make_tiny_bert(sys.argv[1], layers=int(sys.argv[2]) if len(sys.argv) > 2 else 3, max_positions=512,
+                         model_max_length=512))
