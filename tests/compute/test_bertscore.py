@@ -245,3 +245,15 @@ def test_a_missing_extra_is_one_line():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(REPO)})
     assert out.stdout.strip() == 'BERTScore needs torch (the \'bertscore\' extra): pip install "zheval[bertscore]"'
+
+
+def test_the_parameters_are_the_options():
+    """compute_bertscore's keyword-only parameters are BertScoreOptions' fields, with the same defaults."""
+    import dataclasses
+    import inspect
+
+    fields = {f.name: (inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default)
+              for f in dataclasses.fields(bs.BertScoreOptions)}
+    params = {p.name: p.default for p in inspect.signature(compute_bertscore).parameters.values()
+              if p.kind is inspect.Parameter.KEYWORD_ONLY}
+    assert params == fields

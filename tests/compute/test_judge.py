@@ -239,3 +239,20 @@ def test_a_missing_extra_is_one_line(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": str(REPO)})
     assert out.stdout.strip() == 'the LLM judge needs openai (the \'judge\' extra): pip install "zheval[judge]"'
+
+
+def test_the_parameters_are_the_options():
+    """compute_judge's keyword-only parameters are JudgeOptions' fields (plus the per-item ``sources``), with the same
+    defaults; judge_pairwise's the same without the rubric."""
+    import dataclasses
+    import inspect
+
+    from zheval.compute.judge import JudgeOptions
+
+    fields = {f.name: f.default for f in dataclasses.fields(JudgeOptions)}
+    for function, drop in ((compute_judge, ()), (judge_pairwise, ("rubric",))):
+        params = {p.name: p.default for p in inspect.signature(function).parameters.values()
+                  if p.kind is inspect.Parameter.KEYWORD_ONLY and p.name != "sources"}
+        expected = {k: (inspect.Parameter.empty if v is dataclasses.MISSING else v) for k, v in fields.items()
+                    if k not in drop}
+        assert params == expected, function.__name__
