@@ -10,7 +10,6 @@ import json
 
 import pytest
 
-pytest.importorskip("openai")
 
 from helpers.chat_server import ChatServer  # noqa: E402
 

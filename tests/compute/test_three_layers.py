@@ -11,9 +11,8 @@ import numpy as np
 import pytest
 from scipy.stats import kendalltau, pearsonr, spearmanr
 
-torch = pytest.importorskip("torch")
-bert_score = pytest.importorskip("bert_score")
-pytest.importorskip("openai")
+import torch
+import bert_score
 
 from helpers import REPO  # noqa: E402
 from helpers.chat_server import ChatServer  # noqa: E402

@@ -16,8 +16,6 @@ import pytest
 
 from helpers import REPO
 
-pytest.importorskip("torch")
-pytest.importorskip("openai")
 
 DOC = (REPO / "docs" / "three-layers.md").read_text(encoding="utf-8")
 

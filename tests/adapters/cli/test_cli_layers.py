@@ -9,9 +9,8 @@ import json
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-bert_score = pytest.importorskip("bert_score")
-pytest.importorskip("openai")
+import torch
+import bert_score
 
 import zheval.cli.bertscore  # noqa: E402,F401  (registers the command)
 import zheval.cli.judge  # noqa: E402,F401
