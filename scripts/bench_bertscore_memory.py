@@ -21,8 +21,8 @@ CHILD = r"""
 import json, resource, sys, time
 from importlib.resources import files
 import torch
-torch.set_num_threads(1)
 import zheval
+torch.set_num_threads(1)
 n, model, layer = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 pkg = files("zheval") / "data"
 rows = [json.loads(x) for x in (pkg / "duck_sample.jsonl").read_text(encoding="utf-8").splitlines()]

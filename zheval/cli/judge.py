@@ -2,10 +2,10 @@
 
 ::
 
-    zheval judge FILE --base-url URL --model NAME [--api-key KEY | $OPENAI_API_KEY] [--rubric RUBRIC.json]
+    zheval judge FILE --base-url http://HOST:PORT/v1 --model NAME [--api-key SECRET | $OPENAI_API_KEY] [--rubric FILE.json]
                  [--pred-field F] [--ref-field F ...] [--id-field F] [--source-field F]
                  [--concurrency N] [--timeout S] [--max-retries N] [--answer-retries N] [--seed S]
-                 [--cache-dir DIR] [--no-cache] [--output ratings.jsonl] [--format table|json]
+                 [--cache-dir PATH] [--no-cache] [--output FILE.jsonl] [--format table|json]
 
 ``FILE`` is a records file (JSONL, CSV, TSV or Parquet with its references: the fields of ``zheval score`` without
 ``--data``, :func:`zheval.adapters.records.read_records`); ``--source-field`` names the field with the source text

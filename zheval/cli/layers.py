@@ -5,8 +5,8 @@ metric agrees with the judge, in one command (:func:`zheval.compute.three_layers
 
     zheval agree --predictions preds.jsonl [--pred-field F] [--ref-field F ...] [--id-field F] [--group-field F]
                  [--source-field F]
-                 [--judge-url URL --judge-model NAME [--api-key KEY] [--rubric R.json] [--judge-cache-dir DIR]]
-                 [--judge-ratings ratings.jsonl]       # the output of zheval judge --output, joined by id
+                 [--judge-url http://HOST:PORT/v1 --judge-model NAME [--api-key SECRET] [--rubric R.json] [--judge-cache-dir PATH]]
+                 [--judge-ratings FILE.jsonl]       # the output of zheval judge --output, joined by id
                  [--bertscore-model DIR [--bertscore-layer N] [--bertscore-idf]]
                  [--bootstrap 1000] [--seed S] [--format table|json|markdown] [--output FILE] [--html FILE]
 

@@ -74,3 +74,56 @@ def test_judge_errors_are_one_line(tmp_path):
     path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": "好", "reference": "好"}])
     res = run_cli("judge", path, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--source-field", "query")
     assert res.exit_code == 2 and "--source-field 'query': no such field" in res.stderr
+
+
+def test_agree_three_layers_in_one_command(tiny, tmp_path):
+    """zheval agree --predictions: the n-gram, BERTScore and judge columns of the same items; every coefficient of
+    the JSON equals SciPy's on its joined columns; a judge failure is left out and listed; the HTML page escapes."""
+    from scipy.stats import kendalltau, pearsonr, spearmanr
+
+    preds = ["今天天气很好", "我们去公园散步", "明天有雨", "好 BADJSON-ALWAYS", "你好啊朋友", "谢谢你的帮助", "<b>再见</b>",
+             "我喜欢北京"]
+    refs = ["今天天气不错", "我们去公园", "明天下雨", "好", "你好朋友", "谢谢帮助", "再见", "我爱北京"]
+    rows = [{"id": f"i{k}", "prediction": p, "reference": r, "domain": "甲" if k % 2 else "乙<i>"}
+            for k, (p, r) in enumerate(zip(preds, refs))]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    with ChatServer() as server:
+        common = ["agree", "--predictions", path, "--bertscore-model", tiny, "--bertscore-layer", "2",
+                  "--judge-url", server.base_url, "--judge-model", "m", "--api-key", "k",
+                  "--judge-cache-dir", tmp_path / "cache", "--group-field", "domain", "--bootstrap", "100"]
+        res = run_cli(*common, "--format", "json")
+        assert res.exit_code == 0, res.output
+        table = run_cli(*common, "--html", tmp_path / "agree.html")
+    doc = json.loads(res.stdout)
+    assert list(doc["metrics"]) == ["BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "chrF", "BERTScore-F1"]
+    assert doc["judge"]["failed"] == 1 and doc["ratings"]["judge:overall"][3] is None
+    groups = [r["domain"] for r in rows]
+    for row in doc["rows"]:
+        if row["undefined"]:
+            continue
+        sel = np.array([row["group"] == "overall" or g == row["group"] for g in groups])
+        x = np.asarray(doc["metrics"][row["metric"]], dtype=float)
+        y = np.array([np.nan if v is None else v for v in doc["ratings"][row["rating"]]], dtype=float)
+        keep = sel & ~np.isnan(y)
+        assert row["spearman"] == pytest.approx(spearmanr(x[keep], y[keep]).statistic, abs=1e-12)
+        assert row["kendall"] == pytest.approx(kendalltau(x[keep], y[keep], variant="b").statistic, abs=1e-12)
+        assert row["pearson"] == pytest.approx(pearsonr(x[keep], y[keep]).statistic, abs=1e-12)
+    assert table.exit_code == 0 and "judge failures (1)" in table.stdout and "i3: unparsable" in table.stdout
+    html = (tmp_path / "agree.html").read_text(encoding="utf-8")
+    assert "乙&lt;i&gt;" in html and "乙<i>" not in html
+    md = run_cli("agree", "--predictions", path, "--judge-ratings", tmp_path / "missing.jsonl")
+    assert md.exit_code == 2
+
+
+def test_agree_with_ratings_made_earlier(tmp_path):
+    rows = [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+            enumerate(zip(["今天天气很好", "明天有雨", "我们去公园", "你好"], ["今天天气不错", "明天下雨", "我们去公园散步", "你好啊"]))]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    write_jsonl(tmp_path / "ratings.jsonl", [{"id": f"i{k}", "overall": v, "reason": "r", "failure": None}
+                                             for k, v in enumerate([5, 2, 4, None])])
+    res = run_cli("agree", "--predictions", path, "--judge-ratings", tmp_path / "ratings.jsonl", "--format",
+                  "markdown", "--bootstrap", "0")
+    assert res.exit_code == 0, res.output
+    assert "| overall | BLEU | rating:overall | 3 (-1) |" in res.stdout
+    bad = run_cli("agree", "--predictions", path)
+    assert bad.exit_code == 2 and "--judge-url and --judge-model, or --judge-ratings" in bad.stderr
