@@ -24,6 +24,7 @@ from zheval.fast.index import CorpusLayout
 from zheval.fast.ngrams import flatten_texts, ngram_counts_by_text
 from zheval.tokenizers import get_tokenizer
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
+from helpers.compiled_twins import CHECKS as COMPILED_CHECKS
 
 #: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
 BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text",
@@ -37,12 +38,13 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.slots:slot_keys_fit", "zheval.fast.slots:bits_for", "zheval.fast.slots:concat_ranges",
                    "zheval.fast.slot_lcs:mask_words", "zheval.fast.slot_bleu:bleu_slot_bits",
                    "zheval.fast.slot_bleu:bleu_key_bits", "zheval.fast.slot_bleu:slot_bleu_fits",
-                   "zheval.fast.keys:popcount64"}  # bit counting, checked in tests/fast/test_popcount.py
+                   "zheval.fast.keys:popcount64",  # bit counting, checked in tests/fast/test_popcount.py
+                   "zheval.fast.compiled.twins:packed_fits", "zheval.fast.compiled.twins:exercise"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
                 "zheval.fast.skip_bigrams", "zheval.fast.wlcs", "zheval.fast.slots", "zheval.fast.slot_lcs",
-                "zheval.fast.slot_bleu")
+                "zheval.fast.slot_bleu", "zheval.fast.compiled.twins")
 
 TRICKY = "好的你我。！，,.!?abcA1 2\u0301\ufe0f\u200b😀…-\n"
 #: Characters every normalisation step treats specially: full-width forms, compatibility characters with one- and
@@ -480,6 +482,7 @@ CHECKS = {
     "zheval.fast.bleu:layout_stats": check_layout_stats,
     "zheval.fast.rouge:scores_from_pair_stats": check_scores_from_pair_stats,
     "zheval.fast.rouge:corpus_rouge_scores": check_corpus_rouge_scores,
+    **COMPILED_CHECKS,  # tests/helpers/compiled_twins.py (skipped, saying so, without numba)
 }
 
 

@@ -1,8 +1,9 @@
 """Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule``: :class:`ZhevalMetricMixin`, the
-behaviour ``metrics/chinese_rouge``, ``metrics/chinese_bleu`` and ``metrics/chinese_chrf`` share (each script keeps what evaluate needs: its
-docstrings, ``_info`` and a class subclassing ``evaluate.Metric``; the mixin is not an ``EvaluationModule``, so
-evaluate's ``import_main_class``, which takes the first concrete ``EvaluationModule`` subclass of the script, takes
-the script's own class).
+behaviour ``metrics/chinese_rouge``, ``metrics/chinese_bleu`` and ``metrics/chinese_chrf`` share. Each script is a
+shell: a class subclassing the mixin and ``evaluate.Metric`` that names its metric (``ZHEVAL_METRIC``); the mixin gives
+it its docstring and ``_info()`` from the metric's card record (:mod:`zheval.adapters.evaluate_cards`). The mixin is
+not an ``EvaluationModule``, so evaluate's ``import_main_class``, which takes the first concrete
+``EvaluationModule`` subclass of the script, takes the script's own class.
 
 evaluate picks a feature set from the first item and coerces the rest, swallows unknown ``evaluate.load`` keyword
 arguments, loses every stored batch when ``_compute`` fails, and its Arrow writer is not thread-safe. These helpers
@@ -32,6 +33,7 @@ from ..compute.gcpause import no_cyclic_gc
 from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, check_references, validate_inputs
 from ..compute.options import refused_hub_options
+from .evaluate_cards import card
 from ..results.reducers import check_interval_options
 
 __all__ = [
@@ -72,6 +74,8 @@ class ZhevalMetricMixin:
     """The shared behaviour of zheval's evaluate modules; a script declares ``class ChineseRouge(ZhevalMetricMixin,
     evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``, ``"chrf"``).
 
+    * the class gets its docstring, and ``_info()`` its ``MetricInfo``, from the metric's
+      :class:`~zheval.adapters.evaluate_cards.MetricCard` (description, citation, inputs with examples, URLs);
     * ``evaluate.load`` keyword arguments that evaluate would silently swallow are a TypeError;
     * ``compute``, ``add_batch`` and ``add`` check inputs and options before evaluate stores anything (a bad batch is
       refused whole), hold the instance's lock (calls from several threads run one at a time), and hand evaluate only
@@ -83,6 +87,18 @@ class ZhevalMetricMixin:
     """
 
     ZHEVAL_METRIC: str = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "ZHEVAL_METRIC" in cls.__dict__:
+            # what evaluate's scripts do with add_start_docstrings(_DESCRIPTION, _KWARGS_DESCRIPTION)
+            cls.__doc__ = card(cls.ZHEVAL_METRIC).docstring()
+
+    def _info(self):
+        """evaluate's ``MetricInfo`` of the module: the card's texts and URLs, and :meth:`zheval_features`."""
+        import evaluate
+
+        return evaluate.MetricInfo(features=self.zheval_features(), **card(self.ZHEVAL_METRIC).info_fields())
 
     @property
     def _zheval(self) -> MetricAPI:

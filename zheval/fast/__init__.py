@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for"]
+__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for", "warmup"]
 
 
 class Twin(NamedTuple):
@@ -63,6 +63,19 @@ TWINS: tuple[Twin, ...] = (
          "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, for every weight"),
     Twin("zheval.fast.rouge:scores_from_pair_stats", "zheval.definitions.rouge:combine_references",
          "per-item P, R, F (float64, bit for bit) from per-pair statistics, for every multi_ref rule"),
+    Twin("zheval.fast.compiled.twins:pair_ngram_lcs_stats", "zheval.definitions.rouge:clipped_overlap",
+         "ROUGE-N hits of every order and the LCS length (zheval.definitions.lcs:lcs_length) of every distinct "
+         "(prediction, reference) pair, compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:item_bleu_matches", "zheval.definitions.bleu:item_stats",
+         "the clipped matches of every order of every item (item_stats' matches_1..N columns), compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:pair_skip_bigram_hits", "zheval.definitions.rouge:clipped_overlap",
+         "sum over skip-bigrams (skip_bigram_counts) of min(count in hypothesis, count in reference) for every "
+         "distinct pair, compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:wlcs_pairs", "zheval.definitions.lcs:wlcs",
+         "the weighted LCS (float64, bit for bit) of every (reference, candidate) pair, compiled (numba)"),
+    Twin("zheval.fast.compiled.twins:union_lcs_hits_pairs", "zheval.definitions.rouge:summary_level_lcs_hits",
+         "the ROUGE-Lsum union-LCS hits of every (prediction, reference) pair (-1 where the pair is beyond its "
+         "memory bound), compiled (numba)"),
     Twin("zheval.fast.rouge:corpus_rouge_scores", "zheval.definitions.rouge:make_item_scorer",
          "per-item P, R, F of rougeN/rougeL/rougeLsum/rougeS/rougeSU/rougeW (bit for bit) of a tokenised corpus"),
 )
@@ -124,6 +137,13 @@ def usable_for(task: str, **request) -> bool:
       items' texts hold at most :data:`zheval.fast.slot_bleu.MAX_SPREAD` times the distinct texts' tokens
       (:func:`zheval.fast.slot_bleu.slot_bleu_fits`); else :func:`zheval.fast.ngrams.item_clipped_hits_orders`
       counts them on the distinct texts (cheaper where texts repeat much).
+    * ``"compiled"`` (``numpy_seconds``): a compiled twin (:mod:`zheval.fast.compiled.twins`, numba, the
+      ``zheval[fast]`` extra) replaces numpy work estimated at that many CPU seconds: numba installed, and its
+      kernels already loaded, or the on-disk cache warm and the work above
+      :data:`zheval.fast.compiled.WARM_SECONDS`, or the cache cold and the work above
+      :data:`zheval.fast.compiled.COLD_SECONDS` (the first compile never happens inside a short job);
+      ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (:func:`zheval.fast.compiled.compiled_usable`).
+      The caller checks the twin's own bounds (packed keys, table sizes) first.
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -143,6 +163,10 @@ def usable_for(task: str, **request) -> bool:
 
 
 def _decide(task: str, request: dict) -> bool:
+    if task == "compiled":
+        from .compiled import compiled_usable
+
+        return compiled_usable(float(request["numpy_seconds"]))
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
     if task == "slot_keys":
@@ -177,4 +201,19 @@ def _decide(task: str, request: dict) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: compiled, char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
+
+
+def warmup() -> dict:
+    """Compile (the first time on a machine, about 8 s) or load the compiled twins' kernels
+    (:func:`zheval.fast.compiled.warmup`), so that later computations of any size in this process may use them and
+    later processes find the on-disk cache warm. ``zheval warmup`` on the command line.
+
+    Returns:
+        ``{"state_before": "cold" | "warm" | "loaded" | "off", "seconds": CPU seconds spent, "kernels": [names]}``.
+    Raises:
+        ImportError: numba is not installed (``pip install 'zheval[fast]'``).
+    """
+    from .compiled import warmup as compiled_warmup
+
+    return compiled_warmup()

@@ -91,6 +91,10 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0)
     out[:, SHORTEST_REF_LEN] = np.minimum.reduceat(ref_len, starts)
     for n in range(1, max_order + 1):
         out[:, N_LENGTH_COLUMNS + max_order + n - 1] = np.maximum(hyp_len - n + 1, 0)
+    compiled = _compiled_matches(layout, max_order, pair_orders)
+    if compiled is not None:
+        out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = compiled[0]
+        return (out, compiled[1]) if pair_orders else out
     if not pair_orders and usable_for("slot_bleu", corpus_layout=layout):
         slots = SlotLayout(*layout.flat(), layout.hyp, layout.ref, layout.ref_counts, layout.vocab_size)
         out[:, N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + max_order] = item_clipped_matches_sorted(slots, max_order)
@@ -104,3 +108,34 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0)
     return (out, pair_hits) if pair_orders else out
 
 
+
+
+#: CPU seconds of the numpy twin per n-gram order and token of an item's texts (for ``usable_for("compiled")``;
+#: measured on W3 by ``scripts/bench_compiled.py breakeven``).
+NUMPY_SECONDS_PER_ITEM_TOKEN = 4e-8
+
+
+def _compiled_matches(layout: CorpusLayout, max_order: int, pair_orders: int):
+    """``(matches (I, max_order), pair hits (P, min(pair_orders, max_order)) or None)`` from the compiled twins
+    (:func:`zheval.fast.compiled.twins.item_bleu_matches`, and for ``pair_orders``
+    :func:`zheval.fast.compiled.twins.pair_ngram_lcs_stats` on the layout's pairs) where ``usable_for("compiled")``
+    allows and the n-grams pack; else None."""
+    tokens = int(layout.lengths[layout.hyp].sum() + layout.lengths[layout.ref].sum())
+    if not usable_for("compiled", numpy_seconds=tokens * max_order * NUMPY_SECONDS_PER_ITEM_TOKEN):
+        return None
+    from .compiled.twins import item_bleu_matches, packed_fits, pair_ngram_lcs_stats
+
+    if not packed_fits(layout.vocab_size, max_order):
+        return None
+    flat = layout.flat()
+    matches = item_bleu_matches(*flat, layout.hyp, layout.ref, layout.ref_counts, max_order, layout.vocab_size)
+    if not pair_orders:
+        return matches, None
+    top = min(pair_orders, max_order)
+    hyp = layout.hyp[layout.pair_item]
+    order = np.argsort(hyp, kind="stable")
+    dh, dcount = np.unique(hyp[order], return_counts=True)
+    hits, _ = pair_ngram_lcs_stats(*flat, dh, dcount, layout.ref[order], top, layout.vocab_size, False)
+    pair_hits = np.empty_like(hits)
+    pair_hits[order] = hits
+    return matches, pair_hits

@@ -88,6 +88,8 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
     todo = np.flatnonzero(~single_pair)
     corpus = layout.corpus
     if len(todo) and corpus is not None:
+        todo = _compiled_union(corpus, layout, u_hyp, u_ref, todo, lsum)
+    if len(todo) and corpus is not None:
         words = packed_words(corpus.sent_offsets, corpus.text_sents)
         fits = np.zeros(int(words.max()) + 1, dtype=bool)
         for w in np.unique(words[u_ref[todo]]).tolist():
@@ -114,6 +116,30 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
                     del packed[r]  # last pair of this reference: free its layout
                 lsum[q] = summary_and_text_lcs_hits(tr.sentences, th.sentences, pk)[0]
     return (lcs if want_l else None), lsum
+
+
+#: CPU seconds of the numpy union-LCS twin per (prediction token, 64-bit word of the packed reference) step (for
+#: ``usable_for("compiled")``; the reference, which takes the pairs beyond that twin's width, costs more).
+NUMPY_SECONDS_PER_UNION_STEP = 3e-8
+
+
+def _compiled_union(corpus, layout: CorpusLayout, u_hyp, u_ref, todo, lsum):
+    """Union-LCS hits of the pairs ``todo`` into ``lsum`` from the compiled twin
+    (:func:`zheval.fast.compiled.twins.union_lcs_hits_pairs`) where ``usable_for("compiled")`` allows; returns the
+    pairs left for the numpy twin and the reference (all of them, or those beyond the compiled twin's memory bound)."""
+    from . import usable_for
+
+    words = (layout.lengths[u_ref[todo]] + 63) // 64 + 1
+    steps = int((layout.lengths[u_hyp[todo]] * words).sum())
+    if not usable_for("compiled", numpy_seconds=steps * NUMPY_SECONDS_PER_UNION_STEP):
+        return todo
+    from .compiled.twins import union_lcs_hits_pairs
+
+    got = union_lcs_hits_pairs(corpus.ids, corpus.sent_offsets, corpus.text_sents, u_hyp[todo], u_ref[todo],
+                               len(corpus.vocab))
+    done = got >= 0
+    lsum[todo[done]] = got[done]
+    return todo[~done]
 
 
 def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -190,13 +216,27 @@ def scores_from_pair_stats(
     return p[best], r[best], f[best]
 
 
+def _wlcs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
+    """WLCS of every pair: the compiled twin (:func:`zheval.fast.compiled.twins.wlcs_pairs`) where
+    ``usable_for("compiled")`` allows, else :func:`zheval.fast.wlcs.wlcs_pairs`."""
+    from . import usable_for
+    from .wlcs import ARRAY_CELL_SECONDS
+
+    cells = int(((offsets[ref + 1] - offsets[ref]) * (offsets[can + 1] - offsets[can])).sum())
+    if usable_for("compiled", numpy_seconds=cells * ARRAY_CELL_SECONDS):
+        from .compiled.twins import wlcs_pairs as compiled_wlcs_pairs
+
+        return compiled_wlcs_pairs(tokens, offsets, ref, can, weight)
+    return wlcs_pairs(tokens, offsets, ref, can, weight)
+
+
 def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, beta: float, rouge_w_weight: float):
     """Per-item ROUGE-W: WLCS of every distinct pair at once, then the reference's per-reference formula and
     multi-reference rule item by item (``** (1 / w)`` in Python floats, as the reference computes it)."""
     _, weight = check_scorer_options(["rougeW"], multi_ref, beta, rouge_w_weight)
     inv_w = 1.0 / weight
     tokens, offsets = lay.flat()
-    hits = wlcs_pairs(tokens, offsets, u_ref, u_hyp, weight)[inverse].tolist()
+    hits = _wlcs(tokens, offsets, u_ref, u_hyp, weight)[inverse].tolist()
     nh_l, nr_l = nh.tolist(), nr.tolist()
     ps, rs, fs = [], [], []
     for s, k in zip(lay.ref_starts.tolist(), lay.ref_counts.tolist()):
@@ -205,6 +245,60 @@ def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, b
         sc = combine_references(stats, multi_ref, beta, inv_w)
         ps.append(sc.precision), rs.append(sc.recall), fs.append(sc.fmeasure)
     return np.asarray(ps, dtype=np.float64), np.asarray(rs, dtype=np.float64), np.asarray(fs, dtype=np.float64)
+
+
+#: CPU seconds of the numpy twins per unit of work, for :func:`zheval.fast.usable_for` ``"compiled"`` (measured on
+#: W3 by ``scripts/bench_compiled.py breakeven``): one n-gram order (or the LCS) over one token of a distinct pair;
+#: one skip-bigram of a text.
+NUMPY_SECONDS_PER_PAIR_TOKEN = 4e-8
+NUMPY_SECONDS_PER_SKIP_BIGRAM = 6e-8
+#: Most skip-bigrams of one prediction for the compiled twin (its hash table: 48 bytes per skip-bigram).
+COMPILED_MAX_SKIP_BIGRAMS = 1 << 21
+
+
+def _compiled_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
+    """ROUGE-N hits (into ``given``) and the LCS lengths of the distinct pairs from the compiled twin
+    (:func:`zheval.fast.compiled.twins.pair_ngram_lcs_stats`) where ``usable_for("compiled")`` allows and the
+    n-grams pack; returns ``(True, LCS or None)``, or ``(False, None)`` when the numpy twins should run."""
+    from . import usable_for
+
+    top = max(orders) if orders else 1
+    if not (orders or want_lcs):
+        return False, None
+    from .compiled.twins import packed_fits
+
+    if not packed_fits(lay.vocab_size, top):
+        return False, None
+    nh = lay.lengths[u_hyp]
+    nr = lay.lengths[u_ref]
+    units = int((nh + nr).sum()) * (len(orders) + want_lcs) + int((((nh + 63) // 64) * nr).sum())
+    if not usable_for("compiled", numpy_seconds=units * NUMPY_SECONDS_PER_PAIR_TOKEN):
+        return False, None
+    from .compiled.twins import pair_ngram_lcs_stats
+
+    tokens, offsets = lay.flat()
+    dh, dcount = runs(u_hyp)
+    hits, lcs = pair_ngram_lcs_stats(tokens, offsets, dh, dcount, u_ref, top, lay.vocab_size, want_lcs)
+    for n in orders:
+        given[n] = hits[:, n - 1][inverse]
+    return True, (lcs if want_lcs else None)
+
+
+def _skip_hits(lay: CorpusLayout, u_hyp, u_ref, skip):
+    """Clipped skip-bigram hits of the distinct pairs: the compiled twin where ``usable_for("compiled")`` allows
+    (and a prediction's skip-bigrams stay below :data:`zheval.fast.skip_bigrams.MAX_TEXT_SKIP_BIGRAMS`), else
+    :func:`zheval.fast.skip_bigrams.corpus_skip_bigram_hits`."""
+    from . import usable_for
+
+    totals = skip_bigram_totals(lay.lengths, skip)
+    work = int(totals[u_hyp].sum() + totals[u_ref].sum())
+    if (int(totals[u_hyp].max(initial=0)) <= COMPILED_MAX_SKIP_BIGRAMS
+            and usable_for("compiled", numpy_seconds=work * NUMPY_SECONDS_PER_SKIP_BIGRAM)):
+        from .compiled.twins import pair_skip_bigram_hits
+
+        dh, dcount = runs(u_hyp)
+        return pair_skip_bigram_hits(*lay.flat(), dh, dcount, u_ref, skip, lay.vocab_size)
+    return corpus_skip_bigram_hits(*lay.flat(), lay.vocab_size, skip, u_hyp, u_ref)
 
 
 def _slot_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
@@ -287,7 +381,10 @@ def corpus_rouge_scores(
     orders = sorted({rt.n for rt in types if rt.kind == "N" and rt.n not in given}
                     | ({1} if "SU" in kinds and 1 not in given else set()))
     slot_lcs = None
-    if orders:
+    compiled, slot_lcs = _compiled_pass(lay, u_hyp, u_ref, inverse, orders, "L" in kinds or "Lsum" in kinds, given)
+    if compiled:
+        orders = []
+    elif orders:
         orders, slot_lcs = _slot_pass(lay, u_hyp, u_ref, inverse, orders, "L" in kinds or "Lsum" in kinds, given)
     hits_l = hits_s = None
     if "L" in kinds or "Lsum" in kinds:
@@ -313,7 +410,7 @@ def corpus_rouge_scores(
         elif rt.kind in ("S", "SU"):
             if rt.skip not in skip_hits:
                 totals = skip_bigram_totals(lay.lengths, rt.skip)
-                hits = corpus_skip_bigram_hits(*lay.flat(), lay.vocab_size, rt.skip, u_hyp, u_ref)
+                hits = _skip_hits(lay, u_hyp, u_ref, rt.skip)
                 skip_hits[rt.skip] = (hits[inverse], totals[lay.ref], totals[hyp])
             hit, tr, th = skip_hits[rt.skip]
             if rt.kind == "SU":

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import sacrebleu
 
+from zheval.adapters.evaluate_cards import card
 from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
 from zheval.compute.inputs import validate_inputs
 from helpers import crosswoz_items
@@ -71,12 +72,8 @@ def _run_doctest(text, name):
 
 
 def test_kwargs_description_examples_run():
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("chinese_bleu_script", BLEU_DIR / "chinese_bleu.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    result = _run_doctest(module._KWARGS_DESCRIPTION, "_KWARGS_DESCRIPTION")
+    # the inputs description of the module's card (its _info() and class docstring)
+    result = _run_doctest(card("bleu").inputs_description, "bleu.inputs.txt")
     assert result.attempted >= 8 and result.failed == 0
 
 

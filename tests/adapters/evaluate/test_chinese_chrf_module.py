@@ -6,7 +6,6 @@ evaluate caches point to a temporary directory (tests/conftest.py); modules are 
 """
 
 import doctest
-import importlib.util
 import os
 
 import evaluate
@@ -14,6 +13,7 @@ import pytest
 from sacrebleu.metrics import CHRF
 
 import zheval
+from zheval.adapters.evaluate_cards import card
 from helpers import REPO, crosswoz_items
 
 CHRF_DIR = REPO / "metrics" / "chinese_chrf"
@@ -34,11 +34,9 @@ def test_relative_load_from_the_repository_root(monkeypatch):
 
 
 def test_kwargs_description_examples_run(monkeypatch):
-    spec = importlib.util.spec_from_file_location("chinese_chrf_script", CHRF_DIR / "chinese_chrf.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
     monkeypatch.chdir(REPO)
-    test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {"evaluate": evaluate}, "kw", "kw", 0)
+    text = card("chrf").inputs_description  # the module card's inputs (its _info() and class docstring)
+    test = doctest.DocTestParser().get_doctest(text, {"evaluate": evaluate}, "kw", "kw", 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 6

@@ -11,6 +11,7 @@ import pytest
 
 import evaluate
 
+from zheval.adapters.evaluate_cards import card
 from zheval.compute.rouge import compute_rouge
 from helpers import METRICS
 
@@ -34,12 +35,9 @@ def test_loads_by_absolute_path(chinese_rouge):
 
 def test_script_doctests(monkeypatch):
     _patched_load(monkeypatch)
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("chinese_rouge_script", MODULE_DIR / "chinese_rouge.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    test = doctest.DocTestParser().get_doctest(mod._KWARGS_DESCRIPTION, {"evaluate": evaluate}, "kwargs", None, 0)
+    # the inputs description of the module's card (its _info() and class docstring)
+    text = card("rouge").inputs_description
+    test = doctest.DocTestParser().get_doctest(text, {"evaluate": evaluate}, "kwargs", None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0 and runner.tries >= 6
@@ -219,5 +217,5 @@ def test_docstring_rouge_su4_value_by_hand():
     )
     assert out["rougeSU4"] == pytest.approx(71 / 108, abs=1e-12)
     assert round(71 / 108, 4) == 0.6574
-    script = (MODULE_DIR / "chinese_rouge.py").read_text(encoding="utf-8")
-    assert "(0.6574, 0.0)" in script and "0.3551" not in script
+    text = card("rouge").inputs_description
+    assert "(0.6574, 0.0)" in text and "0.3551" not in text
