@@ -6,6 +6,7 @@
                  [--pred-field F] [--ref-field F ...] [--id-field F] [--source-field F]
                  [--concurrency N] [--timeout S] [--max-retries N] [--answer-retries N] [--seed S]
                  [--cache-dir PATH] [--no-cache] [--output FILE.jsonl] [--format table|json]
+    zheval judge A.jsonl --versus B.jsonl --base-url http://HOST:PORT/v1 --model NAME ...   # pairwise, both orders
 
 ``FILE`` is a records file (JSONL, CSV, TSV or Parquet with its references: the fields of ``zheval score`` without
 ``--data``, :func:`zheval.adapters.records.read_records`); ``--source-field`` names the field with the source text
@@ -18,6 +19,11 @@ its id, the kind of failure and the judge's answer), the requests, retries, cach
 signature. Everything from the data or the model goes through :func:`zheval.cli.options.echo` (escaped).
 ``--output`` writes one JSON line per item (``{"id", <criteria>..., "reason", "failure"}``, model text exact),
 atomically -- a ratings file for ``zheval agree``.
+
+``--versus B`` compares two systems item by item instead (:func:`zheval.compute.judge.judge_pairwise`): the items of
+``B`` are joined to ``FILE``'s by id (same ids, same references), every item is asked in both orders (A first, then B
+first), and the printout gives A's wins, B's wins, ties, the items whose two orders disagree (position bias, counted
+as ties) and A's win rate.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from .commands import app
 from .options import UserError, echo, run_command
 from .params import option, takes
 
-__all__ = ["judge", "read_sources", "render_judge", "ratings_lines"]
+__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines"]
 
 _OPTIONS = {
     "records": option(Path, "ARGUMENT", default=..., metavar="FILE", help="records file: JSONL, CSV, TSV or Parquet "
@@ -62,6 +68,8 @@ _OPTIONS = {
     "no_cache": option(bool, "--no-cache", default=False, help="neither read nor write the answer cache"),
     "judge_output": option(Optional[Path], "--output", "-o", help="write every item's rating to FILE (JSON Lines)"),
     "judge_format": option(str, "--format", "-f", default="table", help="table | json"),
+    "versus": option(Optional[Path], "--versus", help="a second system's records file: compare the two pairwise "
+                     "(both orders asked) instead of rating", show_default=False),
 }
 
 
@@ -116,6 +124,45 @@ def render_judge(result: dict, ids: list) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_pairwise(result: dict, ids: list, names: tuple) -> str:
+    """The terminal summary of a pairwise comparison; the caller prints it through ``echo``."""
+    a, b = names
+    rate = result["win_rate_a"]
+    lines = [f"zheval judge: {a} vs {b} on {result['judged']} of {len(ids)} items (both orders asked)",
+             f"  {a} wins {result['wins_a']}, {b} wins {result['wins_b']}, ties {result['ties']} (of which "
+             f"{result['inconsistent']} items where the two orders disagree: position bias)",
+             f"  win rate of {a}: {'–' if rate is None else format(rate, '.3f')} (ties count half)"]
+    u = result["usage"]
+    lines += ["", f"requests {u['requests']} (retried {u['retries']}), cached {u['cached']}, tokens "
+                  f"{u['prompt_tokens']} + {u['completion_tokens']}, {u['seconds']:.1f} s"]
+    if result["failures"]:
+        lines += ["", f"no valid answer for {result['failed']} item(s):"]
+        lines += [f"  {ids[f['item']]} (order {f['order']}): {f['kind']} ({f['detail']})" for f in result["failures"]]
+    lines += ["", f"signature: {result['signature']}"]
+    return "\n".join(lines) + "\n"
+
+
+def _run_pairwise(o, records, api_key) -> None:
+    from ..adapters.records import read_records
+    from ..compute.judge import judge_pairwise
+
+    other = read_records(o.versus, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
+    by_id = dict(zip(other.ids, other.predictions))
+    missing = [i for i in records.ids if i not in by_id]
+    if missing or len(other) != len(records):
+        raise UserError(f"--versus {o.versus}: the two files must have the same ids (missing: {missing[:10]})")
+    sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
+    result = judge_pairwise(records.predictions, [by_id[i] for i in records.ids], records.references,
+                            base_url=o.base_url, model=o.judge_model, sources=sources, api_key=api_key,
+                            seed=o.judge_seed, concurrency=o.concurrency, timeout=o.timeout,
+                            max_retries=o.max_retries, answer_retries=o.answer_retries,
+                            cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
+    if o.judge_format == "json":
+        echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)
+    else:
+        echo(render_pairwise(result, list(records.ids), (str(o.records), str(o.versus))), nl=False)
+
+
 def _run(o) -> None:
     from ..adapters.files import atomic_write
     from ..adapters.records import read_records
@@ -127,8 +174,12 @@ def _run(o) -> None:
     check_output_dir(o.judge_output)
     check_paths({"FILE": o.records}, {"--output": o.judge_output})
     records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
-    sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
     api_key = o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY")
+    if o.versus is not None:
+        if o.judge_output is not None or o.rubric is not None:
+            raise UserError("--versus compares two systems: --output and --rubric belong to rating")
+        return _run_pairwise(o, records, api_key)
+    sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
     result = compute_judge(records.predictions, records.references, base_url=o.base_url, model=o.judge_model,
                            sources=sources, api_key=api_key, rubric=None if o.rubric is None else str(o.rubric),
                            seed=o.judge_seed, concurrency=o.concurrency, timeout=o.timeout,

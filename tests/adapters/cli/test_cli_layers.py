@@ -127,3 +127,18 @@ def test_agree_with_ratings_made_earlier(tmp_path):
     assert "| overall | BLEU | rating:overall | 3 (-1) |" in res.stdout
     bad = run_cli("agree", "--predictions", path)
     assert bad.exit_code == 2 and "--judge-url and --judge-model, or --judge-ratings" in bad.stderr
+
+
+def test_judge_versus_asks_both_orders(tmp_path):
+    refs = ["正确答案", "正确答案", "正确答案"]
+    a = write_jsonl(tmp_path / "a.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r}
+                                           for k, (p, r) in enumerate(zip(["正确答案", "错的", "POSBIAS 一"], refs))])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r}
+                                           for k, (p, r) in enumerate(zip(["错的", "正确答案", "POSBIAS 二"], refs))])
+    with ChatServer() as server:
+        res = run_cli("judge", a, "--versus", b, "--base-url", server.base_url, "--model", "m", "--api-key", "k",
+                      "--cache-dir", tmp_path / "c")
+        assert len(server.requests) == 6
+    assert res.exit_code == 0, res.output
+    assert "wins 1" in res.stdout and "ties 1 (of which 1 items where the two orders disagree" in res.stdout
+    assert "win rate of " in res.stdout and "0.500" in res.stdout
