@@ -172,8 +172,11 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
     """Check ``options``, load the encoder, read the baseline. No text is touched.
 
     Raises:
-        as :meth:`BertScoreOptions.check` and :func:`zheval.compute.bertscore_model.load_encoder`;
-        ValueError: rescaling asked for a model bert-score ships no Chinese baseline for (without ``baseline_path``).
+        ValueError: bad options (:meth:`BertScoreOptions.check`), a bad layer
+            (:func:`zheval.compute.bertscore_model.load_encoder`), rescaling asked for a model bert-score ships no
+            Chinese baseline for (without ``baseline_path``).
+        FileNotFoundError: the model is not a local directory.
+        ModuleNotFoundError: the ``bertscore`` extra is missing (one line).
     """
     options.check()
     encoder = model_module().load_encoder(options.model, layer=options.layer, device=options.device)
@@ -359,8 +362,9 @@ def compute_bertscore(
     Args:
         predictions: ``list[str]``, one per item (an empty or blank one scores 0, bert-score's definition).
         references: per item a ``str`` or a non-empty ``list[str]``.
-        model, layer, idf, rescale_with_baseline, baseline_path, multi_ref, batch_size, device: as
-            :class:`BertScoreOptions` (``model`` is required: a local directory or a ``(model, tokenizer)`` pair).
+        model: and every other option (``layer``, ``idf``, ``rescale_with_baseline``, ``baseline_path``,
+            ``multi_ref``, ``batch_size``, ``device``): as :class:`BertScoreOptions` (``model`` is required: a local
+            directory or a ``(model, tokenizer)`` pair).
 
     Returns:
         ``{"precision", "recall", "f1"}`` corpus means (0-1 without rescaling), ``item_precision``, ``item_recall``,

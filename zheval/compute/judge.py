@@ -82,8 +82,9 @@ class JudgeOptions:
         """Raise on a bad value.
 
         Raises:
-            TypeError / ValueError: naming the option and the value (an empty base_url or model, counts < 0,
-            concurrency < 1, a non-positive timeout, a negative temperature or backoff).
+            ValueError: naming the option and the value (an empty base_url or model, counts < 0,
+                concurrency < 1, a non-positive timeout, a negative temperature or backoff).
+            TypeError: a flag that is not a bool, a seed that is not an int.
         """
         for name in ("base_url", "model"):
             value = getattr(self, name)
@@ -168,8 +169,9 @@ def judge_config(options: JudgeOptions) -> JudgeConfig:
     """Check ``options``, read the rubric, open the client and the cache. Nothing is sent.
 
     Raises:
-        as :meth:`JudgeOptions.check` and :func:`zheval.compute.judge_rubric.read_rubric`; ModuleNotFoundError
-        (one line) without the ``judge`` extra.
+        ValueError: bad options (:meth:`JudgeOptions.check`), a bad rubric file
+            (:func:`zheval.compute.judge_rubric.read_rubric`).
+        ModuleNotFoundError: the ``judge`` extra is missing (one line).
     """
     options.check()
     rubric = options.rubric
@@ -340,8 +342,9 @@ def compute_judge(
     Args:
         predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]``; sources: per item the
             source text or question (``None`` entries allowed), or ``None``.
-        base_url, model, api_key, rubric, temperature, seed, json_mode, max_tokens, concurrency, timeout,
-            max_retries, answer_retries, backoff, cache_dir, use_cache: as :class:`JudgeOptions`.
+        base_url: and every other option (``model``, ``api_key``, ``rubric``, ``temperature``, ``seed``,
+            ``json_mode``, ``max_tokens``, ``concurrency``, ``timeout``, ``max_retries``, ``answer_retries``,
+            ``backoff``, ``cache_dir``, ``use_cache``): as :class:`JudgeOptions`.
 
     Returns:
         ``{<criterion>: mean over judged items (or None), "item_scores": {criterion: [int | None]}, "reasons",
