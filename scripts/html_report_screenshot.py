@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A screenshot of a zheval HTML report (``zheval score ... --html report.html``) in headless Chromium, and the page
-helpers the browser test uses (tests/adapters/duck/test_html_report.py imports :func:`open_report` and
+helpers the browser test uses (tests/adapters/report/test_html_report.py imports :func:`open_report` and
 :func:`screenshot` from here).
 
     # Debian packages chromium, chromium-driver and fonts-noto-cjk; selenium comes with the test extra

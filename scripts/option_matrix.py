@@ -147,6 +147,7 @@ ENTRY_POINTS: dict[str, tuple[str, ...]] = {
                              "zheval.adapters.duck.evaluate:evaluate_predictions"),
     "human_ceiling": ("zheval.adapters.duck:human_ceiling", "zheval.adapters.duck.ceiling:human_ceiling"),
     "compare_predictions": ("zheval.adapters.duck:compare_predictions",
+                            "zheval.adapters.compare:compare_predictions",
                             "zheval.adapters.duck.compare:compare_predictions"),
 }
 

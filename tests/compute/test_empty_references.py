@@ -19,7 +19,7 @@ from rouge_score import rouge_scorer
 import zheval
 from zheval.compute.inputs import validate_inputs
 from zheval.compute.bleu import bleu_config, bleu_items, compute_bleu
-from zheval.compute.shared import SharedTokens
+from zheval.compute.shared_tokens import SharedTokens
 from zheval.compute.inputs import MAX_LISTED_EMPTY_REFERENCES, EmptyReferenceError, check_references
 from zheval.compute.rouge import compute_rouge
 from zheval.tokenizers import get_tokenizer

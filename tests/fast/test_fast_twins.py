@@ -327,40 +327,38 @@ def check_skip_bigram_counts_by_text(real):
                         assert got == dict(want) and totals[t] == sum(want.values())
 
 
-def check_pair_skip_bigram_hits(real):
+def _skip_bigram_hits_agree(real, small_chunk, hits):
+    """``hits(skip_bigrams, tokens, offsets, layout, skip, hyp)`` (a fast skip-bigram hit count per pair) equals the
+    definitions' clipped overlap, with the default key chunk and a ``small_chunk`` one, for S4, S0 and S*."""
     from zheval.fast import skip_bigrams
 
     for corpus in token_corpora(real):
         layout = CorpusLayout.from_corpus(corpus)
         tokens, offsets = flatten_texts(layout.token_ids)
         hyp = layout.hyp[layout.pair_item]
-        for chunk in (skip_bigrams.CHUNK_KEYS, 7):
+        for chunk in (skip_bigrams.CHUNK_KEYS, small_chunk):
             with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
                 for skip in (None, 0, 4):
-                    nc = skip_bigrams.skip_bigram_counts_by_text(tokens, offsets, layout.vocab_size, skip)
-                    got = skip_bigrams.pair_skip_bigram_hits(nc, hyp, layout.ref)
+                    got = hits(skip_bigrams, tokens, offsets, layout, skip, hyp)
                     want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
                                                       ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
                             for h, r in zip(hyp.tolist(), layout.ref.tolist())]
                     assert got.tolist() == want
+
+
+def check_pair_skip_bigram_hits(real):
+    def hits(sb, tokens, offsets, layout, skip, hyp):
+        counts = sb.skip_bigram_counts_by_text(tokens, offsets, layout.vocab_size, skip)
+        return sb.pair_skip_bigram_hits(counts, hyp, layout.ref)
+
+    _skip_bigram_hits_agree(real, 7, hits)
 
 
 def check_corpus_skip_bigram_hits(real):
-    from zheval.fast import skip_bigrams
+    def hits(sb, tokens, offsets, layout, skip, hyp):
+        return sb.corpus_skip_bigram_hits(tokens, offsets, layout.vocab_size, skip, hyp, layout.ref)
 
-    for corpus in token_corpora(real):
-        layout = CorpusLayout.from_corpus(corpus)
-        tokens, offsets = flatten_texts(layout.token_ids)
-        hyp = layout.hyp[layout.pair_item]
-        for chunk in (skip_bigrams.CHUNK_KEYS, 30):
-            with _patched(skip_bigrams, "CHUNK_KEYS", chunk):
-                for skip in (None, 0, 4):
-                    got = skip_bigrams.corpus_skip_bigram_hits(tokens, offsets, layout.vocab_size, skip, hyp,
-                                                               layout.ref)
-                    want = [ref_rouge.clipped_overlap(ref_rouge.skip_bigram_counts(list(layout.token_ids[h]), skip),
-                                                      ref_rouge.skip_bigram_counts(list(layout.token_ids[r]), skip))
-                            for h, r in zip(hyp.tolist(), layout.ref.tolist())]
-                    assert got.tolist() == want
+    _skip_bigram_hits_agree(real, 30, hits)
 
 
 def check_wlcs_pairs(real):

@@ -32,6 +32,7 @@ __all__ = [
     "STRICT_SHARED_DATA",
     "TESTS",
     "crosswoz_items",
+    "csl_items",
     "read_jsonl",
     "shared_data_missing",
     "shared_path",
@@ -101,3 +102,10 @@ def crosswoz_items(groups: list[dict]) -> tuple[list[str], list[list[str]]]:
             preds.append(resp[k])
             refs.append(resp[:k] + resp[k + 1:])
     return preds, refs
+
+
+def csl_items(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """Items from CSL rows: the prediction is the start of the document, about as long as the summary (-4 to +4
+    characters, cycling), the reference the summary."""
+    preds = [r["document"][: max(1, len(r["summary"]) + (i % 9) - 4)] for i, r in enumerate(rows)]
+    return preds, [[r["summary"]] for r in rows]

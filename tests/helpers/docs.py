@@ -7,11 +7,13 @@ A section is found by its heading wherever it lives (the README keeps a short fr
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 from . import REPO
 
-__all__ = ["DOC_FILES", "doc_files", "doc_section", "doc_file_of", "heading_slug", "page_headings"]
+__all__ = ["DOC_FILES", "doc_files", "doc_section", "doc_file_of", "heading_slug", "page_headings", "fenced_block",
+           "zheval_commands"]
 
 
 def doc_files() -> list[Path]:
@@ -77,3 +79,24 @@ def heading_slug(title: str) -> str:
 def page_headings(path: Path) -> dict[str, str]:
     """``{anchor: title}`` of every heading of a Markdown file."""
     return {heading_slug(t): t for _, t, _ in _headings(path.read_text(encoding="utf-8"))}
+
+
+def fenced_block(text: str, lang: str = "python") -> str:
+    """The body of the first ```` ```lang ```` block of ``text`` (a page or a :func:`doc_section`); an AssertionError
+    if there is none."""
+    m = re.search(rf"```{lang}\n(.*?)```", text, flags=re.S)
+    assert m, f"no ```{lang} block in {text[:80]!r}..."
+    return m.group(1)
+
+
+def zheval_commands(text: str) -> list[list[str]]:
+    """The command lines of the first ```` ```bash ```` block of ``text``, comments dropped, each split as a shell
+    does and without its leading ``zheval`` (every line must be a ``zheval`` command)."""
+    out = []
+    for line in fenced_block(text, "bash").splitlines():
+        line = line.split("#")[0].strip()
+        if line:
+            args = shlex.split(line)
+            assert args[0] == "zheval", line
+            out.append(args[1:])
+    return out

@@ -37,6 +37,18 @@ EVAL_PAIRS = [
     ("我们去散步", "我们去公园散步"),
     ("小黄鸭", "小黄鸭"),
 ]
+#: (generated text, reference) pairs the hook tests decode from token ids; the tests take this list or a part of it.
+HOOK_PAIRS = [
+    ("今天天气很好", "今天天气很好"),
+    ("明天有雨", "明天有雨记得带伞"),
+    ("我们去公园", "我们去公园散步"),
+    ("快递柜取件码是多少", "小黄鸭快递柜取件码"),
+    ("", "请打开小黄鸭"),  # empty generation: scored as 0, not skipped
+    ("天气很好我们散步", "天气很好"),
+    ("请打开快递柜", "请打开小黄鸭快递柜"),
+    ("记得带伞", "明天记得带伞"),
+    ("小黄鸭", "小黄鸭"),
+]
 
 SPECIALS = ["<pad>", "</s>", "<unk>"]
 
@@ -65,22 +77,17 @@ def make_tokenizer(
     return PreTrainedTokenizerFast(tokenizer_object=tok, **kwargs)
 
 
+def _vocabulary(tokenizer) -> dict:
+    """What a toy model's config takes from its tokenizer: the vocabulary size and the pad and end ids."""
+    return {"vocab_size": len(tokenizer), "pad_token_id": tokenizer.pad_token_id,
+            "eos_token_id": tokenizer.eos_token_id}
+
+
 def make_t5(tokenizer, seed: int = 0) -> T5ForConditionalGeneration:
     """A one-layer T5 (d_model 32) with random weights; generation up to 16 tokens, greedy."""
     torch.manual_seed(seed)
-    config = T5Config(
-        vocab_size=len(tokenizer),
-        d_model=32,
-        d_ff=64,
-        d_kv=16,
-        num_layers=1,
-        num_decoder_layers=1,
-        num_heads=2,
-        dropout_rate=0.0,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        decoder_start_token_id=tokenizer.pad_token_id,
-    )
+    config = T5Config(d_model=32, d_ff=64, d_kv=16, num_layers=1, num_decoder_layers=1, num_heads=2, dropout_rate=0.0,
+                      decoder_start_token_id=tokenizer.pad_token_id, **_vocabulary(tokenizer))
     model = T5ForConditionalGeneration(config)
     model.generation_config.max_length = 16
     model.generation_config.num_beams = 1
@@ -92,21 +99,9 @@ def make_causal_lm(tokenizer, seed: int = 0, output_hidden_states: bool = True) 
     """A one-layer GPT-2 (n_embd 32) with random weights. ``output_hidden_states`` makes the Trainer's predictions a
     tuple ``(logits, hidden_states)``."""
     torch.manual_seed(seed)
-    config = GPT2Config(
-        vocab_size=len(tokenizer),
-        n_positions=64,
-        n_embd=32,
-        n_layer=1,
-        n_head=2,
-        resid_pdrop=0.0,
-        embd_pdrop=0.0,
-        attn_pdrop=0.0,
-        pad_token_id=tokenizer.pad_token_id,
-        eos_token_id=tokenizer.eos_token_id,
-        bos_token_id=tokenizer.eos_token_id,
-        output_hidden_states=output_hidden_states,
-        use_cache=False,
-    )
+    config = GPT2Config(n_positions=64, n_embd=32, n_layer=1, n_head=2, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0,
+                        bos_token_id=tokenizer.eos_token_id, output_hidden_states=output_hidden_states,
+                        use_cache=False, **_vocabulary(tokenizer))
     return GPT2LMHeadModel(config)
 
 

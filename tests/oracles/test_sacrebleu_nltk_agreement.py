@@ -17,18 +17,9 @@ from sacrebleu.metrics import BLEU
 from zheval.definitions.bleu import corpus_stats
 from zheval.definitions.bleu_score import SMOOTH_METHODS, corpus_score, score_stats, sentence_scores
 from zheval.tokenizers import get_tokenizer
-from helpers import crosswoz_items
+from helpers import crosswoz_items, csl_items
 
 SACRE_METHODS = [m for m in SMOOTH_METHODS if m != "nltk3"]
-
-
-def csl_items(rows):
-    preds, refs = [], []
-    for i, r in enumerate(rows):
-        n = max(1, len(r["summary"]) + (i % 9) - 4)
-        preds.append(r["document"][:n])
-        refs.append([r["summary"]])
-    return preds, refs
 
 
 @pytest.fixture(scope="module")

@@ -13,17 +13,12 @@ from zheval.presets.llamafactory import llamafactory_bleu4, llamafactory_item_sc
 from zheval.tokenizers.llamafactory import llamafactory_tokenize
 from zheval.definitions.bleu import corpus_stats
 from zheval.definitions.bleu_score import corpus_score, sentence_scores
-from helpers import crosswoz_items
+from helpers import crosswoz_items, csl_items
 
 
 # ------------------------------------------------------------------------------------------------------------------
 # sacrebleu-zh BLEU on raw text
 # ------------------------------------------------------------------------------------------------------------------
-
-
-def csl_items(rows):
-    preds = [r["document"][: max(1, len(r["summary"]) + (i % 9) - 4)] for i, r in enumerate(rows)]
-    return preds, [[r["summary"]] for r in rows]
 
 
 def streams(refs):

@@ -9,29 +9,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-import shlex
 import shutil
 
 from scipy.stats import spearmanr
 
 from helpers import REPO
 from helpers.cli import run_cli
+from helpers.docs import zheval_commands
 
 DOC = (REPO / "docs" / "human_review.md").read_text(encoding="utf-8")
 
 
 def _commands():
-    start = DOC.index("## Any judge")
-    block = re.search(r"```bash\n(.*?)```", DOC[start:], flags=re.S).group(1)
-    out = []
-    for line in block.splitlines():
-        line = line.split("#")[0].strip()
-        if line:
-            args = shlex.split(line)
-            assert args[0] == "zheval"
-            out.append(args[1:])
-    return out
+    return zheval_commands(DOC[DOC.index("## Any judge"):])
 
 
 def _fill(tmp_path):

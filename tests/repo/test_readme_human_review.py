@@ -7,14 +7,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
-import shlex
 import shutil
 
 
 from helpers import REPO
 from helpers.cli import run_cli
-from helpers.docs import doc_section as section
+from helpers.docs import doc_section as section, zheval_commands
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -22,15 +20,7 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 
 
 def commands(heading: str) -> list[list[str]]:
-    block = re.search(r"```bash\n(.*?)```", section(heading), flags=re.S).group(1)
-    out = []
-    for line in block.splitlines():
-        line = line.split("#")[0].strip()
-        if line:
-            args = shlex.split(line)
-            assert args[0] == "zheval"
-            out.append(args[1:])
-    return out
+    return zheval_commands(section(heading))
 
 
 def test_human_review_example_runs(tmp_path, monkeypatch):

@@ -28,7 +28,7 @@ import os
 import threading
 from bisect import bisect_right
 
-from ..compute.metrics import MetricAPI, metric_api
+from ..compute.metric_table import MetricAPI, metric_api
 from ..compute.gcpause import no_cyclic_gc
 from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, check_references, validate_inputs

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional
 
 from ..text.terminal import terminal_json, terminal_text
-from .duck.report import format_table
+from .report.tables import format_table
 from .extras import require_extra
 
 __all__ = ["render_table", "render_markdown", "render_json", "render_html"]

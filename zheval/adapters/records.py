@@ -47,7 +47,7 @@ from typing import Optional, Sequence
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
                   UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
                   read_rows, row_format, type_name)
-from .duck.load import DuckFormatError, list_feature
+from .duck.load import list_feature
 
 __all__ = [
     "Records",
@@ -77,9 +77,9 @@ RESERVED_COLUMNS = ("id", "query", "responses", "prediction")
 """Column names of the report's dataset, which a group field cannot be named."""
 
 
-class RecordsFormatError(DuckFormatError):
-    """An invalid records file: every :class:`~zheval.adapters.duck.load.Problem` found (``problems``), the first
-    :data:`~zheval.adapters.duck.load.MAX_REPORTED` listed as ``file:line: id '…': what is wrong``."""
+class RecordsFormatError(FileFormatError):
+    """An invalid records file: every :class:`~zheval.io.problems.Problem` found (``problems``), the first
+    :data:`~zheval.io.problems.MAX_REPORTED` listed as ``file:line: id '…': what is wrong``."""
 
     def __init__(self, problems: Sequence[Problem], what: str = "invalid predictions file"):
         super().__init__(problems, what)
@@ -367,7 +367,7 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
             options, ...); ``by`` defaults to the group fields (overall only without any).
 
     Returns:
-        A :class:`~zheval.adapters.duck.report.Report` (``kind="score"``; scores on 0–1), whose overall numbers
+        A :class:`~zheval.adapters.report.tables.Report` (``kind="score"``; scores on 0–1), whose overall numbers
         equal :func:`zheval.compute_bleu` / :func:`zheval.compute_rouge` on the same predictions and references.
 
     Raises:

@@ -1,5 +1,5 @@
 """``zheval agree``: rank correlations between each metric and each human rating column of a filled review sheet
-(:func:`zheval.adapters.duck.review.review_agreement`).
+(:func:`zheval.adapters.review.human_review.review_agreement`).
 
 ::
 
@@ -8,7 +8,7 @@
 
 ``--ratings-columns`` chooses the rating columns of the sheet by name (a sheet an LLM judge or raters filled with
 their own columns; default: the key's); ``--scores`` (repeatable) adds per-item scores computed elsewhere
-(``id,bertscore_f1``: :func:`zheval.adapters.duck.review_scores.read_scores`), joined by id and ranked beside the
+(``id,bertscore_f1``: :func:`zheval.adapters.review.external_scores.read_scores`), joined by id and ranked beside the
 key's metrics (sentence BLEU, chrF, every ROUGE type sampled), with the same intervals.
 """
 
@@ -41,8 +41,8 @@ def agree(o) -> None:
     best. Empty rating cells are counted and listed."""
 
     def go():
-        from ..adapters.duck.review import read_key, read_ratings, review_agreement
-        from ..adapters.duck.review_scores import read_scores
+        from ..adapters.review.human_review import read_key, read_ratings, review_agreement
+        from ..adapters.review.external_scores import read_scores
         from ..adapters.files import atomic_write
         from .files import check_output_dir, check_paths
         from .options import split_list

@@ -64,7 +64,7 @@ def score(o) -> None:
                                    **kwargs)
             page = None
             if o.html is not None:
-                from ..adapters.duck.html_report import score_html_for_options
+                from ..adapters.report.html_page import score_html_for_options
 
                 page = score_html_for_options(report, records.dataset(), o.html_metric, kwargs)
                 page_notes(report)
@@ -86,7 +86,7 @@ def score(o) -> None:
                                       **kwargs)
         page = None
         if o.html is not None:
-            from ..adapters.duck.html_report import score_html_for_options
+            from ..adapters.report.html_page import score_html_for_options
 
             scored = ds
             if o.max_refs is not None:  # the evaluation scored the first K references: explain those
@@ -131,7 +131,7 @@ def compare(o) -> None:
     1/(resamples + 1). More systems follow B: --predictions A.jsonl B.jsonl C.jsonl …"""
 
     def go():
-        from ..adapters.duck.compare import COMPARE_TESTS, compare_predictions, system_labels
+        from ..adapters.compare import COMPARE_TESTS, compare_predictions, system_labels
 
         more = list(o.more_predictions or [])
         systems = [*o.predictions, *more]
@@ -153,7 +153,7 @@ def compare(o) -> None:
                                      test=o.test, resamples=o.resamples, **kwargs)
         page = None
         if o.html is not None:
-            from ..adapters.duck.html_report import render_html
+            from ..adapters.report.html_page import render_html
 
             page = render_html(report)
         emit_report(report, o.fmt, o.output, None, "", html=o.html, html_page=page)
@@ -162,8 +162,8 @@ def compare(o) -> None:
 
 
 def page_notes(report) -> None:
-    """Print what the HTML page leaves out of a report with many groups (:mod:`zheval.adapters.duck.html_limits`)."""
-    from ..adapters.duck.html_limits import page_limits
+    """Print what the HTML page leaves out of a report with many groups (:mod:`zheval.adapters.report.html_limits`)."""
+    from ..adapters.report.html_limits import page_limits
 
     for n in page_limits(report.groups, report.groups[0].n if report.groups else 0).notes:
         note(n)
@@ -230,7 +230,7 @@ def checked_options(o, inputs: dict) -> dict:
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
     if html is not None:
-        from ..adapters.duck.html_report import check_sample_metric, require_jinja2
+        from ..adapters.report.html_page import check_sample_metric, require_jinja2
 
         require_jinja2()  # before any scoring: a missing html extra is one line, not a wait and a traceback
 

@@ -61,7 +61,7 @@ def plot_format(plot: Optional[Path]) -> Optional[str]:
     """The image format of ``--plot FILE`` from its extension (checked before any work is done)."""
     if plot is None:
         return None
-    from ..adapters.duck.plot import plot_formats
+    from ..adapters.report.plot import plot_formats
 
     formats = plot_formats()
     ext = plot.suffix.lower().lstrip(".")
@@ -73,7 +73,7 @@ def plot_format(plot: Optional[Path]) -> Optional[str]:
 
 
 def _render(report, fmt: Format) -> str:
-    from ..adapters.duck.report import render_markdown, render_table
+    from ..adapters.report.tables import render_markdown, render_table
 
     if fmt == Format.json:
         return terminal_json(report.to_dict(), indent=2) + "\n"
@@ -86,7 +86,7 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
                 html: Optional[Path] = None, html_page: Optional[str] = None) -> None:
     """Render everything first, then write (atomically), so a failure leaves no partial output. ``html``: the
     path of ``--html`` and ``html_page`` the page already rendered for it (written last)."""
-    from ..adapters.duck.plot import plot_report
+    from ..adapters.report.plot import plot_report
     from ..adapters.files import atomic_write
 
     text = _render(report, fmt)

@@ -1,5 +1,5 @@
 """``zheval sample``: a blind review sheet and its key, stratified by a metric's per-item score
-(:func:`zheval.adapters.duck.review.review_sample`).
+(:func:`zheval.adapters.review.human_review.review_sample`).
 
 ::
 
@@ -57,7 +57,7 @@ def sample(o) -> None:
     (CSV, no scores, shuffled) and its key (JSON) for zheval agree."""
 
     def go():
-        from ..adapters.duck.review import review_sample, sheet_csv
+        from ..adapters.review.human_review import review_sample, sheet_csv
         from ..adapters.files import atomic_write
 
         o.key = default_key(o.output) if o.key is None else o.key

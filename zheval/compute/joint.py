@@ -11,7 +11,7 @@ call :func:`score_result` on the driver; :func:`item_scores` gives the per-item 
 -- ``sentence_split="newline"`` with the ``char`` or ``none`` tokenizer (whose line tokens concatenate to the
 whole-text tokens), ``"punct"`` with the plain ``char`` tokenizer (whose text rule always cuts between tokens), no
 BLEU preset or crosscheck -- BLEU is counted on ROUGE's tokenised corpus itself: one
-:class:`zheval.compute.shared.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
+:class:`zheval.compute.shared_tokens.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
 hits. Otherwise BLEU tokenises on its own (through the tokenizer's content-keyed cache). Nothing is kept across
 calls beyond that cache; scores never are. chrF runs its own items/result pair (:mod:`zheval.compute.chrf`;
 chrF++'s words come through the same cache).
@@ -33,7 +33,7 @@ from .guards import warn_input_slips
 from .inputs import validate_inputs
 from .options import refused_hub_options
 from .rouge import ROUGE_OPTIONS, RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
-from .shared import SharedTokens
+from .shared_tokens import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
 

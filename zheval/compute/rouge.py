@@ -43,7 +43,7 @@ from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
 from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
-from .shared import SharedTokens
+from .shared_tokens import SharedTokens
 
 __all__ = [
     "DEFAULT_ROUGE_TYPES",

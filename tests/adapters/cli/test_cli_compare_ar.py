@@ -127,7 +127,7 @@ def test_resamples_with_the_bootstrap_test_and_an_unknown_test_are_refused(syste
 
 def test_library_refuses_bad_test_options(systems):
     from zheval.adapters.duck import load_duck
-    from zheval.adapters.duck.compare import compare_predictions
+    from zheval.adapters.compare import compare_predictions
 
     files, _, texts = systems
     ds = load_duck(files["data"])

@@ -158,8 +158,8 @@ def test_html_with_a_character_whose_nfkc_is_several_tokens(tmp_path, char, expa
 
 
 def test_highlight_error_names_the_item():
-    from zheval.adapters.duck.html_report import GroupSamples, Sample, render_html
-    from zheval.adapters.duck.report import GroupScore, MetricValue, Report
+    from zheval.adapters.report.html_page import GroupSamples, Sample, render_html
+    from zheval.adapters.report.tables import GroupScore, MetricValue, Report
 
     ex = {"prediction": {"text": "ab", "tokens": [{"token": "b", "start": 1, "end": 2}, {"token": "a", "start": 0,
                                                                                           "end": 1}]},
@@ -230,7 +230,7 @@ def test_html_shows_the_breakdowns(tmp_path):
     cells = [[re.sub(r"<[^>]+>", "", c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
              for row in re.findall(r"<tr>(.*?)</tr>", section)]
     # Distinct-n per group, as the JSON has it (3 decimals), predictions / references
-    from zheval.adapters.duck.report import group_label  # a missing group value (JSON null) reads `null`
+    from zheval.adapters.report.tables import group_label  # a missing group value (JSON null) reads `null`
 
     div = {("overall" if g["dimension"] == "overall" else f"{g['dimension']}={group_label(g['value'])}"): g
            for g in b["diversity"]}
@@ -250,8 +250,8 @@ def test_html_shows_the_breakdowns(tmp_path):
 
 
 def test_html_with_a_group_per_item_is_cut_and_says_so(tmp_path):
-    # 600 items grouped by a per-row field: 600 groups > every limit of zheval.adapters.duck.html_limits
-    from zheval.adapters.duck.html_limits import MAX_PLOT_GROUPS, MAX_SAMPLE_GROUPS, MAX_TABLE_GROUPS
+    # 600 items grouped by a per-row field: 600 groups > every limit of zheval.adapters.report.html_limits
+    from zheval.adapters.report.html_limits import MAX_PLOT_GROUPS, MAX_SAMPLE_GROUPS, MAX_TABLE_GROUPS
 
     assert MAX_PLOT_GROUPS < 600 and MAX_SAMPLE_GROUPS < 600 and MAX_TABLE_GROUPS < 600
     rec = tmp_path / "many.jsonl"

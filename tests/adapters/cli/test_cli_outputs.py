@@ -16,7 +16,7 @@ from helpers import REPO
 from helpers.cli import TWO_DOMAIN_PREDS as PREDS, TWO_DOMAIN_ROWS as ROWS, run_cli as run, write_jsonl
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_BOOTSTRAP
-from zheval.adapters.duck.report import MIN_INTERVAL_ITEMS, MetricSpec, group_items, score_groups
+from zheval.adapters.report.tables import MIN_INTERVAL_ITEMS, MetricSpec, group_items, score_groups
 from zheval.adapters.files import atomic_write
 from zheval.compute.rouge import compute_rouge
 

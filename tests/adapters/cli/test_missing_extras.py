@@ -77,7 +77,7 @@ def test_the_installed_command_prints_no_traceback(tmp_path):
 
 
 def test_html_library_door_raises_missing_extra(tmp_path, monkeypatch):
-    from zheval.adapters.duck.html_report import render_html, require_jinja2
+    from zheval.adapters.report.html_page import render_html, require_jinja2
     from zheval.adapters.records import read_records, score_records
 
     data, _ = sample(tmp_path)

@@ -17,6 +17,7 @@ from zheval.adapters.evaluate_cards import card
 from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
 from zheval.compute.inputs import validate_inputs
 from helpers import crosswoz_items
+from helpers import csl_items as shared_csl_items
 from helpers import REPO
 
 BLEU_DIR = REPO / "metrics" / "chinese_bleu"
@@ -30,8 +31,9 @@ def chinese_bleu():
 
 
 def csl_items(rows):
-    preds = [r["document"][: max(1, len(r["summary"]) + (i % 9) - 4)] for i, r in enumerate(rows)]
-    return preds, [r["summary"] for r in rows]
+    """The shared CSL items with each reference as a plain string (the module's string-reference feature set)."""
+    preds, refs = shared_csl_items(rows)
+    return preds, [r[0] for r in refs]
 
 
 # ------------------------------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""zheval inside lm-evaluation-harness (zheval/adapters/harness_lm_eval.py): ``lm_eval.simple_evaluate`` runs offline
+"""zheval inside lm-evaluation-harness (zheval/adapters/lm_eval_harness/__init__.py): ``lm_eval.simple_evaluate`` runs offline
 on a small local Chinese task (task YAML and JSONL written to tmp_path, a custom ``LM`` returning stored predictions)
 and its numbers are zheval's on the same pairs -- ragged references included, none truncated -- with standard
 errors for the corpus aggregations; bad documents are named by index.
@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("lm_eval", reason="lm-eval is in the test extra (pip install -e '.[test]')")
 
 import zheval  # noqa: E402
-from zheval.adapters import harness_lm_eval as H  # noqa: E402
+from zheval.adapters import lm_eval_harness as H  # noqa: E402
 
 # Pure Han texts without punctuation: the char tokenizer's tokens are the characters (the independent checks below
 # tokenise with list(text)). Ragged references: 1, 2 or 3 per document; in doc 2 and doc 5 the best reference is
@@ -65,12 +65,12 @@ def _write_tasks(directory, docs, target="{{references[0]}}"):
     data.write_text("".join(json.dumps(d, ensure_ascii=False) + "\n" for d in docs), encoding="utf-8")
     # 1) several references per document: process_results_all of the module (ROUGE, BLEU and chrF), every metric,
     #    string-named aggregations
-    body = "process_results: !function zheval.adapters.harness_lm_eval.process_results_all\nmetric_list:\n" + "".join(
+    body = "process_results: !function zheval.adapters.lm_eval_harness.process_results_all\nmetric_list:\n" + "".join(
         f"  - metric: {m}\n    aggregation: {m}\n    higher_is_better: true\n" for m in ALL_METRICS)
     (directory / "multiref.yaml").write_text(_task_yaml(ROUGE_TASK, data, body, target), encoding="utf-8")
     # 2) one reference from doc_to_target, no process_results: registered metric names, !function aggregations
     body = "metric_list:\n" + "".join(
-        f"  - metric: zheval_{fn}\n    aggregation: !function zheval.adapters.harness_lm_eval.{fn}\n"
+        f"  - metric: zheval_{fn}\n    aggregation: !function zheval.adapters.lm_eval_harness.{fn}\n"
         "    higher_is_better: true\n" for fn in ("bleu_char", "rougeL_jieba"))
     (directory / "single.yaml").write_text(_task_yaml(BLEU_TASK, data, body, target), encoding="utf-8")
 

@@ -133,19 +133,20 @@ def _task(directory: Path, body: str) -> None:
 
 
 def test_a_task_yaml_beside_a_zheval_folder_runs(tmp_path, offline_env):
-    """lm-eval's !function resolver loads <yaml folder>/zheval/adapters/harness_lm_eval.py by its path (here: a
-    folder holding a copy of the package, as a clone's root does); the door hands over the package's names."""
+    """lm-eval's !function resolver first looks for <yaml folder>/zheval/adapters/lm_eval_harness.py (here: a folder
+    holding a copy of the package, as a clone's root does); the door is a package, so there is no such file and the
+    resolver imports the importable zheval package by name."""
     root = tmp_path / "clone"
     shutil.copytree(REPO / "zheval", root / "zheval", ignore=shutil.ignore_patterns("__pycache__"))
     _task(root, "metric_list:\n  - metric: zheval_bleu_char\n"
-                "    aggregation: !function zheval.adapters.harness_lm_eval.bleu_char\n    higher_is_better: true\n"
+                "    aggregation: !function zheval.adapters.lm_eval_harness.bleu_char\n    higher_is_better: true\n"
                 "  - metric: zheval_bleu_char_signature\n    aggregation: zheval_bleu_char_signature\n"
                 "    higher_is_better: null\n")
     p = subprocess.run([LM_EVAL, "--model", "dummy", "--include_path", str(root), "--tasks", "zh_cw", "--output_path",
                         str(tmp_path / "out"), "--log_samples"], cwd=root, env=offline_env, capture_output=True,
                        text=True, timeout=600)
     assert p.returncode == 0, p.stderr[-3000:]
-    assert "zheval's metrics come from the importable zheval package" in p.stderr  # a different copy: named
+    assert not (root / "zheval" / "adapters" / "lm_eval_harness.py").exists()
     _, results, samples = results_and_samples(tmp_path / "out", "zh_cw")
     preds, refs = [s["filtered_resps"][0] for s in samples], [[s["doc"]["summary"]] for s in samples]
     assert set(preds) == {"lol"}  # lm-eval's dummy model
@@ -165,30 +166,17 @@ def test_a_task_yaml_without_any_function_fails_as_the_docs_say(tmp_path, offlin
     assert first in p.stderr and "KeyError: None" in p.stderr
     docs = (REPO / "docs" / "harnesses.md").read_text(encoding="utf-8")
     troubleshooting = docs.split("### Troubleshooting", 1)[1].split("\n### ", 1)[0]
-    assert first in troubleshooting and "aggregation: !function zheval.adapters.harness_lm_eval.bleu_char" in \
+    assert first in troubleshooting and "aggregation: !function zheval.adapters.lm_eval_harness.bleu_char" in \
         troubleshooting
 
 
-def test_loaded_by_path_without_an_importable_zheval_says_what_to_do(tmp_path):
-    """lm-eval's resolver loads the door by its file path; with no zheval package importable (here: python -S, no
-    site-packages, run from an empty folder) the ImportError says to install the folder or move the YAML."""
-    code = ("import importlib.util, sys\n"
-            f"spec = importlib.util.spec_from_file_location({str(REPO / 'zheval/adapters/harness_lm_eval')!r}, "
-            f"{str(REPO / 'zheval/adapters/harness_lm_eval.py')!r})\n"
-            "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n")
-    p = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    assert p.returncode != 0
-    assert "ImportError: lm-eval loaded" in p.stderr and "holds a zheval/ folder" in p.stderr
-    assert f"pip install -e {REPO}" in p.stderr and "or move the task YAML out of" in p.stderr
-
-
 def test_names_only_yaml_runs_through_zheval_s_launcher(tmp_path, offline_env):
-    """The docs' other fix: the same YAML through ``python -m zheval.adapters.lm_eval_cli`` (lm-eval's own command,
+    """The docs' other fix: the same YAML through ``python -m zheval.adapters.lm_eval_harness.cli`` (lm-eval's own command,
     zheval's metrics registered first) runs, and its number is zheval's."""
     _task(tmp_path / "tasks", "metric_list:\n  - metric: zheval_bleu_char\n    higher_is_better: true\n")
     troubleshooting = " ".join(doc_section("### Troubleshooting").split())
-    command = re.search(r"`(python -m zheval\.adapters\.lm_eval_cli [^`]*)`", troubleshooting).group(1)
-    assert command == ("python -m zheval.adapters.lm_eval_cli --model dummy --include_path tasks --tasks zh_cw "
+    command = re.search(r"`(python -m zheval\.adapters\.lm_eval_harness\.cli [^`]*)`", troubleshooting).group(1)
+    assert command == ("python -m zheval.adapters.lm_eval_harness.cli --model dummy --include_path tasks --tasks zh_cw "
                        "--output_path out --log_samples")
     p = subprocess.run([sys.executable] + shlex.split(command)[1:], cwd=tmp_path, env=offline_env,
                        capture_output=True, text=True, timeout=600)

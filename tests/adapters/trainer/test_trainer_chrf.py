@@ -9,18 +9,11 @@ import pytest
 import torch
 from transformers import EvalPrediction
 
-from helpers.trainer_models import make_tokenizer
+from helpers.trainer_models import HOOK_PAIRS, make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics
 from zheval.compute.chrf import compute_chrf
 
-PAIRS = [
-    ("今天天气很好", "今天天气很好"),
-    ("明天有雨", "明天有雨记得带伞"),
-    ("我们去公园", "我们去公园散步"),
-    ("", "请打开小黄鸭"),
-    ("天气很好我们散步", "天气很好"),
-    ("小黄鸭", "小黄鸭"),
-]
+PAIRS = [HOOK_PAIRS[i] for i in (0, 1, 2, 4, 5, 8)]  # the empty generation included
 
 
 @pytest.fixture(scope="module")

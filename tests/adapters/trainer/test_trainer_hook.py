@@ -12,22 +12,12 @@ import pytest
 import torch
 from transformers import EvalPrediction
 
-from helpers.trainer_models import make_tokenizer
+from helpers.trainer_models import HOOK_PAIRS, make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics, flatten_result
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
 
-PAIRS = [
-    ("今天天气很好", "今天天气很好"),
-    ("明天有雨", "明天有雨记得带伞"),
-    ("我们去公园", "我们去公园散步"),
-    ("快递柜取件码是多少", "小黄鸭快递柜取件码"),
-    ("", "请打开小黄鸭"),  # empty generation: scored as 0, not skipped
-    ("天气很好我们散步", "天气很好"),
-    ("请打开快递柜", "请打开小黄鸭快递柜"),
-    ("记得带伞", "明天记得带伞"),
-    ("小黄鸭", "小黄鸭"),
-]
+PAIRS = HOOK_PAIRS
 
 
 @pytest.fixture(scope="module")

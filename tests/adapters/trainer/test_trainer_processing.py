@@ -18,19 +18,12 @@ import torch
 from transformers import EvalPrediction, ProcessorMixin
 
 import zheval
-from helpers.trainer_models import make_tokenizer
+from helpers.trainer_models import HOOK_PAIRS, make_tokenizer
 from zheval.adapters.trainer import build_compute_metrics
 from zheval.compute.bleu import compute_bleu
 from zheval.compute.rouge import compute_rouge
 
-PAIRS = [
-    ("今天天气很好", "今天天气很好"),
-    ("明天有雨", "明天有雨记得带伞"),
-    ("我们去公园", "我们去公园散步"),
-    ("快递柜取件码是多少", "小黄鸭快递柜取件码"),
-    ("天气很好我们散步", "天气很好"),
-    ("记得带伞", "明天记得带伞"),
-]
+PAIRS = [HOOK_PAIRS[i] for i in (0, 1, 2, 3, 5, 7)]  # no empty generation
 
 
 @pytest.fixture(scope="module")

@@ -8,12 +8,12 @@ This module is the public face; each job lives in its own module:
 * :mod:`~zheval.adapters.duck.predictions` — :func:`read_predictions`, :func:`join_predictions` (id-keyed JSONL,
   LLaMA-Factory ``generated_predictions.jsonl``, plain text);
 * :mod:`~zheval.adapters.duck.evaluate` — :func:`evaluate_predictions`; :mod:`~zheval.adapters.duck.ceiling` —
-  :func:`human_ceiling`; :mod:`~zheval.adapters.duck.compare` — :func:`compare_predictions`; all three on the
+  :func:`human_ceiling`; :mod:`~zheval.adapters.compare` — :func:`compare_predictions`; all three on the
   options of :mod:`~zheval.adapters.duck.config` (:func:`make_config`), the inputs checked by
   :mod:`~zheval.adapters.duck.inputs`, the per-item statistics of :mod:`~zheval.adapters.duck.statistics`
-  (:func:`item_statistics`, with ``Dataset.map``) and the metric reductions of :mod:`~zheval.adapters.duck.specs`;
-* :mod:`~zheval.adapters.duck.report` — grouped scores with bootstrap intervals and their tables (text, Markdown,
-  JSON); :mod:`~zheval.adapters.duck.plot` — the plot. The text diagnostics a report carries are
+  (:func:`item_statistics`, with ``Dataset.map``) and the metric reductions of :mod:`~zheval.adapters.duck.reductions`;
+* :mod:`~zheval.adapters.report.tables` — grouped scores with bootstrap intervals and their tables (text, Markdown,
+  JSON); :mod:`~zheval.adapters.report.plot` — the plot. The text diagnostics a report carries are
   :mod:`zheval.results.diagnostics`.
 
 Example::
@@ -35,7 +35,7 @@ from pathlib import Path
 from ..files import atomic_write
 from .clean import CleanReport, bigram_jaccard, clean_duck
 from .ceiling import human_ceiling
-from .compare import compare_predictions
+from ..compare import compare_predictions
 from .config import make_config
 from .evaluate import evaluate_predictions
 from .statistics import item_statistics

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from .config import make_config
 from .inputs import run_options, check_by, check_dataset
-from .report import Report, group_items, score_groups
-from .specs import metric_specs, report_params, report_signatures
+from ..report.tables import Report, group_items, score_groups
+from .reductions import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["human_ceiling"]
@@ -30,7 +30,7 @@ def human_ceiling(
     Args: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (no predictions, no label check).
 
     Returns:
-        A :class:`~zheval.adapters.duck.report.Report` with ``kind="ceiling"``.
+        A :class:`~zheval.adapters.report.tables.Report` with ``kind="ceiling"``.
 
     Raises:
         ValueError: no item has 2 or more references; bad options.

@@ -102,7 +102,7 @@ class CleanReport:
 
     def render(self) -> str:
         """A plain-text table: reasons × domains for references and queries, then the totals."""
-        from .report import format_table
+        from ..report.tables import format_table
 
         domains = sorted({d for t in (self.dropped_refs, self.dropped_queries) for v in t.values() for d in v})
         lines = [

@@ -4,13 +4,13 @@ difficulty, with bootstrap intervals.
 Data flow::
 
     Dataset + predictions ──map(batched, num_proc)──▶ per-item statistics ──▶ groups ──▶ scores + bootstrap intervals
-                            (duck.statistics)                                (duck.specs, duck.report)
+                            (duck.statistics)                                (duck.reductions, report.tables)
 
 The options are resolved once (:mod:`~zheval.adapters.duck.config`), the per-item statistics computed with
 ``Dataset.map`` (:mod:`~zheval.adapters.duck.statistics`), reduced per group (overall, per domain, per difficulty;
-``null`` is its own group) with percentile bootstrap intervals over items (:mod:`~zheval.adapters.duck.specs`,
-:mod:`zheval.adapters.duck.report`). The other entry points on the same statistics:
-:func:`zheval.adapters.duck.ceiling.human_ceiling`, :func:`zheval.adapters.duck.compare.compare_predictions`.
+``null`` is its own group) with percentile bootstrap intervals over items (:mod:`~zheval.adapters.duck.reductions`,
+:mod:`zheval.adapters.report.tables`). The other entry points on the same statistics:
+:func:`zheval.adapters.duck.ceiling.human_ceiling`, :func:`zheval.adapters.compare.compare_predictions`.
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from ...definitions.bleu_score import score_stats
 from ...definitions.chrf_score import score_stats as chrf_score_stats
 from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
 from ...results.diagnostics import compute_diagnostics
-from .breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
+from ..report.breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
 from .config import ScoreConfig, make_config
 from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .predictions import join_predictions
-from .report import Report, group_items, score_groups
-from .specs import metric_specs, report_params, report_signatures
+from ..report.tables import Report, group_items, score_groups
+from .reductions import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["evaluate_predictions", "first_references_of"]
@@ -70,10 +70,10 @@ def evaluate_predictions(
     Always in the report (``Report.breakdowns``): ``truncation_excluded`` (the scores per group without the
     truncated predictions, with the number excluded, next to -- never instead of -- the scores on all items) and
     ``diversity`` (Distinct-1/2 of predictions and references and the repeated predictions, per group). See
-    :mod:`zheval.adapters.duck.breakdowns` and ``docs/diagnostics.md``.
+    :mod:`zheval.adapters.report.breakdowns` and ``docs/diagnostics.md``.
 
     Returns:
-        A :class:`~zheval.adapters.duck.report.Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
+        A :class:`~zheval.adapters.report.tables.Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
         no interval (``low``/``high`` ``None`` and a ``no_interval`` reason).
 
     Raises:

@@ -26,7 +26,7 @@ __all__ = [
 
 def group_columns(ds, by: Sequence[str]) -> dict:
     """``{column: list of its values per row}`` of the group columns ``by`` of ``ds`` (for
-    :func:`~zheval.adapters.duck.report.group_items`)."""
+    :func:`~zheval.adapters.report.tables.group_items`)."""
     return {dim: list(ds[dim]) for dim in by}
 
 

@@ -47,7 +47,7 @@ The package, one job per file:
 
 * :mod:`~zheval.adapters.trainer.decode` — steps 1–5: arrays → token ids → texts
   (:func:`preprocess_logits_for_metrics`, :func:`prediction_ids`, :func:`decode_predictions`);
-* :mod:`~zheval.adapters.trainer.spaces` — the decoder's spaces (:func:`remove_decoder_spaces`,
+* :mod:`~zheval.adapters.trainer.decoder_spaces` — the decoder's spaces (:func:`remove_decoder_spaces`,
   :func:`decoder_joins_with_spaces`);
 * :mod:`~zheval.adapters.trainer.backends` — one back-end per metric (the library, or a loaded evaluate module);
 * :mod:`~zheval.adapters.trainer.hook` — step 6 and the hook itself (:func:`build_compute_metrics`,
@@ -62,7 +62,7 @@ import logging
 from .backends import LIBRARY_METRICS, library_scoring_tokenizer, space_sensitive  # noqa: F401
 from .decode import IGNORE_INDEX, decode_predictions, prediction_ids, preprocess_logits_for_metrics
 from .hook import DROP_KEYS, ZhevalComputeMetrics, build_compute_metrics, flatten_result  # noqa: F401
-from .spaces import decoder_joins_with_spaces, remove_decoder_spaces
+from .decoder_spaces import decoder_joins_with_spaces, remove_decoder_spaces
 
 __all__ = [
     "IGNORE_INDEX",

@@ -10,7 +10,7 @@ from typing import Mapping
 
 from ...compute.guards import warn_input_slips
 from ...compute.inputs import validate_inputs
-from ...compute.metrics import metric_api
+from ...compute.metric_table import metric_api
 
 __all__ = [
     "LIBRARY_METRICS",
@@ -39,7 +39,7 @@ def space_sensitive(options: Mapping) -> bool:
     """True when the scoring tokenizer named in ``options`` may take spaces as token boundaries: ``"none"`` (or a
     :class:`zheval.tokenizers.WhitespaceTokenizer`) and a user callable / ``.tokenize`` object (which receives the
     text with its spaces). For such a metric every space the hook removes from a decoded text (one the token ids
-    cannot show, :func:`~zheval.adapters.trainer.spaces.remove_decoder_spaces`) counts as ambiguous. ``char`` and
+    cannot show, :func:`~zheval.adapters.trainer.decoder_spaces.remove_decoder_spaces`) counts as ambiguous. ``char`` and
     ``jieba`` (default) are not: their default normalisation removes spaces next to Chinese characters anyway."""
     from ...tokenizers import BaseTokenizer, CallableTokenizer, WhitespaceTokenizer
 
@@ -53,7 +53,7 @@ def space_sensitive(options: Mapping) -> bool:
 
 def library_scoring_tokenizer(name: str, options: Mapping):
     """The zheval tokenizer that the library metric ``name`` (``"chinese_bleu"`` / ``"chinese_rouge"``) builds from
-    these options -- its own config (:mod:`zheval.compute.metrics`), preset included -- so that the hook can tell
+    these options -- its own config (:mod:`zheval.compute.metric_table`), preset included -- so that the hook can tell
     which references have no tokens before scoring (for ``"chinese_chrf"`` the tokenizer of its words; a reference
     without tokens is skipped by the hook even when chrF alone could count its characters). Options the metric does not take are ignored. Raises what the
     library raises for bad option values (a ValueError for a name that is not a library metric)."""
@@ -92,7 +92,7 @@ class Backend:
 
 class LibraryBackend(Backend):
     """``chinese_rouge``, ``chinese_bleu`` or ``chinese_chrf`` straight from the library's items/result pair
-    (:mod:`zheval.compute.metrics`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
+    (:mod:`zheval.compute.metric_table`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
     batch adds its items and the summary is the result of their concatenation -- the whole-set numbers exactly
     (BLEU and chrF statistics are additive; ROUGE's mean is ``math.fsum`` over the per-item values).
 

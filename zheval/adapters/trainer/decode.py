@@ -1,6 +1,6 @@
 """Token ids → texts for the Trainer hook: unwrap ``EvalPrediction``, logits → ids (``argmax``, on the device with
 :func:`preprocess_logits_for_metrics`), the causal-LM shift, ``-100`` → pad, and decoding (steps 1–5 of
-:mod:`zheval.adapters.trainer`). The removal of the decoder's spaces is :mod:`zheval.adapters.trainer.spaces`.
+:mod:`zheval.adapters.trainer`). The removal of the decoder's spaces is :mod:`zheval.adapters.trainer.decoder_spaces`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import logging
 import numpy as np
 
 from .processing import batch_decode, can_encode, pad_token_id_of, text_tokenizer
-from .spaces import DecoderSpaces, ambiguous_example, ambiguous_message
+from .decoder_spaces import DecoderSpaces, ambiguous_example, ambiguous_message
 
 __all__ = [
     "IGNORE_INDEX",
@@ -228,7 +228,7 @@ def decode_predictions(
 
     Steps 1–5 of :mod:`zheval.adapters.trainer`: unwrap, logits → ids, causal shift (optional), ``-100`` → pad,
     decode with ``skip_special_tokens=True``, remove the spaces the decoder put between tokens where the ids cannot
-    show a space (:func:`~zheval.adapters.trainer.spaces.remove_decoder_spaces`: ``今 天 天 气`` → ``今天天气``,
+    show a space (:func:`~zheval.adapters.trainer.decoder_spaces.remove_decoder_spaces`: ``今 天 天 气`` → ``今天天气``,
     ``4. 5`` → ``4.5``; ``hello world`` from a WordPiece vocabulary stays). A text in which such a removed space could
     have been a real one (``K F C`` from a character vocabulary: ``KFC`` or ``K F C``?) is logged as a warning.
 
@@ -264,7 +264,7 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
     could have been real.
 
     Args: as :func:`decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
-    space counts as ambiguous (:class:`~zheval.adapters.trainer.spaces.DecoderSpaces`).
+    space counts as ambiguous (:class:`~zheval.adapters.trainer.decoder_spaces.DecoderSpaces`).
 
     Returns:
         ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one

@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 from ...compute.inputs import empty_references
 from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, library_options, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
-from .spaces import ambiguous_example, ambiguous_message
+from .decoder_spaces import ambiguous_example, ambiguous_message
 
 __all__ = [
     "DROP_KEYS",
@@ -97,7 +97,7 @@ class ZhevalComputeMetrics:
         metric name (as ``evaluate.combine``). Two counts are added when they are not 0: ``empty_references`` (items
         skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
         tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
-        could have been a real one, :func:`~zheval.adapters.trainer.spaces.remove_decoder_spaces`). When every item
+        could have been a real one, :func:`~zheval.adapters.trainer.decoder_spaces.remove_decoder_spaces`). When every item
         was skipped, every score is ``nan``. Scale: ROUGE and BLEU scores, precisions and the brevity penalty on 0–1
         (the ``llamafactory_*`` keys of the ``llamafactory`` presets on LLaMA-Factory's 0–100);
         ``translation_length``/``reference_length`` in tokens of the scoring tokenizer.

@@ -7,8 +7,8 @@
 * :func:`length_buckets` -- the scores per reference-length bucket with counts and intervals;
 * :func:`fold_scores` -- the scores of ``k`` random folds and their spread.
 
-Every score here is the report's own reduction (:func:`~zheval.adapters.duck.report.score_groups` with the same
-:class:`~zheval.adapters.duck.report.MetricSpec` s) of a selection of items, so a group's number is exactly the number
+Every score here is the report's own reduction (:func:`~zheval.adapters.report.tables.score_groups` with the same
+:class:`~zheval.adapters.report.tables.MetricSpec` s) of a selection of items, so a group's number is exactly the number
 ``compute_bleu``/``compute_rouge`` give on those items; the splits themselves are :mod:`zheval.results.breakdowns`.
 """
 
@@ -21,7 +21,7 @@ import numpy as np
 from ...results.breakdowns import DEFAULT_BUCKETS, bucket_groups, check_buckets, check_folds, fold_groups, fold_stability
 from ...results.diagnostics import is_truncated
 from ...results.distinct import diversity
-from .report import GroupScore, group_value, score_groups
+from .tables import GroupScore, group_value, score_groups
 
 __all__ = ["truncated_mask", "truncation_excluded", "group_diversity", "reference_lengths", "length_buckets",
            "fold_scores"]

@@ -10,7 +10,7 @@ The unit of work is a per-item statistics table (one row per dataset item), prod
 
 Rendering: :func:`render_table` (plain text, aligned for CJK double-width characters), :func:`render_markdown`,
 :meth:`Report.to_dict` (JSON carries everything). The diagnostics a report carries (length ratio, truncation, empty
-predictions, reference counts) are :mod:`zheval.results.diagnostics`; the plot is :mod:`zheval.adapters.duck.plot`;
+predictions, reference counts) are :mod:`zheval.results.diagnostics`; the plot is :mod:`zheval.adapters.report.plot`;
 files are written by :func:`zheval.adapters.files.atomic_write`.
 """
 
@@ -314,7 +314,7 @@ class Report:
     breakdowns: dict = field(default_factory=dict)
     """The score report's diagnostics that split or filter the items (:func:`~zheval.adapters.duck.evaluate.
     evaluate_predictions`): ``reference_limit``, ``truncation_excluded``, ``diversity``, ``length_buckets``,
-    ``folds`` (:mod:`zheval.adapters.duck.breakdowns`); empty for the other reports."""
+    ``folds`` (:mod:`zheval.adapters.report.breakdowns`); empty for the other reports."""
 
     def overall(self) -> GroupScore:
         """The ``overall`` group."""

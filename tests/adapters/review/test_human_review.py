@@ -1,4 +1,4 @@
-"""Human review sample (zheval.adapters.duck.review): the key's per-item scores equal ROUGE-1 and ROUGE-L computed
+"""Human review sample (zheval.adapters.review.human_review): the key's per-item scores equal ROUGE-1 and ROUGE-L computed
 by hand here (character counts, an LCS table) on pure-Han data; strata are the rank thirds of the chosen metric
 (worked out here from the scores); k is split evenly over the strata; the sheet is blind (no score, no stratum, rating
 cells empty) and reproducible for a seed; bad k and bad metric names are refused."""
@@ -13,7 +13,7 @@ import pytest
 from datasets import Dataset
 
 from zheval.adapters.duck.load import duck_features
-from zheval.adapters.duck.review import RATING_COLUMNS, SHEET_COLUMNS, review_sample, sheet_csv
+from zheval.adapters.review.human_review import RATING_COLUMNS, SHEET_COLUMNS, review_sample, sheet_csv
 
 DOMAINS = ("生活咨询", "售后支持", "情感陪伴")
 REFS = ["今天天气很好适合出门散步", "明天可能下雨记得带伞", "请在订单页面申请退货", "快递柜的取件码在短信里",

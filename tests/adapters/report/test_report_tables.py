@@ -1,4 +1,4 @@
-"""zheval.adapters.duck.report: grouping (null last), group scores with intervals, CJK-aware tables, table /
+"""zheval.adapters.report.tables: grouping (null last), group scores with intervals, CJK-aware tables, table /
 markdown / JSON renderings of a report."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from zheval.adapters.duck.report import (
+from zheval.adapters.report.tables import (
     MetricSpec,
     display_width,
     format_table,

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .report import GroupScore, Report, no_interval_reason
+from .tables import GroupScore, Report, no_interval_reason
 
 __all__ = ["plot_formats", "plot_report"]
 
@@ -52,7 +52,7 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
     otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
     says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
-    :data:`~zheval.adapters.duck.report.MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
+    :data:`~zheval.adapters.report.tables.MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
     ``no interval``.
 
     Args:

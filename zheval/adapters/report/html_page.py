@@ -3,16 +3,16 @@
 What the page holds, all built from what the evaluation already produced:
 
 * the overall and per-group score tables with their bootstrap intervals — the very values of
-  :meth:`~zheval.adapters.duck.report.Report.to_dict` (the JSON report), each cell carrying the exact value in
+  :meth:`~zheval.adapters.report.tables.Report.to_dict` (the JSON report), each cell carrying the exact value in
   ``data-value`` / ``data-low`` / ``data-high`` and showing it rounded to 3 decimals as the text table does;
 * the diagnostics, notes and warnings of the report, its signatures and parameters;
-* the breakdowns of the report (:func:`~zheval.adapters.duck.report.breakdown_sections`, the very tables the terminal
+* the breakdowns of the report (:func:`~zheval.adapters.report.tables.breakdown_sections`, the very tables the terminal
   shows): the scores without the truncated predictions, Distinct-n and repeated predictions, length buckets, folds,
   and the ``max_refs`` line;
-* the plots of :func:`~zheval.adapters.duck.plot.plot_report` as inline SVG with the text kept as text
+* the plots of :func:`~zheval.adapters.report.plot.plot_report` as inline SVG with the text kept as text
   (``svg.fonttype: none``): the viewer's browser draws the Chinese group labels with its own fonts, so no font
   has to be embedded and no glyph is missing, whatever fonts matplotlib has;
-* with many groups (a column with one value per row) less: :mod:`~zheval.adapters.duck.html_limits` says what is
+* with many groups (a column with one value per row) less: :mod:`~zheval.adapters.report.html_limits` says what is
   cut, on the page and in the terminal;
 * for each group the lowest-, median- and highest-scoring items by one metric (:func:`select_samples`), each with
   its explanation (:func:`zheval.explain_items`): the prediction against the winning reference with the matched
@@ -38,7 +38,7 @@ from ...compute.guards import ZhevalWarning
 from ...version import __version__
 from ..extras import require_extra
 from .html_limits import MAX_TABLE_GROUPS, page_limits
-from .report import (Report, breakdown_sections, group_items, group_label, interval_note, no_interval_reason,
+from .tables import (Report, breakdown_sections, group_items, group_label, interval_note, no_interval_reason,
                      reference_limit_line)
 
 __all__ = [
@@ -121,7 +121,7 @@ def select_samples(report: Report, ds, metric: str | None = None) -> tuple[str, 
     Args:
         report: a ``score`` report made with ``keep_items=True`` (it has per-item scores).
         ds: the dataset it scored (its group columns give each group's items, by the same
-            :func:`~zheval.adapters.duck.report.group_items` the evaluation used).
+            :func:`~zheval.adapters.report.tables.group_items` the evaluation used).
         metric: a reported metric name (``bleu``, ``rouge1``, ``rougeL``, …); default
             :func:`default_sample_metric`.
 
@@ -297,8 +297,8 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
     """The page (a complete HTML document, UTF-8) of ``report``.
 
     Args:
-        report: a ``score``, ``ceiling`` or ``compare`` :class:`~zheval.adapters.duck.report.Report`; its tables
-            are built from :meth:`~zheval.adapters.duck.report.Report.to_dict` (scores on 0–1).
+        report: a ``score``, ``ceiling`` or ``compare`` :class:`~zheval.adapters.report.tables.Report`; its tables
+            are built from :meth:`~zheval.adapters.report.tables.Report.to_dict` (scores on 0–1).
         samples: :class:`GroupSamples` of :func:`select_samples` (with explanations, or ``None`` ones: then the
             prediction is shown without highlights); plots: ``[(dimension, SVG markup of inline_svg)]``.
         sample_metric: the metric the samples were chosen by (named on the page).
@@ -497,8 +497,8 @@ def score_html_for_options(report: Report, ds, metric: str | None, options: dict
     """:func:`score_html` for a report made by ``evaluate_predictions(ds, ..., keep_items=True, **options)``: the
     scoring options are resolved again from ``options`` by the same
     :func:`~zheval.adapters.duck.config.make_config`, so the explanations use exactly the report's scoring."""
-    from .config import make_config
-    from .inputs import run_options
+    from ..duck.config import make_config
+    from ..duck.inputs import run_options
 
     _, scoring = run_options(dict(options))
     return score_html(report, ds, metric=metric, explain_options=explain_options(make_config(**scoring)))

@@ -42,7 +42,7 @@ class PageLimits:
 
 
 def page_limits(groups, n_items: int) -> PageLimits:
-    """The cuts of the page for a report's ``groups`` (:class:`~zheval.adapters.duck.report.GroupScore` list, or
+    """The cuts of the page for a report's ``groups`` (:class:`~zheval.adapters.report.tables.GroupScore` list, or
     anything with ``dimension``) over ``n_items`` items (module docstring)."""
     counts = Counter(g.dimension for g in groups if g.dimension != "overall")
     out = PageLimits()

@@ -1,4 +1,4 @@
-"""The breakdowns of the 小黄鸭 score report (Report.breakdowns, zheval.adapters.duck.breakdowns) on the embedded
+"""The breakdowns of the 小黄鸭 score report (Report.breakdowns, zheval.adapters.report.breakdowns) on the embedded
 sample: the scores without truncated predictions (per group, next to the unchanged scores on all items), Distinct-n
 per group, length buckets with counts and intervals, random folds, and max_refs -- each figure against the library
 (compute_bleu / compute_rouge on the selected items), sacrebleu, or a computation written out here."""
@@ -178,7 +178,7 @@ def test_a_template_system_all_truncated_and_all_duplicates():
     """Every item answered with the same unfinished sentence: nothing is left to score without the truncated
     predictions (n 0, no scores; the main scores stay), every prediction is a duplicate, and Distinct-1 is the few
     characters of that sentence over all its copies."""
-    from zheval.adapters.duck.report import render_table
+    from zheval.adapters.report.tables import render_table
 
     with sample_files() as f:
         ds = load_duck(f["data"])

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
-from .report import NULL_LABEL, format_table
+from ..report.tables import NULL_LABEL, format_table
 from ...io import csv_rows, read_text
 
 __all__ = [
@@ -134,7 +134,7 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
         ValueError: ``k`` < 1 or larger than the data (naming both), ``by_metric`` not among the computed metrics
             (listing them), bad rating column names; the errors of ``evaluate_predictions``.
     """
-    from .evaluate import evaluate_predictions
+    from ..duck.evaluate import evaluate_predictions
 
     if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 1:
         raise ValueError(f"k must be a positive int (items to sample), got {k!r}")
@@ -145,7 +145,7 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
     n = len(ds)
     if k > n:
         raise ValueError(f"k={k} is larger than the data: {n} item{'s' if n != 1 else ''}")
-    from .inputs import as_predictions
+    from ..duck.inputs import as_predictions
 
     predictions, source = as_predictions(predictions, options.get("predictions_format", "auto"))
     options = {**options, "bootstrap": 0, "by": ()}
@@ -450,7 +450,7 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         ratings, info: from :func:`read_ratings` (``info["rating_columns"]``: the columns read; default the key's).
         key: from :func:`read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
             the intervals. sources: ``{"ratings": path, "key": path}`` for the report's title.
-        external: :class:`~zheval.adapters.duck.review_scores.ExternalScores` of ``--scores`` files: each column is
+        external: :class:`~zheval.adapters.review.external_scores.ExternalScores` of ``--scores`` files: each column is
             one more metric, ranked beside the key's (its label is the column name).
 
     Returns:

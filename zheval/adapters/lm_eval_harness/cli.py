@@ -1,6 +1,6 @@
-"""lm-eval's own command with zheval's metrics registered first: ``python -m zheval.adapters.lm_eval_cli ARGS`` runs
+"""lm-eval's own command with zheval's metrics registered first: ``python -m zheval.adapters.lm_eval_harness.cli ARGS`` runs
 exactly ``lm_eval ARGS`` (lm-evaluation-harness 0.4.x, ``lm_eval.__main__.cli_evaluate``; every argument, output and
-exit code is lm-eval's), after importing :mod:`zheval.adapters.harness_lm_eval`, which registers zheval's metric and
+exit code is lm-eval's), after importing :mod:`zheval.adapters.lm_eval_harness`, which registers zheval's metric and
 aggregation names. So a task YAML may name them (``metric: zheval_bleu_char``) without any ``!function``: with the
 plain ``lm_eval`` command nothing imports zheval for such a YAML and lm-eval stops with ``KeyError: None``
 (docs/harnesses.md, "Troubleshooting").
@@ -24,7 +24,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
         ImportError: lm-eval is not installed (``pip install "lm-eval[api]==0.4.13"``). Everything else is lm-eval's
         (its ``SystemExit`` codes included).
     """
-    from . import harness_lm_eval  # noqa: F401 - registers zheval's metrics in lm-eval
+    from . import metrics  # noqa: F401 - registers zheval's metrics in lm-eval
     from lm_eval.__main__ import cli_evaluate
 
     if argv is not None:

@@ -10,7 +10,7 @@ import pytest
 from datasets import Dataset
 
 from zheval.adapters.duck.evaluate import evaluate_predictions
-from zheval.adapters.duck.html_report import (
+from zheval.adapters.report.html_page import (
     check_sample_metric,
     default_sample_metric,
     explanation_mismatches,
@@ -20,8 +20,8 @@ from zheval.adapters.duck.html_report import (
     score_html,
     select_samples,
 )
-from zheval.adapters.duck.plot import plot_report
-from zheval.adapters.duck.report import GroupScore, MetricValue, Report
+from zheval.adapters.report.plot import plot_report
+from zheval.adapters.report.tables import GroupScore, MetricValue, Report
 
 EXTERNAL = re.compile(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//|url\(\s*['"]?(?:https?:)?//|@import""", re.I)
 

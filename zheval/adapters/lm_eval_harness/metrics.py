@@ -1,6 +1,6 @@
 """lm-evaluation-harness (``lm-eval`` 0.4.x) metrics: zheval's Chinese ROUGE, BLEU and chrF as per-document functions and
-corpus aggregations, which a task YAML names through the door module :mod:`zheval.adapters.harness_lm_eval`
-(``!function zheval.adapters.harness_lm_eval.<name>``; that module re-exports every name of this one).
+corpus aggregations, which a task YAML names through the door module :mod:`zheval.adapters.lm_eval_harness`
+(``!function zheval.adapters.lm_eval_harness.<name>``; that module re-exports every name of this one).
 
 Importing it (which a task YAML's ``!function`` does) registers, in lm-eval's registries, for each metric name of
 :data:`METRICS`:
@@ -50,7 +50,7 @@ found by zheval's empty-reference rule is named ``references[i][j]`` with the sa
 
 Scale: 0-1, as every zheval score (lm-eval's built-in ``bleu`` reports sacrebleu's 0-100). Predictions reach the
 metrics as the model produced them (lm-eval does not strip them; add a filter in the YAML if needed). Each
-aggregation logs its zheval signature at INFO on the logger ``zheval.adapters.harness_lm_eval`` (lm-eval's results
+aggregation logs its zheval signature at INFO on the logger ``zheval.adapters.lm_eval_harness`` (lm-eval's results
 hold floats only). Requires ``lm-eval`` (``pip install lm-eval==0.4.13``; the ``test`` extra installs it).
 """
 
@@ -68,15 +68,15 @@ try:
     import lm_eval.evaluator_utils as _lm_evaluator_utils
     from lm_eval.api import registry as _lm_registry
 except ImportError as exc:  # pragma: no cover - exercised only without lm-eval
-    raise ImportError("zheval.adapters.harness_lm_eval needs lm-evaluation-harness: pip install lm-eval==0.4.13 "
+    raise ImportError("zheval.adapters.lm_eval_harness needs lm-evaluation-harness: pip install lm-eval==0.4.13 "
                       f"(the zheval 'test' extra installs it); importing it failed: {exc}") from exc
 
-from ..compute.bleu import bleu_config, bleu_items, compute_bleu, result_from_stats
-from ..compute.chrf import chrf_config, chrf_items, compute_chrf, score_from_sums
-from ..compute.guards import warn_input_slips
-from ..compute.inputs import EmptyReferenceError, validate_inputs
-from ..compute.rouge import compute_rouge, rouge_config, rouge_items
-from ..results.reducers import bootstrap_standard_error
+from ...compute.bleu import bleu_config, bleu_items, compute_bleu, result_from_stats
+from ...compute.chrf import chrf_config, chrf_items, compute_chrf, score_from_sums
+from ...compute.guards import warn_input_slips
+from ...compute.inputs import EmptyReferenceError, validate_inputs
+from ...compute.rouge import compute_rouge, rouge_config, rouge_items
+from ...results.reducers import bootstrap_standard_error
 
 __all__ = [
     "METRICS",
@@ -106,7 +106,7 @@ __all__ = [
     "chrf_char", "chrfpp_char", "chrf_jieba", "chrfpp_jieba",
 ]
 
-logger = logging.getLogger("zheval.adapters.harness_lm_eval")
+logger = logging.getLogger("zheval.adapters.lm_eval_harness")
 
 #: At most this many bootstrap resamples for a BLEU standard error (lm-eval's ``bootstrap_iters`` defaults to
 #: 100 000; lm-eval itself uses 100 for its corpus metrics ``bleu``/``chrf``/``ter``).
@@ -523,7 +523,7 @@ def _register() -> None:
             _lm_registry.register_aggregation(name)(agg)
         elif getattr(_lm_registry.AGGREGATION_REGISTRY.get(name), "zheval_metric", None) != name:
             logger.warning("lm-eval already has an aggregation named %r that is not zheval's; it is left alone (name "
-                           "zheval's with !function zheval.adapters.harness_lm_eval.%s)", name, agg.__name__)
+                           "zheval's with !function zheval.adapters.lm_eval_harness.%s)", name, agg.__name__)
         if name not in _lm_registry.METRIC_REGISTRY:
             _lm_registry.register_metric(metric=name, higher_is_better=True, aggregation=name)(document_item)
         signed = f"{name}_signature"

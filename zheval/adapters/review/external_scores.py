@@ -1,6 +1,6 @@
 """External per-item scores for ``zheval agree`` (``--scores bertscore.csv``): any metric computed elsewhere
 (BERTScore, COMET, an LLM judge's own number, ...), joined to a review key by item id and ranked beside zheval's own
-metrics (:func:`zheval.adapters.duck.review.review_agreement`).
+metrics (:func:`zheval.adapters.review.human_review.review_agreement`).
 
 The file is a CSV read by :mod:`zheval.io` (the reader of every door: its encoding and line rules, ``.gz`` too, no
 cell-size limit, every row as many cells as the header) with an ``id`` column and one or more
@@ -41,7 +41,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
     """Read an external scores file against a review key (module docstring).
 
     Args:
-        path: the CSV file. key: from :func:`zheval.adapters.duck.review.read_key`.
+        path: the CSV file. key: from :func:`zheval.adapters.review.human_review.read_key`.
         taken: metric names already used (the key's, earlier ``--scores`` files' columns): a column of this file with
             such a name is an error.
 
@@ -49,7 +49,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         ReviewFileError (a ValueError): every problem of the file at once, each naming ``file:line``.
         OSError: the file cannot be read.
     """
-    from .review import ReviewFileError
+    from .human_review import ReviewFileError
 
     path = Path(path)
     read_problems: list = []

@@ -1,5 +1,5 @@
 """What a 小黄鸭 report is reduced with and says about itself: one
-:class:`~zheval.adapters.duck.report.MetricSpec` per reported metric from the per-item statistics
+:class:`~zheval.adapters.report.tables.MetricSpec` per reported metric from the per-item statistics
 (:func:`metric_specs`: corpus BLEU and chrF from summed statistics, mean ROUGE F; per item or per leave-one-out
 unit), the
 signatures (:func:`report_signatures`) and the parameters (:func:`report_params`) of the report.
@@ -18,7 +18,7 @@ from ...definitions.bleu_score import score_stats
 from ...definitions.chrf_score import score_stats as chrf_score_stats
 from ...results.reducers import mean
 from .config import ScoreConfig
-from .report import MetricSpec
+from ..report.tables import MetricSpec
 
 __all__ = ["metric_specs", "report_signatures", "report_params"]
 
@@ -43,7 +43,7 @@ def _bleu_from_sums(opts: dict):
 
 
 def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) -> list[MetricSpec]:
-    """:class:`~zheval.adapters.duck.report.MetricSpec` per reported metric from per-item statistics columns.
+    """:class:`~zheval.adapters.report.tables.MetricSpec` per reported metric from per-item statistics columns.
 
     Args:
         table: columns of :func:`~zheval.adapters.duck.statistics.item_statistics` (``bleu_stats`` and ``<type>_*``

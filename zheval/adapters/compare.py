@@ -7,14 +7,14 @@ randomisation), per group, with the notes that explain the p-value.
 from __future__ import annotations
 
 
-from ...results.reducers import paired_bootstrap
-from ...results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
-from .config import make_config
-from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
-from .predictions import PredictionMismatchError, join_predictions
-from .report import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
-from .specs import metric_specs, report_params, report_signatures
-from .statistics import item_statistics, raise_unscorable, unscorable_problems
+from ..results.reducers import paired_bootstrap
+from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
+from .duck.config import make_config
+from .duck.inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
+from .duck.predictions import PredictionMismatchError, join_predictions
+from .report.tables import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
+from .duck.reductions import metric_specs, report_params, report_signatures
+from .duck.statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["compare_predictions", "COMPARE_TESTS", "system_labels", "P_VALUE_NOTE", "AR_P_VALUE_NOTE",
            "NO_DIFFERENCE_NOTE", "MANY_SYSTEMS_NOTE"]
@@ -93,7 +93,7 @@ def compare_predictions(
             or equal ``bootstrap``); other arguments as there (``bootstrap`` must be ≥ 1; ``progress`` shows a bar).
 
     Returns:
-        A :class:`~zheval.adapters.duck.report.Report` with ``kind="compare"`` and ``comparison`` rows
+        A :class:`~zheval.adapters.report.tables.Report` with ``kind="compare"`` and ``comparison`` rows
         (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1).
 
     Raises:
@@ -205,7 +205,7 @@ def _check_test(test, resamples, bootstrap: int) -> tuple[str, int]:
         raise ValueError(f"unknown test {test!r}; valid: {', '.join(COMPARE_TESTS)} (paired bootstrap, paired "
                          "approximate randomisation)")
     if resamples is not None:
-        from ...results.reducers import MAX_BOOTSTRAP_RESAMPLES
+        from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES
 
         if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_BOOTSTRAP_RESAMPLES:
             raise ValueError(f"resamples must be an int from 1 to {MAX_BOOTSTRAP_RESAMPLES} (the number of "
