@@ -3,7 +3,7 @@ JSON, Markdown and one self-contained HTML page.
 
 Text from data -- group values, rating column names, the judge's answers of failed items, ids -- is data: the
 terminal table and Markdown pass it through :func:`zheval.text.terminal.terminal_text` (via
-:func:`zheval.adapters.duck.report.format_table`), JSON through :func:`zheval.text.terminal.terminal_json` (exact on
+:func:`zheval.adapters.report.tables.format_table`), JSON through :func:`zheval.text.terminal.terminal_json` (exact on
 parse), HTML through jinja2 with autoescape on (the ``html`` extra).
 """
 
