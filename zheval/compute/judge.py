@@ -139,6 +139,14 @@ class JudgeConfig:
     client: Any
     cache: Optional[AnswerCache]
 
+    def close(self) -> None:
+        """Close the answer cache (its database connection) and the client's connections."""
+        if self.cache is not None:
+            self.cache.close()
+        close = getattr(self.client, "close", None)
+        if callable(close):
+            close()
+
     def sleep(self, seconds: float) -> None:
         """Wait between two attempts of a request (the tests replace it to record the waits)."""
         time.sleep(seconds)
@@ -364,7 +372,10 @@ def compute_judge(
     preds, refs = validate_inputs(predictions, references, allow_empty=True)
     _check_sources(sources, len(preds))
     config = judge_config(options)
-    return judge_result(judge_items(preds, refs, config, sources), config)
+    try:
+        return judge_result(judge_items(preds, refs, config, sources), config)
+    finally:
+        config.close()
 
 
 def _check_sources(sources, n: int) -> None:
@@ -433,7 +444,10 @@ def judge_pairwise(
     for i, (a, b, rs) in enumerate(zip(preds_a, preds_b, refs)):
         source = None if sources is None else sources[i]
         jobs += [pairwise_messages(a, b, rs, source), pairwise_messages(b, a, rs, source)]
-    answers = _run_all(config, jobs, parse_preference)
+    try:
+        answers = _run_all(config, jobs, parse_preference)
+    finally:
+        config.close()
     usage, items, failures = Usage(), [], []
     for i in range(len(preds_a)):
         first, second = answers[2 * i], answers[2 * i + 1]

@@ -92,7 +92,10 @@ def three_layer_agreement(
         rating_cols[name] = np.asarray([np.nan if v is None else v for v in values], dtype=np.float64)
     if judge is not None:
         config = judge_config(judge)
-        res = judge_result(judge_items(preds, refs, config, sources), config)
+        try:
+            res = judge_result(judge_items(preds, refs, config, sources), config)
+        finally:
+            config.close()
         for criterion in res["criteria"]:
             values = res["item_scores"][criterion]
             rating_cols[f"judge:{criterion}"] = np.asarray([np.nan if v is None else v for v in values], dtype=float)
