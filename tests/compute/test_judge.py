@@ -185,6 +185,7 @@ def test_pairwise_asks_both_orders(server, tmp_path):
     assert [it["winner"] for it in out["items"]] == ["a", "b", "tie"]
     assert out["items"][2]["orders"] == ["a", "b"] and out["inconsistent"] == 1  # position bias caught
     assert out["wins_a"] == 1 and out["wins_b"] == 1 and out["ties"] == 1 and out["win_rate_a"] == 0.5
+    assert out["signature"].startswith("metric:judge-pairwise|model:m|rubric:pairwise-zh.") and "scale" not in out["signature"]
 
 
 def test_model_text_is_data(server, tmp_path):

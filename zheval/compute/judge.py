@@ -31,8 +31,8 @@ import numpy as np
 from ..version import __version__
 from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
-from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, parse_preference, parse_rating,
-                           rating_messages, read_rubric)
+from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
+                           parse_rating, rating_messages, read_rubric)
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
            "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS"]
@@ -151,12 +151,16 @@ class JudgeConfig:
         """Wait between two attempts of a request (the tests replace it to record the waits)."""
         time.sleep(seconds)
 
-    def signature(self, n_items: int) -> str:
+    def signature(self, n_items: int, pairwise: bool = False) -> str:
         """``metric:judge|model:<name>|rubric:<name>.<sha12>|scale:1-5|temp:0|seed:S|json:yes|items:N|zheval:<v>``
-        (``:`` and ``|`` in a name are written ``%3A`` / ``%7C``)."""
+        (``:`` and ``|`` in a name are written ``%3A`` / ``%7C``); ``pairwise``: ``metric:judge-pairwise`` with the
+        pairwise question's name and sha, no scale."""
         o = self.options
-        fields = [("metric", "judge"), ("model", o.model), ("rubric", f"{self.rubric.name}.{self.rubric.sha}"),
-                  ("scale", f"{self.rubric.scale[0]}-{self.rubric.scale[1]}"), ("temp", format(o.temperature, "g")),
+        rubric = pairwise_rubric() if pairwise else self.rubric
+        fields = [("metric", "judge-pairwise" if pairwise else "judge"), ("model", o.model),
+                  ("rubric", f"{rubric.name}.{rubric.sha}")]
+        fields += [] if pairwise else [("scale", f"{rubric.scale[0]}-{rubric.scale[1]}")]
+        fields += [("temp", format(o.temperature, "g")),
                   ("seed", "none" if o.seed is None else o.seed), ("json", "yes" if o.json_mode else "no"),
                   ("items", n_items), ("zheval", __version__)]
         return "|".join(f"{k}:{str(v).replace(':', '%3A').replace('|', '%7C')}" for k, v in fields)
@@ -465,4 +469,4 @@ def judge_pairwise(
             "inconsistent": sum(not it["consistent"] for it in done),
             "win_rate_a": (wins_a + ties / 2) / len(done) if done else None, "judged": len(done),
             "failed": len(items) - len(done), "items": items, "failures": failures, "usage": usage.as_dict(),
-            "signature": config.signature(len(items)).replace("metric:judge", "metric:judge-pairwise")}
+            "signature": config.signature(len(items), pairwise=True)}

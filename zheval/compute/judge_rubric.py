@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
-           "parse_rating", "parse_preference", "DEFAULT_CRITERIA"]
+           "parse_rating", "parse_preference", "pairwise_rubric", "DEFAULT_CRITERIA"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -79,6 +79,11 @@ class Rubric:
 def default_rubric() -> Rubric:
     """The default Chinese rubric: overall / faithful / informative / fluent, 1-5, and a reason."""
     return Rubric("default-zh", _SYSTEM, _TEMPLATE, DEFAULT_CRITERIA, (1, 5))
+
+
+def pairwise_rubric() -> Rubric:
+    """The fixed pairwise question as a :class:`Rubric` (its name and sha go into the pairwise signature)."""
+    return Rubric("pairwise-zh", _PAIR_SYSTEM, _PAIR_TEMPLATE, ("winner",), (0, 1))
 
 
 def read_rubric(path: str) -> Rubric:
