@@ -76,9 +76,12 @@ def format_bertscore(results: list, fmt: str, width: int) -> str:
 
 
 def _run(o) -> None:
+    from ..adapters.extras import require_extra
     from ..adapters.files import atomic_write
     from .files import check_output_dir
 
+    for package in ("torch", "transformers"):
+        require_extra(package, extra="bertscore", purpose="zheval bertscore")
     if o.bert_format not in ("json", "text"):
         raise UserError(f"--format must be json or text, got {o.bert_format!r}")
     check_output_dir(o.bert_items)

@@ -164,11 +164,13 @@ def _run_pairwise(o, records, api_key) -> None:
 
 
 def _run(o) -> None:
+    from ..adapters.extras import require_extra
     from ..adapters.files import atomic_write
     from ..adapters.records import read_records
     from ..compute.judge import compute_judge
     from .files import check_output_dir, check_paths
 
+    require_extra("openai", extra="judge", purpose="zheval judge")
     if o.judge_format not in ("table", "json"):
         raise UserError(f"--format must be table or json, got {o.judge_format!r}")
     check_output_dir(o.judge_output)

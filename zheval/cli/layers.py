@@ -118,7 +118,14 @@ def run_three_layers(o, fmt: str) -> None:
 
     check_output_dir(o.output, o.html)
     check_paths({"--predictions": o.layer_predictions}, {"--output": o.output, "--html": o.html})
+    from ..adapters.extras import require_extra
+
     judge = _judge_options(o)
+    if judge is not None:
+        require_extra("openai", extra="judge", purpose="zheval agree --judge-url")
+    if o.bertscore_model is not None:
+        for package in ("torch", "transformers"):
+            require_extra(package, extra="bertscore", purpose="zheval agree --bertscore-model")
     if judge is None and o.judge_ratings is None:
         raise UserError("three layers need the judge: --judge-url and --judge-model, or --judge-ratings FILE")
     groups = [o.group_field] if o.group_field else []
