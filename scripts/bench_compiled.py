@@ -5,6 +5,8 @@ item; ``import zheval``.
 
     python scripts/bench_compiled.py [--repeats 3] [--floor ../shared/perf-floor] [--data-dir ../shared/data]
                                      [--only KIND,...] [--json FILE]
+    python scripts/bench_compiled.py --breakeven    (import numba, load from a warm cache, compile from a cold
+                                                     one, and the numpy twins' CPU per unit of work on W3)
 
 Every (kind, repetition) is a fresh child process (kinds interleaved and rotated); imports, ``zheval.fast.warmup()``
 (for the warm kinds) and a 2-item warm-up call are setup, untimed; the timed call's CPU time (``process_time``: the
@@ -46,7 +48,9 @@ CHILD = textwrap.dedent(r'''
     if name == "rouge":
         types = arg.split("+")
         zheval.compute_rouge(WP, WR, rouge_types=types)
-        run = lambda: {t: zheval.compute_rouge(preds, refs, rouge_types=types)[t] for t in types}
+        def run():
+            o = zheval.compute_rouge(preds, refs, rouge_types=types)
+            return {t: o[t] for t in types}
     elif name == "bleu":
         zheval.compute_bleu(WP, WR)
         run = lambda: {"bleu": zheval.compute_bleu(preds, refs)["bleu"]}
@@ -64,6 +68,7 @@ CHILD = textwrap.dedent(r'''
         def run():
             out = {}
             for tk in ("char", "jieba"):
+                tokenize_corpus(WP, WR, get_tokenizer(tk), "newline", char_ids=(tk == "char"))  # dictionaries loaded
                 tracemalloc.start()
                 c = tokenize_corpus(preds, refs, get_tokenizer(tk), "newline", char_ids=(tk == "char"))
                 cur = tracemalloc.get_traced_memory()[0]
@@ -120,6 +125,59 @@ def _run(cmd, env):
     return o
 
 
+BREAKEVEN_CHILD = textwrap.dedent(r'''
+    import json, os, sys, time
+    what, path = sys.argv[1], sys.argv[2]
+    out = {}
+    if what in ("warm", "cold"):
+        c = time.process_time(); import numba; out["import numba"] = time.process_time() - c
+        import zheval.fast
+        c = time.process_time(); info = zheval.fast.warmup(); out["warmup (" + info["state_before"] + ")"] = time.process_time() - c
+    else:  # the numpy twins' cost per unit of the work estimates (usable_for("compiled", numpy_seconds=...))
+        import numpy as np, zheval
+        from zheval.fast import rouge as fr, bleu as fb
+        from zheval.fast.index import CorpusLayout
+        from zheval.fast.keys import unique_inverse
+        from zheval.tokenizers import get_tokenizer
+        from zheval.tokenizers.corpus import tokenize_corpus
+        preds, refs = json.load(open(path, encoding="utf-8"))
+        corpus = tokenize_corpus(preds, refs, get_tokenizer("char"), "newline", char_ids=True, sentences=False)
+        lay = CorpusLayout.from_corpus(corpus)
+        hyp = lay.hyp[lay.pair_item]
+        n = max(len(lay.lengths), 1)
+        uniq, inverse = unique_inverse(hyp * n + lay.ref)
+        u_hyp, u_ref = uniq // n, uniq % n
+        nh, nr = lay.lengths[u_hyp], lay.lengths[u_ref]
+        units = int((nh + nr).sum()) * 3 + int((((nh + 63) // 64) * nr).sum())
+        c = time.process_time(); fr._slot_pass(lay, u_hyp, u_ref, inverse, [1, 2], True, {}); dt = time.process_time() - c
+        out["numpy ROUGE-1/2/L pass s"] = dt
+        out["s per pair-token unit (NUMPY_SECONDS_PER_PAIR_TOKEN)"] = dt / units
+        tokens = int(lay.lengths[lay.hyp].sum() + lay.lengths[lay.ref].sum())
+        os.environ["ZHEVAL_COMPILED"] = "0"
+        c = time.process_time(); fb.layout_stats(lay, 4); dt = time.process_time() - c
+        out["numpy BLEU matches s"] = dt
+        out["s per item-token and order (NUMPY_SECONDS_PER_ITEM_TOKEN)"] = dt / (tokens * 4)
+    print(json.dumps(out))
+''')
+
+
+def breakeven(path: str, d: str, base: dict, repeats: int) -> None:
+    """Print the costs behind :data:`zheval.fast.compiled.WARM_SECONDS` / ``COLD_SECONDS`` and the numpy twins'
+    cost per unit of work (medians of fresh processes)."""
+    Path(d, "breakeven.py").write_text(BREAKEVEN_CHILD, encoding="utf-8")
+    cold_dirs = lambda: {"NUMBA_CACHE_DIR": tempfile.mkdtemp(dir=d), "ZHEVAL_CACHE_DIR": tempfile.mkdtemp(dir=d)}  # noqa: E731
+    runs: dict = {}
+    for _ in range(repeats):
+        for what, extra in (("cold", cold_dirs()), ("warm", {}), ("numpy", {"ZHEVAL_COMPILED": "0"})):
+            o = _run([sys.executable, os.path.join(d, "breakeven.py"), what, path], dict(base, **extra))
+            for k, v in o.items():
+                if k != "rss_mib":
+                    runs.setdefault(k, []).append(v)
+    print("break-even inputs (CPU s, medians of fresh processes):")
+    for k, v in runs.items():
+        print(f"  {k:60s} {statistics.median(v):.3g}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
@@ -127,6 +185,8 @@ def main(argv=None) -> int:
     ap.add_argument("--data-dir", default=str(ROOT.parent / "shared" / "data"))
     ap.add_argument("--only", default=DEFAULT)
     ap.add_argument("--json")
+    ap.add_argument("--breakeven", action="store_true", help="only the break-even inputs (import, load, compile, "
+                    "the numpy twins' cost per unit of work)")
     a = ap.parse_args(argv)
     sys.path.insert(0, str(ROOT / "scripts"))
     import bench_workloads as bw
@@ -135,7 +195,7 @@ def main(argv=None) -> int:
     preds, refs = w["predictions"], w["references"]
     kinds = a.only.split(",")
     floor_child = None
-    if any(KINDS[k][0].startswith("floor") for k in kinds):
+    if not a.breakeven and any(KINDS[k][0].startswith("floor") for k in kinds):
         sys.path.insert(0, a.floor)
         src = Path(a.floor, "bench_floor3.py").read_text(encoding="utf-8")
         ns: dict = {"__file__": str(Path(a.floor, "bench_floor3.py"))}
@@ -153,6 +213,9 @@ def main(argv=None) -> int:
             Path(d, "floor_child.py").write_text(floor_child, encoding="utf-8")
         base = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                     HF_EVALUATE_OFFLINE="1")
+        if a.breakeven:
+            breakeven(path, d, base, a.repeats)
+            return 0
         for rep in range(a.repeats):
             for k in kinds[rep % len(kinds):] + kinds[:rep % len(kinds)]:
                 spec, mode, _ = KINDS[k]

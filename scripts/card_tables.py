@@ -33,6 +33,7 @@ if str(REPO) not in sys.path:
 from zheval.compute.bleu import compute_bleu  # noqa: E402
 from zheval.compute.chrf import compute_chrf  # noqa: E402
 from zheval.compute.rouge import compute_rouge  # noqa: E402
+from zheval.presets import preset_names  # noqa: E402
 
 DATA = Path(os.environ.get("ZHEVAL_SHARED_DATA", REPO.parent / "shared" / "data"))
 START, END = "<!-- card-table:start -->", "<!-- card-table:end -->"
@@ -71,9 +72,10 @@ def rouge_table(w: dict) -> str:
     for tok in ("char", "jieba"):
         r = compute_rouge(preds, refs, tokenizer=tok, rouge_types=types)
         lines.append(f"| CSL lead-{LEAD} (1000, 1 ref) | {tok} | (1 ref) | " + " | ".join(_f(r[t]) for t in types) + " |")
-    r = compute_rouge(preds, refs, preset="llamafactory")
-    lines.append(f"| CSL lead-{LEAD} (1000, 1 ref) | preset llamafactory | (1 ref) | "
-                 + " | ".join(_f(r[t]) for t in types) + " |")
+    for preset in preset_names("rouge", door="card"):  # the presets that show a row in the card
+        r = compute_rouge(preds, refs, preset=preset)
+        lines.append(f"| CSL lead-{LEAD} (1000, 1 ref) | preset {preset} | (1 ref) | "
+                     + " | ".join(_f(r[t]) for t in types) + " |")
     preds, refs = w["crosswoz"]
     for tok in ("char", "jieba"):
         for mode in ("max", "mean", "pool"):
@@ -90,7 +92,7 @@ def bleu_table(w: dict) -> str:
         for level in ("corpus", "sentence"):
             b = compute_bleu(preds, refs, tokenizer=tok, level=level)["bleu"]
             lines.append(f"| CSL lead-{LEAD} (1000, 1 ref) | {tok} | 1 | {level} | {_f(b)} |")
-    for preset in ("sacrebleu-zh", "llamafactory"):
+    for preset in preset_names("bleu", door="card"):
         r = compute_bleu(preds, refs, preset=preset)
         lines.append(f"| CSL lead-{LEAD} (1000, 1 ref) | preset {preset} | 1 | {r['level']} | {_f(r['bleu'])} |")
     preds, refs = w["crosswoz"]

@@ -10,7 +10,9 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * :func:`compute_bertscore` -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
   ``bertscore`` extra); :func:`compute_judge`, :func:`judge_pairwise` -- an LLM judge through an OpenAI-compatible
   endpoint (``zheval.compute.judge``; the ``judge`` extra);
-* the warning categories of the input guards and :class:`EmptyReferenceError`.
+* the warning categories of the input guards and :class:`EmptyReferenceError`;
+* :func:`distinct_n`, :func:`diversity` -- Distinct-n of predictions and their diversity against the references
+  (``zheval.results.distinct``).
 
 The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →
 ``fast`` → ``presets`` → ``results`` → ``compute`` → ``cli``/``adapters``.
@@ -18,9 +20,9 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "compute_bertscore",
-           "compute_judge", "judge_pairwise", "ZhevalWarning",
-           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError"]
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items",
+           "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
+           "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {

@@ -17,7 +17,7 @@ from zheval.compute.bleu import BLEU_OPTIONS, bleu_config, bleu_items
 from zheval.compute.explain import explain_items
 from zheval.compute.rouge import ROUGE_OPTIONS
 from zheval.definitions.rouge import parse_rouge_type, score_from_stats
-from zheval.presets import PRESET_NAMES
+from zheval.presets import get_preset
 
 ALL_TYPES = ["rouge1", "rouge2", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4"]
 TERMS = ["快递柜", "经济型", "酒店", "推荐", "地铁站", "免费", "北京"]
@@ -144,7 +144,7 @@ def test_tokenizers(corpus, tokenizer):
 
 @pytest.mark.parametrize("preset", ["rouge155", "llamafactory", "sacrebleu-zh"])
 def test_presets(corpus, preset):
-    metrics = PRESET_NAMES[preset]
+    metrics = get_preset(preset).metrics
     items = check_explanations(*corpus, metrics=metrics, preset=preset)
     if preset == "rouge155":
         assert all(e["rouge"]["rouge1"]["rule"] == "pool" for e in items)

@@ -39,6 +39,12 @@ def kernels_loaded_for_the_check():
         compiled._LOADED.update(before)
 
 
+def compiled_modes() -> tuple:
+    """``(False, True)`` with numba installed, else ``(False,)``: the twins with a ``compiled`` switch are checked both
+    ways where the compiled one can run."""
+    return (False, True) if importlib.util.find_spec("numba") is not None else (False,)
+
+
 def _texts(real, seed: int):
     """Token-id texts: random ones over 2, 5 and 300 ids (lengths 0..300), and the real items' char tokens."""
     rng = random.Random(seed)

@@ -158,6 +158,18 @@ def test_the_id_rule():
     assert prediction_field(["predict", "prediction"])[1].startswith("two prediction fields")
 
 
+def test_keyed_rows_skip_blank_rows_and_name_missing_and_repeated_ids():
+    from zheval.io.fields import keyed_rows
+
+    rows = [(2, {"id": "a", " score": " 1 "}), (3, {"id": " ", " score": ""}), (4, {"id": "", " score": "2"}),
+            (5, {"id": "b", " score": "3"}), (6, {"id": "a ", " score": "4"})]
+    problems, seen = [], UniqueIds()
+    got = [(line, rid, cell("score")) for line, rid, cell in keyed_rows(rows, "s.csv", problems, seen)]
+    assert got == [(2, "a", "1"), (5, "b", "3")]  # line 3 is blank; 4 has no id; 6 repeats "a" (stripped)
+    assert problems == ["s.csv:4: the row has no id", "s.csv:6: id 'a': duplicate id (first seen at s.csv:2)"]
+    assert "b" in seen
+
+
 def test_csv_quoting_is_rfc4180(tmp_path):
     f = tmp_path / "q.csv"
     f.write_text('predict,label\n"a, ""b""",c\n"多\n行",d\n', encoding="utf-8")

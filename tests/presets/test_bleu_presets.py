@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from zheval.presets import BLEU_PRESETS as PRESETS
+from zheval.presets import bleu_preset, preset_names
 from zheval.tokenizers.sacrebleu_zh import sacrebleu_zh_tokenize
 from zheval.presets.llamafactory import llamafactory_bleu4, llamafactory_item_scores
 from zheval.tokenizers.llamafactory import llamafactory_tokenize
@@ -35,7 +35,7 @@ def raw_sets(crosswoz_groups, csl_rows):
 @pytest.mark.parametrize("smooth_method", ["exp", "floor"])
 def test_sacrebleu_zh_corpus_bleu_exact(raw_sets, name, smooth_method):
     preds, refs = raw_sets[name]
-    p = PRESETS["sacrebleu-zh"]
+    p = bleu_preset("sacrebleu-zh").defaults
     stats = corpus_stats([sacrebleu_zh_tokenize(x) for x in preds], [[sacrebleu_zh_tokenize(r) for r in rs] for rs in refs])
     ours = corpus_score(stats, smooth_method=smooth_method, bp_ref_length=p["bp_ref_length"])
     theirs = sacrebleu.corpus_bleu(preds, streams(refs), tokenize="zh", smooth_method=smooth_method)
@@ -114,5 +114,5 @@ def test_llamafactory_tokens_and_edge_cases():
 
 def test_preset_tables_are_complete():
     keys = {"tokenizer", "max_order", "smooth_method", "smooth_value", "bp_ref_length", "level", "effective_order", "weights"}
-    for name, p in PRESETS.items():
-        assert set(p) == keys, name
+    for name in preset_names("bleu"):
+        assert set(bleu_preset(name).defaults) == keys, name

@@ -270,10 +270,10 @@ def test_presets_through_the_evaluate_modules():
 
 
 def test_preset_registries_and_unknown_names():
-    from zheval.presets import BLEU_PRESETS, PRESET_NAMES, ROUGE_PRESETS
+    from zheval.presets import get_preset, preset_names
 
-    assert {"opencompass-jieba-rouge", "longbench", "glm4"} <= set(ROUGE_PRESETS)
-    assert "glm4" in BLEU_PRESETS and PRESET_NAMES["glm4"] == ("rouge", "bleu")
+    assert {"opencompass-jieba-rouge", "longbench", "glm4"} <= set(preset_names("rouge"))
+    assert "glm4" in preset_names("bleu") and get_preset("glm4").metrics == ("rouge", "bleu")
     with pytest.raises(ValueError, match="unknown preset 'opencompass'.*opencompass-jieba-rouge"):
         zheval.compute_rouge(["好"], ["好"], preset="opencompass")
     with pytest.raises(ValueError, match="takes no options"):

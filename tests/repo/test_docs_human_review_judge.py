@@ -87,7 +87,7 @@ def test_bad_scores_and_columns_are_named(tmp_path, monkeypatch):
     res = run_cli(*agree)
     assert res.exit_code == 2
     out = res.output
-    assert f"bertscore.csv:3: id {ids[0]!r} appears twice (also at line 2)" in out
+    assert f"bertscore.csv:3: id {ids[0]!r}: duplicate id (first seen at " in out and "bertscore.csv:2)" in out
     assert "bertscore.csv:4: id 'not-an-item' is not an item of the key" in out
     assert f"bertscore.csv:5: bertscore_f1 of id {ids[1]!r} is 'high', not a finite number" in out
     assert f"bertscore.csv:6: bertscore_f1 of id {ids[2]!r} is '', not a finite number" in out

@@ -84,6 +84,30 @@ def test_the_api_reference_is_generated_from_the_docstrings(site):
     assert first and first in html
 
 
+#: The entry points a user calls beyond ``zheval.__all__`` (the doors of the other tools and of files).
+DOORS = ("zheval.adapters.trainer.build_compute_metrics", "zheval.adapters.ray.score_dataset",
+         "zheval.adapters.spark.score_dataframe", "zheval.adapters.harness_opencompass.ZhevalRougeEvaluator",
+         "zheval.adapters.harness_opencompass.ZhevalBleuEvaluator", "zheval.adapters.harness_opencompass.ZhevalChrfEvaluator",
+         "zheval.adapters.lm_eval_harness.metrics.make_process_results", "zheval.adapters.lm_eval_harness.metrics.HarnessMetric",
+         "zheval.adapters.lm_eval_harness.metrics.METRICS", "zheval.adapters.records.score_records",
+         "zheval.adapters.duck.evaluate.evaluate_predictions", "zheval.adapters.compare.compare_predictions",
+         "zheval.adapters.duck.ceiling.human_ceiling", "zheval.definitions.rouge.combine_references",
+         "zheval.presets.get_preset", "zheval.presets.register_preset", "zheval.presets.base.Preset")
+
+
+def test_every_public_entry_point_is_on_the_api_page(site):
+    import zheval
+    from zheval.adapters.lm_eval_harness.metrics import METRICS
+
+    html = (site / "api" / "index.html").read_text(encoding="utf-8")
+    public = [f"{zheval._LAZY[name]}.{name}" for name in zheval.__all__ if name != "__version__"]
+    assert "zheval.results.distinct.distinct_n" in public and "zheval.compute.chrf.compute_chrf" in public
+    missing = [ident for ident in (*public, *DOORS) if f'id="{ident}"' not in html]
+    assert not missing, missing
+    section = _api_section(html, "zheval.adapters.lm_eval_harness.metrics.METRICS")
+    assert [name for name in METRICS if name not in section] == []  # the table names every lm-eval metric
+
+
 def test_api_entry_points_show_their_source(site):
     html = (site / "api" / "index.html").read_text(encoding="utf-8")
     for ident in ("zheval.compute.rouge.compute_rouge", "zheval.compute.chrf.compute_chrf",

@@ -11,7 +11,7 @@ the keyword arguments that ``score``'s signature names (here ``predictions`` and
 the evaluator's ``pred_postprocessor``, calls ``score(predictions, references)`` and takes ``details`` (a list of
 per-item dicts) out of its result. Scores are on OpenCompass's 0-100 scale: zheval's 0-1 numbers times 100, nothing
 else changed; a preset's own numbers are put on 0-100 by the scale the preset reports them on
-(:func:`zheval.presets.preset_number_scale`), so the ones already on 0-100 are the tool's numbers bit for bit.
+(the preset's ``number_scale``, :class:`zheval.presets.RougePreset`), so the ones already on 0-100 are the tool's numbers bit for bit.
 
 Input slips (Traditional predictions against Simplified references, ``tokenizer="none"`` on unsegmented text:
 :mod:`zheval.compute.guards`) reach the OpenCompass user three ways: a Python warning, a WARNING on OpenCompass's
@@ -42,7 +42,6 @@ from ..compute.chrf import chrf_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.rouge import rouge_config, rouge_items, rouge_result
-from ..presets import preset_number_scale
 
 __all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "ZhevalChrfEvaluator", "OPENCOMPASS_BASE"]
 
@@ -88,11 +87,19 @@ def _given(**options: Any) -> Dict[str, Any]:
     return {k: v for k, v in options.items() if v is not None}
 
 
-def _opencompass_scale(metric: str, preset: Optional[str], value: float) -> float:
+def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
     """A preset's own number (``opencompass_rouge1``, ``glm4_bleu_4`` ...) on OpenCompass's 0-100 scale: the preset
-    says which scale its numbers are on (:func:`zheval.presets.preset_number_scale`); 0-100 ones are kept as they
-    are (bit for bit the tool's number), 0-1 ones are multiplied by 100."""
-    return value * (100.0 / preset_number_scale(metric, preset))
+    says which scale its numbers are on (its ``number_scale``, :class:`zheval.presets.RougePreset` /
+    :class:`~zheval.presets.BleuPreset`); 0-100 ones are kept as they are (bit for bit the tool's number), 0-1 ones
+    are multiplied by 100.
+
+    Raises:
+        ValueError: no preset, or one that adds no number of its own."""
+    scale = preset.number_scale if preset is not None else None
+    if scale is None:
+        name = preset.name if preset is not None else None
+        raise ValueError(f"the {metric} preset {name!r} adds no number of its own")
+    return value * (100.0 / scale)
 
 
 def _opencompass_logger() -> Optional[logging.Logger]:
@@ -121,7 +128,7 @@ def _report_slips(predictions: List[str], references: List[List[str]], config: A
 
 
 def _forward(out: Dict[str, Any], result: Dict[str, Any], own: Sequence[str], metric: str,
-             preset: Optional[str], slips: List[str]) -> None:
+             preset: Any, slips: List[str]) -> None:
     """Put the rest of a zheval result into ``out``: zheval's own 0-1 numbers (``own``) x 100, a preset's own numbers
     on 0-100 (:func:`_opencompass_scale`), its counts (ints) under ``counts`` and the cross-check under
     ``crosscheck`` (not top-level numbers: OpenCompass's summary lists every top-level number as a metric), the

@@ -46,9 +46,11 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
+from ..presets import preset_names
 from .extras import require_extra
 
 __all__ = [
+    "preset_choices",
     "REF_DELIMITER",
     "MAX_ITEMS",
     "MAX_LINE_CHARS",
@@ -190,6 +192,13 @@ def _preset(value: Optional[str]) -> Optional[str]:
     return None if value in (None, "", NO_PRESET) else value
 
 
+def preset_choices(metric: str) -> List[str]:
+    """The Space's preset dropdown for ``metric`` (``"rouge"`` or ``"bleu"``): ``"(none)"`` and the presets offered
+    at the ``space`` door (:func:`zheval.presets.preset_names`), asked when the page is built (so a preset
+    registered before :func:`build_demo` is offered)."""
+    return [NO_PRESET, *preset_names(metric, door="space")]
+
+
 def _item_frame(preds: Sequence[str], refs: Sequence[Sequence[str]], columns: dict) -> pd.DataFrame:
     data = {"#": list(range(1, len(preds) + 1)), "prediction": list(preds),
             "references": [f" {REF_DELIMITER} ".join(rs) for rs in refs]}
@@ -213,7 +222,7 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
         rouge_types: ROUGE types (default: the module's ``rouge1, rouge2, rougeL, rougeLsum``; with a preset, the
             preset's own types when not given).
         multi_ref: ``"max"``, ``"mean"``, ``"pool"`` or ``"best_recall"`` (ignored with a preset).
-        preset: ``None``/``"(none)"``, ``"rouge155"`` or ``"llamafactory"``.
+        preset: ``None``/``"(none)"`` or a name of :func:`preset_choices` ``("rouge")``.
     Returns:
         :class:`WidgetResult`: ``summary`` has one row, ``"mean F"`` over the items, one column per ROUGE type
         (0-1, rounded to 4 decimals); ``per_item`` has ``#``, ``prediction``, ``references`` and the per-item F of
@@ -231,7 +240,7 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
         opts["rouge_types"] = list(rouge_types)
     mean_res = module.compute(predictions=preds, references=refs, **opts)
     item_res = module.compute(predictions=preds, references=refs, use_aggregator=False, **opts)
-    types = [k for k in mean_res if k != "signature" and not k.startswith("llamafactory_")]
+    types = [k for k, v in item_res.items() if isinstance(v, list)]  # per-item lists: the types, not a preset's numbers
     summary = pd.DataFrame({"": ["mean F"], **{t: [_round(mean_res[t])] for t in types}})
     per_item = _item_frame(preds, refs, {t: item_res[t] for t in types})
     return WidgetResult(summary, per_item, mean_res["signature"], _run(preds, refs, opts))
@@ -248,7 +257,7 @@ def score_bleu(module: Any, predictions_text: str, references_text: str, tokeniz
         tokenizer: ``"char"`` or ``"jieba"``; level: ``"corpus"`` or ``"sentence"``; smooth_method: ``"exp"``,
             ``"none"``, ``"floor"``, ``"add-k"`` or ``"nltk3"``; bp_ref_length: ``"closest"``, ``"shortest"`` or
             ``"none"``; max_order: 1-4. All ignored with a preset, which sets its own.
-        preset: ``None``/``"(none)"``, ``"sacrebleu-zh"`` or ``"llamafactory"``.
+        preset: ``None``/``"(none)"`` or a name of :func:`preset_choices` ``("bleu")``.
     Returns:
         :class:`WidgetResult`: ``summary`` has one row with ``level``, ``BLEU``, ``P1``..``Pn`` (n-gram
         precisions), ``BP``, ``ratio``, ``hyp_len``, ``ref_len`` (BLEU/P/BP on 0-1, rounded to 4 decimals);
@@ -535,7 +544,7 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
                                                "rougeLsum"], label="rouge_types", elem_id="rouge_types")
                 multi_ref = gr.Dropdown(["max", "mean", "pool", "best_recall"], value="max", label="multi_ref",
                                         elem_id="multi_ref")
-                preset = gr.Dropdown([NO_PRESET, "rouge155", "llamafactory"], value=NO_PRESET,
+                preset = gr.Dropdown(preset_choices("rouge"), value=NO_PRESET,
                                      label="preset (overrides tokenizer and multi_ref)", elem_id="preset")
                 options = [tokenizer, rouge_types, multi_ref, preset]
             elif name == "chinese_chrf":
@@ -550,7 +559,7 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
                 bp = gr.Dropdown(["closest", "shortest", "none"], value="closest", label="bp_ref_length",
                                  elem_id="bp_ref_length")
                 order = gr.Slider(1, 4, value=4, step=1, label="max_order", elem_id="max_order")
-                preset = gr.Dropdown([NO_PRESET, "sacrebleu-zh", "llamafactory"], value=NO_PRESET,
+                preset = gr.Dropdown(preset_choices("bleu"), value=NO_PRESET,
                                      label="preset (overrides the other options)", elem_id="preset")
                 options = [tokenizer, level, smooth, bp, order, preset]
         button = gr.Button("Compute", variant="primary", elem_id="compute")

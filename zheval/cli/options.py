@@ -28,7 +28,6 @@ __all__ = [
     "bootstrap_bound",
     "seed_bound",
     "CLI_TOKENIZERS",
-    "CLI_PRESETS",
     "check_tokenizer",
     "check_predictions_format",
     "check_label_check",
@@ -170,46 +169,26 @@ def check_label_check(value: str) -> str:
     return value
 
 
-#: ``--preset`` values the 小黄鸭 report implements (the other library presets are refused with the reason).
-CLI_PRESETS = ("sacrebleu-zh",)
-
-
 def preset_options(preset: Optional[str], metrics: list) -> dict:
-    """BLEU options for ``--preset`` (merged into the BLEU options; explicit options still override it)."""
+    """BLEU options for ``--preset`` (merged into the BLEU options; explicit options still override it): the
+    presets offered at the ``report`` door (:func:`zheval.presets.preset_names`), for the metrics that have them;
+    any other preset is refused with its own reason (``Preset.report_refusal``)."""
+    from ..presets import find_preset, preset_names
+
     if preset is None:
         return {}
-    if preset == "sacrebleu-zh":
-        if metrics != ["bleu"]:
-            raise UserError(
-                "--preset sacrebleu-zh is a BLEU preset (sacrebleu's corpus_bleu with tokenize='zh' on the raw "
-                "text) and has no ROUGE counterpart: add --metrics bleu, or use -t sacrebleu-zh to tokenise both "
-                "metrics that way"
-            )
-        return {"preset": "sacrebleu-zh"}
-    if preset == "llamafactory":
-        raise UserError(
-            "--preset llamafactory reproduces LLaMA-Factory's own numbers (the mean of per-item sentence BLEU-4 "
-            "with NLTK smoothing method 3, and rouge-chinese ROUGE on jieba words); this report scores corpus BLEU "
-            "with item-level intervals and cannot reproduce them. For LLaMA-Factory's numbers use "
-            "compute_bleu/compute_rouge(..., preset='llamafactory') or the chinese_bleu/chinese_rouge modules; "
-            "-t llamafactory-char uses its BLEU tokenisation here"
-        )
-    if preset == "rouge155":
-        raise UserError(
-            "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "
-            "multi-reference counts) that the 小黄鸭 report does not implement: use compute_rouge(..., "
-            "preset='rouge155') or the chinese_rouge module; --multi-ref pool gives its multi-reference rule here"
-        )
-    if preset in ("opencompass-jieba-rouge", "longbench", "glm4"):
-        raise UserError(
-            f"--preset {preset} reproduces a leaderboard's published number (its own tokens, per-item formula and "
-            "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
-            f"the text-file commands (zheval rouge REF.txt -i HYP.txt --preset {preset}"
-            + (f"; zheval bleu ... --preset {preset}" if preset == "glm4" else "")
-            + f"), compute_rouge(..., preset={preset!r}) (glm4 also compute_bleu) or the chinese_rouge / "
-            "chinese_bleu modules")
-    raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(CLI_PRESETS)} "
-                    "(llamafactory, rouge155, opencompass-jieba-rouge, longbench and glm4 exist in the library only)")
+    found = find_preset(preset)
+    if found is None:
+        here = preset_names(door="report")
+        elsewhere = [n for n in preset_names() if n not in here]
+        listed = ", ".join(elsewhere[:-1]) + (" and " if len(elsewhere) > 1 else "") + elsewhere[-1] if elsewhere else ""
+        raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(here)}"
+                        + (f" ({listed} exist in the library only)" if listed else ""))
+    takes = {m for m in found.metrics if "report" in found.part(m).doors}
+    if not takes or not set(metrics) <= takes:
+        raise UserError(found.report_refusal or f"--preset {preset} is not available in this report: use "
+                        f"compute_rouge/compute_bleu(..., preset={preset!r}) or the text-file commands")
+    return {"preset": preset}
 
 
 def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:

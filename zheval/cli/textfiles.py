@@ -389,16 +389,21 @@ def _score_only(out: dict, scale: int, width: int) -> str:
 
 
 def _check_preset(preset: Optional[str], metric: str) -> None:
-    from ..presets import BLEU_PRESETS, ROUGE_PRESETS
+    """Refuse a ``--preset`` that is not offered at the ``text`` door for ``metric`` (naming the other command when
+    the preset is the other metric's)."""
+    from ..presets import find_preset, preset_names
 
     if preset is None:
         return
-    registry = BLEU_PRESETS if metric == "bleu" else ROUGE_PRESETS
-    if preset not in registry:
-        other = ROUGE_PRESETS if metric == "bleu" else BLEU_PRESETS
-        hint = (f" ({preset} is a {'ROUGE' if metric == 'bleu' else 'BLEU'} preset: use zheval "
-                f"{'rouge' if metric == 'bleu' else 'bleu'} --preset {preset})") if preset in other else ""
-        raise UserError(f"unknown --preset {preset!r} for zheval {metric}; valid: {', '.join(registry)}{hint}")
+    found = find_preset(preset)
+    part = found.part(metric) if found is not None else None
+    if part is None or "text" not in part.doors:
+        other = "rouge" if metric == "bleu" else "bleu"
+        theirs = found.part(other) if found is not None else None
+        hint = (f" ({preset} is a {other.upper()} preset: use zheval {other} --preset {preset})"
+                if theirs is not None and "text" in theirs.doors else "")
+        raise UserError(f"unknown --preset {preset!r} for zheval {metric}; valid: "
+                        f"{', '.join(preset_names(metric, door='text'))}{hint}")
 
 
 def _run(o, metric: str) -> None:

@@ -25,14 +25,12 @@ from ..definitions.bleu import stats_max_order, sum_stats
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats, validate_options
 from ..fast import usable_for
 from ..fast.bleu import corpus_stats
-from ..presets import BLEU_PRESETS, apply_preset
-from ..presets.glm4 import check_glm4_predictions, glm4_bleu4
-from ..presets.llamafactory import llamafactory_bleu4
+from ..presets import BleuPreset, apply_preset, bleu_preset
 from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
-from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
@@ -77,7 +75,8 @@ class BleuConfig:
 
     Attributes:
         max_order, smooth_method, smooth_value, bp_ref_length, level, effective_order (bool), weights (tuple or
-        None): as :func:`zheval.compute_bleu`; preset: a name of :data:`zheval.presets.BLEU_PRESETS` or None;
+        None): as :func:`zheval.compute_bleu`; preset: the :class:`~zheval.presets.BleuPreset` (its name in
+        the signature) or None;
         tokenizer: the zheval tokenizer; bootstrap, seed, confidence, crosscheck: result options; max_refs: score
         with the first ``max_refs`` references of every item (``None``: all;
         :func:`zheval.results.breakdowns.first_references`).
@@ -90,7 +89,7 @@ class BleuConfig:
     level: str
     effective_order: bool
     weights: Optional[tuple]
-    preset: Optional[str]
+    preset: Optional[BleuPreset]
     tokenizer: BaseTokenizer
     bootstrap: int = 0
     seed: int = 12345
@@ -106,21 +105,7 @@ class BleuConfig:
     @property
     def t2s_applies(self) -> bool:
         """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
-        return self.tokenizer.name not in TOOL_TOKENIZERS
-
-    @property
-    def reports_llamafactory_bleu4(self) -> bool:
-        """Whether the per-item scores are LLaMA-Factory's own, so its ``bleu-4`` number can be reported."""
-        return (self.preset == "llamafactory" and self.level == "sentence"
-                and (self.tokenizer.name, self.smooth_method, self.max_order, self.effective_order, self.weights,
-                     self.bp_ref_length) == ("llamafactory-char", "nltk3", 4, False, None, "closest"))
-
-    @property
-    def reports_glm4_bleu4(self) -> bool:
-        """Whether the per-item scores are the GLM-4 demo's own, so its ``bleu-4`` number can be reported."""
-        return (self.preset == "glm4" and self.level == "sentence"
-                and (self.tokenizer.name, self.smooth_method, self.max_order, self.effective_order, self.weights,
-                     self.bp_ref_length) == ("glm4-jieba", "nltk3", 4, False, None, "closest"))
+        return not self.tokenizer.is_tool
 
     def signature(self, reference_counts: Sequence[int]) -> str:
         """The result's reproducibility signature for items with these reference counts."""
@@ -131,8 +116,8 @@ class BleuConfig:
         if self.weights is not None:
             fields.append(("weights", "/".join(format(w, "g") for w in self.weights)))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence)
-        return build_signature(self.tokenizer, reference_counts, "bleu", fields, preset=self.preset,
-                               max_refs=self.max_refs)
+        return build_signature(self.tokenizer, reference_counts, "bleu", fields,
+                               preset=self.preset.name if self.preset is not None else None, max_refs=self.max_refs)
 
 
 def bleu_config(
@@ -168,8 +153,8 @@ def bleu_config(
                    BLEU_OPTIONS)
     given = dict(tokenizer=tokenizer, max_order=max_order, smooth_method=smooth_method, smooth_value=smooth_value,
                  bp_ref_length=bp_ref_length, level=level, effective_order=effective_order, weights=weights)
-    opts = apply_preset(DEFAULTS, BLEU_PRESETS, preset, given, UNSET,
-                        {"rouge155": "chinese_rouge", "opencompass-jieba-rouge": "chinese_rouge", "longbench": "chinese_rouge"})
+    part = bleu_preset(preset)
+    opts = apply_preset(DEFAULTS, part, given, UNSET)
     if opts["level"] not in LEVELS:
         raise ValueError(f"unknown level {opts['level']!r}; valid values: {', '.join(LEVELS)}")
     order = opts["max_order"]
@@ -203,7 +188,7 @@ def bleu_config(
             raise ValueError(f"crosscheck=True: {reason}")
     return BleuConfig(max_order=int(order), smooth_method=opts["smooth_method"], smooth_value=sv,
                       bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
-                      weights=ws, preset=preset, tokenizer=tok, bootstrap=int(bootstrap), seed=seed,
+                      weights=ws, preset=part, tokenizer=tok, bootstrap=int(bootstrap), seed=seed,
                       confidence=confidence, crosscheck=bool(crosscheck), max_refs=max_refs)
 
 
@@ -299,11 +284,11 @@ def bleu_items(
     else:
         hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
     check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
-    if config.preset == "glm4":
-        check_glm4_predictions([len(h) for h in hyp_tokens])  # the demo has no number for them (its ROUGE raises)
+    if config.preset is not None:
+        config.preset.check_predictions([len(h) for h in hyp_tokens])
     items = BleuItems(corpus_stats(hyp_tokens, ref_tokens, config.max_order), counts)
     if config.crosscheck:
-        raw = tok.name == "sacrebleu-zh"
+        raw = tok.sacrebleu_tokenize is not None  # sacrebleu's own tokenizer on the raw text is checked too
         items.tokens = (hyp_tokens, ref_tokens, predictions if raw else None, references if raw else None)
     return items
 
@@ -367,14 +352,13 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
 
 def bleu_result(items: BleuItems, config: BleuConfig) -> Dict[str, Any]:
     """The result of :func:`zheval.compute_bleu` from per-item statistics: :func:`result_from_stats` plus
-    ``signature``, LLaMA-Factory's ``llamafactory_bleu_4`` (0-100) where the per-item scores are its own, and the
+    ``signature``, the preset's own number where the per-item scores are its tool's
+    (:meth:`zheval.presets.BleuPreset.tool_numbers`: ``llamafactory_bleu_4`` 0-100, ``glm4_bleu_4`` 0-1), and the
     ``crosscheck`` when asked."""
     out = result_from_stats(items.stats, config)
     out["signature"] = config.signature(items.reference_counts.tolist())
-    if config.reports_llamafactory_bleu4:
-        out["llamafactory_bleu_4"] = llamafactory_bleu4(out["scores"])
-    if config.reports_glm4_bleu4:
-        out["glm4_bleu_4"] = glm4_bleu4(out["scores"])
+    if config.preset is not None:
+        out.update(config.preset.tool_numbers(config, out.get("scores")))
     if config.crosscheck and items.tokens is not None:
         from ..results.crosscheck_bleu import crosscheck_bleu
 

@@ -27,7 +27,7 @@ from ..definitions.chrf_score import check_chrf_options, metric_name, score_stat
 from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
-from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
@@ -86,7 +86,7 @@ class ChrfConfig:
     @property
     def t2s_applies(self) -> bool:
         """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
-        return self.tokenizer.name not in TOOL_TOKENIZERS
+        return not self.tokenizer.is_tool
 
     def signature(self, reference_counts: Sequence[int]) -> str:
         """The result's reproducibility signature: zheval's ``nrefs``/``tok``/``norm``/``case`` fields, then

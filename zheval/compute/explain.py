@@ -20,7 +20,7 @@ The schema (keys always present unless marked optional; all scores on the 0-1 sc
                             "hits", "reference_total", "prediction_total", ...type-specific...}],
          "selected": int | None,     # the reference the multi_ref rule chose (max, best_recall); None for mean/pool
          "rule": "max" | "mean" | "pool" | "best_recall",    # multi_ref
-         "formula": "zheval" | "rouge155" | "llamafactory",  # whose per-reference formula (the preset's)
+         "formula": "zheval" | PRESET NAME,                  # whose per-reference formula (the preset's)
          "why": str,                                         # one sentence: why this reference / this combination
          "score": {"precision", "recall", "fmeasure"}}},     # == compute_rouge's per-item numbers, exactly
      "bleu": {"orders": [{"n", "ngrams": [{"ngram": [tok, ...], "count", "clipped", "clip_references": [j, ...]}],
@@ -85,9 +85,7 @@ from ..definitions.rouge import (
     skip_bigram_counts,
 )
 from ..definitions.union_lcs import union_lcs_ref_positions
-from ..presets import PRESET_NAMES
-from ..presets.llamafactory import make_llamafactory_item_scorer, rouge_chinese_words
-from ..presets.rouge155 import make_rouge155_item_scorer, rouge155_su_counts, rouge155_wlcs_hit
+from ..presets import find_preset
 from .bleu import BLEU_OPTIONS, BleuConfig, bleu_config
 from .chrf import CHRF_OPTIONS, chrf_config
 from .explain_chrf import chrf_explanation
@@ -97,17 +95,13 @@ from .joint import check_metrics_and_options
 from .rouge import ROUGE_OPTIONS, RougeConfig, rouge_config
 from .spans import token_spans
 
-__all__ = ["EXPLAIN_METRICS", "DEFAULT_EXPLAIN_METRICS", "UNEXPLAINED_PRESETS", "explain", "explain_items"]
+__all__ = ["EXPLAIN_METRICS", "DEFAULT_EXPLAIN_METRICS", "explain", "explain_items"]
 
 #: The metrics an explanation can cover.
 EXPLAIN_METRICS = ("bleu", "rouge", "chrf")
 
 #: The metrics explained when none are named (chrF on request).
 DEFAULT_EXPLAIN_METRICS = ("bleu", "rouge")
-
-#: Presets an explanation refuses (a clear error, never numbers other than the metric's): the leaderboard presets
-#: reproduce a harness's own post-processing and formulas, which the explanation's breakdown does not follow.
-UNEXPLAINED_PRESETS = ("opencompass-jieba-rouge", "longbench", "glm4")
 
 
 def _score_dict(s) -> Dict[str, float]:
@@ -172,10 +166,11 @@ def _lsum_detail(hyp_sents, ref_sents) -> Dict[str, Any]:
     return {"hits": hits, "sentences": sentences}
 
 
-def _rouge_pair_detail(rt, formula: str, config: RougeConfig, hyp, ref) -> Dict[str, Any]:
+def _rouge_pair_detail(rt, config: RougeConfig, hyp, ref) -> Dict[str, Any]:
     """The counting-unit breakdown of one ROUGE type for one (prediction, reference); ``hyp``/``ref`` are
-    sentence tuples (zheval, rouge155) or word lists (llamafactory)."""
-    if formula == "llamafactory":
+    sentence tuples, or under a preset that counts sets (rouge-chinese's rules) word lists."""
+    preset = config.preset
+    if preset is not None and preset.counting == "set":
         hf, rf = hyp, ref
         if rt.kind == "N":
             return _ngram_detail(hf, rf, rt.n, as_set=True) if hf and rf else \
@@ -197,15 +192,17 @@ def _rouge_pair_detail(rt, formula: str, config: RougeConfig, hyp, ref) -> Dict[
                 "sentences": d["sentences"]}
     if rt.kind == "W":
         path = wlcs_ref_positions(rf, hf, w) if hf and rf else []
-        if formula == "rouge155":
-            hit, base = rouge155_wlcs_hit([rf], [hf], w)
+        own = preset.explain_wlcs_hit(rf, hf, w) if preset is not None else None
+        if own is not None:
+            hit, base = own
             return {"weight": w, "hits": hit, "reference_total": base ** w, "prediction_total": len(hf) ** w,
                     "alignment_reference": path}
         return {"weight": w, "hits": wlcs(rf, hf, w) if hf and rf else 0.0, "reference_total": len(rf) ** w,
                 "prediction_total": len(hf) ** w, "alignment_reference": path}
     # S / SU
-    if formula == "rouge155" and rt.kind == "SU":
-        (sh, uh), (sr, ur) = rouge155_su_counts(hf, rt.skip), rouge155_su_counts(rf, rt.skip)
+    own = preset.explain_su_counts(hf, rt.skip) if preset is not None and rt.kind == "SU" else None
+    if own is not None:
+        (sh, uh), (sr, ur) = own, preset.explain_su_counts(rf, rt.skip)
     else:
         sh, sr = skip_bigram_counts(hf, rt.skip), skip_bigram_counts(rf, rt.skip)
         uh, ur = (Counter(hf), Counter(rf)) if rt.kind == "SU" else (Counter(), Counter())
@@ -227,20 +224,16 @@ class _RougeExplainer:
         self.config = config
         self.types = [parse_rouge_type(t) for t in config.types]
         names = list(config.types)
-        if config.preset == "llamafactory":
-            self.formula = "llamafactory"
-            self.scorer = make_llamafactory_item_scorer(names, config.multi_ref)
-        elif config.preset == "rouge155":
-            self.formula = "rouge155"
-            self.scorer = make_rouge155_item_scorer(names, config.multi_ref, config.beta, config.rouge_w_weight)
-        else:
-            self.formula = "zheval"
-            self.scorer = make_item_scorer(names, config.multi_ref, config.beta, config.rouge_w_weight)
+        preset = self.preset = config.preset
+        make = preset.item_scorer if preset is not None else make_item_scorer
+        self.formula = preset.name if preset is not None else "zheval"
+        self.scorer = make(names, config.multi_ref, config.beta, config.rouge_w_weight)
+        self.flat = preset is not None and preset.units == "tokens"
 
     def units(self, text: str):
-        """What the scorer is fed for one text: sentence tuples, or (llamafactory) the flat tokens."""
+        """What the scorer is fed for one text: sentence tuples, or (a preset on ``"tokens"``) the flat tokens."""
         tok = self.config.tokenizer
-        if self.formula == "llamafactory":
+        if self.flat:
             return tok.tokenize_cached(text)
         return tok.tokenize_sentences(text, self.config.sentence_split)
 
@@ -248,9 +241,13 @@ class _RougeExplainer:
         cfg, k = self.config, len(refs_units)
         combined = self.scorer(hyp_units, refs_units)
         per_ref = [self.scorer(hyp_units, [r]) for r in refs_units] if k > 1 else [combined]
-        if self.formula == "llamafactory":
-            hyp_d = rouge_chinese_words(hyp_units)
-            refs_d = [rouge_chinese_words(r) for r in refs_units]
+        if self.flat:  # the words the preset counts: flat lists (sets counted), else one sentence per text
+            hyp_w = self.preset.explain_words(hyp_units)
+            refs_w = [self.preset.explain_words(r) for r in refs_units]
+            if self.preset.counting == "set":
+                hyp_d, refs_d = hyp_w, refs_w
+            else:
+                hyp_d, refs_d = [tuple(hyp_w)], [[tuple(r)] for r in refs_w]
         else:
             hyp_d, refs_d = hyp_units, refs_units
         out: Dict[str, Any] = {}
@@ -259,13 +256,13 @@ class _RougeExplainer:
             entries = []
             for j in range(k):
                 entry = {"reference": j, **_score_dict(per_ref[j][t])}
-                entry.update(_rouge_pair_detail(rt, self.formula, cfg, hyp_d, refs_d[j]))
+                entry.update(_rouge_pair_detail(rt, cfg, hyp_d, refs_d[j]))
                 entries.append(entry)
             selected, why = self._select(t, per_ref, combined, k)
             te = {"per_reference": entries, "selected": selected, "rule": cfg.multi_ref, "formula": self.formula,
                   "why": why, "score": _score_dict(combined[t])}
-            if self.formula == "llamafactory":
-                te["units"] = {"prediction": list(hyp_d), "references": [list(r) for r in refs_d]}
+            if self.flat:
+                te["units"] = {"prediction": list(hyp_w), "references": [list(r) for r in refs_w]}
             out[t] = te
         return out
 
@@ -394,11 +391,11 @@ def _highlight(expl: Dict[str, Any], rouge_cfg: Optional[RougeConfig]) -> Dict[s
 
 
 def _configs(metrics, options):
+    preset = find_preset(options.get("preset"))
     if metrics is None:
-        preset = options.get("preset")
-        metrics = PRESET_NAMES.get(preset, DEFAULT_EXPLAIN_METRICS) if preset is not None else DEFAULT_EXPLAIN_METRICS
+        metrics = preset.metrics if preset is not None else DEFAULT_EXPLAIN_METRICS
     metrics = check_metrics_and_options("explain", metrics, EXPLAIN_METRICS, options)
-    if options.get("preset") in UNEXPLAINED_PRESETS:
+    if preset is not None and not all(p.explainable for p in (preset.rouge, preset.bleu) if p is not None):
         raise ValueError(f"explain does not cover preset {options['preset']!r}: its numbers follow the harness's own "
                          "post-processing, tokens and formulas (zheval.presets), which an explanation built on "
                          "zheval's rules would not equal; explain the item without the preset, or see "

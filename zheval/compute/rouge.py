@@ -26,17 +26,12 @@ from ..definitions.rouge_types import parse_rouge_type
 from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores
-from ..presets import ROUGE_CHINESE_PRESETS, ROUGE_PRESETS, TOOL_ROUGE_PRESETS, apply_preset
-from ..presets.glm4 import check_glm4_predictions, glm4_rouge_key
-from ..presets.llamafactory import llamafactory_item_value, llamafactory_mean, make_llamafactory_item_scorer
-from ..presets.longbench import LONGBENCH_RECURSION_BUDGET, longbench_score, make_longbench_item_scorer
-from ..presets.opencompass import make_opencompass_item_scorer, opencompass_numbers
-from ..presets.rouge155 import make_rouge155_item_scorer
+from ..presets import RougePreset, apply_preset, rouge_preset
 from ..results.breakdowns import check_max_refs, first_references
 from ..results.reducers import bootstrap_interval, check_interval_options, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.sentences import SENTENCE_SPLITS
-from ..tokenizers import TOOL_TOKENIZERS, BaseTokenizer
+from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
@@ -84,8 +79,9 @@ class RougeConfig:
 
     Attributes:
         types: ROUGE type names; multi_ref: ``max``/``mean``/``pool``/``best_recall``; beta: F beta (>= 0);
-            rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: a name
-            of :data:`zheval.presets.ROUGE_PRESETS` or None; tokenizer: the zheval tokenizer.
+            rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
+            :class:`~zheval.presets.RougePreset` (its name in the signature) or None; tokenizer: the zheval
+            tokenizer.
         use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck: result options, as
             :func:`zheval.compute_rouge`; max_refs: score with the first ``max_refs`` references of every item
             (``None``: all; :func:`zheval.results.breakdowns.first_references`).
@@ -96,7 +92,7 @@ class RougeConfig:
     beta: float
     rouge_w_weight: float
     sentence_split: str
-    preset: Optional[str]
+    preset: Optional[RougePreset]
     tokenizer: BaseTokenizer
     use_aggregator: bool = True
     return_precision_recall: bool = False
@@ -114,23 +110,25 @@ class RougeConfig:
     @property
     def t2s_applies(self) -> bool:
         """Whether the ``t2s`` option can change this tokenizer (not for a tool tokenizer of a preset)."""
-        return self.tokenizer.name not in TOOL_TOKENIZERS
+        return not self.tokenizer.is_tool
 
     def signature(self, reference_counts: Sequence[int]) -> str:
         """The result's reproducibility signature (:mod:`zheval.results.signature`) for items with these
         reference counts."""
+        preset = self.preset
         fields = [("types", "+".join(self.types)), ("multi", self.multi_ref)]
-        if self.preset not in TOOL_ROUGE_PRESETS:
+        own_formula = preset is not None and preset.fixed_beta  # the tool's F1 reads neither beta nor the split
+        if not own_formula:
             fields.append(("beta", self.beta))
-        if "rougeLsum" in self.types and self.preset not in TOOL_ROUGE_PRESETS:
+        if "rougeLsum" in self.types and not own_formula:
             fields.append(("split", self.sentence_split))
-        if self.preset == "longbench":
-            fields.append(("recursion", LONGBENCH_RECURSION_BUDGET))  # the emulated cutoff (presets/longbench.py)
+        if preset is not None:
+            fields += list(preset.signature_fields)
         if any(parse_rouge_type(t).kind == "W" for t in self.types):
             fields.append(("w", self.rouge_w_weight))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence)
-        return build_signature(self.tokenizer, reference_counts, "rouge", fields, preset=self.preset,
-                               max_refs=self.max_refs)
+        return build_signature(self.tokenizer, reference_counts, "rouge", fields,
+                               preset=preset.name if preset is not None else None, max_refs=self.max_refs)
 
 
 def rouge_config(
@@ -159,28 +157,24 @@ def rouge_config(
         TypeError: an unknown option (with the reason for the Hub rouge module's ``use_stemmer``); ``rouge_types``
             not a str or a list of str; a non-int ``seed``; ``use_aggregator``, ``return_precision_recall`` or
             ``crosscheck`` not a bool (``"False"`` would mean on); tokenizer option types.
-        ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values), bad beta or
-            weight, empty or repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence
-            out of range, crosscheck with rouge155, opencompass-jieba-rouge, longbench, glm4 or ``beta != 1``, a tool
-            preset (llamafactory, opencompass-jieba-rouge, longbench, glm4) with ``beta != 1``, a rouge-chinese preset
-            (llamafactory, opencompass-jieba-rouge, glm4) with a type other than rougeN / rougeL (naming the preset
-            and its own types), longbench with a type
-            other than rougeL or ``multi_ref`` other than max, and the tokenizer's own option errors
-            (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
+        ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values; a preset of
+            the other metric is named as such, :func:`zheval.presets.rouge_preset`), bad beta or weight, empty or
+            repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence out of range,
+            crosscheck with ``beta != 1``, the preset's own refusals (:meth:`zheval.presets.RougePreset.check_types`
+            and :meth:`~zheval.presets.RougePreset.check`: rouge-chinese presets compute rougeN / rougeL only, a tool's
+            F1 keeps ``beta=1``, a crosscheck the preset has no tool for, LongBench's rougeL and max), and the
+            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
     """
     refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
                    ROUGE_OPTIONS)
     given = dict(tokenizer=tokenizer, rouge_types=rouge_types, multi_ref=multi_ref, beta=beta,
                  rouge_w_weight=rouge_w_weight, sentence_split=sentence_split,
                  normalize=tokenizer_options.get("normalize", UNSET))
-    opts = apply_preset(DEFAULTS, ROUGE_PRESETS, preset, given, UNSET, {"sacrebleu-zh": "chinese_bleu"})
+    part = rouge_preset(preset)
+    opts = apply_preset(DEFAULTS, part, given, UNSET)
     types = _check_types(opts["rouge_types"])
-    if preset in ROUGE_CHINESE_PRESETS:
-        bad = [t for t in types if parse_rouge_type(t).kind not in ("N", "L")]
-        if bad:
-            raise ValueError(f"preset {preset!r} computes rougeN (set-based, N >= 1) and rougeL (LCS of the whole "
-                             f"texts) only, as rouge-chinese does; got {bad}; the preset's own rouge_types: "
-                             f"{ROUGE_PRESETS[preset]['rouge_types']}")
+    if part is not None:
+        part.check_types(types)
     if opts["multi_ref"] not in MULTI_REF_MODES:
         raise ValueError(f"unknown multi_ref {opts['multi_ref']!r}; valid values: {', '.join(MULTI_REF_MODES)}")
     if opts["sentence_split"] not in SENTENCE_SPLITS:
@@ -196,21 +190,14 @@ def rouge_config(
     check_interval_options(bootstrap, seed, confidence)
     if bootstrap and not use_aggregator:
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
-    if crosscheck and preset == "rouge155":
-        raise ValueError("crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)")
-    if preset in TOOL_ROUGE_PRESETS and float(beta) != 1.0:
-        raise ValueError(f"preset {preset!r} uses its tool's F1 (2PR/(P+R+1e-8)); beta cannot be changed")
-    if crosscheck and preset in TOOL_ROUGE_PRESETS and preset != "llamafactory":
-        raise ValueError(f"crosscheck is not available for preset {preset!r}; its tests compare it with the real "
-                         "tool's code on real data (tests/presets/test_leaderboard_presets.py)")
-    if preset == "longbench":
-        make_longbench_item_scorer(types, opts["multi_ref"])  # raises for another type or multi-reference rule
+    if part is not None:
+        part.check(types=types, multi_ref=opts["multi_ref"], beta=beta, crosscheck=crosscheck)
     if crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
     max_refs = check_max_refs(max_refs)
     tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, opts["normalize"])
     return RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta), rouge_w_weight=float(w),
-                       sentence_split=opts["sentence_split"], preset=preset, tokenizer=tok,
+                       sentence_split=opts["sentence_split"], preset=part, tokenizer=tok,
                        use_aggregator=use_aggregator, return_precision_recall=return_precision_recall,
                        bootstrap=int(bootstrap), seed=seed, confidence=confidence, crosscheck=bool(crosscheck),
                        max_refs=max_refs)
@@ -336,19 +323,9 @@ def rouge_items(
     if config.max_refs is not None:
         references = first_references(references, config.max_refs)
     counts = [len(r) for r in references]
-    if config.preset in ("opencompass-jieba-rouge", "glm4", "longbench"):
-        return _tool_preset_items(predictions, references, config, counts, allow_empty_references)
-    if config.preset == "llamafactory":
-        hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
-        check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
-        scorer = make_llamafactory_item_scorer(types, config.multi_ref)
-        scores = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
-        items = RougeItems.from_scores(types, scores, counts)
-        if config.crosscheck:
-            from ..results.crosscheck_rouge import crosscheck_rouge_chinese
-
-            items.crosscheck = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, scores, types)
-        return items
+    preset = config.preset
+    if preset is not None and preset.units == "tokens":
+        return _token_preset_items(predictions, references, config, counts, allow_empty_references)
     if shared is not None:
         corpus = shared.corpus
     else:
@@ -359,11 +336,12 @@ def rouge_items(
                                  sentences=config.needs_sentences)
     check_references(references, tok, corpus.reference_lengths(), allow_empty_references)
     scores = None
-    if config.preset == "rouge155":
-        scorer = make_rouge155_item_scorer(types, config.multi_ref, config.beta, config.rouge_w_weight)
-        scores = [scorer(p.sentences, [r.sentences for r in rs]) for p, rs in zip(corpus.predictions,
-                                                                                      corpus.references)]
+    if preset is not None:
+        scores, extra = preset.score_items([p.sentences for p in corpus.predictions],
+                                           [[r.sentences for r in rs] for rs in corpus.references], types,
+                                           config.multi_ref, config.beta, config.rouge_w_weight)
         items = RougeItems.from_scores(types, scores, counts)
+        items.extra = dict(extra)
     else:
         items = _default_items(corpus, types, config, counts, shared)
     if config.crosscheck:
@@ -375,39 +353,26 @@ def rouge_items(
     return items
 
 
-def _tool_preset_items(predictions, references, config: RougeConfig, counts, allow_empty_references) -> RougeItems:
-    """Items of the leaderboard presets (``opencompass-jieba-rouge``, ``glm4``, ``longbench``), item by item on the
-    tool tokenizer's words (:mod:`zheval.presets.opencompass`, :mod:`zheval.presets.glm4`,
-    :mod:`zheval.presets.longbench`)."""
-    tok, types = config.tokenizer, list(config.types)
-    tokens = tok.tokenize_cached
-    hyp_tokens = [tokens(p) for p in predictions]
-    ref_tokens = [[tokens(r) for r in rs] for rs in references]
-    if config.preset == "opencompass-jieba-rouge":
-        # a reference blank as given is zheval's error; one that OpenCompass's post-processing empties is scored
-        # against its placeholder, as OpenCompass does, and counted
+def _token_preset_items(predictions, references, config: RougeConfig, counts, allow_empty_references) -> RougeItems:
+    """Items of a preset scored on each text's flat tokens (``RougePreset.units == "tokens"``: rouge-chinese's
+    presets, LongBench), item by item with the preset's own scorer (:meth:`zheval.presets.RougePreset.score_items`).
+    The empty-reference rule follows the preset's ``reference_check``; its cross-check is rouge-chinese's."""
+    tok, types, preset = config.tokenizer, list(config.types), config.preset
+    hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
+    if preset.reference_check == "text":
+        # only a reference blank as given is zheval's error; the tool scores the ones its processing empties
         check_references(references, None, None, allow_empty_references)
-        scorer = make_opencompass_item_scorer(types, config.multi_ref)
-        items = RougeItems.from_scores(types, [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)], counts)
-        items.extra = {
-            "opencompass_placeholder_predictions": np.array([not h for h in hyp_tokens], dtype=np.int64),
-            "opencompass_placeholder_references": np.array([sum(not t for t in row) for row in ref_tokens],
-                                                           dtype=np.int64),
-        }
-        return items
-    check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
-    if config.preset == "glm4":
-        check_glm4_predictions([len(h) for h in hyp_tokens])
-        scorer = make_llamafactory_item_scorer(types, config.multi_ref)
-        return RougeItems.from_scores(types, [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)], counts)
-    scorer = make_longbench_item_scorer(types, config.multi_ref)
-    per_item = [scorer(h, r) for h, r in zip(hyp_tokens, ref_tokens)]
-    items = RougeItems.from_scores(types, [{"rougeL": it.score} for it in per_item], counts)
-    items.extra = {
-        "longbench_rougeL_uncut": np.array([it.uncut.fmeasure for it in per_item], dtype=np.float64),
-        "longbench_cutoff_references": np.array([it.cutoff_references for it in per_item], dtype=np.int64),
-        "longbench_failed_references": np.array([it.failed_references for it in per_item], dtype=np.int64),
-    }
+    else:
+        check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
+    preset.check_predictions([len(h) for h in hyp_tokens])
+    scores, extra = preset.score_items(hyp_tokens, ref_tokens, types, config.multi_ref, config.beta,
+                                       config.rouge_w_weight)
+    items = RougeItems.from_scores(types, scores, counts)
+    items.extra = dict(extra)
+    if config.crosscheck:
+        from ..results.crosscheck_rouge import crosscheck_rouge_chinese
+
+        items.crosscheck = crosscheck_rouge_chinese(hyp_tokens, ref_tokens, scores, types)
     return items
 
 
@@ -475,24 +440,8 @@ def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
                 low = high = 0.0
             out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
     out["signature"] = config.signature(items.reference_counts.tolist())
-    if config.preset == "llamafactory":
-        for t in types:
-            rt = parse_rouge_type(t)
-            key = "llamafactory_rouge_" + ("l" if rt.kind == "L" else str(rt.n))
-            out[key] = llamafactory_mean([llamafactory_item_value(f) for f in items.fmeasure[t].tolist()])
-    elif config.preset == "glm4":
-        for t in types:
-            out[glm4_rouge_key(t)] = llamafactory_mean([llamafactory_item_value(f) for f in items.fmeasure[t].tolist()])
-    elif config.preset == "opencompass-jieba-rouge":
-        out.update(opencompass_numbers({t: items.fmeasure[t].tolist() for t in types}))
-        for key in ("opencompass_placeholder_predictions", "opencompass_placeholder_references"):
-            out[key] = int(items.extra[key].sum()) if key in items.extra else 0
-    elif config.preset == "longbench":
-        out["longbench_rouge_l"] = longbench_score(items.fmeasure["rougeL"].tolist())
-        uncut = items.extra.get("longbench_rougeL_uncut", np.zeros(0))
-        out["longbench_rouge_l_uncut"] = longbench_score(uncut.tolist())
-        for key in ("longbench_cutoff_references", "longbench_failed_references"):
-            out[key] = int(items.extra[key].sum()) if key in items.extra else 0
+    if config.preset is not None:
+        out.update(config.preset.tool_numbers({t: items.fmeasure[t].tolist() for t in types}, items.extra))
     if items.crosscheck is not None:
         out["crosscheck"] = items.crosscheck
         if items.crosscheck["max_abs_diff"] > 1e-12:

@@ -111,7 +111,7 @@ def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0)
 
 
 #: CPU seconds of the numpy twin per n-gram order and token of an item's texts (for ``usable_for("compiled")``;
-#: measured on W3 by ``scripts/bench_compiled.py breakeven``).
+#: measured on W3 by ``scripts/bench_compiled.py --breakeven``).
 NUMPY_SECONDS_PER_ITEM_TOKEN = 4e-8
 
 

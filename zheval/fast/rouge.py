@@ -220,10 +220,13 @@ def _wlcs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
     """WLCS of every pair: the compiled twin (:func:`zheval.fast.compiled.twins.wlcs_pairs`) where
     ``usable_for("compiled")`` allows, else :func:`zheval.fast.wlcs.wlcs_pairs`."""
     from . import usable_for
-    from .wlcs import ARRAY_CELL_SECONDS
+    from .wlcs import ARRAY_CELL_SECONDS, BAND, REFERENCE_CELL_SECONDS
 
-    cells = int(((offsets[ref + 1] - offsets[ref]) * (offsets[can + 1] - offsets[can])).sum())
-    if usable_for("compiled", numpy_seconds=cells * ARRAY_CELL_SECONDS):
+    m, n = offsets[ref + 1] - offsets[ref], offsets[can + 1] - offsets[can]
+    # long pairs are few per size band: the numpy twin gives them to the pure-Python reference
+    long = (m > 8 * BAND) | (n > 8 * BAND)
+    seconds = (int((m * n)[~long].sum()) * ARRAY_CELL_SECONDS + int((m * n)[long].sum()) * REFERENCE_CELL_SECONDS)
+    if usable_for("compiled", numpy_seconds=seconds):
         from .compiled.twins import wlcs_pairs as compiled_wlcs_pairs
 
         return compiled_wlcs_pairs(tokens, offsets, ref, can, weight)
@@ -248,12 +251,20 @@ def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, b
 
 
 #: CPU seconds of the numpy twins per unit of work, for :func:`zheval.fast.usable_for` ``"compiled"`` (measured on
-#: W3 by ``scripts/bench_compiled.py breakeven``): one n-gram order (or the LCS) over one token of a distinct pair;
+#: W3 by ``scripts/bench_compiled.py --breakeven``): one n-gram order (or the LCS) over one token of a distinct pair;
 #: one skip-bigram of a text.
 NUMPY_SECONDS_PER_PAIR_TOKEN = 4e-8
 NUMPY_SECONDS_PER_SKIP_BIGRAM = 6e-8
 #: Most skip-bigrams of one prediction for the compiled twin (its hash table: 48 bytes per skip-bigram).
 COMPILED_MAX_SKIP_BIGRAMS = 1 << 21
+
+
+def _any_single_sentence_pair(lay: CorpusLayout, u_hyp, u_ref) -> bool:
+    """Whether some pair has one sentence on both sides (rougeLsum then takes the whole-text LCS; without rougeL and
+    without such a pair, no LCS is computed)."""
+    if lay.sentence_counts is None:
+        return True
+    return bool(((lay.sentence_counts[u_hyp] == 1) & (lay.sentence_counts[u_ref] == 1)).any())
 
 
 def _compiled_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
@@ -381,7 +392,8 @@ def corpus_rouge_scores(
     orders = sorted({rt.n for rt in types if rt.kind == "N" and rt.n not in given}
                     | ({1} if "SU" in kinds and 1 not in given else set()))
     slot_lcs = None
-    compiled, slot_lcs = _compiled_pass(lay, u_hyp, u_ref, inverse, orders, "L" in kinds or "Lsum" in kinds, given)
+    want_lcs = "L" in kinds or ("Lsum" in kinds and _any_single_sentence_pair(lay, u_hyp, u_ref))
+    compiled, slot_lcs = _compiled_pass(lay, u_hyp, u_ref, inverse, orders, want_lcs, given)
     if compiled:
         orders = []
     elif orders:

@@ -17,13 +17,13 @@ are not ids (:func:`id_value`); ids are unique in a file, a repeat naming the fi
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Iterator, Optional
 
 from .encoding import lone_surrogate
 from .problems import FileFormatError, Problem, type_name
 
 __all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "pair_fields", "prediction_field",
-           "id_field_of", "id_value", "UniqueIds"]
+           "id_field_of", "id_value", "UniqueIds", "keyed_rows"]
 
 FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
 """``(prediction field, reference field)`` pairs that belong together: LLaMA-Factory's
@@ -140,3 +140,35 @@ class UniqueIds:
         return rid in self.first
 
 
+
+
+def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> Iterator[tuple]:
+    """The rows of an id-keyed table (a ratings sheet, a file of external scores), each once.
+
+    Args:
+        rows: ``(line number, {column: cell text})`` per data row (:func:`zheval.io.csv_rows`); the table has an
+            ``id`` column.
+        path: the file, as messages name it. problems: the list a problem text (``"path:line: ..."``) is appended
+            to. seen: the ids met so far, with the line of each (:class:`UniqueIds`; the caller keeps it, e.g. to
+            list the expected ids that never came).
+
+    Yields:
+        ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
+        row's text in that column, stripped (column names are stripped too). A blank row (every cell empty) is
+        skipped; a row without an id, or with an id seen before, is a problem (naming ``path:line`` and, for a
+        repeat, where the id was first seen) and is skipped.
+    """
+    for line, cells in rows:
+        row = {k.strip(): v for k, v in cells.items()}
+        if all(not c.strip() for c in row.values()):
+            continue
+        cell: Callable[[str], str] = (lambda name, row=row: row[name].strip())
+        rid = cell("id")
+        if not rid:
+            problems.append(f"{path}:{line}: the row has no id")
+            continue
+        repeat = seen.add(rid, str(path), line)
+        if repeat:
+            problems.append(f"{path}:{line}: id {rid!r}: {repeat}")
+            continue
+        yield line, rid, cell

@@ -34,11 +34,15 @@ Known distortions
 
 from __future__ import annotations
 
-from typing import Sequence
+from dataclasses import dataclass
+from typing import Dict, Sequence
 
 from ..definitions.rouge import parse_rouge_type
+from .base import BleuPreset, Preset, tool_rouge_defaults
+from .llamafactory import PRESET as LLAMAFACTORY, RougeChinesePreset
+from .opencompass import leaderboard_fields, leaderboard_report_refusal
 
-__all__ = ["GLM4_TYPES", "check_glm4_predictions", "glm4_rouge_key", "glm4_bleu4"]
+__all__ = ["GLM4_TYPES", "check_glm4_predictions", "glm4_rouge_key", "glm4_bleu4", "PRESET"]
 
 #: What the demo reports for ROUGE: rouge-1, rouge-2, rouge-l.
 GLM4_TYPES = ("rouge1", "rouge2", "rougeL")
@@ -77,3 +81,44 @@ def glm4_bleu4(item_scores: Sequence[float]) -> float:
     if len(item_scores) == 0:
         return 0.0
     return float(np.mean(item_scores))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The preset object (zheval.presets.base)
+
+
+@dataclass(frozen=True, eq=False)
+class _Glm4Rouge(RougeChinesePreset):
+    def check_predictions(self, token_counts: Sequence[int]) -> None:
+        check_glm4_predictions(token_counts)
+
+
+@dataclass(frozen=True, eq=False)
+class _Glm4Bleu(BleuPreset):
+    def check_predictions(self, token_counts: Sequence[int]) -> None:
+        check_glm4_predictions(token_counts)  # the demo has no number for them (its ROUGE raises)
+
+    def tool_numbers(self, config, item_scores) -> Dict[str, float]:
+        return {"glm4_bleu_4": glm4_bleu4(item_scores)} if self.follows_recipe(config) else {}
+
+
+#: The registered preset (ROUGE and BLEU): LLaMA-Factory's BLEU-4 recipe (nltk sentence_bleu method3, mean of the
+#: 0-1 values) on the demo's jieba words.
+PRESET = Preset(
+    name="glm4",
+    rouge=_Glm4Rouge(
+        name="glm4",
+        defaults=tool_rouge_defaults("glm4-jieba", GLM4_TYPES),
+        **leaderboard_fields("glm4"),
+        number_key="glm4_rouge_",
+        summary="the GLM-4 / ChatGLM3 fine-tuning demo's rouge-1/2/l (adds glm4_rouge_*, 0-100)",
+    ),
+    bleu=_Glm4Bleu(
+        name="glm4",
+        defaults={**LLAMAFACTORY.bleu.defaults, "tokenizer": "glm4-jieba"},
+        explainable=False,
+        number_scale=1.0,
+        summary="the GLM-4 / ChatGLM3 demo's BLEU-4 on its jieba words (adds glm4_bleu_4, 0-1)",
+    ),
+    report_refusal=leaderboard_report_refusal("glm4", has_bleu=True),
+)

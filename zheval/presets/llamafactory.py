@@ -50,6 +50,7 @@ reference length with ties to the shorter one).
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Callable, Dict, Hashable, List, Optional, Sequence, Tuple
 
 from ..definitions.bleu import item_stats
@@ -57,10 +58,11 @@ from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_length_masks, match_masks
 from ..definitions.rouge import MULTI_REF_MODES, Score, ngram_counts, combine_references
 from ..definitions.rouge_types import RougeType, parse_rouge_type
+from .base import BleuPreset, Preset, RougePreset, tool_rouge_defaults
 
 __all__ = ["LLAMAFACTORY_TYPES", "rouge_chinese_sentences", "rouge_chinese_words", "make_llamafactory_item_scorer",
            "llamafactory_score_item", "llamafactory_item_value", "llamafactory_mean", "llamafactory_item_scores",
-           "llamafactory_bleu4"]
+           "llamafactory_bleu4", "RougeChinesePreset", "LlamaFactoryBleuPreset", "PRESET"]
 
 Token = Hashable
 
@@ -260,3 +262,84 @@ def llamafactory_bleu4(item_scores: Sequence[float]) -> float:
     if len(item_scores) == 0:
         return 0.0
     return float(np.mean([round(s * 100, 4) for s in item_scores]))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The preset objects (zheval.presets.base)
+
+
+@dataclass(frozen=True, eq=False)
+class RougeChinesePreset(RougePreset):
+    """A ROUGE preset scored with rouge-chinese 1.0.3's rules on a tool's words (``llamafactory``, ``glm4``, and
+    with placeholders ``opencompass-jieba-rouge``): rougeN and rougeL only, the tool's F1, the rouge-chinese
+    cross-check. ``number_key``: the prefix of the tool's own numbers (``llamafactory_rouge_`` + ``1``/``2``/``l``),
+    ``""`` for none."""
+
+    units: str = "tokens"
+    fixed_beta: bool = True
+    crosscheck_tool: Optional[str] = "rouge-chinese"
+    counting: str = "set"
+    number_key: str = ""
+
+    def check_types(self, types: Sequence[str]) -> None:
+        bad = [t for t in types if parse_rouge_type(t).kind not in ("N", "L")]
+        if bad:
+            raise ValueError(f"preset {self.name!r} computes rougeN (set-based, N >= 1) and rougeL (LCS of the whole "
+                             f"texts) only, as rouge-chinese does; got {bad}; the preset's own rouge_types: "
+                             f"{list(self.defaults['rouge_types'])}")
+
+    def item_scorer(self, types, multi_ref, beta, rouge_w_weight):
+        return make_llamafactory_item_scorer(types, multi_ref)
+
+    def tool_numbers(self, fmeasure, extra) -> Dict[str, float]:
+        if not self.number_key:
+            return {}
+        out = {}
+        for t, values in fmeasure.items():
+            rt = parse_rouge_type(t)
+            out[self.number_key + ("l" if rt.kind == "L" else str(rt.n))] = llamafactory_mean(
+                [llamafactory_item_value(f) for f in values])
+        return out
+
+    def explain_words(self, tokens: Sequence[str]) -> List[str]:
+        return rouge_chinese_words(tokens)
+
+
+@dataclass(frozen=True, eq=False)
+class LlamaFactoryBleuPreset(BleuPreset):
+    """LLaMA-Factory's BLEU-4: its number (``llamafactory_bleu_4``, 0-100) where the per-item scores are its own."""
+
+    def tool_numbers(self, config, item_scores) -> Dict[str, float]:
+        if not self.follows_recipe(config):
+            return {}
+        return {"llamafactory_bleu_4": llamafactory_bleu4(item_scores)}
+
+
+#: The registered preset (ROUGE and BLEU).
+PRESET = Preset(
+    name="llamafactory",
+    rouge=RougeChinesePreset(
+        name="llamafactory",
+        defaults=tool_rouge_defaults("llamafactory-jieba", LLAMAFACTORY_TYPES),
+        doors=frozenset({"text", "space", "card"}),
+        number_scale=100.0,
+        number_key="llamafactory_rouge_",
+        summary="LLaMA-Factory / ChatGLM rouge-1/2/l: jieba words, rouge-chinese rules (adds llamafactory_rouge_*, "
+                "0-100)",
+    ),
+    bleu=LlamaFactoryBleuPreset(
+        name="llamafactory",
+        defaults={"tokenizer": "llamafactory-char", "max_order": 4, "smooth_method": "nltk3", "smooth_value": None,
+                  "bp_ref_length": "closest", "level": "sentence", "effective_order": False, "weights": None},
+        doors=frozenset({"text", "space", "card"}),
+        number_scale=100.0,
+        summary="LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on characters, averaged (adds "
+                "llamafactory_bleu_4, 0-100)",
+    ),
+    report_refusal=(
+        "--preset llamafactory reproduces LLaMA-Factory's own numbers (the mean of per-item sentence BLEU-4 "
+        "with NLTK smoothing method 3, and rouge-chinese ROUGE on jieba words); this report scores corpus BLEU "
+        "with item-level intervals and cannot reproduce them. For LLaMA-Factory's numbers use "
+        "compute_bleu/compute_rouge(..., preset='llamafactory') or the chinese_bleu/chinese_rouge modules; "
+        "-t llamafactory-char uses its BLEU tokenisation here"),
+)

@@ -56,13 +56,18 @@ Known distortions
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from typing import Callable, List, NamedTuple, Optional, Sequence, Set, Tuple
 
+import numpy as np
+
 from ..definitions.rouge import Score, combine_references, parse_rouge_type
+from .base import Preset, RougePreset, summed_counts, tool_rouge_defaults
+from .opencompass import leaderboard_fields, leaderboard_report_refusal
 
 __all__ = ["LONGBENCH_TYPES", "LONGBENCH_CALL_DEPTH", "LONGBENCH_RECURSION_LIMIT", "LONGBENCH_RECURSION_BUDGET",
            "pltrdy_sentences", "pltrdy_lcs_words", "PltrdyRougeL", "pltrdy_rouge_l", "LongBenchItem",
-           "make_longbench_item_scorer", "longbench_score"]
+           "make_longbench_item_scorer", "longbench_score", "PRESET"]
 
 #: LongBench's Chinese summarisation metric is ROUGE-L only.
 LONGBENCH_TYPES: Tuple[str, ...] = ("rougeL",)
@@ -229,3 +234,49 @@ def longbench_score(values: Sequence[float]) -> float:
     for v in values:
         total += v
     return round(100 * total / len(values), 2)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The preset object (zheval.presets.base)
+
+#: The per-item counts the preset adds (``RougeItems.extra``), summed into result keys of the same name.
+LONGBENCH_COUNTS = ("longbench_cutoff_references", "longbench_failed_references")
+
+
+@dataclass(frozen=True, eq=False)
+class _LongBenchRouge(RougePreset):
+    def check(self, *, types, multi_ref, beta, crosscheck) -> None:
+        super().check(types=types, multi_ref=multi_ref, beta=beta, crosscheck=crosscheck)
+        make_longbench_item_scorer(types, multi_ref)  # raises for another type or multi-reference rule
+
+    def score_items(self, hyp_units, refs_units, types, multi_ref, beta, rouge_w_weight):
+        scorer = make_longbench_item_scorer(types, multi_ref)
+        per_item = [scorer(h, r) for h, r in zip(hyp_units, refs_units)]
+        return [{"rougeL": it.score} for it in per_item], {
+            "longbench_rougeL_uncut": np.array([it.uncut.fmeasure for it in per_item], dtype=np.float64),
+            "longbench_cutoff_references": np.array([it.cutoff_references for it in per_item], dtype=np.int64),
+            "longbench_failed_references": np.array([it.failed_references for it in per_item], dtype=np.int64),
+        }
+
+    def tool_numbers(self, fmeasure, extra):
+        out = {"longbench_rouge_l": longbench_score(list(fmeasure["rougeL"]))}
+        uncut = extra.get("longbench_rougeL_uncut", np.zeros(0))
+        out["longbench_rouge_l_uncut"] = longbench_score(uncut.tolist())
+        return {**out, **summed_counts(extra, LONGBENCH_COUNTS)}
+
+
+#: The registered preset (ROUGE only; rougeL, the max over answers).
+PRESET = Preset(
+    name="longbench",
+    rouge=_LongBenchRouge(
+        name="longbench",
+        defaults=tool_rouge_defaults("llamafactory-jieba", LONGBENCH_TYPES),
+        units="tokens",
+        fixed_beta=True,
+        **leaderboard_fields("longbench"),
+        signature_fields=(("recursion", LONGBENCH_RECURSION_BUDGET),),  # the emulated cutoff
+        summary="LongBench's rouge_zh_score (dureader, vcsum): rougeL (adds longbench_rouge_l and _uncut, 0-100, and "
+                "counts)",
+    ),
+    report_refusal=leaderboard_report_refusal("longbench"),
+)

@@ -35,13 +35,17 @@ Known distortions (what these numbers are not)
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable, Dict, Mapping, Sequence, Tuple
 
+import numpy as np
+
 from ..definitions.rouge import Score, parse_rouge_type
-from .llamafactory import make_llamafactory_item_scorer
+from .base import Preset, summed_counts, tool_rouge_defaults
+from .llamafactory import RougeChinesePreset, make_llamafactory_item_scorer
 
 __all__ = ["OPENCOMPASS_TYPES", "OPENCOMPASS_PLACEHOLDERS", "make_opencompass_item_scorer", "opencompass_average",
-           "opencompass_numbers"]
+           "opencompass_numbers", "leaderboard_report_refusal", "leaderboard_fields", "PRESET"]
 
 #: What ``JiebaRougeEvaluator`` reports (its keys are ``rouge1``, ``rouge2``, ``rougeL`` too).
 OPENCOMPASS_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
@@ -86,3 +90,62 @@ def opencompass_numbers(fmeasure: Mapping[str, Sequence[float]]) -> Dict[str, fl
         parse_rouge_type(t)
         out[f"opencompass_{t}"] = opencompass_average(list(values))
     return out
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The preset object (zheval.presets.base)
+
+#: The per-item columns the preset adds (``RougeItems.extra``), summed into counts of the same name.
+PLACEHOLDER_COUNTS = ("opencompass_placeholder_predictions", "opencompass_placeholder_references")
+
+
+def leaderboard_report_refusal(name: str, has_bleu: bool = False) -> str:
+    """Why the 小黄鸭 report (``zheval run --preset``) does not take a leaderboard preset, and where it is."""
+    return (f"--preset {name} reproduces a leaderboard's published number (its own tokens, per-item formula and "
+            "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
+            f"the text-file commands (zheval rouge REF.txt -i HYP.txt --preset {name}"
+            + (f"; zheval bleu ... --preset {name}" if has_bleu else "")
+            + f"), compute_rouge(..., preset={name!r}) (glm4 also compute_bleu) or the chinese_rouge / "
+            "chinese_bleu modules")
+
+
+def leaderboard_fields(name: str) -> dict:
+    """The :class:`~zheval.presets.base.RougePreset` fields every leaderboard preset shares: no cross-check (its
+    tests run the harness's own code), no explanation (the harness's post-processing is not zheval's breakdown),
+    numbers on the harness's 0-100."""
+    return {"crosscheck_tool": None, "explainable": False, "number_scale": 100.0,
+            "crosscheck_refusal": f"crosscheck is not available for preset {name!r}; its tests compare it with the "
+                                  "real tool's code on real data (tests/presets/test_leaderboard_presets.py)"}
+
+
+@dataclass(frozen=True, eq=False)
+class _OpenCompassRouge(RougeChinesePreset):
+    def item_scorer(self, types, multi_ref, beta, rouge_w_weight):
+        return make_opencompass_item_scorer(types, multi_ref)
+
+    def score_items(self, hyp_units, refs_units, types, multi_ref, beta, rouge_w_weight):
+        scores, _ = super().score_items(hyp_units, refs_units, types, multi_ref, beta, rouge_w_weight)
+        return scores, {
+            "opencompass_placeholder_predictions": np.array([not h for h in hyp_units], dtype=np.int64),
+            "opencompass_placeholder_references": np.array([sum(not t for t in row) for row in refs_units],
+                                                           dtype=np.int64),
+        }
+
+    def tool_numbers(self, fmeasure, extra):
+        return {**opencompass_numbers(fmeasure), **summed_counts(extra, PLACEHOLDER_COUNTS)}
+
+
+#: The registered preset (ROUGE only). A reference blank as given is zheval's error; one that OpenCompass's
+#: post-processing empties is scored against its placeholder, as OpenCompass does, and counted.
+PRESET = Preset(
+    name="opencompass-jieba-rouge",
+    rouge=_OpenCompassRouge(
+        name="opencompass-jieba-rouge",
+        defaults=tool_rouge_defaults("opencompass-jieba", OPENCOMPASS_TYPES),
+        reference_check="text",
+        **leaderboard_fields("opencompass-jieba-rouge"),
+        summary="OpenCompass JiebaRougeEvaluator's rouge1/2/L (adds opencompass_rouge*, 0-100, and placeholder "
+                "counts)",
+    ),
+    report_refusal=leaderboard_report_refusal("opencompass-jieba-rouge"),
+)

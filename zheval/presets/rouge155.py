@@ -52,6 +52,7 @@ ids; this preset gives what it prints on such id-mapped tokens. Sub names below 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from collections import Counter
 from functools import partial
 from operator import itemgetter
@@ -68,9 +69,10 @@ from ..definitions.rouge import (
     combine_references,
 )
 from ..definitions.rouge_types import RougeType
+from .base import Preset, RougePreset
 
 __all__ = ["ROUGE155_TYPES", "round5", "alpha_from_beta", "rouge155_su_counts", "rouge155_wlcs_hit",
-           "make_rouge155_item_scorer", "rouge155_score_item"]
+           "make_rouge155_item_scorer", "rouge155_score_item", "PRESET"]
 
 Token = Hashable
 
@@ -256,3 +258,36 @@ def rouge155_score_item(
     return make_rouge155_item_scorer(rouge_types, multi_ref, beta, rouge_w_weight)(hyp_sentences, refs_sentences)
 
 
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The preset object (zheval.presets.base)
+
+
+@dataclass(frozen=True, eq=False)
+class _Rouge155(RougePreset):
+    def item_scorer(self, types, multi_ref, beta, rouge_w_weight):
+        return make_rouge155_item_scorer(types, multi_ref, beta, rouge_w_weight)
+
+    def explain_wlcs_hit(self, ref_tokens, hyp_tokens, weight):
+        return rouge155_wlcs_hit([ref_tokens], [hyp_tokens], weight)
+
+    def explain_su_counts(self, tokens, skip):
+        return rouge155_su_counts(tokens, skip)
+
+
+#: The registered preset (ROUGE only): ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5`` on zheval's tokens and sentences.
+PRESET = Preset(
+    name="rouge155",
+    rouge=_Rouge155(
+        name="rouge155",
+        defaults={"rouge_types": list(ROUGE155_TYPES), "multi_ref": "pool", "beta": 1.0, "rouge_w_weight": 1.2},
+        crosscheck_refusal="crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)",
+        doors=frozenset({"text", "space"}),
+        summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly",
+    ),
+    report_refusal=(
+        "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "
+        "multi-reference counts) that the 小黄鸭 report does not implement: use compute_rouge(..., "
+        "preset='rouge155') or the chinese_rouge module; --multi-ref pool gives its multi-reference rule here"),
+)

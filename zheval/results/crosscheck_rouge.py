@@ -65,10 +65,7 @@ def crosscheck_rouge_score(
 
     types = [t for t in rouge_types if parse_rouge_type(t).kind in ("L", "Lsum") or
              (parse_rouge_type(t).kind == "N" and parse_rouge_type(t).n <= 9)]
-    skipped = [t for t in rouge_types if t not in types]
-    versions = check_tool_version("rouge-score")
-    out = {"tool": f"rouge-score {versions['tool_version']}", **versions, "types": types, "skipped_types": skipped, "items": 0, "pairs": 0,
-           "max_abs_diff": 0.0, "scores": {}}
+    out = _empty_report("rouge-score", types, [t for t in rouge_types if t not in types])
     if not types:
         return out
     scorer = rouge_scorer.RougeScorer(types, tokenizer=_WhitespaceTokenizer())
@@ -114,10 +111,7 @@ def crosscheck_rouge_chinese(
 
     names = {"rougeL": "rouge-l", **{f"rouge{n}": f"rouge-{n}" for n in range(1, 6)}}
     types = [t for t in rouge_types if t in names]
-    skipped = [t for t in rouge_types if t not in types]
-    versions = check_tool_version("rouge-chinese")
-    out = {"tool": f"rouge-chinese {versions['tool_version']}", **versions, "types": types, "skipped_types": skipped, "items": 0, "pairs": 0,
-           "max_abs_diff": 0.0, "scores": {}}
+    out = _empty_report("rouge-chinese", types, [t for t in rouge_types if t not in types])
     if not types:
         return out
     rouge = Rouge(metrics=[names[t] for t in types])
@@ -146,3 +140,11 @@ def crosscheck_rouge_chinese(
     out.update(items=items, pairs=pairs, max_abs_diff=worst,
                scores={t: (sums[t] / items if items else 0.0) for t in types})
     return out
+
+
+def _empty_report(tool: str, types: list, skipped: list) -> dict:
+    """The cross-check report before any item is compared: the tool and its version check
+    (:func:`zheval.results.tool_versions.check_tool_version`), the types compared and skipped, zero counts."""
+    versions = check_tool_version(tool)
+    return {"tool": f"{tool} {versions['tool_version']}", **versions, "types": types, "skipped_types": skipped,
+            "items": 0, "pairs": 0, "max_abs_diff": 0.0, "scores": {}}

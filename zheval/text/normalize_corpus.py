@@ -167,11 +167,17 @@ def _after(u: np.ndarray, chars, images) -> np.ndarray:
     return np.union1d(np.setdiff1d(u, np.asarray(chars, dtype=np.int64)), new)
 
 
+#: Code point ranges NFKC leaves alone and never composes with (CJK Unified Ideographs and Extension A: no
+#: decomposition, combining class 0, not marks, not jamo): skipped without asking ``unicodedata`` per character.
+_IDEOGRAPHS = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF))
+
+
 def _step_nfkc(cp, offsets, fallback, u):
     chars, images, unsafe = [], [], []
-    for c in u.tolist():
-        if c < 0x80:
-            continue
+    ask = u >= 0x80
+    for lo, hi in _IDEOGRAPHS:
+        ask &= (u < lo) | (u > hi)
+    for c in u[ask].tolist():
         ch = chr(c)
         if ch in ELLIPSES:
             img = ELLIPSES[ch]

@@ -109,6 +109,12 @@ class BaseTokenizer:
 
     name = "base"
     content_keyed = False
+    #: Whether this tokenizer reproduces another tool's tokens for a preset (:data:`zheval.tokenizers.TOOL_TOKENIZERS`):
+    #: it normalises nothing, so options such as ``t2s`` cannot change it.
+    is_tool = False
+    #: The sacrebleu ``tokenize`` name whose tokens this tokenizer equals on raw text (``"zh"`` for ``sacrebleu-zh``;
+    #: BLEU's cross-check then also runs sacrebleu with it on the raw text), or ``None``.
+    sacrebleu_tokenize = None
 
     def __init_subclass__(cls, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -316,6 +322,7 @@ class ToolTokenizer(BaseTokenizer):
 
     TOOL = ""
     CONFIG: dict = {}
+    is_tool = True
 
     def __init__(self) -> None:
         super().__init__(Normalizer(()))

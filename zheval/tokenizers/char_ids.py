@@ -41,6 +41,8 @@ from .char import CHAR_HAN, CHAR_MARK, CHAR_OTHER_START, CHAR_WORD  # the regula
 __all__ = ["char_token_ids"]
 
 H, W, D, O, S, MO, MS = range(7)
+#: CJK Unified Ideographs and Extension A: class ``H`` without asking the regular expression per character.
+IDEOGRAPHS = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF))
 
 
 def _classify(chars: str) -> np.ndarray:
@@ -76,7 +78,12 @@ def _class_table(cp: np.ndarray) -> np.ndarray:
     present[10] = True  # the separator
     u = np.flatnonzero(present)
     lut = np.zeros(len(present), dtype=np.uint8)
-    lut[u] = _classify("".join(map(chr, u.tolist())))
+    ideograph = np.zeros(len(u), dtype=bool)
+    for lo, hi in IDEOGRAPHS:
+        ideograph |= (u >= lo) & (u <= hi)
+    lut[u[ideograph]] = H  # the expression's HAN class holds these ranges whole (tests/fast/test_normalize_ranges.py)
+    rest = u[~ideograph]
+    lut[rest] = _classify("".join(map(chr, rest.tolist())))
     return lut
 
 
@@ -104,7 +111,7 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
 CHUNK_CHARS = 1 << 18
 
 
-def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False):
+def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False, compiled: bool = False):
     """The plain ``char`` tokenizer's tokens of many normalised texts laid out in one code point array.
 
     Args:
@@ -114,6 +121,9 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
         vocab: a :class:`zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
         punct_drop: drop the tokens made only of punctuation, symbols and marks (``punct="drop"``: the tokens that
             start with a character that is not Han, kana or a letter/digit).
+        compiled: find the token boundaries of chunks without attached marks with the compiled pass
+            (:func:`zheval.tokenizers.char_spans_kernel.token_bounds`, numba; the caller asked
+            :func:`zheval.fast.usable_for` ``"compiled"``): the same tokens.
     Returns:
         ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
         ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of
@@ -123,13 +133,14 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
     offsets = np.asarray(offsets, dtype=np.int64)
     n_texts = len(offsets) - 1
     table = _class_table(cp) if len(cp) else None
+    lut = np.full(len(table) if table is not None else 0, -1, dtype=np.int64)  # code point -> single-char token id
     parts = []
     lo = 0
     while lo < n_texts:
         hi = int(np.searchsorted(offsets, offsets[lo] + CHUNK_CHARS, side="right")) - 1
         hi = min(max(hi, lo + 1), n_texts)
         a, b = int(offsets[lo]), int(offsets[hi])
-        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table))
+        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table, lut, compiled))
         lo = hi
     if not parts:
         z = np.zeros(0, dtype=np.int64)
@@ -192,7 +203,8 @@ def _starts_with_marks(cls, is_m, is_w, digit_next):
     return start, in_token
 
 
-def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray):
+def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray,
+           lut: np.ndarray, compiled: bool = False):
     """Tokens of one chunk of texts: ``(ids, starts, ends)`` (positions + ``base``)."""
     n_texts = len(offsets) - 1
     m = len(cp_texts)
@@ -206,6 +218,11 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         cp = cp_texts
     n = len(cp)
     cls = table[cp]
+    if compiled and not has_marks:
+        from .char_spans_kernel import token_bounds
+
+        tok_start, tok_end = token_bounds(cls, cp, np.ascontiguousarray(offsets, dtype=np.int64))
+        return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base, lut)
     is_w = cls == W
     digit_next = np.zeros(n, dtype=bool)
     digit_next[:-1] = (cp[1:] >= 48) & (cp[1:] <= 57)
@@ -230,6 +247,18 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
     at = np.flatnonzero(start[bounds])
     tok_start = bounds[at]
     tok_end = np.append(bounds, n)[at + 1]
+    if has_marks:
+        ids, tok_start, tok_end = _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, 0, lut)
+        # back to positions without the separators: the one after text t shifts later texts by t + 1
+        shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right")
+        return ids, tok_start - shift + base, tok_end - shift + base
+    return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base, lut)
+
+
+def _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop: bool, base: int, lut):
+    """``(ids, starts + base, ends + base)`` of the tokens ``cp[tok_start:tok_end]`` (``punct_drop``: without the
+    tokens that start with a character that is not Han/kana nor a letter/digit); ``lut``: code point -> id of its
+    one-character token (-1: not looked up yet), shared by the chunks of a call."""
     if punct_drop:  # a token is punctuation/symbols iff its first character is not Han/kana nor a letter/digit
         first = cls[tok_start]
         keep = (first == H) | (first == W)
@@ -243,14 +272,10 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         present = np.zeros(int(chars.max()) + 1, dtype=bool)
         present[chars] = True
         u = np.flatnonzero(present)
-        lut = np.zeros(len(present), dtype=np.int64)
-        lut[u] = np.fromiter(map(getid, map(chr, u.tolist())), dtype=np.int64, count=len(u))
+        new = u[lut[u] < 0]  # not seen in an earlier chunk: ids in increasing code point order, as the vocabulary gives
+        lut[new] = np.fromiter(map(getid, map(chr, new.tolist())), dtype=np.int64, count=len(new))
         ids[single] = lut[chars]
     multi = np.flatnonzero(~single)
     if len(multi):
         ids[multi] = _multi_ids(cp, tok_start[multi], tok_end[multi], getid)
-    if has_marks:  # back to positions without the separators: the one after text t shifts later texts by t + 1
-        shift = np.searchsorted(offsets[1:] + np.arange(1, n_texts + 1), tok_start, side="right")
-        tok_start = tok_start - shift
-        tok_end = tok_end - shift
     return ids, tok_start + base, tok_end + base

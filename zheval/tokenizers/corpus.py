@@ -15,7 +15,7 @@ else tokenises text by text through the tokenizer itself (its token cache when i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Sequence
 
 import numpy as np
@@ -101,6 +101,7 @@ class TokenizedText:
     sentences: tuple[tuple[int, ...], ...]
 
 
+@dataclass(eq=False)
 class TokenizedCorpus:
     """A tokenised corpus: one prediction and one or more references per item, stored once per distinct text as
     flat arrays (the scoring cores read the arrays; per-text tuples are built only when something asks for them).
@@ -117,18 +118,19 @@ class TokenizedCorpus:
             built on first access).
     """
 
-    def __init__(self, ids, sent_offsets, text_sents, pred_text, ref_text, ref_counts, vocab, tokenizer,
-                 sentence_split):
-        self.ids = ids
-        self.sent_offsets = sent_offsets
-        self.text_sents = text_sents
-        self.pred_text = pred_text
-        self.ref_text = ref_text
-        self.ref_counts = ref_counts
-        self.vocab = vocab
-        self.tokenizer = tokenizer
-        self.sentence_split = sentence_split
-        self._texts = None
+    ids: np.ndarray
+    sent_offsets: np.ndarray
+    text_sents: np.ndarray
+    pred_text: np.ndarray
+    ref_text: np.ndarray
+    ref_counts: np.ndarray
+    vocab: list
+    tokenizer: BaseTokenizer
+    sentence_split: str
+    _texts: "list | None" = field(init=False, repr=False)  # the TokenizedText objects, built on first use
+
+    def __post_init__(self):
+        self._texts = None  # per object (a class-level default would be shared state)
 
     def __len__(self) -> int:
         return len(self.pred_text)
@@ -200,6 +202,7 @@ def tokenize_corpus(
     normalize_all: bool = False,
     segmenter=None,
     sentences: bool = True,
+    compiled_tokens: bool = False,
 ) -> TokenizedCorpus:
     """Normalise, sentence-split and tokenise predictions and references (each distinct text once); map tokens to
     ids.
@@ -221,6 +224,9 @@ def tokenize_corpus(
         Otherwise each distinct text is tokenised by the tokenizer itself (its token cache when content-keyed).
         sentences: with ``char_ids``, False keeps every text as one sentence (no sentence split: the tokens are
             the same, only ROUGE-Lsum reads the sentences); ignored otherwise.
+        compiled_tokens: with ``char_ids``, the token boundaries from the compiled pass
+            (:func:`zheval.tokenizers.char_ids.char_token_spans` ``compiled=True``: numba, the same tokens); the caller
+            decides it with ``zheval.fast.usable_for("compiled", ...)``.
 
     Returns:
         A :class:`TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
@@ -245,7 +251,7 @@ def tokenize_corpus(
     vocab = TokenIds()
     if char_ids:
         ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split if sentences else None,
-                                                     vocab)
+                                                     vocab, compiled_tokens)
     else:
         ids, sent_offsets, text_sents = _text_by_text(distinct, tokenizer, sentence_split, vocab, normalize_all,
                                                       segmenter, lambda k: _first_place(distinct[k], predictions,
@@ -306,13 +312,14 @@ def _arrays(flat, sent_len, n_sents):
     return ids, sent_offsets, text_sents
 
 
-def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds):
+def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, compiled: bool = False):
     """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer, all at once: the same
     normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``:
     every line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens),
     tokens from :func:`zheval.tokenizers.char_ids.char_token_spans`; ``sentence_split`` None: one sentence per text."""
     norm = normalize_corpus(texts, tokenizer.normalizer)
-    ids, starts, _, text_tokens = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop")
+    ids, starts, _, text_tokens = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop",
+                                                   compiled)
     if sentence_split is None:  # one sentence per text
         return ids, np.asarray(text_tokens, dtype=np.int64), np.arange(len(texts) + 1, dtype=np.int64)
     pieces = split_corpus(norm.codepoints, norm.offsets, sentence_split)

@@ -52,6 +52,7 @@ class LlamaFactoryJiebaTokenizer(JiebaTokenizer):
     #: The tool whose tokens this reproduces (named in option errors); its fixed HMM setting.
     TOOL = "LLaMA-Factory"
     HMM = True
+    is_tool = True
     content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def __init__(self) -> None:

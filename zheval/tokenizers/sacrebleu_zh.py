@@ -210,6 +210,7 @@ class SacrebleuZhTokenizer(ToolTokenizer):
     #: The tool whose tokens this reproduces (named in option errors).
     TOOL = "sacrebleu 2.6.0 tokenize='zh'"
     CONFIG = {"reproduces": "sacrebleu-2.6.0"}
+    sacrebleu_tokenize = "zh"
     content_keyed = True  # output fixed by the reproduced tool; _config names it
 
     def tokenize_normalized(self, text: str) -> List[str]:

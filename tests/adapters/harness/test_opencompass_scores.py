@@ -96,20 +96,22 @@ def test_a_type_a_rouge_chinese_preset_refuses_names_that_preset(preset):
 
 
 def test_preset_number_scale_is_each_tools_own():
-    from zheval.presets import preset_number_scale
+    from zheval.adapters.harness_opencompass import _opencompass_scale
+    from zheval.presets import bleu_preset, rouge_preset
 
     P, R = ["北京今天天气很好", "会议推迟到下周"], [["北京今天天气晴朗"], ["会议改到下周"]]
     # LLaMA-Factory reports BLEU-4 x 100, the GLM-4 demo nltk's 0-1 value: the same per-item recipe on different
     # tokenizers, so each key relates to its own tokenizer's zheval BLEU (the mean of per-item scores, 0-1)
     lf = zheval.compute_bleu(P, R, preset="llamafactory")
     glm = zheval.compute_bleu(P, R, preset="glm4")
-    assert preset_number_scale("bleu", "llamafactory") == 100.0 and lf["llamafactory_bleu_4"] == pytest.approx(
+    assert bleu_preset("llamafactory").number_scale == 100.0 and lf["llamafactory_bleu_4"] == pytest.approx(
         100 * lf["bleu"], abs=1e-4)
-    assert preset_number_scale("bleu", "glm4") == 1.0 and glm["glm4_bleu_4"] == glm["bleu"]
+    assert bleu_preset("glm4").number_scale == 1.0 and glm["glm4_bleu_4"] == glm["bleu"]
     for preset in ("llamafactory", "opencompass-jieba-rouge", "longbench", "glm4"):
-        assert preset_number_scale("rouge", preset) == 100.0
+        assert rouge_preset(preset).number_scale == 100.0
+    assert bleu_preset("sacrebleu-zh").number_scale is None and rouge_preset("rouge155").number_scale is None
     with pytest.raises(ValueError, match="adds no number of its own"):
-        preset_number_scale("bleu", "sacrebleu-zh")
+        _opencompass_scale("bleu", bleu_preset("sacrebleu-zh"), 0.5)
 
 
 def test_chrf_evaluator_is_zheval_times_100_and_sacrebleus_number():

@@ -62,7 +62,7 @@ class ScoreConfig:
         b = self.bleu_config
         return {"max_order": b.max_order, "smooth_method": b.smooth_method, "smooth_value": b.smooth_value,
                 "bp_ref_length": b.bp_ref_length, "level": b.level, "effective_order": b.effective_order,
-                "weights": b.weights, "preset": b.preset}
+                "weights": b.weights, "preset": b.preset.name if b.preset is not None else None}
 
     def fingerprint(self) -> str:
         """sha256 (16 hex) of the tokenizer fingerprint and every scoring option."""

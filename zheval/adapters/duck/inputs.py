@@ -108,10 +108,9 @@ def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
     (:func:`zheval.compute.guards.input_slips`: a whitespace tokenizer on unsegmented Chinese, Traditional against
     Simplified without ``t2s``), as report lines (``--t2s`` is the command-line form of ``t2s=True``)."""
     from ...compute.guards import ScriptMismatchWarning, input_slips
-    from ...tokenizers import TOOL_TOKENIZERS
 
     refs = [list(r) for r in references]
-    slips = input_slips(list(predictions), refs, tok, t2s_option=tok.name not in TOOL_TOKENIZERS)
+    slips = input_slips(list(predictions), refs, tok, t2s_option=not tok.is_tool)
     return [msg + (" On the command line: --t2s." if cat is ScriptMismatchWarning else "") for cat, msg in slips]
 
 

@@ -156,8 +156,22 @@ def _metrics() -> Dict[str, HarnessMetric]:
     return out
 
 
-#: Every metric name of this module -> its :class:`HarnessMetric` (read only).
 METRICS: Dict[str, HarnessMetric] = _metrics()
+"""Every metric name of this module -> its :class:`HarnessMetric` (read only). Each name is also an lm-eval
+aggregation, and ``<name>_signature`` its signature companion (:data:`SIGNATURE_METRICS`).
+
+| metric | tokenizer ``char`` | tokenizer ``jieba`` |
+|---|---|---|
+| ROUGE-1 F | ``zheval_rouge1_char`` | ``zheval_rouge1_jieba`` |
+| ROUGE-2 F | ``zheval_rouge2_char`` | ``zheval_rouge2_jieba`` |
+| ROUGE-L F | ``zheval_rougeL_char`` | ``zheval_rougeL_jieba`` |
+| ROUGE-Lsum F | ``zheval_rougeLsum_char`` | ``zheval_rougeLsum_jieba`` |
+| corpus BLEU | ``zheval_bleu_char`` | ``zheval_bleu_jieba`` |
+| chrF (``word_order=0``) | ``zheval_chrf_char`` | ``zheval_chrf_jieba`` |
+| chrF++ (``word_order=2``; the tokenizer gives its words) | ``zheval_chrfpp_char`` | ``zheval_chrfpp_jieba`` |
+
+All on the 0-1 scale, corpus values (the ROUGE ones the mean of per-document F, BLEU and chrF from summed
+statistics)."""
 #: The char-tokenizer ROUGE and BLEU metrics, in order: ROUGE-1, ROUGE-2, ROUGE-L, ROUGE-Lsum, BLEU.
 CHAR_METRICS = tuple(n for n, m in METRICS.items() if n.endswith("_char") and m.kind != "chrf")
 #: The jieba-tokenizer ROUGE and BLEU metrics, in the same order.

@@ -487,7 +487,7 @@ def explain_options(cfg) -> dict:
         if b.weights is not None:
             opts["weights"] = list(b.weights)
         if b.preset is not None:
-            opts["preset"] = b.preset
+            opts["preset"] = b.preset.name
     if "chrf" in cfg.metrics:
         opts.update(cfg.chrf)
     return opts

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...io import csv_rows, read_text
+from ...io.fields import UniqueIds, keyed_rows
 
 __all__ = ["ExternalScores", "read_scores"]
 
@@ -77,18 +78,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
     known = {it["id"] for it in key["items"]}
     scores: dict = {}
     lines: dict = {}
-    for line, cells in rows:
-        row = {k.strip(): v for k, v in cells.items()}
-        if all(not c.strip() for c in row.values()):
-            continue
-        cell = (lambda name: row[name].strip())
-        rid = cell("id")
-        if not rid:
-            problems.append(f"{path}:{line}: the row has no id")
-            continue
-        if rid in lines:
-            problems.append(f"{path}:{line}: id {rid!r} appears twice (also at line {lines[rid]})")
-            continue
+    for line, rid, cell in keyed_rows(rows, path, problems, UniqueIds()):
         lines[rid] = line
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of the key")

@@ -29,6 +29,7 @@ from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
 from ...io import csv_rows, read_text
+from ...io.fields import UniqueIds, keyed_rows
 
 __all__ = [
     "RATING_COLUMNS",
@@ -331,18 +332,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
     unknown = []
-    for line, cells in rows:
-        row = {k.strip(): v for k, v in cells.items()}
-        if all(not c.strip() for c in row.values()):
-            continue
-        cell = (lambda name: row[name].strip())
-        rid = cell("id")
-        if not rid:
-            problems.append(f"{path}:{line}: the row has no id")
-            continue
-        if rid in lines:
-            problems.append(f"{path}:{line}: id {rid!r}: duplicate id (first seen at {path}:{lines[rid]})")
-            continue
+    for line, rid, cell in keyed_rows(rows, path, problems, UniqueIds()):
         lines[rid] = line
         if rid not in known:
             unknown.append((rid, line))

@@ -34,18 +34,19 @@ from pathlib import Path
 __all__ = ["COLD_SECONDS", "WARM_SECONDS", "KERNELS", "cache_state", "compiled_usable", "load_kernels",
            "marker_path", "warmup", "write_marker"]
 
-#: CPU seconds of numpy work above which a warm cache pays: importing numba (0.30 s) and loading the cached kernels
-#: (0.30 s) in a fresh process, measured by ``scripts/bench_compiled.py breakeven`` (docs/performance.md), with
-#: a margin for the compiled run itself.
-WARM_SECONDS = 0.8
-#: CPU seconds of numpy work above which compiling every kernel (about 8 s on the 2-core reference machine, once
-#: per machine) pays within the job that triggers it.
+#: CPU seconds of numpy work above which a warm cache pays: importing numba (0.28 s) and loading the first kernel
+#: from the cache (about 0.3 s; all seven 0.54 s) in a fresh process, while the compiled twins take about 0.3 of the
+#: numpy twins' time (``scripts/bench_compiled.py --breakeven``, docs/performance.md): 0.6 s / 0.7 rounded up.
+WARM_SECONDS = 1.0
+#: CPU seconds of numpy work above which compiling every kernel (8-14 s CPU on the 2-core reference machine, once
+#: per machine) pays within the job that triggers it: 14 s / 0.7.
 COLD_SECONDS = 20.0
 #: The kernels :func:`warmup` compiles (functions of :mod:`zheval.fast.compiled.kernels`).
 KERNELS = ("rouge_pair_stats", "bleu_item_matches", "skip_bigram_pair_hits", "wlcs_many", "wlcs_rows",
-           "union_lcs_hits")
+           "union_lcs_hits", "token_bounds")
 
-_KERNELS_FILES = (Path(__file__).with_name("kernels.py"), Path(__file__).with_name("union_kernel.py"))
+_KERNELS_FILES = (Path(__file__).with_name("kernels.py"), Path(__file__).with_name("union_kernel.py"),
+                  Path(__file__).parent.parent.parent / "tokenizers" / "char_spans_kernel.py")
 #: Process state: the kernels module once imported by this process (None before).
 _LOADED: dict = {}
 

@@ -1,0 +1,248 @@
+"""What a preset is: one object per tool that carries everything zheval does differently for it.
+
+A :class:`Preset` has a name and a part per metric it has: a :class:`RougePreset` (option defaults, option checks,
+the per-reference formula that plugs into the metric's own multi-reference rule, the tool's own numbers, how the
+explanation counts) and/or a :class:`BleuPreset` (option defaults, the tool's own number and when the per-item
+scores are the tool's). Every door asks these objects -- ``compute_rouge``/``compute_bleu`` (through
+``RougeConfig.preset``/``BleuConfig.preset``, which hold the part), ``explain``, the command line, the Space's
+dropdowns, the cards, the harness adapters -- and nothing outside :mod:`zheval.presets` compares a preset's name.
+
+A part's methods have defaults that mean "zheval's own rule"; a tool's file (:mod:`.llamafactory`, :mod:`.rouge155`,
+...) subclasses a part where its tool differs. ``docs/presets.md`` ("Add a preset") walks through a new one; the
+registry is :mod:`zheval.presets` (:func:`~zheval.presets.register_preset`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequence, Tuple
+
+from ..definitions.rouge import Score
+
+__all__ = ["DOORS", "UNITS", "COUNTINGS", "RougePreset", "BleuPreset", "Preset", "tool_rouge_defaults",
+           "summed_counts"]
+
+#: The doors a preset may be offered at beyond the library and the evaluate modules (which take every preset):
+#: ``"text"`` the text-file commands ``zheval rouge``/``zheval bleu``; ``"report"`` the 小黄鸭 report's
+#: ``--preset``; ``"space"`` the Space's preset dropdown; ``"card"`` a row in the metric card's real-data table.
+DOORS = ("text", "report", "space", "card")
+
+#: What a ROUGE preset's item scorer is fed per text: ``"sentences"`` (the tokenizer's tokens split into sentences by
+#: ``sentence_split``, a tuple of token tuples, as zheval's own scorers) or ``"tokens"`` (the tokenizer's tokens of
+#: the whole text, flat).
+UNITS = ("sentences", "tokens")
+
+#: How the explanation counts a preset's n-grams: ``"multiset"`` (clipped counts, zheval and ROUGE-1.5.5) or
+#: ``"set"`` (distinct n-grams and the LCS of the whole word lists, rouge-chinese's rules).
+COUNTINGS = ("multiset", "set")
+
+ItemScorer = Callable[[Any, Sequence[Any]], Dict[str, Score]]
+
+
+def tool_rouge_defaults(tokenizer: str, rouge_types: Sequence[str]) -> Dict[str, Any]:
+    """The defaults of a ROUGE preset on a tool's own tokens: its tokenizer (which normalises nothing), its types,
+    the best reference (``max``) and ``beta`` 1."""
+    return {"tokenizer": tokenizer, "normalize": False, "rouge_types": list(rouge_types), "multi_ref": "max",
+            "beta": 1.0}
+
+
+def summed_counts(extra: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, int]:
+    """``{key: the sum of the per-item column}`` (0 when the column is absent: no item) for a preset's counts."""
+    return {key: int(extra[key].sum()) if key in extra else 0 for key in keys}
+
+
+def _check_doors(name: str, doors: FrozenSet[str]) -> None:
+    bad = sorted(set(doors) - set(DOORS))
+    if bad:
+        raise ValueError(f"preset {name!r}: unknown door(s) {bad}; valid: {', '.join(DOORS)}")
+
+
+@dataclass(frozen=True, eq=False)
+class RougePreset:
+    """A tool's ROUGE: defaults and rules that :func:`zheval.compute.rouge.rouge_config`, ``rouge_items``,
+    ``rouge_result`` and :func:`zheval.explain` ask for.
+
+    Attributes:
+        name: the preset's name (the registry key, the signature's ``preset`` field).
+        defaults: option defaults of :func:`zheval.compute_rouge` (``tokenizer``, ``normalize``, ``rouge_types``,
+            ``multi_ref``, ``beta``, ``rouge_w_weight``, ``sentence_split``); explicit arguments override them.
+        units: what :meth:`item_scorer` is fed per text (:data:`UNITS`).
+        fixed_beta: the tool's own F formula (``f_formula``): ``beta`` must stay 1, and neither ``beta`` nor the
+            sentence split is in the signature (the tool's scorer reads neither).
+        f_formula: the F formula named in the ``fixed_beta`` error.
+        crosscheck_tool: the tool ``crosscheck=True`` recomputes with -- ``"rouge-score"`` (on ``"sentences"``
+            units) or ``"rouge-chinese"`` (on ``"tokens"``) -- or ``None`` (the default): refused with
+            ``crosscheck_refusal``.
+        reference_check: ``"tokens"`` (a reference without a token after tokenisation is an
+            :class:`~zheval.compute.inputs.EmptyReferenceError`) or ``"text"`` (only a reference blank as given; the
+            tool scores the emptied ones itself, e.g. OpenCompass's placeholders).
+        explainable: whether :func:`zheval.explain` covers it (``False``: a clear error, never other numbers).
+        counting: how the explanation counts (:data:`COUNTINGS`).
+        doors: where it is offered beyond the library and the evaluate module (:data:`DOORS`).
+        number_scale: the scale of the numbers :meth:`tool_numbers` adds (100.0: 0-100, 1.0: 0-1), ``None`` when it
+            adds none.
+        signature_fields: extra ``(key, value)`` fields of the signature (LongBench's recursion budget).
+        summary: one line for the docs and the command line's help.
+    """
+
+    name: str
+    defaults: Mapping[str, Any]
+    units: str = "sentences"
+    fixed_beta: bool = False
+    f_formula: str = "2PR/(P+R+1e-8)"
+    crosscheck_tool: Optional[str] = None
+    crosscheck_refusal: str = ""
+    reference_check: str = "tokens"
+    explainable: bool = True
+    counting: str = "multiset"
+    doors: FrozenSet[str] = field(default_factory=lambda: frozenset({"text"}))
+    number_scale: Optional[float] = None
+    signature_fields: Tuple[Tuple[str, Any], ...] = ()
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        if self.units not in UNITS:
+            raise ValueError(f"preset {self.name!r}: units must be one of {UNITS}, got {self.units!r}")
+        if self.counting not in COUNTINGS:
+            raise ValueError(f"preset {self.name!r}: counting must be one of {COUNTINGS}, got {self.counting!r}")
+        if (self.crosscheck_tool, self.units) not in ((None, "sentences"), (None, "tokens"),
+                                                      ("rouge-score", "sentences"), ("rouge-chinese", "tokens")):
+            raise ValueError(f"preset {self.name!r}: crosscheck_tool {self.crosscheck_tool!r} does not read "
+                             f"{self.units!r} units (rouge-score: sentences, rouge-chinese: tokens, or None)")
+        if self.reference_check not in ("tokens", "text"):
+            raise ValueError(f"preset {self.name!r}: reference_check must be 'tokens' or 'text'")
+        _check_doors(self.name, self.doors)
+        if "report" in self.doors:
+            raise ValueError(f"preset {self.name!r}: the 小黄鸭 report takes BLEU presets only (door 'report')")
+
+    # -- options ----------------------------------------------------------------------------------------------
+    def check_types(self, types: Sequence[str]) -> None:
+        """Refuse ROUGE types the tool does not compute (after zheval's own type checks). Default: every type."""
+
+    def check(self, *, types: Sequence[str], multi_ref: str, beta: float, crosscheck: bool) -> None:
+        """Refuse option values the tool cannot follow (after zheval's own option checks): a ``beta`` other than
+        1 under ``fixed_beta``, a refused ``crosscheck``.
+
+        Raises:
+            ValueError: naming the preset and the reason.
+        """
+        if self.fixed_beta and float(beta) != 1.0:
+            raise ValueError(f"preset {self.name!r} uses its tool's F1 ({self.f_formula}); beta cannot be changed")
+        if crosscheck and self.crosscheck_tool is None:
+            raise ValueError(self.crosscheck_refusal or f"crosscheck is not available for preset {self.name!r}")
+
+    # -- per item ---------------------------------------------------------------------------------------------
+    def item_scorer(self, types: Sequence[str], multi_ref: str, beta: float, rouge_w_weight: float) -> ItemScorer:
+        """``scorer(hyp_units, refs_units) -> {type: Score}`` (0-1): the tool's per-reference formula combined by
+        ``multi_ref`` (:func:`zheval.definitions.rouge.combine_references`). A subclass implements it."""
+        raise NotImplementedError(f"preset {self.name!r} has no item scorer")
+
+    def check_predictions(self, token_counts: Sequence[int]) -> None:
+        """Refuse predictions the tool cannot score (``token_counts``: tokens per prediction). Default: none."""
+
+    def score_items(self, hyp_units: Sequence[Any], refs_units: Sequence[Sequence[Any]], types: Sequence[str],
+                    multi_ref: str, beta: float, rouge_w_weight: float
+                    ) -> Tuple[List[Dict[str, Score]], Dict[str, Any]]:
+        """Every item's ``{type: Score}`` and the preset's own per-item columns (``{name: (n_items,) array}``,
+        carried in ``RougeItems.extra`` and summed by :meth:`tool_numbers`). Default: :meth:`item_scorer` per item,
+        no column."""
+        scorer = self.item_scorer(types, multi_ref, beta, rouge_w_weight)
+        return [scorer(h, r) for h, r in zip(hyp_units, refs_units)], {}
+
+    # -- result -----------------------------------------------------------------------------------------------
+    def tool_numbers(self, fmeasure: Mapping[str, Sequence[float]], extra: Mapping[str, Any]) -> Dict[str, Any]:
+        """The tool's own numbers (on ``number_scale``) and counts from every item's F (0-1, per type) and the
+        per-item columns of :meth:`score_items` (possibly absent for no item). Default: none."""
+        return {}
+
+    # -- explanation ------------------------------------------------------------------------------------------
+    def explain_words(self, tokens: Sequence[str]) -> List[str]:
+        """The words the tool counts in one text's ``"tokens"`` units (rouge-chinese re-splits them). Default: the
+        tokens."""
+        return list(tokens)
+
+    def explain_wlcs_hit(self, ref_tokens: Sequence[str], hyp_tokens: Sequence[str], weight: float):
+        """``(hit, reference base)`` of rougeW in the explanation when the tool's differ from zheval's, else
+        ``None`` (ROUGE-1.5.5's own)."""
+        return None
+
+    def explain_su_counts(self, tokens: Sequence[str], skip: Optional[int]):
+        """``(skip-bigram Counter, unigram Counter)`` of rougeSU in the explanation when the tool's differ, else
+        ``None``."""
+        return None
+
+
+@dataclass(frozen=True, eq=False)
+class BleuPreset:
+    """A tool's BLEU: defaults, and the tool's own number where the per-item scores are the tool's.
+
+    Attributes:
+        name: the preset's name; defaults: option defaults of :func:`zheval.compute_bleu` (``tokenizer``,
+            ``max_order``, ``smooth_method``, ``smooth_value``, ``bp_ref_length``, ``level``, ``effective_order``,
+            ``weights``); explicit arguments override them.
+        explainable, doors, number_scale, summary: as :class:`RougePreset`.
+    """
+
+    name: str
+    defaults: Mapping[str, Any]
+    explainable: bool = True
+    doors: FrozenSet[str] = field(default_factory=lambda: frozenset({"text"}))
+    number_scale: Optional[float] = None
+    summary: str = ""
+
+    def __post_init__(self) -> None:
+        _check_doors(self.name, self.doors)
+
+    def follows_recipe(self, config: Any) -> bool:
+        """Whether a resolved BLEU config is the tool's own recipe (the defaults' level, tokenizer, orders,
+        smoothing, effective order, weights and reference length), so that its per-item scores are the tool's."""
+        d = self.defaults
+        return (config.level == d["level"] and config.tokenizer.name == d["tokenizer"]
+                and (config.smooth_method, config.max_order, config.effective_order, config.weights,
+                     config.bp_ref_length)
+                == (d["smooth_method"], d["max_order"], d["effective_order"], d["weights"], d["bp_ref_length"]))
+
+    def check_predictions(self, token_counts: Sequence[int]) -> None:
+        """Refuse predictions the tool cannot score (``token_counts``: tokens per prediction). Default: none."""
+
+    def tool_numbers(self, config: Any, item_scores: Optional[Sequence[float]]) -> Dict[str, Any]:
+        """The tool's own number (on ``number_scale``) from the per-item sentence BLEU values (0-1; ``None`` at
+        corpus level). Default: none."""
+        return {}
+
+
+@dataclass(frozen=True, eq=False)
+class Preset:
+    """One tool's preset: its name and a part per metric (at least one).
+
+    Attributes:
+        name: the registry key (``compute_rouge(preset=name)``).
+        rouge: the ROUGE part or ``None``; bleu: the BLEU part or ``None`` (each with the same ``name``).
+        report_refusal: why the 小黄鸭 report (``zheval run --preset``) cannot compute it, or -- for a preset it
+            takes for some metrics -- what to do for the others (shown as the error).
+    """
+
+    name: str
+    rouge: Optional[RougePreset] = None
+    bleu: Optional[BleuPreset] = None
+    report_refusal: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a preset's name must be a non-empty str, got {self.name!r}")
+        if self.rouge is None and self.bleu is None:
+            raise ValueError(f"preset {self.name!r} has neither a ROUGE nor a BLEU part")
+        for part, cls in ((self.rouge, RougePreset), (self.bleu, BleuPreset)):
+            if part is not None and (not isinstance(part, cls) or part.name != self.name):
+                raise ValueError(f"preset {self.name!r}: its {cls.__name__} must be one, named {self.name!r}")
+
+    @property
+    def metrics(self) -> Tuple[str, ...]:
+        """The metrics that have this preset, ``("rouge", "bleu")`` order."""
+        return tuple(m for m, part in (("rouge", self.rouge), ("bleu", self.bleu)) if part is not None)
+
+    def part(self, metric: str):
+        """The :class:`RougePreset` (``"rouge"``) or :class:`BleuPreset` (``"bleu"``), or ``None``."""
+        if metric not in ("rouge", "bleu"):
+            raise ValueError(f"presets exist for 'rouge' and 'bleu', not {metric!r}")
+        return self.rouge if metric == "rouge" else self.bleu

@@ -1,0 +1,37 @@
+"""The ``sacrebleu-zh`` preset: ``sacrebleu.corpus_bleu(..., tokenize="zh")`` on raw text, exactly.
+
+It needs only defaults: the tokenizer :class:`zheval.tokenizers.sacrebleu_zh.SacrebleuZhTokenizer` (sacrebleu 2.6.0's
+``zh`` tokens, no normalisation) and sacrebleu's ``BLEU`` defaults (exponential smoothing, closest reference length,
+corpus level; at sentence level sacrebleu's ``sentence_bleu`` effective order). It is the one preset the 小黄鸭
+report takes (``zheval run --preset sacrebleu-zh --metrics bleu``).
+"""
+
+from __future__ import annotations
+
+from .base import BleuPreset, Preset
+
+__all__ = ["PRESET"]
+
+#: The registered preset (BLEU only).
+PRESET = Preset(
+    name="sacrebleu-zh",
+    bleu=BleuPreset(
+        name="sacrebleu-zh",
+        defaults={
+            "tokenizer": "sacrebleu-zh",
+            "max_order": 4,
+            "smooth_method": "exp",
+            "smooth_value": None,
+            "bp_ref_length": "closest",
+            "level": "corpus",
+            "effective_order": None,  # as sacrebleu: no for corpus_bleu, yes for sentence_bleu (level="sentence")
+            "weights": None,
+        },
+        doors=frozenset({"text", "report", "space", "card"}),
+        summary="sacrebleu's corpus_bleu(..., tokenize='zh') on the raw text",
+    ),
+    report_refusal=(
+        "--preset sacrebleu-zh is a BLEU preset (sacrebleu's corpus_bleu with tokenize='zh' on the raw "
+        "text) and has no ROUGE counterpart: add --metrics bleu, or use -t sacrebleu-zh to tokenise both "
+        "metrics that way"),
+)
