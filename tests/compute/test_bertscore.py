@@ -257,3 +257,8 @@ def test_the_parameters_are_the_options():
     params = {p.name: p.default for p in inspect.signature(compute_bertscore).parameters.values()
               if p.kind is inspect.Parameter.KEYWORD_ONLY}
     assert params == fields
+
+
+def test_options_are_checked_when_built():
+    with pytest.raises(ValueError, match="unknown multi_ref 'mean'"):
+        bs.BertScoreOptions(model=".", multi_ref="mean")

@@ -256,3 +256,10 @@ def test_the_parameters_are_the_options():
         expected = {k: (inspect.Parameter.empty if v is dataclasses.MISSING else v) for k, v in fields.items()
                     if k not in drop}
         assert params == expected, function.__name__
+
+
+def test_options_are_checked_when_built():
+    from zheval.compute.judge import JudgeOptions
+
+    with pytest.raises(ValueError, match="concurrency must be an int >= 1"):
+        JudgeOptions(base_url="http://127.0.0.1:9/v1", model="m", concurrency=0)

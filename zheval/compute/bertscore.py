@@ -80,6 +80,9 @@ class BertScoreOptions:
     batch_size: int = 64
     device: Optional[str] = None
 
+    def __post_init__(self) -> None:
+        self.check()  # as zheval.compute.options: an options object is checked when it is built
+
     def check(self) -> None:
         """Raise on a bad value.
 

@@ -78,6 +78,9 @@ class JudgeOptions:
     cache_dir: Optional[str] = None
     use_cache: bool = True
 
+    def __post_init__(self) -> None:
+        self.check()  # as zheval.compute.options: an options object is checked when it is built
+
     def check(self) -> None:
         """Raise on a bad value.
 
