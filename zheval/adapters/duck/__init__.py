@@ -35,12 +35,21 @@ from pathlib import Path
 from ..files import atomic_write
 from .clean import CleanReport, bigram_jaccard, clean_duck
 from .ceiling import human_ceiling
-from ..compare import compare_predictions
 from .config import make_config
 from .evaluate import evaluate_predictions
 from .statistics import item_statistics
 from .load import DIFFICULTIES, DOMAINS, DUCK_KEYS, DuckFormatError, Problem, duck_features, load_duck, read_duck_rows
 from .predictions import PredictionMismatchError, Predictions, join_predictions, read_predictions
+
+
+def __getattr__(name: str):
+    # compare_predictions moved to zheval.adapters.compare, which imports this package's modules: re-exported
+    # lazily, so importing zheval.adapters.compare first (the zheval compare command) is not a circular import
+    if name == "compare_predictions":
+        from ..compare import compare_predictions
+
+        return compare_predictions
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "DOMAINS",
