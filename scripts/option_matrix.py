@@ -185,7 +185,25 @@ def resolve(name: str):
 
 
 def call(name: str, *args, **kwargs):
-    return resolve(name)(*args, **kwargs)
+    return resolve(name)(*args, **typed_options(kwargs))
+
+
+def typed_options(kwargs: dict) -> dict:
+    """The 小黄鸭 doors' ``bleu_options``/``chrf_options`` dicts as the options objects that replaced them
+    (``bleu=BleuOptions(...)``, ``chrf=ChrfOptions(...)``), where the library has them; the config ids stay the same, so
+    recordings before and after compare."""
+    if "bleu_options" not in kwargs and "chrf_options" not in kwargs:
+        return kwargs
+    try:
+        from zheval.compute.options import BleuOptions, ChrfOptions
+    except ImportError:  # the library before the options classes: the dicts as they were
+        return kwargs
+    out = dict(kwargs)
+    if "bleu_options" in out:
+        out["bleu"] = BleuOptions(**out.pop("bleu_options"))
+    if "chrf_options" in out:
+        out["chrf"] = ChrfOptions(**out.pop("chrf_options"))
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -863,7 +881,13 @@ def bleu_configs() -> None:
                 from zheval.compute.inputs import validate_inputs
 
                 # the old result_from_stats defaulted to effective_order=False at every level
-                config = bleu_config(tokenizer="jieba", max_order=4, level=lv, effective_order=False, **o)
+                opts = dict(tokenizer="jieba", max_order=4, level=lv, effective_order=False, **o)
+                try:
+                    from zheval.compute.options import BleuOptions
+                except ImportError:  # the library before the options classes: bleu_config took the options by name
+                    config = bleu_config(**opts)
+                else:
+                    config = bleu_config(BleuOptions(**opts))
                 parts = [bleu_items(*validate_inputs(p[a:b], r[a:b]), config).stats for a, b in shards]
                 stats = np.concatenate(parts, axis=0)
                 return {"stats_sum": stats.sum(axis=0), "result": result_from_stats(stats, config)}

@@ -11,7 +11,7 @@ import pytest
 from sacrebleu.metrics import CHRF
 
 import zheval
-from zheval.compute.chrf import chrf_config, chrf_items, score_from_sums
+from zheval.compute.chrf import ChrfOptions, chrf_config, chrf_items, score_from_sums
 from zheval.definitions.chrf import SACREBLEU_PUNCTUATION, item_stats, split_word_punctuation
 from zheval.definitions.chrf_score import EPS, score_stats
 
@@ -282,7 +282,7 @@ def test_batches_concatenate_to_the_whole():
     from zheval.compute.chrf import ChrfItems, chrf_result
 
     preds, refs = ["今天天气很好", "我们去公园", "明天见"], [["今天天气不错"], ["我们去公园玩", "去公园"], ["明天再见"]]
-    cfg = chrf_config(word_order=2)
+    cfg = chrf_config(ChrfOptions(word_order=2))
     whole = chrf_result(chrf_items(preds, refs, cfg), cfg)
     parts = ChrfItems.concat([chrf_items(preds[:1], refs[:1], cfg), chrf_items(preds[1:], refs[1:], cfg)])
     assert chrf_result(parts, cfg) == whole

@@ -18,7 +18,7 @@ from rouge_score import rouge_scorer
 
 import zheval
 from zheval.compute.inputs import validate_inputs
-from zheval.compute.bleu import bleu_config, bleu_items, compute_bleu
+from zheval.compute.bleu import BleuOptions, bleu_config, bleu_items, compute_bleu
 from zheval.compute.shared_tokens import SharedTokens
 from zheval.compute.inputs import MAX_LISTED_EMPTY_REFERENCES, EmptyReferenceError, check_references
 from zheval.compute.rouge import compute_rouge
@@ -33,7 +33,7 @@ ENTRY_POINTS = {
     "score": lambda p, r, **kw: zheval.score(p, r, **kw),
     "score-bleu": lambda p, r, **kw: zheval.score(p, r, metrics=["bleu"], **kw),
     "score-rouge": lambda p, r, **kw: zheval.score(p, r, metrics=["rouge"], **kw),
-    "bleu_items": lambda p, r, **kw: bleu_items(*validate_inputs(p, r), bleu_config(**kw)),
+    "bleu_items": lambda p, r, **kw: bleu_items(*validate_inputs(p, r), bleu_config(BleuOptions(**kw))),
 }
 
 
@@ -142,8 +142,8 @@ def test_bleu_on_shared_tokens_checks_the_tokens_it_is_given():
     shared = SharedTokens(preds, refs, tok, "newline", bleu_max_order=4)
     assert shared.corpus.references[1][1].tokens == ()  # tokenising keeps it; the rule is the metric's
     with pytest.raises(EmptyReferenceError, match=r"references\[1\]\[1\] is empty"):
-        bleu_items(preds, refs, bleu_config(punct="drop"), shared=shared)
-    config = bleu_config(punct="drop")
+        bleu_items(preds, refs, bleu_config(BleuOptions(punct="drop")), shared=shared)
+    config = bleu_config(BleuOptions(punct="drop"))
     items = bleu_items(preds, refs, config, shared=shared, allow_empty_references=True)  # the explicit opt-out
     assert items.stats[1].tolist()[:3] == [2, 2, 0]  # closest 2 ("好的"), shortest 0 (the empty one)
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import zheval
-from zheval.compute.chrf import chrf_config, chrf_items
+from zheval.compute.chrf import ChrfOptions, chrf_config, chrf_items
 from helpers import crosswoz_items
 
 
@@ -18,7 +18,7 @@ def test_explanations_add_up_to_the_metric_on_real_data(crosswoz_groups, csl_row
                         ([r["document"][:20] for r in csl_rows], [[r["summary"]] for r in csl_rows])):
         expls = zheval.explain_items(preds, refs, metrics=["chrf"], **options)
         scores = zheval.compute_chrf(preds, refs, level="sentence", **options)["scores"]
-        rows = chrf_items(preds, refs, chrf_config(**options)).stats.tolist()
+        rows = chrf_items(preds, refs, chrf_config(ChrfOptions(**options))).stats.tolist()
         for e, score, row in zip(expls, scores, rows):
             c = e["chrf"]
             assert c["sentence_chrf"] == score and c["statistics"] == row

@@ -13,7 +13,7 @@ import pytest
 
 import zheval
 from helpers import crosswoz_items
-from zheval.compute.bleu import BLEU_OPTIONS, bleu_config, bleu_items
+from zheval.compute.bleu import BLEU_OPTIONS, BleuOptions, bleu_config, bleu_items
 from zheval.compute.explain import explain_items
 from zheval.compute.rouge import ROUGE_OPTIONS
 from zheval.definitions.rouge import parse_rouge_type, score_from_stats
@@ -65,7 +65,7 @@ def check_explanations(preds, refs, metrics=("bleu", "rouge"), per_reference=Fal
         if "bleu" in metrics:
             bopts = {k: v for k, v in opts.items() if k in BLEU_OPTIONS}
             bopts.setdefault("level", "sentence")
-            stats = bleu_items(preds, refs, bleu_config(**bopts)).stats.tolist()
+            stats = bleu_items(preds, refs, bleu_config(BleuOptions(**bopts))).stats.tolist()
             assert [e["bleu"]["statistics"] for e in items] == stats
             assert [e["bleu"]["sentence_bleu"] for e in items] == zheval.compute_bleu(preds, refs, **bopts)["scores"]
             _check_bleu_breakdowns(items)

@@ -13,8 +13,7 @@ from sacrebleu.metrics import BLEU
 
 from helpers import crosswoz_items
 from zheval import compute_bleu, compute_rouge, score
-from zheval.compute.bleu import bleu_config
-from zheval.compute.rouge import rouge_config
+from zheval.compute.options import BleuOptions, ChrfOptions, RougeOptions
 from zheval.results.signature import parse_signature
 from zheval.tokenizers import get_tokenizer
 
@@ -86,7 +85,7 @@ def test_items_with_fewer_references_keep_theirs():
 
 @pytest.mark.parametrize("k", [0, -1, 1.5, "2", True])
 def test_bad_max_refs_is_refused_naming_the_option(k):
-    for make in (bleu_config, rouge_config):
+    for make in (BleuOptions, RougeOptions, ChrfOptions):
         with pytest.raises(ValueError, match="max_refs must be"):
             make(max_refs=k)
     with pytest.raises(ValueError, match="max_refs must be"):

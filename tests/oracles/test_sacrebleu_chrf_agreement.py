@@ -97,14 +97,14 @@ def test_corpus_and_sentence_chrf_equal_sacrebleu(datasets, name, tokenizer, wor
 @pytest.mark.parametrize("name", ["csl", "groups_ragged"])
 def test_statistics_equal_sacrebleu_statistics(datasets, name):
     """The per-item rows are sacrebleu's own (``_extract_corpus_statistics``), reference choice included."""
-    from zheval.compute.chrf import chrf_config, chrf_items
+    from zheval.compute.chrf import ChrfOptions, chrf_config, chrf_items
 
     preds, refs = datasets[name]
     tok = get_tokenizer("char")
     sacre = CHRF(word_order=2)
     ref_streams, _ = streams(refs, tok, 2)
     theirs = sacre._extract_corpus_statistics(sacre_texts(preds, tok, 2), ref_streams)
-    ours = chrf_items(preds, refs, chrf_config(word_order=2)).stats
+    ours = chrf_items(preds, refs, chrf_config(ChrfOptions(word_order=2))).stats
     assert ours.tolist() == [list(map(int, row)) for row in theirs]
 
 

@@ -242,11 +242,11 @@ def test_longbench_rules_by_hand():
 def test_preset_items_of_batches_concatenate_to_the_whole(preset, crosswoz_groups):
     """The Trainer hook and the 小黄鸭 evaluation score batch by batch: the preset's own numbers (and counts) of the
     concatenated items equal those of one call."""
-    from zheval.compute.rouge import RougeItems, rouge_config, rouge_items, rouge_result
+    from zheval.compute.rouge import RougeItems, RougeOptions, rouge_config, rouge_items, rouge_result
 
     preds = [r["query"] for r in crosswoz_groups] + ["。", "..."]
     refs = [r["responses"] for r in crosswoz_groups] + [["好的"], ["好的"]]
-    config = rouge_config(preset=preset)
+    config = rouge_config(RougeOptions(preset=preset))
     whole = rouge_result(rouge_items(preds, refs, config), config)
     parts = [rouge_items(preds[i:i + 20], refs[i:i + 20], config) for i in range(0, len(preds), 20)]
     assert rouge_result(RougeItems.concat(parts), config) == whole

@@ -115,7 +115,6 @@ def test_api_entry_points_show_their_source(site):
         assert "Source code in" in _api_section(html, ident), ident
 
 
-@pytest.mark.xfail(strict=True, reason="until the options helper's explicit keyword-only signatures land (issue 31)")
 @pytest.mark.parametrize("ident", ["zheval.compute.rouge.compute_rouge", "zheval.compute.bleu.compute_bleu",
                                    "zheval.compute.chrf.compute_chrf", "zheval.compute.joint.score"])
 def test_no_option_is_shown_required(site, ident):

@@ -3,7 +3,10 @@
 1. imports go down the layers only: a module imports zheval modules of its own layer or lower ones;
 2. within a layer the module graph is acyclic;
 3. no module imports a ``_private`` name from another zheval module (``from x import _y``), nor reads one as an
-   attribute of an imported zheval module (``x._y``).
+   attribute of an imported zheval module (``x._y``);
+4. (DESIGN rule 7) the adapters and the command line import only the compute API, the results layer, ``zheval.io``,
+   ``zheval.text.terminal``, the public tokenizer registry (``zheval.tokenizers``) and the public preset registry
+   (``zheval.presets``) -- never the fast twins, the definitions, a preset's own module or another text module.
 """
 
 from __future__ import annotations
@@ -145,3 +148,25 @@ def test_the_rules_catch_what_they_must(tmp_path):
     assert module == "zheval.compute.rouge"
     assert any(t.startswith("zheval.tokenizers") for _, t, _, _ in imports)
     assert layer_of("zheval.adapters.duck.evaluate") > layer_of("zheval.compute.rouge") > layer_of("zheval.text.chars")
+
+
+#: What the top floor (``zheval.adapters``, ``zheval.cli``, ``zheval.__main__``) may import, besides itself: module
+#: prefixes, and packages whose public names (not their submodules) are the registries.
+TOP_FLOOR_MAY_IMPORT = ("zheval.compute", "zheval.results", "zheval.io", "zheval.text.terminal", "zheval.version",
+                        "zheval.adapters", "zheval.cli")
+TOP_FLOOR_REGISTRIES = ("zheval.tokenizers", "zheval.presets")
+
+
+def test_adapters_and_the_cli_call_the_api_never_its_internals():
+    bad = []
+    for path in all_modules():
+        module, _, imports = imports_of(path)
+        if not module.startswith(("zheval.adapters", "zheval.cli", "zheval.__main__")):
+            continue
+        for line, target, name, is_module in imports:
+            if target in TOP_FLOOR_REGISTRIES or any(target == p or target.startswith(p + ".")
+                                                     for p in TOP_FLOOR_MAY_IMPORT):
+                continue
+            bad.append(f"{path.relative_to(REPO)}:{line}: {module} imports {target}"
+                       + (f".{name}" if name and not is_module else ""))
+    assert bad == [], "rule 7 (adapters are the top floor):\n" + "\n".join(bad)

@@ -12,7 +12,7 @@ import math
 import numpy as np
 import pytest
 
-from zheval.compute.bleu import bleu_config, bleu_items
+from zheval.compute.bleu import BleuOptions, bleu_config, bleu_items
 from zheval.definitions.bleu_score import score_stats
 from zheval.results.significance import AR_DEFAULT_TRIALS, p_value_from_trials, paired_approximate_randomization
 
@@ -41,7 +41,7 @@ def test_bleu_p_value_equals_sacrebleu_paired_test(crosswoz_groups, monkeypatch,
                         n_samples=trials)()
     expected_p = res["BLEU"][1].p_value
     # zheval's own statistics and BLEU (0-1), preset sacrebleu-zh
-    cfg = bleu_config(preset="sacrebleu-zh")
+    cfg = bleu_config(BleuOptions(preset="sacrebleu-zh"))
     sa = bleu_items(a, [[r] for r in ref], cfg).stats
     sb = bleu_items(b, [[r] for r in ref], cfg).stats
 
@@ -78,10 +78,10 @@ def _hand_ar(a_vals, b_vals, score, trials, seed):
 
 def test_rouge_mean_p_value_equals_a_hand_loop(crosswoz_groups):
     from zheval import compute_rouge  # noqa: F401 - the library path below
-    from zheval.compute.rouge import rouge_config, rouge_items
+    from zheval.compute.rouge import RougeOptions, rouge_config, rouge_items
 
     a, b, ref = _three_way(crosswoz_groups)
-    cfg = rouge_config(rouge_types=["rouge1"])
+    cfg = rouge_config(RougeOptions(rouge_types=["rouge1"]))
     fa = rouge_items(a, [[r] for r in ref], cfg).fmeasure["rouge1"].tolist()
     fb = rouge_items(b, [[r] for r in ref], cfg).fmeasure["rouge1"].tolist()
 
@@ -119,7 +119,7 @@ def test_bleu_p_value_equals_a_hand_loop_with_sacrebleu_compute_bleu(crosswoz_gr
 
     a, b, ref = _three_way(crosswoz_groups)
     a, b, ref = a[:40], b[:40], ref[:40]
-    cfg = bleu_config(preset="sacrebleu-zh")
+    cfg = bleu_config(BleuOptions(preset="sacrebleu-zh"))
     sa = bleu_items(a, [[r] for r in ref], cfg).stats
     sb = bleu_items(b, [[r] for r in ref], cfg).stats
 

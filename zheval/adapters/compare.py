@@ -6,11 +6,13 @@ randomisation), per group, with the notes that explain the p-value.
 
 from __future__ import annotations
 
+from typing import Any, Mapping, Optional, Sequence
 
+from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
-from .duck.config import make_config
-from .duck.inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
+from .duck.config import DEFAULT_METRICS, make_config, report_options
+from .duck.inputs import as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .duck.predictions import PredictionMismatchError, join_predictions
 from .report.tables import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
 from .duck.reductions import metric_specs, report_params, report_signatures
@@ -61,7 +63,23 @@ def compare_predictions(
     predictions_a,
     predictions_b,
     *more_predictions,
-    **options,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    tokenizer: Any = "char",
+    by: Sequence[str] = (),
+    bootstrap: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    test: str = "bootstrap",
+    resamples: Optional[int] = None,
+    num_proc: Optional[int] = None,
+    progress: bool = False,
+    locations: Optional[Mapping[str, tuple]] = None,
+    label_check: str = "strict",
+    predictions_format: str = "auto",
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ) -> Report:
     """Paired comparison of system B (and C, D, …) against system A (the baseline) on the same items.
 
@@ -102,86 +120,22 @@ def compare_predictions(
             its predictions do not match the items (e.g. a different number of lines); errors of
             :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` for any file.
     """
-    o, scoring_options = run_options(options, by=(), label_check="strict", predictions_format="auto",
-                                     test="bootstrap", resamples=None)
-    by, bootstrap, seed, confidence, num_proc, progress, locations, label_check, predictions_format = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations, o.label_check, o.predictions_format)
+    scoring = report_options("compare_predictions", metrics, tokenizer, options,
+                             {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     if not bootstrap or bootstrap < 1:
         raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
-    test, trials = _check_test(o.test, o.resamples, int(bootstrap))
-    cfg = make_config(**scoring_options)
+    test, trials = _check_test(test, resamples, int(bootstrap))
+    cfg = make_config(scoring)
     systems = [predictions_a, predictions_b, *more_predictions]
     labels = system_labels(len(systems))
-    names, tables, warnings = [], [], []
-    for which, p in zip(labels, systems):
-        p, name = as_predictions(p, predictions_format)
-        names.append(name)
-        try:
-            preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)
-        except PredictionMismatchError as exc:
-            raise PredictionMismatchError(f"system {which} ({name}): {exc}") from None
-        table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {which}").to_dict()
-        if not tables:  # the references are the same for every system: checked once
-            raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
-        tables.append(table)
-        lw = label_mismatch_warning(p, f"{which}: ")
-        if lw:
-            warnings.append(lw)
-        warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
+    names, tables, warnings = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
+                                             predictions_format)
     specs = [metric_specs(t, cfg) for t in tables]
-    rows = []
     groups = group_items(group_columns(ds, by), by, len(ds))
-    bar = None
-    per_test = int(bootstrap) + (trials if test == "ar" else 0)
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(groups) * len(specs[0]) * (len(systems) - 1) * per_test,
-                   desc="paired " + ("bootstrap" if test == "bootstrap" else "bootstrap + randomisation"),
-                   unit="resample", unit_scale=True, leave=False)
-    for dim, label, idx in groups:
-        gname = "overall" if dim == "overall" else f"{dim}={label}"
-        for m, sa in enumerate(specs[0]):
-            a = float(sa.point(idx))
-            for k in range(1, len(systems)):
-                sb = specs[k][m]
-                b = float(sb.point(idx))
-                if len(idx) >= MIN_INTERVAL_ITEMS:
-                    res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, int(bootstrap), confidence, seed)
-                    if test == "ar":
-                        ar = paired_approximate_randomization(sa.rows[idx], sb.rows[idx], sa.from_sums, trials, seed)
-                        res["p_value"] = ar["p_value"]
-                        res["n_trials"] = trials
-                else:
-                    res = {"delta_low": None, "delta_high": None, "p_value": None, "n_resamples": int(bootstrap),
-                           "seed": seed, "no_interval": no_interval_reason(len(idx))}
-                    if test == "ar":
-                        res["n_trials"] = trials
-                if bar is not None:
-                    bar.update(per_test)
-                res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b, "test": test})
-                rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label,
-                             "system": labels[k], "source": names[k], **res})
-    if bar is not None:
-        bar.close()
+    rows = _paired_rows(specs, groups, labels, names, test, trials, int(bootstrap), confidence, seed, progress)
     refs = tables[0]["responses"]
-    n_p = trials if test == "ar" else int(bootstrap)
-    pmin = 1 / (n_p + 1)
-    if test == "ar":
-        notes = [AR_P_VALUE_NOTE.format(n=n_p, pmin=pmin, seed=seed, boot=int(bootstrap))]
-    else:
-        notes = [P_VALUE_NOTE.format(n=n_p, pmin=pmin)]
-    if len(systems) > 2:
-        m = len(systems) - 1
-        notes.append(MANY_SYSTEMS_NOTE.format(m=m, fwer=min(1.0, m * 0.05), bonf=0.05 / m))
-    small = sorted({r["group"] for r in rows if r.get("no_interval")})
-    if small:
-        notes.append(f"no interval and no p-value for {', '.join(small)}: {no_interval_reason(None)}")
-    two = len(systems) == 2
-    ties = [f"{r['label']} ({r['group']}{'' if two else ', ' + r['system']})" for r in rows if r["no_difference"]]
-    if ties:
-        notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
     title_systems = ", ".join(f"{lbl} = {nm}" for lbl, nm in zip(labels, names))
     params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1],
               "test": test, "systems": dict(zip(labels, names))}
@@ -194,9 +148,98 @@ def compare_predictions(
         comparison=rows,
         signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
         params=params,
-        notes=notes,
+        notes=_compare_notes(rows, test, trials, int(bootstrap), seed, len(systems)),
         warnings=warnings,
     )
+
+
+def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, label_check: str,
+                   predictions_format: str) -> tuple:
+    """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings)``.
+
+    Raises:
+        PredictionMismatchError naming the system and its file; the unscorable references (checked once: the
+        references are the same for every system)."""
+    names, tables, warnings = [], [], []
+    for which, p in zip(labels, systems):
+        p, name = as_predictions(p, predictions_format)
+        names.append(name)
+        try:
+            preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)
+        except PredictionMismatchError as exc:
+            raise PredictionMismatchError(f"system {which} ({name}): {exc}") from None
+        table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {which}").to_dict()
+        if not tables:
+            raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
+        tables.append(table)
+        lw = label_mismatch_warning(p, f"{which}: ")
+        if lw:
+            warnings.append(lw)
+        warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
+    return names, tables, warnings
+
+
+def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str, trials: int, bootstrap: int,
+                 confidence: float, seed: int, progress: bool) -> list:
+    """The comparison rows: per group, metric and system X != A, both scores, the paired-bootstrap interval of
+    X - A and the p-value of ``test`` (a group below :data:`MIN_INTERVAL_ITEMS` items gets neither)."""
+    rows = []
+    bar = None
+    per_test = bootstrap + (trials if test == "ar" else 0)
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(groups) * len(specs[0]) * (len(specs) - 1) * per_test,
+                   desc="paired " + ("bootstrap" if test == "bootstrap" else "bootstrap + randomisation"),
+                   unit="resample", unit_scale=True, leave=False)
+    for dim, label, idx in groups:
+        gname = "overall" if dim == "overall" else f"{dim}={label}"
+        for m, sa in enumerate(specs[0]):
+            a = float(sa.point(idx))
+            for k in range(1, len(specs)):
+                sb = specs[k][m]
+                b = float(sb.point(idx))
+                if len(idx) >= MIN_INTERVAL_ITEMS:
+                    res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, bootstrap, confidence, seed)
+                    if test == "ar":
+                        ar = paired_approximate_randomization(sa.rows[idx], sb.rows[idx], sa.from_sums, trials, seed)
+                        res["p_value"] = ar["p_value"]
+                        res["n_trials"] = trials
+                else:
+                    res = {"delta_low": None, "delta_high": None, "p_value": None, "n_resamples": bootstrap,
+                           "seed": seed, "no_interval": no_interval_reason(len(idx))}
+                    if test == "ar":
+                        res["n_trials"] = trials
+                if bar is not None:
+                    bar.update(per_test)
+                res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b, "test": test})
+                rows.append({"group": gname, "n": int(len(idx)), "metric": sa.name, "label": sa.label,
+                             "system": labels[k], "source": names[k], **res})
+    if bar is not None:
+        bar.close()
+    return rows
+
+
+def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int, n_systems: int) -> list:
+    """The notes that explain the p-values of the rows (the test's convention, several systems, small groups,
+    identical outputs)."""
+    n_p = trials if test == "ar" else bootstrap
+    pmin = 1 / (n_p + 1)
+    if test == "ar":
+        notes = [AR_P_VALUE_NOTE.format(n=n_p, pmin=pmin, seed=seed, boot=bootstrap)]
+    else:
+        notes = [P_VALUE_NOTE.format(n=n_p, pmin=pmin)]
+    if n_systems > 2:
+        m = n_systems - 1
+        notes.append(MANY_SYSTEMS_NOTE.format(m=m, fwer=min(1.0, m * 0.05), bonf=0.05 / m))
+    small = sorted({r["group"] for r in rows if r.get("no_interval")})
+    if small:
+        notes.append(f"no interval and no p-value for {', '.join(small)}: {no_interval_reason(None)}")
+    two = n_systems == 2
+    ties = [f"{r['label']} ({r['group']}{'' if two else ', ' + r['system']})" for r in rows if r["no_difference"]]
+    if ties:
+        notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
+    return notes
 
 
 def _check_test(test, resamples, bootstrap: int) -> tuple[str, int]:

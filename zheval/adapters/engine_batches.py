@@ -31,11 +31,12 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from ..compute.guards import input_slips
 from ..compute.inputs import EmptyReferenceError, validate_inputs
-from ..compute.joint import ScoreConfig, ScoreItems, item_scores, score_result, score_items
+from ..compute.joint import METRICS, ScoreConfig, ScoreItems, item_scores, score_config_of, score_result, score_items
+from ..compute.options import check_metrics, options_for_metrics
 from ..results.reducers import group_indices
 
 __all__ = ["BatchRequest", "PackedRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
-           "check_columns", "pack_request", "check_config"]
+           "check_columns", "pack_request", "check_config", "prepare_request", "ENGINE_DOOR_DOC", "engine_door_doc"]
 
 _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
 
@@ -295,3 +296,78 @@ def batch_with_scores(table, request: BatchRequest):
     for c in names:
         table = table.append_column(c, cols[c])
     return table
+
+
+def prepare_request(engine: str, metrics: Sequence[str], options: Dict[str, Any], typed: Dict[str, Any],
+                    columns: Dict[str, Optional[str]], available: Callable[[], Sequence[str]], per_item: bool,
+                    dumps: Callable[[Any], bytes]) -> tuple:
+    """What an engine door does before any work is sent, in order: the metrics and options checked and split
+    (:func:`~zheval.compute.options.options_for_metrics`, errors named by ``engine``), the config built
+    (:func:`~zheval.compute.joint.score_config_of`) and checked (:func:`check_config`), the columns checked against
+    ``available()`` (:func:`check_columns`) and the request pickled once (:func:`pack_request`).
+
+    Args:
+        engine: the door's name; metrics, options, typed: its ``metrics``, options by name and
+            ``{"rouge": ..., "bleu": ..., "chrf": ...}`` options objects; columns: ``prediction_column``,
+            ``references_column``, ``group_column``, ``id_column``; available: the data's column names (called after
+            the options are checked); per_item: whether score columns will be added; dumps: the engine's pickler.
+
+    Returns:
+        ``(BatchRequest, PackedRequest)``.
+
+    Raises:
+        the errors of the functions above, in that order.
+    """
+    metrics = check_metrics(metrics, METRICS)
+    config = score_config_of(options_for_metrics(engine, metrics, options, typed), function=engine, by_name=options)
+    check_config(config, engine)
+    request = BatchRequest(config, columns["prediction_column"], columns["references_column"],
+                           columns.get("group_column"), columns.get("id_column"))
+    check_columns(list(available()), request, engine, per_item=per_item)
+    return request, pack_request(request, dumps, engine)
+
+
+#: The docstring of the engine doors (:func:`zheval.adapters.ray.score_dataset`,
+#: :func:`zheval.adapters.spark.score_dataframe`), written once; :func:`engine_door_doc` fills in each engine's words.
+ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on its {workers}: the result of :func:`zheval.score`.
+
+    Args:
+        {data}: {data_type} with one row per item.
+        prediction_column: the ``string`` column of predictions (a null is an error naming the row).
+        references_column: {list_type} column (one or more references per row, ragged) or a ``string``
+            column (one reference per row).
+        group_column: optional column (any type; {null} is a group of its own): the result gains ``"groups"``,
+            ``{{value: {{metric: result}}}}``, each equal to :func:`zheval.score` on that group's rows.
+        id_column: optional column that names a row in error messages (else the row index{row_order}).
+        per_item: also return {per_item_data} of the input rows with the per-item score columns appended
+            (:func:`zheval.compute.joint.item_scores`, {dtype}, 0-1: for ROUGE ``<type>``, ``<type>_precision`` and
+            ``<type>_recall`` of every type; for BLEU ``bleu``, the item's sentence BLEU; for chrF ``chrf``, the
+            item's sentence chrF; only the metrics asked for), computed again on the {workers} {when_used}.
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), as :func:`zheval.score`.{extra_args}
+        rouge, bleu, chrf: a metric's options as one object (:class:`~zheval.compute.options.RougeOptions`,
+            :class:`~zheval.compute.options.BleuOptions`, :class:`~zheval.compute.options.ChrfOptions`).
+        options: the same options by name, as :func:`zheval.score` (each defined once in
+            :mod:`zheval.compute.options`; one that no requested metric uses is an error), checked on the driver
+            before any work; ``crosscheck`` is refused (its items cannot be merged).
+
+    Returns:
+        ``{{metric: result}}`` as :func:`zheval.score` (scores on 0-1, signature, bootstrap intervals), plus
+        ``"groups"`` with ``group_column``; with ``per_item=True`` a tuple ``(result, per-item {per_item_kind})``.
+
+    Raises:
+        MissingExtraError: {engine_name} is not installed (one line naming the ``{extra}`` extra).
+        ValueError: a column the data lacks, a per-item column name it already has, ``crosscheck``, no rows;
+            the option errors of :func:`zheval.score`.
+        TypeError: a tokenizer that cannot be pickled to the {workers} (named, with the fix); an option error.
+        EmptyReferenceError, TypeError, ValueError: a row that cannot be scored, named by its row index (and id):
+            ``references[1234][0]``, ``predictions[7]`` -- nothing is dropped.
+
+    Follows :func:`zheval.score` (same numbers); {follows}.
+    """
+
+
+def engine_door_doc(words: Dict[str, str]) -> str:
+    """:data:`ENGINE_DOOR_DOC` with one engine's words (``a_data``, ``workers``, ``data``, ``data_type``,
+    ``list_type``, ``null``, ``row_order``, ``per_item_data``, ``dtype``, ``when_used``, ``extra_args``,
+    ``per_item_kind``, ``engine_name``, ``extra``, ``follows``)."""
+    return ENGINE_DOOR_DOC.format(**words)

@@ -38,9 +38,10 @@ import warnings
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..compute.bleu import bleu_config, bleu_items, bleu_result
-from ..compute.chrf import chrf_config, chrf_items, chrf_result
+from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
+from ..compute.options import BleuOptions, RougeOptions, options_for_metrics
 from ..compute.rouge import rouge_config, rouge_items, rouge_result
 
 __all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "ZhevalChrfEvaluator", "OPENCOMPASS_BASE"]
@@ -82,9 +83,13 @@ def _answer(refs: List[str]) -> Any:
     return refs[0] if len(refs) == 1 else list(refs)
 
 
-def _given(**options: Any) -> Dict[str, Any]:
-    """The options the user set (None: not set, so the preset's value or zheval's default applies)."""
-    return {k: v for k, v in options.items() if v is not None}
+def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
+    """The evaluator's options object: ``typed`` (its ``rouge=``/``bleu=``/``chrf=`` object, or None) with the options
+    given by name set on it (:func:`~zheval.compute.options.options_for_metrics`: an unknown option, one of another
+    metric, or one given both ways is a TypeError naming ``evaluator``). A named argument left at ``None`` is not
+    set (the preset's value or zheval's default applies)."""
+    given = {k: v for k, v in given.items() if v is not None or k not in ("tokenizer", "rouge_types")}
+    return options_for_metrics(evaluator, [metric], given, {metric: typed})[metric]
 
 
 def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
@@ -156,11 +161,11 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese ROUGE (:func:`zheval.compute_rouge`), 0-100.
 
     Args:
-        tokenizer: ``"char"``, ``"jieba"`` or any zheval tokenizer name; None (default): the preset's tokenizer, else
-            ``"char"``. rouge_types: None (default): the preset's types, else ``["rouge1", "rouge2", "rougeL",
-            "rougeLsum"]``. Every other keyword option of :func:`zheval.compute_rouge` (``multi_ref``, ``beta``,
-            ``sentence_split``, ``t2s``, ``preset``, ...) except ``use_aggregator``; as there, an option given
-            explicitly overrides the preset's.
+        tokenizer, rouge_types, options: the options of :func:`zheval.compute_rouge` by name (an OpenCompass
+            config is a dict), each defined once in :class:`~zheval.compute.options.RougeOptions`, except
+            ``use_aggregator``; ``None``: the preset's value, else zheval's default.
+        rouge: the same options as one :class:`~zheval.compute.options.RougeOptions` (an option given both ways is
+            a TypeError).
         details: add ``details``, one dict per item: ``pred``, ``answer`` (the reference, or the list of them) and each
             type's F (0-100). Default True.
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``): a dict whose
@@ -180,14 +185,17 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     """
 
     def __init__(self, tokenizer: Any = None, rouge_types: Optional[Sequence[str]] = None,
-                 details: bool = True, pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
+                 details: bool = True, pred_postprocessor: Optional[dict] = None, *,
+                 rouge: Optional[RougeOptions] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
-        if "use_aggregator" in options:
+        if "use_aggregator" in options or (rouge is not None and not rouge.use_aggregator):
             raise TypeError("ZhevalRougeEvaluator reports corpus means (and per-item F in details); "
                             "use_aggregator cannot be set")
         if rouge_types is not None and not isinstance(rouge_types, str):
             rouge_types = list(rouge_types)
-        self.config = rouge_config(**_given(tokenizer=tokenizer, rouge_types=rouge_types), **options)
+        opts = _options("ZhevalRougeEvaluator", "rouge", rouge,
+                        dict(tokenizer=tokenizer, rouge_types=rouge_types, **options))
+        self.config = rouge_config(opts)
         self.details = bool(details)
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
@@ -211,9 +219,9 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese corpus BLEU (:func:`zheval.compute_bleu`), 0-100.
 
     Args:
-        tokenizer: ``"char"``, ``"jieba"`` or any zheval tokenizer name; None (default): the preset's tokenizer, else
-            ``"char"``. Every other keyword option of :func:`zheval.compute_bleu` (``max_order``, ``smooth_method``,
-            ``level``, ``preset``, ``bootstrap`` ...); an option given explicitly overrides the preset's.
+        tokenizer, options: the options of :func:`zheval.compute_bleu` by name, each defined once in
+            :class:`~zheval.compute.options.BleuOptions` (``None``: the preset's value, else zheval's default).
+        bleu: the same options as one :class:`~zheval.compute.options.BleuOptions`.
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
 
     ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns, on the 0-100 scale,
@@ -229,9 +237,10 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
         as :class:`ZhevalRougeEvaluator`, with :func:`zheval.compute.bleu.bleu_config`'s option errors.
     """
 
-    def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
+    def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
+                 bleu: Optional[BleuOptions] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
-        self.config = bleu_config(**_given(tokenizer=tokenizer), **options)
+        self.config = bleu_config(_options("ZhevalBleuEvaluator", "bleu", bleu, dict(tokenizer=tokenizer, **options)))
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
@@ -258,10 +267,9 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
     ``CHRF`` number on zheval's normalised text.
 
     Args:
-        tokenizer: ``"char"`` (default) or ``"jieba"`` or any zheval tokenizer name: its normalisation gives the
-            characters, its tokens chrF++'s words. Every other keyword option of :func:`zheval.compute_chrf`
-            (``word_order``: 2 for chrF++, ``char_order``, ``beta``, ``eps_smoothing``, ``level``, ``bootstrap``, the
-            tokenizer options ...).
+        tokenizer, options: the options of :func:`zheval.compute_chrf` by name (``word_order=2`` for chrF++), each
+            defined once in :class:`~zheval.compute.options.ChrfOptions` (``tokenizer`` ``None``: ``"char"``).
+        chrf: the same options as one :class:`~zheval.compute.options.ChrfOptions`.
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
 
     ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns, on the 0-100 scale, ``{"chrf": 100 *
@@ -274,9 +282,10 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
         as :class:`ZhevalRougeEvaluator`, with :func:`zheval.compute.chrf.chrf_config`'s option errors.
     """
 
-    def __init__(self, tokenizer: Any = "char", pred_postprocessor: Optional[dict] = None, **options: Any) -> None:
+    def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
+                 chrf: Optional[ChrfOptions] = None, **options: Any) -> None:
         _init_base(self, pred_postprocessor)
-        self.config = chrf_config(tokenizer=tokenizer, **options)
+        self.config = chrf_config(_options("ZhevalChrfEvaluator", "chrf", chrf, dict(tokenizer=tokenizer, **options)))
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from ..compute.joint import score_config
-from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
-                             check_config, pack_request, reduce_records)
+from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
+from .engine_batches import PackedRequest, batch_record, batch_with_scores, engine_door_doc, prepare_request, reduce_records
 from .extras import require_extra
 
 __all__ = ["score_dataset"]
@@ -43,49 +42,21 @@ def score_dataset(
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
     batch_size: Optional[int] = None,
-    **options,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ):
-    """Chinese BLEU and ROUGE of a Ray Dataset, computed on its workers: the result of :func:`zheval.score`.
-
-    Args:
-        dataset: a ``ray.data.Dataset`` with one row per item.
-        prediction_column: the ``string`` column of predictions (a null is an error naming the row).
-        references_column: a ``list<string>`` column (one or more references per row, ragged) or a ``string``
-            column (one reference per row).
-        group_column: optional column (any type; ``None`` is a group of its own): the result gains ``"groups"``,
-            ``{value: {metric: result}}``, each equal to :func:`zheval.score` on that group's rows.
-        id_column: optional column that names a row in error messages (else the row index).
-        per_item: also return a lazy Dataset of the input rows with the per-item score columns appended
-            (:func:`zheval.compute.joint.item_scores`: ``<rouge type>``, ``<type>_precision``, ``<type>_recall``,
-            ``bleu``; float64, 0-1), computed again on the workers when it is consumed.
-        metrics: ``"bleu"`` and/or ``"rouge"``, as :func:`zheval.score`.
-        batch_size: rows per ``map_batches`` batch (``None``: one batch per block, Ray's default).
-        options: every option of :func:`zheval.score` (tokenizer, preset, rouge_types, bootstrap, seed, ...),
-            checked on the driver before any work; ``crosscheck`` is refused (its items cannot be merged).
-
-    Returns:
-        ``{metric: result}`` as :func:`zheval.score` (scores on 0-1, signature, bootstrap intervals), plus
-        ``"groups"`` with ``group_column``; with ``per_item=True`` a tuple ``(result, per-item Dataset)``.
-
-    Raises:
-        MissingExtraError: Ray is not installed (one line naming the ``ray`` extra).
-        ValueError: a column the Dataset lacks, a per-item column name it already has, ``crosscheck``, no rows;
-            the option errors of :func:`zheval.score`.
-        TypeError: a tokenizer that cannot be pickled to the workers (named, with the fix); an option error.
-        EmptyReferenceError, TypeError, ValueError: a row that cannot be scored, named by its row index (and id):
-            ``references[1234][0]``, ``predictions[7]`` -- nothing is dropped.
-
-    Follows :func:`zheval.score` (same numbers); Ray Data's ``map_batches`` (ray 2.60, ``ray/data/dataset.py``).
-    """
+    # the docstring is engine_batches.ENGINE_DOOR_DOC, shared with the Spark door (set below)
     ray_data = require_extra("ray.data", extra="ray", purpose="zheval.adapters.ray.score_dataset")
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
-    config = score_config(metrics, **options)
-    check_config(config, ENGINE)
-    request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
-    check_columns(list(dataset.schema().names), request, ENGINE, per_item=per_item)
-    packed = pack_request(request, ray_cloudpickle.dumps, ENGINE)
+    request, packed = prepare_request(
+        ENGINE, metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
+        {"prediction_column": prediction_column, "references_column": references_column,
+         "group_column": group_column, "id_column": id_column},
+        lambda: dataset.schema().names, per_item, ray_cloudpickle.dumps)
     stats = dataset.select_columns(request.columns).map_batches(
         _records, batch_size=batch_size, batch_format="pyarrow", fn_kwargs={"packed": packed},
         zero_copy_batch=True)
@@ -103,3 +74,12 @@ def score_dataset(
     scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
                                  fn_kwargs={"packed": packed})
     return result, scored
+
+
+score_dataset.__doc__ = engine_door_doc(dict(
+    a_data="a Ray Dataset", workers="workers", data="dataset", data_type="a ``ray.data.Dataset``",
+    list_type="a ``list<string>``", null="``None``", row_order="", per_item_data="a lazy Dataset", dtype="float64",
+    when_used="when it is consumed",
+    extra_args="\n        batch_size: rows per ``map_batches`` batch (``None``: one batch per block, Ray's default).",
+    per_item_kind="Dataset", engine_name="Ray", extra="ray",
+    follows="Ray Data's ``map_batches`` (ray 2.60, ``ray/data/dataset.py``)"))

@@ -42,7 +42,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
+
+from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
                   UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
@@ -357,14 +359,22 @@ def _prediction_field(fields, name: str, line: int) -> str:
 
 
 def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
-                  group_fields: Sequence[str] = (), format: str = "auto", **options):
+                  group_fields: Sequence[str] = (), format: str = "auto", metrics: Sequence[str] = ("bleu", "rouge"),
+                  tokenizer: Any = "char", by: Optional[Sequence[str]] = None, bootstrap: int = 1000,
+                  seed: int = 12345, confidence: float = 0.95, num_proc: Optional[int] = None, progress: bool = False,
+                  keep_items: bool = False, max_refs: Optional[int] = None, buckets: Any = None,
+                  folds: Optional[int] = None, rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None,
+                  chrf: Optional[ChrfOptions] = None, **options: Any):
     """Score a predictions file that carries its references with the 小黄鸭 report.
 
     Args:
         records: a path (read with :func:`read_records` and the field arguments) or a :class:`Records`.
-        options: the options of :func:`zheval.adapters.duck.evaluate.evaluate_predictions` (``tokenizer``,
-            ``metrics``, ``rouge_types``, ``bootstrap``, ``seed``, ``keep_items``, ``bleu_options``, tokenizer
-            options, ...); ``by`` defaults to the group fields (overall only without any).
+        pred_field, ref_field, id_field, group_fields, format: as :func:`read_records` (for a path).
+        by: the group columns (default: the group fields; overall only without any).
+        metrics: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, and so are ``tokenizer``,
+            ``bootstrap``, ``seed``, ``confidence``, ``num_proc``, ``progress``, ``keep_items``, ``max_refs``,
+            ``buckets``, ``folds``, ``rouge``/``bleu``/``chrf`` and the metric options by name (each defined once in
+            :mod:`zheval.compute.options`).
 
     Returns:
         A :class:`~zheval.adapters.report.tables.Report` (``kind="score"``; scores on 0–1), whose overall numbers
@@ -374,19 +384,23 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
         what :func:`read_records` and :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` raise (a reference
         without tokens is named ``file:line``).
     """
+    from .duck.config import report_options
     from .duck.evaluate import evaluate_predictions
     from .duck.predictions import Predictions
 
+    report_options("score_records", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     if isinstance(records, (str, os.PathLike)):
         records = read_records(records, pred_field=pred_field, ref_field=ref_field, id_field=id_field,
                                group_fields=group_fields, format=format)
     elif not isinstance(records, Records):
         raise TypeError(f"score_records expects a path or Records, got {type(records).__name__}")
-    options.setdefault("by", tuple(records.groups))
-    options.setdefault("locations", records.locations())
     preds = Predictions(texts=list(records.predictions), lines=list(records.lines), source=records.source,
                         kind=records.kind)
-    report = evaluate_predictions(records.dataset(), preds, label_check="off", **options)
+    report = evaluate_predictions(
+        records.dataset(), preds, label_check="off", locations=records.locations(), metrics=metrics,
+        tokenizer=tokenizer, by=tuple(records.groups) if by is None else by, bootstrap=bootstrap, seed=seed,
+        confidence=confidence, num_proc=num_proc, progress=progress, keep_items=keep_items, max_refs=max_refs,
+        buckets=buckets, folds=folds, rouge=rouge, bleu=bleu, chrf=chrf, **options)
     f = records.fields
     report.title = (f"zheval score: {len(records)} items, predictions and references {records.source} "
                     f"(prediction {f.get('pred')!r}, references {f.get('ref')}"

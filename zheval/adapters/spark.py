@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Dict, Optional, Sequence
 
-from ..compute.joint import score_config
-from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, check_columns,
-                             check_config, pack_request, reduce_records, score_columns)
+from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
+from .engine_batches import (PackedRequest, batch_record, batch_with_scores, engine_door_doc, prepare_request,
+                             reduce_records, score_columns)
 from .extras import require_extra
 
 __all__ = ["score_dataframe"]
@@ -60,48 +60,22 @@ def score_dataframe(
     id_column: Optional[str] = None,
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
-    **options,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ):
-    """Chinese BLEU and ROUGE of a Spark DataFrame, computed on its executors: the result of :func:`zheval.score`.
-
-    Args:
-        df: a ``pyspark.sql.DataFrame`` with one row per item (classic Spark; Spark Connect is not tested).
-        prediction_column: the ``string`` column of predictions (a null is an error naming the row).
-        references_column: an ``array<string>`` column (one or more references per row, ragged) or a ``string``
-            column (one reference per row).
-        group_column: optional column (any type; null is a group of its own): the result gains ``"groups"``,
-            ``{value: {metric: result}}``, each equal to :func:`zheval.score` on that group's rows.
-        id_column: optional column that names a row in error messages (else the row index in partition order).
-        per_item: also return a DataFrame of the input rows with the per-item score columns appended
-            (:func:`zheval.compute.joint.item_scores`: ``<rouge type>``, ``<type>_precision``, ``<type>_recall``,
-            ``bleu``; double, 0-1), computed again on the executors when an action runs on it.
-        metrics: ``"bleu"`` and/or ``"rouge"``, as :func:`zheval.score`.
-        options: every option of :func:`zheval.score` (tokenizer, preset, rouge_types, bootstrap, seed, ...),
-            checked on the driver before any job; ``crosscheck`` is refused (its items cannot be merged).
-
-    Returns:
-        ``{metric: result}`` as :func:`zheval.score` (scores on 0-1, signature, bootstrap intervals), plus
-        ``"groups"`` with ``group_column``; with ``per_item=True`` a tuple ``(result, per-item DataFrame)``.
-
-    Raises:
-        MissingExtraError: PySpark is not installed (one line naming the ``spark`` extra).
-        ValueError: a column the DataFrame lacks, a per-item column name it already has, ``crosscheck``, no rows;
-            the option errors of :func:`zheval.score`.
-        TypeError: a tokenizer that cannot be pickled to the executors (named, with the fix); an option error.
-        EmptyReferenceError, TypeError, ValueError: a row that cannot be scored, named by its row index (and id):
-            ``references[1234][0]``, ``predictions[7]`` -- nothing is dropped.
-
-    Follows :func:`zheval.score` (same numbers); PySpark's ``mapInArrow`` (pyspark 4.3, ``sql/pandas/map_ops.py``).
-    """
+    # the docstring is engine_batches.ENGINE_DOOR_DOC, shared with the Ray door (set below)
     sql = require_extra("pyspark.sql", extra="spark", purpose=ENGINE)
     spark_cloudpickle = require_extra("pyspark.cloudpickle", extra="spark", purpose=ENGINE)
     if not isinstance(df, sql.DataFrame):
         raise TypeError(f"{ENGINE}: df must be a pyspark.sql.DataFrame, got {type(df).__name__}")
-    config = score_config(metrics, **options)
-    check_config(config, ENGINE)
-    request = BatchRequest(config, prediction_column, references_column, group_column, id_column)
-    check_columns(list(df.columns), request, ENGINE, per_item=per_item)
-    packed = pack_request(request, spark_cloudpickle.dumps, ENGINE)
+    request, packed = prepare_request(
+        ENGINE, metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
+        {"prediction_column": prediction_column, "references_column": references_column,
+         "group_column": group_column, "id_column": id_column},
+        lambda: df.columns, per_item, spark_cloudpickle.dumps)
+    config = request.config
     rows = df.select(*request.columns).mapInArrow(
         lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
     rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]), reverse=True)
@@ -114,3 +88,11 @@ def score_dataframe(
                                                          for c in score_columns(config)])
     scored = df.mapInArrow(lambda batches: _partition_with_scores(batches, packed), schema)
     return result, scored
+
+
+score_dataframe.__doc__ = engine_door_doc(dict(
+    a_data="a Spark DataFrame", workers="executors", data="df",
+    data_type="a ``pyspark.sql.DataFrame`` (classic Spark; Spark Connect is not tested)",
+    list_type="an ``array<string>``", null="null", row_order=" in partition order", per_item_data="a DataFrame",
+    dtype="double", when_used="when an action runs on it", extra_args="", per_item_kind="DataFrame",
+    engine_name="PySpark", extra="spark", follows="PySpark's ``mapInArrow`` (pyspark 4.3, ``sql/pandas/map_ops.py``)"))

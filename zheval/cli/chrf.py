@@ -71,7 +71,7 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
 
     Args:
         references: per segment a list of reference strings; systems: per system a list of hypotheses;
-        names: the systems' names; options: options of :func:`zheval.compute.chrf.chrf_config`;
+        names: the systems' names; options: fields of :class:`zheval.compute.options.ChrfOptions`;
         confidence_n: resamples for the ``μ ± CI`` of every system (0: none); paired: ``"bs"``, ``"ar"`` or
         ``None``; paired_n: its resamples / trials; seed: the seed of both.
 
@@ -83,11 +83,11 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
     Raises:
         ValueError / TypeError: the library's option errors; EmptyReferenceError: a reference without a character.
     """
-    from ..compute.chrf import chrf_config, chrf_items, chrf_result, score_from_sums
+    from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result, score_from_sums
     from ..results.reducers import mean_and_halfwidth, paired_bootstrap, resampled_scores
     from ..results.significance import paired_approximate_randomization
 
-    cfg = chrf_config(**options)
+    cfg = chrf_config(ChrfOptions(**options))
     from_sums = score_from_sums(cfg)
     out = []
     rows = []

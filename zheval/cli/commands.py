@@ -239,16 +239,23 @@ def checked_options(o, inputs: dict) -> dict:
     bleu_opts = {**preset_options(o.preset, mets), **bleu_options(o.smooth, o.max_order)}
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)
-    chrf = {"chrf_options": {"word_order": getattr(o, "chrf_word_order", 0)}} if "chrf" in mets else {}
+    chrf = {"word_order": getattr(o, "chrf_word_order", 0)} if "chrf" in mets else {}
     if getattr(o, "chrf_word_order", 0) and "chrf" not in mets:
         raise UserError("--chrf-word-order applies to chrF: add chrf to --metrics")
+    if bleu_opts and "bleu" not in mets:
+        raise UserError(f"{', '.join(BLEU_FLAGS[k] for k in bleu_opts)} applies to BLEU: add bleu to --metrics")
+    rouge = {"rouge_types": split_list(o.rouge_types, "--rouge-types"), "multi_ref": o.multi_ref} \
+        if "rouge" in mets else {}
     return dict(
-        **chrf,
+        **chrf, **bleu_opts, **rouge,
         tokenizer=o.tokenizer, metrics=mets, bootstrap=o.bootstrap, seed=o.seed,
-        num_proc=o.num_proc, rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref,
-        bleu_options=bleu_opts, progress=not o.quiet,
+        num_proc=o.num_proc, progress=not o.quiet,
         **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct),
     )
+
+
+#: The command-line flag of each BLEU option of the report commands.
+BLEU_FLAGS = {"preset": "--preset", "smooth_method": "--smooth", "max_order": "--max-order"}
 
 
 def refuse_records_fields(o) -> None:

@@ -202,10 +202,10 @@ def explain(o) -> None:
                         name == "multi_ref" and o.multi_ref == "max":
                     opts.pop(name)
         if o.metric not in ("bleu", "chrf"):
-            from ..definitions.rouge import parse_rouge_type
+            from ..compute.options import check_rouge_types
 
             try:
-                parse_rouge_type(o.metric)
+                check_rouge_types(o.metric)
             except ValueError as exc:
                 raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
         ds, where = load_data(o.data, o.min_refs, o.max_refs)

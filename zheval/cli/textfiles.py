@@ -150,15 +150,6 @@ def _located(exc: ValueError, ref_names: list) -> ValueError:
     return FileFormatError(problems, "references that cannot be scored")
 
 
-def _bleu_sums(opts: dict):
-    from ..definitions.bleu_score import score_stats
-
-    def from_sums(sums: np.ndarray) -> np.ndarray:
-        return np.array([score_stats(row, **opts).score for row in np.asarray(sums).tolist()])
-
-    return from_sums
-
-
 def _rouge_sums(sums: np.ndarray) -> np.ndarray:
     return sums[:, 0] / sums[:, 1]
 
@@ -190,12 +181,12 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         raise UserError("several systems are compared with a paired bootstrap test: --bootstrap must be ≥ 1")
     out_systems, rows = [], []
     if metric == "bleu":
-        from ..compute.bleu import bleu_config, bleu_items, bleu_result
+        from ..compute.bleu import BleuOptions, bleu_config, bleu_items, bleu_result, score_from_sums
 
-        cfg = bleu_config(bootstrap=bootstrap, seed=seed, _function="zheval bleu", **options)
+        cfg = bleu_config(BleuOptions.from_names("zheval bleu", {**options, "bootstrap": bootstrap, "seed": seed}))
         keys = ["bleu"]
         # corpus BLEU from summed statistics; sentence BLEU is the mean of per-segment scores, rows (score, 1)
-        from_sums = _bleu_sums(cfg.score_options) if cfg.level == "corpus" else _rouge_sums
+        from_sums = score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums
         for name, hyps in zip(names, systems):
             items = bleu_items(hyps, references, cfg)
             res = bleu_result(items, cfg)
@@ -211,9 +202,9 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         signature = out_systems[0]["result"]["signature"]
         sums = {"bleu": from_sums}
     else:
-        from ..compute.rouge import rouge_config, rouge_items, rouge_result
+        from ..compute.rouge import RougeOptions, rouge_config, rouge_items, rouge_result
 
-        cfg = rouge_config(bootstrap=bootstrap, seed=seed, _function="zheval rouge", **options)
+        cfg = rouge_config(RougeOptions.from_names("zheval rouge", {**options, "bootstrap": bootstrap, "seed": seed}))
         keys = list(cfg.types)
         for name, hyps in zip(names, systems):
             items = rouge_items(hyps, references, cfg)

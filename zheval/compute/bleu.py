@@ -17,17 +17,16 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence
 
 import numpy as np
 
 from ..definitions.bleu import stats_max_order, sum_stats
-from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS, score_stats, validate_options
+from ..definitions.bleu_score import score_stats, validate_options
 from ..fast import usable_for
 from ..fast.bleu import corpus_stats
 from ..presets import BleuPreset, apply_preset, bleu_preset
-from ..results.breakdowns import check_max_refs, first_references
-from ..results.reducers import bootstrap_interval, check_interval_options, mean
+from ..results.reducers import mean, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import BaseTokenizer
@@ -35,33 +34,20 @@ from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
-from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
+from .inputs import check_references, prepare_items, validate_inputs
+from .options import BLEU_DEFAULTS, LEVELS, BleuOptions, refuses_unknown_options, tokenizer_from_options
 from .shared_tokens import SharedTokens
 
-__all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
-           "bleu_result", "result_from_stats", "compute_bleu"]
+__all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuOptions", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
+           "bleu_result", "result_from_stats", "score_from_sums", "compute_bleu"]
 
 logger = logging.getLogger("zheval.compute.bleu")
 
-#: Valid ``level`` values.
-LEVELS = ("corpus", "sentence")
-
-#: Defaults when neither the caller nor a preset sets an option. ``effective_order=None`` means "yes at sentence
-#: level, no at corpus level" (sacrebleu's ``sentence_bleu`` / ``corpus_bleu`` defaults).
-DEFAULTS = {
-    "tokenizer": "char",
-    "max_order": 4,
-    "smooth_method": "exp",
-    "smooth_value": None,
-    "bp_ref_length": "closest",
-    "level": "corpus",
-    "effective_order": None,
-    "weights": None,
-}
-#: Every option :func:`zheval.compute_bleu` understands.
-BLEU_OPTIONS = tuple(DEFAULTS) + TOKENIZER_OPTIONS + ("preset", "crosscheck", "bootstrap", "seed", "confidence",
-                                                     "max_refs")
+#: BLEU's values where neither the caller nor a preset sets an option (:data:`zheval.compute.options.BLEU_DEFAULTS`;
+#: ``effective_order=None`` means "yes at sentence level, no at corpus level", sacrebleu's defaults).
+DEFAULTS = BLEU_DEFAULTS
+#: Every option :func:`zheval.compute_bleu` understands: the fields of :class:`~zheval.compute.options.BleuOptions`.
+BLEU_OPTIONS = BleuOptions.names()
 
 #: The keyword options of :func:`zheval.definitions.bleu_score.score_stats` a config fixes.
 SCORE_OPTIONS = ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")
@@ -79,7 +65,7 @@ class BleuConfig:
         the signature) or None;
         tokenizer: the zheval tokenizer; bootstrap, seed, confidence, crosscheck: result options; max_refs: score
         with the first ``max_refs`` references of every item (``None``: all;
-        :func:`zheval.results.breakdowns.first_references`).
+        :func:`zheval.compute.inputs.prepare_items`).
     """
 
     max_order: int
@@ -120,76 +106,47 @@ class BleuConfig:
                                preset=self.preset.name if self.preset is not None else None, max_refs=self.max_refs)
 
 
-def bleu_config(
-    tokenizer: Any = UNSET,
-    max_order: int = UNSET,
-    smooth_method: str = UNSET,
-    smooth_value: Optional[float] = UNSET,
-    bp_ref_length: str = UNSET,
-    level: str = UNSET,
-    effective_order: Optional[bool] = UNSET,
-    weights: Optional[Sequence[float]] = UNSET,
-    preset: Optional[str] = None,
-    crosscheck: bool = False,
-    bootstrap: int = 0,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    max_refs: Optional[int] = None,
-    _function: str = "compute_bleu",
-    **tokenizer_options,
-) -> BleuConfig:
-    """Resolve and check every option of :func:`zheval.compute_bleu` (arguments as there) and build the tokenizer.
-
-    No text is touched: every option error is raised here.
+def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
+    """The config of :func:`zheval.compute_bleu` from its options (:class:`~zheval.compute.options.BleuOptions`,
+    whose fields checked each value when it was built): the preset's defaults resolved (an explicit value wins),
+    the checks that read several options, and the tokenizer built. No text is touched.
 
     Raises:
-        TypeError: an unknown option (with the reason for the Hub bleu module's ``smooth``), a bad
-            ``effective_order`` or ``seed`` type, ``crosscheck`` not a bool, tokenizer option types.
-        ValueError: unknown preset / smooth_method / bp_ref_length / level (each lists the valid values), bad
-            ``max_order``, ``smooth_value`` or ``weights``, bootstrap/seed/confidence out of range, a crosscheck the
-            tools cannot express, ``max_refs`` not an int >= 1, and the tokenizer's own option errors.
+        TypeError: not a :class:`~zheval.compute.options.BleuOptions`; tokenizer option types.
+        ValueError: an unknown preset (a preset of the other metric is named as such), ``smooth_value`` or
+            ``weights`` that do not fit the method or ``max_order``
+            (:func:`zheval.definitions.bleu_score.validate_options`), a crosscheck the tools cannot express, and the
+            tokenizer's own option errors.
     """
-    refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
-                   BLEU_OPTIONS)
-    given = dict(tokenizer=tokenizer, max_order=max_order, smooth_method=smooth_method, smooth_value=smooth_value,
-                 bp_ref_length=bp_ref_length, level=level, effective_order=effective_order, weights=weights)
-    part = bleu_preset(preset)
-    opts = apply_preset(DEFAULTS, part, given, UNSET)
-    if opts["level"] not in LEVELS:
-        raise ValueError(f"unknown level {opts['level']!r}; valid values: {', '.join(LEVELS)}")
-    order = opts["max_order"]
-    if isinstance(order, bool) or not isinstance(order, (int, np.integer)) or order < 1:
-        raise ValueError(f"max_order must be an int >= 1, got {order!r}")
-    if opts["smooth_method"] not in SMOOTH_METHODS:
-        raise ValueError(f"unknown smooth_method {opts['smooth_method']!r}; valid values: {', '.join(SMOOTH_METHODS)}")
-    if opts["bp_ref_length"] not in BP_REF_LENGTHS:
-        raise ValueError(f"unknown bp_ref_length {opts['bp_ref_length']!r}; valid values: {', '.join(BP_REF_LENGTHS)}")
+    if not isinstance(options, BleuOptions):
+        raise TypeError(f"bleu_config takes a BleuOptions, got {type(options).__name__}; build one with "
+                        "BleuOptions(...) or BleuOptions.from_names(function, options)")
+    o = options
+    part = bleu_preset(o.preset)
+    opts = apply_preset(DEFAULTS, part, {k: getattr(o, k) for k in DEFAULTS}, None)
     # a preset's smooth_value belongs to the preset's smoothing method: when the caller changes the method,
     # the value falls back to the new method's default unless given explicitly
-    if smooth_value is UNSET and smooth_method is not UNSET:
+    if o.smooth_value is None and o.smooth_method is not None:
         opts["smooth_value"] = None
+    order = int(opts["max_order"])
     sv, ws = validate_options(opts["smooth_method"], opts["smooth_value"], opts["bp_ref_length"], opts["weights"],
-                              int(order))
+                              order)
     eff = opts["effective_order"]
     if eff is None:
         eff = opts["level"] == "sentence"
-    if not isinstance(eff, (bool, np.bool_)):
-        raise TypeError(f"effective_order must be True, False or None, got {eff!r}")
-    check_flags(crosscheck=crosscheck)
-    check_interval_options(bootstrap, seed, confidence)
-    max_refs = check_max_refs(max_refs)
-    tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, tokenizer_options.get("normalize", UNSET))
-    if crosscheck:
+    tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize)
+    if o.crosscheck:
         from ..results.crosscheck_bleu import unsupported_reason
 
         reason = unsupported_reason(smooth_method=opts["smooth_method"], bp_ref_length=opts["bp_ref_length"],
                                     effective_order=bool(eff), weights=ws, level=opts["level"])
         if reason:
             raise ValueError(f"crosscheck=True: {reason}")
-    return BleuConfig(max_order=int(order), smooth_method=opts["smooth_method"], smooth_value=sv,
+    return BleuConfig(max_order=order, smooth_method=opts["smooth_method"], smooth_value=sv,
                       bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
-                      weights=ws, preset=part, tokenizer=tok, bootstrap=int(bootstrap), seed=seed,
-                      confidence=confidence, crosscheck=bool(crosscheck), max_refs=max_refs)
+                      weights=ws, preset=part, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
+                      confidence=o.confidence, crosscheck=bool(o.crosscheck),
+                      max_refs=None if o.max_refs is None else int(o.max_refs))
 
 
 @dataclass
@@ -261,9 +218,7 @@ def bleu_items(
         EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
     """
     tok = config.tokenizer
-    if config.max_refs is not None:
-        references = first_references(references, config.max_refs)
-    counts = np.asarray([len(r) for r in references], dtype=np.int64)
+    references, counts = prepare_items(references, config.max_refs)
     if shared is None and usable_for("shared_tokens", rouge_tokenizer=tok, bleu_tokenizer=tok, sentence_split="newline",
                                      bleu_crosscheck=config.crosscheck, bleu_preset=config.preset):
         # the tokenised corpus of the vectorised twins (each distinct text once), as zheval.score counts BLEU on it
@@ -291,6 +246,19 @@ def bleu_items(
         raw = tok.sacrebleu_tokenize is not None  # sacrebleu's own tokenizer on the raw text is checked too
         items.tokens = (hyp_tokens, ref_tokens, predictions if raw else None, references if raw else None)
     return items
+
+
+def score_from_sums(config: BleuConfig) -> Callable[[np.ndarray], np.ndarray]:
+    """Vectorised corpus BLEU (0-1) from column sums ``(m, width) -> (m,)`` under ``config``
+    (:func:`zheval.definitions.bleu_score.score_stats` of each row): the statistic of the bootstrap intervals, the
+    paired tests and every door that scores summed statistics (chrF's twin: :func:`zheval.compute.chrf.score_from_sums`)."""
+    opts = config.score_options
+
+    def from_sums(sums: np.ndarray) -> np.ndarray:
+        rows = np.asarray(sums).reshape(-1, np.shape(sums)[-1]).tolist()
+        return np.array([score_stats(row, **opts).score for row in rows])
+
+    return from_sums
 
 
 def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
@@ -328,25 +296,8 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
         out["brevity_penalty"] = mean([s.brevity_penalty for s in items]) if items else 1.0
         out["scores"] = item_scores
     if config.bootstrap:
-        if arr.shape[0] == 0:
-            low = high = 0.0
-        elif config.level == "sentence":
-            low, high = bootstrap_interval(np.asarray(item_scores), lambda r: r.mean(axis=-1), config.bootstrap,
-                                           config.confidence, config.seed)
-        else:
-            width = arr.shape[1]
-
-            def corpus_statistic(r: np.ndarray) -> np.ndarray:
-                sums = r.sum(axis=-2).reshape(-1, width)
-                vals = np.array([score_stats(row, **opts).score for row in sums.tolist()])
-                return vals.reshape(r.shape[:-2])
-
-            def sums_statistic(sums: np.ndarray) -> np.ndarray:
-                return np.array([score_stats(row, **opts).score for row in sums.tolist()])
-
-            low, high = bootstrap_interval(arr, corpus_statistic, config.bootstrap, config.confidence, config.seed,
-                                           sums_statistic=sums_statistic)
-        out["bleu_ci_low"], out["bleu_ci_high"] = low, high
+        out["bleu_ci_low"], out["bleu_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
+                                                                 config.bootstrap, config.confidence, config.seed)
     return out
 
 
@@ -373,40 +324,62 @@ def bleu_result(items: BleuItems, config: BleuConfig) -> Dict[str, Any]:
     return out
 
 
+@refuses_unknown_options
 @without_cyclic_gc
-def compute_bleu(predictions: Sequence[str], references: Sequence[Any], **options) -> Dict[str, Any]:
+def compute_bleu(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    tokenizer: Any = None,
+    terms: Optional[Sequence[str]] = None,
+    punct: str = "keep",
+    jieba_hmm: Optional[bool] = None,
+    jieba_dict: Optional[str] = None,
+    normalize: Any = None,
+    t2s: bool = False,
+    bootstrap: int = 0,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    max_refs: Optional[int] = None,
+    max_order: Optional[int] = None,
+    smooth_method: Optional[str] = None,
+    smooth_value: Optional[float] = None,
+    bp_ref_length: Optional[str] = None,
+    level: Optional[str] = None,
+    effective_order: Optional[bool] = None,
+    weights: Optional[Sequence[float]] = None,
+    preset: Optional[str] = None,
+    crosscheck: bool = False,
+) -> Dict[str, Any]:
     """Chinese BLEU of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
 
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
-        tokenizer: ``"char"`` (default), ``"jieba"``, ``"none"`` (whitespace-split, pre-tokenised text),
-            a preset's tool tokenizer (``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``), a zheval
-            tokenizer, or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`, the one registry).
-        max_order: highest n-gram order (default 4).
-        smooth_method: ``"exp"`` (default, sacrebleu's), ``"none"``, ``"floor"``, ``"add-k"``, ``"nltk3"``.
-        smooth_value: for ``floor`` (default 0.1) and ``add-k`` (default 1).
-        bp_ref_length: ``"closest"`` (default), ``"shortest"``, ``"none"`` (no brevity penalty).
-        level: ``"corpus"`` (default; Papineni's micro-average from summed statistics) or ``"sentence"`` (each item
-            alone, the mean is reported as ``bleu`` and the per-item list as ``scores``).
-        effective_order: default ``True`` at sentence level, ``False`` at corpus level (sacrebleu's defaults).
-        weights: optional ``max_order`` per-order weights (default uniform).
-        preset: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(..., tokenize="zh")`` on raw text) or
-            ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on ``list(text)``, averaged;
-            adds ``llamafactory_bleu_4``, their number on their 0-100 scale with their per-item rounding) or
-            ``"glm4"`` (the GLM-4 / ChatGLM3 demo's BLEU-4: per-item nltk method-3 BLEU on its jieba words; adds
-            ``glm4_bleu_4``, its number, 0-1 unrounded; an empty prediction is a ``ValueError``, as the demo has no
-            number for it -- :mod:`zheval.presets.glm4`). A preset sets defaults; arguments given explicitly
-            override them.
-        crosscheck: recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at
-            sentence level; plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add
-            ``crosscheck`` = ``{"tool", "bleu", "max_abs_diff", "items", ...}``.
-        bootstrap: number of bootstrap resamples of items (0 = none) for a percentile ``confidence`` interval
-            (``bleu_ci_low``, ``bleu_ci_high``), seeded with ``seed``.
-        max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs);
-            the signature records it (``maxrefs:K``, next to ``nrefs``). Default ``None``: every reference.
-        tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as in
-            :func:`zheval.tokenizers.get_tokenizer` and chinese_rouge.
+        tokenizer: :attr:`~zheval.compute.options.BleuOptions.tokenizer`.
+        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
+        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
+        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
+        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
+        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
+        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
+        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
+        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
+        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
+        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
+        max_order: :attr:`~zheval.compute.options.BleuOptions.max_order`.
+        smooth_method: :attr:`~zheval.compute.options.BleuOptions.smooth_method`.
+        smooth_value: :attr:`~zheval.compute.options.BleuOptions.smooth_value`.
+        bp_ref_length: :attr:`~zheval.compute.options.BleuOptions.bp_ref_length`.
+        level: :attr:`~zheval.compute.options.BleuOptions.level`.
+        effective_order: :attr:`~zheval.compute.options.BleuOptions.effective_order`.
+        weights: :attr:`~zheval.compute.options.BleuOptions.weights`.
+        preset: :attr:`~zheval.compute.options.BleuOptions.preset`.
+        crosscheck: :attr:`~zheval.compute.options.BleuOptions.crosscheck`.
+
+    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.BleuOptions`
+    (``None``: the preset's value, else BLEU's default); a preset sets defaults, an option given explicitly
+    overrides them (:mod:`zheval.presets`).
 
     Returns:
         ``{"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}``
@@ -432,7 +405,8 @@ def compute_bleu(predictions: Sequence[str], references: Sequence[Any], **option
             per call; :mod:`zheval.compute.guards`).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
-    config = bleu_config(**options)
+    given = locals()
+    config = bleu_config(BleuOptions(**{name: given[name] for name in BLEU_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
     return bleu_result(bleu_items(preds, refs, config), config)

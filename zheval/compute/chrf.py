@@ -24,25 +24,20 @@ import numpy as np
 
 from ..definitions.chrf import best_reference_stats, item_ngrams, strip_whitespace
 from ..definitions.chrf_score import check_chrf_options, metric_name, score_stats, stats_orders
-from ..results.breakdowns import check_max_refs, first_references
-from ..results.reducers import bootstrap_interval, check_interval_options, mean
+from ..results.reducers import mean, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
-from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, tokenizer_from_options
+from .inputs import check_references, prepare_items, validate_inputs
+from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_from_options
 
-__all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_items", "chrf_result",
-           "result_from_stats", "score_from_sums", "compute_chrf"]
+__all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfOptions", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_items",
+           "chrf_result", "result_from_stats", "score_from_sums", "compute_chrf"]
 
-#: Valid ``level`` values.
-LEVELS = ("corpus", "sentence")
-
-#: Every option :func:`zheval.compute_chrf` understands.
-CHRF_OPTIONS = ("tokenizer", "char_order", "word_order", "beta", "eps_smoothing", "level") + TOKENIZER_OPTIONS + (
-    "bootstrap", "seed", "confidence", "max_refs")
+#: Every option :func:`zheval.compute_chrf` understands (the fields of :class:`~zheval.compute.options.ChrfOptions`).
+CHRF_OPTIONS = ChrfOptions.names()
 
 
 @dataclass(frozen=True)
@@ -100,46 +95,25 @@ class ChrfConfig:
         return build_signature(self.tokenizer, reference_counts, "chrf", fields, max_refs=self.max_refs)
 
 
-def chrf_config(
-    *,
-    tokenizer: Any = "char",
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: Union[int, float] = 2,
-    eps_smoothing: bool = False,
-    level: str = "corpus",
-    terms: Optional[Sequence[str]] = None,
-    punct: str = "keep",
-    jieba_hmm: Optional[bool] = None,
-    jieba_dict: Optional[str] = None,
-    normalize: Any = None,
-    t2s: bool = False,
-    bootstrap: int = 0,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    max_refs: Optional[int] = None,
-) -> ChrfConfig:
-    """Check every option of :func:`compute_chrf` (arguments as there) and build the tokenizer. No text is touched:
-    every option error is raised here.
+def chrf_config(options: ChrfOptions = ChrfOptions()) -> ChrfConfig:
+    """The config of :func:`compute_chrf` from its options (:class:`~zheval.compute.options.ChrfOptions`, whose
+    fields checked each option when it was built): the orders and beta together, and the tokenizer built. No text
+    is touched: every option error is raised here or by the options object.
 
     Raises:
-        ValueError: a bad order / beta (:func:`zheval.definitions.chrf_score.check_chrf_options`), an unknown
-            level (listing the valid ones), bootstrap/seed/confidence out of range, ``max_refs`` not an int >= 1,
-            and the tokenizer's own option errors.
-        TypeError: ``eps_smoothing`` not a bool, ``beta`` not a number, tokenizer option types.
+        TypeError: not a :class:`~zheval.compute.options.ChrfOptions`; tokenizer option types.
+        ValueError: the tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`).
     """
-    char_order, word_order, beta, eps_smoothing = check_chrf_options(char_order, word_order, beta, eps_smoothing)
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}; valid values: {', '.join(LEVELS)}")
-    check_interval_options(bootstrap, seed, confidence)
-    max_refs = check_max_refs(max_refs)
-    tok_opts = dict(terms=terms, punct=punct, jieba_hmm=jieba_hmm, jieba_dict=jieba_dict, t2s=t2s)
-    tok_opts = {k: v for k, v in tok_opts.items() if v is not None and not (k in ("punct",) and v == "keep")
-                and not (k == "t2s" and v is False)}
-    tok = tokenizer_from_options(tokenizer, tok_opts, normalize)
+    if not isinstance(options, ChrfOptions):
+        raise TypeError(f"chrf_config takes a ChrfOptions, got {type(options).__name__}; build one with "
+                        "ChrfOptions(...) or ChrfOptions.from_names(function, options)")
+    o = options
+    char_order, word_order, beta, eps_smoothing = check_chrf_options(o.char_order, o.word_order, o.beta,
+                                                                     o.eps_smoothing)
+    tok = tokenizer_from_options(o.tokenizer, o, o.normalize)
     return ChrfConfig(char_order=char_order, word_order=word_order, beta=beta, eps_smoothing=eps_smoothing,
-                      level=level, tokenizer=tok, bootstrap=int(bootstrap), seed=seed, confidence=confidence,
-                      max_refs=max_refs)
+                      level=o.level, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
+                      confidence=o.confidence, max_refs=None if o.max_refs is None else int(o.max_refs))
 
 
 @dataclass
@@ -199,9 +173,7 @@ def chrf_items(predictions: Sequence[str], references: Sequence[Sequence[str]], 
             is no character for chrF), every one named as ``references[i][j]``.
     """
     tok = config.tokenizer
-    if config.max_refs is not None:
-        references = first_references(references, config.max_refs)
-    counts = np.asarray([len(r) for r in references], dtype=np.int64)
+    references, counts = prepare_items(references, config.max_refs)
     norm = tok.normalize
     hyp_texts = [norm(p) for p in predictions]
     ref_texts = [[norm(r) for r in rs] for rs in references]
@@ -268,21 +240,8 @@ def result_from_stats(stats, config: ChrfConfig) -> Dict[str, Any]:
         out["chrf"] = mean(item_scores)
         out["scores"] = item_scores
     if config.bootstrap:
-        if arr.shape[0] == 0:
-            low = high = 0.0
-        elif config.level == "sentence":
-            low, high = bootstrap_interval(np.asarray(item_scores), lambda r: r.mean(axis=-1), config.bootstrap,
-                                           config.confidence, config.seed)
-        else:
-            from_sums = score_from_sums(config)
-            width = arr.shape[1]
-
-            def corpus_statistic(r: np.ndarray) -> np.ndarray:
-                return from_sums(r.sum(axis=-2).reshape(-1, width)).reshape(r.shape[:-2])
-
-            low, high = bootstrap_interval(arr, corpus_statistic, config.bootstrap, config.confidence, config.seed,
-                                           sums_statistic=from_sums)
-        out["chrf_ci_low"], out["chrf_ci_high"] = low, high
+        out["chrf_ci_low"], out["chrf_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
+                                                                 config.bootstrap, config.confidence, config.seed)
     return out
 
 
@@ -293,17 +252,13 @@ def chrf_result(items: ChrfItems, config: ChrfConfig) -> Dict[str, Any]:
     return out
 
 
+@refuses_unknown_options
 @without_cyclic_gc
 def compute_chrf(
     predictions: Sequence[str],
     references: Sequence[Any],
     *,
     tokenizer: Any = "char",
-    char_order: int = 6,
-    word_order: int = 0,
-    beta: Union[int, float] = 2,
-    eps_smoothing: bool = False,
-    level: str = "corpus",
     terms: Optional[Sequence[str]] = None,
     punct: str = "keep",
     jieba_hmm: Optional[bool] = None,
@@ -314,6 +269,11 @@ def compute_chrf(
     seed: int = 12345,
     confidence: float = 0.95,
     max_refs: Optional[int] = None,
+    char_order: int = 6,
+    word_order: int = 0,
+    beta: Union[int, float] = 2,
+    eps_smoothing: bool = False,
+    level: str = "corpus",
 ) -> Dict[str, Any]:
     """Chinese chrF (``word_order=0``) or chrF++ (``word_order=2``) of predictions against (ragged) references, on
     the 0-1 scale (sacrebleu's score / 100), with a reproducibility signature.
@@ -321,27 +281,26 @@ def compute_chrf(
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
-        tokenizer: its normaliser gives the characters (default ``"char"``: NFKC, zero-width removal, punctuation
-            variants unified, spaces next to CJK dropped, Latin lower-cased); its tokens are chrF++'s words:
-            ``"char"`` (Han characters, Latin/digit runs, punctuation marks), ``"jieba"`` (jieba's words), ``"none"``
-            (whitespace-separated, pre-segmented text; no normalisation), or a callable ``str -> list[str]``
-            (:func:`zheval.tokenizers.get_tokenizer`).
-        char_order: character n-gram orders 1..``char_order`` (default 6, an int >= 0).
-        word_order: word n-gram orders 1..``word_order`` (default 0 = chrF; 2 = chrF++).
-        beta: recall weight of the F-score (default 2, a number >= 0).
-        eps_smoothing: sacrebleu's option: ``False`` (default) averages precision and recall over the orders that
-            have n-grams on both sides ("effective order", ``eff:yes``); ``True`` averages per-order F-scores over all
-            orders, an order without n-grams counting 1e-16 (chrF++.py, Moses, NLTK; ``eff:no``).
-        level: ``"corpus"`` (default; one F-score of the statistics summed over items, as sacrebleu's
-            ``corpus_score``) or ``"sentence"`` (each item alone, as ``sentence_score``; ``chrf`` is their mean and
-            ``scores`` the per-item list).
-        terms, punct, jieba_hmm, jieba_dict, normalize, t2s: tokenizer options, as :func:`zheval.compute_bleu`
-            (``punct="drop"`` drops punctuation tokens from the *words* only; to remove punctuation from the
-            characters too, add the ``nopunct`` normalisation step).
-        bootstrap: number of bootstrap resamples of items (0 = none) for a percentile ``confidence`` interval
-            (``chrf_ci_low``, ``chrf_ci_high``), seeded with ``seed``.
-        max_refs: score with the first ``max_refs`` references of every item (``None``: all; signature
-            ``maxrefs:K``).
+        tokenizer: :attr:`~zheval.compute.options.ChrfOptions.tokenizer`.
+        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
+        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
+        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
+        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
+        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
+        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
+        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
+        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
+        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
+        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
+        char_order: :attr:`~zheval.compute.options.ChrfOptions.char_order`.
+        word_order: :attr:`~zheval.compute.options.ChrfOptions.word_order`.
+        beta: :attr:`~zheval.compute.options.ChrfOptions.beta`.
+        eps_smoothing: :attr:`~zheval.compute.options.ChrfOptions.eps_smoothing`.
+        level: :attr:`~zheval.compute.options.ChrfOptions.level`.
+
+    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.ChrfOptions`
+    (``punct="drop"`` drops punctuation tokens from chrF++'s *words* only; to remove punctuation from the characters
+    too, add the ``nopunct`` normalisation step).
 
     Multi-reference rule (sacrebleu's): per item, the statistics of the reference with the best chrF (the first on a
     tie) enter the sums.
@@ -363,10 +322,8 @@ def compute_chrf(
             :class:`zheval.ZhevalWarning`, once per call; :mod:`zheval.compute.guards`).
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese, only with word n-grams (chrF++).
     """
-    config = chrf_config(tokenizer=tokenizer, char_order=char_order, word_order=word_order, beta=beta,
-                         eps_smoothing=eps_smoothing, level=level, terms=terms, punct=punct, jieba_hmm=jieba_hmm,
-                         jieba_dict=jieba_dict, normalize=normalize, t2s=t2s, bootstrap=bootstrap, seed=seed,
-                         confidence=confidence, max_refs=max_refs)
+    given = locals()
+    config = chrf_config(ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
     return chrf_result(chrf_items(preds, refs, config), config)

@@ -70,6 +70,8 @@ between tokens, such as a collapsed space, leaves the spans exact).
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections import Counter
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -86,13 +88,13 @@ from ..definitions.rouge import (
 )
 from ..definitions.union_lcs import union_lcs_ref_positions
 from ..presets import find_preset
-from .bleu import BLEU_OPTIONS, BleuConfig, bleu_config
-from .chrf import CHRF_OPTIONS, chrf_config
+from .bleu import BleuConfig, bleu_config
+from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import warn_input_slips
 from .inputs import check_references, validate_inputs
-from .joint import check_metrics_and_options
-from .rouge import ROUGE_OPTIONS, RougeConfig, rouge_config
+from .options import BleuOptions, ChrfOptions, RougeOptions, check_metrics, options_for_metrics
+from .rouge import RougeConfig, rouge_config
 from .spans import token_spans
 
 __all__ = ["EXPLAIN_METRICS", "DEFAULT_EXPLAIN_METRICS", "explain", "explain_items"]
@@ -390,48 +392,56 @@ def _highlight(expl: Dict[str, Any], rouge_cfg: Optional[RougeConfig]) -> Dict[s
 # Public API
 
 
-def _configs(metrics, options):
-    preset = find_preset(options.get("preset"))
+def _configs(metrics, options, typed):
+    """``(metrics, ROUGE config, BLEU item config, BLEU corpus config, chrF config)`` of an explanation: the options
+    by name and the typed objects split by :func:`~zheval.compute.options.options_for_metrics`; metrics default to
+    those of the typed objects given, else the preset's, else :data:`DEFAULT_EXPLAIN_METRICS`."""
+    typed = {m: o for m, o in typed.items() if o is not None}
+    name = options.get("preset") or next((o.preset for o in typed.values() if getattr(o, "preset", None)), None)
+    preset = find_preset(name)
     if metrics is None:
-        metrics = preset.metrics if preset is not None else DEFAULT_EXPLAIN_METRICS
-    metrics = check_metrics_and_options("explain", metrics, EXPLAIN_METRICS, options)
+        metrics = list(typed) if typed else preset.metrics if preset is not None else DEFAULT_EXPLAIN_METRICS
+    metrics = check_metrics(metrics, EXPLAIN_METRICS)
+    if "chrf" in metrics and options.get("preset") is not None:
+        raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
+    objs = options_for_metrics("explain", metrics, options, typed)
     if preset is not None and not all(p.explainable for p in (preset.rouge, preset.bleu) if p is not None):
-        raise ValueError(f"explain does not cover preset {options['preset']!r}: its numbers follow the harness's own "
+        raise ValueError(f"explain does not cover preset {name!r}: its numbers follow the harness's own "
                          "post-processing, tokens and formulas (zheval.presets), which an explanation built on "
                          "zheval's rules would not equal; explain the item without the preset, or see "
                          "docs/leaderboard_presets.md for what the preset computes")
     rouge_cfg = bleu_cfg = corpus_cfg = chrf_cfg = None
     if "chrf" in metrics:
-        if options.get("preset") is not None:
-            raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
-        chrf_cfg = chrf_config(**{k: v for k, v in options.items() if k in CHRF_OPTIONS and k != "level"},
-                               level="sentence")
+        chrf_cfg = chrf_config(dataclasses.replace(objs["chrf"], level="sentence"))
     if "rouge" in metrics:
-        rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}, _function="explain")
+        rouge_cfg = rouge_config(objs["rouge"])
     if "bleu" in metrics:
-        bopts = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
-        item_opts = dict(bopts)
-        item_opts.setdefault("level", "sentence")
-        bleu_cfg = bleu_config(**item_opts, _function="explain")
-        corpus_cfg = bleu_config(**{**bopts, "level": "corpus"}, _function="explain")
+        b = objs["bleu"]
+        bleu_cfg = bleu_config(b if b.level is not None else dataclasses.replace(b, level="sentence"))
+        corpus_cfg = bleu_config(dataclasses.replace(b, level="corpus"))
     return metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg
 
 
 def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics: Optional[Sequence[str]] = None,
-                  indices: Optional[Sequence[int]] = None, **options) -> List[Dict[str, Any]]:
+                  indices: Optional[Sequence[int]] = None, *, rouge: Optional[RougeOptions] = None,
+                  bleu: Optional[BleuOptions] = None, chrf: Optional[ChrfOptions] = None,
+                  **options: Any) -> List[Dict[str, Any]]:
     """Explanations of every item of a corpus (the schema in the module docstring), each with its share of the
     corpus BLEU statistics.
 
     Args:
         predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
-        metrics: ``"bleu"`` and/or ``"rouge"``; default both, or the metrics that have the ``preset`` given
-            (``rouge155``: ROUGE only; ``sacrebleu-zh``: BLEU only; ``llamafactory``: both).
-        options: the options of :func:`zheval.compute_rouge` and :func:`zheval.compute_bleu`, split as
-            :func:`zheval.score` does (tokenizer, terms, normalize, punct, t2s, preset, rouge_types, multi_ref,
-            beta, sentence_split, rouge_w_weight, max_order, smooth_method, smooth_value, bp_ref_length, weights,
-            effective_order, level). ``level`` defaults to ``"sentence"`` here (an item is explained by its
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``; default: the metrics of the options objects given,
+            else those that have the ``preset`` given (``rouge155``: ROUGE only; ``sacrebleu-zh``: BLEU only;
+            ``llamafactory``: both), else BLEU and ROUGE.
+        rouge: ROUGE's options as one :class:`~zheval.compute.options.RougeOptions`.
+        bleu: BLEU's options as one :class:`~zheval.compute.options.BleuOptions`.
+        chrf: chrF's options as one :class:`~zheval.compute.options.ChrfOptions`.
+        options: the same options by name, split as :func:`zheval.score` splits them
+            (:func:`~zheval.compute.options.options_for_metrics`: an unknown option, or one no requested metric
+            uses, is a TypeError). BLEU's ``level`` defaults to ``"sentence"`` here (an item is explained by its
             sentence BLEU, as ``compute_bleu(level="sentence")["scores"]``); the corpus share uses the same options
-            at ``level="corpus"``.
+            at ``level="corpus"``; chrF is explained at sentence level.
 
         indices: explain only these items (in this order; ints in ``[0, len(predictions))``); the corpus share is
             still that of the whole corpus (every item's BLEU statistics are counted). Default: every item.
@@ -448,30 +458,16 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             an item.
         EmptyReferenceError: a reference without tokens (:class:`~zheval.compute.inputs.EmptyReferenceError`).
     """
-    metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options)
+    metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options,
+                                                                  {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     preds, refs = validate_inputs(predictions, references)
-    if indices is None:
-        chosen = list(range(len(preds)))
-    else:
-        chosen = list(indices)
-        for i in chosen:
-            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(preds):
-                raise ValueError(f"indices: {i!r} is not an item index (0 to {len(preds) - 1})")
+    chosen = _checked_items(preds, refs, indices, rouge_cfg, bleu_cfg, chrf_cfg)
     first = rouge_cfg or bleu_cfg or chrf_cfg
-    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
-                     words=first is not chrf_cfg or chrf_cfg.uses_tokens)
     rx = _RougeExplainer(rouge_cfg) if rouge_cfg is not None else None
     bx = _BleuExplainer(bleu_cfg) if bleu_cfg is not None else None
     display_tok = first.tokenizer
     other_tok = bleu_cfg.tokenizer if (rouge_cfg is not None and bleu_cfg is not None and
                                        bleu_cfg.tokenizer.fingerprint != rouge_cfg.tokenizer.fingerprint) else None
-    for cfg in (rouge_cfg, bleu_cfg):
-        if cfg is not None:
-            tok = cfg.tokenizer
-            check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
-    if chrf_cfg is not None:  # chrF's rule: characters after normalisation
-        ctok = chrf_cfg.tokenizer
-        check_references(refs, ctok, [len("".join(ctok.normalize(r).split())) for rs in refs for r in rs])
 
     memo: Dict[str, str] = {}
     other_memo: Dict[str, str] = {}
@@ -515,6 +511,32 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
     return out
 
 
+def _checked_items(preds: list, refs: list, indices, rouge_cfg, bleu_cfg, chrf_cfg) -> List[int]:
+    """The items to explain (``indices``, checked; default every item), after the input guards and the
+    empty-reference rule of every metric (chrF's: characters after normalisation).
+
+    Raises:
+        ValueError: an index that is not an item; EmptyReferenceError."""
+    if indices is None:
+        chosen = list(range(len(preds)))
+    else:
+        chosen = list(indices)
+        for i in chosen:
+            if isinstance(i, bool) or not isinstance(i, int) or not 0 <= i < len(preds):
+                raise ValueError(f"indices: {i!r} is not an item index (0 to {len(preds) - 1})")
+    first = rouge_cfg or bleu_cfg or chrf_cfg
+    warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
+                     words=first is not chrf_cfg or chrf_cfg.uses_tokens)
+    for cfg in (rouge_cfg, bleu_cfg):
+        if cfg is not None:
+            tok = cfg.tokenizer
+            check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
+    if chrf_cfg is not None:
+        ctok = chrf_cfg.tokenizer
+        check_references(refs, ctok, [len("".join(ctok.normalize(r).split())) for rs in refs for r in rs])
+    return chosen
+
+
 def _chrf_item(pred: str, refs: Sequence[str], cfg) -> Dict[str, Any]:
     tok = cfg.tokenizer
     words = tok.tokenize_cached if cfg.uses_tokens else (lambda t: ())
@@ -543,7 +565,9 @@ def _corpus_shares(out: List[Dict[str, Any]], total: List[int], corpus_cfg: Bleu
         }
 
 
-def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] = None, **options) -> Dict[str, Any]:
+def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] = None, *,
+            rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None,
+            chrf: Optional[ChrfOptions] = None, **options: Any) -> Dict[str, Any]:
     """Why one prediction scores what it scores: tokens with character spans, per n-gram order the matched and
     unmatched n-grams, the LCS alignment, per reference P/R/F and the reference the ``multi_ref`` rule chose, BLEU's
     statistics, reference length and sentence BLEU (the schema in the module docstring, also ``docs/explain.md``).
@@ -553,7 +577,11 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
 
     Args:
         prediction: ``str``; references: a ``str`` or a non-empty ``list[str]``.
-        metrics, options: as :func:`explain_items` (no ``corpus_share``: one item is no corpus).
+        metrics: as :func:`explain_items` (no ``corpus_share``: one item is no corpus).
+        rouge: as :func:`explain_items`.
+        bleu: as :func:`explain_items`.
+        chrf: as :func:`explain_items`.
+        options: as :func:`explain_items`.
 
     Returns:
         a JSON-serialisable dict (scores on the 0-1 scale).
@@ -563,7 +591,7 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
         ValueError: as :func:`explain_items`.
         EmptyReferenceError: as :func:`explain_items`.
     """
-    expl = explain_items([prediction], [references], metrics=metrics, **options)[0]
+    expl = explain_items([prediction], [references], metrics=metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)[0]
     if "bleu" in expl:
         expl["bleu"].pop("corpus_share", None)
     return expl

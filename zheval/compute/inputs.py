@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-__all__ = ["validate_inputs", "check_references", "empty_references", "EmptyReferenceError",
+__all__ = ["validate_inputs", "prepare_items", "check_references", "empty_references", "EmptyReferenceError",
            "MAX_LISTED_EMPTY_REFERENCES"]
 
 #: At most this many empty references are listed (index, text and reason) in one :class:`EmptyReferenceError`; the
@@ -320,3 +320,23 @@ def empty_references(references: Sequence[Sequence[str]], tokenizer=None) -> lis
     except EmptyReferenceError as exc:
         return exc.positions
     return []
+
+
+def prepare_items(references: Sequence[Sequence[str]], max_refs: Optional[int]) -> tuple[list, Any]:
+    """The preamble of every metric's items (ROUGE, BLEU, chrF): the references cut to the first ``max_refs`` of
+    each item (:func:`zheval.results.breakdowns.first_references`; ``None``: all) and each item's reference count
+    (counted after the cut).
+
+    Args:
+        references: ``list[list[str]]`` (the output of :func:`validate_inputs`); max_refs: an int >= 1 or ``None``.
+
+    Returns:
+        ``(references, counts)``: the references scored, and an ``(n_items,)`` int64 array.
+    """
+    import numpy as np
+
+    from ..results.breakdowns import first_references
+
+    if max_refs is not None:
+        references = first_references(references, max_refs)
+    return references, np.asarray([len(r) for r in references], dtype=np.int64)

@@ -1,10 +1,12 @@
 """Score ROUGE, BLEU and chrF in one call, tokenising each distinct text once.
 
-:func:`score` runs the items/result pairs of both metrics (:mod:`zheval.compute.rouge`, :mod:`zheval.compute.bleu`)
-with one set of options and returns both results, exactly as :func:`zheval.compute_rouge` and
-:func:`zheval.compute_bleu` would return them. It is itself a pair: :func:`score_config` (every option checked once),
-:func:`score_items` (per-item statistics of both metrics, :class:`ScoreItems`, which concatenate exactly across
-batches, partitions and machines) and :func:`score_result` (the result dict from items);
+:func:`score` runs the items/result pairs of the metrics asked for (:mod:`zheval.compute.rouge`,
+:mod:`zheval.compute.bleu`, :mod:`zheval.compute.chrf`) and returns their results, exactly as
+:func:`zheval.compute_rouge`, :func:`zheval.compute_bleu` and :func:`zheval.compute_chrf` would return them. Options
+come by name or as typed objects (:class:`~zheval.compute.options.RougeOptions` ...), split among the metrics by
+:func:`zheval.compute.options.options_for_metrics`. It is itself a pair: :func:`score_config` (every option checked
+once), :func:`score_items` (per-item statistics of every metric, :class:`ScoreItems`, which concatenate exactly
+across batches, partitions and machines) and :func:`score_result` (the result dict from items);
 ``score(p, r, m, **o) == score_result(score_items(p, r, score_config(m, **o)), score_config(m, **o))``. The engine
 adapters (:mod:`zheval.adapters.ray`, :mod:`zheval.adapters.spark`) compute :func:`score_items` where the data is and
 call :func:`score_result` on the driver; :func:`item_scores` gives the per-item columns. Where :func:`zheval.fast.usable_for` (``"shared_tokens"``) allows it
@@ -25,46 +27,24 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from .bleu import BLEU_OPTIONS, BleuConfig, BleuItems, bleu_config, bleu_items, bleu_result, result_from_stats
-from .chrf import CHRF_OPTIONS, ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_result
+from .bleu import BleuConfig, BleuItems, bleu_config, bleu_items, bleu_result, result_from_stats
+from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_result
 from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import validate_inputs
-from .options import refused_hub_options
-from .rouge import ROUGE_OPTIONS, RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
+from .options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
+                      options_for_metrics)
+from .rouge import RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
 from .shared_tokens import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
 
-__all__ = ["METRICS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_items", "score_result",
-           "item_scores", "check_metrics_and_options"]
+__all__ = ["METRICS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_config_of", "score_items",
+           "score_result", "item_scores"]
 
 #: Metric names :func:`score` computes.
 METRICS = ("bleu", "rouge", "chrf")
-
-
-def check_metrics_and_options(function: str, metrics, valid: Sequence[str], options: Dict[str, Any]) -> list:
-    """The metric names and options of a call that serves both metrics (:func:`score`,
-    :func:`zheval.compute.explain.explain`), checked: returns ``metrics`` as a list.
-
-    Raises:
-        ValueError: an empty list or a name not in ``valid`` (the message lists the valid ones).
-        TypeError: an option none of ``compute_rouge``, ``compute_bleu``, ``compute_chrf`` knows (the message lists
-            the valid ones and, for an option of the Hub modules that zheval refuses, why).
-    """
-    if isinstance(metrics, str):
-        metrics = [metrics]
-    metrics = list(metrics)
-    bad = [m for m in metrics if m not in valid]
-    if bad or not metrics:
-        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(valid)}")
-    known = set(ROUGE_OPTIONS) | set(BLEU_OPTIONS) | set(CHRF_OPTIONS)
-    unknown = sorted(k for k in options if k not in known)
-    if unknown:
-        raise TypeError(f"{function} got unknown option(s) {unknown}; valid options: "
-                        f"{', '.join(sorted(known))}{refused_hub_options(unknown)}")
-    return metrics
 
 
 @dataclass(frozen=True)
@@ -75,9 +55,10 @@ class ScoreConfig:
         metrics: the metric names asked for, in the caller's order (a tuple of ``"bleu"``/``"rouge"``/``"chrf"``).
         rouge: the :class:`~zheval.compute.rouge.RougeConfig` (``None`` without ROUGE).
         bleu: the :class:`~zheval.compute.bleu.BleuConfig` (``None`` without BLEU).
-        bleu_options: the BLEU options as given (:func:`item_scores` resolves them again at sentence level).
+        bleu_options: the :class:`~zheval.compute.options.BleuOptions` (:func:`item_scores` resolves them again at
+            sentence level; ``None`` without BLEU).
         chrf: the :class:`~zheval.compute.chrf.ChrfConfig` (``None`` without chrF).
-        chrf_options: the chrF options as given (:func:`item_scores` resolves them again at sentence level).
+        chrf_options: the :class:`~zheval.compute.options.ChrfOptions` (``None`` without chrF).
 
     It pickles (a jieba tokenizer without its jieba instance, rebuilt where it is used), so engines send it to
     their workers; a user callable tokenizer pickles only if the callable does.
@@ -86,9 +67,9 @@ class ScoreConfig:
     metrics: tuple
     rouge: Optional[RougeConfig]
     bleu: Optional[BleuConfig]
-    bleu_options: Dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    bleu_options: Optional[BleuOptions] = dataclasses.field(default=None, compare=False)
     chrf: Optional[ChrfConfig] = None
-    chrf_options: Dict[str, Any] = dataclasses.field(default_factory=dict, compare=False)
+    chrf_options: Optional[ChrfOptions] = dataclasses.field(default=None, compare=False)
 
     @property
     def first(self):
@@ -141,27 +122,52 @@ class ScoreItems:
                           self.chrf.select(indices) if self.chrf is not None else None)
 
 
-def score_config(metrics: Sequence[str] = ("bleu", "rouge"), *, _function: str = "score", **options) -> ScoreConfig:
-    """Check the metric names and options of :func:`score` (arguments as there) and build both configs.
+def score_config(
+    metrics: Sequence[str] = ("bleu", "rouge"),
+    *,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
+) -> ScoreConfig:
+    """Check the metric names and options of :func:`score` (arguments as there) and build every metric's config.
 
     No text is touched: every option error is raised here.
 
     Raises:
-        ValueError, TypeError: as :func:`check_metrics_and_options`, :func:`~zheval.compute.rouge.rouge_config`
-            and :func:`~zheval.compute.bleu.bleu_config`.
+        ValueError, TypeError: as :func:`~zheval.compute.options.options_for_metrics` and :func:`score_config_of`.
     """
-    metrics = check_metrics_and_options(_function, metrics, METRICS, options)
-    rouge_cfg = rouge_config(**{k: v for k, v in options.items() if k in ROUGE_OPTIONS}) if "rouge" in metrics else None
-    bleu_options = {k: v for k, v in options.items() if k in BLEU_OPTIONS}
-    bleu_cfg = bleu_config(**bleu_options) if "bleu" in metrics else None
-    chrf_cfg, chrf_options = None, {k: v for k, v in options.items() if k in CHRF_OPTIONS}
+    metrics = check_metrics(metrics, METRICS)
+    return score_config_of(options_for_metrics("score", metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf}),
+                           function="score", by_name=options)
+
+
+def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score",
+                    by_name: Optional[Dict[str, Any]] = None) -> ScoreConfig:
+    """The :class:`ScoreConfig` of every metric's options object (the output of
+    :func:`~zheval.compute.options.options_for_metrics`; its key order is the metrics' order) -- what every door
+    that feeds several metrics builds (:func:`score_config`, the engine doors).
+
+    Args:
+        options: ``{"rouge": RougeOptions, "bleu": BleuOptions, "chrf": ChrfOptions}``, any non-empty subset.
+        function: the door's name, for the errors; by_name: the options the door got by name (a ``preset`` or
+            ``crosscheck`` given by name is refused beside chrF, which has neither).
+
+    Raises:
+        TypeError: ``preset`` or ``crosscheck`` by name with chrF; the config builders' errors
+            (:func:`~zheval.compute.rouge.rouge_config`, :func:`~zheval.compute.bleu.bleu_config`,
+            :func:`~zheval.compute.chrf.chrf_config`; ValueError too).
+    """
+    metrics = tuple(options)
     if "chrf" in metrics:
-        refused = sorted(k for k in ("preset", "crosscheck") if k in options)
+        refused = sorted(k for k in ("preset", "crosscheck") if k in (by_name or {}))
         if refused:
-            raise TypeError(f"{_function}(metrics=[..., 'chrf']): chrF has no {' or '.join(refused)}; score chrF "
+            raise TypeError(f"{function}(metrics=[..., 'chrf']): chrF has no {' or '.join(refused)}; score chrF "
                             "in a separate call")
-        chrf_cfg = chrf_config(**chrf_options)
-    return ScoreConfig(tuple(metrics), rouge_cfg, bleu_cfg, bleu_options, chrf_cfg, chrf_options)
+    rouge_cfg = rouge_config(options["rouge"]) if "rouge" in options else None
+    bleu_cfg = bleu_config(options["bleu"]) if "bleu" in options else None
+    chrf_cfg = chrf_config(options["chrf"]) if "chrf" in options else None
+    return ScoreConfig(metrics, rouge_cfg, bleu_cfg, options.get("bleu"), chrf_cfg, options.get("chrf"))
 
 
 def score_items(predictions: Sequence[str], references: Sequence[Any], config: ScoreConfig, *,
@@ -235,10 +241,11 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
             out[f"{t}_precision"] = np.asarray(items.rouge.precision[t], dtype=np.float64)
             out[f"{t}_recall"] = np.asarray(items.rouge.recall[t], dtype=np.float64)
     if config.bleu is not None:
-        per_item = bleu_config(**{**config.bleu_options, "level": "sentence", "bootstrap": 0, "crosscheck": False})
+        per_item = bleu_config(dataclasses.replace(config.bleu_options, level="sentence", bootstrap=0,
+                                                   crosscheck=False))
         out["bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
     if config.chrf is not None:
-        per_item = chrf_config(**{**config.chrf_options, "level": "sentence", "bootstrap": 0})
+        per_item = chrf_config(dataclasses.replace(config.chrf_options, level="sentence", bootstrap=0))
         out["chrf"] = np.asarray(chrf_result_from_stats(items.chrf.stats, per_item)["scores"], dtype=np.float64)
     return out
 
@@ -248,7 +255,11 @@ def score(
     predictions: Sequence[str],
     references: Sequence[Any],
     metrics: Sequence[str] = ("bleu", "rouge"),
-    **options,
+    *,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ) -> Dict[str, dict]:
     """Chinese BLEU, ROUGE and/or chrF of the same predictions and references, sharing one tokenisation.
 
@@ -256,12 +267,14 @@ def score(
         predictions: ``list[str]``, one per item.
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), computed ROUGE first.
-        options: options of :func:`~zheval.compute.rouge.compute_rouge`, :func:`~zheval.compute.bleu.compute_bleu`
-            and :func:`~zheval.compute.chrf.compute_chrf`. Tokenizer options, ``tokenizer``, ``bootstrap``, ``seed``,
-            ``confidence`` and ``max_refs`` go to every metric; the others to the metrics that have them (e.g.
-            ``rouge_types`` to ROUGE, ``max_order`` to BLEU, ``word_order`` to chrF; ``level`` to BLEU and chrF,
-            ``beta`` -- the recall weight -- to ROUGE and chrF). ``preset`` and ``crosscheck`` are BLEU's and
-            ROUGE's; chrF refuses them (TypeError).
+        rouge: ROUGE's options as one object (:class:`~zheval.compute.options.RougeOptions`); only with
+            ``"rouge"`` in ``metrics``.
+        bleu: BLEU's options as one object (:class:`~zheval.compute.options.BleuOptions`).
+        chrf: chrF's options as one object (:class:`~zheval.compute.options.ChrfOptions`).
+        options: the same options by name, each defined once as a field of those classes; each goes to every
+            requested metric that has it (:func:`~zheval.compute.options.options_for_metrics`: e.g. ``tokenizer``
+            to all, ``rouge_types`` to ROUGE, ``level`` to BLEU and chrF). ``preset`` and ``crosscheck`` by name
+            are refused beside chrF (TypeError).
 
     Returns:
         ``{"bleu": compute_bleu(...) result, "rouge": compute_rouge(...) result, "chrf": compute_chrf(...) result}``
@@ -269,12 +282,13 @@ def score(
         ``score_result(score_items(...))``.
 
     Raises:
-        ValueError: an unknown metric name (listing the valid ones), or any error of the two calls (an empty
+        ValueError: an unknown metric name (listing the valid ones), or any error of the separate calls (an empty
             reference: :class:`~zheval.compute.inputs.EmptyReferenceError`, naming every ``references[i][j]``).
-        TypeError: an option neither metric knows, or any error of the two calls.
+        TypeError: an option no metric knows, an option no requested metric uses (naming the metric that would),
+            an option given both by name and in an options object, or any error of the separate calls.
 
     Warns:
-        the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for both metrics.
+        the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for every metric.
     """
-    config = score_config(metrics, **options)
+    config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
     return score_result(score_items(predictions, references, config), config)

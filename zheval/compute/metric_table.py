@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple, Tuple
 
 from . import bleu, chrf, rouge
+from .options import BleuOptions, ChrfOptions, RougeOptions
 
 __all__ = ["MetricAPI", "METRICS", "metric_api"]
 
@@ -19,8 +20,9 @@ class MetricAPI(NamedTuple):
             ``"rouge"``/``"bleu"``/``"chrf"``.
         options: every option name its config takes; other_options: the other metrics' options it does not take
             (accepted and ignored by the evaluate modules, for ``evaluate.combine``).
-        config, items, result: :func:`~zheval.compute.rouge.rouge_config` / ``rouge_items`` / ``rouge_result`` (or
-            the BLEU ones); concat: the items class's ``concat``; empty: ``empty(config)`` -> items of no item.
+        config, items, result: the config from options by name (checked against the metric's options class of
+            :mod:`zheval.compute.options`), :func:`~zheval.compute.rouge.rouge_items` / ``rouge_result`` (or the BLEU
+            or chrF ones); concat: the items class's ``concat``; empty: ``empty(config)`` -> items of no item.
     """
 
     name: str
@@ -37,6 +39,18 @@ class MetricAPI(NamedTuple):
 _OPTIONS = {"rouge": rouge.ROUGE_OPTIONS, "bleu": bleu.BLEU_OPTIONS, "chrf": chrf.CHRF_OPTIONS}
 
 
+def _rouge_config(**options) -> rouge.RougeConfig:
+    return rouge.rouge_config(RougeOptions.from_names("compute_rouge", options))
+
+
+def _bleu_config(**options) -> bleu.BleuConfig:
+    return bleu.bleu_config(BleuOptions.from_names("compute_bleu", options))
+
+
+def _chrf_config(**options) -> chrf.ChrfConfig:
+    return chrf.chrf_config(ChrfOptions.from_names("compute_chrf", options))
+
+
 def _others(short: str) -> Tuple[str, ...]:
     own = _OPTIONS[short]
     out: list = []
@@ -47,13 +61,13 @@ def _others(short: str) -> Tuple[str, ...]:
 
 METRICS = {
     "chinese_rouge": MetricAPI("chinese_rouge", "rouge", rouge.ROUGE_OPTIONS, _others("rouge"),
-                               rouge.rouge_config, rouge.rouge_items, rouge.rouge_result, rouge.RougeItems.concat,
+                               _rouge_config, rouge.rouge_items, rouge.rouge_result, rouge.RougeItems.concat,
                                rouge.RougeItems.empty),
     "chinese_bleu": MetricAPI("chinese_bleu", "bleu", bleu.BLEU_OPTIONS, _others("bleu"),
-                              bleu.bleu_config, bleu.bleu_items, bleu.bleu_result, bleu.BleuItems.concat,
+                              _bleu_config, bleu.bleu_items, bleu.bleu_result, bleu.BleuItems.concat,
                               bleu.BleuItems.empty),
     "chinese_chrf": MetricAPI("chinese_chrf", "chrf", chrf.CHRF_OPTIONS, _others("chrf"),
-                              chrf.chrf_config, chrf.chrf_items, chrf.chrf_result, chrf.ChrfItems.concat,
+                              _chrf_config, chrf.chrf_items, chrf.chrf_result, chrf.ChrfItems.concat,
                               chrf.ChrfItems.empty),
 }
 """The metrics by evaluate module name."""

@@ -1,13 +1,47 @@
-"""What both metrics share about options: the tokenizer and interval option names, the not-given sentinel, the
-unknown-option error (with the reasons for the Hub modules' options zheval refuses), and building the tokenizer."""
+"""The one definition of every metric option: :class:`RougeOptions`, :class:`BleuOptions`, :class:`ChrfOptions`.
+
+Each option is a field of a frozen dataclass: its type, its default and its documentation (the docstring under the
+field) are written once, here, and its check is the field's ``metadata["check"]`` (run when the object is built, so
+``RougeOptions(multi_ref="best")`` fails at once, naming the option and the valid values). The three classes share
+two parts: :class:`TokenizerOptions` (which tokenizer, and its options) and :class:`IntervalOptions` (the bootstrap
+interval and ``max_refs``).
+
+A field a preset may set defaults to ``None``: "the preset's value, else the metric's default" (the defaults are in
+:data:`ROUGE_DEFAULTS` / :data:`BLEU_DEFAULTS`); an explicit value always wins over a preset. Checks that read two
+options at once or a preset (``bootstrap`` without the aggregator, ``crosscheck`` with a preset, ``weights`` against
+``max_order`` ...) are made by the metric's config builder (:func:`zheval.compute.rouge.rouge_config`,
+:func:`zheval.compute.bleu.bleu_config`, :func:`zheval.compute.chrf.chrf_config`), the tokenizer options by
+:func:`zheval.tokenizers.get_tokenizer` when the config builds the tokenizer.
+
+**Doors that feed several metrics** (:func:`zheval.score`, the engine, Trainer, harness, records and 小黄鸭 doors) take
+the options by name -- each goes to every requested metric that has it -- and also as typed objects
+(``rouge=RougeOptions(...)``, ``bleu=BleuOptions(...)``, ``chrf=ChrfOptions(...)``); :func:`options_for_metrics`
+splits and checks them: an unknown option is a ``TypeError`` listing the valid ones (with the reason for an option
+of the Hub modules zheval refuses, :data:`HUB_OPTIONS_REFUSED`), and so is an option that no requested metric uses.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Type, Union
+
 import numpy as np
 
-__all__ = ["check_flags", "HUB_OPTIONS_REFUSED", "refused_hub_options", "UNSET", "TOKENIZER_OPTIONS",
-           "INTERVAL_OPTIONS",
-           "refuse_unknown", "tokenizer_from_options"]
+from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
+from ..definitions.chrf_score import check_chrf_options
+from ..definitions.rouge import MULTI_REF_MODES
+from ..definitions.rouge_types import parse_rouge_type
+from ..results.breakdowns import check_max_refs
+from ..results.reducers import check_bootstrap, check_confidence, check_seed
+from ..text.sentences import SENTENCE_SPLITS
+
+__all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
+           "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
+           "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
+           "check_flags", "check_rouge_types", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
 
 #: Options of the Hugging Face Hub's ``rouge`` and ``bleu`` modules that zheval refuses (a TypeError, never silently
@@ -32,15 +66,15 @@ def refused_hub_options(names) -> str:
     return "".join(f". {HUB_OPTIONS_REFUSED[n]}" for n in names if n in HUB_OPTIONS_REFUSED)
 
 
-#: The sentinel of an option that was not given (a preset's default then applies; an explicit value always wins).
-UNSET: object = type("Unset", (), {"__repr__": lambda self: "UNSET", "__bool__": lambda self: False})()
+#: Valid ``level`` values of BLEU and chrF.
+LEVELS = ("corpus", "sentence")
 
-#: Tokenizer options shared by both metrics (same names, same meaning), forwarded to
-#: :func:`zheval.tokenizers.get_tokenizer`.
-TOKENIZER_OPTIONS = ("terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "t2s")
+#: ROUGE's default types.
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
-#: Options of the bootstrap interval, shared by both metrics.
-INTERVAL_OPTIONS = ("bootstrap", "seed", "confidence")
+
+# ---------------------------------------------------------------------------------------------------------------
+# checks of single options (each named by the field that carries it)
 
 
 def check_flags(**flags) -> None:
@@ -55,6 +89,288 @@ def check_flags(**flags) -> None:
             raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
 
 
+def check_rouge_types(rt) -> list:
+    """``rouge_types`` (a str or a list of str, each parsed by :func:`zheval.definitions.rouge_types.parse_rouge_type`)
+    as a list.
+
+    Raises:
+        TypeError: not a str or a list/tuple of str. ValueError: empty, an unknown type, or duplicates.
+    """
+    if isinstance(rt, str):
+        rt = [rt]
+    if not isinstance(rt, (list, tuple)) or not all(isinstance(t, str) for t in rt):
+        raise TypeError(f"rouge_types must be a list of str, got {rt!r}")
+    if not rt:
+        raise ValueError("rouge_types must name at least one ROUGE type")
+    for t in rt:
+        parse_rouge_type(t)
+    if len(set(rt)) != len(rt):
+        raise ValueError(f"rouge_types has duplicates: {rt}")
+    return list(rt)
+
+
+def _flag(name: str, value) -> None:
+    check_flags(**{name: value})
+
+
+def _choice(valid: Sequence[str]) -> Callable[[str, Any], None]:
+    def check(name: str, value) -> None:
+        if value not in valid:
+            raise ValueError(f"unknown {name} {value!r}; valid values: {', '.join(valid)}")
+    return check
+
+
+def _finite(low: float, strict: bool) -> Callable[[str, Any], None]:
+    def check(name: str, value) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(value) or (value <= low if strict else value < low):
+            raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {low:g}, got {value!r}")
+    return check
+
+
+def _max_order(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+
+
+def _effective_order(name: str, value) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True, False or None, got {value!r}")
+
+
+def _chrf_order(name: str, value) -> None:
+    check_chrf_options(**{"char_order": 1, "word_order": 1, "beta": 2, "eps_smoothing": False, name: value})
+
+
+def _chrf_beta(name: str, value) -> None:
+    check_chrf_options(1, 0, value, False)
+
+
+def _option(default: Any, check: Optional[Callable[[str, Any], Any]] = None, **kw) -> Any:
+    """A field with its default and its check (``check(name, value)`` raising; a ``None`` value of a field whose
+    default is ``None`` is never checked: it means "not set")."""
+    return field(default=default, metadata={"check": check}, **kw)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the parts and the three metrics
+
+
+@dataclass(frozen=True)
+class _Options:
+    """What every options class does: check each field when built; the field names; the options set."""
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            check = f.metadata.get("check")
+            value = getattr(self, f.name)
+            if check is not None and not (value is None and f.default is None):
+                check(f.name, value)
+
+    @classmethod
+    def names(cls) -> Tuple[str, ...]:
+        """Every option name, in field order."""
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+    @classmethod
+    def from_names(cls, function: str, given: Mapping[str, Any]):
+        """The options object of options given by name (``**options`` of ``function``).
+
+        Raises:
+            TypeError: an unknown option (listing the valid ones; with the reason for a refused Hub option), and
+                the fields' own checks.
+        """
+        refuse_unknown(function, given, cls.names())
+        return cls(**given)
+
+    def given(self) -> Dict[str, Any]:
+        """The options as keyword arguments, without the fields left at ``None`` where ``None`` is the default
+        (not set: the preset's or the metric's default applies)."""
+        out = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if not (value is None and f.default is None):
+                out[f.name] = value
+        return out
+
+    def changed(self) -> Tuple[str, ...]:
+        """The names of the fields whose value differs from their default."""
+        return tuple(f.name for f in dataclasses.fields(self) if not _same(getattr(self, f.name), f.default))
+
+
+def _same(a, b) -> bool:
+    try:
+        return bool(a is b or a == b)
+    except Exception:  # an array-valued comparison, say
+        return False
+
+
+@dataclass(frozen=True)
+class TokenizerOptions(_Options):
+    """The tokenizer part, shared by the three metrics (same names, same meaning); checked by
+    :func:`zheval.tokenizers.get_tokenizer` when the config builds the tokenizer."""
+
+    tokenizer: Any = _option(None)
+    """``"char"`` (the default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split text), a preset's tool
+    tokenizer (``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``, ``"opencompass-jieba"``,
+    ``"glm4-jieba"``), a zheval tokenizer or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`,
+    the one registry). ``None``: the preset's tool tokenizer, else ``"char"``."""
+    terms: Optional[Sequence[str]] = _option(None)
+    """Protected terms kept as one token (``char`` and ``jieba``)."""
+    punct: str = _option("keep")
+    """``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens."""
+    jieba_hmm: Optional[bool] = _option(None)
+    """jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``)."""
+    jieba_dict: Optional[str] = _option(None)
+    """A jieba dictionary file (its content is hashed into the tokenizer's identity)."""
+    normalize: Any = _option(None)
+    """``None``: the preset's, else the tokenizer's default normalisation; ``True``/``False`` or step names
+    (:func:`zheval.text.normalize.get_normalizer`)."""
+    t2s: bool = _option(False)
+    """Add Traditional -> Simplified conversion (off by default; a script mismatch is warned about, never fixed
+    silently)."""
+
+
+@dataclass(frozen=True)
+class IntervalOptions(_Options):
+    """The interval part, shared by the three metrics: a percentile bootstrap interval over items, and how many
+    references of each item are scored."""
+
+    bootstrap: int = _option(0, lambda n, v: check_bootstrap(v))
+    """Bootstrap resamples of items (0 = no interval; at most
+    :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`) for a percentile ``confidence`` interval
+    (``<score>_ci_low``/``<score>_ci_high``)."""
+    seed: int = _option(12345, lambda n, v: check_seed(v))
+    """Seed of the bootstrap, an int in [0, 2**32 - 1]."""
+    confidence: float = _option(0.95, lambda n, v: check_confidence(v))
+    """Level of the interval, in (0, 1)."""
+    max_refs: Optional[int] = _option(None, lambda n, v: check_max_refs(v))
+    """Score with the first ``max_refs`` references of every item (items with fewer keep theirs; the signature
+    records ``maxrefs:K``). ``None``: every reference."""
+
+
+@dataclass(frozen=True)
+class RougeOptions(IntervalOptions, TokenizerOptions):
+    """Every option of :func:`zheval.compute_rouge` (the fields of :class:`TokenizerOptions` and
+    :class:`IntervalOptions`, then ROUGE's own). ``None`` where a preset may set the value."""
+
+    rouge_types: Optional[Sequence[str]] = _option(None, lambda n, v: check_rouge_types(v))
+    """ROUGE types: ``rouge1`` ... ``rouge9`` (any N), ``rougeL``, ``rougeLsum``, ``rougeW``,
+    ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``. ``None``: the preset's, else
+    ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``."""
+    use_aggregator: bool = _option(True, _flag)
+    """True: ``{type: mean F}`` floats (the exact mean of the per-item F); False: ``{type: [F per item]}``
+    (no bootstrap then)."""
+    multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES))
+    """The multi-reference rule: ``"max"`` (the default), ``"mean"``, ``"pool"``, ``"best_recall"``
+    (:mod:`zheval.definitions.rouge`)."""
+    beta: Optional[float] = _option(None, _finite(0, strict=False))
+    """F-measure beta, a finite number >= 0 (default 1: F1, as rouge-score)."""
+    return_precision_recall: bool = _option(False, _flag)
+    """Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists)."""
+    preset: Optional[str] = _option(None)
+    """A ROUGE preset (a name of :func:`zheval.presets.preset_names` with ``metric="rouge"``, or a registered
+    preset object) reproducing a tool's numbers: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5``
+    per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
+    ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
+    ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
+    options given explicitly override them (``docs/presets.md``)."""
+    crosscheck: bool = _option(False, _flag)
+    """Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
+    rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
+    "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with."""
+    rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True))
+    """w of ``rougeW``, a finite number > 0 (default 1.2)."""
+    sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS))
+    """Sentences of ``rougeLsum``: ``"punct"`` (the default: newlines and sentence-final punctuation) or
+    ``"newline"`` (rouge-score's rule; :mod:`zheval.text.sentences`)."""
+
+
+@dataclass(frozen=True)
+class BleuOptions(IntervalOptions, TokenizerOptions):
+    """Every option of :func:`zheval.compute_bleu` (the fields of :class:`TokenizerOptions` and
+    :class:`IntervalOptions`, then BLEU's own). ``None`` where a preset may set the value."""
+
+    max_order: Optional[int] = _option(None, _max_order)
+    """Highest n-gram order, an int >= 1 (default 4)."""
+    smooth_method: Optional[str] = _option(None, _choice(SMOOTH_METHODS))
+    """``"exp"`` (the default, sacrebleu's), ``"none"``, ``"floor"``, ``"add-k"``, ``"nltk3"``."""
+    smooth_value: Optional[float] = _option(None)
+    """For ``floor`` (default 0.1) and ``add-k`` (default 1); ``None``: the method's default."""
+    bp_ref_length: Optional[str] = _option(None, _choice(BP_REF_LENGTHS))
+    """Reference length of the brevity penalty: ``"closest"`` (the default), ``"shortest"``, ``"none"`` (no
+    brevity penalty)."""
+    level: Optional[str] = _option(None, _choice(LEVELS))
+    """``"corpus"`` (the default; Papineni's micro-average of summed statistics) or ``"sentence"`` (each item alone;
+    ``bleu`` is their mean, ``scores`` the list)."""
+    effective_order: Optional[bool] = _option(None, _effective_order)
+    """``None``: the preset's, else on at sentence level and off at corpus level (sacrebleu's defaults)."""
+    weights: Optional[Sequence[float]] = _option(None)
+    """``max_order`` per-order weights (``None``: uniform)."""
+    preset: Optional[str] = _option(None)
+    """A BLEU preset (a name of :func:`zheval.presets.preset_names` with ``metric="bleu"``, or a registered preset
+    object) reproducing a tool's numbers: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(...,
+    tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
+    ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
+    BLEU-4 on its jieba words; adds ``glm4_bleu_4``, 0-1). A preset sets defaults; options given explicitly
+    override them (``docs/presets.md``)."""
+    crosscheck: bool = _option(False, _flag)
+    """Recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at sentence level;
+    plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add ``crosscheck`` =
+    ``{"tool", "bleu", "max_abs_diff", "items", ...}``."""
+
+
+@dataclass(frozen=True)
+class ChrfOptions(IntervalOptions, TokenizerOptions):
+    """Every option of :func:`zheval.compute_chrf` (the fields of :class:`TokenizerOptions` and
+    :class:`IntervalOptions`, then chrF's own). chrF has no preset: every default is a value."""
+
+    tokenizer: Any = _option("char")
+    """Its normaliser gives the characters (``"char"``, the default: NFKC, zero-width removal, punctuation variants
+    unified, spaces next to CJK dropped, Latin lower-cased); its tokens are chrF++'s words: ``"char"`` (Han
+    characters, Latin/digit runs, punctuation marks), ``"jieba"``, ``"none"`` (whitespace-separated, no
+    normalisation), or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`)."""
+    char_order: int = _option(6, _chrf_order)
+    """Character n-gram orders 1..``char_order`` (an int >= 0)."""
+    word_order: int = _option(0, _chrf_order)
+    """Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++)."""
+    beta: Union[int, float] = _option(2, _chrf_beta)
+    """Recall weight of the F-score (a number >= 0)."""
+    eps_smoothing: bool = _option(False, _flag)
+    """sacrebleu's option: False averages precision and recall over the orders that have n-grams on both sides
+    (``eff:yes``); True averages per-order F-scores over all orders, an order without n-grams counting 1e-16
+    (chrF++.py, Moses, NLTK; ``eff:no``)."""
+    level: str = _option("corpus", _choice(LEVELS))
+    """``"corpus"`` (one F-score of the summed statistics, as sacrebleu's ``corpus_score``) or ``"sentence"`` (each
+    item alone; ``chrf`` is their mean, ``scores`` the list)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_chrf_options(self.char_order, self.word_order, self.beta, self.eps_smoothing)
+
+
+#: A metric's options object.
+MetricOptions = Union[RougeOptions, BleuOptions, ChrfOptions]
+
+#: The options class of each metric.
+OPTIONS_CLASSES: Dict[str, Type[_Options]] = {"rouge": RougeOptions, "bleu": BleuOptions, "chrf": ChrfOptions}
+
+#: ROUGE's values where neither the caller nor a preset sets an option (the fields that default to ``None``).
+ROUGE_DEFAULTS = {"tokenizer": "char", "rouge_types": list(DEFAULT_ROUGE_TYPES), "multi_ref": "max", "beta": 1.0,
+                  "rouge_w_weight": 1.2, "sentence_split": "punct", "normalize": None}
+#: BLEU's values where neither the caller nor a preset sets an option. ``effective_order=None`` means "yes at
+#: sentence level, no at corpus level" (sacrebleu's ``sentence_bleu`` / ``corpus_bleu`` defaults).
+BLEU_DEFAULTS = {"tokenizer": "char", "max_order": 4, "smooth_method": "exp", "smooth_value": None,
+                 "bp_ref_length": "closest", "level": "corpus", "effective_order": None, "weights": None}
+
+#: Tokenizer options shared by the metrics (same names, same meaning), forwarded to
+#: :func:`zheval.tokenizers.get_tokenizer`.
+TOKENIZER_OPTIONS = tuple(n for n in TokenizerOptions.names() if n != "tokenizer")
+
+#: Options of the bootstrap interval, shared by the metrics.
+INTERVAL_OPTIONS = ("bootstrap", "seed", "confidence")
+
+
 def refuse_unknown(function: str, given, known) -> None:
     """TypeError naming the options of ``given`` that are not in ``known`` (with the reason for a refused Hub
     option), listing the valid ones; nothing when all are known."""
@@ -64,16 +380,111 @@ def refuse_unknown(function: str, given, known) -> None:
                         f"{refused_hub_options(bad)}")
 
 
-def tokenizer_from_options(tokenizer, tokenizer_options, normalize=UNSET):
-    """The tokenizer of a metric: :func:`zheval.tokenizers.get_tokenizer` of ``tokenizer`` with the tokenizer
-    options that were given (``normalize``: the resolved value -- a preset may set it -- or :data:`UNSET`).
+def refuses_unknown_options(function: Callable) -> Callable:
+    """Decorate a function whose keyword-only parameters are options: a keyword it does not take raises
+    :func:`refuse_unknown`'s TypeError (naming it, listing the valid options, with the reason for a refused Hub
+    option) instead of Python's bare "unexpected keyword argument". The signature is the function's own
+    (``functools.wraps``)."""
+    params = inspect.signature(function).parameters
+    names = tuple(n for n, p in params.items() if p.kind is p.KEYWORD_ONLY)
+    accepted = set(params)
+
+    @functools.wraps(function)
+    def checked(*args, **kwargs):
+        if not accepted.issuperset(kwargs):
+            refuse_unknown(function.__name__, {k: v for k, v in kwargs.items() if k not in accepted}, names)
+        return function(*args, **kwargs)
+
+    return checked
+
+
+def check_metrics(metrics, valid: Sequence[str]) -> list:
+    """The metric names of a door that feeds several metrics (a str is one name), checked: a list.
+
+    Raises:
+        ValueError: an empty list or a name not in ``valid`` (the message lists the valid ones).
+    """
+    if isinstance(metrics, str):
+        metrics = [metrics]
+    metrics = list(metrics)
+    bad = [m for m in metrics if m not in valid]
+    if bad or not metrics:
+        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(valid)}")
+    return metrics
+
+
+def options_for_metrics(
+    function: str,
+    metrics: Sequence[str],
+    given: Mapping[str, Any],
+    typed: Optional[Mapping[str, Optional[MetricOptions]]] = None,
+) -> Dict[str, MetricOptions]:
+    """The options object of each requested metric, from options given by name and typed objects -- the one rule of
+    every door that feeds several metrics.
+
+    Args:
+        function: the door's name, for the errors.
+        metrics: the requested metrics, short names (``"rouge"``, ``"bleu"``, ``"chrf"``).
+        given: options by name; each goes to every requested metric that has it (``tokenizer``, the tokenizer
+            options, ``bootstrap``, ``seed``, ``confidence``, ``max_refs`` to all; ``rouge_types`` to ROUGE;
+            ``level`` to BLEU and chrF; ``beta`` -- the recall weight -- to ROUGE and chrF ...).
+        typed: ``{"rouge": RougeOptions(...) or None, ...}``: a metric's options as an object; the options given by
+            name are set on it.
+
+    Returns:
+        ``{metric: options object}`` for every requested metric, in the order of ``metrics``.
+
+    Raises:
+        TypeError: an option no metric has (listing the valid ones, with the reason for a refused Hub option); an
+            option that no requested metric uses (naming the metrics that would use it); a typed object of the
+            wrong class or for a metric not requested; an option given by name that the typed object also sets;
+            and the fields' own checks (ValueError too).
+    """
+    known = list(dict.fromkeys(n for cls in OPTIONS_CLASSES.values() for n in cls.names()))
+    unknown = sorted(k for k in given if k not in known)
+    if unknown:
+        raise TypeError(f"{function} got unknown option(s) {unknown}; valid options: "
+                        f"{', '.join(sorted(known))}{refused_hub_options(unknown)}")
+    unused = {k: [m for m, cls in OPTIONS_CLASSES.items() if k in cls.names()] for k in given
+              if not any(k in OPTIONS_CLASSES[m].names() for m in metrics)}
+    if unused:
+        said = "; ".join(f"{k} is an option of {' and '.join(ms)}" for k, ms in unused.items())
+        raise TypeError(f"{function}: no requested metric ({', '.join(metrics)}) uses option(s) "
+                        f"{sorted(unused)} ({said}); ask for that metric or leave the option out")
+    typed = {m: o for m, o in (typed or {}).items() if o is not None}
+    for m, obj in typed.items():
+        cls = OPTIONS_CLASSES[m]
+        if not isinstance(obj, cls):
+            raise TypeError(f"{function}: {m}= takes a {cls.__name__}, got {type(obj).__name__} {obj!r}")
+        if m not in metrics:
+            raise TypeError(f"{function}: {m}={cls.__name__}(...) was given but {m!r} is not among the requested "
+                            f"metrics ({', '.join(metrics)})")
+    out: Dict[str, MetricOptions] = {}
+    for m in metrics:
+        cls = OPTIONS_CLASSES[m]
+        mine = {k: v for k, v in given.items() if k in cls.names()}
+        if m in typed:
+            twice = sorted(k for k in mine if k in typed[m].changed())
+            if twice:
+                raise TypeError(f"{function}: option(s) {twice} given both by name and in {m}={cls.__name__}(...); "
+                                "give each once")
+            out[m] = dataclasses.replace(typed[m], **mine) if mine else typed[m]
+        else:
+            out[m] = cls(**mine)
+    return out
+
+
+def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None):
+    """The tokenizer of a metric: :func:`zheval.tokenizers.get_tokenizer` of ``tokenizer`` (resolved: a preset may
+    set it) with the tokenizer options of ``options`` and ``normalize`` (resolved; ``None``: the tokenizer's
+    default).
 
     Raises:
         TypeError/ValueError/FileNotFoundError: as :func:`~zheval.tokenizers.get_tokenizer`.
     """
     from ..tokenizers import get_tokenizer
 
-    opts = {k: v for k, v in tokenizer_options.items() if k != "normalize" and v is not UNSET}
-    if normalize is not UNSET and normalize is not None:
+    opts = {k: getattr(options, k) for k in TOKENIZER_OPTIONS if k != "normalize"}
+    if normalize is not None:
         opts["normalize"] = normalize
     return get_tokenizer(tokenizer, **opts)

@@ -21,29 +21,29 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..definitions.rouge import MULTI_REF_MODES, Score, make_item_scorer
+from ..definitions.rouge import Score, make_item_scorer
 from ..definitions.rouge_types import parse_rouge_type
 from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores
 from ..presets import RougePreset, apply_preset, rouge_preset
-from ..results.breakdowns import check_max_refs, first_references
-from ..results.reducers import bootstrap_interval, check_interval_options, mean
+from ..results.reducers import bootstrap_interval, mean
 from ..results.signature import build_signature, interval_fields
-from ..text.sentences import SENTENCE_SPLITS
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
-from .inputs import check_references, validate_inputs
-from .options import TOKENIZER_OPTIONS, UNSET, check_flags, refuse_unknown, tokenizer_from_options
+from .inputs import check_references, prepare_items, validate_inputs
+from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_rouge_types, refuses_unknown_options,
+                      tokenizer_from_options)
 from .shared_tokens import SharedTokens
 
 __all__ = [
     "DEFAULT_ROUGE_TYPES",
     "DEFAULTS",
     "ROUGE_OPTIONS",
+    "RougeOptions",
     "RougeConfig",
     "RougeItems",
     "rouge_config",
@@ -54,21 +54,10 @@ __all__ = [
 
 logger = logging.getLogger("zheval.compute.rouge")
 
-DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
-#: Defaults when neither the caller nor a preset sets an option.
-DEFAULTS = {
-    "tokenizer": "char",
-    "rouge_types": list(DEFAULT_ROUGE_TYPES),
-    "multi_ref": "max",
-    "beta": 1.0,
-    "rouge_w_weight": 1.2,
-    "sentence_split": "punct",
-    "normalize": None,
-}
-#: Every option :func:`zheval.compute_rouge` understands.
-ROUGE_OPTIONS = tuple(k for k in DEFAULTS if k != "normalize") + TOKENIZER_OPTIONS + (
-    "use_aggregator", "return_precision_recall", "bootstrap", "seed", "confidence", "preset", "crosscheck",
-    "max_refs")
+#: ROUGE's values where neither the caller nor a preset sets an option (:data:`zheval.compute.options.ROUGE_DEFAULTS`).
+DEFAULTS = ROUGE_DEFAULTS
+#: Every option :func:`zheval.compute_rouge` understands: the fields of :class:`~zheval.compute.options.RougeOptions`.
+ROUGE_OPTIONS = RougeOptions.names()
 
 
 @dataclass(frozen=True)
@@ -84,7 +73,7 @@ class RougeConfig:
             tokenizer.
         use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck: result options, as
             :func:`zheval.compute_rouge`; max_refs: score with the first ``max_refs`` references of every item
-            (``None``: all; :func:`zheval.results.breakdowns.first_references`).
+            (``None``: all; :func:`zheval.compute.inputs.prepare_items`).
     """
 
     types: tuple
@@ -131,90 +120,43 @@ class RougeConfig:
                                preset=preset.name if preset is not None else None, max_refs=self.max_refs)
 
 
-def rouge_config(
-    tokenizer: Any = UNSET,
-    rouge_types: Sequence[str] = UNSET,
-    use_aggregator: bool = True,
-    multi_ref: str = UNSET,
-    beta: float = UNSET,
-    return_precision_recall: bool = False,
-    bootstrap: int = 0,
-    seed: int = 12345,
-    confidence: float = 0.95,
-    preset: Optional[str] = None,
-    crosscheck: bool = False,
-    rouge_w_weight: float = UNSET,
-    sentence_split: str = UNSET,
-    max_refs: Optional[int] = None,
-    _function: str = "compute_rouge",
-    **tokenizer_options,
-) -> RougeConfig:
-    """Resolve and check every option of :func:`zheval.compute_rouge` (arguments as there) and build the tokenizer.
-
-    No text is touched: every option error is raised here, before any work.
+def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
+    """The config of :func:`zheval.compute_rouge` from its options (:class:`~zheval.compute.options.RougeOptions`,
+    whose fields checked each value when it was built): the preset's defaults resolved (an explicit value wins),
+    the checks that read several options or the preset, and the tokenizer built. No text is touched.
 
     Raises:
-        TypeError: an unknown option (with the reason for the Hub rouge module's ``use_stemmer``); ``rouge_types``
-            not a str or a list of str; a non-int ``seed``; ``use_aggregator``, ``return_precision_recall`` or
-            ``crosscheck`` not a bool (``"False"`` would mean on); tokenizer option types.
-        ValueError: unknown preset / ROUGE type / multi_ref / sentence_split (listing the valid values; a preset of
-            the other metric is named as such, :func:`zheval.presets.rouge_preset`), bad beta or weight, empty or
-            repeated rouge_types, bootstrap with ``use_aggregator=False``, bootstrap/seed/confidence out of range,
-            crosscheck with ``beta != 1``, the preset's own refusals (:meth:`zheval.presets.RougePreset.check_types`
-            and :meth:`~zheval.presets.RougePreset.check`: rouge-chinese presets compute rougeN / rougeL only, a tool's
-            F1 keeps ``beta=1``, a crosscheck the preset has no tool for, LongBench's rougeL and max), and the
-            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`); ``max_refs`` not an int >= 1.
+        TypeError: not a :class:`~zheval.compute.options.RougeOptions`; tokenizer option types.
+        ValueError: an unknown preset (listing the valid ones; a preset of the other metric is named as such,
+            :func:`zheval.presets.rouge_preset`), bootstrap with ``use_aggregator=False``, crosscheck with
+            ``beta != 1``, the preset's own refusals (:meth:`zheval.presets.RougePreset.check_types` and
+            :meth:`~zheval.presets.RougePreset.check`: rouge-chinese presets compute rougeN / rougeL only, a tool's F1
+            keeps ``beta=1``, a crosscheck the preset has no tool for, LongBench's rougeL and max), and the
+            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`).
     """
-    refuse_unknown(_function, {k: v for k, v in tokenizer_options.items() if k not in TOKENIZER_OPTIONS},
-                   ROUGE_OPTIONS)
-    given = dict(tokenizer=tokenizer, rouge_types=rouge_types, multi_ref=multi_ref, beta=beta,
-                 rouge_w_weight=rouge_w_weight, sentence_split=sentence_split,
-                 normalize=tokenizer_options.get("normalize", UNSET))
-    part = rouge_preset(preset)
-    opts = apply_preset(DEFAULTS, part, given, UNSET)
-    types = _check_types(opts["rouge_types"])
+    if not isinstance(options, RougeOptions):
+        raise TypeError(f"rouge_config takes a RougeOptions, got {type(options).__name__}; build one with "
+                        "RougeOptions(...) or RougeOptions.from_names(function, options)")
+    o = options
+    part = rouge_preset(o.preset)
+    opts = apply_preset(DEFAULTS, part, {k: getattr(o, k) for k in DEFAULTS}, None)
+    types = check_rouge_types(opts["rouge_types"])
     if part is not None:
         part.check_types(types)
-    if opts["multi_ref"] not in MULTI_REF_MODES:
-        raise ValueError(f"unknown multi_ref {opts['multi_ref']!r}; valid values: {', '.join(MULTI_REF_MODES)}")
-    if opts["sentence_split"] not in SENTENCE_SPLITS:
-        raise ValueError(
-            f"unknown sentence_split {opts['sentence_split']!r}; valid values: {', '.join(SENTENCE_SPLITS)}")
     beta = opts["beta"]
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
-    w = opts["rouge_w_weight"]
-    if isinstance(w, bool) or not isinstance(w, (int, float)) or not np.isfinite(w) or w <= 0:
-        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {w!r}")
-    check_flags(use_aggregator=use_aggregator, return_precision_recall=return_precision_recall, crosscheck=crosscheck)
-    check_interval_options(bootstrap, seed, confidence)
-    if bootstrap and not use_aggregator:
+    if o.bootstrap and not o.use_aggregator:
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
     if part is not None:
-        part.check(types=types, multi_ref=opts["multi_ref"], beta=beta, crosscheck=crosscheck)
-    if crosscheck and float(beta) != 1.0:
+        part.check(types=types, multi_ref=opts["multi_ref"], beta=beta, crosscheck=o.crosscheck)
+    if o.crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
-    max_refs = check_max_refs(max_refs)
-    tok = tokenizer_from_options(opts["tokenizer"], tokenizer_options, opts["normalize"])
-    return RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta), rouge_w_weight=float(w),
-                       sentence_split=opts["sentence_split"], preset=part, tokenizer=tok,
-                       use_aggregator=use_aggregator, return_precision_recall=return_precision_recall,
-                       bootstrap=int(bootstrap), seed=seed, confidence=confidence, crosscheck=bool(crosscheck),
-                       max_refs=max_refs)
-
-
-def _check_types(rt) -> List[str]:
-    if isinstance(rt, str):
-        rt = [rt]
-    if not isinstance(rt, (list, tuple)) or not all(isinstance(t, str) for t in rt):
-        raise TypeError(f"rouge_types must be a list of str, got {rt!r}")
-    if not rt:
-        raise ValueError("rouge_types must name at least one ROUGE type")
-    for t in rt:
-        parse_rouge_type(t)
-    if len(set(rt)) != len(rt):
-        raise ValueError(f"rouge_types has duplicates: {rt}")
-    return list(rt)
+    tok = tokenizer_from_options(opts["tokenizer"], o, opts["normalize"])
+    return RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta),
+                       rouge_w_weight=float(opts["rouge_w_weight"]), sentence_split=opts["sentence_split"],
+                       preset=part, tokenizer=tok, use_aggregator=bool(o.use_aggregator),
+                       return_precision_recall=bool(o.return_precision_recall), bootstrap=int(o.bootstrap),
+                       seed=o.seed, confidence=o.confidence, crosscheck=bool(o.crosscheck),
+                       max_refs=None if o.max_refs is None else int(o.max_refs))
 
 
 @dataclass
@@ -320,9 +262,7 @@ def rouge_items(
         EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
     """
     tok, types = config.tokenizer, list(config.types)
-    if config.max_refs is not None:
-        references = first_references(references, config.max_refs)
-    counts = [len(r) for r in references]
+    references, counts = prepare_items(references, config.max_refs)
     preset = config.preset
     if preset is not None and preset.units == "tokens":
         return _token_preset_items(predictions, references, config, counts, allow_empty_references)
@@ -452,42 +392,62 @@ def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
     return out
 
 
+@refuses_unknown_options
 @without_cyclic_gc
-def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **options) -> Dict[str, Any]:
+def compute_rouge(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    tokenizer: Any = None,
+    terms: Optional[Sequence[str]] = None,
+    punct: str = "keep",
+    jieba_hmm: Optional[bool] = None,
+    jieba_dict: Optional[str] = None,
+    normalize: Any = None,
+    t2s: bool = False,
+    bootstrap: int = 0,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    max_refs: Optional[int] = None,
+    rouge_types: Optional[Sequence[str]] = None,
+    use_aggregator: bool = True,
+    multi_ref: Optional[str] = None,
+    beta: Optional[float] = None,
+    return_precision_recall: bool = False,
+    preset: Optional[str] = None,
+    crosscheck: bool = False,
+    rouge_w_weight: Optional[float] = None,
+    sentence_split: Optional[str] = None,
+) -> Dict[str, Any]:
     """Chinese ROUGE of predictions against (ragged) references, on the 0-1 scale, with a reproducibility signature.
 
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged across items).
-        tokenizer: ``"char"`` (default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split), a preset's
-            tool tokenizer (``"llamafactory-jieba"``, ``"sacrebleu-zh"``, ``"llamafactory-char"``), a zheval tokenizer
-            or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`, the one registry).
-        rouge_types: default ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``; any of ``rouge1`` ... ``rouge9``
-            (any N), ``rougeL``, ``rougeLsum``, ``rougeW``, ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``.
-        use_aggregator: True -> ``{type: mean F}`` floats; False -> ``{type: [F per item]}``.
-        multi_ref: ``"max"`` (default), ``"mean"``, ``"pool"``, ``"best_recall"`` (:mod:`zheval.definitions.rouge`).
-        beta: F-measure beta (default 1, F1 as rouge-score).
-        return_precision_recall: also ``<type>_precision`` and ``<type>_recall`` (mean or per-item lists).
-        bootstrap: number of bootstrap resamples of items (0 = none) for a percentile ``confidence`` interval of
-            each type's mean F: ``<type>_ci_low``/``<type>_ci_high``, seeded with ``seed`` (aggregator only).
-        preset: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5`` numbers per item, averaged
-            exactly) or ``"llamafactory"`` (LLaMA-Factory / ChatGLM: raw jieba words, rouge-chinese semantics;
-            adds ``llamafactory_rouge_1`` etc., LLaMA-Factory's own numbers on its 0-100 scale); the leaderboard
-            presets ``"opencompass-jieba-rouge"`` (adds ``opencompass_rouge1`` ...), ``"longbench"`` (rougeL; adds
-            ``longbench_rouge_l`` and ``longbench_rouge_l_uncut``) and ``"glm4"`` (adds ``glm4_rouge_1`` ...), each
-            the tool's published number bit for bit (:mod:`zheval.presets.opencompass`, :mod:`~zheval.presets.longbench`,
-            :mod:`~zheval.presets.glm4`). A preset sets defaults; arguments given explicitly override them. See
-            :mod:`zheval.presets.rouge155`.
-        crosscheck: recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1)
-            -- or, with the llamafactory preset, with rouge-chinese -- and add ``crosscheck`` =
-            ``{"tool", "types", "items", "pairs", "max_abs_diff", "scores", ...}``. Not available for rouge155.
-        rouge_w_weight: w of ``rougeW`` (default 1.2).
-        sentence_split: for ``rougeLsum``: ``"punct"`` (default: newlines and sentence-final punctuation) or
-            ``"newline"`` (rouge-score's rule). See :mod:`zheval.text.sentences`.
-        max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs);
-            the signature records it (``maxrefs:K``, next to ``nrefs``). Default ``None``: every reference.
-        tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s`` -- as
-            :func:`zheval.tokenizers.get_tokenizer` and chinese_bleu.
+        tokenizer: :attr:`~zheval.compute.options.RougeOptions.tokenizer`.
+        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
+        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
+        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
+        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
+        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
+        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
+        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
+        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
+        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
+        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
+        rouge_types: :attr:`~zheval.compute.options.RougeOptions.rouge_types`.
+        use_aggregator: :attr:`~zheval.compute.options.RougeOptions.use_aggregator`.
+        multi_ref: :attr:`~zheval.compute.options.RougeOptions.multi_ref`.
+        beta: :attr:`~zheval.compute.options.RougeOptions.beta`.
+        return_precision_recall: :attr:`~zheval.compute.options.RougeOptions.return_precision_recall`.
+        preset: :attr:`~zheval.compute.options.RougeOptions.preset`.
+        crosscheck: :attr:`~zheval.compute.options.RougeOptions.crosscheck`.
+        rouge_w_weight: :attr:`~zheval.compute.options.RougeOptions.rouge_w_weight`.
+        sentence_split: :attr:`~zheval.compute.options.RougeOptions.sentence_split`.
+
+    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.RougeOptions`
+    (``None``: the preset's value, else ROUGE's default); a preset sets defaults, an option given explicitly
+    overrides them (:mod:`zheval.presets`).
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
@@ -510,7 +470,8 @@ def compute_rouge(predictions: Sequence[str], references: Sequence[Any], **optio
             per call; :mod:`zheval.compute.guards`).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
-    config = rouge_config(**options)
+    given = locals()
+    config = rouge_config(RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
     return rouge_result(rouge_items(preds, refs, config), config)

@@ -193,18 +193,15 @@ def score_stats(
     smooth_value, weights = validate_options(smooth_method, smooth_value, bp_ref_length, weights, order)
     vals = [v.item() if hasattr(v, "item") else v for v in row]
     hyp_len = int(vals[HYP_LEN])
-    closest_len = int(vals[CLOSEST_REF_LEN])
-    shortest_len = int(vals[SHORTEST_REF_LEN])
+    ref_len = int(vals[SHORTEST_REF_LEN]) if bp_ref_length == "shortest" else int(vals[CLOSEST_REF_LEN])
     counts = tuple(int(v) for v in vals[N_LENGTH_COLUMNS:N_LENGTH_COLUMNS + order])
     totals = tuple(int(v) for v in vals[N_LENGTH_COLUMNS + order:])
-    ref_len = shortest_len if bp_ref_length == "shortest" else closest_len
 
     # brevity penalty: sacrebleu's expression (nltk's is the same except bp=0 for an empty hypothesis, a case
     # that always scores 0 anyway because there are no matches)
     bp = 1.0
     if bp_ref_length != "none" and hyp_len < ref_len:
         bp = math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
-    length_ratio = hyp_len / ref_len if ref_len else 0.0
 
     def result(score, precisions, order_used):
         if score > 1.0 and all(p <= 1.0 for p in precisions):
@@ -212,22 +209,11 @@ def score_stats(
             # sacrebleu's exp(log(100.0)) = 100.00000000000004 for a perfect match. Clamp to 1.0 -- the only
             # place where score differs from sacrebleu_score / 100, by at most a few ulps.
             score = 1.0
-        return BleuScore(
-            score=score,
-            precisions=tuple(precisions),
-            brevity_penalty=bp,
-            length_ratio=length_ratio,
-            hyp_len=hyp_len,
-            ref_len=ref_len,
-            counts=counts,
-            totals=totals,
-            order_used=order_used,
-            smooth_method=smooth_method,
-            smooth_value=smooth_value,
-            bp_ref_length=bp_ref_length,
-            effective_order=bool(effective_order),
-            weights=weights,
-        )
+        return BleuScore(score=score, precisions=tuple(precisions), brevity_penalty=bp,
+                         length_ratio=hyp_len / ref_len if ref_len else 0.0, hyp_len=hyp_len, ref_len=ref_len,
+                         counts=counts, totals=totals, order_used=order_used, smooth_method=smooth_method,
+                         smooth_value=smooth_value, bp_ref_length=bp_ref_length,
+                         effective_order=bool(effective_order), weights=weights)
 
     # leading orders with at least one hypothesis n-gram (sacrebleu's effective order)
     n_eff = 0
@@ -236,31 +222,42 @@ def score_stats(
             break
         n_eff += 1
     order_used = n_eff if effective_order else order
-
     if not any(counts):
         # sacrebleu: early return 0.0 with all precisions 0 (#141); nltk: returns 0 when no unigram matches
         return result(0.0, [0.0] * order, order_used)
-
     if smooth_method == "nltk3":
-        precisions = []
-        k = 1
-        for m, t in zip(counts, totals):
-            d = max(1, t)
-            if m == 0:
-                precisions.append(1 / (2 ** k * d))
-                k += 1
-            else:
-                precisions.append(m / d)
-        ws = weights if weights is not None else (1 / order,) * order
-        if order_used < order:
-            ws = _renormalise(ws[:order_used])
-        if any(p == 0.0 and w > 0 for p, w in zip(precisions, ws)):
-            return result(0.0, precisions, order_used)
-        s = math.fsum(w * math.log(p) for w, p in zip(ws, precisions) if p > 0)
-        return result(bp * math.exp(s), precisions, order_used)
+        return result(*_nltk3_score(counts, totals, bp, weights, order, order_used), order_used)
+    unit, p100, order_used = _sacrebleu_precisions(counts, totals, smooth_method, smooth_value, effective_order,
+                                                   order)
+    return result(_sacrebleu_score(unit, p100, bp, weights, order, order_used), unit, order_used)
 
-    # sacrebleu.metrics.bleu.BLEU.compute_bleu, step by step. Its effective order is the last order reached
-    # before a zero total; add-k adds k to the totals of orders >= 2 first, so with k > 0 it never stops early.
+
+def _nltk3_score(counts, totals, bp: float, weights, order: int, order_used: int) -> tuple:
+    """``(score, precisions)`` under nltk's ``SmoothingFunction().method3`` (denominators ``max(1, total)``; the
+    k-th zero-match order gets ``1 / (2**k * total)``; nltk's ``bp * exp(fsum(w * log p))``)."""
+    precisions = []
+    k = 1
+    for m, t in zip(counts, totals):
+        d = max(1, t)
+        if m == 0:
+            precisions.append(1 / (2 ** k * d))
+            k += 1
+        else:
+            precisions.append(m / d)
+    ws = weights if weights is not None else (1 / order,) * order
+    if order_used < order:
+        ws = _renormalise(ws[:order_used])
+    if any(p == 0.0 and w > 0 for p, w in zip(precisions, ws)):
+        return 0.0, precisions
+    s = math.fsum(w * math.log(p) for w, p in zip(ws, precisions) if p > 0)
+    return bp * math.exp(s), precisions
+
+
+def _sacrebleu_precisions(counts, totals, smooth_method: str, smooth_value, effective_order: bool,
+                          order: int) -> tuple:
+    """``(precisions 0-1, precisions 0-100, order used)``: sacrebleu.metrics.bleu.BLEU.compute_bleu, step by step.
+    Its effective order is the last order reached before a zero total; add-k adds k to the totals of orders >= 2
+    first, so with k > 0 it never stops early."""
     p100 = [0.0] * order
     unit = [0.0] * order
     smooth_mteval = 1.0
@@ -285,23 +282,21 @@ def score_stats(
         else:
             p100[n - 1] = 100.0 * m / t
             unit[n - 1] = m / t
-    order_used = eff
+    return unit, p100, eff
 
+
+def _sacrebleu_score(unit, p100, bp: float, weights, order: int, order_used: int) -> float:
+    """The score of sacrebleu's precisions: uniform weights with sacrebleu's arithmetic (``bp * exp(sum(log p100) /
+    order)`` / 100; ``my_log(0)`` underflows to exactly 0.0), other weights with nltk's (``fsum(w * log p)``)."""
     if weights is None:
-        if order_used == 0:
-            return result(0.0, unit, order_used)
+        if order_used == 0 or any(p == 0.0 for p in p100[:order_used]):
+            return 0.0
         logs = [_my_log(p) for p in p100[:order_used]]
-        if any(p == 0.0 for p in p100[:order_used]):
-            # sacrebleu: my_log(0) = -9999999999 -> exp(...) underflows to exactly 0.0
-            return result(0.0, unit, order_used)
-        score100 = bp * math.exp(sum(logs) / order_used)
-        return result(score100 / 100.0, unit, order_used)
-
+        return bp * math.exp(sum(logs) / order_used) / 100.0
     ws = weights if order_used == order else _renormalise(weights[:order_used])
     if not ws or any(p == 0.0 and w > 0 for p, w in zip(unit, ws)):
-        return result(0.0, unit, order_used)
-    s = math.fsum(w * math.log(p) for w, p in zip(ws, unit) if w > 0)
-    return result(bp * math.exp(s), unit, order_used)
+        return 0.0
+    return bp * math.exp(math.fsum(w * math.log(p) for w, p in zip(ws, unit) if w > 0))
 
 
 def _renormalise(ws: Sequence[float]) -> Tuple[float, ...]:

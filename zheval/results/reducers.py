@@ -25,6 +25,8 @@ __all__ = [
     "check_interval_options",
     "mean",
     "bootstrap_interval",
+    "stats_interval",
+    "corpus_statistic",
     "bootstrap_standard_error",
     "group_indices",
     "paired_bootstrap",
@@ -156,6 +158,46 @@ def bootstrap_interval(
         return value, value
     res = _scipy_bootstrap(rows, statistic, n_resamples, confidence, seed, sums_statistic)
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
+
+
+def stats_interval(
+    stats: np.ndarray,
+    item_scores: Sequence[float] | None,
+    from_sums: Callable[[np.ndarray], np.ndarray],
+    n_resamples: int,
+    confidence: float,
+    seed: int,
+) -> tuple[float, float]:
+    """The bootstrap interval of a score of additive per-item statistics (BLEU, chrF): ``(0.0, 0.0)`` for no item;
+    the mean of ``item_scores`` resampled at sentence level (``item_scores`` given); else the corpus score of the
+    resampled column sums (:func:`bootstrap_interval` with its exact ``sums_statistic`` path).
+
+    Args:
+        stats: ``(n_items, k)`` integer statistics; item_scores: the per-item scores (sentence level) or ``None``
+            (corpus level); from_sums: the corpus score of column sums, ``(m, k) -> (m,)`` (e.g.
+            :func:`zheval.compute.bleu.score_from_sums`); n_resamples, confidence, seed: as
+            :func:`bootstrap_interval`.
+
+    Returns:
+        ``(low, high)`` on the score's scale.
+    """
+    arr = np.asarray(stats)
+    if arr.shape[0] == 0:
+        return 0.0, 0.0
+    if item_scores is not None:
+        return bootstrap_interval(np.asarray(item_scores), lambda r: r.mean(axis=-1), n_resamples, confidence, seed)
+    return bootstrap_interval(arr, corpus_statistic(from_sums, arr.shape[1]), n_resamples, confidence, seed,
+                              sums_statistic=from_sums)
+
+
+def corpus_statistic(from_sums: Callable[[np.ndarray], np.ndarray], width: int) -> Callable[[np.ndarray], np.ndarray]:
+    """The vectorised corpus statistic of resampled rows ``(..., n_items, width) -> (...)`` for
+    :func:`bootstrap_interval` / :func:`bootstrap_standard_error`: ``from_sums`` of each resample's column sums."""
+
+    def statistic(r: np.ndarray) -> np.ndarray:
+        return np.asarray(from_sums(r.sum(axis=-2).reshape(-1, width))).reshape(r.shape[:-2])
+
+    return statistic
 
 
 def _scipy_bootstrap(rows: np.ndarray, statistic, n_resamples: int, confidence: float, seed: int, sums_statistic):

@@ -82,10 +82,7 @@ def split_corpus(codepoints: np.ndarray, offsets: np.ndarray, mode: str = "punct
     line_starts, line_text = line_starts[order], line_text[order]
     line_ends = _line_ends(line_starts, line_text, offsets, nl)
     if mode == "newline":
-        counts = np.bincount(line_text, minlength=n_texts)
-        tp = np.zeros(n_texts + 1, dtype=np.int64)
-        np.cumsum(counts, out=tp[1:])
-        return SentencePieces(line_starts, line_ends, tp)
+        return SentencePieces(line_starts, line_ends, _text_pointers(line_text, n_texts))
     empty = np.zeros(0, np.int64)
     if n == 0:
         return SentencePieces(empty, empty, np.zeros(n_texts + 1, np.int64))
@@ -152,10 +149,14 @@ def split_corpus(codepoints: np.ndarray, offsets: np.ndarray, mode: str = "punct
     np.cumsum(~whitespace_mask(cp), out=cum[1:])
     keep = (cum[pe] - cum[ps]) > 0
     ps, pe, pline = ps[keep], pe[keep], pline[keep]
-    counts = np.bincount(line_text[pline], minlength=n_texts)
+    return SentencePieces(ps, pe, _text_pointers(line_text[pline], n_texts))
+
+
+def _text_pointers(piece_text: np.ndarray, n_texts: int) -> np.ndarray:
+    """``(n_texts + 1,)`` offsets of each text's pieces, from the text of every piece (in text order)."""
     tp = np.zeros(n_texts + 1, dtype=np.int64)
-    np.cumsum(counts, out=tp[1:])
-    return SentencePieces(ps, pe, tp)
+    np.cumsum(np.bincount(piece_text, minlength=n_texts), out=tp[1:])
+    return tp
 
 
 def _line_of(line_starts, line_ends, line_text, cut_pos, unit_pos, offsets):

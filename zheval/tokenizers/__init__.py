@@ -34,7 +34,8 @@ from __future__ import annotations
 import threading
 from typing import Callable, Iterable, Sequence
 
-from ..text.normalize import get_normalizer
+from ..text.chars import HAN_CLASS_BODY
+from ..text.normalize import Normalizer, get_normalizer
 from .base import PUNCT_MODES, USER_TOKENIZER_STEPS, BaseTokenizer, cache_info, check_punct, clear_cache
 from .char import CharTokenizer
 from .custom import CallableTokenizer
@@ -45,6 +46,9 @@ from .sacrebleu_zh import SacrebleuZhTokenizer
 from .whitespace import WhitespaceTokenizer
 
 __all__ = [
+    "HAN_CLASS_BODY",
+    "Normalizer",
+    "get_normalizer",
     "BaseTokenizer",
     "CharTokenizer",
     "JiebaTokenizer",

@@ -20,6 +20,7 @@ from zheval.adapters.duck import (
     read_predictions,
 )
 from zheval.compute.bleu import compute_bleu
+from zheval.compute.options import BleuOptions, RougeOptions
 from zheval.compute.rouge import compute_rouge
 
 GROUPS = SHARED_DATA / "crosswoz_same_query_groups.jsonl"
@@ -134,12 +135,27 @@ def test_jieba_and_options_are_passed_through(crosswoz):
     ds, preds = crosswoz
     refs = ds["responses"]
     rep = evaluate_predictions(ds, preds, tokenizer="jieba", bootstrap=0, rouge_types=["rougeLsum"], multi_ref="mean",
-                               bleu_options={"smooth_method": "floor", "max_order": 2}, by=())
+                               smooth_method="floor", max_order=2, by=())
     b = compute_bleu(preds, refs, tokenizer="jieba", smooth_method="floor", max_order=2)
     r = compute_rouge(preds, refs, tokenizer="jieba", rouge_types=["rougeLsum"], multi_ref="mean")
     assert rep.score("bleu").value == b["bleu"] and rep.score("bleu").low is None
     assert rep.score("rougeLsum").value == r["rougeLsum"]
     assert rep.signatures == {"bleu": b["signature"], "rouge": r["signature"]}
+    # the same options as objects give the same report
+    typed = evaluate_predictions(ds, preds, tokenizer="jieba", bootstrap=0, by=(),
+                                 rouge=RougeOptions(rouge_types=["rougeLsum"], multi_ref="mean"),
+                                 bleu=BleuOptions(smooth_method="floor", max_order=2))
+    assert typed.to_dict() == rep.to_dict()
+
+
+def test_options_the_report_does_not_take_or_no_metric_uses_are_refused(crosswoz):
+    ds, preds = crosswoz
+    with pytest.raises(TypeError, match=r"does not take rouge's option\(s\) \['beta'\]"):
+        evaluate_predictions(ds, preds, rouge=RougeOptions(beta=2), bootstrap=0)
+    with pytest.raises(TypeError, match=r"no requested metric \(bleu\) uses option\(s\) \['rouge_types'\]"):
+        evaluate_predictions(ds, preds, metrics=["bleu"], rouge_types=["rouge1"], bootstrap=0)
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['use_stemmer'\].*stems English words only"):
+        evaluate_predictions(ds, preds, use_stemmer=True, bootstrap=0)
 
 
 def test_per_group_scores_equal_direct_scores_on_the_subset():
@@ -170,12 +186,12 @@ def test_num_proc_1_and_2_identical(crosswoz):
 
 
 def test_map_fingerprint_changes_with_tokenizer_and_predictions(crosswoz):
-    from zheval.adapters.duck.config import make_config
+    from zheval.adapters.duck.config import make_config, report_options
     from zheval.adapters.duck.statistics import item_statistics
 
     ds, preds = crosswoz
     small = ds.select(range(5))
-    fp = lambda p, t: item_statistics(small, p, make_config(t))._fingerprint  # noqa: E731
+    fp = lambda p, t: item_statistics(small, p, make_config(report_options("test", ("bleu", "rouge"), t, {}, {})))._fingerprint  # noqa: E731
     base = fp(preds[:5], "char")
     assert fp(preds[:5], "char") == base
     assert fp(preds[:5], "jieba") != base

@@ -162,7 +162,20 @@ def test_refused_options_and_missing_columns(datasets):
         score_dataset(datasets[2], crosscheck=True)
     with pytest.raises(ValueError, match=r"no column 'answer'; the columns are"):
         score_dataset(datasets[2], prediction_column="answer")
-    with pytest.raises(TypeError, match="unknown option"):
+    with pytest.raises(TypeError, match=r"unknown option.*stems English words only"):
         score_dataset(datasets[2], use_stemmer=True)
+    with pytest.raises(TypeError, match=r"no requested metric \(bleu\) uses option\(s\) \['rouge_types'\]"):
+        score_dataset(datasets[2], metrics=["bleu"], rouge_types=["rouge1"])
     with pytest.raises(ValueError, match="already has"):
         score_dataset(datasets[2].add_column("bleu", lambda b: b["id"]), per_item=True)
+
+
+def test_options_objects_equal_the_same_options_by_name(datasets, rows):
+    from zheval.compute.options import BleuOptions, ChrfOptions, RougeOptions
+
+    preds = [r["prediction"] for r in rows]
+    refs = [r["references"] for r in rows]
+    got = quiet_dataset(datasets[2], metrics=["rouge", "bleu", "chrf"], rouge=RougeOptions(rouge_types=["rougeL"]),
+                        bleu=BleuOptions(max_order=2), chrf=ChrfOptions(word_order=2), bootstrap=20)
+    assert got == quiet_score(preds, refs, ["rouge", "bleu", "chrf"],
+                              dict(rouge_types=["rougeL"], max_order=2, word_order=2, bootstrap=20))

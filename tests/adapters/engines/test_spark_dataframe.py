@@ -163,3 +163,5 @@ def test_refused_options_and_missing_columns(frames):
         score_dataframe(frames[2], prediction_column="answer")
     with pytest.raises(ValueError, match="already has"):
         score_dataframe(frames[2].withColumnRenamed("source", "rouge1"), per_item=True)
+    with pytest.raises(TypeError, match=r"no requested metric \(rouge\) uses option\(s\) \['word_order'\]"):
+        score_dataframe(frames[2], metrics=["rouge"], word_order=2)

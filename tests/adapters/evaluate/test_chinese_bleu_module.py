@@ -14,7 +14,7 @@ import pytest
 import sacrebleu
 
 from zheval.adapters.evaluate_cards import card
-from zheval.compute.bleu import BleuItems, bleu_config, bleu_items, bleu_result, compute_bleu
+from zheval.compute.bleu import BleuItems, BleuOptions, bleu_config, bleu_items, bleu_result, compute_bleu
 from zheval.compute.inputs import validate_inputs
 from helpers import crosswoz_items
 from helpers import csl_items as shared_csl_items
@@ -244,7 +244,7 @@ def test_bootstrap_is_seeded_and_brackets_the_score(crosswoz_groups):
 def test_shards_merge_to_the_whole(csl_rows):
     preds, refs = csl_items(csl_rows)
     whole = compute_bleu(preds, refs)
-    config = bleu_config()
+    config = bleu_config(BleuOptions())
     shards = [bleu_items(*validate_inputs(preds[i:i + 250], refs[i:i + 250]), config) for i in range(0, len(preds), 250)]
     merged = bleu_result(BleuItems.concat(shards), config)
     assert merged == whole  # signature included

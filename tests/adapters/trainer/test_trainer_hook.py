@@ -197,6 +197,23 @@ def test_per_metric_options(tok):
     assert "precisions_4" not in got
 
 
+def test_typed_options_objects_equal_the_same_options_by_name(tok):
+    from zheval.compute.options import BleuOptions, RougeOptions
+
+    preds, labels = arrays(tok)
+    typed = build_compute_metrics(tok, rouge=RougeOptions(preset="rouge155"), bleu=BleuOptions(max_order=3),
+                                  tokenizer="char")((preds, labels))
+    by_pair = build_compute_metrics(tok, [("chinese_rouge", {"preset": "rouge155"}), "chinese_bleu"], max_order=3,
+                                    tokenizer="char")((preds, labels))
+    assert typed == by_pair
+    with pytest.raises(TypeError, match=r"chrf=ChrfOptions\(\.\.\.\) was given but 'chinese_chrf' is not among"):
+        from zheval.compute.options import ChrfOptions
+
+        build_compute_metrics(tok, chrf=ChrfOptions())
+    with pytest.raises(TypeError, match=r"\['max_order'\] of chinese_bleu given both by name and in its options"):
+        build_compute_metrics(tok, bleu=BleuOptions(max_order=3), max_order=2)
+
+
 def test_flatten_result():
     flat = flatten_result(
         {"a": 1, "b": np.float32(0.5), "c": [1, 2], "d": "text", "e": None, "f": {"g": True}, "h": torch.tensor(0.25)}
@@ -224,8 +241,9 @@ def test_tokenizer_given_by_keyword(tok):
 @pytest.mark.parametrize(
     "kwargs, error, pattern",
     [
-        ({"rouge_typo": ["rouge1"]}, TypeError, r"rouge_typo.*taken by none"),
-        ({"metrics": ["chinese_bleu"], "rouge_types": ["rouge1"]}, TypeError, r"rouge_types.*taken by none"),
+        ({"rouge_typo": ["rouge1"]}, TypeError, r"unknown option\(s\) \[.rouge_typo.\]"),
+        ({"metrics": ["chinese_bleu"], "rouge_types": ["rouge1"]}, TypeError,
+         r"no requested metric \(bleu\) uses option\(s\) \[.rouge_types.\] \(rouge_types is an option of rouge\)"),
         ({"smooth_method": "bogus"}, ValueError, "bogus"),
         ({"rouge_types": ["rouge0x"]}, ValueError, "rouge0x"),
         ({"tokenizer": "spacy"}, ValueError, "spacy"),

@@ -5,8 +5,11 @@ the item's other references (leave-one-out), grouped and resampled by whole item
 from __future__ import annotations
 
 
-from .config import make_config
-from .inputs import run_options, check_by, check_dataset
+from typing import Any, Mapping, Optional, Sequence
+
+from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
+from .config import DEFAULT_METRICS, make_config, report_options
+from .inputs import check_by, check_dataset
 from ..report.tables import Report, group_items, score_groups
 from .reductions import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
@@ -15,7 +18,20 @@ __all__ = ["human_ceiling"]
 
 def human_ceiling(
     ds,
-    **options,
+    *,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    tokenizer: Any = "char",
+    by: Sequence[str] = ("domain", "difficulty"),
+    bootstrap: int = 1000,
+    seed: int = 12345,
+    confidence: float = 0.95,
+    num_proc: Optional[int] = None,
+    progress: bool = False,
+    locations: Optional[Mapping[str, tuple]] = None,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ) -> Report:
     """Human ceiling: each reference in turn scored as a prediction against the item's remaining references.
 
@@ -38,11 +54,10 @@ def human_ceiling(
     """
     from datasets import Dataset
 
-    o, scoring_options = run_options(options)
-    by, bootstrap, seed, confidence, num_proc, progress, locations = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations)
+    scoring = report_options("human_ceiling", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     check_dataset(ds, "human_ceiling")
     by = check_by(ds, by)
-    cfg = make_config(**scoring_options)
+    cfg = make_config(scoring)
     cols = ds.select_columns(["id", "responses", *by]).to_dict()
     rows, preds, clusters, kept, origin = [], [], [], [], []
     skipped = 0

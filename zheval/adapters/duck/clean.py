@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...text.normalize import Normalizer, get_normalizer
+from ...tokenizers import Normalizer, get_normalizer
 
 __all__ = ["CleanReport", "clean_duck", "bigram_jaccard", "REF_REASONS", "QUERY_REASONS", "NULL_LABEL"]
 

@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
-from typing import Sequence
-
-from typing import Optional
+from dataclasses import dataclass, replace
+from typing import Any, Dict, Mapping, Optional
 
 from ...compute.bleu import BleuConfig
 from ...compute.chrf import ChrfConfig
+from ...compute.options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, TokenizerOptions, check_metrics,
+                                options_for_metrics)
 from ...compute.rouge import RougeConfig
 from ...tokenizers import BaseTokenizer
 
-__all__ = ["METRICS", "DEFAULT_METRICS", "DEFAULT_ROUGE_TYPES", "ScoreConfig", "make_config"]
+__all__ = ["METRICS", "DEFAULT_METRICS", "DEFAULT_ROUGE_TYPES", "REPORT_FIELDS", "ScoreConfig", "report_options",
+           "make_config"]
 
 METRICS = ("bleu", "rouge", "chrf")
 """Metric families :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` computes."""
@@ -27,6 +28,8 @@ DEFAULT_METRICS = ("bleu", "rouge")
 
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 """ROUGE types reported by default (F-measure)."""
+
+TOKENIZER_FIELDS = TokenizerOptions.names()
 
 
 @dataclass(frozen=True)
@@ -89,63 +92,93 @@ class ScoreConfig:
         return self.bleu_config.score_options
 
 
-def make_config(
-    tokenizer="char",
-    metrics: Sequence[str] = DEFAULT_METRICS,
-    rouge_types: Sequence[str] = DEFAULT_ROUGE_TYPES,
-    multi_ref: str = "max",
-    sentence_split: str = "punct",
-    bleu_options: dict | None = None,
-    max_refs: int | None = None,
-    chrf_options: dict | None = None,
-    **tokenizer_options,
-) -> ScoreConfig:
-    """Validate options and build a :class:`ScoreConfig` with the library's config functions (every option check
-    and the tokenizer construction are the library's own).
+#: The options of each metric the 小黄鸭 report takes (besides the tokenizer part, shared by every metric); the
+#: interval (``bootstrap``, ``seed``, ``confidence``) and ``max_refs`` are the report's own arguments. Any other
+#: option set is refused, naming it: the report would not honour it.
+REPORT_FIELDS = {
+    "rouge": ("rouge_types", "multi_ref", "sentence_split"),
+    "bleu": ("preset", "max_order", "smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights",
+             "level"),
+    "chrf": ("char_order", "word_order", "beta", "eps_smoothing", "level"),
+}
 
-    Args:
-        tokenizer: a tokenizer name of :func:`zheval.tokenizers.get_tokenizer` (``char``, ``jieba``, ``none``, a
-            preset's tool tokenizer), a zheval tokenizer or a callable; ``None``: the BLEU preset's.
-        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default :data:`DEFAULT_METRICS`).
-        rouge_types: ROUGE types (:func:`zheval.definitions.rouge.parse_rouge_type`); multi_ref: ``max``/``mean``/
-            ``pool``/``best_recall``; sentence_split: ``punct``/``newline`` (ROUGE-Lsum).
-        bleu_options: BLEU options of :func:`zheval.compute_bleu` (``preset``, ``max_order``, ``smooth_method``,
-            ``smooth_value``, ``bp_ref_length``, ``effective_order``, ``weights``); corpus level only.
-        max_refs: score with the first ``max_refs`` references of every item (``None``: all); every config gets
-            it, so the signatures record it (``maxrefs:K``).
-        chrf_options: chrF options of :func:`zheval.compute_chrf` (``char_order``, ``word_order``, ``beta``,
-            ``eps_smoothing``); corpus level; the tokenizer is BLEU's (used by ``word_order`` > 0 only).
-        tokenizer_options: ``terms``, ``punct``, ``jieba_hmm``, ``jieba_dict``, ``normalize``, ``t2s``.
+
+def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str, Any],
+                   typed: Mapping[str, Any]) -> Dict[str, MetricOptions]:
+    """The options objects of a 小黄鸭 report door (:func:`~zheval.compute.options.options_for_metrics` with the
+    report's rules): ``metrics`` (a list, or one comma-separated str), the door's ``tokenizer`` (``"char"`` by
+    default; ``None``: the BLEU preset's), options by name and ``{"rouge": RougeOptions, ...}`` objects.
+
+    Returns:
+        ``{metric: options object}`` for the metrics asked for, in :data:`METRICS` order.
 
     Raises:
-        ValueError: unknown metric, ROUGE type, multi_ref, sentence split, BLEU option value, ``level`` other than
-            corpus; TypeError: unknown option names.
+        ValueError: an unknown metric (listing the valid ones); ``level`` other than corpus.
+        TypeError: an unknown option, one no requested metric uses, one the report does not take (naming it and its
+            metric), options objects whose tokenizer parts differ (the report scores every metric with one
+            tokenizer); the fields' own checks.
     """
-    from ...compute.bleu import bleu_config
-    from ...compute.options import UNSET
-    from ...compute.rouge import rouge_config
-
     if isinstance(metrics, str):
         metrics = [m.strip() for m in metrics.split(",") if m.strip()]
-    bad = [m for m in metrics if m not in METRICS]
-    if bad or not metrics:
-        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(METRICS)}")
-    if isinstance(rouge_types, str):
-        rouge_types = [t.strip() for t in rouge_types.split(",") if t.strip()]
-    if "rouge" in metrics and not rouge_types:
-        raise ValueError("rouge_types must name at least one ROUGE type")
-    bleu = bleu_config(tokenizer=UNSET if tokenizer is None else tokenizer, **dict(bleu_options or {}),
-                       max_refs=max_refs, **tokenizer_options)
+    metrics = check_metrics(metrics, METRICS)
+    typed = {m: o for m, o in typed.items() if o is not None}
+    given = dict(options)
+    if isinstance(given.get("rouge_types"), str):  # "rouge1,rougeL", as the command line writes it
+        given["rouge_types"] = [t.strip() for t in given["rouge_types"].split(",") if t.strip()]
+    if tokenizer is not None and not (tokenizer == "char" and any("tokenizer" in o.changed() for o in typed.values()
+                                                                    if isinstance(o, TokenizerOptions))):
+        given["tokenizer"] = tokenizer
+    out = options_for_metrics(function, [m for m in METRICS if m in metrics], given, typed)
+    for m, o in out.items():
+        bad = [k for k in o.changed() if k not in REPORT_FIELDS[m] and k not in TOKENIZER_FIELDS]
+        if bad:
+            raise TypeError(f"{function}: the 小黄鸭 report does not take {m}'s option(s) {bad} (it takes "
+                            f"{', '.join(REPORT_FIELDS[m])} and the tokenizer options; bootstrap, seed, confidence "
+                            "and max_refs are the report's own arguments)")
+    differ = [k for k in TOKENIZER_FIELDS
+              if len({repr(getattr(o, k)) for o in out.values() if k in o.changed()}) > 1]
+    if differ:
+        raise TypeError(f"{function}: the 小黄鸭 report scores every metric with one tokenizer; the options objects "
+                        f"set different values of {differ} (set them by name, once)")
+    return out
+
+
+def make_config(options: Mapping[str, MetricOptions], *, max_refs: int | None = None) -> ScoreConfig:
+    """Build the :class:`ScoreConfig` of a report with the library's config functions (every option check and the
+    tokenizer construction are the library's own).
+
+    Args:
+        options: ``{metric: options object}`` from :func:`report_options` (:class:`~zheval.compute.options.RougeOptions`
+            ..., each defined once in :mod:`zheval.compute.options`); the report's defaults where a metric sets
+            nothing: ROUGE types :data:`DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split; corpus
+            BLEU and chrF. The tokenizer is BLEU's (a BLEU preset may set it), shared by every metric.
+        max_refs: score with the first ``max_refs`` references of every item (``None``: all); every config gets
+            it, so the signatures record it (``maxrefs:K``).
+
+    Raises:
+        ValueError: ``level`` other than corpus, and the option errors of
+            :func:`~zheval.compute.bleu.bleu_config`, :func:`~zheval.compute.rouge.rouge_config`,
+            :func:`~zheval.compute.chrf.chrf_config`.
+    """
+    from ...compute.bleu import bleu_config
+    from ...compute.chrf import chrf_config
+    from ...compute.rouge import rouge_config
+
+    first = next(iter(options.values()))
+    tok_part = {k: getattr(first, k) for k in TOKENIZER_FIELDS}
+    bleu_opts = options.get("bleu") or BleuOptions(**tok_part)
+    bleu = bleu_config(replace(bleu_opts, max_refs=max_refs))
     if bleu.level != "corpus":
         raise ValueError("the 小黄鸭 report uses corpus BLEU (level='corpus'); sentence-level BLEU is not supported here")
-    rouge = rouge_config(tokenizer=bleu.tokenizer, rouge_types=list(rouge_types) or ["rouge1"], multi_ref=multi_ref,
-                         sentence_split=sentence_split, max_refs=max_refs)
+    r = options.get("rouge") or RougeOptions()
+    rouge = rouge_config(RougeOptions(tokenizer=bleu.tokenizer, rouge_types=list(r.rouge_types or DEFAULT_ROUGE_TYPES),
+                                      multi_ref=r.multi_ref or "max", sentence_split=r.sentence_split or "punct",
+                                      max_refs=max_refs))
     chrf = None
-    if "chrf" in metrics:
-        from ...compute.chrf import chrf_config
-
-        opts = dict(chrf_options or {})
-        if opts.get("level", "corpus") != "corpus":
+    if "chrf" in options:
+        c = options["chrf"]
+        if c.level != "corpus":
             raise ValueError("the 小黄鸭 report uses corpus chrF (level='corpus')")
-        chrf = chrf_config(tokenizer=bleu.tokenizer, max_refs=max_refs, **opts)
-    return ScoreConfig(tuple(m for m in METRICS if m in metrics), rouge, bleu, chrf)
+        chrf = chrf_config(ChrfOptions(tokenizer=bleu.tokenizer, max_refs=max_refs,
+                                       **{k: getattr(c, k) for k in REPORT_FIELDS["chrf"]}))
+    return ScoreConfig(tuple(m for m in METRICS if m in options), rouge, bleu, chrf)

@@ -17,25 +17,34 @@ from __future__ import annotations
 
 
 import hashlib
+from dataclasses import replace
+from typing import Any, Mapping, Optional, Sequence
 
-from ...definitions.bleu_score import score_stats
-from ...definitions.chrf_score import score_stats as chrf_score_stats
+import numpy as np
+
+from ...compute.bleu import score_from_sums as bleu_from_sums
+from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
 from ...results.diagnostics import compute_diagnostics
 from ..report.breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
-from .config import ScoreConfig, make_config
-from .inputs import run_options, as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
+from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
+from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
+from .inputs import as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .predictions import join_predictions
 from ..report.tables import Report, group_items, score_groups
 from .reductions import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
-__all__ = ["evaluate_predictions", "first_references_of"]
+__all__ = ["evaluate_predictions", "report_config", "first_references_of"]
 
 def evaluate_predictions(
-    ds,
-    predictions,
-    **options,
+    ds, predictions, *, metrics: Sequence[str] = DEFAULT_METRICS, tokenizer: Any = "char",
+    by: Sequence[str] = ("domain", "difficulty"), bootstrap: int = 1000, seed: int = 12345, confidence: float = 0.95,
+    num_proc: Optional[int] = None, progress: bool = False, locations: Optional[Mapping[str, tuple]] = None,
+    keep_items: bool = False, label_check: str = "strict", predictions_format: str = "auto",
+    max_refs: Optional[int] = None, buckets: Any = None, folds: Optional[int] = None,
+    rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None, chrf: Optional[ChrfOptions] = None,
+    **options: Any,
 ) -> Report:
     """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
 
@@ -44,10 +53,15 @@ def evaluate_predictions(
         predictions: a path (JSONL with ``id``+``prediction``, LLaMA-Factory ``generated_predictions.jsonl``, or
             plain text in dataset order), a :class:`~zheval.adapters.duck.predictions.Predictions`, a list in dataset
             order, or an ``{id: prediction}`` dict (see :func:`~zheval.adapters.duck.predictions.join_predictions`).
-        scoring_options: the scoring options of :func:`~zheval.adapters.duck.config.make_config` (``tokenizer``,
-            ``metrics``, ``rouge_types``, ``multi_ref``, ``sentence_split``, ``bleu_options`` and the tokenizer
-            options; defaults: char tokenizer, corpus BLEU-4 with sacrebleu's exp smoothing, ROUGE-1/2/L F with the
-            max-over-references rule).
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE).
+        tokenizer: the scoring tokenizer of every metric (default ``"char"``; ``None``: the BLEU preset's).
+        rouge, bleu, chrf, options: the metrics' options as objects (:class:`~zheval.compute.options.RougeOptions`
+            ...) and by name, each defined once in :mod:`zheval.compute.options` and split by
+            :func:`~zheval.adapters.duck.config.report_options`: the report takes ROUGE's ``rouge_types``,
+            ``multi_ref``, ``sentence_split``, BLEU's ``preset``, ``max_order``, smoothing, ``bp_ref_length``,
+            ``effective_order``, ``weights``, chrF's orders, ``beta``, ``eps_smoothing`` and the tokenizer options
+            (:data:`~zheval.adapters.duck.config.REPORT_FIELDS`); defaults: corpus BLEU-4 with sacrebleu's exp
+            smoothing, ROUGE-1/2/L F with the max-over-references rule.
         by: group columns (default domain and difficulty; ``null`` values form their own group).
         bootstrap: resamples for the 95% percentile intervals (default 1000; 0 = none); seed; confidence.
         num_proc: ``map`` worker processes; results are identical for any value.
@@ -82,58 +96,76 @@ def evaluate_predictions(
         DuckFormatError (ValueError): a malformed predictions file (file:line); references that are empty after
             normalisation or have no tokens (every one listed, by file:line with ``locations``).
         ValueError/TypeError: bad options (``max_refs`` < 1, ``buckets`` not increasing, ``folds`` < 2 or more than
-            the items: the message names the option).
+            the items, an option the report does not take or that no requested metric uses: the message names the
+            option).
     """
-    o, scoring_options = run_options(options, keep_items=False, label_check="strict", predictions_format="auto",
-                                     max_refs=None, buckets=None, folds=None)
-    by, bootstrap, seed, confidence, num_proc, progress, locations, keep_items, label_check, predictions_format = (o.by, o.bootstrap, o.seed, o.confidence, o.num_proc, o.progress, o.locations, o.keep_items, o.label_check, o.predictions_format)
+    scoring = report_options("evaluate_predictions", metrics, tokenizer, options,
+                             {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     check_dataset(ds, "evaluate_predictions")
     by = check_by(ds, by)
-    max_refs = check_max_refs(o.max_refs, "max_refs")
-    if o.buckets is not None and not isinstance(o.buckets, bool):
-        check_buckets(o.buckets, "buckets")
-    if o.folds is not None:
-        check_folds(o.folds, len(ds), "folds")
-    cfg = make_config(**scoring_options, max_refs=max_refs)
+    max_refs = check_max_refs(max_refs, "max_refs")
+    if buckets is not None and not isinstance(buckets, bool):
+        check_buckets(buckets, "buckets")
+    if folds is not None:
+        check_folds(folds, len(ds), "folds")
+    cfg = make_config(scoring, max_refs=max_refs)
     breakdowns: dict = {}
     if max_refs is not None:
         breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
         ds = first_references_of(ds, max_refs)
     predictions, source = as_predictions(predictions, predictions_format)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
-    scored = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring")
-    table = scored.to_dict()
+    table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring").to_dict()
     refs = table["responses"]
     raise_unscorable(unscorable_problems(table, refs, cfg.tokenizer, table["id"], locations))
     specs = metric_specs(table, cfg)
     item_groups = group_items(group_columns(ds, by), by, len(ds))
     groups = score_groups(specs, item_groups, bootstrap, seed, confidence, progress)
     diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
-    breakdowns["truncation_excluded"] = truncation_excluded(specs, item_groups, truncated_mask(preds, cfg.tokenizer),
-                                                            bootstrap, seed, confidence)
-    breakdowns["diversity"] = group_diversity(preds, refs, cfg.tokenizer, item_groups)
-    if o.buckets is not None and o.buckets is not False:
-        breakdowns["length_buckets"] = length_buckets(specs, refs, cfg.tokenizer, o.buckets, bootstrap, seed, confidence)
-    if o.folds is not None:
-        breakdowns["folds"] = fold_scores(specs, len(ds), o.folds, seed, groups[0])
+    breakdowns.update(_breakdowns(specs, item_groups, groups, preds, refs, cfg, buckets, folds, bootstrap, seed,
+                                  confidence))
     warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
-    label_warning = label_mismatch_warning(predictions)
-    if label_warning:
-        warnings.append(label_warning)
-    report = Report(
-        kind="score",
-        title=f"zheval score: {len(ds)} items, predictions {source}",
-        metrics=[(s.name, s.label) for s in specs],
-        groups=groups,
-        diagnostics=diag,
-        signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
-        params=report_params(cfg, bootstrap, seed, confidence, num_proc, by),
-        warnings=warnings,
-        breakdowns=breakdowns,
-    )
+    warnings += [w for w in [label_mismatch_warning(predictions)] if w]
+    report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",
+                    metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
+                    signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
+                    params=report_params(cfg, bootstrap, seed, confidence, num_proc, by), warnings=warnings,
+                    breakdowns=breakdowns)
     if keep_items:
         report.items = _items(table, cfg, preds)
     return report
+
+
+def _breakdowns(specs: list, item_groups: list, groups: list, preds: list, refs: list, cfg: ScoreConfig, buckets,
+                folds, bootstrap: int, seed: int, confidence: float) -> dict:
+    """The report's breakdowns beside its scores: always ``truncation_excluded`` and ``diversity``; with
+    ``buckets`` the ``length_buckets``, with ``folds`` the ``folds`` (:mod:`zheval.adapters.duck.breakdowns`)."""
+    out = {"truncation_excluded": truncation_excluded(specs, item_groups, truncated_mask(preds, cfg.tokenizer),
+                                                      bootstrap, seed, confidence),
+           "diversity": group_diversity(preds, refs, cfg.tokenizer, item_groups)}
+    if buckets is not None and buckets is not False:
+        out["length_buckets"] = length_buckets(specs, refs, cfg.tokenizer, buckets, bootstrap, seed, confidence)
+    if folds is not None:
+        out["folds"] = fold_scores(specs, len(refs), folds, seed, groups[0])
+    return out
+
+
+def report_config(options: Mapping[str, Any]) -> ScoreConfig:
+    """The :class:`~zheval.adapters.duck.config.ScoreConfig` that ``evaluate_predictions(ds, predictions, **options)``
+    scores with (its arguments read from its own signature, so nothing can drift), e.g. to explain a report's items
+    with exactly its scoring (:func:`zheval.adapters.duck.html_report.score_html_for_options`).
+
+    Raises:
+        TypeError/ValueError: the option errors of :func:`evaluate_predictions`.
+    """
+    import inspect
+
+    bound = inspect.signature(evaluate_predictions).bind(None, None, **options)
+    bound.apply_defaults()
+    a = bound.arguments
+    scoring = report_options("evaluate_predictions", a["metrics"], a["tokenizer"], a["options"],
+                             {m: a[m] for m in ("rouge", "bleu", "chrf")})
+    return make_config(scoring, max_refs=check_max_refs(a["max_refs"], "max_refs"))
 
 
 def first_references_of(ds, max_refs: int):
@@ -146,16 +178,25 @@ def first_references_of(ds, max_refs: int):
 
 
 def _items(table: dict, cfg: ScoreConfig, preds) -> list:
-    opts = cfg.score_options
+    """Per-item scores of a report (``keep_items``): sentence BLEU (effective order, the report's smoothing) and
+    sentence chrF from each item's own statistics (:func:`zheval.compute.bleu.score_from_sums`,
+    :func:`zheval.compute.chrf.score_from_sums`), and each ROUGE type's F."""
+    n = len(table["id"])
+    sentence_bleu = chrf = [None] * n
+    if "bleu" in cfg.metrics and n:
+        sentence_bleu = bleu_from_sums(replace(cfg.bleu_config, effective_order=True))(
+            np.asarray(table["bleu_stats"], dtype=np.int64).reshape(n, -1)).tolist()
+    if "chrf" in cfg.metrics and n:
+        chrf = chrf_from_sums(cfg.chrf_config)(np.asarray(table["chrf_stats"], dtype=np.int64).reshape(n, -1)).tolist()
     out = []
     for i, rid in enumerate(table["id"]):
         row = {"id": rid, "prediction": preds[i]}
         if "bleu" in cfg.metrics:
             row["bleu_stats"] = list(table["bleu_stats"][i])
-            row["sentence_bleu"] = score_stats(table["bleu_stats"][i], **{**opts, "effective_order": True}).score
+            row["sentence_bleu"] = sentence_bleu[i]
         for rt in cfg.rouge_config.types if "rouge" in cfg.metrics else ():
             row[rt] = table[f"{rt}_fmeasure"][i]
         if "chrf" in cfg.metrics:
-            row["chrf"] = chrf_score_stats(table["chrf_stats"][i], **cfg.chrf_config.score_options).score
+            row["chrf"] = chrf[i]
         out.append(row)
     return out

@@ -18,8 +18,6 @@ __all__ = [
     "group_columns",
     "as_predictions",
     "input_warnings",
-    "RUN_DEFAULTS",
-    "run_options",
     "label_mismatch_warning",
 ]
 
@@ -112,21 +110,3 @@ def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
     refs = [list(r) for r in references]
     slips = input_slips(list(predictions), refs, tok, t2s_option=not tok.is_tool)
     return [msg + (" On the command line: --t2s." if cat is ScriptMismatchWarning else "") for cat, msg in slips]
-
-
-#: The options every 小黄鸭 report takes besides the scoring ones, with their defaults: ``by`` (group columns),
-#: ``bootstrap`` (resamples; 0 = no interval), ``seed``, ``confidence``, ``num_proc`` (``map`` workers),
-#: ``progress`` (a bar over the resamples), ``locations`` (``{item id: (path, line)}`` for file:line messages).
-RUN_DEFAULTS = {"by": ("domain", "difficulty"), "bootstrap": 1000, "seed": 12345, "confidence": 0.95,
-                "num_proc": None, "progress": False, "locations": None}
-
-
-def run_options(options: dict, **defaults):
-    """Split a report function's keyword ``options`` into ``(run options, scoring options)``: the run options
-    (:data:`RUN_DEFAULTS`, with the function's own ``defaults`` added or replacing them) as a namespace, and the rest
-    -- the scoring options of :func:`~zheval.adapters.duck.config.make_config`, which checks them."""
-    from types import SimpleNamespace
-
-    known = {**RUN_DEFAULTS, **defaults}
-    run = SimpleNamespace(**{k: options.pop(k, v) for k, v in known.items()})
-    return run, options

@@ -258,16 +258,26 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     kind = _sniff(path, lines) if format == "auto" else format
     name = str(path)
     if kind == "text" and format == "auto":
-        bad = _looks_like_jsonl(path, lines)
-        if bad is None:
-            doc = json_document_problem("\n".join(t for _, t in lines), name)
-            if doc is not None:
-                bad = Problem(name, 0, None, doc + "; or pass --predictions-format text (format='text') if the lines "
-                              "really are the prediction texts")
-        if bad is not None:
-            raise DuckFormatError([bad], "predictions file read as the wrong kind")
+        _refuse_jsonl_as_text(path, lines, name)
     if kind == "text":
         return Predictions(texts=[t for _, t in lines], lines=[i for i, _ in lines], source=name, kind="text")
+    return _read_jsonl(path, lines, name, format)
+
+
+def _refuse_jsonl_as_text(path, lines: list, name: str) -> None:
+    """Raise DuckFormatError when a file sniffed as text looks like JSONL or is one JSON document."""
+    bad = _looks_like_jsonl(path, lines)
+    if bad is None:
+        doc = json_document_problem("\n".join(t for _, t in lines), name)
+        if doc is not None:
+            bad = Problem(name, 0, None, doc + "; or pass --predictions-format text (format='text') if the lines "
+                          "really are the prediction texts")
+    if bad is not None:
+        raise DuckFormatError([bad], "predictions file read as the wrong kind")
+
+
+def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
+    """The predictions of a JSONL file's ``(line number, text)`` lines (every problem named ``file:line``)."""
     problems: list[Problem] = []
     texts, ids, labels, linenos = [], [], [], []
     with_id = without_id = 0
@@ -386,7 +396,7 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
             mismatches listed by ``file:line``). TypeError: a non-string prediction in a list/dict.
         ValueError: unknown ``label_check``.
     """
-    from ...text.normalize import get_normalizer
+    from ...tokenizers import get_normalizer
 
     if label_check not in LABEL_CHECKS:
         raise ValueError(f"unknown label_check {label_check!r}; valid: {', '.join(LABEL_CHECKS)}")

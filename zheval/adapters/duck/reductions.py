@@ -13,9 +13,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ...definitions.bleu import sum_stats
-from ...definitions.bleu_score import score_stats
-from ...definitions.chrf_score import score_stats as chrf_score_stats
+from ...compute import bleu as bleu_scores
+from ...compute import chrf as chrf_scores
 from ...results.reducers import mean
 from .config import ScoreConfig
 from ..report.tables import MetricSpec
@@ -35,13 +34,6 @@ def _rouge_label(rt: str) -> str:
 # reductions
 
 
-def _bleu_from_sums(opts: dict):
-    def from_sums(sums: np.ndarray) -> np.ndarray:
-        return np.array([score_stats(row, **opts).score for row in np.asarray(sums).tolist()])
-
-    return from_sums
-
-
 def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) -> list[MetricSpec]:
     """:class:`~zheval.adapters.report.tables.MetricSpec` per reported metric from per-item statistics columns.
 
@@ -55,7 +47,6 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
             the score over all selected rows.
     """
     specs = []
-    opts = cfg.score_options
     cl = None if clusters is None else [np.asarray(c, dtype=np.intp) for c in clusters]
 
     def rows_of(idx) -> np.ndarray:
@@ -70,14 +61,15 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
             unit_rows = unit_rows.astype(np.int32)
 
         def bleu_point(idx, stats=stats):
-            return score_stats(sum_stats(stats[rows_of(idx)]), **opts).score
+            return bleu_scores.result_from_stats(stats[rows_of(idx)], cfg.bleu_config)["bleu"]
 
         def bleu_details(idx, stats=stats):
-            s = score_stats(sum_stats(stats[rows_of(idx)]), **opts)
-            return {"precisions": list(s.precisions), "brevity_penalty": s.brevity_penalty, "length_ratio": s.length_ratio,
-                    "translation_length": s.hyp_len, "reference_length": s.ref_len}
+            s = bleu_scores.result_from_stats(stats[rows_of(idx)], cfg.bleu_config)
+            return {k: s[k] for k in ("precisions", "brevity_penalty", "length_ratio", "translation_length",
+                                      "reference_length")}
 
-        specs.append(MetricSpec("bleu", "BLEU", unit_rows, _bleu_from_sums(opts), bleu_point, bleu_details))
+        specs.append(MetricSpec("bleu", "BLEU", unit_rows, bleu_scores.score_from_sums(cfg.bleu_config), bleu_point,
+                                bleu_details))
     if "chrf" in cfg.metrics:
         specs.append(_chrf_spec(np.asarray(table["chrf_stats"], dtype=np.int64), cfg, cl, rows_of))
     if "rouge" in cfg.metrics:
@@ -105,21 +97,19 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
 
 
 def _chrf_spec(stats: np.ndarray, cfg: ScoreConfig, cl, rows_of) -> MetricSpec:
-    """chrF from summed per-item statistics (:func:`zheval.definitions.chrf_score.score_stats`), as BLEU."""
-    opts = cfg.chrf_config.score_options
+    """chrF from summed per-item statistics (:func:`zheval.compute.chrf.result_from_stats`,
+    :func:`zheval.compute.chrf.score_from_sums`), as BLEU."""
     unit_rows = np.stack([stats[c].sum(axis=0) for c in cl]) if cl is not None else stats
 
-    def from_sums(sums: np.ndarray) -> np.ndarray:
-        return np.array([chrf_score_stats(row, **opts).score for row in np.asarray(sums).tolist()])
-
     def point(idx):
-        return chrf_score_stats(stats[rows_of(idx)].sum(axis=0), **opts).score
+        return chrf_scores.result_from_stats(stats[rows_of(idx)], cfg.chrf_config)["chrf"]
 
     def details(idx):
-        s = chrf_score_stats(stats[rows_of(idx)].sum(axis=0), **opts)
-        return {"precisions": list(s.precisions), "recalls": list(s.recalls)}
+        s = chrf_scores.result_from_stats(stats[rows_of(idx)], cfg.chrf_config)
+        return {"precisions": s["precisions"], "recalls": s["recalls"]}
 
-    return MetricSpec("chrf", cfg.chrf_config.name, unit_rows, from_sums, point, details)
+    return MetricSpec("chrf", cfg.chrf_config.name, unit_rows, chrf_scores.score_from_sums(cfg.chrf_config), point,
+                      details)
 
 
 def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, seed: int,

@@ -61,7 +61,6 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-import numpy as np
 
 try:
     import lm_eval.api.metrics as _lm_metrics
@@ -71,12 +70,14 @@ except ImportError as exc:  # pragma: no cover - exercised only without lm-eval
     raise ImportError("zheval.adapters.lm_eval_harness needs lm-evaluation-harness: pip install lm-eval==0.4.13 "
                       f"(the zheval 'test' extra installs it); importing it failed: {exc}") from exc
 
-from ...compute.bleu import bleu_config, bleu_items, compute_bleu, result_from_stats
-from ...compute.chrf import chrf_config, chrf_items, compute_chrf, score_from_sums
+from ...compute.bleu import BleuOptions, bleu_config, bleu_items, compute_bleu
+from ...compute.bleu import score_from_sums as bleu_from_sums
+from ...compute.chrf import ChrfOptions, chrf_config, chrf_items, compute_chrf
+from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...compute.guards import warn_input_slips
 from ...compute.inputs import EmptyReferenceError, validate_inputs
-from ...compute.rouge import compute_rouge, rouge_config, rouge_items
-from ...results.reducers import bootstrap_standard_error
+from ...compute.rouge import RougeOptions, compute_rouge, rouge_config, rouge_items
+from ...results.reducers import bootstrap_standard_error, corpus_statistic
 
 __all__ = [
     "METRICS",
@@ -446,36 +447,23 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
     preds, refs = validate_inputs(preds, refs)
     try:
         if spec.kind == "rouge":
-            config = rouge_config(**spec.options())
+            config = rouge_config(RougeOptions(**spec.options()))
             warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
             f = rouge_items(preds, refs, config).fmeasure[spec.rouge_type].tolist()
             return float(_lm_metrics.mean_stderr(f))
         if spec.kind == "chrf":
-            cconfig = chrf_config(**spec.options())
-            warn_input_slips(preds, refs, cconfig.tokenizer, t2s_option=cconfig.t2s_applies,
-                             words=cconfig.uses_tokens)
-            cstats = chrf_items(preds, refs, cconfig).stats
-            of_sums = score_from_sums(cconfig)
-            cwidth = cstats.shape[1]
-            resamples = max(2, min(int(n_resamples), BLEU_MAX_RESAMPLES))
-            return bootstrap_standard_error(
-                cstats, lambda rows: of_sums(rows.sum(axis=-2).reshape(-1, cwidth)).reshape(rows.shape[:-2]),
-                resamples, SEED, sums_statistic=of_sums)
-        config = bleu_config(**spec.options())
-        warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
-        stats = bleu_items(preds, refs, config).stats
+            config = chrf_config(ChrfOptions(**spec.options()))
+            warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
+            stats, of_sums = chrf_items(preds, refs, config).stats, chrf_from_sums(config)
+        else:
+            config = bleu_config(BleuOptions(**spec.options()))
+            warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
+            stats, of_sums = bleu_items(preds, refs, config).stats, bleu_from_sums(config)
     except EmptyReferenceError as e:
         raise _relocated(name, e) from None
-    width = stats.shape[1]
-
-    def bleu_of_sums(sums: np.ndarray) -> np.ndarray:
-        return np.array([result_from_stats(row[None, :], config)["bleu"] for row in np.asarray(sums).reshape(-1, width)])
-
-    def bleu_of_rows(rows: np.ndarray) -> np.ndarray:
-        return bleu_of_sums(rows.sum(axis=-2)).reshape(rows.shape[:-2])
-
     resamples = max(2, min(int(n_resamples), BLEU_MAX_RESAMPLES))
-    return bootstrap_standard_error(stats, bleu_of_rows, resamples, SEED, sums_statistic=bleu_of_sums)
+    return bootstrap_standard_error(stats, corpus_statistic(of_sums, stats.shape[1]), resamples, SEED,
+                                    sums_statistic=of_sums)
 
 
 def _corpus_aggregation(name: str, function_name: str) -> Callable[[Sequence[Any]], float]:

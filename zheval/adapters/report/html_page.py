@@ -496,9 +496,7 @@ def explain_options(cfg) -> dict:
 def score_html_for_options(report: Report, ds, metric: str | None, options: dict) -> str:
     """:func:`score_html` for a report made by ``evaluate_predictions(ds, ..., keep_items=True, **options)``: the
     scoring options are resolved again from ``options`` by the same
-    :func:`~zheval.adapters.duck.config.make_config`, so the explanations use exactly the report's scoring."""
-    from ..duck.config import make_config
-    from ..duck.inputs import run_options
+    :func:`~zheval.adapters.duck.evaluate.report_config`, so the explanations use exactly the report's scoring."""
+    from ..duck.evaluate import report_config
 
-    _, scoring = run_options(dict(options))
-    return score_html(report, ds, metric=metric, explain_options=explain_options(make_config(**scoring)))
+    return score_html(report, ds, metric=metric, explain_options=explain_options(report_config(dict(options))))

@@ -22,9 +22,11 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
+from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
@@ -108,8 +110,13 @@ def _quotas(k: int, sizes: list[int]) -> list[int]:
     return q
 
 
-def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "rougeL",
-                  rating_columns=RATING_COLUMNS, **options) -> ReviewSample:
+def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str = "rougeL",
+                  rating_columns: Sequence[str] = RATING_COLUMNS, metrics: Sequence[str] = ("bleu", "rouge"),
+                  tokenizer: Any = "char", num_proc: Optional[int] = None, progress: bool = False,
+                  locations: Optional[Mapping] = None,
+                  label_check: str = "strict", predictions_format: str = "auto", max_refs: Optional[int] = None,
+                  rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None,
+                  chrf: Optional[ChrfOptions] = None, **options: Any) -> ReviewSample:
     """Draw ``k`` items stratified low / middle / high by ``by_metric``'s per-item score: the blind sheet and its key.
 
     The items are ranked by ``by_metric`` (ties in dataset order) and cut into three strata of equal size (±1,
@@ -125,8 +132,10 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
         by_metric: ``"bleu"`` (sentence BLEU: effective order, the report's smoothing), ``"chrf"`` (sentence chrF,
             with ``"chrf"`` in ``metrics``) or a computed ROUGE type (``rouge1``, ``rougeL``, …; F-measure).
         rating_columns: the empty rating columns of the sheet (default :data:`RATING_COLUMNS`).
-        options: the scoring options of :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (``tokenizer``,
-            ``metrics``, ``rouge_types``, ``locations``, …; ``by``/``bootstrap`` are not used).
+        metrics: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, and so are ``tokenizer``,
+            ``num_proc``, ``progress``, ``locations``, ``label_check``, ``predictions_format``, ``max_refs``,
+            ``rouge``/``bleu``/``chrf`` and the metric options by name (each defined once in
+            :mod:`zheval.compute.options`); no interval, no groups.
 
     Returns:
         A :class:`ReviewSample`.
@@ -148,29 +157,48 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
         raise ValueError(f"k={k} is larger than the data: {n} item{'s' if n != 1 else ''}")
     from ..duck.inputs import as_predictions
 
-    predictions, source = as_predictions(predictions, options.get("predictions_format", "auto"))
-    options = {**options, "bootstrap": 0, "by": ()}
-    report = evaluate_predictions(ds, predictions, keep_items=True, **options)
+    predictions, source = as_predictions(predictions, predictions_format)
+    report = evaluate_predictions(ds, predictions, keep_items=True, bootstrap=0, by=(), metrics=metrics,
+                                  tokenizer=tokenizer, num_proc=num_proc, progress=progress, locations=locations,
+                                  label_check=label_check, predictions_format=predictions_format, max_refs=max_refs,
+                                  rouge=rouge, bleu=bleu, chrf=chrf, **options)
     names = [name for name, _ in report.metrics]
     if by_metric not in names:
         raise ValueError(f"unknown by_metric {by_metric!r}; the computed metrics are {', '.join(names)} (bleu = "
                          "sentence BLEU; ROUGE types need --rouge-types)")
-    items = report.items
-    score_key = {nm: ("sentence_bleu" if nm == "bleu" else nm) for nm in names}
-    values = np.array([it[score_key[by_metric]] for it in items], dtype=np.float64)
+    values, parts, quotas, chosen = _draw(report, by_metric, int(k), seed, n)
+    sheet, key = _sheet_and_key(ds, report, chosen, values, parts, quotas, cols, by_metric, int(k), seed, source)
+    return ReviewSample(sheet, key)
+
+
+def _score_key(names: list) -> dict:
+    return {nm: ("sentence_bleu" if nm == "bleu" else nm) for nm in names}
+
+
+def _draw(report, by_metric: str, k: int, seed: int, n: int) -> tuple:
+    """The stratified draw of :func:`review_sample`: ``(scores of by_metric, strata, quotas, chosen items in sheet
+    order)``."""
+    values = np.array([it[_score_key([by_metric])[by_metric]] for it in report.items], dtype=np.float64)
     order = np.lexsort((np.arange(n), values))  # by score, ties in dataset order
     parts = np.array_split(order, 3)
-    stratum_of = {}
-    for s, part in zip(STRATA, parts):
-        for i in part.tolist():
-            stratum_of[i] = s
-    quotas = _quotas(int(k), [len(p) for p in parts])
+    quotas = _quotas(k, [len(p) for p in parts])
     rng = np.random.default_rng(seed)
     chosen = []
     for part, q in zip(parts, quotas):
         if q:
             chosen += sorted(rng.choice(part, size=q, replace=False).tolist())
     chosen = [chosen[j] for j in rng.permutation(len(chosen)).tolist()]
+    return values, parts, quotas, chosen
+
+
+def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, cols: tuple, by_metric: str, k: int,
+                   seed: int, source) -> tuple:
+    """The blind sheet and its key of :func:`review_sample`'s drawn items."""
+    n = len(ds)
+    stratum_of = {i: s for s, part in zip(STRATA, parts) for i in part.tolist()}
+    names = [name for name, _ in report.metrics]
+    score_key = _score_key(names)
+    items = report.items
     queries = ds["query"] if "query" in ds.column_names else [""] * n
     refs = ds["responses"]
     domains = ds["domain"] if "domain" in ds.column_names else [None] * n
@@ -191,7 +219,7 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
         "kind": KEY_KIND,
         "format_version": 1,
         "by_metric": by_metric,
-        "k": int(k),
+        "k": k,
         "seed": seed,
         "n_items": n,
         "metrics": [{"name": nm, "label": _metric_label(nm)} for nm in names],
@@ -209,7 +237,7 @@ def review_sample(ds, predictions, k: int, seed: int = 12345, by_metric: str = "
                   + (["chrf is sentence chrF per item (the options of params.chrf and the chrf signature)"]
                      if "chrf" in names else [])),
     }
-    return ReviewSample(sheet, key)
+    return sheet, key
 
 
 def sheet_csv(sheet: list, columns=None) -> str:

@@ -12,7 +12,9 @@ import numbers
 from typing import Any, Mapping, Sequence
 
 from ...compute.inputs import empty_references
-from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, library_options, make_backend
+from ...compute.metric_table import metric_api
+from ...compute.options import OPTIONS_CLASSES, BleuOptions, ChrfOptions, RougeOptions, options_for_metrics
+from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
 from .decoder_spaces import ambiguous_example, ambiguous_message
 
@@ -264,20 +266,60 @@ class ZhevalComputeMetrics:
         return out
 
 
-def _check_options_used(specs: list, shared: dict) -> None:
-    """Every shared option must be taken by at least one metric (an evaluate module takes all of them)."""
-    taken: set[str] = set()
-    for spec in specs:
-        if not (isinstance(spec, str) and spec in LIBRARY_METRICS):
-            return
-        taken |= set(library_options(spec))
-    unused = sorted(set(shared) - taken)
-    if unused:
-        valid = {name: sorted(library_options(name)) for name in LIBRARY_METRICS}
-        raise TypeError(
-            f"option(s) {unused} are taken by none of the metrics {specs}; valid options: "
-            + "; ".join(f"{n}: {', '.join(v)}" for n, v in valid.items())
-        )
+def _check_options_used(specs: list, shared: Mapping, function: str = "build_compute_metrics") -> None:
+    """When every metric is a library metric: every shared option must be taken by at least one of them
+    (:func:`~zheval.compute.options.options_for_metrics`; an
+    evaluate module takes every option, so nothing is refused beside one). ``function`` names the call in the
+    errors."""
+    if all(isinstance(spec, str) and spec in LIBRARY_METRICS for spec in specs):
+        options_for_metrics(function, [metric_api(spec).short for spec in specs], shared)
+
+
+def _typed_options(specs: list, typed: Mapping) -> dict:
+    """``{library metric name: options set in its typed object}`` (the fields changed from their defaults).
+
+    Raises:
+        TypeError: an object of the wrong class, or for a metric that is not asked for as a library metric."""
+    out = {}
+    for short, obj in typed.items():
+        if obj is None:
+            continue
+        cls = OPTIONS_CLASSES[short]
+        if not isinstance(obj, cls):
+            raise TypeError(f"build_compute_metrics: {short}= takes a {cls.__name__}, got {type(obj).__name__}")
+        name = metric_api(short).name
+        if name not in specs:
+            raise TypeError(f"build_compute_metrics: {short}={cls.__name__}(...) was given but {name!r} is not "
+                            "among the metrics")
+        out[name] = {k: getattr(obj, k) for k in obj.changed()}
+    return out
+
+
+def _metric_pairs(metrics: list, metric_options: Mapping, typed: Mapping) -> list:
+    """``[(metric, its options)]``: the shared options, a typed object's fields and a pair's own options, each
+    checked (an option given twice, one no library metric takes, a seed that is not an int)."""
+    specs = [spec[0] if isinstance(spec, tuple) and spec else spec for spec in metrics]
+    typed = _typed_options(specs, typed)
+    pairs = []
+    for spec in metrics:
+        extra: Mapping = {}
+        if isinstance(spec, tuple):
+            if len(spec) != 2 or not isinstance(spec[1], Mapping):
+                raise TypeError(f"a (metric, options) pair needs an options dict, got {spec!r}")
+            spec, extra = spec
+            if isinstance(spec, str) and spec in LIBRARY_METRICS:
+                _check_options_used([spec], dict(extra), spec)
+        own = typed.get(spec, {}) if isinstance(spec, str) else {}
+        twice = sorted(k for k in own if k in metric_options or k in extra)
+        if twice:
+            raise TypeError(f"build_compute_metrics: option(s) {twice} of {spec} given both by name and in its "
+                            "options object; give each once")
+        pairs.append((spec, {**metric_options, **own, **extra}))
+        seed = pairs[-1][1].get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
+            raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
+    _check_options_used([spec for spec, _ in pairs], metric_options)
+    return pairs
 
 
 def build_compute_metrics(
@@ -289,7 +331,10 @@ def build_compute_metrics(
     ignore_index: int = IGNORE_INDEX,
     clean_whitespace: bool = True,
     empty_references: str = "skip",
-    **metric_options,
+    rouge: RougeOptions | None = None,
+    bleu: BleuOptions | None = None,
+    chrf: ChrfOptions | None = None,
+    **metric_options: Any,
 ) -> ZhevalComputeMetrics:
     """Build a ``compute_metrics`` callable for ``transformers.Trainer`` / ``Seq2SeqTrainer`` (transformers 5.x).
 
@@ -328,10 +373,13 @@ def build_compute_metrics(
             modules; e.g. ``punct="drop"`` and a reference that is only punctuation), are left out of every metric,
             counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
             such item.
-        metric_options: keyword options shared by the metrics, with the names of the metric modules (``tokenizer=
-            "jieba"``, ``terms=[...]``, ``normalize``, ``t2s``, ``rouge_types``, ``multi_ref``, ``max_order``,
-            ``smooth_method``, ``preset``, ...). For the library metrics each option goes to the metric(s) that
-            take it; an option neither takes raises TypeError. Evaluate modules receive all shared options (as
+        rouge, bleu, chrf: the options of ``chinese_rouge`` / ``chinese_bleu`` / ``chinese_chrf`` as one object
+            (:class:`~zheval.compute.options.RougeOptions`, :class:`~zheval.compute.options.BleuOptions`,
+            :class:`~zheval.compute.options.ChrfOptions`); only for a metric in ``metrics``.
+        metric_options: options shared by the metrics, by name, each defined once in :mod:`zheval.compute.options`
+            (``tokenizer="jieba"``, ``rouge_types``, ``max_order``, ``preset`` ...). For the library metrics each
+            option goes to the metric(s) that take it; an option none of them takes raises TypeError
+            (:func:`~zheval.compute.options.options_for_metrics`). Evaluate modules receive all shared options (as
             ``evaluate.combine`` does). Note: the keyword ``tokenizer=`` is the *scoring* tokenizer; the
             transformers tokenizer is the first, positional argument.
 
@@ -360,20 +408,7 @@ def build_compute_metrics(
         metrics = [metrics]
     if not metrics:
         raise ValueError("metrics is empty; name at least one metric")
-    pairs = []
-    for spec in metrics:
-        extra: Mapping = {}
-        if isinstance(spec, tuple):
-            if len(spec) != 2 or not isinstance(spec[1], Mapping):
-                raise TypeError(f"a (metric, options) pair needs an options dict, got {spec!r}")
-            spec, extra = spec
-            if isinstance(spec, str) and spec in LIBRARY_METRICS:
-                _check_options_used([spec], dict(extra))
-        pairs.append((spec, {**metric_options, **extra}))
-        seed = pairs[-1][1].get("seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-            raise TypeError(f"seed must be an int (it seeds the bootstrap), got {type(seed).__name__} {seed!r}")
-    _check_options_used([spec for spec, _ in pairs], metric_options)
+    pairs = _metric_pairs(metrics, metric_options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     backends = [make_backend(spec, options) for spec, options in pairs]
     names = [b.name for b in backends]
     dup = sorted({n for n in names if names.count(n) > 1})
