@@ -26,7 +26,7 @@ def warmup(o) -> None:
     only here or in a computation long enough to pay for it."""
 
     def go():
-        from ..fast import warmup as fast_warmup
+        from ..compute.compiled import warmup as fast_warmup
 
         try:
             info = fast_warmup()
