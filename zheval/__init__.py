@@ -5,6 +5,7 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * :func:`compute_rouge`, :func:`compute_bleu`, :func:`compute_chrf` -- one metric on texts (``zheval.compute.rouge``
   / ``.bleu`` / ``.chrf``);
 * :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* :func:`score_batches` -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
 * :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
 * :func:`compute_bertscore` -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
@@ -20,7 +21,7 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches", "get_tokenizer", "explain", "explain_items",
            "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
@@ -30,6 +31,7 @@ _LAZY = {
     "compute_bleu": "zheval.compute.bleu",
     "compute_chrf": "zheval.compute.chrf",
     "score": "zheval.compute.joint",
+    "score_batches": "zheval.compute.batches",
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",
     "explain_items": "zheval.compute.explain",
