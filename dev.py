@@ -29,7 +29,7 @@ TARGETS = {
     # the test target installs the extras at the versions the suite is run on (.ci/tested-pins.txt: pyproject.toml
     # declares ranges); the demo takes whatever the ranges allow
     "test": (["-r", "requirements.txt", "-c", ".ci/tested-pins.txt",
-             "-e", ".[test,trainer,space,bench,docs,fast]"], "test"),
+             "-e", ".[test,trainer,space,bench,docs,fast,bertscore,judge]"], "test"),
 }
 
 

@@ -5,10 +5,14 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * :func:`compute_rouge`, :func:`compute_bleu`, :func:`compute_chrf` -- one metric on texts (``zheval.compute.rouge``
   / ``.bleu`` / ``.chrf``);
 * :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* :func:`score_batches` -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
 * :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
 * :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
 * :func:`metric_path` -- the folder of an evaluate module script, also after ``pip install``
   (``evaluate.load(zheval.metric_path("chinese_rouge"))``; ``zheval.adapters.metric_paths``);
+* :func:`compute_bertscore` -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
+  ``bertscore`` extra); :func:`compute_judge`, :func:`judge_pairwise` -- an LLM judge through an OpenAI-compatible
+  endpoint (``zheval.compute.judge``; the ``judge`` extra);
 * the warning categories of the input guards and :class:`EmptyReferenceError`;
 * :func:`distinct_n`, :func:`diversity` -- Distinct-n of predictions and their diversity against the references
   (``zheval.results.distinct``).
@@ -19,7 +23,8 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "metric_path", "ZhevalWarning",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches", "get_tokenizer", "explain", "explain_items", "metric_path",
+           "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
@@ -28,10 +33,15 @@ _LAZY = {
     "compute_bleu": "zheval.compute.bleu",
     "compute_chrf": "zheval.compute.chrf",
     "score": "zheval.compute.joint",
+    "score_batches": "zheval.compute.batches",
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",
     "explain_items": "zheval.compute.explain",
     "metric_path": "zheval.adapters.metric_paths",
+    # the model-based layers: torch/transformers and openai are imported only when they run
+    "compute_bertscore": "zheval.compute.bertscore",
+    "compute_judge": "zheval.compute.judge",
+    "judge_pairwise": "zheval.compute.judge",
     # warning categories of the input guards, for warnings.filterwarnings(..., category=...)
     "ZhevalWarning": "zheval.compute.guards",
     "UnsegmentedTextWarning": "zheval.compute.guards",
