@@ -1,9 +1,9 @@
-"""Score a Ray Dataset where it lives: :func:`score_dataset` (the ``ray`` extra: ``pip install "zheval[ray]"``).
+"""Score a Ray Dataset where it lives: [`score_dataset`][zheval.adapters.ray.score_dataset] (the ``ray`` extra: ``pip install "zheval[ray]"``).
 
-``Dataset.map_batches`` runs :func:`zheval.compute.joint.score_items` on each block on the workers (as Ray tasks, one
+``Dataset.map_batches`` runs [`zheval.compute.joint.score_items`][] on each block on the workers (as Ray tasks, one
 per block, ``batch_format="pyarrow"``); each block sends back one record of per-item statistics (never its texts),
 and the driver reduces the records in row order with the library's reducers
-(:func:`zheval.adapters.engine_batches.reduce_records`): the numbers are ``==`` :func:`zheval.score` on the same rows.
+(`zheval.adapters.engine_batches.reduce_records`): the numbers are ``==`` [`zheval.score`][zheval.compute.joint.score] on the same rows.
 Row order is the Dataset's own order: the statistics pass runs with Ray's ``preserve_order`` execution option (set on
 the Dataset's context for the pass and restored after), since bootstrap intervals depend on the item order.
 """

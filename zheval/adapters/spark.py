@@ -1,10 +1,10 @@
-"""Score a Spark DataFrame where it lives: :func:`score_dataframe` (the ``spark`` extra: ``pip install "zheval[spark]"``).
+"""Score a Spark DataFrame where it lives: [`score_dataframe`][zheval.adapters.spark.score_dataframe] (the ``spark`` extra: ``pip install "zheval[spark]"``).
 
-``DataFrame.mapInArrow`` runs :func:`zheval.compute.joint.score_items` on each Arrow batch of each partition on the
+``DataFrame.mapInArrow`` runs [`zheval.compute.joint.score_items`][] on each Arrow batch of each partition on the
 executors; each batch sends back one record of per-item statistics (never its texts) with its partition and batch
 number, and the driver reduces the records in row order -- partition by partition, batch by batch, which is the
-DataFrame's own order -- with the library's reducers (:func:`zheval.adapters.engine_batches.reduce_records`): the
-numbers are ``==`` :func:`zheval.score` on the same rows.
+DataFrame's own order -- with the library's reducers (`zheval.adapters.engine_batches.reduce_records`): the
+numbers are ``==`` [`zheval.score`][zheval.compute.joint.score] on the same rows.
 
 The executors' Python must have zheval installed: Spark starts ``$PYSPARK_PYTHON`` (default ``python3``), not the
 driver's interpreter; set ``PYSPARK_PYTHON`` before the session starts when zheval lives in a virtual environment.

@@ -88,7 +88,7 @@ def csv_rows(text: str, name: str, problems: list) -> list:
 
 
 def tsv_rows(text: str, name: str, problems: list) -> list:
-    """The rows of a TSV file's text: one row per line (:func:`~zheval.io.lines.split_lines`), cells split at every
+    """The rows of a TSV file's text: one row per line (`split_lines`), cells split at every
     tab. There is no quoting: a ``"`` is text, and a cell cannot hold a tab or a line break. Problems (header, cell
     counts) are appended to ``problems``, each ``file:line``."""
     cells = ((k, ln.split("\t") if ln else []) for k, ln in enumerate(split_lines(text), start=1))

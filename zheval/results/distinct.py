@@ -1,5 +1,5 @@
-"""Diversity of the outputs: Distinct-n and repeated predictions (:func:`distinct_n`, :func:`repetition`,
-:func:`diversity`).
+"""Diversity of the outputs: Distinct-n and repeated predictions ([`distinct_n`][zheval.results.distinct.distinct_n], `repetition`,
+[`diversity`][zheval.results.distinct.diversity]).
 
 A system that answers every query with the same safe sentence ("好的，我明白了。") can score well on n-gram
 overlap; Chinese dialogue papers report Distinct-1/2 next to BLEU for exactly this.
@@ -162,7 +162,7 @@ class Diversity:
     Attributes:
         n_items: items; distinct: ``{"distinct_1": ratio or None (no n-gram), ...}`` of the predictions; distinct_counts:
             ``{"distinct_1": [distinct, total], ...}``; reference_distinct / reference_distinct_counts: the same over
-            every reference (the human baseline); repetition: :func:`repetition` of the normalised predictions.
+            every reference (the human baseline); repetition: `repetition` of the normalised predictions.
     """
 
     n_items: int
@@ -182,15 +182,15 @@ class Diversity:
 
 def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
               orders: Sequence[int] = DISTINCT_ORDERS, groups=None):
-    """:class:`Diversity` of predictions and their references with the metrics' tokenizer.
+    """`Diversity` of predictions and their references with the metrics' tokenizer.
 
     Args:
         predictions: one string per item; references: per item a list of strings.
-        tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
+        tokenizer: a `zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
             and ``normalize`` the text compared for duplicates), or anything
-            :func:`zheval.tokenizers.get_tokenizer` takes (a name such as ``"char"``, a callable).
-        orders: the n of Distinct-n (default :data:`DISTINCT_ORDERS`).
-        groups: optional sequence of item-index arrays; then a list with one :class:`Diversity` per group is
+            [`zheval.tokenizers.get_tokenizer`][] takes (a name such as ``"char"``, a callable).
+        orders: the n of Distinct-n (default `DISTINCT_ORDERS`).
+        groups: optional sequence of item-index arrays; then a list with one `Diversity` per group is
             returned (the corpus is tokenised and indexed once).
 
     Raises:
