@@ -146,3 +146,29 @@ def test_long_documents_rouge_l_and_w(compiled, monkeypatch):
     ta, tb = tok(a), tok(b)
     w = zheval.compute_rouge([a], [[b]], rouge_types=["rougeW"], return_precision_recall=True)
     assert w["rougeW_recall"] == (wlcs(tb, ta) / len(tb) ** 1.2) ** (1 / 1.2)
+
+
+def test_zheval_warmup_command(compiled):
+    import json
+
+    from typer.testing import CliRunner
+
+    from zheval.cli import app
+
+    res = CliRunner().invoke(app, ["warmup", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    info = json.loads(res.output)
+    assert info["state_before"] == "cold" and set(info["kernels"]) == set(compiled.KERNELS)  # a fresh marker folder
+    compiled._LOADED.clear()
+    res = CliRunner().invoke(app, ["warmup"])
+    assert res.exit_code == 0 and "7 kernels loaded" in res.output and "cache was warm" in res.output
+
+
+def test_the_compiled_token_pass_is_asked_by_size(compiled, monkeypatch):
+    preds, refs = ["今天天气很好"] * 3, [["今天天气不错"]] * 3
+    assert not fast.usable_for("compiled_tokens", predictions=preds, references=refs)  # tiny: numpy
+    monkeypatch.setenv("ZHEVAL_COMPILED", "1")
+    assert fast.usable_for("compiled_tokens", predictions=preds, references=refs)
+    out = zheval.compute_rouge(preds, refs, use_aggregator=False)  # through the compiled pass, same as numpy
+    monkeypatch.setenv("ZHEVAL_COMPILED", "0")
+    assert out == zheval.compute_rouge(preds, refs, use_aggregator=False)

@@ -271,6 +271,8 @@ def rouge_items(
     else:
         corpus = tokenize_corpus(predictions, references, tok, config.sentence_split,
                                  char_ids=usable_for("char_ids", tokenizer=tok),
+                                 compiled_tokens=usable_for("compiled_tokens", predictions=predictions,
+                                                            references=references),
                                  normalize_all=usable_for("normalize_corpus", tokenizer=tok),
                                  segmenter=jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok) else None,
                                  sentences=config.needs_sentences)

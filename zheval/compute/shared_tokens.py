@@ -52,6 +52,8 @@ class SharedTokens:
             tok = self.tokenizer
             self._corpus = tokenize_corpus(self.predictions, self.references, tok, self.sentence_split,
                                            char_ids=usable_for("char_ids", tokenizer=tok),
+                                           compiled_tokens=usable_for("compiled_tokens", predictions=self.predictions,
+                                                                     references=self.references),
                                            normalize_all=usable_for("normalize_corpus", tokenizer=tok),
                                            segmenter=(jieba_rs_segmenter(tok) if usable_for("jieba_rs", tokenizer=tok)
                                                       else None),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import NamedTuple
 
-__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "usable_for", "warmup"]
+__all__ = ["Twin", "TWINS", "FAST_ROUGE_KINDS", "TOKEN_PASS_SECONDS_PER_CHAR", "usable_for", "warmup"]
 
 
 class Twin(NamedTuple):
@@ -81,6 +81,9 @@ TWINS: tuple[Twin, ...] = (
 )
 
 _log = logging.getLogger("zheval.fast")
+#: CPU seconds per character of the numpy token-boundary passes that the compiled pass replaces (W3: 0.03 s of
+#: 2 M characters), for ``usable_for("compiled_tokens")``.
+TOKEN_PASS_SECONDS_PER_CHAR = 1.5e-8
 
 #: ROUGE type kinds (`zheval.definitions.rouge.RougeType` ``kind``) that `zheval.fast.rouge` scores.
 FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
@@ -144,6 +147,9 @@ def usable_for(task: str, **request) -> bool:
       `zheval.fast.compiled.COLD_SECONDS` (the first compile never happens inside a short job);
       ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (`zheval.fast.compiled.compiled_usable`).
       The caller checks the twin's own bounds (packed keys, table sizes) first.
+    * ``"compiled_tokens"`` (``predictions``, ``references``): the char tokenizer's corpus-at-once tokens take
+      their boundaries from the compiled pass (:func:`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
+      ``"compiled"`` asked for the boundary work of these texts (:data:`TOKEN_PASS_SECONDS_PER_CHAR` per character).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
@@ -167,6 +173,13 @@ def _decide(task: str, request: dict) -> bool:
         from .compiled import compiled_usable
 
         return compiled_usable(float(request["numpy_seconds"]))
+    if task == "compiled_tokens":
+        from itertools import chain
+
+        from .compiled import compiled_usable
+
+        chars = sum(map(len, request["predictions"])) + sum(map(len, chain.from_iterable(request["references"])))
+        return compiled_usable(chars * TOKEN_PASS_SECONDS_PER_CHAR)
     if task == "char_ids":
         return bool(request["tokenizer"].char_ids_twin())
     if task == "slot_keys":
@@ -201,7 +214,7 @@ def _decide(task: str, request: dict) -> bool:
         if request["sentence_split"] != "newline" and not tok.punct_cuts_between_tokens():
             return False
         return bleu_tok.fingerprint == tok.fingerprint
-    raise ValueError(f"unknown fast-path task {task!r}; valid: compiled, char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
+    raise ValueError(f"unknown fast-path task {task!r}; valid: compiled, compiled_tokens, char_ids, normalize_corpus, jieba_rs, skip_bigrams, union_lcs, slot_keys, slot_bleu, rouge_type, shared_tokens")
 
 
 def warmup() -> dict:
