@@ -148,8 +148,8 @@ def usable_for(task: str, **request) -> bool:
       ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (`zheval.fast.compiled.compiled_usable`).
       The caller checks the twin's own bounds (packed keys, table sizes) first.
     * ``"compiled_tokens"`` (``predictions``, ``references``): the char tokenizer's corpus-at-once tokens take
-      their boundaries from the compiled pass (:func:`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
-      ``"compiled"`` asked for the boundary work of these texts (:data:`TOKEN_PASS_SECONDS_PER_CHAR` per character).
+      their boundaries from the compiled pass (`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
+      ``"compiled"`` asked for the boundary work of these texts (`TOKEN_PASS_SECONDS_PER_CHAR` per character).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
