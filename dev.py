@@ -25,7 +25,7 @@ PY = BIN / ("python.exe" if os.name == "nt" else "python")
 TARGETS = {
     # command: (pip install arguments, stamp name)
     "demo": (["-r", "requirements.txt", "-e", ".[html]"], "runtime"),  # the html extra: README's --html example
-    "test": (["-r", "requirements.txt", "-e", ".[test,trainer,space,bench,docs,fast]"], "test"),
+    "test": (["-r", "requirements.txt", "-e", ".[test,trainer,space,bench,docs,fast,bertscore,judge]"], "test"),
 }
 
 

@@ -2,13 +2,16 @@
 
 Public API (imported on first use, so ``import zheval`` stays light):
 
-* [`compute_rouge`][zheval.compute.rouge.compute_rouge], [`compute_bleu`][zheval.compute.bleu.compute_bleu], [`compute_chrf`][zheval.compute.chrf.compute_chrf] -- one metric on texts (``zheval.compute.rouge``
+* :func:`compute_rouge`, :func:`compute_bleu`, :func:`compute_chrf` -- one metric on texts (``zheval.compute.rouge``
   / ``.bleu`` / ``.chrf``);
-* `score` -- both metrics with one tokenisation (``zheval.compute.joint``);
-* `explain`, [`explain_items`][zheval.compute.explain.explain_items] -- why an item scored what it did (``zheval.compute.explain``);
-* [`get_tokenizer`][zheval.tokenizers.get_tokenizer] -- every tokenizer name in one registry (``zheval.tokenizers``);
-* the warning categories of the input guards and [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError];
-* [`distinct_n`][zheval.results.distinct.distinct_n], [`diversity`][zheval.results.distinct.diversity] -- Distinct-n of predictions and their diversity against the references
+* :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
+* :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
+* :func:`compute_bertscore` -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
+  ``bertscore`` extra); :func:`compute_judge`, :func:`judge_pairwise` -- an LLM judge through an OpenAI-compatible
+  endpoint (``zheval.compute.judge``; the ``judge`` extra);
+* the warning categories of the input guards and :class:`EmptyReferenceError`;
+* :func:`distinct_n`, :func:`diversity` -- Distinct-n of predictions and their diversity against the references
   (``zheval.results.distinct``).
 
 The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →
@@ -17,7 +20,8 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items", "ZhevalWarning",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "get_tokenizer", "explain", "explain_items",
+           "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
@@ -29,6 +33,10 @@ _LAZY = {
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",
     "explain_items": "zheval.compute.explain",
+    # the model-based layers: torch/transformers and openai are imported only when they run
+    "compute_bertscore": "zheval.compute.bertscore",
+    "compute_judge": "zheval.compute.judge",
+    "judge_pairwise": "zheval.compute.judge",
     # warning categories of the input guards, for warnings.filterwarnings(..., category=...)
     "ZhevalWarning": "zheval.compute.guards",
     "UnsegmentedTextWarning": "zheval.compute.guards",

@@ -51,6 +51,7 @@ from . import agree, sample  # noqa: F401,E402 - register the commands on app
 from . import textfiles  # noqa: F401  (registers zheval bleu / zheval rouge on app)
 from . import explain  # noqa: F401,E402 - registers the explain command
 from . import chrf  # noqa: F401,E402 - registers zheval chrf
+from . import bertscore, judge  # noqa: F401,E402 - register zheval bertscore and zheval judge
 from . import warmup  # noqa: F401,E402 - registers zheval warmup
 from .options import CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, UserError  # noqa: F401
 

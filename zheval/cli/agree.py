@@ -5,6 +5,8 @@
 
     zheval agree --ratings review_sheet.csv --key review_key.json [--ratings-columns overall,faithful]
                  [--scores bertscore.csv ...] [--bootstrap 1000] [--seed S] [--format table|json] [--output FILE]
+    zheval agree --predictions preds.jsonl --judge-url http://HOST:PORT/v1 --judge-model NAME
+                 [--bertscore-model DIR] ...     # the three layers in one command (zheval.cli.layers)
 
 ``--ratings-columns`` chooses the rating columns of the sheet by name (a sheet an LLM judge or raters filled with
 their own columns; default: the key's); ``--scores`` (repeatable) adds per-item scores computed elsewhere
@@ -21,14 +23,21 @@ from typing import List, Optional
 from .commands import app
 from ..text.terminal import terminal_json
 from .options import Format, UserError, echo, run_command
+from .layers import LAYER_OPTIONS, run_three_layers
 from .params import option, takes
 
 __all__ = ["agree"]
 
 
 @app.command()
-@takes("ratings", "key", "ratings_columns", "scores", "bootstrap", "seed", "fmt", "output",
-       fmt=option(Format, "--format", "-f", default=Format.table, help="output format: table | json"),
+@takes("ratings", "key", "ratings_columns", "scores", "bootstrap", "seed", "fmt", "output", *LAYER_OPTIONS,
+       ratings=option(Optional[Path], "--ratings", help="the filled review sheet (CSV written by zheval sample)",
+                      show_default=False),
+       key=option(Optional[Path], "--key", help="the review key (JSON): scores and strata of the sampled items",
+                  show_default=False),
+       fmt=option(Format, "--format", "-f", default=Format.table, help="output format: table | json (| markdown "
+                  "with --predictions)"),
+       **LAYER_OPTIONS,
        ratings_columns=option(Optional[str], "--ratings-columns", help="comma list of the sheet's rating columns "
                               "to correlate (e.g. overall,faithful)  [default: the key's rating columns]",
                               show_default=False),
@@ -38,9 +47,18 @@ __all__ = ["agree"]
 def agree(o) -> None:
     """Spearman and Kendall correlations (bootstrap intervals over items) between each metric of the key (and each
     --scores column) and each rating column of the filled sheet, overall and per domain, and which metric agrees
-    best. Empty rating cells are counted and listed."""
+    best. Empty rating cells are counted and listed. With --predictions FILE: the three layers (BLEU, ROUGE, chrF,
+    BERTScore-F1, an LLM judge) on the same items, Spearman, Kendall and Pearson against each judge criterion."""
 
     def go():
+        if o.layer_predictions is not None:
+            if o.ratings is not None or o.key is not None or o.scores:
+                raise UserError("--predictions (the three layers) and --ratings/--key/--scores (a review sheet) are "
+                                "two modes of zheval agree; give one")
+            return run_three_layers(o, o.fmt.value)
+        if o.ratings is None or o.key is None:
+            raise UserError("give --ratings and --key (a filled review sheet), or --predictions FILE with a judge "
+                            "(the three layers: docs/three-layers.md)")
         from ..adapters.review.human_review import read_key, read_ratings, review_agreement
         from ..adapters.review.external_scores import read_scores
         from ..adapters.files import atomic_write

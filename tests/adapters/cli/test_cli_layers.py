@@ -1,0 +1,144 @@
+"""``zheval bertscore`` and ``zheval judge`` on the command line: a tiny local BERT (equal to bert-score), the
+scripted OpenAI-compatible server on 127.0.0.1 (failures listed by id, model text escaped on the terminal, exact in
+the ratings file), errors as one line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import torch
+import bert_score
+
+import zheval.cli.bertscore  # noqa: E402,F401  (registers the command)
+import zheval.cli.judge  # noqa: E402,F401
+from helpers.chat_server import ChatServer  # noqa: E402
+from helpers.cli import run_cli, write_jsonl  # noqa: E402
+from helpers.tiny_bert import make_tiny_bert  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    torch.set_num_threads(1)
+    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=2, seed=2)
+
+
+def test_bertscore_on_text_files(tiny, tmp_path):
+    refs, hyps = ["今天天气不错", "我们去公园", "明天下雨"], ["今天天气很好", "我们去公园散步", "明天有雨"]
+    (tmp_path / "ref.txt").write_text("\n".join(refs) + "\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("\n".join(hyps) + "\n", encoding="utf-8")
+    res = run_cli("bertscore", tmp_path / "ref.txt", "-i", tmp_path / "hyp.txt", "--model", tiny, "--layer", "2",
+                  "--idf", "--items", tmp_path / "items.jsonl", "-w", "8")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    p, r, f = bert_score.score(hyps, refs, model_type=tiny, num_layers=2, idf=True)
+    assert abs(doc["f1"] - float(f.mean())) < 1e-6 and abs(doc["precision"] - float(p.mean())) < 1e-6
+    items = [json.loads(x) for x in (tmp_path / "items.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert np.abs(np.array([x["f1"] for x in items]) - f.numpy()).max() < 1e-6 and items[0]["line"] == 1
+    text = run_cli("bertscore", tmp_path / "ref.txt", "-i", tmp_path / "hyp.txt", "--model", tiny, "--layer", "2",
+                   "-f", "text")
+    assert "BERTScore-F1|nrefs:1|metric:bertscore|model:tiny|" in text.stdout
+
+
+def test_bertscore_errors_are_one_line(tmp_path):
+    (tmp_path / "ref.txt").write_text("好\n", encoding="utf-8")
+    res = run_cli("bertscore", tmp_path / "ref.txt", "-i", tmp_path / "ref.txt", "--model", "bert-base-chinese")
+    assert res.exit_code == 2 and "never downloads" in res.stderr and "Traceback" not in res.output
+
+
+def test_judge_on_a_records_file(tmp_path):
+    rows = [{"id": "a", "prediction": "今天天气很好", "reference": "今天天气不错", "query": "天气？"},
+            {"id": "b\x1b[2J", "prediction": "好 BADJSON-ALWAYS", "reference": "好", "query": None},
+            {"id": "c", "prediction": "ECHO 你好\x1b]0;pwned\x07", "reference": "你好", "query": "问候"}]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    with ChatServer() as server:
+        res = run_cli("judge", path, "--base-url", server.base_url, "--model", "qwen2.5:7b", "--api-key", "k",
+                      "--source-field", "query", "--answer-retries", "1", "--cache-dir", tmp_path / "cache",
+                      "--output", tmp_path / "ratings.jsonl")
+        assert any("【原文或问题】\n天气？" in b["messages"][-1]["content"] for b in server.requests)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "2 of 3 items rated" in out and "no valid rating for 1 item(s)" in out
+    assert "b\\x1b[2J: unparsable" in out  # the id, escaped, with the kind of failure
+    assert "\x1b" not in out and "\x07" not in out
+    ratings = [json.loads(x) for x in (tmp_path / "ratings.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in ratings] == ["a", "b\x1b[2J", "c"]
+    assert ratings[1]["overall"] is None and ratings[1]["failure"]["kind"] == "unparsable"
+    assert ratings[2]["reason"] == "ECHO 你好\x1b]0;pwned\x07"  # exact in the file
+    assert isinstance(ratings[0]["overall"], int)
+
+
+def test_judge_errors_are_one_line(tmp_path):
+    path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": "好", "reference": "好"}])
+    res = run_cli("judge", path, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--source-field", "query")
+    assert res.exit_code == 2 and "--source-field 'query': no such field" in res.stderr
+
+
+def test_agree_three_layers_in_one_command(tiny, tmp_path):
+    """zheval agree --predictions: the n-gram, BERTScore and judge columns of the same items; every coefficient of
+    the JSON equals SciPy's on its joined columns; a judge failure is left out and listed; the HTML page escapes."""
+    from scipy.stats import kendalltau, pearsonr, spearmanr
+
+    preds = ["今天天气很好", "我们去公园散步", "明天有雨", "好 BADJSON-ALWAYS", "你好啊朋友", "谢谢你的帮助", "<b>再见</b>",
+             "我喜欢北京"]
+    refs = ["今天天气不错", "我们去公园", "明天下雨", "好", "你好朋友", "谢谢帮助", "再见", "我爱北京"]
+    rows = [{"id": f"i{k}", "prediction": p, "reference": r, "domain": "甲" if k % 2 else "乙<i>"}
+            for k, (p, r) in enumerate(zip(preds, refs))]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    with ChatServer() as server:
+        common = ["agree", "--predictions", path, "--bertscore-model", tiny, "--bertscore-layer", "2",
+                  "--judge-url", server.base_url, "--judge-model", "m", "--api-key", "k",
+                  "--judge-cache-dir", tmp_path / "cache", "--group-field", "domain", "--bootstrap", "100"]
+        res = run_cli(*common, "--format", "json")
+        assert res.exit_code == 0, res.output
+        table = run_cli(*common, "--html", tmp_path / "agree.html")
+    doc = json.loads(res.stdout)
+    assert list(doc["metrics"]) == ["BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "chrF", "BERTScore-F1"]
+    assert doc["judge"]["failed"] == 1 and doc["ratings"]["judge:overall"][3] is None
+    groups = [r["domain"] for r in rows]
+    for row in doc["rows"]:
+        if row["undefined"]:
+            continue
+        sel = np.array([row["group"] == "overall" or g == row["group"] for g in groups])
+        x = np.asarray(doc["metrics"][row["metric"]], dtype=float)
+        y = np.array([np.nan if v is None else v for v in doc["ratings"][row["rating"]]], dtype=float)
+        keep = sel & ~np.isnan(y)
+        assert row["spearman"] == pytest.approx(spearmanr(x[keep], y[keep]).statistic, abs=1e-12)
+        assert row["kendall"] == pytest.approx(kendalltau(x[keep], y[keep], variant="b").statistic, abs=1e-12)
+        assert row["pearson"] == pytest.approx(pearsonr(x[keep], y[keep]).statistic, abs=1e-12)
+    assert table.exit_code == 0 and "judge failures (1)" in table.stdout and "i3: unparsable" in table.stdout
+    html = (tmp_path / "agree.html").read_text(encoding="utf-8")
+    assert "乙&lt;i&gt;" in html and "乙<i>" not in html
+    md = run_cli("agree", "--predictions", path, "--judge-ratings", tmp_path / "missing.jsonl")
+    assert md.exit_code == 2
+
+
+def test_agree_with_ratings_made_earlier(tmp_path):
+    rows = [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+            enumerate(zip(["今天天气很好", "明天有雨", "我们去公园", "你好"], ["今天天气不错", "明天下雨", "我们去公园散步", "你好啊"]))]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    write_jsonl(tmp_path / "ratings.jsonl", [{"id": f"i{k}", "overall": v, "reason": "r", "failure": None}
+                                             for k, v in enumerate([5, 2, 4, None])])
+    res = run_cli("agree", "--predictions", path, "--judge-ratings", tmp_path / "ratings.jsonl", "--format",
+                  "markdown", "--bootstrap", "0")
+    assert res.exit_code == 0, res.output
+    assert "| overall | BLEU | rating:overall | 3 (-1) |" in res.stdout
+    bad = run_cli("agree", "--predictions", path)
+    assert bad.exit_code == 2 and "--judge-url and --judge-model, or --judge-ratings" in bad.stderr
+
+
+def test_judge_versus_asks_both_orders(tmp_path):
+    refs = ["正确答案", "正确答案", "正确答案"]
+    a = write_jsonl(tmp_path / "a.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r}
+                                           for k, (p, r) in enumerate(zip(["正确答案", "错的", "POSBIAS 一"], refs))])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r}
+                                           for k, (p, r) in enumerate(zip(["错的", "正确答案", "POSBIAS 二"], refs))])
+    with ChatServer() as server:
+        res = run_cli("judge", a, "--versus", b, "--base-url", server.base_url, "--model", "m", "--api-key", "k",
+                      "--cache-dir", tmp_path / "c")
+        assert len(server.requests) == 6
+    assert res.exit_code == 0, res.output
+    assert "wins 1" in res.stdout and "ties 1 (of which 1 items where the two orders disagree" in res.stdout
+    assert "win rate of " in res.stdout and "0.500" in res.stdout

@@ -1,0 +1,204 @@
+"""``zheval judge``: rate every item of a records file with an LLM judge through an OpenAI-compatible endpoint.
+
+::
+
+    zheval judge FILE --base-url http://HOST:PORT/v1 --model NAME [--api-key SECRET | $OPENAI_API_KEY] [--rubric FILE.json]
+                 [--pred-field F] [--ref-field F ...] [--id-field F] [--source-field F]
+                 [--concurrency N] [--timeout S] [--max-retries N] [--answer-retries N] [--seed S]
+                 [--cache-dir PATH] [--no-cache] [--output FILE.jsonl] [--format table|json]
+    zheval judge A.jsonl --versus B.jsonl --base-url http://HOST:PORT/v1 --model NAME ...   # pairwise, both orders
+
+``FILE`` is a records file (JSONL, CSV, TSV or Parquet with its references: the fields of ``zheval score`` without
+``--data``, :func:`zheval.adapters.records.read_records`); ``--source-field`` names the field with the source text
+or question the judge also sees. ``--base-url`` and ``--model`` are the ``openai`` client's own names (Ollama:
+``http://127.0.0.1:11434/v1``; vLLM: ``http://127.0.0.1:8000/v1``). The ratings are
+:func:`zheval.compute.judge.compute_judge`'s: temperature 0, a seed, strict JSON answers, retries, a cache on disk.
+
+Printed: the mean of every criterion over the judged items, how many items have no valid rating (each listed with
+its id, the kind of failure and the judge's answer), the requests, retries, cached answers, tokens and time, the
+signature. Everything from the data or the model goes through :func:`zheval.cli.options.echo` (escaped).
+``--output`` writes one JSON line per item (``{"id", <criteria>..., "reason", "failure"}``, model text exact),
+atomically -- a ratings file for ``zheval agree``.
+
+``--versus B`` compares two systems item by item instead (:func:`zheval.compute.judge.judge_pairwise`): the items of
+``B`` are joined to ``FILE``'s by id (same ids, same references), every item is asked in both orders (A first, then B
+first), and the printout gives A's wins, B's wins, ties, the items whose two orders disagree (position bias, counted
+as ties) and A's win rate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import List, Optional
+
+from ..text.terminal import terminal_json
+from .commands import app
+from .options import UserError, echo, run_command
+from .params import option, takes
+
+__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines"]
+
+_OPTIONS = {
+    "records": option(Path, "ARGUMENT", default=..., metavar="FILE", help="records file: JSONL, CSV, TSV or Parquet "
+                      "with predictions and references"),
+    "base_url": option(str, "--base-url", default=..., help="the OpenAI-compatible endpoint, e.g. "
+                       "http://127.0.0.1:11434/v1 (Ollama)"),
+    "judge_model": option(str, "--model", default=..., help="the model name the endpoint serves"),
+    "api_key": option(Optional[str], "--api-key", help="the endpoint's key  [default: $OPENAI_API_KEY, else "
+                      "'unused']", show_default=False),
+    "rubric": option(Optional[Path], "--rubric", help="a rubric JSON file  [default: the Chinese rubric: overall, "
+                     "faithful, informative, fluent, 1-5]", show_default=False),
+    "pred_field": option(Optional[str], "--pred-field", help="the prediction's field", show_default=False),
+    "ref_field": option(Optional[List[str]], "--ref-field", help="the reference field(s)", show_default=False),
+    "id_field": option(Optional[str], "--id-field", help="the item id's field  [default: id when present]",
+                       show_default=False),
+    "source_field": option(Optional[str], "--source-field", help="a field with the source text or question the judge "
+                           "also sees", show_default=False),
+    "concurrency": option(int, "--concurrency", default=4, min=1, help="requests in flight at once"),
+    "timeout": option(float, "--timeout", default=60.0, min=0.001, help="seconds per request"),
+    "max_retries": option(int, "--max-retries", default=4, min=0, help="retries after 429/5xx/timeouts/dropped "
+                          "connections"),
+    "answer_retries": option(int, "--answer-retries", default=2, min=0, help="new attempts after an answer that is "
+                             "not a valid rating"),
+    "judge_seed": option(int, "--seed", default=12345, help="the request's seed"),
+    "cache_dir": option(Optional[Path], "--cache-dir", help="answer cache  [default: ~/.cache/zheval/judge]",
+                        show_default=False),
+    "no_cache": option(bool, "--no-cache", default=False, help="neither read nor write the answer cache"),
+    "judge_output": option(Optional[Path], "--output", "-o", help="write every item's rating to FILE (JSON Lines)"),
+    "judge_format": option(str, "--format", "-f", default="table", help="table | json"),
+    "versus": option(Optional[Path], "--versus", help="a second system's records file: compare the two pairwise "
+                     "(both orders asked) instead of rating", show_default=False),
+}
+
+
+def read_sources(path: Path, field: str, n: int) -> list:
+    """The ``field`` of every row of a records file, in file order (``None`` where missing or null).
+
+    Raises:
+        UserError: the field is in no row, or a value that is not a string (naming ``file:line``).
+    """
+    from ..io.rows import read_rows
+
+    rows = read_rows(path, what="predictions").rows
+    if len(rows) != n or not any(field in row for _, row in rows):
+        raise UserError(f"--source-field {field!r}: no such field in {path}")
+    out = []
+    for line, row in rows:
+        value = row.get(field)
+        if value is not None and not isinstance(value, str):
+            raise UserError(f"{path}:{line}: {field} must be a string, got {type(value).__name__}")
+        out.append(value)
+    return out
+
+
+def ratings_lines(result: dict, ids: list) -> str:
+    """One JSON line per item: ``{"id", <criterion>: int | null, ..., "reason", "failure"}``."""
+    failures = {f["item"]: f for f in result["failures"]}
+    lines = []
+    for i, item_id in enumerate(ids):
+        row = {"id": item_id, **{c: result["item_scores"][c][i] for c in result["criteria"]},
+               "reason": result["reasons"][i], "failure": failures.get(i)}
+        lines.append(json.dumps(row, ensure_ascii=False))
+    return "\n".join(lines) + "\n"
+
+
+def render_judge(result: dict, ids: list) -> str:
+    """The terminal summary (module docstring); the caller prints it through ``echo``."""
+    low, high = result["scale"]
+    lines = [f"zheval judge: {result['judged']} of {len(ids)} items rated ({low}-{high})"]
+    for c in result["criteria"]:
+        mean = result[c]
+        lines.append(f"  {c:<12} {'–' if mean is None else format(mean, '.3f')}")
+    u = result["usage"]
+    lines += ["", f"requests {u['requests']} (retried {u['retries']}, answers asked again {u['answer_retries']}), "
+                  f"cached {u['cached']}, tokens {u['prompt_tokens']} + {u['completion_tokens']}, "
+                  f"{u['seconds']:.1f} s"]
+    if result["failures"]:
+        lines += ["", f"no valid rating for {result['failed']} item(s) (left out of the means, never guessed):"]
+        for f in result["failures"]:
+            answer = "" if f["answer"] is None else f"; answer: {f['answer'][:200]!s}"
+            lines.append(f"  {ids[f['item']]}: {f['kind']} ({f['detail']}){answer}")
+    lines += ["", f"signature: {result['signature']}"]
+    return "\n".join(lines) + "\n"
+
+
+def render_pairwise(result: dict, ids: list, names: tuple) -> str:
+    """The terminal summary of a pairwise comparison; the caller prints it through ``echo``."""
+    a, b = names
+    rate = result["win_rate_a"]
+    lines = [f"zheval judge: {a} vs {b} on {result['judged']} of {len(ids)} items (both orders asked)",
+             f"  {a} wins {result['wins_a']}, {b} wins {result['wins_b']}, ties {result['ties']} (of which "
+             f"{result['inconsistent']} items where the two orders disagree: position bias)",
+             f"  win rate of {a}: {'–' if rate is None else format(rate, '.3f')} (ties count half)"]
+    u = result["usage"]
+    lines += ["", f"requests {u['requests']} (retried {u['retries']}), cached {u['cached']}, tokens "
+                  f"{u['prompt_tokens']} + {u['completion_tokens']}, {u['seconds']:.1f} s"]
+    if result["failures"]:
+        lines += ["", f"no valid answer for {result['failed']} item(s):"]
+        lines += [f"  {ids[f['item']]} (order {f['order']}): {f['kind']} ({f['detail']})" for f in result["failures"]]
+    lines += ["", f"signature: {result['signature']}"]
+    return "\n".join(lines) + "\n"
+
+
+def _run_pairwise(o, records, api_key) -> None:
+    from ..adapters.records import read_records
+    from ..compute.judge import judge_pairwise
+
+    other = read_records(o.versus, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
+    by_id = dict(zip(other.ids, other.predictions))
+    missing = [i for i in records.ids if i not in by_id]
+    if missing or len(other) != len(records):
+        raise UserError(f"--versus {o.versus}: the two files must have the same ids (missing: {missing[:10]})")
+    sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
+    result = judge_pairwise(records.predictions, [by_id[i] for i in records.ids], records.references,
+                            base_url=o.base_url, model=o.judge_model, sources=sources, api_key=api_key,
+                            seed=o.judge_seed, concurrency=o.concurrency, timeout=o.timeout,
+                            max_retries=o.max_retries, answer_retries=o.answer_retries,
+                            cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
+    if o.judge_format == "json":
+        echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)
+    else:
+        echo(render_pairwise(result, list(records.ids), (str(o.records), str(o.versus))), nl=False)
+
+
+def _run(o) -> None:
+    from ..adapters.extras import require_extra
+    from ..adapters.files import atomic_write
+    from ..adapters.records import read_records
+    from ..compute.judge import compute_judge
+    from .files import check_output_dir, check_paths
+
+    require_extra("openai", extra="judge", purpose="zheval judge")
+    if o.judge_format not in ("table", "json"):
+        raise UserError(f"--format must be table or json, got {o.judge_format!r}")
+    check_output_dir(o.judge_output)
+    check_paths({"FILE": o.records}, {"--output": o.judge_output})
+    records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
+    api_key = o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY")
+    if o.versus is not None:
+        if o.judge_output is not None or o.rubric is not None:
+            raise UserError("--versus compares two systems: --output and --rubric belong to rating")
+        return _run_pairwise(o, records, api_key)
+    sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
+    result = compute_judge(records.predictions, records.references, base_url=o.base_url, model=o.judge_model,
+                           sources=sources, api_key=api_key, rubric=None if o.rubric is None else str(o.rubric),
+                           seed=o.judge_seed, concurrency=o.concurrency, timeout=o.timeout,
+                           max_retries=o.max_retries, answer_retries=o.answer_retries,
+                           cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
+    if o.judge_output is not None:
+        atomic_write(o.judge_output, ratings_lines(result, list(records.ids)))
+        echo(f"wrote {o.judge_output}", err=True)
+    if o.judge_format == "json":
+        echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)
+    else:
+        echo(render_judge(result, list(records.ids)), nl=False)
+
+
+@app.command()
+@takes(*_OPTIONS, **_OPTIONS)
+def judge(o) -> None:
+    """Rate every item of a records file with an LLM judge through an OpenAI-compatible endpoint (Ollama, vLLM,
+    llama.cpp, OpenAI): overall / faithful / informative / fluent 1-5 and a reason, strict JSON, retries, a cache."""
+    run_command(lambda: _run(o))

@@ -1,0 +1,475 @@
+"""An LLM judge through any OpenAI-compatible chat endpoint, as an options → config → items → result chain:
+:class:`JudgeOptions` (every option, one frozen definition), :func:`judge_config` (options checked once, the
+rubric read, the client and the cache opened), :func:`judge_items` (one rating per item), :func:`judge_result`
+(means per criterion, the failures by item, usage, the signature), :func:`compute_judge`; and
+:func:`judge_pairwise` (two systems compared, both orders asked).
+
+How an item is judged: the rubric's messages (:mod:`zheval.compute.judge_rubric`) are sent with temperature 0 (by
+default), a seed and JSON mode; a request that fails with 429, 5xx, a timeout or a dropped connection is retried
+with exponential backoff (``backoff`` seconds, doubled each time, at most 60; the server's ``Retry-After`` when it
+gives one), at most ``max_retries`` times; an answer that is not one JSON object with every criterion an integer on
+the scale and a reason is asked again, at most ``answer_retries`` times. An item whose request or answer still
+fails is **counted and listed** (``failures``: item, kind, detail, the last answer) with no score -- never dropped
+silently, never given a guessed score; the means are over the judged items, with their count.
+
+Valid answers are cached on disk by content (:mod:`zheval.compute.judge_cache`): a rerun sends nothing, an
+interrupted run resumes. Model text (answers, reasons) is returned exactly; the command line escapes it
+(:func:`zheval.text.terminal.terminal_text`) and the HTML report's template engine escapes it there.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from ..version import __version__
+from .inputs import validate_inputs
+from .judge_cache import AnswerCache, answer_key, default_cache_dir
+from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
+                           parse_rating, rating_messages, read_rubric)
+
+__all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
+           "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS"]
+
+#: The longest wait between two attempts of one request (seconds).
+MAX_BACKOFF_SECONDS = 60.0
+
+
+@dataclass(frozen=True)
+class JudgeOptions:
+    """Every option of an LLM-judge run; the keyword-only parameters of :func:`compute_judge` are its fields.
+
+    Attributes:
+        base_url: the endpoint (``http://127.0.0.1:11434/v1`` for Ollama, ``http://127.0.0.1:8000/v1`` for vLLM).
+        model: the model name the endpoint serves (``qwen2.5:7b``, ``Qwen/Qwen2.5-7B-Instruct``).
+        api_key: the key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Never part
+            of a cache key or a signature.
+        rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a :class:`Rubric`.
+        temperature: sampling temperature (default 0). seed: the request's seed (``None``: not sent).
+        json_mode: send ``response_format={"type": "json_object"}`` (servers honour it unevenly; answers are
+            checked either way).
+        max_tokens: the answer's token limit (``None``: the server's).
+        concurrency: requests in flight at once (an int >= 1).
+        timeout: seconds per request. max_retries: retries of a request after 429/5xx/timeout/connection errors.
+        answer_retries: new attempts after an answer the rubric refuses. backoff: first wait (seconds).
+        cache_dir: the answer cache's directory (``None``: :func:`zheval.compute.judge_cache.default_cache_dir`).
+        use_cache: read and write the cache.
+    """
+
+    base_url: str
+    model: str
+    api_key: Optional[str] = None
+    rubric: Union[None, str, Rubric] = None
+    temperature: float = 0.0
+    seed: Optional[int] = 12345
+    json_mode: bool = True
+    max_tokens: Optional[int] = 512
+    concurrency: int = 4
+    timeout: float = 60.0
+    max_retries: int = 4
+    answer_retries: int = 2
+    backoff: float = 1.0
+    cache_dir: Optional[str] = None
+    use_cache: bool = True
+
+    def __post_init__(self) -> None:
+        self.check()  # as zheval.compute.options: an options object is checked when it is built
+
+    def check(self) -> None:
+        """Raise on a bad value.
+
+        Raises:
+            ValueError: naming the option and the value (an empty base_url or model, counts < 0,
+                concurrency < 1, a non-positive timeout, a negative temperature or backoff).
+            TypeError: a flag that is not a bool, a seed that is not an int.
+        """
+        for name in ("base_url", "model"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+        for name, low in (("concurrency", 1), ("max_retries", 0), ("answer_retries", 0)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+        for name in ("json_mode", "use_cache"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"{name} must be True or False, got {getattr(self, name)!r}")
+        for name, positive in (("timeout", True), ("temperature", False), ("backoff", False)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 or (positive and value == 0):
+                raise ValueError(f"{name} must be a number {'>' if positive else '>='} 0, got {value!r}")
+        if self.seed is not None and (isinstance(self.seed, bool) or not isinstance(self.seed, int)):
+            raise TypeError(f"seed must be an int or None, got {self.seed!r}")
+        if self.max_tokens is not None and (isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
+                                            or self.max_tokens < 1):
+            raise ValueError(f"max_tokens must be an int >= 1 or None, got {self.max_tokens!r}")
+
+
+@dataclass
+class Usage:
+    """What a run cost: ``requests`` sent (retries included), ``retries`` (request retries after 429/5xx/timeouts/
+    dropped connections), ``answer_retries`` (new attempts after refused answers), ``cached`` (answers read from the
+    cache), ``prompt_tokens``, ``completion_tokens``, ``seconds`` (wall time of the run)."""
+
+    requests: int = 0
+    retries: int = 0
+    answer_retries: int = 0
+    cached: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> Dict[str, Any]:
+        return dict(self.__dict__)
+
+    def add(self, other: "Usage") -> None:
+        for key, value in other.__dict__.items():
+            setattr(self, key, getattr(self, key) + value)
+
+
+@dataclass
+class JudgeConfig:
+    """The checked options, the rubric, the client and the cache (:func:`judge_config`)."""
+
+    options: JudgeOptions
+    rubric: Rubric
+    client: Any
+    cache: Optional[AnswerCache]
+
+    def close(self) -> None:
+        """Close the answer cache (its database connection) and the client's connections."""
+        if self.cache is not None:
+            self.cache.close()
+        close = getattr(self.client, "close", None)
+        if callable(close):
+            close()
+
+    def sleep(self, seconds: float) -> None:
+        """Wait between two attempts of a request (the tests replace it to record the waits)."""
+        time.sleep(seconds)
+
+    def signature(self, n_items: int, pairwise: bool = False) -> str:
+        """``metric:judge|model:<name>|rubric:<name>.<sha12>|scale:1-5|temp:0|seed:S|json:yes|items:N|zheval:<v>``
+        (``:`` and ``|`` in a name are written ``%3A`` / ``%7C``); ``pairwise``: ``metric:judge-pairwise`` with the
+        pairwise question's name and sha, no scale."""
+        o = self.options
+        rubric = pairwise_rubric() if pairwise else self.rubric
+        fields = [("metric", "judge-pairwise" if pairwise else "judge"), ("model", o.model),
+                  ("rubric", f"{rubric.name}.{rubric.sha}")]
+        fields += [] if pairwise else [("scale", f"{rubric.scale[0]}-{rubric.scale[1]}")]
+        fields += [("temp", format(o.temperature, "g")),
+                  ("seed", "none" if o.seed is None else o.seed), ("json", "yes" if o.json_mode else "no"),
+                  ("items", n_items), ("zheval", __version__)]
+        return "|".join(f"{k}:{str(v).replace(':', '%3A').replace('|', '%7C')}" for k, v in fields)
+
+
+def _client_module():
+    try:
+        from . import judge_client
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.split(".")[0] == "openai":
+            raise ModuleNotFoundError('the LLM judge needs openai (the \'judge\' extra): pip install "zheval[judge]"',
+                                      name="openai") from None
+        raise
+    return judge_client
+
+
+def judge_config(options: JudgeOptions) -> JudgeConfig:
+    """Check ``options``, read the rubric, open the client and the cache. Nothing is sent.
+
+    Raises:
+        ValueError: bad options (:meth:`JudgeOptions.check`), a bad rubric file
+            (:func:`zheval.compute.judge_rubric.read_rubric`).
+        ModuleNotFoundError: the ``judge`` extra is missing (one line).
+    """
+    options.check()
+    rubric = options.rubric
+    if rubric is None:
+        rubric = default_rubric()
+    elif isinstance(rubric, (str, os.PathLike)):
+        rubric = read_rubric(os.fspath(rubric))
+    elif not isinstance(rubric, Rubric):
+        raise TypeError(f"rubric must be None, a file path or a Rubric, got {type(rubric).__name__}")
+    key = options.api_key if options.api_key is not None else os.environ.get("OPENAI_API_KEY") or "unused"
+    client = _client_module().make_client(base_url=options.base_url, api_key=key, timeout=float(options.timeout))
+    cache = None
+    if options.use_cache:
+        cache = AnswerCache(options.cache_dir if options.cache_dir is not None else default_cache_dir())
+    return JudgeConfig(options=options, rubric=rubric, client=client, cache=cache)
+
+
+def _request(config: JudgeConfig, messages, usage: Usage):
+    """One answer, with the request retries; raises RequestFailed after the last."""
+    chat = _client_module()
+    o = config.options
+    attempt = 0
+    while True:
+        usage.requests += 1
+        try:
+            return chat.chat(config.client, model=o.model, messages=messages, temperature=o.temperature,
+                             seed=o.seed, json_mode=o.json_mode, max_tokens=o.max_tokens)
+        except chat.RequestFailed as failed:
+            if not failed.retryable or attempt >= o.max_retries:
+                raise
+            wait = failed.retry_after if failed.retry_after is not None else o.backoff * (2 ** attempt)
+            attempt += 1
+            usage.retries += 1
+            config.sleep(min(MAX_BACKOFF_SECONDS, wait))
+
+
+def _ask(config: JudgeConfig, messages, parse) -> Dict[str, Any]:
+    """``{"value": parsed}`` or ``{"failure": {...}}`` for one request, with ``usage``; cache first."""
+    o = config.options
+    usage = Usage()
+    key = answer_key(model=o.model, messages=messages, temperature=o.temperature, seed=o.seed,
+                     json_mode=o.json_mode, max_tokens=o.max_tokens)
+    stored = config.cache.get(key) if config.cache is not None else None
+    if stored is not None:
+        try:
+            usage.cached += 1
+            return {"value": parse(stored["content"]), "usage": usage}
+        except BadAnswer:
+            usage.cached -= 1  # stored under an older rule: ask again
+    failed_class = _client_module().RequestFailed
+    last = None
+    for attempt in range(o.answer_retries + 1):
+        if attempt:
+            usage.answer_retries += 1
+        try:
+            answer = _request(config, messages, usage)
+        except failed_class as failed:
+            return {"failure": {"kind": failed.kind, "detail": str(failed), "answer": None,
+                                "attempts": attempt + 1}, "usage": usage}
+        usage.prompt_tokens += answer.prompt_tokens
+        usage.completion_tokens += answer.completion_tokens
+        try:
+            value = parse(answer.content)
+        except BadAnswer as bad:
+            last = bad
+            continue
+        if config.cache is not None:
+            config.cache.put(key, answer.__dict__)
+        return {"value": value, "usage": usage}
+    return {"failure": {"kind": last.kind, "detail": last.detail, "answer": last.answer,
+                        "attempts": o.answer_retries + 1}, "usage": usage}
+
+
+def _run_all(config: JudgeConfig, jobs: Sequence[Any], parse) -> List[Dict[str, Any]]:
+    """Answers of every job's messages, in job order, ``concurrency`` at a time."""
+    with ThreadPoolExecutor(max_workers=config.options.concurrency) as pool:
+        return list(pool.map(lambda messages: _ask(config, messages, parse), jobs))
+
+
+@dataclass
+class JudgeItems:
+    """Per-item ratings.
+
+    Attributes:
+        criteria: the criterion names. scores: ``(n_items, n_criteria)`` float64, NaN for an item with no valid
+        rating. reasons: the judge's reason per item (``None`` when failed). failures: one dict per failed item
+        (``item``, ``kind``, ``detail``, ``answer`` -- the last answer received, exactly -- ``attempts``).
+        usage: :class:`Usage`.
+    """
+
+    criteria: List[str]
+    scores: np.ndarray
+    reasons: List[Optional[str]]
+    failures: List[Dict[str, Any]]
+    usage: Usage
+
+    def __len__(self) -> int:
+        return len(self.reasons)
+
+
+def judge_items(predictions: Sequence[str], references: Sequence[Sequence[str]], config: JudgeConfig,
+                sources: Optional[Sequence[Optional[str]]] = None) -> JudgeItems:
+    """Rate every item (validated texts; ``sources``: the source text or question per item, or ``None``)."""
+    start = time.perf_counter()
+    jobs = [rating_messages(config.rubric, p, rs, None if sources is None else sources[i])
+            for i, (p, rs) in enumerate(zip(predictions, references))]
+    answers = _run_all(config, jobs, lambda text: parse_rating(text, config.rubric))
+    criteria = list(config.rubric.criteria)
+    scores = np.full((len(jobs), len(criteria)), np.nan)
+    reasons: List[Optional[str]] = [None] * len(jobs)
+    failures, usage = [], Usage()
+    for i, got in enumerate(answers):
+        usage.add(got["usage"])
+        if "value" in got:
+            scores[i] = [got["value"][c] for c in criteria]
+            reasons[i] = got["value"]["reason"]
+        else:
+            failures.append({"item": i, **got["failure"]})
+    usage.seconds = time.perf_counter() - start
+    return JudgeItems(criteria, scores, reasons, failures, usage)
+
+
+def judge_result(items: JudgeItems, config: JudgeConfig) -> Dict[str, Any]:
+    """Means per criterion over the judged items (``math.fsum``; ``None`` when none was judged), per-item scores
+    (``None`` where failed), reasons, failures by item, usage and the signature."""
+    ok = ~np.isnan(items.scores).any(axis=1) if len(items) else np.zeros(0, dtype=bool)
+    out: Dict[str, Any] = {}
+    for k, name in enumerate(items.criteria):
+        column = items.scores[ok, k]
+        out[name] = math.fsum(column) / len(column) if len(column) else None
+    out["item_scores"] = {name: [None if math.isnan(v) else int(v) for v in items.scores[:, k]]
+                          for k, name in enumerate(items.criteria)}
+    out["reasons"] = list(items.reasons)
+    out["judged"] = int(ok.sum())
+    out["failed"] = len(items.failures)
+    out["failures"] = list(items.failures)
+    out["criteria"] = list(items.criteria)
+    out["scale"] = list(config.rubric.scale)
+    out["usage"] = items.usage.as_dict()
+    out["signature"] = config.signature(len(items))
+    return out
+
+
+def compute_judge(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    base_url: str,
+    model: str,
+    sources: Optional[Sequence[Optional[str]]] = None,
+    api_key: Optional[str] = None,
+    rubric: Union[None, str, Rubric] = None,
+    temperature: float = 0.0,
+    seed: Optional[int] = 12345,
+    json_mode: bool = True,
+    max_tokens: Optional[int] = 512,
+    concurrency: int = 4,
+    timeout: float = 60.0,
+    max_retries: int = 4,
+    answer_retries: int = 2,
+    backoff: float = 1.0,
+    cache_dir: Optional[str] = None,
+    use_cache: bool = True,
+) -> Dict[str, Any]:
+    """Rate each prediction with an LLM judge (module docstring), scores on the rubric's integer scale (1-5 by
+    default).
+
+    Args:
+        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]``; sources: per item the
+            source text or question (``None`` entries allowed), or ``None``.
+        base_url: and every other option (``model``, ``api_key``, ``rubric``, ``temperature``, ``seed``,
+            ``json_mode``, ``max_tokens``, ``concurrency``, ``timeout``, ``max_retries``, ``answer_retries``,
+            ``backoff``, ``cache_dir``, ``use_cache``): as :class:`JudgeOptions`.
+
+    Returns:
+        ``{<criterion>: mean over judged items (or None), "item_scores": {criterion: [int | None]}, "reasons",
+        "judged", "failed", "failures" ([{"item", "kind", "detail", "answer", "attempts"}]), "criteria", "scale",
+        "usage" ({"requests", "retries", "answer_retries", "cached", "prompt_tokens", "completion_tokens",
+        "seconds"}), "signature"}``.
+
+    Raises:
+        ValueError / TypeError: bad options, length mismatch, non-``str`` texts (naming the item); ``sources`` of
+            another length. ModuleNotFoundError (one line): the ``judge`` extra is missing.
+    """
+    options = JudgeOptions(base_url=base_url, model=model, api_key=api_key, rubric=rubric, temperature=temperature,
+                           seed=seed, json_mode=json_mode, max_tokens=max_tokens, concurrency=concurrency,
+                           timeout=timeout, max_retries=max_retries, answer_retries=answer_retries, backoff=backoff,
+                           cache_dir=cache_dir, use_cache=use_cache)
+    options.check()
+    preds, refs = validate_inputs(predictions, references, allow_empty=True)
+    _check_sources(sources, len(preds))
+    config = judge_config(options)
+    try:
+        return judge_result(judge_items(preds, refs, config, sources), config)
+    finally:
+        config.close()
+
+
+def _check_sources(sources, n: int) -> None:
+    if sources is None:
+        return
+    if len(sources) != n:
+        raise ValueError(f"sources has {len(sources)} entries for {n} predictions")
+    for i, s in enumerate(sources):
+        if s is not None and not isinstance(s, str):
+            raise TypeError(f"sources[{i}] must be a str or None, got {type(s).__name__}")
+
+
+def _preference(first: Dict[str, Any], second: Dict[str, Any]) -> Dict[str, Any]:
+    """Combine the two orders: (a as A, b as B) and (b as A, a as B). Agreeing orders give their winner;
+    disagreeing ones a tie, counted as inconsistent (MT-Bench's rule: Zheng et al. 2023, section 3.4)."""
+    one = {"A": "a", "B": "b", "tie": "tie"}[first["winner"]]
+    two = {"A": "b", "B": "a", "tie": "tie"}[second["winner"]]
+    return {"winner": one if one == two else "tie", "consistent": one == two, "orders": [one, two],
+            "reasons": [first["reason"], second["reason"]]}
+
+
+def judge_pairwise(
+    predictions_a: Sequence[str],
+    predictions_b: Sequence[str],
+    references: Sequence[Any],
+    *,
+    base_url: str,
+    model: str,
+    sources: Optional[Sequence[Optional[str]]] = None,
+    api_key: Optional[str] = None,
+    temperature: float = 0.0,
+    seed: Optional[int] = 12345,
+    json_mode: bool = True,
+    max_tokens: Optional[int] = 512,
+    concurrency: int = 4,
+    timeout: float = 60.0,
+    max_retries: int = 4,
+    answer_retries: int = 2,
+    backoff: float = 1.0,
+    cache_dir: Optional[str] = None,
+    use_cache: bool = True,
+) -> Dict[str, Any]:
+    """Compare two systems item by item; each item is asked in **both orders** (a as A then b as A) against position
+    bias. Options as :func:`compute_judge` (no rubric: the pairwise question is fixed).
+
+    Returns:
+        ``{"wins_a", "wins_b", "ties", "inconsistent" (items whose two orders disagree, counted as ties),
+        "win_rate_a" ((wins_a + ties / 2) / judged, 0-1, None when none was judged), "judged", "failed",
+        "items" ([{"winner": "a"|"b"|"tie"|None, "consistent", "orders", "reasons"}]), "failures" ([{"item",
+        "order" (1 or 2), "kind", "detail", "answer", "attempts"}]), "usage", "signature"}``.
+
+    Raises:
+        ValueError / TypeError: as :func:`compute_judge`; the two systems of different lengths.
+    """
+    options = JudgeOptions(base_url=base_url, model=model, api_key=api_key, temperature=temperature, seed=seed,
+                           json_mode=json_mode, max_tokens=max_tokens, concurrency=concurrency, timeout=timeout,
+                           max_retries=max_retries, answer_retries=answer_retries, backoff=backoff,
+                           cache_dir=cache_dir, use_cache=use_cache)
+    options.check()
+    preds_a, refs = validate_inputs(predictions_a, references, allow_empty=True)
+    preds_b, _ = validate_inputs(predictions_b, references, allow_empty=True)
+    _check_sources(sources, len(preds_a))
+    config = judge_config(options)
+    start = time.perf_counter()
+    jobs = []
+    for i, (a, b, rs) in enumerate(zip(preds_a, preds_b, refs)):
+        source = None if sources is None else sources[i]
+        jobs += [pairwise_messages(a, b, rs, source), pairwise_messages(b, a, rs, source)]
+    try:
+        answers = _run_all(config, jobs, parse_preference)
+    finally:
+        config.close()
+    usage, items, failures = Usage(), [], []
+    for i in range(len(preds_a)):
+        first, second = answers[2 * i], answers[2 * i + 1]
+        usage.add(first["usage"])
+        usage.add(second["usage"])
+        bad = [(k + 1, got["failure"]) for k, got in enumerate((first, second)) if "failure" in got]
+        failures += [{"item": i, "order": order, **f} for order, f in bad]
+        items.append({"winner": None, "consistent": None, "orders": None, "reasons": None} if bad
+                     else _preference(first["value"], second["value"]))
+    usage.seconds = time.perf_counter() - start
+    done = [it for it in items if it["winner"] is not None]
+    wins_a = sum(it["winner"] == "a" for it in done)
+    ties = sum(it["winner"] == "tie" for it in done)
+    return {"wins_a": wins_a, "wins_b": sum(it["winner"] == "b" for it in done), "ties": ties,
+            "inconsistent": sum(not it["consistent"] for it in done),
+            "win_rate_a": (wins_a + ties / 2) / len(done) if done else None, "judged": len(done),
+            "failed": len(items) - len(done), "items": items, "failures": failures, "usage": usage.as_dict(),
+            "signature": config.signature(len(items), pairwise=True)}

@@ -1,0 +1,110 @@
+"""The three evaluation layers on the same items, and how well each metric agrees with the judge
+(:func:`three_layer_agreement`): the n-gram layer (sentence BLEU, ROUGE-1/2/L F, sentence chrF: one tokenisation,
+:func:`zheval.compute.joint.score_items` and ``item_scores``), the semantic layer (BERTScore-F1 with a local model,
+:func:`zheval.compute.bertscore.compute_bertscore`'s chain) and the judge layer (an LLM judge's criteria through an
+OpenAI-compatible endpoint, :mod:`zheval.compute.judge`; or ratings given as columns, e.g. from a file), then the
+agreement table (:func:`zheval.results.layer_agreement.agreement_table`: Spearman, Kendall, Pearson with bootstrap
+intervals, overall and per group).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Sequence
+
+import numpy as np
+
+from ..results.layer_agreement import agreement_table, best_metrics
+from .bertscore import BertScoreOptions, bertscore_config, bertscore_idf, bertscore_items, bertscore_result
+from .inputs import validate_inputs
+from .judge import JudgeOptions, judge_config, judge_items, judge_result
+
+__all__ = ["NGRAM_COLUMNS", "ngram_columns", "three_layer_agreement"]
+
+#: The n-gram layer's columns: label -> ``item_scores`` key.
+NGRAM_COLUMNS = {"BLEU": "bleu", "ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL", "chrF": "chrf"}
+
+
+def ngram_columns(predictions: Sequence[str], references: Sequence[Sequence[str]], *,
+                  tokenizer: Any = "char") -> Dict[str, np.ndarray]:
+    """Per-item sentence BLEU, ROUGE-1/2/L F and sentence chrF (0-1) of validated texts, one tokenisation
+    (``tokenizer`` as :func:`zheval.score`)."""
+    from .joint import item_scores, score_config, score_items
+
+    config = score_config(("bleu", "rouge", "chrf"), tokenizer=tokenizer, rouge_types=["rouge1", "rouge2", "rougeL"])
+    columns = item_scores(score_items(predictions, references, config), config)
+    return {label: columns[key] for label, key in NGRAM_COLUMNS.items()}
+
+
+def _summary(result: Dict[str, Any], drop: Sequence[str]) -> Dict[str, Any]:
+    return {k: v for k, v in result.items() if k not in drop}
+
+
+def three_layer_agreement(
+    predictions: Sequence[str],
+    references: Sequence[Any],
+    *,
+    bertscore: Optional[BertScoreOptions] = None,
+    judge: Optional[JudgeOptions] = None,
+    ratings: Optional[Dict[str, Sequence[float]]] = None,
+    sources: Optional[Sequence[Optional[str]]] = None,
+    groups: Optional[Sequence[Optional[str]]] = None,
+    tokenizer: Any = "char",
+    bootstrap: int = 1000,
+    confidence: float = 0.95,
+    seed: int = 12345,
+) -> Dict[str, Any]:
+    """Every layer's per-item columns on the same items and the agreement of each metric with each rating column.
+
+    Args:
+        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]``.
+        bertscore: :class:`~zheval.compute.bertscore.BertScoreOptions` (adds ``BERTScore-F1``), or ``None``.
+        judge: :class:`~zheval.compute.judge.JudgeOptions` (adds ``judge:<criterion>`` rating columns), or ``None``.
+        ratings: rating columns given directly (``{name: per-item numbers, NaN = none}``), e.g. human ratings or
+            a judge's earlier run. At least one of ``judge`` / ``ratings``.
+        sources: per item the source or question the judge sees (or ``None``). groups: per item a group (or
+            ``None``): the table is repeated per group.
+        tokenizer: of the n-gram layer. bootstrap, confidence, seed: the intervals (0 = none).
+
+    Returns:
+        ``{"metrics": {label: [per item]}, "ratings": {name: [per item, None = no rating]}, "rows": agreement rows
+        (:func:`~zheval.results.layer_agreement.agreement_table`), "best": {rating: [metric labels, best ρ first]},
+        "bertscore": BERTScore's result without per-item lists (or None), "judge": the judge's result without
+        per-item lists (failures, usage, signature; or None), "n": items}``.
+
+    Raises:
+        ValueError / TypeError: inputs (naming the item), options, no rating column, ratings or groups of another
+            length.
+    """
+    if judge is None and not ratings:
+        raise ValueError("three_layer_agreement needs rating columns: a judge (JudgeOptions) or ratings")
+    preds, refs = validate_inputs(predictions, references)
+    metrics: Dict[str, np.ndarray] = ngram_columns(preds, refs, tokenizer=tokenizer)
+    bert_summary = judge_summary = None
+    if bertscore is not None:
+        config = bertscore_config(bertscore)
+        res = bertscore_result(bertscore_items(preds, refs, config, bertscore_idf(refs, config)), config)
+        metrics["BERTScore-F1"] = np.asarray(res["item_f1"], dtype=np.float64)
+        bert_summary = _summary(res, ("item_precision", "item_recall", "item_f1"))
+    rating_cols: Dict[str, np.ndarray] = {}
+    for name, values in (ratings or {}).items():
+        if len(values) != len(preds):
+            raise ValueError(f"ratings column {name!r} has {len(values)} values for {len(preds)} items")
+        rating_cols[name] = np.asarray([np.nan if v is None else v for v in values], dtype=np.float64)
+    if judge is not None:
+        config = judge_config(judge)
+        try:
+            res = judge_result(judge_items(preds, refs, config, sources), config)
+        finally:
+            config.close()
+        for criterion in res["criteria"]:
+            values = res["item_scores"][criterion]
+            rating_cols[f"judge:{criterion}"] = np.asarray([np.nan if v is None else v for v in values], dtype=float)
+        judge_summary = _summary(res, ("item_scores",))
+    rows = agreement_table(metrics, rating_cols, groups=groups, n_resamples=bootstrap, confidence=confidence,
+                           seed=seed)
+    return {"n": len(preds),
+            "metrics": {k: v.tolist() for k, v in metrics.items()},
+            "ratings": {k: [None if np.isnan(x) else float(x) for x in v] for k, v in rating_cols.items()},
+            "rows": rows,
+            "best": {c: [r["metric"] for r in rs] for c, rs in best_metrics(rows).items()},
+            "bertscore": bert_summary, "judge": judge_summary}
