@@ -15,7 +15,8 @@ import pytest
 
 from . import crosswoz_items, read_jsonl
 
-__all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id"]
+__all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id", "door_options", "local_spark_session",
+           "local_ray_instance", "quiet"]
 
 REQUIRE_ENGINES = os.environ.get("ZHEVAL_REQUIRE_ENGINES", "").strip().lower() in ("1", "true", "yes")
 """``ZHEVAL_REQUIRE_ENGINES=1`` (``.ci/engines``): a missing Ray or PySpark fails instead of skipping."""
@@ -75,3 +76,50 @@ def case_id(case) -> str:
     """A readable test id of a :data:`CASES` entry."""
     metrics, options = case
     return "+".join(metrics) + ":" + ",".join(f"{k}={v}" for k, v in options.items())
+
+
+def door_options(metrics, options: dict) -> dict:
+    """``options`` plus ``gather_items=True`` when they need every item (the multinomial bootstrap, a preset's own
+    numbers, per-item lists: :func:`zheval.compute.sums.needs_every_item`), which an engine door refuses without it."""
+    from zheval.compute.joint import score_config
+    from zheval.compute.sums import needs_every_item
+
+    method = options.get("bootstrap_method", "multinomial")
+    config = score_config(metrics, **{k: v for k, v in options.items() if k not in ("bootstrap_method", "gather_items")})
+    return {**options, "gather_items": True} if needs_every_item(config, method) is not None else dict(options)
+
+
+def local_spark_session():
+    """A ``local[2]`` SparkSession for a module's tests (a generator for a fixture: ``yield from``); the executors run
+    this interpreter (``PYSPARK_PYTHON``), on 127.0.0.1."""
+    engine_or_skip("pyspark", "spark")
+    import sys
+
+    from pyspark.sql import SparkSession
+
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["SPARK_LOCAL_IP"] = "127.0.0.1"
+    os.environ.pop("SPARK_REMOTE", None)
+    session = SparkSession.builder.master("local[2]").config("spark.ui.enabled", "false").getOrCreate()
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def local_ray_instance():
+    """A local Ray (2 CPUs, no dashboard, no progress bars) for a module's tests (a generator for a fixture)."""
+    ray = engine_or_skip("ray", "ray")
+    ray.shutdown()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    ray.data.DataContext.get_current().enable_progress_bars = False
+    yield ray
+    ray.shutdown()
+
+
+def quiet(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` with warnings ignored (the input guards' warnings on the real data)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return fn(*args, **kwargs)

@@ -137,3 +137,37 @@ def test_diversity_takes_a_tokenizer_name_or_callable_and_names_bad_items():
         diversity(preds, [["好"], "明天"], "char")
     with pytest.raises(TypeError, match=r"references\[0\]\[1\] must be str, got int"):
         diversity(preds, [["好", 1], ["明天"]], "char")
+
+
+def test_streaming_distinct_and_repetition_equal_the_whole_list_on_real_data(csl_rows, crosswoz_single):
+    """The chunked, packed-key counters give the numbers of distinct_n / repetition on the whole list (and of the
+    independent count above), for 1, 2, 8 and 64 chunks, char and jieba tokens, references included."""
+    from zheval.results.distinct import StreamingDistinct, StreamingRepetition
+
+    texts = [r["summary"] for r in csl_rows] + [r["document"] for r in csl_rows[:300]]
+    texts += [r["responses"][0] for r in crosswoz_single] + [r["query"] for r in crosswoz_single]
+    texts += texts[:500]  # repeated texts for the duplicate statistics
+    for name in ("char", "jieba"):
+        tok = get_tokenizer(name)
+        token_lists = [list(tok.tokenize_cached(t)) for t in texts]
+        for parts in (1, 2, 8, 64):
+            sd, sr = StreamingDistinct((1, 2, 3)), StreamingRepetition()
+            step = -(-len(texts) // parts)
+            for start in range(0, len(texts), step):
+                sd.add(token_lists[start:start + step])
+                sr.add([tok.normalize(t) for t in texts[start:start + step]])
+            for n in (1, 2, 3):
+                assert sd.distinct(n) == distinct_n(token_lists, n) == pytest.approx(
+                    _independent_distinct(token_lists, n)), (name, parts, n)
+            assert sr.result() == repetition([tok.normalize(t) for t in texts]), (name, parts)
+
+
+def test_streaming_repetition_by_hand_and_ties():
+    from zheval.results.distinct import StreamingRepetition
+
+    for chunks in ([["好的。", "好的。", "再见"], ["好的。", "再见", "谢谢"]], [["a", "b"], ["b", "a"]], [["x"], ["y"]],
+                   [[]]):
+        sr = StreamingRepetition()
+        for c in chunks:
+            sr.add(c)
+        assert sr.result() == repetition([t for c in chunks for t in c])

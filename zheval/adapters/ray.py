@@ -1,11 +1,15 @@
-"""Score a Ray Dataset where it lives: [`score_dataset`][zheval.adapters.ray.score_dataset] (the ``ray`` extra: ``pip install "zheval[ray]"``).
+"""Score a Ray Dataset where it lives: :func:`score_dataset` (the ``ray`` extra: ``pip install "zheval[ray]"``).
 
-``Dataset.map_batches`` runs [`zheval.compute.joint.score_items`][] on each block on the workers (as Ray tasks, one
-per block, ``batch_format="pyarrow"``); each block sends back one record of per-item statistics (never its texts),
-and the driver reduces the records in row order with the library's reducers
-(`zheval.adapters.engine_batches.reduce_records`): the numbers are ``==`` [`zheval.score`][zheval.compute.joint.score] on the same rows.
-Row order is the Dataset's own order: the statistics pass runs with Ray's ``preserve_order`` execution option (set on
-the Dataset's context for the pass and restored after), since bootstrap intervals depend on the item order.
+Results that need only sums (means, corpus statistics, the Poisson bootstrap: every option but those
+:func:`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``Dataset.map_batches`` turns
+each block into one record of partial sums on the workers and ``Dataset.aggregate`` merges them
+(:mod:`zheval.adapters.ray_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of rows.
+The options that need every item (the multinomial bootstrap, presets' own numbers, per-item lists) are refused unless
+``gather_items=True``: then each block sends one record of per-item statistics (never its texts) and the driver
+reduces them in row order (:func:`zheval.adapters.engine_batches.reduce_records`), holding every item's statistics;
+that pass runs with Ray's ``preserve_order`` execution option (set on the Dataset's context and restored after).
+Either way the numbers are ``==`` :func:`zheval.score` on the same rows (with the Poisson bootstrap:
+:func:`zheval.score_batches`'s intervals).
 """
 
 from __future__ import annotations
@@ -13,8 +17,11 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
-from .engine_batches import PackedRequest, batch_record, batch_with_scores, engine_door_doc, prepare_request, reduce_records
+from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
+                             prepare_request, reduce_records)
+from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
+from .ray_reduce import reduce_dataset
 
 __all__ = ["score_dataset"]
 
@@ -41,7 +48,9 @@ def score_dataset(
     id_column: Optional[str] = None,
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
-    batch_size: Optional[int] = None,
+    batch_size: Optional[int] = 10_000,
+    bootstrap_method: str = "multinomial",
+    gather_items: bool = False,
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
@@ -52,11 +61,29 @@ def score_dataset(
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
+    if dataset.schema() is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
+        raise ValueError(f"{ENGINE}: no items to score: the Dataset has no rows")
     request, packed = prepare_request(
         ENGINE, metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
         {"prediction_column": prediction_column, "references_column": references_column,
          "group_column": group_column, "id_column": id_column},
         lambda: dataset.schema().names, per_item, ray_cloudpickle.dumps)
+    sums = reducible(request.config, bootstrap_method, gather_items, ENGINE)
+    with engine_errors(ENGINE, "ray"):
+        result = None
+        if sums:
+            result = reduce_dataset(dataset.select_columns(request.columns), packed, batch_size=batch_size)
+        if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
+            result = _ordered_result(dataset, request, packed, batch_size)
+    if not per_item:
+        return result
+    scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
+                                 fn_kwargs={"packed": packed})
+    return result, scored
+
+
+def _ordered_result(dataset, request: BatchRequest, packed: PackedRequest, batch_size) -> Dict[str, Any]:
+    """The records of every block in the Dataset's order, reduced on the driver (items gathered; bad rows named)."""
     stats = dataset.select_columns(request.columns).map_batches(
         _records, batch_size=batch_size, batch_format="pyarrow", fn_kwargs={"packed": packed},
         zero_copy_batch=True)
@@ -66,20 +93,17 @@ def score_dataset(
     try:  # records are reduced as they stream in (block order), never all held as bytes at once
         blobs = (blob for batch in stats.iter_batches(batch_size=None, batch_format="pyarrow")
                  for blob in batch.column(RECORD_COLUMN).to_pylist())
-        result: Dict[str, Any] = reduce_records(blobs, request, ENGINE)
+        return reduce_records(blobs, request, ENGINE)
     finally:
         options_obj.preserve_order = kept
-    if not per_item:
-        return result
-    scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
-                                 fn_kwargs={"packed": packed})
-    return result, scored
 
 
 score_dataset.__doc__ = engine_door_doc(dict(
     a_data="a Ray Dataset", workers="workers", data="dataset", data_type="a ``ray.data.Dataset``",
     list_type="a ``list<string>``", null="``None``", row_order="", per_item_data="a lazy Dataset", dtype="float64",
     when_used="when it is consumed",
-    extra_args="\n        batch_size: rows per ``map_batches`` batch (``None``: one batch per block, Ray's default).",
+    extra_args=("\n        batch_size: rows per ``map_batches`` batch (default 10,000, as Spark's Arrow batches: a worker"
+                " holds one\n            batch's texts and statistics at a time; ``None``: one batch per block, whatever"
+                " its size)." + SUMS_DOOR_ARGS),
     per_item_kind="Dataset", engine_name="Ray", extra="ray",
-    follows="Ray Data's ``map_batches`` (ray 2.60, ``ray/data/dataset.py``)"))
+    follows="Ray Data's ``map_batches`` and ``Dataset.aggregate`` with an ``AggregateFnV2`` (ray 2.60, ``ray/data/dataset.py``, ``ray/data/aggregate.py``)"))

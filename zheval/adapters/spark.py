@@ -1,13 +1,18 @@
-"""Score a Spark DataFrame where it lives: [`score_dataframe`][zheval.adapters.spark.score_dataframe] (the ``spark`` extra: ``pip install "zheval[spark]"``).
+"""Score a Spark DataFrame where it lives: :func:`score_dataframe` (the ``spark`` extra: ``pip install "zheval[spark]"``).
 
-``DataFrame.mapInArrow`` runs [`zheval.compute.joint.score_items`][] on each Arrow batch of each partition on the
-executors; each batch sends back one record of per-item statistics (never its texts) with its partition and batch
-number, and the driver reduces the records in row order -- partition by partition, batch by batch, which is the
-DataFrame's own order -- with the library's reducers (`zheval.adapters.engine_batches.reduce_records`): the
-numbers are ``==`` [`zheval.score`][zheval.compute.joint.score] on the same rows.
+Results that need only sums (means, corpus statistics, the Poisson bootstrap: every option but those
+:func:`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``DataFrame.mapInArrow`` turns
+each Arrow batch of each partition into one record of partial sums on the executors and ``RDD.treeAggregate`` merges
+them (:mod:`zheval.adapters.spark_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of
+rows. The options that need every item are refused unless ``gather_items=True``: then each batch sends one record of
+per-item statistics (never its texts) with its partition and batch number, and the driver reduces them in row order --
+partition by partition, batch by batch, the DataFrame's own order -- with the library's reducers
+(:func:`zheval.adapters.engine_batches.reduce_records`). Either way the numbers are ``==`` :func:`zheval.score` on the
+same rows (with the Poisson bootstrap: :func:`zheval.score_batches`'s intervals).
 
 The executors' Python must have zheval installed: Spark starts ``$PYSPARK_PYTHON`` (default ``python3``), not the
-driver's interpreter; set ``PYSPARK_PYTHON`` before the session starts when zheval lives in a virtual environment.
+driver's interpreter; set ``PYSPARK_PYTHON`` before the session starts when zheval lives in a virtual environment (an
+executor that cannot import zheval, pyarrow or numpy is one line naming it: :mod:`zheval.adapters.engine_env`).
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ from __future__ import annotations
 from typing import Any, Dict, Optional, Sequence
 
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
-from .engine_batches import (PackedRequest, batch_record, batch_with_scores, engine_door_doc, prepare_request,
-                             reduce_records, score_columns)
+from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
+                             prepare_request, reduce_records, score_columns)
+from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
+from .spark_reduce import reduce_dataframe
 
 __all__ = ["score_dataframe"]
 
@@ -60,6 +67,8 @@ def score_dataframe(
     id_column: Optional[str] = None,
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
+    bootstrap_method: str = "multinomial",
+    gather_items: bool = False,
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
@@ -76,11 +85,11 @@ def score_dataframe(
          "group_column": group_column, "id_column": id_column},
         lambda: df.columns, per_item, spark_cloudpickle.dumps)
     config = request.config
-    rows = df.select(*request.columns).mapInArrow(
-        lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
-    rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]), reverse=True)
-    blobs = (bytes(rows.pop()["zheval_record"]) for _ in range(len(rows)))  # each record freed once it is read
-    result: Dict[str, Any] = reduce_records(blobs, request, ENGINE)
+    sums = reducible(config, bootstrap_method, gather_items, ENGINE)
+    with engine_errors(ENGINE, "spark"):
+        result = reduce_dataframe(df.select(*request.columns), packed) if sums else None
+        if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
+            result = _ordered_result(df, request, packed)
     if not per_item:
         return result
     types = require_extra("pyspark.sql.types", extra="spark", purpose=ENGINE)
@@ -90,9 +99,18 @@ def score_dataframe(
     return result, scored
 
 
+def _ordered_result(df, request: BatchRequest, packed: PackedRequest) -> Dict[str, Any]:
+    """Every batch's record, collected and reduced in partition and batch order (items gathered; bad rows named)."""
+    rows = df.select(*request.columns).mapInArrow(
+        lambda batches: _partition_records(batches, packed), RECORD_SCHEMA).collect()
+    rows.sort(key=lambda r: (r["zheval_partition"], r["zheval_batch"]), reverse=True)
+    blobs = (bytes(rows.pop()["zheval_record"]) for _ in range(len(rows)))  # each record freed once it is read
+    return reduce_records(blobs, request, ENGINE)
+
+
 score_dataframe.__doc__ = engine_door_doc(dict(
     a_data="a Spark DataFrame", workers="executors", data="df",
     data_type="a ``pyspark.sql.DataFrame`` (classic Spark; Spark Connect is not tested)",
     list_type="an ``array<string>``", null="null", row_order=" in partition order", per_item_data="a DataFrame",
-    dtype="double", when_used="when an action runs on it", extra_args="", per_item_kind="DataFrame",
-    engine_name="PySpark", extra="spark", follows="PySpark's ``mapInArrow`` (pyspark 4.3, ``sql/pandas/map_ops.py``)"))
+    dtype="double", when_used="when an action runs on it", extra_args=SUMS_DOOR_ARGS, per_item_kind="DataFrame",
+    engine_name="PySpark", extra="spark", follows="PySpark's ``mapInArrow`` and ``RDD.treeAggregate`` (pyspark 4.3, ``sql/pandas/map_ops.py``, ``rdd.py``)"))

@@ -184,9 +184,12 @@ def explain(o) -> None:
         check_predictions_format(o.predictions_format)
         check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms}, {})
         mets = split_list(o.metrics, "--metrics")
-        opts: Dict[str, Any] = dict(rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref,
-                                    **bleu_options(o.smooth, o.max_order),
-                                    **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
+        bleu_opts = bleu_options(o.smooth, o.max_order)
+        if bleu_opts and "bleu" not in mets:
+            raise UserError("--smooth and --max-order apply to BLEU: add bleu to --metrics")
+        opts: Dict[str, Any] = dict(**bleu_opts, **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
+        if "rouge" in mets:  # ROUGE's options go to ROUGE only (an option no metric uses is an error)
+            opts.update(rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref)
         if o.tokenizer is not None:
             opts["tokenizer"] = o.tokenizer
         if o.metric == "chrf" and "chrf" not in mets:
@@ -200,7 +203,7 @@ def explain(o) -> None:
             for name in ("rouge_types", "multi_ref"):  # the preset's own, unless given
                 if name == "rouge_types" and o.rouge_types == "rouge1,rouge2,rougeL" or \
                         name == "multi_ref" and o.multi_ref == "max":
-                    opts.pop(name)
+                    opts.pop(name, None)
         if o.metric not in ("bleu", "chrf"):
             from ..compute.options import check_rouge_types
 

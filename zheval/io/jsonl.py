@@ -11,7 +11,7 @@ from typing import Sequence
 from .problems import Problem, type_name
 
 __all__ = ["parse_json_line", "duplicate_key_problem", "json_error_message", "json_document_problem",
-           "json_line_or_problem", "jsonl_rows"]
+           "json_line_or_problem", "jsonl_rows", "jsonl_row"]
 
 
 def json_document_problem(text: str, path: str = "FILE") -> str | None:
@@ -85,6 +85,22 @@ def duplicate_key_problem(dups: Sequence[str]) -> str:
             "give each key once")
 
 
+def jsonl_row(line: str, name: str, lineno: int, problems: list):
+    """The object of one JSONL line (its line end removed), or ``None``: a blank line (skipped), or a problem
+    appended ``name:lineno`` (malformed JSON, a key given twice, a value that is not an object)."""
+    parsed = json_line_or_problem(line, name, lineno, problems)
+    if parsed is None:
+        return None
+    obj, dups = parsed
+    if dups:
+        problems.append(Problem(name, lineno, None, duplicate_key_problem(dups)))
+        return None
+    if not isinstance(obj, dict):
+        problems.append(Problem(name, lineno, None, f"expected a JSON object, got {type_name(obj)}"))
+        return None
+    return obj
+
+
 def jsonl_rows(text: str, name: str, problems: list) -> list:
     """The rows of a JSONL file's text: ``(1-based line, object)`` for every line holding a JSON object.
 
@@ -94,17 +110,9 @@ def jsonl_rows(text: str, name: str, problems: list) -> list:
     """
     rows, first = [], len(problems)
     for lineno, line in enumerate(text.split("\n"), start=1):
-        parsed = json_line_or_problem(line, name, lineno, problems)
-        if parsed is None:
-            continue
-        obj, dups = parsed
-        if dups:
-            problems.append(Problem(name, lineno, None, duplicate_key_problem(dups)))
-            continue
-        if not isinstance(obj, dict):
-            problems.append(Problem(name, lineno, None, f"expected a JSON object, got {type_name(obj)}"))
-            continue
-        rows.append((lineno, obj))
+        obj = jsonl_row(line, name, lineno, problems)
+        if obj is not None:
+            rows.append((lineno, obj))
     if len(problems) > first:
         doc = json_document_problem(text, name)
         if doc is not None:

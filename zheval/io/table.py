@@ -10,6 +10,7 @@ empty value and is refused (write ``""``, as pandas does).
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import sys
@@ -18,7 +19,7 @@ import threading
 from .lines import split_lines
 from .problems import EMPTY_FILE, Problem
 
-__all__ = ["csv_rows", "tsv_rows", "parquet_rows"]
+__all__ = ["csv_rows", "tsv_rows", "parquet_rows", "table_rows_stream", "csv_cells", "lifted_field_limit"]
 
 _FIELD_LIMIT_LOCK = threading.Lock()
 
@@ -34,9 +35,11 @@ def _header_problems(header: list, name: str, line: int) -> list:
     return out
 
 
-def _table_rows(cell_lines, name: str, problems: list) -> list:
-    """Rows from ``(line, cells)`` pairs: the header checked, blank lines skipped, cell counts checked."""
-    rows, header, first = [], None, len(problems)
+def table_rows_stream(cell_lines, name: str, problems: list):
+    """Rows from ``(line, cells)`` pairs, yielded as they come (the streaming reader,
+    :mod:`zheval.io.chunks`, and :func:`csv_rows`/:func:`tsv_rows`): the header checked, blank lines skipped, cell
+    counts checked; problems appended to ``problems``."""
+    header, first = None, len(problems)
     for line, cells in cell_lines:
         if header is None:
             if not cells:
@@ -45,7 +48,7 @@ def _table_rows(cell_lines, name: str, problems: list) -> list:
             bad = _header_problems(header, name, line)
             if bad:
                 problems.extend(bad)
-                return []
+                return
             continue
         if not cells:
             if len(header) == 1:  # an empty value, or no row at all? (pandas writes "" for an empty value)
@@ -56,14 +59,32 @@ def _table_rows(cell_lines, name: str, problems: list) -> list:
             problems.append(Problem(name, line, None, f"{len(cells)} cell(s), but the header has {len(header)} "
                                                       "columns"))
             continue
-        rows.append((line, dict(zip(header, cells))))
+        yield line, dict(zip(header, cells))
     if header is None and len(problems) == first:
         problems.append(Problem(name, 0, None, f"no items in {name} ({EMPTY_FILE}; not even a header row)"))
-    return rows
 
 
-def _csv_cells(text: str, name: str, problems: list):
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+def _table_rows(cell_lines, name: str, problems: list) -> list:
+    """Rows from ``(line, cells)`` pairs (:func:`table_rows_stream`), as a list."""
+    return list(table_rows_stream(cell_lines, name, problems))
+
+
+@contextlib.contextmanager
+def lifted_field_limit():
+    """The csv module's field-size limit lifted while the block runs (it is a process-wide setting: taken under a
+    lock, restored after), so that a cell may be of any length."""
+    with _FIELD_LIMIT_LOCK:
+        old = csv.field_size_limit(sys.maxsize)
+        try:
+            yield
+        finally:
+            csv.field_size_limit(old)
+
+
+def csv_cells(lines, name: str, problems: list):
+    """``(line, cells)`` of CSV text given as an iterable of lines with their line ends (a str is read whole);
+    a malformed row is a problem and ends the reading. The caller lifts the field-size limit."""
+    reader = csv.reader(io.StringIO(lines, newline="") if isinstance(lines, str) else lines, strict=True)
     start = 1
     try:
         for cells in reader:
@@ -79,12 +100,8 @@ def csv_rows(text: str, name: str, problems: list) -> list:
     refuses cells over 131,072 characters by default; the limit is lifted while reading). Problems (malformed
     quoting, header, cell counts) are appended to ``problems``, each ``file:line``. Quoting is strict: a quoted
     cell left open at the end of the file, or text after a closing quote, is malformed (not a silent merge of rows)."""
-    with _FIELD_LIMIT_LOCK:  # the limit is the csv module's process-wide setting: lifted here, restored after
-        old = csv.field_size_limit(sys.maxsize)
-        try:
-            return _table_rows(_csv_cells(text, name, problems), name, problems)
-        finally:
-            csv.field_size_limit(old)
+    with lifted_field_limit():
+        return _table_rows(csv_cells(text, name, problems), name, problems)
 
 
 def tsv_rows(text: str, name: str, problems: list) -> list:

@@ -18,15 +18,17 @@ overlap; Chinese dialogue papers report Distinct-1/2 next to BLEU for exactly th
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ..tokenizers import BaseTokenizer, get_tokenizer
 
-__all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "check_token_lists", "repetition", "Diversity", "diversity"]
+__all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "check_token_lists", "repetition", "Diversity", "diversity",
+           "StreamingDistinct", "StreamingRepetition"]
 
 DISTINCT_ORDERS = (1, 2)
 """The n of the Distinct-n a report gives (Distinct-1 and Distinct-2, as the dialogue papers do)."""
@@ -228,3 +230,157 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
     if groups is None:
         return one(range(len(predictions)))
     return [one(list(idx)) for idx in groups]
+
+
+class _SortedKeys:
+    """A growing set of integer keys (int64 scalars, or int32 rows for long n-grams) kept as one sorted unique
+    array plus sorted unique pending chunks, merged when the pending keys outnumber the main array (amortised
+    O(k log k) for k keys; 8 bytes a packed key)."""
+
+    def __init__(self) -> None:
+        self.main: Optional[np.ndarray] = None
+        self.pending: list = []
+        self.pending_size = 0
+
+    def add(self, keys: np.ndarray) -> None:
+        if keys.shape[0] == 0:
+            return
+        self.pending.append(np.unique(keys, axis=0 if keys.ndim == 2 else None))
+        self.pending_size += self.pending[-1].shape[0]
+        if self.main is None or self.pending_size >= self.main.shape[0]:
+            self._merge()
+
+    def _merge(self) -> None:
+        parts = ([self.main] if self.main is not None else []) + self.pending
+        if parts:
+            both = np.concatenate(parts)
+            self.main = np.unique(both, axis=0 if both.ndim == 2 else None)
+        self.pending, self.pending_size = [], 0
+
+    def __len__(self) -> int:
+        self._merge()
+        return 0 if self.main is None else int(self.main.shape[0])
+
+
+class StreamingDistinct:
+    """Distinct-n of a corpus that streams by in chunks (:meth:`add`), with exact counts in compact structures: the
+    same numbers as :func:`distinct_n` on the whole list.
+
+    Tokens get integer ids from one vocabulary (a dict of the distinct tokens seen); an n-gram of order ``n <= 2``
+    is one int64 key (ids of 31 bits packed side by side), a longer one an int32 row; each order keeps its distinct
+    keys as a sorted unique numpy array (:class:`_SortedKeys`), never Python sets of tuples. Memory: 8 bytes per
+    distinct n-gram (n <= 2) plus the vocabulary.
+
+    Args:
+        orders: the n-gram orders (ints >= 1; default :data:`DISTINCT_ORDERS`).
+
+    Raises:
+        ValueError: an order that is not an int >= 1.
+    """
+
+    _BITS = 31
+
+    def __init__(self, orders: Sequence[int] = DISTINCT_ORDERS) -> None:
+        for n in orders:
+            if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+                raise ValueError(f"n must be an int >= 1, got {n!r}")
+        self.orders = tuple(orders)
+        self.vocab: dict = {}
+        self.totals = {n: 0 for n in self.orders}
+        self.keys = {n: _SortedKeys() for n in self.orders}
+
+    def add(self, token_lists: Sequence[Sequence[str]]) -> None:
+        """Count the n-grams of one chunk of texts (one token sequence per text; n-grams never cross texts).
+
+        Raises:
+            ValueError: more than 2**31 distinct tokens.
+        """
+        vocab = self.vocab
+        lens = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
+        flat = np.fromiter((vocab.setdefault(t, len(vocab)) for toks in token_lists for t in toks), dtype=np.int64,
+                           count=int(lens.sum()))
+        if len(vocab) >= 1 << self._BITS:
+            raise ValueError("StreamingDistinct: more than 2**31 distinct tokens")
+        starts = np.concatenate([[0], np.cumsum(lens)])
+        pos = np.arange(flat.shape[0])
+        text_of = np.repeat(np.arange(len(lens)), lens)
+        for n in self.orders:
+            ok = pos + n <= starts[text_of + 1] if flat.shape[0] else np.zeros(0, dtype=bool)
+            first = pos[ok]
+            self.totals[n] += int(first.shape[0])
+            if n <= 2:
+                key = flat[first]
+                for j in range(1, n):
+                    key = (key << self._BITS) | flat[first + j]
+            else:
+                key = np.stack([flat[first + j] for j in range(n)], axis=1).astype(np.int32)
+            self.keys[n].add(key)
+
+    def distinct(self, n: int) -> tuple[float | None, int, int]:
+        """``(distinct / total, distinct, total)`` of order ``n`` over every chunk added (ratio ``None`` without an
+        n-gram), as :func:`distinct_n`. Raises KeyError: an order not counted."""
+        total = self.totals[n]
+        count = len(self.keys[n])
+        return (count / total if total else None), count, total
+
+
+class StreamingRepetition:
+    """:func:`repetition` of texts that stream by in chunks (:meth:`add`), with exact counts in compact structures:
+    each distinct text is a 128-bit BLAKE2b key (two uint64) with a uint32 count, kept sorted; only texts seen twice
+    or more keep their text (the candidates for ``most_frequent``); each key keeps its first position (int64, for
+    ties). Memory: 28 bytes per distinct text plus the repeated texts themselves.
+    """
+
+    def __init__(self) -> None:
+        self.keys = np.zeros((0, 2), dtype=np.uint64)
+        self.counts = np.zeros(0, dtype=np.uint32)
+        self.first = np.zeros(0, dtype=np.int64)
+        self.repeated: dict = {}  # key -> [text, first position]
+        self.first_text: Optional[str] = None
+        self.n = 0
+
+    @staticmethod
+    def _key(text: str) -> tuple:
+        d = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
+
+    def add(self, texts: Sequence[str]) -> None:
+        """Count one chunk of (normalised) texts, in order."""
+        if not len(texts):
+            return
+        if self.first_text is None:
+            self.first_text = texts[0]
+        pairs = [self._key(t) for t in texts]
+        chunk = np.array(pairs, dtype=np.uint64).reshape(-1, 2)
+        keys = np.concatenate([self.keys, chunk])
+        counts = np.concatenate([self.counts, np.ones(len(texts), dtype=np.uint32)])
+        first = np.concatenate([self.first, np.arange(self.n, self.n + len(texts), dtype=np.int64)])
+        order = np.lexsort((keys[:, 1], keys[:, 0]))
+        keys, counts, first = keys[order], counts[order], first[order]
+        new = np.ones(keys.shape[0], dtype=bool)
+        new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
+        starts = np.flatnonzero(new)
+        self.keys, self.counts = keys[starts], np.add.reduceat(counts, starts).astype(np.uint32)
+        self.first = np.minimum.reduceat(first, starts)
+        pos = np.searchsorted(self.keys[:, 0], chunk[:, 0])  # sorted by the first word, then the second
+        for i, k in enumerate(pairs):
+            if k in self.repeated:
+                continue
+            j = int(pos[i])
+            while self.keys[j, 1] != k[1]:  # equal first words (probability 2**-64) sit side by side
+                j += 1
+            if self.counts[j] >= 2:
+                self.repeated[k] = [texts[i], int(self.first[j])]
+        self.n += len(texts)
+
+    def result(self) -> dict:
+        """The dict of :func:`repetition` on every text added, in order."""
+        dup = int(self.counts[self.counts > 1].sum(dtype=np.int64))
+        top, top_n = self.first_text, (1 if self.n else 0)
+        if self.repeated:
+            count_of = {tuple(k): int(c) for k, c in zip(self.keys[self.counts >= 2].tolist(),
+                                                          self.counts[self.counts >= 2].tolist())}
+            best = max(self.repeated.items(), key=lambda kv: (count_of[kv[0]], -kv[1][1]))
+            top, top_n = best[1][0], count_of[best[0]]
+        return {"duplicate_share": dup / self.n if self.n else 0.0, "duplicates": dup, "most_frequent": top,
+                "most_frequent_count": top_n}

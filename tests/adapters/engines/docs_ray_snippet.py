@@ -7,7 +7,7 @@ ds = ray.data.from_items([
     {"id": "q2", "prediction": "我想订一张去上海的机票", "references": ["帮我订一张去上海的机票"], "domain": "出行"},
     {"id": "q3", "prediction": "附近有什么好吃的餐厅", "references": ["附近有哪些好吃的饭店"], "domain": "餐饮"},
 ])
-result = score_dataset(ds, id_column="id", group_column="domain", bootstrap=1000)
+result = score_dataset(ds, id_column="id", group_column="domain", bootstrap=1000, bootstrap_method="poisson")
 print(result["bleu"]["bleu"], result["rouge"]["rougeL"], result["rouge"]["rougeL_ci_low"])
 print(result["groups"]["出行"]["rouge"]["rougeL"])
 

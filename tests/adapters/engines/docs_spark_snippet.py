@@ -11,7 +11,7 @@ df = spark.createDataFrame(
      ("q2", "我想订一张去上海的机票", ["帮我订一张去上海的机票"], "出行"),
      ("q3", "附近有什么好吃的餐厅", ["附近有哪些好吃的饭店"], "餐饮")],
     "id string, prediction string, references array<string>, domain string")
-result = score_dataframe(df, id_column="id", group_column="domain", bootstrap=1000)
+result = score_dataframe(df, id_column="id", group_column="domain", bootstrap=1000, bootstrap_method="poisson")
 print(result["bleu"]["bleu"], result["rouge"]["rougeL"], result["rouge"]["rougeL_ci_low"])
 
 result, scored = score_dataframe(df, per_item=True, tokenizer="jieba")

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from helpers.engines import CASES, case_id, engine_or_skip, real_rows
+from helpers.engines import CASES, case_id, door_options, engine_or_skip, real_rows
 
 ray = engine_or_skip("ray", "ray")
 
@@ -68,7 +68,7 @@ def test_the_dataset_keeps_the_real_rows(datasets, rows):
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_numbers_equal_zheval_score(datasets, expected, case, blocks):
     metrics, options = case
-    got = quiet_dataset(datasets[blocks], metrics=metrics, **options)
+    got = quiet_dataset(datasets[blocks], metrics=metrics, **door_options(metrics, options))
     want = expected[case_id(case)]
     assert got == want
     assert list(got) == list(want)
@@ -81,14 +81,14 @@ def test_a_user_callable_tokenizer_goes_to_the_workers(datasets, rows, blocks):
 
     preds = [r["prediction"] for r in rows]
     refs = [r["references"] for r in rows]
-    got = quiet_dataset(datasets[blocks], tokenizer=words, bootstrap=20)
+    got = quiet_dataset(datasets[blocks], tokenizer=words, bootstrap=20, gather_items=True)
     assert got == quiet_score(preds, refs, ("bleu", "rouge"), {"tokenizer": words, "bootstrap": 20})
     assert "tok:custom:" in got["rouge"]["signature"]
 
 
 @pytest.mark.parametrize("column", ["source", "bucket"])
 def test_groups_equal_zheval_score_on_each_group(datasets, rows, column):
-    got = quiet_dataset(datasets[8], group_column=column, bootstrap=100)
+    got = quiet_dataset(datasets[8], group_column=column, bootstrap=100, gather_items=True)
     values = list(dict.fromkeys(r[column] for r in rows))
     assert list(got["groups"]) == values
     if column == "bucket":

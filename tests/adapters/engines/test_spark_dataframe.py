@@ -11,7 +11,7 @@ import warnings
 
 import pytest
 
-from helpers.engines import CASES, case_id, engine_or_skip, real_rows
+from helpers.engines import CASES, case_id, door_options, engine_or_skip, real_rows
 
 pyspark = engine_or_skip("pyspark", "spark")
 
@@ -75,7 +75,7 @@ def test_the_frames_keep_the_real_rows(frames, rows):
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 def test_numbers_equal_zheval_score(frames, expected, case, partitions):
     metrics, options = case
-    got = quiet(score_dataframe, frames[partitions], metrics=metrics, **options)
+    got = quiet(score_dataframe, frames[partitions], metrics=metrics, **door_options(metrics, options))
     want = expected[case_id(case)]
     assert got == want
     assert list(got) == list(want)
@@ -84,7 +84,7 @@ def test_numbers_equal_zheval_score(frames, expected, case, partitions):
 def test_a_string_references_column_is_one_reference_per_row(spark, rows):
     single = [dict(r, references=r["references"][0]) for r in rows if len(r["references"]) == 1]
     df = frame(spark, single, 8, SCHEMA.replace("array<string>", "string"))
-    got = quiet(score_dataframe, df, bootstrap=50)
+    got = quiet(score_dataframe, df, bootstrap=50, gather_items=True)
     want = quiet(zheval.score, [r["prediction"] for r in single], [r["references"] for r in single], bootstrap=50)
     assert got == want and len(single) > 300
 
@@ -93,14 +93,14 @@ def test_a_user_callable_tokenizer_goes_to_the_executors(frames, rows):
     def words(text):
         return text.replace("，", " ").split()
 
-    got = quiet(score_dataframe, frames[8], tokenizer=words, bootstrap=20)
+    got = quiet(score_dataframe, frames[8], tokenizer=words, bootstrap=20, gather_items=True)
     assert got == quiet(zheval.score, [r["prediction"] for r in rows], [r["references"] for r in rows],
                         tokenizer=words, bootstrap=20)
 
 
 @pytest.mark.parametrize("column", ["source", "bucket"])
 def test_groups_equal_zheval_score_on_each_group(frames, rows, column):
-    got = quiet(score_dataframe, frames[8], group_column=column, bootstrap=100)
+    got = quiet(score_dataframe, frames[8], group_column=column, bootstrap=100, gather_items=True)
     values = list(dict.fromkeys(r[column] for r in rows))
     assert list(got["groups"]) == values
     for v in values:

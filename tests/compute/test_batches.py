@@ -1,0 +1,119 @@
+"""zheval.compute.batches.score_batches: == zheval.score on the shared real data for any batching, groups, the
+Poisson bootstrap identical for any batching, per-item scores written as computed, errors named over all batches,
+and the options that need every item refused with their alternative."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import zheval
+from helpers import crosswoz_items
+from zheval.compute.batches import score_batches
+from zheval.compute.joint import item_scores, score_config, score_items
+from zheval.compute.inputs import EmptyReferenceError
+
+
+@pytest.fixture(scope="module")
+def corpus(csl_rows, crosswoz_groups, crosswoz_single):
+    preds, refs = crosswoz_items(crosswoz_groups)
+    preds += [r["summary"] for r in csl_rows[:300]]
+    refs += [r["document"][:80] for r in csl_rows[:300]]  # a str reference per item
+    preds += [r["query"] for r in crosswoz_single[:300]]
+    refs += [r["responses"] for r in crosswoz_single[:300]]
+    groups = ["groups"] * (len(preds) - 600) + ["csl"] * 300 + ["single"] * 300
+    return preds, refs, groups
+
+
+def _batches(preds, refs, size, groups=None):
+    for s in range(0, len(preds), size):
+        yield (preds[s:s + size], refs[s:s + size]) + ((groups[s:s + size],) if groups else ())
+
+
+@pytest.mark.parametrize("size", [1, 37, 500, 100_000])
+@pytest.mark.parametrize("metrics,options", [
+    (["bleu", "rouge"], {}),
+    (["bleu", "rouge", "chrf"], dict(tokenizer="jieba", rouge_types=["rouge1", "rougeL", "rougeLsum"])),
+])
+def test_equals_score(corpus, size, metrics, options):
+    preds, refs, groups = corpus
+    if size == 1:
+        preds, refs, groups = preds[:120], refs[:120], groups[:120]
+    assert score_batches(_batches(preds, refs, size), metrics, progress=False, **options) == \
+        zheval.score(preds, refs, metrics, **options)
+    got = score_batches(_batches(preds, refs, size, groups), metrics, progress=False, **options)
+    for g in dict.fromkeys(groups):
+        idx = [i for i, x in enumerate(groups) if x == g]
+        assert got["groups"][g] == zheval.score([preds[i] for i in idx], [refs[i] for i in idx], metrics, **options)
+    assert list(got["groups"]) == list(dict.fromkeys(groups))
+
+
+def test_poisson_bootstrap_is_the_same_for_any_batching(corpus):
+    preds, refs, _ = corpus
+    runs = [score_batches(_batches(preds, refs, size), ["bleu", "rouge", "chrf"], bootstrap=300, seed=9,
+                          bootstrap_method="poisson", progress=False) for size in (len(preds), 64, 7)]
+    assert runs[0] == runs[1] == runs[2]
+    plain = zheval.score(preds, refs, ["bleu", "rouge", "chrf"])
+    assert runs[0]["bleu"]["bleu"] == plain["bleu"]["bleu"] and runs[0]["rouge"]["rougeL"] == plain["rouge"]["rougeL"]
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_per_item_scores_are_written_as_computed(corpus, tmp_path, suffix):
+    preds, refs, groups = corpus
+    path = tmp_path / f"items{suffix}"
+    score_batches(_batches(preds[:200], refs[:200], 64, groups[:200]), ["bleu", "rouge", "chrf"], items_path=path,
+                  progress=False)
+    config = score_config(["bleu", "rouge", "chrf"])
+    want = item_scores(score_items(preds[:200], refs[:200], config, warn=False), config)
+    if suffix == ".jsonl":
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    else:
+        import pyarrow.parquet as pq
+
+        rows = pq.read_table(path).to_pylist()
+    assert [r["index"] for r in rows] == list(range(200)) and [r["group"] for r in rows] == groups[:200]
+    for col, values in want.items():
+        assert [r[col] for r in rows] == values.tolist()
+    with pytest.raises(ValueError, match="exists"):
+        score_batches(_batches(preds[:5], refs[:5], 5), items_path=path, progress=False)
+
+
+@pytest.mark.parametrize("options,named", [
+    (dict(use_aggregator=False), "use_aggregator=False"),
+    (dict(level="sentence"), "level='sentence'"),
+    (dict(preset="longbench", rouge_types=["rougeL"]), "preset='longbench'"),
+    (dict(bootstrap=100), "bootstrap_method='poisson'"),
+])
+def test_what_needs_every_item_is_refused_naming_the_alternative(options, named):
+    with pytest.raises(ValueError, match="score_batches keeps sums, not items") as e:
+        score_batches([(["今天"], ["今天好"])], ["rouge"] if "preset" in options else ["bleu", "rouge"],
+                      progress=False, **options)
+    assert named in str(e.value)
+
+
+def test_bad_items_are_named_over_all_batches():
+    batches = [(["今天好"] * 10, ["今天好"] * 10), (["今天好", None], ["a", "b"])]
+    with pytest.raises(TypeError, match=r"predictions\[11\]"):
+        score_batches(batches, progress=False)
+    with pytest.raises(EmptyReferenceError, match=r"references\[12\]\[0\]"):
+        score_batches([(["a"] * 10, ["a"] * 10), (["a", "b", "c"], ["a", "b", "  "])], progress=False)
+    with pytest.raises(ValueError, match="no items to score"):
+        score_batches([([], [])], progress=False)
+    with pytest.raises(ValueError, match="bootstrap_method must be one of"):
+        score_batches([], bootstrap_method="bayes")
+
+
+def test_one_process_poisson_equals_score_batches(corpus):
+    """poisson_result on the whole list in one process == score_batches of 97-row batches."""
+    from zheval.compute.sums import poisson_result
+    from zheval.results.poisson import item_keys
+
+    preds, refs, _ = corpus
+    config = score_config(["bleu", "rouge", "chrf"], bootstrap=300, seed=9)
+    canon = [[r] if isinstance(r, str) else list(r) for r in refs]
+    one = poisson_result(score_items(preds, refs, config, warn=False), config, item_keys(preds, canon))
+    assert one == score_batches(_batches(preds, refs, 97), ["bleu", "rouge", "chrf"], bootstrap_method="poisson",
+                                progress=False, bootstrap=300, seed=9)
+    assert "bsmethod:poisson" in one["rouge"]["signature"]

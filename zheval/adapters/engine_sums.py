@@ -1,0 +1,178 @@
+"""Engines reduce where the data lives: what a worker makes of one batch (partial sums, never per-item rows), how two
+of those merge, and the driver's result -- shared by the Ray and Spark doors, free of both.
+
+::
+
+    worker:  Arrow batch ─score_items─▶ ScoreItems ─batch_sums─▶ {group: PartialSums} ─pickle─▶ one sums record
+    engine:  records ─merge_sums_records (Ray: Dataset.aggregate, Spark: RDD.treeAggregate)─▶ one record
+    driver:  one record ─sums_result─▶ {metric: result} (+ "groups")
+
+The merge is exact, associative and commutative (:mod:`zheval.results.partial_sums`), so the engine may combine the
+records in any order and tree shape, and the driver receives O(groups x metrics x resamples) numbers whatever the
+number of rows. The result is ``==`` :func:`zheval.score` on the same rows (:func:`zheval.compute.sums.sums_result`);
+bootstrap intervals are the Poisson bootstrap's (:mod:`zheval.results.poisson`), keyed by each item's content and
+its id column, so any partitioning gives the same intervals, and :func:`zheval.score_batches` on the same rows and
+ids gives them too.
+
+A batch that cannot be scored (a null, an empty reference) is flagged in its record (``bad``) and the merged record
+says so; the door then runs the ordered pass of :mod:`zheval.adapters.engine_batches`, which names the row by its
+index and id exactly as :func:`zheval.score` would. A bad row costs a second pass; a good table never does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+from typing import Any, Dict, Optional
+
+from ..compute.guards import input_slips
+from ..compute.inputs import validate_inputs
+from ..compute.joint import score_items
+from ..compute.sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
+from ..results.partial_sums import PartialSums, merge_groups
+from ..results.poisson import item_keys
+from .engine_batches import BatchRequest
+from .engine_env import worker_import_problem
+
+__all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups",
+           "reducible", "engine_errors"]
+
+_PROTOCOL = pickle.HIGHEST_PROTOCOL
+
+#: The docstring lines of the two door options this module serves (appended to each door's ``extra_args``).
+SUMS_DOOR_ARGS = """
+        bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
+            (Poisson(1) weights keyed by each item's content and id: sums, reduced by the engine; the intervals of
+            :func:`zheval.score_batches` on the same rows and ids).
+        gather_items: allow the options that need every item (:func:`zheval.compute.sums.needs_every_item`: the
+            multinomial bootstrap, a preset's own numbers, ``level="sentence"``, ``use_aggregator=False``): every
+            batch's per-item statistics then come to the driver (about 0.2-0.7 KB a row of driver memory)."""
+
+
+def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str]) -> bytes:
+    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips}, protocol=_PROTOCOL)
+
+
+EMPTY_SUMS_RECORD = _record(0, {}, False, {})
+"""The record of no row (the zero of :func:`merge_sums_records`)."""
+
+
+def sums_record(table, request: BatchRequest) -> bytes:
+    """The sums record of one batch (runs on a worker): ``{"n", "groups": {group: PartialSums}, "bad", "slips"}``
+    pickled.
+
+    Args:
+        table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references ``list<string>`` or
+            ``string``). request: the :class:`~zheval.adapters.engine_batches.BatchRequest` (a reducible config).
+
+    A batch with a row that cannot be scored gives ``bad=True`` and no sums (the driver names the row in an
+    ordered pass); a worker never raises for bad input.
+    """
+    preds = table.column(request.prediction_column).to_pylist()
+    refs = table.column(request.references_column).to_pylist()
+    if not preds:
+        return EMPTY_SUMS_RECORD
+    config = request.config
+    try:
+        items = score_items(preds, refs, config, warn=False)
+        canon_preds, canon_refs = validate_inputs(preds, refs)
+    except (TypeError, ValueError):
+        return _record(len(preds), {}, True, {})
+    groups = table.column(request.group_column).to_pylist() if request.group_column is not None else None
+    ids = table.column(request.id_column).to_pylist() if request.id_column is not None else None
+    keys = item_keys(canon_preds, canon_refs, ids) if config.first.bootstrap else None
+    first = config.first
+    slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))
+    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips)
+
+
+def merge_sums_records(a: bytes, b: bytes) -> bytes:
+    """Two sums records merged (exact; any order, any tree)."""
+    if a == EMPTY_SUMS_RECORD:
+        return b
+    if b == EMPTY_SUMS_RECORD:
+        return a
+    x, y = pickle.loads(a), pickle.loads(b)
+    if x["bad"] or y["bad"]:
+        return _record(x["n"] + y["n"], {}, True, {})
+    slips = dict(y["slips"])
+    slips.update(x["slips"])
+    return _record(x["n"] + y["n"], merge_groups(x["groups"], y["groups"]), False, slips)
+
+
+def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict[str, Any]]:
+    """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` :func:`zheval.score` on
+    the rows, plus ``"groups"`` (``{value: {metric: result}}``, in :func:`ordered_groups` order) with a group column; ``None`` when a batch had a bad
+    row (the caller names it with the ordered pass). The input guards' warnings are issued once each.
+
+    Raises:
+        ValueError: no row at all (``no items to score``).
+    """
+    import warnings
+
+    rec = pickle.loads(blob)
+    if rec["bad"]:
+        return None
+    if not rec["n"]:
+        raise ValueError("no items to score: the data has no rows")
+    for category, message in rec["slips"].items():
+        warnings.warn(f"{message} (found in a batch's sample)", category, stacklevel=3)
+    config = request.config
+    total = None
+    for s in rec["groups"].values():
+        total = s if total is None else total.merge(s)
+    out: Dict[str, Any] = dict(sums_result(total, config))
+    if request.group_column is not None:
+        out["groups"] = {g: sums_result(rec["groups"][g], config) for g in ordered_groups(rec["groups"])}
+    return out
+
+
+def ordered_groups(groups) -> list:
+    """The group values in a fixed order whatever the engine's merge order: sorted by type name, then value
+    (``None`` last; values of one type that do not compare are ordered by ``repr``)."""
+    def key(g):
+        return (g is None, type(g).__name__)
+
+    out = []
+    by_type: Dict[Any, list] = {}
+    for g in groups:
+        by_type.setdefault(key(g), []).append(g)
+    for k in sorted(by_type):
+        values = by_type[k]
+        try:
+            out += sorted(values)
+        except TypeError:
+            out += sorted(values, key=repr)
+    return out
+
+
+def reducible(config, bootstrap_method: str, gather_items: bool, engine: str) -> bool:
+    """Whether a door reduces ``config`` from sums (True) or gathers every item in row order (False, allowed by
+    ``gather_items``).
+
+    Raises:
+        ValueError: an unknown ``bootstrap_method``; an option that needs every item without ``gather_items``
+            (the message names the option, its alternative and ``gather_items=True``).
+    """
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"{engine}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
+                         f"{bootstrap_method!r}")
+    why = needs_every_item(config, bootstrap_method)
+    if why is not None and not gather_items:
+        raise ValueError(f"{engine}: {why}; or pass gather_items=True to gather every item's statistics on the "
+                         "driver (its memory then grows with the rows)")
+    return why is None
+
+
+@contextlib.contextmanager
+def engine_errors(engine: str, kind: str):
+    """A context that turns a worker's missing module (zheval, pyarrow, numpy ...) into one ``RuntimeError`` line
+    naming the fix (:func:`zheval.adapters.engine_env.worker_import_problem`; ``kind``: ``"ray"`` or ``"spark"``);
+    other errors pass unchanged."""
+    try:
+        yield
+    except Exception as exc:
+        line = worker_import_problem(exc, kind)
+        if line is None:
+            raise
+        raise RuntimeError(f"{engine}: {line}") from None

@@ -1,0 +1,209 @@
+"""Score an iterable of batches with flat memory: :func:`score_batches`, the one-process streaming door.
+
+Each batch is scored (:func:`zheval.compute.joint.score_items`), reduced to partial sums
+(:func:`zheval.compute.sums.batch_sums`) and dropped; the sums of every batch merge exactly
+(:mod:`zheval.results.partial_sums`), and :func:`zheval.compute.sums.sums_result` gives the result, ``==``
+:func:`zheval.score` on the concatenated batches. Memory follows the result, not the rows: what is kept is
+O(groups x metrics x resamples) numbers, plus the tokenizer's bounded content-keyed cache. Per-item scores, when asked,
+are written to a file (JSONL or Parquet) batch by batch as they are computed, never gathered.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from typing import Any, Dict, Iterable, Optional, Sequence, Union
+
+import numpy as np
+
+from ..results.partial_sums import merge_groups
+from ..results.poisson import item_keys
+from .guards import input_slips
+from .inputs import EmptyReferenceError, validate_inputs
+from .joint import item_scores, score_config, score_items
+from .options import BleuOptions, ChrfOptions, RougeOptions
+from .sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
+
+__all__ = ["score_batches", "ItemWriter"]
+
+_INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
+
+
+class ItemWriter:
+    """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` and
+    ``group``, the score columns of :func:`zheval.compute.joint.item_scores`) or Parquet (the same columns, one row
+    group per batch; pyarrow), by the file's extension (``.parquet``/``.pq``, else JSONL).
+
+    Raises:
+        ValueError: the path exists (never overwritten).
+    """
+
+    def __init__(self, path: Union[str, os.PathLike]) -> None:
+        self.path = str(path)
+        if os.path.exists(self.path):
+            raise ValueError(f"per-item output {self.path} exists; give a new path (it is never overwritten)")
+        self.parquet = self.path.lower().endswith((".parquet", ".pq"))
+        self._writer = None
+        self._file = None if self.parquet else open(self.path, "x", encoding="utf-8")
+
+    def write(self, start: int, columns: Dict[str, np.ndarray], ids=None, groups=None) -> None:
+        """Write one batch: item indices ``start ..``, score columns (float64 arrays), optional ids and groups."""
+        n = len(next(iter(columns.values()))) if columns else 0
+        cols: Dict[str, Any] = {"index": np.arange(start, start + n, dtype=np.int64)}
+        if ids is not None:
+            cols["id"] = list(ids)
+        if groups is not None:
+            cols["group"] = list(groups)
+        cols.update(columns)
+        if self.parquet:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            table = pa.table({k: (pa.array(v) if isinstance(v, list) else v) for k, v in cols.items()})
+            if self._writer is None:
+                self._writer = pq.ParquetWriter(self.path, table.schema)
+            self._writer.write_table(table)
+            return
+        names = list(cols)
+        lists = [v.tolist() if isinstance(v, np.ndarray) else v for v in cols.values()]
+        self._file.write("".join(json.dumps(dict(zip(names, row)), ensure_ascii=False) + "\n" for row in zip(*lists)))
+
+    def close(self) -> None:
+        """Flush and close the file."""
+        if self._writer is not None:
+            self._writer.close()
+        if self._file is not None:
+            self._file.close()
+
+
+def _global_error(exc: Exception, offset: int) -> Exception:
+    if isinstance(exc, EmptyReferenceError):
+        return EmptyReferenceError([(offset + i, j) for i, j in exc.positions], exc.texts, exc.reasons, exc.context)
+    return type(exc)(_INDEXED.sub(lambda m: f"{m[1]}[{int(m[2]) + offset}]", str(exc)))
+
+
+def _unpack(batch, index: int):
+    if not isinstance(batch, (tuple, list)) or len(batch) not in (2, 3, 4):
+        raise TypeError(f"batch {index} must be a tuple (predictions, references[, groups[, ids]]), got "
+                        f"{type(batch).__name__}")
+    preds, refs = batch[0], batch[1]
+    groups = batch[2] if len(batch) > 2 else None
+    ids = batch[3] if len(batch) > 3 else None
+    for name, col in (("groups", groups), ("ids", ids)):
+        if col is not None and len(col) != len(preds):
+            raise ValueError(f"batch {index}: {len(col)} {name} for {len(preds)} predictions")
+    return preds, refs, groups, ids
+
+
+def _bar(enabled: Optional[bool]):
+    from ..fast.progress import progress_enabled
+
+    if enabled is False or (enabled is None and not progress_enabled()):
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(desc="zheval score", unit=" rows", unit_scale=True, dynamic_ncols=True)
+
+
+def score_batches(
+    batches: Iterable[Sequence],
+    metrics: Sequence[str] = ("bleu", "rouge"),
+    *,
+    bootstrap_method: str = "multinomial",
+    items_path: Optional[Union[str, os.PathLike]] = None,
+    progress: Optional[bool] = None,
+    rouge: Optional[RougeOptions] = None,
+    bleu: Optional[BleuOptions] = None,
+    chrf: Optional[ChrfOptions] = None,
+    **options: Any,
+) -> Dict[str, Any]:
+    """Chinese BLEU, ROUGE and/or chrF of batches that stream by, in flat memory: the result of :func:`zheval.score`
+    on all their items.
+
+    Args:
+        batches: an iterable of tuples ``(predictions, references)``, ``(predictions, references, groups)`` or
+            ``(predictions, references, groups, ids)``: ``predictions`` a ``list[str]``, ``references`` per item a
+            ``str`` or a non-empty ``list[str]`` (as :func:`zheval.score`), ``groups`` one hashable value per item
+            (or ``None`` for the whole batch), ``ids`` one value per item (or ``None``; a Poisson key part and a
+            column of the per-item file).
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (as :func:`zheval.score`).
+        bootstrap_method: ``"multinomial"`` (the default of :func:`zheval.score`; it draws item indices from the
+            whole list, so a streaming call with ``bootstrap`` > 0 refuses it) or ``"poisson"`` (Poisson(1) weights
+            per item keyed by ``(seed, item content, resample)``: :mod:`zheval.results.poisson`).
+        items_path: optional new file (``.jsonl`` or ``.parquet``) the per-item scores are written to, batch by
+            batch (:class:`ItemWriter`; :func:`zheval.compute.joint.item_scores` columns, 0-1).
+        progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
+            (``ZHEVAL_PROGRESS=0`` turns it off), ``True``/``False`` force it.
+        rouge, bleu, chrf: a metric's options as one object (:class:`~zheval.compute.options.RougeOptions`,
+            :class:`~zheval.compute.options.BleuOptions`, :class:`~zheval.compute.options.ChrfOptions`), as
+            :func:`zheval.score`.
+        options: the same options by name, as :func:`zheval.score` (checked before any batch is read).
+
+    Returns:
+        ``{metric: result}`` ``==`` :func:`zheval.score` on the concatenated batches (scores on 0-1, signature; with
+        ``bootstrap`` the Poisson intervals); with any group value also ``"groups"``: ``{value: {metric: result}}``
+        in order of first appearance.
+
+    Raises:
+        ValueError: an option that needs every item (``use_aggregator=False``, ``level="sentence"``, a preset, the
+            multinomial bootstrap, ``crosscheck``), named with its alternative; an unknown ``bootstrap_method``;
+            no item at all; the option errors of :func:`zheval.score`; an existing ``items_path``.
+        TypeError, ValueError, EmptyReferenceError: a bad item, named by its index over all batches
+            (``predictions[123456]``), as :func:`zheval.score` names it.
+    """
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
+    config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
+    why = needs_every_item(config, bootstrap_method)
+    if why is not None:
+        raise ValueError(f"score_batches keeps sums, not items: {why}")
+    boot = config.first.bootstrap
+    writer = ItemWriter(items_path) if items_path is not None else None
+    bar = _bar(progress)
+    merged: Dict[Any, Any] = {}
+    slips: Dict[type, str] = {}
+    offset, grouped = 0, False
+    try:
+        for k, batch in enumerate(batches):
+            preds, refs, groups, ids = _unpack(batch, k)
+            if not len(preds):
+                continue
+            try:
+                items = score_items(preds, refs, config, warn=False)
+                canon_preds, canon_refs = validate_inputs(preds, refs)
+            except (TypeError, ValueError) as exc:
+                raise _global_error(exc, offset) from exc
+            if not slips:
+                first = config.first
+                slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))
+            keys = item_keys(canon_preds, canon_refs, ids) if boot else None
+            grouped = grouped or groups is not None
+            merged = merge_groups(merged, batch_sums(items, config, keys=keys, groups=groups))
+            if writer is not None:
+                writer.write(offset, item_scores(items, config), ids, groups)
+            offset += len(preds)
+            if bar is not None:
+                bar.update(len(preds))
+    finally:
+        if writer is not None:
+            writer.close()
+        if bar is not None:
+            bar.close()
+    if not offset:
+        raise ValueError("score_batches: no items to score: the batches hold no item")
+    for category, message in slips.items():
+        warnings.warn(message, category, stacklevel=2)
+    return _result(merged, config, grouped)
+
+
+def _result(merged: Dict[Any, Any], config, grouped: bool) -> Dict[str, Any]:
+    if not grouped:
+        return sums_result(merged[None], config)
+    total = None
+    for s in merged.values():
+        total = s if total is None else total.merge(s)
+    out: Dict[str, Any] = dict(sums_result(total, config))
+    out["groups"] = {g: sums_result(s, config) for g, s in merged.items()}
+    return out

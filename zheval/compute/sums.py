@@ -1,0 +1,293 @@
+"""The result of :func:`zheval.score` from partial sums: what a stream of batches or an engine's aggregation keeps.
+
+:func:`batch_sums` turns one batch's per-item statistics (:class:`~zheval.compute.joint.ScoreItems`) into
+:class:`~zheval.results.partial_sums.PartialSums` -- per group when groups are given -- and :func:`sums_result` turns
+the merged sums of the whole into the result dict of :func:`zheval.compute.joint.score_result`, ``==`` to it:
+
+* ROUGE: the exact sums of P, R and F per type (their means are ``math.fsum / n`` of the whole, as
+  :func:`zheval.results.reducers.mean`);
+* BLEU and chrF (corpus level): the integer sums of their statistic vectors (exact already);
+* the signature: the distinct reference counts (``nrefs``);
+* intervals: only the Poisson bootstrap (:mod:`zheval.results.poisson`: weighted sums per resample, keyed by each
+  item's content).
+
+What needs every item is not a sum (:func:`needs_every_item` names it): per-item lists (``use_aggregator=False``,
+``level="sentence"``'s ``scores``), the multinomial bootstrap (it draws item indices from the whole list), the
+presets' own numbers (a preset whose ``number_scale`` is set: LLaMA-Factory's and GLM-4's ``np.mean``, OpenCompass's
+and LongBench's left-to-right sums -- the tools' own float summation order; a preset of defaults only, such as
+``rouge155`` or ``sacrebleu-zh``, reduces like no preset) and the cross-check.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Dict, Hashable, Optional, Sequence
+
+import numpy as np
+
+from ..definitions.bleu_score import score_stats as bleu_score_stats
+from ..results.partial_sums import PartialSums
+from ..results.poisson import percentile_interval, poisson_weights
+from ..results.reducers import group_indices
+from .bleu import result_from_stats as bleu_result_from_stats
+from .chrf import result_from_stats as chrf_result_from_stats
+from .chrf import score_from_sums as chrf_score_from_sums
+from .joint import ScoreConfig, ScoreItems
+
+__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result", "poisson_signature", "poisson_result"]
+
+#: Values of ``bootstrap_method``: ``"multinomial"`` (today's default: resamples of item indices, needs every item)
+#: and ``"poisson"`` (Poisson(1) weights keyed by item content: sums, any partitioning).
+BOOTSTRAP_METHODS = ("multinomial", "poisson")
+
+_RESAMPLE_BLOCK = 1024  # items per weight block: (B, 1024) uint8 at a time
+
+
+def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial") -> Optional[str]:
+    """Why ``config``'s result cannot be reduced from sums (a sentence naming the option and the alternative), or
+    ``None`` when it can."""
+    rouge, bleu, chrf = config.rouge, config.bleu, config.chrf
+    if config.crosscheck:
+        return "crosscheck=True compares one process's tokens with the reference tool; run it on a sample"
+    if rouge is not None and not rouge.use_aggregator:
+        return ("use_aggregator=False returns a list per item; write the per-item scores to a file or the engine's "
+                "dataset (per_item) instead")
+    for cfg in (rouge, bleu):
+        if cfg is not None and cfg.preset is not None and cfg.preset.number_scale is not None:
+            return (f"preset={cfg.preset.name!r} adds the tool's own numbers, which follow the tool's float summation "
+                    "over every item in order; score without the preset, or in one call on the whole list "
+                    "(zheval.score)")
+    for name, cfg in (("bleu", bleu), ("chrf", chrf)):
+        if cfg is not None and cfg.level == "sentence":
+            return (f"level='sentence' ({name}) returns a list of per-item scores; use level='corpus', and write "
+                    "the per-item sentence scores to a file or the engine's dataset (per_item)")
+    boot = max((c.bootstrap for c in (rouge, bleu, chrf) if c is not None), default=0)
+    if boot and bootstrap_method != "poisson":
+        return ("the multinomial bootstrap draws item indices from the whole list; pass bootstrap_method='poisson' "
+                "(Poisson(1) weights per item: sums, identical whatever the batches)")
+    return None
+
+
+def poisson_signature(signature: str) -> str:
+    """``signature`` with ``bsmethod:poisson`` after its ``seed`` field (an interval of the Poisson bootstrap is not
+    the multinomial one of the same ``bs`` and ``seed``: the signature says so)."""
+    head, sep, tail = signature.partition("|seed:")
+    if not sep:
+        return signature
+    value, bar, rest = tail.partition("|")
+    return f"{head}|seed:{value}|bsmethod:poisson{bar}{rest}"
+
+
+def _interval_config(config: ScoreConfig):
+    first = config.first
+    return int(first.bootstrap), int(first.seed)
+
+
+def _one_group(items: ScoreItems, config: ScoreConfig, weights: Optional[np.ndarray]) -> PartialSums:
+    sums = PartialSums()
+    sums.add_items(len(items), weights)
+    if config.rouge is not None:
+        r = items.rouge
+        for t in r.types:
+            sums.add_floats(f"rouge:{t}:f", r.fmeasure[t], weights)
+            sums.add_floats(f"rouge:{t}:p", r.precision[t])
+            sums.add_floats(f"rouge:{t}:r", r.recall[t])
+        sums.add_reference_counts(r.reference_counts)
+    if config.bleu is not None:
+        sums.add_ints("bleu", items.bleu.stats, weights)
+        sums.add_reference_counts(items.bleu.reference_counts)
+    if config.chrf is not None:
+        sums.add_ints("chrf", items.chrf.stats, weights)
+        sums.add_reference_counts(items.chrf.reference_counts)
+    return sums
+
+
+def batch_sums(items: ScoreItems, config: ScoreConfig, *, keys: Optional[np.ndarray] = None,
+               groups: Optional[Sequence[Hashable]] = None) -> Dict[Hashable, PartialSums]:
+    """The partial sums of one batch, ``{group: PartialSums}`` (one group ``None`` without ``groups``).
+
+    Args:
+        items: the batch's :class:`ScoreItems`. config: its :class:`ScoreConfig` (reducible:
+            :func:`needs_every_item` is ``None`` for the Poisson method).
+        keys: ``(n,)`` uint64 item keys (:func:`zheval.results.poisson.item_keys`); required when the config asks
+            for a bootstrap (then read as the Poisson method).
+        groups: optional group value per item.
+
+    Raises:
+        ValueError: a bootstrap without keys, keys or groups of another length than the items.
+    """
+    n = len(items)
+    boot, seed = _interval_config(config)
+    if boot and (keys is None or len(keys) != n):
+        raise ValueError("batch_sums: the Poisson bootstrap needs one key per item")
+    if groups is not None and len(groups) != n:
+        raise ValueError(f"batch_sums: {len(groups)} group values for {n} items")
+    by_group = {None: list(range(n))} if groups is None else group_indices(groups)
+    out: Dict[Hashable, PartialSums] = {}
+    for g, idx in by_group.items():
+        part = items if groups is None else items.select(idx)
+        sums = None
+        for start in range(0, max(len(idx), 1), _RESAMPLE_BLOCK):  # (B, block) weights at a time
+            block = part if not boot else part.select(np.arange(start, min(start + _RESAMPLE_BLOCK, len(idx))))
+            w = poisson_weights(np.asarray(keys)[np.asarray(idx[start:start + _RESAMPLE_BLOCK], dtype=np.intp)],
+                                seed, boot) if boot else None
+            one = _one_group(block, config, w)
+            sums = one if sums is None else sums.merge(one)
+            if not boot:
+                break
+        out[g] = sums
+    return out
+
+
+def _rouge(sums: PartialSums, config) -> Dict[str, Any]:
+    out: Dict[str, Any] = {t: sums.mean(f"rouge:{t}:f") for t in config.types}
+    if config.return_precision_recall:
+        for t in config.types:
+            out[f"{t}_precision"] = sums.mean(f"rouge:{t}:p")
+            out[f"{t}_recall"] = sums.mean(f"rouge:{t}:r")
+    if config.bootstrap:
+        for t in config.types:
+            low, high = percentile_interval(sums.resampled_means(f"rouge:{t}:f"), config.confidence) \
+                if sums.n else (0.0, 0.0)
+            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
+    return _signed(out, sums, config)
+
+
+def _signed(out: Dict[str, Any], sums: PartialSums, config) -> Dict[str, Any]:
+    sig = config.signature(sorted(sums.reference_counts))
+    out["signature"] = poisson_signature(sig) if config.bootstrap else sig
+    return out
+
+
+def _resampled_interval(sums: PartialSums, name: str, score, confidence: float):
+    if not sums.n:
+        return 0.0, 0.0
+    rows = sums.resample_ints[name]
+    stats = np.array([score(row) if w else np.nan for row, w in zip(rows, sums.resample_weights.tolist())])
+    return percentile_interval(stats, confidence)
+
+
+def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
+    width = 3 + 2 * config.max_order
+    total = sums.ints.get("bleu", np.zeros(width, dtype=np.int64))
+    out = bleu_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
+                                 dataclasses.replace(config, bootstrap=0))
+    if config.bootstrap:
+        opts = config.score_options
+        out["bleu_ci_low"], out["bleu_ci_high"] = _resampled_interval(
+            sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score, config.confidence)
+    return _signed(out, sums, config)
+
+
+def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
+    width = 3 * (config.char_order + config.word_order)
+    total = sums.ints.get("chrf", np.zeros(width, dtype=np.int64))
+    out = chrf_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
+                                 dataclasses.replace(config, bootstrap=0))
+    if config.bootstrap:
+        from_sums = chrf_score_from_sums(config)
+        out["chrf_ci_low"], out["chrf_ci_high"] = _resampled_interval(
+            sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), config.confidence)
+    return _signed(out, sums, config)
+
+
+def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
+    """The result of :func:`zheval.compute.joint.score_result` from the merged sums of every item:
+    ``{metric: result}`` in ``config.metrics`` order, scores on 0-1; with a bootstrap, the Poisson intervals.
+
+    Raises:
+        ValueError: ``config`` needs every item (:func:`needs_every_item` names the option).
+    """
+    why = needs_every_item(config, "poisson")
+    if why is not None:
+        raise ValueError(f"this result cannot be reduced from sums: {why}")
+    out: Dict[str, dict] = {}
+    if config.rouge is not None:
+        out["rouge"] = _rouge(sums, config.rouge)
+    if config.bleu is not None:
+        out["bleu"] = _bleu(sums, config.bleu)
+    if config.chrf is not None:
+        out["chrf"] = _chrf(sums, config.chrf)
+    return {m: out[m] for m in config.metrics}
+
+
+def _with_interval(result: Dict[str, Any], bounds: Dict[str, float], signature: str) -> Dict[str, Any]:
+    """``result`` with the interval keys inserted before its ``signature``, which is replaced."""
+    out: Dict[str, Any] = {}
+    for k, v in result.items():
+        if k == "signature":
+            out.update(bounds)
+            out[k] = signature
+        else:
+            out[k] = v
+    return out
+
+
+def poisson_result(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, dict]:
+    """The result of :func:`zheval.compute.joint.score_result` with Poisson bootstrap intervals instead of the
+    multinomial ones -- what one process gives for ``bootstrap_method="poisson"``, equal to the intervals of
+    :func:`zheval.score_batches` and of the engine doors on the same items (any batching). Every other number is
+    :func:`~zheval.compute.joint.score_result`'s (presets and sentence-level scores included: a sentence-level
+    interval resamples the mean of the per-item scores).
+
+    Args:
+        items: the items of every row. config: with ``bootstrap`` > 0. keys: ``(n,)`` uint64 item keys
+            (:func:`zheval.results.poisson.item_keys`).
+
+    Raises:
+        ValueError: no keys for the items, or a cross-check (its items are not resampled).
+    """
+    from .joint import item_scores, score_result
+
+    if len(keys) != len(items):
+        raise ValueError(f"poisson_result: {len(keys)} keys for {len(items)} items")
+    plain = dataclasses.replace(config, **{m: dataclasses.replace(getattr(config, m), bootstrap=0)
+                                           for m in ("rouge", "bleu", "chrf") if getattr(config, m) is not None})
+    out = score_result(items, plain)
+    boot, seed = _interval_config(config)
+    if not boot or not len(items):
+        return out
+    sentence = {m: getattr(config, m) is not None and getattr(config, m).level == "sentence" for m in ("bleu", "chrf")}
+    per_item = item_scores(items, config) if any(sentence.values()) else {}
+    sums = PartialSums()
+    for start in range(0, len(items), _RESAMPLE_BLOCK):
+        idx = np.arange(start, min(start + _RESAMPLE_BLOCK, len(items)))
+        w = poisson_weights(np.asarray(keys)[idx], seed, boot)
+        part = items.select(idx)
+        sums.add_items(len(idx), w)
+        if config.rouge is not None:
+            for t in part.rouge.types:
+                sums.add_floats(f"rouge:{t}:f", part.rouge.fmeasure[t], w)
+        for m in ("bleu", "chrf"):
+            if getattr(config, m) is None:
+                continue
+            if sentence[m]:
+                sums.add_floats(f"{m}:sentence", per_item[m][idx], w)
+            else:
+                sums.add_ints(m, getattr(part, m).stats, w)
+    metrics = dict(out)
+    counts = sorted(set(items.rouge.reference_counts.tolist() if items.rouge is not None else
+                        (items.bleu or items.chrf).reference_counts.tolist()))
+    if config.rouge is not None:
+        c = config.rouge
+        bounds = {}
+        for t in c.types:
+            bounds[f"{t}_ci_low"], bounds[f"{t}_ci_high"] = percentile_interval(
+                sums.resampled_means(f"rouge:{t}:f"), c.confidence)
+        metrics["rouge"] = _with_interval(out["rouge"], bounds, poisson_signature(c.signature(counts)))
+    for m in ("bleu", "chrf"):
+        c = getattr(config, m)
+        if c is None:
+            continue
+        if sentence[m]:
+            low, high = percentile_interval(sums.resampled_means(f"{m}:sentence"), c.confidence)
+        elif m == "bleu":
+            opts = c.score_options
+            low, high = _resampled_interval(sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score,
+                                            c.confidence)
+        else:
+            from_sums = chrf_score_from_sums(c)
+            low, high = _resampled_interval(sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), c.confidence)
+        metrics[m] = _with_interval(out[m], {f"{m}_ci_low": low, f"{m}_ci_high": high},
+                                    poisson_signature(c.signature(counts)))
+    return metrics

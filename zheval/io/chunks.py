@@ -1,0 +1,194 @@
+"""Files of rows read in chunks (:func:`iter_row_chunks`): JSONL, CSV, TSV and Parquet, each also gzip-compressed,
+with the rules of :func:`zheval.io.rows.read_rows` -- the encoding rule, the line rule, ``file:line`` problems, the
+header and cell-count checks -- but never the whole file in memory: lines are decoded and parsed as they are read
+(a gzip file is decompressed as it streams), a Parquet file is read one record batch at a time (pyarrow's
+``ParquetFile.iter_batches``).
+
+The one difference from :func:`~zheval.io.rows.read_rows`, which reports every problem of a file at once: a stream
+raises :class:`~zheval.io.problems.FileFormatError` with the problems of the first chunk that has any (every
+problem of that chunk, each ``file:line``), after the chunks before it were yielded.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from typing import Iterator, List, Tuple, Union
+
+from .encoding import UTF8_BOM, encoding_problem
+from .jsonl import json_document_problem, jsonl_row
+from .lines import line_end_problem
+from .problems import EmptyFileError, FileFormatError, Problem
+from .rows import row_format
+from .source import GZIP_MAGIC, existing_file
+from .table import csv_cells, lifted_field_limit, table_rows_stream
+
+__all__ = ["DEFAULT_CHUNK_ROWS", "iter_row_chunks"]
+
+DEFAULT_CHUNK_ROWS = 10_000
+"""Rows per chunk of :func:`iter_row_chunks` by default."""
+
+_SAMPLE = 1 << 16  # bytes read first to recognise another encoding (BOM, NUL pattern, GB18030)
+
+
+def _open(path, what: str):
+    path = existing_file(path, what)
+    raw = open(path, "rb")
+    head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
+    if head == GZIP_MAGIC:
+        return gzip.GzipFile(fileobj=raw, mode="rb")
+    if str(path).lower().endswith(".gz") and head:
+        raw.close()
+        raise FileFormatError([Problem(str(path), 0, None, "is named .gz but is not gzip-compressed (it does not "
+                                                           "start with the gzip bytes 1F 8B): rename it without .gz, "
+                                                           "or compress it")], "invalid " + what + " file")
+    return raw
+
+
+def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str]]:
+    """``(1-based line, text with its line end)`` of a binary stream under the encoding rule: another encoding
+    (recognised on the first 64 KiB) is one problem; a line that is not UTF-8 is a problem ``file:line``; a UTF-8 BOM
+    is removed; a file of CR-only line ends is one problem."""
+    sample = stream.peek(_SAMPLE)[:_SAMPLE] if hasattr(stream, "peek") else b""
+    if sample.startswith(UTF8_BOM):
+        sample = sample[len(UTF8_BOM):]
+    if b"\n" in sample:
+        sample = sample[:sample.rfind(b"\n") + 1]  # whole lines: no character cut at the end
+    enc = encoding_problem(sample, name)
+    if enc is not None:
+        problems.append(Problem(name, 0, None, enc))
+        return
+    lineno = 0
+    for raw in stream:
+        lineno += 1
+        if lineno == 1 and raw.startswith(UTF8_BOM):
+            raw = raw[len(UTF8_BOM):]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            problems.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start}: "
+                                                         f"{body[exc.start:exc.start + 4]!r})"))
+            continue
+        if lineno == 1 and not text.endswith("\n"):
+            bad = line_end_problem(text, name)
+            if bad is not None:
+                problems.append(bad)
+                return
+        yield lineno, text
+
+
+def _jsonl(lines, name: str, problems: list):
+    for lineno, text in lines:
+        obj = jsonl_row(text[:-1] if text.endswith("\n") else text, name, lineno, problems)
+        if obj is not None:
+            yield lineno, obj
+
+
+def _tsv(lines, name: str, problems: list):
+    def cells():
+        for lineno, text in lines:
+            ln = text[:-1] if text.endswith("\n") else text
+            ln = ln[:-1] if ln.endswith("\r") else ln
+            yield lineno, (ln.split("\t") if ln else [])
+    return table_rows_stream(cells(), name, problems)
+
+
+def _csv(lines, name: str, problems: list):
+    return table_rows_stream(csv_cells((t for _, t in lines), name, problems), name, problems)
+
+
+def _parquet(path, name: str, what: str, chunk_rows: int, problems: list):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    stream = _open(path, what)
+    try:
+        source = pa.BufferReader(stream.read()) if isinstance(stream, gzip.GzipFile) else stream
+        pf = pq.ParquetFile(source)
+    except Exception as exc:  # pyarrow raises ArrowInvalid / OSError subclasses for a file that is not Parquet
+        stream.close()
+        problems.append(Problem(name, 0, None, f"cannot be read as Parquet ({type(exc).__name__}: {exc})"))
+        return
+    row = 0
+    with stream:
+        for batch in pf.iter_batches(batch_size=chunk_rows):
+            for values in batch.to_pylist():
+                row += 1
+                yield row, values
+
+
+def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what: str = "predictions",
+                    chunk_rows: int = DEFAULT_CHUNK_ROWS) -> Iterator[List[tuple]]:
+    """The rows of a file, ``chunk_rows`` at a time: lists of ``(line, {field: value})`` in file order (line: the
+    physical line where the row starts; Parquet: the 1-based row number), as :func:`zheval.io.rows.read_rows` gives
+    them.
+
+    Args:
+        path: the file (JSONL, CSV, TSV or Parquet, each optionally gzip-compressed). format: one of
+            :data:`zheval.io.rows.ROW_FORMATS`. what: the file's role in messages. chunk_rows: rows per chunk (>= 1).
+
+    Raises:
+        FileFormatError (a ValueError): the problems of the first chunk that has any (encoding, gzip, CR-only lines,
+            malformed JSON or CSV, a key given twice, a non-object JSON line, header problems, cell counts), each
+            ``file:line``. EmptyFileError: no row at all. ValueError: an unknown ``format``, ``chunk_rows`` < 1.
+        FileNotFoundError, IsADirectoryError, PermissionError: as :func:`zheval.io.source.existing_file`.
+    """
+    if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
+        raise ValueError(f"chunk_rows must be an int >= 1, got {chunk_rows!r}")
+    kind = row_format(path, format)
+    name = str(path)
+    problems: list = []
+    if kind == "parquet":
+        rows = _parquet(path, name, what, chunk_rows, problems)
+        stream = None
+    else:
+        stream = _open(path, what)
+        lines = _decoded_lines(stream, name, problems)
+        rows = {"jsonl": _jsonl, "csv": _csv, "tsv": _tsv}[kind](lines, name, problems)
+    seen, chunk = 0, []
+    try:
+        while True:
+            if kind == "csv":
+                with lifted_field_limit():  # held only while a row is parsed, never across a yield
+                    row = next(rows, None)
+            else:
+                row = next(rows, None)
+            if row is None:
+                break
+            chunk.append(row)
+            if len(chunk) >= chunk_rows:
+                _raise_problems(problems, what, kind, name, whole_file=False)
+                seen += len(chunk)
+                yield chunk
+                chunk = []
+        _raise_problems(problems, what, kind, name, whole_file=seen == 0)
+        if chunk:
+            seen += len(chunk)
+            yield chunk
+    finally:
+        if stream is not None:
+            stream.close()
+    if not seen:
+        raise EmptyFileError(name)
+
+
+def _raise_problems(problems: list, what: str, kind: str, name: str, whole_file: bool) -> None:
+    if not problems:
+        return
+    if kind == "jsonl" and whole_file:  # a file that is one JSON document: one problem saying so
+        try:
+            doc = json_document_problem(_read_text(name), name)
+        except (OSError, UnicodeDecodeError, EOFError):
+            doc = None
+        if doc is not None:
+            problems[:] = [Problem(name, 0, None, doc)]
+    raise FileFormatError(list(problems), f"invalid {what} file")
+
+
+def _read_text(name: str) -> str:
+    with open(name, "rb") as f:
+        data = f.read()
+    if data.startswith(GZIP_MAGIC):
+        data = gzip.decompress(data)
+    return data.decode("utf-8-sig")

@@ -1,0 +1,126 @@
+"""The Poisson bootstrap: resamples that are sums, identical whatever the partitioning and the order.
+
+The multinomial bootstrap (:func:`zheval.results.reducers.bootstrap_interval`, today's default) draws ``n`` item
+indices per resample: it needs every item in one place and in one order. The **Poisson bootstrap** gives every item
+an independent weight ``w ~ Poisson(1)`` in every resample instead (Hanley & MacGibbon 2006, "Creating non-parametric
+bootstrap samples using Poisson frequencies", Computer Methods and Programs in Biomedicine 83(1); Chamandy, Muralidharan,
+Najmi & Naik 2012, "Estimating uncertainty for massive data streams", Google Technical Report): the multinomial
+counts of ``n`` draws from ``n`` items are, for large ``n``, close to independent Poisson(1) counts, and a resample
+statistic becomes a function of weighted sums (``sum w_i f_i / sum w_i`` for a mean, ``sum w_i s_i`` for BLEU's and
+chrF's statistic vectors). Weighted sums merge across batches, partitions and machines.
+
+To make the weights independent of where an item is processed, they come from a **counter-based generator**: the
+weight of item ``key`` in resample ``b`` is a pure function of ``(seed, key, b)`` -- SplitMix64 (Steele, Lea & Flood
+2014, "Fast splittable pseudorandom number generators", OOPSLA; the finaliser of ``java.util.SplittableRandom``)
+mixes the seed, the item key and the resample index into 64 random bits, whose top 53 give a uniform ``u`` in
+[0, 1); the weight is the inverse CDF of Poisson(1) at ``u`` (the smallest ``k`` with ``u < P(K <= k)``, a table of
+the CDF in float64). The item key is a 64-bit hash (BLAKE2b) of the item's content -- its id when the data has one,
+its prediction and its references (:func:`item_keys`) -- so a Ray Dataset, a Spark DataFrame and one process give the
+same weights to the same item, and the same intervals.
+
+Two honest differences from the multinomial bootstrap: a resample's total weight varies (mean ``n``, standard
+deviation ``sqrt(n)``), which the ratio statistics absorb; a resample with total weight 0 (probability ``e**-n``) has
+no statistic and is left out of the percentiles. Two items with the same key (the same prediction and references and
+no id column) get the same weights: they are resampled together, like one item counted twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from typing import Optional, Sequence
+
+import numpy as np
+
+__all__ = ["POISSON_CDF", "item_keys", "poisson_weights", "percentile_interval"]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+def _poisson1_cdf() -> np.ndarray:
+    cdf, term, total, k = [], math.exp(-1.0), 0.0, 0
+    while True:
+        total = math.fsum([total, term])
+        cdf.append(min(total, 1.0))
+        if total >= 1.0 or k > 40:
+            break
+        k += 1
+        term /= k
+    cdf[-1] = 1.0
+    return np.asarray(cdf, dtype=np.float64)
+
+
+POISSON_CDF = _poisson1_cdf()
+"""``P(K <= k)`` for ``K ~ Poisson(1)``, ``k = 0, 1, ...`` until it rounds to 1.0 in float64 (the last entry is 1.0)."""
+
+
+def _splitmix64(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        z = x + _GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+        return z ^ (z >> np.uint64(31))
+
+
+def item_keys(predictions: Sequence[str], references: Sequence[Sequence[str]],
+              ids: Optional[Sequence] = None) -> np.ndarray:
+    """The 64-bit key of each item: BLAKE2b (8 bytes) of its id (when given), prediction and references.
+
+    Args:
+        predictions: ``list[str]``; references: per item a list of ``str`` (canonical, as
+            :func:`zheval.compute.inputs.validate_inputs` gives them); ids: optional, one per item (its ``repr`` is
+            hashed, so ``1`` and ``"1"`` differ).
+
+    Returns:
+        ``(n,)`` uint64.
+    """
+    out = np.empty(len(predictions), dtype=np.uint64)
+    for i, (p, rs) in enumerate(zip(predictions, references)):
+        h = hashlib.blake2b(digest_size=8)
+        if ids is not None:
+            h.update(repr(ids[i]).encode("utf-8", "surrogatepass"))
+        h.update(b"\x00")
+        h.update(p.encode("utf-8", "surrogatepass"))
+        for r in rs:
+            h.update(b"\x01")
+            h.update(r.encode("utf-8", "surrogatepass"))
+        out[i] = int.from_bytes(h.digest(), "little")
+    return out
+
+
+def poisson_weights(keys: np.ndarray, seed: int, n_resamples: int) -> np.ndarray:
+    """The Poisson(1) weight of every item in every resample: ``(n_resamples, n)`` uint8.
+
+    Args:
+        keys: ``(n,)`` uint64 item keys (:func:`item_keys`). seed: an int in ``[0, 2**32 - 1]``.
+        n_resamples: the number of resamples (>= 1).
+
+    The weight of item ``keys[i]`` in resample ``b`` depends only on ``(seed, keys[i], b)``.
+    """
+    keys = np.asarray(keys, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        salt = _splitmix64(np.asarray([seed], dtype=np.uint64))[0]
+        base = _splitmix64(keys ^ salt)
+        steps = (np.arange(1, n_resamples + 1, dtype=np.uint64) * _GOLDEN)[:, None]
+        bits = _splitmix64(base[None, :] + steps)
+    u = (bits >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
+    return np.searchsorted(POISSON_CDF, u, side="right").astype(np.uint8)
+
+
+def percentile_interval(statistics: np.ndarray, confidence: float) -> tuple[float, float]:
+    """The percentile interval of resampled statistics (NaN ones -- resamples of total weight 0 -- left out), as
+    :func:`scipy.stats.bootstrap`'s ``method="percentile"`` takes it: the ``(1 - confidence) / 2`` and
+    ``(1 + confidence) / 2`` quantiles (:func:`numpy.percentile`, linear interpolation).
+
+    Raises:
+        ValueError: no finite statistic.
+    """
+    s = np.asarray(statistics, dtype=np.float64)
+    s = s[~np.isnan(s)]
+    if s.size == 0:
+        raise ValueError("the Poisson bootstrap needs at least one resample with a positive total weight")
+    alpha = (1 - confidence) / 2
+    low, high = np.percentile(s, [100 * alpha, 100 * (1 - alpha)])
+    return float(low), float(high)
