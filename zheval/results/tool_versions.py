@@ -1,11 +1,11 @@
 """The versions of the reference tools the cross-checks were tested against, and the run-time check of them.
 
-A cross-check (:mod:`zheval.results.crosscheck_bleu`, :mod:`zheval.results.crosscheck_rouge`) recomputes zheval's
+A cross-check (`zheval.results.crosscheck_bleu`, `zheval.results.crosscheck_rouge`) recomputes zheval's
 number with another tool; its verdict means "equal to *that version* of the tool". The suite checks the equality
 at both ends of each declared range (``pyproject.toml``: the lowest-versions CI job installs the floor, the main
-job the newest release): :data:`TESTED_VERSIONS`. Every cross-check result names the installed version
+job the newest release): `TESTED_VERSIONS`. Every cross-check result names the installed version
 (``tool``, ``tool_version``) and says whether it lies in the tested span (``tool_tested``); outside it a
-:class:`UntestedToolVersionWarning` is issued (a difference may then come from the tool, not from zheval).
+`UntestedToolVersionWarning` is issued (a difference may then come from the tool, not from zheval).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def check_tool_version(distribution: str) -> dict:
     """``{"tool_version": installed, "tool_tested": bool}`` for a cross-check's result; warns when untested.
 
     Warns:
-        UntestedToolVersionWarning: the installed version is outside :data:`TESTED_VERSIONS` (naming both).
+        UntestedToolVersionWarning: the installed version is outside `TESTED_VERSIONS` (naming both).
     """
     installed = tool_version(distribution)
     tested = is_tested_version(distribution, installed)

@@ -6,7 +6,7 @@ control sequence on terminals that honour C1 controls, ``\\r`` overwrites the li
 reorder what is displayed (Trojan Source, CVE-2021-42574). Neither click (it strips 7-bit CSI only, and only when
 not writing to a TTY) nor rich (it strips BEL BS VT FF CR only) neutralises them.
 
-Rule (:func:`terminal_text`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
+Rule (`terminal_text`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
 U+0080–U+009F — except ``\\n`` and ``\\t``, and the nine bidi embedding / override / isolate controls U+202A–U+202E
 and U+2066–U+2069 (rustc's ``TEXT_FLOW_CONTROL_CHARS``), are shown as visible escapes: ``\\x1b``, ``\\x07``,
 ``\\x9b``, ``\\r``, ``\\u202e``. With ``one_line=True`` (a table cell) ``\\n`` and ``\\t`` are escaped too. Everything
@@ -14,7 +14,7 @@ else is kept as it is: Han characters, full-width punctuation, U+3000, emoji, ZW
 literal ``\\x1b`` (four characters) and an escaped ESC look alike: the output is for reading, never for parsing.
 Once escaped, a text has no control character left, so escaping twice changes nothing.
 
-JSON keeps the text exact (:func:`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
+JSON keeps the text exact (`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
 JSON parser turns back into the very same string. Files other than the human-readable table and Markdown reports
 (JSON, the review sheet and key, HTML escaped by jinja2) hold the text exactly.
 """
@@ -71,10 +71,10 @@ def terminal_json(obj: Any, *, indent: int | None = None) -> str:
     ``json.loads`` of it gives back exactly ``obj``'s strings.
 
     Args:
-        obj: anything :func:`json.dumps` accepts; indent: as :func:`json.dumps`.
+        obj: anything `json.dumps` accepts; indent: as `json.dumps`.
 
     Raises:
-        TypeError, ValueError: as :func:`json.dumps`.
+        TypeError, ValueError: as `json.dumps`.
     """
     s = json.dumps(obj, ensure_ascii=False, indent=indent)
     if _JSON_UNSAFE.search(s) is None:
