@@ -2,19 +2,19 @@
 
 Public API (imported on first use, so ``import zheval`` stays light):
 
-* :func:`compute_rouge`, :func:`compute_bleu`, :func:`compute_chrf` -- one metric on texts (``zheval.compute.rouge``
+* [`compute_rouge`][zheval.compute.rouge.compute_rouge], [`compute_bleu`][zheval.compute.bleu.compute_bleu], [`compute_chrf`][zheval.compute.chrf.compute_chrf] -- one metric on texts (``zheval.compute.rouge``
   / ``.bleu`` / ``.chrf``);
-* :func:`score` -- both metrics with one tokenisation (``zheval.compute.joint``);
-* :func:`score_batches` -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
-* :func:`explain`, :func:`explain_items` -- why an item scored what it did (``zheval.compute.explain``);
-* :func:`get_tokenizer` -- every tokenizer name in one registry (``zheval.tokenizers``);
-* :func:`metric_path` -- the folder of an evaluate module script, also after ``pip install``
+* `score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* [`score_batches`][zheval.compute.batches.score_batches] -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
+* `explain`, [`explain_items`][zheval.compute.explain.explain_items] -- why an item scored what it did (``zheval.compute.explain``);
+* [`get_tokenizer`][zheval.tokenizers.get_tokenizer] -- every tokenizer name in one registry (``zheval.tokenizers``);
+* `metric_path` -- the folder of an evaluate module script, also after ``pip install``
   (``evaluate.load(zheval.metric_path("chinese_rouge"))``; ``zheval.adapters.metric_paths``);
-* :func:`compute_bertscore` -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
-  ``bertscore`` extra); :func:`compute_judge`, :func:`judge_pairwise` -- an LLM judge through an OpenAI-compatible
+* [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
+  ``bertscore`` extra); [`compute_judge`][zheval.compute.judge.compute_judge], [`judge_pairwise`][zheval.compute.judge.judge_pairwise] -- an LLM judge through an OpenAI-compatible
   endpoint (``zheval.compute.judge``; the ``judge`` extra);
-* the warning categories of the input guards and :class:`EmptyReferenceError`;
-* :func:`distinct_n`, :func:`diversity` -- Distinct-n of predictions and their diversity against the references
+* the warning categories of the input guards and [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError];
+* [`distinct_n`][zheval.results.distinct.distinct_n], [`diversity`][zheval.results.distinct.diversity] -- Distinct-n of predictions and their diversity against the references
   (``zheval.results.distinct``).
 
 The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``tokenizers`` → ``definitions`` →

@@ -1,4 +1,4 @@
-"""``python -m zheval`` runs the ``zheval`` command line (see :mod:`zheval.cli`)."""
+"""``python -m zheval`` runs the ``zheval`` command line (see `zheval.cli`)."""
 
 from .cli import main
 

@@ -92,7 +92,8 @@ DOORS = ("zheval.adapters.trainer.build_compute_metrics", "zheval.adapters.ray.s
          "zheval.adapters.lm_eval_harness.metrics.METRICS", "zheval.adapters.records.score_records",
          "zheval.adapters.duck.evaluate.evaluate_predictions", "zheval.adapters.compare.compare_predictions",
          "zheval.adapters.duck.ceiling.human_ceiling", "zheval.definitions.rouge.combine_references",
-         "zheval.presets.get_preset", "zheval.presets.register_preset", "zheval.presets.base.Preset")
+         "zheval.presets.get_preset", "zheval.presets.register_preset", "zheval.presets.base.Preset",
+         "zheval.compute.options.RougeOptions", "zheval.compute.options.BleuOptions", "zheval.compute.options.ChrfOptions")
 
 
 def test_every_public_entry_point_is_on_the_api_page(site):

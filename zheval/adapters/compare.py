@@ -1,4 +1,4 @@
-"""Paired comparison of systems on the same 小黄鸭 items (:func:`compare_predictions`): each system against the
+"""Paired comparison of systems on the same 小黄鸭 items ([`compare_predictions`][zheval.adapters.compare.compare_predictions]): each system against the
 first (the baseline, A), as sacrebleu's ``--paired-bs`` / ``--paired-ar`` do: both scores, the difference with its
 paired-bootstrap interval, and the p-value of the chosen test (sacrebleu's paired bootstrap, or paired approximate
 randomisation), per group, with the notes that explain the p-value.
@@ -21,7 +21,7 @@ from .duck.statistics import item_statistics, raise_unscorable, unscorable_probl
 __all__ = ["compare_predictions", "COMPARE_TESTS", "system_labels", "P_VALUE_NOTE", "AR_P_VALUE_NOTE",
            "NO_DIFFERENCE_NOTE", "MANY_SYSTEMS_NOTE"]
 
-#: The significance tests of :func:`compare_predictions`: ``bootstrap`` (paired bootstrap, Koehn 2004) and ``ar``
+#: The significance tests of `compare_predictions`: ``bootstrap`` (paired bootstrap, Koehn 2004) and ``ar``
 #: (paired approximate randomisation, Riezler & Maxwell 2005), both with sacrebleu 2.6.0's p-value.
 COMPARE_TESTS = ("bootstrap", "ar")
 
@@ -85,19 +85,19 @@ def compare_predictions(
 
     For each group (overall, then ``by``), metric and system X ≠ A: both systems' scores, ``delta = X − A``, the
     percentile interval of the paired-bootstrap resampled difference
-    (:func:`zheval.results.reducers.paired_bootstrap`; same resampled items for both systems, ``bootstrap``
+    (`zheval.results.reducers.paired_bootstrap`; same resampled items for both systems, ``bootstrap``
     resamples, seeded), and the p-value of ``test``:
 
     * ``"bootstrap"`` (default): sacrebleu's paired-bootstrap p-value from those same resamples;
     * ``"ar"``: sacrebleu's paired approximate-randomisation p-value
-      (:func:`zheval.results.significance.paired_approximate_randomization`, ``resamples`` trials, default 10,000
+      (`zheval.results.significance.paired_approximate_randomization`, ``resamples`` trials, default 10,000
       as sacrebleu, seeded with ``seed``).
 
     Every p-value follows sacrebleu's convention (a strict ``>`` and +1 smoothing), which gives p = 1/(resamples + 1),
     its smallest value, when the difference is exactly 0 (e.g. two identical systems); such rows get
-    ``no_difference: True`` and a note saying so plainly (:data:`NO_DIFFERENCE_NOTE`), while ``p_value`` stays
+    ``no_difference: True`` and a note saying so plainly (`NO_DIFFERENCE_NOTE`), while ``p_value`` stays
     sacrebleu's number. With three or more systems each is tested against A separately, with no correction for
-    multiple comparisons (a note says so, :data:`MANY_SYSTEMS_NOTE`), as sacrebleu.
+    multiple comparisons (a note says so, `MANY_SYSTEMS_NOTE`), as sacrebleu.
 
     A group with fewer than 2 items gets no interval and no p-value (``delta_low``/``delta_high``/``p_value``
     ``None``, ``no_interval`` says why): resampling one item always gives the observed difference, and sacrebleu's
@@ -105,20 +105,20 @@ def compare_predictions(
 
     Args:
         ds: the dataset; predictions_a, predictions_b, more_predictions: as ``predictions`` of
-            :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, each matched to the dataset's items;
+            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions], each matched to the dataset's items;
             test: ``"bootstrap"`` or ``"ar"``; resamples: number of AR trials (``test="ar"``; 1 to
-            :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`; with ``test="bootstrap"`` it must be ``None``
+            `MAX_BOOTSTRAP_RESAMPLES`; with ``test="bootstrap"`` it must be ``None``
             or equal ``bootstrap``); other arguments as there (``bootstrap`` must be ≥ 1; ``progress`` shows a bar).
 
     Returns:
-        A :class:`~zheval.adapters.report.tables.Report` with ``kind="compare"`` and ``comparison`` rows
+        A `Report` with ``kind="compare"`` and ``comparison`` rows
         (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1).
 
     Raises:
         ValueError: ``bootstrap`` < 1, an unknown ``test``, ``resamples`` < 1 (naming ``resamples``);
-            :class:`~zheval.adapters.duck.predictions.PredictionMismatchError` naming the system and its file when
+            `PredictionMismatchError` naming the system and its file when
             its predictions do not match the items (e.g. a different number of lines); errors of
-            :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` for any file.
+            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] for any file.
     """
     scoring = report_options("compare_predictions", metrics, tokenizer, options,
                              {"rouge": rouge, "bleu": bleu, "chrf": chrf})
@@ -182,7 +182,7 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
 def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str, trials: int, bootstrap: int,
                  confidence: float, seed: int, progress: bool) -> list:
     """The comparison rows: per group, metric and system X != A, both scores, the paired-bootstrap interval of
-    X - A and the p-value of ``test`` (a group below :data:`MIN_INTERVAL_ITEMS` items gets neither)."""
+    X - A and the p-value of ``test`` (a group below `MIN_INTERVAL_ITEMS` items gets neither)."""
     rows = []
     bar = None
     per_test = bootstrap + (trials if test == "ar" else 0)

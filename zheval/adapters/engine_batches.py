@@ -1,20 +1,20 @@
 """What an engine's worker does with one batch of rows, and how the driver reduces the batches: shared by the Ray
-(:mod:`zheval.adapters.ray`) and Spark (:mod:`zheval.adapters.spark`) adapters, and free of both.
+([`zheval.adapters.ray`][]) and Spark ([`zheval.adapters.spark`][]) adapters, and free of both.
 
 ::
 
     worker:  Arrow batch ─columns─▶ texts ─score_items─▶ ScoreItems ─pickle─▶ one record (bytes) per batch
     driver:  records, in row order ─▶ errors named by row ─▶ ScoreItems.concat ─▶ score_result (+ per group)
 
-* A worker never raises for bad input: it returns a record naming the batch-local rows (:func:`batch_record`), and
-  the driver, which knows each batch's row offset, raises the error of :func:`zheval.score` with the dataset's row
-  indices (``references[1234][0]``) and, with an id column, the row's id (:func:`reduce_records`). Every row is
+* A worker never raises for bad input: it returns a record naming the batch-local rows (`batch_record`), and
+  the driver, which knows each batch's row offset, raises the error of [`zheval.score`][zheval.compute.joint.score] with the dataset's row
+  indices (``references[1234][0]``) and, with an id column, the row's id (`reduce_records`). Every row is
   scored or is an error; nothing is dropped.
-* Texts stay on the workers; the driver receives the per-item statistics (:class:`~zheval.compute.joint.ScoreItems`:
+* Texts stay on the workers; the driver receives the per-item statistics ([`ScoreItems`][zheval.compute.joint.ScoreItems]:
   P/R/F per ROUGE type and one integer BLEU row per item) and reduces them with the library's own
-  :meth:`~zheval.compute.joint.ScoreItems.concat` and :func:`~zheval.compute.joint.score_result`, so every number
-  equals :func:`zheval.score` on the same rows in the same order.
-* The input guards (:func:`zheval.compute.guards.input_slips`) run on each batch's own sample; the driver issues each
+  [`concat`][zheval.compute.joint.ScoreItems.concat] and [`score_result`][zheval.compute.joint.score_result], so every number
+  equals [`zheval.score`][zheval.compute.joint.score] on the same rows in the same order.
+* The input guards (`zheval.compute.guards.input_slips`) run on each batch's own sample; the driver issues each
   kind of warning once.
 """
 
@@ -54,7 +54,7 @@ class BatchRequest:
     """What every worker needs: the checked options and the column names.
 
     Attributes:
-        config: from :func:`zheval.compute.joint.score_config`.
+        config: from [`zheval.compute.joint.score_config`][].
         prediction_column: ``str`` column of predictions. references_column: ``list<string>`` or ``string`` column.
         group_column: optional column whose values name each row's group. id_column: optional column naming each
             row in error messages.
@@ -102,8 +102,8 @@ def check_columns(available: Sequence[str], request: BatchRequest, engine: str, 
 
 @dataclass(frozen=True)
 class PackedRequest:
-    """A :class:`BatchRequest` pickled once on the driver (``payload``) with the sha256 of those bytes (``key``);
-    :meth:`unpack` on a worker reuses the request already unpickled there for the same bytes."""
+    """A `BatchRequest` pickled once on the driver (``payload``) with the sha256 of those bytes (``key``);
+    `unpack` on a worker reuses the request already unpickled there for the same bytes."""
 
     key: str
     payload: bytes
@@ -166,10 +166,10 @@ def batch_record(table, request: BatchRequest) -> bytes:
     Args:
         table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references as ``list<string>`` or
             ``string``; nulls are errors, never dropped).
-        request: a :class:`BatchRequest`.
+        request: a `BatchRequest`.
 
     Returns:
-        ``bytes``: a pickled dict ``{"n", "items", "groups", "slips", "error", "ids"}`` read by :func:`reduce_records`.
+        ``bytes``: a pickled dict ``{"n", "items", "groups", "slips", "error", "ids"}`` read by `reduce_records`.
     """
     preds, refs = _texts(table, request)
     n = len(preds)
@@ -213,12 +213,12 @@ def _row_name(row: int, ids: Optional[dict], id_column: Optional[str]) -> str:
 
 
 def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str) -> Dict[str, Any]:
-    """The result of :func:`zheval.score` from the batches' records, in row order (runs on the driver).
+    """The result of [`zheval.score`][zheval.compute.joint.score] from the batches' records, in row order (runs on the driver).
 
     Returns:
-        ``{metric: result}`` exactly as :func:`zheval.score` on the same rows in the same order; with a group column
+        ``{metric: result}`` exactly as [`zheval.score`][zheval.compute.joint.score] on the same rows in the same order; with a group column
         also ``"groups"``: ``{group value: {metric: result}}`` in order of first appearance (``None`` is a group of
-        its own), each equal to :func:`zheval.score` on that group's rows.
+        its own), each equal to [`zheval.score`][zheval.compute.joint.score] on that group's rows.
 
     Raises:
         EmptyReferenceError: references without a token, every one named as ``references[row][j]`` with the dataset's
@@ -274,7 +274,7 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
 
 
 def score_columns(config: ScoreConfig) -> List[str]:
-    """The names of the per-item score columns (:func:`zheval.compute.joint.item_scores`), in order."""
+    """The names of the per-item score columns ([`zheval.compute.joint.item_scores`][]), in order."""
     names: List[str] = []
     if config.rouge is not None:
         for t in config.rouge.types:
@@ -286,10 +286,10 @@ def score_columns(config: ScoreConfig) -> List[str]:
 
 def batch_with_scores(table, request: BatchRequest):
     """The batch with its per-item score columns appended (runs on a worker): a ``pyarrow.Table`` of the input rows
-    (every column kept) plus :func:`score_columns` (float64, 0-1).
+    (every column kept) plus `score_columns` (float64, 0-1).
 
     Raises:
-        the input errors of :func:`zheval.compute.joint.score_items` (batch-local indices); the result pass, which
+        the input errors of [`zheval.compute.joint.score_items`][] (batch-local indices); the result pass, which
         runs first, names the row.
     """
     import pyarrow as pa
@@ -312,9 +312,9 @@ def prepare_request(engine: str, metrics: Sequence[str], options: Dict[str, Any]
                     columns: Dict[str, Optional[str]], available: Callable[[], Sequence[str]], per_item: bool,
                     dumps: Callable[[Any], bytes]) -> tuple:
     """What an engine door does before any work is sent, in order: the metrics and options checked and split
-    (:func:`~zheval.compute.options.options_for_metrics`, errors named by ``engine``), the config built
-    (:func:`~zheval.compute.joint.score_config_of`) and checked (:func:`check_config`), the columns checked against
-    ``available()`` (:func:`check_columns`) and the request pickled once (:func:`pack_request`).
+    ([`options_for_metrics`][zheval.compute.options.options_for_metrics], errors named by ``engine``), the config built
+    (`score_config_of`) and checked (`check_config`), the columns checked against
+    ``available()`` (`check_columns`) and the request pickled once (`pack_request`).
 
     Args:
         engine: the door's name; metrics, options, typed: its ``metrics``, options by name and
@@ -337,9 +337,9 @@ def prepare_request(engine: str, metrics: Sequence[str], options: Dict[str, Any]
     return request, pack_request(request, dumps, engine)
 
 
-#: The docstring of the engine doors (:func:`zheval.adapters.ray.score_dataset`,
-#: :func:`zheval.adapters.spark.score_dataframe`), written once; :func:`engine_door_doc` fills in each engine's words.
-ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on its {workers}: the result of :func:`zheval.score`.
+#: The docstring of the engine doors (`zheval.adapters.ray.score_dataset`,
+#: `zheval.adapters.spark.score_dataframe`), written once; `engine_door_doc` fills in each engine's words.
+ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on its {workers}: the result of [`zheval.score`][zheval.compute.joint.score].
 
     Args:
         {data}: {data_type} with one row per item.
@@ -347,37 +347,37 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
         references_column: {list_type} column (one or more references per row, ragged) or a ``string``
             column (one reference per row).
         group_column: optional column (any type; {null} is a group of its own): the result gains ``"groups"``,
-            ``{{value: {{metric: result}}}}``, each equal to :func:`zheval.score` on that group's rows.
+            ``{{value: {{metric: result}}}}``, each equal to [`zheval.score`][zheval.compute.joint.score] on that group's rows.
         id_column: optional column that names a row in error messages (else the row index{row_order}).
         per_item: also return {per_item_data} of the input rows with the per-item score columns appended
-            (:func:`zheval.compute.joint.item_scores`, {dtype}, 0-1: for ROUGE ``<type>``, ``<type>_precision`` and
+            ([`zheval.compute.joint.item_scores`][], {dtype}, 0-1: for ROUGE ``<type>``, ``<type>_precision`` and
             ``<type>_recall`` of every type; for BLEU ``bleu``, the item's sentence BLEU; for chrF ``chrf``, the
             item's sentence chrF; only the metrics asked for), computed again on the {workers} {when_used}.
-        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), as :func:`zheval.score`.{extra_args}
-        rouge, bleu, chrf: a metric's options as one object (:class:`~zheval.compute.options.RougeOptions`,
-            :class:`~zheval.compute.options.BleuOptions`, :class:`~zheval.compute.options.ChrfOptions`).
-        options: the same options by name, as :func:`zheval.score` (each defined once in
-            :mod:`zheval.compute.options`; one that no requested metric uses is an error), checked on the driver
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), as [`zheval.score`][zheval.compute.joint.score].{extra_args}
+        rouge, bleu, chrf: a metric's options as one object ([`RougeOptions`][zheval.compute.options.RougeOptions],
+            [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions]).
+        options: the same options by name, as [`zheval.score`][zheval.compute.joint.score] (each defined once in
+            `zheval.compute.options`; one that no requested metric uses is an error), checked on the driver
             before any work; ``crosscheck`` is refused (its items cannot be merged).
 
     Returns:
-        ``{{metric: result}}`` as :func:`zheval.score` (scores on 0-1, signature, bootstrap intervals), plus
+        ``{{metric: result}}`` as [`zheval.score`][zheval.compute.joint.score] (scores on 0-1, signature, bootstrap intervals), plus
         ``"groups"`` with ``group_column``; with ``per_item=True`` a tuple ``(result, per-item {per_item_kind})``.
 
     Raises:
         MissingExtraError: {engine_name} is not installed (one line naming the ``{extra}`` extra).
         ValueError: a column the data lacks, a per-item column name it already has, ``crosscheck``, no rows;
-            the option errors of :func:`zheval.score`.
+            the option errors of [`zheval.score`][zheval.compute.joint.score].
         TypeError: a tokenizer that cannot be pickled to the {workers} (named, with the fix); an option error.
         EmptyReferenceError, TypeError, ValueError: a row that cannot be scored, named by its row index (and id):
             ``references[1234][0]``, ``predictions[7]`` -- nothing is dropped.
 
-    Follows :func:`zheval.score` (same numbers); {follows}.
+    Follows [`zheval.score`][zheval.compute.joint.score] (same numbers); {follows}.
     """
 
 
 def engine_door_doc(words: Dict[str, str]) -> str:
-    """:data:`ENGINE_DOOR_DOC` with one engine's words (``a_data``, ``workers``, ``data``, ``data_type``,
+    """`ENGINE_DOOR_DOC` with one engine's words (``a_data``, ``workers``, ``data``, ``data_type``,
     ``list_type``, ``null``, ``row_order``, ``per_item_data``, ``dtype``, ``when_used``, ``extra_args``,
     ``per_item_kind``, ``engine_name``, ``extra``, ``follows``)."""
     return ENGINE_DOOR_DOC.format(**words)

@@ -1,4 +1,4 @@
-"""One clear line when an engine's workers cannot import what they need (:func:`worker_import_problem`).
+"""One clear line when an engine's workers cannot import what they need (`worker_import_problem`).
 
 Spark starts ``$PYSPARK_PYTHON`` (default ``python3``) on the executors and Ray starts its workers in the cluster's
 Python: when that Python lacks zheval, pyarrow or numpy, the failure surfaces on the driver as a Py4J / ``PythonException``

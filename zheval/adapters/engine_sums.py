@@ -7,16 +7,16 @@ of those merge, and the driver's result -- shared by the Ray and Spark doors, fr
     engine:  records ─merge_sums_records (Ray: Dataset.aggregate, Spark: RDD.treeAggregate)─▶ one record
     driver:  one record ─sums_result─▶ {metric: result} (+ "groups")
 
-The merge is exact, associative and commutative (:mod:`zheval.results.partial_sums`), so the engine may combine the
+The merge is exact, associative and commutative (`zheval.results.partial_sums`), so the engine may combine the
 records in any order and tree shape, and the driver receives O(groups x metrics x resamples) numbers whatever the
-number of rows. The result is ``==`` :func:`zheval.score` on the same rows (:func:`zheval.compute.sums.sums_result`);
-bootstrap intervals are the Poisson bootstrap's (:mod:`zheval.results.poisson`), keyed by each item's content and
-its id column, so any partitioning gives the same intervals, and :func:`zheval.score_batches` on the same rows and
+number of rows. The result is ``==`` [`zheval.score`][zheval.compute.joint.score] on the same rows (`zheval.compute.sums.sums_result`);
+bootstrap intervals are the Poisson bootstrap's (`zheval.results.poisson`), keyed by each item's content and
+its id column, so any partitioning gives the same intervals, and [`zheval.score_batches`][zheval.compute.batches.score_batches] on the same rows and
 ids gives them too.
 
 A batch that cannot be scored (a null, an empty reference) is flagged in its record (``bad``) and the merged record
-says so; the door then runs the ordered pass of :mod:`zheval.adapters.engine_batches`, which names the row by its
-index and id exactly as :func:`zheval.score` would. A bad row costs a second pass; a good table never does.
+says so; the door then runs the ordered pass of `zheval.adapters.engine_batches`, which names the row by its
+index and id exactly as [`zheval.score`][zheval.compute.joint.score] would. A bad row costs a second pass; a good table never does.
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ _PROTOCOL = pickle.HIGHEST_PROTOCOL
 SUMS_DOOR_ARGS = """
         bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
             (Poisson(1) weights keyed by each item's content and id: sums, reduced by the engine; the intervals of
-            :func:`zheval.score_batches` on the same rows and ids).
-        gather_items: allow the options that need every item (:func:`zheval.compute.sums.needs_every_item`: the
+            [`zheval.score_batches`][zheval.compute.batches.score_batches] on the same rows and ids).
+        gather_items: allow the options that need every item (`zheval.compute.sums.needs_every_item`: the
             multinomial bootstrap, a preset's own numbers, ``level="sentence"``, ``use_aggregator=False``): every
             batch's per-item statistics then come to the driver (about 0.2-0.7 KB a row of driver memory)."""
 
@@ -54,7 +54,7 @@ def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type,
 
 
 EMPTY_SUMS_RECORD = _record(0, {}, False, {})
-"""The record of no row (the zero of :func:`merge_sums_records`)."""
+"""The record of no row (the zero of `merge_sums_records`)."""
 
 
 def sums_record(table, request: BatchRequest) -> bytes:
@@ -63,7 +63,7 @@ def sums_record(table, request: BatchRequest) -> bytes:
 
     Args:
         table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references ``list<string>`` or
-            ``string``). request: the :class:`~zheval.adapters.engine_batches.BatchRequest` (a reducible config).
+            ``string``). request: the `BatchRequest` (a reducible config).
 
     A batch with a row that cannot be scored gives ``bad=True`` and no sums (the driver names the row in an
     ordered pass); a worker never raises for bad input.
@@ -101,8 +101,8 @@ def merge_sums_records(a: bytes, b: bytes) -> bytes:
 
 
 def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict[str, Any]]:
-    """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` :func:`zheval.score` on
-    the rows, plus ``"groups"`` (``{value: {metric: result}}``, in :func:`ordered_groups` order) with a group column; ``None`` when a batch had a bad
+    """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` [`zheval.score`][zheval.compute.joint.score] on
+    the rows, plus ``"groups"`` (``{value: {metric: result}}``, in `ordered_groups` order) with a group column; ``None`` when a batch had a bad
     row (the caller names it with the ordered pass). The input guards' warnings are issued once each.
 
     Raises:
@@ -167,7 +167,7 @@ def reducible(config, bootstrap_method: str, gather_items: bool, engine: str) ->
 @contextlib.contextmanager
 def engine_errors(engine: str, kind: str):
     """A context that turns a worker's missing module (zheval, pyarrow, numpy ...) into one ``RuntimeError`` line
-    naming the fix (:func:`zheval.adapters.engine_env.worker_import_problem`; ``kind``: ``"ray"`` or ``"spark"``);
+    naming the fix (`zheval.adapters.engine_env.worker_import_problem`; ``kind``: ``"ray"`` or ``"spark"``);
     other errors pass unchanged."""
     try:
         yield

@@ -1,7 +1,7 @@
-"""Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule``: :class:`ZhevalMetricMixin`, the
+"""Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule``: [`ZhevalMetricMixin`][zheval.adapters.evaluate_module.ZhevalMetricMixin], the
 behaviour ``metrics/chinese_rouge``, ``metrics/chinese_bleu`` and ``metrics/chinese_chrf`` share. Each script is a
 shell: a class subclassing the mixin and ``evaluate.Metric`` that names its metric (``ZHEVAL_METRIC``); the mixin gives
-it its docstring and ``_info()`` from the metric's card record (:mod:`zheval.adapters.evaluate_cards`). The mixin is
+it its docstring and ``_info()`` from the metric's card record ([`zheval.adapters.evaluate_cards`][]). The mixin is
 not an ``EvaluationModule``, so evaluate's ``import_main_class``, which takes the first concrete
 ``EvaluationModule`` subclass of the script, takes the script's own class.
 
@@ -9,12 +9,12 @@ evaluate picks a feature set from the first item and coerces the rest, swallows 
 arguments, loses every stored batch when ``_compute`` fails, and its Arrow writer is not thread-safe. These helpers
 make the metric modules check everything before evaluate stores or consumes anything, hand evaluate only the
 canonical input form (every item a list of reference strings), serialise ``add``/``add_batch``/``compute`` on one
-module instance (:func:`module_lock`), remember which call stored which items (so that an error found at compute
+module instance (`module_lock`), remember which call stored which items (so that an error found at compute
 time names the batch an item came from), and put stored items back after a failure inside ``_compute``.
 
-Validation at ``add``/``add_batch`` time is the compute path's own (:func:`canonical_inputs`): types, lengths,
+Validation at ``add``/``add_batch`` time is the compute path's own (`canonical_inputs`): types, lengths,
 empty reference lists, lone surrogates, and blank references (empty under every tokenizer; the first part of the
-empty-reference rule, :func:`zheval.compute.inputs.check_references`). A bad batch is refused whole and nothing of it is
+empty-reference rule, `zheval.compute.inputs.check_references`). A bad batch is refused whole and nothing of it is
 stored, so the module never holds an item that no option could score. Whether a reference has a token depends on
 ``compute()``'s options (``punct="drop"``, a custom tokenizer), so that part of the rule is checked at compute time;
 its error then gives, for every listed reference, the index in the data being computed (the stored items first, in
@@ -75,12 +75,12 @@ class ZhevalMetricMixin:
     evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``, ``"chrf"``).
 
     * the class gets its docstring, and ``_info()`` its ``MetricInfo``, from the metric's
-      :class:`~zheval.adapters.evaluate_cards.MetricCard` (description, citation, inputs with examples, URLs);
+      [`MetricCard`][zheval.adapters.evaluate_cards.MetricCard] (description, citation, inputs with examples, URLs);
     * ``evaluate.load`` keyword arguments that evaluate would silently swallow are a TypeError;
     * ``compute``, ``add_batch`` and ``add`` check inputs and options before evaluate stores anything (a bad batch is
       refused whole), hold the instance's lock (calls from several threads run one at a time), and hand evaluate only
       the canonical input form; a failure inside ``_compute`` puts the items stored before the call back;
-    * ``_compute`` runs the library's items/result pair (:mod:`zheval.compute.rouge` / :mod:`zheval.compute.bleu`) on
+    * ``_compute`` runs the library's items/result pair ([`zheval.compute.rouge`][] / [`zheval.compute.bleu`][]) on
       what evaluate stored, with the same option checks, guards and numbers as ``zheval.compute_rouge`` /
       ``zheval.compute_bleu``. The other metric's options are accepted and ignored, so ``evaluate.combine`` can send
       one set of keyword arguments to both modules.
@@ -95,7 +95,7 @@ class ZhevalMetricMixin:
             cls.__doc__ = card(cls.ZHEVAL_METRIC).docstring()
 
     def _info(self):
-        """evaluate's ``MetricInfo`` of the module: the card's texts and URLs, and :meth:`zheval_features`."""
+        """evaluate's ``MetricInfo`` of the module: the card's texts and URLs, and `zheval_features`."""
         import evaluate
 
         return evaluate.MetricInfo(features=self.zheval_features(), **card(self.ZHEVAL_METRIC).info_fields())
@@ -191,13 +191,13 @@ def refuse_load_options(name, kwargs):
 
 def check_seed_and_confidence(opts):
     """Raise the errors of ``bootstrap``, ``seed`` and ``confidence`` in ``opts`` (a compute() keyword dict) that the
-    library raises (:func:`zheval.results.reducers.check_interval_options`: ``bootstrap`` at most
-    :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`, ``seed`` an int in ``[0, MAX_SEED]``, ``confidence`` in (0, 1))."""
+    library raises (`zheval.results.reducers.check_interval_options`: ``bootstrap`` at most
+    `MAX_BOOTSTRAP_RESAMPLES`, ``seed`` an int in ``[0, MAX_SEED]``, ``confidence`` in (0, 1))."""
     check_interval_options(opts.get("bootstrap", 0), opts.get("seed", 12345), opts.get("confidence", 0.95))
 
 
 def init_module_state(module) -> None:
-    """Give a freshly built module its lock (:func:`module_lock`) and an empty record of stored batches. Called by the
+    """Give a freshly built module its lock (`module_lock`) and an empty record of stored batches. Called by the
     metric scripts' ``__init__``."""
     module._zheval_lock = threading.RLock()
     module._zheval_records = []
@@ -253,9 +253,9 @@ def _describe_stored(module, i: int) -> str:
 
 
 def canonical_inputs(predictions, references, single=False):
-    """:func:`zheval.compute.inputs.validate_inputs` (TypeError/ValueError naming the item; lone surrogates, which Arrow
+    """`zheval.compute.inputs.validate_inputs` (TypeError/ValueError naming the item; lone surrogates, which Arrow
     cannot store, included) and the option-free part of the empty-reference rule (a blank reference is an
-    :class:`~zheval.compute.inputs.EmptyReferenceError`); returns predictions as list[str] and references as list[list[str]]
+    [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]); returns predictions as list[str] and references as list[list[str]]
     -- the only form handed to evaluate, so its feature set is always the list one and string and list references
     mix freely across items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``."""
     if not single:
@@ -272,8 +272,8 @@ def canonical_inputs(predictions, references, single=False):
 
 
 def checked_inputs(module, predictions, references, call: str, single: bool = False):
-    """:func:`canonical_inputs` for one ``call`` ("add_batch()", "add()", "compute()") of ``module``: an empty
-    reference error says that the indices are that call's and nothing of it was stored (:func:`refused`)."""
+    """`canonical_inputs` for one ``call`` ("add_batch()", "add()", "compute()") of ``module``: an empty
+    reference error says that the indices are that call's and nothing of it was stored (`refused`)."""
     try:
         return canonical_inputs(predictions, references, single=single)
     except EmptyReferenceError as exc:
@@ -291,7 +291,7 @@ def refused(module, exc: EmptyReferenceError, call: str) -> EmptyReferenceError:
 
 
 def store_canonical(module, predictions, references):
-    """Store a batch that :func:`canonical_inputs` returned, as evaluate 0.4.6's ``add_batch`` stores it.
+    """Store a batch that `canonical_inputs` returned, as evaluate 0.4.6's ``add_batch`` stores it.
 
     evaluate's ``add_batch`` picks the feature set from the first item, checks the first item's types, runs
     ``Features.encode_batch`` (a Python call per item and per reference) and writes the batch. For canonical inputs
@@ -306,7 +306,7 @@ def store_canonical(module, predictions, references):
 
 
 def store_batch(module, predictions, references) -> None:
-    """``add_batch()`` of canonical inputs: :func:`store_canonical`, and a record of the call (for error messages)."""
+    """``add_batch()`` of canonical inputs: `store_canonical`, and a record of the call (for error messages)."""
     store_canonical(module, predictions, references)
     _record(module, "add_batch", len(predictions))
 
@@ -314,7 +314,7 @@ def store_batch(module, predictions, references) -> None:
 def store_item(module, add, prediction, reference, kwargs) -> None:
     """``add()`` of one canonical item, and a record.
 
-    The item is written as a batch of one (:func:`store_canonical`), not through evaluate's ``add``
+    The item is written as a batch of one (`store_canonical`), not through evaluate's ``add``
     (``ArrowWriter.write``, which buffers it): datasets < 4's ``ArrowWriter.write_batch`` does not write the
     buffered examples first, so an ``add()`` followed by an ``add_batch()`` was stored *after* that batch and the
     per-item scores (``use_aggregator=False``) and the indices of error messages came out in another order than the
@@ -330,8 +330,8 @@ def store_item(module, add, prediction, reference, kwargs) -> None:
 def compute_keeping_batches(module, compute, predictions, references, kwargs):
     """Run evaluate's compute; if it fails inside _compute, put the items stored before this call back.
 
-    ``predictions``/``references`` are this call's inputs in canonical form (:func:`canonical_inputs`) or both
-    ``None``; they are stored with :func:`store_canonical` (not checked and encoded a second time by evaluate's
+    ``predictions``/``references`` are this call's inputs in canonical form (`canonical_inputs`) or both
+    ``None``; they are stored with `store_canonical` (not checked and encoded a second time by evaluate's
     ``add_batch``), then evaluate's ``compute`` runs on everything stored. When they are all the data (one process,
     nothing stored before), ``_compute`` gets them directly: the Arrow round trip would return the same lists.
 

@@ -2,7 +2,7 @@
 
 Every door whose package is an optional extra of ``pyproject.toml`` (``html``: jinja2, ``plot``: matplotlib,
 ``space``: gradio, ``trainer``: transformers/torch, ``ray``, ``spark``, ``docs``) imports it through
-:func:`require_extra`, so a missing package is a :class:`MissingExtraError` whose message is one line: what needs
+`require_extra`, so a missing package is a `MissingExtraError` whose message is one line: what needs
 it, the extra, and the pip command. The ``zheval`` command prints that line and exits 2 (no traceback).
 """
 
@@ -27,7 +27,7 @@ class MissingExtraError(ModuleNotFoundError):
 
 
 def require_extra(module: str, *, extra: str, purpose: str) -> ModuleType:
-    """``importlib.import_module(module)``, or :class:`MissingExtraError` when the package is not installed.
+    """``importlib.import_module(module)``, or `MissingExtraError` when the package is not installed.
 
     Args:
         module: the module to import (``"jinja2"``, ``"ray.data"``).

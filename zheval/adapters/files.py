@@ -1,5 +1,5 @@
-"""Output files of the adapters: :func:`atomic_write` writes a file completely or not at all, with the permissions a
-plain ``open(path, "w")`` would give it (the CLI's reports and plots, :func:`zheval.adapters.duck.write_duck`).
+"""Output files of the adapters: `atomic_write` writes a file completely or not at all, with the permissions a
+plain ``open(path, "w")`` would give it (the CLI's reports and plots, `zheval.adapters.duck.write_duck`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""OpenCompass glue: zheval's Chinese ROUGE, BLEU and chrF as OpenCompass evaluators (:class:`ZhevalRougeEvaluator`,
-:class:`ZhevalBleuEvaluator`, :class:`ZhevalChrfEvaluator`), for a dataset config's ``eval_cfg=dict(evaluator=dict(type=ZhevalRougeEvaluator,
+"""OpenCompass glue: zheval's Chinese ROUGE, BLEU and chrF as OpenCompass evaluators ([`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator],
+[`ZhevalBleuEvaluator`][zheval.adapters.harness_opencompass.ZhevalBleuEvaluator], [`ZhevalChrfEvaluator`][zheval.adapters.harness_opencompass.ZhevalChrfEvaluator]), for a dataset config's ``eval_cfg=dict(evaluator=dict(type=ZhevalRougeEvaluator,
 ...))``.
 
 The interface followed is OpenCompass 0.5.x's ``BaseEvaluator`` (``opencompass/openicl/icl_evaluator/
@@ -11,10 +11,10 @@ the keyword arguments that ``score``'s signature names (here ``predictions`` and
 the evaluator's ``pred_postprocessor``, calls ``score(predictions, references)`` and takes ``details`` (a list of
 per-item dicts) out of its result. Scores are on OpenCompass's 0-100 scale: zheval's 0-1 numbers times 100, nothing
 else changed; a preset's own numbers are put on 0-100 by the scale the preset reports them on
-(the preset's ``number_scale``, :class:`zheval.presets.RougePreset`), so the ones already on 0-100 are the tool's numbers bit for bit.
+(the preset's ``number_scale``, [`zheval.presets.RougePreset`][]), so the ones already on 0-100 are the tool's numbers bit for bit.
 
 Input slips (Traditional predictions against Simplified references, ``tokenizer="none"`` on unsegmented text:
-:mod:`zheval.compute.guards`) reach the OpenCompass user three ways: a Python warning, a WARNING on OpenCompass's
+[`zheval.compute.guards`][]) reach the OpenCompass user three ways: a Python warning, a WARNING on OpenCompass's
 logger (in the evaluation task's log), and the result's ``warnings`` list, which OpenCompass keeps in the result file
 and in the summary file's raw section.
 
@@ -26,7 +26,7 @@ When OpenCompass is importable the evaluators subclass its ``BaseEvaluator`` (so
 Bad input raises (OpenCompass then reports the evaluation task as failed, with the message, and writes no result):
 predictions and references of different lengths, ``references`` missing (``None``: the reader config has no
 ``output_column``), a non-string prediction or reference, an empty reference list (each naming ``predictions[i]`` /
-``references[i][j]``), empty references (:class:`zheval.EmptyReferenceError`), and unknown options (at construction,
+``references[i][j]``), empty references ([`zheval.EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]), and unknown options (at construction,
 before any inference result is read).
 """
 
@@ -85,7 +85,7 @@ def _answer(refs: List[str]) -> Any:
 
 def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
     """The evaluator's options object: ``typed`` (its ``rouge=``/``bleu=``/``chrf=`` object, or None) with the options
-    given by name set on it (:func:`~zheval.compute.options.options_for_metrics`: an unknown option, one of another
+    given by name set on it ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: an unknown option, one of another
     metric, or one given both ways is a TypeError naming ``evaluator``). A named argument left at ``None`` is not
     set (the preset's value or zheval's default applies)."""
     given = {k: v for k, v in given.items() if v is not None or k not in ("tokenizer", "rouge_types")}
@@ -94,8 +94,8 @@ def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
 
 def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
     """A preset's own number (``opencompass_rouge1``, ``glm4_bleu_4`` ...) on OpenCompass's 0-100 scale: the preset
-    says which scale its numbers are on (its ``number_scale``, :class:`zheval.presets.RougePreset` /
-    :class:`~zheval.presets.BleuPreset`); 0-100 ones are kept as they are (bit for bit the tool's number), 0-1 ones
+    says which scale its numbers are on (its ``number_scale``, [`zheval.presets.RougePreset`][] /
+    [`BleuPreset`][zheval.presets.BleuPreset]); 0-100 ones are kept as they are (bit for bit the tool's number), 0-1 ones
     are multiplied by 100.
 
     Raises:
@@ -118,7 +118,7 @@ def _opencompass_logger() -> Optional[logging.Logger]:
 
 
 def _report_slips(predictions: List[str], references: List[List[str]], config: Any) -> List[str]:
-    """The input slips of the corpus (:func:`zheval.compute.guards.input_slips`: Traditional against Simplified,
+    """The input slips of the corpus (`zheval.compute.guards.input_slips`: Traditional against Simplified,
     ``tokenizer="none"`` on unsegmented text): each a Python warning, and a WARNING on OpenCompass's logger (the
     evaluation task's log); returned for the result's ``warnings``, which OpenCompass keeps in the result file and
     the summary's raw section."""
@@ -135,7 +135,7 @@ def _report_slips(predictions: List[str], references: List[List[str]], config: A
 def _forward(out: Dict[str, Any], result: Dict[str, Any], own: Sequence[str], metric: str,
              preset: Any, slips: List[str]) -> None:
     """Put the rest of a zheval result into ``out``: zheval's own 0-1 numbers (``own``) x 100, a preset's own numbers
-    on 0-100 (:func:`_opencompass_scale`), its counts (ints) under ``counts`` and the cross-check under
+    on 0-100 (`_opencompass_scale`), its counts (ints) under ``counts`` and the cross-check under
     ``crosscheck`` (not top-level numbers: OpenCompass's summary lists every top-level number as a metric), the
     signature, and the input slips under ``warnings`` when there are any."""
     counts = {}
@@ -158,13 +158,13 @@ def _forward(out: Dict[str, Any], result: Dict[str, Any], own: Sequence[str], me
 
 
 class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
-    """OpenCompass evaluator: zheval's Chinese ROUGE (:func:`zheval.compute_rouge`), 0-100.
+    """OpenCompass evaluator: zheval's Chinese ROUGE ([`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge]), 0-100.
 
     Args:
-        tokenizer, rouge_types, options: the options of :func:`zheval.compute_rouge` by name (an OpenCompass
-            config is a dict), each defined once in :class:`~zheval.compute.options.RougeOptions`, except
+        tokenizer, rouge_types, options: the options of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] by name (an OpenCompass
+            config is a dict), each defined once in [`RougeOptions`][zheval.compute.options.RougeOptions], except
             ``use_aggregator``; ``None``: the preset's value, else zheval's default.
-        rouge: the same options as one :class:`~zheval.compute.options.RougeOptions` (an option given both ways is
+        rouge: the same options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (an option given both ways is
             a TypeError).
         details: add ``details``, one dict per item: ``pred``, ``answer`` (the reference, or the list of them) and each
             type's F (0-100). Default True.
@@ -180,7 +180,7 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     (the input slips, when any) and ``"details"``.
 
     Raises:
-        TypeError / ValueError at construction: an unknown or bad option (:func:`zheval.compute.rouge.rouge_config`).
+        TypeError / ValueError at construction: an unknown or bad option ([`zheval.compute.rouge.rouge_config`][]).
         At ``score``: as the module docstring (lengths, missing references, types, empty references), naming the item.
     """
 
@@ -216,15 +216,15 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
 
 
 class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
-    """OpenCompass evaluator: zheval's Chinese corpus BLEU (:func:`zheval.compute_bleu`), 0-100.
+    """OpenCompass evaluator: zheval's Chinese corpus BLEU ([`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu]), 0-100.
 
     Args:
-        tokenizer, options: the options of :func:`zheval.compute_bleu` by name, each defined once in
-            :class:`~zheval.compute.options.BleuOptions` (``None``: the preset's value, else zheval's default).
-        bleu: the same options as one :class:`~zheval.compute.options.BleuOptions`.
+        tokenizer, options: the options of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] by name, each defined once in
+            [`BleuOptions`][zheval.compute.options.BleuOptions] (``None``: the preset's value, else zheval's default).
+        bleu: the same options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
 
-    ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns, on the 0-100 scale,
+    ``score(predictions, references)``: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]. Returns, on the 0-100 scale,
     ``{"bleu": 100 * BLEU, "signature", "statistics": {"precisions": [100 * p_n], "brevity_penalty", "length_ratio"
     (ratios, 0-1 and more), "translation_length", "reference_length"}}``, ``bleu_ci_low``/``bleu_ci_high`` x 100 with
     ``bootstrap``, a preset's own number on 0-100 (``llamafactory_bleu_4`` unchanged; ``glm4_bleu_4``, which the
@@ -234,7 +234,8 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
     the details).
 
     Raises:
-        as :class:`ZhevalRougeEvaluator`, with :func:`zheval.compute.bleu.bleu_config`'s option errors.
+        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator], with
+            [`zheval.compute.bleu.bleu_config`][]'s option errors.
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
@@ -263,23 +264,24 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
 
 
 class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
-    """OpenCompass evaluator: zheval's Chinese corpus chrF / chrF++ (:func:`zheval.compute_chrf`), 0-100 -- sacrebleu's
+    """OpenCompass evaluator: zheval's Chinese corpus chrF / chrF++ ([`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf]), 0-100 -- sacrebleu's
     ``CHRF`` number on zheval's normalised text.
 
     Args:
-        tokenizer, options: the options of :func:`zheval.compute_chrf` by name (``word_order=2`` for chrF++), each
-            defined once in :class:`~zheval.compute.options.ChrfOptions` (``tokenizer`` ``None``: ``"char"``).
-        chrf: the same options as one :class:`~zheval.compute.options.ChrfOptions`.
+        tokenizer, options: the options of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] by name (``word_order=2`` for chrF++), each
+            defined once in [`ChrfOptions`][zheval.compute.options.ChrfOptions] (``tokenizer`` ``None``: ``"char"``).
+        chrf: the same options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
 
-    ``score(predictions, references)``: as :class:`ZhevalRougeEvaluator`. Returns, on the 0-100 scale, ``{"chrf": 100 *
+    ``score(predictions, references)``: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]. Returns, on the 0-100 scale, ``{"chrf": 100 *
     chrF, "signature", "statistics": {"name": "chrF2" | "chrF2++", "precisions": [...], "recalls": [...]} (x 100, per
     order, character orders first)}``, ``chrf_ci_low``/``chrf_ci_high`` x 100 with ``bootstrap``, ``"warnings"`` (the
     input slips, when any), and with ``level="sentence"`` ``"details"`` (per item ``pred``, ``answer``, ``chrf``). The
     statistics are nested because OpenCompass's summary lists every top-level number as a metric.
 
     Raises:
-        as :class:`ZhevalRougeEvaluator`, with :func:`zheval.compute.chrf.chrf_config`'s option errors.
+        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator], with
+            [`zheval.compute.chrf.chrf_config`][]'s option errors.
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,

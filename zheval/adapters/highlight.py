@@ -1,4 +1,4 @@
-"""Highlighting an explanation (:func:`zheval.explain`) on the original text: the runs of matched and unmatched
+"""Highlighting an explanation ([`zheval.explain`][zheval.compute.explain.explain]) on the original text: the runs of matched and unmatched
 characters, for the terminal view (``zheval explain``) and the Space widget (HTML).
 
 A character is *matched* when it lies in the ``[start, end)`` span of one of the highlighted tokens
@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterable, List, Tuple
 
 __all__ = ["MATCH_CLASS", "highlight_runs", "highlight_html", "bracketed"]
 
-#: The CSS class of a matched run in :func:`highlight_html` (``<mark class="zheval-match">``).
+#: The CSS class of a matched run in `highlight_html` (``<mark class="zheval-match">``).
 MATCH_CLASS = "zheval-match"
 
 

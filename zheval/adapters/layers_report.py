@@ -1,9 +1,9 @@
-"""The three-layer agreement table (:func:`zheval.compute.three_layers.three_layer_agreement`) as a terminal table,
+"""The three-layer agreement table ([`zheval.compute.three_layers.three_layer_agreement`][]) as a terminal table,
 JSON, Markdown and one self-contained HTML page.
 
 Text from data -- group values, rating column names, the judge's answers of failed items, ids -- is data: the
-terminal table and Markdown pass it through :func:`zheval.text.terminal.terminal_text` (via
-:func:`zheval.adapters.report.tables.format_table`), JSON through :func:`zheval.text.terminal.terminal_json` (exact on
+terminal table and Markdown pass it through `zheval.text.terminal.terminal_text` (via
+`zheval.adapters.report.tables.format_table`), JSON through `zheval.text.terminal.terminal_json` (exact on
 parse), HTML through jinja2 with autoescape on (the ``html`` extra).
 """
 
@@ -95,7 +95,7 @@ def render_table(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optiona
 
 
 def render_markdown(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optional[List[str]] = None) -> str:
-    """The same content as :func:`render_table`, as GitHub-flavoured Markdown (data escaped, ``|`` too)."""
+    """The same content as `render_table`, as GitHub-flavoured Markdown (data escaped, ``|`` too)."""
 
     def esc(s: str) -> str:
         return terminal_text(str(s), one_line=True).replace("|", "\\|")

@@ -1,4 +1,4 @@
-"""Where the evaluate module scripts are, after ``pip install zheval`` and in a clone: :func:`metric_path`.
+"""Where the evaluate module scripts are, after ``pip install zheval`` and in a clone: `metric_path`.
 
 ``evaluate.load`` takes a Hub id or a local path. A clone has the scripts in ``metrics/<name>/``; a wheel (``pip
 install zheval``, from PyPI, a file or a git URL) carries the very same files as package data,
@@ -28,7 +28,7 @@ def metric_path(name: str) -> str:
     """The folder of the evaluate module ``name``, for ``evaluate.load(metric_path(name))``.
 
     Args:
-        name: one of :data:`METRICS` (``"chinese_rouge"``, ``"chinese_bleu"``, ``"chinese_chrf"``); the Hub-style
+        name: one of `METRICS` (``"chinese_rouge"``, ``"chinese_bleu"``, ``"chinese_chrf"``); the Hub-style
             ``"zheval/chinese_rouge"`` is accepted too.
 
     Returns:
@@ -36,7 +36,7 @@ def metric_path(name: str) -> str:
         (``zheval/adapters/evaluate_scripts/<name>``), else, in a clone, ``metrics/<name>``.
 
     Raises:
-        ValueError: an unknown name (the message lists :data:`METRICS`).
+        ValueError: an unknown name (the message lists `METRICS`).
         FileNotFoundError: neither place holds the script (an install made without the build step that copies it:
             the message says how to reinstall).
     """

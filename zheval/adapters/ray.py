@@ -1,15 +1,15 @@
-"""Score a Ray Dataset where it lives: :func:`score_dataset` (the ``ray`` extra: ``pip install "zheval[ray]"``).
+"""Score a Ray Dataset where it lives: [`score_dataset`][zheval.adapters.ray.score_dataset] (the ``ray`` extra: ``pip install "zheval[ray]"``).
 
 Results that need only sums (means, corpus statistics, the Poisson bootstrap: every option but those
-:func:`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``Dataset.map_batches`` turns
+`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``Dataset.map_batches`` turns
 each block into one record of partial sums on the workers and ``Dataset.aggregate`` merges them
-(:mod:`zheval.adapters.ray_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of rows.
+(`zheval.adapters.ray_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of rows.
 The options that need every item (the multinomial bootstrap, presets' own numbers, per-item lists) are refused unless
 ``gather_items=True``: then each block sends one record of per-item statistics (never its texts) and the driver
-reduces them in row order (:func:`zheval.adapters.engine_batches.reduce_records`), holding every item's statistics;
+reduces them in row order (`zheval.adapters.engine_batches.reduce_records`), holding every item's statistics;
 that pass runs with Ray's ``preserve_order`` execution option (set on the Dataset's context and restored after).
-Either way the numbers are ``==`` :func:`zheval.score` on the same rows (with the Poisson bootstrap:
-:func:`zheval.score_batches`'s intervals).
+Either way the numbers are ``==`` [`zheval.score`][zheval.compute.joint.score] on the same rows (with the Poisson bootstrap:
+[`zheval.score_batches`][zheval.compute.batches.score_batches]'s intervals).
 """
 
 from __future__ import annotations

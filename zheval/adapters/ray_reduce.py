@@ -1,5 +1,5 @@
-"""The Ray door's reduction where the data lives (:func:`reduce_dataset`): ``Dataset.map_batches`` turns each block
-into one sums record on the workers (:func:`zheval.adapters.engine_sums.sums_record`), and ``Dataset.aggregate``
+"""The Ray door's reduction where the data lives (`reduce_dataset`): ``Dataset.map_batches`` turns each block
+into one sums record on the workers (`zheval.adapters.engine_sums.sums_record`), and ``Dataset.aggregate``
 with an ``AggregateFnV2`` (ray.data.aggregate, Ray 2.60) merges them -- Ray's own aggregation, no shuffle of ours --
 so only the merged record (O(groups x metrics)) reaches the driver."""
 
@@ -44,7 +44,7 @@ def _merger():
 
 def reduce_dataset(dataset: Any, packed: PackedRequest, *, batch_size: Optional[int] = 10_000,
                    stats: Optional[dict] = None) -> Optional[Dict[str, Any]]:
-    """The result of :func:`zheval.score` on ``dataset`` (already restricted to the request's columns) by Ray's
+    """The result of [`zheval.score`][zheval.compute.joint.score] on ``dataset`` (already restricted to the request's columns) by Ray's
     aggregation, or ``None`` when a batch had a bad row (the caller names it with the ordered pass).
 
     Args:

@@ -1,18 +1,18 @@
 """Predictions files that carry their own references — any JSONL, CSV/TSV or Parquet file with one item per row —
-scored with the 小黄鸭 report (:func:`read_records`, :func:`score_records`).
+scored with the 小黄鸭 report ([`read_records`][zheval.adapters.records.read_records], [`score_records`][zheval.adapters.records.score_records]).
 
 The door for a user without a 小黄鸭 file: LLaMA-Factory's ``generated_predictions.jsonl``
 (``{"prompt", "predict", "label"}`` per line), an evaluation dump with ``output``/``answers``/``category``, a
 spreadsheet exported as CSV, a Parquet file written by pandas or datasets. The fields are named by the caller
 (CLI ``--pred-field``, ``--ref-field``, ``--id-field``, ``--group-field``); without names, the prediction and the
-reference are paired by family (:func:`zheval.io.fields.pair_fields`: ``predict``↔``label``,
+reference are paired by family ([`zheval.io.fields.pair_fields`][]: ``predict``↔``label``,
 ``prediction``↔``references``, ``prediction``↔``reference``) as the **first row** has them, an ambiguous file is
 refused naming the fields, and the choice is then required of every row; the id field is ``id`` when the file
-has one (:func:`zheval.io.fields.id_field_of`).
+has one (`zheval.io.fields.id_field_of`).
 
-The file is read by :func:`zheval.io.rows.read_rows` (the reader of every door: gzip, one encoding and line rule,
+The file is read by [`zheval.io.rows.read_rows`][] (the reader of every door: gzip, one encoding and line rule,
 TSV without quoting, CSV without a cell-size limit). Every row is checked before anything is scored: every problem
-is listed (the first :data:`~zheval.io.problems.MAX_REPORTED`, with the total), each named ``file:line`` (JSONL and
+is listed (the first `MAX_REPORTED`, with the total), each named ``file:line`` (JSONL and
 CSV/TSV: the physical line where the row starts; Parquet: the 1-based row number) and the id when there is one, and
 no row is ever dropped or repaired:
 
@@ -28,13 +28,13 @@ no row is ever dropped or repaired:
   the 小黄鸭 report); in CSV/TSV an empty cell is ``null``;
 * JSONL as in the 小黄鸭 loader: UTF-8 (a BOM and CRLF accepted; UTF-16/32 and GB18030 refused with one message),
   one JSON object per line, no key given twice, no lone surrogate; a file that is one JSON document (an array) is
-  one problem saying so. CSV/TSV (:mod:`zheval.io.table`): UTF-8, a header row with distinct non-empty names,
+  one problem saying so. CSV/TSV (`zheval.io.table`): UTF-8, a header row with distinct non-empty names,
   every row as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line
   could be an empty value and is refused (write ``""``, as pandas does).
 
 Fields not named are ignored (``prompt`` and the like). The report is the 小黄鸭 one
-(:func:`zheval.adapters.duck.evaluate.evaluate_predictions`): the rows become a ``datasets.Dataset`` with ``id``,
-``responses`` and the group columns (:meth:`Records.dataset`), so the numbers equal ``zheval.compute_bleu`` /
+([`zheval.adapters.duck.evaluate.evaluate_predictions`][]): the rows become a ``datasets.Dataset`` with ``id``,
+``responses`` and the group columns (`Records.dataset`), so the numbers equal ``zheval.compute_bleu`` /
 ``compute_rouge`` on the same predictions and references.
 """
 
@@ -65,23 +65,23 @@ __all__ = [
 ]
 
 RECORD_FORMATS = ROW_FORMATS
-"""Values of ``format`` (:data:`zheval.io.rows.ROW_FORMATS`): ``auto`` picks by extension, ``.gz`` removed
+"""Values of ``format`` (`zheval.io.rows.ROW_FORMATS`): ``auto`` picks by extension, ``.gz`` removed
 (``.csv``, ``.tsv``, ``.parquet``/``.pq``; anything else, ``.jsonl``/``.json``/``.ndjson`` included, is JSONL)."""
 
 DEFAULT_PRED_FIELDS = PREDICTION_FIELDS
-"""Prediction field names known when none is named (:data:`zheval.io.fields.PREDICTION_FIELDS`); paired with a
-reference field by :data:`FIELD_FAMILIES`."""
+"""Prediction field names known when none is named (`zheval.io.fields.PREDICTION_FIELDS`); paired with a
+reference field by `FIELD_FAMILIES`."""
 
 DEFAULT_REF_FIELDS = REFERENCE_FIELDS
-"""Reference field names known when none is named (:data:`zheval.io.fields.REFERENCE_FIELDS`)."""
+"""Reference field names known when none is named (`zheval.io.fields.REFERENCE_FIELDS`)."""
 
 RESERVED_COLUMNS = ("id", "query", "responses", "prediction")
 """Column names of the report's dataset, which a group field cannot be named."""
 
 
 class RecordsFormatError(FileFormatError):
-    """An invalid records file: every :class:`~zheval.io.problems.Problem` found (``problems``), the first
-    :data:`~zheval.io.problems.MAX_REPORTED` listed as ``file:line: id '…': what is wrong``."""
+    """An invalid records file: every [`Problem`][zheval.io.problems.Problem] found (``problems``), the first
+    `MAX_REPORTED` listed as ``file:line: id '…': what is wrong``."""
 
     def __init__(self, problems: Sequence[Problem], what: str = "invalid predictions file"):
         super().__init__(problems, what)
@@ -119,7 +119,7 @@ class Records:
 
     def dataset(self):
         """A ``datasets.Dataset`` with ``id`` (string), ``responses`` (``List(string)``) and one nullable string
-        column per group field, in row order (what :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`
+        column per group field, in row order (what [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]
         scores)."""
         from datasets import Dataset, Features, Value
 
@@ -138,10 +138,10 @@ class Records:
 
 def records_format(path, format: str = "auto") -> str:
     """The format a records file is read as: ``format`` itself, or for ``auto`` by the extension, ``.gz`` removed
-    (JSONL for any other extension): :func:`zheval.io.rows.row_format`.
+    (JSONL for any other extension): `zheval.io.rows.row_format`.
 
     Raises:
-        ValueError: unknown ``format`` (lists :data:`RECORD_FORMATS`).
+        ValueError: unknown ``format`` (lists `RECORD_FORMATS`).
     """
     return row_format(path, format)
 
@@ -248,28 +248,28 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     Args:
         path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
         pred_field: the prediction's field (default: by family with the reference field,
-            :func:`zheval.io.fields.pair_fields`).
+            [`zheval.io.fields.pair_fields`][]).
         ref_field: the reference field, or a list of them (concatenated in order); each holds a string or a list
             of strings (default: the prediction field's family partner).
         id_field: the item id's field (default ``id`` when the file has it, else none: rows are named ``line N`` /
             ``row N``).
         group_fields: fields to group the report by (each value a string, an integer or null).
-        format: one of :data:`RECORD_FORMATS`.
+        format: one of `RECORD_FORMATS`.
         with_references: ``False`` reads predictions only (``ref_field`` must then be ``None``; every
             ``references`` entry is ``[]``): a predictions file with other field names joined to a 小黄鸭 file
-            (:func:`predictions_from_records`).
+            (`predictions_from_records`).
 
     Returns:
-        :class:`Records`, one per row, in file order.
+        `Records`, one per row, in file order.
 
     Raises:
         RecordsFormatError (a ValueError): every problem of every row (missing field, wrong type, a list where a
             string is expected, an empty reference, a duplicate id, malformed JSON/CSV, a wrong encoding, fields that
             pair up in more than one way), each named ``file:line`` and id; a file without rows
-            (:class:`~zheval.io.problems.EmptyFileError`).
+            (`EmptyFileError`).
         FileNotFoundError, IsADirectoryError: ``path``. ValueError/TypeError: an unknown ``format``; field names
             given twice, a field named in two roles, a group field named like a report column
-            (:data:`RESERVED_COLUMNS`).
+            (`RESERVED_COLUMNS`).
     """
     kind = records_format(path, format)
     path = existing_file(path, "predictions")
@@ -368,21 +368,22 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     """Score a predictions file that carries its references with the 小黄鸭 report.
 
     Args:
-        records: a path (read with :func:`read_records` and the field arguments) or a :class:`Records`.
-        pred_field, ref_field, id_field, group_fields, format: as :func:`read_records` (for a path).
+        records: a path (read with [`read_records`][zheval.adapters.records.read_records] and the field arguments) or a `Records`.
+        pred_field, ref_field, id_field, group_fields, format: as [`read_records`][zheval.adapters.records.read_records] (for a path).
         by: the group columns (default: the group fields; overall only without any).
-        metrics: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, and so are ``tokenizer``,
+        metrics: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions], and so are ``tokenizer``,
             ``bootstrap``, ``seed``, ``confidence``, ``num_proc``, ``progress``, ``keep_items``, ``max_refs``,
             ``buckets``, ``folds``, ``rouge``/``bleu``/``chrf`` and the metric options by name (each defined once in
-            :mod:`zheval.compute.options`).
+            `zheval.compute.options`).
 
     Returns:
-        A :class:`~zheval.adapters.report.tables.Report` (``kind="score"``; scores on 0–1), whose overall numbers
-        equal :func:`zheval.compute_bleu` / :func:`zheval.compute_rouge` on the same predictions and references.
+        A `Report` (``kind="score"``; scores on 0–1), whose overall numbers
+        equal [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] / [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] on the same predictions and references.
 
     Raises:
-        what :func:`read_records` and :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` raise (a reference
-        without tokens is named ``file:line``).
+        RecordsFormatError, ValueError: what [`read_records`][zheval.adapters.records.read_records] and
+            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] raise (a reference without
+            tokens is named ``file:line``).
     """
     from .duck.config import report_options
     from .duck.evaluate import evaluate_predictions
@@ -412,8 +413,8 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
 
 
 def predictions_from_records(records: Records):
-    """The predictions of :class:`Records` read with ``with_references=False``, as a
-    :class:`~zheval.adapters.duck.predictions.Predictions` for a 小黄鸭 file: joined **by id** when the records have
+    """The predictions of `Records` read with ``with_references=False``, as a
+    `Predictions` for a 小黄鸭 file: joined **by id** when the records have
     an id field, else in dataset order (then the counts must match), each with its ``file:line``."""
     from .duck.predictions import Predictions
 

@@ -1,7 +1,7 @@
 """The Hub Space widget of ``chinese_rouge``, ``chinese_bleu`` and ``chinese_chrf`` on current gradio (5.x/6.x),
 instead of ``evaluate.utils.launch_gradio_widget`` (gradio 3 API, removed in gradio 4).
 
-A Space's ``app.py`` is three lines: :func:`space_app` loads the metric script that sits next to it **by its file
+A Space's ``app.py`` is three lines: `space_app` loads the metric script that sits next to it **by its file
 path** (a Space is served from ``/home/user/app``, and ``evaluate.load(<dir>)`` would look for ``<dir>/app.py``) and
 builds the app; ``app.py`` launches it::
 
@@ -17,22 +17,22 @@ Input format (the same for both metrics):
 * **References**: one line per prediction, in the same order; several references of one item go on its line,
   separated by ``|||`` (as in Moses/sacrebleu n-best files), e.g. ``今天天气不错 ||| 天气很好``. Spaces around
   ``|||`` are removed. A blank reference line, or an empty reference between delimiters, is an error naming the line.
-* Limits (a Space runs on a shared CPU; :func:`evaluate.load` scores more): at most :data:`MAX_ITEMS` lines, lines of
-  at most :data:`MAX_LINE_CHARS` characters, and at most :data:`MAX_BOX_CHARS` characters per box.
+* Limits (a Space runs on a shared CPU; `evaluate.load` scores more): at most `MAX_ITEMS` lines, lines of
+  at most `MAX_LINE_CHARS` characters, and at most `MAX_BOX_CHARS` characters per box.
 
 Bad input never raises into gradio: the page shows a message naming the 1-based line (``reference line 2 is
 empty``; the module's ``references[1][0]`` becomes ``reference line 2, reference 1``), the tables are hidden and
 the signature cleared (no stale numbers next to an error), and the server goes on serving. An unexpected exception (a bug) is
 logged with its traceback on the server and shown in the page as one line without the traceback.
 
-The scoring functions (:func:`score_rouge`, :func:`score_bleu`) are plain functions of the texts and options that
-return a :class:`WidgetResult` (pandas DataFrames, the signature, the parsed lines), so they are tested without a
-browser; :func:`build_demo` wires them into a ``gradio.Blocks`` app without launching it. ``gradio`` (the ``space``
+The scoring functions (`score_rouge`, `score_bleu`) are plain functions of the texts and options that
+return a `WidgetResult` (pandas DataFrames, the signature, the parsed lines), so they are tested without a
+browser; `build_demo` wires them into a ``gradio.Blocks`` app without launching it. ``gradio`` (the ``space``
 extra) is imported only here.
 
-Under the tables, every scored line is explained (:func:`explain_html`, at most :data:`MAX_EXPLAINED_LINES` lines;
+Under the tables, every scored line is explained (`explain_html`, at most `MAX_EXPLAINED_LINES` lines;
 the panel says when it stops): the prediction and the winning reference side by side with their matched tokens
-marked ``<mark class="zheval-match">`` (the ``highlight`` of :func:`zheval.explain`, run with the options the
+marked ``<mark class="zheval-match">`` (the ``highlight`` of [`zheval.explain`][zheval.compute.explain.explain], run with the options the
 module was given), and the line's numbers -- each ROUGE type's F, or the sentence BLEU with its matches per order.
 """
 
@@ -103,7 +103,7 @@ class WidgetResult(NamedTuple):
     """What one run of the widget shows (a tuple, so ``summary, per_item, signature, run = result`` works).
 
     Attributes:
-        summary: one-row ``DataFrame`` (see :func:`score_rouge` / :func:`score_bleu`).
+        summary: one-row ``DataFrame`` (see `score_rouge` / `score_bleu`).
         per_item: one row per input line.
         signature: the module's reproducibility signature (``str``).
         run: ``{"predictions": list[str], "references": list[list[str]], "options": dict}`` -- the parsed lines and
@@ -152,8 +152,8 @@ def parse_inputs(predictions_text: str, references_text: str, delimiter: str = R
         ``(list[str], list[list[str]])``: predictions stripped of surrounding spaces; per item a non-empty list of
         stripped references (ragged across items).
     Raises:
-        ValueError, each naming the 1-based line: no prediction; more than :data:`MAX_ITEMS` lines, a line over
-            :data:`MAX_LINE_CHARS` characters or a box over :data:`MAX_BOX_CHARS` characters; a prediction line
+        ValueError, each naming the 1-based line: no prediction; more than `MAX_ITEMS` lines, a line over
+            `MAX_LINE_CHARS` characters or a box over `MAX_BOX_CHARS` characters; a prediction line
             without a reference line or the other way round; a blank reference line or an empty reference between
             delimiters (with its 1-based reference number).
     """
@@ -194,8 +194,8 @@ def _preset(value: Optional[str]) -> Optional[str]:
 
 def preset_choices(metric: str) -> List[str]:
     """The Space's preset dropdown for ``metric`` (``"rouge"`` or ``"bleu"``): ``"(none)"`` and the presets offered
-    at the ``space`` door (:func:`zheval.presets.preset_names`), asked when the page is built (so a preset
-    registered before :func:`build_demo` is offered)."""
+    at the ``space`` door ([`zheval.presets.preset_names`][]), asked when the page is built (so a preset
+    registered before `build_demo` is offered)."""
     return [NO_PRESET, *preset_names(metric, door="space")]
 
 
@@ -217,18 +217,18 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
 
     Args:
         module: ``evaluate.load(".../chinese_rouge.py")``.
-        predictions_text, references_text: see :func:`parse_inputs`.
+        predictions_text, references_text: see `parse_inputs`.
         tokenizer: ``"char"`` or ``"jieba"`` (ignored with a preset, which sets its own).
         rouge_types: ROUGE types (default: the module's ``rouge1, rouge2, rougeL, rougeLsum``; with a preset, the
             preset's own types when not given).
         multi_ref: ``"max"``, ``"mean"``, ``"pool"`` or ``"best_recall"`` (ignored with a preset).
-        preset: ``None``/``"(none)"`` or a name of :func:`preset_choices` ``("rouge")``.
+        preset: ``None``/``"(none)"`` or a name of `preset_choices` ``("rouge")``.
     Returns:
-        :class:`WidgetResult`: ``summary`` has one row, ``"mean F"`` over the items, one column per ROUGE type
+        `WidgetResult`: ``summary`` has one row, ``"mean F"`` over the items, one column per ROUGE type
         (0-1, rounded to 4 decimals); ``per_item`` has ``#``, ``prediction``, ``references`` and the per-item F of
         each type; ``signature`` is the module's reproducibility signature.
     Raises:
-        ValueError, TypeError: from :func:`parse_inputs` or the module (bad option, reference empty after
+        ValueError, TypeError: from `parse_inputs` or the module (bad option, reference empty after
             normalisation ...).
     """
     preds, refs = parse_inputs(predictions_text, references_text)
@@ -253,18 +253,18 @@ def score_bleu(module: Any, predictions_text: str, references_text: str, tokeniz
 
     Args:
         module: ``evaluate.load(".../chinese_bleu.py")``.
-        predictions_text, references_text: see :func:`parse_inputs`.
+        predictions_text, references_text: see `parse_inputs`.
         tokenizer: ``"char"`` or ``"jieba"``; level: ``"corpus"`` or ``"sentence"``; smooth_method: ``"exp"``,
             ``"none"``, ``"floor"``, ``"add-k"`` or ``"nltk3"``; bp_ref_length: ``"closest"``, ``"shortest"`` or
             ``"none"``; max_order: 1-4. All ignored with a preset, which sets its own.
-        preset: ``None``/``"(none)"`` or a name of :func:`preset_choices` ``("bleu")``.
+        preset: ``None``/``"(none)"`` or a name of `preset_choices` ``("bleu")``.
     Returns:
-        :class:`WidgetResult`: ``summary`` has one row with ``level``, ``BLEU``, ``P1``..``Pn`` (n-gram
+        `WidgetResult`: ``summary`` has one row with ``level``, ``BLEU``, ``P1``..``Pn`` (n-gram
         precisions), ``BP``, ``ratio``, ``hyp_len``, ``ref_len`` (BLEU/P/BP on 0-1, rounded to 4 decimals);
         ``per_item`` has ``#``, ``prediction``, ``references`` and ``sentence BLEU`` (each item scored alone,
         sacrebleu's effective order, same other options); ``signature`` is the module's signature for ``summary``.
     Raises:
-        ValueError, TypeError: from :func:`parse_inputs` or the module.
+        ValueError, TypeError: from `parse_inputs` or the module.
     """
     preds, refs = parse_inputs(predictions_text, references_text)
     preset = _preset(preset)
@@ -294,16 +294,16 @@ def score_chrf(module: Any, predictions_text: str, references_text: str, tokeniz
 
     Args:
         module: ``evaluate.load(".../chinese_chrf.py")``.
-        predictions_text, references_text: see :func:`parse_inputs`.
+        predictions_text, references_text: see `parse_inputs`.
         tokenizer: ``"char"`` or ``"jieba"``; word_order: 0 (chrF) to 2 (chrF++); eps_smoothing: sacrebleu's option;
             level: ``"corpus"`` or ``"sentence"``.
     Returns:
-        :class:`WidgetResult`: ``summary`` has one row with ``level``, the score under its name (``chrF2``,
+        `WidgetResult`: ``summary`` has one row with ``level``, the score under its name (``chrF2``,
         ``chrF2++``), and ``P``/``R`` per order (``c1``..``c6`` characters, ``w1``, ``w2`` words; 0-1, rounded to 4
         decimals); ``per_item`` has ``#``, ``prediction``, ``references`` and ``sentence chrF``; ``signature`` is the
         module's signature for ``summary``.
     Raises:
-        ValueError, TypeError: from :func:`parse_inputs` or the module.
+        ValueError, TypeError: from `parse_inputs` or the module.
     """
     preds, refs = parse_inputs(predictions_text, references_text)
     opts = {"tokenizer": tokenizer, "word_order": int(word_order), "eps_smoothing": bool(eps_smoothing),
@@ -327,7 +327,7 @@ def widget_message(exc: BaseException) -> str:
     """The text the page shows for a refused input: the exception's message with the modules' 0-based indices as
     the widget's 1-based lines (``references[1][0]`` -> ``reference line 2, reference 1``; ``predictions[3]`` ->
     ``prediction line 4``), without the modules' note on stored batches (the widget stores none), cut to
-    :data:`MAX_MESSAGE_CHARS` characters."""
+    `MAX_MESSAGE_CHARS` characters."""
     from zheval.compute.inputs import EmptyReferenceError
 
     if isinstance(exc, EmptyReferenceError):
@@ -358,16 +358,16 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
     """The explanation panel of one run: one ``<div class="zheval-explain" data-line="i">`` per line (1-based)
     with the line's numbers, and the prediction (``.zheval-explain-prediction``) and winning reference
     (``.zheval-explain-reference``, ``data-reference`` = its 1-based number) with the matched runs in
-    ``<mark class="zheval-match">`` (:func:`zheval.adapters.highlight.highlight_html`).
+    ``<mark class="zheval-match">`` (`zheval.adapters.highlight.highlight_html`).
 
     Args:
-        run: :attr:`WidgetResult.run` (``predictions``, ``references``, the ``options`` passed to the module).
+        run: `WidgetResult.run` (``predictions``, ``references``, the ``options`` passed to the module).
         metric: ``"chinese_rouge"`` (ROUGE is explained), ``"chinese_bleu"`` (BLEU, at ``level="sentence"``: the
             per-item table's sentence BLEU) or ``"chinese_chrf"`` (sentence chrF with its matches per order).
     Returns:
-        HTML (every text escaped); the first :data:`MAX_EXPLAINED_LINES` lines, then a note naming the lines left.
+        HTML (every text escaped); the first `MAX_EXPLAINED_LINES` lines, then a note naming the lines left.
     Raises:
-        ValueError, TypeError: as :func:`zheval.explain_items` (not for input the module accepted).
+        ValueError, TypeError: as [`zheval.explain_items`][zheval.compute.explain.explain_items] (not for input the module accepted).
     """
     from ..compute.explain import explain_items
     from .highlight import highlight_html
@@ -414,7 +414,7 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
 
 def scored_with_slips(score, module, *args):
     """``(score(module, *args), [the input-slip warnings' messages])``: the library's warnings about the inputs
-    (:class:`zheval.compute.guards.ZhevalWarning`: Traditional against Simplified text, ``none`` on unsegmented
+    ([`zheval.compute.guards.ZhevalWarning`][]: Traditional against Simplified text, ``none`` on unsegmented
     Chinese, ...) are caught, each message once, so that the page shows them to the user as the library shows them
     to a caller; any other warning is issued again unchanged (to the server log)."""
     import warnings
@@ -460,7 +460,7 @@ def _page_outputs(score, module):
     input, never raising.
 
     On success the two tables are shown (``gr.update(value=<DataFrame>, visible=True)``). A refused input
-    (``ValueError``/``TypeError``: :func:`parse_inputs`, the module's checks) gives its :func:`widget_message`;
+    (``ValueError``/``TypeError``: `parse_inputs`, the module's checks) gives its `widget_message`;
     anything else is a bug: logged with its traceback, shown as one line. Either way the tables are hidden and
     emptied, the signature and the explanations are ``""`` and ``last_run`` is ``None`` (no stale numbers next to an
     error).
@@ -507,15 +507,15 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
     launched).
 
     Args:
-        module: the loaded evaluate module; ``module.name`` picks the widget (a key of :data:`WIDGETS`).
+        module: the loaded evaluate module; ``module.name`` picks the widget (a key of `WIDGETS`).
         card: path of the metric card (README.md); its body is shown under the widget.
     Returns:
         ``gradio.Blocks``; call ``.launch()`` on it (a Space's ``app.py`` does). Its one event, ``api_name=
         "compute"``, takes the two boxes and the options and returns ``(message, summary, per_item, signature,
         last_run, explanations)`` (elem_ids ``message``, ``summary``, ``per_item``, ``signature``,
-        ``explanations``; ``last_run`` is a ``gr.State`` holding :attr:`WidgetResult.run`).
+        ``explanations``; ``last_run`` is a ``gr.State`` holding `WidgetResult.run`).
     Raises:
-        ValueError: a module that is not one of :data:`WIDGETS`.
+        ValueError: a module that is not one of `WIDGETS`.
         MissingExtraError: gradio is not installed (one line naming the ``space`` extra).
     """
     gr = require_extra("gradio", extra="space", purpose=SPACE_PURPOSE)
@@ -589,7 +589,7 @@ def space_app(app_file: Union[str, Path], metric: str):
             and ``<its folder>/README.md`` is the card shown under the widget.
         metric: ``"chinese_rouge"``, ``"chinese_bleu"`` or ``"chinese_chrf"``.
     Returns:
-        ``(module, demo)``: the loaded evaluate module and the ``gradio.Blocks`` of :func:`build_demo`.
+        ``(module, demo)``: the loaded evaluate module and the ``gradio.Blocks`` of `build_demo`.
     Raises:
         ValueError: another metric name; FileNotFoundError: no ``<metric>.py`` next to ``app_file``.
     """

@@ -1,18 +1,18 @@
-"""Score a Spark DataFrame where it lives: :func:`score_dataframe` (the ``spark`` extra: ``pip install "zheval[spark]"``).
+"""Score a Spark DataFrame where it lives: [`score_dataframe`][zheval.adapters.spark.score_dataframe] (the ``spark`` extra: ``pip install "zheval[spark]"``).
 
 Results that need only sums (means, corpus statistics, the Poisson bootstrap: every option but those
-:func:`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``DataFrame.mapInArrow`` turns
+`zheval.compute.sums.needs_every_item` names) are reduced where the data lives: ``DataFrame.mapInArrow`` turns
 each Arrow batch of each partition into one record of partial sums on the executors and ``RDD.treeAggregate`` merges
-them (:mod:`zheval.adapters.spark_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of
+them (`zheval.adapters.spark_reduce`), so the driver receives O(groups x metrics) numbers whatever the number of
 rows. The options that need every item are refused unless ``gather_items=True``: then each batch sends one record of
 per-item statistics (never its texts) with its partition and batch number, and the driver reduces them in row order --
 partition by partition, batch by batch, the DataFrame's own order -- with the library's reducers
-(:func:`zheval.adapters.engine_batches.reduce_records`). Either way the numbers are ``==`` :func:`zheval.score` on the
-same rows (with the Poisson bootstrap: :func:`zheval.score_batches`'s intervals).
+(`zheval.adapters.engine_batches.reduce_records`). Either way the numbers are ``==`` [`zheval.score`][zheval.compute.joint.score] on the
+same rows (with the Poisson bootstrap: [`zheval.score_batches`][zheval.compute.batches.score_batches]'s intervals).
 
 The executors' Python must have zheval installed: Spark starts ``$PYSPARK_PYTHON`` (default ``python3``), not the
 driver's interpreter; set ``PYSPARK_PYTHON`` before the session starts when zheval lives in a virtual environment (an
-executor that cannot import zheval, pyarrow or numpy is one line naming it: :mod:`zheval.adapters.engine_env`).
+executor that cannot import zheval, pyarrow or numpy is one line naming it: `zheval.adapters.engine_env`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""The Spark door's reduction where the data lives (:func:`reduce_dataframe`): ``DataFrame.mapInArrow`` turns each
+"""The Spark door's reduction where the data lives (`reduce_dataframe`): ``DataFrame.mapInArrow`` turns each
 Arrow batch of each partition into one sums record on the executors
-(:func:`zheval.adapters.engine_sums.sums_record`), and ``RDD.treeAggregate`` merges them on the executors in a tree
+(`zheval.adapters.engine_sums.sums_record`), and ``RDD.treeAggregate`` merges them on the executors in a tree
 -- Spark's own aggregation, no shuffle of ours -- so only the merged record (O(groups x metrics)) reaches the driver."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def _partition_sums(batches, packed: PackedRequest):
 
 def reduce_dataframe(df: Any, packed: PackedRequest, *, depth: int = 2,
                      stats: Optional[dict] = None) -> Optional[Dict[str, Any]]:
-    """The result of :func:`zheval.score` on ``df`` (already restricted to the request's columns) by Spark's
+    """The result of [`zheval.score`][zheval.compute.joint.score] on ``df`` (already restricted to the request's columns) by Spark's
     ``treeAggregate``, or ``None`` when a batch had a bad row (the caller names it with the ordered pass).
 
     Args:

@@ -26,15 +26,15 @@ Exit codes: 0 ok; 2 bad usage or bad input (the message names ``file:line`` or t
 are written atomically (complete or not at all), and only after everything has been computed, so an error leaves
 no partial output; they get the permissions a plain ``open`` would give (``0o666 & ~umask``).
 
-Bounds: ``--bootstrap`` at most :data:`MAX_BOOTSTRAP` resamples, ``--seed`` in 0 … :data:`MAX_SEED`. The 小黄鸭 file
-must have :data:`~zheval.adapters.duck.load.MIN_REFS`–:data:`~zheval.adapters.duck.load.MAX_REFS` references per
+Bounds: ``--bootstrap`` at most `MAX_BOOTSTRAP` resamples, ``--seed`` in 0 … `MAX_SEED`. The 小黄鸭 file
+must have `MIN_REFS`–`MAX_REFS` references per
 item unless ``--min-refs`` relaxes the lower bound; ``--max-refs K`` scores with the first K references of every
 item (items with more are cut and counted, not refused; ``docs/diagnostics.md``).
 
-The package: :mod:`~zheval.cli.commands` (the typer app and its commands), :mod:`~zheval.cli.textfiles` (``bleu``
-and ``rouge`` on text files), :mod:`~zheval.cli.options` (checks and
-conversions of the option values, how a user error is reported), :mod:`~zheval.cli.files` (the files a command reads
-and writes); :func:`main` here.
+The package: `commands` (the typer app and its commands), `textfiles` (``bleu``
+and ``rouge`` on text files), `options` (checks and
+conversions of the option values, how a user error is reported), `files` (the files a command reads
+and writes); `main` here.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ def namespace_shadow() -> str | None:
 
     Then ``zheval/__init__.py`` was never run: ``from zheval import score`` fails with "cannot import name 'score'
     from 'zheval' (unknown location)" and, with an editable install, submodules load but fail on
-    ``from . import __version__``. Checked first thing by :func:`main` (``python -m zheval`` and the console script).
+    ``from . import __version__``. Checked first thing by `main` (``python -m zheval`` and the console script).
     """
     mod = sys.modules.get("zheval")
     if mod is None or getattr(mod, "__file__", None) is not None:
@@ -74,7 +74,7 @@ def namespace_shadow() -> str | None:
 
 
 def shadow_message(folder: str) -> str:
-    """The explanation printed when :func:`namespace_shadow` finds a shadowing folder."""
+    """The explanation printed when `namespace_shadow` finds a shadowing folder."""
     return (
         f"Python imported the folder {folder} as the 'zheval' package, but it is not the package (it has no "
         "__init__.py): most likely a clone of the zheval repository in the current directory, which hides the "
@@ -90,8 +90,8 @@ def main(argv: Optional[List[str]] = None) -> None:
         argv: arguments without the program name (default ``sys.argv[1:]``).
 
     Exits with the command's exit code (0 ok, 2 usage or input error, or a missing optional extra: one line naming
-    it, :class:`~zheval.adapters.extras.MissingExtraError`). First checks that ``zheval`` is the real
-    package and not a folder of the current directory imported as a namespace package (:func:`namespace_shadow`).
+    it, `MissingExtraError`). First checks that ``zheval`` is the real
+    package and not a folder of the current directory imported as a namespace package (`namespace_shadow`).
     """
     folder = namespace_shadow()
     if folder is not None:

@@ -1,5 +1,5 @@
 """``zheval agree``: rank correlations between each metric and each human rating column of a filled review sheet
-(:func:`zheval.adapters.review.human_review.review_agreement`).
+(`zheval.adapters.review.human_review.review_agreement`).
 
 ::
 
@@ -10,7 +10,7 @@
 
 ``--ratings-columns`` chooses the rating columns of the sheet by name (a sheet an LLM judge or raters filled with
 their own columns; default: the key's); ``--scores`` (repeatable) adds per-item scores computed elsewhere
-(``id,bertscore_f1``: :func:`zheval.adapters.review.external_scores.read_scores`), joined by id and ranked beside the
+(``id,bertscore_f1``: `zheval.adapters.review.external_scores.read_scores`), joined by id and ranked beside the
 key's metrics (sentence BLEU, chrF, every ROUGE type sampled), with the same intervals.
 """
 

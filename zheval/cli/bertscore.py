@@ -7,11 +7,11 @@ files ``zheval bleu`` / ``zheval chrf`` read) with a local model.
                      [--baseline-path FILE] [--multi-ref max|best_f] [--batch-size N] [--device cpu|cuda]
                      [-f json|text] [-w N] [--items FILE.jsonl]
 
-The numbers are :func:`zheval.compute.bertscore.compute_bertscore`'s chain (equal to bert-score 0.3.13 on the same
+The numbers are [`zheval.compute.bertscore.compute_bertscore`][]'s chain (equal to bert-score 0.3.13 on the same
 model). ``-f json`` (default) prints, per system, the P, R and F1 means, the truncation counts and the signature;
 ``-f text`` one line per system (``BERTScore-F1|<signature> = 0.8123 (P 0.8012 R 0.8241)``). ``--items FILE``
 writes every item's P, R, F1 as JSON Lines (``{"system", "line", "precision", "recall", "f1"}``), atomically.
-Everything printed goes through :func:`zheval.cli.options.echo` (file names are data).
+Everything printed goes through `zheval.cli.options.echo` (file names are data).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def score_bertscore_files(references: list, systems: list, names: list, options:
 
     Args:
         references: per segment a list of references; systems: per system its hypotheses; names: the systems'
-        names; options: :class:`zheval.compute.bertscore.BertScoreOptions` fields.
+        names; options: [`zheval.compute.bertscore.BertScoreOptions`][] fields.
     """
     from ..compute.bertscore import BertScoreOptions, bertscore_config, bertscore_idf, bertscore_items, \
         bertscore_result

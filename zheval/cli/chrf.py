@@ -8,9 +8,9 @@ prints it.
                 [--paired-bs [--paired-bs-n K] | --paired-ar [--paired-ar-n T]] [--seed S]
                 [--tokenizer char|jieba|none] [--normalize ...] [--t2s] [--punct ...] [--jieba-hmm] [--terms F]
 
-The files are read as ``zheval bleu`` reads them (:func:`zheval.cli.textfiles.read_text_files`: line *k* of every
+The files are read as ``zheval bleu`` reads them (`zheval.cli.textfiles.read_text_files`: line *k* of every
 reference file is a reference of segment *k*; hypotheses from ``-i`` or standard input; every problem named
-file:line). The numbers are :func:`zheval.compute.chrf.chrf_items` / :func:`~zheval.compute.chrf.chrf_result` (on the
+file:line). The numbers are [`zheval.compute.chrf.chrf_items`][] / [`chrf_result`][zheval.compute.chrf.chrf_result] (on the
 0-100 scale here, sacrebleu's); the output has sacrebleu 2.6.0's shape (``sacrebleu/metrics/base.py``
 ``Score.format``, ``sacrebleu/utils.py`` ``print_results_table``):
 
@@ -22,12 +22,12 @@ file:line). The numbers are :func:`zheval.compute.chrf.chrf_items` / :func:`~zhe
   with a float32 error); ``-f text``: one row per system (``score (μ ± CI)`` and ``(p = 0.0010)*`` under a paired
   test; ``*`` marks p < 0.05).
 
-JSON is :func:`zheval.text.terminal.terminal_json` (``json.dumps`` with control characters escaped) and every line
-goes through :func:`zheval.cli.options.echo` (file names are data). The signature is zheval's (normalisation and
+JSON is `zheval.text.terminal.terminal_json` (``json.dumps`` with control characters escaped) and every line
+goes through `zheval.cli.options.echo` (file names are data). The signature is zheval's (normalisation and
 tokenizer included), so it differs from sacrebleu's; the score, the
 interval and the p-values are sacrebleu's on the same normalised text: the same resampling draws
-(:func:`zheval.results.reducers.resampled_scores`, :func:`~zheval.results.reducers.paired_bootstrap`,
-:func:`zheval.results.significance.paired_approximate_randomization`, seed ``--seed``, default 12345 like
+(`zheval.results.reducers.resampled_scores`, `paired_bootstrap`,
+`zheval.results.significance.paired_approximate_randomization`, seed ``--seed``, default 12345 like
 sacrebleu's ``SACREBLEU_SEED``).
 """
 
@@ -71,7 +71,7 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
 
     Args:
         references: per segment a list of reference strings; systems: per system a list of hypotheses;
-        names: the systems' names; options: fields of :class:`zheval.compute.options.ChrfOptions`;
+        names: the systems' names; options: fields of [`zheval.compute.options.ChrfOptions`][];
         confidence_n: resamples for the ``μ ± CI`` of every system (0: none); paired: ``"bs"``, ``"ar"`` or
         ``None``; paired_n: its resamples / trials; seed: the seed of both.
 

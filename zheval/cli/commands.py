@@ -1,6 +1,6 @@
 """The ``zheval`` typer app and its commands (score, ceiling, compare, clean, demo), with the option declarations
 they share. Each command checks its options and paths first, then runs the 小黄鸭 adapter
-(:mod:`zheval.adapters.duck`) and writes what it produced (:mod:`zheval.cli.files`).
+(`zheval.adapters.duck`) and writes what it produced (`zheval.cli.files`).
 """
 
 from __future__ import annotations
@@ -168,7 +168,7 @@ def compare(o) -> None:
 
 
 def page_notes(report) -> None:
-    """Print what the HTML page leaves out of a report with many groups (:mod:`zheval.adapters.report.html_limits`)."""
+    """Print what the HTML page leaves out of a report with many groups (`zheval.adapters.report.html_limits`)."""
     from ..adapters.report.html_limits import page_limits
 
     for n in page_limits(report.groups, report.groups[0].n if report.groups else 0).notes:
@@ -198,7 +198,7 @@ def report_folds(value: Optional[int], n_items: int):
 def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: bool = True):
     """The shared part of score / ceiling / compare: check the options and paths (before any work), load the
     小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``. ``named_fields``: the
-    predictions are read by ``--pred-field``/``--id-field`` (:func:`named_predictions`), so ``--predictions-format``
+    predictions are read by ``--pred-field``/``--id-field`` (`named_predictions`), so ``--predictions-format``
     takes the records formats.
 
     ``--max-refs K`` means "score with the first K references of every item" for every command: the file's items
@@ -275,7 +275,7 @@ def refuse_records_fields(o) -> None:
 
 
 def check_records_format(fmt: str) -> None:
-    """Raise :class:`UserError` for a ``--predictions-format`` that is not a records format."""
+    """Raise `UserError` for a ``--predictions-format`` that is not a records format."""
     from ..adapters.records import RECORD_FORMATS
 
     if fmt == "text":
@@ -287,7 +287,7 @@ def check_records_format(fmt: str) -> None:
 
 def named_predictions(o):
     """``score --data D --predictions P --pred-field F [--id-field I]``: the predictions of any JSONL, CSV, TSV or
-    Parquet file by their field names (:func:`zheval.adapters.records.read_records` without references), joined to
+    Parquet file by their field names ([`zheval.adapters.records.read_records`][] without references), joined to
     the 小黄鸭 file by id (with ``--id-field``) or in order."""
     from ..adapters.records import predictions_from_records, read_records
 
@@ -297,8 +297,8 @@ def named_predictions(o):
 
 
 def records_arguments(o):
-    """``score`` without ``--data``: the predictions file read as records (:func:`zheval.adapters.records.read_records`)
-    after every option is checked, and the keyword arguments of :func:`zheval.adapters.records.score_records`."""
+    """``score`` without ``--data``: the predictions file read as records ([`zheval.adapters.records.read_records`][])
+    after every option is checked, and the keyword arguments of [`zheval.adapters.records.score_records`][]."""
     from ..adapters.records import RECORD_FORMATS, read_records
 
     if o.predictions_format == "text":

@@ -7,16 +7,16 @@
                    --sample K --seed S] [--metric rougeL] [--format table|json] [scoring options]
 
 Each item shows the prediction and the winning reference side by side with their matched tokens highlighted (the
-clipped unigram matches of :func:`zheval.explain`'s ``highlight``), then one line per metric: every ROUGE type's
+clipped unigram matches of [`zheval.explain`][zheval.compute.explain.explain]'s ``highlight``), then one line per metric: every ROUGE type's
 F/P/R and the reference the ``multi_ref`` rule chose, the sentence BLEU with its matches/totals per order and the
 reference length, and with ``--metrics ...,chrf`` the sentence chrF with its matches per character and word order
 and the matched character 1-2-grams and word n-grams (``--chrf-word-order 2``: chrF++). Colours follow the terminal: off when stdout is not a TTY or ``NO_COLOR`` is set; matched runs
 are then written in ``[...]``. ``--format json`` prints ``[{"id", "line", "score", "explanation"}]`` with the
-explanation of :func:`zheval.explain` (``docs/explain.md``).
+explanation of [`zheval.explain`][zheval.compute.explain.explain] (``docs/explain.md``).
 
 Items: every item (file order) unless ``--id`` (those items, in the order given), ``--worst K`` / ``--best K``
-(ranked by ``--metric``: the per-item number of :func:`zheval.compute_rouge` / sentence BLEU of
-:func:`zheval.compute_bleu` / sentence chrF of :func:`zheval.compute_chrf`; ties keep file order) or ``--sample K`` (drawn with :class:`random.Random` seeded
+(ranked by ``--metric``: the per-item number of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] / sentence BLEU of
+[`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] / sentence chrF of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf]; ties keep file order) or ``--sample K`` (drawn with `random.Random` seeded
 with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
 selections at once -- is an error naming the id or option, exit code 2.
 """
@@ -108,7 +108,7 @@ def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) 
     matched runs highlighted (``[...]`` when the console has no colour), then one line per metric.
 
     Every text of the data (id, prediction, reference, the ``why`` lines) goes through
-    :func:`zheval.text.terminal.terminal_text` and into a rich ``Text`` (never parsed as markup), so neither a
+    `zheval.text.terminal.terminal_text` and into a rich ``Text`` (never parsed as markup), so neither a
     control sequence nor ``[bold]`` in a prediction changes what the terminal shows."""
     from rich.table import Table
     from rich.text import Text

@@ -17,7 +17,7 @@ __all__ = ["check_output_dir", "check_paths", "plot_format", "emit_report", "loa
 
 
 def check_output_dir(*paths: Optional[Path]) -> None:
-    """Raise :class:`~zheval.cli.options.UserError` for an output path whose directory does not exist or which is
+    """Raise `UserError` for an output path whose directory does not exist or which is
     a directory (``None`` paths are skipped)."""
     for p in paths:
         if p is not None:
@@ -112,10 +112,10 @@ def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int
               domains=()):
     """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references;
     ``domains``: the loader's allowed domain values (``()``, the default: the format's three; ``None``: any string;
-    see :func:`~zheval.cli.options.domain_values`).
+    see `domain_values`).
 
-    With ``bounds``, every item needs at least ``min_refs`` (default :data:`~zheval.adapters.duck.load.MIN_REFS`)
-    references; at most :data:`~zheval.adapters.duck.load.MAX_REFS` unless ``max_refs`` is given: ``--max-refs K``
+    With ``bounds``, every item needs at least ``min_refs`` (default `MIN_REFS`)
+    references; at most `MAX_REFS` unless ``max_refs`` is given: ``--max-refs K``
     means "score with the first K references" (the caller cuts them), so items with more are accepted here."""
     from datasets import Dataset
 

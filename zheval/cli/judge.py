@@ -9,18 +9,18 @@
     zheval judge A.jsonl --versus B.jsonl --base-url http://HOST:PORT/v1 --model NAME ...   # pairwise, both orders
 
 ``FILE`` is a records file (JSONL, CSV, TSV or Parquet with its references: the fields of ``zheval score`` without
-``--data``, :func:`zheval.adapters.records.read_records`); ``--source-field`` names the field with the source text
+``--data``, [`zheval.adapters.records.read_records`][]); ``--source-field`` names the field with the source text
 or question the judge also sees. ``--base-url`` and ``--model`` are the ``openai`` client's own names (Ollama:
 ``http://127.0.0.1:11434/v1``; vLLM: ``http://127.0.0.1:8000/v1``). The ratings are
-:func:`zheval.compute.judge.compute_judge`'s: temperature 0, a seed, strict JSON answers, retries, a cache on disk.
+[`zheval.compute.judge.compute_judge`][]'s: temperature 0, a seed, strict JSON answers, retries, a cache on disk.
 
 Printed: the mean of every criterion over the judged items, how many items have no valid rating (each listed with
 its id, the kind of failure and the judge's answer), the requests, retries, cached answers, tokens and time, the
-signature. Everything from the data or the model goes through :func:`zheval.cli.options.echo` (escaped).
+signature. Everything from the data or the model goes through `zheval.cli.options.echo` (escaped).
 ``--output`` writes one JSON line per item (``{"id", <criteria>..., "reason", "failure"}``, model text exact),
 atomically -- a ratings file for ``zheval agree``.
 
-``--versus B`` compares two systems item by item instead (:func:`zheval.compute.judge.judge_pairwise`): the items of
+``--versus B`` compares two systems item by item instead ([`zheval.compute.judge.judge_pairwise`][]): the items of
 ``B`` are joined to ``FILE``'s by id (same ids, same references), every item is asked in both orders (A first, then B
 first), and the printout gives A's wins, B's wins, ties, the items whose two orders disagree (position bias, counted
 as ties) and A's win rate.

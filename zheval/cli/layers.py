@@ -1,5 +1,5 @@
 """``zheval agree --predictions FILE``: the three evaluation layers on the same items and the table of how well each
-metric agrees with the judge, in one command (:func:`zheval.compute.three_layers.three_layer_agreement`).
+metric agrees with the judge, in one command ([`zheval.compute.three_layers.three_layer_agreement`][]).
 
 ::
 
@@ -14,7 +14,7 @@ Columns: sentence BLEU, ROUGE-1/2/L F and sentence chrF (``--tokenizer``, defaul
 ``--bertscore-model``), and the judge's criteria (``judge:<criterion>``, from ``--judge-url``/``--judge-model``,
 or ``rating:<criterion>`` from ``--judge-ratings``). Rows: Spearman, Kendall and Pearson with bootstrap intervals,
 overall and per ``--group-field`` value. Items the judge could not rate are left out of its columns and listed.
-The table is printed through :func:`zheval.cli.options.echo`; ``--html`` writes one page (jinja2 autoescape).
+The table is printed through `zheval.cli.options.echo`; ``--html`` writes one page (jinja2 autoescape).
 """
 
 from __future__ import annotations

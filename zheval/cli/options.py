@@ -57,7 +57,7 @@ class UserError(Exception):
 
 
 def echo(text: str, *, err: bool = False, nl: bool = True) -> None:
-    """Print ``text`` on stdout (``err``: stderr) through :func:`zheval.text.terminal.terminal_text`: the one way the
+    """Print ``text`` on stdout (``err``: stderr) through `zheval.text.terminal.terminal_text`: the one way the
     command writes to the terminal, so no control character of the data (predictions, references, ids, group values
     inside a table, a note or an error message) reaches it raw. ``nl``: end with a newline."""
     typer.echo(terminal_text(text), err=err, nl=nl)
@@ -78,7 +78,7 @@ def _fail(message: str) -> None:
 
 def run_command(fn):
     """Call ``fn()``; user errors become a message and exit code 2 (never a traceback). Warnings raised meanwhile
-    are printed escaped (:func:`echo`)."""
+    are printed escaped (`echo`)."""
     import warnings
 
     from ..io import FileFormatError
@@ -123,12 +123,12 @@ def split_list(value: str, option: str | None = None) -> list[str]:
 
 
 #: Most bootstrap resamples ``--bootstrap`` accepts and largest ``--seed``: the library's bounds
-#: (:data:`zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`, :data:`zheval.results.reducers.MAX_SEED`).
+#: (`zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`, `zheval.results.reducers.MAX_SEED`).
 MAX_BOOTSTRAP = MAX_BOOTSTRAP_RESAMPLES
 
 
 def bootstrap_bound(value: int) -> int:
-    """typer callback of ``--bootstrap``: the value, or ``typer.BadParameter`` above :data:`MAX_BOOTSTRAP`."""
+    """typer callback of ``--bootstrap``: the value, or ``typer.BadParameter`` above `MAX_BOOTSTRAP`."""
     if value is not None and value > MAX_BOOTSTRAP:
         raise typer.BadParameter(
             f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES); "
@@ -138,7 +138,7 @@ def bootstrap_bound(value: int) -> int:
 
 
 def seed_bound(value: int) -> int:
-    """typer callback of ``--seed``: the value, or ``typer.BadParameter`` outside 0 … :data:`MAX_SEED`."""
+    """typer callback of ``--seed``: the value, or ``typer.BadParameter`` outside 0 … `MAX_SEED`."""
     if value is not None and not 0 <= value <= MAX_SEED:
         raise typer.BadParameter(f"{value} is not a valid seed; seeds are integers from 0 to {MAX_SEED} (2**32 - 1)")
     return value
@@ -149,11 +149,11 @@ CLI_TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
 
 
 def check_tokenizer(tokenizer: Optional[str]) -> None:
-    """Raise :class:`UserError` for a ``--tokenizer`` not in :data:`CLI_TOKENIZERS` (``None``: the default)."""
+    """Raise `UserError` for a ``--tokenizer`` not in `CLI_TOKENIZERS` (``None``: the default)."""
     if tokenizer is not None and tokenizer not in CLI_TOKENIZERS:
         raise UserError(f"unknown tokenizer {tokenizer!r}; valid: {', '.join(CLI_TOKENIZERS)}")
 def check_predictions_format(fmt: str) -> None:
-    """Raise :class:`UserError` for an unknown ``--predictions-format``."""
+    """Raise `UserError` for an unknown ``--predictions-format``."""
     from ..adapters.duck.predictions import PREDICTION_FORMATS
 
     if fmt not in PREDICTION_FORMATS:
@@ -161,7 +161,7 @@ def check_predictions_format(fmt: str) -> None:
 
 
 def check_label_check(value: str) -> str:
-    """The ``--label-check`` value, or :class:`UserError` when it is unknown."""
+    """The ``--label-check`` value, or `UserError` when it is unknown."""
     from ..adapters.duck.predictions import LABEL_CHECKS
 
     if value not in LABEL_CHECKS:
@@ -171,7 +171,7 @@ def check_label_check(value: str) -> str:
 
 def preset_options(preset: Optional[str], metrics: list) -> dict:
     """BLEU options for ``--preset`` (merged into the BLEU options; explicit options still override it): the
-    presets offered at the ``report`` door (:func:`zheval.presets.preset_names`), for the metrics that have them;
+    presets offered at the ``report`` door ([`zheval.presets.preset_names`][]), for the metrics that have them;
     any other preset is refused with its own reason (``Preset.report_refusal``)."""
     from ..presets import find_preset, preset_names
 
@@ -203,7 +203,7 @@ def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
 
 def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,
                  punct: Optional[str] = None) -> dict:
-    """Tokenizer options of :func:`zheval.tokenizers.get_tokenizer` from the command line (unset ones omitted, so
+    """Tokenizer options of [`zheval.tokenizers.get_tokenizer`][] from the command line (unset ones omitted, so
     the tokenizer's defaults apply and the preset tokenizers, which take no option, still work)."""
     from ..io import FileFormatError, read_lines
 
@@ -227,7 +227,7 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
 
 def domain_values(domains: Optional[str]):
     """The ``domains`` of the 小黄鸭 loader for ``--domains``: ``None`` (not given) → the format's three
-    (:data:`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
+    (`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
 
     Raises:
         UserError: an empty list.

@@ -1,7 +1,7 @@
-"""Every option of the ``zheval`` commands, declared once (:data:`OPTIONS`), and :func:`takes`, which gives a command
+"""Every option of the ``zheval`` commands, declared once (`OPTIONS`), and `takes`, which gives a command
 the options it names, in that order: the command function receives them as one namespace.
 
-typer reads a command's parameters from its signature; :func:`takes` builds that signature from :data:`OPTIONS`
+typer reads a command's parameters from its signature; `takes` builds that signature from `OPTIONS`
 (with per-command variants where a command's option differs, e.g. ``compare --by``), so an option's flag, default,
 bounds and help exist once however many commands take it.
 """
@@ -174,12 +174,12 @@ BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=boot
 
 
 def takes(*names: str, **variants):
-    """Decorator: the command's parameters are the options ``names`` of :data:`OPTIONS`, in this order (``variants``
+    """Decorator: the command's parameters are the options ``names`` of `OPTIONS`, in this order (``variants``
     replace an option's declaration for this command: ``name=option(...)``); the decorated function is called with
     one ``types.SimpleNamespace`` holding their values.
 
     Raises:
-        KeyError: a name that is neither in :data:`OPTIONS` nor in ``variants``.
+        KeyError: a name that is neither in `OPTIONS` nor in ``variants``.
     """
     decls = {n: variants[n] if n in variants else OPTIONS[n] for n in names}
 

@@ -1,5 +1,5 @@
 """``zheval sample``: a blind review sheet and its key, stratified by a metric's per-item score
-(:func:`zheval.adapters.review.human_review.review_sample`).
+(`zheval.adapters.review.human_review.review_sample`).
 
 ::
 
@@ -29,7 +29,7 @@ def default_key(sheet: Path) -> Path:
 
 
 def refuse_overwrite(sheet: Path, key: Path, force: bool) -> None:
-    """Raise :class:`UserError` when the sheet or the key exists already and ``force`` is off: a sheet may hold
+    """Raise `UserError` when the sheet or the key exists already and ``force`` is off: a sheet may hold
     ratings typed in since it was written, and a key belongs to one sheet (``zheval agree`` needs both)."""
     if force:
         return

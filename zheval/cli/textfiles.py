@@ -11,14 +11,14 @@
 Conventions follow sacrebleu 2.6.0's command line (``sacrebleu REF [REF ...] -i HYP``): line *k* of every
 reference file is a reference of segment *k* (several reference files = several references per segment); the
 hypotheses come from ``-i`` or, without it, from standard input; several ``-i`` files are several systems, scored
-side by side with a paired bootstrap test of each against the first (:func:`zheval.results.reducers.paired_bootstrap`,
+side by side with a paired bootstrap test of each against the first (`zheval.results.reducers.paired_bootstrap`,
 sacrebleu's ``--paired-bs`` test: same resampled segments for both systems, its p-value); ``-b`` prints the score
 only; ``-w`` the decimals (default 1 on the 0–100 scale, as sacrebleu; 4 with ``--scale 1``). Scores are on the
 0–100 scale by default (sacrebleu's); ``--scale 1`` gives the library's 0–1. ``--preset sacrebleu-zh`` is exactly
 ``sacrebleu REF -i HYP --tokenize zh``.
 
-Every number is the library's (:func:`zheval.compute.bleu.bleu_items` / :func:`~zheval.compute.bleu.bleu_result`,
-:func:`zheval.compute.rouge.rouge_items` / :func:`~zheval.compute.rouge.rouge_result`), with its signature.
+Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_result`][zheval.compute.bleu.bleu_result],
+[`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
 
 Refused, each naming the file and line (all problems listed together): a file that is not UTF-8 (a BOM and CRLF
 line ends are accepted), an empty or whitespace-only line in a reference file (an empty reference cannot be scored)
@@ -56,13 +56,13 @@ def _problem(path: str, line: int, message: str):
 
 
 def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems: list) -> list:
-    """The segments (lines) of one text file, read by :func:`zheval.io.rows.read_lines` (gzip undone, the encoding
+    """The segments (lines) of one text file, read by [`zheval.io.rows.read_lines`][] (gzip undone, the encoding
     and line rules of every door).
 
     Args:
         name: the file name for messages. data: its bytes. role: ``"reference"`` or ``"hypothesis"``.
         allow_empty: accept empty lines (hypotheses only: empty predictions).
-        problems: list the :class:`~zheval.io.problems.Problem` s are appended to (not UTF-8, another encoding, a
+        problems: list the [`Problem`][zheval.io.problems.Problem] s are appended to (not UTF-8, another encoding, a
             gzip that cannot be read, CR-only line ends, an empty line).
 
     Returns:
@@ -100,7 +100,7 @@ def _read_stdin() -> bytes:
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
-    :class:`~zheval.io.problems.FileFormatError` listing every problem (encoding, empty lines, line counts)."""
+    [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts)."""
     from ..io import FileFormatError
 
     problems: list = []
@@ -135,7 +135,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
 
 
 def _located(exc: ValueError, ref_names: list) -> ValueError:
-    """An :class:`~zheval.compute.inputs.EmptyReferenceError` of the library (``references[i][j]``) as the
+    """An [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError] of the library (``references[i][j]``) as the
     problems of the reference files, each ``file:line`` (segment *i* is line *i* + 1 of reference file *j*); any
     other error as it is."""
     from ..compute.inputs import EmptyReferenceError
@@ -161,7 +161,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     Args:
         metric: ``"bleu"`` or ``"rouge"``. references: per segment a list of reference strings.
         systems: per system a list of hypothesis strings (one per segment). names: the systems' names.
-        options: options of :func:`zheval.compute.bleu.bleu_config` / :func:`zheval.compute.rouge.rouge_config`.
+        options: options of [`zheval.compute.bleu.bleu_config`][] / [`zheval.compute.rouge.rouge_config`][].
         bootstrap: resamples for each system's 95% percentile interval and for the paired test (0: none; the
             paired test needs ≥ 1). seed: their seed.
 
@@ -173,7 +173,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
 
     Raises:
         ValueError / TypeError: the library's option errors; ValueError: several systems with ``bootstrap=0``;
-        :class:`zheval.compute.inputs.EmptyReferenceError`: a reference without tokens.
+        [`zheval.compute.inputs.EmptyReferenceError`][]: a reference without tokens.
     """
     from ..results.reducers import paired_bootstrap
 
@@ -229,7 +229,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
 
 
 def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
-    """The library's input-slip warnings (:func:`zheval.compute.guards.input_slips`: ``none`` on unsegmented
+    """The library's input-slip warnings (`zheval.compute.guards.input_slips`: ``none`` on unsegmented
     Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them."""
     from ..compute.guards import ScriptMismatchWarning, input_slips
 
@@ -455,7 +455,7 @@ class SystemsCommand(TyperCommand):
 
 
 def spread_inputs(args: list) -> list:
-    """``[..., "-i", "a", "b", "-b"]`` → ``[..., "-i", "a", "-i", "b", "-b"]`` (see :class:`SystemsCommand`)."""
+    """``[..., "-i", "a", "b", "-b"]`` → ``[..., "-i", "a", "-i", "b", "-b"]`` (see `SystemsCommand`)."""
     out, i, taking = [], 0, False
     while i < len(args):
         a = args[i]

@@ -1,5 +1,5 @@
 """``zheval warmup``: compile (the first time on a machine) or load the compiled twins' kernels
-(:func:`zheval.fast.warmup`; numba, the ``fast`` extra), so that later computations may use them from the first call.
+(`zheval.fast.warmup`; numba, the ``fast`` extra), so that later computations may use them from the first call.
 
 ::
 

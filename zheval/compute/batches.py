@@ -1,9 +1,9 @@
-"""Score an iterable of batches with flat memory: :func:`score_batches`, the one-process streaming door.
+"""Score an iterable of batches with flat memory: [`score_batches`][zheval.compute.batches.score_batches], the one-process streaming door.
 
-Each batch is scored (:func:`zheval.compute.joint.score_items`), reduced to partial sums
-(:func:`zheval.compute.sums.batch_sums`) and dropped; the sums of every batch merge exactly
-(:mod:`zheval.results.partial_sums`), and :func:`zheval.compute.sums.sums_result` gives the result, ``==``
-:func:`zheval.score` on the concatenated batches. Memory follows the result, not the rows: what is kept is
+Each batch is scored ([`zheval.compute.joint.score_items`][]), reduced to partial sums
+(`zheval.compute.sums.batch_sums`) and dropped; the sums of every batch merge exactly
+(`zheval.results.partial_sums`), and `zheval.compute.sums.sums_result` gives the result, ``==``
+[`zheval.score`][zheval.compute.joint.score] on the concatenated batches. Memory follows the result, not the rows: what is kept is
 O(groups x metrics x resamples) numbers, plus the tokenizer's bounded content-keyed cache. Per-item scores, when asked,
 are written to a file (JSONL or Parquet) batch by batch as they are computed, never gathered.
 """
@@ -33,7 +33,7 @@ _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
 
 class ItemWriter:
     """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` and
-    ``group``, the score columns of :func:`zheval.compute.joint.item_scores`) or Parquet (the same columns, one row
+    ``group``, the score columns of [`zheval.compute.joint.item_scores`][]) or Parquet (the same columns, one row
     group per batch; pyarrow), by the file's extension (``.parquet``/``.pq``, else JSONL).
 
     Raises:
@@ -119,39 +119,39 @@ def score_batches(
     chrf: Optional[ChrfOptions] = None,
     **options: Any,
 ) -> Dict[str, Any]:
-    """Chinese BLEU, ROUGE and/or chrF of batches that stream by, in flat memory: the result of :func:`zheval.score`
+    """Chinese BLEU, ROUGE and/or chrF of batches that stream by, in flat memory: the result of [`zheval.score`][zheval.compute.joint.score]
     on all their items.
 
     Args:
         batches: an iterable of tuples ``(predictions, references)``, ``(predictions, references, groups)`` or
             ``(predictions, references, groups, ids)``: ``predictions`` a ``list[str]``, ``references`` per item a
-            ``str`` or a non-empty ``list[str]`` (as :func:`zheval.score`), ``groups`` one hashable value per item
+            ``str`` or a non-empty ``list[str]`` (as [`zheval.score`][zheval.compute.joint.score]), ``groups`` one hashable value per item
             (or ``None`` for the whole batch), ``ids`` one value per item (or ``None``; a Poisson key part and a
             column of the per-item file).
-        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (as :func:`zheval.score`).
-        bootstrap_method: ``"multinomial"`` (the default of :func:`zheval.score`; it draws item indices from the
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (as [`zheval.score`][zheval.compute.joint.score]).
+        bootstrap_method: ``"multinomial"`` (the default of [`zheval.score`][zheval.compute.joint.score]; it draws item indices from the
             whole list, so a streaming call with ``bootstrap`` > 0 refuses it) or ``"poisson"`` (Poisson(1) weights
-            per item keyed by ``(seed, item content, resample)``: :mod:`zheval.results.poisson`).
+            per item keyed by ``(seed, item content, resample)``: `zheval.results.poisson`).
         items_path: optional new file (``.jsonl`` or ``.parquet``) the per-item scores are written to, batch by
-            batch (:class:`ItemWriter`; :func:`zheval.compute.joint.item_scores` columns, 0-1).
+            batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1).
         progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
             (``ZHEVAL_PROGRESS=0`` turns it off), ``True``/``False`` force it.
-        rouge, bleu, chrf: a metric's options as one object (:class:`~zheval.compute.options.RougeOptions`,
-            :class:`~zheval.compute.options.BleuOptions`, :class:`~zheval.compute.options.ChrfOptions`), as
-            :func:`zheval.score`.
-        options: the same options by name, as :func:`zheval.score` (checked before any batch is read).
+        rouge, bleu, chrf: a metric's options as one object ([`RougeOptions`][zheval.compute.options.RougeOptions],
+            [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions]), as
+            [`zheval.score`][zheval.compute.joint.score].
+        options: the same options by name, as [`zheval.score`][zheval.compute.joint.score] (checked before any batch is read).
 
     Returns:
-        ``{metric: result}`` ``==`` :func:`zheval.score` on the concatenated batches (scores on 0-1, signature; with
+        ``{metric: result}`` ``==`` [`zheval.score`][zheval.compute.joint.score] on the concatenated batches (scores on 0-1, signature; with
         ``bootstrap`` the Poisson intervals); with any group value also ``"groups"``: ``{value: {metric: result}}``
         in order of first appearance.
 
     Raises:
         ValueError: an option that needs every item (``use_aggregator=False``, ``level="sentence"``, a preset, the
             multinomial bootstrap, ``crosscheck``), named with its alternative; an unknown ``bootstrap_method``;
-            no item at all; the option errors of :func:`zheval.score`; an existing ``items_path``.
+            no item at all; the option errors of [`zheval.score`][zheval.compute.joint.score]; an existing ``items_path``.
         TypeError, ValueError, EmptyReferenceError: a bad item, named by its index over all batches
-            (``predictions[123456]``), as :func:`zheval.score` names it.
+            (``predictions[123456]``), as [`zheval.score`][zheval.compute.joint.score] names it.
     """
     if bootstrap_method not in BOOTSTRAP_METHODS:
         raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")

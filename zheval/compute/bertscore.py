@@ -1,7 +1,7 @@
 """BERTScore on texts with a local Chinese BERT, equal to bert-score 0.3.13 (``bert_score.score``), as an
-options → config → items → result chain: :class:`BertScoreOptions` (every option, one frozen definition),
-:func:`bertscore_config` (options checked once, the encoder loaded once), :func:`bertscore_items` (P, R, F per
-item), :func:`bertscore_result` (corpus means, per-item lists, the signature), and :func:`compute_bertscore`.
+options → config → items → result chain: [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] (every option, one frozen definition),
+[`bertscore_config`][zheval.compute.bertscore.bertscore_config] (options checked once, the encoder loaded once), [`bertscore_items`][zheval.compute.bertscore.bertscore_items] (P, R, F per
+item), [`bertscore_result`][zheval.compute.bertscore.bertscore_result] (corpus means, per-item lists, the signature), and [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore].
 
 What is computed (Zhang et al., "BERTScore: Evaluating Text Generation with BERT", ICLR 2020; bert-score's code,
 ``bert_score/score.py`` and ``utils.py``): every text is stripped and encoded to word pieces with ``[CLS]`` and
@@ -9,7 +9,7 @@ What is computed (Zhang et al., "BERTScore: Evaluating Text Generation with BERT
 are the piece embeddings; each candidate piece is matched to its most similar reference piece (cosine) and vice
 versa; P and R are the weighted means of those similarities (weights 1, ``[CLS]``/``[SEP]`` 0; or the idf of each
 piece over the references), F = 2PR / (P + R). The model access (torch, transformers) is
-:mod:`zheval.compute.bertscore_model`, the only module that imports them.
+`zheval.compute.bertscore_model`, the only module that imports them.
 
 Multiple references (``multi_ref``): ``"max"`` is bert-score's rule -- each of P, R and F is the maximum over the
 item's references **separately**, so the three may come from different references (and F need not be the harmonic
@@ -54,7 +54,7 @@ CHUNK_ITEMS = 2048
 
 @dataclass(frozen=True)
 class BertScoreOptions:
-    """Every option of a BERTScore computation; the keyword-only parameters of :func:`compute_bertscore` are its
+    """Every option of a BERTScore computation; the keyword-only parameters of [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] are its
     fields, with the same defaults.
 
     Attributes:
@@ -105,7 +105,7 @@ class BertScoreOptions:
 
 
 def shipped_baseline(name: str) -> Optional[Path]:
-    """The Chinese baseline file bert-score ships for the model ``name`` (copied in :data:`BASELINE_DIR`), or
+    """The Chinese baseline file bert-score ships for the model ``name`` (copied in `BASELINE_DIR`), or
     ``None``."""
     path = BASELINE_DIR / f"{Path(name).name}.tsv"
     return path if path.is_file() else None
@@ -131,10 +131,10 @@ def read_baseline(path: str, layer: int) -> np.ndarray:
 
 @dataclass
 class BertScoreConfig:
-    """The checked options with the loaded encoder and the baseline row. Built by :func:`bertscore_config`.
+    """The checked options with the loaded encoder and the baseline row. Built by [`bertscore_config`][zheval.compute.bertscore.bertscore_config].
 
     Attributes:
-        options: the :class:`BertScoreOptions`. encoder: :class:`zheval.compute.bertscore_model.Encoder`.
+        options: the [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions]. encoder: `zheval.compute.bertscore_model.Encoder`.
         baseline: ``[P, R, F]`` float32 of the layer, or ``None`` (no rescaling). baseline_name: the shipped
             file's model name, or ``custom.<sha6>`` of a given file.
     """
@@ -158,7 +158,7 @@ class BertScoreConfig:
 
 
 def model_module():
-    """:mod:`zheval.compute.bertscore_model`, or a one-line ModuleNotFoundError naming the ``bertscore`` extra when
+    """`zheval.compute.bertscore_model`, or a one-line ModuleNotFoundError naming the ``bertscore`` extra when
     torch or transformers is missing."""
     try:
         from . import bertscore_model
@@ -175,8 +175,8 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
     """Check ``options``, load the encoder, read the baseline. No text is touched.
 
     Raises:
-        ValueError: bad options (:meth:`BertScoreOptions.check`), a bad layer
-            (:func:`zheval.compute.bertscore_model.load_encoder`), rescaling asked for a model bert-score ships no
+        ValueError: bad options ([`BertScoreOptions.check`][zheval.compute.bertscore.BertScoreOptions.check]), a bad layer
+            (`zheval.compute.bertscore_model.load_encoder`), rescaling asked for a model bert-score ships no
             Chinese baseline for (without ``baseline_path``).
         FileNotFoundError: the model is not a local directory.
         ModuleNotFoundError: the ``bertscore`` extra is missing (one line).
@@ -295,11 +295,11 @@ def _chunk_items(preds: Sequence[str], refs: Sequence[Sequence[str]], config: Be
 
 def bertscore_items(predictions: Sequence[str], references: Sequence[Sequence[str]], config: BertScoreConfig,
                     weights: IdfWeights) -> BertScoreItems:
-    """P, R, F of every item, chunk by chunk (:data:`CHUNK_ITEMS` items: memory does not grow with the corpus).
+    """P, R, F of every item, chunk by chunk (`CHUNK_ITEMS` items: memory does not grow with the corpus).
 
     Args:
-        predictions: ``list[str]``; references: ``list[list[str]]`` (:func:`zheval.compute.inputs.validate_inputs`).
-        config: :func:`bertscore_config`. weights: :func:`bertscore_idf` of the same references.
+        predictions: ``list[str]``; references: ``list[list[str]]`` (`zheval.compute.inputs.validate_inputs`).
+        config: [`bertscore_config`][zheval.compute.bertscore.bertscore_config]. weights: [`bertscore_idf`][zheval.compute.bertscore.bertscore_idf] of the same references.
 
     Raises:
         EmptyReferenceError (a ValueError): a reference with no word piece (blank, or only characters the
@@ -313,7 +313,7 @@ def bertscore_items(predictions: Sequence[str], references: Sequence[Sequence[st
 
 
 def bertscore_result(items: BertScoreItems, config: BertScoreConfig) -> Dict[str, Any]:
-    """The result of :func:`compute_bertscore` from items: rescaled when asked (float32 arithmetic, as bert-score),
+    """The result of [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] from items: rescaled when asked (float32 arithmetic, as bert-score),
     means (``math.fsum``; NaN when an item's value is NaN), per-item lists, truncation counts, the signature."""
     scores = items.scores
     if config.baseline is not None:
@@ -366,7 +366,7 @@ def compute_bertscore(
         predictions: ``list[str]``, one per item (an empty or blank one scores 0, bert-score's definition).
         references: per item a ``str`` or a non-empty ``list[str]``.
         model: and every other option (``layer``, ``idf``, ``rescale_with_baseline``, ``baseline_path``,
-            ``multi_ref``, ``batch_size``, ``device``): as :class:`BertScoreOptions` (``model`` is required: a local
+            ``multi_ref``, ``batch_size``, ``device``): as [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] (``model`` is required: a local
             directory or a ``(model, tokenizer)`` pair).
 
     Returns:
@@ -379,7 +379,7 @@ def compute_bertscore(
 
     Raises:
         FileNotFoundError: ``model`` is not a local directory (the message says how to get the weights).
-        ValueError / TypeError: bad options (:meth:`BertScoreOptions.check`), length mismatch, empty reference lists,
+        ValueError / TypeError: bad options ([`BertScoreOptions.check`][zheval.compute.bertscore.BertScoreOptions.check]), length mismatch, empty reference lists,
             non-``str`` texts (naming the item).
         EmptyReferenceError (a ValueError): a reference without any word piece, named as ``references[i][j]``.
     """

@@ -21,7 +21,7 @@ What bert-score does, and what this module does the same way (bert_score/utils.p
   ``bert_score.score(..., batch_size=1)`` always, and bert-score's other batch sizes whenever the best similarities
   are not negative (real BERT embeddings: always in practice).
 
-Memory: embeddings live only for one chunk of pairs (:func:`pair_scores`), never for the corpus.
+Memory: embeddings live only for one chunk of pairs (`pair_scores`), never for the corpus.
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class Encoder:
 
     def encode(self, texts: Sequence[str]) -> Tuple[List[List[int]], np.ndarray]:
         """Word-piece ids of ``texts`` as bert-score's ``sent_encode``: each text stripped, special tokens added,
-        truncated at :attr:`max_length`. Returns ``(ids, truncated)`` with ``truncated`` a bool array (the text had
+        truncated at `max_length`. Returns ``(ids, truncated)`` with ``truncated`` a bool array (the text had
         more pieces than fit)."""
         stripped = [t.strip() for t in texts]
         if not stripped:
@@ -130,7 +130,7 @@ class Encoder:
         return ids, truncated
 
     def embed(self, id_lists: Sequence[Sequence[int]], batch_size: int) -> List[Any]:
-        """Unit-normalised embeddings (float32 tensors ``(pieces, hidden)``, on :attr:`device`) of ``id_lists``,
+        """Unit-normalised embeddings (float32 tensors ``(pieces, hidden)``, on `device`) of ``id_lists``,
         run in batches of similar lengths (longest first)."""
         order = sorted(range(len(id_lists)), key=lambda k: -len(id_lists[k]))
         out: List[Any] = [None] * len(id_lists)
@@ -194,7 +194,7 @@ def load_encoder(model: Any, *, layer: Optional[int], device: Optional[str]) -> 
         model: a local directory (``str`` / ``os.PathLike``) holding a transformers model and its tokenizer, or a
             loaded ``(model, tokenizer)`` pair (left unchanged: the layer is read from ``hidden_states``).
         layer: the hidden layer (0 = embeddings, up to the model's layer count); ``None``: bert-score's layer for
-            the model's name (:data:`KNOWN_LAYERS`).
+            the model's name (`KNOWN_LAYERS`).
         device: ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; ``None``: CUDA when available, else the CPU.
 
     Raises:
@@ -287,7 +287,7 @@ def pair_scores(encoder: Encoder, hyp_ids: Sequence[Sequence[int]], ref_ids: Seq
     """P, R, F of each (candidate, reference) pair, a ``(pairs, 3)`` float64 array of float32 values.
 
     Args:
-        encoder: from :func:`load_encoder`. hyp_ids / ref_ids: ids of each pair's texts (:meth:`Encoder.encode`).
+        encoder: from `load_encoder`. hyp_ids / ref_ids: ids of each pair's texts (`Encoder.encode`).
         hyp_weights / ref_weights: one weight per piece of each text (idf, or 1 with ``[CLS]``/``[SEP]`` at 0).
         batch_size: texts per forward pass, and pairs per matching batch.
         chunk_pairs: pairs whose embeddings are held at once (memory is bounded by it, not by the corpus).

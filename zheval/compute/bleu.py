@@ -1,16 +1,16 @@
-"""Chinese BLEU on texts, and BLEU's items/result pair: per-item sufficient statistics from texts (:func:`bleu_items`) and a result from
-statistics (:func:`bleu_result`), with the option set both take (:class:`BleuConfig`, built and checked once by
-:func:`bleu_config`).
+"""Chinese BLEU on texts, and BLEU's items/result pair: per-item sufficient statistics from texts ([`bleu_items`][zheval.compute.bleu.bleu_items]) and a result from
+statistics ([`bleu_result`][zheval.compute.bleu.bleu_result]), with the option set both take (`BleuConfig`, built and checked once by
+[`bleu_config`][zheval.compute.bleu.bleu_config]).
 
-Every BLEU entry point goes through this pair: :func:`zheval.compute_bleu`, :func:`zheval.score`, the evaluate
+Every BLEU entry point goes through this pair: [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu], [`zheval.score`][zheval.compute.joint.score], the evaluate
 module ``chinese_bleu``, the Trainer hook (batches concatenate), the 小黄鸭 evaluation and the CLI. The statistics
 of an item are one integer row ``[hyp_len, closest_ref_len, shortest_ref_len, matches_1..N, totals_1..N]``
-(:mod:`zheval.definitions.bleu`), additive over items, so corpus BLEU, sentence BLEU, bootstrap intervals, groups
+(`zheval.definitions.bleu`), additive over items, so corpus BLEU, sentence BLEU, bootstrap intervals, groups
 and shards all come from one ``(n_items, 3 + 2 * max_order)`` matrix.
 
-Where each rule lives: clipping and the closest reference length in :func:`zheval.definitions.bleu.item_stats`
-(its corpus-at-once twin :func:`zheval.fast.bleu.corpus_stats`), smoothing and the brevity penalty in
-:func:`zheval.definitions.bleu_score.score_stats`, the empty-reference rule in :func:`zheval.compute.inputs.check_references`.
+Where each rule lives: clipping and the closest reference length in `zheval.definitions.bleu.item_stats`
+(its corpus-at-once twin `zheval.fast.bleu.corpus_stats`), smoothing and the brevity penalty in
+`zheval.definitions.bleu_score.score_stats`, the empty-reference rule in `zheval.compute.inputs.check_references`.
 """
 
 from __future__ import annotations
@@ -43,29 +43,29 @@ __all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuOptions", "BleuConfig", "B
 
 logger = logging.getLogger("zheval.compute.bleu")
 
-#: BLEU's values where neither the caller nor a preset sets an option (:data:`zheval.compute.options.BLEU_DEFAULTS`;
+#: BLEU's values where neither the caller nor a preset sets an option (`zheval.compute.options.BLEU_DEFAULTS`;
 #: ``effective_order=None`` means "yes at sentence level, no at corpus level", sacrebleu's defaults).
 DEFAULTS = BLEU_DEFAULTS
-#: Every option :func:`zheval.compute_bleu` understands: the fields of :class:`~zheval.compute.options.BleuOptions`.
+#: Every option `zheval.compute_bleu` understands: the fields of `BleuOptions`.
 BLEU_OPTIONS = BleuOptions.names()
 
-#: The keyword options of :func:`zheval.definitions.bleu_score.score_stats` a config fixes.
+#: The keyword options of `zheval.definitions.bleu_score.score_stats` a config fixes.
 SCORE_OPTIONS = ("smooth_method", "smooth_value", "bp_ref_length", "effective_order", "weights")
 
 
 @dataclass(frozen=True)
 class BleuConfig:
     """Every option of a BLEU computation, resolved (preset defaults, then explicit arguments) and checked once,
-    with the tokenizer built from them. Built by :func:`bleu_config`; read by :func:`bleu_items` and
-    :func:`bleu_result`.
+    with the tokenizer built from them. Built by [`bleu_config`][zheval.compute.bleu.bleu_config]; read by [`bleu_items`][zheval.compute.bleu.bleu_items] and
+    [`bleu_result`][zheval.compute.bleu.bleu_result].
 
     Attributes:
         max_order, smooth_method, smooth_value, bp_ref_length, level, effective_order (bool), weights (tuple or
-        None): as :func:`zheval.compute_bleu`; preset: the :class:`~zheval.presets.BleuPreset` (its name in
+        None): as [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu]; preset: the [`BleuPreset`][zheval.presets.BleuPreset] (its name in
         the signature) or None;
         tokenizer: the zheval tokenizer; bootstrap, seed, confidence, crosscheck: result options; max_refs: score
         with the first ``max_refs`` references of every item (``None``: all;
-        :func:`zheval.compute.inputs.prepare_items`).
+        `zheval.compute.inputs.prepare_items`).
     """
 
     max_order: int
@@ -85,7 +85,7 @@ class BleuConfig:
 
     @property
     def score_options(self) -> Dict[str, Any]:
-        """Keyword options of :func:`zheval.definitions.bleu_score.score_stats`."""
+        """Keyword options of `zheval.definitions.bleu_score.score_stats`."""
         return {k: getattr(self, k) for k in SCORE_OPTIONS}
 
     @property
@@ -107,15 +107,15 @@ class BleuConfig:
 
 
 def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
-    """The config of :func:`zheval.compute_bleu` from its options (:class:`~zheval.compute.options.BleuOptions`,
+    """The config of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] from its options ([`BleuOptions`][zheval.compute.options.BleuOptions],
     whose fields checked each value when it was built): the preset's defaults resolved (an explicit value wins),
     the checks that read several options, and the tokenizer built. No text is touched.
 
     Raises:
-        TypeError: not a :class:`~zheval.compute.options.BleuOptions`; tokenizer option types.
+        TypeError: not a [`BleuOptions`][zheval.compute.options.BleuOptions]; tokenizer option types.
         ValueError: an unknown preset (a preset of the other metric is named as such), ``smooth_value`` or
             ``weights`` that do not fit the method or ``max_order``
-            (:func:`zheval.definitions.bleu_score.validate_options`), a crosscheck the tools cannot express, and the
+            (`zheval.definitions.bleu_score.validate_options`), a crosscheck the tools cannot express, and the
             tokenizer's own option errors.
     """
     if not isinstance(options, BleuOptions):
@@ -154,12 +154,12 @@ class BleuItems:
     """Per-item BLEU statistics of a corpus.
 
     Attributes:
-        stats: ``(n_items, 3 + 2 * max_order)`` int64, one row per item (layout of :mod:`zheval.definitions.bleu`).
+        stats: ``(n_items, 3 + 2 * max_order)`` int64, one row per item (layout of `zheval.definitions.bleu`).
         reference_counts: ``(n_items,)`` int64, the number of references of each item.
         tokens: with ``crosscheck=True`` only: ``(hypothesis tokens, reference tokens, raw predictions, raw
             references)`` for the cross-check (such items cannot be concatenated).
 
-    Items of several batches concatenate (:meth:`concat`) to the items of the whole; the statistics are additive.
+    Items of several batches concatenate (`concat`) to the items of the whole; the statistics are additive.
     """
 
     stats: np.ndarray
@@ -205,17 +205,17 @@ def bleu_items(
 
     Args:
         predictions: ``list[str]``; references: ``list[list[str]]`` (the output of
-            :func:`zheval.compute.inputs.validate_inputs`).
-        config: from :func:`bleu_config`.
-        shared: ROUGE's tokenised corpus when BLEU counts on it (:func:`zheval.score`, decided by
-            :func:`zheval.fast.usable_for`); its statistics are then the ones of that pass. Without it, BLEU builds
+            `zheval.compute.inputs.validate_inputs`).
+        config: from [`bleu_config`][zheval.compute.bleu.bleu_config].
+        shared: ROUGE's tokenised corpus when BLEU counts on it ([`zheval.score`][zheval.compute.joint.score], decided by
+            `zheval.fast.usable_for`); its statistics are then the ones of that pass. Without it, BLEU builds
             its own where ``usable_for("shared_tokens")`` allows (its tokenizer's line tokens concatenate, no
-            crosscheck, no preset): the corpus-at-once tokens (:func:`zheval.tokenizers.corpus.tokenize_corpus`),
+            crosscheck, no preset): the corpus-at-once tokens (`zheval.tokenizers.corpus.tokenize_corpus`),
             else the tokenizer text by text.
         allow_empty_references: the explicit opt-out of the empty-reference rule.
 
     Raises:
-        EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
+        EmptyReferenceError (a ValueError): a reference without a token (`zheval.compute.inputs.check_references`).
     """
     tok = config.tokenizer
     references, counts = prepare_items(references, config.max_refs)
@@ -250,8 +250,8 @@ def bleu_items(
 
 def score_from_sums(config: BleuConfig) -> Callable[[np.ndarray], np.ndarray]:
     """Vectorised corpus BLEU (0-1) from column sums ``(m, width) -> (m,)`` under ``config``
-    (:func:`zheval.definitions.bleu_score.score_stats` of each row): the statistic of the bootstrap intervals, the
-    paired tests and every door that scores summed statistics (chrF's twin: :func:`zheval.compute.chrf.score_from_sums`)."""
+    (`zheval.definitions.bleu_score.score_stats` of each row): the statistic of the bootstrap intervals, the
+    paired tests and every door that scores summed statistics (chrF's twin: [`zheval.compute.chrf.score_from_sums`][])."""
     opts = config.score_options
 
     def from_sums(sums: np.ndarray) -> np.ndarray:
@@ -302,9 +302,9 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
 
 
 def bleu_result(items: BleuItems, config: BleuConfig) -> Dict[str, Any]:
-    """The result of :func:`zheval.compute_bleu` from per-item statistics: :func:`result_from_stats` plus
+    """The result of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] from per-item statistics: `result_from_stats` plus
     ``signature``, the preset's own number where the per-item scores are its tool's
-    (:meth:`zheval.presets.BleuPreset.tool_numbers`: ``llamafactory_bleu_4`` 0-100, ``glm4_bleu_4`` 0-1), and the
+    ([`zheval.presets.BleuPreset.tool_numbers`][zheval.presets.base.BleuPreset.tool_numbers]: ``llamafactory_bleu_4`` 0-100, ``glm4_bleu_4`` 0-1), and the
     ``crosscheck`` when asked."""
     out = result_from_stats(items.stats, config)
     out["signature"] = config.signature(items.reference_counts.tolist())
@@ -356,30 +356,30 @@ def compute_bleu(
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
-        tokenizer: :attr:`~zheval.compute.options.BleuOptions.tokenizer`.
-        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
-        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
-        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
-        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
-        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
-        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
-        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
-        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
-        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
-        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
-        max_order: :attr:`~zheval.compute.options.BleuOptions.max_order`.
-        smooth_method: :attr:`~zheval.compute.options.BleuOptions.smooth_method`.
-        smooth_value: :attr:`~zheval.compute.options.BleuOptions.smooth_value`.
-        bp_ref_length: :attr:`~zheval.compute.options.BleuOptions.bp_ref_length`.
-        level: :attr:`~zheval.compute.options.BleuOptions.level`.
-        effective_order: :attr:`~zheval.compute.options.BleuOptions.effective_order`.
-        weights: :attr:`~zheval.compute.options.BleuOptions.weights`.
-        preset: :attr:`~zheval.compute.options.BleuOptions.preset`.
-        crosscheck: :attr:`~zheval.compute.options.BleuOptions.crosscheck`.
+        tokenizer: `tokenizer`.
+        terms: [`terms`][zheval.compute.options.TokenizerOptions.terms].
+        punct: [`punct`][zheval.compute.options.TokenizerOptions.punct].
+        jieba_hmm: [`jieba_hmm`][zheval.compute.options.TokenizerOptions.jieba_hmm].
+        jieba_dict: [`jieba_dict`][zheval.compute.options.TokenizerOptions.jieba_dict].
+        normalize: [`normalize`][zheval.compute.options.TokenizerOptions.normalize].
+        t2s: [`t2s`][zheval.compute.options.TokenizerOptions.t2s].
+        bootstrap: [`bootstrap`][zheval.compute.options.IntervalOptions.bootstrap].
+        seed: [`seed`][zheval.compute.options.IntervalOptions.seed].
+        confidence: [`confidence`][zheval.compute.options.IntervalOptions.confidence].
+        max_refs: [`max_refs`][zheval.compute.options.IntervalOptions.max_refs].
+        max_order: [`max_order`][zheval.compute.options.BleuOptions.max_order].
+        smooth_method: [`smooth_method`][zheval.compute.options.BleuOptions.smooth_method].
+        smooth_value: [`smooth_value`][zheval.compute.options.BleuOptions.smooth_value].
+        bp_ref_length: [`bp_ref_length`][zheval.compute.options.BleuOptions.bp_ref_length].
+        level: [`level`][zheval.compute.options.BleuOptions.level].
+        effective_order: [`effective_order`][zheval.compute.options.BleuOptions.effective_order].
+        weights: [`weights`][zheval.compute.options.BleuOptions.weights].
+        preset: [`preset`][zheval.compute.options.BleuOptions.preset].
+        crosscheck: [`crosscheck`][zheval.compute.options.BleuOptions.crosscheck].
 
-    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.BleuOptions`
+    Each option is defined, documented and checked once, as a field of [`BleuOptions`][zheval.compute.options.BleuOptions]
     (``None``: the preset's value, else BLEU's default); a preset sets defaults, an option given explicitly
-    overrides them (:mod:`zheval.presets`).
+    overrides them ([`zheval.presets`][]).
 
     Returns:
         ``{"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}``
@@ -392,17 +392,17 @@ def compute_bleu(
         ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list (naming
             the item), unknown option values (listing the valid ones), options that do not apply to the tokenizer,
             a crosscheck the tools cannot express; ``bootstrap`` not an int in
-            [0, :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`], ``seed`` outside [0, 2**32 - 1], ``confidence``
-            outside (0, 1) (:func:`zheval.results.reducers.check_interval_options`).
+            [0, `MAX_BOOTSTRAP_RESAMPLES`], ``seed`` outside [0, 2**32 - 1], ``confidence``
+            outside (0, 1) (`zheval.results.reducers.check_interval_options`).
         EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
             tokenisation with this tokenizer (a reference length of 0 would cancel the brevity penalty), every one
-            named as ``references[i][j]`` (:func:`zheval.compute.inputs.check_references`; every preset too).
+            named as ``references[i][j]`` (`zheval.compute.inputs.check_references`; every preset too).
         TypeError: a non-``str`` prediction or reference (naming its index), an unknown keyword option (with the
             reason for the Hub bleu module's ``smooth``), a non-int ``seed``.
 
     Warns:
-        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a :class:`zheval.ZhevalWarning`, once
-            per call; :mod:`zheval.compute.guards`).
+        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once
+            per call; [`zheval.compute.guards`][]).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
     given = locals()

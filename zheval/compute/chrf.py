@@ -1,15 +1,15 @@
 """Chinese chrF / chrF++ on texts, and chrF's items/result pair: per-item sufficient statistics from texts
-(:func:`chrf_items`) and a result from statistics (:func:`chrf_result`), with the option set both take
-(:class:`ChrfConfig`, built and checked once by :func:`chrf_config`).
+([`chrf_items`][zheval.compute.chrf.chrf_items]) and a result from statistics ([`chrf_result`][zheval.compute.chrf.chrf_result]), with the option set both take
+(`ChrfConfig`, built and checked once by [`chrf_config`][zheval.compute.chrf.chrf_config]).
 
-Every chrF entry point goes through this pair: :func:`zheval.compute_chrf`, :func:`zheval.score`, the evaluate module
-``chinese_chrf`` and the CLI. What is counted (:mod:`zheval.definitions.chrf`): the character n-grams (orders
+Every chrF entry point goes through this pair: [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf], [`zheval.score`][zheval.compute.joint.score], the evaluate module
+``chinese_chrf`` and the CLI. What is counted (`zheval.definitions.chrf`): the character n-grams (orders
 1..``char_order``) of each text **normalised by the tokenizer's normaliser** with its whitespace removed, and for
 chrF++ (``word_order`` > 0) the word n-grams of **the tokenizer's tokens** (with ``tokenizer="jieba"``: jieba's
 words; with ``"char"``: Han characters and Latin/digit runs; with ``"none"``: the whitespace-separated words),
 each token losing one ASCII punctuation character at its end or start as sacrebleu's chrF++ does. The score from
-summed statistics is :func:`zheval.definitions.chrf_score.score_stats`; the empty-reference rule is
-:func:`zheval.compute.inputs.check_references` on the number of non-whitespace characters after normalisation.
+summed statistics is `zheval.definitions.chrf_score.score_stats`; the empty-reference rule is
+`zheval.compute.inputs.check_references` on the number of non-whitespace characters after normalisation.
 
 With the same normalised texts (and, for chrF++, the tokens joined by spaces) the numbers equal sacrebleu 2.6.0's
 ``CHRF(char_order, word_order, beta, eps_smoothing=...)`` divided by 100 (``tests/compute/test_chrf_sacrebleu.py``).
@@ -36,17 +36,17 @@ from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_fro
 __all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfOptions", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_items",
            "chrf_result", "result_from_stats", "score_from_sums", "compute_chrf"]
 
-#: Every option :func:`zheval.compute_chrf` understands (the fields of :class:`~zheval.compute.options.ChrfOptions`).
+#: Every option `zheval.compute_chrf` understands (the fields of `ChrfOptions`).
 CHRF_OPTIONS = ChrfOptions.names()
 
 
 @dataclass(frozen=True)
 class ChrfConfig:
     """Every option of a chrF computation, checked once, with the tokenizer built from them. Built by
-    :func:`chrf_config`; read by :func:`chrf_items` and :func:`chrf_result`.
+    [`chrf_config`][zheval.compute.chrf.chrf_config]; read by [`chrf_items`][zheval.compute.chrf.chrf_items] and [`chrf_result`][zheval.compute.chrf.chrf_result].
 
     Attributes:
-        char_order, word_order, beta, eps_smoothing, level: as :func:`compute_chrf`; tokenizer: the zheval tokenizer
+        char_order, word_order, beta, eps_smoothing, level: as [`compute_chrf`][zheval.compute.chrf.compute_chrf]; tokenizer: the zheval tokenizer
         (its normaliser gives the characters, its tokens the words); bootstrap, seed, confidence: the interval;
         max_refs: score with the first ``max_refs`` references of every item (``None``: all).
     """
@@ -69,7 +69,7 @@ class ChrfConfig:
 
     @property
     def score_options(self) -> Dict[str, Any]:
-        """Keyword options of :func:`zheval.definitions.chrf_score.score_stats`."""
+        """Keyword options of `zheval.definitions.chrf_score.score_stats`."""
         return {"char_order": self.char_order, "word_order": self.word_order, "beta": self.beta,
                 "eps_smoothing": self.eps_smoothing}
 
@@ -96,13 +96,13 @@ class ChrfConfig:
 
 
 def chrf_config(options: ChrfOptions = ChrfOptions()) -> ChrfConfig:
-    """The config of :func:`compute_chrf` from its options (:class:`~zheval.compute.options.ChrfOptions`, whose
+    """The config of [`compute_chrf`][zheval.compute.chrf.compute_chrf] from its options ([`ChrfOptions`][zheval.compute.options.ChrfOptions], whose
     fields checked each option when it was built): the orders and beta together, and the tokenizer built. No text
     is touched: every option error is raised here or by the options object.
 
     Raises:
-        TypeError: not a :class:`~zheval.compute.options.ChrfOptions`; tokenizer option types.
-        ValueError: the tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`).
+        TypeError: not a [`ChrfOptions`][zheval.compute.options.ChrfOptions]; tokenizer option types.
+        ValueError: the tokenizer's own option errors ([`zheval.tokenizers.get_tokenizer`][]).
     """
     if not isinstance(options, ChrfOptions):
         raise TypeError(f"chrf_config takes a ChrfOptions, got {type(options).__name__}; build one with "
@@ -122,10 +122,10 @@ class ChrfItems:
 
     Attributes:
         stats: ``(n_items, 3 * (char_order + word_order))`` int64, one row per item (layout of
-            :mod:`zheval.definitions.chrf`: for each reference the one with the best chrF).
+            `zheval.definitions.chrf`: for each reference the one with the best chrF).
         reference_counts: ``(n_items,)`` int64, the number of references of each item.
 
-    Items of several batches concatenate (:meth:`concat`); the statistics are additive.
+    Items of several batches concatenate (`concat`); the statistics are additive.
     """
 
     stats: np.ndarray
@@ -165,7 +165,7 @@ def chrf_items(predictions: Sequence[str], references: Sequence[Sequence[str]], 
 
     Args:
         predictions: ``list[str]``; references: ``list[list[str]]`` (the output of
-            :func:`zheval.compute.inputs.validate_inputs`). config: from :func:`chrf_config`.
+            `zheval.compute.inputs.validate_inputs`). config: from [`chrf_config`][zheval.compute.chrf.chrf_config].
         allow_empty_references: the explicit opt-out of the empty-reference rule.
 
     Raises:
@@ -196,8 +196,8 @@ def chrf_items(predictions: Sequence[str], references: Sequence[Sequence[str]], 
 
 def score_from_sums(config: ChrfConfig) -> Callable[[np.ndarray], np.ndarray]:
     """Vectorised corpus chrF (0-1) from column sums ``(m, width) -> (m,)`` under ``config``: the statistic of the
-    bootstrap intervals and of the paired tests (:func:`zheval.results.reducers.paired_bootstrap`,
-    :func:`zheval.results.significance.paired_approximate_randomization`)."""
+    bootstrap intervals and of the paired tests (`zheval.results.reducers.paired_bootstrap`,
+    `zheval.results.significance.paired_approximate_randomization`)."""
     opts = config.score_options
 
     def from_sums(sums: np.ndarray) -> np.ndarray:
@@ -246,7 +246,7 @@ def result_from_stats(stats, config: ChrfConfig) -> Dict[str, Any]:
 
 
 def chrf_result(items: ChrfItems, config: ChrfConfig) -> Dict[str, Any]:
-    """The result of :func:`compute_chrf` from per-item statistics: :func:`result_from_stats` plus ``signature``."""
+    """The result of [`compute_chrf`][zheval.compute.chrf.compute_chrf] from per-item statistics: `result_from_stats` plus ``signature``."""
     out = result_from_stats(items.stats, config)
     out["signature"] = config.signature(items.reference_counts.tolist())
     return out
@@ -281,24 +281,24 @@ def compute_chrf(
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
-        tokenizer: :attr:`~zheval.compute.options.ChrfOptions.tokenizer`.
-        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
-        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
-        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
-        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
-        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
-        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
-        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
-        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
-        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
-        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
-        char_order: :attr:`~zheval.compute.options.ChrfOptions.char_order`.
-        word_order: :attr:`~zheval.compute.options.ChrfOptions.word_order`.
-        beta: :attr:`~zheval.compute.options.ChrfOptions.beta`.
-        eps_smoothing: :attr:`~zheval.compute.options.ChrfOptions.eps_smoothing`.
-        level: :attr:`~zheval.compute.options.ChrfOptions.level`.
+        tokenizer: [`tokenizer`][zheval.compute.options.ChrfOptions.tokenizer].
+        terms: [`terms`][zheval.compute.options.TokenizerOptions.terms].
+        punct: [`punct`][zheval.compute.options.TokenizerOptions.punct].
+        jieba_hmm: [`jieba_hmm`][zheval.compute.options.TokenizerOptions.jieba_hmm].
+        jieba_dict: [`jieba_dict`][zheval.compute.options.TokenizerOptions.jieba_dict].
+        normalize: [`normalize`][zheval.compute.options.TokenizerOptions.normalize].
+        t2s: [`t2s`][zheval.compute.options.TokenizerOptions.t2s].
+        bootstrap: [`bootstrap`][zheval.compute.options.IntervalOptions.bootstrap].
+        seed: [`seed`][zheval.compute.options.IntervalOptions.seed].
+        confidence: [`confidence`][zheval.compute.options.IntervalOptions.confidence].
+        max_refs: [`max_refs`][zheval.compute.options.IntervalOptions.max_refs].
+        char_order: [`char_order`][zheval.compute.options.ChrfOptions.char_order].
+        word_order: [`word_order`][zheval.compute.options.ChrfOptions.word_order].
+        beta: [`beta`][zheval.compute.options.ChrfOptions.beta].
+        eps_smoothing: [`eps_smoothing`][zheval.compute.options.ChrfOptions.eps_smoothing].
+        level: [`level`][zheval.compute.options.ChrfOptions.level].
 
-    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.ChrfOptions`
+    Each option is defined, documented and checked once, as a field of [`ChrfOptions`][zheval.compute.options.ChrfOptions]
     (``punct="drop"`` drops punctuation tokens from chrF++'s *words* only; to remove punctuation from the characters
     too, add the ``nopunct`` normalisation step).
 
@@ -319,7 +319,7 @@ def compute_chrf(
 
     Warns:
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (they share no character; a
-            :class:`zheval.ZhevalWarning`, once per call; :mod:`zheval.compute.guards`).
+            [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once per call; [`zheval.compute.guards`][]).
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese, only with word n-grams (chrF++).
     """
     given = locals()

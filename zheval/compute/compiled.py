@@ -1,6 +1,6 @@
 """The compiled kernels as the API offers them to the doors (the ``zheval warmup`` command): compile or load
-(:func:`zheval.fast.warmup`). The kernels themselves and the decision when they run are layer 4
-(:mod:`zheval.fast.compiled`)."""
+(`zheval.fast.warmup`). The kernels themselves and the decision when they run are layer 4
+(`zheval.fast.compiled`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ __all__ = ["warmup"]
 
 def warmup() -> dict:
     """Compile (the first time on a machine, 8-15 s CPU) or load the compiled twins' kernels (numba, the ``fast``
-    extra) so later computations may use them; :func:`zheval.fast.warmup`.
+    extra) so later computations may use them; `zheval.fast.warmup`.
 
     Returns:
         ``{"state_before": "cold" | "warm" | "loaded" | "off", "seconds": CPU seconds spent, "kernels": [names]}``.

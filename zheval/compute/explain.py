@@ -1,15 +1,15 @@
 """Why this number: the explanation of one item's BLEU and ROUGE, from the very statistics the metrics compute.
 
-:func:`explain` (one prediction with its references) and :func:`explain_items` (a corpus, with each item's share of
+[`explain`][zheval.compute.explain.explain] (one prediction with its references) and [`explain_items`][zheval.compute.explain.explain_items] (a corpus, with each item's share of
 the corpus BLEU statistics) return a JSON-serialisable dict per item. Nothing here re-implements a rule: the options
-are resolved by :func:`~zheval.compute.rouge.rouge_config` / :func:`~zheval.compute.bleu.bleu_config` (presets
+are resolved by [`rouge_config`][zheval.compute.rouge.rouge_config] / [`bleu_config`][zheval.compute.bleu.bleu_config] (presets
 included), the tokens come from the config's tokenizer, every P/R/F is the metric's own item scorer
-(:func:`zheval.definitions.rouge.make_item_scorer` or the preset's), the multi-reference choice is
-:func:`zheval.definitions.rouge.combine_references`, the BLEU statistics are
-:func:`zheval.definitions.bleu.item_stats` and the sentence BLEU is :func:`zheval.definitions.bleu_score.score_stats`.
+(`zheval.definitions.rouge.make_item_scorer` or the preset's), the multi-reference choice is
+[`zheval.definitions.rouge.combine_references`][], the BLEU statistics are
+`zheval.definitions.bleu.item_stats` and the sentence BLEU is `zheval.definitions.bleu_score.score_stats`.
 The breakdowns (which n-gram matched, where the LCS aligned) are listed from the same counting units
-(:func:`zheval.definitions.rouge.ngram_counts`, :func:`zheval.definitions.lcs.lcs_ref_positions`,
-:func:`zheval.definitions.union_lcs.union_lcs_ref_positions`, ...), and ``tests/compute/test_explain.py`` checks that
+(`zheval.definitions.rouge.ngram_counts`, `zheval.definitions.lcs.lcs_ref_positions`,
+`zheval.definitions.union_lcs.union_lcs_ref_positions`, ...), and ``tests/compute/test_explain.py`` checks that
 they add up to the metric's hits on all of the shared real data.
 
 The schema (keys always present unless marked optional; all scores on the 0-1 scale)::
@@ -51,7 +51,7 @@ ROUGE type-specific keys of ``per_reference`` entries:
   (flattened) reference.
 * ``rougeW``: ``weight``, ``alignment_reference`` (the reference positions of the weighted LCS path); ``hits`` is
   the WLCS value and the totals are f(length) (rouge155: its own hit and f(f(|ref|)), see
-  :mod:`zheval.presets.rouge155`).
+  `zheval.presets.rouge155`).
 * ``rougeS<d>`` / ``rougeSU<d>``: ``skip``, ``skip_bigram_hits``, ``unigram_hits`` (SU), the totals.
 
 Positions index the ``tokens`` of the text entries, except under the ``llamafactory`` ROUGE preset, where they
@@ -63,7 +63,7 @@ the original character it came from by normalising the original one character at
 normalised text (the usual case: NFKC of one character, punctuation unification, lower-casing, zero-width removal)
 the spans are **exact**. When a step depends on context (the ``space`` step joining across characters, NFKC
 composition of a base and a combining mark, OpenCC ``t2s`` phrases), the two are aligned with
-:class:`difflib.SequenceMatcher`: characters in equal runs stay exact, a token touching a changed run gets the
+`difflib.SequenceMatcher`: characters in equal runs stay exact, a token touching a changed run gets the
 span of the whole original run, and the text entry says ``"spans": "approximate"`` (a changed run
 between tokens, such as a collapsed space, leaves the spans exact).
 """
@@ -136,7 +136,7 @@ def _ngram_detail(hyp: Sequence, ref: Sequence, n: int, as_set: bool) -> Dict[st
 
 def _alignment(hyp: Sequence, ref: Sequence) -> List[List[int]]:
     """One LCS as ``[[hyp position, ref position]]``: the reference positions rouge-score picks
-    (:func:`lcs_ref_positions`), embedded leftmost in the prediction."""
+    (`lcs_ref_positions`), embedded leftmost in the prediction."""
     ref_pos = lcs_ref_positions(ref, hyp) if hyp and ref else []
     out, j = [], 0
     for rp in ref_pos:
@@ -394,8 +394,8 @@ def _highlight(expl: Dict[str, Any], rouge_cfg: Optional[RougeConfig]) -> Dict[s
 
 def _configs(metrics, options, typed):
     """``(metrics, ROUGE config, BLEU item config, BLEU corpus config, chrF config)`` of an explanation: the options
-    by name and the typed objects split by :func:`~zheval.compute.options.options_for_metrics`; metrics default to
-    those of the typed objects given, else the preset's, else :data:`DEFAULT_EXPLAIN_METRICS`."""
+    by name and the typed objects split by [`options_for_metrics`][zheval.compute.options.options_for_metrics]; metrics default to
+    those of the typed objects given, else the preset's, else `DEFAULT_EXPLAIN_METRICS`."""
     typed = {m: o for m, o in typed.items() if o is not None}
     name = options.get("preset") or next((o.preset for o in typed.values() if getattr(o, "preset", None)), None)
     preset = find_preset(name)
@@ -434,11 +434,11 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``; default: the metrics of the options objects given,
             else those that have the ``preset`` given (``rouge155``: ROUGE only; ``sacrebleu-zh``: BLEU only;
             ``llamafactory``: both), else BLEU and ROUGE.
-        rouge: ROUGE's options as one :class:`~zheval.compute.options.RougeOptions`.
-        bleu: BLEU's options as one :class:`~zheval.compute.options.BleuOptions`.
-        chrf: chrF's options as one :class:`~zheval.compute.options.ChrfOptions`.
-        options: the same options by name, split as :func:`zheval.score` splits them
-            (:func:`~zheval.compute.options.options_for_metrics`: an unknown option, or one no requested metric
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
+        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
+        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        options: the same options by name, split as [`zheval.score`][zheval.compute.joint.score] splits them
+            ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: an unknown option, or one no requested metric
             uses, is a TypeError). BLEU's ``level`` defaults to ``"sentence"`` here (an item is explained by its
             sentence BLEU, as ``compute_bleu(level="sentence")["scores"]``); the corpus share uses the same options
             at ``level="corpus"``; chrF is explained at sentence level.
@@ -452,11 +452,11 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         corpus score of all items) and ``"corpus_bleu_without_item"`` (the corpus score of the others).
 
     Raises:
-        TypeError: a bad input of :func:`~zheval.compute.inputs.validate_inputs` (naming ``predictions[i]`` /
+        TypeError: a bad input of `validate_inputs` (naming ``predictions[i]`` /
             ``references[i][j]``), or an unknown option.
         ValueError: a bad input or option value (the configs' checks), an unknown metric, or an index that is not
             an item.
-        EmptyReferenceError: a reference without tokens (:class:`~zheval.compute.inputs.EmptyReferenceError`).
+        EmptyReferenceError: a reference without tokens ([`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]).
     """
     metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options,
                                                                   {"rouge": rouge, "bleu": bleu, "chrf": chrf})
@@ -577,19 +577,19 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
 
     Args:
         prediction: ``str``; references: a ``str`` or a non-empty ``list[str]``.
-        metrics: as :func:`explain_items` (no ``corpus_share``: one item is no corpus).
-        rouge: as :func:`explain_items`.
-        bleu: as :func:`explain_items`.
-        chrf: as :func:`explain_items`.
-        options: as :func:`explain_items`.
+        metrics: as [`explain_items`][zheval.compute.explain.explain_items] (no ``corpus_share``: one item is no corpus).
+        rouge: as [`explain_items`][zheval.compute.explain.explain_items].
+        bleu: as [`explain_items`][zheval.compute.explain.explain_items].
+        chrf: as [`explain_items`][zheval.compute.explain.explain_items].
+        options: as [`explain_items`][zheval.compute.explain.explain_items].
 
     Returns:
         a JSON-serialisable dict (scores on the 0-1 scale).
 
     Raises:
-        TypeError: as :func:`explain_items` (indices name item 0: ``predictions[0]``, ``references[0][j]``).
-        ValueError: as :func:`explain_items`.
-        EmptyReferenceError: as :func:`explain_items`.
+        TypeError: as [`explain_items`][zheval.compute.explain.explain_items] (indices name item 0: ``predictions[0]``, ``references[0][j]``).
+        ValueError: as [`explain_items`][zheval.compute.explain.explain_items].
+        EmptyReferenceError: as [`explain_items`][zheval.compute.explain.explain_items].
     """
     expl = explain_items([prediction], [references], metrics=metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)[0]
     if "bleu" in expl:

@@ -1,13 +1,13 @@
 """Why this chrF: one item's matched character and word n-grams, from the very counts chrF computes.
 
-:func:`chrf_explanation` lists, for every order of the reference that chrF keeps (the one with the best chrF,
-:func:`zheval.definitions.chrf.best_reference_stats`), the n-grams of the prediction found in the reference with the
+`chrf_explanation` lists, for every order of the reference that chrF keeps (the one with the best chrF,
+`zheval.definitions.chrf.best_reference_stats`), the n-grams of the prediction found in the reference with the
 clipped count, the unmatched ones on both sides, and the order's ``[hyp, ref, match]``, from the n-gram Counters of
-:func:`zheval.definitions.chrf.item_ngrams` -- so the matches add up to the statistics row, and ``sentence_chrf``
-(:func:`zheval.definitions.chrf_score.f_score`) is ``compute_chrf(level="sentence")["scores"][i]`` exactly
+`zheval.definitions.chrf.item_ngrams` -- so the matches add up to the statistics row, and ``sentence_chrf``
+(`zheval.definitions.chrf_score.f_score`) is ``compute_chrf(level="sentence")["scores"][i]`` exactly
 (``tests/compute/test_explain_chrf.py`` checks both on all of the shared real data).
 
-Schema (part of :func:`zheval.explain`'s, key ``"chrf"``; scores 0-1)::
+Schema (part of [`zheval.explain`][zheval.compute.explain.explain]'s, key ``"chrf"``; scores 0-1)::
 
     {"name": "chrF2" | "chrF2++", "sentence_chrf": float, "statistics": [row], "selected": j,
      "per_reference": [{"reference": j, "chrf": float, "statistics": [row]}],
@@ -62,7 +62,7 @@ def chrf_explanation(prediction: str, prediction_tokens: Sequence[str], referenc
     Args:
         prediction, references: the **normalised** texts (``config.tokenizer.normalize``); prediction_tokens,
             reference_tokens: their tokens (used with ``word_order`` > 0; may be empty otherwise). config: from
-            :func:`zheval.compute.chrf.chrf_config`.
+            [`zheval.compute.chrf.chrf_config`][].
     """
     nc, nw, beta, eps = config.char_order, config.word_order, config.beta, config.eps_smoothing
     hyp = item_ngrams(prediction, prediction_tokens, nc, nw)

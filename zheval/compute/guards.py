@@ -1,8 +1,8 @@
 """Guards against user slips that give a wrong number without a word: warnings, issued once per scoring call.
 
-:func:`zheval.compute.rouge.compute_rouge`, :func:`zheval.compute.bleu.compute_bleu`, :func:`zheval.score` (once for
-both metrics) and the evaluate modules (through them) call :func:`warn_input_slips` once per call, on a bounded,
-deterministic sample of the texts. Each warning is a subclass of :class:`ZhevalWarning`, so it can be filtered::
+[`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][], [`zheval.score`][zheval.compute.joint.score] (once for
+both metrics) and the evaluate modules (through them) call `warn_input_slips` once per call, on a bounded,
+deterministic sample of the texts. Each warning is a subclass of [`ZhevalWarning`][zheval.compute.guards.ZhevalWarning], so it can be filtered::
 
     import warnings, zheval
     warnings.simplefilter("ignore", zheval.ZhevalWarning)          # all of them
@@ -10,31 +10,31 @@ deterministic sample of the texts. Each warning is a subclass of :class:`ZhevalW
 
 The slips and their exact rules:
 
-* :class:`UnsegmentedTextWarning` -- ``tokenizer="none"`` (whitespace-split, for pre-tokenised text) on Chinese that
+* [`UnsegmentedTextWarning`][zheval.compute.guards.UnsegmentedTextWarning] -- ``tokenizer="none"`` (whitespace-split, for pre-tokenised text) on Chinese that
   is not split into words: every whitespace-free run becomes one token, so nearly nothing matches. A text counts as
-  *unsegmented* when it holds a run of at least :data:`UNSEGMENTED_MIN_RUN` consecutive Han characters; the
-  warning fires when at least :data:`UNSEGMENTED_SHARE` of the sampled predictions, or of the sampled references,
+  *unsegmented* when it holds a run of at least `UNSEGMENTED_MIN_RUN` consecutive Han characters; the
+  warning fires when at least `UNSEGMENTED_SHARE` of the sampled predictions, or of the sampled references,
   that contain a Han character are unsegmented. (On the samples of the shared real data -- CrossWOZ replies and
   queries, CSL titles and abstracts -- jieba-segmented text has such runs in at most 12.5 % of the texts, from long
   words such as 中华人民共和国; raw text in 59-100 %: the threshold lies between.)
-* :class:`UnsegmentedTextWarning` too -- a **user tokenizer** (a callable) whose tokens hold such runs: the same
+* [`UnsegmentedTextWarning`][zheval.compute.guards.UnsegmentedTextWarning] too -- a **user tokenizer** (a callable) whose tokens hold such runs: the same
   measure on its output (each sampled text tokenised, its tokens joined by spaces), so ``tokenizer=str.split`` on raw
   Chinese warns as ``"none"`` does. (Every built-in tokenizer splits Han text by construction -- ``char`` and
   ``sacrebleu-zh`` one token per character, ``jieba`` and the presets' jieba into words -- so the guard measures the
   output of ``"none"`` and of callables; a callable that raises is left to the scoring, which names the item.)
-* :class:`ScriptMismatchWarning` -- predictions in Traditional and references in Simplified Chinese (or the
+* [`ScriptMismatchWarning`][zheval.compute.guards.ScriptMismatchWarning] -- predictions in Traditional and references in Simplified Chinese (or the
   reverse) with ``t2s`` off: the same word in the two scripts shares no character token. The measure of a side is
   the share of its sampled Han characters that OpenCC ``t2s`` (the converter of the ``t2s`` normalisation step)
-  changes (:func:`traditional_share`): 0.29-0.39 for the samples of the shared real data converted to Traditional
+  changes (`traditional_share`): 0.29-0.39 for the samples of the shared real data converted to Traditional
   with OpenCC ``s2t``, at most 0.003 for the data as it is (Simplified). A side is *Traditional* at
-  :data:`TRADITIONAL_MIN_SHARE` or more, *not Traditional* (Simplified or script-neutral) at
-  :data:`SIMPLIFIED_MAX_SHARE` or less; the warning fires when one side is Traditional and the other is not, each
-  with at least :data:`SCRIPT_MIN_HAN` Han characters sampled, and the tokenizer's normalisation has no ``t2s``
+  `TRADITIONAL_MIN_SHARE` or more, *not Traditional* (Simplified or script-neutral) at
+  `SIMPLIFIED_MAX_SHARE` or less; the warning fires when one side is Traditional and the other is not, each
+  with at least `SCRIPT_MIN_HAN` Han characters sampled, and the tokenizer's normalisation has no ``t2s``
   step.
 
-The sample (:func:`sample_texts`): at most :data:`SAMPLE_ITEMS` items spread evenly over the corpus (the first,
+The sample (`sample_texts`): at most `SAMPLE_ITEMS` items spread evenly over the corpus (the first,
 the last and equal steps between), their prediction and one of their references (rotating over the reference
-positions), each cut to its first :data:`SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2 cores,
+positions), each cut to its first `SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2 cores,
 busy): 0.05-0.2 ms per call, under 2 % of ``compute_bleu``/``compute_rouge`` on those corpora except the smallest
 (85 items) with ``tokenizer="none"``, whose BLEU takes only 2.3-3 ms: 3-5 % there
 (tests/compute/test_input_guards.py checks < 5 % on every file). The first calls in a process also build OpenCC's
@@ -75,11 +75,11 @@ __all__ = [
 
 
 class ZhevalWarning(UserWarning):
-    """Base category of every warning zheval issues about its inputs (filter it with :mod:`warnings`)."""
+    """Base category of every warning zheval issues about its inputs (filter it with `warnings`)."""
 
 
 class UnsegmentedTextWarning(ZhevalWarning):
-    """``tokenizer="none"`` on Chinese text that is not split into words (see :data:`UNSEGMENTED_MIN_RUN`)."""
+    """``tokenizer="none"`` on Chinese text that is not split into words (see `UNSEGMENTED_MIN_RUN`)."""
 
 
 class ScriptMismatchWarning(ZhevalWarning):
@@ -88,7 +88,7 @@ class ScriptMismatchWarning(ZhevalWarning):
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).
 UNSEGMENTED_MIN_RUN = 5
-#: :class:`UnsegmentedTextWarning` fires when at least this share of the sampled predictions or references that
+#: `UnsegmentedTextWarning` fires when at least this share of the sampled predictions or references that
 #: contain a Han character is unsegmented.
 UNSEGMENTED_SHARE = 0.35
 #: A side whose sampled Han characters are changed by OpenCC ``t2s`` in at least this share is Traditional.
@@ -103,10 +103,10 @@ SAMPLE_ITEMS = 32
 SAMPLE_CHARS_PER_TEXT = 32
 
 def sample_texts(predictions: Sequence[str], references: Sequence[Sequence[str]]) -> Tuple[List[str], List[str]]:
-    """The sampled predictions and references (module docstring): at most :data:`SAMPLE_ITEMS` items spread evenly
+    """The sampled predictions and references (module docstring): at most `SAMPLE_ITEMS` items spread evenly
     (the first, the last and equal steps between); their predictions, and one reference of each (the k-th sampled
     item gives its reference ``k mod n_refs``, so every reference position is visited); each text cut to its first
-    :data:`SAMPLE_CHARS_PER_TEXT` characters. Deterministic."""
+    `SAMPLE_CHARS_PER_TEXT` characters. Deterministic."""
     n = len(predictions)
     if n <= SAMPLE_ITEMS:
         idx = range(n)
@@ -155,7 +155,7 @@ def _lookup(codes: np.ndarray) -> np.ndarray:
 def _measure(texts: Sequence[str], split: int, runs: bool, script: bool) -> List[dict]:
     """The measures of ``texts[:split]`` and ``texts[split:]`` (two sides): ``han`` (Han characters), ``changed``
     (of them, changed by OpenCC t2s, each converted alone; with ``script``), ``texts`` (texts with a Han
-    character) and ``runs`` (texts with a run of :data:`UNSEGMENTED_MIN_RUN` Han characters; with ``runs``). The
+    character) and ``runs`` (texts with a run of `UNSEGMENTED_MIN_RUN` Han characters; with ``runs``). The
     character counts come from one table lookup of the code points, the text counts from a regular expression per
     text."""
     texts = list(texts)
@@ -200,7 +200,7 @@ def _token_texts(texts: Sequence[str], tokenizer) -> List[str] | None:
 
 def unsegmented_share(texts: Sequence[str]) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` texts that contain a Han character, the share holding a run of
-    :data:`UNSEGMENTED_MIN_RUN` consecutive Han characters (``(0.0, 0)`` when none contains one)."""
+    `UNSEGMENTED_MIN_RUN` consecutive Han characters (``(0.0, 0)`` when none contains one)."""
     m = _measure(texts, len(texts), runs=True, script=False)[0]
     return (m["runs"] / m["texts"], m["texts"]) if m["texts"] else (0.0, 0)
 
@@ -219,7 +219,7 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
 
     Args:
         predictions: ``list[str]``; references: ``list[list[str]]`` (validated, canonical, one entry per item);
-        tokenizer: the :class:`~zheval.tokenizers.BaseTokenizer` used;
+        tokenizer: the `BaseTokenizer` used;
         t2s_option: whether ``t2s=True`` can be given with this tokenizer (False for the preset tokenizers that
             reproduce another tool), which changes the advice;
         words: whether the metric scores the tokenizer's tokens (False for chrF without word n-grams, which counts
@@ -303,7 +303,7 @@ def _user_stacklevel() -> int:
 
 def warn_input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
                      t2s_option: bool = True, words: bool = True) -> None:
-    """Issue each slip of :func:`input_slips` as a :mod:`warnings` warning of its category, pointed at the first
+    """Issue each slip of `input_slips` as a `warnings` warning of its category, pointed at the first
     caller outside zheval. Called once per scoring call."""
     for category, message in input_slips(predictions, references, tokenizer, t2s_option, words):
         warnings.warn(message, category, stacklevel=_user_stacklevel())

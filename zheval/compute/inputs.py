@@ -1,11 +1,11 @@
 """Validation of metric inputs: predictions and (ragged) references, and the empty-reference rule.
 
-Every metric entry point calls :func:`validate_inputs` first, so bad input always gets the same clear error naming
+Every metric entry point calls `validate_inputs` first, so bad input always gets the same clear error naming
 the item (and reference) index, and nothing is ever dropped or coerced silently (``None`` is never scored as
 ``"None"``; a sacrebleu-style transposed reference layout is detected and explained).
 
-**The empty-reference rule** (one definition, :func:`check_references`, called by every scoring path: ROUGE and its
-presets, BLEU and its presets, :func:`zheval.score`, the statistics for shards, the evaluate modules). A reference
+**The empty-reference rule** (one definition, `check_references`, called by every scoring path: ROUGE and its
+presets, BLEU and its presets, [`zheval.score`][zheval.compute.joint.score], the statistics for shards, the evaluate modules). A reference
 is *empty* when
 
 * its text is the empty string or whitespace only (empty under every tokenizer; checked before any option is known,
@@ -13,11 +13,11 @@ is *empty* when
 * it has **no token** after normalisation and tokenisation with the tokenizer actually used -- e.g. ``"……"`` with
   ``punct="drop"``, a zero-width space under the default normalisation, a user callable that returns ``[]``.
 
-An empty reference is an error (:class:`EmptyReferenceError`, a ``ValueError``) naming every such
-``references[i][j]`` (the first :data:`MAX_LISTED_EMPTY_REFERENCES`, with the text and why it has no token, and the
+An empty reference is an error ([`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError], a ``ValueError``) naming every such
+``references[i][j]`` (the first `MAX_LISTED_EMPTY_REFERENCES`, with the text and why it has no token, and the
 total count): it has no right number -- BLEU would take 0 as the closest reference length (cancelling the brevity
 penalty) and ROUGE would score the prediction 0 against it. Only the human-ceiling and data-cleaning paths accept empty references,
-explicitly (``allow_empty_references=True`` of :func:`zheval.tokenizers.corpus.tokenize_corpus`), and they count them.
+explicitly (``allow_empty_references=True`` of `zheval.tokenizers.corpus.tokenize_corpus`), and they count them.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 __all__ = ["validate_inputs", "prepare_items", "check_references", "empty_references", "EmptyReferenceError",
            "MAX_LISTED_EMPTY_REFERENCES"]
 
-#: At most this many empty references are listed (index, text and reason) in one :class:`EmptyReferenceError`; the
+#: At most this many empty references are listed (index, text and reason) in one `EmptyReferenceError`; the
 #: message always gives the total count, and the exception's ``positions`` holds all of them.
 MAX_LISTED_EMPTY_REFERENCES = 10
 
@@ -180,7 +180,7 @@ _AMBIGUOUS = ("An empty reference is ambiguous (BLEU would take 0 as its length 
 
 
 class EmptyReferenceError(ValueError):
-    """References that are empty (see the module docstring): raised by :func:`check_references`.
+    """References that are empty (see the module docstring): raised by `check_references`.
 
     Attributes:
         positions: every ``(i, j)`` index of an empty reference (``references[i][j]``), items in order -- all of them,
@@ -268,8 +268,8 @@ def check_references(references: Sequence[Sequence[str]], tokenizer=None, length
     """The empty-reference rule (module docstring), the one definition every scoring path calls.
 
     Args:
-        references: canonical references (``list[list[str]]``, the output of :func:`validate_inputs`).
-        tokenizer: the :class:`~zheval.tokenizers.BaseTokenizer` that produced ``lengths`` (named in the message and
+        references: canonical references (``list[list[str]]``, the output of `validate_inputs`).
+        tokenizer: the `BaseTokenizer` that produced ``lengths`` (named in the message and
             used to explain each case); ``None`` checks only what needs no option: empty or whitespace-only texts.
         lengths: the token count of every reference, flattened in item order (``sum(map(len, references))``
             values: a list, an iterator or an integer array); ``None`` with ``tokenizer=None``.
@@ -277,7 +277,7 @@ def check_references(references: Sequence[Sequence[str]], tokenizer=None, length
 
     Raises:
         EmptyReferenceError (a ``ValueError``): naming every empty ``references[i][j]`` (the first
-            :data:`MAX_LISTED_EMPTY_REFERENCES` with their text and why, and the total), with the tokenizer
+            `MAX_LISTED_EMPTY_REFERENCES` with their text and why, and the total), with the tokenizer
             and normalisation in the message.
 
     Cost: for clean input, C-level passes over the references (and the lengths).
@@ -310,7 +310,7 @@ def check_references(references: Sequence[Sequence[str]], tokenizer=None, length
 
 
 def empty_references(references: Sequence[Sequence[str]], tokenizer=None) -> list:
-    """The positions ``(i, j)`` of the references that the empty-reference rule refuses (:func:`check_references`)
+    """The positions ``(i, j)`` of the references that the empty-reference rule refuses (`check_references`)
     under ``tokenizer`` (``None``: only blank texts), in item order; ``[]`` when there is none. For the adapters
     that skip and count such items on purpose (the Trainer hook's ``empty_references="skip"``) instead of failing.
     """
@@ -324,11 +324,11 @@ def empty_references(references: Sequence[Sequence[str]], tokenizer=None) -> lis
 
 def prepare_items(references: Sequence[Sequence[str]], max_refs: Optional[int]) -> tuple[list, Any]:
     """The preamble of every metric's items (ROUGE, BLEU, chrF): the references cut to the first ``max_refs`` of
-    each item (:func:`zheval.results.breakdowns.first_references`; ``None``: all) and each item's reference count
+    each item (`zheval.results.breakdowns.first_references`; ``None``: all) and each item's reference count
     (counted after the cut).
 
     Args:
-        references: ``list[list[str]]`` (the output of :func:`validate_inputs`); max_refs: an int >= 1 or ``None``.
+        references: ``list[list[str]]`` (the output of `validate_inputs`); max_refs: an int >= 1 or ``None``.
 
     Returns:
         ``(references, counts)``: the references scored, and an ``(n_items,)`` int64 array.

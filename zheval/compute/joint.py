@@ -1,21 +1,21 @@
 """Score ROUGE, BLEU and chrF in one call, tokenising each distinct text once.
 
-:func:`score` runs the items/result pairs of the metrics asked for (:mod:`zheval.compute.rouge`,
-:mod:`zheval.compute.bleu`, :mod:`zheval.compute.chrf`) and returns their results, exactly as
-:func:`zheval.compute_rouge`, :func:`zheval.compute_bleu` and :func:`zheval.compute_chrf` would return them. Options
-come by name or as typed objects (:class:`~zheval.compute.options.RougeOptions` ...), split among the metrics by
-:func:`zheval.compute.options.options_for_metrics`. It is itself a pair: :func:`score_config` (every option checked
-once), :func:`score_items` (per-item statistics of every metric, :class:`ScoreItems`, which concatenate exactly
-across batches, partitions and machines) and :func:`score_result` (the result dict from items);
+[`score`][zheval.compute.joint.score] runs the items/result pairs of the metrics asked for ([`zheval.compute.rouge`][],
+[`zheval.compute.bleu`][], [`zheval.compute.chrf`][]) and returns their results, exactly as
+[`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge], [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] and [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] would return them. Options
+come by name or as typed objects ([`RougeOptions`][zheval.compute.options.RougeOptions] ...), split among the metrics by
+[`zheval.compute.options.options_for_metrics`][]. It is itself a pair: [`score_config`][zheval.compute.joint.score_config] (every option checked
+once), [`score_items`][zheval.compute.joint.score_items] (per-item statistics of every metric, [`ScoreItems`][zheval.compute.joint.ScoreItems], which concatenate exactly
+across batches, partitions and machines) and [`score_result`][zheval.compute.joint.score_result] (the result dict from items);
 ``score(p, r, m, **o) == score_result(score_items(p, r, score_config(m, **o)), score_config(m, **o))``. The engine
-adapters (:mod:`zheval.adapters.ray`, :mod:`zheval.adapters.spark`) compute :func:`score_items` where the data is and
-call :func:`score_result` on the driver; :func:`item_scores` gives the per-item columns. Where :func:`zheval.fast.usable_for` (``"shared_tokens"``) allows it
+adapters ([`zheval.adapters.ray`][], [`zheval.adapters.spark`][]) compute [`score_items`][zheval.compute.joint.score_items] where the data is and
+call [`score_result`][zheval.compute.joint.score_result] on the driver; [`item_scores`][zheval.compute.joint.item_scores] gives the per-item columns. Where `zheval.fast.usable_for` (``"shared_tokens"``) allows it
 -- ``sentence_split="newline"`` with the ``char`` or ``none`` tokenizer (whose line tokens concatenate to the
 whole-text tokens), ``"punct"`` with the plain ``char`` tokenizer (whose text rule always cuts between tokens), no
 BLEU preset or crosscheck -- BLEU is counted on ROUGE's tokenised corpus itself: one
-:class:`zheval.compute.shared_tokens.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
+`zheval.compute.shared_tokens.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
 hits. Otherwise BLEU tokenises on its own (through the tokenizer's content-keyed cache). Nothing is kept across
-calls beyond that cache; scores never are. chrF runs its own items/result pair (:mod:`zheval.compute.chrf`;
+calls beyond that cache; scores never are. chrF runs its own items/result pair ([`zheval.compute.chrf`][];
 chrF++'s words come through the same cache).
 """
 
@@ -43,22 +43,22 @@ from ..results.breakdowns import first_references
 __all__ = ["METRICS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_config_of", "score_items",
            "score_result", "item_scores"]
 
-#: Metric names :func:`score` computes.
+#: Metric names `score` computes.
 METRICS = ("bleu", "rouge", "chrf")
 
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    """The options of a :func:`score` call, resolved and checked once (:func:`score_config`).
+    """The options of a [`score`][zheval.compute.joint.score] call, resolved and checked once ([`score_config`][zheval.compute.joint.score_config]).
 
     Attributes:
         metrics: the metric names asked for, in the caller's order (a tuple of ``"bleu"``/``"rouge"``/``"chrf"``).
-        rouge: the :class:`~zheval.compute.rouge.RougeConfig` (``None`` without ROUGE).
-        bleu: the :class:`~zheval.compute.bleu.BleuConfig` (``None`` without BLEU).
-        bleu_options: the :class:`~zheval.compute.options.BleuOptions` (:func:`item_scores` resolves them again at
+        rouge: the `RougeConfig` (``None`` without ROUGE).
+        bleu: the `BleuConfig` (``None`` without BLEU).
+        bleu_options: the [`BleuOptions`][zheval.compute.options.BleuOptions] ([`item_scores`][zheval.compute.joint.item_scores] resolves them again at
             sentence level; ``None`` without BLEU).
-        chrf: the :class:`~zheval.compute.chrf.ChrfConfig` (``None`` without chrF).
-        chrf_options: the :class:`~zheval.compute.options.ChrfOptions` (``None`` without chrF).
+        chrf: the `ChrfConfig` (``None`` without chrF).
+        chrf_options: the [`ChrfOptions`][zheval.compute.options.ChrfOptions] (``None`` without chrF).
 
     It pickles (a jieba tokenizer without its jieba instance, rebuilt where it is used), so engines send it to
     their workers; a user callable tokenizer pickles only if the callable does.
@@ -84,11 +84,11 @@ class ScoreConfig:
 
 @dataclass
 class ScoreItems:
-    """Per-item statistics of both metrics (:func:`score_items`): ``rouge`` (:class:`~zheval.compute.rouge.RougeItems`)
-    ``bleu`` (:class:`~zheval.compute.bleu.BleuItems`) and ``chrf`` (:class:`~zheval.compute.chrf.ChrfItems`), each
+    """Per-item statistics of both metrics ([`score_items`][zheval.compute.joint.score_items]): ``rouge`` (`RougeItems`)
+    ``bleu`` (`BleuItems`) and ``chrf`` (`ChrfItems`), each
     ``None`` when its metric was not asked for.
 
-    Items of several batches concatenate (:meth:`concat`) to the items of the whole, exactly.
+    Items of several batches concatenate ([`concat`][zheval.compute.joint.ScoreItems.concat]) to the items of the whole, exactly.
     """
 
     rouge: Optional[RougeItems]
@@ -100,7 +100,7 @@ class ScoreItems:
 
     @classmethod
     def concat(cls, parts: Sequence["ScoreItems"]) -> "ScoreItems":
-        """The items of several batches, in order (:meth:`RougeItems.concat`, :meth:`BleuItems.concat`).
+        """The items of several batches, in order (`RougeItems.concat`, `BleuItems.concat`).
 
         Raises:
             ValueError: no part, parts of different metrics, or the concatenation errors of the two item types
@@ -130,12 +130,12 @@ def score_config(
     chrf: Optional[ChrfOptions] = None,
     **options: Any,
 ) -> ScoreConfig:
-    """Check the metric names and options of :func:`score` (arguments as there) and build every metric's config.
+    """Check the metric names and options of [`score`][zheval.compute.joint.score] (arguments as there) and build every metric's config.
 
     No text is touched: every option error is raised here.
 
     Raises:
-        ValueError, TypeError: as :func:`~zheval.compute.options.options_for_metrics` and :func:`score_config_of`.
+        ValueError, TypeError: as [`options_for_metrics`][zheval.compute.options.options_for_metrics] and `score_config_of`.
     """
     metrics = check_metrics(metrics, METRICS)
     return score_config_of(options_for_metrics("score", metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf}),
@@ -144,9 +144,9 @@ def score_config(
 
 def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score",
                     by_name: Optional[Dict[str, Any]] = None) -> ScoreConfig:
-    """The :class:`ScoreConfig` of every metric's options object (the output of
-    :func:`~zheval.compute.options.options_for_metrics`; its key order is the metrics' order) -- what every door
-    that feeds several metrics builds (:func:`score_config`, the engine doors).
+    """The `ScoreConfig` of every metric's options object (the output of
+    [`options_for_metrics`][zheval.compute.options.options_for_metrics]; its key order is the metrics' order) -- what every door
+    that feeds several metrics builds ([`score_config`][zheval.compute.joint.score_config], the engine doors).
 
     Args:
         options: ``{"rouge": RougeOptions, "bleu": BleuOptions, "chrf": ChrfOptions}``, any non-empty subset.
@@ -155,8 +155,8 @@ def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score
 
     Raises:
         TypeError: ``preset`` or ``crosscheck`` by name with chrF; the config builders' errors
-            (:func:`~zheval.compute.rouge.rouge_config`, :func:`~zheval.compute.bleu.bleu_config`,
-            :func:`~zheval.compute.chrf.chrf_config`; ValueError too).
+            ([`rouge_config`][zheval.compute.rouge.rouge_config], [`bleu_config`][zheval.compute.bleu.bleu_config],
+            [`chrf_config`][zheval.compute.chrf.chrf_config]; ValueError too).
     """
     metrics = tuple(options)
     if "chrf" in metrics:
@@ -172,18 +172,18 @@ def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score
 
 def score_items(predictions: Sequence[str], references: Sequence[Any], config: ScoreConfig, *,
                 warn: bool = True) -> ScoreItems:
-    """Per-item statistics of both metrics of :func:`score`, from texts.
+    """Per-item statistics of both metrics of [`score`][zheval.compute.joint.score], from texts.
 
     Args:
         predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]`` (checked and
-            canonicalised by :func:`~zheval.compute.inputs.validate_inputs`).
-        config: from :func:`score_config`.
-        warn: issue the input guards' warnings (:func:`~zheval.compute.guards.warn_input_slips`); an engine's
-            workers pass False and report :func:`~zheval.compute.guards.input_slips` instead.
+            canonicalised by `validate_inputs`).
+        config: from [`score_config`][zheval.compute.joint.score_config].
+        warn: issue the input guards' warnings (`warn_input_slips`); an engine's
+            workers pass False and report `input_slips` instead.
 
     Raises:
-        the input errors of :func:`~zheval.compute.inputs.validate_inputs` (naming ``predictions[i]`` or
-        ``references[i][j]``) and :class:`~zheval.compute.inputs.EmptyReferenceError`.
+        TypeError, ValueError: the input errors of `validate_inputs` (naming ``predictions[i]`` or
+            ``references[i][j]``), and [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError].
     """
     rouge_cfg, bleu_cfg, chrf_cfg = config.rouge, config.bleu, config.chrf
     preds, refs = validate_inputs(predictions, references)
@@ -212,8 +212,8 @@ def score_items(predictions: Sequence[str], references: Sequence[Any], config: S
 
 
 def score_result(items: ScoreItems, config: ScoreConfig) -> Dict[str, dict]:
-    """The result of :func:`score` from per-item statistics: ``{metric: result}`` in ``config.metrics`` order
-    (:func:`~zheval.compute.rouge.rouge_result`, :func:`~zheval.compute.bleu.bleu_result`; scores on 0-1)."""
+    """The result of [`score`][zheval.compute.joint.score] from per-item statistics: ``{metric: result}`` in ``config.metrics`` order
+    ([`rouge_result`][zheval.compute.rouge.rouge_result], [`bleu_result`][zheval.compute.bleu.bleu_result]; scores on 0-1)."""
     out: Dict[str, dict] = {}
     if config.rouge is not None:
         out["rouge"] = rouge_result(items.rouge, config.rouge)
@@ -225,7 +225,7 @@ def score_result(items: ScoreItems, config: ScoreConfig) -> Dict[str, dict]:
 
 
 def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]:
-    """Per-item scores of :func:`score_items`' items, as columns of ``len(items)`` float64 values (0-1).
+    """Per-item scores of [`score_items`][zheval.compute.joint.score_items]' items, as columns of ``len(items)`` float64 values (0-1).
 
     Returns:
         ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type, as
@@ -267,12 +267,12 @@ def score(
         predictions: ``list[str]``, one per item.
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE), computed ROUGE first.
-        rouge: ROUGE's options as one object (:class:`~zheval.compute.options.RougeOptions`); only with
+        rouge: ROUGE's options as one object ([`RougeOptions`][zheval.compute.options.RougeOptions]); only with
             ``"rouge"`` in ``metrics``.
-        bleu: BLEU's options as one object (:class:`~zheval.compute.options.BleuOptions`).
-        chrf: chrF's options as one object (:class:`~zheval.compute.options.ChrfOptions`).
+        bleu: BLEU's options as one object ([`BleuOptions`][zheval.compute.options.BleuOptions]).
+        chrf: chrF's options as one object ([`ChrfOptions`][zheval.compute.options.ChrfOptions]).
         options: the same options by name, each defined once as a field of those classes; each goes to every
-            requested metric that has it (:func:`~zheval.compute.options.options_for_metrics`: e.g. ``tokenizer``
+            requested metric that has it ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: e.g. ``tokenizer``
             to all, ``rouge_types`` to ROUGE, ``level`` to BLEU and chrF). ``preset`` and ``crosscheck`` by name
             are refused beside chrF (TypeError).
 
@@ -283,12 +283,13 @@ def score(
 
     Raises:
         ValueError: an unknown metric name (listing the valid ones), or any error of the separate calls (an empty
-            reference: :class:`~zheval.compute.inputs.EmptyReferenceError`, naming every ``references[i][j]``).
+            reference: [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError], naming every ``references[i][j]``).
         TypeError: an option no metric knows, an option no requested metric uses (naming the metric that would),
             an option given both by name and in an options object, or any error of the separate calls.
 
     Warns:
-        the input guards of :mod:`zheval.compute.guards` (:class:`zheval.ZhevalWarning`), once for every metric.
+        ZhevalWarning: the input guards of [`zheval.compute.guards`][] (each a
+            [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning]), once for every metric.
     """
     config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
     return score_result(score_items(predictions, references, config), config)

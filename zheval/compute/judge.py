@@ -1,10 +1,10 @@
 """An LLM judge through any OpenAI-compatible chat endpoint, as an options → config → items → result chain:
-:class:`JudgeOptions` (every option, one frozen definition), :func:`judge_config` (options checked once, the
-rubric read, the client and the cache opened), :func:`judge_items` (one rating per item), :func:`judge_result`
-(means per criterion, the failures by item, usage, the signature), :func:`compute_judge`; and
-:func:`judge_pairwise` (two systems compared, both orders asked).
+[`JudgeOptions`][zheval.compute.judge.JudgeOptions] (every option, one frozen definition), [`judge_config`][zheval.compute.judge.judge_config] (options checked once, the
+rubric read, the client and the cache opened), [`judge_items`][zheval.compute.judge.judge_items] (one rating per item), [`judge_result`][zheval.compute.judge.judge_result]
+(means per criterion, the failures by item, usage, the signature), [`compute_judge`][zheval.compute.judge.compute_judge]; and
+[`judge_pairwise`][zheval.compute.judge.judge_pairwise] (two systems compared, both orders asked).
 
-How an item is judged: the rubric's messages (:mod:`zheval.compute.judge_rubric`) are sent with temperature 0 (by
+How an item is judged: the rubric's messages (`zheval.compute.judge_rubric`) are sent with temperature 0 (by
 default), a seed and JSON mode; a request that fails with 429, 5xx, a timeout or a dropped connection is retried
 with exponential backoff (``backoff`` seconds, doubled each time, at most 60; the server's ``Retry-After`` when it
 gives one), at most ``max_retries`` times; an answer that is not one JSON object with every criterion an integer on
@@ -12,9 +12,9 @@ the scale and a reason is asked again, at most ``answer_retries`` times. An item
 fails is **counted and listed** (``failures``: item, kind, detail, the last answer) with no score -- never dropped
 silently, never given a guessed score; the means are over the judged items, with their count.
 
-Valid answers are cached on disk by content (:mod:`zheval.compute.judge_cache`): a rerun sends nothing, an
+Valid answers are cached on disk by content (`zheval.compute.judge_cache`): a rerun sends nothing, an
 interrupted run resumes. Model text (answers, reasons) is returned exactly; the command line escapes it
-(:func:`zheval.text.terminal.terminal_text`) and the HTML report's template engine escapes it there.
+(`zheval.text.terminal.terminal_text`) and the HTML report's template engine escapes it there.
 """
 
 from __future__ import annotations
@@ -43,14 +43,14 @@ MAX_BACKOFF_SECONDS = 60.0
 
 @dataclass(frozen=True)
 class JudgeOptions:
-    """Every option of an LLM-judge run; the keyword-only parameters of :func:`compute_judge` are its fields.
+    """Every option of an LLM-judge run; the keyword-only parameters of [`compute_judge`][zheval.compute.judge.compute_judge] are its fields.
 
     Attributes:
         base_url: the endpoint (``http://127.0.0.1:11434/v1`` for Ollama, ``http://127.0.0.1:8000/v1`` for vLLM).
         model: the model name the endpoint serves (``qwen2.5:7b``, ``Qwen/Qwen2.5-7B-Instruct``).
         api_key: the key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Never part
             of a cache key or a signature.
-        rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a :class:`Rubric`.
+        rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a `Rubric`.
         temperature: sampling temperature (default 0). seed: the request's seed (``None``: not sent).
         json_mode: send ``response_format={"type": "json_object"}`` (servers honour it unevenly; answers are
             checked either way).
@@ -58,7 +58,7 @@ class JudgeOptions:
         concurrency: requests in flight at once (an int >= 1).
         timeout: seconds per request. max_retries: retries of a request after 429/5xx/timeout/connection errors.
         answer_retries: new attempts after an answer the rubric refuses. backoff: first wait (seconds).
-        cache_dir: the answer cache's directory (``None``: :func:`zheval.compute.judge_cache.default_cache_dir`).
+        cache_dir: the answer cache's directory (``None``: `zheval.compute.judge_cache.default_cache_dir`).
         use_cache: read and write the cache.
     """
 
@@ -135,7 +135,7 @@ class Usage:
 
 @dataclass
 class JudgeConfig:
-    """The checked options, the rubric, the client and the cache (:func:`judge_config`)."""
+    """The checked options, the rubric, the client and the cache ([`judge_config`][zheval.compute.judge.judge_config])."""
 
     options: JudgeOptions
     rubric: Rubric
@@ -184,8 +184,8 @@ def judge_config(options: JudgeOptions) -> JudgeConfig:
     """Check ``options``, read the rubric, open the client and the cache. Nothing is sent.
 
     Raises:
-        ValueError: bad options (:meth:`JudgeOptions.check`), a bad rubric file
-            (:func:`zheval.compute.judge_rubric.read_rubric`).
+        ValueError: bad options ([`JudgeOptions.check`][zheval.compute.judge.JudgeOptions.check]), a bad rubric file
+            (`zheval.compute.judge_rubric.read_rubric`).
         ModuleNotFoundError: the ``judge`` extra is missing (one line).
     """
     options.check()
@@ -274,7 +274,7 @@ class JudgeItems:
         criteria: the criterion names. scores: ``(n_items, n_criteria)`` float64, NaN for an item with no valid
         rating. reasons: the judge's reason per item (``None`` when failed). failures: one dict per failed item
         (``item``, ``kind``, ``detail``, ``answer`` -- the last answer received, exactly -- ``attempts``).
-        usage: :class:`Usage`.
+        usage: `Usage`.
     """
 
     criteria: List[str]
@@ -359,7 +359,7 @@ def compute_judge(
             source text or question (``None`` entries allowed), or ``None``.
         base_url: and every other option (``model``, ``api_key``, ``rubric``, ``temperature``, ``seed``,
             ``json_mode``, ``max_tokens``, ``concurrency``, ``timeout``, ``max_retries``, ``answer_retries``,
-            ``backoff``, ``cache_dir``, ``use_cache``): as :class:`JudgeOptions`.
+            ``backoff``, ``cache_dir``, ``use_cache``): as [`JudgeOptions`][zheval.compute.judge.JudgeOptions].
 
     Returns:
         ``{<criterion>: mean over judged items (or None), "item_scores": {criterion: [int | None]}, "reasons",
@@ -426,7 +426,7 @@ def judge_pairwise(
     use_cache: bool = True,
 ) -> Dict[str, Any]:
     """Compare two systems item by item; each item is asked in **both orders** (a as A then b as A) against position
-    bias. Options as :func:`compute_judge` (no rubric: the pairwise question is fixed).
+    bias. Options as [`compute_judge`][zheval.compute.judge.compute_judge] (no rubric: the pairwise question is fixed).
 
     Returns:
         ``{"wins_a", "wins_b", "ties", "inconsistent" (items whose two orders disagree, counted as ties),
@@ -435,7 +435,7 @@ def judge_pairwise(
         "order" (1 or 2), "kind", "detail", "answer", "attempts"}]), "usage", "signature"}``.
 
     Raises:
-        ValueError / TypeError: as :func:`compute_judge`; the two systems of different lengths.
+        ValueError / TypeError: as [`compute_judge`][zheval.compute.judge.compute_judge]; the two systems of different lengths.
     """
     options = JudgeOptions(base_url=base_url, model=model, api_key=api_key, temperature=temperature, seed=seed,
                            json_mode=json_mode, max_tokens=max_tokens, concurrency=concurrency, timeout=timeout,

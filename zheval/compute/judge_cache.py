@@ -1,7 +1,7 @@
 """The LLM judge's answer cache on disk, keyed by content: a rerun asks nothing already answered, and an
 interrupted run resumes where it stopped (each answer is committed as it arrives).
 
-The key (:func:`answer_key`) is the sha256 of everything the answer depends on: the endpoint's model name, the
+The key (`answer_key`) is the sha256 of everything the answer depends on: the endpoint's model name, the
 full messages (the rubric's instructions and template filled with the item's texts), temperature, seed, JSON mode
 and the maximum tokens. The endpoint's address is not in it (the same model moved to another port is the same
 judge). Only valid answers are stored (an answer the rubric refuses is asked again next time).

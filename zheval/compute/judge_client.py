@@ -4,7 +4,7 @@ Any OpenAI-compatible chat endpoint (Ollama ``http://127.0.0.1:11434/v1``, vLLM 
 ``llama-server``, OpenAI) through the official client: ``OpenAI(base_url=, api_key=, max_retries=0, timeout=)`` and
 ``chat.completions.create(model=, messages=, temperature=, seed=, response_format={"type": "json_object"})``.
 
-The client's own retries are off (``max_retries=0``) so that every request is counted here: :func:`chat` makes one
+The client's own retries are off (``max_retries=0``) so that every request is counted here: `chat` makes one
 request and classifies a failure as *retryable* (429, 408, 409, 5xx, a timeout, a dropped or refused connection --
 the cases the client itself would retry) or not (400, 401, 403, 404, ...); the judge retries the former with
 exponential backoff, honouring ``Retry-After``.
@@ -51,7 +51,7 @@ class RequestFailed(Exception):
 
 
 def make_client(*, base_url: str, api_key: str, timeout: float) -> Any:
-    """An ``openai.OpenAI`` client for the endpoint, without the client's own retries (:func:`chat` counts
+    """An ``openai.OpenAI`` client for the endpoint, without the client's own retries (`chat` counts
     them)."""
     return openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=0)
 

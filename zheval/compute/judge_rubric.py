@@ -1,17 +1,17 @@
 """The LLM judge's rubric, the messages it sends, and the one rule for reading an answer (pure functions, no client).
 
-A rubric (:class:`Rubric`) is the system instructions, the user message template (placeholders ``{prediction}``,
-``{references}``, ``{source}``), the criteria (names) and their integer scale. The default (:func:`default_rubric`)
+A rubric (`Rubric`) is the system instructions, the user message template (placeholders ``{prediction}``,
+``{references}``, ``{source}``), the criteria (names) and their integer scale. The default (`default_rubric`)
 is in Chinese: 总体 / 忠实 / 信息量 / 流畅 (``overall``, ``faithful``, ``informative``, ``fluent``), each 1-5, and a
-reason (``reason``). A user rubric file is JSON with the same fields (:func:`read_rubric`).
+reason (``reason``). A user rubric file is JSON with the same fields (`read_rubric`).
 
 An answer is accepted only when it is one JSON object (the whole message; or the whole message one fenced block
 ```` ```json ... ``` ````) holding every criterion as an integer on the scale and ``reason`` as a string
-(:func:`parse_rating`). Anything else is a :class:`BadAnswer` with its kind (``unparsable``, ``missing``,
+(`parse_rating`). Anything else is a `BadAnswer` with its kind (``unparsable``, ``missing``,
 ``not_integer``, ``out_of_range``): the judge retries and then reports it by item, never guesses a score.
 
 The pairwise template asks which of two answers (A, B) is better: ``{"winner": "A"|"B"|"tie", "reason": ...}``
-(:func:`parse_preference`); the judge asks both orders (position bias).
+(`parse_preference`); the judge asks both orders (position bias).
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def default_rubric() -> Rubric:
 
 
 def pairwise_rubric() -> Rubric:
-    """The fixed pairwise question as a :class:`Rubric` (its name and sha go into the pairwise signature)."""
+    """The fixed pairwise question as a `Rubric` (its name and sha go into the pairwise signature)."""
     return Rubric("pairwise-zh", _PAIR_SYSTEM, _PAIR_TEMPLATE, ("winner",), (0, 1))
 
 

@@ -1,6 +1,6 @@
 """The metrics as one table, for the adapters that serve any of them (the evaluate mixin, the Trainer hook): each
-metric's option names, and its config / items / result functions (:mod:`zheval.compute.rouge`,
-:mod:`zheval.compute.bleu`, :mod:`zheval.compute.chrf`)."""
+metric's option names, and its config / items / result functions ([`zheval.compute.rouge`][],
+[`zheval.compute.bleu`][], [`zheval.compute.chrf`][])."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class MetricAPI(NamedTuple):
         options: every option name its config takes; other_options: the other metrics' options it does not take
             (accepted and ignored by the evaluate modules, for ``evaluate.combine``).
         config, items, result: the config from options by name (checked against the metric's options class of
-            :mod:`zheval.compute.options`), :func:`~zheval.compute.rouge.rouge_items` / ``rouge_result`` (or the BLEU
+            `zheval.compute.options`), [`rouge_items`][zheval.compute.rouge.rouge_items] / ``rouge_result`` (or the BLEU
             or chrF ones); concat: the items class's ``concat``; empty: ``empty(config)`` -> items of no item.
     """
 
@@ -74,7 +74,7 @@ METRICS = {
 
 
 def metric_api(name: str) -> MetricAPI:
-    """The :class:`MetricAPI` of ``"chinese_rouge"``/``"rouge"``, ``"chinese_bleu"``/``"bleu"`` or
+    """The `MetricAPI` of ``"chinese_rouge"``/``"rouge"``, ``"chinese_bleu"``/``"bleu"`` or
     ``"chinese_chrf"``/``"chrf"``.
 
     Raises:

@@ -1,23 +1,23 @@
-"""The one definition of every metric option: :class:`RougeOptions`, :class:`BleuOptions`, :class:`ChrfOptions`.
+"""The one definition of every metric option: [`RougeOptions`][zheval.compute.options.RougeOptions], [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions].
 
 Each option is a field of a frozen dataclass: its type, its default and its documentation (the docstring under the
 field) are written once, here, and its check is the field's ``metadata["check"]`` (run when the object is built, so
 ``RougeOptions(multi_ref="best")`` fails at once, naming the option and the valid values). The three classes share
-two parts: :class:`TokenizerOptions` (which tokenizer, and its options) and :class:`IntervalOptions` (the bootstrap
+two parts: [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] (which tokenizer, and its options) and [`IntervalOptions`][zheval.compute.options.IntervalOptions] (the bootstrap
 interval and ``max_refs``).
 
 A field a preset may set defaults to ``None``: "the preset's value, else the metric's default" (the defaults are in
-:data:`ROUGE_DEFAULTS` / :data:`BLEU_DEFAULTS`); an explicit value always wins over a preset. Checks that read two
+`ROUGE_DEFAULTS` / `BLEU_DEFAULTS`); an explicit value always wins over a preset. Checks that read two
 options at once or a preset (``bootstrap`` without the aggregator, ``crosscheck`` with a preset, ``weights`` against
-``max_order`` ...) are made by the metric's config builder (:func:`zheval.compute.rouge.rouge_config`,
-:func:`zheval.compute.bleu.bleu_config`, :func:`zheval.compute.chrf.chrf_config`), the tokenizer options by
-:func:`zheval.tokenizers.get_tokenizer` when the config builds the tokenizer.
+``max_order`` ...) are made by the metric's config builder ([`zheval.compute.rouge.rouge_config`][],
+[`zheval.compute.bleu.bleu_config`][], [`zheval.compute.chrf.chrf_config`][]), the tokenizer options by
+[`zheval.tokenizers.get_tokenizer`][] when the config builds the tokenizer.
 
-**Doors that feed several metrics** (:func:`zheval.score`, the engine, Trainer, harness, records and 小黄鸭 doors) take
+**Doors that feed several metrics** ([`zheval.score`][zheval.compute.joint.score], the engine, Trainer, harness, records and 小黄鸭 doors) take
 the options by name -- each goes to every requested metric that has it -- and also as typed objects
-(``rouge=RougeOptions(...)``, ``bleu=BleuOptions(...)``, ``chrf=ChrfOptions(...)``); :func:`options_for_metrics`
+(``rouge=RougeOptions(...)``, ``bleu=BleuOptions(...)``, ``chrf=ChrfOptions(...)``); [`options_for_metrics`][zheval.compute.options.options_for_metrics]
 splits and checks them: an unknown option is a ``TypeError`` listing the valid ones (with the reason for an option
-of the Hub modules zheval refuses, :data:`HUB_OPTIONS_REFUSED`), and so is an option that no requested metric uses.
+of the Hub modules zheval refuses, `HUB_OPTIONS_REFUSED`), and so is an option that no requested metric uses.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ HUB_OPTIONS_REFUSED = {
 
 
 def refused_hub_options(names) -> str:
-    """The reasons of :data:`HUB_OPTIONS_REFUSED` for those of ``names`` that are in it, as sentences to append to
+    """The reasons of `HUB_OPTIONS_REFUSED` for those of ``names`` that are in it, as sentences to append to
     an unknown-option error (``""`` when none is)."""
     return "".join(f". {HUB_OPTIONS_REFUSED[n]}" for n in names if n in HUB_OPTIONS_REFUSED)
 
@@ -90,7 +90,7 @@ def check_flags(**flags) -> None:
 
 
 def check_rouge_types(rt) -> list:
-    """``rouge_types`` (a str or a list of str, each parsed by :func:`zheval.definitions.rouge_types.parse_rouge_type`)
+    """``rouge_types`` (a str or a list of str, each parsed by `zheval.definitions.rouge_types.parse_rouge_type`)
     as a list.
 
     Raises:
@@ -208,12 +208,12 @@ def _same(a, b) -> bool:
 @dataclass(frozen=True)
 class TokenizerOptions(_Options):
     """The tokenizer part, shared by the three metrics (same names, same meaning); checked by
-    :func:`zheval.tokenizers.get_tokenizer` when the config builds the tokenizer."""
+    [`zheval.tokenizers.get_tokenizer`][] when the config builds the tokenizer."""
 
     tokenizer: Any = _option(None)
     """``"char"`` (the default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split text), a preset's tool
     tokenizer (``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``, ``"opencompass-jieba"``,
-    ``"glm4-jieba"``), a zheval tokenizer or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`,
+    ``"glm4-jieba"``), a zheval tokenizer or a callable ``str -> list[str]`` ([`zheval.tokenizers.get_tokenizer`][],
     the one registry). ``None``: the preset's tool tokenizer, else ``"char"``."""
     terms: Optional[Sequence[str]] = _option(None)
     """Protected terms kept as one token (``char`` and ``jieba``)."""
@@ -225,7 +225,7 @@ class TokenizerOptions(_Options):
     """A jieba dictionary file (its content is hashed into the tokenizer's identity)."""
     normalize: Any = _option(None)
     """``None``: the preset's, else the tokenizer's default normalisation; ``True``/``False`` or step names
-    (:func:`zheval.text.normalize.get_normalizer`)."""
+    (`zheval.text.normalize.get_normalizer`)."""
     t2s: bool = _option(False)
     """Add Traditional -> Simplified conversion (off by default; a script mismatch is warned about, never fixed
     silently)."""
@@ -238,7 +238,7 @@ class IntervalOptions(_Options):
 
     bootstrap: int = _option(0, lambda n, v: check_bootstrap(v))
     """Bootstrap resamples of items (0 = no interval; at most
-    :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`) for a percentile ``confidence`` interval
+    `MAX_BOOTSTRAP_RESAMPLES`) for a percentile ``confidence`` interval
     (``<score>_ci_low``/``<score>_ci_high``)."""
     seed: int = _option(12345, lambda n, v: check_seed(v))
     """Seed of the bootstrap, an int in [0, 2**32 - 1]."""
@@ -251,8 +251,8 @@ class IntervalOptions(_Options):
 
 @dataclass(frozen=True)
 class RougeOptions(IntervalOptions, TokenizerOptions):
-    """Every option of :func:`zheval.compute_rouge` (the fields of :class:`TokenizerOptions` and
-    :class:`IntervalOptions`, then ROUGE's own). ``None`` where a preset may set the value."""
+    """Every option of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] (the fields of [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] and
+    [`IntervalOptions`][zheval.compute.options.IntervalOptions], then ROUGE's own). ``None`` where a preset may set the value."""
 
     rouge_types: Optional[Sequence[str]] = _option(None, lambda n, v: check_rouge_types(v))
     """ROUGE types: ``rouge1`` ... ``rouge9`` (any N), ``rougeL``, ``rougeLsum``, ``rougeW``,
@@ -263,13 +263,13 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     (no bootstrap then)."""
     multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES))
     """The multi-reference rule: ``"max"`` (the default), ``"mean"``, ``"pool"``, ``"best_recall"``
-    (:mod:`zheval.definitions.rouge`)."""
+    (`zheval.definitions.rouge`)."""
     beta: Optional[float] = _option(None, _finite(0, strict=False))
     """F-measure beta, a finite number >= 0 (default 1: F1, as rouge-score)."""
     return_precision_recall: bool = _option(False, _flag)
     """Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists)."""
     preset: Optional[str] = _option(None)
-    """A ROUGE preset (a name of :func:`zheval.presets.preset_names` with ``metric="rouge"``, or a registered
+    """A ROUGE preset (a name of [`zheval.presets.preset_names`][] with ``metric="rouge"``, or a registered
     preset object) reproducing a tool's numbers: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5``
     per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
     ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
@@ -283,13 +283,13 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     """w of ``rougeW``, a finite number > 0 (default 1.2)."""
     sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS))
     """Sentences of ``rougeLsum``: ``"punct"`` (the default: newlines and sentence-final punctuation) or
-    ``"newline"`` (rouge-score's rule; :mod:`zheval.text.sentences`)."""
+    ``"newline"`` (rouge-score's rule; `zheval.text.sentences`)."""
 
 
 @dataclass(frozen=True)
 class BleuOptions(IntervalOptions, TokenizerOptions):
-    """Every option of :func:`zheval.compute_bleu` (the fields of :class:`TokenizerOptions` and
-    :class:`IntervalOptions`, then BLEU's own). ``None`` where a preset may set the value."""
+    """Every option of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (the fields of [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] and
+    [`IntervalOptions`][zheval.compute.options.IntervalOptions], then BLEU's own). ``None`` where a preset may set the value."""
 
     max_order: Optional[int] = _option(None, _max_order)
     """Highest n-gram order, an int >= 1 (default 4)."""
@@ -308,7 +308,7 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
     weights: Optional[Sequence[float]] = _option(None)
     """``max_order`` per-order weights (``None``: uniform)."""
     preset: Optional[str] = _option(None)
-    """A BLEU preset (a name of :func:`zheval.presets.preset_names` with ``metric="bleu"``, or a registered preset
+    """A BLEU preset (a name of [`zheval.presets.preset_names`][] with ``metric="bleu"``, or a registered preset
     object) reproducing a tool's numbers: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(...,
     tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
     ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
@@ -322,14 +322,14 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
 
 @dataclass(frozen=True)
 class ChrfOptions(IntervalOptions, TokenizerOptions):
-    """Every option of :func:`zheval.compute_chrf` (the fields of :class:`TokenizerOptions` and
-    :class:`IntervalOptions`, then chrF's own). chrF has no preset: every default is a value."""
+    """Every option of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] (the fields of [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] and
+    [`IntervalOptions`][zheval.compute.options.IntervalOptions], then chrF's own). chrF has no preset: every default is a value."""
 
     tokenizer: Any = _option("char")
     """Its normaliser gives the characters (``"char"``, the default: NFKC, zero-width removal, punctuation variants
     unified, spaces next to CJK dropped, Latin lower-cased); its tokens are chrF++'s words: ``"char"`` (Han
     characters, Latin/digit runs, punctuation marks), ``"jieba"``, ``"none"`` (whitespace-separated, no
-    normalisation), or a callable ``str -> list[str]`` (:func:`zheval.tokenizers.get_tokenizer`)."""
+    normalisation), or a callable ``str -> list[str]`` ([`zheval.tokenizers.get_tokenizer`][])."""
     char_order: int = _option(6, _chrf_order)
     """Character n-gram orders 1..``char_order`` (an int >= 0)."""
     word_order: int = _option(0, _chrf_order)
@@ -364,7 +364,7 @@ BLEU_DEFAULTS = {"tokenizer": "char", "max_order": 4, "smooth_method": "exp", "s
                  "bp_ref_length": "closest", "level": "corpus", "effective_order": None, "weights": None}
 
 #: Tokenizer options shared by the metrics (same names, same meaning), forwarded to
-#: :func:`zheval.tokenizers.get_tokenizer`.
+#: `zheval.tokenizers.get_tokenizer`.
 TOKENIZER_OPTIONS = tuple(n for n in TokenizerOptions.names() if n != "tokenizer")
 
 #: Options of the bootstrap interval, shared by the metrics.
@@ -382,7 +382,7 @@ def refuse_unknown(function: str, given, known) -> None:
 
 def refuses_unknown_options(function: Callable) -> Callable:
     """Decorate a function whose keyword-only parameters are options: a keyword it does not take raises
-    :func:`refuse_unknown`'s TypeError (naming it, listing the valid options, with the reason for a refused Hub
+    `refuse_unknown`'s TypeError (naming it, listing the valid options, with the reason for a refused Hub
     option) instead of Python's bare "unexpected keyword argument". The signature is the function's own
     (``functools.wraps``)."""
     params = inspect.signature(function).parameters
@@ -475,12 +475,12 @@ def options_for_metrics(
 
 
 def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None):
-    """The tokenizer of a metric: :func:`zheval.tokenizers.get_tokenizer` of ``tokenizer`` (resolved: a preset may
+    """The tokenizer of a metric: [`zheval.tokenizers.get_tokenizer`][] of ``tokenizer`` (resolved: a preset may
     set it) with the tokenizer options of ``options`` and ``normalize`` (resolved; ``None``: the tokenizer's
     default).
 
     Raises:
-        TypeError/ValueError/FileNotFoundError: as :func:`~zheval.tokenizers.get_tokenizer`.
+        TypeError/ValueError/FileNotFoundError: as [`get_tokenizer`][zheval.tokenizers.get_tokenizer].
     """
     from ..tokenizers import get_tokenizer
 

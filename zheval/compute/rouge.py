@@ -1,16 +1,16 @@
-"""Chinese ROUGE on texts, and ROUGE's items/result pair: per-item statistics from texts (:func:`rouge_items`) and a result from statistics
-(:func:`rouge_result`), with the option set both take (:class:`RougeConfig`, built and checked once by
-:func:`rouge_config`).
+"""Chinese ROUGE on texts, and ROUGE's items/result pair: per-item statistics from texts ([`rouge_items`][zheval.compute.rouge.rouge_items]) and a result from statistics
+([`rouge_result`][zheval.compute.rouge.rouge_result]), with the option set both take (`RougeConfig`, built and checked once by
+[`rouge_config`][zheval.compute.rouge.rouge_config]).
 
-Every ROUGE entry point goes through this pair: :func:`zheval.compute_rouge`, :func:`zheval.score`, the evaluate
+Every ROUGE entry point goes through this pair: [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge], [`zheval.score`][zheval.compute.joint.score], the evaluate
 module ``chinese_rouge``, the Trainer hook (also with ``batch_eval_metrics``: the items of the batches concatenate),
 the 小黄鸭 evaluation and the CLI. The per-item statistics are P, R and F of every ROUGE type (0-1) and the item's
 reference count; the corpus value of a type is the **exact mean** of its per-item F (not rouge-score's bootstrap
 "mid"), and an optional percentile bootstrap interval is reported beside it.
 
-Where each rule lives: the multi-reference rule is :func:`zheval.definitions.rouge.combine_references` (presets plug
-in their per-reference formula); the empty-reference rule is :func:`zheval.compute.inputs.check_references`; which
-fast twin serves a type is :func:`zheval.fast.usable_for`.
+Where each rule lives: the multi-reference rule is [`zheval.definitions.rouge.combine_references`][] (presets plug
+in their per-reference formula); the empty-reference rule is `zheval.compute.inputs.check_references`; which
+fast twin serves a type is `zheval.fast.usable_for`.
 """
 
 from __future__ import annotations
@@ -54,26 +54,26 @@ __all__ = [
 
 logger = logging.getLogger("zheval.compute.rouge")
 
-#: ROUGE's values where neither the caller nor a preset sets an option (:data:`zheval.compute.options.ROUGE_DEFAULTS`).
+#: ROUGE's values where neither the caller nor a preset sets an option (`zheval.compute.options.ROUGE_DEFAULTS`).
 DEFAULTS = ROUGE_DEFAULTS
-#: Every option :func:`zheval.compute_rouge` understands: the fields of :class:`~zheval.compute.options.RougeOptions`.
+#: Every option `zheval.compute_rouge` understands: the fields of `RougeOptions`.
 ROUGE_OPTIONS = RougeOptions.names()
 
 
 @dataclass(frozen=True)
 class RougeConfig:
     """Every option of a ROUGE computation, resolved (preset defaults, then explicit arguments) and checked once,
-    with the tokenizer built from them. Built by :func:`rouge_config`; read by :func:`rouge_items` and
-    :func:`rouge_result`.
+    with the tokenizer built from them. Built by [`rouge_config`][zheval.compute.rouge.rouge_config]; read by [`rouge_items`][zheval.compute.rouge.rouge_items] and
+    [`rouge_result`][zheval.compute.rouge.rouge_result].
 
     Attributes:
         types: ROUGE type names; multi_ref: ``max``/``mean``/``pool``/``best_recall``; beta: F beta (>= 0);
             rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
-            :class:`~zheval.presets.RougePreset` (its name in the signature) or None; tokenizer: the zheval
+            [`RougePreset`][zheval.presets.RougePreset] (its name in the signature) or None; tokenizer: the zheval
             tokenizer.
         use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck: result options, as
-            :func:`zheval.compute_rouge`; max_refs: score with the first ``max_refs`` references of every item
-            (``None``: all; :func:`zheval.compute.inputs.prepare_items`).
+            [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge]; max_refs: score with the first ``max_refs`` references of every item
+            (``None``: all; `zheval.compute.inputs.prepare_items`).
     """
 
     types: tuple
@@ -102,7 +102,7 @@ class RougeConfig:
         return not self.tokenizer.is_tool
 
     def signature(self, reference_counts: Sequence[int]) -> str:
-        """The result's reproducibility signature (:mod:`zheval.results.signature`) for items with these
+        """The result's reproducibility signature (`zheval.results.signature`) for items with these
         reference counts."""
         preset = self.preset
         fields = [("types", "+".join(self.types)), ("multi", self.multi_ref)]
@@ -121,18 +121,18 @@ class RougeConfig:
 
 
 def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
-    """The config of :func:`zheval.compute_rouge` from its options (:class:`~zheval.compute.options.RougeOptions`,
+    """The config of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] from its options ([`RougeOptions`][zheval.compute.options.RougeOptions],
     whose fields checked each value when it was built): the preset's defaults resolved (an explicit value wins),
     the checks that read several options or the preset, and the tokenizer built. No text is touched.
 
     Raises:
-        TypeError: not a :class:`~zheval.compute.options.RougeOptions`; tokenizer option types.
+        TypeError: not a [`RougeOptions`][zheval.compute.options.RougeOptions]; tokenizer option types.
         ValueError: an unknown preset (listing the valid ones; a preset of the other metric is named as such,
-            :func:`zheval.presets.rouge_preset`), bootstrap with ``use_aggregator=False``, crosscheck with
-            ``beta != 1``, the preset's own refusals (:meth:`zheval.presets.RougePreset.check_types` and
-            :meth:`~zheval.presets.RougePreset.check`: rouge-chinese presets compute rougeN / rougeL only, a tool's F1
+            [`zheval.presets.rouge_preset`][]), bootstrap with ``use_aggregator=False``, crosscheck with
+            ``beta != 1``, the preset's own refusals ([`zheval.presets.RougePreset.check_types`][zheval.presets.base.RougePreset.check_types] and
+            [`check`][zheval.presets.base.RougePreset.check]: rouge-chinese presets compute rougeN / rougeL only, a tool's F1
             keeps ``beta=1``, a crosscheck the preset has no tool for, LongBench's rougeL and max), and the
-            tokenizer's own option errors (:func:`zheval.tokenizers.get_tokenizer`).
+            tokenizer's own option errors ([`zheval.tokenizers.get_tokenizer`][]).
     """
     if not isinstance(options, RougeOptions):
         raise TypeError(f"rouge_config takes a RougeOptions, got {type(options).__name__}; build one with "
@@ -172,7 +172,7 @@ class RougeItems:
         extra: a preset's own per-item columns, ``{name: (n_items,) array}`` (``longbench``: the uncut score and
             the zeroed-answer counts; ``opencompass-jieba-rouge``: the placeholder counts); empty otherwise.
 
-    Items of several batches, shards or processes concatenate (:meth:`concat`) to the items of the whole, and every
+    Items of several batches, shards or processes concatenate (`concat`) to the items of the whole, and every
     reduction (mean, bootstrap) of the whole equals that of the concatenation.
     """
 
@@ -247,19 +247,19 @@ def rouge_items(
 
     Args:
         predictions: ``list[str]``; references: ``list[list[str]]`` -- the output of
-            :func:`zheval.compute.inputs.validate_inputs`.
-        config: from :func:`rouge_config`.
-        shared: the tokenised corpus shared with BLEU (:func:`zheval.score`), built for this config's tokenizer and
+            `zheval.compute.inputs.validate_inputs`.
+        config: from [`rouge_config`][zheval.compute.rouge.rouge_config].
+        shared: the tokenised corpus shared with BLEU ([`zheval.score`][zheval.compute.joint.score]), built for this config's tokenizer and
             sentence split; None tokenises here.
         allow_empty_references: the explicit opt-out of the empty-reference rule (human ceiling, data cleaning).
 
     Returns:
-        :class:`RougeItems`; rougeN/L/Lsum from the fast twin :func:`zheval.fast.rouge.corpus_rouge_scores` when
-        :func:`zheval.fast.usable_for` says so, every other type (and every preset) from the reference scorers
+        `RougeItems`; rougeN/L/Lsum from the fast twin `zheval.fast.rouge.corpus_rouge_scores` when
+        `zheval.fast.usable_for` says so, every other type (and every preset) from the reference scorers
         item by item -- the same numbers bit for bit.
 
     Raises:
-        EmptyReferenceError (a ValueError): a reference without a token (:func:`zheval.compute.inputs.check_references`).
+        EmptyReferenceError (a ValueError): a reference without a token (`zheval.compute.inputs.check_references`).
     """
     tok, types = config.tokenizer, list(config.types)
     references, counts = prepare_items(references, config.max_refs)
@@ -297,7 +297,7 @@ def rouge_items(
 
 def _token_preset_items(predictions, references, config: RougeConfig, counts, allow_empty_references) -> RougeItems:
     """Items of a preset scored on each text's flat tokens (``RougePreset.units == "tokens"``: rouge-chinese's
-    presets, LongBench), item by item with the preset's own scorer (:meth:`zheval.presets.RougePreset.score_items`).
+    presets, LongBench), item by item with the preset's own scorer ([`zheval.presets.RougePreset.score_items`][zheval.presets.base.RougePreset.score_items]).
     The empty-reference rule follows the preset's ``reference_check``; its cross-check is rouge-chinese's."""
     tok, types, preset = config.tokenizer, list(config.types), config.preset
     hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
@@ -319,7 +319,7 @@ def _token_preset_items(predictions, references, config: RougeConfig, counts, al
 
 
 def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[SharedTokens]) -> RougeItems:
-    """Items under no preset: each type from the fast twin when :func:`usable_for` allows, else item by item."""
+    """Items under no preset: each type from the fast twin when `usable_for` allows, else item by item."""
     lengths = np.diff(corpus.text_offsets)
     longest = int(lengths.max()) if len(lengths) else 0
 
@@ -350,7 +350,7 @@ def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[
 
 
 def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
-    """The result of :func:`zheval.compute_rouge` from per-item statistics.
+    """The result of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] from per-item statistics.
 
     Returns:
         ``{type: mean F}`` (or the per-item lists without the aggregator), ``<type>_precision``/``_recall`` with
@@ -424,50 +424,50 @@ def compute_rouge(
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged across items).
-        tokenizer: :attr:`~zheval.compute.options.RougeOptions.tokenizer`.
-        terms: :attr:`~zheval.compute.options.TokenizerOptions.terms`.
-        punct: :attr:`~zheval.compute.options.TokenizerOptions.punct`.
-        jieba_hmm: :attr:`~zheval.compute.options.TokenizerOptions.jieba_hmm`.
-        jieba_dict: :attr:`~zheval.compute.options.TokenizerOptions.jieba_dict`.
-        normalize: :attr:`~zheval.compute.options.TokenizerOptions.normalize`.
-        t2s: :attr:`~zheval.compute.options.TokenizerOptions.t2s`.
-        bootstrap: :attr:`~zheval.compute.options.IntervalOptions.bootstrap`.
-        seed: :attr:`~zheval.compute.options.IntervalOptions.seed`.
-        confidence: :attr:`~zheval.compute.options.IntervalOptions.confidence`.
-        max_refs: :attr:`~zheval.compute.options.IntervalOptions.max_refs`.
-        rouge_types: :attr:`~zheval.compute.options.RougeOptions.rouge_types`.
-        use_aggregator: :attr:`~zheval.compute.options.RougeOptions.use_aggregator`.
-        multi_ref: :attr:`~zheval.compute.options.RougeOptions.multi_ref`.
-        beta: :attr:`~zheval.compute.options.RougeOptions.beta`.
-        return_precision_recall: :attr:`~zheval.compute.options.RougeOptions.return_precision_recall`.
-        preset: :attr:`~zheval.compute.options.RougeOptions.preset`.
-        crosscheck: :attr:`~zheval.compute.options.RougeOptions.crosscheck`.
-        rouge_w_weight: :attr:`~zheval.compute.options.RougeOptions.rouge_w_weight`.
-        sentence_split: :attr:`~zheval.compute.options.RougeOptions.sentence_split`.
+        tokenizer: `tokenizer`.
+        terms: [`terms`][zheval.compute.options.TokenizerOptions.terms].
+        punct: [`punct`][zheval.compute.options.TokenizerOptions.punct].
+        jieba_hmm: [`jieba_hmm`][zheval.compute.options.TokenizerOptions.jieba_hmm].
+        jieba_dict: [`jieba_dict`][zheval.compute.options.TokenizerOptions.jieba_dict].
+        normalize: [`normalize`][zheval.compute.options.TokenizerOptions.normalize].
+        t2s: [`t2s`][zheval.compute.options.TokenizerOptions.t2s].
+        bootstrap: [`bootstrap`][zheval.compute.options.IntervalOptions.bootstrap].
+        seed: [`seed`][zheval.compute.options.IntervalOptions.seed].
+        confidence: [`confidence`][zheval.compute.options.IntervalOptions.confidence].
+        max_refs: [`max_refs`][zheval.compute.options.IntervalOptions.max_refs].
+        rouge_types: [`rouge_types`][zheval.compute.options.RougeOptions.rouge_types].
+        use_aggregator: [`use_aggregator`][zheval.compute.options.RougeOptions.use_aggregator].
+        multi_ref: [`multi_ref`][zheval.compute.options.RougeOptions.multi_ref].
+        beta: [`beta`][zheval.compute.options.RougeOptions.beta].
+        return_precision_recall: [`return_precision_recall`][zheval.compute.options.RougeOptions.return_precision_recall].
+        preset: [`preset`][zheval.compute.options.RougeOptions.preset].
+        crosscheck: [`crosscheck`][zheval.compute.options.RougeOptions.crosscheck].
+        rouge_w_weight: [`rouge_w_weight`][zheval.compute.options.RougeOptions.rouge_w_weight].
+        sentence_split: [`sentence_split`][zheval.compute.options.RougeOptions.sentence_split].
 
-    Each option is defined, documented and checked once, as a field of :class:`~zheval.compute.options.RougeOptions`
+    Each option is defined, documented and checked once, as a field of [`RougeOptions`][zheval.compute.options.RougeOptions]
     (``None``: the preset's value, else ROUGE's default); a preset sets defaults, an option given explicitly
-    overrides them (:mod:`zheval.presets`).
+    overrides them ([`zheval.presets`][]).
 
     Returns:
         dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
         ``signature`` (str), optional ``crosscheck`` and the presets' own numbers (``llamafactory_*``,
-        ``opencompass_*``, ``longbench_*``, ``glm4_*``; see :func:`rouge_result`).
+        ``opencompass_*``, ``longbench_*``, ``glm4_*``; see [`rouge_result`][zheval.compute.rouge.rouge_result]).
 
     Raises:
         ValueError: length mismatch, empty reference list, unknown rouge type / multi_ref / preset / sentence_split
             (listing valid values), bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset
-            rouge155; ``bootstrap`` not an int in [0, :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`], ``seed``
-            outside [0, 2**32 - 1], ``confidence`` outside (0, 1) (:func:`zheval.results.reducers.check_interval_options`).
+            rouge155; ``bootstrap`` not an int in [0, `MAX_BOOTSTRAP_RESAMPLES`], ``seed``
+            outside [0, 2**32 - 1], ``confidence`` outside (0, 1) (`zheval.results.reducers.check_interval_options`).
         EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
             tokenisation with this tokenizer, every one named as ``references[i][j]``
-            (:func:`zheval.compute.inputs.check_references`; every preset too).
+            (`zheval.compute.inputs.check_references`; every preset too).
         TypeError: non-``str`` prediction or reference (naming its index), unknown keyword option (with the reason
             for the Hub rouge module's ``use_stemmer``), a non-int ``seed``.
 
     Warns:
-        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a :class:`zheval.ZhevalWarning`, once
-            per call; :mod:`zheval.compute.guards`).
+        UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once
+            per call; [`zheval.compute.guards`][]).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
     given = locals()

@@ -1,6 +1,6 @@
-"""The tokenised corpus that BLEU and ROUGE share in one call (:func:`zheval.score`): an explicit object passed
-down to :func:`zheval.compute.rouge.rouge_items` and :func:`zheval.compute.bleu.bleu_items`, never a
-callback. Built only where :func:`zheval.fast.usable_for` (``"shared_tokens"``) says BLEU may count on ROUGE's tokens;
+"""The tokenised corpus that BLEU and ROUGE share in one call ([`zheval.score`][zheval.compute.joint.score]): an explicit object passed
+down to [`zheval.compute.rouge.rouge_items`][] and [`zheval.compute.bleu.bleu_items`][], never a
+callback. Built only where `zheval.fast.usable_for` (``"shared_tokens"``) says BLEU may count on ROUGE's tokens;
 it lives for one call."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ __all__ = ["SharedTokens"]
 
 
 class SharedTokens:
-    """One call's tokenised corpus (:class:`~zheval.tokenizers.corpus.TokenizedCorpus`), its index arrays
-    (:class:`~zheval.fast.index.CorpusLayout`) and, when BLEU is computed on it too, BLEU's per-item statistics --
+    """One call's tokenised corpus (`TokenizedCorpus`), its index arrays
+    (`CorpusLayout`) and, when BLEU is computed on it too, BLEU's per-item statistics --
     whose pass also yields every (prediction, reference) pair's ROUGE-N hits for n <= ``bleu_max_order``, so ROUGE
     does not count those orders again.
 
@@ -30,7 +30,7 @@ class SharedTokens:
         tokenizer: the tokenizer of both metrics; sentence_split: ROUGE's sentence split.
         bleu_max_order: BLEU's ``max_order`` when BLEU is counted on these tokens, else None.
         sentences: whether ROUGE reads sentences (rougeLsum); without, the corpus is not sentence-split where the
-            tokens do not depend on it (:func:`zheval.tokenizers.corpus.tokenize_corpus` ``sentences``).
+            tokens do not depend on it (`zheval.tokenizers.corpus.tokenize_corpus` ``sentences``).
     """
 
     def __init__(self, predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: BaseTokenizer,

@@ -1,5 +1,5 @@
 """Character spans of a text's tokens in the ORIGINAL text (before normalisation), so a renderer can highlight the
-text the user wrote: :func:`token_spans`, used by :mod:`zheval.compute.explain`.
+text the user wrote: `token_spans`, used by `zheval.compute.explain`.
 
 Each normalisation step is mapped character by character; where a step depends on context (NFKC composing a
 combining mark, OpenCC ``t2s`` phrases) the affected token gets the span of the whole original run and the entry
@@ -55,7 +55,7 @@ def token_spans(text: str, tokenizer, memo: Optional[Dict[str, str]] = None) -> 
     "end"}], "spans"}`` with each token's ``[start, end)`` in the original ``text`` (module docstring).
 
     Args:
-        text: the original text (str); tokenizer: a zheval :class:`~zheval.tokenizers.BaseTokenizer`; memo: an
+        text: the original text (str); tokenizer: a zheval `BaseTokenizer`; memo: an
             optional dict (character -> its normalisation) shared by the texts of one call.
     Returns:
         the dict above; ``spans`` is ``"exact"`` when every token's characters map exactly, else

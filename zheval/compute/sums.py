@@ -1,17 +1,17 @@
-"""The result of :func:`zheval.score` from partial sums: what a stream of batches or an engine's aggregation keeps.
+"""The result of [`zheval.score`][zheval.compute.joint.score] from partial sums: what a stream of batches or an engine's aggregation keeps.
 
-:func:`batch_sums` turns one batch's per-item statistics (:class:`~zheval.compute.joint.ScoreItems`) into
-:class:`~zheval.results.partial_sums.PartialSums` -- per group when groups are given -- and :func:`sums_result` turns
-the merged sums of the whole into the result dict of :func:`zheval.compute.joint.score_result`, ``==`` to it:
+`batch_sums` turns one batch's per-item statistics ([`ScoreItems`][zheval.compute.joint.ScoreItems]) into
+`PartialSums` -- per group when groups are given -- and `sums_result` turns
+the merged sums of the whole into the result dict of [`zheval.compute.joint.score_result`][], ``==`` to it:
 
 * ROUGE: the exact sums of P, R and F per type (their means are ``math.fsum / n`` of the whole, as
-  :func:`zheval.results.reducers.mean`);
+  `zheval.results.reducers.mean`);
 * BLEU and chrF (corpus level): the integer sums of their statistic vectors (exact already);
 * the signature: the distinct reference counts (``nrefs``);
-* intervals: only the Poisson bootstrap (:mod:`zheval.results.poisson`: weighted sums per resample, keyed by each
+* intervals: only the Poisson bootstrap (`zheval.results.poisson`: weighted sums per resample, keyed by each
   item's content).
 
-What needs every item is not a sum (:func:`needs_every_item` names it): per-item lists (``use_aggregator=False``,
+What needs every item is not a sum (`needs_every_item` names it): per-item lists (``use_aggregator=False``,
 ``level="sentence"``'s ``scores``), the multinomial bootstrap (it draws item indices from the whole list), the
 presets' own numbers (a preset whose ``number_scale`` is set: LLaMA-Factory's and GLM-4's ``np.mean``, OpenCompass's
 and LongBench's left-to-right sums -- the tools' own float summation order; a preset of defaults only, such as
@@ -107,9 +107,9 @@ def batch_sums(items: ScoreItems, config: ScoreConfig, *, keys: Optional[np.ndar
     """The partial sums of one batch, ``{group: PartialSums}`` (one group ``None`` without ``groups``).
 
     Args:
-        items: the batch's :class:`ScoreItems`. config: its :class:`ScoreConfig` (reducible:
-            :func:`needs_every_item` is ``None`` for the Poisson method).
-        keys: ``(n,)`` uint64 item keys (:func:`zheval.results.poisson.item_keys`); required when the config asks
+        items: the batch's [`ScoreItems`][zheval.compute.joint.ScoreItems]. config: its `ScoreConfig` (reducible:
+            `needs_every_item` is ``None`` for the Poisson method).
+        keys: ``(n,)`` uint64 item keys (`zheval.results.poisson.item_keys`); required when the config asks
             for a bootstrap (then read as the Poisson method).
         groups: optional group value per item.
 
@@ -192,11 +192,11 @@ def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
 
 
 def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
-    """The result of :func:`zheval.compute.joint.score_result` from the merged sums of every item:
+    """The result of [`zheval.compute.joint.score_result`][] from the merged sums of every item:
     ``{metric: result}`` in ``config.metrics`` order, scores on 0-1; with a bootstrap, the Poisson intervals.
 
     Raises:
-        ValueError: ``config`` needs every item (:func:`needs_every_item` names the option).
+        ValueError: ``config`` needs every item (`needs_every_item` names the option).
     """
     why = needs_every_item(config, "poisson")
     if why is not None:
@@ -224,15 +224,15 @@ def _with_interval(result: Dict[str, Any], bounds: Dict[str, float], signature: 
 
 
 def poisson_result(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, dict]:
-    """The result of :func:`zheval.compute.joint.score_result` with Poisson bootstrap intervals instead of the
+    """The result of [`zheval.compute.joint.score_result`][] with Poisson bootstrap intervals instead of the
     multinomial ones -- what one process gives for ``bootstrap_method="poisson"``, equal to the intervals of
-    :func:`zheval.score_batches` and of the engine doors on the same items (any batching). Every other number is
-    :func:`~zheval.compute.joint.score_result`'s (presets and sentence-level scores included: a sentence-level
+    [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the engine doors on the same items (any batching). Every other number is
+    [`score_result`][zheval.compute.joint.score_result]'s (presets and sentence-level scores included: a sentence-level
     interval resamples the mean of the per-item scores).
 
     Args:
         items: the items of every row. config: with ``bootstrap`` > 0. keys: ``(n,)`` uint64 item keys
-            (:func:`zheval.results.poisson.item_keys`).
+            (`zheval.results.poisson.item_keys`).
 
     Raises:
         ValueError: no keys for the items, or a cross-check (its items are not resampled).

@@ -1,9 +1,9 @@
 """The three evaluation layers on the same items, and how well each metric agrees with the judge
-(:func:`three_layer_agreement`): the n-gram layer (sentence BLEU, ROUGE-1/2/L F, sentence chrF: one tokenisation,
-:func:`zheval.compute.joint.score_items` and ``item_scores``), the semantic layer (BERTScore-F1 with a local model,
-:func:`zheval.compute.bertscore.compute_bertscore`'s chain) and the judge layer (an LLM judge's criteria through an
-OpenAI-compatible endpoint, :mod:`zheval.compute.judge`; or ratings given as columns, e.g. from a file), then the
-agreement table (:func:`zheval.results.layer_agreement.agreement_table`: Spearman, Kendall, Pearson with bootstrap
+([`three_layer_agreement`][zheval.compute.three_layers.three_layer_agreement]): the n-gram layer (sentence BLEU, ROUGE-1/2/L F, sentence chrF: one tokenisation,
+[`zheval.compute.joint.score_items`][] and ``item_scores``), the semantic layer (BERTScore-F1 with a local model,
+[`zheval.compute.bertscore.compute_bertscore`][]'s chain) and the judge layer (an LLM judge's criteria through an
+OpenAI-compatible endpoint, [`zheval.compute.judge`][]; or ratings given as columns, e.g. from a file), then the
+agreement table ([`zheval.results.layer_agreement.agreement_table`][]: Spearman, Kendall, Pearson with bootstrap
 intervals, overall and per group).
 """
 
@@ -27,7 +27,7 @@ NGRAM_COLUMNS = {"BLEU": "bleu", "ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUG
 def ngram_columns(predictions: Sequence[str], references: Sequence[Sequence[str]], *,
                   tokenizer: Any = "char") -> Dict[str, np.ndarray]:
     """Per-item sentence BLEU, ROUGE-1/2/L F and sentence chrF (0-1) of validated texts, one tokenisation
-    (``tokenizer`` as :func:`zheval.score`)."""
+    (``tokenizer`` as [`zheval.score`][zheval.compute.joint.score])."""
     from .joint import item_scores, score_config, score_items
 
     config = score_config(("bleu", "rouge", "chrf"), tokenizer=tokenizer, rouge_types=["rouge1", "rouge2", "rougeL"])
@@ -57,8 +57,8 @@ def three_layer_agreement(
 
     Args:
         predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]``.
-        bertscore: :class:`~zheval.compute.bertscore.BertScoreOptions` (adds ``BERTScore-F1``), or ``None``.
-        judge: :class:`~zheval.compute.judge.JudgeOptions` (adds ``judge:<criterion>`` rating columns), or ``None``.
+        bertscore: [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] (adds ``BERTScore-F1``), or ``None``.
+        judge: [`JudgeOptions`][zheval.compute.judge.JudgeOptions] (adds ``judge:<criterion>`` rating columns), or ``None``.
         ratings: rating columns given directly (``{name: per-item numbers, NaN = none}``), e.g. human ratings or
             a judge's earlier run. At least one of ``judge`` / ``ratings``.
         sources: per item the source or question the judge sees (or ``None``). groups: per item a group (or
@@ -67,7 +67,7 @@ def three_layer_agreement(
 
     Returns:
         ``{"metrics": {label: [per item]}, "ratings": {name: [per item, None = no rating]}, "rows": agreement rows
-        (:func:`~zheval.results.layer_agreement.agreement_table`), "best": {rating: [metric labels, best ρ first]},
+        ([`agreement_table`][zheval.results.layer_agreement.agreement_table]), "best": {rating: [metric labels, best ρ first]},
         "bertscore": BERTScore's result without per-item lists (or None), "judge": the judge's result without
         per-item lists (failures, usage, signature; or None), "n": items}``.
 

@@ -1,3 +1,3 @@
-"""Layer 3, definitions: THE reference semantics of ROUGE (:mod:`.rouge`), BLEU (:mod:`.bleu`), LCS (:mod:`.lcs`) and
-union-LCS (:mod:`.union_lcs`) -- pure functions per pair / per item on token sequences. They import nothing from the
-layers above; every fast twin (:mod:`zheval.fast`) names the function here that it equals."""
+"""Layer 3, definitions: THE reference semantics of ROUGE (`.rouge`), BLEU (`.bleu`), LCS (`.lcs`) and
+union-LCS (`.union_lcs`) -- pure functions per pair / per item on token sequences. They import nothing from the
+layers above; every fast twin (`zheval.fast`) names the function here that it equals."""

@@ -1,7 +1,7 @@
 """BLEU sufficient statistics and corpus / sentence scores on token sequences.
 
 Pure functions: nothing here tokenises text or reads global state. Tokens are any hashable values
-(``str`` tokens, or ``int`` ids after :mod:`zheval.tokenizers.corpus` maps them).
+(``str`` tokens, or ``int`` ids after `zheval.tokenizers.corpus` maps them).
 
 Sources followed
 ----------------
@@ -11,7 +11,7 @@ Sources followed
 * sacrebleu 2.6.0 ``sacrebleu/metrics/bleu.py``: ``BLEU.compute_bleu`` (smoothing ``none``, ``floor``, ``add-k``,
   ``exp``; ``effective_order``; the early return of 0.0 when no n-gram matches at all; ``my_log``),
   ``BLEU._get_closest_ref_len`` (closest reference length, ties go to the shorter reference). The arithmetic of
-  :func:`score_stats` for these four methods is the same sequence of float operations as sacrebleu's, done on
+  `score_stats` for these four methods is the same sequence of float operations as sacrebleu's, done on
   sacrebleu's 0-100 scale and divided by 100 once at the end, so ``score == sacrebleu_score / 100`` holds bit for
   bit (the cross-check tests assert a difference of exactly 0), except for a score that float rounding pushes
   above 1 (sacrebleu: 100.00000000000004), which is clamped to 1.0.
@@ -33,12 +33,12 @@ One item (a hypothesis with its references) is summarised by an integer row of w
 * ``shortest_ref_len``: length of the shortest reference.
 
 Every column is additive: the statistics of a corpus, a shard, a subset or a bootstrap resample are the column
-sums of its items' rows, and :func:`score_stats` scores any such sum. Corpus BLEU is therefore never an average of
+sums of its items' rows, and `score_stats` scores any such sum. Corpus BLEU is therefore never an average of
 per-item scores.
 
 Scale: all scores and precisions returned here are on the 0-1 scale of the Hugging Face ``bleu`` module.
 
-The scores of these statistics (smoothing, brevity penalty) are :mod:`zheval.definitions.bleu_score`.
+The scores of these statistics (smoothing, brevity penalty) are `zheval.definitions.bleu_score`.
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ def item_stats(hypothesis: Sequence[Hashable], references: Sequence[Sequence[Has
 
 
 def check_references_list(references, index: Optional[int]):
-    """``references`` as a non-empty list of token sequences (each checked by :func:`check_token_sequence`).
+    """``references`` as a non-empty list of token sequences (each checked by `check_token_sequence`).
 
     Raises:
         TypeError: a str/None instead of a list; ValueError: an empty list (both name item ``index`` if given)."""
@@ -244,9 +244,9 @@ def corpus_stats(
     references: Sequence[Sequence[Sequence[Hashable]]],
     max_order: int = 4,
 ) -> np.ndarray:
-    """Per-item statistics of a corpus: :func:`item_stats` of every item, stacked into an ``int64`` matrix of shape
+    """Per-item statistics of a corpus: `item_stats` of every item, stacked into an ``int64`` matrix of shape
     ``(len(hypotheses), 3 + 2 * max_order)`` -- the reference semantics; its corpus-at-once twin is
-    :func:`zheval.fast.bleu.corpus_stats`.
+    `zheval.fast.bleu.corpus_stats`.
 
     Args:
         hypotheses: one token sequence per item; references: one non-empty list of reference token sequences per
@@ -273,7 +273,7 @@ def corpus_stats(
 def sum_stats(stats) -> np.ndarray:
     """Column sums of a statistics matrix (items x columns) -> one ``int64`` row; a 1-D row is returned as is.
 
-    An empty matrix sums to a row of zeros (which :func:`score_stats` scores 0.0).
+    An empty matrix sums to a row of zeros (which `score_stats` scores 0.0).
     """
     arr = np.asarray(stats)
     if arr.ndim == 1:

@@ -1,11 +1,11 @@
 """BLEU scores from sufficient statistics: smoothing, the brevity penalty and the geometric mean -- THE scoring rule
-of every BLEU number zheval reports (:func:`score_stats`), on the statistics of :mod:`zheval.definitions.bleu`.
+of every BLEU number zheval reports (`score_stats`), on the statistics of `zheval.definitions.bleu`.
 
 Pure functions: nothing here tokenises text or reads global state. Sources: Papineni, Roukos, Ward, Zhu (2002),
 section 2.2.2 (the brevity penalty ``BP = exp(1 - r / c)`` for ``c < r``, else 1) and 2.3 (the geometric mean of
 the modified precisions); sacrebleu 2.6.0 ``BLEU.compute_bleu`` (smoothing ``none``, ``floor``, ``add-k``, ``exp``,
 ``effective_order``, ``my_log``) and nltk 3.10 ``SmoothingFunction.method3`` (``nltk3``): see
-:mod:`zheval.definitions.bleu` for the exact equivalences. Scale: 0-1.
+`zheval.definitions.bleu` for the exact equivalences. Scale: 0-1.
 """
 
 from __future__ import annotations
@@ -307,15 +307,15 @@ def _renormalise(ws: Sequence[float]) -> Tuple[float, ...]:
 
 
 def corpus_score(stats, **options) -> BleuScore:
-    """Corpus BLEU from a per-item statistics matrix: :func:`score_stats` of the column sums (Papineni 2.2).
+    """Corpus BLEU from a per-item statistics matrix: `score_stats` of the column sums (Papineni 2.2).
 
-    ``options`` are those of :func:`score_stats`. Any subset / shard / resample of rows is scored the same way.
+    ``options`` are those of `score_stats`. Any subset / shard / resample of rows is scored the same way.
     """
     return score_stats(sum_stats(stats), **options)
 
 
 def sentence_scores(stats, **options) -> List[BleuScore]:
-    """Score every row of a statistics matrix alone (sentence BLEU); ``options`` as in :func:`score_stats`.
+    """Score every row of a statistics matrix alone (sentence BLEU); ``options`` as in `score_stats`.
 
     Callers wanting sacrebleu's ``sentence_bleu`` pass ``effective_order=True`` (its default there).
     """
@@ -346,6 +346,6 @@ def sentence_bleu(
     max_order: int = 4,
     **options,
 ) -> BleuScore:
-    """Convenience: BLEU (0-1) of one tokenised hypothesis; ``options`` as :func:`score_stats`, with sacrebleu's
+    """Convenience: BLEU (0-1) of one tokenised hypothesis; ``options`` as `score_stats`, with sacrebleu's
     ``sentence_bleu`` defaults (``smooth_method="exp"``, ``effective_order=True``)."""
     return score_stats(item_stats(hypothesis, references, max_order), **{"effective_order": True, **options})

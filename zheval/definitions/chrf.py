@@ -8,19 +8,19 @@ Sources followed
 * Popović (2015, 2017): chrF (character n-grams, orders 1..6) and chrF++ (plus word unigrams and bigrams).
 * sacrebleu 2.6.0 ``sacrebleu/metrics/helpers.py`` ``extract_all_char_ngrams``: unless ``whitespace=True``,
   ``"".join(line.split())`` removes every whitespace character (Python's ``str.split``: spaces, tabs, line breaks,
-  U+3000 ...), then every substring of 1..char_order **code points** is an n-gram. :func:`char_ngram_counts` does the
+  U+3000 ...), then every substring of 1..char_order **code points** is an n-gram. `char_ngram_counts` does the
   same (zheval has no ``whitespace=True``).
 * sacrebleu 2.6.0 ``CHRF._remove_punctuation`` (chrF++'s words): the line is split on whitespace, and from every
   word longer than one character **one** ASCII punctuation character (``string.punctuation``) is split off -- the
   last one if it is punctuation, else the first one (``"hello,"`` -> ``hello`` ``,``; ``"(hi)"`` -> ``(hi`` ``)``,
-  sacrebleu issue #124). :func:`split_word_punctuation` applies exactly this rule to each zheval token, so the words
+  sacrebleu issue #124). `split_word_punctuation` applies exactly this rule to each zheval token, so the words
   equal sacrebleu's on the tokens joined by spaces whenever no token contains whitespace (a zheval token never does,
   except a protected term containing a space, which stays one word here). Full-width/CJK punctuation is never split
   off (it is not in sacrebleu's set), but the char and jieba tokenizers make it a token of its own anyway.
 * sacrebleu 2.6.0 ``CHRF._get_match_statistics``: per order ``[hyp, ref, match]`` where ``match`` is the clipped
   count ``sum(min(h[g], r[g]))`` and ``hyp`` is **0 when the reference has no n-gram of that order** (so that order
   does not count against the precision); ``CHRF._compute_segment_statistics``: with several references, the
-  statistics of the reference whose chrF (:func:`zheval.definitions.chrf_score.f_score`, same options) is highest,
+  statistics of the reference whose chrF (`zheval.definitions.chrf_score.f_score`, same options) is highest,
   the first one on a tie (strict ``>``).
 
 Statistics layout
@@ -30,7 +30,7 @@ One item is summarised by an integer row of width ``3 * (char_order + word_order
     [hyp_c1, ref_c1, match_c1, ..., hyp_cN, ref_cN, match_cN, hyp_w1, ref_w1, match_w1, ..., match_wM]
 
 exactly sacrebleu's layout. Every column is additive: a corpus, shard, subset or bootstrap resample is scored from
-the column sums of its rows (:func:`zheval.definitions.chrf_score.score_stats`), never from a mean of item scores.
+the column sums of its rows (`zheval.definitions.chrf_score.score_stats`), never from a mean of item scores.
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def word_ngram_counts(words: Sequence[Hashable], word_order: int) -> List[Counte
 
 def item_ngrams(text: str, tokens: Sequence[str], char_order: int, word_order: int) -> List[Counter]:
     """All n-gram Counters of one text: character orders 1..``char_order`` of the normalised ``text``, then
-    (``word_order`` > 0) word orders 1..``word_order`` of :func:`split_word_punctuation` of its ``tokens``."""
+    (``word_order`` > 0) word orders 1..``word_order`` of `split_word_punctuation` of its ``tokens``."""
     counts = char_ngram_counts(text, char_order)
     if word_order > 0:
         counts += word_ngram_counts(split_word_punctuation(tokens), word_order)
@@ -145,7 +145,7 @@ def item_stats(hypothesis: str, hypothesis_tokens: Sequence[str], references: Se
         hypothesis: the normalised hypothesis text (whitespace is ignored). hypothesis_tokens: its tokens (used for
             chrF++'s word n-grams only; ignored with ``word_order=0``).
         references: the normalised reference texts (at least one); references_tokens: their tokens, one list each.
-        char_order, word_order, beta, eps_smoothing: as :func:`zheval.definitions.chrf_score.score_stats` (beta and
+        char_order, word_order, beta, eps_smoothing: as `zheval.definitions.chrf_score.score_stats` (beta and
             eps_smoothing decide which reference is kept).
 
     Returns:

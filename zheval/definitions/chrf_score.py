@@ -1,5 +1,5 @@
 """chrF / chrF++ scores from sufficient statistics -- THE scoring rule of every chrF number zheval reports
-(:func:`f_score`, :func:`score_stats`), on the statistics of :mod:`zheval.definitions.chrf`.
+(`f_score`, `score_stats`), on the statistics of `zheval.definitions.chrf`.
 
 Pure functions: nothing here reads text or global state. Scale: 0-1 (sacrebleu reports the same number times 100).
 
@@ -81,7 +81,7 @@ def stats_orders(stats) -> int:
 
 def f_score(stats: Sequence[int], beta, eps_smoothing: bool = False) -> float:
     """chrF (0-1) of one statistics row ``[hyp_1, ref_1, match_1, hyp_2, ...]`` (an item's, or a corpus' column
-    sums). The hot path of the reference choice: no checking here (:func:`score_stats` checks).
+    sums). The hot path of the reference choice: no checking here (`score_stats` checks).
 
     Same arithmetic as sacrebleu 2.6.0 ``CHRF._compute_f_score`` divided by 100 (module docstring).
     """
@@ -146,7 +146,7 @@ def score_stats(stats, *, char_order: int, word_order: int, beta=2, eps_smoothin
 
     Args:
         stats: ``[hyp_1, ref_1, match_1, ...]``, 3 integers per order, character orders first
-            (:mod:`zheval.definitions.chrf`); or an items x columns matrix of such rows.
+            (`zheval.definitions.chrf`); or an items x columns matrix of such rows.
         char_order, word_order: the orders the statistics were counted with (their sum must match the width).
         beta: recall weight (default 2, sacrebleu's). eps_smoothing: sacrebleu's option (module docstring).
 

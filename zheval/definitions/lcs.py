@@ -40,8 +40,8 @@ Weighted LCS (ROUGE-W)
     score) and w (length of the current consecutive run), with f(k) = k**weight. The run-length state is not
     bit-parallelisable, so this is a plain O(m*n) DP over two rows (only ROUGE-W, which is off by default, uses it).
 
-The union-LCS of ROUGE-Lsum is :mod:`zheval.definitions.union_lcs`; the corpus-at-once twin of :func:`lcs_length`
-is :func:`zheval.fast.lcs.lcs_length_pairs`.
+The union-LCS of ROUGE-Lsum is `zheval.definitions.union_lcs`; the corpus-at-once twin of `lcs_length`
+is `zheval.fast.lcs.lcs_length_pairs`.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def match_masks(seq: Sequence[Token]) -> Dict[Token, int]:
     """Per-symbol match masks of ``seq``: ``{token: int}`` with bit j set iff ``seq[j] == token``.
 
     Build this once for a sequence that is compared with many others (e.g. the prediction against several
-    references) and pass it to :func:`lcs_length_masks` / :func:`lcs_rows`.
+    references) and pass it to `lcs_length_masks` / `lcs_rows`.
 
     Args:
         seq: sequence of hashable tokens, length n >= 0.
@@ -89,7 +89,7 @@ def lcs_length_masks(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token])
     Bit-parallel (see module docstring); O(len(rows_seq)) Python steps.
 
     Args:
-        masks: result of :func:`match_masks` for the column sequence.
+        masks: result of `match_masks` for the column sequence.
         n: length of the column sequence.
         rows_seq: the other sequence.
     Returns:
@@ -147,13 +147,13 @@ def lcs_rows(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> List
 
 
 ROWS_BITS_LIMIT = 1 << 28
-"""Above this many bits of bit rows ((m + 1) * n, 32 MB) :func:`lcs_ref_positions` keeps every ⌈√m⌉-th row only and
+"""Above this many bits of bit rows ((m + 1) * n, 32 MB) `lcs_ref_positions` keeps every ⌈√m⌉-th row only and
 recomputes one block of rows at a time while it walks back (same rows, same path; memory O(√m · n) bits instead of
 O(m · n): 100,000 × 100,000 tokens need 8 MB instead of 1.25 GB, for one more pass over the rows)."""
 
 
 class _CheckpointRows:
-    """``rows[i]`` of :func:`lcs_rows` for ``i`` read in decreasing order (the backtrack), from every k-th row kept
+    """``rows[i]`` of `lcs_rows` for ``i`` read in decreasing order (the backtrack), from every k-th row kept
     in the forward pass (k = ⌈√m⌉) and the block ``[s, s + k]`` holding ``i`` and ``i - 1`` recomputed from row s."""
 
     def __init__(self, masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> None:
@@ -281,7 +281,7 @@ def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2, row_do
     Each cell keeps ``c = base + f(k)`` (base: the weight of the runs completed before the current one) instead of
     accumulating ``f(k+1) - f(k)`` increments, so the value is the same sum Lin's DP computes but without the
     rounding of the telescoping increments: one run of length n gives exactly f(n), so identical texts get
-    ROUGE-W = 1.0 exactly (the increment form gives 1 ± 1e-15). :func:`wlcs_ref_positions` keeps ROUGE-1.5.5's
+    ROUGE-W = 1.0 exactly (the increment form gives 1 ± 1e-15). `wlcs_ref_positions` keeps ROUGE-1.5.5's
     operation order, which its path rule needs.
 
     Args:

@@ -161,11 +161,11 @@ def summary_level_lcs_hits(ref_sents: Sentences, can_sents: Sentences) -> int:
     """Clipped union-LCS hit count of Lin (2004) section 3.2, exactly as rouge-score 0.1.2 ``_summary_level_lcs``.
 
     For each reference sentence r_i, the union of the reference positions of one LCS (chosen as in
-    :func:`zheval.definitions.lcs.lcs_ref_positions`) with every candidate sentence is taken; walking those positions in order,
+    `zheval.definitions.lcs.lcs_ref_positions`) with every candidate sentence is taken; walking those positions in order,
     a token counts as a hit only while its remaining count is positive in both the whole reference and the whole
     candidate, and each hit decrements both counts (ROUGE-1.5.5 ``lcs`` clipping; prevents double counting).
     Computed as ``sum over tokens t of min(#union positions holding t, count of t in the candidate)`` -- the same
-    number -- with the unions from :func:`zheval.definitions.lcs.union_lcs_tokens` (packed bit-parallel columns).
+    number -- with the unions from `zheval.definitions.lcs.union_lcs_tokens` (packed bit-parallel columns).
 
     Args:
         ref_sents: reference sentences (lists of tokens).
@@ -181,7 +181,7 @@ def summary_and_text_lcs_hits(
 ) -> Tuple[int, int]:
     """``(summary_level_lcs_hits(ref_sents, can_sents), lcs_length(concat(ref_sents), concat(can_sents)))`` -- the
     ROUGE-Lsum and ROUGE-L hit counts of one pair -- from one pass over the candidate tokens
-    (:func:`zheval.definitions.lcs.union_lcs_tokens`).
+    (`zheval.definitions.lcs.union_lcs_tokens`).
 
     Args:
         ref_sents, can_sents: reference and candidate sentences (sequences of hashable tokens).
@@ -214,7 +214,7 @@ def summary_and_text_lcs_hits(
 def score_from_stats(
     hit: float, ref_total: float, hyp_total: float, beta: float = 1.0, inv_weight: Optional[float] = None
 ) -> Score:
-    """Turn ``(hit, ref_total, hyp_total)`` into a :class:`Score`.
+    """Turn ``(hit, ref_total, hyp_total)`` into a `Score`.
 
     ``P = hit / hyp_total``, ``R = hit / ref_total`` (0.0 when a total is 0). For ROUGE-W pass
     ``inv_weight = 1 / w``: totals are then f(length) and ``P = (hit / hyp_total) ** (1 / w)`` (Lin 2004, 3.3,
@@ -239,9 +239,9 @@ def combine_references(
     recall: Optional[Callable[[Sequence[float]], float]] = None,
     pool: Callable[[Iterable[float]], float] = math.fsum,
 ) -> Score:
-    """THE multi-reference rule: combine per-reference statistics of one ROUGE type into one :class:`Score` (module
+    """THE multi-reference rule: combine per-reference statistics of one ROUGE type into one `Score` (module
     docstring). Every scorer -- the definitions here, the fast twin
-    (:func:`zheval.fast.rouge.scores_from_pair_stats`, vectorised) and the presets -- selects with this function;
+    (`zheval.fast.rouge.scores_from_pair_stats`, vectorised) and the presets -- selects with this function;
     a preset plugs in its own per-reference formula.
 
     Args:
@@ -251,7 +251,7 @@ def combine_references(
             ``"pool"`` (the statistics summed with ``pool``, then scored), or ``"best_recall"`` (first best recall).
         beta: F-measure beta; inv_weight: ``1 / w`` for ROUGE-W, else None (both for the default formula).
         score: the per-reference formula ``score(hit, ref_total, hyp_total) -> Score``; default
-            :func:`score_from_stats` with ``beta`` and ``inv_weight``.
+            `score_from_stats` with ``beta`` and ``inv_weight``.
         recall: the value ``"best_recall"`` compares for one reference's statistics (default: the formula's recall;
             ROUGE-1.5.5 compares its own rounded per-model score).
         pool: how ``"pool"`` sums a statistic over references (default ``math.fsum``; ROUGE-1.5.5 adds in reference
@@ -300,7 +300,7 @@ def rouge_n(hyp: Text, ref: Text, n: int = 1, beta: float = 1.0) -> Score:
     Args:
         hyp, ref: token sequences. n: n-gram order >= 1. beta: F beta.
     Returns:
-        :class:`Score`; all 0.0 if either text has fewer than n tokens.
+        `Score`; all 0.0 if either text has fewer than n tokens.
     """
     if n < 1:
         raise ValueError(f"n must be >= 1, got {n}")
@@ -312,7 +312,7 @@ def rouge_n(hyp: Text, ref: Text, n: int = 1, beta: float = 1.0) -> Score:
 def rouge_l(hyp: Text, ref: Text, beta: float = 1.0) -> Score:
     """ROUGE-L, sentence level (Lin 2004, section 3.1): ``R = LCS / |ref|``, ``P = LCS / |hyp|``.
 
-    LCS length is bit-parallel (:func:`zheval.definitions.lcs.lcs_length`).
+    LCS length is bit-parallel (`zheval.definitions.lcs.lcs_length`).
     """
     return score_from_stats(lcs_length(hyp, ref), len(ref), len(hyp), beta)
 
@@ -321,7 +321,7 @@ def rouge_lsum(hyp_sents: Sentences, ref_sents: Sentences, beta: float = 1.0) ->
     """ROUGE-L summary level (Lin 2004, section 3.2), union-LCS with clipping, = rouge-score ``rougeLsum``.
 
     ``R = sum_i LCS_u(r_i, C) / m``, ``P = same / n`` with m, n the total token counts of the reference and the
-    candidate; ``LCS_u`` counts are clipped as in :func:`summary_level_lcs_hits`. Given the same sentences, the
+    candidate; ``LCS_u`` counts are clipped as in `summary_level_lcs_hits`. Given the same sentences, the
     result equals rouge-score 0.1.2 ``_summary_level_lcs`` exactly.
     """
     m = sum(len(s) for s in ref_sents)
@@ -359,11 +359,11 @@ def rouge_s(hyp: Text, ref: Text, skip: Optional[int] = 4, beta: float = 1.0) ->
 
 
 def rouge_su(hyp: Text, ref: Text, skip: Optional[int] = 4, beta: float = 1.0) -> Score:
-    """ROUGE-SU (Lin 2004, section 4): skip-bigrams (as :func:`rouge_s`) plus unigrams as counting units.
+    """ROUGE-SU (Lin 2004, section 4): skip-bigrams (as `rouge_s`) plus unigrams as counting units.
 
     Hits and totals are the sums of the skip-bigram and the unigram ones, so with ``skip=None`` the totals are
     C(m, 2) + m and C(n, 2) + n. (ROUGE-1.5.5 ``-u``/``-U`` omits the unigram of the last token; that quirk lives
-    in :mod:`zheval.presets.rouge155`.)
+    in `zheval.presets.rouge155`.)
     """
     ch = skip_bigram_counts(hyp, skip)
     cr = skip_bigram_counts(ref, skip)
@@ -483,7 +483,7 @@ def make_item_scorer(
 ) -> Callable[[Sentences, Sequence[Sentences]], Dict[str, Score]]:
     """Validate options once and return ``scorer(hyp_sentences, refs_sentences) -> {type: Score}``.
 
-    The returned function behaves like :func:`score_item` with these options, without re-validating them per item.
+    The returned function behaves like `score_item` with these options, without re-validating them per item.
 
     Raises:
         ValueError: unknown ROUGE type (message lists valid forms), unknown ``multi_ref``, empty ``rouge_types``,
@@ -520,7 +520,7 @@ def score_item(
         hyp_sentences: the prediction split into sentences, each a list of tokens (``list[list[token]]``). It is
             flattened (sentences concatenated) for every type except ``rougeLsum``.
         refs_sentences: the references, each in the same form (``list[list[list[token]]]``), at least one.
-        rouge_types: names, see :func:`parse_rouge_type`.
+        rouge_types: names, see `parse_rouge_type`.
         multi_ref: ``"max"`` | ``"mean"`` | ``"pool"`` | ``"best_recall"`` (module docstring).
         beta: F-measure beta (1 = F1 as rouge-score).
         rouge_w_weight: w in f(k) = k**w for ``rougeW``.

@@ -1,5 +1,5 @@
 """ROUGE type names: the forms zheval accepts (``rouge1`` … ``rougeN``, ``rougeL``, ``rougeLsum``, ``rougeW``,
-``rougeS<d>`` / ``rougeSU<d>``, ``rougeS*`` / ``rougeSU*``) and their parse into a :class:`RougeType`.
+``rougeS<d>`` / ``rougeSU<d>``, ``rougeS*`` / ``rougeSU*``) and their parse into a `RougeType`.
 
 The names follow rouge-score 0.1.2 (``rouge1``, ``rougeL``, ``rougeLsum``) and ROUGE-1.5.5 (Lin 2004: ROUGE-W with
 weight, ROUGE-S/SU with a maximum skip distance). Pure: imports nothing of zheval.

@@ -3,7 +3,7 @@
 
 Union-LCS (ROUGE-Lsum) -- packed columns + a per-element backtrack
     ROUGE-Lsum needs, for every reference sentence r and every candidate sentence c, the positions above.
-    :func:`union_lcs_ref_positions` does them all at once with two observations:
+    `union_lcs_ref_positions` does them all at once with two observations:
 
     * *Packing.* Run the recurrence with the roles swapped (bits = reference positions, one step per candidate
       token) on all reference sentences packed into one int, each followed by a guard bit that is cleared after
@@ -18,7 +18,7 @@ Union-LCS (ROUGE-Lsum) -- packed columns + a per-element backtrack
       if there is none, it steps left along row i0, where ``t[i0-1][.] < T`` forbids going up, to the nearest
       column j' < j with ``c[j'-1] == ref[i0-1]`` (one C-level ``tuple.index`` on the reversed candidate) and
       takes that diagonal. Each LCS element costs O(1) big-int operations; the path stops when the plateau top falls
-      below the sentence (T = 0). Tested equal to :func:`lcs_ref_positions` and to rouge-score on random
+      below the sentence (T = 0). Tested equal to `lcs_ref_positions` and to rouge-score on random
       small-alphabet texts and on real long summaries.
     * *Contained sentences.* If a reference sentence is a subsequence of some candidate sentence (a verbatim copy,
       as in extractive summaries, is the common case), that pair's LCS uses every position of the sentence, so its
@@ -45,7 +45,7 @@ class PackedReference:
     Reference sentence s occupies positions ``offsets[s] .. offsets[s] + len(s) - 1`` of the whole layout and is
     followed by one guard position; ``flat[p]`` is the token at position p (``None`` at guards) and ``masks`` maps a
     token to the int with the bits of its positions (used for the whole-text LCS). For the union-LCS the sentences
-    are grouped into consecutive **blocks** of at most :data:`BLOCK_POSITIONS` positions (a longer sentence is a
+    are grouped into consecutive **blocks** of at most `BLOCK_POSITIONS` positions (a longer sentence is a
     block of its own), so that the per-element backtrack works on ints of bounded width however many sentences the
     text has: ``blocks`` lists ``(base, masks, segments, segment_bits, starts, guards)`` with block-local positions
     (``segments`` = ``(start, end)`` of its non-empty sentences; ``segment_bits``, ``starts``, ``guards``: the bits
@@ -74,7 +74,7 @@ class PackedReference:
             start = stop
 
 
-#: Most packed positions per union-LCS block (see :class:`PackedReference`).
+#: Most packed positions per union-LCS block (see `PackedReference`).
 BLOCK_POSITIONS = 2048
 
 
@@ -120,9 +120,9 @@ def _segment_bits(ref_sents, offsets) -> int:
 
 def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
                       can_sents: Sequence[Sequence[Token]]) -> Tuple[set, "PackedReference", int]:
-    """Core of :func:`union_lcs_ref_positions`: ``(positions, packed, text_lcs)``.
+    """Core of `union_lcs_ref_positions`: ``(positions, packed, text_lcs)``.
 
-    ``positions`` is the set of positions (see :class:`PackedReference`) on the LCS path of some (reference
+    ``positions`` is the set of positions (see `PackedReference`) on the LCS path of some (reference
     sentence, candidate sentence) pair. ``text_lcs`` is the LCS length of the two whole texts (sentences
     concatenated), from a second bit vector run in the pass of the first block over the candidate tokens: the
     packed reference read as one sequence whose guard positions are tokens that match nothing, which leaves the LCS
@@ -227,7 +227,7 @@ _HELD_STOPS_MAX = 1 << 26
 
 
 class _CheckpointStops:
-    """``stops[j]`` of :func:`_union_lcs_packed` for one candidate sentence ``c`` without holding them all: the
+    """``stops[j]`` of `_union_lcs_packed` for one candidate sentence ``c`` without holding them all: the
     column state ``(v, z)`` is kept every k-th column (k = ⌈√n⌉) and the k stops of the block holding ``j`` are
     recomputed from it when read (the same recurrence, so the same masks). Memory O(√n) ints instead of n;
     each backtrack over decreasing ``j`` recomputes every block once."""
@@ -276,7 +276,7 @@ class _CheckpointStops:
 
 
 def _backtrack_paths(paths, full: int, segments, flat_b, low, rec) -> None:
-    """:func:`_backtrack` of every ``(stops, c)`` in ``paths`` against the sentences not marked contained in
+    """`_backtrack` of every ``(stops, c)`` in ``paths`` against the sentences not marked contained in
     ``full`` (guard bits)."""
     open_segments = [(o, e) for o, e in segments if not (full >> e) & 1] if full else segments
     if open_segments:
@@ -286,7 +286,7 @@ def _backtrack_paths(paths, full: int, segments, flat_b, low, rec) -> None:
 
 def _backtrack(stops: List[int], c: Sequence[Token], segments, flat_b: Sequence[Token], low: Sequence[int], rec) -> None:
     """rouge-score's LCS path of candidate sentence ``c`` against every reference sentence (``segments``) of a
-    block, from the stop masks of :func:`_union_lcs_packed`; ``rec(a)`` is called with the block position of each
+    block, from the stop masks of `_union_lcs_packed`; ``rec(a)`` is called with the block position of each
     LCS element. Climbing column j from rows below ``a`` (exclusive), the path stops at the highest row of
     ``stops[j] & low[a]`` (one ``bit_length``): a match there is a diagonal; otherwise (an increase row: the top of
     the T-plateau) the path goes left along that row to the nearest column holding the same token, and takes that
@@ -326,7 +326,7 @@ _LOW_MASKS = tuple((1 << k) - 1 for k in range(_LOW_TABLE_MAX + 1))  # a constan
 
 def union_lcs_ref_positions(ref_sents: Sequence[Sequence[Token]], can_sents: Sequence[Sequence[Token]]) -> List[List[int]]:
     """Union-LCS positions of ROUGE-Lsum: for each reference sentence, the sorted union over every candidate
-    sentence of :func:`lcs_ref_positions` (the LCS path rouge-score 0.1.2 ``_union_lcs`` / ``lcs_ind`` takes).
+    sentence of `lcs_ref_positions` (the LCS path rouge-score 0.1.2 ``_union_lcs`` / ``lcs_ind`` takes).
 
     Equal to ``[sorted(set().union(*(lcs_ref_positions(r, c) for c in can_sents))) for r in ref_sents]``, computed
     much faster (see "Union-LCS" in the module docstring): the reference sentences are packed into one bit-vector
@@ -356,12 +356,12 @@ def union_lcs_ref_positions(ref_sents: Sequence[Sequence[Token]], can_sents: Seq
 def union_lcs_tokens(
     ref_sents: "Sequence[Sequence[Token]] | PackedReference", can_sents: Sequence[Sequence[Token]]
 ) -> Tuple[List[Token], int]:
-    """The reference tokens at the union-LCS positions of :func:`union_lcs_ref_positions` (one entry per distinct
+    """The reference tokens at the union-LCS positions of `union_lcs_ref_positions` (one entry per distinct
     position; in no particular order) -- the multiset ROUGE-Lsum clips against the candidate -- and, from the same
     pass, the LCS length of the whole texts (ROUGE-L of the concatenated sentences).
 
     Args:
-        ref_sents: reference sentences, or their :class:`PackedReference` (build it once to score one reference
+        ref_sents: reference sentences, or their `PackedReference` (build it once to score one reference
             against many candidates).
         can_sents: candidate sentences.
     Returns:

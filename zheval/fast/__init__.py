@@ -1,9 +1,9 @@
 """Layer 4, fast twins: corpus-at-once (vectorised) versions of the definitions, each naming the reference function
 it equals, and the one decision whether a fast path can serve a request.
 
-Every twin is listed in :data:`TWINS` (``tests/fast/test_fast_twins.py`` walks the table and checks each twin against
+Every twin is listed in `TWINS` (``tests/fast/test_fast_twins.py`` walks the table and checks each twin against
 its reference on random and real inputs; a twin missing from the table fails that test). The compute layer asks
-:func:`usable_for` -- and nothing else -- whether to take a fast path; where it says no, the reference runs.
+`usable_for` -- and nothing else -- whether to take a fast path; where it says no, the reference runs.
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ _log = logging.getLogger("zheval.fast")
 #: 2 M characters), for ``usable_for("compiled_tokens")``.
 TOKEN_PASS_SECONDS_PER_CHAR = 1.5e-8
 
-#: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) that :mod:`zheval.fast.rouge` scores.
+#: ROUGE type kinds (`zheval.definitions.rouge.RougeType` ``kind``) that `zheval.fast.rouge` scores.
 FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 
 
@@ -110,48 +110,48 @@ def usable_for(task: str, **request) -> bool:
 
     Tasks and their request:
 
-    * ``"char_ids"`` (``tokenizer``): the corpus-at-once twins (:func:`zheval.text.normalize_corpus.normalize_corpus`,
-      :func:`zheval.text.split_corpus.split_corpus`, :func:`zheval.tokenizers.char_ids.char_token_spans`) give
+    * ``"char_ids"`` (``tokenizer``): the corpus-at-once twins (`zheval.text.normalize_corpus.normalize_corpus`,
+      `zheval.text.split_corpus.split_corpus`, `zheval.tokenizers.char_ids.char_token_spans`) give
       exactly this tokenizer's sentences -- the ``char`` tokenizer without terms (either ``punct``).
     * ``"normalize_corpus"`` (``tokenizer``): all texts can be normalised at once
-      (:func:`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
+      (`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
       whose normalisation is its normaliser on the whole text.
-    * ``"rouge_type"`` (``kind``, ``preset``): :func:`zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
+    * ``"rouge_type"`` (``kind``, ``preset``): `zheval.fast.rouge.corpus_rouge_scores` computes this ROUGE type
       kind -- rougeN, rougeL, rougeLsum, rougeS, rougeSU, rougeW -- and no preset replaces the per-reference formula.
-    * ``"jieba_rs"`` (``tokenizer``): :func:`zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
+    * ``"jieba_rs"`` (``tokenizer``): `zheval.tokenizers.jieba_rs.jieba_rs_segmenter` gives exactly this
       tokenizer's words -- the ``jieba`` tokenizer (not a subclass) of jieba 0.42.1 with HMM off and a dictionary
-      whose content is jieba 0.42.1's bundled ``dict.txt`` (:data:`~zheval.tokenizers.jieba_rs.JIEBA_DICT_SHA`), rjieba
-      :data:`~zheval.tokenizers.jieba_rs.RJIEBA_VERSION` installed (the words were proven equal for exactly that
+      whose content is jieba 0.42.1's bundled ``dict.txt`` (`JIEBA_DICT_SHA`), rjieba
+      `RJIEBA_VERSION` installed (the words were proven equal for exactly that
       pair of versions, with and without terms, on the shared data and on random text of every character class).
-    * ``"skip_bigrams"`` (``longest``, ``skip``, ``vocab_size``, ``n_texts``): :mod:`zheval.fast.skip_bigrams` counts
+    * ``"skip_bigrams"`` (``longest``, ``skip``, ``vocab_size``, ``n_texts``): `zheval.fast.skip_bigrams` counts
       the ROUGE-S/SU skip-bigrams (maximum skip ``skip``, None = unlimited) of ``n_texts`` texts of at most
       ``longest`` tokens over ``vocab_size`` ids within its memory and 62-bit key bounds (asked for S and SU types
       on top of ``"rouge_type"``).
-    * ``"union_lcs"`` (``reference_words``): :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
+    * ``"union_lcs"`` (``reference_words``): `zheval.fast.union_lcs.union_lcs_hits_pairs` scores the
       ROUGE-Lsum union-LCS of pairs whose packed reference has this many 64-bit words (at most
-      :data:`zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
+      `zheval.fast.union_lcs.MAX_WORDS`; wider ones go to the reference, which bounds their width in blocks).
     * ``"slot_keys"`` (``slot_layout``, ``order``, ``with_pos``): the one-sort-per-order twins of
-      :mod:`zheval.fast.slots` (ROUGE-N hits, the ROUGE-L match masks with ``with_pos``) and
-      :mod:`zheval.fast.slot_bleu` can key this :class:`~zheval.fast.slots.SlotLayout`'s order-``order`` n-grams
-      in 63 bits, one item at a time at least (:func:`zheval.fast.slots.slot_keys_fit`); else the per-text-count
-      twins of :mod:`zheval.fast.ngrams` and :mod:`zheval.fast.lcs` run.
-    * ``"slot_bleu"`` (``corpus_layout``): :func:`zheval.fast.slot_bleu.item_clipped_matches_sorted` counts the
-      BLEU matches of this :class:`~zheval.fast.index.CorpusLayout`: every order's keys fit in 63 bits and its
-      items' texts hold at most :data:`zheval.fast.slot_bleu.MAX_SPREAD` times the distinct texts' tokens
-      (:func:`zheval.fast.slot_bleu.slot_bleu_fits`); else :func:`zheval.fast.ngrams.item_clipped_hits_orders`
+      `zheval.fast.slots` (ROUGE-N hits, the ROUGE-L match masks with ``with_pos``) and
+      `zheval.fast.slot_bleu` can key this `SlotLayout`'s order-``order`` n-grams
+      in 63 bits, one item at a time at least (`zheval.fast.slots.slot_keys_fit`); else the per-text-count
+      twins of `zheval.fast.ngrams` and `zheval.fast.lcs` run.
+    * ``"slot_bleu"`` (``corpus_layout``): `zheval.fast.slot_bleu.item_clipped_matches_sorted` counts the
+      BLEU matches of this `CorpusLayout`: every order's keys fit in 63 bits and its
+      items' texts hold at most `zheval.fast.slot_bleu.MAX_SPREAD` times the distinct texts' tokens
+      (`zheval.fast.slot_bleu.slot_bleu_fits`); else `zheval.fast.ngrams.item_clipped_hits_orders`
       counts them on the distinct texts (cheaper where texts repeat much).
-    * ``"compiled"`` (``numpy_seconds``): a compiled twin (:mod:`zheval.fast.compiled.twins`, numba, the
+    * ``"compiled"`` (``numpy_seconds``): a compiled twin (`zheval.fast.compiled.twins`, numba, the
       ``zheval[fast]`` extra) replaces numpy work estimated at that many CPU seconds: numba installed, and its
       kernels already loaded, or the on-disk cache warm and the work above
-      :data:`zheval.fast.compiled.WARM_SECONDS`, or the cache cold and the work above
-      :data:`zheval.fast.compiled.COLD_SECONDS` (the first compile never happens inside a short job);
-      ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (:func:`zheval.fast.compiled.compiled_usable`).
+      `zheval.fast.compiled.WARM_SECONDS`, or the cache cold and the work above
+      `zheval.fast.compiled.COLD_SECONDS` (the first compile never happens inside a short job);
+      ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (`zheval.fast.compiled.compiled_usable`).
       The caller checks the twin's own bounds (packed keys, table sizes) first.
     * ``"compiled_tokens"`` (``predictions``, ``references``): the char tokenizer's corpus-at-once tokens take
-      their boundaries from the compiled pass (:func:`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
-      ``"compiled"`` asked for the boundary work of these texts (:data:`TOKEN_PASS_SECONDS_PER_CHAR` per character).
+      their boundaries from the compiled pass (`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
+      ``"compiled"`` asked for the boundary work of these texts (`TOKEN_PASS_SECONDS_PER_CHAR` per character).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
-      ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (:class:`zheval.fast.index.CorpusLayout`):
+      ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``
       with a tokenizer whose lines concatenate; ``"punct"`` only when the text rule never cuts inside a token), no
       BLEU crosscheck (it needs token strings) and no BLEU preset.
@@ -219,7 +219,7 @@ def _decide(task: str, request: dict) -> bool:
 
 def warmup() -> dict:
     """Compile (the first time on a machine, about 8 s) or load the compiled twins' kernels
-    (:func:`zheval.fast.compiled.warmup`), so that later computations of any size in this process may use them and
+    (`zheval.fast.compiled.warmup`), so that later computations of any size in this process may use them and
     later processes find the on-disk cache warm. ``zheval warmup`` on the command line.
 
     Returns:

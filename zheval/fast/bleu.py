@@ -1,5 +1,5 @@
 """BLEU statistics of a whole corpus at once, with numpy: the corpus-at-once twin of
-:func:`zheval.definitions.bleu.item_stats` (stacked over items; exact integers)."""
+`zheval.definitions.bleu.item_stats` (stacked over items; exact integers)."""
 
 from __future__ import annotations
 
@@ -57,20 +57,20 @@ def corpus_stats(
 
 
 def layout_stats(layout: CorpusLayout, max_order: int = 4, pair_orders: int = 0):
-    """Per-item statistics (as :func:`corpus_stats`) of a :class:`zheval.fast.index.CorpusLayout`, all items at once.
+    """Per-item statistics (as `corpus_stats`) of a `zheval.fast.index.CorpusLayout`, all items at once.
 
-    Equal to stacking :func:`item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
+    Equal to stacking `item_stats` of every item: lengths from the layout; ``closest_ref_len`` as the
     minimum of ``(|hyp_len - ref_len|, ref_len)`` per item (ties to the shorter reference); clipped matches of every
-    order by one sort per order (:func:`zheval.fast.slot_bleu.item_clipped_matches_sorted`, where
+    order by one sort per order (`zheval.fast.slot_bleu.item_clipped_matches_sorted`, where
     ``usable_for("slot_bleu")`` allows and no ``pair_orders`` are asked), else from
-    :func:`zheval.fast.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact integers).
+    `zheval.fast.ngrams.item_clipped_hits_orders` on the n-gram counts of the distinct texts (exact integers).
 
     Args:
         layout: the tokenised corpus.
         max_order: highest n-gram order (>= 1).
         pair_orders: also return the ROUGE-N hits ``sum_g min(c_hyp(g), c_ref(g))`` of every (prediction,
             reference) pair for orders ``1..pair_orders``, from the same pass
-            (:func:`zheval.fast.ngrams.item_clipped_hits_orders`); :func:`zheval.compute.joint.score` gives them to ROUGE.
+            (`zheval.fast.ngrams.item_clipped_hits_orders`); [`zheval.compute.joint.score`][] gives them to ROUGE.
     Returns:
         ``(n_items, 3 + 2 * max_order)`` int64 matrix; with ``pair_orders``, ``(matrix, pair_hits)`` where
         ``pair_hits`` is ``(n_pairs, min(pair_orders, max_order))`` int64 in the layout's pair order.
@@ -117,8 +117,8 @@ NUMPY_SECONDS_PER_ITEM_TOKEN = 4e-8
 
 def _compiled_matches(layout: CorpusLayout, max_order: int, pair_orders: int):
     """``(matches (I, max_order), pair hits (P, min(pair_orders, max_order)) or None)`` from the compiled twins
-    (:func:`zheval.fast.compiled.twins.item_bleu_matches`, and for ``pair_orders``
-    :func:`zheval.fast.compiled.twins.pair_ngram_lcs_stats` on the layout's pairs) where ``usable_for("compiled")``
+    (`zheval.fast.compiled.twins.item_bleu_matches`, and for ``pair_orders``
+    `zheval.fast.compiled.twins.pair_ngram_lcs_stats` on the layout's pairs) where ``usable_for("compiled")``
     allows and the n-grams pack; else None."""
     tokens = int(layout.lengths[layout.hyp].sum() + layout.lengths[layout.ref].sum())
     if not usable_for("compiled", numpy_seconds=tokens * max_order * NUMPY_SECONDS_PER_ITEM_TOKEN):

@@ -2,8 +2,8 @@
 
 A corpus is I items, each with one prediction and k_i >= 1 references (P = sum k_i pairs). Its texts repeat (the
 same reference for many items, the same prediction for several references), so every per-text structure is built
-once per distinct text: token ids, lengths, n-gram counts (:mod:`zheval.fast.ngrams`). ROUGE (:mod:`zheval.fast.rouge`)
-and BLEU (:func:`zheval.definitions.bleu.corpus_stats`, :mod:`zheval.compute.joint`) read the same layout, so scoring both metrics
+once per distinct text: token ids, lengths, n-gram counts (`zheval.fast.ngrams`). ROUGE (`zheval.fast.rouge`)
+and BLEU (`zheval.definitions.bleu.corpus_stats`, [`zheval.compute.joint`][]) read the same layout, so scoring both metrics
 tokenises and counts each text once. Nothing is kept across calls.
 """
 
@@ -23,7 +23,7 @@ class CorpusLayout:
     """Index arrays of a tokenised corpus over its distinct texts (built once, shared by ROUGE and BLEU).
 
     Attributes:
-        texts: the distinct texts in order of first appearance (:class:`~zheval.tokenizers.corpus.TokenizedText` objects or
+        texts: the distinct texts in order of first appearance (`TokenizedText` objects or
             id tuples, depending on the constructor); ``token_ids``: their token id tuples (both built on first
             access for a tokenised corpus, whose flat arrays the layout reads directly).
         sentence_counts: ``(n_texts,)`` sentences per text for a tokenised corpus, else None.
@@ -57,8 +57,8 @@ class CorpusLayout:
 
     @classmethod
     def from_corpus(cls, corpus) -> "CorpusLayout":
-        """Layout of a :class:`~zheval.tokenizers.corpus.TokenizedCorpus` (its texts are already distinct: the
-        layout reads its arrays; ``texts`` are its :class:`~zheval.tokenizers.corpus.TokenizedText` objects, built
+        """Layout of a `TokenizedCorpus` (its texts are already distinct: the
+        layout reads its arrays; ``texts`` are its `TokenizedText` objects, built
         only when asked for)."""
         lay = cls(None, None, corpus.pred_text, corpus.ref_text, corpus.ref_counts, len(corpus.vocab),
                   lengths=np.diff(corpus.text_offsets))
@@ -96,7 +96,7 @@ class CorpusLayout:
 
     @property
     def texts(self) -> list:
-        """The distinct texts (:class:`~zheval.tokenizers.corpus.TokenizedText` objects, or id tuples)."""
+        """The distinct texts (`TokenizedText` objects, or id tuples)."""
         if self._texts is None:
             self._texts = self._corpus.texts
         return self._texts
@@ -110,17 +110,17 @@ class CorpusLayout:
 
     @property
     def corpus(self):
-        """The :class:`~zheval.tokenizers.corpus.TokenizedCorpus` behind this layout (None for token sequences)."""
+        """The `TokenizedCorpus` behind this layout (None for token sequences)."""
         return self._corpus
 
     def flat(self):
-        """``(tokens, offsets)`` of the distinct texts (:func:`zheval.fast.ngrams.flatten_texts`), built once."""
+        """``(tokens, offsets)`` of the distinct texts (`zheval.fast.ngrams.flatten_texts`), built once."""
         if self._flat is None:
             self._flat = flatten_texts(self.token_ids)
         return self._flat
 
     def ngram_counts(self, order: int):
-        """:class:`zheval.fast.ngrams.NgramCounts` of ``order`` for the distinct texts (computed once per layout)."""
+        """`zheval.fast.ngrams.NgramCounts` of ``order`` for the distinct texts (computed once per layout)."""
         if len(self._ngrams) < order:
             self._ngrams = ngram_counts_by_text(*self.flat(), self.vocab_size, order, extend=self._ngrams or None)
         return self._ngrams[order - 1]

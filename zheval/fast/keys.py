@@ -73,7 +73,7 @@ def int64_arrays(*arrays):
     return [np.asarray(a, dtype=np.int64) for a in arrays]
 
 
-#: set bits of each byte value, for :func:`popcount64` on numpy < 2 (which has no ``np.bitwise_count``)
+#: set bits of each byte value, for `popcount64` on numpy < 2 (which has no ``np.bitwise_count``)
 _BYTE_POPCOUNT = np.array([bin(b).count("1") for b in range(256)], dtype=np.uint8)
 
 

@@ -1,5 +1,5 @@
 """LCS lengths of many (prediction, reference) pairs at once, with numpy: the corpus-at-once twin of
-:func:`zheval.definitions.lcs.lcs_length` (the same bit-parallel recurrence, vectorised across pairs)."""
+`zheval.definitions.lcs.lcs_length` (the same bit-parallel recurrence, vectorised across pairs)."""
 
 from __future__ import annotations
 
@@ -13,15 +13,15 @@ def lcs_length_pairs(tokens, offsets, col, row, max_words: int = 4):
     """LCS lengths of many pairs of integer-id texts at once: the bit-parallel recurrence of the module docstring,
     vectorised across pairs with numpy (one ``uint64`` row of ``ceil(n / 64)`` words per pair).
 
-    Same recurrence, same result as :func:`lcs_length_masks` pair by pair (``V - U == V & ~U`` because
+    Same recurrence, same result as `lcs_length_masks` pair by pair (``V - U == V & ~U`` because
     ``U = V & mask`` is a subset of V; the addition propagates carries between 64-bit words; bits above n only
     receive carries and are masked off when the length is read). Pairs are ordered by row length, so step i of the
     recurrence updates a prefix of the pairs. Columns longer than ``64 * max_words`` tokens use
-    :func:`lcs_length_masks` (Python ints), where the per-step numpy overhead would no longer pay.
+    `lcs_length_masks` (Python ints), where the per-step numpy overhead would no longer pay.
 
     Args:
         tokens, offsets: all texts' int token ids (``>= 0``) concatenated, and ``(n_texts + 1,)`` start offsets
-            (:func:`zheval.fast.ngrams.flatten_texts`).
+            (`zheval.fast.ngrams.flatten_texts`).
         col, row: ``(P,)`` int arrays: pair p is (column text ``col[p]``, row text ``row[p]``).
         max_words: widest column (in 64-bit words) handled with numpy.
     Returns:
@@ -63,7 +63,7 @@ _DENSE_LOOKUP_MAX = 1 << 24  # entries (64 MiB of int32) of the optional direct 
 
 
 def _lcs_words(tokens, offsets, col, row, w: int):
-    """:func:`lcs_length_pairs` for pairs whose column fits in ``w`` 64-bit words (all lengths > 0)."""
+    """`lcs_length_pairs` for pairs whose column fits in ``w`` 64-bit words (all lengths > 0)."""
     import numpy as np
 
     lengths = np.diff(offsets)

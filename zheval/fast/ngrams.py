@@ -13,15 +13,15 @@ Method (exact integer arithmetic only)
        token(i + n - 1)`` over every start position i whose n-gram lies inside its text (V = vocabulary size), so
        two n-grams get the same id iff their token sequences are equal. Ids are in ``[0, G_n)``.
     2. **Counts per distinct text.** Sort ``text * G_n + id``; runs give ``(text, id, count)``, ordered by text and
-       then id (:class:`NgramCounts`).
-    3. **Clipped sums.** ROUGE pairs p (:func:`pair_clipped_hits`): each side contributes keys ``(p * G + id) * C +
+       then id (`NgramCounts`).
+    3. **Clipped sums.** ROUGE pairs p (`pair_clipped_hits`): each side contributes keys ``(p * G + id) * C +
        count`` with ``C > max count``. After one sort, a hypothesis entry and a reference entry of the same (p, id)
        are adjacent, the smaller count first, so ``min`` is the low part of the first key of an equal-prefix pair;
        ``np.bincount`` sums them per p. Keys must stay below 2**62: pairs are processed in chunks that guarantee it.
-       BLEU items (:func:`item_clipped_hits_orders`): dense per-item tables, no sort (see there).
+       BLEU items (`item_clipped_hits_orders`): dense per-item tables, no sort (see there).
 
 Everything is integer-valued, so the results equal the dict-based counts exactly (the tests compare them with
-:func:`zheval.definitions.rouge.clipped_overlap` and :func:`zheval.definitions.bleu.item_stats` on random corpora).
+`zheval.definitions.rouge.clipped_overlap` and `zheval.definitions.bleu.item_stats` on random corpora).
 """
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def ngram_counts_by_text(
         max_order: highest order (>= 1).
         extend: the result of an earlier call on the same texts; only the missing orders are computed.
     Returns:
-        :class:`NgramTables`, a list ``[NgramCounts(order=1), ..., NgramCounts(order=max_order)]``.
+        `NgramTables`, a list ``[NgramCounts(order=1), ..., NgramCounts(order=max_order)]``.
     """
     if extend is not None and len(extend) >= max_order:
         return extend
@@ -142,8 +142,8 @@ def _dense_ids(key: np.ndarray):
 
 
 class NgramTables(list):
-    """``list`` of :class:`NgramCounts` by order (index 0 = order 1), extendable to higher orders
-    (:func:`ngram_counts_by_text` with ``extend=``)."""
+    """``list`` of `NgramCounts` by order (index 0 = order 1), extendable to higher orders
+    (`ngram_counts_by_text` with ``extend=``)."""
 
     _state = None
 
@@ -190,7 +190,7 @@ def pair_clipped_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> np.n
     """``sum_g min(c_hyp(g), c_ref(g))`` for every pair (ROUGE-N hits, Lin 2004 section 2).
 
     Args:
-        nc: counts of one order (:func:`ngram_counts_by_text`).
+        nc: counts of one order (`ngram_counts_by_text`).
         hyp, ref: ``(P,)`` int arrays of text indices (pair p compares text ``hyp[p]`` with ``ref[p]``).
     Returns:
         ``(P,)`` int64 hits, each in ``[0, min(hyp n-grams, ref n-grams)]``.
@@ -222,7 +222,7 @@ def _ranges(offsets: np.ndarray, which: np.ndarray):
     return starts, lens, np.arange(total, dtype=np.int64) + np.repeat(shift, lens)
 
 
-#: Cells of the dense per-item tables of :func:`item_clipped_hits_orders` (items are processed in batches of
+#: Cells of the dense per-item tables of `item_clipped_hits_orders` (items are processed in batches of
 #: ``max(1, _TABLE_CELLS // n_ids)``; each table is reset entry by entry after a batch, never reallocated).
 _TABLE_CELLS = 1 << 22
 
@@ -232,7 +232,7 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
     """BLEU clipped matches ``sum_g min(c_hyp(g), max_r c_r(g))`` per item (Papineni et al. 2002 section 2.1) of
     every order ``1..max_order`` at once, without sorting, pruned by lower orders.
 
-    Exact integers; the tests compare them with the per-item dict counts of :func:`zheval.definitions.bleu.item_stats` and with
+    Exact integers; the tests compare them with the per-item dict counts of `zheval.definitions.bleu.item_stats` and with
     a one-sort-per-order implementation on random and real corpora. Method:
 
     1. **Dense per-item tables instead of a sort.** For a batch of items, a table indexed ``item * G + id`` receives
@@ -245,12 +245,12 @@ def item_clipped_hits_orders(tables: Sequence[NgramCounts], hyp: np.ndarray, ref
     2. **Candidates from the previous order.** An n-gram can only be matched if its first ``n - 1`` tokens are
        matched too (they occur in the same hypothesis and the same reference). So the candidates of order n, on
        both sides, are the order-n entries of the same text and item whose prefix entry matched at order ``n - 1``
-       (:attr:`NgramCounts.prefix`; within a text the entries of one prefix are contiguous, because ids are ordered
+       (`NgramCounts.prefix`; within a text the entries of one prefix are contiguous, because ids are ordered
        by prefix id). Order 1 takes every entry.
 
     Args:
-        tables: :class:`NgramCounts` of orders ``1..max_order`` (index 0 = order 1) of the same texts, as returned by
-            :func:`ngram_counts_by_text`.
+        tables: `NgramCounts` of orders ``1..max_order`` (index 0 = order 1) of the same texts, as returned by
+            `ngram_counts_by_text`.
         hyp: ``(I,)`` text index of each item's hypothesis.
         ref: ``(R,)`` text index of every reference, grouped by item (items in increasing order).
         ref_item: ``(R,)`` the item of each reference, non-decreasing.

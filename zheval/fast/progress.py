@@ -37,8 +37,8 @@ class _NoBar:
 
 
 def work_bar(total: int, seconds_per_unit: float, desc: str, unit: str = "cell"):
-    """A tqdm bar over ``total`` units when they are expected to take more than :data:`SHOW_AFTER_SECONDS`
-    (``total * seconds_per_unit``) and :func:`progress_enabled`; otherwise an object whose ``update``/``close`` do
+    """A tqdm bar over ``total`` units when they are expected to take more than `SHOW_AFTER_SECONDS`
+    (``total * seconds_per_unit``) and `progress_enabled`; otherwise an object whose ``update``/``close`` do
     nothing. The caller calls ``update(k)`` as work is done and ``close()`` at the end (also on an error)."""
     if total * seconds_per_unit < SHOW_AFTER_SECONDS or not progress_enabled():
         return _NoBar()

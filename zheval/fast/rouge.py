@@ -1,28 +1,28 @@
-"""ROUGE-N, ROUGE-L and ROUGE-Lsum of a whole tokenised corpus at once (same numbers as :mod:`zheval.definitions.rouge`).
+"""ROUGE-N, ROUGE-L and ROUGE-Lsum of a whole tokenised corpus at once (same numbers as `zheval.definitions.rouge`).
 
-:func:`corpus_rouge_scores` takes a :class:`~zheval.tokenizers.corpus.TokenizedCorpus` and returns per-item precision, recall
+`corpus_rouge_scores` takes a `TokenizedCorpus` and returns per-item precision, recall
 and F arrays for each ROUGE type. It computes exactly what ``make_item_scorer(types, multi_ref, beta)`` computes item
 by item -- the same integer statistics ``(hit, ref_total, hyp_total)`` per (prediction, reference) pair and the same
 IEEE float operations for P, R, F and the multi-reference rule -- but organised for speed:
 
 * every structure of a text (n-gram counts, LCS match masks) is built once per **distinct text** of the call
-  (:class:`~zheval.tokenizers.corpus.TokenizedCorpus` already shares one :class:`~zheval.tokenizers.corpus.TokenizedText` per distinct
+  (`TokenizedCorpus` already shares one `TokenizedText` per distinct
   text);
-* ROUGE-N hits of all pairs come from :func:`zheval.fast.ngrams.pair_clipped_hits` (sorted int64 keys, no dicts);
+* ROUGE-N hits of all pairs come from `zheval.fast.ngrams.pair_clipped_hits` (sorted int64 keys, no dicts);
 * hits are computed once per **distinct (prediction, reference) pair** of the call; ROUGE-L with the bit-parallel
-  LCS vectorised across pairs (:func:`zheval.definitions.lcs.lcs_length_pairs`), reused for ROUGE-Lsum when both texts are one
-  sentence (then the union-LCS is that LCS: :func:`zheval.definitions.rouge.summary_level_lcs_hits`); when a text has several
-  sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (:func:`zheval.definitions.rouge.summary_and_text_lcs_hits`);
+  LCS vectorised across pairs (`zheval.definitions.lcs.lcs_length_pairs`), reused for ROUGE-Lsum when both texts are one
+  sentence (then the union-LCS is that LCS: `zheval.definitions.rouge.summary_level_lcs_hits`); when a text has several
+  sentences, ROUGE-L and ROUGE-Lsum of the pair come from one pass (`zheval.definitions.rouge.summary_and_text_lcs_hits`);
 * P, R, F of all pairs and the per-item reduction over references run in numpy.
 
-* ROUGE-S/SU hits of all pairs from :func:`zheval.fast.skip_bigrams.corpus_skip_bigram_hits` (skip-bigram counts per
-  distinct text, :func:`zheval.fast.skip_bigrams.skip_bigram_counts_by_text`, chunk by chunk of pairs), plus the ROUGE-1 hits for SU.
+* ROUGE-S/SU hits of all pairs from `zheval.fast.skip_bigrams.corpus_skip_bigram_hits` (skip-bigram counts per
+  distinct text, `zheval.fast.skip_bigrams.skip_bigram_counts_by_text`, chunk by chunk of pairs), plus the ROUGE-1 hits for SU.
 
-* ROUGE-W: the weighted LCS of all pairs from :func:`zheval.fast.wlcs.wlcs_pairs` (same floats as
-  :func:`zheval.definitions.lcs.wlcs`); its P, R, F and the multi-reference rule per item with
-  :func:`zheval.definitions.rouge.combine_references` itself (the ``** (1 / w)`` of the reference, in Python).
+* ROUGE-W: the weighted LCS of all pairs from `zheval.fast.wlcs.wlcs_pairs` (same floats as
+  `zheval.definitions.lcs.wlcs`); its P, R, F and the multi-reference rule per item with
+  [`zheval.definitions.rouge.combine_references`][] itself (the ``** (1 / w)`` of the reference, in Python).
 
-Every kind is handled here (:data:`BATCH_KINDS`; S and SU where ``usable_for("skip_bigrams")`` allows, else
+Every kind is handled here (`BATCH_KINDS`; S and SU where ``usable_for("skip_bigrams")`` allows, else
 ``compute_rouge`` scores them with the per-item scorer). Nothing is cached across calls.
 """
 
@@ -49,7 +49,7 @@ from ..definitions.rouge_types import parse_rouge_type
 
 __all__ = ["BATCH_KINDS", "corpus_rouge_scores", "scores_from_pair_stats"]
 
-#: ROUGE type kinds (:class:`zheval.definitions.rouge.RougeType` ``kind``) scored by this module.
+#: ROUGE type kinds (`zheval.definitions.rouge.RougeType` ``kind``) scored by this module.
 BATCH_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
 
 Arrays = Tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -59,12 +59,12 @@ def _lcs_hits(layout: CorpusLayout, u_hyp: np.ndarray, u_ref: np.ndarray, want_l
               slot_lcs=None):
     """LCS hits (rougeL) and union-LCS hits (rougeLsum) of the distinct (hyp, ref) pairs ``(u_hyp, u_ref)``.
 
-    Whole-text LCS lengths come from :func:`zheval.fast.lcs.lcs_length_pairs` (bit-parallel, vectorised across
+    Whole-text LCS lengths come from `zheval.fast.lcs.lcs_length_pairs` (bit-parallel, vectorised across
     pairs); rougeLsum reuses them where both texts are one sentence (then the union-LCS is that LCS:
-    :func:`zheval.definitions.rouge.summary_level_lcs_hits`). The other pairs' union-LCS hits come from
-    :func:`zheval.fast.union_lcs.union_lcs_hits_pairs` where ``usable_for("union_lcs")`` allows (a tokenised corpus,
-    a reference of bounded width), else from :func:`zheval.definitions.rouge.summary_and_text_lcs_hits` pair by pair.
-    ``slot_lcs``: the LCS lengths of all distinct pairs already computed (:func:`zheval.fast.slot_lcs.slot_lcs_lengths`).
+    `zheval.definitions.rouge.summary_level_lcs_hits`). The other pairs' union-LCS hits come from
+    `zheval.fast.union_lcs.union_lcs_hits_pairs` where ``usable_for("union_lcs")`` allows (a tokenised corpus,
+    a reference of bounded width), else from `zheval.definitions.rouge.summary_and_text_lcs_hits` pair by pair.
+    ``slot_lcs``: the LCS lengths of all distinct pairs already computed (`zheval.fast.slot_lcs.slot_lcs_lengths`).
     Returns two ``(U,)`` int64 arrays (or None for a type not wanted).
     """
     from . import usable_for
@@ -125,7 +125,7 @@ NUMPY_SECONDS_PER_UNION_STEP = 3e-8
 
 def _compiled_union(corpus, layout: CorpusLayout, u_hyp, u_ref, todo, lsum):
     """Union-LCS hits of the pairs ``todo`` into ``lsum`` from the compiled twin
-    (:func:`zheval.fast.compiled.twins.union_lcs_hits_pairs`) where ``usable_for("compiled")`` allows; returns the
+    (`zheval.fast.compiled.twins.union_lcs_hits_pairs`) where ``usable_for("compiled")`` allows; returns the
     pairs left for the numpy twin and the reference (all of them, or those beyond the compiled twin's memory bound)."""
     from . import usable_for
 
@@ -150,7 +150,7 @@ def _divide(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _f_measure(p: np.ndarray, r: np.ndarray, beta: float) -> np.ndarray:
-    """:func:`zheval.definitions.rouge.f_measure` elementwise, with the same operation order (so bit-identical)."""
+    """`zheval.definitions.rouge.f_measure` elementwise, with the same operation order (so bit-identical)."""
     out = np.zeros(len(p), dtype=np.float64)
     if beta == 1.0:
         s = p + r
@@ -173,7 +173,7 @@ def scores_from_pair_stats(
     hit: np.ndarray, ref_total: np.ndarray, hyp_total: np.ndarray, starts: np.ndarray, counts: np.ndarray,
     multi_ref: str = "max", beta: float = 1.0,
 ) -> Arrays:
-    """Per-item ``(P, R, F)`` float64 arrays from per-pair integer statistics, as :func:`zheval.definitions.rouge.combine_references`.
+    """Per-item ``(P, R, F)`` float64 arrays from per-pair integer statistics, as [`zheval.definitions.rouge.combine_references`][].
 
     Args:
         hit, ref_total, hyp_total: ``(P,)`` integer statistics per (prediction, reference) pair, items in order.
@@ -217,8 +217,8 @@ def scores_from_pair_stats(
 
 
 def _wlcs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
-    """WLCS of every pair: the compiled twin (:func:`zheval.fast.compiled.twins.wlcs_pairs`) where
-    ``usable_for("compiled")`` allows, else :func:`zheval.fast.wlcs.wlcs_pairs`."""
+    """WLCS of every pair: the compiled twin (`zheval.fast.compiled.twins.wlcs_pairs`) where
+    ``usable_for("compiled")`` allows, else `zheval.fast.wlcs.wlcs_pairs`."""
     from . import usable_for
     from .wlcs import ARRAY_CELL_SECONDS, BAND, REFERENCE_CELL_SECONDS
 
@@ -250,7 +250,7 @@ def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, b
     return np.asarray(ps, dtype=np.float64), np.asarray(rs, dtype=np.float64), np.asarray(fs, dtype=np.float64)
 
 
-#: CPU seconds of the numpy twins per unit of work, for :func:`zheval.fast.usable_for` ``"compiled"`` (measured on
+#: CPU seconds of the numpy twins per unit of work, for `zheval.fast.usable_for` ``"compiled"`` (measured on
 #: W3 by ``scripts/bench_compiled.py --breakeven``): one n-gram order (or the LCS) over one token of a distinct pair;
 #: one skip-bigram of a text.
 NUMPY_SECONDS_PER_PAIR_TOKEN = 4e-8
@@ -269,7 +269,7 @@ def _any_single_sentence_pair(lay: CorpusLayout, u_hyp, u_ref) -> bool:
 
 def _compiled_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
     """ROUGE-N hits (into ``given``) and the LCS lengths of the distinct pairs from the compiled twin
-    (:func:`zheval.fast.compiled.twins.pair_ngram_lcs_stats`) where ``usable_for("compiled")`` allows and the
+    (`zheval.fast.compiled.twins.pair_ngram_lcs_stats`) where ``usable_for("compiled")`` allows and the
     n-grams pack; returns ``(True, LCS or None)``, or ``(False, None)`` when the numpy twins should run."""
     from . import usable_for
 
@@ -297,8 +297,8 @@ def _compiled_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: b
 
 def _skip_hits(lay: CorpusLayout, u_hyp, u_ref, skip):
     """Clipped skip-bigram hits of the distinct pairs: the compiled twin where ``usable_for("compiled")`` allows
-    (and a prediction's skip-bigrams stay below :data:`zheval.fast.skip_bigrams.MAX_TEXT_SKIP_BIGRAMS`), else
-    :func:`zheval.fast.skip_bigrams.corpus_skip_bigram_hits`."""
+    (and a prediction's skip-bigrams stay below `zheval.fast.skip_bigrams.MAX_TEXT_SKIP_BIGRAMS`), else
+    `zheval.fast.skip_bigrams.corpus_skip_bigram_hits`."""
     from . import usable_for
 
     totals = skip_bigram_totals(lay.lengths, skip)
@@ -314,7 +314,7 @@ def _skip_hits(lay: CorpusLayout, u_hyp, u_ref, skip):
 
 def _slot_pass(lay: CorpusLayout, u_hyp, u_ref, inverse, orders, want_lcs: bool, given: dict):
     """ROUGE-N hits (into ``given``, per pair of the layout) and the LCS lengths of the distinct pairs by one sort
-    per order over a :class:`zheval.fast.slots.SlotLayout` of the distinct pairs grouped by distinct prediction
+    per order over a `zheval.fast.slots.SlotLayout` of the distinct pairs grouped by distinct prediction
     (where ``usable_for("slot_keys")`` allows). Returns ``(orders left to the per-text counts, LCS or None)``."""
     from . import usable_for
 
@@ -355,17 +355,17 @@ def corpus_rouge_scores(
     """Per-item ROUGE of a tokenised corpus: ``{type: (P, R, F)}``, each a ``(n_items,)`` float64 array in [0, 1].
 
     Equal, bit for bit, to ``make_item_scorer(rouge_types, multi_ref, beta)`` applied to every item's sentences
-    (see the module docstring); only types of kinds :data:`BATCH_KINDS` are accepted.
+    (see the module docstring); only types of kinds `BATCH_KINDS` are accepted.
 
     Args:
-        corpus: from :func:`zheval.tokenizers.corpus.tokenize_corpus` (every item has >= 1 reference).
+        corpus: from `zheval.tokenizers.corpus.tokenize_corpus` (every item has >= 1 reference).
         rouge_types: ``rougeN``/``rougeL``/``rougeLsum`` names.
-        multi_ref, beta: as :func:`zheval.definitions.rouge.make_item_scorer`.
-        layout: an existing :class:`zheval.fast.index.CorpusLayout` of ``corpus`` to share (e.g. with BLEU).
+        multi_ref, beta: as `zheval.definitions.rouge.make_item_scorer`.
+        layout: an existing `zheval.fast.index.CorpusLayout` of ``corpus`` to share (e.g. with BLEU).
         pair_ngram_hits: ``{n: (P,) int64}`` ROUGE-N hits of every pair (layout pair order) already computed -- by
-            BLEU's pass in :func:`zheval.compute.joint.score` (:func:`zheval.definitions.bleu.layout_stats` ``pair_orders``); those
+            BLEU's pass in [`zheval.compute.joint.score`][] (`zheval.definitions.bleu.layout_stats` ``pair_orders``); those
             orders are not counted again.
-        rouge_w_weight: w of ROUGE-W's f(k) = k**w (as :func:`zheval.definitions.rouge.make_item_scorer`).
+        rouge_w_weight: w of ROUGE-W's f(k) = k**w (as `zheval.definitions.rouge.make_item_scorer`).
     Raises:
         ValueError: a type this module does not handle, unknown ``multi_ref``.
     """

@@ -1,6 +1,6 @@
 """Skip-bigram counts of a whole corpus at once, with numpy: ROUGE-S and ROUGE-SU (Lin 2004, section 4) of every
-(prediction, reference) pair, the same integers as :func:`zheval.definitions.rouge.skip_bigram_counts` and
-:func:`zheval.definitions.rouge.clipped_overlap`.
+(prediction, reference) pair, the same integers as `zheval.definitions.rouge.skip_bigram_counts` and
+`zheval.definitions.rouge.clipped_overlap`.
 
 Pure functions on integer token ids (``0 <= id < vocab_size``); nothing is kept between calls.
 
@@ -9,14 +9,14 @@ Method (exact integer arithmetic only)
        the text's length when ``skip`` is None; all (i, g) of a chunk of texts enumerated at once) gets the id ``tokens[i] * V + tokens[i + g]`` (V = vocabulary
        size), so two skip-bigrams have the same id iff their token pairs are equal.
     2. **Counts per text.** Sort ``text * V**2 + id``; runs give ``(text, id, count)`` ordered by text and id: an
-       :class:`zheval.fast.ngrams.NgramCounts`, the per-text multiset ``skip_bigram_counts`` builds with a Counter.
-       Texts are counted in chunks of at most :data:`CHUNK_KEYS` keys (one text alone may exceed it), so the memory
+       `zheval.fast.ngrams.NgramCounts`, the per-text multiset ``skip_bigram_counts`` builds with a Counter.
+       Texts are counted in chunks of at most `CHUNK_KEYS` keys (one text alone may exceed it), so the memory
        stays bounded; the chunks' runs are simply concatenated (each text is in one chunk).
-    3. **Clipped sums.** :func:`zheval.fast.ngrams.pair_clipped_hits` on those counts, pairs taken in chunks of at
-       most :data:`CHUNK_KEYS` entries.
+    3. **Clipped sums.** `zheval.fast.ngrams.pair_clipped_hits` on those counts, pairs taken in chunks of at
+       most `CHUNK_KEYS` entries.
 
 Where it serves: ``zheval.fast.usable_for("skip_bigrams", ...)`` -- the longest text has at most
-:data:`MAX_TEXT_SKIP_BIGRAMS` skip-bigrams (unlimited ROUGE-S* on a 100,000-token text has 5·10⁹ of them) and the
+`MAX_TEXT_SKIP_BIGRAMS` skip-bigrams (unlimited ROUGE-S* on a 100,000-token text has 5·10⁹ of them) and the
 keys fit in 62 bits; otherwise the reference runs.
 """
 
@@ -41,7 +41,7 @@ _KEY_LIMIT = 1 << 62
 
 def skip_bigram_totals(lengths: np.ndarray, skip: Optional[int]) -> np.ndarray:
     """``(n,)`` int64: the number of skip-bigrams of texts of these token counts (the sum of the counts
-    :func:`zheval.definitions.rouge.skip_bigram_counts` returns): ``sum_{g=1}^{min(L-1, skip+1)} (L - g)``, all
+    `zheval.definitions.rouge.skip_bigram_counts` returns): ``sum_{g=1}^{min(L-1, skip+1)} (L - g)``, all
     ``L (L - 1) / 2`` pairs when ``skip`` is None."""
     L = np.asarray(lengths, dtype=np.int64)
     if skip is None:
@@ -51,7 +51,7 @@ def skip_bigram_totals(lengths: np.ndarray, skip: Optional[int]) -> np.ndarray:
 
 
 def skip_bigrams_fit(longest: int, skip: Optional[int], vocab_size: int, n_texts: int) -> bool:
-    """Whether :func:`skip_bigram_counts_by_text` counts texts of at most ``longest`` tokens over ``vocab_size``
+    """Whether `skip_bigram_counts_by_text` counts texts of at most ``longest`` tokens over ``vocab_size``
     ids (``n_texts`` texts) within its bounds (see the module docstring)."""
     V = max(int(vocab_size), 1)
     # text keys (text * V**2 + id) and the pair keys of pair_clipped_hits (id * (count bound) + count) fit in 62 bits
@@ -76,7 +76,7 @@ def _chunk_bounds(sizes: np.ndarray, limit: int):
 
 def skip_bigram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_size: int,
                                skip: Optional[int]) -> NgramCounts:
-    """Per-text skip-bigram multisets (the twin of :func:`zheval.definitions.rouge.skip_bigram_counts`).
+    """Per-text skip-bigram multisets (the twin of `zheval.definitions.rouge.skip_bigram_counts`).
 
     Args:
         tokens: int64 token ids of all texts, concatenated; ``0 <= id < vocab_size``.
@@ -84,7 +84,7 @@ def skip_bigram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_si
         vocab_size: V >= 1 (an upper bound of the ids).
         skip: maximum skip distance d >= 0 (pairs ``i < j <= i + d + 1``), or None for every pair.
     Returns:
-        :class:`~zheval.fast.ngrams.NgramCounts` (``order`` 2): text t's entries are the ids ``a * V + b`` of its
+        `NgramCounts` (``order`` 2): text t's entries are the ids ``a * V + b`` of its
         distinct skip-bigrams ``(a, b)``, increasing, with their counts; ``n_ids = V * V``.
     Raises:
         ValueError: keys that do not fit in 62 bits (``skip_bigrams_fit`` says no).
@@ -142,8 +142,8 @@ def skip_bigram_counts_by_text(tokens: np.ndarray, offsets: np.ndarray, vocab_si
 
 def pair_skip_bigram_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """``(P,)`` int64 clipped skip-bigram co-occurrences of every pair (text ``hyp[p]`` against ``ref[p]``):
-    :func:`zheval.fast.ngrams.pair_clipped_hits` on :func:`skip_bigram_counts_by_text`'s counts, in chunks of
-    pairs of at most :data:`CHUNK_KEYS` entries."""
+    `zheval.fast.ngrams.pair_clipped_hits` on `skip_bigram_counts_by_text`'s counts, in chunks of
+    pairs of at most `CHUNK_KEYS` entries."""
     hyp = np.asarray(hyp, dtype=np.int64)
     ref = np.asarray(ref, dtype=np.int64)
     sizes = (nc.offsets[hyp + 1] - nc.offsets[hyp]) + (nc.offsets[ref + 1] - nc.offsets[ref])
@@ -156,13 +156,13 @@ def pair_skip_bigram_hits(nc: NgramCounts, hyp: np.ndarray, ref: np.ndarray) -> 
 def corpus_skip_bigram_hits(tokens: np.ndarray, offsets: np.ndarray, vocab_size: int, skip: Optional[int],
                             hyp: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """``(P,)`` int64 clipped skip-bigram co-occurrences of every pair, counting as it goes: the pairs are taken in
-    consecutive chunks whose texts have at most :data:`CHUNK_KEYS` skip-bigrams together (one pair alone may
-    exceed it), and only the texts of a chunk are counted (:func:`skip_bigram_counts_by_text`) and matched
-    (:func:`pair_skip_bigram_hits`), so the memory is bounded by the chunk, not the corpus. Pairs sorted by
+    consecutive chunks whose texts have at most `CHUNK_KEYS` skip-bigrams together (one pair alone may
+    exceed it), and only the texts of a chunk are counted (`skip_bigram_counts_by_text`) and matched
+    (`pair_skip_bigram_hits`), so the memory is bounded by the chunk, not the corpus. Pairs sorted by
     hypothesis (as the ROUGE twin's distinct pairs are) count each hypothesis about once.
 
     Args:
-        tokens, offsets, vocab_size, skip: as :func:`skip_bigram_counts_by_text`.
+        tokens, offsets, vocab_size, skip: as `skip_bigram_counts_by_text`.
         hyp, ref: ``(P,)`` text indices of the pairs.
     """
     tokens = np.asarray(tokens, dtype=np.int64)

@@ -1,11 +1,11 @@
-"""BLEU clipped matches of every item by one sort per n-gram order over a :class:`zheval.fast.slots.SlotLayout`.
+"""BLEU clipped matches of every item by one sort per n-gram order over a `zheval.fast.slots.SlotLayout`.
 
 Papineni et al. (2002) section 2.1: item i's clipped matches of order n are ``sum_g min(c_hyp(g), max_r c_r(g))``.
-Keys ``gram | item | side | pos`` as for ROUGE-N (:mod:`zheval.fast.slots`): after one sort, an (n-gram, item) group
+Keys ``gram | item | side | pos`` as for ROUGE-N (`zheval.fast.slots`): after one sort, an (n-gram, item) group
 holds the prediction's entries first, then one run per reference; its clipped count is ``min(prediction run,
 longest reference run)``. Orders >= 3 are keyed by the matchable group of their first ``n - 1`` tokens (a group
 holding the prediction and more) and their last token: an n-gram can only match if its prefix does (the pruning of
-:func:`zheval.fast.ngrams.item_clipped_hits_orders`), and the group fixes the item, so the keys stay narrow.
+`zheval.fast.ngrams.item_clipped_hits_orders`), and the group fixes the item, so the keys stay narrow.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ __all__ = ["item_clipped_matches_sorted", "bleu_slot_bits", "bleu_key_bits", "sl
 
 
 def bleu_key_bits(vb: int, sb: int, pb: int, ib: int, n_entries: int) -> int:
-    """Key bits :func:`item_clipped_matches_sorted` needs for a layout of ``n_entries`` entries with ``vb``-bit
+    """Key bits `item_clipped_matches_sorted` needs for a layout of ``n_entries`` entries with ``vb``-bit
     tokens, ``sb``-bit sides, ``pb``-bit positions and ``ib``-bit items (the widest order: 1 and 2 keyed by
     n-gram and item, >= 3 by their prefix group, at most ``n_entries``, and their last token)."""
     entries = bits_for(max(n_entries - 1, 0))
@@ -28,20 +28,20 @@ def bleu_key_bits(vb: int, sb: int, pb: int, ib: int, n_entries: int) -> int:
 
 
 def bleu_slot_bits(lay: SlotLayout) -> int:
-    """Key bits :func:`item_clipped_matches_sorted` needs besides the item field; the layout fits when this plus
+    """Key bits `item_clipped_matches_sorted` needs besides the item field; the layout fits when this plus
     ``lay.ib`` is at most 63."""
     return bleu_key_bits(lay.vb, lay.sb, lay.pb, lay.ib, lay.N) - lay.ib
 
 
 #: Largest ratio of a slot layout's entries to the distinct texts' tokens for which the one-sort twin is used:
 #: when texts repeat much (W1: 17 item texts per distinct text), the per-text counts of
-#: :func:`zheval.fast.ngrams.item_clipped_hits_orders` cost less than sorting every item's copy.
+#: `zheval.fast.ngrams.item_clipped_hits_orders` cost less than sorting every item's copy.
 MAX_SPREAD = 4
 
 
 def slot_bleu_fits(layout) -> bool:
-    """Whether :func:`item_clipped_matches_sorted` should count BLEU for a :class:`zheval.fast.index.CorpusLayout`:
-    its slot layout's keys fit in 63 bits and it holds at most :data:`MAX_SPREAD` times the distinct texts'
+    """Whether `item_clipped_matches_sorted` should count BLEU for a `zheval.fast.index.CorpusLayout`:
+    its slot layout's keys fit in 63 bits and it holds at most `MAX_SPREAD` times the distinct texts'
     tokens (computed from the layout's lengths, before any slot layout is built)."""
     lengths = layout.lengths
     if not len(layout.hyp):
@@ -95,14 +95,14 @@ def _groups(key: np.ndarray, sb: int, pb: int):
 def item_clipped_matches_sorted(lay: SlotLayout, max_order: int = 4) -> "np.ndarray | None":
     """BLEU clipped matches of orders ``1..max_order`` of every item of ``lay`` (prediction = side 0, references =
     the other sides): the corpus-at-once twin of the ``matches_1..N`` columns of
-    :func:`zheval.definitions.bleu.item_stats` (exact integers; method in the module docstring).
+    `zheval.definitions.bleu.item_stats` (exact integers; method in the module docstring).
 
     Args:
-        lay: the items (:class:`zheval.fast.slots.SlotLayout`); max_order: N >= 1.
+        lay: the items (`zheval.fast.slots.SlotLayout`); max_order: N >= 1.
     Returns:
         ``(n_items, max_order)`` int64, column ``n - 1`` in ``[0, prediction n-grams]``; None when the keys do not
         fit in 63 bits (``bleu_slot_bits(lay) + bits_for(n_items - 1) > 63``; the caller takes
-        :func:`zheval.fast.ngrams.item_clipped_hits_orders`).
+        `zheval.fast.ngrams.item_clipped_hits_orders`).
     """
     I = lay.n_items
     out = np.zeros((I, max_order), dtype=np.int64)

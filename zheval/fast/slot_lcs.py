@@ -1,11 +1,11 @@
-"""LCS lengths of every pair of a :class:`zheval.fast.slots.SlotLayout` from the unigram groups' match masks.
+"""LCS lengths of every pair of a `zheval.fast.slots.SlotLayout` from the unigram groups' match masks.
 
-The bit-parallel recurrence of :mod:`zheval.definitions.lcs` (Crochemore et al. 2001; the prediction is the bit
+The bit-parallel recurrence of `zheval.definitions.lcs` (Crochemore et al. 2001; the prediction is the bit
 column), vectorised across pairs: pairs are grouped by the number of 64-bit words of their prediction and sorted by
 decreasing reference length, so step s of the recurrence updates a prefix of them; the match mask of reference
 position s of every pair is laid out step-major (rows of a zero array; a reference token absent from the prediction
 keeps the zero row). Predictions longer than ``64 * max_words`` tokens use
-:func:`zheval.definitions.lcs.lcs_length_masks` (Python ints) pair by pair.
+`zheval.definitions.lcs.lcs_length_masks` (Python ints) pair by pair.
 """
 
 from __future__ import annotations
@@ -26,16 +26,16 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 def slot_lcs_lengths(lay: SlotLayout, masks=None, max_words: int = MAX_WORDS) -> "np.ndarray | None":
     """LCS length of every (item prediction, reference) pair of ``lay``: the corpus-at-once twin of
-    :func:`zheval.definitions.lcs.lcs_length` (same recurrence, exact integers).
+    `zheval.definitions.lcs.lcs_length` (same recurrence, exact integers).
 
     Args:
-        lay: the layout (:class:`zheval.fast.slots.SlotLayout`).
-        masks: the match masks of :func:`zheval.fast.slots.pair_ngram_hits_sorted` (order 1, ``masks_words =
+        lay: the layout (`zheval.fast.slots.SlotLayout`).
+        masks: the match masks of `zheval.fast.slots.pair_ngram_hits_sorted` (order 1, ``masks_words =
             min(max_words, widest prediction in words)``); computed here when None.
         max_words: widest prediction (64-bit words) handled with numpy.
     Returns:
         ``(P,)`` int64 LCS lengths, or None when the unigram keys cannot fit (then the caller takes
-        :func:`zheval.fast.lcs.lcs_length_pairs`).
+        `zheval.fast.lcs.lcs_length_pairs`).
     """
     P = lay.n_pairs
     out = np.zeros(P, dtype=np.int64)
@@ -67,7 +67,7 @@ def slot_lcs_lengths(lay: SlotLayout, masks=None, max_words: int = MAX_WORDS) ->
 
 
 def mask_words(lay: SlotLayout, max_words: int = MAX_WORDS) -> int:
-    """Words of the match masks :func:`slot_lcs_lengths` needs: the widest prediction of at most ``max_words``
+    """Words of the match masks `slot_lcs_lengths` needs: the widest prediction of at most ``max_words``
     words that has a non-empty reference (0: none)."""
     if not lay.n_pairs:
         return 0

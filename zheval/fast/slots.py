@@ -1,9 +1,9 @@
 """Every item's texts side by side, and the ROUGE-N hits of all its pairs from one sort per n-gram order.
 
-The shared layout of :func:`pair_ngram_hits_sorted` (ROUGE-N, and the ROUGE-L match masks) and
-:func:`zheval.fast.slot_bleu.item_clipped_matches_sorted` (BLEU). Pure functions of integer token ids.
+The shared layout of `pair_ngram_hits_sorted` (ROUGE-N, and the ROUGE-L match masks) and
+`zheval.fast.slot_bleu.item_clipped_matches_sorted` (BLEU). Pure functions of integer token ids.
 
-Layout (:class:`SlotLayout`)
+Layout (`SlotLayout`)
     Item i owns consecutive *slots*: its prediction (side 0), then its references (side j = 1..k_i). The prediction
     is laid out **once per item** for all its references (ROUGE gives the distinct (prediction, reference) pairs
     grouped by distinct prediction text, so a prediction text is laid out once). Entry e of the layout is token
@@ -15,12 +15,12 @@ One sort per order (Lin 2004 section 2: ROUGE-N hits ``sum_g min(c_hyp(g), c_ref
     run. A reference entry of rank r in its run is a clipped hit iff r < the prediction's count in the group, so the
     hits of a pair are a ``bincount`` of its hit entries. ``gram`` is the n tokens packed (``n * bits(V - 1)`` bits)
     when that fits, else a dense id (the rank of the n-gram among the distinct n-grams present: no key-width limit
-    on the n-gram); items are processed in chunks whose keys fit in 63 bits (:func:`slot_key_chunks`).
+    on the n-gram); items are processed in chunks whose keys fit in 63 bits (`slot_key_chunks`).
 
 LCS match masks from the unigram groups (the prediction is the bit column)
     The unigram keys carry the position, so every (token, item) group lists the prediction's positions of that
     token: their OR (``np.bitwise_or.reduceat``) is the match mask of every reference entry in the group -- no dense
-    (texts x vocabulary) table. :mod:`zheval.fast.slot_lcs` runs the bit-parallel recurrence on them.
+    (texts x vocabulary) table. `zheval.fast.slot_lcs` runs the bit-parallel recurrence on them.
 """
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class SlotLayout:
 
 def slot_key_chunks(lay: SlotLayout, gram_bits: int, with_pos: bool):
     """Item ranges ``(lo, hi)`` whose keys ``gram | item - lo | side [| pos]`` fit in 63 bits, or None when not
-    even one item fits (the caller then takes another path; :func:`zheval.fast.usable_for` ``"slot_keys"``)."""
+    even one item fits (the caller then takes another path; `zheval.fast.usable_for` ``"slot_keys"``)."""
     room = KEY_BITS - gram_bits - lay.sb - (lay.pb if with_pos else 0)
     if room < 1:
         return None
@@ -147,7 +147,7 @@ def slot_key_chunks(lay: SlotLayout, gram_bits: int, with_pos: bool):
 def slot_keys_fit(lay: SlotLayout, n: int, with_pos: bool) -> bool:
     """Whether the order-``n`` keys of ``lay`` fit in 63 bits for at least one item at a time (the n-gram field
     bounded by the packed width or, when that is too wide, by the bits of the number of entries), so that
-    :func:`pair_ngram_hits_sorted` can serve it; asked through :func:`zheval.fast.usable_for` ``"slot_keys"``."""
+    `pair_ngram_hits_sorted` can serve it; asked through `zheval.fast.usable_for` ``"slot_keys"``."""
     gb = n * lay.vb
     if gb > KEY_BITS - lay.sb - lay.pb - 1:
         gb = bits_for(max(lay.N - 1, 0))
@@ -174,8 +174,8 @@ def _sorted_groups(key: np.ndarray, low: int, side_shift: int, smask: int):
 
 def pair_ngram_hits_sorted(lay: SlotLayout, n: int, masks_words: int = 0):
     """ROUGE-N hits ``sum_g min(c_hyp(g), c_ref(g))`` of every (item prediction, reference) pair of a
-    :class:`SlotLayout`: the corpus-at-once twin of :func:`zheval.definitions.rouge.clipped_overlap` on
-    :func:`zheval.definitions.rouge.ngram_counts` (Lin 2004 section 2), by one sort per order (module docstring).
+    `SlotLayout`: the corpus-at-once twin of `zheval.definitions.rouge.clipped_overlap` on
+    `zheval.definitions.rouge.ngram_counts` (Lin 2004 section 2), by one sort per order (module docstring).
 
     Args:
         lay: the layout; n: the order (>= 1).
@@ -183,7 +183,7 @@ def pair_ngram_hits_sorted(lay: SlotLayout, n: int, masks_words: int = 0):
             predictions of at most ``64 * masks_words`` tokens (0: none).
     Returns:
         ``(P,)`` int64 hits (each in ``[0, min(hyp n-grams, ref n-grams)]``), or None when the keys cannot fit
-        (:func:`slot_key_chunks`); with ``masks_words``, ``(hits, masks)`` where masks is
+        (`slot_key_chunks`); with ``masks_words``, ``(hits, masks)`` where masks is
         ``(pair, pos, mask_rows, group_of_entry)`` of the reference entries whose token occurs in their prediction
         (``mask_rows`` an ``(n_groups, masks_words)`` uint64 array).
     """

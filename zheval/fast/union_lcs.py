@@ -1,9 +1,9 @@
 """ROUGE-Lsum union-LCS hits of many (prediction, reference) pairs at once, with numpy: the corpus-at-once twin of
-:func:`zheval.definitions.rouge.summary_level_lcs_hits` (the same LCS paths as rouge-score 0.1.2 ``_union_lcs``).
+`zheval.definitions.rouge.summary_level_lcs_hits` (the same LCS paths as rouge-score 0.1.2 ``_union_lcs``).
 
-Method -- the algorithm of :mod:`zheval.definitions.union_lcs`, vectorised across pairs
+Method -- the algorithm of `zheval.definitions.union_lcs`, vectorised across pairs
     * *Packed reference.* Each reference's sentences are laid out one after another with a guard position after
-      each (the layout of :class:`zheval.definitions.union_lcs.PackedReference`), as ``w`` 64-bit words.
+      each (the layout of `zheval.definitions.union_lcs.PackedReference`), as ``w`` 64-bit words.
     * *Forward pass.* For every pair at once, one step per prediction token: ``U = V & M``, ``V = ((V + U) | (V -
       U)) & segments`` (the guard bits cleared, so every reference sentence evolves on its own), with V reset to
       the segment bits at the start of each prediction sentence. The step stores the stop mask ``(segments ^ V) |
@@ -18,9 +18,9 @@ Method -- the algorithm of :mod:`zheval.definitions.union_lcs`, vectorised acros
       hits = sum over tokens t of min(#union positions holding t, count of t in the prediction) (the definition's
       formula).
 
-It serves pairs whose packed reference fits in :data:`MAX_WORDS` words (``zheval.fast.usable_for("union_lcs")``;
+It serves pairs whose packed reference fits in `MAX_WORDS` words (``zheval.fast.usable_for("union_lcs")``;
 the caller gives wider ones to the reference); memory is bounded by processing pairs in chunks of at most
-:data:`STOP_BYTES` of stop masks.
+`STOP_BYTES` of stop masks.
 """
 
 from __future__ import annotations
@@ -83,13 +83,13 @@ def union_lcs_hits_pairs(ids, sent_offsets, text_sents, hyp, ref) -> np.ndarray:
     Args:
         ids: ``(n_tokens,)`` int64 token ids (>= 0) of all texts; sent_offsets: ``(n_sentences + 1,)`` sentence
             token offsets; text_sents: ``(n_texts + 1,)`` sentence offsets of each text
-            (:class:`zheval.tokenizers.corpus.TokenizedCorpus` arrays).
+            (`zheval.tokenizers.corpus.TokenizedCorpus` arrays).
         hyp, ref: ``(P,)`` int64 text indices of the pairs (prediction = candidate, reference); every reference's
-            :func:`packed_words` at most :data:`MAX_WORDS`.
+            `packed_words` at most `MAX_WORDS`.
     Returns:
         ``(P,)`` int64 hits, each in ``[0, min(reference tokens, prediction tokens)]``.
     Raises:
-        ValueError: a reference wider than :data:`MAX_WORDS` words.
+        ValueError: a reference wider than `MAX_WORDS` words.
     """
     ids, so, ts, hyp, ref = int64_arrays(ids, sent_offsets, text_sents, hyp, ref)
     P = len(hyp)

@@ -1,17 +1,17 @@
 """Weighted LCS (ROUGE-W, Lin 2004 section 3.3) of many (reference, candidate) pairs at once, with numpy: the same
-floats, bit for bit, as :func:`zheval.definitions.lcs.wlcs`.
+floats, bit for bit, as `zheval.definitions.lcs.wlcs`.
 
 Why it exists
     The reference fills an m x n table in pure Python (about 0.1 microsecond per cell and per operation); a
     distinct-text corpus of 6,000 dialogue items has tens of millions of cells.
 
 Method
-    The cells are those of :func:`zheval.definitions.lcs.wlcs` -- each keeps ``(base, run length)``, its value is
+    The cells are those of `zheval.definitions.lcs.wlcs` -- each keeps ``(base, run length)``, its value is
     ``base + f(run length)`` -- and every cell is computed with the same IEEE operations in the same order:
     a match takes the upper-left cell's base and run length + 1; otherwise the value is the larger of the upper and
     the left cell's value (the upper one on a tie: the same float either way), which becomes the base, run length
-    0. Pairs are grouped by size (the same band of :data:`BAND` rows and of :data:`BAND` columns, groups
-    of at most :data:`GROUP_CELLS` padded cells); within a group the table is filled row by row for all pairs at once, the upper-left and upper values of a
+    0. Pairs are grouped by size (the same band of `BAND` rows and of `BAND` columns, groups
+    of at most `GROUP_CELLS` padded cells); within a group the table is filled row by row for all pairs at once, the upper-left and upper values of a
     row as whole-row array operations and the left-to-right dependence as one vector step per column. Padding
     tokens never match, and a cell depends only on cells above and to the left, so each pair's value is read at its
     own (rows, columns) cell.
@@ -87,8 +87,8 @@ def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np
     return out
 
 
-#: CPU seconds of one cell of :func:`zheval.definitions.lcs.wlcs` (pure Python) and of one cell filled by
-#: :func:`_group` (numpy): for the progress bar's estimate only.
+#: CPU seconds of one cell of `zheval.definitions.lcs.wlcs` (pure Python) and of one cell filled by
+#: `_group` (numpy): for the progress bar's estimate only.
 REFERENCE_CELL_SECONDS = 2e-7
 ARRAY_CELL_SECONDS = 2e-8
 

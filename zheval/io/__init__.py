@@ -1,10 +1,10 @@
 """Reading input files, for every door (layer 1: the standard library only; pyarrow when a Parquet file is read).
 
 One reader for JSONL, CSV, TSV (no quoting), Parquet and plain text, each also gzip-compressed
-(:mod:`~zheval.io.rows`, :mod:`~zheval.io.source`); one encoding rule (UTF-8 with or without a BOM; UTF-16/UTF-32
-and GB18030 recognised and named: :mod:`~zheval.io.encoding`); one line rule (:mod:`~zheval.io.lines`); one rule for
-field names and ids (:mod:`~zheval.io.fields`); one number rule
-(:mod:`~zheval.io.numbers`: ratings, scores, numbers in records); one ``file:line`` error style (:mod:`~zheval.io.problems`). The
+([`rows`][zheval.io.rows], `source`); one encoding rule (UTF-8 with or without a BOM; UTF-16/UTF-32
+and GB18030 recognised and named: `encoding`); one line rule (`lines`); one rule for
+field names and ids ([`fields`][zheval.io.fields]); one number rule
+(`numbers`: ratings, scores, numbers in records); one ``file:line`` error style ([`problems`][zheval.io.problems]). The
 小黄鸭 loader and predictions, the records door, the text-file commands, ``--terms`` and the review sheets of
 ``zheval agree`` all read through it.
 """

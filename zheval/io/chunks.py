@@ -1,11 +1,11 @@
-"""Files of rows read in chunks (:func:`iter_row_chunks`): JSONL, CSV, TSV and Parquet, each also gzip-compressed,
-with the rules of :func:`zheval.io.rows.read_rows` -- the encoding rule, the line rule, ``file:line`` problems, the
+"""Files of rows read in chunks (`iter_row_chunks`): JSONL, CSV, TSV and Parquet, each also gzip-compressed,
+with the rules of [`zheval.io.rows.read_rows`][] -- the encoding rule, the line rule, ``file:line`` problems, the
 header and cell-count checks -- but never the whole file in memory: lines are decoded and parsed as they are read
 (a gzip file is decompressed as it streams), a Parquet file is read one record batch at a time (pyarrow's
 ``ParquetFile.iter_batches``).
 
-The one difference from :func:`~zheval.io.rows.read_rows`, which reports every problem of a file at once: a stream
-raises :class:`~zheval.io.problems.FileFormatError` with the problems of the first chunk that has any (every
+The one difference from [`read_rows`][zheval.io.rows.read_rows], which reports every problem of a file at once: a stream
+raises [`FileFormatError`][zheval.io.problems.FileFormatError] with the problems of the first chunk that has any (every
 problem of that chunk, each ``file:line``), after the chunks before it were yielded.
 """
 
@@ -26,7 +26,7 @@ from .table import csv_cells, lifted_field_limit, table_rows_stream
 __all__ = ["DEFAULT_CHUNK_ROWS", "iter_row_chunks"]
 
 DEFAULT_CHUNK_ROWS = 10_000
-"""Rows per chunk of :func:`iter_row_chunks` by default."""
+"""Rows per chunk of `iter_row_chunks` by default."""
 
 _SAMPLE = 1 << 16  # bytes read first to recognise another encoding (BOM, NUL pattern, GB18030)
 
@@ -121,18 +121,18 @@ def _parquet(path, name: str, what: str, chunk_rows: int, problems: list):
 def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what: str = "predictions",
                     chunk_rows: int = DEFAULT_CHUNK_ROWS) -> Iterator[List[tuple]]:
     """The rows of a file, ``chunk_rows`` at a time: lists of ``(line, {field: value})`` in file order (line: the
-    physical line where the row starts; Parquet: the 1-based row number), as :func:`zheval.io.rows.read_rows` gives
+    physical line where the row starts; Parquet: the 1-based row number), as [`zheval.io.rows.read_rows`][] gives
     them.
 
     Args:
         path: the file (JSONL, CSV, TSV or Parquet, each optionally gzip-compressed). format: one of
-            :data:`zheval.io.rows.ROW_FORMATS`. what: the file's role in messages. chunk_rows: rows per chunk (>= 1).
+            `zheval.io.rows.ROW_FORMATS`. what: the file's role in messages. chunk_rows: rows per chunk (>= 1).
 
     Raises:
         FileFormatError (a ValueError): the problems of the first chunk that has any (encoding, gzip, CR-only lines,
             malformed JSON or CSV, a key given twice, a non-object JSON line, header problems, cell counts), each
             ``file:line``. EmptyFileError: no row at all. ValueError: an unknown ``format``, ``chunk_rows`` < 1.
-        FileNotFoundError, IsADirectoryError, PermissionError: as :func:`zheval.io.source.existing_file`.
+        FileNotFoundError, IsADirectoryError, PermissionError: as `zheval.io.source.existing_file`.
     """
     if isinstance(chunk_rows, bool) or not isinstance(chunk_rows, int) or chunk_rows < 1:
         raise ValueError(f"chunk_rows must be an int >= 1, got {chunk_rows!r}")

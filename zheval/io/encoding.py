@@ -1,7 +1,7 @@
 """The one encoding rule of every input file: UTF-8, with or without a BOM; everything else refused with one
 message for the whole file that names the encoding it looks like (UTF-16/UTF-32 with or without a byte-order mark,
-GB18030/GBK) and how to re-save it (:func:`encoding_problem`), or, for a file that is mostly UTF-8, one problem per
-line that is not (:func:`decode`).
+GB18030/GBK) and how to re-save it (`encoding_problem`), or, for a file that is mostly UTF-8, one problem per
+line that is not (`decode`).
 """
 
 from __future__ import annotations
@@ -121,8 +121,8 @@ def decode(data: bytes, name: str, problems: list) -> str | None:
 
     Args:
         data: the file's bytes (already decompressed). name: the file's name in messages.
-        problems: a list the :class:`~zheval.io.problems.Problem` s are appended to: one for the whole file when
-            it looks like another encoding (:func:`encoding_problem`), else one per line that is not valid UTF-8
+        problems: a list the [`Problem`][zheval.io.problems.Problem] s are appended to: one for the whole file when
+            it looks like another encoding (`encoding_problem`), else one per line that is not valid UTF-8
             (``file:line: not valid UTF-8 (byte N: b'…')``, N counted from the start of the line).
 
     Returns:

@@ -1,18 +1,18 @@
 """The one rule for field names and ids of every door that reads rows (JSONL, CSV, TSV, Parquet).
 
 **Field names.** A prediction field and its reference field are paired by the family they come from
-(:data:`FIELD_FAMILIES`: LLaMA-Factory's ``predict``↔``label``, evaluate's ``prediction``↔``references``,
+(`FIELD_FAMILIES`: LLaMA-Factory's ``predict``↔``label``, evaluate's ``prediction``↔``references``,
 ``prediction``↔``reference``), never across families: a file with ``prediction``, ``references`` and a class
-``label`` is scored against ``references``. :func:`pair_fields` picks the one family whose two fields the first row
+``label`` is scored against ``references``. [`pair_fields`][zheval.io.fields.pair_fields] picks the one family whose two fields the first row
 has; two such families, or (with none) more than one candidate prediction or reference field, is refused naming
-the fields. A file of predictions only (joined to a 小黄鸭 file) has exactly one of :data:`PREDICTION_FIELDS`
-(:func:`prediction_field`).
+the fields. A file of predictions only (joined to a 小黄鸭 file) has exactly one of `PREDICTION_FIELDS`
+(`prediction_field`).
 
-**Ids.** The id field is the one named (``--id-field``), else :data:`ID_FIELD` when the file has it
-(:func:`id_field_of`): when a file has ids they are used, never line order. An id is a non-empty string or an
+**Ids.** The id field is the one named (``--id-field``), else `ID_FIELD` when the file has it
+(`id_field_of`): when a file has ids they are used, never line order. An id is a non-empty string or an
 integer (its decimal string: ``7`` and ``"7"`` are the same id); booleans, numbers with a fraction, null and lists
-are not ids (:func:`id_value`); ids are unique in a file, a repeat naming the first one's ``file:line``
-(:class:`UniqueIds`).
+are not ids ([`id_value`][zheval.io.fields.id_value]); ids are unique in a file, a repeat naming the first one's ``file:line``
+([`UniqueIds`][zheval.io.fields.UniqueIds]).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("p
 the singular, and ``prediction``/``reference``."""
 
 PREDICTION_FIELDS: tuple = ("predict", "prediction")
-"""The prediction field names of :data:`FIELD_FAMILIES`."""
+"""The prediction field names of `FIELD_FAMILIES`."""
 
 REFERENCE_FIELDS: tuple = ("label", "references", "reference")
-"""The reference field names of :data:`FIELD_FAMILIES`."""
+"""The reference field names of `FIELD_FAMILIES`."""
 
 ID_FIELD = "id"
 """The id field used when none is named and the file has it."""
@@ -46,7 +46,7 @@ def _refuse(name: str, line: int, message: str):
 
 def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optional[str] = None,
                 name: str = "FILE", line: int = 1) -> tuple:
-    """``(prediction field, reference field)`` of a file whose first row has ``fields``, by :data:`FIELD_FAMILIES`.
+    """``(prediction field, reference field)`` of a file whose first row has ``fields``, by `FIELD_FAMILIES`.
 
     Args:
         fields: the first row's field names (JSONL keys, CSV/TSV header, Parquet columns).
@@ -57,7 +57,7 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
     Returns:
         Both given: ``(pred, ref)``. Else the pair of the one family (agreeing with ``pred``/``ref``) both of whose
         fields are present; without one, the only candidate prediction field and the only candidate reference
-        field (of :data:`PREDICTION_FIELDS` / :data:`REFERENCE_FIELDS`).
+        field (of `PREDICTION_FIELDS` / `REFERENCE_FIELDS`).
 
     Raises:
         FileFormatError: two families are present (``prediction`` with ``references`` and ``reference``), or no
@@ -89,7 +89,7 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
 
 
 def prediction_field(fields: Iterable[str]) -> tuple:
-    """``(field, None)`` for the one of :data:`PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
+    """``(field, None)`` for the one of `PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
     text)`` (none of them, or two)."""
     found = [f for f in PREDICTION_FIELDS if f in set(fields)]
     if len(found) == 1:
@@ -99,7 +99,7 @@ def prediction_field(fields: Iterable[str]) -> tuple:
 
 
 def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[str]:
-    """The id field of a file whose first row has ``fields``: ``named`` when given, else :data:`ID_FIELD` when
+    """The id field of a file whose first row has ``fields``: ``named`` when given, else `ID_FIELD` when
     present, else ``None`` (rows are then named by their line)."""
     if named:
         return named
@@ -146,16 +146,16 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> 
     """The rows of an id-keyed table (a ratings sheet, a file of external scores), each once.
 
     Args:
-        rows: ``(line number, {column: cell text})`` per data row (:func:`zheval.io.csv_rows`); the table has an
+        rows: ``(line number, {column: cell text})`` per data row (`zheval.io.csv_rows`); the table has an
             ``id`` column.
         path: the file, as messages name it. problems: the list a problem text (``"path:line: ..."``) is appended
-            to. seen: the ids met so far, with the line of each (:class:`UniqueIds`; the caller keeps it, e.g. to
+            to. seen: the ids met so far, with the line of each ([`UniqueIds`][zheval.io.fields.UniqueIds]; the caller keeps it, e.g. to
             list the expected ids that never came).
 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
         row's text in that column, stripped (column names are stripped too). The id is **not** stripped: ids are
-        matched exactly, as by every door (:func:`id_value`; ``zheval score --data``), so an id with spaces around it
+        matched exactly, as by every door ([`id_value`][zheval.io.fields.id_value]; ``zheval score --data``), so an id with spaces around it
         is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
         (every cell empty) is skipped; a row without an id, or with an id seen before, is a problem (naming
         ``path:line`` and, for a repeat, where the id was first seen) and is skipped.

@@ -1,6 +1,6 @@
-"""JSON Lines: one JSON value per line, decoded strictly (:func:`parse_json_line`: a key given twice is a
-problem, not a silent last value), read into ``(line, object)`` rows (:func:`jsonl_rows`), with one message for a
-file that is one JSON document instead (:func:`json_document_problem`).
+"""JSON Lines: one JSON value per line, decoded strictly (`parse_json_line`: a key given twice is a
+problem, not a silent last value), read into ``(line, object)`` rows (`jsonl_rows`), with one message for a
+file that is one JSON document instead (`json_document_problem`).
 """
 
 from __future__ import annotations
@@ -33,15 +33,15 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
 
 
 def json_error_message(exc: json.JSONDecodeError) -> str:
-    """``malformed JSON: <what> at column N`` for a :class:`json.JSONDecodeError` (json's own messages that end in
+    """``malformed JSON: <what> at column N`` for a `json.JSONDecodeError` (json's own messages that end in
     "at", such as ``Unterminated string starting at``, get the column directly)."""
     msg = exc.msg
     return f"malformed JSON: {msg} column {exc.colno}" if msg.endswith(" at") else f"malformed JSON: {msg} at column {exc.colno}"
 
 
 def json_line_or_problem(text: str, name: str, lineno: int, problems: list):
-    """:func:`parse_json_line` of one line of a JSONL file, the way every JSONL reader here treats it: ``None`` for a
-    blank line (skipped) and for malformed JSON (a :class:`Problem` ``name:lineno`` appended to ``problems``), else
+    """`parse_json_line` of one line of a JSONL file, the way every JSONL reader here treats it: ``None`` for a
+    blank line (skipped) and for malformed JSON (a [`Problem`][zheval.io.problems.Problem] ``name:lineno`` appended to ``problems``), else
     ``(value, duplicate keys)``."""
     if not text.strip():
         return None

@@ -2,7 +2,7 @@
 before it (CRLF) is part of the line end; a final line end does not start another line; nothing else is a line end
 (U+0085, U+2028, a lone ``\\r`` inside a line are text, as in sacrebleu, which opens files with ``newline="\\n"``).
 A file whose lines end in ``\\r`` only (classic Mac OS) would be one line: it is refused
-(:func:`line_end_problem`).
+(`line_end_problem`).
 """
 
 from __future__ import annotations

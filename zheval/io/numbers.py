@@ -4,7 +4,7 @@ Python's ``float()`` reads far more than a number as a person writes it in a she
 (a digit separator), ``float("４")`` is ``4.0`` (a full-width digit), ``float("٣")`` is ``3.0`` (an Arabic-Indic
 digit), ``float("nan")`` and ``float("inf")`` pass, and ``float("1e400")`` is ``inf``. A typo on a 1–5 scale
 (``4_0``) then becomes an extreme rank, without a word. Every door that reads a number from a file reads it with
-:func:`parse_number` instead, which accepts exactly this grammar (ASCII only)::
+`parse_number` instead, which accepts exactly this grammar (ASCII only)::
 
     number   = [sign] mantissa [exponent]
     mantissa = digits ["." [digits]] | "." digits
@@ -22,7 +22,7 @@ what an empty cell means before it asks for a number).
 A value that is already a number (a Parquet or JSON cell) is accepted when it is an ``int`` or ``float`` (not a
 ``bool``), finite unless ``allow_nonfinite``.
 
-Errors name the place: :class:`NumberFormatError` carries a :class:`~zheval.io.problems.Problem` printed
+Errors name the place: `NumberFormatError` carries a [`Problem`][zheval.io.problems.Problem] printed
 ``file:line: id 'x': column 'overall' is '4_0', not a number (...)``.
 """
 
@@ -45,10 +45,10 @@ _SURROUNDING = " \t"
 
 
 class NumberFormatError(ValueError):
-    """A cell that is not a number under :data:`NUMBER_GRAMMAR`.
+    """A cell that is not a number under `NUMBER_GRAMMAR`.
 
     Attributes:
-        problem: the :class:`~zheval.io.problems.Problem` (file, line, id, message naming the column and value);
+        problem: the [`Problem`][zheval.io.problems.Problem] (file, line, id, message naming the column and value);
         reason: why the value was refused (e.g. ``"'_' digit separators are not accepted"``).
     """
 
@@ -59,14 +59,14 @@ class NumberFormatError(ValueError):
 
 
 def number_reason(value: object, *, allow_nonfinite: bool = False) -> str | None:
-    """Why ``value`` is not a number under :data:`NUMBER_GRAMMAR`, or None when it is one.
+    """Why ``value`` is not a number under `NUMBER_GRAMMAR`, or None when it is one.
 
     Args:
         value: a ``str`` cell, or an ``int``/``float`` cell of a typed file (Parquet, JSON).
         allow_nonfinite: accept ``nan``, ``inf``, ``-inf`` (any case; ``infinity`` too) and non-finite floats.
 
     Returns:
-        None, or a short reason in English (no location: :func:`parse_number` adds it).
+        None, or a short reason in English (no location: `parse_number` adds it).
     """
     if isinstance(value, bool):
         return "a boolean is not a number"
@@ -114,7 +114,7 @@ def parse_number(
     row_id: str | None = None,
     allow_nonfinite: bool = False,
 ) -> float:
-    """``value`` read as a number under :data:`NUMBER_GRAMMAR` (the module docstring), as a ``float``.
+    """``value`` read as a number under `NUMBER_GRAMMAR` (the module docstring), as a ``float``.
 
     Args:
         value: a ``str`` cell (spaces/tabs around it allowed), or an ``int``/``float`` cell of a typed file.

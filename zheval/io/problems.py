@@ -1,8 +1,8 @@
-"""Problems found in an input file, and the one error that lists them (:class:`FileFormatError`).
+"""Problems found in an input file, and the one error that lists them ([`FileFormatError`][zheval.io.problems.FileFormatError]).
 
-Every reader of :mod:`zheval.io` and every door built on it reports bad input the same way: a
-:class:`Problem` per thing that is wrong, printed ``file:line: id 'x': what is wrong`` (``file: …`` for a problem
-of the whole file), all problems of a file collected before anything is raised, the first :data:`MAX_REPORTED`
+Every reader of `zheval.io` and every door built on it reports bad input the same way: a
+[`Problem`][zheval.io.problems.Problem] per thing that is wrong, printed ``file:line: id 'x': what is wrong`` (``file: …`` for a problem
+of the whole file), all problems of a file collected before anything is raised, the first `MAX_REPORTED`
 listed with the total count.
 """
 
@@ -14,10 +14,10 @@ from typing import Sequence
 __all__ = ["MAX_REPORTED", "Problem", "FileFormatError", "EmptyFileError", "EMPTY_FILE", "type_name"]
 
 MAX_REPORTED = 20
-"""How many problems one :class:`FileFormatError` lists (the total count is always given)."""
+"""How many problems one [`FileFormatError`][zheval.io.problems.FileFormatError] lists (the total count is always given)."""
 
 EMPTY_FILE = "the file is empty or has only blank lines"
-"""Why a file without a single row has no items (part of the :class:`EmptyFileError` message)."""
+"""Why a file without a single row has no items (part of the `EmptyFileError` message)."""
 
 
 @dataclass(frozen=True)
@@ -40,8 +40,8 @@ class Problem:
 
 
 class FileFormatError(ValueError):
-    """Invalid input file(s). ``problems`` holds every :class:`Problem` found; the message lists the first
-    :data:`MAX_REPORTED` (each as ``file:line: id '…': what is wrong``) and the total count.
+    """Invalid input file(s). ``problems`` holds every [`Problem`][zheval.io.problems.Problem] found; the message lists the first
+    `MAX_REPORTED` (each as ``file:line: id '…': what is wrong``) and the total count.
 
     Args:
         problems: the problems, in file order. what: the first words of the message (e.g. ``"invalid 小黄鸭

@@ -1,7 +1,7 @@
 """Files of rows — JSONL, CSV, TSV, Parquet, each also gzip-compressed — read into ``(line, {field: value})``
-rows by one function (:func:`read_rows`), and plain text files into ``(line, text)`` pairs (:func:`read_lines`),
-with the one encoding rule (:mod:`zheval.io.encoding`), line rule (:mod:`zheval.io.lines`) and ``file:line``
-problems (:mod:`zheval.io.problems`).
+rows by one function ([`read_rows`][zheval.io.rows.read_rows]), and plain text files into ``(line, text)`` pairs ([`read_lines`][zheval.io.rows.read_lines]),
+with the one encoding rule (`zheval.io.encoding`), line rule (`zheval.io.lines`) and ``file:line``
+problems ([`zheval.io.problems`][]).
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ _BY_SUFFIX = {".csv": "csv", ".tsv": "tsv", ".parquet": "parquet", ".pq": "parqu
 
 def row_format(path: Union[str, os.PathLike], format: str = "auto") -> str:
     """The format a file of rows is read as: ``format`` itself, or for ``auto`` by the extension (see
-    :data:`ROW_FORMATS`).
+    `ROW_FORMATS`).
 
     Raises:
-        ValueError: an unknown ``format`` (the message lists :data:`ROW_FORMATS`).
+        ValueError: an unknown ``format`` (the message lists `ROW_FORMATS`).
     """
     if format not in ROW_FORMATS:
         raise ValueError(f"unknown records format {format!r}; valid: {', '.join(ROW_FORMATS)}")
@@ -65,7 +65,7 @@ class RowFile:
 
 def read_text(path, what: str, problems: list, data: Optional[bytes] = None, lines: bool = True) -> Optional[str]:
     """The text of an input file (gzip undone, the encoding rule applied, and with ``lines`` the line rule's
-    CR-only check), or ``None`` with the problems appended. Raises what :func:`~zheval.io.source.read_bytes`
+    CR-only check), or ``None`` with the problems appended. Raises what `read_bytes`
     raises."""
     name = str(path)
     raw = read_bytes(path, what, problems, data=data)
@@ -105,13 +105,13 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
     """Read a file of rows (JSONL, CSV, TSV or Parquet, each optionally gzip-compressed).
 
     Args:
-        path: the file. format: one of :data:`ROW_FORMATS`. what: the file's role in messages (``"predictions"``).
+        path: the file. format: one of `ROW_FORMATS`. what: the file's role in messages (``"predictions"``).
         data: the bytes already read; ``path`` is then only the name (and the extension picks the format).
         problems: a list to append the file's problems to instead of raising them (the caller adds its own row
             checks and raises everything together); the rows that could be read are returned.
 
     Returns:
-        :class:`RowFile`.
+        [`RowFile`][zheval.io.rows.RowFile].
 
     Raises:
         FileFormatError (a ValueError): every problem of the file (encoding, gzip, CR-only lines, malformed JSON or

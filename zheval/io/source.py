@@ -1,6 +1,6 @@
-"""Opening an input file: the path checked (:func:`existing_file`), its bytes read, and gzip undone
-(:func:`read_bytes`), the way sacrebleu opens ``.gz`` files; the format a file is read as follows its name with
-``.gz`` removed (:func:`format_suffix`).
+"""Opening an input file: the path checked (`existing_file`), its bytes read, and gzip undone
+(`read_bytes`), the way sacrebleu opens ``.gz`` files; the format a file is read as follows its name with
+``.gz`` removed (`format_suffix`).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ byte), so a file starting with them is decompressed whatever its name."""
 
 
 def existing_file(path: Union[str, os.PathLike], what: str) -> Path:
-    """``path`` as a :class:`~pathlib.Path` when it names an existing file; ``what`` names it in the messages
+    """``path`` as a `Path` when it names an existing file; ``what`` names it in the messages
     (``"predictions"``, ``"--terms"``, ``"小黄鸭 data"``).
 
     Raises:
@@ -49,8 +49,8 @@ def read_bytes(path: Union[str, os.PathLike], what: str, problems: list, data: b
     """The bytes of an input file, decompressed when they are gzip (by their first bytes, or by a ``.gz`` name).
 
     Args:
-        path: the file (checked with :func:`existing_file` unless ``data`` is given). what: its role in messages.
-        problems: a list a :class:`~zheval.io.problems.Problem` is appended to when a ``.gz`` file is not gzip or is
+        path: the file (checked with `existing_file` unless ``data`` is given). what: its role in messages.
+        problems: a list a [`Problem`][zheval.io.problems.Problem] is appended to when a ``.gz`` file is not gzip or is
             truncated or corrupt.
         data: the bytes already read (standard input); ``path`` is then only the name.
 
@@ -58,7 +58,7 @@ def read_bytes(path: Union[str, os.PathLike], what: str, problems: list, data: b
         The (decompressed) bytes, or ``None`` after a problem.
 
     Raises:
-        FileNotFoundError: no such file (:func:`existing_file`). IsADirectoryError: a directory. PermissionError: an
+        FileNotFoundError: no such file (`existing_file`). IsADirectoryError: a directory. PermissionError: an
             unreadable file.
     """
     name = str(path)

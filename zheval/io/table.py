@@ -37,7 +37,7 @@ def _header_problems(header: list, name: str, line: int) -> list:
 
 def table_rows_stream(cell_lines, name: str, problems: list):
     """Rows from ``(line, cells)`` pairs, yielded as they come (the streaming reader,
-    :mod:`zheval.io.chunks`, and :func:`csv_rows`/:func:`tsv_rows`): the header checked, blank lines skipped, cell
+    `zheval.io.chunks`, and `csv_rows`/`tsv_rows`): the header checked, blank lines skipped, cell
     counts checked; problems appended to ``problems``."""
     header, first = None, len(problems)
     for line, cells in cell_lines:
@@ -65,7 +65,7 @@ def table_rows_stream(cell_lines, name: str, problems: list):
 
 
 def _table_rows(cell_lines, name: str, problems: list) -> list:
-    """Rows from ``(line, cells)`` pairs (:func:`table_rows_stream`), as a list."""
+    """Rows from ``(line, cells)`` pairs (`table_rows_stream`), as a list."""
     return list(table_rows_stream(cell_lines, name, problems))
 
 
@@ -105,7 +105,7 @@ def csv_rows(text: str, name: str, problems: list) -> list:
 
 
 def tsv_rows(text: str, name: str, problems: list) -> list:
-    """The rows of a TSV file's text: one row per line (:func:`~zheval.io.lines.split_lines`), cells split at every
+    """The rows of a TSV file's text: one row per line (`split_lines`), cells split at every
     tab. There is no quoting: a ``"`` is text, and a cell cannot hold a tab or a line break. Problems (header, cell
     counts) are appended to ``problems``, each ``file:line``."""
     cells = ((k, ln.split("\t") if ln else []) for k, ln in enumerate(split_lines(text), start=1))

@@ -1,18 +1,18 @@
-"""Layer 5, presets: other tools' numbers on tokens, one object per tool (:class:`~zheval.presets.base.Preset`) in
+"""Layer 5, presets: other tools' numbers on tokens, one object per tool ([`Preset`][zheval.presets.base.Preset]) in
 one registry.
 
 A preset is a set of option defaults (explicit arguments override them) plus, where the tool's formula differs, a
 per-reference formula that plugs into the metric's own multi-reference rule, the tool's own numbers and counts, and
-the doors that offer it: :mod:`.rouge155` (ROUGE-1.5.5), :mod:`.llamafactory` (LLaMA-Factory / ChatGLM ROUGE and
-BLEU-4), :mod:`.sacrebleu_zh` (sacrebleu ``tokenize="zh"``, defaults only). The leaderboard presets reproduce
-published numbers bit for bit: :mod:`.opencompass` (``opencompass-jieba-rouge``: OpenCompass
-``JiebaRougeEvaluator``), :mod:`.longbench` (``longbench``: LongBench ``rouge_zh_score``), :mod:`.glm4` (``glm4``:
+the doors that offer it: `.rouge155` (ROUGE-1.5.5), `.llamafactory` (LLaMA-Factory / ChatGLM ROUGE and
+BLEU-4), `.sacrebleu_zh` (sacrebleu ``tokenize="zh"``, defaults only). The leaderboard presets reproduce
+published numbers bit for bit: `.opencompass` (``opencompass-jieba-rouge``: OpenCompass
+``JiebaRougeEvaluator``), `.longbench` (``longbench``: LongBench ``rouge_zh_score``), `.glm4` (``glm4``:
 the GLM-4 / ChatGLM3 fine-tuning demo's ROUGE and BLEU-4).
 
 The registry, like sacrebleu's ``_TOKENIZERS``, names the built-in presets' modules and imports one when it is first
-asked for; :func:`register_preset` adds a preset from user code (``docs/presets.md``, "Add a preset").
-:func:`get_preset`, :func:`find_preset`, :func:`preset_names`, :func:`rouge_preset`, :func:`bleu_preset` look presets up;
-:func:`apply_preset` resolves options.
+asked for; [`register_preset`][zheval.presets.register_preset] adds a preset from user code (``docs/presets.md``, "Add a preset").
+[`get_preset`][zheval.presets.get_preset], [`find_preset`][zheval.presets.find_preset], [`preset_names`][zheval.presets.preset_names], [`rouge_preset`][zheval.presets.rouge_preset], [`bleu_preset`][zheval.presets.bleu_preset] look presets up;
+`apply_preset` resolves options.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .base import DOORS, BleuPreset, Preset, RougePreset
 __all__ = ["Preset", "RougePreset", "BleuPreset", "DOORS", "get_preset", "find_preset", "preset_names", "rouge_preset",
            "bleu_preset", "register_preset", "unregister_preset", "apply_preset"]
 
-#: The built-in presets: ``{name: "module.ATTRIBUTE"}`` under :mod:`zheval.presets`, imported on first use. The
+#: The built-in presets: ``{name: "module.ATTRIBUTE"}`` under `zheval.presets`, imported on first use. The
 #: order is the order of every listing (error messages, the command line's choices, the Space's dropdowns).
 _BUILTIN: Dict[str, str] = {
     "rouge155": "rouge155.PRESET",
@@ -84,7 +84,7 @@ def preset_names(metric: Optional[str] = None, door: Optional[str] = None) -> Tu
 
     Args:
         metric: ``"rouge"`` or ``"bleu"``: only the presets that have that metric; ``None``: every preset.
-        door: one of :data:`~zheval.presets.base.DOORS`: only the presets offered there (for ``metric``, or for
+        door: one of [`DOORS`][zheval.presets.base.DOORS]: only the presets offered there (for ``metric``, or for
             any metric when ``metric`` is None); ``None``: every door.
 
     Raises:
@@ -140,14 +140,14 @@ def register_preset(preset: Preset) -> Preset:
     This is process-wide state keyed by the preset's name (docs/DESIGN.md, module state).
 
     Args:
-        preset: a :class:`~zheval.presets.base.Preset`.
+        preset: a [`Preset`][zheval.presets.base.Preset].
 
     Returns:
         ``preset``.
 
     Raises:
-        TypeError: not a :class:`Preset`. ValueError: the name is taken by another object (a built-in or an
-            earlier registration; :func:`unregister_preset` frees a registered name).
+        TypeError: not a [`Preset`][zheval.presets.base.Preset]. ValueError: the name is taken by another object (a built-in or an
+            earlier registration; [`unregister_preset`][zheval.presets.unregister_preset] frees a registered name).
     """
     if not isinstance(preset, Preset):
         raise TypeError(f"register_preset takes a zheval.presets.Preset, got {type(preset).__name__}")
@@ -160,7 +160,7 @@ def register_preset(preset: Preset) -> Preset:
 
 
 def unregister_preset(name: str) -> None:
-    """Remove a preset registered with :func:`register_preset` (a built-in stays).
+    """Remove a preset registered with [`register_preset`][zheval.presets.register_preset] (a built-in stays).
 
     Raises:
         ValueError: ``name`` is a built-in or not registered.
@@ -177,7 +177,7 @@ def apply_preset(defaults: Mapping[str, Any], preset: Any, given: Mapping[str, A
     """Start from ``defaults``, apply the preset's defaults, then every explicitly given option.
 
     Args:
-        defaults: the metric's option defaults; preset: a :class:`RougePreset` / :class:`BleuPreset` or ``None``.
+        defaults: the metric's option defaults; preset: a [`RougePreset`][zheval.presets.base.RougePreset] / [`BleuPreset`][zheval.presets.base.BleuPreset] or ``None``.
         given: explicitly given options; values that are ``unset`` (the caller's sentinel) are ignored, so an
             explicit argument always overrides the preset and an omitted one never does.
 

@@ -1,15 +1,15 @@
 """What a preset is: one object per tool that carries everything zheval does differently for it.
 
-A :class:`Preset` has a name and a part per metric it has: a :class:`RougePreset` (option defaults, option checks,
+A [`Preset`][zheval.presets.base.Preset] has a name and a part per metric it has: a [`RougePreset`][zheval.presets.base.RougePreset] (option defaults, option checks,
 the per-reference formula that plugs into the metric's own multi-reference rule, the tool's own numbers, how the
-explanation counts) and/or a :class:`BleuPreset` (option defaults, the tool's own number and when the per-item
+explanation counts) and/or a [`BleuPreset`][zheval.presets.base.BleuPreset] (option defaults, the tool's own number and when the per-item
 scores are the tool's). Every door asks these objects -- ``compute_rouge``/``compute_bleu`` (through
 ``RougeConfig.preset``/``BleuConfig.preset``, which hold the part), ``explain``, the command line, the Space's
-dropdowns, the cards, the harness adapters -- and nothing outside :mod:`zheval.presets` compares a preset's name.
+dropdowns, the cards, the harness adapters -- and nothing outside [`zheval.presets`][] compares a preset's name.
 
-A part's methods have defaults that mean "zheval's own rule"; a tool's file (:mod:`.llamafactory`, :mod:`.rouge155`,
+A part's methods have defaults that mean "zheval's own rule"; a tool's file (`.llamafactory`, `.rouge155`,
 ...) subclasses a part where its tool differs. ``docs/presets.md`` ("Add a preset") walks through a new one; the
-registry is :mod:`zheval.presets` (:func:`~zheval.presets.register_preset`).
+registry is [`zheval.presets`][] ([`register_preset`][zheval.presets.register_preset]).
 """
 
 from __future__ import annotations
@@ -59,14 +59,14 @@ def _check_doors(name: str, doors: FrozenSet[str]) -> None:
 
 @dataclass(frozen=True, eq=False)
 class RougePreset:
-    """A tool's ROUGE: defaults and rules that :func:`zheval.compute.rouge.rouge_config`, ``rouge_items``,
-    ``rouge_result`` and :func:`zheval.explain` ask for.
+    """A tool's ROUGE: defaults and rules that [`zheval.compute.rouge.rouge_config`][], ``rouge_items``,
+    ``rouge_result`` and [`zheval.explain`][zheval.compute.explain.explain] ask for.
 
     Attributes:
         name: the preset's name (the registry key, the signature's ``preset`` field).
-        defaults: option defaults of :func:`zheval.compute_rouge` (``tokenizer``, ``normalize``, ``rouge_types``,
+        defaults: option defaults of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] (``tokenizer``, ``normalize``, ``rouge_types``,
             ``multi_ref``, ``beta``, ``rouge_w_weight``, ``sentence_split``); explicit arguments override them.
-        units: what :meth:`item_scorer` is fed per text (:data:`UNITS`).
+        units: what [`item_scorer`][zheval.presets.base.RougePreset.item_scorer] is fed per text (`UNITS`).
         fixed_beta: the tool's own F formula (``f_formula``): ``beta`` must stay 1, and neither ``beta`` nor the
             sentence split is in the signature (the tool's scorer reads neither).
         f_formula: the F formula named in the ``fixed_beta`` error.
@@ -74,12 +74,12 @@ class RougePreset:
             units) or ``"rouge-chinese"`` (on ``"tokens"``) -- or ``None`` (the default): refused with
             ``crosscheck_refusal``.
         reference_check: ``"tokens"`` (a reference without a token after tokenisation is an
-            :class:`~zheval.compute.inputs.EmptyReferenceError`) or ``"text"`` (only a reference blank as given; the
+            [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]) or ``"text"`` (only a reference blank as given; the
             tool scores the emptied ones itself, e.g. OpenCompass's placeholders).
-        explainable: whether :func:`zheval.explain` covers it (``False``: a clear error, never other numbers).
-        counting: how the explanation counts (:data:`COUNTINGS`).
-        doors: where it is offered beyond the library and the evaluate module (:data:`DOORS`).
-        number_scale: the scale of the numbers :meth:`tool_numbers` adds (100.0: 0-100, 1.0: 0-1), ``None`` when it
+        explainable: whether [`zheval.explain`][zheval.compute.explain.explain] covers it (``False``: a clear error, never other numbers).
+        counting: how the explanation counts (`COUNTINGS`).
+        doors: where it is offered beyond the library and the evaluate module ([`DOORS`][zheval.presets.base.DOORS]).
+        number_scale: the scale of the numbers [`tool_numbers`][zheval.presets.base.RougePreset.tool_numbers] adds (100.0: 0-100, 1.0: 0-1), ``None`` when it
             adds none.
         signature_fields: extra ``(key, value)`` fields of the signature (LongBench's recursion budget).
         summary: one line for the docs and the command line's help.
@@ -134,7 +134,7 @@ class RougePreset:
     # -- per item ---------------------------------------------------------------------------------------------
     def item_scorer(self, types: Sequence[str], multi_ref: str, beta: float, rouge_w_weight: float) -> ItemScorer:
         """``scorer(hyp_units, refs_units) -> {type: Score}`` (0-1): the tool's per-reference formula combined by
-        ``multi_ref`` (:func:`zheval.definitions.rouge.combine_references`). A subclass implements it."""
+        ``multi_ref`` ([`zheval.definitions.rouge.combine_references`][]). A subclass implements it."""
         raise NotImplementedError(f"preset {self.name!r} has no item scorer")
 
     def check_predictions(self, token_counts: Sequence[int]) -> None:
@@ -144,7 +144,7 @@ class RougePreset:
                     multi_ref: str, beta: float, rouge_w_weight: float
                     ) -> Tuple[List[Dict[str, Score]], Dict[str, Any]]:
         """Every item's ``{type: Score}`` and the preset's own per-item columns (``{name: (n_items,) array}``,
-        carried in ``RougeItems.extra`` and summed by :meth:`tool_numbers`). Default: :meth:`item_scorer` per item,
+        carried in ``RougeItems.extra`` and summed by [`tool_numbers`][zheval.presets.base.RougePreset.tool_numbers]). Default: [`item_scorer`][zheval.presets.base.RougePreset.item_scorer] per item,
         no column."""
         scorer = self.item_scorer(types, multi_ref, beta, rouge_w_weight)
         return [scorer(h, r) for h, r in zip(hyp_units, refs_units)], {}
@@ -152,7 +152,7 @@ class RougePreset:
     # -- result -----------------------------------------------------------------------------------------------
     def tool_numbers(self, fmeasure: Mapping[str, Sequence[float]], extra: Mapping[str, Any]) -> Dict[str, Any]:
         """The tool's own numbers (on ``number_scale``) and counts from every item's F (0-1, per type) and the
-        per-item columns of :meth:`score_items` (possibly absent for no item). Default: none."""
+        per-item columns of [`score_items`][zheval.presets.base.RougePreset.score_items] (possibly absent for no item). Default: none."""
         return {}
 
     # -- explanation ------------------------------------------------------------------------------------------
@@ -177,10 +177,10 @@ class BleuPreset:
     """A tool's BLEU: defaults, and the tool's own number where the per-item scores are the tool's.
 
     Attributes:
-        name: the preset's name; defaults: option defaults of :func:`zheval.compute_bleu` (``tokenizer``,
+        name: the preset's name; defaults: option defaults of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (``tokenizer``,
             ``max_order``, ``smooth_method``, ``smooth_value``, ``bp_ref_length``, ``level``, ``effective_order``,
             ``weights``); explicit arguments override them.
-        explainable, doors, number_scale, summary: as :class:`RougePreset`.
+        explainable, doors, number_scale, summary: as [`RougePreset`][zheval.presets.base.RougePreset].
     """
 
     name: str
@@ -242,7 +242,7 @@ class Preset:
         return tuple(m for m, part in (("rouge", self.rouge), ("bleu", self.bleu)) if part is not None)
 
     def part(self, metric: str):
-        """The :class:`RougePreset` (``"rouge"``) or :class:`BleuPreset` (``"bleu"``), or ``None``."""
+        """The [`RougePreset`][zheval.presets.base.RougePreset] (``"rouge"``) or [`BleuPreset`][zheval.presets.base.BleuPreset] (``"bleu"``), or ``None``."""
         if metric not in ("rouge", "bleu"):
             raise ValueError(f"presets exist for 'rouge' and 'bleu', not {metric!r}")
         return self.rouge if metric == "rouge" else self.bleu

@@ -1,6 +1,6 @@
 """The ``glm4`` presets: the ROUGE-1/2/L and BLEU-4 numbers of the GLM-4 / ChatGLM3 fine-tuning demos
 (``THUDM/GLM-4`` ``finetune/finetune.py`` ``compute_metrics``; ChatGLM3's ``finetune_demo`` is the same), on the
-tokens of :class:`zheval.tokenizers.harness_jieba.Glm4JiebaTokenizer` (``glm4-jieba``).
+tokens of `zheval.tokenizers.harness_jieba.Glm4JiebaTokenizer` (``glm4-jieba``).
 
 Nothing here imports rouge-chinese or nltk; the tests compare these numbers with the demo's ``compute_metrics``
 body (copied verbatim into ``tests/presets/test_leaderboard_presets.py``) running rouge-chinese 1.0.3 and nltk on the
@@ -13,7 +13,7 @@ the same for the label; ``pred_tokens = list(jieba.cut(pred_txt))`` (global jieb
 kept); then
 
 * ROUGE: ``Rouge().get_scores(" ".join(pred_tokens), " ".join(label_tokens))`` (rouge-chinese 1.0.3: the rules of
-  :mod:`zheval.presets.llamafactory` -- sets of n-grams, plain LCS, ``+1e-8``), each ``f`` stored as
+  `zheval.presets.llamafactory` -- sets of n-grams, plain LCS, ``+1e-8``), each ``f`` stored as
   ``round(f * 100, 4)``;
 * BLEU-4: ``sentence_bleu([label_tokens], pred_tokens, smoothing_function=SmoothingFunction().method3)`` on the
   jieba tokens (whitespace tokens included), **0-1 and unrounded** (unlike its ROUGE, and unlike LLaMA-Factory's

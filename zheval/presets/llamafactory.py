@@ -1,5 +1,5 @@
 """The ``llamafactory`` presets: LLaMA-Factory's (ChatGLM's) ROUGE and BLEU-4 numbers, on the tokens of
-:mod:`zheval.tokenizers.llamafactory`.
+`zheval.tokenizers.llamafactory`.
 
 Nothing here imports LLaMA-Factory, rouge-chinese or nltk; the behaviour is re-implemented and the tests compare
 it with rouge-chinese 1.0.3 and nltk 3.10 on real data.
@@ -18,7 +18,7 @@ each ``f`` becomes ``round(f * 100, 4)`` and the reported value is ``float(np.me
   ``" ".join(piece.split())``; words are ``piece.split(" ")``. **Quirk:** a whitespace-only piece passes the
   ``len > 0`` filter and becomes the word ``""``. It happens whenever a line break follows a sentence-final mark
   (``"你好。\\n再见"`` -> jieba ``[你好, 。, \\n, 再见]`` -> pieces ``"你好 。"``, ``" "``, ``" 再见"``), so the
-  empty word is counted in n-grams and lengths. Reproduced exactly (:func:`rouge_chinese_words`), which is why
+  empty word is counted in n-grams and lengths. Reproduced exactly (`rouge_chinese_words`), which is why
   the preset's tokenizer keeps jieba's whitespace tokens.
 * ``rouge-1``/``rouge-2`` (``rouge_n``): **sets** of unique n-grams over all words of the text (across sentence
   cuts): ``P = |H & R| / |H|``, ``R = |H & R| / |R|``.
@@ -28,11 +28,11 @@ each ``f`` becomes ``round(f * 100, 4)`` and the reported value is ``float(np.me
 * ``F = 2 * (P * R / (P + R + 1e-8))`` (``f_r_p_rouge_n`` and ``rouge_l_summary_level``): identical texts give
   0.999999995, not 1.
 
-Our ``preset="llamafactory"`` tokenizer (:class:`zheval.tokenizers.llamafactory.LlamaFactoryJiebaTokenizer`) is a *private* ``jieba.Tokenizer``
+Our ``preset="llamafactory"`` tokenizer (`zheval.tokenizers.llamafactory.LlamaFactoryJiebaTokenizer`) is a *private* ``jieba.Tokenizer``
 with jieba's default dictionary, HMM on, no normalisation and whitespace tokens kept, so it gives LLaMA-Factory's
 numbers as long as the process has not modified the global ``jieba.dt`` that LLaMA-Factory uses. The scorer returns
 rouge-chinese's unrounded values on zheval's 0-1 scale; LLaMA-Factory's own numbers (0-100, per-item rounding,
-numpy mean) come from :func:`llamafactory_item_value` and :func:`llamafactory_mean`. Multiple references
+numpy mean) come from `llamafactory_item_value` and `llamafactory_mean`. Multiple references
 (LLaMA-Factory has one) are combined per ``multi_ref`` on the per-reference values with rouge-chinese's F formula.
 
 LLaMA-Factory BLEU-4 (src/llamafactory/train/sft/metric.py ``ComputeSimilarity``, inherited from ChatGLM-6B
@@ -42,7 +42,7 @@ Per item: ``sentence_bleu([list(label)], list(pred), smoothing_function=Smoothin
 characters of the raw decoded strings, *including spaces and punctuation*, one reference, nltk's default weights
 (0.25,)*4, no auto-reweighing; the item score is ``round(score * 100, 4)`` and the reported ``bleu-4`` is
 ``float(np.mean(item_scores))`` on the 0-100 scale. LLaMA-Factory only ever has one reference (the label). Given
-several references, :func:`llamafactory_item_scores` applies nltk's own multi-reference rules
+several references, `llamafactory_item_scores` applies nltk's own multi-reference rules
 (``sentence_bleu([list(r) for r in refs], ...)``: clipping against the maximum count over references, closest
 reference length with ties to the shorter one).
 """
@@ -149,14 +149,14 @@ def make_llamafactory_item_scorer(
 
     ``hyp_tokens`` is one text's segmentation (``list[str]``, whitespace tokens allowed), ``refs_tokens`` one such
     list per reference. Scores are rouge-chinese's unrounded values on the 0-1 scale (``fmeasure`` includes its
-    ``+ 1e-8``); LLaMA-Factory's per-item number is :func:`llamafactory_item_value` of it. ``multi_ref``:
+    ``+ 1e-8``); LLaMA-Factory's per-item number is `llamafactory_item_value` of it. ``multi_ref``:
     ``"max"`` (best F, first wins ties), ``"mean"``, ``"pool"`` (summed set sizes/LCS as ROUGE-1.5.5 -f A) or
     ``"best_recall"``.
 
     ``placeholders``: ``None`` (LLaMA-Factory: a side without a word scores 0.0 without calling rouge-chinese) or
     ``(hypothesis word, reference word)``: a side without a token is scored by rouge-chinese as that one-word text
     (OpenCompass ``JiebaRougeEvaluator``'s ``__PREDPLACEHOLDER__`` / ``__REFRPLACEHOLDER__``,
-    :mod:`zheval.presets.opencompass`).
+    `zheval.presets.opencompass`).
 
     Raises:
         ValueError: a type other than rougeN/rougeL, unknown multi_ref.
@@ -199,7 +199,7 @@ def llamafactory_score_item(
     multi_ref: str = "max",
 ) -> Dict[str, Score]:
     """rouge-chinese's per-item ROUGE (0-1, unrounded) as LLaMA-Factory computes it; see
-    :func:`make_llamafactory_item_scorer` and :func:`llamafactory_item_value`."""
+    `make_llamafactory_item_scorer` and `llamafactory_item_value`."""
     return make_llamafactory_item_scorer(rouge_types, multi_ref)(hyp_tokens, refs_tokens)
 
 
@@ -209,7 +209,7 @@ def llamafactory_item_value(value: float) -> float:
 
 
 def llamafactory_mean(values: Sequence[float]) -> float:
-    """LLaMA-Factory's corpus value ``float(np.mean(values))`` of per-item :func:`llamafactory_item_value` numbers
+    """LLaMA-Factory's corpus value ``float(np.mean(values))`` of per-item `llamafactory_item_value` numbers
     (numpy's pairwise summation, bit-exact; 0-100 scale).
 
     Returns 0.0 for no values (numpy would give nan with a warning).
@@ -229,7 +229,7 @@ def llamafactory_item_scores(predictions: Sequence[str], references: Sequence) -
         predictions: one string per item.
         references: per item a string or a non-empty list of strings (nltk multi-reference rules for several).
 
-    Computed with :mod:`zheval.definitions.bleu` (``smooth_method="nltk3"``, no effective order, closest reference length),
+    Computed with `zheval.definitions.bleu` (``smooth_method="nltk3"``, no effective order, closest reference length),
     which the tests show equal to nltk 3.10 bit for bit. Raises ``ValueError`` on a length mismatch or an empty
     reference list, ``TypeError`` on non-str text (messages name the item index).
     """
@@ -254,7 +254,7 @@ def llamafactory_item_scores(predictions: Sequence[str], references: Sequence) -
 def llamafactory_bleu4(item_scores: Sequence[float]) -> float:
     """The ``bleu-4`` number LLaMA-Factory reports, on its 0-100 scale: ``float(np.mean([round(s * 100, 4)]))``.
 
-    ``item_scores`` are per-item sentence BLEU values on the 0-1 scale (:func:`llamafactory_item_scores`).
+    ``item_scores`` are per-item sentence BLEU values on the 0-1 scale (`llamafactory_item_scores`).
     An empty list gives ``nan`` in LLaMA-Factory (numpy's mean of nothing); here it gives 0.0.
     """
     import numpy as np

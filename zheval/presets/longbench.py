@@ -14,7 +14,7 @@ with pltrdy ``rouge`` 1.0.1, and **any exception gives 0.0** (a bare ``except:``
 ``total`` summed left to right.
 
 pltrdy ``rouge`` 1.0.1 ROUGE-L (``rouge/rouge_score.py`` ``rouge_l_summary_level``), re-implemented here
-(:func:`pltrdy_rouge_l`):
+(`pltrdy_rouge_l`):
 
 * sentences: ``text.split(".")`` -- the ASCII full stop only (``。`` never splits; ``3.5`` does) --, pieces of
   length > 0 kept and re-joined with ``" ".join(piece.split())``; words are ``sentence.split(" ")`` (a
@@ -36,10 +36,10 @@ frames on the stack exceed ``sys.getrecursionlimit()``, ``RecursionError`` is ra
 Where the cutoff falls depends on the environment: the recursion limit (1000 by default) minus the frames below the
 first ``_recon`` call. Under ``python eval.py`` these are 10 (``<module>``, ``scorer``, ``rouge_zh_score``,
 ``rouge_score``, ``get_scores``, ``_get_avg_scores``, the metric lambda, ``rouge_l_summary_level``, ``_union_lcs``,
-``_recon_lcs``), so at most :data:`LONGBENCH_RECURSION_BUDGET` = 990 nested ``_recon`` frames succeed (measured
+``_recon_lcs``), so at most `LONGBENCH_RECURSION_BUDGET` = 990 nested ``_recon`` frames succeed (measured
 with CPython 3.11; the tests check the boundary 990/991 against the real code). ``python -m``, a notebook, a
 harness wrapping ``scorer``, another Python version or a changed recursion limit move the boundary; pass
-``recursion_budget`` to :func:`make_longbench_item_scorer` for those.
+``recursion_budget`` to `make_longbench_item_scorer` for those.
 
 zheval reports both: ``longbench_rouge_l`` (the published number, cutoff emulated) and ``longbench_rouge_l_uncut``
 (the same formula with every pair scored, i.e. without the artefact), and counts ``longbench_cutoff_references``
@@ -136,7 +136,7 @@ def _words(sentences: List[str]) -> List[str]:
 
 
 def pltrdy_rouge_l(hyp_sentences: List[str], ref_sentences: List[str]) -> Optional[PltrdyRougeL]:
-    """pltrdy ``rouge_l_summary_level(hyp_sentences, ref_sentences)``'s statistics (:func:`pltrdy_sentences` of each
+    """pltrdy ``rouge_l_summary_level(hyp_sentences, ref_sentences)``'s statistics (`pltrdy_sentences` of each
     side), or ``None`` where pltrdy raises ``ValueError`` (a side without a sentence)."""
     if not hyp_sentences or not ref_sentences:
         return None
@@ -182,9 +182,9 @@ def make_longbench_item_scorer(
 
     Args:
         rouge_types: only ``["rougeL"]``. multi_ref: only ``"max"`` (LongBench's ``max`` over answers, through
-            :func:`zheval.definitions.rouge.combine_references`).
+            [`zheval.definitions.rouge.combine_references`][]).
         recursion_budget: the number of nested ``_recon`` frames that succeed in the environment being reproduced
-            (default :data:`LONGBENCH_RECURSION_BUDGET`, ``python eval.py``); an answer whose backtrack needs more
+            (default `LONGBENCH_RECURSION_BUDGET`, ``python eval.py``); an answer whose backtrack needs more
             scores 0 in ``score`` (not in ``uncut``). ``hyp_tokens``/``refs_tokens`` are ``llamafactory-jieba`` tokens.
     Raises:
         ValueError: another ROUGE type or multi-reference rule, a budget below 1.

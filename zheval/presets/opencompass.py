@@ -1,5 +1,5 @@
 """The ``opencompass-jieba-rouge`` preset: OpenCompass ``JiebaRougeEvaluator``'s ROUGE-1/2/L numbers, on the tokens
-of :class:`zheval.tokenizers.harness_jieba.OpenCompassJiebaTokenizer` (``opencompass-jieba``).
+of `zheval.tokenizers.harness_jieba.OpenCompassJiebaTokenizer` (``opencompass-jieba``).
 
 Nothing here imports OpenCompass or rouge-chinese; the behaviour is re-implemented and the tests compare it with the
 real evaluator's code (OpenCompass 0.5.x, ``opencompass/openicl/icl_evaluator/icl_jieba_rouge_evaluator.py``,
@@ -7,7 +7,7 @@ copied verbatim into ``tests/presets/test_leaderboard_presets.py``) running roug
 
 What ``JiebaRougeEvaluator.score(predictions, references)`` does
 ----------------------------------------------------------------
-1. ``general_postprocess`` on **both** sides (:func:`zheval.tokenizers.harness_jieba.opencompass_general_postprocess`:
+1. ``general_postprocess`` on **both** sides (`zheval.tokenizers.harness_jieba.opencompass_general_postprocess`:
    cut at the first ASCII ``\\n . ,``, delete ``[^\\w\\s]``, delete a/an/the, collapse whitespace).
 2. ``' '.join(jieba.cut(x))``: global jieba, default dictionary, HMM on, whitespace tokens kept.
 3. An empty string becomes ``'__PREDPLACEHOLDER__'`` (prediction) or ``'__REFRPLACEHOLDER__'`` (reference), one
@@ -15,7 +15,7 @@ What ``JiebaRougeEvaluator.score(predictions, references)`` does
    such an item scores 0 on every type.
 4. ``rouge_chinese.Rouge().get_scores(preds, refs, avg=True)``: per item rouge-chinese's ROUGE-1/2 on **sets** of
    distinct n-grams and ROUGE-L as the plain LCS of the whole word lists, ``F = 2PR / (P + R + 1e-8)``
-   (:mod:`zheval.presets.llamafactory` has every rule); the average is a left-to-right Python sum divided by the
+   (`zheval.presets.llamafactory` has every rule); the average is a left-to-right Python sum divided by the
    item count.
 5. The reported ``rouge1``/``rouge2``/``rougeL`` are that mean F ``* 100``, unrounded (0-100 scale).
 
@@ -59,8 +59,8 @@ def make_opencompass_item_scorer(
 ) -> Callable[[Sequence[str], Sequence[Sequence[str]]], Dict[str, Score]]:
     """Return ``scorer(hyp_tokens, refs_tokens) -> {type: Score}``: rouge-chinese's per-item P, R, F (0-1,
     unrounded) on ``opencompass-jieba`` tokens, a side without a token scored as its placeholder word
-    (:data:`OPENCOMPASS_PLACEHOLDERS`). OpenCompass has one reference per item; several are combined with
-    ``multi_ref`` (:func:`zheval.definitions.rouge.combine_references`).
+    (`OPENCOMPASS_PLACEHOLDERS`). OpenCompass has one reference per item; several are combined with
+    ``multi_ref`` ([`zheval.definitions.rouge.combine_references`][]).
 
     Raises:
         ValueError: a type other than rougeN / rougeL, an unknown ``multi_ref``.
@@ -110,7 +110,7 @@ def leaderboard_report_refusal(name: str, has_bleu: bool = False) -> str:
 
 
 def leaderboard_fields(name: str) -> dict:
-    """The :class:`~zheval.presets.base.RougePreset` fields every leaderboard preset shares: no cross-check (its
+    """The [`RougePreset`][zheval.presets.base.RougePreset] fields every leaderboard preset shares: no cross-check (its
     tests run the harness's own code), no explanation (the harness's post-processing is not zheval's breakdown),
     numbers on the harness's 0-100."""
     return {"crosscheck_tool": None, "explainable": False, "number_scale": 100.0,

@@ -19,7 +19,7 @@ ids; this preset gives what it prints on such id-mapped tokens. Sub names below 
   of the LCS positions with every peer unit, hits clipped by the unigram counts of the whole model and peer
   (``%model_1grams``/``%tmp_peer_1grams``). LCS path: diagonal on equal tokens, else up when
   ``c[i-1][j] >= c[i][j-1]``, else left -- the same path as rouge-score 0.1.2, so for one reference ``rougeLsum``
-  hits equal rouge-score's ``_summary_level_lcs`` (reused: :func:`zheval.definitions.rouge.summary_level_lcs_hits`).
+  hits equal rouge-score's ``_summary_level_lcs`` (reused: `zheval.definitions.rouge.summary_level_lcs_hits`).
 * **Multi-reference ``-f A``** (``computeNGramScore`` etc., ``$scoreMode eq "A"``): hits, model counts *and the
   peer count* are summed over the k models: ``R = sum(hit) / sum(|model units|)``, ``P = sum(hit) / (k * |peer
   units|)``. Sums are sequential in reference order, as in Perl. ``-f B``: the model with the highest *per-model
@@ -252,7 +252,7 @@ def rouge155_score_item(
 ) -> Dict[str, Score]:
     """ROUGE-1.5.5's per-evaluation R/P/F for one prediction (``hyp_sentences``) and its references.
 
-    Same input shapes as :func:`zheval.definitions.rouge.score_item`; see :func:`make_rouge155_item_scorer` for the options and
+    Same input shapes as `zheval.definitions.rouge.score_item`; see `make_rouge155_item_scorer` for the options and
     the module docstring for every reproduced quirk.
     """
     return make_rouge155_item_scorer(rouge_types, multi_ref, beta, rouge_w_weight)(hyp_sentences, refs_sentences)

@@ -1,3 +1,3 @@
-"""Layer 6, results: reducers (mean, bootstrap intervals, paired tests; :mod:`.reducers`), the reproducibility
-signature (:mod:`.signature`), the cross-checks against the reference tools (:mod:`.crosscheck_rouge`,
-:mod:`.crosscheck_bleu`) and the text diagnostics of predictions (length ratio, truncation; :mod:`.diagnostics`)."""
+"""Layer 6, results: reducers (mean, bootstrap intervals, paired tests; `.reducers`), the reproducibility
+signature (`.signature`), the cross-checks against the reference tools (`.crosscheck_rouge`,
+`.crosscheck_bleu`) and the text diagnostics of predictions (length ratio, truncation; `.diagnostics`)."""

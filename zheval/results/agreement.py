@@ -1,11 +1,11 @@
-"""Agreement of a metric with human ratings over items: Spearman's ρ and Kendall's τ-b (:func:`rank_correlations`),
+"""Agreement of a metric with human ratings over items: Spearman's ρ and Kendall's τ-b (`rank_correlations`),
 with seeded percentile bootstrap intervals over items.
 
 The correlations are SciPy's (``scipy.stats.spearmanr``: Pearson correlation of average ranks; ``scipy.stats.
 kendalltau`` with ``variant="b"``: ties corrected in both variables), the p-values SciPy's (two-sided; Kendall's is
 exact for small tie-free samples, asymptotic otherwise). Bootstrap: items are resampled with replacement,
 ``numpy.random.default_rng(seed).integers(0, n, size=(n_resamples, n))``, both correlations recomputed on each
-resample (:func:`resampled_correlations`, the same two formulas vectorised), and the percentile interval taken. A resample in which the metric or the ratings are constant has no
+resample (`resampled_correlations`, the same two formulas vectorised), and the percentile interval taken. A resample in which the metric or the ratings are constant has no
 correlation (it is undefined); such resamples are left out of the interval and **counted** (``degenerate``), never
 silently.
 """
@@ -78,13 +78,13 @@ def rank_correlations(
         metric: per-item metric scores (any scale; only their order matters). ratings: the ratings of the same items
             in the same order (numbers; ties allowed). Both finite.
         n_resamples: bootstrap resamples of items for the intervals (0 = no interval; at most
-            :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES`). confidence: level in (0, 1). seed: an int in
+            `MAX_BOOTSTRAP_RESAMPLES`). confidence: level in (0, 1). seed: an int in
             ``[0, MAX_SEED]``.
 
     Returns:
         ``{"n", "spearman", "spearman_p", "spearman_low", "spearman_high", "kendall", "kendall_p", "kendall_low",
         "kendall_high", "n_resamples", "degenerate", "seed", "undefined"}``: correlations in [-1, 1]. ``undefined``
-        is ``None``, or why there is no correlation (fewer than :data:`MIN_CORRELATION_ITEMS` items, or constant
+        is ``None``, or why there is no correlation (fewer than `MIN_CORRELATION_ITEMS` items, or constant
         metric or ratings); then every number is ``None``. ``degenerate``: resamples left out of the intervals
         because the metric or the ratings were constant in them (an interval is ``None`` when no resample is left).
 

@@ -1,15 +1,15 @@
 """Splits of the items that show where a single score hides something: reference-length buckets
-(:func:`check_buckets`, :func:`bucket_groups`), random folds (:func:`fold_groups`) and their stability
-(:func:`fold_stability`), and a fixed number of references (:func:`check_max_refs`, :func:`reference_limit`).
+(`check_buckets`, `bucket_groups`), random folds (`fold_groups`) and their stability
+(`fold_stability`), and a fixed number of references (`check_max_refs`, `reference_limit`).
 
 These functions only choose **which items** form a group; the scores of a group are the report's own reduction of
 the selected items' statistics (corpus BLEU from summed statistics, mean ROUGE F) with the same bootstrap
-(:func:`zheval.results.reducers.bootstrap_interval` on the selected rows).
+(`zheval.results.reducers.bootstrap_interval` on the selected rows).
 
 **Length buckets.** The length of an item is the **mean length of its references in tokens of the metrics'
 tokenizer** (after any ``max_refs`` limit): the mean, not the shortest or the closest, because an item's references
 are all equally its answer. Bucket edges ``e1 < e2 < … < ek`` give the half-open buckets ``[0, e1)``, ``[e1, e2)``,
-…, ``[ek, ∞)``; the default edges are :data:`DEFAULT_BUCKETS` (10, 20, 50 tokens: with the char tokenizer a short
+…, ``[ek, ∞)``; the default edges are `DEFAULT_BUCKETS` (10, 20, 50 tokens: with the char tokenizer a short
 reply, a sentence, a paragraph). Example: references of 8 and 13 tokens have length 10.5 → bucket ``[10, 20)``.
 
 **Folds.** The items are shuffled with ``numpy.random.default_rng(seed).permutation(n)`` and cut into ``k`` folds of
@@ -94,7 +94,7 @@ def bucket_groups(lengths: Sequence[float], edges: Sequence[float]) -> list[tupl
     """``[(label, item indices)]`` of every bucket (empty ones included, in order) for per-item ``lengths``.
 
     An item of length ``x`` is in ``[a, b)`` when ``a <= x < b``; the first bucket starts at 0, the last is
-    ``[ek, ∞)``. ``edges`` must satisfy :func:`check_buckets`.
+    ``[ek, ∞)``. ``edges`` must satisfy `check_buckets`.
     """
     x = np.asarray(lengths, dtype=np.float64)
     bounds = [0, *edges]
@@ -124,7 +124,7 @@ def check_folds(folds, n_items: int, option: str | None = None) -> int:
 
 def fold_groups(n_items: int, folds: int, seed: int) -> list[np.ndarray]:
     """The item indices of each fold: ``array_split(default_rng(seed).permutation(n_items), folds)``, each fold's
-    indices sorted (the module docstring). ``folds`` must satisfy :func:`check_folds`."""
+    indices sorted (the module docstring). ``folds`` must satisfy `check_folds`."""
     perm = np.random.default_rng(seed).permutation(n_items)
     return [np.sort(part) for part in np.array_split(perm, folds)]
 

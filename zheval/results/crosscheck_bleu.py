@@ -101,14 +101,14 @@ def crosscheck_bleu(
         ours_per_item: per-item scores (0-1), required at sentence level.
         raw_predictions, raw_references: raw texts, given only with the ``sacrebleu-zh`` tokenizer, to add the
             ``tokenize="zh"`` check.
-        score_options: the keyword options of :func:`zheval.definitions.bleu_score.score_stats` (``smooth_method``,
+        score_options: the keyword options of `zheval.definitions.bleu_score.score_stats` (``smooth_method``,
             ``smooth_value``, ``effective_order``, ``bp_ref_length``, ``weights``; its defaults).
 
     Returns:
         ``{"tool": "sacrebleu <installed version> tokenize=none" | "nltk <version> sentence_bleu method3",
         "tool_version": str, "tool_tested": bool, "bleu": value (0-1), "max_abs_diff": float, "items": int}``
         (``tool_tested``: the installed version is one the equality is tested on,
-        :data:`zheval.results.tool_versions.TESTED_VERSIONS`) plus ``"sacrebleu_zh_bleu"`` / ``"sacrebleu_zh_abs_diff"`` for
+        `zheval.results.tool_versions.TESTED_VERSIONS`) plus ``"sacrebleu_zh_bleu"`` / ``"sacrebleu_zh_abs_diff"`` for
         raw-text sacrebleu-zh. ``max_abs_diff`` is over the corpus value (or the mean) and every per-item value;
         it is 0.0 except where sacrebleu's float rounding exceeds 100 and zheval clamps to 1.0 (< 1e-15).
 

@@ -54,7 +54,7 @@ def crosscheck_rouge_score(
         ``{"tool": "rouge-score <installed version>", "tool_version", "tool_tested", "types", "skipped_types",
         "items", "pairs", "max_abs_diff", "scores"}`` where ``scores`` holds rouge-score's mean F per type over the
         items it compared and ``tool_tested`` says whether that version is one the equality is tested on
-        (:data:`zheval.results.tool_versions.TESTED_VERSIONS`).
+        (`zheval.results.tool_versions.TESTED_VERSIONS`).
 
     Warns:
         UntestedToolVersionWarning: rouge-score's version is outside the tested span.
@@ -103,7 +103,7 @@ def crosscheck_rouge_chinese(
     """Compare the llamafactory preset's per-item scores (0-1) with rouge-chinese 1.0.3 on the same token strings.
 
     Items with several references are compared per pair against the single-reference scores. Returns the same
-    keys as :func:`crosscheck_rouge_score` with ``tool = "rouge-chinese 1.0.3"``.
+    keys as `crosscheck_rouge_score` with ``tool = "rouge-chinese 1.0.3"``.
     """
     from rouge_chinese import Rouge
 
@@ -144,7 +144,7 @@ def crosscheck_rouge_chinese(
 
 def _empty_report(tool: str, types: list, skipped: list) -> dict:
     """The cross-check report before any item is compared: the tool and its version check
-    (:func:`zheval.results.tool_versions.check_tool_version`), the types compared and skipped, zero counts."""
+    (`zheval.results.tool_versions.check_tool_version`), the types compared and skipped, zero counts."""
     versions = check_tool_version(tool)
     return {"tool": f"{tool} {versions['tool_version']}", **versions, "types": types, "skipped_types": skipped,
             "items": 0, "pairs": 0, "max_abs_diff": 0.0, "scores": {}}

@@ -1,8 +1,8 @@
 """Text diagnostics of predictions against their references: length ratio, truncation (how a text ends:
-:func:`ending_kind`, :func:`is_truncated`), empty predictions and reference counts (:func:`compute_diagnostics` →
-:class:`Diagnostics`). Computed from the normalised texts, never from scores; no number of a metric depends on them.
+`ending_kind`, `is_truncated`), empty predictions and reference counts (`compute_diagnostics` →
+`Diagnostics`). Computed from the normalised texts, never from scores; no number of a metric depends on them.
 
-**Truncated** (a prediction cut by ``max_new_tokens``) means: a non-empty prediction whose :func:`ending_kind` is
+**Truncated** (a prediction cut by ``max_new_tokens``) means: a non-empty prediction whose `ending_kind` is
 ``no_final_punct`` (it just stops) or ``mid_word`` (it stops after a comma, colon, opening bracket or a dangling
 connective). Examples, after normalisation:
 
@@ -22,7 +22,7 @@ text                           ending_kind        truncated?
 ``""`` (empty)                 ``empty``          no (counted as an empty prediction instead)
 ============================== ================== ==============================================================
 
-The warning threshold is :data:`TRUNCATION_WARN` (5%).
+The warning threshold is `TRUNCATION_WARN` (5%).
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ LENGTH_RATIO_WARN = 0.30
 """Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
 
 TRUNCATION_WARN = 0.05
-"""Warn when more than this share of the predictions is truncated (:func:`is_truncated`) -- and more than twice the
+"""Warn when more than this share of the predictions is truncated (`is_truncated`) -- and more than twice the
 references' own rate, since replies in some data sets often end without a mark. Above 5% the generation length
 (``max_new_tokens``) must be fixed before the score means anything; the report then also shows the scores with the
 truncated predictions excluded."""
@@ -76,7 +76,7 @@ def ending_kind(text: str) -> str:
     """Classify how a (normalised) prediction ends.
 
     Returns:
-        ``"empty"``; ``"final"`` (ends in a sentence-final mark of :data:`FINAL_PUNCT`, optionally followed by
+        ``"empty"``; ``"final"`` (ends in a sentence-final mark of `FINAL_PUNCT`, optionally followed by
         closing quotes/brackets, or in an emoji); ``"mid_word"`` (ends in a comma/colon/opening bracket or a
         dangling connective such as ``因为``/``和``/``把`` — cut in the middle of a clause); or ``"no_final_punct"``
         (anything else: the text just stops).
@@ -98,7 +98,7 @@ def ending_kind(text: str) -> str:
 
 
 def is_truncated(text: str) -> bool:
-    """Whether a (normalised) prediction is truncated: non-empty and :func:`ending_kind` is ``no_final_punct`` or
+    """Whether a (normalised) prediction is truncated: non-empty and `ending_kind` is ``no_final_punct`` or
     ``mid_word`` (examples in the module docstring)."""
     return ending_kind(text) in ("no_final_punct", "mid_word")
 
@@ -154,12 +154,12 @@ class Diagnostics:
 
 def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
                         normalize=True) -> Diagnostics:
-    """Compute :class:`Diagnostics` for predictions against their (ragged) references.
+    """Compute `Diagnostics` for predictions against their (ragged) references.
 
     Args:
         predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
             empty-prediction list (default: indices); normalize: normaliser spec applied first
-            (:func:`zheval.text.normalize.get_normalizer`).
+            (`zheval.text.normalize.get_normalizer`).
 
     Raises:
         ValueError: different lengths.

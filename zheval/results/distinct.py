@@ -1,5 +1,5 @@
-"""Diversity of the outputs: Distinct-n and repeated predictions (:func:`distinct_n`, :func:`repetition`,
-:func:`diversity`).
+"""Diversity of the outputs: Distinct-n and repeated predictions ([`distinct_n`][zheval.results.distinct.distinct_n], `repetition`,
+[`diversity`][zheval.results.distinct.diversity]).
 
 A system that answers every query with the same safe sentence ("好的，我明白了。") can score well on n-gram
 overlap; Chinese dialogue papers report Distinct-1/2 next to BLEU for exactly this.
@@ -164,7 +164,7 @@ class Diversity:
     Attributes:
         n_items: items; distinct: ``{"distinct_1": ratio or None (no n-gram), ...}`` of the predictions; distinct_counts:
             ``{"distinct_1": [distinct, total], ...}``; reference_distinct / reference_distinct_counts: the same over
-            every reference (the human baseline); repetition: :func:`repetition` of the normalised predictions.
+            every reference (the human baseline); repetition: `repetition` of the normalised predictions.
     """
 
     n_items: int
@@ -184,15 +184,15 @@ class Diversity:
 
 def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
               orders: Sequence[int] = DISTINCT_ORDERS, groups=None):
-    """:class:`Diversity` of predictions and their references with the metrics' tokenizer.
+    """`Diversity` of predictions and their references with the metrics' tokenizer.
 
     Args:
         predictions: one string per item; references: per item a list of strings.
-        tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
+        tokenizer: a `zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
             and ``normalize`` the text compared for duplicates), or anything
-            :func:`zheval.tokenizers.get_tokenizer` takes (a name such as ``"char"``, a callable).
-        orders: the n of Distinct-n (default :data:`DISTINCT_ORDERS`).
-        groups: optional sequence of item-index arrays; then a list with one :class:`Diversity` per group is
+            [`zheval.tokenizers.get_tokenizer`][] takes (a name such as ``"char"``, a callable).
+        orders: the n of Distinct-n (default `DISTINCT_ORDERS`).
+        groups: optional sequence of item-index arrays; then a list with one `Diversity` per group is
             returned (the corpus is tokenised and indexed once).
 
     Raises:
@@ -263,16 +263,16 @@ class _SortedKeys:
 
 
 class StreamingDistinct:
-    """Distinct-n of a corpus that streams by in chunks (:meth:`add`), with exact counts in compact structures: the
-    same numbers as :func:`distinct_n` on the whole list.
+    """Distinct-n of a corpus that streams by in chunks (`add`), with exact counts in compact structures: the
+    same numbers as [`distinct_n`][zheval.results.distinct.distinct_n] on the whole list.
 
     Tokens get integer ids from one vocabulary (a dict of the distinct tokens seen); an n-gram of order ``n <= 2``
     is one int64 key (ids of 31 bits packed side by side), a longer one an int32 row; each order keeps its distinct
-    keys as a sorted unique numpy array (:class:`_SortedKeys`), never Python sets of tuples. Memory: 8 bytes per
+    keys as a sorted unique numpy array (`_SortedKeys`), never Python sets of tuples. Memory: 8 bytes per
     distinct n-gram (n <= 2) plus the vocabulary.
 
     Args:
-        orders: the n-gram orders (ints >= 1; default :data:`DISTINCT_ORDERS`).
+        orders: the n-gram orders (ints >= 1; default `DISTINCT_ORDERS`).
 
     Raises:
         ValueError: an order that is not an int >= 1.
@@ -318,14 +318,14 @@ class StreamingDistinct:
 
     def distinct(self, n: int) -> tuple[float | None, int, int]:
         """``(distinct / total, distinct, total)`` of order ``n`` over every chunk added (ratio ``None`` without an
-        n-gram), as :func:`distinct_n`. Raises KeyError: an order not counted."""
+        n-gram), as [`distinct_n`][zheval.results.distinct.distinct_n]. Raises KeyError: an order not counted."""
         total = self.totals[n]
         count = len(self.keys[n])
         return (count / total if total else None), count, total
 
 
 class StreamingRepetition:
-    """:func:`repetition` of texts that stream by in chunks (:meth:`add`), with exact counts in compact structures:
+    """`repetition` of texts that stream by in chunks (`add`), with exact counts in compact structures:
     each distinct text is a 128-bit BLAKE2b key (two uint64) with a uint32 count, kept sorted; only texts seen twice
     or more keep their text (the candidates for ``most_frequent``); each key keeps its first position (int64, for
     ties). Memory: 28 bytes per distinct text plus the repeated texts themselves.
@@ -374,7 +374,7 @@ class StreamingRepetition:
         self.n += len(texts)
 
     def result(self) -> dict:
-        """The dict of :func:`repetition` on every text added, in order."""
+        """The dict of `repetition` on every text added, in order."""
         dup = int(self.counts[self.counts > 1].sum(dtype=np.int64))
         top, top_n = self.first_text, (1 if self.n else 0)
         if self.repeated:

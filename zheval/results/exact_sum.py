@@ -1,18 +1,18 @@
 """Exact sums of float64 values as Python integers: the same total whatever the partitioning and the order.
 
 A finite double is ``x = M * 2**(e - 53)`` with an integer mantissa ``|M| < 2**53`` and an exponent
-``e >= -1073`` (:func:`numpy.frexp`), so ``x * 2**SCALE_BITS`` (``SCALE_BITS = 1127``) is an integer. The sum of
+``e >= -1073`` (`numpy.frexp`), so ``x * 2**SCALE_BITS`` (``SCALE_BITS = 1127``) is an integer. The sum of
 those integers is the exact sum of the doubles, scaled: integer addition is associative and commutative, so sums of
 chunks, partitions or machines merge (``+``) to exactly the sum of the whole, in any order. One correct rounding at
-the end (:func:`exact_value`: Python's ``int / int`` true division is correctly rounded) gives the double nearest to
-the exact sum -- which is what :func:`math.fsum` returns for the whole list ("an accurate floating point sum ...
+the end (`exact_value`: Python's ``int / int`` true division is correctly rounded) gives the double nearest to
+the exact sum -- which is what `math.fsum` returns for the whole list ("an accurate floating point sum ...
 avoids loss of precision"; CPython's ``fsum`` is correctly rounded, Shewchuk 1997 "Adaptive Precision
 Floating-Point Arithmetic"). So ``exact_mean(exact_int(v), len(v)) == zheval.results.reducers.mean(v)`` for every
-finite ``v``, and the means of a streamed or engine-reduced corpus equal :func:`zheval.score` on the whole list.
+finite ``v``, and the means of a streamed or engine-reduced corpus equal [`zheval.score`][zheval.compute.joint.score] on the whole list.
 
 The summing is vectorised: mantissas are split into two halves of at most 27 bits, grouped by exponent and summed
-with :func:`numpy.bincount` (float64 sums of integers below ``2**53`` are exact), then shifted into one Python int.
-Weighted sums (:func:`weighted_exact_ints`: the Poisson bootstrap's resamples, small integer weights) use one float64
+with `numpy.bincount` (float64 sums of integers below ``2**53`` are exact), then shifted into one Python int.
+Weighted sums (`weighted_exact_ints`: the Poisson bootstrap's resamples, small integer weights) use one float64
 matrix product over the same halves, exact for the same reason.
 """
 
@@ -119,5 +119,5 @@ def exact_value(total: int) -> float:
 
 def exact_mean(total: int, count: int) -> float:
     """``exact_value(total) / count`` -- equal to ``math.fsum(values) / len(values)``
-    (:func:`zheval.results.reducers.mean`) for the values whose exact sum is ``total``; 0.0 when ``count`` is 0."""
+    (`zheval.results.reducers.mean`) for the values whose exact sum is ``total``; 0.0 when ``count`` is 0."""
     return exact_value(total) / count if count else 0.0

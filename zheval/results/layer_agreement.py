@@ -1,8 +1,8 @@
 """The agreement table of the three evaluation layers: every metric column (BLEU, ROUGE-1/2/L, chrF, BERTScore-F1,
 ...) against every rating column (an LLM judge's criteria, or human ratings), with Spearman's ρ, Kendall's τ-b
-and Pearson's r, bootstrap intervals over items, overall and per group (:func:`agreement_table`).
+and Pearson's r, bootstrap intervals over items, overall and per group ([`agreement_table`][zheval.results.layer_agreement.agreement_table]).
 
-ρ and τ-b (with their intervals) are :func:`zheval.results.agreement.rank_correlations`; r is
+ρ and τ-b (with their intervals) are `zheval.results.agreement.rank_correlations`; r is
 ``scipy.stats.pearsonr`` (two-sided p-value), its interval the percentile interval of r over the **same**
 resamples of items (``numpy.random.default_rng(seed).integers(0, n, size=(n_resamples, n))``), the degenerate ones
 (a constant column) left out and counted as for ρ and τ. An item without a value in either column (a judge that gave
@@ -67,7 +67,7 @@ def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequ
     Args:
         metrics: ``{name: per-item values}`` (any scale; NaN = no value). ratings: ``{name: per-item values}``
             (NaN = no rating, e.g. a judge failure). groups: per item its group (``None`` = no group), or ``None``.
-        n_resamples, confidence, seed: the bootstrap intervals (as :func:`~zheval.results.agreement.rank_correlations`).
+        n_resamples, confidence, seed: the bootstrap intervals (as `rank_correlations`).
 
     Returns:
         Rows ``{"group" ("overall" or the group value), "metric", "rating", "n", "excluded", "spearman",

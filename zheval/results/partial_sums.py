@@ -1,20 +1,20 @@
 """Partial sums: what a batch of items contributes to a result that needs only sums, merged exactly in any order.
 
-A :class:`PartialSums` holds, for one group of items:
+A `PartialSums` holds, for one group of items:
 
 * ``n``: the item count;
 * ``floats``: exact sums of float columns (ROUGE's P/R/F, sentence-level scores, a preset's per-item numbers), each a
-  Python int in units of ``2**-SCALE_BITS`` (:mod:`zheval.results.exact_sum`): the same whatever the partitioning and
-  the order, rounded once at the end to what :func:`math.fsum` of the whole gives;
+  Python int in units of ``2**-SCALE_BITS`` (`zheval.results.exact_sum`): the same whatever the partitioning and
+  the order, rounded once at the end to what `math.fsum` of the whole gives;
 * ``ints``: sums of integer statistic vectors (BLEU's and chrF's n-gram statistics: exact already), int64 arrays;
 * ``reference_counts``: the distinct numbers of references per item (the signature's ``nrefs`` needs only those);
-* the Poisson bootstrap's resampled sums (:mod:`zheval.results.poisson`): per resample the total weight
+* the Poisson bootstrap's resampled sums (`zheval.results.poisson`): per resample the total weight
   (``resample_weights``), the weighted exact float sums (``resample_floats``) and the weighted integer sums
   (``resample_ints``).
 
-:meth:`PartialSums.merge` is associative and commutative and keeps nothing per item, so a reduction holds
+`PartialSums.merge` is associative and commutative and keeps nothing per item, so a reduction holds
 O(groups x columns x resamples) numbers however many rows stream by: what a Ray ``AggregateFn``, a Spark
-``treeAggregate`` or a loop over chunks in one process carries. :func:`merge_groups` merges ``{group: PartialSums}``.
+``treeAggregate`` or a loop over chunks in one process carries. `merge_groups` merges ``{group: PartialSums}``.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ __all__ = ["PartialSums", "merge_groups"]
 
 @dataclass
 class PartialSums:
-    """Sums of one group of items (see the module). Build with :meth:`add_floats`, :meth:`add_ints`,
-    :meth:`add_reference_counts`; combine with :meth:`merge`."""
+    """Sums of one group of items (see the module). Build with `add_floats`, `add_ints`,
+    `add_reference_counts`; combine with `merge`."""
 
     n: int = 0
     floats: Dict[str, int] = field(default_factory=dict)

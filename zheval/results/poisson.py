@@ -1,6 +1,6 @@
 """The Poisson bootstrap: resamples that are sums, identical whatever the partitioning and the order.
 
-The multinomial bootstrap (:func:`zheval.results.reducers.bootstrap_interval`, today's default) draws ``n`` item
+The multinomial bootstrap (`zheval.results.reducers.bootstrap_interval`, today's default) draws ``n`` item
 indices per resample: it needs every item in one place and in one order. The **Poisson bootstrap** gives every item
 an independent weight ``w ~ Poisson(1)`` in every resample instead (Hanley & MacGibbon 2006, "Creating non-parametric
 bootstrap samples using Poisson frequencies", Computer Methods and Programs in Biomedicine 83(1); Chamandy, Muralidharan,
@@ -15,7 +15,7 @@ weight of item ``key`` in resample ``b`` is a pure function of ``(seed, key, b)`
 mixes the seed, the item key and the resample index into 64 random bits, whose top 53 give a uniform ``u`` in
 [0, 1); the weight is the inverse CDF of Poisson(1) at ``u`` (the smallest ``k`` with ``u < P(K <= k)``, a table of
 the CDF in float64). The item key is a 64-bit hash (BLAKE2b) of the item's content -- its id when the data has one,
-its prediction and its references (:func:`item_keys`) -- so a Ray Dataset, a Spark DataFrame and one process give the
+its prediction and its references (`item_keys`) -- so a Ray Dataset, a Spark DataFrame and one process give the
 same weights to the same item, and the same intervals.
 
 Two honest differences from the multinomial bootstrap: a resample's total weight varies (mean ``n``, standard
@@ -70,7 +70,7 @@ def item_keys(predictions: Sequence[str], references: Sequence[Sequence[str]],
 
     Args:
         predictions: ``list[str]``; references: per item a list of ``str`` (canonical, as
-            :func:`zheval.compute.inputs.validate_inputs` gives them); ids: optional, one per item (its ``repr`` is
+            `zheval.compute.inputs.validate_inputs` gives them); ids: optional, one per item (its ``repr`` is
             hashed, so ``1`` and ``"1"`` differ).
 
     Returns:
@@ -94,7 +94,7 @@ def poisson_weights(keys: np.ndarray, seed: int, n_resamples: int) -> np.ndarray
     """The Poisson(1) weight of every item in every resample: ``(n_resamples, n)`` uint8.
 
     Args:
-        keys: ``(n,)`` uint64 item keys (:func:`item_keys`). seed: an int in ``[0, 2**32 - 1]``.
+        keys: ``(n,)`` uint64 item keys (`item_keys`). seed: an int in ``[0, 2**32 - 1]``.
         n_resamples: the number of resamples (>= 1).
 
     The weight of item ``keys[i]`` in resample ``b`` depends only on ``(seed, keys[i], b)``.
@@ -111,8 +111,8 @@ def poisson_weights(keys: np.ndarray, seed: int, n_resamples: int) -> np.ndarray
 
 def percentile_interval(statistics: np.ndarray, confidence: float) -> tuple[float, float]:
     """The percentile interval of resampled statistics (NaN ones -- resamples of total weight 0 -- left out), as
-    :func:`scipy.stats.bootstrap`'s ``method="percentile"`` takes it: the ``(1 - confidence) / 2`` and
-    ``(1 + confidence) / 2`` quantiles (:func:`numpy.percentile`, linear interpolation).
+    `scipy.stats.bootstrap`'s ``method="percentile"`` takes it: the ``(1 - confidence) / 2`` and
+    ``(1 + confidence) / 2`` quantiles (`numpy.percentile`, linear interpolation).
 
     Raises:
         ValueError: no finite statistic.

@@ -4,8 +4,8 @@ Per-item statistics are the unit of work: a corpus score is a function of the ro
 (mean of per-item ROUGE F; corpus BLEU from summed n-gram statistics). Bootstrap intervals resample *rows* and
 recompute that function, so they never re-tokenise.
 
-Resampling and the percentile interval are done by :func:`scipy.stats.bootstrap` (SciPy ≥ 1.15, ``method=
-"percentile"``, seeded with :class:`numpy.random.Generator`) — the same percentile interval as sacrebleu's
+Resampling and the percentile interval are done by `scipy.stats.bootstrap` (SciPy ≥ 1.15, ``method=
+"percentile"``, seeded with `numpy.random.Generator`) — the same percentile interval as sacrebleu's
 ``estimate_ci`` and rouge-score's ``BootstrapAggregator``, but with an explicit seed instead of the global RNG.
 """
 
@@ -69,7 +69,7 @@ def check_seed(seed, name: str = "seed") -> int:
 
     Raises:
         TypeError: not an int (a bool, float or string included), naming ``name``.
-        ValueError: negative or above :data:`MAX_SEED`, naming ``name``.
+        ValueError: negative or above `MAX_SEED`, naming ``name``.
     """
     if not _is_int(seed):
         raise TypeError(f"{name} must be an int in [0, {MAX_SEED}] (it seeds the bootstrap), got "
@@ -94,7 +94,7 @@ def check_confidence(confidence, name: str = "confidence") -> float:
 
 
 def check_interval_options(bootstrap, seed, confidence) -> None:
-    """:func:`check_bootstrap`, :func:`check_seed` and :func:`check_confidence` at once (every scoring entry point
+    """`check_bootstrap`, `check_seed` and `check_confidence` at once (every scoring entry point
     calls it, whether or not ``bootstrap`` is 0, so a slip is reported at the call that makes it)."""
     check_bootstrap(bootstrap)
     check_seed(seed)
@@ -133,10 +133,10 @@ def bootstrap_interval(
         statistic: vectorised corpus statistic: receives an array of shape ``(..., n_items[, k])`` — resampled
             rows with any leading batch dimensions — and returns shape ``(...)``. E.g. for a mean of per-item
             scores ``lambda r: r.mean(axis=-1)``; for corpus BLEU ``lambda r: bleu_from_sums(r.sum(axis=-2))``.
-        n_resamples: number of bootstrap resamples (1 to :data:`MAX_BOOTSTRAP_RESAMPLES`; default 1000 as
+        n_resamples: number of bootstrap resamples (1 to `MAX_BOOTSTRAP_RESAMPLES`; default 1000 as
             sacrebleu and rouge-score).
         confidence: confidence level in (0, 1), default 0.95.
-        seed: seed of the :class:`numpy.random.Generator`, an int in ``[0, MAX_SEED]`` (results are reproducible
+        seed: seed of the `numpy.random.Generator`, an int in ``[0, MAX_SEED]`` (results are reproducible
             for equal seeds).
         sums_statistic: optional, for statistics of **column sums of integer rows** (corpus BLEU): the same
             statistic as a function of sums, ``(m, k) -> (m,)``. The resampled sums are then computed from the same
@@ -170,13 +170,13 @@ def stats_interval(
 ) -> tuple[float, float]:
     """The bootstrap interval of a score of additive per-item statistics (BLEU, chrF): ``(0.0, 0.0)`` for no item;
     the mean of ``item_scores`` resampled at sentence level (``item_scores`` given); else the corpus score of the
-    resampled column sums (:func:`bootstrap_interval` with its exact ``sums_statistic`` path).
+    resampled column sums (`bootstrap_interval` with its exact ``sums_statistic`` path).
 
     Args:
         stats: ``(n_items, k)`` integer statistics; item_scores: the per-item scores (sentence level) or ``None``
             (corpus level); from_sums: the corpus score of column sums, ``(m, k) -> (m,)`` (e.g.
-            :func:`zheval.compute.bleu.score_from_sums`); n_resamples, confidence, seed: as
-            :func:`bootstrap_interval`.
+            `zheval.compute.bleu.score_from_sums`); n_resamples, confidence, seed: as
+            `bootstrap_interval`.
 
     Returns:
         ``(low, high)`` on the score's scale.
@@ -192,7 +192,7 @@ def stats_interval(
 
 def corpus_statistic(from_sums: Callable[[np.ndarray], np.ndarray], width: int) -> Callable[[np.ndarray], np.ndarray]:
     """The vectorised corpus statistic of resampled rows ``(..., n_items, width) -> (...)`` for
-    :func:`bootstrap_interval` / :func:`bootstrap_standard_error`: ``from_sums`` of each resample's column sums."""
+    `bootstrap_interval` / `bootstrap_standard_error`: ``from_sums`` of each resample's column sums."""
 
     def statistic(r: np.ndarray) -> np.ndarray:
         return np.asarray(from_sums(r.sum(axis=-2).reshape(-1, width))).reshape(r.shape[:-2])
@@ -201,9 +201,9 @@ def corpus_statistic(from_sums: Callable[[np.ndarray], np.ndarray], width: int) 
 
 
 def _scipy_bootstrap(rows: np.ndarray, statistic, n_resamples: int, confidence: float, seed: int, sums_statistic):
-    """:func:`scipy.stats.bootstrap` (percentile method, seeded) of ``statistic`` over the rows of ``rows`` (at least
-    two; options already checked) -- the resampling shared by :func:`bootstrap_interval` and
-    :func:`bootstrap_standard_error`."""
+    """`scipy.stats.bootstrap` (percentile method, seeded) of ``statistic`` over the rows of ``rows`` (at least
+    two; options already checked) -- the resampling shared by `bootstrap_interval` and
+    `bootstrap_standard_error`."""
     from scipy.stats import bootstrap
 
     n = rows.shape[0]
@@ -252,10 +252,10 @@ def bootstrap_standard_error(
     lm-evaluation-harness's ``bootstrap_stderr``) of the statistic over ``n_resamples`` resamples of the rows.
 
     Args:
-        rows, statistic, sums_statistic: as :func:`bootstrap_interval` (the same resampling, the same draws for equal
+        rows, statistic, sums_statistic: as `bootstrap_interval` (the same resampling, the same draws for equal
             seeds).
-        n_resamples: number of resamples (2 to :data:`MAX_BOOTSTRAP_RESAMPLES`).
-        seed: seed of the :class:`numpy.random.Generator`, an int in ``[0, MAX_SEED]``.
+        n_resamples: number of resamples (2 to `MAX_BOOTSTRAP_RESAMPLES`).
+        seed: seed of the `numpy.random.Generator`, an int in ``[0, MAX_SEED]``.
 
     Returns:
         The standard error on the statistic's scale; 0.0 for a single item (every resample is that item).
@@ -363,7 +363,7 @@ def resampled_scores(rows: np.ndarray, score_from_sums: Callable[[np.ndarray], n
 
     Args:
         rows: ``(n_items, k)`` per-item statistics; score_from_sums: ``(m, k) -> (m,)``; n_resamples, seed: as
-            :func:`paired_bootstrap` (the same draws for the same ``n``, ``n_resamples`` and seed).
+            `paired_bootstrap` (the same draws for the same ``n``, ``n_resamples`` and seed).
 
     Returns:
         ``(n_resamples,)`` scores, on the scale ``score_from_sums`` returns.

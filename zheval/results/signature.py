@@ -18,7 +18,7 @@ Fields, in this order (a field that does not apply is left out):
 ``case``   ``lc`` when Latin letters are lower-cased (``lower`` step), else ``mixed``
 ``preset`` the preset whose defaults were used (``rouge155``, ``llamafactory``, ``sacrebleu-zh``,
            ``opencompass-jieba-rouge``, ``longbench``, ``glm4``), if any; ``longbench`` adds ``recursion`` (the
-           emulated recursion cutoff, :mod:`zheval.presets.longbench`)
+           emulated recursion cutoff, `zheval.presets.longbench`)
 ``metric`` ``rouge`` or ``bleu``, followed by the metric's own fields (given in the order the metric passes them),
            e.g. ROUGE ``multi`` (multi-reference rule), ``beta``, ``split`` (Lsum sentence split), ``w``;
            BLEU ``level`` (corpus/sentence), ``order``, ``smooth``, ``bp`` (closest/shortest/none), ``eff``
@@ -50,7 +50,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
     """Build the signature string.
 
     Args:
-        tokenizer: a :class:`zheval.tokenizers.BaseTokenizer` (gives ``tok``, ``norm`` and ``case``).
+        tokenizer: a `zheval.tokenizers.BaseTokenizer` (gives ``tok``, ``norm`` and ``case``).
         reference_counts: number of references of each item (gives ``nrefs``).
         metric: ``"rouge"`` or ``"bleu"``.
         fields: ordered ``(key, value)`` pairs of metric options; floats are written with ``format(v, "g")`` (``1.0`` → ``1``),
@@ -66,7 +66,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
 
     Warns:
         UntestedToolVersionWarning: ``t2s`` with an OpenCC release outside the tested span
-            (:data:`zheval.results.tool_versions.TESTED_VERSIONS`).
+            (`zheval.results.tool_versions.TESTED_VERSIONS`).
     """
     steps = tokenizer.normalizer.steps
     if "t2s" in steps:

@@ -5,7 +5,7 @@ multeval's ``StratifiedApproximateRandomizationTest``): under the null hypothesi
 the label of each item's output (A or B) is exchangeable. Each trial swaps every item's pair of per-item statistics
 with probability 1/2, giving two pseudo-systems; their corpus scores are recomputed from summed statistics. The
 p-value is the share of trials whose absolute score difference is strictly larger than the observed one, with
-sacrebleu's +1 smoothing (:func:`p_value_from_trials`).
+sacrebleu's +1 smoothing (`p_value_from_trials`).
 
 The shuffles are drawn exactly as sacrebleu draws them (``numpy.random.default_rng(seed).integers(2, size=(trials,
 n_items), dtype=bool)``) and the pseudo-systems' sums are the same matrix products (``keep @ A + swap @ B``), so
@@ -27,7 +27,7 @@ AR_DEFAULT_TRIALS = 10_000
 
 #: For float (non-integer) statistics: a trial whose difference exceeds the observed one by less than this share of
 #: the larger score is a tie, not "more extreme" (summation-order rounding, see
-#: :func:`paired_approximate_randomization`). Integer statistics (BLEU) are compared exactly, as sacrebleu does.
+#: `paired_approximate_randomization`). Integer statistics (BLEU) are compared exactly, as sacrebleu does.
 FLOAT_TIE_TOLERANCE = 1e-9
 
 
@@ -95,10 +95,10 @@ def paired_approximate_randomization(
         rows_a, rows_b: ``(n_items, k)`` per-item statistics of A (baseline) and B, same items in the same order
             (a 1-D array is one column). Every zheval corpus score is a function of column sums: corpus BLEU of the
             summed rows ``[hyp_len, closest_ref_len, shortest_ref_len, matches_1..N, totals_1..N]``
-            (:mod:`zheval.definitions.bleu`); a mean of per-item scores from rows ``(score, 1)``.
+            (`zheval.definitions.bleu`); a mean of per-item scores from rows ``(score, 1)``.
         score_from_sums: vectorised corpus score from column sums, ``(m, k) -> (m,)``, on any scale (zheval's
             are 0–1; the p-value does not depend on the scale except through float rounding).
-        n_trials: number of shuffles, 1 to :data:`~zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES` (default
+        n_trials: number of shuffles, 1 to `MAX_BOOTSTRAP_RESAMPLES` (default
             10,000 as sacrebleu).
         seed: seed of ``numpy.random.default_rng``, an int in ``[0, MAX_SEED]``. sacrebleu's ``PairedTest`` takes
             it from ``SACREBLEU_SEED`` (default 12345, the default here too); it turns a seed of 0 into "unseeded",
@@ -106,11 +106,11 @@ def paired_approximate_randomization(
 
     Returns:
         ``{"score_a", "score_b", "delta" (= B − A), "p_value", "n_trials", "seed", "test": "ar"}``. ``p_value`` is
-        :func:`p_value_from_trials` of ``|score(A') − score(B')|`` over the trials against ``|score(B) −
+        `p_value_from_trials` of ``|score(A') − score(B')|`` over the trials against ``|score(B) −
         score(A)|``; scores are computed with ``score_from_sums`` on the summed rows. Identical systems give the
         smallest p, ``1 / (n_trials + 1)`` (no trial differs strictly more than 0) -- sacrebleu's convention. With
         integer statistics (BLEU) the comparison is exactly sacrebleu's; with float statistics a trial exceeding the
-        observed difference by less than :data:`FLOAT_TIE_TOLERANCE` times the larger score counts as a tie (the
+        observed difference by less than `FLOAT_TIE_TOLERANCE` times the larger score counts as a tie (the
         sums of a trial and of the observed systems are added in different orders; without this, systems that
         differ on a few items only would get an inflated p from rounding errors).
 

@@ -1,16 +1,16 @@
 """The versions of the reference tools the cross-checks were tested against, and the run-time check of them.
 
-A cross-check (:mod:`zheval.results.crosscheck_bleu`, :mod:`zheval.results.crosscheck_rouge`) recomputes zheval's
+A cross-check (`zheval.results.crosscheck_bleu`, `zheval.results.crosscheck_rouge`) recomputes zheval's
 number with another tool; its verdict means "equal to *that version* of the tool". The suite checks the equality
 at both ends of each declared range (``pyproject.toml``: the lowest-versions CI job installs the floor, the main
-job the newest release): :data:`TESTED_VERSIONS`. Every cross-check result names the installed version
+job the newest release): `TESTED_VERSIONS`. Every cross-check result names the installed version
 (``tool``, ``tool_version``) and says whether it lies in the tested span (``tool_tested``); outside it a
-:class:`UntestedToolVersionWarning` is issued (a difference may then come from the tool, not from zheval).
+`UntestedToolVersionWarning` is issued (a difference may then come from the tool, not from zheval).
 
 OpenCC is the other tool whose version shows in a number: its dictionaries are the output of the ``t2s``
 normalisation step. pyproject.toml declares a range (``opencc>=1.1.9,<2``), the suite runs at both ends (the
 lowest-versions job installs 1.1.9), every signature with ``t2s`` names the installed version (``opencc:1.4.2``) and
-:func:`check_tool_version` ``("opencc", use="t2s")`` warns outside the tested span.
+`check_tool_version` ``("opencc", use="t2s")`` warns outside the tested span.
 """
 
 from __future__ import annotations
@@ -69,12 +69,12 @@ def check_tool_version(distribution: str, *, use: str = "crosscheck") -> dict:
     """``{"tool_version": installed, "tool_tested": bool}`` for a cross-check's result; warns when untested.
 
     Args:
-        distribution: a key of :data:`TESTED_VERSIONS` (``"sacrebleu"``, ``"opencc"``).
+        distribution: a key of `TESTED_VERSIONS` (``"sacrebleu"``, ``"opencc"``).
         use: ``"crosscheck"`` (a cross-check's reference tool) or ``"t2s"`` (OpenCC's dictionaries in the ``t2s``
             normalisation step); it only words the warning.
 
     Warns:
-        UntestedToolVersionWarning: the installed version is outside :data:`TESTED_VERSIONS` (naming both).
+        UntestedToolVersionWarning: the installed version is outside `TESTED_VERSIONS` (naming both).
     """
     installed = tool_version(distribution)
     tested = is_tested_version(distribution, installed)

@@ -1,8 +1,8 @@
 """Character classes shared by every layer: Han characters, kana, attached marks, invisible characters.
 
 Each class is given once, as inclusive code point ranges and as the body of a regular-expression character class
-(without brackets), and is used by the normalisation steps (:mod:`zheval.text.normalize`), the sentence split
-(:mod:`zheval.text.sentences`) and the tokenizers (:mod:`zheval.tokenizers.char` builds its own token classes from
+(without brackets), and is used by the normalisation steps (`zheval.text.normalize`), the sentence split
+(`zheval.text.sentences`) and the tokenizers (`zheval.tokenizers.char` builds its own token classes from
 these). Han ranges and combining marks are computed from the running Python's ``unicodedata``, so a newer Python
 knows newer extensions.
 """
@@ -73,7 +73,7 @@ _HAN_CHAR_RE = re.compile(f"[{HAN_CLASS_BODY}]")
 
 
 def is_han(char: str) -> bool:
-    """Return True if ``char`` (one code point) is a Han character as defined by :data:`HAN_RANGES`.
+    """Return True if ``char`` (one code point) is a Han character as defined by `HAN_RANGES`.
 
     Raises:
         TypeError: if ``char`` is not a ``str``.
@@ -128,7 +128,7 @@ DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
 INVISIBLE_RANGES: tuple[tuple[int, int], ...] = tuple(sorted(DEFAULT_IGNORABLE_RANGES + ((0x2800, 0x2800), (0xFFF9, 0xFFFB))))
 
 INVISIBLE_CLASS_BODY = class_body(INVISIBLE_RANGES)
-"""Regex class body (without brackets) of :data:`INVISIBLE_RANGES`, the characters :func:`zheval.text.normalize.remove_invisible` removes."""
+"""Regex class body (without brackets) of `INVISIBLE_RANGES`, the characters `zheval.text.normalize.remove_invisible` removes."""
 
 
 def _mark_ranges() -> tuple:
@@ -144,7 +144,7 @@ def _mark_ranges() -> tuple:
     return tuple((a, b) for a, b in ranges)
 
 
-#: Inclusive code point ranges of :data:`ATTACHED_MARKS`.
+#: Inclusive code point ranges of `ATTACHED_MARKS`.
 ATTACHED_MARK_RANGES = _mark_ranges()
 
 #: Regex class body of the characters that attach to the character before them, whatever that character is:

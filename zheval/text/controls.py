@@ -1,12 +1,12 @@
 """Control characters of data made visible: THE rule of both boundaries where model text meets a person, the
-terminal (:func:`zheval.text.terminal.terminal_text`) and the HTML report (its ``visible`` filter).
+terminal (`zheval.text.terminal.terminal_text`) and the HTML report (its ``visible`` filter).
 
 Model output, references, ids and group values are data. Raw, ``ESC [ 2 J`` clears a terminal, ``\\x9b`` starts an
 8-bit control sequence, ``\\r`` overwrites a line, NUL and ESC show as nothing or a box in a browser, and the
 Unicode bidi controls reorder what is displayed in both (Trojan Source, CVE-2021-42574): a prediction can look like
 another one. HTML escaping (``<`` ``>`` ``&``) does not touch any of them.
 
-Rule (:func:`visible_controls`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
+Rule (`visible_controls`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
 U+0080–U+009F — except ``\\n`` and ``\\t``, and the nine bidi embedding / override / isolate controls U+202A–U+202E
 and U+2066–U+2069 (rustc's ``TEXT_FLOW_CONTROL_CHARS``), are shown as visible escapes: ``\\x1b``, ``\\x00``,
 ``\\x9b``, ``\\r``, ``\\u202e``. With ``one_line=True`` (a table cell) ``\\n`` and ``\\t`` are escaped too. Everything
@@ -27,7 +27,7 @@ BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """The nine bidi embedding, override and isolate controls (LRE RLE PDF LRO RLO, LRI RLI FSI PDI)."""
 
 CONTROL_PATTERN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
-"""The characters :func:`visible_controls` escapes (``\\n`` and ``\\t`` kept)."""
+"""The characters `visible_controls` escapes (``\\n`` and ``\\t`` kept)."""
 
 _CONTROL_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}

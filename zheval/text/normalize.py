@@ -19,7 +19,7 @@ name       what it does                                                         
 ``nopunct`` remove punctuation (opt-in only), keeping ``.``/``,`` between digits    ``好的，谢谢！`` → ``好的谢谢``
 ========== ======================================================================= ==============================
 
-The conservative default is :data:`DEFAULT_STEPS` = ``("nfkc", "zw", "punct", "space", "lower")``: it only merges
+The conservative default is `DEFAULT_STEPS` = ``("nfkc", "zw", "punct", "space", "lower")``: it only merges
 forms that every reader considers the same text. ``t2s`` is never applied unless asked for, because the conversion
 is ambiguous (一對多) and must not happen silently; ``nopunct`` changes what is scored and is opt-in too.
 
@@ -85,7 +85,7 @@ _ELLIPSIS_RE = re.compile(f"([{''.join(ELLIPSES)}])")
 
 
 def nfkc(text: str) -> str:
-    """Unicode NFKC normalisation (UAX #15), keeping the ellipses ``…`` and ``‥`` (:data:`ELLIPSES`).
+    """Unicode NFKC normalisation (UAX #15), keeping the ellipses ``…`` and ``‥`` (`ELLIPSES`).
 
     Example: ``nfkc("２０２４ＡＩ，ｉＯＳ")`` → ``"2024AI,iOS"``; ``nfkc("嗯……")`` → ``"嗯……"`` (plain NFKC gives
     ``"嗯......"``: six ``.`` tokens). NFKC also maps ``①`` to ``1`` and ``㎡`` to ``m2``; the ideographic space
@@ -104,7 +104,7 @@ _INVISIBLE_RE = re.compile(f"[{INVISIBLE_CLASS_BODY}]+")
 
 
 def remove_invisible(text: str) -> str:
-    """Remove the invisible characters of :data:`INVISIBLE_RANGES`: every Unicode default-ignorable code point,
+    """Remove the invisible characters of `INVISIBLE_RANGES`: every Unicode default-ignorable code point,
     U+2800 and U+FFF9-U+FFFB.
 
     That is U+00AD soft hyphen; U+034F combining grapheme joiner; every bidi control (U+061C Arabic letter mark,
@@ -284,7 +284,7 @@ class Normalizer:
     are given in, so equal step sets always give equal output and equal fingerprints.
 
     Args:
-        steps: step names from :data:`STEPS`.
+        steps: step names from `STEPS`.
 
     Raises:
         ValueError: an unknown step name (the message lists the valid ones).
@@ -314,11 +314,11 @@ class Normalizer:
 
 
 def get_normalizer(spec=True, *, t2s: bool = False, remove_punct: bool = False) -> Normalizer:
-    """Build a :class:`Normalizer` from a user-facing specification.
+    """Build a `Normalizer` from a user-facing specification.
 
     Args:
-        spec: ``True``/``"default"`` → :data:`DEFAULT_STEPS`; ``False``/``None``/``"none"`` → no step; a
-            ``+``-joined string (``"nfkc+space"``) or a sequence of step names; or a :class:`Normalizer`.
+        spec: ``True``/``"default"`` → `DEFAULT_STEPS`; ``False``/``None``/``"none"`` → no step; a
+            ``+``-joined string (``"nfkc+space"``) or a sequence of step names; or a `Normalizer`.
         t2s: add the ``t2s`` step (Traditional → Simplified).
         remove_punct: add the ``nopunct`` step.
 
@@ -351,7 +351,7 @@ def get_normalizer(spec=True, *, t2s: bool = False, remove_punct: bool = False) 
 
 
 def normalize(text: str, steps=True) -> str:
-    """Normalise ``text`` with the given steps (default :data:`DEFAULT_STEPS`); see :func:`get_normalizer`.
+    """Normalise ``text`` with the given steps (default `DEFAULT_STEPS`); see `get_normalizer`.
 
     Raises:
         TypeError: ``text`` is not a ``str`` (``None`` is never turned into ``"None"``).

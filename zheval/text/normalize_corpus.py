@@ -1,5 +1,5 @@
 """Normalise many texts at once on code point arrays: the corpus-at-once twin of
-:meth:`zheval.text.normalize.Normalizer.__call__` (reference: ``[normalizer(t) for t in texts]``).
+`zheval.text.normalize.Normalizer.__call__` (reference: ``[normalizer(t) for t in texts]``).
 
 Why it exists
     On text that never repeats, normalisation is paid once per text, and the per-text steps cost one Python call
@@ -8,24 +8,24 @@ Why it exists
     points; every *distinct* character of the call is looked at once (with the very functions the steps use), and
     each step is a table lookup or a few vectorised comparisons over the whole array.
 
-The steps, exactly as :mod:`zheval.text.normalize` (each text is processed on its own: no step looks across a text
+The steps, exactly as `zheval.text.normalize` (each text is processed on its own: no step looks across a text
 boundary)
     * ``nfkc``: a character is *simple* when every character of its NFKD decomposition is a starter (canonical
       combining class 0) that is not a mark (general category M) and not a Hangul jamo. A text made only of simple
       characters cannot compose or reorder anything, so its NFKC is the concatenation of its characters' NFKD
       (every second element of a canonical composition is a mark or a Hangul vowel/trailing jamo; checked over all
-      of Unicode by the tests), with the ellipses of :data:`zheval.text.normalize.ELLIPSES` kept as the step keeps
+      of Unicode by the tests), with the ellipses of `zheval.text.normalize.ELLIPSES` kept as the step keeps
       them. A text holding any other character (a combining mark, Hangul, ...) is normalised by the reference
-      :class:`~zheval.text.normalize.Normalizer` itself.
-    * ``zw``: characters of :data:`~zheval.text.chars.INVISIBLE_RANGES` are dropped.
-    * ``punct``: :data:`~zheval.text.normalize.PUNCT_TABLE` as a lookup table.
+      `Normalizer` itself.
+    * ``zw``: characters of `INVISIBLE_RANGES` are dropped.
+    * ``punct``: `PUNCT_TABLE` as a lookup table.
     * ``nopunct``: a character is removed iff it is punctuation (category P) without an ASCII digit on both sides,
       or any character other than ``.``, ``,``, a digit or whitespace with an ASCII digit on both sides (the
       step's expression, position by position: its matches are single characters and its look-arounds read the
       unchanged text).
     * ``space``: ``\\r\\n`` and ``\\r`` become ``\\n``; every maximal whitespace run (``str.isspace``, as the step's
       ``\\s``) at the start or end of a text is dropped, an inner run becomes ``\\n`` if it holds a line break and a
-      space otherwise; a space with a CJK-side character (:data:`~zheval.text.chars.CJK_SIDE_CLASS_BODY`) on either
+      space otherwise; a space with a CJK-side character (`CJK_SIDE_CLASS_BODY`) on either
       side is dropped.
     * ``lower``: each character of the step's Latin upper-case class becomes its ``str.lower()``.
     * ``t2s`` (OpenCC, phrase-based): not vectorised; a normaliser with it normalises text by text.
@@ -303,9 +303,9 @@ def normalize_corpus(texts: Sequence[str], normalizer: Normalizer) -> Normalized
 
     Args:
         texts: ``str`` texts (not checked here: the caller validated them).
-        normalizer: a :class:`~zheval.text.normalize.Normalizer`.
+        normalizer: a `Normalizer`.
     Returns:
-        :class:`NormalizedTexts`: text i's normalised form is ``codepoints[offsets[i]:offsets[i + 1]]``, equal to
+        `NormalizedTexts`: text i's normalised form is ``codepoints[offsets[i]:offsets[i + 1]]``, equal to
         ``normalizer(texts[i])``.
     """
     if "t2s" in normalizer.steps:

@@ -10,14 +10,14 @@ Two modes:
   their ASCII forms ``! ? ;``, and ``.`` when it ends a sentence (not followed by a letter or digit, so ``3.5`` and
   ``www.example.com`` are not cut). Closing quotes and brackets that follow the mark stay with the sentence
   (``他说："好。"然后`` → ``他说："好。"`` + ``然后``); a run of marks (``？！``, ``……``, ``...``) is one cut, and
-  combining marks, variation selectors and emoji modifiers (:data:`ATTACHED_MARKS`) stay with the character before
+  combining marks, variation selectors and emoji modifiers (`ATTACHED_MARKS`) stay with the character before
   them (``‼️``).
 
 Splitting runs on **normalised** text (after NFKC, ``！`` is ``!``). A cut must never fall inside a token, so that
 the sentences' tokens concatenate to the tokens of the whole text (ROUGE-N and ROUGE-L see the same tokens as BLEU
 and as rouge-score fed the text). For the plain ``char`` tokenizer the text rule guarantees it; for other
 tokenizers, a line whose text cuts would split a token (a protected term ``Yahoo!Japan``, a pre-tokenised
-``好。好``) is cut on its own tokens instead (:func:`split_token_sentences`: after a token whose last character,
+``好。好``) is cut on its own tokens instead (`split_token_sentences`: after a token whose last character,
 ignoring attached marks, is a sentence-final mark; without the text, a "." followed by a token starting with a
 letter or digit is not a cut even if a space separated them).
 """

@@ -1,9 +1,9 @@
 """Sentence pieces of many normalised texts at once, on their code point array: the corpus-at-once twin of
-:func:`zheval.text.sentences.split_sentences` (reference: for every text, ``split_sentences(text, "newline")``, or
+`zheval.text.sentences.split_sentences` (reference: for every text, ``split_sentences(text, "newline")``, or
 ``[piece for line in text.split("\\n") for piece in split_sentences(line, "punct")]`` -- the pieces the tokenizers
-cut a text into, :meth:`zheval.tokenizers.BaseTokenizer.tokenize_sentences`).
+cut a text into, `zheval.tokenizers.BaseTokenizer.tokenize_sentences`).
 
-The ``"punct"`` rule (the expression of :mod:`zheval.text.sentences`) read position by position. Within a line, a
+The ``"punct"`` rule (the expression of `zheval.text.sentences`) read position by position. Within a line, a
 *unit* is a character with the attached marks that follow it; a unit is a terminator (``。！？；!?;…‥``, or ``.``
 when the next character of the line is not an ASCII letter or digit), a closer (``"'”’」』）)]】》〉``) or other. A
 closer *follows a terminator* when the units before it, back to the first one that is not a closer, end with a
@@ -58,11 +58,11 @@ def split_corpus(codepoints: np.ndarray, offsets: np.ndarray, mode: str = "punct
     """The sentence pieces of every text (see the module docstring).
 
     Args:
-        codepoints: ``(N,)`` normalised texts concatenated (:class:`zheval.text.normalize_corpus.NormalizedTexts`).
+        codepoints: ``(N,)`` normalised texts concatenated (`zheval.text.normalize_corpus.NormalizedTexts`).
         offsets: ``(n_texts + 1,)`` text offsets into ``codepoints``.
         mode: ``"punct"`` or ``"newline"``.
     Returns:
-        :class:`SentencePieces`, pieces in text order and, within a text, in order.
+        `SentencePieces`, pieces in text order and, within a text, in order.
     Raises:
         ValueError: an unknown ``mode``.
     """

@@ -6,13 +6,13 @@ control sequence on terminals that honour C1 controls, ``\\r`` overwrites the li
 reorder what is displayed (Trojan Source, CVE-2021-42574). Neither click (it strips 7-bit CSI only, and only when
 not writing to a TTY) nor rich (it strips BEL BS VT FF CR only) neutralises them.
 
-Rule (:func:`terminal_text`): :func:`zheval.text.controls.visible_controls` — the rule the HTML report applies
+Rule (`terminal_text`): `zheval.text.controls.visible_controls` — the rule the HTML report applies
 too (C0/C1 controls but ``\\n``/``\\t``, and the nine bidi controls, shown as ``\\x1b``, ``\\u202e``; with
 ``one_line=True`` also ``\\n`` and ``\\t``; everything else kept; idempotent).
 
-JSON keeps the text exact (:func:`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
+JSON keeps the text exact (`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
 JSON parser turns back into the very same string. Files other than the human-readable table and Markdown reports
-(JSON, the review sheet and key) hold the text exactly; the HTML report shows it by :func:`visible_controls`, as here.
+(JSON, the review sheet and key) hold the text exactly; the HTML report shows it by `visible_controls`, as here.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ _JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + "]")  # json.dumps esca
 def terminal_text(text: Any, *, one_line: bool = False) -> str:
     """``text`` with every control character shown as a visible escape (module docstring), for a terminal or log.
 
-    The rule is :func:`zheval.text.controls.visible_controls`, the one the HTML report applies too.
+    The rule is `zheval.text.controls.visible_controls`, the one the HTML report applies too.
 
     Args:
         text: a ``str`` (anything else is converted with ``str()`` first).
@@ -52,10 +52,10 @@ def terminal_json(obj: Any, *, indent: int | None = None) -> str:
     ``json.loads`` of it gives back exactly ``obj``'s strings.
 
     Args:
-        obj: anything :func:`json.dumps` accepts; indent: as :func:`json.dumps`.
+        obj: anything `json.dumps` accepts; indent: as `json.dumps`.
 
     Raises:
-        TypeError, ValueError: as :func:`json.dumps`.
+        TypeError, ValueError: as `json.dumps`.
     """
     s = json.dumps(obj, ensure_ascii=False, indent=indent)
     if _JSON_UNSAFE.search(s) is None:

@@ -1,4 +1,4 @@
-"""Layer 2, tokens: every tokenizer name in one registry (:func:`get_tokenizer`). Chinese tokenizers: ``char``, ``jieba``, ``char`` with protected terms, ``none`` (pre-tokenised) and user tokenizers.
+"""Layer 2, tokens: every tokenizer name in one registry ([`get_tokenizer`][zheval.tokenizers.get_tokenizer]). Chinese tokenizers: ``char``, ``jieba``, ``char`` with protected terms, ``none`` (pre-tokenised) and user tokenizers.
 
 Every tokenizer is
 
@@ -9,21 +9,21 @@ Every tokenizer is
 and owns its configuration and its state (its normaliser, its term list, its private ``jieba.Tokenizer``).
 
 What a tokenizer sees. The built-in ``char`` and ``jieba`` tokenizers receive the text after the default
-normalisation :data:`~zheval.text.normalize.DEFAULT_STEPS` (``nfkc+zw+punct+space+lower``); ``none`` splits the text on
+normalisation `DEFAULT_STEPS` (``nfkc+zw+punct+space+lower``); ``none`` splits the text on
 whitespace and normalises nothing unless asked. A **user tokenizer** (a callable ``str -> list[str]`` or an object
-with ``.tokenize``) receives the text normalised with :data:`USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- the
+with ``.tokenize``) receives the text normalised with `USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- the
 default without ``space``, so the spaces of pre-segmented text (``今天 天气 很 好``, ``今日 は いい 天気 です``)
 reach it and a whitespace-splitting callable gives the tokens rouge-score and the Hub ``rouge`` module give with the
 same callable. ``normalize=`` overrides either default, and the signature's ``norm`` field names the steps that ran.
 
 Caching. A tokenizer whose output is determined by content we can hash -- its name and options, normalisation
-steps, term list, jieba version and dictionary *content* -- is :attr:`~BaseTokenizer.content_keyed`: its
-:attr:`~BaseTokenizer.fingerprint` is derived from exactly that content and keys a bounded process-wide token cache
-(:func:`clear_cache`). A user tokenizer is not (its code can change, and its identity says nothing about its
+steps, term list, jieba version and dictionary *content* -- is `content_keyed`: its
+`fingerprint` is derived from exactly that content and keys a bounded process-wide token cache
+(`clear_cache`). A user tokenizer is not (its code can change, and its identity says nothing about its
 output): it is run on every text of every call, and nothing is kept between calls (see ``docs/DESIGN.md``,
 "Module-level state").
 
-Build one with :func:`get_tokenizer`; a user callable or an object with ``.tokenize`` is accepted wherever a
+Build one with [`get_tokenizer`][zheval.tokenizers.get_tokenizer]; a user callable or an object with ``.tokenize`` is accepted wherever a
 tokenizer name is.
 """
 
@@ -63,7 +63,7 @@ __all__ = [
     "cache_info",
 ]
 
-#: Tokenizers that reproduce another tool's tokens exactly, for the presets (:mod:`zheval.presets`): they normalise
+#: Tokenizers that reproduce another tool's tokens exactly, for the presets (`zheval.presets`): they normalise
 #: nothing and take no option.
 TOOL_TOKENIZERS: dict[str, type[BaseTokenizer]] = {
     "sacrebleu-zh": SacrebleuZhTokenizer,
@@ -109,26 +109,26 @@ def get_tokenizer(
     """Return a tokenizer for a name, a zheval tokenizer, or a user callable/object.
 
     Args:
-        tokenizer: a name of :data:`TOKENIZERS` -- ``"char"``, ``"jieba"``, ``"none"``, or a tool tokenizer of the
-            presets (:data:`TOOL_TOKENIZERS`: ``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``,
-            ``"opencompass-jieba"``, ``"glm4-jieba"``, which take no option) --, a :class:`BaseTokenizer` (returned as is; other options must then be left at
+        tokenizer: a name of `TOKENIZERS` -- ``"char"``, ``"jieba"``, ``"none"``, or a tool tokenizer of the
+            presets (`TOOL_TOKENIZERS`: ``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``,
+            ``"opencompass-jieba"``, ``"glm4-jieba"``, which take no option) --, a `BaseTokenizer` (returned as is; other options must then be left at
             their defaults), a callable ``str -> list[str]`` or an object with ``.tokenize`` (wrapped in a new
-            :class:`CallableTokenizer` on every call; it receives the text normalised with
-            :data:`USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- no ``space`` step, so the spaces of
+            `CallableTokenizer` on every call; it receives the text normalised with
+            `USER_TOKENIZER_STEPS` = ``nfkc+zw+punct+lower`` -- no ``space`` step, so the spaces of
             pre-segmented text reach it -- and is never cached across calls).
         terms: protected terms (``char`` and ``jieba``).
         punct: ``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens.
         jieba_hmm: jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``);
             ``jieba_dict``: a jieba dictionary path (its content is read and hashed on every call, so an edited file
             gives a new tokenizer).
-        normalize: ``None`` → the tokenizer's default (:data:`~zheval.text.normalize.DEFAULT_STEPS`; none for
-            ``"none"`` and the tool tokenizers; :data:`USER_TOKENIZER_STEPS` for a user tokenizer);
-            ``True``/``False``/step names as :func:`zheval.text.normalize.get_normalizer` (``True`` is
-            :data:`~zheval.text.normalize.DEFAULT_STEPS`).
+        normalize: ``None`` → the tokenizer's default (`DEFAULT_STEPS`; none for
+            ``"none"`` and the tool tokenizers; `USER_TOKENIZER_STEPS` for a user tokenizer);
+            ``True``/``False``/step names as `zheval.text.normalize.get_normalizer` (``True`` is
+            `DEFAULT_STEPS`).
         t2s: add Traditional → Simplified conversion (off by default; never silent).
 
     Returns:
-        A :class:`BaseTokenizer`. Equal arguments naming a built-in tokenizer return the same instance (one private
+        A `BaseTokenizer`. Equal arguments naming a built-in tokenizer return the same instance (one private
         jieba per configuration and dictionary content).
 
     Raises:

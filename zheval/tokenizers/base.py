@@ -9,9 +9,9 @@ A tokenizer normalises, then splits normalised text into tokens. It is
 and owns its configuration and its state (its normaliser, its term list, its private ``jieba.Tokenizer``).
 
 Caching. A tokenizer whose output is determined by content we can hash -- its name and options, normalisation
-steps, term list, jieba version and dictionary *content* -- is :attr:`~BaseTokenizer.content_keyed`: its
-:attr:`~BaseTokenizer.fingerprint` is derived from exactly that content and keys a bounded process-wide token cache
-(:func:`clear_cache`). A user tokenizer is not (its code can change, and its identity says nothing about its
+steps, term list, jieba version and dictionary *content* -- is `content_keyed`: its
+`fingerprint` is derived from exactly that content and keys a bounded process-wide token cache
+(`clear_cache`). A user tokenizer is not (its code can change, and its identity says nothing about its
 output): it is run on every text of every call, and nothing is kept between calls (``docs/DESIGN.md``,
 "Module-level state").
 """
@@ -36,13 +36,13 @@ PUNCT_MODES = ("keep", "drop")
 
 
 def check_punct(punct) -> str:
-    """``punct`` if it is one of :data:`PUNCT_MODES`; ValueError (listing them) otherwise."""
+    """``punct`` if it is one of `PUNCT_MODES`; ValueError (listing them) otherwise."""
     if punct not in PUNCT_MODES:
         raise ValueError(f"unknown punct mode {punct!r}; valid: {list(PUNCT_MODES)}")
     return punct
 
 
-#: Default normalisation of a user tokenizer: :data:`~zheval.text.normalize.DEFAULT_STEPS` without ``space``, so that the
+#: Default normalisation of a user tokenizer: `DEFAULT_STEPS` without ``space``, so that the
 #: spaces of pre-segmented text reach it.
 USER_TOKENIZER_STEPS: tuple[str, ...] = tuple(s for s in DEFAULT_STEPS if s != "space")
 
@@ -89,7 +89,7 @@ def short_sha(data: str | bytes, n: int = 8) -> str:
 class BaseTokenizer:
     """Base of zheval tokenizers: normalise, then split normalised text into tokens.
 
-    Subclasses implement :meth:`tokenize_normalized` and :meth:`_config`. Public calls:
+    Subclasses implement `tokenize_normalized` and `_config`. Public calls:
 
     * ``tok(text)`` / ``tok.tokenize(text)`` → ``list[str]`` (normalised, tokenised, cached if content-keyed);
     * ``tok.normalize(text)`` → ``str``; ``tok.tokenize_normalized(text)`` skips normalisation (used after sentence
@@ -98,9 +98,9 @@ class BaseTokenizer:
     * ``tok.content_keyed`` → ``bool`` (class attribute), see below.
 
     ``content_keyed``: True only for a class that declares ``content_keyed = True`` **in its own body** (it is not
-    inherited: a subclass of :class:`CharTokenizer` that changes the rules is not content-keyed until it says so).
-    Declaring it promises that :meth:`_config` (with the normalisation steps) covers everything that changes the
-    output; the tokens are then kept in the process-wide token cache under :attr:`fingerprint`. Otherwise every
+    inherited: a subclass of `CharTokenizer` that changes the rules is not content-keyed until it says so).
+    Declaring it promises that `_config` (with the normalisation steps) covers everything that changes the
+    output; the tokens are then kept in the process-wide token cache under `fingerprint`. Otherwise every
     call computes the tokens and the fingerprint is new on every access, so nothing keyed by it is ever reused.
 
     Raises (on calls):
@@ -109,7 +109,7 @@ class BaseTokenizer:
 
     name = "base"
     content_keyed = False
-    #: Whether this tokenizer reproduces another tool's tokens for a preset (:data:`zheval.tokenizers.TOOL_TOKENIZERS`):
+    #: Whether this tokenizer reproduces another tool's tokens for a preset (`zheval.tokenizers.TOOL_TOKENIZERS`):
     #: it normalises nothing, so options such as ``t2s`` cannot change it.
     is_tool = False
     #: The sacrebleu ``tokenize`` name whose tokens this tokenizer equals on raw text (``"zh"`` for ``sacrebleu-zh``;
@@ -143,14 +143,14 @@ class BaseTokenizer:
         return self.normalizer(text)
 
     def char_ids_twin(self) -> bool:
-        """True if :func:`zheval.tokenizers.char_ids.char_token_spans` gives exactly this tokenizer's tokens (the
-        char tokenizer without terms, either ``punct``), so a corpus can be tokenised to ids all at once (:func:`zheval.tokenizers.corpus.tokenize_corpus`;
-        the decision is :func:`zheval.fast.usable_for`)."""
+        """True if `zheval.tokenizers.char_ids.char_token_spans` gives exactly this tokenizer's tokens (the
+        char tokenizer without terms, either ``punct``), so a corpus can be tokenised to ids all at once (`zheval.tokenizers.corpus.tokenize_corpus`;
+        the decision is `zheval.fast.usable_for`)."""
         return False
 
     def batch_normalizable(self) -> bool:
-        """True if this tokenizer's normalisation is its :class:`~zheval.text.normalize.Normalizer` applied to the
-        whole text (then all texts can be normalised at once, :func:`zheval.text.normalize_corpus.normalize_corpus`);
+        """True if this tokenizer's normalisation is its `Normalizer` applied to the
+        whole text (then all texts can be normalised at once, `zheval.text.normalize_corpus.normalize_corpus`);
         False for a tokenizer that normalises otherwise (the ``none`` tokenizer normalises token by token)."""
         return type(self)._normalize is BaseTokenizer._normalize
 
@@ -161,7 +161,7 @@ class BaseTokenizer:
     __call__ = tokenize
 
     def tokenize_cached(self, text: str) -> tuple[str, ...]:
-        """Like :meth:`tokenize` but returns a tuple, cached when the tokenizer is content-keyed (do not mutate).
+        """Like `tokenize` but returns a tuple, cached when the tokenizer is content-keyed (do not mutate).
         Raises TypeError for non-str."""
         if not isinstance(text, str):
             raise TypeError(f"{self.name} tokenizer expects str, got {type(text).__name__}")
@@ -178,15 +178,15 @@ class BaseTokenizer:
         return tokens
 
     def tokenize_sentences(self, text: str, sentence_split: str = "punct") -> tuple[tuple[str, ...], ...]:
-        """Normalise ``text``, split it into sentences and tokenise them (:mod:`zheval.text.sentences`).
+        """Normalise ``text``, split it into sentences and tokenise them (`zheval.text.sentences`).
 
         ``"newline"``: each line of the normalised text is tokenised (rouge-score's rule). ``"punct"``: each line is
         tokenised and its tokens are cut after sentence-final marks
-        (:func:`zheval.text.sentences.split_token_sentences`), so a cut never falls inside a token.
+        (`zheval.text.sentences.split_token_sentences`), so a cut never falls inside a token.
 
         Returns a tuple of token tuples, one per sentence (cached when content-keyed; do not mutate). Their
         concatenation is the token sequence used for every ROUGE type but Lsum and for BLEU; for the built-in
-        tokenizers it equals :meth:`tokenize` (line breaks are whitespace, never inside a token).
+        tokenizers it equals `tokenize` (line breaks are whitespace, never inside a token).
 
         Raises:
             TypeError: non-``str`` text. ValueError: unknown ``sentence_split``.
@@ -215,11 +215,11 @@ class BaseTokenizer:
         return self.sentences_of_normalized(self._normalize(text), sentence_split)
 
     def sentences_of_normalized(self, norm: str, sentence_split: str, tokenize=None) -> tuple[tuple[str, ...], ...]:
-        """What :meth:`tokenize_sentences` returns, from the already normalised text ``norm`` (no cache).
+        """What `tokenize_sentences` returns, from the already normalised text ``norm`` (no cache).
 
         Args:
             norm: ``self.normalize(text)``; sentence_split: ``"punct"`` or ``"newline"``.
-            tokenize: the function that tokenises a normalised piece (default :meth:`tokenize_normalized`; a twin
+            tokenize: the function that tokenises a normalised piece (default `tokenize_normalized`; a twin
                 of it, such as a faster word segmenter proven to give the same words, may be passed).
         """
         tok = self.tokenize_normalized if tokenize is None else tokenize
@@ -229,9 +229,9 @@ class BaseTokenizer:
 
     def _punct_sentences(self, line: str, tok=None) -> list[tuple[str, ...]]:
         """One normalised line cut by the ``"punct"`` rule, tokenised. The text rule
-        (:func:`zheval.text.sentences.split_sentences`) is used when its cuts fall between tokens -- always for the plain
+        (`zheval.text.sentences.split_sentences`) is used when its cuts fall between tokens -- always for the plain
         ``char`` tokenizer; otherwise (a term, word or pre-tokenised token spanning a sentence-final mark) the line's
-        own tokens are cut (:func:`zheval.text.sentences.split_token_sentences`), so that the sentences' tokens always
+        own tokens are cut (`zheval.text.sentences.split_token_sentences`), so that the sentences' tokens always
         concatenate to the line's tokens."""
         tok = self.tokenize_normalized if tok is None else tok
         texts = split_sentences(line, "punct")
@@ -244,14 +244,14 @@ class BaseTokenizer:
         return [tuple(s) for s in split_token_sentences(whole)]
 
     def pieces_tokenize_alone(self, pieces: list) -> bool:
-        """Whether these sentence pieces of one line (:func:`zheval.text.sentences.split_sentences`) are known to be
-        tokenised exactly as the whole line is (then the check in :meth:`_punct_sentences` is skipped). False unless
+        """Whether these sentence pieces of one line (`zheval.text.sentences.split_sentences`) are known to be
+        tokenised exactly as the whole line is (then the check in `_punct_sentences` is skipped). False unless
         a subclass knows it for these pieces."""
         return False
 
     def punct_cuts_between_tokens(self) -> bool:
         """Whether the ``"punct"`` text rule can never cut inside a token of this tokenizer (then the check in
-        :meth:`_punct_sentences` is skipped). False unless a subclass knows it."""
+        `_punct_sentences` is skipped). False unless a subclass knows it."""
         return False
 
     def lines_concatenate(self) -> bool:
@@ -318,7 +318,7 @@ def option_suffix(terms_hash: str = "", punct: str = "keep") -> str:
 class ToolTokenizer(BaseTokenizer):
     """A tokenizer that reproduces another tool's tokens exactly (the presets' ``sacrebleu-zh``,
     ``llamafactory-char``): no normalisation, no option; a subclass sets ``name``, ``TOOL`` (the tool, named in
-    option errors), ``CONFIG`` (what identifies its output in the fingerprint) and :meth:`tokenize_normalized`."""
+    option errors), ``CONFIG`` (what identifies its output in the fingerprint) and `tokenize_normalized`."""
 
     TOOL = ""
     CONFIG: dict = {}

@@ -1,10 +1,10 @@
 """The ``char`` tokenizer (one token per Han/kana character, per letter/digit run, per other symbol; optional
 protected terms), and its character classes as public constants.
 
-The classes (:data:`CHAR_HAN`, :data:`CHAR_MARK`, :data:`CHAR_WORD`, :data:`CHAR_OTHER_START`) are built from the
-shared ranges of :mod:`zheval.text.chars`; the regular expression here and its vectorised twin
-(:mod:`zheval.tokenizers.char_ids`) both classify characters with exactly these classes, so a rule change is made
-in one place. The protected-term rule (:func:`term_pattern`, :func:`normalize_terms`) is shared with the ``jieba``
+The classes (`CHAR_HAN`, `CHAR_MARK`, `CHAR_WORD`, `CHAR_OTHER_START`) are built from the
+shared ranges of `zheval.text.chars`; the regular expression here and its vectorised twin
+(`zheval.tokenizers.char_ids`) both classify characters with exactly these classes, so a rule change is made
+in one place. The protected-term rule (`term_pattern`, `normalize_terms`) is shared with the ``jieba``
 tokenizer.
 """
 
@@ -46,14 +46,14 @@ def _char_classes(bmp_only: bool) -> tuple[str, str, str, str]:
 
 #: One Han or kana character (a token on its own, with the marks that follow it).
 CHAR_HAN: str
-#: One attached mark (:data:`zheval.text.sentences.ATTACHED_MARKS`): joins the token of the character before it.
+#: One attached mark (`zheval.text.sentences.ATTACHED_MARKS`): joins the token of the character before it.
 CHAR_MARK: str
 #: One letter/digit that is not Han, kana or invisible: word runs (``iOS``, ``DUCK20240517001``, ``2024``, ``é``,
 #: Cyrillic, Hangul words).
 CHAR_WORD: str
 #: One character that can start a token of its own (punctuation, symbols, emoji; a visible mark with no character
 #: before it): anything but whitespace, C0/C1 controls and the invisible characters of
-#: :data:`zheval.text.normalize.INVISIBLE_RANGES` (which are never tokens: when one of them is an attached mark, such as a
+#: `zheval.text.normalize.INVISIBLE_RANGES` (which are never tokens: when one of them is an attached mark, such as a
 #: variation selector, it joins the character before it, and is dropped when nothing precedes it).
 CHAR_OTHER_START: str
 CHAR_HAN, CHAR_MARK, CHAR_WORD, CHAR_OTHER_START = _char_classes(False)
@@ -135,19 +135,19 @@ class CharTokenizer(BaseTokenizer):
     ``tests/tokenizers/test_char_graphemes.py`` checks this against ``regex``'s ``\\X``.
 
     One rule for marks: a combining mark, variation selector or emoji modifier
-    (:data:`zheval.text.sentences.ATTACHED_MARKS`) always stays in the token of the character before it, whatever that
+    (`zheval.text.sentences.ATTACHED_MARKS`) always stays in the token of the character before it, whatever that
     character is (Han, kana, a letter, a digit, punctuation, an emoji, a protected term): ``e\\u0301`` and, with
     normalisation off, ``葛\\U000e0100`` are one token each. A visible mark with no character before it (at the start
     of the text, after whitespace) is a token of its own.
 
     Whitespace, control characters (C0/C1) and the invisible characters of
-    :data:`zheval.text.normalize.INVISIBLE_RANGES` (default-ignorable code points, U+2800, U+FFF9–U+FFFB) are never
+    `zheval.text.normalize.INVISIBLE_RANGES` (default-ignorable code points, U+2800, U+FFF9–U+FFFB) are never
     tokens, even with normalisation off; the default ``zw`` step removes them before tokenisation anyway.
 
     Args:
         terms: protected terms (strings); normalised with the same normaliser as the text.
         punct: ``"keep"`` or ``"drop"``.
-        normalizer: a :class:`~zheval.text.normalize.Normalizer` (default :data:`~zheval.text.normalize.DEFAULT_STEPS`).
+        normalizer: a `Normalizer` (default `DEFAULT_STEPS`).
 
     Example: with terms ``[小黄鸭, APP, 快递柜]`` and no lower-casing, ``请打开小黄鸭APP查快递柜取件码！`` →
     ``[请, 打, 开, 小黄鸭, APP, 查, 快递柜, 取, 件, 码, ！]``.

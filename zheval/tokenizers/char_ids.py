@@ -1,15 +1,15 @@
 """Corpus-at-once tokenisation for the plain ``char`` tokenizer, with numpy: token ids of many normalised pieces of
-text in one pass, the same tokens as :class:`zheval.tokenizers.CharTokenizer`'s regular expression.
+text in one pass, the same tokens as `zheval.tokenizers.CharTokenizer`'s regular expression.
 
 Why it exists
-    :func:`zheval.tokenizers.corpus.tokenize_corpus` needs integer token ids per sentence of every distinct text. The regular
+    `zheval.tokenizers.corpus.tokenize_corpus` needs integer token ids per sentence of every distinct text. The regular
     expression creates one ``str`` object per token and the ids then cost one dict lookup per token; on long texts
     that is ~40 % of a ROUGE computation. Here every character of the corpus is classified with one table lookup and
     the token boundaries follow from a few vectorised comparisons; a single-character token (nearly every token of
     Chinese text) gets its id from its code point, and only distinct characters and multi-character tokens (word
     runs like ``iOS``, ``3.5GB``; a symbol with attached marks) go through the vocabulary dict.
 
-The rules (the regular expression ``HAN | WORD | OTHER`` of :mod:`zheval.tokenizers`, scanned left to right)
+The rules (the regular expression ``HAN | WORD | OTHER`` of `zheval.tokenizers`, scanned left to right)
     Every distinct character of the call gets a class, computed from the very character classes the regular
     expression uses (one regular-expression pass over the distinct characters, no table kept): ``H`` (Han
     or kana: one token), ``W`` (a letter/digit that is not Han or kana: starts or continues a word run), ``M`` (an
@@ -96,7 +96,7 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
 
     Args:
         pieces: normalised strings without line breaks (sentences or lines).
-        vocab: a :class:`zheval.tokenizers.corpus.TokenIds` (token ``str`` -> id); new tokens get new ids.
+        vocab: a `zheval.tokenizers.corpus.TokenIds` (token ``str`` -> id); new tokens get new ids.
     Returns:
         ``(ids, offsets)``: all token ids as a Python ``list`` of ints, and ``(len(pieces) + 1,)`` int64 offsets --
         piece k's tokens are ``ids[offsets[k]:offsets[k + 1]]``; their strings are exactly
@@ -111,7 +111,7 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
     return ids.tolist(), text_tokens
 
 
-#: Characters per numpy pass of :func:`char_token_spans`.
+#: Characters per numpy pass of `char_token_spans`.
 CHUNK_CHARS = 1 << 18
 
 
@@ -122,12 +122,12 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
         cp: ``(N,)`` code points of the texts, concatenated (line breaks inside a text are whitespace, as for the
             tokenizer).
         offsets: ``(n_texts + 1,)`` int64 text offsets into ``cp`` (a token never crosses a text boundary).
-        vocab: a :class:`zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
+        vocab: a `zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
         punct_drop: drop the tokens made only of punctuation, symbols and marks (``punct="drop"``: the tokens that
             start with a character that is not Han, kana or a letter/digit).
         compiled: find the token boundaries of chunks without attached marks with the compiled pass
-            (:func:`zheval.tokenizers.char_spans_kernel.token_bounds`, numba; the caller asked
-            :func:`zheval.fast.usable_for` ``"compiled"``): the same tokens.
+            (`zheval.tokenizers.char_spans_kernel.token_bounds`, numba; the caller asked
+            `zheval.fast.usable_for` ``"compiled"``): the same tokens.
     Returns:
         ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
         ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of

@@ -1,15 +1,15 @@
-"""The numba kernel of the compiled token pass of the ``char`` tokenizer (:func:`zheval.tokenizers.char_ids.char_token_spans`
-with ``compiled=True``): the rules of :mod:`zheval.tokenizers.char_ids` for text without attached marks, one
+"""The numba kernel of the compiled token pass of the ``char`` tokenizer (`zheval.tokenizers.char_ids.char_token_spans`
+with ``compiled=True``): the rules of `zheval.tokenizers.char_ids` for text without attached marks, one
 left-to-right pass per text instead of a dozen whole-array numpy passes. Imported only when asked (``compiled=True``,
-decided by :func:`zheval.fast.usable_for` ``"compiled"``, or :func:`zheval.fast.warmup`); ``cache=True`` as every
-compiled kernel (:mod:`zheval.fast.compiled`)."""
+decided by `zheval.fast.usable_for` ``"compiled"``, or `zheval.fast.warmup`); ``cache=True`` as every
+compiled kernel (`zheval.fast.compiled`)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-#: Class codes of :mod:`zheval.tokenizers.char_ids` (H, W, D, O, S; no marks here).
+#: Class codes of `zheval.tokenizers.char_ids` (H, W, D, O, S; no marks here).
 _W, _D, _S = 1, 2, 4
 
 

@@ -4,10 +4,10 @@ Data flow (``docs/DESIGN.md``, "Data flow")::
 
     text ──normalise──▶ str ──split sentences──▶ [str] ──tokenise──▶ [[token]] ──ids──▶ TokenizedText
 
-Each distinct text is tokenised once; tokens are then mapped to small integer ids (:attr:`TokenizedCorpus.vocab`
+Each distinct text is tokenised once; tokens are then mapped to small integer ids (`TokenizedCorpus.vocab`
 maps them back) and kept as flat arrays, so the scoring cores count n-grams and build LCS bit masks on ints. Ids are
 local to one corpus: never compare ids of two corpora. Three ways, chosen by the caller through
-:func:`zheval.fast.usable_for`: the ``char`` tokenizer without terms goes through the corpus-at-once twins
+`zheval.fast.usable_for`: the ``char`` tokenizer without terms goes through the corpus-at-once twins
 (normalisation, sentence pieces and tokens on one code point array, no ``str`` per token); a built-in tokenizer may
 normalise all texts at once and tokenise each normalised text (optionally with a proven faster segmenter); anything
 else tokenises text by text through the tokenizer itself (its token cache when it is content-keyed).
@@ -49,7 +49,7 @@ def tokenize_items(
     tuple of ``str`` per text, references ragged as given.
 
     Raises:
-        whatever the tokenizer raises, naming the text (:func:`name_failing_text`): ``predictions[i]`` or
+        whatever the tokenizer raises, naming the text (`name_failing_text`): ``predictions[i]`` or
         ``references[i][j]``.
     """
     tokens = tokenizer.tokenize_cached
@@ -114,7 +114,7 @@ class TokenizedCorpus:
             distinct text of every reference, items in order; ref_counts: ``(n_items,)`` int64 (each >= 1).
         vocab: ``list[str]``; ``vocab[id]`` is the token string.
         tokenizer: the tokenizer used; ``sentence_split``: ``"punct"`` or ``"newline"``.
-        predictions, references: the same as :class:`TokenizedText` objects (one shared object per distinct text;
+        predictions, references: the same as `TokenizedText` objects (one shared object per distinct text;
             built on first access).
     """
 
@@ -142,12 +142,12 @@ class TokenizedCorpus:
 
     @property
     def text_offsets(self) -> np.ndarray:
-        """``(n_texts + 1,)`` int64 token offsets of the distinct texts in :attr:`ids`."""
+        """``(n_texts + 1,)`` int64 token offsets of the distinct texts in `ids`."""
         return self.sent_offsets[self.text_sents]
 
     @property
     def texts(self) -> list:
-        """The distinct texts as :class:`TokenizedText` (built once, on first access)."""
+        """The distinct texts as `TokenizedText` (built once, on first access)."""
         if self._texts is None:
             flat = self.ids.tolist()
             so = self.sent_offsets.tolist()
@@ -184,7 +184,7 @@ class TokenizedCorpus:
 
     def reference_lengths(self) -> np.ndarray:
         """Token count of every reference, flattened in item order (the input of
-        :func:`zheval.compute.inputs.check_references`)."""
+        `zheval.compute.inputs.check_references`)."""
         return np.diff(self.text_offsets)[self.ref_text]
 
     def decode(self, ids: Sequence[int]) -> list[str]:
@@ -209,15 +209,15 @@ def tokenize_corpus(
 
     Args:
         predictions: ``list[str]``, one per item; references: ``list[list[str]]`` (ragged, each non-empty) -- the
-            canonical form :func:`zheval.compute.inputs.validate_inputs` returns (not checked again here).
-        tokenizer: a :class:`~zheval.tokenizers.BaseTokenizer` (see :func:`~zheval.tokenizers.get_tokenizer`).
-        sentence_split: ``"punct"`` (default) or ``"newline"`` (see :mod:`zheval.text.sentences`).
+            canonical form `zheval.compute.inputs.validate_inputs` returns (not checked again here).
+        tokenizer: a `BaseTokenizer` (see [`get_tokenizer`][zheval.tokenizers.get_tokenizer]).
+        sentence_split: ``"punct"`` (default) or ``"newline"`` (see `zheval.text.sentences`).
         char_ids: tokenise the distinct texts all at once with the vectorised twins (normalisation
-            :func:`zheval.text.normalize_corpus.normalize_corpus`, sentence pieces
-            :func:`zheval.text.split_corpus.split_corpus`, tokens :func:`zheval.tokenizers.char_ids.char_token_spans`);
+            `zheval.text.normalize_corpus.normalize_corpus`, sentence pieces
+            `zheval.text.split_corpus.split_corpus`, tokens `zheval.tokenizers.char_ids.char_token_spans`);
             only valid when ``zheval.fast.usable_for("char_ids", tokenizer=tokenizer)``, which the caller decides.
-        normalize_all: normalise the distinct texts all at once (:func:`~zheval.text.normalize_corpus.normalize_corpus`)
-            and tokenise each normalised text (:meth:`~zheval.tokenizers.BaseTokenizer.sentences_of_normalized`,
+        normalize_all: normalise the distinct texts all at once (`normalize_corpus`)
+            and tokenise each normalised text (`sentences_of_normalized`,
             no token cache); only when ``usable_for("normalize_corpus", tokenizer=tokenizer)``.
         segmenter: with ``normalize_all``, the function that tokenises a normalised piece in place of the
             tokenizer's own (a twin proven to give the same tokens; decided by the caller through ``usable_for``).
@@ -225,17 +225,17 @@ def tokenize_corpus(
         sentences: with ``char_ids``, False keeps every text as one sentence (no sentence split: the tokens are
             the same, only ROUGE-Lsum reads the sentences); ignored otherwise.
         compiled_tokens: with ``char_ids``, the token boundaries from the compiled pass
-            (:func:`zheval.tokenizers.char_ids.char_token_spans` ``compiled=True``: numba, the same tokens); the caller
+            (`zheval.tokenizers.char_ids.char_token_spans` ``compiled=True``: numba, the same tokens); the caller
             decides it with ``zheval.fast.usable_for("compiled", ...)``.
 
     Returns:
-        A :class:`TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
-        caller, :func:`zheval.compute.inputs.check_references`).
+        A `TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the
+        caller, `zheval.compute.inputs.check_references`).
 
     Raises:
         ValueError: an unknown ``sentence_split``; TypeError: a text that is not a ``str`` (from the tokenizer).
         Whatever a user tokenizer raises names the text (``predictions[i]`` / ``references[i][j]``,
-        :func:`name_failing_text`).
+        `name_failing_text`).
     """
     if sentence_split not in SENTENCE_SPLITS:
         raise ValueError(f"unknown sentence_split {sentence_split!r}; valid: {list(SENTENCE_SPLITS)}")
@@ -314,9 +314,9 @@ def _arrays(flat, sent_len, n_sents):
 
 def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, compiled: bool = False):
     """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer, all at once: the same
-    normalisation and sentences as :meth:`~zheval.tokenizers.BaseTokenizer.tokenize_sentences` (``"newline"``:
+    normalisation and sentences as `tokenize_sentences` (``"newline"``:
     every line; ``"punct"``: the text rule on every line, which for this tokenizer always cuts between tokens),
-    tokens from :func:`zheval.tokenizers.char_ids.char_token_spans`; ``sentence_split`` None: one sentence per text."""
+    tokens from `zheval.tokenizers.char_ids.char_token_spans`; ``sentence_split`` None: one sentence per text."""
     norm = normalize_corpus(texts, tokenizer.normalizer)
     ids, starts, _, text_tokens = char_token_spans(norm.codepoints, norm.offsets, vocab, tokenizer.punct == "drop",
                                                    compiled)

@@ -12,7 +12,7 @@ __all__ = ["CallableTokenizer"]
 class CallableTokenizer(BaseTokenizer):
     """Wrap a user callable ``str -> list[str]`` or an object with ``.tokenize(str)``.
 
-    The user's tokenizer receives the text normalised with :data:`USER_TOKENIZER_STEPS` (``nfkc+zw+punct+lower``:
+    The user's tokenizer receives the text normalised with `USER_TOKENIZER_STEPS` (``nfkc+zw+punct+lower``:
     the default steps without ``space``, so spaces between pre-segmented words reach it; a whitespace-splitting
     callable gives the tokens it gives under rouge-score and the Hub ``rouge`` module wherever these steps do not
     change the words), unless ``normalizer`` says otherwise (``get_tokenizer(fn, normalize=...)``; ``normalize=True``

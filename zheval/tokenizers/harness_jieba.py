@@ -1,15 +1,15 @@
-"""The tokenizers of the leaderboard presets (:mod:`zheval.presets.opencompass`, :mod:`zheval.presets.glm4`): jieba
+"""The tokenizers of the leaderboard presets (`zheval.presets.opencompass`, `zheval.presets.glm4`): jieba
 exactly as each harness calls it -- ``jieba.cut(text)``, default dictionary, HMM on, **whitespace tokens kept** --
 after the harness's own text preparation, on a private ``jieba.Tokenizer`` instance.
 
 * ``opencompass-jieba``: OpenCompass ``JiebaRougeEvaluator`` (``opencompass/openicl/icl_evaluator/
-  icl_jieba_rouge_evaluator.py``): :func:`opencompass_general_postprocess` (OpenCompass
+  icl_jieba_rouge_evaluator.py``): `opencompass_general_postprocess` (OpenCompass
   ``opencompass/utils/text_postprocessors.py`` ``general_postprocess``), then ``jieba.cut``.
 * ``glm4-jieba``: the GLM-4 / ChatGLM3 fine-tuning demo (``finetune/finetune.py`` ``compute_metrics``):
   ``list(jieba.cut(text.strip()))``.
 
 LongBench's ``rouge_zh_score`` cuts the text as it is (``jieba.cut(text, cut_all=False)``, no strip): that is the
-``llamafactory-jieba`` tokenizer (:mod:`zheval.tokenizers.llamafactory`), which the ``longbench`` preset uses.
+``llamafactory-jieba`` tokenizer (`zheval.tokenizers.llamafactory`), which the ``longbench`` preset uses.
 """
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ def opencompass_general_postprocess(text: str) -> str:
 
 class OpenCompassJiebaTokenizer(LlamaFactoryJiebaTokenizer):
     """OpenCompass ``JiebaRougeEvaluator``'s words: ``jieba.cut(general_postprocess(text))`` -- the post-processing
-    of :func:`opencompass_general_postprocess` on every text (predictions **and** references), then jieba with its
+    of `opencompass_general_postprocess` on every text (predictions **and** references), then jieba with its
     default dictionary, HMM on, whitespace tokens kept, on a private ``jieba.Tokenizer`` (OpenCompass uses the
     global ``jieba.dt``: equal as long as the process has not changed it). No zheval normalisation.
 
     A text that post-processes to ``""`` has no token; the ``opencompass-jieba-rouge`` preset then scores it
-    against OpenCompass's placeholder, as OpenCompass does (:mod:`zheval.presets.opencompass`).
+    against OpenCompass's placeholder, as OpenCompass does (`zheval.presets.opencompass`).
     """
 
     name = "opencompass-jieba"
@@ -79,7 +79,7 @@ class OpenCompassJiebaTokenizer(LlamaFactoryJiebaTokenizer):
 class Glm4JiebaTokenizer(LlamaFactoryJiebaTokenizer):
     """The GLM-4 / ChatGLM3 fine-tuning demo's words: ``list(jieba.cut(text.strip()))`` (Python's ``str.strip``:
     every Unicode whitespace at both ends), default dictionary, HMM on, inner whitespace tokens kept, on a private
-    ``jieba.Tokenizer``. No zheval normalisation. Used for both its ROUGE and its BLEU-4 (:mod:`zheval.presets.glm4`).
+    ``jieba.Tokenizer``. No zheval normalisation. Used for both its ROUGE and its BLEU-4 (`zheval.presets.glm4`).
     """
 
     name = "glm4-jieba"

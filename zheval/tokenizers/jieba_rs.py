@@ -1,5 +1,5 @@
 """The ``jieba`` tokenizer's words from jieba-rs (the ``rjieba`` binding): the corpus-path twin of
-:meth:`zheval.tokenizers.jieba_words.JiebaTokenizer.tokenize_normalized` for HMM off.
+`zheval.tokenizers.jieba_words.JiebaTokenizer.tokenize_normalized` for HMM off.
 
 Why it exists
     jieba 0.42.1's pure-Python DAG segmentation costs about 6 microseconds per character; jieba-rs 0.2.2 segments
@@ -12,9 +12,9 @@ Exactly the same words
     parses it), never from rjieba's bundled dictionary; the tokenizer's addable terms are then added with the
     frequency jieba 0.42.1's ``add_word`` gives them (``suggest_freq(term, tune=False)`` over the running frequency
     table and total). Every other rule (protected terms cut out first, attached marks, ``punct``) is the tokenizer's
-    own :meth:`~zheval.tokenizers.jieba_words.JiebaTokenizer.tokenize_normalized_with`. The tests compare the words
+    own `tokenize_normalized_with`. The tests compare the words
     with jieba 0.42.1 (HMM off) on every text of the shared data and on random texts over every character class
-    (hypothesis), with and without terms; :func:`zheval.fast.usable_for` (``"jieba_rs"``) allows it only for
+    (hypothesis), with and without terms; `zheval.fast.usable_for` (``"jieba_rs"``) allows it only for
     jieba 0.42.1, rjieba 0.2.2 and HMM off. The signature keeps naming jieba 0.42.1 and its dictionary: the tokens
     are jieba 0.42.1's.
 """
@@ -110,6 +110,6 @@ _TOTAL_CARRIER = "\x00"
 
 
 def jieba_rs_segmenter(tokenizer) -> Callable[[str], List[str]]:
-    """``tokenizer.tokenize_normalized`` of a :class:`~zheval.tokenizers.jieba_words.JiebaTokenizer` (HMM off) with
+    """``tokenizer.tokenize_normalized`` of a `JiebaTokenizer` (HMM off) with
     jieba-rs segmenting the pieces between protected terms: the same tokens (module docstring)."""
     return functools.partial(tokenizer.tokenize_normalized_with, tokenizer.jieba_rs_cut())

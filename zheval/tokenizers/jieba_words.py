@@ -111,10 +111,10 @@ _NEVER_CHARS = frozenset(
 def attach_marks(words: Iterable[str]) -> list[str]:
     """The ``char`` tokenizer's rules for marks and invisible characters, applied to words that concatenate to a
     text (jieba's output, whitespace words included): a word made only of attached marks
-    (:data:`CHAR_MARK`) joins the word before it, unless whitespace or an invisible character separates them; with
+    (`CHAR_MARK`) joins the word before it, unless whitespace or an invisible character separates them; with
     nothing before it, its visible marks are a word of their own (invisible ones, such as variation selectors, are
     dropped); words made only of whitespace, C0/C1 controls or invisible characters
-    (:data:`zheval.text.normalize.INVISIBLE_RANGES`) are dropped. Returns the list of words."""
+    (`zheval.text.normalize.INVISIBLE_RANGES`) are dropped. Returns the list of words."""
     out: list[str] = []
     joinable = False
     marks, never = _MARK_CHARS, _NEVER_CHARS
@@ -152,12 +152,12 @@ class JiebaTokenizer(BaseTokenizer):
       own dictionary (lazily, on first use, once even when several threads start at the same moment; about 1 s,
       cached by jieba as a marshal file in the temp directory whose name holds the dictionary's content hash).
     * The dictionary is identified by its **content** (sha256), read when the tokenizer is built: a dictionary file
-      edited between two :func:`get_tokenizer` calls gives a new tokenizer and the new tokens; a file edited between
+      edited between two [`get_tokenizer`][zheval.tokenizers.get_tokenizer] calls gives a new tokenizer and the new tokens; a file edited between
       building a tokenizer and its first use is an error (never the old tokens under the new name).
     * HMM new-word discovery is **off by default** (``hmm=False``): it changes segmentation on a hidden flag and the
       maintainers advise it off for reproducible segmentation. With HMM on, jieba's process-wide force-split word set
       (``jieba.del_word`` anywhere in the process adds to it) is part of the fingerprint and the signature.
-    * Marks and invisible characters follow the ``char`` tokenizer's rule (:func:`attach_marks`): a combining mark,
+    * Marks and invisible characters follow the ``char`` tokenizer's rule (`attach_marks`): a combining mark,
       variation selector or emoji modifier stays in the word before it; whitespace, controls and invisible
       characters are never tokens. No start-up messages are printed; output is deterministic across processes.
     * ``terms`` are protected by cutting the normalised text at each term occurrence first, with the ``char``
@@ -172,10 +172,10 @@ class JiebaTokenizer(BaseTokenizer):
     Args:
         terms: protected words; ``hmm``: jieba's HMM flag; ``dictionary``: path of a jieba dictionary file
             (default: jieba's bundled ``dict.txt``); ``punct``: ``"keep"`` (default) or ``"drop"``;
-            ``normalizer``: a :class:`~zheval.text.normalize.Normalizer`.
+            ``normalizer``: a `Normalizer`.
 
     Raises:
-        ValueError/TypeError: as :class:`CharTokenizer` for ``punct`` and ``terms``; FileNotFoundError for a missing
+        ValueError/TypeError: as `CharTokenizer` for ``punct`` and ``terms``; FileNotFoundError for a missing
         dictionary; RuntimeError (on first use) when the dictionary file changed since the tokenizer was built.
     """
 
@@ -273,8 +273,8 @@ class JiebaTokenizer(BaseTokenizer):
 
     def jieba_rs_cut(self):
         """``cut(piece) -> words`` from this tokenizer's private jieba-rs instance (built once, on first use, from
-        :meth:`dictionary_content` and the addable terms: :func:`zheval.tokenizers.jieba_rs.build_jieba_rs`), marks
-        attached as :meth:`tokenize_normalized` attaches them. Only for HMM off (``usable_for("jieba_rs")``)."""
+        `dictionary_content` and the addable terms: `zheval.tokenizers.jieba_rs.build_jieba_rs`), marks
+        attached as `tokenize_normalized` attaches them. Only for HMM off (``usable_for("jieba_rs")``)."""
         jb = self._jieba_rs
         if jb is None:
             from .jieba_rs import build_jieba_rs
@@ -303,7 +303,7 @@ class JiebaTokenizer(BaseTokenizer):
         return self.tokenize_normalized_with(self._cut, text)
 
     def tokenize_normalized_with(self, cut, text: str) -> list[str]:
-        """:meth:`tokenize_normalized` with ``cut(piece) -> words`` (jieba's words of a piece, marks attached) in
+        """`tokenize_normalized` with ``cut(piece) -> words`` (jieba's words of a piece, marks attached) in
         place of this tokenizer's private jieba -- the terms, the mark rule and ``punct`` applied the same way."""
         if not text:
             return []

@@ -1,6 +1,6 @@
 """The tokenizers of the ``llamafactory`` presets: LLaMA-Factory's BLEU characters (``llamafactory-char``:
 ``list(text)``, whitespace included) and its ROUGE words (``llamafactory-jieba``: ``list(jieba.cut(text))``, HMM on,
-whitespace tokens kept, on a private jieba instance). See :mod:`zheval.presets.llamafactory`."""
+whitespace tokens kept, on a private jieba instance). See `zheval.presets.llamafactory`."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def llamafactory_tokenize(text: str) -> List[str]:
 
 
 class LlamaFactoryCharTokenizer(ToolTokenizer):
-    """:func:`llamafactory_tokenize` (``list(text)``) as a zheval tokenizer (no normalisation).
+    """`llamafactory_tokenize` (``list(text)``) as a zheval tokenizer (no normalisation).
 
     Unlike the other zheval tokenizers its tokens include whitespace characters (LLaMA-Factory scores them).
     """
@@ -45,7 +45,7 @@ class LlamaFactoryJiebaTokenizer(JiebaTokenizer):
     normalisation, **whitespace tokens kept** -- but on a private ``jieba.Tokenizer`` instance (loaded lazily).
 
     Unlike the other zheval tokenizers its output may contain whitespace tokens (``" "``, ``"\\n"``): they change
-    rouge-chinese's sentence cut (:mod:`zheval.presets.llamafactory`). Meant for ``preset="llamafactory"``.
+    rouge-chinese's sentence cut (`zheval.presets.llamafactory`). Meant for ``preset="llamafactory"``.
     """
 
     name = "llamafactory-jieba"

@@ -37,7 +37,7 @@ a run of them is one 13a "word", glued to adjacent non-Chinese characters. Also 
 BMP ideographs U+9FBC-U+9FFF (e.g. 鿏 U+9FCF, 鿬 U+9FEC), U+4DB6-U+4DBF, hiragana/katakana (U+3040-U+30FF: a
 kana run is one token), Hangul syllables, the middle dot · (U+00B7), ASCII letters and digits. Fullwidth forms
 U+FF00-U+FFEF (，！？（）０-９Ａ-Ｚ) *are* Chinese: fullwidth digits and letters become one token each, unlike their
-ASCII counterparts. The complete effective set is :data:`SACREBLEU_ZH_CODEPOINT_RANGES`; the tests compare it
+ASCII counterparts. The complete effective set is `SACREBLEU_ZH_CODEPOINT_RANGES`; the tests compare it
 with sacrebleu's predicate on every code point.
 """
 
@@ -200,7 +200,7 @@ def _sacrebleu_zh_tokenize_reference(text: str) -> List[str]:
 
 
 class SacrebleuZhTokenizer(ToolTokenizer):
-    """:func:`sacrebleu_zh_tokenize` as a zheval tokenizer (no normalisation; signature ``sacrebleu-zh``).
+    """`sacrebleu_zh_tokenize` as a zheval tokenizer (no normalisation; signature ``sacrebleu-zh``).
 
     Its output equals what sacrebleu 2.6.0 ``BLEU(tokenize="zh")`` counts n-grams over. Tokens never contain
     whitespace.

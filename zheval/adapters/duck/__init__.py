@@ -2,19 +2,19 @@
 
 This module is the public face; each job lives in its own module:
 
-* :mod:`~zheval.adapters.duck.load` — :func:`load_duck` (strict line-by-line validation, explicit ``Features``);
-* :mod:`~zheval.adapters.duck.clean` — :func:`clean_duck` (normalise, length filter, near-duplicate removal,
+* `load` — `load_duck` (strict line-by-line validation, explicit ``Features``);
+* `clean` — `clean_duck` (normalise, length filter, near-duplicate removal,
   ``min_refs``; every drop counted by reason and domain);
-* :mod:`~zheval.adapters.duck.predictions` — :func:`read_predictions`, :func:`join_predictions` (id-keyed JSONL,
+* `predictions` — `read_predictions`, `join_predictions` (id-keyed JSONL,
   LLaMA-Factory ``generated_predictions.jsonl``, plain text);
-* :mod:`~zheval.adapters.duck.evaluate` — :func:`evaluate_predictions`; :mod:`~zheval.adapters.duck.ceiling` —
-  :func:`human_ceiling`; :mod:`~zheval.adapters.compare` — :func:`compare_predictions`; all three on the
-  options of :mod:`~zheval.adapters.duck.config` (:func:`make_config`), the inputs checked by
-  :mod:`~zheval.adapters.duck.inputs`, the per-item statistics of :mod:`~zheval.adapters.duck.statistics`
-  (:func:`item_statistics`, with ``Dataset.map``) and the metric reductions of :mod:`~zheval.adapters.duck.reductions`;
-* :mod:`~zheval.adapters.report.tables` — grouped scores with bootstrap intervals and their tables (text, Markdown,
-  JSON); :mod:`~zheval.adapters.report.plot` — the plot. The text diagnostics a report carries are
-  :mod:`zheval.results.diagnostics`.
+* [`evaluate`][zheval.adapters.duck.evaluate] — [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]; [`ceiling`][zheval.adapters.duck.ceiling] —
+  [`human_ceiling`][zheval.adapters.duck.ceiling.human_ceiling]; [`compare`][zheval.adapters.compare] — [`compare_predictions`][zheval.adapters.compare.compare_predictions]; all three on the
+  options of `config` (`make_config`), the inputs checked by
+  `inputs`, the per-item statistics of `statistics`
+  (`item_statistics`, with ``Dataset.map``) and the metric reductions of `reductions`;
+* `tables` — grouped scores with bootstrap intervals and their tables (text, Markdown,
+  JSON); `plot` — the plot. The text diagnostics a report carries are
+  `zheval.results.diagnostics`.
 
 Example::
 
@@ -89,15 +89,15 @@ SAMPLE_FILES = {
 
 @contextmanager
 def sample_files():
-    """Context manager yielding ``{name: Path}`` of the embedded sample files (:data:`SAMPLE_FILES`), read with
-    :mod:`importlib.resources` (works from a wheel or a zip too)."""
+    """Context manager yielding ``{name: Path}`` of the embedded sample files (`SAMPLE_FILES`), read with
+    `importlib.resources` (works from a wheel or a zip too)."""
     root = resources.files("zheval").joinpath("data")
     with resources.as_file(root) as base:
         yield {k: Path(base) / v for k, v in SAMPLE_FILES.items()}
 
 
 def write_duck(ds, path) -> int:
-    """Write a 小黄鸭 ``Dataset`` as JSONL (keys in :data:`DUCK_KEYS` order, UTF-8, no ASCII escaping), atomically
+    """Write a 小黄鸭 ``Dataset`` as JSONL (keys in `DUCK_KEYS` order, UTF-8, no ASCII escaping), atomically
     (a temporary file, then rename: never a partial file). Returns the number of rows written.
 
     Raises:

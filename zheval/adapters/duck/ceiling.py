@@ -1,4 +1,4 @@
-"""The human ceiling of a 小黄鸭 dataset (:func:`human_ceiling`): each reference scored as a prediction against
+"""The human ceiling of a 小黄鸭 dataset ([`human_ceiling`][zheval.adapters.duck.ceiling.human_ceiling]): each reference scored as a prediction against
 the item's other references (leave-one-out), grouped and resampled by whole items.
 """
 
@@ -43,10 +43,10 @@ def human_ceiling(
     resamples, whole items (all of an item's rows together). Note that a held-out reference is matched against
     ``k − 1`` references while a model is matched against ``k``, so the ceiling is slightly conservative.
 
-    Args: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` (no predictions, no label check).
+    Args: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (no predictions, no label check).
 
     Returns:
-        A :class:`~zheval.adapters.report.tables.Report` with ``kind="ceiling"``.
+        A `Report` with ``kind="ceiling"``.
 
     Raises:
         ValueError: no item has 2 or more references; bad options.

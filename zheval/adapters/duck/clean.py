@@ -2,8 +2,8 @@
 
 Steps, in order (each a ``datasets`` ``map``/``filter`` call, so they run on any size and with ``num_proc``):
 
-1. **normalise** ``query`` and every response with the foundation normaliser (:mod:`zheval.text.normalize`; default
-   :data:`~zheval.text.normalize.DEFAULT_STEPS` = NFKC, invisible characters, punctuation variants, whitespace,
+1. **normalise** ``query`` and every response with the foundation normaliser (`zheval.text.normalize`; default
+   `DEFAULT_STEPS` = NFKC, invisible characters, punctuation variants, whitespace,
    lower-case Latin). A reference that is empty afterwards is dropped (reason ``empty``).
 2. **length filter**: keep references with ``min_chars ≤ len ≤ max_chars`` (reasons ``too_short``/``too_long``).
    Length is counted in characters of the normalised text, whitespace excluded (a Latin word counts one per
@@ -19,7 +19,7 @@ Steps, in order (each a ``datasets`` ``map``/``filter`` call, so they run on any
    the minimum for multi-reference scoring and for the human ceiling). Their remaining references are counted as
    dropped with reason ``query_dropped``, so ``refs_in == refs_out + sum(dropped references)`` always holds.
 
-:func:`clean_duck` returns the cleaned dataset and a :class:`CleanReport` with counts by reason and by domain.
+`clean_duck` returns the cleaned dataset and a `CleanReport` with counts by reason and by domain.
 """
 
 from __future__ import annotations
@@ -63,13 +63,13 @@ def _char_len(text: str) -> int:
 
 @dataclass
 class CleanReport:
-    """What :func:`clean_duck` did, with every drop counted.
+    """What `clean_duck` did, with every drop counted.
 
     Attributes:
         params: the parameters used (``normalize`` as the step names).
         queries_in / queries_out, refs_in / refs_out: counts before and after.
-        dropped_refs: ``{reason: {domain: count}}`` (reasons :data:`REF_REASONS`; ``null`` domain as ``"null"``).
-        dropped_queries: ``{reason: {domain: count}}`` (reasons :data:`QUERY_REASONS`).
+        dropped_refs: ``{reason: {domain: count}}`` (reasons `REF_REASONS`; ``null`` domain as ``"null"``).
+        dropped_queries: ``{reason: {domain: count}}`` (reasons `QUERY_REASONS`).
         dropped_query_ids: ids of the dropped queries, in dataset order.
     """
 
@@ -188,8 +188,8 @@ def clean_duck(
     """Clean a 小黄鸭 ``datasets.Dataset`` (see the module docstring for the steps and their defaults).
 
     Args:
-        ds: a ``Dataset`` with the 小黄鸭 features (:func:`~zheval.adapters.duck.load.load_duck`).
-        normalize: normaliser specification (as :func:`zheval.text.normalize.get_normalizer`): ``True`` (default, the
+        ds: a ``Dataset`` with the 小黄鸭 features (`load_duck`).
+        normalize: normaliser specification (as `zheval.text.normalize.get_normalizer`): ``True`` (default, the
             conservative default steps), ``False`` (no normalisation), step names, or a ``Normalizer``.
         min_chars / max_chars: keep references whose normalised length (characters, whitespace excluded) is in
             ``[min_chars, max_chars]``; defaults 5 and 150.

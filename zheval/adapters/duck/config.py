@@ -1,6 +1,6 @@
-"""The scoring options of a 小黄鸭 evaluation: :func:`make_config` validates them once and resolves them into a
-:class:`ScoreConfig` (the tokenizer, the metrics, ROUGE types and multi-reference rule, resolved BLEU options), which
-is pickled into every ``map`` worker and whose :meth:`ScoreConfig.fingerprint` keys the map's cache.
+"""The scoring options of a 小黄鸭 evaluation: `make_config` validates them once and resolves them into a
+`ScoreConfig` (the tokenizer, the metrics, ROUGE types and multi-reference rule, resolved BLEU options), which
+is pickled into every ``map`` worker and whose `ScoreConfig.fingerprint` keys the map's cache.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ __all__ = ["METRICS", "DEFAULT_METRICS", "DEFAULT_ROUGE_TYPES", "REPORT_FIELDS",
            "make_config"]
 
 METRICS = ("bleu", "rouge", "chrf")
-"""Metric families :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` computes."""
+"""Metric families [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] computes."""
 
 DEFAULT_METRICS = ("bleu", "rouge")
 """The metrics reported when none are named (chrF on request: ``metrics=[..., "chrf"]``, ``--metrics ...,chrf``)."""
@@ -35,10 +35,10 @@ TOKENIZER_FIELDS = TokenizerOptions.names()
 @dataclass(frozen=True)
 class ScoreConfig:
     """Resolved scoring options shared by every item (pickled into ``map`` workers): the library's own configs
-    (:func:`zheval.compute.rouge.rouge_config`, :func:`zheval.compute.bleu.bleu_config`), which share one tokenizer.
+    ([`zheval.compute.rouge.rouge_config`][], [`zheval.compute.bleu.bleu_config`][]), which share one tokenizer.
 
     Attributes:
-        metrics: subset of :data:`METRICS`; rouge_config: the ROUGE config (its types, multi-reference rule,
+        metrics: subset of `METRICS`; rouge_config: the ROUGE config (its types, multi-reference rule,
             sentence split); bleu_config: the BLEU config (corpus level); chrf_config: the chrF config (corpus
             level, the same tokenizer), ``None`` when chrF is not reported.
     """
@@ -88,7 +88,7 @@ class ScoreConfig:
 
     @property
     def score_options(self) -> dict:
-        """Keyword options of :func:`zheval.definitions.bleu_score.score_stats`."""
+        """Keyword options of `zheval.definitions.bleu_score.score_stats`."""
         return self.bleu_config.score_options
 
 
@@ -105,12 +105,12 @@ REPORT_FIELDS = {
 
 def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str, Any],
                    typed: Mapping[str, Any]) -> Dict[str, MetricOptions]:
-    """The options objects of a 小黄鸭 report door (:func:`~zheval.compute.options.options_for_metrics` with the
+    """The options objects of a 小黄鸭 report door ([`options_for_metrics`][zheval.compute.options.options_for_metrics] with the
     report's rules): ``metrics`` (a list, or one comma-separated str), the door's ``tokenizer`` (``"char"`` by
     default; ``None``: the BLEU preset's), options by name and ``{"rouge": RougeOptions, ...}`` objects.
 
     Returns:
-        ``{metric: options object}`` for the metrics asked for, in :data:`METRICS` order.
+        ``{metric: options object}`` for the metrics asked for, in `METRICS` order.
 
     Raises:
         ValueError: an unknown metric (listing the valid ones); ``level`` other than corpus.
@@ -144,21 +144,21 @@ def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str,
 
 
 def make_config(options: Mapping[str, MetricOptions], *, max_refs: int | None = None) -> ScoreConfig:
-    """Build the :class:`ScoreConfig` of a report with the library's config functions (every option check and the
+    """Build the `ScoreConfig` of a report with the library's config functions (every option check and the
     tokenizer construction are the library's own).
 
     Args:
-        options: ``{metric: options object}`` from :func:`report_options` (:class:`~zheval.compute.options.RougeOptions`
-            ..., each defined once in :mod:`zheval.compute.options`); the report's defaults where a metric sets
-            nothing: ROUGE types :data:`DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split; corpus
+        options: ``{metric: options object}`` from `report_options` ([`RougeOptions`][zheval.compute.options.RougeOptions]
+            ..., each defined once in `zheval.compute.options`); the report's defaults where a metric sets
+            nothing: ROUGE types `DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split; corpus
             BLEU and chrF. The tokenizer is BLEU's (a BLEU preset may set it), shared by every metric.
         max_refs: score with the first ``max_refs`` references of every item (``None``: all); every config gets
             it, so the signatures record it (``maxrefs:K``).
 
     Raises:
         ValueError: ``level`` other than corpus, and the option errors of
-            :func:`~zheval.compute.bleu.bleu_config`, :func:`~zheval.compute.rouge.rouge_config`,
-            :func:`~zheval.compute.chrf.chrf_config`.
+            [`bleu_config`][zheval.compute.bleu.bleu_config], [`rouge_config`][zheval.compute.rouge.rouge_config],
+            [`chrf_config`][zheval.compute.chrf.chrf_config].
     """
     from ...compute.bleu import bleu_config
     from ...compute.chrf import chrf_config

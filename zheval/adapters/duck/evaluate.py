@@ -1,4 +1,4 @@
-"""Score a model's predictions on a 小黄鸭 dataset (:func:`evaluate_predictions`): overall, per domain, per
+"""Score a model's predictions on a 小黄鸭 dataset ([`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]): overall, per domain, per
 difficulty, with bootstrap intervals.
 
 Data flow::
@@ -6,11 +6,11 @@ Data flow::
     Dataset + predictions ──map(batched, num_proc)──▶ per-item statistics ──▶ groups ──▶ scores + bootstrap intervals
                             (duck.statistics)                                (duck.reductions, report.tables)
 
-The options are resolved once (:mod:`~zheval.adapters.duck.config`), the per-item statistics computed with
-``Dataset.map`` (:mod:`~zheval.adapters.duck.statistics`), reduced per group (overall, per domain, per difficulty;
-``null`` is its own group) with percentile bootstrap intervals over items (:mod:`~zheval.adapters.duck.reductions`,
-:mod:`zheval.adapters.report.tables`). The other entry points on the same statistics:
-:func:`zheval.adapters.duck.ceiling.human_ceiling`, :func:`zheval.adapters.compare.compare_predictions`.
+The options are resolved once (`config`), the per-item statistics computed with
+``Dataset.map`` (`statistics`), reduced per group (overall, per domain, per difficulty;
+``null`` is its own group) with percentile bootstrap intervals over items (`reductions`,
+`zheval.adapters.report.tables`). The other entry points on the same statistics:
+[`zheval.adapters.duck.ceiling.human_ceiling`][], [`zheval.adapters.compare.compare_predictions`][].
 """
 
 from __future__ import annotations
@@ -49,18 +49,18 @@ def evaluate_predictions(
     """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
 
     Args:
-        ds: a 小黄鸭 ``Dataset`` (:func:`~zheval.adapters.duck.load.load_duck`, optionally cleaned).
+        ds: a 小黄鸭 ``Dataset`` (`load_duck`, optionally cleaned).
         predictions: a path (JSONL with ``id``+``prediction``, LLaMA-Factory ``generated_predictions.jsonl``, or
-            plain text in dataset order), a :class:`~zheval.adapters.duck.predictions.Predictions`, a list in dataset
-            order, or an ``{id: prediction}`` dict (see :func:`~zheval.adapters.duck.predictions.join_predictions`).
+            plain text in dataset order), a `Predictions`, a list in dataset
+            order, or an ``{id: prediction}`` dict (see `join_predictions`).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE).
         tokenizer: the scoring tokenizer of every metric (default ``"char"``; ``None``: the BLEU preset's).
-        rouge, bleu, chrf, options: the metrics' options as objects (:class:`~zheval.compute.options.RougeOptions`
-            ...) and by name, each defined once in :mod:`zheval.compute.options` and split by
-            :func:`~zheval.adapters.duck.config.report_options`: the report takes ROUGE's ``rouge_types``,
+        rouge, bleu, chrf, options: the metrics' options as objects ([`RougeOptions`][zheval.compute.options.RougeOptions]
+            ...) and by name, each defined once in `zheval.compute.options` and split by
+            `report_options`: the report takes ROUGE's ``rouge_types``,
             ``multi_ref``, ``sentence_split``, BLEU's ``preset``, ``max_order``, smoothing, ``bp_ref_length``,
             ``effective_order``, ``weights``, chrF's orders, ``beta``, ``eps_smoothing`` and the tokenizer options
-            (:data:`~zheval.adapters.duck.config.REPORT_FIELDS`); defaults: corpus BLEU-4 with sacrebleu's exp
+            (`REPORT_FIELDS`); defaults: corpus BLEU-4 with sacrebleu's exp
             smoothing, ROUGE-1/2/L F with the max-over-references rule.
         by: group columns (default domain and difficulty; ``null`` values form their own group).
         bootstrap: resamples for the 95% percentile intervals (default 1000; 0 = none); seed; confidence.
@@ -69,14 +69,14 @@ def evaluate_predictions(
         progress: show a progress bar over the bootstrap resamples (``map`` shows its own).
         locations: optional ``{item id: (path, line)}`` of the 小黄鸭 file, so problems name ``file:line``.
         label_check: LLaMA-Factory label check of
-            :func:`~zheval.adapters.duck.predictions.join_predictions` (``strict``, ``warn``, ``off``).
-        predictions_format: ``format`` of :func:`~zheval.adapters.duck.predictions.read_predictions` for a path
+            `join_predictions` (``strict``, ``warn``, ``off``).
+        predictions_format: ``format`` of `read_predictions` for a path
             (``auto``, ``jsonl``, ``text``).
         max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs; the
             report's ``breakdowns["reference_limit"]`` counts the items with fewer and the items cut; the
             signatures carry ``maxrefs:K``). Default ``None``: every reference.
         buckets: scores per reference-length bucket (``breakdowns["length_buckets"]``): ``True`` for the default
-            edges :data:`zheval.results.breakdowns.DEFAULT_BUCKETS`, or increasing edges in tokens (``(10, 20,
+            edges `zheval.results.breakdowns.DEFAULT_BUCKETS`, or increasing edges in tokens (``(10, 20,
             50)`` or ``"10,20,50"``). Default ``None``: none.
         folds: ``k`` >= 2: the scores of ``k`` random folds (seeded with ``seed``) with their mean, standard
             deviation, largest deviation and the folds outside the overall interval (``breakdowns["folds"]``).
@@ -84,10 +84,10 @@ def evaluate_predictions(
     Always in the report (``Report.breakdowns``): ``truncation_excluded`` (the scores per group without the
     truncated predictions, with the number excluded, next to -- never instead of -- the scores on all items) and
     ``diversity`` (Distinct-1/2 of predictions and references and the repeated predictions, per group). See
-    :mod:`zheval.adapters.report.breakdowns` and ``docs/diagnostics.md``.
+    `zheval.adapters.report.breakdowns` and ``docs/diagnostics.md``.
 
     Returns:
-        A :class:`~zheval.adapters.report.tables.Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
+        A `Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
         no interval (``low``/``high`` ``None`` and a ``no_interval`` reason).
 
     Raises:
@@ -142,7 +142,7 @@ def evaluate_predictions(
 def _breakdowns(specs: list, item_groups: list, groups: list, preds: list, refs: list, cfg: ScoreConfig, buckets,
                 folds, bootstrap: int, seed: int, confidence: float) -> dict:
     """The report's breakdowns beside its scores: always ``truncation_excluded`` and ``diversity``; with
-    ``buckets`` the ``length_buckets``, with ``folds`` the ``folds`` (:mod:`zheval.adapters.duck.breakdowns`)."""
+    ``buckets`` the ``length_buckets``, with ``folds`` the ``folds`` (`zheval.adapters.duck.breakdowns`)."""
     out = {"truncation_excluded": truncation_excluded(specs, item_groups, truncated_mask(preds, cfg.tokenizer),
                                                       bootstrap, seed, confidence),
            "diversity": group_diversity(preds, refs, cfg.tokenizer, item_groups)}
@@ -154,12 +154,12 @@ def _breakdowns(specs: list, item_groups: list, groups: list, preds: list, refs:
 
 
 def report_config(options: Mapping[str, Any]) -> ScoreConfig:
-    """The :class:`~zheval.adapters.duck.config.ScoreConfig` that ``evaluate_predictions(ds, predictions, **options)``
+    """The `ScoreConfig` that ``evaluate_predictions(ds, predictions, **options)``
     scores with (its arguments read from its own signature, so nothing can drift), e.g. to explain a report's items
-    with exactly its scoring (:func:`zheval.adapters.duck.html_report.score_html_for_options`).
+    with exactly its scoring (`zheval.adapters.duck.html_report.score_html_for_options`).
 
     Raises:
-        TypeError/ValueError: the option errors of :func:`evaluate_predictions`.
+        TypeError/ValueError: the option errors of [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
     """
     import inspect
 
@@ -182,8 +182,8 @@ def first_references_of(ds, max_refs: int):
 
 def _items(table: dict, cfg: ScoreConfig, preds) -> list:
     """Per-item scores of a report (``keep_items``): sentence BLEU (effective order, the report's smoothing) and
-    sentence chrF from each item's own statistics (:func:`zheval.compute.bleu.score_from_sums`,
-    :func:`zheval.compute.chrf.score_from_sums`), and each ROUGE type's F."""
+    sentence chrF from each item's own statistics (`zheval.compute.bleu.score_from_sums`,
+    [`zheval.compute.chrf.score_from_sums`][]), and each ROUGE type's F."""
     n = len(table["id"])
     sentence_bleu = chrf = [None] * n
     if "bleu" in cfg.metrics and n:

@@ -1,7 +1,7 @@
-"""The inputs of a 小黄鸭 evaluation: the dataset and its group columns checked (:func:`check_dataset`,
-:func:`check_by`, :func:`group_columns`), predictions in any accepted form read (:func:`as_predictions`), and the
-warnings for slips that give a wrong number without an error (:func:`input_warnings`: a whitespace tokenizer on
-unspaced Chinese, Traditional against Simplified; :func:`label_mismatch_warning`: LLaMA-Factory labels that match
+"""The inputs of a 小黄鸭 evaluation: the dataset and its group columns checked (`check_dataset`,
+`check_by`, `group_columns`), predictions in any accepted form read (`as_predictions`), and the
+warnings for slips that give a wrong number without an error (`input_warnings`: a whitespace tokenizer on
+unspaced Chinese, Traditional against Simplified; `label_mismatch_warning`: LLaMA-Factory labels that match
 no reference).
 """
 
@@ -24,7 +24,7 @@ __all__ = [
 
 def group_columns(ds, by: Sequence[str]) -> dict:
     """``{column: list of its values per row}`` of the group columns ``by`` of ``ds`` (for
-    :func:`~zheval.adapters.report.tables.group_items`)."""
+    `group_items`)."""
     return {dim: list(ds[dim]) for dim in by}
 
 
@@ -67,11 +67,11 @@ def check_dataset(ds, what: str = "evaluate"):
 
 def as_predictions(predictions, predictions_format: str = "auto"):
     """``(predictions ready for join_predictions, source name)``: a path is read
-    (:func:`~zheval.adapters.duck.predictions.read_predictions` with ``format=predictions_format``), a
-    :class:`~zheval.adapters.duck.predictions.Predictions` or a dict is kept, any other iterable becomes a list.
+    (`read_predictions` with ``format=predictions_format``), a
+    `Predictions` or a dict is kept, any other iterable becomes a list.
 
     Raises:
-        what :func:`~zheval.adapters.duck.predictions.read_predictions` raises for a file.
+        what `read_predictions` raises for a file.
     """
     import os
 
@@ -103,7 +103,7 @@ def label_mismatch_warning(predictions, which: str = "") -> str | None:
 
 def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
     """The library's warnings for user slips that give a wrong number without an error
-    (:func:`zheval.compute.guards.input_slips`: a whitespace tokenizer on unsegmented Chinese, Traditional against
+    (`zheval.compute.guards.input_slips`: a whitespace tokenizer on unsegmented Chinese, Traditional against
     Simplified without ``t2s``), as report lines (``--t2s`` is the command-line form of ``t2s=True``)."""
     from ...compute.guards import ScriptMismatchWarning, input_slips
 

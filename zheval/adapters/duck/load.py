@@ -7,19 +7,19 @@ The 小黄鸭 format is JSONL, one query per line::
 
 Why validate before ``datasets`` sees a row (datasets 5.2.0, ``packaged_modules/json/json.py`` and
 ``load_dataset("json", ...)``, checked against the released package): a missing key silently becomes ``None``, an
-int ``id`` is silently cast to ``"7"`` (here it is the id ``"7"`` by the one id rule of :mod:`zheval.io.fields`, so
+int ``id`` is silently cast to ``"7"`` (here it is the id ``"7"`` by the one id rule of [`zheval.io.fields`][], so
 ``7`` and ``"7"`` on two lines are a duplicate), a string ``responses`` would be iterated character by character by anything downstream, and a malformed line raises an error whose row
 number counts from the start of a 10 MB chunk. So every line is decoded and checked here first, with its real
-``file:line``, and all problems (the first :data:`MAX_REPORTED`) are reported together in one
-:class:`DuckFormatError`. Loading scripts no longer exist in datasets 5.x: :func:`load_duck` is a plain function
+``file:line``, and all problems (the first `MAX_REPORTED`) are reported together in one
+`DuckFormatError`. Loading scripts no longer exist in datasets 5.x: `load_duck` is a plain function
 around ``Dataset.from_list(rows, features=DUCK_FEATURES)``.
 
-The file is read by :mod:`zheval.io` (the reader of every door: gzip undone, one encoding rule, one line rule).
+The file is read by `zheval.io` (the reader of every door: gzip undone, one encoding rule, one line rule).
 Accepted on input: a UTF-8 BOM (removed), CRLF line ends, blank (whitespace-only) lines, a ``.gz`` file. Refused,
 each with one message for the whole file: CR-only line ends, UTF-16/UTF-32 (with or without a BOM) and GB18030/GBK text, which are not UTF-8
-(:func:`encoding_problem`); so is a file that is one JSON document (an array of rows, as ``json.dump(rows, f,
-indent=2)`` writes) instead of JSON Lines (:func:`json_document_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
-:func:`parse_json_line`). Every item has :data:`MIN_REFS`–:data:`MAX_REFS` references unless the caller relaxes the
+(`encoding_problem`); so is a file that is one JSON document (an array of rows, as ``json.dump(rows, f,
+indent=2)`` writes) instead of JSON Lines (`json_document_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
+`parse_json_line`). Every item has `MIN_REFS`–`MAX_REFS` references unless the caller relaxes the
 bounds (``min_refs``/``max_refs``; single-reference data needs ``min_refs=1``).
 """
 
@@ -127,12 +127,12 @@ def __getattr__(name):  # module-level lazy attribute (PEP 562): DUCK_FEATURES
 
 
 DuckFormatError = FileFormatError
-"""Invalid 小黄鸭 input: :class:`zheval.io.problems.FileFormatError` (``problems`` holds every
-:class:`~zheval.io.problems.Problem`; the message lists the first :data:`MAX_REPORTED` as ``file:line: id '…': what
+"""Invalid 小黄鸭 input: [`zheval.io.problems.FileFormatError`][] (``problems`` holds every
+[`Problem`][zheval.io.problems.Problem]; the message lists the first `MAX_REPORTED` as ``file:line: id '…': what
 is wrong``, and the total count)."""
 
 EmptyDataError = EmptyFileError
-"""A 小黄鸭 file without a single item: :class:`zheval.io.problems.EmptyFileError` (``no items in FILE``)."""
+"""A 小黄鸭 file without a single item: `zheval.io.problems.EmptyFileError` (``no items in FILE``)."""
 
 
 def _check_text_fields(obj) -> list[str]:
@@ -229,22 +229,22 @@ def read_duck_rows(
         domains / difficulties: allowed values besides ``null`` (``None`` = any string).
         seen_ids: ``{id: "file:line"}`` shared across files to detect ids repeated between splits (updated).
         problems: a list to append problems to instead of raising (used to report several files together).
-        min_refs / max_refs: allowed number of references per item (default :data:`MIN_REFS`–:data:`MAX_REFS`,
+        min_refs / max_refs: allowed number of references per item (default `MIN_REFS`–`MAX_REFS`,
             the 小黄鸭 format's 2–5; ``None`` = no bound; ``min_refs=1`` for single-reference data).
         lines: a list to append the 1-based line number of each returned row to (for messages naming
             ``file:line`` later, e.g. a reference that is empty after normalisation).
 
     Returns:
-        The rows as dicts with exactly the keys :data:`DUCK_KEYS`, in file order.
+        The rows as dicts with exactly the keys `DUCK_KEYS`, in file order.
 
     Raises:
         DuckFormatError (a ValueError): when ``problems`` is ``None`` and anything is wrong: undecodable UTF-8,
             malformed JSON, a key given twice on a line, a non-object line, missing/extra keys, wrong types,
             ``responses`` not a list of non-empty strings or outside ``min_refs``–``max_refs`` references, an
             unknown domain/difficulty, a duplicate id; a UTF-16/UTF-32/GB18030 file is one problem for the whole
-            file saying so (:func:`encoding_problem`). Each problem names ``file:line``
-            and the id when known; up to :data:`MAX_REPORTED` are listed.
-            A file without any row raises :class:`EmptyDataError` (``no items in FILE``; a problem when ``problems``
+            file saying so (`encoding_problem`). Each problem names ``file:line``
+            and the id when known; up to `MAX_REPORTED` are listed.
+            A file without any row raises `EmptyDataError` (``no items in FILE``; a problem when ``problems``
             is given).
         FileNotFoundError: the file does not exist. IsADirectoryError: ``path`` is a directory.
         ValueError: ``min_refs``/``max_refs`` not positive integers or ``min_refs > max_refs``.

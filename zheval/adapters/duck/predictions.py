@@ -6,15 +6,15 @@ Accepted files:
 * **LLaMA-Factory** ``generated_predictions.jsonl``: ``{"prompt": str, "predict": str, "label": str}`` per line
   (written by LLaMA-Factory's ``save_predictions`` / ``vllm_infer``), no id → joined **in dataset order**. The
   ``label`` is used as a sanity check: items whose label is not one of their references (after normalisation)
-  are counted (:attr:`Predictions.label_mismatches`), which catches a file made for another split or order.
-  More than :data:`LABEL_MISMATCH_MAX_FRACTION` (20%) of the labelled items not matching is an error
-  (:class:`PredictionMismatchError`, listing the first mismatches by ``file:line``): every prediction would be
+  are counted (`Predictions.label_mismatches`), which catches a file made for another split or order.
+  More than `LABEL_MISMATCH_MAX_FRACTION` (20%) of the labelled items not matching is an error
+  (`PredictionMismatchError`, listing the first mismatches by ``file:line``): every prediction would be
   scored against another item's references. Up to that fraction it is a warning with the count.
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
   ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
-  :mod:`zheval.io.fields`: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
+  [`zheval.io.fields`][]: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
   break does not start another prediction).
 
@@ -22,7 +22,7 @@ Accepted files:
 non-blank line is a JSON object. Two checks catch a file read the wrong way (a wrong number, not an error,
 otherwise):
 
-* a file read as **text** by ``auto`` whose non-blank lines are at least :data:`JSONL_LOOKING_FRACTION` (half)
+* a file read as **text** by ``auto`` whose non-blank lines are at least `JSONL_LOOKING_FRACTION` (half)
   JSON objects is refused (``file:line`` of the first such line; the fix: rename it ``.jsonl`` or pass
   ``format="jsonl"`` / ``--predictions-format jsonl``), and so is one that is a single JSON document (an array,
   e.g. ``json.dump(rows, f, indent=2)``). Explicit ``format="text"`` reads such lines as text;
@@ -31,7 +31,7 @@ otherwise):
   that is a single JSON document (an array of objects, or one object over several lines) gets that one message.
 
 A UTF-8 BOM and CRLF line ends are accepted; a key given twice on a line, and UTF-16/UTF-32/GB18030 files, are
-refused (as by :mod:`~zheval.adapters.duck.load`).
+refused (as by `load`).
 """
 
 from __future__ import annotations
@@ -60,23 +60,23 @@ __all__ = [
 ]
 
 PREDICTION_KEYS = PREDICTION_FIELDS
-"""Field names accepted for the prediction text (:data:`zheval.io.fields.PREDICTION_FIELDS`; ``predict`` is
+"""Field names accepted for the prediction text (`zheval.io.fields.PREDICTION_FIELDS`; ``predict`` is
 LLaMA-Factory's)."""
 
 PREDICTION_FORMATS = ("auto", "jsonl", "text", "csv", "tsv", "parquet")
 """Values of ``format`` (CLI ``--predictions-format``)."""
 
 TABLE_FORMATS = ("csv", "tsv", "parquet")
-"""The formats read as a table with a header (:func:`zheval.io.rows.read_rows`): the prediction column is the one
-of :data:`PREDICTION_KEYS` the header has, the id column ``id`` when there is one (:mod:`zheval.io.fields`)."""
+"""The formats read as a table with a header ([`zheval.io.rows.read_rows`][]): the prediction column is the one
+of `PREDICTION_KEYS` the header has, the id column ``id`` when there is one ([`zheval.io.fields`][])."""
 
 LABEL_CHECKS = ("strict", "warn", "off")
-"""Values of ``label_check``: ``strict`` (default) = error above :data:`LABEL_MISMATCH_MAX_FRACTION`, warning up to
+"""Values of ``label_check``: ``strict`` (default) = error above `LABEL_MISMATCH_MAX_FRACTION`, warning up to
 it; ``warn`` = warning at any fraction; ``off`` = labels are not compared."""
 
 LABEL_MISMATCH_MAX_FRACTION = 0.20
 """Largest fraction of labelled items whose LLaMA-Factory ``label`` may be none of their references before
-:func:`join_predictions` refuses the file (more than this is an error). A file from the right split in the right
+`join_predictions` refuses the file (more than this is an error). A file from the right split in the right
 order matches on (nearly) every item; a shuffled, reversed or other-split file matches on almost none (a reversed
 85-item CrossWOZ file: 81 of 85 do not match), so 20% separates the two with a wide margin either side."""
 
@@ -101,12 +101,12 @@ class Predictions:
         texts: the prediction strings in file order. ids: one id per prediction, or ``None`` (ordered file).
         labels: LLaMA-Factory ``label`` values, or ``None``. lines: 1-based line number of each prediction.
         source: the file path; kind: ``"jsonl"`` or ``"text"``.
-        label_mismatches: set by :func:`join_predictions`: ids of items whose label is not among their references.
+        label_mismatches: set by `join_predictions`: ids of items whose label is not among their references.
         label_mismatch_lines: the predictions-file line of each of those (same order).
-        labelled: set by :func:`join_predictions`: how many items had a label to compare.
+        labelled: set by `join_predictions`: how many items had a label to compare.
         queries: the ``query`` (or LLaMA-Factory ``prompt``) string stored with each prediction, or ``None``: when
-            the predictions have no ids, :func:`join_predictions` checks that each item's query is in it.
-        paired_by_order: set by :func:`join_predictions`: the predictions had no ids and were paired with the items
+            the predictions have no ids, `join_predictions` checks that each item's query is in it.
+        paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
     """
 
@@ -244,7 +244,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
             a prediction, even one that looks like JSON), ``"csv"``, ``"tsv"`` or ``"parquet"``.
 
     Returns:
-        :class:`Predictions`.
+        `Predictions`.
 
     Raises:
         DuckFormatError (ValueError): undecodable UTF-8 (one problem for a UTF-16/UTF-32/GB18030 file), a text
@@ -394,22 +394,22 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
 
     Args:
         ds: a 小黄鸭 ``Dataset`` (needs ``id``; ``responses`` for the LLaMA-Factory label check).
-        predictions: a :class:`Predictions`, a path (read with :func:`read_predictions`), a list of strings (dataset
+        predictions: a `Predictions`, a path (read with `read_predictions`), a list of strings (dataset
             order) or a ``{id: prediction}`` dict.
-        normalize: normaliser for the label check (as :func:`zheval.text.normalize.get_normalizer`).
-        label_check: one of :data:`LABEL_CHECKS`: ``"strict"`` (default) refuses predictions whose LLaMA-Factory
-            labels match none of the item's references on more than :data:`LABEL_MISMATCH_MAX_FRACTION` of the
+        normalize: normaliser for the label check (as `zheval.text.normalize.get_normalizer`).
+        label_check: one of `LABEL_CHECKS`: ``"strict"`` (default) refuses predictions whose LLaMA-Factory
+            labels match none of the item's references on more than `LABEL_MISMATCH_MAX_FRACTION` of the
             labelled items; ``"warn"`` only counts them; ``"off"`` does not compare labels.
 
     Returns:
-        ``list[str]``, one prediction per dataset item, in dataset order. For a :class:`Predictions` with labels,
+        ``list[str]``, one prediction per dataset item, in dataset order. For a `Predictions` with labels,
         its ``label_mismatches``, ``label_mismatch_lines`` and ``labelled`` are filled in (the caller warns).
 
     Raises:
         PredictionMismatchError (ValueError): by id — missing ids (in the dataset, not in the predictions) or extra
             ids (in the predictions, not in the dataset), with both counts and the first ids of each; in order —
             a different number of predictions than items; with ``label_check="strict"``, more than
-            :data:`LABEL_MISMATCH_MAX_FRACTION` of the labels match none of their item's references (the first
+            `LABEL_MISMATCH_MAX_FRACTION` of the labels match none of their item's references (the first
             mismatches listed by ``file:line``). TypeError: a non-string prediction in a list/dict.
         ValueError: unknown ``label_check``.
     """
@@ -487,9 +487,9 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
 
 
 def _check_stored_queries(ds, predictions: Predictions, label_check: str) -> None:
-    """Predictions paired by line order that store a query (:data:`QUERY_KEYS`): each item's ``query`` must be in
+    """Predictions paired by line order that store a query (`QUERY_KEYS`): each item's ``query`` must be in
     the stored one (a LLaMA-Factory prompt wraps it in a chat template; whitespace is ignored). More than
-    :data:`LABEL_MISMATCH_MAX_FRACTION` of the stored queries disagreeing is a :class:`PredictionMismatchError`
+    `LABEL_MISMATCH_MAX_FRACTION` of the stored queries disagreeing is a `PredictionMismatchError`
     naming the first lines (unless ``label_check="off"``); fewer are counted as label mismatches are."""
     if predictions.queries is None or "query" not in ds.column_names or label_check == "off":
         return

@@ -1,8 +1,8 @@
 """What a 小黄鸭 report is reduced with and says about itself: one
-:class:`~zheval.adapters.report.tables.MetricSpec` per reported metric from the per-item statistics
-(:func:`metric_specs`: corpus BLEU and chrF from summed statistics, mean ROUGE F; per item or per leave-one-out
+`MetricSpec` per reported metric from the per-item statistics
+(`metric_specs`: corpus BLEU and chrF from summed statistics, mean ROUGE F; per item or per leave-one-out
 unit), the
-signatures (:func:`report_signatures`) and the parameters (:func:`report_params`) of the report.
+signatures (`report_signatures`) and the parameters (`report_params`) of the report.
 """
 
 from __future__ import annotations
@@ -35,12 +35,12 @@ def _rouge_label(rt: str) -> str:
 
 
 def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) -> list[MetricSpec]:
-    """:class:`~zheval.adapters.report.tables.MetricSpec` per reported metric from per-item statistics columns.
+    """`MetricSpec` per reported metric from per-item statistics columns.
 
     Args:
-        table: columns of :func:`~zheval.adapters.duck.statistics.item_statistics` (``bleu_stats`` and ``<type>_*``
+        table: columns of `item_statistics` (``bleu_stats`` and ``<type>_*``
             lists).
-        cfg: the :class:`~zheval.adapters.duck.config.ScoreConfig` used.
+        cfg: the `ScoreConfig` used.
         clusters: for the human ceiling: ``clusters[u]`` = row indices of unit ``u`` (one unit = one query and its
             leave-one-out rows). Units are then what groups select and bootstrap resamples; BLEU rows are summed
             per unit (additive), ROUGE rows are ``(sum of F, number of rows)`` per unit, so every score still equals
@@ -97,8 +97,8 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
 
 
 def _chrf_spec(stats: np.ndarray, cfg: ScoreConfig, cl, rows_of) -> MetricSpec:
-    """chrF from summed per-item statistics (:func:`zheval.compute.chrf.result_from_stats`,
-    :func:`zheval.compute.chrf.score_from_sums`), as BLEU."""
+    """chrF from summed per-item statistics (`zheval.compute.chrf.result_from_stats`,
+    [`zheval.compute.chrf.score_from_sums`][]), as BLEU."""
     unit_rows = np.stack([stats[c].sum(axis=0) for c in cl]) if cl is not None else stats
 
     def point(idx):
@@ -115,7 +115,7 @@ def _chrf_spec(stats: np.ndarray, cfg: ScoreConfig, cl, rows_of) -> MetricSpec:
 def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, seed: int,
                       confidence: float) -> dict:
     """``{"bleu": signature, "rouge": signature}`` (those of the metrics in ``cfg``): the library configs' own
-    signatures (:meth:`zheval.compute.bleu.BleuConfig.signature`, :meth:`zheval.compute.rouge.RougeConfig.signature`)
+    signatures (`zheval.compute.bleu.BleuConfig.signature`, `zheval.compute.rouge.RougeConfig.signature`)
     with this report's bootstrap; ``ref_counts``: references per scored row."""
     interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence)
     sig = {}

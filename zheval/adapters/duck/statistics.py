@@ -1,8 +1,8 @@
-"""Per-item statistics of a 小黄鸭 dataset with ``Dataset.map`` (:func:`item_statistics`), and the references
-that cannot be scored, found on the way (:func:`unscorable_problems`, :func:`raise_unscorable`).
+"""Per-item statistics of a 小黄鸭 dataset with ``Dataset.map`` (`item_statistics`), and the references
+that cannot be scored, found on the way (`unscorable_problems`, `raise_unscorable`).
 
-* The per-item statistics of each ``map`` batch are the library's items (:func:`zheval.compute.bleu.bleu_items`:
-  additive n-gram statistics; :func:`zheval.compute.rouge.rouge_items`: per-item P/R/F), so the overall numbers are
+* The per-item statistics of each ``map`` batch are the library's items ([`zheval.compute.bleu.bleu_items`][]:
+  additive n-gram statistics; [`zheval.compute.rouge.rouge_items`][]: per-item P/R/F), so the overall numbers are
   identical to ``compute_bleu``/``compute_rouge`` on the same texts, and identical for any ``num_proc`` (statistics
   are per item; reductions run in the main process in item order).
 * ``map`` gets an explicit ``new_fingerprint`` built from the dataset fingerprint, a hash of the predictions, the
@@ -74,11 +74,11 @@ def _short(text: str, n: int = 30) -> str:
 
 
 def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locations=None, origin=None) -> list:
-    """Every reference :func:`item_statistics` found empty after normalisation or without tokens, as
-    :class:`~zheval.adapters.duck.load.Problem` s (``file:line`` from ``locations``, else the dataset row).
+    """Every reference `item_statistics` found empty after normalisation or without tokens, as
+    [`Problem`][zheval.adapters.duck.load.Problem] s (``file:line`` from ``locations``, else the dataset row).
 
     Args:
-        table: columns of :func:`item_statistics` (``unscorable_refs``/``unscorable_why``).
+        table: columns of `item_statistics` (``unscorable_refs``/``unscorable_why``).
         references: the ``responses`` of the scored rows. tok: the tokenizer used. ids: the item ids.
         locations: optional ``{item id: (path, line)}`` (the CLI passes the 小黄鸭 file's lines), or ``(path, line,
             names)`` with the user's name of each reference (``label``, ``references[1]``: the records door).
@@ -102,15 +102,15 @@ def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locati
 
 
 def raise_unscorable(problems) -> None:
-    """Raise one :class:`~zheval.adapters.duck.load.DuckFormatError` listing every problem of
-    :func:`unscorable_problems` (nothing when the list is empty)."""
+    """Raise one `DuckFormatError` listing every problem of
+    `unscorable_problems` (nothing when the list is empty)."""
     from .load import DuckFormatError
 
     if problems:
         raise DuckFormatError(problems, "references that cannot be scored")
 
 
-#: Version of the columns :func:`_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
+#: Version of the columns `_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
 #: by an older layout (e.g. without ``unscorable_refs``) is never reused.
 _STATS_LAYOUT = "stats-4"
 
@@ -130,16 +130,16 @@ def item_statistics(ds, predictions: Sequence[str], cfg: ScoreConfig, num_proc: 
     Args:
         ds: a ``Dataset`` with ``id`` and ``responses`` (and any other columns, kept).
         predictions: one string per row, in row order.
-        cfg: a :class:`~zheval.adapters.duck.config.ScoreConfig`. num_proc: worker processes (``None``/1: in process).
+        cfg: a `ScoreConfig`. num_proc: worker processes (``None``/1: in process).
 
     Returns:
-        ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of :mod:`zheval.definitions.bleu`),
-        ``chrf_stats`` (with chrF; layout of :mod:`zheval.definitions.chrf`),
+        ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of `zheval.definitions.bleu`),
+        ``chrf_stats`` (with chrF; layout of `zheval.definitions.chrf`),
         ``<type>_precision``/``_recall``/``_fmeasure`` (float64, 0–1) per ROUGE type, and ``unscorable_refs`` /
         ``unscorable_why`` (per item: indices of references that are empty after normalisation, ``"empty"``, or
-        have no tokens, ``"no_tokens"``; report them with :func:`unscorable_problems` — the public entry points
+        have no tokens, ``"no_tokens"``; report them with `unscorable_problems` — the public entry points
         refuse such data, listing every one). The map's fingerprint is ``duck-<sha>`` of the dataset fingerprint,
-        the predictions and :meth:`~zheval.adapters.duck.config.ScoreConfig.fingerprint`.
+        the predictions and `fingerprint`.
 
     Raises:
         ValueError: a different number of predictions than rows.

@@ -1,11 +1,11 @@
-"""What each evaluate module says about itself: the per-metric card record (:class:`MetricCard`) from which
-:class:`~zheval.adapters.evaluate_module.ZhevalMetricMixin` builds the module's ``_info()`` and class docstring.
+"""What each evaluate module says about itself: the per-metric card record ([`MetricCard`][zheval.adapters.evaluate_cards.MetricCard]) from which
+[`ZhevalMetricMixin`][zheval.adapters.evaluate_module.ZhevalMetricMixin] builds the module's ``_info()`` and class docstring.
 
 The scripts ``metrics/chinese_rouge/chinese_rouge.py``, ``metrics/chinese_bleu/chinese_bleu.py`` and
 ``metrics/chinese_chrf/chinese_chrf.py`` are shells (a class ``ChineseRouge(ZhevalMetricMixin, evaluate.Metric)``
 with ``ZHEVAL_METRIC = "rouge"``). What they used to repeat is written once here: the texts in this folder
 (``<metric>.description.txt``; ``<metric>.inputs.txt``, the arguments, returns and doctested examples in the Hub
-modules' layout; ``citations.bib``, every work cited, each once) and, in :data:`CARDS`, what each module cites and
+modules' layout; ``citations.bib``, every work cited, each once) and, in `CARDS`, what each module cites and
 its code URLs. The long-form card of each module is its ``README.md``.
 """
 
@@ -54,7 +54,7 @@ class MetricCard:
 
     @property
     def citation(self) -> str:
-        """``MetricInfo.citation``: the BibTeX entries of :attr:`cites`."""
+        """``MetricInfo.citation``: the BibTeX entries of `cites`."""
         return "".join(_entries(self.cites))
 
     @property
@@ -91,7 +91,7 @@ CARDS: dict[str, MetricCard] = {card.metric: card for card in (
 
 
 def card(metric: str) -> MetricCard:
-    """The :class:`MetricCard` of ``metric`` (``"rouge"``, ``"bleu"`` or ``"chrf"``).
+    """The [`MetricCard`][zheval.adapters.evaluate_cards.MetricCard] of ``metric`` (``"rouge"``, ``"bleu"`` or ``"chrf"``).
 
     Raises:
         KeyError: no card for ``metric`` (the message names the known ones).

@@ -1,7 +1,7 @@
 """lm-evaluation-harness (``lm-eval`` 0.4.x) door: the package a task YAML names with
 ``!function zheval.adapters.lm_eval_harness.<name>`` (``docs/harnesses.md``). Every name is
-:mod:`zheval.adapters.lm_eval_harness.metrics`'s (the metrics, aggregations, ``process_results`` functions and their
-standard errors); importing this package registers them in lm-eval. :mod:`zheval.adapters.lm_eval_harness.cli` runs
+[`zheval.adapters.lm_eval_harness.metrics`][]'s (the metrics, aggregations, ``process_results`` functions and their
+standard errors); importing this package registers them in lm-eval. `zheval.adapters.lm_eval_harness.cli` runs
 lm-eval's own command with them registered. It is named ``lm_eval_harness`` so that it never shadows the ``lm_eval``
 package.
 

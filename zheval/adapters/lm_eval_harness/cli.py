@@ -1,6 +1,6 @@
 """lm-eval's own command with zheval's metrics registered first: ``python -m zheval.adapters.lm_eval_harness.cli ARGS`` runs
 exactly ``lm_eval ARGS`` (lm-evaluation-harness 0.4.x, ``lm_eval.__main__.cli_evaluate``; every argument, output and
-exit code is lm-eval's), after importing :mod:`zheval.adapters.lm_eval_harness`, which registers zheval's metric and
+exit code is lm-eval's), after importing `zheval.adapters.lm_eval_harness`, which registers zheval's metric and
 aggregation names. So a task YAML may name them (``metric: zheval_bleu_char``) without any ``!function``: with the
 plain ``lm_eval`` command nothing imports zheval for such a YAML and lm-eval stops with ``KeyError: None``
 (docs/harnesses.md, "Troubleshooting").

@@ -1,24 +1,24 @@
 """lm-evaluation-harness (``lm-eval`` 0.4.x) metrics: zheval's Chinese ROUGE, BLEU and chrF as per-document functions and
-corpus aggregations, which a task YAML names through the door module :mod:`zheval.adapters.lm_eval_harness`
+corpus aggregations, which a task YAML names through the door module `zheval.adapters.lm_eval_harness`
 (``!function zheval.adapters.lm_eval_harness.<name>``; that module re-exports every name of this one).
 
 Importing it (which a task YAML's ``!function`` does) registers, in lm-eval's registries, for each metric name of
-:data:`METRICS`:
+[`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS]:
 
 * an **aggregation** of that name (``zheval_rouge1_char`` ...): the corpus score of the documents' items, computed
-  by :func:`zheval.compute_rouge` (the exact mean of per-item F, 0-1), :func:`zheval.compute_bleu` (corpus BLEU
-  from summed statistics, 0-1) or :func:`zheval.compute_chrf` (corpus chrF / chrF++ from summed statistics, 0-1:
+  by [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] (the exact mean of per-item F, 0-1), [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (corpus BLEU
+  from summed statistics, 0-1) or [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] (corpus chrF / chrF++ from summed statistics, 0-1:
   ``zheval_chrf_<tok>``, ``zheval_chrfpp_<tok>``; chrF alone counts characters, so ``zheval_chrf_char`` and
   ``zheval_chrf_jieba`` are equal) in one call over all documents -- not a mean of per-document scores, and no second
   implementation;
-* a **metric** of that name: the per-document passthrough :func:`document_item` (lm-eval calls it with
+* a **metric** of that name: the per-document passthrough [`document_item`][zheval.adapters.lm_eval_harness.metrics.document_item] (lm-eval calls it with
   ``references=[gold], predictions=[pred]`` when the task has no ``process_results``), whose default aggregation and
   ``higher_is_better`` (True) are the above.
 
 Several references per document (ragged: any count per document, no truncation to the shortest list -- lm-eval's own
 ``bleu`` cuts every document to the shortest reference list and scores Chinese 0.0 with sacrebleu's 13a tokenizer)
-go through ``process_results``: :func:`process_results_char`, :func:`process_results_jieba`, :func:`process_results`
-(both), or :func:`make_process_results` for other metric sets and reference fields. A list-valued
+go through ``process_results``: `process_results_char`, `process_results_jieba`, `process_results`
+(both), or [`make_process_results`][zheval.adapters.lm_eval_harness.metrics.make_process_results] for other metric sets and reference fields. A list-valued
 ``doc_to_target`` must not be used: lm-eval then binarises every metric (``1.0 if any(...)``); the aggregation
 detects that and says so.
 
@@ -31,14 +31,14 @@ statistics, never by re-tokenising resamples:
 
 * ROUGE (a mean of per-item F): lm-eval's closed form for every mean, ``mean_stderr`` -- sample standard deviation
   of the per-item F over ``sqrt(n)``;
-* BLEU and chrF (corpus statistics): bootstrap standard error (:func:`zheval.results.reducers.bootstrap_standard_error`:
+* BLEU and chrF (corpus statistics): bootstrap standard error (`zheval.results.reducers.bootstrap_standard_error`:
   sample standard deviation, ``ddof=1`` as lm-eval's ``bootstrap_stderr``) of the corpus score over
   ``min(bootstrap_iters, BLEU_MAX_RESAMPLES)`` resamples of the documents' summed statistics, seeded with
-  :data:`SEED` (lm-eval caps its own corpus metrics at 100 resamples).
+  `SEED` (lm-eval caps its own corpus metrics at 100 resamples).
 
-**Signatures.** Each metric ``M`` has a companion ``M_signature`` (:data:`SIGNATURE_METRICS`; a registered metric
+**Signatures.** Each metric ``M`` has a companion ``M_signature`` (`SIGNATURE_METRICS`; a registered metric
 and aggregation of that name): listed in a task's ``metric_list`` (and emitted by its ``process_results``, see
-:func:`make_process_results`), its value is the zheval signature of ``M`` on the same documents -- a string, so it is
+[`make_process_results`][zheval.adapters.lm_eval_harness.metrics.make_process_results]), its value is the zheval signature of ``M`` on the same documents -- a string, so it is
 shown in the results table of an ``lm_eval`` run and kept in its ``results_*.json`` (lm-eval keeps a metric's
 aggregated value as it is; its stderr is ``N/A``). The number itself stays a float under ``M``.
 
@@ -136,8 +136,8 @@ class HarnessMetric:
     word_order: int = 0
 
     def options(self) -> Dict[str, Any]:
-        """The keyword options of :func:`zheval.compute_rouge` / :func:`zheval.compute_bleu` /
-        :func:`zheval.compute_chrf` for this metric."""
+        """The keyword options of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] / [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] /
+        [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] for this metric."""
         if self.kind == "rouge":
             return {"tokenizer": self.tokenizer, "rouge_types": [self.rouge_type]}
         if self.kind == "chrf":
@@ -158,8 +158,8 @@ def _metrics() -> Dict[str, HarnessMetric]:
 
 
 METRICS: Dict[str, HarnessMetric] = _metrics()
-"""Every metric name of this module -> its :class:`HarnessMetric` (read only). Each name is also an lm-eval
-aggregation, and ``<name>_signature`` its signature companion (:data:`SIGNATURE_METRICS`).
+"""Every metric name of this module -> its [`HarnessMetric`][zheval.adapters.lm_eval_harness.metrics.HarnessMetric] (read only). Each name is also an lm-eval
+aggregation, and ``<name>_signature`` its signature companion (`SIGNATURE_METRICS`).
 
 | metric | tokenizer ``char`` | tokenizer ``jieba`` |
 |---|---|---|
@@ -179,13 +179,13 @@ CHAR_METRICS = tuple(n for n, m in METRICS.items() if n.endswith("_char") and m.
 JIEBA_METRICS = tuple(n for n, m in METRICS.items() if n.endswith("_jieba") and m.kind != "chrf")
 #: The chrF metrics: chrF and chrF++ with the char tokenizer's words, then with jieba's.
 CHRF_METRICS = tuple(n for n, m in METRICS.items() if m.kind == "chrf")
-#: The signature companion of every metric of :data:`METRICS`, in the same order: ``<metric>_signature`` (its value
+#: The signature companion of every metric of `METRICS`, in the same order: ``<metric>_signature`` (its value
 #: is that metric's zheval signature, a str).
 SIGNATURE_METRICS = tuple(f"{n}_signature" for n in METRICS)
 
 
 def _scored_metric(name: str) -> HarnessMetric:
-    """The :class:`HarnessMetric` a metric or signature name scores with (KeyError naming the valid names)."""
+    """The [`HarnessMetric`][zheval.adapters.lm_eval_harness.metrics.HarnessMetric] a metric or signature name scores with (KeyError naming the valid names)."""
     base = name[: -len("_signature")] if name.endswith("_signature") else name
     if base not in METRICS:
         raise KeyError(f"unknown zheval lm-eval metric {name!r}; valid names: {', '.join(METRICS)} and each with "
@@ -271,7 +271,7 @@ def make_process_results(metrics: Sequence[str] = CHAR_METRICS, reference_field:
     ``utils.py`` beside the YAML and name it with ``!function utils.process_results``).
 
     Args:
-        metrics: metric names of :data:`METRICS` and of :data:`SIGNATURE_METRICS`; the task's ``metric_list`` must
+        metrics: metric names of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS] and of `SIGNATURE_METRICS`; the task's ``metric_list`` must
             list exactly these (lm-eval averages any key it has no aggregation for, which fails on items).
         reference_field: the document field holding the references: a str or a list of str (any count per document).
 
@@ -310,25 +310,25 @@ def make_process_results(metrics: Sequence[str] = CHAR_METRICS, reference_field:
     return process_results
 
 
-#: ``process_results`` for the char metrics (:data:`CHAR_METRICS`), references in the field ``references``.
+#: ``process_results`` for the char metrics (`CHAR_METRICS`), references in the field ``references``.
 process_results_char = make_process_results(CHAR_METRICS)
-#: ``process_results`` for the jieba metrics (:data:`JIEBA_METRICS`), references in the field ``references``.
+#: ``process_results`` for the jieba metrics (`JIEBA_METRICS`), references in the field ``references``.
 process_results_jieba = make_process_results(JIEBA_METRICS)
 #: ``process_results`` for the ten ROUGE and BLEU metrics (char and jieba), references in the field ``references``
-#: (:func:`process_results_all` adds chrF).
+#: (`process_results_all` adds chrF).
 process_results = make_process_results(CHAR_METRICS + JIEBA_METRICS)
-#: :func:`process_results_char` plus the five metrics' signatures (``zheval_rouge1_char_signature`` ...).
+#: `process_results_char` plus the five metrics' signatures (``zheval_rouge1_char_signature`` ...).
 process_results_char_signed = make_process_results(CHAR_METRICS + tuple(f"{m}_signature" for m in CHAR_METRICS))
-#: :func:`process_results_jieba` plus the five metrics' signatures.
+#: `process_results_jieba` plus the five metrics' signatures.
 process_results_jieba_signed = make_process_results(JIEBA_METRICS + tuple(f"{m}_signature" for m in JIEBA_METRICS))
-#: :func:`process_results` plus every metric's signature (:data:`SIGNATURE_METRICS`).
+#: `process_results` plus every metric's signature (`SIGNATURE_METRICS`).
 process_results_signed = make_process_results(CHAR_METRICS + JIEBA_METRICS + tuple(
     f"{m}_signature" for m in CHAR_METRICS + JIEBA_METRICS))
-#: ``process_results`` for the chrF metrics (:data:`CHRF_METRICS`), references in the field ``references``.
+#: ``process_results`` for the chrF metrics (`CHRF_METRICS`), references in the field ``references``.
 process_results_chrf = make_process_results(CHRF_METRICS)
-#: :func:`process_results_chrf` plus their signatures.
+#: `process_results_chrf` plus their signatures.
 process_results_chrf_signed = make_process_results(CHRF_METRICS + tuple(f"{m}_signature" for m in CHRF_METRICS))
-#: ``process_results`` for every metric of :data:`METRICS` (ROUGE, BLEU and chrF, char and jieba).
+#: ``process_results`` for every metric of `METRICS` (ROUGE, BLEU and chrF, char and jieba).
 process_results_all = make_process_results(tuple(METRICS))
 
 
@@ -373,11 +373,11 @@ def _relocated(name: str, error: EmptyReferenceError) -> EmptyReferenceError:
 
 
 def corpus_score(name: str, items: Sequence[Any]) -> float:
-    """The corpus score of lm-eval items under the metric ``name`` of :data:`METRICS` (0-1).
+    """The corpus score of lm-eval items under the metric ``name`` of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS] (0-1).
 
     Args:
-        name: a metric name of :data:`METRICS`.
-        items: lm-eval's per-document items, in document order (from :func:`document_item` or a
+        name: a metric name of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS].
+        items: lm-eval's per-document items, in document order (from [`document_item`][zheval.adapters.lm_eval_harness.metrics.document_item] or a
             ``process_results`` of this module).
 
     Returns:
@@ -387,18 +387,18 @@ def corpus_score(name: str, items: Sequence[Any]) -> float:
 
     Raises:
         KeyError: an unknown metric name. ValueError: bad documents (all listed, ``doc i``), empty references
-            (:class:`zheval.EmptyReferenceError`, ``references[i][j]`` with ``doc i``). TypeError: not a list.
+            ([`zheval.EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError], ``references[i][j]`` with ``doc i``). TypeError: not a list.
     """
     value, _ = _corpus_result(name, items)
     return value
 
 
 def corpus_signature(name: str, items: Sequence[Any]) -> str:
-    """The zheval signature of :func:`corpus_score` ``(metric, items)``, for ``name`` = ``<metric>_signature`` (or the
-    metric's own name): the aggregation of the signature metrics (:data:`SIGNATURE_METRICS`).
+    """The zheval signature of [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] ``(metric, items)``, for ``name`` = ``<metric>_signature`` (or the
+    metric's own name): the aggregation of the signature metrics (`SIGNATURE_METRICS`).
 
     Raises:
-        as :func:`corpus_score`.
+        as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score].
     """
     _, signature = _corpus_result(_scored_metric(name).name, items)
     return signature
@@ -424,21 +424,21 @@ def _corpus_result(name: str, items: Sequence[Any]) -> Tuple[float, str]:
 
 
 def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_RESAMPLES) -> float:
-    """The standard error of :func:`corpus_score` (module docstring, "Standard errors"), on the 0-1 scale.
+    """The standard error of [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] (module docstring, "Standard errors"), on the 0-1 scale.
 
     Args:
-        name: a metric name of :data:`METRICS`; items: as :func:`corpus_score`.
+        name: a metric name of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS]; items: as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score].
         n_resamples: lm-eval's ``bootstrap_iters``; BLEU uses ``min(n_resamples, BLEU_MAX_RESAMPLES)`` resamples
             (at least 2), ROUGE's closed form ignores it.
 
     Returns:
-        ROUGE: ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's :func:`~zheval.compute.rouge.rouge_items`;
-        BLEU / chrF: :func:`zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items'
-        statistics (:func:`~zheval.compute.bleu.bleu_items`, :func:`~zheval.compute.chrf.chrf_items`), seeded with
-        :data:`SEED`.
+        ROUGE: ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's [`rouge_items`][zheval.compute.rouge.rouge_items];
+        BLEU / chrF: `zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items'
+        statistics ([`bleu_items`][zheval.compute.bleu.bleu_items], [`chrf_items`][zheval.compute.chrf.chrf_items]), seeded with
+        `SEED`.
 
     Raises:
-        as :func:`corpus_score`; ValueError: fewer than 2 documents (lm-eval asks only from 2 on).
+        as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score]; ValueError: fewer than 2 documents (lm-eval asks only from 2 on).
     """
     spec = METRICS[name]
     preds, refs = _pairs(name, items)
@@ -478,8 +478,8 @@ def _corpus_aggregation(name: str, function_name: str) -> Callable[[Sequence[Any
     aggregation.__name__ = aggregation.__qualname__ = function_name
     aggregation.__doc__ = (
         f"lm-eval aggregation ``{name}``: {what} with zheval's ``{spec.tokenizer}`` tokenizer, 0-1, over all the "
-        f"documents' items (:func:`corpus_score`); several references per document, ragged. Its standard error: "
-        f":func:`standard_error`. Raises as :func:`corpus_score`.")
+        f"documents' items ([`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score]); several references per document, ragged. Its standard error: "
+        f"[`standard_error`][zheval.adapters.lm_eval_harness.metrics.standard_error]. Raises as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score].")
     aggregation.zheval_metric = name
     return aggregation
 
@@ -510,12 +510,12 @@ def _signature_aggregation(name: str) -> Callable[[Sequence[Any]], str]:
 
     aggregation.__name__ = aggregation.__qualname__ = name
     aggregation.__doc__ = (f"lm-eval aggregation ``{name}``: the zheval signature (a str) of ``{name[:-10]}`` on the "
-                           "same documents (:func:`corpus_signature`).")
+                           "same documents (`corpus_signature`).")
     return aggregation
 
 
 def _register() -> None:
-    """Register every aggregation and metric of :data:`METRICS` in lm-eval (idempotent) and wrap its
+    """Register every aggregation and metric of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS] in lm-eval (idempotent) and wrap its
     ``stderr_for_metric`` once."""
     aggregations = {f.zheval_metric: f for f in (rouge1_char, rouge2_char, rougeL_char, rougeLsum_char, bleu_char,
                                                  rouge1_jieba, rouge2_jieba, rougeL_jieba, rougeLsum_jieba,

@@ -1,15 +1,15 @@
 """The diagnostics of a 小黄鸭 score report that split or filter the items (``docs/diagnostics.md``):
 
-* :func:`truncation_excluded` -- the scores with the truncated predictions left out, per group, next to the scores on
+* `truncation_excluded` -- the scores with the truncated predictions left out, per group, next to the scores on
   all items (never instead of them);
-* :func:`group_diversity` -- Distinct-1/2 of the predictions and of the references and the repeated predictions,
-  per group (:mod:`zheval.results.distinct`);
-* :func:`length_buckets` -- the scores per reference-length bucket with counts and intervals;
-* :func:`fold_scores` -- the scores of ``k`` random folds and their spread.
+* `group_diversity` -- Distinct-1/2 of the predictions and of the references and the repeated predictions,
+  per group ([`zheval.results.distinct`][]);
+* `length_buckets` -- the scores per reference-length bucket with counts and intervals;
+* `fold_scores` -- the scores of ``k`` random folds and their spread.
 
-Every score here is the report's own reduction (:func:`~zheval.adapters.report.tables.score_groups` with the same
-:class:`~zheval.adapters.report.tables.MetricSpec` s) of a selection of items, so a group's number is exactly the number
-``compute_bleu``/``compute_rouge`` give on those items; the splits themselves are :mod:`zheval.results.breakdowns`.
+Every score here is the report's own reduction (`score_groups` with the same
+`MetricSpec` s) of a selection of items, so a group's number is exactly the number
+``compute_bleu``/``compute_rouge`` give on those items; the splits themselves are `zheval.results.breakdowns`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ __all__ = ["truncated_mask", "truncation_excluded", "group_diversity", "referenc
 
 def truncated_mask(predictions: Sequence[str], tokenizer) -> np.ndarray:
     """Boolean per item: the prediction, normalised by ``tokenizer``, is truncated
-    (:func:`zheval.results.diagnostics.is_truncated`, the same rule as the report's truncation count)."""
+    (`zheval.results.diagnostics.is_truncated`, the same rule as the report's truncation count)."""
     return np.array([is_truncated(tokenizer.normalize(p)) for p in predictions], dtype=bool)
 
 
@@ -55,7 +55,7 @@ def truncation_excluded(specs, groups, mask: np.ndarray, bootstrap: int, seed: i
 
 
 def group_diversity(predictions, references, tokenizer, groups) -> list:
-    """``[{"dimension", "value", "n", ...Diversity.to_dict()}]`` per group (:func:`zheval.results.distinct.diversity`
+    """``[{"dimension", "value", "n", ...Diversity.to_dict()}]`` per group ([`zheval.results.distinct.diversity`][]
     on the group's items, with the metrics' tokenizer)."""
     per_group = diversity(predictions, references, tokenizer, groups=[idx for _, _, idx in groups])
     return [{"dimension": dim, "value": label if dim == "overall" else group_value(label), "n": int(len(idx)),
@@ -65,7 +65,7 @@ def group_diversity(predictions, references, tokenizer, groups) -> list:
 
 def reference_lengths(references, tokenizer) -> np.ndarray:
     """Per item the mean length of its references in tokens of ``tokenizer`` (the bucket length,
-    :mod:`zheval.results.breakdowns`)."""
+    `zheval.results.breakdowns`)."""
     return np.array([sum(len(tokenizer.tokenize_cached(r)) for r in rs) / len(rs) for rs in references],
                     dtype=np.float64)
 
@@ -75,8 +75,8 @@ def length_buckets(specs, references, tokenizer, edges, bootstrap: int, seed: in
     [GroupScore dict]}`` (dimension ``"length"``, value the bucket label, ``n`` 0 and no scores for an empty bucket).
 
     Args:
-        edges: ``True`` for :data:`zheval.results.breakdowns.DEFAULT_BUCKETS`, or edges for
-            :func:`zheval.results.breakdowns.check_buckets`.
+        edges: ``True`` for `zheval.results.breakdowns.DEFAULT_BUCKETS`, or edges for
+            `zheval.results.breakdowns.check_buckets`.
 
     Raises:
         ValueError: bad edges (naming ``buckets``).
@@ -91,8 +91,8 @@ def length_buckets(specs, references, tokenizer, edges, bootstrap: int, seed: in
 
 
 def fold_scores(specs, n_items: int, folds, seed: int, overall: GroupScore) -> dict:
-    """Scores of ``folds`` random folds (:func:`zheval.results.breakdowns.fold_groups` with ``seed``) and, per
-    metric, :func:`zheval.results.breakdowns.fold_stability` against ``overall``'s interval: ``{"folds", "seed",
+    """Scores of ``folds`` random folds (`zheval.results.breakdowns.fold_groups` with ``seed``) and, per
+    metric, `zheval.results.breakdowns.fold_stability` against ``overall``'s interval: ``{"folds", "seed",
     "sizes", "metrics": {name: stability}}``.
 
     Raises:

@@ -1,14 +1,14 @@
-"""What the HTML report leaves out when a report has many groups, and why (:func:`page_limits`).
+"""What the HTML report leaves out when a report has many groups, and why (`page_limits`).
 
 Grouping by a field with one value per row (an id, a timestamp: a plausible slip) gives thousands of groups. Every
 group on the page costs a table row, a bar of a plot and three explained items; 10,000 groups made a 121 MB page in
 184 s and 6.2 GB. So, per group column (dimension):
 
-* more than :data:`MAX_PLOT_GROUPS` groups: the column is not plotted (a bar chart of hundreds of groups is
+* more than `MAX_PLOT_GROUPS` groups: the column is not plotted (a bar chart of hundreds of groups is
   unreadable anyway);
-* more than :data:`MAX_SAMPLE_GROUPS` groups: its groups get no items to read (the overall group and the other
+* more than `MAX_SAMPLE_GROUPS` groups: its groups get no items to read (the overall group and the other
   columns keep theirs);
-* more than :data:`MAX_TABLE_GROUPS` groups: the score table shows its first :data:`MAX_TABLE_GROUPS` groups (the
+* more than `MAX_TABLE_GROUPS` groups: the score table shows its first `MAX_TABLE_GROUPS` groups (the
   report's order) and one line saying how many more there are.
 
 Each cut is a note on the page and on the terminal (``zheval: note: …``), naming the column and the counts; the JSON
@@ -42,7 +42,7 @@ class PageLimits:
 
 
 def page_limits(groups, n_items: int) -> PageLimits:
-    """The cuts of the page for a report's ``groups`` (:class:`~zheval.adapters.report.tables.GroupScore` list, or
+    """The cuts of the page for a report's ``groups`` (`GroupScore` list, or
     anything with ``dimension``) over ``n_items`` items (module docstring)."""
     counts = Counter(g.dimension for g in groups if g.dimension != "overall")
     out = PageLimits()

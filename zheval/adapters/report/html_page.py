@@ -3,19 +3,19 @@
 What the page holds, all built from what the evaluation already produced:
 
 * the overall and per-group score tables with their bootstrap intervals — the very values of
-  :meth:`~zheval.adapters.report.tables.Report.to_dict` (the JSON report), each cell carrying the exact value in
+  `to_dict` (the JSON report), each cell carrying the exact value in
   ``data-value`` / ``data-low`` / ``data-high`` and showing it rounded to 3 decimals as the text table does;
 * the diagnostics, notes and warnings of the report, its signatures and parameters;
-* the breakdowns of the report (:func:`~zheval.adapters.report.tables.breakdown_sections`, the very tables the terminal
+* the breakdowns of the report (`breakdown_sections`, the very tables the terminal
   shows): the scores without the truncated predictions, Distinct-n and repeated predictions, length buckets, folds,
   and the ``max_refs`` line;
-* the plots of :func:`~zheval.adapters.report.plot.plot_report` as inline SVG with the text kept as text
+* the plots of `plot_report` as inline SVG with the text kept as text
   (``svg.fonttype: none``): the viewer's browser draws the Chinese group labels with its own fonts, so no font
   has to be embedded and no glyph is missing, whatever fonts matplotlib has;
-* with many groups (a column with one value per row) less: :mod:`~zheval.adapters.report.html_limits` says what is
+* with many groups (a column with one value per row) less: `html_limits` says what is
   cut, on the page and in the terminal;
-* for each group the lowest-, median- and highest-scoring items by one metric (:func:`select_samples`), each with
-  its explanation (:func:`zheval.explain_items`): the prediction against the winning reference with the matched
+* for each group the lowest-, median- and highest-scoring items by one metric (`select_samples`), each with
+  its explanation ([`zheval.explain_items`][zheval.compute.explain.explain_items]): the prediction against the winning reference with the matched
   tokens highlighted in the ORIGINAL texts (``[start, end)`` character spans of the explanation), every reference
   with its ROUGE P/R/F and which one the multi-reference rule selected, BLEU's per-order matches and the
   unmatched n-grams.
@@ -93,7 +93,7 @@ def _item_score(item: dict, metric: str) -> float:
 
 @dataclass
 class Sample:
-    """One shown item: ``bands`` (the subset of :data:`BANDS` it stands for; one item is all three in a group of
+    """One shown item: ``bands`` (the subset of `BANDS` it stands for; one item is all three in a group of
     one), ``index`` (dataset row), ``item`` (its entry of ``Report.items``: id, prediction, per-item scores)."""
 
     bands: list
@@ -122,9 +122,9 @@ def select_samples(report: Report, ds, metric: str | None = None) -> tuple[str, 
     Args:
         report: a ``score`` report made with ``keep_items=True`` (it has per-item scores).
         ds: the dataset it scored (its group columns give each group's items, by the same
-            :func:`~zheval.adapters.report.tables.group_items` the evaluation used).
+            `group_items` the evaluation used).
         metric: a reported metric name (``bleu``, ``rouge1``, ``rougeL``, …); default
-            :func:`default_sample_metric`.
+            `default_sample_metric`.
 
     Returns:
         ``(metric, [GroupSamples])`` in the report's group order.
@@ -250,7 +250,7 @@ def _cell(v: dict | None) -> dict:
 
 def _explanation_view(sample: Sample, references: Sequence[str]) -> dict:
     """What the template shows of one explained item (the numbers copied from the explanation, none recomputed);
-    a ``ValueError`` of :func:`highlight_segments` names the item."""
+    a ``ValueError`` of `highlight_segments` names the item."""
     try:
         return _view(sample, references)
     except ValueError as exc:
@@ -298,9 +298,9 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
     """The page (a complete HTML document, UTF-8) of ``report``.
 
     Args:
-        report: a ``score``, ``ceiling`` or ``compare`` :class:`~zheval.adapters.report.tables.Report`; its tables
-            are built from :meth:`~zheval.adapters.report.tables.Report.to_dict` (scores on 0–1).
-        samples: :class:`GroupSamples` of :func:`select_samples` (with explanations, or ``None`` ones: then the
+        report: a ``score``, ``ceiling`` or ``compare`` `Report`; its tables
+            are built from `to_dict` (scores on 0–1).
+        samples: `GroupSamples` of `select_samples` (with explanations, or ``None`` ones: then the
             prediction is shown without highlights); plots: ``[(dimension, SVG markup of inline_svg)]``.
         sample_metric: the metric the samples were chosen by (named on the page).
         references: ``references[i]`` the references of dataset row ``i`` (shown when an item has no
@@ -309,7 +309,7 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
 
     Raises:
         MissingExtraError: jinja2 is not installed (one line naming the ``html`` extra). ValueError: an explanation whose spans
-        do not fit its texts (:func:`highlight_segments`).
+        do not fit its texts (`highlight_segments`).
     """
     jinja2 = require_extra("jinja2", extra="html", purpose=HTML_PURPOSE)
     import markupsafe  # a dependency of jinja2
@@ -381,16 +381,16 @@ def score_html(report: Report, ds, metric: str | None = None, explain: Callable 
     fact every group column of the report), samples with explanations.
 
     Args:
-        report: made by :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` with ``keep_items=True``.
-        ds: the dataset it scored. metric: the sample metric (:func:`select_samples`).
+        report: made by [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] with ``keep_items=True``.
+        ds: the dataset it scored. metric: the sample metric (`select_samples`).
         explain: ``explain_items(predictions, references, **explain_options)`` returning one explanation per item
-            (the schema of :func:`zheval.explain`); default :func:`zheval.explain_items` — when that is not
+            (the schema of [`zheval.explain`][zheval.compute.explain.explain]); default [`zheval.explain_items`][zheval.compute.explain.explain_items] — when that is not
             available the samples are shown without highlights and the page says so.
         explain_options: the scoring options for ``explain`` (the ones the report was scored with).
         plot_dimensions: group columns to plot (default: every one of the report's ``by``).
 
     Raises:
-        ValueError: as :func:`select_samples`; the explainer's own errors.
+        ValueError: as `select_samples`; the explainer's own errors.
     """
     from .plot import plot_report
 
@@ -466,7 +466,7 @@ def _library_explainer() -> Callable | None:
 def check_sample_metric(metric: str | None, metrics: Sequence[str], rouge_types: Sequence[str],
                         flag: str = "metric") -> None:
     """Check, before any work, that the sample metric ``metric`` will be in the report scored with ``metrics``
-    (``bleu``, ``rouge``) and ``rouge_types`` (``None`` is always fine: :func:`default_sample_metric`).
+    (``bleu``, ``rouge``) and ``rouge_types`` (``None`` is always fine: `default_sample_metric`).
 
     Raises:
         ValueError: ``metric`` is not one of the metrics the report will have (the message lists them).
@@ -480,8 +480,8 @@ def check_sample_metric(metric: str | None, metrics: Sequence[str], rouge_types:
 
 
 def explain_options(cfg) -> dict:
-    """The keyword options of :func:`zheval.explain_items` that reproduce the scoring of ``cfg`` (a
-    :class:`~zheval.adapters.duck.config.ScoreConfig`): its metrics, its tokenizer object itself (normalisation,
+    """The keyword options of [`zheval.explain_items`][zheval.compute.explain.explain_items] that reproduce the scoring of ``cfg`` (a
+    `ScoreConfig`): its metrics, its tokenizer object itself (normalisation,
     terms, punct and jieba options included), the ROUGE types, multi-reference rule and sentence split, the
     resolved BLEU options (the BLEU preset's name too) — so each item is explained by the sentence BLEU the report's
     per-item scores use (the same smoothing, ``effective_order=True``) and by its ROUGE F."""
@@ -503,9 +503,9 @@ def explain_options(cfg) -> dict:
 
 
 def score_html_for_options(report: Report, ds, metric: str | None, options: dict) -> str:
-    """:func:`score_html` for a report made by ``evaluate_predictions(ds, ..., keep_items=True, **options)``: the
+    """`score_html` for a report made by ``evaluate_predictions(ds, ..., keep_items=True, **options)``: the
     scoring options are resolved again from ``options`` by the same
-    :func:`~zheval.adapters.duck.evaluate.report_config`, so the explanations use exactly the report's scoring."""
+    `report_config`, so the explanations use exactly the report's scoring."""
     from ..duck.evaluate import report_config
 
     return score_html(report, ds, metric=metric, explain_options=explain_options(report_config(dict(options))))

@@ -1,6 +1,6 @@
-"""The 小黄鸭 report as a picture: :func:`plot_report` draws per-group scores with bootstrap-interval error bars
+"""The 小黄鸭 report as a picture: `plot_report` draws per-group scores with bootstrap-interval error bars
 (matplotlib, Agg backend; a CJK font when one is installed, else English group names), in any format of
-:func:`plot_formats`.
+`plot_formats`.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def _cjk_font() -> str | None:
 
 
 def plot_formats() -> dict:
-    """Image formats :func:`plot_report` can write: ``{extension without dot: description}``, matplotlib's
+    """Image formats `plot_report` can write: ``{extension without dot: description}``, matplotlib's
     ``FigureCanvasBase.get_supported_filetypes()`` minus ``pgf`` (it needs a LaTeX installation) and, when Pillow
     is not installed, minus the formats written through Pillow (``jpg``/``jpeg``, ``tif``/``tiff``, ``webp``,
     ``gif``, ``avif``). A format Pillow cannot write (e.g. AVIF without its plugin) fails as ``ValueError``."""
@@ -53,11 +53,11 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
     otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
     says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
-    :data:`~zheval.adapters.report.tables.MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
+    `MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
     ``no interval``.
 
     Args:
-        fmt: an image format of :func:`plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
+        fmt: an image format of `plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
         svg_text: SVG only (the HTML report's plots): keep every text as SVG ``<text>`` (matplotlib's
             ``svg.fonttype: none``) instead of glyph outlines, so the viewer's browser draws it with its own fonts —
             Chinese group labels are then kept as they are (no English fallback), whatever fonts matplotlib has.

@@ -1,17 +1,17 @@
 """Per-item statistics → grouped score tables with bootstrap intervals, and their rendering.
 
 The unit of work is a per-item statistics table (one row per dataset item), produced by
-:func:`zheval.adapters.duck.statistics.item_statistics`. Everything here is a reduction of those rows:
+`zheval.adapters.duck.statistics.item_statistics`. Everything here is a reduction of those rows:
 
 * corpus BLEU of a group = BLEU scored from the **summed** BLEU statistics of its rows (Papineni 2002, 2.2);
   mean ROUGE F of a group = the mean of its rows' F values;
 * a bootstrap interval resamples the group's rows and recomputes the same reduction
-  (:func:`zheval.results.reducers.bootstrap_interval`).
+  (`zheval.results.reducers.bootstrap_interval`).
 
-Rendering: :func:`render_table` (plain text, aligned for CJK double-width characters), :func:`render_markdown`,
-:meth:`Report.to_dict` (JSON carries everything). The diagnostics a report carries (length ratio, truncation, empty
-predictions, reference counts) are :mod:`zheval.results.diagnostics`; the plot is :mod:`zheval.adapters.report.plot`;
-files are written by :func:`zheval.adapters.files.atomic_write`.
+Rendering: `render_table` (plain text, aligned for CJK double-width characters), `render_markdown`,
+`Report.to_dict` (JSON carries everything). The diagnostics a report carries (length ratio, truncation, empty
+predictions, reference counts) are `zheval.results.diagnostics`; the plot is `zheval.adapters.report.plot`;
+files are written by `zheval.adapters.files.atomic_write`.
 """
 
 from __future__ import annotations
@@ -56,11 +56,11 @@ NULL_LABEL = "null"
 MIN_INTERVAL_ITEMS = 2
 """Fewest items a group needs for a bootstrap interval. Resampling a single item always returns that item, so its
 "interval" would be the point value twice, which reads as certainty; such groups get no interval (``None``) and a
-reason (:func:`no_interval_reason`) in every output."""
+reason (`no_interval_reason`) in every output."""
 
 
 def no_interval_reason(n: int | None) -> str:
-    """Why a group of ``n`` items (< :data:`MIN_INTERVAL_ITEMS`) has no interval (``n=None``: the general text)."""
+    """Why a group of ``n`` items (< `MIN_INTERVAL_ITEMS`) has no interval (``n=None``: the general text)."""
     head = f"n={n}: " if n is not None else ""
     return f"{head}a bootstrap interval needs at least {MIN_INTERVAL_ITEMS} items (resampling one item always returns it)"
 
@@ -86,7 +86,7 @@ def _pad(text: str, width: int, right: bool = False) -> str:
 
 def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_from: int = 1) -> str:
     """Align a table of strings for a terminal (CJK-aware). Columns from ``right_from`` on are right-aligned. Every
-    cell is shown through :func:`zheval.text.terminal.terminal_text` (one line: control characters, newlines and
+    cell is shown through `zheval.text.terminal.terminal_text` (one line: control characters, newlines and
     tabs of the data escaped) before it is measured."""
     header = [terminal_text(c, one_line=True) for c in header]
     rows = [[terminal_text(c, one_line=True) for c in r] for r in rows]
@@ -127,7 +127,7 @@ class MetricSpec:
     boot_statistic: Callable[[np.ndarray], np.ndarray] | None = None
 
     def statistic(self, r: np.ndarray) -> np.ndarray:
-        """Vectorised statistic on resampled rows ``(..., n, k) -> (...)`` for :func:`zheval.results.reducers.bootstrap_interval`.
+        """Vectorised statistic on resampled rows ``(..., n, k) -> (...)`` for `zheval.results.reducers.bootstrap_interval`.
 
         (``boot_rows``/``boot_statistic``, when set, replace ``rows``/``statistic`` for the bootstrap interval, so an
         interval can be computed with exactly the arithmetic of the metric module, e.g. ``a.mean(axis=-1)`` on the
@@ -140,14 +140,14 @@ class MetricSpec:
 @dataclass
 class MetricValue:
     """A score (0–1) with its bootstrap interval (``low``/``high`` are ``None`` without bootstrap, and for a group of
-    fewer than :data:`MIN_INTERVAL_ITEMS` items, where ``no_interval`` says why)."""
+    fewer than `MIN_INTERVAL_ITEMS` items, where ``no_interval`` says why)."""
 
     value: float
     low: float | None = None
     high: float | None = None
     details: dict = field(default_factory=dict)
     no_interval: str | None = None
-    """Why there is no interval although one was asked for (a group of fewer than :data:`MIN_INTERVAL_ITEMS`)."""
+    """Why there is no interval although one was asked for (a group of fewer than `MIN_INTERVAL_ITEMS`)."""
 
     def to_dict(self) -> dict:
         d = {"value": self.value, "low": self.low, "high": self.high}
@@ -160,8 +160,8 @@ class MetricValue:
 @dataclass
 class GroupScore:
     """Scores of one group of items: ``dimension`` (``"overall"``, ``"domain"``, ``"difficulty"``, …), ``value``
-    (the group label, :func:`group_label`: ``null`` for unlabelled items, ``"null"`` for the string ``null``),
-    ``n`` items, ``scores`` ``{metric name: MetricValue}``. In :meth:`to_dict` the value is the group's value:
+    (the group label, `group_label`: ``null`` for unlabelled items, ``"null"`` for the string ``null``),
+    ``n`` items, ``scores`` ``{metric name: MetricValue}``. In `to_dict` the value is the group's value:
     JSON ``null`` for unlabelled items, the exact string otherwise."""
 
     dimension: str
@@ -209,9 +209,9 @@ def group_items(columns: dict, by: Sequence[str], n_items: int | None = None) ->
 
 
 def group_label(value) -> str:
-    """The label of a group value: :data:`NULL_LABEL` (``null``) for a missing value (``None``); a string that is
+    """The label of a group value: `NULL_LABEL` (``null``) for a missing value (``None``); a string that is
     ``null`` itself, or is written in double quotes, is shown as a JSON string (``"null"``), so it never reads as
-    the missing value; anything else as it is. :func:`group_value` inverts it."""
+    the missing value; anything else as it is. `group_value` inverts it."""
     if value is None:
         return NULL_LABEL
     text = str(value)
@@ -221,7 +221,7 @@ def group_label(value) -> str:
 
 
 def group_value(label: str):
-    """The group value a :func:`group_label` label stands for (``None`` for :data:`NULL_LABEL`)."""
+    """The group value a `group_label` label stands for (``None`` for `NULL_LABEL`)."""
     if label == NULL_LABEL:
         return None
     if len(label) >= 2 and label[0] == '"' and label[-1] == '"':
@@ -237,10 +237,10 @@ def score_groups(
     confidence: float = 0.95,
     progress: bool = False,
 ) -> list[GroupScore]:
-    """Reduce per-item statistics to one :class:`GroupScore` per group, with percentile bootstrap intervals
-    (:func:`zheval.results.reducers.bootstrap_interval`: ``bootstrap`` resamples of the group's items, seeded with ``seed``;
-    0 = no interval). A group of fewer than :data:`MIN_INTERVAL_ITEMS` items gets no interval (``low``/``high``
-    ``None``, ``no_interval`` = :func:`no_interval_reason`).
+    """Reduce per-item statistics to one `GroupScore` per group, with percentile bootstrap intervals
+    (`zheval.results.reducers.bootstrap_interval`: ``bootstrap`` resamples of the group's items, seeded with ``seed``;
+    0 = no interval). A group of fewer than `MIN_INTERVAL_ITEMS` items gets no interval (``low``/``high``
+    ``None``, ``no_interval`` = `no_interval_reason`).
 
     ``progress``: a tqdm bar over all resamples (groups × metrics × ``bootstrap``, advanced after each interval);
     it only reports, the numbers are the same with or without it.
@@ -290,12 +290,12 @@ class Report:
     Attributes:
         kind: ``"score"``, ``"ceiling"`` or ``"compare"``; title: one line saying what was scored.
         metrics: ``[(name, label)]`` in display order.
-        groups: :class:`GroupScore` list (``overall`` first) — for ``score`` and ``ceiling``.
+        groups: `GroupScore` list (``overall`` first) — for ``score`` and ``ceiling``.
         comparison: for ``compare``: ``[{"group", "n", "metric", "system", "source", "test", "score_a", "score_b",
             "delta", "delta_low", "delta_high", "p_value", "no_difference"}]`` (one row per group, metric and system
             compared with A) (``no_difference``: B − A is exactly 0, where sacrebleu's
             p-value is its minimum 1/(resamples + 1) and means nothing).
-        diagnostics: :class:`~zheval.results.diagnostics.Diagnostics` or ``None``; signatures: ``{"bleu": …,
+        diagnostics: `Diagnostics` or ``None``; signatures: ``{"bleu": …,
             "rouge": …}``.
         params: options used (tokenizer, bootstrap, seed, num_proc, …); notes / warnings: messages for the reader.
     """
@@ -314,14 +314,14 @@ class Report:
     breakdowns: dict = field(default_factory=dict)
     """The score report's diagnostics that split or filter the items (:func:`~zheval.adapters.duck.evaluate.
     evaluate_predictions`): ``reference_limit``, ``truncation_excluded``, ``diversity``, ``length_buckets``,
-    ``folds`` (:mod:`zheval.adapters.report.breakdowns`); empty for the other reports."""
+    ``folds`` (`zheval.adapters.report.breakdowns`); empty for the other reports."""
 
     def overall(self) -> GroupScore:
         """The ``overall`` group."""
         return self.groups[0]
 
     def score(self, metric: str, dimension: str = "overall", value: str = "all") -> MetricValue:
-        """The :class:`MetricValue` of ``metric`` for one group (``KeyError`` if there is no such group)."""
+        """The `MetricValue` of ``metric`` for one group (``KeyError`` if there is no such group)."""
         for g in self.groups:
             if g.dimension == dimension and g.value == value:
                 return g.scores[metric]
@@ -396,7 +396,7 @@ def _label(g: dict) -> str:
 
 
 def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
-    """The report's :attr:`Report.breakdowns` as ``[(title, header, rows)]`` tables (strings), in this order:
+    """The report's `Report.breakdowns` as ``[(title, header, rows)]`` tables (strings), in this order:
     scores without truncated predictions, diversity, length buckets, folds. Empty for a report without them."""
     b = report.breakdowns or {}
     names = [n for n, _ in report.metrics]
@@ -449,7 +449,7 @@ def _ratio(v: float | None) -> str:
 
 
 def most_repeated(rep: dict, width: int = 20) -> str:
-    """The most frequent prediction of :func:`zheval.results.distinct.repetition` as a cell: ``"text" (count)``
+    """The most frequent prediction of `zheval.results.distinct.repetition` as a cell: ``"text" (count)``
     (cut to ``width`` characters, ``(empty)`` for the empty prediction), or ``none repeated`` when no prediction
     occurs twice (then the "most frequent" one is merely the first)."""
     if rep["most_frequent_count"] < 2:
@@ -546,7 +546,7 @@ def render_table(report: Report) -> str:
 
 
 def render_markdown(report: Report) -> str:
-    """The same content as :func:`render_table` (per-item scores included) as GitHub-flavoured Markdown."""
+    """The same content as `render_table` (per-item scores included) as GitHub-flavoured Markdown."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
 
     def esc(s: str) -> str:

@@ -1,12 +1,12 @@
 """External per-item scores for ``zheval agree`` (``--scores bertscore.csv``): any metric computed elsewhere
 (BERTScore, COMET, an LLM judge's own number, ...), joined to a review key by item id and ranked beside zheval's own
-metrics (:func:`zheval.adapters.review.human_review.review_agreement`).
+metrics (`zheval.adapters.review.human_review.review_agreement`).
 
-The file is a CSV read by :mod:`zheval.io` (the reader of every door: its encoding and line rules, ``.gz`` too, no
+The file is a CSV read by `zheval.io` (the reader of every door: its encoding and line rules, ``.gz`` too, no
 cell-size limit, every row as many cells as the header) with an ``id`` column and one or more
 score columns (``id,bertscore_f1``, or ``id,bertscore_p,bertscore_r,bertscore_f1``). Every column other than ``id``
 is a metric, named by its header. Nothing is dropped or guessed; every problem of the file is listed at once, each
-naming ``file:line``: a header without ``id`` or without a score column, a column name given twice (:mod:`zheval.io`)
+naming ``file:line``: a header without ``id`` or without a score column, a column name given twice (`zheval.io`)
 or equal to a metric of the key, a row without an id, an id twice (both lines), an id the key does not have, a cell that is not a
 finite number (its column, id and value; an empty cell too: a score is not a rating a rater may skip), and -- naming
 the file -- every item of the key the file lacks.
@@ -42,7 +42,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
     """Read an external scores file against a review key (module docstring).
 
     Args:
-        path: the CSV file. key: from :func:`zheval.adapters.review.human_review.read_key`.
+        path: the CSV file. key: from `zheval.adapters.review.human_review.read_key`.
         taken: metric names already used (the key's, earlier ``--scores`` files' columns): a column of this file with
             such a name is an error.
 

@@ -2,15 +2,15 @@
 stratified sample of items with low, middle and high scores, rate them blind, and check how well the metric agrees
 with the ratings.
 
-* :func:`review_sample` draws ``k`` items stratified by one metric's per-item score (the 小黄鸭 evaluation's own
-  per-item scores, :func:`~zheval.adapters.duck.evaluate.evaluate_predictions` with ``keep_items``) and returns the
+* `review_sample` draws ``k`` items stratified by one metric's per-item score (the 小黄鸭 evaluation's own
+  per-item scores, [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] with ``keep_items``) and returns the
   **blind sheet** (id, query, prediction, references and empty rating columns — no score, no stratum, shuffled) and
   the **key** (every metric's score of each sampled item, its stratum, domain and difficulty, and how the sample was
-  drawn). :func:`sheet_csv` renders the sheet with the ``csv`` module.
-* :func:`read_ratings` reads a filled sheet back against its key (ids, duplicates, numbers checked; every problem
-  named by ``file:line``); :func:`review_agreement` gives Spearman's ρ and Kendall's τ-b between each metric and
+  drawn). `sheet_csv` renders the sheet with the ``csv`` module.
+* `read_ratings` reads a filled sheet back against its key (ids, duplicates, numbers checked; every problem
+  named by ``file:line``); `review_agreement` gives Spearman's ρ and Kendall's τ-b between each metric and
   each rating column, overall and per domain, with bootstrap intervals
-  (:func:`zheval.results.agreement.rank_correlations`). Empty rating cells are not errors — a rater may skip an
+  (`zheval.results.agreement.rank_correlations`). Empty rating cells are not errors — a rater may skip an
   item — but they are counted per column and listed by id in every output, never dropped silently.
 """
 
@@ -51,7 +51,7 @@ __all__ = [
 
 #: The empty rating columns of a review sheet (the dialogue-evaluation practice's three human criteria).
 RATING_COLUMNS = ("relevance", "informativeness", "naturalness")
-#: Columns of a review sheet, in order: the item and its texts, then :data:`RATING_COLUMNS`.
+#: Columns of a review sheet, in order: the item and its texts, then `RATING_COLUMNS`.
 SHEET_COLUMNS = ("id", "query", "prediction", "references", *RATING_COLUMNS)
 #: Strata of the sample, by rank of the chosen metric's per-item score: the lowest, middle and highest third.
 STRATA = ("low", "middle", "high")
@@ -82,11 +82,11 @@ class ReviewFileError(ValueError):
 
 @dataclass
 class ReviewSample:
-    """A blind review sheet and its key (:func:`review_sample`).
+    """A blind review sheet and its key (`review_sample`).
 
     Attributes:
-        sheet: rows of the sheet, ``{column: text}`` for :data:`SHEET_COLUMNS` (rating cells empty), shuffled.
-        key: JSON-ready dict: ``kind`` (:data:`KEY_KIND`), ``items`` (in sheet order: ``id``, ``stratum``,
+        sheet: rows of the sheet, ``{column: text}`` for `SHEET_COLUMNS` (rating cells empty), shuffled.
+        key: JSON-ready dict: ``kind`` (`KEY_KIND`), ``items`` (in sheet order: ``id``, ``stratum``,
             ``domain``, ``difficulty``, ``scores`` {metric: 0–1}), ``metrics``, ``by_metric``, ``strata`` (per
             stratum: items in the data, sampled, score range), ``k``, ``seed``, ``n_items``, ``rating_columns``,
             ``params``, ``signatures``, sources.
@@ -128,18 +128,18 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
     sample.
 
     Args:
-        ds: a 小黄鸭 ``Dataset``. predictions: as in :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`.
+        ds: a 小黄鸭 ``Dataset``. predictions: as in [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
         k: number of items to sample, 1 to ``len(ds)``. seed: an int in ``[0, MAX_SEED]``.
         by_metric: ``"bleu"`` (sentence BLEU: effective order, the report's smoothing), ``"chrf"`` (sentence chrF,
             with ``"chrf"`` in ``metrics``) or a computed ROUGE type (``rouge1``, ``rougeL``, …; F-measure).
-        rating_columns: the empty rating columns of the sheet (default :data:`RATING_COLUMNS`).
-        metrics: as :func:`~zheval.adapters.duck.evaluate.evaluate_predictions`, and so are ``tokenizer``,
+        rating_columns: the empty rating columns of the sheet (default `RATING_COLUMNS`).
+        metrics: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions], and so are ``tokenizer``,
             ``num_proc``, ``progress``, ``locations``, ``label_check``, ``predictions_format``, ``max_refs``,
             ``rouge``/``bleu``/``chrf`` and the metric options by name (each defined once in
-            :mod:`zheval.compute.options`); no interval, no groups.
+            `zheval.compute.options`); no interval, no groups.
 
     Returns:
-        A :class:`ReviewSample`.
+        A `ReviewSample`.
 
     Raises:
         ValueError: ``k`` < 1 or larger than the data (naming both), ``by_metric`` not among the computed metrics
@@ -177,7 +177,7 @@ def _score_key(names: list) -> dict:
 
 
 def _draw(report, by_metric: str, k: int, seed: int, n: int) -> tuple:
-    """The stratified draw of :func:`review_sample`: ``(scores of by_metric, strata, quotas, chosen items in sheet
+    """The stratified draw of `review_sample`: ``(scores of by_metric, strata, quotas, chosen items in sheet
     order)``."""
     values = np.array([it[_score_key([by_metric])[by_metric]] for it in report.items], dtype=np.float64)
     order = np.lexsort((np.arange(n), values))  # by score, ties in dataset order
@@ -194,7 +194,7 @@ def _draw(report, by_metric: str, k: int, seed: int, n: int) -> tuple:
 
 def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, cols: tuple, by_metric: str, k: int,
                    seed: int, source) -> tuple:
-    """The blind sheet and its key of :func:`review_sample`'s drawn items."""
+    """The blind sheet and its key of `review_sample`'s drawn items."""
     n = len(ds)
     stratum_of = {i: s for s, part in zip(STRATA, parts) for i in part.tolist()}
     names = [name for name, _ in report.metrics]
@@ -244,7 +244,7 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
 def sheet_csv(sheet: list, columns=None) -> str:
     """The review sheet as CSV text (``csv`` module, ``QUOTE_MINIMAL``; a cell with a comma, quote or line break is
     quoted), starting with a UTF-8 byte-order mark so that spreadsheet programs open the Chinese text as UTF-8
-    (:func:`read_ratings` accepts the file with or without it). ``columns`` default: the keys of the first row."""
+    (`read_ratings` accepts the file with or without it). ``columns`` default: the keys of the first row."""
     cols = list(columns or (sheet[0].keys() if sheet else SHEET_COLUMNS))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
@@ -255,7 +255,7 @@ def sheet_csv(sheet: list, columns=None) -> str:
 
 
 def read_key(path) -> dict:
-    """A key file written by ``zheval sample`` (:func:`review_sample`), checked.
+    """A key file written by ``zheval sample`` (`review_sample`), checked.
 
     Raises:
         ReviewFileError: not JSON, not a key (``kind``), items without an id, an id twice, missing or non-numeric
@@ -327,7 +327,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
         spreadsheets save as "Unicode text" or as CSV in a Chinese locale), saying which and how to re-save it
-        (:func:`zheval.io.encoding.encoding_problem`); the sheet is read by :mod:`zheval.io` (a ``.gz`` sheet too; no
+        (`zheval.io.encoding.encoding_problem`); the sheet is read by `zheval.io` (a ``.gz`` sheet too; no
         cell-size limit; every row as many cells as the header).
     """
     path = Path(path)
@@ -393,7 +393,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
 
 @dataclass
 class AgreementReport:
-    """Correlations of each metric with each rating column (:func:`review_agreement`).
+    """Correlations of each metric with each rating column (`review_agreement`).
 
     Attributes:
         rows: ``[{"group", "metric", "label", "rating", "n", "empty", **rank_correlations}]``, overall first, then
@@ -463,20 +463,20 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
     column, overall and per domain.
 
     Args:
-        ratings, info: from :func:`read_ratings` (``info["rating_columns"]``: the columns read; default the key's).
-        key: from :func:`read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
+        ratings, info: from `read_ratings` (``info["rating_columns"]``: the columns read; default the key's).
+        key: from `read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
             the intervals. sources: ``{"ratings": path, "key": path}`` for the report's title.
-        external: :class:`~zheval.adapters.review.external_scores.ExternalScores` of ``--scores`` files: each column is
+        external: `ExternalScores` of ``--scores`` files: each column is
             one more metric, ranked beside the key's (its label is the column name).
 
     Returns:
-        An :class:`AgreementReport`. Items with an empty cell in a column are left out of that column's
+        An `AgreementReport`. Items with an empty cell in a column are left out of that column's
         correlations; ``n`` says how many remain, ``empty`` how many were left out (and ``AgreementReport.empty``
         lists them by id, as does a note).
 
     Raises:
         ValueError: bad ``bootstrap``/``seed``/``confidence`` (from
-            :func:`~zheval.results.agreement.rank_correlations`).
+            `rank_correlations`).
     """
     cols = list((info or {}).get("rating_columns") or key["rating_columns"])
     metrics = [(m["name"], m.get("label", m["name"])) for m in key["metrics"]]

@@ -13,7 +13,7 @@ What the hook does, and the transformers behaviour behind each step (transformer
 1. **Unwrap.** ``EvalPrediction`` (or a ``(predictions, label_ids)`` tuple). ``predictions`` may be a tuple (a model
    that returns more than logits, e.g. hidden states): its first element is taken.
 2. **Logits → ids.** A floating 3-D array ``(batch, length, vocab)`` is reduced with ``argmax`` over the last axis
-   (better: pass :func:`preprocess_logits_for_metrics` to the Trainer so that this happens on the device, per
+   (better: pass [`preprocess_logits_for_metrics`][zheval.adapters.trainer.decode.preprocess_logits_for_metrics] to the Trainer so that this happens on the device, per
    batch, and the Trainer never stores logits). Positions whose logits are all ``-100`` are padding added by the
    Trainer (``pad_across_processes``, ``EvalLoopContainer``) and become ``-100``, not id 0.
 3. **Causal LMs** (``causal_lm=True``): the logit at position ``t`` predicts the token at ``t + 1``; predictions are
@@ -22,7 +22,7 @@ What the hook does, and the transformers behaviour behind each step (transformer
    *predictions as well as labels* carry ``-100`` wherever batch lengths differ; a fast tokenizer raises
    ``OverflowError`` on it. Both are replaced by ``tokenizer.pad_token_id`` before decoding.
 5. **Decode** with ``skip_special_tokens=True`` (pad, eos, bos, unk and added special tokens disappear) and
-   **remove the decoder's spaces** (:func:`remove_decoder_spaces`): a decoder that joins tokens with spaces (BERT's
+   **remove the decoder's spaces** (`remove_decoder_spaces`): a decoder that joins tokens with spaces (BERT's
    WordPiece, a character vocabulary without a decoder) writes ``今 天 天 气``, ``4. 5``, ``K F C``; a space is
    removed where the tokenizer encodes the text the same without it (the ids cannot show it), and kept where it
    changes the encoding (``hello world`` in WordPiece). Byte-level BPE and SentencePiece decode exactly and are left
@@ -45,13 +45,13 @@ hand-written ``torchrun``/``accelerate`` loops (``docs/trainer.md``).
 
 The package, one job per file:
 
-* :mod:`~zheval.adapters.trainer.decode` — steps 1–5: arrays → token ids → texts
-  (:func:`preprocess_logits_for_metrics`, :func:`prediction_ids`, :func:`decode_predictions`);
-* :mod:`~zheval.adapters.trainer.decoder_spaces` — the decoder's spaces (:func:`remove_decoder_spaces`,
-  :func:`decoder_joins_with_spaces`);
-* :mod:`~zheval.adapters.trainer.backends` — one back-end per metric (the library, or a loaded evaluate module);
-* :mod:`~zheval.adapters.trainer.hook` — step 6 and the hook itself (:func:`build_compute_metrics`,
-  :class:`ZhevalComputeMetrics`, :func:`flatten_result`).
+* `decode` — steps 1–5: arrays → token ids → texts
+  ([`preprocess_logits_for_metrics`][zheval.adapters.trainer.decode.preprocess_logits_for_metrics], `prediction_ids`, `decode_predictions`);
+* `decoder_spaces` — the decoder's spaces (`remove_decoder_spaces`,
+  `decoder_joins_with_spaces`);
+* `backends` — one back-end per metric (the library, or a loaded evaluate module);
+* `hook` — step 6 and the hook itself ([`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics],
+  `ZhevalComputeMetrics`, `flatten_result`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The metric back-ends of the Trainer hook: one object per metric that scores a whole set (``compute``) or
 accumulates batches (``add``/``summary``, ``batch_eval_metrics=True``) — the zheval library for ``chinese_rouge`` /
 ``chinese_bleu`` / ``chinese_chrf``, any loaded ``evaluate`` module otherwise — and how a metric specification becomes one
-(:func:`make_backend`, ``evaluate.load`` of a module path or Hub id).
+(`make_backend`, ``evaluate.load`` of a module path or Hub id).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 LIBRARY_METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
-"""Metric names that :func:`~zheval.adapters.trainer.hook.build_compute_metrics` computes with the zheval library
+"""Metric names that [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics] computes with the zheval library
 directly (no evaluate module load, no cache files; the numbers are identical to the ``metrics/<name>`` evaluate
 modules)."""
 
@@ -37,9 +37,9 @@ DEFAULT_METRICS = ("chinese_rouge", "chinese_bleu")
 
 def space_sensitive(options: Mapping) -> bool:
     """True when the scoring tokenizer named in ``options`` may take spaces as token boundaries: ``"none"`` (or a
-    :class:`zheval.tokenizers.WhitespaceTokenizer`) and a user callable / ``.tokenize`` object (which receives the
+    `zheval.tokenizers.WhitespaceTokenizer`) and a user callable / ``.tokenize`` object (which receives the
     text with its spaces). For such a metric every space the hook removes from a decoded text (one the token ids
-    cannot show, :func:`~zheval.adapters.trainer.decoder_spaces.remove_decoder_spaces`) counts as ambiguous. ``char`` and
+    cannot show, `remove_decoder_spaces`) counts as ambiguous. ``char`` and
     ``jieba`` (default) are not: their default normalisation removes spaces next to Chinese characters anyway."""
     from ...tokenizers import BaseTokenizer, CallableTokenizer, WhitespaceTokenizer
 
@@ -53,7 +53,7 @@ def space_sensitive(options: Mapping) -> bool:
 
 def library_scoring_tokenizer(name: str, options: Mapping):
     """The zheval tokenizer that the library metric ``name`` (``"chinese_bleu"`` / ``"chinese_rouge"``) builds from
-    these options -- its own config (:mod:`zheval.compute.metric_table`), preset included -- so that the hook can tell
+    these options -- its own config (`zheval.compute.metric_table`), preset included -- so that the hook can tell
     which references have no tokens before scoring (for ``"chinese_chrf"`` the tokenizer of its words; a reference
     without tokens is skipped by the hook even when chrF alone could count its characters). Options the metric does not take are ignored. Raises what the
     library raises for bad option values (a ValueError for a name that is not a library metric)."""
@@ -69,7 +69,7 @@ class Backend:
 
     @property
     def space_sensitive(self) -> bool:
-        """Whether this metric's scoring tokenizer may split on spaces (see :func:`space_sensitive`)."""
+        """Whether this metric's scoring tokenizer may split on spaces (see `space_sensitive`)."""
         return space_sensitive(self.options)
 
     def scoring_tokenizers(self) -> list:
@@ -92,7 +92,7 @@ class Backend:
 
 class LibraryBackend(Backend):
     """``chinese_rouge``, ``chinese_bleu`` or ``chinese_chrf`` straight from the library's items/result pair
-    (:mod:`zheval.compute.metric_table`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
+    (`zheval.compute.metric_table`): ``compute`` is ``result(items(whole set))``; with ``batch_eval_metrics`` every
     batch adds its items and the summary is the result of their concatenation -- the whole-set numbers exactly
     (BLEU and chrF statistics are additive; ROUGE's mean is ``math.fsum`` over the per-item values).
 
@@ -147,7 +147,7 @@ class LibraryBackend(Backend):
 
 def _is_zheval_module(module) -> bool:
     """A loaded ``metrics/chinese_rouge`` / ``metrics/chinese_bleu`` / ``metrics/chinese_chrf`` script of this package (its class is built on
-    :class:`zheval.adapters.evaluate_module.ZhevalMetricMixin`), not merely a module of that name."""
+    [`zheval.adapters.evaluate_module.ZhevalMetricMixin`][]), not merely a module of that name."""
     from ..evaluate_module import ZhevalMetricMixin
 
     return getattr(module, "name", None) in LIBRARY_METRICS and isinstance(module, ZhevalMetricMixin)
@@ -205,7 +205,7 @@ def _load_module(spec: str):
 
 
 def make_backend(spec, options: dict) -> Backend:
-    """The back-end of one metric specification of :func:`~zheval.adapters.trainer.hook.build_compute_metrics`.
+    """The back-end of one metric specification of [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics].
 
     Args:
         spec: ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"`` (the library; each keeps only the options

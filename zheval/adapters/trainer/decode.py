@@ -1,6 +1,6 @@
 """Token ids → texts for the Trainer hook: unwrap ``EvalPrediction``, logits → ids (``argmax``, on the device with
-:func:`preprocess_logits_for_metrics`), the causal-LM shift, ``-100`` → pad, and decoding (steps 1–5 of
-:mod:`zheval.adapters.trainer`). The removal of the decoder's spaces is :mod:`zheval.adapters.trainer.decoder_spaces`.
+[`preprocess_logits_for_metrics`][zheval.adapters.trainer.decode.preprocess_logits_for_metrics]), the causal-LM shift, ``-100`` → pad, and decoding (steps 1–5 of
+[`zheval.adapters.trainer`][]). The removal of the decoder's spaces is `zheval.adapters.trainer.decoder_spaces`.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def _torch_argmax(logits, ignore_index: int = IGNORE_INDEX):
 
 
 def _numpy_argmax(logits: np.ndarray, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
-    """:func:`_torch_argmax` for numpy arrays."""
+    """`_torch_argmax` for numpy arrays."""
     ids = logits.argmax(axis=-1).astype(np.int64)
     padded = np.all(logits == ignore_index, axis=-1)
     if padded.any():
@@ -150,7 +150,7 @@ def prediction_ids(
     ``ignore_index`` is an error (in predictions and labels); an id ``>= vocab_size`` is an error in the labels (they
     come from the tokenizer) and, in the predictions, is left out of its row and counted in ``dropped`` (a model's
     output layer is often wider than its tokenizer — T5: 32,128 logits for 32,100 tokens — so an argmax may land on
-    an id no tokenizer decodes; the caller warns with :func:`out_of_vocabulary_message`).
+    an id no tokenizer decodes; the caller warns with `out_of_vocabulary_message`).
 
     Args:
         predictions: ids ``(batch, length)``, logits ``(batch, length, vocab)`` (reduced with ``argmax``), or a
@@ -246,7 +246,7 @@ def prediction_ids(
 
 def out_of_vocabulary_message(dropped: list[int], vocab_size: int | None) -> str:
     """The warning for prediction ids left out because they are ``>= vocab_size``: how many ids in how many of
-    the items, and the first such item (``dropped``: per item, as :func:`prediction_ids` fills it)."""
+    the items, and the first such item (``dropped``: per item, as `prediction_ids` fills it)."""
     n_items = sum(1 for d in dropped if d)
     first = next(i for i, d in enumerate(dropped) if d)
     return (
@@ -266,19 +266,19 @@ def decode_predictions(
 ) -> tuple[list[str], list[str]]:
     """Decode an ``EvalPrediction`` (or ``(predictions, label_ids)``) into prediction and reference texts.
 
-    Steps 1–5 of :mod:`zheval.adapters.trainer`: unwrap, logits → ids, causal shift (optional), ``-100`` → pad,
+    Steps 1–5 of [`zheval.adapters.trainer`][]: unwrap, logits → ids, causal shift (optional), ``-100`` → pad,
     decode with ``skip_special_tokens=True``, remove the spaces the decoder put between tokens where the ids cannot
-    show a space (:func:`~zheval.adapters.trainer.decoder_spaces.remove_decoder_spaces`: ``今 天 天 气`` → ``今天天气``,
+    show a space (`remove_decoder_spaces`: ``今 天 天 气`` → ``今天天气``,
     ``4. 5`` → ``4.5``; ``hello world`` from a WordPiece vocabulary stays). A text in which such a removed space could
     have been a real one (``K F C`` from a character vocabulary: ``KFC`` or ``K F C``?) is logged as a warning.
 
     Args:
         eval_pred: a ``transformers.EvalPrediction`` or a ``(predictions, label_ids)`` tuple; arrays as numpy arrays
-            or torch tensors (see :func:`prediction_ids`).
-        tokenizer: anything with ``batch_decode`` (:mod:`zheval.adapters.trainer.processing`): a transformers
+            or torch tensors (see `prediction_ids`).
+        tokenizer: anything with ``batch_decode`` (`zheval.adapters.trainer.processing`): a transformers
             tokenizer, a processor (its ``.tokenizer`` gives the pad id and checks the spaces), or a wrapper (keyword
             options its ``batch_decode`` does not take are not passed).
-        causal_lm, ignore_index: see :func:`prediction_ids`.
+        causal_lm, ignore_index: see `prediction_ids`.
         clean_whitespace: remove the decoder's spaces (default); False: the texts exactly as ``batch_decode``
             returns them.
 
@@ -288,7 +288,7 @@ def decode_predictions(
 
     Raises:
         TypeError: ``tokenizer`` has no ``batch_decode``, or it returns something else than one ``str`` per row.
-        ValueError: ``tokenizer.pad_token_id`` is None (says what to set); bad shapes (see :func:`prediction_ids`).
+        ValueError: ``tokenizer.pad_token_id`` is None (says what to set); bad shapes (see `prediction_ids`).
     """
     preds, refs, amb_p, amb_r = decode_with_ambiguity(
         eval_pred, tokenizer, causal_lm=causal_lm, ignore_index=ignore_index, clean_whitespace=clean_whitespace
@@ -300,20 +300,20 @@ def decode_predictions(
 
 
 def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clean_whitespace, space_sensitive=False):
-    """:func:`decode_predictions` plus, per item, whether its prediction / reference holds a removed space that
+    """`decode_predictions` plus, per item, whether its prediction / reference holds a removed space that
     could have been real.
 
-    Args: as :func:`decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
-    space counts as ambiguous (:class:`~zheval.adapters.trainer.decoder_spaces.DecoderSpaces`).
+    Args: as `decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
+    space counts as ambiguous (`DecoderSpaces`).
 
     Returns:
         ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one
         entry per item. The ambiguous spaces are not logged here (the caller words that warning); prediction ids
         beyond the tokenizer's vocabulary (``len()`` of its text tokenizer) are left out and logged here as a
-        warning with their count (:func:`out_of_vocabulary_message`).
+        warning with their count (`out_of_vocabulary_message`).
 
     Raises:
-        TypeError / ValueError: as :func:`decode_predictions`; a label id beyond the vocabulary.
+        TypeError / ValueError: as `decode_predictions`; a label id beyond the vocabulary.
     """
     pad_id = pad_token_id_of(tokenizer)
     preds, labels = _unpack(eval_pred)

@@ -1,5 +1,5 @@
 """The decoder's spaces: a space-joining decoder (WordPiece, a character vocabulary without a decoder) writes
-``今 天 天 气``; :func:`remove_decoder_spaces` removes every space the token ids cannot show and flags the texts in
+``今 天 天 气``; `remove_decoder_spaces` removes every space the token ids cannot show and flags the texts in
 which a removed space could have been a real one (``K F C``), with the warning text the hook logs for them.
 """
 
@@ -35,7 +35,7 @@ def ambiguous_example(preds, refs, amb_p, amb_r, indices=None) -> str | None:
 
 def ambiguous_message(n_items: int, n_total: int, example: str | None, space_sensitive: bool = False) -> str:
     """The warning logged when ``n_items`` of ``n_total`` items lost a decoder space that could have been real;
-    ``example`` from :func:`ambiguous_example`; ``space_sensitive``: the wording for a scoring tokenizer that splits
+    ``example`` from `ambiguous_example`; ``space_sensitive``: the wording for a scoring tokenizer that splits
     on spaces (every removed space counts)."""
     where = (
         "between two tokens, which a scoring tokenizer that splits on spaces ('none' or a callable) would read as a "
@@ -68,7 +68,7 @@ def decoder_joins_with_spaces(tokenizer) -> bool:
     model without a decoder such as a character ``WordLevel`` vocabulary), rather than decoding the tokens' own text
     (byte-level BPE, SentencePiece/Metaspace, ``BPEDecoder``, which need no repair).
 
-    Probe: the first :data:`_PROBE_TOKENS` ordinary vocabulary tokens (not special) that decode on their own to
+    Probe: the first `_PROBE_TOKENS` ordinary vocabulary tokens (not special) that decode on their own to
     letters/digits only (``今``, ``4``, ``hello``; not ``##ing``, not ``Ġthe``); the decoder joins with spaces when
     every consecutive pair of them decodes to ``decode([a]) + " " + decode([b])`` (a SentencePiece vocabulary has
     tokens without ``▁``, which join without a space). Fewer than two such tokens → False (texts are left alone).
@@ -98,7 +98,7 @@ def decoder_joins_with_spaces(tokenizer) -> bool:
 def remove_decoder_spaces(texts: Sequence[str], tokenizer, *, space_sensitive: bool = False):
     """Remove the spaces a space-joining decoder put between tokens where the token ids cannot show a space.
 
-    The rule (for a tokenizer whose decoder joins tokens with spaces, :func:`decoder_joins_with_spaces`; any other
+    The rule (for a tokenizer whose decoder joins tokens with spaces, `decoder_joins_with_spaces`; any other
     tokenizer's texts are returned unchanged): in a decoded text ``w1 w2 … wn`` (``wi`` the runs between spaces), the
     space between ``wi`` and ``wi+1`` is removed when the tokenizer encodes ``wi + wi+1`` to the same ids as
     ``wi + " " + wi+1`` — the space then carries no information, since the ids are the same whether the text had it
@@ -128,7 +128,7 @@ def remove_decoder_spaces(texts: Sequence[str], tokenizer, *, space_sensitive: b
 
 
 class DecoderSpaces:
-    """:func:`remove_decoder_spaces` for one call: the probe and the pair decisions live as long as the instance
+    """`remove_decoder_spaces` for one call: the probe and the pair decisions live as long as the instance
     (one ``compute_metrics`` call), keyed by the texts themselves."""
 
     def __init__(self, tokenizer, *, space_sensitive: bool = False):

@@ -1,7 +1,7 @@
-"""The ``compute_metrics`` callable for ``Trainer`` / ``Seq2SeqTrainer``: :func:`build_compute_metrics` routes the
-shared options to the metrics and sets each one up once; :class:`ZhevalComputeMetrics` decodes every call, skips and
+"""The ``compute_metrics`` callable for ``Trainer`` / ``Seq2SeqTrainer``: [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics] routes the
+shared options to the metrics and sets each one up once; `ZhevalComputeMetrics` decodes every call, skips and
 counts the items whose reference is empty, scores (whole set, or batch by batch with ``batch_eval_metrics``) and
-returns the flat ``{str: float}`` dict the Trainer logs (:func:`flatten_result`).
+returns the flat ``{str: float}`` dict the Trainer logs (`flatten_result`).
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ _EMPTY_SET_MESSAGE = (
 
 
 class ZhevalComputeMetrics:
-    """The callable returned by :func:`build_compute_metrics` (see there); pass it as ``compute_metrics``.
+    """The callable returned by [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics] (see there); pass it as ``compute_metrics``.
 
     Call forms (transformers 5.x):
 
@@ -93,13 +93,13 @@ class ZhevalComputeMetrics:
       the state. Calls with ``compute_result=False`` return ``{}``.
 
     Returns:
-        ``dict[str, float]``: for each metric its numeric keys (:func:`flatten_result`, minus :data:`DROP_KEYS`),
+        ``dict[str, float]``: for each metric its numeric keys (`flatten_result`, minus `DROP_KEYS`),
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
         length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
         metric name (as ``evaluate.combine``). Two counts are added when they are not 0: ``empty_references`` (items
         skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
         tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
-        could have been a real one, :func:`~zheval.adapters.trainer.decoder_spaces.remove_decoder_spaces`). When every item
+        could have been a real one, `remove_decoder_spaces`). When every item
         was skipped, every score is ``nan``. Scale: ROUGE and BLEU scores, precisions and the brevity penalty on 0–1
         (the ``llamafactory_*`` keys of the ``llamafactory`` presets on LLaMA-Factory's 0–100);
         ``translation_length``/``reference_length`` in tokens of the scoring tokenizer.
@@ -107,7 +107,7 @@ class ZhevalComputeMetrics:
     Raises:
         ValueError: an empty evaluation set (0 items in a whole-set call, or in all the batches of a
             ``batch_eval_metrics`` evaluation); with ``empty_references="error"``, an item whose reference is empty;
-            bad arrays (see :func:`~zheval.adapters.trainer.decode.prediction_ids`).
+            bad arrays (see `prediction_ids`).
 
     Attributes:
         metrics: the metric back-ends, in order. results: the full result dict of each metric from the last summary
@@ -178,7 +178,7 @@ class ZhevalComputeMetrics:
 
     def decode(self, eval_pred) -> tuple[list[str], list[str]]:
         """Decoded ``(predictions, references)`` of one call, as the hook scores them (before items with an empty
-        reference are skipped): see :func:`~zheval.adapters.trainer.decode.decode_predictions`."""
+        reference are skipped): see `decode_predictions`."""
         preds, refs, _, _ = self._decode(eval_pred)
         return preds, refs
 
@@ -268,7 +268,7 @@ class ZhevalComputeMetrics:
 
 def _check_options_used(specs: list, shared: Mapping, function: str = "build_compute_metrics") -> None:
     """When every metric is a library metric: every shared option must be taken by at least one of them
-    (:func:`~zheval.compute.options.options_for_metrics`; an
+    ([`options_for_metrics`][zheval.compute.options.options_for_metrics]; an
     evaluate module takes every option, so nothing is refused beside one). ``function`` names the call in the
     errors."""
     if all(isinstance(spec, str) and spec in LIBRARY_METRICS for spec in specs):
@@ -347,8 +347,8 @@ def build_compute_metrics(
         metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
 
             * ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"``: computed with the zheval library directly
-              (:func:`zheval.compute.rouge.compute_rouge`, :func:`zheval.compute.bleu.compute_bleu`,
-              :func:`zheval.compute.chrf.compute_chrf` — what the
+              ([`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][],
+              [`zheval.compute.chrf.compute_chrf`][] — what the
               ``metrics/chinese_*`` evaluate modules call, so the numbers are identical, without evaluate's module
               loading, Arrow cache files or locks);
             * any other string: a path to an evaluate module folder or script, or a Hub id, loaded once with
@@ -358,7 +358,7 @@ def build_compute_metrics(
             * a pair ``(metric, options)`` whose ``options`` dict is added to the shared options for that metric only.
 
         causal_lm: predictions are teacher-forced logits/ids of a causal LM: shift by one and score only positions
-            whose label is not ``ignore_index`` (see :func:`~zheval.adapters.trainer.decode.prediction_ids`). Leave
+            whose label is not ``ignore_index`` (see `prediction_ids`). Leave
             False for ``Seq2SeqTrainer`` with ``predict_with_generate=True``.
         ignore_index: the label padding value (``-100``).
         clean_whitespace: remove the spaces a space-joining decoder (WordPiece, a character vocabulary) put between
@@ -374,17 +374,17 @@ def build_compute_metrics(
             counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
             such item.
         rouge, bleu, chrf: the options of ``chinese_rouge`` / ``chinese_bleu`` / ``chinese_chrf`` as one object
-            (:class:`~zheval.compute.options.RougeOptions`, :class:`~zheval.compute.options.BleuOptions`,
-            :class:`~zheval.compute.options.ChrfOptions`); only for a metric in ``metrics``.
-        metric_options: options shared by the metrics, by name, each defined once in :mod:`zheval.compute.options`
+            ([`RougeOptions`][zheval.compute.options.RougeOptions], [`BleuOptions`][zheval.compute.options.BleuOptions],
+            [`ChrfOptions`][zheval.compute.options.ChrfOptions]); only for a metric in ``metrics``.
+        metric_options: options shared by the metrics, by name, each defined once in `zheval.compute.options`
             (``tokenizer="jieba"``, ``rouge_types``, ``max_order``, ``preset`` ...). For the library metrics each
             option goes to the metric(s) that take it; an option none of them takes raises TypeError
-            (:func:`~zheval.compute.options.options_for_metrics`). Evaluate modules receive all shared options (as
+            ([`options_for_metrics`][zheval.compute.options.options_for_metrics]). Evaluate modules receive all shared options (as
             ``evaluate.combine`` does). Note: the keyword ``tokenizer=`` is the *scoring* tokenizer; the
             transformers tokenizer is the first, positional argument.
 
     Returns:
-        A :class:`ZhevalComputeMetrics`: ``hook(eval_pred)`` or ``hook(eval_pred, compute_result=...)`` →
+        A `ZhevalComputeMetrics`: ``hook(eval_pred)`` or ``hook(eval_pred, compute_result=...)`` →
         ``dict[str, float]``.
 
     Raises:

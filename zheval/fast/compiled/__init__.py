@@ -1,23 +1,23 @@
 """Compiled twins (numba, the ``zheval[fast]`` extra): whether they can run, the state of their on-disk cache, and
-the work size at which they pay -- the inputs of :func:`zheval.fast.usable_for` ``"compiled"``.
+the work size at which they pay -- the inputs of `zheval.fast.usable_for` ``"compiled"``.
 
 Nothing here imports numba: ``import zheval`` stays as fast as without the extra. The kernels
-(:mod:`zheval.fast.compiled.kernels`) are imported only when a computation is large enough to pay for it
-(:func:`compiled_usable`) or when :func:`warmup` is called.
+(`zheval.fast.compiled.kernels`) are imported only when a computation is large enough to pay for it
+(`compiled_usable`) or when `warmup` is called.
 
-Cache states (:func:`cache_state`)
+Cache states (`cache_state`)
     ``"unavailable"`` (numba not installed), ``"off"`` (``ZHEVAL_COMPILED=0``), ``"loaded"`` (the kernels are in
     this process), ``"warm"`` (compiled on this machine: numba's cache files listed by our marker exist and the
     kernel source is unchanged), ``"cold"`` (never compiled here, or the cache was removed).
 
-The decision (:func:`compiled_usable`), from the estimated CPU seconds of the numpy twin it would replace:
-    loaded: always; warm: when that estimate exceeds :data:`WARM_SECONDS` (importing numba and loading the kernels
-    from the cache, measured); cold: only above :data:`COLD_SECONDS` (compiling every kernel, measured), so the first
+The decision (`compiled_usable`), from the estimated CPU seconds of the numpy twin it would replace:
+    loaded: always; warm: when that estimate exceeds `WARM_SECONDS` (importing numba and loading the kernels
+    from the cache, measured); cold: only above `COLD_SECONDS` (compiling every kernel, measured), so the first
     compile never happens inside a short job -- unless asked: ``ZHEVAL_COMPILED=1`` (whenever numba is installed)
-    or :func:`warmup` (``zheval warmup`` on the command line). ``ZHEVAL_COMPILED=0`` turns the compiled twins off.
+    or `warmup` (``zheval warmup`` on the command line). ``ZHEVAL_COMPILED=0`` turns the compiled twins off.
 
 Where numba keeps the cache: ``__pycache__`` beside ``kernels.py``, or numba's user-wide cache directory when that
-is read-only; ``NUMBA_CACHE_DIR`` overrides both. Our marker (:func:`marker_path`) lives in ``ZHEVAL_CACHE_DIR``, else
+is read-only; ``NUMBA_CACHE_DIR`` overrides both. Our marker (`marker_path`) lives in ``ZHEVAL_CACHE_DIR``, else
 ``$XDG_CACHE_HOME/zheval``, else ``~/.cache/zheval``.
 """
 
@@ -41,7 +41,7 @@ WARM_SECONDS = 1.0
 #: CPU seconds of numpy work above which compiling every kernel (8-14 s CPU on the 2-core reference machine, once
 #: per machine) pays within the job that triggers it: 14 s / 0.7.
 COLD_SECONDS = 20.0
-#: The kernels :func:`warmup` compiles (functions of :mod:`zheval.fast.compiled.kernels`).
+#: The kernels `warmup` compiles (functions of `zheval.fast.compiled.kernels`).
 KERNELS = ("rouge_pair_stats", "bleu_item_matches", "skip_bigram_pair_hits", "wlcs_many", "wlcs_rows",
            "union_lcs_hits", "token_bounds")
 
@@ -100,8 +100,8 @@ def cache_state() -> str:
 
 def compiled_usable(numpy_seconds: float) -> bool:
     """Whether a compiled twin should replace numpy work estimated at ``numpy_seconds`` CPU seconds (module
-    docstring: loaded always; warm above :data:`WARM_SECONDS`; cold above :data:`COLD_SECONDS`; ``ZHEVAL_COMPILED``
-    ``=1`` whenever numba is installed, ``=0`` never). Cheap checks first: below :data:`WARM_SECONDS` nothing is
+    docstring: loaded always; warm above `WARM_SECONDS`; cold above `COLD_SECONDS`; ``ZHEVAL_COMPILED``
+    ``=1`` whenever numba is installed, ``=0`` never). Cheap checks first: below `WARM_SECONDS` nothing is
     looked up on disk."""
     setting = _setting()
     if setting == "0":
@@ -118,7 +118,7 @@ def compiled_usable(numpy_seconds: float) -> bool:
 
 
 def load_kernels():
-    """The kernels module (:mod:`zheval.fast.compiled.kernels`), imported on first use; after a compile the marker
+    """The kernels module (`zheval.fast.compiled.kernels`), imported on first use; after a compile the marker
     is written (so later processes know the cache is warm)."""
     mod = _LOADED.get("module")
     if mod is None:
@@ -139,7 +139,7 @@ def _index_files(mod) -> list:
 
 
 def write_marker(mod) -> None:
-    """Record that every kernel is compiled into numba's cache (after :func:`warmup` or a first compile)."""
+    """Record that every kernel is compiled into numba's cache (after `warmup` or a first compile)."""
     files = _index_files(mod)
     if not files or not all(os.path.exists(p) for p in files):
         return

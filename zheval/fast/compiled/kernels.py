@@ -1,11 +1,11 @@
-"""The numba kernels of the compiled twins (imported only when :func:`zheval.fast.usable_for` ``"compiled"`` says
-yes, or by :func:`zheval.fast.warmup`): loops over token ids that numpy can only express as sorts and gathers.
+"""The numba kernels of the compiled twins (imported only when `zheval.fast.usable_for` ``"compiled"`` says
+yes, or by `zheval.fast.warmup`): loops over token ids that numpy can only express as sorts and gathers.
 
 Every kernel is ``@njit(cache=True)``: compiled once per machine into numba's on-disk cache (next to this file,
 or the user-wide cache directory when that is read-only; ``NUMBA_CACHE_DIR`` overrides both), loaded from there
 afterwards. No ``fastmath``: floats follow IEEE operation by operation, as the references' Python floats do.
-The twins that call them, and what each equals, are in :mod:`zheval.fast.compiled.twins`; the union-LCS kernel of
-ROUGE-Lsum is in :mod:`zheval.fast.compiled.union_kernel` (re-exported here).
+The twins that call them, and what each equals, are in `zheval.fast.compiled.twins`; the union-LCS kernel of
+ROUGE-Lsum is in `zheval.fast.compiled.union_kernel` (re-exported here).
 """
 
 from __future__ import annotations
@@ -162,7 +162,7 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
     The prediction's n-grams (``max_order * vb <= 58`` bits of packed tokens, the order above) go into an
     open-addressing table with their counts; a reference n-gram found there is a clipped hit while the
     reference has used fewer than the prediction's count (Lin 2004: sum_g min(c_hyp(g), c_ref(g))); an n-gram not
-    in the prediction ends the longer ones at that start. The LCS: :func:`_lcs_bits` over the prediction's
+    in the prediction ends the longer ones at that start. The LCS: `_lcs_bits` over the prediction's
     match-mask rows. Returns ``(hits (P, max_order), lcs (P,))`` int64."""
     P = len(u_ref)
     hits = np.zeros((P, max_order), dtype=np.int64)
@@ -226,7 +226,7 @@ def bleu_item_matches(ids, offsets, hyp, ref, ref_counts, max_order, vb):
     """BLEU's clipped matches of orders 1..max_order of every item: sum over the prediction's n-grams of
     min(count in the prediction, max over references of the count there) (Papineni et al. 2002; sacrebleu's
     ``_compute_segment_statistics``). The prediction's n-grams in an open-addressing table (packed as in
-    :func:`rouge_pair_stats`); each reference's counts of those n-grams, the maximum over references kept.
+    `rouge_pair_stats`); each reference's counts of those n-grams, the maximum over references kept.
     Returns ``(I, max_order)`` int64."""
     I = len(hyp)
     out = np.zeros((I, max_order), dtype=np.int64)
@@ -268,7 +268,7 @@ def bleu_item_matches(ids, offsets, hyp, ref, ref_counts, max_order, vb):
 @njit(cache=True)
 def skip_bigram_pair_hits(ids, offsets, dh, dcount, u_ref, skip, vocab):
     """Clipped skip-bigram co-occurrences (pairs ``(x_i, x_j)``, ``i < j <= i + skip + 1``; ``skip < 0``: no
-    limit) of every distinct (prediction, reference) pair, grouped as in :func:`rouge_pair_stats`: the prediction's
+    limit) of every distinct (prediction, reference) pair, grouped as in `rouge_pair_stats`: the prediction's
     skip-bigrams (``a * vocab + b``) with counts in an open-addressing table; the reference's positions whose token
     occurs in the prediction are paired and looked up (a pair with another token cannot match). Returns ``(P,)``."""
     P = len(u_ref)
@@ -348,7 +348,7 @@ def skip_bigram_pair_hits(ids, offsets, dh, dcount, u_ref, skip, vocab):
 
 @njit(cache=True)
 def wlcs_rows(ref, can, fw, prev_b, prev_l, i0, i1):
-    """Rows ``i0 .. i1 - 1`` of :func:`zheval.definitions.lcs.wlcs`'s table (reference ``ref`` as rows, candidate
+    """Rows ``i0 .. i1 - 1`` of `zheval.definitions.lcs.wlcs`'s table (reference ``ref`` as rows, candidate
     ``can`` as columns), in place on the previous row's bases ``prev_b`` and run lengths ``prev_l`` (``n + 1``
     entries each): the reference's operations in its order, so the floats are the same bit for bit."""
     n = len(can)
@@ -381,8 +381,8 @@ def wlcs_rows(ref, can, fw, prev_b, prev_l, i0, i1):
 
 @njit(cache=True)
 def wlcs_many(ids, offsets, ref, can, fw):
-    """:func:`zheval.definitions.lcs.wlcs` of every pair ``(text ref[p], text can[p])`` (0.0 where one is
-    empty), each by :func:`wlcs_rows`. Returns ``(P,)`` float64."""
+    """`zheval.definitions.lcs.wlcs` of every pair ``(text ref[p], text can[p])`` (0.0 where one is
+    empty), each by `wlcs_rows`. Returns ``(P,)`` float64."""
     P = len(ref)
     out = np.zeros(P, dtype=np.float64)
     for p in range(P):

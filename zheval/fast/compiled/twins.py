@@ -1,7 +1,7 @@
-"""The compiled twins: numba kernels (:mod:`zheval.fast.compiled.kernels`) behind the numpy twins' interfaces, with
-the same exact integers and bit-identical floats. Each is listed in :data:`zheval.fast.TWINS` and checked against
+"""The compiled twins: numba kernels (`zheval.fast.compiled.kernels`) behind the numpy twins' interfaces, with
+the same exact integers and bit-identical floats. Each is listed in `zheval.fast.TWINS` and checked against
 its reference by ``tests/fast/test_fast_twins.py`` (when numba is installed); the numpy twin is the fallback,
-chosen by :func:`zheval.fast.usable_for` ``"compiled"`` (work size and cache state, :mod:`zheval.fast.compiled`).
+chosen by `zheval.fast.usable_for` ``"compiled"`` (work size and cache state, `zheval.fast.compiled`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def _i64(*arrays):
 
 
 def packed_fits(vocab_size: int, max_order: int) -> bool:
-    """Whether ``max_order`` token ids below ``vocab_size`` pack into :data:`PACKED_BITS` bits (the kernels' n-gram
+    """Whether ``max_order`` token ids below ``vocab_size`` pack into `PACKED_BITS` bits (the kernels' n-gram
     keys); else the numpy twins (dense n-gram ids) serve."""
     return max_order * max(1, (max(int(vocab_size), 1) - 1).bit_length()) <= PACKED_BITS
 
@@ -42,9 +42,9 @@ def _vb(vocab_size: int) -> int:
 
 def pair_ngram_lcs_stats(tokens, offsets, dh, dcount, u_ref, max_order: int, vocab_size: int, want_lcs: bool):
     """ROUGE-N hits of orders ``1..max_order`` and LCS lengths of every distinct (prediction, reference) pair: the
-    compiled twin of :func:`zheval.definitions.rouge.clipped_overlap` on :func:`zheval.definitions.rouge.ngram_counts`
-    and of :func:`zheval.definitions.lcs.lcs_length` (as :func:`zheval.fast.slots.pair_ngram_hits_sorted` and
-    :func:`zheval.fast.slot_lcs.slot_lcs_lengths`).
+    compiled twin of `zheval.definitions.rouge.clipped_overlap` on `zheval.definitions.rouge.ngram_counts`
+    and of `zheval.definitions.lcs.lcs_length` (as `zheval.fast.slots.pair_ngram_hits_sorted` and
+    `zheval.fast.slot_lcs.slot_lcs_lengths`).
 
     Args:
         tokens, offsets: int token ids (``0 <= id < vocab_size``) of all texts concatenated, ``(n_texts + 1,)``
@@ -55,7 +55,7 @@ def pair_ngram_lcs_stats(tokens, offsets, dh, dcount, u_ref, max_order: int, voc
     Returns:
         ``(hits, lcs)``: ``(P, max_order)`` and ``(P,)`` int64 (lcs zeros without ``want_lcs``).
     Raises:
-        ValueError: keys that do not pack (check :func:`packed_fits` first).
+        ValueError: keys that do not pack (check `packed_fits` first).
     """
     if not packed_fits(vocab_size, max_order):
         raise ValueError(f"{max_order}-grams of {vocab_size} token ids do not pack into {PACKED_BITS} bits")
@@ -66,10 +66,10 @@ def pair_ngram_lcs_stats(tokens, offsets, dh, dcount, u_ref, max_order: int, voc
 
 def item_bleu_matches(tokens, offsets, hyp, ref, ref_counts, max_order: int, vocab_size: int) -> np.ndarray:
     """BLEU's clipped matches of orders ``1..max_order`` of every item: the compiled twin of the ``matches_1..N``
-    columns of :func:`zheval.definitions.bleu.item_stats` (as :func:`zheval.fast.slot_bleu.item_clipped_matches_sorted`).
+    columns of `zheval.definitions.bleu.item_stats` (as `zheval.fast.slot_bleu.item_clipped_matches_sorted`).
 
     Args:
-        tokens, offsets: as :func:`pair_ngram_lcs_stats`; hyp: ``(I,)`` prediction text of each item; ref: ``(P,)``
+        tokens, offsets: as `pair_ngram_lcs_stats`; hyp: ``(I,)`` prediction text of each item; ref: ``(P,)``
             reference texts, items in order; ref_counts: ``(I,)`` references per item (>= 1).
     Returns:
         ``(I, max_order)`` int64.
@@ -84,8 +84,8 @@ def item_bleu_matches(tokens, offsets, hyp, ref, ref_counts, max_order: int, voc
 
 def pair_skip_bigram_hits(tokens, offsets, dh, dcount, u_ref, skip, vocab_size: int) -> np.ndarray:
     """Clipped skip-bigram co-occurrences of every distinct (prediction, reference) pair (grouped as in
-    :func:`pair_ngram_lcs_stats`): the compiled twin of :func:`zheval.definitions.rouge.clipped_overlap` on
-    :func:`zheval.definitions.rouge.skip_bigram_counts` (``skip`` None = no distance limit).
+    `pair_ngram_lcs_stats`): the compiled twin of `zheval.definitions.rouge.clipped_overlap` on
+    `zheval.definitions.rouge.skip_bigram_counts` (``skip`` None = no distance limit).
 
     Returns:
         ``(P,)`` int64.
@@ -101,11 +101,11 @@ def pair_skip_bigram_hits(tokens, offsets, dh, dcount, u_ref, skip, vocab_size: 
 
 def wlcs_pairs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
     """``(P,)`` float64 ``wlcs(text ref[p], text can[p], weight)``: the compiled twin of
-    :func:`zheval.definitions.lcs.wlcs` (the same IEEE operations in the same order: bit for bit), with the
-    progress bar of :func:`zheval.fast.progress.work_bar` on long work.
+    `zheval.definitions.lcs.wlcs` (the same IEEE operations in the same order: bit for bit), with the
+    progress bar of `zheval.fast.progress.work_bar` on long work.
 
     Args:
-        tokens, offsets: as :func:`pair_ngram_lcs_stats`; ref, can: ``(P,)`` text indices (reference = rows).
+        tokens, offsets: as `pair_ngram_lcs_stats`; ref, can: ``(P,)`` text indices (reference = rows).
         weight: w > 0 in f(k) = k**w.
     """
     k = load_kernels()
@@ -142,14 +142,14 @@ def wlcs_pairs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
 
 def union_lcs_hits_pairs(ids, sent_offsets, text_sents, hyp, ref, vocab_size: int) -> np.ndarray:
     """ROUGE-Lsum union-LCS hits of every (prediction ``hyp[p]``, reference ``ref[p]``) pair: the compiled twin of
-    :func:`zheval.definitions.rouge.summary_level_lcs_hits` (rouge-score 0.1.2's LCS paths; as
-    :func:`zheval.fast.union_lcs.union_lcs_hits_pairs`, without its width bound), memory linear in the texts.
+    `zheval.definitions.rouge.summary_level_lcs_hits` (rouge-score 0.1.2's LCS paths; as
+    `zheval.fast.union_lcs.union_lcs_hits_pairs`, without its width bound), memory linear in the texts.
 
     Args:
         ids: int token ids (``< vocab_size``) of every sentence, concatenated; sent_offsets: ``(n_sentences + 1,)``
             start offsets; text_sents: ``(n_texts + 1,)`` first sentence of each text; hyp, ref: ``(P,)`` texts.
     Returns:
-        ``(P,)`` int64 hits; -1 for a pair whose stop masks would exceed :data:`UNION_MAX_STOP_WORDS` (one candidate
+        ``(P,)`` int64 hits; -1 for a pair whose stop masks would exceed `UNION_MAX_STOP_WORDS` (one candidate
         sentence of n tokens against one reference sentence of m: (n + 1) * m / 64 words), to be scored by the reference.
     """
     ids, sent_offsets, text_sents, hyp, ref = _i64(ids, sent_offsets, text_sents, hyp, ref)
@@ -169,7 +169,7 @@ def _long_wlcs(k, r, c, fw, bar) -> float:
 
 
 def exercise(mod) -> None:
-    """Run every kernel of ``mod`` (:mod:`zheval.fast.compiled.kernels`) once on tiny inputs of the dtypes the twins pass (compiles or loads each signature)."""
+    """Run every kernel of ``mod`` (`zheval.fast.compiled.kernels`) once on tiny inputs of the dtypes the twins pass (compiles or loads each signature)."""
     ids = np.array([0, 1, 2, 1, 0, 2], dtype=np.int64)
     off = np.array([0, 3, 6], dtype=np.int64)
     one, two = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64)

@@ -1,7 +1,7 @@
-"""The numba kernel of the compiled ROUGE-Lsum union-LCS twin (:func:`zheval.fast.compiled.twins.union_lcs_hits`):
-the algorithm of :mod:`zheval.definitions.union_lcs` (packed reference sentences with guard bits, one bit-parallel
+"""The numba kernel of the compiled ROUGE-Lsum union-LCS twin (`zheval.fast.compiled.twins.union_lcs_hits`):
+the algorithm of `zheval.definitions.union_lcs` (packed reference sentences with guard bits, one bit-parallel
 pass per candidate sentence storing the stop masks, rouge-score's path followed one LCS element at a time), in
-compiled loops over 64-bit words. Imported only with the other kernels (:mod:`zheval.fast.compiled`)."""
+compiled loops over 64-bit words. Imported only with the other kernels (`zheval.fast.compiled`)."""
 
 from __future__ import annotations
 
