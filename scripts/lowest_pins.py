@@ -4,6 +4,7 @@
     python3 scripts/lowest_pins.py                 # [project.dependencies]
     python3 scripts/lowest_pins.py --extra html    # also the lowest of an optional extra's requirements
     python3 scripts/lowest_pins.py --declared test pytest hypothesis   # those requirements of an extra, as declared
+    python3 scripts/lowest_pins.py --only-extras --extra ray --extra spark   # the extras' floors, without the core's
 
 One requirement per line, for ``pip install -r``. The lowest version of a requirement is its ``==`` pin or its
 ``>=`` bound; a requirement with neither (no floor declared) is an error, so that every dependency has a floor the
@@ -54,10 +55,11 @@ def lowest_pin(requirement: str) -> str:
     return f"{name}{extras}=={floor}"
 
 
-def lowest_pins(pyproject: Path, extras: list[str]) -> list[str]:
-    """The lowest pins of ``[project.dependencies]`` and of each named optional extra, in file order."""
+def lowest_pins(pyproject: Path, extras: list[str], *, core: bool = True) -> list[str]:
+    """The lowest pins of ``[project.dependencies]`` (unless ``core=False``) and of each named optional extra, in
+    file order."""
     project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
-    requirements = list(project["dependencies"])
+    requirements = list(project["dependencies"]) if core else []
     optional = project.get("optional-dependencies", {})
     for extra in extras:
         if extra not in optional:
@@ -94,13 +96,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--extra", action="append", default=[], help="also an optional extra's requirements")
     parser.add_argument("--declared", nargs="+", metavar=("EXTRA", "NAME"),
                         help="print these requirements of EXTRA as declared (not lowered), instead")
+    parser.add_argument("--only-extras", action="store_true", help="the --extra floors only, not the core's")
     parser.add_argument("--pyproject", type=Path, default=ROOT / "pyproject.toml")
     args = parser.parse_args(argv)
     try:
         if args.declared:
             pins = declared(args.pyproject, args.declared[0], args.declared[1:])
         else:
-            pins = lowest_pins(args.pyproject, args.extra)
+            pins = lowest_pins(args.pyproject, args.extra, core=not args.only_extras)
     except ValueError as exc:
         print(f"lowest_pins: {exc}", file=sys.stderr)
         return 2

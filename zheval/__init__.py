@@ -8,6 +8,8 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * [`score_batches`][zheval.compute.batches.score_batches] -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
 * `explain`, [`explain_items`][zheval.compute.explain.explain_items] -- why an item scored what it did (``zheval.compute.explain``);
 * [`get_tokenizer`][zheval.tokenizers.get_tokenizer] -- every tokenizer name in one registry (``zheval.tokenizers``);
+* `metric_path` -- the folder of an evaluate module script, also after ``pip install``
+  (``evaluate.load(zheval.metric_path("chinese_rouge"))``; ``zheval.adapters.metric_paths``);
 * [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] -- BERTScore with a local model, equal to bert-score (``zheval.compute.bertscore``; the
   ``bertscore`` extra); [`compute_judge`][zheval.compute.judge.compute_judge], [`judge_pairwise`][zheval.compute.judge.judge_pairwise] -- an LLM judge through an OpenAI-compatible
   endpoint (``zheval.compute.judge``; the ``judge`` extra);
@@ -21,7 +23,7 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches", "get_tokenizer", "explain", "explain_items",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches", "get_tokenizer", "explain", "explain_items", "metric_path",
            "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
@@ -35,6 +37,7 @@ _LAZY = {
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",
     "explain_items": "zheval.compute.explain",
+    "metric_path": "zheval.adapters.metric_paths",
     # the model-based layers: torch/transformers and openai are imported only when they run
     "compute_bertscore": "zheval.compute.bertscore",
     "compute_judge": "zheval.compute.judge",

@@ -165,8 +165,11 @@ def test_keyed_rows_skip_blank_rows_and_name_missing_and_repeated_ids():
             (5, {"id": "b", " score": "3"}), (6, {"id": "a ", " score": "4"})]
     problems, seen = [], UniqueIds()
     got = [(line, rid, cell("score")) for line, rid, cell in keyed_rows(rows, "s.csv", problems, seen)]
-    assert got == [(2, "a", "1"), (5, "b", "3")]  # line 3 is blank; 4 has no id; 6 repeats "a" (stripped)
-    assert problems == ["s.csv:4: the row has no id", "s.csv:6: id 'a': duplicate id (first seen at s.csv:2)"]
+    # line 3 is blank; 4 has no id; 6's id has a space after it: ids are matched exactly (never stripped, issue 35)
+    assert got == [(2, "a", "1"), (5, "b", "3")]
+    assert problems == ["s.csv:4: the row has no id",
+                        "s.csv:6: id 'a ' has spaces around it: ids are matched exactly (as zheval score --data "
+                        "matches them), so it is not the id 'a'"]
     assert "b" in seen
 
 

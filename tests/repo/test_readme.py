@@ -138,9 +138,11 @@ def test_first_look_commands_run(tmp_path, monkeypatch):
     data = [__import__("json").loads(x) for x in (tmp_path / "test.jsonl").read_text("utf-8").splitlines() if x]
     preds = {__import__("json").loads(x)["id"]: __import__("json").loads(x)["prediction"]
              for x in (tmp_path / "preds.jsonl").read_text("utf-8").splitlines() if x}
-    kept = [r for r in data if preds[r["id"]].strip()]
-    (tmp_path / "ref.txt").write_text("".join(r["responses"][0] + "\n" for r in kept), encoding="utf-8")
-    (tmp_path / "hyp.txt").write_text("".join(preds[r["id"]] + "\n" for r in kept), encoding="utf-8")
+    # every item, the one with an empty prediction too (line 59 of hyp.txt, as a newcomer makes the files: issue 35
+    # P1): the README's "= sacrebleu ... -b" must hold on it
+    assert sum(1 for r in data if not preds[r["id"]].strip()) == 1
+    (tmp_path / "ref.txt").write_text("".join(r["responses"][0] + "\n" for r in data), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("".join(preds[r["id"]] + "\n" for r in data), encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     block = re.search(r"```bash\n(.*?)```", section("## A first look"), flags=re.S).group(1)
     lines = [ln.split("  #")[0].strip() for ln in block.splitlines() if ln.strip()]
@@ -153,4 +155,11 @@ def test_first_look_commands_run(tmp_path, monkeypatch):
         extra = {"score": ["--bootstrap", "0"], "compare": ["--resamples", "200"]}.get(args[1], [])
         res = run_cli(*args[1:], *extra)
         assert res.exit_code == 0, (line, res.output)
+        if args[1] == "bleu":  # the comment's claim, checked against sacrebleu itself
+            import subprocess
+            import sys
+
+            want = subprocess.run([sys.executable, "-m", "sacrebleu", "ref.txt", "-i", "hyp.txt", "--tokenize", "zh",
+                                   "-b"], capture_output=True, text=True, check=True).stdout
+            assert res.stdout == want, (res.stdout, want)
     assert (tmp_path / "report.html").is_file()

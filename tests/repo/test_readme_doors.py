@@ -142,7 +142,7 @@ def test_python_rows_run(scenario):
     rows = {r["title"]: r["example"] for r in door_rows()}
     os.chdir(REPO)  # the evaluate example loads ./metrics/... from the repository root, as documented
     ns: dict = {"tokenizer": make_tokenizer()}
-    exec("import evaluate\nfrom zheval.adapters.trainer import build_compute_metrics", ns)
+    exec("import evaluate\nimport zheval\nfrom zheval.adapters.trainer import build_compute_metrics", ns)
     exec(rows["Use in a Trainer"], ns)
     assert callable(ns["compute_metrics"])
     r = eval(rows["The metric modules"], ns)

@@ -42,3 +42,25 @@ def test_an_untested_version_is_named_and_warned(monkeypatch, metric, dist):
     with pytest.warns(tv.UntestedToolVersionWarning, match=f"{dist} 0.0.1 is not a version .* tested against"):
         out = fn(["今天天气很好"], [["今天天气不错"]], crosscheck=True)["crosscheck"]
     assert out["tool_version"] == "0.0.1" and out["tool_tested"] is False
+
+
+def test_t2s_signature_names_opencc_and_a_tested_version_is_quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", tv.UntestedToolVersionWarning)
+        sig = zheval.compute_rouge(["頭髮很好"], [["头发很好"]], t2s=True)["signature"]
+    assert f"opencc:{md.version('opencc')}" in sig
+    assert tv.is_tested_version("opencc", md.version("opencc"))
+
+
+@pytest.mark.parametrize("installed, tested", [("1.1.9", True), ("1.4.2", True), ("1.3.0", True), ("1.1.8", False),
+                                               ("1.5.0", False)])
+def test_opencc_span(installed, tested):
+    assert tv.is_tested_version("opencc", installed) is tested
+
+
+def test_t2s_with_an_untested_opencc_warns_and_names_it(monkeypatch):
+    # issue 35: opencc is a range (>=1.1.9,<2); the t2s step names the installed version and warns outside the span
+    monkeypatch.setattr(tv, "tool_version", lambda d: "1.1.8" if d == "opencc" else md.version(d))
+    with pytest.warns(tv.UntestedToolVersionWarning, match=r"t2s: opencc 1.1.8 is not a version the t2s step was "
+                                                           r"tested with \(1.1.9 to 1.4.2\)"):
+        zheval.compute_bleu(["頭髮很好"], [["头发很好"]], t2s=True)

@@ -196,6 +196,16 @@ def batch_record(table, request: BatchRequest) -> bytes:
     return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
 
 
+_INDEXED_CELL = re.compile(r"\b(predictions|references)\[\d+\](\[\d+\])?")
+
+
+def _user_columns(message: str, request: BatchRequest) -> str:
+    """A row's error in the user's own words: the library's ``predictions[i]`` / ``references[i][j]`` become the
+    column the user named (``column 'model_output'``, ``gold[0]``); the row itself is named before the message."""
+    columns = {"predictions": request.prediction_column, "references": request.references_column}
+    return _INDEXED_CELL.sub(lambda m: f"{columns[m[1]]}{m[2]}" if m[2] else f"column {columns[m[1]]!r}", message)
+
+
 def _row_name(row: int, ids: Optional[dict], id_column: Optional[str]) -> str:
     if ids is not None and row in ids:
         return f"row {row} ({id_column} {ids[row]!r})"
@@ -246,7 +256,7 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
         if err["row"] is None:
             raise exc_type(f"{engine}: {err['message']} (in the batch of rows {base}...)")
         row = base + err["row"]
-        message = _INDEXED.sub(lambda m: f"{m[1]}[{row}]", err["message"])
+        message = _user_columns(err["message"], request)
         raise exc_type(f"{engine}: {_row_name(row, ids, request.id_column)}: {message}")
     if empty_pos:
         locate = (lambda i: f"{request.id_column} {ids[i]!r}") if ids else None

@@ -36,7 +36,8 @@ __all__ = ["app", "score", "ceiling", "compare", "clean", "demo"]
 
 app = typer.Typer(
     name="zheval",
-    help="Trustworthy Chinese BLEU and ROUGE for 小黄鸭 dialogue data: per-domain scores with bootstrap intervals.",
+    help="Trustworthy Chinese BLEU, ROUGE and chrF: per-domain scores of 小黄鸭 dialogue data with bootstrap "
+         "intervals, any predictions file that carries its references, and text files (sacrebleu style).",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -61,12 +62,17 @@ def score(o) -> None:
             records, kwargs = records_arguments(o)
             report = score_records(records, keep_items=o.items or o.html is not None,
                                    buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
-                                   **kwargs)
+                                   max_refs=o.max_refs, **kwargs)
             page = None
             if o.html is not None:
                 from ..adapters.report.html_page import score_html_for_options
 
-                page = score_html_for_options(report, records.dataset(), o.html_metric, kwargs)
+                scored = records.dataset()
+                if o.max_refs is not None:  # the evaluation scored the first K references: explain those
+                    from ..adapters.duck.evaluate import first_references_of
+
+                    scored = first_references_of(scored, o.max_refs)
+                page = score_html_for_options(report, scored, o.html_metric, kwargs)
                 page_notes(report)
                 if not o.items:  # kept for the page only
                     report.items = None
@@ -302,7 +308,7 @@ def records_arguments(o):
     if o.predictions_format not in RECORD_FORMATS:
         raise UserError(f"unknown --predictions-format {o.predictions_format!r}; valid without --data: "
                         f"{', '.join(RECORD_FORMATS)}")
-    for flag, v in (("--min-refs", o.min_refs), ("--max-refs", o.max_refs), ("--domains", o.domains)):
+    for flag, v in (("--min-refs", o.min_refs), ("--domains", o.domains)):
         if v is not None:
             raise UserError(f"{flag} is an option of the 小黄鸭 file (--data); without --data every row of "
                             f"{o.predictions} is scored with its own references")

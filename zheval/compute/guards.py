@@ -17,6 +17,11 @@ The slips and their exact rules:
   that contain a Han character are unsegmented. (On the samples of the shared real data -- CrossWOZ replies and
   queries, CSL titles and abstracts -- jieba-segmented text has such runs in at most 12.5 % of the texts, from long
   words such as 中华人民共和国; raw text in 59-100 %: the threshold lies between.)
+* [`UnsegmentedTextWarning`][zheval.compute.guards.UnsegmentedTextWarning] too -- a **user tokenizer** (a callable) whose tokens hold such runs: the same
+  measure on its output (each sampled text tokenised, its tokens joined by spaces), so ``tokenizer=str.split`` on raw
+  Chinese warns as ``"none"`` does. (Every built-in tokenizer splits Han text by construction -- ``char`` and
+  ``sacrebleu-zh`` one token per character, ``jieba`` and the presets' jieba into words -- so the guard measures the
+  output of ``"none"`` and of callables; a callable that raises is left to the scoring, which names the item.)
 * [`ScriptMismatchWarning`][zheval.compute.guards.ScriptMismatchWarning] -- predictions in Traditional and references in Simplified Chinese (or the
   reverse) with ``t2s`` off: the same word in the two scripts shares no character token. The measure of a side is
   the share of its sampled Han characters that OpenCC ``t2s`` (the converter of the ``t2s`` normalisation step)
@@ -177,6 +182,22 @@ def _measure(texts: Sequence[str], split: int, runs: bool, script: bool) -> List
     return out
 
 
+def _token_texts(texts: Sequence[str], tokenizer) -> List[str] | None:
+    """Each text's tokens under ``tokenizer`` (normalised as for scoring), joined by spaces: a token with a run of Han
+    characters keeps it, tokens never join. None when the tokenizer raises or returns no list of ``str`` (the
+    scoring then reports it, naming the item)."""
+    out = []
+    try:
+        for text in texts:
+            toks = tokenizer.tokenize(text)
+            if not isinstance(toks, list) or not all(isinstance(t, str) for t in toks):
+                return None
+            out.append(" ".join(toks))
+    except Exception:  # noqa: BLE001 - the scoring calls the same function and names the item that fails
+        return None
+    return out
+
+
 def unsegmented_share(texts: Sequence[str]) -> Tuple[float, int]:
     """``(share, n)``: of the ``n`` texts that contain a Han character, the share holding a run of
     `UNSEGMENTED_MIN_RUN` consecutive Han characters (``(0.0, 0)`` when none contains one)."""
@@ -207,12 +228,25 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
     if not predictions:
         return []
     preds, refs = sample_texts(predictions, references)
-    runs = words and getattr(tokenizer, "name", None) == "none"
+    name = getattr(tokenizer, "name", None)
+    runs = words and name == "none"
+    tokens = _token_texts(preds + refs, tokenizer) if words and name == "custom" else None
     script = "t2s" not in tokenizer.normalizer.steps
-    if not (runs or script):
+    if not (runs or script or tokens is not None):
         return []
     sides = _measure(preds + refs, len(preds), runs, script)
     found: List[Tuple[type, str]] = []
+    if tokens is not None:
+        for side, measured in zip(sides, _measure(tokens, len(preds), True, False)):
+            side.update(texts=measured["texts"], runs=measured["runs"])
+        bad = [(name, m["runs"] / m["texts"], m["texts"]) for name, m in zip(("predictions", "references"), sides)
+               if m["texts"] and m["runs"] / m["texts"] >= UNSEGMENTED_SHARE]
+        if bad:
+            what = " and ".join(f"{share:.0%} of the sampled {name} ({n} with Han characters)" for name, share, n in bad)
+            found.append((UnsegmentedTextWarning, (
+                f"the tokenizer {tokenizer.signature()!r} does not split Chinese: for {what}, one of its tokens holds "
+                f"a run of {UNSEGMENTED_MIN_RUN} or more Han characters, so almost nothing matches. Make it split "
+                'Chinese into words or characters, or use tokenizer="char" (the default) or "jieba".')))
     if runs:
         bad = [(name, m["runs"] / m["texts"], m["texts"]) for name, m in zip(("predictions", "references"), sides)
                if m["texts"] and m["runs"] / m["texts"] >= UNSEGMENTED_SHARE]

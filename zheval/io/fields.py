@@ -154,18 +154,24 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> 
 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
-        row's text in that column, stripped (column names are stripped too). A blank row (every cell empty) is
-        skipped; a row without an id, or with an id seen before, is a problem (naming ``path:line`` and, for a
-        repeat, where the id was first seen) and is skipped.
+        row's text in that column, stripped (column names are stripped too). The id is **not** stripped: ids are
+        matched exactly, as by every door ([`id_value`][zheval.io.fields.id_value]; ``zheval score --data``), so an id with spaces around it
+        is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
+        (every cell empty) is skipped; a row without an id, or with an id seen before, is a problem (naming
+        ``path:line`` and, for a repeat, where the id was first seen) and is skipped.
     """
     for line, cells in rows:
         row = {k.strip(): v for k, v in cells.items()}
         if all(not c.strip() for c in row.values()):
             continue
         cell: Callable[[str], str] = (lambda name, row=row: row[name].strip())
-        rid = cell("id")
-        if not rid:
+        rid = row["id"]
+        if not rid.strip():
             problems.append(f"{path}:{line}: the row has no id")
+            continue
+        if rid != rid.strip():
+            problems.append(f"{path}:{line}: id {rid!r} has spaces around it: ids are matched exactly (as zheval "
+                            f"score --data matches them), so it is not the id {rid.strip()!r}")
             continue
         repeat = seen.add(rid, str(path), line)
         if repeat:

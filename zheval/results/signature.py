@@ -31,6 +31,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..text.normalize import opencc_version
+from .tool_versions import check_tool_version
 from ..version import __version__
 
 __all__ = ["nrefs_field", "build_signature", "parse_signature", "interval_fields"]
@@ -62,8 +63,14 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
 
     Raises:
         ValueError: a key or value containing ``|`` or ``:`` (it would make the signature ambiguous).
+
+    Warns:
+        UntestedToolVersionWarning: ``t2s`` with an OpenCC release outside the tested span
+            (`zheval.results.tool_versions.TESTED_VERSIONS`).
     """
     steps = tokenizer.normalizer.steps
+    if "t2s" in steps:
+        check_tool_version("opencc", use="t2s")
     pairs = [
         ("nrefs", nrefs_field(reference_counts)),
         *([("maxrefs", str(int(max_refs)))] if max_refs is not None else []),

@@ -17,7 +17,7 @@ from ..text.chars import ATTACHED_MARK_RANGES, HAN_RANGES, INVISIBLE_RANGES, KAN
 from ..text.normalize import DEFAULT_STEPS, Normalizer
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 
-__all__ = ["CharTokenizer", "CHAR_HAN", "CHAR_MARK", "CHAR_WORD", "CHAR_OTHER_START", "HAN_OR_WORD_RE",
+__all__ = ["CharTokenizer", "CHAR_HAN", "CHAR_MARK", "CHAR_WORD", "CHAR_OTHER_START", "CHAR_FLAG_HALF", "HAN_OR_WORD_RE",
            "HAN_TOKEN_RE", "TRAILING_MARKS_RE", "char_token_pattern", "term_pattern", "normalize_terms",
            "is_bmp_text", "is_punct_or_symbol"]
 
@@ -58,12 +58,18 @@ CHAR_WORD: str
 CHAR_OTHER_START: str
 CHAR_HAN, CHAR_MARK, CHAR_WORD, CHAR_OTHER_START = _char_classes(False)
 
+#: One regional indicator symbol (U+1F1E6-U+1F1FF, 🇦-🇿): two in a row are one flag (🇨🇳), one token, as UAX #29's
+#: grapheme clusters pair them (rules GB12/GB13: from the start of a run of regional indicators, two by two).
+CHAR_FLAG_HALF = "[\U0001F1E6-\U0001F1FF]"
+
 
 def char_token_pattern(bmp_only: bool) -> str:
-    """``HAN | WORD | OTHER``: a Han/kana character, a word run (with decimal/version continuations ".5", so that
-    3.5, 3.5GB, 192.168.1.1 stay one token), or another character; each with the marks that follow it."""
+    """``HAN | WORD | FLAG | OTHER``: a Han/kana character, a word run (with decimal/version continuations ".5", so
+    that 3.5, 3.5GB, 192.168.1.1 stay one token), a flag (two regional indicators), or another character; each with
+    the marks that follow it. (No regional indicator is in the BMP, so the ``bmp_only`` expression has no FLAG.)"""
     han, mark, word, other = _char_classes(bmp_only)
-    return (f"{han}{mark}*|{word}(?:{word}|{mark})*(?:\\.[0-9](?:{word}|{mark})*)*|{other}{mark}*")
+    flag = "" if bmp_only else f"{CHAR_FLAG_HALF}{CHAR_FLAG_HALF}{mark}*|"
+    return (f"{han}{mark}*|{word}(?:{word}|{mark})*(?:\\.[0-9](?:{word}|{mark})*)*|{flag}{other}{mark}*")
 
 
 HAN_OR_WORD_RE = re.compile(f"{CHAR_HAN}|{CHAR_WORD}")
@@ -118,6 +124,15 @@ class CharTokenizer(BaseTokenizer):
     4. any other character (punctuation, symbols, emoji) is one token — with ``punct="keep"`` (**default**,
        as sacrebleu's ``zh`` tokenizer and the 小黄鸭 three-level tokenizer) — or dropped with ``punct="drop"``
        (a token made only of punctuation, symbols and marks).
+
+    **Graphemes.** A token never splits a user-perceived character of symbols: UAX #29's extended grapheme cluster
+    (what the ``regex`` module's ``\\X`` matches) of an emoji with its skin-tone modifier (👍🏽), of a character with
+    its combining marks (``e\\u0301``, ``1\\u20e3``), and of a flag: two regional indicators are one token (🇨🇳;
+    ``🇨🇳🇺`` → ``🇨🇳``, ``🇺``: paired from the start of the run, as GB12/GB13), so a token that starts with a
+    symbol is exactly one grapheme cluster. Han, kana and word runs are one grapheme cluster or more (``iOS``).
+    The one exception: a zero-width joiner (U+200D) is invisible, so it never joins two emoji (``👨\\u200d👩`` is
+    two tokens, where ``\\X`` sees one cluster); the default ``zw`` step removes it before tokenisation anyway.
+    ``tests/tokenizers/test_char_graphemes.py`` checks this against ``regex``'s ``\\X``.
 
     One rule for marks: a combining mark, variation selector or emoji modifier
     (`zheval.text.sentences.ATTACHED_MARKS`) always stays in the token of the character before it, whatever that

@@ -13,11 +13,13 @@ The rules (the regular expression ``HAN | WORD | OTHER`` of `zheval.tokenizers`,
     Every distinct character of the call gets a class, computed from the very character classes the regular
     expression uses (one regular-expression pass over the distinct characters, no table kept): ``H`` (Han
     or kana: one token), ``W`` (a letter/digit that is not Han or kana: starts or continues a word run), ``M`` (an
-    attached mark; ``MO`` if it may also start a token on its own, ``MS`` if not), ``D`` (``.``), ``O`` (any other
-    character that may start a token) and ``S`` (whitespace, control, invisible format and tag characters: never
+    attached mark; ``MO`` if it may also start a token on its own, ``MS`` if not), ``D`` (``.``), ``R`` (a regional
+    indicator: half a flag), ``O`` (any other character that may start a token) and ``S`` (whitespace, control, invisible format and tag characters: never
     in a token). Then, per character:
 
     * ``H`` and ``O`` start a token; ``S`` is skipped;
+    * ``R`` starts a token, except the second, fourth, … ``R`` of a run of consecutive ``R`` (a flag: two regional
+      indicators), which continues the token of the one before it;
     * ``W`` continues the previous token iff that token is a word run, else it starts one;
     * ``.`` continues a word run iff an ASCII digit follows it (``3.5``, ``192.168.1.1``), else it is a token;
     * a mark continues the token of the character before it, whatever its class (``H``, a word run, ``.`` or an
@@ -36,11 +38,11 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from .char import CHAR_HAN, CHAR_MARK, CHAR_OTHER_START, CHAR_WORD  # the regular expression's own classes
+from .char import CHAR_FLAG_HALF, CHAR_HAN, CHAR_MARK, CHAR_OTHER_START, CHAR_WORD  # the expression's own classes
 
 __all__ = ["char_token_ids"]
 
-H, W, D, O, S, MO, MS = range(7)
+H, W, D, O, S, MO, MS, R = range(8)
 #: CJK Unified Ideographs and Extension A: class ``H`` without asking the regular expression per character.
 IDEOGRAPHS = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF))
 
@@ -57,12 +59,14 @@ def _classify(chars: str) -> np.ndarray:
         return mask
 
     han, word, mark, other = member(CHAR_HAN), member(CHAR_WORD), member(CHAR_MARK), member(CHAR_OTHER_START)
+    flag_half = member(CHAR_FLAG_HALF)
     if (mark & (han | word)).any():  # the rules below assume it (true of the expression's classes)
         raise RuntimeError("zheval.tokenizers.char_ids: a character is both an attached mark and a Han/word character; the "
                            "char tokenizer's classes changed and this module must follow")
     out[mark & other] = MO
     out[mark & ~other] = MS
     out[other & ~mark] = O
+    out[flag_half & other & ~mark] = R
     out[word] = W  # the alternatives in the expression's order: a Han/kana or word character starts HAN/WORD
     out[han] = H
     dot = chars.find(".")
@@ -197,10 +201,25 @@ def _starts_with_marks(cls, is_m, is_w, digit_next):
     prev_last_mo = np.empty(n, dtype=np.int64)
     prev_last_mo[0] = -1
     prev_last_mo[1:] = last_mo[:-1]
-    in_token = (cls == H) | is_w | (cls == O) | (cls == D) | (is_m & ~orphan) | (orphan & (last_mo > anchor))
-    start = ((cls == H) | (cls == O) | ((cls == D) & ~joined_dot) | (is_w & ~prev_wordish)
+    is_o = (cls == O) | (cls == R)  # a regional indicator starts a token as O does (flags: _flag_seconds)
+    in_token = (cls == H) | is_w | is_o | (cls == D) | (is_m & ~orphan) | (orphan & (last_mo > anchor))
+    start = ((cls == H) | is_o | ((cls == D) & ~joined_dot) | (is_w & ~prev_wordish)
              | (orphan & (cls == MO) & ~(prev_last_mo > anchor)))
     return start, in_token
+
+
+def _flag_seconds(is_r: np.ndarray, text_starts: np.ndarray) -> np.ndarray:
+    """Per position: a regional indicator that is the 2nd, 4th, … of its run of consecutive regional indicators (a
+    run never continues across ``text_starts``), which joins the one before it into a flag."""
+    n = len(is_r)
+    if not is_r.any():
+        return np.zeros(n, dtype=bool)
+    pos = np.arange(n, dtype=np.int64)
+    prev_r = np.zeros(n, dtype=bool)
+    prev_r[1:] = is_r[:-1]
+    prev_r[text_starts] = False
+    run_start = np.maximum.accumulate(np.where(is_r & ~prev_r, pos, -1))
+    return is_r & ((pos - run_start) % 2 == 1)
 
 
 def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray,
@@ -218,7 +237,7 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         cp = cp_texts
     n = len(cp)
     cls = table[cp]
-    if compiled and not has_marks:
+    if compiled and not has_marks and not (table == R)[cp_texts].any():  # flags: the numpy rules below
         from .char_spans_kernel import token_bounds
 
         tok_start, tok_end = token_bounds(cls, cp, np.ascontiguousarray(offsets, dtype=np.int64))
@@ -238,10 +257,11 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         prev_wordish[1:] |= joined_dot[:-1]
         prev_wordish[first] = False
         in_token = cls != S
-        start = in_token & ~(joined_dot | (is_w & prev_wordish))
+        start = in_token & ~(joined_dot | (is_w & prev_wordish) | _flag_seconds(cls == R, first))
         bounds = np.flatnonzero(start | ~in_token)
     else:
         start, in_token = _starts_with_marks(cls, (cls == MO) | (cls == MS), is_w, digit_next)
+        start &= ~_flag_seconds(cls == R, np.zeros(0, dtype=np.int64))  # separators end every run of R
         bounds = np.flatnonzero(start | ~in_token)
     # a token ends at the next position that starts a token or is in none
     at = np.flatnonzero(start[bounds])

@@ -237,3 +237,51 @@ def test_sample_never_overwrites_a_sheet_or_key_and_puts_the_key_beside_the_shee
         res = run(*args, "--seed", 1, "--force")
         assert res.exit_code == 0, res.output
         assert all(r[col] == "" for r in _read_sheet(sheet)[1:])
+
+
+def _scores_file(path, ids, cell=lambda rid: "0.5", id_text=lambda rid: rid):
+    path.write_text("id,bertscore\n" + "".join(f"{id_text(i)},{cell(i)}\n" for i in ids), encoding="utf-8")
+    return path
+
+
+def test_ratings_and_scores_follow_the_one_number_rule(tmp_path, files):
+    # issue 35 S1: Python's float() read 4_0 as 40 and ４ as 4; the one number rule (zheval/io/numbers.py) refuses
+    # them, naming file:line, the column, the id and why
+    sheet, key = _sample(tmp_path, files, 9)
+    rows = _rate(_read_sheet(sheet), lambda rid, j: str(1 + (len(rid) + j) % 5))
+    good = _write_sheet(tmp_path / "good.csv", rows)
+    ids = [it["id"] for it in json.loads(key.read_text(encoding="utf-8"))["items"]]
+    assert run("agree", "--ratings", good, "--key", key, "--scores", _scores_file(tmp_path / "s.csv", ids),
+               "--bootstrap", 0).exit_code == 0
+    col = rows[0].index("relevance")
+    bad_rows = [list(r) for r in rows]
+    bad_rows[2][col], bad_rows[3][col], bad_rows[4][col] = "4_0", "４", "1e400"
+    f = _write_sheet(tmp_path / "bad.csv", bad_rows)
+    res = run("agree", "--ratings", f, "--key", key)
+    assert res.exit_code == 2, res.output
+    for r, shown, why in ((bad_rows[2], "'4_0'", "'_' digit separators"), (bad_rows[3], "'４'", "FULLWIDTH DIGIT FOUR"),
+                          (bad_rows[4], "'1e400'", "too large")):
+        assert f"{f}:{_line_of(f, r[0])}: relevance of id '{r[0]}' is {shown}, not a number (" in res.output
+        assert why in res.output
+    s = _scores_file(tmp_path / "bad_scores.csv", ids, cell=lambda rid: "1_0" if rid == ids[1] else "0.5")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+    assert res.exit_code == 2, res.output
+    assert f"{s}:3: bertscore of id '{ids[1]}' is '1_0', not a finite number ('_' digit separators" in res.output
+
+
+def test_scores_ids_are_never_stripped(tmp_path, files):
+    # issue 35 P12: one id rule everywhere, the stricter one of score --data: an id with spaces around it is not the
+    # key's id (agree --scores used to strip it)
+    sheet, key = _sample(tmp_path, files, 9)
+    good = _write_sheet(tmp_path / "good.csv", _rate(_read_sheet(sheet), lambda rid, j: str(1 + (len(rid) + j) % 5)))
+    ids = [it["id"] for it in json.loads(key.read_text(encoding="utf-8"))["items"]]
+    s = _scores_file(tmp_path / "s.csv", ids, id_text=lambda rid: f" {rid}" if rid == ids[0] else rid)
+    res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+    assert res.exit_code == 2, res.output
+    assert f"{s}:2: id ' {ids[0]}' has spaces around it: ids are matched exactly" in res.output
+    assert f"1 item(s) of the key have no score here: '{ids[0]}'" in res.output
+    # the ratings sheet too (the same reader)
+    rows = _read_sheet(good)
+    rows[1][0] = rows[1][0] + " "
+    res = run("agree", "--ratings", _write_sheet(tmp_path / "spaced.csv", rows), "--key", key, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"id '{rows[1][0]}' has spaces around it" in res.output

@@ -139,9 +139,10 @@ def test_an_empty_reference_is_an_error_naming_its_row(spark, rows):
 
 def test_a_null_reference_or_prediction_is_an_error_naming_its_row(spark, rows):
     k = 3 * len(rows) // 8 + 2
-    with pytest.raises(TypeError, match=rf"row {k} \(id '{rows[k]['id']}'\): references\[{k}\] must be a str or a list"):
+    # the user's column names, not the library's parameters (issue 35)
+    with pytest.raises(TypeError, match=rf"row {k} \(id '{rows[k]['id']}'\): column 'references' must be a str or a list"):
         score_dataframe(frame(spark, bad_rows(rows, k, None), 8), id_column="id")
-    with pytest.raises(TypeError, match=rf"row {k}: predictions\[{k}\] must be str, got None"):
+    with pytest.raises(TypeError, match=rf"row {k}: column 'prediction' must be str, got None"):
         score_dataframe(frame(spark, bad_rows(rows, k, None, "prediction"), 8))
 
 

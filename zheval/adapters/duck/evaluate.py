@@ -131,6 +131,9 @@ def evaluate_predictions(
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by), warnings=warnings,
                     breakdowns=breakdowns)
+    if getattr(predictions, "paired_by_order", False):
+        report.notes.append(f"the predictions ({predictions.source}) have no ids: they were paired with the items by "
+                            "line order (add an 'id' field to join them by id)")
     if keep_items:
         report.items = _items(table, cfg, preds)
     return report

@@ -87,6 +87,11 @@ in a file read as JSONL adds the hint that it looks like plain text."""
 
 _SHOWN = 10
 
+QUERY_KEYS = ("query", "prompt")
+"""Fields of a predictions line that store the item's query (``prompt``: LLaMA-Factory's, the query inside its chat
+template; read only on lines without a ``label``, whose check covers the order); checked against the 小黄鸭 item's
+``query`` when the predictions are paired by line order."""
+
 
 @dataclass
 class Predictions:
@@ -99,6 +104,10 @@ class Predictions:
         label_mismatches: set by `join_predictions`: ids of items whose label is not among their references.
         label_mismatch_lines: the predictions-file line of each of those (same order).
         labelled: set by `join_predictions`: how many items had a label to compare.
+        queries: the ``query`` (or LLaMA-Factory ``prompt``) string stored with each prediction, or ``None``: when
+            the predictions have no ids, `join_predictions` checks that each item's query is in it.
+        paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
+            by line order (the report says so).
     """
 
     texts: list
@@ -110,6 +119,8 @@ class Predictions:
     label_mismatches: list = field(default_factory=list)
     label_mismatch_lines: list = field(default_factory=list)
     labelled: int = 0
+    queries: list | None = None
+    paired_by_order: bool = False
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -280,6 +291,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     """The predictions of a JSONL file's ``(line number, text)`` lines (every problem named ``file:line``)."""
     problems: list[Problem] = []
     texts, ids, labels, linenos = [], [], [], []
+    queries: list = []
     with_id = without_id = 0
     seen = UniqueIds()
     nonblank = not_json = 0
@@ -337,6 +349,10 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         ids.append(rid)
         labels.append(label)
         linenos.append(lineno)
+        # a stored query; LLaMA-Factory's prompt only without a label (with one, the label check covers the order)
+        stored = next((obj[k] for k in QUERY_KEYS if isinstance(obj.get(k), str)
+                       and (k == "query" or label is None)), None)
+        queries.append(stored)
     if with_id and without_id:
         problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
     if nonblank and not_json >= JSONL_LOOKING_FRACTION * nonblank:
@@ -364,6 +380,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         lines=linenos,
         source=name,
         kind="jsonl",
+        queries=queries if any(q is not None for q in queries) else None,
     )
 
 
@@ -443,6 +460,8 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
             )
         out = list(predictions.texts)
         order = list(range(len(ids))) if predictions.labels is not None else None
+        predictions.paired_by_order = True
+        _check_stored_queries(ds, predictions, label_check)
     if order is not None and label_check != "off":
         norm = get_normalizer(normalize)
         refs = list(ds["responses"])
@@ -465,6 +484,33 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
         if label_check == "strict" and labelled and len(mism) > LABEL_MISMATCH_MAX_FRACTION * labelled:
             raise PredictionMismatchError(_label_mismatch_message(src, details, labelled))
     return out
+
+
+def _check_stored_queries(ds, predictions: Predictions, label_check: str) -> None:
+    """Predictions paired by line order that store a query (`QUERY_KEYS`): each item's ``query`` must be in
+    the stored one (a LLaMA-Factory prompt wraps it in a chat template; whitespace is ignored). More than
+    `LABEL_MISMATCH_MAX_FRACTION` of the stored queries disagreeing is a `PredictionMismatchError`
+    naming the first lines (unless ``label_check="off"``); fewer are counted as label mismatches are."""
+    if predictions.queries is None or "query" not in ds.column_names or label_check == "off":
+        return
+    squash = lambda t: "".join(t.split())  # noqa: E731
+    checked, bad = 0, []
+    for i, (stored, query) in enumerate(zip(predictions.queries, ds["query"])):
+        if stored is None or not isinstance(query, str):
+            continue
+        checked += 1
+        if squash(query) not in squash(stored):
+            line = predictions.lines[i] if i < len(predictions.lines) else None
+            bad.append((line, ds["id"][i], stored, query))
+    if checked and len(bad) > LABEL_MISMATCH_MAX_FRACTION * checked:
+        src = predictions.source
+        lines = [f"predictions ({src}) have no ids, so they are paired with the items by line order, but on "
+                 f"{len(bad)} of {checked} lines the stored query is not the item's query: the file is in another "
+                 "order or from another split. First mismatches:"]
+        for line, rid, stored, query in bad[:_SHOWN]:
+            lines.append(f"  {src}:{line}: stored query {_short(stored)}, item {rid!r} has query {_short(query)}")
+        lines.append("Add an 'id' field to each prediction (then they are joined by id), or fix the order.")
+        raise PredictionMismatchError("\n".join(lines))
 
 
 def _short(text: str, n: int = 30) -> str:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable, Sequence
 
+from ...text.terminal import terminal_json, visible_controls
 from ...compute.guards import ZhevalWarning
 from ...version import __version__
 from ..extras import require_extra
@@ -337,8 +338,16 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         refs_of = (lambda i: references[i]) if references is not None else (lambda i: [])
         views.append({"label": gs.label, "n": gs.n,
                       "samples": [_explanation_view(s, refs_of(s.index)) for s in gs.samples]})
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
-    env.policies["json.dumps_kwargs"] = {"ensure_ascii": False, "sort_keys": False}
+    # every value written into the page goes through the one control-character rule of the terminal
+    # (zheval.text.controls.visible_controls: ESC, NUL, C1 and bidi controls shown as \x1b, \u202e), then
+    # autoescape; markup the page builds itself (SVG, JSON) passes as it is, its JSON with those characters as
+    # \uXXXX escapes (terminal_json)
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             finalize=lambda v: v if isinstance(v, markupsafe.Markup) or not isinstance(v, str)
+                             else visible_controls(v))
+    env.policies["json.dumps_function"] = lambda obj, **kw: terminal_json(obj, indent=kw.get("indent"))
+    env.policies["json.dumps_kwargs"] = {}
+    env.filters["visible"] = visible_controls
     env.filters["num"] = lambda v, digits=3: "–" if v is None else f"{v:.{digits}f}"
     env.filters["exact"] = lambda v: "" if v is None else repr(float(v))
     template = env.from_string(resources.files(__package__).joinpath("templates", "report.html.j2")

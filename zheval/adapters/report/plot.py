@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...text.terminal import visible_controls
 from .tables import GroupScore, Report, no_interval_reason
 
 __all__ = ["plot_formats", "plot_report"]
@@ -96,7 +97,7 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
         if g.dimension == "overall":
             return "overall"
         if font or svg_text or g.value.isascii():
-            return g.value
+            return visible_controls(g.value, one_line=True)  # data: its control characters shown, as on the terminal
         return _ENGLISH.get(g.value, f"group {groups.index(g)}")
 
     if not font and not svg_text and any(not g.value.isascii() for g in groups if g.dimension != "overall"):

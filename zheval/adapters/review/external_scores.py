@@ -14,12 +14,12 @@ the file -- every item of the key the file lacks.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from ...io import csv_rows, read_text
 from ...io.fields import UniqueIds, keyed_rows
+from ...io.numbers import number_reason, parse_number
 
 __all__ = ["ExternalScores", "read_scores"]
 
@@ -86,14 +86,11 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         vals = {}
         for c in columns:
             v = cell(c)
-            try:
-                x = float(v)
-            except ValueError:
-                x = math.nan
-            if not math.isfinite(x):
-                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a finite number")
+            reason = number_reason(v)  # the one number rule of the file doors (zheval.io.numbers)
+            if reason is not None:
+                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a finite number ({reason})")
                 continue
-            vals[c] = x
+            vals[c] = parse_number(v)
         scores[rid] = vals
     absent = [it["id"] for it in key["items"] if it["id"] not in lines]
     if absent:

@@ -32,6 +32,7 @@ from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
 from ...io import csv_rows, read_text
 from ...io.fields import UniqueIds, keyed_rows
+from ...io.numbers import number_reason, parse_number
 
 __all__ = [
     "RATING_COLUMNS",
@@ -372,14 +373,11 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
                 vals[c] = None
                 empty[c].append(rid)
                 continue
-            try:
-                x = float(v)
-            except ValueError:
-                x = None
-            if x is None or not math.isfinite(x):
-                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a number")
+            reason = number_reason(v)  # the one number rule of the file doors (zheval.io.numbers)
+            if reason is not None:
+                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a number ({reason})")
                 continue
-            vals[c] = x
+            vals[c] = parse_number(v)
         ratings[rid] = vals
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "

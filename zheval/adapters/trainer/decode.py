@@ -9,8 +9,8 @@ import logging
 
 import numpy as np
 
-from .processing import batch_decode, can_encode, pad_token_id_of, text_tokenizer
 from .decoder_spaces import DecoderSpaces, ambiguous_example, ambiguous_message
+from .processing import batch_decode, can_encode, pad_token_id_of, text_tokenizer, vocabulary_size
 
 __all__ = [
     "IGNORE_INDEX",
@@ -18,6 +18,7 @@ __all__ = [
     "prediction_ids",
     "decode_predictions",
     "decode_with_ambiguity",
+    "out_of_vocabulary_message",
     "pad_token_id_of",
 ]
 
@@ -140,8 +141,16 @@ def prediction_ids(
     pad_token_id: int | None,
     causal_lm: bool = False,
     ignore_index: int = IGNORE_INDEX,
+    vocab_size: int | None = None,
+    dropped: list[int] | None = None,
 ) -> tuple[list[list[int]], list[list[int]]]:
     """Token-id rows to decode, from the Trainer's predictions and labels (numpy arrays or torch tensors).
+
+    Every id the tokenizer cannot decode is refused or counted, in both directions: a negative id other than
+    ``ignore_index`` is an error (in predictions and labels); an id ``>= vocab_size`` is an error in the labels (they
+    come from the tokenizer) and, in the predictions, is left out of its row and counted in ``dropped`` (a model's
+    output layer is often wider than its tokenizer — T5: 32,128 logits for 32,100 tokens — so an argmax may land on
+    an id no tokenizer decodes; the caller warns with `out_of_vocabulary_message`).
 
     Args:
         predictions: ids ``(batch, length)``, logits ``(batch, length, vocab)`` (reduced with ``argmax``), or a
@@ -153,14 +162,19 @@ def prediction_ids(
         causal_lm: shift predictions by one position (the prediction at ``t`` is for the label at ``t + 1``) and keep
             only positions whose label is not ``ignore_index``.
         ignore_index: the padding/ignore value, ``-100`` in transformers.
+        vocab_size: the number of ids the tokenizer decodes (``len(tokenizer)``, added tokens included), ``>= 1``;
+            None: not checked (a decoder that tells no size).
+        dropped: a list to receive, per item, the number of prediction ids ``>= vocab_size`` left out of its row
+            (cleared first); None: not reported.
 
     Returns:
-        ``(prediction_rows, label_rows)``: two lists (one entry per item) of lists of non-negative ``int`` ids.
+        ``(prediction_rows, label_rows)``: two lists (one entry per item) of lists of ``int`` ids in
+        ``[0, vocab_size)``.
 
     Raises:
         ValueError: an array that is not token ids or logits (the message names its shape), different numbers of
-            rows, causal-LM predictions and labels of different lengths, or a negative id other than
-            ``ignore_index`` (naming the row).
+            rows, causal-LM predictions and labels of different lengths, a negative id other than ``ignore_index``
+            (naming the row), or a label id ``>= vocab_size`` (naming the row and the size).
     """
     if isinstance(predictions, tuple):
         if not predictions:
@@ -203,6 +217,8 @@ def prediction_ids(
     else:
         pred_rows = list(preds)
         label_rows = list(labels)
+    if dropped is not None:
+        dropped.clear()
     out_p, out_l = [], []
     for name, rows, out in (("predictions", pred_rows, out_p), ("label_ids", label_rows, out_l)):
         for i, row in enumerate(rows):
@@ -212,8 +228,32 @@ def prediction_ids(
                 raise ValueError(
                     f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)"
                 )
+            if vocab_size is not None and row.size and row.max() >= vocab_size:
+                beyond = row >= vocab_size
+                if name == "label_ids":
+                    raise ValueError(
+                        f"label_ids row {i} holds the id {int(row[beyond][0])}, beyond the tokenizer's vocabulary "
+                        f"of {vocab_size} ids (labels must come from the same tokenizer)"
+                    )
+                row = row[~beyond]
+                if dropped is not None:
+                    dropped.append(int(beyond.sum()))
+            elif name == "predictions" and dropped is not None:
+                dropped.append(0)
             out.append(row.tolist())
     return out_p, out_l
+
+
+def out_of_vocabulary_message(dropped: list[int], vocab_size: int | None) -> str:
+    """The warning for prediction ids left out because they are ``>= vocab_size``: how many ids in how many of
+    the items, and the first such item (``dropped``: per item, as `prediction_ids` fills it)."""
+    n_items = sum(1 for d in dropped if d)
+    first = next(i for i, d in enumerate(dropped) if d)
+    return (
+        f"zheval compute_metrics: left out {sum(dropped)} prediction id(s) >= the tokenizer's vocabulary size "
+        f"{vocab_size} in {n_items} of {len(dropped)} items (first: item {first}); no tokenizer decodes them (the "
+        "model's output layer is wider than its tokenizer), so those positions score as if absent"
+    )
 
 
 def decode_predictions(
@@ -268,16 +308,23 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
 
     Returns:
         ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one
-        entry per item. Nothing is logged here (the caller words the warning).
+        entry per item. The ambiguous spaces are not logged here (the caller words that warning); prediction ids
+        beyond the tokenizer's vocabulary (``len()`` of its text tokenizer) are left out and logged here as a
+        warning with their count (`out_of_vocabulary_message`).
 
     Raises:
-        TypeError / ValueError: as `decode_predictions`.
+        TypeError / ValueError: as `decode_predictions`; a label id beyond the vocabulary.
     """
     pad_id = pad_token_id_of(tokenizer)
     preds, labels = _unpack(eval_pred)
+    vocab = vocabulary_size(text_tokenizer(tokenizer))
+    dropped: list[int] = []
     pred_rows, label_rows = prediction_ids(
-        preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index
+        preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index, vocab_size=vocab,
+        dropped=dropped,
     )
+    if any(dropped):
+        logger.warning(out_of_vocabulary_message(dropped, vocab))
     n = len(pred_rows)
     texts = batch_decode(tokenizer, pred_rows + label_rows, skip_special_tokens=True) if n else []
     encoder = text_tokenizer(tokenizer)

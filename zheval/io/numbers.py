@@ -1,0 +1,139 @@
+"""The one number rule of every file door: a rating, an external score, a number in a records file.
+
+Python's ``float()`` reads far more than a number as a person writes it in a sheet: ``float("4_0")`` is ``40.0``
+(a digit separator), ``float("４")`` is ``4.0`` (a full-width digit), ``float("٣")`` is ``3.0`` (an Arabic-Indic
+digit), ``float("nan")`` and ``float("inf")`` pass, and ``float("1e400")`` is ``inf``. A typo on a 1–5 scale
+(``4_0``) then becomes an extreme rank, without a word. Every door that reads a number from a file reads it with
+`parse_number` instead, which accepts exactly this grammar (ASCII only)::
+
+    number   = [sign] mantissa [exponent]
+    mantissa = digits ["." [digits]] | "." digits
+    exponent = ("e" | "E") [sign] digits
+    sign     = "+" | "-"
+    digits   = one or more of "0" "1" "2" "3" "4" "5" "6" "7" "8" "9"
+
+with spaces and tabs around it allowed (``" 4 "`` is 4: a CSV written with ``", "``). Refused, each with its own
+reason: ``_`` separators, digits other than ASCII (full-width ``４``, Arabic-Indic ``٣``, superscripts …), a comma
+(``4,5``: a decimal comma or a thousands separator, which cannot be told apart), ``nan`` / ``inf`` / ``infinity``
+(unless the door passes ``allow_nonfinite=True`` because such a value means something there), a value too large
+for a float (``1e400``), hexadecimal and other literals (``0x10``), booleans and the empty cell (the door decides
+what an empty cell means before it asks for a number).
+
+A value that is already a number (a Parquet or JSON cell) is accepted when it is an ``int`` or ``float`` (not a
+``bool``), finite unless ``allow_nonfinite``.
+
+Errors name the place: `NumberFormatError` carries a [`Problem`][zheval.io.problems.Problem] printed
+``file:line: id 'x': column 'overall' is '4_0', not a number (...)``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+
+from .problems import Problem
+
+__all__ = ["NUMBER_GRAMMAR", "NumberFormatError", "number_reason", "parse_number"]
+
+NUMBER_GRAMMAR = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+"""The accepted grammar as a regular expression (ASCII digits only; matched whole, after stripping spaces/tabs)."""
+
+_NUMBER = re.compile(NUMBER_GRAMMAR + r"\Z", re.ASCII)
+_NONFINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.IGNORECASE)
+_SURROUNDING = " \t"
+
+
+class NumberFormatError(ValueError):
+    """A cell that is not a number under `NUMBER_GRAMMAR`.
+
+    Attributes:
+        problem: the [`Problem`][zheval.io.problems.Problem] (file, line, id, message naming the column and value);
+        reason: why the value was refused (e.g. ``"'_' digit separators are not accepted"``).
+    """
+
+    def __init__(self, problem: Problem, reason: str):
+        self.problem = problem
+        self.reason = reason
+        super().__init__(str(problem) if problem.path else problem.message)
+
+
+def number_reason(value: object, *, allow_nonfinite: bool = False) -> str | None:
+    """Why ``value`` is not a number under `NUMBER_GRAMMAR`, or None when it is one.
+
+    Args:
+        value: a ``str`` cell, or an ``int``/``float`` cell of a typed file (Parquet, JSON).
+        allow_nonfinite: accept ``nan``, ``inf``, ``-inf`` (any case; ``infinity`` too) and non-finite floats.
+
+    Returns:
+        None, or a short reason in English (no location: `parse_number` adds it).
+    """
+    if isinstance(value, bool):
+        return "a boolean is not a number"
+    if isinstance(value, int):
+        return None if abs(value) <= 2**1023 else "too large for a number (overflows a float)"
+    if isinstance(value, float):
+        return None if allow_nonfinite or math.isfinite(value) else "not a finite number"
+    if not isinstance(value, str):
+        return f"a {type(value).__name__} is not a number"
+    text = value.strip(_SURROUNDING)
+    if not text:
+        return "an empty cell is not a number"
+    if _NONFINITE.match(text):
+        return None if allow_nonfinite else "nan and infinity are not accepted here"
+    if _NUMBER.match(text):
+        return None if allow_nonfinite or math.isfinite(float(text)) else "too large for a number (overflows to infinity)"
+    return _refusal(text)
+
+
+def _refusal(text: str) -> str:
+    """The reason a string that does not match the grammar is refused (the first cause found)."""
+    if "_" in text:
+        return "'_' digit separators are not accepted (write 40 for 4_0)"
+    for ch in text:
+        if not ch.isascii() and (ch.isdigit() or ch.isnumeric() or unicodedata.category(ch) == "Nd"):
+            name = unicodedata.name(ch, "?")
+            return f"{ch!r} (U+{ord(ch):04X} {name}) is not an ASCII digit 0-9"
+    for ch in text:
+        if not ch.isascii():
+            name = unicodedata.name(ch, "?")
+            return f"{ch!r} (U+{ord(ch):04X} {name}) has no place in a number"
+    if "," in text:
+        return "a comma is neither a decimal point nor accepted as a thousands separator (write 4.5 or 4500)"
+    if text[:2].lower() in ("0x", "0o", "0b") or text[1:3].lower() in ("0x", "0o", "0b"):
+        return "hexadecimal, octal and binary literals are not accepted"
+    return "expected digits 0-9 with an optional sign, decimal point and exponent (e.g. 4, -0.5, 1e-3)"
+
+
+def parse_number(
+    value: object,
+    *,
+    path: str = "",
+    line: int = 0,
+    column: str = "",
+    row_id: str | None = None,
+    allow_nonfinite: bool = False,
+) -> float:
+    """``value`` read as a number under `NUMBER_GRAMMAR` (the module docstring), as a ``float``.
+
+    Args:
+        value: a ``str`` cell (spaces/tabs around it allowed), or an ``int``/``float`` cell of a typed file.
+        path: the file the cell comes from ("" when there is none); line: its 1-based line (0: unknown);
+            column: the column or field name as the user's file spells it; row_id: the row's id when known.
+        allow_nonfinite: accept ``nan`` / ``inf`` (only where such a value means something).
+
+    Returns:
+        The value as a ``float`` (an ``int`` converted exactly up to 2**53).
+
+    Raises:
+        NumberFormatError: the value is not a number; its message is ``path:line: id 'x': column 'c' is '4_0',
+            not a number (reason)``.
+    """
+    reason = number_reason(value, allow_nonfinite=allow_nonfinite)
+    if reason is not None:
+        what = f"column {column!r} is {value!r}" if column else f"{value!r} is"
+        message = f"{what}, not a number ({reason})" if column else f"{what} not a number ({reason})"
+        raise NumberFormatError(Problem(path, line, row_id, message), reason)
+    if isinstance(value, str):
+        return float(value.strip(_SURROUNDING))
+    return float(value)

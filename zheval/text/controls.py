@@ -1,0 +1,60 @@
+"""Control characters of data made visible: THE rule of both boundaries where model text meets a person, the
+terminal (`zheval.text.terminal.terminal_text`) and the HTML report (its ``visible`` filter).
+
+Model output, references, ids and group values are data. Raw, ``ESC [ 2 J`` clears a terminal, ``\\x9b`` starts an
+8-bit control sequence, ``\\r`` overwrites a line, NUL and ESC show as nothing or a box in a browser, and the
+Unicode bidi controls reorder what is displayed in both (Trojan Source, CVE-2021-42574): a prediction can look like
+another one. HTML escaping (``<`` ``>`` ``&``) does not touch any of them.
+
+Rule (`visible_controls`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
+U+0080–U+009F — except ``\\n`` and ``\\t``, and the nine bidi embedding / override / isolate controls U+202A–U+202E
+and U+2066–U+2069 (rustc's ``TEXT_FLOW_CONTROL_CHARS``), are shown as visible escapes: ``\\x1b``, ``\\x00``,
+``\\x9b``, ``\\r``, ``\\u202e``. With ``one_line=True`` (a table cell) ``\\n`` and ``\\t`` are escaped too. Everything
+else is kept: Han characters, full-width punctuation, U+3000, emoji, ZWJ, right-to-left letters (a page isolates
+them with ``<bdi>`` so they cannot reorder the text around them). Backslashes are kept, so a literal ``\\x1b`` (four
+characters) and an escaped ESC look alike: the output is for reading, never for parsing. Escaping twice changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+__all__ = ["BIDI_CONTROLS", "CONTROL_PATTERN", "visible_controls"]
+
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The nine bidi embedding, override and isolate controls (LRE RLE PDF LRO RLO, LRI RLI FSI PDI)."""
+
+CONTROL_PATTERN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
+"""The characters `visible_controls` escapes (``\\n`` and ``\\t`` kept)."""
+
+_CONTROL_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(m: re.Match) -> str:
+    c = m.group(0)
+    named = _NAMED.get(c)
+    if named is not None:
+        return named
+    o = ord(c)
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+
+
+def visible_controls(text: Any, *, one_line: bool = False) -> str:
+    """``text`` with every control character shown as a visible escape (module docstring).
+
+    Args:
+        text: a ``str`` (anything else is converted with ``str()`` first).
+        one_line: also escape ``\\n`` and ``\\t`` (a table cell, a title, a single-line message).
+
+    Returns:
+        A ``str`` with no C0/C1 control character other than ``\\n``/``\\t`` (none at all with ``one_line``) and no
+        bidi control; idempotent. Raises nothing.
+    """
+    s = text if isinstance(text, str) else str(text)
+    pattern = _CONTROL_ONE_LINE if one_line else CONTROL_PATTERN
+    if pattern.search(s) is None:
+        return s
+    return pattern.sub(_escape, s)
