@@ -18,7 +18,7 @@ from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 #: the evaluate module scripts (kept in step with zheval.adapters.metric_paths.METRICS by tests/repo/test_wheel.py)
-METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
+METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf", "chinese_bertscore")
 TARGET = ("zheval", "adapters", "evaluate_scripts")
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 __all__ = ["METRICS", "metric_path"]
 
-METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf")
+METRICS = ("chinese_rouge", "chinese_bleu", "chinese_chrf", "chinese_bertscore")
 """The evaluate modules zheval ships (each a folder holding ``<name>.py``)."""
 
 _PACKAGED = Path(__file__).resolve().parent / "evaluate_scripts"
@@ -28,7 +28,8 @@ def metric_path(name: str) -> str:
     """The folder of the evaluate module ``name``, for ``evaluate.load(metric_path(name))``.
 
     Args:
-        name: one of `METRICS` (``"chinese_rouge"``, ``"chinese_bleu"``, ``"chinese_chrf"``); the Hub-style
+        name: one of `METRICS` (``"chinese_rouge"``, ``"chinese_bleu"``, ``"chinese_chrf"``,
+            ``"chinese_bertscore"``, which needs the ``zheval[bertscore]`` extra when it computes); the Hub-style
             ``"zheval/chinese_rouge"`` is accepted too.
 
     Returns:

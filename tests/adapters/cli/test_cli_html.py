@@ -187,7 +187,7 @@ def test_compare_html_three_systems_names_the_system_and_the_test(tmp_path, test
     rows = json.loads(out.read_text(encoding="utf-8"))["comparison"]
     assert "<th>system X</th>" in page and "Comparison (each system X − A)" in page
     got = re.findall(r'<tr data-group="([^"]*)" data-metric="([^"]*)" data-system="([^"]*)" data-test="([^"]*)">\n'
-                     r'<td>[^<]*</td><td class="num">\d+</td><td>[^<]*</td>\n<td data-field="system">([^<]*)</td>',
+                     r'<td>(?:<bdi>)?[^<]*(?:</bdi>)?</td><td class="num">\d+</td><td>[^<]*</td>\n<td data-field="system">([^<]*)</td>',
                      page)
     assert [(g, m, s, t, s2) for g, m, s, t, s2 in got] == [(r["group"], r["metric"], r["system"], test, r["system"])
                                                           for r in rows]

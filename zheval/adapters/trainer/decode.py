@@ -176,6 +176,30 @@ def prediction_ids(
             rows, causal-LM predictions and labels of different lengths, a negative id other than ``ignore_index``
             (naming the row), or a label id ``>= vocab_size`` (naming the row and the size).
     """
+    preds, labels = _prediction_and_label_arrays(predictions, label_ids, ignore_index)
+    if causal_lm and preds.shape[0]:
+        if preds.shape[1] != labels.shape[1]:
+            raise ValueError(
+                f"causal_lm=True needs predictions and label_ids of the same length (teacher-forced logits); got "
+                f"shapes {preds.shape} and {labels.shape} (generated ids cannot be aligned with labels)"
+            )
+        shifted_preds = preds[:, :-1]
+        shifted_labels = labels[:, 1:]
+        mask = shifted_labels != ignore_index
+        pred_rows = [row[m] for row, m in zip(shifted_preds, mask)]
+        label_rows = [row[m] for row, m in zip(shifted_labels, mask)]
+    else:
+        pred_rows = list(preds)
+        label_rows = list(labels)
+    if dropped is not None:
+        dropped.clear()
+    out_p = _decodable_rows("predictions", pred_rows, pad_token_id, ignore_index, vocab_size, dropped)
+    out_l = _decodable_rows("label_ids", label_rows, pad_token_id, ignore_index, vocab_size, None)
+    return out_p, out_l
+
+
+def _prediction_and_label_arrays(predictions, label_ids, ignore_index: int):
+    """Unwrap tuples and check shapes: ``(predictions, labels)`` as integer arrays of shape ``(batch, length)``."""
     if isinstance(predictions, tuple):
         if not predictions:
             raise ValueError("predictions is an empty tuple")
@@ -203,45 +227,32 @@ def prediction_ids(
             f"predictions of shape {preds.shape} and label_ids of shape {labels.shape} have different numbers of "
             "rows (num_return_sequences > 1 gives several predictions per item; keep one per item)"
         )
-    if causal_lm and preds.shape[0]:
-        if preds.shape[1] != labels.shape[1]:
-            raise ValueError(
-                f"causal_lm=True needs predictions and label_ids of the same length (teacher-forced logits); got "
-                f"shapes {preds.shape} and {labels.shape} (generated ids cannot be aligned with labels)"
-            )
-        shifted_preds = preds[:, :-1]
-        shifted_labels = labels[:, 1:]
-        mask = shifted_labels != ignore_index
-        pred_rows = [row[m] for row, m in zip(shifted_preds, mask)]
-        label_rows = [row[m] for row, m in zip(shifted_labels, mask)]
-    else:
-        pred_rows = list(preds)
-        label_rows = list(labels)
-    if dropped is not None:
-        dropped.clear()
-    out_p, out_l = [], []
-    for name, rows, out in (("predictions", pred_rows, out_p), ("label_ids", label_rows, out_l)):
-        for i, row in enumerate(rows):
-            row = row[row != ignore_index] if pad_token_id is None else np.where(row == ignore_index, pad_token_id, row)
-            if row.size and row.min() < 0:
-                bad = int(row[row < 0][0])
+    return preds, labels
+
+
+def _decodable_rows(name: str, rows, pad_token_id, ignore_index: int, vocab_size, dropped) -> list[list[int]]:
+    """``ignore_index`` → pad (or removed), negative ids refused, ids ``>= vocab_size`` refused in ``label_ids`` and
+    left out of prediction rows (counted per row in ``dropped`` when it is a list)."""
+    out = []
+    for i, row in enumerate(rows):
+        row = row[row != ignore_index] if pad_token_id is None else np.where(row == ignore_index, pad_token_id, row)
+        if row.size and row.min() < 0:
+            bad = int(row[row < 0][0])
+            raise ValueError(f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)")
+        if vocab_size is not None and row.size and row.max() >= vocab_size:
+            beyond = row >= vocab_size
+            if name == "label_ids":
                 raise ValueError(
-                    f"{name} row {i} holds the negative id {bad} (only {ignore_index} is replaced by pad)"
+                    f"label_ids row {i} holds the id {int(row[beyond][0])}, beyond the tokenizer's vocabulary "
+                    f"of {vocab_size} ids (labels must come from the same tokenizer)"
                 )
-            if vocab_size is not None and row.size and row.max() >= vocab_size:
-                beyond = row >= vocab_size
-                if name == "label_ids":
-                    raise ValueError(
-                        f"label_ids row {i} holds the id {int(row[beyond][0])}, beyond the tokenizer's vocabulary "
-                        f"of {vocab_size} ids (labels must come from the same tokenizer)"
-                    )
-                row = row[~beyond]
-                if dropped is not None:
-                    dropped.append(int(beyond.sum()))
-            elif name == "predictions" and dropped is not None:
-                dropped.append(0)
-            out.append(row.tolist())
-    return out_p, out_l
+            row = row[~beyond]
+            if dropped is not None:
+                dropped.append(int(beyond.sum()))
+        elif dropped is not None:
+            dropped.append(0)
+        out.append(row.tolist())
+    return out
 
 
 def out_of_vocabulary_message(dropped: list[int], vocab_size: int | None) -> str:
