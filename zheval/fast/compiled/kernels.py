@@ -148,14 +148,18 @@ def _count_grams(ids, a0, a1, max_order, vb, hkey, lg, insert, counts, hord, lis
     nl = 0
     for j in range(a0, a1):
         key = np.int64(0)
-        for n in range(1, min(max_order, a1 - j) + 1):
+        for n in range(1, max_order + 1):
+            if j + n > a1:
+                break
             key, k2, s = _gram_slot(ids, j, n, key, vb, hkey, lg)
             if hkey[s] == -1:
                 if not insert:
                     break
                 hkey[s] = k2
                 hord[s] = n
-            if counts[s] == 0:
+                listed[nl] = s
+                nl += 1
+            elif not insert and counts[s] == 0:
                 listed[nl] = s
                 nl += 1
             counts[s] += 1
