@@ -31,6 +31,9 @@ class OptionFields(griffe.Extension):
         if pkg.name == "zheval":
             document_option_fields(pkg)
 
+    #: griffe 1's name of the same hook (the docs extra allows mkdocstrings-python >= 1.12); setting twice is harmless
+    on_package_loaded = on_package
+
 
 def document_option_fields(pkg: griffe.Module) -> None:
     """Set the value and the docstring of every field of the options classes in the loaded package ``pkg``."""
