@@ -5,6 +5,8 @@ Public API (imported on first use, so ``import zheval`` stays light):
 * [`compute_rouge`][zheval.compute.rouge.compute_rouge], [`compute_bleu`][zheval.compute.bleu.compute_bleu], [`compute_chrf`][zheval.compute.chrf.compute_chrf] -- one metric on texts (``zheval.compute.rouge``
   / ``.bleu`` / ``.chrf``);
 * `score` -- both metrics with one tokenisation (``zheval.compute.joint``);
+* [`RougeOptions`][zheval.compute.options.RougeOptions], [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions] -- every option of a metric, as one object
+  (``score(..., rouge=RougeOptions(...))``; ``zheval.compute.options``);
 * [`score_batches`][zheval.compute.batches.score_batches] -- the same result from batches that stream by, in flat memory (``zheval.compute.batches``);
 * `explain`, [`explain_items`][zheval.compute.explain.explain_items] -- why an item scored what it did (``zheval.compute.explain``);
 * [`get_tokenizer`][zheval.tokenizers.get_tokenizer] -- every tokenizer name in one registry (``zheval.tokenizers``);
@@ -23,7 +25,8 @@ The layers, bottom to top, are described in ``docs/DESIGN.md``: ``text`` → ``t
 
 from .version import __version__
 
-__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches", "get_tokenizer", "explain", "explain_items", "metric_path",
+__all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches",
+           "RougeOptions", "BleuOptions", "ChrfOptions", "get_tokenizer", "explain", "explain_items", "metric_path",
            "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
@@ -33,6 +36,10 @@ _LAZY = {
     "compute_bleu": "zheval.compute.bleu",
     "compute_chrf": "zheval.compute.chrf",
     "score": "zheval.compute.joint",
+    # the options of each metric as one object (their fields are the compute functions' keyword parameters)
+    "RougeOptions": "zheval.compute.options",
+    "BleuOptions": "zheval.compute.options",
+    "ChrfOptions": "zheval.compute.options",
     "score_batches": "zheval.compute.batches",
     "get_tokenizer": "zheval.tokenizers",
     "explain": "zheval.compute.explain",

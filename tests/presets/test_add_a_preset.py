@@ -4,13 +4,19 @@ through every door without a line of ``zheval/`` changed: ``zheval.compute_rouge
 evaluate module ``metrics/chinese_rouge`` (``evaluate.load`` of the local script), ``zheval rouge`` on text files,
 and the Space's preset dropdown. Its numbers are checked against the hand computation written out below.
 
-The code between the ``docs/presets.md`` markers is the page's example, character for character (a test checks).
+The code between the ``docs/presets.md`` markers is the page's example, character for character (a test checks),
+and the page's code blocks run as written: each names its file (``# my_presets.py``), they are saved as those files
+and ``python score.py`` and the ``my_zheval.py`` command of the page are run in a fresh process.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
+import shlex
+import subprocess
+import sys
 from fractions import Fraction as F
 
 import pytest
@@ -20,6 +26,7 @@ from helpers import METRICS, REPO
 from helpers.cli import run_cli
 
 # --- docs/presets.md: begin
+# my_presets.py
 from dataclasses import dataclass
 
 from zheval.definitions.rouge import Score, combine_references
@@ -197,3 +204,42 @@ def test_space_choices(dice_preset):
     assert list(out.summary.columns) == ["", "rouge1"]
     assert out.summary["rouge1"][0] == round(float(MEAN_F), 4)
     assert "preset:dice-chars" in out.signature
+
+
+def _page_files() -> dict:
+    """docs/presets.md's Python blocks as files: each block's first line names its file (``# my_presets.py``); a
+    block whose first line says ``, continued`` is appended to the file."""
+    page = (REPO / "docs" / "presets.md").read_text(encoding="utf-8")
+    files: dict = {}
+    for block in re.findall(r"```python\n(.*?)```", page, flags=re.S):
+        m = re.match(r"# (\w+\.py)(, continued)?\b", block)
+        assert m, f"a code block of docs/presets.md does not name its file: {block.splitlines()[0]!r}"
+        assert bool(m.group(2)) == (m.group(1) in files), m.group(0)
+        files[m.group(1)] = files.get(m.group(1), "") + block
+    return files
+
+
+def test_the_page_runs_as_written(tmp_path):
+    files = _page_files()
+    assert set(files) == {"my_presets.py", "score.py", "my_zheval.py"}
+    for name, code in files.items():
+        (tmp_path / name).write_text(code, encoding="utf-8")
+    run = dict(cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run([sys.executable, "score.py"], **run)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    res = ast.literal_eval(proc.stdout.strip().splitlines()[-1])
+    # by hand (the item of the page is item 0 above): max over the references -> ref 0, F = 2*5/(6+7) = 10/13
+    assert res["rouge1"] == pytest.approx(10 / 13, abs=1e-15) and str(res["rouge1"]).startswith("0.769")
+    assert res["dice_rouge1"] == pytest.approx(1000 / 13, abs=1e-12)
+    assert "|preset:dice-chars|metric:rouge|types:rouge1|multi:max|" in res["signature"]
+    # the command of my_zheval.py's usage line, on one item
+    usage = shlex.split(re.search(r"usage: (python my_zheval\.py .*)", files["my_zheval.py"]).group(1))
+    (tmp_path / "REF.txt").write_text("猫趴在垫子上面。\n", encoding="utf-8")
+    (tmp_path / "HYP.txt").write_text("猫坐在垫子上。\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, *usage[1:]], **run)  # as written: the table, 0-100
+    assert proc.returncode == 0 and "76.9" in proc.stdout, proc.stdout + proc.stderr[-3000:]
+    proc = subprocess.run([sys.executable, *usage[1:], "-f", "json", "--scale", "1", "-w", "15"], **run)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    system = json.loads(proc.stdout)["systems"][0]
+    assert system["scores"] == {"rouge1": pytest.approx(10 / 13, abs=1e-14)}
+    assert system["preset_scores"]["dice_rouge1"] == pytest.approx(1000 / 13, abs=1e-12)

@@ -1,7 +1,11 @@
 """The documentation site builds: ``mkdocs build --strict`` (mkdocs-material, mkdocstrings' API reference from the
 docstrings) with no warning — a broken link or anchor, a page left out of the nav, a docstring mkdocstrings cannot
 parse, a cross-reference (``[`get_tokenizer`][zheval.tokenizers.get_tokenizer]``) to an object the site does not
-document fails it. The API page shows each entry point's source and every option's type and default. The ``docs``
+document fails it. The API page shows each entry point's source and every option's type and default: the true
+default of each options field (not the source text ``_option(...)``; scripts/griffe_option_fields.py) and, for a
+field left at ``None`` where a preset may set it, the value that then applies; every field of
+``RougeOptions``/``BleuOptions``/``ChrfOptions`` has its anchor (the compute functions link them), and no link of any
+page points at a missing anchor or is left as literal ``[`x`][target]`` text. The ``docs``
 extra installs the builder (``python3 dev.py test`` does); without it a local run skips this file, and under
 ``CI=true`` it fails."""
 
@@ -141,7 +145,9 @@ def test_an_unresolved_cross_reference_fails_the_strict_build(tmp_path):
         encoding="utf-8")
     for plugin in config["plugins"]:
         if isinstance(plugin, dict) and "mkdocstrings" in plugin:
-            plugin["mkdocstrings"]["handlers"]["python"]["paths"] = [str(REPO)]
+            python = plugin["mkdocstrings"]["handlers"]["python"]
+            python["paths"] = [str(REPO)]
+            python["options"]["extensions"] = [str(REPO / e) for e in python["options"]["extensions"]]
     config.update(docs_dir=str(docs), nav=["index.md"])
     config.pop("extra_css", None)
     (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
@@ -149,3 +155,106 @@ def test_an_unresolved_cross_reference_fails_the_strict_build(tmp_path):
     log = res.stdout + res.stderr
     assert res.returncode != 0 and "Could not find cross-reference target 'zheval.not_documented'" in log, log
     assert "zheval.tokenizers.get_tokenizer'" not in log  # the documented one resolved
+
+
+def _without_source(html: str) -> str:
+    """The page without its collapsible source blocks (the source is shown as written)."""
+    return re.sub(r'<details class="mkdocstrings-source">.*?</details>', "", html, flags=re.S)
+
+
+def _text(fragment: str) -> str:
+    return " ".join(html_lib.unescape(re.sub(r"<[^>]+>", "", fragment)).split())
+
+
+OPTION_CLASSES = ("TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions")
+
+
+def test_every_option_shows_its_true_default_and_type(site):
+    import dataclasses
+
+    from zheval.compute import options
+
+    html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
+    assert "_option(" not in _text(html)
+    shown = 0
+    for name in OPTION_CLASSES:
+        cls = getattr(options, name)
+        for f in dataclasses.fields(cls):
+            section = _api_section(html, f"zheval.compute.options.{name}.{f.name}")
+            signature = re.search(r'<div class="doc-signature highlight">(.*?)</div>', section, flags=re.S)
+            assert signature, (name, f.name)
+            assert _text(signature.group(1)) == f"{f.name}: {f.type} = {f.default!r}", (name, f.name)
+            text = _text(section)
+            assert f"Default: {f.default!r}" in text, (name, f.name, text)
+            shown += 1
+    assert shown >= 35
+    # a field left at None: the value that applies without a preset (ROUGE_DEFAULTS / BLEU_DEFAULTS, by hand)
+    for ident, value in (("RougeOptions.rouge_w_weight", "1.2"), ("RougeOptions.beta", "1.0"),
+                         ("RougeOptions.multi_ref", "'max'"), ("RougeOptions.sentence_split", "'punct'"),
+                         ("RougeOptions.tokenizer", "'char'"), ("BleuOptions.tokenizer", "'char'"),
+                         ("BleuOptions.max_order", "4"), ("BleuOptions.smooth_method", "'exp'"),
+                         ("BleuOptions.bp_ref_length", "'closest'"), ("BleuOptions.level", "'corpus'"),
+                         ("RougeOptions.rouge_types", "['rouge1', 'rouge2', 'rougeL', 'rougeLsum']")):
+        text = _text(_api_section(html, f"zheval.compute.options.{ident}"))
+        assert f"Default: None: the preset's value, else {value}." in text, (ident, text)
+    for ident, value in (("ChrfOptions.tokenizer", "'char'"), ("ChrfOptions.char_order", "6"),
+                         ("ChrfOptions.beta", "2"), ("IntervalOptions.seed", "12345")):
+        assert f"Default: {value}." in _text(_api_section(html, f"zheval.compute.options.{ident}")), ident
+
+
+def test_every_option_field_has_its_anchor(site):
+    from zheval.compute.options import OPTIONS_CLASSES
+
+    html = (site / "api" / "index.html").read_text(encoding="utf-8")
+    missing = [f"{cls.__name__}.{name}" for cls in OPTIONS_CLASSES.values() for name in cls.names()
+               if f'id="zheval.compute.options.{cls.__name__}.{name}"' not in html]
+    assert not missing, missing
+
+
+def test_every_link_resolves(site):
+    """Every ``href`` of every page that points into the site reaches an existing page and anchor, and no
+    cross-reference is left as its literal Markdown (``[`x`][target]`` inside text or code)."""
+    pages = {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in site.rglob("*.html")}
+    ids = {path: set(re.findall(r'\sid="([^"]+)"', page)) for path, page in pages.items()}
+    broken, literal = [], []
+    for path, page in pages.items():
+        if path == "404.html":
+            continue
+        base = path.rsplit("/", 1)[0] if "/" in path else ""
+        for href in re.findall(r'href="([^"]+)"', page):
+            if re.match(r"^[a-z]+:|^//", href):
+                continue
+            target, _, anchor = html_lib.unescape(href).partition("#")
+            resolved = os.path.normpath(os.path.join(base, target)).replace(os.sep, "/") if target else path
+            if resolved == ".":
+                resolved = ""
+            if resolved.endswith("/") or resolved == "" or not resolved.endswith((".html", ".css", ".js", ".png",
+                                                                                  ".svg", ".ico", ".json", ".xml")):
+                resolved = f"{resolved.rstrip('/')}/index.html".lstrip("/")
+            if resolved not in pages:
+                if not (site / resolved).exists():
+                    broken.append((path, href))
+                continue
+            if anchor and anchor not in ids[resolved]:
+                broken.append((path, href))
+        text = _without_source(page)
+        if path != "api/index.html":  # a guide may show the syntax as code on purpose (development.md)
+            text = re.sub(r"<code>[^<]*</code>", "", text)
+        text = html_lib.unescape(re.sub(r"<[^>]+>", "", text))
+        literal += [(path, m) for m in re.findall(r"\]\[(?:zheval\.[\w.]*)?\]", text)]
+    assert not broken, broken[:20]
+    assert not literal, literal[:20]
+
+
+def test_every_raises_entry_names_exceptions(site):
+    """A ``Raises:`` line griffe cannot parse puts its prose in the exception column ("as `x`; ValueError",
+    "At ``score``"): every type cell of the API page names exceptions only (``A``, ``(A, B)``, ``A (a B)``)."""
+    html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
+    bad = []
+    for table in re.findall(r'<span class="doc-section-title">Raises:</span></p>\s*<table>(.*?)</table>', html,
+                            flags=re.S):
+        for cell in re.findall(r'<tr class="doc-section-item">\s*<td>(.*?)</td>', table, flags=re.S):
+            words = re.findall(r"[A-Za-z_]\w*", _text(cell))
+            if not words or not all(w == "a" or w.endswith(("Error", "Exception", "Warning", "Exit")) for w in words):
+                bad.append(_text(cell))
+    assert not bad, bad

@@ -20,4 +20,4 @@ def test_diagnostics_example_runs():
     assert b["reference_limit"]["max_refs"] == 3 and "|maxrefs:3|" in report.signatures["bleu"]
     assert set(b["diversity"][0]["distinct"]) == {"distinct_1", "distinct_2"}
     assert len(b["folds"]["metrics"]["bleu"]["folds"]) == 5
-    assert "docs/diagnostics.md" in text
+    assert "](diagnostics.md)" in text  # a link to the page

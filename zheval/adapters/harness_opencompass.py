@@ -193,8 +193,9 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     (the input slips, when any) and ``"details"``.
 
     Raises:
-        TypeError / ValueError at construction: an unknown or bad option ([`zheval.compute.rouge.rouge_config`][]).
-        At ``score``: as the module docstring (lengths, missing references, types, empty references), naming the item.
+        (TypeError, ValueError): at construction, an unknown or bad option
+            ([`zheval.compute.rouge.rouge_config`][]); at ``score``, as the module docstring (lengths, missing
+            references, types, empty references), naming the item.
     """
 
     def __init__(self, tokenizer: Any = None, rouge_types: Optional[Sequence[str]] = None,

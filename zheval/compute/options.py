@@ -1,8 +1,9 @@
 """The one definition of every metric option: [`RougeOptions`][zheval.compute.options.RougeOptions], [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions].
 
-Each option is a field of a frozen dataclass: its type, its default and its documentation (the docstring under the
-field) are written once, here, and its check is the field's ``metadata["check"]`` (run when the object is built, so
-``RougeOptions(multi_ref="best")`` fails at once, naming the option and the valid values). The three classes share
+Each option is a field of a frozen dataclass: its type, its default, its documentation (``metadata["doc"]``,
+shown by ``help()`` and on the API page through `zheval.compute.option_docs`) and its check
+(``metadata["check"]``, run when the object is built, so
+``RougeOptions(multi_ref="best")`` fails at once, naming the option and the valid values) are written once, here. The three classes share
 two parts: [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] (which tokenizer, and its options) and [`IntervalOptions`][zheval.compute.options.IntervalOptions] (the bootstrap
 interval and ``max_refs``).
 
@@ -34,12 +35,13 @@ from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
 from ..definitions.rouge import MULTI_REF_MODES
 from ..definitions.rouge_types import parse_rouge_type
+from .option_docs import attributes_section, plain_text, with_option_texts
 from ..results.breakdowns import check_max_refs
 from ..results.reducers import check_bootstrap, check_confidence, check_seed
 from ..text.sentences import SENTENCE_SPLITS
 
 __all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
-           "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
+           "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "METRIC_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
            "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
            "check_flags", "check_rouge_types", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
@@ -146,10 +148,11 @@ def _chrf_beta(name: str, value) -> None:
     check_chrf_options(1, 0, value, False)
 
 
-def _option(default: Any, check: Optional[Callable[[str, Any], Any]] = None, **kw) -> Any:
-    """A field with its default and its check (``check(name, value)`` raising; a ``None`` value of a field whose
-    default is ``None`` is never checked: it means "not set")."""
-    return field(default=default, metadata={"check": check}, **kw)
+def _option(default: Any, check: Optional[Callable[[str, Any], Any]] = None, *, doc: str) -> Any:
+    """A field with its default, its check (``check(name, value)`` raising; a ``None`` value of a field whose
+    default is ``None`` is never checked: it means "not set") and its documentation, ``metadata["doc"]`` (Markdown;
+    `zheval.compute.option_docs` renders it for ``help()``, the site's griffe extension on the API page)."""
+    return field(default=default, metadata={"check": check, "doc": inspect.cleandoc(doc)})
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -210,25 +213,24 @@ class TokenizerOptions(_Options):
     """The tokenizer part, shared by the three metrics (same names, same meaning); checked by
     [`zheval.tokenizers.get_tokenizer`][] when the config builds the tokenizer."""
 
-    tokenizer: Any = _option(None)
-    """``"char"`` (the default), ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split text), a preset's tool
-    tokenizer (``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``, ``"opencompass-jieba"``,
-    ``"glm4-jieba"``), a zheval tokenizer or a callable ``str -> list[str]`` ([`zheval.tokenizers.get_tokenizer`][],
-    the one registry). ``None``: the preset's tool tokenizer, else ``"char"``."""
-    terms: Optional[Sequence[str]] = _option(None)
-    """Protected terms kept as one token (``char`` and ``jieba``)."""
-    punct: str = _option("keep")
-    """``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens."""
-    jieba_hmm: Optional[bool] = _option(None)
-    """jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``)."""
-    jieba_dict: Optional[str] = _option(None)
-    """A jieba dictionary file (its content is hashed into the tokenizer's identity)."""
-    normalize: Any = _option(None)
-    """``None``: the preset's, else the tokenizer's default normalisation; ``True``/``False`` or step names
-    (`zheval.text.normalize.get_normalizer`)."""
-    t2s: bool = _option(False)
-    """Add Traditional -> Simplified conversion (off by default; a script mismatch is warned about, never fixed
-    silently)."""
+    tokenizer: Any = _option(None, doc="""
+        ``"char"``, ``"jieba"``, ``"none"`` (pre-tokenised, whitespace-split text), a preset's tool tokenizer
+        (``"sacrebleu-zh"``, ``"llamafactory-char"``, ``"llamafactory-jieba"``, ``"opencompass-jieba"``,
+        ``"glm4-jieba"``), a zheval tokenizer or a callable ``str -> list[str]``
+        ([`zheval.tokenizers.get_tokenizer`][], the one registry).""")
+    terms: Optional[Sequence[str]] = _option(None, doc="""
+        Protected terms kept as one token (``char`` and ``jieba``).""")
+    punct: str = _option("keep", doc="""
+        ``"keep"`` or ``"drop"`` punctuation/symbol tokens.""")
+    jieba_hmm: Optional[bool] = _option(None, doc="""
+        jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``).""")
+    jieba_dict: Optional[str] = _option(None, doc="""
+        A jieba dictionary file (its content is hashed into the tokenizer's identity).""")
+    normalize: Any = _option(None, doc="""
+        ``None``: the preset's, else the tokenizer's default normalisation; ``True``/``False`` or step names
+        (`zheval.text.normalize.get_normalizer`).""")
+    t2s: bool = _option(False, doc="""
+        Add Traditional -> Simplified conversion (a script mismatch is warned about, never fixed silently).""")
 
 
 @dataclass(frozen=True)
@@ -236,17 +238,17 @@ class IntervalOptions(_Options):
     """The interval part, shared by the three metrics: a percentile bootstrap interval over items, and how many
     references of each item are scored."""
 
-    bootstrap: int = _option(0, lambda n, v: check_bootstrap(v))
-    """Bootstrap resamples of items (0 = no interval; at most
-    `MAX_BOOTSTRAP_RESAMPLES`) for a percentile ``confidence`` interval
-    (``<score>_ci_low``/``<score>_ci_high``)."""
-    seed: int = _option(12345, lambda n, v: check_seed(v))
-    """Seed of the bootstrap, an int in [0, 2**32 - 1]."""
-    confidence: float = _option(0.95, lambda n, v: check_confidence(v))
-    """Level of the interval, in (0, 1)."""
-    max_refs: Optional[int] = _option(None, lambda n, v: check_max_refs(v))
-    """Score with the first ``max_refs`` references of every item (items with fewer keep theirs; the signature
-    records ``maxrefs:K``). ``None``: every reference."""
+    bootstrap: int = _option(0, lambda n, v: check_bootstrap(v), doc="""
+        Bootstrap resamples of items (0 = no interval; at most
+        `MAX_BOOTSTRAP_RESAMPLES`) for a percentile ``confidence`` interval
+        (``<score>_ci_low``/``<score>_ci_high``).""")
+    seed: int = _option(12345, lambda n, v: check_seed(v), doc="""
+        Seed of the bootstrap, an int in [0, 2**32 - 1].""")
+    confidence: float = _option(0.95, lambda n, v: check_confidence(v), doc="""
+        Level of the interval, in (0, 1).""")
+    max_refs: Optional[int] = _option(None, lambda n, v: check_max_refs(v), doc="""
+        Score with the first ``max_refs`` references of every item (items with fewer keep theirs; the signature
+        records ``maxrefs:K``). ``None``: every reference.""")
 
 
 @dataclass(frozen=True)
@@ -254,36 +256,35 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     """Every option of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] (the fields of [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] and
     [`IntervalOptions`][zheval.compute.options.IntervalOptions], then ROUGE's own). ``None`` where a preset may set the value."""
 
-    rouge_types: Optional[Sequence[str]] = _option(None, lambda n, v: check_rouge_types(v))
-    """ROUGE types: ``rouge1`` ... ``rouge9`` (any N), ``rougeL``, ``rougeLsum``, ``rougeW``,
-    ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``. ``None``: the preset's, else
-    ``["rouge1", "rouge2", "rougeL", "rougeLsum"]``."""
-    use_aggregator: bool = _option(True, _flag)
-    """True: ``{type: mean F}`` floats (the exact mean of the per-item F); False: ``{type: [F per item]}``
-    (no bootstrap then)."""
-    multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES))
-    """The multi-reference rule: ``"max"`` (the default), ``"mean"``, ``"pool"``, ``"best_recall"``
-    (`zheval.definitions.rouge`)."""
-    beta: Optional[float] = _option(None, _finite(0, strict=False))
-    """F-measure beta, a finite number >= 0 (default 1: F1, as rouge-score)."""
-    return_precision_recall: bool = _option(False, _flag)
-    """Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists)."""
-    preset: Optional[str] = _option(None)
-    """A ROUGE preset (a name of [`zheval.presets.preset_names`][] with ``metric="rouge"``, or a registered
-    preset object) reproducing a tool's numbers: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5``
-    per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
-    ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
-    ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
-    options given explicitly override them (``docs/presets.md``)."""
-    crosscheck: bool = _option(False, _flag)
-    """Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
-    rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
-    "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with."""
-    rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True))
-    """w of ``rougeW``, a finite number > 0 (default 1.2)."""
-    sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS))
-    """Sentences of ``rougeLsum``: ``"punct"`` (the default: newlines and sentence-final punctuation) or
-    ``"newline"`` (rouge-score's rule; `zheval.text.sentences`)."""
+    rouge_types: Optional[Sequence[str]] = _option(None, lambda n, v: check_rouge_types(v), doc="""
+        ROUGE types: ``rouge1`` ... ``rouge9`` (any N), ``rougeL``, ``rougeLsum``, ``rougeW``,
+        ``rougeS<d>``/``rougeSU<d>``, ``rougeS*``/``rougeSU*``.""")
+    use_aggregator: bool = _option(True, _flag, doc="""
+        True: ``{type: mean F}`` floats (the exact mean of the per-item F); False: ``{type: [F per item]}``
+        (no bootstrap then).""")
+    multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES), doc="""
+        The multi-reference rule: ``"max"``, ``"mean"``, ``"pool"``, ``"best_recall"``
+        (`zheval.definitions.rouge`).""")
+    beta: Optional[float] = _option(None, _finite(0, strict=False), doc="""
+        F-measure beta, a finite number >= 0 (1: F1, as rouge-score).""")
+    return_precision_recall: bool = _option(False, _flag, doc="""
+        Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists).""")
+    preset: Optional[str] = _option(None, doc="""
+        A ROUGE preset (a name of [`zheval.presets.preset_names`][] with ``metric="rouge"``, or a registered
+        preset object) reproducing a tool's numbers: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5``
+        per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
+        ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
+        ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
+        options given explicitly override them (``docs/presets.md``).""")
+    crosscheck: bool = _option(False, _flag, doc="""
+        Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
+        rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
+        "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with.""")
+    rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True), doc="""
+        w of ``rougeW``, a finite number > 0 (ROUGE-1.5.5's ``-w 1.2``).""")
+    sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS), doc="""
+        Sentences of ``rougeLsum``: ``"punct"`` (newlines and sentence-final punctuation) or
+        ``"newline"`` (rouge-score's rule; `zheval.text.sentences`).""")
 
 
 @dataclass(frozen=True)
@@ -291,33 +292,33 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
     """Every option of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (the fields of [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] and
     [`IntervalOptions`][zheval.compute.options.IntervalOptions], then BLEU's own). ``None`` where a preset may set the value."""
 
-    max_order: Optional[int] = _option(None, _max_order)
-    """Highest n-gram order, an int >= 1 (default 4)."""
-    smooth_method: Optional[str] = _option(None, _choice(SMOOTH_METHODS))
-    """``"exp"`` (the default, sacrebleu's), ``"none"``, ``"floor"``, ``"add-k"``, ``"nltk3"``."""
-    smooth_value: Optional[float] = _option(None)
-    """For ``floor`` (default 0.1) and ``add-k`` (default 1); ``None``: the method's default."""
-    bp_ref_length: Optional[str] = _option(None, _choice(BP_REF_LENGTHS))
-    """Reference length of the brevity penalty: ``"closest"`` (the default), ``"shortest"``, ``"none"`` (no
-    brevity penalty)."""
-    level: Optional[str] = _option(None, _choice(LEVELS))
-    """``"corpus"`` (the default; Papineni's micro-average of summed statistics) or ``"sentence"`` (each item alone;
-    ``bleu`` is their mean, ``scores`` the list)."""
-    effective_order: Optional[bool] = _option(None, _effective_order)
-    """``None``: the preset's, else on at sentence level and off at corpus level (sacrebleu's defaults)."""
-    weights: Optional[Sequence[float]] = _option(None)
-    """``max_order`` per-order weights (``None``: uniform)."""
-    preset: Optional[str] = _option(None)
-    """A BLEU preset (a name of [`zheval.presets.preset_names`][] with ``metric="bleu"``, or a registered preset
-    object) reproducing a tool's numbers: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(...,
-    tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
-    ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
-    BLEU-4 on its jieba words; adds ``glm4_bleu_4``, 0-1). A preset sets defaults; options given explicitly
-    override them (``docs/presets.md``)."""
-    crosscheck: bool = _option(False, _flag)
-    """Recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at sentence level;
-    plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add ``crosscheck`` =
-    ``{"tool", "bleu", "max_abs_diff", "items", ...}``."""
+    max_order: Optional[int] = _option(None, _max_order, doc="""
+        Highest n-gram order, an int >= 1.""")
+    smooth_method: Optional[str] = _option(None, _choice(SMOOTH_METHODS), doc="""
+        ``"exp"`` (sacrebleu's default), ``"none"``, ``"floor"``, ``"add-k"``, ``"nltk3"``.""")
+    smooth_value: Optional[float] = _option(None, doc="""
+        For ``floor`` (default 0.1) and ``add-k`` (default 1); ``None``: the method's default.""")
+    bp_ref_length: Optional[str] = _option(None, _choice(BP_REF_LENGTHS), doc="""
+        Reference length of the brevity penalty: ``"closest"``, ``"shortest"``, ``"none"`` (no
+        brevity penalty).""")
+    level: Optional[str] = _option(None, _choice(LEVELS), doc="""
+        ``"corpus"`` (Papineni's micro-average of summed statistics) or ``"sentence"`` (each item alone;
+        ``bleu`` is their mean, ``scores`` the list).""")
+    effective_order: Optional[bool] = _option(None, _effective_order, doc="""
+        ``None``: the preset's, else on at sentence level and off at corpus level (sacrebleu's defaults).""")
+    weights: Optional[Sequence[float]] = _option(None, doc="""
+        ``max_order`` per-order weights (``None``: uniform).""")
+    preset: Optional[str] = _option(None, doc="""
+        A BLEU preset (a name of [`zheval.presets.preset_names`][] with ``metric="bleu"``, or a registered preset
+        object) reproducing a tool's numbers: ``"sacrebleu-zh"`` (exactly ``sacrebleu.corpus_bleu(...,
+        tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
+        ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
+        BLEU-4 on its jieba words; adds ``glm4_bleu_4``, 0-1). A preset sets defaults; options given explicitly
+        override them (``docs/presets.md``).""")
+    crosscheck: bool = _option(False, _flag, doc="""
+        Recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at sentence level;
+        plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add ``crosscheck`` =
+        ``{"tool", "bleu", "max_abs_diff", "items", ...}``.""")
 
 
 @dataclass(frozen=True)
@@ -325,24 +326,26 @@ class ChrfOptions(IntervalOptions, TokenizerOptions):
     """Every option of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] (the fields of [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] and
     [`IntervalOptions`][zheval.compute.options.IntervalOptions], then chrF's own). chrF has no preset: every default is a value."""
 
-    tokenizer: Any = _option("char")
-    """Its normaliser gives the characters (``"char"``, the default: NFKC, zero-width removal, punctuation variants
-    unified, spaces next to CJK dropped, Latin lower-cased); its tokens are chrF++'s words: ``"char"`` (Han
-    characters, Latin/digit runs, punctuation marks), ``"jieba"``, ``"none"`` (whitespace-separated, no
-    normalisation), or a callable ``str -> list[str]`` ([`zheval.tokenizers.get_tokenizer`][])."""
-    char_order: int = _option(6, _chrf_order)
-    """Character n-gram orders 1..``char_order`` (an int >= 0)."""
-    word_order: int = _option(0, _chrf_order)
-    """Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++)."""
-    beta: Union[int, float] = _option(2, _chrf_beta)
-    """Recall weight of the F-score (a number >= 0)."""
-    eps_smoothing: bool = _option(False, _flag)
-    """sacrebleu's option: False averages precision and recall over the orders that have n-grams on both sides
-    (``eff:yes``); True averages per-order F-scores over all orders, an order without n-grams counting 1e-16
-    (chrF++.py, Moses, NLTK; ``eff:no``)."""
-    level: str = _option("corpus", _choice(LEVELS))
-    """``"corpus"`` (one F-score of the summed statistics, as sacrebleu's ``corpus_score``) or ``"sentence"`` (each
-    item alone; ``chrf`` is their mean, ``scores`` the list)."""
+    tokenizer: Any = _option("char", doc="""
+        Its normaliser gives the characters (``"char"``: NFKC, zero-width removal, punctuation variants
+        unified, spaces next to CJK dropped, Latin lower-cased); its tokens are chrF++'s words: ``"char"`` (Han
+        characters, Latin/digit runs, punctuation marks), ``"jieba"``, ``"none"`` (whitespace-separated, no
+        normalisation), or a callable ``str -> list[str]`` ([`zheval.tokenizers.get_tokenizer`][]). A value, not
+        ``None`` as for ROUGE and BLEU: chrF has no preset, and it counts character n-grams by definition (sacrebleu's
+        ``CHRF``), so the tokenizer only normalises and gives chrF++'s words.""")
+    char_order: int = _option(6, _chrf_order, doc="""
+        Character n-gram orders 1..``char_order`` (an int >= 0).""")
+    word_order: int = _option(0, _chrf_order, doc="""
+        Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++).""")
+    beta: Union[int, float] = _option(2, _chrf_beta, doc="""
+        Recall weight of the F-score (a number >= 0).""")
+    eps_smoothing: bool = _option(False, _flag, doc="""
+        sacrebleu's option: False averages precision and recall over the orders that have n-grams on both sides
+        (``eff:yes``); True averages per-order F-scores over all orders, an order without n-grams counting 1e-16
+        (chrF++.py, Moses, NLTK; ``eff:no``).""")
+    level: str = _option("corpus", _choice(LEVELS), doc="""
+        ``"corpus"`` (one F-score of the summed statistics, as sacrebleu's ``corpus_score``) or ``"sentence"`` (each
+        item alone; ``chrf`` is their mean, ``scores`` the list).""")
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -362,6 +365,14 @@ ROUGE_DEFAULTS = {"tokenizer": "char", "rouge_types": list(DEFAULT_ROUGE_TYPES),
 #: sentence level, no at corpus level" (sacrebleu's ``sentence_bleu`` / ``corpus_bleu`` defaults).
 BLEU_DEFAULTS = {"tokenizer": "char", "max_order": 4, "smooth_method": "exp", "smooth_value": None,
                  "bp_ref_length": "closest", "level": "corpus", "effective_order": None, "weights": None}
+
+#: What ``None`` stands for in each metric's options class (read by the docs: `zheval.compute.option_docs`).
+METRIC_DEFAULTS = ((RougeOptions, ROUGE_DEFAULTS), (BleuOptions, BLEU_DEFAULTS))
+
+# help() shows every option: each class's docstring gets the Attributes section of its fields' texts and defaults
+for _cls in (TokenizerOptions, IntervalOptions, RougeOptions, BleuOptions, ChrfOptions):
+    _cls.__doc__ = f"{plain_text(_cls.__doc__.rstrip())}\n\n{attributes_section(_cls, METRIC_DEFAULTS)}\n    "
+del _cls
 
 #: Tokenizer options shared by the metrics (same names, same meaning), forwarded to
 #: `zheval.tokenizers.get_tokenizer`.
@@ -384,10 +395,13 @@ def refuses_unknown_options(function: Callable) -> Callable:
     """Decorate a function whose keyword-only parameters are options: a keyword it does not take raises
     `refuse_unknown`'s TypeError (naming it, listing the valid options, with the reason for a refused Hub
     option) instead of Python's bare "unexpected keyword argument". The signature is the function's own
-    (``functools.wraps``)."""
+    (``functools.wraps``); when its keyword-only parameters are the fields of an options class, each ``Args:``
+    entry that only points at the field (``name: [`name`][...].``) shows the field's text and default in
+    ``help()`` (`zheval.compute.option_docs.with_option_texts`)."""
     params = inspect.signature(function).parameters
     names = tuple(n for n, p in params.items() if p.kind is p.KEYWORD_ONLY)
     accepted = set(params)
+    options_class = next((c for c in OPTIONS_CLASSES.values() if set(c.names()) == set(names)), None)
 
     @functools.wraps(function)
     def checked(*args, **kwargs):
@@ -395,6 +409,8 @@ def refuses_unknown_options(function: Callable) -> Callable:
             refuse_unknown(function.__name__, {k: v for k, v in kwargs.items() if k not in accepted}, names)
         return function(*args, **kwargs)
 
+    if options_class is not None:
+        checked.__doc__ = with_option_texts(function.__doc__, options_class, METRIC_DEFAULTS)
     return checked
 
 

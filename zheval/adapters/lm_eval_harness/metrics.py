@@ -432,13 +432,16 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
             (at least 2), ROUGE's closed form ignores it.
 
     Returns:
-        ROUGE: ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's [`rouge_items`][zheval.compute.rouge.rouge_items];
-        BLEU / chrF: `zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items'
-        statistics ([`bleu_items`][zheval.compute.bleu.bleu_items], [`chrf_items`][zheval.compute.chrf.chrf_items]), seeded with
-        `SEED`.
+        float: ROUGE: ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's
+            [`rouge_items`][zheval.compute.rouge.rouge_items]; BLEU / chrF:
+            `zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items' statistics
+            ([`bleu_items`][zheval.compute.bleu.bleu_items], [`chrf_items`][zheval.compute.chrf.chrf_items]), seeded
+            with `SEED`.
 
     Raises:
-        as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score]; ValueError: fewer than 2 documents (lm-eval asks only from 2 on).
+        ValueError: fewer than 2 documents (lm-eval asks only from 2 on); and as
+            [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] (KeyError, ValueError,
+            TypeError).
     """
     spec = METRICS[name]
     preds, refs = _pairs(name, items)
