@@ -1,10 +1,10 @@
 """The options' documentation as a reader sees it: each option's text (``metadata["doc"]`` of its field in
 `zheval.compute.options`, the one place it is written) and its default -- for a field left at ``None`` where a
-preset may set it, the value that then applies -- rendered as the options classes' ``Attributes:`` section and
-into the ``Args:`` of [`compute_rouge`][zheval.compute.rouge.compute_rouge], [`compute_bleu`][zheval.compute.bleu.compute_bleu] and
-[`compute_chrf`][zheval.compute.chrf.compute_chrf], so that ``help()`` shows every option's text, not a link. The docs
-site shows the same text and default on the API page (``scripts/griffe_option_fields.py``, a griffe extension,
-reads them from here).
+preset may set it, the value that then applies -- rendered as the options classes' ``Attributes:`` section and into
+the ``Args:`` of [`compute_rouge`][zheval.compute.rouge.compute_rouge],
+[`compute_bleu`][zheval.compute.bleu.compute_bleu] and [`compute_chrf`][zheval.compute.chrf.compute_chrf], so that
+``help()`` shows every option's text, not a link. The docs site shows the same text and default on the API page
+(``scripts/griffe_option_fields.py``, a griffe extension, reads them from here).
 
 Nothing here imports `zheval.compute.options`: the classes and their metric defaults are passed in.
 """

@@ -1,11 +1,11 @@
 """The one definition of every metric option: [`RougeOptions`][zheval.compute.options.RougeOptions], [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions].
 
 Each option is a field of a frozen dataclass: its type, its default, its documentation (``metadata["doc"]``,
-shown by ``help()`` and on the API page through `zheval.compute.option_docs`) and its check
-(``metadata["check"]``, run when the object is built, so
-``RougeOptions(multi_ref="best")`` fails at once, naming the option and the valid values) are written once, here. The three classes share
-two parts: [`TokenizerOptions`][zheval.compute.options.TokenizerOptions] (which tokenizer, and its options) and [`IntervalOptions`][zheval.compute.options.IntervalOptions] (the bootstrap
-interval and ``max_refs``).
+shown by ``help()`` and on the API page through `zheval.compute.option_docs`) and its check (``metadata["check"]``,
+run when the object is built, so ``RougeOptions(multi_ref="best")`` fails at once, naming the option and the valid
+values) are written once, here. The three classes share two parts:
+[`TokenizerOptions`][zheval.compute.options.TokenizerOptions] (which tokenizer, and its options) and
+[`IntervalOptions`][zheval.compute.options.IntervalOptions] (the bootstrap interval and ``max_refs``).
 
 A field a preset may set defaults to ``None``: "the preset's value, else the metric's default" (the defaults are in
 `ROUGE_DEFAULTS` / `BLEU_DEFAULTS`); an explicit value always wins over a preset. Checks that read two
