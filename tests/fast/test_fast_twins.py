@@ -39,6 +39,7 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.slot_lcs:mask_words", "zheval.fast.slot_bleu:bleu_slot_bits",
                    "zheval.fast.slot_bleu:bleu_key_bits", "zheval.fast.slot_bleu:slot_bleu_fits",
                    "zheval.fast.keys:popcount64",  # bit counting, checked in tests/fast/test_popcount.py
+                   "zheval.fast.keys:lcs_step", "zheval.fast.keys:lcs_from_rows",  # the LCS twins' recurrence
                    "zheval.fast.compiled.twins:packed_fits", "zheval.fast.compiled.twins:exercise"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",

@@ -109,3 +109,20 @@ def csl_items(rows: list[dict]) -> tuple[list[str], list[list[str]]]:
     characters, cycling), the reference the summary."""
     preds = [r["document"][: max(1, len(r["summary"]) + (i % 9) - 4)] for i, r in enumerate(rows)]
     return preds, [[r["summary"]] for r in rows]
+
+
+def missing_module_message(module: str, call: str) -> str:
+    """What ``call`` (Python code after ``import zheval``) prints as its ``ModuleNotFoundError`` in a fresh process in
+    which ``module`` cannot be imported (the one-line message of a missing extra)."""
+    import subprocess
+    import sys
+
+    code = (f"import sys; sys.modules[{module!r}] = None\n"
+            "import zheval\n"
+            "try:\n"
+            f"    {call}\n"
+            "except ModuleNotFoundError as exc:\n"
+            "    print(exc)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    return out.stdout.strip()

@@ -16,7 +16,6 @@ KERNELS = {
     ("zheval/fast/union_lcs.py", "_hits"): "union-LCS hits, tested against definitions.union_lcs",
     ("zheval/fast/ngrams.py", "item_clipped_hits_orders"): "clipped n-gram hits, against definitions.rouge/bleu",
     ("zheval/fast/compiled/union_kernel.py", "union_lcs_hits"): "the compiled union-LCS loop, against fast/union_lcs",
-    ("zheval/definitions/union_lcs.py", "_union_lcs_packed"): "bit-parallel union LCS, against the plain LCS table",
 }
 
 

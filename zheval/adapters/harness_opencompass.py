@@ -117,6 +117,19 @@ def _opencompass_logger() -> Optional[logging.Logger]:
     return get_logger()
 
 
+def _scored(config: Any, predictions: Sequence[str], references: Sequence[Any], items: Any, result: Any):
+    """``(predictions, references, input slips, zheval's result)`` of an evaluator's ``score``: the inputs checked
+    (`_checked`), their slips reported (`_report_slips`), the result of ``result(items(...), config)``."""
+    preds, refs = _checked(predictions, references)
+    slips = _report_slips(preds, refs, config)
+    return preds, refs, slips, result(items(preds, refs, config), config)
+
+
+def _item_details(preds: List[str], refs: List[List[str]], metric: str, scores: Sequence[float]) -> List[dict]:
+    """OpenCompass's ``details``: per item the prediction, the answer (`_answer`) and ``metric``'s score x 100."""
+    return [{"pred": p, "answer": _answer(r), metric: 100 * s} for p, r, s in zip(preds, refs, scores)]
+
+
 def _report_slips(predictions: List[str], references: List[List[str]], config: Any) -> List[str]:
     """The input slips of the corpus (`zheval.compute.guards.input_slips`: Traditional against Simplified,
     ``tokenizer="none"`` on unsegmented text): each a Python warning, and a WARNING on OpenCompass's logger (the
@@ -246,10 +259,8 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
-        preds, refs = _checked(predictions, references)
         config = self.config
-        slips = _report_slips(preds, refs, config)
-        result = bleu_result(bleu_items(preds, refs, config), config)
+        preds, refs, slips, result = _scored(config, predictions, references, bleu_items, bleu_result)
         out: Dict[str, Any] = {"bleu": 100 * result["bleu"]}
         # not numbers at the top level: OpenCompass's summary table lists every top-level number as a metric
         out["statistics"] = {"precisions": [100 * p for p in result["precisions"]],
@@ -259,8 +270,7 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
         _forward(out, {k: v for k, v in result.items() if k not in out["statistics"] and k != "precisions"},
                  ("bleu_ci_low", "bleu_ci_high"), "bleu", config.preset, slips)
         if "scores" in result:
-            out["details"] = [{"pred": p, "answer": _answer(r), "bleu": 100 * s}
-                              for p, r, s in zip(preds, refs, result["scores"])]
+            out["details"] = _item_details(preds, refs, "bleu", result["scores"])
         return out
 
 
@@ -292,10 +302,7 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
-        preds, refs = _checked(predictions, references)
-        config = self.config
-        slips = _report_slips(preds, refs, config)
-        result = chrf_result(chrf_items(preds, refs, config), config)
+        preds, refs, slips, result = _scored(self.config, predictions, references, chrf_items, chrf_result)
         out: Dict[str, Any] = {"chrf": 100 * result["chrf"]}
         out["statistics"] = {"name": result["name"], "precisions": [100 * p for p in result["precisions"]],
                              "recalls": [100 * r for r in result["recalls"]]}
@@ -306,6 +313,5 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
         if slips:
             out["warnings"] = slips
         if "scores" in result:
-            out["details"] = [{"pred": p, "answer": _answer(r), "chrf": 100 * c}
-                              for p, r, c in zip(preds, refs, result["scores"])]
+            out["details"] = _item_details(preds, refs, "chrf", result["scores"])
         return out

@@ -44,6 +44,26 @@ app = typer.Typer(
     rich_markup_mode=None,
 )
 
+def _score_page(o, report, scored_dataset, kwargs: dict):
+    """The HTML page of ``zheval score --html`` (None without it): the report's page with the scored items explained
+    (``scored_dataset()``: the dataset they were scored from; its first K references with ``--max-refs``). The
+    report's items were kept for the page only unless ``--items``."""
+    if o.html is None:
+        return None
+    from ..adapters.report.html_page import score_html_for_options
+
+    scored = scored_dataset()
+    if o.max_refs is not None:  # the evaluation scored the first K references: explain those
+        from ..adapters.duck.evaluate import first_references_of
+
+        scored = first_references_of(scored, o.max_refs)
+    page = score_html_for_options(report, scored, o.html_metric, kwargs)
+    page_notes(report)
+    if not o.items:  # kept for the page only
+        report.items = None
+    return page
+
+
 @app.command()
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "group_field", "tokenizer", "metrics",
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
@@ -63,19 +83,7 @@ def score(o) -> None:
             report = score_records(records, keep_items=o.items or o.html is not None,
                                    buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
                                    max_refs=o.max_refs, **kwargs)
-            page = None
-            if o.html is not None:
-                from ..adapters.report.html_page import score_html_for_options
-
-                scored = records.dataset()
-                if o.max_refs is not None:  # the evaluation scored the first K references: explain those
-                    from ..adapters.duck.evaluate import first_references_of
-
-                    scored = first_references_of(scored, o.max_refs)
-                page = score_html_for_options(report, scored, o.html_metric, kwargs)
-                page_notes(report)
-                if not o.items:  # kept for the page only
-                    report.items = None
+            page = _score_page(o, report, records.dataset, kwargs)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
                         html=o.html, html_page=page)
             return
@@ -90,19 +98,7 @@ def score(o) -> None:
                                       predictions_format=o.predictions_format, max_refs=o.max_refs,
                                       buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(ds)),
                                       **kwargs)
-        page = None
-        if o.html is not None:
-            from ..adapters.report.html_page import score_html_for_options
-
-            scored = ds
-            if o.max_refs is not None:  # the evaluation scored the first K references: explain those
-                from ..adapters.duck.evaluate import first_references_of
-
-                scored = first_references_of(ds, o.max_refs)
-            page = score_html_for_options(report, scored, o.html_metric, kwargs)
-            page_notes(report)
-            if not o.items:  # kept for the page only
-                report.items = None
+        page = _score_page(o, report, lambda: ds, kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
 
     run_command(go)

@@ -213,6 +213,14 @@ def traditional_share(texts: Sequence[str]) -> Tuple[float, int]:
     return (m["changed"] / m["han"], m["han"]) if m["han"] else (0.0, 0)
 
 
+def _unsegmented_sides(sides) -> str:
+    """The sides (predictions, references) whose share of texts with a Han character that hold an unsegmented run
+    reaches `UNSEGMENTED_SHARE`, in a warning's words ("" when none)."""
+    bad = [(name, m["runs"] / m["texts"], m["texts"]) for name, m in zip(("predictions", "references"), sides)
+           if m["texts"] and m["runs"] / m["texts"] >= UNSEGMENTED_SHARE]
+    return " and ".join(f"{share:.0%} of the sampled {name} ({n} with Han characters)" for name, share, n in bad)
+
+
 def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
                 t2s_option: bool = True, words: bool = True) -> List[Tuple[type, str]]:
     """The slips found in a corpus scored with ``tokenizer``: ``[(warning category, message)]`` (module docstring).
@@ -239,24 +247,19 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
     if tokens is not None:
         for side, measured in zip(sides, _measure(tokens, len(preds), True, False)):
             side.update(texts=measured["texts"], runs=measured["runs"])
-        bad = [(name, m["runs"] / m["texts"], m["texts"]) for name, m in zip(("predictions", "references"), sides)
-               if m["texts"] and m["runs"] / m["texts"] >= UNSEGMENTED_SHARE]
-        if bad:
-            what = " and ".join(f"{share:.0%} of the sampled {name} ({n} with Han characters)" for name, share, n in bad)
+        what = _unsegmented_sides(sides)
+        if what:
             found.append((UnsegmentedTextWarning, (
                 f"the tokenizer {tokenizer.signature()!r} does not split Chinese: for {what}, one of its tokens holds "
                 f"a run of {UNSEGMENTED_MIN_RUN} or more Han characters, so almost nothing matches. Make it split "
                 'Chinese into words or characters, or use tokenizer="char" (the default) or "jieba".')))
-    if runs:
-        bad = [(name, m["runs"] / m["texts"], m["texts"]) for name, m in zip(("predictions", "references"), sides)
-               if m["texts"] and m["runs"] / m["texts"] >= UNSEGMENTED_SHARE]
-        if bad:
-            what = " and ".join(f"{share:.0%} of the sampled {name} ({n} with Han characters)" for name, share, n in bad)
-            found.append((UnsegmentedTextWarning, (
-                f'tokenizer="none" splits on whitespace only, but {what} have runs of {UNSEGMENTED_MIN_RUN} or more '
-                "Han characters without a space: such text is not segmented into words, and each run becomes one "
-                'token, so almost nothing matches. Use tokenizer="char" (the default) or "jieba" for raw Chinese, or '
-                'segment the text first (words separated by spaces) if you mean tokenizer="none".')))
+    what = _unsegmented_sides(sides) if runs else ""
+    if what:
+        found.append((UnsegmentedTextWarning, (
+            f'tokenizer="none" splits on whitespace only, but {what} have runs of {UNSEGMENTED_MIN_RUN} or more '
+            "Han characters without a space: such text is not segmented into words, and each run becomes one "
+            'token, so almost nothing matches. Use tokenizer="char" (the default) or "jieba" for raw Chinese, or '
+            'segment the text first (words separated by spaces) if you mean tokenizer="none".')))
     if script:
         hp, hr = sides[0]["han"], sides[1]["han"]
         if hp >= SCRIPT_MIN_HAN and hr >= SCRIPT_MIN_HAN:

@@ -5,6 +5,7 @@ it lives for one call."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Dict, Optional, Sequence
 
 import numpy as np
@@ -19,6 +20,7 @@ from ..tokenizers.corpus import TokenizedCorpus, tokenize_corpus
 __all__ = ["SharedTokens"]
 
 
+@dataclass(eq=False)
 class SharedTokens:
     """One call's tokenised corpus (`TokenizedCorpus`), its index arrays
     (`CorpusLayout`) and, when BLEU is computed on it too, BLEU's per-item statistics --
@@ -33,14 +35,14 @@ class SharedTokens:
             tokens do not depend on it (`zheval.tokenizers.corpus.tokenize_corpus` ``sentences``).
     """
 
-    def __init__(self, predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer: BaseTokenizer,
-                 sentence_split: str, bleu_max_order: Optional[int] = None, sentences: bool = True):
-        self.predictions = predictions
-        self.references = references
-        self.tokenizer = tokenizer
-        self.sentence_split = sentence_split
-        self.bleu_max_order = bleu_max_order
-        self.sentences = sentences
+    predictions: Sequence[str]
+    references: Sequence[Sequence[str]]
+    tokenizer: BaseTokenizer
+    sentence_split: str
+    bleu_max_order: Optional[int] = None
+    sentences: bool = True
+
+    def __post_init__(self) -> None:
         self._corpus: Optional[TokenizedCorpus] = None
         self._layout: Optional[CorpusLayout] = None
         self._bleu: Optional[tuple] = None

@@ -47,11 +47,14 @@ is `zheval.fast.lcs.lcs_length_pairs`.
 from __future__ import annotations
 
 import math
-from typing import Dict, Hashable, List, Sequence, Tuple
+from functools import reduce
+from itertools import accumulate
+from typing import Dict, Hashable, List, Optional, Sequence, Tuple
 
 __all__ = [
     "match_masks",
     "lcs_length",
+    "lcs_step",
     "lcs_length_masks",
     "lcs_rows",
     "lcs_ref_positions",
@@ -83,6 +86,21 @@ def match_masks(seq: Sequence[Token]) -> Dict[Token, int]:
     return masks
 
 
+def lcs_step(v: int, m: Optional[int]) -> int:
+    """One row of the bit-parallel LCS (module docstring): ``V' = (V + U) | (V - U)`` with ``U = V & M``, ``M`` the
+    match mask of the row's token over the columns (``None`` or 0: it matches none, V stays).
+
+    Args:
+        v: the bit row before (non-negative int); m: the token's mask from `match_masks`, or None.
+    Returns:
+        the next bit row (non-negative int).
+    """
+    if m:
+        u = v & m
+        return (v + u) | (v - u)
+    return v
+
+
 def lcs_length_masks(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> int:
     """LCS length between the column sequence behind ``masks`` (length ``n``) and ``rows_seq``.
 
@@ -98,14 +116,7 @@ def lcs_length_masks(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token])
     if n == 0:
         return 0
     full = (1 << n) - 1
-    v = full
-    get = masks.get
-    for tok in rows_seq:
-        m = get(tok)
-        if m:
-            u = v & m
-            v = (v + u) | (v - u)
-    return n - (v & full).bit_count()
+    return n - (reduce(lcs_step, map(masks.get, rows_seq), full) & full).bit_count()
 
 
 def lcs_length(a: Sequence[Token], b: Sequence[Token]) -> int:
@@ -133,17 +144,7 @@ def lcs_rows(masks: Dict[Token, int], n: int, rows_seq: Sequence[Token]) -> List
     Returns:
         list of m+1 non-negative ints.
     """
-    v = (1 << n) - 1
-    rows = [v]
-    append = rows.append
-    get = masks.get
-    for tok in rows_seq:
-        m = get(tok)
-        if m:
-            u = v & m
-            v = (v + u) | (v - u)
-        append(v)
-    return rows
+    return list(accumulate(map(masks.get, rows_seq), lcs_step, initial=(1 << n) - 1))
 
 
 ROWS_BITS_LIMIT = 1 << 28
@@ -161,13 +162,9 @@ class _CheckpointRows:
         self.k = k = max(1, math.isqrt(m - 1) + 1) if m > 1 else 1
         v = (1 << n) - 1
         self.marks = [v]
-        get = masks.get
-        for i, tok in enumerate(rows_seq, 1):
-            mm = get(tok)
-            if mm:
-                u = v & mm
-                v = (v + u) | (v - u)
-            if i % k == 0:
+        for s in range(0, m, k):
+            v = reduce(lcs_step, map(masks.get, rows_seq[s:s + k]), v)
+            if s + k <= m:
                 self.marks.append(v)
         self.last = v
         self.m = m
@@ -178,15 +175,8 @@ class _CheckpointRows:
             return self.last
         s = (max(i, 1) - 1) // self.k * self.k
         if s != self.start:
-            v = self.marks[s // self.k]
-            block = [v]
-            get = self.masks.get
-            for tok in self.seq[s:min(s + self.k, self.m)]:
-                mm = get(tok)
-                if mm:
-                    u = v & mm
-                    v = (v + u) | (v - u)
-                block.append(v)
+            block = list(accumulate(map(self.masks.get, self.seq[s:min(s + self.k, self.m)]), lcs_step,
+                                    initial=self.marks[s // self.k]))
             self.start, self.block = s, block
         return self.block[i - s]
 

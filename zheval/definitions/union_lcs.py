@@ -30,7 +30,10 @@ Union-LCS (ROUGE-Lsum) -- packed columns + a per-element backtrack
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import Dict, Hashable, List, Sequence, Tuple
+
+from .lcs import lcs_step
 
 
 __all__ = ["PackedReference", "BLOCK_POSITIONS", "union_lcs_ref_positions", "union_lcs_tokens"]
@@ -142,9 +145,6 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
         low: Sequence[int] = _LOW_MASKS if not segments or segments[-1][1] <= _LOW_TABLE_MAX else _LowMasks()
         flat_b = flat[base:] if base else flat
         rec = record if not base else (lambda a, _r=record, _b=base: _r(_b + a))
-        single = wget is get  # one block: its masks are the whole layout's
-        # only the first block's pass advances the whole-text DP (later blocks look tokens up in an empty dict)
-        whole_get = wget if block_index == 0 else _NO_MASKS.get
         paths = []  # (stops, c) of the candidate sentences with a non-zero LCS against some sentence of the block
         full = 0  # guard bits e of the sentences [o, e) that are a subsequence of some candidate sentence
         # the stop masks wait for the backtrack (which then knows every contained sentence) up to a memory budget;
@@ -153,53 +153,21 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
         stop_bytes = (segments[-1][1] if segments else 0) // 8 + 40  # an int of the block's width, roughly
         held = 0
         for c in cands:
+            if block_index == 0:  # only the first block's pass advances the whole-text DP
+                whole = reduce(lcs_step, map(wget, c), whole)
             if len(c) * stop_bytes > _HELD_STOPS_MAX:
                 # one candidate sentence whose stop masks alone exceed the budget (a 100,000-token sentence against
                 # a 100,000-token one: 1.25 GB): keep every k-th column state, recompute stops block by block
                 lazy = _CheckpointStops(c, get, segment_bits)
-                if block_index == 0:
-                    for tok in c:
-                        wm = wget(tok)
-                        if wm:
-                            u = whole & wm
-                            whole = (whole + u) | (whole - u)
                 if lazy.z:
                     full |= (lazy.z + starts) & guards
                     _backtrack_paths([(lazy, c)], full, segments, flat_b, low, rec)
                 continue
             # One pass over c gives the bit columns of c against every reference sentence of the block (guard bits
-            # cleared) and advances the whole-text DP by the tokens of c. stops[j]: block positions (rows) where
-            # column j increases or holds c[j-1] -- where rouge-score's path, climbing column j, stops.
-            v = segment_bits
-            z = 0
+            # cleared). stops[j]: block positions (rows) where column j increases or holds c[j-1] -- where
+            # rouge-score's path, climbing column j, stops.
             stops = [0]
-            push = stops.append
-            if single:
-                for tok in c:
-                    m = get(tok)
-                    if m:
-                        u = v & m
-                        v = ((v + u) | (v - u)) & segment_bits
-                        z = segment_bits ^ v
-                        push(z | m)
-                        u = whole & m
-                        whole = (whole + u) | (whole - u)
-                    else:
-                        push(z)
-            else:
-                for tok in c:
-                    m = get(tok)
-                    if m:
-                        u = v & m
-                        v = ((v + u) | (v - u)) & segment_bits
-                        z = segment_bits ^ v
-                        push(z | m)
-                    else:
-                        push(z)
-                    wm = whole_get(tok)
-                    if wm:
-                        u = whole & wm
-                        whole = (whole + u) | (whole - u)
+            _, z = _segment_columns(c, get, segment_bits, 0, segment_bits, stops.append)
             if z:
                 paths.append((stops, c))
                 # z holds the rows where the last column increases: all rows of a sentence <=> LCS = its length.
@@ -222,6 +190,27 @@ def _union_lcs_packed(ref: "PackedReference | Sequence[Sequence[Token]]",
     return out, packed, text_lcs
 
 
+def _segment_columns(c: Sequence[Token], get, v: int, z: int, segment_bits: int, push) -> Tuple[int, int]:
+    """The bit columns of the tokens ``c`` against every reference sentence of a block, from the column state
+    ``(v, z)``: the LCS step (`zheval.definitions.lcs.lcs_step`) cut at the sentences (``segment_bits``: guard bits
+    cleared), ``z`` the rows where the column increases; ``push(stops[j])`` for each token (``z | m``: the rows where
+    rouge-score's path, climbing column j, stops). Returns the state after the last token."""
+    for tok in c:
+        m = get(tok)
+        if m:
+            u = v & m
+            v = ((v + u) | (v - u)) & segment_bits
+            z = segment_bits ^ v
+            push(z | m)
+        else:
+            push(z)
+    return v, z
+
+
+def _discard(_stop: int) -> None:
+    """A ``push`` of `_segment_columns` that keeps nothing (the checkpoints keep the states only)."""
+
+
 #: Bytes of stop masks held for the backtrack of one block before they are backtracked (see _union_lcs_packed).
 _HELD_STOPS_MAX = 1 << 26
 
@@ -242,13 +231,9 @@ class _CheckpointStops:
         self.k = k = math.isqrt(max(n - 1, 0)) + 1
         v, z = segment_bits, 0
         marks = [(v, z)]
-        for j, tok in enumerate(c, 1):
-            m = get(tok)
-            if m:
-                u = v & m
-                v = ((v + u) | (v - u)) & segment_bits
-                z = segment_bits ^ v
-            if j % k == 0:
+        for s in range(0, n, k):
+            v, z = _segment_columns(c[s:s + k], get, v, z, segment_bits, _discard)
+            if s + k <= n:
                 marks.append((v, z))
         self.marks, self.z = marks, z
         self.start, self.block = -1, []
@@ -259,18 +244,8 @@ class _CheckpointStops:
         s = (j - 1) // self.k * self.k
         if s != self.start:
             v, z = self.marks[s // self.k]
-            block = []
-            push = block.append
-            get, bits = self.get, self.bits
-            for tok in self.c[s:s + self.k]:
-                m = get(tok)
-                if m:
-                    u = v & m
-                    v = ((v + u) | (v - u)) & bits
-                    z = bits ^ v
-                    push(z | m)
-                else:
-                    push(z)
+            block: List[int] = []
+            _segment_columns(self.c[s:s + self.k], self.get, v, z, self.bits, block.append)
             self.start, self.block = s, block
         return self.block[j - s - 1]
 
@@ -306,9 +281,6 @@ def _backtrack(stops: List[int], c: Sequence[Token], segments, flat_b: Sequence[
                 j -= 1
             else:  # plateau top: left along row a to the nearest match of ref[a], then that diagonal
                 j = n - 1 - backwards.index(x, n - j + 1)
-
-
-_NO_MASKS: Dict[Token, int] = {}  # never written: the empty mask table
 
 
 class _LowMasks:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["runs", "sort_with_index", "unique_inverse", "lookup", "step_schedule", "int64_arrays", "popcount64"]
+__all__ = ["runs", "sort_with_index", "unique_inverse", "lookup", "step_schedule", "int64_arrays", "popcount64",
+           "lcs_step", "lcs_from_rows"]
 
 
 def runs(sorted_keys: np.ndarray):
@@ -88,3 +89,33 @@ def popcount64(words: np.ndarray) -> np.ndarray:
     if hasattr(np, "bitwise_count"):
         return np.bitwise_count(words)
     return _BYTE_POPCOUNT[words.view(np.uint8)].reshape(words.shape + (8,)).sum(axis=-1, dtype=np.uint8)
+
+
+def lcs_step(vv: np.ndarray, u: np.ndarray) -> None:
+    """One step of the bit-parallel LCS (Hyyro 2004; `zheval.definitions.lcs.lcs_length_masks`) on many pairs at
+    once, in place: ``V = (V + U) | (V & ~U)`` with ``U = V & M`` (a subset of V) already taken. ``vv``, ``u``:
+    ``(pairs, w)`` uint64, each row a w-word bit vector, lowest word first (the sum carries across the words)."""
+    rest = vv ^ u  # V & ~U
+    if vv.shape[1] == 1:
+        vv += u
+    else:
+        carry = np.zeros(len(vv), dtype=np.uint64)
+        for k in range(vv.shape[1]):
+            t = vv[:, k] + u[:, k]
+            c1 = t < u[:, k]
+            s = t + carry
+            carry = (c1 | (s < t)).astype(np.uint64)
+            vv[:, k] = s
+    vv |= rest
+
+
+def lcs_from_rows(v: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The LCS lengths from the last bit rows ``v`` (``(pairs, w)`` uint64) of `lcs_step`: ``n - popcount(V)``
+    over each pair's ``n`` column bits (``(pairs,)`` int64). Returns ``(pairs,)`` int64."""
+    one = np.uint64(1)
+    low = np.zeros(v.shape, dtype=np.uint64)
+    for k in range(v.shape[1]):
+        bits = np.clip(n - 64 * k, 0, 64)
+        low[:, k] = np.where(bits == 64, np.iinfo(np.uint64).max,
+                             np.left_shift(one, np.minimum(bits, 63).astype(np.uint64)) - one)
+    return n - popcount64(v & low).sum(axis=1).astype(np.int64)

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ..definitions.lcs import lcs_length_masks, match_masks
-from .keys import lookup, popcount64, runs, sort_with_index, step_schedule, unique_inverse
+from .keys import lcs_from_rows, lcs_step, lookup, runs, sort_with_index, step_schedule, unique_inverse
 
 __all__ = ["lcs_length_pairs"]
 
@@ -93,31 +93,9 @@ def _lcs_words(tokens, offsets, col, row, w: int):
     else:
         mask_row = lookup(table, query, len(table))
     v = np.full((len(row), w), np.iinfo(np.uint64).max, dtype=np.uint64)
-    one = np.uint64(1)
     for i in range(steps):
-        a = int(active[i])
-        vv = v[:a]
-        u = vv & masks[mask_row[step_off[i]:step_off[i + 1]]]
-        rest = vv & ~u
-        if w == 1:
-            vv += u
-        else:
-            carry = np.zeros(a, dtype=np.uint64)
-            for k in range(w):
-                t = vv[:, k] + u[:, k]
-                c1 = t < u[:, k]
-                s = t + carry
-                carry = (c1 | (s < t)).astype(np.uint64)
-                vv[:, k] = s
-        vv |= rest
-    # LCS = n - popcount(V restricted to the n column bits)
-    n = lengths[col[order]]
-    low = np.zeros((len(row), w), dtype=np.uint64)
-    for k in range(w):
-        bits = np.clip(n - 64 * k, 0, 64)
-        low[:, k] = np.where(bits == 64, np.iinfo(np.uint64).max,
-                             np.left_shift(one, np.minimum(bits, 63).astype(np.uint64)) - one)
-    zeros = popcount64(v & low).sum(axis=1).astype(np.int64)
+        vv = v[:int(active[i])]
+        lcs_step(vv, vv & masks[mask_row[step_off[i]:step_off[i + 1]]])
     res = np.empty(len(row), dtype=np.int64)
-    res[order] = n - zeros
+    res[order] = lcs_from_rows(v, lengths[col[order]])
     return res

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..definitions.lcs import lcs_length_masks, match_masks
-from .keys import popcount64, step_schedule
+from .keys import lcs_from_rows, lcs_step, step_schedule
 from .slots import SlotLayout, pair_ngram_hits_sorted
 
 __all__ = ["slot_lcs_lengths", "MAX_WORDS"]
@@ -102,24 +102,8 @@ def _recurrence(sel, nr, nh, e_pair, e_pos, gmask, e_group, w: int) -> np.ndarra
         for s in range(steps):
             a = int(active[s])
             vv = V[:a]
-            u = vv & M[step_off[s]:step_off[s] + a]
-            rest = vv ^ u
-            carry = np.zeros(a, dtype=np.uint64)
-            for k in range(w):
-                t = vv[:, k] + u[:, k]
-                c1 = t < u[:, k]
-                t2 = t + carry
-                carry = (c1 | (t2 < t)).astype(np.uint64)
-                vv[:, k] = t2
-            vv |= rest
-    ncol = nh[order]
-    low = np.zeros((len(order), w), dtype=np.uint64)
-    for k in range(w):
-        b = np.clip(ncol - 64 * k, 0, 64)
-        low[:, k] = np.where(b == 64, _ALL, np.left_shift(np.uint64(1), np.minimum(b, 63).astype(np.uint64))
-                             - np.uint64(1))
-    res = np.empty(len(order), dtype=np.int64)
-    res[:] = ncol - popcount64(V & low).sum(axis=1).astype(np.int64)
+            lcs_step(vv, vv & M[step_off[s]:step_off[s] + a])
+    res = lcs_from_rows(V, nh[order])
     out = np.empty(len(sel), dtype=np.int64)
     # results in the order of ``sel``
     pos_in_sel = np.empty(P, dtype=np.int64)

@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from typing import Dict, Sequence
 
 from ..definitions.rouge import parse_rouge_type
-from .base import BleuPreset, Preset, tool_rouge_defaults
+from .base import BleuPreset
 from .llamafactory import PRESET as LLAMAFACTORY, RougeChinesePreset
-from .opencompass import leaderboard_fields, leaderboard_report_refusal
+from .opencompass import leaderboard_preset
 
 __all__ = ["GLM4_TYPES", "check_glm4_predictions", "glm4_rouge_key", "glm4_bleu4", "PRESET"]
 
@@ -104,15 +104,10 @@ class _Glm4Bleu(BleuPreset):
 
 #: The registered preset (ROUGE and BLEU): LLaMA-Factory's BLEU-4 recipe (nltk sentence_bleu method3, mean of the
 #: 0-1 values) on the demo's jieba words.
-PRESET = Preset(
-    name="glm4",
-    rouge=_Glm4Rouge(
-        name="glm4",
-        defaults=tool_rouge_defaults("glm4-jieba", GLM4_TYPES),
-        **leaderboard_fields("glm4"),
-        number_key="glm4_rouge_",
-        summary="the GLM-4 / ChatGLM3 fine-tuning demo's rouge-1/2/l (adds glm4_rouge_*, 0-100)",
-    ),
+PRESET = leaderboard_preset(
+    name="glm4", rouge_class=_Glm4Rouge, tokenizer="glm4-jieba", rouge_types=GLM4_TYPES,
+    rouge_fields={"number_key": "glm4_rouge_"},
+    summary="the GLM-4 / ChatGLM3 fine-tuning demo's rouge-1/2/l (adds glm4_rouge_*, 0-100)",
     bleu=_Glm4Bleu(
         name="glm4",
         defaults={**LLAMAFACTORY.bleu.defaults, "tokenizer": "glm4-jieba"},
@@ -120,5 +115,4 @@ PRESET = Preset(
         number_scale=1.0,
         summary="the GLM-4 / ChatGLM3 demo's BLEU-4 on its jieba words (adds glm4_bleu_4, 0-1)",
     ),
-    report_refusal=leaderboard_report_refusal("glm4", has_bleu=True),
 )

@@ -62,8 +62,8 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..definitions.rouge import Score, combine_references, parse_rouge_type
-from .base import Preset, RougePreset, summed_counts, tool_rouge_defaults
-from .opencompass import leaderboard_fields, leaderboard_report_refusal
+from .base import RougePreset, summed_counts
+from .opencompass import leaderboard_preset
 
 __all__ = ["LONGBENCH_TYPES", "LONGBENCH_CALL_DEPTH", "LONGBENCH_RECURSION_LIMIT", "LONGBENCH_RECURSION_BUDGET",
            "pltrdy_sentences", "pltrdy_lcs_words", "PltrdyRougeL", "pltrdy_rouge_l", "LongBenchItem",
@@ -266,17 +266,10 @@ class _LongBenchRouge(RougePreset):
 
 
 #: The registered preset (ROUGE only; rougeL, the max over answers).
-PRESET = Preset(
-    name="longbench",
-    rouge=_LongBenchRouge(
-        name="longbench",
-        defaults=tool_rouge_defaults("llamafactory-jieba", LONGBENCH_TYPES),
-        units="tokens",
-        fixed_beta=True,
-        **leaderboard_fields("longbench"),
-        signature_fields=(("recursion", LONGBENCH_RECURSION_BUDGET),),  # the emulated cutoff
-        summary="LongBench's rouge_zh_score (dureader, vcsum): rougeL (adds longbench_rouge_l and _uncut, 0-100, and "
-                "counts)",
-    ),
-    report_refusal=leaderboard_report_refusal("longbench"),
+PRESET = leaderboard_preset(
+    name="longbench", rouge_class=_LongBenchRouge, tokenizer="llamafactory-jieba", rouge_types=LONGBENCH_TYPES,
+    rouge_fields={"units": "tokens", "fixed_beta": True,
+                  "signature_fields": (("recursion", LONGBENCH_RECURSION_BUDGET),)},  # the emulated cutoff
+    summary="LongBench's rouge_zh_score (dureader, vcsum): rougeL (adds longbench_rouge_l and _uncut, 0-100, and "
+            "counts)",
 )

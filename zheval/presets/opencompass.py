@@ -36,16 +36,16 @@ Known distortions (what these numbers are not)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Mapping, Sequence, Tuple
+from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..definitions.rouge import Score, parse_rouge_type
-from .base import Preset, summed_counts, tool_rouge_defaults
+from .base import BleuPreset, Preset, RougePreset, summed_counts, tool_rouge_defaults
 from .llamafactory import RougeChinesePreset, make_llamafactory_item_scorer
 
 __all__ = ["OPENCOMPASS_TYPES", "OPENCOMPASS_PLACEHOLDERS", "make_opencompass_item_scorer", "opencompass_average",
-           "opencompass_numbers", "leaderboard_report_refusal", "leaderboard_fields", "PRESET"]
+           "opencompass_numbers", "leaderboard_report_refusal", "leaderboard_fields", "leaderboard_preset", "PRESET"]
 
 #: What ``JiebaRougeEvaluator`` reports (its keys are ``rouge1``, ``rouge2``, ``rougeL`` too).
 OPENCOMPASS_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rougeL")
@@ -118,6 +118,19 @@ def leaderboard_fields(name: str) -> dict:
                                   "real tool's code on real data (tests/presets/test_leaderboard_presets.py)"}
 
 
+def leaderboard_preset(*, name: str, rouge_class: type = RougeChinesePreset, tokenizer: str,
+                       rouge_types: Sequence[str], summary: str, rouge_fields: Optional[Mapping[str, Any]] = None,
+                       bleu: Optional[BleuPreset] = None) -> Preset:
+    """A leaderboard's registered [`Preset`][zheval.presets.base.Preset]: its ROUGE part (``rouge_class``, a
+    [`RougePreset`][zheval.presets.base.RougePreset]) on the tool's own ``tokenizer`` and ``rouge_types``
+    (`tool_rouge_defaults`) with the fields every leaderboard shares (`leaderboard_fields`) and the preset's own
+    ``rouge_fields``; its BLEU part if any; the 小黄鸭 report's refusal (`leaderboard_report_refusal`)."""
+    rouge: RougePreset = rouge_class(name=name, defaults=tool_rouge_defaults(tokenizer, rouge_types),
+                                     **leaderboard_fields(name), summary=summary, **(rouge_fields or {}))
+    return Preset(name=name, rouge=rouge, bleu=bleu,
+                  report_refusal=leaderboard_report_refusal(name, has_bleu=bleu is not None))
+
+
 @dataclass(frozen=True, eq=False)
 class _OpenCompassRouge(RougeChinesePreset):
     def item_scorer(self, types, multi_ref, beta, rouge_w_weight):
@@ -137,15 +150,8 @@ class _OpenCompassRouge(RougeChinesePreset):
 
 #: The registered preset (ROUGE only). A reference blank as given is zheval's error; one that OpenCompass's
 #: post-processing empties is scored against its placeholder, as OpenCompass does, and counted.
-PRESET = Preset(
-    name="opencompass-jieba-rouge",
-    rouge=_OpenCompassRouge(
-        name="opencompass-jieba-rouge",
-        defaults=tool_rouge_defaults("opencompass-jieba", OPENCOMPASS_TYPES),
-        reference_check="text",
-        **leaderboard_fields("opencompass-jieba-rouge"),
-        summary="OpenCompass JiebaRougeEvaluator's rouge1/2/L (adds opencompass_rouge*, 0-100, and placeholder "
-                "counts)",
-    ),
-    report_refusal=leaderboard_report_refusal("opencompass-jieba-rouge"),
+PRESET = leaderboard_preset(
+    name="opencompass-jieba-rouge", rouge_class=_OpenCompassRouge, tokenizer="opencompass-jieba",
+    rouge_types=OPENCOMPASS_TYPES, rouge_fields={"reference_check": "text"},
+    summary="OpenCompass JiebaRougeEvaluator's rouge1/2/L (adds opencompass_rouge*, 0-100, and placeholder counts)",
 )

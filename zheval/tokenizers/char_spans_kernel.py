@@ -13,6 +13,15 @@ from numba import njit
 _W, _D, _S = 1, 2, 4
 
 
+@njit(cache=True, inline="always")
+def _open_token(starts, ends, k, i, open_):
+    """Ends the open token (if ``open_``) and starts token ``k`` at character ``i``; returns the new count ``k + 1``."""
+    if open_:
+        ends[k - 1] = i
+    starts[k] = i
+    return k + 1
+
+
 @njit(cache=True)
 def token_bounds(cls, cp, offsets):
     """``(starts, ends)`` int64 of the tokens of every text ``cp[offsets[t]:offsets[t + 1]]`` whose characters have
@@ -38,10 +47,7 @@ def token_bounds(cls, cp, offsets):
                 wordish = False
             elif c == _W:
                 if not wordish:
-                    if open_:
-                        ends[k - 1] = i
-                    starts[k] = i
-                    k += 1
+                    k = _open_token(starts, ends, k, i, open_)
                     open_ = True
                 prev_w = True
                 wordish = True
@@ -49,10 +55,7 @@ def token_bounds(cls, cp, offsets):
                 prev_w = False  # a joined "." (3.5): the run goes on
                 wordish = True
             else:
-                if open_:
-                    ends[k - 1] = i
-                starts[k] = i
-                k += 1
+                k = _open_token(starts, ends, k, i, open_)
                 open_ = True
                 prev_w = False
                 wordish = False

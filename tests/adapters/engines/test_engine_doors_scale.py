@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from helpers import REPO
-from helpers.engines import engine_or_skip, local_ray_instance, local_spark_session, quiet, real_rows
+from helpers.engines import engine_or_skip, quiet, real_rows
 
 
 @pytest.fixture(scope="module")
@@ -27,16 +27,6 @@ def poisson(rows):
     return quiet(zheval.score_batches, [([r["prediction"] for r in rows], [r["references"] for r in rows],
                                           [r["source"] for r in rows], [r["id"] for r in rows])],
                   ("bleu", "rouge", "chrf"), bootstrap=200, seed=3, bootstrap_method="poisson", progress=False)
-
-
-@pytest.fixture(scope="module")
-def spark():
-    yield from local_spark_session()
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    yield from local_ray_instance()
 
 
 def _frame(spark, rows, parts=4):

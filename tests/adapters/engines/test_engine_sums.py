@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers.engines import local_ray_instance, local_spark_session, quiet, real_rows
+from helpers.engines import quiet, real_rows
 
 TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-jieba", "opencompass-jieba", "glm4-jieba")
 PARTITIONS = (1, 2, 8, 64)
@@ -31,16 +31,6 @@ def _cases():
     yield from ((("bleu", "rouge", "chrf"), {"tokenizer": t}) for t in TOKENIZERS)
     yield ("bleu", "rouge"), {"rouge_types": ["rouge3", "rougeL", "rougeLsum", "rougeW", "rougeSU4"], "max_refs": 2,
                               "return_precision_recall": True}
-
-
-@pytest.fixture(scope="module")
-def spark():
-    yield from local_spark_session()
-
-
-@pytest.fixture(scope="module")
-def local_ray():
-    yield from local_ray_instance()
 
 
 def _spark_reduce(spark, rows, parts, packed, stats=None):

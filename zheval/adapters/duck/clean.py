@@ -24,6 +24,7 @@ Steps, in order (each a ``datasets`` ``map``/``filter`` call, so they run on any
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from ...tokenizers import Normalizer, get_normalizer
@@ -132,47 +133,63 @@ def _normalise_batch(batch, norm: Normalizer):
     }
 
 
-def _length_batch(batch, min_chars: int, max_chars: int):
-    kept, empty, short, long_ = [], [], [], []
+def _filter_batch(batch, reasons, row_rule):
+    """A ``Dataset.map`` batch of a reference filter: each item's responses are kept where the item's rule
+    (``row_rule()``, a new one per item, called on its responses in order) gives None, else counted under the reason
+    it gives (``_drop_<reason>`` columns, one per ``reasons``)."""
+    kept = []
+    counts = {reason: [] for reason in reasons}
     for rs in batch["responses"]:
-        k, e, s, lg = [], 0, 0, 0
+        why = row_rule()
+        k, dropped = [], dict.fromkeys(reasons, 0)
         for r in rs:
-            n = _char_len(r)
-            if n == 0:
-                e += 1
-            elif n < min_chars:
-                s += 1
-            elif n > max_chars:
-                lg += 1
-            else:
+            reason = why(r)
+            if reason is None:
                 k.append(r)
+            else:
+                dropped[reason] += 1
         kept.append(k)
-        empty.append(e)
-        short.append(s)
-        long_.append(lg)
-    return {"responses": kept, "_drop_empty": empty, "_drop_too_short": short, "_drop_too_long": long_}
+        for reason in reasons:
+            counts[reason].append(dropped[reason])
+    return {"responses": kept, **{f"_drop_{reason}": c for reason, c in counts.items()}}
+
+
+def _length_reason(r: str, min_chars: int, max_chars: int):
+    """Why a reference is dropped for its length in characters (None: kept)."""
+    n = _char_len(r)
+    if n == 0:
+        return "empty"
+    if n < min_chars:
+        return "too_short"
+    if n > max_chars:
+        return "too_long"
+    return None
+
+
+def _length_batch(batch, min_chars: int, max_chars: int):
+    return _filter_batch(batch, ("empty", "too_short", "too_long"),
+                         lambda: functools.partial(_length_reason, min_chars=min_chars, max_chars=max_chars))
+
+
+def _near_duplicate_rule(threshold: float):
+    """The near-duplicate rule of one item: a response whose character-bigram Jaccard similarity with a response
+    kept before it reaches ``threshold`` is dropped."""
+    grams = []
+
+    def why(r: str):
+        g = _bigrams(r)
+        for kg in grams:
+            union = len(g | kg)
+            if (len(g & kg) / union if union else 1.0) >= threshold:
+                return "near_duplicate"
+        grams.append(g)
+        return None
+
+    return why
 
 
 def _dedup_batch(batch, threshold: float):
-    kept_all, dropped = [], []
-    for rs in batch["responses"]:
-        kept, grams, d = [], [], 0
-        for r in rs:
-            g = _bigrams(r)
-            dup = False
-            for kg in grams:
-                union = len(g | kg)
-                if (len(g & kg) / union if union else 1.0) >= threshold:
-                    dup = True
-                    break
-            if dup:
-                d += 1
-            else:
-                kept.append(r)
-                grams.append(g)
-        kept_all.append(kept)
-        dropped.append(d)
-    return {"responses": kept_all, "_drop_near_duplicate": dropped}
+    return _filter_batch(batch, ("near_duplicate",), lambda: _near_duplicate_rule(threshold))
 
 
 def clean_duck(

@@ -182,18 +182,22 @@ def _read_table(path: Path, kind: str) -> Predictions:
                        kind=rf.kind)
 
 
+def _nonblank(lines):
+    """The ``(line number, text)`` lines whose text is not blank."""
+    return ((lineno, text) for lineno, text in lines if text.strip())
+
+
 def _sniff(path: Path, lines) -> str:
     suffix = format_suffix(path)
     if suffix in (".jsonl", ".json"):
         return "jsonl"
     if suffix == ".txt":
         return "text"
-    for _, text in lines:
-        if text.strip():
-            try:
-                return "jsonl" if isinstance(json.loads(text), dict) else "text"
-            except json.JSONDecodeError:
-                return "text"
+    for _, text in _nonblank(lines):
+        try:
+            return "jsonl" if isinstance(json.loads(text), dict) else "text"
+        except json.JSONDecodeError:
+            return "text"
     return "text"
 
 
@@ -201,9 +205,7 @@ def _json_objects(lines) -> tuple[int, int, int | None]:
     """``(non-blank lines, lines that parse as a JSON object, line number of the first such line)``."""
     nonblank = objects = 0
     first = None
-    for lineno, text in lines:
-        if not text.strip():
-            continue
+    for lineno, text in _nonblank(lines):
         nonblank += 1
         t = text.strip()
         if not (t.startswith("{") and t.endswith("}")):
@@ -296,9 +298,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     seen = UniqueIds()
     nonblank = not_json = 0
     first_not_json = None
-    for lineno, text in lines:
-        if not text.strip():
-            continue
+    for lineno, text in _nonblank(lines):
         nonblank += 1
         try:
             obj, dups = parse_json_line(text)

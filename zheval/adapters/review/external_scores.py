@@ -19,7 +19,6 @@ from pathlib import Path
 
 from ...io import csv_rows, read_text
 from ...io.fields import UniqueIds, keyed_rows
-from ...io.numbers import number_reason, parse_number
 
 __all__ = ["ExternalScores", "read_scores"]
 
@@ -50,7 +49,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         ReviewFileError (a ValueError): every problem of the file at once, each naming ``file:line``.
         OSError: the file cannot be read.
     """
-    from .human_review import ReviewFileError
+    from .human_review import ReviewFileError, number_cells
 
     path = Path(path)
     read_problems: list = []
@@ -83,15 +82,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of the key")
             continue
-        vals = {}
-        for c in columns:
-            v = cell(c)
-            reason = number_reason(v)  # the one number rule of the file doors (zheval.io.numbers)
-            if reason is not None:
-                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a finite number ({reason})")
-                continue
-            vals[c] = parse_number(v)
-        scores[rid] = vals
+        scores[rid] = number_cells(cell, columns, f"{path}:{line}", rid, problems)
     absent = [it["id"] for it in key["items"] if it["id"] not in lines]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of the key have no score here: "

@@ -41,6 +41,7 @@ __all__ = [
     "KEY_KIND",
     "ReviewSample",
     "ReviewFileError",
+    "number_cells",
     "review_sample",
     "sheet_csv",
     "read_key",
@@ -366,19 +367,8 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         if rid not in known:
             unknown.append((rid, line))
             continue
-        vals = {}
-        for c in cols:
-            v = cell(c)
-            if v == "":
-                vals[c] = None
-                empty[c].append(rid)
-                continue
-            reason = number_reason(v)  # the one number rule of the file doors (zheval.io.numbers)
-            if reason is not None:
-                problems.append(f"{path}:{line}: {c} of id {rid!r} is {v!r}, not a number ({reason})")
-                continue
-            vals[c] = parse_number(v)
-        ratings[rid] = vals
+        ratings[rid] = number_cells(cell, cols, f"{path}:{line}", rid, problems, kind="a number",
+                                    blank=lambda c, _rid=rid: empty[c].append(_rid))
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
                         + ", ".join(f"{r!r} (line {ln})" for r, ln in unknown[:20]) + (" …" if len(unknown) > 20 else ""))
@@ -389,6 +379,27 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     if problems:
         raise ReviewFileError(f"the ratings sheet {path} does not match its key", problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols}
+
+
+def number_cells(cell, columns: Sequence[str], where: str, rid: str, problems: list, *, kind: str = "a finite number",
+                 blank=None) -> dict:
+    """``{column: float}`` of one row of a ratings sheet or scores file (``cell(c)``: the text of its cell ``c``) by
+    the one number rule of the file doors (`zheval.io.numbers`). A cell that is not a number is a problem
+    ``"<where>: <c> of id <rid> is <text>, not <kind> (<reason>)"`` appended to ``problems`` and left out; an empty
+    cell is one too, unless ``blank`` (called with the column) takes it: then its value is None."""
+    vals = {}
+    for c in columns:
+        v = cell(c)
+        if v == "" and blank is not None:
+            vals[c] = None
+            blank(c)
+            continue
+        reason = number_reason(v)
+        if reason is not None:
+            problems.append(f"{where}: {c} of id {rid!r} is {v!r}, not {kind} ({reason})")
+            continue
+        vals[c] = parse_number(v)
+    return vals
 
 
 @dataclass

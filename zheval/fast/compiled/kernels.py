@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ...tokenizers.char_spans_kernel import token_bounds  # noqa: F401  (the char tokenizer's, in its layer)
-from .union_kernel import union_lcs_hits  # noqa: F401  (the ROUGE-Lsum kernel, in its own module)
+from .union_kernel import add_with_carry, union_lcs_hits  # noqa: F401  (the ROUGE-Lsum kernel, in its own module)
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
@@ -75,11 +75,7 @@ def _lcs_bits(ids, b0, b1, loc, masks, m, V):
             for x in range(w):
                 vx = V[x]
                 u = vx & masks[r, x]
-                s1 = vx + u
-                c1 = s1 < u
-                s2 = s1 + carry
-                c2 = s2 < s1
-                carry = np.uint64(1) if (c1 or c2) else np.uint64(0)
+                s2, carry = add_with_carry(vx, u, carry)
                 V[x] = s2 | (vx ^ u)
     zeros = 0
     for x in range(w):
@@ -110,48 +106,64 @@ def _distinct_rows(ids, offsets, texts, vocab):
     return best
 
 
+@njit(cache=True)
+def _longest_text(offsets, texts):
+    """The most tokens of any of ``texts`` (at least 1)."""
+    maxm = 1
+    for k in range(len(texts)):
+        m = offsets[texts[k] + 1] - offsets[texts[k]]
+        if m > maxm:
+            maxm = m
+    return maxm
+
+
+@njit(cache=True)
+def _gram_table(max_order, maxm):
+    """An empty open-addressing table for the n-grams (orders 1..max_order) of a text of up to ``maxm`` tokens:
+    ``(lg, keys (-1 empty), counts, orders, inserted, touched)``, 2**lg slots."""
+    lg = _table_bits(max_order * maxm)
+    hkey = np.full(1 << lg, -1, dtype=np.int64)
+    hcnt = np.zeros(1 << lg, dtype=np.int64)
+    hord = np.zeros(1 << lg, dtype=np.int64)
+    inserted = np.empty(max_order * maxm, dtype=np.int64)
+    touched = np.empty(max_order * maxm + 1, dtype=np.int64)
+    return lg, hkey, hcnt, hord, inserted, touched
+
+
 @njit(cache=True, inline="always")
-def _insert_prediction(ids, a0, a1, max_order, vb, hkey, hcnt, hord, inserted, lg):
-    """Count the n-grams (orders 1..max_order) of ``ids[a0:a1]`` into the table (``hord``: each slot's order);
-    returns how many slots it took (listed in ``inserted``)."""
-    ni = 0
+def _gram_slot(ids, j, n, key, vb, hkey, lg):
+    """The order-``n`` n-gram at ``j`` from the order ``n - 1`` one's packed ``key``: ``(key, key with the order
+    above ORDER_SHIFT, its slot in the open-addressing table)``."""
+    key = (key << vb) | ids[j + n - 1]
+    k2 = key | (np.int64(n) << ORDER_SHIFT)
+    return key, k2, _slot(hkey, k2, lg)
+
+
+@njit(cache=True, inline="always")
+def _count_grams(ids, a0, a1, max_order, vb, hkey, lg, insert, counts, hord, listed):
+    """Count the n-grams (orders 1..max_order) of ``ids[a0:a1]`` into ``counts`` by their slots of the table; returns
+    how many slots it counted first (listed in ``listed``). ``insert`` (the prediction): an n-gram not in the table
+    is put there (``hord``: each slot's order); else (a reference) an n-gram not there ends the longer ones at that
+    start: they cannot be there either. ``counts`` is zero wherever the table is empty."""
+    nl = 0
     for j in range(a0, a1):
         key = np.int64(0)
         for n in range(1, max_order + 1):
             if j + n > a1:
                 break
-            key = (key << vb) | ids[j + n - 1]
-            k2 = key | (np.int64(n) << ORDER_SHIFT)
-            s = _slot(hkey, k2, lg)
+            key, k2, s = _gram_slot(ids, j, n, key, vb, hkey, lg)
             if hkey[s] == -1:
+                if not insert:
+                    break
                 hkey[s] = k2
                 hord[s] = n
-                inserted[ni] = s
-                ni += 1
-            hcnt[s] += 1
-    return ni
-
-
-@njit(cache=True, inline="always")
-def _count_reference(ids, b0, b1, max_order, vb, hkey, lg, used, touched):
-    """Count the n-grams of ``ids[b0:b1]`` that the prediction's table holds into ``used`` (an n-gram not there ends
-    the longer ones at that start: they cannot be there either); returns how many slots it touched (``touched``)."""
-    nt = 0
-    for j in range(b0, b1):
-        key = np.int64(0)
-        for n in range(1, max_order + 1):
-            if j + n > b1:
-                break
-            key = (key << vb) | ids[j + n - 1]
-            k2 = key | (np.int64(n) << ORDER_SHIFT)
-            s = _slot(hkey, k2, lg)
-            if hkey[s] == -1:
-                break
-            if used[s] == 0:
-                touched[nt] = s
-                nt += 1
-            used[s] += 1
-    return nt
+                listed[nl] = s
+                nl += 1
+            elif not insert and counts[s] == 0:
+                listed[nl] = s
+                nl += 1
+            counts[s] += 1
+    return nl
 
 
 @njit(cache=True)
@@ -167,18 +179,9 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
     P = len(u_ref)
     hits = np.zeros((P, max_order), dtype=np.int64)
     lcs = np.zeros(P, dtype=np.int64)
-    maxm = 1
-    for k in range(len(dh)):
-        m = offsets[dh[k] + 1] - offsets[dh[k]]
-        if m > maxm:
-            maxm = m
-    lg = _table_bits(max_order * maxm)
-    hkey = np.full(1 << lg, -1, dtype=np.int64)
-    hcnt = np.zeros(1 << lg, dtype=np.int64)
+    maxm = _longest_text(offsets, dh)
+    lg, hkey, hcnt, hord, inserted, touched = _gram_table(max_order, maxm)
     hused = np.zeros(1 << lg, dtype=np.int64)
-    hord = np.zeros(1 << lg, dtype=np.int64)
-    inserted = np.empty(max_order * maxm, dtype=np.int64)
-    touched = np.empty(max_order * maxm + 1, dtype=np.int64)
     loc = np.full(vocab, -1, dtype=np.int64)
     rows = _distinct_rows(ids, offsets, dh, vocab) if want_lcs else 0
     masks = np.zeros((max(rows, 1), (maxm + 63) >> 6), dtype=np.uint64)
@@ -187,7 +190,7 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
     for k in range(len(dh)):
         a0, a1 = offsets[dh[k]], offsets[dh[k] + 1]
         m = a1 - a0
-        ni = _insert_prediction(ids, a0, a1, max_order, vb, hkey, hcnt, hord, inserted, lg)
+        ni = _count_grams(ids, a0, a1, max_order, vb, hkey, lg, True, hcnt, hord, inserted)
         nrows = 0
         if want_lcs:
             for j in range(m):
@@ -198,7 +201,7 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
                 masks[loc[t], j >> 6] |= _ONE << np.uint64(j & 63)
         for q in range(dcount[k]):
             b0, b1 = offsets[u_ref[p]], offsets[u_ref[p] + 1]
-            nt = _count_reference(ids, b0, b1, max_order, vb, hkey, lg, hused, touched)
+            nt = _count_grams(ids, b0, b1, max_order, vb, hkey, lg, False, hused, hord, touched)
             for x in range(nt):
                 sl = touched[x]
                 hits[p, hord[sl] - 1] += hused[sl] if hused[sl] < hcnt[sl] else hcnt[sl]
@@ -230,26 +233,16 @@ def bleu_item_matches(ids, offsets, hyp, ref, ref_counts, max_order, vb):
     Returns ``(I, max_order)`` int64."""
     I = len(hyp)
     out = np.zeros((I, max_order), dtype=np.int64)
-    maxm = 1
-    for i in range(I):
-        m = offsets[hyp[i] + 1] - offsets[hyp[i]]
-        if m > maxm:
-            maxm = m
-    lg = _table_bits(max_order * maxm)
-    hkey = np.full(1 << lg, -1, dtype=np.int64)
-    hcnt = np.zeros(1 << lg, dtype=np.int64)
-    hord = np.zeros(1 << lg, dtype=np.int64)
+    lg, hkey, hcnt, hord, inserted, touched = _gram_table(max_order, _longest_text(offsets, hyp))
     tmp = np.zeros(1 << lg, dtype=np.int64)
     mx = np.zeros(1 << lg, dtype=np.int64)
-    inserted = np.empty(max_order * maxm, dtype=np.int64)
-    touched = np.empty(max_order * maxm + 1, dtype=np.int64)
     p = 0
     for i in range(I):
         a0, a1 = offsets[hyp[i]], offsets[hyp[i] + 1]
-        ni = _insert_prediction(ids, a0, a1, max_order, vb, hkey, hcnt, hord, inserted, lg)
+        ni = _count_grams(ids, a0, a1, max_order, vb, hkey, lg, True, hcnt, hord, inserted)
         for q in range(ref_counts[i]):
             b0, b1 = offsets[ref[p]], offsets[ref[p] + 1]
-            nt = _count_reference(ids, b0, b1, max_order, vb, hkey, lg, tmp, touched)
+            nt = _count_grams(ids, b0, b1, max_order, vb, hkey, lg, False, tmp, hord, touched)
             for x in range(nt):
                 s = touched[x]
                 if tmp[s] > mx[s]:
@@ -263,6 +256,25 @@ def bleu_item_matches(ids, offsets, hyp, ref, ref_counts, max_order, vb):
             hcnt[s] = 0
             mx[s] = 0
     return out
+
+
+@njit(cache=True, inline="always")
+def _insert_skip_bigrams(ids, a0, a1, skip, vocab, hkey, hcnt, inserted, lg, present):
+    """Count the skip-bigrams of ``ids[a0:a1]`` (``a * vocab + b``) into the table and mark its tokens in
+    ``present``; returns how many slots it took (listed in ``inserted``)."""
+    ni = 0
+    for i in range(a0, a1):
+        present[ids[i]] = 1
+        hi = a1 if skip < 0 else min(a1, i + skip + 2)
+        for j in range(i + 1, hi):
+            key = ids[i] * vocab + ids[j]
+            s = _slot(hkey, key, lg)
+            if hkey[s] == -1:
+                hkey[s] = key
+                inserted[ni] = s
+                ni += 1
+            hcnt[s] += 1
+    return ni
 
 
 @njit(cache=True)
@@ -286,30 +298,15 @@ def skip_bigram_pair_hits(ids, offsets, dh, dcount, u_ref, skip, vocab):
     for t in range(len(offsets) - 1):
         if offsets[t + 1] - offsets[t] > maxlen:
             maxlen = offsets[t + 1] - offsets[t]
-    lg = _table_bits(maxs)
-    hkey = np.full(1 << lg, -1, dtype=np.int64)
-    hcnt = np.zeros(1 << lg, dtype=np.int64)
+    lg, hkey, hcnt, _, inserted, touched = _gram_table(1, maxs)
     hused = np.zeros(1 << lg, dtype=np.int64)
-    inserted = np.empty(maxs, dtype=np.int64)
-    touched = np.empty(maxs + 1, dtype=np.int64)
     present = np.zeros(vocab, dtype=np.uint8)
     cpos = np.empty(maxlen, dtype=np.int64)
     ctok = np.empty(maxlen, dtype=np.int64)
     p = 0
     for k in range(len(dh)):
         a0, a1 = offsets[dh[k]], offsets[dh[k] + 1]
-        ni = 0
-        for i in range(a0, a1):
-            present[ids[i]] = 1
-            hi = a1 if skip < 0 else min(a1, i + skip + 2)
-            for j in range(i + 1, hi):
-                key = ids[i] * vocab + ids[j]
-                s = _slot(hkey, key, lg)
-                if hkey[s] == -1:
-                    hkey[s] = key
-                    inserted[ni] = s
-                    ni += 1
-                hcnt[s] += 1
+        ni = _insert_skip_bigrams(ids, a0, a1, skip, vocab, hkey, hcnt, inserted, lg, present)
         for q in range(dcount[k]):
             b0, b1 = offsets[u_ref[p]], offsets[u_ref[p] + 1]
             c = 0

@@ -17,25 +17,21 @@ _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 def _bit_length(v):
     """``int(v).bit_length()`` of a uint64 (binary search)."""
     n = 0
-    if v >= np.uint64(1 << 32):
-        v >>= np.uint64(32)
-        n += 32
-    if v >= np.uint64(1 << 16):
-        v >>= np.uint64(16)
-        n += 16
-    if v >= np.uint64(1 << 8):
-        v >>= np.uint64(8)
-        n += 8
-    if v >= np.uint64(1 << 4):
-        v >>= np.uint64(4)
-        n += 4
-    if v >= np.uint64(1 << 2):
-        v >>= np.uint64(2)
-        n += 2
-    if v >= np.uint64(2):
-        v >>= _ONE
-        n += 1
+    half = 32
+    while half:
+        if v >= (_ONE << np.uint64(half)):
+            v >>= np.uint64(half)
+            n += half
+        half >>= 1
     return n + (1 if v else 0)
+
+
+@njit(cache=True, inline="always")
+def add_with_carry(a, b, carry):
+    """``(a + b + carry) mod 2**64`` and its carry out (0 or 1), for the words of a multi-word bit vector."""
+    s1 = a + b
+    s2 = s1 + carry
+    return s2, _ONE if (s1 < b or s2 < s1) else _ZERO
 
 
 @njit(cache=True, inline="always")
@@ -88,11 +84,7 @@ def _block_pass(ids, c0, c1, loc, masks, seg_bits, starts, guards, W, stops, ful
             for x in range(W):
                 vx = V[x]
                 u = vx & masks[r, x]
-                s1 = vx + u
-                c1_ = s1 < u
-                s2 = s1 + carry
-                c2 = s2 < s1
-                carry = _ONE if (c1_ or c2) else _ZERO
+                s2, carry = add_with_carry(vx, u, carry)
                 vx = (s2 | (vx ^ u)) & seg_bits[x]
                 V[x] = vx
                 z[x] = seg_bits[x] ^ vx
@@ -105,11 +97,7 @@ def _block_pass(ids, c0, c1, loc, masks, seg_bits, starts, guards, W, stops, ful
     for x in range(W):
         if z[x]:
             nonzero = True
-        s1 = z[x] + starts[x]
-        c1_ = s1 < starts[x]
-        s2 = s1 + carry
-        c2 = s2 < s1
-        carry = _ONE if (c1_ or c2) else _ZERO
+        s2, carry = add_with_carry(z[x], starts[x], carry)
         full[x] |= s2 & guards[x]
     return nonzero
 
