@@ -91,6 +91,29 @@ def fresh_hf_env(tmp_path) -> dict:
     return env
 
 
+#: Tests marked ``commands`` run real commands in subprocesses for minutes (lm-eval's ``lm_eval``, the Space in
+#: Chromium, the shell blocks of docs pages, a wheel build): README's test command leaves them to the CI step
+#: ``.ci/commands``, which sets this variable and runs ``python3 dev.py test -m commands``.
+COMMAND_TESTS_VARIABLE = "ZHEVAL_COMMAND_TESTS"
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "commands: runs real commands in subprocesses for minutes (lm_eval, the Space in Chromium, a docs "
+        "page's shell blocks, a wheel build); README's test command leaves them to the CI step .ci/commands")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Deselect the ``commands`` tests unless ``$ZHEVAL_COMMAND_TESTS`` is set (counted at the end of the run)."""
+    if os.environ.get(COMMAND_TESTS_VARIABLE):
+        return
+    kept = [item for item in items if item.get_closest_marker("commands") is None]
+    if len(kept) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item.get_closest_marker("commands")])
+        config._zheval_command_tests = len(items) - len(kept)
+        items[:] = kept
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """One line at the end of the run: how many tests the missing shared data skipped (or failed), and where it was
     looked for."""
@@ -99,6 +122,11 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         text = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr or "")
         return SHARED_DATA_MISSING in text
 
+    commands = getattr(config, "_zheval_command_tests", 0)
+    if commands:
+        terminalreporter.write_line(
+            f"{commands} tests marked 'commands' were left to the CI step .ci/commands "
+            f"({COMMAND_TESTS_VARIABLE}=1 python3 dev.py test -m commands runs them)")
     skipped = sum(1 for r in terminalreporter.stats.get("skipped", []) if about_data(r))
     failed = sum(1 for key in ("failed", "error") for r in terminalreporter.stats.get(key, []) if about_data(r))
     if skipped:

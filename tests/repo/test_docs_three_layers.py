@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.commands  # the page's shell blocks: a tiny BERT, a served judge, three layers: .ci/commands
+
 from helpers import REPO
 
 

@@ -13,6 +13,8 @@ import zipfile
 
 import pytest
 
+pytestmark = pytest.mark.commands  # python -m build, and the unpacked wheel in a fresh process: .ci/commands
+
 import zheval
 from helpers import REPO
 from zheval.adapters.metric_paths import METRICS
@@ -66,7 +68,7 @@ def test_metric_path_from_the_unpacked_wheel_loads_with_evaluate(wheel, tmp_path
     code = (
         "import evaluate, zheval, json\n"
         "out = {}\n"
-        "for name in ('chinese_rouge', 'chinese_bleu', 'chinese_chrf'):\n"
+        "for name in ('chinese_rouge', 'chinese_bleu', 'chinese_chrf'):  # chinese_bertscore: its path below\n"
         "    path = zheval.metric_path(name)\n"
         "    m = evaluate.load(path, keep_in_memory=True)\n"
         "    r = m.compute(predictions=['猫坐在垫子上'], references=[['猫趴在垫子上']])\n"
@@ -74,6 +76,7 @@ def test_metric_path_from_the_unpacked_wheel_loads_with_evaluate(wheel, tmp_path
         "out['lib'] = [zheval.compute_rouge(['猫坐在垫子上'], [['猫趴在垫子上']])['rougeL'],\n"
         "              zheval.compute_bleu(['猫坐在垫子上'], [['猫趴在垫子上']])['bleu'],\n"
         "              zheval.compute_chrf(['猫坐在垫子上'], [['猫趴在垫子上']])['chrf']]\n"
+        "out['chinese_bertscore'] = [zheval.metric_path('chinese_bertscore'), None]\n"
         "print(json.dumps(out, default=str))\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}

@@ -24,6 +24,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.commands  # the real lm_eval command, 10-40 s a run: .ci/commands
 from helpers import REPO, read_jsonl
 from helpers.docs import doc_section
 

@@ -27,6 +27,8 @@ import os
 import re
 import shutil
 
+import pytest
+
 from helpers import read_jsonl
 from helpers.browser import load_script, stop_module_without_browser
 
@@ -174,6 +176,7 @@ def _check_page(shown, report, rows, by, page_source):
     assert "does not describe the reported number" not in shown["body"]
 
 
+@pytest.mark.commands  # Chromium: .ci/commands
 def test_html_report_in_browser(tmp_path):
     with sample_files() as files:
         sample = _score(tmp_path, "sample", files["data"], files["predictions"], "domain,difficulty")

@@ -27,6 +27,8 @@ import os
 
 import pytest
 
+pytestmark = pytest.mark.commands  # the Spaces served and driven in Chromium: .ci/commands
+
 import evaluate
 
 from helpers.browser import load_script, stop_module_without_browser
