@@ -64,4 +64,4 @@ def test_the_compute_functions_args_point_at_the_definition_on_the_site(function
     source = inspect.getsource(inspect.unwrap(getattr(zheval, function)))
     names = getattr(zheval, options).names()
     linked = [n for n in names if f"[`{n}`][zheval.compute.options." in source]
-    assert len(linked) >= len(names) - 1, sorted(set(names) - set(linked))  # tokenizer: see the lead's note
+    assert linked == list(names), sorted(set(names) - set(linked))

@@ -356,7 +356,7 @@ def compute_bleu(
     Args:
         predictions: ``list[str]``, one per item (an empty string is allowed and scores 0).
         references: per item a ``str`` or a non-empty ``list[str]`` (ragged). Not sacrebleu's transposed streams.
-        tokenizer: `tokenizer`.
+        tokenizer: [`tokenizer`][zheval.compute.options.BleuOptions.tokenizer].
         terms: [`terms`][zheval.compute.options.TokenizerOptions.terms].
         punct: [`punct`][zheval.compute.options.TokenizerOptions.punct].
         jieba_hmm: [`jieba_hmm`][zheval.compute.options.TokenizerOptions.jieba_hmm].
