@@ -130,11 +130,13 @@ def test_agree_with_ratings_made_earlier(tmp_path):
 
 
 def test_judge_versus_asks_both_orders(tmp_path):
-    refs = ["正确答案", "正确答案", "正确答案"]
+    # three distinct questions: the content-keyed cache never answers one item's question from another's, so the
+    # server sees exactly 2 orders x 3 items, however the concurrent requests interleave
+    refs = ["正确答案", "另一个答案", "正确答案"]
     a = write_jsonl(tmp_path / "a.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r}
                                            for k, (p, r) in enumerate(zip(["正确答案", "错的", "POSBIAS 一"], refs))])
     b = write_jsonl(tmp_path / "b.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r}
-                                           for k, (p, r) in enumerate(zip(["错的", "正确答案", "POSBIAS 二"], refs))])
+                                           for k, (p, r) in enumerate(zip(["错的", "另一个答案", "POSBIAS 二"], refs))])
     with ChatServer() as server:
         res = run_cli("judge", a, "--versus", b, "--base-url", server.base_url, "--model", "m", "--api-key", "k",
                       "--cache-dir", tmp_path / "c")
