@@ -22,8 +22,8 @@ __all__ = ["option_doc", "option_default", "plain_text", "attributes_section", "
 _AUTOREF = re.compile(r"\[(`[^`\]]+`)\]\[[\w.]*\]")
 
 #: An ``Args:`` entry of a compute function that only points at the option's definition:
-#: ``name: [`name`][zheval.compute.options.X.name].`` or ``name: `name`.``
-_POINTER = re.compile(r"^(?P<indent>[ \t]+)(?P<name>\w+): (?:\[`(?P=name)`\]\[[\w.]*\]|`(?P=name)`)\.$", re.M)
+#: ``name: [`name`][zheval.compute.options.X.name].``
+_POINTER = re.compile(r"^(?P<indent>[ \t]+)(?P<name>\w+): \[`(?P=name)`\]\[[\w.]*\]\.$", re.M)
 
 
 def option_doc(cls: type, name: str) -> str:
