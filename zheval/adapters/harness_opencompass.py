@@ -92,6 +92,18 @@ def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
     return options_for_metrics(evaluator, [metric], given, {metric: typed})[metric]
 
 
+#: Each evaluator's metric and the function that checks its options into a config.
+_CONFIGS = {"rouge": rouge_config, "bleu": bleu_config, "chrf": chrf_config}
+
+
+def _configure(evaluator: Any, pred_postprocessor: Optional[dict], metric: str, typed: Any,
+               given: Dict[str, Any]) -> None:
+    """An evaluator's construction: OpenCompass's base (`_init_base`), then ``evaluator.config``: its options
+    (`_options`) checked by the metric's config function (`_CONFIGS`)."""
+    _init_base(evaluator, pred_postprocessor)
+    evaluator.config = _CONFIGS[metric](_options(type(evaluator).__name__, metric, typed, given))
+
+
 def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
     """A preset's own number (``opencompass_rouge1``, ``glm4_bleu_4`` ...) on OpenCompass's 0-100 scale: the preset
     says which scale its numbers are on (its ``number_scale``, [`zheval.presets.RougePreset`][] /
@@ -201,15 +213,13 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     def __init__(self, tokenizer: Any = None, rouge_types: Optional[Sequence[str]] = None,
                  details: bool = True, pred_postprocessor: Optional[dict] = None, *,
                  rouge: Optional[RougeOptions] = None, **options: Any) -> None:
-        _init_base(self, pred_postprocessor)
         if "use_aggregator" in options or (rouge is not None and not rouge.use_aggregator):
             raise TypeError("ZhevalRougeEvaluator reports corpus means (and per-item F in details); "
                             "use_aggregator cannot be set")
         if rouge_types is not None and not isinstance(rouge_types, str):
             rouge_types = list(rouge_types)
-        opts = _options("ZhevalRougeEvaluator", "rouge", rouge,
-                        dict(tokenizer=tokenizer, rouge_types=rouge_types, **options))
-        self.config = rouge_config(opts)
+        _configure(self, pred_postprocessor, "rouge", rouge, dict(tokenizer=tokenizer, rouge_types=rouge_types,
+                                                                  **options))
         self.details = bool(details)
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
@@ -248,14 +258,13 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
     the details).
 
     Raises:
-        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator], with
-            [`zheval.compute.bleu.bleu_config`][]'s option errors.
+        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]
+            (the option errors of [`zheval.compute.bleu.bleu_config`][]).
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
                  bleu: Optional[BleuOptions] = None, **options: Any) -> None:
-        _init_base(self, pred_postprocessor)
-        self.config = bleu_config(_options("ZhevalBleuEvaluator", "bleu", bleu, dict(tokenizer=tokenizer, **options)))
+        _configure(self, pred_postprocessor, "bleu", bleu, dict(tokenizer=tokenizer, **options))
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
@@ -291,14 +300,13 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
     statistics are nested because OpenCompass's summary lists every top-level number as a metric.
 
     Raises:
-        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator], with
-            [`zheval.compute.chrf.chrf_config`][]'s option errors.
+        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]
+            (the option errors of [`zheval.compute.chrf.chrf_config`][]).
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
                  chrf: Optional[ChrfOptions] = None, **options: Any) -> None:
-        _init_base(self, pred_postprocessor)
-        self.config = chrf_config(_options("ZhevalChrfEvaluator", "chrf", chrf, dict(tokenizer=tokenizer, **options)))
+        _configure(self, pred_postprocessor, "chrf", chrf, dict(tokenizer=tokenizer, **options))
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
