@@ -258,3 +258,70 @@ def test_every_raises_entry_names_exceptions(site):
             if not words or not all(w == "a" or w.endswith(("Error", "Exception", "Warning", "Exit")) for w in words):
                 bad.append(_text(cell))
     assert not bad, bad
+
+
+def _documented_objects(html: str):
+    """``(ident, section)`` of every object of the API page, each section up to the next object's heading."""
+    heads = [(m.start(), m.group(1)) for m in
+             re.finditer(r'<div class="doc doc-object doc-\w+">\s*<h\d[^>]*\sid="([^"]+)"', html)]
+    for k, (start, ident) in enumerate(heads):
+        yield ident, html[start:heads[k + 1][0] if k + 1 < len(heads) else len(html)]
+
+
+def _imported(ident: str):
+    """The Python object of an API page heading (``zheval.adapters.trainer.build_compute_metrics``)."""
+    import importlib
+
+    parts = ident.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[i:]:
+            obj = getattr(obj, name)
+        return obj
+    raise AssertionError(ident)
+
+
+def test_every_parameter_row_is_one_parameter_with_its_type_and_default(site):
+    """Each row of every Parameters table of the API page is one parameter of the object's signature (an Args entry
+    that groups several, ``rouge, bleu, chrf: ...``, is one row griffe cannot match: no type, "required"), shown
+    with its annotation, and "required" only when the signature gives it no default."""
+    import inspect
+
+    html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
+    bad, tables = [], 0
+    for ident, section in _documented_objects(html):
+        if "Parameters:</span>" not in section:
+            continue
+        tables += 1
+        signature = inspect.signature(_imported(ident))
+        for name, typ, default in _parameter_rows(section):
+            p = signature.parameters.get(name.lstrip("*"))
+            if p is None:
+                bad.append((ident, name, "not a parameter"))
+                continue
+            optional = p.default is not p.empty or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+            if optional and default == "required":
+                bad.append((ident, name, "shown required"))
+            if p.annotation is not p.empty and not typ:
+                bad.append((ident, name, "no type"))
+    assert tables >= 35
+    assert not bad, bad
+
+
+def test_every_returns_table_is_one_value_read_as_markdown(site):
+    """A ``Returns:`` section is one value whose text wraps over lines: one row (not one per docstring line, which
+    also cuts a ````{...}```` span in two and leaves literal ```` `` ```` on the page), without a name column (a
+    first line ``dict: ...`` read as a name). No reST ``::`` reaches the page either."""
+    html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
+    tables = re.findall(r'<span class="doc-section-title">Returns:</span></p>\s*<table>(.*?)</table>', html,
+                        flags=re.S)
+    assert len(tables) >= 30
+    split = [_text(t)[:80] for t in tables if len(re.findall(r'<tr class="doc-section-item">', t)) != 1]
+    named = [_text(t)[:80] for t in tables if re.search(r"<th>\s*Name\s*</th>", t)]
+    assert not split and not named, (split, named)
+    prose = _text(re.sub(r"<code>.*?</code>|<pre>.*?</pre>", " ", html, flags=re.S))
+    assert "``" not in prose, re.findall(r".{40}``.{40}", prose)[:10]
+    assert not re.search(r"\w::(\s|$)", prose), re.findall(r".{40}\w::\s.{20}", prose)[:10]

@@ -186,16 +186,20 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese ROUGE ([`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge]), 0-100.
 
     Args:
-        tokenizer, rouge_types, options: the options of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] by name (an OpenCompass
-            config is a dict), each defined once in [`RougeOptions`][zheval.compute.options.RougeOptions], except
-            ``use_aggregator``; ``None``: the preset's value, else zheval's default.
-        rouge: the same options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (an option given both ways is
-            a TypeError).
+        tokenizer: the scoring tokenizer, as [`RougeOptions.tokenizer`][zheval.compute.options.RougeOptions.tokenizer]
+            (``None``: the preset's, else ``"char"``).
+        rouge_types: as [`RougeOptions.rouge_types`][zheval.compute.options.RougeOptions.rouge_types] (``None``: the
+            preset's, else zheval's default).
         details: add ``details``, one dict per item: ``pred``, ``answer`` (the reference, or the list of them) and each
             type's F (0-100). Default True.
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``): a dict whose
             ``type`` names a registered post-processor (``dict(type="general")``); OpenCompass's ``BaseEvaluator``
             refuses a callable ``type``.
+        rouge: the options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (an option given both ways is
+            a TypeError).
+        options: the other options of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] by name (an
+            OpenCompass config is a dict), each defined once in [`RougeOptions`][zheval.compute.options.RougeOptions],
+            except ``use_aggregator``; ``None``: the preset's value, else zheval's default.
 
     ``score(predictions, references)``: ``predictions`` a list of str; ``references`` one str or a non-empty list of
     str per item (ragged). Returns, every number on OpenCompass's 0-100 scale: ``{type: 100 * mean F}``, zheval's
@@ -243,10 +247,13 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese corpus BLEU ([`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu]), 0-100.
 
     Args:
-        tokenizer, options: the options of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] by name, each defined once in
-            [`BleuOptions`][zheval.compute.options.BleuOptions] (``None``: the preset's value, else zheval's default).
-        bleu: the same options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
+        tokenizer: the scoring tokenizer, as [`BleuOptions.tokenizer`][zheval.compute.options.BleuOptions.tokenizer]
+            (``None``: the preset's, else ``"char"``).
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
+        bleu: the options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
+        options: the other options of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] by name, each defined
+            once in [`BleuOptions`][zheval.compute.options.BleuOptions] (``None``: the preset's value, else zheval's
+            default).
 
     ``score(predictions, references)``: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]. Returns, on the 0-100 scale,
     ``{"bleu": 100 * BLEU, "signature", "statistics": {"precisions": [100 * p_n], "brevity_penalty", "length_ratio"
@@ -288,10 +295,12 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
     ``CHRF`` number on zheval's normalised text.
 
     Args:
-        tokenizer, options: the options of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] by name (``word_order=2`` for chrF++), each
-            defined once in [`ChrfOptions`][zheval.compute.options.ChrfOptions] (``tokenizer`` ``None``: ``"char"``).
-        chrf: the same options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        tokenizer: the scoring tokenizer, as [`ChrfOptions.tokenizer`][zheval.compute.options.ChrfOptions.tokenizer]
+            (``None``: ``"char"``).
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``).
+        chrf: the options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        options: the other options of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] by name
+            (``word_order=2`` for chrF++), each defined once in [`ChrfOptions`][zheval.compute.options.ChrfOptions].
 
     ``score(predictions, references)``: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]. Returns, on the 0-100 scale, ``{"chrf": 100 *
     chrF, "signature", "statistics": {"name": "chrF2" | "chrF2++", "precisions": [...], "recalls": [...]} (x 100, per

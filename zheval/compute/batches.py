@@ -136,9 +136,10 @@ def score_batches(
             batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1).
         progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
             (``ZHEVAL_PROGRESS=0`` turns it off), ``True``/``False`` force it.
-        rouge, bleu, chrf: a metric's options as one object ([`RougeOptions`][zheval.compute.options.RougeOptions],
-            [`BleuOptions`][zheval.compute.options.BleuOptions], [`ChrfOptions`][zheval.compute.options.ChrfOptions]), as
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions], as
             [`zheval.score`][zheval.compute.joint.score].
+        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
+        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
         options: the same options by name, as [`zheval.score`][zheval.compute.joint.score] (checked before any batch is read).
 
     Returns:

@@ -2,7 +2,7 @@
 
 [`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][], [`zheval.score`][zheval.compute.joint.score] (once for
 both metrics) and the evaluate modules (through them) call `warn_input_slips` once per call, on a bounded,
-deterministic sample of the texts. Each warning is a subclass of [`ZhevalWarning`][zheval.compute.guards.ZhevalWarning], so it can be filtered::
+deterministic sample of the texts. Each warning is a subclass of [`ZhevalWarning`][zheval.compute.guards.ZhevalWarning], so it can be filtered:
 
     import warnings, zheval
     warnings.simplefilter("ignore", zheval.ZhevalWarning)          # all of them

@@ -228,11 +228,11 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
     """Per-item scores of [`score_items`][zheval.compute.joint.score_items]' items, as columns of ``len(items)`` float64 values (0-1).
 
     Returns:
-        ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type, as
+        Only the metrics asked for. ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type, as
         ``compute_rouge(use_aggregator=False, return_precision_recall=True)`` gives them; BLEU: ``bleu``, the item's
         sentence BLEU from its own statistics, as ``compute_bleu(level="sentence")`` with the call's other options
         gives it (``scores``; effective order on unless the call set it); chrF: ``chrf``, the item's sentence chrF,
-        as ``compute_chrf(level="sentence")`` gives it. Only the metrics asked for.
+        as ``compute_chrf(level="sentence")`` gives it.
     """
     out: Dict[str, np.ndarray] = {}
     if config.rouge is not None:

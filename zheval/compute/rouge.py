@@ -450,7 +450,7 @@ def compute_rouge(
     overrides them ([`zheval.presets`][]).
 
     Returns:
-        dict: ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
+        ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
         ``signature`` (str), optional ``crosscheck`` and the presets' own numbers (``llamafactory_*``,
         ``opencompass_*``, ``longbench_*``, ``glm4_*``; see [`rouge_result`][zheval.compute.rouge.rouge_result]).
 

@@ -50,9 +50,11 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
 
     Args:
         fields: the first row's field names (JSONL keys, CSV/TSV header, Parquet columns).
-        pred / ref: a field already named by the caller (``--pred-field``, ``--ref-field``): the other one is its
+        pred: the prediction field already named by the caller (``--pred-field``): the reference field is its
             family's partner when the file has it.
-        name / line: the file and line named in a refusal.
+        ref: the reference field already named by the caller (``--ref-field``), as ``pred``.
+        name: the file named in a refusal.
+        line: the line named in a refusal.
 
     Returns:
         Both given: ``(pred, ref)``. Else the pair of the one family (agreeing with ``pred``/``ref``) both of whose

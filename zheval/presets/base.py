@@ -217,8 +217,9 @@ class Preset:
 
     Attributes:
         name: the registry key (``compute_rouge(preset=name)``).
-        rouge: the ROUGE part or ``None``; bleu: the BLEU part or ``None`` (each with the same ``name``).
-        report_refusal: why the 小黄鸭 report (``zheval run --preset``) cannot compute it, or -- for a preset it
+        rouge: the ROUGE part (with the same ``name``) or ``None``.
+        bleu: the BLEU part (with the same ``name``) or ``None``.
+        report_refusal: why the report of ``zheval score --preset`` cannot compute it, or -- for a preset it
             takes for some metrics -- what to do for the others (shown as the error).
     """
 

@@ -100,7 +100,7 @@ PLACEHOLDER_COUNTS = ("opencompass_placeholder_predictions", "opencompass_placeh
 
 
 def leaderboard_report_refusal(name: str, has_bleu: bool = False) -> str:
-    """Why the 小黄鸭 report (``zheval run --preset``) does not take a leaderboard preset, and where it is."""
+    """Why the report of ``zheval score --preset`` does not take a leaderboard preset, and where it is."""
     return (f"--preset {name} reproduces a leaderboard's published number (its own tokens, per-item formula and "
             "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
             f"the text-file commands (zheval rouge REF.txt -i HYP.txt --preset {name}"

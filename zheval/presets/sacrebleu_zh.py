@@ -3,7 +3,7 @@
 It needs only defaults: the tokenizer `zheval.tokenizers.sacrebleu_zh.SacrebleuZhTokenizer` (sacrebleu 2.6.0's
 ``zh`` tokens, no normalisation) and sacrebleu's ``BLEU`` defaults (exponential smoothing, closest reference length,
 corpus level; at sentence level sacrebleu's ``sentence_bleu`` effective order). It is the one preset the 小黄鸭
-report takes (``zheval run --preset sacrebleu-zh --metrics bleu``).
+report takes (``zheval score --preset sacrebleu-zh --metrics bleu``).
 """
 
 from __future__ import annotations

@@ -65,9 +65,12 @@ def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequ
     """Spearman, Kendall and Pearson of every (metric, rating) column pair, overall and per group.
 
     Args:
-        metrics: ``{name: per-item values}`` (any scale; NaN = no value). ratings: ``{name: per-item values}``
-            (NaN = no rating, e.g. a judge failure). groups: per item its group (``None`` = no group), or ``None``.
-        n_resamples, confidence, seed: the bootstrap intervals (as `rank_correlations`).
+        metrics: ``{name: per-item values}`` (any scale; NaN = no value).
+        ratings: ``{name: per-item values}`` (NaN = no rating, e.g. a judge failure).
+        groups: per item its group (``None`` = no group), or ``None``.
+        n_resamples: bootstrap resamples of items for the intervals (0 = no interval; as `rank_correlations`).
+        confidence: the intervals' level in (0, 1).
+        seed: the bootstrap's seed, an int in ``[0, MAX_SEED]``.
 
     Returns:
         Rows ``{"group" ("overall" or the group value), "metric", "rating", "n", "excluded", "spearman",

@@ -1,7 +1,7 @@
 """Score a model's predictions on a 小黄鸭 dataset ([`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]): overall, per domain, per
 difficulty, with bootstrap intervals.
 
-Data flow::
+Data flow:
 
     Dataset + predictions ──map(batched, num_proc)──▶ per-item statistics ──▶ groups ──▶ scores + bootstrap intervals
                             (duck.statistics)                                (duck.reductions, report.tables)
@@ -55,15 +55,20 @@ def evaluate_predictions(
             order, or an ``{id: prediction}`` dict (see `join_predictions`).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE).
         tokenizer: the scoring tokenizer of every metric (default ``"char"``; ``None``: the BLEU preset's).
-        rouge, bleu, chrf, options: the metrics' options as objects ([`RougeOptions`][zheval.compute.options.RougeOptions]
-            ...) and by name, each defined once in `zheval.compute.options` and split by
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (the fields the report
+            takes: as ``options``).
+        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
+        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
+        options: the same options by name, each defined once in `zheval.compute.options` and split by
             `report_options`: the report takes ROUGE's ``rouge_types``,
             ``multi_ref``, ``sentence_split``, BLEU's ``preset``, ``max_order``, smoothing, ``bp_ref_length``,
             ``effective_order``, ``weights``, chrF's orders, ``beta``, ``eps_smoothing`` and the tokenizer options
             (`REPORT_FIELDS`); defaults: corpus BLEU-4 with sacrebleu's exp
             smoothing, ROUGE-1/2/L F with the max-over-references rule.
         by: group columns (default domain and difficulty; ``null`` values form their own group).
-        bootstrap: resamples for the 95% percentile intervals (default 1000; 0 = none); seed; confidence.
+        bootstrap: resamples for the percentile intervals (default 1000; 0 = none).
+        seed: the bootstrap's seed.
+        confidence: the intervals' confidence level (default 0.95, 95%).
         num_proc: ``map`` worker processes; results are identical for any value.
         keep_items: put per-item scores into the report (``Report.items``).
         progress: show a progress bar over the bootstrap resamples (``map`` shows its own).

@@ -381,8 +381,8 @@ def corpus_score(name: str, items: Sequence[Any]) -> float:
             ``process_results`` of this module).
 
     Returns:
-        ROUGE: ``zheval.compute_rouge(predictions, references, tokenizer=..., rouge_types=[type])[type]`` (mean F);
-        BLEU: ``zheval.compute_bleu(predictions, references, tokenizer=...)["bleu"]`` (corpus BLEU). The signature
+        For ROUGE ``zheval.compute_rouge(predictions, references, tokenizer=..., rouge_types=[type])[type]`` (mean F);
+        for BLEU ``zheval.compute_bleu(predictions, references, tokenizer=...)["bleu"]`` (corpus BLEU). The signature
         is logged at INFO.
 
     Raises:
@@ -427,16 +427,17 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
     """The standard error of [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] (module docstring, "Standard errors"), on the 0-1 scale.
 
     Args:
-        name: a metric name of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS]; items: as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score].
+        name: a metric name of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS].
+        items: as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score].
         n_resamples: lm-eval's ``bootstrap_iters``; BLEU uses ``min(n_resamples, BLEU_MAX_RESAMPLES)`` resamples
             (at least 2), ROUGE's closed form ignores it.
 
     Returns:
-        float: ROUGE: ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's
-            [`rouge_items`][zheval.compute.rouge.rouge_items]; BLEU / chrF:
-            `zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items' statistics
-            ([`bleu_items`][zheval.compute.bleu.bleu_items], [`chrf_items`][zheval.compute.chrf.chrf_items]), seeded
-            with `SEED`.
+        For ROUGE ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's
+        [`rouge_items`][zheval.compute.rouge.rouge_items]; for BLEU / chrF
+        `zheval.results.reducers.bootstrap_standard_error` of the corpus score over the items' statistics
+        ([`bleu_items`][zheval.compute.bleu.bleu_items], [`chrf_items`][zheval.compute.chrf.chrf_items]), seeded
+        with `SEED`.
 
     Raises:
         ValueError: fewer than 2 documents (lm-eval asks only from 2 on); and as

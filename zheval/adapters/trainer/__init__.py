@@ -1,6 +1,6 @@
 """``compute_metrics`` for transformers ``Trainer`` / ``Seq2SeqTrainer`` (transformers 5.x).
 
-Quick use::
+Quick use:
 
     from zheval.adapters.trainer import build_compute_metrics
 

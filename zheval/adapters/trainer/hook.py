@@ -373,9 +373,10 @@ def build_compute_metrics(
             modules; e.g. ``punct="drop"`` and a reference that is only punctuation), are left out of every metric,
             counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
             such item.
-        rouge, bleu, chrf: the options of ``chinese_rouge`` / ``chinese_bleu`` / ``chinese_chrf`` as one object
-            ([`RougeOptions`][zheval.compute.options.RougeOptions], [`BleuOptions`][zheval.compute.options.BleuOptions],
-            [`ChrfOptions`][zheval.compute.options.ChrfOptions]); only for a metric in ``metrics``.
+        rouge: the options of ``chinese_rouge`` as one [`RougeOptions`][zheval.compute.options.RougeOptions]; only
+            when ``metrics`` has it.
+        bleu: the options of ``chinese_bleu`` as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
+        chrf: the options of ``chinese_chrf`` as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
         metric_options: options shared by the metrics, by name, each defined once in `zheval.compute.options`
             (``tokenizer="jieba"``, ``rouge_types``, ``max_order``, ``preset`` ...). For the library metrics each
             option goes to the metric(s) that take it; an option none of them takes raises TypeError
