@@ -66,10 +66,11 @@ def three_layer_agreement(
         tokenizer: of the n-gram layer. bootstrap, confidence, seed: the intervals (0 = none).
 
     Returns:
-        ``{"metrics": {label: [per item]}, "ratings": {name: [per item, None = no rating]}, "rows": agreement rows
-        ([`agreement_table`][zheval.results.layer_agreement.agreement_table]), "best": {rating: [metric labels, best ρ first]},
-        "bertscore": BERTScore's result without per-item lists (or None), "judge": the judge's result without
-        per-item lists (failures, usage, signature; or None), "n": items}``.
+        ``{"metrics", "ratings", "rows", "best", "bertscore", "judge", "n"}``: ``metrics`` ``{label: [per item]}``;
+        ``ratings`` ``{name: [per item, None = no rating]}``; ``rows`` the agreement rows
+        ([`agreement_table`][zheval.results.layer_agreement.agreement_table]); ``best`` ``{rating: [metric labels,
+        best ρ first]}``; ``bertscore`` BERTScore's result without per-item lists (or None); ``judge`` the judge's
+        result without per-item lists (failures, usage, signature; or None); ``n`` the number of items.
 
     Raises:
         ValueError / TypeError: inputs (naming the item), options, no rating column, ratings or groups of another
