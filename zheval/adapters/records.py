@@ -369,27 +369,29 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
 
     Args:
         records: a path (read with [`read_records`][zheval.adapters.records.read_records] and the field arguments) or a `Records`.
-        pred_field: the prediction's field, as [`read_records`][zheval.adapters.records.read_records] (for a path).
-        ref_field: the reference field or fields, as [`read_records`][zheval.adapters.records.read_records] (for a path).
-        id_field: the item id's field, as [`read_records`][zheval.adapters.records.read_records] (for a path).
-        group_fields: the fields to group by, as [`read_records`][zheval.adapters.records.read_records] (for a path).
-        format: the file's format, as [`read_records`][zheval.adapters.records.read_records] (for a path).
-        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        tokenizer: the scoring tokenizer of every metric, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
+        pred_field: the prediction's field, as ``read_records`` (for a path).
+        ref_field: the reference field or fields, as ``read_records`` (for a path).
+        id_field: the item id's field, as ``read_records`` (for a path).
+        group_fields: the fields to group by, as ``read_records`` (for a path).
+        format: the file's format, as ``read_records`` (for a path).
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``, as
+            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
+        tokenizer: the scoring tokenizer of every metric, as ``evaluate_predictions``.
         by: the group columns (default: the group fields; overall only without any).
-        bootstrap: resamples for the percentile intervals (0 = none), as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        seed: the bootstrap's seed, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        confidence: the intervals' confidence level, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        num_proc: worker processes, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        progress: a progress bar, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        keep_items: per-item scores in the report, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        max_refs: the first ``max_refs`` references of every item, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        buckets: scores per reference-length bucket, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        folds: the scores of ``k`` random folds, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions], as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
-        options: the metric options by name (each defined once in `zheval.compute.options`), as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions].
+        bootstrap: resamples for the percentile intervals (0 = none), as ``evaluate_predictions``.
+        seed: the bootstrap's seed, as ``evaluate_predictions``.
+        confidence: the intervals' confidence level, as ``evaluate_predictions``.
+        num_proc: worker processes, as ``evaluate_predictions``.
+        progress: a progress bar, as ``evaluate_predictions``.
+        keep_items: per-item scores in the report, as ``evaluate_predictions``.
+        max_refs: the first ``max_refs`` references of every item, as ``evaluate_predictions``.
+        buckets: scores per reference-length bucket, as ``evaluate_predictions``.
+        folds: the scores of ``k`` random folds, as ``evaluate_predictions``.
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
+        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
+        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        options: the metric options by name (each defined once in `zheval.compute.options`), as
+            ``evaluate_predictions``.
 
     Returns:
         A `Report` (``kind="score"``; scores on 0–1), whose overall numbers

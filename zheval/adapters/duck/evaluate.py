@@ -51,20 +51,17 @@ def evaluate_predictions(
     Args:
         ds: a 小黄鸭 ``Dataset`` (`load_duck`, optionally cleaned).
         predictions: a path (JSONL with ``id``+``prediction``, LLaMA-Factory ``generated_predictions.jsonl``, or
-            plain text in dataset order), a `Predictions`, a list in dataset
-            order, or an ``{id: prediction}`` dict (see `join_predictions`).
+            plain text in dataset order), a `Predictions`, a list in dataset order, or an ``{id: prediction}`` dict.
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (default BLEU and ROUGE).
         tokenizer: the scoring tokenizer of every metric (default ``"char"``; ``None``: the BLEU preset's).
-        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (the fields the report
-            takes: as ``options``).
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (taken as ``options``).
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
         options: the same options by name, each defined once in `zheval.compute.options` and split by
-            `report_options`: the report takes ROUGE's ``rouge_types``,
-            ``multi_ref``, ``sentence_split``, BLEU's ``preset``, ``max_order``, smoothing, ``bp_ref_length``,
-            ``effective_order``, ``weights``, chrF's orders, ``beta``, ``eps_smoothing`` and the tokenizer options
-            (`REPORT_FIELDS`); defaults: corpus BLEU-4 with sacrebleu's exp
-            smoothing, ROUGE-1/2/L F with the max-over-references rule.
+            `report_options`: the report takes ROUGE's ``rouge_types``, ``multi_ref``, ``sentence_split``, BLEU's
+            ``preset``, ``max_order``, smoothing, ``bp_ref_length``, ``effective_order``, ``weights``, chrF's orders,
+            ``beta``, ``eps_smoothing`` and the tokenizer options (`REPORT_FIELDS`); defaults: corpus BLEU-4 with
+            sacrebleu's exp smoothing, ROUGE-1/2/L F with the max-over-references rule.
         by: group columns (default domain and difficulty; ``null`` values form their own group).
         bootstrap: resamples for the percentile intervals (default 1000; 0 = none).
         seed: the bootstrap's seed.
@@ -73,10 +70,8 @@ def evaluate_predictions(
         keep_items: put per-item scores into the report (``Report.items``).
         progress: show a progress bar over the bootstrap resamples (``map`` shows its own).
         locations: optional ``{item id: (path, line)}`` of the 小黄鸭 file, so problems name ``file:line``.
-        label_check: LLaMA-Factory label check of
-            `join_predictions` (``strict``, ``warn``, ``off``).
-        predictions_format: ``format`` of `read_predictions` for a path
-            (``auto``, ``jsonl``, ``text``).
+        label_check: LLaMA-Factory label check of `join_predictions` (``strict``, ``warn``, ``off``).
+        predictions_format: ``format`` of `read_predictions` for a path (``auto``, ``jsonl``, ``text``).
         max_refs: score with the first ``max_refs`` references of every item (items with fewer keep theirs; the
             report's ``breakdowns["reference_limit"]`` counts the items with fewer and the items cut; the
             signatures carry ``maxrefs:K``). Default ``None``: every reference.

@@ -371,12 +371,11 @@ def build_compute_metrics(
         empty_references: ``"skip"`` (default): items whose reference decodes to ``""`` (all labels -100/special), or
             has no tokens for the scoring tokenizer of one of the metrics (library metrics and zheval's own evaluate
             modules; e.g. ``punct="drop"`` and a reference that is only punctuation), are left out of every metric,
-            counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first
-            such item.
-        rouge: the options of ``chinese_rouge`` as one [`RougeOptions`][zheval.compute.options.RougeOptions]; only
-            when ``metrics`` has it.
-        bleu: the options of ``chinese_bleu`` as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
-        chrf: the options of ``chinese_chrf`` as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
+            counted in the result as ``empty_references`` and logged; ``"error"``: raise ValueError naming the first.
+        rouge: ``chinese_rouge``'s options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (only
+            with it in ``metrics``).
+        bleu: ``chinese_bleu``'s options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
+        chrf: ``chinese_chrf``'s options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
         metric_options: options shared by the metrics, by name, each defined once in `zheval.compute.options`
             (``tokenizer="jieba"``, ``rouge_types``, ``max_order``, ``preset`` ...). For the library metrics each
             option goes to the metric(s) that take it; an option none of them takes raises TypeError
