@@ -1,5 +1,6 @@
 """Benchmark (not a test): scoring at scale on DISTINCT texts -- the one-process streaming door
-(zheval.score_batches over a JSONL file read in chunks), zheval.score on the whole list (the in-memory baseline),
+(zheval.score_batches over a JSONL file read in chunks; ``cli``: ``zheval score --stream`` on the file, the whole
+report), zheval.score on the whole list (the in-memory baseline),
 Ray (zheval.adapters.ray.score_dataset) and Spark (zheval.adapters.spark.score_dataframe) -- at 200k, 1M and 2M rows:
 wall time, CPU time, peak RSS of the driver and of the workers, bytes that reach the driver, partitions; then the
 estimate on paper for 1 billion rows on 100 nodes from the measured per-row costs.
@@ -13,7 +14,7 @@ Each (door, rows) runs in a fresh process. Memory: VmRSS sampled every 20 ms (th
 largest VmRSS of any other process of the machine's zheval workers (Ray workers, Spark's Python workers and JVM),
 sampled the same way. Run from the repository root; the engines need their venv (ray, pyspark):
 
-    python scripts/bench_scale.py --rows 200000 1000000 2000000 --doors stream
+    python scripts/bench_scale.py --rows 200000 1000000 2000000 --doors stream cli
     /var/tmp/zheval-ci/engines-*/bin/python scripts/bench_scale.py --rows 200000 --doors ray spark
 
 Prints one JSON line per run and a Markdown table.
@@ -267,9 +268,27 @@ def run_engine(engine: str, path: Path, out: dict) -> dict:
     return result
 
 
+def run_cli(path: Path, out: dict) -> dict:
+    """``zheval score -p rows.jsonl --stream -f json`` (records, 3 groups, Poisson bootstrap 1000, diversity) in its
+    own process: wall and CPU time and peak RSS (``ru_maxrss``) of that process."""
+    t = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "zheval", "score", "-p", str(path), "--stream", "--group-field",
+                           "source", "-q", "-f", "json"], cwd=REPO, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"zheval score --stream failed\n{proc.stderr[-3000:]}")
+    out["score_s"] = time.perf_counter() - t
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out["cpu_s"], out["peak_mb"] = r.ru_utime + r.ru_stime, r.ru_maxrss / 1024
+    out["back_bytes"], out["partitions"] = 0, "-"
+    groups = json.loads(proc.stdout)["groups"][0]["scores"]
+    return {"bleu": {"bleu": groups["bleu"]["value"]}, "rouge": {"rougeL": groups["rougeL"]["value"]}}
+
+
 def run_child(door: str, path: Path, n: int) -> dict:
     out = {"door": door, "rows": n, "base_mb": rss_mb()}
-    if door == "stream":
+    if door == "cli":
+        result = run_cli(path, out)
+    elif door == "stream":
         result = run_stream(path, out)
     elif door == "score":
         result = run_score(path, out)
@@ -299,7 +318,7 @@ def paper_estimate(rows: list) -> list:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[200_000, 1_000_000, 2_000_000])
-    parser.add_argument("--doors", nargs="+", default=["stream"], choices=["stream", "score", "ray", "spark"])
+    parser.add_argument("--doors", nargs="+", default=["stream"], choices=["cli", "stream", "score", "ray", "spark"])
     parser.add_argument("--workdir", type=Path, default=Path("/var/tmp/zheval-bench-scale"))
     parser.add_argument("--child", nargs=3, metavar=("DOOR", "PATH", "ROWS"), help=argparse.SUPPRESS)
     args = parser.parse_args()

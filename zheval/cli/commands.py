@@ -5,6 +5,8 @@ they share. Each command checks its options and paths first, then runs the 小�
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from pathlib import Path
 from typing import Optional
 
@@ -69,13 +71,18 @@ def _score_page(o, report, scored_dataset, kwargs: dict):
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
        "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset", "predictions_format", "label_check",
        "min_refs", "max_refs", "domains", "items", "quiet", "buckets", "folds", "html",
-       "html_metric", "chrf_word_order", data=DATA_OPTIONAL, by=BY_SCORE, plot_by=PLOT_BY_SCORE)
+       "html_metric", "chrf_word_order", "stream", "items_out", data=DATA_OPTIONAL, by=BY_SCORE,
+       plot_by=PLOT_BY_SCORE)
 def score(o) -> None:
     """Score predictions: against a 小黄鸭 test set (--data; overall, per domain and per difficulty), or, without
     --data, against the references the predictions file carries (LLaMA-Factory predict/label, or the fields named by
     --pred-field/--ref-field/--id-field/--group-field in any JSONL, CSV, TSV or Parquet file)."""
 
     def go():
+        if o.stream or o.items_out is not None:
+            report, by = streamed_report(o)
+            emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
+            return
         if o.data is None:
             from ..adapters.records import score_records
 
@@ -314,14 +321,6 @@ def records_arguments(o):
     kwargs = checked_options(o, {"--predictions": o.predictions})
     groups = list(o.group_field or [])
     by = groups if o.by is None else split_list(o.by, "--by")
-    try:
-        records = read_records(o.predictions, pred_field=o.pred_field, ref_field=list(o.ref_field or []) or None,
-                               id_field=o.id_field, group_fields=groups, format=o.predictions_format)
-    except ValueError as exc:
-        if getattr(exc, "problems", None) is None:
-            raise UserError(str(exc).replace("ref_field", "--ref-field").replace("group_field", "--group-field")
-                            .replace("pred_field", "--pred-field").replace("id_field", "--id-field")) from None
-        raise
     if o.plot is not None and not by:
         raise UserError("--plot draws the scores per group: name a group field with --group-field (without --data "
                         "the report has no groups otherwise)")
@@ -329,7 +328,49 @@ def records_arguments(o):
     if missing:
         raise UserError(f"--by {','.join(missing)}: without --data the report groups by --group-field fields only "
                         f"(given: {groups or 'none'}); add --group-field {missing[0]}")
+    fields = dict(pred_field=o.pred_field, ref_field=list(o.ref_field or []) or None, id_field=o.id_field,
+                  group_fields=groups, format=o.predictions_format)
+    if getattr(o, "stream", False):
+        return fields, {**kwargs, "by": by}
+    with _field_flags():
+        records = read_records(o.predictions, **fields)
     return records, {**kwargs, "by": by}
+
+
+@contextmanager
+def _field_flags():
+    """A field-name error of the records readers in the command line's words (``--ref-field``, not ``ref_field``)."""
+    try:
+        yield
+    except ValueError as exc:
+        if getattr(exc, "problems", None) is None:
+            raise UserError(str(exc).replace("ref_field", "--ref-field").replace("group_field", "--group-field")
+                            .replace("pred_field", "--pred-field").replace("id_field", "--id-field")) from None
+        raise
+
+
+def streamed_report(o):
+    """``score --stream`` ([`zheval.adapters.records_stream.score_records_stream`][]): the options checked first
+    (the ones that need every item refused, each named), then the file scored chunk by chunk. Returns
+    ``(report, by)``."""
+    from ..adapters.records_stream import score_records_stream
+
+    if not o.stream:
+        raise UserError("--items-out writes the per-item scores of --stream: add --stream (or use --items)")
+    given = [flag for flag, on in (("--data", o.data is not None), ("--html", o.html is not None),
+                                   ("--items", o.items), ("--buckets", o.buckets is not None),
+                                   ("--folds", o.folds is not None), ("--max-refs", o.max_refs is not None),
+                                   ("--num-proc", o.num_proc != 1)) if on]
+    if given:
+        raise UserError(f"--stream keeps sums, not items: {', '.join(given)} cannot be used with it (score without "
+                        "--stream for them; per-item scores: --items-out FILE)")
+    check_paths({"--predictions": o.predictions}, {"--items-out": o.items_out, "--output": o.output})
+    fields, kwargs = records_arguments(o)
+    kwargs.pop("num_proc", None)
+    kwargs["progress"] = None if kwargs.get("progress") else False  # rows and rows/s, on a terminal only
+    with _field_flags():
+        report = score_records_stream(o.predictions, **fields, items_path=o.items_out, **kwargs)
+    return report, kwargs["by"]
 
 
 @app.command()

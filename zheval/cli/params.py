@@ -129,6 +129,11 @@ OPTIONS = {
     "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
                                      "hypothesis line as an empty prediction (0) instead of refusing it"),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
+    "stream": option(bool, "--stream", default=False, help="without --data: read, score and reduce the file in "
+                     "chunks, in flat memory whatever its length (the same scores; Poisson bootstrap intervals; "
+                     "no --html, --items, --buckets, --folds, --max-refs)"),
+    "items_out": option(Optional[Path], "--items-out", help="with --stream: write the per-item scores to FILE "
+                        "(.jsonl or .parquet, a new file) as they are computed"),
     "test": option(str, "--test", default="bootstrap", help="significance test of compare: bootstrap (paired "
                    "bootstrap) | ar (paired approximate randomisation); both with sacrebleu's p-value"),
     "resamples": option(Optional[int], "--resamples", min=1, callback=bootstrap_bound,

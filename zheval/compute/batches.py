@@ -26,7 +26,7 @@ from .joint import item_scores, score_config, score_items
 from .options import BleuOptions, ChrfOptions, RougeOptions
 from .sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
 
-__all__ = ["score_batches", "ItemWriter"]
+__all__ = ["score_batches", "stream_sums", "ItemWriter"]
 
 _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
 
@@ -160,6 +160,23 @@ def score_batches(
     why = needs_every_item(config, bootstrap_method)
     if why is not None:
         raise ValueError(f"score_batches keeps sums, not items: {why}")
+    merged, grouped, slips = stream_sums(batches, config, items_path=items_path, progress=progress)
+    for category, message in slips.items():
+        warnings.warn(message, category, stacklevel=2)
+    return _result(merged, config, grouped)
+
+
+def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progress: Optional[bool] = None,
+                what: str = "score_batches"):
+    """The loop of [`score_batches`][zheval.compute.batches.score_batches] on a checked config (one that
+    `zheval.compute.sums.needs_every_item` accepts): ``(merged, grouped, slips)`` -- ``{group value: PartialSums}``
+    (``None`` for items without a group), whether any batch had groups, and the input slips' warnings
+    (``{category: message}``, from the first batch) for the caller to issue.
+
+    Raises:
+        What [`score_batches`][zheval.compute.batches.score_batches] raises for a bad batch or item; ValueError: no
+            item at all (the message starts with ``what``).
+    """
     boot = config.first.bootstrap
     writer = ItemWriter(items_path) if items_path is not None else None
     bar = _bar(progress)
@@ -193,10 +210,8 @@ def score_batches(
         if bar is not None:
             bar.close()
     if not offset:
-        raise ValueError("score_batches: no items to score: the batches hold no item")
-    for category, message in slips.items():
-        warnings.warn(message, category, stacklevel=2)
-    return _result(merged, config, grouped)
+        raise ValueError(f"{what}: no items to score: the batches hold no item")
+    return merged, grouped, slips
 
 
 def _result(merged: Dict[Any, Any], config, grouped: bool) -> Dict[str, Any]:

@@ -496,6 +496,9 @@ def interval_note(report: Report) -> str:
             return (f"paired bootstrap interval, {bs} resamples; p = sacrebleu's paired approximate-randomisation "
                     f"p-value, {report.params.get('resamples')} trials; seed {report.params.get('seed')}")
         return f"paired bootstrap, {bs} resamples, seed {report.params.get('seed')}; p = sacrebleu's paired-bootstrap p-value"
+    if bs and report.params.get("bootstrap_method") == "poisson":
+        return (f"scores on 0–1; [95% Poisson bootstrap interval, {bs} resamples (a Poisson(1) weight per item), "
+                f"seed {report.params.get('seed')}]")
     if bs:
         return f"scores on 0–1; [95% bootstrap interval, {bs} resamples of items, seed {report.params.get('seed')}]"
     return "scores on 0–1 (no bootstrap interval)"

@@ -1,0 +1,69 @@
+"""``zheval score --stream`` on a records file: the scores of ``zheval score`` on the same file (real CrossWOZ
+replies), Poisson intervals said in the table's header and the signatures, per-item scores written with
+``--items-out``, and every option that needs the whole list refused by name before any work."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers.cli import run_cli as run
+from helpers.cli import write_jsonl
+
+
+@pytest.fixture()
+def records(tmp_path, crosswoz_groups):
+    rows = [{"id": f"g{i}", "prediction": r["responses"][0], "references": r["responses"][1:], "turn": str(i % 2)}
+            for i, r in enumerate(crosswoz_groups)]
+    return write_jsonl(tmp_path / "rows.jsonl", rows)
+
+
+def _values(report: dict) -> list:
+    return [(g["dimension"], g["value"], g["n"], {m: v["value"] for m, v in g["scores"].items()})
+            for g in report["groups"]]
+
+
+def test_stream_scores_equal_the_whole_file(records, tmp_path):
+    args = ["score", "-p", records, "--group-field", "turn", "--metrics", "bleu,rouge,chrf", "-f", "json", "-q"]
+    whole = run(*args)
+    items = tmp_path / "items.jsonl"
+    streamed = run(*args, "--stream", "--items-out", items)
+    assert whole.exit_code == 0 and streamed.exit_code == 0, streamed.output
+    got, want = json.loads(streamed.stdout), json.loads(whole.stdout)
+    assert _values(got) == _values(want)
+    assert got["params"]["bootstrap_method"] == "poisson"
+    assert all("bsmethod:poisson" in s for s in got["signatures"].values())
+    lines = [json.loads(x) for x in items.read_text(encoding="utf-8").splitlines()]
+    assert len(lines) == got["groups"][0]["n"] and lines[0]["id"] == "g0"
+    table = run("score", "-p", records, "--stream", "-q")
+    assert "Poisson bootstrap interval" in table.stdout
+
+
+@pytest.mark.parametrize("extra,flag", [
+    (["--html", "page.html"], "--html"), (["--items"], "--items"), (["--buckets", "default"], "--buckets"),
+    (["--folds", "3"], "--folds"), (["--max-refs", "1"], "--max-refs"), (["--num-proc", "2"], "--num-proc"),
+])
+def test_options_that_need_every_item_are_refused(records, tmp_path, extra, flag):
+    res = run("score", "-p", records, "--stream", *[tmp_path / e if e.endswith(".html") else e for e in extra])
+    assert res.exit_code == 2 and f"--stream keeps sums, not items: {flag}" in res.stderr
+
+
+def test_items_out_needs_stream_and_a_new_file(records, tmp_path):
+    res = run("score", "-p", records, "--items-out", tmp_path / "i.jsonl")
+    assert res.exit_code == 2 and "add --stream" in res.stderr
+    existing = tmp_path / "old.jsonl"
+    existing.write_text("keep me\n", encoding="utf-8")
+    res = run("score", "-p", records, "--stream", "--items-out", existing, "-q")
+    assert res.exit_code == 2 and "exists" in res.stderr
+    assert existing.read_text(encoding="utf-8") == "keep me\n"
+    res = run("score", "-p", records, "--stream", "--items-out", records, "-q")
+    assert res.exit_code == 2 and "--items-out must differ from the input file" in res.stderr
+
+
+def test_bad_row_names_file_and_line(tmp_path):
+    rows = [{"prediction": "今天天气很好", "references": ["今天天气不错"]} for _ in range(5)]
+    rows[3]["references"] = []
+    path = write_jsonl(tmp_path / "bad.jsonl", rows)
+    res = run("score", "-p", path, "--stream", "-q")
+    assert res.exit_code == 2 and "bad.jsonl:4" in res.stderr

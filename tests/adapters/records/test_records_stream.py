@@ -1,0 +1,143 @@
+"""zheval.adapters.records_stream.score_records_stream (``zheval score --stream``): every score == the whole-file
+report's (score_records) on the shared real data for any chunk size, groups and formats; the Poisson intervals
+identical for any chunk size and equal to score_batches' on the same rows; the diversity == the whole-file report's;
+bad rows, ids repeated across chunks and an id field that appears late named by file:line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from zheval.adapters.records import RecordsFormatError, score_records
+from zheval.adapters.records_stream import score_records_stream, stream_records
+from zheval.compute.batches import score_batches
+
+
+@pytest.fixture(scope="module")
+def rows(csl_rows, crosswoz_single):
+    out = [{"id": f"csl-{i}", "prediction": r["summary"], "reference": r["document"][:80], "src": "csl",
+            "level": str(i % 3)} for i, r in enumerate(csl_rows[:250])]
+    out += [{"id": f"cw-{i}", "prediction": r["query"], "reference": r["responses"], "src": "crosswoz",
+             "level": None if i % 5 == 0 else str(i % 2)} for i, r in enumerate(crosswoz_single[:250])]
+    return out
+
+
+@pytest.fixture(scope="module")
+def jsonl(rows, tmp_path_factory):
+    path = tmp_path_factory.mktemp("stream") / "rows.jsonl"
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _values(report) -> list:
+    return [(g["dimension"], g["value"], g["n"], {m: v["value"] for m, v in g["scores"].items()})
+            for g in report.to_dict()["groups"]]
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 37, 10_000])
+@pytest.mark.parametrize("options", [
+    dict(),
+    dict(metrics=["bleu", "rouge", "chrf"], tokenizer="jieba", rouge_types=["rouge1", "rougeL", "rougeLsum"]),
+])
+def test_scores_equal_the_whole_file_report(jsonl, chunk_rows, options):
+    kw = dict(pred_field="prediction", ref_field="reference", group_fields=["src", "level"], **options)
+    whole = score_records(str(jsonl), bootstrap=0, **kw)
+    streamed = score_records_stream(str(jsonl), bootstrap=0, chunk_rows=chunk_rows, progress=False, **kw)
+    assert streamed.metrics == whole.metrics
+    assert _values(streamed) == _values(whole)  # every group, every metric: ==
+    assert streamed.signatures == whole.signatures
+    assert streamed.breakdowns["diversity"][0] == whole.breakdowns["diversity"][0]
+    details = streamed.overall().scores["bleu"].details
+    assert details["precisions"] == whole.overall().scores["bleu"].details["precisions"]
+
+
+def test_poisson_intervals_do_not_depend_on_chunks(jsonl, rows):
+    kw = dict(pred_field="prediction", ref_field="reference", bootstrap=200, seed=7, progress=False)
+    runs = [score_records_stream(str(jsonl), chunk_rows=c, **kw).to_dict()["groups"] for c in (3, 64, 10_000)]
+    assert runs[0] == runs[1] == runs[2]
+    # the same rows through score_batches (ids as Poisson keys, as the records door passes them)
+    preds = [r["prediction"] for r in rows]
+    refs = [r["reference"] if isinstance(r["reference"], list) else [r["reference"]] for r in rows]
+    lib = score_batches([(preds, refs, None, [r["id"] for r in rows])], ["bleu", "rouge"], bootstrap=200, seed=7,
+                        bootstrap_method="poisson", rouge_types=["rouge1", "rouge2", "rougeL"], progress=False)
+    overall = runs[0][0]["scores"]
+    assert (overall["bleu"]["low"], overall["bleu"]["high"]) == (lib["bleu"]["bleu_ci_low"],
+                                                                 lib["bleu"]["bleu_ci_high"])
+    assert (overall["rougeL"]["low"], overall["rougeL"]["high"]) == (lib["rouge"]["rougeL_ci_low"],
+                                                                     lib["rouge"]["rougeL_ci_high"])
+    assert "bsmethod:poisson" in score_records_stream(str(jsonl), chunk_rows=50, **kw).signatures["bleu"]
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet", ".jsonl.gz"])
+def test_other_formats(rows, tmp_path, suffix):
+    pytest.importorskip("pyarrow")
+    import pandas as pd
+
+    flat = [dict(r, reference=r["reference"] if isinstance(r["reference"], str) else r["reference"][0],
+                 level=r["level"] or "") for r in rows[:120]]
+    path = tmp_path / f"rows{suffix}"
+    frame = pd.DataFrame(flat)
+    if suffix == ".parquet":
+        frame.to_parquet(path)
+    elif suffix == ".jsonl.gz":
+        frame.to_json(path, orient="records", lines=True, force_ascii=False, compression="gzip")
+    else:
+        frame.to_csv(path, index=False, sep="\t" if suffix == ".tsv" else ",")
+    kw = dict(pred_field="prediction", ref_field="reference", group_fields=["src"])
+    assert _values(score_records_stream(str(path), bootstrap=0, chunk_rows=16, progress=False, **kw)) == \
+        _values(score_records(str(path), bootstrap=0, **kw))
+
+
+def _write(tmp_path, lines) -> str:
+    path = tmp_path / "bad.jsonl"
+    path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
+    return str(path)
+
+
+def test_bad_row_in_a_later_chunk_is_named(tmp_path):
+    lines = [{"id": str(i), "prediction": "今天天气很好", "reference": "今天天气不错"} for i in range(10)]
+    lines[7]["reference"] = 3
+    path = _write(tmp_path, lines)
+    with pytest.raises(RecordsFormatError, match=r"bad\.jsonl:8"):
+        score_records_stream(path, chunk_rows=4, progress=False, bootstrap=0)
+
+
+def test_id_repeated_across_chunks_names_both_lines(tmp_path):
+    lines = [{"id": str(i), "prediction": "今天天气很好", "reference": "今天天气不错"} for i in range(10)]
+    lines[9]["id"] = "2"
+    path = _write(tmp_path, lines)
+    with pytest.raises(RecordsFormatError, match=r"bad\.jsonl:10.*duplicate id \(first seen at .*bad\.jsonl:3\)"):
+        list(stream_records(path, chunk_rows=4))
+
+
+def test_id_field_appearing_after_the_first_chunk(tmp_path):
+    lines = [{"prediction": "今天天气很好", "reference": "今天天气不错"} for _ in range(6)]
+    lines[5]["id"] = "x"
+    path = _write(tmp_path, lines)
+    with pytest.raises(RecordsFormatError, match=r"bad\.jsonl:6.*'id' field that the 4 rows before it lack"):
+        list(stream_records(path, chunk_rows=4))
+    # read whole, the same file is refused too (rows without the id field)
+    with pytest.raises(RecordsFormatError):
+        score_records(path)
+
+
+def test_bleu_preset_of_the_report(jsonl):
+    """The report's BLEU preset (sacrebleu-zh: a tokenizer, no number of its own) streams: == the whole file."""
+    kw = dict(pred_field="prediction", ref_field="reference", metrics=["bleu"], preset="sacrebleu-zh", tokenizer=None)
+    assert _values(score_records_stream(str(jsonl), bootstrap=0, chunk_rows=50, progress=False, **kw)) == \
+        _values(score_records(str(jsonl), bootstrap=0, **kw))
+
+
+def test_by_names_group_fields_only(jsonl):
+    with pytest.raises(ValueError, match="group fields only"):
+        score_records_stream(str(jsonl), pred_field="prediction", ref_field="reference", by=["src"], progress=False)
+
+
+def test_items_written_as_computed(jsonl, tmp_path):
+    out = tmp_path / "items.jsonl"
+    score_records_stream(str(jsonl), pred_field="prediction", ref_field="reference", items_path=out, chunk_rows=64,
+                         bootstrap=0, progress=False)
+    got = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [g["index"] for g in got] == list(range(500))
+    assert got[0]["id"] == "csl-0" and got[-1]["id"] == "cw-249"

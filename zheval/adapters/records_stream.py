@@ -1,0 +1,280 @@
+"""A records file scored in flat memory: [`score_records_stream`][zheval.adapters.records_stream.score_records_stream]
+(``zheval score --stream``), the streaming twin of [`score_records`][zheval.adapters.records.score_records].
+
+The file is read `zheval.io.chunks.DEFAULT_CHUNK_ROWS` rows at a time ([`zheval.io.chunks.iter_row_chunks`][]),
+each chunk checked by the rules of [`read_records`][zheval.adapters.records.read_records] (`stream_records`), scored
+and reduced to partial sums ([`zheval.compute.batches.stream_sums`][]), then dropped. What is kept: the sums per
+group (O(groups x metrics x resamples) numbers), Distinct-1/2 and the repeated predictions in compact exact structures
+([`StreamingDistinct`][zheval.results.distinct.StreamingDistinct], [`StreamingRepetition`][zheval.results.distinct.StreamingRepetition]),
+and 8 bytes per id (duplicate ids across chunks). Per-item scores go to a file as they are computed
+(``items_path``).
+
+What differs from the whole-file report, each said in the report's notes:
+
+* the intervals are the **Poisson bootstrap** (`zheval.results.poisson`; ``bsmethod:poisson`` in the
+  signatures), the only one that needs no list of items; the scores themselves are ``==``
+  [`score_records`][zheval.adapters.records.score_records]'s (the same sums);
+* ROUGE's precision and recall columns, the truncation breakdown, buckets, folds, per-item lists in the report, the
+  HTML page and a preset (all need every item) are not offered: the CLI refuses them with ``--stream``;
+* a bad row stops the run at the first chunk that has one (every problem of that chunk, ``file:line``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import replace
+from typing import Any, Dict, Iterator, Optional, Sequence
+
+import numpy as np
+
+from ..compute.batches import stream_sums
+from ..compute.joint import score_config_of
+from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
+from ..compute.sums import needs_every_item, sums_result
+from ..io import FileFormatError, Problem
+from ..io.chunks import DEFAULT_CHUNK_ROWS, iter_row_chunks
+from ..io.fields import id_field_of
+from ..io.rows import RowFile
+from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
+from .duck.config import DEFAULT_ROUGE_TYPES, report_options
+from .duck.reductions import _rouge_label
+from .records import Records, RecordsFormatError, _checked_records, records_format
+from .report.tables import MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, no_interval_reason
+
+__all__ = ["stream_records", "score_records_stream"]
+
+
+
+class _SeenIds:
+    """Ids of the chunks read so far, as sorted 64-bit BLAKE2b keys with the line of each (16 bytes an id)."""
+
+    def __init__(self) -> None:
+        self.keys = np.zeros(0, dtype=np.uint64)
+        self.lines = np.zeros(0, dtype=np.int64)
+
+    @staticmethod
+    def _key(rid: str) -> int:
+        return int.from_bytes(hashlib.blake2b(rid.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+    def add(self, records: Records, name: str) -> None:
+        """Remember a chunk's ids (unique within the chunk); raise `RecordsFormatError` for an id seen in an earlier
+        chunk, naming both lines."""
+        keys = np.fromiter((self._key(r) for r in records.ids), dtype=np.uint64, count=len(records.ids))
+        pos = np.searchsorted(self.keys, keys)
+        hit = (pos < len(self.keys)) & (self.keys[np.minimum(pos, len(self.keys) - 1)] == keys) if len(self.keys) \
+            else np.zeros(len(keys), dtype=bool)
+        if hit.any():
+            raise RecordsFormatError([Problem(name, records.lines[i], records.ids[i],
+                                              f"duplicate id (first seen at {name}:{int(self.lines[pos[i]])})")
+                                      for i in np.flatnonzero(hit)])
+        keys = np.concatenate([self.keys, keys])
+        lines = np.concatenate([self.lines, np.asarray(records.lines, dtype=np.int64)])
+        order = np.argsort(keys, kind="stable")
+        self.keys, self.lines = keys[order], lines[order]
+
+
+def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
+                   group_fields: Sequence[str] = (), format: str = "auto",
+                   chunk_rows: int = DEFAULT_CHUNK_ROWS) -> Iterator[Records]:
+    """The rows of a records file as [`Records`][zheval.adapters.records.Records], ``chunk_rows`` at a time, each
+    checked by the rules of [`read_records`][zheval.adapters.records.read_records] (arguments as there; the
+    fields are found on the first chunk and held for the rest).
+
+    Raises:
+        RecordsFormatError (a ValueError): the problems of the first chunk that has any, each ``file:line``; an id
+            that repeats one of an earlier chunk (both lines named); an id field that appears only after the first
+            chunk. The rest as [`read_records`][zheval.adapters.records.read_records].
+    """
+    kind = records_format(path, format)
+    name = str(path)
+    seen = _SeenIds()
+    fields: Optional[dict] = None
+    count = 0
+    try:
+        for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows):
+            rf = RowFile(name=name, kind=kind, rows=rows, fields=list(rows[0][1]))
+            if fields is None:
+                records = _checked_records(rf, [], pred_field, ref_field, id_field, group_fields, True)
+                fields = records.fields
+            else:
+                if fields["id"] is None and rf.kind == "jsonl":
+                    late = id_field_of([k for _, row in rows for k in row])
+                    if late is not None:
+                        line = next(ln for ln, row in rows if late in row)
+                        raise RecordsFormatError([Problem(name, line, None, (
+                            f"this row has an {late!r} field that the {count} rows before it lack: either every row "
+                            "carries the id or none does"))])
+                records = _checked_records(rf, [], fields["pred"], fields["ref"], fields["id"], fields["groups"],
+                                           True)
+            if fields["id"] is not None:
+                seen.add(records, name)
+            count += len(records)
+            yield records
+    except FileFormatError as exc:
+        if isinstance(exc, RecordsFormatError):
+            raise
+        raise RecordsFormatError(exc.problems) from None
+
+
+def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str, Any], bootstrap: int, seed: int,
+                   confidence: float):
+    """The joint config of the streaming report: the report's options (`report_options`) with its defaults
+    (ROUGE types `DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split) and the interval."""
+    opts = report_options("score_records_stream", metrics, tokenizer, options, typed)
+    interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence)
+    out = {}
+    for metric, o in opts.items():
+        if metric == "rouge":
+            o = replace(o, rouge_types=list(o.rouge_types or DEFAULT_ROUGE_TYPES), multi_ref=o.multi_ref or "max",
+                        sentence_split=o.sentence_split or "punct")
+        out[metric] = replace(o, **interval)
+    return score_config_of(out, function="score_records_stream")
+
+
+def _group_scores(results: Dict[str, dict], n: int, config, bootstrap: int) -> dict:
+    """``{column: MetricValue}`` of one group from its `sums_result`."""
+    scores: Dict[str, MetricValue] = {}
+    why = no_interval_reason(n) if bootstrap and n < MIN_INTERVAL_ITEMS else None
+    for metric in config.metrics:
+        r = results[metric]
+        if metric == "rouge":
+            cols = {t: {} for t in config.rouge.types}
+        elif metric == "bleu":
+            cols = {"bleu": {k: r[k] for k in ("precisions", "brevity_penalty", "length_ratio", "translation_length",
+                                                 "reference_length")}}
+        else:
+            cols = {"chrf": {"precisions": r["precisions"], "recalls": r["recalls"]}}
+        for col, details in cols.items():
+            low, high = (None, None) if why else (r.get(f"{col}_ci_low"), r.get(f"{col}_ci_high"))
+            scores[col] = MetricValue(r[col], low, high, details, why)
+    return scores
+
+
+def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
+                         group_fields: Sequence[str] = (), format: str = "auto",
+                         metrics: Sequence[str] = ("bleu", "rouge"), tokenizer: Any = "char",
+                         by: Optional[Sequence[str]] = None, bootstrap: int = 1000, seed: int = 12345,
+                         confidence: float = 0.95, items_path: Optional[os.PathLike] = None,
+                         progress: Optional[bool] = None, chunk_rows: int = DEFAULT_CHUNK_ROWS,
+                         rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None,
+                         chrf: Optional[ChrfOptions] = None, **options: Any) -> Report:
+    """Score a records file chunk by chunk in flat memory (module docstring): the report of
+    [`score_records`][zheval.adapters.records.score_records] with the same scores, Poisson intervals and the
+    overall diversity.
+
+    Args:
+        path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
+        pred_field, ref_field, id_field, group_fields, format: as [`read_records`][zheval.adapters.records.read_records].
+        metrics, tokenizer, by, bootstrap, seed, confidence, rouge, bleu, chrf, options: as
+            [`score_records`][zheval.adapters.records.score_records] (the options each defined once in
+            `zheval.compute.options`); ``bootstrap`` resamples of the Poisson bootstrap (0: none).
+        items_path: a new ``.jsonl`` or ``.parquet`` file for the per-item scores (0-1), written chunk by chunk.
+        progress: a bar with rows and rows/s on a terminal (``None``: on a terminal only). chunk_rows: rows per
+            chunk (memory follows it, never the file's length).
+
+    Returns:
+        A `Report` (``kind="score"``, scores on 0-1, ``params["bootstrap_method"] == "poisson"``, the diversity under
+        ``breakdowns["diversity"]`` for ``overall``).
+
+    Raises:
+        ValueError: an option that needs every item (a preset, ``crosscheck``), named with its alternative; ``by``
+            naming a field that is not a group field; the errors of `stream_records` and of
+            [`score_records`][zheval.adapters.records.score_records]'s options.
+    """
+    config = _stream_config(metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf}, bootstrap,
+                            seed, confidence)
+    why = needs_every_item(config, "poisson")
+    if why is not None:
+        raise ValueError(f"score_records_stream keeps sums, not items: {why}")
+    groups = list(group_fields)
+    by = groups if by is None else list(by)
+    missing = [b for b in by if b not in groups]
+    if missing:
+        raise ValueError(f"by {missing}: a streamed report groups by group fields only (given: {groups or 'none'})")
+    tokenizer_obj = config.first.tokenizer
+    hyp, ref, rep = StreamingDistinct(), StreamingDistinct(), StreamingRepetition()
+    meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0}
+
+    def batches():
+        for records in stream_records(path, pred_field=pred_field, ref_field=ref_field, id_field=id_field,
+                                      group_fields=groups, format=format, chunk_rows=chunk_rows):
+            meta["fields"], meta["rows"] = records.fields, meta["rows"] + len(records)
+            for col, n in records.empty_reference_cells.items():
+                meta["empty"][col] = meta["empty"].get(col, 0) + n
+            hyp.add([tokenizer_obj.tokenize_cached(p) for p in records.predictions])
+            ref.add([tokenizer_obj.tokenize_cached(r) for rs in records.references for r in rs])
+            rep.add([tokenizer_obj.normalize(p) for p in records.predictions])
+            keys = list(zip(*(records.groups[b] for b in by))) if by else None
+            yield records.predictions, records.references, keys, records.ids
+
+    merged, _, slips = stream_sums(batches(), config, items_path=items_path, progress=progress,
+                                   what="score_records_stream")
+    total = _total(merged)
+    overall = sums_result(total, config)
+    f = meta["fields"]
+    report = Report(kind="score", title=(
+        f"zheval score --stream: {meta['rows']} items, predictions and references {path} (prediction "
+        f"{f.get('pred')!r}, references {f.get('ref')}" + (f", ids {f['id']!r}" if f.get("id") else "") + ")"),
+        metrics=_labels(overall, config), groups=_report_groups(merged, total, by, config, bootstrap),
+        signatures={m: r["signature"] for m, r in overall.items()},
+        params={"tokenizer": tokenizer_obj.signature(), "normalize": tokenizer_obj.normalizer.name,
+                "metrics": list(config.metrics), "bootstrap": int(bootstrap), "bootstrap_method": "poisson",
+                "seed": seed, "confidence": confidence, "by": list(by), "chunk_rows": chunk_rows},
+        warnings=list(slips.values()))
+    report.breakdowns["diversity"] = [_diversity(meta["rows"], hyp, ref, rep)]
+    report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
+                        "(bsmethod:poisson); ROUGE precision/recall, per-group diversity, breakdowns and per-item "
+                        "lists are not kept")
+    for col, n in meta["empty"].items():
+        report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
+                            "the references they have)")
+    return report
+
+
+def _labels(overall: Dict[str, dict], config) -> list:
+    """``[(column, table label)]`` of the report's metrics, in the whole-file report's order and words."""
+    out = []
+    for metric in [m for m in ("bleu", "chrf", "rouge") if m in config.metrics]:  # metric_specs' order
+        if metric == "rouge":
+            out += [(t, _rouge_label(t)) for t in config.rouge.types]
+        else:
+            out.append((metric, "BLEU" if metric == "bleu" else overall["chrf"]["name"]))
+    return out
+
+
+def _total(merged: dict):
+    total = None
+    for s in merged.values():
+        total = s if total is None else total.merge(s)
+    return total
+
+
+def _report_groups(merged: dict, total, by: Sequence[str], config, bootstrap: int) -> list:
+    """``overall`` first, then each dimension of ``by`` with its values sorted (``null`` last), as
+    `zheval.adapters.report.tables.group_items` orders them; each group's sums are the merge of the combinations
+    of group values that hold it (exact)."""
+    out = [GroupScore("overall", "all", total.n, _group_scores(sums_result(total, config), total.n, config,
+                                                               bootstrap))]
+    for j, dim in enumerate(by):
+        per: dict = {}
+        for combo, s in merged.items():
+            per[combo[j]] = s if combo[j] not in per else per[combo[j]].merge(s)
+        keys = sorted((k for k in per if k is not None), key=str) + ([None] if None in per else [])
+        for k in keys:
+            s = per[k]
+            out.append(GroupScore(dim, group_label(k), s.n, _group_scores(sums_result(s, config), s.n, config,
+                                                                          bootstrap)))
+    return out
+
+
+def _diversity(n: int, hyp: StreamingDistinct, ref: StreamingDistinct, rep: StreamingRepetition) -> dict:
+    d, dc, rd, rdc = {}, {}, {}, {}
+    for order in DISTINCT_ORDERS:
+        key = f"distinct_{order}"
+        d[key], a, b = hyp.distinct(order)
+        dc[key] = [a, b]
+        rd[key], a, b = ref.distinct(order)
+        rdc[key] = [a, b]
+    return {"dimension": "overall", "value": "all", "n": n, "n_items": n, "distinct": d, "distinct_counts": dc,
+            "reference_distinct": rd, "reference_distinct_counts": rdc, "repetition": rep.result()}
