@@ -92,16 +92,13 @@ def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
     return options_for_metrics(evaluator, [metric], given, {metric: typed})[metric]
 
 
-#: Each evaluator's metric and the function that checks its options into a config.
-_CONFIGS = {"rouge": rouge_config, "bleu": bleu_config, "chrf": chrf_config}
-
-
 def _configure(evaluator: Any, pred_postprocessor: Optional[dict], metric: str, typed: Any,
                given: Dict[str, Any]) -> None:
     """An evaluator's construction: OpenCompass's base (`_init_base`), then ``evaluator.config``: its options
-    (`_options`) checked by the metric's config function (`_CONFIGS`)."""
+    (`_options`) checked by the metric's config function."""
     _init_base(evaluator, pred_postprocessor)
-    evaluator.config = _CONFIGS[metric](_options(type(evaluator).__name__, metric, typed, given))
+    make_config = {"rouge": rouge_config, "bleu": bleu_config, "chrf": chrf_config}[metric]
+    evaluator.config = make_config(_options(type(evaluator).__name__, metric, typed, given))
 
 
 def _opencompass_scale(metric: str, preset: Any, value: float) -> float:

@@ -280,14 +280,23 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     if not raw:
         raise RecordsFormatError(problems)
     try:
-        return _checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, with_references)
+        return checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, with_references)
     except FileFormatError as exc:
         if isinstance(exc, RecordsFormatError):
             raise
         raise RecordsFormatError(exc.problems) from None
 
 
-def _checked_records(rf, problems: list, pred_field, ref_field, id_field, group_fields, with_references) -> Records:
+def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_fields, with_references) -> Records:
+    """The rows of a [`RowFile`][zheval.io.rows.RowFile] (a whole file, or one chunk of it:
+    [`stream_records`][zheval.adapters.records_stream.stream_records]) checked into `Records` by the rules of
+    [`read_records`][zheval.adapters.records.read_records] (arguments as there; ``problems``: the file's problems
+    found so far, raised with the rows').
+
+    Raises:
+        RecordsFormatError: every problem of the rows and of ``problems``, in file order; and the field errors of
+            [`read_records`][zheval.adapters.records.read_records].
+    """
     raw, name = rf.rows, rf.name
     first_line = raw[0][0]
     refs = _as_list(ref_field)

@@ -38,8 +38,8 @@ from ..io.fields import id_field_of
 from ..io.rows import RowFile
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
 from .duck.config import DEFAULT_ROUGE_TYPES, report_options
-from .duck.reductions import _rouge_label
-from .records import Records, RecordsFormatError, _checked_records, records_format
+from .duck.reductions import rouge_label
+from .records import Records, RecordsFormatError, checked_records, records_format
 from .report.tables import MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, no_interval_reason
 
 __all__ = ["stream_records", "score_records_stream"]
@@ -95,7 +95,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
         for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows):
             rf = RowFile(name=name, kind=kind, rows=rows, fields=list(rows[0][1]))
             if fields is None:
-                records = _checked_records(rf, [], pred_field, ref_field, id_field, group_fields, True)
+                records = checked_records(rf, [], pred_field, ref_field, id_field, group_fields, True)
                 fields = records.fields
             else:
                 if fields["id"] is None and rf.kind == "jsonl":
@@ -105,7 +105,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                         raise RecordsFormatError([Problem(name, line, None, (
                             f"this row has an {late!r} field that the {count} rows before it lack: either every row "
                             "carries the id or none does"))])
-                records = _checked_records(rf, [], fields["pred"], fields["ref"], fields["id"], fields["groups"],
+                records = checked_records(rf, [], fields["pred"], fields["ref"], fields["id"], fields["groups"],
                                            True)
             if fields["id"] is not None:
                 seen.add(records, name)
@@ -202,9 +202,13 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
             meta["fields"], meta["rows"] = records.fields, meta["rows"] + len(records)
             for col, n in records.empty_reference_cells.items():
                 meta["empty"][col] = meta["empty"].get(col, 0) + n
-            hyp.add([tokenizer_obj.tokenize_cached(p) for p in records.predictions])
-            ref.add([tokenizer_obj.tokenize_cached(r) for rs in records.references for r in rs])
-            rep.add([tokenizer_obj.normalize(p) for p in records.predictions])
+            # the tokens of tokenize_cached, without filling the token cache (bounded by entries, not bytes: a
+            # cache of long distinct texts would hold far more than the sums)
+            normalized = [tokenizer_obj.normalize(p) for p in records.predictions]
+            hyp.add([tokenizer_obj.tokenize_normalized(p) for p in normalized])
+            ref.add([tokenizer_obj.tokenize_normalized(tokenizer_obj.normalize(r)) for rs in records.references
+                     for r in rs])
+            rep.add(normalized)
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
             yield records.predictions, records.references, keys, records.ids
 
@@ -237,7 +241,7 @@ def _labels(overall: Dict[str, dict], config) -> list:
     out = []
     for metric in [m for m in ("bleu", "chrf", "rouge") if m in config.metrics]:  # metric_specs' order
         if metric == "rouge":
-            out += [(t, _rouge_label(t)) for t in config.rouge.types]
+            out += [(t, rouge_label(t)) for t in config.rouge.types]
         else:
             out.append((metric, "BLEU" if metric == "bleu" else overall["chrf"]["name"]))
     return out

@@ -19,12 +19,14 @@ from ...results.reducers import mean
 from .config import ScoreConfig
 from ..report.tables import MetricSpec
 
-__all__ = ["metric_specs", "report_signatures", "report_params"]
+__all__ = ["metric_specs", "report_signatures", "report_params", "rouge_label"]
 
 _ROUGE_LABELS = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}
 
 
-def _rouge_label(rt: str) -> str:
+def rouge_label(rt: str) -> str:
+    """The table label of a ROUGE type: ``rouge1`` -> ``ROUGE-1``, ``rougeL`` -> ``ROUGE-L``, ``rougeLsum`` ->
+    ``ROUGE-Lsum``, ``rougeW`` -> ``ROUGE-W``."""
     if rt in _ROUGE_LABELS:
         return _ROUGE_LABELS[rt]
     return "ROUGE-" + rt[len("rouge"):]
@@ -89,7 +91,7 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
                 sel = rows_of(idx)
                 return {"precision": mean([p[i] for i in sel]), "recall": mean([r[i] for i in sel])}
 
-            spec = MetricSpec(rt, _rouge_label(rt), unit_rows, lambda s: s[:, 0] / s[:, 1], point, details)
+            spec = MetricSpec(rt, rouge_label(rt), unit_rows, lambda s: s[:, 0] / s[:, 1], point, details)
             if cl is None:  # intervals with compute_rouge's exact arithmetic (mean of the 1-D F values)
                 spec.boot_rows, spec.boot_statistic = f, lambda a: a.mean(axis=-1)
             specs.append(spec)
