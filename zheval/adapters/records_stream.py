@@ -1,11 +1,11 @@
 """A records file scored in flat memory: [`score_records_stream`][zheval.adapters.records_stream.score_records_stream]
 (``zheval score --stream``), the streaming twin of [`score_records`][zheval.adapters.records.score_records].
 
-The file is read `zheval.io.chunks.DEFAULT_CHUNK_ROWS` rows at a time ([`zheval.io.chunks.iter_row_chunks`][]),
+The file is read `zheval.io.chunks.DEFAULT_CHUNK_ROWS` rows at a time (`zheval.io.chunks.iter_row_chunks`),
 each chunk checked by the rules of [`read_records`][zheval.adapters.records.read_records] (`stream_records`), scored
-and reduced to partial sums ([`zheval.compute.batches.stream_sums`][]), then dropped. What is kept: the sums per
+and reduced to partial sums (`zheval.compute.batches.stream_sums`), then dropped. What is kept: the sums per
 group (O(groups x metrics x resamples) numbers), Distinct-1/2 and the repeated predictions in compact exact structures
-([`StreamingDistinct`][zheval.results.distinct.StreamingDistinct], [`StreamingRepetition`][zheval.results.distinct.StreamingRepetition]),
+(`zheval.results.distinct.StreamingDistinct`, `zheval.results.distinct.StreamingRepetition`),
 and 8 bytes per id (duplicate ids across chunks). Per-item scores go to a file as they are computed
 (``items_path``).
 
@@ -77,7 +77,7 @@ class _SeenIds:
 def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
                    group_fields: Sequence[str] = (), format: str = "auto",
                    chunk_rows: int = DEFAULT_CHUNK_ROWS) -> Iterator[Records]:
-    """The rows of a records file as [`Records`][zheval.adapters.records.Records], ``chunk_rows`` at a time, each
+    """The rows of a records file as `zheval.adapters.records.Records`, ``chunk_rows`` at a time, each
     checked by the rules of [`read_records`][zheval.adapters.records.read_records] (arguments as there; the
     fields are found on the first chunk and held for the rest).
 
