@@ -22,7 +22,10 @@ file:line). The numbers are [`zheval.compute.chrf.chrf_items`][] / [`chrf_result
   with a float32 error); ``-f text``: one row per system (``score (μ ± CI)`` and ``(p = 0.0010)*`` under a paired
   test; ``*`` marks p < 0.05).
 
-JSON is `zheval.text.terminal.terminal_json` (``json.dumps`` with control characters escaped) and every line
+The statistical options and the output shapes are `zheval.cli.resampling`'s, which ``zheval bleu -f text``
+shares; a file of one segment gets ``(n=1, no interval)`` (``"no_interval"`` in JSON) instead of sacrebleu's
+``μ = 40.0 ± 0.0`` and no p-value. JSON is `zheval.text.terminal.terminal_json` (``json.dumps`` with control
+characters escaped) and every line
 goes through `zheval.cli.options.echo` (file names are data). The signature is zheval's (normalisation and
 tokenizer included), so it differs from sacrebleu's; the score, the
 interval and the p-values are sacrebleu's on the same normalised text: the same resampling draws
@@ -35,13 +38,14 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..text.terminal import terminal_json
 from .commands import app
 from .options import UserError, apply_quiet, check_tokenizer, echo, note, run_command, tokenizer_options
 from .params import option, takes
+from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
+                         resample_systems)
 from .textfiles import SystemsCommand, read_text_files
 
-__all__ = ["chrf", "score_chrf_files", "format_single", "format_systems"]
+__all__ = ["chrf", "score_chrf_files"]
 
 _OPTIONS = {
     "chrf_format": option(str, "--format", "-f", default="json", help="json (sacrebleu's default) | text"),
@@ -52,22 +56,12 @@ _OPTIONS = {
     "chrf_beta": option(float, "--chrf-beta", default=2.0, min=0, help="recall weight"),
     "eps_smoothing": option(bool, "--chrf-eps-smoothing", default=False,
                             help="chrF++.py / NLTK / Moses epsilon smoothing instead of the effective order"),
-    "confidence": option(bool, "--confidence", "-ci", default=False,
-                         help="bootstrap mean ± 95% half-width of the score (sacrebleu's)"),
-    "confidence_n": option(int, "--confidence-n", "-cin", default=1000, min=1, help="bootstrap resamples"),
-    "paired_bs": option(bool, "--paired-bs", "-pbs", default=False,
-                        help="paired bootstrap test of every system against the first"),
-    "paired_ar": option(bool, "--paired-ar", "-par", default=False,
-                        help="paired approximate randomisation test of every system against the first"),
-    "paired_bs_n": option(int, "--paired-bs-n", "-pbsn", default=1000, min=1, help="paired bootstrap resamples"),
-    "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, min=1, help="approximate randomisation "
-                          "trials"),
 }
 
 
 def score_chrf_files(references: list, systems: list, names: list, options: dict, *, confidence_n: int = 0,
                      paired: Optional[str] = None, paired_n: int = 1000, seed: int = 12345) -> dict:
-    """Score one or more systems with chrF (0-100 scale, as sacrebleu).
+    """Score one or more systems with chrF (0-1 scale, the library's; the output multiplies by 100, sacrebleu's).
 
     Args:
         references: per segment a list of reference strings; systems: per system a list of hypotheses;
@@ -76,111 +70,21 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
         ``None``; paired_n: its resamples / trials; seed: the seed of both.
 
     Returns:
-        ``{"name", "signature", "systems": [{"system", "score", "mean", "ci", "p_value"}], "paired", "paired_n"}``
-        (``mean``/``ci`` ``None`` without resampling, ``p_value`` ``None`` for the baseline and without a paired
-        test).
+        ``{"name", "signature", "systems": the rows of `zheval.cli.resampling.resample_systems`, "paired",
+        "paired_n"}``.
 
     Raises:
         ValueError / TypeError: the library's option errors; EmptyReferenceError: a reference without a character.
     """
     from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result, score_from_sums
-    from ..results.reducers import mean_and_halfwidth, paired_bootstrap, resampled_scores
-    from ..results.significance import paired_approximate_randomization
 
     cfg = chrf_config(ChrfOptions(**options))
-    from_sums = score_from_sums(cfg)
-    out = []
-    rows = []
-    for name, hyps in zip(names, systems):
-        items = chrf_items(hyps, references, cfg)
-        res = chrf_result(items, cfg)
-        rows.append(items.stats)
-        row = {"system": name, "score": 100 * res["chrf"], "mean": None, "ci": None, "p_value": None,
-               "signature": res["signature"]}
-        n = paired_n if paired == "bs" else confidence_n
-        if n:
-            m, ci = mean_and_halfwidth(resampled_scores(items.stats, from_sums, n, seed))
-            row["mean"], row["ci"] = 100 * m, 100 * ci
-        out.append(row)
-    for k in range(1, len(systems)):
-        # an exact tie (identical outputs, delta 0) is "no difference", whatever the test's minimal p says
-        out[k]["no_difference"] = bool(paired) and out[k]["score"] == out[0]["score"]
-        if paired == "bs":
-            out[k]["p_value"] = paired_bootstrap(rows[0], rows[k], from_sums, paired_n, 0.95, seed)["p_value"]
-        elif paired == "ar":
-            out[k]["p_value"] = paired_approximate_randomization(rows[0], rows[k], from_sums, paired_n,
-                                                                 seed)["p_value"]
-    return {"name": cfg.name, "signature": out[0]["signature"], "systems": out, "paired": paired,
+    items = [chrf_items(hyps, references, cfg) for hyps in systems]
+    results = [chrf_result(it, cfg) for it in items]
+    rows = resample_systems(names, [r["chrf"] for r in results], [it.stats for it in items], score_from_sums(cfg),
+                            confidence_n=confidence_n, paired=paired, paired_n=paired_n, seed=seed)
+    return {"name": cfg.name, "signature": results[0]["signature"], "systems": rows, "paired": paired,
             "paired_n": paired_n}
-
-
-def _score_text(row: dict, width: int) -> str:
-    sc = f"{row['score']:.{width}f}"
-    if row["mean"] is not None:
-        sc += f" (μ = {row['mean']:.{width}f} ± {row['ci']:.{width}f})"
-    return sc
-
-
-def format_single(res: dict, width: int, fmt: str, score_only: bool) -> str:
-    """One system, as sacrebleu's ``Score.format`` (see the module docstring)."""
-    row = res["systems"][0]
-    if score_only:
-        return _score_text(row, width) + "\n"
-    if fmt == "text":
-        return f"{res['name']}|{res['signature']} = {_score_text(row, width)}\n"
-    d = {"name": res["name"], "score": float(f"{row['score']:.{width}f}"), "signature": res["signature"]}
-    if row["mean"] is not None:
-        m, ci = f"{row['mean']:.{width}f}", f"{row['ci']:.{width}f}"
-        d.update(confidence_mean=float(m), confidence_var=float(ci), confidence=f"μ = {m} ± {ci}")
-    for field in res["signature"].split("|"):
-        key, value = field.split(":", 1)
-        d[key] = value
-    return terminal_json(d, indent=1) + "\n"
-
-
-def format_systems(res: dict, width: int, fmt: str, score_only: bool, paired: Optional[str]) -> str:
-    """Several systems (the first is the baseline), as sacrebleu's multi-system table (module docstring)."""
-    systems = res["systems"]
-    if score_only:
-        return "".join(f"{s['score']:.{width}f}\n" for s in systems)
-    name = res["name"]
-    if fmt == "json":
-        doc = []
-        for s in systems:
-            if paired:
-                value = {"score": round(s["score"], width), "p_value": s["p_value"],
-                         "no_difference": s.get("no_difference", False),
-                         "mean": None if s["mean"] is None else round(s["mean"], width),
-                         "ci": None if s["ci"] is None else round(s["ci"], width)}
-            else:
-                value = f"{s['score']:.{width}f}"
-            doc.append({"system": s["system"], name: value})
-        return terminal_json(doc, indent=4) + "\n"
-    cells = []
-    for i, s in enumerate(systems):
-        sc = f"{s['score']:.{width}f}"
-        if s["mean"] is not None:
-            sc += f" ({s['mean']:.{width}f} ± {s['ci']:.{width}f})"
-        if s["p_value"] is not None:
-            if s.get("no_difference"):
-                sc += f" (p = {s['p_value']:.4f}, no difference)"
-            else:
-                sc += f" (p = {s['p_value']:.4f})" + ("*" if s["p_value"] <= 0.05 else "")
-        cells.append(("Baseline: " if paired and i == 0 else "") + s["system"])
-        cells.append(sc)
-    head = ("System", name + (" (μ ± 95% CI)" if systems[0]["mean"] is not None else ""))
-    rows = [head] + [tuple(cells[k:k + 2]) for k in range(0, len(cells), 2)]
-    w0, w1 = (max(len(r[c]) for r in rows) for c in (0, 1))
-    lines = [f"{a.rjust(w0)}  {b}".rstrip() for a, b in rows]
-    lines.insert(1, f"{'-' * w0}  {'-' * w1}")
-    if paired:
-        test = (f"paired bootstrap resampling test with {res['paired_n']} resamples" if paired == "bs" else
-                f"paired approximate randomization test with {res['paired_n']} trials")
-        lines += ["", f"{test} (seed and draws as sacrebleu's): each system against {systems[0]['system']}; "
-                      "p <= 0.05 marked with *; a system that scores exactly as the baseline (delta 0) is 'no "
-                      "difference', never starred"]
-    lines += ["", f"signature: {res['signature']}"]
-    return "\n".join(lines) + "\n"
 
 
 def _run(o) -> None:
@@ -188,31 +92,29 @@ def _run(o) -> None:
     check_tokenizer(o.tokenizer)
     if o.chrf_format not in ("json", "text"):
         raise UserError(f"--format must be json or text, got {o.chrf_format!r}")
-    if o.paired_bs and o.paired_ar:
-        raise UserError("--paired-bs and --paired-ar are mutually exclusive (sacrebleu's rule)")
-    paired = "bs" if o.paired_bs else "ar" if o.paired_ar else None
+    paired_test(o)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
     if len(set(names)) != len(names):
         raise UserError(f"-i names {sorted({n for n in names if names.count(n) > 1})} more than once")
-    if paired and len(systems) < 2:
-        raise UserError(f"--paired-{paired} compares systems: give at least two -i files")
+    paired = paired_test(o, len(systems))
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer
     beta = int(o.chrf_beta) if float(o.chrf_beta).is_integer() else o.chrf_beta
     options.update(char_order=o.char_order, word_order=o.word_order, beta=beta, eps_smoothing=o.eps_smoothing)
-    res = score_chrf_files(references, systems, names, options,
-                           confidence_n=o.confidence_n if o.confidence else 0, paired=paired,
-                           paired_n=o.paired_bs_n if paired == "bs" else o.paired_ar_n, seed=o.seed)
+    res = score_chrf_files(references, systems, names, options, confidence_n=confidence_resamples(o, paired),
+                           paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)
     for n, s in zip(names, systems):
         empty = sum(1 for t in s if not t.strip())
         if empty:
             note(f"{n}: {empty} empty hypothesis line(s) scored as empty predictions")
+    shape = dict(width=o.chrf_width, fmt=o.chrf_format, score_only=o.score_only, scale=100)
     if len(systems) == 1:
-        text = format_single(res, o.chrf_width, o.chrf_format, o.score_only)
+        text = format_single(res["name"], res["signature"], res["systems"][0], **shape)
     else:
-        text = format_systems(res, o.chrf_width, o.chrf_format, o.score_only, paired)
+        text = format_systems(res["name"], res["signature"], res["systems"], paired=paired, paired_n=res["paired_n"],
+                              **shape)
     echo(text, nl=False)
 
 

@@ -17,6 +17,7 @@ from ..text.terminal import terminal_text
 __all__ = [
     "Format",
     "TextFormat",
+    "BleuFormat",
     "UserError",
     "run_command",
     "echo",
@@ -50,6 +51,15 @@ class TextFormat(str, Enum):
 
     table = "table"
     json = "json"
+
+
+class BleuFormat(str, Enum):
+    """``--format`` of ``zheval bleu``: `TextFormat`'s two and ``text``, sacrebleu's own output (its score line
+    for one system, its table for several)."""
+
+    table = "table"
+    json = "json"
+    text = "text"
 
 
 class UserError(Exception):

@@ -16,10 +16,11 @@ from typing import List, Optional, Tuple
 
 import typer
 
-from .options import CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, Format, TextFormat, bootstrap_bound, seed_bound
+from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
+                      seed_bound)
 
 __all__ = ["OPTIONS", "option", "takes", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED",
-           "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE"]
+           "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE", "BLEU_FORMAT"]
 
 
 def option(annotation, *decls, default=None, **kwargs):
@@ -126,6 +127,19 @@ OPTIONS = {
     "rouge_w_weight": option(Optional[float], "--rouge-w-weight", help="ROUGE-W weight (default 1.2)"),
     "sentence_split": option(Optional[str], "--sentence-split", help="ROUGE-Lsum sentence split: punct (default) | "
                              "newline"),
+    # sacrebleu's statistical options of zheval bleu / zheval chrf (zheval.cli.resampling)
+    "confidence": option(bool, "--confidence", "-ci", default=False,
+                         help="bootstrap mean ± 95% half-width of the score (sacrebleu's)"),
+    "confidence_n": option(int, "--confidence-n", "-cin", default=1000, min=1, callback=bootstrap_bound,
+                           help="bootstrap resamples of --confidence"),
+    "paired_bs": option(bool, "--paired-bs", "-pbs", default=False,
+                        help="paired bootstrap test of every system against the first (sacrebleu's)"),
+    "paired_ar": option(bool, "--paired-ar", "-par", default=False,
+                        help="paired approximate randomisation test of every system against the first (sacrebleu's)"),
+    "paired_bs_n": option(int, "--paired-bs-n", "-pbsn", default=1000, min=1, callback=bootstrap_bound,
+                          help="paired bootstrap resamples"),
+    "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, min=1, callback=bootstrap_bound,
+                          help="approximate randomisation trials"),
     "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
                                      "hypothesis line as an empty prediction (0) instead of refusing it"),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
@@ -174,6 +188,8 @@ BY_SCORE = option(Optional[str], "--by", help="group columns, comma list ('none'
                   "domain,difficulty; without --data: the --group-field fields]", show_default=False)
 PLOT_BY_SCORE = option(Optional[str], "--plot-by", help="group column drawn by --plot  [default: domain; without "
                        "--data: the first --group-field]", show_default=False)
+BLEU_FORMAT = option(BleuFormat, "--format", "-f", default=BleuFormat.table, help="output format (text: "
+                     "sacrebleu's line, BLEU|<signature> = 37.4 ..., or its table for several systems)")
 BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=bootstrap_bound,
                           help=f"paired bootstrap resamples (1 to {MAX_BOOTSTRAP:,})")
 

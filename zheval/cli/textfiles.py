@@ -5,7 +5,8 @@
     zheval bleu  REF [REF ...] [-i HYP [HYP ...]] [-b] [--format table|json] [-w N] [--scale 100|1]
                  [--tokenizer char|jieba|none|sacrebleu-zh|llamafactory-char] [--preset sacrebleu-zh|...]
                  [--smooth ...] [--max-order N] [--t2s] [--normalize ...] [--punct ...] [--jieba-hmm] [--terms F]
-                 [--bootstrap N] [--seed S] [--allow-empty-hypotheses]
+                 [--bootstrap N] [--seed S] [--allow-empty-hypotheses] [-f table|json|text]
+                 [--confidence [--confidence-n K]] [--paired-bs [--paired-bs-n K] | --paired-ar [--paired-ar-n T]]
     zheval rouge REF [REF ...] [-i HYP ...] [--rouge-types rouge1,rouge2,rougeL] [--multi-ref max|...] [...]
 
 Conventions follow sacrebleu 2.6.0's command line (``sacrebleu REF [REF ...] -i HYP``): line *k* of every
@@ -15,7 +16,10 @@ side by side with a paired bootstrap test of each against the first (`zheval.res
 sacrebleu's ``--paired-bs`` test: same resampled segments for both systems, its p-value); ``-b`` prints the score
 only; ``-w`` the decimals (default 1 on the 0–100 scale, as sacrebleu; 4 with ``--scale 1``). Scores are on the
 0–100 scale by default (sacrebleu's); ``--scale 1`` gives the library's 0–1. ``--preset sacrebleu-zh`` is exactly
-``sacrebleu REF -i HYP --tokenize zh``.
+``sacrebleu REF -i HYP --tokenize zh``. ``zheval bleu`` also takes sacrebleu's ``--confidence``, ``--paired-bs``,
+``--paired-ar`` and ``-f text`` with sacrebleu's meaning and output (`zheval.cli.resampling`, the code of ``zheval
+chrf``); a file of one segment has no interval and no p-value
+(``n=1, no interval``). The output is `zheval.cli.textfiles_report`'s.
 
 Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_result`][zheval.compute.bleu.bleu_result],
 [`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
@@ -38,10 +42,11 @@ import typer
 from typer.core import TyperCommand
 
 from .commands import app
-from .options import TextFormat, UserError, apply_quiet, bleu_options, check_tokenizer, note, run_command, split_list, tokenizer_options
-from .params import option, takes
-from .options import echo
-from ..text.terminal import terminal_json
+from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, run_command, split_list,
+                      tokenizer_options)
+from .params import BLEU_FORMAT, option, takes
+from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems
+from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
 
@@ -155,30 +160,39 @@ def _rouge_sums(sums: np.ndarray) -> np.ndarray:
 
 
 def score_text_files(metric: str, references: list, systems: list, names: list, options: dict,
-                     bootstrap: int = 1000, seed: int = 12345) -> dict:
+                     bootstrap: int = 1000, seed: int = 12345, *, paired: Optional[str] = "bs",
+                     paired_n: Optional[int] = None, confidence_n: int = 0) -> dict:
     """Score one or more systems against per-segment references (0–1 scale).
 
     Args:
         metric: ``"bleu"`` or ``"rouge"``. references: per segment a list of reference strings.
         systems: per system a list of hypothesis strings (one per segment). names: the systems' names.
         options: options of [`zheval.compute.bleu.bleu_config`][] / [`zheval.compute.rouge.rouge_config`][].
-        bootstrap: resamples for each system's 95% percentile interval and for the paired test (0: none; the
-            paired test needs ≥ 1). seed: their seed.
+        bootstrap: resamples for each system's 95% percentile interval (0: none). seed: the seed of every resampling.
+        paired: the test of every system after the first against it: ``"bs"`` (paired bootstrap), ``"ar"``
+            (approximate randomisation) or ``None``; paired_n: its resamples / trials (``None``: ``bootstrap`` for
+            ``"bs"``, 10,000 for ``"ar"``); confidence_n: resamples of sacrebleu's ``μ ± CI`` of every system (0:
+            none) -- all three as `zheval.cli.resampling.resample_systems`.
 
     Returns:
         ``{"metric", "keys" (score names: ["bleu"] or the ROUGE types), "signature", "segments", "systems": [{"system",
-        "scores": {key: value}, "intervals": {key: [low, high]} (with bootstrap), "result": the library result}],
-        "paired": [{"system", "baseline", "metric", "delta", "delta_low", "delta_high", "p_value", ...}],
-        "warnings": [the library's input-slip warnings, per system]}``.
+        "scores": {key: value}, "intervals": {key: [low, high] or None} (with bootstrap), "result": the library result,
+        ["no_interval": why there is none (a file of one segment)]}], "tests": {key: the rows of `resample_systems`},
+        "paired": [{"system", "baseline", "metric", "test", "delta", "delta_low", "delta_high", "p_value",
+        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "warnings": [the
+        library's input-slip warnings, per system]}``.
 
     Raises:
-        ValueError / TypeError: the library's option errors; ValueError: several systems with ``bootstrap=0``;
-        [`zheval.compute.inputs.EmptyReferenceError`][]: a reference without tokens.
+        ValueError / TypeError: the library's option errors; ValueError: a paired bootstrap with ``bootstrap=0``
+        and no ``paired_n``; [`zheval.compute.inputs.EmptyReferenceError`][]: a reference without tokens.
     """
-    from ..results.reducers import paired_bootstrap
+    from ..adapters.report.tables import MIN_INTERVAL_ITEMS, no_interval_reason
+    from ..results.significance import AR_DEFAULT_TRIALS
 
-    if len(systems) > 1 and not bootstrap:
+    several = paired if len(systems) > 1 else None
+    if several == "bs" and paired_n is None and not bootstrap:
         raise UserError("several systems are compared with a paired bootstrap test: --bootstrap must be ≥ 1")
+    paired_n = paired_n if paired_n is not None else bootstrap if several == "bs" else AR_DEFAULT_TRIALS
     out_systems, rows = [], []
     if metric == "bleu":
         from ..compute.bleu import BleuOptions, bleu_config, bleu_items, bleu_result, score_from_sums
@@ -186,46 +200,47 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         cfg = bleu_config(BleuOptions.from_names("zheval bleu", {**options, "bootstrap": bootstrap, "seed": seed}))
         keys = ["bleu"]
         # corpus BLEU from summed statistics; sentence BLEU is the mean of per-segment scores, rows (score, 1)
-        from_sums = score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums
+        sums = {"bleu": score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums}
         for name, hyps in zip(names, systems):
-            items = bleu_items(hyps, references, cfg)
-            res = bleu_result(items, cfg)
+            res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
             if cfg.level == "corpus":
                 rows.append({"bleu": np.asarray(items.stats, dtype=np.int64)})
             else:
                 scores = np.asarray(res["scores"], dtype=np.float64)
                 rows.append({"bleu": np.column_stack([scores, np.ones_like(scores)])})
-            sysrow = {"system": name, "scores": {"bleu": res["bleu"]}, "result": res}
-            if bootstrap:
-                sysrow["intervals"] = {"bleu": [res["bleu_ci_low"], res["bleu_ci_high"]]}
-            out_systems.append(sysrow)
-        signature = out_systems[0]["result"]["signature"]
-        sums = {"bleu": from_sums}
+            out_systems.append({"system": name, "scores": {"bleu": res["bleu"]}, "result": res})
     else:
         from ..compute.rouge import RougeOptions, rouge_config, rouge_items, rouge_result
 
         cfg = rouge_config(RougeOptions.from_names("zheval rouge", {**options, "bootstrap": bootstrap, "seed": seed}))
         keys = list(cfg.types)
+        sums = {t: _rouge_sums for t in keys}
         for name, hyps in zip(names, systems):
-            items = rouge_items(hyps, references, cfg)
-            res = rouge_result(items, cfg)
+            res = rouge_result(items := rouge_items(hyps, references, cfg), cfg)
             f = {t: np.asarray(items.fmeasure[t], dtype=np.float64) for t in keys}
             rows.append({t: np.column_stack([f[t], np.ones_like(f[t])]) for t in keys})
-            sysrow = {"system": name, "scores": {t: res[t] for t in keys}, "result": res}
-            if bootstrap:
-                sysrow["intervals"] = {t: [res[f"{t}_ci_low"], res[f"{t}_ci_high"]] for t in keys}
-            out_systems.append(sysrow)
-        signature = out_systems[0]["result"]["signature"]
-        sums = {t: _rouge_sums for t in keys}
-    paired = []
-    for k in range(1, len(systems)):
-        for key in keys:
-            res = paired_bootstrap(rows[0][key], rows[k][key], sums[key], int(bootstrap), 0.95, seed)
-            # an exact tie (identical outputs) gets sacrebleu's minimal p = 1/(resamples + 1): "no difference"
-            paired.append({"system": names[k], "baseline": names[0], "metric": key, **res,
-                           "no_difference": res["score_a"] == res["score_b"]})
-    return {"metric": metric, "keys": keys, "signature": signature, "segments": len(references),
-            "systems": out_systems, "paired": paired, "warnings": _input_warnings(systems, references, names, cfg)}
+            out_systems.append({"system": name, "scores": {t: res[t] for t in keys}, "result": res})
+    small = len(references) < MIN_INTERVAL_ITEMS
+    for sysrow in out_systems:
+        if bootstrap:  # resampling one segment always returns it: no interval, as zheval score says
+            res = sysrow["result"]
+            sysrow["intervals"] = {k: None if small else [res[f"{k}_ci_low"], res[f"{k}_ci_high"]] for k in keys}
+            if small:
+                sysrow["no_interval"] = no_interval_reason(len(references))
+    tests = {k: resample_systems(names, [s["scores"][k] for s in out_systems], [r[k] for r in rows], sums[k],
+                                 confidence_n=confidence_n, paired=several, paired_n=paired_n, seed=seed)
+             for k in keys}
+    n_key = "n_resamples" if several == "bs" else "n_trials"
+    paired_rows = [{"system": names[k], "baseline": names[0], "metric": key, "test": several,
+                    **{f: tests[key][k].get(f) for f in ("delta", "delta_low", "delta_high", "p_value",
+                                                          "no_difference")},
+                    n_key: paired_n, "seed": seed,
+                    **({"no_interval": tests[key][k]["no_interval"]} if tests[key][k]["no_interval"] else {})}
+                   for k in range(1, len(systems) if several else 1) for key in keys]
+    return {"metric": metric, "keys": keys, "signature": out_systems[0]["result"]["signature"],
+            "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
+            "confidence_n": confidence_n,
+            "warnings": _input_warnings(systems, references, names, cfg)}
 
 
 def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
@@ -239,140 +254,6 @@ def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
             msg += " On the command line: --t2s." if cat is ScriptMismatchWarning and cfg.t2s_applies else ""
             out.append(f"{name}: {msg}" if len(systems) > 1 else msg)
     return out
-
-
-# ---------------------------------------------------------------------------------------------------------------
-# output
-
-
-def _fmt(x: float, scale: int, width: int, signed: bool = False) -> str:
-    v = x * scale
-    s = f"{v:+.{width}f}" if signed else f"{v:.{width}f}"
-    return s
-
-
-def _label(key: str) -> str:
-    return {"bleu": "BLEU", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
-        key, "ROUGE-" + key[len("rouge"):] if key.startswith("rouge") else key)
-
-
-def _bleu_details(res: dict, scale: int, width: int) -> str:
-    prec = "/".join(_fmt(p, scale, width) for p in res["precisions"])
-    if res.get("level") == "sentence":  # the precisions and BP are means over the sentences, the ratio is corpus-wide
-        return (f"{prec} (means of the sentences; mean BP = {res['brevity_penalty']:.3f}; corpus ratio = "
-                f"{res['length_ratio']:.3f} hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
-    return (f"{prec} (BP = {res['brevity_penalty']:.3f} ratio = {res['length_ratio']:.3f} "
-            f"hyp_len = {res['translation_length']} ref_len = {res['reference_length']})")
-
-
-def _table(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) -> str:
-    """One row per (system, score): the score, its 95% interval (with bootstrap), and for every system after the
-    first the difference to the first with its paired-bootstrap interval and p-value."""
-    keys = out["keys"]
-    has_ci = any("intervals" in s for s in out["systems"])
-    paired = {(p["system"], p["metric"]): p for p in out["paired"]}
-    base = out["systems"][0]["system"]
-    head = ["system", "metric", "score"] + (["95% interval"] if has_ci else [])
-    if paired:
-        head += [f"Δ vs {base}", "95% interval of Δ", "p"]
-    body = []
-    for i, s in enumerate(out["systems"]):
-        for k in keys:
-            row = [s["system"], _label(k), _fmt(s["scores"][k], scale, width)]
-            if has_ci:
-                lo, hi = s["intervals"][k]
-                row.append(f"[{_fmt(lo, scale, width)}, {_fmt(hi, scale, width)}]")
-            if paired:
-                if i == 0:
-                    row += ["(baseline)", "", ""]
-                else:
-                    p = paired[(s["system"], k)]
-                    row += [_fmt(p["delta"], scale, width, signed=True),
-                            f"[{_fmt(p['delta_low'], scale, width, True)}, {_fmt(p['delta_high'], scale, width, True)}]",
-                            f"{p['p_value']:.4f}" + (" (no difference)" if p["no_difference"] else "")]
-            body.append(row)
-    widths = [max(len(r[c]) for r in [head] + body) for c in range(len(head))]
-    lines = [f"zheval {out['metric']}: {out['segments']} segments, {len(ref_names)} reference file(s) "
-             f"({', '.join(ref_names)}), scores on 0–{scale}"]
-    lines.append("  ".join(h.ljust(w) for h, w in zip(head, widths)).rstrip())
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in body]
-    if out["metric"] == "bleu":
-        lines.append("")
-        lines += [f"{s['system']}: {_bleu_details(s['result'], scale, width)}" for s in out["systems"]]
-    extras = [(s["system"], preset_numbers(s["result"], keys)) for s in out["systems"]]
-    if any(x for _, x in extras):
-        lines.append("")
-        lines += [f"{name}: the preset's own numbers (its tool's scale) and counts: "
-                  + ", ".join(f"{k} = {v}" for k, v in x.items()) for name, x in extras if x]
-    if paired:
-        n = out["paired"][0]["n_resamples"]
-        lines.append("")
-        lines.append(f"paired bootstrap ({n} resamples, seed {out['paired'][0]['seed']}; sacrebleu's test): p = (1 + "
-                     f"resamples whose |B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)")
-        ties = [f"{p['system']} {_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
-        if ties:
-            lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
-                         f"(1/({n} + 1) when every resample ties too) is an artefact of the +1, not evidence of a "
-                         "difference")
-    for name, count in empty_hyps.items():
-        lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
-    lines.append("")
-    lines.append(f"signature: {out['signature']}")
-    return "\n".join(lines) + "\n"
-
-
-def _json(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) -> str:
-    def r(x):
-        return round(x * scale, width)
-
-    systems = []
-    for s in out["systems"]:
-        d = {"system": s["system"], "scores": {k: r(v) for k, v in s["scores"].items()}}
-        if "intervals" in s:
-            d["intervals"] = {k: [r(a), r(b)] for k, (a, b) in s["intervals"].items()}
-        res = s["result"]
-        if out["metric"] == "bleu":
-            d["precisions"] = [r(p) for p in res["precisions"]]
-            d.update({k: res[k] for k in ("brevity_penalty", "length_ratio", "translation_length",
-                                          "reference_length", "counts", "totals")})
-        extra = preset_numbers(res, out["keys"])
-        if extra:
-            d["preset_scores"] = extra  # the preset's own numbers and counts, on the preset's own scale
-        if s["system"] in empty_hyps:
-            d["empty_hypotheses"] = empty_hyps[s["system"]]
-        systems.append(d)
-    paired = [{"system": p["system"], "baseline": p["baseline"], "metric": p["metric"], "delta": r(p["delta"]),
-               "delta_low": r(p["delta_low"]), "delta_high": r(p["delta_high"]), "p_value": p["p_value"],
-               "n_resamples": p["n_resamples"], "seed": p["seed"], "no_difference": p["no_difference"]}
-              for p in out["paired"]]
-    doc = {"metric": out["metric"], "scale": f"0-{scale}", "width": width, "segments": out["segments"],
-           "references": ref_names, "signature": out["signature"], "systems": systems}
-    if paired:
-        doc["paired"] = paired
-    doc["warnings"] = list(out["warnings"])
-    return terminal_json(doc, indent=1) + "\n"
-
-
-#: Keys of a BLEU result that every BLEU result has (with or without a preset).
-_BLEU_KEYS = ("bleu", "bleu_ci_low", "bleu_ci_high", "brevity_penalty", "length_ratio", "translation_length",
-              "reference_length")
-
-
-def preset_numbers(res: dict, keys: list) -> dict:
-    """The numbers a preset adds to a library result — its tool's own scores on the tool's scale and its counts
-    (LLaMA-Factory's ``bleu-4``, OpenCompass's placeholder predictions, LongBench's recursion cutoff …): every
-    numeric entry that is not one of the result's own keys (the scores of ``keys``, their precision, recall and
-    interval, and BLEU's length fields)."""
-    own = set(_BLEU_KEYS)
-    for k in keys:
-        own.update({k, f"{k}_precision", f"{k}_recall", f"{k}_ci_low", f"{k}_ci_high"})
-    return {k: v for k, v in res.items()
-            if k not in own and isinstance(v, (int, float)) and not isinstance(v, bool)}
-
-
-def _score_only(out: dict, scale: int, width: int) -> str:
-    return "".join(" ".join(_fmt(s["scores"][k], scale, width) for k in out["keys"]) + "\n" for s in out["systems"])
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -404,6 +285,10 @@ def _run(o, metric: str) -> None:
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
     width = o.width if o.width is not None else (1 if o.scale == 100 else 4)
+    if metric == "bleu":
+        paired_test(o)
+        if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
+            raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
     if len(set(names)) != len(names):
@@ -426,23 +311,44 @@ def _run(o, metric: str) -> None:
     options.update({k: v for k, v in given.items() if v is not None})
     empty = {n: sum(1 for t in s if not t.strip()) for n, s in zip(names, systems)}
     empty = {n: c for n, c in empty.items() if c}
+    fmt, tests = o.text_format.value, _tests(o, metric, len(systems))
     try:
-        out = score_text_files(metric, references, systems, names, options, bootstrap=0 if o.score_only and
-                               len(systems) == 1 else o.bootstrap, seed=o.seed)
+        out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
         raise _located(exc, ref_names) from None
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if o.score_only:
-        text = _score_only(out, o.scale, width)
-    elif o.text_format == TextFormat.json:
-        text = _json(out, o.scale, width, ref_names, empty)
+        text = score_only_text(out, o.scale, width)
+    elif fmt == "text":
+        text = sacrebleu_text(out, width, tests["paired"], tests["paired_n"])
+    elif fmt == "json":
+        text = json_text(out, o.scale, width, ref_names, empty)
     else:
-        text = _table(out, o.scale, width, ref_names, empty)
+        text = table_text(out, o.scale, width, ref_names, empty)
     for n, c in empty.items():
-        if o.score_only or o.text_format == TextFormat.json:
+        if o.score_only or fmt != "table":
             note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
     echo(text, nl=False)
+
+
+def _tests(o, metric: str, n_systems: int) -> dict:
+    """The resampling of a run: ``{"bootstrap", "paired", "paired_n", "confidence_n"}`` for `score_text_files`.
+    ``-b`` prints scores only (no percentile interval, no test; ``--confidence``'s ``μ ± CI`` if asked); ``-f
+    text`` is sacrebleu's output (its flags only: ``--confidence``, ``--paired-bs``/``--paired-ar``); the table and
+    JSON keep zheval's percentile interval (``--bootstrap``) and compare several systems with a paired bootstrap
+    (``--bootstrap`` resamples) unless ``--paired-bs``/``--paired-ar`` name the test and its resamples."""
+    if metric != "bleu":
+        return {"bootstrap": 0 if o.score_only else o.bootstrap, "paired": None if o.score_only else "bs"}
+    paired = paired_test(o, n_systems)
+    confidence = o.confidence_n if o.confidence else 0
+    if o.score_only:
+        return {"bootstrap": 0, "paired": None, "confidence_n": confidence}
+    if o.text_format.value == "text":
+        return {"bootstrap": 0, "paired": paired, "paired_n": paired_resamples(o, paired),
+                "confidence_n": confidence_resamples(o, paired)}
+    return {"bootstrap": o.bootstrap, "paired": paired or "bs", "confidence_n": confidence,
+            "paired_n": paired_resamples(o, paired) if paired else None}
 
 
 class SystemsCommand(TyperCommand):
@@ -487,8 +393,9 @@ _MULTI_REF = option(Optional[str], "--multi-ref", help="ROUGE multi-reference ru
 
 
 @app.command(cls=SystemsCommand)
-@takes(*_COMMON, "smooth", "smooth_value", "max_order", "bp_ref_length", "level", "effective_order",
-       preset=_PRESET_BLEU)
+@takes(*_COMMON, "smooth", "smooth_value", "max_order", "bp_ref_length", "level", "effective_order", "confidence",
+       "confidence_n", "paired_bs", "paired_ar", "paired_bs_n", "paired_ar_n", preset=_PRESET_BLEU,
+       text_format=BLEU_FORMAT)
 def bleu(o) -> None:
     """Corpus BLEU of hypothesis text files against reference text files, one segment per line (sacrebleu's
     command line: zheval bleu REF [REF ...] -i HYP [HYP ...]; stdin without -i)."""

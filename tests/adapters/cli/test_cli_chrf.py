@@ -161,3 +161,21 @@ def test_identical_systems_are_no_difference(tmp_path, test):
     res = run_cli("chrf", ref, "-i", a, b, f"--paired-{test}")
     doc = json.loads(res.output)
     assert doc[1]["chrF2"]["no_difference"] is True and doc[1]["chrF2"]["score"] == doc[0]["chrF2"]["score"]
+
+
+def test_one_segment_has_no_interval(tmp_path):
+    """One segment: sacrebleu prints ``μ = 32.8 ± 0.0`` (resampling one segment always returns it); zheval chrf says
+    "n=1, no interval" as zheval score and zheval bleu do, in every format, and gives no p-value."""
+    ref, a, b = tmp_path / "ref.txt", tmp_path / "a.txt", tmp_path / "b.txt"
+    ref.write_text("今天天气很好，我们去公园散步。\n", encoding="utf-8")
+    a.write_text("今天天气不错，我们去公园。\n", encoding="utf-8")
+    b.write_text("明天下雨。\n", encoding="utf-8")
+    for args in (["-i", a, "--confidence", "-f", "text"], ["-i", a, "--confidence", "-b"],
+                 ["-i", a, b, "--paired-bs", "-f", "text"], ["-i", a, b, "--paired-ar", "-f", "text"]):
+        res = run_cli("chrf", ref, *args)
+        assert res.exit_code == 0, res.output
+        assert "n=1, no interval" in res.stdout and "± 0.0" not in res.stdout and "(p = " not in res.stdout, args
+    doc = json.loads(run_cli("chrf", ref, "-i", a, "--confidence").stdout)
+    assert "confidence_mean" not in doc and doc["no_interval"].startswith("n=1: ")
+    doc = json.loads(run_cli("chrf", ref, "-i", a, b, "--paired-bs").stdout)
+    assert doc[1]["chrF2"]["p_value"] is None and doc[1]["chrF2"]["no_interval"].startswith("n=1: ")

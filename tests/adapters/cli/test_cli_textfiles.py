@@ -5,6 +5,8 @@ data; stdin, several systems, -b, -w, --scale, --format json; bad files named fi
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 
@@ -14,9 +16,10 @@ from helpers.cli import run_cli as run
 from zheval.cli.textfiles import spread_inputs
 
 
-def sacrebleu_cli(*args) -> str:
+def sacrebleu_cli(*args, seed: int = 12345) -> str:
+    """stdout of sacrebleu's own command line (``SACREBLEU_SEED=seed``, its default 12345)."""
     res = subprocess.run([sys.executable, "-m", "sacrebleu", *map(str, args)], capture_output=True, text=True,
-                         check=True)
+                         check=True, env={**os.environ, "SACREBLEU_SEED": str(seed)})
     return res.stdout
 
 
@@ -327,3 +330,112 @@ def test_longbench_preset_takes_its_own_rouge_type_and_score_points_to_it(tmp_pa
     data.write_text(json.dumps({"predict": "好", "label": "好的"}, ensure_ascii=False) + "\n", encoding="utf-8")
     res = run_cli("score", "-p", data, "--preset", "longbench", "-q")
     assert res.exit_code == 2 and "zheval rouge REF.txt -i HYP.txt --preset longbench" in res.output
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# sacrebleu's statistical flags and -f text (zheval.cli.resampling, shared with zheval chrf)
+
+
+def _after_signature(line: str) -> str:
+    """What follows ``NAME|signature = `` on a sacrebleu score line (the signatures differ by design)."""
+    return line.strip().split(" = ", 1)[1]
+
+
+@pytest.mark.parametrize("width", [1, 4])
+def test_text_line_and_confidence_equal_sacrebleu(csl_files, width):
+    """-f text is sacrebleu's score line: after ``BLEU|<signature> = `` (zheval's signature) the score, μ ± CI
+    (--confidence: sacrebleu's draws, --seed = SACREBLEU_SEED) and the precisions / BP are sacrebleu's text; -b too."""
+    ref, a, *_ = csl_files
+    for extra, seed in (([], 12345), (["--confidence"], 12345), (["--confidence", "--confidence-n", "300"], 7)):
+        want = sacrebleu_cli(ref, "-i", a, "--tokenize", "zh", "-f", "text", "-w", width, *extra, seed=seed)
+        got = run("bleu", ref, "-i", a, "--preset", "sacrebleu-zh", "-f", "text", "-w", width, *extra, "--seed", seed)
+        assert got.exit_code == 0, got.output
+        assert got.stdout.startswith("BLEU|nrefs:1|") and "|tok:sacrebleu-zh|" in got.stdout
+        assert _after_signature(got.stdout) == _after_signature(want)  # score (μ ± CI) precisions (BP ...)
+        score_only = run("bleu", ref, "-i", a, "--preset", "sacrebleu-zh", "-b", "-w", width, *extra, "--seed", seed)
+        assert score_only.stdout == sacrebleu_cli(ref, "-i", a, "--tokenize", "zh", "-b", "-w", width, *extra,
+                                                  seed=seed)
+        assert ("(μ = " in score_only.stdout) == bool(extra)
+
+
+def _text_cells(text: str) -> list:
+    """``[(score, mean, ci, p)]`` per system of zheval's -f text table (resampling.format_systems)."""
+    cells = re.findall(r"^\s*(?:Baseline: )?\S+  ([\d.]+)(?: \(([\d.]+) ± ([\d.]+)\))?(?: \(p = ([\d.]+)\)\*?)?$",
+                       text, flags=re.M)
+    return [tuple(float(x) if x else None for x in c) for c in cells]
+
+
+@pytest.mark.parametrize("test", ["bs", "ar"])
+def test_paired_tests_equal_sacrebleu(csl_files, test):
+    """--paired-bs / --paired-ar, -f text (sacrebleu's table) and the table/JSON: scores, μ ± CI (bootstrap) and
+    p-values are sacrebleu's (same draws, seed 12345) on the same real files."""
+    ref, a, b, *_ = csl_files
+    theirs = json.loads(sacrebleu_cli(ref, "-i", a, b, "--tokenize", "zh", f"--paired-{test}", "-f", "json"))
+    text = run("bleu", ref, "-i", a, b, "--preset", "sacrebleu-zh", f"--paired-{test}", "-f", "text", "-w", 4)
+    assert text.exit_code == 0, text.output
+    ours = _text_cells(text.stdout)
+    assert len(ours) == 2 and "Baseline: " in text.stdout
+    for (score, mean, ci, p), row in zip(ours, theirs):
+        want = row["BLEU"]
+        assert score == round(want["score"], 4)
+        assert (mean, ci) == ((round(want["mean"], 4), round(want["ci"], 4)) if test == "bs" else (None, None))
+        assert (p is None and want["p_value"] is None) or p == round(want["p_value"], 4)
+    doc = json.loads(run("bleu", ref, "-i", a, b, "--preset", "sacrebleu-zh", f"--paired-{test}", "-f", "json",
+                         "-w", 12).stdout)
+    (pair,) = doc["paired"]
+    assert pair["test"] == test and pair["p_value"] == pytest.approx(theirs[1]["BLEU"]["p_value"], abs=1e-15)
+    assert (pair["delta_low"] is None) == (test == "ar")
+    table = run("bleu", ref, "-i", a, b, "--preset", "sacrebleu-zh", f"--paired-{test}").stdout
+    assert (" p (AR)" in table) == (test == "ar") and f"{theirs[1]['BLEU']['p_value']:.4f}" in table
+
+
+def test_confidence_in_the_table_and_json_is_sacrebleus(csl_files):
+    ref, a, *_ = csl_files
+    theirs = json.loads(sacrebleu_cli(ref, "-i", a, "--tokenize", "zh", "--confidence", "-w", 4))
+    doc = json.loads(run("bleu", ref, "-i", a, "--preset", "sacrebleu-zh", "--confidence", "-f", "json",
+                         "-w", 4).stdout)
+    conf = doc["systems"][0]["confidence"]["bleu"]
+    assert (conf["mean"], conf["ci"]) == (theirs["confidence_mean"], theirs["confidence_var"])
+    table = run("bleu", ref, "-i", a, "--preset", "sacrebleu-zh", "--confidence", "-w", 4).stdout
+    assert "μ ± 95% CI" in table and f"{theirs['confidence_mean']:.4f} ± {theirs['confidence_var']:.4f}" in table
+
+
+def test_one_segment_has_no_interval_in_any_format(tmp_path):
+    """sacrebleu prints ``μ = 40.0 ± 0.0`` for one segment and zheval bleu printed ``[40.0, 40.0]``: resampling one
+    segment always returns it. Every format says "n=1, no interval" instead (zheval score's words), and two
+    systems that differ on it get no p-value (the test would call p = 1/1001 significant)."""
+    ref = write_lines(tmp_path / "ref.txt", ["今天天气很好，我们去公园散步。"])
+    a = write_lines(tmp_path / "a.txt", ["今天天气不错，我们去公园。"])
+    b = write_lines(tmp_path / "b.txt", ["明天下雨。"])
+    outputs = {
+        "table": run("bleu", ref, "-i", a),
+        "text": run("bleu", ref, "-i", a, "-f", "text", "--confidence"),
+        "b": run("bleu", ref, "-i", a, "-b", "--confidence"),
+        "paired": run("bleu", ref, "-i", a, b, "-f", "text", "--paired-bs"),
+        "paired table": run("bleu", ref, "-i", a, b, "--confidence"),
+    }
+    for name, res in outputs.items():
+        assert res.exit_code == 0, res.output
+        assert "n=1, no interval" in res.stdout, name
+        assert not re.search(r"\[([\d.]+), \1\]|± 0\.0\b|\(p = ", res.stdout), (name, res.stdout)
+    doc = json.loads(run("bleu", ref, "-i", a, b, "-f", "json", "--confidence").stdout)
+    assert all(s["intervals"]["bleu"] is None and s["no_interval"].startswith("n=1: ") for s in doc["systems"])
+    assert all("confidence" not in s for s in doc["systems"])
+    (pair,) = doc["paired"]
+    assert pair["p_value"] is None and pair["delta_low"] is None and pair["no_interval"].startswith("n=1")
+    two = write_lines(tmp_path / "ref2.txt", ["今天天气很好，我们去公园散步。", "这个软件需要更新。"])
+    res = run("bleu", two, "-i", write_lines(tmp_path / "a2.txt", ["今天天气不错，我们去公园。", "软件要更新了。"]))
+    assert "no interval" not in res.stdout and re.search(r"\[[\d.]+, [\d.]+\]", res.stdout)
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["--paired-bs"], "--paired-bs compares systems: give at least two -i files"),
+    (["--paired-bs", "--paired-ar"], "mutually exclusive"),
+    (["-f", "text", "--scale", "1"], "-f text is sacrebleu's output, on its 0–100 scale"),
+    (["-f", "latex"], "latex"),
+])
+def test_statistical_flags_refuse_what_sacrebleu_refuses(tmp_path, args, expected):
+    ref = write_lines(tmp_path / "ref.txt", ["今天天气很好", "我爱北京"])
+    hyp = write_lines(tmp_path / "hyp.txt", ["今天天气不错", "我爱北京"])
+    res = run("bleu", ref, "-i", hyp, *args)
+    assert res.exit_code == 2 and expected in res.output and "Traceback" not in res.output

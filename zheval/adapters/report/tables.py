@@ -43,6 +43,7 @@ __all__ = [
     "render_markdown",
     "MIN_INTERVAL_ITEMS",
     "no_interval_reason",
+    "no_interval_label",
     "render_items",
     "breakdown_sections",
     "reference_limit_line",
@@ -63,6 +64,12 @@ def no_interval_reason(n: int | None) -> str:
     """Why a group of ``n`` items (< `MIN_INTERVAL_ITEMS`) has no interval (``n=None``: the general text)."""
     head = f"n={n}: " if n is not None else ""
     return f"{head}a bootstrap interval needs at least {MIN_INTERVAL_ITEMS} items (resampling one item always returns it)"
+
+
+def no_interval_label(n: int) -> str:
+    """What a table shows in place of the interval of a group of ``n`` items (< `MIN_INTERVAL_ITEMS`):
+    ``"n=1, no interval"`` (every text door: the score report, ``zheval compare``, ``zheval bleu`` / ``chrf``)."""
+    return f"n={n}, no interval"
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -352,7 +359,7 @@ class Report:
 
 def _fmt(v: MetricValue, digits: int = 3, n: int | None = None) -> str:
     if v.no_interval is not None:
-        return f"{v.value:.{digits}f} (n={n}, no interval)" if n is not None else f"{v.value:.{digits}f} (no interval)"
+        return f"{v.value:.{digits}f} ({no_interval_label(n)})" if n is not None else f"{v.value:.{digits}f} (no interval)"
     if v.low is None:
         return f"{v.value:.{digits}f}"
     return f"{v.value:.{digits}f} [{v.low:.{digits}f}, {v.high:.{digits}f}]"
@@ -374,7 +381,7 @@ def _compare_rows(report: Report) -> tuple[list, list]:
     rows = []
     for r in report.comparison:
         if r.get("delta_low") is None:  # a group too small for an interval
-            delta, p = f"{r['delta']:+.3f} (n={r['n']}, no interval)", "–"
+            delta, p = f"{r['delta']:+.3f} ({no_interval_label(r['n'])})", "–"
         else:
             delta = f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]"
             p = f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else "")
