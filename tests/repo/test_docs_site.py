@@ -284,10 +284,11 @@ def _imported(ident: str):
     raise AssertionError(ident)
 
 
-def test_every_parameter_row_is_one_parameter_with_its_type_and_default(site):
+def test_every_parameter_has_its_row_with_its_type_and_default(site):
     """Each row of every Parameters table of the API page is one parameter of the object's signature (an Args entry
     that groups several, ``rouge, bleu, chrf: ...``, is one row griffe cannot match: no type, "required"), shown
-    with its annotation, and "required" only when the signature gives it no default."""
+    with its annotation, and "required" only when the signature gives it no default; and every parameter of the
+    signature has its row (one written inside another's entry, ``predictions: ...; references: ...``, has none)."""
     import inspect
 
     html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
@@ -297,7 +298,10 @@ def test_every_parameter_row_is_one_parameter_with_its_type_and_default(site):
             continue
         tables += 1
         signature = inspect.signature(_imported(ident))
-        for name, typ, default in _parameter_rows(section):
+        rows = _parameter_rows(section)
+        shown = {name.lstrip("*") for name, _, _ in rows}
+        bad += [(ident, name, "no row") for name in signature.parameters if name not in shown]
+        for name, typ, default in rows:
             p = signature.parameters.get(name.lstrip("*"))
             if p is None:
                 bad.append((ident, name, "not a parameter"))

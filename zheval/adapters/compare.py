@@ -2,6 +2,16 @@
 first (the baseline, A), as sacrebleu's ``--paired-bs`` / ``--paired-ar`` do: both scores, the difference with its
 paired-bootstrap interval, and the p-value of the chosen test (sacrebleu's paired bootstrap, or paired approximate
 randomisation), per group, with the notes that explain the p-value.
+
+Every p-value follows sacrebleu's convention (a strict ``>`` and +1 smoothing), which gives p = 1/(resamples + 1),
+its smallest value, when the difference is exactly 0 (e.g. two identical systems); such rows get
+``no_difference: True`` and a note saying so plainly (`NO_DIFFERENCE_NOTE`), while ``p_value`` stays
+sacrebleu's number. With three or more systems each is tested against A separately, with no correction for
+multiple comparisons (a note says so, `MANY_SYSTEMS_NOTE`), as sacrebleu.
+
+A group with fewer than 2 items gets no interval and no p-value (``delta_low``/``delta_high``/``p_value``
+``None``, ``no_interval`` says why): resampling one item always gives the observed difference, and sacrebleu's
+p would be its minimum, which would read as significant.
 """
 
 from __future__ import annotations
@@ -93,22 +103,31 @@ def compare_predictions(
       (`zheval.results.significance.paired_approximate_randomization`, ``resamples`` trials, default 10,000
       as sacrebleu, seeded with ``seed``).
 
-    Every p-value follows sacrebleu's convention (a strict ``>`` and +1 smoothing), which gives p = 1/(resamples + 1),
-    its smallest value, when the difference is exactly 0 (e.g. two identical systems); such rows get
-    ``no_difference: True`` and a note saying so plainly (`NO_DIFFERENCE_NOTE`), while ``p_value`` stays
-    sacrebleu's number. With three or more systems each is tested against A separately, with no correction for
-    multiple comparisons (a note says so, `MANY_SYSTEMS_NOTE`), as sacrebleu.
-
-    A group with fewer than 2 items gets no interval and no p-value (``delta_low``/``delta_high``/``p_value``
-    ``None``, ``no_interval`` says why): resampling one item always gives the observed difference, and sacrebleu's
-    p would be its minimum, which would read as significant.
+    The p-value's convention and the groups too small for one: the module's docstring ([`zheval.adapters.compare`][]).
 
     Args:
-        ds: the dataset; predictions_a, predictions_b, more_predictions: as ``predictions`` of
-            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions], each matched to the dataset's items;
-            test: ``"bootstrap"`` or ``"ar"``; resamples: number of AR trials (``test="ar"``; 1 to
-            `MAX_BOOTSTRAP_RESAMPLES`; with ``test="bootstrap"`` it must be ``None``
-            or equal ``bootstrap``); other arguments as there (``bootstrap`` must be ≥ 1; ``progress`` shows a bar).
+        ds: the dataset, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (and so are the arguments without a text of their own).
+        predictions_a: system A, the baseline: as ``predictions`` there, matched to the dataset's items.
+        predictions_b: system B, as ``predictions_a``.
+        more_predictions: systems C, D, …, as ``predictions_a``.
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``.
+        tokenizer: the scoring tokenizer of every metric.
+        by: the group columns (default: overall only).
+        bootstrap: the paired-bootstrap resamples (at least 1).
+        seed: the seed of the resamples and of the AR trials.
+        confidence: the level of the difference's interval.
+        test: ``"bootstrap"`` or ``"ar"``.
+        resamples: number of AR trials (``test="ar"``; 1 to `MAX_BOOTSTRAP_RESAMPLES`; ``None``: 10,000); with
+            ``test="bootstrap"`` it must be ``None`` or equal ``bootstrap``.
+        num_proc: ``map`` worker processes.
+        progress: show a bar.
+        locations: ``{item id: (path, line)}`` of the 小黄鸭 file.
+        label_check: LLaMA-Factory label check (``strict``, ``warn``, ``off``).
+        predictions_format: ``format`` of a predictions path.
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
+        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
+        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        options: the metric options by name.
 
     Returns:
         A `Report` with ``kind="compare"`` and ``comparison`` rows
@@ -124,9 +143,7 @@ def compare_predictions(
                              {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
-    if not bootstrap or bootstrap < 1:
-        raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
-    test, trials = _check_test(test, resamples, int(bootstrap))
+    test, trials = _check_test(test, resamples, bootstrap)
     cfg = make_config(scoring)
     systems = [predictions_a, predictions_b, *more_predictions]
     labels = system_labels(len(systems))
@@ -242,8 +259,11 @@ def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int
     return notes
 
 
-def _check_test(test, resamples, bootstrap: int) -> tuple[str, int]:
+def _check_test(test, resamples, bootstrap) -> tuple[str, int]:
     """``(test, number of resamples of its p-value)``, or ``ValueError`` naming the option."""
+    if not bootstrap or bootstrap < 1:
+        raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
+    bootstrap = int(bootstrap)
     if test not in COMPARE_TESTS:
         raise ValueError(f"unknown test {test!r}; valid: {', '.join(COMPARE_TESTS)} (paired bootstrap, paired "
                          "approximate randomisation)")

@@ -298,8 +298,10 @@ def bertscore_items(predictions: Sequence[str], references: Sequence[Sequence[st
     """P, R, F of every item, chunk by chunk (`CHUNK_ITEMS` items: memory does not grow with the corpus).
 
     Args:
-        predictions: ``list[str]``; references: ``list[list[str]]`` (`zheval.compute.inputs.validate_inputs`).
-        config: [`bertscore_config`][zheval.compute.bertscore.bertscore_config]. weights: [`bertscore_idf`][zheval.compute.bertscore.bertscore_idf] of the same references.
+        predictions: ``list[str]`` (`zheval.compute.inputs.validate_inputs`).
+        references: ``list[list[str]]`` (`zheval.compute.inputs.validate_inputs`).
+        config: [`bertscore_config`][zheval.compute.bertscore.bertscore_config].
+        weights: [`bertscore_idf`][zheval.compute.bertscore.bertscore_idf] of the same references.
 
     Raises:
         EmptyReferenceError (a ValueError): a reference with no word piece (blank, or only characters the
@@ -365,9 +367,14 @@ def compute_bertscore(
     Args:
         predictions: ``list[str]``, one per item (an empty or blank one scores 0, bert-score's definition).
         references: per item a ``str`` or a non-empty ``list[str]``.
-        model: and every other option (``layer``, ``idf``, ``rescale_with_baseline``, ``baseline_path``,
-            ``multi_ref``, ``batch_size``, ``device``): as [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] (``model`` is required: a local
-            directory or a ``(model, tokenizer)`` pair).
+        model: a local directory or a ``(model, tokenizer)`` pair (required), as [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions].
+        layer: the hidden layer of the embeddings, as ``BertScoreOptions``.
+        idf: idf weights over the references, as ``BertScoreOptions``.
+        rescale_with_baseline: rescale with the layer's baseline, as ``BertScoreOptions``.
+        baseline_path: the baseline file, as ``BertScoreOptions``.
+        multi_ref: ``"max"`` or ``"best_f"``, as ``BertScoreOptions``.
+        batch_size: texts per forward pass, as ``BertScoreOptions``.
+        device: the torch device, as ``BertScoreOptions``.
 
     Returns:
         ``{"precision", "recall", "f1"}`` corpus means (0-1 without rescaling), ``item_precision``, ``item_recall``,

@@ -204,8 +204,8 @@ def bleu_items(
     """Per-item BLEU statistics of validated texts.
 
     Args:
-        predictions: ``list[str]``; references: ``list[list[str]]`` (the output of
-            `zheval.compute.inputs.validate_inputs`).
+        predictions: ``list[str]``, the output of `zheval.compute.inputs.validate_inputs`.
+        references: ``list[list[str]]``, the output of `zheval.compute.inputs.validate_inputs`.
         config: from [`bleu_config`][zheval.compute.bleu.bleu_config].
         shared: ROUGE's tokenised corpus when BLEU counts on it ([`zheval.score`][zheval.compute.joint.score], decided by
             `zheval.fast.usable_for`); its statistics are then the ones of that pass. Without it, BLEU builds

@@ -164,8 +164,9 @@ def chrf_items(predictions: Sequence[str], references: Sequence[Sequence[str]], 
     """Per-item chrF statistics of validated texts.
 
     Args:
-        predictions: ``list[str]``; references: ``list[list[str]]`` (the output of
-            `zheval.compute.inputs.validate_inputs`). config: from [`chrf_config`][zheval.compute.chrf.chrf_config].
+        predictions: ``list[str]``, the output of `zheval.compute.inputs.validate_inputs`.
+        references: ``list[list[str]]``, the output of `zheval.compute.inputs.validate_inputs`.
+        config: from [`chrf_config`][zheval.compute.chrf.chrf_config].
         allow_empty_references: the explicit opt-out of the empty-reference rule.
 
     Raises:

@@ -430,7 +430,8 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
     corpus BLEU statistics.
 
     Args:
-        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
+        predictions: ``list[str]``.
+        references: per item a ``str`` or a non-empty ``list[str]`` (ragged).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``; default: the metrics of the options objects given,
             else those that have the ``preset`` given (``rouge155``: ROUGE only; ``sacrebleu-zh``: BLEU only;
             ``llamafactory``: both), else BLEU and ROUGE.
@@ -576,7 +577,8 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
     ``compute_bleu(..., level="sentence")["scores"]`` and the BLEU statistics row of ``bleu_items``).
 
     Args:
-        prediction: ``str``; references: a ``str`` or a non-empty ``list[str]``.
+        prediction: ``str``.
+        references: a ``str`` or a non-empty ``list[str]``.
         metrics: as [`explain_items`][zheval.compute.explain.explain_items] (no ``corpus_share``: one item is no corpus).
         rouge: as [`explain_items`][zheval.compute.explain.explain_items].
         bleu: as [`explain_items`][zheval.compute.explain.explain_items].

@@ -175,8 +175,8 @@ def score_items(predictions: Sequence[str], references: Sequence[Any], config: S
     """Per-item statistics of both metrics of [`score`][zheval.compute.joint.score], from texts.
 
     Args:
-        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]`` (checked and
-            canonicalised by `validate_inputs`).
+        predictions: ``list[str]`` (checked by `validate_inputs`).
+        references: per item a ``str`` or a non-empty ``list[str]`` (checked and canonicalised by `validate_inputs`).
         config: from [`score_config`][zheval.compute.joint.score_config].
         warn: issue the input guards' warnings (`warn_input_slips`); an engine's
             workers pass False and report `input_slips` instead.

@@ -51,13 +51,16 @@ class JudgeOptions:
         api_key: the key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Never part
             of a cache key or a signature.
         rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a `Rubric`.
-        temperature: sampling temperature (default 0). seed: the request's seed (``None``: not sent).
+        temperature: sampling temperature (default 0).
+        seed: the request's seed (``None``: not sent).
         json_mode: send ``response_format={"type": "json_object"}`` (servers honour it unevenly; answers are
             checked either way).
         max_tokens: the answer's token limit (``None``: the server's).
         concurrency: requests in flight at once (an int >= 1).
-        timeout: seconds per request. max_retries: retries of a request after 429/5xx/timeout/connection errors.
-        answer_retries: new attempts after an answer the rubric refuses. backoff: first wait (seconds).
+        timeout: seconds per request.
+        max_retries: retries of a request after 429/5xx/timeout/connection errors.
+        answer_retries: new attempts after an answer the rubric refuses.
+        backoff: first wait (seconds).
         cache_dir: the answer cache's directory (``None``: `zheval.compute.judge_cache.default_cache_dir`).
         use_cache: read and write the cache.
     """
@@ -355,11 +358,24 @@ def compute_judge(
     default).
 
     Args:
-        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]``; sources: per item the
-            source text or question (``None`` entries allowed), or ``None``.
-        base_url: and every other option (``model``, ``api_key``, ``rubric``, ``temperature``, ``seed``,
-            ``json_mode``, ``max_tokens``, ``concurrency``, ``timeout``, ``max_retries``, ``answer_retries``,
-            ``backoff``, ``cache_dir``, ``use_cache``): as [`JudgeOptions`][zheval.compute.judge.JudgeOptions].
+        predictions: ``list[str]``.
+        references: per item a ``str`` or a non-empty ``list[str]``.
+        base_url: the endpoint (required), as [`JudgeOptions`][zheval.compute.judge.JudgeOptions], and so are the options below.
+        model: the model name (required).
+        sources: per item the source text or question (``None`` entries allowed), or ``None``.
+        api_key: the key (``None``: ``$OPENAI_API_KEY``, else ``"unused"``).
+        rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a `Rubric`.
+        temperature: the sampling temperature.
+        seed: the request's seed (``None``: not sent).
+        json_mode: ask for a JSON object.
+        max_tokens: the answer's token limit (``None``: the server's).
+        concurrency: requests in flight at once.
+        timeout: seconds per request.
+        max_retries: retries of a request after 429/5xx/timeout/connection errors.
+        answer_retries: new attempts after an answer the rubric refuses.
+        backoff: the first wait (seconds).
+        cache_dir: the answer cache's directory.
+        use_cache: read and write the cache.
 
     Returns:
         ``{<criterion>: mean over judged items (or None), "item_scores": {criterion: [int | None]}, "reasons",

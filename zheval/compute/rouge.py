@@ -246,8 +246,8 @@ def rouge_items(
     """Per-item ROUGE statistics of validated texts.
 
     Args:
-        predictions: ``list[str]``; references: ``list[list[str]]`` -- the output of
-            `zheval.compute.inputs.validate_inputs`.
+        predictions: ``list[str]``, the output of `zheval.compute.inputs.validate_inputs`.
+        references: ``list[list[str]]``, the output of `zheval.compute.inputs.validate_inputs`.
         config: from [`rouge_config`][zheval.compute.rouge.rouge_config].
         shared: the tokenised corpus shared with BLEU ([`zheval.score`][zheval.compute.joint.score]), built for this config's tokenizer and
             sentence split; None tokenises here.

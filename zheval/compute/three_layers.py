@@ -56,14 +56,18 @@ def three_layer_agreement(
     """Every layer's per-item columns on the same items and the agreement of each metric with each rating column.
 
     Args:
-        predictions: ``list[str]``; references: per item a ``str`` or a non-empty ``list[str]``.
+        predictions: ``list[str]``.
+        references: per item a ``str`` or a non-empty ``list[str]``.
         bertscore: [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] (adds ``BERTScore-F1``), or ``None``.
         judge: [`JudgeOptions`][zheval.compute.judge.JudgeOptions] (adds ``judge:<criterion>`` rating columns), or ``None``.
         ratings: rating columns given directly (``{name: per-item numbers, NaN = none}``), e.g. human ratings or
             a judge's earlier run. At least one of ``judge`` / ``ratings``.
-        sources: per item the source or question the judge sees (or ``None``). groups: per item a group (or
-            ``None``): the table is repeated per group.
-        tokenizer: of the n-gram layer. bootstrap, confidence, seed: the intervals (0 = none).
+        sources: per item the source or question the judge sees (or ``None``).
+        groups: per item a group (or ``None``): the table is repeated per group.
+        tokenizer: the tokenizer of the n-gram layer.
+        bootstrap: resamples for the intervals (0 = none).
+        confidence: the intervals' level in (0, 1).
+        seed: the bootstrap's seed.
 
     Returns:
         ``{"metrics", "ratings", "rows", "best", "bertscore", "judge", "n"}``: ``metrics`` ``{label: [per item]}``;

@@ -249,7 +249,8 @@ def combine_references(
             elements are passed to ``recall``.
         multi_ref: ``"max"`` (first best F), ``"mean"`` (``math.fsum`` of P, R and F over references / k),
             ``"pool"`` (the statistics summed with ``pool``, then scored), or ``"best_recall"`` (first best recall).
-        beta: F-measure beta; inv_weight: ``1 / w`` for ROUGE-W, else None (both for the default formula).
+        beta: F-measure beta (for the default formula).
+        inv_weight: ``1 / w`` for ROUGE-W, else None (for the default formula).
         score: the per-reference formula ``score(hit, ref_total, hyp_total) -> Score``; default
             `score_from_stats` with ``beta`` and ``inv_weight``.
         recall: the value ``"best_recall"`` compares for one reference's statistics (default: the formula's recall;

@@ -44,8 +44,8 @@ class FileFormatError(ValueError):
     `MAX_REPORTED` (each as ``file:line: id '…': what is wrong``) and the total count.
 
     Args:
-        problems: the problems, in file order. what: the first words of the message (e.g. ``"invalid 小黄鸭
-            data"``, ``"invalid text files"``).
+        problems: the problems, in file order.
+        what: the first words of the message (e.g. ``"invalid 小黄鸭 data"``, ``"invalid text files"``).
     """
 
     def __init__(self, problems: Sequence[Problem], what: str = "invalid input file"):

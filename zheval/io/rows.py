@@ -87,8 +87,10 @@ def read_lines(path, what: str, problems: list, data: Optional[bytes] = None) ->
     or ``None`` with the problems appended (encoding, gzip, CR-only line ends).
 
     Args:
-        path: the file (or its name when ``data`` is given). what: its role in messages (``"reference"``,
-            ``"--terms"``). problems: the list problems are appended to. data: bytes already read (standard input).
+        path: the file (or its name when ``data`` is given).
+        what: its role in messages (``"reference"``, ``"--terms"``).
+        problems: the list problems are appended to.
+        data: bytes already read (standard input).
 
     Raises:
         FileNotFoundError: no such file (the message names ``what``). IsADirectoryError: a directory.
@@ -105,7 +107,9 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
     """Read a file of rows (JSONL, CSV, TSV or Parquet, each optionally gzip-compressed).
 
     Args:
-        path: the file. format: one of `ROW_FORMATS`. what: the file's role in messages (``"predictions"``).
+        path: the file.
+        format: one of `ROW_FORMATS`.
+        what: the file's role in messages (``"predictions"``).
         data: the bytes already read; ``path`` is then only the name (and the extension picks the format).
         problems: a list to append the file's problems to instead of raising them (the caller adds its own row
             checks and raises everything together); the rows that could be read are returned.

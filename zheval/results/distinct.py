@@ -187,7 +187,8 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
     """`Diversity` of predictions and their references with the metrics' tokenizer.
 
     Args:
-        predictions: one string per item; references: per item a list of strings.
+        predictions: one string per item.
+        references: per item a list of strings.
         tokenizer: a `zheval.tokenizers.BaseTokenizer` (the config's: ``tokenize_cached`` gives the tokens
             and ``normalize`` the text compared for duplicates), or anything
             [`zheval.tokenizers.get_tokenizer`][] takes (a name such as ``"char"``, a callable).

@@ -118,8 +118,8 @@ def get_tokenizer(
             pre-segmented text reach it -- and is never cached across calls).
         terms: protected terms (``char`` and ``jieba``).
         punct: ``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens.
-        jieba_hmm: jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``);
-            ``jieba_dict``: a jieba dictionary path (its content is read and hashed on every call, so an edited file
+        jieba_hmm: jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``).
+        jieba_dict: a jieba dictionary path (its content is read and hashed on every call, so an edited file
             gives a new tokenizer).
         normalize: ``None`` → the tokenizer's default (`DEFAULT_STEPS`; none for
             ``"none"`` and the tool tokenizers; `USER_TOKENIZER_STEPS` for a user tokenizer);
