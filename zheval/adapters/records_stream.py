@@ -165,13 +165,24 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
 
     Args:
         path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
-        pred_field, ref_field, id_field, group_fields, format: as [`read_records`][zheval.adapters.records.read_records].
-        metrics, tokenizer, by, bootstrap, seed, confidence, rouge, bleu, chrf, options: as
-            [`score_records`][zheval.adapters.records.score_records] (the options each defined once in
-            `zheval.compute.options`); ``bootstrap`` resamples of the Poisson bootstrap (0: none).
+        pred_field: the prediction's field, as [`read_records`][zheval.adapters.records.read_records].
+        ref_field: the reference field or fields, as ``read_records``.
+        id_field: the item id's field, as ``read_records``.
+        group_fields: the fields to group by, as ``read_records``.
+        format: the file's format, as ``read_records``.
+        metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``, as [`score_records`][zheval.adapters.records.score_records].
+        tokenizer: the scoring tokenizer of every metric, as ``score_records``.
+        by: the group columns, group fields only (default: the group fields).
+        bootstrap: resamples of the Poisson bootstrap (0: none).
+        seed: the bootstrap's seed.
+        confidence: the intervals' confidence level.
         items_path: a new ``.jsonl`` or ``.parquet`` file for the per-item scores (0-1), written chunk by chunk.
-        progress: a bar with rows and rows/s on a terminal (``None``: on a terminal only). chunk_rows: rows per
-            chunk (memory follows it, never the file's length).
+        progress: a bar with rows and rows/s (``None``: on a terminal only).
+        chunk_rows: rows per chunk (memory follows it, never the file's length).
+        rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
+        bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
+        chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        options: the metric options by name (each defined once in `zheval.compute.options`), as ``score_records``.
 
     Returns:
         A `Report` (``kind="score"``, scores on 0-1, ``params["bootstrap_method"] == "poisson"``, the diversity under
