@@ -288,7 +288,8 @@ def test_every_parameter_has_its_row_with_its_type_and_default(site):
     """Each row of every Parameters table of the API page is one parameter of the object's signature (an Args entry
     that groups several, ``rouge, bleu, chrf: ...``, is one row griffe cannot match: no type, "required"), shown
     with its annotation, and "required" only when the signature gives it no default; and every parameter of the
-    signature has its row (one written inside another's entry, ``predictions: ...; references: ...``, has none)."""
+    signature has its row (one written inside another's entry, ``predictions: ...; references: ...``, has none).
+    Each row of an Attributes table names one attribute."""
     import inspect
 
     html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
@@ -312,6 +313,10 @@ def test_every_parameter_has_its_row_with_its_type_and_default(site):
             if p.annotation is not p.empty and not typ:
                 bad.append((ident, name, "no type"))
     assert tables >= 35
+    for table in re.findall(r'<span class="doc-section-title">Attributes:</span></p>\s*<table>(.*?)</table>', html,
+                            flags=re.S):  # a grouped Attributes entry (``a, b: ...``) is one row too
+        names = [_text(c) for c in re.findall(r'<tr class="doc-section-item">\s*<td>(.*?)</td>', table, flags=re.S)]
+        bad += [("Attributes", name, "not one name") for name in names if not re.fullmatch(r"\w+", name)]
     assert not bad, bad
 
 

@@ -177,10 +177,14 @@ class BleuPreset:
     """A tool's BLEU: defaults, and the tool's own number where the per-item scores are the tool's.
 
     Attributes:
-        name: the preset's name; defaults: option defaults of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (``tokenizer``,
+        name: the preset's name.
+        defaults: option defaults of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (``tokenizer``,
             ``max_order``, ``smooth_method``, ``smooth_value``, ``bp_ref_length``, ``level``, ``effective_order``,
             ``weights``); explicit arguments override them.
-        explainable, doors, number_scale, summary: as [`RougePreset`][zheval.presets.base.RougePreset].
+        explainable: as [`RougePreset`][zheval.presets.base.RougePreset].
+        doors: as ``RougePreset``.
+        number_scale: as ``RougePreset``.
+        summary: as ``RougePreset``.
     """
 
     name: str
