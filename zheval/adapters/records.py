@@ -62,6 +62,7 @@ __all__ = [
     "read_records",
     "score_records",
     "predictions_from_records",
+    "same_items",
 ]
 
 RECORD_FORMATS = ROW_FORMATS
@@ -128,6 +129,15 @@ class Records:
         cols = {"id": list(self.ids), "responses": [list(r) for r in self.references]}
         cols.update({g: list(v) for g, v in self.groups.items()})
         return Dataset.from_dict(cols, features=Features(feats))
+
+    def as_predictions(self):
+        """The rows' predictions as a `zheval.adapters.duck.predictions.Predictions` for `dataset`: joined by the
+        rows' ids (each prediction is its own row's, never paired by position with another file), each with its
+        ``file:line``."""
+        from .duck.predictions import Predictions
+
+        return Predictions(texts=list(self.predictions), ids=list(self.ids), lines=list(self.lines),
+                           source=self.source, kind=self.kind)
 
     def locations(self) -> dict:
         """``{id: (source, line, reference names)}``, so later problems (a reference without tokens) name
@@ -413,7 +423,6 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     """
     from .duck.config import report_options
     from .duck.evaluate import evaluate_predictions
-    from .duck.predictions import Predictions
 
     report_options("score_records", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     if isinstance(records, (str, os.PathLike)):
@@ -421,10 +430,8 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
                                group_fields=group_fields, format=format)
     elif not isinstance(records, Records):
         raise TypeError(f"score_records expects a path or Records, got {type(records).__name__}")
-    preds = Predictions(texts=list(records.predictions), lines=list(records.lines), source=records.source,
-                        kind=records.kind)
     report = evaluate_predictions(
-        records.dataset(), preds, label_check="off", locations=records.locations(), metrics=metrics,
+        records.dataset(), records.as_predictions(), label_check="off", locations=records.locations(), metrics=metrics,
         tokenizer=tokenizer, by=tuple(records.groups) if by is None else by, bootstrap=bootstrap, seed=seed,
         confidence=confidence, num_proc=num_proc, progress=progress, keep_items=keep_items, max_refs=max_refs,
         buckets=buckets, folds=folds, rouge=rouge, bleu=bleu, chrf=chrf, **options)
@@ -446,3 +453,59 @@ def predictions_from_records(records: Records):
 
     return Predictions(texts=list(records.predictions), ids=list(records.ids) if records.fields.get("id") else None,
                        lines=list(records.lines), source=records.source, kind=records.kind)
+
+
+def same_items(base: Records, other: Records):
+    """``other``'s predictions for the items of ``base`` (``zheval compare`` of records files: the first file's items
+    and references are the comparison's): the same items -- by id when both files have an id field, else row by
+    row -- with the same references (in the same order).
+
+    Args:
+        base: the first system's records (its items, references and groups are scored). other: another system's.
+
+    Returns:
+        A `zheval.adapters.duck.predictions.Predictions` of ``other``'s rows with ``base``'s ids, for
+        ``base.dataset()``.
+
+    Raises:
+        RecordsFormatError: every difference, each named ``file:line`` of ``other`` (and the line of ``base`` it
+            differs from): an id only one file has, references that differ, a different number of rows, an id field
+            in one file only.
+    """
+    from .duck.predictions import Predictions
+
+    problems = []
+    ided = bool(base.fields.get("id")), bool(other.fields.get("id"))
+    if ided[0] != ided[1]:
+        problems.append(Problem(other.source, 0, None, f"{'has' if ided[1] else 'has no'} id field but "
+                                f"{base.source} {'has none' if ided[1] else 'has one'}: give both files an id "
+                                "field (--id-field) or neither (then the rows are paired in order)"))
+    elif ided[0]:
+        where = {rid: k for k, rid in enumerate(base.ids)}
+        for rid, ln, refs in zip(other.ids, other.lines, other.references):
+            k = where.get(rid)
+            if k is None:
+                problems.append(Problem(other.source, ln, rid, f"no item with this id in {base.source}"))
+            elif list(refs) != list(base.references[k]):
+                problems.append(Problem(other.source, ln, rid, f"its references differ from those of "
+                                        f"{base.source}:{base.lines[k]} (the systems must be compared on the same "
+                                        "references)"))
+        theirs = set(other.ids)
+        missing = [rid for rid in base.ids if rid not in theirs]
+        if missing:
+            problems.append(Problem(other.source, 0, None, f"{len(missing)} item(s) of {base.source} have no row "
+                                    f"here (ids {', '.join(repr(m) for m in missing[:5])}"
+                                    f"{' …' if len(missing) > 5 else ''})"))
+    elif len(other) != len(base):
+        problems.append(Problem(other.source, 0, None, f"has {len(other)} rows but {base.source} has {len(base)}: "
+                                "without ids the rows of the systems are paired in order"))
+    else:
+        problems += [Problem(other.source, ln, None, f"its references differ from those of {base.source}:{bl} "
+                             "(without ids the rows are paired in order; the systems must be compared on the same "
+                             "references)")
+                     for ln, refs, bl, brefs in zip(other.lines, other.references, base.lines, base.references)
+                     if list(refs) != list(brefs)]
+    if problems:
+        raise RecordsFormatError(problems, f"{other.source} does not hold the items of {base.source}")
+    return Predictions(texts=list(other.predictions), ids=list(other.ids if ided[0] else base.ids),
+                       lines=list(other.lines), source=other.source, kind=other.kind)

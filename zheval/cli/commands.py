@@ -131,13 +131,15 @@ def ceiling(o) -> None:
 @takes("data", "predictions", "tokenizer", "metrics", "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt",
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
        "predictions_format", "label_check", "min_refs", "max_refs", "domains", "quiet", "test", "resamples",
-       "more_predictions", "html", "chrf_word_order", predictions=PREDICTIONS_AB, by=BY_COMPARE,
-       bootstrap=BOOTSTRAP_PAIRED)
+       "more_predictions", "html", "chrf_word_order", "pred_field", "ref_field", "id_field", "group_field",
+       predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED, data=DATA_OPTIONAL)
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
     randomisation); an exact tie is reported as "no difference", since that p-value is then its minimum
-    1/(resamples + 1). More systems follow B: --predictions A.jsonl B.jsonl C.jsonl …"""
+    1/(resamples + 1). More systems follow B: --predictions A.jsonl B.jsonl C.jsonl … Without --data each file
+    carries its references (as zheval score reads one): A's items and references are compared, and every other
+    file must hold the same items with the same references."""
 
     def go():
         from ..adapters.compare import COMPARE_TESTS, compare_predictions, system_labels
@@ -157,7 +159,7 @@ def compare(o) -> None:
         inputs = {"--data": o.data}
         for lbl, p in zip(system_labels(len(systems)), systems):
             inputs[f"--predictions {lbl}"] = p
-        ds, kwargs = scoring_arguments(o, inputs)
+        ds, systems, kwargs = _compare_inputs(o, systems, inputs)
         report = compare_predictions(ds, *systems, label_check=o.label_check, predictions_format=o.predictions_format,
                                      test=o.test, resamples=o.resamples, **kwargs)
         page = None
@@ -168,6 +170,28 @@ def compare(o) -> None:
         emit_report(report, o.fmt, o.output, None, "", html=o.html, html_page=page)
 
     run_command(go)
+
+
+def _compare_inputs(o, systems: list, inputs: dict):
+    """``(dataset, the systems' predictions, keyword arguments of compare_predictions)``: the 小黄鸭 file and the
+    predictions files (read by ``--pred-field``/``--id-field`` when given), or without ``--data`` predictions files
+    that carry their references, read as ``zheval score`` reads them (`read_records_file`): the first file's items,
+    references and groups are compared, and every other file must hold the same items with the same references
+    ([`zheval.adapters.records.same_items`][]: by id, else row by row; each difference named file:line)."""
+    from ..adapters.records import same_items
+
+    if o.data is not None:
+        refuse_records_fields(o)
+        named = o.pred_field is not None or o.id_field is not None
+        ds, kwargs = scoring_arguments(o, inputs, named_fields=named)
+        return ds, [named_predictions(o, p) for p in systems] if named else systems, kwargs
+    check_records_options(o)
+    kwargs = checked_options(o, inputs)
+    by = records_by(o)
+    records = [read_records_file(p, record_fields(o)) for p in systems]
+    preds = [records[0].as_predictions()] + [same_items(records[0], r) for r in records[1:]]
+    ds = limited_references(records[0].dataset(), o.max_refs)
+    return ds, preds, {**kwargs, "by": by, "locations": records[0].locations()}
 
 
 def page_notes(report) -> None:
@@ -215,16 +239,24 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: b
         else:
             check_predictions_format(o.predictions_format)
     ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(getattr(o, "domains", None)))
-    if limit_refs and o.max_refs is not None:
-        from ..adapters.duck.evaluate import first_references_of
-        from ..results.breakdowns import reference_limit
-
-        lim = reference_limit([len(r) for r in ds["responses"]], o.max_refs)
-        note(f"--max-refs {o.max_refs}: scoring with the first {o.max_refs} reference(s) of every item; "
-             f"{lim['fewer']} item(s) have fewer, {lim['truncated']} were cut")
-        ds = first_references_of(ds, o.max_refs)
+    if limit_refs:
+        ds = limited_references(ds, o.max_refs)
     by = o.by if o.by is not None else "domain,difficulty"
     return ds, {**kwargs, "by": split_list(by, "--by"), "locations": where}
+
+
+def limited_references(ds, max_refs: Optional[int]):
+    """``ds`` with the first ``max_refs`` references of every item (``--max-refs K`` of ceiling, compare and sample,
+    with a note of how many items were cut); ``ds`` itself for ``None``."""
+    if max_refs is None:
+        return ds
+    from ..adapters.duck.evaluate import first_references_of
+    from ..results.breakdowns import reference_limit
+
+    lim = reference_limit([len(r) for r in ds["responses"]], max_refs)
+    note(f"--max-refs {max_refs}: scoring with the first {max_refs} reference(s) of every item; "
+         f"{lim['fewer']} item(s) have fewer, {lim['truncated']} were cut")
+    return first_references_of(ds, max_refs)
 
 
 def checked_options(o, inputs: dict) -> dict:
@@ -270,7 +302,8 @@ BLEU_FLAGS = {"preset": "--preset", "smooth_method": "--smooth", "max_order": "-
 def refuse_records_fields(o) -> None:
     """With ``--data`` the references and groups come from the 小黄鸭 file: ``--ref-field`` and ``--group-field``
     are refused (naming each one given); ``--pred-field``/``--id-field`` name the predictions file's fields."""
-    given = [flag for flag, v in (("--ref-field", o.ref_field), ("--group-field", o.group_field)) if v]
+    given = [flag for flag, v in (("--ref-field", o.ref_field), ("--group-field", getattr(o, "group_field", None)))
+             if v]
     if given:
         raise UserError(f"{', '.join(given)} name(s) the fields of a predictions file that carries its references, "
                         "used without --data; with --data the references and groups come from the 小黄鸭 file "
@@ -288,13 +321,14 @@ def check_records_format(fmt: str) -> None:
         raise UserError(f"unknown --predictions-format {fmt!r}; valid with named fields: {', '.join(RECORD_FORMATS)}")
 
 
-def named_predictions(o):
-    """``score --data D --predictions P --pred-field F [--id-field I]``: the predictions of any JSONL, CSV, TSV or
-    Parquet file by their field names ([`zheval.adapters.records.read_records`][] without references), joined to
-    the 小黄鸭 file by id (with ``--id-field``) or in order."""
+def named_predictions(o, path=None):
+    """``score --data D --predictions P --pred-field F [--id-field I]`` (and explain, compare, sample): the
+    predictions of any JSONL, CSV, TSV or Parquet file (``path``, default ``--predictions``) by their field names
+    ([`zheval.adapters.records.read_records`][] without references), joined to the 小黄鸭 file by id (with
+    ``--id-field``) or in order."""
     from ..adapters.records import predictions_from_records, read_records
 
-    records = read_records(o.predictions, pred_field=o.pred_field, id_field=o.id_field,
+    records = read_records(o.predictions if path is None else path, pred_field=o.pred_field, id_field=o.id_field,
                            format=o.predictions_format, with_references=False)
     return predictions_from_records(records)
 
@@ -302,7 +336,23 @@ def named_predictions(o):
 def records_arguments(o):
     """``score`` without ``--data``: the predictions file read as records ([`zheval.adapters.records.read_records`][])
     after every option is checked, and the keyword arguments of [`zheval.adapters.records.score_records`][]."""
-    from ..adapters.records import RECORD_FORMATS, read_records
+    check_records_options(o)
+    kwargs = checked_options(o, {"--predictions": o.predictions})
+    by = records_by(o)
+    if o.plot is not None and not by:
+        raise UserError("--plot draws the scores per group: name a group field with --group-field (without --data "
+                        "the report has no groups otherwise)")
+    fields = record_fields(o)
+    if getattr(o, "stream", False):
+        return fields, {**kwargs, "by": by}
+    return read_records_file(o.predictions, fields), {**kwargs, "by": by}
+
+
+def check_records_options(o) -> None:
+    """Refuse what a predictions file that carries its references (``-p`` without ``--data``: score, explain,
+    compare, sample) cannot take, each option named: ``--predictions-format text`` or unknown, ``--min-refs`` and
+    ``--domains`` (options of a 小黄鸭 file), ``--label-check`` other than strict."""
+    from ..adapters.records import RECORD_FORMATS
 
     if o.predictions_format == "text":
         raise UserError("--predictions-format text: a text file has no references; score it with --data (a 小黄鸭 "
@@ -311,30 +361,41 @@ def records_arguments(o):
     if o.predictions_format not in RECORD_FORMATS:
         raise UserError(f"unknown --predictions-format {o.predictions_format!r}; valid without --data: "
                         f"{', '.join(RECORD_FORMATS)}")
-    for flag, v in (("--min-refs", o.min_refs), ("--domains", o.domains)):
+    for flag, v in (("--min-refs", getattr(o, "min_refs", None)), ("--domains", getattr(o, "domains", None))):
         if v is not None:
             raise UserError(f"{flag} is an option of the 小黄鸭 file (--data); without --data every row of "
                             f"{o.predictions} is scored with its own references")
-    if o.label_check != "strict":
+    if getattr(o, "label_check", "strict") != "strict":
         raise UserError("--label-check compares LLaMA-Factory labels with a 小黄鸭 file's references (--data); "
                         "without --data the labels are the references")
-    kwargs = checked_options(o, {"--predictions": o.predictions})
-    groups = list(o.group_field or [])
+
+
+def records_by(o) -> list:
+    """The group columns of a records report: ``--by`` (default: every ``--group-field``), each one a
+    ``--group-field`` (`UserError` naming the others)."""
+    groups = list(getattr(o, "group_field", None) or [])
     by = groups if o.by is None else split_list(o.by, "--by")
-    if o.plot is not None and not by:
-        raise UserError("--plot draws the scores per group: name a group field with --group-field (without --data "
-                        "the report has no groups otherwise)")
     missing = [b for b in by if b not in groups]
     if missing:
         raise UserError(f"--by {','.join(missing)}: without --data the report groups by --group-field fields only "
                         f"(given: {groups or 'none'}); add --group-field {missing[0]}")
-    fields = dict(pred_field=o.pred_field, ref_field=list(o.ref_field or []) or None, id_field=o.id_field,
-                  group_fields=groups, format=o.predictions_format)
-    if getattr(o, "stream", False):
-        return fields, {**kwargs, "by": by}
+    return by
+
+
+def record_fields(o) -> dict:
+    """The field arguments of [`zheval.adapters.records.read_records`][] from ``--pred-field``, ``--ref-field``,
+    ``--id-field``, ``--group-field`` (when the command has it) and ``--predictions-format``."""
+    return dict(pred_field=o.pred_field, ref_field=list(o.ref_field or []) or None, id_field=o.id_field,
+                group_fields=list(getattr(o, "group_field", None) or []), format=o.predictions_format)
+
+
+def read_records_file(path, fields: dict):
+    """The records of ``path`` ([`zheval.adapters.records.read_records`][] with ``fields``): every problem named
+    file:line; a field-name error in the command line's words."""
+    from ..adapters.records import read_records
+
     with _field_flags():
-        records = read_records(o.predictions, **fields)
-    return records, {**kwargs, "by": by}
+        return read_records(path, **fields)
 
 
 @contextmanager

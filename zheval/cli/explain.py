@@ -5,6 +5,12 @@
 
     zheval explain --data test.jsonl --predictions preds.jsonl [--id ITEM_ID ...] [--worst K | --best K |
                    --sample K --seed S] [--metric rougeL] [--format table|json] [scoring options]
+    zheval explain --predictions records.jsonl [--pred-field F --ref-field R --id-field I] [...]
+
+Without ``--data`` the predictions file carries its references (LLaMA-Factory ``predict``/``label``, or the fields
+named by ``--pred-field``/``--ref-field``/``--id-field`` in any JSONL, CSV, TSV or Parquet file), read exactly as
+``zheval score`` reads it (every bad row named ``file:line``); its items are named by the id field, or ``line N``
+without one (``--id "line 3"``).
 
 Each item shows the prediction and the winning reference side by side with their matched tokens highlighted (the
 clipped unigram matches of [`zheval.explain`][zheval.compute.explain.explain]'s ``highlight``), then one line per metric: every ROUGE type's
@@ -29,11 +35,12 @@ import sys
 from typing import Any, Dict, List
 
 
-from .commands import app
+from .commands import (app, check_records_format, check_records_options, named_predictions, read_records_file,
+                       record_fields, refuse_records_fields)
 from .files import check_paths, load_data
 from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
                       check_tokenizer, run_command, split_list, tokenizer_options)
-from .params import takes
+from .params import DATA_OPTIONAL, takes
 from .options import echo
 from ..text.terminal import terminal_json, terminal_text
 
@@ -163,17 +170,32 @@ def _scores(preds, refs, metric: str, opts: Dict[str, Any]) -> List[float]:
         return compute_rouge(preds, refs, use_aggregator=False, **r)[metric]
 
 
+def _items(o):
+    """``(dataset, {id: (file, line, ...)}, predictions)`` of ``zheval explain``: the 小黄鸭 file (``--data``) and
+    the predictions joined to it (read by ``--pred-field``/``--id-field`` when given), or without ``--data`` the
+    predictions file that carries its references, read as ``zheval score`` reads it
+    (`zheval.cli.commands.read_records_file`; its rows named ``line N`` when it has no id field)."""
+    from ..adapters.duck.predictions import join_predictions, read_predictions
+
+    if o.data is None:
+        records = read_records_file(o.predictions, record_fields(o))
+        return records.dataset(), records.locations(), list(records.predictions)
+    ds, where = load_data(o.data, o.min_refs, o.max_refs)
+    named = o.pred_field is not None or o.id_field is not None
+    preds_file = named_predictions(o) if named else read_predictions(o.predictions, o.predictions_format)
+    return ds, where, join_predictions(ds, preds_file, label_check=o.label_check)
+
+
 @app.command()
-@takes("data", "predictions", "ids", "worst", "best", "sample", "sample_seed", "metric", "explain_format",
+@takes("data", "predictions", "pred_field", "ref_field", "id_field", "ids", "worst", "best", "sample", "sample_seed", "metric", "explain_format",
        "tokenizer", "metrics", "rouge_types", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s",
        "normalize", "punct", "explain_preset", "predictions_format", "label_check", "min_refs", "max_refs", "quiet",
-       "chrf_word_order")
+       "chrf_word_order", data=DATA_OPTIONAL)
 def explain(o) -> None:
     """Why this number: each item with its matched tokens highlighted, the winning reference beside it, and one
     line per metric (or --format json)."""
 
     def go():
-        from ..adapters.duck.predictions import join_predictions, read_predictions
         from ..compute.explain import explain_items
 
         apply_quiet(True)
@@ -181,7 +203,14 @@ def explain(o) -> None:
         if o.explain_format not in _FORMATS:
             raise UserError(f"--format must be one of {', '.join(_FORMATS)}, got {o.explain_format!r}")
         check_label_check(o.label_check)
-        check_predictions_format(o.predictions_format)
+        if o.data is None:
+            check_records_options(o)
+        elif o.pred_field is not None or o.id_field is not None:
+            refuse_records_fields(o)
+            check_records_format(o.predictions_format)
+        else:
+            refuse_records_fields(o)
+            check_predictions_format(o.predictions_format)
         check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms}, {})
         mets = split_list(o.metrics, "--metrics")
         bleu_opts = bleu_options(o.smooth, o.max_order)
@@ -211,9 +240,7 @@ def explain(o) -> None:
                 check_rouge_types(o.metric)
             except ValueError as exc:
                 raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
-        ds, where = load_data(o.data, o.min_refs, o.max_refs)
-        preds_file = read_predictions(o.predictions, o.predictions_format)
-        preds = join_predictions(ds, preds_file, label_check=o.label_check)
+        ds, where, preds = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
         if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does
             from ..results.breakdowns import first_references
@@ -221,7 +248,7 @@ def explain(o) -> None:
             refs = first_references(refs, o.max_refs)
         needs_scores = bool(o.worst or o.best)
         scores = _scores(preds, refs, o.metric, opts) if needs_scores else []
-        chosen = select_items(ids, scores, o, str(o.data))
+        chosen = select_items(ids, scores, o, str(o.data or o.predictions))
         if not needs_scores and chosen:
             scores = [None] * len(ids)
             sub = _scores([preds[i] for i in chosen], [refs[i] for i in chosen], o.metric, opts)

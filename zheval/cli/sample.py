@@ -5,6 +5,10 @@
 
     zheval sample --data test.jsonl --predictions preds.jsonl --k 30 --seed 7 [--by-metric rougeL]
                   [--output review_sheet.csv] [--key review_key.json]
+    zheval sample --predictions records.jsonl [--pred-field F --ref-field R --id-field I] --k 30 [...]
+
+Without ``--data`` the predictions file carries its references, read as ``zheval score`` reads it (every bad row
+named ``file:line``); the sheet's query column is then empty.
 """
 
 from __future__ import annotations
@@ -14,10 +18,11 @@ from typing import Optional
 from types import SimpleNamespace
 
 
-from .commands import app, scoring_arguments
+from .commands import (app, check_records_options, checked_options, limited_references, named_predictions,
+                       read_records_file, record_fields, refuse_records_fields, scoring_arguments)
 from ..text.terminal import terminal_json
 from .options import UserError, echo, run_command, seed_bound
-from .params import option, takes
+from .params import DATA_OPTIONAL, option, takes
 
 __all__ = ["sample", "default_key", "refuse_overwrite"]
 
@@ -39,8 +44,26 @@ def refuse_overwrite(sheet: Path, key: Path, force: bool) -> None:
                         "belongs to it; choose other paths (-o / --key) or add --force to overwrite")
 
 
+def _sample_inputs(o):
+    """``(dataset, predictions, keyword arguments of review_sample)``: the 小黄鸭 file (``--data``) and the
+    predictions file, or without ``--data`` the predictions file that carries its references, read as ``zheval
+    score`` reads it (`zheval.cli.commands.read_records_file`; the sheet's query column is then empty)."""
+    if o.data is not None:
+        refuse_records_fields(o)
+        if o.pred_field is not None or o.id_field is not None:
+            ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=True)
+            return ds, named_predictions(o), kwargs
+        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions})
+        return ds, o.predictions, kwargs
+    check_records_options(o)
+    kwargs = checked_options(o, {"--predictions": o.predictions})
+    records = read_records_file(o.predictions, record_fields(o))
+    ds = limited_references(records.dataset(), o.max_refs)
+    return ds, records.as_predictions(), {**kwargs, "locations": records.locations()}
+
+
 @app.command()
-@takes("data", "predictions", "k", "seed", "by_metric", "output", "key", "tokenizer", "metrics", "rouge_types",
+@takes("data", "predictions", "pred_field", "ref_field", "id_field", "k", "seed", "by_metric", "output", "key", "tokenizer", "metrics", "rouge_types",
        "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "predictions_format",
        "label_check", "min_refs", "max_refs", "num_proc", "quiet", "force", "chrf_word_order",
        output=option(Path, "--output", "-o", default=Path("review_sheet.csv"),
@@ -51,7 +74,8 @@ def refuse_overwrite(sheet: Path, key: Path, force: bool) -> None:
                        "the sheet, SHEET.key.json: review_sheet.key.json, out/sheet2.key.json]", show_default=False),
        force=option(bool, "--force", default=False,
                     help="overwrite an existing sheet or key (a filled-in sheet holds ratings: off by default)"),
-       seed=option(int, "--seed", default=12345, callback=seed_bound, help="seed of the sample (0 to 4294967295)"))
+       seed=option(int, "--seed", default=12345, callback=seed_bound, help="seed of the sample (0 to 4294967295)"),
+       data=DATA_OPTIONAL)
 def sample(o) -> None:
     """Sample K items stratified low / middle / high by one metric's per-item score: a blind review sheet to rate
     (CSV, no scores, shuffled) and its key (JSON) for zheval agree."""
@@ -64,7 +88,7 @@ def sample(o) -> None:
         refuse_overwrite(o.output, o.key, o.force)
         shared = SimpleNamespace(**vars(o), by="none", bootstrap=0, preset=None)
         shared.output = None  # checked below with --key, against the inputs too
-        ds, kwargs = scoring_arguments(shared, {"--data": o.data, "--predictions": o.predictions})
+        ds, predictions, kwargs = _sample_inputs(shared)
         from .files import check_output_dir, check_paths
 
         check_output_dir(o.output, o.key)
@@ -78,14 +102,14 @@ def sample(o) -> None:
                             "sentence BLEU, chrf = sentence chrF; a ROUGE type must be in --rouge-types, bleu and "
                             "chrf need their name in --metrics)")
         if o.k > len(ds):
-            raise UserError(f"--k {o.k} is larger than the data: {o.data} has {len(ds)} item"
+            raise UserError(f"--k {o.k} is larger than the data: {o.data or o.predictions} has {len(ds)} item"
                             f"{'s' if len(ds) != 1 else ''}")
         kwargs.pop("bootstrap", None)
         kwargs.pop("by", None)
         kwargs.pop("seed", None)
-        res = review_sample(ds, o.predictions, o.k, seed=o.seed, by_metric=o.by_metric, label_check=o.label_check,
+        res = review_sample(ds, predictions, o.k, seed=o.seed, by_metric=o.by_metric, label_check=o.label_check,
                             predictions_format=o.predictions_format, **kwargs)
-        res.key["data"] = str(o.data)
+        res.key["data"] = str(o.data if o.data is not None else o.predictions)
         res.key["sheet"] = str(o.output)
         sheet = sheet_csv(res.sheet)
         key = terminal_json(res.key, indent=2) + "\n"
