@@ -42,7 +42,7 @@ from .commands import app
 from .options import UserError, apply_quiet, check_tokenizer, echo, note, run_command, tokenizer_options
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
-                         resample_systems)
+                         resample_systems, resampled_signature)
 from .textfiles import SystemsCommand, read_text_files
 
 __all__ = ["chrf", "score_chrf_files"]
@@ -70,8 +70,9 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
         ``None``; paired_n: its resamples / trials; seed: the seed of both.
 
     Returns:
-        ``{"name", "signature", "systems": the rows of `zheval.cli.resampling.resample_systems`, "paired",
-        "paired_n"}``.
+        ``{"name", "signature" (with the resampling's ``bs``/``ar``/``seed``,
+        `zheval.cli.resampling.resampled_signature`), "systems": the rows of `zheval.cli.resampling.resample_systems`,
+        "paired", "paired_n"}``.
 
     Raises:
         ValueError / TypeError: the library's option errors; EmptyReferenceError: a reference without a character.
@@ -83,8 +84,9 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
     results = [chrf_result(it, cfg) for it in items]
     rows = resample_systems(names, [r["chrf"] for r in results], [it.stats for it in items], score_from_sums(cfg),
                             confidence_n=confidence_n, paired=paired, paired_n=paired_n, seed=seed)
-    return {"name": cfg.name, "signature": results[0]["signature"], "systems": rows, "paired": paired,
-            "paired_n": paired_n}
+    signature = resampled_signature(results[0]["signature"], confidence_n=confidence_n, paired=paired,
+                                    paired_n=paired_n, seed=seed)
+    return {"name": cfg.name, "signature": signature, "systems": rows, "paired": paired, "paired_n": paired_n}
 
 
 def _run(o) -> None:

@@ -26,8 +26,8 @@ from ..adapters.report.tables import MIN_INTERVAL_ITEMS, no_interval_label, no_i
 from ..text.terminal import terminal_json
 from .options import UserError
 
-__all__ = ["paired_test", "confidence_resamples", "paired_resamples", "resample_systems", "score_text",
-           "format_single", "format_systems"]
+__all__ = ["paired_test", "confidence_resamples", "paired_resamples", "resample_systems", "resampled_signature",
+           "score_text", "format_single", "format_systems"]
 
 
 def paired_test(o, n_systems: Optional[int] = None) -> Optional[str]:
@@ -105,6 +105,24 @@ def resample_systems(names: Sequence[str], scores: Sequence[float], rows: Sequen
                 row["p_value"] = paired_approximate_randomization(rows[0], r, from_sums, paired_n, seed)["p_value"]
         out.append(row)
     return out
+
+
+def resampled_signature(signature: str, *, confidence_n: int = 0, paired: Optional[str] = None,
+                        paired_n: int = 1000, seed: int = 12345) -> str:
+    """``signature`` with the resampling behind its intervals and p-values, as sacrebleu's signature has it: ``bs:N``
+    (the ``μ ± CI``'s resamples, the paired bootstrap's under ``--paired-bs``), ``ar:T`` (approximate randomisation
+    trials) and ``seed:S``, before the trailing ``zheval:`` field (where the library puts ``bs``/``seed``,
+    `zheval.results.signature.interval_fields`); a field the signature has already (the library's ``bs`` of
+    ``--bootstrap``) is kept as it is."""
+    fields = ([("bs", paired_n if paired == "bs" else confidence_n)] if paired == "bs" or confidence_n else [])
+    fields += [("ar", paired_n)] if paired == "ar" else []
+    fields += [("seed", seed)] if fields else []
+    fields = [(k, v) for k, v in fields if f"|{k}:" not in f"|{signature}"]
+    if not fields:
+        return signature
+    head, sep, version = signature.rpartition("|zheval:")
+    extra = "|".join(f"{k}:{v}" for k, v in fields)
+    return f"{head}|{extra}{sep}{version}" if sep else f"{signature}|{extra}"
 
 
 def score_text(row: dict, width: int, scale: float = 1) -> str:

@@ -45,7 +45,7 @@ from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, run_command, split_list,
                       tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
-from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems
+from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
@@ -175,7 +175,8 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
             none) -- all three as `zheval.cli.resampling.resample_systems`.
 
     Returns:
-        ``{"metric", "keys" (score names: ["bleu"] or the ROUGE types), "signature", "segments", "systems": [{"system",
+        ``{"metric", "keys" (score names: ["bleu"] or the ROUGE types), "signature" (the library's, with the
+        resampling of the tests and ``μ ± CI``: `zheval.cli.resampling.resampled_signature`), "segments", "systems": [{"system",
         "scores": {key: value}, "intervals": {key: [low, high] or None} (with bootstrap), "result": the library result,
         ["no_interval": why there is none (a file of one segment)]}], "tests": {key: the rows of `resample_systems`},
         "paired": [{"system", "baseline", "metric", "test", "delta", "delta_low", "delta_high", "p_value",
@@ -237,7 +238,9 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
                     n_key: paired_n, "seed": seed,
                     **({"no_interval": tests[key][k]["no_interval"]} if tests[key][k]["no_interval"] else {})}
                    for k in range(1, len(systems) if several else 1) for key in keys]
-    return {"metric": metric, "keys": keys, "signature": out_systems[0]["result"]["signature"],
+    signature = resampled_signature(out_systems[0]["result"]["signature"], confidence_n=confidence_n,
+                                    paired=several, paired_n=paired_n, seed=seed)
+    return {"metric": metric, "keys": keys, "signature": signature,
             "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
             "confidence_n": confidence_n,
             "warnings": _input_warnings(systems, references, names, cfg)}

@@ -336,6 +336,11 @@ def test_longbench_preset_takes_its_own_rouge_type_and_score_points_to_it(tmp_pa
 # sacrebleu's statistical flags and -f text (zheval.cli.resampling, shared with zheval chrf)
 
 
+def _signature_fields(signature: str) -> dict:
+    """``{key: value}`` of a signature (``NAME|`` in front allowed)."""
+    return dict(f.split(":", 1) for f in signature.strip().split("|") if ":" in f)
+
+
 def _after_signature(line: str) -> str:
     """What follows ``NAME|signature = `` on a sacrebleu score line (the signatures differ by design)."""
     return line.strip().split(" = ", 1)[1]
@@ -352,6 +357,8 @@ def test_text_line_and_confidence_equal_sacrebleu(csl_files, width):
         assert got.exit_code == 0, got.output
         assert got.stdout.startswith("BLEU|nrefs:1|") and "|tok:sacrebleu-zh|" in got.stdout
         assert _after_signature(got.stdout) == _after_signature(want)  # score (μ ± CI) precisions (BP ...)
+        ours, theirs = _signature_fields(got.stdout.split(" = ")[0]), _signature_fields(want.split(" = ")[0])
+        assert (ours.get("bs"), ours.get("seed")) == (theirs.get("bs"), theirs.get("seed"))  # the resampling named
         score_only = run("bleu", ref, "-i", a, "--preset", "sacrebleu-zh", "-b", "-w", width, *extra, "--seed", seed)
         assert score_only.stdout == sacrebleu_cli(ref, "-i", a, "--tokenize", "zh", "-b", "-w", width, *extra,
                                                   seed=seed)
@@ -375,6 +382,11 @@ def test_paired_tests_equal_sacrebleu(csl_files, test):
     assert text.exit_code == 0, text.output
     ours = _text_cells(text.stdout)
     assert len(ours) == 2 and "Baseline: " in text.stdout
+    their_sig = re.search(r"- BLEU\s+(\S+)", sacrebleu_cli(ref, "-i", a, b, "--tokenize", "zh", f"--paired-{test}",
+                                                          "-f", "text", "--no-color")).group(1)
+    our_sig = re.search(r"^signature: (\S+)", text.stdout, flags=re.M).group(1)
+    assert {k: _signature_fields(our_sig)[k] for k in (test, "seed")} == \
+        {k: _signature_fields(their_sig)[k] for k in (test, "seed")}  # bs:1000 or ar:10000, seed:12345
     for (score, mean, ci, p), row in zip(ours, theirs):
         want = row["BLEU"]
         assert score == round(want["score"], 4)
