@@ -50,6 +50,7 @@ def test_the_page_runs_all_three_layers_on_the_embedded_sample(tmp_path):
     assert len(ratings) == 66 and all(isinstance(r["overall"], int) for r in ratings)
     assert "zheval judge: 66 of 66 items rated" in out
     assert "sig" in out and "metric:bertscore|model:tiny-bert|" in out  # layer 2's printed signature
+    assert "bertscore: nrefs:" in out and "|layer:2|idf:no|" in out  # zheval score --bertscore-model's signature
     assert "zheval agree: three layers on 66 items" in out
     for label in ("BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "chrF", "BERTScore-F1", "judge:overall"):
         assert label in out, label

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Optional, Sequence
 
+from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
@@ -25,7 +26,8 @@ from .duck.config import DEFAULT_METRICS, make_config, report_options
 from .duck.inputs import as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .duck.predictions import PredictionMismatchError, join_predictions
 from .report.tables import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
-from .duck.reductions import metric_specs, report_params, report_signatures
+from .duck.reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
+                              report_signatures)
 from .duck.statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["compare_predictions", "COMPARE_TESTS", "system_labels", "P_VALUE_NOTE", "AR_P_VALUE_NOTE",
@@ -89,6 +91,7 @@ def compare_predictions(
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
+    bertscore: Optional[BertScoreOptions] = None,
     **options: Any,
 ) -> Report:
     """Paired comparison of system B (and C, D, …) against system A (the baseline) on the same items.
@@ -127,6 +130,8 @@ def compare_predictions(
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        bertscore: adds BERTScore-F1 (``bertscore_f1``) with its paired test, as in ``evaluate_predictions`` (one
+            model load; idf over the shared references); ``None``: none.
         options: the metric options by name.
 
     Returns:
@@ -144,30 +149,25 @@ def compare_predictions(
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     test, trials = _check_test(test, resamples, bootstrap)
-    cfg = make_config(scoring)
+    cfg, bert = make_config(scoring), bertscore_config_of(bertscore, "compare_predictions")
     systems = [predictions_a, predictions_b, *more_predictions]
     labels = system_labels(len(systems))
     names, tables, warnings = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
                                              predictions_format)
     specs = [metric_specs(t, cfg) for t in tables]
+    refs = tables[0]["responses"]
+    berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
     groups = group_items(group_columns(ds, by), by, len(ds))
     rows = _paired_rows(specs, groups, labels, names, test, trials, int(bootstrap), confidence, seed, progress)
-    refs = tables[0]["responses"]
-    title_systems = ", ".join(f"{lbl} = {nm}" for lbl, nm in zip(labels, names))
-    params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by), "a": names[0], "b": names[1],
-              "test": test, "systems": dict(zip(labels, names))}
-    if test == "ar":
-        params["resamples"] = trials
-    return Report(
-        kind="compare",
-        title=f"zheval compare: {title_systems} ({len(ds)} items)",
-        metrics=[(s.name, s.label) for s in specs[0]],
-        comparison=rows,
-        signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
-        params=params,
-        notes=_compare_notes(rows, test, trials, int(bootstrap), seed, len(systems)),
-        warnings=warnings,
-    )
+    bert = berts[0] if berts else None
+    params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), "a": names[0], "b": names[1],
+              "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
+    notes = _compare_notes(rows, test, trials, int(bootstrap), seed, len(systems))
+    return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
+                  f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
+                  signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
+                  params=params, warnings=warnings,
+                  notes=notes + [n for lbl, r in zip(labels, berts) for n in bertscore_notes(r, f"{lbl}: ")])
 
 
 def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, label_check: str,

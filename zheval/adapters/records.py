@@ -44,6 +44,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
@@ -383,7 +384,7 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
                   seed: int = 12345, confidence: float = 0.95, num_proc: Optional[int] = None, progress: bool = False,
                   keep_items: bool = False, max_refs: Optional[int] = None, buckets: Any = None,
                   folds: Optional[int] = None, rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None,
-                  chrf: Optional[ChrfOptions] = None, **options: Any):
+                  chrf: Optional[ChrfOptions] = None, bertscore: Optional[BertScoreOptions] = None, **options: Any):
     """Score a predictions file that carries its references with the 小黄鸭 report.
 
     Args:
@@ -409,6 +410,8 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
+        bertscore: a [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] adds the BERTScore-F1 column,
+            as ``evaluate_predictions``; ``None`` (default): none.
         options: the metric options by name (each defined once in `zheval.compute.options`), as
             ``evaluate_predictions``.
 
@@ -434,7 +437,7 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
         records.dataset(), records.as_predictions(), label_check="off", locations=records.locations(), metrics=metrics,
         tokenizer=tokenizer, by=tuple(records.groups) if by is None else by, bootstrap=bootstrap, seed=seed,
         confidence=confidence, num_proc=num_proc, progress=progress, keep_items=keep_items, max_refs=max_refs,
-        buckets=buckets, folds=folds, rouge=rouge, bleu=bleu, chrf=chrf, **options)
+        buckets=buckets, folds=folds, rouge=rouge, bleu=bleu, chrf=chrf, bertscore=bertscore, **options)
     f = records.fields
     report.title = (f"zheval score: {len(records)} items, predictions and references {records.source} "
                     f"(prediction {f.get('pred')!r}, references {f.get('ref')}"

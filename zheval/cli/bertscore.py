@@ -23,45 +23,36 @@ from typing import Optional
 from ..text.terminal import terminal_json
 from .commands import app
 from .options import UserError, echo, note, run_command
-from .params import option, takes
+from .params import bertscore_flags, bertscore_options, option, takes
 from .textfiles import SystemsCommand, read_text_files
 
 __all__ = ["bertscore", "score_bertscore_files", "format_bertscore"]
 
 _OPTIONS = {
-    "bert_model": option(Path, "--model", default=..., help="a local directory with the model and its tokenizer "
-                         "(never downloaded: `hf download bert-base-chinese --local-dir ./bert-base-chinese`)"),
-    "bert_layer": option(Optional[int], "--layer", min=0, help="hidden layer  [default: bert-score's for the model: "
-                         "8 for bert-base-chinese]", show_default=False),
-    "bert_idf": option(bool, "--idf", default=False, help="idf weights over the references"),
+    **bertscore_flags("", required=True),
     "bert_rescale": option(bool, "--rescale-with-baseline", default=False,
                            help="rescale with bert-score's Chinese baseline of the model"),
     "bert_baseline": option(Optional[Path], "--baseline-path", help="a baseline file (LAYER,P,R,F)"),
     "bert_multi_ref": option(str, "--multi-ref", default="max", help="max (bert-score: P, R, F each maximised "
                              "separately) | best_f (the best-F reference's P, R, F)"),
-    "bert_batch_size": option(int, "--batch-size", default=64, min=1, help="texts per forward pass"),
-    "bert_device": option(Optional[str], "--device", help="cpu, cuda, cuda:1, ...  [default: cuda when available]",
-                          show_default=False),
     "bert_format": option(str, "--format", "-f", default="json", help="json | text"),
     "bert_width": option(int, "--width", "-w", default=4, min=0, max=16, help="decimals"),
     "bert_items": option(Optional[Path], "--items", help="write every item's P, R, F1 to FILE (JSON Lines)"),
 }
 
 
-def score_bertscore_files(references: list, systems: list, names: list, options: dict) -> list:
-    """``[{"system", **result}]``: the BERTScore result of every system (one model load; idf from the references).
+def score_bertscore_files(references: list, systems: list, names: list, options) -> list:
+    """``[{"system", **result}]``: the BERTScore result of every system (one model load; idf from the references:
+    [`zheval.compute.bertscore.bertscore_systems`][]).
 
     Args:
         references: per segment a list of references; systems: per system its hypotheses; names: the systems'
-        names; options: [`zheval.compute.bertscore.BertScoreOptions`][] fields.
+        names; options: a [`zheval.compute.bertscore.BertScoreOptions`][].
     """
-    from ..compute.bertscore import BertScoreOptions, bertscore_config, bertscore_idf, bertscore_items, \
-        bertscore_result
+    from ..compute.bertscore import bertscore_config, bertscore_systems
 
-    config = bertscore_config(BertScoreOptions(**options))
-    weights = bertscore_idf(references, config)
-    return [{"system": name, **bertscore_result(bertscore_items(hyps, references, config, weights), config)}
-            for name, hyps in zip(names, systems)]
+    results = bertscore_systems(systems, references, bertscore_config(options))
+    return [{"system": name, **r} for name, r in zip(names, results)]
 
 
 def format_bertscore(results: list, fmt: str, width: int) -> str:
@@ -76,20 +67,17 @@ def format_bertscore(results: list, fmt: str, width: int) -> str:
 
 
 def _run(o) -> None:
-    from ..adapters.extras import require_extra
     from ..adapters.files import atomic_write
     from .files import check_output_dir
 
-    for package in ("torch", "transformers"):
-        require_extra(package, extra="bertscore", purpose="zheval bertscore")
+    options = bertscore_options(o, "zheval bertscore", rescale_with_baseline=o.bert_rescale,
+                                baseline_path=None if o.bert_baseline is None else str(o.bert_baseline),
+                                multi_ref=o.bert_multi_ref)
     if o.bert_format not in ("json", "text"):
         raise UserError(f"--format must be json or text, got {o.bert_format!r}")
     check_output_dir(o.bert_items)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
-    options = dict(model=str(o.bert_model), layer=o.bert_layer, idf=o.bert_idf, rescale_with_baseline=o.bert_rescale,
-                   baseline_path=None if o.bert_baseline is None else str(o.bert_baseline),
-                   multi_ref=o.bert_multi_ref, batch_size=o.bert_batch_size, device=o.bert_device)
     results = score_bertscore_files(references, systems, names, options)
     for r in results:
         if r["truncated_predictions"] or r["truncated_references"]:

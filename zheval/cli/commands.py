@@ -15,7 +15,7 @@ import typer
 from ..text.terminal import terminal_json
 from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
 from .params import (BOOTSTRAP_PAIRED, BY_COMPARE, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
-                     option, takes)
+                     bertscore_flags, bertscore_options, option, takes)
 from .options import (
     CLI_TOKENIZERS,
     Format,
@@ -35,6 +35,9 @@ from .options import (
 )
 
 __all__ = ["app", "score", "ceiling", "compare", "clean", "demo"]
+
+#: The BERTScore options of score and compare (``--bertscore-model DIR`` adds the BERTScore-F1 column).
+BERTSCORE_FLAGS = tuple(bertscore_flags("bertscore-", required=False))
 
 app = typer.Typer(
     name="zheval",
@@ -71,7 +74,7 @@ def _score_page(o, report, scored_dataset, kwargs: dict):
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
        "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset", "predictions_format", "label_check",
        "min_refs", "max_refs", "domains", "items", "quiet", "buckets", "folds", "html",
-       "html_metric", "chrf_word_order", "stream", "items_out", data=DATA_OPTIONAL, by=BY_SCORE,
+       "html_metric", "chrf_word_order", "stream", "items_out", *BERTSCORE_FLAGS, data=DATA_OPTIONAL, by=BY_SCORE,
        plot_by=PLOT_BY_SCORE)
 def score(o) -> None:
     """Score predictions: against a 小黄鸭 test set (--data; overall, per domain and per difficulty), or, without
@@ -132,7 +135,7 @@ def ceiling(o) -> None:
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
        "predictions_format", "label_check", "min_refs", "max_refs", "domains", "quiet", "test", "resamples",
        "more_predictions", "html", "chrf_word_order", "pred_field", "ref_field", "id_field", "group_field",
-       predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED, data=DATA_OPTIONAL)
+       *BERTSCORE_FLAGS, predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED, data=DATA_OPTIONAL)
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
@@ -287,8 +290,9 @@ def checked_options(o, inputs: dict) -> dict:
         raise UserError(f"{', '.join(BLEU_FLAGS[k] for k in bleu_opts)} applies to BLEU: add bleu to --metrics")
     rouge = {"rouge_types": split_list(o.rouge_types, "--rouge-types"), "multi_ref": o.multi_ref} \
         if "rouge" in mets else {}
+    bert = bertscore_options(o, "--bertscore-model (the BERTScore-F1 column)") if hasattr(o, "bert_model") else None
     return dict(
-        **chrf, **bleu_opts, **rouge,
+        **chrf, **bleu_opts, **rouge, **({"bertscore": bert} if bert is not None else {}),
         tokenizer=o.tokenizer, metrics=mets, bootstrap=o.bootstrap, seed=o.seed,
         num_proc=o.num_proc, progress=not o.quiet,
         **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct),
@@ -421,7 +425,8 @@ def streamed_report(o):
     given = [flag for flag, on in (("--data", o.data is not None), ("--html", o.html is not None),
                                    ("--items", o.items), ("--buckets", o.buckets is not None),
                                    ("--folds", o.folds is not None), ("--max-refs", o.max_refs is not None),
-                                   ("--num-proc", o.num_proc != 1)) if on]
+                                   ("--num-proc", o.num_proc != 1),
+                                   ("--bertscore-model", o.bert_model is not None)) if on]
     if given:
         raise UserError(f"--stream keeps sums, not items: {', '.join(given)} cannot be used with it (score without "
                         "--stream for them; per-item scores: --items-out FILE)")

@@ -7,7 +7,7 @@ metric agrees with the judge, in one command ([`zheval.compute.three_layers.thre
                  [--source-field F]
                  [--judge-url http://HOST:PORT/v1 --judge-model NAME [--api-key SECRET] [--rubric R.json] [--judge-cache-dir PATH]]
                  [--judge-ratings FILE.jsonl]       # the output of zheval judge --output, joined by id
-                 [--bertscore-model DIR [--bertscore-layer N] [--bertscore-idf]]
+                 [--bertscore-model DIR [--bertscore-layer N] [--bertscore-idf] [--bertscore-batch-size N] [--bertscore-device D]]
                  [--bootstrap 1000] [--seed S] [--format table|json|markdown] [--output FILE] [--html FILE]
 
 Columns: sentence BLEU, ROUGE-1/2/L F and sentence chrF (``--tokenizer``, default char), BERTScore-F1 (with
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from .options import UserError, echo
-from .params import option
+from .params import bertscore_flags, bertscore_options, option
 
 __all__ = ["LAYER_OPTIONS", "read_judge_ratings", "run_three_layers"]
 
@@ -51,11 +51,7 @@ LAYER_OPTIONS = {
                               show_default=False),
     "judge_ratings": option(Optional[Path], "--judge-ratings", help="ratings already made (zheval judge --output), "
                             "joined by id", show_default=False),
-    "bertscore_model": option(Optional[Path], "--bertscore-model", help="a local model directory: adds "
-                              "BERTScore-F1", show_default=False),
-    "bertscore_layer": option(Optional[int], "--bertscore-layer", min=0, help="its layer  [default: bert-score's "
-                              "for the model]", show_default=False),
-    "bertscore_idf": option(bool, "--bertscore-idf", default=False, help="idf weights for BERTScore"),
+    **bertscore_flags("bertscore-", required=False),
     "layer_tokenizer": option(str, "--tokenizer", "-t", default="char", help="tokenizer of the n-gram metrics"),
     "html": option(Optional[Path], "--html", help="also write the table as one HTML page", show_default=False),
 }
@@ -111,7 +107,6 @@ def run_three_layers(o, fmt: str) -> None:
     from ..adapters.files import atomic_write
     from ..adapters.layers_report import render_html, render_json, render_markdown, render_table
     from ..adapters.records import read_records
-    from ..compute.bertscore import BertScoreOptions
     from ..compute.three_layers import three_layer_agreement
     from .files import check_output_dir, check_paths
     from .judge import read_sources
@@ -123,9 +118,7 @@ def run_three_layers(o, fmt: str) -> None:
     judge = _judge_options(o)
     if judge is not None:
         require_extra("openai", extra="judge", purpose="zheval agree --judge-url")
-    if o.bertscore_model is not None:
-        for package in ("torch", "transformers"):
-            require_extra(package, extra="bertscore", purpose="zheval agree --bertscore-model")
+    bert = bertscore_options(o, "zheval agree --bertscore-model")
     if judge is None and o.judge_ratings is None:
         raise UserError("three layers need the judge: --judge-url and --judge-model, or --judge-ratings FILE")
     groups = [o.group_field] if o.group_field else []
@@ -134,9 +127,6 @@ def run_three_layers(o, fmt: str) -> None:
     ids = list(records.ids)
     ratings = read_judge_ratings(o.judge_ratings, ids) if o.judge_ratings is not None else None
     sources = read_sources(o.layer_predictions, o.source_field, len(records)) if o.source_field else None
-    bert = None
-    if o.bertscore_model is not None:
-        bert = BertScoreOptions(model=str(o.bertscore_model), layer=o.bertscore_layer, idf=o.bertscore_idf)
     report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
                                    ratings=ratings, sources=sources,
                                    groups=records.groups[o.group_field] if o.group_field else None,

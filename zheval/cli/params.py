@@ -19,7 +19,7 @@ import typer
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
                       seed_bound)
 
-__all__ = ["OPTIONS", "option", "takes", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED",
+__all__ = ["OPTIONS", "option", "takes", "bertscore_flags", "bertscore_options", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED",
            "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE", "BLEU_FORMAT"]
 
 
@@ -31,8 +31,45 @@ def option(annotation, *decls, default=None, **kwargs):
     return annotation, typer.Option(default, *decls, **kwargs)
 
 
+def bertscore_flags(prefix: str, *, required: bool) -> dict:
+    """The BERTScore options of a command, declared once: ``bert_model``, ``bert_layer``, ``bert_idf``,
+    ``bert_batch_size``, ``bert_device`` as the flags ``--<prefix>model``, ``--<prefix>layer``, ... (``zheval
+    bertscore``: ``prefix=""``, bert-score's own names, the model ``required``; the report commands and ``zheval
+    agree``: ``"bertscore-"``, the model optional: it adds the BERTScore-F1 column)."""
+    model_help = ("a local directory with the model and its tokenizer (never downloaded: `hf download "
+                  "bert-base-chinese --local-dir ./bert-base-chinese`)" + ("" if required else
+                                                                           "; adds the BERTScore-F1 column"))
+    return {
+        "bert_model": option(Path if required else Optional[Path], f"--{prefix}model",
+                             default=... if required else None, help=model_help, show_default=False),
+        "bert_layer": option(Optional[int], f"--{prefix}layer", min=0, help="BERTScore's hidden layer  [default: "
+                             "bert-score's for the model: 8 for bert-base-chinese]", show_default=False),
+        "bert_idf": option(bool, f"--{prefix}idf", default=False, help="BERTScore: idf weights over the references"),
+        "bert_batch_size": option(int, f"--{prefix}batch-size", default=64, min=1,
+                                  help="BERTScore: texts per forward pass"),
+        "bert_device": option(Optional[str], f"--{prefix}device", help="BERTScore's device: cpu, cuda, cuda:1, ...  "
+                              "[default: cuda when available]", show_default=False),
+    }
+
+
+def bertscore_options(o, purpose: str, **more):
+    """The [`zheval.compute.bertscore.BertScoreOptions`][] of the `bertscore_flags` values in ``o`` (and ``more``
+    fields), or ``None`` when no model is given; the ``bertscore`` extra is checked first (one line naming
+    ``purpose`` when torch or transformers is missing)."""
+    if o.bert_model is None:
+        return None
+    from ..adapters.extras import require_extra
+    from ..compute.bertscore import BertScoreOptions
+
+    for package in ("torch", "transformers"):
+        require_extra(package, extra="bertscore", purpose=purpose)
+    return BertScoreOptions(model=str(o.bert_model), layer=o.bert_layer, idf=o.bert_idf, batch_size=o.bert_batch_size,
+                            device=o.bert_device, **more)
+
+
 #: Every option, by parameter name.
 OPTIONS = {
+    **bertscore_flags("bertscore-", required=False),
     "data": option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL test file"),
     "predictions": option(Path, "--predictions", "-p", default=..., help="predictions: JSONL (id+prediction, or "
                           "LLaMA-Factory predict/label) or text, one per line"),

@@ -39,7 +39,8 @@ from ..version import __version__
 from .inputs import check_references, validate_inputs
 
 __all__ = ["MULTI_REF_RULES", "BASELINE_DIR", "BertScoreOptions", "BertScoreConfig", "BertScoreItems", "IdfWeights",
-           "bertscore_config", "bertscore_idf", "bertscore_items", "bertscore_result", "compute_bertscore",
+           "bertscore_config", "bertscore_idf", "bertscore_items", "bertscore_result", "bertscore_systems",
+           "compute_bertscore",
            "shipped_baseline", "read_baseline", "model_module"]
 
 #: Valid ``multi_ref`` values: bert-score's separate maxima, or the best-F reference's P/R/F.
@@ -348,6 +349,31 @@ def bertscore_result(items: BertScoreItems, config: BertScoreConfig) -> Dict[str
     return out
 
 
+def bertscore_systems(systems: Sequence[Sequence[str]], references: Sequence[Sequence[str]],
+                      config: BertScoreConfig) -> List[Dict[str, Any]]:
+    """The result of every system's predictions against the same references with one loaded encoder: the idf
+    weights ([`bertscore_idf`][zheval.compute.bertscore.bertscore_idf]) computed once from the references, then
+    [`bertscore_items`][zheval.compute.bertscore.bertscore_items] and
+    [`bertscore_result`][zheval.compute.bertscore.bertscore_result] per system (what `compute_bertscore` returns
+    for each, equal to ``bert_score.score`` of that system).
+
+    Args:
+        systems: per system a ``list[str]`` of predictions, one per item (validated:
+            `zheval.compute.inputs.validate_inputs`).
+        references: ``list[list[str]]``, shared by every system (validated).
+        config: [`bertscore_config`][zheval.compute.bertscore.bertscore_config].
+
+    Returns:
+        One result per system, in order (the keys of [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore]).
+
+    Raises:
+        EmptyReferenceError (a ValueError): a reference with no word piece, named as ``references[i][j]``.
+    """
+    weights = bertscore_idf(references, config)
+    return [bertscore_result(bertscore_items(predictions, references, config, weights), config)
+            for predictions in systems]
+
+
 def compute_bertscore(
     predictions: Sequence[str],
     references: Sequence[Any],
@@ -395,6 +421,4 @@ def compute_bertscore(
                                device=device)
     options.check()
     preds, refs = validate_inputs(predictions, references)
-    config = bertscore_config(options)
-    weights = bertscore_idf(refs, config)
-    return bertscore_result(bertscore_items(preds, refs, config, weights), config)
+    return bertscore_systems([preds], refs, bertscore_config(options))[0]

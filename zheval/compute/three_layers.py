@@ -14,7 +14,7 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 
 from ..results.layer_agreement import agreement_table, best_metrics
-from .bertscore import BertScoreOptions, bertscore_config, bertscore_idf, bertscore_items, bertscore_result
+from .bertscore import BertScoreOptions, bertscore_config, bertscore_systems
 from .inputs import validate_inputs
 from .judge import JudgeOptions, judge_config, judge_items, judge_result
 
@@ -86,8 +86,7 @@ def three_layer_agreement(
     metrics: Dict[str, np.ndarray] = ngram_columns(preds, refs, tokenizer=tokenizer)
     bert_summary = judge_summary = None
     if bertscore is not None:
-        config = bertscore_config(bertscore)
-        res = bertscore_result(bertscore_items(preds, refs, config, bertscore_idf(refs, config)), config)
+        res = bertscore_systems([preds], refs, bertscore_config(bertscore))[0]
         metrics["BERTScore-F1"] = np.asarray(res["item_f1"], dtype=np.float64)
         bert_summary = _summary(res, ("item_precision", "item_recall", "item_f1"))
     rating_cols: Dict[str, np.ndarray] = {}

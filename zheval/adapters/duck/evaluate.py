@@ -27,12 +27,14 @@ from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
 from ...results.diagnostics import compute_diagnostics
 from ..report.breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
+from ...compute.bertscore import BertScoreOptions
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
 from .inputs import as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
 from .predictions import join_predictions
-from ..report.tables import Report, group_items, score_groups
-from .reductions import metric_specs, report_params, report_signatures
+from ..report.tables import BERTSCORE_METRIC, Report, group_items, score_groups
+from .reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
+                         report_signatures)
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["evaluate_predictions", "report_config", "first_references_of"]
@@ -44,7 +46,7 @@ def evaluate_predictions(
     keep_items: bool = False, label_check: str = "strict", predictions_format: str = "auto",
     max_refs: Optional[int] = None, buckets: Any = None, folds: Optional[int] = None,
     rouge: Optional[RougeOptions] = None, bleu: Optional[BleuOptions] = None, chrf: Optional[ChrfOptions] = None,
-    **options: Any,
+    bertscore: Optional[BertScoreOptions] = None, **options: Any,
 ) -> Report:
     """Score a model's predictions on a 小黄鸭 dataset: overall, per domain, per difficulty, with intervals.
 
@@ -57,6 +59,10 @@ def evaluate_predictions(
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions] (taken as ``options``).
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
+        bertscore: adds the ``bertscore_f1`` column ("BERTScore-F1": the mean of per-item F1 with a local model,
+            [`zheval.compute.bertscore.compute_bertscore`][] on the scored texts, idf over their references; its
+            interval a bootstrap over items, its signature ``signatures["bertscore"]``) when given as a
+            [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions]; ``None`` (default): no model, no torch.
         options: the same options by name, each defined once in `zheval.compute.options` and split by
             `report_options`: the report takes ROUGE's ``rouge_types``, ``multi_ref``, ``sentence_split``, BLEU's
             ``preset``, ``max_order``, smoothing, ``bp_ref_length``, ``effective_order``, ``weights``, chrF's orders,
@@ -97,19 +103,16 @@ def evaluate_predictions(
             normalisation or have no tokens (every one listed, by file:line with ``locations``).
         ValueError/TypeError: bad options (``max_refs`` < 1, ``buckets`` not increasing, ``folds`` < 2 or more than
             the items, an option the report does not take or that no requested metric uses: the message names the
-            option).
+            option); ``bertscore`` not a ``BertScoreOptions``, its model not a local directory (FileNotFoundError:
+            compute_bertscore's message; nothing is downloaded).
     """
     scoring = report_options("evaluate_predictions", metrics, tokenizer, options,
                              {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     check_dataset(ds, "evaluate_predictions")
     by = check_by(ds, by)
-    max_refs = check_max_refs(max_refs, "max_refs")
-    if buckets is not None and not isinstance(buckets, bool):
-        check_buckets(buckets, "buckets")
-    if folds is not None:
-        check_folds(folds, len(ds), "folds")
+    max_refs = _check_breakdowns(ds, max_refs, buckets, folds)
     cfg = make_config(scoring, max_refs=max_refs)
-    breakdowns: dict = {}
+    bert, breakdowns = bertscore_config_of(bertscore, "evaluate_predictions"), {}
     if max_refs is not None:
         breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
         ds = first_references_of(ds, max_refs)
@@ -119,6 +122,7 @@ def evaluate_predictions(
     refs = table["responses"]
     raise_unscorable(unscorable_problems(table, refs, cfg.tokenizer, table["id"], locations))
     specs = metric_specs(table, cfg)
+    bert = None if bert is None else add_bertscore([specs], bert, [preds], refs)[0]
     item_groups = group_items(group_columns(ds, by), by, len(ds))
     groups = score_groups(specs, item_groups, bootstrap, seed, confidence, progress)
     diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
@@ -128,15 +132,31 @@ def evaluate_predictions(
     warnings += [w for w in [label_mismatch_warning(predictions)] if w]
     report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",
                     metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
-                    signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence),
-                    params=report_params(cfg, bootstrap, seed, confidence, num_proc, by), warnings=warnings,
-                    breakdowns=breakdowns)
-    if getattr(predictions, "paired_by_order", False):
-        report.notes.append(f"the predictions ({predictions.source}) have no ids: they were paired with the items by "
-                            "line order (add an 'id' field to join them by id)")
+                    signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
+                    params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
+                    breakdowns=breakdowns, notes=_order_notes(predictions) + bertscore_notes(bert))
     if keep_items:
-        report.items = _items(table, cfg, preds)
+        report.items = _items(table, cfg, preds, bert)
     return report
+
+
+def _check_breakdowns(ds, max_refs, buckets, folds) -> Optional[int]:
+    """Check ``max_refs``, ``buckets`` and ``folds`` of `evaluate_predictions` (errors naming them); returns
+    ``max_refs``."""
+    max_refs = check_max_refs(max_refs, "max_refs")
+    if buckets is not None and not isinstance(buckets, bool):
+        check_buckets(buckets, "buckets")
+    if folds is not None:
+        check_folds(folds, len(ds), "folds")
+    return max_refs
+
+
+def _order_notes(predictions) -> list:
+    """The note of predictions without ids, paired with the items by line order (else none)."""
+    if not getattr(predictions, "paired_by_order", False):
+        return []
+    return [f"the predictions ({predictions.source}) have no ids: they were paired with the items by line order "
+            "(add an 'id' field to join them by id)"]
 
 
 def _breakdowns(specs: list, item_groups: list, groups: list, preds: list, refs: list, cfg: ScoreConfig, buckets,
@@ -180,10 +200,10 @@ def first_references_of(ds, max_refs: int):
                   new_fingerprint=f"refs-{fp}", desc=f"first {max_refs} references")
 
 
-def _items(table: dict, cfg: ScoreConfig, preds) -> list:
+def _items(table: dict, cfg: ScoreConfig, preds, bert: Optional[dict] = None) -> list:
     """Per-item scores of a report (``keep_items``): sentence BLEU (effective order, the report's smoothing) and
     sentence chrF from each item's own statistics (`zheval.compute.bleu.score_from_sums`,
-    [`zheval.compute.chrf.score_from_sums`][]), and each ROUGE type's F."""
+    [`zheval.compute.chrf.score_from_sums`][]), each ROUGE type's F, and the BERTScore F1 of the result ``bert``."""
     n = len(table["id"])
     sentence_bleu = chrf = [None] * n
     if "bleu" in cfg.metrics and n:
@@ -201,5 +221,7 @@ def _items(table: dict, cfg: ScoreConfig, preds) -> list:
             row[rt] = table[f"{rt}_fmeasure"][i]
         if "chrf" in cfg.metrics:
             row["chrf"] = chrf[i]
+        if bert is not None:
+            row[BERTSCORE_METRIC] = bert["item_f1"][i]
         out.append(row)
     return out

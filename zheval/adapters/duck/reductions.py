@@ -9,17 +9,20 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
 from ...compute import bleu as bleu_scores
 from ...compute import chrf as chrf_scores
+from ...compute.bertscore import BertScoreOptions, bertscore_config, bertscore_systems
 from ...results.reducers import mean
+from ...results.signature import interval_fields
 from .config import ScoreConfig
-from ..report.tables import MetricSpec
+from ..report.tables import BERTSCORE_METRIC, MetricSpec
 
-__all__ = ["metric_specs", "report_signatures", "report_params", "rouge_label"]
+__all__ = ["metric_specs", "mean_spec", "bertscore_config_of", "add_bertscore", "bertscore_spec",
+           "bertscore_signature", "bertscore_notes", "report_signatures", "report_params", "rouge_label"]
 
 _ROUGE_LABELS = {"rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}
 
@@ -76,26 +79,95 @@ def metric_specs(table: dict, cfg: ScoreConfig, clusters: list | None = None) ->
         specs.append(_chrf_spec(np.asarray(table["chrf_stats"], dtype=np.int64), cfg, cl, rows_of))
     if "rouge" in cfg.metrics:
         for rt in cfg.rouge_config.types:
-            f = np.asarray(table[f"{rt}_fmeasure"], dtype=np.float64)
-            p = table[f"{rt}_precision"]
-            r = table[f"{rt}_recall"]
-            if cl is not None:
-                unit_rows = np.array([[f[c].sum(), len(c)] for c in cl], dtype=np.float64)
-            else:
-                unit_rows = np.column_stack([f, np.ones_like(f)])
-
-            def point(idx, f=f):
-                return mean(f[rows_of(idx)].tolist())
-
-            def details(idx, p=p, r=r):
-                sel = rows_of(idx)
-                return {"precision": mean([p[i] for i in sel]), "recall": mean([r[i] for i in sel])}
-
-            spec = MetricSpec(rt, rouge_label(rt), unit_rows, lambda s: s[:, 0] / s[:, 1], point, details)
-            if cl is None:  # intervals with compute_rouge's exact arithmetic (mean of the 1-D F values)
-                spec.boot_rows, spec.boot_statistic = f, lambda a: a.mean(axis=-1)
-            specs.append(spec)
+            specs.append(mean_spec(rt, rouge_label(rt), table[f"{rt}_fmeasure"], table[f"{rt}_precision"],
+                                   table[f"{rt}_recall"], cl, rows_of))
     return specs
+
+
+def mean_spec(name: str, label: str, values, precision, recall, cl=None, rows_of=None) -> MetricSpec:
+    """The `MetricSpec` of a score that is the mean of per-item values (ROUGE F, BERTScore F1): rows ``(value, 1)``
+    (with ``cl``: ``(sum of the unit's values, its rows)``), the point an exact ``math.fsum`` mean, the bootstrap
+    on the 1-D values with ``a.mean(axis=-1)`` (``compute_rouge``'s arithmetic); ``details`` the mean
+    ``precision`` and ``recall`` (per-item lists of the same length).
+
+    Args:
+        name: the result key; label: the table header; values, precision, recall: per-item lists or arrays;
+        cl, rows_of: the units of `metric_specs` (``None``: one unit per item).
+    """
+    f = np.asarray(values, dtype=np.float64)
+    if rows_of is None:
+        def rows_of(idx):
+            return np.asarray(idx, dtype=np.intp)
+    if cl is not None:
+        unit_rows = np.array([[f[c].sum(), len(c)] for c in cl], dtype=np.float64)
+    else:
+        unit_rows = np.column_stack([f, np.ones_like(f)])
+
+    def point(idx):
+        return mean(f[rows_of(idx)].tolist())
+
+    def details(idx):
+        sel = rows_of(idx)
+        return {"precision": mean([precision[i] for i in sel]), "recall": mean([recall[i] for i in sel])}
+
+    spec = MetricSpec(name, label, unit_rows, lambda s: s[:, 0] / s[:, 1], point, details)
+    if cl is None:  # intervals with compute_rouge's exact arithmetic (mean of the 1-D values)
+        spec.boot_rows, spec.boot_statistic = f, lambda a: a.mean(axis=-1)
+    return spec
+
+
+def bertscore_config_of(options, where: str):
+    """The loaded [`zheval.compute.bertscore.bertscore_config`][] of a report's ``bertscore=`` option, or ``None``
+    without one (then nothing is imported: no torch).
+
+    Raises:
+        TypeError: ``options`` is not a ``BertScoreOptions`` (naming ``where``). FileNotFoundError: the model is not
+            a local directory (compute_bertscore's message). ModuleNotFoundError: the ``bertscore`` extra is missing.
+    """
+    if options is None:
+        return None
+    if not isinstance(options, BertScoreOptions):
+        raise TypeError(f"{where}: bertscore must be a zheval.compute.bertscore.BertScoreOptions, got "
+                        f"{type(options).__name__}")
+    return bertscore_config(options)
+
+
+def add_bertscore(specs: list, config, systems: list, references: list) -> list:
+    """Append the BERTScore-F1 column (`bertscore_spec`) to each system's ``specs`` list and return each system's
+    result (one encoder, the idf of the shared ``references``: [`zheval.compute.bertscore.bertscore_systems`][]).
+
+    Args:
+        specs: per system its list of `MetricSpec`; config: `bertscore_config_of`; systems: per system its
+        predictions (``list[str]``, one per item); references: ``list[list[str]]``.
+    """
+    results = bertscore_systems(systems, references, config)
+    for spec_list, result in zip(specs, results):
+        spec_list.append(bertscore_spec(result))
+    return results
+
+
+def bertscore_notes(result, prefix: str = "") -> list:
+    """The report notes of a BERTScore result (``None``: none): the texts truncated at the model's maximum."""
+    if result is None or not (result["truncated_predictions"] or result["truncated_references"]):
+        return []
+    return [f"{prefix}BERTScore: {result['truncated_predictions']} prediction(s) and {result['truncated_references']} "
+            f"reference(s) truncated at {result['max_length']} word pieces (bert-score's rule)"]
+
+
+def bertscore_spec(result: dict) -> MetricSpec:
+    """The ``BERTScore-F1`` column (`zheval.adapters.report.tables.BERTSCORE_METRIC`) of a report from a
+    [`zheval.compute.bertscore.compute_bertscore`][] result: the mean of the per-item F1 (``item_f1``) as
+    `mean_spec`, so the overall value equals the result's ``f1`` and a group's is its items' mean; details the mean
+    precision and recall."""
+    return mean_spec(BERTSCORE_METRIC, "BERTScore-F1", result["item_f1"], result["item_precision"],
+                     result["item_recall"])
+
+
+def bertscore_signature(result: dict, bootstrap: int, seed, confidence: float) -> str:
+    """The BERTScore result's signature with this report's interval fields (``bs``, ``seed``; before ``zheval``)."""
+    head, _, version = result["signature"].rpartition("|zheval:")
+    fields = [f"{k}:{v}" for k, v in interval_fields(bootstrap, seed, confidence)]
+    return "|".join([head, *fields, f"zheval:{version}"])
 
 
 def _chrf_spec(stats: np.ndarray, cfg: ScoreConfig, cl, rows_of) -> MetricSpec:
@@ -115,10 +187,11 @@ def _chrf_spec(stats: np.ndarray, cfg: ScoreConfig, cl, rows_of) -> MetricSpec:
 
 
 def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: int, seed: int,
-                      confidence: float) -> dict:
+                      confidence: float, bertscore: Optional[dict] = None) -> dict:
     """``{"bleu": signature, "rouge": signature}`` (those of the metrics in ``cfg``): the library configs' own
     signatures (`zheval.compute.bleu.BleuConfig.signature`, `zheval.compute.rouge.RougeConfig.signature`)
-    with this report's bootstrap; ``ref_counts``: references per scored row."""
+    with this report's bootstrap; ``ref_counts``: references per scored row; with a BERTScore result
+    ``bertscore``, its signature as ``"bertscore"`` (`bertscore_signature`)."""
     interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence)
     sig = {}
     if "bleu" in cfg.metrics:
@@ -127,12 +200,18 @@ def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: in
         sig["rouge"] = replace(cfg.rouge_config, **interval).signature(ref_counts)
     if "chrf" in cfg.metrics:
         sig["chrf"] = replace(cfg.chrf_config, **interval).signature(ref_counts)
+    if bertscore is not None:
+        sig["bertscore"] = bertscore_signature(bertscore, bootstrap, seed, confidence)
     return sig
 
 
-def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by) -> dict:
+def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by,
+                  bertscore: Optional[dict] = None) -> dict:
     """The JSON-ready ``params`` of a report: the tokenizer signature and normalisation, the metrics and their
-    options, and the bootstrap, seed, confidence, ``num_proc`` and group columns used."""
+    options, and the bootstrap, seed, confidence, ``num_proc`` and group columns used; with a BERTScore result
+    ``bertscore``, its model, layer, idf, rule, maximum length and device."""
+    bert = {} if bertscore is None else {"bertscore": {k: bertscore[k] for k in (
+        "model", "layer", "idf", "multi_ref", "max_length", "device")}}
     return {
         "tokenizer": cfg.tokenizer.signature(),
         "normalize": cfg.tokenizer.normalizer.name,
@@ -146,4 +225,5 @@ def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by) -
         "confidence": confidence,
         "num_proc": num_proc,
         "by": list(by),
+        **bert,
     }

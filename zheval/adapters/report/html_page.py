@@ -39,8 +39,8 @@ from ...compute.guards import ZhevalWarning
 from ...version import __version__
 from ..extras import require_extra
 from .html_limits import MAX_TABLE_GROUPS, page_limits
-from .tables import (Report, breakdown_sections, group_items, group_label, interval_note, no_interval_reason,
-                     reference_limit_line)
+from .tables import (BERTSCORE_METRIC, Report, breakdown_sections, group_items, group_label, interval_note,
+                     no_interval_reason, reference_limit_line)
 
 __all__ = [
     "HTML_PURPOSE",
@@ -83,7 +83,7 @@ def default_sample_metric(report: Report) -> str:
     names = [n for n, _ in report.metrics]
     if "rougeL" in names:
         return "rougeL"
-    rouge = [n for n in names if n not in ("bleu", "chrf")]
+    rouge = [n for n in names if n not in ("bleu", "chrf", BERTSCORE_METRIC)]
     return rouge[0] if rouge else names[0]
 
 
@@ -440,6 +440,8 @@ def explanation_mismatches(report: Report, explanations: dict) -> list[str]:
     for i, ex in sorted(explanations.items()):
         item = report.items[i]
         for name, _ in report.metrics:
+            if name == BERTSCORE_METRIC:  # a model's score: no n-gram explanation to compare with
+                continue
             if name == "bleu":
                 got = (ex.get("bleu") or {}).get("sentence_bleu")
                 want = item["sentence_bleu"]

@@ -28,6 +28,7 @@ from ...results.diagnostics import Diagnostics
 from ...text.terminal import terminal_text
 
 __all__ = [
+    "BERTSCORE_METRIC",
     "group_label",
     "group_value",
     "NULL_LABEL",
@@ -109,6 +110,10 @@ def format_table(header: Sequence[str], rows: Sequence[Sequence[str]], right_fro
 
 # ---------------------------------------------------------------------------------------------------------------
 # metric reductions
+
+#: The report's key of the BERTScore-F1 column (``zheval score/compare --bertscore-model``): a model-based score,
+#: with no n-gram explanation.
+BERTSCORE_METRIC = "bertscore_f1"
 
 
 @dataclass
