@@ -73,8 +73,11 @@ def test_ci_checks_the_ranges_and_the_test_run_uses_the_pins():
     assert {"bash .ci/install-ranges", "bash .ci/engines-floor", "bash .ci/wheel-smoke"} <= set(release)
     run = [line for line in (REPO / ".ci" / "run").read_text().splitlines() if not line.startswith("#")]
     assert any("bash .ci/opencompass && bash .ci/engines && bash .ci/engines-cluster" in line for line in run)
-    assert any("bash .ci/commands && .ci/lowest-versions && bash .ci/install-ranges && bash .ci/wheel-smoke && "
-               "bash .ci/engines-floor" in line for line in run)  # the release checks run in CI too (lane A)
+    assert any("bash .ci/commands && .ci/lowest-versions && bash .ci/extras-floor && bash .ci/install-ranges && "
+               "bash .ci/wheel-smoke" in line for line in run)  # the floors and the release checks run in CI too (lane A)
+    assert any("&& bash .ci/engines-floor || lane_a=$?" in line for line in run)
+    floors = (REPO / ".ci" / "extras-floor").read_text()
+    assert "--extra \"$extra\"" in floors and "floor_venv fast" in floors and "floor_venv space" in floors
     ranges = (REPO / ".ci" / "install-ranges").read_text()
     for pin in ('"torch==2.8.0"', '"ray[data]==2.50.0"', '"pyspark~=3.5.0"', '"opencc==1.1.9"', '"torch==2.14.1"'):
         assert pin in ranges
