@@ -171,3 +171,26 @@ def test_streaming_repetition_by_hand_and_ties():
         for c in chunks:
             sr.add(c)
         assert sr.result() == repetition([t for c in chunks for t in c])
+
+
+def test_sorted_keys_equal_first_words_and_widening():
+    """SortedKeys orders 128-bit keys by both words (equal first words side by side), finds each, and widens a payload
+    column instead of wrapping it; unique_rows gives each distinct row's first index and count (by hand)."""
+    import numpy as np
+
+    from zheval.results.sorted_keys import SortedKeys, unique_rows
+
+    rows = np.array([[5, 9], [5, 1], [2, 7], [5, 9], [5, 4]], dtype=np.uint64)
+    keys, first, counts = unique_rows(rows)
+    assert keys.tolist() == [[2, 7], [5, 1], [5, 4], [5, 9]]
+    assert first.tolist() == [2, 1, 4, 0] and counts.tolist() == [1, 1, 1, 2]
+    table = SortedKeys(2, {"n": np.uint32})
+    pos, found = table.locate(keys)
+    assert not found.any()
+    table.insert(pos, keys, {"n": counts})
+    more = np.array([[5, 3], [5, 9], [6, 0]], dtype=np.uint64)
+    pos, found = table.locate(more)
+    assert found.tolist() == [False, True, False] and pos.tolist() == [2, 3, 4]
+    table.insert(pos[~found], more[~found], {"n": np.array([2**32 + 5, 1])})  # a value past uint32: widened
+    assert [(int(a), int(b)) for a, b in zip(*table.words)] == [(2, 7), (5, 1), (5, 3), (5, 4), (5, 9), (6, 0)]
+    assert table.payload["n"].dtype == np.int64 and int(table.payload["n"][2]) == 2**32 + 5

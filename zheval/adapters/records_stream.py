@@ -37,6 +37,7 @@ from ..io.chunks import DEFAULT_CHUNK_ROWS, iter_row_chunks
 from ..io.fields import id_field_of
 from ..io.rows import RowFile
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
+from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, report_options
 from .duck.reductions import rouge_label
 from .records import Records, RecordsFormatError, checked_records, records_format
@@ -47,11 +48,11 @@ __all__ = ["stream_records", "score_records_stream"]
 
 
 class _SeenIds:
-    """Ids of the chunks read so far, as sorted 64-bit BLAKE2b keys with the line of each (16 bytes an id)."""
+    """Ids of the chunks read so far: 64-bit BLAKE2b keys, sorted, each with its line (uint32 while lines fit; 12
+    bytes an id; `zheval.results.sorted_keys.SortedKeys`)."""
 
     def __init__(self) -> None:
-        self.keys = np.zeros(0, dtype=np.uint64)
-        self.lines = np.zeros(0, dtype=np.int64)
+        self.table = SortedKeys(1, {"line": np.uint32})
 
     @staticmethod
     def _key(rid: str) -> int:
@@ -60,18 +61,15 @@ class _SeenIds:
     def add(self, records: Records, name: str) -> None:
         """Remember a chunk's ids (unique within the chunk); raise `RecordsFormatError` for an id seen in an earlier
         chunk, naming both lines."""
-        keys = np.fromiter((self._key(r) for r in records.ids), dtype=np.uint64, count=len(records.ids))
-        pos = np.searchsorted(self.keys, keys)
-        hit = (pos < len(self.keys)) & (self.keys[np.minimum(pos, len(self.keys) - 1)] == keys) if len(self.keys) \
-            else np.zeros(len(keys), dtype=bool)
-        if hit.any():
-            raise RecordsFormatError([Problem(name, records.lines[i], records.ids[i],
-                                              f"duplicate id (first seen at {name}:{int(self.lines[pos[i]])})")
-                                      for i in np.flatnonzero(hit)])
-        keys = np.concatenate([self.keys, keys])
-        lines = np.concatenate([self.lines, np.asarray(records.lines, dtype=np.int64)])
-        order = np.argsort(keys, kind="stable")
-        self.keys, self.lines = keys[order], lines[order]
+        raw = np.fromiter((self._key(r) for r in records.ids), dtype=np.uint64, count=len(records.ids))
+        keys, first, _ = unique_rows(raw.reshape(-1, 1))
+        pos, found = self.table.locate(keys)
+        if found.any():
+            lines = self.table.payload["line"]
+            raise RecordsFormatError(sorted((Problem(name, records.lines[int(first[i])], records.ids[int(first[i])],
+                                                     f"duplicate id (first seen at {name}:{int(lines[pos[i]])})")
+                                             for i in np.flatnonzero(found)), key=lambda p: p.line))
+        self.table.insert(pos, keys, {"line": np.asarray(records.lines, dtype=np.int64)[first]})
 
 
 def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,

@@ -26,6 +26,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..tokenizers import BaseTokenizer, get_tokenizer
+from .sorted_keys import SortedKeys, unique_rows
 
 __all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "check_token_lists", "repetition", "Diversity", "diversity",
            "StreamingDistinct", "StreamingRepetition"]
@@ -327,15 +328,14 @@ class StreamingDistinct:
 
 class StreamingRepetition:
     """`repetition` of texts that stream by in chunks (`add`), with exact counts in compact structures:
-    each distinct text is a 128-bit BLAKE2b key (two uint64) with a uint32 count, kept sorted; only texts seen twice
-    or more keep their text (the candidates for ``most_frequent``); each key keeps its first position (int64, for
-    ties). Memory: 28 bytes per distinct text plus the repeated texts themselves.
+    each distinct text is a 128-bit BLAKE2b key (two uint64) with a uint32 count and its first position (int64, for
+    ties), kept sorted (`zheval.results.sorted_keys.SortedKeys`: new keys inserted in place, never a re-sort of
+    all); only texts seen twice or more keep their text (the candidates for ``most_frequent``). Memory: 28 bytes per
+    distinct text plus the repeated texts themselves.
     """
 
     def __init__(self) -> None:
-        self.keys = np.zeros((0, 2), dtype=np.uint64)
-        self.counts = np.zeros(0, dtype=np.uint32)
-        self.first = np.zeros(0, dtype=np.int64)
+        self.table = SortedKeys(2, {"count": np.uint32, "first": np.int64})
         self.repeated: dict = {}  # key -> [text, first position]
         self.first_text: Optional[str] = None
         self.n = 0
@@ -351,36 +351,34 @@ class StreamingRepetition:
             return
         if self.first_text is None:
             self.first_text = texts[0]
-        pairs = [self._key(t) for t in texts]
-        chunk = np.array(pairs, dtype=np.uint64).reshape(-1, 2)
-        keys = np.concatenate([self.keys, chunk])
-        counts = np.concatenate([self.counts, np.ones(len(texts), dtype=np.uint32)])
-        first = np.concatenate([self.first, np.arange(self.n, self.n + len(texts), dtype=np.int64)])
-        order = np.lexsort((keys[:, 1], keys[:, 0]))
-        keys, counts, first = keys[order], counts[order], first[order]
-        new = np.ones(keys.shape[0], dtype=bool)
-        new[1:] = (keys[1:] != keys[:-1]).any(axis=1)
-        starts = np.flatnonzero(new)
-        self.keys, self.counts = keys[starts], np.add.reduceat(counts, starts).astype(np.uint32)
-        self.first = np.minimum.reduceat(first, starts)
-        pos = np.searchsorted(self.keys[:, 0], chunk[:, 0])  # sorted by the first word, then the second
-        for i, k in enumerate(pairs):
-            if k in self.repeated:
-                continue
-            j = int(pos[i])
-            while self.keys[j, 1] != k[1]:  # equal first words (probability 2**-64) sit side by side
-                j += 1
-            if self.counts[j] >= 2:
-                self.repeated[k] = [texts[i], int(self.first[j])]
+        chunk = np.array([self._key(t) for t in texts], dtype=np.uint64).reshape(-1, 2)
+        keys, first, counts = unique_rows(chunk)
+        table = self.table
+        pos, found = table.locate(keys)
+        if found.any():
+            old = table.payload["count"]
+            table.payload["count"] = old.astype(np.int64) if int(old[pos[found]].max()) + int(counts.max()) >= \
+                np.iinfo(old.dtype).max else old
+            table.payload["count"][pos[found]] += counts[found].astype(table.payload["count"].dtype)
+        table.insert(pos[~found], keys[~found], {"count": counts[~found], "first": first[~found] + self.n})
+        pos, _ = table.locate(keys)
+        now = table.payload["count"][pos]
+        for i in np.flatnonzero(now >= 2):
+            k = (int(keys[i, 0]), int(keys[i, 1]))
+            if k not in self.repeated:
+                self.repeated[k] = [texts[int(first[i])], int(table.payload["first"][pos[i]])]
         self.n += len(texts)
 
     def result(self) -> dict:
         """The dict of `repetition` on every text added, in order."""
-        dup = int(self.counts[self.counts > 1].sum(dtype=np.int64))
+        counts = self.table.payload["count"]
+        dup = int(counts[counts > 1].sum(dtype=np.int64))
         top, top_n = self.first_text, (1 if self.n else 0)
         if self.repeated:
-            count_of = {tuple(k): int(c) for k, c in zip(self.keys[self.counts >= 2].tolist(),
-                                                          self.counts[self.counts >= 2].tolist())}
+            many = counts >= 2
+            count_of = {(int(a), int(b)): int(c) for a, b, c in zip(self.table.words[0][many].tolist(),
+                                                                   self.table.words[1][many].tolist(),
+                                                                   counts[many].tolist())}
             best = max(self.repeated.items(), key=lambda kv: (count_of[kv[0]], -kv[1][1]))
             top, top_n = best[1][0], count_of[best[0]]
         return {"duplicate_share": dup / self.n if self.n else 0.0, "duplicates": dup, "most_frequent": top,
