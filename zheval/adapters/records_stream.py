@@ -29,6 +29,7 @@ from typing import Any, Dict, Iterator, Optional, Sequence
 import numpy as np
 
 from ..compute.batches import stream_sums
+from ..compute.inputs import EmptyReferenceError
 from ..compute.joint import score_config_of
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..compute.sums import needs_every_item, sums_result
@@ -89,11 +90,14 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
     seen = _SeenIds()
     fields: Optional[dict] = None
     count = 0
+    problems: list = []  # a chunk's file problems, raised with its rows' problems (read_records' rule, by chunk)
     try:
-        for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows):
+        for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows, problems=problems):
+            if not rows:
+                raise RecordsFormatError(sorted(problems, key=lambda p: p.line))
             rf = RowFile(name=name, kind=kind, rows=rows, fields=list(rows[0][1]))
             if fields is None:
-                records = checked_records(rf, [], pred_field, ref_field, id_field, group_fields, True)
+                records = checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, True)
                 fields = records.fields
             else:
                 if fields["id"] is None and rf.kind == "jsonl":
@@ -103,8 +107,8 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                         raise RecordsFormatError([Problem(name, line, None, (
                             f"this row has an {late!r} field that the {count} rows before it lack: either every row "
                             "carries the id or none does"))])
-                records = checked_records(rf, [], fields["pred"], fields["ref"], fields["id"], fields["groups"],
-                                           True)
+                records = checked_records(rf, problems, fields["pred"], fields["ref"], fields["id"],
+                                          fields["groups"], True)
             if fields["id"] is not None:
                 seen.add(records, name)
             count += len(records)
@@ -219,10 +223,14 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                      for r in rs])
             rep.add(normalized)
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
+            meta["chunk"], meta["offset"] = records, meta["rows"] - len(records)
             yield records.predictions, records.references, keys, records.ids
 
-    merged, _, slips = stream_sums(batches(), config, items_path=items_path, progress=progress,
-                                   what="score_records_stream")
+    try:
+        merged, _, slips = stream_sums(batches(), config, items_path=items_path, progress=progress,
+                                       what="score_records_stream")
+    except EmptyReferenceError as exc:  # in the file's words: file:line, the id, the user's reference field
+        raise _unscorable(exc, meta["chunk"], meta["offset"]) from None
     total = _total(merged)
     overall = sums_result(total, config)
     f = meta["fields"]
@@ -243,6 +251,20 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
                             "the references they have)")
     return report
+
+
+def _unscorable(exc: EmptyReferenceError, records: Records, offset: int) -> RecordsFormatError:
+    """The empty references of one chunk (``exc.positions`` counted over every chunk) as problems ``file:line``,
+    each with the row's id and the user's name of the reference (``label``, ``references[1]``)."""
+    how = f" after normalisation and tokenisation ({exc.context})" if exc.context else ""
+    problems = []
+    for (i, j), text, why in zip(exc.positions, exc.texts, exc.reasons):
+        k = i - offset
+        names = records.reference_names[k] if k < len(records.reference_names) else []
+        field = names[j] if j < len(names) else f"references[{j}]"
+        problems.append(Problem(records.source, records.lines[k], records.ids[k],
+                                f"{field} is empty{how}: {text!r} {why or ''}".rstrip()))
+    return RecordsFormatError(problems, "references that cannot be scored")
 
 
 def _labels(overall: Dict[str, dict], config) -> list:

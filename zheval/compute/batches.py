@@ -34,7 +34,9 @@ _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
 class ItemWriter:
     """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` and
     ``group``, the score columns of [`zheval.compute.joint.item_scores`][]) or Parquet (the same columns, one row
-    group per batch; pyarrow), by the file's extension (``.parquet``/``.pq``, else JSONL).
+    group per batch; pyarrow), by the file's extension (``.parquet``/``.pq``, else JSONL). The rows go to a
+    temporary file beside ``path`` (``.partial`` appended), renamed to ``path`` by `close` when every batch was
+    scored and removed by `discard` when the run fails: a failed run leaves no file behind.
 
     Raises:
         ValueError: the path exists (never overwritten).
@@ -44,9 +46,10 @@ class ItemWriter:
         self.path = str(path)
         if os.path.exists(self.path):
             raise ValueError(f"per-item output {self.path} exists; give a new path (it is never overwritten)")
+        self.partial = f"{self.path}.partial"
         self.parquet = self.path.lower().endswith((".parquet", ".pq"))
         self._writer = None
-        self._file = None if self.parquet else open(self.path, "x", encoding="utf-8")
+        self._file = None if self.parquet else open(self.partial, "w", encoding="utf-8")
 
     def write(self, start: int, columns: Dict[str, np.ndarray], ids=None, groups=None) -> None:
         """Write one batch: item indices ``start ..``, score columns (float64 arrays), optional ids and groups."""
@@ -63,19 +66,36 @@ class ItemWriter:
 
             table = pa.table({k: (pa.array(v) if isinstance(v, list) else v) for k, v in cols.items()})
             if self._writer is None:
-                self._writer = pq.ParquetWriter(self.path, table.schema)
+                self._writer = pq.ParquetWriter(self.partial, table.schema)
             self._writer.write_table(table)
             return
         names = list(cols)
         lists = [v.tolist() if isinstance(v, np.ndarray) else v for v in cols.values()]
         self._file.write("".join(json.dumps(dict(zip(names, row)), ensure_ascii=False) + "\n" for row in zip(*lists)))
 
-    def close(self) -> None:
-        """Flush and close the file."""
+    def _close_partial(self) -> None:
         if self._writer is not None:
             self._writer.close()
         if self._file is not None:
             self._file.close()
+
+    def close(self) -> None:
+        """Flush, close and rename the file to ``path`` (a Parquet file without any batch: none is written).
+
+        Raises:
+            ValueError: ``path`` appeared meanwhile (never overwritten; the rows stay in the ``.partial`` file)."""
+        self._close_partial()
+        if not os.path.exists(self.partial):
+            return
+        if os.path.exists(self.path):
+            raise ValueError(f"per-item output {self.path} appeared during the run; the rows are in {self.partial}")
+        os.replace(self.partial, self.path)
+
+    def discard(self) -> None:
+        """Close and remove the temporary file (the run failed)."""
+        self._close_partial()
+        if os.path.exists(self.partial):
+            os.remove(self.partial)
 
 
 def _global_error(exc: Exception, offset: int) -> Exception:
@@ -133,7 +153,8 @@ def score_batches(
             whole list, so a streaming call with ``bootstrap`` > 0 refuses it) or ``"poisson"`` (Poisson(1) weights
             per item keyed by ``(seed, item content, resample)``: `zheval.results.poisson`).
         items_path: optional new file (``.jsonl`` or ``.parquet``) the per-item scores are written to, batch by
-            batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1).
+            batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1), into a ``.partial`` file
+            renamed when every batch is scored (a failed run leaves none).
         progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
             (``ZHEVAL_PROGRESS=0`` turns it off), ``True``/``False`` force it.
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions], as
@@ -182,7 +203,7 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
     bar = _bar(progress)
     merged: Dict[Any, Any] = {}
     slips: Dict[type, str] = {}
-    offset, grouped = 0, False
+    offset, grouped, done = 0, False, False
     try:
         for k, batch in enumerate(batches):
             preds, refs, groups, ids = _unpack(batch, k)
@@ -204,9 +225,13 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
             offset += len(preds)
             if bar is not None:
                 bar.update(len(preds))
+        done = True
     finally:
         if writer is not None:
-            writer.close()
+            if done and offset:
+                writer.close()
+            else:
+                writer.discard()
         if bar is not None:
             bar.close()
     if not offset:

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import gzip
 import os
-from typing import Iterator, List, Tuple, Union
+import zlib
+from typing import Iterator, List, Optional, Tuple, Union
 
 from .encoding import UTF8_BOM, encoding_problem
 from .jsonl import json_document_problem, jsonl_row
 from .lines import line_end_problem
 from .problems import EmptyFileError, FileFormatError, Problem
 from .rows import row_format
-from .source import GZIP_MAGIC, existing_file
+from .source import GZIP_MAGIC, existing_file, gzip_problem
 from .table import csv_cells, lifted_field_limit, table_rows_stream
 
 __all__ = ["DEFAULT_CHUNK_ROWS", "iter_row_chunks"]
@@ -49,7 +50,11 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
     """``(1-based line, text with its line end)`` of a binary stream under the encoding rule: another encoding
     (recognised on the first 64 KiB) is one problem; a line that is not UTF-8 is a problem ``file:line``; a UTF-8 BOM
     is removed; a file of CR-only line ends is one problem."""
-    sample = stream.peek(_SAMPLE)[:_SAMPLE] if hasattr(stream, "peek") else b""
+    try:
+        sample = stream.peek(_SAMPLE)[:_SAMPLE] if hasattr(stream, "peek") else b""
+    except (OSError, EOFError, zlib.error) as exc:  # gzip: a corrupt or cut header
+        problems.append(gzip_problem(name, exc))
+        return
     if sample.startswith(UTF8_BOM):
         sample = sample[len(UTF8_BOM):]
     if b"\n" in sample:
@@ -59,7 +64,15 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
         problems.append(Problem(name, 0, None, enc))
         return
     lineno = 0
-    for raw in stream:
+    lines = iter(stream)
+    while True:
+        try:
+            raw = next(lines)
+        except StopIteration:
+            return
+        except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that ends early or is corrupt
+            problems.append(gzip_problem(name, exc, lineno + 1))
+            return
         lineno += 1
         if lineno == 1 and raw.startswith(UTF8_BOM):
             raw = raw[len(UTF8_BOM):]
@@ -119,7 +132,8 @@ def _parquet(path, name: str, what: str, chunk_rows: int, problems: list):
 
 
 def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what: str = "predictions",
-                    chunk_rows: int = DEFAULT_CHUNK_ROWS) -> Iterator[List[tuple]]:
+                    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+                    problems: Optional[list] = None) -> Iterator[List[tuple]]:
     """The rows of a file, ``chunk_rows`` at a time: lists of ``(line, {field: value})`` in file order (line: the
     physical line where the row starts; Parquet: the 1-based row number), as [`zheval.io.rows.read_rows`][] gives
     them.
@@ -127,6 +141,10 @@ def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what
     Args:
         path: the file (JSONL, CSV, TSV or Parquet, each optionally gzip-compressed). format: one of
             `zheval.io.rows.ROW_FORMATS`. what: the file's role in messages. chunk_rows: rows per chunk (>= 1).
+        problems: a list the problems of each chunk are appended to instead of being raised (as
+            [`read_rows`][zheval.io.rows.read_rows]' ``problems``): the caller checks the chunk's rows too, raises
+            everything together and clears the list before the next chunk; a chunk with problems and no row is
+            yielded empty.
 
     Raises:
         FileFormatError (a ValueError): the problems of the first chunk that has any (encoding, gzip, CR-only lines,
@@ -138,7 +156,8 @@ def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what
         raise ValueError(f"chunk_rows must be an int >= 1, got {chunk_rows!r}")
     kind = row_format(path, format)
     name = str(path)
-    problems: list = []
+    collect = problems is not None
+    problems = [] if problems is None else problems
     if kind == "parquet":
         rows = _parquet(path, name, what, chunk_rows, problems)
         stream = None
@@ -158,31 +177,40 @@ def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what
                 break
             chunk.append(row)
             if len(chunk) >= chunk_rows:
-                _raise_problems(problems, what, kind, name, whole_file=False)
+                if not collect:
+                    _raise_problems(problems, what, kind, name, whole_file=False)
                 seen += len(chunk)
                 yield chunk
                 chunk = []
-        _raise_problems(problems, what, kind, name, whole_file=seen == 0)
-        if chunk:
+        if collect:
+            _one_document(problems, kind, name, whole_file=seen == 0 and not chunk)
+        else:
+            _raise_problems(problems, what, kind, name, whole_file=seen == 0)
+        if chunk or problems:
             seen += len(chunk)
             yield chunk
     finally:
         if stream is not None:
             stream.close()
-    if not seen:
+    if not seen and not problems:
         raise EmptyFileError(name)
 
 
-def _raise_problems(problems: list, what: str, kind: str, name: str, whole_file: bool) -> None:
-    if not problems:
-        return
-    if kind == "jsonl" and whole_file:  # a file that is one JSON document: one problem saying so
+def _one_document(problems: list, kind: str, name: str, whole_file: bool) -> None:
+    """A JSONL file without a single row that is one JSON document: its problems become one problem saying so."""
+    if problems and kind == "jsonl" and whole_file:
         try:
             doc = json_document_problem(_read_text(name), name)
         except (OSError, UnicodeDecodeError, EOFError):
             doc = None
         if doc is not None:
             problems[:] = [Problem(name, 0, None, doc)]
+
+
+def _raise_problems(problems: list, what: str, kind: str, name: str, whole_file: bool) -> None:
+    if not problems:
+        return
+    _one_document(problems, kind, name, whole_file)
     raise FileFormatError(list(problems), f"invalid {what} file")
 
 

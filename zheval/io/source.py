@@ -69,12 +69,19 @@ def read_bytes(path: Union[str, os.PathLike], what: str, problems: list, data: b
         try:
             return gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as exc:  # gzip.BadGzipFile is an OSError
-            why = str(exc) or "the stream ends early"
-            problems.append(Problem(name, 0, None, f"is gzip-compressed but cannot be decompressed ({why}): the file "
-                                                   "is truncated or corrupt"))
+            problems.append(gzip_problem(name, exc))
             return None
     if gz_name and data:
         problems.append(Problem(name, 0, None, "is named .gz but is not gzip-compressed (it does not start with the "
                                                "gzip bytes 1F 8B): rename it without .gz, or compress it"))
         return None
     return data
+
+
+def gzip_problem(name: str, exc: BaseException, line: int = 0) -> Problem:
+    """The problem of a gzip file that cannot be decompressed (``exc``: what gzip or zlib raised), at ``line`` when
+    a stream read the lines before it (0: the whole file)."""
+    why = str(exc) or "the stream ends early"
+    where = f" after line {line - 1}" if line > 1 else ""
+    return Problem(name, line, None, f"is gzip-compressed but cannot be decompressed{where} ({why}): the file is "
+                                     "truncated or corrupt")

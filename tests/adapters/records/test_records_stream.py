@@ -141,3 +141,48 @@ def test_items_written_as_computed(jsonl, tmp_path):
     got = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert [g["index"] for g in got] == list(range(500))
     assert got[0]["id"] == "csl-0" and got[-1]["id"] == "cw-249"
+
+
+def test_failed_run_leaves_no_items_file(tmp_path):
+    lines = [{"id": str(i), "prediction": "今天天气很好", "reference": "今天天气不错"} for i in range(30)]
+    lines[25]["reference"] = []
+    path = _write(tmp_path, lines)
+    out = tmp_path / "items.jsonl"
+    with pytest.raises(RecordsFormatError, match=r"bad\.jsonl:26"):
+        score_records_stream(path, chunk_rows=10, progress=False, bootstrap=0, items_path=out)
+    assert not out.exists() and not (tmp_path / "items.jsonl.partial").exists()
+    ok = _write(tmp_path, lines[:20])
+    score_records_stream(ok, chunk_rows=10, progress=False, bootstrap=0, items_path=out)  # then the same path works
+    assert len(out.read_text(encoding="utf-8").splitlines()) == 20
+
+
+def test_truncated_gzip_is_one_clear_problem(tmp_path):
+    import gzip
+
+    data = gzip.compress("".join(json.dumps({"prediction": f"今天天气很好{i}", "reference": "今天天气不错"},
+                                            ensure_ascii=False) + "\n" for i in range(20000)).encode("utf-8"))
+    path = tmp_path / "cut.jsonl.gz"
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(RecordsFormatError, match=r"cut\.jsonl\.gz:\d+: is gzip-compressed but cannot be decompressed "
+                                                 r"after line \d+ .*truncated or corrupt"):
+        score_records_stream(str(path), chunk_rows=1000, progress=False, bootstrap=0)
+
+
+def test_syntax_and_field_problems_of_a_chunk_together(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    rows = [json.dumps({"prediction": "今天天气很好", "reference": "今天天气不错"}, ensure_ascii=False)] * 8
+    rows[2] = '{"prediction": "x", "reference": '  # malformed JSON
+    rows[5] = json.dumps({"prediction": 3, "reference": "今天"})  # a field problem in the same chunk
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(RecordsFormatError) as err:
+        list(stream_records(str(path), chunk_rows=100))
+    assert [p.line for p in err.value.problems] == [3, 6]
+
+
+def test_unscorable_reference_named_by_line_id_and_field(tmp_path):
+    lines = [{"qid": f"q{i}", "model_output": "今天天气很好", "gold": ["今天天气不错", "好"]} for i in range(12)]
+    lines[10]["gold"] = ["今天天气不错", "。！"]  # no tokens once punctuation is dropped
+    path = _write(tmp_path, lines)
+    with pytest.raises(RecordsFormatError, match=r"bad\.jsonl:11: id 'q10': gold\[1\] is empty"):
+        score_records_stream(path, pred_field="model_output", ref_field="gold", id_field="qid", punct="drop",
+                             chunk_rows=5, progress=False, bootstrap=0)
