@@ -48,6 +48,22 @@ def test_flags_and_modifiers_are_one_token(text, tokens):
     assert symbol_tokens == [c for c in clusters if not regex.match(r"[\p{Han}\p{Hiragana}]", c)]
 
 
+@pytest.mark.parametrize("text", ["我爱🇨🇳中国", "🇨🇳🇺🇸", "🇨🇳🇺", "中国🇨🇳队", "🇨\u0301🇳", "🇨🇳 🇺🇸", "👍🏽好", "🇨 🇳",
+                                  "🇨🇳🇺🇸🇯"])
+def test_jieba_keeps_the_same_graphemes(text):
+    """One grapheme rule for every tokenizer (issue 35): jieba's words never split a flag either -- its symbol tokens
+    are the char tokenizer's (jieba cut 我爱🇨🇳中国 into 我 爱 🇨 🇳 中国, so 🇨🇳 vs 🇨🇦 shared half a flag)."""
+    jieba = get_tokenizer("jieba", normalize=False)
+    symbols = [t for t in jieba.tokenize_normalized(text) if not regex.match(r"[\p{Han}\p{Hiragana}]", t)]
+    assert symbols == [t for t in RAW.tokenize_normalized(text) if not regex.match(r"[\p{Han}\p{Hiragana}]", t)]
+
+
+def test_jieba_flags_do_not_score_half_a_match():
+    import zheval
+
+    assert zheval.compute_rouge(["🇨🇳"], [["🇨🇦"]], tokenizer="jieba", rouge_types=["rouge1"])["rouge1"] == 0.0
+
+
 def check_against_x(text: str, tokenizer) -> None:
     seen = tokenizer.normalizer(text)
     tokens = tokenizer.tokenize_normalized(seen)

@@ -102,6 +102,7 @@ def jieba_cut(tk, text: str, hmm: bool) -> Iterable[str]:
 
 
 _MARK_CHARS = frozenset(chr(c) for a, b in ATTACHED_MARK_RANGES for c in range(a, b + 1))
+_FLAG_HALVES = frozenset(chr(c) for c in range(0x1F1E6, 0x1F1FF + 1))  # the regional indicators of CHAR_FLAG_HALF
 _NEVER_CHARS = frozenset(
     [chr(c) for a, b in INVISIBLE_RANGES for c in range(a, b + 1)]
     + [chr(c) for c in range(0x3000 + 1) if chr(c).isspace() or c <= 0x1F or 0x7F <= c <= 0x9F]
@@ -114,9 +115,12 @@ def attach_marks(words: Iterable[str]) -> list[str]:
     (`CHAR_MARK`) joins the word before it, unless whitespace or an invisible character separates them; with
     nothing before it, its visible marks are a word of their own (invisible ones, such as variation selectors, are
     dropped); words made only of whitespace, C0/C1 controls or invisible characters
-    (`zheval.text.normalize.INVISIBLE_RANGES`) are dropped. Returns the list of words."""
+    (`zheval.text.normalize.INVISIBLE_RANGES`) are dropped; two regional indicators in a row are one flag word (🇨🇳),
+    paired from the start of their run as the ``char`` tokenizer pairs them (`CHAR_FLAG_HALF`, UAX #29 GB12/GB13),
+    whether jieba gave them as one word or two. Returns the list of words."""
     out: list[str] = []
     joinable = False
+    half_flag = False  # the last word is a lone regional indicator waiting for its pair
     marks, never = _MARK_CHARS, _NEVER_CHARS
     for w in words:
         if not w:
@@ -125,15 +129,24 @@ def attach_marks(words: Iterable[str]) -> list[str]:
         if first in marks and all(c in marks for c in w):
             if joinable:
                 out[-1] += w
+                half_flag = False
                 continue
             w = "".join(c for c in w if c not in never)
             if not w:
                 continue
         elif first in never and all(c in never for c in w):
-            joinable = False
+            joinable = half_flag = False
+            continue
+        if all(c in _FLAG_HALVES for c in w):
+            if half_flag and joinable:  # the pair of the lone indicator before it
+                w, out = out[-1] + w, out[:-1]
+            pairs = [w[k:k + 2] for k in range(0, len(w), 2)]
+            out += pairs
+            half_flag = len(pairs[-1]) == 1
+            joinable = True
             continue
         out.append(w)
-        joinable = True
+        joinable, half_flag = True, False
     return out
 
 
