@@ -23,7 +23,8 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
 from .duck.config import DEFAULT_METRICS, make_config, report_options
-from .duck.inputs import as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
+from .duck.inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning,
+                          order_notes, query_mismatch_warning)
 from .duck.predictions import PredictionMismatchError, join_predictions
 from .report.tables import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
 from .duck.reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
@@ -152,8 +153,8 @@ def compare_predictions(
     cfg, bert = make_config(scoring), bertscore_config_of(bertscore, "compare_predictions")
     systems = [predictions_a, predictions_b, *more_predictions]
     labels = system_labels(len(systems))
-    names, tables, warnings = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
-                                             predictions_format)
+    names, tables, warnings, order = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
+                                                    predictions_format)
     specs = [metric_specs(t, cfg) for t in tables]
     refs = tables[0]["responses"]
     berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
@@ -162,7 +163,7 @@ def compare_predictions(
     bert = berts[0] if berts else None
     params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), "a": names[0], "b": names[1],
               "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
-    notes = _compare_notes(rows, test, trials, int(bootstrap), seed, len(systems))
+    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(systems))
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
@@ -172,12 +173,13 @@ def compare_predictions(
 
 def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, label_check: str,
                    predictions_format: str) -> tuple:
-    """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings)``.
+    """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings, notes)``
+    (the notes: each system paired by line order, `order_notes`).
 
     Raises:
         PredictionMismatchError naming the system and its file; the unscorable references (checked once: the
         references are the same for every system)."""
-    names, tables, warnings = [], [], []
+    names, tables, warnings, notes = [], [], [], []
     for which, p in zip(labels, systems):
         p, name = as_predictions(p, predictions_format)
         names.append(name)
@@ -189,11 +191,10 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
         if not tables:
             raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
         tables.append(table)
-        lw = label_mismatch_warning(p, f"{which}: ")
-        if lw:
-            warnings.append(lw)
+        warnings += [w for w in (label_mismatch_warning(p, f"{which}: "), query_mismatch_warning(p, f"{which}: ")) if w]
+        notes += order_notes(p, f"{which}: ")
         warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
-    return names, tables, warnings
+    return names, tables, warnings, notes
 
 
 def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str, trials: int, bootstrap: int,

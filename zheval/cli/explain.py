@@ -172,7 +172,8 @@ def _scores(preds, refs, metric: str, opts: Dict[str, Any]) -> List[float]:
 
 def _items(o):
     """``(dataset, {id: (file, line, ...)}, predictions)`` of ``zheval explain``: the 小黄鸭 file (``--data``) and
-    the predictions joined to it (read by ``--pred-field``/``--id-field`` when given), or without ``--data`` the
+    the predictions joined to it (read by ``--pred-field``/``--id-field`` when given; how they were paired printed
+    on stderr, `pairing_messages`), or without ``--data`` the
     predictions file that carries its references, read as ``zheval score`` reads it
     (`zheval.cli.commands.read_records_file`; its rows named ``line N`` when it has no id field)."""
     from ..adapters.duck.predictions import join_predictions, read_predictions
@@ -183,7 +184,22 @@ def _items(o):
     ds, where = load_data(o.data, o.min_refs, o.max_refs)
     named = o.pred_field is not None or o.id_field is not None
     preds_file = named_predictions(o) if named else read_predictions(o.predictions, o.predictions_format)
-    return ds, where, join_predictions(ds, preds_file, label_check=o.label_check)
+    preds = join_predictions(ds, preds_file, label_check=o.label_check)
+    pairing_messages(preds_file)
+    return ds, where, preds
+
+
+def pairing_messages(predictions) -> None:
+    """Print on stderr what ``zheval score`` puts in its report's notes and warnings about how the predictions were
+    paired with the items: the note of predictions paired by line order, and the warnings of labels and stored
+    queries that are not their item's (`zheval.adapters.duck.inputs`)."""
+    from ..adapters.duck.inputs import label_mismatch_warning, order_notes, query_mismatch_warning
+
+    for note in order_notes(predictions):
+        echo(f"note: {note}", err=True)
+    for w in (label_mismatch_warning(predictions), query_mismatch_warning(predictions)):
+        if w:
+            echo(f"warning: {w}", err=True)
 
 
 @app.command()

@@ -115,6 +115,8 @@ def sample(o) -> None:
         key = terminal_json(res.key, indent=2) + "\n"
         atomic_write(o.output, sheet)
         atomic_write(o.key, key)
+        for line in res.messages:
+            echo(line, err=True)
         counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
         echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
                    f"and {o.key}", err=True)

@@ -30,7 +30,8 @@ from ..report.breakdowns import fold_scores, group_diversity, length_buckets, tr
 from ...compute.bertscore import BertScoreOptions
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
-from .inputs import as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning
+from .inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning,
+                     order_notes, query_mismatch_warning)
 from .predictions import join_predictions
 from ..report.tables import BERTSCORE_METRIC, Report, group_items, score_groups
 from .reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
@@ -129,12 +130,12 @@ def evaluate_predictions(
     breakdowns.update(_breakdowns(specs, item_groups, groups, preds, refs, cfg, buckets, folds, bootstrap, seed,
                                   confidence))
     warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
-    warnings += [w for w in [label_mismatch_warning(predictions)] if w]
+    warnings += [w for w in [label_mismatch_warning(predictions), query_mismatch_warning(predictions)] if w]
     report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",
                     metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
-                    breakdowns=breakdowns, notes=_order_notes(predictions) + bertscore_notes(bert))
+                    breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert))
     if keep_items:
         report.items = _items(table, cfg, preds, bert)
     return report
@@ -149,14 +150,6 @@ def _check_breakdowns(ds, max_refs, buckets, folds) -> Optional[int]:
     if folds is not None:
         check_folds(folds, len(ds), "folds")
     return max_refs
-
-
-def _order_notes(predictions) -> list:
-    """The note of predictions without ids, paired with the items by line order (else none)."""
-    if not getattr(predictions, "paired_by_order", False):
-        return []
-    return [f"the predictions ({predictions.source}) have no ids: they were paired with the items by line order "
-            "(add an 'id' field to join them by id)"]
 
 
 def _breakdowns(specs: list, item_groups: list, groups: list, preds: list, refs: list, cfg: ScoreConfig, buckets,

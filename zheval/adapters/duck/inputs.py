@@ -2,7 +2,8 @@
 `check_by`, `group_columns`), predictions in any accepted form read (`as_predictions`), and the
 warnings for slips that give a wrong number without an error (`input_warnings`: a whitespace tokenizer on
 unspaced Chinese, Traditional against Simplified; `label_mismatch_warning`: LLaMA-Factory labels that match
-no reference).
+no reference; `query_mismatch_warning`: stored queries that are not their item's query) and the note of
+predictions paired by line order (`order_notes`), the same for every command that joins predictions to a 小黄鸭 file.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ __all__ = [
     "as_predictions",
     "input_warnings",
     "label_mismatch_warning",
+    "query_mismatch_warning",
+    "order_notes",
 ]
 
 
@@ -99,6 +102,31 @@ def label_mismatch_warning(predictions, which: str = "") -> str | None:
         f"references (first: {', '.join(f'{r} ({w})' for r, w in zip(mm[:5], where[:5]))}): is the predictions file "
         "from this split, in this order?"
     )
+
+
+def query_mismatch_warning(predictions, which: str = "") -> str | None:
+    """The warning for predictions paired by line order whose stored query (the file's ``query`` or ``prompt``
+    field, named as in the file) is not their item's query on some lines (below the error threshold of
+    `zheval.adapters.duck.predictions.join_predictions`): the count and the first five ``file:line``, or ``None``."""
+    if not isinstance(predictions, Predictions) or not predictions.query_mismatches:
+        return None
+    mm = predictions.query_mismatches
+    fields = " / ".join(repr(f) for f in dict.fromkeys(f for _, _, f in mm))
+    first = ", ".join(f"{predictions.source}:{line} (item {rid!r})" for line, rid, _ in mm[:5])
+    return (f"{which}{len(mm)} of {predictions.queries_checked} prediction line(s) store a {fields} that is not their "
+            f"item's query (first: {first}{', …' if len(mm) > 5 else ''}): the predictions have no ids and are "
+            "paired by line order, so these lines are scored against another item's references; is the file "
+            "in the data's order? (add an 'id' field to join by id)")
+
+
+def order_notes(predictions, which: str = "") -> list:
+    """The note of predictions without ids, paired with the items by line order (set by
+    `zheval.adapters.duck.predictions.join_predictions`), as a one-line list; else ``[]``. ``which``: a prefix
+    (``"B: "`` in compare)."""
+    if not getattr(predictions, "paired_by_order", False):
+        return []
+    return [f"{which}the predictions ({predictions.source}) have no ids: they were paired with the items by line "
+            "order (add an 'id' field to join them by id)"]
 
 
 def input_warnings(predictions, references, tok: BaseTokenizer) -> list:

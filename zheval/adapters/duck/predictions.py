@@ -106,8 +106,13 @@ class Predictions:
         labelled: set by `join_predictions`: how many items had a label to compare.
         queries: the ``query`` (or LLaMA-Factory ``prompt``) string stored with each prediction, or ``None``: when
             the predictions have no ids, `join_predictions` checks that each item's query is in it.
+        query_fields: the field name each stored query was read from (``query`` or ``prompt``, the user's own
+            name, used in the messages), or ``None``.
         paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
+        query_mismatches: set by `join_predictions` for predictions paired by order: ``(line, item id, field)`` of
+            each line whose stored query is not its item's query (below the error threshold; the caller warns).
+        queries_checked: set by `join_predictions`: how many stored queries were compared.
     """
 
     texts: list
@@ -120,7 +125,10 @@ class Predictions:
     label_mismatch_lines: list = field(default_factory=list)
     labelled: int = 0
     queries: list | None = None
+    query_fields: list | None = None
     paired_by_order: bool = False
+    query_mismatches: list = field(default_factory=list)
+    queries_checked: int = 0
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -294,6 +302,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     problems: list[Problem] = []
     texts, ids, labels, linenos = [], [], [], []
     queries: list = []
+    query_fields: list = []
     with_id = without_id = 0
     seen = UniqueIds()
     nonblank = not_json = 0
@@ -350,9 +359,9 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         labels.append(label)
         linenos.append(lineno)
         # a stored query; LLaMA-Factory's prompt only without a label (with one, the label check covers the order)
-        stored = next((obj[k] for k in QUERY_KEYS if isinstance(obj.get(k), str)
-                       and (k == "query" or label is None)), None)
-        queries.append(stored)
+        qkey = next((k for k in QUERY_KEYS if isinstance(obj.get(k), str) and (k == "query" or label is None)), None)
+        queries.append(obj[qkey] if qkey else None)
+        query_fields.append(qkey)
     if with_id and without_id:
         problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
     if nonblank and not_json >= JSONL_LOOKING_FRACTION * nonblank:
@@ -381,6 +390,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         source=name,
         kind="jsonl",
         queries=queries if any(q is not None for q in queries) else None,
+        query_fields=query_fields if any(q is not None for q in queries) else None,
     )
 
 
@@ -490,10 +500,13 @@ def _check_stored_queries(ds, predictions: Predictions, label_check: str) -> Non
     """Predictions paired by line order that store a query (`QUERY_KEYS`): each item's ``query`` must be in
     the stored one (a LLaMA-Factory prompt wraps it in a chat template; whitespace is ignored). More than
     `LABEL_MISMATCH_MAX_FRACTION` of the stored queries disagreeing is a `PredictionMismatchError`
-    naming the first lines (unless ``label_check="off"``); fewer are counted as label mismatches are."""
+    naming the first lines (unless ``label_check="off"``); fewer are counted as label mismatches are
+    (``predictions.query_mismatches`` and ``queries_checked``; `zheval.adapters.duck.inputs.query_mismatch_warning`
+    words the warning). Messages name the field by the file's own name (``query`` or ``prompt``)."""
     if predictions.queries is None or "query" not in ds.column_names or label_check == "off":
         return
     squash = lambda t: "".join(t.split())  # noqa: E731
+    fields = predictions.query_fields or ["query"] * len(predictions.queries)
     checked, bad = 0, []
     for i, (stored, query) in enumerate(zip(predictions.queries, ds["query"])):
         if stored is None or not isinstance(query, str):
@@ -501,16 +514,24 @@ def _check_stored_queries(ds, predictions: Predictions, label_check: str) -> Non
         checked += 1
         if squash(query) not in squash(stored):
             line = predictions.lines[i] if i < len(predictions.lines) else None
-            bad.append((line, ds["id"][i], stored, query))
+            bad.append((line, ds["id"][i], stored, query, fields[i]))
+    predictions.queries_checked = checked
+    predictions.query_mismatches = [(line, rid, f) for line, rid, _, _, f in bad]
     if checked and len(bad) > LABEL_MISMATCH_MAX_FRACTION * checked:
         src = predictions.source
         lines = [f"predictions ({src}) have no ids, so they are paired with the items by line order, but on "
-                 f"{len(bad)} of {checked} lines the stored query is not the item's query: the file is in another "
-                 "order or from another split. First mismatches:"]
-        for line, rid, stored, query in bad[:_SHOWN]:
-            lines.append(f"  {src}:{line}: stored query {_short(stored)}, item {rid!r} has query {_short(query)}")
+                 f"{len(bad)} of {checked} lines the stored {_field_names(bad)} is not the item's query (more than "
+                 f"{LABEL_MISMATCH_MAX_FRACTION:.0%}): the file is in another order or from another split. "
+                 "First mismatches:"]
+        for line, rid, stored, query, f in bad[:_SHOWN]:
+            lines.append(f"  {src}:{line}: {f!r} {_short(stored)}, item {rid!r} has query {_short(query)}")
         lines.append("Add an 'id' field to each prediction (then they are joined by id), or fix the order.")
         raise PredictionMismatchError("\n".join(lines))
+
+
+def _field_names(bad) -> str:
+    """The quoted field name(s) of the mismatching stored queries (``'query'``, ``'prompt'`` or both)."""
+    return " / ".join(repr(f) for f in dict.fromkeys(b[-1] for b in bad))
 
 
 def _short(text: str, n: int = 30) -> str:

@@ -90,11 +90,15 @@ class ReviewSample:
         key: JSON-ready dict: ``kind`` (`KEY_KIND`), ``items`` (in sheet order: ``id``, ``stratum``,
             ``domain``, ``difficulty``, ``scores`` {metric: 0–1}), ``metrics``, ``by_metric``, ``strata`` (per
             stratum: items in the data, sampled, score range), ``k``, ``seed``, ``n_items``, ``rating_columns``,
-            ``params``, ``signatures``, sources.
+            ``params``, ``signatures``, sources, ``notes`` (the scoring's, e.g. predictions paired by line order)
+            and ``warnings`` (the scoring report's, e.g. stored queries that are not their item's).
+        messages: the scoring report's notes and warnings (``report.notes`` then
+            ``report.warnings``), which ``zheval sample`` prints.
     """
 
     sheet: list
     key: dict
+    messages: list = field(default_factory=list)
 
 
 def _quotas(k: int, sizes: list[int]) -> list[int]:
@@ -170,7 +174,7 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
                          "sentence BLEU; ROUGE types need --rouge-types)")
     values, parts, quotas, chosen = _draw(report, by_metric, int(k), seed, n)
     sheet, key = _sheet_and_key(ds, report, chosen, values, parts, quotas, cols, by_metric, int(k), seed, source)
-    return ReviewSample(sheet, key)
+    return ReviewSample(sheet, key, [f"note: {n}" for n in report.notes] + [f"warning: {w}" for w in report.warnings])
 
 
 def _score_key(names: list) -> dict:
@@ -237,7 +241,8 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
                     "names the corpus-BLEU options it shares); ROUGE scores are F-measures"] if "bleu" in names
                    else ["ROUGE scores are F-measures"])
                   + (["chrf is sentence chrF per item (the options of params.chrf and the chrf signature)"]
-                     if "chrf" in names else [])),
+                     if "chrf" in names else []) + list(report.notes)),
+        "warnings": list(report.warnings),
     }
     return sheet, key
 
