@@ -168,8 +168,8 @@ def test_keyed_rows_skip_blank_rows_and_name_missing_and_repeated_ids():
     # line 3 is blank; 4 has no id; 6's id has a space after it: ids are matched exactly (never stripped, issue 35)
     assert got == [(2, "a", "1"), (5, "b", "3")]
     assert problems == ["s.csv:4: the row has no id",
-                        "s.csv:6: id 'a ' has spaces around it: ids are matched exactly (as zheval score --data "
-                        "matches them), so it is not the id 'a'"]
+                        "s.csv:6: id 'a ' has spaces around it: ids are matched exactly, so it is not the id 'a' "
+                        "(the id field 'id')"]
     assert "b" in seen
 
 

@@ -111,12 +111,20 @@ def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[
 def id_value(v, field: str = ID_FIELD) -> tuple:
     """``(id string, None)`` or ``(None, problem text)`` for the value of an id field: a non-empty string, or an
     integer as its decimal string (``7`` → ``"7"``); anything else (null, a boolean, ``7.0``, a list, an empty or
-    blank string, a lone surrogate) is a problem naming the field."""
+    blank string, a lone surrogate) is a problem naming the field. A string with spaces around it (any Unicode
+    whitespace, ``" 9 "``, ``"9\\t"``) is a problem too, saying so: ids are matched exactly, never trimmed, so it
+    is not the id ``"9"`` — the one id rule of every door (records, 小黄鸭 data and predictions, the ratings sheet
+    and the scores file of ``zheval agree``)."""
     if isinstance(v, int) and not isinstance(v, bool):
         return str(v), None
     if isinstance(v, str) and v.strip():
         bad = lone_surrogate(v)
-        return (None, f"{field!r} {bad}") if bad else (v, None)
+        if bad:
+            return None, f"{field!r} {bad}"
+        if v != v.strip():
+            return None, (f"id {v!r} has spaces around it: ids are matched exactly, so it is not the id "
+                          f"{v.strip()!r} (the id field {field!r})")
+        return v, None
     return None, f"the id field {field!r} must be a non-empty string or an integer, got {type_name(v)} {v!r}"
 
 
@@ -157,8 +165,8 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
         row's text in that column, stripped (column names are stripped too). The id is **not** stripped: ids are
-        matched exactly, as by every door ([`id_value`][zheval.io.fields.id_value]; ``zheval score --data``), so an id with spaces around it
-        is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
+        matched exactly by the one id rule of every door ([`id_value`][zheval.io.fields.id_value]), so an id with spaces
+        around it is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
         (every cell empty) is skipped; a row without an id, or with an id seen before, is a problem (naming
         ``path:line`` and, for a repeat, where the id was first seen) and is skipped.
     """
@@ -171,9 +179,9 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> 
         if not rid.strip():
             problems.append(f"{path}:{line}: the row has no id")
             continue
-        if rid != rid.strip():
-            problems.append(f"{path}:{line}: id {rid!r} has spaces around it: ids are matched exactly (as zheval "
-                            f"score --data matches them), so it is not the id {rid.strip()!r}")
+        rid, bad = id_value(rid, "id")
+        if bad:
+            problems.append(f"{path}:{line}: {bad}")
             continue
         repeat = seen.add(rid, str(path), line)
         if repeat:
