@@ -15,7 +15,7 @@ from packaging.specifiers import SpecifierSet
 from helpers import REPO
 
 PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-USER_EXTRAS = ("trainer", "space", "html", "ray", "spark", "fast")
+USER_EXTRAS = ("trainer", "space", "html", "ray", "spark", "fast", "bertscore", "judge")
 #: the one exact runtime pin, and why: its words are the numbers of tokenizer="jieba" (0.42.1 is jieba's last release)
 EXACT = {"jieba"}
 
@@ -46,6 +46,10 @@ def test_opencc_is_a_range_that_admits_1_1_9_and_1_4_2():
     ("spark", "pyspark", ["3.5.0", "3.5.9", "4.0.0", "4.3.0"]),
     ("spark", "pandas", ["2.2.3", "2.3.3"]),
     ("space", "gradio", ["6.0.0", "6.31.0"]),
+    ("judge", "openai", ["1.55.3", "3.60.0"]),
+    ("bertscore", "torch", ["2.13.0"]),
+    ("bertscore", "transformers", ["5.0.0"]),
+    ("bertscore", "bert-score", ["0.3.13"]),
 ])
 def test_extras_admit_the_versions_users_run(extra, name, versions):
     (req,) = [Requirement(r) for r in _requirements(extra) if Requirement(r).name.lower() == name]
@@ -77,7 +81,12 @@ def test_ci_checks_the_ranges_and_the_test_run_uses_the_pins():
                "bash .ci/wheel-smoke" in line for line in run)  # the floors and the release checks run in CI too (lane A)
     assert any("&& bash .ci/engines-floor || lane_a=$?" in line for line in run)
     floors = (REPO / ".ci" / "extras-floor").read_text()
-    assert "--extra \"$extra\"" in floors and "floor_venv fast" in floors and "floor_venv space" in floors
+    assert "--extra \"$extra\"" in floors
+    for extra in ("fast", "space", "judge", "bertscore"):  # each extra at its floor, in a venv of its own
+        assert f"floor_venv {extra} " in floors and f'"${extra}_py" -m pytest' in floors
+    named = re.findall(r"tests/[\w/]+\.py", "\n".join(line for line in floors.splitlines() if not line.startswith("#")))
+    assert "tests/compute/test_judge.py" in named and "tests/compute/test_bertscore.py" in named
+    assert all((REPO / path).is_file() for path in named), [p for p in named if not (REPO / p).is_file()]
     ranges = (REPO / ".ci" / "install-ranges").read_text()
     for pin in ('"torch==2.8.0"', '"ray[data]==2.50.0"', '"pyspark~=3.5.0"', '"opencc==1.1.9"', '"torch==2.14.1"'):
         assert pin in ranges
