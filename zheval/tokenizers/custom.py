@@ -3,10 +3,17 @@ that is never cached across calls."""
 
 from __future__ import annotations
 
+import warnings
+
 from ..text.normalize import Normalizer
 from .base import USER_TOKENIZER_STEPS, BaseTokenizer
 
-__all__ = ["CallableTokenizer"]
+__all__ = ["CallableTokenizer", "DroppedTokensWarning"]
+
+
+class DroppedTokensWarning(UserWarning):
+    """A user tokenizer returned empty or whitespace-only tokens, which zheval drops (a token is never empty or
+    whitespace): its numbers then differ from rouge-score's with the same callable, which counts them."""
 
 
 class CallableTokenizer(BaseTokenizer):
@@ -17,7 +24,8 @@ class CallableTokenizer(BaseTokenizer):
     callable gives the tokens it gives under rouge-score and the Hub ``rouge`` module wherever these steps do not
     change the words), unless ``normalizer`` says otherwise (``get_tokenizer(fn, normalize=...)``; ``normalize=True``
     is the full default, ``space`` included). Lines are then tokenised one by one for ROUGE-Lsum. Empty and
-    whitespace-only tokens it returns are removed.
+    whitespace-only tokens it returns are removed, never silently: a `DroppedTokensWarning` says so (once per
+    tokenizer and place, Python's warning rule), since rouge-score would count them.
 
     It is **not** content-keyed: its tokens are computed afresh on every call (never taken from the process-wide
     cache, whose key could only be the object's identity), and its fingerprint is new on every access. Its
@@ -49,7 +57,14 @@ class CallableTokenizer(BaseTokenizer):
         for j, t in enumerate(out):
             if not isinstance(t, str):
                 raise TypeError(f"custom tokenizer {self.obj_name} returned a {type(t).__name__} at token {j}")
-        return [t for t in out if t.strip()]
+        kept = [t for t in out if t.strip()]
+        if len(kept) != len(out):
+            warnings.warn(f"custom tokenizer {self.obj_name} returned empty or whitespace-only tokens (e.g. "
+                          f"{next(t for t in out if not t.strip())!r}): zheval drops them, since a token is never "
+                          "empty or whitespace, so its numbers differ from rouge-score's with the same callable, which "
+                          "counts them; return only non-empty tokens (e.g. [t for t in tokens if t.strip()]) to agree "
+                          "with both", DroppedTokensWarning, stacklevel=2)
+        return kept
 
     def _config(self) -> dict:
         return {"name": self.name, "obj": self.obj_name}
