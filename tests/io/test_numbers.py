@@ -1,5 +1,6 @@
 """The one number rule of the file doors (zheval/io/numbers.py, issue 35 S1): ASCII digits, an optional sign,
-decimal point and exponent; ``_`` separators, non-ASCII digits, commas, nan/inf and overflow refused with the
+decimal point and exponent; ``_`` separators, non-ASCII digits, commas, nan/inf, overflow and underflow (a non-zero
+``1e-400`` that a float reads as 0.0, tied with a real 0) refused with the
 file:line, the id and the column named. Python's ``float()`` — what the doors used — accepts every refused form
 but the comma, so each refusal below is a silent reinterpretation the rule prevents."""
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 
 import pytest
 from hypothesis import given, settings
@@ -14,10 +16,14 @@ from hypothesis import strategies as st
 
 from zheval.io import NumberFormatError, number_reason, parse_number
 
-ACCEPTED = ["4", "+4", "-4", "4.", ".5", "4.5", "-0.5", "1e3", "1E-3", "2.5e+2", " 4 ", "\t4", "007", "0"]
+ACCEPTED = ["4", "+4", "-4", "4.", ".5", "4.5", "-0.5", "1e3", "1E-3", "2.5e+2", " 4 ", "\t4", "007", "0",
+            "0e-400", "0.000e-999", "1e-310", "-4.9e-324"]  # a real zero; subnormals are non-zero floats
 REFUSED = {
-    "4_0": "'_' digit separators",
-    "1_000.5": "'_' digit separators",
+    "4_0": "'_' is not accepted in a number",
+    "1_000.5": "'_' is not accepted in a number",
+    "1e-400": "too small",
+    "-2.5e-999": "too small",
+    "0.0001e-330": "too small",
     "４": "U+FF14 FULLWIDTH DIGIT FOUR",
     "٣": "U+0663 ARABIC-INDIC DIGIT THREE",
     "4.５": "FULLWIDTH DIGIT FIVE",
@@ -63,7 +69,8 @@ def test_error_names_file_line_id_and_column():
     with pytest.raises(NumberFormatError) as info:
         parse_number("4_0", path="ratings.csv", line=7, column="overall", row_id="duck-test-0003")
     assert str(info.value) == ("ratings.csv:7: id 'duck-test-0003': column 'overall' is '4_0', not a number "
-                               "('_' digit separators are not accepted (write 40 for 4_0))")
+                               "('_' is not accepted in a number (neither as a digit separator nor as a decimal "
+                               "point))")
     assert isinstance(info.value, ValueError)
     assert info.value.problem.line == 7
 
@@ -92,7 +99,8 @@ def test_grammar_is_the_written_regular_expression(text):
     stripped = text.strip(" \t")
     written = r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?"  # the grammar as the module docstring states it
     matches = re.fullmatch(written, stripped, flags=re.ASCII) is not None
-    ok = matches and math.isfinite(float(stripped))
+    # decimal.Decimal reads the exact value: a non-zero value that float() rounds to 0.0 underflows
+    ok = matches and math.isfinite(float(stripped)) and not (float(stripped) == 0 and Decimal(stripped) != 0)
     assert (number_reason(text) is None) == ok
     if ok:
         assert parse_number(text) == float(stripped)

@@ -161,8 +161,8 @@ def test_the_id_rule():
 def test_keyed_rows_skip_blank_rows_and_name_missing_and_repeated_ids():
     from zheval.io.fields import keyed_rows
 
-    rows = [(2, {"id": "a", " score": " 1 "}), (3, {"id": " ", " score": ""}), (4, {"id": "", " score": "2"}),
-            (5, {"id": "b", " score": "3"}), (6, {"id": "a ", " score": "4"})]
+    rows = [(2, {"id": "a", "score": " 1 "}), (3, {"id": " ", "score": ""}), (4, {"id": "", "score": "2"}),
+            (5, {"id": "b", "score": "3"}), (6, {"id": "a ", "score": "4"})]
     problems, seen = [], UniqueIds()
     got = [(line, rid, cell("score")) for line, rid, cell in keyed_rows(rows, "s.csv", problems, seen)]
     # line 3 is blank; 4 has no id; 6's id has a space after it: ids are matched exactly (never stripped, issue 35)
@@ -171,6 +171,18 @@ def test_keyed_rows_skip_blank_rows_and_name_missing_and_repeated_ids():
                         "s.csv:6: id 'a ' has spaces around it: ids are matched exactly, so it is not the id 'a' "
                         "(the id field 'id')"]
     assert "b" in seen
+
+
+def test_keyed_table_reads_tsv_by_extension_and_refuses_spaced_names():
+    from zheval.io.fields import keyed_table
+
+    problems = []
+    assert keyed_table("id\tscore\na\t1,5\n", "s.tsv", problems) == [(2, {"id": "a", "score": "1,5"})]
+    assert keyed_table("id,score\na,1\n", "s.csv", problems) == [(2, {"id": "a", "score": "1"})]
+    assert problems == []
+    keyed_table("id, score\na,1\n", "s.csv", problems)
+    assert [str(p) for p in problems] == ["s.csv:1: the column name ' score' has spaces around it: column names are "
+                                          "matched exactly, so it is not 'score'; remove the spaces in the header"]
 
 
 def test_csv_quoting_is_rfc4180(tmp_path):

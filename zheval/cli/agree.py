@@ -41,8 +41,8 @@ __all__ = ["agree"]
        ratings_columns=option(Optional[str], "--ratings-columns", help="comma list of the sheet's rating columns "
                               "to correlate (e.g. overall,faithful)  [default: the key's rating columns]",
                               show_default=False),
-       scores=option(Optional[List[Path]], "--scores", help="CSV of per-item scores computed elsewhere: id and one "
-                     "or more score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; "
+       scores=option(Optional[List[Path]], "--scores", help="CSV (TSV when named .tsv) of per-item scores computed "
+                     "elsewhere: id and one or more score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; "
                      "repeatable", show_default=False))
 def agree(o) -> None:
     """Spearman and Kendall correlations (bootstrap intervals over items) between each metric of the key (and each

@@ -16,7 +16,8 @@ with spaces and tabs around it allowed (``" 4 "`` is 4: a CSV written with ``", 
 reason: ``_`` separators, digits other than ASCII (full-width ``４``, Arabic-Indic ``٣``, superscripts …), a comma
 (``4,5``: a decimal comma or a thousands separator, which cannot be told apart), ``nan`` / ``inf`` / ``infinity``
 (unless the door passes ``allow_nonfinite=True`` because such a value means something there), a value too large
-for a float (``1e400``), hexadecimal and other literals (``0x10``), booleans and the empty cell (the door decides
+for a float (``1e400``: it would be infinity), a value too small for one (``1e-400``: a non-zero number that a float
+would read as 0.0, tied with a real 0; a subnormal such as ``1e-310`` is still non-zero and accepted), hexadecimal and other literals (``0x10``), booleans and the empty cell (the door decides
 what an empty cell means before it asks for a number).
 
 A value that is already a number (a Parquet or JSON cell) is accepted when it is an ``int`` or ``float`` (not a
@@ -82,14 +83,17 @@ def number_reason(value: object, *, allow_nonfinite: bool = False) -> str | None
     if _NONFINITE.match(text):
         return None if allow_nonfinite else "nan and infinity are not accepted here"
     if _NUMBER.match(text):
-        return None if allow_nonfinite or math.isfinite(float(text)) else "too large for a number (overflows to infinity)"
+        number = float(text)
+        if number == 0.0 and any(c in "123456789" for c in re.split("[eE]", text)[0]):
+            return "too small for a number (a non-zero value that underflows to 0.0)"
+        return None if allow_nonfinite or math.isfinite(number) else "too large for a number (overflows to infinity)"
     return _refusal(text)
 
 
 def _refusal(text: str) -> str:
     """The reason a string that does not match the grammar is refused (the first cause found)."""
     if "_" in text:
-        return "'_' digit separators are not accepted (write 40 for 4_0)"
+        return "'_' is not accepted in a number (neither as a digit separator nor as a decimal point)"
     for ch in text:
         if not ch.isascii() and (ch.isdigit() or ch.isnumeric() or unicodedata.category(ch) == "Nd"):
             name = unicodedata.name(ch, "?")

@@ -259,14 +259,14 @@ def test_ratings_and_scores_follow_the_one_number_rule(tmp_path, files):
     f = _write_sheet(tmp_path / "bad.csv", bad_rows)
     res = run("agree", "--ratings", f, "--key", key)
     assert res.exit_code == 2, res.output
-    for r, shown, why in ((bad_rows[2], "'4_0'", "'_' digit separators"), (bad_rows[3], "'４'", "FULLWIDTH DIGIT FOUR"),
+    for r, shown, why in ((bad_rows[2], "'4_0'", "'_' is not accepted in a number"), (bad_rows[3], "'４'", "FULLWIDTH DIGIT FOUR"),
                           (bad_rows[4], "'1e400'", "too large")):
         assert f"{f}:{_line_of(f, r[0])}: relevance of id '{r[0]}' is {shown}, not a number (" in res.output
         assert why in res.output
     s = _scores_file(tmp_path / "bad_scores.csv", ids, cell=lambda rid: "1_0" if rid == ids[1] else "0.5")
     res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
     assert res.exit_code == 2, res.output
-    assert f"{s}:3: bertscore of id '{ids[1]}' is '1_0', not a finite number ('_' digit separators" in res.output
+    assert f"{s}:3: bertscore of id '{ids[1]}' is '1_0', not a finite number ('_' is not accepted" in res.output
 
 
 def test_scores_ids_are_never_stripped(tmp_path, files):
@@ -285,3 +285,37 @@ def test_scores_ids_are_never_stripped(tmp_path, files):
     rows[1][0] = rows[1][0] + " "
     res = run("agree", "--ratings", _write_sheet(tmp_path / "spaced.csv", rows), "--key", key, "--bootstrap", 0)
     assert res.exit_code == 2 and f"id '{rows[1][0]}' has spaces around it" in res.output
+
+
+def test_agree_says_what_is_wrong_reads_tsv_and_keeps_names_exact(tmp_path, files):
+    # issue 35 break-it round: 1e-400 was silently 0.0 (tied with a real 0); the '_' hint was "write 40 for 4_0"
+    # whatever the cell; a bad value was headed "does not match its key"; a .tsv scores file was read as CSV; a
+    # scores header " bertscore" was trimmed to "bertscore" (the records door keeps names exact)
+    sheet, key = _sample(tmp_path, files, 9)
+    rows = _rate(_read_sheet(sheet), lambda rid, j: str(1 + (len(rid) + j) % 5))
+    good = _write_sheet(tmp_path / "good.csv", rows)
+    ids = [it["id"] for it in json.loads(key.read_text(encoding="utf-8"))["items"]]
+    col = rows[0].index("relevance")
+    bad_rows = [list(r) for r in rows]
+    bad_rows[1][col], bad_rows[2][col] = "1e-400", "1_000"
+    f = _write_sheet(tmp_path / "bad.csv", bad_rows)
+    res = run("agree", "--ratings", f, "--key", key)
+    assert res.exit_code == 2, res.output
+    assert f"the ratings sheet {f} has 2 cell(s) that are not numbers" in res.output
+    assert "does not match" not in res.output and "write 40" not in res.output
+    assert f"{f}:{_line_of(f, bad_rows[1][0])}: relevance of id '{bad_rows[1][0]}' is '1e-400', not a number " \
+           "(too small for a number" in res.output
+    assert "'1_000', not a number ('_' is not accepted in a number" in res.output
+    s = _scores_file(tmp_path / "s.csv", ids, cell=lambda rid: "1e-999" if rid == ids[2] else "0.5")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{s}:4: bertscore of id '{ids[2]}' is '1e-999', not a finite number (too small" \
+        in res.output, res.output
+    tsv = tmp_path / "s.tsv"
+    tsv.write_text("id\tbertscore\n" + "".join(f"{i}\t0.{k}\n" for k, i in enumerate(ids)), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", tsv, "--bootstrap", 0, "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert "bertscore" in res.stdout
+    spaced = tmp_path / "sp.csv"
+    spaced.write_text("id, bertscore\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", spaced, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{spaced}:1: the column name ' bertscore' has spaces around it" in res.output

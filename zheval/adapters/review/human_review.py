@@ -30,8 +30,8 @@ from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
-from ...io import csv_rows, read_text
-from ...io.fields import UniqueIds, keyed_rows
+from ...io import read_text
+from ...io.fields import UniqueIds, keyed_rows, keyed_table
 from ...io.numbers import number_reason, parse_number
 
 __all__ = [
@@ -339,7 +339,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     path = Path(path)
     read_problems: list = []
     text = read_text(path, "ratings sheet", read_problems)
-    rows = [] if text is None else csv_rows(text, str(path), read_problems)
+    rows = [] if text is None else keyed_table(text, path, read_problems)
     if read_problems:
         # e.g. a spreadsheet's "Unicode text" (UTF-16) or a Chinese-locale "CSV" (GB18030/GBK): one message saying
         # which encoding it looks like, not a "not valid UTF-8" at the first odd byte
@@ -354,7 +354,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
                          f"got {cols}")
     key_ids = [it["id"] for it in key["items"]]
     problems: list[str] = []
-    header = [h.strip() for h in rows[0][1]]
+    header = list(rows[0][1])
     missing = [c for c in ["id", *cols] if c not in header]
     if missing:
         how = "" if columns is None else " (--ratings-columns names columns of the sheet)"
@@ -366,13 +366,13 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     lines: dict = {}
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
-    unknown = []
+    unknown, values = [], []
     for line, rid, cell in keyed_rows(rows, path, problems, UniqueIds()):
         lines[rid] = line
         if rid not in known:
             unknown.append((rid, line))
             continue
-        ratings[rid] = number_cells(cell, cols, f"{path}:{line}", rid, problems, kind="a number",
+        ratings[rid] = number_cells(cell, cols, f"{path}:{line}", rid, values, kind="a number",
                                     blank=lambda c, _rid=rid: empty[c].append(_rid))
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
@@ -381,9 +381,19 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     if absent:
         problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: "
                         + ", ".join(repr(r) for r in absent[:20]) + (" …" if len(absent) > 20 else ""))
-    if problems:
-        raise ReviewFileError(f"the ratings sheet {path} does not match its key", problems)
+    if problems or values:
+        raise ReviewFileError(problems_heading(f"the ratings sheet {path}", "its key", values, problems),
+                              problems + values)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols}
+
+
+def problems_heading(what: str, key: str, values: list, problems: list) -> str:
+    """The heading of a ratings sheet's or scores file's problems that says what is wrong: ``"<what> has N cell(s)
+    that are not numbers"`` for ``values`` (`number_cells`' problems), ``"<what> does not match <key>"`` for the
+    other ``problems`` (ids missing, repeated, unknown or absent), both joined by "and" when there are both."""
+    parts = ([f"has {len(values)} cell(s) that are not numbers"] if values else []) + \
+        ([f"does not match {key}"] if problems else [])
+    return f"{what} " + " and ".join(parts)
 
 
 def number_cells(cell, columns: Sequence[str], where: str, rid: str, problems: list, *, kind: str = "a finite number",
