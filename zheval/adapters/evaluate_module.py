@@ -1,9 +1,10 @@
 """Glue between the zheval metric scripts and evaluate 0.4.6's ``EvaluationModule``: [`ZhevalMetricMixin`][zheval.adapters.evaluate_module.ZhevalMetricMixin], the
-behaviour ``metrics/chinese_rouge``, ``metrics/chinese_bleu`` and ``metrics/chinese_chrf`` share. Each script is a
-shell: a class subclassing the mixin and ``evaluate.Metric`` that names its metric (``ZHEVAL_METRIC``); the mixin gives
-it its docstring and ``_info()`` from the metric's card record ([`zheval.adapters.evaluate_cards`][]). The mixin is
-not an ``EvaluationModule``, so evaluate's ``import_main_class``, which takes the first concrete
-``EvaluationModule`` subclass of the script, takes the script's own class.
+behaviour ``metrics/chinese_rouge``, ``metrics/chinese_bleu``, ``metrics/chinese_chrf`` and
+``metrics/chinese_bertscore`` share. Each script is a shell: a class subclassing the mixin and ``evaluate.Metric``
+that names its metric (``ZHEVAL_METRIC``); the mixin gives it its docstring and ``_info()`` from the metric's card
+record ([`zheval.adapters.evaluate_cards`][]). The mixin is not an ``EvaluationModule``, so evaluate's
+``import_main_class``, which takes the first concrete ``EvaluationModule`` subclass of the script, takes the script's
+own class.
 
 evaluate picks a feature set from the first item and coerces the rest, swallows unknown ``evaluate.load`` keyword
 arguments, loses every stored batch when ``_compute`` fails, and its Arrow writer is not thread-safe. These helpers
@@ -72,7 +73,7 @@ EVALUATE_INIT_ARGS = (
 
 class ZhevalMetricMixin:
     """The shared behaviour of zheval's evaluate modules; a script declares ``class ChineseRouge(ZhevalMetricMixin,
-    evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``, ``"chrf"``).
+    evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"`` (or ``"bleu"``, ``"chrf"``, ``"bertscore"``).
 
     * the class gets its docstring, and ``_info()`` its ``MetricInfo``, from the metric's
       [`MetricCard`][zheval.adapters.evaluate_cards.MetricCard] (description, citation, inputs with examples, URLs);
@@ -80,10 +81,12 @@ class ZhevalMetricMixin:
     * ``compute``, ``add_batch`` and ``add`` check inputs and options before evaluate stores anything (a bad batch is
       refused whole), hold the instance's lock (calls from several threads run one at a time), and hand evaluate only
       the canonical input form; a failure inside ``_compute`` puts the items stored before the call back;
-    * ``_compute`` runs the library's items/result pair ([`zheval.compute.rouge`][] / [`zheval.compute.bleu`][]) on
-      what evaluate stored, with the same option checks, guards and numbers as ``zheval.compute_rouge`` /
-      ``zheval.compute_bleu``. The other metric's options are accepted and ignored, so ``evaluate.combine`` can send
-      one set of keyword arguments to both modules.
+    * ``_compute`` runs the library's items/result pair ([`zheval.compute.rouge`][] / [`zheval.compute.bleu`][] /
+      [`zheval.compute.chrf`][] / [`zheval.compute.bertscore`][]; `zheval.compute.metric_table`) on what evaluate
+      stored, with the same option checks, guards and numbers as ``zheval.compute_rouge`` / ``zheval.compute_bleu``
+      / ``zheval.compute_chrf`` / ``zheval.compute_bertscore``. The other n-gram metrics' options are accepted and
+      ignored, so ``evaluate.combine`` can send one set of keyword arguments to several modules (BERTScore's module
+      takes its own options only).
     """
 
     ZHEVAL_METRIC: str = ""
@@ -129,11 +132,10 @@ class ZhevalMetricMixin:
         m = self._zheval
         unknown = sorted(k for k in kwargs if k not in m.options and k not in m.other_options)
         if unknown:
-            raise TypeError(
-                f"{m.name} got unknown option(s) {unknown}; valid options: {', '.join(m.options)} "
-                f"(options of the other zheval metrics, accepted and ignored: {', '.join(m.other_options)})"
-                + refused_hub_options(unknown)
-            )
+            others = (f" (options of the other zheval metrics, accepted and ignored: {', '.join(m.other_options)})"
+                      if m.other_options else "")
+            raise TypeError(f"{m.name} got unknown option(s) {unknown}; valid options: {', '.join(m.options)}"
+                            + others + refused_hub_options(unknown))
         return {k: v for k, v in kwargs.items() if k in m.options}
 
     def compute(self, *, predictions=None, references=None, **kwargs):
@@ -141,7 +143,7 @@ class ZhevalMetricMixin:
         # one call at a time on this instance (evaluate's writer is not thread-safe); no full-heap collection of
         # evaluate's imports mid-computation (see no_cyclic_gc)
         with module_lock(self), no_cyclic_gc():
-            self._zheval.config(**self._zheval_options(kwargs))  # every option error, before anything is stored
+            self._zheval.check(**self._zheval_options(kwargs))  # every option error, before anything is stored
             if predictions is not None or references is not None:
                 predictions, references = checked_inputs(self, predictions, references, "compute()")
             return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
@@ -170,8 +172,9 @@ class ZhevalMetricMixin:
         if not predictions:
             predictions, references = validate_inputs(predictions, references)  # raises: no items to score
         # what evaluate hands back is what add/add_batch/compute stored: canonical and validated
-        warn_input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies,
-                         words=getattr(config, "uses_tokens", True))
+        if m.input_guards:
+            warn_input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies,
+                             words=getattr(config, "uses_tokens", True))
         out = m.result(m.items(predictions, references, config), config)
         self._zheval_inputs = None
         return out

@@ -254,6 +254,11 @@ class BertScoreItems:
         return len(self.reference_counts)
 
     @classmethod
+    def empty(cls, config: Optional["BertScoreConfig"] = None) -> "BertScoreItems":
+        """Items of no item (``config`` is not used: BERTScore's items have one shape)."""
+        return cls(np.zeros((0, 3), dtype=np.float64), np.zeros(0, dtype=np.int64))
+
+    @classmethod
     def concat(cls, parts: Sequence["BertScoreItems"]) -> "BertScoreItems":
         """The items of several batches, in order (indices shifted). Raises ValueError: no part."""
         if not parts:
@@ -311,7 +316,7 @@ def bertscore_items(predictions: Sequence[str], references: Sequence[Sequence[st
     parts = [_chunk_items(predictions[s:s + CHUNK_ITEMS], references[s:s + CHUNK_ITEMS], config, weights, s)
              for s in range(0, len(predictions), CHUNK_ITEMS)]
     if not parts:
-        return BertScoreItems(np.zeros((0, 3)), np.zeros(0, dtype=np.int64))
+        return BertScoreItems.empty()
     return BertScoreItems.concat(parts)
 
 

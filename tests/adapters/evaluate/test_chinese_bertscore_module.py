@@ -43,3 +43,25 @@ def test_module_option_errors(tiny):
         module.compute(predictions=PREDS, references=REFS, model=tiny, model_type="bert-base-chinese")
     with pytest.raises(FileNotFoundError, match="never downloads"):
         module.compute(predictions=PREDS, references=REFS, model="bert-base-chinese")
+
+
+def test_module_stores_batches_and_items_as_the_other_modules(tiny):
+    """The shared evaluate behaviour (ZhevalMetricMixin): add_batch/add store the items, compute scores them all with
+    the idf of every stored reference (bert-score's numbers on the whole set); a blank reference is refused at
+    add_batch time with nothing stored; evaluate.load refuses scoring options; a failing compute keeps the items."""
+    path = str(REPO / "metrics" / "chinese_bertscore")
+    module = evaluate.load(path)
+    module.add_batch(predictions=PREDS[:2], references=REFS[:2])
+    with pytest.raises(ValueError, match=r"references\[0\]\[0\]"):
+        module.add_batch(predictions=["好"], references=[["  "]])
+    module.add(prediction=PREDS[2], reference=REFS[2][0])
+    with pytest.raises(FileNotFoundError, match="never downloads"):
+        module.compute(model="bert-base-chinese")
+    assert len(module) == 3  # the failed compute put the stored items back
+    out = module.compute(model=tiny, layer=2, idf=True)
+    p, r, f = (x.numpy() for x in bert_score.score(PREDS, REFS, model_type=tiny, num_layers=2, idf=True))
+    for key, ref in (("item_precision", p), ("item_recall", r), ("item_f1", f)):
+        assert np.abs(np.asarray(out[key]) - ref).max() < 1e-6
+    assert abs(out["f1"] - float(f.mean())) < 1e-6
+    with pytest.raises(TypeError, match=r"got unknown argument\(s\) \['model'\], which evaluate would silently"):
+        evaluate.load(path, model=tiny)

@@ -13,7 +13,7 @@ import pytest
 from helpers import METRICS
 from zheval.adapters.evaluate_cards import CARDS, card
 
-SCRIPTS = {"rouge": "chinese_rouge", "bleu": "chinese_bleu", "chrf": "chinese_chrf"}
+SCRIPTS = {"rouge": "chinese_rouge", "bleu": "chinese_bleu", "chrf": "chinese_chrf", "bertscore": "chinese_bertscore"}
 
 
 @pytest.mark.parametrize("metric", sorted(SCRIPTS))
@@ -22,10 +22,12 @@ def test_loaded_module_shows_its_card(metric):
     c = card(metric)
     assert module.description == c.description and module.inputs_description == c.inputs_description
     assert module.citation == c.citation and module.codebase_urls == list(c.codebase_urls)
-    # every cited work's ACL page, in the order cited (written out: the urls are not derived from themselves here)
+    # every cited work's page (ACL Anthology; OpenReview for BERTScore), in the order cited (written out: the urls
+    # are not derived from themselves here)
     acl = {"rouge": ["W04-1013"], "bleu": ["P02-1040", "W18-6319", "W14-3346"],
-           "chrf": ["W15-3049", "W17-4770", "W18-6319"]}[metric]
-    assert module.reference_urls == [f"https://aclanthology.org/{a}" for a in acl]
+           "chrf": ["W15-3049", "W17-4770", "W18-6319"], "bertscore": []}[metric]
+    other = {"bertscore": ["https://openreview.net/forum?id=SkeHuCVFDr"]}.get(metric, [])
+    assert module.reference_urls == [f"https://aclanthology.org/{a}" for a in acl] + other
     assert re.findall(r"@inproceedings\{([^,]+),", module.citation) == list(c.cites)
     doc = type(module).__doc__
     assert doc.startswith(c.description) and c.inputs_description in doc and doc.endswith(c.summary)
@@ -39,7 +41,7 @@ def test_each_work_is_cited_once():
 
     bib = (evaluate_cards._HERE / "citations.bib").read_text(encoding="utf-8")
     keys = re.findall(r"^@\w+\{([^,]+),", bib, flags=re.M)
-    assert len(keys) == len(set(keys)) == 6  # 7 citations, Post (2018) in two cards
+    assert len(keys) == len(set(keys)) == 7  # 8 citations, Post (2018) in two cards
 
 
 @pytest.mark.parametrize("script", sorted(SCRIPTS.values()))
@@ -51,5 +53,5 @@ def test_script_is_a_shell(script):
 
 
 def test_unknown_metric_names_the_known_cards():
-    with pytest.raises(KeyError, match="known: rouge, bleu, chrf"):
+    with pytest.raises(KeyError, match="known: rouge, bleu, chrf, bertscore"):
         card("meteor")

@@ -1,12 +1,13 @@
 """What each evaluate module says about itself: the per-metric card record ([`MetricCard`][zheval.adapters.evaluate_cards.MetricCard]) from which
 [`ZhevalMetricMixin`][zheval.adapters.evaluate_module.ZhevalMetricMixin] builds the module's ``_info()`` and class docstring.
 
-The scripts ``metrics/chinese_rouge/chinese_rouge.py``, ``metrics/chinese_bleu/chinese_bleu.py`` and
-``metrics/chinese_chrf/chinese_chrf.py`` are shells (a class ``ChineseRouge(ZhevalMetricMixin, evaluate.Metric)``
-with ``ZHEVAL_METRIC = "rouge"``). What they used to repeat is written once here: the texts in this folder
-(``<metric>.description.txt``; ``<metric>.inputs.txt``, the arguments, returns and doctested examples in the Hub
-modules' layout; ``citations.bib``, every work cited, each once) and, in `CARDS`, what each module cites and
-its code URLs. The long-form card of each module is its ``README.md``.
+The scripts ``metrics/chinese_rouge/chinese_rouge.py``, ``metrics/chinese_bleu/chinese_bleu.py``,
+``metrics/chinese_chrf/chinese_chrf.py`` and ``metrics/chinese_bertscore/chinese_bertscore.py`` are shells (a class
+``ChineseRouge(ZhevalMetricMixin, evaluate.Metric)`` with ``ZHEVAL_METRIC = "rouge"``). What they used to repeat
+is written once here: the texts in this folder (``<metric>.description.txt``; ``<metric>.inputs.txt``, the
+arguments, returns and doctested examples in the Hub modules' layout; ``citations.bib``, every work cited, each
+once) and, in `CARDS`, what each module cites and its code URLs. The long-form card of each module is its
+``README.md``.
 """
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ class MetricCard:
     """One evaluate module's card record.
 
     Attributes:
-        metric: the metric's name, ``"rouge"``, ``"bleu"`` or ``"chrf"`` (the ``ZHEVAL_METRIC`` of its script).
-        title: the metric as the class's one-line docstring names it (``"ROUGE"``, ``"chrF / chrF++"``).
+        metric: the metric's name, ``"rouge"``, ``"bleu"``, ``"chrf"`` or ``"bertscore"`` (the ``ZHEVAL_METRIC``
+            of its script).
+        title: the metric as the class's one-line docstring names it (``"ROUGE"``, ``"chrF / chrF++"``,
+            ``"BERTScore"``).
         cites: the BibTeX keys of ``citations.bib`` that the module cites, in order; their ``url`` fields are the
             module's ``reference_urls``.
         codebase_urls: evaluate's ``MetricInfo.codebase_urls`` (the reference implementations).
@@ -87,11 +90,13 @@ CARDS: dict[str, MetricCard] = {card.metric: card for card in (
                (_SACREBLEU, "https://github.com/nltk/nltk")),
     MetricCard("chrf", "chrF / chrF++", ("popovic-2015-chrf", "popovic-2017-chrf", "post-2018-call"),
                (_SACREBLEU, "https://github.com/m-popovic/chrF")),
+    MetricCard("bertscore", "BERTScore", ("bert-score",), ("https://github.com/Tiiiger/bert_score",)),
 )}
 
 
 def card(metric: str) -> MetricCard:
-    """The [`MetricCard`][zheval.adapters.evaluate_cards.MetricCard] of ``metric`` (``"rouge"``, ``"bleu"`` or ``"chrf"``).
+    """The [`MetricCard`][zheval.adapters.evaluate_cards.MetricCard] of ``metric`` (``"rouge"``, ``"bleu"``,
+    ``"chrf"`` or ``"bertscore"``).
 
     Raises:
         KeyError: no card for ``metric`` (the message names the known ones).
