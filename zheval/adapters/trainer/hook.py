@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 import math
 import numbers
+import warnings
+from contextlib import contextmanager
 from typing import Any, Mapping, Sequence
 
 from ...compute.inputs import empty_references
@@ -82,6 +84,22 @@ _EMPTY_SET_MESSAGE = (
 )
 
 
+
+
+@contextmanager
+def _each_warning_once():
+    """The warnings raised inside, issued once each (the same category and text once, in order, through the
+    warning filters as usual): the metrics of one hook call check the same texts with the same tokenizer."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    seen = set()
+    for w in caught:
+        key = (w.category, str(w.message))
+        if key not in seen:
+            seen.add(key)
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
 class ZhevalComputeMetrics:
     """The callable returned by [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics] (see there); pass it as ``compute_metrics``.
 
@@ -151,11 +169,13 @@ class ZhevalComputeMetrics:
         refs = [refs[i] for i in keep]
         if compute_result is None:
             self.predictions, self.references = preds, refs
-            results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
+            with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
+                results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
             return self._summarise(results, len(preds), skipped, ambiguous, example)
         if preds:
-            for b in self.metrics:
-                b.add(preds, refs)
+            with _each_warning_once():
+                for b in self.metrics:
+                    b.add(preds, refs)
         self._n_items += len(preds)
         self._n_skipped += skipped
         self._n_ambiguous += ambiguous
