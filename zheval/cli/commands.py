@@ -14,7 +14,7 @@ import typer
 
 from ..text.terminal import terminal_json
 from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
-from .params import (BOOTSTRAP_PAIRED, BY_COMPARE, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
+from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      bertscore_flags, bertscore_options, option, takes)
 from .options import (
     CLI_TOKENIZERS,
@@ -135,7 +135,7 @@ def ceiling(o) -> None:
        "output", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "preset",
        "predictions_format", "label_check", "min_refs", "max_refs", "domains", "quiet", "test", "resamples",
        "more_predictions", "html", "chrf_word_order", "pred_field", "ref_field", "id_field", "group_field",
-       *BERTSCORE_FLAGS, predictions=PREDICTIONS_AB, by=BY_COMPARE, bootstrap=BOOTSTRAP_PAIRED, data=DATA_OPTIONAL)
+       *BERTSCORE_FLAGS, predictions=PREDICTIONS_AB, by=BY_SCORE, bootstrap=BOOTSTRAP_PAIRED, data=DATA_OPTIONAL)
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
@@ -178,8 +178,9 @@ def compare(o) -> None:
 def _compare_inputs(o, systems: list, inputs: dict):
     """``(dataset, the systems' predictions, keyword arguments of compare_predictions)``: the 小黄鸭 file and the
     predictions files (read by ``--pred-field``/``--id-field`` when given), or without ``--data`` predictions files
-    that carry their references, read as ``zheval score`` reads them (`read_records_file`): the first file's items,
-    references and groups are compared, and every other file must hold the same items with the same references
+    that carry their references, read as ``zheval score`` reads them (`read_records_file`; every file must carry
+    each ``--group-field``): the first file's items, references and groups are compared (``--by`` defaults to every
+    ``--group-field``, as in ``score``), and every other file must hold the same items with the same references
     ([`zheval.adapters.records.same_items`][]: by id, else row by row; each difference named file:line)."""
     from ..adapters.records import same_items
 

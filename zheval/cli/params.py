@@ -19,7 +19,7 @@ import typer
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
                       seed_bound)
 
-__all__ = ["OPTIONS", "option", "takes", "bertscore_flags", "bertscore_options", "DATA_ANY", "PREDICTIONS_AB", "BY_COMPARE", "BOOTSTRAP_PAIRED",
+__all__ = ["OPTIONS", "option", "takes", "bertscore_flags", "bertscore_options", "DATA_ANY", "PREDICTIONS_AB", "BOOTSTRAP_PAIRED",
            "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE", "BLEU_FORMAT"]
 
 
@@ -217,7 +217,6 @@ DATA_ANY = option(Path, "--data", "-d", default=..., help="小黄鸭 JSONL file"
 PREDICTIONS_AB = option(Tuple[Path, Path], "--predictions", "-p", default=...,
                         help="prediction files A (baseline) B; more systems (C …) may follow "
                         "B, each compared with A")
-BY_COMPARE = option(str, "--by", default="none", help="group columns for per-group comparisons ('none': overall only)")
 DATA_OPTIONAL = option(Optional[Path], "--data", "-d", help="小黄鸭 JSONL test file; without it the predictions file "
                        "carries the references (LLaMA-Factory predict/label, or --pred-field/--ref-field on any "
                        "JSONL, CSV, TSV or Parquet file)")

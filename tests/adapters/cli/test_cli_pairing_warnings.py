@@ -77,3 +77,25 @@ def test_compare_explain_and_sample_say_paired_by_line_order(tmp_path):
     assert "line order" in res.stderr and "3 of 66" in res.stderr
     key = json.loads(sheet.with_suffix(".key.json").read_text("utf-8"))
     assert any("line order" in n for n in key["notes"]) and any("3 of 66" in w for w in key["warnings"])
+
+
+def test_compare_groups_by_default_as_score_does(tmp_path):
+    # compare's --by defaulted to none: a records file with --group-field showed the overall row only, while score
+    # reports every group field (and with --data domain,difficulty)
+    items = [json.loads(x) for x in DATA.read_text("utf-8").splitlines() if x.strip()][:12]
+    rows = [{"id": it["id"], "prediction": it["responses"][0][:6], "references": it["responses"],
+             "cat": "ab"[k % 2]} for k, it in enumerate(items)]
+    a = write_jsonl(tmp_path / "a.jsonl", rows)
+    b = write_jsonl(tmp_path / "b.jsonl", [{**r, "prediction": r["references"][0]} for r in rows])
+    res = run("compare", "-p", a, b, "--group-field", "cat", "--bootstrap", 10, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    groups = {r["group"] for r in json.loads(res.stdout)["comparison"]}
+    assert groups == {"overall", "cat=a", "cat=b"}, groups
+    res = run("compare", "-p", a, b, "--group-field", "cat", "--by", "none", "--bootstrap", 10, "-q", "-f", "json")
+    assert {r["group"] for r in json.loads(res.stdout)["comparison"]} == {"overall"}
+    a = write_jsonl(tmp_path / "da.jsonl", _rows())
+    b = write_jsonl(tmp_path / "db.jsonl", [{**r, "prediction": r["prediction"][:5]} for r in _rows()])
+    res = run("compare", "-d", DATA, "-p", a, b, "--bootstrap", 10, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    groups = {r["group"].split("=")[0] for r in json.loads(res.stdout)["comparison"]}
+    assert groups == {"overall", "domain", "difficulty"}, groups
