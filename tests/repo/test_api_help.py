@@ -1,8 +1,9 @@
-"""``help()`` shows every option, not a link: ``help(zheval.compute_rouge)`` (and BLEU's, chrF's) and
-``help(zheval.RougeOptions)`` (and the others) print, for each option, its text -- written once, as the field's
-``metadata["doc"]`` in zheval/compute/options.py -- and its default: the field's default, and for a field left at
-``None`` where a preset may set it, the value that then applies (ROUGE's and BLEU's defaults, written out here by
-hand). No Markdown cross-reference (``[`x`][zheval...]``) is left in the printed text of an option."""
+"""``help()`` shows every option, not a link: ``help(zheval.compute_rouge)`` (and BLEU's, chrF's, BERTScore's, the
+judge's) and ``help(zheval.RougeOptions)`` (and the others, ``BertScoreOptions`` and ``JudgeOptions`` included) print,
+for each option, its text -- written once, as the field's ``metadata["doc"]`` in zheval/compute/options.py,
+bertscore.py and judge.py -- and its default: the field's default ("Required." for a field without one), and for a
+field left at ``None`` where a preset may set it, the value that then applies (ROUGE's and BLEU's defaults, written
+out here by hand). No Markdown cross-reference (``[`x`][zheval...]``) is left in the printed text of an option."""
 
 from __future__ import annotations
 
@@ -36,12 +37,20 @@ CASES = [
     ("compute_bleu", "BleuOptions", {"tokenizer": "'char'", "max_order": "4", "smooth_method": "'exp'",
                                      "bp_ref_length": "'closest'", "level": "'corpus'"}),
     ("compute_chrf", "ChrfOptions", {}),
+    ("compute_bertscore", "BertScoreOptions", {}),
+    ("compute_judge", "JudgeOptions", {}),
 ]
+
+
+def _options_class(name: str) -> type:
+    from zheval.compute import bertscore, judge
+
+    return getattr(zheval, name, None) or getattr(bertscore, name, None) or getattr(judge, name)
 
 
 @pytest.mark.parametrize("function, options, effective", CASES, ids=[c[0] for c in CASES])
 def test_help_shows_every_option_with_its_default(function, options, effective):
-    cls = getattr(zheval, options)
+    cls = _options_class(options)
     for obj in (getattr(zheval, function), cls):
         text = _help(obj)
         for f in dataclasses.fields(cls):
@@ -49,6 +58,8 @@ def test_help_shows_every_option_with_its_default(function, options, effective):
             assert said in text, (obj.__name__, f.name, said)
             if f.name in effective:
                 default = f"Default: `None`: the preset's value, else `{effective[f.name]}`."
+            elif f.default is dataclasses.MISSING:
+                default = "Required."
             else:
                 default = f"Default: `{f.default!r}`."
             assert default in text, (obj.__name__, f.name, default)
@@ -62,6 +73,7 @@ def test_the_compute_functions_args_point_at_the_definition_on_the_site(function
     import inspect
 
     source = inspect.getsource(inspect.unwrap(getattr(zheval, function)))
-    names = getattr(zheval, options).names()
-    linked = [n for n in names if f"[`{n}`][zheval.compute.options." in source]
+    cls = _options_class(options)
+    names = [f.name for f in dataclasses.fields(cls)]
+    linked = [n for n in names if f"[`{n}`][{cls.__module__}." in source]
     assert linked == list(names), sorted(set(names) - set(linked))

@@ -202,6 +202,37 @@ def test_every_option_shows_its_true_default_and_type(site):
         assert f"Default: {value}." in _text(_api_section(html, f"zheval.compute.options.{ident}")), ident
 
 
+#: The options classes of the model-based layers, defined in their own modules with the same field helper.
+LAYER_OPTION_CLASSES = (("zheval.compute.bertscore", "BertScoreOptions", "zheval.compute.bertscore.compute_bertscore"),
+                        ("zheval.compute.judge", "JudgeOptions", "zheval.compute.judge.compute_judge"))
+
+
+@pytest.mark.parametrize("module, name, function", LAYER_OPTION_CLASSES, ids=[c[1] for c in LAYER_OPTION_CLASSES])
+def test_the_model_layers_options_show_type_default_and_text(site, module, name, function):
+    """BertScoreOptions and JudgeOptions as the metric options: each field on the API page with its type, its
+    default (none for a required one: ``model: Any``) and its text, and the compute function's row of each option
+    links to the field."""
+    import dataclasses
+    import importlib
+
+    html = _without_source((site / "api" / "index.html").read_text(encoding="utf-8"))
+    assert "option_field(" not in _text(html)
+    cls = getattr(importlib.import_module(module), name)
+    rows = _api_section(html, function)
+    for f in dataclasses.fields(cls):
+        ident = f"{module}.{name}.{f.name}"
+        section = _api_section(html, ident)
+        signature = re.search(r'<div class="doc-signature highlight">(.*?)</div>', section, flags=re.S)
+        assert signature, ident
+        required = f.default is dataclasses.MISSING
+        assert _text(signature.group(1)) == f"{f.name}: {f.type}" + ("" if required else f" = {f.default!r}"), ident
+        text = _text(section)
+        assert ("Required." if required else f"Default: {f.default!r}.") in text, (ident, text)
+        said = " ".join(f.metadata["doc"].replace("`", "").split()).split(". ")[0][:60]
+        assert said in text, (ident, said, text)
+        assert f'href="#{ident}"' in rows, (function, f.name)
+
+
 def test_every_option_field_has_its_anchor(site):
     from zheval.compute.options import OPTIONS_CLASSES
 

@@ -37,6 +37,7 @@ import numpy as np
 from ..results.signature import nrefs_field
 from ..version import __version__
 from .inputs import check_references, validate_inputs
+from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["MULTI_REF_RULES", "BASELINE_DIR", "BertScoreOptions", "BertScoreConfig", "BertScoreItems", "IdfWeights",
            "bertscore_config", "bertscore_idf", "bertscore_items", "bertscore_result", "bertscore_systems",
@@ -53,33 +54,45 @@ BASELINE_DIR = Path(__file__).resolve().parent.parent / "data" / "bertscore_base
 CHUNK_ITEMS = 2048
 
 
+@documented
 @dataclass(frozen=True)
 class BertScoreOptions:
-    """Every option of a BERTScore computation; the keyword-only parameters of [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] are its
-    fields, with the same defaults.
+    """Every option of a BERTScore computation; the keyword-only parameters of
+    [`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] are its fields, with the same defaults. Checked
+    when built ([`check`][zheval.compute.bertscore.BertScoreOptions.check]); the model is loaded by
+    [`bertscore_config`][zheval.compute.bertscore.bertscore_config]."""
 
-    Attributes:
-        model: a local directory (``str`` / ``os.PathLike``) with a transformers model and its tokenizer, or a loaded
-            ``(model, tokenizer)`` pair. Nothing is ever downloaded.
-        layer: hidden layer of the embeddings (0 = the embedding layer); ``None``: bert-score's layer for the
-            model's name (``bert-base-chinese``: 8).
-        idf: weigh pieces by their idf over the references (bert-score's ``get_idf_dict``), else 1.
-        rescale_with_baseline: rescale with the layer's baseline (module docstring).
-        baseline_path: a baseline file (bert-score's format: ``LAYER,P,R,F`` rows); ``None``: the file bert-score
-            ships for the model's name on Chinese.
-        multi_ref: ``"max"`` (bert-score) or ``"best_f"``.
-        batch_size: texts per forward pass and pairs per matching batch (an int >= 1).
-        device: ``"cpu"``, ``"cuda"``, ``"cuda:1"``...; ``None``: CUDA when available.
-    """
-
-    model: Any
-    layer: Optional[int] = None
-    idf: bool = False
-    rescale_with_baseline: bool = False
-    baseline_path: Optional[str] = None
-    multi_ref: str = "max"
-    batch_size: int = 64
-    device: Optional[str] = None
+    model: Any = option_field(doc="""
+        A local directory (``str`` or ``os.PathLike``) holding a transformers model and its tokenizer, or a loaded
+        ``(model, tokenizer)`` pair (left unchanged). Nothing is ever downloaded: a name that is not a local
+        directory is a ``FileNotFoundError`` that says how to fetch the weights once
+        (``hf download bert-base-chinese --local-dir ./bert-base-chinese``).""")
+    layer: Optional[int] = option_field(None, doc="""
+        The hidden layer whose states are the piece embeddings (0 = the embedding layer, up to the model's layer
+        count). ``None``: bert-score's layer for the model's name (``bert-base-chinese``: 8,
+        ``bert-base-multilingual-cased``: 9, ``xlm-roberta-base``: 9; `zheval.compute.bertscore_model.KNOWN_LAYERS`);
+        for a model bert-score has no layer for, ``None`` is a ``ValueError``.""")
+    idf: bool = option_field(False, doc="""
+        Weigh each piece by its idf over the references of the call (bert-score's ``get_idf_dict``:
+        ``log((N + 1) / (c + 1))`` for a piece in ``c`` of the ``N`` references); ``False``: every piece 1,
+        ``[CLS]``/``[SEP]`` 0.""")
+    rescale_with_baseline: bool = option_field(False, doc="""
+        Rescale P, R and F to ``(x - b) / (1 - b)`` with ``b`` the layer's baseline: from the Chinese baseline file
+        bert-score ships for the model's name (shipped with zheval), or from ``baseline_path``. Rescaled values are
+        no longer in 0-1.""")
+    baseline_path: Optional[str] = option_field(None, doc="""
+        A baseline file in bert-score's format (a header, then ``LAYER,P,R,F`` rows), used with
+        ``rescale_with_baseline``; ``None``: the file bert-score ships for the model's name on Chinese (an error
+        for a model it ships none for).""")
+    multi_ref: str = option_field("max", doc="""
+        How an item's several references combine: ``"max"`` (bert-score: the maximum of P, of R and of F taken
+        **separately**, so the three may come from different references) or ``"best_f"`` (P, R and F of the one
+        reference with the best F; the first on a tie).""")
+    batch_size: int = option_field(64, doc="""
+        Texts per forward pass, and pairs per matching batch (an int >= 1). The numbers do not depend on it.""")
+    device: Optional[str] = option_field(None, doc="""
+        The torch device (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ...); ``None``: CUDA when available, else the
+        CPU.""")
 
     def __post_init__(self) -> None:
         self.check()  # as zheval.compute.options: an options object is checked when it is built
@@ -398,14 +411,14 @@ def compute_bertscore(
     Args:
         predictions: ``list[str]``, one per item (an empty or blank one scores 0, bert-score's definition).
         references: per item a ``str`` or a non-empty ``list[str]``.
-        model: a local directory or a ``(model, tokenizer)`` pair (required), as [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions].
-        layer: the hidden layer of the embeddings, as ``BertScoreOptions``.
-        idf: idf weights over the references, as ``BertScoreOptions``.
-        rescale_with_baseline: rescale with the layer's baseline, as ``BertScoreOptions``.
-        baseline_path: the baseline file, as ``BertScoreOptions``.
-        multi_ref: ``"max"`` or ``"best_f"``, as ``BertScoreOptions``.
-        batch_size: texts per forward pass, as ``BertScoreOptions``.
-        device: the torch device, as ``BertScoreOptions``.
+        model: [`model`][zheval.compute.bertscore.BertScoreOptions.model].
+        layer: [`layer`][zheval.compute.bertscore.BertScoreOptions.layer].
+        idf: [`idf`][zheval.compute.bertscore.BertScoreOptions.idf].
+        rescale_with_baseline: [`rescale_with_baseline`][zheval.compute.bertscore.BertScoreOptions.rescale_with_baseline].
+        baseline_path: [`baseline_path`][zheval.compute.bertscore.BertScoreOptions.baseline_path].
+        multi_ref: [`multi_ref`][zheval.compute.bertscore.BertScoreOptions.multi_ref].
+        batch_size: [`batch_size`][zheval.compute.bertscore.BertScoreOptions.batch_size].
+        device: [`device`][zheval.compute.bertscore.BertScoreOptions.device].
 
     Returns:
         ``{"precision", "recall", "f1"}`` corpus means (0-1 without rescaling), ``item_precision``, ``item_recall``,
@@ -427,3 +440,7 @@ def compute_bertscore(
     options.check()
     preds, refs = validate_inputs(predictions, references)
     return bertscore_systems([preds], refs, bertscore_config(options))[0]
+
+
+# help() shows each option's text and default, not a link (the site renders the source docstring's links)
+compute_bertscore.__doc__ = with_option_texts(compute_bertscore.__doc__, BertScoreOptions, ())

@@ -23,7 +23,7 @@ import math
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
@@ -33,6 +33,7 @@ from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
 from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
                            parse_rating, rating_messages, read_rubric)
+from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
            "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS"]
@@ -41,45 +42,54 @@ __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_i
 MAX_BACKOFF_SECONDS = 60.0
 
 
+@documented
 @dataclass(frozen=True)
 class JudgeOptions:
-    """Every option of an LLM-judge run; the keyword-only parameters of [`compute_judge`][zheval.compute.judge.compute_judge] are its fields.
+    """Every option of an LLM-judge run; the keyword-only parameters of
+    [`compute_judge`][zheval.compute.judge.compute_judge] are its fields (and those of
+    [`judge_pairwise`][zheval.compute.judge.judge_pairwise], ``rubric`` excepted), with the same defaults. Checked
+    when built ([`check`][zheval.compute.judge.JudgeOptions.check])."""
 
-    Attributes:
-        base_url: the endpoint (``http://127.0.0.1:11434/v1`` for Ollama, ``http://127.0.0.1:8000/v1`` for vLLM).
-        model: the model name the endpoint serves (``qwen2.5:7b``, ``Qwen/Qwen2.5-7B-Instruct``).
-        api_key: the key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Never part
-            of a cache key or a signature.
-        rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a `Rubric`.
-        temperature: sampling temperature (default 0).
-        seed: the request's seed (``None``: not sent).
-        json_mode: send ``response_format={"type": "json_object"}`` (servers honour it unevenly; answers are
-            checked either way).
-        max_tokens: the answer's token limit (``None``: the server's).
-        concurrency: requests in flight at once (an int >= 1).
-        timeout: seconds per request.
-        max_retries: retries of a request after 429/5xx/timeout/connection errors.
-        answer_retries: new attempts after an answer the rubric refuses.
-        backoff: first wait (seconds).
-        cache_dir: the answer cache's directory (``None``: `zheval.compute.judge_cache.default_cache_dir`).
-        use_cache: read and write the cache.
-    """
-
-    base_url: str
-    model: str
-    api_key: Optional[str] = None
-    rubric: Union[None, str, Rubric] = None
-    temperature: float = 0.0
-    seed: Optional[int] = 12345
-    json_mode: bool = True
-    max_tokens: Optional[int] = 512
-    concurrency: int = 4
-    timeout: float = 60.0
-    max_retries: int = 4
-    answer_retries: int = 2
-    backoff: float = 1.0
-    cache_dir: Optional[str] = None
-    use_cache: bool = True
+    base_url: str = option_field(doc="""
+        The OpenAI-compatible endpoint, as the ``openai`` client's ``base_url``: ``http://127.0.0.1:11434/v1`` for
+        Ollama, ``http://127.0.0.1:8000/v1`` for vLLM, ``http://127.0.0.1:8080/v1`` for llama.cpp's server.""")
+    model: str = option_field(doc="""
+        The model name the endpoint serves (``qwen2.5:7b`` on Ollama, ``Qwen/Qwen2.5-7B-Instruct`` on vLLM); part
+        of the cache key and of the signature.""")
+    api_key: Optional[str] = option_field(None, doc="""
+        The key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Never part of a cache
+        key or a signature.""")
+    rubric: Union[None, str, Rubric] = option_field(None, doc="""
+        ``None``: the default Chinese rubric (overall, faithful, informative, fluent on 1-5, with a reason); a
+        rubric JSON file's path, or a `zheval.compute.judge_rubric.Rubric`.""")
+    temperature: float = option_field(0.0, doc="""
+        The sampling temperature sent with each request (a number >= 0; 0: the most repeatable answers).""")
+    seed: Optional[int] = option_field(12345, doc="""
+        The seed sent with each request (servers that honour it answer alike on a rerun); ``None``: not sent.""")
+    json_mode: bool = option_field(True, doc="""
+        Send ``response_format={"type": "json_object"}`` (servers honour it unevenly; every answer is checked
+        either way).""")
+    max_tokens: Optional[int] = option_field(512, doc="""
+        The answer's token limit (an int >= 1); ``None``: the server's.""")
+    concurrency: int = option_field(4, doc="""
+        Requests in flight at once (an int >= 1).""")
+    timeout: float = option_field(60.0, doc="""
+        Seconds per request (a number > 0); a request that takes longer is retried as a failed one.""")
+    max_retries: int = option_field(4, doc="""
+        Retries of a request after a 429, a 5xx, a timeout or a dropped connection (an int >= 0), with exponential
+        backoff.""")
+    answer_retries: int = option_field(2, doc="""
+        New attempts after an answer the rubric refuses (not one JSON object, a score off the scale, no reason;
+        an int >= 0); an item still refused is counted and listed, never given a guessed score.""")
+    backoff: float = option_field(1.0, doc="""
+        The first wait before a retry, in seconds (a number >= 0), doubled at each retry up to
+        `MAX_BACKOFF_SECONDS`; the server's ``Retry-After`` when it gives one.""")
+    cache_dir: Optional[str] = option_field(None, doc="""
+        The directory of the answer cache (valid answers by content: a rerun sends nothing, an interrupted run
+        resumes); ``None``: `zheval.compute.judge_cache.default_cache_dir` (``$ZHEVAL_CACHE_DIR/judge``, else
+        ``~/.cache/zheval/judge``).""")
+    use_cache: bool = option_field(True, doc="""
+        Read and write the answer cache.""")
 
     def __post_init__(self) -> None:
         self.check()  # as zheval.compute.options: an options object is checked when it is built
@@ -360,22 +370,22 @@ def compute_judge(
     Args:
         predictions: ``list[str]``.
         references: per item a ``str`` or a non-empty ``list[str]``.
-        base_url: the endpoint (required), as [`JudgeOptions`][zheval.compute.judge.JudgeOptions], and so are the options below.
-        model: the model name (required).
+        base_url: [`base_url`][zheval.compute.judge.JudgeOptions.base_url].
+        model: [`model`][zheval.compute.judge.JudgeOptions.model].
         sources: per item the source text or question (``None`` entries allowed), or ``None``.
-        api_key: the key (``None``: ``$OPENAI_API_KEY``, else ``"unused"``).
-        rubric: ``None`` (the default Chinese rubric), a rubric JSON file's path, or a `Rubric`.
-        temperature: the sampling temperature.
-        seed: the request's seed (``None``: not sent).
-        json_mode: ask for a JSON object.
-        max_tokens: the answer's token limit (``None``: the server's).
-        concurrency: requests in flight at once.
-        timeout: seconds per request.
-        max_retries: retries of a request after 429/5xx/timeout/connection errors.
-        answer_retries: new attempts after an answer the rubric refuses.
-        backoff: the first wait (seconds).
-        cache_dir: the answer cache's directory.
-        use_cache: read and write the cache.
+        api_key: [`api_key`][zheval.compute.judge.JudgeOptions.api_key].
+        rubric: [`rubric`][zheval.compute.judge.JudgeOptions.rubric].
+        temperature: [`temperature`][zheval.compute.judge.JudgeOptions.temperature].
+        seed: [`seed`][zheval.compute.judge.JudgeOptions.seed].
+        json_mode: [`json_mode`][zheval.compute.judge.JudgeOptions.json_mode].
+        max_tokens: [`max_tokens`][zheval.compute.judge.JudgeOptions.max_tokens].
+        concurrency: [`concurrency`][zheval.compute.judge.JudgeOptions.concurrency].
+        timeout: [`timeout`][zheval.compute.judge.JudgeOptions.timeout].
+        max_retries: [`max_retries`][zheval.compute.judge.JudgeOptions.max_retries].
+        answer_retries: [`answer_retries`][zheval.compute.judge.JudgeOptions.answer_retries].
+        backoff: [`backoff`][zheval.compute.judge.JudgeOptions.backoff].
+        cache_dir: [`cache_dir`][zheval.compute.judge.JudgeOptions.cache_dir].
+        use_cache: [`use_cache`][zheval.compute.judge.JudgeOptions.use_cache].
 
     Returns:
         ``{<criterion>: mean over judged items (or None), "item_scores": {criterion: [int | None]}, "reasons",
@@ -418,6 +428,10 @@ def _preference(first: Dict[str, Any], second: Dict[str, Any]) -> Dict[str, Any]
     two = {"A": "b", "B": "a", "tie": "tie"}[second["winner"]]
     return {"winner": one if one == two else "tie", "consistent": one == two, "orders": [one, two],
             "reasons": [first["reason"], second["reason"]]}
+
+
+# help() shows each option's text and default, not a link (the site renders the source docstring's links)
+compute_judge.__doc__ = with_option_texts(compute_judge.__doc__, JudgeOptions, ())
 
 
 def judge_pairwise(

@@ -1,10 +1,14 @@
-"""The options' documentation as a reader sees it: each option's text (``metadata["doc"]`` of its field in
-`zheval.compute.options`, the one place it is written) and its default -- for a field left at ``None`` where a
+"""The options' documentation as a reader sees it: each option's text (``metadata["doc"]`` of its field,
+`option_field`, the one place it is written: in `zheval.compute.options`, and in the options classes of BERTScore
+and of the judge, [`BertScoreOptions`][zheval.compute.bertscore.BertScoreOptions] and
+[`JudgeOptions`][zheval.compute.judge.JudgeOptions]) and its default -- for a field left at ``None`` where a
 preset may set it, the value that then applies -- rendered as the options classes' ``Attributes:`` section and into
 the ``Args:`` of [`compute_rouge`][zheval.compute.rouge.compute_rouge],
-[`compute_bleu`][zheval.compute.bleu.compute_bleu] and [`compute_chrf`][zheval.compute.chrf.compute_chrf], so that
-``help()`` shows every option's text, not a link. The docs site shows the same text and default on the API page
-(``scripts/griffe_option_fields.py``, a griffe extension, reads them from here).
+[`compute_bleu`][zheval.compute.bleu.compute_bleu], [`compute_chrf`][zheval.compute.chrf.compute_chrf],
+[`compute_bertscore`][zheval.compute.bertscore.compute_bertscore] and
+[`compute_judge`][zheval.compute.judge.compute_judge], so that ``help()`` shows every option's text, not a link.
+The docs site shows the same text and default on the API page (``scripts/griffe_option_fields.py``, a griffe
+extension, reads them from here).
 
 Nothing here imports `zheval.compute.options`: the classes and their metric defaults are passed in.
 """
@@ -12,11 +16,13 @@ Nothing here imports `zheval.compute.options`: the classes and their metric defa
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import re
 import textwrap
-from typing import Any, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Mapping, Optional, Sequence, Tuple
 
-__all__ = ["option_doc", "option_default", "plain_text", "attributes_section", "with_option_texts"]
+__all__ = ["option_field", "documented", "option_doc", "option_default", "plain_text", "attributes_section",
+           "with_option_texts"]
 
 #: A cross-reference of the docs site: ``[`text`][target]`` or ``[`text`][]``.
 _AUTOREF = re.compile(r"\[(`[^`\]]+`)\]\[[\w.]*\]")
@@ -24,6 +30,24 @@ _AUTOREF = re.compile(r"\[(`[^`\]]+`)\]\[[\w.]*\]")
 #: An ``Args:`` entry of a compute function that only points at the option's definition:
 #: ``name: [`name`][zheval.compute.options.X.name].``
 _POINTER = re.compile(r"^(?P<indent>[ \t]+)(?P<name>\w+): \[`(?P=name)`\]\[[\w.]*\]\.$", re.M)
+
+
+def option_field(default: Any = dataclasses.MISSING, check: Optional[Callable[[str, Any], Any]] = None, *,
+                 doc: str) -> Any:
+    """A dataclass field with its default (none given: a required option), its check (``check(name, value)``
+    raising, run by the options classes of `zheval.compute.options` when built; a ``None`` value of a field whose
+    default is ``None`` is never checked: it means "not set") and its documentation, ``metadata["doc"]`` (Markdown,
+    dedented; rendered for ``help()`` by `attributes_section` and `with_option_texts`, and on the API page by the
+    site's griffe extension)."""
+    return dataclasses.field(default=default, metadata={"check": check, "doc": inspect.cleandoc(doc)})
+
+
+def documented(cls: type, metric_defaults: Sequence[Tuple[type, Mapping[str, Any]]] = ()) -> type:
+    """Give the options class ``cls`` (its fields made with `option_field`) the docstring ``help()`` shows: its own
+    text as plain text (`plain_text`) followed by the ``Attributes:`` section of its fields (`attributes_section`;
+    ``metric_defaults`` as there). Returns ``cls`` (usable as a class decorator, above ``@dataclass``)."""
+    cls.__doc__ = f"{plain_text((cls.__doc__ or '').rstrip())}\n\n{attributes_section(cls, metric_defaults)}\n    "
+    return cls
 
 
 def option_doc(cls: type, name: str) -> str:
@@ -35,8 +59,11 @@ def option_default(cls: type, name: str, metric_defaults: Sequence[Tuple[type, M
     """The default of option ``name`` of ``cls`` as a sentence: ``Default: `'keep'`.``, or for a field left at
     ``None`` where a preset may set it, ``Default: `None`: the preset's value, else `1.2`.`` -- the value of
     ``metric_defaults`` (``(options class, {option: value})`` pairs, e.g. ``(RougeOptions, ROUGE_DEFAULTS)``) of
-    every metric class that has the option (one value when they agree; each metric's when they differ)."""
+    every metric class that has the option (one value when they agree; each metric's when they differ); for a field
+    without a default, ``Required.``."""
     default = _field(cls, name).default
+    if default is dataclasses.MISSING:
+        return "Required."
     if default is not None:
         return f"Default: `{default!r}`."
     values = [(metric, values[name]) for metric, values in metric_defaults

@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Type, Union
 
 import numpy as np
@@ -35,7 +35,7 @@ from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
 from ..definitions.rouge import MULTI_REF_MODES
 from ..definitions.rouge_types import parse_rouge_type
-from .option_docs import attributes_section, plain_text, with_option_texts
+from .option_docs import documented, option_field, with_option_texts
 from ..results.breakdowns import check_max_refs
 from ..results.reducers import check_bootstrap, check_confidence, check_seed
 from ..text.sentences import SENTENCE_SPLITS
@@ -148,11 +148,8 @@ def _chrf_beta(name: str, value) -> None:
     check_chrf_options(1, 0, value, False)
 
 
-def _option(default: Any, check: Optional[Callable[[str, Any], Any]] = None, *, doc: str) -> Any:
-    """A field with its default, its check (``check(name, value)`` raising; a ``None`` value of a field whose
-    default is ``None`` is never checked: it means "not set") and its documentation, ``metadata["doc"]`` (Markdown;
-    `zheval.compute.option_docs` renders it for ``help()``, the site's griffe extension on the API page)."""
-    return field(default=default, metadata={"check": check, "doc": inspect.cleandoc(doc)})
+#: A field with its default, its check and its documentation (`zheval.compute.option_docs.option_field`).
+_option = option_field
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -371,7 +368,7 @@ METRIC_DEFAULTS = ((RougeOptions, ROUGE_DEFAULTS), (BleuOptions, BLEU_DEFAULTS))
 
 # help() shows every option: each class's docstring gets the Attributes section of its fields' texts and defaults
 for _cls in (TokenizerOptions, IntervalOptions, RougeOptions, BleuOptions, ChrfOptions):
-    _cls.__doc__ = f"{plain_text(_cls.__doc__.rstrip())}\n\n{attributes_section(_cls, METRIC_DEFAULTS)}\n    "
+    documented(_cls, METRIC_DEFAULTS)
 del _cls
 
 #: Tokenizer options shared by the metrics (same names, same meaning), forwarded to
