@@ -79,5 +79,17 @@ def test_the_hook_warns_and_scores_without_the_undecodable_id(tok, caplog):
     preds[0, 5] = len(tok) + 100
     with caplog.at_level(logging.WARNING, logger="zheval.adapters.trainer"):
         dirty = hook((preds, labels))
-    assert dirty == clean  # the id is left out (it decodes to nothing) ...
+    # the id is left out (it decodes to nothing), every score as without it, and counted among the metrics
+    assert dirty.pop("out_of_vocabulary_ids") == 1.0 and "out_of_vocabulary_ids" not in clean
+    assert dirty == clean
     assert any("left out 1 prediction id(s)" in rec.getMessage() for rec in caplog.records)  # ... and said
+
+
+def test_batched_hook_counts_the_undecodable_ids_of_every_batch(tok):
+    hook = build_compute_metrics(tok, metrics=("chinese_rouge",))
+    preds = np.array([_ids(tok, "今天天气", 6)])
+    labels = np.array([_ids(tok, "今天天气很好", 6)])
+    preds[0, 5] = len(tok) + 7
+    assert hook((preds, labels), compute_result=False) == {}
+    out = hook((preds, labels), compute_result=True)
+    assert out["out_of_vocabulary_ids"] == 2.0  # one in each batch

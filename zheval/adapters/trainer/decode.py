@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Optional
 
 import numpy as np
 
@@ -310,12 +311,14 @@ def decode_predictions(
     return preds, refs
 
 
-def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clean_whitespace, space_sensitive=False):
+def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clean_whitespace, space_sensitive=False,
+                          dropped_ids: Optional[list] = None):
     """`decode_predictions` plus, per item, whether its prediction / reference holds a removed space that
     could have been real.
 
     Args: as `decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
-    space counts as ambiguous (`DecoderSpaces`).
+    space counts as ambiguous (`DecoderSpaces`); ``dropped_ids``: a list that gets, per item, the number of its
+    prediction ids left out for being beyond the vocabulary (the hook reports their sum).
 
     Returns:
         ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one
@@ -336,6 +339,8 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
     )
     if any(dropped):
         logger.warning(out_of_vocabulary_message(dropped, vocab))
+    if dropped_ids is not None:
+        dropped_ids.extend(dropped)
     n = len(pred_rows)
     texts = batch_decode(tokenizer, pred_rows + label_rows, skip_special_tokens=True) if n else []
     encoder = text_tokenizer(tokenizer)

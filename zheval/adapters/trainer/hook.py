@@ -114,7 +114,8 @@ class ZhevalComputeMetrics:
         ``dict[str, float]``: for each metric its numeric keys (`flatten_result`, minus `DROP_KEYS`),
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
         length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
-        metric name (as ``evaluate.combine``). Two counts are added when they are not 0: ``empty_references`` (items
+        metric name (as ``evaluate.combine``). Three counts are added when they are not 0: ``out_of_vocabulary_ids``
+        (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``empty_references`` (items
         skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
         tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
         could have been a real one, `remove_decoder_spaces`). When every item
@@ -155,11 +156,12 @@ class ZhevalComputeMetrics:
         self._n_items = 0
         self._n_skipped = 0
         self._n_ambiguous = 0
+        self._n_oov = 0
         self._ambiguous_example: str | None = None
 
     # -- calls ---------------------------------------------------------------------------------------------------
     def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
-        preds, refs, amb_p, amb_r = self._decode(eval_pred)
+        preds, refs, amb_p, amb_r, oov = self._decode(eval_pred)
         if compute_result is None and not preds:
             raise ValueError(_EMPTY_SET_MESSAGE.format(where="this call"))
         keep, skipped = self._scorable(preds, refs)
@@ -171,7 +173,7 @@ class ZhevalComputeMetrics:
             self.predictions, self.references = preds, refs
             with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
                 results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
-            return self._summarise(results, len(preds), skipped, ambiguous, example)
+            return self._summarise(results, len(preds), skipped, ambiguous, example, oov)
         if preds:
             with _each_warning_once():
                 for b in self.metrics:
@@ -179,12 +181,14 @@ class ZhevalComputeMetrics:
         self._n_items += len(preds)
         self._n_skipped += skipped
         self._n_ambiguous += ambiguous
+        self._n_oov += oov
         if example is not None and self._ambiguous_example is None:
             self._ambiguous_example = f"batch item {example[len('item '):]}"
         if not compute_result:
             return {}
         n, skipped, ambiguous, example = self._n_items, self._n_skipped, self._n_ambiguous, self._ambiguous_example
-        self._n_items = self._n_skipped = self._n_ambiguous = 0
+        oov = self._n_oov
+        self._n_items = self._n_skipped = self._n_ambiguous = self._n_oov = 0
         self._ambiguous_example = None
         if n + skipped == 0:
             self.reset()
@@ -194,23 +198,27 @@ class ZhevalComputeMetrics:
         except BaseException:
             self.reset()
             raise
-        return self._summarise(results, n, skipped, ambiguous, example)
+        return self._summarise(results, n, skipped, ambiguous, example, oov)
 
     def decode(self, eval_pred) -> tuple[list[str], list[str]]:
         """Decoded ``(predictions, references)`` of one call, as the hook scores them (before items with an empty
         reference are skipped): see `decode_predictions`."""
-        preds, refs, _, _ = self._decode(eval_pred)
+        preds, refs, _, _, _ = self._decode(eval_pred)
         return preds, refs
 
     def _decode(self, eval_pred):
-        return decode_with_ambiguity(
+        """``decode_with_ambiguity``'s four lists and the number of prediction ids left out (beyond the vocabulary)."""
+        dropped: list = []
+        out = decode_with_ambiguity(
             eval_pred,
             self.tokenizer,
             causal_lm=self.causal_lm,
             ignore_index=self.ignore_index,
             clean_whitespace=self.clean_whitespace,
             space_sensitive=any(b.space_sensitive for b in self.metrics),
+            dropped_ids=dropped,
         )
+        return (*out, int(sum(dropped)))
 
     def reset(self) -> None:
         """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
@@ -218,6 +226,7 @@ class ZhevalComputeMetrics:
         self._n_items = 0
         self._n_skipped = 0
         self._n_ambiguous = 0
+        self._n_oov = 0
         self._ambiguous_example = None
         for b in self.metrics:
             b.reset()
@@ -244,7 +253,7 @@ class ZhevalComputeMetrics:
         return keep, len(reasons)
 
     def _summarise(self, results: dict | None, n_items: int, skipped: int, ambiguous: int = 0,
-                   example: str | None = None) -> dict[str, float]:
+                   example: str | None = None, oov: int = 0) -> dict[str, float]:
         if ambiguous:
             sensitive = any(b.space_sensitive for b in self.metrics)
             logger.warning(ambiguous_message(ambiguous, n_items, example, sensitive))
@@ -269,6 +278,8 @@ class ZhevalComputeMetrics:
             out["empty_references"] = float(skipped)
         if ambiguous:
             out["ambiguous_spaces"] = float(ambiguous)
+        if oov:  # prediction ids no tokenizer decodes, left out (logged with their count by decode_with_ambiguity)
+            out["out_of_vocabulary_ids"] = float(oov)
         return out
 
     def _flatten(self, results: dict[str, dict]) -> dict[str, float]:
