@@ -156,24 +156,12 @@ def keyed_table(text: str, path, problems: list) -> list:
     """The ``(line, {column: cell})`` rows of an id-keyed table's text (a ratings sheet, a file of external scores),
     read as TSV when the file's name says so (``.tsv``, ``.tsv.gz``: `zheval.io.table.tsv_rows`) and as CSV
     otherwise (`zheval.io.table.csv_rows`), as the other file doors choose by extension. Problems are appended to
-    ``problems`` (``file:line``); a header name with spaces around it is one too (`spaced_names`)."""
+    ``problems`` (``file:line``; a header name with spaces around it is one, as at every door)."""
     from .source import format_suffix
     from .table import csv_rows, tsv_rows
 
     read = tsv_rows if format_suffix(path) == ".tsv" else csv_rows
-    rows = read(text, str(path), problems)
-    if rows:
-        problems.extend(spaced_names(list(rows[0][1]), path))
-    return rows
-
-
-def spaced_names(header: Iterable[str], path) -> list:
-    """One `Problem` (printed ``path:1: ...``) per header name with spaces around it: column names are matched
-    exactly, never trimmed (``" bert_f1"`` is not ``"bert_f1"``), as the records door keeps ``" output"`` exact; a
-    name that differs from its stripped form only by spaces is refused rather than read as either."""
-    return [Problem(str(path), 1, None, f"the column name {h!r} has spaces around it: column names are matched "
-                    f"exactly, so it is not {h.strip()!r}; remove the spaces in the header")
-            for h in header if h.strip() and h != h.strip()]
+    return read(text, str(path), problems)
 
 
 def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> Iterator[tuple]:
@@ -188,7 +176,7 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> 
 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
-        row's text in that column, stripped (column names are matched exactly: `spaced_names`). The id is **not** stripped: ids are
+        row's text in that column, stripped (column names are matched exactly, `zheval.io.table`). The id is **not** stripped: ids are
         matched exactly by the one id rule of every door ([`id_value`][zheval.io.fields.id_value]), so an id with spaces
         around it is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
         (every cell empty) is skipped; a row without an id, or with an id seen before, is a problem (naming

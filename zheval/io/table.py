@@ -3,7 +3,9 @@ all: a line is ``"\\t".join(cells)``, as sacrebleu and ``cut`` read it) and Parq
 Parquet file is read). Each gives ``(line, {column: cell})`` rows: the physical line where the row starts (CSV,
 TSV) or the 1-based row number (Parquet).
 
-Rules shared by CSV and TSV: the first non-blank line is the header, with distinct non-empty names; every row has
+Rules shared by CSV and TSV: the first non-blank line is the header, with distinct non-empty names matched exactly
+(a name with spaces around it, ``" output"``, is refused naming it: it is neither ``"output"`` nor silently
+trimmed to it); every row has
 as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line could be an
 empty value and is refused (write ``""``, as pandas does).
 """
@@ -32,6 +34,9 @@ def _header_problems(header: list, name: str, line: int) -> list:
         out.append(Problem(name, line, None, f"the header has an empty column name (column(s) {empty})"))
     if dup:
         out.append(Problem(name, line, None, f"the header names column(s) {dup} more than once"))
+    out += [Problem(name, line, None, f"the column name {h!r} has spaces around it: column names are matched exactly, "
+                                      f"so it is not {h.strip()!r}; remove the spaces in the header")
+            for h in header if h.strip() and h != h.strip()]
     return out
 
 

@@ -44,3 +44,14 @@ def test_the_duck_loader_and_the_predictions_refuse_a_spaced_id(tmp_path):
     res = run("score", "-d", good, "-p", spaced, "--bootstrap", 0, "-q")
     assert res.exit_code == 2, res.output
     assert f"{spaced}:1: id ' q1' has spaces around it" in res.output and "1 missing" not in res.output
+
+
+@pytest.mark.parametrize("suffix,sep", [(".csv", ","), (".tsv", "\t")])
+def test_a_header_name_with_spaces_around_it_is_refused_at_every_door(tmp_path, suffix, sep):
+    # one rule for column names (issue 35, break-it round): agree --scores trimmed " bert_f1" to "bert_f1" while the
+    # records door kept " output" exact and then said the field was missing; now both refuse the name, naming it
+    f = tmp_path / f"hs{suffix}"
+    f.write_text(sep.join(["id", " output", "gold"]) + "\n" + sep.join(["a1", "猫坐", "猫趴"]) + "\n", encoding="utf-8")
+    res = run("score", "-p", f, "--pred-field", "output", "--ref-field", "gold", "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert f"{f}:1: the column name ' output' has spaces around it" in res.output and "missing field" not in res.output
