@@ -49,7 +49,7 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         ReviewFileError (a ValueError): every problem of the file at once, each naming ``file:line``.
         OSError: the file cannot be read.
     """
-    from .human_review import ReviewFileError, number_cells, problems_heading
+    from .human_review import ReviewFileError, listed, number_cells, raise_problems
 
     path = Path(path)
     read_problems: list = []
@@ -86,9 +86,6 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         scores[rid] = number_cells(cell, columns, f"{path}:{line}", rid, values)
     absent = [it["id"] for it in key["items"] if it["id"] not in lines]
     if absent:
-        problems.append(f"{path}: {len(absent)} item(s) of the key have no score here: "
-                        + ", ".join(repr(r) for r in absent[:20]) + (" …" if len(absent) > 20 else ""))
-    if problems or values:
-        raise ReviewFileError(problems_heading(f"the scores file {path}", "the key", values, problems),
-                              problems + values)
+        problems.append(f"{path}: {len(absent)} item(s) of the key have no score here: {listed(absent)}")
+    raise_problems(f"the scores file {path}", "the key", values, problems)
     return ExternalScores(str(path), columns, scores)

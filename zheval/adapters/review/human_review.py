@@ -376,15 +376,25 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
                                     blank=lambda c, _rid=rid: empty[c].append(_rid))
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
-                        + ", ".join(f"{r!r} (line {ln})" for r, ln in unknown[:20]) + (" …" if len(unknown) > 20 else ""))
+                        + listed(unknown, lambda u: f"{u[0]!r} (line {u[1]})"))
     absent = [r for r in key_ids if r not in lines]
     if absent:
-        problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: "
-                        + ", ".join(repr(r) for r in absent[:20]) + (" …" if len(absent) > 20 else ""))
-    if problems or values:
-        raise ReviewFileError(problems_heading(f"the ratings sheet {path}", "its key", values, problems),
-                              problems + values)
+        problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: {listed(absent)}")
+    raise_problems(f"the ratings sheet {path}", "its key", values, problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols}
+
+
+def listed(values: Sequence, show=repr, limit: int = 20) -> str:
+    """The first ``limit`` of ``values`` shown with ``show``, comma-separated, `` …`` after them when there are
+    more."""
+    return ", ".join(show(v) for v in values[:limit]) + (" …" if len(values) > limit else "")
+
+
+def raise_problems(what: str, key: str, values: list, problems: list) -> None:
+    """Raise one `ReviewFileError` with every problem of a review file (ids, then cells), headed by
+    `problems_heading`; nothing when there is none."""
+    if problems or values:
+        raise ReviewFileError(problems_heading(what, key, values, problems), problems + values)
 
 
 def problems_heading(what: str, key: str, values: list, problems: list) -> str:
