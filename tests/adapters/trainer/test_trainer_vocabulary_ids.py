@@ -93,3 +93,20 @@ def test_batched_hook_counts_the_undecodable_ids_of_every_batch(tok):
     assert hook((preds, labels), compute_result=False) == {}
     out = hook((preds, labels), compute_result=True)
     assert out["out_of_vocabulary_ids"] == 2.0  # one in each batch
+
+
+def test_a_generated_unknown_token_is_counted_not_silently_dropped(tok, caplog):
+    """A model that writes [UNK]: skip_special_tokens=True drops it (transformers' decode), so the text loses a token;
+    the hook says so and counts it as 'unknown_tokens' (issue 35: never a silent drop)."""
+    assert tok.unk_token_id in tok.all_special_ids
+    hook = build_compute_metrics(tok, metrics=("chinese_rouge",))
+    labels = np.array([_ids(tok, "今天天气很好", 6)])
+    clean = hook((np.array([_ids(tok, "今天天气", 6)]), labels))
+    preds = np.array([_ids(tok, "今天天气", 6)])
+    preds[0, 4] = tok.unk_token_id
+    with caplog.at_level(logging.WARNING, logger="zheval.adapters.trainer"):
+        dirty = hook((preds, labels))
+    assert dirty.pop("unknown_tokens") == 1.0 and "unknown_tokens" not in clean
+    assert dirty == clean  # the [UNK] decodes to nothing: the same text, the same scores
+    assert any("unknown token" in rec.getMessage() and "'unknown_tokens'" in rec.getMessage()
+               for rec in caplog.records)

@@ -19,6 +19,7 @@ __all__ = [
     "prediction_ids",
     "decode_predictions",
     "decode_with_ambiguity",
+    "dropped_unknown_tokens",
     "out_of_vocabulary_message",
     "pad_token_id_of",
 ]
@@ -311,14 +312,26 @@ def decode_predictions(
     return preds, refs
 
 
+def dropped_unknown_tokens(tokenizer, rows) -> int:
+    """How many ids of ``rows`` (lists of ints) are ``tokenizer.unk_token_id`` when decoding drops it -- when it is
+    one of ``all_special_ids``, which ``skip_special_tokens=True`` removes; 0 otherwise (an unknown token that is not
+    special decodes to its text, which is scored)."""
+    unk = getattr(tokenizer, "unk_token_id", None)
+    special = getattr(tokenizer, "all_special_ids", None) or ()
+    if unk is None or unk not in special:
+        return 0
+    return sum(list(row).count(unk) for row in rows)
+
+
 def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clean_whitespace, space_sensitive=False,
-                          dropped_ids: Optional[list] = None):
+                          counts: Optional[dict] = None):
     """`decode_predictions` plus, per item, whether its prediction / reference holds a removed space that
     could have been real.
 
     Args: as `decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
-    space counts as ambiguous (`DecoderSpaces`); ``dropped_ids``: a list that gets, per item, the number of its
-    prediction ids left out for being beyond the vocabulary (the hook reports their sum).
+    space counts as ambiguous (`DecoderSpaces`); ``counts``: a dict that gets ``out_of_vocabulary_ids`` (prediction
+    ids left out for being beyond the vocabulary) and ``unknown_tokens`` (prediction ids of the tokenizer's unknown
+    token, which decoding drops as a special token; `dropped_unknown_tokens`), both logged when not 0.
 
     Returns:
         ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one
@@ -339,8 +352,14 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
     )
     if any(dropped):
         logger.warning(out_of_vocabulary_message(dropped, vocab))
-    if dropped_ids is not None:
-        dropped_ids.extend(dropped)
+    unknown = dropped_unknown_tokens(text_tokenizer(tokenizer), pred_rows)
+    if unknown:
+        logger.warning("zheval compute_metrics: %d prediction id(s) are the tokenizer's unknown token %r, which "
+                       "batch_decode(skip_special_tokens=True) drops: the model wrote a token it has no text for "
+                       "(counted as 'unknown_tokens')", unknown, getattr(text_tokenizer(tokenizer), "unk_token", None))
+    if counts is not None:
+        counts["out_of_vocabulary_ids"] = int(sum(dropped))
+        counts["unknown_tokens"] = unknown
     n = len(pred_rows)
     texts = batch_decode(tokenizer, pred_rows + label_rows, skip_special_tokens=True) if n else []
     encoder = text_tokenizer(tokenizer)

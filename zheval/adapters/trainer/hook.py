@@ -114,8 +114,9 @@ class ZhevalComputeMetrics:
         ``dict[str, float]``: for each metric its numeric keys (`flatten_result`, minus `DROP_KEYS`),
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
         length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
-        metric name (as ``evaluate.combine``). Three counts are added when they are not 0: ``out_of_vocabulary_ids``
-        (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``empty_references`` (items
+        metric name (as ``evaluate.combine``). Four counts are added when they are not 0: ``out_of_vocabulary_ids``
+        (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``unknown_tokens`` (prediction
+        ids of the tokenizer's unknown token, which decoding drops as a special token), ``empty_references`` (items
         skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
         tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
         could have been a real one, `remove_decoder_spaces`). When every item
@@ -156,12 +157,12 @@ class ZhevalComputeMetrics:
         self._n_items = 0
         self._n_skipped = 0
         self._n_ambiguous = 0
-        self._n_oov = 0
+        self._counts: dict = {}
         self._ambiguous_example: str | None = None
 
     # -- calls ---------------------------------------------------------------------------------------------------
     def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
-        preds, refs, amb_p, amb_r, oov = self._decode(eval_pred)
+        preds, refs, amb_p, amb_r, counts = self._decode(eval_pred)
         if compute_result is None and not preds:
             raise ValueError(_EMPTY_SET_MESSAGE.format(where="this call"))
         keep, skipped = self._scorable(preds, refs)
@@ -173,7 +174,7 @@ class ZhevalComputeMetrics:
             self.predictions, self.references = preds, refs
             with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
                 results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
-            return self._summarise(results, len(preds), skipped, ambiguous, example, oov)
+            return self._summarise(results, len(preds), skipped, ambiguous, example, counts)
         if preds:
             with _each_warning_once():
                 for b in self.metrics:
@@ -181,14 +182,15 @@ class ZhevalComputeMetrics:
         self._n_items += len(preds)
         self._n_skipped += skipped
         self._n_ambiguous += ambiguous
-        self._n_oov += oov
+        for key, value in counts.items():
+            self._counts[key] = self._counts.get(key, 0) + value
         if example is not None and self._ambiguous_example is None:
             self._ambiguous_example = f"batch item {example[len('item '):]}"
         if not compute_result:
             return {}
         n, skipped, ambiguous, example = self._n_items, self._n_skipped, self._n_ambiguous, self._ambiguous_example
-        oov = self._n_oov
-        self._n_items = self._n_skipped = self._n_ambiguous = self._n_oov = 0
+        counts, self._counts = self._counts, {}
+        self._n_items = self._n_skipped = self._n_ambiguous = 0
         self._ambiguous_example = None
         if n + skipped == 0:
             self.reset()
@@ -198,7 +200,7 @@ class ZhevalComputeMetrics:
         except BaseException:
             self.reset()
             raise
-        return self._summarise(results, n, skipped, ambiguous, example, oov)
+        return self._summarise(results, n, skipped, ambiguous, example, counts)
 
     def decode(self, eval_pred) -> tuple[list[str], list[str]]:
         """Decoded ``(predictions, references)`` of one call, as the hook scores them (before items with an empty
@@ -207,8 +209,8 @@ class ZhevalComputeMetrics:
         return preds, refs
 
     def _decode(self, eval_pred):
-        """``decode_with_ambiguity``'s four lists and the number of prediction ids left out (beyond the vocabulary)."""
-        dropped: list = []
+        """``decode_with_ambiguity``'s four lists and its counts (``out_of_vocabulary_ids``, ``unknown_tokens``)."""
+        counts: dict = {}
         out = decode_with_ambiguity(
             eval_pred,
             self.tokenizer,
@@ -216,9 +218,9 @@ class ZhevalComputeMetrics:
             ignore_index=self.ignore_index,
             clean_whitespace=self.clean_whitespace,
             space_sensitive=any(b.space_sensitive for b in self.metrics),
-            dropped_ids=dropped,
+            counts=counts,
         )
-        return (*out, int(sum(dropped)))
+        return (*out, counts)
 
     def reset(self) -> None:
         """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
@@ -226,7 +228,7 @@ class ZhevalComputeMetrics:
         self._n_items = 0
         self._n_skipped = 0
         self._n_ambiguous = 0
-        self._n_oov = 0
+        self._counts = {}
         self._ambiguous_example = None
         for b in self.metrics:
             b.reset()
@@ -253,7 +255,7 @@ class ZhevalComputeMetrics:
         return keep, len(reasons)
 
     def _summarise(self, results: dict | None, n_items: int, skipped: int, ambiguous: int = 0,
-                   example: str | None = None, oov: int = 0) -> dict[str, float]:
+                   example: str | None = None, counts: Mapping[str, int] | None = None) -> dict[str, float]:
         if ambiguous:
             sensitive = any(b.space_sensitive for b in self.metrics)
             logger.warning(ambiguous_message(ambiguous, n_items, example, sensitive))
@@ -278,8 +280,9 @@ class ZhevalComputeMetrics:
             out["empty_references"] = float(skipped)
         if ambiguous:
             out["ambiguous_spaces"] = float(ambiguous)
-        if oov:  # prediction ids no tokenizer decodes, left out (logged with their count by decode_with_ambiguity)
-            out["out_of_vocabulary_ids"] = float(oov)
+        for key, value in (counts or {}).items():  # ids decoding left out (decode_with_ambiguity logged each count)
+            if value:
+                out[key] = float(value)
         return out
 
     def _flatten(self, results: dict[str, dict]) -> dict[str, float]:
