@@ -54,8 +54,11 @@ def _score_batch(batch: dict, cfg: ScoreConfig) -> dict:
         for rt in cfg.rouge_config.types:
             for x, col in (("precision", items.precision), ("recall", items.recall), ("fmeasure", items.fmeasure)):
                 out[f"{rt}_{x}"] = col[rt].tolist()
-    out["unscorable_refs"] = bad_idx
-    out["unscorable_why"] = bad_why
+    # as comma-joined strings: lists would be typed list<null> by a batch without any unscorable reference, which a
+    # later batch with one cannot be cast to ("Couldn't cast array of type int64 to null"); `unscorable_problems` reads
+    # them back
+    out["unscorable_refs"] = [",".join(str(j) for j in idx) for idx in bad_idx]
+    out["unscorable_why"] = [",".join(why) for why in bad_why]
     return out
 
 
@@ -78,7 +81,8 @@ def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locati
     [`Problem`][zheval.adapters.duck.load.Problem] s (``file:line`` from ``locations``, else the dataset row).
 
     Args:
-        table: columns of `item_statistics` (``unscorable_refs``/``unscorable_why``).
+        table: columns of `item_statistics` (``unscorable_refs``/``unscorable_why``: per item the comma-joined
+            indices and reasons).
         references: the ``responses`` of the scored rows. tok: the tokenizer used. ids: the item ids.
         locations: optional ``{item id: (path, line)}`` (the CLI passes the 小黄鸭 file's lines), or ``(path, line,
             names)`` with the user's name of each reference (``label``, ``references[1]``: the records door).
@@ -88,7 +92,9 @@ def unscorable_problems(table: dict, references, tok: BaseTokenizer, ids, locati
     from .load import Problem
 
     out, seen = [], set()
-    for row, (idx, why) in enumerate(zip(table["unscorable_refs"], table["unscorable_why"])):
+    for row, (joined_idx, joined_why) in enumerate(zip(table["unscorable_refs"], table["unscorable_why"])):
+        idx = [int(j) for j in joined_idx.split(",")] if joined_idx else []
+        why = joined_why.split(",") if joined_why else []
         for k, w in zip(idx, why):
             rid, j = (ids[row], k) if origin is None else (origin[row][0], origin[row][1][k])
             if (rid, j) in seen:
@@ -112,7 +118,7 @@ def raise_unscorable(problems) -> None:
 
 #: Version of the columns `_score_batch` writes, part of the ``map`` fingerprint: a datasets cache file written
 #: by an older layout (e.g. without ``unscorable_refs``) is never reused.
-_STATS_LAYOUT = "stats-4"
+_STATS_LAYOUT = "stats-5"
 
 
 def _hash_texts(texts: Sequence[str]) -> str:
@@ -136,7 +142,7 @@ def item_statistics(ds, predictions: Sequence[str], cfg: ScoreConfig, num_proc: 
         ``ds`` plus ``prediction``, ``bleu_stats`` (``List(int64)``, layout of `zheval.definitions.bleu`),
         ``chrf_stats`` (with chrF; layout of `zheval.definitions.chrf`),
         ``<type>_precision``/``_recall``/``_fmeasure`` (float64, 0–1) per ROUGE type, and ``unscorable_refs`` /
-        ``unscorable_why`` (per item: indices of references that are empty after normalisation, ``"empty"``, or
+        ``unscorable_why`` (per item, comma-joined: indices of references that are empty after normalisation, ``"empty"``, or
         have no tokens, ``"no_tokens"``; report them with `unscorable_problems` — the public entry points
         refuse such data, listing every one). The map's fingerprint is ``duck-<sha>`` of the dataset fingerprint,
         the predictions and `fingerprint`.
