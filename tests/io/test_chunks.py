@@ -110,3 +110,19 @@ def test_empty_files_and_bad_arguments(tmp_path):
         list(iter_row_chunks(tmp_path / "e.jsonl", chunk_rows=0))
     with pytest.raises(FileNotFoundError, match="predictions file not found"):
         list(iter_row_chunks(tmp_path / "missing.jsonl"))
+
+
+@pytest.mark.parametrize("sep, suffix", [(",", "csv"), ("\t", "tsv")])
+def test_a_bom_inside_a_table_is_refused(tmp_path, sep, suffix):
+    """Two files joined with cat: the second one's BOM and header would be read as a row (issue 35 break-it): a cell
+    starting with U+FEFF after the header is a problem naming its line, whole or in chunks."""
+    from zheval.io.problems import FileFormatError
+    from zheval.io.rows import read_rows
+
+    one = f"id{sep}prediction\n1{sep}好的\n"
+    path = tmp_path / f"joined.{suffix}"
+    path.write_bytes(("\ufeff" + one).encode("utf-8") + ("\ufeff" + one).encode("utf-8"))
+    with pytest.raises(FileFormatError, match=rf"joined\.{suffix}:3: a cell starts with a byte-order mark"):
+        read_rows(path)
+    with pytest.raises(FileFormatError, match=rf"joined\.{suffix}:3: a cell starts with a byte-order mark"):
+        list(iter_row_chunks(path, chunk_rows=1))

@@ -64,6 +64,11 @@ def table_rows_stream(cell_lines, name: str, problems: list):
             problems.append(Problem(name, line, None, f"{len(cells)} cell(s), but the header has {len(header)} "
                                                       "columns"))
             continue
+        if any(c.startswith("\ufeff") for c in cells):  # the file's own BOM is removed before the header
+            problems.append(Problem(name, line, None, "a cell starts with a byte-order mark (U+FEFF) inside the "
+                                                      "file: files joined together (the second one's header is then "
+                                                      "read as a row)? remove it"))
+            continue
         yield line, dict(zip(header, cells))
     if header is None and len(problems) == first:
         problems.append(Problem(name, 0, None, f"no items in {name} ({EMPTY_FILE}; not even a header row)"))
