@@ -329,6 +329,12 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if bad:
             problems.extend(Problem(name, lineno, rid if isinstance(rid, str) else None, b) for b in bad)
             continue
+        near = [k for k in obj if k != "id" and k.strip().lower() == "id"]
+        if near and "id" not in obj:  # " id", "ID": the ids are there under another name; never pair by line order
+            problems.append(Problem(name, lineno, None, f"the field {near[0]!r} is not 'id' (field names are matched "
+                                                        "exactly, case and spaces included): rename it 'id', or name "
+                                                        f"it with --id-field {near[0]!r}"))
+            continue
         if "id" in obj:
             rid, err = id_value(rid, "id")
             if err:
