@@ -110,3 +110,19 @@ def test_a_generated_unknown_token_is_counted_not_silently_dropped(tok, caplog):
     assert dirty == clean  # the [UNK] decodes to nothing: the same text, the same scores
     assert any("unknown token" in rec.getMessage() and "'unknown_tokens'" in rec.getMessage()
                for rec in caplog.records)
+
+
+def test_unknown_label_tokens_and_empty_predictions_are_counted(tok, caplog):
+    """An [UNK] in the labels is dropped from the reference by the decode, and a prediction row of padding decodes
+    to nothing: both are counted in the metrics and logged, never silent (issue 35 second break-it pass)."""
+    hook = build_compute_metrics(tok, metrics=("chinese_rouge",))
+    preds = np.array([_ids(tok, "今天天气", 6), [-100] * 6])
+    labels = np.array([_ids(tok, "今天天气很好", 6), _ids(tok, "好的", 6)])
+    labels[0, 5] = tok.unk_token_id
+    with caplog.at_level(logging.WARNING, logger="zheval.adapters.trainer"):
+        out = hook((preds, labels))
+    # every unknown id in the label array (the vocabulary lacks some of these characters too) and the one set here
+    assert out["reference_unknown_tokens"] == float((labels == tok.unk_token_id).sum()) >= 1.0
+    assert out["empty_predictions"] == 1.0
+    messages = " ".join(rec.getMessage() for rec in caplog.records)
+    assert "'reference_unknown_tokens'" in messages and "'empty_predictions'" in messages

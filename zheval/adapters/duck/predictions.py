@@ -297,6 +297,17 @@ def _refuse_jsonl_as_text(path, lines: list, name: str) -> None:
         raise DuckFormatError([bad], "predictions file read as the wrong kind")
 
 
+def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
+    """Whether a row without ``id`` has it under another spelling (``" id"``, ``"ID"``): a problem then (its ids
+    must never be read as missing, which pairs the predictions by line order)."""
+    near = [k for k in obj if k != "id" and k.strip().lower() == "id"]
+    if near and "id" not in obj:
+        problems.append(Problem(name, lineno, None, f"the field {near[0]!r} is not 'id' (field names are matched "
+                                                    "exactly, case and spaces included): rename it 'id', or name it "
+                                                    f"with --id-field {near[0]!r}"))
+    return bool(near) and "id" not in obj
+
+
 def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     """The predictions of a JSONL file's ``(line number, text)`` lines (every problem named ``file:line``)."""
     problems: list[Problem] = []
@@ -329,11 +340,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if bad:
             problems.extend(Problem(name, lineno, rid if isinstance(rid, str) else None, b) for b in bad)
             continue
-        near = [k for k in obj if k != "id" and k.strip().lower() == "id"]
-        if near and "id" not in obj:  # " id", "ID": the ids are there under another name; never pair by line order
-            problems.append(Problem(name, lineno, None, f"the field {near[0]!r} is not 'id' (field names are matched "
-                                                        "exactly, case and spaces included): rename it 'id', or name "
-                                                        f"it with --id-field {near[0]!r}"))
+        if _near_id(obj, name, lineno, problems):
             continue
         if "id" in obj:
             rid, err = id_value(rid, "id")

@@ -330,8 +330,9 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
 
     Args: as `decode_predictions`; ``space_sensitive``: a scoring tokenizer splits on spaces, so every removed
     space counts as ambiguous (`DecoderSpaces`); ``counts``: a dict that gets ``out_of_vocabulary_ids`` (prediction
-    ids left out for being beyond the vocabulary) and ``unknown_tokens`` (prediction ids of the tokenizer's unknown
-    token, which decoding drops as a special token; `dropped_unknown_tokens`), both logged when not 0.
+    ids left out for being beyond the vocabulary), ``unknown_tokens`` and ``reference_unknown_tokens`` (prediction
+    and label ids of the tokenizer's unknown token, which decoding drops as a special token;
+    `dropped_unknown_tokens`), logged when not 0.
 
     Returns:
         ``(preds, refs, ambiguous_preds, ambiguous_refs)``: two lists of ``str`` and two lists of ``bool``, one
@@ -352,14 +353,21 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
     )
     if any(dropped):
         logger.warning(out_of_vocabulary_message(dropped, vocab))
+    unk_token = getattr(text_tokenizer(tokenizer), "unk_token", None)
     unknown = dropped_unknown_tokens(text_tokenizer(tokenizer), pred_rows)
     if unknown:
         logger.warning("zheval compute_metrics: %d prediction id(s) are the tokenizer's unknown token %r, which "
                        "batch_decode(skip_special_tokens=True) drops: the model wrote a token it has no text for "
-                       "(counted as 'unknown_tokens')", unknown, getattr(text_tokenizer(tokenizer), "unk_token", None))
+                       "(counted as 'unknown_tokens')", unknown, unk_token)
+    ref_unknown = dropped_unknown_tokens(text_tokenizer(tokenizer), label_rows)
+    if ref_unknown:
+        logger.warning("zheval compute_metrics: %d label id(s) are the tokenizer's unknown token %r, which "
+                       "batch_decode(skip_special_tokens=True) drops from the references (counted as "
+                       "'reference_unknown_tokens'): the references are scored without them", ref_unknown, unk_token)
     if counts is not None:
         counts["out_of_vocabulary_ids"] = int(sum(dropped))
         counts["unknown_tokens"] = unknown
+        counts["reference_unknown_tokens"] = ref_unknown
     n = len(pred_rows)
     texts = batch_decode(tokenizer, pred_rows + label_rows, skip_special_tokens=True) if n else []
     encoder = text_tokenizer(tokenizer)

@@ -114,9 +114,10 @@ class ZhevalComputeMetrics:
         ``dict[str, float]``: for each metric its numeric keys (`flatten_result`, minus `DROP_KEYS`),
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
         length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
-        metric name (as ``evaluate.combine``). Four counts are added when they are not 0: ``out_of_vocabulary_ids``
-        (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``unknown_tokens`` (prediction
-        ids of the tokenizer's unknown token, which decoding drops as a special token), ``empty_references`` (items
+        metric name (as ``evaluate.combine``). These counts are added when they are not 0: ``out_of_vocabulary_ids``
+        (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``unknown_tokens`` /
+        ``reference_unknown_tokens`` (prediction / label ids of the tokenizer's unknown token, which decoding drops as
+        a special token), ``empty_predictions`` (scored items whose prediction decodes to blank text: 0), ``empty_references`` (items
         skipped because their reference decoded to an empty string or has no tokens for a metric's scoring
         tokenizer) and ``ambiguous_spaces`` (scored items whose prediction or reference lost a decoder space that
         could have been a real one, `remove_decoder_spaces`). When every item
@@ -170,6 +171,7 @@ class ZhevalComputeMetrics:
         example = ambiguous_example(preds, refs, amb_p, amb_r, keep) if ambiguous else None
         preds = [preds[i] for i in keep]
         refs = [refs[i] for i in keep]
+        counts["empty_predictions"] = sum(1 for p in preds if not p.strip())  # scored 0, as every door; counted
         if compute_result is None:
             self.predictions, self.references = preds, refs
             with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
@@ -280,7 +282,10 @@ class ZhevalComputeMetrics:
             out["empty_references"] = float(skipped)
         if ambiguous:
             out["ambiguous_spaces"] = float(ambiguous)
-        for key, value in (counts or {}).items():  # ids decoding left out (decode_with_ambiguity logged each count)
+        if (counts or {}).get("empty_predictions"):
+            logger.warning("zheval compute_metrics: %d of %d predictions decode to blank text (scored 0; counted as "
+                           "'empty_predictions')", counts["empty_predictions"], n_items + skipped)
+        for key, value in (counts or {}).items():  # what decoding left out or emptied (decode logged the ids)
             if value:
                 out[key] = float(value)
         return out
