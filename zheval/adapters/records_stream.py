@@ -35,7 +35,7 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..compute.sums import needs_every_item, sums_result
 from ..io import FileFormatError, Problem
 from ..io.chunks import DEFAULT_CHUNK_ROWS, iter_row_chunks
-from ..io.fields import id_field_of
+from ..io.fields import id_field_of, id_value
 from ..io.rows import RowFile
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
 from ..results.sorted_keys import SortedKeys, unique_rows
@@ -58,6 +58,20 @@ class _SeenIds:
     @staticmethod
     def _key(rid: str) -> int:
         return int.from_bytes(hashlib.blake2b(rid.encode("utf-8", "surrogatepass"), digest_size=8).digest(), "little")
+
+    def repeated(self, rows: list, id_field: str, name: str) -> list:
+        """Problems for the rows (``(line, {field: value})``) whose id was seen in an earlier chunk, naming both
+        lines; rows without a valid id are left to `checked_records`."""
+        pairs = [(line, rid) for line, row in rows if id_field in row
+                 for rid, err in [id_value(row[id_field], id_field)] if not err]
+        if not pairs or not len(self.table):
+            return []
+        keys = np.fromiter((self._key(r) for _, r in pairs), dtype=np.uint64, count=len(pairs)).reshape(-1, 1)
+        order = np.argsort(keys[:, 0], kind="stable")
+        pos, found = self.table.locate(keys[order])
+        lines = self.table.payload["line"]
+        return [Problem(name, pairs[k][0], pairs[k][1], f"duplicate id (first seen at {name}:{int(lines[pos[i]])})")
+                for i, k in enumerate(order) if found[i]]
 
     def add(self, records: Records, name: str) -> None:
         """Remember a chunk's ids (unique within the chunk); raise `RecordsFormatError` for an id seen in an earlier
@@ -107,6 +121,8 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                         raise RecordsFormatError([Problem(name, line, None, (
                             f"this row has an {late!r} field that the {count} rows before it lack: either every row "
                             "carries the id or none does"))])
+                if fields["id"] is not None:  # ids of earlier chunks, reported with this chunk's other problems
+                    problems += seen.repeated(rows, fields["id"], name)
                 records = checked_records(rf, problems, fields["pred"], fields["ref"], fields["id"],
                                           fields["groups"], True)
             if fields["id"] is not None:

@@ -186,3 +186,14 @@ def test_unscorable_reference_named_by_line_id_and_field(tmp_path):
     with pytest.raises(RecordsFormatError, match=r"bad\.jsonl:11: id 'q10': gold\[1\] is empty"):
         score_records_stream(path, pred_field="model_output", ref_field="gold", id_field="qid", punct="drop",
                              chunk_rows=5, progress=False, bootstrap=0)
+
+
+def test_id_of_an_earlier_chunk_reported_with_the_chunk_s_other_problems(tmp_path):
+    lines = [{"id": str(i), "prediction": "今天天气很好", "reference": "今天天气不错"} for i in range(10)]
+    lines[6]["reference"] = []  # a field problem in the second chunk ...
+    lines[8]["id"] = "1"  # ... and an id of the first chunk in it
+    path = _write(tmp_path, lines)
+    with pytest.raises(RecordsFormatError) as err:
+        list(stream_records(path, chunk_rows=5))
+    assert [p.line for p in err.value.problems] == [7, 9]
+    assert "duplicate id (first seen at" in str(err.value) and "bad.jsonl:2)" in str(err.value)
