@@ -73,17 +73,12 @@ class _SeenIds:
         return [Problem(name, pairs[k][0], pairs[k][1], f"duplicate id (first seen at {name}:{int(lines[pos[i]])})")
                 for i, k in enumerate(order) if found[i]]
 
-    def add(self, records: Records, name: str) -> None:
-        """Remember a chunk's ids (unique within the chunk); raise `RecordsFormatError` for an id seen in an earlier
-        chunk, naming both lines."""
+    def add(self, records: Records) -> None:
+        """Remember a chunk's ids, once its rows passed the checks (`repeated` had reported any id of an earlier
+        chunk, and the chunk's own repeats are `checked_records`')."""
         raw = np.fromiter((self._key(r) for r in records.ids), dtype=np.uint64, count=len(records.ids))
         keys, first, _ = unique_rows(raw.reshape(-1, 1))
-        pos, found = self.table.locate(keys)
-        if found.any():
-            lines = self.table.payload["line"]
-            raise RecordsFormatError(sorted((Problem(name, records.lines[int(first[i])], records.ids[int(first[i])],
-                                                     f"duplicate id (first seen at {name}:{int(lines[pos[i]])})")
-                                             for i in np.flatnonzero(found)), key=lambda p: p.line))
+        pos, _ = self.table.locate(keys)
         self.table.insert(pos, keys, {"line": np.asarray(records.lines, dtype=np.int64)[first]})
 
 
@@ -126,7 +121,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                 records = checked_records(rf, problems, fields["pred"], fields["ref"], fields["id"],
                                           fields["groups"], True)
             if fields["id"] is not None:
-                seen.add(records, name)
+                seen.add(records)
             count += len(records)
             yield records
     except FileFormatError as exc:

@@ -301,11 +301,12 @@ def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
     """Whether a row without ``id`` has it under another spelling (``" id"``, ``"ID"``): a problem then (its ids
     must never be read as missing, which pairs the predictions by line order)."""
     near = [k for k in obj if k != "id" and k.strip().lower() == "id"]
-    if near and "id" not in obj:
-        problems.append(Problem(name, lineno, None, f"the field {near[0]!r} is not 'id' (field names are matched "
-                                                    "exactly, case and spaces included): rename it 'id', or name it "
-                                                    f"with --id-field {near[0]!r}"))
-    return bool(near) and "id" not in obj
+    if not near or "id" in obj:
+        return False
+    problems.append(Problem(name, lineno, None, f"the field {near[0]!r} is not 'id' (field names are matched exactly, "
+                                                "case and spaces included): rename it 'id', or name it with "
+                                                f"--id-field {near[0]!r}"))
+    return True
 
 
 def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:

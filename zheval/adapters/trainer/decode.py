@@ -345,7 +345,8 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
     """
     pad_id = pad_token_id_of(tokenizer)
     preds, labels = _unpack(eval_pred)
-    vocab = vocabulary_size(text_tokenizer(tokenizer))
+    encoder = text_tokenizer(tokenizer)
+    vocab = vocabulary_size(encoder)
     dropped: list[int] = []
     pred_rows, label_rows = prediction_ids(
         preds, labels, pad_token_id=pad_id, causal_lm=causal_lm, ignore_index=ignore_index, vocab_size=vocab,
@@ -353,13 +354,13 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
     )
     if any(dropped):
         logger.warning(out_of_vocabulary_message(dropped, vocab))
-    unk_token = getattr(text_tokenizer(tokenizer), "unk_token", None)
-    unknown = dropped_unknown_tokens(text_tokenizer(tokenizer), pred_rows)
+    unk_token = getattr(encoder, "unk_token", None)
+    unknown = dropped_unknown_tokens(encoder, pred_rows)
     if unknown:
         logger.warning("zheval compute_metrics: %d prediction id(s) are the tokenizer's unknown token %r, which "
                        "batch_decode(skip_special_tokens=True) drops: the model wrote a token it has no text for "
                        "(counted as 'unknown_tokens')", unknown, unk_token)
-    ref_unknown = dropped_unknown_tokens(text_tokenizer(tokenizer), label_rows)
+    ref_unknown = dropped_unknown_tokens(encoder, label_rows)
     if ref_unknown:
         logger.warning("zheval compute_metrics: %d label id(s) are the tokenizer's unknown token %r, which "
                        "batch_decode(skip_special_tokens=True) drops from the references (counted as "
@@ -370,7 +371,6 @@ def decode_with_ambiguity(eval_pred, tokenizer, *, causal_lm, ignore_index, clea
         counts["reference_unknown_tokens"] = ref_unknown
     n = len(pred_rows)
     texts = batch_decode(tokenizer, pred_rows + label_rows, skip_special_tokens=True) if n else []
-    encoder = text_tokenizer(tokenizer)
     if clean_whitespace and n and can_encode(encoder):
         texts, ambiguous = DecoderSpaces(encoder, space_sensitive=space_sensitive).apply(texts)
     else:
