@@ -1,6 +1,7 @@
-"""The one line rule of every line-based input (plain text, JSONL, TSV): lines end at ``\\n`` (LF); a ``\\r``
+"""The one line rule of every line-based input (plain text, JSONL, TSV, CSV): lines end at ``\\n`` (LF); a ``\\r``
 before it (CRLF) is part of the line end; a final line end does not start another line; nothing else is a line end
-(U+0085, U+2028, a lone ``\\r`` inside a line are text, as in sacrebleu, which opens files with ``newline="\\n"``).
+(U+0085, U+2028, a lone ``\\r`` inside a line are text, as in sacrebleu, which opens files with ``newline="\\n"``;
+CSV rows end at these line ends too, `zheval.io.table.csv_cells`).
 A file whose lines end in ``\\r`` only (classic Mac OS) would be one line: it is refused
 (`line_end_problem`).
 """

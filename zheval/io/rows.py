@@ -136,7 +136,7 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
         if rows:
             fields = list(rows[0][1])
     else:
-        text = read_text(path, what, problems, data=data, lines=kind != "csv")
+        text = read_text(path, what, problems, data=data)
         rows = []
         if text is not None:
             if kind == "jsonl":

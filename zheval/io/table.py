@@ -8,22 +8,33 @@ Rules shared by CSV and TSV: the first non-blank line is the header, with distin
 trimmed to it); every row has
 as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line could be an
 empty value and is refused (write ``""``, as pandas does).
+
+CSV rows end where the line rule (`zheval.io.lines`) ends lines, at LF or CRLF: a lone CR is text, in a quoted cell
+or not (Python's ``csv`` would end the row there, or refuse it when read line by line), and line numbers are those
+lines. A quoted cell may span lines, but not rows: when the lines inside a multi-line quoted cell each read as a row
+of the header's width, the cell is refused naming the line of its opening quote (`spanning_cell_problem`): a stray
+``"`` at the start of a cell would otherwise merge the rows after it into that cell, silently.
 """
 
 from __future__ import annotations
 
 import contextlib
 import csv
-import io
+import re
 import sys
 import threading
 
 from .lines import split_lines
 from .problems import EMPTY_FILE, Problem
 
-__all__ = ["csv_rows", "tsv_rows", "parquet_rows", "table_rows_stream", "csv_cells", "lifted_field_limit"]
+__all__ = ["csv_rows", "tsv_rows", "parquet_rows", "table_rows_stream", "csv_cells", "lifted_field_limit",
+           "spanning_cell_problem"]
 
 _FIELD_LIMIT_LOCK = threading.Lock()
+
+_MARK = "\ufdd0"  # a Unicode noncharacter (kept for internal use): a lone CR travels through csv as _MARK + "r"
+_LONE_CR_OR_MARK = re.compile("\ufdd0|\r(?!\n|\\Z)")
+_MARKED = re.compile("\ufdd0(.)", re.S)
 
 
 def _header_problems(header: list, name: str, line: int) -> list:
@@ -64,6 +75,10 @@ def table_rows_stream(cell_lines, name: str, problems: list):
             problems.append(Problem(name, line, None, f"{len(cells)} cell(s), but the header has {len(header)} "
                                                       "columns"))
             continue
+        bad = spanning_cell_problem(header, cells, line, name)
+        if bad is not None:
+            problems.append(bad)
+            continue
         if any(c.startswith("\ufeff") for c in cells):  # the file's own BOM is removed before the header
             problems.append(Problem(name, line, None, "a cell starts with a byte-order mark (U+FEFF) inside the "
                                                       "file: files joined together (the second one's header is then "
@@ -91,25 +106,87 @@ def lifted_field_limit():
             csv.field_size_limit(old)
 
 
+def _lines_of(text: str):
+    """The lines of ``text`` with their line ends, split at LF only (the line rule), without a copy of the text."""
+    start, n = 0, len(text)
+    while start < n:
+        end = text.find("\n", start)
+        end = n if end == -1 else end + 1
+        yield text[start:end]
+        start = end
+
+
+def _marked(line: str) -> str:
+    """``line`` with each lone CR written ``_MARK + "r"`` and each ``_MARK`` doubled (`_unmarked` undoes it)."""
+    return _LONE_CR_OR_MARK.sub(lambda m: _MARK + ("r" if m.group() == "\r" else _MARK), line)
+
+
+def _unmarked(cell: str) -> str:
+    return _MARKED.sub(lambda m: "\r" if m.group(1) == "r" else _MARK, cell) if _MARK in cell else cell
+
+
 def csv_cells(lines, name: str, problems: list):
-    """``(line, cells)`` of CSV text given as an iterable of lines with their line ends (a str is read whole);
-    a malformed row is a problem and ends the reading. The caller lifts the field-size limit."""
-    reader = csv.reader(io.StringIO(lines, newline="") if isinstance(lines, str) else lines, strict=True)
+    """``(line, cells)`` of CSV text given as an iterable of lines with their line ends (a str is split at LF):
+    rows end at LF or CRLF only, a lone CR is text (the line rule); a malformed row is a problem and ends the
+    reading. The caller lifts the field-size limit."""
+    marked = [False]
+
+    def source():
+        for ln in (_lines_of(lines) if isinstance(lines, str) else lines):
+            if ("\r" in ln or _MARK in ln) and _LONE_CR_OR_MARK.search(ln):
+                marked[0] = True
+                ln = _marked(ln)
+            yield ln
+
+    reader = csv.reader(source(), strict=True)
     start = 1
     try:
         for cells in reader:
             line, start = start, reader.line_num + 1
-            yield line, cells
+            yield line, ([_unmarked(c) for c in cells] if marked[0] else cells)
     except csv.Error as exc:
         problems.append(Problem(name, reader.line_num, None, f"malformed CSV: {exc}"))
 
 
+def spanning_cell_problem(header: list, cells: list, line: int, name: str) -> Problem | None:
+    """The problem of a CSV row whose quoted cell spans lines that each read as a row of ``len(header)`` cells
+    (blank lines aside; at least one line strictly inside the cell), else ``None``. That is the mark of a stray
+    ``"`` at the start of an unquoted cell (``1,"好的,参考`` …): RFC 4180 reads it as a quoted cell running to the
+    next ``"`` before a comma or line end, so the rows between become text of one cell. ``line`` is the row's first
+    line; the problem names the line of the opening quote, the column and the lines that read as rows."""
+    opening = line
+    for column, cell in zip(header, cells):
+        parts = cell.split("\n")
+        inner = [p[:-1] if p.endswith("\r") else p for p in parts[1:-1]]
+        inner = [p for p in inner if p.strip()]
+        if inner and all(_width(p) == len(header) for p in inner):
+            first, last = opening + 1, opening + len(parts) - 2
+            where = f"line {first} inside it reads as a row" if first == last else \
+                f"lines {first}-{last} inside it read as rows"
+            return Problem(name, opening, None, f"the quoted cell of column {column!r} opens here and runs to line "
+                                                f"{opening + len(parts) - 1}, and {where} of {len(header)} "
+                                                f"cells: a stray \" at the start of the cell would merge "
+                                                f"those rows into it; if the \" is text, quote the cell and double the "
+                                                f"\" (\"\"\"…\"), or write the file as TSV or JSONL")
+        opening += len(parts) - 1
+    return None
+
+
+def _width(line: str) -> int:
+    """The number of cells of one line read on its own as CSV (0 when it cannot be read)."""
+    try:
+        return len(next(csv.reader([line]), []))
+    except csv.Error:
+        return 0
+
+
 def csv_rows(text: str, name: str, problems: list) -> list:
     """The rows of a CSV file's text (RFC 4180: ``,`` between cells, ``"`` quotes a cell, ``""`` inside is one
-    ``"``, a quoted cell may span lines; CR, LF and CRLF row ends). A cell may be of any length (Python's ``csv``
-    refuses cells over 131,072 characters by default; the limit is lifted while reading). Problems (malformed
-    quoting, header, cell counts) are appended to ``problems``, each ``file:line``. Quoting is strict: a quoted
-    cell left open at the end of the file, or text after a closing quote, is malformed (not a silent merge of rows)."""
+    ``"``, a quoted cell may span lines; rows end at LF or CRLF, a lone CR is text: the line rule). A cell may be
+    of any length (Python's ``csv`` refuses cells over 131,072 characters by default; the limit is lifted while
+    reading). Problems (malformed quoting, header, cell counts, a quoted cell over lines that read as rows:
+    `spanning_cell_problem`) are appended to ``problems``, each ``file:line``. Quoting is strict: a quoted cell left
+    open at the end of the file, or text after a closing quote, is malformed (not a silent merge of rows)."""
     with lifted_field_limit():
         return _table_rows(csv_cells(text, name, problems), name, problems)
 

@@ -67,3 +67,19 @@ def test_bad_row_names_file_and_line(tmp_path):
     path = write_jsonl(tmp_path / "bad.jsonl", rows)
     res = run("score", "-p", path, "--stream", "-q")
     assert res.exit_code == 2 and "bad.jsonl:4" in res.stderr
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]])
+def test_csv_rows_are_the_file_lines_with_and_without_stream(tmp_path, stream):
+    """Issue 35: a lone CR is text in a CSV cell (4 lines, 4 items, whole file or streamed), and a stray '"' that
+    would merge rows 2-4 into one cell is refused naming the line of the quote, not scored as 2 items."""
+    good = tmp_path / "cr.csv"
+    good.write_bytes("id,prediction,reference\n1,好的\r谢谢,好的谢谢\n2,不客气,不客气\n3,再见,再见\n4,你好,您好\n".encode())
+    res = run("score", "-p", good, "-f", "json", "-q", *stream)
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["groups"][0]["n"] == 4
+    bad = tmp_path / "stray.csv"
+    bad.write_bytes('id,prediction,reference\n1,"好的,好的\n2,不客气,不客气\n3,再见",再见\n4,你好,您好\n'.encode())
+    res = run("score", "-p", bad, "-q", *stream)
+    assert res.exit_code == 2 and f"{bad}:2: the quoted cell of column 'prediction' opens here and runs to line 4" \
+        in res.stderr

@@ -50,7 +50,7 @@ FAULTS = {
     "utf16": (list(DOORS), lambda t: t.encode("utf-16"), "{f}: looks like UTF-16 LE (byte-order mark FF FE), not UTF-8"),
     "gb18030": (list(DOORS), lambda t: t.encode("gb18030"), "{f}: is not UTF-8 ("),
     "not-gzip": (list(DOORS), lambda t: t.encode(), "{f}: is named .gz but is not gzip-compressed"),
-    "cr-only": (["data", "predictions", "records", "text", "terms"], lambda t: t.replace("\n", "\r").encode(),
+    "cr-only": (list(DOORS), lambda t: t.replace("\n", "\r").encode(),
                 "{f}: its lines end in CR (\\r) only"),
     "empty": (["data", "predictions", "records", "records-csv", "text", "ratings"], lambda t: b"",
               "no items in {f} (the file is empty or has only blank lines"),
