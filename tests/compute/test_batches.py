@@ -117,3 +117,35 @@ def test_one_process_poisson_equals_score_batches(corpus):
     assert one == score_batches(_batches(preds, refs, 97), ["bleu", "rouge", "chrf"], bootstrap_method="poisson",
                                 progress=False, bootstrap=300, seed=9)
     assert "bsmethod:poisson" in one["rouge"]["signature"]
+
+
+def test_score_takes_the_poisson_bootstrap_by_name(corpus):
+    """zheval.score(bootstrap_method="poisson") == score_batches of 97-row batches (the engines' intervals); every
+    number but the intervals == the multinomial call; the ROUGE-L interval recomputed by hand from the weights."""
+    from zheval.compute.inputs import validate_inputs
+    from zheval.results.poisson import item_keys, poisson_weights
+
+    preds, refs, _ = corpus
+    metrics = ["bleu", "rouge", "chrf"]
+    got = zheval.score(preds, refs, metrics, bootstrap=200, seed=9, bootstrap_method="poisson")
+    assert got == score_batches(_batches(preds, refs, 97), metrics, bootstrap_method="poisson", progress=False,
+                                bootstrap=200, seed=9)
+    multinomial = zheval.score(preds, refs, metrics, bootstrap=200, seed=9)
+    for m, result in got.items():
+        assert "bsmethod:poisson" in result["signature"] and "bsmethod" not in multinomial[m]["signature"]
+        same = {k: v for k, v in result.items() if "_ci_" not in k and k != "signature"}
+        assert same == {k: v for k, v in multinomial[m].items() if "_ci_" not in k and k != "signature"}
+    # by hand: each resample's ROUGE-L is the weighted mean of the per-item F; the percentile interval of those
+    canon_preds, canon_refs = validate_inputs(preds, refs)
+    f = np.asarray(zheval.compute_rouge(preds, refs, rouge_types=["rougeL"], use_aggregator=False)["rougeL"])
+    w = poisson_weights(item_keys(canon_preds, canon_refs), 9, 200).astype(np.float64)
+    means = (w @ f) / w.sum(axis=1)
+    low, high = np.percentile(means, [2.5, 97.5])
+    assert got["rouge"]["rougeL_ci_low"] == pytest.approx(low, abs=1e-12)
+    assert got["rouge"]["rougeL_ci_high"] == pytest.approx(high, abs=1e-12)
+    # without bootstrap the method changes nothing; bad values and the cross-check are refused
+    assert zheval.score(preds[:50], refs[:50], bootstrap_method="poisson") == zheval.score(preds[:50], refs[:50])
+    with pytest.raises(ValueError, match="bootstrap_method must be one of"):
+        zheval.score(preds[:5], refs[:5], bootstrap_method="bayes")
+    with pytest.raises(ValueError, match="crosscheck"):
+        zheval.score(preds[:5], refs[:5], ["rouge"], bootstrap=10, crosscheck=True, bootstrap_method="poisson")

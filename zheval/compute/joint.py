@@ -33,14 +33,16 @@ from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import validate_inputs
+from .poisson_intervals import with_poisson_intervals
 from .options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
                       options_for_metrics)
 from .rouge import RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
 from .shared_tokens import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
+from ..results.poisson import item_keys
 
-__all__ = ["METRICS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_config_of", "score_items",
+__all__ = ["METRICS", "BOOTSTRAP_METHODS", "ScoreConfig", "ScoreItems", "score", "poisson_result", "score_config", "score_config_of", "score_items",
            "score_result", "item_scores"]
 
 #: Metric names `score` computes.
@@ -224,6 +226,36 @@ def score_result(items: ScoreItems, config: ScoreConfig) -> Dict[str, dict]:
     return {m: out[m] for m in config.metrics}
 
 
+#: Values of ``bootstrap_method``: ``"multinomial"`` (the default: resamples of item indices, needs every item)
+#: and ``"poisson"`` (Poisson(1) weights keyed by item content: sums, any partitioning).
+BOOTSTRAP_METHODS = ("multinomial", "poisson")
+
+
+def poisson_result(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, dict]:
+    """The result of [`score_result`][zheval.compute.joint.score_result] with Poisson bootstrap intervals instead of
+    the multinomial ones -- [`zheval.score`][zheval.compute.joint.score] with ``bootstrap_method="poisson"``, equal
+    to the intervals of [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the engine doors on the
+    same items (any batching). Every other number is ``score_result``'s (presets and sentence-level scores included:
+    a sentence-level interval resamples the mean of the per-item scores).
+
+    Args:
+        items: the items of every row. config: with ``bootstrap`` > 0. keys: ``(n,)`` uint64 item keys
+            (`zheval.results.poisson.item_keys`).
+
+    Raises:
+        ValueError: not one key per item.
+    """
+    if len(keys) != len(items):
+        raise ValueError(f"poisson_result: {len(keys)} keys for {len(items)} items")
+    plain = dataclasses.replace(config, **{m: dataclasses.replace(getattr(config, m), bootstrap=0)
+                                           for m in ("rouge", "bleu", "chrf") if getattr(config, m) is not None})
+    out = score_result(items, plain)
+    if not config.first.bootstrap or not len(items):
+        return out
+    sentence = any(getattr(config, m) is not None and getattr(config, m).level == "sentence" for m in ("bleu", "chrf"))
+    return with_poisson_intervals(out, items, config, keys, item_scores(items, config) if sentence else {})
+
+
 def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]:
     """Per-item scores of [`score_items`][zheval.compute.joint.score_items]' items, as columns of ``len(items)`` float64 values (0-1).
 
@@ -259,6 +291,7 @@ def score(
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
+    bootstrap_method: str = "multinomial",
     **options: Any,
 ) -> Dict[str, dict]:
     """Chinese BLEU, ROUGE and/or chrF of the same predictions and references, sharing one tokenisation.
@@ -275,14 +308,22 @@ def score(
             requested metric that has it ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: e.g. ``tokenizer``
             to all, ``rouge_types`` to ROUGE, ``level`` to BLEU and chrF). ``preset`` and ``crosscheck`` by name
             are refused beside chrF (TypeError).
+        bootstrap_method: how ``bootstrap`` > 0 resamples: ``"multinomial"`` (the default: item indices drawn
+            with replacement, as sacrebleu's ``--confidence``) or ``"poisson"`` (Poisson(1) weights per item keyed by
+            ``(seed, item content, resample)``, `zheval.results.poisson`: the intervals of
+            [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the Ray and Spark doors on the same
+            items, whatever the batches or partitions; ``bsmethod:poisson`` in the signatures). Without
+            ``bootstrap`` it changes nothing.
 
     Returns:
         ``{"bleu": compute_bleu(...) result, "rouge": compute_rouge(...) result, "chrf": compute_chrf(...) result}``
-        (only the requested keys); every value equals what the separate call returns. It is
+        (only the requested keys); every value equals what the separate call returns (with
+        ``bootstrap_method="poisson"`` every number but the intervals and the signatures' ``bsmethod``). It is
         ``score_result(score_items(...))``.
 
     Raises:
-        ValueError: an unknown metric name (listing the valid ones), or any error of the separate calls (an empty
+        ValueError: an unknown metric name (listing the valid ones), an unknown ``bootstrap_method``,
+            ``bootstrap_method="poisson"`` with ``crosscheck``, or any error of the separate calls (an empty
             reference: [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError], naming every ``references[i][j]``).
         TypeError: an option no metric knows, an option no requested metric uses (naming the metric that would),
             an option given both by name and in an options object, or any error of the separate calls.
@@ -291,5 +332,14 @@ def score(
         ZhevalWarning: the input guards of [`zheval.compute.guards`][] (each a
             [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning]), once for every metric.
     """
+    if bootstrap_method not in BOOTSTRAP_METHODS:
+        raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
     config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
-    return score_result(score_items(predictions, references, config), config)
+    if bootstrap_method == "poisson" and config.crosscheck:
+        raise ValueError("bootstrap_method='poisson' resamples by weights; crosscheck=True compares the reference "
+                         "tool's multinomial run: use one or the other")
+    items = score_items(predictions, references, config)
+    if bootstrap_method == "multinomial" or not config.first.bootstrap:
+        return score_result(items, config)
+    preds, refs = validate_inputs(predictions, references)
+    return poisson_result(items, config, item_keys(preds, refs))

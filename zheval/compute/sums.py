@@ -32,15 +32,10 @@ from ..results.reducers import group_indices
 from .bleu import result_from_stats as bleu_result_from_stats
 from .chrf import result_from_stats as chrf_result_from_stats
 from .chrf import score_from_sums as chrf_score_from_sums
-from .joint import ScoreConfig, ScoreItems
+from .joint import BOOTSTRAP_METHODS, ScoreConfig, ScoreItems, poisson_result
+from .poisson_intervals import RESAMPLE_BLOCK, poisson_signature, resampled_interval
 
 __all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result", "poisson_signature", "poisson_result"]
-
-#: Values of ``bootstrap_method``: ``"multinomial"`` (today's default: resamples of item indices, needs every item)
-#: and ``"poisson"`` (Poisson(1) weights keyed by item content: sums, any partitioning).
-BOOTSTRAP_METHODS = ("multinomial", "poisson")
-
-_RESAMPLE_BLOCK = 1024  # items per weight block: (B, 1024) uint8 at a time
 
 
 def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial") -> Optional[str]:
@@ -66,16 +61,6 @@ def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial")
         return ("the multinomial bootstrap draws item indices from the whole list; pass bootstrap_method='poisson' "
                 "(Poisson(1) weights per item: sums, identical whatever the batches)")
     return None
-
-
-def poisson_signature(signature: str) -> str:
-    """``signature`` with ``bsmethod:poisson`` after its ``seed`` field (an interval of the Poisson bootstrap is not
-    the multinomial one of the same ``bs`` and ``seed``: the signature says so)."""
-    head, sep, tail = signature.partition("|seed:")
-    if not sep:
-        return signature
-    value, bar, rest = tail.partition("|")
-    return f"{head}|seed:{value}|bsmethod:poisson{bar}{rest}"
 
 
 def _interval_config(config: ScoreConfig):
@@ -127,9 +112,9 @@ def batch_sums(items: ScoreItems, config: ScoreConfig, *, keys: Optional[np.ndar
     for g, idx in by_group.items():
         part = items if groups is None else items.select(idx)
         sums = None
-        for start in range(0, max(len(idx), 1), _RESAMPLE_BLOCK):  # (B, block) weights at a time
-            block = part if not boot else part.select(np.arange(start, min(start + _RESAMPLE_BLOCK, len(idx))))
-            w = poisson_weights(np.asarray(keys)[np.asarray(idx[start:start + _RESAMPLE_BLOCK], dtype=np.intp)],
+        for start in range(0, max(len(idx), 1), RESAMPLE_BLOCK):  # (B, block) weights at a time
+            block = part if not boot else part.select(np.arange(start, min(start + RESAMPLE_BLOCK, len(idx))))
+            w = poisson_weights(np.asarray(keys)[np.asarray(idx[start:start + RESAMPLE_BLOCK], dtype=np.intp)],
                                 seed, boot) if boot else None
             one = _one_group(block, config, w)
             sums = one if sums is None else sums.merge(one)
@@ -159,14 +144,6 @@ def _signed(out: Dict[str, Any], sums: PartialSums, config) -> Dict[str, Any]:
     return out
 
 
-def _resampled_interval(sums: PartialSums, name: str, score, confidence: float):
-    if not sums.n:
-        return 0.0, 0.0
-    rows = sums.resample_ints[name]
-    stats = np.array([score(row) if w else np.nan for row, w in zip(rows, sums.resample_weights.tolist())])
-    return percentile_interval(stats, confidence)
-
-
 def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
     width = 3 + 2 * config.max_order
     total = sums.ints.get("bleu", np.zeros(width, dtype=np.int64))
@@ -174,7 +151,7 @@ def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
                                  dataclasses.replace(config, bootstrap=0))
     if config.bootstrap:
         opts = config.score_options
-        out["bleu_ci_low"], out["bleu_ci_high"] = _resampled_interval(
+        out["bleu_ci_low"], out["bleu_ci_high"] = resampled_interval(
             sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score, config.confidence)
     return _signed(out, sums, config)
 
@@ -186,7 +163,7 @@ def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
                                  dataclasses.replace(config, bootstrap=0))
     if config.bootstrap:
         from_sums = chrf_score_from_sums(config)
-        out["chrf_ci_low"], out["chrf_ci_high"] = _resampled_interval(
+        out["chrf_ci_low"], out["chrf_ci_high"] = resampled_interval(
             sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), config.confidence)
     return _signed(out, sums, config)
 
@@ -209,85 +186,3 @@ def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
     if config.chrf is not None:
         out["chrf"] = _chrf(sums, config.chrf)
     return {m: out[m] for m in config.metrics}
-
-
-def _with_interval(result: Dict[str, Any], bounds: Dict[str, float], signature: str) -> Dict[str, Any]:
-    """``result`` with the interval keys inserted before its ``signature``, which is replaced."""
-    out: Dict[str, Any] = {}
-    for k, v in result.items():
-        if k == "signature":
-            out.update(bounds)
-            out[k] = signature
-        else:
-            out[k] = v
-    return out
-
-
-def poisson_result(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, dict]:
-    """The result of [`zheval.compute.joint.score_result`][] with Poisson bootstrap intervals instead of the
-    multinomial ones -- what one process gives for ``bootstrap_method="poisson"``, equal to the intervals of
-    [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the engine doors on the same items (any batching). Every other number is
-    [`score_result`][zheval.compute.joint.score_result]'s (presets and sentence-level scores included: a sentence-level
-    interval resamples the mean of the per-item scores).
-
-    Args:
-        items: the items of every row. config: with ``bootstrap`` > 0. keys: ``(n,)`` uint64 item keys
-            (`zheval.results.poisson.item_keys`).
-
-    Raises:
-        ValueError: no keys for the items, or a cross-check (its items are not resampled).
-    """
-    from .joint import item_scores, score_result
-
-    if len(keys) != len(items):
-        raise ValueError(f"poisson_result: {len(keys)} keys for {len(items)} items")
-    plain = dataclasses.replace(config, **{m: dataclasses.replace(getattr(config, m), bootstrap=0)
-                                           for m in ("rouge", "bleu", "chrf") if getattr(config, m) is not None})
-    out = score_result(items, plain)
-    boot, seed = _interval_config(config)
-    if not boot or not len(items):
-        return out
-    sentence = {m: getattr(config, m) is not None and getattr(config, m).level == "sentence" for m in ("bleu", "chrf")}
-    per_item = item_scores(items, config) if any(sentence.values()) else {}
-    sums = PartialSums()
-    for start in range(0, len(items), _RESAMPLE_BLOCK):
-        idx = np.arange(start, min(start + _RESAMPLE_BLOCK, len(items)))
-        w = poisson_weights(np.asarray(keys)[idx], seed, boot)
-        part = items.select(idx)
-        sums.add_items(len(idx), w)
-        if config.rouge is not None:
-            for t in part.rouge.types:
-                sums.add_floats(f"rouge:{t}:f", part.rouge.fmeasure[t], w)
-        for m in ("bleu", "chrf"):
-            if getattr(config, m) is None:
-                continue
-            if sentence[m]:
-                sums.add_floats(f"{m}:sentence", per_item[m][idx], w)
-            else:
-                sums.add_ints(m, getattr(part, m).stats, w)
-    metrics = dict(out)
-    counts = sorted(set(items.rouge.reference_counts.tolist() if items.rouge is not None else
-                        (items.bleu or items.chrf).reference_counts.tolist()))
-    if config.rouge is not None:
-        c = config.rouge
-        bounds = {}
-        for t in c.types:
-            bounds[f"{t}_ci_low"], bounds[f"{t}_ci_high"] = percentile_interval(
-                sums.resampled_means(f"rouge:{t}:f"), c.confidence)
-        metrics["rouge"] = _with_interval(out["rouge"], bounds, poisson_signature(c.signature(counts)))
-    for m in ("bleu", "chrf"):
-        c = getattr(config, m)
-        if c is None:
-            continue
-        if sentence[m]:
-            low, high = percentile_interval(sums.resampled_means(f"{m}:sentence"), c.confidence)
-        elif m == "bleu":
-            opts = c.score_options
-            low, high = _resampled_interval(sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score,
-                                            c.confidence)
-        else:
-            from_sums = chrf_score_from_sums(c)
-            low, high = _resampled_interval(sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), c.confidence)
-        metrics[m] = _with_interval(out[m], {f"{m}_ci_low": low, f"{m}_ci_high": high},
-                                    poisson_signature(c.signature(counts)))
-    return metrics
