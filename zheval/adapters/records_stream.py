@@ -42,7 +42,8 @@ from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, report_options
 from .duck.reductions import rouge_label
 from .records import Records, RecordsFormatError, checked_records, records_format
-from .report.tables import MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, no_interval_reason
+from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
+                            no_interval_reason)
 
 __all__ = ["stream_records", "score_records_stream"]
 
@@ -174,7 +175,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                          chrf: Optional[ChrfOptions] = None, **options: Any) -> Report:
     """Score a records file chunk by chunk in flat memory (module docstring): the report of
     [`score_records`][zheval.adapters.records.score_records] with the same scores, Poisson intervals and the
-    overall diversity.
+    diversity of ``overall`` and of every group.
 
     Args:
         path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
@@ -199,7 +200,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
 
     Returns:
         A `Report` (``kind="score"``, scores on 0-1, ``params["bootstrap_method"] == "poisson"``, the diversity under
-        ``breakdowns["diversity"]`` for ``overall``).
+        ``breakdowns["diversity"]`` for ``overall`` and every group, as the whole-file report's).
 
     Raises:
         ValueError: an option that needs every item (a preset, ``crosscheck``), named with its alternative; ``by``
@@ -217,7 +218,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     if missing:
         raise ValueError(f"by {missing}: a streamed report groups by group fields only (given: {groups or 'none'})")
     tokenizer_obj = config.first.tokenizer
-    hyp, ref, rep = StreamingDistinct(), StreamingDistinct(), StreamingRepetition()
+    diversity = _GroupDiversity(by)
     meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0}
 
     def batches():
@@ -226,14 +227,8 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
             meta["fields"], meta["rows"] = records.fields, meta["rows"] + len(records)
             for col, n in records.empty_reference_cells.items():
                 meta["empty"][col] = meta["empty"].get(col, 0) + n
-            # the tokens of tokenize_cached, without filling the token cache (bounded by entries, not bytes: a
-            # cache of long distinct texts would hold far more than the sums)
-            normalized = [tokenizer_obj.normalize(p) for p in records.predictions]
-            hyp.add([tokenizer_obj.tokenize_normalized(p) for p in normalized])
-            ref.add([tokenizer_obj.tokenize_normalized(tokenizer_obj.normalize(r)) for rs in records.references
-                     for r in rs])
-            rep.add(normalized)
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
+            diversity.add(records.predictions, records.references, keys, tokenizer_obj)
             meta["chunk"], meta["offset"] = records, meta["rows"] - len(records)
             yield records.predictions, records.references, keys, records.ids
 
@@ -254,9 +249,9 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                 "metrics": list(config.metrics), "bootstrap": int(bootstrap), "bootstrap_method": "poisson",
                 "seed": seed, "confidence": confidence, "by": list(by), "chunk_rows": chunk_rows},
         warnings=list(slips.values()))
-    report.breakdowns["diversity"] = [_diversity(meta["rows"], hyp, ref, rep)]
+    report.breakdowns["diversity"] = diversity.rows()
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
-                        "(bsmethod:poisson); ROUGE precision/recall, per-group diversity, breakdowns and per-item "
+                        "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
     for col, n in meta["empty"].items():
         report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
@@ -314,7 +309,54 @@ def _report_groups(merged: dict, total, by: Sequence[str], config, bootstrap: in
     return out
 
 
-def _diversity(n: int, hyp: StreamingDistinct, ref: StreamingDistinct, rep: StreamingRepetition) -> dict:
+class _GroupDiversity:
+    """Distinct-1/2 of the predictions and of the references and the repeated predictions, for ``overall`` and
+    every value of each group dimension, counted chunk by chunk (`StreamingDistinct`, `StreamingRepetition`): the
+    rows of the whole-file report's ``breakdowns["diversity"]``
+    (`zheval.adapters.report.breakdowns.group_diversity`), in its order. Memory: the compact counts of each group's
+    distinct n-grams and texts (so it follows the groups and their vocabularies, not the rows)."""
+
+    def __init__(self, dimensions: Sequence[str]) -> None:
+        self.dim_names = list(dimensions)
+        self.counts: Dict[Any, list] = {}  # None (overall) or (dimension index, value) -> [n, hyp, ref, rep]
+
+    def _add(self, key, normalized, hyp_tokens, ref_tokens) -> None:
+        entry = self.counts.get(key)
+        if entry is None:
+            entry = self.counts[key] = [0, StreamingDistinct(), StreamingDistinct(), StreamingRepetition()]
+        entry[0] += len(normalized)
+        entry[1].add(hyp_tokens)
+        entry[2].add([t for ts in ref_tokens for t in ts])
+        entry[3].add(normalized)
+
+    def add(self, predictions, references, keys, tokenizer) -> None:
+        """Count one chunk; ``keys``: per item the tuple of its group values (``None`` without groups). The tokens
+        are ``tokenize_cached``'s, computed without filling the token cache (bounded by entries, not bytes: a cache
+        of long distinct texts would hold far more than the sums)."""
+        normalized = [tokenizer.normalize(p) for p in predictions]
+        hyp = [tokenizer.tokenize_normalized(p) for p in normalized]
+        ref = [[tokenizer.tokenize_normalized(tokenizer.normalize(r)) for r in rs] for rs in references]
+        self._add(None, normalized, hyp, ref)
+        for j in range(len(self.dim_names)):
+            members: Dict[Any, list] = {}
+            for i, combo in enumerate(keys):
+                members.setdefault(combo[j], []).append(i)
+            for value, idx in members.items():
+                self._add((j, value), [normalized[i] for i in idx], [hyp[i] for i in idx], [ref[i] for i in idx])
+
+    def rows(self) -> list:
+        """``[{"dimension", "value", "n", ...}]``: ``overall`` first, then each dimension's values sorted
+        (``null`` last), as the report's groups."""
+        out = [_diversity_row("overall", "all", *self.counts[None])]
+        for j, dim in enumerate(self.dim_names):
+            values = [v for (d, v) in (k for k in self.counts if k is not None) if d == j]
+            ordered = sorted((v for v in values if v is not None), key=str) + ([None] if None in values else [])
+            out += [_diversity_row(dim, group_value(group_label(v)), *self.counts[(j, v)]) for v in ordered]
+        return out
+
+
+def _diversity_row(dimension: str, value, n: int, hyp: StreamingDistinct, ref: StreamingDistinct,
+                   rep: StreamingRepetition) -> dict:
     d, dc, rd, rdc = {}, {}, {}, {}
     for order in DISTINCT_ORDERS:
         key = f"distinct_{order}"
@@ -322,5 +364,5 @@ def _diversity(n: int, hyp: StreamingDistinct, ref: StreamingDistinct, rep: Stre
         dc[key] = [a, b]
         rd[key], a, b = ref.distinct(order)
         rdc[key] = [a, b]
-    return {"dimension": "overall", "value": "all", "n": n, "n_items": n, "distinct": d, "distinct_counts": dc,
+    return {"dimension": dimension, "value": value, "n": n, "n_items": n, "distinct": d, "distinct_counts": dc,
             "reference_distinct": rd, "reference_distinct_counts": rdc, "repetition": rep.result()}

@@ -47,7 +47,9 @@ def test_scores_equal_the_whole_file_report(jsonl, chunk_rows, options):
     assert streamed.metrics == whole.metrics
     assert _values(streamed) == _values(whole)  # every group, every metric: ==
     assert streamed.signatures == whole.signatures
-    assert streamed.breakdowns["diversity"][0] == whole.breakdowns["diversity"][0]
+    assert streamed.breakdowns["diversity"] == whole.breakdowns["diversity"]  # overall and every group
+    assert [(d["dimension"], d["value"]) for d in streamed.breakdowns["diversity"]][:3] == [
+        ("overall", "all"), ("src", "crosswoz"), ("src", "csl")]
     details = streamed.overall().scores["bleu"].details
     assert details["precisions"] == whole.overall().scores["bleu"].details["precisions"]
 
