@@ -320,29 +320,42 @@ class _GroupDiversity:
         self.dim_names = list(dimensions)
         self.counts: Dict[Any, list] = {}  # None (overall) or (dimension index, value) -> [n, hyp, ref, rep]
 
-    def _add(self, key, normalized, hyp_tokens, ref_tokens) -> None:
+    def _counts(self, key) -> list:
         entry = self.counts.get(key)
         if entry is None:
-            entry = self.counts[key] = [0, StreamingDistinct(), StreamingDistinct(), StreamingRepetition()]
-        entry[0] += len(normalized)
-        entry[1].add(hyp_tokens)
-        entry[2].add([t for ts in ref_tokens for t in ts])
-        entry[3].add(normalized)
+            shared = self.counts.get(None)
+            entry = self.counts[key] = [0, StreamingDistinct(vocab=shared[1].vocab if shared else None),
+                                        StreamingDistinct(vocab=shared[2].vocab if shared else None),
+                                        StreamingRepetition()]
+        return entry
 
     def add(self, predictions, references, keys, tokenizer) -> None:
         """Count one chunk; ``keys``: per item the tuple of its group values (``None`` without groups). The tokens
-        are ``tokenize_cached``'s, computed without filling the token cache (bounded by entries, not bytes: a cache
-        of long distinct texts would hold far more than the sums)."""
+        are ``tokenize_cached``'s, computed once per chunk without filling the token cache (bounded by entries, not
+        bytes: a cache of long distinct texts would hold far more than the sums); a group counts its items' ids."""
         normalized = [tokenizer.normalize(p) for p in predictions]
-        hyp = [tokenizer.tokenize_normalized(p) for p in normalized]
-        ref = [[tokenizer.tokenize_normalized(tokenizer.normalize(r)) for r in rs] for rs in references]
-        self._add(None, normalized, hyp, ref)
+        overall = self._counts(None)
+        hyp, hyp_lens = overall[1].token_ids([tokenizer.tokenize_normalized(p) for p in normalized])
+        ref, ref_lens = overall[2].token_ids([tokenizer.tokenize_normalized(tokenizer.normalize(r))
+                                              for rs in references for r in rs])
+        overall[0] += len(normalized)
+        overall[1].add_ids(hyp, hyp_lens)
+        overall[2].add_ids(ref, ref_lens)
+        overall[3].add(normalized)
+        ref_item = np.repeat(np.arange(len(references)), [len(rs) for rs in references])
         for j in range(len(self.dim_names)):
             members: Dict[Any, list] = {}
             for i, combo in enumerate(keys):
                 members.setdefault(combo[j], []).append(i)
             for value, idx in members.items():
-                self._add((j, value), [normalized[i] for i in idx], [hyp[i] for i in idx], [ref[i] for i in idx])
+                mask = np.zeros(len(normalized), dtype=bool)
+                mask[idx] = True
+                entry = self._counts((j, value))
+                entry[0] += len(idx)
+                entry[1].add_ids(hyp[np.repeat(mask, hyp_lens)], hyp_lens[mask])
+                refs = mask[ref_item]
+                entry[2].add_ids(ref[np.repeat(refs, ref_lens)], ref_lens[refs])
+                entry[3].add([normalized[i] for i in idx])
 
     def rows(self) -> list:
         """``[{"dimension", "value", "n", ...}]``: ``overall`` first, then each dimension's values sorted

@@ -275,6 +275,8 @@ class StreamingDistinct:
 
     Args:
         orders: the n-gram orders (ints >= 1; default `DISTINCT_ORDERS`).
+        vocab: the token -> id dict to use (default: a new one); the counts of a corpus' groups share the corpus'
+            so its ids are computed once (`token_ids`, `add_ids`).
 
     Raises:
         ValueError: an order that is not an int >= 1.
@@ -282,12 +284,12 @@ class StreamingDistinct:
 
     _BITS = 31
 
-    def __init__(self, orders: Sequence[int] = DISTINCT_ORDERS) -> None:
+    def __init__(self, orders: Sequence[int] = DISTINCT_ORDERS, vocab: Optional[dict] = None) -> None:
         for n in orders:
             if isinstance(n, bool) or not isinstance(n, int) or n < 1:
                 raise ValueError(f"n must be an int >= 1, got {n!r}")
         self.orders = tuple(orders)
-        self.vocab: dict = {}
+        self.vocab: dict = {} if vocab is None else vocab  # shared by the counts of a corpus' groups
         self.totals = {n: 0 for n in self.orders}
         self.keys = {n: _SortedKeys() for n in self.orders}
 
@@ -297,12 +299,22 @@ class StreamingDistinct:
         Raises:
             ValueError: more than 2**31 distinct tokens.
         """
+        self.add_ids(*self.token_ids(token_lists))
+
+    def token_ids(self, token_lists: Sequence[Sequence[str]]) -> tuple:
+        """``(flat, lens)``: the texts' token ids in the vocabulary (new tokens added) as one int64 array, and each
+        text's length. Raises ValueError: more than 2**31 distinct tokens."""
         vocab = self.vocab
         lens = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
         flat = np.fromiter((vocab.setdefault(t, len(vocab)) for toks in token_lists for t in toks), dtype=np.int64,
                            count=int(lens.sum()))
         if len(vocab) >= 1 << self._BITS:
             raise ValueError("StreamingDistinct: more than 2**31 distinct tokens")
+        return flat, lens
+
+    def add_ids(self, flat: np.ndarray, lens: np.ndarray) -> None:
+        """Count the n-grams of texts given as `token_ids` of this vocabulary: ``flat`` (int64 ids, every text's
+        tokens in turn) and ``lens`` (each text's length)."""
         starts = np.concatenate([[0], np.cumsum(lens)])
         pos = np.arange(flat.shape[0])
         text_of = np.repeat(np.arange(len(lens)), lens)
