@@ -23,8 +23,8 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
 from .duck.config import DEFAULT_METRICS, make_config, report_options
-from .duck.inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning,
-                          order_notes, query_mismatch_warning)
+from .duck.inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, order_notes,
+                          stored_field_warnings)
 from .duck.predictions import PredictionMismatchError, join_predictions
 from .report.tables import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
 from .duck.reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
@@ -191,7 +191,7 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
         if not tables:
             raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
         tables.append(table)
-        warnings += [w for w in (label_mismatch_warning(p, f"{which}: "), query_mismatch_warning(p, f"{which}: ")) if w]
+        warnings += stored_field_warnings(p, f"{which}: ")
         notes += order_notes(p, f"{which}: ")
         warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
     return names, tables, warnings, notes

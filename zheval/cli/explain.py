@@ -193,13 +193,12 @@ def pairing_messages(predictions) -> None:
     """Print on stderr what ``zheval score`` puts in its report's notes and warnings about how the predictions were
     paired with the items: the note of predictions paired by line order, and the warnings of labels and stored
     queries that are not their item's (`zheval.adapters.duck.inputs`)."""
-    from ..adapters.duck.inputs import label_mismatch_warning, order_notes, query_mismatch_warning
+    from ..adapters.duck.inputs import order_notes, stored_field_warnings
 
     for note in order_notes(predictions):
         echo(f"note: {note}", err=True)
-    for w in (label_mismatch_warning(predictions), query_mismatch_warning(predictions)):
-        if w:
-            echo(f"warning: {w}", err=True)
+    for w in stored_field_warnings(predictions):
+        echo(f"warning: {w}", err=True)
 
 
 @app.command()

@@ -30,8 +30,8 @@ from ..report.breakdowns import fold_scores, group_diversity, length_buckets, tr
 from ...compute.bertscore import BertScoreOptions
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
-from .inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, label_mismatch_warning,
-                     order_notes, query_mismatch_warning)
+from .inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, order_notes,
+                     stored_field_warnings)
 from .predictions import join_predictions
 from ..report.tables import BERTSCORE_METRIC, Report, group_items, score_groups
 from .reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
@@ -130,7 +130,7 @@ def evaluate_predictions(
     breakdowns.update(_breakdowns(specs, item_groups, groups, preds, refs, cfg, buckets, folds, bootstrap, seed,
                                   confidence))
     warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
-    warnings += [w for w in [label_mismatch_warning(predictions), query_mismatch_warning(predictions)] if w]
+    warnings += stored_field_warnings(predictions)
     report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",
                     metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),

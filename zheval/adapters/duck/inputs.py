@@ -2,7 +2,9 @@
 `check_by`, `group_columns`), predictions in any accepted form read (`as_predictions`), and the
 warnings for slips that give a wrong number without an error (`input_warnings`: a whitespace tokenizer on
 unspaced Chinese, Traditional against Simplified; `label_mismatch_warning`: LLaMA-Factory labels that match
-no reference; `query_mismatch_warning`: stored queries that are not their item's query) and the note of
+no reference; `reference_mismatch_warning`: stored references that are none of their item's;
+`query_mismatch_warning`: stored queries that are not their item's query; all three: `stored_field_warnings`) and
+the note of
 predictions paired by line order (`order_notes`), the same for every command that joins predictions to a 小黄鸭 file.
 """
 
@@ -21,6 +23,8 @@ __all__ = [
     "input_warnings",
     "label_mismatch_warning",
     "query_mismatch_warning",
+    "reference_mismatch_warning",
+    "stored_field_warnings",
     "order_notes",
 ]
 
@@ -104,19 +108,49 @@ def label_mismatch_warning(predictions, which: str = "") -> str | None:
     )
 
 
+def _pairing_hint(predictions) -> str:
+    if predictions.paired_by_order:
+        return ("the predictions have no ids and are paired by line order, so these lines are scored against another "
+                "item's references; is the file in the data's order? (add an 'id' field to join by id)")
+    return "the predictions are joined by id: are their ids those of this data file (same split, same items)?"
+
+
+def _first_lines(predictions, mismatches) -> str:
+    first = ", ".join(f"{predictions.source}:{line} (item {rid!r})" for line, rid, _ in mismatches[:5])
+    return first + (", …" if len(mismatches) > 5 else "")
+
+
 def query_mismatch_warning(predictions, which: str = "") -> str | None:
-    """The warning for predictions paired by line order whose stored query (the file's ``query`` or ``prompt``
-    field, named as in the file) is not their item's query on some lines (below the error threshold of
-    `zheval.adapters.duck.predictions.join_predictions`): the count and the first five ``file:line``, or ``None``."""
+    """The warning for predictions (joined by id or paired by line order) whose stored query (the file's ``query``
+    or ``prompt`` field, named as in the file) is not their item's query on some lines (below the error threshold
+    of `zheval.adapters.duck.predictions.join_predictions`): the count and the first five ``file:line``, or
+    ``None``."""
     if not isinstance(predictions, Predictions) or not predictions.query_mismatches:
         return None
     mm = predictions.query_mismatches
     fields = " / ".join(repr(f) for f in dict.fromkeys(f for _, _, f in mm))
-    first = ", ".join(f"{predictions.source}:{line} (item {rid!r})" for line, rid, _ in mm[:5])
     return (f"{which}{len(mm)} of {predictions.queries_checked} prediction line(s) store a {fields} that is not their "
-            f"item's query (first: {first}{', …' if len(mm) > 5 else ''}): the predictions have no ids and are "
-            "paired by line order, so these lines are scored against another item's references; is the file "
-            "in the data's order? (add an 'id' field to join by id)")
+            f"item's query (first: {_first_lines(predictions, mm)}): {_pairing_hint(predictions)}")
+
+
+def reference_mismatch_warning(predictions, which: str = "") -> str | None:
+    """The warning for predictions whose stored references (the file's ``references`` or ``reference`` field, named
+    as in the file) hold a text that is none of their item's references on some lines (below the error threshold):
+    the count and the first five ``file:line``, or ``None``. The item's references are the ones scored."""
+    if not isinstance(predictions, Predictions) or not predictions.reference_mismatches:
+        return None
+    mm = predictions.reference_mismatches
+    fields = " / ".join(repr(f) for f in dict.fromkeys(f for _, _, f in mm))
+    return (f"{which}{len(mm)} of {predictions.references_checked} prediction line(s) store a {fields} that is none "
+            f"of their item's references (first: {_first_lines(predictions, mm)}); the data file's references are "
+            f"the ones scored, not the file's: {_pairing_hint(predictions)}")
+
+
+def stored_field_warnings(predictions, which: str = "") -> list:
+    """The warnings of `label_mismatch_warning`, `reference_mismatch_warning` and `query_mismatch_warning` that
+    apply, in that order (``which``: a prefix, ``"B: "`` in compare)."""
+    return [w for w in (label_mismatch_warning(predictions, which), reference_mismatch_warning(predictions, which),
+                        query_mismatch_warning(predictions, which)) if w]
 
 
 def order_notes(predictions, which: str = "") -> list:

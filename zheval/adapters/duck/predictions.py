@@ -12,6 +12,8 @@ Accepted files:
   scored against another item's references. Up to that fraction it is a warning with the count.
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
+  Stored references (``references``/``reference``) and a stored query (``query``, or ``prompt`` without a label)
+  are checked the same way, whether the predictions are joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
   ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
   [`zheval.io.fields`][]: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
@@ -45,6 +47,8 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_p
                    id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
+from .stored import (LABEL_MISMATCH_MAX_FRACTION, QUERY_KEYS, label_mismatch_message, query_mismatch_message,
+                     query_mismatches, reference_mismatch_message, reference_mismatches, stored_references, too_many)
 
 __all__ = [
     "Predictions",
@@ -74,24 +78,12 @@ LABEL_CHECKS = ("strict", "warn", "off")
 """Values of ``label_check``: ``strict`` (default) = error above `LABEL_MISMATCH_MAX_FRACTION`, warning up to
 it; ``warn`` = warning at any fraction; ``off`` = labels are not compared."""
 
-LABEL_MISMATCH_MAX_FRACTION = 0.20
-"""Largest fraction of labelled items whose LLaMA-Factory ``label`` may be none of their references before
-`join_predictions` refuses the file (more than this is an error). A file from the right split in the right
-order matches on (nearly) every item; a shuffled, reversed or other-split file matches on almost none (a reversed
-85-item CrossWOZ file: 81 of 85 do not match), so 20% separates the two with a wide margin either side."""
-
 JSONL_LOOKING_FRACTION = 0.5
 """A file read as plain text by ``format="auto"`` is refused when at least this fraction of its non-blank lines
 parse as JSON objects (it is almost certainly JSONL with another extension); the same fraction of non-JSON lines
 in a file read as JSONL adds the hint that it looks like plain text."""
 
 _SHOWN = 10
-
-QUERY_KEYS = ("query", "prompt")
-"""Fields of a predictions line that store the item's query (``prompt``: LLaMA-Factory's, the query inside its chat
-template; read only on lines without a ``label``, whose check covers the order); checked against the 小黄鸭 item's
-``query`` when the predictions are paired by line order."""
-
 
 @dataclass
 class Predictions:
@@ -110,9 +102,13 @@ class Predictions:
             name, used in the messages), or ``None``.
         paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
-        query_mismatches: set by `join_predictions` for predictions paired by order: ``(line, item id, field)`` of
-            each line whose stored query is not its item's query (below the error threshold; the caller warns).
+        query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
+            not its item's query (below the error threshold; the caller warns).
         queries_checked: set by `join_predictions`: how many stored queries were compared.
+        references: the references stored with each prediction (``references``/``reference``: a list of strings,
+            `zheval.adapters.duck.stored.stored_references`), or ``None``; reference_fields: the field of each.
+        reference_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line that stores a
+            reference that is none of its item's; references_checked: how many lines' references were compared.
     """
 
     texts: list
@@ -129,6 +125,10 @@ class Predictions:
     paired_by_order: bool = False
     query_mismatches: list = field(default_factory=list)
     queries_checked: int = 0
+    references: list | None = None
+    reference_fields: list | None = None
+    reference_mismatches: list = field(default_factory=list)
+    references_checked: int = 0
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -161,7 +161,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
                               "invalid predictions file")
     idf = id_field_of(rf.fields)
     seen = UniqueIds()
-    texts, ids, labels, linenos = [], [], [], []
+    texts, ids, labels, linenos, stored = [], [], [], [], []
     for line, row in rf.rows:
         rid, bad = (id_value(row.get(idf), idf) if idf else (None, None))
         errs = [bad] if bad else []
@@ -176,18 +176,27 @@ def _read_table(path: Path, kind: str) -> Predictions:
             errs.append(f"'label' must be a string, got {type(label).__name__}")
         errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
                  if isinstance(v, str) and lone_surrogate(v)]
-        if errs:
-            problems.extend(Problem(name, line, rid, e) for e in errs)
+        refs = stored_references({k: v for k, v in row.items() if v != ""})  # an empty cell stores nothing
+        if errs or refs[2]:
+            problems.extend(Problem(name, line, rid, e) for e in errs + [refs[2]] if e)
             continue
         texts.append(text)
         ids.append(rid)
         labels.append(label)
         linenos.append(line)
+        stored.append(refs)
     if problems:
         raise DuckFormatError(problems, "invalid predictions file")
     return Predictions(texts=texts, ids=ids if idf else None,
                        labels=labels if any(lbl is not None for lbl in labels) else None, lines=linenos, source=name,
-                       kind=rf.kind)
+                       kind=rf.kind, **_stored_fields(stored))
+
+
+def _stored_fields(stored: list) -> dict:
+    """`Predictions`' ``references`` and ``reference_fields`` from ``(field, texts, _)`` per prediction."""
+    if not any(texts is not None for _, texts, _ in stored):
+        return {}
+    return {"references": [texts for _, texts, _ in stored], "reference_fields": [f for f, _, _ in stored]}
 
 
 def _nonblank(lines):
@@ -312,7 +321,7 @@ def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
 def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     """The predictions of a JSONL file's ``(line number, text)`` lines (every problem named ``file:line``)."""
     problems: list[Problem] = []
-    texts, ids, labels, linenos = [], [], [], []
+    texts, ids, labels, linenos, stored = [], [], [], [], []
     queries: list = []
     query_fields: list = []
     with_id = without_id = 0
@@ -368,6 +377,11 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if label is not None and not isinstance(label, str):
             problems.append(Problem(name, lineno, rid, f"'label' must be a string, got {type(label).__name__}"))
             continue
+        refs = stored_references(obj)
+        if refs[2]:
+            problems.append(Problem(name, lineno, rid, refs[2]))
+            continue
+        stored.append(refs)
         texts.append(pred)
         ids.append(rid)
         labels.append(label)
@@ -405,6 +419,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         kind="jsonl",
         queries=queries if any(q is not None for q in queries) else None,
         query_fields=query_fields if any(q is not None for q in queries) else None,
+        **_stored_fields(stored),
     )
 
 
@@ -422,19 +437,24 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
             order) or a ``{id: prediction}`` dict.
         normalize: normaliser for the label check (as `zheval.text.normalize.get_normalizer`).
         label_check: one of `LABEL_CHECKS`: ``"strict"`` (default) refuses predictions whose LLaMA-Factory
-            labels match none of the item's references on more than `LABEL_MISMATCH_MAX_FRACTION` of the
-            labelled items; ``"warn"`` only counts them; ``"off"`` does not compare labels.
+            labels (stored references, stored queries) disagree with their item on more than
+            `LABEL_MISMATCH_MAX_FRACTION` of the items that have them; ``"warn"`` only counts them; ``"off"`` does
+            not compare them.
 
     Returns:
-        ``list[str]``, one prediction per dataset item, in dataset order. For a `Predictions` with labels,
-        its ``label_mismatches``, ``label_mismatch_lines`` and ``labelled`` are filled in (the caller warns).
+        ``list[str]``, one prediction per dataset item, in dataset order. For a `Predictions` that stores labels,
+        references or queries (`zheval.adapters.duck.stored`), by id or by order alike, its ``label_mismatches``,
+        ``label_mismatch_lines`` and ``labelled``, ``reference_mismatches`` and ``references_checked``,
+        ``query_mismatches`` and ``queries_checked`` are filled in (the caller warns:
+        `zheval.adapters.duck.inputs.stored_field_warnings`).
 
     Raises:
         PredictionMismatchError (ValueError): by id — missing ids (in the dataset, not in the predictions) or extra
             ids (in the predictions, not in the dataset), with both counts and the first ids of each; in order —
             a different number of predictions than items; with ``label_check="strict"``, more than
-            `LABEL_MISMATCH_MAX_FRACTION` of the labels match none of their item's references (the first
-            mismatches listed by ``file:line``). TypeError: a non-string prediction in a list/dict.
+            `LABEL_MISMATCH_MAX_FRACTION` of the labels (or of the stored references) match none of their item's
+            references, or of the stored queries are not their item's query (the first mismatches listed by
+            ``file:line``). TypeError: a non-string prediction in a list/dict.
         ValueError: unknown ``label_check``.
     """
     from ...tokenizers import get_normalizer
@@ -474,7 +494,7 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
             raise PredictionMismatchError("\n".join(msg))
         out = [by_id[i] for i in ids]
         pos = {k: j for j, k in enumerate(predictions.ids)}
-        order = [pos[i] for i in ids] if predictions.labels is not None else None
+        order = [pos[i] for i in ids]
     else:
         if len(predictions) != len(ids):
             raise PredictionMismatchError(
@@ -483,88 +503,40 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
                 + (f" (last prediction at line {predictions.lines[-1]})" if predictions.lines else "")
             )
         out = list(predictions.texts)
-        order = list(range(len(ids))) if predictions.labels is not None else None
+        order = list(range(len(ids)))
         predictions.paired_by_order = True
-        _check_stored_queries(ds, predictions, label_check)
-    if order is not None and label_check != "off":
-        norm = get_normalizer(normalize)
-        refs = list(ds["responses"])
-        mism, mism_lines, details = [], [], []
-        labelled = 0
-        for i, j in enumerate(order):
-            lbl = predictions.labels[j]
-            if lbl is None:
-                continue
-            labelled += 1
-            nl = norm(lbl)
-            if not any(norm(r) == nl for r in refs[i]):
-                line = predictions.lines[j] if j < len(predictions.lines) else None
-                mism.append(ids[i])
-                mism_lines.append(line)
-                details.append((line, ids[i], lbl, refs[i]))
-        predictions.label_mismatches = mism
-        predictions.label_mismatch_lines = mism_lines
-        predictions.labelled = labelled
-        if label_check == "strict" and labelled and len(mism) > LABEL_MISMATCH_MAX_FRACTION * labelled:
-            raise PredictionMismatchError(_label_mismatch_message(src, details, labelled))
+    if label_check != "off":
+        _check_stored(ds, predictions, order, get_normalizer(normalize), label_check == "strict")
     return out
 
 
-def _check_stored_queries(ds, predictions: Predictions, label_check: str) -> None:
-    """Predictions paired by line order that store a query (`QUERY_KEYS`): each item's ``query`` must be in
-    the stored one (a LLaMA-Factory prompt wraps it in a chat template; whitespace is ignored). More than
-    `LABEL_MISMATCH_MAX_FRACTION` of the stored queries disagreeing is a `PredictionMismatchError`
-    naming the first lines (unless ``label_check="off"``); fewer are counted as label mismatches are
-    (``predictions.query_mismatches`` and ``queries_checked``; `zheval.adapters.duck.inputs.query_mismatch_warning`
-    words the warning). Messages name the field by the file's own name (``query`` or ``prompt``)."""
-    if predictions.queries is None or "query" not in ds.column_names or label_check == "off":
-        return
-    squash = lambda t: "".join(t.split())  # noqa: E731
-    fields = predictions.query_fields or ["query"] * len(predictions.queries)
-    checked, bad = 0, []
-    for i, (stored, query) in enumerate(zip(predictions.queries, ds["query"])):
-        if stored is None or not isinstance(query, str):
-            continue
-        checked += 1
-        if squash(query) not in squash(stored):
-            line = predictions.lines[i] if i < len(predictions.lines) else None
-            bad.append((line, ds["id"][i], stored, query, fields[i]))
-    predictions.queries_checked = checked
-    predictions.query_mismatches = [(line, rid, f) for line, rid, _, _, f in bad]
-    if checked and len(bad) > LABEL_MISMATCH_MAX_FRACTION * checked:
-        src = predictions.source
-        lines = [f"predictions ({src}) have no ids, so they are paired with the items by line order, but on "
-                 f"{len(bad)} of {checked} lines the stored {_field_names(bad)} is not the item's query (more than "
-                 f"{LABEL_MISMATCH_MAX_FRACTION:.0%}): the file is in another order or from another split. "
-                 "First mismatches:"]
-        for line, rid, stored, query, f in bad[:_SHOWN]:
-            lines.append(f"  {src}:{line}: {f!r} {_short(stored)}, item {rid!r} has query {_short(query)}")
-        lines.append("Add an 'id' field to each prediction (then they are joined by id), or fix the order.")
-        raise PredictionMismatchError("\n".join(lines))
-
-
-def _field_names(bad) -> str:
-    """The quoted field name(s) of the mismatching stored queries (``'query'``, ``'prompt'`` or both)."""
-    return " / ".join(repr(f) for f in dict.fromkeys(b[-1] for b in bad))
-
-
-def _short(text: str, n: int = 30) -> str:
-    return repr(text if len(text) <= n else text[:n] + "…")
-
-
-def _label_mismatch_message(src: str, details, labelled: int) -> str:
-    lines = [
-        f"predictions ({src}): {len(details)} of {labelled} items have a LLaMA-Factory 'label' that is none of the "
-        f"item's references (more than {LABEL_MISMATCH_MAX_FRACTION:.0%}, LABEL_MISMATCH_MAX_FRACTION): the file is "
-        "most likely from another split or in another order, so its predictions would be scored against other "
-        "items' references. First mismatches:"
-    ]
-    for line, rid, lbl, refs in details[:_SHOWN]:
-        where = f"{src}:{line}" if line else src
-        lines.append(f"  {where}: item {rid!r}: label {_short(lbl)} is not among its {len(refs)} reference(s), "
-                     f"e.g. {_short(refs[0])}")
-    if len(details) > _SHOWN:
-        lines.append(f"  … and {len(details) - _SHOWN} more")
-    lines.append("If the references were changed after the predictions were made (e.g. by zheval clean), pass "
-                 "--label-check warn (label_check='warn'); --label-check off skips the comparison.")
-    return "\n".join(lines)
+def _check_stored(ds, predictions: Predictions, order: list, norm, strict: bool) -> None:
+    """The stored labels, references and queries of ``predictions`` compared with the items they were joined to
+    (``order[i]``: the prediction of item ``i``; `zheval.adapters.duck.stored`): the counts set on
+    ``predictions``; with ``strict``, more than `LABEL_MISMATCH_MAX_FRACTION` of one kind disagreeing raises
+    `PredictionMismatchError`."""
+    ids, src, lines = list(ds["id"]), predictions.source, predictions.lines
+    by_id = predictions.ids is not None
+    refs = list(ds["responses"]) if predictions.labels is not None or predictions.references is not None else None
+    if predictions.labels is not None:
+        labels = [None if lbl is None else [lbl] for lbl in predictions.labels]
+        n, bad = reference_mismatches(labels, ["label"] * len(labels), order, refs, ids, lines, norm)
+        predictions.label_mismatches = [d[1] for d in bad]
+        predictions.label_mismatch_lines = [d[0] for d in bad]
+        predictions.labelled = n
+        if strict and too_many(bad, n):
+            raise PredictionMismatchError(label_mismatch_message(src, bad, n))
+    if predictions.references is not None:
+        n, bad = reference_mismatches(predictions.references, predictions.reference_fields, order, refs, ids, lines,
+                                      norm)
+        predictions.references_checked = n
+        predictions.reference_mismatches = [(d[0], d[1], d[4]) for d in bad]
+        if strict and too_many(bad, n):
+            raise PredictionMismatchError(reference_mismatch_message(src, bad, n, by_id))
+    if predictions.queries is not None and "query" in ds.column_names:
+        fields = predictions.query_fields or ["query"] * len(predictions.queries)
+        n, bad = query_mismatches(predictions.queries, fields, order, list(ds["query"]), ids, lines)
+        predictions.queries_checked = n
+        predictions.query_mismatches = [(line, rid, f) for line, rid, _, _, f in bad]
+        if strict and too_many(bad, n):
+            raise PredictionMismatchError(query_mismatch_message(src, bad, n, by_id))

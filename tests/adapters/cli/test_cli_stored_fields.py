@@ -1,0 +1,94 @@
+"""Predictions joined to a 小黄鸭 file BY ID that store a query or references (issue 35, third break-it pass): a
+stored ``query``/``prompt`` that is not the item's query, or stored ``references``/``reference`` that are none of
+the item's references, were ignored without a word (the checks ran for ids-less files, and only ``label`` was
+compared by id). Now they are checked as ``label`` is, by id or by order: below 20% a warning with the count and the
+first ``file:line`` in the file's own field name, above it a refusal. The counts are known by construction (the
+lines the test gave another item's field), never read from our output."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers.cli import run_cli as run, write_jsonl
+
+REPO = Path(__file__).resolve().parents[3]
+DATA = REPO / "zheval" / "data" / "duck_sample.jsonl"
+ITEMS = [json.loads(x) for x in DATA.read_text("utf-8").splitlines() if x.strip()]
+
+
+def _rows(field: str, swapped: int) -> list:
+    """One prediction per item, with its id, in reverse order (so line order cannot pair them), storing ``field``
+    of its own item except for the first ``swapped`` items, which store the next item's."""
+    rows = []
+    for k, it in enumerate(ITEMS):
+        src = ITEMS[(k + 1) % len(ITEMS)] if k < swapped else it
+        value = src["query"] if field in ("query", "prompt") else src["responses"]
+        rows.append({"id": it["id"], "prediction": it["responses"][0], field: value})
+    return rows[::-1]
+
+
+def _line_of(rows: list, item_id: str) -> int:
+    return next(n for n, r in enumerate(rows, 1) if r["id"] == item_id)
+
+
+def test_the_packaged_items_differ_in_query_and_references():
+    # what the counts below rely on: no item's query or reference is another item's
+    assert len({it["query"] for it in ITEMS}) == len(ITEMS) == 66
+    for a, b in zip(ITEMS, ITEMS[1:] + ITEMS[:1]):
+        assert not set(b["responses"]) & set(a["responses"])
+
+
+@pytest.mark.parametrize("field, what", [("query", "item's query"), ("prompt", "item's query"),
+                                         ("references", "none of their item's references")])
+def test_a_few_disagreeing_fields_are_warned_by_id(tmp_path, field, what):
+    good = write_jsonl(tmp_path / "good.jsonl", _rows(field, 0))
+    res = run("score", "-d", DATA, "-p", good, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert not [w for w in json.loads(res.stdout)["warnings"] if repr(field) in w]
+    rows = _rows(field, 3)
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    (w,) = [w for w in json.loads(res.stdout)["warnings"] if repr(field) in w]
+    assert f"3 of 66 prediction line(s) store a {field!r} that" in w and what in w and "joined by id" in w, w
+    assert f"{p}:{_line_of(rows, ITEMS[0]['id'])} (item {ITEMS[0]['id']!r})" in w, w
+
+
+@pytest.mark.parametrize("field, needle", [("query", "on 30 of 66 lines the stored 'query' is not the item's query"),
+                                           ("references", "30 of 66 items store a 'references' that is not among")])
+def test_many_disagreeing_fields_are_refused_by_id(tmp_path, field, needle):
+    rows = _rows(field, 30)
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert needle in res.output and "are joined to the items by id" in res.output, res.output
+    assert f"{p}:{_line_of(rows, ITEMS[0]['id'])}: " in res.output
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "--label-check", "warn")
+    assert res.exit_code == 0, res.output
+
+
+def test_a_reference_column_of_a_csv_is_checked_too(tmp_path):
+    rows = _rows("reference", 2)
+    p = tmp_path / "p.csv"
+    with p.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["id", "prediction", "reference"])
+        w.writerows([r["id"], r["prediction"], r["reference"][0]] for r in rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    (w,) = [w for w in json.loads(res.stdout)["warnings"] if "'reference'" in w]
+    assert "2 of 66 prediction line(s) store a 'reference'" in w
+    assert f"{p}:{_line_of(rows, ITEMS[0]['id']) + 1} (item {ITEMS[0]['id']!r})" in w  # + 1: the header line
+
+
+def test_a_stored_reference_that_is_not_text_is_refused(tmp_path):
+    rows = _rows("references", 0)
+    rows[4]["references"] = ["好的", 2]
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2
+    assert f"{p}:5: id {rows[4]['id']!r}: references[1] must be a string, got integer" in res.output

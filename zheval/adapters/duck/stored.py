@@ -1,0 +1,159 @@
+"""What a predictions file stores beside its predictions, checked against the 小黄鸭 items they are joined to — by
+id or by line order alike — so that a file made for another split, or in another order, is never scored silently
+against the wrong items:
+
+* references: LLaMA-Factory's ``label`` and a stored ``references`` / ``reference`` (a string or a list of
+  strings) must each be among the item's references (after normalisation); the item's own references are the ones
+  scored, so a stored reference that is not among them is reported (`reference_mismatches`);
+* a query: a stored ``query`` (or LLaMA-Factory's ``prompt``, which wraps the query in a chat template; read only on
+  lines without a ``label``) must hold the item's ``query``, whitespace ignored (`query_mismatches`).
+
+More than `LABEL_MISMATCH_MAX_FRACTION` of the compared items disagreeing is an error with ``label_check="strict"``
+(the messages: `label_mismatch_message`, `reference_mismatch_message`, `query_mismatch_message`); fewer are
+counted on the `zheval.adapters.duck.predictions.Predictions` and warned about by the caller
+(`zheval.adapters.duck.inputs.stored_field_warnings`). Every message names the file's own field.
+"""
+
+from __future__ import annotations
+
+from ...io import type_name
+
+__all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "stored_references",
+           "reference_mismatches", "query_mismatches", "label_mismatch_message", "reference_mismatch_message",
+           "query_mismatch_message", "too_many"]
+
+LABEL_MISMATCH_MAX_FRACTION = 0.20
+"""Largest fraction of labelled items whose LLaMA-Factory ``label`` (or stored references, or stored query) may
+disagree with their item before `zheval.adapters.duck.predictions.join_predictions` refuses the file (more than this
+is an error). A file from the right split in the right order matches on (nearly) every item; a shuffled, reversed
+or other-split file matches on almost none (a reversed 85-item CrossWOZ file: 81 of 85 do not match), so 20%
+separates the two with a wide margin either side."""
+
+QUERY_KEYS = ("query", "prompt")
+"""Fields of a predictions line that store the item's query (``prompt``: LLaMA-Factory's, the query inside its chat
+template; read only on lines without a ``label``, whose check covers the pairing); checked against the 小黄鸭
+item's ``query``."""
+
+STORED_REFERENCE_KEYS = ("references", "reference")
+"""Fields of a predictions line that store references besides LLaMA-Factory's ``label``: each stored text must be
+among the item's references (the item's are the ones scored)."""
+
+_SHOWN = 10
+
+
+def stored_references(row: dict) -> tuple:
+    """``(field, texts, problem)`` of the references a predictions row stores under `STORED_REFERENCE_KEYS` (the
+    first present and not null; an empty table cell is none): ``(None, None, None)`` without one; ``texts`` a list
+    of strings; ``problem`` the text of a value that is neither a string nor a list of strings."""
+    key = next((k for k in STORED_REFERENCE_KEYS if row.get(k) is not None), None)
+    if key is None:
+        return None, None, None
+    value = row[key]
+    texts = [value] if isinstance(value, str) else value if isinstance(value, list) else None
+    if texts is None:
+        return key, None, f"{key!r} must be a string or a list of strings, got {type_name(value)}"
+    bad = next((k for k, t in enumerate(texts) if not isinstance(t, str)), None)
+    if bad is not None:
+        return key, None, f"{key}[{bad}] must be a string, got {type_name(texts[bad])}"
+    return key, texts, None
+
+
+def reference_mismatches(stored: list, fields: list, order: list, refs: list, ids: list, lines: list,
+                         norm) -> tuple:
+    """``(compared, mismatches)``: how many items have stored references, and ``(line, item id, text, item's
+    references, field)`` of each item with a stored text that is none of its references (normalised by ``norm``).
+    ``stored[j]``: the texts stored with prediction ``j`` (or ``None``) under the field ``fields[j]``; ``order[i]``:
+    the prediction of item ``i``; ``lines[j]``: its line."""
+    compared, bad = 0, []
+    for i, j in enumerate(order):
+        texts = stored[j]
+        if texts is None:
+            continue
+        compared += 1
+        have = {norm(r) for r in refs[i]}
+        other = next((t for t in texts if norm(t) not in have), None)
+        if other is not None:
+            bad.append((lines[j] if j < len(lines) else None, ids[i], other, refs[i], fields[j]))
+    return compared, bad
+
+
+def query_mismatches(stored: list, fields: list, order: list, queries: list, ids: list, lines: list) -> tuple:
+    """``(compared, mismatches)`` of the stored queries: ``(line, item id, stored, item's query, field)`` of each
+    item whose query (whitespace removed) is not in the stored one. Arguments as `reference_mismatches`."""
+    squash = lambda t: "".join(t.split())  # noqa: E731
+    compared, bad = 0, []
+    for i, j in enumerate(order):
+        if stored[j] is None or not isinstance(queries[i], str):
+            continue
+        compared += 1
+        if squash(queries[i]) not in squash(stored[j]):
+            bad.append((lines[j] if j < len(lines) else None, ids[i], stored[j], queries[i], fields[j]))
+    return compared, bad
+
+
+def too_many(mismatches: list, compared: int) -> bool:
+    """More than `LABEL_MISMATCH_MAX_FRACTION` of ``compared`` items disagree."""
+    return bool(compared) and len(mismatches) > LABEL_MISMATCH_MAX_FRACTION * compared
+
+
+def _pairing(by_id: bool) -> str:
+    return ("are joined to the items by id" if by_id else
+            "have no ids, so they are paired with the items by line order")
+
+
+def _cause(by_id: bool) -> str:
+    return ("the ids are those of another split or file, or the items changed" if by_id else
+            "the file is in another order or from another split")
+
+
+def _short(text: str, n: int = 30) -> str:
+    return repr(text if len(text) <= n else text[:n] + "…")
+
+
+def _listed(lines: list, details: list, fmt) -> list:
+    lines += [fmt(*d) for d in details[:_SHOWN]]
+    if len(details) > _SHOWN:
+        lines.append(f"  … and {len(details) - _SHOWN} more")
+    return lines
+
+
+def label_mismatch_message(src: str, details: list, labelled: int) -> str:
+    """The error for too many LLaMA-Factory labels that are none of their item's references."""
+    head = [f"predictions ({src}): {len(details)} of {labelled} items have a LLaMA-Factory 'label' that is none of "
+            f"the item's references (more than {LABEL_MISMATCH_MAX_FRACTION:.0%}, LABEL_MISMATCH_MAX_FRACTION): the "
+            "file is most likely from another split or in another order, so its predictions would be scored against "
+            "other items' references. First mismatches:"]
+    lines = _listed(head, details, lambda line, rid, lbl, refs, _: (
+        f"  {f'{src}:{line}' if line else src}: item {rid!r}: label {_short(lbl)} is not among its {len(refs)} "
+        f"reference(s), e.g. {_short(refs[0])}"))
+    lines.append("If the references were changed after the predictions were made (e.g. by zheval clean), pass "
+                 "--label-check warn (label_check='warn'); --label-check off skips the comparison.")
+    return "\n".join(lines)
+
+
+def reference_mismatch_message(src: str, details: list, compared: int, by_id: bool) -> str:
+    """The error for too many stored references that are not among their item's references (each named by its own
+    field)."""
+    field = " / ".join(repr(d[-1]) for d in details[:1])
+    head = [f"predictions ({src}) {_pairing(by_id)}, but {len(details)} of {compared} items store a {field} that "
+            f"is not among the item's references (more than {LABEL_MISMATCH_MAX_FRACTION:.0%}): {_cause(by_id)}; "
+            "the data file's references are the ones scored, not the file's. First mismatches:"]
+    lines = _listed(head, details, lambda line, rid, text, refs, f: (
+        f"  {f'{src}:{line}' if line else src}: item {rid!r}: {f!r} has {_short(text)}, not among its "
+        f"{len(refs)} reference(s), e.g. {_short(refs[0])}"))
+    lines.append(f"To score the file against its own {field}, leave out --data; if the data's references were "
+                 "changed on purpose (e.g. by zheval clean), pass --label-check warn (label_check='warn').")
+    return "\n".join(lines)
+
+
+def query_mismatch_message(src: str, details: list, compared: int, by_id: bool) -> str:
+    """The error for too many stored queries that are not their item's query (each named by its own field)."""
+    fields = " / ".join(repr(f) for f in dict.fromkeys(d[-1] for d in details))
+    head = [f"predictions ({src}) {_pairing(by_id)}, but on {len(details)} of {compared} lines the stored {fields} "
+            f"is not the item's query (more than {LABEL_MISMATCH_MAX_FRACTION:.0%}): {_cause(by_id)}. "
+            "First mismatches:"]
+    lines = _listed(head, details, lambda line, rid, stored, query, f: (
+        f"  {src}:{line}: {f!r} {_short(stored)}, item {rid!r} has query {_short(query)}"))
+    lines.append("Check that the predictions are for this data file (same split, same ids)." if by_id else
+                 "Add an 'id' field to each prediction (then they are joined by id), or fix the order.")
+    return "\n".join(lines)
