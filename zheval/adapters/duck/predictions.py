@@ -393,18 +393,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     if with_id and without_id:
         problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
     if nonblank and not_json >= JSONL_LOOKING_FRACTION * nonblank:
-        if format != "auto":
-            why = "format='jsonl' (--predictions-format jsonl) was given"
-        elif path.suffix.lower() in (".jsonl", ".json"):
-            why = f"its extension is {path.suffix}"
-        else:
-            why = "its first non-blank line is a JSON object"
-        problems.insert(0, Problem(
-            name, first_not_json, None,
-            f"this file is read as JSONL because {why}, but {not_json} of {nonblank} non-blank lines are not JSON: "
-            "if it holds one prediction text per line, rename it to .txt or pass --predictions-format text "
-            "(format='text')",
-        ))
+        problems.insert(0, _looks_like_text(path, format, not_json, nonblank, first_not_json))
     if problems:
         doc = json_document_problem("\n".join(t for _, t in lines), name)
         if doc is not None:
@@ -421,6 +410,20 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         query_fields=query_fields if any(q is not None for q in queries) else None,
         **_stored_fields(stored),
     )
+
+
+def _looks_like_text(path, format: str, not_json: int, nonblank: int, first: int) -> Problem:
+    """The problem of a file read as JSONL whose non-blank lines are mostly not JSON (``first``: the first one)."""
+    if format != "auto":
+        why = "format='jsonl' (--predictions-format jsonl) was given"
+    elif path.suffix.lower() in (".jsonl", ".json"):
+        why = f"its extension is {path.suffix}"
+    else:
+        why = "its first non-blank line is a JSON object"
+    return Problem(str(path), first, None,
+                   f"this file is read as JSONL because {why}, but {not_json} of {nonblank} non-blank lines are not "
+                   "JSON: if it holds one prediction text per line, rename it to .txt or pass --predictions-format "
+                   "text (format='text')")
 
 
 def _first(xs, n=_SHOWN) -> str:
