@@ -26,7 +26,7 @@ def _rows(field: str, swapped: int) -> list:
     rows = []
     for k, it in enumerate(ITEMS):
         src = ITEMS[(k + 1) % len(ITEMS)] if k < swapped else it
-        value = src["query"] if field in ("query", "prompt") else src["responses"]
+        value = src["query"] if field in ("query", "prompt", "instruction") else src["responses"]
         rows.append({"id": it["id"], "prediction": it["responses"][0], field: value})
     return rows[::-1]
 
@@ -43,6 +43,7 @@ def test_the_packaged_items_differ_in_query_and_references():
 
 
 @pytest.mark.parametrize("field, what", [("query", "item's query"), ("prompt", "item's query"),
+                                         ("instruction", "item's query"),
                                          ("references", "none of their item's references")])
 def test_a_few_disagreeing_fields_are_warned_by_id(tmp_path, field, what):
     good = write_jsonl(tmp_path / "good.jsonl", _rows(field, 0))
@@ -71,13 +72,18 @@ def test_many_disagreeing_fields_are_refused_by_id(tmp_path, field, needle):
     assert res.exit_code == 0, res.output
 
 
+def _csv(path: Path, rows: list, field: str) -> Path:
+    """``rows`` as a CSV of ``id``, ``prediction`` and ``field`` (its first text when it is a list)."""
+    with path.open("w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["id", "prediction", field])
+        w.writerows([r["id"], r["prediction"], r[field] if isinstance(r[field], str) else r[field][0]] for r in rows)
+    return path
+
+
 def test_a_reference_column_of_a_csv_is_checked_too(tmp_path):
     rows = _rows("reference", 2)
-    p = tmp_path / "p.csv"
-    with p.open("w", encoding="utf-8", newline="") as f:
-        w = csv.writer(f, lineterminator="\n")
-        w.writerow(["id", "prediction", "reference"])
-        w.writerows([r["id"], r["prediction"], r["reference"][0]] for r in rows)
+    p = _csv(tmp_path / "p.csv", rows, "reference")
     res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
     assert res.exit_code == 0, res.output
     (w,) = [w for w in json.loads(res.stdout)["warnings"] if "'reference'" in w]
@@ -92,3 +98,38 @@ def test_a_stored_reference_that_is_not_text_is_refused(tmp_path):
     res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
     assert res.exit_code == 2
     assert f"{p}:5: id {rows[4]['id']!r}: references[1] must be a string, got integer" in res.output
+
+
+def test_alpaca_records_compare_instruction_and_input(tmp_path):
+    # Alpaca's instruction/input/output: the query may be the instruction, or the input after a fixed instruction
+    rows = [{"id": it["id"], "instruction": "请回复用户：", "input": it["query"], "output": it["responses"][0],
+             "predict": it["responses"][0]} for it in ITEMS]
+    p = write_jsonl(tmp_path / "alpaca.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert not [w for w in json.loads(res.stdout)["warnings"] if "'instruction'" in w]
+    rows[7]["input"] = ITEMS[8]["query"]
+    p = write_jsonl(tmp_path / "alpaca1.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    (w,) = [w for w in json.loads(res.stdout)["warnings"] if "'instruction'" in w]
+    assert f"1 of 66 prediction line(s) store a 'instruction'" in w and f"{p}:8 (item {ITEMS[7]['id']!r})" in w, w
+
+
+@pytest.mark.parametrize("field, value, kind", [("instruction", ["请回复"], "array"), ("instruction", 3, "integer"),
+                                               ("query", {"text": "你好"}, "object"), ("input", ["x"], "array")])
+def test_a_stored_query_that_is_not_text_is_refused(tmp_path, field, value, kind):
+    rows = _rows("instruction", 0)
+    rows[2][field] = value
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    name = "'input' (with 'instruction')" if field == "input" else repr(field)
+    assert f"{p}:3: id {rows[2]['id']!r}: {name} must be a string, got {kind}" in res.output, res.output
+
+
+def test_a_query_column_of_a_csv_is_compared_by_id(tmp_path):
+    p = _csv(tmp_path / "p.csv", _rows("query", 4), "query")
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    (w,) = [w for w in json.loads(res.stdout)["warnings"] if "'query'" in w]
+    assert "4 of 66 prediction line(s) store a 'query'" in w and "joined by id" in w, w

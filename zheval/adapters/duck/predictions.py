@@ -47,8 +47,9 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_p
                    id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
-from .stored import (LABEL_MISMATCH_MAX_FRACTION, QUERY_KEYS, label_mismatch_message, query_mismatch_message,
-                     query_mismatches, reference_mismatch_message, reference_mismatches, stored_references, too_many)
+from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, query_mismatch_message,
+                     query_mismatches, reference_mismatch_message, reference_mismatches, stored_query,
+                     stored_references, too_many)
 
 __all__ = [
     "Predictions",
@@ -96,10 +97,11 @@ class Predictions:
         label_mismatches: set by `join_predictions`: ids of items whose label is not among their references.
         label_mismatch_lines: the predictions-file line of each of those (same order).
         labelled: set by `join_predictions`: how many items had a label to compare.
-        queries: the ``query`` (or LLaMA-Factory ``prompt``) string stored with each prediction, or ``None``: when
-            the predictions have no ids, `join_predictions` checks that each item's query is in it.
-        query_fields: the field name each stored query was read from (``query`` or ``prompt``, the user's own
-            name, used in the messages), or ``None``.
+        queries: the query stored with each prediction (``query``, LLaMA-Factory's ``prompt``, Alpaca's
+            ``instruction`` with its ``input``: `zheval.adapters.duck.stored.stored_query`), or ``None``;
+            `join_predictions` checks that each item's query is in it.
+        query_fields: the field name each stored query was read from (the user's own name, used in the messages),
+            or ``None``.
         paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
@@ -176,15 +178,17 @@ def _read_table(path: Path, kind: str) -> Predictions:
             errs.append(f"'label' must be a string, got {type(label).__name__}")
         errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
                  if isinstance(v, str) and lone_surrogate(v)]
-        refs = stored_references({k: v for k, v in row.items() if v != ""})  # an empty cell stores nothing
-        if errs or refs[2]:
-            problems.extend(Problem(name, line, rid, e) for e in errs + [refs[2]] if e)
+        cells = {k: v for k, v in row.items() if v != ""}  # an empty cell stores nothing
+        refs, query = stored_references(cells), stored_query(cells)
+        errs += [e for e in (refs[2], query[2]) if e]
+        if errs:
+            problems.extend(Problem(name, line, rid, e) for e in errs)
             continue
         texts.append(text)
         ids.append(rid)
         labels.append(label)
         linenos.append(line)
-        stored.append(refs)
+        stored.append(refs + query)
     if problems:
         raise DuckFormatError(problems, "invalid predictions file")
     return Predictions(texts=texts, ids=ids if idf else None,
@@ -193,10 +197,14 @@ def _read_table(path: Path, kind: str) -> Predictions:
 
 
 def _stored_fields(stored: list) -> dict:
-    """`Predictions`' ``references`` and ``reference_fields`` from ``(field, texts, _)`` per prediction."""
-    if not any(texts is not None for _, texts, _ in stored):
-        return {}
-    return {"references": [texts for _, texts, _ in stored], "reference_fields": [f for f, _, _ in stored]}
+    """`Predictions`' ``references``, ``reference_fields``, ``queries`` and ``query_fields`` from
+    ``(reference field, texts, _, query field, query, _)`` per prediction (`stored_references`, `stored_query`)."""
+    out = {}
+    if any(s[1] is not None for s in stored):
+        out.update(references=[s[1] for s in stored], reference_fields=[s[0] for s in stored])
+    if any(s[4] is not None for s in stored):
+        out.update(queries=[s[4] for s in stored], query_fields=[s[3] for s in stored])
+    return out
 
 
 def _nonblank(lines):
@@ -322,8 +330,6 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     """The predictions of a JSONL file's ``(line number, text)`` lines (every problem named ``file:line``)."""
     problems: list[Problem] = []
     texts, ids, labels, linenos, stored = [], [], [], [], []
-    queries: list = []
-    query_fields: list = []
     with_id = without_id = 0
     seen = UniqueIds()
     nonblank = not_json = 0
@@ -377,19 +383,15 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if label is not None and not isinstance(label, str):
             problems.append(Problem(name, lineno, rid, f"'label' must be a string, got {type(label).__name__}"))
             continue
-        refs = stored_references(obj)
-        if refs[2]:
-            problems.append(Problem(name, lineno, rid, refs[2]))
+        refs, query = stored_references(obj), stored_query(obj)
+        if refs[2] or query[2]:
+            problems.extend(Problem(name, lineno, rid, e) for e in (refs[2], query[2]) if e)
             continue
-        stored.append(refs)
+        stored.append(refs + query)
         texts.append(pred)
         ids.append(rid)
         labels.append(label)
         linenos.append(lineno)
-        # a stored query; LLaMA-Factory's prompt only without a label (with one, the label check covers the order)
-        qkey = next((k for k in QUERY_KEYS if isinstance(obj.get(k), str) and (k == "query" or label is None)), None)
-        queries.append(obj[qkey] if qkey else None)
-        query_fields.append(qkey)
     if with_id and without_id:
         problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
     if nonblank and not_json >= JSONL_LOOKING_FRACTION * nonblank:
@@ -406,8 +408,6 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         lines=linenos,
         source=name,
         kind="jsonl",
-        queries=queries if any(q is not None for q in queries) else None,
-        query_fields=query_fields if any(q is not None for q in queries) else None,
         **_stored_fields(stored),
     )
 

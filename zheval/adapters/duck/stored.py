@@ -6,7 +6,11 @@ against the wrong items:
   strings) must each be among the item's references (after normalisation); the item's own references are the ones
   scored, so a stored reference that is not among them is reported (`reference_mismatches`);
 * a query: a stored ``query`` (or LLaMA-Factory's ``prompt``, which wraps the query in a chat template; read only on
-  lines without a ``label``) must hold the item's ``query``, whitespace ignored (`query_mismatches`).
+  lines without a ``label``; or Alpaca's ``instruction``, with its ``input``) must hold the item's ``query``,
+  whitespace ignored (`stored_query`, `query_mismatches`).
+
+A stored field that is not text (a list, a number) is refused by the reader naming ``file:line`` and the field, as
+a ``label`` is; a line without one is not compared (as a line without a ``label``).
 
 More than `LABEL_MISMATCH_MAX_FRACTION` of the compared items disagreeing is an error with ``label_check="strict"``
 (the messages: `label_mismatch_message`, `reference_mismatch_message`, `query_mismatch_message`); fewer are
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from ...io import type_name
 
-__all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "stored_references",
+__all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "stored_query", "stored_references",
            "reference_mismatches", "query_mismatches", "label_mismatch_message", "reference_mismatch_message",
            "query_mismatch_message", "too_many"]
 
@@ -29,16 +33,34 @@ is an error). A file from the right split in the right order matches on (nearly)
 or other-split file matches on almost none (a reversed 85-item CrossWOZ file: 81 of 85 do not match), so 20%
 separates the two with a wide margin either side."""
 
-QUERY_KEYS = ("query", "prompt")
-"""Fields of a predictions line that store the item's query (``prompt``: LLaMA-Factory's, the query inside its chat
-template; read only on lines without a ``label``, whose check covers the pairing); checked against the 小黄鸭
-item's ``query``."""
+QUERY_KEYS = ("query", "prompt", "instruction")
+"""Fields of a predictions line that store the item's query, the first present is read (``prompt``: LLaMA-Factory's,
+the query inside its chat template, read only on lines without a ``label``, whose check covers the pairing;
+``instruction``: Alpaca's, followed by its ``input``); checked against the 小黄鸭 item's ``query``."""
 
 STORED_REFERENCE_KEYS = ("references", "reference")
 """Fields of a predictions line that store references besides LLaMA-Factory's ``label``: each stored text must be
 among the item's references (the item's are the ones scored)."""
 
 _SHOWN = 10
+
+
+def stored_query(row: dict) -> tuple:
+    """``(field, text, problem)`` of the query a predictions row stores under `QUERY_KEYS` (the first present and not
+    null; ``prompt`` only on a row without a ``label``; Alpaca's ``instruction`` followed by its ``input`` when the row
+    has one): ``(None, None, None)`` without one; ``problem`` the text of a value that is not a string, naming the
+    row's own field."""
+    for key in QUERY_KEYS:
+        value = row.get(key)
+        if value is None or (key == "prompt" and row.get("label") is not None):
+            continue
+        if not isinstance(value, str):
+            return key, None, f"{key!r} must be a string, got {type_name(value)}"
+        extra = row.get("input") if key == "instruction" else None
+        if extra is not None and not isinstance(extra, str):
+            return key, None, f"'input' (with 'instruction') must be a string, got {type_name(extra)}"
+        return key, value if extra is None else value + "\n" + extra, None
+    return None, None, None
 
 
 def stored_references(row: dict) -> tuple:
