@@ -12,6 +12,7 @@ import contextlib
 import importlib
 import inspect
 import random
+import re
 
 import numpy as np
 import pytest
@@ -117,23 +118,37 @@ def check_char_token_spans(real):
     from zheval.tokenizers.char_ids import char_token_spans
 
     rng = random.Random(17)
-    texts = random_texts(rng, 600, TRICKY + "\t ", 25) + [CharTokenizer().normalize(t) for t in _real_texts(real)]
-    # without attached marks too (the compiled pass serves those chunks; a mark sends a chunk to the numpy rules)
-    texts += random_texts(rng, 600, "好的你我。！，,.!?abcA1 2😀…-\t 3.5.x", 25)
-    for punct, compiled in [(p, c) for p in ("keep", "drop") for c in compiled_modes()]:
+    real_texts = [CharTokenizer().normalize(t) for t in _real_texts(real)]
+    tricky = random_texts(rng, 600, TRICKY + "\t ", 25) + real_texts
+    # without attached marks and flags too: the compiled passes serve a call without them (ids by code point rank)
+    plain = random_texts(rng, 600, "好的你我。！，,.!?abcA1 2😀…-\t 3.5.x", 25) + ["", "a.1", "1.", ".5", "ab 3.5.6x"]
+    plain += [t for t in real_texts if not _has_marks(t)]
+    for texts, punct, compiled, held in [(t, p, c, h) for t in (tricky, plain) for p in ("keep", "drop")
+                                         for c in compiled_modes() for h in ((), ("好", "ab", "zz"))]:
         tok = CharTokenizer(punct=punct)
         vocab = TokenIds()
+        for w in held:  # a vocabulary that already holds tokens (ids go through it)
+            vocab[w]
         cps = codepoints_of(texts)
         with kernels_loaded_for_the_check() if compiled else contextlib.nullcontext():
             ids, starts, ends, text_tokens = char_token_spans(cps.codepoints, cps.offsets, vocab, punct == "drop",
                                                               compiled)
         words = list(vocab)
+        assert len(words) == len(set(words)) and ids.min() >= 0 and ids.max() < len(words)
         big = "".join(texts)
         for k, text in enumerate(texts):
             a, b = text_tokens[k], text_tokens[k + 1]
             want = tok.tokenize_normalized(text)
             assert [words[i] for i in ids[a:b].tolist()] == want, (punct, text)
             assert [big[s:e] for s, e in zip(starts[a:b].tolist(), ends[a:b].tolist())] == want
+
+
+def _has_marks(text: str) -> bool:
+    """Whether ``text`` holds an attached mark or a regional indicator (the compiled token passes leave those
+    calls to the numpy rules)."""
+    from zheval.tokenizers.char import CHAR_FLAG_HALF, CHAR_MARK
+
+    return re.search(CHAR_MARK, text) is not None or re.search(CHAR_FLAG_HALF, text) is not None
 
 
 def check_normalize_corpus(real):

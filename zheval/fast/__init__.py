@@ -81,9 +81,9 @@ TWINS: tuple[Twin, ...] = (
 )
 
 _log = logging.getLogger("zheval.fast")
-#: CPU seconds per character of the numpy token-boundary passes that the compiled pass replaces (W3: 0.03 s of
-#: 2 M characters), for ``usable_for("compiled_tokens")``.
-TOKEN_PASS_SECONDS_PER_CHAR = 1.5e-8
+#: CPU seconds per character of the numpy token passes (boundaries and ids) that the compiled passes replace (W3:
+#: 0.10 s of 2 M characters), for ``usable_for("compiled_tokens")``.
+TOKEN_PASS_SECONDS_PER_CHAR = 5e-8
 
 #: ROUGE type kinds (`zheval.definitions.rouge.RougeType` ``kind``) that `zheval.fast.rouge` scores.
 FAST_ROUGE_KINDS = ("N", "L", "Lsum", "S", "SU", "W")
@@ -147,9 +147,9 @@ def usable_for(task: str, **request) -> bool:
       `zheval.fast.compiled.COLD_SECONDS` (the first compile never happens inside a short job);
       ``ZHEVAL_COMPILED=0`` never, ``=1`` whenever numba is installed (`zheval.fast.compiled.compiled_usable`).
       The caller checks the twin's own bounds (packed keys, table sizes) first.
-    * ``"compiled_tokens"`` (``predictions``, ``references``): the char tokenizer's corpus-at-once tokens take
-      their boundaries from the compiled pass (`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
-      ``"compiled"`` asked for the boundary work of these texts (`TOKEN_PASS_SECONDS_PER_CHAR` per character).
+    * ``"compiled_tokens"`` (``predictions``, ``references``): the char tokenizer's corpus-at-once tokens and
+      their ids come from the compiled passes (`zheval.tokenizers.char_ids.char_token_spans` ``compiled``):
+      ``"compiled"`` asked for the numpy token work of these texts (`TOKEN_PASS_SECONDS_PER_CHAR` per character).
     * ``"shared_tokens"`` (``rouge_tokenizer``, ``bleu_tokenizer``, ``sentence_split``, ``bleu_crosscheck``,
       ``bleu_preset``): BLEU can be counted on ROUGE's tokenised corpus (`zheval.fast.index.CorpusLayout`):
       the same tokenizer (fingerprint), sentences whose tokens concatenate to the whole text's tokens (``"newline"``

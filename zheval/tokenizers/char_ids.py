@@ -125,9 +125,10 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
         vocab: a `zheval.tokenizers.corpus.TokenIds`; new tokens get new ids.
         punct_drop: drop the tokens made only of punctuation, symbols and marks (``punct="drop"``: the tokens that
             start with a character that is not Han, kana or a letter/digit).
-        compiled: find the token boundaries of chunks without attached marks with the compiled pass
-            (`zheval.tokenizers.char_spans_kernel.token_bounds`, numba; the caller asked
-            `zheval.fast.usable_for` ``"compiled"``): the same tokens.
+        compiled: when no text holds an attached mark or a regional indicator, the tokens and their ids from the
+            compiled passes (`zheval.tokenizers.char_spans_kernel`, numba; the caller asked
+            `zheval.fast.usable_for` ``"compiled_tokens"``): the same tokens, their ids by code point rank
+            (`_compiled_spans`).
     Returns:
         ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
         ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of
@@ -137,6 +138,8 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
     offsets = np.asarray(offsets, dtype=np.int64)
     n_texts = len(offsets) - 1
     table = _class_table(cp) if len(cp) else None
+    if compiled and table is not None and not np.isin(table, (MO, MS, R)).any():
+        return _compiled_spans(cp, offsets, vocab, punct_drop, table)
     lut = np.full(len(table) if table is not None else 0, -1, dtype=np.int64)  # code point -> single-char token id
     parts = []
     lo = 0
@@ -144,7 +147,7 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
         hi = int(np.searchsorted(offsets, offsets[lo] + CHUNK_CHARS, side="right")) - 1
         hi = min(max(hi, lo + 1), n_texts)
         a, b = int(offsets[lo]), int(offsets[hi])
-        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table, lut, compiled))
+        parts.append(_spans(cp[a:b], offsets[lo:hi + 1] - a, vocab, punct_drop, a, table, lut))
         lo = hi
     if not parts:
         z = np.zeros(0, dtype=np.int64)
@@ -153,6 +156,30 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
     starts = np.concatenate([p[1] for p in parts])
     ends = np.concatenate([p[2] for p in parts])
     text_tokens = np.searchsorted(starts, offsets, side="left").astype(np.int64)
+    return ids, starts, ends, text_tokens
+
+
+def _compiled_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, table: np.ndarray):
+    """`char_token_spans` of texts without attached marks and regional indicators, from the compiled passes: the
+    token boundaries (`zheval.tokenizers.char_spans_kernel.token_bounds`), then dense ids
+    (`zheval.tokenizers.char_spans_kernel.token_ids`: a one-character token by the rank of its code point, a
+    longer one by its first occurrence) mapped through ``vocab`` once per distinct token -- no ``str`` per token."""
+    from .char_spans_kernel import token_bounds, token_ids
+
+    starts, ends, text_tokens = token_bounds(cp, np.ascontiguousarray(offsets, dtype=np.int64), table,
+                                             bool(punct_drop))
+    ids, chars, firsts = token_ids(cp, starts, ends)
+    words = list(map(chr, chars.tolist()))
+    if len(firsts):  # the longer tokens' strings: their code points gathered, decoded once, sliced
+        lens = ends[firsts] - starts[firsts]
+        pos = np.repeat(starts[firsts] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+        big = cp[pos].tobytes().decode("utf-32-le", "surrogatepass")
+        cut = np.concatenate(([0], np.cumsum(lens))).tolist()
+        words += [big[a:b] for a, b in zip(cut[:-1], cut[1:])]
+    held = len(vocab)
+    remap = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
+    if held:  # a vocabulary that held tokens before (else its ids are these)
+        ids = remap[ids]
     return ids, starts, ends, text_tokens
 
 
@@ -223,7 +250,7 @@ def _flag_seconds(is_r: np.ndarray, text_starts: np.ndarray) -> np.ndarray:
 
 
 def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, base: int, table: np.ndarray,
-           lut: np.ndarray, compiled: bool = False):
+           lut: np.ndarray):
     """Tokens of one chunk of texts: ``(ids, starts, ends)`` (positions + ``base``)."""
     n_texts = len(offsets) - 1
     m = len(cp_texts)
@@ -237,11 +264,6 @@ def _spans(cp_texts: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool, b
         cp = cp_texts
     n = len(cp)
     cls = table[cp]
-    if compiled and not has_marks and not (table == R)[cp_texts].any():  # flags: the numpy rules below
-        from .char_spans_kernel import token_bounds
-
-        tok_start, tok_end = token_bounds(cls, cp, np.ascontiguousarray(offsets, dtype=np.int64))
-        return _ids_of(cp, cls, tok_start, tok_end, vocab, punct_drop, base, lut)
     is_w = cls == W
     digit_next = np.zeros(n, dtype=bool)
     digit_next[:-1] = (cp[1:] >= 48) & (cp[1:] <= 57)

@@ -224,9 +224,9 @@ def tokenize_corpus(
         Otherwise each distinct text is tokenised by the tokenizer itself (its token cache when content-keyed).
         sentences: with ``char_ids``, False keeps every text as one sentence (no sentence split: the tokens are
             the same, only ROUGE-Lsum reads the sentences); ignored otherwise.
-        compiled_tokens: with ``char_ids``, the token boundaries from the compiled pass
-            (`zheval.tokenizers.char_ids.char_token_spans` ``compiled=True``: numba, the same tokens); the caller
-            decides it with ``zheval.fast.usable_for("compiled", ...)``.
+        compiled_tokens: with ``char_ids``, the tokens and their ids from the compiled passes
+            (`zheval.tokenizers.char_ids.char_token_spans` ``compiled=True``: numba, the same tokens, ids by code
+            point rank); the caller decides it with ``zheval.fast.usable_for("compiled_tokens", ...)``.
 
     Returns:
         A `TokenizedCorpus` (an empty reference stays an empty text: the empty-reference rule belongs to the

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...tokenizers.char_spans_kernel import token_bounds  # noqa: F401  (the char tokenizer's, in its layer)
+from ...tokenizers.char_spans_kernel import token_bounds, token_ids  # noqa: F401  (the char tokenizer's, in its layer)
 from .union_kernel import add_with_carry, union_lcs_hits  # noqa: F401  (the ROUGE-Lsum kernel, in its own module)
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)

@@ -180,6 +180,8 @@ def exercise(mod) -> None:
     mod.wlcs_many(ids, off, two, one, fw)
     pb, pl = np.zeros(4, dtype=np.float64), np.zeros(4, dtype=np.int64)
     mod.wlcs_rows(ids[:3], ids[3:], fw, pb, pl, 0, 3)
-    mod.token_bounds(np.array([1, 2, 0, 4], dtype=np.uint8), np.array([97, 46, 22909, 32], dtype=np.uint32), off[:2])
+    cp = np.array([97, 46, 22909, 32], dtype=np.uint32)
+    starts, ends, _ = mod.token_bounds(cp, off[:2], np.zeros(22910, dtype=np.uint8), False)
+    mod.token_ids(cp, starts, ends)
     mod.union_lcs_hits(ids, off, np.array([0, 1, 2], dtype=np.int64), one, two, 3, UNION_BLOCK_POSITIONS,
                        UNION_MAX_STOP_WORDS)
