@@ -49,7 +49,7 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
                   UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
-                  read_rows, row_format, type_name)
+                  read_rows, row_format, spaced_names, type_name)
 from .duck.load import list_feature
 
 __all__ = [
@@ -343,7 +343,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
                     errs.append(dup)
         missing = [f for f in needed if f not in row]
         if missing:
-            errs.append(f"missing field(s) {missing} (this row has {sorted(row)})")
+            errs.append(f"missing field(s) {missing} (this row has {sorted(row)}){spaced_names(missing, row)}")
         text = None
         if pred in row:
             text, err = _text_value(row[pred], f"the prediction {pred!r}", allow_empty=True)

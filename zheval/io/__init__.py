@@ -11,7 +11,7 @@ field names and ids ([`fields`][zheval.io.fields]); one number rule
 
 from .encoding import decode, encoding_problem, lone_surrogate
 from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, id_field_of, id_value,
-                     pair_fields, prediction_field)
+                     pair_fields, prediction_field, spaced_names)
 from .jsonl import (duplicate_key_problem, json_document_problem, json_error_message, json_line_or_problem, jsonl_rows,
                     parse_json_line)
 from .lines import line_end_problem, split_lines
@@ -24,7 +24,7 @@ from .table import csv_rows, parquet_rows, tsv_rows
 __all__ = [
     "decode", "encoding_problem", "lone_surrogate",
     "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "id_field_of", "id_value",
-    "pair_fields", "prediction_field",
+    "pair_fields", "prediction_field", "spaced_names",
     "duplicate_key_problem", "json_document_problem", "json_error_message", "json_line_or_problem", "jsonl_rows",
     "parse_json_line",
     "line_end_problem", "split_lines",

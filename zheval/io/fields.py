@@ -23,7 +23,7 @@ from .encoding import lone_surrogate
 from .problems import FileFormatError, Problem, type_name
 
 __all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "pair_fields", "prediction_field",
-           "id_field_of", "id_value", "UniqueIds", "keyed_rows"]
+           "id_field_of", "id_value", "UniqueIds", "keyed_rows", "spaced_names"]
 
 FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
 """``(prediction field, reference field)`` pairs that belong together: LLaMA-Factory's
@@ -38,6 +38,17 @@ REFERENCE_FIELDS: tuple = ("label", "references", "reference")
 
 ID_FIELD = "id"
 """The id field used when none is named and the file has it."""
+
+
+def spaced_names(wanted: Iterable[str], have: Iterable[str]) -> str:
+    """What to add to a "missing field" message when the row has a wanted name with spaces around it (a JSONL key or
+    a Parquet column ``" prediction"`` for ``prediction``: names are matched exactly, as a CSV/TSV header's are,
+    `zheval.io.table`): ``""`` when it has none, else ``"; the field ' prediction' has spaces around it: …"``
+    naming both, for each such field."""
+    have = [h for h in have if isinstance(h, str)]
+    notes = [f"; the field {h!r} has spaces around it: field names are matched exactly, so it is not {w!r}; remove "
+             "the spaces" for w in dict.fromkeys(wanted) for h in have if h != w and h.strip() == w]
+    return "".join(notes)
 
 
 def _refuse(name: str, line: int, message: str):
@@ -82,8 +93,9 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
     for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, "--pred-field"),
                                        ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
         if not found:
+            spaced = spaced_names(known, have)
             _refuse(name, line, f"no {role} field named: the first row has none of {list(known)} (its fields: "
-                                f"{sorted(have)}); name it with {option} NAME")
+                                f"{sorted(have)}){spaced}; {'or ' if spaced else ''}name it with {option} NAME")
         if len(found) > 1:
             _refuse(name, line, f"{len(found)} candidate {role} fields {found}, and no pair of them is one of "
                                 f"{[list(f) for f in FIELD_FAMILIES]}: name the one to score with {option} NAME")
@@ -93,11 +105,13 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
 def prediction_field(fields: Iterable[str]) -> tuple:
     """``(field, None)`` for the one of `PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
     text)`` (none of them, or two)."""
+    fields = list(fields)
     found = [f for f in PREDICTION_FIELDS if f in set(fields)]
     if len(found) == 1:
         return found[0], None
     what = "no prediction field" if not found else f"two prediction fields {found}"
-    return None, f"{what}; expected exactly one of {list(PREDICTION_FIELDS)} (or name it with --pred-field)"
+    spaced = spaced_names(PREDICTION_FIELDS, fields) if not found else ""
+    return None, f"{what}{spaced}; expected exactly one of {list(PREDICTION_FIELDS)} (or name it with --pred-field)"
 
 
 def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[str]:

@@ -31,7 +31,8 @@ from typing import Mapping, Sequence, Union
 
 from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, UniqueIds, duplicate_key_problem,
                    encoding_problem, existing_file, id_value, json_document_problem, json_error_message,
-                   json_line_or_problem, lone_surrogate, parse_json_line, read_text, type_name)
+                   json_line_or_problem, lone_surrogate, parse_json_line, read_text, spaced_names,
+                   type_name)
 
 __all__ = [
     "existing_file",
@@ -169,7 +170,7 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list
     missing = [k for k in DUCK_KEYS if k not in obj]
     extra = [k for k in obj if k not in DUCK_KEYS]
     if missing:
-        errs.append(f"missing key(s) {missing}")
+        errs.append(f"missing key(s) {missing}{spaced_names(missing, obj)}")
     if extra:
         errs.append(f"unexpected key(s) {extra} (allowed: {list(DUCK_KEYS)})")
     if "id" in obj:
