@@ -28,3 +28,27 @@ def test_dropped_tokens_warn_and_the_clean_tokenizer_equals_rouge_score():
     with warnings.catch_warnings():
         warnings.simplefilter("error", DroppedTokensWarning)
         assert zheval.compute_rouge([pred], [[ref]], tokenizer=list, rouge_types=["rouge1"])["rouge1"] == clean
+
+
+PREDS, REFS = ["猫坐在垫子上", "你好", "再见"], [["猫趴在垫子上面"], ["您好"], ["再见"]]
+
+
+def _drops(s):
+    return [""] + list(s) + [" "]
+
+
+@pytest.mark.parametrize("name, call", [
+    ("compute_rouge", lambda: zheval.compute_rouge(PREDS, REFS, tokenizer=_drops, rouge_types=["rouge1", "rougeLsum"])),
+    ("compute_bleu", lambda: zheval.compute_bleu(PREDS, REFS, tokenizer=_drops)),
+    ("score", lambda: zheval.score(PREDS, REFS, tokenizer=_drops)),
+    ("explain", lambda: zheval.explain(PREDS[0], REFS[0], tokenizer=_drops)),
+])
+def test_dropped_tokens_warn_once_per_call(name, call):
+    """Issue 35: one warning per call, not one per text (6 texts here) nor one per metric (score and explain wrap
+    the callable once per metric); pytest.warns records every warning ('always')."""
+    with pytest.warns(DroppedTokensWarning) as record:
+        call()
+    assert sum(issubclass(w.category, DroppedTokensWarning) for w in record) == 1, [str(w.message) for w in record]
+    with pytest.warns(DroppedTokensWarning) as record:
+        call()  # the next call warns again
+    assert sum(issubclass(w.category, DroppedTokensWarning) for w in record) == 1

@@ -91,7 +91,7 @@ from ..presets import find_preset
 from .bleu import BleuConfig, bleu_config
 from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
-from .guards import warn_input_slips
+from .guards import one_drop_warning, warn_input_slips
 from .inputs import check_references, validate_inputs
 from .options import BleuOptions, ChrfOptions, RougeOptions, check_metrics, options_for_metrics
 from .rouge import RougeConfig, rouge_config
@@ -419,6 +419,7 @@ def _configs(metrics, options, typed):
         b = objs["bleu"]
         bleu_cfg = bleu_config(b if b.level is not None else dataclasses.replace(b, level="sentence"))
         corpus_cfg = bleu_config(dataclasses.replace(b, level="corpus"))
+    one_drop_warning(*(c.tokenizer for c in (rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg) if c is not None))
     return metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg
 
 

@@ -67,6 +67,7 @@ __all__ = [
     "SAMPLE_ITEMS",
     "SAMPLE_CHARS_PER_TEXT",
     "sample_texts",
+    "one_drop_warning",
     "unsegmented_share",
     "traditional_share",
     "input_slips",
@@ -310,3 +311,21 @@ def warn_input_slips(predictions: Sequence[str], references: Sequence[Sequence[s
     caller outside zheval. Called once per scoring call."""
     for category, message in input_slips(predictions, references, tokenizer, t2s_option, words):
         warnings.warn(message, category, stacklevel=_user_stacklevel())
+
+
+def one_drop_warning(*tokenizers) -> None:
+    """One `zheval.tokenizers.custom.DroppedTokensWarning` per call: the user tokenizers among ``tokenizers`` (the
+    configs' tokenizers of one call; ``None`` and built-in tokenizers are skipped) that wrap the same callable share
+    the warning (`zheval.tokenizers.custom.CallableTokenizer.share_warning`), so that a call scoring several metrics
+    with one callable warns once, not once a metric."""
+    from ..tokenizers import CallableTokenizer
+
+    firsts: List[CallableTokenizer] = []
+    for tok in tokenizers:
+        if not isinstance(tok, CallableTokenizer):
+            continue
+        same = next((f for f in firsts if f.obj is tok.obj), None)
+        if same is None:
+            firsts.append(tok)
+        elif same is not tok:
+            tok.share_warning(same)

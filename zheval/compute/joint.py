@@ -31,7 +31,7 @@ from .bleu import BleuConfig, BleuItems, bleu_config, bleu_items, bleu_result, r
 from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_result
 from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips
+from .guards import one_drop_warning, warn_input_slips
 from .inputs import validate_inputs
 from .poisson_intervals import with_poisson_intervals
 from .options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
@@ -169,6 +169,7 @@ def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score
     rouge_cfg = rouge_config(options["rouge"]) if "rouge" in options else None
     bleu_cfg = bleu_config(options["bleu"]) if "bleu" in options else None
     chrf_cfg = chrf_config(options["chrf"]) if "chrf" in options else None
+    one_drop_warning(*(c.tokenizer for c in (rouge_cfg, bleu_cfg, chrf_cfg) if c is not None))
     return ScoreConfig(metrics, rouge_cfg, bleu_cfg, options.get("bleu"), chrf_cfg, options.get("chrf"))
 
 

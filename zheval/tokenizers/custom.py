@@ -24,8 +24,9 @@ class CallableTokenizer(BaseTokenizer):
     callable gives the tokens it gives under rouge-score and the Hub ``rouge`` module wherever these steps do not
     change the words), unless ``normalizer`` says otherwise (``get_tokenizer(fn, normalize=...)``; ``normalize=True``
     is the full default, ``space`` included). Lines are then tokenised one by one for ROUGE-Lsum. Empty and
-    whitespace-only tokens it returns are removed, never silently: a `DroppedTokensWarning` says so (once per
-    tokenizer and place, Python's warning rule), since rouge-score would count them.
+    whitespace-only tokens it returns are removed, never silently: a `DroppedTokensWarning` says so, once per
+    tokenizer object -- a callable is wrapped afresh on every call, and the metrics of one call share the warning
+    (`share_warning`), so once per call -- since rouge-score would count them.
 
     It is **not** content-keyed: its tokens are computed afresh on every call (never taken from the process-wide
     cache, whose key could only be the object's identity), and its fingerprint is new on every access. Its
@@ -49,6 +50,7 @@ class CallableTokenizer(BaseTokenizer):
             raise TypeError(f"a tokenizer must be a name, a callable or an object with .tokenize; got {type(obj).__name__}")
         self.obj = obj
         self.obj_name = getattr(obj, "__qualname__", None) or type(obj).__qualname__
+        self._warned = [False]  # shared by the wrappers of one callable in one call (`share_warning`)
 
     def tokenize_normalized(self, text: str) -> list[str]:
         out = self._fn(text)
@@ -58,13 +60,19 @@ class CallableTokenizer(BaseTokenizer):
             if not isinstance(t, str):
                 raise TypeError(f"custom tokenizer {self.obj_name} returned a {type(t).__name__} at token {j}")
         kept = [t for t in out if t.strip()]
-        if len(kept) != len(out):
+        if len(kept) != len(out) and not self._warned[0]:
+            self._warned[0] = True  # once per call: a callable is wrapped afresh on every call (`share_warning`)
             warnings.warn(f"custom tokenizer {self.obj_name} returned empty or whitespace-only tokens (e.g. "
                           f"{next(t for t in out if not t.strip())!r}): zheval drops them, since a token is never "
                           "empty or whitespace, so its numbers differ from rouge-score's with the same callable, which "
                           "counts them; return only non-empty tokens (e.g. [t for t in tokens if t.strip()]) to agree "
                           "with both", DroppedTokensWarning, stacklevel=2)
         return kept
+
+    def share_warning(self, other: "CallableTokenizer") -> None:
+        """Warn about dropped tokens at most once for ``self`` and ``other`` together (the metrics of one call wrap
+        the same callable each in a tokenizer of its own: `zheval.compute.guards.one_drop_warning`)."""
+        self._warned = other._warned
 
     def _config(self) -> dict:
         return {"name": self.name, "obj": self.obj_name}
