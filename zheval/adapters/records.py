@@ -103,6 +103,8 @@ class Records:
         reference_names: per row, the user's name of each reference (``label``; ``references[1]`` for a list).
         empty_reference_cells: CSV/TSV with several reference fields: ``{field: rows whose cell is empty}`` (those
             rows have fewer references; the report notes the counts).
+        multiline_rows: CSV: the line of each row with a quoted cell over several lines (the report notes their
+            count and the first: `multiline_notes`).
     """
 
     ids: list
@@ -115,6 +117,7 @@ class Records:
     fields: dict = field(default_factory=dict)
     empty_reference_cells: dict = field(default_factory=dict)
     reference_names: list = field(default_factory=list)
+    multiline_rows: list = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -366,6 +369,8 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
         for g in groups:
             out.groups[g].append(values[g])
         out.lines.append(line)
+        if rf.kind == "csv" and any(isinstance(v, str) and "\n" in v for v in row.values()):
+            out.multiline_rows.append(line)
     if problems:
         raise RecordsFormatError(sorted(problems, key=lambda p: p.line))  # file order (stable within a line)
     return out
@@ -445,7 +450,19 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     for col, n in records.empty_reference_cells.items():
         report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
                             "the references they have)")
+    report.notes += multiline_notes(len(records.multiline_rows), records.multiline_rows[:1], records.source)
     return report
+
+
+def multiline_notes(count: int, first: list, source: str) -> list:
+    """The note of ``count`` CSV rows that hold a quoted cell over several lines (``first``: the first one's line,
+    in a list; empty without any): such a cell is valid CSV, but a stray ``"`` at the start of a cell opens one that
+    merges the rows after it, which the reader refuses only when the lines inside it read as rows
+    (`zheval.io.table.spanning_cell_problem`), so the count is said, never silent."""
+    if not count:
+        return []
+    return [f"{count} row(s) hold a quoted cell over several lines (first at {source}:{first[0]}): if every row "
+            "should be one line, a stray \" at the start of a cell merged the lines after it into that cell"]
 
 
 def predictions_from_records(records: Records):

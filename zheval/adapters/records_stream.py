@@ -41,7 +41,7 @@ from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepe
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, report_options
 from .duck.reductions import rouge_label
-from .records import Records, RecordsFormatError, checked_records, records_format
+from .records import Records, RecordsFormatError, checked_records, multiline_notes, records_format
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
                             no_interval_reason)
 
@@ -219,7 +219,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         raise ValueError(f"by {missing}: a streamed report groups by group fields only (given: {groups or 'none'})")
     tokenizer_obj = config.first.tokenizer
     diversity = _GroupDiversity(by)
-    meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0}
+    meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0, "multiline": [0, []]}
 
     def batches():
         for records in stream_records(path, pred_field=pred_field, ref_field=ref_field, id_field=id_field,
@@ -227,6 +227,8 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
             meta["fields"], meta["rows"] = records.fields, meta["rows"] + len(records)
             for col, n in records.empty_reference_cells.items():
                 meta["empty"][col] = meta["empty"].get(col, 0) + n
+            meta["multiline"][0] += len(records.multiline_rows)
+            meta["multiline"][1] = meta["multiline"][1] or records.multiline_rows[:1]
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
             diversity.add(records.predictions, records.references, keys, tokenizer_obj)
             meta["chunk"], meta["offset"] = records, meta["rows"] - len(records)
@@ -256,6 +258,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     for col, n in meta["empty"].items():
         report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
                             "the references they have)")
+    report.notes += multiline_notes(*meta["multiline"], str(path))
     return report
 
 

@@ -83,3 +83,20 @@ def test_csv_rows_are_the_file_lines_with_and_without_stream(tmp_path, stream):
     res = run("score", "-p", bad, "-q", *stream)
     assert res.exit_code == 2 and f"{bad}:2: the quoted cell of column 'prediction' opens here and runs to line 4" \
         in res.stderr
+
+
+@pytest.mark.parametrize("stream", [[], ["--stream"]])
+def test_rows_with_a_cell_over_several_lines_are_counted_in_the_notes(tmp_path, stream):
+    """Issue 35: a quoted cell over two lines has no line inside it to read as a row, so a stray '"' merging two
+    rows cannot be told from a cell with a line break; the report counts such rows (5 lines, 3 rows here: lines 2-3
+    and 5-6 are one row each) and names the first, in the table and the JSON."""
+    f = tmp_path / "two.csv"
+    f.write_bytes('id,prediction,reference\n1,"好的,好的\n2,不客气",不客气\n3,再见,再见\n4,"你\n好",您好\n'.encode())
+    res = run("score", "-p", f, "-f", "json", "-q", "--bootstrap", 0, *stream)
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    assert rep["groups"][0]["n"] == 3
+    assert [n for n in rep["notes"] if "over several lines" in n] == [
+        f"2 row(s) hold a quoted cell over several lines (first at {f}:2): if every row should be one line, a stray "
+        "\" at the start of a cell merged the lines after it into that cell"]
+    assert "2 row(s) hold a quoted cell over several lines" in run("score", "-p", f, "-q", *stream).stdout
