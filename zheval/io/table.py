@@ -156,6 +156,8 @@ def spanning_cell_problem(header: list, cells: list, line: int, name: str) -> Pr
     line; the problem names the line of the opening quote, the column and the lines that read as rows."""
     opening = line
     for column, cell in zip(header, cells):
+        if "\n" not in cell:
+            continue
         parts = cell.split("\n")
         inner = [p[:-1] if p.endswith("\r") else p for p in parts[1:-1]]
         inner = [p for p in inner if p.strip()]
