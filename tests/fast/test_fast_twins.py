@@ -159,7 +159,8 @@ def check_normalize_corpus(real):
     texts = random_texts(rng, 1500, NORMALIZE_TRICKY, 18) + _real_texts(real)
     for steps in [("nfkc", "zw", "punct", "space", "lower"), ("nfkc",), ("zw",), ("punct",), ("nopunct",),
                   ("space",), ("lower",), (), ("nfkc", "zw", "punct", "nopunct", "space", "lower"),
-                  ("nfkc", "zw", "t2s", "punct", "space", "lower")]:
+                  ("nfkc", "zw", "t2s", "punct", "space", "lower"), ("space", "lower"), ("zw", "lower"),
+                  ("punct", "space", "lower"), ("nfkc", "nopunct", "lower"), ("nfkc", "space")]:
         norm = Normalizer(steps)
         assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
 

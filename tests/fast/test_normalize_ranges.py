@@ -1,6 +1,7 @@
 """The code point ranges the corpus-at-once NFKC step skips (zheval.text.normalize_corpus._IDEOGRAPHS) are inert under
 NFKC for this Python's Unicode data: every character of them is its own NFKD, has combining class 0, is not a mark,
-not a Hangul jamo and not an ellipsis of the punct table -- checked character by character against unicodedata; and
+not a Hangul jamo and not an ellipsis of the punct table -- checked character by character against unicodedata --, and no
+other per-character step (zw, punct, lower) changes them; and
 the char tokenizer's regular expression puts every one of them in its HAN class and no other
 (zheval.tokenizers.char_ids.IDEOGRAPHS, classified H without the expression)."""
 
@@ -25,6 +26,16 @@ def test_skipped_ranges_are_inert_under_nfkc():
             assert unicodedata.normalize("NFKD", ch) == ch and unicodedata.normalize("NFKC", ch) == ch, hex(c)
             assert not unicodedata.combining(ch) and unicodedata.category(ch)[0] != "M", hex(c)
             assert ch not in ELLIPSES and normalize_corpus.is_simple_for_nfkc(ch), hex(c)
+
+
+def test_skipped_ranges_are_inert_under_every_per_character_step():
+    from zheval.text.normalize import lower_latin, remove_invisible, unify_punctuation
+
+    for lo, hi in normalize_corpus._IDEOGRAPHS:
+        chars = "".join(map(chr, range(lo, hi + 1)))
+        for step in (remove_invisible, unify_punctuation, lower_latin):
+            assert step(chars) == chars, step.__name__
+        assert not any(ch.isspace() for ch in chars)
 
 
 def test_the_ideograph_ranges_are_han_for_the_char_tokenizer():

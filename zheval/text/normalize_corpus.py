@@ -30,6 +30,13 @@ boundary)
     * ``lower``: each character of the step's Latin upper-case class becomes its ``str.lower()``.
     * ``t2s`` (OpenCC, phrase-based): not vectorised; a normaliser with it normalises text by text.
 
+    The steps that map each character on its own (``nfkc`` on texts of simple characters, ``zw``, ``punct``,
+    ``lower``) are composed when consecutive: each distinct character's image through all of them (the reference
+    step functions on that one character), applied with one table. ``lower`` joins them across ``space`` when it
+    commutes with it on the characters present (no Latin capital or its lower case is whitespace or CJK-side, none
+    lower-cases to nothing: true of Unicode today, checked per call). ``space`` works on the whitespace positions
+    only.
+
 Tested equal to the reference on every code point, on random strings over the tricky classes (hypothesis) and on
 the shared real data (``tests/test_fast_twins.py``).
 """
@@ -42,8 +49,9 @@ from typing import List, NamedTuple, Sequence
 
 import numpy as np
 
-from .chars import CJK_SIDE_CLASS_BODY, INVISIBLE_CLASS_BODY
-from .normalize import ELLIPSES, LATIN_UPPER_CLASS_BODY, PUNCT_TABLE, Normalizer
+from .chars import CJK_SIDE_CLASS_BODY
+from .normalize import (ELLIPSES, LATIN_UPPER_CLASS_BODY, Normalizer, lower_latin, remove_invisible,
+                        unify_punctuation)
 
 __all__ = ["NormalizedTexts", "normalize_corpus", "codepoints_of", "is_simple_for_nfkc", "whitespace_mask"]
 
@@ -109,10 +117,6 @@ def whitespace_mask(cp: np.ndarray) -> np.ndarray:
     return lut[cp]
 
 
-def _text_of(offsets: np.ndarray, n: int) -> np.ndarray:
-    return np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets)) if n else np.zeros(0, np.int64)
-
-
 def _keep(cp: np.ndarray, offsets: np.ndarray, keep: np.ndarray):
     """``cp[keep]`` and the offsets of the texts after dropping the other positions."""
     dropped = np.flatnonzero(~keep)
@@ -122,7 +126,9 @@ def _keep(cp: np.ndarray, offsets: np.ndarray, keep: np.ndarray):
 
 
 def _map(cp: np.ndarray, offsets: np.ndarray, chars: np.ndarray, images: List[str]):
-    """Replace each character ``chars[k]`` by the string ``images[k]`` (other characters unchanged)."""
+    """Replace each character ``chars[k]`` (increasing) by the string ``images[k]`` (other characters unchanged):
+    one gather of every image's first character, then the dropped characters deleted and the longer images' other
+    characters inserted, each in one pass."""
     if not len(chars):
         return cp, offsets
     lens = np.fromiter(map(len, images), dtype=np.int64, count=len(images))
@@ -132,23 +138,27 @@ def _map(cp: np.ndarray, offsets: np.ndarray, chars: np.ndarray, images: List[st
     out = lut[cp]
     if (lens == 1).all():
         return out, offsets
-    # images of another length than 1 (rare: ℃ -> °C): their positions, then one insert/delete pass
     odd = np.zeros(top, dtype=bool)
     odd[chars[lens != 1]] = True
-    at = np.flatnonzero(odd[cp])
-    image_of = dict(zip(chars.tolist(), images))
-    segments, prev = [], 0
-    for p, c in zip(at.tolist(), cp[at].tolist()):
-        segments.append(out[prev:p])
-        img = image_of[c]
-        if img:
-            segments.append(np.frombuffer(img.encode("utf-32-le", "surrogatepass"), dtype=np.uint32))
-        prev = p + 1
-    segments.append(out[prev:])
-    grow = lens[np.searchsorted(chars, cp[at])] - 1  # chars is sorted
+    at = np.flatnonzero(odd[cp])  # positions of dropped characters and of longer images (rare: ℃ -> °c)
+    k = np.searchsorted(chars, cp[at])
+    grow = lens[k] - 1
+    gone = at[grow < 0]
+    longer = grow > 0
+    more = grow[longer]
+    where = np.repeat(at[longer] + 1, more)  # the other characters go right after the first one
+    tails = "".join(img[1:] for img in images)
+    tail_cp = np.frombuffer(tails.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    tail_start = np.cumsum(np.maximum(lens - 1, 0)) - np.maximum(lens - 1, 0)
+    first = np.repeat(tail_start[k[longer]] - (np.cumsum(more) - more), more) + np.arange(int(more.sum()))
+    if len(gone):
+        out = np.delete(out, gone)
+        where = where - np.searchsorted(gone, where)
+    if len(where):
+        out = np.insert(out, where, tail_cp[first])
     shift = np.zeros(len(at) + 1, dtype=np.int64)
     np.cumsum(grow, out=shift[1:])
-    return np.concatenate(segments), offsets + shift[np.searchsorted(at, offsets)]
+    return out, offsets + shift[np.searchsorted(at, offsets)]
 
 
 def _member(u: np.ndarray, body: str) -> np.ndarray:
@@ -168,49 +178,72 @@ def _after(u: np.ndarray, chars, images) -> np.ndarray:
 
 
 #: Code point ranges NFKC leaves alone and never composes with (CJK Unified Ideographs and Extension A: no
-#: decomposition, combining class 0, not marks, not jamo): skipped without asking ``unicodedata`` per character.
+#: decomposition, combining class 0, not marks, not jamo), which no other per-character step changes either (not
+#: invisible, not in `PUNCT_TABLE`, not Latin): skipped without asking ``unicodedata`` per character.
 _IDEOGRAPHS = ((0x4E00, 0x9FFF), (0x3400, 0x4DBF))
+#: The steps that map each character on its own (``nfkc`` only for texts of simple characters): consecutive ones
+#: are composed into one table over the distinct characters (`_step_chars`).
+_PER_CHAR = ("nfkc", "zw", "punct", "lower")
+_ONE_CHAR = {"zw": remove_invisible, "punct": unify_punctuation, "lower": lower_latin}
 
 
-def _step_nfkc(cp, offsets, fallback, u):
-    chars, images, unsafe = [], [], []
-    ask = u >= 0x80
-    for lo, hi in _IDEOGRAPHS:
-        ask &= (u < lo) | (u > hi)
-    for c in u[ask].tolist():
-        ch = chr(c)
-        if ch in ELLIPSES:
+def _char_image(ch: str, steps) -> "str | None":
+    """What the per-character ``steps`` (in order) make of the one character ``ch`` -- the reference step functions
+    on it; None when ``nfkc`` is among them and ``ch`` is not simple (`is_simple_for_nfkc`: its text needs the
+    reference normaliser)."""
+    img = ch
+    for step in steps:
+        if step != "nfkc":
+            img = _ONE_CHAR[step](img)
+        elif ch in ELLIPSES:
             img = ELLIPSES[ch]
         elif is_simple_for_nfkc(ch):
             img = unicodedata.normalize("NFKD", ch)
         else:
+            return None
+    return img
+
+
+def _lower_commutes_with_space(chars: str) -> bool:
+    """Whether ``lower`` may run before ``space`` on texts made of ``chars``: every Latin capital among them
+    lower-cases to a non-empty string, and neither it nor its lower case holds whitespace or a CJK-side character,
+    so the ``space`` step sees the same runs, text ends and CJK-side neighbours either way."""
+    for ch in set(re.findall(f"[{LATIN_UPPER_CLASS_BODY}]", chars)):
+        both = ch + ch.lower()
+        if len(both) < 2 or any(x.isspace() for x in both) or re.search(f"[{CJK_SIDE_CLASS_BODY}]", both):
+            return False
+    return True
+
+
+def _step_chars(cp, offsets, fallback, u, steps, lower_after_space: bool):
+    """The per-character ``steps`` composed: every distinct character's image through all of them
+    (`_char_image`), applied with one table (`_map`); texts holding a character that is not simple for ``nfkc``
+    are marked in ``fallback``. ``lower_after_space``: ``lower`` follows with only ``space`` between -- it is
+    composed in too when it commutes with ``space`` on these characters (`_lower_commutes_with_space`).
+    Returns ``(cp, offsets, u, lower done)``."""
+    ask = np.ones(len(u), dtype=bool)
+    for lo, hi in _IDEOGRAPHS:
+        ask &= (u < lo) | (u > hi)
+    pairs, unsafe = [], []
+    for c in u[ask].tolist():
+        img = _char_image(chr(c), steps)
+        if img is None:
             unsafe.append(c)
-            continue
-        if img != ch:
-            chars.append(c)
-            images.append(img)
+        else:
+            pairs.append((c, img))
+    lowered = lower_after_space and _lower_commutes_with_space("".join(img for _, img in pairs))
+    if lowered:
+        pairs = [(c, lower_latin(img)) for c, img in pairs]
+    pairs = [(c, img) for c, img in pairs if img != chr(c)]
     if unsafe:
         bad = np.zeros(len(u) and int(u[-1]) + 1, dtype=bool)
         bad[unsafe] = True
         cnt = np.zeros(len(cp) + 1, dtype=np.int64)
         np.cumsum(bad[cp], out=cnt[1:])
         fallback |= (cnt[offsets[1:]] - cnt[offsets[:-1]]) > 0
-    return _map(cp, offsets, np.asarray(chars, dtype=np.int64), images) + (_after(u, chars, images),)
-
-
-def _step_zw(cp, offsets, fallback, u):
-    inv = u[_member(u, INVISIBLE_CLASS_BODY)]
-    if not len(inv):
-        return cp, offsets, u
-    lut = np.zeros(int(u[-1]) + 1, dtype=bool)
-    lut[inv] = True
-    return _keep(cp, offsets, ~lut[cp]) + (np.setdiff1d(u, inv),)
-
-
-def _step_punct(cp, offsets, fallback, u):
-    chars = [c for c in u.tolist() if c in PUNCT_TABLE]
-    images = [PUNCT_TABLE[c] for c in chars]
-    return _map(cp, offsets, np.asarray(chars, dtype=np.int64), images) + (_after(u, chars, images),)
+    chars = np.array([c for c, _ in pairs], dtype=np.int64)
+    images = [img for _, img in pairs]
+    return _map(cp, offsets, chars, images) + (_after(u, chars, images), lowered)
 
 
 def _neighbours(cp: np.ndarray, offsets: np.ndarray, flag: np.ndarray):
@@ -242,60 +275,43 @@ def _step_nopunct(cp, offsets, fallback, u):
 
 
 def _step_space(cp, offsets, fallback, u):
-    n = len(cp)
-    if not n:
+    """The ``space`` step on the whitespace positions only (a few per cent of the characters): their runs within a
+    text, each dropped, kept as one space or one line break (module docstring), then one deletion."""
+    if not len(cp):
         return cp, offsets, u
-    # \r\n -> \n, then \r -> \n (within a text)
-    is_cr = cp == 13
-    if is_cr.any():
+    if (u == 13).any():  # \r\n -> \n, then \r -> \n (within a text)
         _, next_nl = _neighbours(cp, offsets, cp == 10)
-        cp, offsets = _keep(cp, offsets, ~(is_cr & next_nl))
+        cp, offsets = _keep(cp, offsets, ~((cp == 13) & next_nl))
         cp = np.where(cp == 13, np.uint32(10), cp)
-        n = len(cp)
     u = np.union1d(np.setdiff1d(u, [13]), [10, 32])
     space_lut = np.zeros(int(u[-1]) + 1, dtype=bool)
     space_lut[u[np.fromiter((chr(c).isspace() for c in u.tolist()), dtype=bool, count=len(u))]] = True
-    ws = space_lut[cp]
-    if not ws.any():
+    pos = np.flatnonzero(space_lut[cp])
+    if not len(pos):
         return cp, offsets, u
-    nonempty = np.diff(offsets) > 0
-    first = np.zeros(n, dtype=bool)
-    first[offsets[:-1][nonempty]] = True
-    last = np.zeros(n, dtype=bool)
-    last[offsets[1:][nonempty] - 1] = True
-    prev_ws, next_ws = _neighbours(cp, offsets, ws)
-    run_start = ws & ~prev_ws
-    run_end = ws & ~next_ws  # last position of a run
-    rs = np.flatnonzero(run_start)
-    re_ = np.flatnonzero(run_end)  # runs in order, one end per start
-    nl_cum = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(cp == 10, out=nl_cum[1:])
-    has_nl = nl_cum[re_ + 1] - nl_cum[rs] > 0
-    inner = ~first[rs] & ~last[re_]
-    keep = ~ws
-    out_char = np.where(has_nl, np.uint32(10), np.uint32(32))
+    text = np.searchsorted(offsets, pos, side="right") - 1  # the text of each whitespace position
+    first = np.flatnonzero(np.concatenate(([True], (np.diff(pos) != 1) | (np.diff(text) != 0))))  # of each run
+    rs = pos[first]
+    re_ = pos[np.append(first[1:] - 1, len(pos) - 1)]  # the run's last position
+    rt = text[first]
+    inner = (rs > offsets[rt]) & (re_ < offsets[rt + 1] - 1)  # neither at its text's start nor at its end
+    has_nl = np.logical_or.reduceat(cp[pos] == 10, first)
     # a space run with a CJK-side character on either side is dropped (its neighbours are not whitespace)
     single = inner & ~has_nl
     if single.any():
         cjk = np.zeros(int(u[-1]) + 1, dtype=bool)
         cjk[u[_member(u, CJK_SIDE_CLASS_BODY)]] = True
-        cjk_next = cjk[cp[np.minimum(re_ + 1, n - 1)]]
-        cjk_prev = cjk[cp[np.maximum(rs - 1, 0)]]
-        inner = inner & ~(single & (cjk_prev | cjk_next))
-    cp = cp.copy()
-    cp[rs[inner]] = out_char[inner]
-    keep[rs[inner]] = True
-    return _keep(cp, offsets, keep) + (u,)
+        inner &= ~(single & (cjk[cp[np.maximum(rs - 1, 0)]] | cjk[cp[np.minimum(re_ + 1, len(cp) - 1)]]))
+    dropped = np.ones(len(pos), dtype=bool)
+    dropped[first[inner]] = False
+    gone = pos[dropped]
+    out = np.delete(cp, gone)
+    stay = rs[inner]
+    out[stay - np.searchsorted(gone, stay)] = np.where(has_nl[inner], np.uint32(10), np.uint32(32))
+    return out, offsets - np.searchsorted(gone, offsets), u
 
 
-def _step_lower(cp, offsets, fallback, u):
-    up = u[_member(u, LATIN_UPPER_CLASS_BODY)]
-    images = [chr(c).lower() for c in up.tolist()]
-    return _map(cp, offsets, up, images) + (_after(u, up, images),)
-
-
-_STEPS = {"nfkc": _step_nfkc, "zw": _step_zw, "punct": _step_punct, "nopunct": _step_nopunct,
-          "space": _step_space, "lower": _step_lower}
+_STEPS = {"nopunct": _step_nopunct, "space": _step_space}
 
 
 def normalize_corpus(texts: Sequence[str], normalizer: Normalizer) -> NormalizedTexts:
@@ -316,10 +332,17 @@ def normalize_corpus(texts: Sequence[str], normalizer: Normalizer) -> Normalized
         return raw
     fallback = np.zeros(len(texts), dtype=bool)
     u = _distinct(cp).astype(np.int64)
-    for name in normalizer.steps:
-        cp, offsets, u = _STEPS[name](cp, offsets, fallback, u)
-        if not len(cp):
-            break
+    steps = list(normalizer.steps)
+    while steps and len(cp):
+        run = []
+        while steps and steps[0] in _PER_CHAR:
+            run.append(steps.pop(0))
+        if run:
+            cp, offsets, u, lowered = _step_chars(cp, offsets, fallback, u, run, steps == ["space", "lower"])
+            if lowered:
+                steps.pop()
+        else:
+            cp, offsets, u = _STEPS[steps.pop(0)](cp, offsets, fallback, u)
     if not fallback.any():
         return NormalizedTexts(cp, offsets)
     # texts with a character that NFKC can compose or reorder: the reference normaliser, spliced in
