@@ -51,25 +51,24 @@ def _popcount(v):
 
 
 @njit(cache=True)
-def _lcs_bits(ids, b0, b1, loc, masks, m, V):
+def _lcs_bits(ids, b0, b1, loc, masks, m, V, zero):
     """LCS length of the prediction whose match-mask rows are ``masks[loc[token]]`` (``m`` tokens, bit j = position
-    j) and the reference ``ids[b0:b1]``: the bit-parallel recurrence V' = (V + U) | (V - U), U = V & M(token)
-    (Crochemore et al. 2001), carries across 64-bit words; a token absent from the prediction leaves V as it is."""
+    j; a token absent from the prediction has the all-zero row ``zero``, which leaves V as it is) and the reference
+    ``ids[b0:b1]``: the bit-parallel recurrence V' = (V + U) | (V - U), U = V & M(token) (Crochemore et al. 2001),
+    carries across 64-bit words."""
     w = (m + 63) >> 6
     for x in range(w):
         V[x] = _ALL
     if w == 1:
         v = _ALL
         for i in range(b0, b1):
-            r = loc[ids[i]]
-            if r >= 0:
-                u = v & masks[r, 0]
-                v = (v + u) | (v ^ u)
+            u = v & masks[loc[ids[i]], 0]
+            v = (v + u) | (v ^ u)
         V[0] = v
     else:
         for i in range(b0, b1):
             r = loc[ids[i]]
-            if r < 0:
+            if r == zero:
                 continue
             carry = np.uint64(0)
             for x in range(w):
@@ -140,15 +139,33 @@ def _gram_slot(ids, j, n, key, vb, hkey, lg):
 
 
 @njit(cache=True, inline="always")
-def _count_grams(ids, a0, a1, max_order, vb, hkey, lg, insert, counts, hord, listed):
-    """Count the n-grams (orders 1..max_order) of ``ids[a0:a1]`` into ``counts`` by their slots of the table; returns
-    how many slots it counted first (listed in ``listed``). ``insert`` (the prediction): an n-gram not in the table
-    is put there (``hord``: each slot's order); else (a reference) an n-gram not there ends the longer ones at that
-    start: they cannot be there either. ``counts`` is zero wherever the table is empty."""
+def _count_grams(ids, a0, a1, max_order, vb, hkey, lg, insert, counts, hord, listed, uni_count, uni_used):
+    """Count the n-grams (orders 1..max_order) of ``ids[a0:a1]`` into ``counts`` by their slots of the table;
+    returns ``(how many slots it counted first (listed in listed), clipped unigram hits)``. ``insert`` (the
+    prediction): an n-gram not in the table is put there (``hord``: each slot's order); else (a reference) an
+    n-gram not there ends the longer ones at that start: they cannot be there either. ``counts`` is zero wherever
+    the table is empty. With ``uni_count`` (a table by token id; empty: none) the unigrams are counted there, not
+    in the hash table: the prediction's counts, and a reference's uses in ``uni_used`` (a use below the count is a
+    clipped hit); a reference position whose token is not in the prediction starts no n-gram there."""
     nl = 0
+    hits1 = 0
+    dense = len(uni_count) > 0
     for j in range(a0, a1):
         key = np.int64(0)
-        for n in range(1, max_order + 1):
+        lowest = 1
+        if dense:
+            t = ids[j]
+            if insert:
+                uni_count[t] += 1
+            elif uni_count[t] == 0:
+                continue
+            else:
+                if uni_used[t] < uni_count[t]:
+                    hits1 += 1
+                uni_used[t] += 1
+            key = t
+            lowest = 2
+        for n in range(lowest, max_order + 1):
             if j + n > a1:
                 break
             key, k2, s = _gram_slot(ids, j, n, key, vb, hkey, lg)
@@ -163,7 +180,7 @@ def _count_grams(ids, a0, a1, max_order, vb, hkey, lg, insert, counts, hord, lis
                 listed[nl] = s
                 nl += 1
             counts[s] += 1
-    return nl
+    return nl, hits1
 
 
 @njit(cache=True)
@@ -171,56 +188,65 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
     """ROUGE-N hits of orders 1..max_order and the LCS length of every distinct (prediction, reference) pair,
     pairs grouped by distinct prediction (``dh[k]`` has the next ``dcount[k]`` references of ``u_ref``).
 
-    The prediction's n-grams (``max_order * vb <= 58`` bits of packed tokens, the order above) go into an
-    open-addressing table with their counts; a reference n-gram found there is a clipped hit while the
-    reference has used fewer than the prediction's count (Lin 2004: sum_g min(c_hyp(g), c_ref(g))); an n-gram not
-    in the prediction ends the longer ones at that start. The LCS: `_lcs_bits` over the prediction's
-    match-mask rows. Returns ``(hits (P, max_order), lcs (P,))`` int64."""
+    The prediction's unigrams are counted in a table by token id; its n-grams of orders 2..max_order
+    (``max_order * vb <= 58`` bits of packed tokens, the order above) go into an open-addressing table with their
+    counts. A reference n-gram found there is a clipped hit while the reference has used fewer than the
+    prediction's count (Lin 2004: sum_g min(c_hyp(g), c_ref(g))); a reference position whose token is not in the
+    prediction starts no matching n-gram, and an n-gram not in the prediction ends the longer ones at that start.
+    The LCS: `_lcs_bits` over the prediction's match-mask rows. Returns ``(hits (P, max_order), lcs (P,))``
+    int64."""
     P = len(u_ref)
     hits = np.zeros((P, max_order), dtype=np.int64)
     lcs = np.zeros(P, dtype=np.int64)
     maxm = _longest_text(offsets, dh)
     lg, hkey, hcnt, hord, inserted, touched = _gram_table(max_order, maxm)
     hused = np.zeros(1 << lg, dtype=np.int64)
-    loc = np.full(vocab, -1, dtype=np.int64)
+    cnt1 = np.zeros(vocab, dtype=np.int32)  # the prediction's count of each token, and the reference's use of it
+    used1 = np.zeros(vocab, dtype=np.int32)
     rows = _distinct_rows(ids, offsets, dh, vocab) if want_lcs else 0
-    masks = np.zeros((max(rows, 1), (maxm + 63) >> 6), dtype=np.uint64)
+    masks = np.zeros((rows + 1, (maxm + 63) >> 6), dtype=np.uint64)  # the last row stays zero
+    loc = np.full(vocab, rows, dtype=np.int64)
     V = np.empty((maxm + 63) >> 6, dtype=np.uint64)
     p = 0
     for k in range(len(dh)):
         a0, a1 = offsets[dh[k]], offsets[dh[k] + 1]
         m = a1 - a0
-        ni = _count_grams(ids, a0, a1, max_order, vb, hkey, lg, True, hcnt, hord, inserted)
+        ni, _ = _count_grams(ids, a0, a1, max_order, vb, hkey, lg, True, hcnt, hord, inserted, cnt1, used1)
         nrows = 0
         if want_lcs:
             for j in range(m):
                 t = ids[a0 + j]
-                if loc[t] < 0:
+                if loc[t] == rows:
                     loc[t] = nrows
                     nrows += 1
                 masks[loc[t], j >> 6] |= _ONE << np.uint64(j & 63)
         for q in range(dcount[k]):
             b0, b1 = offsets[u_ref[p]], offsets[u_ref[p] + 1]
-            nt = _count_grams(ids, b0, b1, max_order, vb, hkey, lg, False, hused, hord, touched)
+            nt, h1 = _count_grams(ids, b0, b1, max_order, vb, hkey, lg, False, hused, hord, touched, cnt1, used1)
+            for j in range(b0, b1):
+                used1[ids[j]] = 0
+            hits[p, 0] = h1
             for x in range(nt):
                 sl = touched[x]
                 hits[p, hord[sl] - 1] += hused[sl] if hused[sl] < hcnt[sl] else hcnt[sl]
             for x in range(nt):
                 hused[touched[x]] = 0
-            if want_lcs and m > 0 and b1 > b0:
-                lcs[p] = _lcs_bits(ids, b0, b1, loc, masks, m, V)
+            if want_lcs and h1 > 0:  # no token in common: LCS 0
+                lcs[p] = _lcs_bits(ids, b0, b1, loc, masks, m, V, rows)
             p += 1
         for x in range(ni):
             hkey[inserted[x]] = -1
             hcnt[inserted[x]] = 0
+        for j in range(a0, a1):
+            cnt1[ids[j]] = 0
         if want_lcs:
             w = (m + 63) >> 6
             for j in range(m):
                 t = ids[a0 + j]
-                if loc[t] >= 0:
+                if loc[t] != rows:
                     for x in range(w):
                         masks[loc[t], x] = 0
-                    loc[t] = -1
+                    loc[t] = rows
     return hits, lcs
 
 
@@ -236,13 +262,14 @@ def bleu_item_matches(ids, offsets, hyp, ref, ref_counts, max_order, vb):
     lg, hkey, hcnt, hord, inserted, touched = _gram_table(max_order, _longest_text(offsets, hyp))
     tmp = np.zeros(1 << lg, dtype=np.int64)
     mx = np.zeros(1 << lg, dtype=np.int64)
+    none = np.zeros(0, dtype=np.int32)  # unigrams in the hash table with the other orders
     p = 0
     for i in range(I):
         a0, a1 = offsets[hyp[i]], offsets[hyp[i] + 1]
-        ni = _count_grams(ids, a0, a1, max_order, vb, hkey, lg, True, hcnt, hord, inserted)
+        ni, _ = _count_grams(ids, a0, a1, max_order, vb, hkey, lg, True, hcnt, hord, inserted, none, none)
         for q in range(ref_counts[i]):
             b0, b1 = offsets[ref[p]], offsets[ref[p] + 1]
-            nt = _count_grams(ids, b0, b1, max_order, vb, hkey, lg, False, tmp, hord, touched)
+            nt, _ = _count_grams(ids, b0, b1, max_order, vb, hkey, lg, False, tmp, hord, touched, none, none)
             for x in range(nt):
                 s = touched[x]
                 if tmp[s] > mx[s]:
