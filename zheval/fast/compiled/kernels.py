@@ -371,15 +371,22 @@ def skip_bigram_pair_hits(ids, offsets, dh, dcount, u_ref, skip, vocab):
 
 
 @njit(cache=True)
-def wlcs_rows(ref, can, fw, prev_b, prev_l, i0, i1):
+def wlcs_rows(ref, can, fw, prev_b, prev_l, i0, i1, present):
     """Rows ``i0 .. i1 - 1`` of `zheval.definitions.lcs.wlcs`'s table (reference ``ref`` as rows, candidate
     ``can`` as columns), in place on the previous row's bases ``prev_b`` and run lengths ``prev_l`` (``n + 1``
-    entries each): the reference's operations in its order, so the floats are the same bit for bit."""
+    entries each): the reference's operations in its order, so the floats are the same bit for bit.
+
+    ``present[token]`` is non-zero for the tokens of ``can``. A row whose token is absent makes every cell the
+    running maximum of the row above (run lengths 0); on a row that already is such a maximum -- the first row's
+    zeros, or the result of an absent row -- it changes nothing (``b + f(0)`` is ``b + 0.0 == b``, and the running
+    maximum of a non-decreasing row is the row), so an absent row right after an absent row (or first) is skipped."""
     n = len(can)
     cur_b = np.empty(n + 1, dtype=np.float64)
     cur_l = np.empty(n + 1, dtype=np.int64)
     for i in range(i0, i1):
         x = ref[i]
+        if present[x] == 0 and (i == 0 or present[ref[i - 1]] == 0):
+            continue
         cur_b[0] = 0.0
         cur_l[0] = 0
         left_b = 0.0
@@ -404,19 +411,24 @@ def wlcs_rows(ref, can, fw, prev_b, prev_l, i0, i1):
 
 
 @njit(cache=True)
-def wlcs_many(ids, offsets, ref, can, fw):
+def wlcs_many(ids, offsets, ref, can, fw, vocab):
     """`zheval.definitions.lcs.wlcs` of every pair ``(text ref[p], text can[p])`` (0.0 where one is
-    empty), each by `wlcs_rows`. Returns ``(P,)`` float64."""
+    empty), each by `wlcs_rows` (token ids below ``vocab``). Returns ``(P,)`` float64."""
     P = len(ref)
     out = np.zeros(P, dtype=np.float64)
+    present = np.zeros(vocab, dtype=np.uint8)
     for p in range(P):
         r0, r1 = offsets[ref[p]], offsets[ref[p] + 1]
         c0, c1 = offsets[can[p]], offsets[can[p] + 1]
         n = c1 - c0
         if r1 == r0 or n == 0:
             continue
+        for j in range(c0, c1):
+            present[ids[j]] = 1
         prev_b = np.zeros(n + 1, dtype=np.float64)
         prev_l = np.zeros(n + 1, dtype=np.int64)
-        wlcs_rows(ids[r0:r1], ids[c0:c1], fw, prev_b, prev_l, 0, r1 - r0)
+        wlcs_rows(ids[r0:r1], ids[c0:c1], fw, prev_b, prev_l, 0, r1 - r0, present)
         out[p] = prev_b[n] + fw[prev_l[n]]
+        for j in range(c0, c1):
+            present[ids[j]] = 0
     return out

@@ -119,22 +119,23 @@ def wlcs_pairs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
     # f(k) with Python's float power, as the reference builds it
     fw = np.array([x**weight for x in range(int(np.minimum(m[live], n[live]).max()) + 2)], dtype=np.float64)
     cells = (m * n)[live]
+    vocab = int(tokens.max()) + 1
     bar = work_bar(int(cells.sum()), 2e-9, "rougeW weighted LCS")
     try:
         batch, batch_cells = [], 0
         for p, c in zip(live.tolist(), cells.tolist()):
             if c > WLCS_CALL_CELLS:  # one long pair, in row blocks
                 out[p] = _long_wlcs(k, tokens[offsets[ref[p]]:offsets[ref[p] + 1]],
-                                    tokens[offsets[can[p]]:offsets[can[p] + 1]], fw, bar)
+                                    tokens[offsets[can[p]]:offsets[can[p] + 1]], fw, bar, vocab)
                 continue
             batch.append(p)
             batch_cells += c
             if batch_cells >= WLCS_CALL_CELLS:
-                out[batch] = k.wlcs_many(tokens, offsets, ref[batch], can[batch], fw)
+                out[batch] = k.wlcs_many(tokens, offsets, ref[batch], can[batch], fw, vocab)
                 bar.update(batch_cells)
                 batch, batch_cells = [], 0
         if batch:
-            out[batch] = k.wlcs_many(tokens, offsets, ref[batch], can[batch], fw)
+            out[batch] = k.wlcs_many(tokens, offsets, ref[batch], can[batch], fw, vocab)
     finally:
         bar.close()
     return out
@@ -157,13 +158,15 @@ def union_lcs_hits_pairs(ids, sent_offsets, text_sents, hyp, ref, vocab_size: in
                                          UNION_BLOCK_POSITIONS, UNION_MAX_STOP_WORDS)
 
 
-def _long_wlcs(k, r, c, fw, bar) -> float:
+def _long_wlcs(k, r, c, fw, bar, vocab: int) -> float:
     prev_b = np.zeros(len(c) + 1, dtype=np.float64)
     prev_l = np.zeros(len(c) + 1, dtype=np.int64)
+    present = np.zeros(vocab, dtype=np.uint8)
+    present[c] = 1
     step = max(1, WLCS_CALL_CELLS // len(c))
     for i0 in range(0, len(r), step):
         i1 = min(len(r), i0 + step)
-        k.wlcs_rows(r, c, fw, prev_b, prev_l, i0, i1)
+        k.wlcs_rows(r, c, fw, prev_b, prev_l, i0, i1, present)
         bar.update((i1 - i0) * len(c))
     return float(prev_b[len(c)] + fw[prev_l[len(c)]])
 
@@ -177,9 +180,9 @@ def exercise(mod) -> None:
     mod.bleu_item_matches(ids, off, one, two, one + 1, 4, 2)
     mod.skip_bigram_pair_hits(ids, off, one, one + 1, two, -1, 3)
     fw = np.array([x**1.2 for x in range(5)], dtype=np.float64)
-    mod.wlcs_many(ids, off, two, one, fw)
+    mod.wlcs_many(ids, off, two, one, fw, 3)
     pb, pl = np.zeros(4, dtype=np.float64), np.zeros(4, dtype=np.int64)
-    mod.wlcs_rows(ids[:3], ids[3:], fw, pb, pl, 0, 3)
+    mod.wlcs_rows(ids[:3], ids[3:], fw, pb, pl, 0, 3, np.ones(3, dtype=np.uint8))
     cp = np.array([97, 46, 22909, 32], dtype=np.uint32)
     starts, ends, _ = mod.token_bounds(cp, off[:2], np.zeros(22910, dtype=np.uint8), False)
     mod.token_ids(cp, starts, ends)
