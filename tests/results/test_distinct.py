@@ -173,6 +173,36 @@ def test_streaming_repetition_by_hand_and_ties():
         assert sr.result() == repetition([t for c in chunks for t in c])
 
 
+def test_streaming_repetition_per_group_equals_repetition_of_each_group():
+    """Per group (two dimensions), from the one table: == repetition() on the group's texts in order, for chunkings
+    where a text repeats inside a chunk, across chunks, first seen in another group, and ties on the count."""
+    import random
+
+    from zheval.results.distinct import StreamingRepetition
+
+    rng = random.Random(7)
+    pool = ["好的。", "再见", "谢谢", "不客气", "明天见", "x", "y"]
+    texts = [rng.choice(pool) + (str(rng.randrange(40)) if rng.random() < 0.5 else "") for _ in range(400)]
+    groups = [(rng.randrange(3), rng.randrange(5)) for _ in texts]
+    for size in (1, 7, 64, 400):
+        sr = StreamingRepetition(dimensions=2)
+        for start in range(0, len(texts), size):
+            sr.add(texts[start:start + size], [list(g) for g in groups[start:start + size]])
+        assert sr.result() == repetition(texts)
+        for j, count in ((0, 3), (1, 5)):
+            for g in range(count):
+                mine = [t for t, gs in zip(texts, groups) if gs[j] == g]
+                assert sr.group_result(j, g) == repetition(mine), (size, j, g)
+    # by hand: "a" first seen in group 0, then twice in group 1 ("b", "a", "a": 2 of 3 texts repeat, "a" twice)
+    sr = StreamingRepetition(dimensions=1)
+    sr.add(["a", "b"], [[0], [1]])
+    sr.add(["a", "b", "a"], [[1], [0], [1]])
+    assert sr.group_result(0, 0) == {"duplicate_share": 0.0, "duplicates": 0, "most_frequent": "a",
+                                     "most_frequent_count": 1}
+    assert sr.group_result(0, 1) == {"duplicate_share": 2 / 3, "duplicates": 2, "most_frequent": "a",
+                                     "most_frequent_count": 2}
+
+
 def test_sorted_keys_equal_first_words_and_widening():
     """SortedKeys orders 128-bit keys by both words (equal first words side by side), finds each, and widens a payload
     column instead of wrapping it; unique_rows gives each distinct row's first index and count (by hand)."""

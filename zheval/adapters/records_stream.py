@@ -321,15 +321,16 @@ class _GroupDiversity:
 
     def __init__(self, dimensions: Sequence[str]) -> None:
         self.dim_names = list(dimensions)
-        self.counts: Dict[Any, list] = {}  # None (overall) or (dimension index, value) -> [n, hyp, ref, rep]
+        self.counts: Dict[Any, list] = {}  # None (overall) or (dimension index, value) -> [n, hyp, ref]
+        self.repetition = StreamingRepetition(len(self.dim_names))  # overall and, by group id, every group
+        self.group_ids: list = [{} for _ in self.dim_names]  # per dimension: value -> group id
 
     def _counts(self, key) -> list:
         entry = self.counts.get(key)
         if entry is None:
             shared = self.counts.get(None)
             entry = self.counts[key] = [0, StreamingDistinct(vocab=shared[1].vocab if shared else None),
-                                        StreamingDistinct(vocab=shared[2].vocab if shared else None),
-                                        StreamingRepetition()]
+                                        StreamingDistinct(vocab=shared[2].vocab if shared else None)]
         return entry
 
     def add(self, predictions, references, keys, tokenizer) -> None:
@@ -344,7 +345,10 @@ class _GroupDiversity:
         overall[0] += len(normalized)
         overall[1].add_ids(hyp, hyp_lens)
         overall[2].add_ids(ref, ref_lens)
-        overall[3].add(normalized)
+        ids = np.array([[self.group_ids[j].setdefault(combo[j], len(self.group_ids[j]))
+                         for j in range(len(self.dim_names))] for combo in keys], dtype=np.int64) \
+            if self.dim_names else None
+        self.repetition.add(normalized, ids)
         ref_item = np.repeat(np.arange(len(references)), [len(rs) for rs in references])
         for j in range(len(self.dim_names)):
             members: Dict[Any, list] = {}
@@ -358,21 +362,21 @@ class _GroupDiversity:
                 entry[1].add_ids(hyp[np.repeat(mask, hyp_lens)], hyp_lens[mask])
                 refs = mask[ref_item]
                 entry[2].add_ids(ref[np.repeat(refs, ref_lens)], ref_lens[refs])
-                entry[3].add([normalized[i] for i in idx])
 
     def rows(self) -> list:
         """``[{"dimension", "value", "n", ...}]``: ``overall`` first, then each dimension's values sorted
         (``null`` last), as the report's groups."""
-        out = [_diversity_row("overall", "all", *self.counts[None])]
+        out = [_diversity_row("overall", "all", *self.counts[None], self.repetition.result())]
         for j, dim in enumerate(self.dim_names):
-            values = [v for (d, v) in (k for k in self.counts if k is not None) if d == j]
+            values = list(self.group_ids[j])
             ordered = sorted((v for v in values if v is not None), key=str) + ([None] if None in values else [])
-            out += [_diversity_row(dim, group_value(group_label(v)), *self.counts[(j, v)]) for v in ordered]
+            out += [_diversity_row(dim, group_value(group_label(v)), *self.counts[(j, v)],
+                                   self.repetition.group_result(j, self.group_ids[j][v])) for v in ordered]
         return out
 
 
 def _diversity_row(dimension: str, value, n: int, hyp: StreamingDistinct, ref: StreamingDistinct,
-                   rep: StreamingRepetition) -> dict:
+                   repetition: dict) -> dict:
     d, dc, rd, rdc = {}, {}, {}, {}
     for order in DISTINCT_ORDERS:
         key = f"distinct_{order}"
@@ -381,4 +385,4 @@ def _diversity_row(dimension: str, value, n: int, hyp: StreamingDistinct, ref: S
         rd[key], a, b = ref.distinct(order)
         rdc[key] = [a, b]
     return {"dimension": dimension, "value": value, "n": n, "n_items": n, "distinct": d, "distinct_counts": dc,
-            "reference_distinct": rd, "reference_distinct_counts": rdc, "repetition": rep.result()}
+            "reference_distinct": rd, "reference_distinct_counts": rdc, "repetition": repetition}

@@ -344,21 +344,31 @@ class StreamingRepetition:
     ties), kept sorted (`zheval.results.sorted_keys.SortedKeys`: new keys inserted in place, never a re-sort of
     all); only texts seen twice or more keep their text (the candidates for ``most_frequent``). Memory: 28 bytes per
     distinct text plus the repeated texts themselves.
+
+    With ``dimensions`` > 0 it also gives `repetition` per group (`group_result`) for ``add``'s ``groups`` (one
+    group id per text and dimension) from the same table: 4 more bytes per distinct text and dimension (the group
+    of its first occurrence), and per group a count per text seen twice or more overall.
     """
 
-    def __init__(self) -> None:
-        self.table = SortedKeys(2, {"count": np.uint32, "first": np.int64})
+    def __init__(self, dimensions: int = 0) -> None:
+        self.dimensions = dimensions
+        self.table = SortedKeys(2, {"count": np.uint32, "first": np.int64,
+                                    **{f"group{j}": np.uint32 for j in range(dimensions)}})
         self.repeated: dict = {}  # key -> [text, first position]
         self.first_text: Optional[str] = None
         self.n = 0
+        # per group: (dimension, group id) -> [texts, first text, {key: [count, first position]}], the last only for
+        # texts seen twice or more overall (a text seen once overall is seen once in its groups)
+        self.groups: dict = {}
 
     @staticmethod
     def _key(text: str) -> tuple:
         d = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
         return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
 
-    def add(self, texts: Sequence[str]) -> None:
-        """Count one chunk of (normalised) texts, in order."""
+    def add(self, texts: Sequence[str], groups: Optional[np.ndarray] = None) -> None:
+        """Count one chunk of (normalised) texts, in order; with ``dimensions``, ``groups`` is ``(len(texts),
+        dimensions)`` ints: each text's group id in each dimension (`group_result` reads them back)."""
         if not len(texts):
             return
         if self.first_text is None:
@@ -367,12 +377,16 @@ class StreamingRepetition:
         keys, first, counts = unique_rows(chunk)
         table = self.table
         pos, found = table.locate(keys)
+        if self.dimensions:
+            self._add_groups(texts, chunk, groups, keys, first, counts, pos, found)
         if found.any():
             old = table.payload["count"]
             table.payload["count"] = old.astype(np.int64) if int(old[pos[found]].max()) + int(counts.max()) >= \
                 np.iinfo(old.dtype).max else old
             table.payload["count"][pos[found]] += counts[found].astype(table.payload["count"].dtype)
-        table.insert(pos[~found], keys[~found], {"count": counts[~found], "first": first[~found] + self.n})
+        table.insert(pos[~found], keys[~found], {"count": counts[~found], "first": first[~found] + self.n,
+                                                 **{f"group{j}": np.asarray(groups)[first[~found], j]
+                                                    for j in range(self.dimensions)}})
         pos, _ = table.locate(keys)
         now = table.payload["count"][pos]
         for i in np.flatnonzero(now >= 2):
@@ -380,6 +394,55 @@ class StreamingRepetition:
             if k not in self.repeated:
                 self.repeated[k] = [texts[int(first[i])], int(table.payload["first"][pos[i]])]
         self.n += len(texts)
+
+    def _add_groups(self, texts, chunk, groups, keys, first, counts, pos, found) -> None:
+        """Count the chunk per group (before its keys enter the table): every text's group size and first text;
+        a text seen twice or more overall (earlier chunks included) is counted per group, its earlier single
+        occurrence taken from the table's ``group<j>`` and ``first`` columns."""
+        groups = np.asarray(groups)
+        for j in range(self.dimensions):
+            for i, g in enumerate(groups[:, j].tolist()):
+                entry = self.groups.get((j, g))
+                if entry is None:
+                    entry = self.groups[(j, g)] = [0, texts[i], {}]
+                entry[0] += 1
+        before = np.zeros(len(keys), dtype=np.int64)
+        if found.any():
+            before[found] = self.table.payload["count"][pos[found]]
+        many = np.flatnonzero(before + counts >= 2)
+        if not len(many):
+            return
+        index = {(int(keys[u, 0]), int(keys[u, 1])): u for u in many.tolist()}
+        for i, (a, b) in enumerate(chunk.tolist()):
+            u = index.get((a, b))
+            if u is None:
+                continue
+            if before[u] == 1 and i == first[u]:  # its one earlier occurrence, now that it repeats
+                at = pos[u]
+                for j in range(self.dimensions):
+                    self._group_count(j, int(self.table.payload[f"group{j}"][at]), (a, b),
+                                      int(self.table.payload["first"][at]))
+            for j in range(self.dimensions):
+                self._group_count(j, int(groups[i, j]), (a, b), self.n + i)
+
+    def _group_count(self, j: int, g: int, key: tuple, position: int) -> None:
+        counted = self.groups[(j, g)][2]
+        if key in counted:
+            counted[key][0] += 1
+        else:
+            counted[key] = [1, position]
+
+    def group_result(self, dimension: int, group: int) -> dict:
+        """The dict of `repetition` on the texts of one group (``dimension``'s group id ``group``, as given to
+        `add`), in order. Raises KeyError: a group never added."""
+        n, first_text, counted = self.groups[(dimension, group)]
+        dup = sum(c for c, _ in counted.values() if c > 1)
+        top, top_n = first_text, 1
+        best = [(c, -p, k) for k, (c, p) in counted.items() if c > 1]
+        if best:
+            c, _, k = max(best)
+            top, top_n = self.repeated[k][0], c
+        return {"duplicate_share": dup / n, "duplicates": dup, "most_frequent": top, "most_frequent_count": top_n}
 
     def result(self) -> dict:
         """The dict of `repetition` on every text added, in order."""
