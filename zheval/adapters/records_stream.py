@@ -232,7 +232,9 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
             diversity.add(records.predictions, records.references, keys, tokenizer_obj)
             meta["chunk"], meta["offset"] = records, meta["rows"] - len(records)
-            yield records.predictions, records.references, keys, records.ids
+            # the Poisson key: the item's content and its id when the file has one (never the line: the same
+            # items in another file, or in zheval.score, get the same intervals)
+            yield records.predictions, records.references, keys, records.ids if records.fields["id"] else None
 
     try:
         merged, _, slips = stream_sums(batches(), config, items_path=items_path, progress=progress,

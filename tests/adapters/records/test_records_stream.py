@@ -71,6 +71,27 @@ def test_poisson_intervals_do_not_depend_on_chunks(jsonl, rows):
     assert "bsmethod:poisson" in score_records_stream(str(jsonl), chunk_rows=50, **kw).signatures["bleu"]
 
 
+def test_without_ids_the_poisson_keys_are_the_content_not_the_line(rows, tmp_path):
+    """A file without an id field: the streamed intervals == zheval.score(bootstrap_method="poisson") on the same
+    items, whatever the format or a blank line before the rows (the keys are the items' content, not their lines)."""
+    import zheval
+
+    plain = [{k: v for k, v in r.items() if k != "id"} for r in rows[:300]]
+    body = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in plain)
+    one, two = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    one.write_text(body, encoding="utf-8")
+    two.write_text("\n" + body, encoding="utf-8")  # every row one line later
+    kw = dict(pred_field="prediction", ref_field="reference", bootstrap=200, seed=7, progress=False)
+    got = [score_records_stream(str(p), chunk_rows=64, **kw).to_dict()["groups"][0]["scores"] for p in (one, two)]
+    assert got[0] == got[1]
+    lib = zheval.score([r["prediction"] for r in plain], [r["reference"] for r in plain], ["bleu", "rouge"],
+                       bootstrap=200, seed=7, bootstrap_method="poisson", rouge_types=["rouge1", "rouge2", "rougeL"])
+    assert (got[0]["rougeL"]["low"], got[0]["rougeL"]["high"]) == (lib["rouge"]["rougeL_ci_low"],
+                                                                   lib["rouge"]["rougeL_ci_high"])
+    assert (got[0]["bleu"]["low"], got[0]["bleu"]["high"]) == (lib["bleu"]["bleu_ci_low"],
+                                                               lib["bleu"]["bleu_ci_high"])
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".tsv", ".parquet", ".jsonl.gz"])
 def test_other_formats(rows, tmp_path, suffix):
     pytest.importorskip("pyarrow")
