@@ -224,3 +224,19 @@ def test_sorted_keys_equal_first_words_and_widening():
     table.insert(pos[~found], more[~found], {"n": np.array([2**32 + 5, 1])})  # a value past uint32: widened
     assert [(int(a), int(b)) for a, b in zip(*table.words)] == [(2, 7), (5, 1), (5, 3), (5, 4), (5, 9), (6, 0)]
     assert table.payload["n"].dtype == np.int64 and int(table.payload["n"][2]) == 2**32 + 5
+
+
+def test_packed_keys_merge_in_place_equals_one_unique(monkeypatch):
+    """The packed-key set merged by insertion (many merges: a small pending threshold) == np.unique of all keys."""
+    import numpy as np
+
+    from zheval.results import distinct
+
+    monkeypatch.setattr(distinct._SortedKeys, "_MIN_PENDING", 5)
+    rng = np.random.default_rng(3)
+    chunks = [rng.integers(0, 500, size=int(rng.integers(0, 40))) for _ in range(200)]
+    keys = distinct._SortedKeys()
+    for c in chunks:
+        keys.add(c.astype(np.int64))
+    assert len(keys) == len(np.unique(np.concatenate(chunks)))
+    assert keys.main.tolist() == np.unique(np.concatenate(chunks)).tolist()

@@ -236,27 +236,39 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
 
 class _SortedKeys:
     """A growing set of integer keys (int64 scalars, or int32 rows for long n-grams) kept as one sorted unique
-    array plus sorted unique pending chunks, merged when the pending keys outnumber the main array (amortised
-    O(k log k) for k keys; 8 bytes a packed key)."""
+    array plus sorted unique pending chunks, merged when the pending keys reach a quarter of the main array
+    (amortised; 8 bytes a packed key). Packed keys merge by inserting the new ones in place, so a merge holds the
+    main array twice at most, not the concatenation and its sort."""
 
     def __init__(self) -> None:
         self.main: Optional[np.ndarray] = None
         self.pending: list = []
         self.pending_size = 0
 
+    _MIN_PENDING = 1 << 16
+
     def add(self, keys: np.ndarray) -> None:
         if keys.shape[0] == 0:
             return
         self.pending.append(np.unique(keys, axis=0 if keys.ndim == 2 else None))
         self.pending_size += self.pending[-1].shape[0]
-        if self.main is None or self.pending_size >= self.main.shape[0]:
+        if self.main is None or self.pending_size >= max(self.main.shape[0] // 4, self._MIN_PENDING):
             self._merge()
 
     def _merge(self) -> None:
-        parts = ([self.main] if self.main is not None else []) + self.pending
-        if parts:
+        if not self.pending:
+            return
+        if self.main is None or self.main.ndim == 2:
+            parts = ([self.main] if self.main is not None else []) + self.pending
             both = np.concatenate(parts)
             self.main = np.unique(both, axis=0 if both.ndim == 2 else None)
+        else:  # packed keys: the pending keys not yet held, inserted in place (main and the result, no re-sort)
+            new = np.unique(np.concatenate(self.pending)) if len(self.pending) > 1 else self.pending[0]
+            main = self.main
+            pos = np.searchsorted(main, new)
+            held = (pos < main.shape[0]) & (main[np.minimum(pos, max(main.shape[0] - 1, 0))] == new) \
+                if main.shape[0] else np.zeros(new.shape[0], dtype=bool)
+            self.main = np.insert(main, pos[~held], new[~held])
         self.pending, self.pending_size = [], 0
 
     def __len__(self) -> int:
