@@ -2,16 +2,16 @@
 JSON, Markdown and one self-contained HTML page.
 
 Text from data -- group values, rating column names, the judge's answers of failed items, ids -- is data: the
-terminal table and Markdown pass it through `zheval.text.terminal.terminal_text` (via
-`zheval.adapters.report.tables.format_table`), JSON through `zheval.text.terminal.terminal_json` (exact on
-parse), HTML through jinja2 with autoescape on (the ``html`` extra).
+terminal table passes it through `zheval.text.terminal.terminal_text` (via
+`zheval.adapters.report.tables.format_table`), Markdown through `zheval.text.terminal.markdown_text`, JSON through
+`zheval.text.terminal.terminal_json` (exact on parse), HTML through jinja2 with autoescape on (the ``html`` extra).
 """
 
 from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from ..text.terminal import terminal_json, terminal_text
+from ..text.terminal import markdown_text, terminal_json, terminal_text
 from .report.tables import format_table
 from .extras import require_extra
 
@@ -95,18 +95,16 @@ def render_table(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optiona
 
 
 def render_markdown(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optional[List[str]] = None) -> str:
-    """The same content as `render_table`, as GitHub-flavoured Markdown (data escaped, ``|`` too)."""
-
-    def esc(s: str) -> str:
-        return terminal_text(str(s), one_line=True).replace("|", "\\|")
+    """The same content as `render_table`, as GitHub-flavoured Markdown (data escaped by
+    `zheval.text.terminal.markdown_text`: controls, ``&``, ``<``, ``>``, ``|``)."""
 
     lines = [f"### zheval agree: three layers on {report['n']} items", "",
              "| " + " | ".join(_COLUMNS) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * 4) + "|"]
-    lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in _rows(report)]
-    lines += [""] + [f"- {esc(n)}" for n in _notes(report, params)]
+    lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in _rows(report)]
+    lines += [""] + [f"- {markdown_text(n)}" for n in _notes(report, params)]
     failures = _failures(report, ids)
     if failures:
-        lines += ["", f"**judge failures ({len(failures)})**", ""] + [f"- {esc(x)}" for x in failures]
+        lines += ["", f"**judge failures ({len(failures)})**", ""] + [f"- {markdown_text(x)}" for x in failures]
     return "\n".join(lines) + "\n"
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from .controls import BIDI_CONTROLS, visible_controls
 
-__all__ = ["BIDI_CONTROLS", "terminal_text", "terminal_json", "visible_controls"]  # the rule, for the HTML page too
+__all__ = ["BIDI_CONTROLS", "markdown_text", "terminal_text", "terminal_json", "visible_controls"]  # the rule, for the HTML page too
 
 _JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + "]")  # json.dumps escapes C0 itself
 
@@ -44,6 +44,25 @@ def terminal_text(text: Any, *, one_line: bool = False) -> str:
     Follows the "safe rendering" of git's ``core.quotePath`` and rustc's bidi lint (``../shared/ECOSYSTEM.md`` 12).
     """
     return visible_controls(text, one_line=one_line)
+
+
+def markdown_text(text: Any) -> str:
+    """``text`` made safe for one line or table cell of a Markdown report: THE Markdown escaping of every command
+    (``score``, ``compare``, ``explain`` … ``--format markdown`` and ``agree``'s three-layer Markdown).
+
+    `terminal_text` with ``one_line=True``, then ``&``, ``<``, ``>`` as the HTML entities ``&amp;``, ``&lt;``,
+    ``&gt;`` (a Markdown renderer passes raw HTML through: an id ``<script>…`` or a group value
+    ``<img onerror=…>`` would run in the rendered page) and ``|`` as ``\\|`` (it would end the table cell).
+
+    Args:
+        text: a ``str`` (anything else is converted with ``str()`` first).
+
+    Returns:
+        A ``str`` with no control character, no raw ``<``, ``>``, unescaped ``&`` or ``|``; rendered, it shows
+        ``text`` (controls as visible escapes). Not idempotent (``&amp;`` becomes ``&amp;amp;``). Raises nothing.
+    """
+    s = terminal_text(text, one_line=True)
+    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
 def terminal_json(obj: Any, *, indent: int | None = None) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 from helpers import REPO
 from helpers.cli import run_cli, write_jsonl
-from zheval.text.terminal import terminal_json, terminal_text
+from zheval.text.terminal import markdown_text, terminal_json, terminal_text
 
 EVIL = "\x1b]0;TITLE\x07\x1b[2J\x9b31m\r[red]x[/red]"
 SHOWN = "\\x1b]0;TITLE\\x07\\x1b[2J\\x9b31m\\r[red]x[/red]"  # what the terminal must show instead
@@ -196,3 +196,27 @@ def test_clean_prints_no_raw_control_characters(tmp_path):
     out = tmp_path / "clean.jsonl"
     _ok(run_cli("clean", data, "-o", out, "--min-refs", 1, "-q"))
     assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["id"] == f"q{EVIL}"  # the file keeps it exact
+
+
+def test_markdown_escapes_html_of_ids_and_group_values(tmp_path):
+    """A Markdown renderer passes raw HTML through: ids and group values reach every Markdown report with ``&``,
+    ``<``, ``>`` as entities and ``|`` as ``\\|`` (zheval.text.terminal.markdown_text); expected strings by hand."""
+    rows = [{"id": "<script>alert(1)</script>", "prediction": "今天天气很好", "reference": "今天天气很好",
+             "cat": "<img src=x onerror=alert(2)>"},
+            {"id": "a&b|c", "prediction": "好的", "reference": "好的呢", "cat": "x"}]
+    rec = write_jsonl(tmp_path / "r.jsonl", rows)
+    other = write_jsonl(tmp_path / "o.jsonl", [{**r, "prediction": "好"} for r in rows])
+    out = _ok(run_cli("score", "-p", rec, "--id-field", "id", "--group-field", "cat", "--items", "-q",
+                      "--bootstrap", 0, "-f", "markdown"))
+    cmp = _ok(run_cli("compare", "-p", rec, other, "--id-field", "id", "--group-field", "cat", "-q",
+                      "--bootstrap", 20, "-f", "markdown"))
+    for text in (out, cmp):
+        assert "<img" not in text and "<script" not in text
+        assert "cat=&lt;img src=x onerror=alert(2)&gt;" in text
+    assert "| &lt;script&gt;alert(1)&lt;/script&gt; |" in out  # the --items id
+    assert "| a&amp;b\\|c |" in out
+
+
+def test_markdown_text_by_hand():
+    assert markdown_text("<b>a&b</b>|\x1b\n") == "&lt;b&gt;a&amp;b&lt;/b&gt;\\|\\x1b\\n"
+    assert markdown_text("好的，谢谢") == "好的，谢谢"

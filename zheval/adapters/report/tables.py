@@ -25,7 +25,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...results.diagnostics import Diagnostics
-from ...text.terminal import terminal_text
+from ...text.terminal import markdown_text, terminal_text
 
 __all__ = [
     "BERTSCORE_METRIC",
@@ -540,13 +540,10 @@ def render_items(report: Report, markdown: bool = False) -> str:
     if not markdown:
         return "\n".join(["", f"items ({len(rows)})", f"  {ITEMS_NOTE}", format_table(header, rows, right_from=1)])
 
-    def esc(x: str) -> str:
-        return terminal_text(x, one_line=True).replace("|", "\\|")
-
     lines = ["", f"**Items** ({len(rows)}): _{ITEMS_NOTE}_", ""]
-    lines.append("| " + " | ".join(esc(h) for h in header) + " |")
+    lines.append("| " + " | ".join(markdown_text(h) for h in header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-    lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+    lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in rows]
     return "\n".join(lines)
 
 
@@ -564,26 +561,24 @@ def render_markdown(report: Report) -> str:
     """The same content as `render_table` (per-item scores included) as GitHub-flavoured Markdown."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
 
-    def esc(s: str) -> str:
-        return terminal_text(s, one_line=True).replace("|", "\\|")
-
-    lines = [f"### {esc(report.title)}", "", f"_{interval_note(report)}_", ""]
-    lines.append("| " + " | ".join(esc(h) for h in header) + " |")
+    lines = [f"### {markdown_text(report.title)}", "", f"_{interval_note(report)}_", ""]
+    lines.append("| " + " | ".join(markdown_text(h) for h in header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-    lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in rows]
+    lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in rows]
     if report.diagnostics:
-        lines += ["", "**Diagnostics**", ""] + [f"- {esc(s)}" for s in report.diagnostics.lines()]
+        lines += ["", "**Diagnostics**", ""] + [f"- {markdown_text(s)}" for s in report.diagnostics.lines()]
     limit = reference_limit_line(report)
     if limit:
-        lines.append(f"- {esc(limit)}")
+        lines.append(f"- {markdown_text(limit)}")
     for title, bheader, brows in breakdown_sections(report):
-        lines += ["", f"**{esc(title)}**", "", "| " + " | ".join(esc(h) for h in bheader) + " |",
+        lines += ["", f"**{markdown_text(title)}**", "",
+                  "| " + " | ".join(markdown_text(h) for h in bheader) + " |",
                   "|" + "|".join(["---"] + ["---:"] * (len(bheader) - 1)) + "|"]
-        lines += ["| " + " | ".join(esc(c) for c in r) + " |" for r in brows]
+        lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in brows]
     if report.notes:
-        lines += ["", "**Notes**", ""] + [f"- {esc(s)}" for s in report.notes]
+        lines += ["", "**Notes**", ""] + [f"- {markdown_text(s)}" for s in report.notes]
     if report.warnings:
-        lines += ["", "**Warnings**", ""] + [f"- ⚠ {esc(s)}" for s in report.warnings]
+        lines += ["", "**Warnings**", ""] + [f"- ⚠ {markdown_text(s)}" for s in report.warnings]
     if report.signatures:
         lines += ["", "**Signature**", ""] + [f"- {k}: `{v}`" for k, v in report.signatures.items()]
     items = render_items(report, markdown=True)
