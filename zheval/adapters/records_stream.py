@@ -37,6 +37,7 @@ from ..io import FileFormatError, Problem
 from ..io.chunks import DEFAULT_CHUNK_ROWS, iter_row_chunks
 from ..io.fields import id_field_of, id_value
 from ..io.rows import RowFile
+from ..results.diagnostics import DiagnosticCounts
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, report_options
@@ -219,6 +220,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         raise ValueError(f"by {missing}: a streamed report groups by group fields only (given: {groups or 'none'})")
     tokenizer_obj = config.first.tokenizer
     diversity = _GroupDiversity(by)
+    diagnostics = DiagnosticCounts(tokenizer_obj.normalizer)
     meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0, "multiline": [0, []]}
 
     def batches():
@@ -231,6 +233,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
             meta["multiline"][1] = meta["multiline"][1] or records.multiline_rows[:1]
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
             diversity.add(records.predictions, records.references, keys, tokenizer_obj)
+            diagnostics.add(records.predictions, records.references, records.ids)
             meta["chunk"], meta["offset"] = records, meta["rows"] - len(records)
             # the Poisson key: the item's content and its id when the file has one (never the line: the same
             # items in another file, or in zheval.score, get the same intervals)
@@ -244,6 +247,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     total = _total(merged)
     overall = sums_result(total, config)
     f = meta["fields"]
+    diag = diagnostics.result()
     report = Report(kind="score", title=(
         f"zheval score --stream: {meta['rows']} items, predictions and references {path} (prediction "
         f"{f.get('pred')!r}, references {f.get('ref')}" + (f", ids {f['id']!r}" if f.get("id") else "") + ")"),
@@ -252,7 +256,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         params={"tokenizer": tokenizer_obj.signature(), "normalize": tokenizer_obj.normalizer.name,
                 "metrics": list(config.metrics), "bootstrap": int(bootstrap), "bootstrap_method": "poisson",
                 "seed": seed, "confidence": confidence, "by": list(by), "chunk_rows": chunk_rows},
-        warnings=list(slips.values()))
+        diagnostics=diag, warnings=list(diag.warnings) + list(slips.values()))
     report.breakdowns["diversity"] = diversity.rows()
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "

@@ -33,6 +33,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .exact_sum import exact_int, exact_mean, exact_value
+
 __all__ = [
     "FINAL_PUNCT",
     "LENGTH_RATIO_WARN",
@@ -40,6 +42,7 @@ __all__ = [
     "is_truncated",
     "Diagnostics",
     "ending_kind",
+    "DiagnosticCounts",
     "compute_diagnostics",
 ]
 
@@ -152,9 +155,89 @@ class Diagnostics:
         ]
 
 
+class DiagnosticCounts:
+    """The counts behind `Diagnostics`, added chunk by chunk (`add`) and read once (`result`): the same
+    `Diagnostics` as `compute_diagnostics` on the whole list, whatever the chunks (the two length means are exact
+    sums, `zheval.results.exact_sum`, so they equal ``math.fsum`` of the whole).
+
+    Args:
+        normalize: the normaliser spec applied first (`zheval.text.normalize.get_normalizer`).
+    """
+
+    def __init__(self, normalize=True) -> None:
+        from ..text.normalize import get_normalizer
+
+        self.norm = get_normalizer(normalize)
+        self.n = 0
+        self.ratio_sum, self.ratio_n, self.pred_total, self.ref_total = 0, 0, 0, 0
+        self.endings: dict = {"final": 0, "no_final_punct": 0, "mid_word": 0, "empty": 0}
+        self.empty_ids: list = []
+        self.ref_trunc = self.ref_n = 0
+        self.dist: dict = {}
+
+    def add(self, predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str]) -> None:
+        """Count one chunk: one string per item, per item a non-empty list of strings, the items' ids.
+
+        Raises:
+            ValueError: different lengths."""
+        if not len(predictions) == len(references) == len(ids):
+            raise ValueError(f"{len(predictions)} predictions, {len(references)} reference lists, {len(ids)} ids")
+        ratios, ref_lens = [], []
+        for i, (p, rs) in enumerate(zip(predictions, references)):
+            np_ = self.norm(p)
+            lp = _nchars(np_)
+            nrs = [self.norm(r) for r in rs]
+            lr = sum(_nchars(r) for r in nrs) / len(nrs) if nrs else 0.0
+            if lr > 0:
+                ratios.append(lp / lr)
+            self.pred_total += lp
+            ref_lens.append(lr)
+            kind = ending_kind(np_)
+            self.endings[kind] += 1
+            if kind == "empty" and len(self.empty_ids) < 20:
+                self.empty_ids.append(ids[i])
+            for r in nrs:
+                self.ref_n += 1
+                self.ref_trunc += ending_kind(r) in ("no_final_punct", "mid_word")
+            self.dist[len(rs)] = self.dist.get(len(rs), 0) + 1
+        self.ratio_sum += exact_int(np.asarray(ratios, dtype=np.float64))
+        self.ratio_n += len(ratios)
+        self.ref_total += exact_int(np.asarray(ref_lens, dtype=np.float64))
+        self.n += len(predictions)
+
+    def result(self) -> "Diagnostics":
+        """The `Diagnostics` of every item added, with its warnings."""
+        n, endings = self.n, self.endings
+        truncated = endings["no_final_punct"] + endings["mid_word"]
+        ratio = exact_mean(self.ratio_sum, self.ratio_n) if self.ratio_n else 0.0
+        ref_total = exact_value(self.ref_total)
+        warnings = []
+        if n and abs(ratio - 1) > LENGTH_RATIO_WARN:
+            warnings.append(
+                f"predictions are on average {abs(ratio - 1):.0%} {'shorter' if ratio < 1 else 'longer'} than the "
+                f"references (ratio {ratio:.2f}, beyond ±{LENGTH_RATIO_WARN:.0%}): BLEU's brevity penalty and ROUGE "
+                "precision/recall are affected"
+            )
+        rate = truncated / n if n else 0.0
+        ref_rate = self.ref_trunc / self.ref_n if self.ref_n else 0.0
+        if n and rate > max(TRUNCATION_WARN, 2 * ref_rate):
+            warnings.append(f"{rate:.0%} of predictions do not end a sentence (above {TRUNCATION_WARN:.0%}; "
+                            f"references: {ref_rate:.0%}): check max_new_tokens / truncation; the report shows the "
+                            "scores without them next to the scores on all items")
+        if endings["empty"]:
+            warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
+        return Diagnostics(n_items=n, length_ratio=ratio,
+                           length_ratio_corpus=self.pred_total / ref_total if ref_total else 0.0,
+                           truncated=truncated, truncation_rate=rate, endings=dict(endings),
+                           reference_truncation_rate=ref_rate, empty_predictions=endings["empty"],
+                           empty_ids=list(self.empty_ids), ref_count_distribution=dict(sorted(self.dist.items())),
+                           warnings=warnings)
+
+
 def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
                         normalize=True) -> Diagnostics:
-    """Compute `Diagnostics` for predictions against their (ragged) references.
+    """Compute `Diagnostics` for predictions against their (ragged) references (`DiagnosticCounts` on the whole
+    list).
 
     Args:
         predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
@@ -164,62 +247,8 @@ def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequenc
     Raises:
         ValueError: different lengths.
     """
-    from ..text.normalize import get_normalizer
-
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    norm = get_normalizer(normalize)
-    ids = list(ids) if ids is not None else [str(i) for i in range(len(predictions))]
-    ratios, pred_total, ref_total = [], 0, 0.0
-    endings: dict = {"final": 0, "no_final_punct": 0, "mid_word": 0, "empty": 0}
-    empty_ids = []
-    ref_trunc = ref_n = 0
-    dist: dict = {}
-    for i, (p, rs) in enumerate(zip(predictions, references)):
-        np_ = norm(p)
-        lp = _nchars(np_)
-        nrs = [norm(r) for r in rs]
-        lr = sum(_nchars(r) for r in nrs) / len(nrs) if nrs else 0.0
-        if lr > 0:
-            ratios.append(lp / lr)
-        pred_total += lp
-        ref_total += lr
-        kind = ending_kind(np_)
-        endings[kind] += 1
-        if kind == "empty":
-            empty_ids.append(ids[i])
-        for r in nrs:
-            ref_n += 1
-            ref_trunc += ending_kind(r) in ("no_final_punct", "mid_word")
-        dist[len(rs)] = dist.get(len(rs), 0) + 1
-    n = len(predictions)
-    truncated = endings["no_final_punct"] + endings["mid_word"]
-    ratio = float(np.mean(ratios)) if ratios else 0.0
-    warnings = []
-    if n and abs(ratio - 1) > LENGTH_RATIO_WARN:
-        warnings.append(
-            f"predictions are on average {abs(ratio - 1):.0%} {'shorter' if ratio < 1 else 'longer'} than the references "
-            f"(ratio {ratio:.2f}, beyond ±{LENGTH_RATIO_WARN:.0%}): BLEU's brevity penalty and ROUGE precision/recall "
-            "are affected"
-        )
-    rate = truncated / n if n else 0.0
-    ref_rate = ref_trunc / ref_n if ref_n else 0.0
-    if n and rate > max(TRUNCATION_WARN, 2 * ref_rate):
-        warnings.append(f"{rate:.0%} of predictions do not end a sentence (above {TRUNCATION_WARN:.0%}; references: "
-                        f"{ref_rate:.0%}): check max_new_tokens / truncation; the report shows the scores without "
-                        "them next to the scores on all items")
-    if endings["empty"]:
-        warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
-    return Diagnostics(
-        n_items=n,
-        length_ratio=ratio,
-        length_ratio_corpus=pred_total / ref_total if ref_total else 0.0,
-        truncated=truncated,
-        truncation_rate=rate,
-        endings=endings,
-        reference_truncation_rate=ref_rate,
-        empty_predictions=endings["empty"],
-        empty_ids=empty_ids[:20],
-        ref_count_distribution=dict(sorted(dist.items())),
-        warnings=warnings,
-    )
+    counts = DiagnosticCounts(normalize)
+    counts.add(predictions, references, list(ids) if ids is not None else [str(i) for i in range(len(predictions))])
+    return counts.result()

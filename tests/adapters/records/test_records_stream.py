@@ -48,6 +48,9 @@ def test_scores_equal_the_whole_file_report(jsonl, chunk_rows, options):
     assert _values(streamed) == _values(whole)  # every group, every metric: ==
     assert streamed.signatures == whole.signatures
     assert streamed.breakdowns["diversity"] == whole.breakdowns["diversity"]  # overall and every group
+    assert streamed.diagnostics == whole.diagnostics  # length ratio, truncation, empty predictions: their warnings
+    assert [w for w in whole.warnings if w in whole.diagnostics.warnings] == streamed.diagnostics.warnings
+    assert set(streamed.diagnostics.warnings) <= set(streamed.warnings)
     assert [(d["dimension"], d["value"]) for d in streamed.breakdowns["diversity"]][:3] == [
         ("overall", "all"), ("src", "crosswoz"), ("src", "csl")]
     details = streamed.overall().scores["bleu"].details
@@ -220,3 +223,14 @@ def test_id_of_an_earlier_chunk_reported_with_the_chunk_s_other_problems(tmp_pat
         list(stream_records(path, chunk_rows=5))
     assert [p.line for p in err.value.problems] == [7, 9]
     assert "duplicate id (first seen at" in str(err.value) and "bad.jsonl:2)" in str(err.value)
+
+
+def test_empty_predictions_warned_as_in_the_whole_file_report(tmp_path):
+    """Two empty predictions (one unquoted, one ""): the streamed report warns and counts them as the whole file's."""
+    path = tmp_path / "n2.csv"
+    path.write_text('id,prediction,reference\n1,,今天天气不错\n3,"",好的\n', encoding="utf-8")
+    kw = dict(pred_field="prediction", ref_field="reference", bootstrap=0)
+    streamed = score_records_stream(str(path), progress=False, **kw)
+    assert "2 empty prediction(s) (scored 0)" in streamed.warnings
+    assert streamed.diagnostics.empty_ids == ["1", "3"]
+    assert streamed.to_dict()["diagnostics"] == score_records(str(path), **kw).to_dict()["diagnostics"]
