@@ -6,6 +6,7 @@ the sacrebleu-zh preset, and the label rule written out in the test."""
 
 from __future__ import annotations
 
+import csv
 import json
 
 import pytest
@@ -198,3 +199,26 @@ def test_threshold_boundary(tmp_path):
         res = run("score", "-d", data, "-p", lf, "-q", "--bootstrap", 0)
         assert res.exit_code == code, res.output
     assert len(load_duck(data)) == 5
+
+
+def test_class_label_beside_prediction_is_not_a_reference(groups):
+    """``label`` is LLaMA-Factory's reference only beside its ``predict`` (docs/doors.md): a class label beside
+    ``prediction`` is neither compared nor refused, in JSONL and CSV; beside ``predict`` it is still checked."""
+    d, rows, data, pred, preds, _ = groups
+    n = len(rows)
+    base = _json(run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0, "-f", "json"))
+    for field, refused in (("prediction", False), ("predict", True)):
+        jl = write_jsonl(d / f"class_{field}.jsonl", [{"id": r["id"], field: p, "label": "positive"}
+                                                      for r, p in zip(rows, preds)])
+        csv_path = d / f"class_{field}.csv"
+        with open(csv_path, "w", encoding="utf-8", newline="") as f:
+            csv.writer(f).writerows([["id", field, "label"]] + [[r["id"], p, "positive"] for r, p in zip(rows, preds)])
+        for path in (jl, csv_path):
+            res = run("score", "-d", data, "-p", path, "-q", "--bootstrap", 0, "-f", "json")
+            if refused:  # "positive" is none of any item's references: every labelled item disagrees
+                assert res.exit_code == 2
+                assert f"{n} of {n} items have a LLaMA-Factory 'label' that is none of the item's references" in res.stderr
+            else:
+                rep = _json(res)
+                assert not any("label" in w for w in rep["warnings"]), rep["warnings"]
+                assert _overall(rep) == _overall(base)

@@ -12,6 +12,8 @@ Accepted files:
   scored against another item's references. Up to that fraction it is a warning with the count.
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
+  ``label`` is LLaMA-Factory's only beside ``predict`` (`zheval.adapters.duck.stored.llama_factory_label`): a
+  class ``label`` beside ``prediction`` is not a reference, neither read nor compared.
   Stored references (``references``/``reference``) and a stored query (``query``, or ``prompt`` without a label)
   are checked the same way, whether the predictions are joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
@@ -47,9 +49,9 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_p
                    id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
-from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, query_mismatch_message,
-                     query_mismatches, reference_mismatch_message, reference_mismatches, stored_query,
-                     stored_references, too_many)
+from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
+                     query_mismatch_message, query_mismatches, reference_mismatch_message, reference_mismatches,
+                     stored_query, stored_references, too_many)
 
 __all__ = [
     "Predictions",
@@ -151,7 +153,7 @@ def _read_lines(path: Path) -> list[tuple[int, str]]:
 
 def _read_table(path: Path, kind: str) -> Predictions:
     """A CSV/TSV/Parquet predictions file: the prediction column by the field rule, ids from ``id`` when the
-    header has it, LLaMA-Factory's ``label`` when present."""
+    header has it, LLaMA-Factory's ``label`` when present beside its ``predict`` (`llama_factory_label`)."""
     name = str(path)
     problems: list = []
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
@@ -171,7 +173,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
             dup = seen.add(rid, name, line)
             if dup:
                 errs.append(dup)
-        text, label = row.get(pred), row.get("label")
+        text, label = row.get(pred), llama_factory_label(row, pred)
         if not isinstance(text, str):
             errs.append(f"{pred!r} must be a string, got {type(text).__name__ if text is not None else 'null'}")
         if label is not None and not isinstance(label, str):
@@ -179,7 +181,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
         errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
                  if isinstance(v, str) and lone_surrogate(v)]
         cells = {k: v for k, v in row.items() if v != ""}  # an empty cell stores nothing
-        refs, query = stored_references(cells), stored_query(cells)
+        refs, query = stored_references(cells), stored_query(cells, pred)
         errs += [e for e in (refs[2], query[2]) if e]
         if errs:
             problems.extend(Problem(name, line, rid, e) for e in errs)
@@ -351,8 +353,8 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
             problems.append(Problem(name, lineno, None, "expected a JSON object with an id and a prediction"))
             continue
         rid = obj.get("id")
-        bad = [f"{k!r} {lone_surrogate(obj[k])}" for k in ("id",) + PREDICTION_KEYS + ("label",)
-               if isinstance(obj.get(k), str) and lone_surrogate(obj[k])]
+        bad = [f"{k!r} {lone_surrogate(obj[k])}" for k in ("id",) + PREDICTION_KEYS
+               + (("label",) if "predict" in obj else ()) if isinstance(obj.get(k), str) and lone_surrogate(obj[k])]
         if bad:
             problems.extend(Problem(name, lineno, rid if isinstance(rid, str) else None, b) for b in bad)
             continue
@@ -379,11 +381,11 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if not isinstance(pred, str):
             problems.append(Problem(name, lineno, rid, f"{keys[0]!r} must be a string, got {type(pred).__name__ if pred is not None else 'null'}"))
             continue
-        label = obj.get("label")
+        label = llama_factory_label(obj, key)
         if label is not None and not isinstance(label, str):
             problems.append(Problem(name, lineno, rid, f"'label' must be a string, got {type(label).__name__}"))
             continue
-        refs, query = stored_references(obj), stored_query(obj)
+        refs, query = stored_references(obj), stored_query(obj, key)
         if refs[2] or query[2]:
             problems.extend(Problem(name, lineno, rid, e) for e in (refs[2], query[2]) if e)
             continue

@@ -4,10 +4,12 @@ against the wrong items:
 
 * references: LLaMA-Factory's ``label`` and a stored ``references`` / ``reference`` (a string or a list of
   strings) must each be among the item's references (after normalisation); the item's own references are the ones
-  scored, so a stored reference that is not among them is reported (`reference_mismatches`);
+  scored, so a stored reference that is not among them is reported (`reference_mismatches`). ``label`` is
+  LLaMA-Factory's only beside its ``predict`` (`llama_factory_label`, the field pairing of ``docs/doors.md``): a
+  class ``label`` beside ``prediction`` is not a reference and is neither read nor compared;
 * a query: a stored ``query`` (or LLaMA-Factory's ``prompt``, which wraps the query in a chat template; read only on
-  lines without a ``label``; or Alpaca's ``instruction``, with its ``input``) must hold the item's ``query``,
-  whitespace ignored (`stored_query`, `query_mismatches`).
+  lines without LLaMA-Factory's ``label``; or Alpaca's ``instruction``, with its ``input``) must hold the item's
+  ``query``, whitespace ignored (`stored_query`, `query_mismatches`).
 
 A stored field that is not text (a list, a number) is refused by the reader naming ``file:line`` and the field, as
 a ``label`` is; a line without one is not compared (as a line without a ``label``).
@@ -22,7 +24,8 @@ from __future__ import annotations
 
 from ...io import type_name
 
-__all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "stored_query", "stored_references",
+__all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "llama_factory_label",
+           "stored_query", "stored_references",
            "reference_mismatches", "query_mismatches", "label_mismatch_message", "reference_mismatch_message",
            "query_mismatch_message", "too_many"]
 
@@ -45,14 +48,23 @@ among the item's references (the item's are the ones scored)."""
 _SHOWN = 10
 
 
-def stored_query(row: dict) -> tuple:
+def llama_factory_label(row: dict, pred_field: str):
+    """LLaMA-Factory's ``label`` of a predictions row whose prediction field is ``pred_field``: ``row["label"]``
+    (any value, ``None`` when absent; the caller checks it is a string) when ``pred_field`` is ``"predict"`` (its
+    ``generated_predictions.jsonl`` pair), else ``None``: a ``label`` beside ``prediction`` is a class label, not a
+    reference (``docs/doors.md``, the field families). Raises nothing."""
+    return row.get("label") if pred_field == "predict" else None
+
+
+def stored_query(row: dict, pred_field: str = "predict") -> tuple:
     """``(field, text, problem)`` of the query a predictions row stores under `QUERY_KEYS` (the first present and not
-    null; ``prompt`` only on a row without a ``label``; Alpaca's ``instruction`` followed by its ``input`` when the row
-    has one): ``(None, None, None)`` without one; ``problem`` the text of a value that is not a string, naming the
-    row's own field."""
+    null; ``prompt`` only on a row without LLaMA-Factory's ``label`` (`llama_factory_label` of the row's prediction
+    field ``pred_field``); Alpaca's ``instruction`` followed by its ``input`` when the row has one):
+    ``(None, None, None)`` without one; ``problem`` the text of a value that is not a string, naming the row's own
+    field."""
     for key in QUERY_KEYS:
         value = row.get(key)
-        if value is None or (key == "prompt" and row.get("label") is not None):
+        if value is None or (key == "prompt" and llama_factory_label(row, pred_field) is not None):
             continue
         if not isinstance(value, str):
             return key, None, f"{key!r} must be a string, got {type_name(value)}"
