@@ -49,7 +49,7 @@ def _open(path, what: str):
 def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str]]:
     """``(1-based line, text with its line end)`` of a binary stream under the encoding rule: another encoding
     (recognised on the first 64 KiB) is one problem; a line that is not UTF-8 is a problem ``file:line``; a UTF-8 BOM
-    is removed; a file of CR-only line ends is one problem."""
+    is removed; a file of CR-only line ends (a final LF or not) is one problem."""
     try:
         sample = stream.peek(_SAMPLE)[:_SAMPLE] if hasattr(stream, "peek") else b""
     except (OSError, EOFError, zlib.error) as exc:  # gzip: a corrupt or cut header
@@ -65,14 +65,25 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
         return
     lineno = 0
     lines = iter(stream)
+    held = None  # line 1 when it holds a CR: refused if it is the only line (`line_end_problem`), else yielded
     while True:
         try:
             raw = next(lines)
         except StopIteration:
+            bad = line_end_problem(held, name) if held is not None else None
+            if bad is not None:
+                problems.append(bad)
+            elif held is not None:
+                yield 1, held
             return
         except (OSError, EOFError, zlib.error) as exc:  # a gzip stream that ends early or is corrupt
+            if held is not None:
+                yield 1, held
             problems.append(gzip_problem(name, exc, lineno + 1))
             return
+        if held is not None:
+            yield 1, held
+            held = None
         lineno += 1
         if lineno == 1 and raw.startswith(UTF8_BOM):
             raw = raw[len(UTF8_BOM):]
@@ -83,11 +94,9 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
             problems.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start}: "
                                                          f"{body[exc.start:exc.start + 4]!r})"))
             continue
-        if lineno == 1 and not text.endswith("\n"):
-            bad = line_end_problem(text, name)
-            if bad is not None:
-                problems.append(bad)
-                return
+        if lineno == 1 and "\r" in text:
+            held = text
+            continue
         yield lineno, text
 
 

@@ -251,3 +251,23 @@ def test_one_id_rule_integer_ids_join_their_decimal_strings(tmp_path):
     dup = write_jsonl(tmp_path / "dup.jsonl", [dict(rows[0], id=7), dict(rows[1], id="7")])
     res = run("score", "--data", dup, "-p", preds, "-q")
     assert res.exit_code == 2 and f"{dup}:2: id '7': duplicate id (first seen at {dup}:1)" in res.stderr
+
+
+def test_cr_line_ends_with_only_a_final_lf_are_refused_as_cr_only(tmp_path):
+    """CR line ends and one final LF (a classic Mac OS file someone appended a line end to) are the CR-only message,
+    not "no items": whole file, ``--stream`` and ``sample``, CSV and TSV; CRLF files still read."""
+    shown = "its lines end in CR (\\r) only (classic Mac OS line ends): it would be read as one line instead of 3"
+    for sep, ext in ((",", "csv"), ("\t", "tsv")):
+        f = tmp_path / f"c5.{ext}"
+        f.write_bytes(sep.join(["id", "prediction", "reference"]).encode() + b"\r"
+                      + sep.join(["1", "今天天气不错", "今天天气很好"]).encode() + b"\r"
+                      + sep.join(["2", "好的", "好的呢"]).encode() + b"\n")
+        for args in (("score", "-p", f), ("score", "--stream", "-p", f), ("sample", "-p", f, "--k", 1,
+                                                                           "-o", tmp_path / "s.csv")):
+            res = run(*args, "-q")
+            assert res.exit_code == 2, (args, res.output)
+            assert f"{f}: {shown}" in res.stderr, (args, res.stderr)
+            assert "no items" not in res.stderr
+    ok = tmp_path / "ok.csv"
+    ok.write_bytes("id,prediction,reference\r\n1,好的,好的\r\n".encode())
+    assert _json(run("score", "--stream", "-p", ok, "-q", "--bootstrap", 0, "-f", "json"))["groups"][0]["n"] == 1
