@@ -46,10 +46,15 @@ CHILD = textwrap.dedent(r'''
         print(json.dumps({"t": import_cpu, "cpu": import_cpu, "r": {"numba imported": "numba" in sys.modules}}))
         sys.exit(0)
     if name == "rouge":
+        arg, _, tok = arg.partition("|")  # a tokenizer configuration: terms, jieba, jieba+terms (bench_impls.TERMS)
         types = arg.split("+")
-        zheval.compute_rouge(WP, WR, rouge_types=types)
+        terms = ["地铁站", "酒店", "景点", "北京", "餐馆", "评分", "推荐", "电话", "地址", "免费", "门票", "附近", "研究",
+                 "方法", "结果", "系统", "分析", "实验", "模型", "数据"]
+        kw = {"": {}, "terms": {"terms": terms}, "jieba": {"tokenizer": "jieba"},
+              "jieba+terms": {"tokenizer": "jieba", "terms": terms}}[tok]
+        zheval.compute_rouge(WP, WR, rouge_types=types, **kw)
         def run():
-            o = zheval.compute_rouge(preds, refs, rouge_types=types)
+            o = zheval.compute_rouge(preds, refs, rouge_types=types, **kw)
             return {t: o[t] for t in types}
     elif name == "bleu":
         zheval.compute_bleu(WP, WR)
@@ -95,6 +100,11 @@ KINDS = {
     "ZBn": ("bleu", "numpy", "zheval compute_bleu, numpy only"),
     "J": ("score", "warm", "zheval.score rouge1/2/L + BLEU, warm"),
     "Jn": ("score", "numpy", "zheval.score, numpy only"),
+    "T": ("rouge:rouge1+rouge2+rougeL|terms", "warm", "compute_rouge rouge1/2/L, terms=<20 frequent words>, warm"),
+    "ZL": ("rouge:rouge1+rouge2+rougeL+rougeLsum", "warm", "compute_rouge rouge1/2/L/Lsum (char), warm"),
+    "TL": ("rouge:rouge1+rouge2+rougeL+rougeLsum|terms", "warm", "the same with terms=<20 frequent words>"),
+    "JW": ("rouge:rouge1+rouge2+rougeL|jieba", "warm", "compute_rouge rouge1/2/L, jieba, warm"),
+    "JWT": ("rouge:rouge1+rouge2+rougeL|jieba+terms", "warm", "the same, jieba with terms"),
     "W": ("rouge:rougeW", "warm", "rougeW, warm"),
     "S4": ("rouge:rougeS4", "warm", "rougeS4, warm"),
     "SU4": ("rouge:rougeSU4", "warm", "rougeSU4, warm"),

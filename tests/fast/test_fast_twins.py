@@ -26,6 +26,7 @@ from zheval.fast.ngrams import flatten_texts, ngram_counts_by_text
 from zheval.tokenizers import get_tokenizer
 from zheval.tokenizers.corpus import TokenIds, tokenize_corpus
 from helpers.compiled_twins import CHECKS as COMPILED_CHECKS, compiled_modes, kernels_loaded_for_the_check
+from helpers.term_twins import check_term_token_spans
 
 #: Public functions of the fast modules that are building blocks of the twins, not twins themselves.
 BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram_counts_by_text",
@@ -41,9 +42,10 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.slot_bleu:bleu_key_bits", "zheval.fast.slot_bleu:slot_bleu_fits",
                    "zheval.fast.keys:popcount64",  # bit counting, checked in tests/fast/test_popcount.py
                    "zheval.fast.keys:lcs_step", "zheval.fast.keys:lcs_from_rows",  # the LCS twins' recurrence
-                   "zheval.fast.compiled.twins:packed_fits", "zheval.fast.compiled.twins:exercise"}
+                   "zheval.fast.compiled.twins:packed_fits", "zheval.fast.compiled.twins:exercise",
+                   "zheval.tokenizers.char_ids:class_table"}
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
-                "zheval.tokenizers.char_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
+                "zheval.tokenizers.char_ids", "zheval.tokenizers.term_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
                 "zheval.fast.skip_bigrams", "zheval.fast.wlcs", "zheval.fast.slots", "zheval.fast.slot_lcs",
                 "zheval.fast.slot_bleu", "zheval.fast.compiled.twins")
@@ -483,6 +485,7 @@ def check_corpus_rouge_scores(real):
 CHECKS = {
     "zheval.tokenizers.char_ids:char_token_ids": check_char_token_ids,
     "zheval.tokenizers.char_ids:char_token_spans": check_char_token_spans,
+    "zheval.tokenizers.term_ids:term_token_spans": check_term_token_spans,
     "zheval.text.normalize_corpus:normalize_corpus": check_normalize_corpus,
     "zheval.text.split_corpus:split_corpus": check_split_corpus,
     "zheval.fast.union_lcs:union_lcs_hits_pairs": check_union_lcs_hits_pairs,

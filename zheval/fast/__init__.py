@@ -29,6 +29,9 @@ TWINS: tuple[Twin, ...] = (
     Twin("zheval.tokenizers.char_ids:char_token_spans", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
          "the same tokens (ids of one vocabulary, with their positions) of every normalised text, for the char "
          "tokenizer without terms, punct keep or drop"),
+    Twin("zheval.tokenizers.term_ids:term_token_spans", "zheval.tokenizers.char:CharTokenizer.tokenize_normalized",
+         "the same tokens (ids of one vocabulary holding exactly them) of every normalised text, for the char "
+         "tokenizer with terms (none holding a line break), punct keep or drop"),
     Twin("zheval.text.normalize_corpus:normalize_corpus", "zheval.text.normalize:Normalizer.__call__",
          "the same normalised text (as code points) of every text, for every set of steps"),
     Twin("zheval.text.split_corpus:split_corpus", "zheval.text.sentences:split_sentences",
@@ -112,7 +115,9 @@ def usable_for(task: str, **request) -> bool:
 
     * ``"char_ids"`` (``tokenizer``): the corpus-at-once twins (`zheval.text.normalize_corpus.normalize_corpus`,
       `zheval.text.split_corpus.split_corpus`, `zheval.tokenizers.char_ids.char_token_spans`) give
-      exactly this tokenizer's sentences -- the ``char`` tokenizer without terms (either ``punct``).
+      exactly this tokenizer's sentences -- the ``char`` tokenizer without terms (either ``punct``); or, with terms
+      (none holding a line break), `zheval.tokenizers.term_ids.term_token_spans` gives its tokens (a call that needs
+      ``"punct"`` sentences then normalises all texts at once and tokenises them one by one).
     * ``"normalize_corpus"`` (``tokenizer``): all texts can be normalised at once
       (`zheval.text.normalize_corpus.normalize_corpus`) and then tokenised one by one -- a built-in tokenizer
       whose normalisation is its normaliser on the whole text.
@@ -181,7 +186,7 @@ def _decide(task: str, request: dict) -> bool:
         chars = sum(map(len, request["predictions"])) + sum(map(len, chain.from_iterable(request["references"])))
         return compiled_usable(chars * TOKEN_PASS_SECONDS_PER_CHAR)
     if task == "char_ids":
-        return bool(request["tokenizer"].char_ids_twin())
+        return bool(request["tokenizer"].char_ids_twin() or request["tokenizer"].term_ids_twin())
     if task == "slot_keys":
         from .slots import slot_keys_fit
 

@@ -148,6 +148,12 @@ class BaseTokenizer:
         the decision is `zheval.fast.usable_for`)."""
         return False
 
+    def term_ids_twin(self) -> bool:
+        """True if `zheval.tokenizers.term_ids.term_token_spans` gives exactly this tokenizer's tokens (the char
+        tokenizer with terms, none holding a line break, either ``punct``): the plain char tokens with the term
+        matches merged (`zheval.tokenizers.corpus.tokenize_corpus`; the decision is `zheval.fast.usable_for`)."""
+        return False
+
     def batch_normalizable(self) -> bool:
         """True if this tokenizer's normalisation is its `Normalizer` applied to the
         whole text (then all texts can be normalised at once, `zheval.text.normalize_corpus.normalize_corpus`);

@@ -186,6 +186,9 @@ class CharTokenizer(BaseTokenizer):
     def char_ids_twin(self) -> bool:
         return type(self) is CharTokenizer and not self.terms
 
+    def term_ids_twin(self) -> bool:
+        return type(self) is CharTokenizer and bool(self.terms) and not any("\n" in t for t in self.terms)
+
     def lines_concatenate(self) -> bool:
         # Han, word runs and other tokens never contain whitespace; only a term could contain a line break.
         return type(self) is CharTokenizer and not any("\n" in t for t in self.terms)

@@ -91,6 +91,12 @@ def _class_table(cp: np.ndarray) -> np.ndarray:
     return lut
 
 
+def class_table(cp: np.ndarray) -> np.ndarray:
+    """``(max(cp) + 2,)`` uint8 class codes (``H``, ``W``, ``D``, ``O``, ``S``, ``MO``, ``MS``, ``R``) of the code points
+    present in the non-empty array ``cp`` (the others read 0): `_class_table`, for `zheval.tokenizers.term_ids`."""
+    return _class_table(cp)
+
+
 def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]:
     """Token ids of normalised pieces of text under the plain ``char`` tokenizer (no terms, ``punct="keep"``).
 

@@ -25,6 +25,7 @@ from ..text.sentences import SENTENCE_SPLITS
 from ..text.split_corpus import split_corpus
 from .base import BaseTokenizer
 from .char_ids import char_token_spans
+from .term_ids import term_token_spans
 
 __all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "tokenize_items", "name_failing_text", "TokenIds"]
 
@@ -214,7 +215,9 @@ def tokenize_corpus(
         sentence_split: ``"punct"`` (default) or ``"newline"`` (see `zheval.text.sentences`).
         char_ids: tokenise the distinct texts all at once with the vectorised twins (normalisation
             `zheval.text.normalize_corpus.normalize_corpus`, sentence pieces
-            `zheval.text.split_corpus.split_corpus`, tokens `zheval.tokenizers.char_ids.char_token_spans`);
+            `zheval.text.split_corpus.split_corpus`, tokens `zheval.tokenizers.char_ids.char_token_spans`; with
+            terms `zheval.tokenizers.term_ids.term_token_spans` when ``sentences`` is False, else as
+            ``normalize_all``);
             only valid when ``zheval.fast.usable_for("char_ids", tokenizer=tokenizer)``, which the caller decides.
         normalize_all: normalise the distinct texts all at once (`normalize_corpus`)
             and tokenise each normalised text (`sentences_of_normalized`,
@@ -249,7 +252,12 @@ def tokenize_corpus(
     ref_text = np.fromiter(map(index.__getitem__, flat_refs), dtype=np.int64, count=len(flat_refs))
     ref_counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
     vocab = TokenIds()
-    if char_ids:
+    terms = char_ids and not tokenizer.char_ids_twin()  # the char tokenizer with terms (term_ids_twin)
+    if terms and sentences:  # its sentences: each text normalised at once, tokenised one by one
+        terms, char_ids, normalize_all, segmenter = False, False, True, None
+    if terms:
+        ids, sent_offsets, text_sents = _term_corpus(distinct, tokenizer, vocab, compiled_tokens)
+    elif char_ids:
         ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split if sentences else None,
                                                      vocab, compiled_tokens)
     else:
@@ -310,6 +318,14 @@ def _arrays(flat, sent_len, n_sents):
     text_sents = np.zeros(len(n_sents) + 1, dtype=np.int64)
     np.cumsum(np.asarray(n_sents, dtype=np.int64), out=text_sents[1:])
     return ids, sent_offsets, text_sents
+
+
+def _term_corpus(texts: list, tokenizer: BaseTokenizer, vocab: TokenIds, compiled: bool):
+    """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer with terms, one sentence per
+    text, all at once (`zheval.tokenizers.term_ids.term_token_spans`)."""
+    norm = normalize_corpus(texts, tokenizer.normalizer)
+    ids, text_tokens = term_token_spans(norm.codepoints, norm.offsets, tokenizer, vocab, compiled)
+    return ids, text_tokens, np.arange(len(texts) + 1, dtype=np.int64)
 
 
 def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, compiled: bool = False):
