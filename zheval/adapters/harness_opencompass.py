@@ -35,7 +35,7 @@ from __future__ import annotations
 import inspect
 import logging
 import warnings
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..compute.bleu import bleu_config, bleu_items, bleu_result
 from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result
@@ -137,6 +137,26 @@ def _scored(config: Any, predictions: Sequence[str], references: Sequence[Any], 
 def _item_details(preds: List[str], refs: List[List[str]], metric: str, scores: Sequence[float]) -> List[dict]:
     """OpenCompass's ``details``: per item the prediction, the answer (`_answer`) and ``metric``'s score x 100."""
     return [{"pred": p, "answer": _answer(r), metric: 100 * s} for p, r, s in zip(preds, refs, scores)]
+
+
+#: BLEU's statistics that an evaluator's result nests under ``statistics`` as they are (ratios and lengths).
+_BLEU_STATISTICS = ("brevity_penalty", "length_ratio", "translation_length", "reference_length")
+
+
+def _corpus_score(config: Any, predictions: Sequence[str], references: Sequence[Any], metric: str,
+                  scoring: Tuple[Any, Any], statistics: Callable[[dict], dict],
+                  forwarded: Callable[[str], bool]) -> Dict[str, Any]:
+    """A corpus metric's OpenCompass result: ``{metric: 100 * score, "statistics": statistics(result)}`` -- nested,
+    because OpenCompass's summary table lists every top-level number as a metric -- then the keys of zheval's
+    result for which ``forwarded(key)`` holds, through `_forward` (the ``<metric>_ci_low``/``_ci_high`` interval x
+    100), and with per-item scores (``level="sentence"``) the ``details``. ``scoring`` is ``(items, result)``."""
+    preds, refs, slips, result = _scored(config, predictions, references, *scoring)
+    out: Dict[str, Any] = {metric: 100 * result[metric], "statistics": statistics(result)}
+    _forward(out, {k: v for k, v in result.items() if forwarded(k)}, (f"{metric}_ci_low", f"{metric}_ci_high"),
+             metric, getattr(config, "preset", None), slips)
+    if "scores" in result:
+        out["details"] = _item_details(preds, refs, metric, result["scores"])
+    return out
 
 
 def _report_slips(predictions: List[str], references: List[List[str]], config: Any) -> List[str]:
@@ -272,19 +292,10 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
-        config = self.config
-        preds, refs, slips, result = _scored(config, predictions, references, bleu_items, bleu_result)
-        out: Dict[str, Any] = {"bleu": 100 * result["bleu"]}
-        # not numbers at the top level: OpenCompass's summary table lists every top-level number as a metric
-        out["statistics"] = {"precisions": [100 * p for p in result["precisions"]],
-                             "brevity_penalty": result["brevity_penalty"], "length_ratio": result["length_ratio"],
-                             "translation_length": result["translation_length"],
-                             "reference_length": result["reference_length"]}
-        _forward(out, {k: v for k, v in result.items() if k not in out["statistics"] and k != "precisions"},
-                 ("bleu_ci_low", "bleu_ci_high"), "bleu", config.preset, slips)
-        if "scores" in result:
-            out["details"] = _item_details(preds, refs, "bleu", result["scores"])
-        return out
+        return _corpus_score(self.config, predictions, references, "bleu", (bleu_items, bleu_result),
+                             lambda result: {"precisions": [100 * p for p in result["precisions"]],
+                                             **{k: result[k] for k in _BLEU_STATISTICS}},
+                             lambda key: key not in _BLEU_STATISTICS and key != "precisions")
 
 
 class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
@@ -316,16 +327,8 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
         """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
-        preds, refs, slips, result = _scored(self.config, predictions, references, chrf_items, chrf_result)
-        out: Dict[str, Any] = {"chrf": 100 * result["chrf"]}
-        out["statistics"] = {"name": result["name"], "precisions": [100 * p for p in result["precisions"]],
-                             "recalls": [100 * r for r in result["recalls"]]}
-        for key in ("chrf_ci_low", "chrf_ci_high"):
-            if key in result:
-                out[key] = 100 * result[key]
-        out["signature"] = result["signature"]
-        if slips:
-            out["warnings"] = slips
-        if "scores" in result:
-            out["details"] = _item_details(preds, refs, "chrf", result["scores"])
-        return out
+        return _corpus_score(self.config, predictions, references, "chrf", (chrf_items, chrf_result),
+                             lambda result: {"name": result["name"],
+                                             "precisions": [100 * p for p in result["precisions"]],
+                                             "recalls": [100 * r for r in result["recalls"]]},
+                             lambda key: key in ("chrf_ci_low", "chrf_ci_high", "signature"))

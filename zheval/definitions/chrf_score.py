@@ -114,27 +114,31 @@ def f_score(stats: Sequence[int], beta, eps_smoothing: bool = False) -> float:
 
 @dataclass(frozen=True)
 class ChrfScore:
-    """A chrF score with what it was computed from.
-
-    Attributes:
-        score: chrF in [0, 1].
-        char_order, word_order, beta, eps_smoothing: the options used.
-        precisions, recalls: per order (character orders 1..char_order, then word orders 1..word_order), in [0, 1];
-            0.0 for an order without hypothesis (precision) or reference (recall) n-grams.
-        hyp_counts, ref_counts, matches: the summed statistics per order.
-        name: sacrebleu's score name (``chrF2``, ``chrF2++``).
-    """
+    """A chrF score with what it was computed from; each field's text stands below it. ``name``: sacrebleu's score
+    name (``chrF2``, ``chrF2++``)."""
 
     score: float
+    """chrF in [0, 1]."""
     char_order: int
+    """The character n-gram orders used (1..char_order)."""
     word_order: int
+    """The word n-gram orders used (1..word_order; 0 for chrF, 2 for chrF++)."""
     beta: float
+    """The F-measure's beta (recall weighted beta times as much as precision)."""
     eps_smoothing: bool
+    """sacrebleu's ``eps_smoothing``: the mean of the orders' F-scores, an order without n-grams counting a tiny
+    epsilon (else: the F-score of the mean precision and recall over the orders that have n-grams on both sides)."""
     precisions: Tuple[float, ...]
+    """Per order (character orders 1..char_order, then word orders 1..word_order), in [0, 1]; 0.0 for an order
+    without hypothesis n-grams."""
     recalls: Tuple[float, ...]
+    """Per order as ``precisions``, in [0, 1]; 0.0 for an order without reference n-grams."""
     hyp_counts: Tuple[int, ...]
+    """The summed hypothesis n-gram counts per order."""
     ref_counts: Tuple[int, ...]
+    """The summed reference n-gram counts per order."""
     matches: Tuple[int, ...]
+    """The summed matched (clipped) n-gram counts per order."""
 
     @property
     def name(self) -> str:

@@ -183,6 +183,17 @@ def _count_grams(ids, a0, a1, max_order, vb, hkey, lg, insert, counts, hord, lis
     return nl, hits1
 
 
+@njit(cache=True, inline="always")
+def _clear_prediction(hkey, hcnt, inserted, ni, ids, a0, a1, by_token):
+    """Empty the ``ni`` slots the prediction ``ids[a0:a1]`` filled (``inserted``) and its per-token marks
+    ``by_token``, so the next prediction starts from clean tables without a pass over them."""
+    for x in range(ni):
+        hkey[inserted[x]] = -1
+        hcnt[inserted[x]] = 0
+    for j in range(a0, a1):
+        by_token[ids[j]] = 0
+
+
 @njit(cache=True)
 def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, vocab):
     """ROUGE-N hits of orders 1..max_order and the LCS length of every distinct (prediction, reference) pair,
@@ -234,11 +245,7 @@ def rouge_pair_stats(ids, offsets, dh, dcount, u_ref, max_order, vb, want_lcs, v
             if want_lcs and h1 > 0:  # no token in common: LCS 0
                 lcs[p] = _lcs_bits(ids, b0, b1, loc, masks, m, V, rows)
             p += 1
-        for x in range(ni):
-            hkey[inserted[x]] = -1
-            hcnt[inserted[x]] = 0
-        for j in range(a0, a1):
-            cnt1[ids[j]] = 0
+        _clear_prediction(hkey, hcnt, inserted, ni, ids, a0, a1, cnt1)
         if want_lcs:
             w = (m + 63) >> 6
             for j in range(m):
@@ -362,11 +369,7 @@ def skip_bigram_pair_hits(ids, offsets, dh, dcount, u_ref, skip, vocab):
                 hused[touched[x]] = 0
             hits[p] = h
             p += 1
-        for x in range(ni):
-            hkey[inserted[x]] = -1
-            hcnt[inserted[x]] = 0
-        for i in range(a0, a1):
-            present[ids[i]] = 0
+        _clear_prediction(hkey, hcnt, inserted, ni, ids, a0, a1, present)
     return hits
 
 
