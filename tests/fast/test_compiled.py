@@ -161,7 +161,7 @@ def test_zheval_warmup_command(compiled):
     assert info["state_before"] == "cold" and set(info["kernels"]) == set(compiled.KERNELS)  # a fresh marker folder
     compiled._LOADED.clear()
     res = CliRunner().invoke(app, ["warmup"])
-    assert res.exit_code == 0 and "8 kernels loaded" in res.output and "cache was warm" in res.output
+    assert res.exit_code == 0 and f"{len(compiled.KERNELS)} kernels loaded" in res.output and "cache was warm" in res.output
 
 
 def test_the_compiled_token_pass_is_asked_by_size(compiled, monkeypatch):

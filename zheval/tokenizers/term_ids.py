@@ -50,8 +50,14 @@ def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, comp
     cp = np.asarray(cp, dtype=np.uint32)
     offsets = np.asarray(offsets, dtype=np.int64)
     n_texts = len(offsets) - 1
-    ids, starts, ends, _ = char_token_spans(cp, offsets, vocab, False, compiled)
-    found = _term_matches(cp, offsets, tokenizer.terms)
+    ids, starts, ends, text_tokens = char_token_spans(cp, offsets, vocab, False, compiled)
+    table = class_table(cp) if len(cp) else None
+    marks = table is None or bool(((table == MO) | (table == MS)).any())
+    if compiled and not marks:
+        ids, starts = _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table, tokenizer, vocab)
+        found = None
+    else:
+        found = _term_matches(cp, offsets, tokenizer.terms, table, marks)
     if found is not None:
         q, e, words, text_of, overlapped = found
         first = np.searchsorted(starts, q, side="left")  # the plain tokens inside [q, e)
@@ -89,13 +95,40 @@ def _decoded(cp: np.ndarray) -> str:
     return cp.tobytes().decode("utf-32-le", "surrogatepass")
 
 
-def _term_matches(cp: np.ndarray, offsets: np.ndarray, terms):
+def _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table, tokenizer, vocab):
+    """``(ids, starts)`` of every text after the term merge, from the compiled kernel
+    (`zheval.tokenizers.term_spans_kernel.merge_terms`; texts without attached marks); the texts it does not serve
+    through the tokenizer (`_by_tokenizer`)."""
+    from .term_spans_kernel import merge_terms
+
+    terms = sorted(tokenizer.terms, key=lambda t: (-len(t), t))  # the expression's order: longest first
+    codes = [np.frombuffer(t.encode("utf-32-le"), dtype=np.uint32) for t in terms]
+    toff = np.zeros(len(terms) + 1, dtype=np.int64)
+    np.cumsum([len(c) for c in codes], out=toff[1:])
+    tcp = np.concatenate(codes).astype(np.uint32) if codes else np.zeros(0, dtype=np.uint32)
+    tfree = np.array([bool(HAN_OR_WORD_RE.fullmatch(t[-1])) and not HAN_TOKEN_RE.fullmatch(t[-1]) for t in terms],
+                     dtype=np.bool_)
+    firsts = np.zeros(max(int(cp.max()), int(tcp.max()) if len(tcp) else 0) + 1, dtype=np.bool_)
+    firsts[tcp[toff[:-1]]] = True
+    tid = np.fromiter(map(vocab.__getitem__, terms), dtype=np.int64, count=len(terms))
+    i64 = [np.ascontiguousarray(a, dtype=np.int64) for a in (offsets, ids, starts, ends, text_tokens)]
+    ids, starts, bad = merge_terms(cp, *i64, np.ascontiguousarray(table, dtype=np.uint8), firsts, tcp, toff, tfree,
+                                   tid)
+    bad_texts = np.flatnonzero(bad)
+    if len(bad_texts):
+        ids, starts = _by_tokenizer(ids, starts, offsets, bad_texts, _decoded(cp), tokenizer, vocab)
+        order = np.argsort(starts, kind="stable")
+        ids, starts = ids[order], starts[order]
+    return ids, starts
+
+
+def _term_matches(cp: np.ndarray, offsets: np.ndarray, terms, table, marks: bool):
     """``(q, e, words, text_of, overlapped)``: the term matches ``cp[q:e]`` (strings ``words``) in the order the
     term expression's left-to-right search finds them in each text, and the texts whose matches that order does
-    not decide (two matches overlap: those texts go to the tokenizer); None without a match."""
+    not decide (two matches overlap: those texts go to the tokenizer); None without a match. ``table``: the class
+    table of ``cp`` (None when empty), ``marks``: True when it holds attached marks (or ``cp`` is empty)."""
     n_texts = len(offsets) - 1
-    table = class_table(cp) if len(cp) else None
-    if table is None or ((table == MO) | (table == MS)).any():  # attached marks: the expression itself
+    if marks:  # attached marks: the expression itself
         big = _decoded(cp)
         joined = "\n".join([big[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())])
         matches = [(m.start(), m.end(), m.group()) for m in re.finditer(term_pattern(terms), joined)]

@@ -43,10 +43,11 @@ WARM_SECONDS = 1.0
 COLD_SECONDS = 20.0
 #: The kernels `warmup` compiles (functions of `zheval.fast.compiled.kernels`).
 KERNELS = ("rouge_pair_stats", "bleu_item_matches", "skip_bigram_pair_hits", "wlcs_many", "wlcs_rows",
-           "union_lcs_hits", "token_bounds", "token_ids")
+           "union_lcs_hits", "token_bounds", "token_ids", "merge_terms")
 
 _KERNELS_FILES = (Path(__file__).with_name("kernels.py"), Path(__file__).with_name("union_kernel.py"),
-                  Path(__file__).parent.parent.parent / "tokenizers" / "char_spans_kernel.py")
+                  Path(__file__).parent.parent.parent / "tokenizers" / "char_spans_kernel.py",
+                  Path(__file__).parent.parent.parent / "tokenizers" / "term_spans_kernel.py")
 #: Process state: the kernels module once imported by this process (None before).
 _LOADED: dict = {}
 

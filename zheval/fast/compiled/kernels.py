@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from ...tokenizers.char_spans_kernel import token_bounds, token_ids  # noqa: F401  (the char tokenizer's, in its layer)
+from ...tokenizers.term_spans_kernel import merge_terms  # noqa: F401  (the char tokenizer's with terms)
 from .union_kernel import add_with_carry, union_lcs_hits  # noqa: F401  (the ROUGE-Lsum kernel, in its own module)
 
 _GOLD = np.uint64(0x9E3779B97F4A7C15)

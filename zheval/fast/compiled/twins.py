@@ -186,5 +186,11 @@ def exercise(mod) -> None:
     cp = np.array([97, 46, 22909, 32], dtype=np.uint32)
     starts, ends, _ = mod.token_bounds(cp, off[:2], np.zeros(22910, dtype=np.uint8), False)
     mod.token_ids(cp, starts, ends)
+    tcp, toff = np.array([97, 46], dtype=np.uint32), np.array([0, 2], dtype=np.int64)
+    firsts = np.zeros(22910, dtype=np.bool_)
+    firsts[97] = True
+    mod.merge_terms(cp, off[:2], np.arange(len(starts), dtype=np.int64), starts, ends,
+                    np.array([0, len(starts)], dtype=np.int64), np.zeros(22910, dtype=np.uint8), firsts, tcp, toff,
+                    np.ones(1, dtype=np.bool_), np.zeros(1, dtype=np.int64))
     mod.union_lcs_hits(ids, off, np.array([0, 1, 2], dtype=np.int64), one, two, 3, UNION_BLOCK_POSITIONS,
                        UNION_MAX_STOP_WORDS)
