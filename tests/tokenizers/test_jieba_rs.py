@@ -28,6 +28,8 @@ _PIECES = _DICT_WORDS + list("abcXYZ019+#&._%- \t\n\r\u3000\u00a0，。！？、
                              "\uf900\ufa0eあアいイ한국éüß\u0301\u20dd\ufe0f😀\x01\x85\u2028") + ["\U00020000", "\r\n"]
 
 TERMS = ["酒店", "的", "北京市", "C++", "iOS 17", "app", "小黄鸭", "最弱"]
+#: Terms that hold characters a sentence piece can end with (a mark, a closer, ".", an attached mark).
+CUT_TERMS = ["好。再", "C++.", "的”", "北京\u0301", "app!", "小黄鸭"]
 
 
 @functools.cache
@@ -75,19 +77,32 @@ def test_the_raw_segmenters_agree(pieces):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(_PIECES + list("。！？…；”’）」』】.!?;") + ["...", "。”", "！）"]), min_size=0, max_size=30),
-       st.booleans())
-def test_pieces_said_to_tokenize_alone_do(pieces, hmm):
+@given(st.lists(st.sampled_from(_PIECES + list("。！？…；”’）」』】.!?;") + ["...", "。”", "！）"] + TERMS + CUT_TERMS),
+                min_size=0, max_size=30),
+       st.booleans(), st.sampled_from([None, tuple(TERMS), tuple(CUT_TERMS)]))
+def test_pieces_said_to_tokenize_alone_do(pieces, hmm, terms):
     # the claim that lets _punct_sentences skip its check for jieba: where pieces_tokenize_alone says so, the
-    # words of the pieces, in order, are the words of the whole line (for both HMM settings)
+    # words of the pieces, in order, are the words of the whole line (for both HMM settings, with and without
+    # terms -- terms that hold a character a piece ends with are never said to)
     from zheval.text.sentences import split_sentences
 
-    tok = _hmm_tokenizer() if hmm else _tokenizers()[0]
+    tok = _terms_tokenizer(hmm, terms) if terms else _hmm_tokenizer() if hmm else _tokenizers()[0]
     for line in tok.normalize("".join(pieces)).split("\n"):
         parts = split_sentences(line, "punct")
         if tok.pieces_tokenize_alone(parts):
             words = [w for p in parts for w in tok.tokenize_normalized(p)]
             assert words == tok.tokenize_normalized(line), (line, parts)
+
+
+@functools.cache
+def _terms_tokenizer(hmm: bool, terms: tuple):
+    return JiebaTokenizer(hmm=hmm, terms=list(terms))
+
+
+def test_terms_holding_a_piece_end_are_never_said_to_tokenize_alone():
+    for terms in (["好。再"], ["C++."], ["的”"], ["北京\u0301"], ["app!"]):
+        assert not JiebaTokenizer(terms=terms).pieces_tokenize_alone(["好。", "再见"]), terms
+    assert JiebaTokenizer(terms=TERMS).pieces_tokenize_alone(["好。", "再见"])
 
 
 @functools.cache
@@ -176,3 +191,15 @@ def test_bleu_and_rouge_on_the_twin_equal_python_jieba_tokens(crosswoz_groups):
         slow_out = metric(preds, refs, tokenizer=python_jieba)
         fast_out.pop("signature"), slow_out.pop("signature")
         assert fast_out == slow_out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), min_size=0, max_size=25))
+def test_the_quick_mark_rule_equals_attach_marks(pieces):
+    # marks_attached skips attach_marks on a text without a mark, space, invisible or regional indicator: the same
+    # words either way
+    from zheval.tokenizers.jieba_words import attach_marks, marks_attached
+
+    text = "".join(pieces)
+    words = list(jieba_cut(_tokenizers()[0]._instance(), text, False))
+    assert marks_attached(text, words) == attach_marks(words)

@@ -15,6 +15,7 @@ from typing import Iterable
 
 from ..text.chars import ATTACHED_MARK_RANGES, INVISIBLE_RANGES
 from ..text.normalize import DEFAULT_STEPS, Normalizer
+from ..text.sentences import CLOSER_CHARS, TERMINATOR_CHARS
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
                    is_punct_or_symbol, normalize_terms, term_pattern)
@@ -102,11 +103,36 @@ def jieba_cut(tk, text: str, hmm: bool) -> Iterable[str]:
 
 
 _MARK_CHARS = frozenset(chr(c) for a, b in ATTACHED_MARK_RANGES for c in range(a, b + 1))
+#: The characters a ``"punct"`` sentence piece can end with (`zheval.text.sentences`).
+_PIECE_END_CHARS = frozenset(TERMINATOR_CHARS + "." + CLOSER_CHARS) | _MARK_CHARS
 _FLAG_HALVES = frozenset(chr(c) for c in range(0x1F1E6, 0x1F1FF + 1))  # the regional indicators of CHAR_FLAG_HALF
 _NEVER_CHARS = frozenset(
     [chr(c) for a, b in INVISIBLE_RANGES for c in range(a, b + 1)]
     + [chr(c) for c in range(0x3000 + 1) if chr(c).isspace() or c <= 0x1F or 0x7F <= c <= 0x9F]
 )
+
+
+def _char_class(chars) -> "re.Pattern":
+    """A compiled one-character class matching exactly ``chars`` (written as ranges of consecutive code points)."""
+    cps = sorted(map(ord, chars))
+    parts, start = [], 0
+    for k in range(1, len(cps) + 1):
+        if k == len(cps) or cps[k] != cps[k - 1] + 1:
+            parts.append(f"\\U{cps[start]:08x}-\\U{cps[k - 1]:08x}")
+            start = k
+    return re.compile("[" + "".join(parts) + "]")
+
+
+#: Any character `attach_marks` acts on (an attached mark, an invisible or space character, a regional indicator):
+#: a text without one has its words unchanged, the empty ones left out.
+_SPECIAL_RE = _char_class(_MARK_CHARS | _NEVER_CHARS | _FLAG_HALVES)
+
+
+def marks_attached(text: str, words: Iterable[str]) -> list[str]:
+    """`attach_marks` of jieba's ``words`` of ``text``, skipped when ``text`` holds no character it acts on."""
+    if _SPECIAL_RE.search(text) is None:
+        return [w for w in words if w]
+    return attach_marks(words)
 
 
 def attach_marks(words: Iterable[str]) -> list[str]:
@@ -298,19 +324,26 @@ class JiebaTokenizer(BaseTokenizer):
                                                     [t for t in self.terms if addable_term(t)])
                 jb = self._jieba_rs
         cut = jb.cut
-        return lambda text: attach_marks(cut(text, False))
+        return lambda text: marks_attached(text, cut(text, False))
 
     def pieces_tokenize_alone(self, pieces: list) -> bool:
         # jieba segments the blocks of its expression (_JIEBA_RE_HAN) one by one, and attached marks never start a
         # piece. A "punct" cut ends a piece with a sentence-final mark or a closer (and its marks); of those only
-        # "." belongs to a block, so without terms every cut separates two blocks unless a piece ending in "." is
-        # followed by a block character: then the line's words are its pieces' words, in order.
-        if self.terms:
+        # "." belongs to a block, so every cut separates two blocks unless a piece ending in "." is followed by a
+        # block character: then the line's words are its pieces' words, in order. Terms: a term holding none of
+        # the characters a piece can end with never spans a cut, and the term scan stands at every cut (the
+        # character before it ends a one-character token with its marks), so it finds the same terms.
+        if self.terms and self._terms_cross_cuts():
             return False
         return not any(a.endswith(".") and _JIEBA_RE_HAN.match(b[:1]) for a, b in zip(pieces, pieces[1:]))
 
+    def _terms_cross_cuts(self) -> bool:
+        """Whether a term holds a character a ``"punct"`` sentence piece can end with (a sentence-final mark,
+        ``.``, a closer or an attached mark)."""
+        return any(c in _PIECE_END_CHARS for t in self.terms for c in t)
+
     def _cut(self, text: str) -> list[str]:
-        return attach_marks(jieba_cut(self._instance(), text, self.hmm))
+        return marks_attached(text, jieba_cut(self._instance(), text, self.hmm))
 
     def tokenize_normalized(self, text: str) -> list[str]:
         return self.tokenize_normalized_with(self._cut, text)
