@@ -17,8 +17,8 @@ from ..text.chars import ATTACHED_MARK_RANGES, INVISIBLE_RANGES
 from ..text.normalize import DEFAULT_STEPS, Normalizer
 from ..text.sentences import CLOSER_CHARS, TERMINATOR_CHARS
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
-from .char import (HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, char_token_pattern, is_bmp_text,
-                   is_punct_or_symbol, normalize_terms, term_pattern)
+from .char import HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, is_punct_or_symbol, normalize_terms
+from .term_scan import TermScan
 
 __all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "addable_term", "dictionary_sha", "jieba_dict_key"]
 
@@ -112,25 +112,14 @@ _NEVER_CHARS = frozenset(
 )
 
 
-def _char_class(chars) -> "re.Pattern":
-    """A compiled one-character class matching exactly ``chars`` (written as ranges of consecutive code points)."""
-    cps = sorted(map(ord, chars))
-    parts, start = [], 0
-    for k in range(1, len(cps) + 1):
-        if k == len(cps) or cps[k] != cps[k - 1] + 1:
-            parts.append(f"\\U{cps[start]:08x}-\\U{cps[k - 1]:08x}")
-            start = k
-    return re.compile("[" + "".join(parts) + "]")
-
-
-#: Any character `attach_marks` acts on (an attached mark, an invisible or space character, a regional indicator):
-#: a text without one has its words unchanged, the empty ones left out.
-_SPECIAL_RE = _char_class(_MARK_CHARS | _NEVER_CHARS | _FLAG_HALVES)
+#: Every character `attach_marks` acts on (an attached mark, an invisible or space character, a regional
+#: indicator): a text without one has its words unchanged, the empty ones left out.
+_SPECIAL_CHARS = _MARK_CHARS | _NEVER_CHARS | _FLAG_HALVES
 
 
 def marks_attached(text: str, words: Iterable[str]) -> list[str]:
     """`attach_marks` of jieba's ``words`` of ``text``, skipped when ``text`` holds no character it acts on."""
-    if _SPECIAL_RE.search(text) is None:
+    if _SPECIAL_CHARS.isdisjoint(text):
         return [w for w in words if w]
     return attach_marks(words)
 
@@ -245,6 +234,9 @@ class JiebaTokenizer(BaseTokenizer):
         self.dict_sha = dictionary_sha(self._dict_path(), not dictionary, self.jieba_version)
         self._jieba = None
         self._term_re = None
+        #: whether a term holds a character a "punct" sentence piece can end with (a sentence-final mark, ".", a
+        #: closer or an attached mark): then pieces are never tokenised alone
+        self._terms_cross_cuts = any(c in _PIECE_END_CHARS for t in self.terms for c in t)
         self._jieba_rs = None  # the private jieba-rs twin (zheval.tokenizers.jieba_rs), built on first use
 
     def _dict_path(self) -> str:
@@ -333,14 +325,9 @@ class JiebaTokenizer(BaseTokenizer):
         # block character: then the line's words are its pieces' words, in order. Terms: a term holding none of
         # the characters a piece can end with never spans a cut, and the term scan stands at every cut (the
         # character before it ends a one-character token with its marks), so it finds the same terms.
-        if self.terms and self._terms_cross_cuts():
+        if self._terms_cross_cuts:
             return False
         return not any(a.endswith(".") and _JIEBA_RE_HAN.match(b[:1]) for a, b in zip(pieces, pieces[1:]))
-
-    def _terms_cross_cuts(self) -> bool:
-        """Whether a term holds a character a ``"punct"`` sentence piece can end with (a sentence-final mark,
-        ``.``, a closer or an attached mark)."""
-        return any(c in _PIECE_END_CHARS for t in self.terms for c in t)
 
     def _cut(self, text: str) -> list[str]:
         return marks_attached(text, jieba_cut(self._instance(), text, self.hmm))
@@ -354,22 +341,18 @@ class JiebaTokenizer(BaseTokenizer):
         if not text:
             return []
         if self._term_re is None and self.terms:
-            # (a quick search for any term, then the scan that finds the occurrences the term rule allows)
-            self._term_re = (re.compile("|".join(map(re.escape, self.terms))),) + tuple(
-                re.compile(f"({term_pattern(self.terms, bmp)})|{char_token_pattern(bmp)}") for bmp in (False, True))
-        if not self.terms or self._term_re[0].search(text) is None:
+            self._term_re = TermScan(self.terms)
+        found = self._term_re.matches(text) if self.terms else ()
+        if not found:
             tokens = cut(text)
         else:
             tokens = []
             pos = 0
-            for m in self._term_re[1 + is_bmp_text(text)].finditer(text):
-                term = m.group(1)
-                if term is None:
-                    continue
-                if m.start() > pos:
-                    tokens.extend(cut(text[pos:m.start()]))
+            for start, end, term in found:
+                if start > pos:
+                    tokens.extend(cut(text[pos:start]))
                 tokens.append(term)
-                pos = m.end()
+                pos = end
             if pos < len(text):
                 tokens.extend(cut(text[pos:]))
         if self.punct == "drop":
