@@ -25,6 +25,9 @@ REFS = [["不客气！", "不用客气，祝您愉快！"], "地址是北京市�
     {"sentence_split": "newline", "max_order": 3, "rouge_types": ["rouge5", "rouge3", "rouge1", "rougeLsum"],
      "multi_ref": "mean"},
     {"max_order": 1, "rouge_types": ["rouge2", "rouge1"], "return_precision_recall": True},
+    # terms the "punct" rule never cuts: BLEU on ROUGE's sentence tokens; a term with a "。": BLEU on its own
+    {"terms": ["北京市", "东直门", "不客气"], "rouge_types": ["rouge1", "rougeLsum"]},
+    {"terms": ["东直门。", "不客气！"], "rouge_types": ["rouge1", "rougeLsum"]},
 ])
 def test_score_equals_separate_calls(options):
     clear_cache()
@@ -41,12 +44,12 @@ def test_score_equals_separate_calls(options):
 
 @pytest.mark.parametrize("options, times", [({}, 1), ({"sentence_split": "newline"}, 1),
                                             ({"terms": ["北京市"], "sentence_split": "newline"}, 1),
-                                            ({"terms": ["北京市"]}, 2)])
+                                            ({"terms": ["北京市"]}, 1), ({"terms": ["门。"]}, 2)])
 def test_score_tokenises_each_distinct_text_once(monkeypatch, options, times):
     # Both metrics from one tokenisation: every distinct text is normalised exactly once in the whole call, whether
     # the corpus is normalised all at once (zheval.text.normalize_corpus, then the char twins or text-by-text
-    # tokenisation) or text by text. With terms and the "punct" split a term may span a sentence cut, so BLEU
-    # tokenises the whole texts once more (documented in zheval.compute.joint).
+    # tokenisation) or text by text. With a term holding a sentence-final mark and the "punct" split a term may
+    # span a sentence cut, so BLEU tokenises the whole texts once more (documented in zheval.compute.joint).
     import zheval.tokenizers.corpus as corpus_mod
     from zheval.tokenizers import BaseTokenizer
 

@@ -11,7 +11,8 @@ across batches, partitions and machines) and [`score_result`][zheval.compute.joi
 adapters ([`zheval.adapters.ray`][], [`zheval.adapters.spark`][]) compute [`score_items`][zheval.compute.joint.score_items] where the data is and
 call [`score_result`][zheval.compute.joint.score_result] on the driver; [`item_scores`][zheval.compute.joint.item_scores] gives the per-item columns. Where `zheval.fast.usable_for` (``"shared_tokens"``) allows it
 -- ``sentence_split="newline"`` with the ``char`` or ``none`` tokenizer (whose line tokens concatenate to the
-whole-text tokens), ``"punct"`` with the plain ``char`` tokenizer (whose text rule always cuts between tokens), no
+whole-text tokens), ``"punct"`` with the ``char`` tokenizer whose terms hold no sentence-final mark, ``.``, closer or attached mark
+(its text rule then always cuts between tokens), no
 BLEU preset or crosscheck -- BLEU is counted on ROUGE's tokenised corpus itself: one
 `zheval.compute.shared_tokens.SharedTokens` object passed to both, whose BLEU pass also gives ROUGE its ROUGE-N
 hits. Otherwise BLEU tokenises on its own (through the tokenizer's content-keyed cache). Nothing is kept across

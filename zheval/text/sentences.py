@@ -30,7 +30,7 @@ from typing import List, Sequence
 from .chars import ATTACHED_MARK_RANGES, ATTACHED_MARKS
 
 __all__ = ["SENTENCE_SPLITS", "ATTACHED_MARKS", "ATTACHED_MARK_RANGES", "TERMINATOR_CHARS", "CLOSER_CHARS",
-           "split_sentences", "split_token_sentences"]
+           "PIECE_END_CHARS", "split_sentences", "split_token_sentences"]
 
 SENTENCE_SPLITS = ("punct", "newline")
 
@@ -38,6 +38,10 @@ SENTENCE_SPLITS = ("punct", "newline")
 TERMINATOR_CHARS = "。！？；!?;…‥"
 #: Closing quotes and brackets that stay with the sentence they follow.
 CLOSER_CHARS = "\"'”’」』）)]】》〉"
+#: Every character a ``"punct"`` sentence piece can end with: the sentence-final marks, ``.``, the closers and the
+#: attached marks. A token holding none of them is never cut by the text rule.
+PIECE_END_CHARS = frozenset(TERMINATOR_CHARS + "." + CLOSER_CHARS) | frozenset(
+    chr(c) for a, b in ATTACHED_MARK_RANGES for c in range(a, b + 1))
 _TERMINATOR_CHARS = TERMINATOR_CHARS
 _CLOSER_CHARS = CLOSER_CHARS
 _TERMINATOR = f"(?:[{_TERMINATOR_CHARS}]|\\.(?![0-9A-Za-z]))[{ATTACHED_MARKS}]*"

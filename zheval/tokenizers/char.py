@@ -15,6 +15,7 @@ from typing import Iterable
 
 from ..text.chars import ATTACHED_MARK_RANGES, HAN_RANGES, INVISIBLE_RANGES, KANA_CLASS_BODY
 from ..text.normalize import DEFAULT_STEPS, Normalizer
+from ..text.sentences import PIECE_END_CHARS
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 
 __all__ = ["CharTokenizer", "CHAR_HAN", "CHAR_MARK", "CHAR_WORD", "CHAR_OTHER_START", "CHAR_FLAG_HALF", "HAN_OR_WORD_RE",
@@ -166,6 +167,8 @@ class CharTokenizer(BaseTokenizer):
         self.terms: tuple[str, ...] = normalize_terms(terms, self.normalizer)
         self._re_bmp = _compile_char_re(self.terms, True)
         self._re: re.Pattern | None = None  # the full expression, compiled when a text needs it
+        #: whether a term holds a character a "punct" sentence piece can end with (then the text rule may cut one)
+        self._terms_cross_cuts = any(not PIECE_END_CHARS.isdisjoint(t) for t in self.terms)
 
     @property
     def terms_hash(self) -> str:
@@ -194,10 +197,11 @@ class CharTokenizer(BaseTokenizer):
         return type(self) is CharTokenizer and not any("\n" in t for t in self.terms)
 
     def punct_cuts_between_tokens(self) -> bool:
-        # The text rule cuts after a sentence-final mark and its attached marks, or after closers; without terms a
-        # char token holding such a mark is that mark (plus attached marks), and "." inside a word run is always
-        # followed by a digit, where the rule does not cut.
-        return type(self) is CharTokenizer and not self.terms
+        # The text rule cuts after a sentence-final mark and its attached marks, or after closers; a char token
+        # holding such a mark is that mark (plus attached marks), and "." inside a word run is always followed by a
+        # digit, where the rule does not cut. A term token is cut only if the term holds such a character (the
+        # marks a term token gathers after it follow a term character, never a sentence-final mark).
+        return type(self) is CharTokenizer and not self._terms_cross_cuts
 
     def _config(self) -> dict:
         return {"name": self.name, "punct": self.punct, "terms": self.terms_hash}

@@ -253,10 +253,12 @@ def tokenize_corpus(
     ref_counts = np.fromiter(map(len, references), dtype=np.int64, count=len(references))
     vocab = TokenIds()
     terms = char_ids and not tokenizer.char_ids_twin()  # the char tokenizer with terms (term_ids_twin)
-    if terms and sentences:  # its sentences: each text normalised at once, tokenised one by one
+    if terms and sentences and not tokenizer.punct_cuts_between_tokens():
+        # a term the text rule can cut: each text normalised at once, its sentences tokenised one by one
         terms, char_ids, normalize_all, segmenter = False, False, True, None
     if terms:
-        ids, sent_offsets, text_sents = _term_corpus(distinct, tokenizer, vocab, compiled_tokens)
+        ids, sent_offsets, text_sents = _term_corpus(distinct, tokenizer, vocab, compiled_tokens,
+                                                     sentence_split if sentences else None)
     elif char_ids:
         ids, sent_offsets, text_sents = _char_corpus(distinct, tokenizer, sentence_split if sentences else None,
                                                      vocab, compiled_tokens)
@@ -320,12 +322,17 @@ def _arrays(flat, sent_len, n_sents):
     return ids, sent_offsets, text_sents
 
 
-def _term_corpus(texts: list, tokenizer: BaseTokenizer, vocab: TokenIds, compiled: bool):
-    """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer with terms, one sentence per
-    text, all at once (`zheval.tokenizers.term_ids.term_token_spans`)."""
+def _term_corpus(texts: list, tokenizer: BaseTokenizer, vocab: TokenIds, compiled: bool, sentence_split=None):
+    """``(ids, sent_offsets, text_sents)`` of distinct texts under the char tokenizer with terms, all at once
+    (`zheval.tokenizers.term_ids.term_token_spans`); ``sentence_split`` None: one sentence per text, else the
+    pieces of `zheval.text.split_corpus.split_corpus` -- only for terms the text rule never cuts
+    (``punct_cuts_between_tokens``), so that every token lies in one piece."""
     norm = normalize_corpus(texts, tokenizer.normalizer)
-    ids, text_tokens = term_token_spans(norm.codepoints, norm.offsets, tokenizer, vocab, compiled)
-    return ids, text_tokens, np.arange(len(texts) + 1, dtype=np.int64)
+    ids, text_tokens, starts = term_token_spans(norm.codepoints, norm.offsets, tokenizer, vocab, compiled,
+                                                with_starts=True)
+    if sentence_split is None:
+        return ids, text_tokens, np.arange(len(texts) + 1, dtype=np.int64)
+    return (ids, *_piece_offsets(norm, starts, len(ids), sentence_split))
 
 
 def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vocab: TokenIds, compiled: bool = False):
@@ -338,9 +345,15 @@ def _char_corpus(texts: list, tokenizer: BaseTokenizer, sentence_split: str, voc
                                                    compiled)
     if sentence_split is None:  # one sentence per text
         return ids, np.asarray(text_tokens, dtype=np.int64), np.arange(len(texts) + 1, dtype=np.int64)
+    return (ids, *_piece_offsets(norm, starts, len(ids), sentence_split))
+
+
+def _piece_offsets(norm, starts: np.ndarray, n_tokens: int, sentence_split: str):
+    """``(sent_offsets, text_sents)`` of the sentence pieces (`zheval.text.split_corpus.split_corpus`) of the
+    normalised texts ``norm``, for tokens starting at ``starts`` (sorted), each lying in one piece (the pieces
+    cover each text but its line breaks and whitespace-only pieces)."""
     pieces = split_corpus(norm.codepoints, norm.offsets, sentence_split)
-    # every token lies in one piece (the pieces cover each text but its line breaks and whitespace-only pieces)
-    sent_offsets = np.append(np.searchsorted(starts, pieces.starts, side="left"), len(ids)).astype(np.int64)
+    sent_offsets = np.append(np.searchsorted(starts, pieces.starts, side="left"), n_tokens).astype(np.int64)
     if len(pieces.starts):
         sent_offsets[-1] = np.searchsorted(starts, pieces.ends[-1], side="left")
-    return ids, sent_offsets, pieces.text_pieces
+    return sent_offsets, pieces.text_pieces

@@ -15,7 +15,7 @@ from typing import Iterable
 
 from ..text.chars import ATTACHED_MARK_RANGES, INVISIBLE_RANGES
 from ..text.normalize import DEFAULT_STEPS, Normalizer
-from ..text.sentences import CLOSER_CHARS, TERMINATOR_CHARS
+from ..text.sentences import PIECE_END_CHARS
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, is_punct_or_symbol, normalize_terms
 from .term_scan import TermScan
@@ -103,8 +103,6 @@ def jieba_cut(tk, text: str, hmm: bool) -> Iterable[str]:
 
 
 _MARK_CHARS = frozenset(chr(c) for a, b in ATTACHED_MARK_RANGES for c in range(a, b + 1))
-#: The characters a ``"punct"`` sentence piece can end with (`zheval.text.sentences`).
-_PIECE_END_CHARS = frozenset(TERMINATOR_CHARS + "." + CLOSER_CHARS) | _MARK_CHARS
 _FLAG_HALVES = frozenset(chr(c) for c in range(0x1F1E6, 0x1F1FF + 1))  # the regional indicators of CHAR_FLAG_HALF
 _NEVER_CHARS = frozenset(
     [chr(c) for a, b in INVISIBLE_RANGES for c in range(a, b + 1)]
@@ -236,7 +234,7 @@ class JiebaTokenizer(BaseTokenizer):
         self._term_re = None
         #: whether a term holds a character a "punct" sentence piece can end with (a sentence-final mark, ".", a
         #: closer or an attached mark): then pieces are never tokenised alone
-        self._terms_cross_cuts = any(c in _PIECE_END_CHARS for t in self.terms for c in t)
+        self._terms_cross_cuts = any(not PIECE_END_CHARS.isdisjoint(t) for t in self.terms)
         self._jieba_rs = None  # the private jieba-rs twin (zheval.tokenizers.jieba_rs), built on first use
 
     def _dict_path(self) -> str:

@@ -27,7 +27,8 @@ from .char_ids import MO, MS, W, char_token_spans, class_table
 __all__ = ["term_token_spans"]
 
 
-def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, compiled: bool = False):
+def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, compiled: bool = False,
+                     with_starts: bool = False):
     """The tokens of ``tokenizer`` (a `zheval.tokenizers.CharTokenizer` with terms, none holding a line break) of
     many normalised texts laid out in one code point array.
 
@@ -38,9 +39,11 @@ def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, comp
             does not serve).
         vocab: an empty `zheval.tokenizers.corpus.TokenIds`; on return it holds exactly the tokens present.
         compiled: the plain tokens from the compiled passes (``char_token_spans(compiled=True)``).
+        with_starts: also return each token's start in ``cp``.
     Returns:
         ``(ids, text_tokens)``: int64 arrays -- text i's tokens are ``ids[text_tokens[i]:text_tokens[i + 1]]``, the
-        tokens of ``tokenizer.tokenize_normalized(text)`` in order.
+        tokens of ``tokenizer.tokenize_normalized(text)`` in order; ``(ids, text_tokens, starts)`` with
+        ``with_starts``.
 
     Raises:
         ValueError: a term holding a line break (this path does not serve it: `CharTokenizer.term_ids_twin`).
@@ -87,7 +90,8 @@ def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, comp
         kept = ~drop[ids] if len(ids) else np.zeros(0, dtype=bool)
         ids, starts = ids[kept], starts[kept]
     ids = _dense(ids, vocab)
-    return ids, np.searchsorted(starts, offsets, side="left").astype(np.int64)
+    text_tokens = np.searchsorted(starts, offsets, side="left").astype(np.int64)
+    return (ids, text_tokens, starts) if with_starts else (ids, text_tokens)
 
 
 def _decoded(cp: np.ndarray) -> str:
@@ -175,17 +179,25 @@ def _term_matches(cp: np.ndarray, offsets: np.ndarray, terms, table, marks: bool
 
 
 def _by_tokenizer(ids, starts, offsets, bad_texts, big: str, tokenizer, vocab):
-    """``(ids, starts)`` with the tokens of the texts ``bad_texts`` replaced by the tokenizer's own (a token's
-    "start" is then its text's offset plus its index: only their order matters)."""
+    """``(ids, starts)`` with the tokens of the texts ``bad_texts`` replaced by the tokenizer's own, each at its
+    place in the text (a token is a piece of the normalised text, and between two tokens stand only characters no
+    kept token holds: whitespace, invisible characters, dropped punctuation -- so the next place it is found is its
+    own)."""
     text_of = np.searchsorted(offsets, starts, side="right") - 1
     keep = ~np.isin(text_of, bad_texts)
     new_ids, new_starts = [ids[keep]], [starts[keep]]
     getid = vocab.__getitem__
     for t in bad_texts.tolist():
         a, b = int(offsets[t]), int(offsets[t + 1])
-        toks = tokenizer.tokenize_normalized(big[a:b])
+        text = big[a:b]
+        toks = tokenizer.tokenize_normalized(text)
         new_ids.append(np.fromiter(map(getid, toks), dtype=np.int64, count=len(toks)))
-        new_starts.append(a + np.arange(len(toks), dtype=np.int64))
+        places, pos = [], 0
+        for tok in toks:
+            pos = text.index(tok, pos)
+            places.append(pos)
+            pos += len(tok)
+        new_starts.append(a + np.asarray(places, dtype=np.int64))
     return np.concatenate(new_ids), np.concatenate(new_starts)
 
 
