@@ -7,6 +7,8 @@ import json
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import zheval
 from zheval.compute.explain import explain, explain_items
@@ -200,3 +202,34 @@ def test_leaderboard_presets_are_refused_not_explained_with_other_numbers(preset
         zheval.explain("请把包裹放进智能柜。", ["请把包裹放进快递柜。"], preset=preset)
     with pytest.raises(ValueError, match="does not cover preset"):
         zheval.explain_items(["请把包裹放进智能柜。"], [["请把包裹放进快递柜。"]], preset=preset)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(list("猫坐在垫子上 \t\u3000\u00a0Ａb，。!é") + ["  ", " \n ", "ﬁ", "e\u0301", "①", " x "]),
+                max_size=30))
+def test_spans_whitespace_walk_maps_every_visible_character_to_its_source(pieces):
+    # the linear walk of zheval.compute.spans (texts that differ from their one-character normalisation only in
+    # whitespace): every non-whitespace character of the normalised text is exact, in order, at an original
+    # character whose own normalisation holds it; where difflib's alignment maps them all exactly too, the same
+    # places; a text with any other difference goes to difflib itself
+    from zheval.compute import spans
+    from zheval.tokenizers import get_tokenizer
+
+    text = "".join(pieces)
+    tok = get_tokenizer("char")
+    normalized = tok.normalize(text)
+    fast, exact = spans._char_map(text, normalized, tok.normalizer, {})
+    pieces_n = [tok.normalizer(c) for c in text]
+    src = [i for i, p in enumerate(pieces_n) for _ in p]
+    slow, slow_exact = spans._diff_map(text, "".join(pieces_n), normalized, src)
+    visible = [j for j, ch in enumerate(normalized) if not ch.isspace()]
+    if spans._whitespace_removed("".join(pieces_n), normalized, src, len(text)) is None:
+        assert (fast, exact) == (slow, slow_exact)
+        return
+    last = -1
+    for j in visible:
+        start, end = fast[j]
+        assert exact[j] and end == start + 1 and normalized[j] in pieces_n[start] and start >= last, (text, j)
+        last = start
+    if all(slow_exact[j] for j in visible):
+        assert [fast[j] for j in visible] == [slow[j] for j in visible]
