@@ -273,6 +273,9 @@ def main(argv=None) -> int:
             ("warm / numpy path, score", ratio("J", "Jn"))]
     rows += [(f"{t} / ROUGE-1/2/L (<= {2 if t in ('W', 'S4', 'SU4') else 5})", ratio(t, "Z"))
              for t in ("W", "S4", "SU4", "S*", "SU*", "Lsum")]
+    rows += [("terms / char, ROUGE-1/2/L (<= 1.3)", ratio("T", "Z")),
+             ("terms / char, with Lsum (<= 1.3)", ratio("TL", "ZL")),
+             ("jieba with terms / jieba (<= 1.3)", ratio("JWT", "JW"))]
     print("| target (CPU medians, this run) | ratio |\n|---|---:|")
     for name, v in rows:
         print(f"| {name} | {v} |")
