@@ -13,6 +13,7 @@ import pytest
 
 import zheval
 from zheval.compute.bleu import compute_bleu
+from zheval.compute.chrf import compute_chrf
 from zheval.compute.rouge import compute_rouge
 from zheval.results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, bootstrap_interval, paired_bootstrap
 from helpers import METRICS
@@ -21,7 +22,7 @@ P, R = ["猫坐在垫子上", "今天天气很好"], [["猫趴在垫子上面"],
 
 
 def _modules():
-    return {name: evaluate.load(str(METRICS / name)) for name in ("chinese_rouge", "chinese_bleu")}
+    return {name: evaluate.load(str(METRICS / name)) for name in ("chinese_rouge", "chinese_bleu", "chinese_chrf")}
 
 
 @pytest.fixture(scope="module")
@@ -30,9 +31,11 @@ def calls():
     return {
         "compute_rouge": lambda **kw: compute_rouge(P, R, **kw),
         "compute_bleu": lambda **kw: compute_bleu(P, R, **kw),
+        "compute_chrf": lambda **kw: compute_chrf(P, R, **kw),
         "score": lambda **kw: zheval.score(P, R, **kw),
         "chinese_rouge": lambda **kw: mods["chinese_rouge"].compute(predictions=P, references=R, **kw),
         "chinese_bleu": lambda **kw: mods["chinese_bleu"].compute(predictions=P, references=R, **kw),
+        "chinese_chrf": lambda **kw: mods["chinese_chrf"].compute(predictions=P, references=R, **kw),
     }
 
 
@@ -43,12 +46,18 @@ BAD = [
     (dict(seed=True, bootstrap=10), TypeError, r"seed must be an int.*got bool"),
     (dict(seed=-5, bootstrap=10), ValueError, r"seed must be an int in \[0, 4294967295\].*got -5"),
     (dict(seed=2**32, bootstrap=10), ValueError, r"seed must be an int in \[0, 4294967295\].*got 4294967296"),
-    (dict(bootstrap=10**20), ValueError, r"bootstrap must be an int >= 0.*at most 100000 .*got 100000000000000000000"),
-    (dict(bootstrap=MAX_BOOTSTRAP_RESAMPLES + 1), ValueError, r"bootstrap must be an int.*at most 100000"),
-    (dict(bootstrap=-1), ValueError, r"bootstrap must be an int >= 0"),
-    (dict(bootstrap=2.0), ValueError, r"bootstrap must be an int"),
-    (dict(bootstrap="1000"), ValueError, r"bootstrap must be an int"),
-    (dict(bootstrap=True), ValueError, r"bootstrap must be an int"),
+    (dict(bootstrap=10**20), ValueError, r"bootstrap must be 0 \(no interval\) or an int from 2 .* to 100000 "
+                                         r".*got 100000000000000000000"),
+    (dict(bootstrap=MAX_BOOTSTRAP_RESAMPLES + 1), ValueError, r"bootstrap must be 0 \(no interval\) or an int "
+                                                              r"from 2 .* to 100000"),
+    (dict(bootstrap=-1), ValueError, r"bootstrap must be 0 \(no interval\) or an int from 2"),
+    # one resample has no spread: its "interval" need not even hold the score, and numpy warns (F3)
+    (dict(bootstrap=1), ValueError, r"bootstrap must be 0 \(no interval\) or an int from 2 .*got 1; one resample "
+                                    r"has no spread"),
+    (dict(bootstrap=np.int64(1)), ValueError, r"or an int from 2 .*got np.int64\(1\); one resample has no spread"),
+    (dict(bootstrap=2.0), ValueError, r"bootstrap must be 0 \(no interval\) or an int"),
+    (dict(bootstrap="1000"), ValueError, r"bootstrap must be 0 \(no interval\) or an int"),
+    (dict(bootstrap=True), ValueError, r"bootstrap must be 0 \(no interval\) or an int"),
     (dict(confidence=1.5), ValueError, r"confidence must be a number in \(0, 1\).*got 1.5"),
     (dict(confidence=0), ValueError, r"confidence must be a number in \(0, 1\)"),
     (dict(confidence=1, bootstrap=10), ValueError, r"confidence must be a number in \(0, 1\)"),
@@ -57,7 +66,8 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("call", ["compute_rouge", "compute_bleu", "score", "chinese_rouge", "chinese_bleu"])
+@pytest.mark.parametrize("call", ["compute_rouge", "compute_bleu", "compute_chrf", "score", "chinese_rouge",
+                                  "chinese_bleu", "chinese_chrf"])
 @pytest.mark.parametrize("options, error, message", BAD)
 def test_bad_interval_options_name_the_option(calls, call, options, error, message):
     with pytest.raises(error, match=message):
@@ -74,13 +84,17 @@ def test_the_edges_of_the_ranges_are_accepted(calls, call):
 def test_the_bound_is_documented_and_reused():
     assert MAX_BOOTSTRAP_RESAMPLES == 100_000 and MAX_SEED == 2**32 - 1
     rows = np.arange(10.0)
-    with pytest.raises(ValueError, match="n_resamples must be an int.*at most 100000"):
+    with pytest.raises(ValueError, match="n_resamples must be 0 \\(no interval\\) or an int from 2 .* to 100000"):
         bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=MAX_BOOTSTRAP_RESAMPLES + 1)
     with pytest.raises(ValueError, match="n_resamples must be a positive integer"):
         bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=0)
+    with pytest.raises(ValueError, match="got 1; one resample has no spread"):
+        bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=1)
+    with pytest.raises(ValueError, match="got 1; one resample has no spread"):
+        paired_bootstrap(rows, rows, lambda s: s[:, 0], n_resamples=1)
     with pytest.raises(TypeError, match="seed must be an int"):
         paired_bootstrap(rows, rows, lambda s: s[:, 0], n_resamples=10, seed="x")
-    with pytest.raises(ValueError, match="n_resamples must be an int.*at most 100000"):
+    with pytest.raises(ValueError, match="n_resamples must be 0 \\(no interval\\) or an int from 2 .* to 100000"):
         paired_bootstrap(rows, rows, lambda s: s[:, 0], n_resamples=10**12)
     # a valid interval still equals its definition: constant rows give a degenerate interval at the value
     low, high = bootstrap_interval(np.full(5, 0.25), lambda a: a.mean(axis=-1), n_resamples=20, seed=MAX_SEED)

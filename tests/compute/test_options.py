@@ -37,7 +37,7 @@ def test_the_three_classes_share_the_tokenizer_and_interval_parts():
     (BleuOptions, {"effective_order": "yes"}, TypeError, "effective_order must be True, False or None"),
     (ChrfOptions, {"char_order": 0, "word_order": 0}, ValueError, "both 0"),
     (ChrfOptions, {"level": "document"}, ValueError, "unknown level 'document'"),
-    (ChrfOptions, {"bootstrap": -1}, ValueError, "bootstrap must be an int >= 0"),
+    (ChrfOptions, {"bootstrap": -1}, ValueError, r"bootstrap must be 0 \(no interval\) or an int from 2"),
     (ChrfOptions, {"seed": 1.5}, TypeError, "seed must be an int"),
     (ChrfOptions, {"max_refs": 0}, ValueError, "max_refs must be at least 1"),
 ])

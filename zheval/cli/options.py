@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED
+from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, check_bootstrap
 from ..text.terminal import terminal_text
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "MAX_BOOTSTRAP",
     "MAX_SEED",
     "bootstrap_bound",
+    "trials_bound",
     "seed_bound",
     "CLI_TOKENIZERS",
     "check_tokenizer",
@@ -138,11 +139,23 @@ MAX_BOOTSTRAP = MAX_BOOTSTRAP_RESAMPLES
 
 
 def bootstrap_bound(value: int) -> int:
-    """typer callback of ``--bootstrap``: the value, or ``typer.BadParameter`` above `MAX_BOOTSTRAP`."""
+    """typer callback of the bootstrap resample counts (``--bootstrap``, ``--confidence-n``, ``--paired-bs-n``): the
+    value, or ``typer.BadParameter`` with the library's message (`zheval.results.reducers.check_bootstrap`: 0 or
+    2 to `MAX_BOOTSTRAP`; one resample has no spread)."""
+    if value is not None:
+        try:
+            check_bootstrap(value, "the number of resamples")
+        except ValueError as err:
+            raise typer.BadParameter(f"{err}; 1,000-10,000 resamples give stable 95% intervals") from None
+    return value
+
+
+def trials_bound(value: int) -> int:
+    """typer callback of the approximate-randomisation trial counts (``--paired-ar-n``, ``--resamples``): the value,
+    or ``typer.BadParameter`` above `MAX_BOOTSTRAP` (one trial is a valid, if coarse, test: its p-value is 1/2 or 1)."""
     if value is not None and value > MAX_BOOTSTRAP:
         raise typer.BadParameter(
-            f"{value} is above the limit of {MAX_BOOTSTRAP:,} resamples (zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES); "
-            "1,000-10,000 resamples give stable 95% intervals"
+            f"{value} is above the limit of {MAX_BOOTSTRAP:,} trials (zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES)"
         )
     return value
 

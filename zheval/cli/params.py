@@ -17,7 +17,7 @@ from typing import List, Optional, Tuple
 import typer
 
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
-                      seed_bound)
+                      seed_bound, trials_bound)
 
 __all__ = ["OPTIONS", "option", "takes", "bertscore_flags", "bertscore_options", "DATA_ANY", "PREDICTIONS_AB", "BOOTSTRAP_PAIRED",
            "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE", "BLEU_FORMAT"]
@@ -94,7 +94,7 @@ OPTIONS = {
                           help="ROUGE types (F-measure), e.g. rouge1,rouge2,rougeL,rougeLsum"),
     "by": option(str, "--by", default="domain,difficulty", help="group columns, comma list ('none' for overall only)"),
     "bootstrap": option(int, "--bootstrap", default=1000, min=0, callback=bootstrap_bound,
-                        help=f"bootstrap resamples for 95% intervals (0 = none; at most {MAX_BOOTSTRAP:,})"),
+                        help=f"bootstrap resamples for 95% intervals (0 = none, else 2 to {MAX_BOOTSTRAP:,})"),
     "seed": option(int, "--seed", default=12345, callback=seed_bound, help=f"bootstrap seed (0 to {MAX_SEED})"),
     "num_proc": option(int, "--num-proc", default=1, min=1,
                        help="worker processes for Dataset.map (results are identical)"),
@@ -175,7 +175,7 @@ OPTIONS = {
                         help="paired approximate randomisation test of every system against the first (sacrebleu's)"),
     "paired_bs_n": option(int, "--paired-bs-n", "-pbsn", default=1000, min=1, callback=bootstrap_bound,
                           help="paired bootstrap resamples"),
-    "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, min=1, callback=bootstrap_bound,
+    "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, min=1, callback=trials_bound,
                           help="approximate randomisation trials"),
     "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
                                      "hypothesis line as an empty prediction (0) instead of refusing it"),
@@ -187,7 +187,7 @@ OPTIONS = {
                         "(.jsonl or .parquet, a new file) as they are computed"),
     "test": option(str, "--test", default="bootstrap", help="significance test of compare: bootstrap (paired "
                    "bootstrap) | ar (paired approximate randomisation); both with sacrebleu's p-value"),
-    "resamples": option(Optional[int], "--resamples", min=1, callback=bootstrap_bound,
+    "resamples": option(Optional[int], "--resamples", min=1, callback=trials_bound,
                         help="approximate-randomisation trials of --test ar  [default: 10000, as sacrebleu]",
                         show_default=False),
     "k": option(int, "--k", "-k", default=..., min=1, help="items to sample for human review (at most the data's)"),
@@ -227,7 +227,7 @@ PLOT_BY_SCORE = option(Optional[str], "--plot-by", help="group column drawn by -
 BLEU_FORMAT = option(BleuFormat, "--format", "-f", default=BleuFormat.table, help="output format (text: "
                      "sacrebleu's line, BLEU|<signature> = 37.4 ..., or its table for several systems)")
 BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=bootstrap_bound,
-                          help=f"paired bootstrap resamples (1 to {MAX_BOOTSTRAP:,})")
+                          help=f"paired bootstrap resamples (2 to {MAX_BOOTSTRAP:,})")
 
 
 def takes(*names: str, **variants):

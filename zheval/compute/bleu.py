@@ -391,8 +391,8 @@ def compute_bleu(
     Raises:
         ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list (naming
             the item), unknown option values (listing the valid ones), options that do not apply to the tokenizer,
-            a crosscheck the tools cannot express; ``bootstrap`` not an int in
-            [0, `MAX_BOOTSTRAP_RESAMPLES`], ``seed`` outside [0, 2**32 - 1], ``confidence``
+            a crosscheck the tools cannot express; ``bootstrap`` not 0 or an int in
+            [2, `MAX_BOOTSTRAP_RESAMPLES`], ``seed`` outside [0, 2**32 - 1], ``confidence``
             outside (0, 1) (`zheval.results.reducers.check_interval_options`).
         EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
             tokenisation with this tokenizer (a reference length of 0 would cancel the brevity penalty), every one

@@ -236,8 +236,8 @@ class IntervalOptions(_Options):
     references of each item are scored."""
 
     bootstrap: int = _option(0, lambda n, v: check_bootstrap(v), doc="""
-        Bootstrap resamples of items (0 = no interval; at most
-        `MAX_BOOTSTRAP_RESAMPLES`) for a percentile ``confidence`` interval
+        Bootstrap resamples of items (0 = no interval, else 2 to
+        `MAX_BOOTSTRAP_RESAMPLES`; one resample has no spread) for a percentile ``confidence`` interval
         (``<score>_ci_low``/``<score>_ci_high``).""")
     seed: int = _option(12345, lambda n, v: check_seed(v), doc="""
         Seed of the bootstrap, an int in [0, 2**32 - 1].""")

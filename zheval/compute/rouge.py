@@ -457,7 +457,7 @@ def compute_rouge(
     Raises:
         ValueError: length mismatch, empty reference list, unknown rouge type / multi_ref / preset / sentence_split
             (listing valid values), bootstrap with ``use_aggregator=False``, crosscheck with ``beta != 1`` or preset
-            rouge155; ``bootstrap`` not an int in [0, `MAX_BOOTSTRAP_RESAMPLES`], ``seed``
+            rouge155; ``bootstrap`` not 0 or an int in [2, `MAX_BOOTSTRAP_RESAMPLES`], ``seed``
             outside [0, 2**32 - 1], ``confidence`` outside (0, 1) (`zheval.results.reducers.check_interval_options`).
         EmptyReferenceError (a ValueError): references that are blank or have no token after normalisation and
             tokenisation with this tokenizer, every one named as ``references[i][j]``

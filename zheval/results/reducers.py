@@ -18,6 +18,7 @@ import numpy as np
 
 __all__ = [
     "MAX_BOOTSTRAP_RESAMPLES",
+    "MIN_BOOTSTRAP_RESAMPLES",
     "MAX_SEED",
     "check_bootstrap",
     "check_seed",
@@ -40,6 +41,12 @@ __all__ = [
 #: would run for hours or forever.
 MAX_BOOTSTRAP_RESAMPLES = 100_000
 
+#: The fewest bootstrap resamples accepted when an interval is asked for (``bootstrap`` > 0): one resample has no
+#: spread (its "interval" is one resampled score, which need not even contain the score, and its standard error
+#: divides by zero degrees of freedom); sacrebleu likewise computes an interval only for ``n_bootstrap > 1``.
+#: Two is the floor of the definition, not a recommendation: stable 95 % bounds take 1,000 or more.
+MIN_BOOTSTRAP_RESAMPLES = 2
+
 #: Seeds are integers in ``[0, MAX_SEED]`` (2**32 - 1): the range that every seeded generator in the stack accepts
 #: (``numpy.random.default_rng`` and also ``numpy.random.seed``, which evaluate's own ``seed`` feeds).
 MAX_SEED = 2**32 - 1
@@ -50,16 +57,19 @@ def _is_int(x) -> bool:
 
 
 def check_bootstrap(bootstrap, name: str = "bootstrap") -> int:
-    """``bootstrap`` (number of resamples; 0 = no interval) as an ``int`` in ``[0, MAX_BOOTSTRAP_RESAMPLES]``.
+    """``bootstrap`` (number of resamples; 0 = no interval) as an ``int``: 0, or from `MIN_BOOTSTRAP_RESAMPLES` (2)
+    to `MAX_BOOTSTRAP_RESAMPLES`.
 
     Raises:
-        ValueError: not an int (a bool, float or string included) or outside that range; the message names
-            ``name`` and the bound.
+        ValueError: not an int (a bool, float or string included), 1 (one resample has no spread), negative or
+            above the maximum; the message names ``name`` and the bounds.
     """
-    if not _is_int(bootstrap) or not 0 <= bootstrap <= MAX_BOOTSTRAP_RESAMPLES:
+    if not _is_int(bootstrap) or not (bootstrap == 0 or MIN_BOOTSTRAP_RESAMPLES <= bootstrap <= MAX_BOOTSTRAP_RESAMPLES):
+        why = (f"; one resample has no spread, so it gives no interval (sacrebleu also needs more than one; "
+               f"1000 is the usual count)" if _is_int(bootstrap) and bootstrap == 1 else "")
         raise ValueError(
-            f"{name} must be an int >= 0 (number of resamples; 0 = no interval) and at most "
-            f"{MAX_BOOTSTRAP_RESAMPLES} (MAX_BOOTSTRAP_RESAMPLES), got {bootstrap!r}"
+            f"{name} must be 0 (no interval) or an int from {MIN_BOOTSTRAP_RESAMPLES} (MIN_BOOTSTRAP_RESAMPLES) to "
+            f"{MAX_BOOTSTRAP_RESAMPLES} (MAX_BOOTSTRAP_RESAMPLES) resamples, got {bootstrap!r}{why}"
         )
     return int(bootstrap)
 
@@ -133,7 +143,7 @@ def bootstrap_interval(
         statistic: vectorised corpus statistic: receives an array of shape ``(..., n_items[, k])`` — resampled
             rows with any leading batch dimensions — and returns shape ``(...)``. E.g. for a mean of per-item
             scores ``lambda r: r.mean(axis=-1)``; for corpus BLEU ``lambda r: bleu_from_sums(r.sum(axis=-2))``.
-        n_resamples: number of bootstrap resamples (1 to `MAX_BOOTSTRAP_RESAMPLES`; default 1000 as
+        n_resamples: number of bootstrap resamples (`MIN_BOOTSTRAP_RESAMPLES` to `MAX_BOOTSTRAP_RESAMPLES`; default 1000 as
             sacrebleu and rouge-score).
         confidence: confidence level in (0, 1), default 0.95.
         seed: seed of the `numpy.random.Generator`, an int in ``[0, MAX_SEED]`` (results are reproducible
@@ -148,7 +158,7 @@ def bootstrap_interval(
         ``(low, high)`` on the statistic's scale. With one item, both equal the statistic.
 
     Raises:
-        ValueError: no items, ``n_resamples`` outside ``[1, MAX_BOOTSTRAP_RESAMPLES]``, ``confidence`` outside
+        ValueError: no items, ``n_resamples`` outside ``[2, MAX_BOOTSTRAP_RESAMPLES]``, ``confidence`` outside
             (0, 1), ``seed`` outside ``[0, MAX_SEED]``. TypeError: a non-int ``seed``, a non-number ``confidence``.
     """
     rows = np.asarray(rows)
@@ -266,8 +276,6 @@ def bootstrap_standard_error(
     """
     rows = np.asarray(rows)
     _check_resampling("bootstrap_standard_error", rows.shape[0], n_resamples, 0.95, seed)
-    if n_resamples < 2:
-        raise ValueError(f"a standard error needs at least 2 resamples, got n_resamples={n_resamples!r}")
     if rows.shape[0] == 1:
         return 0.0
     return float(_scipy_bootstrap(rows, statistic, n_resamples, 0.95, seed, sums_statistic).standard_error)

@@ -95,7 +95,7 @@ def test_unknown_tokenizer_lists_exactly_the_help_values(files):
     assert "char | jieba | none | sacrebleu-zh | llamafactory-char" in help_text
     assert CLI_TOKENIZERS == ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
     for cmd in (("score", "-d", data, "-p", preds), ("ceiling", "-d", data), ("compare", "-d", data, "-p", preds, preds)):
-        res = run(*cmd, "-t", "bogus", "--bootstrap", 1, "-q")
+        res = run(*cmd, "-t", "bogus", "--bootstrap", 2, "-q")
         assert res.exit_code == 2
         assert "unknown tokenizer 'bogus'; valid: char, jieba, none, sacrebleu-zh, llamafactory-char" in res.output
 
