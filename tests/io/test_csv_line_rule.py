@@ -1,7 +1,9 @@
 """CSV under the one line rule (issue 35, third break-it pass): rows end at LF or CRLF only, a lone CR is text in
 every reader (whole file and chunks, CSV, TSV and JSONL alike), a CR-only CSV is refused as every line-based file
 is, and a stray ``"`` that opens a quoted cell over lines that are rows is refused naming the line of the quote
-instead of merging the rows silently. Every expected row is written out by hand."""
+instead of merging the rows silently. A quoted cell the file never closes is reported at the line where it opens
+(not at the end of the file), and a ``"`` inside an unquoted cell (``ab"c``, which Python's ``csv`` keeps as text)
+is refused at its line with how to quote it (break-it F6/F7). Every expected row is written out by hand."""
 
 from __future__ import annotations
 
@@ -81,3 +83,43 @@ def test_a_cr_only_csv_is_refused_as_every_line_based_file(tmp_path, reader):
     assert _problems(READERS[reader], f) == [
         f"{f}: its lines end in CR (\\r) only (classic Mac OS line ends): it would be read as one line instead of 3; "
         f"re-save it with LF or CRLF line ends (e.g. tr '\\r' '\\n' < {f} > {f}.lf)"]
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_an_unclosed_quote_is_reported_where_it_opens(tmp_path, reader):
+    f = tmp_path / "open.csv"
+    # the '"' of line 3 opens a cell that no later '"' closes; lines 4-6 hold one cell each, so the stray-quote rule
+    # (lines inside that read as rows) cannot say it: the file ends inside the cell
+    f.write_bytes('id,prediction\n1,好的\n2,"不客气\n3\n4\n5\n'.encode())
+    (p,) = _problems(READERS[reader], f)
+    assert p.startswith(f"{f}:3: malformed CSV: the quoted cell that opens on this line is never closed "
+                        "(the file ends inside it)")
+    # a quoted cell that closes on a later line, then one that opens on the line where the first closes
+    f.write_bytes('id,prediction,reference\n1,"多\n行",好\n2,"a\nb","c\nd\n'.encode())
+    (p,) = _problems(READERS[reader], f)
+    assert p.startswith(f"{f}:5: malformed CSV: the quoted cell that opens on this line is never closed")
+    # doubled quotes inside a quoted cell do not close it; the cell opened on line 2
+    f.write_bytes('id,prediction\n1,"他说""好"" \n2,b\n'.encode())
+    (p,) = _problems(READERS[reader], f)
+    assert p.startswith(f"{f}:2: malformed CSV: the quoted cell that opens on this line is never closed")
+
+
+def _bare_quote(f, line: int, cell: int, text: str, quoted: str) -> str:
+    return (f"{f}:{line}: a \" inside the unquoted cell {cell} ({text!r}): CSV reads a \" as text only inside a quoted "
+            f"cell; quote the cell and double the \" ({quoted}), or write the file as TSV or JSONL")
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_a_quote_inside_an_unquoted_cell_is_refused_at_its_line(tmp_path, reader):
+    f = tmp_path / "bare.csv"
+    f.write_bytes('id,prediction,reference\n1,好,参考\n2,ab"c,参考\n3,好,参"考\n'.encode())
+    assert _problems(READERS[reader], f) == [_bare_quote(f, 3, 2, 'ab"c', '"ab""c"'),
+                                             _bare_quote(f, 4, 3, '参"考', '"参""考"')]
+
+
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_quotes_written_by_the_rules_are_read(tmp_path, reader):
+    f = tmp_path / "good.csv"
+    f.write_bytes('id,prediction\n1,"ab""c"\n2,"多\n行 ""x"""\n3,""\n4,"a,""b"""\n'.encode())
+    assert READERS[reader](f) == [(2, {"id": "1", "prediction": 'ab"c'}), (3, {"id": "2", "prediction": '多\n行 "x"'}),
+                                  (5, {"id": "3", "prediction": ""}), (6, {"id": "4", "prediction": 'a,"b"'})]

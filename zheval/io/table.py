@@ -13,7 +13,9 @@ CSV rows end where the line rule (`zheval.io.lines`) ends lines, at LF or CRLF: 
 or not (Python's ``csv`` would end the row there, or refuse it when read line by line), and line numbers are those
 lines. A quoted cell may span lines, but not rows: when the lines inside a multi-line quoted cell each read as a row
 of the header's width, the cell is refused naming the line of its opening quote (`spanning_cell_problem`): a stray
-``"`` at the start of a cell would otherwise merge the rows after it into that cell, silently.
+``"`` at the start of a cell would otherwise merge the rows after it into that cell, silently. A quoted cell the
+file never closes is refused at the line where it opens, and a ``"`` inside an unquoted cell (``ab"c``, which
+Python's ``csv`` keeps as text) at its line, saying how to quote it (`csv_cells`).
 """
 
 from __future__ import annotations
@@ -125,27 +127,84 @@ def _unmarked(cell: str) -> str:
     return _MARKED.sub(lambda m: "\r" if m.group(1) == "r" else _MARK, cell) if _MARK in cell else cell
 
 
+class _QuoteState:
+    """Where the quotes of the CSV row being read stand, line by line (`csv_cells`): whether a quoted cell is open
+    at the end of the last line and on which line it opened, which cell the line ends in, and the lines that hold a
+    ``"`` inside an unquoted cell. Only lines with a ``"`` are scanned (a line without one changes nothing)."""
+
+    __slots__ = ("open", "opened", "cell", "row_start", "bad_row")
+
+    def __init__(self) -> None:
+        self.open, self.opened, self.cell, self.row_start, self.bad_row = False, 0, 0, 1, False
+
+    def scan(self, line: str, k: int, name: str, problems: list) -> None:
+        """Advance over line ``k`` (with its line end); a ``"`` in an unquoted cell is a problem at ``k``."""
+        if k == self.row_start:
+            self.open, self.cell = False, 0
+        if '"' not in line:
+            return
+        text = line[:-2] if line.endswith("\r\n") else line[:-1] if line.endswith("\n") else line
+        i, n = 0, len(text)
+        while True:
+            if self.open:
+                i = _QUOTED_TEXT.match(text, i).end()
+                if i == n:
+                    return
+                self.open = False
+                j = text.find(",", i + 1)  # text after the closing quote: csv's strict mode refuses it
+            elif text.startswith('"', i):
+                self.open, self.opened, i = True, k, i + 1
+                continue
+            else:
+                j = text.find(",", i)
+                cell = text[i:] if j < 0 else text[i:j]
+                if '"' in cell:
+                    self.bad_row = True
+                    problems.append(Problem(name, k, None, f"a \" inside the unquoted cell {self.cell + 1} "
+                                                           f"({cell!r}): CSV reads a \" as text only inside a quoted "
+                                                           f"cell; quote the cell and double the \" "
+                                                           f"(\"{cell.replace(chr(34), chr(34) * 2)}\"), or write the "
+                                                           "file as TSV or JSONL"))
+            if j < 0:
+                return
+            i, self.cell = j + 1, self.cell + 1
+
+
+_QUOTED_TEXT = re.compile(r'(?:[^"]|"")*')
+
+
 def csv_cells(lines, name: str, problems: list):
     """``(line, cells)`` of CSV text given as an iterable of lines with their line ends (a str is split at LF):
     rows end at LF or CRLF only, a lone CR is text (the line rule); a malformed row is a problem and ends the
-    reading. The caller lifts the field-size limit."""
-    marked = [False]
+    reading (a quoted cell the file never closes: at the line where it opens). A row with a ``"`` inside an
+    unquoted cell (which Python's ``csv`` keeps as text) is a problem at that line and is not given. The caller
+    lifts the field-size limit."""
+    marked, quotes = [False], _QuoteState()
 
     def source():
-        for ln in (_lines_of(lines) if isinstance(lines, str) else lines):
+        for k, ln in enumerate(_lines_of(lines) if isinstance(lines, str) else lines, start=1):
+            quotes.scan(ln, k, name, problems)
             if ("\r" in ln or _MARK in ln) and _LONE_CR_OR_MARK.search(ln):
                 marked[0] = True
                 ln = _marked(ln)
             yield ln
 
     reader = csv.reader(source(), strict=True)
-    start = 1
     try:
         for cells in reader:
-            line, start = start, reader.line_num + 1
+            line, quotes.row_start = quotes.row_start, reader.line_num + 1
+            if quotes.bad_row:
+                quotes.bad_row = False
+                continue
             yield line, ([_unmarked(c) for c in cells] if marked[0] else cells)
     except csv.Error as exc:
-        problems.append(Problem(name, reader.line_num, None, f"malformed CSV: {exc}"))
+        if quotes.open:
+            problems.append(Problem(name, quotes.opened, None, "malformed CSV: the quoted cell that opens on this "
+                                                               "line is never closed (the file ends inside it): close "
+                                                               "it with a \", or if the \" is text, quote the cell "
+                                                               "and double the \" (\"\"\"…\")"))
+        else:
+            problems.append(Problem(name, reader.line_num, None, f"malformed CSV: {exc}"))
 
 
 def spanning_cell_problem(header: list, cells: list, line: int, name: str) -> Problem | None:
