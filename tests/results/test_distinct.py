@@ -240,3 +240,26 @@ def test_packed_keys_merge_in_place_equals_one_unique(monkeypatch):
         keys.add(c.astype(np.int64))
     assert len(keys) == len(np.unique(np.concatenate(chunks)))
     assert keys.main.tolist() == np.unique(np.concatenate(chunks)).tolist()
+
+
+def test_narrow_columns_widen_a_byte_at_a_time():
+    """The duplicate table keeps a uint8 count and group: a text seen 300 times across chunks, in 300 groups, gives
+    repetition()'s numbers (counted by hand: 300 copies + "b" twice = 302 duplicates of 303 texts), and widened()
+    steps uint8 -> uint16 -> uint32 -> int64 only as far as needed."""
+    import numpy as np
+
+    from zheval.results.distinct import StreamingRepetition
+    from zheval.results.sorted_keys import widened
+
+    texts = ["好的。"] * 300 + ["b", "b", "c"]
+    sr = StreamingRepetition(dimensions=1)
+    for start in range(0, len(texts), 7):
+        sr.add(texts[start:start + 7], [[i] for i in range(start, min(start + 7, len(texts)))])
+    assert sr.result() == repetition(texts) == {"duplicate_share": 302 / 303, "duplicates": 302,
+                                                 "most_frequent": "好的。", "most_frequent_count": 300}
+    assert sr.group_result(0, 299) == repetition(["好的。"])
+    assert sr.table.payload["count"].dtype == np.uint16 and sr.table.payload["group0"].dtype == np.uint16
+    col = np.array([1, 2], dtype=np.uint8)
+    assert widened(col, 255) is col
+    assert [widened(col, v).dtype for v in (256, 70_000, 2**32)] == [np.uint16, np.uint32, np.int64]
+    assert widened(col, 2**32).tolist() == [1, 2]

@@ -51,11 +51,14 @@ __all__ = ["stream_records", "score_records_stream"]
 
 
 class _SeenIds:
-    """Ids of the chunks read so far: 64-bit BLAKE2b keys, sorted, each with its line (uint32 while lines fit; 12
-    bytes an id; `zheval.results.sorted_keys.SortedKeys`)."""
+    """Ids of the chunks read so far: 64-bit BLAKE2b keys, sorted (8 bytes an id;
+    `zheval.results.sorted_keys.SortedKeys`). No line is kept: a key that comes back is looked up in the file again
+    (`_first_lines`, read only then -- a duplicate id ends the run), which gives the line of its first occurrence
+    and tells a repeated id from two ids that share a key."""
 
-    def __init__(self) -> None:
-        self.table = SortedKeys(1, {"line": np.uint32})
+    def __init__(self, path, kind: str, chunk_rows: int) -> None:
+        self.table = SortedKeys(1, {})
+        self.path, self.kind, self.chunk_rows = path, kind, chunk_rows
 
     @staticmethod
     def _key(rid: str) -> int:
@@ -70,18 +73,36 @@ class _SeenIds:
             return []
         keys = np.fromiter((self._key(r) for _, r in pairs), dtype=np.uint64, count=len(pairs)).reshape(-1, 1)
         order = np.argsort(keys[:, 0], kind="stable")
-        pos, found = self.table.locate(keys[order])
-        lines = self.table.payload["line"]
-        return [Problem(name, pairs[k][0], pairs[k][1], f"duplicate id (first seen at {name}:{int(lines[pos[i]])})")
-                for i, k in enumerate(order) if found[i]]
+        _, found = self.table.locate(keys[order])
+        hits = [pairs[k] for i, k in enumerate(order) if found[i]]
+        if not hits:
+            return []
+        first = self._first_lines({rid for _, rid in hits}, id_field, rows[0][0])
+        return [Problem(name, line, rid, f"duplicate id (first seen at {name}:{first[rid]})")
+                for line, rid in sorted(hits) if rid in first]
+
+    def _first_lines(self, wanted: set, id_field: str, before: int) -> dict:
+        """``{id: line}`` of the first row before line ``before`` holding each id of ``wanted`` (those found), the
+        file read again from its start."""
+        out: dict = {}
+        for rows in iter_row_chunks(self.path, format=self.kind, what="predictions", chunk_rows=self.chunk_rows,
+                                    problems=[]):
+            for line, row in rows:
+                if line >= before or len(out) == len(wanted):
+                    return out
+                if id_field in row:
+                    rid, err = id_value(row[id_field], id_field)
+                    if not err and rid in wanted and rid not in out:
+                        out[rid] = line
+        return out
 
     def add(self, records: Records) -> None:
         """Remember a chunk's ids, once its rows passed the checks (`repeated` had reported any id of an earlier
         chunk, and the chunk's own repeats are `checked_records`')."""
         raw = np.fromiter((self._key(r) for r in records.ids), dtype=np.uint64, count=len(records.ids))
-        keys, first, _ = unique_rows(raw.reshape(-1, 1))
-        pos, _ = self.table.locate(keys)
-        self.table.insert(pos, keys, {"line": np.asarray(records.lines, dtype=np.int64)[first]})
+        keys, _, _ = unique_rows(raw.reshape(-1, 1))
+        pos, found = self.table.locate(keys)
+        self.table.insert(pos[~found], keys[~found], {})
 
 
 def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
@@ -98,7 +119,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
     """
     kind = records_format(path, format)
     name = str(path)
-    seen = _SeenIds()
+    seen = _SeenIds(path, kind, chunk_rows)
     fields: Optional[dict] = None
     count = 0
     problems: list = []  # a chunk's file problems, raised with its rows' problems (read_records' rule, by chunk)

@@ -26,7 +26,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..tokenizers import BaseTokenizer, get_tokenizer
-from .sorted_keys import SortedKeys, unique_rows
+from .sorted_keys import SortedKeys, unique_rows, widened
 
 __all__ = ["DISTINCT_ORDERS", "NgramCounter", "distinct_n", "check_token_lists", "repetition", "Diversity", "diversity",
            "StreamingDistinct", "StreamingRepetition"]
@@ -352,20 +352,22 @@ class StreamingDistinct:
 
 class StreamingRepetition:
     """`repetition` of texts that stream by in chunks (`add`), with exact counts in compact structures:
-    each distinct text is a 128-bit BLAKE2b key (two uint64) with a uint32 count and its first position (int64, for
-    ties), kept sorted (`zheval.results.sorted_keys.SortedKeys`: new keys inserted in place, never a re-sort of
-    all); only texts seen twice or more keep their text (the candidates for ``most_frequent``). Memory: 28 bytes per
-    distinct text plus the repeated texts themselves.
+    each distinct text is a 96-bit BLAKE2b key (a uint64 and a uint32 word: two distinct texts of 10**9 share one with
+    probability below 10**-11) with its count (uint8, widened a byte at a time when a text repeats more often) and
+    its first position (uint32, widened past 2**32 texts), kept sorted (`zheval.results.sorted_keys.SortedKeys`: new
+    keys inserted in place, never a re-sort of all); only texts seen twice or more keep their text (the candidates for
+    ``most_frequent``). Memory: 17 bytes per distinct text plus the repeated texts themselves.
 
     With ``dimensions`` > 0 it also gives `repetition` per group (`group_result`) for ``add``'s ``groups`` (one
-    group id per text and dimension) from the same table: 4 more bytes per distinct text and dimension (the group
-    of its first occurrence), and per group a count per text seen twice or more overall.
+    group id per text and dimension) from the same table: 1 more byte per distinct text and dimension (the group
+    of its first occurrence; uint8, widened past 255 groups), and per group a count per text seen twice or more
+    overall.
     """
 
     def __init__(self, dimensions: int = 0) -> None:
         self.dimensions = dimensions
-        self.table = SortedKeys(2, {"count": np.uint32, "first": np.int64,
-                                    **{f"group{j}": np.uint32 for j in range(dimensions)}})
+        self.table = SortedKeys(2, {"count": np.uint8, "first": np.uint32,
+                                    **{f"group{j}": np.uint8 for j in range(dimensions)}}, last_word=np.uint32)
         self.repeated: dict = {}  # key -> [text, first position]
         self.first_text: Optional[str] = None
         self.n = 0
@@ -375,7 +377,7 @@ class StreamingRepetition:
 
     @staticmethod
     def _key(text: str) -> tuple:
-        d = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+        d = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
         return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
 
     def add(self, texts: Sequence[str], groups: Optional[np.ndarray] = None) -> None:
@@ -393,8 +395,7 @@ class StreamingRepetition:
             self._add_groups(texts, chunk, groups, keys, first, counts, pos, found)
         if found.any():
             old = table.payload["count"]
-            table.payload["count"] = old.astype(np.int64) if int(old[pos[found]].max()) + int(counts.max()) >= \
-                np.iinfo(old.dtype).max else old
+            table.payload["count"] = widened(old, int(old[pos[found]].max()) + int(counts.max()))
             table.payload["count"][pos[found]] += counts[found].astype(table.payload["count"].dtype)
         table.insert(pos[~found], keys[~found], {"count": counts[~found], "first": first[~found] + self.n,
                                                  **{f"group{j}": np.asarray(groups)[first[~found], j]

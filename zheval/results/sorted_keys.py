@@ -11,7 +11,21 @@ from typing import Dict, Tuple
 
 import numpy as np
 
-__all__ = ["SortedKeys", "unique_rows"]
+__all__ = ["SortedKeys", "unique_rows", "widened"]
+
+_WIDTHS = (np.uint8, np.uint16, np.uint32, np.int64)
+
+
+def widened(col: np.ndarray, largest: int) -> np.ndarray:
+    """``col`` (an integer column) as it is when ``largest`` fits its dtype, else converted to the first of uint8,
+    uint16, uint32, int64 at least as wide that holds ``largest`` (a counter or a position grows a byte width at a
+    time instead of wrapping)."""
+    if largest <= np.iinfo(col.dtype).max:
+        return col
+    for dt in _WIDTHS:
+        if np.dtype(dt).itemsize >= col.dtype.itemsize and largest <= np.iinfo(dt).max:
+            return col.astype(dt)
+    return col.astype(np.int64)
 
 
 def unique_rows(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -28,19 +42,22 @@ def unique_rows(keys: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 class SortedKeys:
-    """Distinct keys of ``words`` uint64 words each (64 or 128-bit hashes), sorted, each with payload columns.
+    """Distinct keys of ``words`` words each (64-bit hashes, or 96/128-bit ones as two words), sorted, each with
+    payload columns.
 
     Args:
         words: 1 or 2. payload: ``{name: dtype}`` of the columns kept beside each key (integers).
+        last_word: the dtype of the second word (``np.uint32`` for 96-bit keys: the keys given then hold values
+            below 2**32 in their second column).
 
-    Memory: ``8 * words`` bytes a key plus its payload's itemsizes; a payload column whose values outgrow its dtype is
-    widened to int64 (never wrapped).
+    Memory: the words' itemsizes a key (8 or 12 or 16 bytes) plus its payload's; a payload column whose values outgrow
+    its dtype is widened (`widened`; never wrapped).
     """
 
-    def __init__(self, words: int, payload: Dict[str, type]) -> None:
+    def __init__(self, words: int, payload: Dict[str, type], last_word: type = np.uint64) -> None:
         if words not in (1, 2):
             raise ValueError(f"words must be 1 or 2, got {words!r}")
-        self.words = [np.zeros(0, dtype=np.uint64) for _ in range(words)]
+        self.words = [np.zeros(0, dtype=np.uint64 if j == 0 else last_word) for j in range(words)]
         self.payload = {name: np.zeros(0, dtype=dt) for name, dt in payload.items()}
 
     def __len__(self) -> int:
@@ -70,9 +87,9 @@ class SortedKeys:
         if not keys.shape[0]:
             return
         for j in range(len(self.words)):
-            self.words[j] = np.insert(self.words[j], positions, keys[:, j])
+            self.words[j] = np.insert(self.words[j], positions, keys[:, j].astype(self.words[j].dtype))
         for name, values in payload.items():
             col = self.payload[name]
-            if values.size and np.issubdtype(col.dtype, np.integer) and int(values.max()) > np.iinfo(col.dtype).max:
-                col = col.astype(np.int64)
+            if values.size:
+                col = widened(col, int(values.max()))
             self.payload[name] = np.insert(col, positions, values.astype(col.dtype))

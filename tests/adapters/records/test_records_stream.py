@@ -137,6 +137,31 @@ def test_id_repeated_across_chunks_names_both_lines(tmp_path):
         list(stream_records(path, chunk_rows=4))
 
 
+def test_ids_sharing_a_key_are_not_duplicates_and_a_repeat_is_read_back(tmp_path, monkeypatch):
+    """The id check keeps 8-byte keys and no line: with every id forced onto two keys (a collision on every row),
+    different ids are not reported, and a repeated id is named with the line of its first occurrence, read back from
+    the file (JSONL, gzip JSONL, CSV; the line counted by hand: header + row)."""
+    import gzip
+
+    from zheval.adapters import records_stream
+
+    monkeypatch.setattr(records_stream._SeenIds, "_key", staticmethod(lambda rid: len(rid) % 2))
+    lines = [{"id": f"a{i}", "prediction": "今天天气很好", "reference": "今天天气不错"} for i in range(12)]
+    path = _write(tmp_path, lines)
+    assert sum(len(r) for r in stream_records(path, chunk_rows=4)) == 12
+    lines[10]["id"] = "a3"
+    gz = tmp_path / "bad.jsonl.gz"
+    gz.write_bytes(gzip.compress("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines).encode("utf-8")))
+    csv = tmp_path / "bad.csv"
+    csv.write_text("id,prediction,reference\n" + "".join(f"{x['id']},{x['prediction']},{x['reference']}\n"
+                                                           for x in lines), encoding="utf-8")
+    for f, first, at in ((_write(tmp_path, lines), 4, 11), (str(gz), 4, 11), (str(csv), 5, 12)):
+        with pytest.raises(RecordsFormatError) as err:
+            list(stream_records(f, chunk_rows=4))
+        assert [p.line for p in err.value.problems] == [at], f
+        assert f"duplicate id (first seen at {f}:{first})" in str(err.value), (f, str(err.value))
+
+
 def test_id_field_appearing_after_the_first_chunk(tmp_path):
     lines = [{"prediction": "今天天气很好", "reference": "今天天气不错"} for _ in range(6)]
     lines[5]["id"] = "x"
