@@ -190,6 +190,8 @@ def _forward(out: Dict[str, Any], result: Dict[str, Any], own: Sequence[str], me
             counts[key] = value
         elif isinstance(value, float):
             out[key] = _opencompass_scale(metric, preset, value)
+        elif key == "no_interval":  # why a bootstrap asked for gave no interval (fewer than 2 items)
+            out[key] = value
     if counts:
         out["counts"] = counts
     if "crosscheck" in result:
@@ -331,4 +333,4 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
                              lambda result: {"name": result["name"],
                                              "precisions": [100 * p for p in result["precisions"]],
                                              "recalls": [100 * r for r in result["recalls"]]},
-                             lambda key: key in ("chrf_ci_low", "chrf_ci_high", "signature"))
+                             lambda key: key in ("chrf_ci_low", "chrf_ci_high", "no_interval", "signature"))

@@ -26,7 +26,7 @@ from ..definitions.bleu_score import score_stats, validate_options
 from ..fast import usable_for
 from ..fast.bleu import corpus_stats
 from ..presets import BleuPreset, apply_preset, bleu_preset
-from ..results.reducers import mean, stats_interval
+from ..results.reducers import MIN_INTERVAL_ITEMS, mean, no_interval_reason, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import BaseTokenizer
@@ -295,7 +295,9 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
         out["precisions"] = [mean(ps) for ps in zip(*[s.precisions for s in items])] if items else [0.0] * order
         out["brevity_penalty"] = mean([s.brevity_penalty for s in items]) if items else 1.0
         out["scores"] = item_scores
-    if config.bootstrap:
+    if config.bootstrap and len(arr) < MIN_INTERVAL_ITEMS:
+        out["no_interval"] = no_interval_reason(len(arr))
+    elif config.bootstrap:
         out["bleu_ci_low"], out["bleu_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
                                                                  config.bootstrap, config.confidence, config.seed)
     return out
@@ -385,7 +387,7 @@ def compute_bleu(
         ``{"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}``
         (the Hugging Face ``bleu`` module's keys and scale) plus ``counts``, ``totals`` (per order, summed over
         items), ``level``, ``signature``; ``scores`` at sentence level (where ``precisions`` and
-        ``brevity_penalty`` are per-item means); ``bleu_ci_low``/``bleu_ci_high`` with bootstrap; ``crosscheck``;
+        ``brevity_penalty`` are per-item means); ``bleu_ci_low``/``bleu_ci_high`` with bootstrap (one item: ``no_interval``, why there is none instead); ``crosscheck``;
         ``llamafactory_bleu_4`` with the llamafactory preset, ``glm4_bleu_4`` with the glm4 preset.
 
     Raises:

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..definitions.chrf import best_reference_stats, item_ngrams, strip_whitespace
 from ..definitions.chrf_score import check_chrf_options, metric_name, score_stats, stats_orders
-from ..results.reducers import mean, stats_interval
+from ..results.reducers import MIN_INTERVAL_ITEMS, mean, no_interval_reason, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
@@ -240,7 +240,9 @@ def result_from_stats(stats, config: ChrfConfig) -> Dict[str, Any]:
         item_scores = [score_stats(row, **opts).score for row in arr.tolist()]
         out["chrf"] = mean(item_scores)
         out["scores"] = item_scores
-    if config.bootstrap:
+    if config.bootstrap and len(arr) < MIN_INTERVAL_ITEMS:
+        out["no_interval"] = no_interval_reason(len(arr))
+    elif config.bootstrap:
         out["chrf_ci_low"], out["chrf_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
                                                                  config.bootstrap, config.confidence, config.seed)
     return out
@@ -309,7 +311,8 @@ def compute_chrf(
     Returns:
         ``{"chrf", "name" ("chrF2", "chrF2++"), "precisions", "recalls", "hyp_counts", "ref_counts", "matches"
         (per order, character orders first), "char_order", "word_order", "beta", "level", "signature"}``; ``scores``
-        at sentence level; ``chrf_ci_low``/``chrf_ci_high`` with bootstrap.
+        at sentence level; ``chrf_ci_low``/``chrf_ci_high`` with bootstrap (one item: ``no_interval``, why there is
+        none, instead).
 
     Raises:
         ValueError: length mismatch (with a hint for sacrebleu's transposed layout), an empty reference list (naming

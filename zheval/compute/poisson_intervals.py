@@ -13,6 +13,7 @@ import numpy as np
 from ..definitions.bleu_score import score_stats as bleu_score_stats
 from ..results.partial_sums import PartialSums
 from ..results.poisson import percentile_interval, poisson_weights
+from ..results.reducers import MIN_INTERVAL_ITEMS, no_interval_reason
 from .chrf import score_from_sums as chrf_score_from_sums
 
 __all__ = ["RESAMPLE_BLOCK", "poisson_signature", "resampled_interval", "with_poisson_intervals"]
@@ -63,6 +64,11 @@ def with_poisson_intervals(out: Dict[str, dict], items, config, keys: np.ndarray
             (`zheval.results.poisson.item_keys`). per_item: the `zheval.compute.joint.item_scores` columns of the
             sentence-level metrics (a sentence-level interval resamples the mean of the per-item scores), or ``{}``.
     """
+    counts = sorted(set(items.rouge.reference_counts.tolist() if items.rouge is not None else
+                        (items.bleu or items.chrf).reference_counts.tolist()))
+    if len(items) < MIN_INTERVAL_ITEMS:
+        return {m: _with_interval(r, {"no_interval": no_interval_reason(len(items))},
+                                  poisson_signature(getattr(config, m).signature(counts))) for m, r in out.items()}
     boot, seed = int(config.first.bootstrap), int(config.first.seed)
     sentence = {m: getattr(config, m) is not None and getattr(config, m).level == "sentence" for m in ("bleu", "chrf")}
     sums = PartialSums()
@@ -82,8 +88,6 @@ def with_poisson_intervals(out: Dict[str, dict], items, config, keys: np.ndarray
             else:
                 sums.add_ints(m, getattr(part, m).stats, w)
     metrics = dict(out)
-    counts = sorted(set(items.rouge.reference_counts.tolist() if items.rouge is not None else
-                        (items.bleu or items.chrf).reference_counts.tolist()))
     if config.rouge is not None:
         c = config.rouge
         bounds = {}

@@ -27,7 +27,7 @@ from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores
 from ..presets import RougePreset, apply_preset, rouge_preset
-from ..results.reducers import bootstrap_interval, mean
+from ..results.reducers import MIN_INTERVAL_ITEMS, bootstrap_interval, mean, no_interval_reason
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
@@ -372,15 +372,13 @@ def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
             p, r = items.precision[t].tolist(), items.recall[t].tolist()
             out[f"{t}_precision"] = mean(p) if config.use_aggregator else p
             out[f"{t}_recall"] = mean(r) if config.use_aggregator else r
-    if config.bootstrap:
+    if config.bootstrap and len(items) < MIN_INTERVAL_ITEMS:
+        out["no_interval"] = no_interval_reason(len(items))
+    elif config.bootstrap:
         for t in types:
-            if len(items):
-                low, high = bootstrap_interval(np.asarray(items.fmeasure[t], dtype=np.float64),
-                                               lambda a: a.mean(axis=-1), int(config.bootstrap), config.confidence,
-                                               config.seed)
-            else:
-                low = high = 0.0
-            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
+            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = bootstrap_interval(
+                np.asarray(items.fmeasure[t], dtype=np.float64), lambda a: a.mean(axis=-1), int(config.bootstrap),
+                config.confidence, config.seed)
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.preset is not None:
         out.update(config.preset.tool_numbers({t: items.fmeasure[t].tolist() for t in types}, items.extra))
@@ -450,8 +448,8 @@ def compute_rouge(
     overrides them ([`zheval.presets`][]).
 
     Returns:
-        ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high``,
-        ``signature`` (str), optional ``crosscheck`` and the presets' own numbers (``llamafactory_*``,
+        ``{type: float}`` (or lists), optional ``<type>_precision``/``_recall``/``_ci_low``/``_ci_high`` (with
+        ``bootstrap`` over one item: ``no_interval``, why there is none, instead), ``signature`` (str), optional ``crosscheck`` and the presets' own numbers (``llamafactory_*``,
         ``opencompass_*``, ``longbench_*``, ``glm4_*``; see [`rouge_result`][zheval.compute.rouge.rouge_result]).
 
     Raises:

@@ -28,7 +28,7 @@ import numpy as np
 from ..definitions.bleu_score import score_stats as bleu_score_stats
 from ..results.partial_sums import PartialSums
 from ..results.poisson import percentile_interval, poisson_weights
-from ..results.reducers import group_indices
+from ..results.reducers import MIN_INTERVAL_ITEMS, group_indices, no_interval_reason
 from .bleu import result_from_stats as bleu_result_from_stats
 from .chrf import result_from_stats as chrf_result_from_stats
 from .chrf import score_from_sums as chrf_score_from_sums
@@ -130,12 +130,19 @@ def _rouge(sums: PartialSums, config) -> Dict[str, Any]:
         for t in config.types:
             out[f"{t}_precision"] = sums.mean(f"rouge:{t}:p")
             out[f"{t}_recall"] = sums.mean(f"rouge:{t}:r")
-    if config.bootstrap:
+    if _interval_asked(out, sums, config):
         for t in config.types:
-            low, high = percentile_interval(sums.resampled_means(f"rouge:{t}:f"), config.confidence) \
-                if sums.n else (0.0, 0.0)
-            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = low, high
+            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = percentile_interval(sums.resampled_means(f"rouge:{t}:f"),
+                                                                          config.confidence)
     return _signed(out, sums, config)
+
+
+def _interval_asked(out: Dict[str, Any], sums: PartialSums, config) -> bool:
+    """Whether to add the interval: a bootstrap asked for over at least `MIN_INTERVAL_ITEMS` items (fewer: ``out``
+    says why there is none, in ``no_interval``)."""
+    if config.bootstrap and sums.n < MIN_INTERVAL_ITEMS:
+        out["no_interval"] = no_interval_reason(sums.n)
+    return bool(config.bootstrap) and sums.n >= MIN_INTERVAL_ITEMS
 
 
 def _signed(out: Dict[str, Any], sums: PartialSums, config) -> Dict[str, Any]:
@@ -149,7 +156,7 @@ def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
     total = sums.ints.get("bleu", np.zeros(width, dtype=np.int64))
     out = bleu_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
                                  dataclasses.replace(config, bootstrap=0))
-    if config.bootstrap:
+    if _interval_asked(out, sums, config):
         opts = config.score_options
         out["bleu_ci_low"], out["bleu_ci_high"] = resampled_interval(
             sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score, config.confidence)
@@ -161,7 +168,7 @@ def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
     total = sums.ints.get("chrf", np.zeros(width, dtype=np.int64))
     out = chrf_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
                                  dataclasses.replace(config, bootstrap=0))
-    if config.bootstrap:
+    if _interval_asked(out, sums, config):
         from_sums = chrf_score_from_sums(config)
         out["chrf_ci_low"], out["chrf_ci_high"] = resampled_interval(
             sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), config.confidence)

@@ -19,6 +19,8 @@ import numpy as np
 __all__ = [
     "MAX_BOOTSTRAP_RESAMPLES",
     "MIN_BOOTSTRAP_RESAMPLES",
+    "MIN_INTERVAL_ITEMS",
+    "no_interval_reason",
     "MAX_SEED",
     "check_bootstrap",
     "check_seed",
@@ -46,6 +48,19 @@ MAX_BOOTSTRAP_RESAMPLES = 100_000
 #: divides by zero degrees of freedom); sacrebleu likewise computes an interval only for ``n_bootstrap > 1``.
 #: Two is the floor of the definition, not a recommendation: stable 95 % bounds take 1,000 or more.
 MIN_BOOTSTRAP_RESAMPLES = 2
+
+#: Fewest items a bootstrap interval needs. Resampling a single item always returns that item, so its "interval"
+#: would be the point value twice, which reads as certainty; every door gives no interval then and says why
+#: (`no_interval_reason`): the library's results a ``no_interval`` key instead of ``<score>_ci_low``/``_ci_high``,
+#: the CLI ``n=1, no interval``.
+MIN_INTERVAL_ITEMS = 2
+
+
+def no_interval_reason(n: int | None) -> str:
+    """Why a group of ``n`` items (< `MIN_INTERVAL_ITEMS`) has no interval (``n=None``: the general text)."""
+    head = f"n={n}: " if n is not None else ""
+    return f"{head}a bootstrap interval needs at least {MIN_INTERVAL_ITEMS} items (resampling one item always returns it)"
+
 
 #: Seeds are integers in ``[0, MAX_SEED]`` (2**32 - 1): the range that every seeded generator in the stack accepts
 #: (``numpy.random.default_rng`` and also ``numpy.random.seed``, which evaluate's own ``seed`` feeds).

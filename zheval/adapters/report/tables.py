@@ -25,6 +25,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...results.diagnostics import Diagnostics
+from ...results.reducers import MIN_INTERVAL_ITEMS, no_interval_reason
 from ...text.terminal import markdown_text, terminal_text
 
 __all__ = [
@@ -54,18 +55,6 @@ __all__ = [
 
 NULL_LABEL = "null"
 """Label of the group of items whose domain/difficulty is ``null``."""
-
-MIN_INTERVAL_ITEMS = 2
-"""Fewest items a group needs for a bootstrap interval. Resampling a single item always returns that item, so its
-"interval" would be the point value twice, which reads as certainty; such groups get no interval (``None``) and a
-reason (`no_interval_reason`) in every output."""
-
-
-def no_interval_reason(n: int | None) -> str:
-    """Why a group of ``n`` items (< `MIN_INTERVAL_ITEMS`) has no interval (``n=None``: the general text)."""
-    head = f"n={n}: " if n is not None else ""
-    return f"{head}a bootstrap interval needs at least {MIN_INTERVAL_ITEMS} items (resampling one item always returns it)"
-
 
 def no_interval_label(n: int) -> str:
     """What a table shows in place of the interval of a group of ``n`` items (< `MIN_INTERVAL_ITEMS`):
