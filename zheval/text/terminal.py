@@ -12,7 +12,8 @@ too (C0/C1 controls but ``\\n``/``\\t``, and the nine bidi controls, shown as ``
 
 JSON keeps the text exact (`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
 JSON parser turns back into the very same string. Files other than the human-readable table and Markdown reports
-(JSON, the review sheet and key) hold the text exactly; the HTML report shows it by `visible_controls`, as here.
+(JSON, the review key) hold the text exactly; the HTML report and the review sheet show it by `visible_controls`,
+as here.
 """
 
 from __future__ import annotations

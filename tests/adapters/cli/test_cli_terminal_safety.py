@@ -145,8 +145,10 @@ def test_sample_and_agree(tmp_path):
     _ok(run_cli("sample", "-d", data, "-p", a, "--k", 3, "--min-refs", 1, "-o", sheet, "--key", key, "-q"))
     with sheet.open(encoding="utf-8-sig", newline="") as f:
         got = list(csv.DictReader(f))
-    assert {r["id"] for r in got} == {r["id"] for r in rows}  # the sheet keeps the text exact
-    assert any(r["prediction"] == f"好的{EVIL}" for r in got)
+    # the sheet shows the controls as escapes (break-it F10: it is read by people, with cat or a spreadsheet); the
+    # key keeps the text exact, and agree matches the sheet's shown ids to it
+    assert {r["id"] for r in got} == {terminal_text(r["id"]) for r in rows}
+    assert any(r["prediction"] == f"好的{SHOWN}" for r in got)
     assert json.loads(key.read_text(encoding="utf-8"))["items"][0]["id"] in {r["id"] for r in rows}
     cols = list(got[0])
     rating = [c for c in cols if c not in ("id", "query", "prediction", "references")][0]

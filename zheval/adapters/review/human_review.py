@@ -33,6 +33,7 @@ from ..report.tables import NULL_LABEL, format_table
 from ...io import read_text
 from ...io.fields import UniqueIds, keyed_rows, keyed_table
 from ...io.numbers import number_reason, parse_number
+from ...text.terminal import visible_controls
 
 __all__ = [
     "RATING_COLUMNS",
@@ -250,13 +251,19 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
 def sheet_csv(sheet: list, columns=None) -> str:
     """The review sheet as CSV text (``csv`` module, ``QUOTE_MINIMAL``; a cell with a comma, quote or line break is
     quoted), starting with a UTF-8 byte-order mark so that spreadsheet programs open the Chinese text as UTF-8
-    (`read_ratings` accepts the file with or without it). ``columns`` default: the keys of the first row."""
+    (`read_ratings` accepts the file with or without it). ``columns`` default: the keys of the first row.
+
+    Every cell shows its control characters as visible escapes (``\\x1b``, ``\\u202e``:
+    `zheval.text.controls.visible_controls`, the rule of the terminal and the HTML report; line breaks and tabs
+    kept): the sheet is for reading, and model text's ESC sequences, NUL or bidi controls would act on a terminal
+    or reorder a spreadsheet's cell. The key holds every text exactly; `read_ratings` matches an id by its shown
+    form."""
     cols = list(columns or (sheet[0].keys() if sheet else SHEET_COLUMNS))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
     w.writeheader()
     for row in sheet:
-        w.writerow(row)
+        w.writerow({c: visible_controls(v) if isinstance(v, str) else v for c, v in row.items()})
     return "\ufeff" + buf.getvalue()
 
 
@@ -353,6 +360,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "
                          f"got {cols}")
     key_ids = [it["id"] for it in key["items"]]
+    exact = {visible_controls(i): i for i in key_ids}  # the sheet shows an id's control characters as escapes
     problems: list[str] = []
     header = list(rows[0][1])
     missing = [c for c in ["id", *cols] if c not in header]
@@ -367,7 +375,8 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
     unknown, values = [], []
-    for line, rid, cell in keyed_rows(rows, path, problems, UniqueIds()):
+    for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds()):
+        rid = exact.get(shown, shown)
         lines[rid] = line
         if rid not in known:
             unknown.append((rid, line))
