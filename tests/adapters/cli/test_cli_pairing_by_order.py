@@ -42,3 +42,22 @@ def test_a_stored_query_that_disagrees_is_refused(tmp_path):
     res = run("score", "-d", data, "-p", shuffled, "--bootstrap", 0, "-q")
     assert res.exit_code == 2, res.output
     assert f"{shuffled}:1" in res.output and "query" in res.output and "line order" in res.output
+
+
+def test_a_stored_query_in_other_width_punctuation_is_the_same_query(tmp_path):
+    # break-it F11: "怎么退货?" (ASCII ?) is the item's "怎么退货？" once normalised as for scoring (NFKC); it used to
+    # be counted as a mismatch (and refused). A stored query that is another one is still refused.
+    data = _data(tmp_path)
+    rows = [{"query": r["query"], "prediction": p["prediction"]} for r, p in zip(ROWS, PREDS)]
+    rows[0]["query"] = "怎么退货?"
+    rows[2]["query"] = "用户：明天穿什么　"  # an ideographic space
+    ascii_q = write_jsonl(tmp_path / "ascii.jsonl", rows)
+    res = run("score", "-d", data, "-p", ascii_q, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert not any("query" in w for w in out["warnings"]), out["warnings"]
+    rows[0]["query"], rows[1]["query"] = "怎么换货?", "心情很好"
+    other = write_jsonl(tmp_path / "other.jsonl", rows)
+    res = run("score", "-d", data, "-p", other, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert f"{other}:1" in res.output and f"{other}:2" in res.output and "query" in res.output

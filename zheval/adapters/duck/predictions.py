@@ -540,7 +540,7 @@ def _check_stored(ds, predictions: Predictions, order: list, norm, strict: bool)
             raise PredictionMismatchError(reference_mismatch_message(src, bad, n, by_id))
     if predictions.queries is not None and "query" in ds.column_names:
         fields = predictions.query_fields or ["query"] * len(predictions.queries)
-        n, bad = query_mismatches(predictions.queries, fields, order, list(ds["query"]), ids, lines)
+        n, bad = query_mismatches(predictions.queries, fields, order, list(ds["query"]), ids, lines, norm)
         predictions.queries_checked = n
         predictions.query_mismatches = [(line, rid, f) for line, rid, _, _, f in bad]
         if strict and too_many(bad, n):

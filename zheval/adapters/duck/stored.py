@@ -9,7 +9,8 @@ against the wrong items:
   class ``label`` beside ``prediction`` is not a reference and is neither read nor compared;
 * a query: a stored ``query`` (or LLaMA-Factory's ``prompt``, which wraps the query in a chat template; read only on
   lines without LLaMA-Factory's ``label``; or Alpaca's ``instruction``, with its ``input``) must hold the item's
-  ``query``, whitespace ignored (`stored_query`, `query_mismatches`).
+  ``query``, whitespace ignored, both normalised as for scoring (NFKC: ``？`` is ``?``; `stored_query`,
+  `query_mismatches`).
 
 A stored field that is not text (a list, a number) is refused by the reader naming ``file:line`` and the field, as
 a ``label`` is; a line without one is not compared (as a line without a ``label``).
@@ -21,6 +22,8 @@ counted on the `zheval.adapters.duck.predictions.Predictions` and warned about b
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from ...io import type_name
 
@@ -111,10 +114,12 @@ def reference_mismatches(stored: list, fields: list, order: list, refs: list, id
     return compared, bad
 
 
-def query_mismatches(stored: list, fields: list, order: list, queries: list, ids: list, lines: list) -> tuple:
+def query_mismatches(stored: list, fields: list, order: list, queries: list, ids: list, lines: list,
+                     norm=None) -> tuple:
     """``(compared, mismatches)`` of the stored queries: ``(line, item id, stored, item's query, field)`` of each
-    item whose query (whitespace removed) is not in the stored one. Arguments as `reference_mismatches`."""
-    squash = lambda t: "".join(t.split())  # noqa: E731
+    item whose query is not in the stored one, both normalised as for scoring (NFKC, then ``norm``: ``？`` and
+    ``?`` are one mark) and whitespace removed. Arguments as `reference_mismatches`."""
+    squash = lambda t: "".join((norm or str)(unicodedata.normalize("NFKC", t)).split())  # noqa: E731
     compared, bad = 0, []
     for i, j in enumerate(order):
         if stored[j] is None or not isinstance(queries[i], str):
