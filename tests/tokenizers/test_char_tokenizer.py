@@ -6,6 +6,7 @@ words, control and tag characters."""
 import unicodedata
 
 import pytest
+import zheval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -153,3 +154,14 @@ def test_hangul_words_keep_their_spaces_and_kana_is_per_character():
 def test_control_and_tag_characters_are_never_tokens():
     assert get_tokenizer("char", normalize=False)("好\x00的\x1b\x7f") == ["好", "的"]
     assert get_tokenizer("char", normalize=False)("旗\U000e0067\U000e007f") == ["旗"]
+
+
+@pytest.mark.parametrize("name", ["char", "jieba"])
+def test_a_term_with_a_lone_surrogate_is_refused_by_its_index(name):
+    # was a bare UnicodeEncodeError from deep inside the tokenizer (found by a break-it pass)
+    from zheval.tokenizers import get_tokenizer
+
+    with pytest.raises(ValueError, match=r"terms\[1\] is not valid text: .* lone surrogate"):
+        get_tokenizer(name, terms=["北京", "\ud800b"]).tokenize("x")
+    with pytest.raises(ValueError, match=r"terms\[0\] is not valid text"):
+        zheval.compute_rouge(["北京"], [["北京"]], terms=["\udfff"])

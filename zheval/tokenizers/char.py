@@ -227,6 +227,9 @@ def _compile_char_re(terms: tuple[str, ...], bmp_only: bool) -> re.Pattern:
     return re.compile(f"{term_pattern(terms, bmp_only)}|{base}" if terms else base)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def normalize_terms(terms, normalizer: Normalizer) -> tuple[str, ...]:
     if terms is None:
         return ()
@@ -236,6 +239,10 @@ def normalize_terms(terms, normalizer: Normalizer) -> tuple[str, ...]:
     for i, t in enumerate(terms):
         if not isinstance(t, str):
             raise TypeError(f"terms[{i}] must be str, got {type(t).__name__}")
+        bad = _LONE_SURROGATE.search(t)
+        if bad:
+            raise ValueError(f"terms[{i}] is not valid text: {bad.group()!r} at position {bad.start()} is a lone "
+                             "surrogate (half of a UTF-16 pair, usually from a broken decode)")
         nt = normalizer(t)
         if not nt.strip():
             raise ValueError(f"terms[{i}] {t!r} is empty or whitespace after normalisation")
