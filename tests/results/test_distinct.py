@@ -203,6 +203,39 @@ def test_streaming_repetition_per_group_equals_repetition_of_each_group():
                                      "most_frequent_count": 2}
 
 
+def test_most_frequent_is_shown_as_written_at_its_first_occurrence():
+    """Normalised forms count as one text; the one shown is the first occurrence as the model wrote it, whole-list
+    and streamed alike (any chunking, per group, with the positions an earlier chunk did not keep read back)."""
+    import random
+
+    from zheval.results.distinct import StreamingRepetition
+
+    # by hand: '好的！' (full-width) and '好的!' normalise alike: 3 of 4 texts, shown as first written
+    r = repetition(["好的!", "再见", "好的!", "好的!"], shown=["好的！", "再见", "好的!", "好的 !"])
+    assert r["most_frequent"] == "好的！" and r["most_frequent_count"] == 3
+    with pytest.raises(ValueError, match="shown has 1 strings for 2 texts"):
+        repetition(["a", "b"], shown=["a"])
+    rng = random.Random(11)
+    forms = {"好的!": ["好的！", "好的!", "好的 !"], "再见": ["再见", "再 见"], "x": ["x", "ｘ"], "谢谢": ["谢谢"]}
+    norm = [rng.choice(list(forms)) + (str(rng.randrange(3)) if rng.random() < 0.3 else "") for _ in range(300)]
+    shown = [rng.choice(forms[t.rstrip("012")]) + t[len(t.rstrip("012")):] for t in norm]
+    groups = [(rng.randrange(4),) for _ in norm]
+    for size in (1, 2, 7, 300):
+        sr = StreamingRepetition(dimensions=1)
+        for start in range(0, len(norm), size):
+            sr.add(norm[start:start + size], [list(g) for g in groups[start:start + size]],
+                   shown=shown[start:start + size])
+        wanted = sr.missing()
+        assert (size == 300) == (wanted == [])  # one chunk keeps every first occurrence it shows
+        sr.fill({p: shown[p] for p in wanted})
+        assert sr.result() == repetition(norm, shown)
+        for g in range(4):
+            idx = [i for i, gs in enumerate(groups) if gs[0] == g]
+            assert sr.group_result(0, g) == repetition([norm[i] for i in idx], [shown[i] for i in idx]), (size, g)
+    with pytest.raises(ValueError, match="shown has 1 strings for 2 texts"):
+        StreamingRepetition().add(["a", "b"], shown=["a"])
+
+
 def test_sorted_keys_equal_first_words_and_widening():
     """SortedKeys orders 128-bit keys by both words (equal first words side by side), finds each, and widens a payload
     column instead of wrapping it; unique_rows gives each distinct row's first index and count (by hand)."""

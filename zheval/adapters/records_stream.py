@@ -278,7 +278,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                 "metrics": list(config.metrics), "bootstrap": int(bootstrap), "bootstrap_method": "poisson",
                 "seed": seed, "confidence": confidence, "by": list(by), "chunk_rows": chunk_rows},
         diagnostics=diag, warnings=list(diag.warnings) + list(slips.values()))
-    report.breakdowns["diversity"] = diversity.rows()
+    report.breakdowns["diversity"] = diversity.rows(lambda wanted: _predictions_at(path, f, format, chunk_rows, wanted))
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
@@ -287,6 +287,21 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                             "the references they have)")
     report.notes += multiline_notes(*meta["multiline"], str(path))
     return report
+
+
+def _predictions_at(path, fields: dict, format: str, chunk_rows: int, positions: Sequence[int]) -> dict:
+    """``{position: prediction as written}`` of the items at ``positions`` (0-based, sorted), the file read again
+    up to the last (the most repeated prediction's first occurrence when an earlier chunk held it once)."""
+    out: dict = {}
+    wanted, offset = set(positions), 0
+    for records in stream_records(path, pred_field=fields["pred"], ref_field=fields["ref"], id_field=fields["id"],
+                                  group_fields=fields["groups"], format=format, chunk_rows=chunk_rows):
+        out.update({offset + i: records.predictions[i] for i in range(len(records))
+                    if offset + i in wanted})
+        offset += len(records)
+        if offset > positions[-1]:
+            break
+    return out
 
 
 def _unscorable(exc: EmptyReferenceError, records: Records, offset: int) -> RecordsFormatError:
@@ -375,7 +390,7 @@ class _GroupDiversity:
         ids = np.array([[self.group_ids[j].setdefault(combo[j], len(self.group_ids[j]))
                          for j in range(len(self.dim_names))] for combo in keys], dtype=np.int64) \
             if self.dim_names else None
-        self.repetition.add(normalized, ids)
+        self.repetition.add(normalized, ids, shown=predictions)
         ref_item = np.repeat(np.arange(len(references)), [len(rs) for rs in references])
         for j in range(len(self.dim_names)):
             members: Dict[Any, list] = {}
@@ -390,9 +405,13 @@ class _GroupDiversity:
                 refs = mask[ref_item]
                 entry[2].add_ids(ref[np.repeat(refs, ref_lens)], ref_lens[refs])
 
-    def rows(self) -> list:
+    def rows(self, read_back) -> list:
         """``[{"dimension", "value", "n", ...}]``: ``overall`` first, then each dimension's values sorted
-        (``null`` last), as the report's groups."""
+        (``null`` last), as the report's groups; ``read_back(positions)`` gives ``{position: prediction as written}``
+        for the most repeated predictions whose first occurrence was not kept (`StreamingRepetition.missing`)."""
+        wanted = self.repetition.missing()
+        if wanted:
+            self.repetition.fill(read_back(wanted))
         out = [_diversity_row("overall", "all", *self.counts[None], self.repetition.result())]
         for j, dim in enumerate(self.dim_names):
             values = list(self.group_ids[j])

@@ -141,19 +141,30 @@ def check_token_lists(token_lists, name: str = "token_lists") -> None:
                 raise TypeError(f"{name}[{i}][{j}] must be a str token, got {type(t).__name__}")
 
 
-def repetition(texts: Sequence[str]) -> dict:
+def repetition(texts: Sequence[str], shown: Optional[Sequence[str]] = None) -> dict:
     """Repeated texts: ``{"duplicate_share", "duplicates", "most_frequent", "most_frequent_count"}``.
 
     ``duplicates``: how many texts equal another text of the list (every copy counts, the first included);
     ``duplicate_share``: that over ``len(texts)`` (0.0 for no text); ``most_frequent`` / ``most_frequent_count``: the
     most frequent text and how often it occurs (ties: the text seen first; ``None``/0 for no text).
+
+    Args:
+        texts: the texts compared (e.g. normalised predictions).
+        shown: optional, one string per text: ``most_frequent`` is then ``shown`` at the first occurrence of the
+            most frequent text (e.g. the prediction as the model wrote it, where ``texts`` are normalised: two
+            forms that normalise alike count as one text, and the one shown is the first as written).
+
+    Raises:
+        ValueError: ``shown`` of another length than ``texts``.
     """
+    if shown is not None and len(shown) != len(texts):
+        raise ValueError(f"shown has {len(shown)} strings for {len(texts)} texts")
     counts = Counter(texts)
     dup = sum(c for c in counts.values() if c > 1)
     top, top_n = None, 0
-    for t in texts:  # first-seen order breaks ties
+    for i, t in enumerate(texts):  # first-seen order breaks ties
         if counts[t] > top_n:
-            top, top_n = t, counts[t]
+            top, top_n = (t if shown is None else shown[i]), counts[t]
     return {"duplicate_share": dup / len(texts) if texts else 0.0, "duplicates": dup, "most_frequent": top,
             "most_frequent_count": top_n}
 
@@ -165,7 +176,8 @@ class Diversity:
     Attributes:
         n_items: items; distinct: ``{"distinct_1": ratio or None (no n-gram), ...}`` of the predictions; distinct_counts:
             ``{"distinct_1": [distinct, total], ...}``; reference_distinct / reference_distinct_counts: the same over
-            every reference (the human baseline); repetition: `repetition` of the normalised predictions.
+            every reference (the human baseline); repetition: `repetition` of the normalised predictions (the most
+            frequent shown as written at its first occurrence).
     """
 
     n_items: int
@@ -227,7 +239,7 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
             dc[key] = [a, b]
             rd[key], a, b = ref.distinct(n, idx)
             rdc[key] = [a, b]
-        return Diversity(len(idx), d, dc, rd, rdc, repetition([normalized[i] for i in idx]))
+        return Diversity(len(idx), d, dc, rd, rdc, repetition([normalized[i] for i in idx], [predictions[i] for i in idx]))
 
     if groups is None:
         return one(range(len(predictions)))
@@ -362,6 +374,11 @@ class StreamingRepetition:
     group id per text and dimension) from the same table: 1 more byte per distinct text and dimension (the group
     of its first occurrence; uint8, widened past 255 groups), and per group a count per text seen twice or more
     overall.
+
+    With ``add``'s ``shown`` (the texts as written, where ``texts`` are normalised), ``most_frequent`` is the text as
+    written at the first occurrence, as `repetition`'s ``shown``. A first occurrence in an earlier chunk that was
+    not yet repeated there has not kept its text: `missing` names those positions (only the most frequent texts'),
+    `fill` takes their texts (read again by the caller), before `result` / `group_result`.
     """
 
     def __init__(self, dimensions: int = 0) -> None:
@@ -369,6 +386,8 @@ class StreamingRepetition:
         self.table = SortedKeys(2, {"count": np.uint8, "first": np.uint32,
                                     **{f"group{j}": np.uint8 for j in range(dimensions)}}, last_word=np.uint32)
         self.repeated: dict = {}  # key -> [text, first position]
+        self.shown: dict = {}  # position -> the text as written there (first occurrences of repeated texts)
+        self.as_written = False  # some chunk came with ``shown``
         self.first_text: Optional[str] = None
         self.n = 0
         # per group: (dimension, group id) -> [texts, first text, {key: [count, first position]}], the last only for
@@ -380,19 +399,28 @@ class StreamingRepetition:
         d = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=12).digest()
         return int.from_bytes(d[:8], "little"), int.from_bytes(d[8:], "little")
 
-    def add(self, texts: Sequence[str], groups: Optional[np.ndarray] = None) -> None:
+    def add(self, texts: Sequence[str], groups: Optional[np.ndarray] = None,
+            shown: Optional[Sequence[str]] = None) -> None:
         """Count one chunk of (normalised) texts, in order; with ``dimensions``, ``groups`` is ``(len(texts),
-        dimensions)`` ints: each text's group id in each dimension (`group_result` reads them back)."""
+        dimensions)`` ints: each text's group id in each dimension (`group_result` reads them back); ``shown``: the
+        chunk's texts as written (one per text; default ``texts``). Raises ValueError: ``shown`` of another
+        length."""
         if not len(texts):
             return
+        if shown is None:
+            shown = texts
+        else:
+            if len(shown) != len(texts):
+                raise ValueError(f"shown has {len(shown)} strings for {len(texts)} texts")
+            self.as_written = True
         if self.first_text is None:
-            self.first_text = texts[0]
+            self.first_text = shown[0]
         chunk = np.array([self._key(t) for t in texts], dtype=np.uint64).reshape(-1, 2)
         keys, first, counts = unique_rows(chunk)
         table = self.table
         pos, found = table.locate(keys)
         if self.dimensions:
-            self._add_groups(texts, chunk, groups, keys, first, counts, pos, found)
+            self._add_groups(shown, chunk, groups, keys, first, counts, pos, found)
         if found.any():
             old = table.payload["count"]
             table.payload["count"] = widened(old, int(old[pos[found]].max()) + int(counts.max()))
@@ -406,9 +434,10 @@ class StreamingRepetition:
             k = (int(keys[i, 0]), int(keys[i, 1]))
             if k not in self.repeated:
                 self.repeated[k] = [texts[int(first[i])], int(table.payload["first"][pos[i]])]
+                self.shown[self.n + int(first[i])] = shown[int(first[i])]
         self.n += len(texts)
 
-    def _add_groups(self, texts, chunk, groups, keys, first, counts, pos, found) -> None:
+    def _add_groups(self, shown, chunk, groups, keys, first, counts, pos, found) -> None:
         """Count the chunk per group (before its keys enter the table): every text's group size and first text;
         a text seen twice or more overall (earlier chunks included) is counted per group, its earlier single
         occurrence taken from the table's ``group<j>`` and ``first`` columns."""
@@ -417,7 +446,7 @@ class StreamingRepetition:
             for i, g in enumerate(groups[:, j].tolist()):
                 entry = self.groups.get((j, g))
                 if entry is None:
-                    entry = self.groups[(j, g)] = [0, texts[i], {}]
+                    entry = self.groups[(j, g)] = [0, shown[i], {}]
                 entry[0] += 1
         before = np.zeros(len(keys), dtype=np.int64)
         if found.any():
@@ -436,14 +465,52 @@ class StreamingRepetition:
                     self._group_count(j, int(self.table.payload[f"group{j}"][at]), (a, b),
                                       int(self.table.payload["first"][at]))
             for j in range(self.dimensions):
-                self._group_count(j, int(groups[i, j]), (a, b), self.n + i)
+                if self._group_count(j, int(groups[i, j]), (a, b), self.n + i):
+                    self.shown[self.n + i] = shown[i]
 
-    def _group_count(self, j: int, g: int, key: tuple, position: int) -> None:
+    def _group_count(self, j: int, g: int, key: tuple, position: int) -> bool:
+        """Count ``key`` at ``position`` in group ``g`` of dimension ``j``; True when it is the group's first."""
         counted = self.groups[(j, g)][2]
         if key in counted:
             counted[key][0] += 1
-        else:
-            counted[key] = [1, position]
+            return False
+        counted[key] = [1, position]
+        return True
+
+    def _group_top(self, dimension: int, group: int) -> Optional[tuple]:
+        """``(count, first position in the group, key)`` of the group's most frequent repeated text, or None."""
+        best = [(c, -p, k) for k, (c, p) in self.groups[(dimension, group)][2].items() if c > 1]
+        if not best:
+            return None
+        c, p, k = max(best)
+        return c, -p, k
+
+    def _top(self) -> Optional[tuple]:
+        """``(count, first position, key)`` of the most frequent repeated text overall, or None."""
+        if not self.repeated:
+            return None
+        counts = self.table.payload["count"]
+        many = counts >= 2
+        count_of = {(int(a), int(b)): int(c) for a, b, c in zip(self.table.words[0][many].tolist(),
+                                                               self.table.words[1][many].tolist(),
+                                                               counts[many].tolist())}
+        k, (_, p) = max(self.repeated.items(), key=lambda kv: (count_of[kv[0]], -kv[1][1]))
+        return count_of[k], p, k
+
+    def _text_at(self, position: int, key: tuple) -> str:
+        return self.shown.get(position, self.repeated[key][0])
+
+    def missing(self) -> list:
+        """Sorted positions whose text as written `result` and `group_result` need but were not kept (empty when no
+        chunk came with ``shown``): give their texts to `fill`."""
+        if not self.as_written:
+            return []
+        tops = [self._top()] + [self._group_top(j, g) for j, g in self.groups]
+        return sorted({t[1] for t in tops if t is not None and t[1] not in self.shown})
+
+    def fill(self, texts: dict) -> None:
+        """``{position: text as written}`` for the positions of `missing`."""
+        self.shown.update(texts)
 
     def group_result(self, dimension: int, group: int) -> dict:
         """The dict of `repetition` on the texts of one group (``dimension``'s group id ``group``, as given to
@@ -451,10 +518,9 @@ class StreamingRepetition:
         n, first_text, counted = self.groups[(dimension, group)]
         dup = sum(c for c, _ in counted.values() if c > 1)
         top, top_n = first_text, 1
-        best = [(c, -p, k) for k, (c, p) in counted.items() if c > 1]
-        if best:
-            c, _, k = max(best)
-            top, top_n = self.repeated[k][0], c
+        best = self._group_top(dimension, group)
+        if best is not None:
+            top, top_n = self._text_at(best[1], best[2]), best[0]
         return {"duplicate_share": dup / n, "duplicates": dup, "most_frequent": top, "most_frequent_count": top_n}
 
     def result(self) -> dict:
@@ -462,12 +528,8 @@ class StreamingRepetition:
         counts = self.table.payload["count"]
         dup = int(counts[counts > 1].sum(dtype=np.int64))
         top, top_n = self.first_text, (1 if self.n else 0)
-        if self.repeated:
-            many = counts >= 2
-            count_of = {(int(a), int(b)): int(c) for a, b, c in zip(self.table.words[0][many].tolist(),
-                                                                   self.table.words[1][many].tolist(),
-                                                                   counts[many].tolist())}
-            best = max(self.repeated.items(), key=lambda kv: (count_of[kv[0]], -kv[1][1]))
-            top, top_n = best[1][0], count_of[best[0]]
+        best = self._top()
+        if best is not None:
+            top, top_n = self._text_at(best[1], best[2]), best[0]
         return {"duplicate_share": dup / self.n if self.n else 0.0, "duplicates": dup, "most_frequent": top,
                 "most_frequent_count": top_n}

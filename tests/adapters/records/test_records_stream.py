@@ -259,3 +259,23 @@ def test_empty_predictions_warned_as_in_the_whole_file_report(tmp_path):
     assert "2 empty prediction(s) (scored 0)" in streamed.warnings
     assert streamed.diagnostics.empty_ids == ["1", "3"]
     assert streamed.to_dict()["diagnostics"] == score_records(str(path), **kw).to_dict()["diagnostics"]
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 2, 100])
+def test_most_repeated_is_shown_as_the_model_wrote_it(tmp_path, chunk_rows):
+    """'好的！' and '好的!' normalise alike (NFKC) and count as one text; the report shows its first occurrence as
+    written ('好的！'), not the normalised form, whole-file and streamed (read back when an earlier chunk held it
+    once), overall and per group."""
+    preds = ["好的！", "再见", "谢谢", "好的!", "好的!", "谢谢", "再见"]
+    groups = ["a", "b", "b", "b", "a", "a", "b"]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps({"prediction": p, "reference": "好的。", "g": g}, ensure_ascii=False) + "\n"
+                            for p, g in zip(preds, groups)), encoding="utf-8")
+    kw = dict(pred_field="prediction", ref_field="reference", group_fields=["g"], bootstrap=0)
+    whole = score_records(str(path), **kw)
+    streamed = score_records_stream(str(path), chunk_rows=chunk_rows, progress=False, **kw)
+    rep = {(d["dimension"], d["value"]): d["repetition"] for d in whole.breakdowns["diversity"]}
+    assert rep[("overall", "all")]["most_frequent"] == "好的！" and rep[("overall", "all")]["most_frequent_count"] == 3
+    assert rep[("g", "a")]["most_frequent"] == "好的！"  # group a: 好的！, 好的!, 谢谢
+    assert rep[("g", "b")]["most_frequent"] == "再见"  # group b: 再见 x2 first, then 好的! once
+    assert streamed.breakdowns["diversity"] == whole.breakdowns["diversity"]

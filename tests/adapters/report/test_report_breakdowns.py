@@ -191,10 +191,10 @@ def test_a_template_system_all_truncated_and_all_duplicates():
     div = rep.breakdowns["diversity"][0]
     # 7 tokens 好 的 , 我 明 白 了 (all distinct) x 66 copies; 6 distinct bigrams x 66
     assert div["distinct_counts"] == {"distinct_1": [7, 7 * 66], "distinct_2": [6, 6 * 66]}
-    assert div["repetition"] == {"duplicate_share": 1.0, "duplicates": 66, "most_frequent": "好的,我明白了",
+    assert div["repetition"] == {"duplicate_share": 1.0, "duplicates": 66, "most_frequent": "好的，我明白了",
                                  "most_frequent_count": 66}
     text = render_table(rep)
-    assert "scores without the 66 truncated prediction(s) (100.0%)" in text and "好的,我明白了 (66)" in text
+    assert "scores without the 66 truncated prediction(s) (100.0%)" in text and "好的，我明白了 (66)" in text  # as written
 
 
 def test_folds_without_bootstrap_flag_nothing():
