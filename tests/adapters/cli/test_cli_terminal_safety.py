@@ -78,7 +78,7 @@ def test_score_records_table_markdown_items(tmp_path):
                           "--bootstrap", 20, "-f", fmt))
         assert f"cat={SHOWN}" in out  # the group value
         assert f"a{SHOWN}" in out  # the id of --items
-        assert "\\x1b]0;title\\x07" in out  # the most repeated prediction (normalised: lower-cased)
+        assert "\\x1b]0;TITLE\\x07" in out  # the most repeated prediction, as written (not lower-cased)
 
 
 def test_score_json_keeps_the_text_exact(tmp_path):
