@@ -101,19 +101,19 @@ def test_bad_items_are_named_over_all_batches():
         score_batches([(["a"] * 10, ["a"] * 10), (["a", "b", "c"], ["a", "b", "  "])], progress=False)
     with pytest.raises(ValueError, match="no items to score"):
         score_batches([([], [])], progress=False)
-    with pytest.raises(ValueError, match="bootstrap_method must be one of"):
+    with pytest.raises(ValueError, match="unknown bootstrap_method 'bayes'; valid values: multinomial, poisson"):
         score_batches([], bootstrap_method="bayes")
 
 
 def test_one_process_poisson_equals_score_batches(corpus):
-    """poisson_result on the whole list in one process == score_batches of 97-row batches."""
-    from zheval.compute.sums import poisson_result
+    """score_result of the Poisson config on the whole list in one process == score_batches of 97-row batches."""
+    from zheval.compute.joint import score_result
     from zheval.results.poisson import item_keys
 
     preds, refs, _ = corpus
-    config = score_config(["bleu", "rouge", "chrf"], bootstrap=300, seed=9)
+    config = score_config(["bleu", "rouge", "chrf"], bootstrap=300, seed=9, bootstrap_method="poisson")
     canon = [[r] if isinstance(r, str) else list(r) for r in refs]
-    one = poisson_result(score_items(preds, refs, config, warn=False), config, item_keys(preds, canon))
+    one = score_result(score_items(preds, refs, config, warn=False), config, keys=item_keys(preds, canon))
     assert one == score_batches(_batches(preds, refs, 97), ["bleu", "rouge", "chrf"], bootstrap_method="poisson",
                                 progress=False, bootstrap=300, seed=9)
     assert "bsmethod:poisson" in one["rouge"]["signature"]
@@ -145,7 +145,7 @@ def test_score_takes_the_poisson_bootstrap_by_name(corpus):
     assert got["rouge"]["rougeL_ci_high"] == pytest.approx(high, abs=1e-12)
     # without bootstrap the method changes nothing; bad values and the cross-check are refused
     assert zheval.score(preds[:50], refs[:50], bootstrap_method="poisson") == zheval.score(preds[:50], refs[:50])
-    with pytest.raises(ValueError, match="bootstrap_method must be one of"):
+    with pytest.raises(ValueError, match="unknown bootstrap_method 'bayes'; valid values: multinomial, poisson"):
         zheval.score(preds[:5], refs[:5], bootstrap_method="bayes")
     with pytest.raises(ValueError, match="crosscheck"):
         zheval.score(preds[:5], refs[:5], ["rouge"], bootstrap=10, crosscheck=True, bootstrap_method="poisson")

@@ -19,7 +19,7 @@ REFS = [["今天天气不错"], ["我们去公园走走", "咱们去公园散步
 def test_the_three_classes_share_the_tokenizer_and_interval_parts():
     shared = [f.name for f in dataclasses.fields(TokenizerOptions)] + [f.name for f in dataclasses.fields(IntervalOptions)]
     assert shared == ["tokenizer", "terms", "punct", "jieba_hmm", "jieba_dict", "normalize", "t2s",
-                      "bootstrap", "seed", "confidence", "max_refs"]
+                      "bootstrap", "bootstrap_method", "seed", "confidence", "max_refs"]
     for cls in (RougeOptions, BleuOptions, ChrfOptions):
         assert list(cls.names()[:len(shared)]) == shared
     # a field a preset may set defaults to None ("the preset's or the metric's default"); chrF has no preset

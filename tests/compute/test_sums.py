@@ -85,7 +85,7 @@ def test_what_needs_every_item_is_named(options, named):
     config = score_config(["bleu", "rouge"], **options)
     assert named in needs_every_item(config)
     if "bootstrap" in options:
-        assert needs_every_item(config, "poisson") is None
+        assert needs_every_item(score_config(["bleu", "rouge"], bootstrap_method="poisson", **options)) is None
         return
     with pytest.raises(ValueError, match="cannot be reduced from sums"):
         sums_result(batch_sums(score_items(["今天"], ["今天好"], config, warn=False), config,
@@ -118,7 +118,7 @@ def test_poisson_weights_follow_poisson_1():
 @pytest.mark.parametrize("parts", PARTITIONS)
 def test_poisson_intervals_identical_across_partitions_and_orders(real_items, parts):
     preds, refs, _ = real_items
-    config = score_config(["bleu", "rouge", "chrf"], bootstrap=200, seed=3)
+    config = score_config(["bleu", "rouge", "chrf"], bootstrap=200, seed=3, bootstrap_method="poisson")
     whole = sums_result(_reduce(preds, refs, config, 1, 0, bootstrap=True)[None], config)
     rng = np.random.default_rng(parts)
     perm = rng.permutation(len(preds))
@@ -137,7 +137,7 @@ def test_poisson_and_multinomial_intervals_side_by_side(real_items, capsys):
         idx = [i for i, x in enumerate(groups) if x == g]
         p, r = [preds[i] for i in idx], [refs[i] for i in idx]
         multi = zheval.score(p, r, ["bleu", "rouge", "chrf"], bootstrap=1000, seed=1)
-        config = score_config(["bleu", "rouge", "chrf"], bootstrap=1000, seed=1)
+        config = score_config(["bleu", "rouge", "chrf"], bootstrap=1000, seed=1, bootstrap_method="poisson")
         pois = sums_result(_reduce(p, r, config, 4, 0, bootstrap=True)[None], config)
         for metric, key in (("bleu", "bleu"), ("rouge", "rougeL"), ("chrf", "chrf")):
             m, q = multi[metric], pois[metric]
@@ -152,7 +152,7 @@ def test_poisson_and_multinomial_intervals_side_by_side(real_items, capsys):
 
 
 def test_a_poisson_interval_says_so_in_the_signature():
-    config = score_config(["bleu", "rouge", "chrf"], bootstrap=50, seed=4)
+    config = score_config(["bleu", "rouge", "chrf"], bootstrap=50, seed=4, bootstrap_method="poisson")
     items = score_items(["今天天气很好", "明天下雨"], [["今天天气不错"], ["明天会下雨"]], config, warn=False)
     got = sums_result(batch_sums(items, config, keys=item_keys(["今天天气很好", "明天下雨"],
                                                                 [["今天天气不错"], ["明天会下雨"]]))[None], config)
@@ -165,16 +165,16 @@ def test_a_poisson_interval_says_so_in_the_signature():
 @pytest.mark.parametrize("options", [dict(metrics=["bleu", "rouge", "chrf"]),
                                      dict(metrics=["bleu", "rouge"], tokenizer="jieba", return_precision_recall=True)])
 def test_one_process_poisson_result_equals_the_sums_for_any_batching(real_items, options):
-    """poisson_result on all the items (one process) == the reduced sums of 1, 8 and 64 shuffled batches: the same
-    numbers, the same intervals, the same signature."""
-    from zheval.compute.sums import poisson_result
+    """score_result of the Poisson config on all the items (one process) == the reduced sums of 1, 8 and 64 shuffled
+    batches: the same numbers, the same intervals, the same signature."""
+    from zheval.compute.joint import score_result
 
     preds, refs, _ = real_items
     options = dict(options)
     metrics = options.pop("metrics")
-    config = score_config(metrics, bootstrap=200, seed=8, **options)
+    config = score_config(metrics, bootstrap=200, seed=8, bootstrap_method="poisson", **options)
     canon = [[r] if isinstance(r, str) else list(r) for r in refs]
-    one = poisson_result(score_items(preds, refs, config, warn=False), config, item_keys(preds, canon))
+    one = score_result(score_items(preds, refs, config, warn=False), config, keys=item_keys(preds, canon))
     for parts in (1, 8, 64):
         assert sums_result(_reduce(preds, refs, config, parts, parts, bootstrap=True)[None], config) == one
     assert list(one["rouge"]) == list(zheval.score(preds, refs, metrics, bootstrap=200, seed=8, **options)["rouge"])
@@ -183,13 +183,13 @@ def test_one_process_poisson_result_equals_the_sums_for_any_batching(real_items,
 def test_one_process_poisson_result_for_presets_and_sentence_level(real_items):
     """What the sums cannot give (a preset's own numbers, sentence-level lists) one process still can: the numbers
     are zheval.score's, the intervals Poisson's."""
-    from zheval.compute.sums import poisson_result
+    from zheval.compute.joint import score_result
 
     preds, refs, _ = real_items
     canon = [[r] if isinstance(r, str) else list(r) for r in refs]
     for metrics, options in ((["bleu", "rouge"], dict(preset="llamafactory")), (["bleu", "chrf"], dict(level="sentence"))):
-        config = score_config(metrics, bootstrap=100, **options)
-        got = poisson_result(score_items(preds, refs, config, warn=False), config, item_keys(preds, canon))
+        config = score_config(metrics, bootstrap=100, bootstrap_method="poisson", **options)
+        got = score_result(score_items(preds, refs, config, warn=False), config, keys=item_keys(preds, canon))
         want = zheval.score(preds, refs, metrics, bootstrap=100, **options)
         for m in metrics:
             assert set(got[m]) == set(want[m])

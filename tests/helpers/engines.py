@@ -84,9 +84,8 @@ def door_options(metrics, options: dict) -> dict:
     from zheval.compute.joint import score_config
     from zheval.compute.sums import needs_every_item
 
-    method = options.get("bootstrap_method", "multinomial")
-    config = score_config(metrics, **{k: v for k, v in options.items() if k not in ("bootstrap_method", "gather_items")})
-    return {**options, "gather_items": True} if needs_every_item(config, method) is not None else dict(options)
+    config = score_config(metrics, **{k: v for k, v in options.items() if k != "gather_items"})
+    return {**options, "gather_items": True} if needs_every_item(config) is not None else dict(options)
 
 
 def local_spark_session():

@@ -28,7 +28,7 @@ from typing import Any, Dict, Optional
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.joint import score_items
-from ..compute.sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
+from ..compute.sums import batch_sums, needs_every_item, sums_result
 from ..results.partial_sums import PartialSums, merge_groups
 from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
@@ -39,14 +39,14 @@ __all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_rec
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
 
-#: The docstring lines of the two door options this module serves (appended to each door's ``extra_args``).
+#: The docstring lines of the door option this module serves (appended to each door's ``extra_args``).
 SUMS_DOOR_ARGS = """
-        bootstrap_method: ``"multinomial"`` (needs every item: refused unless ``gather_items``) or ``"poisson"``
-            (Poisson(1) weights keyed by each item's content and id: sums, reduced by the engine; the intervals of
-            [`zheval.score_batches`][zheval.compute.batches.score_batches] on the same rows and ids).
         gather_items: allow the options that need every item (`zheval.compute.sums.needs_every_item`: the
-            multinomial bootstrap, a preset's own numbers, ``level="sentence"``, ``use_aggregator=False``): every
-            batch's per-item statistics then come to the driver (about 0.2-0.7 KB a row of driver memory)."""
+            multinomial bootstrap -- ``bootstrap_method``'s default; ``bootstrap_method="poisson"`` draws Poisson(1)
+            weights keyed by each item's content and id, sums reduced by the engine, the intervals of
+            [`zheval.score_batches`][zheval.compute.batches.score_batches] on the same rows and ids -- a preset's own
+            numbers, ``level="sentence"``, ``use_aggregator=False``): every batch's per-item statistics then come to
+            the driver (about 0.2-0.7 KB a row of driver memory)."""
 
 
 def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str]) -> bytes:
@@ -146,21 +146,22 @@ def ordered_groups(groups) -> list:
     return out
 
 
-def reducible(config, bootstrap_method: str, gather_items: bool, engine: str) -> bool:
+def reducible(config, gather_items: bool, engine: str) -> bool:
     """Whether a door reduces ``config`` from sums (True) or gathers every item in row order (False, allowed by
     ``gather_items``).
 
     Raises:
-        ValueError: an unknown ``bootstrap_method``; an option that needs every item without ``gather_items``
-            (the message names the option, its alternative and ``gather_items=True``).
+        ValueError: an option that needs every item without ``gather_items`` (the message names the option, its
+            alternative and ``gather_items=True``); the Poisson bootstrap with an option that needs every item (the
+            gathered items carry no keys: the multinomial default then, or drop the option).
     """
-    if bootstrap_method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"{engine}: bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got "
-                         f"{bootstrap_method!r}")
-    why = needs_every_item(config, bootstrap_method)
+    why = needs_every_item(config)
     if why is not None and not gather_items:
         raise ValueError(f"{engine}: {why}; or pass gather_items=True to gather every item's statistics on the "
                          "driver (its memory then grows with the rows)")
+    if why is not None and config.poisson:
+        raise ValueError(f"{engine}: bootstrap_method='poisson' reduces sums, but {why}; with gather_items=True "
+                         "use the multinomial default (bootstrap_method='multinomial'), or drop that option")
     return why is None
 
 

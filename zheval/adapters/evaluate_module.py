@@ -35,6 +35,7 @@ from ..compute.guards import warn_input_slips
 from ..compute.inputs import EmptyReferenceError, check_references, validate_inputs
 from ..compute.options import refused_hub_options
 from .evaluate_cards import card
+from ..results.poisson import poisson_keys
 from ..results.reducers import check_interval_options
 
 __all__ = [
@@ -175,7 +176,8 @@ class ZhevalMetricMixin:
         if m.input_guards:
             warn_input_slips(predictions, references, config.tokenizer, t2s_option=config.t2s_applies,
                              words=getattr(config, "uses_tokens", True))
-        out = m.result(m.items(predictions, references, config), config)
+        keys = poisson_keys(predictions, references, config)  # the Poisson bootstrap's item keys, when asked
+        out = m.result(m.items(predictions, references, config), config, **({"keys": keys} if keys is not None else {}))
         self._zheval_inputs = None
         return out
 

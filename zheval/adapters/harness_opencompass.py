@@ -43,6 +43,7 @@ from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.options import BleuOptions, RougeOptions, options_for_metrics
 from ..compute.rouge import rouge_config, rouge_items, rouge_result
+from ..results.poisson import poisson_keys
 
 __all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "ZhevalChrfEvaluator", "OPENCOMPASS_BASE"]
 
@@ -131,7 +132,7 @@ def _scored(config: Any, predictions: Sequence[str], references: Sequence[Any], 
     (`_checked`), their slips reported (`_report_slips`), the result of ``result(items(...), config)``."""
     preds, refs = _checked(predictions, references)
     slips = _report_slips(preds, refs, config)
-    return preds, refs, slips, result(items(preds, refs, config), config)
+    return preds, refs, slips, result(items(preds, refs, config), config, keys=poisson_keys(preds, refs, config))
 
 
 def _item_details(preds: List[str], refs: List[List[str]], metric: str, scores: Sequence[float]) -> List[dict]:
@@ -251,7 +252,7 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
         config = self.config
         slips = _report_slips(preds, refs, config)
         items = rouge_items(preds, refs, config)
-        result = rouge_result(items, config)
+        result = rouge_result(items, config, keys=poisson_keys(preds, refs, config))
         out: Dict[str, Any] = {t: 100 * result[t] for t in config.types}
         own = [f"{t}_{part}" for t in config.types for part in ("precision", "recall", "ci_low", "ci_high")]
         _forward(out, result, own, "rouge", config.preset, slips)

@@ -49,7 +49,6 @@ def score_dataset(
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
     batch_size: Optional[int] = 10_000,
-    bootstrap_method: str = "multinomial",
     gather_items: bool = False,
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
@@ -68,7 +67,7 @@ def score_dataset(
         {"prediction_column": prediction_column, "references_column": references_column,
          "group_column": group_column, "id_column": id_column},
         lambda: dataset.schema().names, per_item, ray_cloudpickle.dumps)
-    sums = reducible(request.config, bootstrap_method, gather_items, ENGINE)
+    sums = reducible(request.config, gather_items, ENGINE)
     with engine_errors(ENGINE, "ray"):
         result = None
         if sums:

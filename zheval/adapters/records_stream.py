@@ -158,7 +158,7 @@ def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str,
     """The joint config of the streaming report: the report's options (`report_options`) with its defaults
     (ROUGE types `DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split) and the interval."""
     opts = report_options("score_records_stream", metrics, tokenizer, options, typed)
-    interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence)
+    interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence, bootstrap_method="poisson")
     out = {}
     for metric, o in opts.items():
         if metric == "rouge":
@@ -231,7 +231,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     """
     config = _stream_config(metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf}, bootstrap,
                             seed, confidence)
-    why = needs_every_item(config, "poisson")
+    why = needs_every_item(config)
     if why is not None:
         raise ValueError(f"score_records_stream keeps sums, not items: {why}")
     groups = list(group_fields)

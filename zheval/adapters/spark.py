@@ -67,7 +67,6 @@ def score_dataframe(
     id_column: Optional[str] = None,
     per_item: bool = False,
     metrics: Sequence[str] = ("bleu", "rouge"),
-    bootstrap_method: str = "multinomial",
     gather_items: bool = False,
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
@@ -85,7 +84,7 @@ def score_dataframe(
          "group_column": group_column, "id_column": id_column},
         lambda: df.columns, per_item, spark_cloudpickle.dumps)
     config = request.config
-    sums = reducible(config, bootstrap_method, gather_items, ENGINE)
+    sums = reducible(config, gather_items, ENGINE)
     with engine_errors(ENGINE, "spark"):
         result = reduce_dataframe(df.select(*request.columns), packed) if sums else None
         if result is None:  # items gathered, or a bad row to name by its index: the ordered pass

@@ -24,7 +24,7 @@ from .guards import input_slips
 from .inputs import EmptyReferenceError, validate_inputs
 from .joint import item_scores, score_config, score_items
 from .options import BleuOptions, ChrfOptions, RougeOptions
-from .sums import BOOTSTRAP_METHODS, batch_sums, needs_every_item, sums_result
+from .sums import batch_sums, needs_every_item, sums_result
 
 __all__ = ["score_batches", "stream_sums", "ItemWriter"]
 
@@ -131,7 +131,6 @@ def score_batches(
     batches: Iterable[Sequence],
     metrics: Sequence[str] = ("bleu", "rouge"),
     *,
-    bootstrap_method: str = "multinomial",
     items_path: Optional[Union[str, os.PathLike]] = None,
     progress: Optional[bool] = None,
     rouge: Optional[RougeOptions] = None,
@@ -149,9 +148,6 @@ def score_batches(
             (or ``None`` for the whole batch), ``ids`` one value per item (or ``None``; a Poisson key part and a
             column of the per-item file).
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (as [`zheval.score`][zheval.compute.joint.score]).
-        bootstrap_method: ``"multinomial"`` (the default of [`zheval.score`][zheval.compute.joint.score]; it draws item indices from the
-            whole list, so a streaming call with ``bootstrap`` > 0 refuses it) or ``"poisson"`` (Poisson(1) weights
-            per item keyed by ``(seed, item content, resample)``: `zheval.results.poisson`).
         items_path: optional new file (``.jsonl`` or ``.parquet``) the per-item scores are written to, batch by
             batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1), into a ``.partial`` file
             renamed when every batch is scored (a failed run leaves none).
@@ -161,7 +157,10 @@ def score_batches(
             [`zheval.score`][zheval.compute.joint.score].
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions], as ``rouge``.
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions], as ``rouge``.
-        options: the same options by name, as [`zheval.score`][zheval.compute.joint.score] (checked before any batch is read).
+        options: the same options by name, as [`zheval.score`][zheval.compute.joint.score] (checked before any batch is read); with
+            ``bootstrap`` > 0, ``bootstrap_method="poisson"`` (Poisson(1) weights per item keyed by ``(seed, item
+            content, resample)``: `zheval.results.poisson`; the multinomial default draws item indices from the whole
+            list, so a streaming call refuses it).
 
     Returns:
         ``{metric: result}`` ``==`` [`zheval.score`][zheval.compute.joint.score] on the concatenated batches (scores on 0-1, signature; with
@@ -170,15 +169,14 @@ def score_batches(
 
     Raises:
         ValueError: an option that needs every item (``use_aggregator=False``, ``level="sentence"``, a preset, the
-            multinomial bootstrap, ``crosscheck``), named with its alternative; an unknown ``bootstrap_method``;
+            multinomial bootstrap, ``crosscheck``, metrics of different ``bootstrap`` or ``seed``), named with its
+            alternative; an unknown ``bootstrap_method``;
             no item at all; the option errors of [`zheval.score`][zheval.compute.joint.score]; an existing ``items_path``.
         TypeError, ValueError, EmptyReferenceError: a bad item, named by its index over all batches
             (``predictions[123456]``), as [`zheval.score`][zheval.compute.joint.score] names it.
     """
-    if bootstrap_method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
     config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
-    why = needs_every_item(config, bootstrap_method)
+    why = needs_every_item(config)
     if why is not None:
         raise ValueError(f"score_batches keeps sums, not items: {why}")
     merged, grouped, slips = stream_sums(batches, config, items_path=items_path, progress=progress)

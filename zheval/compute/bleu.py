@@ -26,6 +26,8 @@ from ..definitions.bleu_score import score_stats, validate_options
 from ..fast import usable_for
 from ..fast.bleu import corpus_stats
 from ..presets import BleuPreset, apply_preset, bleu_preset
+from ..results.partial_sums import PartialSums
+from ..results.poisson import StatisticResampling, poisson_keys, poisson_sums_of
 from ..results.reducers import MIN_INTERVAL_ITEMS, mean, no_interval_reason, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
@@ -35,11 +37,12 @@ from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, prepare_items, validate_inputs
-from .options import BLEU_DEFAULTS, LEVELS, BleuOptions, refuses_unknown_options, tokenizer_from_options
+from .options import (BLEU_DEFAULTS, LEVELS, BleuOptions, check_crosscheck_method, refuses_unknown_options,
+                      tokenizer_from_options)
 from .shared_tokens import SharedTokens
 
 __all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuOptions", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
-           "bleu_result", "result_from_stats", "score_from_sums", "compute_bleu"]
+           "bleu_result", "bleu_resampling", "result_from_stats", "score_from_sums", "compute_bleu"]
 
 logger = logging.getLogger("zheval.compute.bleu")
 
@@ -63,7 +66,7 @@ class BleuConfig:
         max_order, smooth_method, smooth_value, bp_ref_length, level, effective_order (bool), weights (tuple or
         None): as [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu]; preset: the [`BleuPreset`][zheval.presets.BleuPreset] (its name in
         the signature) or None;
-        tokenizer: the zheval tokenizer; bootstrap, seed, confidence, crosscheck: result options; max_refs: score
+        tokenizer: the zheval tokenizer; bootstrap, bootstrap_method, seed, confidence, crosscheck: result options; max_refs: score
         with the first ``max_refs`` references of every item (``None``: all;
         `zheval.compute.inputs.prepare_items`).
     """
@@ -82,6 +85,7 @@ class BleuConfig:
     confidence: float = 0.95
     crosscheck: bool = False
     max_refs: Optional[int] = None
+    bootstrap_method: str = "multinomial"
 
     @property
     def score_options(self) -> Dict[str, Any]:
@@ -101,7 +105,7 @@ class BleuConfig:
                   ("eff", self.effective_order)]
         if self.weights is not None:
             fields.append(("weights", "/".join(format(w, "g") for w in self.weights)))
-        fields += interval_fields(self.bootstrap, self.seed, self.confidence)
+        fields += interval_fields(self.bootstrap, self.seed, self.confidence, self.bootstrap_method)
         return build_signature(self.tokenizer, reference_counts, "bleu", fields,
                                preset=self.preset.name if self.preset is not None else None, max_refs=self.max_refs)
 
@@ -135,6 +139,7 @@ def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
     if eff is None:
         eff = opts["level"] == "sentence"
     tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize)
+    check_crosscheck_method(o)
     if o.crosscheck:
         from ..results.crosscheck_bleu import unsupported_reason
 
@@ -146,7 +151,7 @@ def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
                       bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
                       weights=ws, preset=part, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
                       confidence=o.confidence, crosscheck=bool(o.crosscheck),
-                      max_refs=None if o.max_refs is None else int(o.max_refs))
+                      max_refs=None if o.max_refs is None else int(o.max_refs), bootstrap_method=o.bootstrap_method)
 
 
 @dataclass
@@ -297,18 +302,30 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
         out["scores"] = item_scores
     if config.bootstrap and len(arr) < MIN_INTERVAL_ITEMS:
         out["no_interval"] = no_interval_reason(len(arr))
-    elif config.bootstrap:
+    elif config.bootstrap and config.bootstrap_method == "multinomial":  # Poisson: bleu_result, from the keys
         out["bleu_ci_low"], out["bleu_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
                                                                  config.bootstrap, config.confidence, config.seed)
     return out
 
 
-def bleu_result(items: BleuItems, config: BleuConfig) -> Dict[str, Any]:
+def bleu_resampling(config: BleuConfig) -> StatisticResampling:
+    """How the Poisson bootstrap resamples BLEU (`zheval.results.poisson.StatisticResampling`)."""
+    return StatisticResampling("bleu", config.level == "sentence", score_from_sums(config), config.confidence)
+
+
+def bleu_result(items: BleuItems, config: BleuConfig, *, keys: Optional[np.ndarray] = None,
+                resampled: Optional[PartialSums] = None) -> Dict[str, Any]:
     """The result of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] from per-item statistics: `result_from_stats` plus
     ``signature``, the preset's own number where the per-item scores are its tool's
     ([`zheval.presets.BleuPreset.tool_numbers`][zheval.presets.base.BleuPreset.tool_numbers]: ``llamafactory_bleu_4`` 0-100, ``glm4_bleu_4`` 0-1), and the
-    ``crosscheck`` when asked."""
+    ``crosscheck`` when asked. With ``bootstrap_method="poisson"`` the interval comes from ``resampled`` (the sums of
+    `bleu_resampling`'s columns) or from the items' ``keys`` (`zheval.results.poisson.item_keys`), one of which is
+    then required."""
     out = result_from_stats(items.stats, config)
+    if config.bootstrap and config.bootstrap_method == "poisson" and "no_interval" not in out:
+        resampling = bleu_resampling(config)
+        out.update(resampling.bounds(poisson_sums_of(config.bootstrap, config.seed, keys, resampled,
+                                                     lambda: resampling.columns(items.stats))))
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.preset is not None:
         out.update(config.preset.tool_numbers(config, out.get("scores")))
@@ -340,6 +357,7 @@ def compute_bleu(
     normalize: Any = None,
     t2s: bool = False,
     bootstrap: int = 0,
+    bootstrap_method: str = "multinomial",
     seed: int = 12345,
     confidence: float = 0.95,
     max_refs: Optional[int] = None,
@@ -366,6 +384,7 @@ def compute_bleu(
         normalize: [`normalize`][zheval.compute.options.TokenizerOptions.normalize].
         t2s: [`t2s`][zheval.compute.options.TokenizerOptions.t2s].
         bootstrap: [`bootstrap`][zheval.compute.options.IntervalOptions.bootstrap].
+        bootstrap_method: [`bootstrap_method`][zheval.compute.options.IntervalOptions.bootstrap_method].
         seed: [`seed`][zheval.compute.options.IntervalOptions.seed].
         confidence: [`confidence`][zheval.compute.options.IntervalOptions.confidence].
         max_refs: [`max_refs`][zheval.compute.options.IntervalOptions.max_refs].
@@ -411,4 +430,5 @@ def compute_bleu(
     config = bleu_config(BleuOptions(**{name: given[name] for name in BLEU_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
-    return bleu_result(bleu_items(preds, refs, config), config)
+    keys = poisson_keys(preds, refs, config)
+    return bleu_result(bleu_items(preds, refs, config), config, keys=keys)

@@ -24,6 +24,8 @@ import numpy as np
 
 from ..definitions.chrf import best_reference_stats, item_ngrams, strip_whitespace
 from ..definitions.chrf_score import check_chrf_options, metric_name, score_stats, stats_orders
+from ..results.partial_sums import PartialSums
+from ..results.poisson import StatisticResampling, poisson_keys, poisson_sums_of
 from ..results.reducers import MIN_INTERVAL_ITEMS, mean, no_interval_reason, stats_interval
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
@@ -34,7 +36,7 @@ from .inputs import check_references, prepare_items, validate_inputs
 from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_from_options
 
 __all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfOptions", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_items",
-           "chrf_result", "result_from_stats", "score_from_sums", "compute_chrf"]
+           "chrf_result", "chrf_resampling", "result_from_stats", "score_from_sums", "compute_chrf"]
 
 #: Every option `zheval.compute_chrf` understands (the fields of `ChrfOptions`).
 CHRF_OPTIONS = ChrfOptions.names()
@@ -47,7 +49,8 @@ class ChrfConfig:
 
     Attributes:
         char_order, word_order, beta, eps_smoothing, level: as [`compute_chrf`][zheval.compute.chrf.compute_chrf]; tokenizer: the zheval tokenizer
-        (its normaliser gives the characters, its tokens the words); bootstrap, seed, confidence: the interval;
+        (its normaliser gives the characters, its tokens the words); bootstrap, bootstrap_method, seed, confidence: the
+        interval;
         max_refs: score with the first ``max_refs`` references of every item (``None``: all).
     """
 
@@ -61,6 +64,7 @@ class ChrfConfig:
     seed: int = 12345
     confidence: float = 0.95
     max_refs: Optional[int] = None
+    bootstrap_method: str = "multinomial"
 
     @property
     def name(self) -> str:
@@ -91,7 +95,7 @@ class ChrfConfig:
         whitespace is never a character n-gram."""
         fields = [("name", self.name), ("level", self.level), ("nc", self.char_order), ("nw", self.word_order),
                   ("beta", self.beta), ("eff", not self.eps_smoothing), ("space", False)]
-        fields += interval_fields(self.bootstrap, self.seed, self.confidence)
+        fields += interval_fields(self.bootstrap, self.seed, self.confidence, self.bootstrap_method)
         return build_signature(self.tokenizer, reference_counts, "chrf", fields, max_refs=self.max_refs)
 
 
@@ -113,7 +117,8 @@ def chrf_config(options: ChrfOptions = ChrfOptions()) -> ChrfConfig:
     tok = tokenizer_from_options(o.tokenizer, o, o.normalize)
     return ChrfConfig(char_order=char_order, word_order=word_order, beta=beta, eps_smoothing=eps_smoothing,
                       level=o.level, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
-                      confidence=o.confidence, max_refs=None if o.max_refs is None else int(o.max_refs))
+                      confidence=o.confidence, max_refs=None if o.max_refs is None else int(o.max_refs),
+                      bootstrap_method=o.bootstrap_method)
 
 
 @dataclass
@@ -242,15 +247,27 @@ def result_from_stats(stats, config: ChrfConfig) -> Dict[str, Any]:
         out["scores"] = item_scores
     if config.bootstrap and len(arr) < MIN_INTERVAL_ITEMS:
         out["no_interval"] = no_interval_reason(len(arr))
-    elif config.bootstrap:
+    elif config.bootstrap and config.bootstrap_method == "multinomial":  # Poisson: chrf_result, from the keys
         out["chrf_ci_low"], out["chrf_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
                                                                  config.bootstrap, config.confidence, config.seed)
     return out
 
 
-def chrf_result(items: ChrfItems, config: ChrfConfig) -> Dict[str, Any]:
-    """The result of [`compute_chrf`][zheval.compute.chrf.compute_chrf] from per-item statistics: `result_from_stats` plus ``signature``."""
+def chrf_resampling(config: ChrfConfig) -> StatisticResampling:
+    """How the Poisson bootstrap resamples chrF (`zheval.results.poisson.StatisticResampling`)."""
+    return StatisticResampling("chrf", config.level == "sentence", score_from_sums(config), config.confidence)
+
+
+def chrf_result(items: ChrfItems, config: ChrfConfig, *, keys: Optional[np.ndarray] = None,
+                resampled: Optional[PartialSums] = None) -> Dict[str, Any]:
+    """The result of [`compute_chrf`][zheval.compute.chrf.compute_chrf] from per-item statistics: `result_from_stats` plus ``signature``;
+    with ``bootstrap_method="poisson"`` the interval comes from ``resampled`` (the sums of `chrf_resampling`'s
+    columns) or from the items' ``keys`` (`zheval.results.poisson.item_keys`), one of which is then required."""
     out = result_from_stats(items.stats, config)
+    if config.bootstrap and config.bootstrap_method == "poisson" and "no_interval" not in out:
+        resampling = chrf_resampling(config)
+        out.update(resampling.bounds(poisson_sums_of(config.bootstrap, config.seed, keys, resampled,
+                                                     lambda: resampling.columns(items.stats))))
     out["signature"] = config.signature(items.reference_counts.tolist())
     return out
 
@@ -269,6 +286,7 @@ def compute_chrf(
     normalize: Any = None,
     t2s: bool = False,
     bootstrap: int = 0,
+    bootstrap_method: str = "multinomial",
     seed: int = 12345,
     confidence: float = 0.95,
     max_refs: Optional[int] = None,
@@ -292,6 +310,7 @@ def compute_chrf(
         normalize: [`normalize`][zheval.compute.options.TokenizerOptions.normalize].
         t2s: [`t2s`][zheval.compute.options.TokenizerOptions.t2s].
         bootstrap: [`bootstrap`][zheval.compute.options.IntervalOptions.bootstrap].
+        bootstrap_method: [`bootstrap_method`][zheval.compute.options.IntervalOptions.bootstrap_method].
         seed: [`seed`][zheval.compute.options.IntervalOptions.seed].
         confidence: [`confidence`][zheval.compute.options.IntervalOptions.confidence].
         max_refs: [`max_refs`][zheval.compute.options.IntervalOptions.max_refs].
@@ -330,4 +349,5 @@ def compute_chrf(
     config = chrf_config(ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
-    return chrf_result(chrf_items(preds, refs, config), config)
+    keys = poisson_keys(preds, refs, config)
+    return chrf_result(chrf_items(preds, refs, config), config, keys=keys)

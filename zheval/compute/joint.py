@@ -28,22 +28,23 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from .bleu import BleuConfig, BleuItems, bleu_config, bleu_items, bleu_result, result_from_stats
-from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_result
+from .bleu import BleuConfig, BleuItems, bleu_config, bleu_items, bleu_resampling, bleu_result, result_from_stats
+from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_resampling, chrf_result
 from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import one_drop_warning, warn_input_slips
 from .inputs import validate_inputs
-from .poisson_intervals import with_poisson_intervals
-from .options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
+from .options import (BOOTSTRAP_METHODS, BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
                       options_for_metrics)
-from .rouge import RougeConfig, RougeItems, rouge_config, rouge_items, rouge_result
+from .rouge import RougeConfig, RougeItems, rouge_config, rouge_items, rouge_resampled, rouge_result
 from .shared_tokens import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
-from ..results.poisson import item_keys
+from ..results.partial_sums import PartialSums
+from ..results.poisson import item_keys, resampled_sums
+from ..results.reducers import MIN_INTERVAL_ITEMS
 
-__all__ = ["METRICS", "BOOTSTRAP_METHODS", "ScoreConfig", "ScoreItems", "score", "poisson_result", "score_config", "score_config_of", "score_items",
+__all__ = ["METRICS", "BOOTSTRAP_METHODS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_config_of", "score_items",
            "score_result", "item_scores"]
 
 #: Metric names `score` computes.
@@ -78,6 +79,13 @@ class ScoreConfig:
     def first(self):
         """The config whose tokenizer the input guards and the shared options use (ROUGE's when asked)."""
         return next(c for c in (self.rouge, self.bleu, self.chrf) if c is not None)
+
+    @property
+    def poisson(self) -> bool:
+        """Whether a metric asks for the Poisson bootstrap (``bootstrap`` > 0, ``bootstrap_method="poisson"``): its
+        result then needs each item's key (`zheval.results.poisson.item_keys`)."""
+        return any(c is not None and c.bootstrap and c.bootstrap_method == "poisson"
+                   for c in (self.rouge, self.bleu, self.chrf))
 
     @property
     def crosscheck(self) -> bool:
@@ -215,47 +223,42 @@ def score_items(predictions: Sequence[str], references: Sequence[Any], config: S
     return ScoreItems(rouge, bleu, chrf)
 
 
-def score_result(items: ScoreItems, config: ScoreConfig) -> Dict[str, dict]:
+def score_result(items: ScoreItems, config: ScoreConfig, *, keys: Optional[np.ndarray] = None) -> Dict[str, dict]:
     """The result of [`score`][zheval.compute.joint.score] from per-item statistics: ``{metric: result}`` in ``config.metrics`` order
-    ([`rouge_result`][zheval.compute.rouge.rouge_result], [`bleu_result`][zheval.compute.bleu.bleu_result]; scores on 0-1)."""
+    ([`rouge_result`][zheval.compute.rouge.rouge_result], [`bleu_result`][zheval.compute.bleu.bleu_result],
+    [`chrf_result`][zheval.compute.chrf.chrf_result]; scores on 0-1). With ``bootstrap_method="poisson"``, ``keys``
+    (``(n,)`` uint64, `zheval.results.poisson.item_keys`) is required: the metrics of one ``bootstrap`` and ``seed``
+    share one set of weights, and the intervals equal those of
+    [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the engine doors on the same items."""
+    shared = _resampled(items, config, keys) if keys is not None else {}
     out: Dict[str, dict] = {}
-    if config.rouge is not None:
-        out["rouge"] = rouge_result(items.rouge, config.rouge)
-    if config.bleu is not None:
-        out["bleu"] = bleu_result(items.bleu, config.bleu)
-    if config.chrf is not None:
-        out["chrf"] = chrf_result(items.chrf, config.chrf)
+    for m, result in (("rouge", rouge_result), ("bleu", bleu_result), ("chrf", chrf_result)):
+        if getattr(config, m) is not None:
+            out[m] = result(getattr(items, m), getattr(config, m), keys=keys, resampled=shared.get(m))
     return {m: out[m] for m in config.metrics}
 
 
-#: Values of ``bootstrap_method``: ``"multinomial"`` (the default: resamples of item indices, needs every item)
-#: and ``"poisson"`` (Poisson(1) weights keyed by item content: sums, any partitioning).
-BOOTSTRAP_METHODS = ("multinomial", "poisson")
-
-
-def poisson_result(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, dict]:
-    """The result of [`score_result`][zheval.compute.joint.score_result] with Poisson bootstrap intervals instead of
-    the multinomial ones -- [`zheval.score`][zheval.compute.joint.score] with ``bootstrap_method="poisson"``, equal
-    to the intervals of [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the engine doors on the
-    same items (any batching). Every other number is ``score_result``'s (presets and sentence-level scores included:
-    a sentence-level interval resamples the mean of the per-item scores).
-
-    Args:
-        items: the items of every row. config: with ``bootstrap`` > 0. keys: ``(n,)`` uint64 item keys
-            (`zheval.results.poisson.item_keys`).
-
-    Raises:
-        ValueError: not one key per item.
-    """
-    if len(keys) != len(items):
-        raise ValueError(f"poisson_result: {len(keys)} keys for {len(items)} items")
-    plain = dataclasses.replace(config, **{m: dataclasses.replace(getattr(config, m), bootstrap=0)
-                                           for m in ("rouge", "bleu", "chrf") if getattr(config, m) is not None})
-    out = score_result(items, plain)
-    if not config.first.bootstrap or not len(items):
-        return out
-    sentence = any(getattr(config, m) is not None and getattr(config, m).level == "sentence" for m in ("bleu", "chrf"))
-    return with_poisson_intervals(out, items, config, keys, item_scores(items, config) if sentence else {})
+def _resampled(items: ScoreItems, config: ScoreConfig, keys: np.ndarray) -> Dict[str, PartialSums]:
+    """The Poisson bootstrap's resampled sums of every metric that asks for it, one `resampled_sums` per distinct
+    ``(bootstrap, seed)`` (the weights are drawn once for the metrics that share them)."""
+    columns_of = {"rouge": rouge_resampled, "bleu": lambda it, c: bleu_resampling(c).columns(it.stats),
+                  "chrf": lambda it, c: chrf_resampling(c).columns(it.stats)}
+    by_draw: Dict[tuple, list] = {}
+    for m in config.metrics:
+        c = getattr(config, m)
+        if c.bootstrap and c.bootstrap_method == "poisson" and len(items) >= MIN_INTERVAL_ITEMS:
+            by_draw.setdefault((int(c.bootstrap), int(c.seed)), []).append(m)
+    out: Dict[str, PartialSums] = {}
+    for (boot, seed), names in by_draw.items():
+        floats: Dict[str, np.ndarray] = {}
+        ints: Dict[str, np.ndarray] = {}
+        for m in names:
+            columns = columns_of[m](getattr(items, m), getattr(config, m))
+            floats.update(columns.get("floats", {}))
+            ints.update(columns.get("ints", {}))
+        sums = resampled_sums(keys, seed, boot, floats, ints)
+        out.update(dict.fromkeys(names, sums))
+    return out
 
 
 def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]:
@@ -293,7 +296,6 @@ def score(
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
-    bootstrap_method: str = "multinomial",
     **options: Any,
 ) -> Dict[str, dict]:
     """Chinese BLEU, ROUGE and/or chrF of the same predictions and references, sharing one tokenisation.
@@ -308,24 +310,20 @@ def score(
         chrf: chrF's options as one object ([`ChrfOptions`][zheval.compute.options.ChrfOptions]).
         options: the same options by name, each defined once as a field of those classes; each goes to every
             requested metric that has it ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: e.g. ``tokenizer``
-            to all, ``rouge_types`` to ROUGE, ``level`` to BLEU and chrF). ``preset`` and ``crosscheck`` by name
-            are refused beside chrF (TypeError).
-        bootstrap_method: how ``bootstrap`` > 0 resamples: ``"multinomial"`` (the default: item indices drawn
-            with replacement, as sacrebleu's ``--confidence``) or ``"poisson"`` (Poisson(1) weights per item keyed by
-            ``(seed, item content, resample)``, `zheval.results.poisson`: the intervals of
+            to all, ``rouge_types`` to ROUGE, ``level`` to BLEU and chrF; the interval options ``bootstrap``,
+            ``bootstrap_method`` -- ``"poisson"``: the intervals of
             [`zheval.score_batches`][zheval.compute.batches.score_batches] and of the Ray and Spark doors on the same
-            items, whatever the batches or partitions; ``bsmethod:poisson`` in the signatures). Without
-            ``bootstrap`` it changes nothing.
+            items, and of each metric's own call -- ``seed`` and ``confidence`` to every metric). ``preset`` and
+            ``crosscheck`` by name are refused beside chrF (TypeError).
 
     Returns:
         ``{"bleu": compute_bleu(...) result, "rouge": compute_rouge(...) result, "chrf": compute_chrf(...) result}``
-        (only the requested keys); every value equals what the separate call returns (with
-        ``bootstrap_method="poisson"`` every number but the intervals and the signatures' ``bsmethod``). It is
-        ``score_result(score_items(...))``.
+        (only the requested keys); every value equals what the separate call with the same options returns (its
+        intervals too, either ``bootstrap_method``). It is ``score_result(score_items(...))``.
 
     Raises:
-        ValueError: an unknown metric name (listing the valid ones), an unknown ``bootstrap_method``,
-            ``bootstrap_method="poisson"`` with ``crosscheck``, or any error of the separate calls (an empty
+        ValueError: an unknown metric name (listing the valid ones), or any error of the separate calls (an
+            unknown ``bootstrap_method``, ``bootstrap_method="poisson"`` with ``crosscheck``, an empty
             reference: [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError], naming every ``references[i][j]``).
         TypeError: an option no metric knows, an option no requested metric uses (naming the metric that would),
             an option given both by name and in an options object, or any error of the separate calls.
@@ -334,14 +332,7 @@ def score(
         ZhevalWarning: the input guards of [`zheval.compute.guards`][] (each a
             [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning]), once for every metric.
     """
-    if bootstrap_method not in BOOTSTRAP_METHODS:
-        raise ValueError(f"bootstrap_method must be one of {', '.join(BOOTSTRAP_METHODS)}, got {bootstrap_method!r}")
     config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
-    if bootstrap_method == "poisson" and config.crosscheck:
-        raise ValueError("bootstrap_method='poisson' resamples by weights; crosscheck=True compares the reference "
-                         "tool's multinomial run: use one or the other")
     items = score_items(predictions, references, config)
-    if bootstrap_method == "multinomial" or not config.first.bootstrap:
-        return score_result(items, config)
-    preds, refs = validate_inputs(predictions, references)
-    return poisson_result(items, config, item_keys(preds, refs))
+    keys = item_keys(*validate_inputs(predictions, references)) if config.poisson else None
+    return score_result(items, config, keys=keys)

@@ -42,8 +42,8 @@ from ..text.sentences import SENTENCE_SPLITS
 
 __all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
            "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "METRIC_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
-           "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
-           "check_flags", "check_rouge_types", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
+           "BOOTSTRAP_METHODS", "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
+           "check_flags", "check_rouge_types", "check_crosscheck_method", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
 
 #: Options of the Hugging Face Hub's ``rouge`` and ``bleu`` modules that zheval refuses (a TypeError, never silently
@@ -70,6 +70,10 @@ def refused_hub_options(names) -> str:
 
 #: Valid ``level`` values of BLEU and chrF.
 LEVELS = ("corpus", "sentence")
+
+#: Values of ``bootstrap_method``: ``"multinomial"`` (the default: resamples of item indices, needs every item)
+#: and ``"poisson"`` (Poisson(1) weights keyed by each item's content: sums, any batching or partitioning).
+BOOTSTRAP_METHODS = ("multinomial", "poisson")
 
 #: ROUGE's default types.
 DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -109,6 +113,19 @@ def check_rouge_types(rt) -> list:
     if len(set(rt)) != len(rt):
         raise ValueError(f"rouge_types has duplicates: {rt}")
     return list(rt)
+
+
+def check_crosscheck_method(options) -> None:
+    """Refuse the Poisson bootstrap beside ``crosscheck`` (ROUGE's and BLEU's options): the cross-check reruns the
+    reference tool, whose resampling is multinomial.
+
+    Raises:
+        ValueError: naming both options and the alternatives.
+    """
+    if options.crosscheck and options.bootstrap and options.bootstrap_method == "poisson":
+        raise ValueError("bootstrap_method='poisson' resamples by weights; crosscheck=True compares the reference "
+                         "tool's multinomial run: use bootstrap_method='multinomial' with crosscheck, or the Poisson "
+                         "bootstrap without it")
 
 
 def _flag(name: str, value) -> None:
@@ -239,6 +256,13 @@ class IntervalOptions(_Options):
         Bootstrap resamples of items (0 = no interval, else 2 to
         `MAX_BOOTSTRAP_RESAMPLES`; one resample has no spread) for a percentile ``confidence`` interval
         (``<score>_ci_low``/``<score>_ci_high``).""")
+    bootstrap_method: str = _option("multinomial", _choice(BOOTSTRAP_METHODS), doc="""
+        How ``bootstrap`` resamples: ``"multinomial"`` (item indices drawn with replacement, as sacrebleu's
+        ``--confidence``) or ``"poisson"`` (a Poisson(1) weight per item and resample keyed by ``(seed, the item's
+        content, resample)``, `zheval.results.poisson`: the intervals of [`zheval.score`][zheval.compute.joint.score],
+        [`zheval.score_batches`][zheval.compute.batches.score_batches] and the Ray and Spark doors on the same items,
+        whatever the batches or partitions; ``bsmethod:poisson`` in the signature). With ``bootstrap``, refused
+        beside ``crosscheck`` (`check_crosscheck_method`). Without ``bootstrap`` it changes nothing.""")
     seed: int = _option(12345, lambda n, v: check_seed(v), doc="""
         Seed of the bootstrap, an int in [0, 2**32 - 1].""")
     confidence: float = _option(0.95, lambda n, v: check_confidence(v), doc="""
@@ -376,7 +400,7 @@ del _cls
 TOKENIZER_OPTIONS = tuple(n for n in TokenizerOptions.names() if n != "tokenizer")
 
 #: Options of the bootstrap interval, shared by the metrics.
-INTERVAL_OPTIONS = ("bootstrap", "seed", "confidence")
+INTERVAL_OPTIONS = ("bootstrap", "bootstrap_method", "seed", "confidence")
 
 
 def refuse_unknown(function: str, given, known) -> None:

@@ -27,6 +27,8 @@ from ..fast import usable_for
 from ..fast.index import CorpusLayout
 from ..fast.rouge import corpus_rouge_scores
 from ..presets import RougePreset, apply_preset, rouge_preset
+from ..results.poisson import poisson_keys, poisson_sums_of, resampled_mean_interval
+from ..results.partial_sums import PartialSums
 from ..results.reducers import MIN_INTERVAL_ITEMS, bootstrap_interval, mean, no_interval_reason
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
@@ -35,8 +37,8 @@ from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, prepare_items, validate_inputs
-from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_rouge_types, refuses_unknown_options,
-                      tokenizer_from_options)
+from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_crosscheck_method, check_rouge_types,
+                      refuses_unknown_options, tokenizer_from_options)
 from .shared_tokens import SharedTokens
 
 __all__ = [
@@ -48,6 +50,8 @@ __all__ = [
     "RougeItems",
     "rouge_config",
     "rouge_items",
+    "rouge_resampled",
+    "rouge_poisson_bounds",
     "rouge_result",
     "compute_rouge",
 ]
@@ -71,7 +75,8 @@ class RougeConfig:
             rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
             [`RougePreset`][zheval.presets.RougePreset] (its name in the signature) or None; tokenizer: the zheval
             tokenizer.
-        use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck: result options, as
+        use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck, bootstrap_method: result
+            options, as
             [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge]; max_refs: score with the first ``max_refs`` references of every item
             (``None``: all; `zheval.compute.inputs.prepare_items`).
     """
@@ -90,6 +95,7 @@ class RougeConfig:
     confidence: float = 0.95
     crosscheck: bool = False
     max_refs: Optional[int] = None
+    bootstrap_method: str = "multinomial"
 
     @property
     def needs_sentences(self) -> bool:
@@ -115,7 +121,7 @@ class RougeConfig:
             fields += list(preset.signature_fields)
         if any(parse_rouge_type(t).kind == "W" for t in self.types):
             fields.append(("w", self.rouge_w_weight))
-        fields += interval_fields(self.bootstrap, self.seed, self.confidence)
+        fields += interval_fields(self.bootstrap, self.seed, self.confidence, self.bootstrap_method)
         return build_signature(self.tokenizer, reference_counts, "rouge", fields,
                                preset=preset.name if preset is not None else None, max_refs=self.max_refs)
 
@@ -148,6 +154,7 @@ def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
         raise ValueError("bootstrap intervals are computed for the aggregated score; use use_aggregator=True")
     if part is not None:
         part.check(types=types, multi_ref=opts["multi_ref"], beta=beta, crosscheck=o.crosscheck)
+    check_crosscheck_method(o)
     if o.crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
     tok = tokenizer_from_options(opts["tokenizer"], o, opts["normalize"])
@@ -156,7 +163,8 @@ def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
                        preset=part, tokenizer=tok, use_aggregator=bool(o.use_aggregator),
                        return_precision_recall=bool(o.return_precision_recall), bootstrap=int(o.bootstrap),
                        seed=o.seed, confidence=o.confidence, crosscheck=bool(o.crosscheck),
-                       max_refs=None if o.max_refs is None else int(o.max_refs))
+                       max_refs=None if o.max_refs is None else int(o.max_refs),
+                       bootstrap_method=o.bootstrap_method)
 
 
 @dataclass
@@ -349,8 +357,25 @@ def _default_items(corpus, types, config: RougeConfig, counts, shared: Optional[
                       np.asarray(counts, dtype=np.int64))
 
 
-def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
-    """The result of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] from per-item statistics.
+def rouge_resampled(items: RougeItems, config: RougeConfig) -> Dict[str, dict]:
+    """The columns the Poisson bootstrap resamples (`zheval.results.poisson.resampled_sums`): each type's per-item F."""
+    return {"floats": {f"rouge:{t}:f": items.fmeasure[t] for t in config.types}}
+
+
+def rouge_poisson_bounds(sums: PartialSums, config: RougeConfig) -> Dict[str, float]:
+    """``<type>_ci_low``/``_ci_high`` of the Poisson bootstrap from resampled sums of `rouge_resampled`'s columns
+    (one process, a stream or an engine's reduction: the same sums, the same bounds)."""
+    out: Dict[str, float] = {}
+    for t in config.types:
+        out[f"{t}_ci_low"], out[f"{t}_ci_high"] = resampled_mean_interval(sums, f"rouge:{t}:f", config.confidence)
+    return out
+
+
+def rouge_result(items: RougeItems, config: RougeConfig, *, keys: Optional[np.ndarray] = None,
+                 resampled: Optional[PartialSums] = None) -> Dict[str, Any]:
+    """The result of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] from per-item statistics; with
+    ``bootstrap_method="poisson"`` the interval comes from ``resampled`` (the sums of `rouge_resampled`'s columns)
+    or from the items' ``keys`` (`zheval.results.poisson.item_keys`), one of which is then required.
 
     Returns:
         ``{type: mean F}`` (or the per-item lists without the aggregator), ``<type>_precision``/``_recall`` with
@@ -374,6 +399,9 @@ def rouge_result(items: RougeItems, config: RougeConfig) -> Dict[str, Any]:
             out[f"{t}_recall"] = mean(r) if config.use_aggregator else r
     if config.bootstrap and len(items) < MIN_INTERVAL_ITEMS:
         out["no_interval"] = no_interval_reason(len(items))
+    elif config.bootstrap and config.bootstrap_method == "poisson":
+        out.update(rouge_poisson_bounds(poisson_sums_of(config.bootstrap, config.seed, keys, resampled,
+                                                        lambda: rouge_resampled(items, config)), config))
     elif config.bootstrap:
         for t in types:
             out[f"{t}_ci_low"], out[f"{t}_ci_high"] = bootstrap_interval(
@@ -404,6 +432,7 @@ def compute_rouge(
     normalize: Any = None,
     t2s: bool = False,
     bootstrap: int = 0,
+    bootstrap_method: str = "multinomial",
     seed: int = 12345,
     confidence: float = 0.95,
     max_refs: Optional[int] = None,
@@ -430,6 +459,7 @@ def compute_rouge(
         normalize: [`normalize`][zheval.compute.options.TokenizerOptions.normalize].
         t2s: [`t2s`][zheval.compute.options.TokenizerOptions.t2s].
         bootstrap: [`bootstrap`][zheval.compute.options.IntervalOptions.bootstrap].
+        bootstrap_method: [`bootstrap_method`][zheval.compute.options.IntervalOptions.bootstrap_method].
         seed: [`seed`][zheval.compute.options.IntervalOptions.seed].
         confidence: [`confidence`][zheval.compute.options.IntervalOptions.confidence].
         max_refs: [`max_refs`][zheval.compute.options.IntervalOptions.max_refs].
@@ -472,4 +502,5 @@ def compute_rouge(
     config = rouge_config(RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
-    return rouge_result(rouge_items(preds, refs, config), config)
+    keys = poisson_keys(preds, refs, config)
+    return rouge_result(rouge_items(preds, refs, config), config, keys=keys)

@@ -25,22 +25,23 @@ from typing import Any, Dict, Hashable, Optional, Sequence
 
 import numpy as np
 
-from ..definitions.bleu_score import score_stats as bleu_score_stats
 from ..results.partial_sums import PartialSums
-from ..results.poisson import percentile_interval, poisson_weights
+from ..results.poisson import RESAMPLE_BLOCK, poisson_weights
 from ..results.reducers import MIN_INTERVAL_ITEMS, group_indices, no_interval_reason
+from .bleu import bleu_resampling
 from .bleu import result_from_stats as bleu_result_from_stats
+from .chrf import chrf_resampling
 from .chrf import result_from_stats as chrf_result_from_stats
-from .chrf import score_from_sums as chrf_score_from_sums
-from .joint import BOOTSTRAP_METHODS, ScoreConfig, ScoreItems, poisson_result
-from .poisson_intervals import RESAMPLE_BLOCK, poisson_signature, resampled_interval
+from .joint import BOOTSTRAP_METHODS, ScoreConfig, ScoreItems
+from .rouge import rouge_poisson_bounds
 
-__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result", "poisson_signature", "poisson_result"]
+__all__ = ["BOOTSTRAP_METHODS", "needs_every_item", "batch_sums", "sums_result"]
 
 
-def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial") -> Optional[str]:
+def needs_every_item(config: ScoreConfig) -> Optional[str]:
     """Why ``config``'s result cannot be reduced from sums (a sentence naming the option and the alternative), or
-    ``None`` when it can."""
+    ``None`` when it can (the bootstrap, if any, is ``config``'s ``bootstrap_method="poisson"`` with one
+    ``bootstrap`` and ``seed`` for every metric: the sums share one set of weights)."""
     rouge, bleu, chrf = config.rouge, config.bleu, config.chrf
     if config.crosscheck:
         return "crosscheck=True compares one process's tokens with the reference tool; run it on a sample"
@@ -56,10 +57,14 @@ def needs_every_item(config: ScoreConfig, bootstrap_method: str = "multinomial")
         if cfg is not None and cfg.level == "sentence":
             return (f"level='sentence' ({name}) returns a list of per-item scores; use level='corpus', and write "
                     "the per-item sentence scores to a file or the engine's dataset (per_item)")
-    boot = max((c.bootstrap for c in (rouge, bleu, chrf) if c is not None), default=0)
-    if boot and bootstrap_method != "poisson":
+    asked = [c for c in (rouge, bleu, chrf) if c is not None and c.bootstrap]
+    if any(c.bootstrap_method != "poisson" for c in asked):
         return ("the multinomial bootstrap draws item indices from the whole list; pass bootstrap_method='poisson' "
                 "(Poisson(1) weights per item: sums, identical whatever the batches)")
+    configs = [c for c in (rouge, bleu, chrf) if c is not None]
+    if asked and len({(int(c.bootstrap), int(c.seed)) for c in configs}) > 1:
+        return ("the metrics ask for different bootstrap or seed values; the streamed sums share one set of Poisson "
+                "weights: give every metric the same bootstrap and seed, or score them in separate calls")
     return None
 
 
@@ -131,9 +136,7 @@ def _rouge(sums: PartialSums, config) -> Dict[str, Any]:
             out[f"{t}_precision"] = sums.mean(f"rouge:{t}:p")
             out[f"{t}_recall"] = sums.mean(f"rouge:{t}:r")
     if _interval_asked(out, sums, config):
-        for t in config.types:
-            out[f"{t}_ci_low"], out[f"{t}_ci_high"] = percentile_interval(sums.resampled_means(f"rouge:{t}:f"),
-                                                                          config.confidence)
+        out.update(rouge_poisson_bounds(sums, config))
     return _signed(out, sums, config)
 
 
@@ -146,8 +149,7 @@ def _interval_asked(out: Dict[str, Any], sums: PartialSums, config) -> bool:
 
 
 def _signed(out: Dict[str, Any], sums: PartialSums, config) -> Dict[str, Any]:
-    sig = config.signature(sorted(sums.reference_counts))
-    out["signature"] = poisson_signature(sig) if config.bootstrap else sig
+    out["signature"] = config.signature(sorted(sums.reference_counts))  # bsmethod:poisson with a bootstrap
     return out
 
 
@@ -157,9 +159,7 @@ def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
     out = bleu_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
                                  dataclasses.replace(config, bootstrap=0))
     if _interval_asked(out, sums, config):
-        opts = config.score_options
-        out["bleu_ci_low"], out["bleu_ci_high"] = resampled_interval(
-            sums, "bleu", lambda row: bleu_score_stats(row.tolist(), **opts).score, config.confidence)
+        out.update(bleu_resampling(config).bounds(sums))
     return _signed(out, sums, config)
 
 
@@ -169,9 +169,7 @@ def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
     out = chrf_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
                                  dataclasses.replace(config, bootstrap=0))
     if _interval_asked(out, sums, config):
-        from_sums = chrf_score_from_sums(config)
-        out["chrf_ci_low"], out["chrf_ci_high"] = resampled_interval(
-            sums, "chrf", lambda row: float(from_sums(row[None, :])[0]), config.confidence)
+        out.update(chrf_resampling(config).bounds(sums))
     return _signed(out, sums, config)
 
 
@@ -182,7 +180,7 @@ def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
     Raises:
         ValueError: ``config`` needs every item (`needs_every_item` names the option).
     """
-    why = needs_every_item(config, "poisson")
+    why = needs_every_item(config)
     if why is not None:
         raise ValueError(f"this result cannot be reduced from sums: {why}")
     out: Dict[str, dict] = {}

@@ -28,11 +28,18 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import Optional, Sequence
+from dataclasses import dataclass
+from typing import Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
-__all__ = ["POISSON_CDF", "item_keys", "poisson_weights", "percentile_interval"]
+from .partial_sums import PartialSums
+
+__all__ = ["POISSON_CDF", "RESAMPLE_BLOCK", "item_keys", "poisson_weights", "percentile_interval", "resampled_sums",
+           "resampled_interval", "resampled_mean_interval", "poisson_sums_of", "poisson_keys",
+           "StatisticResampling"]
+
+RESAMPLE_BLOCK = 1024  # items per weight block: (B, 1024) uint8 at a time
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -124,3 +131,104 @@ def percentile_interval(statistics: np.ndarray, confidence: float) -> tuple[floa
     alpha = (1 - confidence) / 2
     low, high = np.percentile(s, [100 * alpha, 100 * (1 - alpha)])
     return float(low), float(high)
+
+
+def resampled_sums(keys: np.ndarray, seed: int, n_resamples: int, floats: Optional[Mapping[str, np.ndarray]] = None,
+                   ints: Optional[Mapping[str, np.ndarray]] = None) -> PartialSums:
+    """The Poisson bootstrap's weighted sums of every item of one list, in one process: `PartialSums` with
+    ``floats`` (``{name: (n,) values}``, e.g. ROUGE's per-item F) and ``ints`` (``{name: (n, k) int rows}``, BLEU's
+    and chrF's statistics) summed under the weights of `poisson_weights` -- what the streamed and the engines' sums
+    of the same items hold (their merge is exact), taken `RESAMPLE_BLOCK` items at a time.
+
+    Raises:
+        ValueError: not one key per item of a column.
+    """
+    keys = np.asarray(keys, dtype=np.uint64)
+    columns = {**(floats or {}), **(ints or {})}
+    bad = sorted(name for name, col in columns.items() if len(col) != len(keys))
+    if bad:
+        raise ValueError(f"the Poisson bootstrap needs one key per item: {len(keys)} keys for the items of {bad}")
+    sums = PartialSums()
+    for start in range(0, len(keys), RESAMPLE_BLOCK):
+        block = slice(start, start + RESAMPLE_BLOCK)
+        w = poisson_weights(keys[block], seed, n_resamples)
+        sums.add_items(w.shape[1], w)
+        for name, values in (floats or {}).items():
+            sums.add_floats(name, np.asarray(values)[block], w)
+        for name, rows in (ints or {}).items():
+            sums.add_ints(name, np.asarray(rows)[block], w)
+    return sums
+
+
+def resampled_interval(sums: PartialSums, name: str, score: Callable[[np.ndarray], float], confidence: float):
+    """The percentile interval of the resampled statistic ``score(row)`` over the rows of ``sums``' resampled
+    integer sums ``name`` (a resample of total weight 0 left out); ``(0.0, 0.0)`` without items."""
+    if not sums.n:
+        return 0.0, 0.0
+    rows = sums.resample_ints[name]
+    stats = np.array([score(row) if w else np.nan for row, w in zip(rows, sums.resample_weights.tolist())])
+    return percentile_interval(stats, confidence)
+
+
+def resampled_mean_interval(sums: PartialSums, name: str, confidence: float):
+    """The percentile interval of the resampled weighted mean of ``sums``' float column ``name``."""
+    return percentile_interval(sums.resampled_means(name), confidence)
+
+
+def poisson_sums_of(bootstrap: int, seed: int, keys: Optional[np.ndarray], given: Optional[PartialSums],
+                    columns: Callable[[], dict]) -> PartialSums:
+    """The resampled sums a metric's Poisson interval reads: ``given`` (the sums a call of several metrics made
+    once for all of them) or `resampled_sums` of ``columns()`` (``{"floats": ..., "ints": ...}``) under ``keys``.
+
+    Raises:
+        ValueError: neither sums nor keys (the items' keys come from `item_keys` of the texts).
+    """
+    if given is not None:
+        return given
+    if keys is None:
+        raise ValueError("bootstrap_method='poisson' needs each item's key (zheval.results.poisson.item_keys of the "
+                         "texts); score the texts with compute_*/zheval.score, or pass keys=")
+    return resampled_sums(keys, int(seed), int(bootstrap), **columns())
+
+
+def poisson_keys(predictions: Sequence[str], references: Sequence[Sequence[str]], config) -> Optional[np.ndarray]:
+    """`item_keys` of validated items when a metric's ``config`` asks for the Poisson bootstrap (``bootstrap`` > 0,
+    ``bootstrap_method="poisson"``): what its result function reads (``keys=``); else ``None``."""
+    if getattr(config, "bootstrap", 0) and getattr(config, "bootstrap_method", "multinomial") == "poisson":
+        return item_keys(predictions, references)
+    return None
+
+
+@dataclass(frozen=True)
+class StatisticResampling:
+    """How the Poisson bootstrap resamples a statistic-vector metric (BLEU, chrF): at corpus level its integer
+    statistics (``ints[metric]``; a resample's score is ``from_sums`` of its weighted sums), at sentence level each
+    item's score, ``from_sums`` of its own row (``floats["<metric>:sentence"]``, the interval of their mean).
+
+    Attributes:
+        metric: the column name and the result keys' prefix; sentence: sentence level; from_sums: ``(m, width)``
+            summed statistics -> ``(m,)`` scores; confidence: the interval's level.
+    """
+
+    metric: str
+    sentence: bool
+    from_sums: Callable[[np.ndarray], np.ndarray]
+    confidence: float
+
+    def columns(self, stats: np.ndarray) -> dict:
+        """The columns of ``(n, width)`` per-item statistics, for `resampled_sums`."""
+        if not self.sentence:
+            return {"ints": {self.metric: stats}}
+        rows = np.asarray(stats)
+        scores = np.asarray(self.from_sums(rows), dtype=np.float64) if len(rows) else np.zeros(0)
+        return {"floats": {f"{self.metric}:sentence": scores}}
+
+    def bounds(self, sums: PartialSums) -> dict:
+        """``<metric>_ci_low``/``_ci_high`` from resampled sums of `columns`."""
+        if self.sentence:
+            low, high = resampled_mean_interval(sums, f"{self.metric}:sentence", self.confidence)
+        else:
+            score = self.from_sums
+            low, high = resampled_interval(sums, self.metric, lambda row: float(score(row[None, :])[0]),
+                                           self.confidence)
+        return {f"{self.metric}_ci_low": low, f"{self.metric}_ci_high": high}

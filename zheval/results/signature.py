@@ -97,12 +97,15 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
     return "|".join(f"{k}:{v}" for k, v in pairs)
 
 
-def interval_fields(bootstrap: int, seed, confidence: float) -> list:
-    """The signature fields of a bootstrap interval: ``bs`` and ``seed`` (and ``conf`` when not 0.95), or none
-    without one (``bootstrap`` 0)."""
+def interval_fields(bootstrap: int, seed, confidence: float, method: str = "multinomial") -> list:
+    """The signature fields of a bootstrap interval: ``bs`` and ``seed`` (then ``bsmethod:poisson`` for the Poisson
+    bootstrap -- its interval is not the multinomial one of the same ``bs`` and ``seed`` -- and ``conf`` when not
+    0.95), or none without one (``bootstrap`` 0)."""
     if not bootstrap:
         return []
     fields = [("bs", int(bootstrap)), ("seed", seed)]
+    if method != "multinomial":
+        fields.append(("bsmethod", method))
     if confidence != 0.95:
         fields.append(("conf", float(confidence)))
     return fields

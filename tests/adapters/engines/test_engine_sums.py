@@ -69,10 +69,10 @@ def test_poisson_intervals_and_groups_whatever_the_partitioning(request, rows, e
     session = request.getfixturevalue("spark" if engine == "spark" else "local_ray")
     dumps = __import__("pyspark.cloudpickle" if engine == "spark" else "ray.cloudpickle", fromlist=["dumps"]).dumps
     reduce = _spark_reduce if engine == "spark" else _ray_reduce
-    options = {"bootstrap": 200, "seed": 11}
+    options = {"bootstrap": 200, "seed": 11, "bootstrap_method": "poisson"}
     want = quiet(zheval.score_batches, [([r["prediction"] for r in rows], [r["references"] for r in rows],
                                           [r["source"] for r in rows])], ("bleu", "rouge", "chrf"),
-                  bootstrap_method="poisson", progress=False, **options)
+                  progress=False, **options)
     packed = _packed(dumps, ("bleu", "rouge", "chrf"), options, group="source")
     for parts in PARTITIONS:
         stats: dict = {}

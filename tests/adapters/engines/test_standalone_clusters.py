@@ -17,7 +17,7 @@ from helpers.engines import real_rows
 REQUIRE = os.environ.get("ZHEVAL_REQUIRE_CLUSTER", "").strip() in ("1", "true", "yes")
 PARTITIONS = (1, 2, 8, 64)
 METRICS = ("bleu", "rouge", "chrf")
-OPTIONS = {"bootstrap": 100, "seed": 5, "tokenizer": "jieba"}
+OPTIONS = {"bootstrap": 100, "seed": 5, "tokenizer": "jieba", "bootstrap_method": "poisson"}
 
 
 def _address_or_skip(variable: str) -> str:
@@ -44,8 +44,8 @@ def expected(rows):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         plain = zheval.score(preds, refs, METRICS, tokenizer="jieba")
-        poisson = zheval.score_batches([(preds, refs, [r["source"] for r in rows])], METRICS,
-                                       bootstrap_method="poisson", progress=False, **OPTIONS)
+        poisson = zheval.score_batches([(preds, refs, [r["source"] for r in rows])], METRICS, progress=False,
+                                       **OPTIONS)
     for m in METRICS:  # the sums give the numbers of zheval.score; the intervals are Poisson's
         key = {"bleu": "bleu", "rouge": "rougeL", "chrf": "chrf"}[m]
         assert poisson[m][key] == plain[m][key]

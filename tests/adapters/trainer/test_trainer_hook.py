@@ -82,6 +82,7 @@ OPTION_GRID = [
     {"tokenizer": "jieba", "terms": ["快递柜", "小黄鸭"]},
     {"preset": "llamafactory"},
     {"bootstrap": 50, "seed": 1, "return_precision_recall": True},
+    {"bootstrap": 50, "seed": 1, "bootstrap_method": "poisson", "level": "sentence"},
     {"level": "sentence", "rouge_types": ["rouge1", "rougeW", "rougeSU4"], "multi_ref": "mean"},
     {"max_order": 2, "smooth_method": "add-k", "smooth_value": 0.5, "beta": 2.0, "normalize": False},
 ]

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from typing import Mapping
 
+import numpy as np
+
 from ...compute.guards import warn_input_slips
 from ...compute.inputs import validate_inputs
 from ...compute.metric_table import metric_api
+from ...results.poisson import poisson_keys
 
 __all__ = [
     "LIBRARY_METRICS",
@@ -116,6 +119,7 @@ class LibraryBackend(Backend):
             )
         self.config = self.api.config(**self.options)  # fail fast: bad option values when the hook is built
         self._parts: list = []
+        self._keys: list = []  # the Poisson bootstrap's item keys of each part (None without it)
         self._batch_config = None
 
     def compute(self, predictions, references):
@@ -123,7 +127,7 @@ class LibraryBackend(Backend):
         preds, refs = validate_inputs(predictions, references)
         warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies,
                          words=getattr(config, "uses_tokens", True))
-        return self.api.result(self.api.items(preds, refs, config), config)
+        return self.api.result(self.api.items(preds, refs, config), config, **_keyed(preds, refs, config))
 
     def add(self, predictions, references):
         if self._batch_config is None:
@@ -134,15 +138,26 @@ class LibraryBackend(Backend):
             warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies,
                              words=getattr(config, "uses_tokens", True))
         self._parts.append(self.api.items(preds, refs, config))
+        self._keys.append(_keyed(preds, refs, config).get("keys"))
 
     def summary(self):
         config = self._batch_config if self._batch_config is not None else self.api.config(**self.options)
         parts, self._parts, self._batch_config = self._parts, [], None
+        keys, self._keys = self._keys, []
         items = self.api.concat(parts) if parts else self.api.empty(config)
+        if parts and keys[0] is not None:
+            return self.api.result(items, config, keys=np.concatenate(keys))
         return self.api.result(items, config)
 
     def reset(self):
-        self._parts, self._batch_config = [], None
+        self._parts, self._keys, self._batch_config = [], [], None
+
+
+def _keyed(preds, refs, config) -> dict:
+    """``{"keys": ...}`` when ``config`` asks for the Poisson bootstrap (`zheval.results.poisson.poisson_keys`), else
+    ``{}`` (BERTScore's result takes no keys)."""
+    keys = poisson_keys(preds, refs, config)
+    return {} if keys is None else {"keys": keys}
 
 
 def _is_zheval_module(module) -> bool:
