@@ -97,3 +97,28 @@ def test_executors_without_pyarrow_get_one_line_naming_pyspark_python(tmp_path):
     line = [x for x in proc.stdout.splitlines() if x.startswith("ERROR:")]
     assert len(line) == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
     assert "PYSPARK_PYTHON" in line[0] and "No module named" in line[0] and "\n" not in line[0]
+
+
+def test_ray_workers_without_zheval_get_one_line_naming_the_runtime_environment(tmp_path):
+    """Ray's workers run with a PYTHONPATH that lacks this clone (the engines' venv has no zheval installed), so they
+    cannot unpickle zheval's batch function: the door raises one line naming the runtime environment, not a
+    RayTaskError trace."""
+    engine_or_skip("ray", "ray")
+    script = textwrap.dedent("""
+        import ray
+        from zheval.adapters.ray import score_dataset
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False,
+                 runtime_env={"env_vars": {"PYTHONPATH": ""}})
+        ds = ray.data.from_items([{"prediction": "今天天气很好", "references": ["今天天气不错"]}])
+        try:
+            score_dataset(ds)
+        except RuntimeError as exc:
+            print("ERROR:", exc)
+        ray.shutdown()
+    """)
+    env = dict(os.environ, PYTHONPATH=str(REPO), RAY_DEDUP_LOGS="0")
+    proc = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=600)
+    line = [x for x in proc.stdout.splitlines() if x.startswith("ERROR:")]
+    assert len(line) == 1, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "runtime_env" in line[0] and "No module named 'zheval'" in line[0] and "\n" not in line[0]

@@ -10,7 +10,8 @@ import pytest
 
 from helpers.engines import quiet, real_rows
 
-TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-jieba", "opencompass-jieba", "glm4-jieba")
+TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char", "llamafactory-jieba", "opencompass-jieba",
+              "glm4-jieba")
 PARTITIONS = (1, 2, 8, 64)
 
 

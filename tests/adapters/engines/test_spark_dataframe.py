@@ -19,7 +19,7 @@ import zheval  # noqa: E402
 from zheval.adapters.spark import score_dataframe  # noqa: E402
 from zheval.compute.inputs import EmptyReferenceError  # noqa: E402
 
-PARTITIONS = (1, 2, 8)
+PARTITIONS = (1, 2, 8, 64)
 SCHEMA = "id string, prediction string, references array<string>, source string, bucket int"
 
 
@@ -121,6 +121,21 @@ def test_per_item_scores_are_joined_to_the_input_rows(frames, rows):
         assert [o[f"{t}_recall"] for o in out] == rouge[f"{t}_recall"]
     assert [o["bleu"] for o in out] == zheval.compute_bleu(preds, refs, tokenizer="jieba", level="sentence")["scores"]
     assert scored.filter("rougeL = 0").count() == sum(f == 0.0 for f in rouge["rougeL"])
+
+
+def test_per_item_scores_written_where_the_data_is(frames, rows, tmp_path):
+    """The documented path (docs/engines.md): ``scored.write.parquet(dir)``; read back with pyarrow (not Spark), every
+    row carries its id and its scores, == compute_rouge's per-item scores."""
+    import pyarrow.parquet as pq
+
+    _, scored = quiet(score_dataframe, frames[2], per_item=True)
+    scored.write.parquet(str(tmp_path / "scores"))
+    table = pq.read_table(str(tmp_path / "scores")).to_pylist()
+    by_id = {o["id"]: o for o in table}
+    assert len(table) == len(by_id) == len(rows)
+    rouge = zheval.compute_rouge([r["prediction"] for r in rows], [r["references"] for r in rows],
+                                 use_aggregator=False)
+    assert [by_id[r["id"]]["rougeL"] for r in rows] == rouge["rougeL"]
 
 
 def bad_rows(rows, k, value, field="references"):
