@@ -84,6 +84,33 @@ def test_problems_are_those_of_read_rows(tmp_path, name):
     assert [str(p) for p in got.value.problems] == unbuffered
 
 
+@pytest.mark.parametrize("gz", [False, True])
+@pytest.mark.parametrize("chars", [1400, 5000, 30_000])  # first lines of 4 KiB, 15 KiB (past a read buffer), 90 KiB
+def test_a_long_first_line_of_utf8_is_utf8(tmp_path, gz, chars):
+    """A UTF-8 file whose first line is longer than the encoding sample (or a stream's read buffer) is read as the
+    whole-file reader reads it: the sample ends on a whole character, so it is not taken for GB18030 (it was, from
+    a first line of about 4 KiB of Chinese); a GB18030 file with a long first line is still named."""
+    rows = [{"id": "a", "prediction": "好" * chars, "reference": "好好"}, {"id": "b", "prediction": "x"}]
+    data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    path = tmp_path / ("long.jsonl.gz" if gz else "long.jsonl")
+    path.write_bytes(gzip.compress(data.encode("utf-8")) if gz else data.encode("utf-8"))
+    assert [r for c in iter_row_chunks(path, chunk_rows=1) for r in c] == read_rows(path).rows
+    path.write_bytes(gzip.compress(data.encode("gb18030")) if gz else data.encode("gb18030"))
+    with pytest.raises(FileFormatError, match="GB18030"):
+        for _ in iter_row_chunks(path, chunk_rows=1):
+            pass
+
+
+def test_whole_utf8_characters_drops_only_a_cut_sequence():
+    from zheval.io.chunks import _whole_utf8_characters
+
+    text = "a好😀é".encode("utf-8")  # 1 + 3 + 4 + 2 bytes
+    for cut in range(len(text) + 1):
+        got = _whole_utf8_characters(text[:cut])
+        assert got.decode("utf-8") == text[:cut].decode("utf-8", "ignore")  # whole characters only, all of them
+    assert _whole_utf8_characters(b"\xff\xfe") == b"\xff\xfe"  # not UTF-8: left as it is
+
+
 def test_a_later_chunk_problem_comes_after_the_earlier_chunks(tmp_path):
     path = tmp_path / "late.jsonl"
     path.write_text("".join(json.dumps({"a": i}) + "\n" for i in range(25)) + "{oops\n", encoding="utf-8")

@@ -12,6 +12,7 @@ problem of that chunk, each ``file:line``), after the chunks before it were yiel
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import zlib
 from typing import Iterator, List, Optional, Tuple, Union
@@ -34,16 +35,28 @@ _SAMPLE = 1 << 16  # bytes read first to recognise another encoding (BOM, NUL pa
 
 def _open(path, what: str):
     path = existing_file(path, what)
-    raw = open(path, "rb")
+    raw = open(path, "rb", buffering=_SAMPLE)  # a buffer of _SAMPLE bytes: `_decoded_lines` peeks that much
     head = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
     if head == GZIP_MAGIC:
-        return gzip.GzipFile(fileobj=raw, mode="rb")
+        return io.BufferedReader(gzip.GzipFile(fileobj=raw, mode="rb"), buffer_size=_SAMPLE)
     if str(path).lower().endswith(".gz") and head:
         raw.close()
         raise FileFormatError([Problem(str(path), 0, None, "is named .gz but is not gzip-compressed (it does not "
                                                            "start with the gzip bytes 1F 8B): rename it without .gz, "
                                                            "or compress it")], "invalid " + what + " file")
     return raw
+
+
+def _whole_utf8_characters(sample: bytes) -> bytes:
+    """``sample`` without a UTF-8 multi-byte sequence that its end cuts (at most 3 bytes dropped); other bytes as
+    they are (a sample that is not UTF-8 stays so)."""
+    for k in range(1, min(4, len(sample)) + 1):
+        byte = sample[-k]
+        if byte & 0xC0 == 0x80:  # a continuation byte: look further back for its lead byte
+            continue
+        need = 2 if 0xC0 <= byte < 0xE0 else 3 if 0xE0 <= byte < 0xF0 else 4 if 0xF0 <= byte < 0xF8 else 1
+        return sample[:-k] if need > k else sample
+    return sample
 
 
 def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str]]:
@@ -59,6 +72,8 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
         sample = sample[len(UTF8_BOM):]
     if b"\n" in sample:
         sample = sample[:sample.rfind(b"\n") + 1]  # whole lines: no character cut at the end
+    else:  # one long first line (a stream's peek may give only its buffer, 4-8 KiB): no UTF-8 character cut
+        sample = _whole_utf8_characters(sample)
     enc = encoding_problem(sample, name)
     if enc is not None:
         problems.append(Problem(name, 0, None, enc))
