@@ -69,6 +69,19 @@ def test_a_removed_or_changed_cache_is_cold_again(compiled):
     assert compiled.cache_state() == "cold"  # kernels.py changed since the compile
 
 
+def test_after_warmup_scoring_compiles_no_new_signature(compiled, monkeypatch):
+    # warmup runs each kernel on the dtypes the library passes (int32 ids and positions of the char token pass and
+    # the term merge, int64 elsewhere): scoring afterwards adds no signature, so nothing compiles inside a job
+    compiled.warmup()
+    mod = compiled.load_kernels()
+    before = {k: len(getattr(mod, k).signatures) for k in compiled.KERNELS}
+    monkeypatch.setenv("ZHEVAL_COMPILED", "1")
+    preds, refs = _items(17, alphabet="ab好的。地铁站酒店 ")
+    for kw in ({}, {"terms": ["地铁站", "酒店"]}):
+        zheval.score(preds, refs, rouge_types=["rouge1", "rouge2", "rougeL", "rougeW", "rougeSU4"], **kw)
+    assert {k: len(getattr(mod, k).signatures) for k in compiled.KERNELS} == before
+
+
 def _items(seed: int, n: int = 80, alphabet: str = "abc好的。\n", longest: int = 90):
     """Random items (an empty prediction may occur; references hold at least one token: compute_* refuse empty
     ones)."""

@@ -85,7 +85,7 @@ def ngram_counts_by_text(
     """Per-text n-gram counts of orders ``1..max_order`` (see the module docstring, steps 1 and 2).
 
     Args:
-        tokens: int64 token ids of all texts, concatenated; ``0 <= id < vocab_size``.
+        tokens: int32 or int64 token ids of all texts, concatenated; ``0 <= id < vocab_size``.
         offsets: ``(n_texts + 1,)`` int64 start offsets into ``tokens``.
         vocab_size: V >= 1 (an upper bound of the ids).
         max_order: highest order (>= 1).
@@ -108,7 +108,7 @@ def ngram_counts_by_text(
     for n in range(len(out) + 1, max_order + 1):
         keep = starts + (n - 1) < end_of[starts] if len(starts) else np.zeros(0, dtype=bool)
         # ids of order n-1 at the kept start positions, extended by one token
-        key = ids[keep] * V + tokens[starts[keep] + (n - 1)]
+        key = ids[keep].astype(np.int64, copy=False) * V + tokens[starts[keep] + (n - 1)]  # order 1: int32 ids
         starts = starts[keep]
         if len(key):
             uniq, ids = _dense_ids(key)

@@ -89,7 +89,8 @@ class SlotLayout:
         self.slot_start = cum - lens
         N = int(cum[-1]) if len(cum) else 0
         self.N = N
-        self.tok = tokens[concat_ranges(offsets[slot_text], lens)] if N else np.zeros(0, dtype=np.int64)
+        self.tok = (tokens[concat_ranges(offsets[slot_text], lens)].astype(np.int64, copy=False) if N  # keys below
+                    else np.zeros(0, dtype=np.int64))
         slot_item = np.repeat(np.arange(I, dtype=np.int64), ref_counts + 1)
         slot_side = np.zeros(I + P, dtype=np.int64)
         slot_side[self.ref_slot] = self.ref_slot - self.first_slot[self.pair_item]

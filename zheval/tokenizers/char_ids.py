@@ -40,7 +40,18 @@ import numpy as np
 
 from .char import CHAR_FLAG_HALF, CHAR_HAN, CHAR_MARK, CHAR_OTHER_START, CHAR_WORD  # the expression's own classes
 
-__all__ = ["char_token_ids"]
+__all__ = ["char_token_ids", "INT32_MAX", "compact_dtype"]
+
+#: Largest value an int32 holds. Token ids are below the vocabulary size and token positions below the number of
+#: code points, so a tokenised corpus (`zheval.tokenizers.corpus.TokenizedCorpus`) and the compiled token pass keep
+#: them as int32 while that bound holds (`compact_dtype`), as int64 beyond it; every reader that does key
+#: arithmetic on ids widens them to int64 first (`zheval.fast.ngrams`, `zheval.fast.slots`, the compiled twins).
+INT32_MAX = 2**31 - 1
+
+
+def compact_dtype(bound: int):
+    """``np.int32`` when every value is in ``[0, bound)`` with ``bound <= INT32_MAX + 1``, else ``np.int64``."""
+    return np.int32 if bound <= INT32_MAX + 1 else np.int64
 
 H, W, D, O, S, MO, MS, R = range(8)
 #: CJK Unified Ideographs and Extension A: class ``H`` without asking the regular expression per character.
@@ -136,7 +147,8 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
             `zheval.fast.usable_for` ``"compiled_tokens"``): the same tokens, their ids by code point rank
             (`_compiled_spans`).
     Returns:
-        ``(ids, starts, ends, text_tokens)``: int64 arrays -- token k is ``cp[starts[k]:ends[k]]`` with id
+        ``(ids, starts, ends, text_tokens)``: int64 arrays (``ids``, ``starts``, ``ends`` int32 from the compiled
+        passes while ``len(cp)`` fits) -- token k is ``cp[starts[k]:ends[k]]`` with id
         ``ids[k]``; text i owns tokens ``text_tokens[i]:text_tokens[i + 1]`` -- the tokens of
         ``CharTokenizer(punct=...).tokenize_normalized(text)``, in order.
     """
@@ -172,9 +184,11 @@ def _compiled_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool
     longer one by its first occurrence) mapped through ``vocab`` once per distinct token -- no ``str`` per token."""
     from .char_spans_kernel import token_bounds, token_ids
 
+    small = compact_dtype(len(cp))  # positions, token counts and the dense ids below are all < len(cp)
     starts, ends, text_tokens = token_bounds(cp, np.ascontiguousarray(offsets, dtype=np.int64), table,
-                                             bool(punct_drop))
-    ids, chars, firsts = token_ids(cp, starts, ends)
+                                             bool(punct_drop), np.empty(len(cp), dtype=small),
+                                             np.empty(len(cp), dtype=small))
+    ids, chars, firsts = token_ids(cp, starts, ends, np.empty(len(starts), dtype=small))
     words = list(map(chr, chars.tolist()))
     if len(firsts):  # the longer tokens' strings: their code points gathered, decoded once, sliced
         lens = ends[firsts] - starts[firsts]
@@ -183,7 +197,8 @@ def _compiled_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool
         cut = np.concatenate(([0], np.cumsum(lens))).tolist()
         words += [big[a:b] for a, b in zip(cut[:-1], cut[1:])]
     held = len(vocab)
-    remap = np.fromiter(map(vocab.__getitem__, words), dtype=np.int64, count=len(words))
+    remap = np.fromiter(map(vocab.__getitem__, words), dtype=compact_dtype(len(vocab) + len(words)),
+                        count=len(words))
     if held:  # a vocabulary that held tokens before (else its ids are these)
         ids = remap[ids]
     return ids, starts, ends, text_tokens

@@ -17,16 +17,15 @@ _GOLD = np.uint64(0x9E3779B97F4A7C15)
 
 
 @njit(cache=True)
-def token_bounds(cp, offsets, table, punct_drop):
-    """``(starts, ends, text_tokens)`` int64 of the tokens of every text ``cp[offsets[t]:offsets[t + 1]]`` whose
+def token_bounds(cp, offsets, table, punct_drop, starts, ends):
+    """``(starts, ends, text_tokens)`` of the tokens of every text ``cp[offsets[t]:offsets[t + 1]]`` whose
     characters have the classes ``table[cp]`` (no attached mark, no regional indicator): ``S`` is skipped; ``W``
     continues a word run, else starts one; ``.`` continues a word run iff a ``W`` is right before it and an ASCII
     digit right after it in the same text; ``H``, ``O`` and any other ``.`` are one-character tokens, dropped with
     ``punct_drop`` unless ``H`` (a word run starts with ``W``: always kept). Text t owns tokens
-    ``text_tokens[t]:text_tokens[t + 1]``."""
-    n = len(cp)
-    starts = np.empty(n, dtype=np.int64)
-    ends = np.empty(n, dtype=np.int64)
+    ``text_tokens[t]:text_tokens[t + 1]`` (int64). ``starts``, ``ends``: ``(len(cp),)`` buffers the positions are
+    written to (int32 when ``len(cp)`` fits, `zheval.tokenizers.char_ids.compact_dtype`), returned cut to the
+    tokens."""
     text_tokens = np.empty(len(offsets), dtype=np.int64)
     k = 0
     for t in range(len(offsets) - 1):
@@ -70,8 +69,9 @@ def _same(cp, s1, e1, s2, e2):
 
 
 @njit(cache=True)
-def token_ids(cp, starts, ends):
-    """``(ids, chars, firsts)``: dense int64 ids of the tokens ``cp[starts[k]:ends[k]]`` -- the one-character
+def token_ids(cp, starts, ends, ids):
+    """``(ids, chars, firsts)``: dense ids (written to ``ids``, ``(len(starts),)``, int32 when the count of tokens
+    fits) of the tokens ``cp[starts[k]:ends[k]]`` -- the one-character
     tokens first, by the rank of their code point among those of one-character tokens (``chars``, increasing);
     then the longer tokens in order of first occurrence (``firsts``: the token index of each one's first
     occurrence), equal code point sequences one id."""
@@ -102,7 +102,6 @@ def token_ids(cp, starts, ends):
     slot_token = np.full(1 << lg, -1, dtype=np.int64)
     slot_id = np.empty(1 << lg, dtype=np.int64)
     firsts = np.empty(multi, dtype=np.int64)
-    ids = np.empty(K, dtype=np.int64)
     m = 0
     for k in range(K):
         s, e = starts[k], ends[k]

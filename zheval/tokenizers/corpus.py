@@ -15,6 +15,7 @@ else tokenises text by text through the tokenizer itself (its token cache when i
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -24,7 +25,7 @@ from ..text.normalize_corpus import normalize_corpus
 from ..text.sentences import SENTENCE_SPLITS
 from ..text.split_corpus import split_corpus
 from .base import BaseTokenizer
-from .char_ids import char_token_spans
+from .char_ids import char_token_spans, compact_dtype
 from .term_ids import term_token_spans
 
 __all__ = ["TokenizedText", "TokenizedCorpus", "tokenize_corpus", "tokenize_items", "name_failing_text", "TokenIds"]
@@ -108,7 +109,8 @@ class TokenizedCorpus:
     flat arrays (the scoring cores read the arrays; per-text tuples are built only when something asks for them).
 
     Attributes:
-        ids: ``(n_tokens,)`` int64 token ids of the distinct texts, concatenated in text order.
+        ids: ``(n_tokens,)`` token ids of the distinct texts, concatenated in text order: int32
+            (`zheval.tokenizers.char_ids.compact_dtype` of the vocabulary size; int64 beyond it).
         sent_offsets: ``(n_sentences + 1,)`` int64; sentence k is ``ids[sent_offsets[k]:sent_offsets[k + 1]]``.
         text_sents: ``(n_texts + 1,)`` int64; distinct text t owns sentences ``text_sents[t]:text_sents[t + 1]``.
         pred_text: ``(n_items,)`` int64 distinct text of each prediction; ref_text: ``(n_references,)`` int64
@@ -266,6 +268,7 @@ def tokenize_corpus(
         ids, sent_offsets, text_sents = _text_by_text(distinct, tokenizer, sentence_split, vocab, normalize_all,
                                                       segmenter, lambda k: _first_place(distinct[k], predictions,
                                                                                         references))
+    ids = ids.astype(compact_dtype(len(vocab)), copy=False)
     return TokenizedCorpus(ids, sent_offsets, text_sents, pred_text, ref_text, ref_counts, list(vocab), tokenizer,
                            sentence_split)
 
@@ -275,30 +278,28 @@ def _text_by_text(texts: list, tokenizer: BaseTokenizer, sentence_split: str, vo
     """``(ids, sent_offsets, text_sents)`` with each distinct text tokenised by the tokenizer (or ``segmenter``);
     a failure names the text (``where_of(k)``: ``predictions[i]`` / ``references[i][j]`` of distinct text ``k``)."""
     getid = vocab.__getitem__
-    flat: list = []
-    sent_len: list = []
-    n_sents: list = []
-    all_sents: list = []
+    flat = array("q")  # the ids as they come (8 bytes each, no object): each text's token strings are dropped
+    sent_len = array("q")  # once mapped, so the strings of the whole corpus never exist at once
+    n_sents = array("q")
+    k = 0
     try:
         if normalize_all:
-            split = tokenizer.sentences_of_normalized
-            for t in normalize_corpus(texts, tokenizer.normalizer).texts():
-                all_sents.append(split(t, sentence_split, segmenter))
+            split, segment = tokenizer.sentences_of_normalized, (sentence_split, segmenter)
+            texts = normalize_corpus(texts, tokenizer.normalizer).texts()
         else:
-            split = tokenizer.tokenize_sentences
-            for t in texts:
-                all_sents.append(split(t, sentence_split))
+            split, segment = tokenizer.tokenize_sentences, (sentence_split,)
+        for k, t in enumerate(texts):
+            sents = split(t, *segment)
+            n_sents.append(len(sents))
+            for s in sents:
+                sent_len.append(len(s))
+                flat.extend(map(getid, s))
     except Exception as exc:
-        named = name_failing_text(exc, where_of(len(all_sents)), tokenizer)
+        named = name_failing_text(exc, where_of(k), tokenizer)
         if named is exc:
             raise
         raise named from exc
-    for sents in all_sents:
-        n_sents.append(len(sents))
-        for s in sents:
-            sent_len.append(len(s))
-            flat.extend(map(getid, s))
-    return _arrays(flat, sent_len, n_sents)
+    return _arrays(flat, sent_len, n_sents, compact_dtype(len(vocab)))
 
 
 def _first_place(text: str, predictions, references) -> str:
@@ -313,12 +314,12 @@ def _first_place(text: str, predictions, references) -> str:
     return "a text"
 
 
-def _arrays(flat, sent_len, n_sents):
-    ids = np.array(flat, dtype=np.int64) if flat else np.zeros(0, dtype=np.int64)
+def _arrays(flat, sent_len, n_sents, dtype=np.int64):
+    ids = np.frombuffer(flat, dtype=np.int64).astype(dtype) if len(flat) else np.zeros(0, dtype=dtype)
     sent_offsets = np.zeros(len(sent_len) + 1, dtype=np.int64)
-    np.cumsum(np.asarray(sent_len, dtype=np.int64), out=sent_offsets[1:])
+    np.cumsum(np.frombuffer(sent_len, dtype=np.int64) if len(sent_len) else np.zeros(0, np.int64), out=sent_offsets[1:])
     text_sents = np.zeros(len(n_sents) + 1, dtype=np.int64)
-    np.cumsum(np.asarray(n_sents, dtype=np.int64), out=text_sents[1:])
+    np.cumsum(np.frombuffer(n_sents, dtype=np.int64) if len(n_sents) else np.zeros(0, np.int64), out=text_sents[1:])
     return ids, sent_offsets, text_sents
 
 

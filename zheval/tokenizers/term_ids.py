@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from .char import HAN_OR_WORD_RE, HAN_TOKEN_RE, is_punct_or_symbol, term_pattern
-from .char_ids import MO, MS, W, char_token_spans, class_table
+from .char_ids import MO, MS, W, char_token_spans, class_table, compact_dtype
 
 __all__ = ["term_token_spans"]
 
@@ -115,9 +115,11 @@ def _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table, tokenize
     firsts = np.zeros(max(int(cp.max()), int(tcp.max()) if len(tcp) else 0) + 1, dtype=np.bool_)
     firsts[tcp[toff[:-1]]] = True
     tid = np.fromiter(map(vocab.__getitem__, terms), dtype=np.int64, count=len(terms))
-    i64 = [np.ascontiguousarray(a, dtype=np.int64) for a in (offsets, ids, starts, ends, text_tokens)]
-    ids, starts, bad = merge_terms(cp, *i64, np.ascontiguousarray(table, dtype=np.uint8), firsts, tcp, toff, tfree,
-                                   tid)
+    small = compact_dtype(len(cp))  # the plain tokens' ids and positions as the compiled char pass writes them
+    offsets, text_tokens = (np.ascontiguousarray(a, dtype=np.int64) for a in (offsets, text_tokens))
+    ids, starts, ends = (np.ascontiguousarray(a, dtype=small) for a in (ids, starts, ends))
+    ids, starts, bad = merge_terms(cp, offsets, ids, starts, ends, text_tokens,
+                                   np.ascontiguousarray(table, dtype=np.uint8), firsts, tcp, toff, tfree, tid)
     bad_texts = np.flatnonzero(bad)
     if len(bad_texts):
         ids, starts = _by_tokenizer(ids, starts, offsets, bad_texts, _decoded(cp), tokenizer, vocab)

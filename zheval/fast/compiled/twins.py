@@ -184,12 +184,14 @@ def exercise(mod) -> None:
     pb, pl = np.zeros(4, dtype=np.float64), np.zeros(4, dtype=np.int64)
     mod.wlcs_rows(ids[:3], ids[3:], fw, pb, pl, 0, 3, np.ones(3, dtype=np.uint8))
     cp = np.array([97, 46, 22909, 32], dtype=np.uint32)
-    starts, ends, _ = mod.token_bounds(cp, off[:2], np.zeros(22910, dtype=np.uint8), False)
-    mod.token_ids(cp, starts, ends)
+    b32 = [np.empty(len(cp), dtype=np.int32) for _ in range(3)]  # the positions and ids of the char token pass
+    starts, ends, _ = mod.token_bounds(cp, off[:2], np.zeros(22910, dtype=np.uint8), False, b32[0], b32[1])
+    mod.token_ids(cp, starts, ends, b32[2][:len(starts)])
     tcp, toff = np.array([97, 46], dtype=np.uint32), np.array([0, 2], dtype=np.int64)
     firsts = np.zeros(22910, dtype=np.bool_)
     firsts[97] = True
-    mod.merge_terms(cp, off[:2], np.arange(len(starts), dtype=np.int64), starts, ends,
+    s32, e32 = np.ascontiguousarray(starts), np.ascontiguousarray(ends)  # as term_ids._compiled_merge passes them
+    mod.merge_terms(cp, off[:2], np.arange(len(starts), dtype=np.int32), s32, e32,
                     np.array([0, len(starts)], dtype=np.int64), np.zeros(22910, dtype=np.uint8), firsts, tcp, toff,
                     np.ones(1, dtype=np.bool_), np.zeros(1, dtype=np.int64))
     mod.union_lcs_hits(ids, off, np.array([0, 1, 2], dtype=np.int64), one, two, 3, UNION_BLOCK_POSITIONS,
