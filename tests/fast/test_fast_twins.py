@@ -43,7 +43,8 @@ BUILDING_BLOCKS = {"zheval.fast.ngrams:flatten_texts", "zheval.fast.ngrams:ngram
                    "zheval.fast.keys:popcount64",  # bit counting, checked in tests/fast/test_popcount.py
                    "zheval.fast.keys:lcs_step", "zheval.fast.keys:lcs_from_rows",  # the LCS twins' recurrence
                    "zheval.fast.compiled.twins:packed_fits", "zheval.fast.compiled.twins:exercise",
-                   "zheval.tokenizers.char_ids:class_table"}
+                   "zheval.tokenizers.char_ids:class_table",
+                   "zheval.tokenizers.char_ids:compact_dtype"}  # int32 or int64: tests/tokenizers/test_compact_ids.py
 FAST_MODULES = ("zheval.fast.ngrams", "zheval.fast.lcs", "zheval.fast.rouge", "zheval.fast.bleu",
                 "zheval.tokenizers.char_ids", "zheval.tokenizers.term_ids", "zheval.text.normalize_corpus", "zheval.text.split_corpus",
                 "zheval.fast.union_lcs", "zheval.fast.keys", "zheval.tokenizers.jieba_rs",
