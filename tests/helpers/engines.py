@@ -16,7 +16,7 @@ import pytest
 from . import crosswoz_items, read_jsonl
 
 __all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id", "door_options", "local_spark_session",
-           "local_ray_instance", "quiet"]
+           "local_ray_instance", "quiet", "assert_parquet_scores_are_the_rows"]
 
 REQUIRE_ENGINES = os.environ.get("ZHEVAL_REQUIRE_ENGINES", "").strip().lower() in ("1", "true", "yes")
 """``ZHEVAL_REQUIRE_ENGINES=1`` (``.ci/engines``): a missing Ray or PySpark fails instead of skipping."""
@@ -122,3 +122,18 @@ def quiet(fn, *args, **kwargs):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return fn(*args, **kwargs)
+
+
+def assert_parquet_scores_are_the_rows(directory, rows) -> None:
+    """The per-item scores an engine wrote to ``directory`` (``write_parquet`` / ``write.parquet``), read back with
+    pyarrow (not the engine): one row per input row, found by its id, with rougeL == compute_rouge's per item."""
+    import pyarrow.parquet as pq
+
+    import zheval
+
+    table = pq.read_table(str(directory)).to_pylist()
+    by_id = {o["id"]: o for o in table}
+    assert len(table) == len(by_id) == len(rows)
+    rouge = zheval.compute_rouge([r["prediction"] for r in rows], [r["references"] for r in rows],
+                                 use_aggregator=False)
+    assert [by_id[r["id"]]["rougeL"] for r in rows] == rouge["rougeL"]

@@ -16,6 +16,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
+from .option_numbers import number_parser
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
                       seed_bound, trials_bound)
 
@@ -25,7 +26,11 @@ __all__ = ["OPTIONS", "option", "takes", "bertscore_flags", "bertscore_options",
 
 def option(annotation, *decls, default=None, **kwargs):
     """One option: ``(annotation, typer parameter)`` (``typer.Option`` of ``decls``, or ``typer.Argument`` when
-    ``decls`` is ``("ARGUMENT",)``)."""
+    ``decls`` is ``("ARGUMENT",)``). An ``int`` or ``float`` option (``Optional`` too) is read by
+    `zheval.cli.option_numbers.number_parser` with its ``min``/``max``: the file doors' number rule."""
+    kind = {int: int, Optional[int]: int, float: float, Optional[float]: float}.get(annotation)
+    if kind is not None and "parser" not in kwargs:
+        kwargs["parser"] = number_parser(kind, kwargs.pop("min", None), kwargs.pop("max", None))
     if decls == ("ARGUMENT",):
         return annotation, typer.Argument(default, **kwargs)
     return annotation, typer.Option(default, *decls, **kwargs)

@@ -9,7 +9,7 @@ import warnings
 
 import pytest
 
-from helpers.engines import CASES, case_id, door_options, engine_or_skip, real_rows
+from helpers.engines import CASES, assert_parquet_scores_are_the_rows, case_id, door_options, engine_or_skip, real_rows
 
 ray = engine_or_skip("ray", "ray")
 
@@ -124,16 +124,9 @@ def test_per_item_scores_are_joined_to_the_input_rows(datasets, rows):
 def test_per_item_scores_written_where_the_data_is(datasets, rows, tmp_path):
     """The documented path (docs/engines.md): ``scored.write_parquet(dir)``; read back with pyarrow (not Ray), every
     row carries its id and its scores, == compute_rouge's per-item scores."""
-    import pyarrow.parquet as pq
-
     _, scored = quiet_dataset(datasets[8], per_item=True)
     scored.write_parquet(str(tmp_path / "scores"))
-    table = pq.read_table(str(tmp_path / "scores")).to_pylist()
-    by_id = {o["id"]: o for o in table}
-    assert len(table) == len(by_id) == len(rows)
-    rouge = zheval.compute_rouge([r["prediction"] for r in rows], [r["references"] for r in rows],
-                                 use_aggregator=False)
-    assert [by_id[r["id"]]["rougeL"] for r in rows] == rouge["rougeL"]
+    assert_parquet_scores_are_the_rows(tmp_path / "scores", rows)
 
 
 def bad_rows(rows, k, value, field="references"):

@@ -11,7 +11,7 @@ import warnings
 
 import pytest
 
-from helpers.engines import CASES, case_id, door_options, engine_or_skip, real_rows
+from helpers.engines import CASES, assert_parquet_scores_are_the_rows, case_id, door_options, engine_or_skip, real_rows
 
 pyspark = engine_or_skip("pyspark", "spark")
 
@@ -126,16 +126,9 @@ def test_per_item_scores_are_joined_to_the_input_rows(frames, rows):
 def test_per_item_scores_written_where_the_data_is(frames, rows, tmp_path):
     """The documented path (docs/engines.md): ``scored.write.parquet(dir)``; read back with pyarrow (not Spark), every
     row carries its id and its scores, == compute_rouge's per-item scores."""
-    import pyarrow.parquet as pq
-
     _, scored = quiet(score_dataframe, frames[2], per_item=True)
     scored.write.parquet(str(tmp_path / "scores"))
-    table = pq.read_table(str(tmp_path / "scores")).to_pylist()
-    by_id = {o["id"]: o for o in table}
-    assert len(table) == len(by_id) == len(rows)
-    rouge = zheval.compute_rouge([r["prediction"] for r in rows], [r["references"] for r in rows],
-                                 use_aggregator=False)
-    assert [by_id[r["id"]]["rougeL"] for r in rows] == rouge["rougeL"]
+    assert_parquet_scores_are_the_rows(tmp_path / "scores", rows)
 
 
 def bad_rows(rows, k, value, field="references"):
