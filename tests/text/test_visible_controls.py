@@ -11,11 +11,15 @@ from zheval.text.controls import BIDI_CONTROLS, visible_controls
 from zheval.text.terminal import terminal_text
 
 
+# Unicode's Bidi_Control property, written out from PropList.txt (not taken from the code under test)
+BIDI_CONTROL_PROPERTY = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
 def expected(ch: str, one_line: bool) -> str:
-    """The rule as docs say it: category Cc (but \\n and \\t unless one_line) and the nine bidi controls escaped."""
+    """The rule as docs say it: category Cc (but \\n and \\t unless one_line), Bidi_Control and Zl/Zp escaped."""
     if ch in "\n\t" and not one_line:
         return ch
-    if unicodedata.category(ch) == "Cc" or ch in BIDI_CONTROLS:
+    if unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ord(ch) in BIDI_CONTROL_PROPERTY:
         return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}")
     return ch
 
@@ -37,3 +41,5 @@ def test_named_examples_and_idempotence():
     assert shown == "g\\x1b[32mbi\\u202e\\x00猫\\u2066ok\\x9b"
     assert visible_controls(shown) == shown
     assert visible_controls(3) == "3"
+    assert visible_controls("\u200f\u061c\u2028\u2029x") == "\\u200f\\u061c\\u2028\\u2029x"  # break-it F9
+    assert {ord(c) for c in BIDI_CONTROLS} == BIDI_CONTROL_PROPERTY

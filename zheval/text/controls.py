@@ -7,9 +7,11 @@ Unicode bidi controls reorder what is displayed in both (Trojan Source, CVE-2021
 another one. HTML escaping (``<`` ``>`` ``&``) does not touch any of them.
 
 Rule (`visible_controls`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
-U+0080–U+009F — except ``\\n`` and ``\\t``, and the nine bidi embedding / override / isolate controls U+202A–U+202E
-and U+2066–U+2069 (rustc's ``TEXT_FLOW_CONTROL_CHARS``), are shown as visible escapes: ``\\x1b``, ``\\x00``,
-``\\x9b``, ``\\r``, ``\\u202e``. With ``one_line=True`` (a table cell) ``\\n`` and ``\\t`` are escaped too. Everything
+U+0080–U+009F — except ``\\n`` and ``\\t``; the twelve characters of Unicode's ``Bidi_Control`` property (PropList.txt:
+the embedding / override / isolate controls U+202A–U+202E and U+2066–U+2069, rustc's ``TEXT_FLOW_CONTROL_CHARS``, and
+the invisible direction marks U+200E LRM, U+200F RLM, U+061C ALM); and the line and paragraph separators U+2028 and
+U+2029 (categories ``Zl``/``Zp``: a line break some renderers draw and others do not) are shown as visible escapes:
+``\\x1b``, ``\\x00``, ``\\x9b``, ``\\r``, ``\\u202e``, ``\\u200f``, ``\\u2028``. With ``one_line=True`` (a table cell) ``\\n`` and ``\\t`` are escaped too. Everything
 else is kept: Han characters, full-width punctuation, U+3000, emoji, ZWJ, right-to-left letters (a page isolates
 them with ``<bdi>`` so they cannot reorder the text around them). Backslashes are kept, so a literal ``\\x1b`` (four
 characters) and an escaped ESC look alike: the output is for reading, never for parsing. Escaping twice changes
@@ -21,15 +23,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "CONTROL_PATTERN", "visible_controls"]
+__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls"]
 
-BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
-"""The nine bidi embedding, override and isolate controls (LRE RLE PDF LRO RLO, LRI RLI FSI PDI)."""
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""Unicode's ``Bidi_Control`` characters: ALM, LRM, RLM and the embedding, override and isolate controls (LRE RLE
+PDF LRO RLO, LRI RLI FSI PDI)."""
 
-CONTROL_PATTERN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
+LINE_SEPARATORS = "\u2028\u2029"
+"""LINE SEPARATOR and PARAGRAPH SEPARATOR (the only characters of categories ``Zl`` and ``Zp``)."""
+
+CONTROL_PATTERN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")
 """The characters `visible_controls` escapes (``\\n`` and ``\\t`` kept)."""
 
-_CONTROL_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + "]")
+_CONTROL_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 

@@ -22,11 +22,11 @@ import json
 import re
 from typing import Any
 
-from .controls import BIDI_CONTROLS, visible_controls
+from .controls import BIDI_CONTROLS, LINE_SEPARATORS, visible_controls
 
 __all__ = ["BIDI_CONTROLS", "markdown_text", "terminal_text", "terminal_json", "visible_controls"]  # the rule, for the HTML page too
 
-_JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + "]")  # json.dumps escapes C0 itself
+_JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")  # json.dumps escapes C0 itself
 
 
 def terminal_text(text: Any, *, one_line: bool = False) -> str:
