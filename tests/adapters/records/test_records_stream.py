@@ -279,3 +279,39 @@ def test_most_repeated_is_shown_as_the_model_wrote_it(tmp_path, chunk_rows):
     assert rep[("g", "a")]["most_frequent"] == "好的！"  # group a: 好的！, 好的!, 谢谢
     assert rep[("g", "b")]["most_frequent"] == "再见"  # group b: 再见 x2 first, then 好的! once
     assert streamed.breakdowns["diversity"] == whole.breakdowns["diversity"]
+
+
+@pytest.mark.parametrize("tokenizer", ["none", "sacrebleu-zh", "llamafactory-char"])
+def test_every_tokenizer_of_the_report_streams_as_the_whole_file(jsonl, tokenizer):
+    """The report's other tokenizers (char and jieba: above): every score == the whole-file report's."""
+    import warnings
+
+    kw = dict(pred_field="prediction", ref_field="reference", group_fields=["src"], bootstrap=0,
+              metrics=["bleu", "rouge", "chrf"], tokenizer=tokenizer)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # tokenizer="none" on unsegmented Chinese warns, in both
+        whole = score_records(str(jsonl), **kw)
+        streamed = score_records_stream(str(jsonl), chunk_rows=37, progress=False, **kw)
+    assert _values(streamed) == _values(whole) and streamed.signatures == whole.signatures
+
+
+def _report_presets():
+    from zheval.presets import find_preset, preset_names
+
+    for metric in ("rouge", "bleu"):
+        for name in preset_names(metric, door="report"):
+            yield metric, name, find_preset(name).part(metric).number_scale is not None
+
+
+@pytest.mark.parametrize("metric, preset, own_numbers", list(_report_presets()))
+def test_every_preset_of_the_report_streams_or_is_refused_naming_why(jsonl, metric, preset, own_numbers):
+    """A preset without numbers of its own streams (== the whole file); one that adds the tool's own numbers (their
+    float sums follow the tool's order over every item) is refused before any row is read, naming the alternative."""
+    kw = dict(pred_field="prediction", ref_field="reference", bootstrap=0, metrics=[metric], preset=preset,
+              tokenizer=None)
+    if own_numbers:
+        with pytest.raises(ValueError, match=rf"keeps sums, not items: preset='{preset}'.*zheval.score"):
+            score_records_stream(str(jsonl), chunk_rows=37, progress=False, **kw)
+    else:
+        assert _values(score_records_stream(str(jsonl), chunk_rows=37, progress=False, **kw)) == \
+            _values(score_records(str(jsonl), **kw))
