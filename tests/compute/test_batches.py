@@ -149,3 +149,16 @@ def test_score_takes_the_poisson_bootstrap_by_name(corpus):
         zheval.score(preds[:5], refs[:5], bootstrap_method="bayes")
     with pytest.raises(ValueError, match="crosscheck"):
         zheval.score(preds[:5], refs[:5], ["rouge"], bootstrap=10, crosscheck=True, bootstrap_method="poisson")
+
+
+def test_progress_bar_counts_rows_and_rate(capsys):
+    """progress=True: a bar on stderr naming the rows done and the rows per second (tqdm), the scores unchanged;
+    progress=False: nothing on stderr."""
+    import re
+
+    preds, refs = ["今天天气很好", "我想订机票", "谢谢"] * 4, [["今天天气不错"], ["帮我订机票"], ["谢谢你"]] * 4
+    with_bar = score_batches(_batches(preds, refs, 5), progress=True, bootstrap=0)
+    err = capsys.readouterr().err
+    assert "zheval score" in err and re.search(r"\b12(\.0)? rows\b", err) and re.search(r"rows/s", err), err
+    assert score_batches(_batches(preds, refs, 5), progress=False, bootstrap=0) == with_bar
+    assert capsys.readouterr().err == ""
