@@ -123,11 +123,10 @@ def test_empty_files(tmp_path):
 
 
 @pytest.mark.parametrize("fields, expected", [
-    (["prediction", "references", "label"], ("prediction", "references")),  # break-it 1: label is a class label
     (["prompt", "predict", "label"], ("predict", "label")),  # LLaMA-Factory
-    (["predict", "prediction", "label"], ("predict", "label")),
+    (["prediction", "references"], ("prediction", "references")),
     (["prediction", "reference"], ("prediction", "reference")),
-    (["prediction", "label"], ("prediction", "label")),  # no family, one candidate each
+    (["prediction", "label"], ("prediction", "label")),  # one candidate each
 ])
 def test_fields_pair_by_family(fields, expected):
     assert pair_fields(fields) == expected
@@ -137,7 +136,16 @@ def test_fields_pair_by_family(fields, expected):
     (["prediction", "references", "reference"], {}, "the fields pair up in more than one way ('prediction' with "
                                                     "'references', 'prediction' with 'reference')"),
     (["predict", "prediction", "references", "label"], {}, "the fields pair up in more than one way"),
-    (["prediction", "label", "reference", "x"], {"pred": "x"}, "2 candidate reference fields ['label', 'reference']"),
+    # break-it F2 (issue 35): each of these picked one pairing silently ('predict', 'reference', 'references')
+    (["predict", "prediction", "label"], {}, "the fields pair up in more than one way ('predict' with 'label', "
+                                             "'prediction' with 'label'): nothing is picked for you; name them with "
+                                             "--pred-field NAME --ref-field NAME"),
+    (["prediction", "label", "reference"], {}, "('prediction' with 'label', 'prediction' with 'reference')"),
+    (["prediction", "references", "label"], {}, "('prediction' with 'label', 'prediction' with 'references')"),
+    (["predict", "label", "reference"], {"pred": "predict"}, "('predict' with 'label', 'predict' with 'reference')"
+                                                             ": nothing is picked for you; name them with "
+                                                             "--ref-field NAME ("),
+    (["prediction", "label", "reference", "x"], {"pred": "x"}, "('x' with 'label', 'x' with 'reference')"),
     (["output", "answers"], {}, "no prediction field named: the first row has none of ['predict', 'prediction']"),
 ])
 def test_an_ambiguous_or_unknown_pairing_is_refused_naming_the_fields(fields, given, needle):

@@ -5,9 +5,9 @@ The door for a user without a 小黄鸭 file: LLaMA-Factory's ``generated_predic
 (``{"prompt", "predict", "label"}`` per line), an evaluation dump with ``output``/``answers``/``category``, a
 spreadsheet exported as CSV, a Parquet file written by pandas or datasets. The fields are named by the caller
 (CLI ``--pred-field``, ``--ref-field``, ``--id-field``, ``--group-field``); without names, the prediction and the
-reference are paired by family ([`zheval.io.fields.pair_fields`][]: ``predict``↔``label``,
-``prediction``↔``references``, ``prediction``↔``reference``) as the **first row** has them, an ambiguous file is
-refused naming the fields, and the choice is then required of every row; the id field is ``id`` when the file
+reference are the one candidate of each role the **first row** has ([`zheval.io.fields.pair_fields`][]:
+``predict``↔``label``, ``prediction``↔``references``, ``prediction``↔``reference``...), a file whose fields pair up
+in more than one way is refused naming the fields, and the choice is then required of every row; the id field is ``id`` when the file
 has one (`zheval.io.fields.id_field_of`).
 
 The file is read by [`zheval.io.rows.read_rows`][] (the reader of every door: gzip, one encoding and line rule,
@@ -71,8 +71,8 @@ RECORD_FORMATS = ROW_FORMATS
 (``.csv``, ``.tsv``, ``.parquet``/``.pq``; anything else, ``.jsonl``/``.json``/``.ndjson`` included, is JSONL)."""
 
 DEFAULT_PRED_FIELDS = PREDICTION_FIELDS
-"""Prediction field names known when none is named (`zheval.io.fields.PREDICTION_FIELDS`); paired with a
-reference field by `FIELD_FAMILIES`."""
+"""Prediction field names known when none is named (`zheval.io.fields.PREDICTION_FIELDS`); paired with the
+one reference field of `DEFAULT_REF_FIELDS` the file has."""
 
 DEFAULT_REF_FIELDS = REFERENCE_FIELDS
 """Reference field names known when none is named (`zheval.io.fields.REFERENCE_FIELDS`)."""
@@ -261,10 +261,10 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
 
     Args:
         path: a JSONL, CSV, TSV or Parquet file (each may be gzip-compressed), one item per row.
-        pred_field: the prediction's field (default: by family with the reference field,
+        pred_field: the prediction's field (default: the one of `DEFAULT_PRED_FIELDS` the file has,
             [`zheval.io.fields.pair_fields`][]).
         ref_field: the reference field, or a list of them (concatenated in order); each holds a string or a list
-            of strings (default: the prediction field's family partner).
+            of strings (default: the one of `DEFAULT_REF_FIELDS` the file has).
         id_field: the item id's field (default ``id`` when the file has it, else none: rows are named ``line N`` /
             ``row N``).
         group_fields: fields to group the report by (each value a string, an integer or null).
@@ -322,7 +322,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     else:
         pred, ref = pair_fields(rf.fields, pred=pred_field, ref=refs[0] if len(refs) == 1 else None, name=name,
                                 line=first_line) if len(refs) <= 1 else (pred_field, None)
-        if pred is None:  # several reference fields named: the prediction field by its family or alone
+        if pred is None:  # several reference fields named: the one prediction field
             pred = pair_fields(rf.fields, ref=refs[0], name=name, line=first_line)[0]
         refs = refs or [ref]
     id_field = id_field_of([k for _, row in raw for k in row] if rf.kind == "jsonl" else rf.fields, id_field)  # any row

@@ -1,12 +1,14 @@
 """The one rule for field names and ids of every door that reads rows (JSONL, CSV, TSV, Parquet).
 
-**Field names.** A prediction field and its reference field are paired by the family they come from
-(`FIELD_FAMILIES`: LLaMA-Factory's ``predict``↔``label``, evaluate's ``prediction``↔``references``,
-``prediction``↔``reference``), never across families: a file with ``prediction``, ``references`` and a class
-``label`` is scored against ``references``. [`pair_fields`][zheval.io.fields.pair_fields] picks the one family whose two fields the first row
-has; two such families, or (with none) more than one candidate prediction or reference field, is refused naming
-the fields. A file of predictions only (joined to a 小黄鸭 file) has exactly one of `PREDICTION_FIELDS`
-(`prediction_field`).
+**Field names.** Without names, the prediction field is the one of `PREDICTION_FIELDS` (``predict``,
+``prediction``) and the reference field the one of `REFERENCE_FIELDS` (``label``, ``references``, ``reference``)
+that the first row has: the known pairings (`FIELD_FAMILIES`: LLaMA-Factory's ``predict``↔``label``, evaluate's
+``prediction``↔``references``, ``prediction``↔``reference``, and any other one candidate with one candidate, such
+as ``prediction``↔``label``). A row with two candidates for a role (``prediction`` and ``predict``; ``label``
+beside ``reference`` or ``references``) pairs up in more than one way and is refused naming every pairing and
+``--pred-field``/``--ref-field`` ([`pair_fields`][zheval.io.fields.pair_fields]): nothing is picked silently (break-it
+F2 of issue 35: a ``prediction`` beside ``predict``/``label`` was ignored). A file of predictions only (joined to a
+小黄鸭 file) has exactly one of `PREDICTION_FIELDS` (`prediction_field`).
 
 **Ids.** The id field is the one named (``--id-field``), else `ID_FIELD` when the file has it
 (`id_field_of`): when a file has ids they are used, never line order. An id is a non-empty string or an
@@ -57,48 +59,41 @@ def _refuse(name: str, line: int, message: str):
 
 def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optional[str] = None,
                 name: str = "FILE", line: int = 1) -> tuple:
-    """``(prediction field, reference field)`` of a file whose first row has ``fields``, by `FIELD_FAMILIES`.
+    """``(prediction field, reference field)`` of a file whose first row has ``fields``: the one candidate of each
+    role (`PREDICTION_FIELDS`, `REFERENCE_FIELDS`) unless named.
 
     Args:
         fields: the first row's field names (JSONL keys, CSV/TSV header, Parquet columns).
-        pred: the prediction field already named by the caller (``--pred-field``): the reference field is its
-            family's partner when the file has it.
-        ref: the reference field already named by the caller (``--ref-field``), as ``pred``.
+        pred: the prediction field already named by the caller (``--pred-field``).
+        ref: the reference field already named by the caller (``--ref-field``).
         name: the file named in a refusal.
         line: the line named in a refusal.
 
     Returns:
-        Both given: ``(pred, ref)``. Else the pair of the one family (agreeing with ``pred``/``ref``) both of whose
-        fields are present; without one, the only candidate prediction field and the only candidate reference
-        field (of `PREDICTION_FIELDS` / `REFERENCE_FIELDS`).
+        ``(pred or the one candidate prediction field, ref or the one candidate reference field)``.
 
     Raises:
-        FileFormatError: two families are present (``prediction`` with ``references`` and ``reference``), or no
-            family and several candidates for one role, or no candidate for a role — each message names the
-            fields and the option that settles it (``--pred-field``, ``--ref-field``).
+        FileFormatError: the fields pair up in more than one way (two candidates for a role not named: ``prediction``
+            with ``references`` and ``reference``, ``predict`` beside ``prediction``, ``label`` beside
+            ``reference``), listing every pairing; or no candidate for a role — each message names the fields and
+            the option that settles it (``--pred-field``, ``--ref-field``).
     """
     if pred and ref:
         return pred, ref
     have = set(fields)
-    complete = [f for f in FIELD_FAMILIES if f[0] in have and f[1] in have and pred in (None, f[0])
-                and ref in (None, f[1])]
-    if len(complete) == 1:
-        return complete[0]
-    if len(complete) > 1:
-        pairs = ", ".join(f"{p!r} with {r!r}" for p, r in complete)
-        _refuse(name, line, f"the fields pair up in more than one way ({pairs}): name them with --pred-field NAME "
-                            "--ref-field NAME (pred_field=, ref_field=)")
     preds = [pred] if pred else [f for f in PREDICTION_FIELDS if f in have]
     refs = [ref] if ref else [f for f in REFERENCE_FIELDS if f in have]
+    if preds and refs and len(preds) * len(refs) > 1:
+        pairs = ", ".join(f"{p!r} with {r!r}" for p in preds for r in refs)
+        options = " ".join(o for o, given in (("--pred-field NAME", pred), ("--ref-field NAME", ref)) if not given)
+        _refuse(name, line, f"the fields pair up in more than one way ({pairs}): nothing is picked for you; name "
+                            f"them with {options} (pred_field=, ref_field=)")
     for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, "--pred-field"),
                                        ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
         if not found:
             spaced = spaced_names(known, have)
             _refuse(name, line, f"no {role} field named: the first row has none of {list(known)} (its fields: "
                                 f"{sorted(have)}){spaced}; {'or ' if spaced else ''}name it with {option} NAME")
-        if len(found) > 1:
-            _refuse(name, line, f"{len(found)} candidate {role} fields {found}, and no pair of them is one of "
-                                f"{[list(f) for f in FIELD_FAMILIES]}: name the one to score with {option} NAME")
     return preds[0], refs[0]
 
 

@@ -40,17 +40,41 @@ def _overall(doc, metric):
 
 
 def test_records_pair_prediction_with_references_not_with_a_class_label(tmp_path):
-    # break-it 1: 'label' (a class label) was taken as the reference of 'prediction': ROUGE-1 0.000
+    # break-it 1: 'label' (a class label) was taken as the reference of 'prediction': ROUGE-1 0.000;
+    # issue 35 F2: 'label' beside 'references' is refused, naming both pairings, rather than picked or ignored
     f = tmp_path / "lab.jsonl"
     f.write_text('{"prediction": "今天天气很好", "references": ["今天天气很好"], "label": "positive"}\n'
                  '{"prediction": "我很开心", "references": ["我很开心"], "label": "negative"}\n', encoding="utf-8")
-    doc = _json(run("score", "-p", f, "-q", "--metrics", "rouge", "--rouge-types", "rouge1", "-f", "json"))
+    res = run("score", "-p", f, "-q")
+    assert res.exit_code == 2 and f"{f}:1: the fields pair up in more than one way ('prediction' with 'label', " \
+                                  "'prediction' with 'references')" in res.stderr, res.output
+    doc = _json(run("score", "-p", f, "-q", "--ref-field", "references", "--metrics", "rouge", "--rouge-types",
+                    "rouge1", "-f", "json"))
     assert _overall(doc, "rouge1") == 1.0  # each prediction equals its reference
     assert "references ['references']" in doc["title"]
     f.write_text('{"prediction": "好", "references": ["好"], "reference": "好的"}\n', encoding="utf-8")
     res = run("score", "-p", f, "-q")
     assert res.exit_code == 2 and f"{f}:1: the fields pair up in more than one way" in res.stderr
     assert "--pred-field NAME --ref-field NAME" in res.stderr
+
+
+@pytest.mark.parametrize("row, fields", [
+    ({"prediction": "你好", "predict": "再见", "label": "你好世界"}, "('predict' with 'label', 'prediction' with 'label')"),
+    ({"prediction": "你好", "label": "你好世界", "reference": "再见"},
+     "('prediction' with 'label', 'prediction' with 'reference')"),
+])
+def test_records_refuse_every_field_pairing_that_is_ambiguous(tmp_path, row, fields):
+    # issue 35 F2: these scored 'predict' (ignoring 'prediction') and 'reference' (ignoring 'label'), exit 0
+    f = write_jsonl(tmp_path / "fam1.jsonl", [{"id": rid, **row} for rid in ("a", "b")])
+    res = run("score", "-p", f, "-q")
+    assert res.exit_code == 2, res.output
+    assert f"{f}:1: the fields pair up in more than one way {fields}: nothing is picked for you; name them with " \
+           "--pred-field NAME --ref-field NAME" in res.stderr
+    named = [("--pred-field", "prediction")] if "predict" in row else [("--ref-field", "label")]
+    named += [("--ref-field", "label")] if "predict" in row else [("--pred-field", "prediction")]
+    doc = _json(run("score", "-p", f, "-q", *[x for kv in named for x in kv], "--metrics", "rouge", "--rouge-types",
+                    "rouge1", "-f", "json"))
+    assert _overall(doc, "rouge1") == pytest.approx(_rouge1([("你好", ["你好世界"])] * 2), abs=1e-12)
 
 
 def test_tsv_without_quoting(tmp_path):

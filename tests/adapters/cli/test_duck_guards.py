@@ -201,13 +201,14 @@ def test_threshold_boundary(tmp_path):
     assert len(load_duck(data)) == 5
 
 
-def test_class_label_beside_prediction_is_not_a_reference(groups):
-    """``label`` is LLaMA-Factory's reference only beside its ``predict`` (docs/doors.md): a class label beside
-    ``prediction`` is neither compared nor refused, in JSONL and CSV; beside ``predict`` it is still checked."""
+def test_a_stored_label_is_checked_whatever_the_prediction_field_is_called(groups):
+    """A stored ``label`` is compared with the item's references beside ``predict`` and beside ``prediction`` alike,
+    in JSONL and CSV (issue 35 F3: beside ``prediction`` a label of other items scored silently, exit 0);
+    ``--label-check off`` skips it (the numbers are then the base run's)."""
     d, rows, data, pred, preds, _ = groups
     n = len(rows)
     base = _json(run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0, "-f", "json"))
-    for field, refused in (("prediction", False), ("predict", True)):
+    for field in ("prediction", "predict"):
         jl = write_jsonl(d / f"class_{field}.jsonl", [{"id": r["id"], field: p, "label": "positive"}
                                                       for r, p in zip(rows, preds)])
         csv_path = d / f"class_{field}.csv"
@@ -215,10 +216,9 @@ def test_class_label_beside_prediction_is_not_a_reference(groups):
             csv.writer(f).writerows([["id", field, "label"]] + [[r["id"], p, "positive"] for r, p in zip(rows, preds)])
         for path in (jl, csv_path):
             res = run("score", "-d", data, "-p", path, "-q", "--bootstrap", 0, "-f", "json")
-            if refused:  # "positive" is none of any item's references: every labelled item disagrees
-                assert res.exit_code == 2
-                assert f"{n} of {n} items have a LLaMA-Factory 'label' that is none of the item's references" in res.stderr
-            else:
-                rep = _json(res)
-                assert not any("label" in w for w in rep["warnings"]), rep["warnings"]
-                assert _overall(rep) == _overall(base)
+            assert res.exit_code == 2, (field, path, res.output)  # "positive" is none of any item's references
+            assert f"{n} of {n} items have a LLaMA-Factory 'label' that is none of the item's references" in res.stderr
+            assert f"{path}:" in res.stderr
+            rep = _json(run("score", "-d", data, "-p", path, "-q", "--bootstrap", 0, "-f", "json",
+                            "--label-check", "off"))
+            assert _overall(rep) == _overall(base)

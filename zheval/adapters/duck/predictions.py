@@ -12,8 +12,7 @@ Accepted files:
   scored against another item's references. Up to that fraction it is a warning with the count.
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
-  ``label`` is LLaMA-Factory's only beside ``predict`` (`zheval.adapters.duck.stored.llama_factory_label`): a
-  class ``label`` beside ``prediction`` is not a reference, neither read nor compared.
+  A ``label`` beside ``prediction`` is checked the same way (`zheval.adapters.duck.stored.llama_factory_label`).
   Stored references (``references``/``reference``) and a stored query (``query``, or ``prompt`` without a label)
   are checked the same way, whether the predictions are joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
@@ -153,7 +152,7 @@ def _read_lines(path: Path) -> list[tuple[int, str]]:
 
 def _read_table(path: Path, kind: str) -> Predictions:
     """A CSV/TSV/Parquet predictions file: the prediction column by the field rule, ids from ``id`` when the
-    header has it, LLaMA-Factory's ``label`` when present beside its ``predict`` (`llama_factory_label`)."""
+    header has it, a stored ``label`` when present (`llama_factory_label`)."""
     name = str(path)
     problems: list = []
     rf = read_rows(path, format=kind, what="predictions", problems=problems)

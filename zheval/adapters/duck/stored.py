@@ -4,9 +4,10 @@ against the wrong items:
 
 * references: LLaMA-Factory's ``label`` and a stored ``references`` / ``reference`` (a string or a list of
   strings) must each be among the item's references (after normalisation); the item's own references are the ones
-  scored, so a stored reference that is not among them is reported (`reference_mismatches`). ``label`` is
-  LLaMA-Factory's only beside its ``predict`` (`llama_factory_label`, the field pairing of ``docs/doors.md``): a
-  class ``label`` beside ``prediction`` is not a reference and is neither read nor compared;
+  scored, so a stored reference that is not among them is reported (`reference_mismatches`). A stored ``label``
+  is checked whatever the prediction field is called (``predict`` or ``prediction``, `llama_factory_label`; break-it
+  F3 of issue 35: beside ``prediction`` it was neither read nor compared, so a file for other items scored
+  silently); ``--label-check off`` skips the comparison;
 * a query: a stored ``query`` (or LLaMA-Factory's ``prompt``, which wraps the query in a chat template; read only on
   lines without LLaMA-Factory's ``label``; or Alpaca's ``instruction``, with its ``input``) must hold the item's
   ``query``, whitespace ignored, both normalised as for scoring (NFKC: ``？`` is ``?``; `stored_query`,
@@ -51,12 +52,11 @@ among the item's references (the item's are the ones scored)."""
 _SHOWN = 10
 
 
-def llama_factory_label(row: dict, pred_field: str):
-    """LLaMA-Factory's ``label`` of a predictions row whose prediction field is ``pred_field``: ``row["label"]``
-    (any value, ``None`` when absent; the caller checks it is a string) when ``pred_field`` is ``"predict"`` (its
-    ``generated_predictions.jsonl`` pair), else ``None``: a ``label`` beside ``prediction`` is a class label, not a
-    reference (``docs/doors.md``, the field families). Raises nothing."""
-    return row.get("label") if pred_field == "predict" else None
+def llama_factory_label(row: dict, pred_field: str = "predict"):
+    """The ``label`` a predictions row stores (any value, ``None`` when absent; the caller checks it is a string),
+    whatever its prediction field ``pred_field`` is called: LLaMA-Factory's ``predict`` or ``prediction`` alike (a
+    ``label`` is never ignored silently). Raises nothing."""
+    return row.get("label")
 
 
 def stored_query(row: dict, pred_field: str = "predict") -> tuple:
