@@ -55,6 +55,8 @@ from .duck.load import list_feature
 __all__ = [
     "Records",
     "RecordsFormatError",
+    "PlainTextRecordsError",
+    "plain_text_problem",
     "RECORD_FORMATS",
     "DEFAULT_PRED_FIELDS",
     "DEFAULT_REF_FIELDS",
@@ -87,6 +89,30 @@ class RecordsFormatError(FileFormatError):
 
     def __init__(self, problems: Sequence[Problem], what: str = "invalid predictions file"):
         super().__init__(problems, what)
+
+
+class PlainTextRecordsError(RecordsFormatError):
+    """A records file that is plain text (one prediction per line, no JSON): one line, ``file:line: …``, saying a
+    text file carries no references (`plain_text_problem`), instead of a malformed-JSON problem per line."""
+
+    def __init__(self, problem: Problem):
+        self.problems = [problem]
+        ValueError.__init__(self, str(problem))
+
+
+def plain_text_problem(name: str, kind: str, rows: list, problems: list) -> Optional[Problem]:
+    """The one problem of a records file read as JSONL of which at least half the non-blank lines are not JSON
+    (``rows``: the objects read; ``problems``: the file's problems, ``malformed JSON`` ones counted): a text file
+    holds predictions and no references, so it is scored against a 小黄鸭 file (``--data``) or rewritten with a
+    reference field — the hint the ``--data`` door gives a text file read as JSONL. ``None`` otherwise."""
+    bad = [p for p in problems if p.message.startswith("malformed JSON")]
+    if kind != "jsonl" or not bad or len(bad) < len(rows):
+        return None
+    return Problem(name, bad[0].line, None, (
+        f"this looks like a text file, one prediction per line ({len(bad)} of {len(bad) + len(rows)} non-blank lines "
+        f"are not JSON): a text file carries no references, so it cannot be scored alone; score it against a "
+        "小黄鸭 file with --data FILE (one prediction per line, in the data's order), or write a JSONL/CSV/TSV/Parquet "
+        "file with a prediction and a reference field (--pred-field NAME --ref-field NAME)"))
 
 
 @dataclass
@@ -291,6 +317,9 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     problems: list = []
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
     raw = rf.rows
+    text = plain_text_problem(name, rf.kind, raw, problems)
+    if text is not None:
+        raise PlainTextRecordsError(text)
     if not raw:
         raise RecordsFormatError(problems)
     try:

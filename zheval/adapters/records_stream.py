@@ -42,7 +42,8 @@ from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepe
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, report_options
 from .duck.reductions import rouge_label
-from .records import Records, RecordsFormatError, checked_records, multiline_notes, records_format
+from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, multiline_notes,
+                      plain_text_problem, records_format)
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
                             no_interval_reason)
 
@@ -125,6 +126,9 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
     problems: list = []  # a chunk's file problems, raised with its rows' problems (read_records' rule, by chunk)
     try:
         for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows, problems=problems):
+            text = plain_text_problem(name, kind, rows, problems) if fields is None else None
+            if text is not None:
+                raise PlainTextRecordsError(text)
             if not rows:
                 raise RecordsFormatError(sorted(problems, key=lambda p: p.line))
             rf = RowFile(name=name, kind=kind, rows=rows, fields=list(rows[0][1]))

@@ -216,3 +216,29 @@ def test_named_prediction_fields_with_data_join_by_id_or_order(tmp_path):
         res = run("score", "--data", data, "-p", tmp_path / "blank.csv", "--pred-field", "output", "-q")
         line = 2 + next(i for i, r in enumerate(rows) if not r["prediction"])  # the sample's empty prediction
         assert res.exit_code == 2 and f"blank.csv:{line}: a blank line in a one-column file" in res.output
+
+
+@pytest.mark.parametrize("name", ["preds.txt", "preds.out"])
+@pytest.mark.parametrize("command", [["score"], ["score", "--stream"], ["explain"],
+                                     ["sample", "--k", "2", "--key", "key.json"]])
+def test_a_text_file_without_data_is_one_line_saying_it_has_no_references(tmp_path, name, command):
+    # issue 35 F8: 65 problems "malformed JSON: Expecting value at column 1", one per line of predictions
+    f = tmp_path / name
+    f.write_text("".join(f"第{k}个预测\n" for k in range(65)), encoding="utf-8")
+    res = run(*command, "-p", f, *(["-o", tmp_path / "s.csv"] if command[0] == "sample" else []))
+    assert res.exit_code == 2, res.output
+    (line,) = res.stderr.strip().splitlines()
+    assert line == (f"zheval: error: {f}:1: this looks like a text file, one prediction per line (65 of 65 non-blank "
+                    "lines are not JSON): a text file carries no references, so it cannot be scored alone; score it "
+                    "against a 小黄鸭 file with --data FILE (one prediction per line, in the data's order), or write a "
+                    "JSONL/CSV/TSV/Parquet file with a prediction and a reference field (--pred-field NAME --ref-field "
+                    "NAME)")
+    assert "malformed JSON" not in res.stderr
+
+
+def test_a_jsonl_file_with_a_few_bad_lines_still_names_each(tmp_path):
+    f = tmp_path / "p.jsonl"
+    rows = [json.dumps({"predict": "好", "label": "好"}, ensure_ascii=False)] * 3
+    f.write_text("\n".join(rows[:2] + ["not json", rows[2]]) + "\n", encoding="utf-8")
+    res = run("score", "-p", f, "-q")
+    assert res.exit_code == 2 and f"{f}:3: malformed JSON" in res.stderr and "text file" not in res.stderr
