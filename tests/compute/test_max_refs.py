@@ -90,3 +90,15 @@ def test_bad_max_refs_is_refused_naming_the_option(k):
             make(max_refs=k)
     with pytest.raises(ValueError, match="max_refs must be"):
         compute_rouge(["好"], [["好"]], max_refs=k)
+
+
+def test_explain_items_explains_the_first_k_references_its_signature_names():
+    # issue 35 F5: explain_items(max_refs=1) wrote maxrefs:1 in its signatures but clipped against every reference
+    from zheval.compute.explain import explain_items
+
+    preds, refs = ["今天天气很好", "我很开心"], [["今天天气不错", "天气很好"], ["我很高兴", "开心", "很开心"]]
+    for e, p, rs in zip(explain_items(preds, refs, max_refs=1), preds, refs):
+        assert [r["text"] for r in e["references"]] == rs[:1]
+        assert all(s.startswith("nrefs:1|maxrefs:1|") for s in e["signature"].values()), e["signature"]
+        want = BLEU(tokenize="none", effective_order=True).sentence_score(" ".join(p), [" ".join(rs[0])]).score
+        assert e["bleu"]["sentence_bleu"] == pytest.approx(want / 100, abs=1e-12)

@@ -236,6 +236,8 @@ def explain(o) -> None:
             opts.update(rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref)
         if o.tokenizer is not None:
             opts["tokenizer"] = o.tokenizer
+        if o.max_refs is not None:  # the signatures' maxrefs:K, as zheval score writes them
+            opts["max_refs"] = o.max_refs
         if o.metric == "chrf" and "chrf" not in mets:
             raise UserError("--metric chrf ranks by chrF: add chrf to --metrics")
         if o.chrf_word_order:

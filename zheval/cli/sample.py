@@ -108,7 +108,7 @@ def sample(o) -> None:
         kwargs.pop("by", None)
         kwargs.pop("seed", None)
         res = review_sample(ds, predictions, o.k, seed=o.seed, by_metric=o.by_metric, label_check=o.label_check,
-                            predictions_format=o.predictions_format, **kwargs)
+                            predictions_format=o.predictions_format, max_refs=o.max_refs, **kwargs)
         res.key["data"] = str(o.data if o.data is not None else o.predictions)
         res.key["sheet"] = str(o.output)
         sheet = sheet_csv(res.sheet)

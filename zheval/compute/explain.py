@@ -443,8 +443,7 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
             ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: an unknown option, or one no requested metric
             uses, is a TypeError). BLEU's ``level`` defaults to ``"sentence"`` here (an item is explained by its
             sentence BLEU, as ``compute_bleu(level="sentence")["scores"]``); the corpus share uses the same options
-            at ``level="corpus"``; chrF is explained at sentence level.
-
+            at ``level="corpus"``; chrF at sentence level; ``max_refs=K``: the first K references (``maxrefs:K``).
         indices: explain only these items (in this order; ints in ``[0, len(predictions))``); the corpus share is
             still that of the whole corpus (every item's BLEU statistics are counted). Default: every item.
 
@@ -462,9 +461,10 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
     """
     metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options,
                                                                   {"rouge": rouge, "bleu": bleu, "chrf": chrf})
-    preds, refs = validate_inputs(predictions, references)
-    chosen = _checked_items(preds, refs, indices, rouge_cfg, bleu_cfg, chrf_cfg)
     first = rouge_cfg or bleu_cfg or chrf_cfg
+    preds, refs = validate_inputs(predictions, references)
+    refs = refs if first.max_refs is None else [list(r)[:first.max_refs] for r in refs]  # as compute_bleu
+    chosen = _checked_items(preds, refs, indices, rouge_cfg, bleu_cfg, chrf_cfg)
     rx = _RougeExplainer(rouge_cfg) if rouge_cfg is not None else None
     bx = _BleuExplainer(bleu_cfg) if bleu_cfg is not None else None
     display_tok = first.tokenizer

@@ -208,8 +208,9 @@ def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: in
 def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by,
                   bertscore: Optional[dict] = None) -> dict:
     """The JSON-ready ``params`` of a report: the tokenizer signature and normalisation, the metrics and their
-    options, and the bootstrap, seed, confidence, ``num_proc`` and group columns used; with a BERTScore result
-    ``bertscore``, its model, layer, idf, rule, maximum length and device."""
+    options, ``max_refs`` when the items were scored with their first K references (``maxrefs:K``), and the
+    bootstrap, seed, confidence, ``num_proc`` and group columns used; with a BERTScore result ``bertscore``, its
+    model, layer, idf, rule, maximum length and device."""
     bert = {} if bertscore is None else {"bertscore": {k: bertscore[k] for k in (
         "model", "layer", "idf", "multi_ref", "max_length", "device")}}
     return {
@@ -220,6 +221,7 @@ def report_params(cfg: ScoreConfig, bootstrap, seed, confidence, num_proc, by,
         "multi_ref": cfg.rouge_config.multi_ref,
         "bleu": {k: (list(v) if isinstance(v, tuple) else v) for k, v in cfg.bleu.items() if k != "tokenizer"},
         **({"chrf": cfg.chrf} if "chrf" in cfg.metrics else {}),
+        **({"max_refs": cfg.max_refs} if cfg.max_refs is not None else {}),
         "bootstrap": int(bootstrap),
         "seed": seed,
         "confidence": confidence,

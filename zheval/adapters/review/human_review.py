@@ -175,7 +175,28 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
                          "sentence BLEU; ROUGE types need --rouge-types)")
     values, parts, quotas, chosen = _draw(report, by_metric, int(k), seed, n)
     sheet, key = _sheet_and_key(ds, report, chosen, values, parts, quotas, cols, by_metric, int(k), seed, source)
+    key["signatures"].update(_sentence_signatures(ds, dict(
+        metrics=metrics, tokenizer=tokenizer, max_refs=max_refs, rouge=rouge, bleu=bleu, chrf=chrf, **options)))
     return ReviewSample(sheet, key, [f"note: {n}" for n in report.notes] + [f"warning: {w}" for w in report.warnings])
+
+
+def _sentence_signatures(ds, options: dict) -> dict:
+    """The signatures of the key's per-item ``bleu`` and ``chrf``: sentence BLEU with effective order and sentence
+    chrF, with the report's other options (``level:sentence|…|eff:yes``, as ``compute_bleu(level="sentence",
+    effective_order=True)`` and ``compute_chrf(level="sentence")`` write them), not the report's corpus signatures
+    (issue 35 F6: the key said ``level:corpus|…|eff:no`` beside sentence scores). ROUGE's F is per item either way."""
+    from dataclasses import replace
+
+    from ..duck.evaluate import report_config
+
+    cfg = report_config(options)
+    counts = [len(r) if cfg.max_refs is None else min(len(r), cfg.max_refs) for r in ds["responses"]]
+    out = {}
+    if "bleu" in cfg.metrics:
+        out["bleu"] = replace(cfg.bleu_config, level="sentence", effective_order=True).signature(counts)
+    if "chrf" in cfg.metrics:
+        out["chrf"] = replace(cfg.chrf_config, level="sentence").signature(counts)
+    return out
 
 
 def _score_key(names: list) -> dict:
@@ -239,9 +260,10 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
         "signatures": dict(report.signatures),
         "predictions": source,
         "notes": ((["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; the bleu signature "
-                    "names the corpus-BLEU options it shares); ROUGE scores are F-measures"] if "bleu" in names
+                    "is that of sentence BLEU: level:sentence, eff:yes); ROUGE scores are F-measures"] if "bleu" in names
                    else ["ROUGE scores are F-measures"])
-                  + (["chrf is sentence chrF per item (the options of params.chrf and the chrf signature)"]
+                  + (["chrf is sentence chrF per item (the options of params.chrf; the chrf signature is that of "
+                      "sentence chrF: level:sentence)"]
                      if "chrf" in names else []) + list(report.notes)),
         "warnings": list(report.warnings),
     }
