@@ -66,6 +66,7 @@ __all__ = [
     "score_records",
     "predictions_from_records",
     "same_items",
+    "group_differences",
 ]
 
 RECORD_FORMATS = ROW_FORMATS
@@ -557,4 +558,25 @@ def same_items(base: Records, other: Records):
     if problems:
         raise RecordsFormatError(problems, f"{other.source} does not hold the items of {base.source}")
     return Predictions(texts=list(other.predictions), ids=list(other.ids if ided[0] else base.ids),
-                       lines=list(other.lines), source=other.source, kind=other.kind)
+                       lines=list(other.lines), source=other.source, kind=other.kind,
+                       notes=group_differences(base, other))
+
+
+def group_differences(base: Records, other: Records) -> list:
+    """One note per group field whose value differs between ``other`` and ``base`` on some item (paired as
+    `same_items` pairs them: by id, else row by row): how many of ``other``'s items, the first named by both
+    ``file:line`` with both values; the groups scored are ``base``'s (issue 35 F7: ``zheval compare`` used the first
+    file's values and said nothing)."""
+    where = {rid: k for k, rid in enumerate(base.ids)} if base.fields.get("id") else None
+    notes = []
+    for g, values in other.groups.items():
+        mine = base.groups.get(g)
+        pairs = [(j, j if where is None else where[rid]) for j, rid in enumerate(other.ids)]
+        diff = [(j, k) for j, k in pairs if mine is not None and values[j] != mine[k]]
+        if diff:
+            j, k = diff[0]
+            shown = ["null" if v is None else repr(v) for v in (values[j], mine[k])]  # repr: controls escaped
+            notes.append(f"{len(diff)} of {len(values)} item(s) have another {g!r} in {other.source} than in "
+                         f"{base.source} (first: {other.source}:{other.lines[j]} has {shown[0]}, {base.source}:"
+                         f"{base.lines[k]} has {shown[1]}): the groups are {base.source}'s values")
+    return notes

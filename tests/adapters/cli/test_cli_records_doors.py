@@ -145,3 +145,29 @@ def test_score_of_a_records_file_does_not_say_paired_by_order(tmp_path):
                                                {"predict": "我爱北京", "label": "我爱北京天安门"}])
     rep = json.loads(_ok("score", "-p", rec, "-f", "json", "-q", "--bootstrap", 0).stdout)
     assert not any("line order" in n for n in rep["notes"])
+
+
+def test_compare_counts_group_values_that_differ_from_the_first_file(tmp_path):
+    # issue 35 F7: B's 'domain' values differed from A's; A's were used and nothing said so
+    rows = [("今天天气很好", "今天天气不错", "a"), ("我很开心", "我很高兴", "a"), ("你好世界", "你好", "b"),
+            ("再见朋友", "再见", "b"), ("谢谢你", "谢谢", None), ("没问题", "没有问题", "c")]
+    a = write_jsonl(tmp_path / "A.jsonl", [{"id": f"q{i}", "predict": p, "label": r, "domain": d}
+                                           for i, (p, r, d) in enumerate(rows)])
+    other = {1: "x", 4: "c", 5: None}  # three items of B in other groups, one of them null
+    b = write_jsonl(tmp_path / "B.jsonl", [{"id": f"q{i}", "predict": r, "label": r, "domain": other.get(i, d)}
+                                           for i, (p, r, d) in reversed(list(enumerate(rows)))])
+    res = run("compare", "-p", a, b, "--group-field", "domain", "-q", "--bootstrap", 100, "-f", "json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    # B is written in reverse order: its line 1 is q5 (None here, "c" in A)
+    assert doc["notes"][0] == (f"B: 3 of 6 item(s) have another 'domain' in {b} than in {a} (first: {b}:1 has null, "
+                               f"{a}:6 has 'c'): the groups are {a}'s values")
+    groups = {(r["group"], r["n"]) for r in doc["comparison"]}
+    assert ("domain=a", 2) in groups and ("domain=c", 1) in groups  # A's groups
+    text = run("compare", "-p", a, b, "--group-field", "domain", "-q", "--bootstrap", 100)
+    assert "B: 3 of 6 item(s) have another 'domain'" in text.stdout
+    same = write_jsonl(tmp_path / "C.jsonl", [{"id": f"q{i}", "predict": r, "label": r, "domain": d}
+                                              for i, (p, r, d) in enumerate(rows)])
+    doc = json.loads(run("compare", "-p", a, same, "--group-field", "domain", "-q", "--bootstrap", 100, "-f",
+                         "json").stdout)
+    assert not any("have another" in n for n in doc["notes"])

@@ -155,12 +155,13 @@ def stored_field_warnings(predictions, which: str = "") -> list:
 
 def order_notes(predictions, which: str = "") -> list:
     """The note of predictions without ids, paired with the items by line order (set by
-    `zheval.adapters.duck.predictions.join_predictions`), as a one-line list; else ``[]``. ``which``: a prefix
-    (``"B: "`` in compare)."""
+    `zheval.adapters.duck.predictions.join_predictions`), then the predictions' own ``notes`` (e.g. compare's group
+    values that differ from the first file's); ``[]`` without any. ``which``: a prefix (``"B: "`` in compare)."""
+    own = [f"{which}{n}" for n in getattr(predictions, "notes", None) or []]
     if not getattr(predictions, "paired_by_order", False):
-        return []
+        return own
     return [f"{which}the predictions ({predictions.source}) have no ids: they were paired with the items by line "
-            "order (add an 'id' field to join them by id)"]
+            "order (add an 'id' field to join them by id)"] + own
 
 
 def input_warnings(predictions, references, tok: BaseTokenizer) -> list:

@@ -112,6 +112,9 @@ class Predictions:
             `zheval.adapters.duck.stored.stored_references`), or ``None``; reference_fields: the field of each.
         reference_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line that stores a
             reference that is none of its item's; references_checked: how many lines' references were compared.
+        notes: what the report says of how these predictions were paired with the items besides the line-order note
+            (`zheval.adapters.duck.inputs.order_notes`), e.g. group values that differ from the first file's in
+            ``zheval compare`` of records files (`zheval.adapters.records.same_items`).
     """
 
     texts: list
@@ -132,6 +135,7 @@ class Predictions:
     reference_fields: list | None = None
     reference_mismatches: list = field(default_factory=list)
     references_checked: int = 0
+    notes: list = field(default_factory=list)
 
     def __len__(self) -> int:
         return len(self.texts)
