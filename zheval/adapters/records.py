@@ -331,11 +331,14 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
         raise RecordsFormatError(exc.problems) from None
 
 
-def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_fields, with_references) -> Records:
+def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_fields, with_references,
+                    guessed: Optional[tuple] = None) -> Records:
     """The rows of a [`RowFile`][zheval.io.rows.RowFile] (a whole file, or one chunk of it:
     [`stream_records`][zheval.adapters.records_stream.stream_records]) checked into `Records` by the rules of
     [`read_records`][zheval.adapters.records.read_records] (arguments as there; ``problems``: the file's problems
-    found so far, raised with the rows').
+    found so far, raised with the rows'). ``guessed``: ``(prediction field, reference field)`` found by
+    `pair_fields` rather than named by the user (default: those not given here; a later chunk of a stream passes
+    the first chunk's): a JSONL row with another candidate for such a role is a problem, as on the first row.
 
     Raises:
         RecordsFormatError: every problem of the rows and of ``problems``, in file order; and the field errors of
@@ -344,6 +347,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     raw, name = rf.rows, rf.name
     first_line = raw[0][0]
     refs = _as_list(ref_field)
+    guessed = (not pred_field, not refs) if guessed is None else guessed
     if not with_references:
         if ref_field is not None:
             raise ValueError("ref_field names the references of a file that carries them; with_references=False "
@@ -363,9 +367,16 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     out = Records(ids=[], predictions=[], references=[], groups={g: [] for g in groups}, source=name, kind=rf.kind,
                   fields={"pred": pred, "ref": refs, "id": id_field, "groups": groups})
     seen = UniqueIds()
+    others = [f for f, role in [(f, 0) for f in PREDICTION_FIELDS] + [(f, 1) for f in REFERENCE_FIELDS]
+              if with_references and rf.kind == "jsonl" and guessed[role] and f not in (pred, *refs)]
     for line, row in raw:
         errs: list = []
         rid = None
+        extra = [f for f in others if f in row]
+        if extra:
+            named = " ".join(o for o, g in zip(("--pred-field NAME", "--ref-field NAME"), guessed) if g)
+            errs.append(f"this row also has {extra} beside {pred!r} and {refs[0]!r} (the first row's pairing): the "
+                        f"fields pair up in more than one way here; nothing is picked for you; name them with {named}")
         if id_field and id_field in row:
             rid, err = id_value(row[id_field], id_field)
             if err:

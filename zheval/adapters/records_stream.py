@@ -146,7 +146,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                 if fields["id"] is not None:  # ids of earlier chunks, reported with this chunk's other problems
                     problems += seen.repeated(rows, fields["id"], name)
                 records = checked_records(rf, problems, fields["pred"], fields["ref"], fields["id"],
-                                          fields["groups"], True)
+                                          fields["groups"], True, guessed=(not pred_field, not ref_field))
             if fields["id"] is not None:
                 seen.add(records)
             count += len(records)

@@ -295,3 +295,30 @@ def test_cr_line_ends_with_only_a_final_lf_are_refused_as_cr_only(tmp_path):
     ok = tmp_path / "ok.csv"
     ok.write_bytes("id,prediction,reference\r\n1,好的,好的\r\n".encode())
     assert _json(run("score", "--stream", "-p", ok, "-q", "--bootstrap", 0, "-f", "json"))["groups"][0]["n"] == 1
+
+
+def test_a_later_jsonl_row_with_another_candidate_field_is_refused(tmp_path):
+    # issue 35 F2 beyond the first row: a row with 'reference' or 'predict' beside the first row's pairing had the
+    # extra field ignored silently
+    from zheval.adapters.records import RecordsFormatError
+    from zheval.adapters.records_stream import stream_records
+
+    f = write_jsonl(tmp_path / "late.jsonl", [{"id": "a", "prediction": "你好", "label": "你好世界"},
+                                              {"id": "b", "prediction": "你好", "label": "你好世界", "reference": "再见"},
+                                              {"id": "c", "predict": "再见", "prediction": "你好", "label": "你好世界"}])
+    for stream in ([], ["--stream"]):
+        res = run("score", "-p", f, "-q", *stream)
+        assert res.exit_code == 2, res.output
+        assert f"{f}:2: id 'b': this row also has ['reference'] beside 'prediction' and 'label' (the first row's " \
+               "pairing): the fields pair up in more than one way here; nothing is picked for you; name them with " \
+               "--pred-field NAME --ref-field NAME" in res.stderr
+        assert f"{f}:3: id 'c': this row also has ['predict']" in res.stderr
+    with pytest.raises(RecordsFormatError, match=r"late\.jsonl:2: id 'b': this row also has \['reference'\]"):
+        list(stream_records(f, chunk_rows=1))  # row 2 is the second chunk: the first chunk's pairing held
+    res = run("score", "-p", f, "-q", "--ref-field", "label")
+    assert res.exit_code == 2 and f"{f}:2:" not in res.stderr
+    assert "this row also has ['predict'] beside 'prediction' and 'label' (the first row's pairing): the fields pair " \
+           "up in more than one way here; nothing is picked for you; name them with --pred-field NAME\n" in res.stderr + "\n"
+    doc = _json(run("score", "-p", f, "-q", "--pred-field", "prediction", "--ref-field", "label", "--metrics", "rouge",
+                    "--rouge-types", "rouge1", "-f", "json"))
+    assert _overall(doc, "rouge1") == pytest.approx(_rouge1([("你好", ["你好世界"])] * 3), abs=1e-12)
