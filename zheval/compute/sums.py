@@ -153,24 +153,24 @@ def _signed(out: Dict[str, Any], sums: PartialSums, config) -> Dict[str, Any]:
     return out
 
 
-def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
-    width = 3 + 2 * config.max_order
-    total = sums.ints.get("bleu", np.zeros(width, dtype=np.int64))
-    out = bleu_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
-                                 dataclasses.replace(config, bootstrap=0))
+def _from_stats(sums: PartialSums, config, key: str, width: int, result_from_stats, resampling) -> Dict[str, Any]:
+    """BLEU's or chrF's result from its summed statistics (``sums.ints[key]``, ``width`` columns), with its Poisson
+    interval when one is asked."""
+    total = sums.ints.get(key, np.zeros(width, dtype=np.int64))
+    out = result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
+                            dataclasses.replace(config, bootstrap=0))
     if _interval_asked(out, sums, config):
-        out.update(bleu_resampling(config).bounds(sums))
+        out.update(resampling(config).bounds(sums))
     return _signed(out, sums, config)
+
+
+def _bleu(sums: PartialSums, config) -> Dict[str, Any]:
+    return _from_stats(sums, config, "bleu", 3 + 2 * config.max_order, bleu_result_from_stats, bleu_resampling)
 
 
 def _chrf(sums: PartialSums, config) -> Dict[str, Any]:
-    width = 3 * (config.char_order + config.word_order)
-    total = sums.ints.get("chrf", np.zeros(width, dtype=np.int64))
-    out = chrf_result_from_stats(total.reshape(1, -1) if sums.n else np.zeros((0, width), dtype=np.int64),
-                                 dataclasses.replace(config, bootstrap=0))
-    if _interval_asked(out, sums, config):
-        out.update(chrf_resampling(config).bounds(sums))
-    return _signed(out, sums, config)
+    return _from_stats(sums, config, "chrf", 3 * (config.char_order + config.word_order), chrf_result_from_stats,
+                       chrf_resampling)
 
 
 def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
