@@ -89,6 +89,7 @@ def compare_predictions(
     locations: Optional[Mapping[str, tuple]] = None,
     label_check: str = "strict",
     predictions_format: str = "auto",
+    max_refs: Optional[int] = None,
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
@@ -128,6 +129,9 @@ def compare_predictions(
         locations: ``{item id: (path, line)}`` of the 小黄鸭 file.
         label_check: LLaMA-Factory label check (``strict``, ``warn``, ``off``).
         predictions_format: ``format`` of a predictions path.
+        max_refs: score with the first ``max_refs`` references of every item (``None``: all), as
+            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]: the signatures say
+            ``maxrefs:K`` and ``params["max_refs"]`` is K.
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
@@ -150,7 +154,7 @@ def compare_predictions(
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     test, trials = _check_test(test, resamples, bootstrap)
-    cfg, bert = make_config(scoring), bertscore_config_of(bertscore, "compare_predictions")
+    cfg, bert = make_config(scoring, max_refs=max_refs), bertscore_config_of(bertscore, "compare_predictions")
     systems = [predictions_a, predictions_b, *more_predictions]
     labels = system_labels(len(systems))
     names, tables, warnings, order = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,

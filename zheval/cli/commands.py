@@ -164,7 +164,7 @@ def compare(o) -> None:
             inputs[f"--predictions {lbl}"] = p
         ds, systems, kwargs = _compare_inputs(o, systems, inputs)
         report = compare_predictions(ds, *systems, label_check=o.label_check, predictions_format=o.predictions_format,
-                                     test=o.test, resamples=o.resamples, **kwargs)
+                                     test=o.test, resamples=o.resamples, max_refs=o.max_refs, **kwargs)
         page = None
         if o.html is not None:
             from ..adapters.report.html_page import render_html

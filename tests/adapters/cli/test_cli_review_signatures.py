@@ -89,3 +89,20 @@ def test_sample_key_signatures_describe_the_sentence_scores_it_stores(tmp_path, 
     res = run("explain", "-p", tmp_path / "mr.jsonl", "--format", "json", "--id", "q0", "--metrics", "bleu,chrf")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)[0]["explanation"]["signature"] == {"bleu": bleu, "chrf": chrf}
+
+
+def test_compare_records_max_refs_as_score_does(tmp_path, records):
+    """compare --max-refs K scored the first K references but its signatures, params and JSON said nothing of the
+    cut (second break-it pass): now nrefs:1|maxrefs:1 and params.max_refs, system A's corpus BLEU == sacrebleu's on
+    the first references."""
+    other = write_jsonl(tmp_path / "b.jsonl", [{"id": f"q{i}", "predict": r2, "label": [r1, r2]}
+                                               for i, (_, r1, r2) in enumerate(ROWS)])
+    res = run("compare", "-p", records, other, "--max-refs", 1, "-f", "json", "-q", "--bootstrap", 50)
+    assert res.exit_code == 0, res.output
+    d = json.loads(res.stdout)
+    assert d["params"]["max_refs"] == 1
+    assert all(s.startswith("nrefs:1|maxrefs:1|") for s in d["signatures"].values())
+    row = next(r for r in d["comparison"] if r["metric"] == "bleu" and r["group"] == "overall")
+    want = BLEU(tokenize="none").corpus_score([" ".join(p) for p, _, _ in ROWS],
+                                              [[" ".join(r1) for _, r1, _ in ROWS]]).score / 100
+    assert row["score_a"] == pytest.approx(want, abs=1e-12)
