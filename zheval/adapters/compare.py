@@ -129,9 +129,7 @@ def compare_predictions(
         locations: ``{item id: (path, line)}`` of the 小黄鸭 file.
         label_check: LLaMA-Factory label check (``strict``, ``warn``, ``off``).
         predictions_format: ``format`` of a predictions path.
-        max_refs: score with the first ``max_refs`` references of every item (``None``: all), as
-            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]: the signatures say
-            ``maxrefs:K`` and ``params["max_refs"]`` is K.
+        max_refs: the first K references of every item (``None``: all; ``maxrefs:K`` in the signatures).
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
         bleu: BLEU's options as one [`BleuOptions`][zheval.compute.options.BleuOptions].
         chrf: chrF's options as one [`ChrfOptions`][zheval.compute.options.ChrfOptions].
@@ -145,9 +143,8 @@ def compare_predictions(
 
     Raises:
         ValueError: ``bootstrap`` < 1, an unknown ``test``, ``resamples`` < 1 (naming ``resamples``);
-            `PredictionMismatchError` naming the system and its file when
-            its predictions do not match the items (e.g. a different number of lines); errors of
-            [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] for any file.
+            `PredictionMismatchError` naming the system and its file when its predictions do not match the items
+            (e.g. a different number of lines); errors of `evaluate_predictions` for any file.
     """
     scoring = report_options("compare_predictions", metrics, tokenizer, options,
                              {"rouge": rouge, "bleu": bleu, "chrf": chrf})

@@ -331,6 +331,20 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
         raise RecordsFormatError(exc.problems) from None
 
 
+def _refuse_near_id(keys, raw, kind: str, name: str, problems: list) -> None:
+    """Raise when a file without an ``id`` field has one under another spelling (``ID``, ``"id "``): its rows would be
+    named by their line, silently (compare, explain --id and the Poisson keys then lose the ids)."""
+    near = sorted({k for k in keys if isinstance(k, str) and k.strip().lower() == "id"})
+    if not near:
+        return
+    line = next((ln for ln, row in raw if near[0] in row), raw[0][0]) if kind == "jsonl" else \
+        (1 if kind in ("csv", "tsv") else raw[0][0])  # a table: its header line
+    problems.append(Problem(name, line, None, f"the field {near[0]!r} is not 'id' (field names are matched exactly, "
+                                              f"case and spaces included): rename it 'id', or name it with --id-field "
+                                              f"{near[0]!r}"))
+    raise RecordsFormatError(sorted(problems, key=lambda p: p.line))
+
+
 def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_fields, with_references,
                     guessed: Optional[tuple] = None) -> Records:
     """The rows of a [`RowFile`][zheval.io.rows.RowFile] (a whole file, or one chunk of it:
@@ -359,7 +373,10 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
         if pred is None:  # several reference fields named: the one prediction field
             pred = pair_fields(rf.fields, ref=refs[0], name=name, line=first_line)[0]
         refs = refs or [ref]
-    id_field = id_field_of([k for _, row in raw for k in row] if rf.kind == "jsonl" else rf.fields, id_field)  # any row
+    keys = [k for _, row in raw for k in row] if rf.kind == "jsonl" else rf.fields  # any row
+    id_field = id_field_of(keys, id_field)
+    if id_field is None:
+        _refuse_near_id(keys, raw, rf.kind, name, problems)
     groups = _as_list(group_fields)
     _check_field_names(pred, refs, id_field, groups)
     needed = [pred, *refs] + ([id_field] if id_field else []) + groups

@@ -222,3 +222,24 @@ def test_paths_and_formats(tmp_path):
     assert [records_format(p) for p in ("a.jsonl", "a.json", "a.CSV", "a.pq", "a.out")] == \
         ["jsonl", "jsonl", "csv", "parquet", "jsonl"]
     assert isinstance(Records(ids=[], predictions=[], references=[]), Records)
+
+
+@pytest.mark.parametrize("suffix, text, line", [
+    (".jsonl", '{"prediction": "猫坐", "reference": "猫趴"}\n{"prediction": "狗", "reference": "狗跑", "ID": "c"}\n', 2),
+    (".jsonl", '{"prediction": "猫坐", "reference": "猫趴", "id ": "b"}\n', 1),
+    (".csv", "ID,prediction,reference\na,猫坐,猫趴\n", 1),
+    (".tsv", "Id\tprediction\treference\na\t猫坐\t猫趴\n", 1),
+])
+def test_an_id_field_under_another_spelling_is_refused_not_ignored(tmp_path, suffix, text, line):
+    """Second break-it pass: 'ID' / 'id ' / 'Id' without an 'id' field was ignored (rows named 'line N', exit 0);
+    whole file and --stream refuse it at its line, naming --id-field; named with --id-field it is the id."""
+    from zheval.adapters.records import read_records
+    from zheval.adapters.records_stream import stream_records
+
+    path = tmp_path / f"rows{suffix}"
+    path.write_text(text, encoding="utf-8")
+    for read in (lambda: read_records(path), lambda: list(stream_records(path))):
+        with pytest.raises(RecordsFormatError, match=rf"rows{suffix}:{line}: the field '.+' is not 'id' .*--id-field"):
+            read()
+    if suffix == ".csv":
+        assert read_records(path, id_field="ID").ids == ["a"]
