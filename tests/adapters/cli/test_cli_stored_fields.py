@@ -100,6 +100,16 @@ def test_a_stored_reference_that_is_not_text_is_refused(tmp_path):
     assert f"{p}:5: id {rows[4]['id']!r}: references[1] must be a string, got integer" in res.output
 
 
+def test_a_stored_empty_reference_list_is_refused_not_taken_as_matching(tmp_path):
+    # second break-it pass: "references": [] compared nothing and passed as "all among the item's references"
+    rows = _rows("references", 0)
+    rows[2]["references"] = []
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2
+    assert f"{p}:3: id {rows[2]['id']!r}: 'references' is an empty list" in res.output
+
+
 def test_alpaca_records_compare_instruction_and_input(tmp_path):
     # Alpaca's instruction/input/output: the query may be the instruction, or the input after a fixed instruction
     rows = [{"id": it["id"], "instruction": "请回复用户：", "input": it["query"], "output": it["responses"][0],

@@ -81,7 +81,7 @@ def stored_query(row: dict, pred_field: str = "predict") -> tuple:
 def stored_references(row: dict) -> tuple:
     """``(field, texts, problem)`` of the references a predictions row stores under `STORED_REFERENCE_KEYS` (the
     first present and not null; an empty table cell is none): ``(None, None, None)`` without one; ``texts`` a list
-    of strings; ``problem`` the text of a value that is neither a string nor a list of strings."""
+    of strings; ``problem`` the text of a value that is neither a string nor a non-empty list of strings."""
     key = next((k for k in STORED_REFERENCE_KEYS if row.get(k) is not None), None)
     if key is None:
         return None, None, None
@@ -92,6 +92,8 @@ def stored_references(row: dict) -> tuple:
     bad = next((k for k, t in enumerate(texts) if not isinstance(t, str)), None)
     if bad is not None:
         return key, None, f"{key}[{bad}] must be a string, got {type_name(texts[bad])}"
+    if not texts:  # nothing to compare: never read as "every stored reference is the item's"
+        return key, None, f"{key!r} is an empty list: store the item's references, or leave the field out"
     return key, texts, None
 
 
