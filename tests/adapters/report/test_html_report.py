@@ -37,6 +37,7 @@ stop_module_without_browser(page_kit)
 
 from helpers.cli import run_cli  # noqa: E402
 from zheval import explain  # noqa: E402
+from zheval.text.controls import visible_controls  # noqa: E402
 from zheval.adapters.duck import sample_files  # noqa: E402
 
 ROUGE_TYPES = ["rouge1", "rouge2", "rougeL"]
@@ -153,8 +154,11 @@ def _check_page(shown, report, rows, by, page_source):
             ex = explain(item["prediction"], row["responses"], rouge_types=ROUGE_TYPES)
             hl = ex["highlight"]
             pred = ex["prediction"]
-            assert s["prediction"].replace("(empty prediction)", "") == item["prediction"] == pred["text"]
-            assert s["prediction_marks"] == [[k, pred["text"][pred["tokens"][k]["start"]:pred["tokens"][k]["end"]]]
+            # the page shows the text by the terminal's rule (a data's LRM U+200E as \u200e), the JSON keeps it exact
+            assert s["prediction"].replace("(empty prediction)", "") == visible_controls(item["prediction"])
+            assert item["prediction"] == pred["text"]
+            assert s["prediction_marks"] == [[k, visible_controls(pred["text"][pred["tokens"][k]["start"]:
+                                                                              pred["tokens"][k]["end"]])]
                                              for k in hl["prediction"]]
             ref = ex["references"][hl["reference"]]
             assert s["winner"] == hl["reference"]
