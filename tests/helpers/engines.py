@@ -16,7 +16,7 @@ import pytest
 from . import crosswoz_items, read_jsonl
 
 __all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id", "door_options", "local_spark_session",
-           "local_ray_instance", "quiet", "assert_parquet_scores_are_the_rows"]
+           "local_ray_instance", "quiet", "assert_parquet_scores_are_the_rows", "assert_chrf_per_item"]
 
 REQUIRE_ENGINES = os.environ.get("ZHEVAL_REQUIRE_ENGINES", "").strip().lower() in ("1", "true", "yes")
 """``ZHEVAL_REQUIRE_ENGINES=1`` (``.ci/engines``): a missing Ray or PySpark fails instead of skipping."""
@@ -137,3 +137,16 @@ def assert_parquet_scores_are_the_rows(directory, rows) -> None:
     rouge = zheval.compute_rouge([r["prediction"] for r in rows], [r["references"] for r in rows],
                                  use_aggregator=False)
     assert [by_id[r["id"]]["rougeL"] for r in rows] == rouge["rougeL"]
+
+
+def assert_chrf_per_item(scored_rows, rows) -> None:
+    """The per-item rows of an engine door with ``metrics=["chrf"]``: one ``chrf`` column (no BLEU/ROUGE column),
+    each row's == ``compute_chrf(level="sentence")``'s score of its item, found by id."""
+    import zheval
+
+    by_id = {o["id"]: o for o in scored_rows}
+    assert len(by_id) == len(rows)
+    assert not any(k.startswith(("rouge", "bleu")) for k in next(iter(by_id.values())))
+    want = zheval.compute_chrf([r["prediction"] for r in rows], [r["references"] for r in rows],
+                               level="sentence")["scores"]
+    assert [by_id[r["id"]]["chrf"] for r in rows] == want

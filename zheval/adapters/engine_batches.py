@@ -281,6 +281,8 @@ def score_columns(config: ScoreConfig) -> List[str]:
             names += [t, f"{t}_precision", f"{t}_recall"]
     if config.bleu is not None:
         names.append("bleu")
+    if config.chrf is not None:
+        names.append("chrf")
     return names
 
 

@@ -9,7 +9,8 @@ import warnings
 
 import pytest
 
-from helpers.engines import CASES, assert_parquet_scores_are_the_rows, case_id, door_options, engine_or_skip, real_rows
+from helpers.engines import (CASES, assert_chrf_per_item, assert_parquet_scores_are_the_rows, case_id, door_options,
+                             engine_or_skip, real_rows)
 
 ray = engine_or_skip("ray", "ray")
 
@@ -189,3 +190,9 @@ def test_options_objects_equal_the_same_options_by_name(datasets, rows):
                         gather_items=True)  # the multinomial bootstrap of the one-process score: every item gathered
     assert got == quiet_score(preds, refs, ["rouge", "bleu", "chrf"],
                               dict(rouge_types=["rougeL"], max_order=2, word_order=2, bootstrap=20))
+
+
+def test_per_item_chrf_column(datasets, rows):
+    """metrics=["chrf"], per_item: the chrf column (it was missing: score_columns listed ROUGE and BLEU only)."""
+    _, scored = quiet_dataset(datasets[8], per_item=True, metrics=["chrf"])
+    assert_chrf_per_item(scored.take_all(), rows)

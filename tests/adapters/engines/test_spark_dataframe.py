@@ -11,7 +11,8 @@ import warnings
 
 import pytest
 
-from helpers.engines import CASES, assert_parquet_scores_are_the_rows, case_id, door_options, engine_or_skip, real_rows
+from helpers.engines import (CASES, assert_chrf_per_item, assert_parquet_scores_are_the_rows, case_id, door_options,
+                             engine_or_skip, real_rows)
 
 pyspark = engine_or_skip("pyspark", "spark")
 
@@ -174,3 +175,9 @@ def test_refused_options_and_missing_columns(frames):
         score_dataframe(frames[2].withColumnRenamed("source", "rouge1"), per_item=True)
     with pytest.raises(TypeError, match=r"no requested metric \(rouge\) uses option\(s\) \['word_order'\]"):
         score_dataframe(frames[2], metrics=["rouge"], word_order=2)
+
+
+def test_per_item_chrf_column(frames, rows):
+    """metrics=["chrf"], per_item: the chrf column (it was missing: score_columns listed ROUGE and BLEU only)."""
+    _, scored = quiet(score_dataframe, frames[2], per_item=True, metrics=["chrf"])
+    assert_chrf_per_item([r.asDict() for r in scored.collect()], rows)
