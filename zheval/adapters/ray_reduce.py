@@ -57,7 +57,8 @@ def reduce_dataset(dataset: Any, packed: PackedRequest, *, batch_size: Optional[
     sums = dataset.map_batches(_sums_block, batch_size=batch_size, batch_format="pyarrow",
                                fn_kwargs={"packed": packed}, zero_copy_batch=True)
     merged = sums.aggregate(_merger())
-    blob = EMPTY_SUMS_RECORD if merged is None else merged[SUMS_COLUMN]
+    blob = merged.get(SUMS_COLUMN) if merged is not None else None  # None too: a schema but no row
+    blob = EMPTY_SUMS_RECORD if blob is None else blob
     if stats is not None:
         stats["bytes_to_driver"] = len(blob)
     return result_from_sums_record(blob, packed.unpack())

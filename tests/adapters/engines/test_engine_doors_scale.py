@@ -60,6 +60,8 @@ def test_ray_refuses_what_needs_every_item_and_an_empty_dataset_has_no_items(loc
         score_dataset(_dataset(local_ray, rows), bootstrap=100)
     with pytest.raises(ValueError, match="no items to score"):
         score_dataset(local_ray.data.from_items([]))
+    with pytest.raises(ValueError, match="no items to score"):  # a schema but no row (was a TypeError in pickle)
+        score_dataset(_dataset(local_ray, rows[:5]).filter(lambda r: False))
 
 
 def test_the_poisson_bootstrap_through_both_doors_equals_score_batches(spark, local_ray, rows, poisson):
