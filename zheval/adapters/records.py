@@ -48,7 +48,7 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
-                  UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, pair_fields, prediction_field,
+                  UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
                   read_rows, row_format, spaced_names, type_name)
 from .duck.load import list_feature
 
@@ -332,16 +332,14 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
 
 
 def _refuse_near_id(keys, raw, kind: str, name: str, problems: list) -> None:
-    """Raise when a file without an ``id`` field has one under another spelling (``ID``, ``"id "``): its rows would be
+    """Raise when a file without an ``id`` field has one under another spelling (`near_id_problem`): its rows would be
     named by their line, silently (compare, explain --id and the Poisson keys then lose the ids)."""
-    near = sorted({k for k in keys if isinstance(k, str) and k.strip().lower() == "id"})
-    if not near:
+    near = near_id_problem(keys)
+    if near is None:
         return
     line = next((ln for ln, row in raw if near[0] in row), raw[0][0]) if kind == "jsonl" else \
         (1 if kind in ("csv", "tsv") else raw[0][0])  # a table: its header line
-    problems.append(Problem(name, line, None, f"the field {near[0]!r} is not 'id' (field names are matched exactly, "
-                                              f"case and spaces included): rename it 'id', or name it with --id-field "
-                                              f"{near[0]!r}"))
+    problems.append(Problem(name, line, None, near[1]))
     raise RecordsFormatError(sorted(problems, key=lambda p: p.line))
 
 

@@ -10,7 +10,7 @@ field names and ids ([`fields`][zheval.io.fields]); one number rule
 """
 
 from .encoding import decode, encoding_problem, lone_surrogate
-from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, id_field_of, id_value,
+from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, id_field_of, id_value, near_id_problem,
                      pair_fields, prediction_field, spaced_names)
 from .jsonl import (duplicate_key_problem, json_document_problem, json_error_message, json_line_or_problem, jsonl_rows,
                     parse_json_line)
@@ -23,7 +23,7 @@ from .table import csv_rows, parquet_rows, tsv_rows
 
 __all__ = [
     "decode", "encoding_problem", "lone_surrogate",
-    "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "id_field_of", "id_value",
+    "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "id_field_of", "id_value", "near_id_problem",
     "pair_fields", "prediction_field", "spaced_names",
     "duplicate_key_problem", "json_document_problem", "json_error_message", "json_line_or_problem", "jsonl_rows",
     "parse_json_line",

@@ -24,7 +24,8 @@ from typing import Callable, Iterable, Iterator, Optional
 from .encoding import lone_surrogate
 from .problems import FileFormatError, Problem, type_name
 
-__all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "pair_fields", "prediction_field",
+__all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "near_id_problem", "pair_fields",
+           "prediction_field",
            "id_field_of", "id_value", "UniqueIds", "keyed_rows", "spaced_names"]
 
 FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
@@ -115,6 +116,17 @@ def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[
     if named:
         return named
     return ID_FIELD if ID_FIELD in set(fields) else None
+
+
+def near_id_problem(keys: Iterable[str]) -> Optional[tuple]:
+    """``(field, message)`` when ``keys`` (field names of a file without `ID_FIELD`) hold the id under another
+    spelling (``"ID"``, ``" id"``: case and spaces differ), else ``None``: such ids are never read as missing (rows
+    would be named by their line, silently)."""
+    near = sorted({k for k in keys if isinstance(k, str) and k != ID_FIELD and k.strip().lower() == ID_FIELD})
+    if not near:
+        return None
+    return near[0], (f"the field {near[0]!r} is not 'id' (field names are matched exactly, case and spaces included): "
+                     f"rename it 'id', or name it with --id-field {near[0]!r}")
 
 
 def id_value(v, field: str = ID_FIELD) -> tuple:

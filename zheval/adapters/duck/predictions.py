@@ -44,7 +44,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, format_suffix,
+from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
                    id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
@@ -322,12 +322,10 @@ def _refuse_jsonl_as_text(path, lines: list, name: str) -> None:
 def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
     """Whether a row without ``id`` has it under another spelling (``" id"``, ``"ID"``): a problem then (its ids
     must never be read as missing, which pairs the predictions by line order)."""
-    near = [k for k in obj if k != "id" and k.strip().lower() == "id"]
-    if not near or "id" in obj:
+    near = None if "id" in obj else near_id_problem(obj)
+    if near is None:
         return False
-    problems.append(Problem(name, lineno, None, f"the field {near[0]!r} is not 'id' (field names are matched exactly, "
-                                                "case and spaces included): rename it 'id', or name it with "
-                                                f"--id-field {near[0]!r}"))
+    problems.append(Problem(name, lineno, None, near[1]))
     return True
 
 
