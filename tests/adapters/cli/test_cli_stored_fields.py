@@ -143,3 +143,46 @@ def test_a_query_column_of_a_csv_is_compared_by_id(tmp_path):
     assert res.exit_code == 0, res.output
     (w,) = [w for w in json.loads(res.stdout)["warnings"] if "'query'" in w]
     assert "4 of 66 prediction line(s) store a 'query'" in w and "joined by id" in w, w
+
+
+def _query_and_instruction(swapped: int) -> list:
+    """Rows storing a generic ``query`` (no item's) and Alpaca's ``instruction`` with the item's query, except the
+    first ``swapped`` items, whose ``instruction`` is the next item's query; ids in reverse order."""
+    rows = _rows("instruction", swapped)
+    for r in rows:
+        r["query"] = "请回答下面的问题"
+    assert not any("请回答下面的问题" in it["query"] for it in ITEMS)
+    return rows
+
+
+def test_an_instruction_beside_a_query_is_compared_too(tmp_path):
+    # break-it of issue 35: only the first present of query/prompt/instruction was read, so this file (the item's
+    # query in 'instruction' only) was refused as 66 of 66 mismatching 'query's, and an 'instruction' beside a
+    # right 'query' was never looked at; now every present field counts, their texts joined
+    p = write_jsonl(tmp_path / "good.jsonl", _query_and_instruction(0))
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert not [w for w in json.loads(res.stdout)["warnings"] if "'query'" in w or "'instruction'" in w]
+    rows = _query_and_instruction(3)
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    (w,) = [w for w in json.loads(res.stdout)["warnings"] if "'instruction'" in w]
+    assert "3 of 66 prediction line(s) store a 'query' / 'instruction' that is not their item's query" in w, w
+    assert f"{p}:{_line_of(rows, ITEMS[0]['id'])} (item {ITEMS[0]['id']!r})" in w, w
+
+
+def test_many_disagreeing_query_and_instruction_are_refused_naming_both(tmp_path):
+    p = write_jsonl(tmp_path / "p.jsonl", _query_and_instruction(30))
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert "on 30 of 66 lines the stored 'query' / 'instruction' is not the item's query" in res.output, res.output
+
+
+def test_an_instruction_that_is_not_text_beside_a_query_is_refused(tmp_path):
+    rows = _rows("query", 0)
+    rows[5]["instruction"] = ["请回复"]
+    p = write_jsonl(tmp_path / "p.jsonl", rows)
+    res = run("score", "-d", DATA, "-p", p, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert f"{p}:6: id {rows[5]['id']!r}: 'instruction' must be a string, got array" in res.output, res.output

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from ...tokenizers import BaseTokenizer
 from .predictions import Predictions
+from .stored import field_names
 
 __all__ = [
     "check_dataset",
@@ -121,14 +122,14 @@ def _first_lines(predictions, mismatches) -> str:
 
 
 def query_mismatch_warning(predictions, which: str = "") -> str | None:
-    """The warning for predictions (joined by id or paired by line order) whose stored query (the file's ``query``
-    or ``prompt`` field, named as in the file) is not their item's query on some lines (below the error threshold
-    of `zheval.adapters.duck.predictions.join_predictions`): the count and the first five ``file:line``, or
-    ``None``."""
+    """The warning for predictions (joined by id or paired by line order) whose stored query (every one of the file's
+    ``query``, ``prompt`` and ``instruction`` fields present, named as in the file) is not their item's query on
+    some lines (below the error threshold of `zheval.adapters.duck.predictions.join_predictions`): the count and
+    the first five ``file:line``, or ``None``."""
     if not isinstance(predictions, Predictions) or not predictions.query_mismatches:
         return None
     mm = predictions.query_mismatches
-    fields = " / ".join(repr(f) for f in dict.fromkeys(f for _, _, f in mm))
+    fields = field_names(f for _, _, f in mm)
     return (f"{which}{len(mm)} of {predictions.queries_checked} prediction line(s) store a {fields} that is not their "
             f"item's query (first: {_first_lines(predictions, mm)}): {_pairing_hint(predictions)}")
 
@@ -140,7 +141,7 @@ def reference_mismatch_warning(predictions, which: str = "") -> str | None:
     if not isinstance(predictions, Predictions) or not predictions.reference_mismatches:
         return None
     mm = predictions.reference_mismatches
-    fields = " / ".join(repr(f) for f in dict.fromkeys(f for _, _, f in mm))
+    fields = field_names(f for _, _, f in mm)
     return (f"{which}{len(mm)} of {predictions.references_checked} prediction line(s) store a {fields} that is none "
             f"of their item's references (first: {_first_lines(predictions, mm)}); the data file's references are "
             f"the ones scored, not the file's: {_pairing_hint(predictions)}")

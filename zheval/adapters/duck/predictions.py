@@ -13,8 +13,9 @@ Accepted files:
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
   A ``label`` beside ``prediction`` is checked the same way (`zheval.adapters.duck.stored.llama_factory_label`).
-  Stored references (``references``/``reference``) and a stored query (``query``, or ``prompt`` without a label)
-  are checked the same way, whether the predictions are joined by id or by order (`zheval.adapters.duck.stored`).
+  Stored references (``references``/``reference``) and a stored query (every one present of ``query``, ``prompt``
+  without a label, and ``instruction`` with its ``input``) are checked the same way, whether the predictions are
+  joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
   ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
   [`zheval.io.fields`][]: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
@@ -98,11 +99,11 @@ class Predictions:
         label_mismatches: set by `join_predictions`: ids of items whose label is not among their references.
         label_mismatch_lines: the predictions-file line of each of those (same order).
         labelled: set by `join_predictions`: how many items had a label to compare.
-        queries: the query stored with each prediction (``query``, LLaMA-Factory's ``prompt``, Alpaca's
-            ``instruction`` with its ``input``: `zheval.adapters.duck.stored.stored_query`), or ``None``;
-            `join_predictions` checks that each item's query is in it.
-        query_fields: the field name each stored query was read from (the user's own name, used in the messages),
-            or ``None``.
+        queries: the query stored with each prediction (every one present of ``query``, LLaMA-Factory's
+            ``prompt``, Alpaca's ``instruction`` with its ``input``, joined: `zheval.adapters.duck.stored.stored_query`),
+            or ``None``; `join_predictions` checks that each item's query is in it.
+        query_fields: the tuple of fields each stored query was read from (the user's own names, used in the
+            messages), or ``None``.
         paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
@@ -540,7 +541,7 @@ def _check_stored(ds, predictions: Predictions, order: list, norm, strict: bool)
         if strict and too_many(bad, n):
             raise PredictionMismatchError(reference_mismatch_message(src, bad, n, by_id))
     if predictions.queries is not None and "query" in ds.column_names:
-        fields = predictions.query_fields or ["query"] * len(predictions.queries)
+        fields = predictions.query_fields or [("query",)] * len(predictions.queries)
         n, bad = query_mismatches(predictions.queries, fields, order, list(ds["query"]), ids, lines, norm)
         predictions.queries_checked = n
         predictions.query_mismatches = [(line, rid, f) for line, rid, _, _, f in bad]

@@ -8,10 +8,12 @@ against the wrong items:
   is checked whatever the prediction field is called (``predict`` or ``prediction``, `llama_factory_label`; break-it
   F3 of issue 35: beside ``prediction`` it was neither read nor compared, so a file for other items scored
   silently); ``--label-check off`` skips the comparison;
-* a query: a stored ``query`` (or LLaMA-Factory's ``prompt``, which wraps the query in a chat template; read only on
-  lines without LLaMA-Factory's ``label``; or Alpaca's ``instruction``, with its ``input``) must hold the item's
-  ``query``, whitespace ignored, both normalised as for scoring (NFKC: ``？`` is ``?``; `stored_query`,
-  `query_mismatches`).
+* a query: every stored query field of a line counts (`QUERY_KEYS`: ``query``; LLaMA-Factory's ``prompt``, which
+  wraps the query in a chat template, read only on lines without LLaMA-Factory's ``label``; Alpaca's
+  ``instruction``, with its ``input``): their texts joined must hold the item's ``query``, whitespace ignored, both
+  normalised as for scoring (NFKC: ``？`` is ``?``; `stored_query`, `query_mismatches`), and the messages name every
+  field that was read (``'query' / 'instruction'``, `field_names`). Break-it of issue 35: only the first present
+  field was read, so an ``instruction`` beside a ``query`` was never compared, nor checked to be text.
 
 A stored field that is not text (a list, a number) is refused by the reader naming ``file:line`` and the field, as
 a ``label`` is; a line without one is not compared (as a line without a ``label``).
@@ -29,7 +31,7 @@ import unicodedata
 from ...io import type_name
 
 __all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "llama_factory_label",
-           "stored_query", "stored_references",
+           "stored_query", "stored_references", "field_names",
            "reference_mismatches", "query_mismatches", "label_mismatch_message", "reference_mismatch_message",
            "query_mismatch_message", "too_many"]
 
@@ -41,9 +43,10 @@ or other-split file matches on almost none (a reversed 85-item CrossWOZ file: 81
 separates the two with a wide margin either side."""
 
 QUERY_KEYS = ("query", "prompt", "instruction")
-"""Fields of a predictions line that store the item's query, the first present is read (``prompt``: LLaMA-Factory's,
-the query inside its chat template, read only on lines without a ``label``, whose check covers the pairing;
-``instruction``: Alpaca's, followed by its ``input``); checked against the 小黄鸭 item's ``query``."""
+"""Fields of a predictions line that store the item's query; every one present (and not null) is read, in this
+order, and their texts joined are checked against the 小黄鸭 item's ``query`` (``prompt``: LLaMA-Factory's, the
+query inside its chat template, read only on lines without a ``label``, whose check covers the pairing;
+``instruction``: Alpaca's, followed by its ``input``)."""
 
 STORED_REFERENCE_KEYS = ("references", "reference")
 """Fields of a predictions line that store references besides LLaMA-Factory's ``label``: each stored text must be
@@ -60,11 +63,12 @@ def llama_factory_label(row: dict, pred_field: str = "predict"):
 
 
 def stored_query(row: dict, pred_field: str = "predict") -> tuple:
-    """``(field, text, problem)`` of the query a predictions row stores under `QUERY_KEYS` (the first present and not
-    null; ``prompt`` only on a row without LLaMA-Factory's ``label`` (`llama_factory_label` of the row's prediction
-    field ``pred_field``); Alpaca's ``instruction`` followed by its ``input`` when the row has one):
-    ``(None, None, None)`` without one; ``problem`` the text of a value that is not a string, naming the row's own
-    field."""
+    """``(fields, text, problem)`` of the query a predictions row stores under `QUERY_KEYS`: ``fields`` the tuple of
+    every field present and not null (``prompt`` only on a row without LLaMA-Factory's ``label``,
+    `llama_factory_label` of the row's prediction field ``pred_field``), ``text`` their texts joined by line breaks
+    (Alpaca's ``instruction`` followed by its ``input`` when the row has one); ``(None, None, None)`` without one;
+    ``problem`` the text of the first value that is not a string, naming the row's own field."""
+    fields, texts = [], []
     for key in QUERY_KEYS:
         value = row.get(key)
         if value is None or (key == "prompt" and llama_factory_label(row, pred_field) is not None):
@@ -74,8 +78,16 @@ def stored_query(row: dict, pred_field: str = "predict") -> tuple:
         extra = row.get("input") if key == "instruction" else None
         if extra is not None and not isinstance(extra, str):
             return key, None, f"'input' (with 'instruction') must be a string, got {type_name(extra)}"
-        return key, value if extra is None else value + "\n" + extra, None
-    return None, None, None
+        fields.append(key)
+        texts.append(value if extra is None else value + "\n" + extra)
+    return (tuple(fields), "\n".join(texts), None) if fields else (None, None, None)
+
+
+def field_names(fields) -> str:
+    """The stored fields of some lines as the messages name them: each field once, quoted, in order of first
+    appearance, joined by `` / `` (``fields``: field names, or tuples of them as `stored_query` gives)."""
+    keys = [k for f in fields for k in ((f,) if isinstance(f, str) else f)]
+    return " / ".join(repr(k) for k in dict.fromkeys(keys))
 
 
 def stored_references(row: dict) -> tuple:
@@ -189,12 +201,12 @@ def reference_mismatch_message(src: str, details: list, compared: int, by_id: bo
 
 def query_mismatch_message(src: str, details: list, compared: int, by_id: bool) -> str:
     """The error for too many stored queries that are not their item's query (each named by its own field)."""
-    fields = " / ".join(repr(f) for f in dict.fromkeys(d[-1] for d in details))
+    fields = field_names(d[-1] for d in details)
     head = [f"predictions ({src}) {_pairing(by_id)}, but on {len(details)} of {compared} lines the stored {fields} "
             f"is not the item's query (more than {LABEL_MISMATCH_MAX_FRACTION:.0%}): {_cause(by_id)}. "
             "First mismatches:"]
     lines = _listed(head, details, lambda line, rid, stored, query, f: (
-        f"  {src}:{line}: {f!r} {_short(stored)}, item {rid!r} has query {_short(query)}"))
+        f"  {src}:{line}: {field_names([f])} {_short(stored)}, item {rid!r} has query {_short(query)}"))
     lines.append("Check that the predictions are for this data file (same split, same ids)." if by_id else
                  "Add an 'id' field to each prediction (then they are joined by id), or fix the order.")
     return "\n".join(lines)
