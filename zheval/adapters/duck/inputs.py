@@ -4,8 +4,8 @@ warnings for slips that give a wrong number without an error (`input_warnings`: 
 unspaced Chinese, Traditional against Simplified; `label_mismatch_warning`: LLaMA-Factory labels that match
 no reference; `reference_mismatch_warning`: stored references that are none of their item's;
 `query_mismatch_warning`: stored queries that are not their item's query; all three: `stored_field_warnings`) and
-the note of
-predictions paired by line order (`order_notes`), the same for every command that joins predictions to a 小黄鸭 file.
+the notes of predictions paired by line order and of stored fields on some lines only (`order_notes`,
+`stored_field_notes`), the same for every command that joins predictions to a 小黄鸭 file.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ __all__ = [
     "query_mismatch_warning",
     "reference_mismatch_warning",
     "stored_field_warnings",
+    "stored_field_notes",
     "order_notes",
 ]
 
@@ -154,11 +155,36 @@ def stored_field_warnings(predictions, which: str = "") -> list:
                         query_mismatch_warning(predictions, which)) if w]
 
 
+def stored_field_notes(predictions, which: str = "") -> list:
+    """One note per kind of stored field (LLaMA-Factory's ``label``, stored references, stored query:
+    `zheval.adapters.duck.stored`) that some but not all prediction lines store: how many lines were compared with
+    their item and how many store none (the first such ``file:line``), so that a check covering part of the file
+    is never taken for one covering all of it; ``[]`` when every line or none stores it, or the check was off."""
+    if not isinstance(predictions, Predictions):
+        return []
+    kinds = ((predictions.labels, predictions.labelled, "'label'"),
+             (predictions.references, predictions.references_checked,
+              field_names(f for f in predictions.reference_fields or () if f)),
+             (predictions.queries, predictions.queries_checked,
+              field_names(f for f in predictions.query_fields or () if f)))
+    notes = []
+    for stored, compared, name in kinds:
+        none = [j for j, v in enumerate(stored or ()) if v is None]
+        if not compared or not none:
+            continue
+        line = predictions.lines[none[0]] if none[0] < len(predictions.lines) else None
+        first = f"{predictions.source}:{line}" if line else predictions.source
+        notes.append(f"{which}{compared} of {len(predictions)} prediction line(s) store a {name} and were compared with "
+                     f"their item; {len(none)} store none and were not compared (first: {first})")
+    return notes
+
+
 def order_notes(predictions, which: str = "") -> list:
     """The note of predictions without ids, paired with the items by line order (set by
-    `zheval.adapters.duck.predictions.join_predictions`), then the predictions' own ``notes`` (e.g. compare's group
-    values that differ from the first file's); ``[]`` without any. ``which``: a prefix (``"B: "`` in compare)."""
-    own = [f"{which}{n}" for n in getattr(predictions, "notes", None) or []]
+    `zheval.adapters.duck.predictions.join_predictions`), then the notes of stored fields on some lines only
+    (`stored_field_notes`), then the predictions' own ``notes`` (e.g. compare's group values that differ from the
+    first file's); ``[]`` without any. ``which``: a prefix (``"B: "`` in compare)."""
+    own = stored_field_notes(predictions, which) + [f"{which}{n}" for n in getattr(predictions, "notes", None) or []]
     if not getattr(predictions, "paired_by_order", False):
         return own
     return [f"{which}the predictions ({predictions.source}) have no ids: they were paired with the items by line "

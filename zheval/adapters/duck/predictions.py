@@ -18,7 +18,10 @@ Accepted files:
   joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
   ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
-  [`zheval.io.fields`][]: whenever a file has ids, they are used), else in dataset order; ``label`` as above.
+  [`zheval.io.fields`][]: whenever a file has ids, they are used), else in dataset order; ``label`` as above. An
+  empty cell of a stored field (``label``, references, query) stores nothing on that line, for every stored field
+  alike (an empty prediction cell is an empty prediction); the report's notes say how many lines stored each
+  field and were compared, and how many stored none (`zheval.adapters.duck.inputs.stored_field_notes`).
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
   break does not start another prediction).
 
@@ -177,14 +180,14 @@ def _read_table(path: Path, kind: str) -> Predictions:
             dup = seen.add(rid, name, line)
             if dup:
                 errs.append(dup)
-        text, label = row.get(pred), llama_factory_label(row, pred)
+        cells = {k: v for k, v in row.items() if v != "" or k == pred}  # an empty stored cell stores nothing
+        text, label = row.get(pred), llama_factory_label(cells, pred)
         if not isinstance(text, str):
             errs.append(f"{pred!r} must be a string, got {type(text).__name__ if text is not None else 'null'}")
         if label is not None and not isinstance(label, str):
             errs.append(f"'label' must be a string, got {type(label).__name__}")
         errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
                  if isinstance(v, str) and lone_surrogate(v)]
-        cells = {k: v for k, v in row.items() if v != ""}  # an empty cell stores nothing
         refs, query = stored_references(cells), stored_query(cells, pred)
         errs += [e for e in (refs[2], query[2]) if e]
         if errs:
