@@ -368,6 +368,8 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
 
     Raises:
         MissingExtraError: {engine_name} is not installed (one line naming the ``{extra}`` extra).
+        TypeError, ValueError: a door argument of the wrong kind, before any work (``per_item``/``gather_items`` not
+            a bool{batch_size_check}; `zheval.adapters.engine_checks.check_door_args`).
         ValueError: a column the data lacks, a per-item column name it already has, ``crosscheck``, no rows;
             the option errors of [`zheval.score`][zheval.compute.joint.score].
         TypeError: a tokenizer that cannot be pickled to the {workers} (named, with the fix); an option error.
@@ -381,5 +383,5 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
 def engine_door_doc(words: Dict[str, str]) -> str:
     """`ENGINE_DOOR_DOC` with one engine's words (``a_data``, ``workers``, ``data``, ``data_type``,
     ``list_type``, ``null``, ``row_order``, ``per_item_data``, ``dtype``, ``when_used``, ``extra_args``,
-    ``per_item_kind``, ``engine_name``, ``extra``, ``follows``)."""
-    return ENGINE_DOOR_DOC.format(**words)
+    ``per_item_kind``, ``engine_name``, ``extra``, ``follows``; optional ``batch_size_check``)."""
+    return ENGINE_DOOR_DOC.format(**{"batch_size_check": "", **words})

@@ -19,6 +19,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records)
+from .engine_checks import check_door_args
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .ray_reduce import reduce_dataset
@@ -56,7 +57,8 @@ def score_dataset(
     **options: Any,
 ):
     # the docstring is engine_batches.ENGINE_DOOR_DOC, shared with the Spark door (set below)
-    ray_data = require_extra("ray.data", extra="ray", purpose="zheval.adapters.ray.score_dataset")
+    check_door_args(ENGINE, per_item=per_item, gather_items=gather_items, batch_size=batch_size)
+    ray_data = require_extra("ray.data", extra="ray", purpose=ENGINE)
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
@@ -105,4 +107,5 @@ score_dataset.__doc__ = engine_door_doc(dict(
                 " holds one\n            batch's texts and statistics at a time; ``None``: one batch per block, whatever"
                 " its size)." + SUMS_DOOR_ARGS),
     per_item_kind="Dataset", engine_name="Ray", extra="ray",
+    batch_size_check=", a ``batch_size`` that is not a positive int or ``None``: ``0``, negative, a float, a bool",
     follows="Ray Data's ``map_batches`` and ``Dataset.aggregate`` with an ``AggregateFnV2`` (ray 2.60, ``ray/data/dataset.py``, ``ray/data/aggregate.py``)"))

@@ -22,6 +22,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records, score_columns)
+from .engine_checks import check_door_args
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .spark_reduce import reduce_dataframe
@@ -74,6 +75,7 @@ def score_dataframe(
     **options: Any,
 ):
     # the docstring is engine_batches.ENGINE_DOOR_DOC, shared with the Ray door (set below)
+    check_door_args(ENGINE, per_item=per_item, gather_items=gather_items)
     sql = require_extra("pyspark.sql", extra="spark", purpose=ENGINE)
     spark_cloudpickle = require_extra("pyspark.cloudpickle", extra="spark", purpose=ENGINE)
     if not isinstance(df, sql.DataFrame):
