@@ -65,8 +65,6 @@ __all__ = [
     "read_records",
     "score_records",
     "predictions_from_records",
-    "same_items",
-    "group_differences",
 ]
 
 RECORD_FORMATS = ROW_FORMATS
@@ -529,80 +527,3 @@ def predictions_from_records(records: Records):
 
     return Predictions(texts=list(records.predictions), ids=list(records.ids) if records.fields.get("id") else None,
                        lines=list(records.lines), source=records.source, kind=records.kind)
-
-
-def same_items(base: Records, other: Records):
-    """``other``'s predictions for the items of ``base`` (``zheval compare`` of records files: the first file's items
-    and references are the comparison's): the same items -- by id when both files have an id field, else row by
-    row -- with the same references (in the same order).
-
-    Args:
-        base: the first system's records (its items, references and groups are scored). other: another system's.
-
-    Returns:
-        A `zheval.adapters.duck.predictions.Predictions` of ``other``'s rows with ``base``'s ids, for
-        ``base.dataset()``.
-
-    Raises:
-        RecordsFormatError: every difference, each named ``file:line`` of ``other`` (and the line of ``base`` it
-            differs from): an id only one file has, references that differ, a different number of rows, an id field
-            in one file only.
-    """
-    from .duck.predictions import Predictions
-
-    problems = []
-    ided = bool(base.fields.get("id")), bool(other.fields.get("id"))
-    if ided[0] != ided[1]:
-        problems.append(Problem(other.source, 0, None, f"{'has' if ided[1] else 'has no'} id field but "
-                                f"{base.source} {'has none' if ided[1] else 'has one'}: give both files an id "
-                                "field (--id-field) or neither (then the rows are paired in order)"))
-    elif ided[0]:
-        where = {rid: k for k, rid in enumerate(base.ids)}
-        for rid, ln, refs in zip(other.ids, other.lines, other.references):
-            k = where.get(rid)
-            if k is None:
-                problems.append(Problem(other.source, ln, rid, f"no item with this id in {base.source}"))
-            elif list(refs) != list(base.references[k]):
-                problems.append(Problem(other.source, ln, rid, f"its references differ from those of "
-                                        f"{base.source}:{base.lines[k]} (the systems must be compared on the same "
-                                        "references)"))
-        theirs = set(other.ids)
-        missing = [rid for rid in base.ids if rid not in theirs]
-        if missing:
-            problems.append(Problem(other.source, 0, None, f"{len(missing)} item(s) of {base.source} have no row "
-                                    f"here (ids {', '.join(repr(m) for m in missing[:5])}"
-                                    f"{' …' if len(missing) > 5 else ''})"))
-    elif len(other) != len(base):
-        problems.append(Problem(other.source, 0, None, f"has {len(other)} rows but {base.source} has {len(base)}: "
-                                "without ids the rows of the systems are paired in order"))
-    else:
-        problems += [Problem(other.source, ln, None, f"its references differ from those of {base.source}:{bl} "
-                             "(without ids the rows are paired in order; the systems must be compared on the same "
-                             "references)")
-                     for ln, refs, bl, brefs in zip(other.lines, other.references, base.lines, base.references)
-                     if list(refs) != list(brefs)]
-    if problems:
-        raise RecordsFormatError(problems, f"{other.source} does not hold the items of {base.source}")
-    return Predictions(texts=list(other.predictions), ids=list(other.ids if ided[0] else base.ids),
-                       lines=list(other.lines), source=other.source, kind=other.kind,
-                       notes=group_differences(base, other))
-
-
-def group_differences(base: Records, other: Records) -> list:
-    """One note per group field whose value differs between ``other`` and ``base`` on some item (paired as
-    `same_items` pairs them: by id, else row by row): how many of ``other``'s items, the first named by both
-    ``file:line`` with both values; the groups scored are ``base``'s (issue 35 F7: ``zheval compare`` used the first
-    file's values and said nothing)."""
-    where = {rid: k for k, rid in enumerate(base.ids)} if base.fields.get("id") else None
-    notes = []
-    for g, values in other.groups.items():
-        mine = base.groups.get(g)
-        pairs = [(j, j if where is None else where[rid]) for j, rid in enumerate(other.ids)]
-        diff = [(j, k) for j, k in pairs if mine is not None and values[j] != mine[k]]
-        if diff:
-            j, k = diff[0]
-            shown = ["null" if v is None else repr(v) for v in (values[j], mine[k])]  # repr: controls escaped
-            notes.append(f"{len(diff)} of {len(values)} item(s) have another {g!r} in {other.source} than in "
-                         f"{base.source} (first: {other.source}:{other.lines[j]} has {shown[0]}, {base.source}:"
-                         f"{base.lines[k]} has {shown[1]}): the groups are {base.source}'s values")
-    return notes

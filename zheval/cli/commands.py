@@ -181,8 +181,8 @@ def _compare_inputs(o, systems: list, inputs: dict):
     that carry their references, read as ``zheval score`` reads them (`read_records_file`; every file must carry
     each ``--group-field``): the first file's items, references and groups are compared (``--by`` defaults to every
     ``--group-field``, as in ``score``), and every other file must hold the same items with the same references
-    ([`zheval.adapters.records.same_items`][]: by id, else row by row; each difference named file:line)."""
-    from ..adapters.records import same_items
+    ([`zheval.adapters.records_compare.same_items`][]: by id, else row by row; each difference named file:line)."""
+    from ..adapters.records_compare import same_items
 
     if o.data is not None:
         refuse_records_fields(o)
