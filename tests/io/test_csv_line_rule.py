@@ -73,7 +73,7 @@ def test_a_lone_cr_is_text_in_tsv_and_jsonl_too(tmp_path, reader):
     assert READERS[reader](t) == [(2, {"id": "1", "prediction": "好的\r谢谢"}), (3, {"id": "2", "prediction": "再见"})]
     j = tmp_path / "cr.jsonl"
     j.write_bytes(b'{"id": "1"}\r{"id": "2"}\n{"id": "3"}\n')  # one line with two objects: not two rows
-    assert _problems(READERS[reader], j) == [f"{j}:1: malformed JSON: Extra data at column 13"]
+    assert _problems(READERS[reader], j) == [f"{j}:1: malformed JSON object: Extra data at column 13"]
 
 
 @pytest.mark.parametrize("reader", sorted(READERS))

@@ -49,7 +49,7 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
                   UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
-                  read_rows, row_format, spaced_names, type_name)
+                  read_rows, row_format, spaced_names, text_line_problem, type_name)
 from .duck.load import list_feature
 
 __all__ = [
@@ -101,10 +101,11 @@ class PlainTextRecordsError(RecordsFormatError):
 
 def plain_text_problem(name: str, kind: str, rows: list, problems: list) -> Optional[Problem]:
     """The one problem of a records file read as JSONL of which at least half the non-blank lines are not JSON
-    (``rows``: the objects read; ``problems``: the file's problems, ``malformed JSON`` ones counted): a text file
-    holds predictions and no references, so it is scored against a 小黄鸭 file (``--data``) or rewritten with a
+    (``rows``: the objects read; ``problems``: the file's problems, those of lines that may be text counted,
+    `text_line_problem`: a line starting with ``{`` or ``[`` is malformed JSON, never text): a text file holds
+    predictions and no references, so it is scored against a 小黄鸭 file (``--data``) or rewritten with a
     reference field — the hint the ``--data`` door gives a text file read as JSONL. ``None`` otherwise."""
-    bad = [p for p in problems if p.message.startswith("malformed JSON")]
+    bad = [p for p in problems if text_line_problem(p)]
     if kind != "jsonl" or not bad or len(bad) < len(rows):
         return None
     return Problem(name, bad[0].line, None, (

@@ -12,8 +12,8 @@ field names and ids ([`fields`][zheval.io.fields]); one number rule
 from .encoding import decode, encoding_problem, lone_surrogate
 from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, id_field_of, id_value, near_id_problem,
                      pair_fields, prediction_field, spaced_names)
-from .jsonl import (duplicate_key_problem, json_document_problem, json_error_message, json_line_or_problem, jsonl_rows,
-                    parse_json_line)
+from .jsonl import (duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
+                    jsonl_rows, parse_json_line, text_line_problem)
 from .lines import line_end_problem, split_lines
 from .numbers import NUMBER_GRAMMAR, NumberFormatError, number_reason, parse_number
 from .problems import EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, type_name
@@ -25,8 +25,8 @@ __all__ = [
     "decode", "encoding_problem", "lone_surrogate",
     "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "id_field_of", "id_value", "near_id_problem",
     "pair_fields", "prediction_field", "spaced_names",
-    "duplicate_key_problem", "json_document_problem", "json_error_message", "json_line_or_problem", "jsonl_rows",
-    "parse_json_line",
+    "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
+    "jsonl_rows", "parse_json_line", "text_line_problem",
     "line_end_problem", "split_lines",
     "NUMBER_GRAMMAR", "NumberFormatError", "number_reason", "parse_number",
     "EMPTY_FILE", "MAX_REPORTED", "EmptyFileError", "FileFormatError", "Problem", "type_name",

@@ -11,7 +11,7 @@ from typing import Sequence
 from .problems import Problem, type_name
 
 __all__ = ["parse_json_line", "duplicate_key_problem", "json_error_message", "json_document_problem",
-           "json_line_or_problem", "jsonl_rows", "jsonl_row"]
+           "json_line_or_problem", "jsonl_rows", "jsonl_row", "json_like", "text_line_problem"]
 
 
 def json_document_problem(text: str, path: str = "FILE") -> str | None:
@@ -32,11 +32,31 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
     return None
 
 
+def json_like(text: str) -> bool:
+    """Whether a line is meant as JSON Lines' object or array: it starts with ``{`` or ``[`` (after spaces). Such a
+    line that does not parse is malformed JSON (cut short, single-quoted as Python's ``str()`` of a dict writes),
+    never plain text (`text_line_problem`)."""
+    return text.lstrip().startswith(("{", "["))
+
+
 def json_error_message(exc: json.JSONDecodeError) -> str:
     """``malformed JSON: <what> at column N`` for a `json.JSONDecodeError` (json's own messages that end in
-    "at", such as ``Unterminated string starting at``, get the column directly)."""
-    msg = exc.msg
-    return f"malformed JSON: {msg} column {exc.colno}" if msg.endswith(" at") else f"malformed JSON: {msg} at column {exc.colno}"
+    "at", such as ``Unterminated string starting at``, get the column directly); ``malformed JSON object`` (or
+    ``array``) for a line that starts with ``{`` (``[``): `json_like`, with a hint when its keys are single-quoted
+    (Python's ``str()`` of a dict)."""
+    msg, doc = exc.msg, exc.doc if isinstance(exc.doc, str) else ""
+    what = ("malformed JSON object" if doc.lstrip().startswith("{") else "malformed JSON array") \
+        if json_like(doc) else "malformed JSON"
+    where = f"column {exc.colno}" if msg.endswith(" at") else f"at column {exc.colno}"
+    quoted = msg.startswith("Expecting property name") and doc[exc.pos:exc.pos + 1] == "'"
+    return f"{what}: {msg} {where}" + (" (single quotes are not JSON: is it Python's str() of a dict? write "
+                                       "each row with json.dumps)" if quoted else "")
+
+
+def text_line_problem(problem: Problem) -> bool:
+    """Whether ``problem`` is a line that is not JSON and might be plain text: malformed JSON on a line that is not
+    `json_like` (`json_error_message`'s wording)."""
+    return problem.message.startswith("malformed JSON:")
 
 
 def json_line_or_problem(text: str, name: str, lineno: int, problems: list):

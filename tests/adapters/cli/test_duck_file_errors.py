@@ -160,7 +160,7 @@ def test_json_error_messages_read_well(files, tmp_path):
     assert res.exit_code == 2
     # the unterminated string's opening quote is the 23rd character of '{"id": "q4", "query": "没写完'
     assert '{"id": "q4", "query": '.__len__() + 1 == 23
-    assert f"{bad}:4: malformed JSON: Unterminated string starting at column 23" in res.stderr
+    assert f"{bad}:4: malformed JSON object: Unterminated string starting at column 23" in res.stderr
     assert "at at" not in res.stderr
 
 

@@ -33,7 +33,8 @@ otherwise):
   JSON objects is refused (``file:line`` of the first such line; the fix: rename it ``.jsonl`` or pass
   ``format="jsonl"`` / ``--predictions-format jsonl``), and so is one that is a single JSON document (an array,
   e.g. ``json.dump(rows, f, indent=2)``). Explicit ``format="text"`` reads such lines as text;
-* a file read as **JSONL** whose non-blank lines are at least half not JSON gets, besides the per-line problems,
+* a file read as **JSONL** whose non-blank lines are at least half not JSON (a line starting with ``{`` or ``[``
+  is malformed JSON, never text: `zheval.io.jsonl.json_like`) gets, besides the per-line problems,
   one problem saying it looks like plain text (the fix: ``format="text"`` / ``--predictions-format text``); one
   that is a single JSON document (an array of objects, or one object over several lines) gets that one message.
 
@@ -49,7 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
-                   id_field_of, id_value, json_document_problem, json_error_message, lone_surrogate, parse_json_line,
+                   id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
@@ -118,7 +119,7 @@ class Predictions:
             reference that is none of its item's; references_checked: how many lines' references were compared.
         notes: what the report says of how these predictions were paired with the items besides the line-order note
             (`zheval.adapters.duck.inputs.order_notes`), e.g. group values that differ from the first file's in
-            ``zheval compare`` of records files (`zheval.adapters.records.same_items`).
+            ``zheval compare`` of records files (`zheval.adapters.records_compare.same_items`).
     """
 
     texts: list
@@ -347,8 +348,9 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
             obj, dups = parse_json_line(text)
         except json.JSONDecodeError as exc:
             problems.append(Problem(name, lineno, None, json_error_message(exc)))
-            not_json += 1
-            first_not_json = first_not_json or lineno
+            if not json_like(text):  # a line starting with { or [ is malformed JSON, never a text line
+                not_json += 1
+                first_not_json = first_not_json or lineno
             continue
         if dups:
             rid = obj.get("id") if isinstance(obj, dict) and isinstance(obj.get("id"), str) else None
