@@ -384,13 +384,8 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     others = [f for f, role in [(f, 0) for f in PREDICTION_FIELDS] + [(f, 1) for f in REFERENCE_FIELDS]
               if with_references and rf.kind == "jsonl" and guessed[role] and f not in (pred, *refs)]
     for line, row in raw:
-        errs: list = []
         rid = None
-        extra = [f for f in others if f in row]
-        if extra:
-            named = " ".join(o for o, g in zip(("--pred-field NAME", "--ref-field NAME"), guessed) if g)
-            errs.append(f"this row also has {extra} beside {pred!r} and {refs[0]!r} (the first row's pairing): the "
-                        f"fields pair up in more than one way here; nothing is picked for you; name them with {named}")
+        errs: list = _field_problems(row, pred, refs, needed, [f for f in others if f in row], guessed)
         if id_field and id_field in row:
             rid, err = id_value(row[id_field], id_field)
             if err:
@@ -399,9 +394,6 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
                 dup = seen.add(rid, name, line)
                 if dup:
                     errs.append(dup)
-        missing = [f for f in needed if f not in row]
-        if missing:
-            errs.append(f"missing field(s) {missing} (this row has {sorted(row)}){spaced_names(missing, row)}")
         text = None
         if pred in row:
             text, err = _text_value(row[pred], f"the prediction {pred!r}", allow_empty=True)
@@ -431,10 +423,30 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     return out
 
 
+def _field_problems(row: dict, pred: str, refs: list, needed: list, extra: list, guessed: tuple) -> list:
+    """The problems of a row's field names: fields of ``needed`` it lacks (naming the fields it has, and, when it
+    lacks the prediction or a reference field, that every row is read with the same fields and the options that
+    name them), or ``extra`` candidates for a role beside the fields of the pairing (a second pairing: ambiguous).
+    A row that uses other names instead of the pairing's is missing them, never ambiguous."""
+    missing = [f for f in needed if f not in row]
+    errs = []
+    if extra and not set(missing) & {pred, *refs}:
+        named = " ".join(o for o, g in zip(("--pred-field NAME", "--ref-field NAME"), guessed) if g)
+        errs.append(f"this row also has {extra} beside {pred!r} and {refs[0]!r} (the first row's pairing): the "
+                    f"fields pair up in more than one way here; nothing is picked for you; name them with {named}")
+    if missing:
+        pairing = " and ".join(repr(f) for f in (pred, *refs))
+        errs.append(f"missing field(s) {missing} (this row has {sorted(row)}){spaced_names(missing, row)}" + (
+            f"; every row is read with the same fields, here {pairing} (the first row's, or those named): write "
+            "every row with them, or name the fields the rows use with --pred-field NAME --ref-field NAME"
+            if set(missing) & {pred, *refs} else ""))
+    return errs
+
+
 def _prediction_field(fields, name: str, line: int) -> str:
     pred, err = prediction_field(fields)
     if err:
-        raise RecordsFormatError([Problem(name, line, None, f"{err} (the first row's fields: {sorted(fields)})")])
+        raise RecordsFormatError([Problem(name, line, None, err)])  # err names the first row's fields
     return pred
 
 

@@ -100,14 +100,16 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
 
 def prediction_field(fields: Iterable[str]) -> tuple:
     """``(field, None)`` for the one of `PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
-    text)`` (none of them, or two)."""
+    text)`` (none of them, or two: the fields expected and those the row has, and ``--pred-field``)."""
     fields = list(fields)
     found = [f for f in PREDICTION_FIELDS if f in set(fields)]
     if len(found) == 1:
         return found[0], None
     what = "no prediction field" if not found else f"two prediction fields {found}"
     spaced = spaced_names(PREDICTION_FIELDS, fields) if not found else ""
-    return None, f"{what}{spaced}; expected exactly one of {list(PREDICTION_FIELDS)} (or name it with --pred-field)"
+    return None, (f"{what}{spaced}; expected exactly one of {list(PREDICTION_FIELDS)}, and this row has "
+                  f"{sorted(f for f in fields if isinstance(f, str))} (or name the prediction field with --pred-field "
+                  "NAME)")
 
 
 def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[str]:

@@ -169,8 +169,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
         raise DuckFormatError(problems, "invalid predictions file")
     pred, err = prediction_field(rf.fields)
     if err:
-        raise DuckFormatError([Problem(name, rf.rows[0][0], None, f"{err} (the header: {rf.fields})")],
-                              "invalid predictions file")
+        raise DuckFormatError([Problem(name, rf.rows[0][0], None, err)], "invalid predictions file")
     idf = id_field_of(rf.fields)
     seen = UniqueIds()
     texts, ids, labels, linenos, stored = [], [], [], [], []
