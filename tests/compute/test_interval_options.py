@@ -84,17 +84,17 @@ def test_the_edges_of_the_ranges_are_accepted(calls, call):
 def test_the_bound_is_documented_and_reused():
     assert MAX_BOOTSTRAP_RESAMPLES == 100_000 and MAX_SEED == 2**32 - 1
     rows = np.arange(10.0)
-    with pytest.raises(ValueError, match="n_resamples must be 0 \\(no interval\\) or an int from 2 .* to 100000"):
-        bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=MAX_BOOTSTRAP_RESAMPLES + 1)
-    with pytest.raises(ValueError, match="n_resamples must be a positive integer"):
-        bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=0)
+    # an interval asked for: 0 is no count here, so the rule is stated without it, for 0 and above the maximum alike
+    for n in (MAX_BOOTSTRAP_RESAMPLES + 1, 0):
+        with pytest.raises(ValueError, match=f"^n_resamples must be an int from 2 .* to 100000 .*, got {n}$"):
+            bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=n)
     with pytest.raises(ValueError, match="got 1; one resample has no spread"):
         bootstrap_interval(rows, lambda a: a.mean(axis=-1), n_resamples=1)
     with pytest.raises(ValueError, match="got 1; one resample has no spread"):
         paired_bootstrap(rows, rows, lambda s: s[:, 0], n_resamples=1)
     with pytest.raises(TypeError, match="seed must be an int"):
         paired_bootstrap(rows, rows, lambda s: s[:, 0], n_resamples=10, seed="x")
-    with pytest.raises(ValueError, match="n_resamples must be 0 \\(no interval\\) or an int from 2 .* to 100000"):
+    with pytest.raises(ValueError, match="n_resamples must be an int from 2 .* to 100000"):
         paired_bootstrap(rows, rows, lambda s: s[:, 0], n_resamples=10**12)
     # a valid interval still equals its definition: constant rows give a degenerate interval at the value
     low, high = bootstrap_interval(np.full(5, 0.25), lambda a: a.mean(axis=-1), n_resamples=20, seed=MAX_SEED)

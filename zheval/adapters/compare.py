@@ -118,7 +118,8 @@ def compare_predictions(
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"``.
         tokenizer: the scoring tokenizer of every metric.
         by: the group columns (default: overall only).
-        bootstrap: the paired-bootstrap resamples (at least 1).
+        bootstrap: the paired-bootstrap resamples (2 to `MAX_BOOTSTRAP_RESAMPLES`:
+            `zheval.results.reducers.check_bootstrap` with ``zero=False``).
         seed: the seed of the resamples and of the AR trials.
         confidence: the level of the difference's interval.
         test: ``"bootstrap"`` or ``"ar"``.
@@ -142,7 +143,7 @@ def compare_predictions(
         (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1).
 
     Raises:
-        ValueError: ``bootstrap`` < 1, an unknown ``test``, ``resamples`` < 1 (naming ``resamples``);
+        ValueError: ``bootstrap`` outside 2 … the maximum, an unknown ``test``, ``resamples`` outside 1 … it;
             `PredictionMismatchError` naming the system and its file when its predictions do not match the items
             (e.g. a different number of lines); errors of `evaluate_predictions` for any file.
     """
@@ -263,18 +264,14 @@ def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int
 
 def _check_test(test, resamples, bootstrap) -> tuple[str, int]:
     """``(test, number of resamples of its p-value)``, or ``ValueError`` naming the option."""
-    if not bootstrap or bootstrap < 1:
-        raise ValueError("a paired comparison needs bootstrap ≥ 1 resamples")
-    bootstrap = int(bootstrap)
+    from ..results.reducers import check_bootstrap, check_trials
+
+    bootstrap = check_bootstrap(bootstrap, "bootstrap", zero=False)  # a paired comparison needs resamples
     if test not in COMPARE_TESTS:
         raise ValueError(f"unknown test {test!r}; valid: {', '.join(COMPARE_TESTS)} (paired bootstrap, paired "
                          "approximate randomisation)")
     if resamples is not None:
-        from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES
-
-        if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_BOOTSTRAP_RESAMPLES:
-            raise ValueError(f"resamples must be an int from 1 to {MAX_BOOTSTRAP_RESAMPLES} (the number of "
-                             f"approximate-randomisation trials), got {resamples!r}")
+        resamples = check_trials(resamples, "resamples")
     if test == "bootstrap":
         if resamples is not None and resamples != bootstrap:
             raise ValueError(f"resamples={resamples} with test='bootstrap': the paired bootstrap's p-value and "

@@ -11,7 +11,7 @@ from typing import Optional
 
 import typer
 
-from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, check_bootstrap
+from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, check_bootstrap, check_trials
 from ..text.terminal import terminal_text
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "MAX_BOOTSTRAP",
     "MAX_SEED",
     "bootstrap_bound",
+    "resamples_bound",
     "trials_bound",
     "seed_bound",
     "CLI_TOKENIZERS",
@@ -138,26 +139,39 @@ def split_list(value: str, option: str | None = None) -> list[str]:
 MAX_BOOTSTRAP = MAX_BOOTSTRAP_RESAMPLES
 
 
-def bootstrap_bound(value: int) -> int:
-    """typer callback of the bootstrap resample counts (``--bootstrap``, ``--confidence-n``, ``--paired-bs-n``): the
-    value, or ``typer.BadParameter`` with the library's message (`zheval.results.reducers.check_bootstrap`: 0 or
-    2 to `MAX_BOOTSTRAP`; one resample has no spread)."""
+def _bound(check, value, hint: str = ""):
+    """``value`` checked by the library's ``check`` (None passes), or ``typer.BadParameter`` with its message: the
+    one rule of the count, stated alike for every value it refuses (0, 1, negative, above the maximum)."""
     if value is not None:
         try:
-            check_bootstrap(value, "the number of resamples")
+            check(value)
         except ValueError as err:
-            raise typer.BadParameter(f"{err}; 1,000-10,000 resamples give stable 95% intervals") from None
+            raise typer.BadParameter(f"{err}{hint}") from None
     return value
+
+
+_STABLE = "; 1,000-10,000 resamples give stable 95% intervals"
+
+
+def bootstrap_bound(value: int) -> int:
+    """typer callback of ``--bootstrap`` where 0 means no interval (``score``, ``ceiling``): the value, or
+    ``typer.BadParameter`` with the library's message (`zheval.results.reducers.check_bootstrap`: 0 or 2 to
+    `MAX_BOOTSTRAP`; one resample has no spread), for 1 and for a negative count alike."""
+    return _bound(lambda v: check_bootstrap(v, "the number of resamples"), value, _STABLE)
+
+
+def resamples_bound(value: int) -> int:
+    """typer callback of the resample counts where 0 has no meaning (``compare --bootstrap``, ``--confidence-n``,
+    ``--paired-bs-n``): the value, or ``typer.BadParameter`` with the library's message without the 0
+    (`zheval.results.reducers.check_bootstrap` with ``zero=False``: 2 to `MAX_BOOTSTRAP`), for 0 and 1 alike."""
+    return _bound(lambda v: check_bootstrap(v, "the number of resamples", zero=False), value, _STABLE)
 
 
 def trials_bound(value: int) -> int:
     """typer callback of the approximate-randomisation trial counts (``--paired-ar-n``, ``--resamples``): the value,
-    or ``typer.BadParameter`` above `MAX_BOOTSTRAP` (one trial is a valid, if coarse, test: its p-value is 1/2 or 1)."""
-    if value is not None and value > MAX_BOOTSTRAP:
-        raise typer.BadParameter(
-            f"{value} is above the limit of {MAX_BOOTSTRAP:,} trials (zheval.results.reducers.MAX_BOOTSTRAP_RESAMPLES)"
-        )
-    return value
+    or ``typer.BadParameter`` with the library's message (`zheval.results.reducers.check_trials`: 1 to
+    `MAX_BOOTSTRAP`; one trial is a valid, if coarse, test: its p-value is 1/2 or 1)."""
+    return _bound(lambda v: check_trials(v, "the number of trials"), value)
 
 
 def seed_bound(value: int) -> int:

@@ -18,7 +18,7 @@ import typer
 
 from .option_numbers import number_parser
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
-                      seed_bound, trials_bound)
+                      resamples_bound, seed_bound, trials_bound)
 
 __all__ = ["OPTIONS", "option", "takes", "bertscore_flags", "bertscore_options", "DATA_ANY", "PREDICTIONS_AB", "BOOTSTRAP_PAIRED",
            "DATA_OPTIONAL", "BY_SCORE", "PLOT_BY_SCORE", "BLEU_FORMAT"]
@@ -98,7 +98,7 @@ OPTIONS = {
     "rouge_types": option(str, "--rouge-types", default="rouge1,rouge2,rougeL",
                           help="ROUGE types (F-measure), e.g. rouge1,rouge2,rougeL,rougeLsum"),
     "by": option(str, "--by", default="domain,difficulty", help="group columns, comma list ('none' for overall only)"),
-    "bootstrap": option(int, "--bootstrap", default=1000, min=0, callback=bootstrap_bound,
+    "bootstrap": option(int, "--bootstrap", default=1000, callback=bootstrap_bound,
                         help=f"bootstrap resamples for 95% intervals (0 = none, else 2 to {MAX_BOOTSTRAP:,})"),
     "seed": option(int, "--seed", default=12345, callback=seed_bound, help=f"bootstrap seed (0 to {MAX_SEED})"),
     "num_proc": option(int, "--num-proc", default=1, min=1,
@@ -172,15 +172,15 @@ OPTIONS = {
     # sacrebleu's statistical options of zheval bleu / zheval chrf (zheval.cli.resampling)
     "confidence": option(bool, "--confidence", "-ci", default=False,
                          help="bootstrap mean ± 95% half-width of the score (sacrebleu's)"),
-    "confidence_n": option(int, "--confidence-n", "-cin", default=1000, min=1, callback=bootstrap_bound,
+    "confidence_n": option(int, "--confidence-n", "-cin", default=1000, callback=resamples_bound,
                            help="bootstrap resamples of --confidence"),
     "paired_bs": option(bool, "--paired-bs", "-pbs", default=False,
                         help="paired bootstrap test of every system against the first (sacrebleu's)"),
     "paired_ar": option(bool, "--paired-ar", "-par", default=False,
                         help="paired approximate randomisation test of every system against the first (sacrebleu's)"),
-    "paired_bs_n": option(int, "--paired-bs-n", "-pbsn", default=1000, min=1, callback=bootstrap_bound,
+    "paired_bs_n": option(int, "--paired-bs-n", "-pbsn", default=1000, callback=resamples_bound,
                           help="paired bootstrap resamples"),
-    "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, min=1, callback=trials_bound,
+    "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, callback=trials_bound,
                           help="approximate randomisation trials"),
     "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
                                      "hypothesis line as an empty prediction (0) instead of refusing it"),
@@ -192,7 +192,7 @@ OPTIONS = {
                         "(.jsonl or .parquet, a new file) as they are computed"),
     "test": option(str, "--test", default="bootstrap", help="significance test of compare: bootstrap (paired "
                    "bootstrap) | ar (paired approximate randomisation); both with sacrebleu's p-value"),
-    "resamples": option(Optional[int], "--resamples", min=1, callback=trials_bound,
+    "resamples": option(Optional[int], "--resamples", callback=trials_bound,
                         help="approximate-randomisation trials of --test ar  [default: 10000, as sacrebleu]",
                         show_default=False),
     "k": option(int, "--k", "-k", default=..., min=1, help="items to sample for human review (at most the data's)"),
@@ -231,7 +231,7 @@ PLOT_BY_SCORE = option(Optional[str], "--plot-by", help="group column drawn by -
                        "--data: the first --group-field]", show_default=False)
 BLEU_FORMAT = option(BleuFormat, "--format", "-f", default=BleuFormat.table, help="output format (text: "
                      "sacrebleu's line, BLEU|<signature> = 37.4 ..., or its table for several systems)")
-BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, min=1, callback=bootstrap_bound,
+BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, callback=resamples_bound,
                           help=f"paired bootstrap resamples (2 to {MAX_BOOTSTRAP:,})")
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "no_interval_reason",
     "MAX_SEED",
     "check_bootstrap",
+    "check_trials",
     "check_seed",
     "check_confidence",
     "check_interval_options",
@@ -71,22 +72,39 @@ def _is_int(x) -> bool:
     return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
 
 
-def check_bootstrap(bootstrap, name: str = "bootstrap") -> int:
-    """``bootstrap`` (number of resamples; 0 = no interval) as an ``int``: 0, or from `MIN_BOOTSTRAP_RESAMPLES` (2)
-    to `MAX_BOOTSTRAP_RESAMPLES`.
+def check_bootstrap(bootstrap, name: str = "bootstrap", zero: bool = True) -> int:
+    """``bootstrap`` (number of resamples; 0 = no interval) as an ``int``: 0 (only with ``zero``: where 0 means no
+    interval), or from `MIN_BOOTSTRAP_RESAMPLES` (2) to `MAX_BOOTSTRAP_RESAMPLES`. The one rule and message of every
+    resample count (library, evaluate modules, CLI options): a door where 0 has no meaning (a paired test, an
+    interval asked for) passes ``zero=False`` and states the rule without the 0.
 
     Raises:
-        ValueError: not an int (a bool, float or string included), 1 (one resample has no spread), negative or
-            above the maximum; the message names ``name`` and the bounds.
+        ValueError: not an int (a bool, float or string included), 1 (one resample has no spread), 0 without
+            ``zero``, negative or above the maximum; the message names ``name`` and the bounds.
     """
-    if not _is_int(bootstrap) or not (bootstrap == 0 or MIN_BOOTSTRAP_RESAMPLES <= bootstrap <= MAX_BOOTSTRAP_RESAMPLES):
+    if not _is_int(bootstrap) or not ((zero and bootstrap == 0)
+                                      or MIN_BOOTSTRAP_RESAMPLES <= bootstrap <= MAX_BOOTSTRAP_RESAMPLES):
         why = (f"; one resample has no spread, so it gives no interval (sacrebleu also needs more than one; "
                f"1000 is the usual count)" if _is_int(bootstrap) and bootstrap == 1 else "")
         raise ValueError(
-            f"{name} must be 0 (no interval) or an int from {MIN_BOOTSTRAP_RESAMPLES} (MIN_BOOTSTRAP_RESAMPLES) to "
-            f"{MAX_BOOTSTRAP_RESAMPLES} (MAX_BOOTSTRAP_RESAMPLES) resamples, got {bootstrap!r}{why}"
+            f"{name} must be {'0 (no interval) or ' if zero else ''}an int from {MIN_BOOTSTRAP_RESAMPLES} "
+            f"(MIN_BOOTSTRAP_RESAMPLES) to {MAX_BOOTSTRAP_RESAMPLES} (MAX_BOOTSTRAP_RESAMPLES) resamples, got "
+            f"{bootstrap!r}{why}"
         )
     return int(bootstrap)
+
+
+def check_trials(trials, name: str = "resamples") -> int:
+    """``trials`` (approximate-randomisation trials: one is a valid, if coarse, test, its p-value 1/2 or 1) as an
+    ``int`` from 1 to `MAX_BOOTSTRAP_RESAMPLES`.
+
+    Raises:
+        ValueError: not an int (a bool included), below 1 or above the maximum, naming ``name`` and the bounds.
+    """
+    if not _is_int(trials) or not 1 <= trials <= MAX_BOOTSTRAP_RESAMPLES:
+        raise ValueError(f"{name} must be an int from 1 to {MAX_BOOTSTRAP_RESAMPLES} (MAX_BOOTSTRAP_RESAMPLES) "
+                         f"approximate-randomisation trials, got {trials!r}")
+    return int(trials)
 
 
 def check_seed(seed, name: str = "seed") -> int:
@@ -129,8 +147,7 @@ def check_interval_options(bootstrap, seed, confidence) -> None:
 def _check_resampling(what: str, n: int, n_resamples, confidence, seed) -> None:
     if n == 0:
         raise ValueError(f"{what} needs at least one item")
-    if check_bootstrap(n_resamples, "n_resamples") < 1:
-        raise ValueError(f"n_resamples must be a positive integer, got {n_resamples!r}")
+    check_bootstrap(n_resamples, "n_resamples", zero=False)
     check_confidence(confidence)
     check_seed(seed)
 
