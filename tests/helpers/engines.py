@@ -15,7 +15,7 @@ import pytest
 
 from . import crosswoz_items, read_jsonl
 
-__all__ = ["REQUIRE_ENGINES", "CASES", "engine_or_skip", "real_rows", "case_id", "door_options", "local_spark_session",
+__all__ = ["REQUIRE_ENGINES", "CASES", "case_partitionings", "engine_or_skip", "real_rows", "case_id", "door_options", "local_spark_session",
            "local_ray_instance", "quiet", "assert_parquet_scores_are_the_rows", "assert_chrf_per_item"]
 
 REQUIRE_ENGINES = os.environ.get("ZHEVAL_REQUIRE_ENGINES", "").strip().lower() in ("1", "true", "yes")
@@ -70,6 +70,16 @@ CASES = (
        (("bleu", "rouge"), {"rouge_types": ["rouge3", "rougeW", "rougeSU4"], "level": "sentence", "max_refs": 2,
                             "tokenizer": "jieba", "bootstrap": 50})]
 )
+
+
+def case_partitionings(partitionings) -> list:
+    """``(case, k)`` pairs for the engines' number tests: the first case (char) through every partitioning in
+    ``partitionings``, each other case through one of them in turn, so that every partitioning meets several
+    tokenizers and presets while each case runs once (a partitioning changes only how the per-item sums are merged,
+    which the first case and tests/adapters/engines/test_engine_sums.py cover through every count)."""
+    first, *rest = CASES
+    return [(first, k) for k in partitionings] + [(c, partitionings[i % len(partitionings)])
+                                                  for i, c in enumerate(rest, 1)]
 
 
 def case_id(case) -> str:

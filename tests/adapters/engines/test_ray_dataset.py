@@ -9,8 +9,8 @@ import warnings
 
 import pytest
 
-from helpers.engines import (CASES, assert_chrf_per_item, assert_parquet_scores_are_the_rows, case_id, door_options,
-                             engine_or_skip, real_rows)
+from helpers.engines import (CASES, assert_chrf_per_item, assert_parquet_scores_are_the_rows, case_id,
+                             case_partitionings, door_options, engine_or_skip, real_rows)
 
 ray = engine_or_skip("ray", "ray")
 
@@ -65,8 +65,8 @@ def test_the_dataset_keeps_the_real_rows(datasets, rows):
     assert {len(r["references"]) for r in rows} >= {1, 2, 3}  # single and ragged multi-reference rows
 
 
-@pytest.mark.parametrize("blocks", BLOCKS)
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize(("case", "blocks"), case_partitionings(BLOCKS),
+                         ids=lambda c: case_id(c) if isinstance(c, tuple) else str(c))
 def test_numbers_equal_zheval_score(datasets, expected, case, blocks):
     metrics, options = case
     got = quiet_dataset(datasets[blocks], metrics=metrics, **door_options(metrics, options))

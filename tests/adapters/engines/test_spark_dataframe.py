@@ -11,8 +11,8 @@ import warnings
 
 import pytest
 
-from helpers.engines import (CASES, assert_chrf_per_item, assert_parquet_scores_are_the_rows, case_id, door_options,
-                             engine_or_skip, real_rows)
+from helpers.engines import (CASES, assert_chrf_per_item, assert_parquet_scores_are_the_rows, case_id,
+                             case_partitionings, door_options, engine_or_skip, real_rows)
 
 pyspark = engine_or_skip("pyspark", "spark")
 
@@ -72,8 +72,8 @@ def test_the_frames_keep_the_real_rows(frames, rows):
     assert [r["id"] for r in frames[8].collect()] == [r["id"] for r in rows]
 
 
-@pytest.mark.parametrize("partitions", PARTITIONS)
-@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize(("case", "partitions"), case_partitionings(PARTITIONS),
+                         ids=lambda c: case_id(c) if isinstance(c, tuple) else str(c))
 def test_numbers_equal_zheval_score(frames, expected, case, partitions):
     metrics, options = case
     got = quiet(score_dataframe, frames[partitions], metrics=metrics, **door_options(metrics, options))
