@@ -58,8 +58,9 @@ def test_item_scores_are_the_per_item_results(texts):
         for suffix in ("", "_precision", "_recall"):
             assert cols[t + suffix].tolist() == rouge[t + suffix]
     bleu = zheval.compute_bleu(preds, refs, tokenizer="jieba", smooth_method="floor", level="sentence")["scores"]
-    assert cols["bleu"].tolist() == bleu
-    assert cols["bleu"].dtype == np.float64 and len(cols["bleu"]) == len(preds)
+    assert cols["sentence_bleu"].tolist() == bleu  # the per-item name of every door (--items, --items-out, engines)
+    assert cols["sentence_bleu"].dtype == np.float64 and len(cols["sentence_bleu"]) == len(preds)
+    assert "bleu" not in cols
 
 
 def test_concat_refuses_parts_of_different_metrics(texts):

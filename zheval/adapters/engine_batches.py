@@ -280,7 +280,7 @@ def score_columns(config: ScoreConfig) -> List[str]:
         for t in config.rouge.types:
             names += [t, f"{t}_precision", f"{t}_recall"]
     if config.bleu is not None:
-        names.append("bleu")
+        names.append("sentence_bleu")
     if config.chrf is not None:
         names.append("chrf")
     return names

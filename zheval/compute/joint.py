@@ -266,8 +266,8 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
 
     Returns:
         Only the metrics asked for. ROUGE: ``<type>`` (F), ``<type>_precision``, ``<type>_recall`` for every type, as
-        ``compute_rouge(use_aggregator=False, return_precision_recall=True)`` gives them; BLEU: ``bleu``, the item's
-        sentence BLEU from its own statistics, as ``compute_bleu(level="sentence")`` with the call's other options
+        ``compute_rouge(use_aggregator=False, return_precision_recall=True)`` gives them; BLEU: ``sentence_bleu``, the
+        item's sentence BLEU from its own statistics, as ``compute_bleu(level="sentence")`` with the call's other options
         gives it (``scores``; effective order on unless the call set it); chrF: ``chrf``, the item's sentence chrF,
         as ``compute_chrf(level="sentence")`` gives it.
     """
@@ -280,7 +280,7 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
     if config.bleu is not None:
         per_item = bleu_config(dataclasses.replace(config.bleu_options, level="sentence", bootstrap=0,
                                                    crosscheck=False))
-        out["bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
+        out["sentence_bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
     if config.chrf is not None:
         per_item = chrf_config(dataclasses.replace(config.chrf_options, level="sentence", bootstrap=0))
         out["chrf"] = np.asarray(chrf_result_from_stats(items.chrf.stats, per_item)["scores"], dtype=np.float64)

@@ -21,7 +21,7 @@ from .judge import JudgeOptions, judge_config, judge_items, judge_result
 __all__ = ["NGRAM_COLUMNS", "ngram_columns", "three_layer_agreement"]
 
 #: The n-gram layer's columns: label -> ``item_scores`` key.
-NGRAM_COLUMNS = {"BLEU": "bleu", "ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL", "chrF": "chrf"}
+NGRAM_COLUMNS = {"BLEU": "sentence_bleu", "ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL", "chrF": "chrf"}
 
 
 def ngram_columns(predictions: Sequence[str], references: Sequence[Sequence[str]], *,

@@ -5,9 +5,11 @@ replies), Poisson intervals said in the table's header and the signatures, per-i
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
+import zheval
 from helpers.cli import run_cli as run
 from helpers.cli import write_jsonl
 
@@ -36,6 +38,17 @@ def test_stream_scores_equal_the_whole_file(records, tmp_path):
     assert all("bsmethod:poisson" in s for s in got["signatures"].values())
     lines = [json.loads(x) for x in items.read_text(encoding="utf-8").splitlines()]
     assert len(lines) == got["groups"][0]["n"] and lines[0]["id"] == "g0"
+    # one name per score with --items (break-it leftover: --items-out wrote sentence BLEU as 'bleu'); the values are
+    # compute_bleu / compute_chrf / compute_rouge at sentence level on the file's own texts
+    rows = [json.loads(x) for x in Path(records).read_text(encoding="utf-8").splitlines() if x.strip()]
+    preds, refs = [r["prediction"] for r in rows], [r["references"] for r in rows]
+    listed = json.loads(run(*args, "--items").stdout)["items"]
+    score_keys = {k for k in listed[0] if k not in ("id", "prediction", "bleu_stats")}
+    assert score_keys == {"sentence_bleu", "chrf", "rouge1", "rouge2", "rougeL"}, listed[0]
+    assert score_keys <= set(lines[0]) and "bleu" not in lines[0], lines[0]
+    assert [x["sentence_bleu"] for x in lines] == zheval.compute_bleu(preds, refs, level="sentence")["scores"]
+    assert [x["chrf"] for x in lines] == zheval.compute_chrf(preds, refs, level="sentence")["scores"]
+    assert [x["rougeL"] for x in lines] == zheval.compute_rouge(preds, refs, use_aggregator=False)["rougeL"]
     table = run("score", "-p", records, "--stream", "-q")
     assert "Poisson bootstrap interval" in table.stdout
 

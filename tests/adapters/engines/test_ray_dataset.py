@@ -117,7 +117,8 @@ def test_per_item_scores_are_joined_to_the_input_rows(datasets, rows):
         assert [o[t] for o in out] == rouge[t]
         assert [o[f"{t}_precision"] for o in out] == rouge[f"{t}_precision"]
         assert [o[f"{t}_recall"] for o in out] == rouge[f"{t}_recall"]
-    assert [o["bleu"] for o in out] == zheval.compute_bleu(preds, refs, tokenizer="jieba", level="sentence")["scores"]
+    assert [o["sentence_bleu"] for o in out] == zheval.compute_bleu(preds, refs, tokenizer="jieba",
+                                                                     level="sentence")["scores"]
     worst = scored.filter(lambda r: r["rougeL"] == 0.0).count()
     assert worst == sum(f == 0.0 for f in rouge["rougeL"])
 
@@ -177,7 +178,7 @@ def test_refused_options_and_missing_columns(datasets):
     with pytest.raises(TypeError, match=r"no requested metric \(bleu\) uses option\(s\) \['rouge_types'\]"):
         score_dataset(datasets[2], metrics=["bleu"], rouge_types=["rouge1"])
     with pytest.raises(ValueError, match="already has"):
-        score_dataset(datasets[2].add_column("bleu", lambda b: b["id"]), per_item=True)
+        score_dataset(datasets[2].add_column("sentence_bleu", lambda b: b["id"]), per_item=True)
 
 
 def test_options_objects_equal_the_same_options_by_name(datasets, rows):

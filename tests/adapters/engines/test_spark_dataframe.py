@@ -120,7 +120,8 @@ def test_per_item_scores_are_joined_to_the_input_rows(frames, rows):
     for t in ("rouge1", "rouge2", "rougeL", "rougeLsum"):
         assert [o[t] for o in out] == rouge[t]
         assert [o[f"{t}_recall"] for o in out] == rouge[f"{t}_recall"]
-    assert [o["bleu"] for o in out] == zheval.compute_bleu(preds, refs, tokenizer="jieba", level="sentence")["scores"]
+    assert [o["sentence_bleu"] for o in out] == zheval.compute_bleu(preds, refs, tokenizer="jieba",
+                                                                     level="sentence")["scores"]
     assert scored.filter("rougeL = 0").count() == sum(f == 0.0 for f in rouge["rougeL"])
 
 
