@@ -27,8 +27,8 @@ from ..fast import usable_for
 from ..fast.bleu import corpus_stats
 from ..presets import BleuPreset, apply_preset, bleu_preset
 from ..results.partial_sums import PartialSums
-from ..results.poisson import StatisticResampling, poisson_keys, poisson_sums_of
-from ..results.reducers import MIN_INTERVAL_ITEMS, mean, no_interval_reason, stats_interval
+from ..results.poisson import StatisticResampling, add_poisson_bounds, poisson_keys
+from ..results.reducers import add_stats_interval, mean
 from ..results.signature import build_signature, interval_fields
 from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import BaseTokenizer
@@ -300,11 +300,7 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
         out["precisions"] = [mean(ps) for ps in zip(*[s.precisions for s in items])] if items else [0.0] * order
         out["brevity_penalty"] = mean([s.brevity_penalty for s in items]) if items else 1.0
         out["scores"] = item_scores
-    if config.bootstrap and len(arr) < MIN_INTERVAL_ITEMS:
-        out["no_interval"] = no_interval_reason(len(arr))
-    elif config.bootstrap and config.bootstrap_method == "multinomial":  # Poisson: bleu_result, from the keys
-        out["bleu_ci_low"], out["bleu_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
-                                                                 config.bootstrap, config.confidence, config.seed)
+    add_stats_interval(out, "bleu", arr, item_scores, score_from_sums(config), config)  # Poisson: bleu_result
     return out
 
 
@@ -322,10 +318,7 @@ def bleu_result(items: BleuItems, config: BleuConfig, *, keys: Optional[np.ndarr
     `bleu_resampling`'s columns) or from the items' ``keys`` (`zheval.results.poisson.item_keys`), one of which is
     then required."""
     out = result_from_stats(items.stats, config)
-    if config.bootstrap and config.bootstrap_method == "poisson" and "no_interval" not in out:
-        resampling = bleu_resampling(config)
-        out.update(resampling.bounds(poisson_sums_of(config.bootstrap, config.seed, keys, resampled,
-                                                     lambda: resampling.columns(items.stats))))
+    add_poisson_bounds(out, config, bleu_resampling(config), items.stats, keys, resampled)
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.preset is not None:
         out.update(config.preset.tool_numbers(config, out.get("scores")))

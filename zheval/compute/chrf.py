@@ -25,8 +25,8 @@ import numpy as np
 from ..definitions.chrf import best_reference_stats, item_ngrams, strip_whitespace
 from ..definitions.chrf_score import check_chrf_options, metric_name, score_stats, stats_orders
 from ..results.partial_sums import PartialSums
-from ..results.poisson import StatisticResampling, poisson_keys, poisson_sums_of
-from ..results.reducers import MIN_INTERVAL_ITEMS, mean, no_interval_reason, stats_interval
+from ..results.poisson import StatisticResampling, add_poisson_bounds, poisson_keys
+from ..results.reducers import add_stats_interval, mean
 from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
@@ -245,11 +245,7 @@ def result_from_stats(stats, config: ChrfConfig) -> Dict[str, Any]:
         item_scores = [score_stats(row, **opts).score for row in arr.tolist()]
         out["chrf"] = mean(item_scores)
         out["scores"] = item_scores
-    if config.bootstrap and len(arr) < MIN_INTERVAL_ITEMS:
-        out["no_interval"] = no_interval_reason(len(arr))
-    elif config.bootstrap and config.bootstrap_method == "multinomial":  # Poisson: chrf_result, from the keys
-        out["chrf_ci_low"], out["chrf_ci_high"] = stats_interval(arr, item_scores, score_from_sums(config),
-                                                                 config.bootstrap, config.confidence, config.seed)
+    add_stats_interval(out, "chrf", arr, item_scores, score_from_sums(config), config)  # Poisson: chrf_result
     return out
 
 
@@ -264,10 +260,7 @@ def chrf_result(items: ChrfItems, config: ChrfConfig, *, keys: Optional[np.ndarr
     with ``bootstrap_method="poisson"`` the interval comes from ``resampled`` (the sums of `chrf_resampling`'s
     columns) or from the items' ``keys`` (`zheval.results.poisson.item_keys`), one of which is then required."""
     out = result_from_stats(items.stats, config)
-    if config.bootstrap and config.bootstrap_method == "poisson" and "no_interval" not in out:
-        resampling = chrf_resampling(config)
-        out.update(resampling.bounds(poisson_sums_of(config.bootstrap, config.seed, keys, resampled,
-                                                     lambda: resampling.columns(items.stats))))
+    add_poisson_bounds(out, config, chrf_resampling(config), items.stats, keys, resampled)
     out["signature"] = config.signature(items.reference_counts.tolist())
     return out
 

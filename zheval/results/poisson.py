@@ -36,7 +36,7 @@ import numpy as np
 from .partial_sums import PartialSums
 
 __all__ = ["POISSON_CDF", "RESAMPLE_BLOCK", "item_keys", "poisson_weights", "percentile_interval", "resampled_sums",
-           "resampled_interval", "resampled_mean_interval", "poisson_sums_of", "poisson_keys",
+           "resampled_interval", "resampled_mean_interval", "poisson_sums_of", "add_poisson_bounds", "poisson_keys",
            "StatisticResampling"]
 
 RESAMPLE_BLOCK = 1024  # items per weight block: (B, 1024) uint8 at a time
@@ -189,6 +189,16 @@ def poisson_sums_of(bootstrap: int, seed: int, keys: Optional[np.ndarray], given
         raise ValueError("bootstrap_method='poisson' needs each item's key (zheval.results.poisson.item_keys of the "
                          "texts); score the texts with compute_*/zheval.score, or pass keys=")
     return resampled_sums(keys, int(seed), int(bootstrap), **columns())
+
+
+def add_poisson_bounds(out: dict, config, resampling: StatisticResampling, stats, keys: Optional[np.ndarray],
+                       given: Optional[PartialSums]) -> None:
+    """Adds to a BLEU or chrF result ``out`` its Poisson interval (``resampling.bounds`` of `poisson_sums_of`: the
+    ``given`` sums, or the per-item ``stats`` resampled under ``keys``) when ``config`` asks for the Poisson bootstrap
+    and ``out`` has no ``no_interval``. Raises the errors of `poisson_sums_of`."""
+    if config.bootstrap and config.bootstrap_method == "poisson" and "no_interval" not in out:
+        out.update(resampling.bounds(poisson_sums_of(config.bootstrap, config.seed, keys, given,
+                                                     lambda: resampling.columns(stats))))
 
 
 def poisson_keys(predictions: Sequence[str], references: Sequence[Sequence[str]], config) -> Optional[np.ndarray]:

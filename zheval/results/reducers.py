@@ -21,6 +21,7 @@ __all__ = [
     "MIN_BOOTSTRAP_RESAMPLES",
     "MIN_INTERVAL_ITEMS",
     "no_interval_reason",
+    "add_stats_interval",
     "MAX_SEED",
     "check_bootstrap",
     "check_trials",
@@ -230,6 +231,21 @@ def stats_interval(
         return bootstrap_interval(np.asarray(item_scores), lambda r: r.mean(axis=-1), n_resamples, confidence, seed)
     return bootstrap_interval(arr, corpus_statistic(from_sums, arr.shape[1]), n_resamples, confidence, seed,
                               sums_statistic=from_sums)
+
+
+def add_stats_interval(out: dict, name: str, stats: np.ndarray, item_scores: Sequence[float] | None,
+                       from_sums: Callable[[np.ndarray], np.ndarray], config) -> None:
+    """Adds to ``out`` what a BLEU or chrF result says of its multinomial bootstrap interval: ``no_interval`` (why
+    there is none, `no_interval_reason`) below `MIN_INTERVAL_ITEMS` items when ``config.bootstrap`` asks for one;
+    ``{name}_ci_low`` / ``{name}_ci_high`` (`stats_interval` of ``stats``, ``item_scores`` and ``from_sums``) when
+    ``config.bootstrap_method`` is ``"multinomial"``. ``config``: the metric's config (``bootstrap``,
+    ``bootstrap_method``, ``confidence``, ``seed``); the Poisson interval comes from the items' keys
+    (`zheval.results.poisson.add_poisson_bounds`). Raises the errors of `stats_interval`."""
+    if config.bootstrap and len(stats) < MIN_INTERVAL_ITEMS:
+        out["no_interval"] = no_interval_reason(len(stats))
+    elif config.bootstrap and config.bootstrap_method == "multinomial":
+        out[f"{name}_ci_low"], out[f"{name}_ci_high"] = stats_interval(stats, item_scores, from_sums, config.bootstrap,
+                                                                       config.confidence, config.seed)
 
 
 def corpus_statistic(from_sums: Callable[[np.ndarray], np.ndarray], width: int) -> Callable[[np.ndarray], np.ndarray]:
