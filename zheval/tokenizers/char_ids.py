@@ -34,7 +34,7 @@ The rules (the regular expression ``HAN | WORD | OTHER`` of `zheval.tokenizers`,
 from __future__ import annotations
 
 import re
-from typing import List, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -132,7 +132,8 @@ def char_token_ids(pieces: Sequence[str], vocab) -> Tuple[List[int], np.ndarray]
 CHUNK_CHARS = 1 << 18
 
 
-def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False, compiled: bool = False):
+def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: bool = False, compiled: bool = False,
+                     *, table: Optional[np.ndarray] = None):
     """The plain ``char`` tokenizer's tokens of many normalised texts laid out in one code point array.
 
     Args:
@@ -146,6 +147,7 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
             compiled passes (`zheval.tokenizers.char_spans_kernel`, numba; the caller asked
             `zheval.fast.usable_for` ``"compiled_tokens"``): the same tokens, their ids by code point rank
             (`_compiled_spans`).
+        table: `class_table` of ``cp`` when the caller has it (found here when None).
     Returns:
         ``(ids, starts, ends, text_tokens)``: int64 arrays (``ids``, ``starts``, ``ends`` int32 from the compiled
         passes while ``len(cp)`` fits) -- token k is ``cp[starts[k]:ends[k]]`` with id
@@ -155,7 +157,8 @@ def char_token_spans(cp: np.ndarray, offsets: np.ndarray, vocab, punct_drop: boo
     cp = np.asarray(cp, dtype=np.uint32)
     offsets = np.asarray(offsets, dtype=np.int64)
     n_texts = len(offsets) - 1
-    table = _class_table(cp) if len(cp) else None
+    if table is None and len(cp):
+        table = _class_table(cp)
     if compiled and table is not None and not np.isin(table, (MO, MS, R)).any():
         return _compiled_spans(cp, offsets, vocab, punct_drop, table)
     lut = np.full(len(table) if table is not None else 0, -1, dtype=np.int64)  # code point -> single-char token id

@@ -53,11 +53,13 @@ def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, comp
     cp = np.asarray(cp, dtype=np.uint32)
     offsets = np.asarray(offsets, dtype=np.int64)
     n_texts = len(offsets) - 1
-    ids, starts, ends, text_tokens = char_token_spans(cp, offsets, vocab, False, compiled)
     table = class_table(cp) if len(cp) else None
+    ids, starts, ends, text_tokens = char_token_spans(cp, offsets, vocab, False, compiled, table=table)
     marks = table is None or bool(((table == MO) | (table == MS)).any())
+    used = None
     if compiled and not marks:
-        ids, starts = _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table, tokenizer, vocab)
+        ids, starts, used, text_tokens = _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table,
+                                                         tokenizer, vocab)
         found = None
     else:
         found = _term_matches(cp, offsets, tokenizer.terms, table, marks)
@@ -88,9 +90,10 @@ def term_token_spans(cp: np.ndarray, offsets: np.ndarray, tokenizer, vocab, comp
         words = list(vocab)
         drop = np.fromiter(map(is_punct_or_symbol, words), dtype=bool, count=len(words))
         kept = ~drop[ids] if len(ids) else np.zeros(0, dtype=bool)
-        ids, starts = ids[kept], starts[kept]
-    ids = _dense(ids, vocab)
-    text_tokens = np.searchsorted(starts, offsets, side="left").astype(np.int64)
+        ids, starts, used, text_tokens = ids[kept], starts[kept], None, None
+    ids = _dense(ids, vocab, used)
+    if text_tokens is None or found is not None:
+        text_tokens = np.searchsorted(starts, offsets, side="left").astype(np.int64)
     return (ids, text_tokens, starts) if with_starts else (ids, text_tokens)
 
 
@@ -100,9 +103,11 @@ def _decoded(cp: np.ndarray) -> str:
 
 
 def _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table, tokenizer, vocab):
-    """``(ids, starts)`` of every text after the term merge, from the compiled kernel
-    (`zheval.tokenizers.term_spans_kernel.merge_terms`; texts without attached marks); the texts it does not serve
-    through the tokenizer (`_by_tokenizer`)."""
+    """``(ids, starts, used, text_tokens)`` of every text after the term merge, from the compiled kernel
+    (`zheval.tokenizers.term_spans_kernel.merge_terms`, in place over the plain tokens; texts without attached
+    marks); the texts it does not serve through the tokenizer (`_by_tokenizer`), and then ``used`` and
+    ``text_tokens`` are None (`_dense` and the caller find them again). ``used``: per vocabulary id, whether a
+    token has it."""
     from .term_spans_kernel import merge_terms
 
     terms = sorted(tokenizer.terms, key=lambda t: (-len(t), t))  # the expression's order: longest first
@@ -115,17 +120,20 @@ def _compiled_merge(cp, offsets, ids, starts, ends, text_tokens, table, tokenize
     firsts = np.zeros(max(int(cp.max()), int(tcp.max()) if len(tcp) else 0) + 1, dtype=np.bool_)
     firsts[tcp[toff[:-1]]] = True
     tid = np.fromiter(map(vocab.__getitem__, terms), dtype=np.int64, count=len(terms))
-    small = compact_dtype(len(cp))  # the plain tokens' ids and positions as the compiled char pass writes them
+    small = compact_dtype(max(len(cp), len(vocab)))  # the plain tokens' ids and positions as the char pass writes them
     offsets, text_tokens = (np.ascontiguousarray(a, dtype=np.int64) for a in (offsets, text_tokens))
     ids, starts, ends = (np.ascontiguousarray(a, dtype=small) for a in (ids, starts, ends))
-    ids, starts, bad = merge_terms(cp, offsets, ids, starts, ends, text_tokens,
-                                   np.ascontiguousarray(table, dtype=np.uint8), firsts, tcp, toff, tfree, tid)
+    used = np.zeros(len(vocab), dtype=np.bool_)
+    counts = np.zeros(len(offsets), dtype=np.int64)
+    n, bad = merge_terms(cp, offsets, ids, starts, ends, text_tokens, np.ascontiguousarray(table, dtype=np.uint8),
+                         firsts, tcp, toff, tfree, tid, used, counts)
+    ids, starts = ids[:n], starts[:n]
     bad_texts = np.flatnonzero(bad)
     if len(bad_texts):
         ids, starts = _by_tokenizer(ids, starts, offsets, bad_texts, _decoded(cp), tokenizer, vocab)
         order = np.argsort(starts, kind="stable")
-        ids, starts = ids[order], starts[order]
-    return ids, starts
+        return ids[order], starts[order], None, None
+    return ids, starts, used, np.cumsum(counts)
 
 
 def _term_matches(cp: np.ndarray, offsets: np.ndarray, terms, table, marks: bool):
@@ -203,11 +211,12 @@ def _by_tokenizer(ids, starts, offsets, bad_texts, big: str, tokenizer, vocab):
     return np.concatenate(new_ids), np.concatenate(new_starts)
 
 
-def _dense(ids: np.ndarray, vocab) -> np.ndarray:
+def _dense(ids: np.ndarray, vocab, used=None) -> np.ndarray:
     """``ids`` renumbered so that the vocabulary holds only the tokens present (in their id order); ``vocab``
-    rebuilt in place."""
-    used = np.zeros(len(vocab), dtype=bool)
-    used[ids] = True
+    rebuilt in place. ``used``: per id, whether a token has it (found here when None)."""
+    if used is None:
+        used = np.zeros(len(vocab), dtype=bool)
+        used[ids] = True
     if used.all():
         return ids
     words = [w for w, u in zip(list(vocab), used.tolist()) if u]

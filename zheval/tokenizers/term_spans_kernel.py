@@ -36,17 +36,35 @@ def _term_at(cp, p, end, table, first, tcp, toff, tfree):
     return -1
 
 
+@njit(cache=True, inline="always")
+def _not_served(starts, ends, k0, k1, mq, me, nm):
+    """True when a match of ``mq[:nm]``/``me[:nm]`` does not start a plain token of ``starts[k0:k1]`` or ends
+    strictly inside one (the text then goes to the tokenizer); checked before any token is written over."""
+    k = k0
+    for m in range(nm):
+        while k < k1 and starts[k] < mq[m]:
+            k += 1
+        if k == k1 or starts[k] != mq[m]:  # the match does not start a plain token
+            return True
+        while k < k1 and starts[k] < me[m]:
+            k += 1
+        if ends[k - 1] > me[m]:  # it ends strictly inside the last token it covers
+            return True
+    return False
+
+
 @njit(cache=True)
-def merge_terms(cp, offsets, ids, starts, ends, text_tokens, table, firsts, tcp, toff, tfree, tid):
+def merge_terms(cp, offsets, ids, starts, ends, text_tokens, table, firsts, tcp, toff, tfree, tid, used, counts):
     """The plain tokens ``ids``/``starts``/``ends`` (text t's are ``text_tokens[t]:text_tokens[t + 1]``) of the
     texts ``cp[offsets[t]:offsets[t + 1]]`` with every match of the terms (code points ``tcp[toff[i]:toff[i + 1]]``
     in the longest-first order, ids ``tid``, ``tfree[i]``: no letter or digit may follow) merged into one token at
-    the first plain token it covers. ``firsts[c]`` is True for a code point ``c`` that starts a term. Returns
-    ``(ids, starts, bad)``: the merged tokens of the texts served, in order, and the texts the merge does not serve
+    the first plain token it covers, written over ``ids``/``starts`` in place (a merge only shortens: the write
+    position never passes the read position). ``firsts[c]`` is True for a code point ``c`` that starts a term.
+    Fills ``used[id]`` (False on entry, one per id of the vocabulary) for every token written and ``counts[t + 1]``
+    with text t's token count (``counts[0]`` 0 on entry; 0 for a text not served). Returns ``(n, bad)``: the merged
+    tokens of the texts served are ``ids[:n]``/``starts[:n]``, in order; ``bad``: the texts the merge does not serve
     (bool per text; their tokens are left out)."""
     n_texts = len(offsets) - 1
-    out_ids = np.empty(len(ids), dtype=np.int64)
-    out_starts = np.empty(len(ids), dtype=np.int64)
     bad = np.zeros(n_texts, dtype=np.bool_)
     mq = np.empty(64, dtype=np.int64)
     me = np.empty(64, dtype=np.int64)
@@ -71,31 +89,28 @@ def merge_terms(cp, offsets, ids, starts, ends, text_tokens, table, firsts, tcp,
             mq[nm], me[nm], mi[nm] = p, p + toff[i + 1] - toff[i], i
             last_end = me[nm]
             nm += 1
+        k0, k1 = text_tokens[t], text_tokens[t + 1]
+        if not bad[t]:
+            bad[t] = _not_served(starts, ends, k0, k1, mq, me, nm)
         if bad[t]:
             continue
-        k0, k1 = text_tokens[t], text_tokens[t + 1]
         o0 = o
         k = k0
         for m in range(nm):
-            while k < k1 and starts[k] < mq[m]:
-                out_ids[o], out_starts[o] = ids[k], starts[k]
+            while starts[k] < mq[m]:
+                ids[o], starts[o] = ids[k], starts[k]
                 o += 1
                 k += 1
-            if k == k1 or starts[k] != mq[m]:  # the match does not start a plain token
-                bad[t] = True
-                break
-            out_ids[o], out_starts[o] = tid[mi[m]], starts[k]
+            ids[o] = tid[mi[m]]  # starts[o] = starts[k] = mq[m], read before the write
+            starts[o] = mq[m]
             o += 1
             while k < k1 and starts[k] < me[m]:
                 k += 1
-            if ends[k - 1] > me[m]:  # it ends strictly inside the last token it covers
-                bad[t] = True
-                break
-        if bad[t]:
-            o = o0
-            continue
         while k < k1:
-            out_ids[o], out_starts[o] = ids[k], starts[k]
+            ids[o], starts[o] = ids[k], starts[k]
             o += 1
             k += 1
-    return out_ids[:o], out_starts[:o], bad
+        for j in range(o0, o):
+            used[ids[j]] = True
+        counts[t + 1] = o - o0
+    return o, bad

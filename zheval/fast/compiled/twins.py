@@ -193,6 +193,7 @@ def exercise(mod) -> None:
     s32, e32 = np.ascontiguousarray(starts), np.ascontiguousarray(ends)  # as term_ids._compiled_merge passes them
     mod.merge_terms(cp, off[:2], np.arange(len(starts), dtype=np.int32), s32, e32,
                     np.array([0, len(starts)], dtype=np.int64), np.zeros(22910, dtype=np.uint8), firsts, tcp, toff,
-                    np.ones(1, dtype=np.bool_), np.zeros(1, dtype=np.int64))
+                    np.ones(1, dtype=np.bool_), np.zeros(1, dtype=np.int64), np.zeros(len(starts), dtype=np.bool_),
+                    np.zeros(2, dtype=np.int64))
     mod.union_lcs_hits(ids, off, np.array([0, 1, 2], dtype=np.int64), one, two, 3, UNION_BLOCK_POSITIONS,
                        UNION_MAX_STOP_WORDS)
