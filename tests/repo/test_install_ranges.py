@@ -76,10 +76,17 @@ def test_ci_checks_the_ranges_and_the_test_run_uses_the_pins():
     release = [line for line in (REPO / ".ci" / "release-checks").read_text().splitlines() if not line.startswith("#")]
     assert {"bash .ci/install-ranges", "bash .ci/engines-floor", "bash .ci/wheel-smoke"} <= set(release)
     run = [line for line in (REPO / ".ci" / "run").read_text().splitlines() if not line.startswith("#")]
-    assert any("bash .ci/opencompass && bash .ci/engines && bash .ci/engines-cluster" in line for line in run)
+    # lane B ends with the engine tests at the floors (no two engine suites share the cores)
+    assert any("bash .ci/opencompass && bash .ci/engines && bash .ci/engines-cluster && bash .ci/engines-floor" in line
+               for line in run)
     assert any("bash .ci/commands && .ci/lowest-versions && bash .ci/extras-floor && bash .ci/install-ranges && "
                "bash .ci/wheel-smoke" in line for line in run)  # the floors and the release checks run in CI too (lane A)
-    assert any("&& bash .ci/engines-floor || lane_a=$?" in line for line in run)
+    # every cached venv is built ahead, in the background, by the scripts that use it (ZHEVAL_CI_VENV_ONLY=1)
+    assert any(".ci/lowest-versions && bash .ci/extras-floor )" in line for line in run)
+    assert any("bash .ci/opencompass && bash .ci/engines && bash .ci/engines-floor )" in line for line in run)
+    for script in ("lowest-versions", "extras-floor", "opencompass", "engines", "engines-floor"):
+        text = (REPO / ".ci" / script).read_text()
+        assert "source .ci/venv-lock.sh" in text and "venv_lock " in text and "if venv_only" in text, script
     floors = (REPO / ".ci" / "extras-floor").read_text()
     assert "--extra \"$extra\"" in floors
     for extra in ("fast", "space", "judge", "bertscore"):  # each extra at its floor, in a venv of its own
