@@ -13,6 +13,8 @@ Accepted files:
   ``label_check="warn"`` makes it a warning at any fraction (e.g. when the references were cleaned after the
   predictions were made), ``"off"`` skips the check. ``"predict"`` may also be used together with ``"id"``.
   A ``label`` beside ``prediction`` is checked the same way (`zheval.adapters.duck.stored.llama_factory_label`).
+  Every line is read with the first line's prediction field: a line with the other one (``prediction`` after
+  ``predict``) is refused at its ``file:line`` naming both and ``--pred-field``, as the records door does.
   Stored references (``references``/``reference``) and a stored query (every one present of ``query``, ``prompt``
   without a label, and ``instruction`` with its ``input``) are checked the same way, whether the predictions are
   joined by id or by order (`zheval.adapters.duck.stored`).
@@ -286,6 +288,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
         DuckFormatError (ValueError): undecodable UTF-8 (one problem for a UTF-16/UTF-32/GB18030 file), a text
             file that looks like JSONL (``format="auto"``), malformed JSON (plus a hint when most lines are not
             JSON), a key given twice on a line, a line that is not an object, no or two prediction fields, a
+            prediction field other than the first line's (``predict`` on some lines, ``prediction`` on others), a
             non-string prediction/id/label, ids on some lines only, a duplicate id — every problem named
             ``file:line`` (first 20 listed).
         EmptyFileError (a DuckFormatError): a file without a line.
@@ -333,6 +336,18 @@ def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
     return True
 
 
+def _other_field(key: str, first: tuple | None, name: str) -> str | None:
+    """The problem of a line whose prediction field ``key`` is not the one of the first line that has one
+    (``first``: ``(field, line)``), else ``None``: every line is read with the same field, as the records door
+    reads every row (a file mixing ``predict`` and ``prediction`` is two files pasted together, or one written by
+    two programs; which lines belong with which is never guessed)."""
+    if first is None or key == first[0]:
+        return None
+    return (f"this line's prediction field is {key!r}, the first line's ({name}:{first[1]}) is {first[0]!r}: every "
+            f"line is read with the same fields, here {first[0]!r}; write every line with one prediction field, or "
+            "name the field the lines use with --pred-field NAME")
+
+
 def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     """The predictions of a JSONL file's ``(line number, text)`` lines (every problem named ``file:line``)."""
     problems: list[Problem] = []
@@ -340,7 +355,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     with_id = without_id = 0
     seen = UniqueIds()
     nonblank = not_json = 0
-    first_not_json = None
+    first_not_json = first_key = None
     for lineno, text in _nonblank(lines):
         nonblank += 1
         try:
@@ -379,9 +394,11 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         else:
             without_id += 1
         key, err = prediction_field(obj)
+        err = err or _other_field(key, first_key, name)
         if err:
             problems.append(Problem(name, lineno, rid, err))
             continue
+        first_key = first_key or (key, lineno)
         keys = [key]
         pred = obj[key]
         if not isinstance(pred, str):
