@@ -159,7 +159,8 @@ def stored_field_notes(predictions, which: str = "") -> list:
     """One note per kind of stored field (LLaMA-Factory's ``label``, stored references, stored query:
     `zheval.adapters.duck.stored`) that some but not all prediction lines store: how many lines were compared with
     their item and how many store none (the first such ``file:line``), so that a check covering part of the file
-    is never taken for one covering all of it; ``[]`` when every line or none stores it, or the check was off."""
+    is never taken for one covering all of it; ``[]`` when every line or none stores it, or the check was off. Then
+    the note of stored queries compared with nothing because their item has no query (`_uncompared_query_note`)."""
     if not isinstance(predictions, Predictions):
         return []
     kinds = ((predictions.labels, predictions.labelled, "'label'"),
@@ -176,7 +177,22 @@ def stored_field_notes(predictions, which: str = "") -> list:
         first = f"{predictions.source}:{line}" if line else predictions.source
         notes.append(f"{which}{compared} of {len(predictions)} prediction line(s) store a {name} and were compared with "
                      f"their item; {len(none)} store none and were not compared (first: {first})")
-    return notes
+    return notes + _uncompared_query_note(predictions, which)
+
+
+def _uncompared_query_note(predictions, which: str) -> list:
+    """The note of stored queries compared with nothing because their item has no query (no ``query`` in the data,
+    or a null or blank one: `zheval.adapters.duck.stored.has_query`), naming the file's own fields and the first
+    ``file:line``; ``[]`` without any."""
+    skipped = getattr(predictions, "queries_uncompared", None) or []
+    if not skipped:
+        return []
+    fields = predictions.query_fields or [("query",)] * len(predictions)
+    name = field_names(fields[j] for j in skipped if fields[j])
+    line = predictions.lines[skipped[0]] if skipped[0] < len(predictions.lines) else None
+    first = f"{predictions.source}:{line}" if line else predictions.source
+    return [f"{which}{len(skipped)} of {len(predictions)} prediction line(s) store a {name} that was not compared "
+            f"with anything: their item has no query in the data (no 'query', or an empty one; first: {first})"]
 
 
 def order_notes(predictions, which: str = "") -> list:

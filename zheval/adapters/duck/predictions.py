@@ -56,7 +56,7 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_p
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
-                     query_mismatch_message, query_mismatches, reference_mismatch_message, reference_mismatches,
+                     has_query, query_mismatch_message, query_mismatches, reference_mismatch_message, reference_mismatches,
                      stored_query, stored_references, too_many)
 
 __all__ = [
@@ -115,6 +115,9 @@ class Predictions:
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
             not its item's query (below the error threshold; the caller warns).
         queries_checked: set by `join_predictions`: how many stored queries were compared.
+        queries_uncompared: set by `join_predictions`: the index of each prediction that stores a query but was not
+            compared because its item has no query (the data has no ``query`` column, or the item's is null or
+            blank; `zheval.adapters.duck.stored.has_query`); the report notes them.
         references: the references stored with each prediction (``references``/``reference``: a list of strings,
             `zheval.adapters.duck.stored.stored_references`), or ``None``; reference_fields: the field of each.
         reference_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line that stores a
@@ -138,6 +141,7 @@ class Predictions:
     paired_by_order: bool = False
     query_mismatches: list = field(default_factory=list)
     queries_checked: int = 0
+    queries_uncompared: list = field(default_factory=list)
     references: list | None = None
     reference_fields: list | None = None
     reference_mismatches: list = field(default_factory=list)
@@ -561,10 +565,13 @@ def _check_stored(ds, predictions: Predictions, order: list, norm, strict: bool)
         predictions.reference_mismatches = [(d[0], d[1], d[4]) for d in bad]
         if strict and too_many(bad, n):
             raise PredictionMismatchError(reference_mismatch_message(src, bad, n, by_id))
-    if predictions.queries is not None and "query" in ds.column_names:
+    if predictions.queries is not None:
+        queries = list(ds["query"]) if "query" in ds.column_names else [None] * len(ids)
         fields = predictions.query_fields or [("query",)] * len(predictions.queries)
-        n, bad = query_mismatches(predictions.queries, fields, order, list(ds["query"]), ids, lines, norm)
+        n, bad = query_mismatches(predictions.queries, fields, order, queries, ids, lines, norm)
         predictions.queries_checked = n
+        predictions.queries_uncompared = [j for i, j in enumerate(order)
+                                          if predictions.queries[j] is not None and not has_query(queries[i])]
         predictions.query_mismatches = [(line, rid, f) for line, rid, _, _, f in bad]
         if strict and too_many(bad, n):
             raise PredictionMismatchError(query_mismatch_message(src, bad, n, by_id))

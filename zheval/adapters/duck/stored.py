@@ -16,7 +16,9 @@ against the wrong items:
   field was read, so an ``instruction`` beside a ``query`` was never compared, nor checked to be text.
 
 A stored field that is not text (a list, a number) is refused by the reader naming ``file:line`` and the field, as
-a ``label`` is; a line without one is not compared (as a line without a ``label``).
+a ``label`` is; a line without one is not compared (as a line without a ``label``), nor is a stored query whose item
+has none (no ``query`` column, or a null or blank one: `has_query`), which the report notes
+(`zheval.adapters.duck.inputs.stored_field_notes`).
 
 More than `LABEL_MISMATCH_MAX_FRACTION` of the compared items disagreeing is an error with ``label_check="strict"``
 (the messages: `label_mismatch_message`, `reference_mismatch_message`, `query_mismatch_message`); fewer are
@@ -31,7 +33,7 @@ import unicodedata
 from ...io import type_name
 
 __all__ = ["LABEL_MISMATCH_MAX_FRACTION", "QUERY_KEYS", "STORED_REFERENCE_KEYS", "llama_factory_label",
-           "stored_query", "stored_references", "field_names",
+           "stored_query", "stored_references", "field_names", "has_query",
            "reference_mismatches", "query_mismatches", "label_mismatch_message", "reference_mismatch_message",
            "query_mismatch_message", "too_many"]
 
@@ -128,15 +130,22 @@ def reference_mismatches(stored: list, fields: list, order: list, refs: list, id
     return compared, bad
 
 
+def has_query(query) -> bool:
+    """Whether an item's ``query`` can be compared with a stored one: a string with a character that is not
+    whitespace (a blank query is in every stored text, so comparing it would count a check that checks nothing)."""
+    return isinstance(query, str) and bool(query.strip())
+
+
 def query_mismatches(stored: list, fields: list, order: list, queries: list, ids: list, lines: list,
                      norm=None) -> tuple:
     """``(compared, mismatches)`` of the stored queries: ``(line, item id, stored, item's query, field)`` of each
     item whose query is not in the stored one, both normalised as for scoring (NFKC, then ``norm``: ``？`` and
-    ``?`` are one mark) and whitespace removed. Arguments as `reference_mismatches`."""
+    ``?`` are one mark) and whitespace removed; an item without a query (`has_query`) is not compared. Arguments as
+    `reference_mismatches`."""
     squash = lambda t: "".join((norm or str)(unicodedata.normalize("NFKC", t)).split())  # noqa: E731
     compared, bad = 0, []
     for i, j in enumerate(order):
-        if stored[j] is None or not isinstance(queries[i], str):
+        if stored[j] is None or not has_query(queries[i]):
             continue
         compared += 1
         if squash(queries[i]) not in squash(stored[j]):
