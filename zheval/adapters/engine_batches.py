@@ -34,6 +34,7 @@ from ..compute.inputs import EmptyReferenceError, validate_inputs
 from ..compute.joint import METRICS, ScoreConfig, ScoreItems, item_scores, score_config_of, score_result, score_items
 from ..compute.options import check_metrics, options_for_metrics
 from ..results.reducers import group_indices
+from .engine_checks import group_value_problem, kind_change
 
 __all__ = ["BatchRequest", "PackedRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
            "check_columns", "pack_request", "check_config", "prepare_request", "ENGINE_DOOR_DOC", "engine_door_doc"]
@@ -184,15 +185,19 @@ def batch_record(table, request: BatchRequest) -> bytes:
                            "context": exc.context}
     except (TypeError, ValueError) as exc:
         record["error"] = _located_error(preds, refs, exc)
+    if record["error"] is None and request.group_column is not None:
+        record["groups"] = table.column(request.group_column).to_pylist()
+        bad = group_value_problem(record["groups"], request.group_column)
+        if bad is not None:
+            record["error"] = {"kind": "input", "type": bad[1], "row": bad[0], "message": bad[2]}
     if record["error"] is not None:
         if request.id_column is not None:
             record["ids"] = table.column(request.id_column).to_pylist()
+        record["groups"] = None
         return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
     canon_preds, canon_refs = validate_inputs(preds, refs)
     first = config.first
     record["slips"] = input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies)
-    if request.group_column is not None:
-        record["groups"] = table.column(request.group_column).to_pylist()
     return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
 
 
@@ -224,7 +229,8 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
         EmptyReferenceError: references without a token, every one named as ``references[row][j]`` with the dataset's
             row index (and its id).
         TypeError, ValueError: the first row that is not scorable (``predictions[row]``/``references[row][j]``, its
-            id), or no row at all.
+            id; a group value that cannot name a group), or no row at all; a group value of another kind than the
+            first (``"0"`` after ``0``: `zheval.adapters.engine_checks.kind_change`), named by its row.
     """
     offset, parts, groups = 0, [], []
     empty_pos, empty_texts, empty_reasons, empty_context, id_of = [], [], [], "", {}
@@ -263,6 +269,9 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
         raise EmptyReferenceError(empty_pos, empty_texts, empty_reasons, empty_context, locate=locate)
     if not parts:
         raise ValueError(f"{engine}: no items to score: the data has no rows")
+    change = kind_change(groups, request.group_column) if request.group_column is not None else None
+    if change is not None:
+        raise ValueError(f"{engine}: row {change[0]}: {change[1]}")
     for category, message in slips.items():
         warnings.warn(f"{message} (found in a batch's sample)", category, stacklevel=3)
     items = ScoreItems.concat(parts)
@@ -348,8 +357,12 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
         prediction_column: the ``string`` column of predictions (a null is an error naming the row).
         references_column: {list_type} column (one or more references per row, ragged) or a ``string``
             column (one reference per row).
-        group_column: optional column (any type; {null} is a group of its own): the result gains ``"groups"``,
+        group_column: optional column (any scalar type; {null} is a group of its own): the result gains ``"groups"``,
             ``{{value: {{metric: result}}}}``, each equal to [`zheval.score`][zheval.compute.joint.score] on that group's rows.
+            The values are kept as they are (an integer column gives integer keys, where the CLI's ``--group-field``
+            reads ``0`` as ``"0"``); a nested column (a list, a struct, a map) is refused on the driver, and a value
+            that cannot name a group (not hashable, NaN) or of another kind than the column's first (``"0"`` beside
+            ``0``, ``True`` beside ``1``) is refused naming its row (`zheval.adapters.engine_checks`).
         id_column: optional column that names a row in error messages (else the row index{row_order}).
         per_item: also return {per_item_data} of the input rows with the per-item score columns appended
             ([`zheval.compute.joint.item_scores`][], {dtype}, 0-1: for ROUGE ``<type>``, ``<type>_precision`` and

@@ -1,14 +1,29 @@
-"""The engine doors' own checks, made on the driver before any work is sent, free of both engines: the door's
-parameters that are not scoring options (`check_door_args`: ``batch_size``, ``per_item``, ``gather_items``; the
-scoring options' numbers -- ``bootstrap``, ``seed``, ``max_refs``, ``confidence`` ... -- are checked once, by
-`zheval.compute.options`, for every door).
+"""The engine doors' own checks, free of both engines:
+
+* the door's parameters that are not scoring options, on the driver before any work (`check_door_args`:
+  ``batch_size``, ``per_item``, ``gather_items``; the scoring options' numbers -- ``bootstrap``, ``seed``,
+  ``max_refs``, ``confidence`` ... -- are checked once, by `zheval.compute.options`, for every door);
+* the group column's values: a nested column type (a list, a struct, a map) is refused on the driver from the
+  schema (`refuse_nested_group`); on the workers each batch's values are checked (`group_value_problem`: a value
+  that is not hashable, NaN) and their kinds recorded (`group_kind`), and a column whose values are of more than
+  one kind (``0`` beside ``"0"``, ``1`` beside ``True``: possible in a Ray column of Python objects or in blocks of
+  different types) is refused naming the first row of another kind (`kind_change`). The CLI's ``--group-field``
+  reads an integer as its decimal text, so ``0`` and ``"0"`` are one group there; an engine keeps a column's values
+  as they are (an integer column gives integer keys), so a column that mixes kinds is refused rather than split
+  into groups the CLI would merge.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import numbers
+from typing import Any, Optional, Sequence, Tuple
 
-__all__ = ["check_door_args"]
+__all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_problem", "kind_change"]
+
+#: What to do with a group column the engines cannot use as it is (the end of every group-value message).
+_CAST = ("cast the column to one scalar type first (Spark: df.withColumn(name, df[name].cast('string')); Ray: "
+         "map_batches), e.g. to strings as the CLI's --group-field reads them (an integer as its decimal text: 0 and "
+         "'0' are one group '0' there)")
 
 
 def check_door_args(engine: str, *, per_item: Any, gather_items: Any, **batch_size: Any) -> None:
@@ -38,3 +53,58 @@ def check_door_args(engine: str, *, per_item: Any, gather_items: Any, **batch_si
         raise TypeError(f"{engine}: {what}, got {type(size).__name__} {size!r}")
     if size < 1:
         raise ValueError(f"{engine}: {what}, got {size!r}")
+
+
+def refuse_nested_group(engine: str, column: str, type_text: Optional[str]) -> None:
+    """Raise ``TypeError`` when the group column's type (``type_text``, the engine's name for it, given only when it
+    is nested: ``array<string>``, ``list<item: int64>``, a struct, a map) cannot name a group."""
+    if type_text is not None:
+        raise TypeError(f"{engine}: the group column {column!r} is {type_text}: a list, a struct or a map cannot "
+                        f"name a group (a group value is a scalar: a string, a number, a bool, a date ...); {_CAST}")
+
+
+def group_kind(value: Any) -> str:
+    """The kind of a non-null group value: ``bool``, ``int`` (any integral number), ``float`` (any other real
+    number), ``str``, else the type's name (``date``, ``Decimal``, ``bytes`` ...)."""
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, numbers.Integral):
+        return "int"
+    if isinstance(value, numbers.Real):
+        return "float"
+    return "str" if isinstance(value, str) else type(value).__name__
+
+
+def group_value_problem(values: Sequence[Any], column: str) -> Optional[Tuple[int, str, str]]:
+    """``(row in the batch, exception type name, message)`` of the first value of ``values`` that cannot name a
+    group (runs on a worker): one that is not hashable (a list, a dict: a Ray column of Python objects) or NaN
+    (NaN != NaN: each would be a group of its own); ``None`` when every value can (nulls are a group of their own).
+    """
+    for i, v in enumerate(values):
+        if v is None:
+            continue
+        try:
+            hash(v)
+        except TypeError:
+            return i, "TypeError", (f"the group column {column!r} holds {type(v).__name__} {v!r}, which cannot name "
+                                    f"a group (a group value is a scalar: a string, a number, a bool, a date ...); {_CAST}")
+        if isinstance(v, numbers.Real) and v != v:
+            return i, "ValueError", (f"the group column {column!r} holds NaN, which cannot name a group (NaN != NaN: "
+                                     "each would be a group of its own); use null for no group, or fill it")
+    return None
+
+
+def kind_change(values: Sequence[Any], column: str) -> Optional[Tuple[int, str]]:
+    """``(row, message)`` of the first non-null value of ``values`` whose `group_kind` differs from the first
+    non-null value's, else ``None`` (runs on the driver over the gathered groups)."""
+    first = None
+    for i, v in enumerate(values):
+        if v is None:
+            continue
+        if first is None:
+            first = (i, v, group_kind(v))
+        elif group_kind(v) != first[2]:
+            return i, (f"the group column {column!r} holds {group_kind(v)} {v!r} here and {first[2]} {first[1]!r} "
+                       f"at row {first[0]}: a group column holds one kind of value, so that no two values are one group "
+                       f"in one door and two in another; {_CAST}")
+    return None

@@ -32,6 +32,7 @@ from ..compute.sums import batch_sums, needs_every_item, sums_result
 from ..results.partial_sums import PartialSums, merge_groups
 from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
+from .engine_checks import group_kind, group_value_problem
 from .engine_env import worker_import_problem
 
 __all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups",
@@ -49,8 +50,9 @@ SUMS_DOOR_ARGS = """
             the driver (about 0.2-0.7 KB a row of driver memory)."""
 
 
-def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str]) -> bytes:
-    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips}, protocol=_PROTOCOL)
+def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str],
+            kinds: frozenset = frozenset()) -> bytes:
+    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips, "kinds": kinds}, protocol=_PROTOCOL)
 
 
 EMPTY_SUMS_RECORD = _record(0, {}, False, {})
@@ -58,15 +60,18 @@ EMPTY_SUMS_RECORD = _record(0, {}, False, {})
 
 
 def sums_record(table, request: BatchRequest) -> bytes:
-    """The sums record of one batch (runs on a worker): ``{"n", "groups": {group: PartialSums}, "bad", "slips"}``
+    """The sums record of one batch (runs on a worker): ``{"n", "groups": {group: PartialSums}, "bad", "slips",
+    "kinds"}``
     pickled.
 
     Args:
         table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references ``list<string>`` or
             ``string``). request: the `BatchRequest` (a reducible config).
 
-    A batch with a row that cannot be scored gives ``bad=True`` and no sums (the driver names the row in an
-    ordered pass); a worker never raises for bad input.
+    A batch with a row that cannot be scored, or a group value that cannot name a group, gives ``bad=True`` and no
+    sums (the driver names the row in an ordered pass); ``kinds`` holds the kinds of its group values
+    (`zheval.adapters.engine_checks.group_kind`: more than one after the merge is refused the same way). A worker
+    never raises for bad input.
     """
     preds = table.column(request.prediction_column).to_pylist()
     refs = table.column(request.references_column).to_pylist()
@@ -79,11 +84,14 @@ def sums_record(table, request: BatchRequest) -> bytes:
     except (TypeError, ValueError):
         return _record(len(preds), {}, True, {})
     groups = table.column(request.group_column).to_pylist() if request.group_column is not None else None
+    if groups is not None and group_value_problem(groups, request.group_column) is not None:
+        return _record(len(preds), {}, True, {})
+    kinds = frozenset(group_kind(g) for g in groups if g is not None) if groups is not None else frozenset()
     ids = table.column(request.id_column).to_pylist() if request.id_column is not None else None
     keys = item_keys(canon_preds, canon_refs, ids) if config.first.bootstrap else None
     first = config.first
     slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))
-    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips)
+    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips, kinds)
 
 
 def merge_sums_records(a: bytes, b: bytes) -> bytes:
@@ -97,13 +105,14 @@ def merge_sums_records(a: bytes, b: bytes) -> bytes:
         return _record(x["n"] + y["n"], {}, True, {})
     slips = dict(y["slips"])
     slips.update(x["slips"])
-    return _record(x["n"] + y["n"], merge_groups(x["groups"], y["groups"]), False, slips)
+    return _record(x["n"] + y["n"], merge_groups(x["groups"], y["groups"]), False, slips, x["kinds"] | y["kinds"])
 
 
 def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict[str, Any]]:
     """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` [`zheval.score`][zheval.compute.joint.score] on
     the rows, plus ``"groups"`` (``{value: {metric: result}}``, in `ordered_groups` order) with a group column; ``None`` when a batch had a bad
-    row (the caller names it with the ordered pass). The input guards' warnings are issued once each.
+    row or group values of more than one kind (`zheval.adapters.engine_checks`; the caller names the row with the
+    ordered pass). The input guards' warnings are issued once each.
 
     Raises:
         ValueError: no row at all (``no items to score``).
@@ -111,7 +120,7 @@ def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict
     import warnings
 
     rec = pickle.loads(blob)
-    if rec["bad"]:
+    if rec["bad"] or len(rec["kinds"]) > 1:  # a group value of two kinds: the ordered pass names the row
         return None
     if not rec["n"]:
         raise ValueError("no items to score: the data has no rows")

@@ -19,7 +19,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records)
-from .engine_checks import check_door_args
+from .engine_checks import check_door_args, refuse_nested_group
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .ray_reduce import reduce_dataset
@@ -62,13 +62,16 @@ def score_dataset(
     ray_cloudpickle = require_extra("ray.cloudpickle", extra="ray", purpose=ENGINE)
     if not isinstance(dataset, ray_data.Dataset):
         raise TypeError(f"{ENGINE}: dataset must be a ray.data.Dataset, got {type(dataset).__name__}")
-    if dataset.schema() is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
+    schema = _schema(dataset)
+    if schema is None:  # a Dataset of no rows has no schema (ray.data.from_items([]))
         raise ValueError(f"{ENGINE}: no items to score: the Dataset has no rows")
     request, packed = prepare_request(
         ENGINE, metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
         {"prediction_column": prediction_column, "references_column": references_column,
          "group_column": group_column, "id_column": id_column},
-        lambda: dataset.schema().names, per_item, ray_cloudpickle.dumps)
+        lambda: schema.names, per_item, ray_cloudpickle.dumps)
+    if group_column is not None:
+        refuse_nested_group(ENGINE, group_column, _nested_type(schema, group_column))
     sums = reducible(request.config, gather_items, ENGINE)
     with engine_errors(ENGINE, "ray"):
         result = None
@@ -81,6 +84,28 @@ def score_dataset(
     scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
                                  fn_kwargs={"packed": packed})
     return result, scored
+
+
+def _schema(dataset):
+    """The Dataset's schema (``None``: no rows), or one line when its blocks disagree on a column's type (Ray's
+    ``schema()`` raises pyarrow's bare ``ArrowTypeError``)."""
+    import pyarrow as pa
+
+    try:
+        return dataset.schema()
+    except (pa.ArrowTypeError, pa.ArrowInvalid) as exc:
+        raise TypeError(f"{ENGINE}: the Dataset's blocks do not agree on a column's type ({exc}); cast the column to "
+                        "one type in every block first (map_batches): e.g. a group column with 0 in one block and '0' "
+                        "in another would be two groups here and one group '0' at the CLI") from None
+
+
+def _nested_type(schema, column: str):
+    """The Arrow type of ``column`` when it is nested (a list, a struct, a map), else ``None`` (a Python-object
+    column's values are checked on the workers)."""
+    import pyarrow as pa
+
+    kind = dict(zip(schema.names, schema.types)).get(column)
+    return str(kind) if isinstance(kind, pa.DataType) and pa.types.is_nested(kind) else None
 
 
 def _ordered_result(dataset, request: BatchRequest, packed: PackedRequest, batch_size) -> Dict[str, Any]:

@@ -22,7 +22,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records, score_columns)
-from .engine_checks import check_door_args
+from .engine_checks import check_door_args, refuse_nested_group
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .spark_reduce import reduce_dataframe
@@ -86,6 +86,10 @@ def score_dataframe(
          "group_column": group_column, "id_column": id_column},
         lambda: df.columns, per_item, spark_cloudpickle.dumps)
     config = request.config
+    if group_column is not None:
+        kind = df.schema[group_column].dataType
+        refuse_nested_group(ENGINE, group_column,
+                            kind.simpleString() if kind.typeName() in ("array", "struct", "map") else None)
     sums = reducible(config, gather_items, ENGINE)
     with engine_errors(ENGINE, "spark"):
         result = reduce_dataframe(df.select(*request.columns), packed) if sums else None
