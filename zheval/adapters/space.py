@@ -20,6 +20,9 @@ Input format (the same for both metrics):
 * Limits (a Space runs on a shared CPU; `evaluate.load` scores more): at most `MAX_ITEMS` lines, lines of
   at most `MAX_LINE_CHARS` characters, and at most `MAX_BOX_CHARS` characters per box.
 
+The boxes are read, and a refused input's message worded, by `zheval.adapters.space_inputs` (`parse_inputs`,
+`widget_message`, the limits; imported here under the same names).
+
 Bad input never raises into gradio: the page shows a message naming the 1-based line (``reference line 2 is
 empty``; the module's ``references[1][0]`` becomes ``reference line 2, reference 1``), the tables are hidden and
 the signature cleared (no stale numbers next to an error), and the server goes on serving. An unexpected exception (a bug) is
@@ -42,12 +45,14 @@ import html
 import logging
 import re
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 
 import pandas as pd
 
 from ..presets import preset_names
 from .extras import require_extra
+from .space_inputs import (MAX_BOX_CHARS, MAX_ITEMS, MAX_LINE_CHARS, MAX_MESSAGE_CHARS, REF_DELIMITER,  # noqa: F401
+                           parse_inputs, widget_message)
 
 __all__ = [
     "preset_choices",
@@ -73,15 +78,6 @@ logger = logging.getLogger(__name__)
 
 #: What needs gradio, for the one-line message of a missing ``space`` extra
 SPACE_PURPOSE = "the Space widget"
-#: Separator of several references on one line of the references box.
-REF_DELIMITER = "|||"
-#: At most this many lines are scored in the widget (a Space runs on a shared CPU); use the module for more.
-MAX_ITEMS = 1000
-#: At most this many characters on one line (either box): ROUGE-L/W/S cost grows with the product of the lengths
-#: (two 2,000-character texts take ~0.7 s for rougeW+rougeS4+rougeSU4 on one core; 10,000 take ~20 s).
-MAX_LINE_CHARS = 2000
-#: At most this many characters in one box (newlines not counted).
-MAX_BOX_CHARS = 50_000
 #: ROUGE types offered in the widget (the module accepts more: rouge1..rouge9, rougeS<d>, rougeS*, ...).
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4")
 #: Decimals shown in the tables (the module's results are not rounded).
@@ -90,8 +86,6 @@ NO_PRESET = "(none)"
 #: At most this many lines are explained under the tables (each explanation is a few milliseconds; the panel says
 #: where it stops).
 MAX_EXPLAINED_LINES = 200
-#: Longest message shown in the page (a message quoting a long input line is cut, saying so).
-MAX_MESSAGE_CHARS = 1500
 
 ROUGE_EXAMPLE = ("猫坐在垫子上\n今天天气很好", "猫趴在垫子上面\n今天天气不错 ||| 天气很好")
 BLEU_EXAMPLE = ROUGE_EXAMPLE
@@ -114,74 +108,6 @@ class WidgetResult(NamedTuple):
     per_item: pd.DataFrame
     signature: str
     run: Dict[str, Any]
-
-
-def _lines(text: str) -> List[str]:
-    lines = (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    while lines and not lines[-1].strip():
-        lines.pop()
-    return lines
-
-
-def _check_sizes(lines: Sequence[str], box: str) -> None:
-    """Line count, line length and box size of one box (``box`` = ``"prediction"``/``"reference"``)."""
-    if len(lines) > MAX_ITEMS:
-        raise ValueError(f"{box} line {MAX_ITEMS + 1}: the widget scores at most {MAX_ITEMS} lines ({len(lines)} "
-                         f"{box} lines given); score more with evaluate.load(...).compute")
-    total = 0
-    for i, line in enumerate(lines, start=1):
-        if len(line) > MAX_LINE_CHARS:
-            raise ValueError(f"{box} line {i} has {len(line):,} characters: the widget scores lines of at most "
-                             f"{MAX_LINE_CHARS:,} characters; score longer texts with evaluate.load(...).compute")
-        total += len(line)
-        if total > MAX_BOX_CHARS:
-            raise ValueError(f"{box} line {i} brings the {box}s to {total:,} characters: the widget scores at most "
-                             f"{MAX_BOX_CHARS:,} characters per box; score more with evaluate.load(...).compute")
-
-
-def parse_inputs(predictions_text: str, references_text: str, delimiter: str = REF_DELIMITER
-                 ) -> Tuple[List[str], List[List[str]]]:
-    """Parse the two text boxes into ``(predictions, references)`` for the metric modules.
-
-    Args:
-        predictions_text: one prediction per line (``str``); trailing blank lines are ignored, a blank line
-            inside is an empty prediction.
-        references_text: one line per prediction; references of one item separated by ``delimiter``.
-        delimiter: default ``"|||"``.
-    Returns:
-        ``(list[str], list[list[str]])``: predictions stripped of surrounding spaces; per item a non-empty list of
-        stripped references (ragged across items).
-    Raises:
-        ValueError, each naming the 1-based line: no prediction; more than `MAX_ITEMS` lines, a line over
-            `MAX_LINE_CHARS` characters or a box over `MAX_BOX_CHARS` characters; a prediction line
-            without a reference line or the other way round; a blank reference line or an empty reference between
-            delimiters (with its 1-based reference number).
-    """
-    pred_lines = _lines(predictions_text)
-    ref_lines = _lines(references_text)
-    if not pred_lines:
-        raise ValueError("no prediction: write one prediction per line")
-    _check_sizes(pred_lines, "prediction")
-    _check_sizes(ref_lines, "reference")
-    preds = [p.strip() for p in pred_lines]
-    how = (f"write one reference line per prediction, with several references of one item on its line separated "
-           f"by {delimiter!r}")
-    if len(ref_lines) < len(preds):
-        raise ValueError(f"prediction line {len(ref_lines) + 1} has no reference line ({len(preds)} prediction "
-                         f"lines, {len(ref_lines)} reference lines): {how}")
-    if len(ref_lines) > len(preds):
-        raise ValueError(f"reference line {len(preds) + 1} has no prediction line ({len(preds)} prediction "
-                         f"lines, {len(ref_lines)} reference lines): {how}")
-    refs: List[List[str]] = []
-    for i, line in enumerate(ref_lines, start=1):
-        if not line.strip():
-            raise ValueError(f"reference line {i} is empty (every prediction needs at least one reference)")
-        parts = [r.strip() for r in line.split(delimiter)]
-        for j, r in enumerate(parts, start=1):
-            if not r:
-                raise ValueError(f"reference line {i}: reference {j} is empty (check the {delimiter!r} separators)")
-        refs.append(parts)
-    return preds, refs
 
 
 def _round(x: float) -> float:
@@ -317,28 +243,6 @@ def score_chrf(module: Any, predictions_text: str, references_text: str, tokeniz
         module.compute(predictions=preds, references=refs, **{**opts, "level": "sentence"})["scores"]
     per_item = _item_frame(preds, refs, {"sentence chrF": scores})
     return WidgetResult(pd.DataFrame(row), per_item, res["signature"], _run(preds, refs, opts))
-
-
-_REF_INDEX = re.compile(r"\breferences\[(\d+)\]\[(\d+)\]")
-_PRED_INDEX = re.compile(r"\bpredictions\[(\d+)\]")
-
-
-def widget_message(exc: BaseException) -> str:
-    """The text the page shows for a refused input: the exception's message with the modules' 0-based indices as
-    the widget's 1-based lines (``references[1][0]`` -> ``reference line 2, reference 1``; ``predictions[3]`` ->
-    ``prediction line 4``), without the modules' note on stored batches (the widget stores none), cut to
-    `MAX_MESSAGE_CHARS` characters."""
-    from zheval.compute.inputs import EmptyReferenceError
-
-    if isinstance(exc, EmptyReferenceError):
-        exc = exc.relocated(lambda i: "", note="")
-    text = str(exc).strip()
-    text = _REF_INDEX.sub(lambda m: f"reference line {int(m.group(1)) + 1}, reference {int(m.group(2)) + 1}",
-                          text)
-    text = _PRED_INDEX.sub(lambda m: f"prediction line {int(m.group(1)) + 1}", text)
-    if len(text) > MAX_MESSAGE_CHARS:
-        text = text[:MAX_MESSAGE_CHARS] + f" ... (message cut at {MAX_MESSAGE_CHARS} characters)"
-    return text
 
 
 #: Inline styles of the message line (gradio 6 takes page CSS only in ``launch()``, which ``app.py`` calls bare).
