@@ -358,7 +358,8 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
         references_column: {list_type} column (one or more references per row, ragged) or a ``string``
             column (one reference per row).
         group_column: optional column (any scalar type; {null} is a group of its own): the result gains ``"groups"``,
-            ``{{value: {{metric: result}}}}``, each equal to [`zheval.score`][zheval.compute.joint.score] on that group's rows.
+            ``{{value: {{metric: result}}}}``, each equal to [`zheval.score`][zheval.compute.joint.score] on that group's rows,
+            in order of first appearance{row_order} (reduced from sums or gathered alike).
             The values are kept as they are (an integer column gives integer keys, where the CLI's ``--group-field``
             reads ``0`` as ``"0"``); a nested column (a list, a struct, a map) is refused on the driver, and a value
             that cannot name a group (not hashable, NaN) or of another kind than the column's first (``"0"`` beside

@@ -35,7 +35,7 @@ from .engine_batches import BatchRequest
 from .engine_checks import group_kind, group_value_problem
 from .engine_env import worker_import_problem
 
-__all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record", "ordered_groups",
+__all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record",
            "reducible", "engine_errors"]
 
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
@@ -47,26 +47,30 @@ SUMS_DOOR_ARGS = """
             weights keyed by each item's content and id, sums reduced by the engine, the intervals of
             [`zheval.score_batches`][zheval.compute.batches.score_batches] on the same rows and ids -- a preset's own
             numbers, ``level="sentence"``, ``use_aggregator=False``): every batch's per-item statistics then come to
-            the driver (about 0.2-0.7 KB a row of driver memory)."""
+            the driver (about 0.2-0.7 KB a row of driver memory). With options that need only sums it changes
+            nothing: the sums path runs (same numbers, groups in the same order of first appearance)."""
 
 
 def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str],
-            kinds: frozenset = frozenset()) -> bytes:
-    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips, "kinds": kinds}, protocol=_PROTOCOL)
+            kinds: frozenset = frozenset(), first: Optional[Dict[Any, tuple]] = None) -> bytes:
+    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips, "kinds": kinds, "first": first or {}},
+                        protocol=_PROTOCOL)
 
 
 EMPTY_SUMS_RECORD = _record(0, {}, False, {})
 """The record of no row (the zero of `merge_sums_records`)."""
 
 
-def sums_record(table, request: BatchRequest) -> bytes:
+def sums_record(table, request: BatchRequest, position: tuple = (0, 0)) -> bytes:
     """The sums record of one batch (runs on a worker): ``{"n", "groups": {group: PartialSums}, "bad", "slips",
-    "kinds"}``
-    pickled.
+    "kinds", "first"}`` pickled.
 
     Args:
         table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references ``list<string>`` or
             ``string``). request: the `BatchRequest` (a reducible config).
+        position: where the batch lies in the data's order, ``(partition or task index, batch number in it)``: each
+            group's ``first`` row is ``position + (row in the batch,)``, the merge keeps the least, and the driver
+            lists the groups in that order (first appearance, whatever the merge order).
 
     A batch with a row that cannot be scored, or a group value that cannot name a group, gives ``bad=True`` and no
     sums (the driver names the row in an ordered pass); ``kinds`` holds the kinds of its group values
@@ -91,7 +95,10 @@ def sums_record(table, request: BatchRequest) -> bytes:
     keys = item_keys(canon_preds, canon_refs, ids) if config.first.bootstrap else None
     first = config.first
     slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))
-    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips, kinds)
+    first: Dict[Any, tuple] = {}
+    for i, g in enumerate(groups or ()):
+        first.setdefault(g, (*position, i))
+    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips, kinds, first)
 
 
 def merge_sums_records(a: bytes, b: bytes) -> bytes:
@@ -105,12 +112,17 @@ def merge_sums_records(a: bytes, b: bytes) -> bytes:
         return _record(x["n"] + y["n"], {}, True, {})
     slips = dict(y["slips"])
     slips.update(x["slips"])
-    return _record(x["n"] + y["n"], merge_groups(x["groups"], y["groups"]), False, slips, x["kinds"] | y["kinds"])
+    first = dict(x["first"])
+    for g, at in y["first"].items():
+        first[g] = at if g not in first else min(first[g], at)
+    return _record(x["n"] + y["n"], merge_groups(x["groups"], y["groups"]), False, slips, x["kinds"] | y["kinds"],
+                   first)
 
 
 def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict[str, Any]]:
     """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` [`zheval.score`][zheval.compute.joint.score] on
-    the rows, plus ``"groups"`` (``{value: {metric: result}}``, in `ordered_groups` order) with a group column; ``None`` when a batch had a bad
+    the rows, plus ``"groups"`` (``{value: {metric: result}}``, in order of first appearance: each group's least
+    ``first`` position) with a group column; ``None`` when a batch had a bad
     row or group values of more than one kind (`zheval.adapters.engine_checks`; the caller names the row with the
     ordered pass). The input guards' warnings are issued once each.
 
@@ -132,26 +144,7 @@ def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict
         total = s if total is None else total.merge(s)
     out: Dict[str, Any] = dict(sums_result(total, config))
     if request.group_column is not None:
-        out["groups"] = {g: sums_result(rec["groups"][g], config) for g in ordered_groups(rec["groups"])}
-    return out
-
-
-def ordered_groups(groups) -> list:
-    """The group values in a fixed order whatever the engine's merge order: sorted by type name, then value
-    (``None`` last; values of one type that do not compare are ordered by ``repr``)."""
-    def key(g):
-        return (g is None, type(g).__name__)
-
-    out = []
-    by_type: Dict[Any, list] = {}
-    for g in groups:
-        by_type.setdefault(key(g), []).append(g)
-    for k in sorted(by_type):
-        values = by_type[k]
-        try:
-            out += sorted(values)
-        except TypeError:
-            out += sorted(values, key=repr)
+        out["groups"] = {g: sums_result(rec["groups"][g], config) for g in sorted(rec["groups"], key=rec["first"].get)}
     return out
 
 

@@ -22,7 +22,7 @@ from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_wi
 from .engine_checks import check_door_args, refuse_nested_group
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
-from .ray_reduce import reduce_dataset
+from .ray_reduce import preserving_order, reduce_dataset
 
 __all__ = ["score_dataset"]
 
@@ -113,15 +113,10 @@ def _ordered_result(dataset, request: BatchRequest, packed: PackedRequest, batch
     stats = dataset.select_columns(request.columns).map_batches(
         _records, batch_size=batch_size, batch_format="pyarrow", fn_kwargs={"packed": packed},
         zero_copy_batch=True)
-    options_obj = stats.context.execution_options
-    kept = options_obj.preserve_order
-    options_obj.preserve_order = True
-    try:  # records are reduced as they stream in (block order), never all held as bytes at once
+    with preserving_order(stats):  # records are reduced as they stream in (block order), never all held at once
         blobs = (blob for batch in stats.iter_batches(batch_size=None, batch_format="pyarrow")
                  for blob in batch.column(RECORD_COLUMN).to_pylist())
         return reduce_records(blobs, request, ENGINE)
-    finally:
-        options_obj.preserve_order = kept
 
 
 score_dataset.__doc__ = engine_door_doc(dict(

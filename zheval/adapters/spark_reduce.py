@@ -16,11 +16,16 @@ SUMS_SCHEMA = "zheval_sums binary"
 
 
 def _partition_sums(batches, packed: PackedRequest):
+    """One sums record per Arrow batch of a partition, positioned at ``(partition, batch number)`` (the DataFrame's
+    row order: groups come back in order of first appearance)."""
     import pyarrow as pa
+    from pyspark import TaskContext
 
     request = packed.unpack()
-    for batch in batches:
-        yield pa.RecordBatch.from_arrays([pa.array([sums_record(batch, request)], type=pa.binary())],
+    ctx = TaskContext.get()
+    part = ctx.partitionId() if ctx is not None else 0
+    for seq, batch in enumerate(batches):
+        yield pa.RecordBatch.from_arrays([pa.array([sums_record(batch, request, (part, seq))], type=pa.binary())],
                                          names=["zheval_sums"])
 
 

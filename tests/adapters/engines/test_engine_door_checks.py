@@ -1,5 +1,7 @@
 """The engine doors' own checks (break-it pass on the engine doors), on a local Ray and Spark: a door argument of the
-wrong kind is one line from the door, before the engine sees it (``batch_size``, ``per_item``, ``gather_items``)."""
+wrong kind is one line from the door, before the engine sees it (``batch_size``, ``per_item``, ``gather_items``);
+group values that cannot name a group are refused naming the column (and row); groups come back in order of first
+appearance, reduced from sums or gathered."""
 
 from __future__ import annotations
 
@@ -166,3 +168,35 @@ def test_blocks_that_disagree_on_a_column_type_are_one_line(request, rows):
                                         r"on a column's type \(Unable to merge: Field g has incompatible types: "
                                         r"int64 vs string\)"):
         score_dataset(ds, group_column="g")
+
+
+# -- the order of the groups -----------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("gather", [False, True])
+def test_groups_come_back_in_order_of_first_appearance(request, rows, engine, gather):
+    """First appearance as zheval.score_batches lists them (the groups were sorted by value on the sums path, and
+    gather_items=True was ignored there); new groups appear in reverse sorted order, so sorting cannot pass."""
+    import zheval
+
+    groups = ["q" if i % 4 == 0 else "yxwvutsr"[i // 5] for i in range(len(rows))]
+    preds, refs = [r["prediction"] for r in rows], [r["references"] for r in rows]
+    options = {"bootstrap": 20, "seed": 3, "bootstrap_method": "poisson"}
+    want = quiet(zheval.score_batches, [(preds, refs, groups)], progress=False, **options)
+    assert list(want["groups"]) == list(dict.fromkeys(groups)) != sorted(set(groups))
+    with_groups = [dict(r, g=g) for r, g in zip(rows, groups)]
+    for parts in (1, 2, 8, 64):
+        if engine == "spark":
+            from zheval.adapters.spark import score_dataframe as score
+
+            spark = request.getfixturevalue("spark")
+            data = spark.createDataFrame(spark.sparkContext.parallelize(
+                [(r["prediction"], r["references"], r["g"]) for r in with_groups], parts),
+                "prediction string, references array<string>, g string")
+        else:
+            from zheval.adapters.ray import score_dataset as score
+
+            data = request.getfixturevalue("local_ray").data.from_items(with_groups, override_num_blocks=parts)
+        got = quiet(score, data, group_column="g", gather_items=gather, **options)
+        assert list(got["groups"]) == list(want["groups"]), parts
+        assert got == want, parts

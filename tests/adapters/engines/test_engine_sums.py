@@ -80,7 +80,7 @@ def test_poisson_intervals_and_groups_whatever_the_partitioning(request, rows, e
         stats: dict = {}
         got = reduce(session, rows, parts, packed, stats)
         assert got == want, parts
-        assert list(got["groups"]) == sorted(want["groups"])  # a fixed order, whatever the merge order
+        assert list(got["groups"]) == list(want["groups"])  # first appearance, whatever the merge order
         assert stats["bytes_to_driver"] < 1_000_000  # O(groups x metrics x resamples), not O(rows)
 
 
