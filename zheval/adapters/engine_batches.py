@@ -34,7 +34,7 @@ from ..compute.inputs import EmptyReferenceError, validate_inputs
 from ..compute.joint import METRICS, ScoreConfig, ScoreItems, item_scores, score_config_of, score_result, score_items
 from ..compute.options import check_metrics, options_for_metrics
 from ..results.reducers import group_indices
-from .engine_checks import group_value_problem, kind_change
+from .engine_checks import group_value_problem, id_problem, kind_change
 
 __all__ = ["BatchRequest", "PackedRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
            "check_columns", "pack_request", "check_config", "prepare_request", "ENGINE_DOOR_DOC", "engine_door_doc"]
@@ -190,6 +190,10 @@ def batch_record(table, request: BatchRequest) -> bytes:
         bad = group_value_problem(record["groups"], request.group_column)
         if bad is not None:
             record["error"] = {"kind": "input", "type": bad[1], "row": bad[0], "message": bad[2]}
+    if record["error"] is None and request.id_column is not None:
+        bad = id_problem(table.column(request.id_column).to_pylist(), request.id_column)
+        if bad is not None:
+            record["error"] = {"kind": "input", "type": bad[1], "row": bad[0], "message": bad[2]}
     if record["error"] is not None:
         if request.id_column is not None:
             record["ids"] = table.column(request.id_column).to_pylist()
@@ -212,7 +216,7 @@ def _user_columns(message: str, request: BatchRequest) -> str:
 
 
 def _row_name(row: int, ids: Optional[dict], id_column: Optional[str]) -> str:
-    if ids is not None and row in ids:
+    if ids is not None and ids.get(row) is not None:
         return f"row {row} ({id_column} {ids[row]!r})"
     return f"row {row}"
 
@@ -364,7 +368,10 @@ ENGINE_DOOR_DOC = """Chinese BLEU, ROUGE and/or chrF of {a_data}, computed on it
             reads ``0`` as ``"0"``); a nested column (a list, a struct, a map) is refused on the driver, and a value
             that cannot name a group (not hashable, NaN) or of another kind than the column's first (``"0"`` beside
             ``0``, ``True`` beside ``1``) is refused naming its row (`zheval.adapters.engine_checks`).
-        id_column: optional column that names a row in error messages (else the row index{row_order}).
+        id_column: optional column that names a row in error messages (else the row index{row_order}); each id must
+            pass the CLI's id rule (`zheval.io.fields.id_value`: not null, not blank, no spaces around it; a string or
+            an integer), else an error naming its row, and be unique (a duplicate is found by the engine's own
+            group-by count of the id column and named with its first rows).
         per_item: also return {per_item_data} of the input rows with the per-item score columns appended
             ([`zheval.compute.joint.item_scores`][], {dtype}, 0-1: for ROUGE ``<type>``, ``<type>_precision`` and
             ``<type>_recall`` of every type; for BLEU ``bleu``, the item's sentence BLEU; for chrF ``chrf``, the

@@ -18,7 +18,8 @@ from __future__ import annotations
 import numbers
 from typing import Any, Optional, Sequence, Tuple
 
-__all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_problem", "kind_change"]
+__all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_problem", "kind_change", "id_problem",
+           "duplicate_id_message"]
 
 #: What to do with a group column the engines cannot use as it is (the end of every group-value message).
 _CAST = ("cast the column to one scalar type first (Spark: df.withColumn(name, df[name].cast('string')); Ray: "
@@ -108,3 +109,26 @@ def kind_change(values: Sequence[Any], column: str) -> Optional[Tuple[int, str]]
                        f"at row {first[0]}: a group column holds one kind of value, so that no two values are one group "
                        f"in one door and two in another; {_CAST}")
     return None
+
+
+def id_problem(values: Sequence[Any], column: str) -> Optional[Tuple[int, str, str]]:
+    """``(row in the batch, exception type name, message)`` of the first id of ``values`` that the CLI's id rule
+    (`zheval.io.fields.id_value`: a non-empty string without spaces around it, or an integer) refuses -- a null
+    among them -- else ``None`` (runs on a worker)."""
+    from ..io.fields import id_value
+
+    for i, v in enumerate(values):
+        err = id_value(v, column)[1]
+        if err:
+            return i, "ValueError", err
+    return None
+
+
+def duplicate_id_message(column: str, value: Any, count: int, rows: Sequence[int], more: int) -> str:
+    """The message of a duplicated id: the value, how many rows have it, the first of them (``rows``, in the data's
+    order) and how many other ids are duplicated (``more``)."""
+    where = " and ".join(f"row {r}" for r in rows)
+    others = f"; {more} more id(s) are duplicated too" if more else ""
+    return (f"duplicate id {value!r} in the id column {column!r}: {count} rows have it ({where} first){others}; "
+            "an id names one row (in messages, and in the Poisson bootstrap's keys), so each must be unique, as the "
+            "CLI's --id-field refuses a duplicate id")

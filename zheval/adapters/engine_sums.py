@@ -32,7 +32,7 @@ from ..compute.sums import batch_sums, needs_every_item, sums_result
 from ..results.partial_sums import PartialSums, merge_groups
 from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
-from .engine_checks import group_kind, group_value_problem
+from .engine_checks import group_kind, group_value_problem, id_problem
 from .engine_env import worker_import_problem
 
 __all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record",
@@ -90,8 +90,10 @@ def sums_record(table, request: BatchRequest, position: tuple = (0, 0)) -> bytes
     groups = table.column(request.group_column).to_pylist() if request.group_column is not None else None
     if groups is not None and group_value_problem(groups, request.group_column) is not None:
         return _record(len(preds), {}, True, {})
-    kinds = frozenset(group_kind(g) for g in groups if g is not None) if groups is not None else frozenset()
     ids = table.column(request.id_column).to_pylist() if request.id_column is not None else None
+    if ids is not None and id_problem(ids, request.id_column) is not None:
+        return _record(len(preds), {}, True, {})
+    kinds = frozenset(group_kind(g) for g in groups if g is not None) if groups is not None else frozenset()
     keys = item_keys(canon_preds, canon_refs, ids) if config.first.bootstrap else None
     first = config.first
     slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))

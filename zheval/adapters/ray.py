@@ -19,7 +19,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records)
-from .engine_checks import check_door_args, refuse_nested_group
+from .engine_checks import check_door_args, duplicate_id_message, refuse_nested_group
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .ray_reduce import preserving_order, reduce_dataset
@@ -74,6 +74,8 @@ def score_dataset(
         refuse_nested_group(ENGINE, group_column, _nested_type(schema, group_column))
     sums = reducible(request.config, gather_items, ENGINE)
     with engine_errors(ENGINE, "ray"):
+        if id_column is not None:
+            _refuse_duplicate_ids(dataset, id_column, batch_size)
         result = None
         if sums:
             result = reduce_dataset(dataset.select_columns(request.columns), packed, batch_size=batch_size)
@@ -84,6 +86,26 @@ def score_dataset(
     scored = dataset.map_batches(_with_scores, batch_size=batch_size, batch_format="pyarrow",
                                  fn_kwargs={"packed": packed})
     return result, scored
+
+
+def _refuse_duplicate_ids(dataset, column: str, batch_size) -> None:
+    """Raise ``ValueError`` naming a duplicated id: Ray's ``groupby(id).count()`` finds them where the data lives (a
+    few rows reach the driver); on a duplicate its first two rows are found by streaming the id column in order."""
+    counts = dataset.select_columns([column]).groupby(column).count()
+    dups = counts.filter(lambda r: r[column] is not None and r["count()"] > 1).take(4)
+    if not dups:
+        return
+    value, count = dups[0][column], dups[0]["count()"]
+    ids = dataset.select_columns([column])
+    rows, offset = [], 0
+    with preserving_order(ids):
+        for batch in ids.iter_batches(batch_size=batch_size, batch_format="pyarrow"):
+            values = batch.column(column).to_pylist()
+            rows += [offset + i for i, v in enumerate(values) if v == value][:2 - len(rows)]
+            offset += len(values)
+            if len(rows) == 2:
+                break
+    raise ValueError(f"{ENGINE}: {duplicate_id_message(column, value, count, rows, len(dups) - 1)}")
 
 
 def _schema(dataset):

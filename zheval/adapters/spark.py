@@ -22,7 +22,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records, score_columns)
-from .engine_checks import check_door_args, refuse_nested_group
+from .engine_checks import check_door_args, duplicate_id_message, refuse_nested_group
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .spark_reduce import reduce_dataframe
@@ -92,6 +92,8 @@ def score_dataframe(
                             kind.simpleString() if kind.typeName() in ("array", "struct", "map") else None)
     sums = reducible(config, gather_items, ENGINE)
     with engine_errors(ENGINE, "spark"):
+        if id_column is not None:
+            _refuse_duplicate_ids(df, id_column)
         result = reduce_dataframe(df.select(*request.columns), packed) if sums else None
         if result is None:  # items gathered, or a bad row to name by its index: the ordered pass
             result = _ordered_result(df, request, packed)
@@ -102,6 +104,18 @@ def score_dataframe(
                                                          for c in score_columns(config)])
     scored = df.mapInArrow(lambda batches: _partition_with_scores(batches, packed), schema)
     return result, scored
+
+
+def _refuse_duplicate_ids(df, column: str) -> None:
+    """Raise ``ValueError`` naming a duplicated id: Spark's ``groupBy(id).count()`` finds them where the data lives
+    (a few rows reach the driver); on a duplicate its first two rows are found by ``zipWithIndex`` (row order)."""
+    col = df[column]
+    dups = df.where(col.isNotNull()).groupBy(col.alias("id")).count().where("count > 1").limit(4).collect()
+    if not dups:
+        return
+    value, count = dups[0]["id"], dups[0]["count"]
+    rows = (df.select(column).rdd.zipWithIndex().filter(lambda t: t[0][0] == value).map(lambda t: t[1]).take(2))
+    raise ValueError(f"{ENGINE}: {duplicate_id_message(column, value, count, rows, len(dups) - 1)}")
 
 
 def _ordered_result(df, request: BatchRequest, packed: PackedRequest) -> Dict[str, Any]:

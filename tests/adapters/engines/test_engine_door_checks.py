@@ -200,3 +200,40 @@ def test_groups_come_back_in_order_of_first_appearance(request, rows, engine, ga
         got = quiet(score, data, group_column="g", gather_items=gather, **options)
         assert list(got["groups"]) == list(want["groups"]), parts
         assert got == want, parts
+
+
+# -- ids: the CLI's rule (null, blank, spaces around) and no duplicate ---------------------------------------------------
+
+def _id_data(request, engine, rows, ids, parts=4):
+    with_ids = [dict(r, id=i) for r, i in zip(rows, ids)]
+    if engine == "spark":
+        from zheval.adapters.spark import score_dataframe as score
+
+        spark = request.getfixturevalue("spark")
+        return score, spark.createDataFrame(spark.sparkContext.parallelize(
+            [(r["id"], r["prediction"], r["references"]) for r in with_ids], parts),
+            "id string, prediction string, references array<string>")
+    from zheval.adapters.ray import score_dataset as score
+
+    return score, request.getfixturevalue("local_ray").data.from_items(with_ids, override_num_blocks=parts)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_duplicate_id_is_refused_naming_it_and_its_rows(request, rows, engine):
+    ids = [f"q{i}" for i in range(len(rows))]
+    ids[30] = "q5"
+    score, data = _id_data(request, engine, rows, ids)
+    with pytest.raises(ValueError, match=r"score_data(set|frame): duplicate id 'q5' in the id column 'id': 2 rows "
+                                         r"have it \(row 5 and row 30 first\);"):
+        quiet(score, data, id_column="id")
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("bad, says", [(None, "got null None"), (" q12 ", "has spaces around it"),
+                                       ("", "must be a non-empty string")])
+def test_an_id_the_cli_refuses_is_named_by_its_row(request, rows, engine, bad, says):
+    ids = [f"q{i}" for i in range(len(rows))]
+    ids[12] = bad
+    score, data = _id_data(request, engine, rows, ids)
+    with pytest.raises(ValueError, match=rf"score_data(set|frame): row 12( \(id '.*'\))?: .*{says}"):
+        quiet(score, data, id_column="id")
