@@ -35,7 +35,7 @@ from __future__ import annotations
 import inspect
 import logging
 import warnings
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..compute.bleu import bleu_config, bleu_items, bleu_result
 from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result
@@ -263,7 +263,31 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
         return out
 
 
-class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
+class _CorpusMetric(NamedTuple):
+    """What a corpus-metric evaluator (BLEU, chrF) scores with: the metric's name, its ``items`` and ``result``
+    steps, ``statistics`` (what goes under ``"statistics"``) and ``forwarded`` (which other keys of zheval's
+    result are passed on): `_corpus_score`'s arguments."""
+
+    metric: str
+    items: Callable
+    result: Callable
+    statistics: Callable[[dict], dict]
+    forwarded: Callable[[str], bool]
+
+
+class _CorpusScore:
+    """The ``score`` of the corpus-metric evaluators: `_corpus_score` of the class's `_CorpusMetric` ``_SCORED``."""
+
+    _SCORED: _CorpusMetric
+
+    def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
+        """The corpus score of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
+        m = self._SCORED
+        return _corpus_score(self.config, predictions, references, m.metric, (m.items, m.result), m.statistics,
+                             m.forwarded)
+
+
+class ZhevalBleuEvaluator(_CorpusScore, OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese corpus BLEU ([`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu]), 0-100.
 
     Args:
@@ -293,15 +317,13 @@ class ZhevalBleuEvaluator(OPENCOMPASS_BASE):
                  bleu: Optional[BleuOptions] = None, **options: Any) -> None:
         _configure(self, pred_postprocessor, "bleu", bleu, dict(tokenizer=tokenizer, **options))
 
-    def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
-        """Corpus BLEU of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
-        return _corpus_score(self.config, predictions, references, "bleu", (bleu_items, bleu_result),
-                             lambda result: {"precisions": [100 * p for p in result["precisions"]],
-                                             **{k: result[k] for k in _BLEU_STATISTICS}},
-                             lambda key: key not in _BLEU_STATISTICS and key != "precisions")
+    _SCORED = _CorpusMetric("bleu", bleu_items, bleu_result,
+                            lambda result: {"precisions": [100 * p for p in result["precisions"]],
+                                            **{k: result[k] for k in _BLEU_STATISTICS}},
+                            lambda key: key not in _BLEU_STATISTICS and key != "precisions")
 
 
-class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
+class ZhevalChrfEvaluator(_CorpusScore, OPENCOMPASS_BASE):
     """OpenCompass evaluator: zheval's Chinese corpus chrF / chrF++ ([`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf]), 0-100 -- sacrebleu's
     ``CHRF`` number on zheval's normalised text.
 
@@ -320,18 +342,15 @@ class ZhevalChrfEvaluator(OPENCOMPASS_BASE):
     statistics are nested because OpenCompass's summary lists every top-level number as a metric.
 
     Raises:
-        TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]
-            (the option errors of [`zheval.compute.chrf.chrf_config`][]).
+        TypeError, ValueError: the option errors of [`zheval.compute.chrf.chrf_config`][], on construction.
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
                  chrf: Optional[ChrfOptions] = None, **options: Any) -> None:
         _configure(self, pred_postprocessor, "chrf", chrf, dict(tokenizer=tokenizer, **options))
 
-    def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:
-        """Corpus chrF of ``predictions`` against ``references`` on the 0-100 scale (see the class docstring)."""
-        return _corpus_score(self.config, predictions, references, "chrf", (chrf_items, chrf_result),
-                             lambda result: {"name": result["name"],
-                                             "precisions": [100 * p for p in result["precisions"]],
-                                             "recalls": [100 * r for r in result["recalls"]]},
-                             lambda key: key in ("chrf_ci_low", "chrf_ci_high", "no_interval", "signature"))
+    _SCORED = _CorpusMetric("chrf", chrf_items, chrf_result,
+                            lambda result: {"name": result["name"],
+                                            "precisions": [100 * p for p in result["precisions"]],
+                                            "recalls": [100 * r for r in result["recalls"]]},
+                            lambda key: key in ("chrf_ci_low", "chrf_ci_high", "no_interval", "signature"))
