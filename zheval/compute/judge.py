@@ -370,24 +370,22 @@ def compute_judge(
     Args:
         predictions: ``list[str]``.
         references: per item a ``str`` or a non-empty ``list[str]``.
-        base_url: the OpenAI-compatible endpoint ([`base_url`][zheval.compute.judge.JudgeOptions.base_url]).
-        model: the model name the endpoint serves ([`model`][zheval.compute.judge.JudgeOptions.model]).
+        base_url: [`base_url`][zheval.compute.judge.JudgeOptions.base_url].
+        model: [`model`][zheval.compute.judge.JudgeOptions.model].
         sources: per item the source text or question (``None`` entries allowed), or ``None``.
-        api_key: ``None`` reads ``$OPENAI_API_KEY`` ([`api_key`][zheval.compute.judge.JudgeOptions.api_key]).
-        rubric: ``None``: the default Chinese rubric; or a rubric file or object
-            ([`rubric`][zheval.compute.judge.JudgeOptions.rubric]).
-        temperature: >= 0, sent with each request ([`temperature`][zheval.compute.judge.JudgeOptions.temperature]).
-        seed: sent with each request, ``None`` not sent ([`seed`][zheval.compute.judge.JudgeOptions.seed]).
-        json_mode: ask for a JSON object answer ([`json_mode`][zheval.compute.judge.JudgeOptions.json_mode]).
-        max_tokens: the answer's token limit ([`max_tokens`][zheval.compute.judge.JudgeOptions.max_tokens]).
-        concurrency: requests in flight at once, >= 1 ([`concurrency`][zheval.compute.judge.JudgeOptions.concurrency]).
-        timeout: seconds per request, > 0 ([`timeout`][zheval.compute.judge.JudgeOptions.timeout]).
-        max_retries: retries after 429, 5xx, timeouts ([`max_retries`][zheval.compute.judge.JudgeOptions.max_retries]).
-        answer_retries: new attempts after a refused answer
-            ([`answer_retries`][zheval.compute.judge.JudgeOptions.answer_retries]).
-        backoff: the first wait before a retry, seconds ([`backoff`][zheval.compute.judge.JudgeOptions.backoff]).
-        cache_dir: the answer cache's directory ([`cache_dir`][zheval.compute.judge.JudgeOptions.cache_dir]).
-        use_cache: read and write the answer cache ([`use_cache`][zheval.compute.judge.JudgeOptions.use_cache]).
+        api_key: [`api_key`][zheval.compute.judge.JudgeOptions.api_key].
+        rubric: [`rubric`][zheval.compute.judge.JudgeOptions.rubric].
+        temperature: [`temperature`][zheval.compute.judge.JudgeOptions.temperature].
+        seed: [`seed`][zheval.compute.judge.JudgeOptions.seed].
+        json_mode: [`json_mode`][zheval.compute.judge.JudgeOptions.json_mode].
+        max_tokens: [`max_tokens`][zheval.compute.judge.JudgeOptions.max_tokens].
+        concurrency: [`concurrency`][zheval.compute.judge.JudgeOptions.concurrency].
+        timeout: [`timeout`][zheval.compute.judge.JudgeOptions.timeout].
+        max_retries: [`max_retries`][zheval.compute.judge.JudgeOptions.max_retries].
+        answer_retries: [`answer_retries`][zheval.compute.judge.JudgeOptions.answer_retries].
+        backoff: [`backoff`][zheval.compute.judge.JudgeOptions.backoff].
+        cache_dir: [`cache_dir`][zheval.compute.judge.JudgeOptions.cache_dir].
+        use_cache: [`use_cache`][zheval.compute.judge.JudgeOptions.use_cache].
 
     Returns:
         ``{<criterion>: mean over judged items (or None), "item_scores": {criterion: [int | None]}, "reasons",
