@@ -37,7 +37,7 @@ BASELINE = str(Path(bert_score.__file__).parent / "rescale_baseline" / "zh" / "b
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     torch.set_num_threads(1)
-    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=3, seed=0)
+    return make_tiny_bert(tmp_path_factory.mktemp("model") / "tiny", layers=3, seed=0)
 
 
 def reference(preds, refs, model, **kw):

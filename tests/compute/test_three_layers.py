@@ -39,7 +39,7 @@ def sample(n=24):
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     torch.set_num_threads(1)
-    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=2, seed=0, max_positions=128,
+    return make_tiny_bert(tmp_path_factory.mktemp("model") / "tiny", layers=2, seed=0, max_positions=128,
                           model_max_length=128)
 
 

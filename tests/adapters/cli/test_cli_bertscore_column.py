@@ -26,7 +26,7 @@ REFS = [r["responses"] for r in ROWS]
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     torch.set_num_threads(1)
-    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=2, seed=2)
+    return make_tiny_bert(tmp_path_factory.mktemp("model") / "tiny", layers=2, seed=2)
 
 
 def _f(tiny, preds, idf=False):

@@ -22,7 +22,7 @@ from helpers.tiny_bert import make_tiny_bert  # noqa: E402
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     torch.set_num_threads(1)
-    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=2, seed=2)
+    return make_tiny_bert(tmp_path_factory.mktemp("model") / "tiny", layers=2, seed=2)
 
 
 def test_bertscore_on_text_files(tiny, tmp_path):

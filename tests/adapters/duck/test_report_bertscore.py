@@ -28,7 +28,7 @@ PREDS_B = [p[:3] for p in TWO_DOMAIN_PREDS]
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     torch.set_num_threads(1)
-    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=2, seed=2)
+    return make_tiny_bert(tmp_path_factory.mktemp("model") / "tiny", layers=2, seed=2)
 
 
 @pytest.fixture(scope="module")

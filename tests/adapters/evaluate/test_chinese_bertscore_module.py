@@ -20,7 +20,7 @@ REFS = [["我喜欢北京", "北京天安门"], ["今天天气不错"], ["我们
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
     torch.set_num_threads(1)
-    return make_tiny_bert(tmp_path_factory.mktemp("bert") / "tiny", layers=2, seed=4)
+    return make_tiny_bert(tmp_path_factory.mktemp("model") / "tiny", layers=2, seed=4)
 
 
 def test_module_equals_the_library_and_bert_score(tiny):
