@@ -25,7 +25,7 @@ Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_res
 [`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
 
 Refused, each naming the file and line (all problems listed together): a file that is not UTF-8 (a BOM and CRLF
-line ends are accepted), an empty or whitespace-only line in a reference file (an empty reference cannot be scored)
+line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored)
 or in a hypothesis file (unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the
 count is printed), files with different numbers of lines (ragged reference files included). A final line break
 does not start another segment. Line ends are removed; nothing else is stripped (the tokenizers normalise spaces).
@@ -110,7 +110,8 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
 
     problems: list = []
     ref_names = [str(p) for p in refs]
-    ref_streams = [read_segments(str(p), _read_file(p, "reference"), "reference", False, problems) for p in refs]
+    ref_datas = [_read_file(p, "reference") for p in refs]
+    ref_streams = [read_segments(str(p), d, "reference", False, problems) for p, d in zip(refs, ref_datas)]
     if hyps:
         hyp_names = [STDIN if str(p) == "-" else str(p) for p in hyps]
         datas = [_read_stdin() if str(p) == "-" else _read_file(p, "hypothesis") for p in hyps]
@@ -124,19 +125,45 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
         from ..io import EMPTY_FILE
 
         problems += [_problem(n, 0, f"no items in {n} ({EMPTY_FILE})") for n, c in zip(names, counts) if not c]
-    if not problems and len(set(counts)) > 1:
+    # the line counts are compared even when some lines are empty: a second line break at the end of one file is
+    # first of all a line too many, and is named as such beside its empty-line problem
+    if all(counts) and len(set(counts)) > 1:
         base = counts[0]
-        for n, c in zip(names[1:], counts[1:]):
+        for n, s, c in zip(names[1:], streams[1:], counts[1:]):
             if c != base:
                 line = min(c, base) + 1
                 longer, shorter = (n, names[0]) if c > base else (names[0], n)
+                rest = (s if c > base else streams[0])[line - 1:]
+                blank = (f"; the extra line(s) of {longer} are empty (a line break too many at the end?)"
+                         if not any(t.strip() for t in rest) else "")
                 problems.append(_problem(n, 0, f"has {c} line(s) but {names[0]} has {base}: line {line} of {longer} "
                                                f"has no counterpart in {shorter} (every file needs one line per "
-                                               "segment; ragged reference files are not supported)"))
+                                               f"segment; ragged reference files are not supported){blank}"))
     if problems:
         raise FileFormatError(problems, "invalid text files")
+    for name, data in zip(names, ref_datas + datas):
+        if _starts_with_bom(data):
+            note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
+                 "sacrebleu keeps it as a character of the first segment, so its score of this file can differ "
+                 "(save the file without the BOM to compare)")
     references = [list(r) for r in zip(*ref_streams)]
     return ref_names, references, hyp_names, systems
+
+
+def _starts_with_bom(data: bytes) -> bool:
+    """Whether a file's text (gzip undone) begins with a UTF-8 byte-order mark."""
+    import gzip
+    import io
+
+    from ..io.encoding import UTF8_BOM
+
+    if data[:2] == b"\x1f\x8b":
+        try:
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+                data = f.read(len(UTF8_BOM))
+        except (OSError, EOFError):
+            return False
+    return data.startswith(UTF8_BOM)
 
 
 def _located(exc: ValueError, ref_names: list) -> ValueError:

@@ -451,3 +451,26 @@ def test_statistical_flags_refuse_what_sacrebleu_refuses(tmp_path, args, expecte
     hyp = write_lines(tmp_path / "hyp.txt", ["今天天气不错", "我爱北京"])
     res = run("bleu", ref, "-i", hyp, *args)
     assert res.exit_code == 2 and expected in res.output and "Traceback" not in res.output
+
+
+def test_a_removed_bom_is_noted_and_a_trailing_blank_line_is_named_as_a_line_too_many(tmp_path):
+    import sacrebleu
+
+    ref = write_lines(tmp_path / "ref.txt", ["今天天气不错", "我们去公园散步"])
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_bytes("\ufeff今天天气很好\n我们去公园\n".encode("utf-8"))
+    res = run("bleu", ref, "-i", hyp, "--preset", "sacrebleu-zh", "-b", "-w", "4")
+    assert res.exit_code == 0, res.output
+    # the BOM is removed (the score is sacrebleu's on the text without it) and said, since sacrebleu keeps it
+    plain = sacrebleu.corpus_bleu(["今天天气很好", "我们去公园"], [["今天天气不错", "我们去公园散步"]], tokenize="zh")
+    kept = sacrebleu.corpus_bleu(["\ufeff今天天气很好", "我们去公园"], [["今天天气不错", "我们去公园散步"]], tokenize="zh")
+    assert res.stdout.strip() == f"{plain.score:.4f}" != f"{kept.score:.4f}"
+    assert f"{hyp}: a UTF-8 byte-order mark (BOM) before line 1 was removed" in res.stderr
+    assert "byte-order mark" not in run("bleu", ref, "-i", write_lines(tmp_path / "h.txt", ["今天", "公园"]), "-b").stderr
+    # "…\n\n" at the end: one line too many, said beside the empty line (was: only "pass --allow-empty-hypotheses")
+    extra = tmp_path / "extra.txt"
+    extra.write_text("今天天气很好\n我们去公园\n\n", encoding="utf-8")
+    res = run("bleu", ref, "-i", extra)
+    assert res.exit_code == 2
+    assert (f"{extra}: has 3 line(s) but {ref} has 2: line 3 of {extra} has no counterpart in {ref}" in res.output
+            and "the extra line(s) of" in res.output and "a line break too many at the end?" in res.output)
