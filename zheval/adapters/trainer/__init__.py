@@ -15,7 +15,9 @@ What the hook does, and the transformers behaviour behind each step (transformer
 2. **Logits → ids.** A floating 3-D array ``(batch, length, vocab)`` is reduced with ``argmax`` over the last axis
    (better: pass [`preprocess_logits_for_metrics`][zheval.adapters.trainer.decode.preprocess_logits_for_metrics] to the Trainer so that this happens on the device, per
    batch, and the Trainer never stores logits). Positions whose logits are all ``-100`` are padding added by the
-   Trainer (``pad_across_processes``, ``EvalLoopContainer``) and become ``-100``, not id 0.
+   Trainer (``pad_across_processes``, ``EvalLoopContainer``) and become ``-100``, not id 0. Logits holding NaN, a
+   position whose logits are all ``-inf`` or one with several ``+inf`` raise ValueError naming the row and position
+   (``argmax`` would make a token up); ``-inf`` for masked tokens and one ``+inf`` in a position are read.
 3. **Causal LMs** (``causal_lm=True``): the logit at position ``t`` predicts the token at ``t + 1``; predictions are
    shifted by one and only positions whose label is not ``-100`` are kept (the prompt and the padding are masked).
 4. **-100 → pad.** The Trainer concatenates batches with ``EvalLoopContainer(padding_index=-100)``, so

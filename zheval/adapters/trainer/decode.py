@@ -52,7 +52,9 @@ def preprocess_logits_for_metrics(logits, labels=None):
         logits are all ``-100`` (padding added by ``accelerator.pad_across_processes`` before this call) are ``-100``.
 
     Raises:
-        ValueError: a tensor that is neither 3-D floating logits nor 2-D ids, naming its shape.
+        ValueError: a tensor that is neither 3-D floating logits nor 2-D ids, naming its shape; logits that hold NaN,
+            a position whose logits are all ``-inf``, or one with several ``+inf`` (argmax would make a token up),
+            naming the first such row of this batch and its position (``"logits row R position P: ..."``).
     """
     if isinstance(logits, (tuple, list)):
         if not logits:
@@ -60,7 +62,7 @@ def preprocess_logits_for_metrics(logits, labels=None):
         logits = logits[0]
     shape = tuple(logits.shape)
     if logits.ndim == 3 and logits.is_floating_point():
-        return _torch_argmax(logits)
+        return _torch_argmax(logits, what="logits")
     if logits.ndim == 2 and not logits.is_floating_point():
         return logits
     raise ValueError(
@@ -69,24 +71,80 @@ def preprocess_logits_for_metrics(logits, labels=None):
     )
 
 
-def _torch_argmax(logits, ignore_index: int = IGNORE_INDEX):
+def _torch_argmax(logits, ignore_index: int = IGNORE_INDEX, what: str = "predictions"):
     """``argmax`` over the vocabulary on the tensor's device; positions whose logits are all ``-100`` (padding
     added by ``accelerator.pad_across_processes`` / ``EvalLoopContainer`` when sequence lengths differ) become
-    ``-100`` instead of id 0, so they decode to nothing."""
-    ids = logits.argmax(dim=-1)
+    ``-100`` instead of id 0, so they decode to nothing. A position whose argmax would be made up (NaN, all
+    ``-inf``, several ``+inf``) raises ValueError naming ``what``, its row and position."""
+    maxima, ids = logits.max(dim=-1)  # the first maximal index, as argmax; a NaN is propagated to its maximum
+    unreadable = ~maxima.isfinite()
+    if bool(unreadable.any()):
+        plus = maxima == float("inf")
+        n_plus = plus.long()
+        if bool(plus.any()):
+            n_plus[plus] = (logits[plus] == float("inf")).sum(dim=-1)
+        _refuse_unreadable_logits(maxima.float().cpu().numpy(), n_plus.cpu().numpy(), what)
     padded = (logits == ignore_index).all(dim=-1)
     if bool(padded.any()):
         ids = ids.masked_fill(padded, ignore_index)
     return ids
 
 
-def _numpy_argmax(logits: np.ndarray, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
+def _numpy_argmax(logits: np.ndarray, ignore_index: int = IGNORE_INDEX, what: str = "predictions") -> np.ndarray:
     """`_torch_argmax` for numpy arrays."""
     ids = logits.argmax(axis=-1).astype(np.int64)
+    maxima = np.take_along_axis(logits, ids[..., None], axis=-1)[..., 0]  # NaN where argmax picked a NaN
+    if not np.all(np.isfinite(maxima)):
+        plus = maxima == np.inf
+        n_plus = plus.astype(np.int64)
+        n_plus[plus] = (logits[plus] == np.inf).sum(axis=-1)
+        _refuse_unreadable_logits(maxima, n_plus, what)
     padded = np.all(logits == ignore_index, axis=-1)
     if padded.any():
         ids[padded] = ignore_index
     return ids
+
+
+def _refuse_unreadable_logits(maxima: np.ndarray, n_plus_inf: np.ndarray, what: str) -> None:
+    """Raise ValueError for the first logits position whose ``argmax`` would be a made-up token; return otherwise.
+
+    ``argmax`` reads a NaN as the largest logit (and an all-NaN position as id 0), an all ``-inf`` position as id 0,
+    and a tie between several ``+inf`` as the first of them: none of these is the model's choice. Logits holding
+    NaN anywhere (a broken forward pass: fp16/bf16 overflow, a diverged model) are refused even at a position that
+    ``causal_lm`` masks; ``-inf`` (masked tokens) is read, and so is one ``+inf`` in a position (its maximum).
+
+    Args:
+        maxima: ``(batch, length)`` floats, each position's maximal logit (NaN when it holds a NaN).
+        n_plus_inf: ``(batch, length)`` ints, how many logits of each position are ``+inf`` (needed where
+            ``maxima`` is ``+inf``).
+        what: the array's name in the message (``"predictions"``, ``"logits"``).
+
+    Raises:
+        ValueError: ``"<what> row R position P: ..."`` naming the first unreadable position (row-major), what is
+            wrong there, and how many more positions are unreadable.
+    """
+    nan = np.isnan(maxima)
+    bad = nan | (maxima == -np.inf) | ((maxima == np.inf) & (n_plus_inf > 1))
+    if not bad.any():
+        return
+    row, pos = (int(i) for i in np.argwhere(bad)[0])
+    more = int(bad.sum()) - 1
+    more = f" (and {more} more position{'s' if more > 1 else ''})" if more else ""
+    where = f"{what} row {row} position {pos}: "
+    if nan[row, pos]:
+        raise ValueError(
+            f"{where}the logits hold NaN{more}; argmax would read a NaN as the largest logit (an all-NaN position as "
+            "id 0), so no token can be read. NaN logits come from a broken forward pass (fp16/bf16 overflow, a "
+            "diverged model): fix the model or its precision, do not score them"
+        )
+    if maxima[row, pos] == -np.inf:
+        raise ValueError(
+            f"{where}every logit is -inf{more} (every token masked); argmax would read the position as id 0"
+        )
+    raise ValueError(
+        f"{where}{int(n_plus_inf[row, pos])} logits are +inf{more}: overflowed values tie and have no maximum "
+        "(argmax would take the first); check the model's precision"
+    )
 
 
 def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
@@ -94,7 +152,7 @@ def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
     nested list."""
     if hasattr(x, "detach") and hasattr(x, "cpu"):  # torch tensor, without importing torch
         if x.ndim == 3 and x.is_floating_point():
-            x = _torch_argmax(x, ignore_index)  # on the device: never copy logits to the host
+            x = _torch_argmax(x, ignore_index, what)  # on the device: never copy logits to the host
         elif x.is_floating_point() and str(x.dtype) in ("torch.bfloat16", "torch.float16"):
             x = x.float()
         return x.detach().cpu().numpy()
@@ -113,16 +171,19 @@ def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.
     if arr.dtype == object:
         raise ValueError(f"{what} has dtype object (ragged rows?) and shape {arr.shape}; expected a rectangular array")
     if arr.ndim == 3 and np.issubdtype(arr.dtype, np.floating):
-        return _numpy_argmax(arr, ignore_index)
+        return _numpy_argmax(arr, ignore_index, what)
     if arr.ndim == 2:
         if np.issubdtype(arr.dtype, np.integer):
             return arr.astype(np.int64, copy=False)
         if np.issubdtype(arr.dtype, np.floating):
-            if np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+            whole = np.isfinite(arr) & (arr == np.round(arr))
+            if whole.all():
                 return arr.astype(np.int64)  # ids that went through a float container
+            row, pos = (int(i) for i in np.argwhere(~whole)[0])
             raise ValueError(
-                f"{what} of shape {arr.shape} and dtype {arr.dtype} holds non-integer values; expected token ids "
-                "(batch, length) or logits (batch, length, vocab)"
+                f"{what} of shape {arr.shape} and dtype {arr.dtype} holds non-integer values (first: row {row} "
+                f"position {pos}: {_show_float(arr[row, pos])}); expected token ids (batch, length) or logits "
+                "(batch, length, vocab)"
             )
     kind = "logits" if arr.ndim == 3 else "token ids"
     raise ValueError(
@@ -134,6 +195,16 @@ def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.
             else ""
         )
     )
+
+
+def _show_float(value) -> str:
+    """``NaN``, ``+inf``, ``-inf`` or the number, for a message."""
+    value = float(value)
+    if np.isnan(value):
+        return "NaN"
+    if np.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return repr(value)
 
 
 def prediction_ids(
@@ -174,9 +245,12 @@ def prediction_ids(
         ``[0, vocab_size)``.
 
     Raises:
-        ValueError: an array that is not token ids or logits (the message names its shape), different numbers of
-            rows, causal-LM predictions and labels of different lengths, a negative id other than ``ignore_index``
-            (naming the row), or a label id ``>= vocab_size`` (naming the row and the size).
+        ValueError: an array that is not token ids or logits (the message names its shape), float ids that are
+            not whole numbers (naming the first row and position), logits holding NaN anywhere or a position whose
+            logits are all ``-inf`` or hold several ``+inf`` (naming the first row and position; ``-inf`` for
+            masked tokens and one ``+inf`` are read), different numbers of rows, causal-LM predictions and labels
+            of different lengths, a negative id other than ``ignore_index`` (naming the row), or a label id
+            ``>= vocab_size`` (naming the row and the size).
     """
     preds, labels = _prediction_and_label_arrays(predictions, label_ids, ignore_index)
     if causal_lm and preds.shape[0]:
