@@ -153,3 +153,29 @@ def test_float_ids_that_are_not_whole_numbers_name_row_and_position(tok, value, 
     preds[1, 2] = value
     with pytest.raises(ValueError, match=rf"predictions of shape \(2, 4\).*non-integer.*row 1 position 2: {shown}"):
         decode_predictions((preds, _labels(tok, TEXTS)), tok)
+
+
+@pytest.mark.parametrize("dtype, limit", [(np.float16, 2048), (np.float32, 16777216)])
+def test_float_ids_beyond_the_exact_integers_of_their_type_are_refused(tok, dtype, limit):
+    # float16 has 10 mantissa bits: 2049 is stored as 2048, another token; float32 (23 bits): 2 ** 24 + 1 -> 2 ** 24
+    assert float(np.array(limit + 1, dtype=dtype)) == limit
+    preds = np.array([_ids(tok, "今天天气"), _ids(tok, "小黄鸭") + [-100]], dtype=np.float64)
+    preds[1, 1] = limit + 1
+    preds = preds.astype(dtype)
+    name = np.dtype(dtype).name
+    with pytest.raises(ValueError, match=rf"token ids in {name}, which keeps whole numbers apart only below {limit}; "
+                                         rf"row 1 position 1 holds {limit}"):
+        decode_predictions((preds, _labels(tok, TEXTS)), tok)
+    with pytest.raises(ValueError, match=rf"only below {limit}; row 1 position 1"):
+        decode_predictions((torch.tensor(preds), torch.tensor(_labels(tok, TEXTS))), tok)
+
+
+def test_bfloat16_ids_beyond_256_are_refused_and_a_huge_float_id_is_not_a_negative_id(tok):
+    preds = torch.tensor([_ids(tok, "今天天气"), _ids(tok, "小黄鸭") + [-100]], dtype=torch.float32)
+    preds[0, 3] = 257.0  # bfloat16 has 7 mantissa bits: 257 is stored as 256
+    with pytest.raises(ValueError, match=r"token ids in bfloat16, which keeps whole numbers apart only below 256; "
+                                         r"row 0 position 3 holds 256"):
+        decode_predictions((preds.to(torch.bfloat16), torch.tensor(_labels(tok, TEXTS))), tok)
+    huge = np.array([_ids(tok, "今天天气"), _ids(tok, "小黄鸭") + [1e30]], dtype=np.float64)
+    with pytest.raises(ValueError, match=r"only below 9007199254740992; row 1 position 3 holds 1e\+30"):
+        decode_predictions((huge, _labels(tok, TEXTS)), tok)

@@ -154,6 +154,7 @@ def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
         if x.ndim == 3 and x.is_floating_point():
             x = _torch_argmax(x, ignore_index, what)  # on the device: never copy logits to the host
         elif x.is_floating_point() and str(x.dtype) in ("torch.bfloat16", "torch.float16"):
+            _check_exact_float_ids(x.float().detach().cpu().numpy(), str(x.dtype).replace("torch.", ""), what)
             x = x.float()
         return x.detach().cpu().numpy()
     if isinstance(x, np.ndarray):
@@ -162,6 +163,27 @@ def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
         return np.asarray(x)
     except ValueError as exc:  # ragged nested lists
         raise ValueError(f"{what} is not a rectangular array ({exc})") from None
+
+
+#: Each float type keeps every whole number apart only below 2 ** (mantissa bits + 1): an id at or above it may be
+#: another id rounded (2049 in float16 reads as 2048) before it reached the hook.
+_EXACT_INTEGERS = {"float16": 2 ** 11, "bfloat16": 2 ** 8, "float32": 2 ** 24, "float64": 2 ** 53}
+
+
+def _check_exact_float_ids(arr: np.ndarray, dtype: str, what: str) -> None:
+    """Refuse token ids in a float container beyond the integers that float type holds exactly (an id of 2049 in
+    float16 reads as 2048: another token, without a word), naming the first row and position."""
+    limit = _EXACT_INTEGERS.get(dtype)
+    if limit is None or arr.size == 0:
+        return
+    over = np.abs(arr) >= limit
+    if over.any():
+        row, pos = (int(i) for i in np.argwhere(over)[0])
+        raise ValueError(
+            f"{what} are token ids in {dtype}, which keeps whole numbers apart only below {limit}; row {row} "
+            f"position {pos} holds {_show_float(arr[row, pos])}, which may be another id rounded: pass the ids as "
+            "integers (e.g. predictions.astype('int64') before the float cast, or logits)"
+        )
 
 
 def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
@@ -178,6 +200,7 @@ def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.
         if np.issubdtype(arr.dtype, np.floating):
             whole = np.isfinite(arr) & (arr == np.round(arr))
             if whole.all():
+                _check_exact_float_ids(arr, str(arr.dtype), what)
                 return arr.astype(np.int64)  # ids that went through a float container
             row, pos = (int(i) for i in np.argwhere(~whole)[0])
             raise ValueError(
