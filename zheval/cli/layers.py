@@ -6,7 +6,7 @@ metric agrees with the judge, in one command ([`zheval.compute.three_layers.thre
     zheval agree --predictions preds.jsonl [--pred-field F] [--ref-field F ...] [--id-field F] [--group-field F]
                  [--source-field F]
                  [--judge-url http://HOST:PORT/v1 --judge-model NAME [--api-key SECRET] [--rubric R.json] [--judge-cache-dir PATH]]
-                 [--judge-ratings FILE.jsonl]       # the output of zheval judge --output, joined by id
+                 [--judge-ratings FILE.jsonl [--rubric R.json]]   # zheval judge --output, joined by id (docs/cli.md)
                  [--bertscore-model DIR [--bertscore-layer N] [--bertscore-idf] [--bertscore-batch-size N] [--bertscore-device D]]
                  [--bootstrap 1000] [--seed S] [--format table|json|markdown] [--output FILE] [--html FILE]
 
@@ -46,7 +46,8 @@ LAYER_OPTIONS = {
                           show_default=False),
     "api_key": option(Optional[str], "--api-key", help="the endpoint's key  [default: $OPENAI_API_KEY]",
                       show_default=False),
-    "rubric": option(Optional[Path], "--rubric", help="a rubric JSON file for the judge", show_default=False),
+    "rubric": option(Optional[Path], "--rubric", help="a rubric JSON file for the judge (with --judge-ratings: "
+                    "the criteria the file may hold)", show_default=False),
     "judge_cache_dir": option(Optional[Path], "--judge-cache-dir", help="the judge's answer cache",
                               show_default=False),
     "judge_ratings": option(Optional[Path], "--judge-ratings", help="ratings already made (zheval judge --output), "
@@ -57,36 +58,66 @@ LAYER_OPTIONS = {
 }
 
 
-def read_judge_ratings(path: Path, ids: list) -> dict:
-    """``{"rating:<criterion>": per-item values}`` from a ``zheval judge --output`` file, joined by ``id`` to
-    ``ids`` (a null value: no rating).
+_ROW_KEYS = ("id", "reason", "failure")
+
+
+def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, records: str = "the records") -> dict:
+    """``{"rating:<criterion>": per-item values}`` from a judge ratings file (``zheval judge --output``: one JSON
+    object per line, ``{"id", <criterion>: number | null, ..., "reason", "failure"}``), joined by id to ``ids``
+    (``None``: no rating, a JSON null). Read by the doors of ``zheval agree --ratings/--scores``: `zheval.io.rows`
+    (a CSV/TSV/Parquet file too: an empty CSV cell is no rating), the one id rule
+    ([`keyed_rows`][zheval.io.fields.keyed_rows]) and the one number rule
+    ([`number_cells`][zheval.io.numbers.number_cells]).
+
+    Args:
+        path: the file. ids: the items' ids, in order (``str``). rubric: the rubric file whose criteria the ratings
+            are (``--rubric``); ``None``: the default rubric's (`zheval.compute.judge_rubric.DEFAULT_CRITERIA`).
+        records: the records file, as messages name it.
+
+    Returns:
+        One list of ``len(ids)`` floats or ``None`` per criterion the file has, in the rubric's order.
 
     Raises:
-        UserError: an id of ``ids`` missing from the file, a value that is not a number or null (``file:line``),
-            no criterion column.
+        ReviewFileError (a ValueError): every problem at once, each naming ``file:line``: a key that is neither
+            ``id``, ``reason``, ``failure`` nor a criterion (listing them), a row lacking a criterion other rows
+            have, a row without an id or an id that is not one (spaces around it, a boolean, ...), an id twice
+            (both lines), an id that is no item of ``records``, a rating that is not a finite number or null (its
+            id; a boolean, a JSON string, NaN, Infinity, 1e400 included), no criterion at all; and, naming the file,
+            the items without a rating row.
+        FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
+    from ..adapters.review.human_review import listed, raise_problems
+    from ..compute.judge_rubric import DEFAULT_CRITERIA, read_rubric
+    from ..io.fields import UniqueIds, keyed_rows
+    from ..io.numbers import number_cells
     from ..io.rows import read_rows
 
-    rows = read_rows(path, what="ratings").rows
-    by_id = {}
-    for line, row in rows:
-        by_id[str(row.get("id"))] = (line, row)
-    missing = [i for i in ids if i not in by_id]
-    if missing:
-        raise UserError(f"{path}: no rating row for id(s) {missing[:10]}" + (" ..." if len(missing) > 10 else ""))
-    skip = {"id", "reason", "failure"}
-    names = [k for k in rows[0][1] if k not in skip]
-    if not names:
-        raise UserError(f"{path}: no rating column (expected the fields of zheval judge --output)")
-    out = {f"rating:{k}": [] for k in names}
-    for i in ids:
-        line, row = by_id[i]
-        for k in names:
-            v = row.get(k)
-            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                raise UserError(f"{path}:{line}: {k} must be a number or null, got {v!r}")
-            out[f"rating:{k}"].append(None if v is None else float(v))
-    return out
+    criteria = list(DEFAULT_CRITERIA if rubric is None else read_rubric(str(rubric)).criteria)
+    accepted = (f"{', '.join(map(repr, _ROW_KEYS))} and the rubric's criteria {', '.join(map(repr, criteria))} ("
+                + ("the default rubric; --rubric FILE for another)" if rubric is None else f"--rubric {rubric})"))
+    rf = read_rows(path, what="judge ratings")
+    problems: list = []
+    present = [c for c in criteria if any(c in row for _, row in rf.rows)]
+    heads = [(line, row) for line, row in rf.rows] if rf.kind == "jsonl" else [(1, dict.fromkeys(rf.fields))]
+    for line, row in heads:  # JSON Lines: every row's keys; a table: its header (line 1)
+        where = f"{path}:{line}" if rf.kind != "parquet" else str(path)
+        problems += [f"{where}: unknown key {k!r}; a rating row has {accepted}" for k in row
+                     if k not in _ROW_KEYS and k not in criteria]
+        problems += [f"{where}: no {c!r} (the other rows have it; null is no rating)" for c in present if c not in row]
+    if not present:
+        problems.append(f"{path}: no rating: no row has any of the criteria {', '.join(map(repr, criteria))}")
+    known, got, values = set(ids), {}, []
+    for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=rf.kind in ("jsonl", "parquet")):
+        if rid not in known:
+            problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
+            continue
+        got[rid] = number_cells(cell, present, f"{path}:{line}", rid, values, kind="a number", blank=lambda c: None,
+                                typed=rf.kind in ("jsonl", "parquet"))
+    absent = [i for i in ids if i not in got]
+    if absent:
+        problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")
+    raise_problems(f"the judge ratings file {path}", records, values, problems)
+    return {f"rating:{c}": [got[i][c] for i in ids] for c in present}
 
 
 def _judge_options(o):
@@ -125,7 +156,8 @@ def run_three_layers(o, fmt: str) -> None:
     records = read_records(o.layer_predictions, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field,
                            group_fields=groups)
     ids = list(records.ids)
-    ratings = read_judge_ratings(o.judge_ratings, ids) if o.judge_ratings is not None else None
+    ratings = None if o.judge_ratings is None else read_judge_ratings(
+        o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions))
     sources = read_sources(o.layer_predictions, o.source_field, len(records)) if o.source_field else None
     report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
                                    ratings=ratings, sources=sources,

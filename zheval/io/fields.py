@@ -187,31 +187,36 @@ def keyed_table(text: str, path, problems: list) -> list:
     return read(text, str(path), problems)
 
 
-def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds) -> Iterator[tuple]:
-    """The rows of an id-keyed table (a ratings sheet, a file of external scores), each once.
+def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
+               typed: bool = False) -> Iterator[tuple]:
+    """The rows of an id-keyed file (a ratings sheet, a file of external scores, a judge ratings file), each once.
 
     Args:
         rows: ``(line number, {column: cell text})`` per data row (`zheval.io.csv_rows`); the table has an
-            ``id`` column.
+            ``id`` column. With ``typed``: ``(line, {field: value})`` rows of a typed file (JSON Lines, Parquet:
+            `zheval.io.rows.read_rows`), where a row may lack ``id`` and values keep their JSON types.
         path: the file, as messages name it. problems: the list a problem text (``"path:line: ..."``) is appended
             to. seen: the ids met so far, with the line of each ([`UniqueIds`][zheval.io.fields.UniqueIds]; the caller keeps it, e.g. to
             list the expected ids that never came).
+        typed: the rows are typed (above): no row is skipped as blank, and ``cell`` gives the value as it is.
 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
-        row's text in that column, stripped (column names are matched exactly, `zheval.io.table`). The id is **not** stripped: ids are
+        row's text in that column, stripped (column names are matched exactly, `zheval.io.table`); with ``typed``,
+        the row's value (``None`` when the row lacks the field). The id is **not** stripped: ids are
         matched exactly by the one id rule of every door ([`id_value`][zheval.io.fields.id_value]), so an id with spaces
         around it is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
-        (every cell empty) is skipped; a row without an id, or with an id seen before, is a problem (naming
-        ``path:line`` and, for a repeat, where the id was first seen) and is skipped.
+        (every cell empty; text rows only) is skipped; a row without an id, or with an id seen before, is a problem
+        (naming ``path:line`` and, for a repeat, where the id was first seen) and is skipped.
     """
     for line, cells in rows:
         row = dict(cells)
-        if all(not c.strip() for c in row.values()):
+        if not typed and all(not c.strip() for c in row.values()):
             continue
-        cell: Callable[[str], str] = (lambda name, row=row: row[name].strip())
-        rid = row["id"]
-        if not rid.strip():
+        cell: Callable[[str], object] = ((lambda name, row=row: row.get(name)) if typed
+                                         else (lambda name, row=row: row[name].strip()))
+        rid = row.get("id")
+        if rid is None or (isinstance(rid, str) and not rid.strip()):
             problems.append(f"{path}:{line}: the row has no id")
             continue
         rid, bad = id_value(rid, "id")

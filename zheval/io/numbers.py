@@ -35,7 +35,7 @@ import unicodedata
 
 from .problems import Problem
 
-__all__ = ["NUMBER_GRAMMAR", "NumberFormatError", "number_reason", "parse_number"]
+__all__ = ["NUMBER_GRAMMAR", "NumberFormatError", "number_cells", "number_reason", "parse_number"]
 
 NUMBER_GRAMMAR = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 """The accepted grammar as a regular expression (ASCII digits only; matched whole, after stripping spaces/tabs)."""
@@ -141,3 +141,29 @@ def parse_number(
     if isinstance(value, str):
         return float(value.strip(_SURROUNDING))
     return float(value)
+
+
+def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: str = "a finite number",
+                 blank=None, typed: bool = False) -> dict:
+    """``{column: float}`` of one row of an id-keyed file (a ratings sheet, a scores file, a judge ratings file;
+    ``cell(c)``: the row's value in column ``c``) by the one number rule of the file doors (`number_reason`).
+
+    A value that is not a number is a problem ``"<where>: <c> of id <rid> is <value>, not <kind> (<reason>)"``
+    appended to ``problems`` and left out. An empty cell (``""``; with ``typed``, JSON ``null``) is one too, unless
+    ``blank`` (called with the column) takes it: then its value is None. ``typed``: the values come from a typed file
+    (JSON Lines, Parquet), where a rating is a number, never a string: a string (``"4"``) is refused, saying so.
+    """
+    vals = {}
+    for c in columns:
+        v = cell(c)
+        if (v is None if typed else v == "") and blank is not None:
+            vals[c] = None
+            blank(c)
+            continue
+        reason = ("a JSON string: write a rating as a JSON number, without quotes" if typed and isinstance(v, str)
+                  else number_reason(v))
+        if reason is not None:
+            problems.append(f"{where}: {c} of id {rid!r} is {v!r}, not {kind} ({reason})")
+            continue
+        vals[c] = parse_number(v)
+    return vals

@@ -55,6 +55,77 @@ def test_agree_with_ratings_made_earlier(tmp_path):
     assert bad.exit_code == 2 and "--judge-url and --judge-model, or --judge-ratings" in bad.stderr
 
 
+def _agree_ratings(tmp_path, lines, *extra):
+    """``zheval agree --judge-ratings`` on four items i0..i3 with a ratings file of these raw JSON ``lines``: the
+    result and the two paths (records, ratings)."""
+    rows = [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+            enumerate(zip(["今天天气很好", "明天有雨", "我们去公园", "你好"], ["今天天气不错", "明天下雨", "我们去公园散步", "你好啊"]))]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    ratings = tmp_path / "ratings.jsonl"
+    ratings.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    res = run_cli("agree", "--predictions", path, "--judge-ratings", ratings, "--format", "json", "--bootstrap", "0",
+                  *extra)
+    return res, path, ratings
+
+
+def test_judge_ratings_duplicate_id_names_both_lines(tmp_path):
+    # break-it issue 35: the second i0 replaced the first silently
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overall": 2}',
+                                          '{"id": "i2", "overall": 4}', '{"id": "i0", "overall": 1}',
+                                          '{"id": "i3", "overall": 3}'])
+    assert res.exit_code == 2
+    assert f"{r}:4: id 'i0': duplicate id (first seen at {r}:1)" in res.stderr
+
+
+def test_judge_ratings_refuse_nonfinite_numbers(tmp_path):
+    # break-it issue 35: NaN, Infinity and 1e400 (a float's infinity) were ratings, and -f json wrote bare Infinity
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": NaN}', '{"id": "i1", "overall": Infinity}',
+                                          '{"id": "i2", "overall": 1e400}', '{"id": "i3", "overall": 3}'])
+    assert res.exit_code == 2 and "Infinity" not in res.stdout
+    assert f"{r}:1: overall of id 'i0' is nan, not a number (not a finite number)" in res.stderr
+    assert f"{r}:2: overall of id 'i1' is inf, not a number (not a finite number)" in res.stderr
+    assert f"{r}:3: overall of id 'i2' is inf, not a number (not a finite number)" in res.stderr
+
+
+def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
+    # break-it issue 35: 'overal' (a typo) left i1 unrated without a word
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overal": 2}',
+                                          '{"id": "i2", "overall": 4}', '{"id": "i3", "overall": 3}'])
+    assert res.exit_code == 2
+    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'reason', 'failure' and the rubric's criteria "
+            "'overall', 'faithful', 'informative', 'fluent' (the default rubric; --rubric FILE for another)"
+            in res.stderr)
+    assert f"{r}:2: no 'overall' (the other rows have it; null is no rating)" in res.stderr
+    # --rubric names the criteria (it was ignored beside --judge-ratings): 'overall' is then unknown
+    (tmp_path / "rubric.json").write_text(json.dumps({"system": "s", "criteria": ["accuracy"]}), encoding="utf-8")
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "accuracy": 5}', '{"id": "i1", "overall": 2}',
+                                          '{"id": "i2", "accuracy": 4}', '{"id": "i3", "accuracy": 3}'],
+                               "--rubric", tmp_path / "rubric.json")
+    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'reason', 'failure' and the rubric's criteria "
+            f"'accuracy' (--rubric {tmp_path / 'rubric.json'})") in res.stderr
+
+
+def test_judge_ratings_unknown_and_spaced_ids_are_errors(tmp_path):
+    # break-it issue 35: 'zz' (no such item) was dropped silently, and '  i1' was not read as i1 only by accident
+    res, p, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "  i1", "overall": 2}',
+                                          '{"id": "i2", "overall": 4}', '{"id": "i3", "overall": 3}',
+                                          '{"id": "zz", "overall": 1}'])
+    assert res.exit_code == 2
+    assert (f"{r}:2: id '  i1' has spaces around it: ids are matched exactly, so it is not the id 'i1' (the id "
+            "field 'id')") in res.stderr
+    assert f"{r}:5: id 'zz' is not an item of {p}" in res.stderr
+    assert f"{r}: 1 item(s) of {p} have no rating row here: 'i1'" in res.stderr
+
+
+def test_judge_ratings_bool_and_string_name_line_and_id(tmp_path):
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overall": true}',
+                                          '{"id": "i2", "overall": "4"}', '{"id": "i3", "overall": 3}'])
+    assert res.exit_code == 2
+    assert f"{r}:2: overall of id 'i1' is True, not a number (a boolean is not a number)" in res.stderr
+    assert (f"{r}:3: overall of id 'i2' is '4', not a number (a JSON string: write a rating as a JSON number, "
+            "without quotes)") in res.stderr
+
+
 def test_judge_versus_asks_both_orders(tmp_path):
     # three distinct questions: the content-keyed cache never answers one item's question from another's, so the
     # server sees exactly 2 orders x 3 items, however the concurrent requests interleave

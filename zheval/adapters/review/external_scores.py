@@ -49,7 +49,8 @@ def read_scores(path, key: dict, taken=()) -> ExternalScores:
         ReviewFileError (a ValueError): every problem of the file at once, each naming ``file:line``.
         OSError: the file cannot be read.
     """
-    from .human_review import ReviewFileError, listed, number_cells, raise_problems
+    from ...io.numbers import number_cells
+    from .human_review import ReviewFileError, listed, raise_problems
 
     path = Path(path)
     read_problems: list = []

@@ -32,7 +32,7 @@ from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
 from ...io import read_text
 from ...io.fields import UniqueIds, keyed_rows, keyed_table
-from ...io.numbers import number_reason, parse_number
+from ...io.numbers import number_cells
 from ...text.terminal import visible_controls
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
     "KEY_KIND",
     "ReviewSample",
     "ReviewFileError",
-    "number_cells",
     "review_sample",
     "sheet_csv",
     "read_key",
@@ -430,32 +429,12 @@ def raise_problems(what: str, key: str, values: list, problems: list) -> None:
 
 def problems_heading(what: str, key: str, values: list, problems: list) -> str:
     """The heading of a ratings sheet's or scores file's problems that says what is wrong: ``"<what> has N cell(s)
-    that are not numbers"`` for ``values`` (`number_cells`' problems), ``"<what> does not match <key>"`` for the
-    other ``problems`` (ids missing, repeated, unknown or absent), both joined by "and" when there are both."""
+    that are not numbers"`` for ``values`` ([`number_cells`][zheval.io.numbers.number_cells]' problems),
+    ``"<what> does not match <key>"`` for the other ``problems`` (ids missing, repeated, unknown or absent), both
+    joined by "and" when there are both."""
     parts = ([f"has {len(values)} cell(s) that are not numbers"] if values else []) + \
         ([f"does not match {key}"] if problems else [])
     return f"{what} " + " and ".join(parts)
-
-
-def number_cells(cell, columns: Sequence[str], where: str, rid: str, problems: list, *, kind: str = "a finite number",
-                 blank=None) -> dict:
-    """``{column: float}`` of one row of a ratings sheet or scores file (``cell(c)``: the text of its cell ``c``) by
-    the one number rule of the file doors (`zheval.io.numbers`). A cell that is not a number is a problem
-    ``"<where>: <c> of id <rid> is <text>, not <kind> (<reason>)"`` appended to ``problems`` and left out; an empty
-    cell is one too, unless ``blank`` (called with the column) takes it: then its value is None."""
-    vals = {}
-    for c in columns:
-        v = cell(c)
-        if v == "" and blank is not None:
-            vals[c] = None
-            blank(c)
-            continue
-        reason = number_reason(v)
-        if reason is not None:
-            problems.append(f"{where}: {c} of id {rid!r} is {v!r}, not {kind} ({reason})")
-            continue
-        vals[c] = parse_number(v)
-    return vals
 
 
 @dataclass
