@@ -179,3 +179,14 @@ def test_bfloat16_ids_beyond_256_are_refused_and_a_huge_float_id_is_not_a_negati
     huge = np.array([_ids(tok, "今天天气"), _ids(tok, "小黄鸭") + [1e30]], dtype=np.float64)
     with pytest.raises(ValueError, match=r"only below 9007199254740992; row 1 position 3 holds 1e\+30"):
         decode_predictions((huge, _labels(tok, TEXTS)), tok)
+
+
+def test_unsigned_ids_beyond_int64_are_refused_not_wrapped(tok):
+    # uint64 2**64 - 100 cast to int64 is -100, the padding id: the item lost a token without a word
+    preds = np.array([_ids(tok, "今天天气"), _ids(tok, "小黄鸭") + [0]], dtype=np.uint64)
+    preds[0, 1] = np.uint64(2 ** 64 - 100)
+    with pytest.raises(ValueError, match=r"predictions row 0 position 1 holds 18446744073709551516 \(uint64\), "
+                                         r"beyond int64: not a token id"):
+        decode_predictions((preds, _labels(tok, TEXTS)), tok)
+    small = np.array([_ids(tok, "今天天气"), _ids(tok, "小黄鸭") + [0]], dtype=np.uint32)
+    assert decode_predictions((small, _labels(tok, TEXTS)), tok)[0] == TEXTS

@@ -196,6 +196,12 @@ def _as_ids(arr: np.ndarray, what: str, ignore_index: int = IGNORE_INDEX) -> np.
         return _numpy_argmax(arr, ignore_index, what)
     if arr.ndim == 2:
         if np.issubdtype(arr.dtype, np.integer):
+            if np.issubdtype(arr.dtype, np.unsignedinteger) and arr.size and arr.max() > np.iinfo(np.int64).max:
+                row, pos = (int(i) for i in np.argwhere(arr > np.iinfo(np.int64).max)[0])
+                raise ValueError(
+                    f"{what} row {row} position {pos} holds {int(arr[row, pos])} ({arr.dtype}), beyond int64: not a "
+                    "token id (a -100 written as unsigned wraps to 2**64 - 100); pass signed integer ids"
+                )
             return arr.astype(np.int64, copy=False)
         if np.issubdtype(arr.dtype, np.floating):
             whole = np.isfinite(arr) & (arr == np.round(arr))
