@@ -167,15 +167,16 @@ def _to_numpy(x, what: str, ignore_index: int = IGNORE_INDEX) -> np.ndarray:
 
 #: Each float type keeps every whole number apart only below 2 ** (mantissa bits + 1): an id at or above it may be
 #: another id rounded (2049 in float16 reads as 2048) before it reached the hook.
-_EXACT_INTEGERS = {"float16": 2 ** 11, "bfloat16": 2 ** 8, "float32": 2 ** 24, "float64": 2 ** 53}
+_MANTISSA_BITS = (("float16", 10), ("bfloat16", 7), ("float32", 23), ("float64", 52))
 
 
 def _check_exact_float_ids(arr: np.ndarray, dtype: str, what: str) -> None:
     """Refuse token ids in a float container beyond the integers that float type holds exactly (an id of 2049 in
     float16 reads as 2048: another token, without a word), naming the first row and position."""
-    limit = _EXACT_INTEGERS.get(dtype)
-    if limit is None or arr.size == 0:
+    bits = next((b for name, b in _MANTISSA_BITS if name == dtype), None)
+    if bits is None or arr.size == 0:
         return
+    limit = 2 ** (bits + 1)
     over = np.abs(arr) >= limit
     if over.any():
         row, pos = (int(i) for i in np.argwhere(over)[0])
