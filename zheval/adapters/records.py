@@ -19,8 +19,12 @@ no row is ever dropped or repaired:
 * the prediction field: present, a string (an empty string is a valid, empty prediction; ``null``, a number or a
   list is an error);
 * each reference field: present, a non-empty string or a non-empty list of non-empty strings (several reference
-  fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``; in CSV/TSV an empty cell of
-  one of several reference columns is no reference there, counted in a note, as long as one remains);
+  fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``); with several reference fields,
+  a row may lack some of its references: an empty CSV/TSV cell or a JSONL/Parquet ``null`` of one of them is no
+  reference there (as pandas writes a missing value), counted in the report's note ``N row(s) have an empty 'F'
+  cell``, as long as one reference remains (none left: an error). The only reference field ``null``, a row
+  without a field (a missing key is not a null), a JSONL/Parquet ``""`` (an empty reference: those formats say
+  "none" with null) and a ``null`` inside a list stay errors;
 * the id field (``id`` when present, else optional; without one the rows are named by their line): a non-empty
   string or an integer (an integer becomes its decimal string, so ``7`` and ``"7"`` are the same id and a
   duplicate); ids are unique;
@@ -127,8 +131,8 @@ class Records:
         source: the path as given. kind: ``jsonl``, ``csv``, ``tsv`` or ``parquet``.
         fields: the field names used: ``{"pred": str, "ref": [str, ...], "id": str | None, "groups": [str, ...]}``.
         reference_names: per row, the user's name of each reference (``label``; ``references[1]`` for a list).
-        empty_reference_cells: CSV/TSV with several reference fields: ``{field: rows whose cell is empty}`` (those
-            rows have fewer references; the report notes the counts).
+        empty_reference_cells: with several reference fields: ``{field: rows whose cell is empty (CSV/TSV) or
+            null (JSONL, Parquet)}`` (those rows have fewer references; the report notes the counts).
         multiline_rows: CSV: the line of each row with a quoted cell over several lines (the report notes their
             count and the first: `multiline_notes`).
     """
@@ -210,8 +214,8 @@ def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out
         if f not in row:
             continue  # reported as a missing field
         v = row[f]
-        if kind in ("csv", "tsv") and len(ref_fields) > 1 and v == "":
-            absent.append(f)  # a table row with fewer references than the columns: an empty cell is no reference
+        if len(ref_fields) > 1 and _no_reference(v, kind):
+            absent.append(f)  # a row with fewer references than the fields: an empty cell / a null is no reference
             continue
         if isinstance(v, (list, tuple)):
             if not v:
@@ -233,11 +237,20 @@ def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out
         else:
             errs.append(f"{f!r} must be a string or a list of strings (the reference(s)), got {type_name(v)}")
     if absent and len(absent) == len(ref_fields):
-        errs.append(f"every reference cell {absent} is empty; at least one reference is needed")
+        what = "cell {} is empty" if kind in ("csv", "tsv") else "field {} is null"
+        errs.append(f"every reference {what.format(absent)}; at least one reference is needed")
     elif absent:
         for f in absent:
             out.empty_reference_cells[f] = out.empty_reference_cells.get(f, 0) + 1
     return refs, names
+
+
+def _no_reference(v, kind: str) -> bool:
+    """Whether the value of one of several reference fields says "no reference in this row": the way each format
+    writes a missing value (pandas' ``to_csv``/``to_json``/``to_parquet`` of ``None``/``NaN``): an empty CSV/TSV
+    cell (a table has no other way), a JSON/Parquet ``null``. An explicit ``""`` of JSONL/Parquet is not one (those
+    formats say "none" with null): it is an empty reference, an error, as a blank CSV cell (``" "``) is."""
+    return v is None or (kind in ("csv", "tsv") and v == "")
 
 
 def _group_value(v, f: str, kind: str) -> tuple[Optional[str], Optional[str]]:
@@ -439,7 +452,9 @@ def _field_problems(row: dict, pred: str, refs: list, needed: list, extra: list,
         errs.append(f"missing field(s) {missing} (this row has {sorted(row)}){spaced_names(missing, row)}" + (
             f"; every row is read with the same fields, here {pairing} (the first row's, or those named): write "
             "every row with them, or name the fields the rows use with --pred-field NAME --ref-field NAME"
-            if set(missing) & {pred, *refs} else ""))
+            if set(missing) & {pred, *refs} else "")
+            + (" (a row without one of several references writes it null)" if len(refs) > 1 and set(missing) &
+               set(refs) else ""))
     return errs
 
 

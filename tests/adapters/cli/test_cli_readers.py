@@ -322,3 +322,52 @@ def test_a_later_jsonl_row_with_another_candidate_field_is_refused(tmp_path):
     doc = _json(run("score", "-p", f, "-q", "--pred-field", "prediction", "--ref-field", "label", "--metrics", "rouge",
                     "--rouge-types", "rouge1", "-f", "json"))
     assert _overall(doc, "rouge1") == pytest.approx(_rouge1([("你好", ["你好世界"])] * 3), abs=1e-12)
+
+
+# A row without its second reference, written as each format writes "missing" (pandas: an empty CSV/TSV cell, a JSON
+# null, a Parquet null): one rule at the records door -- that reference is left out for that row, counted in the same
+# note. Before: the CSV/TSV cell was accepted, the JSONL/Parquet null refused ("got null").
+_GOLD = [{"id": "a", "pred": "今天天气很好", "gold1": "今天天气不错", "gold2": "天气很好"},
+         {"id": "b", "pred": "我喜欢猫", "gold1": "我爱猫", "gold2": None},
+         {"id": "c", "pred": "他去了北京", "gold1": None, "gold2": "他去北京了"}]
+
+
+@pytest.mark.parametrize("suffix", ["csv", "tsv", "jsonl", "parquet"])
+def test_a_missing_second_reference_is_left_out_alike_in_every_format(tmp_path, suffix):
+    import pandas as pd
+
+    import zheval
+
+    df, f = pd.DataFrame(_GOLD), tmp_path / f"rows.{suffix}"
+    if suffix == "parquet":
+        df.to_parquet(f)
+    elif suffix == "jsonl":
+        df.to_json(f, orient="records", lines=True, force_ascii=False)
+    else:
+        df.to_csv(f, index=False, sep="\t" if suffix == "tsv" else ",")
+    text = None if suffix == "parquet" else f.read_text(encoding="utf-8").splitlines()
+    missing = {"csv": ("b,我喜欢猫,我爱猫,", "c,他去了北京,,他去北京了"), "tsv": ("b\t我喜欢猫\t我爱猫\t", "c\t他去了北京\t\t他去北京了"),
+               "jsonl": ('"gold2":null', '"gold1":null')}.get(suffix)
+    if missing:  # as pandas writes a missing value: an empty cell, a JSON null
+        assert missing[0] in text[-2] and missing[1] in text[-1], text
+    else:
+        import pyarrow.parquet as pq
+
+        assert [(r["gold1"], r["gold2"]) for r in pq.read_table(f).to_pylist()][1:] == [("我爱猫", None),
+                                                                                         (None, "他去北京了")]
+    doc = _json(run("score", "-p", f, "--pred-field", "pred", "--ref-field", "gold1", "--ref-field", "gold2", "-q",
+                    "-f", "json", "--metrics", "bleu,rouge", "--rouge-types", "rouge1",
+                    "--bootstrap", 0))
+    # the intended references: row a both, row b gold1 only, row c gold2 only
+    pairs = [("今天天气很好", ["今天天气不错", "天气很好"]), ("我喜欢猫", ["我爱猫"]), ("他去了北京", ["他去北京了"])]
+    assert _overall(doc, "rouge1") == pytest.approx(_rouge1(pairs), abs=1e-12)  # rouge-score, max over refs
+    # by hand, rouge1 F: a = max(F(今天天气很好, 今天天气不错) = 4/6, F(., 天气很好) = 2*4/(6+4) = 4/5) = 4/5;
+    # b: 我,猫 common, P = 2/4, R = 2/3, F = 4/7; c: all 5 chars shared (order aside): F = 1
+    assert _overall(doc, "rouge1") == pytest.approx((4 / 5 + 4 / 7 + 1) / 3, abs=1e-12)
+    bleu = zheval.compute_bleu([p for p, _ in pairs], [r for _, r in pairs], tokenizer="char")["bleu"]
+    assert _overall(doc, "bleu") == pytest.approx(bleu, abs=1e-12)
+    assert sorted(n for n in doc["notes"] if "empty" in n) == [
+        "1 row(s) have an empty 'gold1' cell: no reference there (those rows are scored with the references they "
+        "have)",
+        "1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored with the references they "
+        "have)"]

@@ -53,6 +53,52 @@ def test_several_reference_fields_are_concatenated_in_order(tmp_path):
     assert r.references == [["first", "also first", "second"]]
 
 
+
+def test_a_null_one_of_several_references_is_no_reference_there_as_an_empty_csv_cell(tmp_path):
+    # break-it: an empty CSV cell of gold2 was no reference (noted), a JSON/Parquet null of it an error ("got null")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from zheval import compute_rouge
+    from zheval.adapters.records import score_records
+
+    rows = [{"p": "今天天气很好", "gold1": "今天天气不错", "gold2": "天气很好"},
+            {"p": "我喜欢猫", "gold1": "我爱猫", "gold2": None}]
+    kw = dict(pred_field="p", ref_field=["gold1", "gold2"])
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "d.parquet")
+    for f in (write_jsonl(tmp_path / "d.jsonl", rows), tmp_path / "d.parquet"):
+        r = read_records(f, **kw)
+        assert r.references == [["今天天气不错", "天气很好"], ["我爱猫"]] and r.empty_reference_cells == {"gold2": 1}
+        assert r.reference_names == [["'gold1'", "'gold2'"], ["'gold1'"]]
+        rep = score_records(f, metrics=["rouge"], rouge_types=["rouge1"], bootstrap=0, **kw)
+        want = compute_rouge(["今天天气很好", "我喜欢猫"], [["今天天气不错", "天气很好"], ["我爱猫"]],
+                             rouge_types=["rouge1"])["rouge1"]
+        assert rep.to_dict()["groups"][0]["scores"]["rouge1"]["value"] == pytest.approx(want, abs=1e-12)
+        assert "1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored with the references " \
+               "they have)" in rep.notes
+    # what stays an error: every reference null; the only reference field null; a row without the field (a missing
+    # field is not a null: every row is read with the same fields); an explicit "" (JSONL/Parquet say "none" with
+    # null, so "" is an empty reference, as a lone " " cell is in a CSV); a null inside a list
+    bad = write_jsonl(tmp_path / "bad.jsonl", [
+        {"p": "a", "gold1": None, "gold2": None}, {"p": "b", "gold1": "乙"}, {"p": "c", "gold1": "丙", "gold2": ""},
+        {"p": "d", "gold1": "丁", "gold2": ["丁", None]}])
+    with pytest.raises(RecordsFormatError) as e:
+        read_records(bad, **kw)
+    assert problems_of(e) == [
+        f"{bad}:1: every reference field ['gold1', 'gold2'] is null; at least one reference is needed",
+        f"{bad}:2: missing field(s) ['gold2'] (this row has ['gold1', 'p']); every row is read with the same fields, "
+        "here 'p' and 'gold1' and 'gold2' (the first row's, or those named): write every row with them, or name the "
+        "fields the rows use with --pred-field NAME --ref-field NAME (a row without one of several references "
+        "writes it null)",
+        f"{bad}:3: 'gold2' is empty or whitespace only",
+        f"{bad}:4: gold2[1] must be a string, got null"]
+    pq.write_table(pa.Table.from_pylist([{"p": "a", "gold1": None}, {"p": "b", "gold1": ""}]), tmp_path / "one.parquet")
+    with pytest.raises(RecordsFormatError) as e:
+        read_records(tmp_path / "one.parquet", pred_field="p", ref_field="gold1")
+    assert problems_of(e) == [
+        f"{tmp_path / 'one.parquet'}:1: 'gold1' must be a string or a list of strings (the reference(s)), got null",
+        f"{tmp_path / 'one.parquet'}:2: 'gold1' is empty or whitespace only"]
+
 def test_every_bad_row_is_named_with_its_line(tmp_path):
     f = write_jsonl(tmp_path / "bad.jsonl", [
         {"predict": "ok", "label": "ok"},

@@ -115,6 +115,29 @@ def test_other_formats(rows, tmp_path, suffix):
         _values(score_records(str(path), bootstrap=0, **kw))
 
 
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_a_null_second_reference_streams_as_the_whole_file(tmp_path, suffix):
+    # a null of one of several reference fields: no reference there, noted (before: refused, "got null")
+    import pandas as pd
+
+    from zheval import compute_bleu
+
+    rows = [{"id": str(i), "p": "今天天气很好" if i % 2 else "我喜欢猫", "gold1": "今天天气不错" if i % 2 else "我爱猫",
+             "gold2": None if i % 3 == 0 else "天气很好"} for i in range(9)]
+    path = tmp_path / f"rows{suffix}"
+    frame = pd.DataFrame(rows)
+    frame.to_parquet(path) if suffix == ".parquet" else frame.to_json(path, orient="records", lines=True,
+                                                                      force_ascii=False)
+    kw = dict(pred_field="p", ref_field=["gold1", "gold2"], metrics=["bleu"], bootstrap=0)
+    streamed = score_records_stream(str(path), chunk_rows=4, progress=False, **kw)
+    assert _values(streamed) == _values(score_records(str(path), **kw))
+    want = compute_bleu([r["p"] for r in rows], [[r["gold1"]] + ([r["gold2"]] if r["gold2"] else []) for r in rows],
+                        tokenizer="char")["bleu"]
+    assert streamed.to_dict()["groups"][0]["scores"]["bleu"]["value"] == pytest.approx(want, abs=1e-12)
+    assert "3 row(s) have an empty 'gold2' cell: no reference there (those rows are scored with the references they " \
+           "have)" in streamed.notes
+
 def _write(tmp_path, lines) -> str:
     path = tmp_path / "bad.jsonl"
     path.write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in lines), encoding="utf-8")
