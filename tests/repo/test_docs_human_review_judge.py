@@ -97,6 +97,6 @@ def test_bad_scores_and_columns_are_named(tmp_path, monkeypatch):
     assert res.exit_code == 2 and "bertscore.csv:1: the header has no id column" in res.output
     bad.write_text("id,chrf\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
     res = run_cli(*agree)
-    assert res.exit_code == 2 and "already name a metric" in res.output
+    assert res.exit_code == 2 and "bertscore.csv:1: column 'chrf' is also the key's metric 'chrf'" in res.output
     res = run_cli(*[a if a != "overall,faithful" else "overall,fluent" for a in agree][:-2])
     assert res.exit_code == 2 and "judge_sheet.csv:1: the header lacks column(s) fluent" in res.output

@@ -31,7 +31,8 @@ __all__ = ["agree"]
 
 @app.command()
 @takes("ratings", "key", "ratings_columns", "scores", "bootstrap", "seed", "fmt", "output", *LAYER_OPTIONS,
-       ratings=option(Optional[Path], "--ratings", help="the filled review sheet (CSV written by zheval sample)",
+       ratings=option(Optional[Path], "--ratings", help="the filled review sheet (the CSV zheval sample writes; "
+                      "also .tsv, .jsonl/.json/.ndjson, .parquet/.pq, each also .gz)",
                       show_default=False),
        key=option(Optional[Path], "--key", help="the review key (JSON): scores and strata of the sampled items",
                   show_default=False),
@@ -41,9 +42,10 @@ __all__ = ["agree"]
        ratings_columns=option(Optional[str], "--ratings-columns", help="comma list of the sheet's rating columns "
                               "to correlate (e.g. overall,faithful)  [default: the key's rating columns]",
                               show_default=False),
-       scores=option(Optional[List[Path]], "--scores", help="CSV (TSV when named .tsv) of per-item scores computed "
-                     "elsewhere: id and one or more score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; "
-                     "repeatable", show_default=False))
+       scores=option(Optional[List[Path]], "--scores", help="per-item scores computed elsewhere, by the file's "
+                     "name: .csv, .tsv, .jsonl/.json/.ndjson or .parquet/.pq (each also .gz): id and one or more "
+                     "score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; repeatable",
+                     show_default=False))
 def agree(o) -> None:
     """Spearman and Kendall correlations (bootstrap intervals over items) between each metric of the key (and each
     --scores column) and each rating column of the filled sheet, overall and per domain, and which metric agrees
@@ -79,11 +81,11 @@ def agree(o) -> None:
         if columns is not None and not columns:
             raise UserError("--ratings-columns names no column")
         ratings, info = read_ratings(o.ratings, key, columns)
-        taken = [m["name"] for m in key["metrics"]]
+        taken: dict = {}  # the columns of earlier --scores files (the key's names and the rating columns: read_scores)
         external = []
         for p in scores:
-            ext = read_scores(p, key, taken)
-            taken += ext.columns
+            ext = read_scores(p, key, taken, rating_columns=info["rating_columns"])
+            taken.update({c: f"a column of --scores {p}" for c in ext.columns})
             external.append(ext)
         rep = review_agreement(ratings, key, info, bootstrap=o.bootstrap, seed=o.seed,
                                sources={"ratings": str(o.ratings), "key": str(o.key)}, external=external)

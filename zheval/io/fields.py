@@ -188,7 +188,7 @@ def keyed_table(text: str, path, problems: list) -> list:
 
 
 def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
-               typed: bool = False) -> Iterator[tuple]:
+               typed: bool = False, blank_rows: Optional[list] = None) -> Iterator[tuple]:
     """The rows of an id-keyed file (a ratings sheet, a file of external scores, a judge ratings file), each once.
 
     Args:
@@ -199,6 +199,8 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
             to. seen: the ids met so far, with the line of each ([`UniqueIds`][zheval.io.fields.UniqueIds]; the caller keeps it, e.g. to
             list the expected ids that never came).
         typed: the rows are typed (above): no row is skipped as blank, and ``cell`` gives the value as it is.
+        blank_rows: a list the line of each blank row (below) is appended to, so that the caller counts or refuses
+            them (``zheval agree``: a sheet's empty rows are counted in a note, a scores file's are errors).
 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
@@ -212,6 +214,8 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
     for line, cells in rows:
         row = dict(cells)
         if not typed and all(not c.strip() for c in row.values()):
+            if blank_rows is not None:
+                blank_rows.append(line)
             continue
         cell: Callable[[str], object] = ((lambda name, row=row: row.get(name)) if typed
                                          else (lambda name, row=row: row[name].strip()))

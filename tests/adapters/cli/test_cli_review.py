@@ -319,3 +319,151 @@ def test_agree_says_what_is_wrong_reads_tsv_and_keeps_names_exact(tmp_path, file
     spaced.write_text("id, bertscore\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
     res = run("agree", "--ratings", good, "--key", key, "--scores", spaced, "--bootstrap", 0)
     assert res.exit_code == 2 and f"{spaced}:1: the column name ' bertscore' has spaces around it" in res.output
+
+
+def _rated(tmp_path, files, k=9):
+    """A sampled key and its sheet rated ``1 + (len(id) + column index + item index) % 5``: (key, good sheet, rows,
+    ids in sheet order, the key's items by id)."""
+    sheet, key = _sample(tmp_path, files, k)
+    rows = _rate(_read_sheet(sheet), lambda rid, j: str(1 + (int(rid[1:]) + j) % 5))
+    kd = json.loads(key.read_text(encoding="utf-8"))
+    return key, _write_sheet(tmp_path / "good.csv", rows), rows, [r[0] for r in rows[1:]], kd
+
+
+def test_a_scores_column_named_like_a_printed_label_or_a_rating_column_is_refused(tmp_path, files):
+    # break-it F2: a --scores column 'sentence BLEU' (the printed label of the key's bleu) gave two rows 'sentence
+    # BLEU' in the table; a column 'relevance' gave a row with metric relevance and rating relevance
+    key, good, rows, ids, kd = _rated(tmp_path, files)
+    assert [m["label"] for m in kd["metrics"]] == ["sentence BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L"]
+    for name, clash in (("sentence BLEU", "the printed label of the key's metric 'bleu'"),
+                        ("ROUGE-L", "the printed label of the key's metric 'rougeL'"),
+                        ("rougeL", "the key's metric 'rougeL'"),
+                        ("relevance", "a rating column of the sheet"),
+                        ("naturalness", "a rating column of the sheet")):
+        s = tmp_path / "s.csv"
+        s.write_text(f"id,{name}\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+        res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+        assert res.exit_code == 2, res.output
+        assert f"{s}:1: column '{name}' is also {clash}: the table would show two rows alike; rename the " \
+               "column" in res.output, res.output
+    # a rating column the key has, not chosen by --ratings-columns, is refused too (it is a column of the sheet)
+    s.write_text("id,relevance\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--ratings-columns", "naturalness", "--scores", s,
+              "--bootstrap", 0)
+    assert res.exit_code == 2 and f"column 'relevance' is also a rating column of the sheet" in res.output
+    # the same column in two --scores files: the second is refused, naming the first
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    for f in (a, b):
+        f.write_text("id,bs_f1\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", a, "--scores", b, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{b}:1: column 'bs_f1' is also a column of --scores {a}" in res.output
+    # names are matched exactly (case included): 'Sentence BLEU' is another name
+    s.write_text("id,Sentence BLEU\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    assert run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0).exit_code == 0
+
+
+def test_ratings_and_scores_read_every_format_of_the_file_doors(tmp_path, files):
+    # break-it F4: --scores s.jsonl was read as CSV (18 "a \" inside the unquoted cell" errors advising JSONL),
+    # s.parquet as CSV text ("not valid UTF-8" x3)
+    import gzip
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    key, good, rows, ids, kd = _rated(tmp_path, files)
+    bs = {rid: 0.1 * ((3 * n) % 7) for n, rid in enumerate(ids)}  # ties at nothing: 0, .3, .6, .2, .5, .1, .4, 0, .3
+    rel = {r[0]: float(r[4]) for r in rows[1:]}
+    want = hand_spearman([bs[i] for i in ids], [rel[i] for i in ids])
+    jl = tmp_path / "s.jsonl"
+    jl.write_text("".join(json.dumps({"id": i, "bs": bs[i]}) + "\n" for i in ids), encoding="utf-8")
+    jgz = tmp_path / "s.jsonl.gz"
+    jgz.write_bytes(gzip.compress(jl.read_bytes()))
+    pqf = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"id": ids, "bs": [bs[i] for i in ids]}), pqf)
+    # the sheet as JSON Lines (ratings as numbers, an empty cell as null), as TSV and as Parquet
+    sheet_jl = tmp_path / "sheet.jsonl"
+    sheet_jl.write_text("".join(json.dumps({"id": r[0], "relevance": int(r[4]), "informativeness": int(r[5]),
+                                            "naturalness": None}) + "\n" for r in rows[1:]), encoding="utf-8")
+    sheet_tsv = tmp_path / "sheet.tsv"
+    sheet_tsv.write_text("id\trelevance\tinformativeness\tnaturalness\n"
+                         + "".join(f"{r[0]}\t{r[4]}\t{r[5]}\t\n" for r in rows[1:]), encoding="utf-8")
+    sheet_pq = tmp_path / "sheet.parquet"
+    pq.write_table(pa.table({"id": ids, "relevance": [int(r[4]) for r in rows[1:]],
+                             "informativeness": [int(r[5]) for r in rows[1:]],
+                             "naturalness": pa.array([None] * len(ids), pa.int64())}), sheet_pq)
+    for sheet in (sheet_jl, sheet_tsv, sheet_pq):
+        for s in (jl, jgz, pqf):
+            res = run("agree", "--ratings", sheet, "--key", key, "--scores", s, "--bootstrap", 0, "-f", "json")
+            assert res.exit_code == 0, (sheet, s, res.output)
+            rep = json.loads(res.stdout)
+            row = [r for r in rep["rows"] if (r["group"], r["metric"], r["rating"]) == ("overall", "bs", "relevance")]
+            assert row[0]["spearman"] == pytest.approx(want, abs=1e-12) and row[0]["n"] == 9
+            assert rep["empty"]["naturalness"] == ids  # null / an empty TSV cell: no rating, counted
+    # a JSON string is not a score; a JSON Lines row lacking a rating column another row has is named
+    jl.write_text("".join(json.dumps({"id": i, "bs": "0.5" if i == ids[1] else 0.5}) + "\n" for i in ids),
+                  encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", jl, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{jl}:2: bs of id '{ids[1]}' is '0.5', not a finite number (a JSON string" \
+        in res.output, res.output
+    sheet_jl.write_text("".join(json.dumps({"id": r[0], "relevance": 3, "informativeness": 3, "naturalness": 3}
+                                           if k != 2 else {"id": r[0], "relevance": 3, "informativeness": 3}) + "\n"
+                                for k, r in enumerate(rows[1:])), encoding="utf-8")
+    res = run("agree", "--ratings", sheet_jl, "--key", key, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{sheet_jl}:3: no 'naturalness' (the other rows have it; null is no rating)" \
+        in res.output, res.output
+
+
+def test_a_spreadsheet_tsv_and_an_unknown_name_are_refused_once(tmp_path, files):
+    # break-it F4: the sheet re-saved as TSV by a spreadsheet (multi-line cells quoted) gave 30 errors "4 cell(s),
+    # but the header has 7 columns"; a name that says no format was read as CSV whatever it held
+    key, good, rows, ids, kd = _rated(tmp_path, files)
+    buf = io.StringIO()
+    csv.writer(buf, delimiter="\t", lineterminator="\n").writerows(rows)  # what a spreadsheet writes as TSV
+    t = tmp_path / "ok.tsv"
+    t.write_text(buf.getvalue(), encoding="utf-8")
+    res = run("agree", "--ratings", t, "--key", key, "--bootstrap", 0)
+    assert res.exit_code == 2, res.output
+    assert "1 problem(s)" in res.output and "but the header has 7 columns" not in res.output
+    assert f"{t}:2: a cell opens with a \" on this line and is not closed on it, and " in res.output
+    assert "a TSV written by a spreadsheet, which quotes a cell that holds a line break or a tab? TSV is read " \
+           "without quoting (one row per line, cells split at every tab, a \" is text); save the file as CSV or " \
+           "JSON Lines" in res.output
+    for name in ("sheet.txt", "sheet", "sheet.xlsx"):
+        f = tmp_path / name
+        f.write_bytes(good.read_bytes())
+        res = run("agree", "--ratings", f, "--key", key, "--bootstrap", 0)
+        assert res.exit_code == 2, res.output
+        assert f"{f}: the file's name does not say its format: the ratings sheet is read as CSV (.csv), TSV " \
+               "(.tsv), JSON Lines (.jsonl, .json, .ndjson) or Parquet (.parquet, .pq), each also " \
+               "gzip-compressed (.gz), chosen by the name; rename the file" in res.output, res.output
+        assert "1 problem(s)" in res.output
+    s = tmp_path / "scores.dat"
+    s.write_text("id,bs\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{s}: the file's name does not say its format: the scores file is read as " \
+        "CSV (.csv)" in res.output
+
+
+def test_a_row_of_empty_cells_is_counted_not_skipped_silently(tmp_path, files):
+    # break-it F5: a sheet row ",,,,,," (a spreadsheet's empty row) was skipped without a word
+    key, good, rows, ids, kd = _rated(tmp_path, files)
+    f = _write_sheet(tmp_path / "holes.csv", rows[:3] + [[""] * 7] + rows[3:] + [[""] * 7])
+    lines = [k for k, ln in enumerate(f.read_text(encoding="utf-8").split("\n"), 1) if ln == ",,,,,,"]
+    assert len(lines) == 2
+    res = run("agree", "--ratings", f, "--key", key, "--bootstrap", 0, "-f", "json")
+    assert res.exit_code == 0, res.output
+    rep = json.loads(res.stdout)
+    assert rep["empty_rows"] == lines
+    assert f"2 empty row(s) of the sheet skipped (every cell empty: no id, no rating): lines {lines[0]}, " \
+           f"{lines[1]}" in rep["notes"]
+    table = run("agree", "--ratings", f, "--key", key, "--bootstrap", 0).output
+    assert f"2 empty row(s) of the sheet skipped (every cell empty: no id, no rating): lines {lines[0]}, " \
+           f"{lines[1]}" in table
+    assert json.loads(run("agree", "--ratings", good, "--key", key, "--bootstrap", 0, "-f",
+                          "json").stdout)["empty_rows"] == []
+    # a scores file has no empty cell (a score is not a rating a rater may skip): its empty row is an error
+    s = tmp_path / "s.csv"
+    s.write_text("id,bs\n" + "".join(f"{i},0.5\n" for i in ids[:2]) + ",\n" + "".join(f"{i},0.5\n" for i in ids[2:]),
+                 encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{s}:4: the row is empty (no id, no score)" in res.output, res.output

@@ -31,8 +31,10 @@ from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
 from ...io import read_text
-from ...io.fields import UniqueIds, keyed_rows, keyed_table
+from ...io.fields import UniqueIds, keyed_rows
 from ...io.numbers import number_cells
+from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
+                           read_review_file, typed)
 from ...text.terminal import visible_controls
 
 __all__ = [
@@ -67,18 +69,6 @@ _METRIC_LABELS = {"bleu": "sentence BLEU", "chrf": "sentence chrF", "rougeL": "R
 
 def _metric_label(name: str) -> str:
     return _METRIC_LABELS.get(name) or ("ROUGE-" + name[len("rouge"):] if name.startswith("rouge") else name)
-
-
-class ReviewFileError(ValueError):
-    """A review sheet or key that cannot be used: every problem in one message, each naming ``file:line`` (or the
-    key's field) and the id."""
-
-    def __init__(self, what: str, problems: list[str]):
-        self.problems = list(problems)
-        shown = self.problems[:20]
-        more = len(self.problems) - len(shown)
-        super().__init__(f"{what}: {len(self.problems)} problem(s)\n  "
-                         + "\n  ".join(shown) + (f"\n  … and {more} more" if more > 0 else ""))
 
 
 @dataclass
@@ -340,23 +330,28 @@ def read_key(path) -> dict:
 
 
 def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
-    """Read a filled review sheet (CSV) against its key.
+    """Read a filled review sheet against its key: CSV (as ``zheval sample`` writes it), TSV, JSON Lines or Parquet,
+    each also gzip-compressed, by the file's name (`zheval.adapters.review.review_files`).
 
     ``columns`` chooses the rating columns by name (a sheet an LLM judge or raters filled with their own columns,
     ``["overall", "faithful"]``); default: the key's ``rating_columns``.
 
     Every sheet row must be an item of the key, every item of the key must be in the sheet, each once; each rating
-    cell is a number (``4``, ``3.5``) or empty. Blank lines are ignored (they hold no item). Columns other than
-    the key's rating columns and the sheet's own are ignored (and named in ``info["ignored_columns"]``).
+    cell is a number (``4``, ``3.5``) or empty (JSON Lines, Parquet: a number or ``null``; a string ``"4"`` is
+    refused). Blank lines are ignored (they hold no item); a row whose every cell is empty (``,,,,,,``: a
+    spreadsheet's empty row) holds no item either and is skipped, but counted: its line is in ``info["empty_rows"]``
+    (break-it F5: it was skipped without a word). Columns other than the key's rating columns and the sheet's own
+    are ignored (and named in ``info["ignored_columns"]``).
 
     Returns:
         ``(ratings, info)``: ``ratings`` = ``{id: {column: float or None}}`` (``None``: an empty cell);
         ``info`` = ``{"empty": {column: [ids with an empty cell]}, "ignored_columns": [...], "lines": {id: line},
-        "rating_columns": [the columns read]}``.
+        "rating_columns": [the columns read], "empty_rows": [lines of rows whose every cell is empty]}``.
 
     Raises:
-        ReviewFileError: every problem at once, each naming ``file:line``: no ``id`` column or a missing rating
-            column (in the header), a row without an id, an id twice (both lines), ids the key does not have, ids of
+        ReviewFileError: every problem at once, each naming ``file:line``: a name that says no accepted format,
+            no ``id`` column or a missing rating column (in the header; JSON Lines: a row lacking a rating column
+            other rows have), a row without an id, an id twice (both lines), ids the key does not have, ids of
             the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value).
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
@@ -365,17 +360,10 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         cell-size limit; every row as many cells as the header).
     """
     path = Path(path)
-    read_problems: list = []
-    text = read_text(path, "ratings sheet", read_problems)
-    rows = [] if text is None else keyed_table(text, path, read_problems)
-    if read_problems:
-        # e.g. a spreadsheet's "Unicode text" (UTF-16) or a Chinese-locale "CSV" (GB18030/GBK): one message saying
-        # which encoding it looks like, not a "not valid UTF-8" at the first odd byte
-        raise ReviewFileError(f"cannot read the ratings sheet {path}",
-                              [str(p) + ("; save the sheet as UTF-8 CSV" if "UTF-8" in p.message else "")
-                               for p in read_problems])
-    if not rows:
-        raise ReviewFileError(f"cannot read the ratings sheet {path}", [f"{path}: the sheet has a header but no row"])
+    # e.g. a spreadsheet's "Unicode text" (UTF-16) or a Chinese-locale "CSV" (GB18030/GBK): one message saying which
+    # encoding it looks like, not a "not valid UTF-8" at the first odd byte
+    rf = read_review_file(path, "ratings sheet", hint="; save the sheet as UTF-8 CSV")
+    rows, is_typed = rf.rows, typed(rf)
     cols = list(key["rating_columns"]) if columns is None else [str(c).strip() for c in columns]
     if not cols or len(set(cols)) != len(cols) or any(not c or c in SHEET_COLUMNS[:4] for c in cols):
         raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "
@@ -383,11 +371,13 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     key_ids = [it["id"] for it in key["items"]]
     exact = {visible_controls(i): i for i in key_ids}  # the sheet shows an id's control characters as escapes
     problems: list[str] = []
-    header = list(rows[0][1])
+    header = columns_of(rf)
     missing = [c for c in ["id", *cols] if c not in header]
     if missing:
         how = "" if columns is None else " (--ratings-columns names columns of the sheet)"
-        problems.append(f"{path}:1: the header lacks column(s) {', '.join(missing)} (it has {', '.join(header)}){how}")
+        where = f"{path}:1: the header lacks" if rf.kind in ("csv", "tsv") else f"{path}: no row has"
+        problems.append(f"{where} column(s) {', '.join(missing)} (it has {', '.join(header)}){how}")
+    problems += lacking(rf, path, cols, "null is no rating")
     if problems:
         raise ReviewFileError(f"cannot read the ratings sheet {path}", problems)
     ignored = [h for h in header if h not in SHEET_COLUMNS[:4] and h not in cols]
@@ -395,15 +385,15 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     lines: dict = {}
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
-    unknown, values = [], []
-    for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds()):
+    unknown, values, blank_rows = [], [], []
+    for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
         rid = exact.get(shown, shown)
         lines[rid] = line
         if rid not in known:
             unknown.append((rid, line))
             continue
         ratings[rid] = number_cells(cell, cols, f"{path}:{line}", rid, values, kind="a number",
-                                    blank=lambda c, _rid=rid: empty[c].append(_rid))
+                                    blank=lambda c, _rid=rid: empty[c].append(_rid), typed=is_typed)
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
                         + listed(unknown, lambda u: f"{u[0]!r} (line {u[1]})"))
@@ -411,30 +401,8 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     if absent:
         problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: {listed(absent)}")
     raise_problems(f"the ratings sheet {path}", "its key", values, problems)
-    return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols}
-
-
-def listed(values: Sequence, show=repr, limit: int = 20) -> str:
-    """The first ``limit`` of ``values`` shown with ``show``, comma-separated, `` …`` after them when there are
-    more."""
-    return ", ".join(show(v) for v in values[:limit]) + (" …" if len(values) > limit else "")
-
-
-def raise_problems(what: str, key: str, values: list, problems: list) -> None:
-    """Raise one `ReviewFileError` with every problem of a review file (ids, then cells), headed by
-    `problems_heading`; nothing when there is none."""
-    if problems or values:
-        raise ReviewFileError(problems_heading(what, key, values, problems), problems + values)
-
-
-def problems_heading(what: str, key: str, values: list, problems: list) -> str:
-    """The heading of a ratings sheet's or scores file's problems that says what is wrong: ``"<what> has N cell(s)
-    that are not numbers"`` for ``values`` ([`number_cells`][zheval.io.numbers.number_cells]' problems),
-    ``"<what> does not match <key>"`` for the other ``problems`` (ids missing, repeated, unknown or absent), both
-    joined by "and" when there are both."""
-    parts = ([f"has {len(values)} cell(s) that are not numbers"] if values else []) + \
-        ([f"does not match {key}"] if problems else [])
-    return f"{what} " + " and ".join(parts)
+    return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols,
+                     "empty_rows": blank_rows}
 
 
 @dataclass
@@ -447,12 +415,14 @@ class AgreementReport:
         empty: ``{rating column: [ids with an empty cell]}`` (left out of that column's correlations).
         params: bootstrap, seed, confidence, the key's sampling (``by_metric``, ``k``, ``seed``), sources.
         notes: messages for the reader.
+        empty_rows: lines of the sheet's rows whose every cell is empty (skipped: no item; counted in a note).
     """
 
     rows: list
     empty: dict
     params: dict
     notes: list = field(default_factory=list)
+    empty_rows: list = field(default_factory=list)
 
     def ranking(self) -> dict:
         """``{rating column: [overall rows, best Spearman ρ first]}``: which metric agrees best with each rating
@@ -465,8 +435,10 @@ class AgreementReport:
                 for c, rs in out.items()}
 
     def to_dict(self) -> dict:
-        """JSON-ready dict with everything (``ranking``: per rating column the metric names, best ρ first)."""
+        """JSON-ready dict with everything (``ranking``: per rating column the metric names, best ρ first;
+        ``empty_rows``: the sheet's empty rows by line)."""
         return {"kind": "agreement", "rows": [dict(r) for r in self.rows], "empty": dict(self.empty),
+                "empty_rows": list(self.empty_rows),
                 "ranking": {c: [r["metric"] for r in rs] for c, rs in self.ranking().items()},
                 "params": dict(self.params), "notes": list(self.notes)}
 
@@ -556,6 +528,10 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
             notes.append(f"{c}: {len(ids)} empty cell{'s' if len(ids) != 1 else ''} (id{'s' if len(ids) != 1 else ''} "
                          f"{', '.join(ids[:10])}{' …' if len(ids) > 10 else ''}) left out of its correlations; "
                          f"n counts the rated items")
+    blank_rows = list((info or {}).get("empty_rows") or [])
+    if blank_rows:
+        notes.append(f"{len(blank_rows)} empty row(s) of the sheet skipped (every cell empty: no id, no rating): "
+                     f"line{'s' if len(blank_rows) != 1 else ''} {listed(blank_rows, str)}")
     degenerate = sum(r["degenerate"] for r in rows)
     if degenerate:
         notes.append(f"{degenerate} bootstrap resample(s) in all had a constant metric or rating column (no "
@@ -574,4 +550,4 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
               "rating_columns": cols, "sample": {k: key.get(k) for k in ("by_metric", "k", "seed", "n_items")},
               "external": [{"source": e.source, "columns": list(e.columns)} for e in external],
               **(sources or {})}
-    return AgreementReport(rows, empty, params, notes)
+    return AgreementReport(rows, empty, params, notes, blank_rows)

@@ -1,0 +1,143 @@
+"""The file doors of ``zheval agree``'s review files -- the filled sheet (``--ratings``) and per-item scores computed
+elsewhere (``--scores``): which formats they read, how a file's problems are gathered into one error, and which
+names a score column may not take.
+
+**Formats** (`REVIEW_FORMATS`): CSV, TSV, JSON Lines and Parquet, each also gzip-compressed, read by the reader of
+every file door ([`read_rows`][zheval.io.rows.read_rows]: its encoding, line, header and quoting rules), chosen by the
+file's name: ``.csv``, ``.tsv``, ``.jsonl``/``.json``/``.ndjson``, ``.parquet``/``.pq`` (``.gz`` after any of
+them). A name that says none of these (``sheet.txt``, ``sheet``, ``sheet.xlsx``) is refused with one message naming
+them (break-it F4: such a file was read as CSV whatever it held, ``s.jsonl`` giving 18 quoting errors and
+``s.parquet`` three "not valid UTF-8"). In CSV and TSV every cell is text (an empty cell is empty); in JSON Lines
+and Parquet values keep their types (a rating is a number or ``null``, never a string ``"4"``).
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from ...io.problems import EmptyFileError
+from ...io.rows import RowFile, read_rows
+from ...io.source import format_suffix
+
+__all__ = ["REVIEW_FORMATS", "ReviewFileError", "read_review_file", "reserved_names", "listed", "raise_problems",
+           "problems_heading"]
+
+REVIEW_FORMATS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
+                  ".parquet": "parquet", ".pq": "parquet"}
+"""``{extension: format}`` of the review files (``.gz`` removed first)."""
+
+_ACCEPTED = ("CSV (.csv), TSV (.tsv), JSON Lines (.jsonl, .json, .ndjson) or Parquet (.parquet, .pq), each also "
+             "gzip-compressed (.gz), chosen by the name")
+
+
+class ReviewFileError(ValueError):
+    """A review sheet or key that cannot be used: every problem in one message, each naming ``file:line`` (or the
+    key's field) and the id."""
+
+    def __init__(self, what: str, problems: list[str]):
+        self.problems = list(problems)
+        shown = self.problems[:20]
+        more = len(self.problems) - len(shown)
+        super().__init__(f"{what}: {len(self.problems)} problem(s)\n  "
+                         + "\n  ".join(shown) + (f"\n  … and {more} more" if more > 0 else ""))
+
+
+def read_review_file(path, what: str, hint: str = "") -> RowFile:
+    """The rows of a review file (module docstring: the format by the name).
+
+    Args:
+        path: the file (``pathlib.Path``). what: its role in messages (``"ratings sheet"``, ``"scores file"``).
+        hint: added to a problem about the encoding (``"; save the sheet as UTF-8 CSV"``).
+
+    Returns:
+        [`RowFile`][zheval.io.rows.RowFile]: ``kind`` ``csv``/``tsv`` (text cells) or ``jsonl``/``parquet``
+        (typed values).
+
+    Raises:
+        ReviewFileError: a name that says no accepted format (one problem naming them all); every problem of the file
+            (encoding, gzip, quoting, header, cell counts, malformed JSON, ...: ``file:line``); a file without a
+            row.
+        OSError: the file cannot be read.
+    """
+    kind = REVIEW_FORMATS.get(format_suffix(path))
+    if kind is None:
+        raise ReviewFileError(f"cannot read the {what} {path}", [
+            f"{path}: the file's name does not say its format: the {what} is read as {_ACCEPTED}; rename the file"])
+    problems: list = []
+    try:
+        rf = read_rows(path, format=kind, what=what, problems=problems)
+    except EmptyFileError:
+        raise ReviewFileError(f"cannot read the {what} {path}", [f"{path}: the file has no row (a header at most)"])
+    if problems:
+        raise ReviewFileError(f"cannot read the {what} {path}",
+                              [str(p) + (hint if "UTF-8" in p.message else "") for p in problems])
+    if not rf.rows:
+        raise ReviewFileError(f"cannot read the {what} {path}", [f"{path}: the file has no row (a header at most)"])
+    return rf
+
+
+def typed(rf: RowFile) -> bool:
+    """Whether the rows of ``rf`` keep their types (JSON Lines, Parquet) rather than being text cells."""
+    return rf.kind in ("jsonl", "parquet")
+
+
+def columns_of(rf: RowFile) -> list:
+    """The columns of a review file: the header (CSV, TSV), the schema (Parquet), every key of any row in order of
+    first appearance (JSON Lines)."""
+    if rf.kind != "jsonl":
+        return list(rf.fields)
+    return list(dict.fromkeys(k for _, row in rf.rows for k in row))
+
+
+def lacking(rf: RowFile, path, needed: Sequence[str], what: str) -> list:
+    """Problems of JSON Lines rows that lack one of ``needed`` (columns other rows have), each ``file:line``: ``no
+    'naturalness' (the other rows have it; <what>)``. Empty for the other formats (every row has every column)."""
+    if rf.kind != "jsonl":
+        return []
+    return [f"{path}:{line}: no {c!r} (the other rows have it; {what})" for line, row in rf.rows for c in needed
+            if c not in row]
+
+
+def reserved_names(key: dict, rating_columns: Sequence[str] = ()) -> dict:
+    """``{name: what it names}`` of the names a ``--scores`` column may not take, so that no two rows of the agreement
+    table read alike (break-it F2: a column ``sentence BLEU`` gave two rows ``sentence BLEU``): each metric of the
+    key by its name (``rougeL``) and its printed label (``ROUGE-L``), and each rating column (the key's and
+    ``rating_columns``, those read from the sheet). Names are compared exactly (case included)."""
+    out: dict = {}
+    for m in key.get("metrics") or []:
+        out.setdefault(m["name"], f"the key's metric {m['name']!r}")
+    for m in key.get("metrics") or []:
+        out.setdefault(m.get("label", m["name"]), f"the printed label of the key's metric {m['name']!r}")
+    for c in [*(key.get("rating_columns") or []), *rating_columns]:
+        out.setdefault(c, "a rating column of the sheet")
+    return out
+
+
+def name_clashes(path, columns: Sequence[str], taken: Mapping[str, str]) -> list:
+    """One problem ``file:1`` per column of a scores file whose name is in ``taken`` (`reserved_names`, and the
+    columns of earlier ``--scores`` files), naming what it clashes with."""
+    return [f"{path}:1: column {c!r} is also {taken[c]}: the table would show two rows alike; rename the column"
+            for c in columns if c in taken]
+
+
+def listed(values: Sequence, show=repr, limit: int = 20) -> str:
+    """The first ``limit`` of ``values`` shown with ``show``, comma-separated, `` …`` after them when there are
+    more."""
+    return ", ".join(show(v) for v in values[:limit]) + (" …" if len(values) > limit else "")
+
+
+def raise_problems(what: str, key: str, values: list, problems: list) -> None:
+    """Raise one `ReviewFileError` with every problem of a review file (ids, then cells), headed by
+    `problems_heading`; nothing when there is none."""
+    if problems or values:
+        raise ReviewFileError(problems_heading(what, key, values, problems), problems + values)
+
+
+def problems_heading(what: str, key: str, values: list, problems: list) -> str:
+    """The heading of a ratings sheet's or scores file's problems that says what is wrong: ``"<what> has N cell(s)
+    that are not numbers"`` for ``values`` ([`number_cells`][zheval.io.numbers.number_cells]' problems),
+    ``"<what> does not match <key>"`` for the other ``problems`` (ids missing, repeated, unknown or absent), both
+    joined by "and" when there are both."""
+    parts = ([f"has {len(values)} cell(s) that are not numbers"] if values else []) + \
+        ([f"does not match {key}"] if problems else [])
+    return f"{what} " + " and ".join(parts)
