@@ -181,18 +181,6 @@ def test_keyed_rows_skip_blank_rows_and_name_missing_and_repeated_ids():
     assert "b" in seen
 
 
-def test_keyed_table_reads_tsv_by_extension_and_refuses_spaced_names():
-    from zheval.io.fields import keyed_table
-
-    problems = []
-    assert keyed_table("id\tscore\na\t1,5\n", "s.tsv", problems) == [(2, {"id": "a", "score": "1,5"})]
-    assert keyed_table("id,score\na,1\n", "s.csv", problems) == [(2, {"id": "a", "score": "1"})]
-    assert problems == []
-    keyed_table("id, score\na,1\n", "s.csv", problems)
-    assert [str(p) for p in problems] == ["s.csv:1: the column name ' score' has spaces around it: column names are "
-                                          "matched exactly, so it is not 'score'; remove the spaces in the header"]
-
-
 def test_csv_quoting_is_rfc4180(tmp_path):
     f = tmp_path / "q.csv"
     f.write_text('predict,label\n"a, ""b""",c\n"多\n行",d\n', encoding="utf-8")

@@ -173,20 +173,6 @@ class UniqueIds:
         return rid in self.first
 
 
-
-
-def keyed_table(text: str, path, problems: list) -> list:
-    """The ``(line, {column: cell})`` rows of an id-keyed table's text (a ratings sheet, a file of external scores),
-    read as TSV when the file's name says so (``.tsv``, ``.tsv.gz``: `zheval.io.table.tsv_rows`) and as CSV
-    otherwise (`zheval.io.table.csv_rows`), as the other file doors choose by extension. Problems are appended to
-    ``problems`` (``file:line``; a header name with spaces around it is one, as at every door)."""
-    from .source import format_suffix
-    from .table import csv_rows, tsv_rows
-
-    read = tsv_rows if format_suffix(path) == ".tsv" else csv_rows
-    return read(text, str(path), problems)
-
-
 def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
                typed: bool = False, blank_rows: Optional[list] = None) -> Iterator[tuple]:
     """The rows of an id-keyed file (a ratings sheet, a file of external scores, a judge ratings file), each once.
