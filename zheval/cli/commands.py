@@ -350,7 +350,7 @@ def records_arguments(o):
     fields = record_fields(o)
     if getattr(o, "stream", False):
         return fields, {**kwargs, "by": by}
-    return read_records_file(o.predictions, fields), {**kwargs, "by": by}
+    return read_records_file(o.predictions, fields, note_missing_references=False), {**kwargs, "by": by}
 
 
 def check_records_options(o) -> None:
@@ -394,13 +394,20 @@ def record_fields(o) -> dict:
                 group_fields=list(getattr(o, "group_field", None) or []), format=o.predictions_format)
 
 
-def read_records_file(path, fields: dict):
+def read_records_file(path, fields: dict, *, note_missing_references: bool = True):
     """The records of ``path`` ([`zheval.adapters.records.read_records`][] with ``fields``): every problem named
-    file:line; a field-name error in the command line's words."""
+    file:line; a field-name error in the command line's words. With ``note_missing_references`` (explain, sample,
+    compare; ``score`` puts it in its report instead), a note on stderr per reference field left empty or null in
+    some rows (those rows are used with the references they have)."""
     from ..adapters.records import read_records
 
     with _field_flags():
-        return read_records(path, **fields)
+        records = read_records(path, **fields)
+    if note_missing_references:
+        for col, n in records.empty_reference_cells.items():
+            note(f"{records.source}: {n} row(s) have an empty {col!r} cell: no reference there (those rows are used "
+                 "with the references they have)")
+    return records
 
 
 @contextmanager
