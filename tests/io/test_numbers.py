@@ -104,3 +104,63 @@ def test_grammar_is_the_written_regular_expression(text):
     assert (number_reason(text) is None) == ok
     if ok:
         assert parse_number(text) == float(stripped)
+
+
+# JSON numbers (break-it F1 of issue 35): json.loads rounds 1e-400 to 0.0 and 1e400 to inf before any rule could
+# look, so a door that reads numbers from JSON Lines asks for each number's literal (read_rows(numbers=True)) and the
+# rule judges the user's text, as it judges a CSV cell; messages show that text.
+JSON_CELLS = {  # literal -> the reason's start, or the value (written out by hand)
+    "1e-400": "too small", "-1e-400": "too small", "1e-330": "too small", "2.5E-999": "too small",
+    "1e400": "too large", "-1.7976931348623159e308": "too large", "NaN": "nan and infinity",
+    "Infinity": "nan and infinity", "-Infinity": "nan and infinity",
+    "0e-400": 0.0, "-0.0": 0.0, "5e-324": 5e-324, "4.50": 4.5, "1E3": 1000.0, "3": 3.0, "-2": -2.0,
+    "1.7976931348623157e308": 1.7976931348623157e308,
+}
+
+
+def _json_rows(tmp_path, numbers=True):
+    from zheval.io import read_rows
+
+    path = tmp_path / "cells.jsonl"
+    path.write_text("".join('{"id": %d, "x": %s}\n' % (k, v) for k, v in enumerate(JSON_CELLS)), encoding="utf-8")
+    return read_rows(path, what="judge ratings", numbers=numbers).rows
+
+
+def test_json_numbers_are_judged_by_their_literal(tmp_path):
+    for (line, row), (literal, want) in zip(_json_rows(tmp_path), JSON_CELLS.items()):
+        v = row["x"]
+        if isinstance(want, str):
+            assert number_reason(v).startswith(want), literal
+            with pytest.raises(NumberFormatError) as info:
+                parse_number(v, path="r.jsonl", line=line, column="x")
+            assert str(info.value).startswith(f"r.jsonl:{line}: column 'x' is {literal}, not a number ("), literal
+        else:
+            assert number_reason(v) is None and parse_number(v) == want and type(parse_number(v)) is float, literal
+    # a door that reads no numbers gets json.loads' plain values (no literal kept)
+    assert all(type(row["x"]) in (int, float) for _, row in _json_rows(tmp_path, numbers=False))
+
+
+def test_number_cells_show_the_json_literal_and_fit_the_advice_to_the_format():
+    from zheval.io.jsonl import parse_json_line
+    from zheval.io.numbers import number_cells
+
+    row, _ = parse_json_line('{"a": 1e-400, "b": "4", "c": 2.50, "d": null}', numbers=True)
+    problems: list = []
+    got = number_cells(row.get, ["a", "b", "c", "d"], "r.jsonl:1", "x", problems, kind="a number", blank=lambda c: 0,
+                       typed="jsonl")
+    assert got == {"c": 2.5, "d": None}
+    assert problems == [
+        "r.jsonl:1: a of id 'x' is 1e-400, not a number (too small for a number (a non-zero value that underflows to "
+        "0.0))",
+        "r.jsonl:1: b of id 'x' is '4', not a number (a JSON string: write a rating as a JSON number, without quotes)"]
+    problems.clear()
+    number_cells({"b": "4"}.get, ["b"], "r.parquet:1", "x", problems, kind="a number", typed="parquet")
+    assert problems == ["r.parquet:1: b of id 'x' is '4', not a number (a string in a Parquet column: store the "
+                        "ratings in a numeric column (int or float), not a string one)"]
+
+
+def test_an_integer_is_a_number_while_a_float_holds_it():
+    # 1.5e308 < the largest float (1.7976931348623157e308): a CSV "15" + 307 zeros is accepted, the JSON integer too
+    assert parse_number(15 * 10**307) == 1.5e308
+    assert parse_number("15" + "0" * 307) == 1.5e308
+    assert number_reason(2**1024) == "too large for a number (overflows a float)"

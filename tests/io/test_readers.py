@@ -189,3 +189,20 @@ def test_csv_quoting_is_rfc4180(tmp_path):
     with pytest.raises(FileFormatError, match="malformed CSV"):
         read_rows(f)
 
+
+
+def test_an_integer_longer_than_python_reads_is_a_problem_at_its_line(tmp_path):
+    # a JSON integer of 5001 digits: json.loads raises a bare ValueError (Python reads at most 4300 digits), which no
+    # reader caught: `zheval score -p` stopped with "Exceeds the limit (4300 digits)", naming no file or line
+    from zheval.io.chunks import iter_row_chunks
+
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": 1, "prediction": "a", "reference": "a"}\n'
+                    '{"id": 1' + "0" * 5000 + ', "prediction": "b", "reference": "b"}\n', encoding="utf-8")
+    want = [f"{path}:2: a JSON integer of 5001 digits at column 8: Python reads at most 4300 (write it as a string)"]
+    with pytest.raises(FileFormatError) as info:
+        read_rows(path)
+    assert _problems(info) == want
+    with pytest.raises(FileFormatError) as info:
+        list(iter_row_chunks(path))
+    assert _problems(info) == want

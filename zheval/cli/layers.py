@@ -82,7 +82,8 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
             ``id``, ``reason``, ``failure`` nor a criterion (listing them), a row lacking a criterion other rows
             have, a row without an id or an id that is not one (spaces around it, a boolean, ...), an id twice
             (both lines), an id that is no item of ``records``, a rating that is not a finite number or null (its
-            id; a boolean, a JSON string, NaN, Infinity, 1e400 included), no criterion at all; and, naming the file,
+            id and the value as written; a boolean, a JSON string, a Parquet string column, NaN, Infinity, 1e400 and
+            1e-400 -- which ``json.loads`` reads as 0.0 -- included), no criterion at all; and, naming the file,
             the items without a rating row.
         FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
@@ -95,7 +96,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     criteria = list(DEFAULT_CRITERIA if rubric is None else read_rubric(str(rubric)).criteria)
     accepted = (f"{', '.join(map(repr, _ROW_KEYS))} and the rubric's criteria {', '.join(map(repr, criteria))} ("
                 + ("the default rubric; --rubric FILE for another)" if rubric is None else f"--rubric {rubric})"))
-    rf = read_rows(path, what="judge ratings")
+    rf = read_rows(path, what="judge ratings", numbers=True)  # a JSON number keeps its text: 1e-400 is no 0.0
     problems: list = []
     present = [c for c in criteria if any(c in row for _, row in rf.rows)]
     heads = [(line, row) for line, row in rf.rows] if rf.kind == "jsonl" else [(1, dict.fromkeys(rf.fields))]
@@ -107,12 +108,13 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     if not present:
         problems.append(f"{path}: no rating: no row has any of the criteria {', '.join(map(repr, criteria))}")
     known, got, values = set(ids), {}, []
-    for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=rf.kind in ("jsonl", "parquet")):
+    typed = rf.kind if rf.kind in ("jsonl", "parquet") else ""
+    for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed)):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
             continue
         got[rid] = number_cells(cell, present, f"{path}:{line}", rid, values, kind="a number", blank=lambda c: None,
-                                typed=rf.kind in ("jsonl", "parquet"))
+                                typed=typed)
     absent = [i for i in ids if i not in got]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")

@@ -12,10 +12,10 @@ field names and ids ([`fields`][zheval.io.fields]); one number rule
 from .encoding import decode, encoding_problem, lone_surrogate
 from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, id_field_of, id_value, near_id_problem,
                      pair_fields, prediction_field, spaced_names)
-from .jsonl import (duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
+from .jsonl import (JsonIntegerTooLong, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
                     jsonl_rows, parse_json_line, text_line_problem)
 from .lines import line_end_problem, split_lines
-from .numbers import NUMBER_GRAMMAR, NumberFormatError, number_reason, parse_number
+from .numbers import NUMBER_GRAMMAR, JsonNumber, NumberFormatError, number_reason, parse_number
 from .problems import EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, type_name
 from .rows import ROW_FORMATS, RowFile, read_lines, read_rows, read_text, row_format
 from .source import existing_file, format_suffix, read_bytes
@@ -25,10 +25,10 @@ __all__ = [
     "decode", "encoding_problem", "lone_surrogate",
     "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "id_field_of", "id_value", "near_id_problem",
     "pair_fields", "prediction_field", "spaced_names",
-    "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
+    "JsonIntegerTooLong", "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
     "jsonl_rows", "parse_json_line", "text_line_problem",
     "line_end_problem", "split_lines",
-    "NUMBER_GRAMMAR", "NumberFormatError", "number_reason", "parse_number",
+    "NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_reason", "parse_number",
     "EMPTY_FILE", "MAX_REPORTED", "EmptyFileError", "FileFormatError", "Problem", "type_name",
     "ROW_FORMATS", "RowFile", "read_lines", "read_rows", "read_text", "row_format",
     "existing_file", "format_suffix", "read_bytes",

@@ -184,7 +184,8 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
         path: the file, as messages name it. problems: the list a problem text (``"path:line: ..."``) is appended
             to. seen: the ids met so far, with the line of each ([`UniqueIds`][zheval.io.fields.UniqueIds]; the caller keeps it, e.g. to
             list the expected ids that never came).
-        typed: the rows are typed (above): no row is skipped as blank, and ``cell`` gives the value as it is.
+        typed: the rows are typed (above; any true value, e.g. the file kind ``"jsonl"``): no row is skipped as
+            blank, and ``cell`` gives the value as it is.
         blank_rows: a list the line of each blank row (below) is appended to, so that the caller counts or refuses
             them (``zheval agree``: a sheet's empty rows are counted in a note, a scores file's are errors).
 

@@ -1,16 +1,21 @@
 """JSON Lines: one JSON value per line, decoded strictly (`parse_json_line`: a key given twice is a
-problem, not a silent last value), read into ``(line, object)`` rows (`jsonl_rows`), with one message for a
-file that is one JSON document instead (`json_document_problem`).
+problem, not a silent last value; an integer longer than Python reads is a problem at its line, not a crash),
+read into ``(line, object)`` rows (`jsonl_rows`), with one message for a file that is one JSON document instead
+(`json_document_problem`). A door that reads numbers asks for ``numbers=True``: each number with a fraction or an
+exponent is then a [`JsonNumber`][zheval.io.numbers.JsonNumber] keeping its text, for the one number rule.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import sys
 from typing import Sequence
 
+from .numbers import JsonNumber
 from .problems import Problem, type_name
 
-__all__ = ["parse_json_line", "duplicate_key_problem", "json_error_message", "json_document_problem",
+__all__ = ["parse_json_line", "JsonIntegerTooLong", "duplicate_key_problem", "json_error_message", "json_document_problem",
            "json_line_or_problem", "jsonl_rows", "jsonl_row", "json_like", "text_line_problem"]
 
 
@@ -20,7 +25,7 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
     otherwise be reported as malformed."""
     try:
         doc = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # ValueError: malformed JSON, or an integer longer than Python reads
         return None
     stem = path[:-5] if path.endswith(".json") else path
     if isinstance(doc, list):
@@ -44,6 +49,8 @@ def json_error_message(exc: json.JSONDecodeError) -> str:
     "at", such as ``Unterminated string starting at``, get the column directly); ``malformed JSON object`` (or
     ``array``) for a line that starts with ``{`` (``[``): `json_like`, with a hint when its keys are single-quoted
     (Python's ``str()`` of a dict)."""
+    if isinstance(exc, JsonIntegerTooLong):
+        return f"{exc.msg} at column {exc.colno}: Python reads at most {exc.limit} (write it as a string)"
     msg, doc = exc.msg, exc.doc if isinstance(exc.doc, str) else ""
     what = ("malformed JSON object" if doc.lstrip().startswith("{") else "malformed JSON array") \
         if json_like(doc) else "malformed JSON"
@@ -59,31 +66,58 @@ def text_line_problem(problem: Problem) -> bool:
     return problem.message.startswith("malformed JSON:")
 
 
-def json_line_or_problem(text: str, name: str, lineno: int, problems: list):
+def json_line_or_problem(text: str, name: str, lineno: int, problems: list, *, numbers: bool = False):
     """`parse_json_line` of one line of a JSONL file, the way every JSONL reader here treats it: ``None`` for a
     blank line (skipped) and for malformed JSON (a [`Problem`][zheval.io.problems.Problem] ``name:lineno`` appended to ``problems``), else
-    ``(value, duplicate keys)``."""
+    ``(value, duplicate keys)``. ``numbers``: as `parse_json_line`'s."""
     if not text.strip():
         return None
     try:
-        return parse_json_line(text)
+        return parse_json_line(text, numbers=numbers)
     except json.JSONDecodeError as exc:
         problems.append(Problem(name, lineno, None, json_error_message(exc)))
         return None
 
 
-def parse_json_line(text: str) -> tuple[object, list[str]]:
+class JsonIntegerTooLong(json.JSONDecodeError):
+    """A JSON integer with more digits than Python converts (``sys.get_int_max_str_digits()``, 4300 by default):
+    ``json.loads`` raises a bare ``ValueError`` for it, which would stop a reader without naming the file or line.
+    ``limit``: that number of digits."""
+
+    def __init__(self, digits: int, limit: int, doc: str, pos: int):
+        super().__init__(f"a JSON integer of {digits} digits", doc, pos)
+        self.limit = limit
+
+
+def _too_long_integer(text: str, exc: ValueError) -> JsonIntegerTooLong:
+    """The `JsonIntegerTooLong` of a line whose ``json.loads`` raised ``exc`` (Python's digit limit), located at the
+    first run of more digits than the limit that starts a value (after ``:``, ``,`` or ``[``)."""
+    limit = sys.get_int_max_str_digits()
+    found = re.search(r"(?:^|[:,\[])\s*-?([0-9]{%d,})" % (limit + 1), text)
+    if found is None:
+        raise exc
+    return JsonIntegerTooLong(len(found.group(1)), limit, text, found.start(1))
+
+
+def parse_json_line(text: str, *, numbers: bool = False) -> tuple[object, list[str]]:
     """Decode one JSON line and report keys given twice in any object of it.
 
     ``json.loads`` keeps the last value of a repeated key silently (RFC 8259 leaves the behaviour open); a
     repeated ``"prediction"`` or ``"responses"`` would score a value the user did not see. The line is decoded
     with an ``object_pairs_hook`` that records every repeated key.
 
+    Args:
+        text: the line. numbers: give each number with a fraction or an exponent, and ``NaN``/``Infinity``, as a
+            [`JsonNumber`][zheval.io.numbers.JsonNumber] (a ``float`` keeping its literal), for a door that reads
+            numbers by the one number rule (``1e-400`` is 0.0 to ``json.loads``); ``False`` (every door that reads
+            no number): plain ``json.loads`` values, at its speed.
+
     Returns:
         ``(value, duplicate keys in order of repetition)``; the value is what ``json.loads`` gives.
 
     Raises:
-        json.JSONDecodeError: malformed JSON.
+        json.JSONDecodeError: malformed JSON; `JsonIntegerTooLong` (a subclass) for an integer of more digits than
+            Python converts.
     """
     dups: list[str] = []
 
@@ -95,7 +129,14 @@ def parse_json_line(text: str) -> tuple[object, list[str]]:
             obj[k] = v
         return obj
 
-    return json.loads(text, object_pairs_hook=hook), dups
+    try:
+        if numbers:
+            return json.loads(text, object_pairs_hook=hook, parse_float=JsonNumber, parse_constant=JsonNumber), dups
+        return json.loads(text, object_pairs_hook=hook), dups
+    except json.JSONDecodeError:
+        raise
+    except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        raise _too_long_integer(text, exc) from None
 
 
 def duplicate_key_problem(dups: Sequence[str]) -> str:
@@ -105,10 +146,11 @@ def duplicate_key_problem(dups: Sequence[str]) -> str:
             "give each key once")
 
 
-def jsonl_row(line: str, name: str, lineno: int, problems: list):
+def jsonl_row(line: str, name: str, lineno: int, problems: list, *, numbers: bool = False):
     """The object of one JSONL line (its line end removed), or ``None``: a blank line (skipped), or a problem
-    appended ``name:lineno`` (malformed JSON, a key given twice, a value that is not an object)."""
-    parsed = json_line_or_problem(line, name, lineno, problems)
+    appended ``name:lineno`` (malformed JSON, a key given twice, a value that is not an object). ``numbers``: as
+    `parse_json_line`'s."""
+    parsed = json_line_or_problem(line, name, lineno, problems, numbers=numbers)
     if parsed is None:
         return None
     obj, dups = parsed
@@ -121,8 +163,9 @@ def jsonl_row(line: str, name: str, lineno: int, problems: list):
     return obj
 
 
-def jsonl_rows(text: str, name: str, problems: list) -> list:
-    """The rows of a JSONL file's text: ``(1-based line, object)`` for every line holding a JSON object.
+def jsonl_rows(text: str, name: str, problems: list, *, numbers: bool = False) -> list:
+    """The rows of a JSONL file's text: ``(1-based line, object)`` for every line holding a JSON object
+    (``numbers``: as `parse_json_line`'s).
 
     Blank lines are skipped. Problems appended to ``problems``, each ``file:line``: malformed JSON, a key given
     twice, a value that is not an object. A file that is one JSON document (an array of rows, or one object over
@@ -130,7 +173,7 @@ def jsonl_rows(text: str, name: str, problems: list) -> list:
     """
     rows, first = [], len(problems)
     for lineno, line in enumerate(text.split("\n"), start=1):
-        obj = jsonl_row(line, name, lineno, problems)
+        obj = jsonl_row(line, name, lineno, problems, numbers=numbers)
         if obj is not None:
             rows.append((lineno, obj))
     if len(problems) > first:

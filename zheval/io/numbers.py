@@ -20,8 +20,12 @@ for a float (``1e400``: it would be infinity), a value too small for one (``1e-4
 would read as 0.0, tied with a real 0; a subnormal such as ``1e-310`` is still non-zero and accepted), hexadecimal and other literals (``0x10``), booleans and the empty cell (the door decides
 what an empty cell means before it asks for a number).
 
-A value that is already a number (a Parquet or JSON cell) is accepted when it is an ``int`` or ``float`` (not a
-``bool``), finite unless ``allow_nonfinite``.
+A value that is already a number (a Parquet cell) is accepted when it is an ``int`` or ``float`` (not a ``bool``),
+finite unless ``allow_nonfinite``; an ``int`` as long as a float holds it (up to about ``1.8e308``). A JSON number is
+judged by its literal: ``json.loads`` rounds ``1e-400`` to ``0.0`` and ``1e400`` to ``inf`` before any rule could
+look, so a door that reads numbers from JSON Lines reads them as `JsonNumber` (``read_rows(numbers=True)``, via
+``parse_json_line(numbers=True)``), a ``float`` that keeps its text: ``1e-400`` is then refused as in a CSV cell, and
+messages show ``1e400``, ``NaN`` as the user wrote them (unquoted: a JSON number, not a string).
 
 Errors name the place: `NumberFormatError` carries a [`Problem`][zheval.io.problems.Problem] printed
 ``file:line: id 'x': column 'overall' is '4_0', not a number (...)``.
@@ -35,7 +39,7 @@ import unicodedata
 
 from .problems import Problem
 
-__all__ = ["NUMBER_GRAMMAR", "NumberFormatError", "number_cells", "number_reason", "parse_number"]
+__all__ = ["NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_cells", "number_reason", "parse_number"]
 
 NUMBER_GRAMMAR = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 """The accepted grammar as a regular expression (ASCII digits only; matched whole, after stripping spaces/tabs)."""
@@ -43,6 +47,30 @@ NUMBER_GRAMMAR = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 _NUMBER = re.compile(NUMBER_GRAMMAR + r"\Z", re.ASCII)
 _NONFINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.IGNORECASE)
 _SURROUNDING = " \t"
+
+
+class JsonNumber(float):
+    """A JSON number with a fraction or an exponent (``4.5``, ``1e-400``), or JSON's non-standard ``NaN`` /
+    ``Infinity`` / ``-Infinity``, as the ``float`` ``json.loads`` makes of it, keeping its text as ``literal``.
+
+    It is the ``parse_float``/``parse_constant`` hook of ``parse_json_line(numbers=True)``: `number_reason` judges
+    ``literal`` by `NUMBER_GRAMMAR` (so ``1e-400``, which the float reads as 0.0, is refused as a CSV cell is), and
+    ``repr()`` is ``literal``, so a message shows the user's own text. Otherwise a ``float`` (equal, hashed and
+    serialised as one; `parse_number` returns a plain ``float``). Integers need no hook: an ``int`` is exact.
+    """
+
+    __slots__ = ("literal",)
+
+    def __new__(cls, literal: str):
+        self = float.__new__(cls, literal)
+        self.literal = literal
+        return self
+
+    def __repr__(self) -> str:
+        return self.literal
+
+    def __reduce__(self):
+        return JsonNumber, (self.literal,)
 
 
 class NumberFormatError(ValueError):
@@ -63,7 +91,8 @@ def number_reason(value: object, *, allow_nonfinite: bool = False) -> str | None
     """Why ``value`` is not a number under `NUMBER_GRAMMAR`, or None when it is one.
 
     Args:
-        value: a ``str`` cell, or an ``int``/``float`` cell of a typed file (Parquet, JSON).
+        value: a ``str`` cell, or an ``int``/``float`` cell of a typed file (Parquet, JSON); a `JsonNumber` is judged
+            by its literal, as a ``str`` cell.
         allow_nonfinite: accept ``nan``, ``inf``, ``-inf`` (any case; ``infinity`` too) and non-finite floats.
 
     Returns:
@@ -72,8 +101,14 @@ def number_reason(value: object, *, allow_nonfinite: bool = False) -> str | None
     if isinstance(value, bool):
         return "a boolean is not a number"
     if isinstance(value, int):
-        return None if abs(value) <= 2**1023 else "too large for a number (overflows a float)"
-    if isinstance(value, float):
+        try:
+            float(value)
+        except OverflowError:
+            return "too large for a number (overflows a float)"
+        return None
+    if isinstance(value, JsonNumber):
+        value = value.literal
+    elif isinstance(value, float):
         return None if allow_nonfinite or math.isfinite(value) else "not a finite number"
     if not isinstance(value, str):
         return f"a {type(value).__name__} is not a number"
@@ -140,19 +175,26 @@ def parse_number(
         raise NumberFormatError(Problem(path, line, row_id, message), reason)
     if isinstance(value, str):
         return float(value.strip(_SURROUNDING))
-    return float(value)
+    return float(value)  # a JsonNumber too: a plain float of the same value
 
 
 def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: str = "a finite number",
-                 blank=None, typed: bool = False) -> dict:
+                 blank=None, typed="") -> dict:
     """``{column: float}`` of one row of an id-keyed file (a ratings sheet, a scores file, a judge ratings file;
     ``cell(c)``: the row's value in column ``c``) by the one number rule of the file doors (`number_reason`).
 
     A value that is not a number is a problem ``"<where>: <c> of id <rid> is <value>, not <kind> (<reason>)"``
-    appended to ``problems`` and left out. An empty cell (``""``; with ``typed``, JSON ``null``) is one too, unless
-    ``blank`` (called with the column) takes it: then its value is None. ``typed``: the values come from a typed file
-    (JSON Lines, Parquet), where a rating is a number, never a string: a string (``"4"``) is refused, saying so.
+    appended to ``problems`` and left out (``<value>``: a text cell quoted, ``'4_0'``; a JSON number as written,
+    ``1e-400``, when the rows were read with ``numbers=True``: `JsonNumber`). An empty cell (``""``; with ``typed``,
+    a null) is one too, unless ``blank`` (called with the column) takes it: then its value is None. ``typed``:
+    ``"jsonl"`` or ``"parquet"`` when the values come from that typed file, where a rating is a number, never a
+    string: a string (``"4"``) is refused, with advice that fits the format (a JSON number without quotes; a numeric
+    Parquet column); ``""``: a text file (CSV, TSV), whose cells are read by `parse_number`. (``True``/``False``
+    are read as ``"jsonl"``/``""``.)
     """
+    typed = {False: "", True: "jsonl"}.get(typed, typed) if isinstance(typed, bool) else typed
+    if typed not in ("", "jsonl", "parquet"):
+        raise ValueError(f"typed must be '', 'jsonl' or 'parquet', got {typed!r}")
     vals = {}
     for c in columns:
         v = cell(c)
@@ -160,8 +202,12 @@ def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: s
             vals[c] = None
             blank(c)
             continue
-        reason = ("a JSON string: write a rating as a JSON number, without quotes" if typed and isinstance(v, str)
-                  else number_reason(v))
+        if typed and isinstance(v, str):
+            reason = ("a JSON string: write a rating as a JSON number, without quotes" if typed == "jsonl" else
+                      "a string in a Parquet column: store the ratings in a numeric column (int or float), not a "
+                      "string one")
+        else:
+            reason = number_reason(v)
         if reason is not None:
             problems.append(f"{where}: {c} of id {rid!r} is {v!r}, not {kind} ({reason})")
             continue

@@ -103,7 +103,7 @@ def read_lines(path, what: str, problems: list, data: Optional[bytes] = None) ->
 
 
 def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Optional[bytes] = None,
-              problems: Optional[list] = None) -> RowFile:
+              problems: Optional[list] = None, numbers: bool = False) -> RowFile:
     """Read a file of rows (JSONL, CSV, TSV or Parquet, each optionally gzip-compressed).
 
     Args:
@@ -113,6 +113,9 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
         data: the bytes already read; ``path`` is then only the name (and the extension picks the format).
         problems: a list to append the file's problems to instead of raising them (the caller adds its own row
             checks and raises everything together); the rows that could be read are returned.
+        numbers: JSON Lines only: read each JSON number with a fraction or an exponent as a
+            ``zheval.io.numbers.JsonNumber``, a ``float`` that keeps its literal, for a door that reads numbers by the
+            one number rule (`zheval.io.numbers`); the doors that read no number leave it ``False``.
 
     Returns:
         [`RowFile`][zheval.io.rows.RowFile].
@@ -140,7 +143,7 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
         rows = []
         if text is not None:
             if kind == "jsonl":
-                rows = jsonl_rows(text, name, problems)
+                rows = jsonl_rows(text, name, problems, numbers=numbers)
                 fields = list(rows[0][1]) if rows else []
             else:
                 rows = (csv_rows if kind == "csv" else tsv_rows)(text, name, problems)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import zheval.cli.judge  # noqa: F401  (registers the command)
 from helpers.chat_server import ChatServer
 from helpers.cli import run_cli, write_jsonl
@@ -78,13 +80,53 @@ def test_judge_ratings_duplicate_id_names_both_lines(tmp_path):
 
 
 def test_judge_ratings_refuse_nonfinite_numbers(tmp_path):
-    # break-it issue 35: NaN, Infinity and 1e400 (a float's infinity) were ratings, and -f json wrote bare Infinity
+    # break-it issue 35: NaN, Infinity and 1e400 (a float's infinity) were ratings, and -f json wrote bare Infinity;
+    # the messages show the user's own text (1e400 was shown as 'inf')
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": NaN}', '{"id": "i1", "overall": Infinity}',
                                           '{"id": "i2", "overall": 1e400}', '{"id": "i3", "overall": 3}'])
     assert res.exit_code == 2 and "Infinity" not in res.stdout
-    assert f"{r}:1: overall of id 'i0' is nan, not a number (not a finite number)" in res.stderr
-    assert f"{r}:2: overall of id 'i1' is inf, not a number (not a finite number)" in res.stderr
-    assert f"{r}:3: overall of id 'i2' is inf, not a number (not a finite number)" in res.stderr
+    assert f"{r}:1: overall of id 'i0' is NaN, not a number (nan and infinity are not accepted here)" in res.stderr
+    assert (f"{r}:2: overall of id 'i1' is Infinity, not a number (nan and infinity are not accepted here)"
+            in res.stderr)
+    assert (f"{r}:3: overall of id 'i2' is 1e400, not a number (too large for a number (overflows to infinity))"
+            in res.stderr)
+
+
+def test_judge_ratings_refuse_underflow_as_every_door(tmp_path):
+    # break-it issue 35 F1: 1e-400, -1e-400 and 1e-330 were read as the rating 0.0 without a word (json.loads rounds
+    # them to 0.0), while the same cell of a CSV judge ratings file, a --ratings sheet or a --scores file is refused
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 1e-400}', '{"id": "i1", "overall": -1e-400}',
+                                          '{"id": "i2", "overall": 1e-330}', '{"id": "i3", "overall": 3}'])
+    assert res.exit_code == 2
+    why = "not a number (too small for a number (a non-zero value that underflows to 0.0))"
+    assert f"{r}:1: overall of id 'i0' is 1e-400, {why}" in res.stderr
+    assert f"{r}:2: overall of id 'i1' is -1e-400, {why}" in res.stderr
+    assert f"{r}:3: overall of id 'i2' is 1e-330, {why}" in res.stderr
+    assert "i3" not in res.stderr
+    # the CSV judge ratings file with the same cells says the same (its cells are text, so quoted)
+    csv = tmp_path / "ratings.csv"
+    csv.write_text("id,overall\ni0,1e-400\ni1,-1e-400\ni2,1e-330\ni3,3\n", encoding="utf-8")
+    res = run_cli("agree", "--predictions", tmp_path / "preds.jsonl", "--judge-ratings", csv, "--bootstrap", "0")
+    assert res.exit_code == 2 and f"{csv}:2: overall of id 'i0' is '1e-400', {why}" in res.stderr
+    # a real zero (0e-400, 0.0) and a subnormal (5e-324: a non-zero float) are ratings
+    res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 0e-400}', '{"id": "i1", "overall": 5e-324}',
+                                          '{"id": "i2", "overall": 0.0}', '{"id": "i3", "overall": 4.50}'])
+    assert res.exit_code == 0, res.stderr
+
+
+def test_judge_ratings_parquet_string_column_advice_fits_parquet(tmp_path):
+    # break-it issue 35 F7: a Parquet string column was told to "write a rating as a JSON number, without quotes"
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    _, p, _ = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}'])
+    path = tmp_path / "ratings.parquet"
+    pq.write_table(pa.table({"id": ["i0", "i1", "i2", "i3"], "overall": ["1", "2", "3", "4"]}), path)
+    res = run_cli("agree", "--predictions", p, "--judge-ratings", path, "--bootstrap", "0")
+    assert res.exit_code == 2
+    assert (f"{path}:1: overall of id 'i0' is '1', not a number (a string in a Parquet column: store the ratings in "
+            "a numeric column (int or float), not a string one)") in res.stderr
+    assert "JSON" not in res.stderr
 
 
 def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):

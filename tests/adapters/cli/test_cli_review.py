@@ -467,3 +467,35 @@ def test_a_row_of_empty_cells_is_counted_not_skipped_silently(tmp_path, files):
                  encoding="utf-8")
     res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
     assert res.exit_code == 2 and f"{s}:4: the row is empty (no id, no score)" in res.output, res.output
+
+
+def test_json_numbers_of_ratings_and_scores_are_read_as_written(tmp_path, files):
+    # break-it issue 35 F1/F7 at the JSON Lines and Parquet doors of --ratings/--scores: 1e-400 was the score 0.0
+    # and -1e-400 the rating 0.0 without a word (json.loads rounds them), while a CSV cell 1e-400 is refused; a
+    # Parquet string column was advised to "write a rating as a JSON number, without quotes"
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    key, good, rows, ids, _ = _rated(tmp_path, files)
+    jl = tmp_path / "s.jsonl"
+    jl.write_text("".join('{"id": "%s", "bs": %s}\n' % (i, "1e-400" if n == 1 else "0.5") for n, i in
+                          enumerate(ids)), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", jl, "--bootstrap", 0)
+    assert res.exit_code == 2
+    assert (f"{jl}:2: bs of id '{ids[1]}' is 1e-400, not a finite number (too small for a number (a non-zero value "
+            "that underflows to 0.0))") in res.output, res.output
+    sheet = tmp_path / "sheet.jsonl"
+    sheet.write_text("".join('{"id": "%s", "relevance": %s, "informativeness": 3, "naturalness": 1E400}\n'
+                             % (r[0], "-1e-400" if k == 0 else r[4]) for k, r in enumerate(rows[1:])), encoding="utf-8")
+    res = run("agree", "--ratings", sheet, "--key", key, "--bootstrap", 0)
+    assert res.exit_code == 2
+    assert (f"{sheet}:1: relevance of id '{ids[0]}' is -1e-400, not a number (too small for a number (a non-zero "
+            "value that underflows to 0.0))") in res.output, res.output
+    assert (f"{sheet}:1: naturalness of id '{ids[0]}' is 1E400, not a number (too large for a number (overflows to "
+            "infinity))") in res.output, res.output
+    pqf = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"id": ids, "bs": ["0.5"] * len(ids)}), pqf)
+    res = run("agree", "--ratings", good, "--key", key, "--scores", pqf, "--bootstrap", 0)
+    assert res.exit_code == 2 and "JSON" not in res.output
+    assert (f"{pqf}:1: bs of id '{ids[0]}' is '0.5', not a finite number (a string in a Parquet column: store the "
+            "ratings in a numeric column (int or float), not a string one)") in res.output, res.output

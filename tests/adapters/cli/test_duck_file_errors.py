@@ -258,3 +258,27 @@ def test_mostly_chinese_utf16_without_bom_gets_one_message(tmp_path, codec, need
     # UTF-8 and GB18030 text are not taken for UTF-16
     assert encoding_problem(text.encode("utf-8"), "x.txt") is None
     assert "GB18030" in encoding_problem(text.encode("gb18030"), "x.txt")
+
+
+def test_an_integer_longer_than_python_reads_is_named_in_every_predictions_door(files, tmp_path):
+    # a JSON integer of 5001 digits (Python converts at most 4300): `zheval score -d D -p P.txt` and the 小黄鸭 data
+    # stopped with "Exceeds the limit (4300 digits) ...", naming neither file nor line
+    data, _ = files
+    line = '{"id": 1' + "0" * 5000 + ', "prediction": "b"}\n'
+    txt = tmp_path / "pred.txt"
+    txt.write_text('{"id": "q1", "prediction": "a"}\n' + line, encoding="utf-8")
+    res = run("score", "-d", data, "-p", txt)
+    assert res.exit_code == 2 and "Exceeds the limit" not in res.stderr
+    assert f"{txt}:1: this file looks like JSONL (2 of 2 non-blank lines are JSON objects)" in res.stderr
+    bare = tmp_path / "pred"  # no extension: sniffed by its first line
+    bare.write_text(line, encoding="utf-8")
+    res = run("score", "-d", data, "-p", bare)
+    assert res.exit_code == 2
+    assert (f"{bare}:1: a JSON integer of 5001 digits at column 8: Python reads at most 4300 (write it as a string)"
+            in res.stderr)
+    duck = tmp_path / "duck.jsonl"
+    duck.write_text(json.dumps(ROWS[0], ensure_ascii=False) + "\n" + line, encoding="utf-8")
+    res = run("score", "-d", duck, "-p", bare)
+    assert res.exit_code == 2
+    assert (f"{duck}:2: a JSON integer of 5001 digits at column 8: Python reads at most 4300 (write it as a string)"
+            in res.stderr)

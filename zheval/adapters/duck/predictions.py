@@ -51,7 +51,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
+from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
@@ -235,7 +235,9 @@ def _sniff(path: Path, lines) -> str:
         return "text"
     for _, text in _nonblank(lines):
         try:
-            return "jsonl" if isinstance(json.loads(text), dict) else "text"
+            return "jsonl" if isinstance(parse_json_line(text)[0], dict) else "text"
+        except JsonIntegerTooLong:  # JSON all the same: the JSONL reader names its line (json.loads: a bare error)
+            return "jsonl"
         except json.JSONDecodeError:
             return "text"
     return "text"
@@ -251,7 +253,9 @@ def _json_objects(lines) -> tuple[int, int, int | None]:
         if not (t.startswith("{") and t.endswith("}")):
             continue
         try:
-            obj = json.loads(t)
+            obj = parse_json_line(t)[0]
+        except JsonIntegerTooLong:  # an object with an integer longer than Python reads: an object all the same
+            obj = {}
         except json.JSONDecodeError:
             continue
         if isinstance(obj, dict):

@@ -65,7 +65,7 @@ def read_review_file(path, what: str, hint: str = "") -> RowFile:
             f"{path}: the file's name does not say its format: the {what} is read as {_ACCEPTED}; rename the file"])
     problems: list = []
     try:
-        rf = read_rows(path, format=kind, what=what, problems=problems)
+        rf = read_rows(path, format=kind, what=what, problems=problems, numbers=True)  # JSON: 1e-400 is no 0.0
     except EmptyFileError:
         raise ReviewFileError(f"cannot read the {what} {path}", [f"{path}: the file has no row (a header at most)"])
     if problems:
@@ -76,9 +76,10 @@ def read_review_file(path, what: str, hint: str = "") -> RowFile:
     return rf
 
 
-def typed(rf: RowFile) -> bool:
-    """Whether the rows of ``rf`` keep their types (JSON Lines, Parquet) rather than being text cells."""
-    return rf.kind in ("jsonl", "parquet")
+def typed(rf: RowFile) -> str:
+    """``"jsonl"`` or ``"parquet"`` when the rows of ``rf`` keep their types (the file's kind: a string's advice in
+    `zheval.io.numbers.number_cells` fits it), ``""`` when they are text cells (CSV, TSV)."""
+    return rf.kind if rf.kind in ("jsonl", "parquet") else ""
 
 
 def columns_of(rf: RowFile) -> list:
