@@ -89,6 +89,9 @@ def test_typed_cells():
     for bad in (True, None, [1], 10**400):
         with pytest.raises(NumberFormatError):
             parse_number(bad)
+    # a JSON null in a column of numbers speaks JSON, not Python ("a NoneType is not a number" before)
+    assert number_reason(None) == "null (no value) is not a number"
+    assert number_reason([1]) == "a list is not a number"
 
 
 @settings(max_examples=300, deadline=None)

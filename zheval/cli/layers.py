@@ -84,7 +84,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
             (both lines), an id that is no item of ``records``, a rating that is not a finite number or null (its
             id and the value as written; a boolean, a JSON string, a Parquet string column, NaN, Infinity, 1e400 and
             1e-400 -- which ``json.loads`` reads as 0.0 -- included), no criterion at all; and, naming the file,
-            the items without a rating row.
+            the items without a rating row; a CSV/TSV row whose every cell is empty.
         FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
     from ..adapters.review.human_review import listed, raise_problems
@@ -109,12 +109,14 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
         problems.append(f"{path}: no rating: no row has any of the criteria {', '.join(map(repr, criteria))}")
     known, got, values = set(ids), {}, []
     typed = rf.kind if rf.kind in ("jsonl", "parquet") else ""
-    for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed)):
+    blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
+    for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
             continue
         got[rid] = number_cells(cell, present, f"{path}:{line}", rid, values, kind="a number", blank=lambda c: None,
                                 typed=typed)
+    problems += [f"{path}:{line}: the row is empty (no id, no rating)" for line in blank]
     absent = [i for i in ids if i not in got]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")

@@ -110,6 +110,8 @@ def number_reason(value: object, *, allow_nonfinite: bool = False) -> str | None
         value = value.literal
     elif isinstance(value, float):
         return None if allow_nonfinite or math.isfinite(value) else "not a finite number"
+    if value is None:
+        return "null (no value) is not a number"
     if not isinstance(value, str):
         return f"a {type(value).__name__} is not a number"
     text = value.strip(_SURROUNDING)

@@ -114,6 +114,15 @@ def test_judge_ratings_refuse_underflow_as_every_door(tmp_path):
     assert res.exit_code == 0, res.stderr
 
 
+def test_judge_ratings_csv_row_of_empty_cells_is_an_error(tmp_path):
+    # break-it issue 35: a CSV row ',' was skipped without a word (a --scores file refuses it, a sheet counts it)
+    _agree_ratings(tmp_path, ['{"id": "i0", "overall": 1}'])  # writes preds.jsonl
+    csv = tmp_path / "ratings.csv"
+    csv.write_text("id,overall\ni0,1\ni1,2\n,\ni2,3\ni3,4\n", encoding="utf-8")
+    res = run_cli("agree", "--predictions", tmp_path / "preds.jsonl", "--judge-ratings", csv, "--bootstrap", "0")
+    assert res.exit_code == 2 and f"{csv}:4: the row is empty (no id, no rating)" in res.stderr, res.stderr
+
+
 def test_judge_ratings_parquet_string_column_advice_fits_parquet(tmp_path):
     # break-it issue 35 F7: a Parquet string column was told to "write a rating as a JSON number, without quotes"
     pa = pytest.importorskip("pyarrow")

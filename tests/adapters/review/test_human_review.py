@@ -122,3 +122,33 @@ def test_bad_k_and_metric(data):
         review_sample(ds, PREDS, k=3, by_metric="rougeLsum")
     with pytest.raises(ValueError, match="rating_columns"):
         review_sample(ds, PREDS, k=3, rating_columns=("id",))
+
+
+def test_a_keys_scores_follow_the_one_number_rule(tmp_path):
+    """A hand-edited key: a score written ``1e-400`` underflows to 0.0 in ``json.loads`` and was read as 0.0 without a
+    word; a string, ``NaN`` and an integer of 5000 digits are refused too, each naming the item; plain numbers load
+    as floats."""
+    import json
+
+    from zheval.adapters.review.human_review import KEY_KIND, ReviewFileError, read_key
+
+    def key_with(score_text):
+        return ('{"kind": "%s", "metrics": [{"name": "rouge1"}], "rating_columns": ["relevance"], '
+                '"items": [{"id": "a", "scores": {"rouge1": 0.5}}, {"id": "b", "scores": {"rouge1": %s}}]}'
+                % (KEY_KIND, score_text))
+
+    f = tmp_path / "key.json"
+    f.write_text(key_with("2.5e-1"), encoding="utf-8")
+    key = read_key(f)
+    assert [it["scores"]["rouge1"] for it in key["items"]] == [0.5, 0.25]
+    assert type(key["items"][1]["scores"]["rouge1"]) is float
+    assert json.loads(json.dumps(key)) == key
+    for text, why in [("1e-400", "too small"), ('"0.3"', "a str"), ("NaN", "nan and infinity are not accepted")]:
+        f.write_text(key_with(text), encoding="utf-8")
+        with pytest.raises(ReviewFileError) as exc:
+            read_key(f)
+        assert f"{f}: items[1] (id 'b') has no numeric score 'rouge1' (" in str(exc.value.problems), exc.value.problems
+        assert why in str(exc.value.problems), exc.value.problems
+    f.write_text(key_with("1" * 5000), encoding="utf-8")
+    with pytest.raises(ReviewFileError, match="is not a review key"):
+        read_key(f)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
@@ -32,7 +31,7 @@ from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
 from ...io import read_text
 from ...io.fields import UniqueIds, keyed_rows
-from ...io.numbers import number_cells
+from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
 from ...text.terminal import visible_controls
@@ -291,11 +290,13 @@ def read_key(path) -> dict:
     text = read_text(path, "review key", read_problems, lines=False)  # the reader of every door (zheval.io)
     if text is None:
         raise ReviewFileError(f"{path} is not a review key", [str(p) for p in read_problems])
-    try:
-        key = json.loads(text)
+    try:  # numbers kept as written, so that the one number rule judges them (1e-400 is not 0.0)
+        key = json.loads(text, parse_float=JsonNumber, parse_constant=JsonNumber)
     except json.JSONDecodeError as exc:
         raise ReviewFileError(f"{path} is not a review key",
                               [f"{path}:{exc.lineno}: not JSON ({exc.msg})"]) from None
+    except ValueError as exc:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
+        raise ReviewFileError(f"{path} is not a review key", [f"{path}: not JSON Python can read ({exc})"]) from None
     if not isinstance(key, dict) or key.get("kind") != KEY_KIND:
         raise ReviewFileError(f"{path} is not a review key",
                               [f"{path}: 'kind' is not {KEY_KIND!r} (write the key with zheval sample --key)"])
@@ -322,11 +323,24 @@ def read_key(path) -> dict:
         scores = it.get("scores")
         for m in metrics:
             v = scores.get(m) if isinstance(scores, dict) else None
-            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                problems.append(f"{path}: items[{j}] (id {rid!r}) has no numeric score {m!r}")
+            why = "missing" if v is None else number_reason(v) if isinstance(v, (int, float)) else (
+                f"a {type(v).__name__}")
+            if why is not None:
+                problems.append(f"{path}: items[{j}] (id {rid!r}) has no numeric score {m!r} ({why})")
     if problems:
         raise ReviewFileError(f"{path} is not a usable review key", problems)
-    return key
+    return _plain_numbers(key)
+
+
+def _plain_numbers(value):
+    """``value`` with every `JsonNumber` (a float that keeps its JSON text) made a plain ``float``."""
+    if isinstance(value, JsonNumber):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _plain_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_numbers(v) for v in value]
+    return value
 
 
 def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
