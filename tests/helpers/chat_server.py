@@ -18,6 +18,9 @@ marker                    answer
 ``SLOW``                  first request: waits :attr:`ChatServer.slow_seconds` before answering; then valid
 ``DROP``                  first request: the connection is closed without an answer; then valid
 ``ECHO``                  valid, the reason repeats the prediction line (model text with control characters)
+``DUPKEY``                always ``overall`` twice: ``{"overall": 1, "overall": 5, ...}`` (a key given twice)
+``WHOLEFLOAT-ONCE``       first request: ``overall`` written ``4.0`` (a JSON float literal); then valid
+``NEARFIVE-ALWAYS``       always ``overall`` written ``4.9999999999999999`` (a float reads it as 5.0)
 ========================= ==================================================================================
 
 Pairwise questions (the system message asks to compare A and B): ``winner`` is the answer that equals the first
@@ -111,6 +114,11 @@ class ChatServer:
                 rating["overall"] = 7
             reason = _block(user, "【待评回答】") if "ECHO" in user else "理由"
             content = json.dumps({**rating, "reason": reason}, ensure_ascii=False)
+            written = {"DUPKEY": '"overall": 1, "overall": 5', "NEARFIVE-ALWAYS": '"overall": 4.9999999999999999',
+                       "WHOLEFLOAT-ONCE": '"overall": 4.0' if first else None}
+            for marker, literal in written.items():  # literals json.dumps never writes for an int
+                if marker in user and literal is not None:
+                    content = content.replace(f'"overall": {rating["overall"]}', literal, 1)
         payload = {"id": "chatcmpl-test", "object": "chat.completion", "created": 0, "model": body["model"],
                    "choices": [{"index": 0, "message": {"role": "assistant", "content": content},
                                 "finish_reason": "stop"}],

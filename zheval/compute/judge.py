@@ -7,8 +7,9 @@ rubric read, the client and the cache opened), [`judge_items`][zheval.compute.ju
 How an item is judged: the rubric's messages (`zheval.compute.judge_rubric`) are sent with temperature 0 (by
 default), a seed and JSON mode; a request that fails with 429, 5xx, a timeout or a dropped connection is retried
 with exponential backoff (``backoff`` seconds, doubled each time, at most 60; the server's ``Retry-After`` when it
-gives one), at most ``max_retries`` times; an answer that is not one JSON object with every criterion an integer on
-the scale and a reason is asked again, at most ``answer_retries`` times. An item whose request or answer still
+gives one), at most ``max_retries`` times; an answer that is not one JSON object (each key once) with every criterion
+an integer on the scale (an integer literal: ``4.0`` is not one) and a reason is asked again, at most
+``answer_retries`` times. An item whose request or answer still
 fails is **counted and listed** (``failures``: item, kind, detail, the last answer) with no score -- never dropped
 silently, never given a guessed score; the means are over the judged items, with their count.
 
@@ -79,8 +80,8 @@ class JudgeOptions:
         Retries of a request after a 429, a 5xx, a timeout or a dropped connection (an int >= 0), with exponential
         backoff.""")
     answer_retries: int = option_field(2, doc="""
-        New attempts after an answer the rubric refuses (not one JSON object, a score off the scale, no reason;
-        an int >= 0); an item still refused is counted and listed, never given a guessed score.""")
+        New attempts after an answer the rubric refuses (not one JSON object, a key given twice, a score that is
+        not an integer literal or is off the scale, no reason; an int >= 0); an item still refused is counted and listed, never given a guessed score.""")
     backoff: float = option_field(1.0, doc="""
         The first wait before a retry, in seconds (a number >= 0), doubled at each retry up to
         `MAX_BACKOFF_SECONDS`; the server's ``Retry-After`` when it gives one.""")

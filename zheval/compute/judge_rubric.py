@@ -6,9 +6,12 @@ is in Chinese: 总体 / 忠实 / 信息量 / 流畅 (``overall``, ``faithful``, 
 reason (``reason``). A user rubric file is JSON with the same fields (`read_rubric`).
 
 An answer is accepted only when it is one JSON object (the whole message; or the whole message one fenced block
-```` ```json ... ``` ````) holding every criterion as an integer on the scale and ``reason`` as a string
-(`parse_rating`). Anything else is a `BadAnswer` with its kind (``unparsable``, ``missing``,
-``not_integer``, ``out_of_range``): the judge retries and then reports it by item, never guesses a score.
+```` ```json ... ``` ````), each key once, holding every criterion as an integer on the scale and ``reason`` as a
+string (`parse_rating`). "An integer" means the JSON literal is one (``4``): ``4.0``, ``4e0`` and
+``4.9999999999999999`` (which a float reads as 5.0) are refused, never rounded (`scale_problem`, the one check a
+rating file's values get too). Anything else is a `BadAnswer` with its kind (``unparsable``, ``duplicate_key``,
+``missing``, ``not_integer``, ``out_of_range``): the judge retries and then reports it by item, never guesses a
+score.
 
 The pairwise template asks which of two answers (A, B) is better: ``{"winner": "A"|"B"|"tie", "reason": ...}``
 (`parse_preference`); the judge asks both orders (position bias).
@@ -22,8 +25,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ..io.jsonl import parse_json_line
+
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
-           "parse_rating", "parse_preference", "pairwise_rubric", "DEFAULT_CRITERIA"]
+           "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -151,8 +156,8 @@ def pairwise_messages(first: str, second: str, references: Sequence[str],
 
 @dataclass
 class BadAnswer(ValueError):
-    """An answer that is not a valid rating: ``kind`` (``unparsable``, ``missing``, ``not_integer``,
-    ``out_of_range``, ``bad_winner``), a ``detail`` sentence and the ``answer`` text as received."""
+    """An answer that is not a valid rating: ``kind`` (``unparsable``, ``duplicate_key``, ``missing``,
+    ``not_integer``, ``out_of_range``, ``bad_winner``), a ``detail`` sentence and the ``answer`` text as received."""
 
     kind: str
     detail: str
@@ -170,13 +175,39 @@ def _json_object(answer: str) -> Dict[str, Any]:
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1).strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    try:  # numbers=True: a number with a fraction or an exponent keeps its literal (JsonNumber), for scale_problem
+        data, dups = parse_json_line(text, numbers=True)
+    except json.JSONDecodeError as exc:  # JsonIntegerTooLong included
         raise BadAnswer("unparsable", f"not one JSON object ({exc.msg} at character {exc.pos})", answer) from None
     if not isinstance(data, dict):
         raise BadAnswer("unparsable", f"JSON {type(data).__name__}, not an object", answer)
+    if dups:
+        keys = ", ".join(map(repr, dups))
+        raise BadAnswer("duplicate_key", f"key {keys} given more than once (which value is meant is unknown)", answer)
     return data
+
+
+def scale_problem(value: Any, scale: Tuple[int, int]) -> Optional[Tuple[str, str]]:
+    """Why ``value`` is not a rating on ``scale``, or ``None`` when it is one: the one check of a judge's answer
+    (`parse_rating`) and of a ratings file's values (``zheval agree --judge-ratings``).
+
+    Args:
+        value: a value as JSON gives it, read with ``parse_json_line(numbers=True)``: an ``int`` for a JSON integer
+            literal (``4``), a [`JsonNumber`][zheval.io.numbers.JsonNumber] for one with a fraction or an exponent
+            (``4.0``, ``4e0``), or any other JSON value.
+        scale: ``(low, high)``, inclusive integers.
+
+    Returns:
+        ``None`` when ``value`` is an ``int`` (not a bool) with ``low <= value <= high``; else ``(kind, detail)``:
+        ``("not_integer", "not an integer")`` -- a float however whole (``4.0``; ``4.9999999999999999``, which a float
+        reads as 5.0), a string, a boolean, null -- or ``("out_of_range", "outside low-high")``.
+    """
+    low, high = scale
+    if type(value) is not int:
+        return "not_integer", "not an integer"
+    if not low <= value <= high:
+        return "out_of_range", f"outside {low}-{high}"
+    return None
 
 
 def parse_rating(answer: str, rubric: Rubric) -> Dict[str, Any]:
@@ -186,18 +217,14 @@ def parse_rating(answer: str, rubric: Rubric) -> Dict[str, Any]:
         BadAnswer: naming the kind and the first field at fault.
     """
     data = _json_object(answer)
-    low, high = rubric.scale
     out: Dict[str, Any] = {}
     for name in rubric.criteria:
         if name not in data:
             raise BadAnswer("missing", f"no {name!r} in the answer", answer)
         value = data[name]
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        if type(value) is not int:
-            raise BadAnswer("not_integer", f"{name!r} is {value!r}, not an integer", answer)
-        if not low <= value <= high:
-            raise BadAnswer("out_of_range", f"{name!r} is {value}, outside {low}-{high}", answer)
+        problem = scale_problem(value, rubric.scale)
+        if problem is not None:  # repr of a JsonNumber is its literal: 4.0 as the model wrote it
+            raise BadAnswer(problem[0], f"{name!r} is {value!r}, {problem[1]}", answer)
         out[name] = value
     reason = data.get("reason")
     if not isinstance(reason, str):
