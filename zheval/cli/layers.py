@@ -20,13 +20,14 @@ The table is printed through `zheval.cli.options.echo`; ``--html`` writes one pa
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import List, Optional
 
 from .options import UserError, echo
 from .params import bertscore_flags, bertscore_options, option
 
-__all__ = ["LAYER_OPTIONS", "read_judge_ratings", "run_three_layers"]
+__all__ = ["LAYER_OPTIONS", "JudgeRatings", "read_judge_ratings", "run_three_layers"]
 
 #: The options of ``zheval agree``'s three-layer mode (``takes`` variants of the command).
 LAYER_OPTIONS = {
@@ -59,23 +60,80 @@ LAYER_OPTIONS = {
 
 
 _ROW_KEYS = ("id", "reason", "failure")
+_INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
 
 
-def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, records: str = "the records") -> dict:
+class JudgeRatings(dict):
+    """What [`read_judge_ratings`][zheval.cli.layers.read_judge_ratings] returns: ``{"rating:<criterion>": per-item
+    values}``, with ``failures``: the file's failed items in item order, each as a live judge's failure
+    ([`compute_judge`][zheval.compute.judge.compute_judge]'s ``failures``) -- ``{"item" (index into ``ids``),
+    "id", "kind", "detail", "answer", "attempts"}`` (``None`` where the file does not say) -- so that they are listed
+    by id as the live judge's are, not only counted."""
+
+    failures: list
+
+    def __init__(self, columns: dict, failures: list):
+        super().__init__(columns)
+        self.failures = failures
+
+
+def _scale_value(value):
+    """A ratings file's value as `zheval.compute.judge_rubric.scale_problem` judges a judge's answer: a JSON value
+    (an ``int`` for an integer literal, a `JsonNumber` for ``4.0``) as it is; a CSV/TSV cell's text an ``int`` when
+    it is an integer literal (``4``), else the text (``4.0`` is not an integer literal)."""
+    if isinstance(value, str):
+        return int(value) if _INTEGER.match(value) else value
+    return value
+
+
+def _row_failure(cell, has_failure: bool, where: str, rid: str, rated: list, problems: list):
+    """The failure one ratings row records (``cell("failure")``), or ``None`` (null, an empty cell, no such column):
+    a JSON object with a ``kind`` string as ``zheval judge --output`` writes it, or a CSV/TSV/Parquet cell's text
+    (then the kind). A failure beside a rating (``rated``: the criteria with a value) is a contradiction, and a
+    JSON failure that is no such object is malformed: problems appended, ``None`` returned."""
+    value = cell("failure") if has_failure else None
+    if value is None or value == "":
+        return None
+    if isinstance(value, dict):
+        kind = value.get("kind")
+        if not isinstance(kind, str) or not kind:
+            problems.append(f"{where}: id {rid!r}: 'failure' must be null or an object with a 'kind' string (as "
+                            f"zheval judge --output writes it), got {value!r}")
+            return None
+        failure = {k: value.get(k) for k in ("kind", "detail", "answer", "attempts")}
+    elif isinstance(value, str):
+        failure = {"kind": value, "detail": None, "answer": None, "attempts": None}
+    else:
+        problems.append(f"{where}: id {rid!r}: 'failure' must be null or an object with a 'kind' string (as "
+                        f"zheval judge --output writes it), got {value!r}")
+        return None
+    if rated:
+        problems.append(f"{where}: id {rid!r} records a failure ({failure['kind']}) and ratings too "
+                        f"({', '.join(rated)}): a failed item has no rating (null), a rated one no failure (null)")
+        return None
+    return failure
+
+
+def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
+                       records: str = "the records") -> JudgeRatings:
     """``{"rating:<criterion>": per-item values}`` from a judge ratings file (``zheval judge --output``: one JSON
-    object per line, ``{"id", <criterion>: number | null, ..., "reason", "failure"}``), joined by id to ``ids``
+    object per line, ``{"id", <criterion>: integer | null, ..., "reason", "failure"}``), joined by id to ``ids``
     (``None``: no rating, a JSON null). Read by the doors of ``zheval agree --ratings/--scores``: `zheval.io.rows`
     (a CSV/TSV/Parquet file too: an empty CSV cell is no rating), the one id rule
     ([`keyed_rows`][zheval.io.fields.keyed_rows]) and the one number rule
-    ([`number_cells`][zheval.io.numbers.number_cells]).
+    ([`number_cells`][zheval.io.numbers.number_cells]); then each rating is checked as the judge checks an answer
+    (`zheval.compute.judge_rubric.scale_problem`): an integer on the rubric's scale, the JSON literal an integer
+    (``4``; ``4.0``, ``4e0``, ``4.5``, ``6``, ``0`` refused), in a CSV/TSV cell an integer (``4``), in Parquet an
+    integer column.
 
     Args:
-        path: the file. ids: the items' ids, in order (``str``). rubric: the rubric file whose criteria the ratings
-            are (``--rubric``); ``None``: the default rubric's (`zheval.compute.judge_rubric.DEFAULT_CRITERIA`).
+        path: the file. ids: the items' ids, in order (``str``). rubric: the rubric file whose criteria and scale the
+            ratings are (``--rubric``); ``None``: the default rubric's (overall, faithful, informative, fluent; 1-5).
         records: the records file, as messages name it.
 
     Returns:
-        One list of ``len(ids)`` floats or ``None`` per criterion the file has, in the rubric's order.
+        A [`JudgeRatings`][zheval.cli.layers.JudgeRatings]: one list of ``len(ids)`` floats or ``None`` per criterion
+        the file has, in the rubric's order; ``.failures``: the rows whose ``failure`` is not null, by item.
 
     Raises:
         ReviewFileError (a ValueError): every problem at once, each naming ``file:line``: a key that is neither
@@ -83,17 +141,21 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
             have, a row without an id or an id that is not one (spaces around it, a boolean, ...), an id twice
             (both lines), an id that is no item of ``records``, a rating that is not a finite number or null (its
             id and the value as written; a boolean, a JSON string, a Parquet string column, NaN, Infinity, 1e400 and
-            1e-400 -- which ``json.loads`` reads as 0.0 -- included), no criterion at all; and, naming the file,
-            the items without a rating row; a CSV/TSV row whose every cell is empty.
+            1e-400 -- which ``json.loads`` reads as 0.0 -- included), a number that is not a rating on the scale
+            (its id, criterion, value as written and the scale), a ``failure`` beside ratings or one that is not an
+            object with a ``kind``, no criterion at all; and, naming the file, the items without a rating row; a
+            CSV/TSV row whose every cell is empty.
         FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
-    from ..adapters.review.human_review import listed, raise_problems
-    from ..compute.judge_rubric import DEFAULT_CRITERIA, read_rubric
+    from ..adapters.review.human_review import ReviewFileError, listed, problems_heading
+    from ..compute.judge_rubric import default_rubric, read_rubric, scale_problem
     from ..io.fields import UniqueIds, keyed_rows
     from ..io.numbers import number_cells
     from ..io.rows import read_rows
 
-    criteria = list(DEFAULT_CRITERIA if rubric is None else read_rubric(str(rubric)).criteria)
+    rules = default_rubric() if rubric is None else read_rubric(str(rubric))
+    criteria, (low, high) = list(rules.criteria), rules.scale
+    which = "the default rubric" if rubric is None else f"--rubric {rubric}"
     accepted = (f"{', '.join(map(repr, _ROW_KEYS))} and the rubric's criteria {', '.join(map(repr, criteria))} ("
                 + ("the default rubric; --rubric FILE for another)" if rubric is None else f"--rubric {rubric})"))
     rf = read_rows(path, what="judge ratings", numbers=True)  # a JSON number keeps its text: 1e-400 is no 0.0
@@ -107,21 +169,39 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
         problems += [f"{where}: no {c!r} (the other rows have it; null is no rating)" for c in present if c not in row]
     if not present:
         problems.append(f"{path}: no rating: no row has any of the criteria {', '.join(map(repr, criteria))}")
-    known, got, values = set(ids), {}, []
+    known, got, values, off, failures = set(ids), {}, [], [], {}
     typed = rf.kind if rf.kind in ("jsonl", "parquet") else ""
+    has_failure = bool(typed) or "failure" in rf.fields
     blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
             continue
-        got[rid] = number_cells(cell, present, f"{path}:{line}", rid, values, kind="a number", blank=lambda c: None,
+        where = f"{path}:{line}"
+        got[rid] = number_cells(cell, present, where, rid, values, kind="a number", blank=lambda c: None,
                                 typed=typed)
+        for c, v in got[rid].items():  # the judge's own check of an answer (scale_problem), on the value as written
+            bad = None if v is None else scale_problem(_scale_value(cell(c)), (low, high))
+            if bad is not None:
+                off.append(f"{where}: {c} of id {rid!r} is {cell(c)!r}, not a rating on the scale {low}-{high} "
+                                f"of {which} ({bad[1]}; a rating is an integer from {low} to {high}, written without a "
+                           "fraction or an exponent)")
+        rated = [c for c, v in got[rid].items() if v is not None]
+        failure = _row_failure(cell, has_failure, where, rid, rated, problems)
+        if failure is not None:
+            failures[rid] = failure
     problems += [f"{path}:{line}: the row is empty (no id, no rating)" for line in blank]
     absent = [i for i in ids if i not in got]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")
-    raise_problems(f"the judge ratings file {path}", records, values, problems)
-    return {f"rating:{c}": [got[i][c] for i in ids] for c in present}
+    what = f"the judge ratings file {path}"
+    if problems or values or off:  # raise_problems' heading, and the ratings off the scale
+        heading = problems_heading(what, records, values, problems) if problems or values else what
+        heading += ((" and" if problems or values else "") + f" has {len(off)} rating(s) that are not integers on "
+                    f"the scale {low}-{high}") if off else ""
+        raise ReviewFileError(heading, problems + values + off)
+    listed_failures = [{"item": k, "id": i, **failures[i]} for k, i in enumerate(ids) if i in failures]
+    return JudgeRatings({f"rating:{c}": [got[i][c] for i in ids] for c in present}, listed_failures)
 
 
 def _judge_options(o):

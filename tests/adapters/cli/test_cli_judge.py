@@ -108,10 +108,15 @@ def test_judge_ratings_refuse_underflow_as_every_door(tmp_path):
     csv.write_text("id,overall\ni0,1e-400\ni1,-1e-400\ni2,1e-330\ni3,3\n", encoding="utf-8")
     res = run_cli("agree", "--predictions", tmp_path / "preds.jsonl", "--judge-ratings", csv, "--bootstrap", "0")
     assert res.exit_code == 2 and f"{csv}:2: overall of id 'i0' is '1e-400', {why}" in res.stderr
-    # a real zero (0e-400, 0.0) and a subnormal (5e-324: a non-zero float) are ratings
+    # a real zero (0e-400, 0.0) and a subnormal (5e-324: a non-zero float) are numbers (no "not a number"), but no
+    # rating on the 1-5 scale: not integers (break-it F4)
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 0e-400}', '{"id": "i1", "overall": 5e-324}',
                                           '{"id": "i2", "overall": 0.0}', '{"id": "i3", "overall": 4.50}'])
-    assert res.exit_code == 0, res.stderr
+    assert res.exit_code == 2 and "not a number" not in res.stderr
+    for line, rid, value in [(1, "i0", "0e-400"), (2, "i1", "5e-324"), (3, "i2", "0.0"), (4, "i3", "4.50")]:
+        assert (f"{r}:{line}: overall of id '{rid}' is {value}, not a rating on the scale 1-5 of the default rubric "
+                "(not an integer; a rating is an integer from 1 to 5, written without a fraction or an exponent)"
+                in res.stderr)
 
 
 def test_judge_ratings_csv_row_of_empty_cells_is_an_error(tmp_path):
