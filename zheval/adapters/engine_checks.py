@@ -18,6 +18,8 @@ from __future__ import annotations
 import numbers
 from typing import Any, Optional, Sequence, Tuple
 
+from ..compute.batch_checks import group_kind
+
 __all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_problem", "kind_change", "id_problem",
            "duplicate_id_message"]
 
@@ -62,18 +64,6 @@ def refuse_nested_group(engine: str, column: str, type_text: Optional[str]) -> N
     if type_text is not None:
         raise TypeError(f"{engine}: the group column {column!r} is {type_text}: a list, a struct or a map cannot "
                         f"name a group (a group value is a scalar: a string, a number, a bool, a date ...); {_CAST}")
-
-
-def group_kind(value: Any) -> str:
-    """The kind of a non-null group value: ``bool``, ``int`` (any integral number), ``float`` (any other real
-    number), ``str``, else the type's name (``date``, ``Decimal``, ``bytes`` ...)."""
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, numbers.Integral):
-        return "int"
-    if isinstance(value, numbers.Real):
-        return "float"
-    return "str" if isinstance(value, str) else type(value).__name__
 
 
 def group_value_problem(values: Sequence[Any], column: str) -> Optional[Tuple[int, str, str]]:

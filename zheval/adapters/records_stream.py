@@ -40,8 +40,8 @@ from ..io.rows import RowFile
 from ..results.diagnostics import DiagnosticCounts
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
 from ..results.sorted_keys import SortedKeys, unique_rows
-from .duck.config import DEFAULT_ROUGE_TYPES, report_options
-from .duck.reductions import rouge_label
+from .duck.config import DEFAULT_ROUGE_TYPES, make_config, report_options
+from .duck.reductions import report_params, rouge_label
 from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, multiline_notes,
                       plain_text_problem, records_format)
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
@@ -159,9 +159,13 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
 
 def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str, Any], bootstrap: int, seed: int,
                    confidence: float):
-    """The joint config of the streaming report: the report's options (`report_options`) with its defaults
-    (ROUGE types `DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split) and the interval."""
+    """``(config, params)``: the joint config of the streaming report -- the report's options (`report_options`)
+    with its defaults (ROUGE types `DEFAULT_ROUGE_TYPES`, the ``max`` rule, the ``punct`` sentence split) and the
+    interval -- and the options part of its ``params``, those of the whole-file report on the same options
+    (`zheval.adapters.duck.reductions.report_params`: the metrics, ROUGE types and rule, BLEU's and chrF's options;
+    ``num_proc`` 1, the only one ``--stream`` takes)."""
     opts = report_options("score_records_stream", metrics, tokenizer, options, typed)
+    params = report_params(make_config(opts), bootstrap, seed, confidence, 1, ())
     interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence, bootstrap_method="poisson")
     out = {}
     for metric, o in opts.items():
@@ -169,7 +173,7 @@ def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str,
             o = replace(o, rouge_types=list(o.rouge_types or DEFAULT_ROUGE_TYPES), multi_ref=o.multi_ref or "max",
                         sentence_split=o.sentence_split or "punct")
         out[metric] = replace(o, **interval)
-    return score_config_of(out, function="score_records_stream")
+    return score_config_of(out, function="score_records_stream"), params
 
 
 def _group_scores(results: Dict[str, dict], n: int, config, bootstrap: int) -> dict:
@@ -216,7 +220,9 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         bootstrap: resamples of the Poisson bootstrap (0: none).
         seed: the bootstrap's seed.
         confidence: the intervals' confidence level.
-        items_path: a new ``.jsonl`` or ``.parquet`` file for the per-item scores (0-1), written chunk by chunk.
+        items_path: a new ``.jsonl``, ``.jsonl.gz``, ``.parquet`` or ``.pq`` file for the per-item scores (0-1),
+            written chunk by chunk (`zheval.compute.batches.ItemWriter`; another name is refused before any row is
+            read).
         progress: a bar with rows and rows/s (``None``: on a terminal only).
         chunk_rows: rows per chunk (memory follows it, never the file's length).
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions].
@@ -233,7 +239,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
             naming a field that is not a group field; the errors of `stream_records` and of
             [`score_records`][zheval.adapters.records.score_records]'s options.
     """
-    config = _stream_config(metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf}, bootstrap,
+    config, params = _stream_config(metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf}, bootstrap,
                             seed, confidence)
     why = needs_every_item(config)
     if why is not None:
@@ -266,7 +272,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
 
     try:
         merged, _, slips = stream_sums(batches(), config, items_path=items_path, progress=progress,
-                                       what="score_records_stream")
+                                       what="score_records_stream", unique_ids=True)
     except EmptyReferenceError as exc:  # in the file's words: file:line, the id, the user's reference field
         raise _unscorable(exc, meta["chunk"], meta["offset"]) from None
     total = _total(merged)
@@ -278,9 +284,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         f"{f.get('pred')!r}, references {f.get('ref')}" + (f", ids {f['id']!r}" if f.get("id") else "") + ")"),
         metrics=_labels(overall, config), groups=_report_groups(merged, total, by, config, bootstrap),
         signatures={m: r["signature"] for m, r in overall.items()},
-        params={"tokenizer": tokenizer_obj.signature(), "normalize": tokenizer_obj.normalizer.name,
-                "metrics": list(config.metrics), "bootstrap": int(bootstrap), "bootstrap_method": "poisson",
-                "seed": seed, "confidence": confidence, "by": list(by), "chunk_rows": chunk_rows},
+        params={**params, "by": list(by), "bootstrap_method": "poisson", "chunk_rows": chunk_rows},
         diagnostics=diag, warnings=list(diag.warnings) + list(slips.values()))
     report.breakdowns["diversity"] = diversity.rows(lambda wanted: _predictions_at(path, f, format, chunk_rows, wanted))
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "

@@ -427,6 +427,7 @@ def streamed_report(o):
     (the ones that need every item refused, each named), then the file scored chunk by chunk. Returns
     ``(report, by)``."""
     from ..adapters.records_stream import score_records_stream
+    from ..compute.batches import items_format
 
     if not o.stream:
         raise UserError("--items-out writes the per-item scores of --stream: add --stream (or use --items)")
@@ -439,6 +440,11 @@ def streamed_report(o):
         raise UserError(f"--stream keeps sums, not items: {', '.join(given)} cannot be used with it (score without "
                         "--stream for them; per-item scores: --items-out FILE)")
     check_paths({"--predictions": o.predictions}, {"--items-out": o.items_out, "--output": o.output})
+    if o.items_out is not None:
+        try:
+            items_format(o.items_out, "--items-out")
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
     fields, kwargs = records_arguments(o)
     kwargs.pop("num_proc", None)
     kwargs["progress"] = None if kwargs.get("progress") else False  # rows and rows/s, on a terminal only

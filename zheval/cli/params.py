@@ -189,7 +189,7 @@ OPTIONS = {
                      "chunks, in flat memory whatever its length (the same scores; Poisson bootstrap intervals; "
                      "no --html, --items, --buckets, --folds, --max-refs)"),
     "items_out": option(Optional[Path], "--items-out", help="with --stream: write the per-item scores to FILE "
-                        "(.jsonl or .parquet, a new file) as they are computed"),
+                        "(a new .jsonl, .jsonl.gz, .parquet or .pq file) as they are computed"),
     "test": option(str, "--test", default="bootstrap", help="significance test of compare: bootstrap (paired "
                    "bootstrap) | ar (paired approximate randomisation); both with sacrebleu's p-value"),
     "resamples": option(Optional[int], "--resamples", callback=trials_bound,

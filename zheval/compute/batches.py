@@ -5,11 +5,12 @@ Each batch is scored ([`zheval.compute.joint.score_items`][]), reduced to partia
 (`zheval.results.partial_sums`), and `zheval.compute.sums.sums_result` gives the result, ``==``
 [`zheval.score`][zheval.compute.joint.score] on the concatenated batches. Memory follows the result, not the rows: what is kept is
 O(groups x metrics x resamples) numbers, plus the tokenizer's bounded content-keyed cache. Per-item scores, when asked,
-are written to a file (JSONL or Parquet) batch by batch as they are computed, never gathered.
+are written to a file (JSONL, gzipped JSONL or Parquet) batch by batch as they are computed, never gathered.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import re
@@ -20,39 +21,87 @@ import numpy as np
 
 from ..results.partial_sums import merge_groups
 from ..results.poisson import item_keys
+from .batch_checks import BatchRules
 from .guards import input_slips
 from .inputs import EmptyReferenceError, validate_inputs
 from .joint import item_scores, score_config, score_items
 from .options import BleuOptions, ChrfOptions, RougeOptions
 from .sums import batch_sums, needs_every_item, sums_result
 
-__all__ = ["score_batches", "stream_sums", "ItemWriter"]
+__all__ = ["score_batches", "stream_sums", "ItemWriter", "ITEM_FORMATS", "items_format"]
 
 _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\]")
 
 
-class ItemWriter:
-    """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` and
-    ``group``, the score columns of [`zheval.compute.joint.item_scores`][]) or Parquet (the same columns, one row
-    group per batch; pyarrow), by the file's extension (``.parquet``/``.pq``, else JSONL). The rows go to a
-    temporary file beside ``path`` (``.partial`` appended), renamed to ``path`` by `close` when every batch was
-    scored and removed by `discard` when the run fails: a failed run leaves no file behind.
+#: The per-item file's name endings, each with the format it is written in (any other name is refused up front).
+ITEM_FORMATS = ((".jsonl", "jsonl"), (".jsonl.gz", "jsonl.gz"), (".parquet", "parquet"), (".pq", "parquet"))
+
+
+def items_format(path: Union[str, os.PathLike], what: str = "per-item output") -> str:
+    """The format of a per-item file from its name: ``"jsonl"`` (``.jsonl``), ``"jsonl.gz"`` (``.jsonl.gz``, gzip
+    compressed) or ``"parquet"`` (``.parquet``, ``.pq``); the ending's case is ignored. ``what`` names the file in
+    the message (``"--items-out"``).
 
     Raises:
-        ValueError: the path exists (never overwritten).
+        ValueError: any other name (``.csv``, ``.json``, ``.parquet.gz``, no extension ...), naming the accepted
+            endings: nothing is written in a format the name does not say.
+    """
+    name = os.path.basename(os.fspath(path)).lower()
+    for ending, kind in sorted(ITEM_FORMATS, key=lambda e: -len(e[0])):
+        if name.endswith(ending) and len(name) > len(ending):
+            return kind
+    raise ValueError(f"{what} {os.fspath(path)}: the file name must end in {', '.join(e for e, _ in ITEM_FORMATS)} "
+                     "(JSON Lines, gzipped JSON Lines, Parquet): its ending says the format written")
+
+
+def _has_null(t) -> bool:
+    """Whether an Arrow type is, or holds, the null type (a column that held only nulls so far: its type is not
+    known yet)."""
+    import pyarrow as pa
+
+    if pa.types.is_null(t):
+        return True
+    return any(_has_null(t.field(i).type) for i in range(t.num_fields))
+
+
+class ItemWriter:
+    """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` and
+    ``group``, the score columns of [`zheval.compute.joint.item_scores`][]), gzipped JSONL, or Parquet (the same
+    columns, one row group per batch; pyarrow), by the file's name (`items_format`). The rows go to a temporary
+    file beside ``path`` (``.partial`` appended), renamed to ``path`` by `close` when every batch was scored and
+    removed by `discard` when the run fails: a failed run leaves no file behind.
+
+    Parquet's ``id`` and ``group`` columns take the type of their first non-null values (``null`` allowed after
+    them); a column that held only nulls until then is given that type once, the rows written so far copied a row
+    group at a time into a file of the new schema (``.partial-widened``, which then takes the ``.partial`` file's
+    place). A value that does not fit the column's type is a ``ValueError`` naming its item.
+
+    Raises:
+        ValueError: the path exists (never overwritten); a name `items_format` refuses.
     """
 
     def __init__(self, path: Union[str, os.PathLike]) -> None:
-        self.path = str(path)
+        self.path = os.fspath(path)
+        self.format = items_format(self.path)
         if os.path.exists(self.path):
             raise ValueError(f"per-item output {self.path} exists; give a new path (it is never overwritten)")
         self.partial = f"{self.path}.partial"
-        self.parquet = self.path.lower().endswith((".parquet", ".pq"))
+        self.parquet = self.format == "parquet"
         self._writer = None
-        self._file = None if self.parquet else open(self.partial, "w", encoding="utf-8")
+        self._types: Dict[str, Any] = {}
+        self._file = None
+        if self.format == "jsonl":
+            self._file = open(self.partial, "w", encoding="utf-8")
+        elif self.format == "jsonl.gz":
+            self._file = gzip.open(self.partial, "wt", encoding="utf-8")
 
     def write(self, start: int, columns: Dict[str, np.ndarray], ids=None, groups=None) -> None:
-        """Write one batch: item indices ``start ..``, score columns (float64 arrays), optional ids and groups."""
+        """Write one batch: item indices ``start ..``, score columns (float64 arrays), optional ids and groups.
+
+        Raises:
+            ValueError: an id or group that the file cannot hold (a JSON file: a value JSON has no form for, such
+                as a date or an infinite number; Parquet: a value of another type than the column's), named by its
+                item (``groups[12345]``)."""
         n = len(next(iter(columns.values()))) if columns else 0
         cols: Dict[str, Any] = {"index": np.arange(start, start + n, dtype=np.int64)}
         if ids is not None:
@@ -61,17 +110,83 @@ class ItemWriter:
             cols["group"] = list(groups)
         cols.update(columns)
         if self.parquet:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            table = pa.table({k: (pa.array(v) if isinstance(v, list) else v) for k, v in cols.items()})
-            if self._writer is None:
-                self._writer = pq.ParquetWriter(self.partial, table.schema)
-            self._writer.write_table(table)
+            self._write_parquet(start, cols)
             return
         names = list(cols)
         lists = [v.tolist() if isinstance(v, np.ndarray) else v for v in cols.values()]
-        self._file.write("".join(json.dumps(dict(zip(names, row)), ensure_ascii=False) + "\n" for row in zip(*lists)))
+        lines = []
+        for i, row in enumerate(zip(*lists)):
+            try:
+                lines.append(json.dumps(dict(zip(names, row)), ensure_ascii=False, allow_nan=False) + "\n")
+            except (TypeError, ValueError):
+                raise ValueError(self._misfit(cols, start + i, "JSON has no form for it; write Parquet (.parquet) "
+                                              "or convert the values to str first")) from None
+        self._file.write("".join(lines))
+
+    def _misfit(self, cols: Dict[str, Any], item: int, why: str) -> str:
+        for name in ("id", "group"):
+            if name in cols:
+                v = cols[name][item - int(cols["index"][0])]
+                try:
+                    json.dumps(v, allow_nan=False)
+                except (TypeError, ValueError):
+                    return (f"per-item output {self.path}: {name}s[{item}] is {type(v).__name__} {v!r}: {why}")
+        return f"per-item output {self.path}: item {item} cannot be written: {why}"
+
+    def _column(self, name: str, values: list, start: int):
+        """``values`` as an Arrow array of the column's type (the first non-null values' type)."""
+        import pyarrow as pa
+
+        t = self._types.get(name)
+        try:
+            arr = pa.array(values, type=t)
+        except (pa.ArrowException, TypeError, ValueError, OverflowError):
+            for i, v in enumerate(values):
+                try:
+                    pa.array([v], type=t)
+                except (pa.ArrowException, TypeError, ValueError, OverflowError):
+                    where = f"of the column's type {t} (the type of the items before it)" if t is not None \
+                        else "Parquet can hold"
+                    raise ValueError(f"per-item output {self.path}: {name}s[{start + i}] is {type(v).__name__} "
+                                     f"{v!r}, not a value {where}; no file is written") from None
+            raise
+        if t is None and not _has_null(arr.type):
+            self._types[name] = arr.type
+        return arr
+
+    def _write_parquet(self, start: int, cols: Dict[str, Any]) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        table = pa.table({k: (self._column(k, v, start) if isinstance(v, list) else v) for k, v in cols.items()})
+        if self._writer is None:
+            self._writer = pq.ParquetWriter(self.partial, table.schema)
+        elif table.schema != self._writer.schema:
+            old = self._writer.schema
+            target = pa.schema([table.schema.field(f.name) if _has_null(f.type) else f for f in old])
+            if target != old:
+                self._widen(target)
+            table = table.cast(target)
+        self._writer.write_table(table)
+
+    def _widen(self, schema) -> None:
+        """Copy the rows written so far, a row group at a time, into a file of ``schema`` (the null columns given
+        their type), which becomes the ``.partial`` file."""
+        import pyarrow.parquet as pq
+
+        self._writer.close()
+        wider = f"{self.path}.partial-widened"
+        writer = pq.ParquetWriter(wider, schema)
+        try:
+            with pq.ParquetFile(self.partial) as old:
+                for i in range(old.num_row_groups):
+                    writer.write_table(old.read_row_group(i).cast(schema))
+        except BaseException:
+            writer.close()
+            os.remove(wider)
+            raise
+        os.remove(self.partial)
+        self.partial, self._writer = wider, writer
 
     def _close_partial(self) -> None:
         if self._writer is not None:
@@ -112,6 +227,9 @@ def _unpack(batch, index: int):
     groups = batch[2] if len(batch) > 2 else None
     ids = batch[3] if len(batch) > 3 else None
     for name, col in (("groups", groups), ("ids", ids)):
+        if isinstance(col, (str, bytes)):
+            raise TypeError(f"batch {index}: {name} must give one value per item (a list), got "
+                            f"{type(col).__name__} {col!r} (it would be read as one value per character)")
         if col is not None and len(col) != len(preds):
             raise ValueError(f"batch {index}: {len(col)} {name} for {len(preds)} predictions")
     return preds, refs, groups, ids
@@ -145,10 +263,14 @@ def score_batches(
         batches: an iterable of tuples ``(predictions, references)``, ``(predictions, references, groups)`` or
             ``(predictions, references, groups, ids)``: ``predictions`` a ``list[str]``, ``references`` per item a
             ``str`` or a non-empty ``list[str]`` (as [`zheval.score`][zheval.compute.joint.score]), ``groups`` one hashable value per item
-            (or ``None`` for the whole batch), ``ids`` one value per item (or ``None``; a Poisson key part and a
-            column of the per-item file).
+            (or ``None`` for the whole batch; ``None`` items form a group of their own), ``ids`` one value per item
+            (or ``None``; a Poisson key part and a column of the per-item file). Groups and ids follow the rules of
+            `zheval.compute.batch_checks` (those of the engine doors and the CLI): one kind of group value, no NaN;
+            ids by the CLI's id rule, of one kind, unique over all batches (24 bytes kept per id), in every batch
+            or in none.
         metrics: any of ``"bleu"``, ``"rouge"``, ``"chrf"`` (as [`zheval.score`][zheval.compute.joint.score]).
-        items_path: optional new file (``.jsonl`` or ``.parquet``) the per-item scores are written to, batch by
+        items_path: optional new file (``.jsonl``, ``.jsonl.gz``, ``.parquet`` or ``.pq``: `items_format`, any
+            other name refused before any batch is read) the per-item scores are written to, batch by
             batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1), into a ``.partial`` file
             renamed when every batch is scored (a failed run leaves none).
         progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
@@ -171,7 +293,10 @@ def score_batches(
         ValueError: an option that needs every item (``use_aggregator=False``, ``level="sentence"``, a preset, the
             multinomial bootstrap, ``crosscheck``, metrics of different ``bootstrap`` or ``seed``), named with its
             alternative; an unknown ``bootstrap_method``;
-            no item at all; the option errors of [`zheval.score`][zheval.compute.joint.score]; an existing ``items_path``.
+            no item at all; the option errors of [`zheval.score`][zheval.compute.joint.score]; an existing ``items_path``
+            or one of a name `items_format` refuses; a group or id the rules refuse (`BatchRules.check`) or the
+            per-item file cannot hold (`ItemWriter.write`), named by its index over all batches (``groups[123]``).
+        TypeError: ``groups`` or ``ids`` given as a ``str``; an unhashable group value.
         TypeError, ValueError, EmptyReferenceError: a bad item, named by its index over all batches
             (``predictions[123456]``), as [`zheval.score`][zheval.compute.joint.score] names it.
     """
@@ -186,17 +311,21 @@ def score_batches(
 
 
 def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progress: Optional[bool] = None,
-                what: str = "score_batches"):
+                what: str = "score_batches", unique_ids: bool = False):
     """The loop of [`score_batches`][zheval.compute.batches.score_batches] on a checked config (one that
     `zheval.compute.sums.needs_every_item` accepts): ``(merged, grouped, slips)`` -- ``{group value: PartialSums}``
     (``None`` for items without a group), whether any batch had groups, and the input slips' warnings
     (``{category: message}``, from the first batch) for the caller to issue.
+
+    Every batch's groups and ids are checked by `zheval.compute.batch_checks.BatchRules` before it is scored;
+    ``unique_ids``: the caller has refused duplicate ids already (no id is kept here).
 
     Raises:
         What [`score_batches`][zheval.compute.batches.score_batches] raises for a bad batch or item; ValueError: no
             item at all (the message starts with ``what``).
     """
     boot = config.first.bootstrap
+    rules = BatchRules(what, unique_ids=unique_ids)
     writer = ItemWriter(items_path) if items_path is not None else None
     bar = _bar(progress)
     merged: Dict[Any, Any] = {}
@@ -207,6 +336,7 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
             preds, refs, groups, ids = _unpack(batch, k)
             if not len(preds):
                 continue
+            groups, ids = rules.check(k, offset, len(preds), groups, ids)
             try:
                 items = score_items(preds, refs, config, warn=False)
                 canon_preds, canon_refs = validate_inputs(preds, refs)

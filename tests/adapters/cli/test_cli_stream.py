@@ -113,3 +113,55 @@ def test_rows_with_a_cell_over_several_lines_are_counted_in_the_notes(tmp_path, 
         f"2 row(s) hold a quoted cell over several lines (first at {f}:2): if every row should be one line, a stray "
         "\" at the start of a cell merged the lines after it into that cell"]
     assert "2 row(s) hold a quoted cell over several lines" in run("score", "-p", f, "-q", *stream).stdout
+
+
+def test_items_out_parquet_of_a_group_that_turns_null_after_the_first_chunk(tmp_path):
+    """Break-it F3: group 'a' in rows 0-9999 and null in rows 10000-19999 (two chunks of 10000) gave a raw pyarrow
+    'Table schema does not match schema used to create file' dump; the file now holds every row, its group or null."""
+    import pyarrow.parquet as pq
+
+    rows = [{"id": f"r{i}", "prediction": "今天天气很好", "references": ["今天天气不错"], "g": "a" if i < 10000 else None}
+            for i in range(20000)]
+    path = write_jsonl(tmp_path / "rows.jsonl", rows)
+    out = tmp_path / "o.parquet"
+    res = run("score", "-p", path, "--group-field", "g", "--stream", "--items-out", out, "--metrics", "bleu",
+              "--bootstrap", 0, "-q")
+    assert res.exit_code == 0, res.output
+    table = pq.read_table(out)
+    assert table.column("group").to_pylist() == [["a"]] * 10000 + [[None]] * 10000
+    assert table.column("id").to_pylist()[9999:10001] == ["r9999", "r10000"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["o.parquet", "rows.jsonl"]
+
+
+@pytest.mark.parametrize("name", ["x.csv", "zz.parquet.gz", "y.json"])
+def test_items_out_of_a_name_we_do_not_write_is_refused_before_scoring(records, tmp_path, name):
+    """Break-it F7: x.csv, z.jsonl.gz and zz.parquet.gz were all written as plain JSON Lines."""
+    res = run("score", "-p", records, "--stream", "--items-out", tmp_path / name, "-q")
+    assert res.exit_code == 2, res.output
+    assert f"--items-out {tmp_path / name}: the file name must end in .jsonl, .jsonl.gz, .parquet, .pq" in res.stderr
+    assert not (tmp_path / name).exists() and not (tmp_path / f"{name}.partial").exists()
+
+
+def test_items_out_jsonl_gz_is_gzipped(records, tmp_path):
+    import gzip
+
+    out = tmp_path / "z.jsonl.gz"
+    res = run("score", "-p", records, "--stream", "--items-out", out, "--bootstrap", 0, "-q")
+    assert res.exit_code == 0, res.output
+    with gzip.open(out, "rt", encoding="utf-8") as f:
+        first = json.loads(f.readline())
+    assert first["index"] == 0 and first["id"] == "g0"
+
+
+def test_stream_params_are_the_whole_file_params(records):
+    """Break-it F11: --stream's params left out rouge_types, multi_ref and the BLEU/chrF options; they are the
+    whole-file run's params, plus the two that are the stream's own (the Poisson method, the chunk size)."""
+    args = ["score", "-p", records, "--metrics", "bleu,rouge,chrf", "--rouge-types", "rouge1,rougeLsum", "-f", "json",
+            "-q", "--bootstrap", 0]
+    whole = json.loads(run(*args).stdout)["params"]
+    streamed = json.loads(run(*args, "--stream").stdout)["params"]
+    assert {k: streamed.pop(k) for k in ("bootstrap_method", "chunk_rows")} == {"bootstrap_method": "poisson",
+                                                                                 "chunk_rows": 10000}
+    assert streamed == whole
+    assert whole["rouge_types"] == ["rouge1", "rougeLsum"] and whole["multi_ref"] == "max"
+    assert whole["chrf"]["char_order"] == 6 and whole["bleu"]["max_order"] == 4
