@@ -79,7 +79,7 @@ def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequ
         "spearman_p", "spearman_low", "spearman_high", "kendall", ..., "pearson", "pearson_p", "pearson_low",
         "pearson_high", "degenerate", "undefined", ...}``: overall first, then the groups in first-seen order; within
         a group, per rating column the metrics in the given order. ``group`` is the row's label, as ``zheval score``
-        writes it ([`group_label`][zheval.results.group_labels.group_label]): ``overall`` for every item,
+        writes it (`zheval.results.group_labels.group_label`): ``overall`` for every item,
         ``<group_name>=<value>`` for a group (``domain=overall`` is a group, never the overall row; ``domain=null``
         the items without a group); ``dimension`` is ``"overall"`` or ``group_name``; ``value`` the group's exact
         value (``None`` for the overall row and for the items without a group).
