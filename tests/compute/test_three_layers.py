@@ -70,7 +70,7 @@ def test_three_layers_equal_their_references(tiny, tmp_path):
     # every coefficient equals SciPy's on the joined columns
     checked = 0
     for row in out["rows"]:
-        sel = np.array([row["group"] == "overall" or g == row["group"] for g in groups])
+        sel = np.array([row["dimension"] == "overall" or g == row["value"] for g in groups])
         x, y = np.asarray(m[row["metric"]], dtype=float), np.array([np.nan if v is None else v
                                                                      for v in r[row["rating"]]], dtype=float)
         keep = sel & ~np.isnan(y)
@@ -82,7 +82,7 @@ def test_three_layers_equal_their_references(tiny, tmp_path):
         assert row["pearson"] == pytest.approx(pearsonr(x[keep], y[keep]).statistic, abs=1e-12)
         checked += 1
     assert checked >= 24
-    assert {row["group"] for row in out["rows"]} >= {"overall", groups[0]}
+    assert {row["group"] for row in out["rows"]} >= {"overall", f"group={groups[0]}"}
 
 
 def test_renderers_escape_model_text(tmp_path):
@@ -103,4 +103,5 @@ def test_renderers_escape_model_text(tmp_path):
     html = render_html(out, params=params)
     assert "<b>g</b>" not in html and "&lt;b&gt;g&lt;/b&gt;" in html
     doc = json.loads(render_json(out, params=params))
-    assert doc["rows"][0]["group"] == "overall" and "a\x1b[31m" in {r["group"] for r in doc["rows"]}
+    assert doc["rows"][0]["group"] == "overall" and "group=a\x1b[31m" in {r["group"] for r in doc["rows"]}
+    assert "a\x1b[31m" in {r["value"] for r in doc["rows"]}

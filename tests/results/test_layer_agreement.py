@@ -51,14 +51,22 @@ def test_pearson_interval_is_scipy_over_the_same_resamples():
 def test_per_group_rows_equal_scipy_on_the_group():
     metrics, ratings = columns(n=60, seed=11)
     groups = ["售后支持" if i % 3 else "生活咨询" for i in range(60)]
-    groups[5] = None
-    rows = agreement_table(metrics, ratings, groups=groups, n_resamples=50, seed=1)
-    assert [r["group"] for r in rows[::2]] == ["overall", "生活咨询", "售后支持", "null"]
+    groups[5], groups[7], groups[8], groups[10] = None, "null", "overall", "overall"
+    rows = agreement_table(metrics, ratings, groups=groups, group_name="domain", n_resamples=50, seed=1)
+    # labelled as zheval score labels groups: <field>=<value>; the string "null" is not the missing value, and a
+    # group whose value is "overall" is not the overall row
+    assert [r["group"] for r in rows[::2]] == ["overall", "domain=生活咨询", "domain=售后支持", "domain=null",
+                                               'domain="null"', "domain=overall"]
+    assert [(r["dimension"], r["value"]) for r in rows[::2]] == [
+        ("overall", None), ("domain", "生活咨询"), ("domain", "售后支持"), ("domain", None), ("domain", "null"),
+        ("domain", "overall")]
+    assert {c: [r["group"] for r in rs] for c, rs in best_metrics(rows).items()} == {
+        c: ["overall"] * len(metrics) for c in ratings}  # the group "overall" is not ranked as the overall rows
     y = ratings["judge:overall"]
     for row in rows:
-        if row["group"] == "overall":
+        if row["dimension"] == "overall":
             continue
-        g = None if row["group"] == "null" else row["group"]
+        g = row["value"]
         sel = np.array([v == g for v in groups]) & ~np.isnan(y)
         x = metrics[row["metric"]]
         if sel.sum() < 3:

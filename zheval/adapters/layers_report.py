@@ -4,7 +4,14 @@ JSON, Markdown and one self-contained HTML page.
 Text from data -- group values, rating column names, the judge's answers of failed items, ids -- is data: the
 terminal table passes it through `zheval.text.terminal.terminal_text` (via
 `zheval.adapters.report.tables.format_table`), Markdown through `zheval.text.terminal.markdown_text`, JSON through
-`zheval.text.terminal.terminal_json` (exact on parse), HTML through jinja2 with autoescape on (the ``html`` extra).
+`zheval.text.terminal.terminal_json` (exact on parse), HTML through the environment of every zheval page
+(`zheval.adapters.report.html_page.page_environment`: control characters shown as the terminal shows them, then
+autoescape; the ``html`` extra), each group, id, rating name and judge answer isolated in ``<bdi>``.
+
+Groups are labelled as ``zheval score`` labels them: ``overall`` for every item, ``<field>=<value>`` for a group
+(`zheval.results.group_labels.group_label`), so a group whose value is ``overall`` reads ``grp=overall``. Every
+metric/rating pair without a correlation is named in the notes, with its group and the reason (n, or which column
+is constant).
 """
 
 from __future__ import annotations
@@ -47,9 +54,6 @@ def _notes(report: Dict[str, Any], params: Dict[str, Any]) -> List[str]:
     bs = params.get("bootstrap")
     notes.append(f"[95% bootstrap intervals over items, {bs} resamples, seed {params.get('seed')}]" if bs else
                  "no bootstrap intervals (--bootstrap 0)")
-    for r in report["rows"]:
-        if r["undefined"] and r["group"] == "overall":
-            notes.append(f"{r['metric']} vs {r['rating']}: no correlation ({r['undefined']})")
     judge = report.get("judge")
     if judge:
         u = judge["usage"]
@@ -65,14 +69,32 @@ def _notes(report: Dict[str, Any], params: Dict[str, Any]) -> List[str]:
     return notes
 
 
-def _failures(report: Dict[str, Any], ids: Optional[List[str]]) -> List[str]:
+def _undefined(report: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """The pairs without a correlation, one entry per (group, rating, reason) with its metrics, in row order."""
+    out: Dict[tuple, Dict[str, Any]] = {}
+    for r in report["rows"]:
+        if r["undefined"]:
+            k = (r["group"], r["rating"], r["undefined"])
+            out.setdefault(k, {"group": r["group"], "rating": r["rating"], "reason": r["undefined"],
+                               "metrics": []})["metrics"].append(r["metric"])
+    return list(out.values())
+
+
+def _undefined_lines(report: Dict[str, Any]) -> List[str]:
+    return [f"{u['group']}: {', '.join(u['metrics'])} vs {u['rating']}: no correlation ({u['reason']})"
+            for u in _undefined(report)]
+
+
+def _failure_views(report: Dict[str, Any], ids: Optional[List[str]]) -> List[Dict[str, Any]]:
     judge = report.get("judge") or {}
-    lines = []
-    for f in judge.get("failures", []):
-        who = ids[f["item"]] if ids else f"item {f['item']}"
-        answer = "" if f.get("answer") is None else f"; answer: {f['answer'][:200]}"
-        lines.append(f"{who}: {f['kind']} ({f['detail']}, {f['attempts']} attempt(s)){answer}")
-    return lines
+    return [{"who": ids[f["item"]] if ids else f"item {f['item']}",
+             "what": f"{f['kind']} ({f['detail']}, {f['attempts']} attempt(s))",
+             "answer": None if f.get("answer") is None else f["answer"][:200]} for f in judge.get("failures", [])]
+
+
+def _failures(report: Dict[str, Any], ids: Optional[List[str]]) -> List[str]:
+    return [f"{f['who']}: {f['what']}" + ("" if f["answer"] is None else f"; answer: {f['answer']}")
+            for f in _failure_views(report, ids)]
 
 
 def render_table(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optional[List[str]] = None) -> str:
@@ -86,7 +108,8 @@ def render_table(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optiona
         for rating, names in best.items():
             lines.append(terminal_text(f"  {rating}: " + " > ".join(
                 f"{m} {_num(by[(rating, m)]['spearman'])}" for m in names), one_line=True))
-    lines += ["", "notes"] + [terminal_text(f"  {n}", one_line=True) for n in _notes(report, params)]
+    lines += ["", "notes"] + [terminal_text(f"  {n}", one_line=True)
+                              for n in _notes(report, params) + _undefined_lines(report)]
     failures = _failures(report, ids)
     if failures:
         lines += ["", f"judge failures ({len(failures)})"] + [terminal_text(f"  {x}", one_line=True)
@@ -101,7 +124,7 @@ def render_markdown(report: Dict[str, Any], *, params: Dict[str, Any], ids: Opti
     lines = [f"### zheval agree: three layers on {report['n']} items", "",
              "| " + " | ".join(_COLUMNS) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * 4) + "|"]
     lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in _rows(report)]
-    lines += [""] + [f"- {markdown_text(n)}" for n in _notes(report, params)]
+    lines += [""] + [f"- {markdown_text(n)}" for n in _notes(report, params) + _undefined_lines(report)]
     failures = _failures(report, ids)
     if failures:
         lines += ["", f"**judge failures ({len(failures)})**", ""] + [f"- {markdown_text(x)}" for x in failures]
@@ -119,25 +142,30 @@ _TEMPLATE = """<!doctype html>
 padding:.3em .6em}td.n{text-align:right;font-variant-numeric:tabular-nums}</style></head><body>
 <h1>zheval agree: three layers on {{ n }} items</h1>
 <table><thead><tr>{% for c in columns %}<th>{{ c }}</th>{% endfor %}</tr></thead><tbody>
-{% for r in rows %}<tr>{% for c in r %}<td{% if loop.index > 3 %} class="n"{% endif %}>{{ c }}</td>{% endfor %}</tr>
+{% for r in rows %}<tr>{% for c in r %}{% if loop.index > 3 %}<td class="n">{{ c }}</td>{% else %}<td><bdi>{{ c }}</bdi></td>{% endif %}{% endfor %}</tr>
 {% endfor %}</tbody></table>
 <h2>Which metric agrees best (overall, by Spearman ρ)</h2><ul>
-{% for rating, names in best.items() %}<li>{{ rating }}: {{ names | join(" > ") }}</li>{% endfor %}</ul>
-<h2>Notes</h2><ul>{% for x in notes %}<li>{{ x }}</li>{% endfor %}</ul>
+{% for rating, names in best.items() %}<li><bdi>{{ rating }}</bdi>: {% for m in names %}<bdi>{{ m }}</bdi>{% if not loop.last %} &gt; {% endif %}{% endfor %}</li>{% endfor %}</ul>
+<h2>Notes</h2><ul>{% for x in notes %}<li><bdi>{{ x }}</bdi></li>{% endfor %}
+{% for u in undefined %}<li><bdi>{{ u.group }}</bdi>: {% for m in u.metrics %}<bdi>{{ m }}</bdi>{% if not loop.last %}, {% endif %}{% endfor %} vs <bdi>{{ u.rating }}</bdi>: no correlation ({{ u.reason }})</li>{% endfor %}</ul>
 {% if failures %}<h2>Judge failures ({{ failures | length }})</h2><ul>
-{% for x in failures %}<li>{{ x }}</li>{% endfor %}</ul>{% endif %}
+{% for f in failures %}<li><bdi>{{ f.who }}</bdi>: {{ f.what }}{% if f.answer is not none %}; answer: <bdi>{{ f.answer }}</bdi>{% endif %}</li>{% endfor %}</ul>{% endif %}
 </body></html>
 """
 
 
 def render_html(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optional[List[str]] = None) -> str:
-    """One self-contained HTML page (no script, no network), every text escaped by jinja2 (autoescape).
+    """One self-contained HTML page (no script, no network): the environment of every zheval page
+    (`zheval.adapters.report.html_page.page_environment`: control characters shown as visible escapes, then
+    autoescape), each group, metric, rating name, id and judge answer in ``<bdi>``.
 
     Raises:
         MissingExtraError: jinja2 (the ``html`` extra) is not installed.
     """
+    from .report.html_page import page_environment
+
     jinja2 = require_extra("jinja2", extra="html", purpose="the HTML agreement table (--html)")
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
+    env = page_environment(jinja2)
     return env.from_string(_TEMPLATE).render(n=report["n"], columns=_COLUMNS, rows=_rows(report),
                                              best=report["best"], notes=_notes(report, params),
-                                             failures=_failures(report, ids))
+                                             undefined=_undefined(report), failures=_failure_views(report, ids))

@@ -12,6 +12,9 @@
 their own columns; default: the key's); ``--scores`` (repeatable) adds per-item scores computed elsewhere
 (``id,bertscore_f1``: `zheval.adapters.review.external_scores.read_scores`), joined by id and ranked beside the
 key's metrics (sentence BLEU, chrF, every ROUGE type sampled), with the same intervals.
+
+Every option belongs to one mode or to both (`MODE_OF`, the one table the command's options are declared from): an
+option of the other mode given on the command line is an error naming it and its mode, never ignored.
 """
 
 from __future__ import annotations
@@ -26,26 +29,60 @@ from .options import Format, UserError, echo, run_command
 from .layers import LAYER_OPTIONS, run_three_layers
 from .params import option, takes
 
-__all__ = ["agree"]
+__all__ = ["agree", "MODE_OF", "SHEET", "LAYERS"]
+
+SHEET = "the review sheet mode (--ratings/--key)"
+LAYERS = "the three-layer mode (--predictions)"
+
+#: The mode of each option of ``zheval agree`` (``None``: both), in the order ``--help`` lists them; the command
+#: takes exactly these options, so a new one must be given a mode here.
+MODE_OF = {"ratings": SHEET, "key": SHEET, "ratings_columns": SHEET, "scores": SHEET,
+           "bootstrap": None, "seed": None, "fmt": None, "output": None,
+           **{name: LAYERS for name in LAYER_OPTIONS}}
+
+
+#: The declarations of the sheet mode's options (the three-layer mode's: `zheval.cli.layers.LAYER_OPTIONS`).
+_SHEET_OPTIONS = {
+    "ratings": option(Optional[Path], "--ratings", help="sheet mode: the filled review sheet (the CSV zheval sample "
+                      "writes; also .tsv, .jsonl/.json/.ndjson, .parquet/.pq, each also .gz)", show_default=False),
+    "key": option(Optional[Path], "--key", help="sheet mode: the review key (JSON): scores and strata of the sampled "
+                  "items", show_default=False),
+    "ratings_columns": option(Optional[str], "--ratings-columns", help="sheet mode: comma list of the sheet's rating "
+                              "columns to correlate (e.g. overall,faithful)  [default: the key's rating columns]",
+                              show_default=False),
+    "scores": option(Optional[List[Path]], "--scores", help="sheet mode: per-item scores computed elsewhere, by the "
+                     "file's name: .csv, .tsv, .jsonl/.json/.ndjson or .parquet/.pq (each also .gz): id and one or "
+                     "more score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; repeatable",
+                     show_default=False),
+}
+_DECLARED = {**_SHEET_OPTIONS, **LAYER_OPTIONS}
+
+
+def _other_mode_options(o, mode: str) -> list:
+    """The flags (``--judge-url``) of the mode other than ``mode`` (`SHEET` or `LAYERS`) whose value in ``o`` (the
+    command's values) is not their default, i.e. that were given, in ``--help`` order."""
+    out = []
+    for name, owner in MODE_OF.items():
+        if owner is None or owner == mode:
+            continue
+        info = _DECLARED[name][1]
+        if getattr(o, name) != info.default:
+            out.append(max((d for d in info.param_decls if d.startswith("--")), key=len))
+    return out
+
+
+def _check_mode(o, mode: str) -> None:
+    other = [m for m in (SHEET, LAYERS) if m != mode][0]
+    given = _other_mode_options(o, mode)
+    if given:
+        raise UserError(f"{', '.join(given)} {'belongs' if len(given) == 1 else 'belong'} to {other} of zheval "
+                        f"agree, not to {mode}; give the options of one mode (docs/cli.md)")
 
 
 @app.command()
-@takes("ratings", "key", "ratings_columns", "scores", "bootstrap", "seed", "fmt", "output", *LAYER_OPTIONS,
-       ratings=option(Optional[Path], "--ratings", help="the filled review sheet (the CSV zheval sample writes; "
-                      "also .tsv, .jsonl/.json/.ndjson, .parquet/.pq, each also .gz)",
-                      show_default=False),
-       key=option(Optional[Path], "--key", help="the review key (JSON): scores and strata of the sampled items",
-                  show_default=False),
+@takes(*MODE_OF, **_DECLARED,
        fmt=option(Format, "--format", "-f", default=Format.table, help="output format: table | json (| markdown "
-                  "with --predictions)"),
-       **LAYER_OPTIONS,
-       ratings_columns=option(Optional[str], "--ratings-columns", help="comma list of the sheet's rating columns "
-                              "to correlate (e.g. overall,faithful)  [default: the key's rating columns]",
-                              show_default=False),
-       scores=option(Optional[List[Path]], "--scores", help="per-item scores computed elsewhere, by the file's "
-                     "name: .csv, .tsv, .jsonl/.json/.ndjson or .parquet/.pq (each also .gz): id and one or more "
-                     "score columns (id,bertscore_f1); joined by id, ranked beside the key's metrics; repeatable",
-                     show_default=False))
+                  "with --predictions)"))
 def agree(o) -> None:
     """Spearman and Kendall correlations (bootstrap intervals over items) between each metric of the key (and each
     --scores column) and each rating column of the filled sheet, overall and per domain, and which metric agrees
@@ -54,10 +91,9 @@ def agree(o) -> None:
 
     def go():
         if o.layer_predictions is not None:
-            if o.ratings is not None or o.key is not None or o.scores:
-                raise UserError("--predictions (the three layers) and --ratings/--key/--scores (a review sheet) are "
-                                "two modes of zheval agree; give one")
+            _check_mode(o, LAYERS)
             return run_three_layers(o, o.fmt.value)
+        _check_mode(o, SHEET)
         if o.ratings is None or o.key is None:
             raise UserError("give --ratings and --key (a filled review sheet), or --predictions FILE with a judge "
                             "(the three layers: docs/three-layers.md)")

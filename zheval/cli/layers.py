@@ -55,7 +55,8 @@ LAYER_OPTIONS = {
                             "joined by id", show_default=False),
     **bertscore_flags("bertscore-", required=False),
     "layer_tokenizer": option(str, "--tokenizer", "-t", default="char", help="tokenizer of the n-gram metrics"),
-    "html": option(Optional[Path], "--html", help="also write the table as one HTML page", show_default=False),
+    "html": option(Optional[Path], "--html", help="three-layer mode: also write the table as one "
+                   "HTML page (every text escaped, data in <bdi>)", show_default=False),
 }
 
 
@@ -246,6 +247,7 @@ def run_three_layers(o, fmt: str) -> None:
     report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
                                    ratings=ratings, sources=sources,
                                    groups=records.groups[o.group_field] if o.group_field else None,
+                                   group_name=o.group_field or "group",
                                    tokenizer=o.layer_tokenizer, bootstrap=o.bootstrap, seed=o.seed)
     params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions)}
     render = {"table": render_table, "json": render_json, "markdown": render_markdown}[fmt]

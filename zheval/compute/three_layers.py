@@ -48,6 +48,7 @@ def three_layer_agreement(
     ratings: Optional[Dict[str, Sequence[float]]] = None,
     sources: Optional[Sequence[Optional[str]]] = None,
     groups: Optional[Sequence[Optional[str]]] = None,
+    group_name: str = "group",
     tokenizer: Any = "char",
     bootstrap: int = 1000,
     confidence: float = 0.95,
@@ -64,6 +65,7 @@ def three_layer_agreement(
             a judge's earlier run. At least one of ``judge`` / ``ratings``.
         sources: per item the source or question the judge sees (or ``None``).
         groups: per item a group (or ``None``): the table is repeated per group.
+        group_name: the groups' field name: a group's rows are labelled ``<group_name>=<value>``.
         tokenizer: the tokenizer of the n-gram layer.
         bootstrap: resamples for the intervals (0 = none).
         confidence: the intervals' level in (0, 1).
@@ -104,8 +106,8 @@ def three_layer_agreement(
             values = res["item_scores"][criterion]
             rating_cols[f"judge:{criterion}"] = np.asarray([np.nan if v is None else v for v in values], dtype=float)
         judge_summary = _summary(res, ("item_scores",))
-    rows = agreement_table(metrics, rating_cols, groups=groups, n_resamples=bootstrap, confidence=confidence,
-                           seed=seed)
+    rows = agreement_table(metrics, rating_cols, groups=groups, group_name=group_name, n_resamples=bootstrap,
+                           confidence=confidence, seed=seed)
     return {"n": len(preds),
             "metrics": {k: v.tolist() for k, v in metrics.items()},
             "ratings": {k: [None if np.isnan(x) else float(x) for x in v] for k, v in rating_cols.items()},

@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 
 from .agreement import rank_correlations
+from .group_labels import group_label
 
 __all__ = ["pearson_with_interval", "agreement_table", "best_metrics"]
 
@@ -60,23 +61,28 @@ def _pair_row(metric: np.ndarray, ratings: np.ndarray, n_resamples: int, confide
 
 
 def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequence[float]], *,
-                    groups: Optional[Sequence[Optional[str]]] = None, n_resamples: int = 1000,
-                    confidence: float = 0.95, seed: int = 12345) -> List[dict]:
+                    groups: Optional[Sequence[Optional[str]]] = None, group_name: str = "group",
+                    n_resamples: int = 1000, confidence: float = 0.95, seed: int = 12345) -> List[dict]:
     """Spearman, Kendall and Pearson of every (metric, rating) column pair, overall and per group.
 
     Args:
         metrics: ``{name: per-item values}`` (any scale; NaN = no value).
         ratings: ``{name: per-item values}`` (NaN = no rating, e.g. a judge failure).
         groups: per item its group (``None`` = no group), or ``None``.
+        group_name: the name of the groups' field (``--group-field``), for the rows' labels.
         n_resamples: bootstrap resamples of items for the intervals (0 = no interval; as `rank_correlations`).
         confidence: the intervals' level in (0, 1).
         seed: the bootstrap's seed, an int in ``[0, MAX_SEED]``.
 
     Returns:
-        Rows ``{"group" ("overall" or the group value), "metric", "rating", "n", "excluded", "spearman",
+        Rows ``{"group", "dimension", "value", "metric", "rating", "n", "excluded", "spearman",
         "spearman_p", "spearman_low", "spearman_high", "kendall", ..., "pearson", "pearson_p", "pearson_low",
         "pearson_high", "degenerate", "undefined", ...}``: overall first, then the groups in first-seen order; within
-        a group, per rating column the metrics in the given order.
+        a group, per rating column the metrics in the given order. ``group`` is the row's label, as ``zheval score``
+        writes it (`zheval.results.group_labels.group_label`): ``overall`` for every item,
+        ``<group_name>=<value>`` for a group (``domain=overall`` is a group, never the overall row; ``domain=null``
+        the items without a group); ``dimension`` is ``"overall"`` or ``group_name``; ``value`` the group's exact
+        value (``None`` for the overall row and for the items without a group).
 
     Raises:
         ValueError: columns of different lengths, ``groups`` of another length, bad bootstrap options.
@@ -89,17 +95,18 @@ def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequ
     n = lengths.pop() if lengths else 0
     if groups is not None and len(groups) != n:
         raise ValueError(f"groups has {len(groups)} values for {n} items")
-    selections = [("overall", np.arange(n))]
+    selections = [("overall", "overall", None, np.arange(n))]
     if groups is not None:
         for g in dict.fromkeys(groups):
-            selections.append(("null" if g is None else str(g),
+            selections.append((f"{group_name}={group_label(g)}", group_name, None if g is None else str(g),
                                np.asarray([i for i, v in enumerate(groups) if v == g], dtype=np.intp)))
     rows = []
-    for group, idx in selections:
+    for label, dimension, value, idx in selections:
         for rating in ratings:
             for metric in metrics:
                 row = _pair_row(cols[metric][idx], cols[rating][idx], n_resamples, confidence, seed)
-                rows.append({"group": group, "metric": metric, "rating": rating, **row})
+                rows.append({"group": label, "dimension": dimension, "value": value, "metric": metric,
+                             "rating": rating, **row})
     return rows
 
 
@@ -107,7 +114,7 @@ def best_metrics(rows: List[dict]) -> Dict[str, List[dict]]:
     """``{rating: overall rows, best Spearman ρ first}`` (rows without a correlation last, in their order)."""
     out: Dict[str, List[dict]] = {}
     for r in rows:
-        if r["group"] == "overall":
+        if r["group"] == "overall":  # a group's label is <field>=<value>: never "overall"
             out.setdefault(r["rating"], []).append(r)
     return {c: sorted(rs, key=lambda r: (r["undefined"] is not None, 0.0 if r["undefined"] else -r["spearman"]))
             for c, rs in out.items()}

@@ -73,7 +73,7 @@ def test_agree_three_layers_in_one_command(tiny, tmp_path):
     for row in doc["rows"]:
         if row["undefined"]:
             continue
-        sel = np.array([row["group"] == "overall" or g == row["group"] for g in groups])
+        sel = np.array([row["dimension"] == "overall" or g == row["value"] for g in groups])
         x = np.asarray(doc["metrics"][row["metric"]], dtype=float)
         y = np.array([np.nan if v is None else v for v in doc["ratings"][row["rating"]]], dtype=float)
         keep = sel & ~np.isnan(y)

@@ -499,3 +499,28 @@ def test_json_numbers_of_ratings_and_scores_are_read_as_written(tmp_path, files)
     assert res.exit_code == 2 and "JSON" not in res.output
     assert (f"{pqf}:1: bs of id '{ids[0]}' is '0.5', not a finite number (a string in a Parquet column: store the "
             "ratings in a numeric column (int or float), not a string one)") in res.output, res.output
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["--html", "sh.html"], "--html"),
+    (["--judge-ratings", "r.jsonl"], "--judge-ratings"),
+    (["--judge-url", "http://127.0.0.1:9/v1", "--judge-model", "m"], "--judge-url, --judge-model"),
+    (["--bertscore-model", "bert"], "--bertscore-model"),
+    (["--tokenizer", "word"], "--tokenizer"),
+    (["--group-field", "domain", "--source-field", "query", "--pred-field", "p"],
+     "--pred-field, --group-field, --source-field"),
+])
+def test_agree_on_a_sheet_refuses_the_three_layer_options(tmp_path, files, extra, named):
+    """Each option of the three-layer mode given with a sheet is an error naming it (it was ignored: --html wrote
+    nothing and said nothing, exit 0)."""
+    sheet, key = _sample(tmp_path, files)
+    filled = _write_sheet(tmp_path / "filled.csv", _rate(_read_sheet(sheet), lambda rid, j: str(1 + int(rid[1:]) % 5)))
+    res = run("agree", "--ratings", filled, "--key", key, "--bootstrap", 0,
+              *[str(tmp_path / x) if x.endswith((".html", ".jsonl")) else x for x in extra])
+    assert res.exit_code == 2, res.output
+    assert res.stderr == (f"zheval: error: {named} {'belong' if ',' in named else 'belongs'} to the three-layer mode "
+                          "(--predictions) of zheval agree, not to the review sheet mode (--ratings/--key); give the "
+                          "options of one mode (docs/cli.md)\n")
+    assert not (tmp_path / "sh.html").exists()
+    ok = run("agree", "--ratings", filled, "--key", key, "--bootstrap", 0)
+    assert ok.exit_code == 0, ok.output

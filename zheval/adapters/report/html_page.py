@@ -32,7 +32,7 @@ import re
 import warnings
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from ...text.terminal import terminal_json, visible_controls
 from ...compute.guards import ZhevalWarning
@@ -43,6 +43,7 @@ from .tables import (BERTSCORE_METRIC, Report, breakdown_sections, group_items, 
                      no_interval_reason, reference_limit_line)
 
 __all__ = [
+    "page_environment",
     "HTML_PURPOSE",
     "require_jinja2",
     "BANDS",
@@ -292,6 +293,32 @@ def _view(sample: Sample, references: Sequence[str]) -> dict:
     return view
 
 
+def page_environment(jinja2: Any) -> Any:
+    """The jinja2 environment of every zheval HTML page (``zheval score --html``, ``zheval agree --html``): THE
+    rule where data meets a browser. Every value written into a page goes through the control-character rule of
+    the terminal (`zheval.text.controls.visible_controls`: NUL, ESC, C0/C1 and bidi controls shown as ``\\x1b``,
+    ``\\u202e``), then autoescape (``<`` ``>`` ``&`` ``"``); markup a page builds itself (SVG, ``markupsafe.Markup``)
+    passes as it is, and its ``tojson`` writes those characters as ``\\uXXXX`` escapes (`terminal_json`). The
+    templates isolate every model text, id and group value in ``<bdi>``.
+
+    Args:
+        jinja2: the ``jinja2`` module (``require_extra("jinja2", extra="html", ...)``).
+
+    Returns:
+        A ``jinja2.Environment`` (autoescape, StrictUndefined, trimmed blocks, the ``visible`` filter). Raises
+        nothing.
+    """
+    import markupsafe  # a dependency of jinja2
+
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+                             finalize=lambda v: v if isinstance(v, markupsafe.Markup) or not isinstance(v, str)
+                             else visible_controls(v))
+    env.policies["json.dumps_function"] = lambda obj, **kw: terminal_json(obj, indent=kw.get("indent"))
+    env.policies["json.dumps_kwargs"] = {}
+    env.filters["visible"] = visible_controls
+    return env
+
+
 def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Sequence[tuple[str, str]] = (),
                 sample_metric: str | None = None, references: Sequence[Sequence[str]] | None = None,
                 notes: Sequence[str] = ()) -> str:
@@ -338,16 +365,7 @@ def render_html(report: Report, samples: Sequence[GroupSamples] = (), plots: Seq
         refs_of = (lambda i: references[i]) if references is not None else (lambda i: [])
         views.append({"label": gs.label, "n": gs.n,
                       "samples": [_explanation_view(s, refs_of(s.index)) for s in gs.samples]})
-    # every value written into the page goes through the one control-character rule of the terminal
-    # (zheval.text.controls.visible_controls: ESC, NUL, C1 and bidi controls shown as \x1b, \u202e), then
-    # autoescape; markup the page builds itself (SVG, JSON) passes as it is, its JSON with those characters as
-    # \uXXXX escapes (terminal_json)
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-                             finalize=lambda v: v if isinstance(v, markupsafe.Markup) or not isinstance(v, str)
-                             else visible_controls(v))
-    env.policies["json.dumps_function"] = lambda obj, **kw: terminal_json(obj, indent=kw.get("indent"))
-    env.policies["json.dumps_kwargs"] = {}
-    env.filters["visible"] = visible_controls
+    env = page_environment(jinja2)
     env.filters["num"] = lambda v, digits=3: "–" if v is None else f"{v:.{digits}f}"
     env.filters["exact"] = lambda v: "" if v is None else repr(float(v))
     template = env.from_string(resources.files(__package__).joinpath("templates", "report.html.j2")

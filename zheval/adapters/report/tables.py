@@ -16,7 +16,6 @@ files are written by `zheval.adapters.files.atomic_write`.
 
 from __future__ import annotations
 
-import json
 
 import unicodedata
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ...results.diagnostics import Diagnostics
+from ...results.group_labels import NULL_LABEL, group_label, group_value
 from ...results.reducers import MIN_INTERVAL_ITEMS, no_interval_reason
 from ...text.terminal import markdown_text, terminal_text
 
@@ -53,8 +53,6 @@ __all__ = [
     "interval_note",
 ]
 
-NULL_LABEL = "null"
-"""Label of the group of items whose domain/difficulty is ``null``."""
 
 def no_interval_label(n: int) -> str:
     """What a table shows in place of the interval of a group of ``n`` items (< `MIN_INTERVAL_ITEMS`):
@@ -207,27 +205,6 @@ def group_items(columns: dict, by: Sequence[str], n_items: int | None = None) ->
         for k in keys:
             out.append((dim, group_label(k), np.asarray(groups[k])))
     return out
-
-
-def group_label(value) -> str:
-    """The label of a group value: `NULL_LABEL` (``null``) for a missing value (``None``); a string that is
-    ``null`` itself, or is written in double quotes, is shown as a JSON string (``"null"``), so it never reads as
-    the missing value; anything else as it is. `group_value` inverts it."""
-    if value is None:
-        return NULL_LABEL
-    text = str(value)
-    if text == NULL_LABEL or (len(text) >= 2 and text[0] == '"' and text[-1] == '"'):
-        return json.dumps(text, ensure_ascii=False)
-    return text
-
-
-def group_value(label: str):
-    """The group value a `group_label` label stands for (``None`` for `NULL_LABEL`)."""
-    if label == NULL_LABEL:
-        return None
-    if len(label) >= 2 and label[0] == '"' and label[-1] == '"':
-        return json.loads(label)
-    return label
 
 
 def score_groups(
