@@ -86,10 +86,18 @@ def _undefined_lines(report: Dict[str, Any]) -> List[str]:
 
 
 def _failure_views(report: Dict[str, Any], ids: Optional[List[str]]) -> List[Dict[str, Any]]:
+    """The judge's failed items: a live judge's (``report["judge"]["failures"]``) and those a ratings file records
+    (``report["rating_failures"]``, `zheval.cli.layers.read_judge_ratings`: ``detail`` and ``attempts`` may be
+    ``None`` when the file gives only the kind)."""
     judge = report.get("judge") or {}
-    return [{"who": ids[f["item"]] if ids else f"item {f['item']}",
-             "what": f"{f['kind']} ({f['detail']}, {f['attempts']} attempt(s))",
-             "answer": None if f.get("answer") is None else f["answer"][:200]} for f in judge.get("failures", [])]
+    views = []
+    for f in list(judge.get("failures", [])) + list(report.get("rating_failures", [])):
+        said = [x for x in (f.get("detail"), None if f.get("attempts") is None else f"{f['attempts']} attempt(s)")
+                if x is not None]
+        views.append({"who": ids[f["item"]] if ids else f"item {f['item']}",
+                      "what": f"{f['kind']}" + (f" ({', '.join(map(str, said))})" if said else ""),
+                      "answer": None if f.get("answer") is None else str(f["answer"])[:200]})
+    return views
 
 
 def _failures(report: Dict[str, Any], ids: Optional[List[str]]) -> List[str]:

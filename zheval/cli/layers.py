@@ -249,6 +249,8 @@ def run_three_layers(o, fmt: str) -> None:
                                    groups=records.groups[o.group_field] if o.group_field else None,
                                    group_name=o.group_field or "group",
                                    tokenizer=o.layer_tokenizer, bootstrap=o.bootstrap, seed=o.seed)
+    if ratings is not None and ratings.failures:  # the failures the ratings file records, listed as a live judge's
+        report["rating_failures"] = ratings.failures
     params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions)}
     render = {"table": render_table, "json": render_json, "markdown": render_markdown}[fmt]
     text = render(report, params=params, ids=ids)

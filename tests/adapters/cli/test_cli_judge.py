@@ -197,3 +197,18 @@ def test_judge_versus_asks_both_orders(tmp_path):
     assert res.exit_code == 0, res.output
     assert "wins 1" in res.stdout and "ties 1 (of which 1 items where the two orders disagree" in res.stdout
     assert "win rate of " in res.stdout and "0.500" in res.stdout
+
+
+def test_judge_ratings_file_failures_are_listed_as_a_live_judges(tmp_path):
+    # break-it issue 35 F4: the failures a ratings file records were only counted ("3 (-1)"); a live judge lists them
+    fail = {"kind": "unparsable", "detail": "no JSON object", "answer": "好的\x1b[2J", "attempts": 2}
+    lines = ['{"id": "i0", "overall": 5}', '{"id": "i1", "overall": 2}', '{"id": "i2", "overall": 4}',
+             json.dumps({"id": "i3", "overall": None, "reason": None, "failure": fail}, ensure_ascii=False)]
+    res, path, r = _agree_ratings(tmp_path, lines)
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["rating_failures"] == [{"item": 3, "id": "i3", **fail}]
+    table = run_cli("agree", "--predictions", path, "--judge-ratings", r, "--bootstrap", "0")
+    assert table.exit_code == 0, table.stderr
+    assert "judge failures (1)" in table.stdout
+    assert "i3: unparsable (no JSON object, 2 attempt(s)); answer: 好的\\x1b[2J" in table.stdout
+    assert "\x1b" not in table.stdout
