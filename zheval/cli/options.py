@@ -38,6 +38,8 @@ __all__ = [
     "bleu_options",
     "tokenizer_options",
     "domain_values",
+    "METRIC_OPTIONS",
+    "refuse_metric_options",
 ]
 
 class Format(str, Enum):
@@ -236,6 +238,41 @@ def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
     if max_order is not None:
         opts["max_order"] = max_order
     return opts
+
+
+#: The options of one metric of the report commands (score, ceiling, compare, sample, explain): parameter name →
+#: ``(flag, metric)``; the metric is a name of ``--metrics``, or ``bertscore`` (requested by ``--bertscore-model``).
+#: `refuse_metric_options` refuses each one given without its metric (break-it F8: ``--rouge-types`` with
+#: ``--metrics bleu`` was dropped without a word).
+METRIC_OPTIONS = {
+    "rouge_types": ("--rouge-types", "rouge"),
+    "multi_ref": ("--multi-ref", "rouge"),
+    "smooth": ("--smooth", "bleu"),
+    "max_order": ("--max-order", "bleu"),
+    "chrf_word_order": ("--chrf-word-order", "chrf"),
+    "bert_layer": ("--bertscore-layer", "bertscore"),
+    "bert_idf": ("--bertscore-idf", "bertscore"),
+    "bert_batch_size": ("--bertscore-batch-size", "bertscore"),
+    "bert_device": ("--bertscore-device", "bertscore"),
+}
+_METRIC_LABELS = {"rouge": "ROUGE", "bleu": "BLEU", "chrf": "chrF", "bertscore": "BERTScore"}
+
+
+def refuse_metric_options(o, metrics) -> None:
+    """Raise `UserError` when an option of `METRIC_OPTIONS` was given (``o._given``, `zheval.cli.params.takes`)
+    without its metric in ``metrics`` (for ``bertscore``: without ``--bertscore-model``), naming every such option
+    and its metric: ``--rouge-types applies to ROUGE: add rouge to --metrics``. Options left at their defaults are
+    not refused (``--rouge-types`` has a default value)."""
+    given = getattr(o, "_given", frozenset())
+    requested = set(metrics) | ({"bertscore"} if getattr(o, "bert_model", None) is not None else set())
+    unused: dict = {}
+    for name, (flag, metric) in METRIC_OPTIONS.items():
+        if name in given and metric not in requested:
+            unused.setdefault(metric, []).append(flag)
+    if unused:
+        raise UserError("; ".join(
+            f"{' and '.join(flags)} appl{'ies' if len(flags) == 1 else 'y'} to {_METRIC_LABELS[m]}: "
+            + ("add --bertscore-model" if m == "bertscore" else f"add {m} to --metrics") for m, flags in unused.items()))
 
 
 def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,
