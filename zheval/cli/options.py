@@ -124,11 +124,27 @@ def note(message: str) -> None:
     echo(f"zheval: note: {message}", err=True)
 
 
+def _no_empty_entry(value: str, option: str | None) -> list[str]:
+    """The stripped entries of the comma list ``value``, or `UserError` naming ``option`` and the empty entries
+    (``bleu,,rouge``, ``rouge1,``: break-it F11, they were dropped without a word)."""
+    items = [v.strip() for v in value.split(",")]
+    empty = [str(j) for j, v in enumerate(items, 1) if not v]
+    if empty:
+        raise UserError(f"{option or 'the list'} {value!r} has an empty entry (entr{'ies' if len(empty) > 1 else 'y'} "
+                        f"{', '.join(empty)})")
+    return items
+
+
 def split_list(value: str, option: str | None = None) -> list[str]:
-    """Split a comma list; an entry given twice is kept once, with a note naming ``option``."""
+    """Split a comma list (``""`` and ``none``: the empty list); an entry given twice is kept once, with a note
+    naming ``option``.
+
+    Raises:
+        UserError: an empty entry (``bleu,,rouge``, ``rouge1,``), naming ``option`` and the entry's position.
+    """
     if value is None or value.strip().lower() in ("", "none"):
         return []
-    items = [v.strip() for v in value.split(",") if v.strip()]
+    items = _no_empty_entry(value, option)
     out = list(dict.fromkeys(items))
     if len(out) != len(items):
         twice = [v for v in out if items.count(v) > 1]
@@ -304,7 +320,7 @@ def domain_values(domains: Optional[str]):
     (`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
 
     Raises:
-        UserError: an empty list.
+        UserError: an empty list, an empty entry (``生活咨询,,售后支持``).
     """
     from ..adapters.duck.load import DOMAINS
 
@@ -312,7 +328,9 @@ def domain_values(domains: Optional[str]):
         return DOMAINS
     if domains.strip().lower() == "any":
         return None
-    values = tuple(dict.fromkeys(v.strip() for v in domains.split(",") if v.strip()))
+    if not domains.replace(",", "").strip():
+        raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
+    values = tuple(dict.fromkeys(_no_empty_entry(domains, "--domains")))
     if not values:
         raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
     return values
