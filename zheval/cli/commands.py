@@ -21,6 +21,7 @@ from .options import (
     Format,
     UserError,
     apply_quiet,
+    refuse_metric_options,
     bleu_options,
     check_label_check,
     check_predictions_format,
@@ -274,6 +275,7 @@ def checked_options(o, inputs: dict) -> dict:
     check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html})
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
+    refuse_metric_options(o, mets)
     if html is not None:
         from ..adapters.report.html_page import check_sample_metric, require_jinja2
 
@@ -285,9 +287,7 @@ def checked_options(o, inputs: dict) -> dict:
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)
     chrf = {"word_order": getattr(o, "chrf_word_order", 0)} if "chrf" in mets else {}
-    if getattr(o, "chrf_word_order", 0) and "chrf" not in mets:
-        raise UserError("--chrf-word-order applies to chrF: add chrf to --metrics")
-    if bleu_opts and "bleu" not in mets:
+    if bleu_opts and "bleu" not in mets:  # --preset (its metrics checked by preset_options); --smooth, --max-order above
         raise UserError(f"{', '.join(BLEU_FLAGS[k] for k in bleu_opts)} applies to BLEU: add bleu to --metrics")
     rouge = {"rouge_types": split_list(o.rouge_types, "--rouge-types"), "multi_ref": o.multi_ref} \
         if "rouge" in mets else {}

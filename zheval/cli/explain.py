@@ -39,7 +39,7 @@ from .commands import (app, check_records_format, check_records_options, named_p
                        record_fields, refuse_records_fields)
 from .files import check_paths, load_data
 from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
-                      check_tokenizer, run_command, split_list, tokenizer_options)
+                      check_tokenizer, refuse_metric_options, run_command, split_list, tokenizer_options)
 from .params import DATA_OPTIONAL, takes
 from .options import echo
 from ..text.terminal import terminal_json, terminal_text
@@ -228,9 +228,8 @@ def explain(o) -> None:
             check_predictions_format(o.predictions_format)
         check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms}, {})
         mets = split_list(o.metrics, "--metrics")
+        refuse_metric_options(o, mets)
         bleu_opts = bleu_options(o.smooth, o.max_order)
-        if bleu_opts and "bleu" not in mets:
-            raise UserError("--smooth and --max-order apply to BLEU: add bleu to --metrics")
         opts: Dict[str, Any] = dict(**bleu_opts, **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
         if "rouge" in mets:  # ROUGE's options go to ROUGE only (an option no metric uses is an error)
             opts.update(rouge_types=split_list(o.rouge_types, "--rouge-types"), multi_ref=o.multi_ref)
@@ -241,8 +240,6 @@ def explain(o) -> None:
         if o.metric == "chrf" and "chrf" not in mets:
             raise UserError("--metric chrf ranks by chrF: add chrf to --metrics")
         if o.chrf_word_order:
-            if "chrf" not in mets:
-                raise UserError("--chrf-word-order applies to chrF: add chrf to --metrics")
             opts["word_order"] = o.chrf_word_order
         if o.explain_preset is not None:
             opts["preset"] = o.explain_preset

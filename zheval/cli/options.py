@@ -38,6 +38,8 @@ __all__ = [
     "bleu_options",
     "tokenizer_options",
     "domain_values",
+    "METRIC_OPTIONS",
+    "refuse_metric_options",
 ]
 
 class Format(str, Enum):
@@ -122,11 +124,27 @@ def note(message: str) -> None:
     echo(f"zheval: note: {message}", err=True)
 
 
+def _no_empty_entry(value: str, option: str | None) -> list[str]:
+    """The stripped entries of the comma list ``value``, or `UserError` naming ``option`` and the empty entries
+    (``bleu,,rouge``, ``rouge1,``: break-it F11, they were dropped without a word)."""
+    items = [v.strip() for v in value.split(",")]
+    empty = [str(j) for j, v in enumerate(items, 1) if not v]
+    if empty:
+        raise UserError(f"{option or 'the list'} {value!r} has an empty entry (entr{'ies' if len(empty) > 1 else 'y'} "
+                        f"{', '.join(empty)})")
+    return items
+
+
 def split_list(value: str, option: str | None = None) -> list[str]:
-    """Split a comma list; an entry given twice is kept once, with a note naming ``option``."""
+    """Split a comma list (``""`` and ``none``: the empty list); an entry given twice is kept once, with a note
+    naming ``option``.
+
+    Raises:
+        UserError: an empty entry (``bleu,,rouge``, ``rouge1,``), naming ``option`` and the entry's position.
+    """
     if value is None or value.strip().lower() in ("", "none"):
         return []
-    items = [v.strip() for v in value.split(",") if v.strip()]
+    items = _no_empty_entry(value, option)
     out = list(dict.fromkeys(items))
     if len(out) != len(items):
         twice = [v for v in out if items.count(v) > 1]
@@ -238,6 +256,41 @@ def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
     return opts
 
 
+#: The options of one metric of the report commands (score, ceiling, compare, sample, explain): parameter name →
+#: ``(flag, metric)``; the metric is a name of ``--metrics``, or ``bertscore`` (requested by ``--bertscore-model``).
+#: `refuse_metric_options` refuses each one given without its metric (break-it F8: ``--rouge-types`` with
+#: ``--metrics bleu`` was dropped without a word).
+METRIC_OPTIONS = {
+    "rouge_types": ("--rouge-types", "rouge"),
+    "multi_ref": ("--multi-ref", "rouge"),
+    "smooth": ("--smooth", "bleu"),
+    "max_order": ("--max-order", "bleu"),
+    "chrf_word_order": ("--chrf-word-order", "chrf"),
+    "bert_layer": ("--bertscore-layer", "bertscore"),
+    "bert_idf": ("--bertscore-idf", "bertscore"),
+    "bert_batch_size": ("--bertscore-batch-size", "bertscore"),
+    "bert_device": ("--bertscore-device", "bertscore"),
+}
+_METRIC_LABELS = {"rouge": "ROUGE", "bleu": "BLEU", "chrf": "chrF", "bertscore": "BERTScore"}
+
+
+def refuse_metric_options(o, metrics) -> None:
+    """Raise `UserError` when an option of `METRIC_OPTIONS` was given (``o._given``, `zheval.cli.params.takes`)
+    without its metric in ``metrics`` (for ``bertscore``: without ``--bertscore-model``), naming every such option
+    and its metric: ``--rouge-types applies to ROUGE: add rouge to --metrics``. Options left at their defaults are
+    not refused (``--rouge-types`` has a default value)."""
+    given = getattr(o, "_given", frozenset())
+    requested = set(metrics) | ({"bertscore"} if getattr(o, "bert_model", None) is not None else set())
+    unused: dict = {}
+    for name, (flag, metric) in METRIC_OPTIONS.items():
+        if name in given and metric not in requested:
+            unused.setdefault(metric, []).append(flag)
+    if unused:
+        raise UserError("; ".join(
+            f"{' and '.join(flags)} appl{'ies' if len(flags) == 1 else 'y'} to {_METRIC_LABELS[m]}: "
+            + ("add --bertscore-model" if m == "bertscore" else f"add {m} to --metrics") for m, flags in unused.items()))
+
+
 def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,
                  punct: Optional[str] = None) -> dict:
     """Tokenizer options of [`zheval.tokenizers.get_tokenizer`][] from the command line (unset ones omitted, so
@@ -267,7 +320,7 @@ def domain_values(domains: Optional[str]):
     (`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
 
     Raises:
-        UserError: an empty list.
+        UserError: an empty list, an empty entry (``生活咨询,,售后支持``).
     """
     from ..adapters.duck.load import DOMAINS
 
@@ -275,7 +328,9 @@ def domain_values(domains: Optional[str]):
         return DOMAINS
     if domains.strip().lower() == "any":
         return None
-    values = tuple(dict.fromkeys(v.strip() for v in domains.split(",") if v.strip()))
+    if not domains.replace(",", "").strip():
+        raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
+    values = tuple(dict.fromkeys(_no_empty_entry(domains, "--domains")))
     if not values:
         raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
     return values

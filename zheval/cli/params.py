@@ -235,10 +235,28 @@ BOOTSTRAP_PAIRED = option(int, "--bootstrap", default=1000, callback=resamples_b
                           help=f"paired bootstrap resamples (2 to {MAX_BOOTSTRAP:,})")
 
 
+#: The parameter through which typer hands a command its context (typer injects a ``typer.Context`` parameter).
+_CONTEXT = "zheval_typer_context"
+
+
+def _given(values: dict, decls: dict, ctx) -> frozenset:
+    """The names of ``values`` the user gave: those whose parameter source in ``ctx`` (the click context typer
+    injected; typer may vendor its own click, so the source is compared by name) is not a default; without a
+    context (the function called directly), the names whose value is not the declared default."""
+    if ctx is None:
+        return frozenset(n for n, v in values.items() if v != decls[n][1].default)
+    sources = {n: ctx.get_parameter_source(n) for n in values}
+    return frozenset(n for n, s in sources.items() if s is not None and s.name not in ("DEFAULT", "DEFAULT_MAP"))
+
+
 def takes(*names: str, **variants):
     """Decorator: the command's parameters are the options ``names`` of `OPTIONS`, in this order (``variants``
     replace an option's declaration for this command: ``name=option(...)``); the decorated function is called with
     one ``types.SimpleNamespace`` holding their values.
+
+    The namespace's ``_given`` is the frozenset of the option names the user gave (click's parameter source is not
+    a default: ``--multi-ref max`` is given, an absent ``--multi-ref`` is not), so that a check refuses only what was
+    given (`zheval.cli.options.refuse_metric_options`).
 
     Raises:
         KeyError: a name that is neither in `OPTIONS` nor in ``variants``.
@@ -248,13 +266,16 @@ def takes(*names: str, **variants):
     def deco(fn):
         @functools.wraps(fn)
         def command(**values):
-            return fn(SimpleNamespace(**values))
+            ctx = values.pop(_CONTEXT, None)
+            return fn(SimpleNamespace(**values, _given=_given(values, decls, ctx)))
 
         del command.__wrapped__  # typer must read the signature below, not fn's
         command.__signature__ = inspect.Signature(
             [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY, default=d[1], annotation=d[0])
-             for n, d in decls.items()], return_annotation=None)
-        command.__annotations__ = {n: d[0] for n, d in decls.items()}
+             for n, d in decls.items()]
+            + [inspect.Parameter(_CONTEXT, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)],
+            return_annotation=None)
+        command.__annotations__ = {**{n: d[0] for n, d in decls.items()}, _CONTEXT: typer.Context}
         return command
 
     return deco

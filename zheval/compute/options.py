@@ -43,7 +43,7 @@ from ..text.sentences import SENTENCE_SPLITS
 __all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
            "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "METRIC_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
            "BOOTSTRAP_METHODS", "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
-           "check_flags", "check_rouge_types", "check_crosscheck_method", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
+           "check_flags", "check_rouge_types", "check_rouge_w_weight", "check_crosscheck_method", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
 
 #: Options of the Hugging Face Hub's ``rouge`` and ``bleu`` modules that zheval refuses (a TypeError, never silently
@@ -113,6 +113,19 @@ def check_rouge_types(rt) -> list:
     if len(set(rt)) != len(rt):
         raise ValueError(f"rouge_types has duplicates: {rt}")
     return list(rt)
+
+
+def check_rouge_w_weight(weight, types) -> None:
+    """Refuse a ``rouge_w_weight`` given (not ``None``) while ``types`` (the ROUGE types computed: the caller's, a
+    preset's or the default ones) has no ``rougeW``: the weight would be ignored (break-it F11; as ``smooth_value``
+    with ``smooth_method="exp"`` is refused).
+
+    Raises:
+        ValueError: naming ``rouge_w_weight`` and the types.
+    """
+    if weight is not None and "rougeW" not in types:
+        raise ValueError(f"rouge_w_weight is the weight of rougeW, which rouge_types does not name (rouge_types: "
+                         f"{list(types)}); add rougeW or leave rouge_w_weight out")
 
 
 def check_crosscheck_method(options) -> None:
@@ -302,7 +315,8 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
         rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
         "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with.""")
     rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True), doc="""
-        w of ``rougeW``, a finite number > 0 (ROUGE-1.5.5's ``-w 1.2``).""")
+        w of ``rougeW``, a finite number > 0 (ROUGE-1.5.5's ``-w 1.2``); refused when the ROUGE types computed
+        have no ``rougeW`` (`check_rouge_w_weight`).""")
     sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS), doc="""
         Sentences of ``rougeLsum``: ``"punct"`` (newlines and sentence-final punctuation) or
         ``"newline"`` (rouge-score's rule; `zheval.text.sentences`).""")
@@ -439,7 +453,8 @@ def check_metrics(metrics, valid: Sequence[str]) -> list:
     """The metric names of a door that feeds several metrics (a str is one name), checked: a list.
 
     Raises:
-        ValueError: an empty list or a name not in ``valid`` (the message lists the valid ones).
+        ValueError: an empty list, a name not in ``valid`` (the message lists the valid ones), or a name given
+            twice (as a ROUGE type twice, `check_rouge_types`).
     """
     if isinstance(metrics, str):
         metrics = [metrics]
@@ -447,6 +462,8 @@ def check_metrics(metrics, valid: Sequence[str]) -> list:
     bad = [m for m in metrics if m not in valid]
     if bad or not metrics:
         raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(valid)}")
+    if len(set(metrics)) != len(metrics):  # the rule of rouge_types (check_rouge_types): no silent deduplication
+        raise ValueError(f"metrics has duplicates: {metrics}; name each metric once")
     return metrics
 
 

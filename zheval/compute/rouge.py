@@ -38,6 +38,7 @@ from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_crosscheck_method, check_rouge_types,
+                      check_rouge_w_weight,
                       refuses_unknown_options, tokenizer_from_options)
 from .shared_tokens import SharedTokens
 
@@ -147,6 +148,7 @@ def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
     part = rouge_preset(o.preset)
     opts = apply_preset(DEFAULTS, part, {k: getattr(o, k) for k in DEFAULTS}, None)
     types = check_rouge_types(opts["rouge_types"])
+    check_rouge_w_weight(o.rouge_w_weight, types)
     if part is not None:
         part.check_types(types)
     beta = opts["beta"]

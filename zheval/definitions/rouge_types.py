@@ -17,7 +17,7 @@ VALID_ROUGE_TYPE_FORMS = (
     "rougeL",
     "rougeLsum",
     "rougeW (weight via rouge_w_weight)",
-    "rougeS<d> / rougeSU<d> (maximum skip distance d >= 0, e.g. rougeS4, rougeSU4)",
+    "rougeS<d> / rougeSU<d> (maximum skip distance d >= 0 without leading zeros, e.g. rougeS4, rougeSU4)",
     "rougeS* / rougeSU* (unlimited skip distance)",
 )
 
@@ -39,7 +39,7 @@ class RougeType(NamedTuple):
 
 
 _RE_N = re.compile(r"rouge([1-9][0-9]*)\Z")
-_RE_S = re.compile(r"rouge(SU|S)([0-9]+|\*)\Z")
+_RE_S = re.compile(r"rouge(SU|S)(0|[1-9][0-9]*|\*)\Z")  # no leading zero, as rougeN (rouge01 is refused too)
 _PARSE_CACHE: Dict[str, RougeType] = {}
 
 
@@ -48,7 +48,8 @@ def parse_rouge_type(name: str) -> RougeType:
 
     Valid forms: ``rouge1`` ... ``rouge9`` (any ``rougeN``, N >= 1), ``rougeL``, ``rougeLsum``, ``rougeW``,
     ``rougeS<d>``/``rougeSU<d>`` (d >= 0 the maximum skip distance: pairs i < j <= i + d + 1), ``rougeS*``/
-    ``rougeSU*`` (unlimited).
+    ``rougeSU*`` (unlimited). A number is written without leading zeros (``rouge01``, ``rougeS04`` are refused: one
+    rule for N and d).
 
     Raises:
         TypeError: ``name`` is not a str.

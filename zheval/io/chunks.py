@@ -20,7 +20,7 @@ from typing import Iterator, List, Optional, Tuple, Union
 from .encoding import UTF8_BOM, encoding_problem
 from .jsonl import json_document_problem, jsonl_row
 from .lines import line_end_problem
-from .problems import EmptyFileError, FileFormatError, Problem
+from .problems import EMPTY_FILE, HEADER_ONLY, EmptyFileError, FileFormatError, Problem
 from .rows import row_format
 from .source import GZIP_MAGIC, existing_file, gzip_problem
 from .table import csv_cells, lifted_field_limit, table_rows_stream
@@ -216,8 +216,8 @@ def iter_row_chunks(path: Union[str, os.PathLike], *, format: str = "auto", what
     finally:
         if stream is not None:
             stream.close()
-    if not seen and not problems:
-        raise EmptyFileError(name)
+    if not seen and not problems:  # a table without a header row has a problem (zheval.io.table)
+        raise EmptyFileError(name, HEADER_ONLY if kind != "jsonl" else EMPTY_FILE)
 
 
 def _one_document(problems: list, kind: str, name: str, whole_file: bool) -> None:

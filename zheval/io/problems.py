@@ -11,12 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["MAX_REPORTED", "Problem", "FileFormatError", "EmptyFileError", "EMPTY_FILE", "type_name"]
+__all__ = ["MAX_REPORTED", "Problem", "FileFormatError", "EmptyFileError", "EMPTY_FILE", "HEADER_ONLY", "type_name"]
 
 MAX_REPORTED = 20
 """How many problems one [`FileFormatError`][zheval.io.problems.FileFormatError] lists (the total count is always given)."""
 
 EMPTY_FILE = "the file is empty or has only blank lines"
+#: Why a CSV or TSV file has no item when it has its header row (a Parquet file: its columns) and no row.
+HEADER_ONLY = "a header and no row"
 """Why a file without a single row has no items (part of the `EmptyFileError` message)."""
 
 
@@ -60,11 +62,12 @@ class FileFormatError(ValueError):
 
 
 class EmptyFileError(FileFormatError):
-    """A file without a single item: ``no items in FILE (the file is empty or has only blank lines)``."""
+    """A file without a single item: ``no items in FILE (the file is empty or has only blank lines)``; ``why``
+    says otherwise when it is known (`HEADER_ONLY`: a table with a header and no row)."""
 
-    def __init__(self, path: str):
-        self.problems = [Problem(path, 0, None, f"no items in {path} ({EMPTY_FILE})")]
-        ValueError.__init__(self, f"no items in {path} ({EMPTY_FILE})")
+    def __init__(self, path: str, why: str = EMPTY_FILE):
+        self.problems = [Problem(path, 0, None, f"no items in {path} ({why})")]
+        ValueError.__init__(self, f"no items in {path} ({why})")
 
 
 def type_name(x) -> str:

@@ -13,7 +13,7 @@ from typing import Optional, Union
 from .encoding import decode
 from .jsonl import jsonl_rows
 from .lines import line_end_problem, split_lines
-from .problems import EmptyFileError, FileFormatError
+from .problems import EMPTY_FILE, HEADER_ONLY, EmptyFileError, FileFormatError
 from .source import format_suffix, read_bytes
 from .table import csv_rows, parquet_rows, tsv_rows
 
@@ -150,6 +150,6 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
                 fields = list(rows[0][1]) if rows else []
     if own and problems:
         raise FileFormatError(problems, f"invalid {what} file")
-    if not rows and len(problems) == first:
-        raise EmptyFileError(name)
+    if not rows and len(problems) == first:  # a table without a header row has a problem (zheval.io.table)
+        raise EmptyFileError(name, HEADER_ONLY if kind != "jsonl" else EMPTY_FILE)
     return RowFile(name=name, kind=kind, rows=rows, fields=fields)

@@ -16,6 +16,10 @@ else is kept: Han characters, full-width punctuation, U+3000, emoji, ZWJ, right-
 them with ``<bdi>`` so they cannot reorder the text around them). Backslashes are kept, so a literal ``\\x1b`` (four
 characters) and an escaped ESC look alike: the output is for reading, never for parsing. Escaping twice changes
 nothing.
+
+A file that is read back (the review sheet: its ids are matched against the key) needs escaping that keeps distinct
+texts distinct: `escaped_text` also writes every backslash as ``\\\\``, so each backslash of its output starts an
+escape and ``k<ESC>`` (``k\\x1b``) and the literal four characters ``k\\x1b`` (``k\\\\x1b``) differ.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls"]
+__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls", "escaped_text"]
 
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Unicode's ``Bidi_Control`` characters: ALM, LRM, RLM and the embedding, override and isolate controls (LRE RLE
@@ -64,3 +68,20 @@ def visible_controls(text: Any, *, one_line: bool = False) -> str:
     if pattern.search(s) is None:
         return s
     return pattern.sub(_escape, s)
+
+
+def escaped_text(text: Any, *, one_line: bool = False) -> str:
+    """``text`` with every backslash written ``\\\\`` and every control character as `visible_controls` writes it:
+    an injective escaping (distinct texts give distinct results: every backslash of the result starts an escape
+    ``\\\\``, ``\\xNN``, ``\\uNNNN``, ``\\n``, ``\\t`` or ``\\r``), for a file that is read back (the review sheet).
+
+    Args:
+        text: a ``str`` (anything else is converted with ``str()`` first).
+        one_line: also escape ``\\n`` and ``\\t`` (an id; one reference of a cell whose references are separated by
+            line breaks).
+
+    Returns:
+        A ``str`` (not idempotent: escaping twice doubles the backslashes). Raises nothing.
+    """
+    s = text if isinstance(text, str) else str(text)
+    return visible_controls(s.replace("\\", "\\\\"), one_line=one_line)

@@ -323,7 +323,8 @@ def get_normalizer(spec=True, *, t2s: bool = False, remove_punct: bool = False) 
         remove_punct: add the ``nopunct`` step.
 
     Raises:
-        ValueError: unknown step names or an unsupported ``spec`` value.
+        ValueError: unknown step names, an empty step (``"nfkc++zw"``, ``"nfkc+"``) or a step named twice
+            (``"nfkc+nfkc"``; break-it F11: they were repaired silently), or an unsupported ``spec`` value.
         TypeError: ``spec`` of an unsupported type.
     """
     if isinstance(spec, Normalizer):
@@ -333,17 +334,25 @@ def get_normalizer(spec=True, *, t2s: bool = False, remove_punct: bool = False) 
     elif spec is False or spec is None or spec == "none":
         steps = ()
     elif isinstance(spec, str):
-        steps = tuple(s for s in spec.split("+") if s)
+        steps = tuple(spec.split("+"))
+        if "" in steps:
+            raise ValueError(f"normalize {spec!r} has an empty step (a '+' at an end or two '+' together)")
     elif isinstance(spec, (list, tuple)):
         if not all(isinstance(s, str) for s in spec):
             raise TypeError(f"normalize steps must be strings, got {spec!r}")
         steps = tuple(spec)
+        if "" in steps:
+            raise ValueError(f"normalize {spec!r} has an empty step name")
     else:
         raise TypeError(
             f"normalize must be True, False, None, 'default', a '+'-joined string or a list of step names; "
             f"got {type(spec).__name__}"
         )
-    if t2s:
+    twice = [s for s in dict.fromkeys(steps) if steps.count(s) > 1]
+    if twice and not isinstance(spec, Normalizer):
+        raise ValueError(f"normalize {spec!r} names the step{'s' if len(twice) > 1 else ''} "
+                         f"{', '.join(repr(s) for s in twice)} more than once")
+    if t2s:  # the flags add their step once, also beside a spec that names it
         steps = steps + ("t2s",)
     if remove_punct:
         steps = steps + ("nopunct",)

@@ -12,8 +12,8 @@ too (C0/C1 controls but ``\\n``/``\\t``, and the nine bidi controls, shown as ``
 
 JSON keeps the text exact (`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
 JSON parser turns back into the very same string. Files other than the human-readable table and Markdown reports
-(JSON, the review key) hold the text exactly; the HTML report and the review sheet show it by `visible_controls`,
-as here.
+(JSON, the review key) hold the text exactly; the HTML report shows it by `visible_controls`, as here, and the review
+sheet by `zheval.text.controls.escaped_text` (the same escapes, and every backslash doubled: one-to-one).
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ import json
 import re
 from typing import Any
 
-from .controls import BIDI_CONTROLS, LINE_SEPARATORS, visible_controls
+from .controls import BIDI_CONTROLS, CONTROL_PATTERN, LINE_SEPARATORS, escaped_text, visible_controls
 
-__all__ = ["BIDI_CONTROLS", "markdown_text", "terminal_text", "terminal_json", "visible_controls"]  # the rule, for the HTML page too
+__all__ = ["BIDI_CONTROLS", "CONTROL_PATTERN", "escaped_text", "markdown_text", "terminal_text", "terminal_json",
+           "visible_controls"]  # the rule, for the HTML page too
 
 _JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")  # json.dumps escapes C0 itself
 

@@ -34,7 +34,7 @@ from ...io.fields import UniqueIds, keyed_rows
 from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
-from ...text.terminal import visible_controls
+from ...text.terminal import CONTROL_PATTERN, escaped_text
 
 __all__ = [
     "RATING_COLUMNS",
@@ -59,7 +59,8 @@ SHEET_COLUMNS = ("id", "query", "prediction", "references", *RATING_COLUMNS)
 STRATA = ("low", "middle", "high")
 #: ``kind`` of a key file.
 KEY_KIND = "zheval-review-key"
-#: How the references of an item are joined in one sheet cell.
+#: How the references of an item are joined in one sheet cell (`sheet_csv`: a line break inside a reference is
+#: written ``\\n``, so each line of the cell is one reference).
 REFERENCE_SEPARATOR = "\n"
 
 _METRIC_LABELS = {"bleu": "sentence BLEU", "chrf": "sentence chrF", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum",
@@ -75,7 +76,8 @@ class ReviewSample:
     """A blind review sheet and its key (`review_sample`).
 
     Attributes:
-        sheet: rows of the sheet, ``{column: text}`` for `SHEET_COLUMNS` (rating cells empty), shuffled.
+        sheet: rows of the sheet, ``{column: text}`` for `SHEET_COLUMNS` (rating cells empty), shuffled; texts
+            exact (`sheet_csv` escapes them), ``references`` the list of the item's references.
         key: JSON-ready dict: ``kind`` (`KEY_KIND`), ``items`` (in sheet order: ``id``, ``stratum``,
             ``domain``, ``difficulty``, ``scores`` {metric: 0–1}), ``metrics``, ``by_metric``, ``strata`` (per
             stratum: items in the data, sampled, score range), ``k``, ``seed``, ``n_items``, ``rating_columns``,
@@ -223,7 +225,7 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
     for i in chosen:
         it = items[i]
         sheet.append({"id": str(it["id"]), "query": queries[i] or "", "prediction": it["prediction"],
-                      "references": REFERENCE_SEPARATOR.join(refs[i]), **{c: "" for c in cols}})
+                      "references": list(refs[i]), **{c: "" for c in cols}})
         key_items.append({"id": str(it["id"]), "stratum": stratum_of[i], "domain": domains[i],
                           "difficulty": levels[i], "scores": {nm: float(it[score_key[nm]]) for nm in names}})
     strata = []
@@ -263,18 +265,31 @@ def sheet_csv(sheet: list, columns=None) -> str:
     quoted), starting with a UTF-8 byte-order mark so that spreadsheet programs open the Chinese text as UTF-8
     (`read_ratings` accepts the file with or without it). ``columns`` default: the keys of the first row.
 
-    Every cell shows its control characters as visible escapes (``\\x1b``, ``\\u202e``:
-    `zheval.text.controls.visible_controls`, the rule of the terminal and the HTML report; line breaks and tabs
-    kept): the sheet is for reading, and model text's ESC sequences, NUL or bidi controls would act on a terminal
-    or reorder a spreadsheet's cell. The key holds every text exactly; `read_ratings` matches an id by its shown
-    form."""
+    The sheet is for reading, and model text's ESC sequences, NUL or bidi controls would act on a terminal or
+    reorder a spreadsheet's cell: every cell is escaped by `zheval.text.controls.escaped_text` — control
+    characters as visible escapes (``\\x1b``, ``\\u202e``: the rule of the terminal and the HTML report) and every
+    backslash as ``\\\\``, so the escaping is injective (an id holding ESC, ``k\\x1b`` on the sheet, and the literal
+    id ``k\\x1b``, ``k\\\\x1b`` on the sheet, stay two ids; break-it F6). Line breaks and tabs of the query and the
+    prediction are kept; the id is one line (``\\n``, ``\\t`` escaped). A list cell (``references``) is one
+    reference per line: each reference escaped on one line (a line break inside it is ``\\n``), joined by
+    `REFERENCE_SEPARATOR`, so every line break of the cell separates two references. The key holds every text
+    exactly; `read_ratings` maps each sheet id back to its key id."""
     cols = list(columns or (sheet[0].keys() if sheet else SHEET_COLUMNS))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
     w.writeheader()
     for row in sheet:
-        w.writerow({c: visible_controls(v) if isinstance(v, str) else v for c, v in row.items()})
+        w.writerow({c: _sheet_cell(c, v) for c, v in row.items()})
     return "\ufeff" + buf.getvalue()
+
+
+def _sheet_cell(column: str, value):
+    """One cell of `sheet_csv`, escaped."""
+    if isinstance(value, (list, tuple)):
+        return REFERENCE_SEPARATOR.join(escaped_text(v, one_line=True) for v in value)
+    if isinstance(value, str):
+        return escaped_text(value, one_line=column == "id")
+    return value
 
 
 def read_key(path) -> dict:
@@ -350,6 +365,9 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     ``columns`` chooses the rating columns by name (a sheet an LLM judge or raters filled with their own columns,
     ``["overall", "faithful"]``); default: the key's ``rating_columns``.
 
+    A sheet id is matched by the form `sheet_csv` writes (`zheval.text.controls.escaped_text`, one-to-one, so each
+    sheet id is at most one key id); a JSON Lines or Parquet sheet may also hold an id exactly, with its control
+    characters (no sheet form has any). One key id given twice, in two forms, is a duplicate (both lines named).
     Every sheet row must be an item of the key, every item of the key must be in the sheet, each once; each rating
     cell is a number (``4``, ``3.5``) or empty (JSON Lines, Parquet: a number or ``null``; a string ``"4"`` is
     refused). Blank lines are ignored (they hold no item); a row whose every cell is empty (``,,,,,,``: a
@@ -383,7 +401,9 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "
                          f"got {cols}")
     key_ids = [it["id"] for it in key["items"]]
-    exact = {visible_controls(i): i for i in key_ids}  # the sheet shows an id's control characters as escapes
+    # the sheet shows an id escaped (sheet_csv: injective), so each sheet form is one key id; a typed sheet may hold
+    # an id exactly, with its control characters: such a text is no sheet form (those have none) and is matched as is
+    forms = {escaped_text(i, one_line=True): i for i in key_ids}
     problems: list[str] = []
     header = columns_of(rf)
     missing = [c for c in ["id", *cols] if c not in header]
@@ -397,12 +417,20 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     ignored = [h for h in header if h not in SHEET_COLUMNS[:4] and h not in cols]
     ratings: dict = {}
     lines: dict = {}
+    shown_at: dict = {}
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
     unknown, values, blank_rows = [], [], []
     for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
-        rid = exact.get(shown, shown)
+        rid = forms.get(shown, shown if CONTROL_PATTERN.search(shown) or "\n" in shown or "\t" in shown else None)
+        if rid is None:
+            rid = shown
+        elif rid in lines:
+            problems.append(f"{path}:{line}: key id {rid!r} (written {shown!r}) is also line {lines[rid]} (written "
+                            f"{shown_at[rid]!r})")
+            continue
         lines[rid] = line
+        shown_at[rid] = shown
         if rid not in known:
             unknown.append((rid, line))
             continue
