@@ -41,7 +41,7 @@ from ..compute.bleu import bleu_config, bleu_items, bleu_result
 from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
-from ..compute.options import BleuOptions, RougeOptions, options_for_metrics
+from ..compute.options import BleuOptions, RougeOptions, check_flags, options_for_metrics
 from ..compute.rouge import rouge_config, rouge_items, rouge_result
 from ..results.poisson import poisson_keys
 
@@ -211,7 +211,8 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
         rouge_types: as [`RougeOptions.rouge_types`][zheval.compute.options.RougeOptions.rouge_types] (``None``: the
             preset's, else zheval's default).
         details: add ``details``, one dict per item: ``pred``, ``answer`` (the reference, or the list of them) and each
-            type's F (0-100). Default True.
+            type's F (0-100). Default True; ``True`` or ``False`` only (a string such as ``"False"`` is a TypeError:
+            ``bool("False")`` is True).
         pred_postprocessor: OpenCompass's ``pred_postprocessor`` config (applied by its ``evaluate``): a dict whose
             ``type`` names a registered post-processor (``dict(type="general")``); OpenCompass's ``BaseEvaluator``
             refuses a callable ``type``.
@@ -244,6 +245,7 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
             rouge_types = list(rouge_types)
         _configure(self, pred_postprocessor, "rouge", rouge, dict(tokenizer=tokenizer, rouge_types=rouge_types,
                                                                   **options))
+        check_flags(details=details)  # bool("False") is True: a string would turn details on
         self.details = bool(details)
 
     def score(self, predictions: Sequence[str], references: Sequence[Any]) -> Dict[str, Any]:

@@ -126,13 +126,14 @@ def note(message: str) -> None:
 
 def _no_empty_entry(value: str, option: str | None) -> list[str]:
     """The stripped entries of the comma list ``value``, or `UserError` naming ``option`` and the empty entries
-    (``bleu,,rouge``, ``rouge1,``: break-it F11, they were dropped without a word)."""
-    items = [v.strip() for v in value.split(",")]
-    empty = [str(j) for j, v in enumerate(items, 1) if not v]
-    if empty:
-        raise UserError(f"{option or 'the list'} {value!r} has an empty entry (entr{'ies' if len(empty) > 1 else 'y'} "
-                        f"{', '.join(empty)})")
-    return items
+    (``bleu,,rouge``, ``rouge1,``: break-it F11, they were dropped without a word); the library doors' rule
+    (`zheval.io.lists.split_entries`)."""
+    from ..io.lists import split_entries
+
+    try:
+        return split_entries(value, option or "the list")
+    except ValueError as err:
+        raise UserError(str(err)) from None
 
 
 def split_list(value: str, option: str | None = None) -> list[str]:
@@ -289,6 +290,23 @@ def refuse_metric_options(o, metrics) -> None:
         raise UserError("; ".join(
             f"{' and '.join(flags)} appl{'ies' if len(flags) == 1 else 'y'} to {_METRIC_LABELS[m]}: "
             + ("add --bertscore-model" if m == "bertscore" else f"add {m} to --metrics") for m, flags in unused.items()))
+
+
+def refuse_orphans(o, rules) -> None:
+    """Raise `UserError` when an option that only means something beside another was given (``o._given``,
+    `zheval.cli.params.takes`) without it, as ``compare --resamples`` without ``--test ar`` and ``explain --seed``
+    without ``--sample`` are: ``--plot-by`` without ``--plot`` would be dropped without a word. Options left at
+    their defaults are not refused.
+
+    Args:
+        o: the command's namespace; rules: ``(name, flag, in_use, advice)`` tuples: the option ``name`` (its
+            ``--flag``) is refused when given while ``in_use`` is false, with ``"<flag> <advice>"`` (every such
+            option named, joined by ``; ``).
+    """
+    given = getattr(o, "_given", frozenset())
+    bad = [f"{flag} {advice}" for name, flag, in_use, advice in rules if name in given and not in_use]
+    if bad:
+        raise UserError("; ".join(bad))
 
 
 def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,

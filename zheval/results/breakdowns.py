@@ -27,6 +27,9 @@ from typing import Sequence
 
 import numpy as np
 
+from ..io.lists import split_entries
+from ..io.numbers import NumberFormatError, parse_number
+
 __all__ = [
     "DEFAULT_BUCKETS",
     "check_buckets",
@@ -55,17 +58,20 @@ def check_buckets(edges, option: str | None = None) -> tuple:
         edges: a sequence of numbers, or a comma list as one string (``"10,20,50"``).
         option: the option's name for the message (``"--buckets"`` on the command line; default ``"buckets"``).
 
+    A comma list is read by the library's comma-list rule (`zheval.io.lists.split_entries`: an empty entry, as in
+    ``"10,,20"``, ``"10,20,"`` or ``",10"``, is refused naming its position) and every entry by the one number rule
+    (`zheval.io.numbers.parse_number`: ``1_0`` and full-width ``１０`` are refused). An edge need not be a whole
+    number (a length is the mean length of an item's references, e.g. 10.5), so ``20.0`` and ``10.5`` are edges;
+    an entry written as an integer (``20``) is kept as an ``int``.
+
     Raises:
-        ValueError: no edge, an edge that is not a finite number > 0, or edges not strictly increasing (the
+        ValueError: no edge, an empty entry, an entry that is not a number under the number rule (naming its
+            position and why), an edge that is not a finite number > 0, or edges not strictly increasing (the
             message names the option and the first pair out of order).
     """
     name = _option("buckets", option)
     if isinstance(edges, str):
-        parts = [p.strip() for p in edges.split(",") if p.strip()]
-        try:
-            edges = [float(p) if any(c in p for c in ".eE") else int(p) for p in parts]
-        except ValueError:
-            raise ValueError(f"{name} must be a comma list of numbers, e.g. 10,20,50; got {edges!r}") from None
+        edges = [_edge(p, j, name) for j, p in enumerate(split_entries(edges, name), 1)]
     try:
         out = tuple(edges)
     except TypeError:
@@ -79,6 +85,16 @@ def check_buckets(edges, option: str | None = None) -> tuple:
         if not b > a:
             raise ValueError(f"{name} must be strictly increasing, got {a} then {b} (in {', '.join(map(str, out))})")
     return out
+
+
+def _edge(text: str, position: int, name: str):
+    """Entry ``position`` (1-based) of a comma list of edges, by `parse_number`: an ``int`` when written as one."""
+    try:
+        value = parse_number(text)
+    except NumberFormatError as err:
+        raise ValueError(f"{name} must be a comma list of numbers, e.g. 10,20,50; entry {position} {text!r} is not a "
+                         f"number ({err.reason})") from None
+    return int(text) if text.lstrip("+-").isdigit() and text.isascii() else value
 
 
 def _num(x) -> str:

@@ -25,7 +25,10 @@ Steps, in order (each a ``datasets`` ``map``/``filter`` call, so they run on any
 from __future__ import annotations
 
 import functools
+import numbers
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from ...tokenizers import Normalizer, get_normalizer
 
@@ -192,6 +195,27 @@ def _dedup_batch(batch, threshold: float):
     return _filter_batch(batch, ("near_duplicate",), lambda: _near_duplicate_rule(threshold))
 
 
+def _is_int(x) -> bool:
+    return isinstance(x, numbers.Integral) and not isinstance(x, (bool, np.bool_))
+
+
+def _check_clean_options(min_chars, max_chars, dedup_threshold, min_refs) -> None:
+    """`clean_duck`'s numeric options, each named when refused; a bool is not a number (``True`` was read as 1) and
+    a string is not one either (``"0.5"`` failed in a comparison, with Python's own TypeError)."""
+    if not _is_int(min_chars) or min_chars < 0:
+        raise ValueError(f"min_chars must be an integer ≥ 0, got {type(min_chars).__name__} {min_chars!r}")
+    if not _is_int(max_chars) or max_chars < min_chars:
+        raise ValueError(f"max_chars must be an integer ≥ min_chars ({min_chars}), got "
+                         f"{type(max_chars).__name__} {max_chars!r}")
+    if dedup_threshold is not None and (
+            not isinstance(dedup_threshold, numbers.Real) or isinstance(dedup_threshold, (bool, np.bool_))
+            or not (0 < dedup_threshold <= 1)):
+        raise ValueError(f"dedup_threshold must be a number in (0, 1] or None, got "
+                         f"{type(dedup_threshold).__name__} {dedup_threshold!r}")
+    if not _is_int(min_refs) or min_refs < 1:
+        raise ValueError(f"min_refs must be an integer ≥ 1, got {type(min_refs).__name__} {min_refs!r}")
+
+
 def clean_duck(
     ds,
     *,
@@ -220,7 +244,8 @@ def clean_duck(
 
     Raises:
         ValueError: ``min_chars`` < 0, ``max_chars`` < ``min_chars``, ``dedup_threshold`` outside (0, 1],
-            ``min_refs`` < 1, a dataset without the 小黄鸭 columns. TypeError: ``ds`` is not a ``Dataset``.
+            ``min_refs`` < 1, or any of them a bool or a string (each named), a dataset without the 小黄鸭 columns.
+            TypeError: ``ds`` is not a ``Dataset``.
     """
     from datasets import Dataset
 
@@ -229,14 +254,7 @@ def clean_duck(
     missing = {"id", "query", "responses", "domain"} - set(ds.column_names)
     if missing:
         raise ValueError(f"clean_duck: dataset lacks the 小黄鸭 column(s) {sorted(missing)}")
-    if not isinstance(min_chars, int) or min_chars < 0:
-        raise ValueError(f"min_chars must be an integer ≥ 0, got {min_chars!r}")
-    if not isinstance(max_chars, int) or max_chars < min_chars:
-        raise ValueError(f"max_chars must be an integer ≥ min_chars ({min_chars}), got {max_chars!r}")
-    if dedup_threshold is not None and not (0 < dedup_threshold <= 1):
-        raise ValueError(f"dedup_threshold must be in (0, 1] or None, got {dedup_threshold!r}")
-    if not isinstance(min_refs, int) or min_refs < 1:
-        raise ValueError(f"min_refs must be an integer ≥ 1, got {min_refs!r}")
+    _check_clean_options(min_chars, max_chars, dedup_threshold, min_refs)
     norm = get_normalizer(normalize)
     params = {
         "normalize": norm.name,

@@ -15,6 +15,7 @@ from ...compute.chrf import ChrfConfig
 from ...compute.options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, TokenizerOptions, check_metrics,
                                 options_for_metrics)
 from ...compute.rouge import RougeConfig
+from ...io.lists import split_entries
 from ...tokenizers import BaseTokenizer
 
 __all__ = ["METRICS", "DEFAULT_METRICS", "DEFAULT_ROUGE_TYPES", "REPORT_FIELDS", "ScoreConfig", "report_options",
@@ -113,18 +114,19 @@ def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str,
         ``{metric: options object}`` for the metrics asked for, in `METRICS` order.
 
     Raises:
-        ValueError: an unknown metric (listing the valid ones); ``level`` other than corpus.
+        ValueError: an unknown metric (listing the valid ones); ``level`` other than corpus; an empty entry in a comma
+            list (``metrics="bleu,,rouge"``, ``rouge_types="rouge1,"``: `zheval.io.lists.split_entries`).
         TypeError: an unknown option, one no requested metric uses, one the report does not take (naming it and its
             metric), options objects whose tokenizer parts differ (the report scores every metric with one
             tokenizer); the fields' own checks.
     """
     if isinstance(metrics, str):
-        metrics = [m.strip() for m in metrics.split(",") if m.strip()]
+        metrics = split_entries(metrics, "metrics")
     metrics = check_metrics(metrics, METRICS)
     typed = {m: o for m, o in typed.items() if o is not None}
     given = dict(options)
     if isinstance(given.get("rouge_types"), str):  # "rouge1,rougeL", as the command line writes it
-        given["rouge_types"] = [t.strip() for t in given["rouge_types"].split(",") if t.strip()]
+        given["rouge_types"] = split_entries(given["rouge_types"], "rouge_types")
     if tokenizer is not None and not (tokenizer == "char" and any("tokenizer" in o.changed() for o in typed.values()
                                                                     if isinstance(o, TokenizerOptions))):
         given["tokenizer"] = tokenizer

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ...io.lists import split_entries
 from ...tokenizers import BaseTokenizer
 from .predictions import Predictions
 from .stored import field_names
@@ -41,11 +42,12 @@ def check_by(ds, by) -> tuple:
     """The group columns ``by`` (a sequence, or a comma list as one string) as a tuple, checked against ``ds``.
 
     Raises:
-        ValueError: a column given twice; a column ``ds`` lacks, or one of ``id``/``query``/``responses`` (the
+        ValueError: an empty entry in a comma list (``"domain,,difficulty"``: `zheval.io.lists.split_entries`); a
+            column given twice; a column ``ds`` lacks, or one of ``id``/``query``/``responses`` (the
             message lists the group columns there are).
     """
     if isinstance(by, str):
-        by = [b.strip() for b in by.split(",") if b.strip()]
+        by = split_entries(by, "by")
     by = tuple(by or ())
     dup = sorted({b for b in by if by.count(b) > 1})
     if dup:

@@ -61,6 +61,8 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+import numpy as np
+
 
 try:
     import lm_eval.api.metrics as _lm_metrics
@@ -77,7 +79,7 @@ from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...compute.guards import warn_input_slips
 from ...compute.inputs import EmptyReferenceError, validate_inputs
 from ...compute.rouge import RougeOptions, compute_rouge, rouge_config, rouge_items
-from ...results.reducers import bootstrap_standard_error, corpus_statistic
+from ...results.reducers import MIN_BOOTSTRAP_RESAMPLES, bootstrap_standard_error, corpus_statistic
 
 __all__ = [
     "METRICS",
@@ -423,14 +425,24 @@ def _corpus_result(name: str, items: Sequence[Any]) -> Tuple[float, str]:
     return float(value), result["signature"]
 
 
+def _check_resamples(name: str, n_resamples) -> None:
+    """`standard_error`'s ``n_resamples``: an int (not a bool) ≥ `MIN_BOOTSTRAP_RESAMPLES`, or ValueError."""
+    if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples, (int, np.integer)) \
+            or n_resamples < MIN_BOOTSTRAP_RESAMPLES:
+        raise ValueError(f"{name}: n_resamples (lm-eval's bootstrap_iters) must be an int >= "
+                         f"{MIN_BOOTSTRAP_RESAMPLES} (MIN_BOOTSTRAP_RESAMPLES; BLEU and chrF use at most "
+                         f"{BLEU_MAX_RESAMPLES}), got {n_resamples!r}")
+
+
 def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_RESAMPLES) -> float:
     """The standard error of [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] (module docstring, "Standard errors"), on the 0-1 scale.
 
     Args:
         name: a metric name of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS].
         items: as [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score].
-        n_resamples: lm-eval's ``bootstrap_iters``; BLEU uses ``min(n_resamples, BLEU_MAX_RESAMPLES)`` resamples
-            (at least 2), ROUGE's closed form ignores it.
+        n_resamples: lm-eval's ``bootstrap_iters``, an ``int`` ≥ `MIN_BOOTSTRAP_RESAMPLES` (2: one resample has no
+            spread); BLEU / chrF use ``min(n_resamples, BLEU_MAX_RESAMPLES)`` resamples, ROUGE's closed form
+            ignores it (it is checked all the same).
 
     Returns:
         For ROUGE ``lm_eval.api.metrics.mean_stderr`` of the per-item F of zheval's
@@ -440,11 +452,14 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
         with `SEED`.
 
     Raises:
-        ValueError: fewer than 2 documents (lm-eval asks only from 2 on); and as
+        ValueError: ``n_resamples`` not an int (a bool included) or below `MIN_BOOTSTRAP_RESAMPLES` (it was read as
+            2 without a word), naming it and the accepted range; fewer than 2 documents (lm-eval asks only from 2
+            on); and as
             [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] (KeyError, ValueError,
             TypeError).
     """
     spec = METRICS[name]
+    _check_resamples(name, n_resamples)
     preds, refs = _pairs(name, items)
     if len(preds) < 2:
         raise ValueError(f"{name}: a standard error needs at least 2 documents, got {len(preds)}")
@@ -465,7 +480,7 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
             stats, of_sums = bleu_items(preds, refs, config).stats, bleu_from_sums(config)
     except EmptyReferenceError as e:
         raise _relocated(name, e) from None
-    resamples = max(2, min(int(n_resamples), BLEU_MAX_RESAMPLES))
+    resamples = min(int(n_resamples), BLEU_MAX_RESAMPLES)
     return bootstrap_standard_error(stats, corpus_statistic(of_sums, stats.shape[1]), resamples, SEED,
                                     sums_statistic=of_sums)
 
