@@ -22,6 +22,7 @@ from .options import (
     UserError,
     apply_quiet,
     refuse_metric_options,
+    refuse_orphans,
     bleu_options,
     check_label_check,
     check_predictions_format,
@@ -70,6 +71,11 @@ def _score_page(o, report, scored_dataset, kwargs: dict):
     return page
 
 
+def plot_by_rule(o) -> tuple:
+    """The `refuse_orphans` rule of ``--plot-by``: it names the column ``--plot`` draws."""
+    return ("plot_by", "--plot-by", o.plot is not None, "is the group column drawn by --plot; add --plot FILE")
+
+
 @app.command()
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "group_field", "tokenizer", "metrics",
        "rouge_types", "by", "bootstrap", "seed", "num_proc", "fmt", "output", "plot", "plot_by", "multi_ref", "smooth",
@@ -83,6 +89,8 @@ def score(o) -> None:
     --pred-field/--ref-field/--id-field/--group-field in any JSONL, CSV, TSV or Parquet file)."""
 
     def go():
+        refuse_orphans(o, [plot_by_rule(o), ("html_metric", "--html-metric", o.html is not None,
+                                             "chooses the items of the HTML report; add --html FILE")])
         if o.stream or o.items_out is not None:
             report, by = streamed_report(o)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
@@ -125,6 +133,7 @@ def ceiling(o) -> None:
     def go():
         from ..adapters.duck.ceiling import human_ceiling
 
+        refuse_orphans(o, [plot_by_rule(o)])
         ds, kwargs = scoring_arguments(o, {"--data": o.data})
         emit_report(human_ceiling(ds, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
 
@@ -473,6 +482,8 @@ def clean(o) -> None:
     def go():
         from ..adapters.duck import clean_duck, write_duck
 
+        refuse_orphans(o, [("dedup_threshold", "--dedup-threshold", not o.no_dedup,
+                            "is the threshold of near-duplicate removal, which --no-dedup skips; give one of them")])
         apply_quiet(o.quiet)
         check_output_dir(o.output, o.report_json)
         check_paths({"SOURCE": o.source}, {"--output": o.output, "--report-json": o.report_json})

@@ -1,0 +1,65 @@
+"""An option that means something only beside another is refused when given without it (break-it F8), as
+``compare --resamples`` without ``--test ar`` and ``explain --seed`` without ``--sample`` are: ``clean --no-dedup
+--dedup-threshold 0.5`` dropped the threshold, ``score --plot-by X`` without ``--plot`` and ``--html-metric M``
+without ``--html`` were ignored. Only options the user typed count (their defaults are not refused). Also
+``score --buckets`` with an empty entry or a number outside the number rule (break-it F3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers.cli import run_cli, write_sample_files
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--plot-by", "nonexist"], "--plot-by is the group column drawn by --plot; add --plot FILE"),
+    (["--html-metric", "foo"], "--html-metric chooses the items of the HTML report; add --html FILE"),
+    (["--plot-by", "domain", "--html-metric", "bleu"],
+     "--plot-by is the group column drawn by --plot; add --plot FILE; "
+     "--html-metric chooses the items of the HTML report; add --html FILE"),
+])
+def test_score_refuses_an_option_without_the_one_it_serves(tmp_path, extra, message):
+    data, preds, _, _ = write_sample_files(tmp_path)
+    r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", *extra)
+    assert r.exit_code == 2
+    assert r.stderr == f"zheval: error: {message}\n"
+
+
+def test_ceiling_refuses_plot_by_without_plot(tmp_path):
+    data, _, _, _ = write_sample_files(tmp_path)
+    r = run_cli("ceiling", "-d", data, "--bootstrap", "0", "--plot-by", "domain")
+    assert r.exit_code == 2
+    assert r.stderr == "zheval: error: --plot-by is the group column drawn by --plot; add --plot FILE\n"
+
+
+def test_clean_refuses_a_threshold_with_no_dedup(tmp_path):
+    data, _, _, _ = write_sample_files(tmp_path)
+    out = tmp_path / "clean.jsonl"
+    r = run_cli("clean", data, "-o", out, "--no-dedup", "--dedup-threshold", "0.5")
+    assert r.exit_code == 2
+    assert r.stderr == ("zheval: error: --dedup-threshold is the threshold of near-duplicate removal, which "
+                        "--no-dedup skips; give one of them\n")
+    assert not out.exists()
+
+
+def test_defaults_are_not_refused(tmp_path):
+    data, preds, _, _ = write_sample_files(tmp_path)
+    assert run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0").exit_code == 0
+    r = run_cli("clean", data, "-o", tmp_path / "clean.jsonl", "--no-dedup")
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("value, message", [
+    ("10,,20", "--buckets '10,,20' has an empty entry (entry 2)"),
+    ("10,20,", "--buckets '10,20,' has an empty entry (entry 3)"),
+    (",10", "--buckets ',10' has an empty entry (entry 1)"),
+    ("１０,20", "--buckets must be a comma list of numbers, e.g. 10,20,50; entry 1 '１０' is not a number ('１' "
+               "(U+FF11 FULLWIDTH DIGIT ONE) is not an ASCII digit 0-9)"),
+    ("1_0,20", "--buckets must be a comma list of numbers, e.g. 10,20,50; entry 1 '1_0' is not a number ('_' is not "
+               "accepted in a number (neither as a digit separator nor as a decimal point))"),
+])
+def test_score_buckets_refuses_a_bad_entry(tmp_path, value, message):
+    data, preds, _, _ = write_sample_files(tmp_path)
+    r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "--buckets", value)
+    assert r.exit_code == 2
+    assert r.stderr == f"zheval: error: {message}\n"
