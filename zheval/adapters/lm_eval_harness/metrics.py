@@ -426,11 +426,11 @@ def _corpus_result(name: str, items: Sequence[Any]) -> Tuple[float, str]:
 
 
 def _check_resamples(name: str, n_resamples) -> None:
-    """`standard_error`'s ``n_resamples``: an int (not a bool) ≥ `MIN_BOOTSTRAP_RESAMPLES`, or ValueError."""
+    """`standard_error`'s ``n_resamples``: an int (not a bool) ≥ 1, or ValueError (1 is `standard_error`'s NaN)."""
     if isinstance(n_resamples, (bool, np.bool_)) or not isinstance(n_resamples, (int, np.integer)) \
-            or n_resamples < MIN_BOOTSTRAP_RESAMPLES:
-        raise ValueError(f"{name}: n_resamples (lm-eval's bootstrap_iters) must be an int >= "
-                         f"{MIN_BOOTSTRAP_RESAMPLES} (MIN_BOOTSTRAP_RESAMPLES; BLEU and chrF use at most "
+            or n_resamples < 1:
+        raise ValueError(f"{name}: n_resamples (lm-eval's bootstrap_iters) must be an int >= 1 (1 gives NaN: "
+                         f"a standard error needs {MIN_BOOTSTRAP_RESAMPLES}; BLEU and chrF use at most "
                          f"{BLEU_MAX_RESAMPLES}), got {n_resamples!r}")
 
 
@@ -452,14 +452,20 @@ def standard_error(name: str, items: Sequence[Any], n_resamples: int = BLEU_MAX_
         with `SEED`.
 
     Raises:
-        ValueError: ``n_resamples`` not an int (a bool included) or below `MIN_BOOTSTRAP_RESAMPLES` (it was read as
-            2 without a word), naming it and the accepted range; fewer than 2 documents (lm-eval asks only from 2
+        ValueError: ``n_resamples`` not an int (a bool included) or below 1 (it was read as 2 without a word),
+            naming it and the accepted range (1: a warning and NaN for BLEU and chrF, one resample has no spread); fewer than 2 documents (lm-eval asks only from 2
             on); and as
             [`corpus_score`][zheval.adapters.lm_eval_harness.metrics.corpus_score] (KeyError, ValueError,
             TypeError).
     """
     spec = METRICS[name]
     _check_resamples(name, n_resamples)
+    if n_resamples < MIN_BOOTSTRAP_RESAMPLES and spec.kind != "rouge":
+        # lm-eval --bootstrap_iters 1: one resample has no spread. Said and NaN, not 2 resamples without a word, and
+        # not an error after the whole generation run (ROUGE's closed form needs no resample)
+        logger.warning("%s: no standard error from %d bootstrap resample (lm-eval's bootstrap_iters); it needs at "
+                       "least %d: NaN", name, n_resamples, MIN_BOOTSTRAP_RESAMPLES)
+        return float("nan")
     preds, refs = _pairs(name, items)
     if len(preds) < 2:
         raise ValueError(f"{name}: a standard error needs at least 2 documents, got {len(preds)}")
