@@ -68,7 +68,10 @@ def test_cli_explain_shows_chrf_lines(tmp_path):
     assert "chrF2++" in res.stdout and "matched char 1-grams:" in res.stdout and "matched word 2-grams:" in res.stdout
     res = run_cli("explain", "--data", data, "--predictions", preds, "--metrics", "chrf", "--format", "json",
                   "--min-refs", 1)
+    assert res.exit_code == 2 and "--metric 'rougeL' is not a computed metric; valid: chrf" in res.output
+    res = run_cli("explain", "--data", data, "--predictions", preds, "--metrics", "chrf", "--metric", "chrf",
+                  "--format", "json", "--min-refs", 1)
     rows = json.loads(res.stdout)
-    assert all("chrf" in r["explanation"] for r in rows)
+    assert all("chrf" in r["explanation"] and r["metric"] == "chrf" for r in rows)
     res = run_cli("explain", "--data", data, "--predictions", preds, "--metric", "chrf", "--min-refs", 1)
     assert res.exit_code == 2 and "add chrf to --metrics" in res.output

@@ -24,7 +24,12 @@ Items: every item (file order) unless ``--id`` (those items, in the order given)
 (ranked by ``--metric``: the per-item number of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] / sentence BLEU of
 [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] / sentence chrF of [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf]; ties keep file order) or ``--sample K`` (drawn with `random.Random` seeded
 with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
-selections at once -- is an error naming the id or option, exit code 2.
+selections at once -- is an error naming the id or option, exit code 2. ``--metric`` must be a number the
+explanation shows, as ``zheval sample --by-metric`` checks it: a ROUGE type in ``--rouge-types``, ``bleu`` or ``chrf``
+in ``--metrics`` (under ``--preset`` with the default ``--metrics``, the preset's metrics and types); the default
+``rougeL`` is refused, never replaced, when it is not computed (``--rouge-types rouge1``, ``--preset sacrebleu-zh``:
+add ``--metric bleu``). ``--preset`` is checked before any file is read: a leaderboard preset (``glm4``,
+``longbench``, ``opencompass-jieba-rouge``) is refused.
 """
 
 from __future__ import annotations
@@ -170,6 +175,66 @@ def _scores(preds, refs, metric: str, opts: Dict[str, Any]) -> List[float]:
         return compute_rouge(preds, refs, use_aggregator=False, **r)[metric]
 
 
+def explainable_preset(name: str):
+    """The preset ``name`` of ``zheval explain --preset`` (a `zheval.presets.base.Preset`), checked before any file
+    is read: an unknown name, or a leaderboard preset the explanation does not cover (``explainable=False``: its
+    numbers follow the harness's own rules), is a `UserError` listing the presets explain takes."""
+    from ..presets import find_preset, preset_names
+
+    def covered(p):
+        return all(part.explainable for part in (p.rouge, p.bleu) if part is not None)
+
+    ok = [n for n in preset_names() if covered(find_preset(n))]
+    preset = find_preset(name)
+    if preset is None:
+        raise UserError(f"--preset {name!r}: unknown preset; explain takes {', '.join(ok)}")
+    if not covered(preset):
+        raise UserError(f"--preset {name!r}: explain does not cover this preset -- its numbers follow the harness's "
+                        "own post-processing, tokens and formulas, which an explanation built on zheval's rules "
+                        f"would not equal (docs/leaderboard_presets.md); explain takes {', '.join(ok)}")
+    return preset
+
+
+def ranking_metrics(o, mets: List[str], opts: Dict[str, Any]) -> List[str]:
+    """The values ``--metric`` may take: the per-item numbers the explanation shows -- ``bleu`` and ``chrf`` when
+    computed, and every computed ROUGE type (``--rouge-types``, or the preset's own types when it is not given), in
+    the order of ``zheval sample --by-metric``. Under ``--preset`` with the default ``--metrics``, the metrics are
+    the preset's (``sacrebleu-zh``: bleu only; ``rouge155``: its eight ROUGE types)."""
+    shown = list(mets)
+    types = list(opts.get("rouge_types") or split_list(o.rouge_types, "--rouge-types"))
+    if o.explain_preset is not None:
+        from ..presets import find_preset
+
+        preset = find_preset(o.explain_preset)
+        if o.metrics == "bleu,rouge":
+            shown = list(preset.metrics)
+        if "rouge_types" not in opts and preset.rouge is not None:
+            types = list(preset.rouge.defaults.get("rouge_types", types))
+    return ((["bleu"] if "bleu" in shown else []) + (types if "rouge" in shown else [])
+            + (["chrf"] if "chrf" in shown else []))
+
+
+def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> None:
+    """Refuse a ``--metric`` (given, or the default ``rougeL``) that is not among `ranking_metrics`, as ``zheval
+    sample --by-metric`` does: items are never ranked or labelled by a number the explanation does not show.
+
+    Raises:
+        UserError: naming the metric, the valid values and what to add.
+    """
+    valid = ranking_metrics(o, mets, opts)
+    if o.metric in valid:
+        return
+    if o.explain_preset is not None and o.metrics == "bleu,rouge":
+        fix = f"--preset {o.explain_preset} computes {', '.join(valid)}: add --metric {valid[0]}"
+    else:
+        what = o.metric if o.metric in ("bleu", "chrf") else "rouge" if "rouge" not in mets else None
+        fix = f"add {what} to --metrics" if what else f"add {o.metric} to --rouge-types"
+        fix += f" or rank by a computed one (--metric {valid[0]})" if valid else ""
+    raise UserError(f"--metric {o.metric!r} is not a computed metric; valid: {', '.join(valid) or '(none)'} (bleu = "
+                    "sentence BLEU, chrf = sentence chrF; a ROUGE type must be in --rouge-types, bleu and chrf need "
+                    f"their name in --metrics); {fix}")
+
+
 def _items(o):
     """``(dataset, {id: (file, line, ...)}, predictions)`` of ``zheval explain``: the 小黄鸭 file (``--data``) and
     the predictions joined to it (read by ``--pred-field``/``--id-field`` when given; how they were paired printed
@@ -237,11 +302,10 @@ def explain(o) -> None:
             opts["tokenizer"] = o.tokenizer
         if o.max_refs is not None:  # the signatures' maxrefs:K, as zheval score writes them
             opts["max_refs"] = o.max_refs
-        if o.metric == "chrf" and "chrf" not in mets:
-            raise UserError("--metric chrf ranks by chrF: add chrf to --metrics")
         if o.chrf_word_order:
             opts["word_order"] = o.chrf_word_order
         if o.explain_preset is not None:
+            explainable_preset(o.explain_preset)  # before any file is read or scored (F10: glm4 is refused first)
             opts["preset"] = o.explain_preset
             for name in ("rouge_types", "multi_ref"):  # the preset's own, unless given
                 if name == "rouge_types" and o.rouge_types == "rouge1,rouge2,rougeL" or \
@@ -254,6 +318,7 @@ def explain(o) -> None:
                 check_rouge_types(o.metric)
             except ValueError as exc:
                 raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
+        check_ranking_metric(o, mets, opts)
         ds, where, preds = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
         if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does

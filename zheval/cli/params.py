@@ -211,10 +211,13 @@ OPTIONS = {
     "sample_seed": option(Optional[int], "--seed", help=f"seed of --sample (0 to {MAX_SEED})  [default: 12345]",
                           show_default=False),
     "metric": option(str, "--metric", "-m", default="rougeL",
-                     help="metric that ranks --worst/--best: bleu (sentence BLEU), chrf (sentence chrF) or a ROUGE type (F)"),
+                     help="metric that ranks --worst/--best and labels each item: bleu (sentence BLEU), chrf (sentence "
+                          "chrF) or a ROUGE type (F), one the explanation computes (a ROUGE type in --rouge-types, bleu "
+                          "and chrf in --metrics, or the preset's)"),
     "explain_format": option(str, "--format", "-f", default="table", help="table (highlighted, for people) | json"),
     "explain_preset": option(Optional[str], "--preset", help="library preset: rouge155 | llamafactory | "
-                             "sacrebleu-zh (explains the metrics that have it)"),
+                             "sacrebleu-zh (explains the metrics that have it; rank by one of them: --preset sacrebleu-zh --metric "
+                             "bleu); the leaderboard presets are refused"),
 }
 
 # per-command variants

@@ -182,6 +182,17 @@ def _located(exc: ValueError, ref_names: list) -> ValueError:
     return FileFormatError(problems, "references that cannot be scored")
 
 
+def _hypothesis_located(exc: ValueError, name: str) -> ValueError:
+    """A plain ``ValueError`` of the library naming ``predictions[i]`` (e.g. ``preset='glm4'``'s empty predictions)
+    with each ``predictions[i]`` written as ``NAME:i+1`` (segment *i* is line *i* + 1 of the hypothesis file
+    ``name``); any other error as it is."""
+    import re
+
+    if type(exc) is not ValueError or "predictions[" not in str(exc):
+        return exc
+    return ValueError(re.sub(r"predictions\[(\d+)\]", lambda m: f"{name}:{int(m.group(1)) + 1}", str(exc)))
+
+
 def _rouge_sums(sums: np.ndarray) -> np.ndarray:
     return sums[:, 0] / sums[:, 1]
 
@@ -230,7 +241,10 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         # corpus BLEU from summed statistics; sentence BLEU is the mean of per-segment scores, rows (score, 1)
         sums = {"bleu": score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums}
         for name, hyps in zip(names, systems):
-            res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
+            try:
+                res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
+            except ValueError as exc:  # predictions[i] of the library is line i + 1 of this system's file
+                raise _hypothesis_located(exc, name) from None
             if cfg.level == "corpus":
                 rows.append({"bleu": np.asarray(items.stats, dtype=np.int64)})
             else:
@@ -244,7 +258,10 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         keys = list(cfg.types)
         sums = {t: _rouge_sums for t in keys}
         for name, hyps in zip(names, systems):
-            res = rouge_result(items := rouge_items(hyps, references, cfg), cfg)
+            try:
+                res = rouge_result(items := rouge_items(hyps, references, cfg), cfg)
+            except ValueError as exc:  # predictions[i] of the library is line i + 1 of this system's file
+                raise _hypothesis_located(exc, name) from None
             f = {t: np.asarray(items.fmeasure[t], dtype=np.float64) for t in keys}
             rows.append({t: np.column_stack([f[t], np.ones_like(f[t])]) for t in keys})
             out_systems.append({"system": name, "scores": {t: res[t] for t in keys}, "result": res})

@@ -165,3 +165,57 @@ def test_max_refs_explains_the_first_k_references():
     text = " ".join(res.output.split())  # rich wraps the title at 80 columns where the file's path ends
     assert res.exit_code == 0 and "rouge1 0.5882" in text and "F 0.5882" in text
     assert "0.6415" not in text
+
+
+# break-it F1/F2/F10: the ranking metric is one the explanation shows, as zheval sample --by-metric checks it
+@pytest.mark.parametrize("args,message", [
+    (["--worst", "3", "--metric", "bleu", "--metrics", "rouge", "-f", "json"],
+     "--metric 'bleu' is not a computed metric; valid: rouge1, rouge2, rougeL"),
+    (["--worst", "1", "--metric", "rouge3", "--rouge-types", "rouge1"],
+     "--metric 'rouge3' is not a computed metric; valid: bleu, rouge1 "),
+    (["--worst", "1", "--rouge-types", "rouge1"], "--metric 'rougeL' is not a computed metric; valid: bleu, rouge1 "),
+    (["--id", "{first}", "--metric", "chrf"], "add chrf to --metrics"),
+    (["--worst", "1", "--preset", "sacrebleu-zh"],
+     "valid: bleu (bleu = sentence BLEU"),
+    (["--worst", "1", "--preset", "sacrebleu-zh"], "--preset sacrebleu-zh computes bleu: add --metric bleu"),
+    (["--worst", "1", "--preset", "glm4"], "--preset 'glm4': explain does not cover this preset"),
+    (["--worst", "1", "--preset", "longbench", "--metric", "bleu"], "--preset 'longbench': explain does not cover"),
+    (["--worst", "1", "--preset", "nope"], "--preset 'nope': unknown preset; explain takes rouge155, sacrebleu-zh, "
+                                           "llamafactory"),
+])
+def test_ranking_metric_must_be_shown_and_presets_checked_first(files, args, message):
+    rows, data, preds = files
+    res = run_explain("--data", data, "--predictions", preds, *[a.format(first=rows[0]["id"]) for a in args])
+    assert res.exit_code == 2, res.output
+    assert message in res.stderr
+    assert "predictions[" not in res.stderr and "Traceback" not in res.output and res.stdout == ""
+
+
+def test_glm4_is_refused_before_its_prediction_checks(tmp_path):
+    # glm4's own check refuses a prediction with no token ("predictions[1]"); explain must refuse glm4 itself first
+    data, preds = tmp_path / "d.jsonl", tmp_path / "p.jsonl"
+    data.write_text('{"id": "a", "query": "q", "responses": ["好的"]}\n{"id": "b", "query": "q", "responses": '
+                    '["谢谢"]}\n', encoding="utf-8")
+    preds.write_text('{"id": "a", "prediction": "好的"}\n{"id": "b", "prediction": "。"}\n', encoding="utf-8")
+    res = run_explain("--data", data, "--predictions", preds, "--worst", 1, "--preset", "glm4")
+    assert res.exit_code == 2 and "explain does not cover this preset" in res.stderr
+    assert "predictions[" not in res.stderr
+
+
+def test_bleu_only_preset_ranks_by_bleu(files):
+    # sacrebleu-zh explains BLEU only: with --metric bleu the rows are ranked by, and show, the sentence BLEU
+    rows, data, preds = files
+    got = _json(run_explain("--data", data, "--predictions", preds, "--worst", 2, "--preset", "sacrebleu-zh",
+                            "--metric", "bleu", "-f", "json"))
+    p = [r["responses"][0] for r in rows]
+    refs = [r["responses"][1:] for r in rows]
+    bleu = zheval.compute_bleu(p, refs, level="sentence", preset="sacrebleu-zh")["scores"]
+    want = sorted(range(len(rows)), key=lambda i: (bleu[i], i))[:2]
+    assert [g["id"] for g in got] == [rows[i]["id"] for i in want]
+    for g in got:
+        assert g["metric"] == "bleu" and "rouge" not in g["explanation"]
+        assert g["score"] == g["explanation"]["bleu"]["sentence_bleu"]
+    res = run_explain("--data", data, "--predictions", preds, "--id", rows[0]["id"], "--preset", "rouge155",
+                      "--metric", "rouge3")
+    assert res.exit_code == 0, res.output
+    assert len([ln for ln in res.stdout.splitlines() if ln.startswith("rouge3     F ")]) == 1  # its metric line

@@ -180,6 +180,18 @@ def test_allow_empty_hypotheses_scores_and_counts_them(tmp_path):
     assert f"{want:.12f}" in res.stdout and "1 empty hypothesis line(s) scored as empty predictions" in res.stdout
 
 
+def test_preset_prediction_errors_name_the_hypothesis_file_and_line(tmp_path):
+    # glm4 refuses a prediction with no token; the library says predictions[2] (0-based), the text door says which
+    # file and line: the second system's third line (the first system has none empty)
+    ref = write_lines(tmp_path / "ref.txt", ["今天天气很好", "我爱北京", "谢谢你"])
+    a = write_lines(tmp_path / "a.txt", ["今天天气不错", "我爱上海", "谢谢"])
+    b = write_lines(tmp_path / "b.txt", ["今天天气不错", "我爱上海", " "])
+    res = run("rouge", ref, "-i", a, b, "--preset", "glm4", "--allow-empty-hypotheses")
+    assert res.exit_code == 2, res.output
+    assert f"1 prediction(s) are empty after .strip(): {b}:3." in res.stderr
+    assert "predictions[" not in res.stderr and f"{a}:" not in res.stderr
+
+
 @pytest.mark.parametrize("args, expected", [
     (["bleu", "--preset", "nope"], "unknown --preset 'nope' for zheval bleu; valid: sacrebleu-zh"),
     (["bleu", "--preset", "rouge155"], "rouge155 is a ROUGE preset: use zheval rouge --preset rouge155"),
