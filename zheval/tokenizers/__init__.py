@@ -119,8 +119,10 @@ def get_tokenizer(
         terms: protected terms (``char`` and ``jieba``).
         punct: ``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens.
         jieba_hmm: jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``).
-        jieba_dict: a jieba dictionary path (its content is read and hashed on every call, so an edited file
-            gives a new tokenizer).
+        jieba_dict: a jieba dictionary path that **replaces** jieba's main dictionary (as ``jieba.set_dictionary``;
+            it does not add words as ``jieba.load_userdict`` does -- ``terms`` adds protected words). Read by
+            `zheval.io.read_text` (BOM removed, gzip undone) and hashed on every call, so an edited file gives a
+            new tokenizer.
         normalize: ``None`` → the tokenizer's default (`DEFAULT_STEPS`; none for
             ``"none"`` and the tool tokenizers; `USER_TOKENIZER_STEPS` for a user tokenizer);
             ``True``/``False``/step names as `zheval.text.normalize.get_normalizer` (``True`` is
@@ -135,6 +137,8 @@ def get_tokenizer(
         ValueError: unknown tokenizer name (lists the valid ones), an option that does not apply to the chosen
             tokenizer (a tool tokenizer accepts only values that change nothing), or an invalid option value.
         TypeError: an argument of the wrong type. FileNotFoundError: a missing ``jieba_dict``.
+            FileFormatError (a ValueError): a ``jieba_dict`` in another encoding or a bad gzip file;
+            EmptyFileError: an empty or blank-only ``jieba_dict``.
     """
     if isinstance(tokenizer, BaseTokenizer):
         if terms or punct != "keep" or jieba_hmm or jieba_dict or normalize is not None or t2s:
