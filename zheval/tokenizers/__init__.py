@@ -31,6 +31,7 @@ tokenizer name is.
 from __future__ import annotations
 
 
+import os
 import threading
 from typing import Callable, Iterable, Sequence
 
@@ -169,8 +170,9 @@ def get_tokenizer(
     if bad:
         raise ValueError(f"option(s) {bad} do not apply to tokenizer {tokenizer!r} (it takes {sorted(_OPTIONS[tokenizer])})")
     check_punct(punct)
-    if terms is not None and isinstance(terms, str):
-        raise TypeError("terms must be a list of strings, not a single string")
+    if terms is not None and isinstance(terms, (str, bytes, os.PathLike)):
+        raise TypeError(f"terms must be a list of strings, not a single string or path ({terms!r}; a file is "
+                        "not read here: pass the list of its terms, one per line of the file)")
     default_norm = False if tokenizer == "none" else True
     norm = get_normalizer(default_norm if normalize is None else normalize, t2s=t2s)
     terms_key = tuple(terms) if terms else ()
