@@ -236,10 +236,12 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
     found = find_preset(preset)
     if found is None:
         here = preset_names(door="report")
-        elsewhere = [n for n in preset_names() if n not in here]
-        listed = ", ".join(elsewhere[:-1]) + (" and " if len(elsewhere) > 1 else "") + elsewhere[-1] if elsewhere else ""
+        text = [f"zheval {m} --preset {'|'.join(names)}" for m in ("rouge", "bleu")
+                if (names := preset_names(m, door="text"))]
         raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(here)}"
-                        + (f" ({listed} exist in the library only)" if listed else ""))
+                        + (f" (the text-file commands take {' and '.join(text)}; every preset works in "
+                           "compute_rouge/compute_bleu(..., preset=...) and the chinese_rouge/chinese_bleu modules)"
+                           if text else ""))
     takes = {m for m in found.metrics if "report" in found.part(m).doors}
     if not takes or not set(metrics) <= takes:
         raise UserError(found.report_refusal or f"--preset {preset} is not available in this report: use "
