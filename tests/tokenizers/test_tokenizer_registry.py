@@ -3,6 +3,7 @@ option, rouge-score's tokenizer interface, non-str input named by type, unknown 
 for workers, the bounded content-keyed token cache, boolean options type-checked."""
 
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -88,3 +89,12 @@ def test_cache_is_bounded_and_clearable():
 def test_boolean_options_are_type_checked(flag):
     with pytest.raises(TypeError, match=flag):
         get_tokenizer("jieba", **{flag: "yes"})
+
+
+@pytest.mark.parametrize("terms", ["/tmp/terms.txt", Path("/tmp/terms.txt")])
+def test_a_terms_path_at_the_library_door_is_refused(terms):
+    # the library takes the terms themselves; a path (str or Path) is not read as a file here
+    with pytest.raises(TypeError) as err:
+        get_tokenizer("char", terms=terms)
+    assert "terms must be a list of strings, not a single string or path" in str(err.value)
+    assert "pass the list of its terms" in str(err.value)

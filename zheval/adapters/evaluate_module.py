@@ -86,7 +86,7 @@ class ZhevalMetricMixin:
       [`zheval.compute.chrf`][] / [`zheval.compute.bertscore`][]; `zheval.compute.metric_table`) on what evaluate
       stored, with the same option checks, guards and numbers as ``zheval.compute_rouge`` / ``zheval.compute_bleu``
       / ``zheval.compute_chrf`` / ``zheval.compute_bertscore``. The other n-gram metrics' options are accepted and
-      ignored, so ``evaluate.combine`` can send one set of keyword arguments to several modules (BERTScore's module
+      ignored (a ``preset`` must still name a preset: `check_ignored_preset`), so ``evaluate.combine`` can send one set of keyword arguments to several modules (BERTScore's module
       takes its own options only).
     """
 
@@ -137,6 +137,7 @@ class ZhevalMetricMixin:
                       if m.other_options else "")
             raise TypeError(f"{m.name} got unknown option(s) {unknown}; valid options: {', '.join(m.options)}"
                             + others + refused_hub_options(unknown))
+        check_ignored_preset(m, kwargs)
         return {k: v for k, v in kwargs.items() if k in m.options}
 
     def compute(self, *, predictions=None, references=None, **kwargs):
@@ -180,6 +181,27 @@ class ZhevalMetricMixin:
         out = m.result(m.items(predictions, references, config), config, **({"keys": keys} if keys is not None else {}))
         self._zheval_inputs = None
         return out
+
+
+def check_ignored_preset(m: MetricAPI, kwargs) -> None:
+    """Check a ``preset`` that module ``m`` accepts and ignores (an option of the other metrics, as for
+    ``chinese_chrf``): ``None`` or a registered preset name (`zheval.presets.preset_names`); a preset that has no
+    meaning for this metric stays accepted and ignored (so ``evaluate.combine`` can send one set of keyword
+    arguments), but a value that names no preset is never ignored silently.
+
+    Raises:
+        ValueError: an unknown preset name (naming the valid ones). TypeError: a value that is not a str."""
+    if "preset" in m.options or kwargs.get("preset") is None:
+        return
+    from ..presets import find_preset, preset_names
+
+    value = kwargs["preset"]
+    if not isinstance(value, str):
+        raise TypeError(f"{m.name}: preset must be a preset name (str) or None, got {type(value).__name__} {value!r}")
+    if find_preset(value) is None:
+        raise ValueError(f"{m.name}: unknown preset {value!r}; valid values: {', '.join(preset_names())} or None "
+                         f"(a preset is accepted and ignored here, as an option of the other metrics, only when it "
+                         f"names a preset)")
 
 
 def refuse_load_options(name, kwargs):

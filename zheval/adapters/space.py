@@ -16,7 +16,9 @@ Input format (the same for both metrics):
   blank lines at the end are ignored.
 * **References**: one line per prediction, in the same order; several references of one item go on its line,
   separated by ``|||`` (as in Moses/sacrebleu n-best files), e.g. ``今天天气不错 ||| 天气很好``. Spaces around
-  ``|||`` are removed. A blank reference line, or an empty reference between delimiters, is an error naming the line.
+  ``|||`` are removed. A blank reference line, an empty reference between delimiters, or four or more ``|`` in a
+  row (``x||||y``: ``x`` and ``|y``, or ``x|`` and ``y``?), is an error naming the line; ``|`` and ``||`` inside a
+  reference are text.
 * Limits (a Space runs on a shared CPU; `evaluate.load` scores more): at most `MAX_ITEMS` lines, lines of
   at most `MAX_LINE_CHARS` characters, and at most `MAX_BOX_CHARS` characters per box.
 

@@ -65,7 +65,9 @@ def parse_inputs(predictions_text: str, references_text: str, delimiter: str = R
         ValueError, each naming the 1-based line: no prediction; more than `MAX_ITEMS` lines, a line over
             `MAX_LINE_CHARS` characters or a box over `MAX_BOX_CHARS` characters; a prediction line
             without a reference line or the other way round; a blank reference line or an empty reference between
-            delimiters (with its 1-based reference number).
+            delimiters (with its 1-based reference number); a run of the delimiter's character longer than the
+            delimiter (``"x||||y"``: ``x`` and ``|y``, or ``x|`` and ``y``?). A ``|`` or ``||`` inside a reference is
+            text.
     """
     pred_lines = _lines(predictions_text)
     ref_lines = _lines(references_text)
@@ -86,12 +88,28 @@ def parse_inputs(predictions_text: str, references_text: str, delimiter: str = R
     for i, line in enumerate(ref_lines, start=1):
         if not line.strip():
             raise ValueError(f"reference line {i} is empty (every prediction needs at least one reference)")
+        run = _long_run(line, delimiter)
+        if run is not None:
+            raise ValueError(f"reference line {i}: {run!r} is {len(run)} {delimiter[0]!r} characters in a row, "
+                             f"longer than the separator {delimiter!r}: it cannot be split unambiguously (an empty "
+                             f"reference, or a reference that starts or ends with {delimiter[0]!r}?); separate "
+                             f"references with exactly {delimiter!r}")
         parts = [r.strip() for r in line.split(delimiter)]
         for j, r in enumerate(parts, start=1):
             if not r:
                 raise ValueError(f"reference line {i}: reference {j} is empty (check the {delimiter!r} separators)")
         refs.append(parts)
     return preds, refs
+
+
+def _long_run(line: str, delimiter: str):
+    """The first run of the delimiter's character longer than the delimiter (``"||||"`` for ``"|||"``), or
+    ``None``; only for a delimiter of one repeated character (``"x||||y"`` could be ``x`` and ``|y`` or ``x|`` and
+    ``y``)."""
+    if not delimiter or len(set(delimiter)) != 1:
+        return None
+    m = re.search(f"{re.escape(delimiter[0])}{{{len(delimiter) + 1},}}", line)
+    return m.group(0) if m else None
 
 
 _REF_INDEX = re.compile(r"\breferences\[(\d+)\]\[(\d+)\]")

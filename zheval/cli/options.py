@@ -19,6 +19,7 @@ __all__ = [
     "TextFormat",
     "BleuFormat",
     "UserError",
+    "read_terms",
     "run_command",
     "echo",
     "apply_quiet",
@@ -236,10 +237,12 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
     found = find_preset(preset)
     if found is None:
         here = preset_names(door="report")
-        elsewhere = [n for n in preset_names() if n not in here]
-        listed = ", ".join(elsewhere[:-1]) + (" and " if len(elsewhere) > 1 else "") + elsewhere[-1] if elsewhere else ""
+        text = [f"zheval {m} --preset {'|'.join(names)}" for m in ("rouge", "bleu")
+                if (names := preset_names(m, door="text"))]
         raise UserError(f"unknown --preset {preset!r}; valid here: {', '.join(here)}"
-                        + (f" ({listed} exist in the library only)" if listed else ""))
+                        + (f" (the text-file commands take {' and '.join(text)}; every preset works in "
+                           "compute_rouge/compute_bleu(..., preset=...) and the chinese_rouge/chinese_bleu modules)"
+                           if text else ""))
     takes = {m for m in found.metrics if "report" in found.part(m).doors}
     if not takes or not set(metrics) <= takes:
         raise UserError(found.report_refusal or f"--preset {preset} is not available in this report: use "
@@ -325,12 +328,53 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
     if punct is not None:
         opts["punct"] = punct
     if terms is not None:
-        problems: list = []
-        lines = read_lines(terms, "--terms", problems)
-        if lines is None:
-            raise FileFormatError(problems, "invalid --terms file")
-        opts["terms"] = [t.strip() for _, t in lines if t.strip()]
+        opts["terms"] = read_terms(terms)
     return opts
+
+
+_TERMS_RULE = "a --terms file is plain text, one term per line (e.g. 快递柜, not {\"term\": \"快递柜\"} or [\"快递柜\"])"
+
+
+def read_terms(path: Path) -> list:
+    """The protected terms of a ``--terms`` file: one term per line, read by [`zheval.io.rows.read_lines`][]
+    (gzip undone, the encoding rule), each line stripped of surrounding spaces, blank lines skipped.
+
+    Raises:
+        FileFormatError (a ValueError): the file's encoding/gzip/line-end problems; a line (or the whole file)
+            that starts with ``{`` or ``[`` and parses as JSON (a JSONL or JSON file of terms would otherwise be
+            read as terms that never match), each ``file:line``.
+        EmptyFileError: the file is empty or has only blank lines (``no items in FILE ...``), as the one reader's
+            rule for every input file.
+    """
+    import json
+
+    from ..io import EmptyFileError, FileFormatError, Problem, json_like, read_lines
+
+    problems: list = []
+    lines = read_lines(path, "--terms", problems)
+    if lines is None:
+        raise FileFormatError(problems, "invalid --terms file")
+    name = str(path)
+    whole = "\n".join(t for _, t in lines)
+    if json_like(whole) and _parses(json, whole) and not all(_parses(json, t) for _, t in lines if t.strip()):
+        problems.append(Problem(name, 0, None, f"is a JSON document: {_TERMS_RULE}"))
+    problems += [Problem(name, n, None, f"looks like JSON ({t.strip()[:40]}): {_TERMS_RULE}")
+                 for n, t in lines if json_like(t) and _parses(json, t)]
+    if problems:
+        raise FileFormatError(problems, "invalid --terms file")
+    found = [t.strip() for _, t in lines if t.strip()]
+    if not found:
+        raise EmptyFileError(name)
+    return found
+
+
+def _parses(json, text: str) -> bool:
+    """Whether ``text`` is one JSON value."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 def domain_values(domains: Optional[str]):

@@ -252,7 +252,11 @@ class TokenizerOptions(_Options):
     jieba_hmm: Optional[bool] = _option(None, doc="""
         jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``).""")
     jieba_dict: Optional[str] = _option(None, doc="""
-        A jieba dictionary file (its content is hashed into the tokenizer's identity).""")
+        A jieba dictionary file that **replaces** jieba's main dictionary (as ``jieba.set_dictionary``; not a
+        ``jieba.load_userdict`` user dictionary, which adds words): one ``word frequency [tag]`` entry per line, UTF-8
+        (a BOM removed, gzip undone; another encoding or an empty file is an error naming it). To add protected
+        words to jieba's own dictionary, give ``terms`` (each kept whole). Its content is hashed into the
+        tokenizer's identity.""")
     normalize: Any = _option(None, doc="""
         ``None``: the preset's, else the tokenizer's default normalisation; ``True``/``False`` or step names
         (`zheval.text.normalize.get_normalizer`).""")

@@ -340,6 +340,8 @@ PRESET = Preset(
         "--preset llamafactory reproduces LLaMA-Factory's own numbers (the mean of per-item sentence BLEU-4 "
         "with NLTK smoothing method 3, and rouge-chinese ROUGE on jieba words); this report scores corpus BLEU "
         "with item-level intervals and cannot reproduce them. For LLaMA-Factory's numbers use "
-        "compute_bleu/compute_rouge(..., preset='llamafactory') or the chinese_bleu/chinese_rouge modules; "
+        "the text-file commands (zheval bleu REF.txt -i HYP.txt --preset llamafactory; zheval rouge ... --preset "
+        "llamafactory), compute_bleu/compute_rouge(..., preset='llamafactory') or the chinese_bleu/chinese_rouge "
+        "modules; "
         "-t llamafactory-char uses its BLEU tokenisation here"),
 )

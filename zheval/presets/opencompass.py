@@ -105,8 +105,8 @@ def leaderboard_report_refusal(name: str, has_bleu: bool = False) -> str:
             "averaging; README 'Leaderboard presets'), which this report (groups, intervals) does not compute: use "
             f"the text-file commands (zheval rouge REF.txt -i HYP.txt --preset {name}"
             + (f"; zheval bleu ... --preset {name}" if has_bleu else "")
-            + f"), compute_rouge(..., preset={name!r}) (glm4 also compute_bleu) or the chinese_rouge / "
-            "chinese_bleu modules")
+            + (f"), compute_rouge/compute_bleu(..., preset={name!r}) or the chinese_rouge / chinese_bleu modules"
+               if has_bleu else f"), compute_rouge(..., preset={name!r}) or the chinese_rouge module"))
 
 
 def leaderboard_fields(name: str) -> dict:

@@ -288,6 +288,7 @@ PRESET = Preset(
     ),
     report_refusal=(
         "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "
-        "multi-reference counts) that the 小黄鸭 report does not implement: use compute_rouge(..., "
+        "multi-reference counts) that the 小黄鸭 report does not implement: use the text-file command (zheval rouge "
+        "REF.txt -i HYP.txt --preset rouge155), compute_rouge(..., "
         "preset='rouge155') or the chinese_rouge module; --multi-ref pool gives its multi-reference rule here"),
 )

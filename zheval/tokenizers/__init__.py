@@ -31,6 +31,7 @@ tokenizer name is.
 from __future__ import annotations
 
 
+import os
 import threading
 from typing import Callable, Iterable, Sequence
 
@@ -119,8 +120,10 @@ def get_tokenizer(
         terms: protected terms (``char`` and ``jieba``).
         punct: ``"keep"`` (default) or ``"drop"`` punctuation/symbol tokens.
         jieba_hmm: jieba's HMM new-word discovery (``None``: the tokenizer's own setting -- off for ``jieba``).
-        jieba_dict: a jieba dictionary path (its content is read and hashed on every call, so an edited file
-            gives a new tokenizer).
+        jieba_dict: a jieba dictionary path that **replaces** jieba's main dictionary (as ``jieba.set_dictionary``;
+            it does not add words as ``jieba.load_userdict`` does -- ``terms`` adds protected words). Read by
+            `zheval.io.read_text` (BOM removed, gzip undone) and hashed on every call, so an edited file gives a
+            new tokenizer.
         normalize: ``None`` → the tokenizer's default (`DEFAULT_STEPS`; none for
             ``"none"`` and the tool tokenizers; `USER_TOKENIZER_STEPS` for a user tokenizer);
             ``True``/``False``/step names as `zheval.text.normalize.get_normalizer` (``True`` is
@@ -135,6 +138,8 @@ def get_tokenizer(
         ValueError: unknown tokenizer name (lists the valid ones), an option that does not apply to the chosen
             tokenizer (a tool tokenizer accepts only values that change nothing), or an invalid option value.
         TypeError: an argument of the wrong type. FileNotFoundError: a missing ``jieba_dict``.
+            FileFormatError (a ValueError): a ``jieba_dict`` in another encoding or a bad gzip file;
+            EmptyFileError: an empty or blank-only ``jieba_dict``.
     """
     if isinstance(tokenizer, BaseTokenizer):
         if terms or punct != "keep" or jieba_hmm or jieba_dict or normalize is not None or t2s:
@@ -165,8 +170,9 @@ def get_tokenizer(
     if bad:
         raise ValueError(f"option(s) {bad} do not apply to tokenizer {tokenizer!r} (it takes {sorted(_OPTIONS[tokenizer])})")
     check_punct(punct)
-    if terms is not None and isinstance(terms, str):
-        raise TypeError("terms must be a list of strings, not a single string")
+    if terms is not None and isinstance(terms, (str, bytes, os.PathLike)):
+        raise TypeError(f"terms must be a list of strings, not a single string or path ({terms!r}; a file is "
+                        "not read here: pass the list of its terms, one per line of the file)")
     default_norm = False if tokenizer == "none" else True
     norm = get_normalizer(default_norm if normalize is None else normalize, t2s=t2s)
     terms_key = tuple(terms) if terms else ()

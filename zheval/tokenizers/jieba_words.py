@@ -55,13 +55,33 @@ def _quiet_jieba():
 
 
 # sha256 of jieba's bundled dictionary, per (path, jieba version): read once per process (the package's data file
-# does not change under a running process); a user dictionary is read and hashed on every get_tokenizer call.
+# does not change under a running process); a jieba_dict file is read and hashed on every get_tokenizer call.
 _BUNDLED_DICT_SHA: dict[tuple[str, str], str] = {}
 
 
-def _read_dictionary(path: str) -> bytes:
-    with open(path, "rb") as fh:
-        return fh.read()
+def _read_dictionary(path: str, bundled: bool = False) -> bytes:
+    """The bytes jieba reads of a dictionary file. jieba's bundled dictionary: as stored. A ``jieba_dict`` file:
+    read by the one reader of every input file (`zheval.io.read_text`: gzip undone, a UTF-8 BOM removed, another
+    encoding named with the ``iconv`` line that re-saves it, CR-only line ends refused) and handed to jieba as
+    UTF-8; a valid UTF-8 file without a BOM is handed on byte for byte (same content hash, same tokens).
+
+    Raises:
+        FileFormatError (a ValueError): the file is not readable text (each problem ``file:line``).
+        EmptyFileError (a FileFormatError): the file is empty or has only blank lines (jieba would fail with
+            ``math domain error``). OSError: the file cannot be read."""
+    if bundled:
+        with open(path, "rb") as fh:
+            return fh.read()
+    from ..io import EmptyFileError, FileFormatError, read_text
+
+    problems: list = []
+    text = read_text(path, "jieba_dict", problems)
+    if text is None:
+        raise FileFormatError(problems, f"invalid jieba_dict file {path}")
+    if not text.strip():
+        raise EmptyFileError(path, "the jieba_dict file is empty or has only blank lines; a jieba dictionary has "
+                                   "one 'word frequency [tag]' entry per line")
+    return text.encode("utf-8")
 
 
 def dictionary_sha(path: str, bundled: bool, version: str) -> str:
@@ -73,7 +93,7 @@ def dictionary_sha(path: str, bundled: bool, version: str) -> str:
         key = (path, version)
         sha = _BUNDLED_DICT_SHA.get(key)
         if sha is None:
-            sha = _BUNDLED_DICT_SHA[key] = hashlib.sha256(_read_dictionary(path)).hexdigest()
+            sha = _BUNDLED_DICT_SHA[key] = hashlib.sha256(_read_dictionary(path, True)).hexdigest()
         return sha
     return hashlib.sha256(_read_dictionary(path)).hexdigest()
 
@@ -291,7 +311,7 @@ class JiebaTokenizer(BaseTokenizer):
             RuntimeError: the file changed since then (as on first use of the private jieba).
         """
         path = self._dict_path()
-        data = _read_dictionary(path)
+        data = _read_dictionary(path, not os.path.isabs(self.dictionary))
         sha = hashlib.sha256(data).hexdigest()
         if sha != self.dict_sha:
             raise RuntimeError(

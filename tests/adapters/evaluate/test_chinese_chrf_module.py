@@ -97,3 +97,19 @@ def test_script_does_not_shadow_a_library():
     assert not os.path.exists(REPO / "metrics" / "chinese_chrf" / "sacrebleu.py")
     script = (CHRF_DIR / "chinese_chrf.py").read_text(encoding="utf-8")
     assert "from zheval.adapters.evaluate_module import ZhevalMetricMixin  # From: zheval" in script
+
+
+@pytest.mark.parametrize("value", ["nonsense", ""])
+def test_an_unknown_preset_is_an_error_not_ignored(chinese_chrf, value):
+    # chrF has no preset: a preset of the other metrics is accepted and ignored, a name of no preset is an error
+    with pytest.raises(ValueError) as err:
+        chinese_chrf.compute(predictions=["好"], references=["好"], preset=value)
+    msg = str(err.value)
+    assert f"chinese_chrf: unknown preset {value!r}" in msg
+    assert "sacrebleu-zh" in msg and "rouge155" in msg and "glm4" in msg
+
+
+def test_a_known_preset_is_accepted_and_ignored(chinese_chrf):
+    p, r = ["今天天气很好"], [["今天天气不错"]]
+    for name in ("sacrebleu-zh", "rouge155", "llamafactory"):
+        assert chinese_chrf.compute(predictions=p, references=r, preset=name) == zheval.compute_chrf(p, r)

@@ -50,6 +50,8 @@ def test_parse_lines_delimiter_and_trailing_blanks():
     # CRLF, spaces around the delimiter, a blank prediction inside (an empty prediction, scores 0)
     preds, refs = parse_inputs("a\r\n\r\nc", "x|||y\r\nz\r\nw")
     assert preds == ["a", "", "c"] and refs == [["x", "y"], ["z"], ["w"]]
+    # one or two pipes inside a reference are text; exactly three separate
+    assert parse_inputs("a", "x|y ||| u||v")[1] == [["x|y", "u||v"]]
 
 
 @pytest.mark.parametrize(
@@ -62,6 +64,10 @@ def test_parse_lines_delimiter_and_trailing_blanks():
         ("a\nb\nc", "x\n \ny", "reference line 2 is empty"),
         ("a\nb", "x\ny ||| ", "reference line 2: reference 2 is empty"),
         ("a\nb", "x\n|||y", "reference line 2: reference 1 is empty"),
+        # x||||y: x and |y, or x| and y? (was read as [x, |y] without a word)
+        ("a\nb", "z\nx||||y", "reference line 2: '||||' is 4 '|' characters in a row, longer than the separator"),
+        ("a", "x|||||y", "reference line 1: '|||||' is 5 '|' characters in a row"),
+        ("a", "x||||||y", "reference line 1: '||||||' is 6 '|' characters in a row"),
         ("a\n" * (MAX_ITEMS + 1), "x\n" * (MAX_ITEMS + 1),
          f"prediction line {MAX_ITEMS + 1}: the widget scores at most {MAX_ITEMS} lines"),
         ("a", "x\n" * (MAX_ITEMS + 5), f"reference line {MAX_ITEMS + 1}: the widget scores at most {MAX_ITEMS} lines"),

@@ -1,0 +1,59 @@
+"""A ``jieba_dict`` file is read by the one reader of every input file (`zheval.io.read_text`): a UTF-8 BOM removed,
+gzip undone, another encoding named with its ``iconv`` line, an empty file refused by name; a valid UTF-8 file is
+handed to jieba byte for byte (same hash, same tokens)."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+
+import pytest
+
+from zheval.io import EmptyFileError, FileFormatError
+from zheval.tokenizers import get_tokenizer
+
+# the dictionary replaces jieba's own: with only these entries, 快递柜 is one word and the rest single characters
+ENTRIES = "快递柜 100000 n\n在 10 p\n哪 10 r\n"
+
+
+def test_a_bom_is_removed_and_the_first_entry_matches(tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + ENTRIES.encode("utf-8"))
+    tok = get_tokenizer("jieba", jieba_dict=str(path))
+    assert tok.tokenize("快递柜在哪") == ["快递柜", "在", "哪"]
+    # the hash is that of the content without the BOM (what jieba reads)
+    assert tok.dict_sha == hashlib.sha256(ENTRIES.encode("utf-8")).hexdigest()
+
+
+def test_a_valid_utf8_file_keeps_its_hash(tmp_path):
+    path = tmp_path / "plain.txt"
+    path.write_bytes(ENTRIES.encode("utf-8"))
+    tok = get_tokenizer("jieba", jieba_dict=str(path))
+    assert tok.dict_sha == hashlib.sha256(ENTRIES.encode("utf-8")).hexdigest()
+    assert tok.tokenize("快递柜在哪") == ["快递柜", "在", "哪"]
+
+
+def test_a_gzip_file_is_decompressed(tmp_path):
+    path = tmp_path / "dict.txt.gz"
+    path.write_bytes(gzip.compress(ENTRIES.encode("utf-8")))
+    assert get_tokenizer("jieba", jieba_dict=str(path)).tokenize("快递柜在哪") == ["快递柜", "在", "哪"]
+
+
+@pytest.mark.parametrize("content", [b"", b"\n  \n\n"])
+def test_an_empty_file_is_refused_by_name(tmp_path, content):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(content)
+    with pytest.raises(EmptyFileError) as err:
+        get_tokenizer("jieba", jieba_dict=str(path))
+    assert f"no items in {path}" in str(err.value)
+    assert "jieba_dict file is empty or has only blank lines" in str(err.value)
+
+
+def test_a_gbk_file_is_named_with_the_iconv_line(tmp_path):
+    path = tmp_path / "gbk.txt"
+    path.write_bytes(ENTRIES.encode("gbk"))
+    with pytest.raises(FileFormatError) as err:
+        get_tokenizer("jieba", jieba_dict=str(path))
+    msg = str(err.value)
+    assert f"invalid jieba_dict file {path}" in msg
+    assert "GB18030/GBK" in msg and f"iconv -f GB18030 -t UTF-8 {path}" in msg
