@@ -67,7 +67,7 @@ def test_cli_explain_shows_chrf_lines(tmp_path):
     assert res.exit_code == 0, res.output
     assert "chrF2++" in res.stdout and "matched char 1-grams:" in res.stdout and "matched word 2-grams:" in res.stdout
     res = run_cli("explain", "--data", data, "--predictions", preds, "--metrics", "chrf", "--format", "json",
-                  "--min-refs", 1)
+                  "--min-refs", 1, "--metric", "rougeL")
     assert res.exit_code == 2 and "--metric 'rougeL' is not a computed metric; valid: chrf" in res.output
     res = run_cli("explain", "--data", data, "--predictions", preds, "--metrics", "chrf", "--metric", "chrf",
                   "--format", "json", "--min-refs", 1)

@@ -26,9 +26,9 @@ Items: every item (file order) unless ``--id`` (those items, in the order given)
 with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
 selections at once -- is an error naming the id or option, exit code 2. ``--metric`` must be a number the
 explanation shows, as ``zheval sample --by-metric`` checks it: a ROUGE type in ``--rouge-types``, ``bleu`` or ``chrf``
-in ``--metrics`` (under ``--preset`` with the default ``--metrics``, the preset's metrics and types); the default
-``rougeL`` is refused, never replaced, when it is not computed (``--rouge-types rouge1``, ``--preset sacrebleu-zh``:
-add ``--metric bleu``). ``--preset`` is checked before any file is read: a leaderboard preset (``glm4``,
+in ``--metrics`` (under ``--preset`` with the default ``--metrics``, the preset's metrics and types); without
+``--metric``, the default ``rougeL`` when it is computed, else the first computed metric (``--rouge-types rouge1``:
+``bleu``; ``--preset sacrebleu-zh``: ``bleu``), named in every row. ``--preset`` is checked before any file is read: a leaderboard preset (``glm4``,
 ``longbench``, ``opencompass-jieba-rouge``) is refused.
 """
 
@@ -214,8 +214,10 @@ def ranking_metrics(o, mets: List[str], opts: Dict[str, Any]) -> List[str]:
             + (["chrf"] if "chrf" in shown else []))
 
 
-def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> None:
-    """Refuse a ``--metric`` (given, or the default ``rougeL``) that is not among `ranking_metrics`, as ``zheval
+def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> str:
+    """The metric items are ranked and labelled by: ``--metric`` when it is among `ranking_metrics`; when
+    ``--metric`` was not given and the default ``rougeL`` is not computed, the first of them (``--metrics bleu,chrf``:
+    ``bleu``; every row and the table name it); a given ``--metric`` that is not computed is refused, as ``zheval
     sample --by-metric`` does: items are never ranked or labelled by a number the explanation does not show.
 
     Raises:
@@ -223,7 +225,10 @@ def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> None:
     """
     valid = ranking_metrics(o, mets, opts)
     if o.metric in valid:
-        return
+        return o.metric
+    if "metric" not in getattr(o, "_given", {"metric"}) and valid:
+        # the default rougeL when ROUGE-L is not computed: the first metric that is, named in every row and header
+        return valid[0]
     if o.explain_preset is not None and o.metrics == "bleu,rouge":
         fix = f"--preset {o.explain_preset} computes {', '.join(valid)}: add --metric {valid[0]}"
     else:
@@ -318,7 +323,7 @@ def explain(o) -> None:
                 check_rouge_types(o.metric)
             except ValueError as exc:
                 raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
-        check_ranking_metric(o, mets, opts)
+        o.metric = check_ranking_metric(o, mets, opts)
         ds, where, preds = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
         if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does

@@ -173,11 +173,7 @@ def test_max_refs_explains_the_first_k_references():
      "--metric 'bleu' is not a computed metric; valid: rouge1, rouge2, rougeL"),
     (["--worst", "1", "--metric", "rouge3", "--rouge-types", "rouge1"],
      "--metric 'rouge3' is not a computed metric; valid: bleu, rouge1 "),
-    (["--worst", "1", "--rouge-types", "rouge1"], "--metric 'rougeL' is not a computed metric; valid: bleu, rouge1 "),
     (["--id", "{first}", "--metric", "chrf"], "add chrf to --metrics"),
-    (["--worst", "1", "--preset", "sacrebleu-zh"],
-     "valid: bleu (bleu = sentence BLEU"),
-    (["--worst", "1", "--preset", "sacrebleu-zh"], "--preset sacrebleu-zh computes bleu: add --metric bleu"),
     (["--worst", "1", "--preset", "glm4"], "--preset 'glm4': explain does not cover this preset"),
     (["--worst", "1", "--preset", "longbench", "--metric", "bleu"], "--preset 'longbench': explain does not cover"),
     (["--worst", "1", "--preset", "nope"], "--preset 'nope': unknown preset; explain takes rouge155, sacrebleu-zh, "
@@ -189,6 +185,18 @@ def test_ranking_metric_must_be_shown_and_presets_checked_first(files, args, mes
     assert res.exit_code == 2, res.output
     assert message in res.stderr
     assert "predictions[" not in res.stderr and "Traceback" not in res.output and res.stdout == ""
+
+
+@pytest.mark.parametrize("args,ranked_by", [
+    (["--rouge-types", "rouge1"], "bleu"),  # the default rougeL is not computed: the first computed metric, named
+    (["--preset", "sacrebleu-zh"], "bleu"),  # a BLEU-only preset ranks by BLEU (--help: "explains the metrics that
+    (["--metrics", "chrf"], "chrf"),         # have it"); was "unknown preset" from ROUGE under a BLEU preset
+])
+def test_without_metric_items_are_ranked_by_the_first_computed_one_and_say_it(files, args, ranked_by):
+    rows, data, preds = files
+    got = _json(run_explain("--data", data, "--predictions", preds, "--worst", 2, "-f", "json", *args))
+    assert {g["metric"] for g in got} == {ranked_by}
+    assert all(ranked_by in g["explanation"] or ranked_by.startswith("rouge") for g in got)
 
 
 def test_glm4_is_refused_before_its_prediction_checks(tmp_path):
