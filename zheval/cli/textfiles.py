@@ -142,7 +142,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     if problems:
         raise FileFormatError(problems, "invalid text files")
     for name, data in zip(names, ref_datas + datas):
-        if _starts_with_bom(data):
+        if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
                  "sacrebleu keeps it as a character of the first segment, so its score of this file can differ "
                  "(save the file without the BOM to compare)")
@@ -150,20 +150,14 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     return ref_names, references, hyp_names, systems
 
 
-def _starts_with_bom(data: bytes) -> bool:
-    """Whether a file's text (gzip undone) begins with a UTF-8 byte-order mark."""
-    import gzip
-    import io
-
+def _starts_with_bom(name: str, data: bytes) -> bool:
+    """Whether a file's text (gzip undone by `zheval.io.source.read_bytes`, as its reader did) begins with a UTF-8
+    byte-order mark."""
     from ..io.encoding import UTF8_BOM
+    from ..io.source import read_bytes
 
-    if data[:2] == b"\x1f\x8b":
-        try:
-            with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
-                data = f.read(len(UTF8_BOM))
-        except (OSError, EOFError):
-            return False
-    return data.startswith(UTF8_BOM)
+    raw = read_bytes(name, "text file", [], data=data)
+    return raw is not None and raw.startswith(UTF8_BOM)
 
 
 def _located(exc: ValueError, ref_names: list) -> ValueError:
