@@ -23,8 +23,8 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
 from .duck.config import DEFAULT_METRICS, make_config, report_options
-from .duck.inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, order_notes,
-                          stored_field_warnings)
+from ..results.diagnostics import SystemDiagnostics
+from .duck.inputs import as_predictions, check_by, check_dataset, group_columns, order_notes, prediction_checks
 from .duck.predictions import PredictionMismatchError, join_predictions
 from .report.tables import MIN_INTERVAL_ITEMS, Report, group_items, no_interval_reason
 from .duck.reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
@@ -155,8 +155,8 @@ def compare_predictions(
     cfg, bert = make_config(scoring, max_refs=max_refs), bertscore_config_of(bertscore, "compare_predictions")
     systems = [predictions_a, predictions_b, *more_predictions]
     labels = system_labels(len(systems))
-    names, tables, warnings, order = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
-                                                    predictions_format)
+    names, tables, warnings, order, diags = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
+                                                           predictions_format)
     specs = [metric_specs(t, cfg) for t in tables]
     refs = tables[0]["responses"]
     berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
@@ -169,19 +169,22 @@ def compare_predictions(
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
-                  params=params, warnings=warnings,
+                  params=params, warnings=warnings, diagnostics=SystemDiagnostics(diags),
                   notes=notes + [n for lbl, r in zip(labels, berts) for n in bertscore_notes(r, f"{lbl}: ")])
 
 
 def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, label_check: str,
                    predictions_format: str) -> tuple:
-    """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings, notes)``
-    (the notes: each system paired by line order, `order_notes`).
+    """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings, notes,
+    diagnostics)``: the warnings and the diagnostics of each system as ``zheval score`` gives them
+    (`prediction_checks`: length ratio, truncation, empty predictions, input slips, stored fields; each warning
+    prefixed with the system's label), the notes of `order_notes` (e.g. paired by line order), the diagnostics as
+    ``{label: (file, Diagnostics)}``.
 
     Raises:
         PredictionMismatchError naming the system and its file; the unscorable references (checked once: the
         references are the same for every system)."""
-    names, tables, warnings, notes = [], [], [], []
+    names, tables, warnings, notes, diags = [], [], [], [], {}
     for which, p in zip(labels, systems):
         p, name = as_predictions(p, predictions_format)
         names.append(name)
@@ -193,10 +196,12 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
         if not tables:
             raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
         tables.append(table)
-        warnings += stored_field_warnings(p, f"{which}: ")
+        diag, more = prediction_checks(p, preds, table["responses"], table["id"], cfg.tokenizer, f"{which}: ",
+                                       excluded_shown=False)
+        diags[which] = (name, diag)
+        warnings += more
         notes += order_notes(p, f"{which}: ")
-        warnings += [f"{which}: {w}" for w in input_warnings(preds, table["responses"], cfg.tokenizer)]
-    return names, tables, warnings, notes
+    return names, tables, warnings, notes, diags
 
 
 def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str, trials: int, bootstrap: int,

@@ -69,6 +69,9 @@ __all__ = [
     "read_records",
     "score_records",
     "predictions_from_records",
+    "records_notes",
+    "empty_cell_notes",
+    "multiline_notes",
 ]
 
 RECORD_FORMATS = ROW_FORMATS
@@ -529,11 +532,23 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     report.title = (f"zheval score: {len(records)} items, predictions and references {records.source} "
                     f"(prediction {f.get('pred')!r}, references {f.get('ref')}"
                     + (f", ids {f['id']!r}" if f.get("id") else "") + ")")
-    for col, n in records.empty_reference_cells.items():
-        report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
-                            "the references they have)")
-    report.notes += multiline_notes(len(records.multiline_rows), records.multiline_rows[:1], records.source)
+    report.notes += records_notes(records)
     return report
+
+
+def records_notes(records: Records) -> list:
+    """The notes a report gives of the rows of one records file (``zheval score`` without ``--data``, and each
+    system of ``zheval compare`` without ``--data``): `empty_cell_notes` of its reference fields, then
+    `multiline_notes`."""
+    return (empty_cell_notes(records.empty_reference_cells)
+            + multiline_notes(len(records.multiline_rows), records.multiline_rows[:1], records.source))
+
+
+def empty_cell_notes(counts: dict) -> list:
+    """One note per reference field left empty or null in some rows (``counts``: ``{field: rows}``, as
+    `Records.empty_reference_cells`): those rows are scored with the references they have."""
+    return [f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with the references "
+            "they have)" for col, n in counts.items()]
 
 
 def multiline_notes(count: int, first: list, source: str) -> list:

@@ -1,14 +1,30 @@
 """``zheval compare`` of records files (predictions files that carry their references,
 [`read_records`][zheval.adapters.records.read_records]): the other systems' files checked to hold the first file's
 items and references (`same_items`: by id, else row by row; each difference named ``file:line``), and the group
-values that differ from the first file's noted (`group_differences`: the groups scored are the first file's)."""
+values that differ from the first file's noted (`group_differences`: the groups scored are the first file's); every
+file's predictions with the notes ``zheval score`` gives of its rows (`compared_predictions`)."""
 
 from __future__ import annotations
 
 from ..io import Problem
-from .records import Records, RecordsFormatError
+from .records import Records, RecordsFormatError, records_notes
 
-__all__ = ["same_items", "group_differences"]
+__all__ = ["same_items", "group_differences", "compared_predictions"]
+
+
+def compared_predictions(records: list) -> list:
+    """The predictions of ``zheval compare``'s records files (``records``: two or more `Records`, the first one's
+    items, references and groups compared): the first file's own (`Records.as_predictions`), then each other
+    file's for the first one's items (`same_items`). Each carries, as its ``notes``, the notes ``zheval score``
+    gives of that file's rows (`zheval.adapters.records.records_notes`: reference cells left empty, quoted cells
+    over several lines) before those of `same_items`; the comparison's report gives them per system.
+
+    Raises:
+        RecordsFormatError: what `same_items` raises."""
+    preds = [records[0].as_predictions()] + [same_items(records[0], r) for r in records[1:]]
+    for p, r in zip(preds, records):
+        p.notes = records_notes(r) + list(p.notes)
+    return preds
 
 
 def same_items(base: Records, other: Records):

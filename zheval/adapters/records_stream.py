@@ -42,8 +42,8 @@ from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepe
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, make_config, report_options
 from .duck.reductions import report_params, rouge_label
-from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, multiline_notes,
-                      plain_text_problem, records_format)
+from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, empty_cell_notes,
+                      multiline_notes, plain_text_problem, records_format)
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
                             no_interval_reason)
 
@@ -278,7 +278,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     total = _total(merged)
     overall = sums_result(total, config)
     f = meta["fields"]
-    diag = diagnostics.result()
+    diag = diagnostics.result(excluded_shown=False)  # breakdowns other than diversity are not kept
     report = Report(kind="score", title=(
         f"zheval score --stream: {meta['rows']} items, predictions and references {path} (prediction "
         f"{f.get('pred')!r}, references {f.get('ref')}" + (f", ids {f['id']!r}" if f.get("id") else "") + ")"),
@@ -290,9 +290,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
-    for col, n in meta["empty"].items():
-        report.notes.append(f"{n} row(s) have an empty {col!r} cell: no reference there (those rows are scored with "
-                            "the references they have)")
+    report.notes += empty_cell_notes(meta["empty"])
     report.notes += multiline_notes(*meta["multiline"], str(path))
     return report
 

@@ -191,8 +191,10 @@ def _compare_inputs(o, systems: list, inputs: dict):
     that carry their references, read as ``zheval score`` reads them (`read_records_file`; every file must carry
     each ``--group-field``): the first file's items, references and groups are compared (``--by`` defaults to every
     ``--group-field``, as in ``score``), and every other file must hold the same items with the same references
-    ([`zheval.adapters.records_compare.same_items`][]: by id, else row by row; each difference named file:line)."""
-    from ..adapters.records_compare import same_items
+    ([`zheval.adapters.records_compare.same_items`][]: by id, else row by row; each difference named file:line);
+    the notes ``score`` gives of each file's rows are in the report, per system
+    ([`zheval.adapters.records_compare.compared_predictions`][])."""
+    from ..adapters.records_compare import compared_predictions
 
     if o.data is not None:
         refuse_records_fields(o)
@@ -202,8 +204,8 @@ def _compare_inputs(o, systems: list, inputs: dict):
     check_records_options(o)
     kwargs = checked_options(o, inputs)
     by = records_by(o)
-    records = [read_records_file(p, record_fields(o)) for p in systems]
-    preds = [records[0].as_predictions()] + [same_items(records[0], r) for r in records[1:]]
+    records = [read_records_file(p, record_fields(o), notes_on_stderr=False) for p in systems]
+    preds = compared_predictions(records)  # each with the notes score gives of its rows, in the report per system
     ds = limited_references(records[0].dataset(), o.max_refs)
     return ds, preds, {**kwargs, "by": by, "locations": records[0].locations()}
 
@@ -359,7 +361,7 @@ def records_arguments(o):
     fields = record_fields(o)
     if getattr(o, "stream", False):
         return fields, {**kwargs, "by": by}
-    return read_records_file(o.predictions, fields, note_missing_references=False), {**kwargs, "by": by}
+    return read_records_file(o.predictions, fields, notes_on_stderr=False), {**kwargs, "by": by}
 
 
 def check_records_options(o) -> None:
@@ -403,19 +405,19 @@ def record_fields(o) -> dict:
                 group_fields=list(getattr(o, "group_field", None) or []), format=o.predictions_format)
 
 
-def read_records_file(path, fields: dict, *, note_missing_references: bool = True):
+def read_records_file(path, fields: dict, *, notes_on_stderr: bool = True):
     """The records of ``path`` ([`zheval.adapters.records.read_records`][] with ``fields``): every problem named
-    file:line; a field-name error in the command line's words. With ``note_missing_references`` (explain, sample,
-    compare; ``score`` puts it in its report instead), a note on stderr per reference field left empty or null in
-    some rows (those rows are used with the references they have)."""
-    from ..adapters.records import read_records
+    file:line; a field-name error in the command line's words. With ``notes_on_stderr`` (explain, sample; ``score``
+    and ``compare`` put them in their reports instead), the notes ``score`` gives of the file's rows, each on stderr
+    after the file's name ([`zheval.adapters.records.records_notes`][]: a reference field left empty or null in some
+    rows, whose references are then the ones they have; quoted cells over several lines)."""
+    from ..adapters.records import read_records, records_notes
 
     with _field_flags():
         records = read_records(path, **fields)
-    if note_missing_references:
-        for col, n in records.empty_reference_cells.items():
-            note(f"{records.source}: {n} row(s) have an empty {col!r} cell: no reference there (those rows are used "
-                 "with the references they have)")
+    if notes_on_stderr:
+        for n in records_notes(records):
+            note(f"{records.source}: {n}")
     return records
 
 

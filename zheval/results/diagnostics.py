@@ -43,6 +43,7 @@ __all__ = [
     "Diagnostics",
     "ending_kind",
     "DiagnosticCounts",
+    "SystemDiagnostics",
     "compute_diagnostics",
 ]
 
@@ -155,6 +156,30 @@ class Diagnostics:
         ]
 
 
+@dataclass
+class SystemDiagnostics:
+    """The `Diagnostics` of each system of a ``zheval compare`` report (the report's ``diagnostics``; a score
+    report has one `Diagnostics` there).
+
+    Attributes:
+        systems: ``{label: (source, Diagnostics)}`` in the systems' order (``A``, ``B``, …; ``source``: the
+            system's file, or ``<memory>``).
+    """
+
+    systems: dict
+
+    def to_dict(self) -> dict:
+        """``{label: {"source": source, **Diagnostics.to_dict()}}`` (JSON-ready)."""
+        return {lbl: {"source": src, **d.to_dict()} for lbl, (src, d) in self.systems.items()}
+
+    def lines(self) -> list[str]:
+        """Per system, a line ``label (source):`` followed by its `Diagnostics.lines`, indented."""
+        out = []
+        for lbl, (src, d) in self.systems.items():
+            out += [f"{lbl} ({src}):"] + [f"  {s}" for s in d.lines()]
+        return out
+
+
 class DiagnosticCounts:
     """The counts behind `Diagnostics`, added chunk by chunk (`add`) and read once (`result`): the same
     `Diagnostics` as `compute_diagnostics` on the whole list, whatever the chunks (the two length means are exact
@@ -205,8 +230,11 @@ class DiagnosticCounts:
         self.ref_total += exact_int(np.asarray(ref_lens, dtype=np.float64))
         self.n += len(predictions)
 
-    def result(self) -> "Diagnostics":
-        """The `Diagnostics` of every item added, with its warnings."""
+    def result(self, excluded_shown: bool = True) -> "Diagnostics":
+        """The `Diagnostics` of every item added, with its warnings. ``excluded_shown``: the report shows the scores
+        without the truncated predictions (``zheval score``'s ``truncation_excluded``), which the truncation warning
+        then points to; ``False`` (``compare``, ``score --stream``): the warning points to ``zheval score`` for
+        them instead."""
         n, endings = self.n, self.endings
         truncated = endings["no_final_punct"] + endings["mid_word"]
         ratio = exact_mean(self.ratio_sum, self.ratio_n) if self.ratio_n else 0.0
@@ -222,8 +250,10 @@ class DiagnosticCounts:
         ref_rate = self.ref_trunc / self.ref_n if self.ref_n else 0.0
         if n and rate > max(TRUNCATION_WARN, 2 * ref_rate):
             warnings.append(f"{rate:.0%} of predictions do not end a sentence (above {TRUNCATION_WARN:.0%}; "
-                            f"references: {ref_rate:.0%}): check max_new_tokens / truncation; the report shows the "
-                            "scores without them next to the scores on all items")
+                            f"references: {ref_rate:.0%}): check max_new_tokens / truncation; "
+                            + ("the report shows the scores without them next to the scores on all items"
+                               if excluded_shown else "zheval score of these predictions (without --stream) shows the "
+                               "scores without them next to the scores on all items"))
         if endings["empty"]:
             warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
         return Diagnostics(n_items=n, length_ratio=ratio,
@@ -235,14 +265,14 @@ class DiagnosticCounts:
 
 
 def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
-                        normalize=True) -> Diagnostics:
+                        normalize=True, excluded_shown: bool = True) -> Diagnostics:
     """Compute `Diagnostics` for predictions against their (ragged) references (`DiagnosticCounts` on the whole
     list).
 
     Args:
         predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
             empty-prediction list (default: indices); normalize: normaliser spec applied first
-            (`zheval.text.normalize.get_normalizer`).
+            (`zheval.text.normalize.get_normalizer`); excluded_shown: as `DiagnosticCounts.result`.
 
     Raises:
         ValueError: different lengths.
@@ -251,4 +281,4 @@ def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequenc
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
     counts = DiagnosticCounts(normalize)
     counts.add(predictions, references, list(ids) if ids is not None else [str(i) for i in range(len(predictions))])
-    return counts.result()
+    return counts.result(excluded_shown)

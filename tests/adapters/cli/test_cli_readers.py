@@ -371,11 +371,16 @@ def test_a_missing_second_reference_is_left_out_alike_in_every_format(tmp_path, 
         "have)",
         "1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored with the references they "
         "have)"]
-    # explain, sample and compare read the same rows: each says so on stderr, naming the file (they said nothing)
+    # explain and sample read the same rows: each says so on stderr, naming the file (they said nothing)
     fields = ("--pred-field", "pred", "--ref-field", "gold1", "--ref-field", "gold2")
-    for args in (("explain", "-p", f, *fields, "--id", "b"), ("compare", "-p", f, f, *fields, "--bootstrap", 10),
+    for args in (("explain", "-p", f, *fields, "--id", "b"),
                  ("sample", "-p", f, *fields, "-k", 2, "-o", tmp_path / "sheet.csv")):
         res = run(*args)
         assert res.exit_code == 0, res.output
-        assert (f"zheval: note: {f}: 1 row(s) have an empty 'gold2' cell: no reference there (those rows are used "
+        assert (f"zheval: note: {f}: 1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored "
                 "with the references they have)") in res.stderr, (args[0], res.stderr)
+    # compare puts score's notes in its report, per system
+    doc = _json(run("compare", "-p", f, f, *fields, "--bootstrap", 10, "-q", "-f", "json"))
+    assert [n for n in doc["notes"] if "empty 'gold2'" in n] == [
+        f"{s}: 1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored with the references "
+        "they have)" for s in "AB"]

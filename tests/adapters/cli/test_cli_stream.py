@@ -165,3 +165,19 @@ def test_stream_params_are_the_whole_file_params(records):
     assert streamed == whole
     assert whole["rouge_types"] == ["rouge1", "rougeLsum"] and whole["multi_ref"] == "max"
     assert whole["chrf"]["char_order"] == 6 and whole["bleu"]["max_order"] == 4
+
+
+def test_the_truncation_warning_of_stream_does_not_point_to_a_table_it_lacks(tmp_path):
+    # 2 of 3 predictions stop without a final mark (2/3 = 67% > 5%; the references all end in 。): the whole-file report
+    # shows the scores without them and says so; the streamed one keeps no such table and points to score for it
+    f = write_jsonl(tmp_path / "cut.jsonl", [{"prediction": p, "reference": r} for p, r in
+                                             [("好的，我知道", "好的，我知道了。"), ("明天下雨。", "明天会下雨。"),
+                                              ("记得带伞", "记得带伞。")]])
+    whole = json.loads(run("score", "-p", f, "-q", "-f", "json", "--bootstrap", 0).stdout)
+    streamed = json.loads(run("score", "-p", f, "-q", "-f", "json", "--stream").stdout)
+    cut = [[w for w in d["warnings"] if "do not end a sentence" in w] for d in (whole, streamed)]
+    assert [len(c) for c in cut] == [1, 1] and cut[0][0].startswith("67% of predictions do not end a sentence")
+    assert cut[0][0].endswith("the report shows the scores without them next to the scores on all items")
+    assert "truncation_excluded" in whole["breakdowns"] and "truncation_excluded" not in streamed.get("breakdowns", {})
+    assert cut[1][0].endswith("zheval score of these predictions (without --stream) shows the scores without them "
+                              "next to the scores on all items"), cut[1]

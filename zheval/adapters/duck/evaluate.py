@@ -25,13 +25,11 @@ import numpy as np
 from ...compute.bleu import score_from_sums as bleu_from_sums
 from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
-from ...results.diagnostics import compute_diagnostics
 from ..report.breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
 from ...compute.bertscore import BertScoreOptions
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
-from .inputs import (as_predictions, check_by, check_dataset, group_columns, input_warnings, order_notes,
-                     stored_field_warnings)
+from .inputs import as_predictions, check_by, check_dataset, group_columns, order_notes, prediction_checks
 from .predictions import join_predictions
 from ..report.tables import BERTSCORE_METRIC, Report, group_items, score_groups
 from .reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
@@ -126,11 +124,9 @@ def evaluate_predictions(
     bert = None if bert is None else add_bertscore([specs], bert, [preds], refs)[0]
     item_groups = group_items(group_columns(ds, by), by, len(ds))
     groups = score_groups(specs, item_groups, bootstrap, seed, confidence, progress)
-    diag = compute_diagnostics(preds, refs, table["id"], normalize=cfg.tokenizer.normalizer)
+    diag, warnings = prediction_checks(predictions, preds, refs, table["id"], cfg.tokenizer)
     breakdowns.update(_breakdowns(specs, item_groups, groups, preds, refs, cfg, buckets, folds, bootstrap, seed,
                                   confidence))
-    warnings = list(diag.warnings) + input_warnings(preds, refs, cfg.tokenizer)
-    warnings += stored_field_warnings(predictions)
     report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",
                     metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),

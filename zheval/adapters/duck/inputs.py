@@ -5,7 +5,8 @@ unspaced Chinese, Traditional against Simplified; `label_mismatch_warning`: LLaM
 no reference; `reference_mismatch_warning`: stored references that are none of their item's;
 `query_mismatch_warning`: stored queries that are not their item's query; all three: `stored_field_warnings`) and
 the notes of predictions paired by line order and of stored fields on some lines only (`order_notes`,
-`stored_field_notes`), the same for every command that joins predictions to a 小黄鸭 file.
+`stored_field_notes`), the same for every command that joins predictions to a 小黄鸭 file; `prediction_checks`: the
+diagnostics and every warning of one system's predictions, the same in ``score`` and in ``compare``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ...io.lists import split_entries
+from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
 from .predictions import Predictions
 from .stored import field_names
@@ -29,6 +31,7 @@ __all__ = [
     "stored_field_warnings",
     "stored_field_notes",
     "order_notes",
+    "prediction_checks",
 ]
 
 
@@ -218,3 +221,28 @@ def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
     refs = [list(r) for r in references]
     slips = input_slips(list(predictions), refs, tok, t2s_option=not tok.is_tool)
     return [msg + (" On the command line: --t2s." if cat is ScriptMismatchWarning else "") for cat, msg in slips]
+
+
+def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequence[str], tok: BaseTokenizer,
+                      which: str = "", excluded_shown: bool = True) -> tuple[Diagnostics, list]:
+    """The diagnostics of one system's predictions and every warning a report gives of them, the same for
+    ``score`` (`zheval.adapters.duck.evaluate.evaluate_predictions`) and for each system of ``compare``
+    (`zheval.adapters.compare.compare_predictions`).
+
+    Args:
+        predictions: the predictions as given (a `Predictions` carries its stored-field mismatches).
+        preds: their texts joined to the items, one per item (`join_predictions`).
+        references: per item its list of references (the ones scored).
+        ids: the items' ids (named in the list of empty predictions).
+        tok: the scoring tokenizer (its normaliser is applied before the checks).
+        which: a prefix of every warning (``"B: "`` in compare).
+        excluded_shown: the report shows the scores without the truncated predictions (`DiagnosticCounts.result`).
+
+    Returns:
+        ``(Diagnostics, warnings)``: the length ratio, truncation, empty predictions and reference counts
+        (`zheval.results.diagnostics.compute_diagnostics`; its warnings unprefixed), then the warnings: those of the
+        diagnostics, of `input_warnings` and of `stored_field_warnings`, in that order, each prefixed with ``which``.
+    """
+    diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown)
+    warnings = [f"{which}{w}" for w in (*diag.warnings, *input_warnings(preds, references, tok))]
+    return diag, warnings + stored_field_warnings(predictions, which)

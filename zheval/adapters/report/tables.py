@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ...results.diagnostics import Diagnostics
+from ...results.diagnostics import Diagnostics, SystemDiagnostics
 from ...results.group_labels import NULL_LABEL, group_label, group_value
 from ...results.reducers import MIN_INTERVAL_ITEMS, no_interval_reason
 from ...text.terminal import markdown_text, terminal_text
@@ -273,8 +273,8 @@ class Report:
             "delta", "delta_low", "delta_high", "p_value", "no_difference"}]`` (one row per group, metric and system
             compared with A) (``no_difference``: B − A is exactly 0, where sacrebleu's
             p-value is its minimum 1/(resamples + 1) and means nothing).
-        diagnostics: `Diagnostics` or ``None``; signatures: ``{"bleu": …,
-            "rouge": …}``.
+        diagnostics: `Diagnostics` (score), `SystemDiagnostics` (compare: each system's) or ``None``;
+            signatures: ``{"bleu": …, "rouge": …}``.
         params: options used (tokenizer, bootstrap, seed, num_proc, …); notes / warnings: messages for the reader.
     """
 
@@ -283,7 +283,7 @@ class Report:
     metrics: list
     groups: list = field(default_factory=list)
     comparison: list = field(default_factory=list)
-    diagnostics: Diagnostics | None = None
+    diagnostics: Diagnostics | SystemDiagnostics | None = None
     signatures: dict = field(default_factory=dict)
     params: dict = field(default_factory=dict)
     notes: list = field(default_factory=list)
