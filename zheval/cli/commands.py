@@ -466,7 +466,7 @@ def streamed_report(o):
 
 @app.command()
 @takes("source", "output", "min_chars", "max_chars", "dedup_threshold", "no_dedup", "min_refs", "no_normalize",
-       "report_json", "num_proc", "quiet",
+       "report_json", "num_proc", "domains", "quiet",
        source=option(Path, "ARGUMENT", default=..., help="小黄鸭 JSONL input"),
        output=option(Path, "--output", "-o", default=..., help="cleaned JSONL output (written atomically)"),
        min_chars=option(int, "--min-chars", default=5, min=0, help="drop references shorter than this (characters)"),
@@ -479,7 +479,8 @@ def streamed_report(o):
        report_json=option(Optional[Path], "--report-json", help="also write the drop report as JSON"))
 def clean(o) -> None:
     """Clean a 小黄鸭 file: normalise, filter reference lengths, drop near duplicates and thin queries; print the
-    drop report (every dropped reference and query counted by reason and domain)."""
+    drop report (every dropped reference and query counted by reason and domain). --domains any (or a comma list)
+    accepts other domain values, as in score."""
 
     def go():
         from ..adapters.duck import clean_duck, write_duck
@@ -489,7 +490,8 @@ def clean(o) -> None:
         apply_quiet(o.quiet)
         check_output_dir(o.output, o.report_json)
         check_paths({"SOURCE": o.source}, {"--output": o.output, "--report-json": o.report_json})
-        ds, _ = load_data(o.source, bounds=False)  # cleaning is for raw data: any number of references is accepted
+        # cleaning is for raw data: any number of references is accepted; the domains as score's --domains
+        ds, _ = load_data(o.source, bounds=False, domains=domain_values(o.domains))
         cleaned, rep = clean_duck(
             ds, normalize=not o.no_normalize, min_chars=o.min_chars, max_chars=o.max_chars,
             dedup_threshold=None if o.no_dedup else o.dedup_threshold, min_refs=o.min_refs,

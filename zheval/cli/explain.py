@@ -44,7 +44,8 @@ from .commands import (app, check_records_format, check_records_options, named_p
                        record_fields, refuse_records_fields)
 from .files import check_paths, load_data
 from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
-                      check_tokenizer, refuse_metric_options, run_command, split_list, tokenizer_options)
+                      check_tokenizer, domain_values, refuse_metric_options, run_command, split_list,
+                      tokenizer_options)
 from .params import DATA_OPTIONAL, takes
 from .options import echo
 from ..text.terminal import terminal_json, terminal_text
@@ -251,7 +252,7 @@ def _items(o):
     if o.data is None:
         records = read_records_file(o.predictions, record_fields(o))
         return records.dataset(), records.locations(), list(records.predictions)
-    ds, where = load_data(o.data, o.min_refs, o.max_refs)
+    ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(o.domains))
     named = o.pred_field is not None or o.id_field is not None
     preds_file = named_predictions(o) if named else read_predictions(o.predictions, o.predictions_format)
     preds = join_predictions(ds, preds_file, label_check=o.label_check)
@@ -274,8 +275,8 @@ def pairing_messages(predictions) -> None:
 @app.command()
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "ids", "worst", "best", "sample", "sample_seed", "metric", "explain_format",
        "tokenizer", "metrics", "rouge_types", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s",
-       "normalize", "punct", "explain_preset", "predictions_format", "label_check", "min_refs", "max_refs", "quiet",
-       "chrf_word_order", data=DATA_OPTIONAL)
+       "normalize", "punct", "explain_preset", "predictions_format", "label_check", "min_refs", "max_refs", "domains",
+       "quiet", "chrf_word_order", data=DATA_OPTIONAL)
 def explain(o) -> None:
     """Why this number: each item with its matched tokens highlighted, the winning reference beside it, and one
     line per metric (or --format json)."""

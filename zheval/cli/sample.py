@@ -65,7 +65,7 @@ def _sample_inputs(o):
 @app.command()
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "k", "seed", "by_metric", "output", "key", "tokenizer", "metrics", "rouge_types",
        "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "predictions_format",
-       "label_check", "min_refs", "max_refs", "num_proc", "quiet", "force", "chrf_word_order",
+       "label_check", "min_refs", "max_refs", "domains", "num_proc", "quiet", "force", "chrf_word_order",
        output=option(Path, "--output", "-o", default=Path("review_sheet.csv"),
                      help="the blind review sheet (CSV, UTF-8): id, query, prediction, references, empty rating "
                           "columns; no scores"),

@@ -162,6 +162,11 @@ def _refs_bounds_text(min_refs, max_refs) -> str:
     return f"at most {max_refs}"
 
 
+#: How an unknown domain is accepted, said with its refusal (as the reference-count bounds say theirs).
+_DOMAINS_HINT = (". For other domains: --domains any (or a comma list of the values) on the command line, "
+                 "domains=None (or the values) in load_duck")
+
+
 def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list[str]:
     """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row)."""
     if not isinstance(obj, dict):
@@ -208,7 +213,8 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list
             if not isinstance(v, str):
                 errs.append(f"{key!r} must be a string or null, got {type_name(v)}")
             elif valid is not None and v not in valid:
-                errs.append(f"{key!r} {v!r} is not one of {list(valid)} or null")
+                hint = _DOMAINS_HINT if key == "domain" else ""
+                errs.append(f"{key!r} {v!r} is not one of {list(valid)} or null{hint}")
     return errs
 
 
