@@ -140,7 +140,9 @@ def compare_predictions(
 
     Returns:
         A `Report` with ``kind="compare"`` and ``comparison`` rows
-        (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1).
+        (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1); ``diagnostics``: every
+        system's as ``evaluate_predictions`` gives one (`zheval.results.diagnostics.SystemDiagnostics`), and its
+        warnings and notes prefixed with its label (``B: 1 empty prediction(s) (scored 0)``).
 
     Raises:
         ValueError: ``bootstrap`` outside 2 … the maximum, an unknown ``test``, ``resamples`` outside 1 … it;
