@@ -34,7 +34,7 @@ from ..compute.inputs import EmptyReferenceError, validate_inputs
 from ..compute.joint import METRICS, ScoreConfig, ScoreItems, item_scores, score_config_of, score_result, score_items
 from ..compute.options import check_metrics, options_for_metrics
 from ..results.reducers import group_indices
-from .engine_checks import group_value_problem, id_problem, kind_change
+from .engine_checks import IdKinds, first_id_kinds, group_value_problem, id_problem, kind_change
 
 __all__ = ["BatchRequest", "PackedRequest", "batch_record", "reduce_records", "batch_with_scores", "score_columns",
            "check_columns", "pack_request", "check_config", "prepare_request", "ENGINE_DOOR_DOC", "engine_door_doc"]
@@ -170,11 +170,14 @@ def batch_record(table, request: BatchRequest) -> bytes:
         request: a `BatchRequest`.
 
     Returns:
-        ``bytes``: a pickled dict ``{"n", "items", "groups", "slips", "error", "ids"}`` read by `reduce_records`.
+        ``bytes``: a pickled dict ``{"n", "items", "groups", "slips", "error", "ids", "id_kinds"}`` read by
+        `reduce_records` (``ids``: the batch's ids when it has a bad row, to name it; ``id_kinds``: the first id of
+        each kind, `zheval.adapters.engine_checks.first_id_kinds`).
     """
     preds, refs = _texts(table, request)
     n = len(preds)
-    record: Dict[str, Any] = {"n": n, "items": None, "groups": None, "slips": [], "error": None, "ids": None}
+    record: Dict[str, Any] = {"n": n, "items": None, "groups": None, "slips": [], "error": None, "ids": None,
+                              "id_kinds": {}}
     if not n:
         return pickle.dumps(record, protocol=pickle.HIGHEST_PROTOCOL)
     config = request.config
@@ -191,9 +194,11 @@ def batch_record(table, request: BatchRequest) -> bytes:
         if bad is not None:
             record["error"] = {"kind": "input", "type": bad[1], "row": bad[0], "message": bad[2]}
     if record["error"] is None and request.id_column is not None:
-        bad = id_problem(table.column(request.id_column).to_pylist(), request.id_column)
+        ids = table.column(request.id_column).to_pylist()
+        bad = id_problem(ids, request.id_column)
         if bad is not None:
             record["error"] = {"kind": "input", "type": bad[1], "row": bad[0], "message": bad[2]}
+        record["id_kinds"] = first_id_kinds(ids)
     if record["error"] is not None:
         if request.id_column is not None:
             record["ids"] = table.column(request.id_column).to_pylist()
@@ -234,11 +239,13 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
             row index (and its id).
         TypeError, ValueError: the first row that is not scorable (``predictions[row]``/``references[row][j]``, its
             id; a group value that cannot name a group), or no row at all; a group value of another kind than the
-            first (``"0"`` after ``0``: `zheval.adapters.engine_checks.kind_change`), named by its row.
+            first (``"0"`` after ``0``: `zheval.adapters.engine_checks.kind_change`) or an id of another kind than
+            the first (``7`` after ``"q0"``: `zheval.adapters.engine_checks.IdKinds`), named by its row.
     """
     offset, parts, groups = 0, [], []
     empty_pos, empty_texts, empty_reasons, empty_context, id_of = [], [], [], "", {}
     first_input, slips = None, {}
+    id_kinds = IdKinds(request.id_column)
     for blob in records:
         rec = pickle.loads(blob)
         err = rec["error"]
@@ -258,6 +265,7 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
                 groups += rec["groups"]
             for category, message in rec["slips"]:
                 slips.setdefault(category, message)
+        id_kinds.add(offset, rec["id_kinds"])
         offset += rec["n"]
     ids = id_of if request.id_column is not None else None
     if first_input is not None:
@@ -274,8 +282,9 @@ def reduce_records(records: Iterable[bytes], request: BatchRequest, engine: str)
     if not parts:
         raise ValueError(f"{engine}: no items to score: the data has no rows")
     change = kind_change(groups, request.group_column) if request.group_column is not None else None
-    if change is not None:
-        raise ValueError(f"{engine}: row {change[0]}: {change[1]}")
+    for change in (change, id_kinds.change):
+        if change is not None:
+            raise ValueError(f"{engine}: row {change[0]}: {change[1]}")
     for category, message in slips.items():
         warnings.warn(f"{message} (found in a batch's sample)", category, stacklevel=3)
     items = ScoreItems.concat(parts)

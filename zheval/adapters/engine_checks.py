@@ -11,17 +11,23 @@
   reads an integer as its decimal text, so ``0`` and ``"0"`` are one group there; an engine keeps a column's values
   as they are (an integer column gives integer keys), so a column that mixes kinds is refused rather than split
   into groups the CLI would merge.
+* the id column's values follow the rules of `zheval.compute.batch_checks` (those of ``zheval.score_batches``): the
+  CLI's id rule on the workers (`id_problem`); one kind of id (`first_id_kinds` on the workers, a few values a
+  batch; `IdKinds` on the driver names the first row of another kind with `MIXED_IDS`); unique by the id's text form
+  (`id_text`: ``7`` and ``"7"`` are one id), which the doors check where the data lives (Ray groups the text forms,
+  Spark's typed column holds one kind, so its values are unique exactly when their texts are) and report with
+  `duplicate_id_message`.
 """
 
 from __future__ import annotations
 
 import numbers
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, Dict, Optional, Sequence, Tuple
 
-from ..compute.batch_checks import group_kind
+from ..compute.batch_checks import MIXED_IDS, group_kind, id_kind, id_text
 
 __all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_problem", "kind_change", "id_problem",
-           "duplicate_id_message"]
+           "id_text", "first_id_kinds", "IdKinds", "duplicate_id_message"]
 
 #: What to do with a group column the engines cannot use as it is (the end of every group-value message).
 _CAST = ("cast the column to one scalar type first (Spark: df.withColumn(name, df[name].cast('string')); Ray: "
@@ -114,11 +120,53 @@ def id_problem(values: Sequence[Any], column: str) -> Optional[Tuple[int, str, s
     return None
 
 
-def duplicate_id_message(column: str, value: Any, count: int, rows: Sequence[int], more: int) -> str:
-    """The message of a duplicated id: the value, how many rows have it, the first of them (``rows``, in the data's
-    order) and how many other ids are duplicated (``more``)."""
+def first_id_kinds(values: Sequence[Any]) -> Dict[str, Tuple[int, Any]]:
+    """``{kind: (row in the batch, value)}``: the first id of each kind (`zheval.compute.batch_checks.id_kind`)
+    among the values the id rule accepts (runs on a worker: at most two entries a batch, never the ids)."""
+    out: Dict[str, Tuple[int, Any]] = {}
+    for i, v in enumerate(values):
+        if id_text(v) is not None:
+            out.setdefault(id_kind(v), (i, v))
+            if len(out) == 2:
+                break
+    return out
+
+
+class IdKinds:
+    """The id kinds of the batches, fed in row order on the driver (`first_id_kinds` of each batch and its first
+    row): ``change`` is ``None`` or ``(row, message)`` naming the first row whose id is of another kind than the
+    first id's, with `MIXED_IDS`."""
+
+    def __init__(self, column: str) -> None:
+        self.column = column
+        self.first: Optional[Tuple[int, Any]] = None
+        self.change: Optional[Tuple[int, str]] = None
+
+    def add(self, offset: int, kinds: Dict[str, Tuple[int, Any]]) -> None:
+        """Feed one batch's `first_id_kinds` (its first row is row ``offset`` of the data)."""
+        for i, v in sorted(kinds.values(), key=lambda t: t[0]):
+            if self.first is None:
+                self.first = (offset + i, v)
+            elif self.change is None and id_kind(v) != id_kind(self.first[1]):
+                j, w = self.first
+                self.change = (offset + i, f"the id column {self.column!r} holds {id_kind(v)} {v!r} here and "
+                                           f"{id_kind(w)} {w!r} at row {j}: {MIXED_IDS}")
+
+
+def duplicate_id_message(column: str, value: Any, count: int, rows: Sequence[int], more: int,
+                         values: Sequence[Any] = ()) -> str:
+    """The message of a duplicated id: the value (or its text form, `id_text`), how many rows have it, the first of
+    them (``rows``, in the data's order) and how many other ids are duplicated (``more``); ``values``, the values of
+    those rows as the data holds them: the one value they share is named, or each when they differ (``7`` and
+    ``"7"``: one id under the CLI's id rule)."""
     where = " and ".join(f"row {r}" for r in rows)
     others = f"; {more} more id(s) are duplicated too" if more else ""
-    return (f"duplicate id {value!r} in the id column {column!r}: {count} rows have it ({where} first){others}; "
+    raw = ""
+    if len({repr(v) for v in values}) == 1:
+        value = values[0]  # the value as the rows hold it (an integer column's 7, not its text '7')
+    elif values:
+        raw = (" (" + ", ".join(f"row {r} holds {type(v).__name__} {v!r}" for r, v in zip(rows, values))
+               + ": one id under the CLI's id rule, which reads an integer as its decimal text)")
+    return (f"duplicate id {value!r} in the id column {column!r}{raw}: {count} rows have it ({where} first){others}; "
             "an id names one row (in messages, and in the Poisson bootstrap's keys), so each must be unique, as the "
             "CLI's --id-field refuses a duplicate id")

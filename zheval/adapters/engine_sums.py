@@ -32,7 +32,7 @@ from ..compute.sums import batch_sums, needs_every_item, sums_result
 from ..results.partial_sums import PartialSums, merge_groups
 from ..results.poisson import item_keys
 from .engine_batches import BatchRequest
-from .engine_checks import group_kind, group_value_problem, id_problem
+from .engine_checks import first_id_kinds, group_kind, group_value_problem, id_problem
 from .engine_env import worker_import_problem
 
 __all__ = ["SUMS_DOOR_ARGS", "EMPTY_SUMS_RECORD", "sums_record", "merge_sums_records", "result_from_sums_record",
@@ -52,9 +52,10 @@ SUMS_DOOR_ARGS = """
 
 
 def _record(n: int, groups: Dict[Any, PartialSums], bad: bool, slips: Dict[type, str],
-            kinds: frozenset = frozenset(), first: Optional[Dict[Any, tuple]] = None) -> bytes:
-    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips, "kinds": kinds, "first": first or {}},
-                        protocol=_PROTOCOL)
+            kinds: frozenset = frozenset(), first: Optional[Dict[Any, tuple]] = None,
+            id_kinds: frozenset = frozenset()) -> bytes:
+    return pickle.dumps({"n": n, "groups": groups, "bad": bad, "slips": slips, "kinds": kinds, "first": first or {},
+                         "id_kinds": id_kinds}, protocol=_PROTOCOL)
 
 
 EMPTY_SUMS_RECORD = _record(0, {}, False, {})
@@ -63,7 +64,7 @@ EMPTY_SUMS_RECORD = _record(0, {}, False, {})
 
 def sums_record(table, request: BatchRequest, position: tuple = (0, 0)) -> bytes:
     """The sums record of one batch (runs on a worker): ``{"n", "groups": {group: PartialSums}, "bad", "slips",
-    "kinds", "first"}`` pickled.
+    "kinds", "first", "id_kinds"}`` pickled.
 
     Args:
         table: a ``pyarrow.Table`` or ``RecordBatch`` with the request's columns (references ``list<string>`` or
@@ -74,8 +75,10 @@ def sums_record(table, request: BatchRequest, position: tuple = (0, 0)) -> bytes
 
     A batch with a row that cannot be scored, or a group value that cannot name a group, gives ``bad=True`` and no
     sums (the driver names the row in an ordered pass); ``kinds`` holds the kinds of its group values
-    (`zheval.adapters.engine_checks.group_kind`: more than one after the merge is refused the same way). A worker
-    never raises for bad input.
+    (`zheval.adapters.engine_checks.group_kind`: more than one after the merge is refused the same way), ``id_kinds``
+    those of its ids (`zheval.compute.batch_checks.id_kind`: ids of two kinds are refused the same way). The Poisson
+    keys read each id's text form (`zheval.results.poisson.item_keys`: ``7`` is keyed as ``"7"``, as the CLI and
+    ``zheval.score_batches`` key it). A worker never raises for bad input.
     """
     preds = table.column(request.prediction_column).to_pylist()
     refs = table.column(request.references_column).to_pylist()
@@ -94,13 +97,15 @@ def sums_record(table, request: BatchRequest, position: tuple = (0, 0)) -> bytes
     if ids is not None and id_problem(ids, request.id_column) is not None:
         return _record(len(preds), {}, True, {})
     kinds = frozenset(group_kind(g) for g in groups if g is not None) if groups is not None else frozenset()
+    id_kinds = frozenset(first_id_kinds(ids)) if ids is not None else frozenset()
     keys = item_keys(canon_preds, canon_refs, ids) if config.first.bootstrap else None
     first = config.first
     slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))
     first: Dict[Any, tuple] = {}
     for i, g in enumerate(groups or ()):
         first.setdefault(g, (*position, i))
-    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips, kinds, first)
+    return _record(len(preds), batch_sums(items, config, keys=keys, groups=groups), False, slips, kinds, first,
+                   id_kinds)
 
 
 def merge_sums_records(a: bytes, b: bytes) -> bytes:
@@ -118,15 +123,15 @@ def merge_sums_records(a: bytes, b: bytes) -> bytes:
     for g, at in y["first"].items():
         first[g] = at if g not in first else min(first[g], at)
     return _record(x["n"] + y["n"], merge_groups(x["groups"], y["groups"]), False, slips, x["kinds"] | y["kinds"],
-                   first)
+                   first, x["id_kinds"] | y["id_kinds"])
 
 
 def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict[str, Any]]:
     """The result from the merged record (runs on the driver): ``{metric: result}`` ``==`` [`zheval.score`][zheval.compute.joint.score] on
     the rows, plus ``"groups"`` (``{value: {metric: result}}``, in order of first appearance: each group's least
     ``first`` position) with a group column; ``None`` when a batch had a bad
-    row or group values of more than one kind (`zheval.adapters.engine_checks`; the caller names the row with the
-    ordered pass). The input guards' warnings are issued once each.
+    row, group values of more than one kind or ids of more than one kind (`zheval.adapters.engine_checks`; the
+    caller names the row with the ordered pass). The input guards' warnings are issued once each.
 
     Raises:
         ValueError: no row at all (``no items to score``).
@@ -134,7 +139,7 @@ def result_from_sums_record(blob: bytes, request: BatchRequest) -> Optional[Dict
     import warnings
 
     rec = pickle.loads(blob)
-    if rec["bad"] or len(rec["kinds"]) > 1:  # a group value of two kinds: the ordered pass names the row
+    if rec["bad"] or len(rec["kinds"]) > 1 or len(rec["id_kinds"]) > 1:  # two kinds: the ordered pass names the row
         return None
     if not rec["n"]:
         raise ValueError("no items to score: the data has no rows")

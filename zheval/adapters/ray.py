@@ -19,7 +19,7 @@ from typing import Any, Dict, Optional, Sequence
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .engine_batches import (BatchRequest, PackedRequest, batch_record, batch_with_scores, engine_door_doc,
                              prepare_request, reduce_records)
-from .engine_checks import check_door_args, duplicate_id_message, refuse_nested_group
+from .engine_checks import check_door_args, duplicate_id_message, id_text, refuse_nested_group
 from .engine_sums import SUMS_DOOR_ARGS, engine_errors, reducible
 from .extras import require_extra
 from .ray_reduce import preserving_order, reduce_dataset
@@ -88,24 +88,39 @@ def score_dataset(
     return result, scored
 
 
+def _id_texts(table, column: str):
+    """The id column as the ids' text forms (runs on a worker; `zheval.adapters.engine_checks.id_text`: ``7`` ->
+    ``"7"``; ``None`` for a value the id rule refuses, named later by the scoring pass): an Arrow string column Ray
+    can group, whatever the column held (a column of Python objects cannot be a group key)."""
+    import pyarrow as pa
+
+    return pa.table({column: pa.array([id_text(v) for v in table.column(column).to_pylist()], type=pa.string())})
+
+
 def _refuse_duplicate_ids(dataset, column: str, batch_size) -> None:
-    """Raise ``ValueError`` naming a duplicated id: Ray's ``groupby(id).count()`` finds them where the data lives (a
-    few rows reach the driver); on a duplicate its first two rows are found by streaming the id column in order."""
-    counts = dataset.select_columns([column]).groupby(column).count()
+    """Raise ``ValueError`` naming a duplicated id -- by the ids' text forms, the CLI's rule (``7`` and ``"7"`` are
+    one id) -- found where the data lives: the workers map the column to its text forms (`_id_texts`) and Ray's
+    ``groupby(id).count()`` counts them (a few rows reach the driver); on a duplicate its first two rows are found by
+    streaming the id column in order."""
+    texts = dataset.select_columns([column]).map_batches(_id_texts, batch_size=batch_size, batch_format="pyarrow",
+                                                          fn_kwargs={"column": column})
+    counts = texts.groupby(column).count()
     dups = counts.filter(lambda r: r[column] is not None and r["count()"] > 1).take(4)
     if not dups:
         return
     value, count = dups[0][column], dups[0]["count()"]
     ids = dataset.select_columns([column])
-    rows, offset = [], 0
+    rows, values, offset = [], [], 0
     with preserving_order(ids):
         for batch in ids.iter_batches(batch_size=batch_size, batch_format="pyarrow"):
-            values = batch.column(column).to_pylist()
-            rows += [offset + i for i, v in enumerate(values) if v == value][:2 - len(rows)]
-            offset += len(values)
+            for i, v in enumerate(batch.column(column).to_pylist()):
+                if len(rows) < 2 and id_text(v) == value:
+                    rows.append(offset + i)
+                    values.append(v)
+            offset += batch.num_rows
             if len(rows) == 2:
                 break
-    raise ValueError(f"{ENGINE}: {duplicate_id_message(column, value, count, rows, len(dups) - 1)}")
+    raise ValueError(f"{ENGINE}: {duplicate_id_message(column, value, count, rows, len(dups) - 1, values)}")
 
 
 def _schema(dataset):

@@ -108,7 +108,10 @@ def score_dataframe(
 
 def _refuse_duplicate_ids(df, column: str) -> None:
     """Raise ``ValueError`` naming a duplicated id: Spark's ``groupBy(id).count()`` finds them where the data lives
-    (a few rows reach the driver); on a duplicate its first two rows are found by ``zipWithIndex`` (row order)."""
+    (a few rows reach the driver); on a duplicate its first two rows are found by ``zipWithIndex`` (row order). A
+    Spark column holds one type, so the raw values are the CLI's rule here (`zheval.adapters.engine_checks.id_text`):
+    integers are equal exactly when their decimal texts are, and ``7`` beside ``"7"`` cannot occur (the Ray door,
+    whose column may hold Python objects of both kinds, groups the text forms)."""
     col = df[column]
     dups = df.where(col.isNotNull()).groupBy(col.alias("id")).count().where("count > 1").limit(4).collect()
     if not dups:

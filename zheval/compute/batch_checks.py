@@ -8,8 +8,9 @@ batch with every value named by its item index over all batches (``groups[12345]
   value is of one kind (`group_kind`: ``1`` beside ``True`` or ``1.0`` would merge into one group, ``0`` beside
   ``"0"`` would be two groups where the CLI has one); ``None`` is the group of items without one;
 * an id follows the CLI's id rule (a non-empty string without spaces around it, or an integer; never ``None``, a
-  bool or ``7.0``), every id is of one kind (all strings or all integers: ``7`` and ``"7"`` are one id for the CLI
-  but two Poisson keys), ids are unique over all batches (a repeat names both items), and either every batch gives
+  bool or ``7.0``), every id is of one kind (`id_kind`: all strings or all integers, `MIXED_IDS`), ids are unique
+  over all batches by their text form (`id_text`: ``7`` and ``"7"`` are one id, as for the CLI and as the Poisson
+  bootstrap keys them, `zheval.results.poisson.item_keys`; a repeat names both items), and either every batch gives
   ids or none does.
 
 Memory: the duplicate-id check keeps a 128-bit BLAKE2b key and the item index of every id seen (24 bytes an id,
@@ -27,7 +28,11 @@ import numpy as np
 from ..io.fields import id_value
 from ..results.sorted_keys import SortedKeys, unique_rows
 
-__all__ = ["group_kind", "BatchRules"]
+__all__ = ["group_kind", "id_kind", "id_text", "MIXED_IDS", "BatchRules"]
+
+#: Why ids of two kinds are refused (the end of the message of every door that refuses them).
+MIXED_IDS = ("the ids are all strings or all integers (a mix is most often ids read two ways, and 7 beside '7' is one "
+             "id written two ways in messages and the per-item file); convert them to one type first, e.g. str")
 
 
 def group_kind(value: Any) -> str:
@@ -40,6 +45,19 @@ def group_kind(value: Any) -> str:
     if isinstance(value, numbers.Real):
         return "float"
     return "str" if isinstance(value, str) else type(value).__name__
+
+
+def id_kind(value: Any) -> str:
+    """The kind of an id the CLI's id rule accepts (`zheval.io.fields.id_value`): ``"int"`` for an integer (a numpy
+    integer too), ``"str"`` for a string."""
+    return "int" if isinstance(value, numbers.Integral) else "str"
+
+
+def id_text(value: Any) -> Optional[str]:
+    """An id's text form under the CLI's id rule (`zheval.io.fields.id_value`): a string as it is, an integer (a
+    numpy integer too) as its decimal text (``7`` -> ``"7"``); ``None`` for a value the rule refuses (``None``, a
+    bool, ``7.0``, a blank string ...). Two ids are one id when their text forms are equal."""
+    return id_value(_plain(value), "id")[0]
 
 
 def _plain(v):
@@ -127,14 +145,12 @@ class BatchRules:
             rid, err = id_value(v, "ids")
             if err:
                 raise ValueError(f"{self.what}: {at}: {err}")
-            kind = "int" if isinstance(v, numbers.Integral) else "str"
+            kind = id_kind(v)
             if self.id_first is None:
                 self.id_first = (offset + i, v, kind)
             elif kind != self.id_first[2]:
                 j, w, k = self.id_first
-                raise ValueError(f"{self.what}: {at} is {kind} {v!r} and ids[{j}] is {k} {w!r}: the ids are all "
-                                 "strings or all integers (7 and '7' are one id for the CLI but two Poisson keys); "
-                                 "convert them to one type first")
+                raise ValueError(f"{self.what}: {at} is {kind} {v!r} and ids[{j}] is {k} {w!r}: {MIXED_IDS}")
             texts.append(rid)
         if self.seen is None:
             return

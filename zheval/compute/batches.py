@@ -264,7 +264,8 @@ def score_batches(
             ``(predictions, references, groups, ids)``: ``predictions`` a ``list[str]``, ``references`` per item a
             ``str`` or a non-empty ``list[str]`` (as [`zheval.score`][zheval.compute.joint.score]), ``groups`` one hashable value per item
             (or ``None`` for the whole batch; ``None`` items form a group of their own), ``ids`` one value per item
-            (or ``None``; a Poisson key part and a column of the per-item file). Groups and ids follow the rules of
+            (or ``None``; a Poisson key part by its text form -- ``7`` as ``"7"``, as the CLI reads it -- and a column
+            of the per-item file). Groups and ids follow the rules of
             `zheval.compute.batch_checks` (those of the engine doors and the CLI): one kind of group value, no NaN;
             ids by the CLI's id rule, of one kind, unique over all batches (24 bytes kept per id), in every batch
             or in none.

@@ -14,9 +14,10 @@ weight of item ``key`` in resample ``b`` is a pure function of ``(seed, key, b)`
 2014, "Fast splittable pseudorandom number generators", OOPSLA; the finaliser of ``java.util.SplittableRandom``)
 mixes the seed, the item key and the resample index into 64 random bits, whose top 53 give a uniform ``u`` in
 [0, 1); the weight is the inverse CDF of Poisson(1) at ``u`` (the smallest ``k`` with ``u < P(K <= k)``, a table of
-the CDF in float64). The item key is a 64-bit hash (BLAKE2b) of the item's content -- its id when the data has one,
-its prediction and its references (`item_keys`) -- so a Ray Dataset, a Spark DataFrame and one process give the
-same weights to the same item, and the same intervals.
+the CDF in float64). The item key is a 64-bit hash (BLAKE2b) of the item's content -- its id when the data has one
+(its text form under the CLI's id rule: ``7`` is the id ``"7"``), its prediction and its references (`item_keys`) --
+so a Ray Dataset, a Spark DataFrame, ``zheval score --stream`` and one process give the same weights to the same
+item, and the same intervals.
 
 Two honest differences from the multinomial bootstrap: a resample's total weight varies (mean ``n``, standard
 deviation ``sqrt(n)``), which the ratio statistics absorb; a resample with total weight 0 (probability ``e**-n``) has
@@ -33,6 +34,7 @@ from typing import Callable, Mapping, Optional, Sequence
 
 import numpy as np
 
+from ..io.fields import id_value
 from .partial_sums import PartialSums
 
 __all__ = ["POISSON_CDF", "RESAMPLE_BLOCK", "item_keys", "poisson_weights", "percentile_interval", "resampled_sums",
@@ -77,17 +79,27 @@ def item_keys(predictions: Sequence[str], references: Sequence[Sequence[str]],
 
     Args:
         predictions: ``list[str]``; references: per item a list of ``str`` (canonical, as
-            `zheval.compute.inputs.validate_inputs` gives them); ids: optional, one per item (its ``repr`` is
-            hashed, so ``1`` and ``"1"`` differ).
+            `zheval.compute.inputs.validate_inputs` gives them); ids: optional, one per item, each keyed by its
+            text form under the CLI's id rule (`zheval.io.fields.id_value`: a string as it is, an integer -- a
+            numpy integer too -- as its decimal text), whose ``repr`` is hashed: ``7`` and ``"7"`` are one id, one
+            key, whichever door read it (``zheval score --stream`` reads ``7`` as ``"7"``).
 
     Returns:
-        ``(n,)`` uint64.
+        ``(n,)`` uint64: byte ``0x00``, the prediction, then ``0x01`` and each reference, after ``repr(text)`` of
+        the id (UTF-8, ``surrogatepass``), little-endian.
+
+    Raises:
+        ValueError: an id the id rule refuses (``None``, a bool, ``7.0``, a blank string ...), named ``ids[i]``.
     """
     out = np.empty(len(predictions), dtype=np.uint64)
     for i, (p, rs) in enumerate(zip(predictions, references)):
         h = hashlib.blake2b(digest_size=8)
         if ids is not None:
-            h.update(repr(ids[i]).encode("utf-8", "surrogatepass"))
+            v = ids[i]
+            text, err = id_value(v.item() if isinstance(v, np.integer) else v, "ids")
+            if err:
+                raise ValueError(f"item_keys: ids[{i}]: {err}")
+            h.update(repr(text).encode("utf-8", "surrogatepass"))
         h.update(b"\x00")
         h.update(p.encode("utf-8", "surrogatepass"))
         for r in rs:

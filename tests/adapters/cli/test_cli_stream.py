@@ -181,3 +181,34 @@ def test_the_truncation_warning_of_stream_does_not_point_to_a_table_it_lacks(tmp
     assert "truncation_excluded" in whole["breakdowns"] and "truncation_excluded" not in streamed.get("breakdowns", {})
     assert cut[1][0].endswith("zheval score of these predictions (without --stream) shows the scores without them "
                               "next to the scores on all items"), cut[1]
+
+
+def test_integer_ids_give_one_set_of_intervals_in_every_door(tmp_path, crosswoz_groups):
+    """Issue 35: an id is keyed by its text form (the CLI's id rule: 7 is the id "7"). ``zheval score --stream``
+    read integer ids as "7" and keyed the Poisson bootstrap by that text, while score_batches keyed integer ids
+    as given (repr 7, not '7'): the same rows had two sets of intervals. Now score_batches with the integer ids,
+    with their text and the CLI give the same intervals; the ids matter (other ids give other intervals)."""
+    from zheval.compute.batches import score_batches
+
+    rows = [{"id": 1000 + 7 * i, "prediction": r["responses"][0], "references": r["responses"][1:]}
+            for i, r in enumerate(crosswoz_groups)]
+    path = write_jsonl(tmp_path / "int_ids.jsonl", rows)
+    res = run("score", "-p", path, "--stream", "--metrics", "bleu,rouge,chrf", "--bootstrap", "200", "--seed", "7",
+              "-f", "json", "-q")
+    assert res.exit_code == 0, res.output
+    cli = json.loads(res.stdout)["groups"][0]["scores"]
+    cli_bounds = [(cli[m]["low"], cli[m]["high"]) for m in ("bleu", "rougeL", "chrf")]
+    preds, refs = [r["prediction"] for r in rows], [r["references"] for r in rows]
+
+    def library(ids):
+        out = score_batches([(preds[:40], refs[:40], None, ids[:40]), (preds[40:], refs[40:], None, ids[40:])],
+                            ["bleu", "rouge", "chrf"], bootstrap=200, seed=7, bootstrap_method="poisson",
+                            rouge_types=["rouge1", "rouge2", "rougeL"], progress=False)
+        return [(out["bleu"]["bleu_ci_low"], out["bleu"]["bleu_ci_high"]),
+                (out["rouge"]["rougeL_ci_low"], out["rouge"]["rougeL_ci_high"]),
+                (out["chrf"]["chrf_ci_low"], out["chrf"]["chrf_ci_high"])]
+
+    ints = [r["id"] for r in rows]
+    assert library(ints) == cli_bounds
+    assert library([str(i) for i in ints]) == cli_bounds
+    assert library([f"x{i}" for i in ints]) != cli_bounds
