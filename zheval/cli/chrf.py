@@ -43,7 +43,7 @@ from .options import UserError, apply_quiet, check_tokenizer, echo, note, run_co
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature)
-from .textfiles import SystemsCommand, read_text_files
+from .textfiles import SystemsCommand, _input_warnings, read_text_files
 
 __all__ = ["chrf", "score_chrf_files"]
 
@@ -72,7 +72,8 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
     Returns:
         ``{"name", "signature" (with the resampling's ``bs``/``ar``/``seed``,
         `zheval.cli.resampling.resampled_signature`), "systems": the rows of `zheval.cli.resampling.resample_systems`,
-        "paired", "paired_n"}``.
+        "paired", "paired_n", "warnings": the library's input-slip warnings per system (`compute_chrf`'s, e.g.
+        ``UnsegmentedTextWarning`` for ``tokenizer="none"`` on unsegmented text under chrF++)}``.
 
     Raises:
         ValueError / TypeError: the library's option errors; EmptyReferenceError: a reference without a character.
@@ -86,7 +87,8 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
                             confidence_n=confidence_n, paired=paired, paired_n=paired_n, seed=seed)
     signature = resampled_signature(results[0]["signature"], confidence_n=confidence_n, paired=paired,
                                     paired_n=paired_n, seed=seed)
-    return {"name": cfg.name, "signature": signature, "systems": rows, "paired": paired, "paired_n": paired_n}
+    return {"name": cfg.name, "signature": signature, "systems": rows, "paired": paired, "paired_n": paired_n,
+            "warnings": _input_warnings(systems, references, names, cfg)}
 
 
 def _run(o) -> None:
@@ -118,6 +120,8 @@ def _run(o) -> None:
         text = format_systems(res["name"], res["signature"], res["systems"], paired=paired, paired_n=res["paired_n"],
                               **shape)
     echo(text, nl=False)
+    for msg in res["warnings"]:
+        echo(f"zheval: warning: {msg}", err=True)
 
 
 @app.command(cls=SystemsCommand)

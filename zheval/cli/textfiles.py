@@ -286,12 +286,14 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
 
 def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
     """The library's input-slip warnings (`zheval.compute.guards.input_slips`: ``none`` on unsegmented
-    Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them."""
+    Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them; ``cfg`` is the
+    metric's config (BLEU's, ROUGE's or chrF's: chrF's ``uses_tokens`` says whether its words are scored)."""
     from ..compute.guards import ScriptMismatchWarning, input_slips
 
     out = []
     for name, hyps in zip(names, systems):
-        for cat, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies):
+        for cat, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies,
+                                    words=getattr(cfg, "uses_tokens", True)):
             msg += " On the command line: --t2s." if cat is ScriptMismatchWarning and cfg.t2s_applies else ""
             out.append(f"{name}: {msg}" if len(systems) > 1 else msg)
     return out

@@ -1,0 +1,37 @@
+"""Options of the text-file commands that would change nothing are refused, and every door of a metric warns alike
+(issue 35, break-it pass 5: F4, F7, F8, F9)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from helpers.cli import run_cli
+
+# five unsegmented Chinese lines: tokenizer="none" sees one token per line
+REFS = ["今天天气很好我们去公园", "明天会下雨记得带伞出门", "这家餐厅的菜非常好吃啊", "请在订单页面申请退货吧", "快递已经放在驿站了请取"]
+HYPS = ["今天天气不错我们去公园", "明天下雨记得要带伞出门", "这家餐厅的菜很好吃的啊", "请在订单页申请退货谢谢", "快递已经到驿站了请去取"]
+
+
+@pytest.fixture
+def files(tmp_path):
+    ref = tmp_path / "ref.txt"
+    hyp = tmp_path / "hyp.txt"
+    hyp2 = tmp_path / "hyp2.txt"
+    ref.write_text("".join(t + "\n" for t in REFS), encoding="utf-8")
+    hyp.write_text("".join(t + "\n" for t in HYPS), encoding="utf-8")
+    hyp2.write_text("".join(t + "\n" for t in reversed(HYPS)), encoding="utf-8")
+    return ref, hyp, hyp2
+
+
+def test_chrf_command_warns_of_unsegmented_text_as_compute_chrf(files):
+    """F9: chrF++ with --tokenizer none on unsegmented text warns at ``zheval chrf`` as compute_chrf does; chrF
+    (no word n-grams) does not."""
+    ref, hyp, _ = files
+    res = run_cli("chrf", ref, "-i", hyp, "-cw", "2", "-t", "none", "-f", "text")
+    assert res.exit_code == 0, res.output
+    assert "zheval: warning: tokenizer=\"none\" splits on whitespace only" in res.stderr
+    res = run_cli("chrf", ref, "-i", hyp, "-t", "none", "-f", "text")
+    assert res.exit_code == 0, res.output
+    assert "warning" not in res.stderr
