@@ -108,7 +108,9 @@ def validate_options(
 
     Raises ``ValueError`` listing the valid values for an unknown ``smooth_method`` / ``bp_ref_length``, for a
     ``smooth_value`` given to a method that takes none (``none``, ``exp``, ``nltk3``) or that is negative, and for
-    weights that are not ``max_order`` finite non-negative numbers with a positive sum.
+    weights that are not ``max_order`` finite non-negative numbers with a positive sum; ``TypeError`` for weights
+    that are not a sequence of numbers (a str, or an entry that is a str or a bool, named by its position
+    ``weights[i]``: ``"0.25"`` would be converted and ``True`` would count as 1, silently).
     """
     if smooth_method not in SMOOTH_METHODS:
         raise ValueError(f"unknown smooth_method {smooth_method!r}; valid values: {', '.join(SMOOTH_METHODS)}")
@@ -127,10 +129,13 @@ def validate_options(
         if not math.isfinite(smooth_value) or smooth_value < 0:
             raise ValueError(f"smooth_value must be a finite number >= 0, got {smooth_value!r}")
     if weights is not None:
-        try:
-            weights = tuple(float(w) for w in weights)
-        except (TypeError, ValueError):
-            raise TypeError(f"weights must be a sequence of numbers, got {weights!r}") from None
+        if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
+            raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__} {weights!r}")
+        weights = list(weights)
+        for i, w in enumerate(weights):  # a str would be converted, a bool would count as 1/0: both refused
+            if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, float, np.integer, np.floating)):
+                raise TypeError(f"weights[{i}] must be a number, got {type(w).__name__} {w!r}")
+        weights = tuple(float(w) for w in weights)
         if max_order is not None and len(weights) != max_order:
             raise ValueError(f"weights has {len(weights)} entries but max_order is {max_order}")
         if not weights or any(not math.isfinite(w) or w < 0 for w in weights) or sum(weights) <= 0:
