@@ -86,7 +86,7 @@ class ZhevalMetricMixin:
       [`zheval.compute.chrf`][] / [`zheval.compute.bertscore`][]; `zheval.compute.metric_table`) on what evaluate
       stored, with the same option checks, guards and numbers as ``zheval.compute_rouge`` / ``zheval.compute_bleu``
       / ``zheval.compute_chrf`` / ``zheval.compute_bertscore``. The other n-gram metrics' options are accepted and
-      ignored (a ``preset`` must still name a preset: `check_ignored_preset`), so ``evaluate.combine`` can send one set of keyword arguments to several modules (BERTScore's module
+      ignored (not a ``preset``: chrF has none, and one given is refused, `check_ignored_preset`), so ``evaluate.combine`` can send one set of keyword arguments to several modules (BERTScore's module
       takes its own options only).
     """
 
@@ -184,24 +184,26 @@ class ZhevalMetricMixin:
 
 
 def check_ignored_preset(m: MetricAPI, kwargs) -> None:
-    """Check a ``preset`` that module ``m`` accepts and ignores (an option of the other metrics, as for
-    ``chinese_chrf``): ``None`` or a registered preset name (`zheval.presets.preset_names`); a preset that has no
-    meaning for this metric stays accepted and ignored (so ``evaluate.combine`` can send one set of keyword
-    arguments), but a value that names no preset is never ignored silently.
+    """Refuse a ``preset`` given to module ``m`` that has none (``chinese_chrf``: chrF has no preset), whatever its
+    value: accepting a preset and ignoring it would score chrF with zheval's own normalisation under a call that
+    asks for a tool's numbers (break-it pass 5 F10: ``preset="sacrebleu-zh"`` gave zheval's chrF without a word).
+    ``None`` passes. With ``evaluate.combine``, give the preset to the modules that have it and compute
+    ``chinese_chrf`` apart.
 
     Raises:
-        ValueError: an unknown preset name (naming the valid ones). TypeError: a value that is not a str."""
+        ValueError: any preset value (naming the value and saying why; an unknown name as unknown).
+    """
     if "preset" in m.options or kwargs.get("preset") is None:
         return
     from ..presets import find_preset, preset_names
 
     value = kwargs["preset"]
-    if not isinstance(value, str):
-        raise TypeError(f"{m.name}: preset must be a preset name (str) or None, got {type(value).__name__} {value!r}")
-    if find_preset(value) is None:
-        raise ValueError(f"{m.name}: unknown preset {value!r}; valid values: {', '.join(preset_names())} or None "
-                         f"(a preset is accepted and ignored here, as an option of the other metrics, only when it "
-                         f"names a preset)")
+    known = isinstance(value, str) and find_preset(value) is not None
+    label = {"chrf": "chrF"}.get(m.short, m.short)
+    what = f"preset {value!r}" if known else f"unknown preset {value!r} (the presets: {', '.join(preset_names())})"
+    raise ValueError(f"{m.name}: {what} is refused: {label} has no preset, so it would be ignored and {label} "
+                     f"scored with zheval's own options, not the tool's; leave preset out here (with "
+                     f"evaluate.combine, compute {m.name} apart from the modules that take the preset)")
 
 
 def refuse_load_options(name, kwargs):

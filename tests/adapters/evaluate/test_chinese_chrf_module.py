@@ -101,7 +101,7 @@ def test_script_does_not_shadow_a_library():
 
 @pytest.mark.parametrize("value", ["nonsense", ""])
 def test_an_unknown_preset_is_an_error_not_ignored(chinese_chrf, value):
-    # chrF has no preset: a preset of the other metrics is accepted and ignored, a name of no preset is an error
+    # chrF has no preset: a name of no preset is an error naming the presets
     with pytest.raises(ValueError) as err:
         chinese_chrf.compute(predictions=["好"], references=["好"], preset=value)
     msg = str(err.value)
@@ -109,7 +109,11 @@ def test_an_unknown_preset_is_an_error_not_ignored(chinese_chrf, value):
     assert "sacrebleu-zh" in msg and "rouge155" in msg and "glm4" in msg
 
 
-def test_a_known_preset_is_accepted_and_ignored(chinese_chrf):
+@pytest.mark.parametrize("name", ["sacrebleu-zh", "rouge155", "llamafactory"])
+def test_a_known_preset_is_refused_not_ignored(chinese_chrf, name):
+    """Break-it pass 5 F10: preset="sacrebleu-zh" scored zheval's chrF without a word; chrF has no preset, so any
+    preset is refused, saying why, before anything is stored."""
     p, r = ["今天天气很好"], [["今天天气不错"]]
-    for name in ("sacrebleu-zh", "rouge155", "llamafactory"):
-        assert chinese_chrf.compute(predictions=p, references=r, preset=name) == zheval.compute_chrf(p, r)
+    with pytest.raises(ValueError, match=rf"chinese_chrf: preset {name!r} is refused: chrF has no preset"):
+        chinese_chrf.compute(predictions=p, references=r, preset=name)
+    assert chinese_chrf.compute(predictions=p, references=r, preset=None) == zheval.compute_chrf(p, r)
