@@ -30,3 +30,40 @@ def test_bleu_weights_numbers_still_work():
     base = zheval.compute_bleu(PREDS, REFS)["bleu"]
     assert zheval.compute_bleu(PREDS, REFS, weights=[0.25, 0.25, 0.25, 0.25])["bleu"] == pytest.approx(base)
     assert zheval.compute_bleu(PREDS, REFS, weights=np.full(4, 0.25))["bleu"] == pytest.approx(base)
+
+
+@pytest.mark.parametrize("options, named", [
+    ({"punct": "drop"}, "punct='drop'"),
+    ({"tokenizer": "jieba"}, "tokenizer='jieba'"),
+    ({"terms": ["猫坐"]}, "terms"),
+    ({"tokenizer": "jieba", "jieba_hmm": True}, "tokenizer='jieba', jieba_hmm"),
+])
+def test_chrf_word_options_without_word_order_are_refused(options, named):
+    """F4: with word_order=0 chrF counts the characters of the normalised text; punct, terms and the jieba options
+    act on chrF++'s words only. '猫，坐' against '猫。坐': the same score with punct='drop' as without, while the
+    signature said tok:char+nopunct."""
+    with pytest.raises(ValueError, match=rf"chrF option\(s\) {named} act only on chrF\+\+'s word n-grams"):
+        zheval.compute_chrf(["猫，坐"], [["猫。坐"]], **options)
+    with pytest.raises(ValueError, match="act only on chrF"):
+        zheval.ChrfOptions(**options)
+    with pytest.raises(ValueError, match="act only on chrF"):
+        zheval.score(["猫，坐"], [["猫。坐"]], metrics=["chrf"], **options)
+
+
+def test_chrf_word_options_act_with_word_order():
+    """With word n-grams they act: '猫，坐' / '猫。坐' have the words 猫 ， 坐 / 猫 。 坐 (char tokens); dropping
+    punctuation makes the word unigrams 猫 坐 on both sides: word unigram precision and recall 2/2 instead of 2/3."""
+    kept = zheval.compute_chrf(["猫，坐"], [["猫。坐"]], word_order=1)
+    dropped = zheval.compute_chrf(["猫，坐"], [["猫。坐"]], word_order=1, punct="drop")
+    assert kept["precisions"][-1] == pytest.approx(2 / 3) and dropped["precisions"][-1] == pytest.approx(1.0)
+    assert "tok:char+nopunct" in dropped["signature"]
+
+
+def test_score_gives_shared_word_options_to_the_metrics_they_act_on():
+    """At a door feeding several metrics, tokenizer='jieba' and punct='drop' act on BLEU; chrF (word_order 0) scores
+    the same characters, and its signature says tok:char, not jieba."""
+    p, r = ["今天天气很好，我们去公园。"], [["今天天气不错，我们去公园吧。"]]
+    out = zheval.score(p, r, metrics=["bleu", "chrf"], tokenizer="jieba", punct="drop")
+    assert "tok:jieba" in out["bleu"]["signature"] and "+nopunct" in out["bleu"]["signature"]
+    assert "|tok:char|" in out["chrf"]["signature"]
+    assert out["chrf"]["chrf"] == zheval.compute_chrf(p, r)["chrf"]

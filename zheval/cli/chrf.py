@@ -39,11 +39,12 @@ from __future__ import annotations
 from typing import Optional
 
 from .commands import app
-from .options import UserError, apply_quiet, check_tokenizer, echo, note, run_command, tokenizer_options
+from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, run_command,
+                      tokenizer_options)
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature)
-from .textfiles import SystemsCommand, _input_warnings, read_text_files
+from .textfiles import SystemsCommand, input_warnings, read_text_files
 
 __all__ = ["chrf", "score_chrf_files"]
 
@@ -88,7 +89,7 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
     signature = resampled_signature(results[0]["signature"], confidence_n=confidence_n, paired=paired,
                                     paired_n=paired_n, seed=seed)
     return {"name": cfg.name, "signature": signature, "systems": rows, "paired": paired, "paired_n": paired_n,
-            "warnings": _input_warnings(systems, references, names, cfg)}
+            "warnings": input_warnings(systems, references, names, cfg)}
 
 
 def _run(o) -> None:
@@ -97,6 +98,7 @@ def _run(o) -> None:
     if o.chrf_format not in ("json", "text"):
         raise UserError(f"--format must be json or text, got {o.chrf_format!r}")
     paired_test(o)
+    _refuse_word_options(o)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
     if len(set(names)) != len(names):
@@ -122,6 +124,24 @@ def _run(o) -> None:
     echo(text, nl=False)
     for msg in res["warnings"]:
         echo(f"zheval: warning: {msg}", err=True)
+
+
+_WORDS_ONLY = ("acts only on chrF++'s word n-grams (the characters of chrF are the normalised text's, which it does "
+               "not change): add --chrf-word-order 2 (chrF++) or leave it out")
+
+
+def _refuse_word_options(o) -> None:
+    """Refuse, without word n-grams (``--chrf-word-order 0``, the default), the options that act on chrF++'s words
+    only: ``--tokenizer jieba`` (its normaliser is ``char``'s), ``--punct drop``, ``--terms``, ``--jieba-hmm``
+    (`zheval.compute.option_rules.check_chrf_word_options`, in the command's words)."""
+    words = o.word_order > 0
+    refuse_orphans(o, [
+        ("tokenizer", "--tokenizer jieba", words or o.tokenizer != "jieba", _WORDS_ONLY),
+        ("punct", "--punct drop", words or o.punct != "drop", _WORDS_ONLY
+         + "; to remove punctuation from the characters, --normalize with the nopunct step"),
+        ("terms", "--terms", words, _WORDS_ONLY),
+        ("jieba_hmm", "--jieba-hmm", words or not o.jieba_hmm, _WORDS_ONLY),
+    ])
 
 
 @app.command(cls=SystemsCommand)

@@ -48,7 +48,8 @@ from .params import BLEU_FORMAT, option, takes
 from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
 
-__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
+__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN",
+           "input_warnings"]
 
 STDIN = "<stdin>"
 """The name standard input gets in messages and reports."""
@@ -281,10 +282,10 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     return {"metric": metric, "keys": keys, "signature": signature,
             "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
             "confidence_n": confidence_n,
-            "warnings": _input_warnings(systems, references, names, cfg)}
+            "warnings": input_warnings(systems, references, names, cfg)}
 
 
-def _input_warnings(systems: list, references: list, names: list, cfg) -> list:
+def input_warnings(systems: list, references: list, names: list, cfg) -> list:
     """The library's input-slip warnings (`zheval.compute.guards.input_slips`: ``none`` on unsegmented
     Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them; ``cfg`` is the
     metric's config (BLEU's, ROUGE's or chrF's: chrF's ``uses_tokens`` says whether its words are scored)."""

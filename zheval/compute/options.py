@@ -36,6 +36,7 @@ from ..definitions.chrf_score import check_chrf_options
 from ..definitions.rouge import MULTI_REF_MODES
 from ..definitions.rouge_types import parse_rouge_type
 from .option_docs import documented, option_field, with_option_texts
+from .option_rules import CHRF_WORD_ONLY, check_chrf_word_options, chrf_word_only_given
 from ..results.breakdowns import check_max_refs
 from ..results.reducers import check_bootstrap, check_confidence, check_seed
 from ..text.sentences import SENTENCE_SPLITS
@@ -43,7 +44,7 @@ from ..text.sentences import SENTENCE_SPLITS
 __all__ = ["TokenizerOptions", "IntervalOptions", "RougeOptions", "BleuOptions", "ChrfOptions", "MetricOptions",
            "OPTIONS_CLASSES", "ROUGE_DEFAULTS", "BLEU_DEFAULTS", "METRIC_DEFAULTS", "LEVELS", "DEFAULT_ROUGE_TYPES",
            "BOOTSTRAP_METHODS", "HUB_OPTIONS_REFUSED", "refused_hub_options", "TOKENIZER_OPTIONS", "INTERVAL_OPTIONS",
-           "check_flags", "check_rouge_types", "check_rouge_w_weight", "check_crosscheck_method", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
+           "check_flags", "CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "check_rouge_types", "check_rouge_w_weight", "check_crosscheck_method", "refuse_unknown", "refuses_unknown_options", "check_metrics", "options_for_metrics", "tokenizer_from_options"]
 
 
 #: Options of the Hugging Face Hub's ``rouge`` and ``bleu`` modules that zheval refuses (a TypeError, never silently
@@ -389,6 +390,7 @@ class ChrfOptions(IntervalOptions, TokenizerOptions):
     def __post_init__(self) -> None:
         super().__post_init__()
         check_chrf_options(self.char_order, self.word_order, self.beta, self.eps_smoothing)
+        check_chrf_word_options(self)
 
 
 #: A metric's options object.
@@ -521,6 +523,10 @@ def options_for_metrics(
     for m in metrics:
         cls = OPTIONS_CLASSES[m]
         mine = {k: v for k, v in given.items() if k in cls.names()}
+        if m == "chrf" and len(metrics) > 1:  # shared word options act on the other metrics, not on chrF's characters
+            order = mine.get("word_order", typed["chrf"].word_order if "chrf" in typed else 0)
+            if order == 0:
+                mine = {k: v for k, v in mine.items() if k not in chrf_word_only_given(mine)}
         if m in typed:
             twice = sorted(k for k in mine if k in typed[m].changed())
             if twice:

@@ -35,3 +35,22 @@ def test_chrf_command_warns_of_unsegmented_text_as_compute_chrf(files):
     res = run_cli("chrf", ref, "-i", hyp, "-t", "none", "-f", "text")
     assert res.exit_code == 0, res.output
     assert "warning" not in res.stderr
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--punct", "drop"], "--punct drop"),
+    (["-t", "jieba"], "--tokenizer jieba"),
+    (["-t", "jieba", "--jieba-hmm"], "--jieba-hmm"),
+    (["--terms", "TERMS"], "--terms"),
+])
+def test_chrf_command_refuses_word_options_without_word_order(files, tmp_path, args, flag):
+    """F4: without --chrf-word-order these printed the very score of plain chrF."""
+    ref, hyp, _ = files
+    terms = tmp_path / "terms.txt"
+    terms.write_text("天气\n", encoding="utf-8")
+    args = [str(terms) if a == "TERMS" else a for a in args]
+    res = run_cli("chrf", ref, "-i", hyp, *args, "-f", "text")
+    assert res.exit_code == 2
+    assert f"{flag} acts only on chrF++'s word n-grams" in res.stderr and "--chrf-word-order 2" in res.stderr
+    res = run_cli("chrf", ref, "-i", hyp, *args, "-cw", "2", "-f", "text")
+    assert res.exit_code == 0, res.output

@@ -145,6 +145,18 @@ def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str,
     return out
 
 
+def _chrf_tokenizer(tokenizer, word_order: int) -> dict:
+    """chrF's tokenizer options in a report whose metrics share ``tokenizer``: that tokenizer, except for chrF
+    without word n-grams (``word_order=0``) beside a built-in ``char``/``jieba`` tokenizer, whose words, terms and
+    ``punct`` act on the other metrics only: then ``"char"`` with the same normaliser, the characters chrF counts
+    (the signature names what acted on chrF; `zheval.compute.option_rules.check_chrf_word_options`)."""
+    from ...tokenizers import CharTokenizer, JiebaTokenizer
+
+    if word_order == 0 and isinstance(tokenizer, (CharTokenizer, JiebaTokenizer)):
+        return {"tokenizer": "char", "normalize": tokenizer.normalizer}
+    return {"tokenizer": tokenizer}
+
+
 def make_config(options: Mapping[str, MetricOptions], *, max_refs: int | None = None) -> ScoreConfig:
     """Build the `ScoreConfig` of a report with the library's config functions (every option check and the
     tokenizer construction are the library's own).
@@ -181,6 +193,6 @@ def make_config(options: Mapping[str, MetricOptions], *, max_refs: int | None = 
         c = options["chrf"]
         if c.level != "corpus":
             raise ValueError("the 小黄鸭 report uses corpus chrF (level='corpus')")
-        chrf = chrf_config(ChrfOptions(tokenizer=bleu.tokenizer, max_refs=max_refs,
+        chrf = chrf_config(ChrfOptions(**_chrf_tokenizer(bleu.tokenizer, c.word_order), max_refs=max_refs,
                                        **{k: getattr(c, k) for k in REPORT_FIELDS["chrf"]}))
     return ScoreConfig(tuple(m for m in METRICS if m in options), rouge, bleu, chrf)

@@ -9,7 +9,7 @@ Importing it (which a task YAML's ``!function`` does) registers, in lm-eval's re
   by [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] (the exact mean of per-item F, 0-1), [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (corpus BLEU
   from summed statistics, 0-1) or [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] (corpus chrF / chrF++ from summed statistics, 0-1:
   ``zheval_chrf_<tok>``, ``zheval_chrfpp_<tok>``; chrF alone counts characters, so ``zheval_chrf_char`` and
-  ``zheval_chrf_jieba`` are equal) in one call over all documents -- not a mean of per-document scores, and no second
+  ``zheval_chrf_jieba`` are equal: both are computed with ``char``) in one call over all documents -- not a mean of per-document scores, and no second
   implementation;
 * a **metric** of that name: the per-document passthrough [`document_item`][zheval.adapters.lm_eval_harness.metrics.document_item] (lm-eval calls it with
   ``references=[gold], predictions=[pred]`` when the task has no ``process_results``), whose default aggregation and
@@ -139,11 +139,14 @@ class HarnessMetric:
 
     def options(self) -> Dict[str, Any]:
         """The keyword options of [`zheval.compute_rouge`][zheval.compute.rouge.compute_rouge] / [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] /
-        [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] for this metric."""
+        [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] for this metric. chrF without word n-grams
+        (``zheval_chrf_jieba``) is given ``char``: jieba's words play no part in it, and its characters are char's
+        (`zheval.compute.option_rules.check_chrf_word_options` refuses ``jieba`` there), so its signature says
+        ``tok:char``, as ``zheval_chrf_char``'s."""
         if self.kind == "rouge":
             return {"tokenizer": self.tokenizer, "rouge_types": [self.rouge_type]}
         if self.kind == "chrf":
-            return {"tokenizer": self.tokenizer, "word_order": self.word_order}
+            return {"tokenizer": self.tokenizer if self.word_order else "char", "word_order": self.word_order}
         return {"tokenizer": self.tokenizer}
 
 

@@ -1,0 +1,53 @@
+"""Rules between options that no single field's check can see: an option given where it has no effect is refused
+(issue 35: nothing reinterpreted silently), as ``rouge_w_weight`` without rougeW is
+(`zheval.compute.options.check_rouge_w_weight`). Read by the options classes of `zheval.compute.options`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options"]
+
+
+#: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
+#: (`check_chrf_word_options`); the value each takes when not given.
+CHRF_WORD_ONLY = {"tokenizer": "char", "terms": None, "punct": "keep", "jieba_hmm": None, "jieba_dict": None}
+
+
+def chrf_word_only_given(options: Mapping[str, Any]) -> list:
+    """The options of ``options`` (a mapping of chrF's option names) of `CHRF_WORD_ONLY` set to a value that acts on
+    the words only: ``terms``, ``punct="drop"``, ``jieba_hmm``, ``jieba_dict``, and ``tokenizer="jieba"`` (its
+    normaliser is ``"char"``'s, so the characters are the same; ``"none"`` or a callable normalise otherwise and
+    are not named)."""
+    def acts(name, value) -> bool:
+        if name == "tokenizer":
+            return isinstance(value, str) and value == "jieba"
+        if name == "punct":
+            return value == "drop"
+        return name in CHRF_WORD_ONLY and value is not None and value is not False and not (
+            name == "terms" and not value)
+    return [k for k, v in options.items() if acts(k, v)]
+
+
+def check_chrf_word_options(options) -> None:
+    """Refuse, in chrF's options ``options`` (a `zheval.compute.options.ChrfOptions`) with ``word_order=0`` (chrF, no
+    word n-grams), an option that acts on chrF++'s words only
+    (`chrf_word_only_given`): chrF counts the character n-grams of the normalised text, which the tokenizer's
+    tokens, ``punct``, ``terms`` and the jieba options do not change, so the score would be the same while the
+    signature named them (break-it pass 5 F4; as ``rouge_w_weight`` without rougeW is refused).
+
+    Raises:
+        ValueError: naming every such option and what to do instead.
+    """
+    if options.word_order != 0:
+        return
+    bad = chrf_word_only_given({k: getattr(options, k) for k in CHRF_WORD_ONLY})
+    if bad:
+        said = [f"{k}={getattr(options, k)!r}" if k in ("tokenizer", "punct") else k for k in bad]
+        raise ValueError(f"chrF option(s) {', '.join(said)} act only on chrF++'s word n-grams, and word_order is 0: "
+                         "chrF counts the characters of the normalised text, which they do not change (the score "
+                         "would be the same); set word_order >= 1 (2 = chrF++; on the command line "
+                         "--chrf-word-order 2) or leave them out"
+                         + ("; to remove punctuation from the characters, add the nopunct normalisation step"
+                            if "punct" in bad else ""))
