@@ -381,17 +381,24 @@ def _tests(o, metric: str, n_systems: int) -> dict:
     ``-b`` prints scores only (no percentile interval, no test; ``--confidence``'s ``μ ± CI`` if asked); ``-f
     text`` is sacrebleu's output (its flags only: ``--confidence``, ``--paired-bs``/``--paired-ar``); the table and
     JSON keep zheval's percentile interval (``--bootstrap``) and compare several systems with a paired bootstrap
-    (``--bootstrap`` resamples) unless ``--paired-bs``/``--paired-ar`` name the test and its resamples."""
+    (``--bootstrap`` resamples) unless ``--paired-bs``/``--paired-ar`` name the test and its resamples; under
+    ``--paired-bs`` the interval uses ``--paired-bs-n`` too, so the signature's one ``bs:`` is what ran (as
+    sacrebleu's), and a ``--bootstrap`` given with another count is refused."""
     if metric != "bleu":
         return {"bootstrap": 0 if o.score_only else o.bootstrap, "paired": None if o.score_only else "bs"}
     paired = paired_test(o, n_systems)
+    if paired == "bs" and "bootstrap" in getattr(o, "_given", ()) and o.bootstrap != o.paired_bs_n:
+        raise UserError(f"--bootstrap {o.bootstrap} and --paired-bs-n {o.paired_bs_n} disagree: under --paired-bs "
+                        "the interval and the test share one resample count, --paired-bs-n's (sacrebleu's bs:); "
+                        "leave --bootstrap out")
     confidence = o.confidence_n if o.confidence else 0
     if o.score_only:
         return {"bootstrap": 0, "paired": None, "confidence_n": confidence}
     if o.text_format.value == "text":
         return {"bootstrap": 0, "paired": paired, "paired_n": paired_resamples(o, paired),
                 "confidence_n": confidence_resamples(o, paired)}
-    return {"bootstrap": o.bootstrap, "paired": paired or "bs", "confidence_n": confidence,
+    return {"bootstrap": o.paired_bs_n if paired == "bs" else o.bootstrap, "paired": paired or "bs",
+            "confidence_n": confidence,
             "paired_n": paired_resamples(o, paired) if paired else None}
 
 

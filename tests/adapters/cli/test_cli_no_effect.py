@@ -54,3 +54,27 @@ def test_chrf_command_refuses_word_options_without_word_order(files, tmp_path, a
     assert f"{flag} acts only on chrF++'s word n-grams" in res.stderr and "--chrf-word-order 2" in res.stderr
     res = run_cli("chrf", ref, "-i", hyp, *args, "-cw", "2", "-f", "text")
     assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize("fmt", ["json", "table", "text"])
+def test_bleu_paired_bs_signature_names_the_resamples_that_ran(files, fmt):
+    """F8: with --paired-bs -pbsn 5 the JSON signature said bs:1000 (the interval's --bootstrap default) while the
+    test ran 5 resamples; every format now says bs:5, the one count (sacrebleu's bs: under --paired-bs)."""
+    ref, hyp, hyp2 = files
+    res = run_cli("bleu", ref, "-i", hyp, hyp2, "--paired-bs", "-pbsn", "5", "-f", fmt)
+    assert res.exit_code == 0, res.output
+    assert "|bs:5|" in res.stdout and "bs:1000" not in res.stdout
+    if fmt == "json":
+        doc = json.loads(res.stdout)
+        assert doc["paired"][0]["n_resamples"] == 5 and "|bs:5|" in doc["signature"]
+
+
+def test_bleu_bootstrap_conflicting_with_paired_bs_is_refused(files):
+    """F8: -f table --bootstrap 7 --paired-bs said bs:7 while the p-value used --paired-bs-n's 1000."""
+    ref, hyp, hyp2 = files
+    res = run_cli("bleu", ref, "-i", hyp, hyp2, "--paired-bs", "--bootstrap", "7", "-f", "table")
+    assert res.exit_code == 2
+    assert "--bootstrap 7 and --paired-bs-n 1000 disagree" in res.stderr
+    res = run_cli("bleu", ref, "-i", hyp, hyp2, "--paired-bs", "--bootstrap", "7", "-pbsn", "7", "-f", "table")
+    assert res.exit_code == 0, res.output
+    assert "|bs:7|" in res.stdout
