@@ -77,7 +77,7 @@ def test_bad_interval_options_name_the_option(calls, call, options, error, messa
 @pytest.mark.parametrize("call", ["compute_rouge", "compute_bleu", "score", "chinese_rouge", "chinese_bleu"])
 def test_the_edges_of_the_ranges_are_accepted(calls, call):
     for options in (dict(seed=0, bootstrap=5), dict(seed=MAX_SEED, bootstrap=5), dict(seed=np.int64(7), bootstrap=5),
-                    dict(bootstrap=0, confidence=0.5), dict(bootstrap=np.int32(3), confidence=0.999)):
+                    dict(bootstrap=5, confidence=0.5), dict(bootstrap=np.int32(3), confidence=0.999)):
         assert calls[call](**options)
 
 

@@ -3,6 +3,8 @@ pass 5: F4, F7, F11)."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,7 @@ REFS = [["猫在垫子上坐着。"], ["今天天气不错"]]
 ])
 def test_bleu_weights_refuse_strings_and_bools(weights, where, kind):
     """F11: a str would be converted to a number and a bool would count as 1/0; both refused, naming the entry."""
-    with pytest.raises(TypeError, match=rf"{where.replace('[', '[[]')}.* {kind}"):
+    with pytest.raises(TypeError, match=re.escape(where) + rf".* {kind}"):
         zheval.compute_bleu(PREDS, REFS, weights=weights)
 
 
@@ -67,3 +69,24 @@ def test_score_gives_shared_word_options_to_the_metrics_they_act_on():
     assert "tok:jieba" in out["bleu"]["signature"] and "+nopunct" in out["bleu"]["signature"]
     assert "|tok:char|" in out["chrf"]["signature"]
     assert out["chrf"]["chrf"] == zheval.compute_chrf(p, r)["chrf"]
+
+
+@pytest.mark.parametrize("door", ["compute_bleu", "compute_rouge", "compute_chrf", "score"])
+@pytest.mark.parametrize("option", [{"seed": 5}, {"confidence": 0.9}, {"bootstrap_method": "poisson"}])
+def test_interval_options_without_bootstrap_are_refused(door, option):
+    """F7: seed, confidence and bootstrap_method with bootstrap=0 changed nothing and were accepted."""
+    name = next(iter(option))
+    with pytest.raises(ValueError, match=rf"{door}: {name} sets the bootstrap interval, and bootstrap is 0"):
+        getattr(zheval, door)(PREDS, REFS, **option)
+    with pytest.raises(ValueError, match="bootstrap is 0"):
+        getattr(zheval, door)(PREDS, REFS, bootstrap=0, **option)
+
+
+def test_interval_options_with_bootstrap_and_defaults_still_work():
+    """With bootstrap they act; left at their defaults (or not given) nothing is refused."""
+    p, r = PREDS * 3, REFS * 3
+    a = zheval.compute_bleu(p, r, bootstrap=20, seed=5, confidence=0.9)
+    assert "bs:20" in a["signature"] and "seed:5" in a["signature"]
+    assert zheval.compute_rouge(p, r, use_aggregator=False)["rouge1"] == zheval.compute_rouge(
+        p, r, use_aggregator=False, seed=12345)["rouge1"]
+    zheval.score(p, r, metrics=["bleu", "chrf"], bootstrap=10, bootstrap_method="poisson")

@@ -55,11 +55,13 @@ def _same_as_score(preds, refs, seed, n, **options):
     together = _quiet(zheval.score, preds, refs, list(COMPUTE), bootstrap=n, seed=seed, bootstrap_method="poisson",
                       **options)
     for metric, fn in COMPUTE.items():
-        mine = {k: v for k, v in options.items() if k != "level" or metric != "rouge"}
+        # chrF (no word n-grams) takes no jieba: its characters are char's (break-it pass 5 F4); score gives it char
+        mine = {k: v for k, v in options.items() if (k != "level" or metric != "rouge")
+                and (k != "tokenizer" or metric != "chrf")}
         one = _quiet(fn, preds, refs, bootstrap=n, seed=seed, bootstrap_method="poisson", **mine)
         assert one == _quiet(zheval.score, preds, refs, [metric], bootstrap=n, seed=seed,
                              bootstrap_method="poisson", **mine)[metric]
-        if mine == options:
+        if mine == options or metric == "chrf":
             assert one == together[metric]
         assert "|bsmethod:poisson|" in one["signature"]
     return together
@@ -74,10 +76,11 @@ def _hand_intervals(preds, refs, seed, n, **options):
     out = {"rougeL": _percentile((w @ f) / w.sum(axis=1))}
     canon = validate_inputs(preds, refs)
     bleu_stats = bleu_items(*canon, bleu_config(BleuOptions(**options))).stats.astype(np.int64)
-    chrf_stats = chrf_items(*canon, chrf_config(ChrfOptions(**options))).stats.astype(np.int64)
+    chrf_options = {k: v for k, v in options.items() if k != "tokenizer"}  # chrF's characters: char's
+    chrf_stats = chrf_items(*canon, chrf_config(ChrfOptions(**chrf_options))).stats.astype(np.int64)
     if options.get("level") == "sentence":
         for metric, fn in (("bleu", zheval.compute_bleu), ("chrf", zheval.compute_chrf)):
-            s = np.asarray(_quiet(fn, preds, refs, **options)["scores"])
+            s = np.asarray(_quiet(fn, preds, refs, **(options if metric == "bleu" else chrf_options))["scores"])
             out[metric] = _percentile((w @ s) / w.sum(axis=1))
         return out
     ints = w.astype(np.int64)
@@ -133,9 +136,9 @@ def test_the_option_is_one_definition_and_typed_objects_carry_it():
                                                                                  bootstrap_method="poisson"))
     assert by_object["rouge"] == _quiet(zheval.compute_rouge, PREDS, REFS, bootstrap=100, seed=2,
                                         bootstrap_method="poisson")
-    # without a bootstrap it changes nothing
-    assert _quiet(zheval.compute_chrf, PREDS, REFS, bootstrap_method="poisson") == _quiet(zheval.compute_chrf, PREDS,
-                                                                                          REFS)
+    # without a bootstrap it would change nothing: refused (break-it pass 5 F7)
+    with pytest.raises(ValueError, match="compute_chrf: bootstrap_method sets the bootstrap interval"):
+        _quiet(zheval.compute_chrf, PREDS, REFS, bootstrap_method="poisson")
     # one item: no interval, said so, with either method
     one = _quiet(zheval.compute_bleu, PREDS[:1], REFS[:1], bootstrap=10, bootstrap_method="poisson")
     assert "no_interval" in one and "bleu_ci_low" not in one

@@ -36,6 +36,7 @@ from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
+from .option_rules import check_interval_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import (BLEU_DEFAULTS, LEVELS, BleuOptions, check_crosscheck_method, refuses_unknown_options,
                       tokenizer_from_options)
@@ -420,7 +421,9 @@ def compute_bleu(
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
     """
     given = locals()
-    config = bleu_config(BleuOptions(**{name: given[name] for name in BLEU_OPTIONS}))
+    options = BleuOptions(**{name: given[name] for name in BLEU_OPTIONS})
+    check_interval_used("compute_bleu", options)
+    config = bleu_config(options)
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
     keys = poisson_keys(preds, refs, config)

@@ -32,6 +32,7 @@ from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
+from .option_rules import check_interval_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_from_options
 
@@ -339,7 +340,9 @@ def compute_chrf(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese, only with word n-grams (chrF++).
     """
     given = locals()
-    config = chrf_config(ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS}))
+    options = ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS})
+    check_interval_used("compute_chrf", options)
+    config = chrf_config(options)
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
     keys = poisson_keys(preds, refs, config)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options"]
+__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "INTERVAL_ONLY", "check_interval_used"]
 
 
 #: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
@@ -51,3 +51,26 @@ def check_chrf_word_options(options) -> None:
                          "--chrf-word-order 2) or leave them out"
                          + ("; to remove punctuation from the characters, add the nopunct normalisation step"
                             if "punct" in bad else ""))
+
+
+#: The options of the bootstrap interval that mean nothing without it (``bootstrap=0``).
+INTERVAL_ONLY = ("seed", "confidence", "bootstrap_method")
+
+
+def check_interval_used(function: str, options) -> None:
+    """Refuse, in a metric's options ``options`` (a `zheval.compute.options.IntervalOptions`) with ``bootstrap=0``
+    (no interval), a ``seed``, ``confidence`` or ``bootstrap_method`` set to another value than its default: it
+    would change nothing (break-it pass 5 F7). Read by the doors the caller passes options to directly
+    (``compute_rouge``/``compute_bleu``/``compute_chrf``, ``score``), not by the config builders, which also build
+    the interval-free configs of internal passes.
+
+    Raises:
+        ValueError: naming ``function``, every such option, and what to do instead.
+    """
+    if options.bootstrap:
+        return
+    bad = [k for k in INTERVAL_ONLY if k in options.changed()]
+    if bad:
+        raise ValueError(f"{function}: {', '.join(bad)} {'sets' if len(bad) == 1 else 'set'} the bootstrap interval, "
+                         f"and bootstrap is 0 (no interval), so {'it' if len(bad) == 1 else 'they'} would change "
+                         f"nothing: give bootstrap=N (resamples, e.g. 1000) or leave {', '.join(bad)} out")

@@ -280,7 +280,8 @@ class IntervalOptions(_Options):
         content, resample)``, `zheval.results.poisson`: the intervals of [`zheval.score`][zheval.compute.joint.score],
         [`zheval.score_batches`][zheval.compute.batches.score_batches] and the Ray and Spark doors on the same items,
         whatever the batches or partitions; ``bsmethod:poisson`` in the signature). With ``bootstrap``, refused
-        beside ``crosscheck`` (`check_crosscheck_method`). Without ``bootstrap`` it changes nothing.""")
+        beside ``crosscheck`` (`check_crosscheck_method`). Without ``bootstrap`` it would change nothing:
+        refused then, as ``seed`` and ``confidence`` are (`zheval.compute.option_rules.check_interval_used`).""")
     seed: int = _option(12345, lambda n, v: check_seed(v), doc="""
         Seed of the bootstrap, an int in [0, 2**32 - 1].""")
     confidence: float = _option(0.95, lambda n, v: check_confidence(v), doc="""
