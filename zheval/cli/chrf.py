@@ -39,8 +39,8 @@ from __future__ import annotations
 from typing import Optional
 
 from .commands import app
-from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, run_command,
-                      tokenizer_options)
+from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, resampling_rules,
+                      run_command, seed_rule, tokenizer_options)
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature)
@@ -104,6 +104,8 @@ def _run(o) -> None:
     if len(set(names)) != len(names):
         raise UserError(f"-i names {sorted({n for n in names if names.count(n) > 1})} more than once")
     paired = paired_test(o, len(systems))
+    refuse_orphans(o, resampling_rules(o) + [seed_rule(o, bool(paired or o.confidence), "no --confidence, "
+                                                                                        "--paired-bs or --paired-ar")])
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer

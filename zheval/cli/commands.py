@@ -23,6 +23,7 @@ from .options import (
     apply_quiet,
     refuse_metric_options,
     refuse_orphans,
+    seed_rule,
     bleu_options,
     check_label_check,
     check_predictions_format,
@@ -90,7 +91,8 @@ def score(o) -> None:
 
     def go():
         refuse_orphans(o, [plot_by_rule(o), ("html_metric", "--html-metric", o.html is not None,
-                                             "chooses the items of the HTML report; add --html FILE")])
+                                             "chooses the items of the HTML report; add --html FILE"),
+                           seed_rule(o, o.bootstrap != 0, "--bootstrap 0")])
         if o.stream or o.items_out is not None:
             report, by = streamed_report(o)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
@@ -133,7 +135,7 @@ def ceiling(o) -> None:
     def go():
         from ..adapters.duck.ceiling import human_ceiling
 
-        refuse_orphans(o, [plot_by_rule(o)])
+        refuse_orphans(o, [plot_by_rule(o), seed_rule(o, o.bootstrap != 0, "--bootstrap 0")])
         ds, kwargs = scoring_arguments(o, {"--data": o.data})
         emit_report(human_ceiling(ds, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
 

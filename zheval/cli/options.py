@@ -41,6 +41,9 @@ __all__ = [
     "domain_values",
     "METRIC_OPTIONS",
     "refuse_metric_options",
+    "refuse_orphans",
+    "seed_rule",
+    "resampling_rules",
 ]
 
 class Format(str, Enum):
@@ -310,6 +313,24 @@ def refuse_orphans(o, rules) -> None:
     bad = [f"{flag} {advice}" for name, flag, in_use, advice in rules if name in given and not in_use]
     if bad:
         raise UserError("; ".join(bad))
+
+
+_SEED_UNUSED = "seeds the resampling, and none runs here{}: leave --seed out"
+
+
+def seed_rule(o, in_use: bool, why: str = "") -> tuple:
+    """The `refuse_orphans` rule of ``--seed``: refused when given while nothing is resampled (``--bootstrap 0``,
+    ``-b`` without ``--confidence``, ...; break-it pass 5 F7), ``why`` saying what turned the resampling off."""
+    return ("seed", "--seed", in_use, _SEED_UNUSED.format(f" ({why})" if why else ""))
+
+
+def resampling_rules(o) -> list:
+    """The `refuse_orphans` rules of ``zheval bleu`` / ``zheval chrf``'s resample counts: ``--confidence-n``
+    without ``--confidence``, ``--paired-bs-n`` without ``--paired-bs``, ``--paired-ar-n`` without
+    ``--paired-ar`` (each would change nothing)."""
+    return [("confidence_n", "--confidence-n", o.confidence, "is the resample count of --confidence; add --confidence"),
+            ("paired_bs_n", "--paired-bs-n", o.paired_bs, "is the resample count of --paired-bs; add --paired-bs"),
+            ("paired_ar_n", "--paired-ar-n", o.paired_ar, "is the trial count of --paired-ar; add --paired-ar")]
 
 
 def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False, normalize: Optional[str] = None,

@@ -42,8 +42,8 @@ import typer
 from typer.core import TyperCommand
 
 from .commands import app
-from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, run_command, split_list,
-                      tokenizer_options)
+from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, refuse_orphans,
+                      resampling_rules, run_command, seed_rule, split_list, tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
 from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
@@ -356,6 +356,10 @@ def _run(o, metric: str) -> None:
     empty = {n: sum(1 for t in s if not t.strip()) for n, s in zip(names, systems)}
     empty = {n: c for n, c in empty.items() if c}
     fmt, tests = o.text_format.value, _tests(o, metric, len(systems))
+    resampled = tests["bootstrap"] or tests.get("confidence_n") or (tests["paired"] and len(systems) > 1)
+    refuse_orphans(o, (resampling_rules(o) if metric == "bleu" else [])
+                   + [seed_rule(o, bool(resampled), "-b without --confidence" if o.score_only else "-f text without "
+                                "--confidence or a paired test" if fmt == "text" else "--bootstrap 0")])
     try:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:

@@ -78,3 +78,42 @@ def test_bleu_bootstrap_conflicting_with_paired_bs_is_refused(files):
     res = run_cli("bleu", ref, "-i", hyp, hyp2, "--paired-bs", "--bootstrap", "7", "-pbsn", "7", "-f", "table")
     assert res.exit_code == 0, res.output
     assert "|bs:7|" in res.stdout
+
+
+@pytest.mark.parametrize("command, args, why", [
+    ("bleu", ["--bootstrap", "0"], "--bootstrap 0"),
+    ("rouge", ["--bootstrap", "0"], "--bootstrap 0"),
+    ("bleu", ["-b"], "-b without --confidence"),
+    ("bleu", ["-f", "text"], "-f text without --confidence or a paired test"),
+    ("chrf", [], "no --confidence, --paired-bs or --paired-ar"),
+])
+def test_text_commands_refuse_a_seed_nothing_uses(files, command, args, why):
+    """F7: --seed with no resampling changed nothing and was accepted."""
+    ref, hyp, _ = files
+    res = run_cli(command, ref, "-i", hyp, "--seed", "5", *args)
+    assert res.exit_code == 2
+    assert f"--seed seeds the resampling, and none runs here ({why})" in res.stderr
+    assert run_cli(command, ref, "-i", hyp, *args).exit_code == 0
+
+
+def test_score_and_ceiling_refuse_a_seed_without_bootstrap(tmp_path):
+    from helpers.cli import write_sample_files
+
+    data, preds, _, _ = write_sample_files(tmp_path)
+    for cmd in (["score", "-d", data, "-p", preds], ["ceiling", "-d", data]):
+        res = run_cli(*cmd, "--seed", "5", "--bootstrap", "0")
+        assert res.exit_code == 2, res.output
+        assert "--seed seeds the resampling, and none runs here (--bootstrap 0)" in res.stderr
+        assert run_cli(*cmd, "--bootstrap", "0").exit_code == 0
+
+
+@pytest.mark.parametrize("command", ["bleu", "chrf"])
+def test_resample_counts_without_their_flag_are_refused(files, command):
+    """F7: --confidence-n without --confidence, --paired-bs-n / --paired-ar-n without their test."""
+    ref, hyp, hyp2 = files
+    for flag, needs in (("-cin", "--confidence-n is the resample count of --confidence; add --confidence"),
+                        ("-pbsn", "--paired-bs-n is the resample count of --paired-bs; add --paired-bs"),
+                        ("-parn", "--paired-ar-n is the trial count of --paired-ar; add --paired-ar")):
+        res = run_cli(command, ref, "-i", hyp, hyp2, flag, "50", "-f", "json")
+        assert res.exit_code == 2, (flag, res.output)
+        assert needs in res.stderr
