@@ -17,7 +17,7 @@ REFS = [["不客气！", "不用客气，祝您愉快！"], "地址是北京市�
     {},
     {"sentence_split": "newline"},
     {"sentence_split": "newline", "level": "sentence", "smooth_method": "floor", "max_order": 3, "multi_ref": "pool"},
-    {"sentence_split": "newline", "preset": "llamafactory"},
+    {"preset": "llamafactory"},  # its types have no rougeLsum: a sentence_split is refused (break-it pass 5 F7)
     {"tokenizer": "jieba", "multi_ref": "mean", "max_order": 2},
     {"tokenizer": "none", "sentence_split": "newline", "bootstrap": 50, "seed": 3},
     {"punct": "drop", "level": "sentence", "return_precision_recall": True, "rouge_types": ["rouge1", "rougeL"]},
@@ -104,7 +104,7 @@ def test_score_counts_rouge_n_once_per_order_by_one_sort(monkeypatch):
     counted = []
     _spy(monkeypatch, rouge_batch, "pair_clipped_hits", counted, lambda nc, *a: nc.order)
     _spy(monkeypatch, rouge_batch, "pair_ngram_hits_sorted", counted, lambda lay, n, *a: n)
-    types = ["rouge1", "rouge2", "rouge6"]
+    types = ["rouge1", "rouge2", "rouge6", "rougeLsum"]  # rougeLsum: the newline split is refused without it
     got = zheval.score(PREDS, REFS, sentence_split="newline", rouge_types=types)
     assert counted == [("pair_ngram_hits_sorted", 1), ("pair_ngram_hits_sorted", 2), ("pair_ngram_hits_sorted", 6)]
     assert got["rouge"] == compute_rouge(PREDS, REFS, sentence_split="newline", rouge_types=types)
@@ -119,7 +119,7 @@ def test_score_takes_rouge_n_hits_from_bleus_pass_where_slot_keys_do_not_fit(mon
     monkeypatch.setattr(slots, "KEY_BITS", 4)
     counted = []
     _spy(monkeypatch, rouge_batch, "pair_clipped_hits", counted, lambda nc, *a: nc.order)
-    types = ["rouge1", "rouge2", "rouge6"]
+    types = ["rouge1", "rouge2", "rouge6", "rougeLsum"]  # rougeLsum: the newline split is refused without it
     got = zheval.score(PREDS, REFS, sentence_split="newline", rouge_types=types)
     assert [n for _, n in counted] == [6]
     counted.clear()

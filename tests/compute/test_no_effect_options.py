@@ -90,3 +90,15 @@ def test_interval_options_with_bootstrap_and_defaults_still_work():
     assert zheval.compute_rouge(p, r, use_aggregator=False)["rouge1"] == zheval.compute_rouge(
         p, r, use_aggregator=False, seed=12345)["rouge1"]
     zheval.score(p, r, metrics=["bleu", "chrf"], bootstrap=10, bootstrap_method="poisson")
+
+
+@pytest.mark.parametrize("door", ["compute_rouge", "score"])
+@pytest.mark.parametrize("split", ["newline", "punct"])
+def test_sentence_split_without_rougelsum_is_refused(door, split):
+    """F7: sentence_split splits rougeLsum's sentences only; without rougeLsum it would change nothing."""
+    extra = {"metrics": ["rouge"]} if door == "score" else {}
+    with pytest.raises(ValueError, match=rf"{door}: sentence_split='{split}' splits the sentences of rougeLsum.*"
+                                         r"\['rouge1', 'rougeL'\]"):
+        getattr(zheval, door)(PREDS, REFS, rouge_types=["rouge1", "rougeL"], sentence_split=split, **extra)
+    out = getattr(zheval, door)(PREDS, REFS, rouge_types=["rougeLsum"], sentence_split=split, **extra)
+    assert "rougeLsum" in (out["rouge"] if door == "score" else out)

@@ -250,6 +250,10 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         from ..compute.rouge import RougeOptions, rouge_config, rouge_items, rouge_result
 
         cfg = rouge_config(RougeOptions.from_names("zheval rouge", {**options, "bootstrap": bootstrap, "seed": seed}))
+        if options.get("sentence_split") is not None and "rougeLsum" not in cfg.types:
+            raise UserError(f"--sentence-split splits the sentences of rougeLsum, which the ROUGE types computed do not "
+                            f"name ({','.join(cfg.types)}), so it would change nothing: add rougeLsum to --rouge-types "
+                            "or leave --sentence-split out")
         keys = list(cfg.types)
         sums = {t: _rouge_sums for t in keys}
         for name, hyps in zip(names, systems):
@@ -366,6 +370,10 @@ def _run(o, metric: str) -> None:
         raise _located(exc, ref_names) from None
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
+    if metric == "rouge" and o.sentence_split == "newline":
+        note("each segment is one line of a text file and holds no newline, so --sentence-split newline makes every "
+             "segment one sentence: ROUGE-Lsum equals ROUGE-L here (split:newline in the signature); --sentence-split "
+             "punct (the default) splits at sentence-final punctuation, or give the texts as JSONL to keep newlines")
     if o.score_only:
         text = score_only_text(out, o.scale, width)
     elif fmt == "text":

@@ -33,7 +33,7 @@ from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_resamplin
 from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import one_drop_warning, warn_input_slips
-from .option_rules import check_interval_used
+from .option_rules import check_interval_used, check_sentence_split_used
 from .inputs import validate_inputs
 from .options import (BOOTSTRAP_METHODS, BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
                       options_for_metrics)
@@ -153,7 +153,10 @@ def score_config(
     objs = options_for_metrics("score", metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
     for obj in objs.values():
         check_interval_used("score", obj)
-    return score_config_of(objs, function="score", by_name=options)
+    config = score_config_of(objs, function="score", by_name=options)
+    if config.rouge is not None:
+        check_sentence_split_used("score", objs["rouge"], config.rouge.types)
+    return config
 
 
 def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score",

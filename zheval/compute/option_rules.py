@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "INTERVAL_ONLY", "check_interval_used"]
+__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "INTERVAL_ONLY", "check_interval_used",
+           "check_sentence_split_used"]
 
 
 #: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
@@ -74,3 +75,18 @@ def check_interval_used(function: str, options) -> None:
         raise ValueError(f"{function}: {', '.join(bad)} {'sets' if len(bad) == 1 else 'set'} the bootstrap interval, "
                          f"and bootstrap is 0 (no interval), so {'it' if len(bad) == 1 else 'they'} would change "
                          f"nothing: give bootstrap=N (resamples, e.g. 1000) or leave {', '.join(bad)} out")
+
+
+def check_sentence_split_used(function: str, options, types) -> None:
+    """Refuse a ``sentence_split`` given (not ``None``) in ROUGE's options ``options`` while ``types`` (the ROUGE
+    types computed: the caller's, a preset's or the default ones) has no ``rougeLsum``, the only type it splits
+    (break-it pass 5 F7; as `zheval.compute.options.check_rouge_w_weight` refuses a weight without rougeW). Read by
+    ``compute_rouge`` and ``score``, not by ``rouge_config``, which internal passes call with the resolved split.
+
+    Raises:
+        ValueError: naming ``function``, the value and the types.
+    """
+    if options.sentence_split is not None and "rougeLsum" not in types:
+        raise ValueError(f"{function}: sentence_split={options.sentence_split!r} splits the sentences of rougeLsum, "
+                         f"which the ROUGE types computed do not name ({list(types)}), so it would change nothing: "
+                         "add rougeLsum or leave sentence_split out")

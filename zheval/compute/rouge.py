@@ -36,7 +36,7 @@ from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
 from .guards import warn_input_slips
-from .option_rules import check_interval_used
+from .option_rules import check_interval_used, check_sentence_split_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_crosscheck_method, check_rouge_types,
                       check_rouge_w_weight,
@@ -505,6 +505,7 @@ def compute_rouge(
     options = RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS})
     check_interval_used("compute_rouge", options)
     config = rouge_config(options)
+    check_sentence_split_used("compute_rouge", options, config.types)
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
     keys = poisson_keys(preds, refs, config)

@@ -117,3 +117,25 @@ def test_resample_counts_without_their_flag_are_refused(files, command):
         res = run_cli(command, ref, "-i", hyp, hyp2, flag, "50", "-f", "json")
         assert res.exit_code == 2, (flag, res.output)
         assert needs in res.stderr
+
+
+def test_rouge_sentence_split_without_rougelsum_is_refused(files):
+    """F7: --sentence-split without rougeLsum in the ROUGE types (the command's default types have none)."""
+    ref, hyp, _ = files
+    res = run_cli("rouge", ref, "-i", hyp, "--sentence-split", "newline", "-b")
+    assert res.exit_code == 2
+    assert "--sentence-split splits the sentences of rougeLsum, which the ROUGE types computed do not name " \
+           "(rouge1,rouge2,rougeL)" in res.stderr
+
+
+def test_rouge_newline_split_on_text_files_says_lsum_is_rougel(files, tmp_path):
+    """F7: a line of a text file holds no newline: with newline splitting each segment is one sentence, so
+    ROUGE-Lsum = ROUGE-L (LCS of the whole segment), said in a note; punct splitting says nothing."""
+    ref, hyp, _ = files
+    res = run_cli("rouge", ref, "-i", hyp, "--rouge-types", "rougeL,rougeLsum", "--sentence-split", "newline", "-b")
+    assert res.exit_code == 0, res.output
+    assert "ROUGE-Lsum equals ROUGE-L here" in res.stderr
+    low, lsum = res.stdout.split()
+    assert low == lsum
+    res = run_cli("rouge", ref, "-i", hyp, "--rouge-types", "rougeL,rougeLsum", "--sentence-split", "punct", "-b")
+    assert res.exit_code == 0 and "ROUGE-Lsum equals" not in res.stderr
