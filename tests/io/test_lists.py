@@ -12,8 +12,6 @@ from zheval.io.lists import split_entries
     ("bleu,rouge", ["bleu", "rouge"]),
     (" bleu , rouge ", ["bleu", "rouge"]),
     ("bleu,bleu", ["bleu", "bleu"]),  # duplicates are the door's to judge
-    ("", []),
-    ("   ", []),
 ])
 def test_entries(value, items):
     assert split_entries(value, "metrics") == items
@@ -29,3 +27,10 @@ def test_an_empty_entry_is_refused_with_its_position(value, message):
     with pytest.raises(ValueError) as err:
         split_entries(value, "metrics")
     assert str(err.value) == message
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+def test_a_blank_list_is_refused(value):
+    """Break-it pass 5 F7: by="" meant the overall row only without a word (by="domain," was refused)."""
+    with pytest.raises(ValueError, match=rf"^by '{value}' names no entry"):
+        split_entries(value, "by")

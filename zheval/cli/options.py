@@ -55,7 +55,7 @@ class Format(str, Enum):
 
 
 class TextFormat(str, Enum):
-    """``--format`` of ``zheval bleu`` / ``zheval rouge``: an aligned ``table`` or ``json``."""
+    """``--format`` of ``zheval rouge`` and ``zheval warmup``: an aligned ``table`` or ``json``."""
 
     table = "table"
     json = "json"
@@ -141,14 +141,18 @@ def _no_empty_entry(value: str, option: str | None) -> list[str]:
 
 
 def split_list(value: str, option: str | None = None) -> list[str]:
-    """Split a comma list (``""`` and ``none``: the empty list); an entry given twice is kept once, with a note
+    """Split a comma list (``none``: the empty list); an entry given twice is kept once, with a note
     naming ``option``.
 
     Raises:
-        UserError: an empty entry (``bleu,,rouge``, ``rouge1,``), naming ``option`` and the entry's position.
+        UserError: a blank value (``--by ''``: it named nothing, and meant the overall row only without a word;
+            ``none`` says so), an empty entry (``bleu,,rouge``, ``rouge1,``), naming ``option`` (and the entry's
+            position).
     """
-    if value is None or value.strip().lower() in ("", "none"):
+    if value is None or value.strip().lower() == "none":
         return []
+    if not value.strip():
+        raise UserError(f"{option or 'the list'} {value!r} names nothing; give a comma list, or 'none' for none")
     items = _no_empty_entry(value, option)
     out = list(dict.fromkeys(items))
     if len(out) != len(items):

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from .commands import app
 from ..text.terminal import terminal_json
-from .options import Format, UserError, echo, run_command
+from .options import TextFormat, UserError, echo, run_command
 from .params import option, takes
 
 __all__ = ["warmup"]
 
 
 @app.command()
-@takes("fmt", fmt=option(Format, "--format", "-f", default=Format.table, help="output format: table | json"))
+@takes("fmt", fmt=option(TextFormat, "--format", "-f", default=TextFormat.table, help="output format: table | json"))
 def warmup(o) -> None:
     """Compile or load the compiled twins (numba, the fast extra): the first compile happens once per machine, and
     only here or in a computation long enough to pay for it."""
@@ -32,7 +32,7 @@ def warmup(o) -> None:
             info = fast_warmup()
         except ImportError as exc:
             raise UserError(f"{exc}") from None
-        if o.fmt == Format.json:
+        if o.fmt == TextFormat.json:
             echo(terminal_json(info))
             return
         done = "compiled" if info["state_before"] == "cold" else "loaded"

@@ -71,7 +71,7 @@ def check_buckets(edges, option: str | None = None) -> tuple:
     """
     name = _option("buckets", option)
     if isinstance(edges, str):
-        edges = [_edge(p, j, name) for j, p in enumerate(split_entries(edges, name), 1)]
+        edges = [_edge(p, j, name) for j, p in enumerate(split_entries(edges, name), 1)] if edges.strip() else []
     try:
         out = tuple(edges)
     except TypeError:

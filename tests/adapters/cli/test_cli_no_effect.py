@@ -139,3 +139,21 @@ def test_rouge_newline_split_on_text_files_says_lsum_is_rougel(files, tmp_path):
     assert low == lsum
     res = run_cli("rouge", ref, "-i", hyp, "--rouge-types", "rougeL,rougeLsum", "--sentence-split", "punct", "-b")
     assert res.exit_code == 0 and "ROUGE-Lsum equals" not in res.stderr
+
+
+def test_warmup_refuses_markdown():
+    """F7: zheval warmup -f markdown printed the table (its help says table | json)."""
+    res = run_cli("warmup", "-f", "markdown")
+    assert res.exit_code == 2 and "'markdown' is not one of 'table', 'json'" in res.output
+
+
+@pytest.mark.parametrize("value", ["", " "])
+def test_a_blank_by_is_refused(tmp_path, value):
+    """F7: --by '' meant the overall row only without a word, while --by domain, was refused; 'none' says it."""
+    from helpers.cli import write_sample_files
+
+    data, preds, _, _ = write_sample_files(tmp_path)
+    res = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "--by", value)
+    assert res.exit_code == 2
+    assert f"--by {value!r} names nothing; give a comma list, or 'none' for none" in res.stderr
+    assert run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "--by", "none").exit_code == 0
