@@ -12,8 +12,8 @@ __all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", 
 
 
 #: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
-#: (`check_chrf_word_options`); the value each takes when not given.
-CHRF_WORD_ONLY = {"tokenizer": "char", "terms": None, "punct": "keep", "jieba_hmm": None, "jieba_dict": None}
+#: (`check_chrf_word_options`).
+CHRF_WORD_ONLY = ("tokenizer", "terms", "punct", "jieba_hmm", "jieba_dict")
 
 
 def chrf_word_only_given(options: Mapping[str, Any]) -> list:
