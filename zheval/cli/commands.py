@@ -377,7 +377,7 @@ def records_arguments(o):
 def check_records_options(o) -> None:
     """Refuse what a predictions file that carries its references (``-p`` without ``--data``: score, explain,
     compare, sample) cannot take, each option named: ``--predictions-format text`` or unknown, ``--min-refs`` and
-    ``--domains`` (options of a 小黄鸭 file), ``--label-check`` other than strict."""
+    ``--domains`` (options of a 小黄鸭 file), ``--label-check`` (typed on the command line, even as its default)."""
     from ..adapters.records import RECORD_FORMATS
 
     if o.predictions_format == "text":
@@ -391,7 +391,7 @@ def check_records_options(o) -> None:
         if v is not None:
             raise UserError(f"{flag} is an option of the 小黄鸭 file (--data); without --data every row of "
                             f"{o.predictions} is scored with its own references")
-    if getattr(o, "label_check", "strict") != "strict":
+    if "label_check" in getattr(o, "_given", ()):  # typed, even as the default strict: it has no meaning here
         raise UserError("--label-check compares LLaMA-Factory labels with a 小黄鸭 file's references (--data); "
                         "without --data the labels are the references")
 

@@ -26,8 +26,9 @@ Items: every item (file order) unless ``--id`` (those items, in the order given)
 with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
 selections at once -- is an error naming the id or option, exit code 2. ``--metric`` must be a number the
 explanation shows, as ``zheval sample --by-metric`` checks it: a ROUGE type in ``--rouge-types``, ``bleu`` or ``chrf``
-in ``--metrics`` (under ``--preset`` with the default ``--metrics``, the preset's metrics and types); without
-``--metric``, the default ``rougeL`` when it is computed, else the first computed metric (``--rouge-types rouge1``:
+in ``--metrics`` (under ``--preset`` without ``--metrics``, the preset's metrics and types; ``--metrics``,
+``--rouge-types`` and ``--multi-ref`` typed on the command line are used even at their default values, and a
+``--metrics`` entry the preset has no rules for is refused); without ``--metric``, the default ``rougeL`` when it is computed, else the first computed metric (``--rouge-types rouge1``:
 ``bleu``; ``--preset sacrebleu-zh``: ``bleu``), named in every row. ``--preset`` is checked before any file is read: a leaderboard preset (``glm4``,
 ``longbench``, ``opencompass-jieba-rouge``) is refused. A reference the scoring refuses (empty once normalised or
 tokenised) is named ``FILE:line``, with its id and field (``'label'``, ``responses[1]``), as ``zheval score`` names it
@@ -201,15 +202,16 @@ def explainable_preset(name: str):
 def ranking_metrics(o, mets: List[str], opts: Dict[str, Any]) -> List[str]:
     """The values ``--metric`` may take: the per-item numbers the explanation shows -- ``bleu`` and ``chrf`` when
     computed, and every computed ROUGE type (``--rouge-types``, or the preset's own types when it is not given), in
-    the order of ``zheval sample --by-metric``. Under ``--preset`` with the default ``--metrics``, the metrics are
-    the preset's (``sacrebleu-zh``: bleu only; ``rouge155``: its eight ROUGE types)."""
+    the order of ``zheval sample --by-metric``. Under ``--preset`` without ``--metrics`` (``o._given``: typed on the
+    command line, even with the default value), the metrics are the preset's (``sacrebleu-zh``: bleu only;
+    ``rouge155``: its eight ROUGE types)."""
     shown = list(mets)
     types = list(opts.get("rouge_types") or split_list(o.rouge_types, "--rouge-types"))
     if o.explain_preset is not None:
         from ..presets import find_preset
 
         preset = find_preset(o.explain_preset)
-        if o.metrics == "bleu,rouge":
+        if "metrics" not in o._given:
             shown = list(preset.metrics)
         if "rouge_types" not in opts and preset.rouge is not None:
             types = list(preset.rouge.defaults.get("rouge_types", types))
@@ -232,7 +234,7 @@ def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> str:
     if "metric" not in getattr(o, "_given", {"metric"}) and valid:
         # the default rougeL when ROUGE-L is not computed: the first metric that is, named in every row and header
         return valid[0]
-    if o.explain_preset is not None and o.metrics == "bleu,rouge":
+    if o.explain_preset is not None and "metrics" not in o._given:
         fix = f"--preset {o.explain_preset} computes {', '.join(valid)}: add --metric {valid[0]}"
     else:
         what = o.metric if o.metric in ("bleu", "chrf") else "rouge" if "rouge" not in mets else None
@@ -324,11 +326,15 @@ def explain(o) -> None:
         if o.chrf_word_order:
             opts["word_order"] = o.chrf_word_order
         if o.explain_preset is not None:
-            explainable_preset(o.explain_preset)  # before any file is read or scored (F10: glm4 is refused first)
+            preset = explainable_preset(o.explain_preset)  # before any file is read or scored (F10: glm4 first)
+            beyond = [m for m in mets if m not in preset.metrics]
+            if "metrics" in o._given and beyond:
+                raise UserError(f"--preset {o.explain_preset} has the rules of {', '.join(preset.metrics)} only; "
+                                f"--metrics names {', '.join(beyond)}: drop --metrics (the preset's metrics) or "
+                                f"give --metrics {','.join(preset.metrics)}")
             opts["preset"] = o.explain_preset
-            for name in ("rouge_types", "multi_ref"):  # the preset's own, unless given
-                if name == "rouge_types" and o.rouge_types == "rouge1,rouge2,rougeL" or \
-                        name == "multi_ref" and o.multi_ref == "max":
+            for name in ("rouge_types", "multi_ref"):  # the preset's own, unless typed (even at the default)
+                if name not in o._given:
                     opts.pop(name, None)
         if o.metric not in ("bleu", "chrf"):
             from ..compute.options import check_rouge_types
@@ -356,7 +362,7 @@ def explain(o) -> None:
                 scores[i] = s
         with rows_named(places):
             expls = explain_items(preds, refs, indices=chosen,
-                                  metrics=mets if o.explain_preset is None or o.metrics != "bleu,rouge" else None,
+                                  metrics=mets if o.explain_preset is None or "metrics" in o._given else None,
                                   **opts) if chosen else []
         if o.explain_format == "json":
             rows = [{"id": ids[i], "line": where[ids[i]][1], "metric": o.metric, "score": scores[i],
