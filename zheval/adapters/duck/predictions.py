@@ -174,9 +174,9 @@ def _read_table(path: Path, kind: str) -> Predictions:
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
     if not rf.rows:
         raise DuckFormatError(problems, "invalid predictions file")
-    pred, err = prediction_field(rf.fields)
-    if err:
-        raise DuckFormatError([Problem(name, rf.rows[0][0], None, err)], "invalid predictions file")
+    pred, err = prediction_field(rf.fields, bool(rf.header_line))
+    if err:  # named at the header's line (the fields are the header's)
+        raise DuckFormatError([Problem(name, rf.header_line or rf.rows[0][0], None, err)], "invalid predictions file")
     idf = id_field_of(rf.fields)
     seen = UniqueIds()
     texts, ids, labels, linenos, stored = [], [], [], [], []
