@@ -39,7 +39,7 @@ _LONE_CR_OR_MARK = re.compile("\ufdd0|\r(?!\n|\\Z)")
 _MARKED = re.compile("\ufdd0(.)", re.S)
 
 
-_DELIMITERS = {";": "';'", "\t": "a tab", ",": "','", "|": "'|'"}
+_DELIMITERS = ((";", "';'"), ("\t", "a tab"), (",", "','"), ("|", "'|'"))
 
 
 def _layout_problem(header: list, name: str, line: int) -> Problem | None:
@@ -50,7 +50,7 @@ def _layout_problem(header: list, name: str, line: int) -> Problem | None:
         return Problem(name, line, None, f"this line is {shown}, a spreadsheet's delimiter line (Excel writes it), "
                                          "not a header: remove it, so that the header is the first line")
     if len(header) == 1:
-        for d, said in _DELIMITERS.items():
+        for d, said in _DELIMITERS:
             if len([part for part in header[0].split(d) if part.strip()]) > 1:
                 return Problem(name, line, None, f"the header is one column, {header[0]!r}, whose name holds {said} "
                                                  f"between names: a file separated by {said}? CSV is read with ',' "
