@@ -97,8 +97,6 @@ def _run(o) -> None:
     paired_test(o)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
-    if len(set(names)) != len(names):
-        raise UserError(f"-i names {sorted({n for n in names if names.count(n) > 1})} more than once")
     paired = paired_test(o, len(systems))
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     if o.tokenizer is not None:

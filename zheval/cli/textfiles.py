@@ -106,9 +106,16 @@ def _read_stdin() -> bytes:
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
-    [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts)."""
+    [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
+    `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, before anything is read."""
     from ..io import FileFormatError
 
+    given = [str(p) for p in hyps or []]
+    twice = sorted({n for n in given if given.count(n) > 1})
+    if twice:  # before any file is read: '-' twice would read standard input twice (empty the second time)
+        stdin = ("; '-' is standard input, which can be read once: give one system on it and the others as files"
+                 if "-" in twice else "")
+        raise UserError(f"-i names {twice} more than once; give each system once{stdin}")
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]
@@ -333,9 +340,6 @@ def _run(o, metric: str) -> None:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise UserError(f"-i names {twice} more than once; give each system once")
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer

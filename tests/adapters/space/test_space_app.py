@@ -54,6 +54,15 @@ def test_parse_lines_delimiter_and_trailing_blanks():
     assert parse_inputs("a", "x|y ||| u||v")[1] == [["x|y", "u||v"]]
 
 
+def test_a_lone_cr_is_text_as_in_every_door():
+    """A lone CR inside a line is text (the line rule of every file door, zheval.io.lines.split_lines); the boxes
+    split a line there (issue 35, break-it 5 F19). Boxes whose lines all end in a lone CR are refused, as files are."""
+    assert parse_inputs("a\rb\nc", "x\ny") == (["a\rb", "c"], [["x"], ["y"]])
+    assert parse_inputs("a\nb", "x\ry|||z\nw") == (["a", "b"], [["x\ry", "z"], ["w"]])
+    with pytest.raises(ValueError, match=r"the prediction lines end in CR \(\\r\) only .* read as one line instead of 2"):
+        parse_inputs("a\rb\r", "x\ny")
+
+
 @pytest.mark.parametrize(
     "preds, refs, message",
     [
