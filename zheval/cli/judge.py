@@ -17,7 +17,8 @@ or question the judge also sees. ``--base-url`` and ``--model`` are the ``openai
 Printed: the mean of every criterion over the judged items, how many items have no valid rating (each listed with
 its id, the kind of failure and the judge's answer), the requests, retries, cached answers, tokens and time, the
 signature. Everything from the data or the model goes through `zheval.cli.options.echo` (escaped).
-``--output`` writes one JSON line per item (``{"id", <criteria>..., "reason", "failure"}``, model text exact),
+``--output`` writes one JSON line per item (``{"id", "prediction_sha256", <criteria>..., "reason", "failure"}``, model
+text exact; the digest of the prediction rated),
 atomically -- a ratings file for ``zheval agree``.
 
 ``--versus B`` compares two systems item by item instead ([`zheval.compute.judge.judge_pairwise`][]): the items of
@@ -93,12 +94,17 @@ def read_sources(path: Path, field: str, n: int) -> list:
     return out
 
 
-def ratings_lines(result: dict, ids: list) -> str:
-    """One JSON line per item: ``{"id", <criterion>: int | null, ..., "reason", "failure"}``."""
+def ratings_lines(result: dict, ids: list, predictions: list) -> str:
+    """One JSON line per item: ``{"id", "prediction_sha256", <criterion>: int | null, ..., "reason", "failure"}``;
+    ``prediction_sha256`` is `zheval.text.controls.text_digest` of the item's prediction (``predictions``, in item
+    order), so that ``zheval agree --judge-ratings`` refuses the file beside other predictions (issue 35 F3)."""
+    from ..text.terminal import text_digest
+
     failures = {f["item"]: f for f in result["failures"]}
     lines = []
     for i, item_id in enumerate(ids):
-        row = {"id": item_id, **{c: result["item_scores"][c][i] for c in result["criteria"]},
+        row = {"id": item_id, "prediction_sha256": text_digest(predictions[i]),
+               **{c: result["item_scores"][c][i] for c in result["criteria"]},
                "reason": result["reasons"][i], "failure": failures.get(i)}
         lines.append(json.dumps(row, ensure_ascii=False))
     return "\n".join(lines) + "\n"
@@ -188,7 +194,7 @@ def _run(o) -> None:
                            max_retries=o.max_retries, answer_retries=o.answer_retries,
                            cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
     if o.judge_output is not None:
-        atomic_write(o.judge_output, ratings_lines(result, list(records.ids)))
+        atomic_write(o.judge_output, ratings_lines(result, list(records.ids), list(records.predictions)))
         echo(f"wrote {o.judge_output}", err=True)
     if o.judge_format == "json":
         echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)

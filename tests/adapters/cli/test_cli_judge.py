@@ -6,6 +6,7 @@ table with a BERTScore column is in ``test_cli_layers.py``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -148,7 +149,7 @@ def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overal": 2}',
                                           '{"id": "i2", "overall": 4}', '{"id": "i3", "overall": 3}'])
     assert res.exit_code == 2
-    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'reason', 'failure' and the rubric's criteria "
+    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'prediction_sha256', 'reason', 'failure' and the rubric's criteria "
             "'overall', 'faithful', 'informative', 'fluent' (the default rubric; --rubric FILE for another)"
             in res.stderr)
     assert f"{r}:2: no 'overall' (the other rows have it; null is no rating)" in res.stderr
@@ -157,7 +158,7 @@ def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "accuracy": 5}', '{"id": "i1", "overall": 2}',
                                           '{"id": "i2", "accuracy": 4}', '{"id": "i3", "accuracy": 3}'],
                                "--rubric", tmp_path / "rubric.json")
-    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'reason', 'failure' and the rubric's criteria "
+    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'prediction_sha256', 'reason', 'failure' and the rubric's criteria "
             f"'accuracy' (--rubric {tmp_path / 'rubric.json'})") in res.stderr
 
 
@@ -212,3 +213,25 @@ def test_judge_ratings_file_failures_are_listed_as_a_live_judges(tmp_path):
     assert "judge failures (1)" in table.stdout
     assert "i3: unparsable (no JSON object, 2 attempt(s)); answer: 好的\\x1b[2J" in table.stdout
     assert "\x1b" not in table.stdout
+
+
+def test_judge_ratings_of_other_predictions_are_refused(tmp_path):
+    # issue 35 F3: ratings zheval judge made of one predictions file were joined by id to another's without a word
+    refs = ["今天天气不错", "明天下雨", "我们去公园散步", "你好啊"]
+    a = write_jsonl(tmp_path / "a.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+                                           enumerate(zip(["今天天气很好", "明天有雨", "我们去公园", "你好"], refs))])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+                                           enumerate(zip(["今天天气很好", "后天晴", "我们去公园", "再见"], refs))])
+    with ChatServer() as server:
+        res = run_cli("judge", a, "--base-url", server.base_url, "--model", "m", "--no-cache",
+                      "--output", tmp_path / "r.jsonl")
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rows[1]["prediction_sha256"] == hashlib.sha256("明天有雨".encode("utf-8")).hexdigest()
+    ok = run_cli("agree", "-p", a, "--judge-ratings", tmp_path / "r.jsonl", "--bootstrap", "0")
+    assert ok.exit_code == 0, ok.output
+    assert "prediction_sha256" not in ok.stdout  # checked: no note
+    bad = run_cli("agree", "-p", b, "--judge-ratings", tmp_path / "r.jsonl", "--bootstrap", "0")
+    assert bad.exit_code == 2, bad.output
+    assert (f"{tmp_path / 'r.jsonl'}: the prediction_sha256 of 2 of 4 item(s) is not that of the prediction in {b}: "
+            "'i1' (line 2), 'i3' (line 4); these ratings are of other texts") in bad.stderr

@@ -35,8 +35,7 @@ from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
 from .sheet_predictions import sheet_predictions
-from ...text.controls import text_digest
-from ...text.terminal import CONTROL_PATTERN, escaped_text
+from ...text.terminal import CONTROL_PATTERN, escaped_text, text_digest
 
 __all__ = ["RATING_COLUMNS", "SHEET_COLUMNS", "STRATA", "KEY_KIND", "ReviewSample", "ReviewFileError", "review_sample",
            "sheet_csv", "read_key", "read_ratings", "review_agreement", "AgreementReport"]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...text.controls import text_digest, unescaped_text
+from ...text.terminal import text_digest, unescaped_text
 from .review_files import listed
 
 __all__ = ["SheetCheck", "sheet_predictions"]
