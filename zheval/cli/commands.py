@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..text.terminal import terminal_json
-from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
+from .files import check_output_dir, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      bertscore_flags, bertscore_options, option, takes)
 from .options import (
@@ -172,6 +172,7 @@ def compare(o) -> None:
         inputs = {"--data": o.data}
         for lbl, p in zip(system_labels(len(systems)), systems):
             inputs[f"--predictions {lbl}"] = p
+        distinct_inputs([(k, p) for k, p in inputs.items() if k != "--data"])  # -p a.jsonl a.jsonl: a system against itself
         ds, systems, kwargs = _compare_inputs(o, systems, inputs)
         report = compare_predictions(ds, *systems, label_check=o.label_check, predictions_format=o.predictions_format,
                                      test=o.test, resamples=o.resamples, max_refs=o.max_refs, **kwargs)

@@ -256,6 +256,9 @@ def _judge_options(o):
         raise UserError("--judge-url and --judge-model go together")
     if o.judge_url is None:
         return None
+    from .judge import check_base_url
+
+    check_base_url(o.judge_url, "--judge-url")
     return JudgeOptions(base_url=o.judge_url, model=o.judge_model,
                         api_key=o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY"),
                         rubric=None if o.rubric is None else str(o.rubric), seed=o.seed,

@@ -89,7 +89,6 @@ def escaped_text(text: Any, *, one_line: bool = False) -> str:
 
 
 _ESCAPE = re.compile(r"\\(?:(\\)|x([0-9a-f]{2})|u([0-9a-f]{4})|([ntr]))|(\\)")
-_UNNAMED = {"n": "\n", "t": "\t", "r": "\r"}
 
 
 def unescaped_text(text: str):
@@ -114,7 +113,7 @@ def unescaped_text(text: str):
         if backslash is not None:
             return "\\"
         if named is not None:
-            return _UNNAMED[named]
+            return "\n" if named == "n" else "\t" if named == "t" else "\r"
         return chr(int(hex2 or hex4, 16))
 
     out = _ESCAPE.sub(one, text)
