@@ -48,7 +48,8 @@ from .params import BLEU_FORMAT, option, takes
 from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
 
-__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN"]
+__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
+           "SystemsCommand", "STDIN"]
 
 STDIN = "<stdin>"
 """The name standard input gets in messages and reports."""
@@ -160,7 +161,7 @@ def _starts_with_bom(name: str, data: bytes) -> bool:
     return raw is not None and raw.startswith(UTF8_BOM)
 
 
-def _located(exc: ValueError, ref_names: list) -> ValueError:
+def references_located(exc: ValueError, ref_names: list) -> ValueError:
     """An [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError] of the library (``references[i][j]``) as the
     problems of the reference files, each ``file:line`` (segment *i* is line *i* + 1 of reference file *j*); any
     other error as it is."""
@@ -348,7 +349,8 @@ def _run(o, metric: str) -> None:
         given = {"smooth_value": o.smooth_value, "bp_ref_length": o.bp_ref_length, "level": o.level,
                  "effective_order": o.effective_order}
     else:
-        if o.preset is None or o.rouge_types != "rouge1,rouge2,rougeL":  # else the preset's own types (longbench: L)
+        if o.preset is None or "rouge_types" in o._given:  # else the preset's own (longbench: L); typed: judged
+            # even at the default value (--preset longbench --rouge-types rouge1,rouge2,rougeL is refused, not L)
             options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
         given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
                  "sentence_split": o.sentence_split}
@@ -359,7 +361,7 @@ def _run(o, metric: str) -> None:
     try:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
-        raise _located(exc, ref_names) from None
+        raise references_located(exc, ref_names) from None
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if o.score_only:

@@ -307,3 +307,12 @@ def test_input_slip_warnings_reach_the_page(apps, metric):
         assert _message_html("warning", lib).split("</strong> ", 1)[1] in message  # the library's own text
     message, *_ = fn.fn(PREDS, REFS, *defaults)  # Simplified on both sides: no warning
     assert "zheval-warning" not in message
+
+
+def test_score_rouge_reads_a_string_as_a_comma_list(apps):
+    # before: list("rougeL") made the types 'r', 'o', 'u', ... ("Unknown ROUGE type 'r'")
+    module = apps["chinese_rouge"]["module"]
+    summary, _, _, run = score_rouge(module, PREDS, REFS, "char", "rouge1,rougeL", "max", "(none)")
+    assert run["options"]["rouge_types"] == ["rouge1", "rougeL"] and list(summary.columns) == ["", "rouge1", "rougeL"]
+    with pytest.raises(ValueError, match=r"^rouge_types 'rouge1,,rougeL' has an empty entry \(entry 2\)$"):
+        score_rouge(module, PREDS, REFS, "char", "rouge1,,rougeL", "max", "(none)")

@@ -305,6 +305,24 @@ class ZhevalComputeMetrics:
         return out
 
 
+def _metric_list(metrics):
+    """``metrics`` of `build_compute_metrics` as a sequence: one ``(spec, options)`` pair is a list of one; one
+    string is one metric (a library name, an existing path: kept whole, commas and all) or a comma list
+    ``"chinese_rouge,chinese_bleu"`` read by `zheval.io.lists.split_entries` (an empty entry, as in
+    ``"chinese_rouge,,chinese_bleu"``, refused naming ``metrics``), never one Hub id with commas in it."""
+    import os
+
+    if isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict):
+        return [metrics]
+    if not isinstance(metrics, str):
+        return metrics
+    if "," not in metrics or os.path.exists(os.path.expanduser(metrics)):
+        return [metrics]
+    from ...io.lists import split_entries
+
+    return split_entries(metrics, "metrics")
+
+
 def _check_options_used(specs: list, shared: Mapping, function: str = "build_compute_metrics") -> None:
     """When every metric is a library metric: every shared option must be taken by at least one of them
     ([`options_for_metrics`][zheval.compute.options.options_for_metrics]; an
@@ -383,7 +401,8 @@ def build_compute_metrics(
     Args:
         tokenizer: (positional) the transformers tokenizer that decodes predictions and labels — the Trainer's
             ``processing_class``. It needs ``pad_token_id``.
-        metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
+        metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``), or one string: a metric or a
+            comma list of them (``"chinese_rouge,chinese_bleu"``; an empty entry refused); each is
 
             * ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"``: computed with the zheval library directly
               ([`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][],
@@ -443,8 +462,7 @@ def build_compute_metrics(
     pad_token_id_of(tokenizer)
     if empty_references not in ("skip", "error"):
         raise ValueError(f"empty_references must be 'skip' or 'error', got {empty_references!r}")
-    if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)):
-        metrics = [metrics]
+    metrics = _metric_list(metrics)
     if not metrics:
         raise ValueError("metrics is empty; name at least one metric")
     pairs = _metric_pairs(metrics, metric_options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
