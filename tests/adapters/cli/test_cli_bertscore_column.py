@@ -114,9 +114,9 @@ def test_a_reference_without_a_word_piece_is_named_by_its_line(tiny, tmp_path):
     preds = write_jsonl(tmp_path / "preds.jsonl", PREDS)
     for command, where, field in (
             (("score", "-p", path, "--pred-field", "model_output"), path, "'label'"),
-            (("compare", "-p", path, path, "--pred-field", "model_output"), path, "'label'"),
+            (("compare", "-p", path, twin(path), "--pred-field", "model_output"), path, "'label'"),
             (("score", "--data", data, "-p", preds), data, "responses[1]"),
-            (("compare", "--data", data, "-p", preds, preds), data, "responses[1]")):
+            (("compare", "--data", data, "-p", preds, twin(preds)), data, "responses[1]")):
         res = run_cli(*command, *bert)
         assert res.exit_code == 2, res.output
         assert f"{where}:3: id 'q3': {field} is empty: " in res.stderr, res.stderr
