@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..text.terminal import terminal_json
-from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
+from .files import check_output_dir, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .located import RowPlaces, rows_named
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      bertscore_flags, bertscore_options, option, takes)
@@ -175,6 +175,7 @@ def compare(o) -> None:
         inputs = {"--data": o.data}
         for lbl, p in zip(system_labels(len(systems)), systems):
             inputs[f"--predictions {lbl}"] = p
+        distinct_inputs([(k, p) for k, p in inputs.items() if k != "--data"])  # -p a.jsonl a.jsonl: a system against itself
         ds, systems, kwargs = _compare_inputs(o, systems, inputs)
         with rows_named(lambda: data_places(ds, kwargs["locations"])):  # references: A's file or --data
             report = compare_predictions(ds, *systems, label_check=o.label_check,

@@ -338,6 +338,9 @@ def _run(o, metric: str) -> None:
         paired_test(o)
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
+    from .files import distinct_inputs
+
+    distinct_inputs([("-i", p) for p in o.hypotheses or []])  # -i h ./h: one file, by compare's and judge's rule
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))

@@ -16,7 +16,7 @@ import torch
 import bert_score
 
 from helpers import REPO  # noqa: E402
-from helpers.cli import PREDS, ROWS, run_cli, write_jsonl, write_sample_files  # noqa: E402
+from helpers.cli import PREDS, ROWS, run_cli, twin, write_jsonl, write_sample_files  # noqa: E402
 from helpers.tiny_bert import make_tiny_bert  # noqa: E402
 
 TOL = 1e-6
@@ -74,7 +74,7 @@ def test_compare_has_the_paired_difference(tiny, tmp_path):
 def test_a_model_that_is_not_a_local_directory_is_one_line(tmp_path):
     data, preds, _, _ = write_sample_files(tmp_path)
     for command in (("score", "--data", data, "--predictions", preds),
-                    ("compare", "--data", data, "--predictions", preds, preds)):
+                    ("compare", "--data", data, "--predictions", preds, twin(preds))):
         res = run_cli(*command, "--bertscore-model", "bert-base-chinese", "--quiet")
         assert res.exit_code == 2, res.output
         assert res.stderr.startswith("zheval: error: model 'bert-base-chinese' is not a local directory. zheval never "
@@ -114,9 +114,9 @@ def test_a_reference_without_a_word_piece_is_named_by_its_line(tiny, tmp_path):
     preds = write_jsonl(tmp_path / "preds.jsonl", PREDS)
     for command, where, field in (
             (("score", "-p", path, "--pred-field", "model_output"), path, "'label'"),
-            (("compare", "-p", path, path, "--pred-field", "model_output"), path, "'label'"),
+            (("compare", "-p", path, twin(path), "--pred-field", "model_output"), path, "'label'"),
             (("score", "--data", data, "-p", preds), data, "responses[1]"),
-            (("compare", "--data", data, "-p", preds, preds), data, "responses[1]")):
+            (("compare", "--data", data, "-p", preds, twin(preds)), data, "responses[1]")):
         res = run_cli(*command, *bert)
         assert res.exit_code == 2, res.output
         assert f"{where}:3: id 'q3': {field} is empty: " in res.stderr, res.stderr

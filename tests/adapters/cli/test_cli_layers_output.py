@@ -6,6 +6,7 @@ with its group and reason; an option of the sheet mode is refused in the three-l
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -35,7 +36,8 @@ METRICS = ["BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "chrF"]
 def files(tmp_path):
     preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": i, "prediction": p, "reference": r, "grp": g}
                                                   for i, p, r, g, _ in ITEMS])
-    ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "overall": s} for i, _, _, _, s in ITEMS])
+    ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "overall": s, "prediction_sha256": hashlib.sha256(
+        p.encode("utf-8")).hexdigest()} for i, p, _, _, s in ITEMS])  # as zheval judge --output writes it
     return preds, ratings
 
 
