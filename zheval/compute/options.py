@@ -33,7 +33,7 @@ import numpy as np
 
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
-from ..definitions.rouge import MULTI_REF_MODES
+from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
 from .option_docs import documented, option_field, with_option_texts
 from ..results.breakdowns import check_max_refs
@@ -318,9 +318,12 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
         Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
         rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
         "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with.""")
-    rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True), doc="""
-        w of ``rougeW``, a finite number > 0 (ROUGE-1.5.5's ``-w 1.2``); refused when the ROUGE types computed
-        have no ``rougeW`` (`check_rouge_w_weight`).""")
+    rouge_w_weight: Optional[float] = _option(None, lambda n, v: check_rouge_w_weight_value(v), doc="""
+        w of ``rougeW``'s f(k) = k**w, a finite number >= 1 (ROUGE-1.5.5's ``-w 1.2``; Lin 2004, 3.3 and
+        ROUGE-1.5.5 take w > 1 so that consecutive matches weigh more; w = 1 is accepted and gives ROUGE-L; below
+        1 precision and recall would exceed 1; `zheval.definitions.rouge.check_rouge_w_weight_value`). A
+        weight so large that f(a text's length) overflows a float is refused when the texts are scored. Refused
+        when the ROUGE types computed have no ``rougeW`` (`check_rouge_w_weight`).""")
     sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS), doc="""
         Sentences of ``rougeLsum``: ``"punct"`` (newlines and sentence-final punctuation) or
         ``"newline"`` (rouge-score's rule; `zheval.text.sentences`).""")

@@ -73,7 +73,7 @@ class RougeConfig:
 
     Attributes:
         types: ROUGE type names; multi_ref: ``max``/``mean``/``pool``/``best_recall``; beta: F beta (>= 0);
-            rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
+            rouge_w_weight: w of rougeW (>= 1); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
             [`RougePreset`][zheval.presets.RougePreset] (its name in the signature) or None; tokenizer: the zheval
             tokenizer.
         use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck, bootstrap_method: result

@@ -58,7 +58,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 
-from ..definitions.lcs import lcs_length, wlcs_ref_positions
+from ..definitions.lcs import lcs_length, wlcs_f, wlcs_ref_positions
 from ..definitions.rouge import (
     Score,
     ngram_counts,
@@ -115,7 +115,7 @@ def rouge155_wlcs_hit(
     base = 0.0
     for ms in model_sents:
         L = len(ms)
-        base += L**weight
+        base += wlcs_f(L, weight)
         if L == 0:
             continue
         mask = [0] * L
@@ -180,7 +180,7 @@ def _r155_model_stats(rt: RougeType, hyp_flat, hyp_sents, ref_flat, ref_sents, c
         hit, base = rouge155_wlcs_hit([ref_flat], [hyp_flat], weight)
         score = (hit / base) ** (1.0 / weight) if base else 0.0
         # computeWLCSScore: $totalLCSCount += wlcsWeight($lcsBase); $totalLCSCountP += wlcsWeight(|peer|)
-        return hit, base**weight, len(hyp_flat) ** weight, score
+        return hit, wlcs_f(base, weight), wlcs_f(len(hyp_flat), weight), score
     raise ValueError(f"ROUGE type {rt.name!r} is not defined for preset 'rouge155'")
 
 
