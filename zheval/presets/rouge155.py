@@ -284,6 +284,9 @@ PRESET = Preset(
         defaults={"rouge_types": list(ROUGE155_TYPES), "multi_ref": "pool", "beta": 1.0, "rouge_w_weight": 1.2},
         crosscheck_refusal="crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)",
         doors=frozenset({"text", "space"}),
+        # ROUGE-1.5.5's own options: -n / -2 (any type it scores), -f A / -f B, -p alpha (beta), -w; a max or mean
+        # over references is zheval's rule, not the script's
+        tool_options={"rouge_types": None, "multi_ref": ("pool", "best_recall"), "beta": None, "rouge_w_weight": None},
         summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly",
     ),
     report_refusal=(

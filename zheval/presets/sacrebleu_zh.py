@@ -28,6 +28,11 @@ PRESET = Preset(
             "weights": None,
         },
         doors=frozenset({"text", "report", "space", "card"}),
+        # sacrebleu's own BLEU options (BLEU(max_ngram_order=, smooth_method=, effective_order=), corpus_bleu /
+        # sentence_bleu): still sacrebleu's score; the tokenizer, the closest reference length and uniform weights
+        # are the recipe
+        tool_options={"max_order": None, "smooth_method": ("exp", "floor", "add-k", "none"), "level": None,
+                      "effective_order": None},
         summary="sacrebleu's corpus_bleu(..., tokenize='zh') on the raw text",
     ),
     report_refusal=(
