@@ -328,8 +328,8 @@ class Preset:
         name: the registry key (``compute_rouge(preset=name)``).
         rouge: the ROUGE part (with the same ``name``) or ``None``.
         bleu: the BLEU part (with the same ``name``) or ``None``.
-        report_refusal: why the report of ``zheval score --preset`` cannot compute it, or -- for a preset it
-            takes for some metrics -- what to do for the others (shown as the error).
+        report_refusal: why the report of ``zheval score --preset`` cannot compute it (shown as the error; a
+            preset the report takes for some metrics is refused for the others by a message naming them).
     """
 
     name: str
