@@ -253,16 +253,13 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
     return {"preset": preset}
 
 
-#: The metrics' names in messages.
-_METRIC_NAMES = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
-
-
 def _partial_preset_refusal(found, takes: list, metrics: list, missing: list) -> str:
     """The error of ``--preset`` when ``--metrics`` asks for metrics the preset has no part for here: it names
     those metrics (not a metric that is not asked for), the ones it serves, and a tool tokenizer of the same
     defaults (``-t``) for the others."""
     def names(ms):
-        return " and ".join(_METRIC_NAMES.get(m, m) for m in ms)
+        shown = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
+        return " and ".join(shown.get(m, m) for m in ms)
 
     part = found.part(takes[0])
     tok = part.defaults.get("tokenizer")

@@ -134,7 +134,7 @@ class RougePreset:
         signature_fields: extra ``(key, value)`` fields of the signature (LongBench's recursion budget).
         summary: one line for the docs and the command line's help.
         tool_options: options the tool itself offers with the values it takes (``None``: any), which keep its
-            score when changed ([`recipe_departures`][zheval.presets.base.recipe_departures]); every other option
+            score when changed (`zheval.presets.base.recipe_departures`); every other option
             of ``defaults`` is the recipe.
     """
 
@@ -188,7 +188,7 @@ class RougePreset:
     # -- the recipe -------------------------------------------------------------------------------------------
     def departures(self, config: Any) -> Tuple[str, ...]:
         """The options of a resolved ROUGE config (`zheval.compute.rouge.RougeConfig`) that depart from the preset's
-        recipe ([`recipe_departures`][zheval.presets.base.recipe_departures]): the tokenizer (by name; a tool
+        recipe (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool
         tokenizer takes no option), its normalisation, types outside the preset's, the multi-reference rule,
         ``beta``, and ``rouge_w_weight`` / ``sentence_split`` when a type reads them."""
         from ..text.normalize import get_normalizer
@@ -288,7 +288,7 @@ class BleuPreset:
 
     def departures(self, config: Any) -> Tuple[str, ...]:
         """The options of a resolved BLEU config (`zheval.compute.bleu.BleuConfig`) that depart from the preset's
-        recipe ([`recipe_departures`][zheval.presets.base.recipe_departures]): the tokenizer (by name; a tool
+        recipe (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool
         tokenizer takes no option), the level, orders, smoothing method, effective order (a default ``None`` is
         the level's rule: on at sentence level), weights and reference length. ``smooth_value`` belongs to its
         method and is not compared."""
