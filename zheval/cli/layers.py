@@ -226,6 +226,7 @@ def run_three_layers(o, fmt: str) -> None:
     from ..compute.three_layers import three_layer_agreement
     from .files import check_output_dir, check_paths
     from .judge import read_sources
+    from .located import RowPlaces, rows_named
 
     check_output_dir(o.output, o.html)
     check_paths({"--predictions": o.layer_predictions}, {"--output": o.output, "--html": o.html})
@@ -244,11 +245,12 @@ def run_three_layers(o, fmt: str) -> None:
     ratings = None if o.judge_ratings is None else read_judge_ratings(
         o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions))
     sources = read_sources(o.layer_predictions, o.source_field, len(records)) if o.source_field else None
-    report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
-                                   ratings=ratings, sources=sources,
-                                   groups=records.groups[o.group_field] if o.group_field else None,
-                                   group_name=o.group_field or "group",
-                                   tokenizer=o.layer_tokenizer, bootstrap=o.bootstrap, seed=o.seed)
+    with rows_named(lambda: RowPlaces(ids, records.locations(), records.fields.get("pred"))):
+        report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
+                                       ratings=ratings, sources=sources,
+                                       groups=records.groups[o.group_field] if o.group_field else None,
+                                       group_name=o.group_field or "group",
+                                       tokenizer=o.layer_tokenizer, bootstrap=o.bootstrap, seed=o.seed)
     if ratings is not None and ratings.failures:  # the failures the ratings file records, listed as a live judge's
         report["rating_failures"] = ratings.failures
     params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions)}

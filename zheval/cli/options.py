@@ -404,7 +404,8 @@ def domain_values(domains: Optional[str]):
     (`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
 
     Raises:
-        UserError: an empty list, an empty entry (``生活咨询,,售后支持``).
+        UserError: an empty list, an empty entry (``生活咨询,,售后支持``), ``any`` within a list (``any,生活咨询``:
+            ``any`` is given alone).
     """
     from ..adapters.duck.load import DOMAINS
 
@@ -415,6 +416,9 @@ def domain_values(domains: Optional[str]):
     if not domains.replace(",", "").strip():
         raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
     values = tuple(dict.fromkeys(_no_empty_entry(domains, "--domains")))
+    if any(v.strip().lower() == "any" for v in values):
+        raise UserError(f"--domains {domains!r}: 'any' accepts every domain and must be given alone (--domains any); "
+                        "a comma list names the domains accepted, such as 生活咨询,售后支持")
     if not values:
         raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
     return values

@@ -35,6 +35,7 @@ from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
 from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
+from ..io.lists import split_entries
 from .option_docs import documented, option_field, with_option_texts
 from ..results.breakdowns import check_max_refs
 from ..results.reducers import check_bootstrap, check_confidence, check_seed
@@ -96,14 +97,15 @@ def check_flags(**flags) -> None:
 
 
 def check_rouge_types(rt) -> list:
-    """``rouge_types`` (a str or a list of str, each parsed by `zheval.definitions.rouge_types.parse_rouge_type`)
-    as a list.
+    """``rouge_types`` (a list of str, or one str: a comma list, ``"rouge1,rougeL"``, read by
+    `zheval.io.lists.split_entries`; each type parsed by `zheval.definitions.rouge_types.parse_rouge_type`) as a list.
 
     Raises:
-        TypeError: not a str or a list/tuple of str. ValueError: empty, an unknown type, or duplicates.
+        TypeError: not a str or a list/tuple of str. ValueError: empty, an empty entry of a comma list
+            (``"rouge1,,rougeL"``), an unknown type, or duplicates.
     """
     if isinstance(rt, str):
-        rt = [rt]
+        rt = split_entries(rt, "rouge_types")
     if not isinstance(rt, (list, tuple)) or not all(isinstance(t, str) for t in rt):
         raise TypeError(f"rouge_types must be a list of str, got {rt!r}")
     if not rt:
@@ -460,14 +462,15 @@ def refuses_unknown_options(function: Callable) -> Callable:
 
 
 def check_metrics(metrics, valid: Sequence[str]) -> list:
-    """The metric names of a door that feeds several metrics (a str is one name), checked: a list.
+    """The metric names of a door that feeds several metrics (a str is a comma list, ``"bleu,rouge"``, read by
+    `zheval.io.lists.split_entries`; one name is a list of one), checked: a list.
 
     Raises:
-        ValueError: an empty list, a name not in ``valid`` (the message lists the valid ones), or a name given
-            twice (as a ROUGE type twice, `check_rouge_types`).
+        ValueError: an empty list, an empty entry of a comma list (``"bleu,,rouge"``), a name not in ``valid`` (the
+            message lists the valid ones), or a name given twice (as a ROUGE type twice, `check_rouge_types`).
     """
     if isinstance(metrics, str):
-        metrics = [metrics]
+        metrics = split_entries(metrics, "metrics")
     metrics = list(metrics)
     bad = [m for m in metrics if m not in valid]
     if bad or not metrics:

@@ -49,6 +49,7 @@ from typing import Callable, Dict, Hashable, Iterable, NamedTuple, Optional, Seq
 from zheval.definitions.union_lcs import PackedReference, union_lcs_tokens
 from zheval.definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs, wlcs_f
 from zheval.definitions.rouge_types import RougeType, parse_rouge_type
+from zheval.io.lists import split_entries
 
 __all__ = [
     "Score",
@@ -484,8 +485,8 @@ def check_scorer_options(rouge_types, multi_ref: str, beta: float, rouge_w_weigh
         ValueError: unknown ROUGE type (message lists valid forms), unknown ``multi_ref``, empty ``rouge_types``,
             ``beta`` < 0 or not finite, ``rouge_w_weight`` below 1 or not finite (`check_rouge_w_weight_value`).
     """
-    if isinstance(rouge_types, str):
-        rouge_types = [rouge_types]
+    if isinstance(rouge_types, str):  # a comma list, "rouge1,rougeL" (an empty entry refused)
+        rouge_types = split_entries(rouge_types, "rouge_types")
     types = [parse_rouge_type(t) for t in rouge_types]
     if not types:
         raise ValueError("rouge_types must name at least one ROUGE type")

@@ -131,3 +131,13 @@ def test_every_option_of_agree_has_a_mode():
     assert {MODE_OF[n] for n in ("ratings", "key", "ratings_columns", "scores")} == {SHEET}
     assert MODE_OF["html"] == MODE_OF["judge_ratings"] == MODE_OF["layer_tokenizer"] == LAYERS
     assert [n for n, m in MODE_OF.items() if m is None] == ["bootstrap", "seed", "fmt", "output"]
+
+
+def test_an_option_of_the_other_mode_is_refused_even_at_its_default(tmp_path):
+    # before: "--tokenizer char" (the three-layer mode's default) passed unnoticed in sheet mode, since the check
+    # compared values with the defaults; it is judged by what the user typed (checked before any file is read)
+    for typed in (["--tokenizer", "char"], ["--tokenizer", "jieba"]):
+        res = run_cli("agree", "--ratings", tmp_path / "sheet.csv", "--key", tmp_path / "key.json", *typed)
+        assert res.exit_code == 2, res.output
+        assert ("--tokenizer belongs to the three-layer mode (--predictions) of zheval agree, not to the review "
+                "sheet mode (--ratings/--key)") in res.stderr
