@@ -243,11 +243,33 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
                         + (f" (the text-file commands take {' and '.join(text)}; every preset works in "
                            "compute_rouge/compute_bleu(..., preset=...) and the chinese_rouge/chinese_bleu modules)"
                            if text else ""))
-    takes = {m for m in found.metrics if "report" in found.part(m).doors}
-    if not takes or not set(metrics) <= takes:
+    takes = [m for m in found.metrics if "report" in found.part(m).doors]
+    if not takes:
         raise UserError(found.report_refusal or f"--preset {preset} is not available in this report: use "
                         f"compute_rouge/compute_bleu(..., preset={preset!r}) or the text-file commands")
+    missing = [m for m in metrics if m not in takes]
+    if missing:
+        raise UserError(_partial_preset_refusal(found, takes, metrics, missing))
     return {"preset": preset}
+
+
+def _partial_preset_refusal(found, takes: list, metrics: list, missing: list) -> str:
+    """The error of ``--preset`` when ``--metrics`` asks for metrics the preset has no part for here: it names
+    those metrics (not a metric that is not asked for), the ones it serves, and a tool tokenizer of the same
+    defaults (``-t``) for the others."""
+    def names(ms):
+        shown = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
+        return " and ".join(shown.get(m, m) for m in ms)
+
+    part = found.part(takes[0])
+    tok = part.defaults.get("tokenizer")
+    served = [m for m in metrics if m in takes]
+    hint = (f"; or, without --preset, -t {tok} tokenises every metric as the preset does" if isinstance(tok, str)
+            else "")
+    return (f"--preset {found.name} is a {names(takes)} preset ({part.summary}) and has no {names(missing)} "
+            f"counterpart, which --metrics {','.join(metrics)} asks for: "
+            + f"use --metrics {','.join(served or takes)} with it, and score {names(missing)} in a run without "
+              f"--preset" + hint)
 
 
 def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:

@@ -311,8 +311,6 @@ class LlamaFactoryBleuPreset(BleuPreset):
     """LLaMA-Factory's BLEU-4: its number (``llamafactory_bleu_4``, 0-100) where the per-item scores are its own."""
 
     def tool_numbers(self, config, item_scores) -> Dict[str, float]:
-        if not self.follows_recipe(config):
-            return {}
         return {"llamafactory_bleu_4": llamafactory_bleu4(item_scores)}
 
 
