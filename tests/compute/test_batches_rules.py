@@ -144,3 +144,19 @@ def test_a_value_the_per_item_file_cannot_hold_is_named_and_no_file_is_left(tmp_
     with pytest.raises(ValueError, match=r"groups\[1\] is int 9223372036854775808, not a value of the column's type"):
         _run([_batch(1, [1]), _batch(1, [2 ** 63])], items_path=tmp_path / "x.parquet")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_batches_of_the_wrong_shape_say_what_is_wrong():
+    """One batch passed without the list around it (its predictions are then a str) and a tuple of 5 elements
+    (issue 35, break-it 5 F16): each error names the batch and what it holds."""
+    preds, refs = ["今天天气很好", "明天"], [["今天天气很好"], ["明天有雨"]]
+    with pytest.raises(TypeError, match=re.escape("batch 0: its predictions are a single str ('今天天气很好'), so "
+                                                  "batch 0 is itself a list of texts")) as ei:
+        score_batches((preds, refs), ["bleu"], progress=False)
+    assert "score_batches([(predictions, references)]), not score_batches((predictions, references))" in str(ei.value)
+    with pytest.raises(TypeError, match=re.escape("batch 1 must be a tuple (predictions, references[, groups[, ids]]) "
+                                                  "of 2 to 4 elements, got a tuple of 5 element(s)")):
+        score_batches([(preds, refs), (preds, refs, None, None, 1)], ["bleu"], progress=False)
+    with pytest.raises(TypeError, match=r"batch 0 must be a tuple \(predictions, references\[, groups\[, ids\]\]\), "
+                                        r"got int"):
+        score_batches([3], ["bleu"], progress=False)

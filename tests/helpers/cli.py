@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from zheval.cli import app
 
-__all__ = ["run_cli", "write_jsonl", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS"]
+__all__ = ["run_cli", "write_jsonl", "twin", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS"]
 
 _runner = CliRunner()
 
@@ -56,3 +56,15 @@ def write_sample_files(tmp_path):
     terms = tmp_path / "terms.txt"
     terms.write_text("订单页\n", encoding="utf-8")
     return data, preds, txt, terms
+
+
+def twin(path):
+    """A copy of the file ``path`` beside it (``p.jsonl`` -> ``p.twin.jsonl``): the same system under another name,
+    for a comparison with an identical system (one file given twice is refused, issue 35 F19); returns the copy."""
+    import shutil
+    from pathlib import Path
+
+    path = Path(path)
+    copy = path.with_name(path.stem + ".twin" + path.suffix)
+    shutil.copyfile(path, copy)
+    return copy

@@ -206,3 +206,17 @@ def test_an_integer_longer_than_python_reads_is_a_problem_at_its_line(tmp_path):
     with pytest.raises(FileFormatError) as info:
         list(iter_row_chunks(path))
     assert _problems(info) == want
+
+
+def test_a_bom_inside_a_jsonl_file_names_its_line_and_cause(tmp_path):
+    """Two files joined, the second with its BOM (issue 35, break-it 5 F19): Python's 'Unexpected UTF-8 BOM (decode
+    using utf-8-sig)' was shown; the line of the BOM is named with what it means. The file's own BOM is removed."""
+    row = '{"id": "%s", "prediction": "x"}\n'
+    f = tmp_path / "joined.jsonl"
+    f.write_bytes(("\ufeff" + row % "a" + row % "b" + "\ufeff" + row % "c").encode("utf-8"))
+    with pytest.raises(FileFormatError) as e:
+        read_rows(f)
+    assert [str(p) for p in e.value.problems] == [
+        f"{f}:3: a byte-order mark (U+FEFF) starts this line, inside the file: files joined together (the second "
+        "one's BOM is then in the middle)? remove it"]
+    assert "utf-8-sig" not in str(e.value)

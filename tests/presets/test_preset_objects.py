@@ -48,7 +48,10 @@ def test_every_preset_is_reachable_and_its_parts_are_named_after_it():
     for name in preset_names():
         preset = get_preset(name)
         assert preset.metrics and all(preset.part(m).name == name for m in preset.metrics)
-        assert preset.report_refusal  # the 小黄鸭 report says why (or what to add) for every built-in
+        # the 小黄鸭 report says why for every built-in it does not take; one it takes for some metrics is refused
+        # for the others by a message naming them (tests/adapters/cli/test_cli_preset_refusals.py)
+        takes = [m for m in preset.metrics if "report" in preset.part(m).doors]
+        assert preset.report_refusal or takes
     assert preset_names(door="report") == ("sacrebleu-zh",)
     assert preset_names("rouge", door="space") == ("rouge155", "llamafactory")
     assert preset_names("bleu", door="space") == ("sacrebleu-zh", "llamafactory")

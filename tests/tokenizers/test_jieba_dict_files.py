@@ -57,3 +57,38 @@ def test_a_gbk_file_is_named_with_the_iconv_line(tmp_path):
     msg = str(err.value)
     assert f"invalid jieba_dict file {path}" in msg
     assert "GB18030/GBK" in msg and f"iconv -f GB18030 -t UTF-8 {path}" in msg
+
+
+def test_a_blank_line_inside_is_refused_naming_its_line(tmp_path):
+    # before: jieba's own "invalid dictionary entry in FILE at Line 2: " (nothing saying the line is blank)
+    path = tmp_path / "blank.txt"
+    path.write_bytes("快递柜 100000 n\n\n在 10 p\n   \n哪 10 r\n".encode("utf-8"))
+    with pytest.raises(FileFormatError) as err:
+        get_tokenizer("jieba", jieba_dict=str(path))
+    assert [(p.line, p.message.split(":")[0]) for p in err.value.problems] == [(2, "a blank line"),
+                                                                              (4, "a blank line")]
+    assert f"{path}:2: a blank line" in str(err.value) and "invalid dictionary entry" not in str(err.value)
+
+
+@pytest.mark.parametrize("entry, why", [
+    ("在\t10 p", "is not a 'word frequency [tag]' entry"),   # jieba: invalid dictionary entry
+    ("在  10 p", "is not a 'word frequency [tag]' entry"),   # two spaces: jieba reads the frequency ''
+    ("在", "is not a 'word frequency [tag]' entry"),
+    ("在 -5 p", "the frequency '-5' is not a whole number"),   # jieba: accepted, then "math domain error" on cut
+    ("在 １０ p", "the frequency '１０' is not a whole number"),  # jieba's int(): 10, silently
+    ("在 1_0 p", "the frequency '1_0' is not a whole number"),   # jieba's int(): 10, silently
+    ("在 +3 p", "the frequency '+3' is not a whole number"),
+])
+def test_a_line_jieba_misreads_is_refused_naming_its_line(tmp_path, entry, why):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(f"快递柜 100000 n\n{entry}\n哪 10 r\n".encode("utf-8"))
+    with pytest.raises(FileFormatError) as err:
+        get_tokenizer("jieba", jieba_dict=str(path))
+    assert f"{path}:2: {entry!r}" in str(err.value) and why in str(err.value), str(err.value)
+    assert len(err.value.problems) == 1
+
+
+def test_crlf_line_ends_and_a_tagless_entry_are_entries(tmp_path):
+    path = tmp_path / "crlf.txt"
+    path.write_bytes("快递柜 100000\r\n在 10 p\r\n哪 10 r\r\n".encode("utf-8"))
+    assert get_tokenizer("jieba", jieba_dict=str(path)).tokenize("快递柜在哪") == ["快递柜", "在", "哪"]

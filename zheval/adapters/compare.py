@@ -106,9 +106,7 @@ def compare_predictions(
     * ``"bootstrap"`` (default): sacrebleu's paired-bootstrap p-value from those same resamples;
     * ``"ar"``: sacrebleu's paired approximate-randomisation p-value
       (`zheval.results.significance.paired_approximate_randomization`, ``resamples`` trials, default 10,000
-      as sacrebleu, seeded with ``seed``).
-
-    The p-value's convention and the groups too small for one: the module's docstring ([`zheval.adapters.compare`][]).
+      as sacrebleu, seeded with ``seed``). The p-value's convention, groups too small for one: the module's docstring.
 
     Args:
         ds: the dataset, as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (and so are the arguments without a text of their own).

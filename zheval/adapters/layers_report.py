@@ -66,7 +66,7 @@ def _notes(report: Dict[str, Any], params: Dict[str, Any]) -> List[str]:
     if bert:
         notes.append(f"BERTScore: {bert['truncated_predictions']} predictions and {bert['truncated_references']} "
                      f"references truncated at {bert['max_length']} pieces; signature: {bert['signature']}")
-    return notes
+    return notes + list(report.get("rating_notes", []))  # zheval.cli.layers.read_judge_ratings' notes
 
 
 def _undefined(report: Dict[str, Any]) -> List[Dict[str, Any]]:

@@ -372,19 +372,19 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
             [`read_records`][zheval.adapters.records.read_records].
     """
     raw, name = rf.rows, rf.name
-    first_line = raw[0][0]
+    first_line, header = rf.header_line or raw[0][0], bool(rf.header_line)  # a field error names the header line
     refs = _as_list(ref_field)
     guessed = (not pred_field, not refs) if guessed is None else guessed
     if not with_references:
         if ref_field is not None:
             raise ValueError("ref_field names the references of a file that carries them; with_references=False "
                              "reads predictions only")
-        pred = pred_field or _prediction_field(rf.fields, name, first_line)
+        pred = pred_field or _prediction_field(rf.fields, name, first_line, header)
     else:
         pred, ref = pair_fields(rf.fields, pred=pred_field, ref=refs[0] if len(refs) == 1 else None, name=name,
-                                line=first_line) if len(refs) <= 1 else (pred_field, None)
+                                line=first_line, header=header) if len(refs) <= 1 else (pred_field, None)
         if pred is None:  # several reference fields named: the one prediction field
-            pred = pair_fields(rf.fields, ref=refs[0], name=name, line=first_line)[0]
+            pred = pair_fields(rf.fields, ref=refs[0], name=name, line=first_line, header=header)[0]
         refs = refs or [ref]
     keys = [k for _, row in raw for k in row] if rf.kind == "jsonl" else rf.fields  # any row
     id_field = id_field_of(keys, id_field)
@@ -461,8 +461,8 @@ def _field_problems(row: dict, pred: str, refs: list, needed: list, extra: list,
     return errs
 
 
-def _prediction_field(fields, name: str, line: int) -> str:
-    pred, err = prediction_field(fields)
+def _prediction_field(fields, name: str, line: int, header: bool = False) -> str:
+    pred, err = prediction_field(fields, header)
     if err:
         raise RecordsFormatError([Problem(name, line, None, err)])  # err names the first row's fields
     return pred

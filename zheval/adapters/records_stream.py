@@ -131,7 +131,8 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                 raise PlainTextRecordsError(text)
             if not rows:
                 raise RecordsFormatError(sorted(problems, key=lambda p: p.line))
-            rf = RowFile(name=name, kind=kind, rows=rows, fields=list(rows[0][1]))
+            header = 1 if kind in ("csv", "tsv") and fields is None and rows[0][0] == 2 else 0  # else not known
+            rf = RowFile(name=name, kind=kind, rows=rows, fields=list(rows[0][1]), header_line=header)
             if fields is None:
                 records = checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, True)
                 fields = records.fields

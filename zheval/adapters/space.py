@@ -51,6 +51,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
 
 import pandas as pd
 
+from ..io.lists import split_entries
 from ..presets import preset_names
 from .extras import require_extra
 from .space_inputs import (MAX_BOX_CHARS, MAX_ITEMS, MAX_LINE_CHARS, MAX_MESSAGE_CHARS, REF_DELIMITER,  # noqa: F401
@@ -147,8 +148,9 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
         module: ``evaluate.load(".../chinese_rouge.py")``.
         predictions_text, references_text: see `parse_inputs`.
         tokenizer: ``"char"`` or ``"jieba"`` (ignored with a preset, which sets its own).
-        rouge_types: ROUGE types (default: the module's ``rouge1, rouge2, rougeL, rougeLsum``; with a preset, the
-            preset's own types when not given).
+        rouge_types: ROUGE types, a list or a comma list ``"rouge1,rougeL"`` (`zheval.io.lists.split_entries`)
+            (default: the module's ``rouge1, rouge2, rougeL, rougeLsum``; with a preset, the preset's own types when
+            not given).
         multi_ref: ``"max"``, ``"mean"``, ``"pool"`` or ``"best_recall"`` (ignored with a preset).
         preset: ``None``/``"(none)"`` or a name of `preset_choices` ``("rouge")``.
     Returns:
@@ -165,7 +167,9 @@ def score_rouge(module: Any, predictions_text: str, references_text: str, tokeni
     if rouge_types is not None:
         if not rouge_types:
             raise ValueError("choose at least one ROUGE type")
-        opts["rouge_types"] = list(rouge_types)
+        # one string is a comma list ("rouge1,rougeL"; list() would read its characters as types)
+        opts["rouge_types"] = split_entries(rouge_types, "rouge_types") if isinstance(rouge_types, str) \
+            else list(rouge_types)
     mean_res = module.compute(predictions=preds, references=refs, **opts)
     item_res = module.compute(predictions=preds, references=refs, use_aggregator=False, **opts)
     types = [k for k, v in item_res.items() if isinstance(v, list)]  # per-item lists: the types, not a preset's numbers

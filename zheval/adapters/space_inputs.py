@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import List, Sequence, Tuple
 
+from ..io.lines import line_end_problem, split_lines
+
 __all__ = ["REF_DELIMITER", "MAX_ITEMS", "MAX_LINE_CHARS", "MAX_BOX_CHARS", "MAX_MESSAGE_CHARS", "parse_inputs",
            "widget_message"]
 
@@ -26,8 +28,16 @@ MAX_BOX_CHARS = 50_000
 MAX_MESSAGE_CHARS = 1500
 
 
-def _lines(text: str) -> List[str]:
-    lines = (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+def _lines(text: str, box: str) -> List[str]:
+    """The lines of one box by the line rule of every door (`zheval.io.lines.split_lines`: a line ends at LF or
+    CRLF, a lone CR is text), trailing blank lines dropped; a box whose lines all end in a lone CR is refused, as a
+    file is (it would be one line)."""
+    text = text or ""
+    if line_end_problem(text, box) is not None:
+        n = text.rstrip("\r").count("\r") + 1
+        raise ValueError(f"the {box} lines end in CR (\\r) only (classic Mac OS line ends): they would be read as one "
+                         f"line instead of {n}; use LF line ends")
+    lines = split_lines(text)
     while lines and not lines[-1].strip():
         lines.pop()
     return lines
@@ -62,15 +72,16 @@ def parse_inputs(predictions_text: str, references_text: str, delimiter: str = R
         ``(list[str], list[list[str]])``: predictions stripped of surrounding spaces; per item a non-empty list of
         stripped references (ragged across items).
     Raises:
-        ValueError, each naming the 1-based line: no prediction; more than `MAX_ITEMS` lines, a line over
+        ValueError, each naming the 1-based line (lines end at LF or CRLF; a lone CR inside a line is text, as
+            in every door, and a box whose lines all end in a lone CR is refused): no prediction; more than `MAX_ITEMS` lines, a line over
             `MAX_LINE_CHARS` characters or a box over `MAX_BOX_CHARS` characters; a prediction line
             without a reference line or the other way round; a blank reference line or an empty reference between
             delimiters (with its 1-based reference number); a run of the delimiter's character longer than the
             delimiter (``"x||||y"``: ``x`` and ``|y``, or ``x|`` and ``y``?). A ``|`` or ``||`` inside a reference is
             text.
     """
-    pred_lines = _lines(predictions_text)
-    ref_lines = _lines(references_text)
+    pred_lines = _lines(predictions_text, "prediction")
+    ref_lines = _lines(references_text, "reference")
     if not pred_lines:
         raise ValueError("no prediction: write one prediction per line")
     _check_sizes(pred_lines, "prediction")

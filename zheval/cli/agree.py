@@ -59,15 +59,15 @@ _DECLARED = {**_SHEET_OPTIONS, **LAYER_OPTIONS}
 
 
 def _other_mode_options(o, mode: str) -> list:
-    """The flags (``--judge-url``) of the mode other than ``mode`` (`SHEET` or `LAYERS`) whose value in ``o`` (the
-    command's values) is not their default, i.e. that were given, in ``--help`` order."""
+    """The flags (``--judge-url``) of the mode other than ``mode`` (`SHEET` or `LAYERS`) that the user gave
+    (``o._given``, `zheval.cli.params.takes`: typed on the command line, even with the default value, as
+    ``--tokenizer char``), in ``--help`` order."""
+    given = o._given
     out = []
     for name, owner in MODE_OF.items():
-        if owner is None or owner == mode:
+        if owner is None or owner == mode or name not in given:
             continue
-        info = _DECLARED[name][1]
-        if getattr(o, name) != info.default:
-            out.append(max((d for d in info.param_decls if d.startswith("--")), key=len))
+        out.append(max((d for d in _DECLARED[name][1].param_decls if d.startswith("--")), key=len))
     return out
 
 

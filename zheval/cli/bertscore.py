@@ -24,7 +24,7 @@ from ..text.terminal import terminal_json
 from .commands import app
 from .options import UserError, echo, note, run_command
 from .params import bertscore_flags, bertscore_options, option, takes
-from .textfiles import SystemsCommand, read_text_files
+from .textfiles import SystemsCommand, read_text_files, references_located
 
 __all__ = ["bertscore", "score_bertscore_files", "format_bertscore"]
 
@@ -78,7 +78,10 @@ def _run(o) -> None:
     check_output_dir(o.bert_items)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
-    results = score_bertscore_files(references, systems, names, options)
+    try:
+        results = score_bertscore_files(references, systems, names, options)
+    except ValueError as exc:  # references[i][j] of the library is line i + 1 of reference file j
+        raise references_located(exc, ref_names) from None
     for r in results:
         if r["truncated_predictions"] or r["truncated_references"]:
             note(f"{r['system']}: {r['truncated_predictions']} hypothesis and {r['truncated_references']} reference "

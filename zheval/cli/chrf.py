@@ -44,7 +44,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature)
-from .textfiles import SystemsCommand, input_warnings, read_text_files
+from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]
 
@@ -101,8 +101,6 @@ def _run(o) -> None:
     _refuse_word_options(o)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
-    if len(set(names)) != len(names):
-        raise UserError(f"-i names {sorted({n for n in names if names.count(n) > 1})} more than once")
     paired = paired_test(o, len(systems))
     refuse_orphans(o, resampling_rules(o) + [seed_rule(o, bool(paired or o.confidence), "no --confidence, "
                                                                                         "--paired-bs or --paired-ar")])
@@ -111,8 +109,11 @@ def _run(o) -> None:
         options["tokenizer"] = o.tokenizer
     beta = int(o.chrf_beta) if float(o.chrf_beta).is_integer() else o.chrf_beta
     options.update(char_order=o.char_order, word_order=o.word_order, beta=beta, eps_smoothing=o.eps_smoothing)
-    res = score_chrf_files(references, systems, names, options, confidence_n=confidence_resamples(o, paired),
-                           paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)
+    try:
+        res = score_chrf_files(references, systems, names, options, confidence_n=confidence_resamples(o, paired),
+                               paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)
+    except ValueError as exc:  # references[i][j] of the library is line i + 1 of reference file j
+        raise references_located(exc, ref_names) from None
     for n, s in zip(names, systems):
         empty = sum(1 for t in s if not t.strip())
         if empty:

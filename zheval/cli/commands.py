@@ -13,7 +13,8 @@ from typing import Optional
 import typer
 
 from ..text.terminal import terminal_json
-from .files import check_output_dir, check_paths, emit_report, load_data, plot_format
+from .files import check_output_dir, check_paths, distinct_inputs, emit_report, load_data, plot_format
+from .located import RowPlaces, rows_named
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      bertscore_flags, bertscore_options, option, takes)
 from .options import (
@@ -101,9 +102,10 @@ def score(o) -> None:
             from ..adapters.records import score_records
 
             records, kwargs = records_arguments(o)
-            report = score_records(records, keep_items=o.items or o.html is not None,
-                                   buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
-                                   max_refs=o.max_refs, **kwargs)
+            with rows_named(lambda: RowPlaces(records.ids, records.locations(), records.fields.get("pred"))):
+                report = score_records(records, keep_items=o.items or o.html is not None,
+                                       buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
+                                       max_refs=o.max_refs, **kwargs)
             page = _score_page(o, report, records.dataset, kwargs)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
                         html=o.html, html_page=page)
@@ -115,10 +117,11 @@ def score(o) -> None:
         ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named,
                                        limit_refs=False)
         preds = named_predictions(o) if named else o.predictions
-        report = evaluate_predictions(ds, preds, keep_items=o.items or o.html is not None, label_check=o.label_check,
-                                      predictions_format=o.predictions_format, max_refs=o.max_refs,
-                                      buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(ds)),
-                                      **kwargs)
+        with rows_named(lambda: data_places(ds, kwargs["locations"])):
+            report = evaluate_predictions(ds, preds, keep_items=o.items or o.html is not None,
+                                          label_check=o.label_check, predictions_format=o.predictions_format,
+                                          max_refs=o.max_refs, buckets=report_buckets(o.buckets),
+                                          folds=report_folds(o.folds, len(ds)), **kwargs)
         page = _score_page(o, report, lambda: ds, kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
 
@@ -174,9 +177,12 @@ def compare(o) -> None:
         inputs = {"--data": o.data}
         for lbl, p in zip(system_labels(len(systems)), systems):
             inputs[f"--predictions {lbl}"] = p
+        distinct_inputs([(k, p) for k, p in inputs.items() if k != "--data"])  # -p a.jsonl a.jsonl: a system against itself
         ds, systems, kwargs = _compare_inputs(o, systems, inputs)
-        report = compare_predictions(ds, *systems, label_check=o.label_check, predictions_format=o.predictions_format,
-                                     test=o.test, resamples=o.resamples, max_refs=o.max_refs, **kwargs)
+        with rows_named(lambda: data_places(ds, kwargs["locations"])):  # references: A's file or --data
+            report = compare_predictions(ds, *systems, label_check=o.label_check,
+                                         predictions_format=o.predictions_format, test=o.test, resamples=o.resamples,
+                                         max_refs=o.max_refs, **kwargs)
         page = None
         if o.html is not None:
             from ..adapters.report.html_page import render_html
@@ -210,6 +216,13 @@ def _compare_inputs(o, systems: list, inputs: dict):
     preds = compared_predictions(records)  # each with the notes score gives of its rows, in the report per system
     ds = limited_references(records[0].dataset(), o.max_refs)
     return ds, preds, {**kwargs, "by": by, "locations": records[0].locations()}
+
+
+def data_places(ds, locations: dict, predictions_on_rows: bool = False):
+    """The `zheval.cli.located.RowPlaces` of a scored dataset: each item's ``file:line`` from ``locations`` (the
+    小黄鸭 file's, or a records file's with its reference fields). A prediction is located only when it is on that
+    row (``predictions_on_rows``: a records file); else a ``predictions[i]`` of the library is left as it is."""
+    return RowPlaces(list(ds["id"]), locations, None, None if predictions_on_rows else {})
 
 
 def page_notes(report) -> None:
@@ -369,7 +382,7 @@ def records_arguments(o):
 def check_records_options(o) -> None:
     """Refuse what a predictions file that carries its references (``-p`` without ``--data``: score, explain,
     compare, sample) cannot take, each option named: ``--predictions-format text`` or unknown, ``--min-refs`` and
-    ``--domains`` (options of a 小黄鸭 file), ``--label-check`` other than strict."""
+    ``--domains`` (options of a 小黄鸭 file), ``--label-check`` (typed on the command line, even as its default)."""
     from ..adapters.records import RECORD_FORMATS
 
     if o.predictions_format == "text":
@@ -383,7 +396,7 @@ def check_records_options(o) -> None:
         if v is not None:
             raise UserError(f"{flag} is an option of the 小黄鸭 file (--data); without --data every row of "
                             f"{o.predictions} is scored with its own references")
-    if getattr(o, "label_check", "strict") != "strict":
+    if "label_check" in getattr(o, "_given", ()):  # typed, even as the default strict: it has no meaning here
         raise UserError("--label-check compares LLaMA-Factory labels with a 小黄鸭 file's references (--data); "
                         "without --data the labels are the references")
 

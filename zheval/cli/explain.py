@@ -26,10 +26,13 @@ Items: every item (file order) unless ``--id`` (those items, in the order given)
 with ``--seed``, shown in file order). Bad input -- an unknown id, an id given twice, K larger than the data, two
 selections at once -- is an error naming the id or option, exit code 2. ``--metric`` must be a number the
 explanation shows, as ``zheval sample --by-metric`` checks it: a ROUGE type in ``--rouge-types``, ``bleu`` or ``chrf``
-in ``--metrics`` (under ``--preset`` with the default ``--metrics``, the preset's metrics and types); without
-``--metric``, the default ``rougeL`` when it is computed, else the first computed metric (``--rouge-types rouge1``:
+in ``--metrics`` (under ``--preset`` without ``--metrics``, the preset's metrics and types; ``--metrics``,
+``--rouge-types`` and ``--multi-ref`` typed on the command line are used even at their default values, and a
+``--metrics`` entry the preset has no rules for is refused); without ``--metric``, the default ``rougeL`` when it is computed, else the first computed metric (``--rouge-types rouge1``:
 ``bleu``; ``--preset sacrebleu-zh``: ``bleu``), named in every row. ``--preset`` is checked before any file is read: a leaderboard preset (``glm4``,
-``longbench``, ``opencompass-jieba-rouge``) is refused.
+``longbench``, ``opencompass-jieba-rouge``) is refused. A reference the scoring refuses (empty once normalised or
+tokenised) is named ``FILE:line``, with its id and field (``'label'``, ``responses[1]``), as ``zheval score`` names it
+(`zheval.cli.located`), whichever items are shown.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from typing import Any, Dict, List
 from .commands import (app, check_records_format, check_records_options, named_predictions, read_records_file,
                        record_fields, refuse_records_fields)
 from .files import check_paths, load_data
+from .located import rows_named
 from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
                       check_tokenizer, domain_values, refuse_metric_options, run_command, split_list,
                       tokenizer_options)
@@ -199,15 +203,16 @@ def explainable_preset(name: str):
 def ranking_metrics(o, mets: List[str], opts: Dict[str, Any]) -> List[str]:
     """The values ``--metric`` may take: the per-item numbers the explanation shows -- ``bleu`` and ``chrf`` when
     computed, and every computed ROUGE type (``--rouge-types``, or the preset's own types when it is not given), in
-    the order of ``zheval sample --by-metric``. Under ``--preset`` with the default ``--metrics``, the metrics are
-    the preset's (``sacrebleu-zh``: bleu only; ``rouge155``: its eight ROUGE types)."""
+    the order of ``zheval sample --by-metric``. Under ``--preset`` without ``--metrics`` (``o._given``: typed on the
+    command line, even with the default value), the metrics are the preset's (``sacrebleu-zh``: bleu only;
+    ``rouge155``: its eight ROUGE types)."""
     shown = list(mets)
     types = list(opts.get("rouge_types") or split_list(o.rouge_types, "--rouge-types"))
     if o.explain_preset is not None:
         from ..presets import find_preset
 
         preset = find_preset(o.explain_preset)
-        if o.metrics == "bleu,rouge":
+        if "metrics" not in o._given:
             shown = list(preset.metrics)
         if "rouge_types" not in opts and preset.rouge is not None:
             types = list(preset.rouge.defaults.get("rouge_types", types))
@@ -230,7 +235,7 @@ def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> str:
     if "metric" not in getattr(o, "_given", {"metric"}) and valid:
         # the default rougeL when ROUGE-L is not computed: the first metric that is, named in every row and header
         return valid[0]
-    if o.explain_preset is not None and o.metrics == "bleu,rouge":
+    if o.explain_preset is not None and "metrics" not in o._given:
         fix = f"--preset {o.explain_preset} computes {', '.join(valid)}: add --metric {valid[0]}"
     else:
         what = o.metric if o.metric in ("bleu", "chrf") else "rouge" if "rouge" not in mets else None
@@ -242,22 +247,33 @@ def check_ranking_metric(o, mets: List[str], opts: Dict[str, Any]) -> str:
 
 
 def _items(o):
-    """``(dataset, {id: (file, line, ...)}, predictions)`` of ``zheval explain``: the 小黄鸭 file (``--data``) and
-    the predictions joined to it (read by ``--pred-field``/``--id-field`` when given; how they were paired printed
-    on stderr, `pairing_messages`), or without ``--data`` the
-    predictions file that carries its references, read as ``zheval score`` reads it
-    (`zheval.cli.commands.read_records_file`; its rows named ``line N`` when it has no id field)."""
+    """``(dataset, {id: (file, line, ...)}, predictions, places)`` of ``zheval explain``: the 小黄鸭 file
+    (``--data``) and the predictions joined to it (read by ``--pred-field``/``--id-field`` when given; how they were
+    paired printed on stderr, `pairing_messages`), or without ``--data`` the predictions file that carries its
+    references, read as ``zheval score`` reads it (`zheval.cli.commands.read_records_file`; its rows named ``line
+    N`` when it has no id field); ``places()``: the `zheval.cli.located.RowPlaces` that name a row error of the
+    library ``FILE:line`` with the user's field."""
     from ..adapters.duck.predictions import join_predictions, read_predictions
+    from .located import RowPlaces
 
     if o.data is None:
         records = read_records_file(o.predictions, record_fields(o))
-        return records.dataset(), records.locations(), list(records.predictions)
+        ds, where = records.dataset(), records.locations()
+        return ds, where, list(records.predictions), \
+            lambda: RowPlaces(list(ds["id"]), where, records.fields.get("pred"))
     ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(o.domains))
     named = o.pred_field is not None or o.id_field is not None
     preds_file = named_predictions(o) if named else read_predictions(o.predictions, o.predictions_format)
     preds = join_predictions(ds, preds_file, label_check=o.label_check)
     pairing_messages(preds_file)
-    return ds, where, preds
+
+    def places():
+        ids = list(ds["id"])
+        keys = [str(i) for i in preds_file.ids] if preds_file.ids is not None else ids
+        lines = {k: (preds_file.source, ln) for k, ln in zip(keys, preds_file.lines or [])}
+        return RowPlaces(ids, where, o.pred_field, {i: lines[str(i)] for i in ids if str(i) in lines})
+
+    return ds, where, preds, places
 
 
 def pairing_messages(predictions) -> None:
@@ -311,11 +327,15 @@ def explain(o) -> None:
         if o.chrf_word_order:
             opts["word_order"] = o.chrf_word_order
         if o.explain_preset is not None:
-            explainable_preset(o.explain_preset)  # before any file is read or scored (F10: glm4 is refused first)
+            preset = explainable_preset(o.explain_preset)  # before any file is read or scored (F10: glm4 first)
+            beyond = [m for m in mets if m not in preset.metrics]
+            if "metrics" in o._given and beyond:
+                raise UserError(f"--preset {o.explain_preset} has the rules of {', '.join(preset.metrics)} only; "
+                                f"--metrics names {', '.join(beyond)}: drop --metrics (the preset's metrics) or "
+                                f"give --metrics {','.join(preset.metrics)}")
             opts["preset"] = o.explain_preset
-            for name in ("rouge_types", "multi_ref"):  # the preset's own, unless given
-                if name == "rouge_types" and o.rouge_types == "rouge1,rouge2,rougeL" or \
-                        name == "multi_ref" and o.multi_ref == "max":
+            for name in ("rouge_types", "multi_ref"):  # the preset's own, unless typed (even at the default)
+                if name not in o._given:
                     opts.pop(name, None)
         if o.metric not in ("bleu", "chrf"):
             from ..compute.options import check_rouge_types
@@ -325,23 +345,26 @@ def explain(o) -> None:
             except ValueError as exc:
                 raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
         o.metric = check_ranking_metric(o, mets, opts)
-        ds, where, preds = _items(o)
+        ds, where, preds, places = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
         if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does
             from ..results.breakdowns import first_references
 
             refs = first_references(refs, o.max_refs)
         needs_scores = bool(o.worst or o.best)
-        scores = _scores(preds, refs, o.metric, opts) if needs_scores else []
+        with rows_named(places):  # the library's predictions[i] / references[i][j] as FILE:line and field
+            scores = _scores(preds, refs, o.metric, opts) if needs_scores else []
         chosen = select_items(ids, scores, o, str(o.data or o.predictions))
         if not needs_scores and chosen:
             scores = [None] * len(ids)
-            sub = _scores([preds[i] for i in chosen], [refs[i] for i in chosen], o.metric, opts)
+            with rows_named(places, index=chosen):  # item k of this call is item chosen[k]
+                sub = _scores([preds[i] for i in chosen], [refs[i] for i in chosen], o.metric, opts)
             for i, s in zip(chosen, sub):
                 scores[i] = s
-        expls = explain_items(preds, refs, indices=chosen,
-                              metrics=mets if o.explain_preset is None or o.metrics != "bleu,rouge" else None,
-                              **opts) if chosen else []
+        with rows_named(places):
+            expls = explain_items(preds, refs, indices=chosen,
+                                  metrics=mets if o.explain_preset is None or "metrics" in o._given else None,
+                                  **opts) if chosen else []
         if o.explain_format == "json":
             rows = [{"id": ids[i], "line": where[ids[i]][1], "metric": o.metric, "score": scores[i],
                      "explanation": e} for i, e in zip(chosen, expls)]

@@ -17,7 +17,8 @@ or question the judge also sees. ``--base-url`` and ``--model`` are the ``openai
 Printed: the mean of every criterion over the judged items, how many items have no valid rating (each listed with
 its id, the kind of failure and the judge's answer), the requests, retries, cached answers, tokens and time, the
 signature. Everything from the data or the model goes through `zheval.cli.options.echo` (escaped).
-``--output`` writes one JSON line per item (``{"id", <criteria>..., "reason", "failure"}``, model text exact),
+``--output`` writes one JSON line per item (``{"id", "prediction_sha256", <criteria>..., "reason", "failure"}``, model
+text exact; the digest of the prediction rated),
 atomically -- a ratings file for ``zheval agree``.
 
 ``--versus B`` compares two systems item by item instead ([`zheval.compute.judge.judge_pairwise`][]): the items of
@@ -35,10 +36,10 @@ from typing import List, Optional
 
 from ..text.terminal import terminal_json
 from .commands import app
-from .options import UserError, echo, run_command
+from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
-__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines"]
+__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url", "none_rated"]
 
 _OPTIONS = {
     "records": option(Path, "ARGUMENT", default=..., metavar="FILE", help="records file: JSONL, CSV, TSV or Parquet "
@@ -62,7 +63,8 @@ _OPTIONS = {
                           "connections"),
     "answer_retries": option(int, "--answer-retries", default=2, min=0, help="new attempts after an answer that is "
                              "not a valid rating"),
-    "judge_seed": option(int, "--seed", default=12345, help="the request's seed"),
+    "judge_seed": option(int, "--seed", default=12345, callback=seed_bound, help="the request's seed (0 to "
+                         "4294967295)"),
     "cache_dir": option(Optional[Path], "--cache-dir", help="answer cache  [default: ~/.cache/zheval/judge]",
                         show_default=False),
     "no_cache": option(bool, "--no-cache", default=False, help="neither read nor write the answer cache"),
@@ -93,12 +95,17 @@ def read_sources(path: Path, field: str, n: int) -> list:
     return out
 
 
-def ratings_lines(result: dict, ids: list) -> str:
-    """One JSON line per item: ``{"id", <criterion>: int | null, ..., "reason", "failure"}``."""
+def ratings_lines(result: dict, ids: list, predictions: list) -> str:
+    """One JSON line per item: ``{"id", "prediction_sha256", <criterion>: int | null, ..., "reason", "failure"}``;
+    ``prediction_sha256`` is `zheval.text.controls.text_digest` of the item's prediction (``predictions``, in item
+    order), so that ``zheval agree --judge-ratings`` refuses the file beside other predictions (issue 35 F3)."""
+    from ..text.terminal import text_digest
+
     failures = {f["item"]: f for f in result["failures"]}
     lines = []
     for i, item_id in enumerate(ids):
-        row = {"id": item_id, **{c: result["item_scores"][c][i] for c in result["criteria"]},
+        row = {"id": item_id, "prediction_sha256": text_digest(predictions[i]),
+               **{c: result["item_scores"][c][i] for c in result["criteria"]},
                "reason": result["reasons"][i], "failure": failures.get(i)}
         lines.append(json.dumps(row, ensure_ascii=False))
     return "\n".join(lines) + "\n"
@@ -161,6 +168,7 @@ def _run_pairwise(o, records, api_key) -> None:
         echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)
     else:
         echo(render_pairwise(result, list(records.ids), (str(o.records), str(o.versus))), nl=False)
+    none_rated(result, len(records), "compared")
 
 
 def _run(o) -> None:
@@ -168,13 +176,15 @@ def _run(o) -> None:
     from ..adapters.files import atomic_write
     from ..adapters.records import read_records
     from ..compute.judge import compute_judge
-    from .files import check_output_dir, check_paths
+    from .files import check_output_dir, check_paths, distinct_inputs
 
     require_extra("openai", extra="judge", purpose="zheval judge")
+    check_base_url(o.base_url, "--base-url")
     if o.judge_format not in ("table", "json"):
         raise UserError(f"--format must be table or json, got {o.judge_format!r}")
     check_output_dir(o.judge_output)
     check_paths({"FILE": o.records}, {"--output": o.judge_output})
+    distinct_inputs([("FILE", o.records), ("--versus", o.versus)])  # a.jsonl --versus a.jsonl: one system twice
     records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
     api_key = o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY")
     if o.versus is not None:
@@ -188,12 +198,39 @@ def _run(o) -> None:
                            max_retries=o.max_retries, answer_retries=o.answer_retries,
                            cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
     if o.judge_output is not None:
-        atomic_write(o.judge_output, ratings_lines(result, list(records.ids)))
+        atomic_write(o.judge_output, ratings_lines(result, list(records.ids), list(records.predictions)))
         echo(f"wrote {o.judge_output}", err=True)
     if o.judge_format == "json":
         echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)
     else:
         echo(render_judge(result, list(records.ids)), nl=False)
+    none_rated(result, len(records), "rated")
+
+
+def check_base_url(url: str, flag: str) -> None:
+    """Raise `UserError` naming ``flag`` when ``url`` is not ``http(s)://host…``
+    ([`base_url_problem`][zheval.compute.judge.base_url_problem]), before any file is read or request sent."""
+    from ..compute.judge import base_url_problem
+
+    why = base_url_problem(url)
+    if why is not None:
+        raise UserError(f"{flag} {url!r} is not an http:// or https:// URL with a host: {why}; e.g. "
+                        "http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8000/v1 (vLLM)")
+
+
+def none_rated(result: dict, n: int, what: str) -> None:
+    """After the summary (and ``--output``, which lists every failure) are written: when none of ``n`` > 0 items got
+    a valid answer, ``zheval: error: ...`` with the count of each kind of failure and exit code 1 (issue 35 F14: a
+    run where every request failed exited 0)."""
+    import typer
+    from collections import Counter
+
+    if n == 0 or result["judged"] > 0:
+        return
+    kinds = Counter(f["kind"] for f in result["failures"])
+    echo(f"zheval: error: no item was {what}: {n} of {n} item(s) without a valid answer (failures: "
+         + ", ".join(f"{k} {c}" for k, c in kinds.most_common()) + "; listed above)", err=True)
+    raise typer.Exit(code=1)
 
 
 @app.command()

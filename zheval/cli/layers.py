@@ -60,8 +60,9 @@ LAYER_OPTIONS = {
 }
 
 
-_ROW_KEYS = ("id", "reason", "failure")
+_ROW_KEYS = ("id", "prediction_sha256", "reason", "failure")
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
+_DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 
 
 class JudgeRatings(dict):
@@ -69,13 +70,16 @@ class JudgeRatings(dict):
     values}``, with ``failures``: the file's failed items in item order, each as a live judge's failure
     ([`compute_judge`][zheval.compute.judge.compute_judge]'s ``failures``) -- ``{"item" (index into ``ids``),
     "id", "kind", "detail", "answer", "attempts"}`` (``None`` where the file does not say) -- so that they are listed
-    by id as the live judge's are, not only counted."""
+    by id as the live judge's are, not only counted; and ``notes``: what could not be checked (rows without a
+    ``prediction_sha256``)."""
 
     failures: list
+    notes: list
 
-    def __init__(self, columns: dict, failures: list):
+    def __init__(self, columns: dict, failures: list, notes: Optional[list] = None):
         super().__init__(columns)
         self.failures = failures
+        self.notes = list(notes or [])  # what could not be checked (items without prediction_sha256)
 
 
 def _scale_value(value):
@@ -115,8 +119,40 @@ def _row_failure(cell, has_failure: bool, where: str, rid: str, rated: list, pro
     return failure
 
 
-def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
-                       records: str = "the records") -> JudgeRatings:
+def _digest_check(path, rows: list, ids: list, predictions: Optional[list], records: str) -> tuple:
+    """``(problems, notes)`` of the ratings rows' ``prediction_sha256`` (``rows``: ``(line, id, value)`` of the rows
+    matched to items) against `zheval.text.controls.text_digest` of each item's prediction (issue 35 F3: ratings
+    ``zheval judge`` made of other predictions, joined by id, were taken for these). A value that is not 64
+    lower-case hex digits is a problem; a mismatch is one problem naming the count and the first ids; rows without
+    a digest (a file written before zheval judge recorded them, or by hand) are one note."""
+    from ..adapters.review.review_files import listed
+    from ..text.terminal import text_digest
+
+    if predictions is None:
+        return [], []
+    index = {i: k for k, i in enumerate(ids)}
+    problems, differ, lacking = [], [], []
+    for line, rid, value in rows:
+        if value is None or value == "":
+            lacking.append(rid)
+        elif not isinstance(value, str) or _DIGEST.match(value) is None:
+            problems.append(f"{path}:{line}: prediction_sha256 of id {rid!r} is {value!r}, not a SHA-256 hex digest "
+                            "(64 lower-case hex digits, as zheval judge --output writes it)")
+        elif value != text_digest(predictions[index[rid]]):
+            differ.append((rid, line))
+    if differ:
+        problems.append(f"{path}: the prediction_sha256 of {len(differ)} of {len(rows)} item(s) is not that of the "
+                        f"prediction in {records}: {listed(differ, lambda d: f'{d[0]!r} (line {d[1]})', limit=5)}; "
+                        f"these ratings are of other texts (zheval judge run on another predictions file?): rate "
+                        f"{records} with zheval judge --output")
+    notes = [f"{len(lacking)} of {len(rows)} row(s) of the judge ratings file {path} have no prediction_sha256 "
+             f"(written by hand or before zheval judge recorded it): those ratings could not be checked to be of the "
+             f"predictions in {records}"] if lacking else []
+    return problems, notes
+
+
+def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, records: str = "the records",
+                       predictions: Optional[list] = None) -> JudgeRatings:
     """``{"rating:<criterion>": per-item values}`` from a judge ratings file (``zheval judge --output``: one JSON
     object per line, ``{"id", <criterion>: integer | null, ..., "reason", "failure"}``), joined by id to ``ids``
     (``None``: no rating, a JSON null). Read by the doors of ``zheval agree --ratings/--scores``: `zheval.io.rows`
@@ -130,7 +166,9 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
     Args:
         path: the file. ids: the items' ids, in order (``str``). rubric: the rubric file whose criteria and scale the
             ratings are (``--rubric``); ``None``: the default rubric's (overall, faithful, informative, fluent; 1-5).
-        records: the records file, as messages name it.
+        records: the records file, as messages name it. predictions: the items' predictions, in order: each row's
+            ``prediction_sha256`` (when present) must be their `zheval.text.controls.text_digest` (``None``: not
+            checked).
 
     Returns:
         A [`JudgeRatings`][zheval.cli.layers.JudgeRatings]: one list of ``len(ids)`` floats or ``None`` per criterion
@@ -144,7 +182,9 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
             id and the value as written; a boolean, a JSON string, a Parquet string column, NaN, Infinity, 1e400 and
             1e-400 -- which ``json.loads`` reads as 0.0 -- included), a number that is not a rating on the scale
             (its id, criterion, value as written and the scale), a ``failure`` beside ratings or one that is not an
-            object with a ``kind``, no criterion at all; and, naming the file, the items without a rating row; a
+            object with a ``kind``, no criterion at all, a ``prediction_sha256`` that is no digest; and, naming the
+            file, the items whose ``prediction_sha256`` is not that of their prediction (count and first ids: ratings
+            of other texts), the items without a rating row; a
             CSV/TSV row whose every cell is empty.
         FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
@@ -174,11 +214,13 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
     typed = rf.kind if rf.kind in ("jsonl", "parquet") else ""
     has_failure = bool(typed) or "failure" in rf.fields
     blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
+    digests: list = []  # (line, id, prediction_sha256 or None) of the rows of items
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
             continue
         where = f"{path}:{line}"
+        digests.append((line, rid, cell("prediction_sha256") if typed or "prediction_sha256" in rf.fields else None))
         got[rid] = number_cells(cell, present, where, rid, values, kind="a number", blank=lambda c: None,
                                 typed=typed)
         for c, v in got[rid].items():  # the judge's own check of an answer (scale_problem), on the value as written
@@ -192,6 +234,8 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
         if failure is not None:
             failures[rid] = failure
     problems += [f"{path}:{line}: the row is empty (no id, no rating)" for line in blank]
+    mismatched, notes = _digest_check(path, digests, ids, predictions, records)
+    problems += mismatched
     absent = [i for i in ids if i not in got]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")
@@ -202,7 +246,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None,
                     f"the scale {low}-{high}") if off else ""
         raise ReviewFileError(heading, problems + values + off)
     listed_failures = [{"item": k, "id": i, **failures[i]} for k, i in enumerate(ids) if i in failures]
-    return JudgeRatings({f"rating:{c}": [got[i][c] for i in ids] for c in present}, listed_failures)
+    return JudgeRatings({f"rating:{c}": [got[i][c] for i in ids] for c in present}, listed_failures, notes)
 
 
 def _judge_options(o):
@@ -212,6 +256,9 @@ def _judge_options(o):
         raise UserError("--judge-url and --judge-model go together")
     if o.judge_url is None:
         return None
+    from .judge import check_base_url
+
+    check_base_url(o.judge_url, "--judge-url")
     return JudgeOptions(base_url=o.judge_url, model=o.judge_model,
                         api_key=o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY"),
                         rubric=None if o.rubric is None else str(o.rubric), seed=o.seed,
@@ -226,6 +273,7 @@ def run_three_layers(o, fmt: str) -> None:
     from ..compute.three_layers import three_layer_agreement
     from .files import check_output_dir, check_paths
     from .judge import read_sources
+    from .located import RowPlaces, rows_named
 
     check_output_dir(o.output, o.html)
     check_paths({"--predictions": o.layer_predictions}, {"--output": o.output, "--html": o.html})
@@ -242,15 +290,18 @@ def run_three_layers(o, fmt: str) -> None:
                            group_fields=groups)
     ids = list(records.ids)
     ratings = None if o.judge_ratings is None else read_judge_ratings(
-        o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions))
+        o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions), predictions=list(records.predictions))
     sources = read_sources(o.layer_predictions, o.source_field, len(records)) if o.source_field else None
-    report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
-                                   ratings=ratings, sources=sources,
-                                   groups=records.groups[o.group_field] if o.group_field else None,
-                                   group_name=o.group_field or "group",
-                                   tokenizer=o.layer_tokenizer, bootstrap=o.bootstrap, seed=o.seed)
+    with rows_named(lambda: RowPlaces(ids, records.locations(), records.fields.get("pred"))):
+        report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
+                                       ratings=ratings, sources=sources,
+                                       groups=records.groups[o.group_field] if o.group_field else None,
+                                       group_name=o.group_field or "group",
+                                       tokenizer=o.layer_tokenizer, bootstrap=o.bootstrap, seed=o.seed)
     if ratings is not None and ratings.failures:  # the failures the ratings file records, listed as a live judge's
         report["rating_failures"] = ratings.failures
+    if ratings is not None and ratings.notes:  # ratings that could not be checked to be of these predictions
+        report["rating_notes"] = ratings.notes
     params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions)}
     render = {"table": render_table, "json": render_json, "markdown": render_markdown}[fmt]
     text = render(report, params=params, ids=ids)

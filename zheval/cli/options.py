@@ -250,11 +250,33 @@ def preset_options(preset: Optional[str], metrics: list) -> dict:
                         + (f" (the text-file commands take {' and '.join(text)}; every preset works in "
                            "compute_rouge/compute_bleu(..., preset=...) and the chinese_rouge/chinese_bleu modules)"
                            if text else ""))
-    takes = {m for m in found.metrics if "report" in found.part(m).doors}
-    if not takes or not set(metrics) <= takes:
+    takes = [m for m in found.metrics if "report" in found.part(m).doors]
+    if not takes:
         raise UserError(found.report_refusal or f"--preset {preset} is not available in this report: use "
                         f"compute_rouge/compute_bleu(..., preset={preset!r}) or the text-file commands")
+    missing = [m for m in metrics if m not in takes]
+    if missing:
+        raise UserError(_partial_preset_refusal(found, takes, metrics, missing))
     return {"preset": preset}
+
+
+def _partial_preset_refusal(found, takes: list, metrics: list, missing: list) -> str:
+    """The error of ``--preset`` when ``--metrics`` asks for metrics the preset has no part for here: it names
+    those metrics (not a metric that is not asked for), the ones it serves, and a tool tokenizer of the same
+    defaults (``-t``) for the others."""
+    def names(ms):
+        shown = {"bleu": "BLEU", "rouge": "ROUGE", "chrf": "chrF"}
+        return " and ".join(shown.get(m, m) for m in ms)
+
+    part = found.part(takes[0])
+    tok = part.defaults.get("tokenizer")
+    served = [m for m in metrics if m in takes]
+    hint = (f"; or, without --preset, -t {tok} tokenises every metric as the preset does" if isinstance(tok, str)
+            else "")
+    return (f"--preset {found.name} is a {names(takes)} preset ({part.summary}) and has no {names(missing)} "
+            f"counterpart, which --metrics {','.join(metrics)} asks for: "
+            + f"use --metrics {','.join(served or takes)} with it, and score {names(missing)} in a run without "
+              f"--preset" + hint)
 
 
 def bleu_options(smooth: Optional[str], max_order: Optional[int]) -> dict:
@@ -407,7 +429,8 @@ def domain_values(domains: Optional[str]):
     (`zheval.adapters.duck.load.DOMAINS`); ``any`` → ``None`` (any string); a comma list → those values.
 
     Raises:
-        UserError: an empty list, an empty entry (``生活咨询,,售后支持``).
+        UserError: an empty list, an empty entry (``生活咨询,,售后支持``), ``any`` within a list (``any,生活咨询``:
+            ``any`` is given alone).
     """
     from ..adapters.duck.load import DOMAINS
 
@@ -418,6 +441,9 @@ def domain_values(domains: Optional[str]):
     if not domains.replace(",", "").strip():
         raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
     values = tuple(dict.fromkeys(_no_empty_entry(domains, "--domains")))
+    if any(v.strip().lower() == "any" for v in values):
+        raise UserError(f"--domains {domains!r}: 'any' accepts every domain and must be given alone (--domains any); "
+                        "a comma list names the domains accepted, such as 生活咨询,售后支持")
     if not values:
         raise UserError(f"--domains {domains!r} names no domain; give 'any' or a comma list such as 生活咨询,售后支持")
     return values

@@ -166,7 +166,7 @@ OPTIONS = {
     "effective_order": option(Optional[bool], "--effective-order/--no-effective-order", help="BLEU effective order  "
                               "[default: on at sentence level, off at corpus level]", show_default=False),
     "beta": option(Optional[float], "--beta", help="ROUGE F-measure beta (default 1)"),
-    "rouge_w_weight": option(Optional[float], "--rouge-w-weight", help="ROUGE-W weight (default 1.2)"),
+    "rouge_w_weight": option(Optional[float], "--rouge-w-weight", help="ROUGE-W weight w >= 1 (default 1.2; 1 gives ROUGE-L)"),
     "sentence_split": option(Optional[str], "--sentence-split", help="ROUGE-Lsum sentence split: punct (default) | "
                              "newline"),
     # sacrebleu's statistical options of zheval bleu / zheval chrf (zheval.cli.resampling)

@@ -67,8 +67,9 @@ def _sample_inputs(o):
        "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s", "normalize", "punct", "predictions_format",
        "label_check", "min_refs", "max_refs", "domains", "num_proc", "quiet", "force", "chrf_word_order",
        output=option(Path, "--output", "-o", default=Path("review_sheet.csv"),
-                     help="the blind review sheet (CSV, UTF-8): id, query, prediction, references, empty rating "
-                          "columns; no scores"),
+                     help="the blind review sheet: id, query, prediction, references, empty rating columns; no "
+                          "scores; in the format its name says: .csv (UTF-8), .tsv, .jsonl/.json/.ndjson, "
+                          ".parquet/.pq, each also .gz"),
        key=option(Optional[Path], "--key",
                   help="the key (JSON): every metric's score and the stratum of each sampled item  [default: beside "
                        "the sheet, SHEET.key.json: review_sheet.key.json, out/sheet2.key.json]", show_default=False),
@@ -78,12 +79,17 @@ def _sample_inputs(o):
        data=DATA_OPTIONAL)
 def sample(o) -> None:
     """Sample K items stratified low / middle / high by one metric's per-item score: a blind review sheet to rate
-    (CSV, no scores, shuffled) and its key (JSON) for zheval agree."""
+    (CSV, or the format -o names: TSV, JSON Lines, Parquet; no scores, shuffled) and its key (JSON) for zheval agree."""
 
     def go():
-        from ..adapters.review.human_review import review_sample, sheet_csv
+        from ..adapters.review.human_review import review_sample
+        from ..adapters.review.sheet_formats import sheet_bytes, sheet_format
         from ..adapters.files import atomic_write
 
+        try:  # a name that says no format the sheet is read back in, refused before any work (issue 35 F5)
+            sheet_format(o.output)
+        except ValueError as exc:
+            raise UserError(f"--output: {exc}") from None
         o.key = default_key(o.output) if o.key is None else o.key
         refuse_overwrite(o.output, o.key, o.force)
         shared = SimpleNamespace(**vars(o), by="none", bootstrap=0, preset=None)
@@ -111,7 +117,7 @@ def sample(o) -> None:
                             predictions_format=o.predictions_format, max_refs=o.max_refs, **kwargs)
         res.key["data"] = str(o.data if o.data is not None else o.predictions)
         res.key["sheet"] = str(o.output)
-        sheet = sheet_csv(res.sheet)
+        sheet = sheet_bytes(res.sheet, o.output)
         key = terminal_json(res.key, indent=2) + "\n"
         atomic_write(o.output, sheet)
         atomic_write(o.key, key)

@@ -48,8 +48,8 @@ from .params import BLEU_FORMAT, option, takes
 from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
 
-__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "score_text_files", "spread_inputs", "SystemsCommand", "STDIN",
-           "input_warnings"]
+__all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
+           "SystemsCommand", "STDIN", "input_warnings"]
 
 STDIN = "<stdin>"
 """The name standard input gets in messages and reports."""
@@ -106,9 +106,16 @@ def _read_stdin() -> bytes:
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
-    [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts)."""
+    [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
+    `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, before anything is read."""
     from ..io import FileFormatError
 
+    given = [str(p) for p in hyps or []]
+    twice = sorted({n for n in given if given.count(n) > 1})
+    if twice:  # before any file is read: '-' twice would read standard input twice (empty the second time)
+        stdin = ("; '-' is standard input, which can be read once: give one system on it and the others as files"
+                 if "-" in twice else "")
+        raise UserError(f"-i names {twice} more than once; give each system once{stdin}")
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]
@@ -161,7 +168,7 @@ def _starts_with_bom(name: str, data: bytes) -> bool:
     return raw is not None and raw.startswith(UTF8_BOM)
 
 
-def _located(exc: ValueError, ref_names: list) -> ValueError:
+def references_located(exc: ValueError, ref_names: list) -> ValueError:
     """An [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError] of the library (``references[i][j]``) as the
     problems of the reference files, each ``file:line`` (segment *i* is line *i* + 1 of reference file *j*); any
     other error as it is."""
@@ -337,11 +344,11 @@ def _run(o, metric: str) -> None:
         paired_test(o)
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
+    from .files import distinct_inputs
+
+    distinct_inputs([("-i", p) for p in o.hypotheses or []])  # -i h ./h: one file, by compare's and judge's rule
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
-    if len(set(names)) != len(names):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        raise UserError(f"-i names {twice} more than once; give each system once")
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer
@@ -352,7 +359,8 @@ def _run(o, metric: str) -> None:
         given = {"smooth_value": o.smooth_value, "bp_ref_length": o.bp_ref_length, "level": o.level,
                  "effective_order": o.effective_order}
     else:
-        if o.preset is None or o.rouge_types != "rouge1,rouge2,rougeL":  # else the preset's own types (longbench: L)
+        if o.preset is None or "rouge_types" in o._given:  # else the preset's own (longbench: L); typed: judged
+            # even at the default value (--preset longbench --rouge-types rouge1,rouge2,rougeL is refused, not L)
             options["rouge_types"] = split_list(o.rouge_types, "--rouge-types")
         given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
                  "sentence_split": o.sentence_split}
@@ -367,7 +375,7 @@ def _run(o, metric: str) -> None:
     try:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
-        raise _located(exc, ref_names) from None
+        raise references_located(exc, ref_names) from None
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":

@@ -220,10 +220,18 @@ def _global_error(exc: Exception, offset: int) -> Exception:
 
 
 def _unpack(batch, index: int):
-    if not isinstance(batch, (tuple, list)) or len(batch) not in (2, 3, 4):
-        raise TypeError(f"batch {index} must be a tuple (predictions, references[, groups[, ids]]), got "
-                        f"{type(batch).__name__}")
+    shape = "a tuple (predictions, references[, groups[, ids]])"
+    if not isinstance(batch, (tuple, list)):
+        raise TypeError(f"batch {index} must be {shape}, got {type(batch).__name__}")
+    if len(batch) not in (2, 3, 4):
+        raise TypeError(f"batch {index} must be {shape} of 2 to 4 elements, got a {type(batch).__name__} of "
+                        f"{len(batch)} element(s)")
     preds, refs = batch[0], batch[1]
+    if isinstance(preds, (str, bytes)):
+        raise TypeError(f"batch {index}: its predictions are a single {type(preds).__name__} ({preds[:40]!r}), so "
+                        f"batch {index} is itself a list of texts: batches is an iterable of (predictions, "
+                        "references[, groups[, ids]]) tuples — for one batch, score_batches([(predictions, references)]), not score_batches((predictions, "
+                        "references))")
     groups = batch[2] if len(batch) > 2 else None
     ids = batch[3] if len(batch) > 3 else None
     for name, col in (("groups", groups), ("ids", ids)):

@@ -35,7 +35,7 @@ from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips
+from .guards import warn_input_slips, warn_preset_override
 from .option_rules import check_interval_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import (BLEU_DEFAULTS, LEVELS, BleuOptions, check_crosscheck_method, refuses_unknown_options,
@@ -108,7 +108,8 @@ class BleuConfig:
             fields.append(("weights", "/".join(format(w, "g") for w in self.weights)))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence, self.bootstrap_method)
         return build_signature(self.tokenizer, reference_counts, "bleu", fields,
-                               preset=self.preset.name if self.preset is not None else None, max_refs=self.max_refs)
+                               preset=self.preset.signature_name(self) if self.preset is not None else None,
+                               max_refs=self.max_refs)
 
 
 def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
@@ -148,11 +149,13 @@ def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
                                     effective_order=bool(eff), weights=ws, level=opts["level"])
         if reason:
             raise ValueError(f"crosscheck=True: {reason}")
-    return BleuConfig(max_order=order, smooth_method=opts["smooth_method"], smooth_value=sv,
-                      bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
-                      weights=ws, preset=part, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
-                      confidence=o.confidence, crosscheck=bool(o.crosscheck),
-                      max_refs=None if o.max_refs is None else int(o.max_refs), bootstrap_method=o.bootstrap_method)
+    config = BleuConfig(max_order=order, smooth_method=opts["smooth_method"], smooth_value=sv,
+                        bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
+                        weights=ws, preset=part, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
+                        confidence=o.confidence, crosscheck=bool(o.crosscheck),
+                        max_refs=None if o.max_refs is None else int(o.max_refs), bootstrap_method=o.bootstrap_method)
+    warn_preset_override(config)
+    return config
 
 
 @dataclass
@@ -321,7 +324,7 @@ def bleu_result(items: BleuItems, config: BleuConfig, *, keys: Optional[np.ndarr
     out = result_from_stats(items.stats, config)
     add_poisson_bounds(out, config, bleu_resampling(config), items.stats, keys, resampled)
     out["signature"] = config.signature(items.reference_counts.tolist())
-    if config.preset is not None:
+    if config.preset is not None and config.preset.follows_recipe(config):  # else not the tool's number
         out.update(config.preset.tool_numbers(config, out.get("scores")))
     if config.crosscheck and items.tokens is not None:
         from ..results.crosscheck_bleu import crosscheck_bleu
@@ -419,6 +422,8 @@ def compute_bleu(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once
             per call; [`zheval.compute.guards`][]).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
+        PresetOverrideWarning: an option given explicitly departs from the preset's recipe (its own numbers are
+            left out, the signature reads ``preset:name(overridden:...)``; ``docs/presets.md``).
     """
     given = locals()
     options = BleuOptions(**{name: given[name] for name in BLEU_OPTIONS})

@@ -77,7 +77,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from ..definitions import bleu as bleu_def
 from ..definitions.bleu_score import score_stats
-from ..definitions.lcs import lcs_ref_positions, wlcs, wlcs_ref_positions
+from ..definitions.lcs import lcs_ref_positions, wlcs, wlcs_f, wlcs_ref_positions
 from ..definitions.rouge import (
     clipped_overlap,
     combine_references,
@@ -197,10 +197,10 @@ def _rouge_pair_detail(rt, config: RougeConfig, hyp, ref) -> Dict[str, Any]:
         own = preset.explain_wlcs_hit(rf, hf, w) if preset is not None else None
         if own is not None:
             hit, base = own
-            return {"weight": w, "hits": hit, "reference_total": base ** w, "prediction_total": len(hf) ** w,
-                    "alignment_reference": path}
-        return {"weight": w, "hits": wlcs(rf, hf, w) if hf and rf else 0.0, "reference_total": len(rf) ** w,
-                "prediction_total": len(hf) ** w, "alignment_reference": path}
+            return {"weight": w, "hits": hit, "reference_total": wlcs_f(base, w),
+                    "prediction_total": wlcs_f(len(hf), w), "alignment_reference": path}
+        return {"weight": w, "hits": wlcs(rf, hf, w) if hf and rf else 0.0, "reference_total": wlcs_f(len(rf), w),
+                "prediction_total": wlcs_f(len(hf), w), "alignment_reference": path}
     # S / SU
     own = preset.explain_su_counts(hf, rt.skip) if preset is not None and rt.kind == "SU" else None
     if own is not None:

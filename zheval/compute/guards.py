@@ -59,6 +59,8 @@ __all__ = [
     "ZhevalWarning",
     "UnsegmentedTextWarning",
     "ScriptMismatchWarning",
+    "PresetOverrideWarning",
+    "warn_preset_override",
     "UNSEGMENTED_MIN_RUN",
     "UNSEGMENTED_SHARE",
     "TRADITIONAL_MIN_SHARE",
@@ -85,6 +87,11 @@ class UnsegmentedTextWarning(ZhevalWarning):
 
 class ScriptMismatchWarning(ZhevalWarning):
     """Traditional predictions against Simplified references, or the reverse, with ``t2s`` off."""
+
+
+class PresetOverrideWarning(ZhevalWarning):
+    """An option given explicitly departs from a preset's recipe (``preset="longbench", tokenizer="char"``): the
+    scores are zheval's under those options, not the tool's (`warn_preset_override`)."""
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).
@@ -311,6 +318,21 @@ def warn_input_slips(predictions: Sequence[str], references: Sequence[Sequence[s
     caller outside zheval. Called once per scoring call."""
     for category, message in input_slips(predictions, references, tokenizer, t2s_option, words):
         warnings.warn(message, category, stacklevel=_user_stacklevel())
+
+
+def warn_preset_override(config) -> None:
+    """Issue a `PresetOverrideWarning` when the options of a resolved ROUGE or BLEU ``config`` depart from its
+    preset's recipe ([`zheval.presets.RougePreset.departures`][zheval.presets.base.RougePreset.departures]),
+    naming each departing option with the preset's value: the preset's own numbers are then left out and the
+    signature's ``preset`` reads ``name(overridden:...)``. Nothing without a preset or without a departure."""
+    preset = getattr(config, "preset", None)
+    departures = preset.departures(config) if preset is not None else ()
+    if not departures:
+        return
+    given = ", ".join(f"{k} (the preset's: {preset.defaults[k]!r})" for k in departures)
+    warnings.warn(f"preset {preset.name!r}: {given} overridden, so the scores are zheval's under these options, not "
+                  f"the tool's: the preset's own numbers are left out and the signature reads "
+                  f"preset:{preset.signature_name(config)}", PresetOverrideWarning, stacklevel=_user_stacklevel())
 
 
 def one_drop_warning(*tokenizers) -> None:

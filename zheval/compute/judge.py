@@ -37,7 +37,7 @@ from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages,
 from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
-           "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS"]
+           "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS", "base_url_problem"]
 
 #: The longest wait between two attempts of one request (seconds).
 MAX_BACKOFF_SECONDS = 60.0
@@ -99,7 +99,8 @@ class JudgeOptions:
         """Raise on a bad value.
 
         Raises:
-            ValueError: naming the option and the value (an empty base_url or model, counts < 0,
+            ValueError: naming the option and the value (an empty base_url or model, a base_url that is not
+                ``http(s)://host…`` (`base_url_problem`), counts < 0,
                 concurrency < 1, a non-positive timeout, a negative temperature or backoff).
             TypeError: a flag that is not a bool, a seed that is not an int.
         """
@@ -107,6 +108,10 @@ class JudgeOptions:
             value = getattr(self, name)
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+        why = base_url_problem(self.base_url)
+        if why is not None:
+            raise ValueError(f"base_url must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:11434/v1; "
+                             f"got {self.base_url!r}: {why}")
         for name, low in (("concurrency", 1), ("max_retries", 0), ("answer_retries", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -123,6 +128,29 @@ class JudgeOptions:
         if self.max_tokens is not None and (isinstance(self.max_tokens, bool) or not isinstance(self.max_tokens, int)
                                             or self.max_tokens < 1):
             raise ValueError(f"max_tokens must be an int >= 1 or None, got {self.max_tokens!r}")
+
+
+def base_url_problem(url) -> Optional[str]:
+    """Why ``url`` cannot be a judge's ``base_url``, or ``None``: it must be ``http://`` or ``https://`` with a host
+    (``http://127.0.0.1:11434/v1``). The ``openai`` client takes any text and fails only when it sends (issue 35 F14:
+    ``ftp://x`` and ``127.0.0.1:18765/v1`` without a scheme gave "connection failed" for every item). Raises
+    nothing."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(url, str) or not url.strip():
+        return "it is empty"
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname
+        parts.port  # noqa: B018  (a port that is not a number raises here)
+    except ValueError as exc:
+        return f"it is not a URL ({exc})"
+    if parts.scheme.lower() not in ("http", "https"):
+        return (f"it does not start with http:// or https:// (the scheme is {parts.scheme!r})" if parts.scheme and
+                parts.netloc else "it does not start with http:// or https://")
+    if not host:
+        return "it names no host"
+    return None
 
 
 @dataclass

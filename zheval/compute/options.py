@@ -33,8 +33,9 @@ import numpy as np
 
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
-from ..definitions.rouge import MULTI_REF_MODES
+from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
+from ..io.lists import split_entries
 from .option_docs import documented, option_field, with_option_texts
 from .option_rules import CHRF_WORD_ONLY, check_chrf_word_options, chrf_word_only_given
 from ..results.breakdowns import check_max_refs
@@ -97,14 +98,15 @@ def check_flags(**flags) -> None:
 
 
 def check_rouge_types(rt) -> list:
-    """``rouge_types`` (a str or a list of str, each parsed by `zheval.definitions.rouge_types.parse_rouge_type`)
-    as a list.
+    """``rouge_types`` (a list of str, or one str: a comma list, ``"rouge1,rougeL"``, read by
+    `zheval.io.lists.split_entries`; each type parsed by `zheval.definitions.rouge_types.parse_rouge_type`) as a list.
 
     Raises:
-        TypeError: not a str or a list/tuple of str. ValueError: empty, an unknown type, or duplicates.
+        TypeError: not a str or a list/tuple of str. ValueError: empty, an empty entry of a comma list
+            (``"rouge1,,rougeL"``), an unknown type, or duplicates.
     """
     if isinstance(rt, str):
-        rt = [rt]
+        rt = split_entries(rt, "rouge_types")
     if not isinstance(rt, (list, tuple)) or not all(isinstance(t, str) for t in rt):
         raise TypeError(f"rouge_types must be a list of str, got {rt!r}")
     if not rt:
@@ -315,14 +317,19 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
         per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
         ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
         ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
-        options given explicitly override them (``docs/presets.md``).""")
+        options given explicitly override them; one that departs from the tool's recipe (another tokenizer, say)
+        leaves the tool's own numbers out, warns (``PresetOverrideWarning``) and marks the signature
+        ``preset:name(overridden:...)`` (``docs/presets.md``, "Overriding a preset's option").""")
     crosscheck: bool = _option(False, _flag, doc="""
         Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
         rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
         "pairs", "max_abs_diff", "scores", ...}``; refused where the preset has no tool to compare with.""")
-    rouge_w_weight: Optional[float] = _option(None, _finite(0, strict=True), doc="""
-        w of ``rougeW``, a finite number > 0 (ROUGE-1.5.5's ``-w 1.2``); refused when the ROUGE types computed
-        have no ``rougeW`` (`check_rouge_w_weight`).""")
+    rouge_w_weight: Optional[float] = _option(None, lambda n, v: check_rouge_w_weight_value(v), doc="""
+        w of ``rougeW``'s f(k) = k**w, a finite number >= 1 (ROUGE-1.5.5's ``-w 1.2``; Lin 2004, 3.3 and
+        ROUGE-1.5.5 take w > 1 so that consecutive matches weigh more; w = 1 is accepted and gives ROUGE-L; below
+        1 precision and recall would exceed 1; `zheval.definitions.rouge.check_rouge_w_weight_value`). A
+        weight so large that f(a text's length) overflows a float is refused when the texts are scored. Refused
+        when the ROUGE types computed have no ``rougeW`` (`check_rouge_w_weight`).""")
     sentence_split: Optional[str] = _option(None, _choice(SENTENCE_SPLITS), doc="""
         Sentences of ``rougeLsum``: ``"punct"`` (newlines and sentence-final punctuation) or
         ``"newline"`` (rouge-score's rule; `zheval.text.sentences`).""")
@@ -355,7 +362,8 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
         tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
         ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
         BLEU-4 on its jieba words; adds ``glm4_bleu_4``, 0-1). A preset sets defaults; options given explicitly
-        override them (``docs/presets.md``).""")
+        override them, and one that departs from the tool's recipe leaves its number out, warns
+        (``PresetOverrideWarning``) and marks the signature, as for ROUGE (``docs/presets.md``).""")
     crosscheck: bool = _option(False, _flag, doc="""
         Recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at sentence level;
         plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add ``crosscheck`` =
@@ -457,14 +465,15 @@ def refuses_unknown_options(function: Callable) -> Callable:
 
 
 def check_metrics(metrics, valid: Sequence[str]) -> list:
-    """The metric names of a door that feeds several metrics (a str is one name), checked: a list.
+    """The metric names of a door that feeds several metrics (a str is a comma list, ``"bleu,rouge"``, read by
+    `zheval.io.lists.split_entries`; one name is a list of one), checked: a list.
 
     Raises:
-        ValueError: an empty list, a name not in ``valid`` (the message lists the valid ones), or a name given
-            twice (as a ROUGE type twice, `check_rouge_types`).
+        ValueError: an empty list, an empty entry of a comma list (``"bleu,,rouge"``), a name not in ``valid`` (the
+            message lists the valid ones), or a name given twice (as a ROUGE type twice, `check_rouge_types`).
     """
     if isinstance(metrics, str):
-        metrics = [metrics]
+        metrics = split_entries(metrics, "metrics")
     metrics = list(metrics)
     bad = [m for m in metrics if m not in valid]
     if bad or not metrics:

@@ -35,7 +35,7 @@ from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips
+from .guards import warn_input_slips, warn_preset_override
 from .option_rules import check_interval_used, check_sentence_split_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_crosscheck_method, check_rouge_types,
@@ -74,7 +74,7 @@ class RougeConfig:
 
     Attributes:
         types: ROUGE type names; multi_ref: ``max``/``mean``/``pool``/``best_recall``; beta: F beta (>= 0);
-            rouge_w_weight: w of rougeW (> 0); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
+            rouge_w_weight: w of rougeW (>= 1); sentence_split: ``punct``/``newline`` (rougeLsum); preset: the
             [`RougePreset`][zheval.presets.RougePreset] (its name in the signature) or None; tokenizer: the zheval
             tokenizer.
         use_aggregator, return_precision_recall, bootstrap, seed, confidence, crosscheck, bootstrap_method: result
@@ -125,7 +125,8 @@ class RougeConfig:
             fields.append(("w", self.rouge_w_weight))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence, self.bootstrap_method)
         return build_signature(self.tokenizer, reference_counts, "rouge", fields,
-                               preset=preset.name if preset is not None else None, max_refs=self.max_refs)
+                               preset=preset.signature_name(self) if preset is not None else None,
+                               max_refs=self.max_refs)
 
 
 def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
@@ -161,13 +162,15 @@ def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
     if o.crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
     tok = tokenizer_from_options(opts["tokenizer"], o, opts["normalize"])
-    return RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta),
-                       rouge_w_weight=float(opts["rouge_w_weight"]), sentence_split=opts["sentence_split"],
-                       preset=part, tokenizer=tok, use_aggregator=bool(o.use_aggregator),
-                       return_precision_recall=bool(o.return_precision_recall), bootstrap=int(o.bootstrap),
-                       seed=o.seed, confidence=o.confidence, crosscheck=bool(o.crosscheck),
-                       max_refs=None if o.max_refs is None else int(o.max_refs),
-                       bootstrap_method=o.bootstrap_method)
+    config = RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta),
+                         rouge_w_weight=float(opts["rouge_w_weight"]), sentence_split=opts["sentence_split"],
+                         preset=part, tokenizer=tok, use_aggregator=bool(o.use_aggregator),
+                         return_precision_recall=bool(o.return_precision_recall), bootstrap=int(o.bootstrap),
+                         seed=o.seed, confidence=o.confidence, crosscheck=bool(o.crosscheck),
+                         max_refs=None if o.max_refs is None else int(o.max_refs),
+                         bootstrap_method=o.bootstrap_method)
+    warn_preset_override(config)
+    return config
 
 
 @dataclass
@@ -411,7 +414,7 @@ def rouge_result(items: RougeItems, config: RougeConfig, *, keys: Optional[np.nd
                 np.asarray(items.fmeasure[t], dtype=np.float64), lambda a: a.mean(axis=-1), int(config.bootstrap),
                 config.confidence, config.seed)
     out["signature"] = config.signature(items.reference_counts.tolist())
-    if config.preset is not None:
+    if config.preset is not None and config.preset.follows_recipe(config):  # else not the tool's numbers
         out.update(config.preset.tool_numbers({t: items.fmeasure[t].tolist() for t in types}, items.extra))
     if items.crosscheck is not None:
         out["crosscheck"] = items.crosscheck
@@ -500,6 +503,8 @@ def compute_rouge(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once
             per call; [`zheval.compute.guards`][]).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
+        PresetOverrideWarning: an option given explicitly departs from the preset's recipe (its own numbers are
+            left out, the signature reads ``preset:name(overridden:...)``; ``docs/presets.md``).
     """
     given = locals()
     options = RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS})

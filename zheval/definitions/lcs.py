@@ -47,6 +47,7 @@ is `zheval.fast.lcs.lcs_length_pairs`.
 from __future__ import annotations
 
 import math
+import sys
 from functools import reduce
 from itertools import accumulate
 from typing import Dict, Hashable, List, Optional, Sequence, Tuple
@@ -61,6 +62,8 @@ __all__ = [
     "ROWS_BITS_LIMIT",
     "wlcs",
     "wlcs_ref_positions",
+    "wlcs_f",
+    "wlcs_f_table",
 ]
 
 Token = Hashable
@@ -229,13 +232,47 @@ def lcs_ref_positions(
     return out
 
 
+def wlcs_f(length: int, weight: float) -> float:
+    """ROUGE-W's f(length) = ``length ** weight`` (Python's float power, as every WLCS table of zheval builds it).
+
+    Raises:
+        ValueError: the power exceeds the largest float (about 1.8e308; Python's ``OverflowError``), naming the
+            weight, the length and the largest weight a text of that length allows -- never a bare overflow.
+    """
+    try:
+        return length ** weight
+    except OverflowError:
+        top = math.log(sys.float_info.max) / math.log(length)
+        raise ValueError(
+            f"rouge_w_weight={weight!r} is too large for these texts: ROUGE-W's f(k) = k**w exceeds the largest float "
+            f"({sys.float_info.max:.4g}) at k = {length:g}, where w can be at most {math.floor(top * 1000) / 1000:g}"
+        ) from None
+
+
+def wlcs_f_table(longest: int, weight: float) -> List[float]:
+    """``[f(k) for k in 0 .. longest + 1]`` with f(k) = ``k ** weight``: the weights a WLCS table of pairs whose
+    shorter side has at most ``longest`` tokens reads (a run is at most ``longest`` long; the last entry is slack
+    that vectorised twins read but never use, ``inf`` where it alone overflows).
+
+    Raises:
+        ValueError: f(longest) overflows (`wlcs_f`).
+    """
+    wlcs_f(longest, weight)
+    out = [k**weight for k in range(longest + 1)]
+    try:
+        out.append((longest + 1) ** weight)
+    except OverflowError:
+        out.append(math.inf)
+    return out
+
+
 def _wlcs_tables(
     ref: Sequence[Token], can: Sequence[Token], weight: float
 ) -> Tuple[List[List[float]], List[float]]:
     """Full WLCS table c (m+1 rows of n+1 floats) and the weight table f(k) = k**weight."""
     m = len(ref)
     n = len(can)
-    fw = [k**weight for k in range(min(m, n) + 2)]
+    fw = wlcs_f_table(min(m, n), weight)
     prev_c = [0.0] * (n + 1)
     prev_l = [0] * (n + 1)
     table = [prev_c]
@@ -286,7 +323,7 @@ def wlcs(ref: Sequence[Token], can: Sequence[Token], weight: float = 1.2, row_do
     n = len(can)
     if m == 0 or n == 0:
         return 0.0
-    fw = [k**weight for k in range(min(m, n) + 2)]
+    fw = wlcs_f_table(min(m, n), weight)
     prev_b = [0.0] * (n + 1)  # base of each cell of the previous row
     prev_l = [0] * (n + 1)  # run length of each cell of the previous row
     for i in range(m):

@@ -42,12 +42,14 @@ Empty input
 from __future__ import annotations
 
 import math
+import numbers
 from collections import Counter
 from typing import Callable, Dict, Hashable, Iterable, NamedTuple, Optional, Sequence, Tuple
 
 from zheval.definitions.union_lcs import PackedReference, union_lcs_tokens
-from zheval.definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs
+from zheval.definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs, wlcs_f
 from zheval.definitions.rouge_types import RougeType, parse_rouge_type
+from zheval.io.lists import split_entries
 
 __all__ = [
     "Score",
@@ -67,6 +69,8 @@ __all__ = [
     "score_from_stats",
     "combine_references",
     "check_scorer_options",
+    "check_rouge_w_weight_value",
+    "WLCS_ROUNDING",
     "make_item_scorer",
     "score_item",
 ]
@@ -223,10 +227,28 @@ def score_from_stats(
     p = hit / hyp_total if hyp_total else 0.0
     r = hit / ref_total if ref_total else 0.0
     if inv_weight is not None:
-        # WLCS <= f(min length), so both are <= 1 in exact arithmetic; min() keeps float rounding inside [0, 1]
-        p = min(1.0, p**inv_weight)
-        r = min(1.0, r**inv_weight)
+        p = _wlcs_root(p, inv_weight)
+        r = _wlcs_root(r, inv_weight)
     return Score(p, r, f_measure(p, r, beta))
+
+
+#: How far above 1 float rounding may carry a ROUGE-W ratio before it is an error rather than rounding.
+WLCS_ROUNDING = 1e-12
+
+
+def _wlcs_root(ratio: float, inv_weight: float) -> float:
+    """``ratio ** (1 / w)`` of ROUGE-W, kept in [0, 1]. With w >= 1, f(k) = k**w is superadditive (f(a) + f(b) <=
+    f(a + b)), so WLCS <= f(min length) and the ratio is <= 1 in exact arithmetic; only float rounding (the sum of
+    the runs' f against one power, a few ulps) can cross 1, and that is set to 1. A value further above 1 is not
+    rounding -- a weight below 1, where the sum of short runs outweighs f(length), or inconsistent statistics --
+    and raises instead of being clipped to a plausible 1."""
+    value = ratio ** inv_weight
+    if value > 1.0:
+        if value > 1.0 + WLCS_ROUNDING:
+            raise ValueError(f"ROUGE-W ratio {ratio!r} ** (1/w) = {value!r} exceeds 1: the weighted LCS outweighs "
+                             f"f(length), which cannot happen with w >= 1 (w = {1 / inv_weight!r})")
+        return 1.0
+    return value
 
 
 def combine_references(
@@ -339,11 +361,11 @@ def rouge_w(hyp: Text, ref: Text, weight: float = 1.2, beta: float = 1.0) -> Sco
     Identical non-empty texts score 1. Example (Lin 2004, weight 2): ref ABCDEFG, hyp ABCDHIK -> WLCS 16,
     R = (16/49)**0.5 = 4/7; hyp AHBKCID -> WLCS 4, R = 2/7.
     """
-    if not (weight > 0):
-        raise ValueError(f"ROUGE-W weight must be > 0, got {weight!r}")
+    weight = check_rouge_w_weight_value(weight)
     if not hyp or not ref:
         return Score(0.0, 0.0, 0.0)
-    return score_from_stats(wlcs(ref, hyp, weight), len(ref) ** weight, len(hyp) ** weight, beta, 1.0 / weight)
+    ref_total, hyp_total = wlcs_f(len(ref), weight), wlcs_f(len(hyp), weight)
+    return score_from_stats(wlcs(ref, hyp, weight), ref_total, hyp_total, beta, 1.0 / weight)
 
 
 def rouge_s(hyp: Text, ref: Text, skip: Optional[int] = 4, beta: float = 1.0) -> Score:
@@ -439,7 +461,8 @@ def _pair_stats(rt: RougeType, hyp: _Side, ref: _Side, weight: float) -> Stats:
     if kind == "W":
         nh = len(hyp.flat)
         nr = len(ref.flat)
-        return (wlcs(ref.flat, hyp.flat, weight) if nh and nr else 0.0), nr**weight, nh**weight
+        ref_total, hyp_total = wlcs_f(nr, weight), wlcs_f(nh, weight)  # first: a clear error on overflow
+        return (wlcs(ref.flat, hyp.flat, weight) if nh and nr else 0.0), ref_total, hyp_total
     if kind == "S" or kind == "SU":
         ch, th = hyp.skips(rt.skip)
         cr, tr = ref.skips(rt.skip)
@@ -460,20 +483,39 @@ def check_scorer_options(rouge_types, multi_ref: str, beta: float, rouge_w_weigh
 
     Raises:
         ValueError: unknown ROUGE type (message lists valid forms), unknown ``multi_ref``, empty ``rouge_types``,
-            ``beta`` < 0 or not finite, ``rouge_w_weight`` <= 0 or not finite.
+            ``beta`` < 0 or not finite, ``rouge_w_weight`` below 1 or not finite (`check_rouge_w_weight_value`).
     """
-    if isinstance(rouge_types, str):
-        rouge_types = [rouge_types]
+    if isinstance(rouge_types, str):  # a comma list, "rouge1,rougeL" (an empty entry refused)
+        rouge_types = split_entries(rouge_types, "rouge_types")
     types = [parse_rouge_type(t) for t in rouge_types]
     if not types:
         raise ValueError("rouge_types must name at least one ROUGE type")
     if multi_ref not in MULTI_REF_MODES:
         raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
     _check_beta(beta)
-    weight = float(rouge_w_weight)
-    if not (weight > 0) or not math.isfinite(weight):
-        raise ValueError(f"rouge_w_weight must be a finite number > 0, got {rouge_w_weight!r}")
-    return types, weight
+    return types, check_rouge_w_weight_value(rouge_w_weight)
+
+
+def check_rouge_w_weight_value(weight) -> float:
+    """The ``rouge_w_weight`` rule, in one place (every door checks through it: `check_scorer_options`,
+    [`RougeOptions.rouge_w_weight`][zheval.compute.options.RougeOptions.rouge_w_weight]): a finite number >= 1,
+    returned as a float.
+
+    ROUGE-W (Lin 2004, section 3.3) weighs a run of k consecutive matches f(k) = k**w with f(x + y) > f(x) + f(y),
+    so that consecutive matches count more; ROUGE-1.5.5's ``-w`` help says "typically this is set to 1.2 or other
+    number greater than 1". Only w >= 1 keeps WLCS <= f(length), i.e. P and R in [0, 1]; below 1 the ratios pass 1
+    (a wrong number, formerly clipped to 1). w = 1 is accepted: f(k) = k, WLCS is the LCS and ROUGE-W equals
+    ROUGE-L (Lin's f(k) = k case). A weight so large that f(text length) overflows a float is refused when the
+    texts are scored (`zheval.definitions.lcs.wlcs_f`).
+
+    Raises:
+        ValueError: a bool, not a number, not finite, or below 1 -- naming the value and the source of the rule.
+    """
+    if isinstance(weight, bool) or not isinstance(weight, numbers.Real) or not math.isfinite(weight) or weight < 1:
+        raise ValueError(f"rouge_w_weight must be a finite number >= 1, got {weight!r}: ROUGE-W weighs a run of k "
+                         "consecutive matches k**w with w > 1 (Lin 2004, 3.3; ROUGE-1.5.5 -w, typically 1.2), w = 1 "
+                         "is ROUGE-L, and below 1 precision and recall exceed 1")
+    return float(weight)
 
 
 def make_item_scorer(
@@ -488,7 +530,7 @@ def make_item_scorer(
 
     Raises:
         ValueError: unknown ROUGE type (message lists valid forms), unknown ``multi_ref``, empty ``rouge_types``,
-            ``beta`` < 0 or not finite, ``rouge_w_weight`` <= 0.
+            ``beta`` < 0 or not finite, ``rouge_w_weight`` below 1 (`check_rouge_w_weight_value`).
     """
     types, weight = check_scorer_options(rouge_types, multi_ref, beta, rouge_w_weight)
     inv_w = 1.0 / weight

@@ -42,6 +42,7 @@ from .slots import SlotLayout, pair_ngram_hits_sorted
 from .union_lcs import packed_words, union_lcs_hits_pairs
 from .index import CorpusLayout
 from .ngrams import pair_clipped_hits
+from ..definitions.lcs import wlcs_f
 from .wlcs import wlcs_pairs
 from .skip_bigrams import corpus_skip_bigram_hits, skip_bigram_totals, skip_bigrams_fit
 from ..definitions.rouge import MULTI_REF_MODES, check_scorer_options, combine_references, summary_and_text_lcs_hits
@@ -239,8 +240,9 @@ def _rouge_w(lay: CorpusLayout, u_hyp, u_ref, inverse, nh, nr, multi_ref: str, b
     _, weight = check_scorer_options(["rougeW"], multi_ref, beta, rouge_w_weight)
     inv_w = 1.0 / weight
     tokens, offsets = lay.flat()
-    hits = _wlcs(tokens, offsets, u_ref, u_hyp, weight)[inverse].tolist()
     nh_l, nr_l = nh.tolist(), nr.tolist()
+    wlcs_f(max(nh_l + nr_l, default=0), weight)  # first: a clear error when f(the longest text) overflows
+    hits = _wlcs(tokens, offsets, u_ref, u_hyp, weight)[inverse].tolist()
     ps, rs, fs = [], [], []
     for s, k in zip(lay.ref_starts.tolist(), lay.ref_counts.tolist()):
         stats = [((hits[q] if nh_l[q] and nr_l[q] else 0.0), nr_l[q] ** weight, nh_l[q] ** weight)

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..definitions.lcs import wlcs
+from ..definitions.lcs import wlcs, wlcs_f_table
 from .keys import int64_arrays
 from .progress import work_bar
 
@@ -57,7 +57,7 @@ def wlcs_pairs(tokens: np.ndarray, offsets: np.ndarray, ref: np.ndarray, can: np
         return out
     longest = int(np.minimum(m_all[live], n_all[live]).max())
     # f(k) with Python's float power, as the reference builds its table
-    fw = np.array([k**weight for k in range(longest + 2)], dtype=np.float64)
+    fw = np.array(wlcs_f_table(longest, weight), dtype=np.float64)
     # groups: pairs in the same band of rows and of columns (BAND wide), split to at most GROUP_CELLS padded cells
     band = ((m_all[live] + BAND - 1) // BAND) * (int(n_all.max()) // BAND + 2) + (n_all[live] + BAND - 1) // BAND
     order = live[np.argsort(band, kind="stable")]

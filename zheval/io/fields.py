@@ -59,7 +59,7 @@ def _refuse(name: str, line: int, message: str):
 
 
 def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optional[str] = None,
-                name: str = "FILE", line: int = 1) -> tuple:
+                name: str = "FILE", line: int = 1, header: bool = False) -> tuple:
     """``(prediction field, reference field)`` of a file whose first row has ``fields``: the one candidate of each
     role (`PREDICTION_FIELDS`, `REFERENCE_FIELDS`) unless named.
 
@@ -69,6 +69,7 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
         ref: the reference field already named by the caller (``--ref-field``).
         name: the file named in a refusal.
         line: the line named in a refusal.
+        header: ``fields`` is the header of a CSV/TSV file (``line`` its line): the refusal says so.
 
     Returns:
         ``(pred or the one candidate prediction field, ref or the one candidate reference field)``.
@@ -93,21 +94,24 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
                                        ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
         if not found:
             spaced = spaced_names(known, have)
-            _refuse(name, line, f"no {role} field named: the first row has none of {list(known)} (its fields: "
+            where = "the header has none of" if header else "the first row has none of"
+            _refuse(name, line, f"no {role} field named: {where} {list(known)} (its fields: "
                                 f"{sorted(have)}){spaced}; {'or ' if spaced else ''}name it with {option} NAME")
     return preds[0], refs[0]
 
 
-def prediction_field(fields: Iterable[str]) -> tuple:
+def prediction_field(fields: Iterable[str], header: bool = False) -> tuple:
     """``(field, None)`` for the one of `PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
-    text)`` (none of them, or two: the fields expected and those the row has, and ``--pred-field``)."""
+    text)`` (none of them, or two: the fields expected and those the row has — with ``header``, the columns the
+    header of a CSV/TSV file has —, and ``--pred-field``)."""
     fields = list(fields)
     found = [f for f in PREDICTION_FIELDS if f in set(fields)]
     if len(found) == 1:
         return found[0], None
     what = "no prediction field" if not found else f"two prediction fields {found}"
     spaced = spaced_names(PREDICTION_FIELDS, fields) if not found else ""
-    return None, (f"{what}{spaced}; expected exactly one of {list(PREDICTION_FIELDS)}, and this row has "
+    return None, (f"{what}{spaced}; expected exactly one of {list(PREDICTION_FIELDS)}, and "
+                  f"{'the header has the column(s) ' if header else 'this row has '}"
                   f"{sorted(f for f in fields if isinstance(f, str))} (or name the prediction field with --pred-field "
                   "NAME)")
 

@@ -48,10 +48,14 @@ def json_error_message(exc: json.JSONDecodeError) -> str:
     """``malformed JSON: <what> at column N`` for a `json.JSONDecodeError` (json's own messages that end in
     "at", such as ``Unterminated string starting at``, get the column directly); ``malformed JSON object`` (or
     ``array``) for a line that starts with ``{`` (``[``): `json_like`, with a hint when its keys are single-quoted
-    (Python's ``str()`` of a dict)."""
+    (Python's ``str()`` of a dict); a line that starts with a byte-order mark (the file's own is removed before):
+    said so, with its likely cause (files joined together)."""
     if isinstance(exc, JsonIntegerTooLong):
         return f"{exc.msg} at column {exc.colno}: Python reads at most {exc.limit} (write it as a string)"
     msg, doc = exc.msg, exc.doc if isinstance(exc.doc, str) else ""
+    if doc.startswith("\ufeff"):  # json: "Unexpected UTF-8 BOM (decode using utf-8-sig)"; the file's own is removed
+        return ("a byte-order mark (U+FEFF) starts this line, inside the file: files joined together (the second "
+                "one's BOM is then in the middle)? remove it")
     what = ("malformed JSON object" if doc.lstrip().startswith("{") else "malformed JSON array") \
         if json_like(doc) else "malformed JSON"
     where = f"column {exc.colno}" if msg.endswith(" at") else f"at column {exc.colno}"

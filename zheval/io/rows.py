@@ -50,12 +50,15 @@ class RowFile:
             Parquet: the 1-based row number). CSV/TSV values are strings; JSONL and Parquet values keep their types.
         fields: the field names of the file: the header (CSV/TSV), the schema (Parquet), the first row's keys
             (JSONL).
+        header_line: the line of the header (CSV/TSV: the first line that is not empty); 0 for JSONL and Parquet,
+            which have none.
     """
 
     name: str
     kind: str
     rows: list
     fields: list = field(default_factory=list)
+    header_line: int = 0
 
     @property
     def where(self) -> str:
@@ -133,6 +136,7 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
     problems = [] if own else problems
     first = len(problems)
     fields: list = []
+    header_line = 0
     if kind == "parquet":
         raw = read_bytes(path, what, problems, data=data)
         rows = [] if raw is None else parquet_rows(raw, name, problems)
@@ -148,8 +152,9 @@ def read_rows(path, *, format: str = "auto", what: str = "predictions", data: Op
             else:
                 rows = (csv_rows if kind == "csv" else tsv_rows)(text, name, problems)
                 fields = list(rows[0][1]) if rows else []
+                header_line = text[:len(text) - len(text.lstrip("\r\n"))].count("\n") + 1  # after empty lines
     if own and problems:
         raise FileFormatError(problems, f"invalid {what} file")
     if not rows and len(problems) == first:  # a table without a header row has a problem (zheval.io.table)
         raise EmptyFileError(name, HEADER_ONLY if kind != "jsonl" else EMPTY_FILE)
-    return RowFile(name=name, kind=kind, rows=rows, fields=fields)
+    return RowFile(name=name, kind=kind, rows=rows, fields=fields, header_line=header_line)

@@ -39,7 +39,30 @@ _LONE_CR_OR_MARK = re.compile("\ufdd0|\r(?!\n|\\Z)")
 _MARKED = re.compile("\ufdd0(.)", re.S)
 
 
+_DELIMITERS = ((";", "';'"), ("\t", "a tab"), (",", "','"), ("|", "'|'"))
+
+
+def _layout_problem(header: list, name: str, line: int) -> Problem | None:
+    """A first line that is no header: Excel's ``sep=X`` delimiter line, or one column whose name holds another
+    delimiter between several names (a ';'-separated CSV, a CSV read as TSV)."""
+    if (len(header) == 2 and header == ["sep=", ""]) or (len(header) == 1 and re.fullmatch("sep=.", header[0])):
+        shown = repr(header[0]) if len(header) == 1 else "'sep=' and the delimiter"
+        return Problem(name, line, None, f"this line is {shown}, a spreadsheet's delimiter line (Excel writes it), "
+                                         "not a header: remove it, so that the header is the first line")
+    if len(header) == 1:
+        for d, said in _DELIMITERS:
+            if len([part for part in header[0].split(d) if part.strip()]) > 1:
+                return Problem(name, line, None, f"the header is one column, {header[0]!r}, whose name holds {said} "
+                                                 f"between names: a file separated by {said}? CSV is read with ',' "
+                                                 "between cells and TSV with tabs: save it with the delimiter of "
+                                                 "its format (or as JSON Lines)")
+    return None
+
+
 def _header_problems(header: list, name: str, line: int) -> list:
+    layout = _layout_problem(header, name, line)
+    if layout is not None:
+        return [layout]
     out = []
     empty = [i + 1 for i, h in enumerate(header) if not h.strip()]
     dup = sorted({h for h in header if header.count(h) > 1})

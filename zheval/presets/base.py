@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 from ..definitions.rouge import Score
 
 __all__ = ["DOORS", "UNITS", "COUNTINGS", "RougePreset", "BleuPreset", "Preset", "tool_rouge_defaults",
-           "summed_counts"]
+           "summed_counts", "recipe_departures"]
 
 #: The doors a preset may be offered at beyond the library and the evaluate modules (which take every preset):
 #: ``"text"`` the text-file commands ``zheval rouge``/``zheval bleu``; ``"report"`` the 小黄鸭 report's
@@ -49,6 +49,56 @@ def tool_rouge_defaults(tokenizer: str, rouge_types: Sequence[str]) -> Dict[str,
 def summed_counts(extra: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, int]:
     """``{key: the sum of the per-item column}`` (0 when the column is absent: no item) for a preset's counts."""
     return {key: int(extra[key].sum()) if key in extra else 0 for key in keys}
+
+
+def recipe_departures(defaults: Mapping[str, Any], tool_options: Mapping[str, Optional[Tuple[Any, ...]]],
+                      values: Mapping[str, Any]) -> Tuple[str, ...]:
+    """The options of a preset's recipe that a resolved config departs from: the one rule of every preset, metric
+    and door (docs/presets.md, "Overriding a preset's option").
+
+    Args:
+        defaults: the preset part's ``defaults`` (its recipe: ``{option: value}``).
+        tool_options: options the tool itself offers, ``{option: the values it takes}`` (``None``: any value), so
+            that another of those values is still the tool's score (ROUGE-1.5.5's ``-f B``, sacrebleu's
+            ``smooth_method="floor"``); every other option of ``defaults`` must keep its value.
+        values: the config's value of every option of ``defaults`` that the config carries (an option absent here
+            is not compared: it does not apply, e.g. ``rouge_w_weight`` without ``rougeW``). ``rouge_types`` is a
+            tuple, which follows the recipe when it is a subset of the preset's (the tool computes each of them).
+
+    Returns:
+        The departing option names, in ``defaults``' order (empty: the config is the tool's recipe).
+    """
+    out = []
+    for key, default in defaults.items():
+        if key not in values:
+            continue
+        value = values[key]
+        if key in tool_options:
+            accepted = tool_options[key]
+            if accepted is None or value in accepted:
+                continue
+        if key == "rouge_types":
+            if not set(value) <= set(default):
+                out.append(key)
+        elif value != default:
+            out.append(key)
+    return tuple(out)
+
+
+def _tokenizer_values(defaults: Mapping[str, Any], tokenizer: Any) -> Tuple[Any, Any]:
+    """``(the config's, the preset's)`` tokenizer as compared: by registry name for a named default (a tool
+    tokenizer takes no option), by ``tok`` signature for a callable or tokenizer object (``custom:<name>``)."""
+    default = defaults["tokenizer"]
+    if isinstance(default, str):
+        return tokenizer.name, default
+    from ..tokenizers import get_tokenizer
+
+    return tokenizer.signature(), get_tokenizer(default).signature()
+
+
+def _overridden(name: str, departures: Sequence[str]) -> str:
+    """The signature's ``preset`` value: the name, marked ``name(overridden:a+b)`` when options depart from it."""
+    return f"{name}(overridden:{'+'.join(departures)})" if departures else name
 
 
 def _check_doors(name: str, doors: FrozenSet[str]) -> None:
@@ -83,6 +133,9 @@ class RougePreset:
             adds none.
         signature_fields: extra ``(key, value)`` fields of the signature (LongBench's recursion budget).
         summary: one line for the docs and the command line's help.
+        tool_options: options the tool itself offers with the values it takes (``None``: any), which keep its
+            score when changed (`zheval.presets.base.recipe_departures`); every other option
+            of ``defaults`` is the recipe.
     """
 
     name: str
@@ -99,6 +152,7 @@ class RougePreset:
     number_scale: Optional[float] = None
     signature_fields: Tuple[Tuple[str, Any], ...] = ()
     summary: str = ""
+    tool_options: Mapping[str, Optional[Tuple[Any, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.units not in UNITS:
@@ -131,6 +185,38 @@ class RougePreset:
         if crosscheck and self.crosscheck_tool is None:
             raise ValueError(self.crosscheck_refusal or f"crosscheck is not available for preset {self.name!r}")
 
+    # -- the recipe -------------------------------------------------------------------------------------------
+    def departures(self, config: Any) -> Tuple[str, ...]:
+        """The options of a resolved ROUGE config (`zheval.compute.rouge.RougeConfig`) that depart from the preset's
+        recipe (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool
+        tokenizer takes no option), its normalisation, types outside the preset's, the multi-reference rule,
+        ``beta``, and ``rouge_w_weight`` / ``sentence_split`` when a type reads them."""
+        from ..text.normalize import get_normalizer
+
+        values: Dict[str, Any] = {"rouge_types": tuple(config.types), "multi_ref": config.multi_ref,
+                                  "beta": float(config.beta)}
+        defaults = dict(self.defaults)
+        if "tokenizer" in defaults:
+            values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
+        if "normalize" in defaults:
+            values["normalize"] = config.tokenizer.normalizer.steps
+        if "rougeW" in config.types:
+            values["rouge_w_weight"] = float(config.rouge_w_weight)
+        if "rougeLsum" in config.types:
+            values["sentence_split"] = config.sentence_split
+        if "normalize" in defaults:
+            defaults["normalize"] = get_normalizer(defaults["normalize"]).steps
+        return recipe_departures(defaults, self.tool_options, values)
+
+    def follows_recipe(self, config: Any) -> bool:
+        """Whether a resolved ROUGE config is the tool's own recipe (no [`departures`][zheval.presets.base.RougePreset.departures]), so
+        that its scores are the tool's and [`tool_numbers`][zheval.presets.base.RougePreset.tool_numbers] are reported."""
+        return not self.departures(config)
+
+    def signature_name(self, config: Any) -> str:
+        """The signature's ``preset`` value: the name, or ``name(overridden:a+b)`` naming the departing options."""
+        return _overridden(self.name, self.departures(config))
+
     # -- per item ---------------------------------------------------------------------------------------------
     def item_scorer(self, types: Sequence[str], multi_ref: str, beta: float, rouge_w_weight: float) -> ItemScorer:
         """``scorer(hyp_units, refs_units) -> {type: Score}`` (0-1): the tool's per-reference formula combined by
@@ -152,7 +238,8 @@ class RougePreset:
     # -- result -----------------------------------------------------------------------------------------------
     def tool_numbers(self, fmeasure: Mapping[str, Sequence[float]], extra: Mapping[str, Any]) -> Dict[str, Any]:
         """The tool's own numbers (on ``number_scale``) and counts from every item's F (0-1, per type) and the
-        per-item columns of [`score_items`][zheval.presets.base.RougePreset.score_items] (possibly absent for no item). Default: none."""
+        per-item columns of [`score_items`][zheval.presets.base.RougePreset.score_items] (possibly absent for no item). Default: none. Asked
+        only when the config [`follows_recipe`][zheval.presets.base.RougePreset.follows_recipe] (the caller checks)."""
         return {}
 
     # -- explanation ------------------------------------------------------------------------------------------
@@ -185,6 +272,7 @@ class BleuPreset:
         doors: as ``RougePreset``.
         number_scale: as ``RougePreset``.
         summary: as ``RougePreset``.
+        tool_options: as ``RougePreset`` (sacrebleu's own smoothing methods, orders and levels).
     """
 
     name: str
@@ -193,25 +281,42 @@ class BleuPreset:
     doors: FrozenSet[str] = field(default_factory=lambda: frozenset({"text"}))
     number_scale: Optional[float] = None
     summary: str = ""
+    tool_options: Mapping[str, Optional[Tuple[Any, ...]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         _check_doors(self.name, self.doors)
 
+    def departures(self, config: Any) -> Tuple[str, ...]:
+        """The options of a resolved BLEU config (`zheval.compute.bleu.BleuConfig`) that depart from the preset's
+        recipe (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool
+        tokenizer takes no option), the level, orders, smoothing method, effective order (a default ``None`` is
+        the level's rule: on at sentence level), weights and reference length. ``smooth_value`` belongs to its
+        method and is not compared."""
+        values = {"level": config.level, "max_order": config.max_order,
+                  "smooth_method": config.smooth_method, "effective_order": config.effective_order,
+                  "weights": config.weights, "bp_ref_length": config.bp_ref_length}
+        defaults = {k: v for k, v in self.defaults.items() if k != "smooth_value"}
+        if "tokenizer" in defaults:
+            values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
+        if defaults.get("effective_order", False) is None:
+            defaults["effective_order"] = config.level == "sentence"
+        return recipe_departures(defaults, self.tool_options, values)
+
     def follows_recipe(self, config: Any) -> bool:
-        """Whether a resolved BLEU config is the tool's own recipe (the defaults' level, tokenizer, orders,
-        smoothing, effective order, weights and reference length), so that its per-item scores are the tool's."""
-        d = self.defaults
-        return (config.level == d["level"] and config.tokenizer.name == d["tokenizer"]
-                and (config.smooth_method, config.max_order, config.effective_order, config.weights,
-                     config.bp_ref_length)
-                == (d["smooth_method"], d["max_order"], d["effective_order"], d["weights"], d["bp_ref_length"]))
+        """Whether a resolved BLEU config is the tool's own recipe (no [`departures`][zheval.presets.base.BleuPreset.departures]), so that
+        its per-item scores are the tool's and [`tool_numbers`][zheval.presets.base.BleuPreset.tool_numbers] are reported."""
+        return not self.departures(config)
+
+    def signature_name(self, config: Any) -> str:
+        """As [`RougePreset.signature_name`][zheval.presets.base.RougePreset.signature_name]."""
+        return _overridden(self.name, self.departures(config))
 
     def check_predictions(self, token_counts: Sequence[int]) -> None:
         """Refuse predictions the tool cannot score (``token_counts``: tokens per prediction). Default: none."""
 
     def tool_numbers(self, config: Any, item_scores: Optional[Sequence[float]]) -> Dict[str, Any]:
         """The tool's own number (on ``number_scale``) from the per-item sentence BLEU values (0-1; ``None`` at
-        corpus level). Default: none."""
+        corpus level). Default: none. Asked only when the config [`follows_recipe`][zheval.presets.base.BleuPreset.follows_recipe] (the caller checks)."""
         return {}
 
 
@@ -223,8 +328,8 @@ class Preset:
         name: the registry key (``compute_rouge(preset=name)``).
         rouge: the ROUGE part (with the same ``name``) or ``None``.
         bleu: the BLEU part (with the same ``name``) or ``None``.
-        report_refusal: why the report of ``zheval score --preset`` cannot compute it, or -- for a preset it
-            takes for some metrics -- what to do for the others (shown as the error).
+        report_refusal: why the report of ``zheval score --preset`` cannot compute it (shown as the error; a
+            preset the report takes for some metrics is refused for the others by a message naming them).
     """
 
     name: str

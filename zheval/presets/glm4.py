@@ -99,7 +99,7 @@ class _Glm4Bleu(BleuPreset):
         check_glm4_predictions(token_counts)  # the demo has no number for them (its ROUGE raises)
 
     def tool_numbers(self, config, item_scores) -> Dict[str, float]:
-        return {"glm4_bleu_4": glm4_bleu4(item_scores)} if self.follows_recipe(config) else {}
+        return {"glm4_bleu_4": glm4_bleu4(item_scores)}
 
 
 #: The registered preset (ROUGE and BLEU): LLaMA-Factory's BLEU-4 recipe (nltk sentence_bleu method3, mean of the

@@ -58,6 +58,7 @@ from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_length_masks, match_masks
 from ..definitions.rouge import MULTI_REF_MODES, Score, ngram_counts, combine_references
 from ..definitions.rouge_types import RougeType, parse_rouge_type
+from ..io.lists import split_entries
 from .base import BleuPreset, Preset, RougePreset, tool_rouge_defaults
 
 __all__ = ["LLAMAFACTORY_TYPES", "rouge_chinese_sentences", "rouge_chinese_words", "make_llamafactory_item_scorer",
@@ -161,8 +162,8 @@ def make_llamafactory_item_scorer(
     Raises:
         ValueError: a type other than rougeN/rougeL, unknown multi_ref.
     """
-    if isinstance(rouge_types, str):
-        rouge_types = [rouge_types]
+    if isinstance(rouge_types, str):  # a comma list, "rouge1,rougeL" (an empty entry refused)
+        rouge_types = split_entries(rouge_types, "rouge_types")
     types = [parse_rouge_type(t) for t in rouge_types]
     if not types:
         raise ValueError("rouge_types must name at least one ROUGE type")
@@ -310,8 +311,6 @@ class LlamaFactoryBleuPreset(BleuPreset):
     """LLaMA-Factory's BLEU-4: its number (``llamafactory_bleu_4``, 0-100) where the per-item scores are its own."""
 
     def tool_numbers(self, config, item_scores) -> Dict[str, float]:
-        if not self.follows_recipe(config):
-            return {}
         return {"llamafactory_bleu_4": llamafactory_bleu4(item_scores)}
 
 

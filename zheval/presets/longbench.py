@@ -62,6 +62,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..definitions.rouge import Score, combine_references, parse_rouge_type
+from ..io.lists import split_entries
 from .base import RougePreset, summed_counts
 from .opencompass import leaderboard_preset
 
@@ -189,8 +190,8 @@ def make_longbench_item_scorer(
     Raises:
         ValueError: another ROUGE type or multi-reference rule, a budget below 1.
     """
-    if isinstance(rouge_types, str):
-        rouge_types = [rouge_types]
+    if isinstance(rouge_types, str):  # a comma list, "rouge1,rougeL" (an empty entry refused)
+        rouge_types = split_entries(rouge_types, "rouge_types")
     if [parse_rouge_type(t).name for t in rouge_types] != ["rougeL"]:
         raise ValueError(f"preset 'longbench' computes rougeL only (LongBench's rouge_zh_score), got {list(rouge_types)}")
     if multi_ref != "max":

@@ -58,7 +58,7 @@ from functools import partial
 from operator import itemgetter
 from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
 
-from ..definitions.lcs import lcs_length, wlcs_ref_positions
+from ..definitions.lcs import lcs_length, wlcs_f, wlcs_ref_positions
 from ..definitions.rouge import (
     Score,
     ngram_counts,
@@ -115,7 +115,7 @@ def rouge155_wlcs_hit(
     base = 0.0
     for ms in model_sents:
         L = len(ms)
-        base += L**weight
+        base += wlcs_f(L, weight)
         if L == 0:
             continue
         mask = [0] * L
@@ -180,7 +180,7 @@ def _r155_model_stats(rt: RougeType, hyp_flat, hyp_sents, ref_flat, ref_sents, c
         hit, base = rouge155_wlcs_hit([ref_flat], [hyp_flat], weight)
         score = (hit / base) ** (1.0 / weight) if base else 0.0
         # computeWLCSScore: $totalLCSCount += wlcsWeight($lcsBase); $totalLCSCountP += wlcsWeight(|peer|)
-        return hit, base**weight, len(hyp_flat) ** weight, score
+        return hit, wlcs_f(base, weight), wlcs_f(len(hyp_flat), weight), score
     raise ValueError(f"ROUGE type {rt.name!r} is not defined for preset 'rouge155'")
 
 
@@ -284,6 +284,9 @@ PRESET = Preset(
         defaults={"rouge_types": list(ROUGE155_TYPES), "multi_ref": "pool", "beta": 1.0, "rouge_w_weight": 1.2},
         crosscheck_refusal="crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)",
         doors=frozenset({"text", "space"}),
+        # ROUGE-1.5.5's own options: -n / -2 (any type it scores), -f A / -f B, -p alpha (beta), -w; a max or mean
+        # over references is zheval's rule, not the script's
+        tool_options={"rouge_types": None, "multi_ref": ("pool", "best_recall"), "beta": None, "rouge_w_weight": None},
         summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly",
     ),
     report_refusal=(

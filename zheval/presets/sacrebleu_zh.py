@@ -28,10 +28,13 @@ PRESET = Preset(
             "weights": None,
         },
         doors=frozenset({"text", "report", "space", "card"}),
+        # sacrebleu's own BLEU options (BLEU(max_ngram_order=, smooth_method=, effective_order=), corpus_bleu /
+        # sentence_bleu): still sacrebleu's score; the tokenizer, the closest reference length and uniform weights
+        # are the recipe
+        tool_options={"max_order": None, "smooth_method": ("exp", "floor", "add-k", "none"), "level": None,
+                      "effective_order": None},
         summary="sacrebleu's corpus_bleu(..., tokenize='zh') on the raw text",
     ),
-    report_refusal=(
-        "--preset sacrebleu-zh is a BLEU preset (sacrebleu's corpus_bleu with tokenize='zh' on the raw "
-        "text) and has no ROUGE counterpart: add --metrics bleu, or use -t sacrebleu-zh to tokenise both "
-        "metrics that way"),
+    # the report takes it for BLEU; --metrics with another metric is refused naming that metric
+    # (zheval.cli.options.preset_options)
 )

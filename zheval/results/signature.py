@@ -18,7 +18,8 @@ Fields, in this order (a field that does not apply is left out):
 ``case``   ``lc`` when Latin letters are lower-cased (``lower`` step), else ``mixed``
 ``preset`` the preset whose defaults were used (``rouge155``, ``llamafactory``, ``sacrebleu-zh``,
            ``opencompass-jieba-rouge``, ``longbench``, ``glm4``), if any; ``longbench`` adds ``recursion`` (the
-           emulated recursion cutoff, `zheval.presets.longbench`)
+           emulated recursion cutoff, `zheval.presets.longbench`); ``name(overridden:a+b)`` when options given
+           explicitly depart from the preset's recipe (its own numbers are then left out; ``docs/presets.md``)
 ``metric`` ``rouge`` or ``bleu``, followed by the metric's own fields (given in the order the metric passes them),
            e.g. ROUGE ``multi`` (multi-reference rule), ``beta``, ``split`` (Lsum sentence split), ``w``;
            BLEU ``level`` (corpus/sentence), ``order``, ``smooth``, ``bp`` (closest/shortest/none), ``eff``
@@ -55,7 +56,8 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
         metric: ``"rouge"`` or ``"bleu"``.
         fields: ordered ``(key, value)`` pairs of metric options; floats are written with ``format(v, "g")`` (``1.0`` → ``1``),
             booleans as ``yes``/``no``, ``None`` as ``none``.
-        preset: the preset name, or ``None``.
+        preset: the preset name (marked ``name(overridden:...)`` by the caller when options depart from it), or
+            ``None``.
         max_refs: the ``max_refs`` limit the items were scored with (``maxrefs`` field), or ``None``.
 
     Returns:

@@ -27,7 +27,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls", "escaped_text"]
+__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
+           "text_digest"]
 
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Unicode's ``Bidi_Control`` characters: ALM, LRM, RLM and the embedding, override and isolate controls (LRE RLE
@@ -85,3 +86,44 @@ def escaped_text(text: Any, *, one_line: bool = False) -> str:
     """
     s = text if isinstance(text, str) else str(text)
     return visible_controls(s.replace("\\", "\\\\"), one_line=one_line)
+
+
+_ESCAPE = re.compile(r"\\(?:(\\)|x([0-9a-f]{2})|u([0-9a-f]{4})|([ntr]))|(\\)")
+
+
+def unescaped_text(text: str):
+    """The text `escaped_text` wrote as ``text`` (its inverse): ``\\\\`` is one backslash, ``\\xNN``,
+    ``\\uNNNN`` (lower-case hex, as written), ``\\n``, ``\\t``, ``\\r`` the characters; everything else is kept.
+
+    Args:
+        text: a ``str`` (a cell of a file `escaped_text` wrote, as read back).
+
+    Returns:
+        The ``str``, or ``None`` when ``text`` is no output of `escaped_text`: a backslash that starts none of these
+        escapes (an edited cell). ``unescaped_text(escaped_text(s)) == s`` for every ``s``. Raises nothing.
+    """
+    bad = False
+
+    def one(m: re.Match) -> str:
+        nonlocal bad
+        backslash, hex2, hex4, named, lone = m.groups()
+        if lone is not None:
+            bad = True
+            return ""
+        if backslash is not None:
+            return "\\"
+        if named is not None:
+            return "\n" if named == "n" else "\t" if named == "t" else "\r"
+        return chr(int(hex2 or hex4, 16))
+
+    out = _ESCAPE.sub(one, text)
+    return None if bad else out
+
+
+def text_digest(text: str) -> str:
+    """The SHA-256 of ``text``'s UTF-8 bytes (a lone surrogate as ``surrogatepass`` writes it), 64 lower-case hex
+    digits: what a review key and a judge ratings file record of the prediction each item was scored or rated on,
+    so that a sheet or ratings file of other predictions is refused. Raises nothing for a ``str``."""
+    import hashlib
+
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

@@ -20,7 +20,8 @@ from .base import BaseTokenizer, check_punct, option_suffix, short_sha
 from .char import HAN_OR_WORD_RE, HAN_TOKEN_RE, TRAILING_MARKS_RE, is_punct_or_symbol, normalize_terms
 from .term_scan import TermScan
 
-__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "addable_term", "dictionary_sha", "jieba_dict_key"]
+__all__ = ["JiebaTokenizer", "jieba_cut", "attach_marks", "addable_term", "dictionary_sha", "jieba_dict_key",
+           "dictionary_entry_problem"]
 
 # Private jieba instances are initialised one at a time (one initialisation per instance, whatever the number of
 # threads), and jieba's start-up log lines are dropped for the initialising thread only, by a filter on jieba's
@@ -65,8 +66,13 @@ def _read_dictionary(path: str, bundled: bool = False) -> bytes:
     encoding named with the ``iconv`` line that re-saves it, CR-only line ends refused) and handed to jieba as
     UTF-8; a valid UTF-8 file without a BOM is handed on byte for byte (same content hash, same tokens).
 
+    Every line must be an entry jieba 0.42.1 reads (`dictionary_entry_problem`): a blank line, a line jieba
+    refuses with its own ``invalid dictionary entry`` and a frequency that is not plain digits (which jieba's
+    ``int()`` would read, or fail on later) are refused here, all at once, each named ``file:line``.
+
     Raises:
-        FileFormatError (a ValueError): the file is not readable text (each problem ``file:line``).
+        FileFormatError (a ValueError): the file is not readable text, or lines that are no entry (each problem
+            ``file:line``).
         EmptyFileError (a FileFormatError): the file is empty or has only blank lines (jieba would fail with
             ``math domain error``). OSError: the file cannot be read."""
     if bundled:
@@ -81,7 +87,50 @@ def _read_dictionary(path: str, bundled: bool = False) -> bytes:
     if not text.strip():
         raise EmptyFileError(path, "the jieba_dict file is empty or has only blank lines; a jieba dictionary has "
                                    "one 'word frequency [tag]' entry per line")
+    from ..io import Problem
+
+    lines = text.split("\n")  # jieba counts lines by b"\n" (CR-only line ends were refused by read_text)
+    if lines[-1] == "":
+        lines.pop()  # the final line break ends the last line; it starts no line
+    problems = [Problem(path, k, None, why) for k, line in enumerate(lines, 1)
+                if (why := dictionary_entry_problem(line)) is not None]
+    if problems:
+        raise FileFormatError(problems, f"invalid jieba_dict file {path}")
     return text.encode("utf-8")
+
+
+_FREQUENCY = re.compile(r"[0-9]+")
+
+
+def dictionary_entry_problem(line: str) -> str | None:
+    """What is wrong with one line of a ``jieba_dict`` file, or ``None`` for an entry.
+
+    jieba 0.42.1 (``Tokenizer.gen_pfdict``) reads a line as ``line.strip().split(' ')[:2]`` = word and frequency and
+    ``int(frequency)``; it fails on a blank line with an ``invalid dictionary entry ... at Line N:`` that does not
+    say the line is blank, and its ``int()`` reads ``１０`` (full-width digits), ``1_0``, ``+3`` as numbers and
+    takes ``-5``, which later fails as ``math domain error`` while segmenting. Here the frequency must be plain ASCII
+    digits (``0`` to ``9``), so every entry means what it shows.
+
+    Args:
+        line: one line of the file (``str``, its line end removed; a trailing ``\r`` is stripped as jieba does).
+
+    Returns:
+        ``None`` or the message (``str``): a blank line, a line without ``word frequency`` separated by one space
+        (jieba splits on single spaces: two spaces or a tab leave no frequency), a frequency that is not plain digits.
+    """
+    entry = line.strip()
+    if not entry:
+        return ("a blank line: a jieba dictionary has one 'word frequency [tag]' entry on every line (jieba refuses "
+                "blank lines); remove it")
+    parts = entry.split(" ")
+    if len(parts) < 2 or not parts[1] or any(c.isspace() for c in parts[0]):
+        return (f"{entry!r} is not a 'word frequency [tag]' entry: jieba reads the word and the frequency separated "
+                "by one space (not a tab or two spaces)")
+    if not _FREQUENCY.fullmatch(parts[1]):
+        return (f"{entry!r}: the frequency {parts[1]!r} is not a whole number written with the digits 0-9 (jieba "
+                "would read signs, underscores and other scripts' digits as a number, or fail on a negative one "
+                "while segmenting)")
+    return None
 
 
 def dictionary_sha(path: str, bundled: bool, version: str) -> str:

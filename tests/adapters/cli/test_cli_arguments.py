@@ -12,7 +12,7 @@ import pytest
 from zheval.cli import CLI_TOKENIZERS
 
 from helpers.cli import run_cli as run
-from helpers.cli import write_sample_files
+from helpers.cli import twin, write_sample_files
 
 
 @pytest.fixture()
@@ -94,7 +94,7 @@ def test_unknown_tokenizer_lists_exactly_the_help_values(files):
     help_text = " ".join(run("score", "--help").output.split())
     assert "char | jieba | none | sacrebleu-zh | llamafactory-char" in help_text
     assert CLI_TOKENIZERS == ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
-    for cmd in (("score", "-d", data, "-p", preds), ("ceiling", "-d", data), ("compare", "-d", data, "-p", preds, preds)):
+    for cmd in (("score", "-d", data, "-p", preds), ("ceiling", "-d", data), ("compare", "-d", data, "-p", preds, twin(preds))):
         res = run(*cmd, "-t", "bogus", "--bootstrap", 2, "-q")
         assert res.exit_code == 2
         assert "unknown tokenizer 'bogus'; valid: char, jieba, none, sacrebleu-zh, llamafactory-char" in res.output

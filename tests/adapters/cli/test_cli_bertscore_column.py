@@ -16,7 +16,7 @@ import torch
 import bert_score
 
 from helpers import REPO  # noqa: E402
-from helpers.cli import PREDS, ROWS, run_cli, write_jsonl, write_sample_files  # noqa: E402
+from helpers.cli import PREDS, ROWS, run_cli, twin, write_jsonl, write_sample_files  # noqa: E402
 from helpers.tiny_bert import make_tiny_bert  # noqa: E402
 
 TOL = 1e-6
@@ -74,7 +74,7 @@ def test_compare_has_the_paired_difference(tiny, tmp_path):
 def test_a_model_that_is_not_a_local_directory_is_one_line(tmp_path):
     data, preds, _, _ = write_sample_files(tmp_path)
     for command in (("score", "--data", data, "--predictions", preds),
-                    ("compare", "--data", data, "--predictions", preds, preds)):
+                    ("compare", "--data", data, "--predictions", preds, twin(preds))):
         res = run_cli(*command, "--bertscore-model", "bert-base-chinese", "--quiet")
         assert res.exit_code == 2, res.output
         assert res.stderr.startswith("zheval: error: model 'bert-base-chinese' is not a local directory. zheval never "
@@ -96,3 +96,33 @@ def test_without_the_flag_nothing_imports_torch(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert out.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_reference_without_a_word_piece_is_named_by_its_line(tiny, tmp_path):
+    # '\u0301' (a combining accent) is a character to zheval's tokenizers but no word piece to an uncased BERT (its
+    # accents are stripped); before, every door said "references[2][0] is empty" (0-based, the library's index)
+    import zheval.cli.bertscore  # noqa: F401  (registers the command)
+
+    accent = "\u0301"
+    rows = [{"id": r["id"], "model_output": p["prediction"], "label": r["responses"][0]} for r, p in zip(ROWS, PREDS)]
+    rows[2]["label"] = accent
+    path = write_jsonl(tmp_path / "file.jsonl", rows)
+    bert = ("--bertscore-model", tiny, "--bertscore-layer", "2", "--bootstrap", "10", "--quiet")
+    duck = [dict(r) for r in ROWS]
+    duck[2]["responses"] = [duck[2]["responses"][0], accent]
+    data = write_jsonl(tmp_path / "data.jsonl", duck)
+    preds = write_jsonl(tmp_path / "preds.jsonl", PREDS)
+    for command, where, field in (
+            (("score", "-p", path, "--pred-field", "model_output"), path, "'label'"),
+            (("compare", "-p", path, twin(path), "--pred-field", "model_output"), path, "'label'"),
+            (("score", "--data", data, "-p", preds), data, "responses[1]"),
+            (("compare", "--data", data, "-p", preds, twin(preds)), data, "responses[1]")):
+        res = run_cli(*command, *bert)
+        assert res.exit_code == 2, res.output
+        assert f"{where}:3: id 'q3': {field} is empty: " in res.stderr, res.stderr
+        assert "references[" not in res.stderr
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text(f"你好\n我们\n{accent}\n", encoding="utf-8")
+    hyp.write_text("你好\n我们\n看\n", encoding="utf-8")
+    res = run_cli("bertscore", ref, "-i", hyp, "--model", tiny, "--layer", "2")
+    assert res.exit_code == 2 and f"{ref}:3: empty: " in res.stderr and "references[" not in res.stderr, res.output

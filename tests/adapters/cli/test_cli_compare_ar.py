@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from helpers.cli import run_cli as run, write_jsonl
+from helpers.cli import run_cli as run, twin, write_jsonl
 
 DOMAINS = ("生活咨询", "售后支持", "情感陪伴")
 
@@ -93,7 +93,7 @@ def test_two_systems_keep_the_two_system_table(systems):
 def test_identical_system_under_ar_is_no_difference(systems, tmp_path):
     files, _, _ = systems
     out = tmp_path / "cmp.json"
-    res = run("compare", "-d", files["data"], "-p", files["a"], files["a"], "--test", "ar", "--resamples", 99,
+    res = run("compare", "-d", files["data"], "-p", files["a"], twin(files["a"]), "--test", "ar", "--resamples", 99,
               "-q", "-f", "json", "-o", out)
     assert res.exit_code == 0, res.output
     for row in json.loads(out.read_text(encoding="utf-8"))["comparison"]:

@@ -77,3 +77,12 @@ def test_explain_and_sample_take_domains(duck, tmp_path):
     res = run("sample", "-d", duck, "-p", preds, "-k", 2, "-o", sheet, "-q", "--domains", "数码,情感陪伴")
     assert res.exit_code == 0, res.output
     assert sheet.exists()
+
+
+@pytest.mark.parametrize("domains", ["any,生活咨询", "生活咨询,Any"])
+def test_any_within_a_list_is_refused(duck, tmp_path, domains):
+    """'any' inside a comma list was read as a domain named 'any' (issue 35, break-it 5 F19): it is given alone."""
+    for args in (["clean", duck, "-o", tmp_path / "out.jsonl"], ["score", "-d", duck, "-p", tmp_path / "p.jsonl"]):
+        res = run(*args, "-q", "--domains", domains)
+        assert res.exit_code == 2, res.output
+        assert f"--domains {domains!r}: 'any' accepts every domain and must be given alone (--domains any)" in res.output

@@ -6,6 +6,7 @@ table with a BERTScore column is in ``test_cli_layers.py``."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 
 import pytest
@@ -148,7 +149,7 @@ def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overal": 2}',
                                           '{"id": "i2", "overall": 4}', '{"id": "i3", "overall": 3}'])
     assert res.exit_code == 2
-    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'reason', 'failure' and the rubric's criteria "
+    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'prediction_sha256', 'reason', 'failure' and the rubric's criteria "
             "'overall', 'faithful', 'informative', 'fluent' (the default rubric; --rubric FILE for another)"
             in res.stderr)
     assert f"{r}:2: no 'overall' (the other rows have it; null is no rating)" in res.stderr
@@ -157,7 +158,7 @@ def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "accuracy": 5}', '{"id": "i1", "overall": 2}',
                                           '{"id": "i2", "accuracy": 4}', '{"id": "i3", "accuracy": 3}'],
                                "--rubric", tmp_path / "rubric.json")
-    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'reason', 'failure' and the rubric's criteria "
+    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'prediction_sha256', 'reason', 'failure' and the rubric's criteria "
             f"'accuracy' (--rubric {tmp_path / 'rubric.json'})") in res.stderr
 
 
@@ -212,3 +213,70 @@ def test_judge_ratings_file_failures_are_listed_as_a_live_judges(tmp_path):
     assert "judge failures (1)" in table.stdout
     assert "i3: unparsable (no JSON object, 2 attempt(s)); answer: 好的\\x1b[2J" in table.stdout
     assert "\x1b" not in table.stdout
+
+
+def test_judge_ratings_of_other_predictions_are_refused(tmp_path):
+    # issue 35 F3: ratings zheval judge made of one predictions file were joined by id to another's without a word
+    refs = ["今天天气不错", "明天下雨", "我们去公园散步", "你好啊"]
+    a = write_jsonl(tmp_path / "a.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+                                           enumerate(zip(["今天天气很好", "明天有雨", "我们去公园", "你好"], refs))])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"id": f"i{k}", "prediction": p, "reference": r} for k, (p, r) in
+                                           enumerate(zip(["今天天气很好", "后天晴", "我们去公园", "再见"], refs))])
+    with ChatServer() as server:
+        res = run_cli("judge", a, "--base-url", server.base_url, "--model", "m", "--no-cache",
+                      "--output", tmp_path / "r.jsonl")
+    assert res.exit_code == 0, res.output
+    rows = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert rows[1]["prediction_sha256"] == hashlib.sha256("明天有雨".encode("utf-8")).hexdigest()
+    ok = run_cli("agree", "-p", a, "--judge-ratings", tmp_path / "r.jsonl", "--bootstrap", "0")
+    assert ok.exit_code == 0, ok.output
+    assert "prediction_sha256" not in ok.stdout  # checked: no note
+    bad = run_cli("agree", "-p", b, "--judge-ratings", tmp_path / "r.jsonl", "--bootstrap", "0")
+    assert bad.exit_code == 2, bad.output
+    assert (f"{tmp_path / 'r.jsonl'}: the prediction_sha256 of 2 of 4 item(s) is not that of the prediction in {b}: "
+            "'i1' (line 2), 'i3' (line 4); these ratings are of other texts") in bad.stderr
+
+
+@pytest.mark.parametrize("url, why", [("ftp://x", "it does not start with http:// or https:// (the scheme is 'ftp')"),
+                                      ("127.0.0.1:18765/v1", "it does not start with http:// or https://"),
+                                      ("http:///v1", "it names no host")])
+def test_a_base_url_that_is_not_http_is_refused_up_front(tmp_path, url, why):
+    # issue 35 F14: exit 0 with "0 of 6 items rated", every item "connection failed"
+    path = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "prediction": "好", "reference": "好"}])
+    res = run_cli("judge", path, "--base-url", url, "--model", "m", "--no-cache", "--output", tmp_path / "r.jsonl")
+    assert res.exit_code == 2
+    assert f"zheval: error: --base-url {url!r} is not an http:// or https:// URL with a host: {why}; e.g." in res.stderr
+    assert not (tmp_path / "r.jsonl").exists()
+    res = run_cli("agree", "-p", path, "--judge-url", url, "--judge-model", "m")
+    assert res.exit_code == 2 and f"--judge-url {url!r} is not an http:// or https:// URL with a host" in res.stderr
+    with pytest.raises(ValueError, match="base_url must be an http:// or https:// URL with a host"):
+        from zheval.compute.judge import JudgeOptions
+
+        JudgeOptions(base_url=url, model="m")
+
+
+def test_a_run_that_rates_no_item_exits_1_after_listing_the_failures(tmp_path):
+    path = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "prediction": "好 BADJSON-ALWAYS", "reference": "好"},
+                                              {"id": "b", "prediction": "坏 BADJSON-ALWAYS", "reference": "好"}])
+    with ChatServer() as server:
+        res = run_cli("judge", path, "--base-url", server.base_url, "--model", "m", "--no-cache", "--answer-retries",
+                      "0", "--output", tmp_path / "r.jsonl")
+    assert res.exit_code == 1, res.output
+    assert "0 of 2 items rated" in res.stdout and "a: unparsable" in res.stdout
+    assert ("zheval: error: no item was rated: 2 of 2 item(s) without a valid answer (failures: unparsable 2; listed "
+            "above)") in res.stderr
+    rows = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["failure"]["kind"] for r in rows] == ["unparsable", "unparsable"]  # the file listing them is written
+
+
+def test_versus_the_same_file_and_a_negative_seed_are_refused(tmp_path):
+    # issue 35 F19: judge A --versus A compared A with itself; --seed -1 was sent while every other --seed is 0..2**32-1
+    path = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "prediction": "好", "reference": "好"}])
+    res = run_cli("judge", path, "--versus", tmp_path / "." / "p.jsonl", "--base-url", "http://127.0.0.1:9/v1",
+                  "--model", "m")
+    assert res.exit_code == 2
+    assert (f"--versus {tmp_path / '.' / 'p.jsonl'} is FILE {path}: the same file given more than once; give each "
+            "system once") in res.stderr
+    for seed in ("-1", "4294967296"):
+        res = run_cli("judge", path, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--seed", seed)
+        assert res.exit_code == 2 and f"{seed} is not a valid seed; seeds are integers from 0 to 4294967295" in res.output

@@ -6,6 +6,7 @@ with its group and reason; an option of the sheet mode is refused in the three-l
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -35,7 +36,8 @@ METRICS = ["BLEU", "ROUGE-1", "ROUGE-2", "ROUGE-L", "chrF"]
 def files(tmp_path):
     preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": i, "prediction": p, "reference": r, "grp": g}
                                                   for i, p, r, g, _ in ITEMS])
-    ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "overall": s} for i, _, _, _, s in ITEMS])
+    ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "overall": s, "prediction_sha256": hashlib.sha256(
+        p.encode("utf-8")).hexdigest()} for i, p, _, _, s in ITEMS])  # as zheval judge --output writes it
     return preds, ratings
 
 
@@ -131,3 +133,13 @@ def test_every_option_of_agree_has_a_mode():
     assert {MODE_OF[n] for n in ("ratings", "key", "ratings_columns", "scores")} == {SHEET}
     assert MODE_OF["html"] == MODE_OF["judge_ratings"] == MODE_OF["layer_tokenizer"] == LAYERS
     assert [n for n, m in MODE_OF.items() if m is None] == ["bootstrap", "seed", "fmt", "output"]
+
+
+def test_an_option_of_the_other_mode_is_refused_even_at_its_default(tmp_path):
+    # before: "--tokenizer char" (the three-layer mode's default) passed unnoticed in sheet mode, since the check
+    # compared values with the defaults; it is judged by what the user typed (checked before any file is read)
+    for typed in (["--tokenizer", "char"], ["--tokenizer", "jieba"]):
+        res = run_cli("agree", "--ratings", tmp_path / "sheet.csv", "--key", tmp_path / "key.json", *typed)
+        assert res.exit_code == 2, res.output
+        assert ("--tokenizer belongs to the three-layer mode (--predictions) of zheval agree, not to the review "
+                "sheet mode (--ratings/--key)") in res.stderr

@@ -56,5 +56,5 @@ def test_the_data_door_names_the_fields_the_row_has(tmp_path):
     t.write_text("id,output\n" + "".join(f"{it['id']},{it['responses'][0]}\n" for it in items), encoding="utf-8")
     res = run("score", "-d", DATA, "-p", t, "-q", "--bootstrap", 0)
     assert res.exit_code == 2
-    assert f"{t}:2: no prediction field; expected exactly one of ['predict', 'prediction'], and this row has " \
-           "['id', 'output']" in res.stderr, res.stderr
+    assert f"{t}:1: no prediction field; expected exactly one of ['predict', 'prediction'], and the header has " \
+           "the column(s) ['id', 'output']" in res.stderr, res.stderr  # the header's line (break-it 5 F18)

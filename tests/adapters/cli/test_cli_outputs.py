@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from helpers import REPO
-from helpers.cli import TWO_DOMAIN_PREDS as PREDS, TWO_DOMAIN_ROWS as ROWS, run_cli as run, write_jsonl
+from helpers.cli import TWO_DOMAIN_PREDS as PREDS, TWO_DOMAIN_ROWS as ROWS, run_cli as run, twin, write_jsonl
 from zheval.compute.bleu import compute_bleu
 from zheval.cli import MAX_BOOTSTRAP
 from zheval.adapters.report.tables import MIN_INTERVAL_ITEMS, MetricSpec, group_items, score_groups
@@ -34,8 +34,8 @@ def files(tmp_path):
 @pytest.mark.parametrize("value", [MAX_BOOTSTRAP + 1, 10**19 + 12345])
 def test_bootstrap_above_the_bound_names_option_and_bound(files, value):
     data, pred = files
-    for cmd in (("score", "-d", data, "-p", pred), ("ceiling", "-d", data), ("compare", "-d", data, "-p", pred, pred),
-                ("demo",)):
+    for cmd in (("score", "-d", data, "-p", pred), ("ceiling", "-d", data),
+                ("compare", "-d", data, "-p", pred, twin(pred)), ("demo",)):
         res = run(*cmd, "--bootstrap", value)
         assert res.exit_code == 2, (cmd, res.output)
         err = " ".join(res.stderr.split())
@@ -64,8 +64,8 @@ def test_progress_bar_does_not_change_the_numbers(files):
     a = score_groups([spec], groups, 500, 7, progress=False)
     b = score_groups([spec], groups, 500, 7, progress=True)
     assert [(g.scores["m"].low, g.scores["m"].high) for g in a] == [(g.scores["m"].low, g.scores["m"].high) for g in b]
-    cmp_q = run("compare", "-d", data, "-p", pred, pred, "-q", "--bootstrap", 50, "-f", "json")
-    cmp_l = run("compare", "-d", data, "-p", pred, pred, "--bootstrap", 50, "-f", "json")
+    cmp_q = run("compare", "-d", data, "-p", pred, twin(pred), "-q", "--bootstrap", 50, "-f", "json")
+    cmp_l = run("compare", "-d", data, "-p", pred, twin(pred), "--bootstrap", 50, "-f", "json")
     assert json.loads(cmp_q.stdout) == json.loads(cmp_l.stdout) and "paired bootstrap" in cmp_l.stderr
 
 

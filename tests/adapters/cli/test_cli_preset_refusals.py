@@ -32,3 +32,28 @@ def test_a_refused_preset_points_to_the_commands_that_take_it(preset, needle):
     assert res.exit_code == 2, res.output
     assert needle in " ".join(res.stderr.split()), res.stderr
     assert "library only" not in res.stderr
+
+
+@pytest.mark.parametrize("metrics, missing, use", [
+    ("bleu,chrf", "no chrF counterpart, which --metrics bleu,chrf asks for", "use --metrics bleu with it"),
+    ("chrf", "no chrF counterpart, which --metrics chrf asks for", "use --metrics bleu with it"),
+    ("bleu,rouge", "no ROUGE counterpart, which --metrics bleu,rouge asks for", "use --metrics bleu with it"),
+    ("bleu,rouge,chrf", "no ROUGE and chrF counterpart, which --metrics bleu,rouge,chrf asks for",
+     "use --metrics bleu with it"),
+])
+def test_a_preset_the_report_takes_for_bleu_names_the_metric_it_cannot_serve(metrics, missing, use):
+    # break-it 5, F12: --metrics bleu,chrf was told "has no ROUGE counterpart: add --metrics bleu"
+    res = run("score", "-d", DATA, "-p", PRED, "-q", "--bootstrap", 0, "--metrics", metrics, "--preset", "sacrebleu-zh")
+    assert res.exit_code == 2, res.output
+    err = " ".join(res.stderr.split())
+    assert f"--preset sacrebleu-zh is a BLEU preset (sacrebleu's corpus_bleu(..., tokenize='zh') on the raw text) and " \
+           f"has {missing}: {use}" in err, err
+    if "rouge" not in metrics:
+        assert "ROUGE" not in err
+    assert "-t sacrebleu-zh tokenises every metric as the preset does" in err
+
+
+def test_the_preset_the_report_takes_still_scores_bleu():
+    res = run("score", "-d", DATA, "-p", PRED, "-q", "--bootstrap", 0, "--metrics", "bleu", "--preset", "sacrebleu-zh",
+              "--format", "json")
+    assert res.exit_code == 0, res.output

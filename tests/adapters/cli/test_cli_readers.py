@@ -11,7 +11,7 @@ import pytest
 from rouge_score import rouge_scorer
 from sacrebleu.metrics import BLEU
 
-from helpers.cli import PREDS, ROWS, run_cli as run, write_jsonl
+from helpers.cli import PREDS, ROWS, run_cli as run, twin, write_jsonl
 from zheval import get_tokenizer
 
 CHAR = get_tokenizer("char")
@@ -380,7 +380,7 @@ def test_a_missing_second_reference_is_left_out_alike_in_every_format(tmp_path, 
         assert (f"zheval: note: {f}: 1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored "
                 "with the references they have)") in res.stderr, (args[0], res.stderr)
     # compare puts score's notes in its report, per system
-    doc = _json(run("compare", "-p", f, f, *fields, "--bootstrap", 10, "-q", "-f", "json"))
+    doc = _json(run("compare", "-p", f, twin(f), *fields, "--bootstrap", 10, "-q", "-f", "json"))
     assert [n for n in doc["notes"] if "empty 'gold2'" in n] == [
         f"{s}: 1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored with the references "
         "they have)" for s in "AB"]

@@ -11,7 +11,7 @@ import json
 import pytest
 
 from helpers.cli import run_cli as run
-from helpers.cli import write_jsonl
+from helpers.cli import twin, write_jsonl
 
 
 @pytest.fixture()
@@ -122,7 +122,7 @@ def test_bad_rows_are_named_file_and_line(tmp_path, command):
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"predict": "好的", "label": "好的呀"}\n{"predict": "谢谢", "label": ""}\n{"predict": 3, '
                    '"label": "不客气"}\n', encoding="utf-8")
-    extra = {"explain": [], "compare": [bad, "-q"], "sample": ["--k", 1, "-o", tmp_path / "s.csv", "-q"]}[command]
+    extra = {"explain": [], "compare": [twin(bad), "-q"], "sample": ["--k", 1, "-o", tmp_path / "s.csv", "-q"]}[command]
     res = run(command, "-p", bad, *extra)
     assert res.exit_code == 2 and "Traceback" not in res.output
     assert f"{bad}:2: 'label' is empty" in res.output and f"{bad}:3: " in res.output

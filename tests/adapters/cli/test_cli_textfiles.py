@@ -226,6 +226,16 @@ def test_missing_files_encodings_and_duplicate_systems(tmp_path):
     assert run("bleu", crlf, "-i", hyp, "-b").stdout == run("bleu", ref, "-i", hyp, "-b").stdout
 
 
+@pytest.mark.parametrize("command", ["bleu", "rouge", "chrf"])
+def test_stdin_given_twice_is_named(tmp_path, command):
+    """'-' twice would read standard input twice, the second time empty ('no items in <stdin>' before; issue 35,
+    break-it 5 F15): refused before anything is read, saying what '-' is."""
+    ref = write_lines(tmp_path / "ref.txt", ["今天天气很好"])
+    res = run(command, ref, "-i", "-", "-", input="今天天气不错\n")
+    assert res.exit_code == 2 and "-i names ['-'] more than once" in res.output, res.output
+    assert "'-' is standard input, which can be read once" in res.output and "no items" not in res.output
+
+
 def test_several_systems_need_resamples(tmp_path):
     ref = write_lines(tmp_path / "ref.txt", ["今天天气很好", "我爱北京"])
     a = write_lines(tmp_path / "a.txt", ["今天天气不错", "我爱北京"])

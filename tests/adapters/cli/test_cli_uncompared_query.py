@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers.cli import run_cli as run, write_jsonl
+from helpers.cli import run_cli as run, twin, write_jsonl
 
 REPO = Path(__file__).resolve().parents[3]
 DATA = REPO / "zheval" / "data" / "duck_sample.jsonl"
@@ -72,10 +72,11 @@ def test_a_dataset_without_a_query_column_gets_the_note(tmp_path):
 
 def test_compare_prefixes_the_note_and_no_note_when_every_item_has_a_query(tmp_path):
     data, preds = _files(tmp_path, ("query",))
-    res = run("compare", "-d", data, "-p", preds, preds, "--bootstrap", 20, "-q", "-f", "json")
+    copy = twin(preds)
+    res = run("compare", "-d", data, "-p", preds, copy, "--bootstrap", 20, "-q", "-f", "json")
     assert res.exit_code == 0, res.output
     notes = json.loads(res.stdout)["notes"]
-    for which in ("A", "B"):
-        assert f"{which}: " + _note("'query'", len(BLANK), f"{preds}:3") in notes, notes
+    for which, path in (("A", preds), ("B", copy)):
+        assert f"{which}: " + _note("'query'", len(BLANK), f"{path}:3") in notes, notes
     res = run("score", "-d", DATA, "-p", preds, "--bootstrap", 0, "-q", "-f", "json")
     assert res.exit_code == 0 and not [n for n in json.loads(res.stdout)["notes"] if "not compared" in n], res.output

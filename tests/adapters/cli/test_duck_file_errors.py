@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from helpers.cli import PREDS as PRED_ROWS, ROWS, run_cli as run, write_jsonl
+from helpers.cli import PREDS as PRED_ROWS, ROWS, run_cli as run, twin, write_jsonl
 from zheval.adapters.duck.load import DuckFormatError, load_duck, parse_json_line
 from zheval.adapters.duck.predictions import read_predictions
 from zheval.compute.bleu import compute_bleu
@@ -138,7 +138,8 @@ def test_every_unscorable_reference_is_listed_by_file_line(files, tmp_path):
     assert f"{bad}:3: id 'q3': responses[0] has no tokens after tokenisation ('……'" in res.stderr
     assert f"{bad}:3: id 'q3': responses[2] has no tokens after tokenisation ('！？'" in res.stderr
     # the library refuses the same reference (it is never a length 0: BLEU's brevity penalty would be cancelled)
-    for args in (("ceiling", "-d", bad, "--punct", "drop"), ("compare", "-d", bad, "-p", pred, pred, "--punct", "drop")):
+    for args in (("ceiling", "-d", bad, "--punct", "drop"),
+                 ("compare", "-d", bad, "-p", pred, twin(pred), "--punct", "drop")):
         res = run(*args, "-q", "--bootstrap", 5)
         assert res.exit_code == 2, res.output
         assert f"{bad}:3: id 'q3': responses[0] has no tokens" in res.stderr and f"{bad}:1: id 'q1': responses[2]" in res.stderr

@@ -12,7 +12,7 @@ import json
 import pytest
 
 from helpers import read_jsonl
-from helpers.cli import run_cli as run, write_jsonl
+from helpers.cli import run_cli as run, twin, write_jsonl
 from zheval.adapters.duck.predictions import LABEL_MISMATCH_MAX_FRACTION
 from zheval.compute.bleu import compute_bleu
 from zheval.text.normalize import normalize
@@ -164,7 +164,7 @@ def test_reversed_llamafactory_file_is_refused(groups):
     first = bad[0]
     assert f"{lf}:{first + 1}: item {rows[first]['id']!r}: label" in res.stderr
     assert "--label-check warn" in res.stderr
-    res = run("compare", "-d", data, "-p", lf, lf, "-q", "--bootstrap", 10)
+    res = run("compare", "-d", data, "-p", lf, twin(lf), "-q", "--bootstrap", 10)
     assert res.exit_code == 2 and "LLaMA-Factory 'label'" in res.stderr
     # --label-check warn: scored (against the wrong references, as asked) with the count in the warnings
     rep = _json(run("score", "-d", data, "-p", lf, "-q", "--bootstrap", 0, "-f", "json", "--label-check", "warn"))

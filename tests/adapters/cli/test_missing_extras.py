@@ -21,7 +21,7 @@ import sys
 import pytest
 
 from helpers import REPO
-from helpers.cli import ROWS, write_jsonl
+from helpers.cli import ROWS, twin, write_jsonl
 from zheval.adapters.extras import MissingExtraError
 from zheval.cli import main
 
@@ -57,7 +57,7 @@ def test_score_html_without_jinja2_is_one_line_and_exit_2(tmp_path, monkeypatch,
 def test_compare_html_without_jinja2_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "jinja2", None)
     data, preds = sample(tmp_path)
-    code, _, stderr = run_main(["compare", "-d", data, "-p", preds, preds, "-q", "--html", tmp_path / "c.html"],
+    code, _, stderr = run_main(["compare", "-d", data, "-p", preds, twin(preds), "-q", "--html", tmp_path / "c.html"],
                                capsys)
     assert code == 2
     assert stderr == HTML_LINE

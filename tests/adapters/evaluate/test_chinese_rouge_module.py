@@ -219,3 +219,15 @@ def test_docstring_rouge_su4_value_by_hand():
     assert round(71 / 108, 4) == 0.6574
     text = card("rouge").inputs_description
     assert "(0.6574, 0.0)" in text and "0.3551" not in text
+
+
+def test_rouge_types_as_a_comma_list(chinese_rouge):
+    # before: the string was one unknown type ("Unknown ROUGE type 'rouge1,,rougeL'")
+    with pytest.raises(ValueError) as err:
+        chinese_rouge.compute(predictions=["猫坐在垫子上"], references=[["猫趴在垫子上面"]], rouge_types="rouge1,,rougeL")
+    assert "rouge_types 'rouge1,,rougeL' has an empty entry (entry 2)" in str(err.value)
+    joined = chinese_rouge.compute(predictions=["猫坐在垫子上"], references=[["猫趴在垫子上面"]],
+                                   rouge_types="rouge1,rougeL")
+    listed = chinese_rouge.compute(predictions=["猫坐在垫子上"], references=[["猫趴在垫子上面"]],
+                                   rouge_types=["rouge1", "rougeL"])
+    assert joined == listed

@@ -46,3 +46,14 @@ def test_lm_eval_standard_error_refuses_a_resample_count_out_of_range(value):
     finally:
         logging.getLogger("zheval.adapters.lm_eval_harness").removeHandler(handler)
     assert any("no standard error from 1 bootstrap resample" in r.getMessage() for r in records)
+
+
+def test_opencompass_rouge_types_as_a_comma_list():
+    # before: the string was one unknown type ("Unknown ROUGE type 'rouge1,,rougeL'" / "'rouge1,rougeL'")
+    with pytest.raises(ValueError) as err:
+        OC.ZhevalRougeEvaluator(rouge_types="rouge1,,rougeL").score(["他在公园跑步"], ["他每天在公园里跑步"])
+    assert str(err.value) == "rouge_types 'rouge1,,rougeL' has an empty entry (entry 2)"
+    listed = OC.ZhevalRougeEvaluator(rouge_types=["rouge1", "rougeL"], details=False)
+    joined = OC.ZhevalRougeEvaluator(rouge_types="rouge1,rougeL", details=False)
+    args = (["他在公园跑步"], ["他每天在公园里跑步"])
+    assert joined.score(*args) == listed.score(*args)

@@ -54,6 +54,15 @@ def test_parse_lines_delimiter_and_trailing_blanks():
     assert parse_inputs("a", "x|y ||| u||v")[1] == [["x|y", "u||v"]]
 
 
+def test_a_lone_cr_is_text_as_in_every_door():
+    """A lone CR inside a line is text (the line rule of every file door, zheval.io.lines.split_lines); the boxes
+    split a line there (issue 35, break-it 5 F19). Boxes whose lines all end in a lone CR are refused, as files are."""
+    assert parse_inputs("a\rb\nc", "x\ny") == (["a\rb", "c"], [["x"], ["y"]])
+    assert parse_inputs("a\nb", "x\ry|||z\nw") == (["a", "b"], [["x\ry", "z"], ["w"]])
+    with pytest.raises(ValueError, match=r"the prediction lines end in CR \(\\r\) only .* read as one line instead of 2"):
+        parse_inputs("a\rb\r", "x\ny")
+
+
 @pytest.mark.parametrize(
     "preds, refs, message",
     [
@@ -307,3 +316,12 @@ def test_input_slip_warnings_reach_the_page(apps, metric):
         assert _message_html("warning", lib).split("</strong> ", 1)[1] in message  # the library's own text
     message, *_ = fn.fn(PREDS, REFS, *defaults)  # Simplified on both sides: no warning
     assert "zheval-warning" not in message
+
+
+def test_score_rouge_reads_a_string_as_a_comma_list(apps):
+    # before: list("rougeL") made the types 'r', 'o', 'u', ... ("Unknown ROUGE type 'r'")
+    module = apps["chinese_rouge"]["module"]
+    summary, _, _, run = score_rouge(module, PREDS, REFS, "char", "rouge1,rougeL", "max", "(none)")
+    assert run["options"]["rouge_types"] == ["rouge1", "rougeL"] and list(summary.columns) == ["", "rouge1", "rougeL"]
+    with pytest.raises(ValueError, match=r"^rouge_types 'rouge1,,rougeL' has an empty entry \(entry 2\)$"):
+        score_rouge(module, PREDS, REFS, "char", "rouge1,,rougeL", "max", "(none)")

@@ -264,3 +264,13 @@ def test_tokenizer_given_by_keyword(tok):
 def test_bad_options_fail_at_build_time(tok, kwargs, error, pattern):
     with pytest.raises(error, match=pattern):
         build_compute_metrics(tok, **kwargs)
+
+
+def test_metrics_as_a_comma_list(tok):
+    # before: "chinese_rouge,chinese_bleu" was one metric, handed to evaluate.load as a Hub id
+    preds, labels = arrays(tok)
+    joined = build_compute_metrics(tok, metrics="chinese_rouge,chinese_bleu")((preds, labels))
+    assert joined == build_compute_metrics(tok, metrics=["chinese_rouge", "chinese_bleu"])((preds, labels))
+    with pytest.raises(ValueError, match=r"^metrics 'chinese_rouge,,chinese_bleu' has an empty entry \(entry 2\)$"):
+        build_compute_metrics(tok, metrics="chinese_rouge,,chinese_bleu")
+    assert "rouge1" in build_compute_metrics(tok, metrics="chinese_rouge")((preds, labels))

@@ -55,6 +55,7 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, Unique
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    prediction_field, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
+from .mismatch import count_mismatch_message, id_mismatch_lines
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
                      has_query, query_mismatch_message, query_mismatches, reference_mismatch_message, reference_mismatches,
                      stored_query, stored_references, too_many)
@@ -173,9 +174,9 @@ def _read_table(path: Path, kind: str) -> Predictions:
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
     if not rf.rows:
         raise DuckFormatError(problems, "invalid predictions file")
-    pred, err = prediction_field(rf.fields)
-    if err:
-        raise DuckFormatError([Problem(name, rf.rows[0][0], None, err)], "invalid predictions file")
+    pred, err = prediction_field(rf.fields, bool(rf.header_line))
+    if err:  # named at the header's line (the fields are the header's)
+        raise DuckFormatError([Problem(name, rf.header_line or rf.rows[0][0], None, err)], "invalid predictions file")
     idf = id_field_of(rf.fields)
     seen = UniqueIds()
     texts, ids, labels, linenos, stored = [], [], [], [], []
@@ -522,22 +523,15 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
         extra = [i for i in predictions.ids if i not in idset]
         if missing or extra:
             msg = [f"predictions ({src}) do not match the dataset: {len(ids)} items, {len(predictions)} predictions; "
-                   f"{len(missing)} missing, {len(extra)} extra"]
-            if missing:
-                msg.append(f"  first missing ids: {_first(missing)}")
-            if extra:
-                msg.append(f"  first extra ids: {_first(extra)}")
+                   f"{len(missing)} missing, {len(extra)} extra", *id_mismatch_lines(missing, extra)]
             raise PredictionMismatchError("\n".join(msg))
         out = [by_id[i] for i in ids]
         pos = {k: j for j, k in enumerate(predictions.ids)}
         order = [pos[i] for i in ids]
     else:
         if len(predictions) != len(ids):
-            raise PredictionMismatchError(
-                f"predictions ({src}) have no ids, so they are matched in dataset order, but there are "
-                f"{len(predictions)} predictions for {len(ids)} items"
-                + (f" (last prediction at line {predictions.lines[-1]})" if predictions.lines else "")
-            )
+            raise PredictionMismatchError(count_mismatch_message(src, len(predictions), len(ids), predictions.texts,
+                                                                 predictions.lines))
         out = list(predictions.texts)
         order = list(range(len(ids)))
         predictions.paired_by_order = True

@@ -34,22 +34,11 @@ from ...io.fields import UniqueIds, keyed_rows
 from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
-from ...text.terminal import CONTROL_PATTERN, escaped_text
+from .sheet_predictions import sheet_predictions
+from ...text.terminal import CONTROL_PATTERN, escaped_text, text_digest
 
-__all__ = [
-    "RATING_COLUMNS",
-    "SHEET_COLUMNS",
-    "STRATA",
-    "KEY_KIND",
-    "ReviewSample",
-    "ReviewFileError",
-    "review_sample",
-    "sheet_csv",
-    "read_key",
-    "read_ratings",
-    "review_agreement",
-    "AgreementReport",
-]
+__all__ = ["RATING_COLUMNS", "SHEET_COLUMNS", "STRATA", "KEY_KIND", "ReviewSample", "ReviewFileError", "review_sample",
+           "sheet_csv", "read_key", "read_ratings", "review_agreement", "AgreementReport"]
 
 #: The empty rating columns of a review sheet (the dialogue-evaluation practice's three human criteria).
 RATING_COLUMNS = ("relevance", "informativeness", "naturalness")
@@ -79,7 +68,7 @@ class ReviewSample:
         sheet: rows of the sheet, ``{column: text}`` for `SHEET_COLUMNS` (rating cells empty), shuffled; texts
             exact (`sheet_csv` escapes them), ``references`` the list of the item's references.
         key: JSON-ready dict: ``kind`` (`KEY_KIND`), ``items`` (in sheet order: ``id``, ``stratum``,
-            ``domain``, ``difficulty``, ``scores`` {metric: 0–1}), ``metrics``, ``by_metric``, ``strata`` (per
+            ``domain``, ``difficulty``, ``scores`` {metric: 0–1}, ``prediction_sha256``), ``metrics``, ``by_metric``, ``strata`` (per
             stratum: items in the data, sampled, score range), ``k``, ``seed``, ``n_items``, ``rating_columns``,
             ``params``, ``signatures``, sources, ``notes`` (the scoring's, e.g. predictions paired by line order)
             and ``warnings`` (the scoring report's, e.g. stored queries that are not their item's).
@@ -226,8 +215,9 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
         it = items[i]
         sheet.append({"id": str(it["id"]), "query": queries[i] or "", "prediction": it["prediction"],
                       "references": list(refs[i]), **{c: "" for c in cols}})
-        key_items.append({"id": str(it["id"]), "stratum": stratum_of[i], "domain": domains[i],
-                          "difficulty": levels[i], "scores": {nm: float(it[score_key[nm]]) for nm in names}})
+        key_items.append({"id": str(it["id"]), "stratum": stratum_of[i], "domain": domains[i], "difficulty": levels[i],
+                          "scores": {nm: float(it[score_key[nm]]) for nm in names},
+                          "prediction_sha256": text_digest(it["prediction"])})  # sheet_predictions checks the sheet
     strata = []
     for s, part, q in zip(STRATA, parts, quotas):
         v = values[part]
@@ -378,13 +368,15 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     Returns:
         ``(ratings, info)``: ``ratings`` = ``{id: {column: float or None}}`` (``None``: an empty cell);
         ``info`` = ``{"empty": {column: [ids with an empty cell]}, "ignored_columns": [...], "lines": {id: line},
-        "rating_columns": [the columns read], "empty_rows": [lines of rows whose every cell is empty]}``.
+        "rating_columns": [the columns read], "empty_rows": [lines of rows whose every cell is empty], "notes":
+        [predictions that could not be checked: `zheval.adapters.review.sheet_predictions`]}``.
 
     Raises:
         ReviewFileError: every problem at once, each naming ``file:line``: a name that says no accepted format,
             no ``id`` column or a missing rating column (in the header; JSON Lines: a row lacking a rating column
             other rows have), a row without an id, an id twice (both lines), ids the key does not have, ids of
-            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value).
+            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value), prediction cells
+            that are not the predictions the key was scored on (`sheet_predictions`: another system's sheet).
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
         spreadsheets save as "Unicode text" or as CSV in a Chinese locale), saying which and how to re-save it
@@ -392,8 +384,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         cell-size limit; every row as many cells as the header).
     """
     path = Path(path)
-    # e.g. a spreadsheet's "Unicode text" (UTF-16) or a Chinese-locale "CSV" (GB18030/GBK): one message saying which
-    # encoding it looks like, not a "not valid UTF-8" at the first odd byte
+    # a spreadsheet's "Unicode text" (UTF-16) or Chinese-locale "CSV" (GB18030/GBK): said so, not a "not valid UTF-8"
     rf = read_review_file(path, "ratings sheet", hint="; save the sheet as UTF-8 CSV")
     rows, is_typed = rf.rows, typed(rf)
     cols = list(key["rating_columns"]) if columns is None else [str(c).strip() for c in columns]
@@ -442,9 +433,10 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     absent = [r for r in key_ids if r not in lines]
     if absent:
         problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: {listed(absent)}")
-    raise_problems(f"the ratings sheet {path}", "its key", values, problems)
+    checked = sheet_predictions(path, rf, lines, key)  # the texts rated are the ones the key was scored on
+    raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols,
-                     "empty_rows": blank_rows}
+                     "empty_rows": blank_rows, "notes": checked.notes}
 
 
 @dataclass
@@ -574,6 +566,7 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
     if blank_rows:
         notes.append(f"{len(blank_rows)} empty row(s) of the sheet skipped (every cell empty: no id, no rating): "
                      f"line{'s' if len(blank_rows) != 1 else ''} {listed(blank_rows, str)}")
+    notes += list((info or {}).get("notes") or [])  # read_ratings': predictions the sheet could not be checked on
     degenerate = sum(r["degenerate"] for r in rows)
     if degenerate:
         notes.append(f"{degenerate} bootstrap resample(s) in all had a constant metric or rating column (no "

@@ -39,7 +39,8 @@ What the hook does, and the transformers behaviour behind each step (transformer
 ``batch_eval_metrics=True`` (``TrainingArguments``): the Trainer calls the hook once per batch with torch tensors
 and ``compute_result``; the hook keeps the per-item statistics of each batch (decoded texts are scored batch by
 batch; BLEU keeps additive n-gram statistics, ROUGE per-item scores), returns the summary on the call with
-``compute_result=True`` and then resets. The summary equals the whole-set result exactly.
+``compute_result=True`` and then resets. The summary equals the whole-set result exactly. Register the hook as a callback too
+(``callbacks=[hook]``), or call ``hook.reset()`` after an interrupted evaluation (`events`).
 
 The Trainer already gathers predictions from every rank and calls ``compute_metrics`` on every rank with the same
 data, so evaluate's distributed mode (``num_process``/``process_id``) must not be used here; it is meant for
@@ -52,6 +53,8 @@ The package, one job per file:
 * `decoder_spaces` — the decoder's spaces (`remove_decoder_spaces`,
   `decoder_joins_with_spaces`);
 * `backends` — one back-end per metric (the library, or a loaded evaluate module);
+* `events` — the hook as a Trainer callback (``callbacks=[hook]``): the batches of an interrupted
+  ``batch_eval_metrics`` evaluation are discarded when the next one starts;
 * `hook` — step 6 and the hook itself ([`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics],
   `ZhevalComputeMetrics`, `flatten_result`).
 """

@@ -19,6 +19,7 @@ from ...compute.options import OPTIONS_CLASSES, BleuOptions, ChrfOptions, RougeO
 from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
 from .decoder_spaces import ambiguous_example, ambiguous_message
+from .events import TrainerEvents
 
 __all__ = [
     "DROP_KEYS",
@@ -100,15 +101,19 @@ def _each_warning_once():
             seen.add(key)
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
-class ZhevalComputeMetrics:
-    """The callable returned by [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics] (see there); pass it as ``compute_metrics``.
+class ZhevalComputeMetrics(TrainerEvents):
+    """The callable returned by [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics] (see there); pass it as ``compute_metrics``,
+    and with ``batch_eval_metrics=True`` as a callback too (``callbacks=[hook]``; `zheval.adapters.trainer.events`).
 
     Call forms (transformers 5.x):
 
     * ``hook(eval_pred)`` — the whole evaluation set at once (default Trainer behaviour). Stateless.
     * ``hook(eval_pred, compute_result=False|True)`` — ``batch_eval_metrics=True``: one call per batch (torch
       tensors); per-item statistics are kept, the call with ``compute_result=True`` returns the summary and resets
-      the state. Calls with ``compute_result=False`` return ``{}``.
+      the state. Calls with ``compute_result=False`` return ``{}``. An evaluation interrupted before its last
+      batch leaves its batches behind: registered as a callback (``Trainer(..., compute_metrics=hook,
+      callbacks=[hook])``) the hook discards them when the next evaluation starts, with a warning naming the rows;
+      otherwise call ``hook.reset()`` (the first batch of an unregistered hook warns once).
 
     Returns:
         ``dict[str, float]``: for each metric its numeric keys (`flatten_result`, minus `DROP_KEYS`),
@@ -160,6 +165,7 @@ class ZhevalComputeMetrics:
         self._n_ambiguous = 0
         self._counts: dict = {}
         self._ambiguous_example: str | None = None
+        self._init_events()  # the batches kept (batch_eval_metrics) and what the Trainer's events showed
 
     # -- calls ---------------------------------------------------------------------------------------------------
     def __call__(self, eval_pred, compute_result: bool | None = None) -> dict[str, float]:
@@ -177,6 +183,7 @@ class ZhevalComputeMetrics:
             with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
                 results = {b.name: b.compute(preds, refs) for b in self.metrics} if preds else None
             return self._summarise(results, len(preds), skipped, ambiguous, example, counts)
+        self._note_batch(len(keep) + skipped)
         if preds:
             with _each_warning_once():
                 for b in self.metrics:
@@ -190,6 +197,8 @@ class ZhevalComputeMetrics:
             self._ambiguous_example = f"batch item {example[len('item '):]}"
         if not compute_result:
             return {}
+        self._check_carried_over()
+        self._batch_rows, self._loader = [], None
         n, skipped, ambiguous, example = self._n_items, self._n_skipped, self._n_ambiguous, self._ambiguous_example
         counts, self._counts = self._counts, {}
         self._n_items = self._n_skipped = self._n_ambiguous = 0
@@ -225,8 +234,11 @@ class ZhevalComputeMetrics:
         return (*out, counts)
 
     def reset(self) -> None:
-        """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary; call it yourself
-        only after an evaluation loop that was interrupted)."""
+        """Forget the batches accumulated in ``batch_eval_metrics`` mode (done after every summary, and when the hook,
+        registered as a callback, sees a new evaluation start; call it yourself after an interrupted evaluation
+        otherwise)."""
+        self._batch_rows = []
+        self._loader = None
         self._n_items = 0
         self._n_skipped = 0
         self._n_ambiguous = 0
@@ -303,6 +315,24 @@ class ZhevalComputeMetrics:
             for k, v in flat.items():
                 out[f"{name}_{k}" if seen[k] > 1 else k] = v
         return out
+
+
+def _metric_list(metrics):
+    """``metrics`` of `build_compute_metrics` as a sequence: one ``(spec, options)`` pair is a list of one; one
+    string is one metric (a library name, an existing path: kept whole, commas and all) or a comma list
+    ``"chinese_rouge,chinese_bleu"`` read by `zheval.io.lists.split_entries` (an empty entry, as in
+    ``"chinese_rouge,,chinese_bleu"``, refused naming ``metrics``), never one Hub id with commas in it."""
+    import os
+
+    if isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict):
+        return [metrics]
+    if not isinstance(metrics, str):
+        return metrics
+    if "," not in metrics or os.path.exists(os.path.expanduser(metrics)):
+        return [metrics]
+    from ...io.lists import split_entries
+
+    return split_entries(metrics, "metrics")
 
 
 def _check_options_used(specs: list, shared: Mapping, function: str = "build_compute_metrics") -> None:
@@ -383,7 +413,8 @@ def build_compute_metrics(
     Args:
         tokenizer: (positional) the transformers tokenizer that decodes predictions and labels — the Trainer's
             ``processing_class``. It needs ``pad_token_id``.
-        metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``); each is
+        metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``), or one string: a metric or a
+            comma list of them (``"chinese_rouge,chinese_bleu"``; an empty entry refused); each is
 
             * ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"``: computed with the zheval library directly
               ([`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][],
@@ -443,8 +474,7 @@ def build_compute_metrics(
     pad_token_id_of(tokenizer)
     if empty_references not in ("skip", "error"):
         raise ValueError(f"empty_references must be 'skip' or 'error', got {empty_references!r}")
-    if isinstance(metrics, str) or (isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict)):
-        metrics = [metrics]
+    metrics = _metric_list(metrics)
     if not metrics:
         raise ValueError("metrics is empty; name at least one metric")
     pairs = _metric_pairs(metrics, metric_options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})

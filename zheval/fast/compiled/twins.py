@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...definitions.lcs import wlcs_f_table
 from ..progress import work_bar
 from . import load_kernels
 
@@ -117,7 +118,7 @@ def wlcs_pairs(tokens, offsets, ref, can, weight: float) -> np.ndarray:
     if not len(live):
         return out
     # f(k) with Python's float power, as the reference builds it
-    fw = np.array([x**weight for x in range(int(np.minimum(m[live], n[live]).max()) + 2)], dtype=np.float64)
+    fw = np.array(wlcs_f_table(int(np.minimum(m[live], n[live]).max()), weight), dtype=np.float64)
     cells = (m * n)[live]
     vocab = int(tokens.max()) + 1
     bar = work_bar(int(cells.sum()), 2e-9, "rougeW weighted LCS")

@@ -1,0 +1,44 @@
+"""What ``zheval score`` says when predictions do not match the items (issue 35, break-it pass 5): trailing blank
+lines of a text predictions file are named as blank lines (F13, the wording of ``zheval bleu``'s text files), and
+ids that differ only in Unicode normalisation — printed alike — get a hint with the combining mark escaped (F17)."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from helpers.cli import PREDS, ROWS, run_cli, write_jsonl
+
+
+def test_trailing_blank_lines_of_a_text_file_are_named(tmp_path):
+    data = write_jsonl(tmp_path / "d.jsonl", ROWS)
+    two = tmp_path / "p.txt"
+    two.write_text("".join(p["prediction"] + "\n" for p in PREDS) + "\n\n", encoding="utf-8")
+    res = run_cli("score", "--data", data, "-p", two, "-q")
+    assert res.exit_code == 2
+    assert "5 predictions for 3 items (last prediction at line 5); lines 4–5 are blank" in res.output
+    assert "a line break too many at the end?" in res.output
+    one = tmp_path / "p1.txt"
+    one.write_text("".join(p["prediction"] + "\n" for p in PREDS) + "\n", encoding="utf-8")
+    res = run_cli("score", "--data", data, "-p", one, "-q")
+    assert res.exit_code == 2 and "4 predictions for 3 items (last prediction at line 4); line 4 is blank" in res.output
+    text = tmp_path / "p2.txt"  # an extra line with text is no blank line: no such hint
+    text.write_text("".join(p["prediction"] + "\n" for p in PREDS) + "多一行\n", encoding="utf-8")
+    res = run_cli("score", "--data", data, "-p", text, "-q")
+    assert res.exit_code == 2 and "4 predictions for 3 items" in res.output and "is blank" not in res.output and "are blank" not in res.output
+
+
+def test_ids_differing_only_in_normalisation_get_a_hint(tmp_path):
+    nfc = unicodedata.normalize("NFC", "café-1")
+    nfd = unicodedata.normalize("NFD", "café-1")
+    assert nfc != nfd and len(nfd) == len(nfc) + 1
+    rows = [{**ROWS[0], "id": nfc}] + ROWS[1:]
+    preds = [{**PREDS[0], "id": nfd}] + PREDS[1:]
+    res = run_cli("score", "--data", write_jsonl(tmp_path / "d.jsonl", rows), "-p",
+                  write_jsonl(tmp_path / "p.jsonl", preds), "-q")
+    assert res.exit_code == 2 and "1 missing, 1 extra" in res.output
+    assert "1 missing id(s) differ from an extra id only in Unicode normalisation (NFC vs NFD" in res.output
+    assert "'cafe\\u0301-1' in the predictions" in res.output  # the combining acute accent, escaped
+    other = [{**PREDS[0], "id": "cafe-1"}] + PREDS[1:]  # a real mismatch: no hint
+    res = run_cli("score", "--data", write_jsonl(tmp_path / "d.jsonl", rows), "-p",
+                  write_jsonl(tmp_path / "p2.jsonl", other), "-q")
+    assert res.exit_code == 2 and "1 missing, 1 extra" in res.output and "normalisation" not in res.output

@@ -1,0 +1,137 @@
+"""The library's row errors (``predictions[i]``, ``references[i][j]``: 0-based indices of the lists the library was
+given) in the words of a command that read those rows from a file: ``FILE:line``, the row's id and the user's field
+name (``'label'``, ``--pred-field model_output``'s ``'model_output'``, a 小黄鸭 file's ``responses[1]``).
+
+The text-file commands have their own (`zheval.cli.textfiles`: segment *i* is line *i* + 1 of every file); the
+records doors (``-p`` without ``--data``) and the 小黄鸭 doors (``--data``) use `rows_named` around every library
+call that scores their items: an [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError] becomes a
+[`FileFormatError`][zheval.io.problems.FileFormatError] with one problem per reference (all of them, not only those
+the library's message lists), any other ``ValueError`` / ``TypeError`` naming ``predictions[i]`` or
+``references[i][j]`` the same error with each index written as ``FILE:line (id 'x', 'field')``.
+"""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+from typing import Callable, Mapping, Optional, Sequence
+
+__all__ = ["RowPlaces", "rows_named", "located_error"]
+
+_INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\](?:\[(\d+)\])?")
+
+
+class RowPlaces:
+    """Where each item of a library call stands in the user's files.
+
+    Args:
+        ids: the item ids in the order of the full item list (a dataset's ``id`` column).
+        where: ``{id: (path, line[, reference names])}`` -- `zheval.adapters.records.Records.locations` (its
+            reference names are the user's fields, ``'label'``, ``references[1]``) or the 小黄鸭 file's
+            ``{id: (path, line)}`` of `zheval.cli.files.load_data` (references named ``responses[j]``).
+        prediction: the prediction's name in the user's words (``'model_output'``); ``None``: "the prediction".
+        prediction_where: optional ``{id: (path, line)}`` of the predictions when they come from another file than
+            ``where`` (``--data``: the predictions file); ``None``: the prediction is on the row of ``where``.
+    """
+
+    def __init__(self, ids: Sequence, where: Mapping, prediction: Optional[str] = None,
+                 prediction_where: Optional[Mapping] = None):
+        self.ids = list(ids)
+        self.where = where
+        self.prediction = prediction
+        self.prediction_where = prediction_where
+
+    def _row(self, i: int, table: Mapping):
+        rid = self.ids[i] if 0 <= i < len(self.ids) else None
+        loc = table.get(rid) if rid is not None else None
+        return rid, loc
+
+    def reference(self, i: int, j: int) -> tuple:
+        """``(path, line, id, field)`` of reference ``j`` of item ``i`` (``(None, 0, None, None)``: unknown)."""
+        rid, loc = self._row(i, self.where)
+        if loc is None:
+            return None, 0, rid, None
+        names = loc[2] if len(loc) > 2 else None  # the records door's, already in the user's words ('label')
+        return loc[0], loc[1], rid, names[j] if names and j < len(names) else f"responses[{j}]"
+
+    def prediction_of(self, i: int) -> tuple:
+        """``(path, line, id, field)`` of the prediction of item ``i``."""
+        rid, loc = self._row(i, self.prediction_where if self.prediction_where is not None else self.where)
+        field = repr(self.prediction) if self.prediction else "the prediction"
+        if loc is None:
+            return None, 0, rid, field
+        return loc[0], loc[1], rid, field
+
+
+def _place_text(path, line, rid, field) -> Optional[str]:
+    if path is None:
+        return None
+    return f"{path}:{line}" + (f" (id {rid!r}, {field})" if rid is not None and field else
+                               f" ({field})" if field else "")
+
+
+def located_error(exc: BaseException, places: RowPlaces, index: Optional[Sequence[int]] = None) -> BaseException:
+    """``exc`` with its items named in the user's words, or ``exc`` itself when it names none (or one that
+    ``places`` does not know).
+
+    Args:
+        exc: an error of a library call. places: where the items stand (`RowPlaces`).
+        index: the position in ``places.ids`` of each item of the call (a call on some items only, e.g. the items
+            ``zheval explain`` shows); ``None``: the call had every item, in order.
+
+    Returns:
+        A [`FileFormatError`][zheval.io.problems.FileFormatError] (``references that cannot be scored``) for an
+        ``EmptyReferenceError``: one problem ``file:line: id 'x': 'label' is empty ...`` per empty reference; an
+        error of the same type with each ``predictions[i]`` / ``references[i][j]`` replaced by ``FILE:line (id 'x',
+        'field')`` for any other ``ValueError`` / ``TypeError``; else ``exc``.
+    """
+    from ..compute.inputs import EmptyReferenceError
+    from ..io import FileFormatError, Problem
+
+    def full(i: int) -> int:
+        return index[i] if index is not None and 0 <= i < len(index) else i
+
+    if isinstance(exc, EmptyReferenceError):
+        how = f"empty after normalisation and tokenisation ({exc.context})" if exc.context else "empty"
+        problems = []
+        reasons = exc.reasons + [None] * len(exc.positions)
+        for (i, j), text, why in zip(exc.positions, exc.texts, reasons):
+            path, line, rid, field = places.reference(full(i), j)
+            if path is None:
+                return exc
+            problems.append(Problem(path, line, rid, f"{field} is {how}: {text!r} {why or ''}".rstrip()
+                                    + "; an empty reference cannot be scored: remove it or give a real reference"))
+        return FileFormatError(problems, "references that cannot be scored")
+    if type(exc) not in (ValueError, TypeError) or not _INDEXED.search(str(exc)):
+        return exc
+    unknown = []
+
+    def name(m) -> str:
+        i = full(int(m.group(2)))
+        got = places.prediction_of(i) if m.group(1) == "predictions" else \
+            places.reference(i, int(m.group(3) or 0))
+        text = _place_text(*got)
+        if text is None:
+            unknown.append(m.group(0))
+            return m.group(0)
+        return text
+
+    message = _INDEXED.sub(name, str(exc))
+    return exc if unknown else type(exc)(message)
+
+
+@contextmanager
+def rows_named(places: Callable[[], RowPlaces], index: Optional[Sequence[int]] = None):
+    """Run a block of library calls; a row error it raises is re-raised in the user's words (`located_error`).
+
+    Args:
+        places: returns the `RowPlaces` (called only when an error is raised).
+        index: as `located_error`.
+    """
+    try:
+        yield
+    except (ValueError, TypeError) as exc:
+        named = located_error(exc, places(), index)
+        if named is exc:
+            raise
+        raise named from None
