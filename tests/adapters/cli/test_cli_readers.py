@@ -127,7 +127,8 @@ def test_a_csv_predictions_file_with_data_is_read_as_csv(tmp_path):
     bad = tmp_path / "out.csv"
     bad.write_text("output\n" + "".join(p["prediction"] + "\n" for p in PREDS), encoding="utf-8")
     res = run("score", "--data", data, "-p", bad, "-q")
-    assert res.exit_code == 2 and f"{bad}:2: no prediction field" in res.stderr and "--pred-field" in res.stderr
+    # the header (line 1) lacks the field: the error names the header's line, not the first row's
+    assert res.exit_code == 2 and f"{bad}:1: no prediction field" in res.stderr and "--pred-field" in res.stderr
 
 
 def test_text_files_get_the_input_slip_warnings(tmp_path):
