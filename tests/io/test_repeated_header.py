@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.cli import run_cli
+from helpers.cli import run_cli
 from zheval.io import FileFormatError, read_rows
 from zheval.io.chunks import iter_row_chunks
 

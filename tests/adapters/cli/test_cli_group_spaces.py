@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from tests.helpers.cli import run_cli, write_jsonl
+from helpers.cli import run_cli, write_jsonl
 from zheval.adapters.engine_checks import group_value_problem
 from zheval.compute.batches import score_batches
 from zheval.io.fields import group_spaces_problem

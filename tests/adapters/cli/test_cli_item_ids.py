@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from tests.helpers.cli import run_cli, write_jsonl
+from helpers.cli import run_cli, write_jsonl
 from zheval.compute.batches import score_batches
 
 PREDS, REFS = ["今天天气不错", "我要去北京"], [["今天天气很好"], ["我想去北京"]]
