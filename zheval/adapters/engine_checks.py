@@ -25,6 +25,7 @@ import numbers
 from typing import Any, Dict, Optional, Sequence, Tuple
 
 from ..compute.batch_checks import MIXED_IDS, group_kind, id_kind, id_text
+from ..io.fields import group_spaces_problem
 
 __all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_problem", "kind_change", "id_problem",
            "id_text", "first_id_kinds", "IdKinds", "duplicate_id_message"]
@@ -75,7 +76,8 @@ def refuse_nested_group(engine: str, column: str, type_text: Optional[str]) -> N
 def group_value_problem(values: Sequence[Any], column: str) -> Optional[Tuple[int, str, str]]:
     """``(row in the batch, exception type name, message)`` of the first value of ``values`` that cannot name a
     group (runs on a worker): one that is not hashable (a list, a dict: a Ray column of Python objects) or NaN
-    (NaN != NaN: each would be a group of its own); ``None`` when every value can (nulls are a group of their own).
+    (NaN != NaN: each would be a group of its own) or a string with spaces around it
+    (`zheval.io.fields.group_spaces_problem`); ``None`` when every value can (nulls are a group of their own).
     """
     for i, v in enumerate(values):
         if v is None:
@@ -88,6 +90,9 @@ def group_value_problem(values: Sequence[Any], column: str) -> Optional[Tuple[in
         if isinstance(v, numbers.Real) and v != v:
             return i, "ValueError", (f"the group column {column!r} holds NaN, which cannot name a group (NaN != NaN: "
                                      "each would be a group of its own); use null for no group, or fill it")
+        spaced = group_spaces_problem(v, column)
+        if spaced:
+            return i, "ValueError", spaced
     return None
 
 

@@ -52,7 +52,7 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
-                  UniqueIds, existing_file, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
+                  UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
                   read_rows, row_format, spaced_names, text_line_problem, type_name)
 from .duck.load import list_feature
 
@@ -263,7 +263,10 @@ def _group_value(v, f: str, kind: str) -> tuple[Optional[str], Optional[str]]:
         return str(v), None
     if isinstance(v, str):
         bad = lone_surrogate(v)
-        return (None, f"{f!r} {bad}") if bad else (v, None)
+        if bad:
+            return None, f"{f!r} {bad}"
+        spaced = group_spaces_problem(v, f)
+        return (None, spaced) if spaced else (v, None)
     return None, f"the group field {f!r} must be a string, an integer or null, got {type_name(v)}"
 
 

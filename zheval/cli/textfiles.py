@@ -107,7 +107,8 @@ def _read_stdin() -> bytes:
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
     [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
-    `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, before anything is read."""
+    `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, or a reference is ``-`` (standard
+    input is for hypotheses only, as in sacrebleu's CLI), before anything is read."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -116,6 +117,10 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
         stdin = ("; '-' is standard input, which can be read once: give one system on it and the others as files"
                  if "-" in twice else "")
         raise UserError(f"-i names {twice} more than once; give each system once{stdin}")
+    if "-" in [str(p) for p in refs]:  # sacrebleu's CLI too reads references from files and hypotheses from stdin
+        raise UserError("standard input ('-') is not accepted for references: references are read from files, "
+                        "hypotheses from -i HYP.txt or standard input (as sacrebleu reads them); save the references "
+                        "to a file")
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]

@@ -4,8 +4,9 @@ batch with every value named by its item index over all batches (``groups[12345]
 
 * ``groups`` and ``ids`` are one value per item: a ``str`` (or ``bytes``) given for either is refused (by the batch's
   unpacking, `zheval.compute.batches`), as a ``str`` given for ``predictions`` is (one value per character);
-* a group value is hashable and not NaN (NaN != NaN: each NaN would be a group of its own), and every non-null group
-  value is of one kind (`group_kind`: ``1`` beside ``True`` or ``1.0`` would merge into one group, ``0`` beside
+* a group value is hashable, not NaN (NaN != NaN: each NaN would be a group of its own) and not a string with spaces
+  around it (`zheval.io.fields.group_spaces_problem`: ``"x "`` beside ``"x"``, two groups shown alike), and every
+  non-null group value is of one kind (`group_kind`: ``1`` beside ``True`` or ``1.0`` would merge into one group, ``0`` beside
   ``"0"`` would be two groups where the CLI has one); ``None`` is the group of items without one;
 * an id follows the CLI's id rule (a non-empty string without spaces around it, or an integer; never ``None``, a
   bool or ``7.0``), every id is of one kind (`id_kind`: all strings or all integers, `MIXED_IDS`), ids are unique
@@ -25,7 +26,7 @@ from typing import Any, Optional, Sequence
 
 import numpy as np
 
-from ..io.fields import id_value
+from ..io.fields import group_spaces_problem, id_value
 from ..results.sorted_keys import SortedKeys, unique_rows
 
 __all__ = ["group_kind", "id_kind", "id_text", "MIXED_IDS", "BatchRules"]
@@ -96,7 +97,8 @@ class BatchRules:
         Raises:
             TypeError: a group value that is not hashable (a ``str`` given for ``groups`` or ``ids`` is refused by
                 the caller, `zheval.compute.batches`, before their lengths are compared).
-            ValueError: a NaN group; a group or id of another kind than the first (both items named); an id the id
+            ValueError: a NaN group; a group string with spaces around it; a group or id of another kind than the
+                first (both items named); an id the id
                 rule refuses; a duplicate id (both items named); ids in some batches and not in others.
         """
         groups = None if groups is None else [_plain(v) for v in groups]
@@ -128,6 +130,9 @@ class BatchRules:
             if isinstance(v, numbers.Real) and v != v:
                 raise ValueError(f"{self.what}: {at} is NaN, which cannot name a group (NaN != NaN: each would be a "
                                  "group of its own); use None for no group, or fill it")
+            spaced = group_spaces_problem(v, "groups")
+            if spaced:
+                raise ValueError(f"{self.what}: {at}: {spaced}")
             kind = group_kind(v)
             if self.group_first is None:
                 self.group_first = (offset + i, v, kind)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import numbers
 import os
 import re
 import warnings
@@ -21,7 +22,7 @@ import numpy as np
 
 from ..results.partial_sums import merge_groups
 from ..results.poisson import item_keys
-from .batch_checks import BatchRules
+from .batch_checks import BatchRules, id_text
 from .guards import input_slips
 from .inputs import EmptyReferenceError, validate_inputs
 from .joint import item_scores, score_config, score_items
@@ -65,8 +66,10 @@ def _has_null(t) -> bool:
 
 
 class ItemWriter:
-    """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` and
-    ``group``, the score columns of [`zheval.compute.joint.item_scores`][]), gzipped JSONL, or Parquet (the same
+    """Per-item scores written as they are computed: JSONL (one object per item: ``index``, the optional ``id`` (its
+    text form, an integer id ``7`` written ``"7"``, as ``zheval score --items`` and ``--items-out`` write the ids they
+    read: `zheval.compute.batch_checks.id_text`) and ``group``, the score columns of
+    [`zheval.compute.joint.item_scores`][]), gzipped JSONL, or Parquet (the same
     columns, one row group per batch; pyarrow), by the file's name (`items_format`). The rows go to a temporary
     file beside ``path`` (``.partial`` appended), renamed to ``path`` by `close` when every batch was scored and
     removed by `discard` when the run fails: a failed run leaves no file behind.
@@ -104,8 +107,8 @@ class ItemWriter:
                 item (``groups[12345]``)."""
         n = len(next(iter(columns.values()))) if columns else 0
         cols: Dict[str, Any] = {"index": np.arange(start, start + n, dtype=np.int64)}
-        if ids is not None:
-            cols["id"] = list(ids)
+        if ids is not None:  # an id's text form, as the CLI's per-item output writes it (7 -> "7": one id rule)
+            cols["id"] = [id_text(v) if isinstance(v, numbers.Integral) else v for v in ids]
         if groups is not None:
             cols["group"] = list(groups)
         cols.update(columns)
@@ -281,7 +284,8 @@ def score_batches(
         items_path: optional new file (``.jsonl``, ``.jsonl.gz``, ``.parquet`` or ``.pq``: `items_format`, any
             other name refused before any batch is read) the per-item scores are written to, batch by
             batch (`ItemWriter`; [`zheval.compute.joint.item_scores`][] columns, 0-1), into a ``.partial`` file
-            renamed when every batch is scored (a failed run leaves none).
+            renamed when every batch is scored (a failed run leaves none). Ids are written as their text form
+            (``7`` -> ``"7"``, a string column in Parquet), as the CLI writes them, so the files join on ``id``.
         progress: a bar with rows and rows/s on stderr (tqdm): ``None`` shows it on a terminal only
             (``ZHEVAL_PROGRESS=0`` turns it off), ``True``/``False`` force it.
         rouge: ROUGE's options as one [`RougeOptions`][zheval.compute.options.RougeOptions], as

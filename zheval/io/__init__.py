@@ -10,7 +10,7 @@ field names and ids ([`fields`][zheval.io.fields]); one number rule
 """
 
 from .encoding import decode, encoding_problem, lone_surrogate
-from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, id_field_of, id_value, near_id_problem,
+from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, group_spaces_problem, id_field_of, id_value, near_id_problem,
                      pair_fields, prediction_field, spaced_names)
 from .jsonl import (JsonIntegerTooLong, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
                     jsonl_rows, parse_json_line, text_line_problem)
@@ -24,7 +24,7 @@ from .table import csv_rows, parquet_rows, tsv_rows
 
 __all__ = [
     "decode", "encoding_problem", "lone_surrogate",
-    "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "id_field_of", "id_value", "near_id_problem",
+    "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "group_spaces_problem", "id_field_of", "id_value", "near_id_problem",
     "pair_fields", "prediction_field", "spaced_names",
     "JsonIntegerTooLong", "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
     "jsonl_rows", "parse_json_line", "text_line_problem",

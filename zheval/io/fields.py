@@ -26,7 +26,7 @@ from .problems import FileFormatError, Problem, type_name
 
 __all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "near_id_problem", "pair_fields",
            "prediction_field",
-           "id_field_of", "id_value", "UniqueIds", "keyed_rows", "spaced_names"]
+           "id_field_of", "id_value", "group_spaces_problem", "UniqueIds", "keyed_rows", "spaced_names"]
 
 FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
 """``(prediction field, reference field)`` pairs that belong together: LLaMA-Factory's
@@ -153,6 +153,20 @@ def id_value(v, field: str = ID_FIELD) -> tuple:
                           f"{v.strip()!r} (the id field {field!r})")
         return v, None
     return None, f"the id field {field!r} must be a non-empty string or an integer, got {type_name(v)} {v!r}"
+
+
+def group_spaces_problem(v, field: str) -> Optional[str]:
+    """The problem text of a group value with spaces around it (any Unicode whitespace: ``"x "``, ``" 售后"``, or
+    only spaces, ``" "``), else ``None`` (any other value, of any type). Group values are matched exactly, as ids
+    are (`id_value`), never trimmed: ``"x "`` beside ``"x"`` would be two groups both shown ``x``, so every door
+    that reads groups refuses it, naming ``field`` (the group field or column)."""
+    if not isinstance(v, str) or v == v.strip():
+        return None
+    if not v.strip():
+        return (f"the group value {v!r} of {field!r} is only spaces: it would be a group shown as nothing; write "
+                "null (an empty CSV/TSV cell) for no group, or a name")
+    return (f"the group value {v!r} of {field!r} has spaces around it: group values are matched exactly, so it is "
+            f"not the group {v.strip()!r} (two groups shown alike); remove the spaces")
 
 
 class UniqueIds:

@@ -7,7 +7,8 @@ Rules shared by CSV and TSV: the first non-blank line is the header, with distin
 (a name with spaces around it, ``" output"``, is refused naming it: it is neither ``"output"`` nor silently
 trimmed to it); every row has
 as many cells as the header; blank lines are skipped, except in a one-column file, where a blank line could be an
-empty value and is refused (write ``""``, as pandas does).
+empty value and is refused (write ``""``, as pandas does); a row equal to the header (files joined with ``cat``) or
+a cell starting with a byte-order mark inside the file is refused naming its line.
 
 CSV rows end where the line rule (`zheval.io.lines`) ends lines, at LF or CRLF: a lone CR is text, in a quoted cell
 or not (Python's ``csv`` would end the row there, or refuse it when read line by line), and line numbers are those
@@ -103,6 +104,11 @@ def table_rows_stream(cell_lines, name: str, problems: list):
         bad = spanning_cell_problem(header, cells, line, name)
         if bad is not None:
             problems.append(bad)
+            continue
+        if cells == header:  # `cat a.csv b.csv`: the second file's header would be scored as an item
+            problems.append(Problem(name, line, None, f"this row repeats the header ({', '.join(header)}): files "
+                                                      "joined together (the second one's header is then read as a "
+                                                      "row)? remove the line"))
             continue
         if any(c.startswith("\ufeff") for c in cells):  # the file's own BOM is removed before the header
             problems.append(Problem(name, line, None, "a cell starts with a byte-order mark (U+FEFF) inside the "

@@ -1,6 +1,8 @@
 """What ``zheval score`` says when predictions do not match the items (issue 35, break-it pass 5): trailing blank
 lines of a text predictions file are named as blank lines (F13, the wording of ``zheval bleu``'s text files), and
-ids that differ only in Unicode normalisation — printed alike — get a hint with the combining mark escaped (F17)."""
+ids that differ only in Unicode normalisation — printed alike — get a hint with the combining mark escaped (F17);
+break-it pass 6: a line holding a lone CR (two predictions merged) is named in the count error, and ``zheval bleu -``
+says references are not read from standard input."""
 
 from __future__ import annotations
 
@@ -42,3 +44,27 @@ def test_ids_differing_only_in_normalisation_get_a_hint(tmp_path):
     res = run_cli("score", "--data", write_jsonl(tmp_path / "d.jsonl", rows), "-p",
                   write_jsonl(tmp_path / "p2.jsonl", other), "-q")
     assert res.exit_code == 2 and "1 missing, 1 extra" in res.output and "normalisation" not in res.output
+
+
+def test_a_lone_cr_merging_two_predictions_is_named_by_its_line(tmp_path):
+    # break-it 6 item 4: one line ending in a lone CR (lines end at LF or CRLF; a lone CR is text) made two
+    # predictions one, and the count error said only "2 predictions for 3 items"
+    data = write_jsonl(tmp_path / "d.jsonl", ROWS)
+    f = tmp_path / "p.txt"
+    f.write_bytes((PREDS[0]["prediction"] + "\r" + PREDS[1]["prediction"] + "\n" + PREDS[2]["prediction"] + "\n")
+                  .encode("utf-8"))
+    res = run_cli("score", "--data", data, "-p", f, "-q")
+    assert res.exit_code == 2
+    assert ("2 predictions for 3 items (last prediction at line 2); line 1 holds a lone carriage return (CR, \\r) "
+            "inside: a line end of another system, two predictions merged into one?") in res.output
+
+
+def test_bleu_refuses_standard_input_for_references(tmp_path):
+    # break-it 6 item 4: `zheval bleu - -i hyp.txt` said "reference file not found: -"; sacrebleu's CLI reads
+    # references from files only (hypotheses from standard input or -i)
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("今天天气很好\n", encoding="utf-8")
+    for cmd in ("bleu", "rouge", "chrf"):
+        res = run_cli(cmd, "-", "-i", hyp, input="今天天气不错\n")
+        assert res.exit_code == 2 and "not found" not in res.output
+        assert "standard input ('-') is not accepted for references: references are read from files" in res.output

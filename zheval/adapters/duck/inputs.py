@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ...io.fields import group_spaces_problem
 from ...io.lists import split_entries
 from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
@@ -37,8 +38,18 @@ __all__ = [
 
 def group_columns(ds, by: Sequence[str]) -> dict:
     """``{column: list of its values per row}`` of the group columns ``by`` of ``ds`` (for
-    `group_items`)."""
-    return {dim: list(ds[dim]) for dim in by}
+    `group_items`).
+
+    Raises:
+        ValueError: a group value with spaces around it (`zheval.io.fields.group_spaces_problem`; a file read by
+            `zheval.adapters.duck.load` refuses it at its line already), naming the column and the item index."""
+    out = {dim: list(ds[dim]) for dim in by}
+    for dim, values in out.items():
+        for i, v in enumerate(values):
+            spaced = group_spaces_problem(v, dim)
+            if spaced:
+                raise ValueError(f"item {i}: {spaced}")
+    return out
 
 
 def check_by(ds, by) -> tuple:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Mapping, Sequence, Union
 
 from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, UniqueIds, duplicate_key_problem,
-                   encoding_problem, existing_file, id_value, json_document_problem, json_error_message,
+                   encoding_problem, existing_file, group_spaces_problem, id_value, json_document_problem, json_error_message,
                    json_line_or_problem, lone_surrogate, parse_json_line, read_text, spaced_names,
                    type_name)
 
@@ -212,6 +212,8 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list
                 continue
             if not isinstance(v, str):
                 errs.append(f"{key!r} must be a string or null, got {type_name(v)}")
+            elif group_spaces_problem(v, key):
+                errs.append(group_spaces_problem(v, key))
             elif valid is not None and v not in valid:
                 hint = _DOMAINS_HINT if key == "domain" else ""
                 errs.append(f"{key!r} {v!r} is not one of {list(valid)} or null{hint}")

@@ -1,16 +1,18 @@
 """What `join_predictions` says when predictions do not match a dataset's items: the ids missing and extra (with a
 hint when a missing and an extra id differ only in Unicode normalisation, which prints them alike), and, for
 predictions matched in order, the count — with the lines that are blank when the extra ones are only blank lines
-at the end of a text file (the wording of ``zheval bleu``'s text files).
+at the end of a text file (the wording of ``zheval bleu``'s text files) and the lines holding a lone CR.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 __all__ = ["count_mismatch_message", "id_mismatch_lines", "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
+_LONE_CR = re.compile("\r(?!\n)")
 
 
 def visible_id(value) -> str:
@@ -64,4 +66,12 @@ def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, l
         else:
             where = f"the last {len(rest)} prediction(s) are"
         msg += f"; {where} blank: the extra predictions are empty (a line break too many at the end?)"
+    merged = [i for i, t in enumerate(texts) if isinstance(t, str) and _LONE_CR.search(t)]
+    if merged:
+        at = [lines[i] for i in merged] if lines else [i + 1 for i in merged]
+        shown = ", ".join(str(k) for k in at[:_SHOWN]) + (f", … ({len(at) - _SHOWN} more)" if len(at) > _SHOWN else "")
+        which = "line" if lines else "prediction"
+        msg += (f"; {which}{'s' if len(at) > 1 else ''} {shown} hold{'' if len(at) > 1 else 's'} a lone carriage "
+                "return (CR, \\r) inside: a line end of another system, two predictions merged into one? (lines "
+                "end at LF or CRLF; a lone CR is text) write the file with LF or CRLF line ends")
     return msg

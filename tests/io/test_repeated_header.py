@@ -1,0 +1,54 @@
+"""A data row equal to the header (two CSV/TSV files joined with ``cat``: the second one's header is read as a
+row) is refused naming file:line at every reader (read_rows, iter_row_chunks) and every door of the CLI (score,
+score --stream, compare), as the byte-order mark inside a file is (break-it-6 item 1). Before, an item with id
+``id``, prediction ``predict`` and reference ``label`` was scored."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers.cli import run_cli
+from zheval.io import FileFormatError, read_rows
+from zheval.io.chunks import iter_row_chunks
+
+ONE = "id,predict,label\na1,今天天气不错。,今天天气很好啊。\na2,我要去北京。,我想去北京旅游。\n"
+JOINED = ONE + ONE.replace("\na", "\nb")  # `cat B.csv B.csv` with the second file's ids renamed: header on line 4
+
+
+def _expected(f) -> str:
+    return (f"{f}:4: this row repeats the header (id, predict, label): files joined together (the second one's "
+            "header is then read as a row)? remove the line")
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv"])
+def test_readers_refuse_a_repeated_header_naming_its_line(tmp_path, kind):
+    f = tmp_path / f"joined.{kind}"
+    f.write_text(JOINED if kind == "csv" else JOINED.replace(",", "\t"), encoding="utf-8")
+    with pytest.raises(FileFormatError) as e:
+        read_rows(f)
+    assert [str(p) for p in e.value.problems] == [_expected(f)]
+    with pytest.raises(FileFormatError) as e:
+        list(iter_row_chunks(f, chunk_rows=2))
+    assert [str(p) for p in e.value.problems] == [_expected(f)]
+
+
+def test_a_row_differing_from_the_header_in_one_cell_is_a_row(tmp_path):
+    f = tmp_path / "ok.csv"
+    f.write_text("id,predict,label\nid,predict,标签\n", encoding="utf-8")
+    assert [r for _, r in read_rows(f).rows] == [{"id": "id", "predict": "predict", "label": "标签"}]
+
+
+@pytest.mark.parametrize("extra", [["--items", "-f", "json"], ["--stream"]])
+def test_score_refuses_a_repeated_header(tmp_path, extra):
+    f = tmp_path / "joined.csv"
+    f.write_text(JOINED, encoding="utf-8")
+    res = run_cli("score", "-p", f, "--bootstrap", "0", *extra)
+    assert res.exit_code == 2 and _expected(f) in res.stderr and '"id": "id"' not in res.stdout
+
+
+def test_compare_refuses_a_repeated_header(tmp_path):
+    a, b = tmp_path / "a.csv", tmp_path / "joined.csv"
+    a.write_text(ONE + ONE.replace("\na", "\nb").split("\n", 1)[1], encoding="utf-8")
+    b.write_text(JOINED, encoding="utf-8")
+    res = run_cli("compare", "-p", a, b, "--bootstrap", "200", "--metrics", "bleu")
+    assert res.exit_code == 2 and _expected(b) in res.stderr
