@@ -416,9 +416,7 @@ def build_compute_metrics(
         tokenizer: (positional) the transformers tokenizer that decodes predictions and labels — the Trainer's
             ``processing_class``. It needs ``pad_token_id``.
         metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``), or one string: a metric or a
-            comma list of them (``"chinese_rouge,chinese_bleu"``; `zheval.io.lists.split_entries`: entries and a
-            single name stripped of surrounding spaces, an empty entry refused; an existing path is kept whole); an
-            entry of a sequence with surrounding spaces is refused; each is
+            comma list of them (``"chinese_rouge,chinese_bleu"``, a single name too: `_metric_list`); each is
 
             * ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"``: computed with the zheval library directly
               ([`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][],
