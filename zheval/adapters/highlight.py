@@ -1,6 +1,12 @@
 """Highlighting an explanation ([`zheval.explain`][zheval.compute.explain.explain]) on the original text: the runs of matched and unmatched
 characters, for the terminal view (``zheval explain``) and the Space widget (HTML).
 
+Text from a model is data: `highlight_html` writes it by the rule of every zheval HTML page
+(`zheval.adapters.report.html_page.page_environment`): control characters shown by
+`zheval.text.controls.visible_controls` (ESC as ``\\x1b``, NUL as ``\\x00``, U+202E as ``\\u202e``, CR as
+``\\r``), then HTML-escaped, the whole text isolated in ``<bdi>``. `bracketed` is for the terminal, whose caller
+applies `zheval.text.terminal.terminal_text` (the same rule).
+
 A character is *matched* when it lies in the ``[start, end)`` span of one of the highlighted tokens
 (``explanation["highlight"]["prediction"]`` / ``["reference_tokens"]``, indices into the text entry's ``tokens``).
 Characters between tokens (spaces dropped by the tokenizer) are never marked, so two matched tokens separated by a
@@ -11,6 +17,8 @@ from __future__ import annotations
 
 from html import escape
 from typing import Any, Dict, Iterable, List, Tuple
+
+from ..text.terminal import visible_controls
 
 __all__ = ["MATCH_CLASS", "highlight_runs", "highlight_html", "bracketed"]
 
@@ -44,11 +52,31 @@ def highlight_runs(entry: Dict[str, Any], token_indices: Iterable[int]) -> List[
 
 
 def highlight_html(entry: Dict[str, Any], token_indices: Iterable[int], style: str = "") -> str:
-    """The original text as HTML (escaped), each matched run in ``<mark class="zheval-match">`` (with the inline
-    ``style`` when given: a page whose CSS cannot be set)."""
+    """The original text as HTML, each matched run in ``<mark class="zheval-match">`` (with the inline ``style``
+    when given: a page whose CSS cannot be set), the whole in ``<bdi>``.
+
+    Every run is written by the page rule (module docstring): `zheval.text.controls.visible_controls`, then
+    ``html.escape``, so no raw C0/C1 control, bidi control or line separator reaches the page and a right-to-left
+    text cannot reorder what is around it. ``\\n`` and ``\\t`` are kept (a panel with ``white-space:pre-wrap``).
+
+    Args:
+        entry: a text entry of an explanation (``{"text", "tokens", ...}``, see `highlight_runs`).
+        token_indices: indices into ``entry["tokens"]`` of the tokens to mark.
+        style: an inline CSS ``style`` for the marks (escaped as an attribute), or ``""``.
+    Returns:
+        ``str`` HTML; ``""`` for an empty text (so a caller can show its own placeholder).
+    Raises:
+        IndexError: an index outside the token list.
+    """
     attr = f' style="{escape(style)}"' if style else ""
-    return "".join(f'<mark class="{MATCH_CLASS}"{attr}>{escape(s)}</mark>' if m else escape(s)
+    body = "".join(f'<mark class="{MATCH_CLASS}"{attr}>{_shown(s)}</mark>' if m else _shown(s)
                    for s, m in highlight_runs(entry, token_indices))
+    return f"<bdi>{body}</bdi>" if body else ""
+
+
+def _shown(text: str) -> str:
+    """One run of data as page text: control characters made visible, then HTML-escaped."""
+    return escape(visible_controls(text))
 
 
 def bracketed(entry: Dict[str, Any], token_indices: Iterable[int]) -> str:

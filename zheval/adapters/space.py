@@ -39,6 +39,14 @@ Under the tables, every scored line is explained (`explain_html`, at most `MAX_E
 the panel says when it stops): the prediction and the winning reference side by side with their matched tokens
 marked ``<mark class="zheval-match">`` (the ``highlight`` of [`zheval.explain`][zheval.compute.explain.explain], run with the options the
 module was given), and the line's numbers -- each ROUGE type's F, or the sentence BLEU with its matches per order.
+
+Text from a model is data (issue 35): every text the page shows -- the per-item table's ``prediction`` and
+``references`` cells, the explanation panel, the message line, the signature -- goes through the rule of every zheval
+HTML page (`zheval.adapters.report.html_page.page_environment`): control characters shown as visible escapes by
+`zheval.text.controls.visible_controls` (ESC as ``\\x1b``, NUL as ``\\x00``, U+202E as ``\\u202e``, CR as ``\\r``;
+in a table cell also ``\\n`` and ``\\t``), then HTML-escaped where it becomes HTML, model texts of the panel isolated
+in ``<bdi>``. The tables are ``gr.Dataframe(datatype="str")``: gradio shows their cells as text (never as Markdown
+or HTML). `WidgetResult.run` keeps the parsed texts exactly (what was scored).
 """
 
 from __future__ import annotations
@@ -53,6 +61,7 @@ import pandas as pd
 
 from ..io.lists import split_entries
 from ..presets import preset_names
+from ..text.terminal import visible_controls
 from .extras import require_extra
 from .space_inputs import (MAX_BOX_CHARS, MAX_ITEMS, MAX_LINE_CHARS, MAX_MESSAGE_CHARS, REF_DELIMITER,  # noqa: F401
                            parse_inputs, widget_message)
@@ -101,7 +110,8 @@ class WidgetResult(NamedTuple):
 
     Attributes:
         summary: one-row ``DataFrame`` (see `score_rouge` / `score_bleu`).
-        per_item: one row per input line.
+        per_item: one row per input line; its ``prediction`` and ``references`` are the texts as shown
+            (`zheval.text.controls.visible_controls` with ``one_line=True``: control characters as escapes).
         signature: the module's reproducibility signature (``str``).
         run: ``{"predictions": list[str], "references": list[list[str]], "options": dict}`` -- the parsed lines and
             the options passed to ``module.compute``, kept for a per-line panel (see the module docstring).
@@ -129,8 +139,9 @@ def preset_choices(metric: str) -> List[str]:
 
 
 def _item_frame(preds: Sequence[str], refs: Sequence[Sequence[str]], columns: dict) -> pd.DataFrame:
-    data = {"#": list(range(1, len(preds) + 1)), "prediction": list(preds),
-            "references": [f" {REF_DELIMITER} ".join(rs) for rs in refs]}
+    # the cells show data: control characters made visible (a table cell is one line: \n and \t too)
+    data = {"#": list(range(1, len(preds) + 1)), "prediction": [visible_controls(p, one_line=True) for p in preds],
+            "references": [visible_controls(f" {REF_DELIMITER} ".join(rs), one_line=True) for rs in refs]}
     data.update({k: [_round(v) for v in vs] for k, vs in columns.items()})
     return pd.DataFrame(data)
 
@@ -308,7 +319,8 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
         ref_html = highlight_html(e["references"][k], h["reference_tokens"], _MARK_STYLE)
         parts.append(
             f'<div class="zheval-explain" data-line="{i}" style="{_PANEL_STYLE}">'
-            f'<div class="zheval-explain-head"><strong>line {i}</strong> · {html.escape(nums)} · winning reference '
+            f'<div class="zheval-explain-head"><strong>line {i}</strong> · {html.escape(visible_controls(nums))} · '
+            f'winning reference '
             f'{k + 1} of {len(e["references"])}</div>'
             f'<div style="display:flex;gap:1.2em">'
             f'<div class="zheval-explain-prediction" style="{_SIDE_STYLE}"><small>prediction</small><br>'
@@ -346,11 +358,11 @@ def scored_with_slips(score, module, *args):
 
 def _message_html(kind: str, text: str) -> str:
     """The message line under the Compute button; ``kind`` is ``"ok"``, ``"warning"`` (an input slip) or ``"error"``
-    (escaped: it may quote input)."""
+    (it may quote input: control characters made visible, then HTML-escaped)."""
     label = {"error": "<strong>Error:</strong> ", "warning": "<strong>Warning:</strong> "}.get(kind, "")
     role, style = {"error": ("alert", _ERROR_STYLE), "warning": ("status", _WARNING_STYLE)}.get(kind, ("status", _OK_STYLE))
     return (f'<div class="zheval-message zheval-{kind}" role="{role}" style="{style}">'
-            f"{label}{html.escape(text)}</div>")
+            f"{label}{html.escape(visible_controls(text))}</div>")
 
 
 def card_body(card: Union[str, Path, None]) -> str:
@@ -406,7 +418,7 @@ def _page_outputs(score, module):
                                       "are not affected. Please report it with the input that caused it.")
         message = _message_html("ok", text) + "".join(_message_html("warning", w) for w in slips)
         return (message, gr.update(value=res.summary, visible=True),
-                gr.update(value=res.per_item, visible=True), res.signature, res.run, explained)
+                gr.update(value=res.per_item, visible=True), visible_controls(res.signature), res.run, explained)
 
     run.__name__ = score.__name__
     return run
@@ -475,8 +487,10 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         button = gr.Button("Compute", variant="primary", elem_id="compute")
         message = gr.HTML("", elem_id="message")
         # shown once there are numbers (hidden again by an error)
-        summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary", visible=False)
-        per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item", visible=False)
+        # datatype "str": cells are shown as text, never as Markdown/HTML (the texts are data)
+        summary = gr.Dataframe(label="Score", interactive=False, elem_id="summary", visible=False, datatype="str")
+        per_item = gr.Dataframe(label="Per item", interactive=False, elem_id="per_item", visible=False,
+                                datatype="str")
         signature = gr.Textbox(label="Signature", interactive=False, elem_id="signature")
         explanations = gr.HTML("", elem_id="explanations")  # every scored line explained (explain_html)
         last_run = gr.State(None)

@@ -20,6 +20,12 @@ nothing.
 A file that is read back (the review sheet: its ids are matched against the key) needs escaping that keeps distinct
 texts distinct: `escaped_text` also writes every backslash as ``\\\\``, so each backslash of its output starts an
 escape and ``k<ESC>`` (``k\\x1b``) and the literal four characters ``k\\x1b`` (``k\\\\x1b``) differ.
+
+A sheet a spreadsheet program opens (the review sheet's CSV and TSV) must not hold a formula: a cell starting with
+``=``, ``+``, ``-`` or ``@`` (and tab or CR) is evaluated by Excel and LibreOffice (OWASP, "CSV Injection"), so a
+model's ``=1+1`` shows as ``2`` and a re-saved id ``=cmd`` no longer matches its key. `sheet_text` writes such a cell
+with OWASP's ``'`` in front, and a text that starts with ``'`` itself gets one too, so the writing stays one-to-one
+and `sheet_plain` reads every cell back exactly (``'=x`` is written ``''=x``).
 """
 
 from __future__ import annotations
@@ -28,7 +34,7 @@ import re
 from typing import Any
 
 __all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
-           "text_digest"]
+           "FORMULA_STARTS", "sheet_text", "sheet_plain", "text_digest"]
 
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Unicode's ``Bidi_Control`` characters: ALM, LRM, RLM and the embedding, override and isolate controls (LRE RLE
@@ -118,6 +124,44 @@ def unescaped_text(text: str):
 
     out = _ESCAPE.sub(one, text)
     return None if bad else out
+
+
+FORMULA_STARTS = "=+-@\t\r'"
+"""The first characters after which `sheet_text` puts a ``'``: a spreadsheet formula's (``=``, ``+``, ``-``, ``@``,
+tab, CR: OWASP's CSV injection list) and ``'`` itself (so that the guard is one-to-one)."""
+
+
+def sheet_text(text: Any, *, one_line: bool = False) -> str:
+    """A text cell of a spreadsheet file that is read back (the review sheet's CSV and TSV): `escaped_text`, then
+    a ``'`` in front when the escaped cell starts with one of `FORMULA_STARTS` (module docstring).
+
+    Args:
+        text: a ``str`` (anything else is converted with ``str()`` first).
+        one_line: as `escaped_text` (an id, a TSV cell).
+
+    Returns:
+        A ``str`` no spreadsheet evaluates as a formula; injective (distinct texts give distinct cells), inverted by
+        `sheet_plain`. Raises nothing.
+    """
+    s = escaped_text(text, one_line=one_line)
+    return "'" + s if s[:1] and s[0] in FORMULA_STARTS else s
+
+
+def sheet_plain(cell: str):
+    """The text `sheet_text` wrote as ``cell`` (its inverse): a leading ``'`` before one of `FORMULA_STARTS` is the
+    guard and is dropped, then `unescaped_text`. A cell starting with ``'`` before any other character (a sheet
+    written before the guard) is read as it is.
+
+    Args:
+        cell: a ``str`` (a cell of a CSV/TSV sheet, as read back).
+
+    Returns:
+        The ``str``, or ``None`` when ``cell`` is no output of `escaped_text` (`unescaped_text`).
+        ``sheet_plain(sheet_text(s)) == s`` for every ``s``. Raises nothing.
+    """
+    if len(cell) > 1 and cell[0] == "'" and cell[1] in FORMULA_STARTS:
+        cell = cell[1:]
+    return unescaped_text(cell)
 
 
 def text_digest(text: str) -> str:

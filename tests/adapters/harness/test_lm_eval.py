@@ -346,6 +346,19 @@ def test_make_process_results_refuses_unknown_metrics():
         H.make_process_results(["zheval_bleu_char", "zheval_bleu_char"])
 
 
+def test_make_process_results_reads_a_string_as_a_comma_list():
+    # before: tuple("zheval_bleu_char") made the names 'z', 'h', 'e', ... ("unknown zheval lm-eval metric(s) ['z', ...")
+    doc = {"references": ["今天天气很好"]}
+    fn = H.make_process_results("zheval_bleu_char")
+    assert list(fn(doc, ["今天天气很好"])) == ["zheval_bleu_char"]
+    fn = H.make_process_results(" zheval_bleu_char , zheval_rouge1_char")  # entries stripped, as split_entries does
+    assert list(fn(doc, ["今天天气很好"])) == ["zheval_bleu_char", "zheval_rouge1_char"]
+    with pytest.raises(ValueError, match=r"^metrics 'zheval_bleu_char,,zheval_rouge1_char' has an empty entry \(entry 2\)$"):
+        H.make_process_results("zheval_bleu_char,,zheval_rouge1_char")
+    with pytest.raises(ValueError, match="at least one metric"):
+        H.make_process_results("")
+
+
 def test_other_aggregations_keep_lm_evals_stderr():
     import lm_eval.api.metrics as M
     import lm_eval.evaluator_utils as E

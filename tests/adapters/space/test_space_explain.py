@@ -21,7 +21,8 @@ def test_runs_cover_the_original_text():
     assert runs == [("请把", True), (" ", False), ("包裹放进", True), ("智能", False), ("柜", True), ("！", False)]
     assert bracketed(p, e["highlight"]["prediction"]) == "[请把] [包裹放进]智能[柜]！"
     assert highlight_html({"text": "<a>", "tokens": [{"token": "<a>", "start": 0, "end": 3}]}, [0]) == \
-        '<mark class="zheval-match">&lt;a&gt;</mark>'
+        '<bdi><mark class="zheval-match">&lt;a&gt;</mark></bdi>'
+    assert highlight_html({"text": "", "tokens": []}, []) == ""  # the caller's own "(empty)"
 
 
 def test_panel_marks_the_matched_tokens_of_each_line():

@@ -274,3 +274,24 @@ def test_metrics_as_a_comma_list(tok):
     with pytest.raises(ValueError, match=r"^metrics 'chinese_rouge,,chinese_bleu' has an empty entry \(entry 2\)$"):
         build_compute_metrics(tok, metrics="chinese_rouge,,chinese_bleu")
     assert "rouge1" in build_compute_metrics(tok, metrics="chinese_rouge")((preds, labels))
+
+
+def test_one_name_with_spaces_follows_the_comma_list_rule(tok, monkeypatch):
+    # before: "chinese_rouge, chinese_bleu" was stripped but " chinese_bleu" went to evaluate.load as a Hub id
+    import evaluate
+
+    def no_load(path, **kw):
+        raise AssertionError(f"evaluate.load({path!r}) called")
+
+    monkeypatch.setattr(evaluate, "load", no_load)
+    preds, labels = arrays(tok)
+    expected = build_compute_metrics(tok, metrics=["chinese_bleu"])((preds, labels))
+    assert build_compute_metrics(tok, metrics=" chinese_bleu")((preds, labels)) == expected
+    assert build_compute_metrics(tok, metrics="chinese_bleu \t")((preds, labels)) == expected
+    with pytest.raises(ValueError, match="metrics is empty"):
+        build_compute_metrics(tok, metrics="  ")
+    # an entry of a list is not a comma list: refused, as zheval.score refuses metrics=[" bleu"]
+    with pytest.raises(ValueError, match=r"metric name ' chinese_bleu' has surrounding spaces .*'chinese_bleu'"):
+        build_compute_metrics(tok, metrics=[" chinese_bleu"])
+    with pytest.raises(ValueError, match=r"metric name 'chinese_rouge ' has surrounding spaces"):
+        build_compute_metrics(tok, metrics=[("chinese_rouge ", {})])

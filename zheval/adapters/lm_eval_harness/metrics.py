@@ -79,6 +79,7 @@ from ...compute.chrf import score_from_sums as chrf_from_sums
 from ...compute.guards import warn_input_slips
 from ...compute.inputs import EmptyReferenceError, validate_inputs
 from ...compute.rouge import RougeOptions, compute_rouge, rouge_config, rouge_items
+from ...io.lists import split_entries
 from ...results.reducers import MIN_BOOTSTRAP_RESAMPLES, bootstrap_standard_error, corpus_statistic
 
 __all__ = [
@@ -277,7 +278,9 @@ def make_process_results(metrics: Sequence[str] = CHAR_METRICS, reference_field:
 
     Args:
         metrics: metric names of [`METRICS`][zheval.adapters.lm_eval_harness.metrics.METRICS] and of `SIGNATURE_METRICS`; the task's ``metric_list`` must
-            list exactly these (lm-eval averages any key it has no aggregation for, which fails on items).
+            list exactly these (lm-eval averages any key it has no aggregation for, which fails on items). A list, or
+            one string as a comma list (``"zheval_bleu_char,zheval_rouge1_char"``, `zheval.io.lists.split_entries`:
+            entries stripped, an empty entry refused).
         reference_field: the document field holding the references: a str or a list of str (any count per document).
 
     Returns:
@@ -285,9 +288,11 @@ def make_process_results(metrics: Sequence[str] = CHAR_METRICS, reference_field:
         ``results`` is lm-eval's list of the document's filtered outputs (one str for ``generate_until``).
 
     Raises:
-        ValueError: an unknown metric name (listing the valid ones), no metric, a repeated name, an empty field name.
+        ValueError: an unknown metric name (listing the valid ones), no metric, a repeated name, an empty entry of a
+            comma list, an empty field name.
     """
-    metrics = tuple(metrics)
+    # one string is a comma list ("zheval_bleu_char,zheval_rouge1_char"; tuple() would read its characters as names)
+    metrics = tuple(split_entries(metrics, "metrics") if isinstance(metrics, str) else metrics)
     unknown = [m for m in metrics if m not in METRICS and m not in SIGNATURE_METRICS]
     if unknown:
         raise ValueError(f"unknown zheval lm-eval metric(s) {unknown}; valid names: {', '.join(METRICS)}, each also "

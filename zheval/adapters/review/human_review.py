@@ -35,7 +35,7 @@ from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
 from .sheet_predictions import sheet_predictions
-from ...text.terminal import CONTROL_PATTERN, escaped_text, text_digest
+from ...text.terminal import CONTROL_PATTERN, escaped_text, sheet_text, text_digest
 
 __all__ = ["RATING_COLUMNS", "SHEET_COLUMNS", "STRATA", "KEY_KIND", "ReviewSample", "ReviewFileError", "review_sample",
            "sheet_csv", "read_key", "read_ratings", "review_agreement", "AgreementReport"]
@@ -263,7 +263,9 @@ def sheet_csv(sheet: list, columns=None) -> str:
     prediction are kept; the id is one line (``\\n``, ``\\t`` escaped). A list cell (``references``) is one
     reference per line: each reference escaped on one line (a line break inside it is ``\\n``), joined by
     `REFERENCE_SEPARATOR`, so every line break of the cell separates two references. The key holds every text
-    exactly; `read_ratings` maps each sheet id back to its key id."""
+    exactly; `read_ratings` maps each sheet id back to its key id. A text cell that would start a spreadsheet
+    formula (``=``, ``+``, ``-``, ``@``, tab) or starts with ``'`` gets OWASP's ``'`` in front
+    (`zheval.text.controls.sheet_text`: ``=1+1`` is written ``'=1+1``, ``'=x`` ``''=x``; one-to-one)."""
     cols = list(columns or (sheet[0].keys() if sheet else SHEET_COLUMNS))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
@@ -274,11 +276,13 @@ def sheet_csv(sheet: list, columns=None) -> str:
 
 
 def _sheet_cell(column: str, value):
-    """One cell of `sheet_csv`, escaped."""
+    """One cell of `sheet_csv`, escaped, a formula start guarded (`zheval.text.controls.sheet_text`)."""
     if isinstance(value, (list, tuple)):
-        return REFERENCE_SEPARATOR.join(escaped_text(v, one_line=True) for v in value)
+        # the cell's start is its first reference's: that one guarded (a later line starts no formula)
+        return REFERENCE_SEPARATOR.join(sheet_text(v, one_line=True) if j == 0 else escaped_text(v, one_line=True)
+                                        for j, v in enumerate(value))
     if isinstance(value, str):
-        return escaped_text(value, one_line=column == "id")
+        return sheet_text(value, one_line=column == "id")
     return value
 
 
@@ -394,7 +398,9 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     key_ids = [it["id"] for it in key["items"]]
     # the sheet shows an id escaped (sheet_csv: injective), so each sheet form is one key id; a typed sheet may hold
     # an id exactly, with its control characters: such a text is no sheet form (those have none) and is matched as is
-    forms = {escaped_text(i, one_line=True): i for i in key_ids}
+    # (CSV/TSV: with the formula guard, sheet_text; a typed sheet holds no guard)
+    form = sheet_text if rf.kind in ("csv", "tsv") else escaped_text
+    forms = {form(i, one_line=True): i for i in key_ids}
     problems: list[str] = []
     header = columns_of(rf)
     missing = [c for c in ["id", *cols] if c not in header]

@@ -10,6 +10,9 @@ by the name as there (``.gz`` after any of them: gzip-compressed):
   hold a tab or a line break): every text cell escaped on one line (`zheval.text.terminal.escaped_text`,
   ``one_line=True``: a line break is ``\\n``, a tab ``\\t``), the references cell a JSON list of the references on
   one line (``["参考一", "参考二"]``, control characters as JSON escapes), rating cells empty.
+* CSV and TSV are opened by spreadsheet programs: a text cell that would start a formula (``=``, ``+``, ``-``,
+  ``@``, tab, CR) or starts with ``'`` is written with OWASP's ``'`` in front (`zheval.text.controls.sheet_text`,
+  one-to-one; ``zheval agree`` reads it back exactly).
 * ``.jsonl``, ``.json``, ``.ndjson``: one JSON object per line with every text exact (`terminal_json`: control
   characters as JSON escapes, so the file is safe to print), ``references`` a list, ratings ``null``.
 * ``.parquet``, ``.pq``: string columns, ``references`` a list of strings, rating columns float64, all null.
@@ -24,7 +27,7 @@ import gzip
 import io
 from pathlib import Path
 
-from ...text.terminal import escaped_text, terminal_json
+from ...text.terminal import sheet_text, terminal_json
 from .review_files import REVIEW_FORMATS
 
 __all__ = ["sheet_format", "sheet_bytes", "SHEET_NAMES"]
@@ -53,7 +56,7 @@ def _tsv(sheet: list, columns: list) -> str:
     def cell(column, value):
         if isinstance(value, (list, tuple)):
             return terminal_json([str(v) for v in value])
-        return escaped_text(value, one_line=True) if isinstance(value, str) else ("" if value is None else str(value))
+        return sheet_text(value, one_line=True) if isinstance(value, str) else ("" if value is None else str(value))
 
     lines = ["\t".join(columns)] + ["\t".join(cell(c, row.get(c)) for c in columns) for row in sheet]
     return "\ufeff" + "\n".join(lines) + "\n"

@@ -5,8 +5,8 @@ share their ids, so another system's sheet (or a sheet whose prediction cells we
 key without a word, every rating correlated with scores of other texts. Each item of a key written by ``zheval
 sample`` records ``prediction_sha256`` (`zheval.text.controls.text_digest` of the exact prediction it was scored on),
 and `sheet_predictions` compares it with the sheet's ``prediction`` cell read back by the sheet's escaping rule
-(`zheval.text.controls.unescaped_text`, the inverse of what `sheet_csv` writes; a raw ``\\r\\n`` in the cell is
-read as ``\\n`` first, since the sheet writes a carriage return as ``\\r`` and only a spreadsheet's re-save leaves a
+(`zheval.text.controls.sheet_plain`: the formula guard dropped, then `unescaped_text`, the inverse of what `sheet_csv`
+writes; a raw ``\\r\\n`` in the cell is read as ``\\n`` first, since the sheet writes a carriage return as ``\\r`` and only a spreadsheet's re-save leaves a
 raw one). A JSON Lines or Parquet sheet may also hold the prediction exactly. The prediction cell is not for editing:
 any other text is an error naming the ids, never a rating of the key's text.
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...text.terminal import text_digest, unescaped_text
+from ...text.terminal import sheet_plain, text_digest, unescaped_text
 from .review_files import listed
 
 __all__ = ["SheetCheck", "sheet_predictions"]
@@ -37,12 +37,13 @@ class SheetCheck:
 
 
 def _cell_texts(cell, typed: bool) -> list:
-    """The texts a prediction cell may stand for: its unescaped form (CSV/TSV: ``\\r\\n`` read as ``\\n`` first), and
-    in a typed sheet (JSON Lines, Parquet) the value as it is too."""
+    """The texts a prediction cell may stand for: its unescaped form (CSV/TSV: ``\\r\\n`` read as ``\\n`` first, the
+    formula guard ``'`` dropped by `zheval.text.controls.sheet_plain`), and in a typed sheet (JSON Lines, Parquet)
+    the value as it is too."""
     if not isinstance(cell, str):
         return []
     out = []
-    plain = unescaped_text(cell.replace("\r\n", "\n"))
+    plain = (unescaped_text if typed else sheet_plain)(cell.replace("\r\n", "\n"))
     if plain is not None:
         out.append(plain)
     if typed:

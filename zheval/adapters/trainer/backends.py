@@ -230,8 +230,17 @@ def make_backend(spec, options: dict) -> Backend:
 
     Raises:
         TypeError: any other ``spec``; what the back-end raises for bad options.
+        ValueError: a string ``spec`` with surrounding spaces that is not an existing path (a list entry
+            ``" chinese_bleu"``; one string ``metrics`` is stripped by `zheval.io.lists.split_entries` before).
     """
+    import os
+
     if isinstance(spec, str):
+        if spec != spec.strip() and not os.path.exists(os.path.expanduser(spec)):
+            # " chinese_bleu" would go to evaluate as a Hub id; a comma-list string is stripped (split_entries), an
+            # entry of a list is refused, as zheval.score refuses metrics=[" bleu"]
+            raise ValueError(f"metric name {spec!r} has surrounding spaces (not an existing path); write "
+                             f"{spec.strip()!r}")
         if spec in LIBRARY_METRICS:
             return LibraryBackend(spec, _own_options(options, spec))
         return _ModuleBackend(_load_module(spec), options)

@@ -319,16 +319,18 @@ class ZhevalComputeMetrics(TrainerEvents):
 
 def _metric_list(metrics):
     """``metrics`` of `build_compute_metrics` as a sequence: one ``(spec, options)`` pair is a list of one; one
-    string is one metric (a library name, an existing path: kept whole, commas and all) or a comma list
-    ``"chinese_rouge,chinese_bleu"`` read by `zheval.io.lists.split_entries` (an empty entry, as in
-    ``"chinese_rouge,,chinese_bleu"``, refused naming ``metrics``), never one Hub id with commas in it."""
+    string is an existing path (kept whole, commas and spaces and all) or else a comma list read by
+    `zheval.io.lists.split_entries`: ``"chinese_rouge,chinese_bleu"``, and one name alone by the same rule, so its
+    surrounding spaces are stripped as a list's entries are (``" chinese_bleu"`` is ``chinese_bleu``, never a Hub id
+    ``" chinese_bleu"``); an empty entry (``"chinese_rouge,,chinese_bleu"``) is refused naming ``metrics``; never one
+    Hub id with commas in it. A list is kept as given (`make_backend` refuses an entry with surrounding spaces)."""
     import os
 
     if isinstance(metrics, tuple) and len(metrics) == 2 and isinstance(metrics[1], dict):
         return [metrics]
     if not isinstance(metrics, str):
         return metrics
-    if "," not in metrics or os.path.exists(os.path.expanduser(metrics)):
+    if os.path.exists(os.path.expanduser(metrics)):
         return [metrics]
     from ...io.lists import split_entries
 
@@ -414,7 +416,7 @@ def build_compute_metrics(
         tokenizer: (positional) the transformers tokenizer that decodes predictions and labels — the Trainer's
             ``processing_class``. It needs ``pad_token_id``.
         metrics: a sequence of metrics (default ``("chinese_rouge", "chinese_bleu")``), or one string: a metric or a
-            comma list of them (``"chinese_rouge,chinese_bleu"``; an empty entry refused); each is
+            comma list of them (``"chinese_rouge,chinese_bleu"``, a single name too: `_metric_list`); each is
 
             * ``"chinese_rouge"`` / ``"chinese_bleu"`` / ``"chinese_chrf"``: computed with the zheval library directly
               ([`zheval.compute.rouge.compute_rouge`][], [`zheval.compute.bleu.compute_bleu`][],
