@@ -7,6 +7,7 @@ file's predictions with the notes ``zheval score`` gives of its rows (`compared_
 from __future__ import annotations
 
 from ..io import Problem
+from .duck.mismatch import id_hints
 from .records import Records, RecordsFormatError, records_notes
 
 __all__ = ["same_items", "group_differences", "compared_predictions"]
@@ -68,6 +69,9 @@ def same_items(base: Records, other: Records):
             problems.append(Problem(other.source, 0, None, f"{len(missing)} item(s) of {base.source} have no row "
                                     f"here (ids {', '.join(repr(m) for m in missing[:5])}"
                                     f"{' …' if len(missing) > 5 else ''})"))
+        extra = [rid for rid in other.ids if rid not in where]
+        problems += [Problem(other.source, 0, None, hint)
+                     for hint in id_hints(missing, extra, str(base.source), str(other.source))]
     elif len(other) != len(base):
         problems.append(Problem(other.source, 0, None, f"has {len(other)} rows but {base.source} has {len(base)}: "
                                 "without ids the rows of the systems are paired in order"))
