@@ -16,6 +16,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
+from .option_names import COMMAND
 from .option_numbers import number_parser
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
                       resamples_bound, seed_bound, trials_bound)
@@ -270,6 +271,7 @@ def takes(*names: str, **variants):
         @functools.wraps(fn)
         def command(**values):
             ctx = values.pop(_CONTEXT, None)
+            COMMAND.set(getattr(ctx, "info_name", None) or fn.__name__)  # the options' names in library errors
             return fn(SimpleNamespace(**values, _given=_given(values, decls, ctx)))
 
         del command.__wrapped__  # typer must read the signature below, not fn's
