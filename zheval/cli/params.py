@@ -85,8 +85,8 @@ OPTIONS = {
                         "a list of strings per row); repeat for several fields  [default: label, else references, "
                         "else reference]", show_default=False),
     "id_field": option(Optional[str], "--id-field", help="the item id's field (string or integer; unique); with "
-                       "--data the predictions are joined to the 小黄鸭 ids by it  [default: none: rows in order, "
-                       "named by line]", show_default=False),
+                       "--data the predictions are joined to the 小黄鸭 ids by it  [default: id when the file "
+                       "has an id field, else none: rows in order, named by line]", show_default=False),
     "group_field": option(Optional[List[str]], "--group-field", help="without --data: a field to group the report "
                           "by (string, integer or null per row); repeatable", show_default=False),
     "domains": option(Optional[str], "--domains", help="小黄鸭 domain values accepted besides null: 'any' (any "

@@ -69,3 +69,11 @@ def test_bertscore_names_layer_and_baseline_options(tmp_path, tiny):
     assert res.exit_code == 2 and "pass --baseline-path (a LAYER,P,R,F file) or leave out --rescale-with-baseline" in res.output
     res = run_cli("score", "-p", _records(tmp_path), "--bertscore-model", tiny)
     assert res.exit_code == 2 and "--bertscore-layer is required for model 'tiny'" in res.output, res.output
+
+
+@pytest.mark.parametrize("command", ["score", "compare", "explain", "sample"])
+def test_id_field_help_says_the_id_column_is_used_when_present(command):
+    # break-it pass 6: the help said "[default: none: rows in order]" though an `id` field is used when present
+    res = run_cli(command, "--help")
+    text = " ".join(res.output.split())
+    assert "[default: id when the file has an id field, else none: rows in order, named by line]" in text, text
