@@ -92,3 +92,17 @@ def test_crlf_line_ends_and_a_tagless_entry_are_entries(tmp_path):
     path = tmp_path / "crlf.txt"
     path.write_bytes("快递柜 100000\r\n在 10 p\r\n哪 10 r\r\n".encode("utf-8"))
     assert get_tokenizer("jieba", jieba_dict=str(path)).tokenize("快递柜在哪") == ["快递柜", "在", "哪"]
+
+
+def test_a_file_whose_every_frequency_is_0_is_refused_naming_each_line(tmp_path):
+    # break-it pass 6: jieba takes log(sum of the frequencies) = log(0): "ValueError: math domain error"
+    path = tmp_path / "zero.txt"
+    path.write_bytes("今天 00\n天气 0\n".encode("utf-8"))
+    with pytest.raises(FileFormatError) as err:
+        get_tokenizer("jieba", jieba_dict=str(path)).tokenize("今天天气")
+    assert [p.line for p in err.value.problems] == [1, 2]
+    assert f"{path}:1: '今天 00': frequency 0, as every entry of the file has" in str(err.value)
+    assert "math domain error" in str(err.value)  # named as what jieba would do, not raised by it
+    one = tmp_path / "one_zero.txt"  # one entry of frequency 0 beside others is an entry (jieba reads it)
+    one.write_bytes("快递柜 0 n\n在 10 p\n哪 10 r\n".encode("utf-8"))
+    assert get_tokenizer("jieba", jieba_dict=str(one)).tokenize("快递柜在哪")

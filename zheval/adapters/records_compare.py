@@ -7,9 +7,35 @@ file's predictions with the notes ``zheval score`` gives of its rows (`compared_
 from __future__ import annotations
 
 from ..io import Problem
+from ..text.terminal import terminal_text
+from .duck.mismatch import id_hints
 from .records import Records, RecordsFormatError, records_notes
 
-__all__ = ["same_items", "group_differences", "compared_predictions"]
+__all__ = ["same_items", "group_differences", "compared_predictions", "reference_difference"]
+
+_AROUND = 20  # characters shown on each side of the first difference of two references
+
+
+def _shown(text: str, at: int) -> str:
+    """``text`` around character ``at`` (``…`` where cut), escaped by the terminal rule, in single quotes."""
+    lo, hi = max(0, at - _AROUND), at + _AROUND
+    cut = ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+    return "'" + terminal_text(cut, one_line=True) + "'"
+
+
+def reference_difference(refs, base_refs) -> str:
+    """The first difference between two lists of reference strings, for ``zheval compare``'s message: their
+    counts when they differ, else the first reference that differs, both texts shown (escaped by the terminal rule,
+    `zheval.text.terminal.terminal_text` with ``one_line``; cut to 20 characters around the first differing
+    character, ``…`` where cut) with that character's 1-based position. Raises nothing."""
+    refs, base_refs = [str(r) for r in refs], [str(r) for r in base_refs]
+    if len(refs) != len(base_refs):
+        return f"{len(refs)} reference(s) here, {len(base_refs)} there"
+    j = next(j for j, (a, b) in enumerate(zip(refs, base_refs)) if a != b)
+    a, b = refs[j], base_refs[j]
+    at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    which = f"reference {j + 1} " if len(refs) > 1 else "the reference "
+    return f"{which}here is {_shown(a, at)}, there {_shown(b, at)}: they first differ at character {at + 1}"
 
 
 def compared_predictions(records: list) -> list:
@@ -60,21 +86,24 @@ def same_items(base: Records, other: Records):
                 problems.append(Problem(other.source, ln, rid, f"no item with this id in {base.source}"))
             elif list(refs) != list(base.references[k]):
                 problems.append(Problem(other.source, ln, rid, f"its references differ from those of "
-                                        f"{base.source}:{base.lines[k]} (the systems must be compared on the same "
-                                        "references)"))
+                                        f"{base.source}:{base.lines[k]} ({reference_difference(refs, base.references[k])}; "
+                                        "the systems must be compared on the same references)"))
         theirs = set(other.ids)
         missing = [rid for rid in base.ids if rid not in theirs]
         if missing:
             problems.append(Problem(other.source, 0, None, f"{len(missing)} item(s) of {base.source} have no row "
                                     f"here (ids {', '.join(repr(m) for m in missing[:5])}"
                                     f"{' …' if len(missing) > 5 else ''})"))
+        extra = [rid for rid in other.ids if rid not in where]
+        problems += [Problem(other.source, 0, None, hint)
+                     for hint in id_hints(missing, extra, str(base.source), str(other.source))]
     elif len(other) != len(base):
         problems.append(Problem(other.source, 0, None, f"has {len(other)} rows but {base.source} has {len(base)}: "
                                 "without ids the rows of the systems are paired in order"))
     else:
         problems += [Problem(other.source, ln, None, f"its references differ from those of {base.source}:{bl} "
-                             "(without ids the rows are paired in order; the systems must be compared on the same "
-                             "references)")
+                             f"({reference_difference(refs, brefs)}; without ids the rows are paired in order; the "
+                             "systems must be compared on the same references)")
                      for ln, refs, bl, brefs in zip(other.lines, other.references, base.lines, base.references)
                      if list(refs) != list(brefs)]
     if problems:

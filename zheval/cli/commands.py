@@ -392,10 +392,11 @@ def check_records_options(o) -> None:
     if o.predictions_format not in RECORD_FORMATS:
         raise UserError(f"unknown --predictions-format {o.predictions_format!r}; valid without --data: "
                         f"{', '.join(RECORD_FORMATS)}")
+    files = o.predictions if isinstance(o.predictions, (list, tuple)) else [o.predictions]  # compare: several
     for flag, v in (("--min-refs", getattr(o, "min_refs", None)), ("--domains", getattr(o, "domains", None))):
         if v is not None:
             raise UserError(f"{flag} is an option of the 小黄鸭 file (--data); without --data every row of "
-                            f"{o.predictions} is scored with its own references")
+                            f"{', '.join(str(f) for f in files)} is scored with its own references")
     if "label_check" in getattr(o, "_given", ()):  # typed, even as the default strict: it has no meaning here
         raise UserError("--label-check compares LLaMA-Factory labels with a 小黄鸭 file's references (--data); "
                         "without --data the labels are the references")

@@ -189,6 +189,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
         FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
     from ..adapters.review.human_review import ReviewFileError, listed, problems_heading
+    from ..adapters.duck.mismatch import id_hints
     from ..compute.judge_rubric import default_rubric, read_rubric, scale_problem
     from ..io.fields import UniqueIds, keyed_rows
     from ..io.numbers import number_cells
@@ -215,9 +216,11 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     has_failure = bool(typed) or "failure" in rf.fields
     blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
     digests: list = []  # (line, id, prediction_sha256 or None) of the rows of items
+    unknown: list = []
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
+            unknown.append(rid)
             continue
         where = f"{path}:{line}"
         digests.append((line, rid, cell("prediction_sha256") if typed or "prediction_sha256" in rf.fields else None))
@@ -239,6 +242,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     absent = [i for i in ids if i not in got]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")
+    problems += [f"{path}: {hint}" for hint in id_hints(absent, unknown, records, "the judge ratings file")]
     what = f"the judge ratings file {path}"
     if problems or values or off:  # raise_problems' heading, and the ratings off the scale
         heading = problems_heading(what, records, values, problems) if problems or values else what

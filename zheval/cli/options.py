@@ -95,8 +95,9 @@ def _fail(message: str) -> None:
 
 
 def run_command(fn):
-    """Call ``fn()``; user errors become a message and exit code 2 (never a traceback). Warnings raised meanwhile
-    are printed escaped (`echo`)."""
+    """Call ``fn()``; user errors become a message and exit code 2 (never a traceback); in a library's
+    ``ValueError``/``TypeError`` the parameter names are written as the command's options
+    (`zheval.cli.option_names.in_option_names`). Warnings raised meanwhile are printed escaped (`echo`)."""
     import warnings
 
     from ..io import FileFormatError
@@ -109,8 +110,10 @@ def run_command(fn):
         raise
     except (UserError, FileFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         _fail(str(exc))
-    except (ValueError, TypeError) as exc:
-        _fail(str(exc))
+    except (ValueError, TypeError) as exc:  # a library's error: its parameter names written as the options typed
+        from .option_names import COMMAND, in_option_names
+
+        _fail(in_option_names(str(exc), COMMAND.get()))
     except OSError as exc:
         _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
 

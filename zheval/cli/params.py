@@ -16,6 +16,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
+from .option_names import COMMAND
 from .option_numbers import number_parser
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
                       resamples_bound, seed_bound, trials_bound)
@@ -84,8 +85,8 @@ OPTIONS = {
                         "a list of strings per row); repeat for several fields  [default: label, else references, "
                         "else reference]", show_default=False),
     "id_field": option(Optional[str], "--id-field", help="the item id's field (string or integer; unique); with "
-                       "--data the predictions are joined to the 小黄鸭 ids by it  [default: none: rows in order, "
-                       "named by line]", show_default=False),
+                       "--data the predictions are joined to the 小黄鸭 ids by it  [default: id when the file "
+                       "has an id field, else none: rows in order, named by line]", show_default=False),
     "group_field": option(Optional[List[str]], "--group-field", help="without --data: a field to group the report "
                           "by (string, integer or null per row); repeatable", show_default=False),
     "domains": option(Optional[str], "--domains", help="小黄鸭 domain values accepted besides null: 'any' (any "
@@ -270,6 +271,7 @@ def takes(*names: str, **variants):
         @functools.wraps(fn)
         def command(**values):
             ctx = values.pop(_CONTEXT, None)
+            COMMAND.set(getattr(ctx, "info_name", None) or fn.__name__)  # the options' names in library errors
             return fn(SimpleNamespace(**values, _given=_given(values, decls, ctx)))
 
         del command.__wrapped__  # typer must read the signature below, not fn's

@@ -74,7 +74,8 @@ def _read_dictionary(path: str, bundled: bool = False) -> bytes:
         FileFormatError (a ValueError): the file is not readable text, or lines that are no entry (each problem
             ``file:line``).
         EmptyFileError (a FileFormatError): the file is empty or has only blank lines (jieba would fail with
-            ``math domain error``). OSError: the file cannot be read."""
+            ``math domain error``). FileFormatError: every entry's frequency is 0 (each line named; jieba takes the
+            log of their sum and would fail with ``math domain error``). OSError: the file cannot be read."""
     if bundled:
         with open(path, "rb") as fh:
             return fh.read()
@@ -94,6 +95,10 @@ def _read_dictionary(path: str, bundled: bool = False) -> bytes:
         lines.pop()  # the final line break ends the last line; it starts no line
     problems = [Problem(path, k, None, why) for k, line in enumerate(lines, 1)
                 if (why := dictionary_entry_problem(line)) is not None]
+    if not problems and not any(int(line.strip().split(" ")[1]) for line in lines):  # jieba: log(total frequency)
+        problems = [Problem(path, k, None, f"{line.strip()!r}: frequency 0, as every entry of the file has: jieba "
+                            "divides by the sum of the frequencies (it would fail with 'math domain error'); give "
+                            "the entries frequencies above 0 (e.g. 1)") for k, line in enumerate(lines, 1)]
     if problems:
         raise FileFormatError(problems, f"invalid jieba_dict file {path}")
     return text.encode("utf-8")

@@ -38,7 +38,7 @@ def test_ids_differing_only_in_normalisation_get_a_hint(tmp_path):
     res = run_cli("score", "--data", write_jsonl(tmp_path / "d.jsonl", rows), "-p",
                   write_jsonl(tmp_path / "p.jsonl", preds), "-q")
     assert res.exit_code == 2 and "1 missing, 1 extra" in res.output
-    assert "1 missing id(s) differ from an extra id only in Unicode normalisation (NFC vs NFD" in res.output
+    assert "1 id(s) of the dataset differ from an id of the predictions only in Unicode normalisation (NFC vs NFD" in res.output
     assert "'cafe\\u0301-1' in the predictions" in res.output  # the combining acute accent, escaped
     other = [{**PREDS[0], "id": "cafe-1"}] + PREDS[1:]  # a real mismatch: no hint
     res = run_cli("score", "--data", write_jsonl(tmp_path / "d.jsonl", rows), "-p",

@@ -199,8 +199,8 @@ def test_preset_prediction_errors_name_the_hypothesis_file_and_line(tmp_path):
     (["bleu", "-t", "whitespace"], "unknown tokenizer 'whitespace'"),
     (["bleu", "--scale", "10"], "--scale must be 100"),
     (["rouge", "--rouge-types", "rouge9x"], "rouge9x"),
-    (["bleu", "--smooth", "magic"], "unknown smooth_method 'magic'"),
-    (["rouge", "--multi-ref", "best"], "unknown multi_ref 'best'"),
+    (["bleu", "--smooth", "magic"], "unknown --smooth 'magic'"),
+    (["rouge", "--multi-ref", "best"], "unknown --multi-ref 'best'"),
 ])
 def test_bad_options_exit_2_naming_the_option(tmp_path, args, expected):
     ref = write_lines(tmp_path / "ref.txt", ["今天天气很好"])

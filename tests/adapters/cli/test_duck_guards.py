@@ -85,7 +85,7 @@ def test_normalize_and_punct_options_give_the_library_numbers(groups, args, opts
 
 def test_bad_option_values_exit_2(groups):
     d, rows, data, pred, *_ = groups
-    for args, needle in ((["--punct", "strip"], "unknown punct mode 'strip'"),
+    for args, needle in ((["--punct", "strip"], "unknown --punct mode 'strip'"),
                          (["--normalize", "nfkd"], "nfkd"),
                          (["-t", "sacrebleu-zh", "--t2s", "--metrics", "bleu"], "takes no options")):
         res = run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 0, *args)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["count_mismatch_message", "id_mismatch_lines", "visible_id"]
+__all__ = ["count_mismatch_message", "id_hints", "id_mismatch_lines", "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
@@ -29,23 +29,56 @@ def _first(xs, n: int = _SHOWN) -> str:
     return ", ".join(repr(x) for x in xs[:n]) + (f", … ({len(xs) - n} more)" if len(xs) > n else "")
 
 
-def id_mismatch_lines(missing: list, extra: list) -> list[str]:
-    """The lines after the counts: the first missing ids (in the dataset, not in the predictions), the first extra
-    ids (in the predictions, not in the dataset), and, when some missing id and some extra id are equal after NFC
-    normalisation, a line naming the first such pair with its combining marks escaped (`visible_id`)."""
+def _no_leading_zeros(value) -> str:
+    return re.sub(r"^0+(?=\d)", "", str(value))
+
+
+def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "the predictions") -> list[str]:
+    """Why two sets of unmatched ids may be the same ids written differently: ``missing`` (ids of ``missing_in``
+    that the other side lacks) and ``extra`` (ids of ``extra_in`` that ``missing_in`` lacks), in any order, of any
+    type (str or int). One line (no indent) per cause found, each naming how many and the first pair:
+
+    - a missing and an extra id equal after NFC normalisation (they print alike; shown with `visible_id`);
+    - a missing and an extra id equal once the leading zeros of the one written with more are removed
+      (``'001'`` and ``'1'`` or ``1``: a spreadsheet read the ids as numbers).
+
+    Every door that reports unmatched ids (join of predictions, ``zheval compare`` of records files, ``zheval agree``'s
+    sheet, ``--scores`` and ``--judge-ratings``) adds these lines. Returns ``[]`` when no pair is found."""
     out = []
-    if missing:
-        out.append(f"  first missing ids: {_first(missing)}")
-    if extra:
-        out.append(f"  first extra ids: {_first(extra)}")
+    missing, extra = list(missing), list(extra)
     by_nfc = {unicodedata.normalize("NFC", x): x for x in extra if isinstance(x, str)}
     pairs = [(m, by_nfc[key]) for m in missing if isinstance(m, str)
              and (key := unicodedata.normalize("NFC", m)) in by_nfc]
     if pairs:
         m, e = pairs[0]
-        out.append(f"  {len(pairs)} missing id(s) differ from an extra id only in Unicode normalisation (NFC vs NFD; "
-                   f"they print alike), e.g. {visible_id(m)} in the dataset and {visible_id(e)} in the predictions: "
-                   "write the ids of both files in the same normal form (NFC: unicodedata.normalize('NFC', id))")
+        out.append(f"{len(pairs)} id(s) of {missing_in} differ from an id of {extra_in} only in Unicode "
+                   f"normalisation (NFC vs NFD; they print alike), e.g. {visible_id(m)} in {missing_in} and "
+                   f"{visible_id(e)} in {extra_in}: write the ids of both files in the same normal form (NFC: "
+                   "unicodedata.normalize('NFC', id))")
+    by_digits = {}
+    for x in extra:
+        by_digits.setdefault(_no_leading_zeros(x), x)
+    zeros = [(m, by_digits[key]) for m in missing if (key := _no_leading_zeros(m)) in by_digits
+             and str(m) != str(by_digits[key]) and key[:1].isdigit()]
+    if zeros:
+        m, e = zeros[0]
+        out.append(f"{len(zeros)} id(s) of {missing_in} equal an id of {extra_in} but for leading zeros, e.g. "
+                   f"{m!r} in {missing_in} and {e!r} in {extra_in}: ids look like numbers whose leading zeros were "
+                   "removed (a spreadsheet?); write the ids as text in both files (in a spreadsheet: format the id "
+                   "column as Text before opening or pasting)")
+    return out
+
+
+def id_mismatch_lines(missing: list, extra: list) -> list[str]:
+    """The lines after the counts: the first missing ids (in the dataset, not in the predictions), the first extra
+    ids (in the predictions, not in the dataset), and the lines of `id_hints` (ids that differ only in Unicode
+    normalisation or in leading zeros), indented."""
+    out = []
+    if missing:
+        out.append(f"  first missing ids: {_first(missing)}")
+    if extra:
+        out.append(f"  first extra ids: {_first(extra)}")
+    out += [f"  {h}" for h in id_hints(missing, extra)]
     return out
 
 

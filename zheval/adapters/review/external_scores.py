@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ...io.fields import UniqueIds, keyed_rows
+from ..duck.mismatch import id_hints
 from .review_files import (ReviewFileError, columns_of, lacking, listed, name_clashes, raise_problems,
                            read_review_file, reserved_names, typed)
 
@@ -95,5 +96,7 @@ def read_scores(path, key: dict, taken=(), rating_columns: Sequence[str] = ()) -
     absent = [it["id"] for it in key["items"] if it["id"] not in lines]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of the key have no score here: {listed(absent)}")
+    problems += [f"{path}: {hint}" for hint in id_hints(absent, [r for r in lines if r not in known], "the key",
+                                                        "the scores file")]
     raise_problems(f"the scores file {path}", "the key", values, problems)
     return ExternalScores(str(path), columns, scores)

@@ -31,6 +31,7 @@ from ...results.reducers import check_seed
 from ..report.tables import NULL_LABEL, format_table
 from ...io import read_text
 from ...io.fields import UniqueIds, keyed_rows
+from ..duck.mismatch import id_hints
 from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
@@ -439,6 +440,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     absent = [r for r in key_ids if r not in lines]
     if absent:
         problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: {listed(absent)}")
+    problems += [f"{path}: {hint}" for hint in id_hints(absent, [u[0] for u in unknown], "the key", "the sheet")]
     checked = sheet_predictions(path, rf, lines, key)  # the texts rated are the ones the key was scored on
     raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols,

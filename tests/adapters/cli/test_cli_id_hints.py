@@ -1,0 +1,104 @@
+"""Ids that match but for their writing get a hint at every door that reports unmatched ids (issue 35, break-it
+pass 6): the same id in NFC and NFD (printed alike; the combining mark shown escaped) and an id whose leading zeros a
+spreadsheet removed (``001`` vs ``1``) -- in ``zheval compare`` of records files, ``zheval agree``'s sheet, its
+``--scores`` and its ``--judge-ratings`` (`zheval.adapters.duck.mismatch.id_hints`)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import unicodedata
+
+import zheval.cli.judge  # noqa: F401  (registers the command)
+from helpers.cli import run_cli, write_jsonl
+from zheval.adapters.duck.mismatch import id_hints
+
+NFC = [unicodedata.normalize("NFC", f"café-{k}") for k in range(4)]
+NFD = [unicodedata.normalize("NFD", x) for x in NFC]
+PAIRS = [("今天天气很好", "今天天气不错"), ("明天有雨", "明天下雨"), ("我们去公园", "我们去公园散步"), ("你好", "你好啊")]
+NFC_HINT = "differ from an id of {} only in Unicode normalisation (NFC vs NFD; they print alike)"
+ZERO_HINT = "ids look like numbers whose leading zeros were removed (a spreadsheet?)"
+
+
+def test_id_hints_pairs_each_cause_and_nothing_else():
+    assert NFC[0] != NFD[0]
+    out = id_hints(NFC[:2], NFD[:2] + ["x"], "A", "B")
+    assert len(out) == 1 and out[0].startswith("2 id(s) of A " + NFC_HINT.format("B"))
+    assert "'cafe\\u0301-0' in B" in out[0]
+    out = id_hints(["001", "002", "abc"], [1, "2", "0abc"], "the key", "the sheet")
+    assert len(out) == 1 and out[0].startswith("2 id(s) of the key equal an id of the sheet but for leading zeros, "
+                                               "e.g. '001' in the key and 1 in the sheet")
+    assert ZERO_HINT in out[0]
+    assert id_hints(["1"], ["001"], "A", "B")[0].startswith("1 id(s) of A equal an id of B but for leading zeros")
+    assert id_hints(["0"], ["00"]) != [] and id_hints(["a1"], ["a01"]) == [] and id_hints(["q1"], ["q2"]) == []
+
+
+def _records(path, ids):
+    return write_jsonl(path, [{"id": i, "prediction": p, "reference": r} for i, (p, r) in zip(ids, PAIRS)])
+
+
+def test_compare_of_records_files_hints(tmp_path):
+    a = _records(tmp_path / "a.jsonl", NFC)
+    res = run_cli("compare", "-p", a, _records(tmp_path / "b.jsonl", NFD), "--id-field", "id")
+    assert res.exit_code == 2
+    assert f"4 id(s) of {a} " + NFC_HINT.format(tmp_path / "b.jsonl") in res.output
+    a = _records(tmp_path / "a0.jsonl", ["001", "002", "003", "004"])
+    res = run_cli("compare", "-p", a, _records(tmp_path / "b0.jsonl", ["1", "2", "3", "4"]), "--id-field", "id")
+    assert res.exit_code == 2 and ZERO_HINT in res.output
+
+
+def _judge(tmp_path, ids, rated):
+    path = _records(tmp_path / "preds.jsonl", ids)
+    ratings = tmp_path / "ratings.jsonl"
+    ratings.write_text("".join(json.dumps({"id": i, "overall": 3}, ensure_ascii=False) + "\n" for i in rated),
+                       encoding="utf-8")
+    return run_cli("agree", "--predictions", path, "--judge-ratings", ratings, "--format", "json", "--bootstrap", "0")
+
+
+def test_judge_ratings_hints(tmp_path):
+    res = _judge(tmp_path, NFC, NFD)
+    assert res.exit_code == 2 and "4 id(s) of " in res.stderr
+    assert NFC_HINT.format("the judge ratings file") in res.stderr
+    res = _judge(tmp_path, ["01", "02", "03", "04"], ["1", "2", "3", "4"])
+    assert res.exit_code == 2 and ZERO_HINT in res.stderr
+
+
+def _sheet_and_key(tmp_path, crosswoz_groups, ids):
+    groups = [g for g in crosswoz_groups if len(g["responses"]) >= 3][:len(ids)]
+    data = [{"id": i, "query": g["query"], "responses": g["responses"][1:], "domain": None, "difficulty": None}
+            for i, g in zip(ids, groups)]
+    preds = [{"id": i, "prediction": g["responses"][0]} for i, g in zip(ids, groups)]
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.json"
+    res = run_cli("sample", "-d", write_jsonl(tmp_path / "d.jsonl", data), "-p", write_jsonl(tmp_path / "p.jsonl", preds),
+                  "--k", len(ids), "--seed", 1, "-o", sheet, "--key", key, "-q")
+    assert res.exit_code == 0, res.output
+    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
+    for r in rows[1:]:
+        r[-3:] = ["3", "4", "5"]
+    return rows, key
+
+
+def _write(path, rows):
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+def test_agree_sheet_and_scores_hints(tmp_path, crosswoz_groups):
+    ids = [f"café-{k}" for k in range(6)]
+    rows, key = _sheet_and_key(tmp_path, crosswoz_groups, [unicodedata.normalize("NFC", i) for i in ids])
+    nfd = [rows[0]] + [[unicodedata.normalize("NFD", r[0]), *r[1:]] for r in rows[1:]]
+    res = run_cli("agree", "--ratings", _write(tmp_path / "nfd.csv", nfd), "--key", key)
+    assert res.exit_code == 2 and "6 id(s) of the key " + NFC_HINT.format("the sheet") in res.output
+    good = _write(tmp_path / "good.csv", rows)
+    scores = tmp_path / "s.csv"
+    scores.write_text("id,bs\n" + "".join(f"{r[0]},0.5\n" for r in nfd[1:]), encoding="utf-8")
+    res = run_cli("agree", "--ratings", good, "--key", key, "--scores", scores, "--bootstrap", 0)
+    assert res.exit_code == 2 and "6 id(s) of the key " + NFC_HINT.format("the scores file") in res.output
+    (tmp_path / "z").mkdir()
+    zrows, zkey = _sheet_and_key(tmp_path / "z", crosswoz_groups, [f"{k:03d}" for k in range(1, 7)])
+    stripped = [zrows[0]] + [[r[0].lstrip("0"), *r[1:]] for r in zrows[1:]]
+    res = run_cli("agree", "--ratings", _write(tmp_path / "z.csv", stripped), "--key", zkey)
+    assert res.exit_code == 2 and ZERO_HINT in res.output

@@ -1,0 +1,75 @@
+"""The options typed on the command line in place of the library's parameter names, in the errors of the library
+that the commands print (issue 35, break-it pass 6: ``zheval score --smooth bogus`` said "unknown smooth_method",
+``zheval bertscore --layer 9`` "layer must be an int from 0 to 3", ``zheval bleu -t llamafactory-char --normalize
+default`` "got {'normalize': 'default'}").
+
+`in_option_names` rewrites a message of a library ``ValueError``/``TypeError`` (`zheval.cli.options.run_command`):
+a parameter name with an underscore (``smooth_method``, ``dedup_threshold``) wherever it stands as a word; a plain
+one (``layer``, ``normalize``) only where it names the parameter -- at the start of the message before "must" or
+"is required", after "unknown" -- so that the word in a sentence is left alone; ``name=`` (a keyword argument to
+pass) as the option; ``{'normalize': 'default'}`` (options refused) as ``--normalize 'default'``.
+"""
+
+from __future__ import annotations
+
+import re
+from contextvars import ContextVar
+from typing import Optional
+
+__all__ = ["COMMAND", "OPTION_NAMES", "in_option_names"]
+
+#: The name of the command running (``"bertscore"``, ``"score"`` …; set by `zheval.cli.params.takes`), for
+#: `in_option_names` in `zheval.cli.options.run_command`; ``None`` outside a command.
+COMMAND: ContextVar[Optional[str]] = ContextVar("zheval_command", default=None)
+
+#: Library parameter → the option of the command line; ``{command: option, None: option}`` where the commands
+#: differ (``None``: every other command).
+OPTION_NAMES = {
+    "smooth_method": "--smooth",
+    "smooth_value": "--smooth-value",
+    "max_order": "--max-order",
+    "multi_ref": "--multi-ref",
+    "min_chars": "--min-chars",
+    "max_chars": "--max-chars",
+    "dedup_threshold": "--dedup-threshold",
+    "min_refs": "--min-refs",
+    "rescale_with_baseline": "--rescale-with-baseline",
+    "baseline_path": "--baseline-path",
+    "layer": {"bertscore": "--layer", None: "--bertscore-layer"},
+    "normalize": "--normalize",
+    "t2s": "--t2s",
+    "jieba_hmm": "--jieba-hmm",
+    "terms": "--terms",
+    "punct": "--punct",
+}
+
+
+def _option(name: str, command: Optional[str]) -> Optional[str]:
+    flag = OPTION_NAMES.get(name)
+    return flag.get(command, flag[None]) if isinstance(flag, dict) else flag
+
+
+def _refused(match: re.Match, command: Optional[str]) -> str:
+    """``{'normalize': 'default', 't2s': True}`` → ``--normalize 'default', --t2s`` (kept when a key is no option)."""
+    items = re.findall(r"'(\w+)': ('[^']*'|[^,}]+)", match.group(1))
+    if not items or any(_option(k, command) is None for k, _ in items):
+        return match.group(0)
+    return ", ".join(_option(k, command) + ("" if v == "True" else f" {v}") for k, v in items)
+
+
+def in_option_names(message: str, command: Optional[str] = None) -> str:
+    """``message`` (a library error) with the parameter names of `OPTION_NAMES` written as the options of
+    ``command`` (the command's name, ``"bertscore"`` …; ``None``: the report commands'). Rules in the module
+    docstring; a message naming no parameter is returned as it is. Raises nothing."""
+    message = re.sub(r"rescale_with_baseline=False", lambda m: "leave out " + _option("rescale_with_baseline",
+                                                                                      command), message)
+    message = re.sub(r"\{('\w+': [^{}]*)\}", lambda m: _refused(m, command), message)
+    for name in OPTION_NAMES:
+        flag = _option(name, command)
+        if "_" in name:
+            message = re.sub(rf"(?<![\w.'-]){name}=? ?(?![\w'])", lambda m: flag + (" " if m.group(0).endswith(" ")
+                                                                                     else ""), message)
+        else:
+            message = re.sub(rf"^{name}(?= (must|is required)\b)", flag, message)
+            message = re.sub(rf"\bunknown {name}\b", f"unknown {flag}", message)
+    return message
