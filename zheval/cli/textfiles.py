@@ -43,7 +43,8 @@ from typer.core import TyperCommand
 
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, refuse_orphans,
-                      resampling_rules, run_command, seed_rule, split_list, tokenizer_options)
+                      resampling_rules, run_command, seed_rule, split_list, tokenizer_options,
+                      refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
 from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
@@ -342,6 +343,7 @@ def _run(o, metric: str) -> None:
     apply_quiet(True)
     check_tokenizer(o.tokenizer)
     _check_preset(o.preset, metric)
+    refuse_tool_tokenizer_options(o, [metric], o.preset)
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
     width = o.width if o.width is not None else (1 if o.scale == 100 else 4)
