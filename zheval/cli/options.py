@@ -346,9 +346,9 @@ def refuse_orphans(o, rules) -> None:
         raise UserError("; ".join(bad))
 
 
-#: The tokenizer options of the command line: parameter name → flag (`tokenizer_options`).
-TOKENIZER_FLAGS = {"normalize": "--normalize", "punct": "--punct", "t2s": "--t2s", "jieba_hmm": "--jieba-hmm",
-                   "terms": "--terms"}
+#: The tokenizer options of the command line (`tokenizer_options`): ``(parameter name, flag)`` pairs.
+TOKENIZER_FLAGS = (("normalize", "--normalize"), ("punct", "--punct"), ("t2s", "--t2s"), ("jieba_hmm", "--jieba-hmm"),
+                   ("terms", "--terms"))
 
 
 def refuse_tool_tokenizer_options(o, metrics=(), preset: Optional[str] = None) -> None:
@@ -367,7 +367,7 @@ def refuse_tool_tokenizer_options(o, metrics=(), preset: Optional[str] = None) -
     from ..tokenizers import TOOL_TOKENIZERS
 
     given = getattr(o, "_given", frozenset())
-    flags = [flag for name, flag in TOKENIZER_FLAGS.items() if name in given]
+    flags = [flag for name, flag in TOKENIZER_FLAGS if name in given]
     if not flags:
         return
     tok, where = getattr(o, "tokenizer", None), "-t"
