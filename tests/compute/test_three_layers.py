@@ -99,7 +99,10 @@ def test_renderers_escape_model_text(tmp_path):
     for render in (render_table, render_markdown):
         text = render(out, params=params, ids=[f"id{i}\x1b[2J" for i in range(5)])
         assert "\x1b" not in text and "\x07" not in text
-        assert "a\\x1b[31m" in text and "id4\\x1b[2J" in text
+        if render is render_table:
+            assert "a\\x1b[31m" in text and "id4\\x1b[2J" in text
+        else:  # Markdown source: the backslash and [ escaped, so that it renders as the table shows it
+            assert "a\\\\x1b\\[31m" in text and "id4\\\\x1b\\[2J" in text
     html = render_html(out, params=params)
     assert "<b>g</b>" not in html and "&lt;b&gt;g&lt;/b&gt;" in html
     doc = json.loads(render_json(out, params=params))

@@ -40,7 +40,7 @@ from typing import Optional
 
 from .commands import app
 from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, resampling_rules,
-                      run_command, seed_rule, tokenizer_options)
+                      run_command, seed_rule, tokenizer_options, refuse_tool_tokenizer_options)
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature)
@@ -99,6 +99,7 @@ def _run(o) -> None:
         raise UserError(f"--format must be json or text, got {o.chrf_format!r}")
     paired_test(o)
     _refuse_word_options(o)
+    refuse_tool_tokenizer_options(o)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
     paired = paired_test(o, len(systems))

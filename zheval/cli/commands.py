@@ -23,6 +23,7 @@ from .options import (
     UserError,
     apply_quiet,
     refuse_metric_options,
+    refuse_tool_tokenizer_options,
     refuse_orphans,
     seed_rule,
     bleu_options,
@@ -310,6 +311,7 @@ def checked_options(o, inputs: dict) -> dict:
         check_sample_metric(getattr(o, "html_metric", None), mets, split_list(o.rouge_types, "--rouge-types"),
                             "--html-metric")
     bleu_opts = {**preset_options(o.preset, mets), **bleu_options(o.smooth, o.max_order)}
+    refuse_tool_tokenizer_options(o, mets, getattr(o, "preset", None))
     if hasattr(o, "label_check"):
         check_label_check(o.label_check)
     chrf = {"word_order": getattr(o, "chrf_word_order", 0)} if "chrf" in mets else {}

@@ -49,7 +49,7 @@ from .files import check_paths, load_data
 from .located import rows_named
 from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_label_check, check_predictions_format,
                       check_tokenizer, domain_values, refuse_metric_options, run_command, split_list,
-                      tokenizer_options)
+                      tokenizer_options, refuse_tool_tokenizer_options)
 from .params import DATA_OPTIONAL, takes
 from .options import echo
 from ..text.terminal import terminal_json, terminal_text
@@ -337,6 +337,8 @@ def explain(o) -> None:
             for name in ("rouge_types", "multi_ref"):  # the preset's own, unless typed (even at the default)
                 if name not in o._given:
                     opts.pop(name, None)
+        refuse_tool_tokenizer_options(o, mets if o.explain_preset is None or "metrics" in o._given else
+                                      preset.metrics, o.explain_preset)
         if o.metric not in ("bleu", "chrf"):
             from ..compute.options import check_rouge_types
 

@@ -57,17 +57,18 @@ def check_paths(inputs: dict, outputs: dict) -> None:
                 raise UserError(f"{flag_a} and {flag_b} must be different files (both are {a})")
 
 
-def distinct_inputs(inputs: list) -> None:
+def distinct_inputs(inputs: list, advice: str = "give each system once") -> None:
     """Refuse one input file given twice where each names another system (``zheval compare -p a.jsonl a.jsonl``,
-    ``zheval judge a.jsonl --versus ./a.jsonl``, ``zheval bleu -i h.txt ./h.txt``): ``inputs`` is ``[(flag, Path or
+    ``zheval judge a.jsonl --versus ./a.jsonl``, ``zheval bleu -i h.txt ./h.txt``) or another reference set
+    (``zheval bleu r.txt ./r.txt -i h.txt``: one set counted as two, nrefs:2): ``inputs`` is ``[(flag, Path or
     None), ...]``; two entries naming the same file by `check_paths`' rule (equal after resolving symlinks and
-    ``..``, or the same inode) raise `UserError` naming both; ``None`` and ``-`` (standard input) are skipped."""
+    ``..``, or the same inode) raise `UserError` naming both, ending with ``advice``; ``None`` and ``-`` (standard
+    input) are skipped."""
     given = [(k, p) for k, p in inputs if p is not None and str(p) != "-"]
     for i, (flag_a, a) in enumerate(given):
         for flag_b, b in given[i + 1:]:
             if _same_file(a, b):
-                raise UserError(f"{flag_b} {b} is {flag_a} {a}: the same file given more than once; give each system "
-                                "once")
+                raise UserError(f"{flag_b} {b} is {flag_a} {a}: the same file given more than once; {advice}")
 
 
 def plot_format(plot: Optional[Path]) -> Optional[str]:

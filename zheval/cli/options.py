@@ -42,6 +42,8 @@ __all__ = [
     "METRIC_OPTIONS",
     "refuse_metric_options",
     "refuse_orphans",
+    "TOKENIZER_FLAGS",
+    "refuse_tool_tokenizer_options",
     "seed_rule",
     "resampling_rules",
 ]
@@ -342,6 +344,41 @@ def refuse_orphans(o, rules) -> None:
     bad = [f"{flag} {advice}" for name, flag, in_use, advice in rules if name in given and not in_use]
     if bad:
         raise UserError("; ".join(bad))
+
+
+#: The tokenizer options of the command line (`tokenizer_options`): ``(parameter name, flag)`` pairs.
+TOKENIZER_FLAGS = (("normalize", "--normalize"), ("punct", "--punct"), ("t2s", "--t2s"), ("jieba_hmm", "--jieba-hmm"),
+                   ("terms", "--terms"))
+
+
+def refuse_tool_tokenizer_options(o, metrics=(), preset: Optional[str] = None) -> None:
+    """Raise `UserError` when a tokenizer option (`TOKENIZER_FLAGS`) was typed (``o._given``,
+    `zheval.cli.params.takes`: typed, whatever its value) while the tokenizer in use is a tool tokenizer
+    (`zheval.tokenizers.TOOL_TOKENIZERS`), which takes no options: the ``-t`` one, or without ``-t`` the tokenizer
+    ``--preset`` fixes for one of ``metrics`` (its parts' ``tokenizer`` default). The library accepts the values
+    that change nothing (``--punct keep``, ``--normalize none``), so judging by value let those through without a
+    word while ``--normalize default`` was refused (break-it pass 6; issue 35).
+
+    Args:
+        o: the command's namespace (``tokenizer``, ``_given``); metrics: the metric names whose part of
+            ``preset`` (the ``--preset`` name, or None) is looked at.
+    """
+    from ..presets import find_preset
+    from ..tokenizers import TOOL_TOKENIZERS
+
+    given = getattr(o, "_given", frozenset())
+    flags = [flag for name, flag in TOKENIZER_FLAGS if name in given]
+    if not flags:
+        return
+    tok, where = getattr(o, "tokenizer", None), "-t"
+    if tok is None and preset is not None and (found := find_preset(preset)) is not None:
+        parts = [found.part(m) for m in metrics if m in found.metrics]
+        tools = [t for t in (p.defaults.get("tokenizer") for p in parts if p is not None) if t in TOOL_TOKENIZERS]
+        tok, where = (tools[0] if tools else None), f"the tokenizer of --preset {preset}"
+    if tok in TOOL_TOKENIZERS:
+        raise UserError(f"{' and '.join(flags)}: tokenizer {tok!r} ({where}) reproduces {TOOL_TOKENIZERS[tok].TOOL} "
+                        f"exactly and takes no options, whatever their value: leave "
+                        f"{'it' if len(flags) == 1 else 'them'} out, or pick another tokenizer with -t")
 
 
 _SEED_UNUSED = "seeds the resampling, and none runs here{}: leave --seed out"

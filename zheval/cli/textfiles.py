@@ -43,7 +43,8 @@ from typer.core import TyperCommand
 
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, refuse_orphans,
-                      resampling_rules, run_command, seed_rule, split_list, tokenizer_options)
+                      resampling_rules, run_command, seed_rule, split_list, tokenizer_options,
+                      refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
 from .resampling import confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature
 from .textfiles_report import json_text, sacrebleu_text, score_only_text, table_text
@@ -104,11 +105,16 @@ def _read_stdin() -> bytes:
     return stream.read()
 
 
+_REFS_TWICE = ("give each reference file once (one file twice is one set of references, not two: the signature "
+               "would read nrefs:2)")
+
+
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
     [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
-    `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, or a reference is ``-`` (standard
-    input is for hypotheses only, as in sacrebleu's CLI), before anything is read."""
+    `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
+    input is for hypotheses only, as in sacrebleu's CLI), or the references name one file more than once
+    (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -121,6 +127,10 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
         raise UserError("standard input ('-') is not accepted for references: references are read from files, "
                         "hypotheses from -i HYP.txt or standard input (as sacrebleu reads them); save the references "
                         "to a file")
+    from .files import distinct_inputs
+
+    distinct_inputs([("-i", p) for p in hyps or []])  # -i h ./h: one file, by compare's and judge's rule
+    distinct_inputs([("reference", p) for p in refs], _REFS_TWICE)
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]
@@ -342,6 +352,7 @@ def _run(o, metric: str) -> None:
     apply_quiet(True)
     check_tokenizer(o.tokenizer)
     _check_preset(o.preset, metric)
+    refuse_tool_tokenizer_options(o, [metric], o.preset)
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
     width = o.width if o.width is not None else (1 if o.scale == 100 else 4)
@@ -349,9 +360,6 @@ def _run(o, metric: str) -> None:
         paired_test(o)
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
-    from .files import distinct_inputs
-
-    distinct_inputs([("-i", p) for p in o.hypotheses or []])  # -i h ./h: one file, by compare's and judge's rule
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))

@@ -50,23 +50,46 @@ def terminal_text(text: Any, *, one_line: bool = False) -> str:
     return visible_controls(text, one_line=one_line)
 
 
+#: The ASCII punctuation that starts or ends inline Markdown (CommonMark 0.31 §2.4: each is backslash-escapable):
+#: the backslash itself, code spans, emphasis, links/images, GFM strikethrough; ``|`` ends a GFM table cell.
+_MD_INLINE = re.compile(r"([\\`*_\[~|])")
+#: What makes one line of a list item a block of its own (CommonMark §4.2 ATX headings, §5.2 list items): a leading
+#: run of ``#``, a ``-`` or ``+``, or digits and ``.`` or ``)``, followed by a space or the end.
+_MD_BLOCK_START = re.compile(r"^(#{1,6}|[-+]|\d{1,9}(?=[.)]))(?=[.)]?( |$))")
+
+
 def markdown_text(text: Any) -> str:
     """``text`` made safe for one line or table cell of a Markdown report: THE Markdown escaping of every command
     (``score``, ``compare``, ``explain`` … ``--format markdown`` and ``agree``'s three-layer Markdown).
 
     `terminal_text` with ``one_line=True``, then ``&``, ``<``, ``>`` as the HTML entities ``&amp;``, ``&lt;``,
     ``&gt;`` (a Markdown renderer passes raw HTML through: an id ``<script>…`` or a group value
-    ``<img onerror=…>`` would run in the rendered page) and ``|`` as ``\\|`` (it would end the table cell).
+    ``<img onerror=…>`` would run in the rendered page), a backslash before each of ``\\ ` * _ [ ~ |``
+    (CommonMark's backslash escapes: a group value ``*x*`` rendered in italics, ``a_b_`` or ``[x](y)`` as a link;
+    ``|`` would end the table cell), a backslash before a leading ``#`` run, ``-``, ``+`` or the ``.``/``)``
+    after leading digits when a space follows (the start of a heading or a list inside a list item), and leading
+    or trailing spaces as ``&#32;`` (a table cell is stripped of them). The escapes `terminal_text` shows
+    (``\\x1b``) therefore read ``\\\\x1b`` in the Markdown source and ``\\x1b`` rendered.
 
     Args:
         text: a ``str`` (anything else is converted with ``str()`` first).
 
     Returns:
-        A ``str`` with no control character, no raw ``<``, ``>``, unescaped ``&`` or ``|``; rendered, it shows
-        ``text`` (controls as visible escapes). Not idempotent (``&amp;`` becomes ``&amp;amp;``). Raises nothing.
+        A ``str`` with no control character, no raw ``<``, ``>``, unescaped ``&`` or inline Markdown punctuation;
+        rendered by a CommonMark/GFM renderer, as a table cell or a list item's text, it shows exactly
+        `terminal_text` ``(text, one_line=True)``. Not idempotent (``&amp;`` becomes ``&amp;amp;``). Raises nothing.
     """
     s = terminal_text(text, one_line=True)
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    s = _MD_INLINE.sub(r"\\\1", s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    m = _MD_BLOCK_START.match(s)
+    if m:
+        s = (s[:m.end()] + "\\" + s[m.end():]) if m.group(1)[0].isdigit() else "\\" + s
+    core = s.strip(" ")
+    if not core:
+        return "&#32;" * len(s)
+    lead = len(s) - len(s.lstrip(" "))
+    trail = len(s) - len(s.rstrip(" "))
+    return "&#32;" * lead + core + "&#32;" * trail
 
 
 def terminal_json(obj: Any, *, indent: int | None = None) -> str:

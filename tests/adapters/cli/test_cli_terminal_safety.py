@@ -20,6 +20,8 @@ from zheval.text.terminal import markdown_text, terminal_json, terminal_text
 
 EVIL = "\x1b]0;TITLE\x07\x1b[2J\x9b31m\r[red]x[/red]"
 SHOWN = "\\x1b]0;TITLE\\x07\\x1b[2J\\x9b31m\\r[red]x[/red]"  # what the terminal must show instead
+# SHOWN in a Markdown report's source: each backslash and [ escaped (it renders as SHOWN; test_cli_markdown_render)
+MD_SHOWN = "\\\\x1b]0;TITLE\\\\x07\\\\x1b\\[2J\\\\x9b31m\\\\r\\[red]x\\[/red]"
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -76,9 +78,11 @@ def test_score_records_table_markdown_items(tmp_path):
     for fmt in ("table", "markdown"):
         out = _ok(run_cli("score", "-p", rec, "--id-field", "id", "--group-field", "cat", "--items", "-q",
                           "--bootstrap", 20, "-f", fmt))
-        assert f"cat={SHOWN}" in out  # the group value
-        assert f"a{SHOWN}" in out  # the id of --items
-        assert "\\x1b]0;TITLE\\x07" in out  # the most repeated prediction, as written (not lower-cased)
+        shown = SHOWN if fmt == "table" else MD_SHOWN
+        assert f"cat={shown}" in out  # the group value
+        assert f"a{shown}" in out  # the id of --items
+        # the most repeated prediction, as written (not lower-cased)
+        assert ("\\x1b]0;TITLE\\x07" if fmt == "table" else "\\\\x1b]0;TITLE\\\\x07") in out
 
 
 def test_score_json_keeps_the_text_exact(tmp_path):
@@ -103,7 +107,7 @@ def test_score_data_compare_ceiling(tmp_path):
     for fmt in ("table", "markdown"):
         out = _ok(run_cli("compare", "-d", data, "-p", a, b, "--domains", "any", "--min-refs", 1, "-q",
                           "--bootstrap", 20, "--by", "domain", "-f", fmt))
-        assert f"domain={SHOWN}" in out
+        assert f"domain={SHOWN if fmt == 'table' else MD_SHOWN}" in out
     out = _ok(run_cli("ceiling", "-d", data, "--domains", "any", "-q", "--bootstrap", 20, "--by", "domain"))
     assert f"domain={SHOWN}" in out
 
@@ -220,5 +224,6 @@ def test_markdown_escapes_html_of_ids_and_group_values(tmp_path):
 
 
 def test_markdown_text_by_hand():
-    assert markdown_text("<b>a&b</b>|\x1b\n") == "&lt;b&gt;a&amp;b&lt;/b&gt;\\|\\x1b\\n"
+    # the visible escapes of terminal_text (\x1b) keep their backslash when rendered: \\ in the source
+    assert markdown_text("<b>a&b</b>|\x1b\n") == "&lt;b&gt;a&amp;b&lt;/b&gt;\\|\\\\x1b\\\\n"
     assert markdown_text("好的，谢谢") == "好的，谢谢"

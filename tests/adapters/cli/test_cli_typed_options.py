@@ -63,3 +63,37 @@ def test_typed_label_check_is_refused_without_data(tmp_path):
         res = run_cli(*command, "--label-check", "strict")
         assert res.exit_code == 2, res.output
         assert "--label-check compares LLaMA-Factory labels with a 小黄鸭 file's references (--data)" in res.stderr
+
+
+def test_typed_tokenizer_options_are_refused_with_a_tool_tokenizer_whatever_their_value(tmp_path):
+    # before: --punct keep and --normalize none (values that change nothing) passed without a word while
+    # --normalize default was refused as "takes no options": the option was judged by its value, not by being typed
+    ref, hyp = _text_files(tmp_path)
+    for cmd in ("bleu", "rouge", "chrf"):
+        for typed in (["--punct", "keep"], ["--normalize", "none"], ["--normalize", "default"]):
+            res = run_cli(cmd, ref, "-i", hyp, "-t", "llamafactory-char", *typed)
+            assert res.exit_code == 2, (cmd, typed, res.output)
+            assert (f"{typed[0]}: tokenizer 'llamafactory-char' (-t) reproduces LLaMA-Factory exactly and takes no "
+                    "options") in res.stderr, (cmd, typed, res.stderr)
+    ok = run_cli("bleu", ref, "-i", hyp, "-t", "char", "--punct", "keep", "-f", "json")  # char takes options
+    assert ok.exit_code == 0, ok.output
+
+
+def test_typed_tokenizer_options_are_refused_with_a_preset_that_fixes_a_tool_tokenizer(tmp_path):
+    ref, hyp = _text_files(tmp_path)
+    res = run_cli("bleu", ref, "-i", hyp, "--preset", "sacrebleu-zh", "--normalize", "none")
+    assert res.exit_code == 2, res.output
+    assert "--normalize: tokenizer 'sacrebleu-zh' (the tokenizer of --preset sacrebleu-zh)" in res.stderr
+    res = run_cli("rouge", ref, "-i", hyp, "--preset", "longbench", "--punct", "keep")
+    assert res.exit_code == 2 and "tokenizer 'llamafactory-jieba' (the tokenizer of --preset longbench)" in res.stderr
+    path = write_jsonl(tmp_path / "r.jsonl", RECORDS)
+    res = run_cli("score", "-p", path, "--ref-field", "label", "-q", "--bootstrap", "0", "--metrics", "bleu",
+                  "--preset", "sacrebleu-zh", "--normalize", "none", "--punct", "keep")
+    assert res.exit_code == 2, res.output
+    assert "--normalize and --punct: tokenizer 'sacrebleu-zh' (the tokenizer of --preset sacrebleu-zh)" in res.stderr
+    res = run_cli("explain", "-p", path, "--id", "a", "--preset", "sacrebleu-zh", "--metrics", "bleu",
+                  "--punct", "keep")
+    assert res.exit_code == 2 and "tokenizer 'sacrebleu-zh'" in res.stderr, res.output
+    # -t overrides the preset's tokenizer (PresetOverrideWarning, signature overridden:tokenizer): options apply
+    ok = run_cli("bleu", ref, "-i", hyp, "--preset", "sacrebleu-zh", "-t", "char", "--normalize", "none", "-f", "json")
+    assert ok.exit_code == 0 and "overridden:tokenizer" in ok.stdout, ok.output

@@ -506,7 +506,7 @@ def render_items(report: Report, markdown: bool = False) -> str:
     if not markdown:
         return "\n".join(["", f"items ({len(rows)})", f"  {ITEMS_NOTE}", format_table(header, rows, right_from=1)])
 
-    lines = ["", f"**Items** ({len(rows)}): _{ITEMS_NOTE}_", ""]
+    lines = ["", f"**Items** ({len(rows)}): _{markdown_text(ITEMS_NOTE)}_", ""]
     lines.append("| " + " | ".join(markdown_text(h) for h in header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
     lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in rows]
@@ -523,16 +523,30 @@ def render_table(report: Report) -> str:
     return "\n".join(lines + _footer(report) + ([items] if items else [])) + "\n"
 
 
+def _markdown_diagnostics(diagnostics) -> list[str]:
+    """The Markdown list of a report's diagnostics: one item per line of a score report's `Diagnostics`; for a
+    compare report's ``SystemDiagnostics`` (its ``systems``), one item ``label (source):`` per system with its
+    lines as a list nested inside it (indented by 4 spaces, past the item's ``- ``: CommonMark §5.2), so each line
+    stays under its system when rendered."""
+    systems = getattr(diagnostics, "systems", None)
+    if systems is None:
+        return [f"- {markdown_text(s)}" for s in diagnostics.lines()]
+    out: list[str] = []
+    for label, (source, d) in systems.items():
+        out += [f"- {markdown_text(f'{label} ({source}):')}"] + [f"    - {markdown_text(s)}" for s in d.lines()]
+    return out
+
+
 def render_markdown(report: Report) -> str:
     """The same content as `render_table` (per-item scores included) as GitHub-flavoured Markdown."""
     header, rows = _compare_rows(report) if report.kind == "compare" else _score_rows(report)
 
-    lines = [f"### {markdown_text(report.title)}", "", f"_{interval_note(report)}_", ""]
+    lines = [f"### {markdown_text(report.title)}", "", f"_{markdown_text(interval_note(report))}_", ""]
     lines.append("| " + " | ".join(markdown_text(h) for h in header) + " |")
     lines.append("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
     lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in rows]
     if report.diagnostics:
-        lines += ["", "**Diagnostics**", ""] + [f"- {markdown_text(s)}" for s in report.diagnostics.lines()]
+        lines += ["", "**Diagnostics**", ""] + _markdown_diagnostics(report.diagnostics)
     limit = reference_limit_line(report)
     if limit:
         lines.append(f"- {markdown_text(limit)}")
