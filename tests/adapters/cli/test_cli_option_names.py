@@ -41,7 +41,9 @@ def test_bleu_and_clean_name_their_options(tmp_path):
     ref.write_text("今天天气很好\n", encoding="utf-8")
     hyp.write_text("今天天气不错\n", encoding="utf-8")
     res = run_cli("bleu", ref, "-i", hyp, "-t", "llamafactory-char", "--normalize", "default")
-    assert res.exit_code == 2 and "takes no options; got --normalize 'default'" in res.output, res.output
+    # refused by the typed-option rule before the library sees it: the message names the option as typed
+    assert res.exit_code == 2 and res.output.startswith("zheval: error: --normalize: tokenizer 'llamafactory-char'") \
+        and "takes no options" in res.output and "normalize'" not in res.output, res.output
     data = write_jsonl(tmp_path / "d.jsonl", ROWS)
     res = run_cli("clean", data, "-o", tmp_path / "o.jsonl", "--dedup-threshold", "1.5", "-q")
     assert res.exit_code == 2 and "--dedup-threshold must be a number in (0, 1]" in res.output, res.output
