@@ -27,6 +27,35 @@ def test_bleu_weights_refuse_strings_and_bools(weights, where, kind):
         zheval.compute_bleu(PREDS, REFS, weights=weights)
 
 
+def _bleu_door(door, weights):
+    if door == "module":
+        import evaluate
+        from helpers import METRICS
+        return evaluate.load(str(METRICS / "chinese_bleu")).compute(predictions=PREDS, references=REFS,
+                                                                     weights=weights)
+    if door == "opencompass":
+        from zheval.adapters.harness_opencompass import ZhevalBleuEvaluator
+        return ZhevalBleuEvaluator(weights=weights).score(PREDS, [r[0] for r in REFS])
+    if door == "score":
+        return zheval.score(PREDS, REFS, metrics=["bleu"], weights=weights)
+    return zheval.compute_bleu(PREDS, REFS, weights=weights)
+
+
+@pytest.mark.parametrize("door", ["compute_bleu", "module", "opencompass", "score"])
+@pytest.mark.parametrize("weights, why", [
+    ({1: 0.25, 2: 0.25, 3: 0.25, 4: 0.25}, r"weights is a dict \(a mapping: iterating it would use its keys, "
+                                           r"\[1, 2, 3, 4\]"),
+    ({0.25}, r"weights is a set \(unordered"),
+    (frozenset({0.5, 0.25}), r"weights is a frozenset \(unordered"),
+])
+def test_bleu_weights_refuse_mappings_and_sets(door, weights, why):
+    """A dict of weights was read as its keys: {1: .25, 2: .25, 3: .25, 4: .25} scored with weights 1, 2, 3, 4
+    (renormalised 0.1 .. 0.4, not uniform); a set has no order to pair weights with n-gram orders. Refused at every
+    door, as references already are."""
+    with pytest.raises(TypeError, match=why):
+        _bleu_door(door, weights)
+
+
 def test_bleu_weights_numbers_still_work():
     """Numbers (numpy ones too) still work: uniform weights 1/4 are the default."""
     base = zheval.compute_bleu(PREDS, REFS)["bleu"]

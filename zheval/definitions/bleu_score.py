@@ -11,6 +11,7 @@ the modified precisions); sacrebleu 2.6.0 ``BLEU.compute_bleu`` (smoothing ``non
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Hashable, List, Optional, Sequence, Tuple
 
@@ -109,8 +110,9 @@ def validate_options(
     Raises ``ValueError`` listing the valid values for an unknown ``smooth_method`` / ``bp_ref_length``, for a
     ``smooth_value`` given to a method that takes none (``none``, ``exp``, ``nltk3``) or that is negative, and for
     weights that are not ``max_order`` finite non-negative numbers with a positive sum; ``TypeError`` for weights
-    that are not a sequence of numbers (a str, or an entry that is a str or a bool, named by its position
-    ``weights[i]``: ``"0.25"`` would be converted and ``True`` would count as 1, silently).
+    that are not a sequence of numbers (a str, a mapping -- iterating it gives its keys -- or a set -- unordered --, or
+    an entry that is a str or a bool, named by its position ``weights[i]``: ``"0.25"`` would be converted and
+    ``True`` would count as 1, silently).
     """
     if smooth_method not in SMOOTH_METHODS:
         raise ValueError(f"unknown smooth_method {smooth_method!r}; valid values: {', '.join(SMOOTH_METHODS)}")
@@ -131,6 +133,12 @@ def validate_options(
     if weights is not None:
         if isinstance(weights, (str, bytes)) or not hasattr(weights, "__iter__"):
             raise TypeError(f"weights must be a sequence of numbers, got {type(weights).__name__} {weights!r}")
+        if isinstance(weights, Mapping):  # iterating it would give its keys: {1: .25, ...} read as weights 1, 2, ...
+            raise TypeError(f"weights is a {type(weights).__name__} (a mapping: iterating it would use its keys, "
+                            f"{list(weights)[:4]!r}, as the weights); pass a list of max_order numbers")
+        if isinstance(weights, AbstractSet):
+            raise TypeError(f"weights is a {type(weights).__name__} (unordered: which weight goes with which n-gram "
+                            "order would be arbitrary); pass a list of max_order numbers")
         weights = list(weights)
         for i, w in enumerate(weights):  # a str would be converted, a bool would count as 1/0: both refused
             if isinstance(w, (bool, np.bool_)) or not isinstance(w, (int, float, np.integer, np.floating)):
