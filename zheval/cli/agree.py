@@ -25,7 +25,7 @@ from typing import List, Optional
 
 from .commands import app
 from ..text.terminal import terminal_json
-from .options import Format, UserError, echo, run_command
+from .options import Format, UserError, echo, refuse_orphans, run_command, seed_rule
 from .layers import LAYER_OPTIONS, run_three_layers
 from .params import option, takes
 
@@ -92,8 +92,12 @@ def agree(o) -> None:
     def go():
         if o.layer_predictions is not None:
             _check_mode(o, LAYERS)
+            # --seed is also sent with each live judge request (JudgeOptions.seed): in use with --judge-url
+            refuse_orphans(o, [seed_rule(o, o.bootstrap != 0 or o.judge_url is not None,
+                                         "--bootstrap 0, and no --judge-url to send it to")])
             return run_three_layers(o, o.fmt.value)
         _check_mode(o, SHEET)
+        refuse_orphans(o, [seed_rule(o, o.bootstrap != 0, "--bootstrap 0")])
         if o.ratings is None or o.key is None:
             raise UserError("give --ratings and --key (a filled review sheet), or --predictions FILE with a judge "
                             "(the three layers: docs/three-layers.md)")

@@ -157,3 +157,23 @@ def test_a_blank_by_is_refused(tmp_path, value):
     assert res.exit_code == 2
     assert f"--by {value!r} names nothing; give a comma list, or 'none' for none" in res.stderr
     assert run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "--by", "none").exit_code == 0
+
+
+def test_agree_refuses_a_seed_without_bootstrap(tmp_path):
+    """``agree --bootstrap 0 --seed 3`` was accepted in both modes while ``ceiling`` refused it; refused before any
+    file is read. In the three-layer mode --seed is also sent with each live judge request, so with --judge-url it
+    is in use (the error is then the missing file's, not the seed's)."""
+    missing = tmp_path / "missing.csv"
+    for args, why in ((["--ratings", missing, "--key", tmp_path / "key.json"], "--bootstrap 0"),
+                      (["--predictions", tmp_path / "p.jsonl", "--judge-ratings", missing],
+                       "--bootstrap 0, and no --judge-url to send it to")):
+        res = run_cli("agree", *args, "--bootstrap", "0", "--seed", "3")
+        assert res.exit_code == 2, res.output
+        assert f"--seed seeds the resampling, and none runs here ({why}): leave --seed out" in res.stderr
+        res = run_cli("agree", *args, "--bootstrap", "0")  # without --seed: on to the files (missing here)
+        assert res.exit_code == 2 and "none runs here" not in res.stderr and "not found" in res.stderr, res.output
+        res = run_cli("agree", *args, "--bootstrap", "10", "--seed", "3")  # the files again
+        assert res.exit_code == 2 and "none runs here" not in res.stderr and "not found" in res.stderr, res.output
+    res = run_cli("agree", "--predictions", tmp_path / "p.jsonl", "--judge-url", "http://127.0.0.1:9/v1",
+                  "--judge-model", "m", "--bootstrap", "0", "--seed", "3")
+    assert res.exit_code == 2 and "none runs here" not in res.stderr and "not found" in res.stderr, res.output
