@@ -52,3 +52,27 @@ def test_compare_refuses_a_repeated_header(tmp_path):
     b.write_text(JOINED, encoding="utf-8")
     res = run_cli("compare", "-p", a, b, "--bootstrap", "200", "--metrics", "bleu")
     assert res.exit_code == 2 and _expected(b) in res.stderr
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv"])
+def test_a_repeated_header_differing_in_case_or_spaces_is_refused(tmp_path, kind):
+    """A second file whose header is ``ID,Predict,Label`` (or `` id , predict,LABEL``) joined after one whose header
+    is ``id,predict,label`` was scored as an item (id ``ID``, prediction ``Predict``, reference ``Label``)."""
+    for i, second in enumerate(["ID,Predict,Label", " id , predict,LABEL"]):
+        text = ONE + ONE.replace("\na", "\nb").replace("id,predict,label", second, 1)
+        f = tmp_path / f"joined{i}.{kind}"
+        f.write_text(text if kind == "csv" else text.replace(",", "\t"), encoding="utf-8")
+        shown = ", ".join(second.split(","))
+        want = (f"{f}:4: this row repeats the header (id, predict, label) but for case or spaces ({shown}): files "
+                "joined together (the second one's header is then read as a row)? remove the line")
+        for read in (read_rows, lambda f: list(iter_row_chunks(f, chunk_rows=2))):
+            with pytest.raises(FileFormatError) as e:
+                read(f)
+            assert [str(p) for p in e.value.problems] == [want]
+
+
+def test_a_row_equal_to_the_header_but_for_case_in_some_cells_only_is_a_row(tmp_path):
+    """Only a row whose every cell is its header cell (case and spaces aside) is refused."""
+    f = tmp_path / "ok.csv"
+    f.write_text("id,predict,label\nID,Predict,标签\n", encoding="utf-8")
+    assert [r for _, r in read_rows(f).rows] == [{"id": "ID", "predict": "Predict", "label": "标签"}]

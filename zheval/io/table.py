@@ -77,6 +77,11 @@ def _header_problems(header: list, name: str, line: int) -> list:
     return out
 
 
+def _repeats_header(cells, header) -> bool:
+    # every cell equal to its header cell but for case and surrounding spaces (ID,Prediction after id,prediction)
+    return all(c.strip().casefold() == h.strip().casefold() for c, h in zip(cells, header))
+
+
 def table_rows_stream(cell_lines, name: str, problems: list):
     """Rows from ``(line, cells)`` pairs, yielded as they come (the streaming reader,
     `zheval.io.chunks`, and `csv_rows`/`tsv_rows`): the header checked, blank lines skipped, cell
@@ -105,10 +110,11 @@ def table_rows_stream(cell_lines, name: str, problems: list):
         if bad is not None:
             problems.append(bad)
             continue
-        if cells == header:  # `cat a.csv b.csv`: the second file's header would be scored as an item
-            problems.append(Problem(name, line, None, f"this row repeats the header ({', '.join(header)}): files "
-                                                      "joined together (the second one's header is then read as a "
-                                                      "row)? remove the line"))
+        if _repeats_header(cells, header):  # `cat a.csv b.csv`: the second file's header would be scored as an item
+            but = "" if cells == header else f" but for case or spaces ({', '.join(cells)})"
+            problems.append(Problem(name, line, None, f"this row repeats the header ({', '.join(header)}){but}: "
+                                                      "files joined together (the second one's header is then read "
+                                                      "as a row)? remove the line"))
             continue
         if any(c.startswith("\ufeff") for c in cells):  # the file's own BOM is removed before the header
             problems.append(Problem(name, line, None, "a cell starts with a byte-order mark (U+FEFF) inside the "
