@@ -59,6 +59,20 @@ __all__ = ["explain", "select_items", "render_table"]
 _FORMATS = ("table", "json")
 
 
+def _id_hint(v: str, ids: List[str], source: str) -> str:
+    """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently (spaces around it, or the hints of
+    `zheval.adapters.duck.mismatch.id_hints`: Unicode normalisation, leading zeros), the hints score, compare and
+    agree give for unmatched ids; else ``""``."""
+    from ..adapters.duck.mismatch import id_hints
+
+    out = []
+    if v != v.strip() and v.strip() in ids:
+        out.append(f"--id {v!r} has spaces around it: ids are matched exactly, so it is not the id {v.strip()!r} "
+                   f"of {source}")
+    out += id_hints([v], ids, "--id", source)
+    return "".join(f"; {h}" for h in out)
+
+
 def select_items(ids: List[str], scores: List[float], o, source: str) -> List[int]:
     """Indices of the items to explain from the selection options of ``o`` (module docstring).
 
@@ -81,7 +95,9 @@ def select_items(ids: List[str], scores: List[float], o, source: str) -> List[in
                 raise UserError(f"--id {v!r} is given twice")
             seen[v] = True
             if v not in where:
-                raise UserError(f"--id {v!r}: no item with this id in {source}")
+                from ..adapters.duck.mismatch import visible_id  # combining marks escaped: NFD prints as NFC
+
+                raise UserError(f"--id {visible_id(v)}: no item with this id in {source}{_id_hint(v, ids, source)}")
             out.append(where[v])
         return out
     for name, k in (("--worst", o.worst), ("--best", o.best), ("--sample", o.sample)):

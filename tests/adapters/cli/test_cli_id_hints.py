@@ -102,3 +102,19 @@ def test_agree_sheet_and_scores_hints(tmp_path, crosswoz_groups):
     stripped = [zrows[0]] + [[r[0].lstrip("0"), *r[1:]] for r in zrows[1:]]
     res = run_cli("agree", "--ratings", _write(tmp_path / "z.csv", stripped), "--key", zkey)
     assert res.exit_code == 2 and ZERO_HINT in res.output
+
+
+def test_explain_id_hints(tmp_path):
+    """``explain --id`` said only "no item with this id" when the id was typed NFD for an NFC id, without the
+    leading zeros of the file's id, or with spaces around it: each gets the hint the other commands give."""
+    path = _records(tmp_path / "r.jsonl", [NFC[0], "007", "8", "x"])
+    for typed, head, hint in (
+            (NFD[0], "--id 'cafe\\u0301-0': no item with this id in ", "1 id(s) of --id " + NFC_HINT.format(path)),
+            ("7", "--id '7': no item with this id in ", ZERO_HINT),
+            (" 8", "--id ' 8': no item with this id in ",
+             f"--id ' 8' has spaces around it: ids are matched exactly, so it is not the id '8' of {path}")):
+        res = run_cli("explain", "-p", path, "--id-field", "id", "--id", typed)
+        assert res.exit_code == 2, res.output
+        assert f"{head}{path}; " in res.stderr and hint in res.stderr, res.stderr
+    res = run_cli("explain", "-p", path, "--id-field", "id", "--id", "y")
+    assert res.exit_code == 2 and res.stderr.rstrip().endswith(f"--id 'y': no item with this id in {path}")
