@@ -68,7 +68,7 @@ def format_bertscore(results: list, fmt: str, width: int) -> str:
 
 def _run(o) -> None:
     from ..adapters.files import atomic_write
-    from .files import check_output_dir
+    from .files import check_output_dir, check_paths
 
     options = bertscore_options(o, "zheval bertscore", rescale_with_baseline=o.bert_rescale,
                                 baseline_path=None if o.bert_baseline is None else str(o.bert_baseline),
@@ -76,6 +76,8 @@ def _run(o) -> None:
     if o.bert_format not in ("json", "text"):
         raise UserError(f"--format must be json or text, got {o.bert_format!r}")
     check_output_dir(o.bert_items)
+    check_paths([*(("REF", p) for p in o.references), *(("--input", p) for p in o.hypotheses or []),
+                 ("--baseline-path", o.bert_baseline)], {"--items": o.bert_items})
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
     try:

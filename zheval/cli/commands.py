@@ -94,7 +94,7 @@ def score(o) -> None:
     def go():
         refuse_orphans(o, [plot_by_rule(o), ("html_metric", "--html-metric", o.html is not None,
                                              "chooses the items of the HTML report; add --html FILE"),
-                           seed_rule(o, o.bootstrap != 0, "--bootstrap 0")])
+                           seed_rule(o, o.bootstrap != 0 or o.folds is not None, "--bootstrap 0, no --folds")])
         if o.stream or o.items_out is not None:
             report, by = streamed_report(o)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
@@ -468,7 +468,7 @@ def streamed_report(o):
     if given:
         raise UserError(f"--stream keeps sums, not items: {', '.join(given)} cannot be used with it (score without "
                         "--stream for them; per-item scores: --items-out FILE)")
-    check_paths({"--predictions": o.predictions}, {"--items-out": o.items_out, "--output": o.output})
+    check_paths({"--predictions": o.predictions, "--terms": o.terms}, {"--items-out": o.items_out, "--output": o.output})
     if o.items_out is not None:
         try:
             items_format(o.items_out, "--items-out")

@@ -42,10 +42,13 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_paths(inputs: dict, outputs: dict) -> None:
+def check_paths(inputs, outputs: dict) -> None:
     """Refuse an output path that is one of the command's input files (or another output): writing it would
-    destroy the input. ``inputs``/``outputs`` map the option name to a ``Path`` (or ``None`` when not given)."""
-    ins = [(k, p) for k, p in inputs.items() if p is not None]
+    destroy the input. ``inputs``/``outputs`` map the option name to a ``Path`` (or ``None`` when not given);
+    ``inputs`` may also be a list of ``(option name, Path or None)`` pairs (one option given several files, such
+    as ``REF...`` or ``-i``); an input ``-`` (standard input) is skipped. Raises `UserError` naming both options."""
+    pairs = inputs.items() if isinstance(inputs, dict) else inputs
+    ins = [(k, p) for k, p in pairs if p is not None and str(p) != "-"]
     outs = [(k, p) for k, p in outputs.items() if p is not None]
     for flag, out in outs:
         for in_flag, src in ins:

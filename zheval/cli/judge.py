@@ -183,7 +183,7 @@ def _run(o) -> None:
     if o.judge_format not in ("table", "json"):
         raise UserError(f"--format must be table or json, got {o.judge_format!r}")
     check_output_dir(o.judge_output)
-    check_paths({"FILE": o.records}, {"--output": o.judge_output})
+    check_paths({"FILE": o.records, "--versus": o.versus, "--rubric": o.rubric}, {"--output": o.judge_output})
     distinct_inputs([("FILE", o.records), ("--versus", o.versus)])  # a.jsonl --versus a.jsonl: one system twice
     records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
     api_key = o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY")

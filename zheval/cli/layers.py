@@ -280,7 +280,8 @@ def run_three_layers(o, fmt: str) -> None:
     from .located import RowPlaces, rows_named
 
     check_output_dir(o.output, o.html)
-    check_paths({"--predictions": o.layer_predictions}, {"--output": o.output, "--html": o.html})
+    check_paths({"--predictions": o.layer_predictions, "--judge-ratings": o.judge_ratings, "--rubric": o.rubric},
+                {"--output": o.output, "--html": o.html})
     from ..adapters.extras import require_extra
 
     judge = _judge_options(o)

@@ -100,11 +100,29 @@ def test_score_and_ceiling_refuse_a_seed_without_bootstrap(tmp_path):
     from helpers.cli import write_sample_files
 
     data, preds, _, _ = write_sample_files(tmp_path)
-    for cmd in (["score", "-d", data, "-p", preds], ["ceiling", "-d", data]):
+    for cmd, why in ((["score", "-d", data, "-p", preds], "--bootstrap 0, no --folds"),
+                     (["ceiling", "-d", data], "--bootstrap 0")):
         res = run_cli(*cmd, "--seed", "5", "--bootstrap", "0")
         assert res.exit_code == 2, res.output
-        assert "--seed seeds the resampling, and none runs here (--bootstrap 0)" in res.stderr
+        assert f"--seed seeds the resampling, and none runs here ({why})" in res.stderr
         assert run_cli(*cmd, "--bootstrap", "0").exit_code == 0
+
+
+def test_score_takes_a_seed_for_its_folds_without_bootstrap():
+    """Break-it: ``score --folds 3 --seed 7 --bootstrap 0`` was refused ("none runs here"), yet --seed draws the
+    folds (``default_rng(seed).permutation(n)``): it is accepted, and another seed gives other folds."""
+    from zheval.adapters.duck import sample_files
+
+    folds = {}
+    with sample_files() as files:
+        for seed in ("7", "8"):
+            res = run_cli("score", "-d", files["data"], "-p", files["predictions"], "--folds", "3", "--seed", seed,
+                          "--bootstrap", "0", "-q", "-f", "json")
+            assert res.exit_code == 0, res.output
+            folds[seed] = json.loads(res.stdout)["breakdowns"]["folds"]
+    assert folds["7"]["seed"] == 7 and folds["8"]["seed"] == 8
+    assert folds["7"]["sizes"] == [22, 22, 22]  # 66 items in 3 folds
+    assert folds["7"]["metrics"]["bleu"]["folds"] != folds["8"]["metrics"]["bleu"]["folds"]
 
 
 @pytest.mark.parametrize("command", ["bleu", "chrf"])
