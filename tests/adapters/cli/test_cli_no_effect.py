@@ -192,6 +192,12 @@ def test_agree_refuses_a_seed_without_bootstrap(tmp_path):
         assert res.exit_code == 2 and "none runs here" not in res.stderr and "not found" in res.stderr, res.output
         res = run_cli("agree", *args, "--bootstrap", "10", "--seed", "3")  # the files again
         assert res.exit_code == 2 and "none runs here" not in res.stderr and "not found" in res.stderr, res.output
+
+
+def test_agree_takes_a_seed_without_bootstrap_for_a_live_judge(tmp_path):
+    """With --judge-url, --seed is sent with each judge request: in use without resampling (the error is then the
+    missing file's, not the seed's). Needs the judge extra (openai), checked before the files."""
+    pytest.importorskip("openai")
     res = run_cli("agree", "--predictions", tmp_path / "p.jsonl", "--judge-url", "http://127.0.0.1:9/v1",
                   "--judge-model", "m", "--bootstrap", "0", "--seed", "3")
     assert res.exit_code == 2 and "none runs here" not in res.stderr and "not found" in res.stderr, res.output
