@@ -37,12 +37,12 @@ import logging
 import warnings
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
-from ..compute.bleu import bleu_config, bleu_items, bleu_result
-from ..compute.chrf import ChrfOptions, chrf_config, chrf_items, chrf_result
+from ..compute.bleu import bleu_door_config, bleu_items, bleu_result
+from ..compute.chrf import ChrfOptions, chrf_door_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
 from ..compute.options import BleuOptions, RougeOptions, check_flags, options_for_metrics
-from ..compute.rouge import rouge_config, rouge_items, rouge_result
+from ..compute.rouge import rouge_door_config, rouge_items, rouge_result
 from ..results.poisson import poisson_keys
 
 __all__ = ["ZhevalRougeEvaluator", "ZhevalBleuEvaluator", "ZhevalChrfEvaluator", "OPENCOMPASS_BASE"]
@@ -96,10 +96,13 @@ def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
 def _configure(evaluator: Any, pred_postprocessor: Optional[dict], metric: str, typed: Any,
                given: Dict[str, Any]) -> None:
     """An evaluator's construction: OpenCompass's base (`_init_base`), then ``evaluator.config``: its options
-    (`_options`) checked by the metric's config function."""
+    (`_options`) checked by the metric's door config, as ``compute_<metric>`` checks them
+    (`zheval.compute.rouge.rouge_door_config` ...: an option that would change nothing -- ``seed`` without
+    ``bootstrap``, ``sentence_split`` without rougeLsum -- is refused, naming the evaluator)."""
     _init_base(evaluator, pred_postprocessor)
-    make_config = {"rouge": rouge_config, "bleu": bleu_config, "chrf": chrf_config}[metric]
-    evaluator.config = make_config(_options(type(evaluator).__name__, metric, typed, given))
+    door = {"rouge": rouge_door_config, "bleu": bleu_door_config, "chrf": chrf_door_config}[metric]
+    name = type(evaluator).__name__
+    evaluator.config = door(name, _options(name, metric, typed, given))
 
 
 def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
@@ -231,7 +234,9 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
 
     Raises:
         (TypeError, ValueError): at construction, an unknown or bad option
-            ([`zheval.compute.rouge.rouge_config`][]); at ``score``, as the module docstring (lengths, missing
+            ([`zheval.compute.rouge.rouge_config`][]), and one that would change nothing (``seed``,
+            ``confidence`` or ``bootstrap_method`` without ``bootstrap``; ``sentence_split`` without rougeLsum in the
+            types: `zheval.compute.option_rules`, as ``compute_rouge``); at ``score``, as the module docstring (lengths, missing
             references, types, empty references), naming the item.
     """
 
@@ -312,7 +317,8 @@ class ZhevalBleuEvaluator(_CorpusScore, OPENCOMPASS_BASE):
 
     Raises:
         TypeError, ValueError: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]
-            (the option errors of [`zheval.compute.bleu.bleu_config`][]).
+            (the option errors of [`zheval.compute.bleu.bleu_config`][]; ``seed``, ``confidence`` or
+            ``bootstrap_method`` without ``bootstrap`` would change nothing and are refused, as ``compute_bleu``).
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,
@@ -344,7 +350,8 @@ class ZhevalChrfEvaluator(_CorpusScore, OPENCOMPASS_BASE):
     statistics are nested because OpenCompass's summary lists every top-level number as a metric.
 
     Raises:
-        TypeError, ValueError: the option errors of [`zheval.compute.chrf.chrf_config`][], on construction.
+        TypeError, ValueError: the option errors of [`zheval.compute.chrf.chrf_config`][], on construction (``seed``,
+            ``confidence`` or ``bootstrap_method`` without ``bootstrap`` refused, as ``compute_chrf``).
     """
 
     def __init__(self, tokenizer: Any = None, pred_postprocessor: Optional[dict] = None, *,

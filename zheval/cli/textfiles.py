@@ -19,7 +19,8 @@ only; ``-w`` the decimals (default 1 on the 0–100 scale, as sacrebleu; 4 with 
 ``sacrebleu REF -i HYP --tokenize zh``. ``zheval bleu`` also takes sacrebleu's ``--confidence``, ``--paired-bs``,
 ``--paired-ar`` and ``-f text`` with sacrebleu's meaning and output (`zheval.cli.resampling`, the code of ``zheval
 chrf``); a file of one segment has no interval and no p-value
-(``n=1, no interval``). The output is `zheval.cli.textfiles_report`'s.
+(``n=1, no interval``). ``--bootstrap`` is the resample count of zheval's percentile interval of the table and JSON:
+typed with a count beside ``-b`` or ``-f text``, which compute none, it is refused (`_bootstrap_rule`). The output is `zheval.cli.textfiles_report`'s.
 
 Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_result`][zheval.compute.bleu.bleu_result],
 [`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
@@ -356,6 +357,7 @@ def _run(o, metric: str) -> None:
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
     width = o.width if o.width is not None else (1 if o.scale == 100 else 4)
+    refuse_orphans(o, [_bootstrap_rule(o, metric)])
     if metric == "bleu":
         paired_test(o)
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
@@ -407,6 +409,25 @@ def _run(o, metric: str) -> None:
         if o.score_only or fmt != "table":
             note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
     echo(text, nl=False)
+
+
+def _bootstrap_rule(o, metric: str) -> tuple:
+    """The `refuse_orphans` rule of ``--bootstrap``, the resamples of zheval's percentile interval (and of the paired
+    test) of ``-f table`` and ``-f json``: typed with a count where no such interval is computed -- ``-b`` (the score
+    only) or ``-f text`` (sacrebleu's output) -- it would change nothing, while ``-f text -ci`` said ``bs:1000``
+    (``--confidence-n``'s count) under ``--bootstrap 50`` (issue 35). sacrebleu has no ``--bootstrap``: its interval
+    is ``--confidence`` (``-ci``) with ``--confidence-n`` (``-cin``) resamples, 1000 by default, which is what the
+    error points to. ``--bootstrap 0`` (no interval) is what runs there and passes."""
+    ci = f"for sacrebleu's μ ± CI give --confidence --confidence-n {o.bootstrap}"
+    if o.score_only:
+        advice = ("is the resample count of zheval's percentile interval, which -b (the score only) does not print: "
+                  + (f"{ci}, " if metric == "bleu" else "") + "drop -b, or leave --bootstrap out")
+    else:
+        advice = ("is the resample count of zheval's percentile interval of -f table and -f json; -f text is "
+                  f"sacrebleu's output, whose interval is --confidence (-ci) with --confidence-n resamples "
+                  f"(--paired-bs-n under --paired-bs): {ci}, or use -f table")
+    in_use = o.bootstrap == 0 or not (o.score_only or o.text_format.value == "text")
+    return ("bootstrap", "--bootstrap", in_use, advice)
 
 
 def _tests(o, metric: str, n_systems: int) -> dict:

@@ -42,7 +42,7 @@ from .options import (BLEU_DEFAULTS, LEVELS, BleuOptions, check_crosscheck_metho
                       tokenizer_from_options)
 from .shared_tokens import SharedTokens
 
-__all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuOptions", "BleuConfig", "BleuItems", "bleu_config", "bleu_items",
+__all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuOptions", "BleuConfig", "BleuItems", "bleu_config", "bleu_door_config", "bleu_items",
            "bleu_result", "bleu_resampling", "result_from_stats", "score_from_sums", "compute_bleu"]
 
 logger = logging.getLogger("zheval.compute.bleu")
@@ -340,6 +340,19 @@ def bleu_result(items: BleuItems, config: BleuConfig, *, keys: Optional[np.ndarr
     return out
 
 
+def bleu_door_config(function: str, options: BleuOptions) -> BleuConfig:
+    """`bleu_config` of options a caller gave a door directly (``compute_bleu``, the ``chinese_bleu`` module, the
+    OpenCompass evaluator, the Trainer hook), with the rules between options that refuse one that would change
+    nothing (`zheval.compute.option_rules.check_interval_used`: ``seed``/``confidence``/``bootstrap_method``
+    without ``bootstrap``): one rule, one place, for every door. Internal passes call `bleu_config` itself.
+
+    Raises:
+        ValueError: as `bleu_config`, and the rule's error naming ``function`` and the option.
+    """
+    check_interval_used(function, options)
+    return bleu_config(options)
+
+
 @refuses_unknown_options
 @without_cyclic_gc
 def compute_bleu(
@@ -426,9 +439,7 @@ def compute_bleu(
             left out, the signature reads ``preset:name(overridden:...)``; ``docs/presets.md``).
     """
     given = locals()
-    options = BleuOptions(**{name: given[name] for name in BLEU_OPTIONS})
-    check_interval_used("compute_bleu", options)
-    config = bleu_config(options)
+    config = bleu_door_config("compute_bleu", BleuOptions(**{name: given[name] for name in BLEU_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
     keys = poisson_keys(preds, refs, config)

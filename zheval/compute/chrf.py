@@ -36,7 +36,7 @@ from .option_rules import check_interval_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_from_options
 
-__all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfOptions", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_items",
+__all__ = ["LEVELS", "CHRF_OPTIONS", "ChrfOptions", "ChrfConfig", "ChrfItems", "chrf_config", "chrf_door_config", "chrf_items",
            "chrf_result", "chrf_resampling", "result_from_stats", "score_from_sums", "compute_chrf"]
 
 #: Every option `zheval.compute_chrf` understands (the fields of `ChrfOptions`).
@@ -266,6 +266,19 @@ def chrf_result(items: ChrfItems, config: ChrfConfig, *, keys: Optional[np.ndarr
     return out
 
 
+def chrf_door_config(function: str, options: ChrfOptions) -> ChrfConfig:
+    """`chrf_config` of options a caller gave a door directly (``compute_chrf``, the ``chinese_chrf`` module, the
+    OpenCompass evaluator, the Trainer hook), with the rules between options that refuse one that would change
+    nothing (`zheval.compute.option_rules.check_interval_used`: ``seed``/``confidence``/``bootstrap_method``
+    without ``bootstrap``): one rule, one place, for every door. Internal passes call `chrf_config` itself.
+
+    Raises:
+        ValueError: as `chrf_config`, and the rule's error naming ``function`` and the option.
+    """
+    check_interval_used(function, options)
+    return chrf_config(options)
+
+
 @refuses_unknown_options
 @without_cyclic_gc
 def compute_chrf(
@@ -343,9 +356,7 @@ def compute_chrf(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese, only with word n-grams (chrF++).
     """
     given = locals()
-    options = ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS})
-    check_interval_used("compute_chrf", options)
-    config = chrf_config(options)
+    config = chrf_door_config("compute_chrf", ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
     keys = poisson_keys(preds, refs, config)

@@ -71,7 +71,6 @@ between tokens, such as a collapsed space, leaves the spans exact).
 from __future__ import annotations
 
 import dataclasses
-
 from collections import Counter
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -93,6 +92,7 @@ from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import one_drop_warning, warn_input_slips
 from .inputs import check_references, validate_inputs
+from .option_rules import check_explain_options
 from .options import BleuOptions, ChrfOptions, RougeOptions, check_metrics, options_for_metrics
 from .rouge import RougeConfig, rouge_config
 from .spans import token_spans
@@ -405,6 +405,7 @@ def _configs(metrics, options, typed):
     if "chrf" in metrics and options.get("preset") is not None:
         raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
     objs = options_for_metrics("explain", metrics, options, typed)
+    check_explain_options("explain", objs)  # bootstrap, seed, crosscheck ... would change nothing here
     if preset is not None and not all(p.explainable for p in (preset.rouge, preset.bleu) if p is not None):
         raise ValueError(f"explain does not cover preset {name!r}: its numbers follow the harness's own "
                          "post-processing, tokens and formulas (zheval.presets), which an explanation built on "
@@ -453,14 +454,13 @@ def explain_items(predictions: Sequence[str], references: Sequence[Any], metrics
         corpus score of all items) and ``"corpus_bleu_without_item"`` (the corpus score of the others).
 
     Raises:
-        TypeError: a bad input of `validate_inputs` (naming ``predictions[i]`` /
-            ``references[i][j]``), or an unknown option.
-        ValueError: a bad input or option value (the configs' checks), an unknown metric, or an index that is not
-            an item.
+        TypeError: a bad input of `validate_inputs` (naming ``predictions[i]`` / ``references[i][j]``), or an unknown option.
+        ValueError: a bad input or option value (the configs' checks), an unknown metric, an index that is not an item,
+            an option that would change nothing here (``bootstrap``, ``seed``, ``crosscheck`` ...:
+            `zheval.compute.option_rules.check_explain_options`).
         EmptyReferenceError: a reference without tokens ([`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]).
     """
-    metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options,
-                                                                  {"rouge": rouge, "bleu": bleu, "chrf": chrf})
+    metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg = _configs(metrics, options, dict(rouge=rouge, bleu=bleu, chrf=chrf))
     first = rouge_cfg or bleu_cfg or chrf_cfg
     preds, refs = validate_inputs(predictions, references)
     refs = refs if first.max_refs is None else [list(r)[:first.max_refs] for r in refs]  # as compute_bleu

@@ -29,7 +29,10 @@ class MetricAPI(NamedTuple):
             those references, as `compute_bertscore`), ``result(items, config)``; concat: the items class's
             ``concat``; empty: ``empty(config)`` -> items of no item.
         check: the options checked by name without loading anything (what the evaluate modules run before they
-            store an item; the config itself for the n-gram metrics).
+            store an item; for the n-gram metrics the door's config, ``door(name, options)``).
+        door: ``door(function, options by name)`` -> the config of options a caller gave a door directly, with the
+            rules that refuse an option that would change nothing, named after ``function``
+            (`zheval.compute.rouge.rouge_door_config` ...; BERTScore's options, which have no such rule, checked).
         input_guards: whether a computation issues the input guards' warnings (`zheval.compute.guards`), as the
             library call does (the n-gram metrics; BERTScore has no tokenizer to check the texts against).
     """
@@ -44,6 +47,7 @@ class MetricAPI(NamedTuple):
     concat: Callable[..., Any]
     empty: Callable[[Any], Any]
     check: Callable[..., Any]
+    door: Callable[..., Any]
     input_guards: bool = True
 
 
@@ -54,12 +58,29 @@ def _rouge_config(**options) -> rouge.RougeConfig:
     return rouge.rouge_config(RougeOptions.from_names("compute_rouge", options))
 
 
+def _rouge_door(function: str, options) -> rouge.RougeConfig:
+    return rouge.rouge_door_config(function, RougeOptions.from_names(function, options))
+
+
 def _bleu_config(**options) -> bleu.BleuConfig:
     return bleu.bleu_config(BleuOptions.from_names("compute_bleu", options))
 
 
+def _bleu_door(function: str, options) -> bleu.BleuConfig:
+    return bleu.bleu_door_config(function, BleuOptions.from_names(function, options))
+
+
 def _chrf_config(**options) -> chrf.ChrfConfig:
     return chrf.chrf_config(ChrfOptions.from_names("compute_chrf", options))
+
+
+def _chrf_door(function: str, options) -> chrf.ChrfConfig:
+    return chrf.chrf_door_config(function, ChrfOptions.from_names(function, options))
+
+
+def _checked_by(door: Callable[..., Any], name: str) -> Callable[..., Any]:
+    """The ``check`` of an n-gram metric: its ``door`` named after the evaluate module ``name``."""
+    return lambda **options: door(name, options)
 
 
 #: The options of `zheval.compute.bertscore.compute_bertscore` (the fields of ``BertScoreOptions``).
@@ -91,16 +112,17 @@ def _others(short: str) -> Tuple[str, ...]:
 METRICS = {
     "chinese_rouge": MetricAPI("chinese_rouge", "rouge", rouge.ROUGE_OPTIONS, _others("rouge"),
                                _rouge_config, rouge.rouge_items, rouge.rouge_result, rouge.RougeItems.concat,
-                               rouge.RougeItems.empty, _rouge_config),
+                               rouge.RougeItems.empty, _checked_by(_rouge_door, "chinese_rouge"), _rouge_door),
     "chinese_bleu": MetricAPI("chinese_bleu", "bleu", bleu.BLEU_OPTIONS, _others("bleu"),
                               _bleu_config, bleu.bleu_items, bleu.bleu_result, bleu.BleuItems.concat,
-                              bleu.BleuItems.empty, _bleu_config),
+                              bleu.BleuItems.empty, _checked_by(_bleu_door, "chinese_bleu"), _bleu_door),
     "chinese_chrf": MetricAPI("chinese_chrf", "chrf", chrf.CHRF_OPTIONS, _others("chrf"),
                               _chrf_config, chrf.chrf_items, chrf.chrf_result, chrf.ChrfItems.concat,
-                              chrf.ChrfItems.empty, _chrf_config),
+                              chrf.ChrfItems.empty, _checked_by(_chrf_door, "chinese_chrf"), _chrf_door),
     "chinese_bertscore": MetricAPI("chinese_bertscore", "bertscore", BERTSCORE_OPTIONS, (), _bertscore_config,
                                    _bertscore_items, bertscore.bertscore_result, bertscore.BertScoreItems.concat,
-                                   bertscore.BertScoreItems.empty, _bertscore_options, input_guards=False),
+                                   bertscore.BertScoreItems.empty, _bertscore_options,
+                                   lambda function, options: _bertscore_options(**options), input_guards=False),
 }
 """The metrics by evaluate module name."""
 

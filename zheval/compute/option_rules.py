@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 __all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "INTERVAL_ONLY", "check_interval_used",
-           "check_sentence_split_used"]
+           "check_sentence_split_used", "EXPLAIN_NO_EFFECT", "check_explain_options"]
 
 
 #: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
@@ -61,9 +61,10 @@ INTERVAL_ONLY = ("seed", "confidence", "bootstrap_method")
 def check_interval_used(function: str, options) -> None:
     """Refuse, in a metric's options ``options`` (a `zheval.compute.options.IntervalOptions`) with ``bootstrap=0``
     (no interval), a ``seed``, ``confidence`` or ``bootstrap_method`` set to another value than its default: it
-    would change nothing (break-it pass 5 F7). Read by the doors the caller passes options to directly
-    (``compute_rouge``/``compute_bleu``/``compute_chrf``, ``score``), not by the config builders, which also build
-    the interval-free configs of internal passes.
+    would change nothing (break-it pass 5 F7). Read by the doors the caller passes options to directly, through
+    the door configs (`zheval.compute.rouge.rouge_door_config`, ``bleu_door_config``, ``chrf_door_config``: the
+    ``compute_*`` functions, the evaluate modules, the OpenCompass evaluators, the Trainer hook) and by ``score``;
+    not by the config builders, which also build the interval-free configs of internal passes.
 
     Raises:
         ValueError: naming ``function``, every such option, and what to do instead.
@@ -81,7 +82,9 @@ def check_sentence_split_used(function: str, options, types) -> None:
     """Refuse a ``sentence_split`` given (not ``None``) in ROUGE's options ``options`` while ``types`` (the ROUGE
     types computed: the caller's, a preset's or the default ones) has no ``rougeLsum``, the only type it splits
     (break-it pass 5 F7; as `zheval.compute.options.check_rouge_w_weight` refuses a weight without rougeW). Read by
-    ``compute_rouge`` and ``score``, not by ``rouge_config``, which internal passes call with the resolved split.
+    `zheval.compute.rouge.rouge_door_config` (``compute_rouge``, the ``chinese_rouge`` module, the OpenCompass
+    evaluator, the Trainer hook) and ``score``, not by ``rouge_config``, which internal passes call with the
+    resolved split.
 
     Raises:
         ValueError: naming ``function``, the value and the types.
@@ -90,3 +93,28 @@ def check_sentence_split_used(function: str, options, types) -> None:
         raise ValueError(f"{function}: sentence_split={options.sentence_split!r} splits the sentences of rougeLsum, "
                          f"which the ROUGE types computed do not name ({list(types)}), so it would change nothing: "
                          "add rougeLsum or leave sentence_split out")
+
+
+#: The options of the metrics that change nothing in an explanation (`zheval.compute.explain`): it explains one
+#: item's statistics and scores, so no bootstrap interval is drawn, no cross-check runs, each item is explained
+#: alone, and precision, recall and F are always given.
+EXPLAIN_NO_EFFECT = ("bootstrap", "bootstrap_method", "seed", "confidence", "use_aggregator", "crosscheck",
+                     "return_precision_recall")
+
+
+def check_explain_options(function: str, options: Mapping[str, Any]) -> None:
+    """Refuse, in the options objects ``options`` (``{metric: options object}``) of an explanation, an option of
+    `EXPLAIN_NO_EFFECT` set to another value than its default, given by name or in a typed object: the
+    explanation would be the same while the signature named it (``bootstrap=1000`` put ``bs:1000`` in the
+    signature of an explanation that drew no resample; issue 35).
+
+    Raises:
+        ValueError: naming ``function``, every such option, and what to do instead.
+    """
+    bad = [k for k in EXPLAIN_NO_EFFECT if any(k in obj.changed() for obj in options.values())]
+    if bad:
+        one = len(bad) == 1
+        raise ValueError(f"{function}: {', '.join(bad)} would change nothing in an explanation (one item's "
+                         "statistics and its precision, recall and F: no bootstrap interval, no cross-check, no "
+                         f"aggregation): leave {'it' if one else 'them'} out (for an interval or a cross-check, call compute_rouge, "
+                         "compute_bleu, compute_chrf or zheval.score)")

@@ -51,6 +51,7 @@ __all__ = [
     "RougeConfig",
     "RougeItems",
     "rouge_config",
+    "rouge_door_config",
     "rouge_items",
     "rouge_resampled",
     "rouge_poisson_bounds",
@@ -424,6 +425,22 @@ def rouge_result(items: RougeItems, config: RougeConfig, *, keys: Optional[np.nd
     return out
 
 
+def rouge_door_config(function: str, options: RougeOptions) -> RougeConfig:
+    """`rouge_config` of options a caller gave a door directly (``compute_rouge``, the ``chinese_rouge`` module, the
+    OpenCompass evaluator, the Trainer hook), with the rules between options that refuse one that would change
+    nothing (`zheval.compute.option_rules`: ``seed``/``confidence``/``bootstrap_method`` without ``bootstrap``,
+    ``sentence_split`` without ``rougeLsum``): one rule, one place, for every door. Internal passes call
+    `rouge_config` itself (they build interval-free configs from resolved options).
+
+    Raises:
+        ValueError: as `rouge_config`, and the rules' errors naming ``function`` and the option.
+    """
+    check_interval_used(function, options)
+    config = rouge_config(options)
+    check_sentence_split_used(function, options, config.types)
+    return config
+
+
 @refuses_unknown_options
 @without_cyclic_gc
 def compute_rouge(
@@ -507,10 +524,7 @@ def compute_rouge(
             left out, the signature reads ``preset:name(overridden:...)``; ``docs/presets.md``).
     """
     given = locals()
-    options = RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS})
-    check_interval_used("compute_rouge", options)
-    config = rouge_config(options)
-    check_sentence_split_used("compute_rouge", options, config.types)
+    config = rouge_door_config("compute_rouge", RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS}))
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies)
     keys = poisson_keys(preds, refs, config)

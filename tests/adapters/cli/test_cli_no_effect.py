@@ -80,6 +80,50 @@ def test_bleu_bootstrap_conflicting_with_paired_bs_is_refused(files):
     assert "|bs:7|" in res.stdout
 
 
+@pytest.mark.parametrize("command, args, count, why", [
+    ("bleu", ["-f", "text"], "50", "-f text is sacrebleu's output, whose interval is --confidence (-ci) with "
+                                   "--confidence-n resamples"),
+    ("bleu", ["-f", "text", "-ci"], "50", "-f text is sacrebleu's output"),
+    ("bleu", ["-f", "text", "--paired-bs"], "1000", "(--paired-bs-n under --paired-bs)"),
+    ("bleu", ["-b"], "50", "which -b (the score only) does not print"),
+    ("bleu", ["-b", "-ci"], "50", "which -b (the score only) does not print"),
+    ("rouge", ["-b"], "77", "which -b (the score only) does not print: drop -b"),
+])
+def test_text_commands_refuse_a_bootstrap_nothing_uses(files, command, args, count, why):
+    """Issue 35: --bootstrap is the resample count of zheval's percentile interval (-f table, -f json); -b prints
+    the score only and -f text is sacrebleu's output, whose interval is --confidence with --confidence-n resamples
+    (sacrebleu has no --bootstrap). ``bleu -f text --bootstrap 50`` and ``rouge -b --bootstrap 77`` printed what
+    they print without it, and ``bleu -f text -ci --bootstrap 50`` said bs:1000 (-cin's default). Refused, naming the
+    option as typed and pointing to --confidence-n; --bootstrap 0 (what runs there) passes."""
+    ref, hyp, hyp2 = files
+    hyps = [hyp, hyp2] if "--paired-bs" in args else [hyp]
+    res = run_cli(command, ref, "-i", *hyps, *args, "--bootstrap", count)
+    assert res.exit_code == 2, res.output
+    assert "--bootstrap is the resample count of zheval's percentile interval" in res.stderr and why in res.stderr
+    if command == "bleu":
+        assert f"give --confidence --confidence-n {count}" in res.stderr
+    if "--paired-bs" not in args:  # (under --paired-bs any other count than --paired-bs-n's is refused: F8)
+        assert run_cli(command, ref, "-i", *hyps, *args, "--bootstrap", "0").exit_code == 0
+    res = run_cli(command, ref, "-i", *hyps, *args)
+    assert res.exit_code == 0, res.output
+
+
+def test_bleu_text_confidence_n_is_the_count_that_runs(files):
+    """What the error points to: -f text -ci -cin 50 runs 50 resamples, and the signature says bs:50."""
+    ref, hyp, _ = files
+    res = run_cli("bleu", ref, "-i", hyp, "-f", "text", "-ci", "-cin", "50")
+    assert res.exit_code == 0, res.output
+    assert "|bs:50|" in res.stdout and "bs:1000" not in res.stdout
+
+
+def test_table_and_json_take_bootstrap(files):
+    ref, hyp, _ = files
+    for command in ("bleu", "rouge"):
+        res = run_cli(command, ref, "-i", hyp, "--bootstrap", "50", "-f", "json")
+        assert res.exit_code == 0, res.output
+        assert "|bs:50|" in json.loads(res.stdout)["signature"]
+
+
 @pytest.mark.parametrize("command, args, why", [
     ("bleu", ["--bootstrap", "0"], "--bootstrap 0"),
     ("rouge", ["--bootstrap", "0"], "--bootstrap 0"),

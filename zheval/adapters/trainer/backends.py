@@ -117,7 +117,9 @@ class LibraryBackend(Backend):
                 "use_aggregator=False returns per-item lists; a Trainer needs one number per key (the per-item "
                 "values of the last call are in hook.results only when use_aggregator=True is kept)"
             )
-        self.config = self.api.config(**self.options)  # fail fast: bad option values when the hook is built
+        # fail fast: bad option values when the hook is built, and the rules of compute_<metric>'s door (an option
+        # that would change nothing -- seed without bootstrap, sentence_split without rougeLsum -- is refused)
+        self.config = self.api.door("build_compute_metrics", self.options)
         self._parts: list = []
         self._keys: list = []  # the Poisson bootstrap's item keys of each part (None without it)
         self._batch_config = None
@@ -180,6 +182,9 @@ class _ModuleBackend(Backend):
                     "Trainer already gathers predictions from every rank and calls compute_metrics on each of them, "
                     "so evaluate's distributed mode must not be used inside a Trainer (load it without num_process)"
                 )
+        for m in members:  # zheval's own modules: their option errors now, not at the first evaluation
+            if _is_zheval_module(m):
+                m._zheval.check(**m._zheval_options(options))
         self.module = module
         names = getattr(module, "evaluation_module_names", None)
         self.name = getattr(module, "name", None) or ("+".join(names) if names else type(module).__name__)
