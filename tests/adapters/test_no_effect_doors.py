@@ -163,3 +163,15 @@ def test_explain_signature_names_no_interval():
     assert len(out["references"]) == 1
     for sig in out["signature"].values():
         assert "bs:" not in sig and "seed:" not in sig and "maxrefs:1" in sig
+
+
+def test_explain_refuses_a_level_nothing_uses():
+    """metrics=["chrf"], level="corpus": chrF is explained at sentence level, and the signature said level:sentence
+    under level="corpus". Refused; beside BLEU the level acts (BLEU's), and level="sentence" is what runs."""
+    with pytest.raises(ValueError, match=r"explain: level='corpus' would change nothing: chrF is explained at "
+                                         r"sentence level.*leave level out"):
+        zheval.explain(PREDS[0], REFS[0], metrics=["chrf"], level="corpus")
+    out = zheval.explain(PREDS[0], REFS[0], metrics=["bleu", "chrf"], level="corpus")
+    assert "level:corpus" in out["signature"]["bleu"] and "level:sentence" in out["signature"]["chrf"]
+    out = zheval.explain(PREDS[0], REFS[0], metrics=["chrf"], level="sentence")
+    assert "level:sentence" in out["signature"]["chrf"]

@@ -295,7 +295,7 @@ def explain_html(run: Dict[str, Any], metric: str) -> str:
 
     preds, refs = run["predictions"], run["references"]
     opts = dict(run["options"])
-    if metric == "chinese_bleu":
+    if metric in ("chinese_bleu", "chinese_chrf"):  # each line is explained by its sentence score
         opts["level"] = "sentence"
     n = min(len(preds), MAX_EXPLAINED_LINES)
     short = {"chinese_rouge": "rouge", "chinese_bleu": "bleu", "chinese_chrf": "chrf"}[metric]

@@ -405,7 +405,7 @@ def _configs(metrics, options, typed):
     if "chrf" in metrics and options.get("preset") is not None:
         raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
     objs = options_for_metrics("explain", metrics, options, typed)
-    check_explain_options("explain", objs)  # bootstrap, seed, crosscheck ... would change nothing here
+    check_explain_options("explain", objs, options)  # bootstrap, seed, crosscheck ... would change nothing here
     if preset is not None and not all(p.explainable for p in (preset.rouge, preset.bleu) if p is not None):
         raise ValueError(f"explain does not cover preset {name!r}: its numbers follow the harness's own "
                          "post-processing, tokens and formulas (zheval.presets), which an explanation built on "

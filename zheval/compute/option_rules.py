@@ -102,15 +102,22 @@ EXPLAIN_NO_EFFECT = ("bootstrap", "bootstrap_method", "seed", "confidence", "use
                      "return_precision_recall")
 
 
-def check_explain_options(function: str, options: Mapping[str, Any]) -> None:
+def check_explain_options(function: str, options: Mapping[str, Any], given: Mapping[str, Any] = {}) -> None:
     """Refuse, in the options objects ``options`` (``{metric: options object}``) of an explanation, an option of
     `EXPLAIN_NO_EFFECT` set to another value than its default, given by name or in a typed object: the
     explanation would be the same while the signature named it (``bootstrap=1000`` put ``bs:1000`` in the
-    signature of an explanation that drew no resample; issue 35).
+    signature of an explanation that drew no resample; issue 35). Also ``level`` given by name (``given``, the
+    options by name) as another value than ``"sentence"`` without BLEU among the metrics: chrF is explained at
+    sentence level whatever it says, so ``level="corpus"`` would change nothing while the signature said
+    ``level:sentence``.
 
     Raises:
         ValueError: naming ``function``, every such option, and what to do instead.
     """
+    if given.get("level", "sentence") != "sentence" and "bleu" not in options:
+        raise ValueError(f"{function}: level={given['level']!r} would change nothing: chrF is explained at sentence "
+                         "level (one item's chrF), and BLEU, whose level it would set, is not explained; leave "
+                         "level out")
     bad = [k for k in EXPLAIN_NO_EFFECT if any(k in obj.changed() for obj in options.values())]
     if bad:
         one = len(bad) == 1
