@@ -13,7 +13,8 @@ from typing import Optional
 from ..text.terminal import terminal_json
 from .options import Format, UserError, echo
 
-__all__ = ["check_output_dir", "check_paths", "plot_format", "emit_report", "load_data"]
+__all__ = ["check_output_dir", "check_paths", "distinct_inputs", "distinct_texts", "plot_format", "emit_report",
+           "load_data"]
 
 
 def check_output_dir(*paths: Optional[Path]) -> None:
@@ -72,6 +73,18 @@ def distinct_inputs(inputs: list, advice: str = "give each system once") -> None
         for flag_b, b in given[i + 1:]:
             if _same_file(a, b):
                 raise UserError(f"{flag_b} {b} is {flag_a} {a}: the same file given more than once; {advice}")
+
+
+def distinct_texts(inputs: list, advice: str) -> None:
+    """`distinct_inputs` for contents: refuse two files that hold the same text, line for line, where each names
+    another set (``zheval bleu r.txt copy-of-r.txt -i h.txt``: one set of references counted as two, nrefs:2).
+    ``inputs`` is ``[(flag, name, lines), ...]`` with each file's lines as read (so a copy with other line ends, a
+    byte-order mark or gzip is the same text); `UserError` naming both files, ending with ``advice``."""
+    for i, (flag_a, a, text_a) in enumerate(inputs):
+        for flag_b, b, text_b in inputs[i + 1:]:
+            if text_a == text_b:
+                raise UserError(f"{flag_b} {b} holds the same text as {flag_a} {a} (every line equal): the same "
+                                f"{flag_a}s given twice; {advice}")
 
 
 def plot_format(plot: Optional[Path]) -> Optional[str]:
