@@ -299,7 +299,8 @@ def checked_options(o, inputs: dict) -> dict:
     plot = getattr(o, "plot", None)
     html = getattr(o, "html", None)
     check_output_dir(o.output, plot, html)
-    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html})
+    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html},
+                {"--bertscore-model": getattr(o, "bert_model", None)})
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
     refuse_metric_options(o, mets)

@@ -43,15 +43,31 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_paths(inputs, outputs: dict) -> None:
+def _inside(path: Path, directory: Path) -> bool:
+    """True when ``path`` is inside ``directory`` (at any depth), after resolving symlinks and ``..`` of both."""
+    try:
+        return path.resolve().is_relative_to(directory.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def check_paths(inputs, outputs: dict, dirs: Optional[dict] = None) -> None:
     """Refuse an output path that is one of the command's input files (or another output): writing it would
     destroy the input. ``inputs``/``outputs`` map the option name to a ``Path`` (or ``None`` when not given);
     ``inputs`` may also be a list of ``(option name, Path or None)`` pairs (one option given several files, such
-    as ``REF...`` or ``-i``); an input ``-`` (standard input) is skipped. Raises `UserError` naming both options."""
+    as ``REF...`` or ``-i``); an input ``-`` (standard input) is skipped. ``dirs`` maps the name of an input
+    directory -- a model (``--model``, ``--bertscore-model``), the judge's answer cache -- to its ``Path`` (or
+    ``None``): an output anywhere inside one is refused, since a file written there can replace one of its files (a
+    model's weights or tokenizer files, the cache's database) or be read as one. Raises `UserError` naming both
+    options."""
     pairs = inputs.items() if isinstance(inputs, dict) else inputs
     ins = [(k, p) for k, p in pairs if p is not None and str(p) != "-"]
     outs = [(k, p) for k, p in outputs.items() if p is not None]
     for flag, out in outs:
+        for dir_flag, d in (dirs or {}).items():
+            if d is not None and _inside(out, Path(d)):
+                raise UserError(f"{flag} must not be inside {dir_flag} {d} ({flag} {out}): a file written there can "
+                                "replace one of its files or be read as one; write it elsewhere")
         for in_flag, src in ins:
             if _same_file(out, src):
                 raise UserError(f"{flag} must differ from the input file ({flag} {out} is {in_flag} {src})")
