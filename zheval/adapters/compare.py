@@ -22,7 +22,9 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
+from ..results.breakdowns import check_max_refs, reference_limit
 from .duck.config import DEFAULT_METRICS, make_config, report_options
+from .duck.evaluate import first_references_of
 from ..results.diagnostics import SystemDiagnostics
 from .duck.inputs import as_predictions, check_by, check_dataset, group_columns, order_notes, prediction_checks
 from .duck.predictions import PredictionMismatchError, join_predictions
@@ -137,10 +139,9 @@ def compare_predictions(
         options: the metric options by name.
 
     Returns:
-        A `Report` with ``kind="compare"`` and ``comparison`` rows
-        (``system``: the label of X, ``B`` … ; ``source``: its file; ``test``; scores on 0–1); ``diagnostics``: every
-        system's as ``evaluate_predictions`` gives one (`zheval.results.diagnostics.SystemDiagnostics`), and its
-        warnings and notes prefixed with its label (``B: 1 empty prediction(s) (scored 0)``).
+        A `Report` with ``kind="compare"`` and ``comparison`` rows (``system``: the label of X, ``B`` … ; ``source``:
+        its file; ``test``; scores on 0–1); ``diagnostics``: every system's as ``evaluate_predictions`` gives one
+        (`SystemDiagnostics`; ``reference_limit`` with ``max_refs``), its warnings and notes prefixed by its label.
 
     Raises:
         ValueError: ``bootstrap`` outside 2 … the maximum, an unknown ``test``, ``resamples`` outside 1 … it;
@@ -152,11 +153,12 @@ def compare_predictions(
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     test, trials = _check_test(test, resamples, bootstrap)
+    ds, max_refs, limit = _first_references(ds, max_refs)
     cfg, bert = make_config(scoring, max_refs=max_refs), bertscore_config_of(bertscore, "compare_predictions")
-    systems = [predictions_a, predictions_b, *more_predictions]
-    labels = system_labels(len(systems))
-    names, tables, warnings, order, diags = _score_systems(ds, systems, labels, cfg, num_proc, locations, label_check,
-                                                           predictions_format)
+    labels = system_labels(2 + len(more_predictions))
+    names, tables, warnings, order, diags = _score_systems(ds, [predictions_a, predictions_b, *more_predictions],
+                                                           labels, cfg, num_proc, locations, label_check,
+                                                           predictions_format, limit)
     specs = [metric_specs(t, cfg) for t in tables]
     refs = tables[0]["responses"]
     berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
@@ -165,7 +167,7 @@ def compare_predictions(
     bert = berts[0] if berts else None
     params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), "a": names[0], "b": names[1],
               "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
-    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(systems))
+    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels))
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
@@ -173,13 +175,23 @@ def compare_predictions(
                   notes=notes + [n for lbl, r in zip(labels, berts) for n in bertscore_notes(r, f"{lbl}: ")])
 
 
+def _first_references(ds, max_refs) -> tuple:
+    """``(ds, max_refs, limit)``: ``max_refs`` checked, and with it, as ``evaluate_predictions`` does, ``ds`` cut to
+    the first K references of every item and ``limit`` its `reference_limit` counted before the cut (each
+    system's diagnostics carry it); without it ``ds`` unchanged and ``limit`` ``None``."""
+    max_refs = check_max_refs(max_refs, "max_refs")
+    if max_refs is None:
+        return ds, None, None
+    return first_references_of(ds, max_refs), max_refs, reference_limit([len(r) for r in ds["responses"]], max_refs)
+
+
 def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, label_check: str,
-                   predictions_format: str) -> tuple:
+                   predictions_format: str, limit: Optional[dict] = None) -> tuple:
     """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings, notes,
     diagnostics)``: the warnings and the diagnostics of each system as ``zheval score`` gives them
     (`prediction_checks`: length ratio, truncation, empty predictions, input slips, stored fields; each warning
     prefixed with the system's label), the notes of `order_notes` (e.g. paired by line order), the diagnostics as
-    ``{label: (file, Diagnostics)}``.
+    ``{label: (file, Diagnostics)}`` (each with ``limit``, the `reference_limit` of ``max_refs``, or ``None``).
 
     Raises:
         PredictionMismatchError naming the system and its file; the unscorable references (checked once: the
@@ -197,7 +209,7 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
             raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
         tables.append(table)
         diag, more = prediction_checks(p, preds, table["responses"], table["id"], cfg.tokenizer, f"{which}: ",
-                                       excluded_shown=False)
+                                       excluded_shown=False, reference_limit=limit)
         diags[which] = (name, diag)
         warnings += more
         notes += order_notes(p, f"{which}: ")

@@ -35,6 +35,10 @@ return a `WidgetResult` (pandas DataFrames, the signature, the parsed lines), so
 browser; `build_demo` wires them into a ``gradio.Blocks`` app without launching it. ``gradio`` (the ``space``
 extra) is imported only here.
 
+Choosing a ROUGE preset ticks the preset's own ROUGE types and offers only the types it computes
+(`rouge_type_boxes`; ``llamafactory`` has no ``rougeLsum``, which the default boxes tick), so a preset works as
+chosen; ``(none)`` ticks `DEFAULT_ROUGE_TYPES` again.
+
 Under the tables, every scored line is explained (`explain_html`, at most `MAX_EXPLAINED_LINES` lines;
 the panel says when it stops): the prediction and the winning reference side by side with their matched tokens
 marked ``<mark class="zheval-match">`` (the ``highlight`` of [`zheval.explain`][zheval.compute.explain.explain], run with the options the
@@ -55,12 +59,12 @@ import html
 import logging
 import re
 from pathlib import Path
-from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import pandas as pd
 
 from ..io.lists import split_entries
-from ..presets import preset_names
+from ..presets import preset_names, rouge_preset
 from ..text.terminal import visible_controls
 from .extras import require_extra
 from .space_inputs import (MAX_BOX_CHARS, MAX_ITEMS, MAX_LINE_CHARS, MAX_MESSAGE_CHARS, REF_DELIMITER,  # noqa: F401
@@ -68,6 +72,8 @@ from .space_inputs import (MAX_BOX_CHARS, MAX_ITEMS, MAX_LINE_CHARS, MAX_MESSAGE
 
 __all__ = [
     "preset_choices",
+    "DEFAULT_ROUGE_TYPES",
+    "rouge_type_boxes",
     "REF_DELIMITER",
     "MAX_ITEMS",
     "MAX_LINE_CHARS",
@@ -92,6 +98,8 @@ logger = logging.getLogger(__name__)
 SPACE_PURPOSE = "the Space widget"
 #: ROUGE types offered in the widget (the module accepts more: rouge1..rouge9, rougeS<d>, rougeS*, ...).
 ROUGE_TYPE_CHOICES = ("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4")
+#: The boxes ticked without a preset (the module's default types).
+DEFAULT_ROUGE_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 #: Decimals shown in the tables (the module's results are not rounded).
 DECIMALS = 4
 NO_PRESET = "(none)"
@@ -136,6 +144,27 @@ def preset_choices(metric: str) -> List[str]:
     at the ``space`` door ([`zheval.presets.preset_names`][]), asked when the page is built (so a preset
     registered before `build_demo` is offered)."""
     return [NO_PRESET, *preset_names(metric, door="space")]
+
+
+def rouge_type_boxes(preset: Optional[str]) -> Tuple[List[str], List[str]]:
+    """``(choices, ticked)`` of the ROUGE-type boxes for the preset dropdown's value (issue 35): without a preset
+    every type of `ROUGE_TYPE_CHOICES` with `DEFAULT_ROUGE_TYPES` ticked; with a preset the types it computes
+    (those its [`check_types`][zheval.presets.base.RougePreset.check_types] accepts: ``llamafactory`` has no
+    ``rougeLsum``) with the preset's own types ticked, so that choosing a preset gives its recipe and a type it
+    cannot compute cannot be ticked. The page calls it when the preset changes."""
+    name = _preset(preset)
+    if name is None:
+        return list(ROUGE_TYPE_CHOICES), list(DEFAULT_ROUGE_TYPES)
+    part = rouge_preset(name)
+    choices = []
+    for t in ROUGE_TYPE_CHOICES:
+        try:
+            part.check_types([t])
+        except ValueError:
+            continue
+        choices.append(t)
+    own = set(part.defaults.get("rouge_types", DEFAULT_ROUGE_TYPES))
+    return choices, [t for t in choices if t in own]
 
 
 def _item_frame(preds: Sequence[str], refs: Sequence[Sequence[str]], columns: dict) -> pd.DataFrame:
@@ -424,6 +453,14 @@ def _page_outputs(score, module):
     return run
 
 
+def _preset_boxes(preset: Optional[str]):
+    """The preset dropdown's change handler: the ROUGE-type boxes of `rouge_type_boxes` as a ``gr.update``."""
+    gr = require_extra("gradio", extra="space", purpose=SPACE_PURPOSE)
+
+    choices, ticked = rouge_type_boxes(preset)
+    return gr.update(choices=choices, value=ticked)
+
+
 def build_demo(module: Any, card: Union[str, Path, None] = None):
     """A ``gradio.Blocks`` app for a loaded ``chinese_rouge``, ``chinese_bleu`` or ``chinese_chrf`` module (not
     launched).
@@ -462,13 +499,16 @@ def build_demo(module: Any, card: Union[str, Path, None] = None):
         with gr.Row():
             tokenizer = gr.Dropdown(["char", "jieba"], value="char", label="tokenizer", elem_id="tokenizer")
             if is_rouge:
-                rouge_types = gr.CheckboxGroup(list(ROUGE_TYPE_CHOICES), value=["rouge1", "rouge2", "rougeL",
-                                               "rougeLsum"], label="rouge_types", elem_id="rouge_types")
+                rouge_types = gr.CheckboxGroup(list(ROUGE_TYPE_CHOICES), value=list(DEFAULT_ROUGE_TYPES),
+                                               label="rouge_types", elem_id="rouge_types")
                 multi_ref = gr.Dropdown(["max", "mean", "pool", "best_recall"], value="max", label="multi_ref",
                                         elem_id="multi_ref")
                 preset = gr.Dropdown(preset_choices("rouge"), value=NO_PRESET,
-                                     label="preset (overrides tokenizer and multi_ref)", elem_id="preset")
+                                     label="preset (overrides tokenizer and multi_ref; ticks its own rouge_types)",
+                                     elem_id="preset")
                 options = [tokenizer, rouge_types, multi_ref, preset]
+                # a preset ticks its own types and offers only those it computes (rouge_type_boxes)
+                preset.change(_preset_boxes, inputs=[preset], outputs=[rouge_types], api_visibility="private")
             elif name == "chinese_chrf":
                 word_order = gr.Slider(0, 2, value=0, step=1, label="word_order (2 = chrF++)", elem_id="word_order")
                 eps = gr.Checkbox(value=False, label="eps_smoothing", elem_id="eps_smoothing")

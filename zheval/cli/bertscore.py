@@ -77,7 +77,7 @@ def _run(o) -> None:
         raise UserError(f"--format must be json or text, got {o.bert_format!r}")
     check_output_dir(o.bert_items)
     check_paths([*(("REF", p) for p in o.references), *(("--input", p) for p in o.hypotheses or []),
-                 ("--baseline-path", o.bert_baseline)], {"--items": o.bert_items})
+                 ("--baseline-path", o.bert_baseline)], {"--items": o.bert_items}, {"--model": o.bert_model})
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
     try:

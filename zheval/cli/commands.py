@@ -208,14 +208,14 @@ def _compare_inputs(o, systems: list, inputs: dict):
     if o.data is not None:
         refuse_records_fields(o)
         named = o.pred_field is not None or o.id_field is not None
-        ds, kwargs = scoring_arguments(o, inputs, named_fields=named)
+        ds, kwargs = scoring_arguments(o, inputs, named_fields=named, limit_refs=False)  # compare_predictions cuts
         return ds, [named_predictions(o, p) for p in systems] if named else systems, kwargs
     check_records_options(o)
     kwargs = checked_options(o, inputs)
     by = records_by(o)
     records = [read_records_file(p, record_fields(o), notes_on_stderr=False) for p in systems]
     preds = compared_predictions(records)  # each with the notes score gives of its rows, in the report per system
-    ds = limited_references(records[0].dataset(), o.max_refs)
+    ds = records[0].dataset()  # --max-refs: compare_predictions cuts (and counts the cut in each system's diagnostics)
     return ds, preds, {**kwargs, "by": by, "locations": records[0].locations()}
 
 
@@ -261,9 +261,9 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: b
     takes the records formats.
 
     ``--max-refs K`` means "score with the first K references of every item" for every command: the file's items
-    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` (ceiling,
-    compare) the dataset is cut here, with a note of how many items were cut; ``score`` passes ``max_refs`` to the
-    evaluation, which cuts and reports it."""
+    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` (ceiling)
+    the dataset is cut here, with a note of how many items were cut; ``score`` and ``compare`` pass ``max_refs`` to
+    the evaluation, which cuts and reports it (score in its diagnostics, compare in each system's)."""
     kwargs = checked_options(o, inputs)
     if hasattr(o, "label_check"):
         if named_fields:
@@ -278,7 +278,7 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: b
 
 
 def limited_references(ds, max_refs: Optional[int]):
-    """``ds`` with the first ``max_refs`` references of every item (``--max-refs K`` of ceiling, compare and sample,
+    """``ds`` with the first ``max_refs`` references of every item (``--max-refs K`` of ceiling and sample,
     with a note of how many items were cut); ``ds`` itself for ``None``."""
     if max_refs is None:
         return ds
@@ -299,7 +299,8 @@ def checked_options(o, inputs: dict) -> dict:
     plot = getattr(o, "plot", None)
     html = getattr(o, "html", None)
     check_output_dir(o.output, plot, html)
-    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html})
+    check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html},
+                {"--bertscore-model": getattr(o, "bert_model", None)})
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
     refuse_metric_options(o, mets)

@@ -60,16 +60,24 @@ _FORMATS = ("table", "json")
 
 
 def _id_hint(v: str, ids: List[str], source: str) -> str:
-    """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently (spaces around it, or the hints of
-    `zheval.adapters.duck.mismatch.id_hints`: Unicode normalisation, leading zeros), the hints score, compare and
-    agree give for unmatched ids; else ``""``."""
-    from ..adapters.duck.mismatch import id_hints
+    """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently -- spaces around it, or the pairs of
+    `zheval.adapters.duck.mismatch.id_pairs` (Unicode normalisation, leading zeros) that score, compare and agree
+    hint at for unmatched ids -- worded for an id typed on the command line (naming the id as ``source`` writes
+    it); else ``""``."""
+    from ..adapters.duck.mismatch import id_pairs, visible_id
 
     out = []
     if v != v.strip() and v.strip() in ids:
         out.append(f"--id {v!r} has spaces around it: ids are matched exactly, so it is not the id {v.strip()!r} "
                    f"of {source}")
-    out += id_hints([v], ids, "--id", source)
+    nfc, zeros = id_pairs([v], ids)
+    if nfc:
+        out.append(f"--id {visible_id(v)} differs from the id {visible_id(nfc[0][1])} of {source} only in Unicode "
+                   f"normalisation (NFC vs NFD; they print alike): ids are matched exactly, so type the id as "
+                   f"{source} writes it")
+    if zeros:
+        out.append(f"--id {v!r} equals the id {zeros[0][1]!r} of {source} but for leading zeros: ids are matched "
+                   f"as text, so give --id {zeros[0][1]!r}")
     return "".join(f"; {h}" for h in out)
 
 

@@ -13,7 +13,8 @@ from typing import Optional
 from ..text.terminal import terminal_json
 from .options import Format, UserError, echo
 
-__all__ = ["check_output_dir", "check_paths", "plot_format", "emit_report", "load_data"]
+__all__ = ["check_output_dir", "check_paths", "distinct_inputs", "distinct_texts", "plot_format", "emit_report",
+           "load_data"]
 
 
 def check_output_dir(*paths: Optional[Path]) -> None:
@@ -42,15 +43,31 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_paths(inputs, outputs: dict) -> None:
+def _inside(path: Path, directory: Path) -> bool:
+    """True when ``path`` is inside ``directory`` (at any depth), after resolving symlinks and ``..`` of both."""
+    try:
+        return path.resolve().is_relative_to(directory.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def check_paths(inputs, outputs: dict, dirs: Optional[dict] = None) -> None:
     """Refuse an output path that is one of the command's input files (or another output): writing it would
     destroy the input. ``inputs``/``outputs`` map the option name to a ``Path`` (or ``None`` when not given);
     ``inputs`` may also be a list of ``(option name, Path or None)`` pairs (one option given several files, such
-    as ``REF...`` or ``-i``); an input ``-`` (standard input) is skipped. Raises `UserError` naming both options."""
+    as ``REF...`` or ``-i``); an input ``-`` (standard input) is skipped. ``dirs`` maps the name of an input
+    directory -- a model (``--model``, ``--bertscore-model``), the judge's answer cache -- to its ``Path`` (or
+    ``None``): an output anywhere inside one is refused, since a file written there can replace one of its files (a
+    model's weights or tokenizer files, the cache's database) or be read as one. Raises `UserError` naming both
+    options."""
     pairs = inputs.items() if isinstance(inputs, dict) else inputs
     ins = [(k, p) for k, p in pairs if p is not None and str(p) != "-"]
     outs = [(k, p) for k, p in outputs.items() if p is not None]
     for flag, out in outs:
+        for dir_flag, d in (dirs or {}).items():
+            if d is not None and _inside(out, Path(d)):
+                raise UserError(f"{flag} must not be inside {dir_flag} {d} ({flag} {out}): a file written there can "
+                                "replace one of its files or be read as one; write it elsewhere")
         for in_flag, src in ins:
             if _same_file(out, src):
                 raise UserError(f"{flag} must differ from the input file ({flag} {out} is {in_flag} {src})")
@@ -72,6 +89,18 @@ def distinct_inputs(inputs: list, advice: str = "give each system once") -> None
         for flag_b, b in given[i + 1:]:
             if _same_file(a, b):
                 raise UserError(f"{flag_b} {b} is {flag_a} {a}: the same file given more than once; {advice}")
+
+
+def distinct_texts(inputs: list, advice: str) -> None:
+    """`distinct_inputs` for contents: refuse two files that hold the same text, line for line, where each names
+    another set (``zheval bleu r.txt copy-of-r.txt -i h.txt``: one set of references counted as two, nrefs:2).
+    ``inputs`` is ``[(flag, name, lines), ...]`` with each file's lines as read (so a copy with other line ends, a
+    byte-order mark or gzip is the same text); `UserError` naming both files, ending with ``advice``."""
+    for i, (flag_a, a, text_a) in enumerate(inputs):
+        for flag_b, b, text_b in inputs[i + 1:]:
+            if text_a == text_b:
+                raise UserError(f"{flag_b} {b} holds the same text as {flag_a} {a} (every line equal): the same "
+                                f"{flag_a}s given twice; {advice}")
 
 
 def plot_format(plot: Optional[Path]) -> Optional[str]:

@@ -39,7 +39,8 @@ from .commands import app
 from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
-__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url", "none_rated"]
+__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url", "none_rated",
+           "judge_cache_dir"]
 
 _OPTIONS = {
     "records": option(Path, "ARGUMENT", default=..., metavar="FILE", help="records file: JSONL, CSV, TSV or Parquet "
@@ -183,7 +184,8 @@ def _run(o) -> None:
     if o.judge_format not in ("table", "json"):
         raise UserError(f"--format must be table or json, got {o.judge_format!r}")
     check_output_dir(o.judge_output)
-    check_paths({"FILE": o.records, "--versus": o.versus, "--rubric": o.rubric}, {"--output": o.judge_output})
+    check_paths({"FILE": o.records, "--versus": o.versus, "--rubric": o.rubric}, {"--output": o.judge_output},
+                {"--cache-dir": judge_cache_dir(o.cache_dir, not o.no_cache)})
     distinct_inputs([("FILE", o.records), ("--versus", o.versus)])  # a.jsonl --versus a.jsonl: one system twice
     records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
     api_key = o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY")
@@ -205,6 +207,17 @@ def _run(o) -> None:
     else:
         echo(render_judge(result, list(records.ids)), nl=False)
     none_rated(result, len(records), "rated")
+
+
+def judge_cache_dir(given, used: bool = True):
+    """The judge's answer-cache directory a command reads and writes (``given``: ``--cache-dir``/
+    ``--judge-cache-dir``, else the default of `zheval.compute.judge_cache.default_cache_dir`), for `check_paths`'
+    ``dirs``; ``None`` when the cache is not used."""
+    if not used:
+        return None
+    from ..compute.judge_cache import default_cache_dir
+
+    return given if given is not None else default_cache_dir()
 
 
 def check_base_url(url: str, flag: str) -> None:

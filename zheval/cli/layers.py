@@ -276,12 +276,14 @@ def run_three_layers(o, fmt: str) -> None:
     from ..adapters.records import read_records
     from ..compute.three_layers import three_layer_agreement
     from .files import check_output_dir, check_paths
-    from .judge import read_sources
+    from .judge import judge_cache_dir, read_sources
     from .located import RowPlaces, rows_named
 
     check_output_dir(o.output, o.html)
     check_paths({"--predictions": o.layer_predictions, "--judge-ratings": o.judge_ratings, "--rubric": o.rubric},
-                {"--output": o.output, "--html": o.html})
+                {"--output": o.output, "--html": o.html},
+                {"--bertscore-model": o.bert_model,
+                 "--judge-cache-dir": judge_cache_dir(o.judge_cache_dir, o.judge_url is not None)})
     from ..adapters.extras import require_extra
 
     judge = _judge_options(o)

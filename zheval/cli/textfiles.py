@@ -115,7 +115,8 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
     `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
     input is for hypotheses only, as in sacrebleu's CLI), or the references name one file more than once
-    (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read."""
+    (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read; two
+    reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -128,7 +129,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
         raise UserError("standard input ('-') is not accepted for references: references are read from files, "
                         "hypotheses from -i HYP.txt or standard input (as sacrebleu reads them); save the references "
                         "to a file")
-    from .files import distinct_inputs
+    from .files import distinct_inputs, distinct_texts
 
     distinct_inputs([("-i", p) for p in hyps or []])  # -i h ./h: one file, by compare's and judge's rule
     distinct_inputs([("reference", p) for p in refs], _REFS_TWICE)
@@ -165,6 +166,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
                                                f"segment; ragged reference files are not supported){blank}"))
     if problems:
         raise FileFormatError(problems, "invalid text files")
+    distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "

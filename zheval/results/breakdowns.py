@@ -41,6 +41,7 @@ __all__ = [
     "check_max_refs",
     "first_references",
     "reference_limit",
+    "reference_limit_text",
 ]
 
 DEFAULT_BUCKETS = (10, 20, 50)
@@ -208,3 +209,11 @@ def reference_limit(reference_counts: Sequence[int], max_refs: int) -> dict:
     c = [int(x) for x in reference_counts]
     return {"max_refs": int(max_refs), "items": len(c), "fewer": sum(x < max_refs for x in c),
             "truncated": sum(x > max_refs for x in c), "dropped_references": sum(max(0, x - max_refs) for x in c)}
+
+
+def reference_limit_text(limit: dict) -> str:
+    """The diagnostics line of a `reference_limit` (``zheval score``'s and each system's of ``zheval compare``)."""
+    r = limit
+    return (f"references: scored with the first {r['max_refs']} of every item; {r['fewer']} of {r['items']} item(s) "
+            f"had fewer (they keep theirs), {r['truncated']} had more (cut; {r['dropped_references']} reference(s) "
+            "left out)")

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
+from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
 __all__ = [
@@ -125,6 +126,10 @@ class Diagnostics:
         empty_predictions: count (empty after normalisation); ``empty_ids``: their ids (first 20).
         ref_count_distribution: ``{references per item: items}``.
         warnings: human-readable warnings.
+        reference_limit: with ``max_refs`` K, what scoring with the first K references did
+            (`zheval.results.breakdowns.reference_limit`: items with fewer, items cut, references left out), counted
+            before the cut; ``None`` (and absent from `to_dict`) without it. ``zheval compare`` gives it per system
+            (``zheval score`` reports it in its breakdowns).
     """
 
     n_items: int
@@ -138,9 +143,11 @@ class Diagnostics:
     empty_ids: list
     ref_count_distribution: dict
     warnings: list
+    reference_limit: Optional[dict] = None
 
     def to_dict(self) -> dict:
-        return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v) for k, v in self.__dict__.items()}
+        return {k: (dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v)
+                for k, v in self.__dict__.items() if not (k == "reference_limit" and v is None)}
 
     def lines(self) -> list[str]:
         """Human-readable summary lines."""
@@ -153,7 +160,7 @@ class Diagnostics:
             f"empty predictions: {self.empty_predictions}"
             + (f" ({', '.join(self.empty_ids[:5])}{', …' if len(self.empty_ids) > 5 else ''})" if self.empty_ids else ""),
             f"references per item: {dist}",
-        ]
+        ] + ([reference_limit_text(self.reference_limit)] if self.reference_limit else [])
 
 
 @dataclass

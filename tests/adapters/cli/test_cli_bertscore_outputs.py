@@ -54,3 +54,27 @@ def test_items_naming_an_input_is_refused(tiny, files, tmp_path):
     assert res.exit_code == 0, res.output
     rows = [json.loads(line) for line in (tmp_path / "items.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [r["line"] for r in rows] == [1, 2]
+
+
+def test_reference_files_holding_the_same_text_are_refused(tiny, files, tmp_path):
+    # issue 35: a copy of a reference file was a second set of references (as the text commands: test_cli_repeated_inputs)
+    ref1, _, hyp, _ = files
+    copy = tmp_path / "copy.txt"
+    copy.write_bytes(ref1.read_bytes())
+    res = run_cli("bertscore", ref1, copy, "-i", hyp, "--model", tiny, "--layer", "2", "--device", "cpu")
+    assert res.exit_code == 2, res.output
+    assert f"reference {copy} holds the same text as reference {ref1} (every line equal)" in res.stderr, res.stderr
+
+
+def test_items_inside_the_model_directory_is_refused(tiny, files, tmp_path):
+    # issue 35 leftovers: --items MODEL/config.json replaced the model's config; any file inside --model is refused
+    from pathlib import Path
+
+    ref1, _, hyp, _ = files
+    model = Path(tiny)
+    before = {p.name: p.read_bytes() for p in model.iterdir()}
+    for out in (model / "config.json", model / "items.jsonl"):
+        res = run_cli("bertscore", ref1, "-i", hyp, "--model", tiny, "--layer", "2", "--device", "cpu", "--items", out)
+        assert res.exit_code == 2, res.output
+        assert f"--items must not be inside --model {tiny} (--items {out})" in res.output, res.output
+    assert {p.name: p.read_bytes() for p in model.iterdir()} == before

@@ -111,3 +111,33 @@ def test_records_files_get_the_notes_score_gives_of_their_rows_per_system(tmp_pa
         f"A: 1 row(s) hold a quoted cell over several lines (first at {a}:4): if every row should be one line, a "
         "stray \" at the start of a cell merged the lines after it into that cell"]
     assert "empty 'gold2' cell" not in res.stderr  # in the report, not on stderr as well
+
+
+def test_max_refs_line_in_each_system_diagnostics(tmp_path):
+    """Issue 35 leftovers: ``zheval score --max-refs K`` says in its diagnostics how many items had fewer references
+    and how many were cut; ``zheval compare --max-refs K`` said it only in a note on stderr. Now each system's
+    diagnostics carry the same line, in the table, the JSON (``reference_limit``) and Markdown, and the HTML page."""
+    replies = ["取件码在短信里。", "可以看短信。", "打开订单页就能看到。", "取件码一般在短信通知里。", "联系快递员。",
+               "在驿站小程序里也能看到。", "您好，取件码在短信里。"]
+    counts = [7, 2, 6, 3, 2, 5]  # K = 3: fewer 2 (the two 2s), cut 3 (7, 6, 5), 4 + 3 + 2 = 9 references left out
+    rows = [{"id": f"q{i}", "query": "取件码在哪看？", "responses": [replies[(i + j) % 7] for j in range(k)],
+             "domain": "售后支持", "difficulty": None} for i, k in enumerate(counts)]
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
+    a = write_jsonl(tmp_path / "a.jsonl", [{"id": r["id"], "prediction": "取件码在短信里。"} for r in rows])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"id": r["id"], "prediction": "看短信。"} for r in rows])
+    line = ("references: scored with the first 3 of every item; 2 of 6 item(s) had fewer (they keep theirs), 3 had "
+            "more (cut; 9 reference(s) left out)")
+    doc = json.loads(_compare(data, a, b, "--max-refs", 3, "-f", "json").stdout)
+    for label in ("A", "B"):
+        assert doc["diagnostics"][label]["reference_limit"] == {"max_refs": 3, "items": 6, "fewer": 2, "truncated": 3,
+                                                                "dropped_references": 9}
+        assert doc["diagnostics"][label]["ref_count_distribution"] == {"2": 2, "3": 4}  # after the cut
+    table = _compare(data, a, b, "--max-refs", 3).stdout
+    assert table.count(f"    {line}") == 2 and table.index(f"  A ({a}):") < table.index(line) < table.index(f"  B ({b}):")
+    md = _compare(data, a, b, "--max-refs", 3, "-f", "markdown").stdout
+    assert md.count(f"    - {line}") == 2, md
+    html = tmp_path / "c.html"
+    _compare(data, a, b, "--max-refs", 3, "--html", html)
+    assert html.read_text(encoding="utf-8").count(line) == 2
+    doc = json.loads(_compare(*_systems(tmp_path, GOOD, GOOD), "-f", "json").stdout)  # no --max-refs: no such key
+    assert "reference_limit" not in doc["diagnostics"]["A"]

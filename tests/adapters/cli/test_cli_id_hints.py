@@ -106,15 +106,22 @@ def test_agree_sheet_and_scores_hints(tmp_path, crosswoz_groups):
 
 def test_explain_id_hints(tmp_path):
     """``explain --id`` said only "no item with this id" when the id was typed NFD for an NFC id, without the
-    leading zeros of the file's id, or with spaces around it: each gets the hint the other commands give."""
+    leading zeros of the file's id, or with spaces around it: each gets a hint. Worded for a typed id (issue 35
+    leftovers): the shared hints spoke of "both files" and "a spreadsheet", which explain's --id is not; now the hint
+    names the id as the file writes it."""
     path = _records(tmp_path / "r.jsonl", [NFC[0], "007", "8", "x"])
     for typed, head, hint in (
-            (NFD[0], "--id 'cafe\\u0301-0': no item with this id in ", "1 id(s) of --id " + NFC_HINT.format(path)),
-            ("7", "--id '7': no item with this id in ", ZERO_HINT),
+            (NFD[0], "--id 'cafe\\u0301-0': no item with this id in ",
+             f"--id 'cafe\\u0301-0' differs from the id 'café-0' of {path} only in Unicode normalisation (NFC vs NFD; "
+             f"they print alike): ids are matched exactly, so type the id as {path} writes it"),
+            ("7", "--id '7': no item with this id in ",
+             f"--id '7' equals the id '007' of {path} but for leading zeros: ids are matched as text, so give "
+             "--id '007'"),
             (" 8", "--id ' 8': no item with this id in ",
              f"--id ' 8' has spaces around it: ids are matched exactly, so it is not the id '8' of {path}")):
         res = run_cli("explain", "-p", path, "--id-field", "id", "--id", typed)
         assert res.exit_code == 2, res.output
         assert f"{head}{path}; " in res.stderr and hint in res.stderr, res.stderr
+        assert "spreadsheet" not in res.stderr and "both files" not in res.stderr and "id(s) of --id" not in res.stderr
     res = run_cli("explain", "-p", path, "--id-field", "id", "--id", "y")
     assert res.exit_code == 2 and res.stderr.rstrip().endswith(f"--id 'y': no item with this id in {path}")

@@ -111,3 +111,57 @@ def test_an_output_naming_an_input_is_refused(tmp_path, command, inputs, extra, 
     assert res.exit_code == 2, res.output
     assert f"{out_flag if out_flag != '-o' else '--output'} must differ from the input file" in res.output, res.output
     assert {n: p.read_bytes() for n, p in files.items()} == before
+
+
+#: Outputs inside an input directory (issue 35 leftovers): ``(command, arguments, the directory's flag, outputs)``;
+#: ``{model}`` is a model directory holding ``config.json``, ``{cache}`` a judge cache holding ``answers.sqlite3``.
+INSIDE = [
+    ("score", ["-d", "{data}", "-p", "{preds}", "--bootstrap", "0", "-q", "--bertscore-model", "{model}"],
+     "--bertscore-model", ["-o", "--plot", "--html"]),
+    ("compare", ["-d", "{data}", "-p", "{preds}", "{preds2}", "--bootstrap", "10", "-q", "--bertscore-model",
+                 "{model}"], "--bertscore-model", ["-o", "--html"]),
+    ("agree", ["-p", "{data}", "--judge-ratings", "{judged}", "--bertscore-model", "{model}"], "--bertscore-model",
+     ["-o", "--html"]),
+    ("agree", ["-p", "{data}", "--judge-url", "http://127.0.0.1:9/v1", "--judge-model", "m", "--judge-cache-dir",
+               "{cache}"], "--judge-cache-dir", ["-o", "--html"]),
+    ("judge", ["{data}", "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--cache-dir", "{cache}"],
+     "--cache-dir", ["-o"]),
+]
+
+
+@pytest.mark.parametrize("command, args, dir_flag, outs", INSIDE, ids=[f"{c[0]} {c[2]}" for c in INSIDE])
+def test_an_output_inside_a_model_or_cache_directory_is_refused(tmp_path, command, args, dir_flag, outs):
+    """``zheval score --bertscore-model M -o M/config.json`` replaced the model's config (and a new file in M can be
+    read as one of its files); ``zheval judge --cache-dir C -o C/answers.sqlite3`` replaced the answer cache: an
+    output anywhere inside a model or cache directory is refused before any work, the directory left as it was."""
+    if command == "judge" or "--judge-url" in args:
+        pytest.importorskip("openai")
+    files = _files(tmp_path)
+    model, cache = tmp_path / "model", tmp_path / "cache"
+    for d in (model, cache, tmp_path / "sub"):
+        d.mkdir()
+    (model / "config.json").write_text('{"model_type": "bert"}', encoding="utf-8")
+    (cache / "answers.sqlite3").write_bytes(b"SQLite format 3\x00")
+    files.update({"model": model, "cache": cache})
+    target = model if dir_flag.endswith("model") else cache
+    argv = [str(a).format(**files) for a in args]
+    for out_flag in outs:
+        for out in (target / ("config.json" if target == model else "answers.sqlite3"), target / "new.html",
+                    tmp_path / "sub" / ".." / target.name / "x.html", tmp_path / "." / target.name / "y.html"):
+            res = run_cli(command, *argv, out_flag, out)
+            assert res.exit_code == 2, (out_flag, out, res.output)
+            assert f"must not be inside {dir_flag} {target} (" in res.output, res.output
+        assert sorted(p.name for p in target.iterdir()) == (["config.json"] if target == model else ["answers.sqlite3"])
+    assert (model / "config.json").read_text(encoding="utf-8") == '{"model_type": "bert"}'
+    assert (cache / "answers.sqlite3").read_bytes() == b"SQLite format 3\x00"
+
+
+def test_the_default_judge_cache_is_an_input_directory_too(tmp_path, monkeypatch):
+    pytest.importorskip("openai")
+    monkeypatch.setenv("ZHEVAL_CACHE_DIR", str(tmp_path / "zc"))
+    files = _files(tmp_path)
+    (tmp_path / "zc" / "judge").mkdir(parents=True)
+    res = run_cli("judge", files["data"], "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "-o",
+                  tmp_path / "zc" / "judge" / "answers.sqlite3")
+    assert res.exit_code == 2 and f"must not be inside --cache-dir {tmp_path / 'zc' / 'judge'} (" in res.output, \
+        res.output

@@ -54,3 +54,28 @@ def test_text_commands_refuse_one_reference_file_given_twice(tmp_path):
                     "file once (one file twice is one set of references, not two") in res.stderr, (cmd, res.stderr)
     ok = run_cli("bleu", ref, other, "-i", hyp, "-f", "text")  # two files, two sets
     assert ok.exit_code == 0 and "nrefs:2" in ok.stdout, ok.output
+
+
+def test_reference_files_holding_the_same_text_are_refused(tmp_path):
+    """Issue 35: ``zheval bleu a.txt b.txt -i h`` with b a copy of a was scored as two references (nrefs:2), while
+    the same file named twice was refused: a copy (also with CRLF line ends or gzipped: the same text) is refused at
+    every command that takes reference files, naming both; two files that differ in one line are two sets."""
+    import gzip
+
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气不错\n我们去公园\n", encoding="utf-8")
+    hyp.write_text("今天天气很好\n我们去公园吧\n", encoding="utf-8")
+    copy, crlf, packed, third = (tmp_path / n for n in ("copy.txt", "crlf.txt", "r.txt.gz", "third.txt"))
+    copy.write_bytes(ref.read_bytes())
+    crlf.write_bytes(ref.read_bytes().replace(b"\n", b"\r\n"))
+    packed.write_bytes(gzip.compress(ref.read_bytes()))
+    third.write_text("天气不错\n一起去公园\n", encoding="utf-8")
+    for cmd in ("bleu", "rouge", "chrf"):
+        for first, second in ((ref, copy), (ref, crlf), (ref, packed), (third, copy)):
+            args = [first, second] if first == ref else [ref, first, second]
+            res = run_cli(cmd, *args, "-i", hyp)
+            assert res.exit_code == 2, (cmd, second, res.output)
+            assert (f"reference {second} holds the same text as reference {ref} (every line equal): the same "
+                    "references given twice; give each reference file once") in res.stderr, (cmd, res.stderr)
+    ok = run_cli("bleu", ref, third, "-i", hyp, "-f", "text")
+    assert ok.exit_code == 0 and "nrefs:2" in ok.stdout, ok.output

@@ -325,3 +325,42 @@ def test_score_rouge_reads_a_string_as_a_comma_list(apps):
     assert run["options"]["rouge_types"] == ["rouge1", "rougeL"] and list(summary.columns) == ["", "rouge1", "rougeL"]
     with pytest.raises(ValueError, match=r"^rouge_types 'rouge1,,rougeL' has an empty entry \(entry 2\)$"):
         score_rouge(module, PREDS, REFS, "char", "rouge1,,rougeL", "max", "(none)")
+
+
+def test_choosing_a_preset_ticks_its_own_rouge_types(apps):
+    """Issue 35: the preset ``llamafactory`` with the default boxes (rougeLsum ticked) was refused ("computes rougeN
+    and rougeL only") until the user unticked rougeLsum. Choosing a preset now ticks its own types and offers only
+    those it computes (gradio's change event of the dropdown, its update applied to the CheckboxGroup); ``(none)``
+    ticks the defaults again. The llamafactory numbers are rouge-chinese's on jieba words (LLaMA-Factory's recipe)."""
+    import jieba
+    from rouge_chinese import Rouge
+
+    from zheval.presets.rouge155 import ROUGE155_TYPES
+
+    demo, module = apps["chinese_rouge"]["demo"], apps["chinese_rouge"]["module"]
+    by_id = {b.elem_id: b for b in demo.blocks.values() if getattr(b, "elem_id", None)}
+    preset, boxes = by_id["preset"], by_id["rouge_types"]
+    (change,) = [f for f in demo.fns.values() if (preset._id, "change") in f.targets]
+    assert list(change.inputs) == [preset] and list(change.outputs) == [boxes]
+    compute = _compute_fn(demo)
+    assert [c.elem_id for c in compute.inputs[2:]] == ["tokenizer", "rouge_types", "multi_ref", "preset"]
+    everything = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeLsum", "rougeW", "rougeS4", "rougeSU4"]
+    for name, choices, ticked in (
+            ("llamafactory", ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL"], ["rouge1", "rouge2", "rougeL"]),
+            ("rouge155", everything, list(ROUGE155_TYPES)),
+            ("(none)", everything, ["rouge1", "rouge2", "rougeL", "rougeLsum"])):
+        update = change.fn(name)
+        assert update["choices"] == choices and update["value"] == ticked, name
+        shown = gr.CheckboxGroup(choices=update["choices"], value=update["value"])  # the boxes after the update
+        assert shown.preprocess(shown.value) == ticked  # gradio accepts them (every ticked type is a choice)
+        message, summary, *_, signature, run, _ = compute.fn(PREDS, REFS, "char", shown.value, "max", name)
+        assert "zheval-ok" in message, message
+        assert list(summary["value"].columns) == ["", *ticked]
+        assert "overridden" not in signature  # the preset's own recipe
+    # llamafactory, one line: LLaMA-Factory's rouge-chinese F on jieba words
+    message, summary, *_ = compute.fn("今天北京天气晴朗", "北京今天天气很好", "char",
+                                      change.fn("llamafactory")["value"], "max", "llamafactory")
+    hyp, ref = " ".join(jieba.cut("今天北京天气晴朗")), " ".join(jieba.cut("北京今天天气很好"))
+    theirs = Rouge().get_scores(hyp, ref)[0]
+    for t, key in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
+        assert summary["value"][t].iloc[0] == pytest.approx(theirs[key]["f"], abs=5e-5), t

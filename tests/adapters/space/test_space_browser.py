@@ -209,8 +209,11 @@ def test_rouge_widget_shows_the_module_numbers(served, driver):
     # the jieba run is not the character run (the option reached the module)
     assert res["rouge1"] != module.compute(predictions=PREDICTIONS, references=REFERENCES, multi_ref="mean")["rouge1"]
 
-    page.choose("preset", "rouge155")
-    res = _check_rouge(page.compute(), module, PREDICTIONS, REFERENCES, preset="rouge155", rouge_types=types)
+    page.choose("preset", "rouge155")  # ticks the preset's own types (zheval.adapters.space.rouge_type_boxes)
+    from zheval.presets.rouge155 import ROUGE155_TYPES
+
+    res = _check_rouge(page.compute(), module, PREDICTIONS, REFERENCES, preset="rouge155",
+                       rouge_types=list(ROUGE155_TYPES))
     assert "|preset:rouge155|" in res["signature"]
 
 

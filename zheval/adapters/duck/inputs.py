@@ -235,7 +235,8 @@ def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
 
 
 def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequence[str], tok: BaseTokenizer,
-                      which: str = "", excluded_shown: bool = True) -> tuple[Diagnostics, list]:
+                      which: str = "", excluded_shown: bool = True,
+                      reference_limit: dict | None = None) -> tuple[Diagnostics, list]:
     """The diagnostics of one system's predictions and every warning a report gives of them, the same for
     ``score`` (`zheval.adapters.duck.evaluate.evaluate_predictions`) and for each system of ``compare``
     (`zheval.adapters.compare.compare_predictions`).
@@ -248,6 +249,8 @@ def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequen
         tok: the scoring tokenizer (its normaliser is applied before the checks).
         which: a prefix of every warning (``"B: "`` in compare).
         excluded_shown: the report shows the scores without the truncated predictions (`DiagnosticCounts.result`).
+        reference_limit: with ``max_refs``, `zheval.results.breakdowns.reference_limit` of the references before
+            the cut: kept as the diagnostics' ``reference_limit`` (its line in `Diagnostics.lines`).
 
     Returns:
         ``(Diagnostics, warnings)``: the length ratio, truncation, empty predictions and reference counts
@@ -255,5 +258,6 @@ def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequen
         diagnostics, of `input_warnings` and of `stored_field_warnings`, in that order, each prefixed with ``which``.
     """
     diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown)
+    diag.reference_limit = reference_limit
     warnings = [f"{which}{w}" for w in (*diag.warnings, *input_warnings(preds, references, tok))]
     return diag, warnings + stored_field_warnings(predictions, which)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-__all__ = ["count_mismatch_message", "id_hints", "id_mismatch_lines", "visible_id"]
+__all__ = ["count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
@@ -33,33 +33,44 @@ def _no_leading_zeros(value) -> str:
     return re.sub(r"^0+(?=\d)", "", str(value))
 
 
+def id_pairs(missing, extra) -> tuple[list, list]:
+    """``(nfc, zeros)``: the pairs ``(missing id, extra id)`` that are the same id written differently -- equal after
+    NFC normalisation, or equal once the leading zeros of the one written with more are removed (``'001'`` and
+    ``'1'`` or ``1``) -- in ``missing``'s order. Each door words them for its inputs (`id_hints` for two files;
+    ``zheval explain --id`` for a typed id)."""
+    missing, extra = list(missing), list(extra)
+    by_nfc = {unicodedata.normalize("NFC", x): x for x in extra if isinstance(x, str)}
+    nfc = [(m, by_nfc[key]) for m in missing if isinstance(m, str)
+           and (key := unicodedata.normalize("NFC", m)) in by_nfc]
+    by_digits = {}
+    for x in extra:
+        by_digits.setdefault(_no_leading_zeros(x), x)
+    zeros = [(m, by_digits[key]) for m in missing if (key := _no_leading_zeros(m)) in by_digits
+             and str(m) != str(by_digits[key]) and key[:1].isdigit()]
+    return nfc, zeros
+
+
 def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "the predictions") -> list[str]:
     """Why two sets of unmatched ids may be the same ids written differently: ``missing`` (ids of ``missing_in``
     that the other side lacks) and ``extra`` (ids of ``extra_in`` that ``missing_in`` lacks), in any order, of any
-    type (str or int). One line (no indent) per cause found, each naming how many and the first pair:
+    type (str or int). One line (no indent) per cause found (`id_pairs`), each naming how many and the first pair:
 
     - a missing and an extra id equal after NFC normalisation (they print alike; shown with `visible_id`);
     - a missing and an extra id equal once the leading zeros of the one written with more are removed
       (``'001'`` and ``'1'`` or ``1``: a spreadsheet read the ids as numbers).
 
-    Every door that reports unmatched ids (join of predictions, ``zheval compare`` of records files, ``zheval agree``'s
-    sheet, ``--scores`` and ``--judge-ratings``) adds these lines. Returns ``[]`` when no pair is found."""
+    Worded for two files (``missing_in`` and ``extra_in``): every door that reports unmatched ids between files (join
+    of predictions, ``zheval compare`` of records files, ``zheval agree``'s sheet, ``--scores`` and
+    ``--judge-ratings``) adds these lines (``zheval explain --id`` words the pairs for a typed id). Returns ``[]``
+    when no pair is found."""
     out = []
-    missing, extra = list(missing), list(extra)
-    by_nfc = {unicodedata.normalize("NFC", x): x for x in extra if isinstance(x, str)}
-    pairs = [(m, by_nfc[key]) for m in missing if isinstance(m, str)
-             and (key := unicodedata.normalize("NFC", m)) in by_nfc]
+    pairs, zeros = id_pairs(missing, extra)
     if pairs:
         m, e = pairs[0]
         out.append(f"{len(pairs)} id(s) of {missing_in} differ from an id of {extra_in} only in Unicode "
                    f"normalisation (NFC vs NFD; they print alike), e.g. {visible_id(m)} in {missing_in} and "
                    f"{visible_id(e)} in {extra_in}: write the ids of both files in the same normal form (NFC: "
                    "unicodedata.normalize('NFC', id))")
-    by_digits = {}
-    for x in extra:
-        by_digits.setdefault(_no_leading_zeros(x), x)
-    zeros = [(m, by_digits[key]) for m in missing if (key := _no_leading_zeros(m)) in by_digits
-             and str(m) != str(by_digits[key]) and key[:1].isdigit()]
     if zeros:
         m, e = zeros[0]
         out.append(f"{len(zeros)} id(s) of {missing_in} equal an id of {extra_in} but for leading zeros, e.g. "

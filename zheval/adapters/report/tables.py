@@ -442,9 +442,9 @@ def reference_limit_line(report: Report) -> str | None:
     r = (report.breakdowns or {}).get("reference_limit")
     if not r:
         return None
-    return (f"references: scored with the first {r['max_refs']} of every item; {r['fewer']} of {r['items']} item(s) "
-            f"had fewer (they keep theirs), {r['truncated']} had more (cut; {r['dropped_references']} reference(s) "
-            "left out)")
+    from ...results.breakdowns import reference_limit_text
+
+    return reference_limit_text(r)
 
 
 def _footer(report: Report) -> list[str]:
