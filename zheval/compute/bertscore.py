@@ -219,7 +219,7 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
             (`zheval.compute.bertscore_model.load_encoder`), rescaling asked for a model bert-score ships no
             Chinese baseline for (without ``baseline_path``), a ``baseline_path`` file that is not a bert-score
             baseline file or whose row for the layer is another layer's
-            ([`read_baseline`][zheval.compute.bertscore.read_baseline]; naming ``file:line``).
+            (`read_baseline`; naming ``file:line``).
         FileNotFoundError: the model is not a local directory.
         ModuleNotFoundError: the ``bertscore`` extra is missing (one line).
     """
