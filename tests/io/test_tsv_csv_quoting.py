@@ -40,7 +40,14 @@ def test_a_tsv_pandas_wrote_with_quotes_is_refused(tmp_path):
     assert problems[0].startswith(f"{path}:2: cell 2 ('\"他说\"\"好的\"\"\"', column 'prediction') is written with "
                                   "CSV quoting")
     assert problems[1].startswith(f"{path}:4: cell 2 ('\"\"\"引号\"\"\"', column 'prediction')")
-    assert "save the file as CSV (.csv) or JSON Lines" in problems[0]
+    assert "save the file as CSV (.csv) or JSON Lines, or write the TSV without quoting (pandas: " \
+           "quoting=csv.QUOTE_NONE)" in problems[0]
+    # that advice read back: the same frame without quoting is read with every text as it is
+    import csv
+
+    frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    frame.to_csv(path, sep="\t", index=False, quoting=csv.QUOTE_NONE)
+    assert [r["prediction"] for _, r in _read_both(path)] == ['他说"好的"', "今天天气很好", '"引号"']
 
 
 def test_a_header_cell_so_quoted_is_refused_too(tmp_path):

@@ -337,7 +337,8 @@ def tsv_quoting_checked(cell_lines, name: str, problems: list):
             problems.append(Problem(name, line, None, f"cell {j + 1} ({cells[j][:60]!r}{column}) is written with CSV "
                                     "quoting, a \" doubled inside quotes: a TSV written with CSV quoting (pandas' "
                                     "to_csv(sep='\\t'), a spreadsheet)? TSV is read without quoting (a \" is text), "
-                                    "so the quotes would stay in the text; save the file as CSV (.csv) or JSON Lines"))
+                                    "so the quotes would stay in the text; save the file as CSV (.csv) or JSON Lines, or "
+                                    "write the TSV without quoting (pandas: quoting=csv.QUOTE_NONE)"))
             if header is not None:
                 continue
         if header is None and cells:
