@@ -81,9 +81,11 @@ class BertScoreOptions:
         bert-score ships for the model's name (shipped with zheval), or from ``baseline_path``. Rescaled values are
         no longer in 0-1.""")
     baseline_path: Optional[str] = option_field(None, doc="""
-        A baseline file in bert-score's format (a header, then ``LAYER,P,R,F`` rows), used with
-        ``rescale_with_baseline``; ``None``: the file bert-score ships for the model's name on Chinese (an error
-        for a model it ships none for).""")
+        A baseline file in bert-score's format (the header ``LAYER,P,R,F``, then one row per layer, layers
+        ``0, 1, 2, ...`` in order), used with ``rescale_with_baseline``. bert-score reads the row by position and
+        ignores its LAYER cell; zheval checks the LAYER cell of the row read is the layer used and refuses the file
+        otherwise (naming ``file:line``). ``None``: the file bert-score ships for the model's name on Chinese (an
+        error for a model it ships none for).""")
     multi_ref: str = option_field("max", doc="""
         How an item's several references combine: ``"max"`` (bert-score: the maximum of P, of R and of F taken
         **separately**, so the three may come from different references) or ``"best_f"`` (P, R and F of the one
@@ -126,21 +128,45 @@ def shipped_baseline(name: str) -> Optional[Path]:
 
 
 def read_baseline(path: str, layer: int) -> np.ndarray:
-    """``[P, R, F]`` (float32) of ``layer``: row ``layer`` of a bert-score baseline file (``LAYER,P,R,F``, comma
-    separated with a header, as ``pandas.read_csv(path).iloc[layer]``).
+    """``[P, R, F]`` (float32) of ``layer``: row ``layer`` of a bert-score baseline file, read by position as
+    bert-score reads it (``pandas.read_csv(path).iloc[layer]``, blank lines skipped), and checked: the header is
+    ``LAYER,P,R,F`` (any case; the columns bert-score takes as P, R, F by position), every row read has four cells,
+    and the row's LAYER cell is the layer (bert-score ignores it; a file whose rows are not ``0, 1, 2, ...`` in
+    order would give another layer's baseline). bert-score's shipped files (written by pandas ``to_csv`` with the
+    index named LAYER) are all of this form.
 
     Raises:
-        FileNotFoundError: no such file. ValueError: no row ``layer`` or a malformed row (naming ``file:line``).
+        FileNotFoundError: no such file. ValueError: another header, no row ``layer``, a row of other than four
+            cells, a LAYER cell that is not ``layer`` or a P/R/F cell that is not a number (naming ``file:line``).
     """
-    with open(path, encoding="utf-8", newline="") as handle:
-        rows = list(csv.reader(handle))
+    with open(path, encoding="utf-8-sig", newline="") as handle:
+        reader = csv.reader(handle)
+        rows = [(reader.line_num, row) for row in reader if len(row) > 1 or row and row[0].strip()]
+    if not rows or [c.strip().upper() for c in rows[0][1]] != ["LAYER", "P", "R", "F"]:
+        where = f"{path}:{rows[0][0]}" if rows else path
+        raise ValueError(f"{where}: a bert-score baseline file starts with the header LAYER,P,R,F, got "
+                         f"{rows[0][1] if rows else 'an empty file'!r}")
     if layer + 1 >= len(rows):
         raise ValueError(f"{path}: no baseline row for layer {layer} ({len(rows) - 1} rows)")
-    row = rows[layer + 1]
+    line, row = rows[layer + 1]
+    if len(row) != 4:
+        raise ValueError(f"{path}:{line}: expected LAYER,P,R,F (4 cells), got {row!r}")
+    if _layer_number(row[0]) != layer:
+        raise ValueError(f"{path}:{line}: the row read for layer {layer} (row {layer} after the header, as "
+                         f"bert-score reads it by position) has LAYER {row[0]!r}; the rows must be layers 0, 1, 2, "
+                         f"... in order")
     try:
         return np.asarray([float(x) for x in row[1:4]], dtype=np.float32)
-    except (ValueError, IndexError):
-        raise ValueError(f"{path}:{layer + 2}: expected LAYER,P,R,F numbers, got {row!r}") from None
+    except ValueError:
+        raise ValueError(f"{path}:{line}: expected LAYER,P,R,F numbers, got {row!r}") from None
+
+
+def _layer_number(cell: str) -> Optional[float]:
+    """The LAYER cell as a number (``3``, or ``3.0`` as pandas writes a float column), or ``None``."""
+    try:
+        return float(cell)
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -191,7 +217,9 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
     Raises:
         ValueError: bad options ([`BertScoreOptions.check`][zheval.compute.bertscore.BertScoreOptions.check]), a bad layer
             (`zheval.compute.bertscore_model.load_encoder`), rescaling asked for a model bert-score ships no
-            Chinese baseline for (without ``baseline_path``).
+            Chinese baseline for (without ``baseline_path``), a ``baseline_path`` file that is not a bert-score
+            baseline file or whose row for the layer is another layer's
+            (`read_baseline`; naming ``file:line``).
         FileNotFoundError: the model is not a local directory.
         ModuleNotFoundError: the ``bertscore`` extra is missing (one line).
     """
@@ -209,7 +237,12 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
             path, name = str(shipped), shipped.stem
         else:
             name = "custom." + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:6]
-        baseline = read_baseline(path, encoder.layer)
+        try:
+            baseline = read_baseline(path, encoder.layer)
+        except ValueError as exc:
+            if options.baseline_path is None:
+                raise
+            raise ValueError(f"baseline_path {exc}") from None
     return BertScoreConfig(options=options, encoder=encoder, baseline=baseline, baseline_name=name)
 
 

@@ -23,7 +23,7 @@ from .lines import line_end_problem
 from .problems import EMPTY_FILE, HEADER_ONLY, EmptyFileError, FileFormatError, Problem
 from .rows import row_format
 from .source import GZIP_MAGIC, existing_file, gzip_problem
-from .table import csv_cells, lifted_field_limit, table_rows_stream
+from .table import csv_cells, lifted_field_limit, table_rows_stream, tsv_quoting_checked
 
 __all__ = ["DEFAULT_CHUNK_ROWS", "iter_row_chunks"]
 
@@ -128,7 +128,7 @@ def _tsv(lines, name: str, problems: list):
             ln = text[:-1] if text.endswith("\n") else text
             ln = ln[:-1] if ln.endswith("\r") else ln
             yield lineno, (ln.split("\t") if ln else [])
-    return table_rows_stream(cells(), name, problems)
+    return table_rows_stream(tsv_quoting_checked(cells(), name, problems), name, problems)
 
 
 def _csv(lines, name: str, problems: list):

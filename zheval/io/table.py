@@ -31,7 +31,7 @@ from .lines import split_lines
 from .problems import EMPTY_FILE, Problem
 
 __all__ = ["csv_rows", "tsv_rows", "parquet_rows", "table_rows_stream", "csv_cells", "lifted_field_limit",
-           "spanning_cell_problem"]
+           "spanning_cell_problem", "tsv_quoting_checked"]
 
 _FIELD_LIMIT_LOCK = threading.Lock()
 
@@ -293,10 +293,12 @@ def tsv_rows(text: str, name: str, problems: list) -> list:
     counts) are appended to ``problems``, each ``file:line``. When rows have the wrong number of cells and a cell
     opens with a ``"`` it does not close on its line (a spreadsheet's TSV quotes a cell with a line break, which then
     splits its row), those cell counts are one problem instead, at the line of that quote, saying so (break-it F4 of
-    ``zheval agree``: 30 lines of "4 cell(s), but the header has 7 columns")."""
+    ``zheval agree``: 30 lines of "4 cell(s), but the header has 7 columns"); a cell written with CSV quoting
+    around a ``"`` (``"a""b"``) is a problem at its line (`tsv_quoting_checked`)."""
     first = len(problems)
     lines = split_lines(text)
-    rows = _table_rows(((k, ln.split("\t") if ln else []) for k, ln in enumerate(lines, start=1)), name, problems)
+    rows = _table_rows(tsv_quoting_checked(((k, ln.split("\t") if ln else []) for k, ln in enumerate(lines, start=1)),
+                                           name, problems), name, problems)
     counts = [p for p in problems[first:] if _COUNT_MARK in p.message]
     if counts:
         opened = next((k for k, ln in enumerate(lines, start=1)
@@ -313,6 +315,35 @@ def tsv_rows(text: str, name: str, problems: list) -> list:
 
 
 _COUNT_MARK = " cell(s), but the header has "  # the cell-count problem of table_rows_stream
+
+_CSV_QUOTED_QUOTE = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')
+
+
+def tsv_quoting_checked(cell_lines, name: str, problems: list):
+    """The ``(line, cells)`` pairs of a TSV file, but for the rows with a cell written with CSV quoting around a
+    ``"``: a cell that is wrapped in ``"`` and holds ``""`` inside, only doubled (pandas' ``to_csv(sep="\\t")``
+    and spreadsheets write a cell ``a"b`` as ``"a""b"``). Each is a problem at its line (a header so quoted is
+    still given, as the header). TSV has no quoting (a ``"`` is text), so the cell would be read with its quotes
+    as text; reading it as CSV instead would change a plain TSV whose text really is ``"a""b"``: the file cannot
+    say which it is, so it is refused (save it as CSV or JSON Lines). A cell wrapped in quotes without a ``""``
+    (``"abc"``) is read as it is: a plain text in quotes is common, and a CSV-quoting writer only quotes a cell
+    that holds a ``"``, a tab or a line break (the last two split the row: `tsv_rows`)."""
+    header = None
+    for line, cells in cell_lines:
+        quoted = [j for j, c in enumerate(cells) if c.startswith('"') and _CSV_QUOTED_QUOTE.fullmatch(c)]
+        if quoted:
+            j = quoted[0]
+            column = f", column {header[j]!r}" if header is not None and j < len(header) else ""
+            problems.append(Problem(name, line, None, f"cell {j + 1} ({cells[j][:60]!r}{column}) is written with CSV "
+                                    "quoting, a \" doubled inside quotes: a TSV written with CSV quoting (pandas' "
+                                    "to_csv(sep='\\t'), a spreadsheet)? TSV is read without quoting (a \" is text), "
+                                    "so the quotes would stay in the text; save the file as CSV (.csv) or JSON Lines, or "
+                                    "write the TSV without quoting (pandas: quoting=csv.QUOTE_NONE)"))
+            if header is not None:
+                continue
+        if header is None and cells:
+            header = cells
+        yield line, cells
 
 
 def parquet_rows(data: bytes, name: str, problems: list) -> list:

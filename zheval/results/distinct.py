@@ -206,13 +206,18 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
             and ``normalize`` the text compared for duplicates), or anything
             [`zheval.tokenizers.get_tokenizer`][] takes (a name such as ``"char"``, a callable).
         orders: the n of Distinct-n (default `DISTINCT_ORDERS`).
-        groups: optional sequence of item-index arrays; then a list with one `Diversity` per group is
-            returned (the corpus is tokenised and indexed once).
+        groups: optional list (or tuple) of groups, each a list, tuple, range or 1-D integer numpy array of item
+            indices ``0 <= i < len(predictions)``; then a list with one `Diversity` per group, in order, is
+            returned (the corpus is tokenised and indexed once). Refused, naming ``groups[g]`` / ``groups[g][k]``:
+            a bool (a mask is not a list of indices: pass ``numpy.flatnonzero(mask)``), a negative index (no
+            wrapping around from the end), an index out of range, anything but an int.
 
     Raises:
-        ValueError: different lengths; an order < 1 (or an unknown tokenizer name).
+        ValueError: different lengths; an order < 1 (or an unknown tokenizer name); a negative or out-of-range index
+            in ``groups``.
         TypeError: ``predictions[i]`` not a ``str``; ``references[i]`` a ``str`` or not a list/tuple;
-            ``references[i][j]`` not a ``str``.
+            ``references[i][j]`` not a ``str``; ``groups`` or one of its groups not of the form above, an index that
+            is a bool or not an int.
     """
     if not isinstance(tokenizer, BaseTokenizer):
         tokenizer = get_tokenizer(tokenizer)
@@ -227,6 +232,8 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
                 raise TypeError(f"references[{i}][{j}] must be str, got {type(r).__name__}")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
+    if groups is not None:
+        groups = _check_groups(groups, len(predictions))
     hyp = NgramCounter([[tokenizer.tokenize_cached(p)] for p in predictions], orders)
     ref = NgramCounter([[tokenizer.tokenize_cached(r) for r in rs] for rs in references], orders)
     normalized = [tokenizer.normalize(p) for p in predictions]
@@ -243,7 +250,42 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
 
     if groups is None:
         return one(range(len(predictions)))
-    return [one(list(idx)) for idx in groups]
+    return [one(idx) for idx in groups]
+
+
+def _check_groups(groups, n_items: int) -> list:
+    """``groups`` of `diversity` checked: a list of lists of item indices ``0 <= i < n_items``.
+
+    Raises:
+        TypeError: ``groups`` not a list/tuple; ``groups[g]`` not a list, tuple, range or 1-D numpy array; a bool
+            (mask) or non-int ``groups[g][k]``. ValueError: ``groups[g][k]`` negative or ``>= n_items``.
+    """
+    mask_hint = "a mask is not a list of indices: pass numpy.flatnonzero(mask)"
+    if not isinstance(groups, (list, tuple)):
+        raise TypeError(f"groups must be a list of item-index lists, got {type(groups).__name__}")
+    out = []
+    for g, idx in enumerate(groups):
+        if isinstance(idx, np.ndarray):
+            if idx.ndim != 1 or idx.dtype.kind not in "biu":
+                raise TypeError(f"groups[{g}] must be a 1-D array of int item indices, got a {idx.ndim}-D "
+                                f"{idx.dtype} array")
+            in_range = idx.dtype.kind in "iu" and not ((idx < 0) | (idx >= n_items)).any()
+            idx = idx.tolist()
+            if in_range:  # integers in range, checked at once; otherwise the first bad one is named below
+                out.append(idx)
+                continue
+        elif not isinstance(idx, (list, tuple, range)):
+            raise TypeError(f"groups[{g}] must be a list of item indices, got {type(idx).__name__}")
+        for k, i in enumerate(idx):
+            if isinstance(i, (bool, np.bool_)):
+                raise TypeError(f"groups[{g}][{k}] is a bool ({i!r}); {mask_hint}")
+            if not isinstance(i, (int, np.integer)):
+                raise TypeError(f"groups[{g}][{k}] must be an int item index, got {type(i).__name__} {i!r}")
+            if not 0 <= i < n_items:
+                raise ValueError(f"groups[{g}][{k}] = {i} is not an item index: 0 to {n_items - 1} for {n_items} "
+                                 f"items{' (a negative index does not count from the end)' if i < 0 else ''}")
+        out.append([int(i) for i in idx])
+    return out
 
 
 class _SortedKeys:

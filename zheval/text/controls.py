@@ -24,8 +24,14 @@ escape and ``k<ESC>`` (``k\\x1b``) and the literal four characters ``k\\x1b`` (`
 A sheet a spreadsheet program opens (the review sheet's CSV and TSV) must not hold a formula: a cell starting with
 ``=``, ``+``, ``-`` or ``@`` (and tab or CR) is evaluated by Excel and LibreOffice (OWASP, "CSV Injection"), so a
 model's ``=1+1`` shows as ``2`` and a re-saved id ``=cmd`` no longer matches its key. `sheet_text` writes such a cell
-with OWASP's ``'`` in front, and a text that starts with ``'`` itself gets one too, so the writing stays one-to-one
-and `sheet_plain` reads every cell back exactly (``'=x`` is written ``''=x``).
+with OWASP's ``'`` in front. A spreadsheet may keep that ``'`` or drop it (it is also the spreadsheet's own "this is
+text" prefix), so a cell ``'=x`` must be the guarded ``=x`` whatever happens to it: a text that starts with ``'``
+itself is written with that ``'`` escaped as ``\\x27`` (``'=x`` is written ``\\x27=x``, never ``''=x``, which a
+spreadsheet dropping one ``'`` would turn into the guarded cell of ``=x``). Then only a guard starts a cell with
+``'``, and `sheet_plain` reads every cell back to its text one-to-one, the guard kept or dropped: ``'=x`` and
+``=x`` are both ``=x``, ``\\x27=x`` is ``'=x``. (``\\x27`` is an escape `unescaped_text` reads; `escaped_text` writes
+every backslash ``\\\\``, so no other text gives it.) Likewise a text a TSV reader would refuse as a CSV-quoted cell
+(wrapped in ``"`` with ``""`` inside, `zheval.io.table.tsv_quoting_checked`) has its first ``"`` written ``\\x22``.
 """
 
 from __future__ import annotations
@@ -126,38 +132,54 @@ def unescaped_text(text: str):
     return None if bad else out
 
 
-FORMULA_STARTS = "=+-@\t\r'"
+FORMULA_STARTS = "=+-@\t\r"
 """The first characters after which `sheet_text` puts a ``'``: a spreadsheet formula's (``=``, ``+``, ``-``, ``@``,
-tab, CR: OWASP's CSV injection list) and ``'`` itself (so that the guard is one-to-one)."""
+tab, CR: OWASP's CSV injection list)."""
+
+_CSV_QUOTED = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')  # the cell zheval.io.table.tsv_quoting_checked refuses
 
 
 def sheet_text(text: Any, *, one_line: bool = False) -> str:
     """A text cell of a spreadsheet file that is read back (the review sheet's CSV and TSV): `escaped_text`, then
-    a ``'`` in front when the escaped cell starts with one of `FORMULA_STARTS` (module docstring).
+    a ``'`` in front when the escaped cell starts with one of `FORMULA_STARTS`; a leading ``'`` of the text itself
+    written ``\\x27``, and the leading ``"`` of a cell that reads as CSV-quoted (``"a""b"``) ``\\x22`` (module
+    docstring).
 
     Args:
         text: a ``str`` (anything else is converted with ``str()`` first).
         one_line: as `escaped_text` (an id, a TSV cell).
 
     Returns:
-        A ``str`` no spreadsheet evaluates as a formula; injective (distinct texts give distinct cells), inverted by
+        A ``str`` no spreadsheet evaluates as a formula, starting with ``'`` only as the guard; injective (distinct
+        texts give distinct cells, and distinct cells once a spreadsheet drops every guard), inverted by
         `sheet_plain`. Raises nothing.
     """
     s = escaped_text(text, one_line=one_line)
-    return "'" + s if s[:1] and s[0] in FORMULA_STARTS else s
+    if not s:
+        return s
+    if s[0] in FORMULA_STARTS:
+        return "'" + s
+    if s[0] == "'":
+        return "\\x27" + s[1:]
+    if s[0] == '"' and _CSV_QUOTED.fullmatch(s):
+        return "\\x22" + s[1:]
+    return s
 
 
 def sheet_plain(cell: str):
-    """The text `sheet_text` wrote as ``cell`` (its inverse): a leading ``'`` before one of `FORMULA_STARTS` is the
-    guard and is dropped, then `unescaped_text`. A cell starting with ``'`` before any other character (a sheet
-    written before the guard) is read as it is.
+    """The text `sheet_text` wrote as ``cell`` (its inverse), whether a spreadsheet kept the guard or dropped it: a
+    leading ``'`` before one of `FORMULA_STARTS` is the guard and is dropped (``'=x`` is ``=x``; so is ``=x``, the
+    guard dropped by a spreadsheet), then `unescaped_text` (``\\x27=x`` is ``'=x``). A cell starting with ``'``
+    before any other character (``'abc``, ``''=x``: no `sheet_text` output, a sheet written before the guard) is
+    read as it is, its ``'`` kept.
 
     Args:
         cell: a ``str`` (a cell of a CSV/TSV sheet, as read back).
 
     Returns:
         The ``str``, or ``None`` when ``cell`` is no output of `escaped_text` (`unescaped_text`).
-        ``sheet_plain(sheet_text(s)) == s`` for every ``s``. Raises nothing.
+        ``sheet_plain(sheet_text(s)) == s`` and ``sheet_plain(dropped(sheet_text(s))) == s`` for every ``s``, with
+        ``dropped`` removing a leading ``'``. Raises nothing.
     """
     if len(cell) > 1 and cell[0] == "'" and cell[1] in FORMULA_STARTS:
         cell = cell[1:]

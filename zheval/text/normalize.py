@@ -287,15 +287,28 @@ class Normalizer:
         steps: step names from `STEPS`.
 
     Raises:
-        ValueError: an unknown step name (the message lists the valid ones).
+        ValueError: an unknown step name (the message lists the valid ones; ``default`` or ``none`` among steps is
+            told to stand alone), a step named twice.
+        TypeError: ``steps`` a ``str`` (a ``+``-joined string is `get_normalizer`'s) or not a list/tuple of ``str``.
     """
 
     steps: tuple[str, ...] = DEFAULT_STEPS
 
     def __post_init__(self) -> None:
+        if isinstance(self.steps, str) or not isinstance(self.steps, (list, tuple)) or not all(
+                isinstance(s, str) for s in self.steps):
+            raise TypeError(f"Normalizer steps must be a tuple of step names, got {self.steps!r} (a '+'-joined "
+                            "string: get_normalizer)")
         unknown = [s for s in self.steps if s not in STEPS]
         if unknown:
-            raise ValueError(f"unknown normalisation step(s) {unknown}; valid steps: {list(_CANONICAL_ORDER)}")
+            alone = [s for s in unknown if s in ("default", "none")]
+            hint = (f"; {alone[0]!r} stands alone, it is no step to join with others (the default steps are "
+                    f"{'+'.join(DEFAULT_STEPS)})" if alone else "")
+            raise ValueError(f"unknown normalisation step(s) {unknown}; valid steps: {list(_CANONICAL_ORDER)}{hint}")
+        twice = [s for s in dict.fromkeys(self.steps) if self.steps.count(s) > 1]
+        if twice:
+            raise ValueError(f"normalize {'+'.join(self.steps)!r} names the step{'s' if len(twice) > 1 else ''} "
+                             f"{', '.join(repr(s) for s in twice)} more than once")
         ordered = tuple(s for s in _CANONICAL_ORDER if s in self.steps)
         object.__setattr__(self, "steps", ordered)
         object.__setattr__(self, "_funcs", tuple(STEPS[s] for s in ordered))

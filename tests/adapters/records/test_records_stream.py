@@ -5,6 +5,8 @@ bad rows, ids repeated across chunks and an id field that appears late named by 
 
 from __future__ import annotations
 
+import csv
+
 import json
 
 import pytest
@@ -109,7 +111,10 @@ def test_other_formats(rows, tmp_path, suffix):
     elif suffix == ".jsonl.gz":
         frame.to_json(path, orient="records", lines=True, force_ascii=False, compression="gzip")
     else:
-        frame.to_csv(path, index=False, sep="\t" if suffix == ".tsv" else ",")
+        # TSV without quoting: pandas' default quoting wrote 王岱舆的"天命三品"论 as "王岱舆的""天命三品""论", which a
+        # TSV reader kept as text (issue 35; now refused, test_tsv_csv_quoting.py)
+        frame.to_csv(path, index=False, sep="\t" if suffix == ".tsv" else ",",
+                     quoting=csv.QUOTE_NONE if suffix == ".tsv" else csv.QUOTE_MINIMAL)
     kw = dict(pred_field="prediction", ref_field="reference", group_fields=["src"])
     assert _values(score_records_stream(str(path), bootstrap=0, chunk_rows=16, progress=False, **kw)) == \
         _values(score_records(str(path), bootstrap=0, **kw))

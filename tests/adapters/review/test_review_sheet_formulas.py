@@ -1,9 +1,9 @@
 """The review sheet's CSV and TSV are opened by spreadsheet programs, which evaluate a cell starting with ``=``,
 ``+``, ``-`` or ``@`` (and tab, CR) as a formula (OWASP "CSV Injection"; issue 35, break-it 6): ``zheval sample``
 wrote such ids and model texts as they were, so Excel showed ``=1+1`` as ``2`` and a re-saved id ``=cmd`` no longer
-matched its key. Each such text cell now starts with OWASP's ``'``, a text that starts with ``'`` itself gets one
-too (one-to-one), and ``zheval agree`` reads the ids and predictions back exactly. Expected cells are written out by
-hand."""
+matched its key. Each such text cell now starts with OWASP's ``'``, a text that starts with ``'`` itself has it
+written ``\\x27`` (one-to-one, also once a spreadsheet dropped the guards: test_review_sheet_guard_dropped.py), and
+``zheval agree`` reads the ids and predictions back exactly. Expected cells are written out by hand."""
 
 from __future__ import annotations
 
@@ -22,15 +22,15 @@ CASES = [
     (("f1", "=1+1", "今天天气"), ("f1", "'=1+1", "今天天气")),
     (("=cmd", "@SUM(A1)", "-3"), ("'=cmd", "'@SUM(A1)", "'-3")),
     (("+86", "-负数开头", "+加号"), ("'+86", "'-负数开头", "'+加号")),
-    (("@x", "'=x", "=参考"), ("'@x", "''=x", "'=参考")),
-    (("'q", "'普通的撇号", "@引用"), ("''q", "''普通的撇号", "'@引用")),
-    (("-7", "\t制表开头", "'撇号"), ("'-7", "'\t制表开头", "''撇号")),
+    (("@x", "'=x", "=参考"), ("'@x", "\\x27=x", "'=参考")),
+    (("'q", "'普通的撇号", "@引用"), ("\\x27q", "\\x27普通的撇号", "'@引用")),
+    (("-7", "\t制表开头", "'撇号"), ("'-7", "'\t制表开头", "\\x27撇号")),
 ]
 
 
 def test_sheet_text_guards_and_sheet_plain_reads_back():
-    for text, cell in [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@a", "'@a"), ("'=x", "''=x"),
-                       ("'a", "''a"), ("\tx", "'\tx"), ("\rx", "\\rx"), ("a=b", "a=b"), ("", ""), ("今天", "今天")]:
+    for text, cell in [("=1+1", "'=1+1"), ("+1", "'+1"), ("-1", "'-1"), ("@a", "'@a"), ("'=x", "\\x27=x"),
+                       ("'a", "\\x27a"), ("\tx", "'\tx"), ("\rx", "\\rx"), ("a=b", "a=b"), ("", ""), ("今天", "今天")]:
         assert sheet_text(text) == cell and sheet_plain(cell) == text
     assert sheet_text("\tx", one_line=True) == "\\tx"  # escaped on one line: no tab starts the cell
     assert sheet_plain("'abc") == "'abc"  # no guard before a, so the ' is text (a sheet written before the guard)

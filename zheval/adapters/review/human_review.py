@@ -265,8 +265,9 @@ def sheet_csv(sheet: list, columns=None) -> str:
     reference per line: each reference escaped on one line (a line break inside it is ``\\n``), joined by
     `REFERENCE_SEPARATOR`, so every line break of the cell separates two references. The key holds every text
     exactly; `read_ratings` maps each sheet id back to its key id. A text cell that would start a spreadsheet
-    formula (``=``, ``+``, ``-``, ``@``, tab) or starts with ``'`` gets OWASP's ``'`` in front
-    (`zheval.text.controls.sheet_text`: ``=1+1`` is written ``'=1+1``, ``'=x`` ``''=x``; one-to-one)."""
+    formula (``=``, ``+``, ``-``, ``@``, tab) gets OWASP's ``'`` in front, and a text that starts with ``'`` has
+    that ``'`` written ``\\x27`` (`zheval.text.controls.sheet_text`: ``=1+1`` is written ``'=1+1``, ``'=x``
+    ``\\x27=x``; one-to-one, whether a spreadsheet keeps the guard or drops it)."""
     cols = list(columns or (sheet[0].keys() if sheet else SHEET_COLUMNS))
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=cols, lineterminator="\r\n")
@@ -399,9 +400,11 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     key_ids = [it["id"] for it in key["items"]]
     # the sheet shows an id escaped (sheet_csv: injective), so each sheet form is one key id; a typed sheet may hold
     # an id exactly, with its control characters: such a text is no sheet form (those have none) and is matched as is
-    # (CSV/TSV: with the formula guard, sheet_text; a typed sheet holds no guard)
+    # (CSV/TSV: with the formula guard, sheet_text, kept or dropped by a spreadsheet -- only a guard starts a cell
+    # with ', so both forms are one id; a typed sheet holds no guard)
     form = sheet_text if rf.kind in ("csv", "tsv") else escaped_text
     forms = {form(i, one_line=True): i for i in key_ids}
+    forms.update({f[1:]: i for f, i in list(forms.items()) if form is sheet_text and f.startswith("'")})
     problems: list[str] = []
     header = columns_of(rf)
     missing = [c for c in ["id", *cols] if c not in header]

@@ -11,8 +11,9 @@ by the name as there (``.gz`` after any of them: gzip-compressed):
   ``one_line=True``: a line break is ``\\n``, a tab ``\\t``), the references cell a JSON list of the references on
   one line (``["参考一", "参考二"]``, control characters as JSON escapes), rating cells empty.
 * CSV and TSV are opened by spreadsheet programs: a text cell that would start a formula (``=``, ``+``, ``-``,
-  ``@``, tab, CR) or starts with ``'`` is written with OWASP's ``'`` in front (`zheval.text.controls.sheet_text`,
-  one-to-one; ``zheval agree`` reads it back exactly).
+  ``@``, tab, CR) is written with OWASP's ``'`` in front, and a text's own leading ``'`` as ``\\x27``
+  (`zheval.text.controls.sheet_text`, one-to-one; ``zheval agree`` reads it back exactly, whether the spreadsheet
+  kept the guard or dropped it).
 * ``.jsonl``, ``.json``, ``.ndjson``: one JSON object per line with every text exact (`terminal_json`: control
   characters as JSON escapes, so the file is safe to print), ``references`` a list, ratings ``null``.
 * ``.parquet``, ``.pq``: string columns, ``references`` a list of strings, rating columns float64, all null.
