@@ -321,4 +321,4 @@ def run_three_layers(o, fmt: str) -> None:
     advice = ([f"the judge (--judge-url) rated {report['judge']['judged']} of {len(ids)} item(s); its failures are "
                "listed in the report"] if report.get("judge") else []) + (
         [f"--judge-ratings {o.judge_ratings} has too few ratings"] if ratings is not None else [])
-    nothing_to_correlate(report["rows"], len(ids), "; ".join(advice))
+    nothing_to_correlate(report["rows"], len(ids), "; ".join(advice) or "rate more items")

@@ -268,7 +268,8 @@ def judge_config(options: JudgeOptions) -> JudgeConfig:
     """Check ``options``, read the rubric, open the client and the cache. Nothing is sent.
 
     Raises:
-        ValueError: bad options ([`JudgeOptions.check`][zheval.compute.judge.JudgeOptions.check]), a bad rubric file
+        ValueError: bad options ([`JudgeOptions.check`][zheval.compute.judge.JudgeOptions.check]), a
+            ``$OPENAI_API_KEY`` set but empty or with spaces around it (without ``api_key``), a bad rubric file
             (`zheval.compute.judge_rubric.read_rubric`).
         ModuleNotFoundError: the ``judge`` extra is missing (one line).
     """

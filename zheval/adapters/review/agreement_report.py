@@ -99,9 +99,9 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
 
     Returns:
         An `AgreementReport`: overall, then per domain of the key's items (none when no item has a domain; the
-        items without one, beside items with one, as ``domain=null``, with a note). Items with an empty cell in a column are left out of that column's
-        correlations; ``n`` says how many remain, ``empty`` how many were left out (and ``AgreementReport.empty``
-        lists them by id, as does a note).
+        items without one, beside items with one, as ``domain=null``, with a note). Items with an empty cell in a
+        column are left out of that column's correlations; ``n`` says how many remain, ``empty`` how many were left
+        out (and ``AgreementReport.empty`` lists them by id, as does a note).
 
     Raises:
         ValueError: bad ``bootstrap``/``seed``/``confidence`` (from
