@@ -104,15 +104,16 @@ def agree(o) -> None:
         from ..adapters.review.human_review import read_key, read_ratings, review_agreement
         from ..adapters.review.external_scores import read_scores
         from ..adapters.files import atomic_write
-        from .files import check_output_dir, check_paths
+        from .files import check_output_dir, check_paths, distinct_inputs
         from .options import split_list
 
         if o.fmt == Format.markdown:
             raise UserError("--format markdown is not available for agree; use table or json")
         check_output_dir(o.output)
         scores = list(o.scores or [])
-        check_paths({"--ratings": o.ratings, "--key": o.key, **{f"--scores {p}": p for p in scores}},
-                    {"--output": o.output})
+        inputs = [("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)]
+        check_paths(inputs, {"--output": o.output})
+        distinct_inputs(inputs, "give each file once")  # --scores s.csv --scores ./s.csv: one file's columns twice
         for flag, p in (("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)):
             if p.is_dir():
                 raise UserError(f"{flag} must be a file, got a directory: {p}")
@@ -135,5 +136,9 @@ def agree(o) -> None:
             echo(f"wrote {o.output}", err=True)
         else:
             echo(text, nl=False)
+        from .correlated import nothing_to_correlate
+
+        nothing_to_correlate(rep.rows, rep.params["items"], f"fill in the rating columns of {o.ratings} (empty "
+                             "cells are listed in the report's notes)")
 
     run_command(go)

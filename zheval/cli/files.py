@@ -82,13 +82,15 @@ def distinct_inputs(inputs: list, advice: str = "give each system once") -> None
     ``zheval judge a.jsonl --versus ./a.jsonl``, ``zheval bleu -i h.txt ./h.txt``) or another reference set
     (``zheval bleu r.txt ./r.txt -i h.txt``: one set counted as two, nrefs:2): ``inputs`` is ``[(flag, Path or
     None), ...]``; two entries naming the same file by `check_paths`' rule (equal after resolving symlinks and
-    ``..``, or the same inode) raise `UserError` naming both, ending with ``advice``; ``None`` and ``-`` (standard
-    input) are skipped."""
+    ``..``, or the same inode) raise `UserError` naming both (once when both read alike: ``--scores s.csv``, not
+    ``--scores s.csv is --scores s.csv``), ending with ``advice``; ``None`` and ``-`` (standard input) are
+    skipped."""
     given = [(k, p) for k, p in inputs if p is not None and str(p) != "-"]
     for i, (flag_a, a) in enumerate(given):
         for flag_b, b in given[i + 1:]:
             if _same_file(a, b):
-                raise UserError(f"{flag_b} {b} is {flag_a} {a}: the same file given more than once; {advice}")
+                both = f"{flag_b} {b}" + ("" if (flag_a, str(a)) == (flag_b, str(b)) else f" is {flag_a} {a}")
+                raise UserError(f"{both}: the same file given more than once; {advice}")
 
 
 def distinct_texts(inputs: list, advice: str) -> None:

@@ -39,8 +39,8 @@ from .commands import app
 from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
-__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url", "none_rated",
-           "judge_cache_dir"]
+__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url",
+           "check_endpoint", "none_rated", "judge_cache_dir"]
 
 _OPTIONS = {
     "records": option(Path, "ARGUMENT", default=..., metavar="FILE", help="records file: JSONL, CSV, TSV or Parquet "
@@ -180,7 +180,7 @@ def _run(o) -> None:
     from .files import check_output_dir, check_paths, distinct_inputs
 
     require_extra("openai", extra="judge", purpose="zheval judge")
-    check_base_url(o.base_url, "--base-url")
+    api_key = check_endpoint(o.base_url, o.judge_model, o.api_key)
     if o.judge_format not in ("table", "json"):
         raise UserError(f"--format must be table or json, got {o.judge_format!r}")
     check_output_dir(o.judge_output)
@@ -188,7 +188,6 @@ def _run(o) -> None:
                 {"--cache-dir": judge_cache_dir(o.cache_dir, not o.no_cache)})
     distinct_inputs([("FILE", o.records), ("--versus", o.versus)])  # a.jsonl --versus a.jsonl: one system twice
     records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
-    api_key = o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY")
     if o.versus is not None:
         if o.judge_output is not None or o.rubric is not None:
             raise UserError("--versus compares two systems: --output and --rubric belong to rating")
@@ -222,13 +221,52 @@ def judge_cache_dir(given, used: bool = True):
 
 def check_base_url(url: str, flag: str) -> None:
     """Raise `UserError` naming ``flag`` when ``url`` is not ``http(s)://host…``
-    ([`base_url_problem`][zheval.compute.judge.base_url_problem]), before any file is read or request sent."""
+    ([`base_url_problem`][zheval.compute.judge.base_url_problem]) or has spaces around it, before any file is read
+    or request sent."""
     from ..compute.judge import base_url_problem
 
+    if isinstance(url, str) and url.strip() and url != url.strip():
+        raise UserError(f"{flag} {url!r} has spaces around it: the URL is used exactly, so it is not "
+                        f"{url.strip()!r}; give it without them")
     why = base_url_problem(url)
     if why is not None:
         raise UserError(f"{flag} {url!r} is not an http:// or https:// URL with a host: {why}; e.g. "
                         "http://127.0.0.1:11434/v1 (Ollama), http://127.0.0.1:8000/v1 (vLLM)")
+
+
+def check_endpoint(url: str, model: str, api_key, flags=("--base-url", "--model", "--api-key")) -> "str | None":
+    """Check a judge endpoint's options before any file is read or request sent (issue 35), each error naming its
+    option as typed (``flags``: the URL's, the model's and the key's options): the URL (`check_base_url`), the model
+    name (empty, or with spaces around it: sent exactly, so ``' m '`` is not the model ``m``) and the key -- the
+    option's, else ``$OPENAI_API_KEY`` -- empty, only spaces or with spaces around it
+    (`zheval.compute.judge.api_key_problem`; the ``openai`` client raised its own "Missing
+    credentials" for an empty one, as a traceback). The key is never shown.
+
+    Returns:
+        The key to send: the option's, else ``$OPENAI_API_KEY``'s, else ``None`` (the library's ``"unused"``).
+    """
+    from ..compute.judge import api_key_problem
+
+    url_flag, model_flag, key_flag = flags
+    check_base_url(url, url_flag)
+    if not model.strip():
+        raise UserError(f"{model_flag} is {'empty' if not model else f'only spaces ({model!r})'}: give the model "
+                        "name the endpoint serves")
+    if model != model.strip():
+        raise UserError(f"{model_flag} {model!r} has spaces around it: the model name is sent exactly, so it is not "
+                        f"the model {model.strip()!r}; give it without them")
+    if api_key is not None:
+        why = api_key_problem(api_key)
+        if why is not None:
+            raise UserError(f"{key_flag} {why}: give the endpoint's key, or leave out {key_flag} (then "
+                            "$OPENAI_API_KEY, else the key 'unused', which a local server accepts)")
+        return api_key
+    env = os.environ.get("OPENAI_API_KEY")
+    why = None if env is None else api_key_problem(env)
+    if why is not None:
+        raise UserError(f"$OPENAI_API_KEY is set but {why.removeprefix('is ')}: set it to the endpoint's key or unset "
+                        f"it (a local server takes any key), or give {key_flag} KEY")
+    return env
 
 
 def none_rated(result: dict, n: int, what: str) -> None:

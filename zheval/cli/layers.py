@@ -19,7 +19,6 @@ The table is printed through `zheval.cli.options.echo`; ``--html`` writes one pa
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 from typing import List, Optional
@@ -260,11 +259,10 @@ def _judge_options(o):
         raise UserError("--judge-url and --judge-model go together")
     if o.judge_url is None:
         return None
-    from .judge import check_base_url
+    from .judge import check_endpoint
 
-    check_base_url(o.judge_url, "--judge-url")
-    return JudgeOptions(base_url=o.judge_url, model=o.judge_model,
-                        api_key=o.api_key if o.api_key is not None else os.environ.get("OPENAI_API_KEY"),
+    api_key = check_endpoint(o.judge_url, o.judge_model, o.api_key, ("--judge-url", "--judge-model", "--api-key"))
+    return JudgeOptions(base_url=o.judge_url, model=o.judge_model, api_key=api_key,
                         rubric=None if o.rubric is None else str(o.rubric), seed=o.seed,
                         cache_dir=None if o.judge_cache_dir is None else str(o.judge_cache_dir))
 
@@ -320,3 +318,9 @@ def run_three_layers(o, fmt: str) -> None:
         echo(f"wrote {o.output}", err=True)
     else:
         echo(text, nl=False)
+    from .correlated import nothing_to_correlate
+
+    advice = ([f"the judge (--judge-url) rated {report['judge']['judged']} of {len(ids)} item(s); its failures are "
+               "listed in the report"] if report.get("judge") else []) + (
+        [f"--judge-ratings {o.judge_ratings} has too few ratings"] if ratings is not None else [])
+    nothing_to_correlate(report["rows"], len(ids), "; ".join(advice) or "rate more items")

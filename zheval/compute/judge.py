@@ -37,7 +37,7 @@ from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages,
 from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
-           "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS", "base_url_problem"]
+           "compute_judge", "judge_pairwise", "MAX_BACKOFF_SECONDS", "base_url_problem", "api_key_problem"]
 
 #: The longest wait between two attempts of one request (seconds).
 MAX_BACKOFF_SECONDS = 60.0
@@ -58,8 +58,10 @@ class JudgeOptions:
         The model name the endpoint serves (``qwen2.5:7b`` on Ollama, ``Qwen/Qwen2.5-7B-Instruct`` on vLLM); part
         of the cache key and of the signature.""")
     api_key: Optional[str] = option_field(None, doc="""
-        The key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Never part of a cache
-        key or a signature.""")
+        The key; ``None``: ``$OPENAI_API_KEY``, else ``"unused"`` (local servers ignore it). Sent exactly: an empty
+        key, or one with spaces around it, is refused (`api_key_problem`; the
+        ``openai`` client raised its own "Missing credentials" for an empty one), and so is a ``$OPENAI_API_KEY``
+        set but empty. Never part of a cache key, a signature or a message.""")
     rubric: Union[None, str, Rubric] = option_field(None, doc="""
         ``None``: the default Chinese rubric (overall, faithful, informative, fluent on 1-5, with a reason); a
         rubric JSON file's path, or a `zheval.compute.judge_rubric.Rubric`.""")
@@ -100,14 +102,22 @@ class JudgeOptions:
 
         Raises:
             ValueError: naming the option and the value (an empty base_url or model, a base_url that is not
-                ``http(s)://host…`` (`base_url_problem`), counts < 0,
-                concurrency < 1, a non-positive timeout, a negative temperature or backoff).
+                ``http(s)://host…`` (`base_url_problem`: spaces around it included), a model with spaces around it,
+                an api_key that is empty or has spaces around it (`api_key_problem`; the key is never shown),
+                counts < 0, concurrency < 1, a non-positive timeout, a negative temperature or backoff).
             TypeError: a flag that is not a bool, a seed that is not an int.
         """
         for name in ("base_url", "model"):
             value = getattr(self, name)
             if not isinstance(value, str) or not value.strip():
                 raise ValueError(f"{name} must be a non-empty string, got {value!r}")
+        if self.model != self.model.strip():  # sent exactly: ' m ' is not the model 'm' (issue 35)
+            raise ValueError(f"model {self.model!r} has spaces around it: the name is sent exactly, so it is not the "
+                             f"model {self.model.strip()!r}")
+        key_problem = None if self.api_key is None else api_key_problem(self.api_key)
+        if key_problem is not None:
+            raise ValueError(f"api_key {key_problem}: give the endpoint's key as it is, or None ($OPENAI_API_KEY, "
+                             "else 'unused')")
         why = base_url_problem(self.base_url)
         if why is not None:
             raise ValueError(f"base_url must be an http:// or https:// URL with a host, e.g. http://127.0.0.1:11434/v1; "
@@ -139,6 +149,8 @@ def base_url_problem(url) -> Optional[str]:
 
     if not isinstance(url, str) or not url.strip():
         return "it is empty"
+    if url != url.strip():  # the client would use it as it is (issue 35: spaces around --base-url passed silently)
+        return f"it has spaces around it (the URL is used exactly; without them: {url.strip()!r})"
     try:
         parts = urlsplit(url.strip())
         host = parts.hostname
@@ -151,6 +163,36 @@ def base_url_problem(url) -> Optional[str]:
     if not host:
         return "it names no host"
     return None
+
+
+def api_key_problem(key) -> Optional[str]:
+    """Why ``key`` cannot be sent as the endpoint's key, or ``None``: ``"is not a string"``, ``"is empty"`` (the
+    ``openai`` client takes ``""`` for no key and raises "Missing credentials"), ``"is only spaces"``, ``"has spaces
+    around it"`` (a key is sent exactly; issue 35). The key itself is never part of the answer. Raises nothing."""
+    if not isinstance(key, str):
+        return f"is not a string (a {type(key).__name__})"
+    if not key:
+        return "is empty"
+    if not key.strip():
+        return "is only spaces"
+    if key != key.strip():
+        return "has spaces around it (a key is sent exactly)"
+    return None
+
+
+def _api_key(options: "JudgeOptions") -> str:
+    """The key to send: ``options.api_key``, else ``$OPENAI_API_KEY``, else ``"unused"``; a ``$OPENAI_API_KEY`` set
+    to an empty text (or one with spaces around it) is a ValueError, not taken for "no key"."""
+    if options.api_key is not None:
+        return options.api_key
+    env = os.environ.get("OPENAI_API_KEY")
+    if env is None:
+        return "unused"
+    why = api_key_problem(env)
+    if why is not None:
+        raise ValueError(f"$OPENAI_API_KEY is set but {why.removeprefix('is ')}: set it to the endpoint's key or unset "
+                         "it (a local server takes any key), or give api_key")
+    return env
 
 
 @dataclass
@@ -226,7 +268,8 @@ def judge_config(options: JudgeOptions) -> JudgeConfig:
     """Check ``options``, read the rubric, open the client and the cache. Nothing is sent.
 
     Raises:
-        ValueError: bad options ([`JudgeOptions.check`][zheval.compute.judge.JudgeOptions.check]), a bad rubric file
+        ValueError: bad options ([`JudgeOptions.check`][zheval.compute.judge.JudgeOptions.check]), a
+            ``$OPENAI_API_KEY`` set but empty or with spaces around it (without ``api_key``), a bad rubric file
             (`zheval.compute.judge_rubric.read_rubric`).
         ModuleNotFoundError: the ``judge`` extra is missing (one line).
     """
@@ -238,8 +281,8 @@ def judge_config(options: JudgeOptions) -> JudgeConfig:
         rubric = read_rubric(os.fspath(rubric))
     elif not isinstance(rubric, Rubric):
         raise TypeError(f"rubric must be None, a file path or a Rubric, got {type(rubric).__name__}")
-    key = options.api_key if options.api_key is not None else os.environ.get("OPENAI_API_KEY") or "unused"
-    client = _client_module().make_client(base_url=options.base_url, api_key=key, timeout=float(options.timeout))
+    client = _client_module().make_client(base_url=options.base_url, api_key=_api_key(options),
+                                          timeout=float(options.timeout))
     cache = None
     if options.use_cache:
         cache = AnswerCache(options.cache_dir if options.cache_dir is not None else default_cache_dir())

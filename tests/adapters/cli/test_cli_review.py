@@ -177,8 +177,13 @@ def test_empty_cells_are_counted_and_listed(tmp_path, files):
 
 def test_not_a_key_and_a_sheet_without_rating_columns(tmp_path, files):
     sheet, key = _sample(tmp_path, files, 6)
-    res = run("agree", "--ratings", sheet, "--key", sheet)
+    copy = tmp_path / "copy.csv"
+    copy.write_bytes(sheet.read_bytes())
+    res = run("agree", "--ratings", sheet, "--key", copy)
     assert res.exit_code == 2 and "not a review key" in res.output
+    res = run("agree", "--ratings", sheet, "--key", sheet)  # one file as both: said so, before it is read
+    assert res.exit_code == 2
+    assert f"--key {sheet} is --ratings {sheet}: the same file given more than once" in res.output
     f = _write_sheet(tmp_path / "cols.csv", [["id", "relevance"], ["q1", "3"]])
     res = run("agree", "--ratings", f, "--key", key)
     assert res.exit_code == 2 and f"{f}:1: the header lacks column(s) informativeness, naturalness" in res.output

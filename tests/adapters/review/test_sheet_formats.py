@@ -33,7 +33,9 @@ def test_every_name_agree_reads_is_written_in_its_format_and_read_back(tmp_path,
     assert res.exit_code == 0, res.output
     back = run_cli("agree", "--ratings", tmp_path / name, "--key", tmp_path / "k.json", "--bootstrap", "0",
                    "--format", "json")
-    assert back.exit_code == 0, back.output  # ids matched, predictions checked against the key's digests
+    # ids matched, predictions checked against the key's digests; the report is written, and then, nothing being
+    # rated yet, exit code 1 (issue 35)
+    assert back.exit_code == 1 and "zheval: error: nothing to correlate" in back.stderr, back.output
     report = json.loads(back.stdout)
     assert report["params"]["items"] == 3 and report["empty"]["relevance"] != []
 

@@ -26,9 +26,7 @@ from typing import Any, Mapping, Optional, Sequence
 import numpy as np
 
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
-from ...results.agreement import rank_correlations
 from ...results.reducers import check_seed
-from ..report.tables import NULL_LABEL, format_table
 from ...io import read_text
 from ...io.fields import UniqueIds, keyed_rows
 from ..duck.mismatch import id_hints
@@ -36,6 +34,7 @@ from ...io.numbers import JsonNumber, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
 from .sheet_predictions import sheet_predictions
+from .agreement_report import AgreementReport, review_agreement  # the correlations of a read sheet (its own job)
 from ...text.terminal import CONTROL_PATTERN, escaped_text, sheet_text, text_digest
 
 __all__ = ["RATING_COLUMNS", "SHEET_COLUMNS", "STRATA", "KEY_KIND", "ReviewSample", "ReviewFileError", "review_sample",
@@ -361,9 +360,11 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     ``columns`` chooses the rating columns by name (a sheet an LLM judge or raters filled with their own columns,
     ``["overall", "faithful"]``); default: the key's ``rating_columns``.
 
-    A sheet id is matched by the form `sheet_csv` writes (`zheval.text.controls.escaped_text`, one-to-one, so each
-    sheet id is at most one key id); a JSON Lines or Parquet sheet may also hold an id exactly, with its control
-    characters (no sheet form has any). One key id given twice, in two forms, is a duplicate (both lines named).
+    A CSV/TSV sheet id is matched by the form `sheet_csv` writes (`zheval.text.controls.sheet_text`, one-to-one, so
+    each sheet id is at most one key id), or exactly when it holds control characters (no sheet form has any); one
+    key id given twice, in two forms, is a duplicate (both lines named). A JSON Lines or Parquet sheet holds every
+    text exactly (`zheval.adapters.review.sheet_formats`): its ids are matched as they are, never unescaped (issue
+    35: the id ``k\\x1b``, written so, was read as the key id ``k<ESC>``).
     Every sheet row must be an item of the key, every item of the key must be in the sheet, each once; each rating
     cell is a number (``4``, ``3.5``) or empty (JSON Lines, Parquet: a number or ``null``; a string ``"4"`` is
     refused). Blank lines are ignored (they hold no item); a row whose every cell is empty (``,,,,,,``: a
@@ -398,21 +399,23 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "
                          f"got {cols}")
     key_ids = [it["id"] for it in key["items"]]
-    # the sheet shows an id escaped (sheet_csv: injective), so each sheet form is one key id; a typed sheet may hold
-    # an id exactly, with its control characters: such a text is no sheet form (those have none) and is matched as is
-    # (CSV/TSV: with the formula guard, sheet_text, kept or dropped by a spreadsheet -- only a guard starts a cell
-    # with ', so both forms are one id; a typed sheet holds no guard)
-    form = sheet_text if rf.kind in ("csv", "tsv") else escaped_text
-    forms = {form(i, one_line=True): i for i in key_ids}
-    forms.update({f[1:]: i for f, i in list(forms.items()) if form is sheet_text and f.startswith("'")})
+    # a CSV/TSV sheet shows an id escaped, with the formula guard (sheet_text: injective), so each sheet form is one
+    # key id -- the guard kept or dropped by a spreadsheet: only a guard starts a cell with ', so both forms are one
+    # id; an id with control characters is no sheet form (those have none) and is matched as is. A typed sheet
+    # (JSON Lines, Parquet) holds the exact texts: matched as they are, never unescaped
+    forms = {} if is_typed else {sheet_text(i, one_line=True): i for i in key_ids}
+    forms.update({f[1:]: i for f, i in list(forms.items()) if f.startswith("'")})
     problems: list[str] = []
     header = columns_of(rf)
     missing = [c for c in ["id", *cols] if c not in header]
-    if missing:
-        how = "" if columns is None else " (--ratings-columns names columns of the sheet)"
-        where = f"{path}:1: the header lacks" if rf.kind in ("csv", "tsv") else f"{path}: no row has"
-        problems.append(f"{where} column(s) {', '.join(missing)} (it has {', '.join(header)}){how}")
-    problems += lacking(rf, path, cols, "null is no rating")
+    if missing:  # named once, with the columns expected and those present (not once per row: issue 35)
+        chosen = "--ratings-columns" if columns is not None else "the key's; --ratings-columns chooses others"
+        where, has = {"csv": (f"{path}:1: the header lacks", "the header has"), "tsv": (
+            f"{path}:1: the header lacks", "the header has"), "jsonl": (f"{path}: no row has", "the rows have")}.get(
+            rf.kind, (f"{path}: the file lacks", "it has"))
+        problems.append(f"{where} column(s) {', '.join(missing)}: expected id and the rating columns "
+                        f"{', '.join(cols)} ({chosen}); {has} {', '.join(header) or 'no column'}")
+    problems += lacking(rf, path, [c for c in cols if c in header], "null is no rating")
     if problems:
         raise ReviewFileError(f"cannot read the ratings sheet {path}", problems)
     ignored = [h for h in header if h not in SHEET_COLUMNS[:4] and h not in cols]
@@ -423,7 +426,8 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     known = set(key_ids)
     unknown, values, blank_rows = [], [], []
     for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
-        rid = forms.get(shown, shown if CONTROL_PATTERN.search(shown) or "\n" in shown or "\t" in shown else None)
+        exact = is_typed or CONTROL_PATTERN.search(shown) or "\n" in shown or "\t" in shown
+        rid = forms.get(shown, shown if exact else None)
         if rid is None:
             rid = shown
         elif rid in lines:
@@ -448,152 +452,3 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols,
                      "empty_rows": blank_rows, "notes": checked.notes}
-
-
-@dataclass
-class AgreementReport:
-    """Correlations of each metric with each rating column (`review_agreement`).
-
-    Attributes:
-        rows: ``[{"group", "metric", "label", "rating", "n", "empty", **rank_correlations}]``, overall first, then
-            per domain (``null``: items without a domain).
-        empty: ``{rating column: [ids with an empty cell]}`` (left out of that column's correlations).
-        params: bootstrap, seed, confidence, the key's sampling (``by_metric``, ``k``, ``seed``), sources.
-        notes: messages for the reader.
-        empty_rows: lines of the sheet's rows whose every cell is empty (skipped: no item; counted in a note).
-    """
-
-    rows: list
-    empty: dict
-    params: dict
-    notes: list = field(default_factory=list)
-    empty_rows: list = field(default_factory=list)
-
-    def ranking(self) -> dict:
-        """``{rating column: [overall rows, best Spearman ρ first]}``: which metric agrees best with each rating
-        (rows without a correlation last, in key order)."""
-        out: dict = {}
-        for r in self.rows:
-            if r["group"] == "overall":
-                out.setdefault(r["rating"], []).append(r)
-        return {c: sorted(rs, key=lambda r: (bool(r["undefined"]), 0.0 if r["undefined"] else -r["spearman"]))
-                for c, rs in out.items()}
-
-    def to_dict(self) -> dict:
-        """JSON-ready dict with everything (``ranking``: per rating column the metric names, best ρ first;
-        ``empty_rows``: the sheet's empty rows by line)."""
-        return {"kind": "agreement", "rows": [dict(r) for r in self.rows], "empty": dict(self.empty),
-                "empty_rows": list(self.empty_rows),
-                "ranking": {c: [r["metric"] for r in rs] for c, rs in self.ranking().items()},
-                "params": dict(self.params), "notes": list(self.notes)}
-
-    def render(self) -> str:
-        """Aligned plain-text table (CJK-aware), then the notes."""
-
-        def num(v, fmt="+.3f"):
-            return "–" if v is None else format(v, fmt)
-
-        header = ["group", "metric", "rating", "n", "Spearman ρ [95% CI]", "Kendall τ [95% CI]"]
-        out = []
-        for r in self.rows:
-            if r["undefined"]:
-                rho = tau = f"– ({r['undefined']})"
-            else:
-                ci = r["spearman_low"] is not None
-                rho = num(r["spearman"]) + (f" [{num(r['spearman_low'])}, {num(r['spearman_high'])}]" if ci else "")
-                tau = num(r["kendall"]) + (f" [{num(r['kendall_low'])}, {num(r['kendall_high'])}]" if ci else "")
-            out.append([r["group"], r["label"], r["rating"], str(r["n"]), rho, tau])
-        bs = self.params.get("bootstrap")
-        head = (f"zheval agree: {self.params.get('ratings')} against {self.params.get('key')} "
-                f"({self.params.get('items')} items)")
-        sub = (f"rank correlations over items; [95% bootstrap interval, {bs} resamples of items, seed "
-               f"{self.params.get('seed')}]" if bs else "rank correlations over items (no bootstrap interval)")
-        lines = [head, sub, "", format_table(header, out, right_from=3)]
-        rank = self.ranking()
-        if any(len(rs) > 1 for rs in rank.values()):
-            lines += ["", "which metric agrees best (overall, by Spearman ρ)"]
-            for c, rs in rank.items():
-                lines.append(f"  {c}: " + " > ".join(
-                    f"{r['label']} {'–' if r['undefined'] else format(r['spearman'], '+.3f')}" for r in rs))
-        if self.notes:
-            lines += ["", "notes"] + [f"  {n}" for n in self.notes]
-        return "\n".join(lines) + "\n"
-
-
-def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstrap: int = 1000, seed: int = 12345,
-                     confidence: float = 0.95, sources: dict | None = None, external=()) -> AgreementReport:
-    """Spearman's ρ and Kendall's τ-b between each metric of the key (and each external score column) and each rating
-    column, overall and per domain.
-
-    Args:
-        ratings, info: from `read_ratings` (``info["rating_columns"]``: the columns read; default the key's).
-        key: from `read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
-            the intervals. sources: ``{"ratings": path, "key": path}`` for the report's title.
-        external: `ExternalScores` of ``--scores`` files: each column is
-            one more metric, ranked beside the key's (its label is the column name).
-
-    Returns:
-        An `AgreementReport`. Items with an empty cell in a column are left out of that column's
-        correlations; ``n`` says how many remain, ``empty`` how many were left out (and ``AgreementReport.empty``
-        lists them by id, as does a note).
-
-    Raises:
-        ValueError: bad ``bootstrap``/``seed``/``confidence`` (from
-            `rank_correlations`).
-    """
-    cols = list((info or {}).get("rating_columns") or key["rating_columns"])
-    metrics = [(m["name"], m.get("label", m["name"])) for m in key["metrics"]]
-    value = {m: (lambda it, m=m: it["scores"][m]) for m, _ in metrics}
-    for ext in external:
-        for c in ext.columns:
-            metrics.append((c, c))
-            value[c] = (lambda it, c=c, sc=ext.scores: sc[it["id"]][c])
-    items = [it for it in key["items"] if it["id"] in ratings]
-    groups = [("overall", items)]
-    doms: dict = {}
-    for it in items:
-        doms.setdefault(it.get("domain"), []).append(it)
-    for d in sorted((d for d in doms if d is not None), key=str) + ([None] if None in doms else []):
-        groups.append((f"domain={NULL_LABEL if d is None else d}", doms[d]))
-    rows = []
-    for gname, its in groups:
-        for name, label in metrics:
-            for c in cols:
-                have = [it for it in its if ratings[it["id"]].get(c) is not None]
-                res = rank_correlations([value[name](it) for it in have], [ratings[it["id"]][c] for it in have],
-                                        bootstrap, confidence, seed)
-                rows.append({"group": gname, "metric": name, "label": label, "rating": c,
-                             "empty": len(its) - len(have), **res})
-    empty = dict((info or {}).get("empty") or {c: [] for c in cols})
-    notes = ["ρ: Spearman (Pearson of average ranks); τ: Kendall τ-b (ties corrected); p-values are SciPy's "
-             "(two-sided), in the JSON output"]
-    for c in cols:
-        ids = empty.get(c) or []
-        if ids:
-            notes.append(f"{c}: {len(ids)} empty cell{'s' if len(ids) != 1 else ''} (id{'s' if len(ids) != 1 else ''} "
-                         f"{', '.join(ids[:10])}{' …' if len(ids) > 10 else ''}) left out of its correlations; "
-                         f"n counts the rated items")
-    blank_rows = list((info or {}).get("empty_rows") or [])
-    if blank_rows:
-        notes.append(f"{len(blank_rows)} empty row(s) of the sheet skipped (every cell empty: no id, no rating): "
-                     f"line{'s' if len(blank_rows) != 1 else ''} {listed(blank_rows, str)}")
-    notes += list((info or {}).get("notes") or [])  # read_ratings': predictions the sheet could not be checked on
-    degenerate = sum(r["degenerate"] for r in rows)
-    if degenerate:
-        notes.append(f"{degenerate} bootstrap resample(s) in all had a constant metric or rating column (no "
-                     "correlation) and were left out of the intervals (per row: 'degenerate' in the JSON output)")
-    undefined = [f"{r['group']} {r['label']}×{r['rating']}" for r in rows if r["undefined"]]
-    if undefined:
-        notes.append(f"no correlation for {len(undefined)} row(s): fewer than 3 rated items or a constant column")
-    ignored = (info or {}).get("ignored_columns") or []
-    if ignored:
-        notes.append(f"columns not used: {', '.join(ignored)} (not rating columns"
-                     f"{' of the key' if cols == list(key['rating_columns']) else ' chosen'})")
-    for ext in external:
-        notes.append(f"external scores from {ext.source}: {', '.join(ext.columns)} (joined by id; computed "
-                     "elsewhere, ranked as they are)")
-    params = {"bootstrap": int(bootstrap), "seed": seed, "confidence": confidence, "items": len(items),
-              "rating_columns": cols, "sample": {k: key.get(k) for k in ("by_metric", "k", "seed", "n_items")},
-              "external": [{"source": e.source, "columns": list(e.columns)} for e in external],
-              **(sources or {})}
-    return AgreementReport(rows, empty, params, notes, blank_rows)

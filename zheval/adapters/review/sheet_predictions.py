@@ -7,7 +7,8 @@ sample`` records ``prediction_sha256`` (`zheval.text.controls.text_digest` of th
 and `sheet_predictions` compares it with the sheet's ``prediction`` cell read back by the sheet's escaping rule
 (`zheval.text.controls.sheet_plain`: the formula guard dropped, then `unescaped_text`, the inverse of what `sheet_csv`
 writes; a raw ``\\r\\n`` in the cell is read as ``\\n`` first, since the sheet writes a carriage return as ``\\r`` and only a spreadsheet's re-save leaves a
-raw one). A JSON Lines or Parquet sheet may also hold the prediction exactly. The prediction cell is not for editing:
+raw one). A JSON Lines or Parquet sheet holds the prediction exactly (`zheval.adapters.review.sheet_formats`) and
+is compared as it is, never unescaped (issue 35). The prediction cell is not for editing:
 any other text is an error naming the ids, never a rating of the key's text.
 
 A key without digests (written before they were recorded) or a sheet without a ``prediction`` column cannot be
@@ -19,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...text.terminal import sheet_plain, text_digest, unescaped_text
+from ...text.terminal import sheet_plain, text_digest
 from .review_files import listed
 
 __all__ = ["SheetCheck", "sheet_predictions"]
@@ -37,18 +38,15 @@ class SheetCheck:
 
 
 def _cell_texts(cell, typed: bool) -> list:
-    """The texts a prediction cell may stand for: its unescaped form (CSV/TSV: ``\\r\\n`` read as ``\\n`` first, the
-    formula guard ``'`` dropped by `zheval.text.controls.sheet_plain`), and in a typed sheet (JSON Lines, Parquet)
-    the value as it is too."""
+    """The texts a prediction cell may stand for: in a CSV/TSV sheet its unescaped form (``\\r\\n`` read as ``\\n``
+    first, the formula guard ``'`` dropped by `zheval.text.controls.sheet_plain`); in a typed sheet (JSON Lines,
+    Parquet: written exactly) the value as it is, and nothing else."""
     if not isinstance(cell, str):
         return []
-    out = []
-    plain = (unescaped_text if typed else sheet_plain)(cell.replace("\r\n", "\n"))
-    if plain is not None:
-        out.append(plain)
     if typed:
-        out.append(cell)
-    return out
+        return [cell]
+    plain = sheet_plain(cell.replace("\r\n", "\n"))
+    return [] if plain is None else [plain]
 
 
 def sheet_predictions(path, rf, lines: dict, key: dict) -> SheetCheck:
