@@ -2,8 +2,8 @@
 given) in the words of a command that read those rows from a file: ``FILE:line``, the row's id and the user's field
 name (``'label'``, ``--pred-field model_output``'s ``'model_output'``, a 小黄鸭 file's ``responses[1]``).
 
-The text-file commands have their own (`zheval.cli.textfiles`: segment *i* is line *i* + 1 of every file); the
-records doors (``-p`` without ``--data``) and the 小黄鸭 doors (``--data``) use `rows_named` around every library
+The text-file commands (`zheval.cli.textfiles`, ``zheval chrf``, ``zheval bertscore``) use `TextFilePlaces`: segment
+*i* is line *i* + 1 of every file; the records doors (``-p`` without ``--data``) and the 小黄鸭 doors (``--data``) use `rows_named` around every library
 call that scores their items: an [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError] becomes a
 [`FileFormatError`][zheval.io.problems.FileFormatError] with one problem per reference (all of them, not only those
 the library's message lists), any other ``ValueError`` / ``TypeError`` naming ``predictions[i]`` or
@@ -16,7 +16,7 @@ import re
 from contextlib import contextmanager
 from typing import Callable, Mapping, Optional, Sequence
 
-__all__ = ["RowPlaces", "rows_named", "located_error"]
+__all__ = ["RowPlaces", "TextFilePlaces", "rows_named", "located_error"]
 
 _INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\](?:\[(\d+)\])?")
 
@@ -63,6 +63,26 @@ class RowPlaces:
         return loc[0], loc[1], rid, field
 
 
+class TextFilePlaces(RowPlaces):
+    """Where each segment of the text-file commands stands: segment *i* is line *i* + 1 of every file.
+
+    Args:
+        references: the names of the reference files (reference *j* of a segment is in ``references[j]``).
+        hypothesis: the name of the hypothesis file of the call; ``None``: not known (several systems).
+    """
+
+    def __init__(self, references: Sequence[str], hypothesis: Optional[str] = None):
+        super().__init__([], {})
+        self.references = list(references)
+        self.hypothesis = hypothesis
+
+    def reference(self, i: int, j: int) -> tuple:
+        return (self.references[j], i + 1, None, None) if 0 <= j < len(self.references) else (None, 0, None, None)
+
+    def prediction_of(self, i: int) -> tuple:
+        return (self.hypothesis, i + 1, None, None) if self.hypothesis is not None else (None, 0, None, None)
+
+
 def _place_text(path, line, rid, field) -> Optional[str]:
     if path is None:
         return None
@@ -99,7 +119,8 @@ def located_error(exc: BaseException, places: RowPlaces, index: Optional[Sequenc
             path, line, rid, field = places.reference(full(i), j)
             if path is None:
                 return exc
-            problems.append(Problem(path, line, rid, f"{field} is {how}: {text!r} {why or ''}".rstrip()
+            problems.append(Problem(path, line, rid, (f"{field} is " if field else "")
+                                    + f"{how}: {text!r} {why or ''}".rstrip()
                                     + "; an empty reference cannot be scored: remove it or give a real reference"))
         return FileFormatError(problems, "references that cannot be scored")
     if type(exc) not in (ValueError, TypeError) or not _INDEXED.search(str(exc)):

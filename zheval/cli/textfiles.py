@@ -186,31 +186,14 @@ def _starts_with_bom(name: str, data: bytes) -> bool:
     return raw is not None and raw.startswith(UTF8_BOM)
 
 
-def references_located(exc: ValueError, ref_names: list) -> ValueError:
-    """An [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError] of the library (``references[i][j]``) as the
-    problems of the reference files, each ``file:line`` (segment *i* is line *i* + 1 of reference file *j*); any
-    other error as it is."""
-    from ..compute.inputs import EmptyReferenceError
-    from ..io import FileFormatError
+def references_located(exc: ValueError, ref_names: list, hypothesis: Optional[str] = None) -> ValueError:
+    """A row error of the library (``predictions[i]``, ``references[i][j]``, an
+    [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]) in the files' words: segment *i* is line
+    *i* + 1 of reference file *j* and of the hypothesis file ``hypothesis`` (`zheval.cli.located.located_error` with
+    `zheval.cli.located.TextFilePlaces`); any other error as it is."""
+    from .located import TextFilePlaces, located_error
 
-    if not isinstance(exc, EmptyReferenceError):
-        return exc
-    how = f"empty after normalisation and tokenisation ({exc.context})" if exc.context else "empty"
-    problems = [_problem(ref_names[j], i + 1, f"{how}: {text!r} {why or ''}".rstrip() + "; an empty reference "
-                         "cannot be scored: remove the segment or give a real reference")
-                for (i, j), text, why in zip(exc.positions, exc.texts, exc.reasons + [None] * len(exc.positions))]
-    return FileFormatError(problems, "references that cannot be scored")
-
-
-def _hypothesis_located(exc: ValueError, name: str) -> ValueError:
-    """A plain ``ValueError`` of the library naming ``predictions[i]`` (e.g. ``preset='glm4'``'s empty predictions)
-    with each ``predictions[i]`` written as ``NAME:i+1`` (segment *i* is line *i* + 1 of the hypothesis file
-    ``name``); any other error as it is."""
-    import re
-
-    if type(exc) is not ValueError or "predictions[" not in str(exc):
-        return exc
-    return ValueError(re.sub(r"predictions\[(\d+)\]", lambda m: f"{name}:{int(m.group(1)) + 1}", str(exc)))
+    return located_error(exc, TextFilePlaces(ref_names, hypothesis))
 
 
 def _rouge_sums(sums: np.ndarray) -> np.ndarray:
@@ -264,7 +247,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
             try:
                 res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
             except ValueError as exc:  # predictions[i] of the library is line i + 1 of this system's file
-                raise _hypothesis_located(exc, name) from None
+                raise references_located(exc, [], name) from None
             if cfg.level == "corpus":
                 rows.append({"bleu": np.asarray(items.stats, dtype=np.int64)})
             else:
@@ -285,7 +268,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
             try:
                 res = rouge_result(items := rouge_items(hyps, references, cfg), cfg)
             except ValueError as exc:  # predictions[i] of the library is line i + 1 of this system's file
-                raise _hypothesis_located(exc, name) from None
+                raise references_located(exc, [], name) from None
             f = {t: np.asarray(items.fmeasure[t], dtype=np.float64) for t in keys}
             rows.append({t: np.column_stack([f[t], np.ones_like(f[t])]) for t in keys})
             out_systems.append({"system": name, "scores": {t: res[t] for t in keys}, "result": res})
