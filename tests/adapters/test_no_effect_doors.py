@@ -6,6 +6,8 @@ an explanation refuses the options that change nothing in it (`zheval.compute.op
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import zheval
@@ -175,3 +177,139 @@ def test_explain_refuses_a_level_nothing_uses():
     assert "level:corpus" in out["signature"]["bleu"] and "level:sentence" in out["signature"]["chrf"]
     out = zheval.explain(PREDS[0], REFS[0], metrics=["chrf"], level="sentence")
     assert "level:sentence" in out["signature"]["chrf"]
+
+
+# -- the other doors: score_batches, the engine doors, the report doors (table-driven) ---------------------------------
+
+def _engine(engine):
+    """An engine door up to the work it sends (`prepare_request`: the options checked on the driver), without the
+    engine: the refusals come before any Ray or Spark call."""
+    import pickle
+
+    from zheval.adapters.engine_batches import prepare_request
+
+    def door(metrics=("bleu", "rouge"), **options):
+        return prepare_request(engine, metrics, options, {}, {"prediction_column": "p", "references_column": "r"},
+                               lambda: ["p", "r"], False, pickle.dumps)
+    return door
+
+
+def _report(name):
+    """A report door called with no data: its options are checked before the data is looked at."""
+    from zheval.adapters.compare import compare_predictions
+    from zheval.adapters.duck.ceiling import human_ceiling
+    from zheval.adapters.duck.evaluate import evaluate_predictions
+    from zheval.adapters.records import score_records
+    from zheval.adapters.records_stream import score_records_stream
+
+    return {"evaluate_predictions": lambda **o: evaluate_predictions(None, None, **o),
+            "score_records": lambda **o: score_records(None, **o),
+            "score_records_stream": lambda **o: score_records_stream(None, **o),
+            "human_ceiling": lambda **o: human_ceiling(None, **o),
+            "compare_predictions": lambda **o: compare_predictions(None, None, None, **o)}[name]
+
+
+#: door name (the first words of its errors) -> the door, called with options by name
+LIBRARY_DOORS = {
+    "score": lambda **o: zheval.score(PREDS, REFS, **o),
+    "score_batches": lambda **o: zheval.score_batches([(PREDS, REFS)], **o),
+    "zheval.adapters.ray.score_dataset": _engine("zheval.adapters.ray.score_dataset"),
+    "zheval.adapters.spark.score_dataframe": _engine("zheval.adapters.spark.score_dataframe"),
+}
+#: the report doors whose interval is their own bootstrap/seed/confidence (compare's bootstrap is never 0)
+REPORT_DOORS = ("evaluate_predictions", "score_records", "score_records_stream", "human_ceiling")
+
+
+def _door(name):
+    return LIBRARY_DOORS[name] if name in LIBRARY_DOORS else _report(name)
+
+
+@pytest.mark.parametrize("door", list(LIBRARY_DOORS))
+@pytest.mark.parametrize("option", INTERVAL, ids=lambda o: next(iter(o)))
+def test_library_doors_refuse_interval_options_without_bootstrap(door, option):
+    """score_batches said 'score: ...'; the Ray and Spark doors accepted seed/confidence/bootstrap_method without
+    bootstrap (no interval, so they changed nothing). Refused, naming the door and the option; with bootstrap they
+    pass (score_batches and the engines with the Poisson bootstrap they reduce)."""
+    name = next(iter(option))
+    with pytest.raises(ValueError, match=rf"^{re.escape(door)}: {name} sets the bootstrap interval, and bootstrap "
+                                         rf"is 0 .*give bootstrap=N .* or leave {name} out"):
+        _door(door)(bootstrap=0, **option)
+    _door(door)(**{**option, "bootstrap": 10, "bootstrap_method": "poisson"})
+
+
+@pytest.mark.parametrize("door", REPORT_DOORS)
+@pytest.mark.parametrize("option", INTERVAL[:2], ids=lambda o: next(iter(o)))
+def test_report_doors_refuse_seed_and_confidence_without_bootstrap(door, option):
+    """evaluate_predictions(bootstrap=0, seed=5) (score_records, the streamed report, human_ceiling) drew no
+    resample and said nothing. Refused, naming the door and the argument, before the data is read."""
+    name = next(iter(option))
+    with pytest.raises(ValueError, match=rf"^{door}: {name} sets the bootstrap interval, and bootstrap is 0"):
+        _door(door)(bootstrap=0, **option)
+    with pytest.raises((TypeError, ValueError)) as info:  # the defaults, or an interval: on to the (missing) data
+        _door(door)(bootstrap=0, seed=12345, confidence=0.95)
+    assert "bootstrap interval" not in str(info.value)
+
+
+def test_report_takes_a_seed_for_its_folds_without_bootstrap():
+    """seed draws the folds (as `zheval score --folds 3 --seed 7 --bootstrap 0`): accepted; confidence is not."""
+    from zheval.adapters.duck import load_duck, sample_files
+    from zheval.adapters.duck.evaluate import evaluate_predictions
+
+    with sample_files() as files:
+        ds = load_duck(files["data"])
+        report = evaluate_predictions(ds, files["predictions"], bootstrap=0, folds=3, seed=7, by=())
+        assert report.breakdowns["folds"]["seed"] == 7
+        with pytest.raises(ValueError, match=r"^evaluate_predictions: confidence sets the bootstrap interval"):
+            evaluate_predictions(ds, files["predictions"], bootstrap=0, folds=3, seed=7, confidence=0.9)
+
+
+ALL_DOORS = (*LIBRARY_DOORS, *REPORT_DOORS, "compare_predictions")
+
+
+@pytest.mark.parametrize("door", ALL_DOORS)
+def test_every_door_refuses_sentence_split_without_rougelsum(door):
+    """The engine doors and the report doors took sentence_split with ROUGE types that have no rougeLsum (the
+    report's default types rouge1/2/L have none): it changed nothing. Refused, naming the door."""
+    with pytest.raises(ValueError, match=rf"^{re.escape(door)}: sentence_split='newline' splits the sentences of "
+                                         r"rougeLsum.*\['rouge1', 'rougeL'\].*add rougeLsum or leave "
+                                         r"sentence_split out"):
+        _door(door)(metrics=["rouge"], rouge_types=["rouge1", "rougeL"], sentence_split="newline")
+    if door in LIBRARY_DOORS:
+        _door(door)(metrics=["rouge"], rouge_types=["rougeLsum"], sentence_split="newline")
+    else:
+        with pytest.raises(ValueError, match=r"sentence_split='punct' splits.*\['rouge1', 'rouge2', 'rougeL'\]"):
+            _door(door)(sentence_split="punct")
+
+
+def test_report_keeps_sentence_split_with_rougelsum():
+    from zheval.adapters.duck import load_duck, sample_files
+    from zheval.adapters.duck.evaluate import evaluate_predictions
+
+    with sample_files() as files:
+        report = evaluate_predictions(load_duck(files["data"]), files["predictions"], bootstrap=0, by=(),
+                                      rouge_types=["rouge1", "rougeLsum"], sentence_split="newline")
+    assert "split:newline" in report.signatures["rouge"]
+
+
+def _chrf_doors():
+    from zheval.adapters.harness_opencompass import ZhevalChrfEvaluator
+
+    return {**{name: (lambda d: lambda **o: d(metrics=["chrf"], **o))(_door(name)) for name in ALL_DOORS},
+            "compute_chrf": lambda **o: zheval.compute_chrf(PREDS, REFS, **o),
+            "chinese_chrf": lambda **o: _module("chrf").compute(predictions=PREDS, references=REFS, **o),
+            "ZhevalChrfEvaluator": lambda **o: ZhevalChrfEvaluator(**o),
+            "build_compute_metrics": lambda **o: _hook(["chinese_chrf"], **o)}
+
+
+@pytest.mark.parametrize("door", [*ALL_DOORS, "compute_chrf", "chinese_chrf", "ZhevalChrfEvaluator",
+                                  "build_compute_metrics"])
+@pytest.mark.parametrize("options, named", [({"terms": ["天气"]}, "terms"), ({"punct": "drop"}, "punct='drop'"),
+                                            ({"tokenizer": "jieba"}, "tokenizer='jieba'")],
+                         ids=["terms", "punct", "jieba"])
+def test_every_door_names_itself_refusing_chrf_word_options_without_word_order(door, options, named):
+    """chrF alone with word_order=0: terms, punct='drop', tokenizer='jieba' act on chrF++'s words only. Every door
+    refused them with the options object's message, which named no door; now the door is named first."""
+    with pytest.raises(ValueError, match=rf"^{re.escape(door)}: chrF option\(s\) {named} act only on chrF\+\+'s "
+                                         r"word n-grams, and word_order is 0.*set word_order >= 1"):
+        _chrf_doors()[door](**options)
+

@@ -31,8 +31,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
 from ..compute.guards import input_slips
 from ..compute.inputs import EmptyReferenceError, validate_inputs
-from ..compute.joint import METRICS, ScoreConfig, ScoreItems, item_scores, score_config_of, score_result, score_items
-from ..compute.options import check_metrics, options_for_metrics
+from ..compute.joint import ScoreConfig, ScoreItems, item_scores, score_door_config, score_result, score_items
 from ..results.reducers import group_indices
 from .engine_checks import IdKinds, first_id_kinds, group_value_problem, id_problem, kind_change
 
@@ -337,7 +336,8 @@ def prepare_request(engine: str, metrics: Sequence[str], options: Dict[str, Any]
                     dumps: Callable[[Any], bytes]) -> tuple:
     """What an engine door does before any work is sent, in order: the metrics and options checked and split
     ([`options_for_metrics`][zheval.compute.options.options_for_metrics], errors named by ``engine``), the config built
-    (`score_config_of`) and checked (`check_config`), the columns checked against
+    through the door configs ([`score_door_config`][zheval.compute.joint.score_door_config]: an option that would
+    change nothing is refused, as by ``zheval.score``) and checked (`check_config`), the columns checked against
     ``available()`` (`check_columns`) and the request pickled once (`pack_request`).
 
     Args:
@@ -352,8 +352,7 @@ def prepare_request(engine: str, metrics: Sequence[str], options: Dict[str, Any]
     Raises:
         the errors of the functions above, in that order.
     """
-    metrics = check_metrics(metrics, METRICS)
-    config = score_config_of(options_for_metrics(engine, metrics, options, typed), function=engine, by_name=options)
+    config = score_door_config(engine, metrics, typed, options)
     check_config(config, engine)
     request = BatchRequest(config, columns["prediction_column"], columns["references_column"],
                            columns.get("group_column"), columns.get("id_column"))

@@ -165,7 +165,8 @@ def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str,
     interval -- and the options part of its ``params``, those of the whole-file report on the same options
     (`zheval.adapters.duck.reductions.report_params`: the metrics, ROUGE types and rule, BLEU's and chrF's options;
     ``num_proc`` 1, the only one ``--stream`` takes)."""
-    opts = report_options("score_records_stream", metrics, tokenizer, options, typed)
+    opts = report_options("score_records_stream", metrics, tokenizer, options, typed,
+                          interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence))
     params = report_params(make_config(opts), bootstrap, seed, confidence, 1, ())
     interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence, bootstrap_method="poisson")
     out = {}

@@ -25,7 +25,7 @@ from ..results.poisson import item_keys
 from .batch_checks import BatchRules, id_text
 from .guards import input_slips
 from .inputs import EmptyReferenceError, validate_inputs
-from .joint import item_scores, score_config, score_items
+from .joint import item_scores, score_door_config, score_items
 from .options import BleuOptions, ChrfOptions, RougeOptions
 from .sums import batch_sums, needs_every_item, sums_result
 
@@ -313,7 +313,7 @@ def score_batches(
         TypeError, ValueError, EmptyReferenceError: a bad item, named by its index over all batches
             (``predictions[123456]``), as [`zheval.score`][zheval.compute.joint.score] names it.
     """
-    config = score_config(metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)
+    config = score_door_config("score_batches", metrics, {"rouge": rouge, "bleu": bleu, "chrf": chrf}, options)
     why = needs_every_item(config)
     if why is not None:
         raise ValueError(f"score_batches keeps sums, not items: {why}")

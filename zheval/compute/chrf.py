@@ -356,7 +356,8 @@ def compute_chrf(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese, only with word n-grams (chrF++).
     """
     given = locals()
-    config = chrf_door_config("compute_chrf", ChrfOptions(**{name: given[name] for name in CHRF_OPTIONS}))
+    options = ChrfOptions.from_names("compute_chrf", {name: given[name] for name in CHRF_OPTIONS})
+    config = chrf_door_config("compute_chrf", options)
     preds, refs = validate_inputs(predictions, references)
     warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies, words=config.uses_tokens)
     keys = poisson_keys(preds, refs, config)

@@ -28,16 +28,16 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from .bleu import BleuConfig, BleuItems, bleu_config, bleu_items, bleu_resampling, bleu_result, result_from_stats
-from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_items, chrf_resampling, chrf_result
+from .bleu import (BleuConfig, BleuItems, bleu_config, bleu_door_config, bleu_items, bleu_resampling, bleu_result,
+                   result_from_stats)
+from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_door_config, chrf_items, chrf_resampling, chrf_result
 from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import one_drop_warning, warn_input_slips
-from .option_rules import check_interval_used, check_sentence_split_used
 from .inputs import validate_inputs
 from .options import (BOOTSTRAP_METHODS, BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
                       options_for_metrics)
-from .rouge import RougeConfig, RougeItems, rouge_config, rouge_items, rouge_resampled, rouge_result
+from .rouge import RougeConfig, RougeItems, rouge_config, rouge_door_config, rouge_items, rouge_resampled, rouge_result
 from .shared_tokens import SharedTokens
 from ..fast import usable_for
 from ..results.breakdowns import first_references
@@ -45,8 +45,8 @@ from ..results.partial_sums import PartialSums
 from ..results.poisson import item_keys, resampled_sums
 from ..results.reducers import MIN_INTERVAL_ITEMS
 
-__all__ = ["METRICS", "BOOTSTRAP_METHODS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_config_of", "score_items",
-           "score_result", "item_scores"]
+__all__ = ["METRICS", "BOOTSTRAP_METHODS", "ScoreConfig", "ScoreItems", "score", "score_config", "score_door_config",
+           "score_config_of", "score_items", "score_result", "item_scores"]
 
 #: Metric names `score` computes.
 METRICS = ("bleu", "rouge", "chrf")
@@ -147,33 +147,52 @@ def score_config(
     No text is touched: every option error is raised here.
 
     Raises:
-        ValueError, TypeError: as [`options_for_metrics`][zheval.compute.options.options_for_metrics] and `score_config_of`.
+        ValueError, TypeError: as `score_door_config`.
+    """
+    return score_door_config("score", metrics, {"rouge": rouge, "bleu": bleu, "chrf": chrf}, options)
+
+
+def score_door_config(function: str, metrics: Sequence[str], typed: Dict[str, Optional[MetricOptions]],
+                      options: Dict[str, Any]) -> ScoreConfig:
+    """The `ScoreConfig` of options a caller gave the door ``function`` directly ([`score`][zheval.compute.joint.score],
+    [`score_batches`][zheval.compute.batches.score_batches], the Ray and Spark doors): the metric names checked, the
+    options split ([`options_for_metrics`][zheval.compute.options.options_for_metrics]) and every metric's config
+    built by its door config (`score_config_of` with ``door=True``), so an option that would change nothing is
+    refused as ``compute_rouge``/``compute_bleu``/``compute_chrf`` refuse it, the error naming ``function``.
+
+    Args:
+        function: the door's name; metrics: its ``metrics``; typed: ``{"rouge": RougeOptions or None, ...}``;
+            options: its options by name.
+
+    Raises:
+        ValueError, TypeError: an unknown metric (listing the valid ones); as
+            [`options_for_metrics`][zheval.compute.options.options_for_metrics] and `score_config_of`.
     """
     metrics = check_metrics(metrics, METRICS)
-    objs = options_for_metrics("score", metrics, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
-    for obj in objs.values():
-        check_interval_used("score", obj)
-    config = score_config_of(objs, function="score", by_name=options)
-    if config.rouge is not None:
-        check_sentence_split_used("score", objs["rouge"], config.rouge.types)
-    return config
+    objs = options_for_metrics(function, metrics, options, typed)
+    return score_config_of(objs, function=function, by_name=options, door=True)
 
 
 def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score",
-                    by_name: Optional[Dict[str, Any]] = None) -> ScoreConfig:
+                    by_name: Optional[Dict[str, Any]] = None, door: bool = False) -> ScoreConfig:
     """The `ScoreConfig` of every metric's options object (the output of
     [`options_for_metrics`][zheval.compute.options.options_for_metrics]; its key order is the metrics' order) -- what every door
-    that feeds several metrics builds ([`score_config`][zheval.compute.joint.score_config], the engine doors).
+    that feeds several metrics builds (through `score_door_config`; the streamed report, on its resolved options).
 
     Args:
         options: ``{"rouge": RougeOptions, "bleu": BleuOptions, "chrf": ChrfOptions}``, any non-empty subset.
         function: the door's name, for the errors; by_name: the options the door got by name (a ``preset`` or
             ``crosscheck`` given by name is refused beside chrF, which has neither).
+        door: build with the door configs ([`rouge_door_config`][zheval.compute.rouge.rouge_door_config],
+            [`bleu_door_config`][zheval.compute.bleu.bleu_door_config],
+            [`chrf_door_config`][zheval.compute.chrf.chrf_door_config]: ``seed``/``confidence``/``bootstrap_method``
+            without ``bootstrap``, ``sentence_split`` without rougeLsum refused, naming ``function``) -- options a
+            caller gave; False: the plain config builders, for options a door resolved itself.
 
     Raises:
         TypeError: ``preset`` or ``crosscheck`` by name with chrF; the config builders' errors
             ([`rouge_config`][zheval.compute.rouge.rouge_config], [`bleu_config`][zheval.compute.bleu.bleu_config],
-            [`chrf_config`][zheval.compute.chrf.chrf_config]; ValueError too).
+            [`chrf_config`][zheval.compute.chrf.chrf_config]; ValueError too) and, with ``door``, the door configs'.
     """
     metrics = tuple(options)
     if "chrf" in metrics:
@@ -181,9 +200,15 @@ def score_config_of(options: Dict[str, MetricOptions], *, function: str = "score
         if refused:
             raise TypeError(f"{function}(metrics=[..., 'chrf']): chrF has no {' or '.join(refused)}; score chrF "
                             "in a separate call")
-    rouge_cfg = rouge_config(options["rouge"]) if "rouge" in options else None
-    bleu_cfg = bleu_config(options["bleu"]) if "bleu" in options else None
-    chrf_cfg = chrf_config(options["chrf"]) if "chrf" in options else None
+
+    def build(metric: str, plain, checked):
+        if metric not in options:
+            return None
+        return checked(function, options[metric]) if door else plain(options[metric])
+
+    rouge_cfg = build("rouge", rouge_config, rouge_door_config)
+    bleu_cfg = build("bleu", bleu_config, bleu_door_config)
+    chrf_cfg = build("chrf", chrf_config, chrf_door_config)
     one_drop_warning(*(c.tokenizer for c in (rouge_cfg, bleu_cfg, chrf_cfg) if c is not None))
     return ScoreConfig(metrics, rouge_cfg, bleu_cfg, options.get("bleu"), chrf_cfg, options.get("chrf"))
 

@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
-__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "INTERVAL_ONLY", "check_interval_used",
+__all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "check_chrf_word_names",
+           "INTERVAL_ONLY", "check_interval_used",
            "check_sentence_split_used", "EXPLAIN_NO_EFFECT", "check_explain_options"]
 
 
@@ -31,22 +32,43 @@ def chrf_word_only_given(options: Mapping[str, Any]) -> list:
     return [k for k, v in options.items() if acts(k, v)]
 
 
-def check_chrf_word_options(options) -> None:
+def check_chrf_word_options(options, function: Optional[str] = None) -> None:
     """Refuse, in chrF's options ``options`` (a `zheval.compute.options.ChrfOptions`) with ``word_order=0`` (chrF, no
     word n-grams), an option that acts on chrF++'s words only
     (`chrf_word_only_given`): chrF counts the character n-grams of the normalised text, which the tokenizer's
     tokens, ``punct``, ``terms`` and the jieba options do not change, so the score would be the same while the
-    signature named them (break-it pass 5 F4; as ``rouge_w_weight`` without rougeW is refused).
+    signature named them (break-it pass 5 F4; as ``rouge_w_weight`` without rougeW is refused). ``function``: the
+    door, named first in the error (`check_chrf_word_names` is the same rule on options by name, before the object
+    is built).
 
     Raises:
-        ValueError: naming every such option and what to do instead.
+        ValueError: naming ``function``, every such option and what to do instead.
     """
     if options.word_order != 0:
         return
-    bad = chrf_word_only_given({k: getattr(options, k) for k in CHRF_WORD_ONLY})
+    _refuse_chrf_words(function, {k: getattr(options, k) for k in CHRF_WORD_ONLY})
+
+
+def check_chrf_word_names(function: str, given: Mapping[str, Any]) -> None:
+    """`check_chrf_word_options` on chrF's options as a door got them by name (``given``: the names set, a typed
+    object's fields merged in; ``word_order`` absent is 0), before the options object is built, so that the error
+    names the door ``function`` (``compute_chrf``, ``score``, ``chinese_chrf``, an engine door ...:
+    `zheval.compute.options.options_for_metrics`, `zheval.compute.options.ChrfOptions.from_names`).
+
+    Raises:
+        ValueError: as `check_chrf_word_options`.
+    """
+    if given.get("word_order", 0) != 0:
+        return
+    _refuse_chrf_words(function, {k: given[k] for k in CHRF_WORD_ONLY if k in given})
+
+
+def _refuse_chrf_words(function: Optional[str], values: Mapping[str, Any]) -> None:
+    bad = chrf_word_only_given(values)
     if bad:
-        said = [f"{k}={getattr(options, k)!r}" if k in ("tokenizer", "punct") else k for k in bad]
-        raise ValueError(f"chrF option(s) {', '.join(said)} act only on chrF++'s word n-grams, and word_order is 0: "
+        said = [f"{k}={values[k]!r}" if k in ("tokenizer", "punct") else k for k in bad]
+        raise ValueError(f"{function + ': ' if function else ''}chrF option(s) {', '.join(said)} act only on "
+                         "chrF++'s word n-grams, and word_order is 0: "
                          "chrF counts the characters of the normalised text, which they do not change (the score "
                          "would be the same); set word_order >= 1 (2 = chrF++; on the command line "
                          "--chrf-word-order 2) or leave them out"
@@ -63,8 +85,11 @@ def check_interval_used(function: str, options) -> None:
     (no interval), a ``seed``, ``confidence`` or ``bootstrap_method`` set to another value than its default: it
     would change nothing (break-it pass 5 F7). Read by the doors the caller passes options to directly, through
     the door configs (`zheval.compute.rouge.rouge_door_config`, ``bleu_door_config``, ``chrf_door_config``: the
-    ``compute_*`` functions, the evaluate modules, the OpenCompass evaluators, the Trainer hook) and by ``score``;
-    not by the config builders, which also build the interval-free configs of internal passes.
+    ``compute_*`` functions, the evaluate modules, the OpenCompass evaluators, the Trainer hook, and through
+    `zheval.compute.joint.score_door_config` ``score``, ``score_batches`` and the Ray and Spark doors) and by the
+    report doors on their own ``bootstrap``/``seed``/``confidence``
+    (`zheval.adapters.duck.config.check_report_interval`); not by the config builders, which also build the
+    interval-free configs of internal passes.
 
     Raises:
         ValueError: naming ``function``, every such option, and what to do instead.
@@ -83,7 +108,9 @@ def check_sentence_split_used(function: str, options, types) -> None:
     types computed: the caller's, a preset's or the default ones) has no ``rougeLsum``, the only type it splits
     (break-it pass 5 F7; as `zheval.compute.options.check_rouge_w_weight` refuses a weight without rougeW). Read by
     `zheval.compute.rouge.rouge_door_config` (``compute_rouge``, the ``chinese_rouge`` module, the OpenCompass
-    evaluator, the Trainer hook) and ``score``, not by ``rouge_config``, which internal passes call with the
+    evaluator, the Trainer hook; ``score``, ``score_batches`` and the engine doors through
+    `zheval.compute.joint.score_door_config`) and by the report doors with the report's types
+    (`zheval.adapters.duck.config.report_options`), not by ``rouge_config``, which internal passes call with the
     resolved split.
 
     Raises:

@@ -37,7 +37,7 @@ from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
 from ..io.lists import split_entries
 from .option_docs import documented, option_field, with_option_texts
-from .option_rules import CHRF_WORD_ONLY, check_chrf_word_options, chrf_word_only_given
+from .option_rules import CHRF_WORD_ONLY, check_chrf_word_names, check_chrf_word_options, chrf_word_only_given
 from ..results.breakdowns import check_max_refs
 from ..results.reducers import check_bootstrap, check_confidence, check_seed
 from ..text.sentences import SENTENCE_SPLITS
@@ -211,10 +211,16 @@ class _Options:
 
         Raises:
             TypeError: an unknown option (listing the valid ones; with the reason for a refused Hub option), and
-                the fields' own checks.
+                the fields' own checks; ValueError: `check_given`'s rules, naming ``function``.
         """
         refuse_unknown(function, given, cls.names())
+        cls.check_given(function, given)
         return cls(**given)
+
+    @classmethod
+    def check_given(cls, function: str, given: Mapping[str, Any]) -> None:
+        """The rules between options given by name to the door ``function`` that ``__post_init__`` also applies,
+        run first so that the error names the door (chrF's: `zheval.compute.option_rules.check_chrf_word_names`)."""
 
     def given(self) -> Dict[str, Any]:
         """The options as keyword arguments, without the fields left at ``None`` where ``None`` is the default
@@ -401,6 +407,10 @@ class ChrfOptions(IntervalOptions, TokenizerOptions):
         check_chrf_options(self.char_order, self.word_order, self.beta, self.eps_smoothing)
         check_chrf_word_options(self)
 
+    @classmethod
+    def check_given(cls, function: str, given: Mapping[str, Any]) -> None:
+        check_chrf_word_names(function, given)
+
 
 #: A metric's options object.
 MetricOptions = Union[RougeOptions, BleuOptions, ChrfOptions]
@@ -537,11 +547,12 @@ def options_for_metrics(
             order = mine.get("word_order", typed["chrf"].word_order if "chrf" in typed else 0)
             if order == 0:
                 mine = {k: v for k, v in mine.items() if k not in chrf_word_only_given(mine)}
+        twice = sorted(k for k in mine if m in typed and k in typed[m].changed())
+        if twice:
+            raise TypeError(f"{function}: option(s) {twice} given both by name and in {m}={cls.__name__}(...); "
+                            "give each once")
+        cls.check_given(function, {**({k: getattr(typed[m], k) for k in cls.names()} if m in typed else {}), **mine})
         if m in typed:
-            twice = sorted(k for k in mine if k in typed[m].changed())
-            if twice:
-                raise TypeError(f"{function}: option(s) {twice} given both by name and in {m}={cls.__name__}(...); "
-                                "give each once")
             out[m] = dataclasses.replace(typed[m], **mine) if mine else typed[m]
         else:
             out[m] = cls(**mine)

@@ -54,7 +54,8 @@ def human_ceiling(
     """
     from datasets import Dataset
 
-    scoring = report_options("human_ceiling", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf})
+    scoring = report_options("human_ceiling", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
+                             interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence))
     check_dataset(ds, "human_ceiling")
     by = check_by(ds, by)
     cfg = make_config(scoring)

@@ -7,19 +7,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import numbers
 from dataclasses import dataclass, replace
 from typing import Any, Dict, Mapping, Optional
 
 from ...compute.bleu import BleuConfig
 from ...compute.chrf import ChrfConfig
-from ...compute.options import (BleuOptions, ChrfOptions, MetricOptions, RougeOptions, TokenizerOptions, check_metrics,
-                                options_for_metrics)
+from ...compute.option_rules import check_interval_used, check_sentence_split_used
+from ...compute.options import (BleuOptions, ChrfOptions, IntervalOptions, MetricOptions, RougeOptions,
+                                TokenizerOptions, check_metrics, options_for_metrics)
 from ...compute.rouge import RougeConfig
 from ...io.lists import split_entries
 from ...tokenizers import BaseTokenizer
 
 __all__ = ["METRICS", "DEFAULT_METRICS", "DEFAULT_ROUGE_TYPES", "REPORT_FIELDS", "ScoreConfig", "report_options",
-           "make_config"]
+           "check_report_interval", "make_config"]
 
 METRICS = ("bleu", "rouge", "chrf")
 """Metric families [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] computes."""
@@ -105,17 +107,24 @@ REPORT_FIELDS = {
 
 
 def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str, Any],
-                   typed: Mapping[str, Any]) -> Dict[str, MetricOptions]:
+                   typed: Mapping[str, Any], *, interval: Optional[Mapping[str, Any]] = None,
+                   ) -> Dict[str, MetricOptions]:
     """The options objects of a 小黄鸭 report door ([`options_for_metrics`][zheval.compute.options.options_for_metrics] with the
     report's rules): ``metrics`` (a list, or one comma-separated str), the door's ``tokenizer`` (``"char"`` by
-    default; ``None``: the BLEU preset's), options by name and ``{"rouge": RougeOptions, ...}`` objects.
+    default; ``None``: the BLEU preset's), options by name and ``{"rouge": RougeOptions, ...}`` objects; the door's
+    own interval arguments ``interval`` (``bootstrap``, ``seed``, ``confidence``, ``folds``: `check_report_interval`).
+    An option that would change nothing is refused, naming ``function``, as ``zheval.score`` refuses it
+    (`zheval.compute.option_rules`): ``sentence_split`` without rougeLsum among the report's ROUGE types (the
+    caller's, else `DEFAULT_ROUGE_TYPES`), ``seed``/``confidence`` without ``bootstrap``, chrF's word-only options
+    with chrF alone and ``word_order=0``.
 
     Returns:
         ``{metric: options object}`` for the metrics asked for, in `METRICS` order.
 
     Raises:
         ValueError: an unknown metric (listing the valid ones); ``level`` other than corpus; an empty entry in a comma
-            list (``metrics="bleu,,rouge"``, ``rouge_types="rouge1,"``: `zheval.io.lists.split_entries`).
+            list (``metrics="bleu,,rouge"``, ``rouge_types="rouge1,"``: `zheval.io.lists.split_entries`); an option
+            that would change nothing (above).
         TypeError: an unknown option, one no requested metric uses, one the report does not take (naming it and its
             metric), options objects whose tokenizer parts differ (the report scores every metric with one
             tokenizer); the fields' own checks.
@@ -142,7 +151,27 @@ def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str,
     if differ:
         raise TypeError(f"{function}: the 小黄鸭 report scores every metric with one tokenizer; the options objects "
                         f"set different values of {differ} (set them by name, once)")
+    if "rouge" in out:
+        check_sentence_split_used(function, out["rouge"], out["rouge"].rouge_types or DEFAULT_ROUGE_TYPES)
+    if interval is not None:
+        check_report_interval(function, **interval)
     return out
+
+
+def check_report_interval(function: str, bootstrap: Any, seed: Any = 12345, confidence: Any = 0.95,
+                          folds: Any = None) -> None:
+    """Refuse the interval arguments of a report door (``evaluate_predictions``, ``score_records``,
+    ``score_records_stream``, ``human_ceiling``) that would change nothing: ``seed`` or ``confidence`` set to another
+    value than its default while ``bootstrap`` is 0 (no interval) -- the rule of every door,
+    `zheval.compute.option_rules.check_interval_used`; ``seed`` also draws the ``folds``, so beside them it acts.
+
+    Raises:
+        ValueError: naming ``function`` and the argument; the arguments' own checks (`IntervalOptions`).
+    """
+    if isinstance(bootstrap, bool) or not isinstance(bootstrap, numbers.Integral) or bootstrap != 0:
+        return  # an interval runs (or bootstrap is refused by its own check)
+    given = {"confidence": confidence} if folds is not None else {"seed": seed, "confidence": confidence}
+    check_interval_used(function, IntervalOptions(**given))
 
 
 def _chrf_tokenizer(tokenizer, word_order: int) -> dict:

@@ -101,12 +101,15 @@ def evaluate_predictions(
         DuckFormatError (ValueError): a malformed predictions file (file:line); references that are empty after
             normalisation or have no tokens (every one listed, by file:line with ``locations``).
         ValueError/TypeError: bad options (``max_refs`` < 1, ``buckets`` not increasing, ``folds`` < 2 or more than
-            the items, an option the report does not take or that no requested metric uses: the message names the
-            option); ``bertscore`` not a ``BertScoreOptions``, its model not a local directory (FileNotFoundError:
-            compute_bertscore's message; nothing is downloaded).
+            the items, an option the report does not take or that no requested metric uses, one that would change
+            nothing -- ``seed`` (without ``folds``) or ``confidence`` with ``bootstrap=0``, ``sentence_split`` without
+            rougeLsum (`zheval.adapters.duck.config.report_options`): the message names the option); ``bertscore``
+            not a ``BertScoreOptions``, its model not a local directory (FileNotFoundError: compute_bertscore's
+            message; nothing is downloaded).
     """
     scoring = report_options("evaluate_predictions", metrics, tokenizer, options,
-                             {"rouge": rouge, "bleu": bleu, "chrf": chrf})
+                             {"rouge": rouge, "bleu": bleu, "chrf": chrf},
+                             interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds))
     check_dataset(ds, "evaluate_predictions")
     by = check_by(ds, by)
     max_refs = _check_breakdowns(ds, max_refs, buckets, folds)
@@ -176,7 +179,8 @@ def report_config(options: Mapping[str, Any]) -> ScoreConfig:
     bound.apply_defaults()
     a = bound.arguments
     scoring = report_options("evaluate_predictions", a["metrics"], a["tokenizer"], a["options"],
-                             {m: a[m] for m in ("rouge", "bleu", "chrf")})
+                             {m: a[m] for m in ("rouge", "bleu", "chrf")},
+                             interval={k: a[k] for k in ("bootstrap", "seed", "confidence", "folds")})
     return make_config(scoring, max_refs=check_max_refs(a["max_refs"], "max_refs"))
 
 
