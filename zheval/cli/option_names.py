@@ -8,6 +8,12 @@ a parameter name with an underscore (``smooth_method``, ``dedup_threshold``) whe
 one (``layer``, ``normalize``) only where it names the parameter -- at the start of the message before "must" or
 "is required", after "unknown" -- so that the word in a sentence is left alone; ``name=`` (a keyword argument to
 pass) as the option; ``{'normalize': 'default'}`` (options refused) as ``--normalize 'default'``.
+
+Python's spelling goes too (`_python_spelling`, issue 35 second pass: ``zheval rouge --jieba-hmm`` said "option(s)
+['jieba_hmm'] do not apply", ``zheval clean`` "got float 1.5", the resample bounds "2 (MIN_BOOTSTRAP_RESAMPLES)"):
+``punct="drop"`` as ``--punct drop``; a list literal of parameters as the options (``--jieba-hmm``), of values as
+the values (``'keep', 'drop'``); a type before a value, ``or None`` and a constant's name in brackets are dropped.
+A message that names no parameter (`UNNAMED`) gets the option before it.
 """
 
 from __future__ import annotations

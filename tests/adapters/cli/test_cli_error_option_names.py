@@ -42,6 +42,7 @@ CASES = [
     ("score", ("--bootstrap", "1"), "--bootstrap"),
     ("explain", ("--multi-ref", "bogus"), "--multi-ref"),
     ("explain", ("--punct", "bogus"), "--punct"),
+    ("explain", ("--metric", "bogus"), "--rouge-w-weight"),  # a UserError quoting the library's ROUGE-type message
 ]
 
 #: The library's spelling: a parameter name with an underscore (valid values such as best_recall aside), a Python
@@ -127,3 +128,10 @@ def test_standard_input_and_pipes_are_said_so_not_not_found(tmp_path):
         existing_file(fifo, "predictions")
     res = run_cli("score", "--data", "-", "-p", write_jsonl(tmp_path / "p.jsonl", PREDS))
     assert res.exit_code == 2 and "'-' (standard input) is not read here" in res.stderr, res.output
+
+
+def test_text_commands_read_dev_stdin_after_i_as_standard_input(tmp_path):
+    ref = tmp_path / "r.txt"
+    ref.write_text("今天天气很好\n", encoding="utf-8")
+    res = run_cli("bleu", ref, "-i", "/dev/stdin", "-b", input="今天天气很好\n")  # before: "not found"
+    assert res.exit_code == 0 and res.stdout.strip() == "100.0", res.output
