@@ -137,6 +137,7 @@ def repeated_options(args: List[str]) -> Optional[str]:
             continue
         if p.name in seen:
             hint = " (several systems follow one -p: -p A.jsonl B.jsonl C.jsonl)" if p.name == "predictions" else ""
-            return f"option {seen[p.name]} / {name} given twice: give it once{hint}"
+            both = name if seen[p.name] == name else f"{seen[p.name]} / {name}"
+            return f"option {both} given twice: give it once{hint}"
         seen[p.name] = name
     return None

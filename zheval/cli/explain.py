@@ -368,8 +368,11 @@ def explain(o) -> None:
 
             try:
                 check_rouge_types(o.metric)
-            except ValueError as exc:
-                raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. {exc}") from None
+            except ValueError as exc:  # the library's message, in the options' names (--rouge-w-weight)
+                from .option_names import in_option_names
+
+                raise UserError(f"--metric {o.metric!r}: bleu, chrf or a ROUGE type. "
+                                f"{in_option_names(str(exc), 'explain')}") from None
         o.metric = check_ranking_metric(o, mets, opts)
         ds, where, preds, places = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]

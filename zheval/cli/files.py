@@ -133,10 +133,15 @@ def _render(report, fmt: Format) -> str:
 def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path], plot_by: str,
                 html: Optional[Path] = None, html_page: Optional[str] = None) -> None:
     """Render everything first, then write (atomically), so a failure leaves no partial output. ``html``: the
-    path of ``--html`` and ``html_page`` the page already rendered for it (written last)."""
+    path of ``--html`` and ``html_page`` the page already rendered for it (written last). The library's warnings
+    caught in the command (``PresetOverrideWarning`` …, `zheval.cli.options.take_warnings`) join the report's
+    warnings, in every format."""
     from ..adapters.report.plot import plot_report
     from ..adapters.files import atomic_write
 
+    from .options import take_warnings
+
+    report.warnings = list(report.warnings) + [w for w in take_warnings() if w not in report.warnings]
     text = _render(report, fmt)
     png = notes = None
     if plot is not None:

@@ -8,6 +8,12 @@ a parameter name with an underscore (``smooth_method``, ``dedup_threshold``) whe
 one (``layer``, ``normalize``) only where it names the parameter -- at the start of the message before "must" or
 "is required", after "unknown" -- so that the word in a sentence is left alone; ``name=`` (a keyword argument to
 pass) as the option; ``{'normalize': 'default'}`` (options refused) as ``--normalize 'default'``.
+
+Python's spelling goes too (`_python_spelling`, issue 35 second pass: ``zheval rouge --jieba-hmm`` said "option(s)
+['jieba_hmm'] do not apply", ``zheval clean`` "got float 1.5", the resample bounds "2 (MIN_BOOTSTRAP_RESAMPLES)"):
+``punct="drop"`` as ``--punct drop``; a list literal of parameters as the options (``--jieba-hmm``), of values as
+the values (``'keep', 'drop'``); a type before a value, ``or None`` and a constant's name in brackets are dropped.
+A message that names no parameter (`UNNAMED`) gets the option before it.
 """
 
 from __future__ import annotations
@@ -41,7 +47,21 @@ OPTION_NAMES = {
     "jieba_hmm": "--jieba-hmm",
     "terms": "--terms",
     "punct": "--punct",
+    "rouge_types": "--rouge-types",
+    "rouge_w_weight": "--rouge-w-weight",
+    "sentence_split": "--sentence-split",
+    "beta": {"chrf": "--chrf-beta", None: "--beta"},
+    "bp_ref_length": "--bp-ref-length",
+    "level": "--level",
+    "effective_order": "--effective-order",
+    "char_order": "--chrf-char-order",
+    "word_order": "--chrf-word-order",
+    "eps_smoothing": "--chrf-eps-smoothing",
 }
+
+#: Messages of the library that name no parameter: (their start, the parameter they are about); the option is
+#: put before the message: ``--normalize: unknown normalisation step(s) ...``.
+UNNAMED = (("unknown normalisation step", "normalize"),)
 
 
 def _option(name: str, command: Optional[str]) -> Optional[str]:
@@ -57,10 +77,36 @@ def _refused(match: re.Match, command: Optional[str]) -> str:
     return ", ".join(_option(k, command) + ("" if v == "True" else f" {v}") for k, v in items)
 
 
+def _listed(match: re.Match, command: Optional[str]) -> str:
+    """``['jieba_hmm', 'terms']`` → ``--jieba-hmm, --terms`` when every item is a parameter of `OPTION_NAMES`,
+    else the list's values without Python's brackets (``['keep', 'drop']`` → ``'keep', 'drop'``)."""
+    items = re.findall(r"'([^']*)'", match.group(1))
+    flags = [_option(k, command) for k in items]
+    return ", ".join(flags) if items and all(flags) else ", ".join(f"'{i}'" for i in items)
+
+
+def _python_spelling(message: str, command: Optional[str]) -> str:
+    """The Python of a library message in the command line's words: ``punct="drop"`` → ``--punct drop``; a list
+    literal of names or values (`_listed`); a type before a value (``got float 1.5`` → ``got 1.5``); ``or None``
+    (no option takes None); a constant's name in brackets (``2 (MIN_BOOTSTRAP_RESAMPLES)`` → ``2``)."""
+    for name in OPTION_NAMES:
+        message = re.sub(rf"(?<![\w.-]){name}=(['\"])(.*?)\1", lambda m: f"{_option(name, command)} {m.group(2)}",
+                         message)
+    message = re.sub(r"\[('[^'\[\]]*'(?:, '[^'\[\]]*')*)\]", lambda m: _listed(m, command), message)
+    message = re.sub(r"\bgot (?:float|int|str|bool|NoneType) ", "got ", message)
+    message = re.sub(r" or None(?=,| got\b)", "", message)
+    return re.sub(r" \([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\)", "", message)
+
+
 def in_option_names(message: str, command: Optional[str] = None) -> str:
     """``message`` (a library error) with the parameter names of `OPTION_NAMES` written as the options of
-    ``command`` (the command's name, ``"bertscore"`` …; ``None``: the report commands'). Rules in the module
-    docstring; a message naming no parameter is returned as it is. Raises nothing."""
+    ``command`` (the command's name, ``"bertscore"`` …; ``None``: the report commands'), and its Python in the
+    command line's words (`_python_spelling`). Rules in the module docstring; a message naming no parameter is
+    returned as it is, or with the option of `UNNAMED` before it. Raises nothing."""
+    for start, name in UNNAMED:
+        if message.startswith(start):
+            message = f"{_option(name, command)}: {message}"
+    message = _python_spelling(message, command)
     message = re.sub(r"rescale_with_baseline=False", lambda m: "leave out " + _option("rescale_with_baseline",
                                                                                       command), message)
     message = re.sub(r"\{('\w+': [^{}]*)\}", lambda m: _refused(m, command), message)

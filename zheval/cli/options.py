@@ -5,6 +5,7 @@ error (``zheval: error: …``, exit code 2, no traceback).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -21,6 +22,8 @@ __all__ = [
     "UserError",
     "read_terms",
     "run_command",
+    "take_warnings",
+    "CAUGHT",
     "echo",
     "apply_quiet",
     "note",
@@ -91,7 +94,44 @@ def _show_warning(message, category, filename, lineno, file=None, line=None) -> 
     typer.echo(terminal_text(text), err=True, nl=False)
 
 
+#: The library's own warnings (``ZhevalWarning``: ``PresetOverrideWarning`` …) caught while a command runs
+#: (`run_command`), written in the command's options, each once; a report takes them into its warnings
+#: (`take_warnings`), and the ones no report took are printed as ``zheval: warning: …`` lines when the command ends.
+CAUGHT: ContextVar[Optional[list]] = ContextVar("zheval_caught_warnings", default=None)
+
+
+def take_warnings() -> list:
+    """The library warnings caught so far in this command (`CAUGHT`), which the caller puts in its report's
+    warnings (so they are printed there, not again on stderr); ``[]`` outside a command."""
+    caught = CAUGHT.get()
+    if not caught:
+        return []
+    taken = list(caught)
+    caught.clear()
+    return taken
+
+
+def _catch(message, category, filename, lineno, file=None, line=None) -> None:
+    """``warnings.showwarning`` of a command: a ``ZhevalWarning`` is kept (once) in `CAUGHT`, its parameter names as
+    the command's options; any other warning is printed as Python prints it, escaped (`_show_warning`)."""
+    from ..compute.guards import ZhevalWarning
+    from .option_names import COMMAND, in_option_names
+
+    caught = CAUGHT.get()
+    if caught is None or not issubclass(category, ZhevalWarning):
+        return _show_warning(message, category, filename, lineno, file, line)
+    text = in_option_names(str(message), COMMAND.get())
+    if text not in caught:
+        caught.append(text)
+
+
+def _print_caught() -> None:
+    for text in take_warnings():
+        echo(f"zheval: warning: {text}", err=True)
+
+
 def _fail(message: str) -> None:
+    _print_caught()  # the warnings before the error
     echo(f"zheval: error: {message}", err=True)
     raise typer.Exit(code=2)
 
@@ -99,14 +139,20 @@ def _fail(message: str) -> None:
 def run_command(fn):
     """Call ``fn()``; user errors become a message and exit code 2 (never a traceback); in a library's
     ``ValueError``/``TypeError`` the parameter names are written as the command's options
-    (`zheval.cli.option_names.in_option_names`). Warnings raised meanwhile are printed escaped (`echo`)."""
+    (`zheval.cli.option_names.in_option_names`). Warnings raised meanwhile are printed escaped (`echo`); the
+    library's own (``ZhevalWarning``) go to the report's warnings (`take_warnings`), or else are printed once each
+    as ``zheval: warning: …`` when the command ends."""
     import warnings
 
     from ..io import FileFormatError
 
+    from ..compute.guards import ZhevalWarning
+
+    token = CAUGHT.set([])
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = _show_warning
+            warnings.showwarning = _catch
+            warnings.simplefilter("always", ZhevalWarning)  # once per message (`_catch`), not per line of code
             return fn()
     except typer.Exit:
         raise
@@ -118,6 +164,9 @@ def run_command(fn):
         _fail(in_option_names(str(exc), COMMAND.get()))
     except OSError as exc:
         _fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": "))
+    finally:  # the library's warnings no report took, once each
+        _print_caught()
+        CAUGHT.reset(token)
 
 
 def apply_quiet(quiet: bool) -> None:
@@ -177,8 +226,10 @@ def _bound(check, value, hint: str = ""):
     if value is not None:
         try:
             check(value)
-        except ValueError as err:
-            raise typer.BadParameter(f"{err}{hint}") from None
+        except ValueError as err:  # the library's message, without its constants' names
+            from .option_names import in_option_names
+
+            raise typer.BadParameter(f"{in_option_names(str(err))}{hint}") from None
     return value
 
 

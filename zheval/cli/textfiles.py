@@ -43,7 +43,7 @@ import typer
 from typer.core import TyperCommand
 
 from .commands import app
-from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, refuse_orphans,
+from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, refuse_orphans, take_warnings,
                       resampling_rules, run_command, seed_rule, split_list, tokenizer_options,
                       refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
@@ -106,6 +106,9 @@ def _read_stdin() -> bytes:
     return stream.read()
 
 
+#: The names of standard input after ``-i`` (``/dev/stdin`` is no regular file when it is a pipe: it was "not found").
+_STDIN_NAMES = ("-", "/dev/stdin")
+
 _REFS_TWICE = ("give each reference file once (one file twice is one set of references, not two: the signature "
                "would read nrefs:2)")
 
@@ -138,8 +141,8 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     ref_datas = [_read_file(p, "reference") for p in refs]
     ref_streams = [read_segments(str(p), d, "reference", False, problems) for p, d in zip(refs, ref_datas)]
     if hyps:
-        hyp_names = [STDIN if str(p) == "-" else str(p) for p in hyps]
-        datas = [_read_stdin() if str(p) == "-" else _read_file(p, "hypothesis") for p in hyps]
+        hyp_names = [STDIN if str(p) in _STDIN_NAMES else str(p) for p in hyps]
+        datas = [_read_stdin() if str(p) in _STDIN_NAMES else _read_file(p, "hypothesis") for p in hyps]
     else:
         hyp_names, datas = [STDIN], [_read_stdin()]
     systems = [read_segments(n, d, "hypothesis", allow_empty, problems) for n, d in zip(hyp_names, datas)]
@@ -376,6 +379,7 @@ def _run(o, metric: str) -> None:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
         raise references_located(exc, ref_names) from None
+    out["warnings"] = list(out["warnings"]) + take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":

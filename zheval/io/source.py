@@ -26,12 +26,19 @@ def existing_file(path: Union[str, os.PathLike], what: str) -> Path:
 
     Raises:
         IsADirectoryError: ``path`` is a directory (``{what} path P is a directory, not a file``).
-        FileNotFoundError: there is no such file (``{what} file not found: P``).
+        FileNotFoundError: there is no such file (``{what} file not found: P``); ``-`` (standard input, which this
+            door does not read) or a path that is no regular file (a pipe or a device, as ``/dev/stdin`` is), each
+            said so (it was "not found").
     """
     path = Path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{what} path {path} is a directory, not a file")
     if not path.is_file():
+        if str(path) == "-":
+            raise FileNotFoundError(f"{what}: '-' (standard input) is not read here; give the path of a file")
+        if path.exists():
+            raise FileNotFoundError(f"{what} path {path} is not a regular file (a pipe, a terminal or a device, as "
+                                    "/dev/stdin is): this input is read from a file; save it to one first")
         raise FileNotFoundError(f"{what} file not found: {path}")
     return path
 

@@ -120,8 +120,8 @@ def test_a_single_valued_option_given_twice_is_an_error_not_the_last_value(capsy
         main(["compare", "--data", "d.jsonl", "-p", "a.jsonl", "b.jsonl", "-p", "c.jsonl", "d.jsonl"])
     assert e.value.code == 2
     err = capsys.readouterr().err
-    assert "-p / -p given twice" in err and "-p A.jsonl B.jsonl C.jsonl" in err
-    assert "--seed / --seed given twice" in repeated_options(["score", "--seed", "1", "--seed=2", "-p", "x"])
+    assert "option -p given twice" in err and "-p A.jsonl B.jsonl C.jsonl" in err
+    assert "option --seed given twice" in repeated_options(["score", "--seed", "1", "--seed=2", "-p", "x"])
     assert repeated_options(["score", "--ref-field", "a", "--ref-field", "b", "-p", "x"]) is None
     assert repeated_options(["score", "-p", "x", "--", "-p"]) is None
     assert repeated_options(["compare", "-p", "a.jsonl", "b.jsonl", "c.jsonl", "--data", "d"]) is None

@@ -48,7 +48,7 @@ def test_bleu_and_clean_name_their_options(tmp_path):
     res = run_cli("clean", data, "-o", tmp_path / "o.jsonl", "--dedup-threshold", "1.5", "-q")
     assert res.exit_code == 2 and "--dedup-threshold must be a number in (0, 1]" in res.output, res.output
     res = run_cli("clean", data, "-o", tmp_path / "o.jsonl", "--min-chars", "200", "--max-chars", "100", "-q")
-    assert res.exit_code == 2 and "--max-chars must be an integer ≥ --min-chars (200), got int 100" in res.output
+    assert res.exit_code == 2 and "--max-chars must be an integer ≥ --min-chars (200), got 100" in res.output
 
 
 @pytest.fixture(scope="module")

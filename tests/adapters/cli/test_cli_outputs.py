@@ -39,7 +39,8 @@ def test_bootstrap_above_the_bound_names_option_and_bound(files, value):
         res = run(*cmd, "--bootstrap", value)
         assert res.exit_code == 2, (cmd, res.output)
         err = " ".join(res.stderr.split())
-        assert "Invalid value for '--bootstrap'" in err and "to 100000 (MAX_BOOTSTRAP_RESAMPLES) resamples" in err
+        assert "Invalid value for '--bootstrap'" in err and "to 100000 resamples" in err
+        assert "MAX_BOOTSTRAP_RESAMPLES" not in err
 
 
 def test_bootstrap_at_the_bound_runs(files):

@@ -58,9 +58,8 @@ def test_the_engine_doors_refuse_one_resample():
         zheval.score(["猫坐着", "狗"], ["猫坐着", "狗"], bootstrap_method="poisson", bootstrap=1)
 
 
-RULE = ("the number of resamples must be {zero}an int from 2 (MIN_BOOTSTRAP_RESAMPLES) to 100000 "
-        "(MAX_BOOTSTRAP_RESAMPLES) resamples, got {n}")
-TRIALS = ("the number of trials must be an int from 1 to 100000 (MAX_BOOTSTRAP_RESAMPLES) approximate-randomisation "
+RULE = "the number of resamples must be {zero}an int from 2 to 100000 resamples, got {n}"  # no constant names
+TRIALS = ("the number of trials must be an int from 1 to 100000 approximate-randomisation "
           "trials, got {n}")
 
 

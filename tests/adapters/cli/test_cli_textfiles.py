@@ -286,7 +286,7 @@ def test_other_module_options_reach_the_library(csl_files):
                                effective_order=True)
     assert res["systems"][0]["scores"]["bleu"] == round(want["bleu"], 15) and res["signature"] == want["signature"]
     bad = run("bleu", ref, "-i", a, "--level", "word")
-    assert bad.exit_code == 2 and "unknown level 'word'; valid values: corpus, sentence" in bad.output
+    assert bad.exit_code == 2 and "unknown --level 'word'; valid values: corpus, sentence" in bad.output
 
 
 def test_two_reference_files_rouge_equals_rouge_score_multi(tmp_path, crosswoz_groups):

@@ -1,0 +1,137 @@
+"""Every command's error for a bad option value names the option as typed, never the library's parameter name, a
+Python type or a constant (issue 35; `zheval.cli.option_names`); the library's own warnings
+(``PresetOverrideWarning``) are one clean line and part of the report's warnings in every format; an option given
+twice is named once; ``-``/a pipe where a file is read is said so, not "not found"."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+import zheval.cli.explain  # noqa: F401  (registers the command)
+from helpers.cli import PREDS, ROWS, run_cli, write_jsonl
+
+#: (command, its arguments after the files, the option as typed that the error must name)
+CASES = [
+    ("rouge", ("--rouge-w-weight", "0.5"), "--rouge-w-weight"),
+    ("rouge", ("--rouge-w-weight", "1.5"), "--rouge-w-weight"),  # without rougeW in --rouge-types
+    ("rouge", ("--beta", "-1"), "--beta"),
+    ("rouge", ("--sentence-split", "bogus"), "--sentence-split"),
+    ("rouge", ("--rouge-types", "bogus"), "--rouge-w-weight"),  # "weight via rouge_w_weight" in the valid forms
+    ("rouge", ("--jieba-hmm",), "--jieba-hmm"),
+    ("rouge", ("--normalize", "bogus"), "--normalize"),
+    ("rouge", ("--punct", "bogus"), "--punct"),
+    ("bleu", ("--bp-ref-length", "bogus"), "--bp-ref-length"),
+    ("bleu", ("--level", "bogus"), "--level"),
+    ("bleu", ("--jieba-hmm",), "--jieba-hmm"),
+    ("bleu", ("--bootstrap", "1"), "--bootstrap"),
+    ("bleu", ("--confidence", "--confidence-n", "1"), "--confidence-n"),
+    ("bleu", ("--paired-ar-n", "0"), "--paired-ar-n"),
+    ("chrf", ("-cc", "0"), "--chrf-char-order"),
+    ("chrf", ("--chrf-word-order", "2", "--jieba-hmm"), "--jieba-hmm"),
+    ("chrf", ("--chrf-word-order", "2", "--punct", "bogus"), "--punct"),
+    ("clean", ("--dedup-threshold", "1.5"), "--dedup-threshold"),
+    ("clean", ("--min-chars", "200", "--max-chars", "10"), "--max-chars"),
+    ("compare", ("--bootstrap", "1"), "--bootstrap"),
+    ("score", ("--smooth", "bogus"), "--smooth"),
+    ("score", ("--normalize", "bogus"), "--normalize"),
+    ("score", ("--jieba-hmm",), "--jieba-hmm"),
+    ("score", ("--bootstrap", "1"), "--bootstrap"),
+    ("explain", ("--multi-ref", "bogus"), "--multi-ref"),
+    ("explain", ("--punct", "bogus"), "--punct"),
+    ("explain", ("--metric", "bogus"), "--rouge-w-weight"),  # a UserError quoting the library's ROUGE-type message
+]
+
+#: The library's spelling: a parameter name with an underscore (valid values such as best_recall aside), a Python
+#: type before a value, a list literal, a CONSTANT name.
+_LIBRARY = re.compile(r"\b(?!best_recall\b)[a-z]+_[a-z_]+\b|\bgot (float|int|str|bool)\b|\['|\b[A-Z]{2,}(?:_[A-Z]+)+\b")
+
+
+def _files(tmp_path):
+    data = write_jsonl(tmp_path / "d.jsonl", ROWS)
+    preds = write_jsonl(tmp_path / "p.jsonl", PREDS)
+    other = write_jsonl(tmp_path / "p2.jsonl", [{**p, "prediction": p["prediction"] + "。"} for p in PREDS])
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气很好\n你好世界\n", encoding="utf-8")
+    hyp.write_text("今天天气不错\n你好\n", encoding="utf-8")
+    return {"score": ("--data", data, "-p", preds, "-q", "--bootstrap", "0"),
+            "compare": ("--data", data, "-p", preds, other, "-q"),
+            "explain": ("--data", data, "-p", preds, "-q", "--id", "q1"),
+            "bleu": (ref, "-i", hyp), "rouge": (ref, "-i", hyp), "chrf": (ref, "-i", hyp),
+            "clean": (data, "-o", tmp_path / "o.jsonl", "-q")}
+
+
+@pytest.mark.parametrize("command, args, flag", CASES, ids=[f"{c}{''.join(a)}" for c, a, _ in CASES])
+def test_error_names_the_option_as_typed(tmp_path, command, args, flag):
+    res = run_cli(command, *_files(tmp_path)[command], *args)
+    error = "\n".join(l for l in res.output.splitlines() if "rror" in l)
+    assert res.exit_code == 2 and flag in error, res.output
+    assert not _LIBRARY.search(error), error
+
+
+def _score_args(tmp_path):
+    data = write_jsonl(tmp_path / "d.jsonl", ROWS)
+    preds = write_jsonl(tmp_path / "p.jsonl", PREDS)
+    return ("--data", data, "-p", preds, "--preset", "sacrebleu-zh", "--metrics", "bleu", "-t", "char", "-q",
+            "--bootstrap", "0")
+
+
+_OVERRIDE = "preset 'sacrebleu-zh': tokenizer (the preset's: 'sacrebleu-zh') overridden"
+
+
+def test_preset_override_warning_is_in_the_report_in_every_format(tmp_path):
+    args = _score_args(tmp_path)
+    res = run_cli("score", *args, "-f", "json")
+    assert res.exit_code == 0 and any(_OVERRIDE in w for w in json.loads(res.stdout)["warnings"]), res.output
+    assert "PresetOverrideWarning" not in res.stderr and ".py:" not in res.stderr, res.stderr
+    md = run_cli("score", *args, "-f", "markdown")
+    assert md.stdout.count(_OVERRIDE) == 1 and "PresetOverrideWarning" not in md.output, md.output
+    out = tmp_path / "r.json"
+    res = run_cli("score", *args, "-f", "json", "-o", out)
+    assert res.exit_code == 0 and any(_OVERRIDE in w for w in json.loads(out.read_text("utf-8"))["warnings"])
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气很好\n", encoding="utf-8")
+    hyp.write_text("今天天气不错\n", encoding="utf-8")
+    res = run_cli("bleu", ref, "-i", hyp, "--preset", "sacrebleu-zh", "-t", "char", "-f", "json")
+    assert any(_OVERRIDE in w for w in json.loads(res.stdout)["warnings"]), res.output
+    assert res.stderr.count(_OVERRIDE) == 1 and "PresetOverrideWarning" not in res.stderr, res.stderr
+
+
+def test_explain_prints_the_preset_override_once_as_a_clean_line(tmp_path):
+    args = _score_args(tmp_path)[:4]
+    res = run_cli("explain", *args, "--preset", "sacrebleu-zh", "--metric", "bleu", "-t", "char", "--id", "q1", "-q")
+    assert res.exit_code == 0, res.output
+    lines = [l for l in res.stderr.splitlines() if _OVERRIDE in l]
+    assert len(lines) == 1 and lines[0].startswith("zheval: warning: preset 'sacrebleu-zh'"), res.stderr
+    assert "PresetOverrideWarning" not in res.stderr and ".py:" not in res.stderr, res.stderr
+
+
+def test_an_option_given_twice_is_named_once():
+    from zheval.cli import repeated_options
+
+    assert repeated_options(["score", "--bootstrap", "3", "--bootstrap", "4"]) == \
+        "option --bootstrap given twice: give it once"
+    assert repeated_options(["score", "-f", "json", "--format", "json"]) == "option -f / --format given twice: give it once"
+
+
+def test_standard_input_and_pipes_are_said_so_not_not_found(tmp_path):
+    from zheval.io import existing_file
+
+    with pytest.raises(FileNotFoundError, match=r"'-' \(standard input\) is not read here"):
+        existing_file("-", "--terms")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with pytest.raises(FileNotFoundError, match="is not a regular file"):
+        existing_file(fifo, "predictions")
+    res = run_cli("score", "--data", "-", "-p", write_jsonl(tmp_path / "p.jsonl", PREDS))
+    assert res.exit_code == 2 and "'-' (standard input) is not read here" in res.stderr, res.output
+
+
+def test_text_commands_read_dev_stdin_after_i_as_standard_input(tmp_path):
+    ref = tmp_path / "r.txt"
+    ref.write_text("今天天气很好\n", encoding="utf-8")
+    res = run_cli("bleu", ref, "-i", "/dev/stdin", "-b", input="今天天气很好\n")  # before: "not found"
+    assert res.exit_code == 0 and res.stdout.strip() == "100.0", res.output
