@@ -111,10 +111,11 @@ def test_the_command_line_refuses_a_weight_below_one_and_an_overflowing_one(tmp_
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     ref.write_text(REF + "\n", encoding="utf-8")
     hyp.write_text(HYP + "\n", encoding="utf-8")
-    for weight, message in (("0.5", BELOW), ("0.001", BELOW), ("1e6", "is too large for these texts")):
+    below = BELOW.replace("rouge_w_weight", "--rouge-w-weight")  # the option as typed (cli/option_names.py)
+    for weight, message in (("0.5", below), ("0.001", below), ("1e6", "is too large for these texts")):
         res = run_cli("rouge", ref, "-i", hyp, "--rouge-types", "rougeW", "--rouge-w-weight", weight, "-b")
         assert res.exit_code != 0
-        assert message in res.stderr and "Traceback" not in res.output
+        assert message in res.stderr and "Traceback" not in res.output and "rouge_w_weight" not in res.stderr
     res = run_cli("rouge", ref, "-i", hyp, "--rouge-types", "rougeW", "--rouge-w-weight", "2", "-b",
                   "--tokenizer", "char")
     assert res.exit_code == 0 and res.stdout.strip() == "33.3"  # F = 1/3 (above), 0-100
