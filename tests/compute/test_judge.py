@@ -143,7 +143,8 @@ def test_concurrency_keeps_item_order(server, tmp_path):
 
 def test_a_user_rubric_file(server, tmp_path):
     path = tmp_path / "my_rubric.json"
-    path.write_text(json.dumps({"system": "请给 relevance 打分（1-10），只输出 JSON。", "criteria": ["overall", "fluent"],
+    system = '请给 relevance 打分（1-10），只输出 JSON：{"overall": 整数, "fluent": 整数, "reason": "理由"}'
+    path.write_text(json.dumps({"system": system, "criteria": ["overall", "fluent"],
                                 "scale": [1, 10], "template": "问题：{source}\n参考：{references}\n回答：{prediction}"},
                                ensure_ascii=False), encoding="utf-8")
     out = run(server, ["好"], ["很好"], tmp_path, rubric=str(path), sources=["怎么样"])

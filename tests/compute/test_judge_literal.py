@@ -42,7 +42,7 @@ def test_integer_literals_are_ratings():
         {"overall": 5, "faithful": 4, "informative": 3, "fluent": 4, "reason": "好"}
     with pytest.raises(BadAnswer) as info:  # -0 is the integer 0: an integer, off the scale
         parse_rating('{"overall": -0, ' + REST + "}", default_rubric())
-    assert (info.value.kind, info.value.detail) == ("out_of_range", "'overall' is 0, outside 1-5")
+    assert (info.value.kind, info.value.detail) == ("out_of_range", "'overall' is -0, outside 1-5")
 
 
 def test_the_judge_asks_again_then_counts_and_lists(tmp_path):
@@ -62,3 +62,62 @@ def test_the_judge_asks_again_then_counts_and_lists(tmp_path):
         ("not_integer", "'overall' is 4.9999999999999999, not an integer", 3)
     assert out["item_scores"]["overall"][0] is None and out["item_scores"]["overall"][2] is None
     assert out["item_scores"]["overall"][1] is not None  # the second answer, an integer literal
+
+
+# Issue 35: an answer holds the criteria and ``reason`` and nothing else, as a --judge-ratings row does; a key that is
+# a criterion apart from case, spaces or width is ambiguous, any other key unknown -- never dropped unread.
+@pytest.mark.parametrize("extra, kind, detail", [
+    (', "Overall": 1, "extra": 9', "ambiguous_key",
+     "key 'Overall' (beside 'overall') is an answer's key apart from case, spaces or width (which value is meant is "
+     "unknown)"),
+    (', " faithful ": 2', "ambiguous_key",
+     "key ' faithful ' (beside 'faithful') is an answer's key apart from case, spaces or width (which value is meant "
+     "is unknown)"),
+    (', "ｆｌｕｅｎｔ": 2', "ambiguous_key",
+     "key 'ｆｌｕｅｎｔ' (beside 'fluent') is an answer's key apart from case, spaces or width (which value is meant "
+     "is unknown)"),
+    (', "REASON": "差"', "ambiguous_key",
+     "key 'REASON' (beside 'reason') is an answer's key apart from case, spaces or width (which value is meant is "
+     "unknown)"),
+    (', "extra": 9, "score": 3', "unknown_key",
+     "unknown key 'extra', 'score'; an answer has 'overall', 'faithful', 'informative', 'fluent', 'reason'"),
+])
+def test_extra_keys_are_refused(extra, kind, detail):
+    answer = '{"overall": 4, ' + REST + extra + "}"
+    with pytest.raises(BadAnswer) as info:
+        parse_rating(answer, default_rubric())
+    assert (info.value.kind, info.value.detail, info.value.answer) == (kind, detail, answer)
+
+
+def test_a_criterion_only_in_another_case_is_ambiguous_not_missing():
+    with pytest.raises(BadAnswer) as info:
+        parse_rating('{"OVERALL": 4, ' + REST + "}", default_rubric())
+    assert (info.value.kind, info.value.detail) == \
+        ("ambiguous_key", "key 'OVERALL' (for 'overall'?) is an answer's key apart from case, spaces or width "
+                          "(which value is meant is unknown)")
+
+
+def test_a_value_is_shown_as_written():
+    with pytest.raises(BadAnswer) as info:
+        parse_rating('{"overall": -0, ' + REST + "}", default_rubric())
+    assert (info.value.kind, info.value.detail) == ("out_of_range", "'overall' is -0, outside 1-5")
+    with pytest.raises(BadAnswer) as info:
+        parse_rating('```json\n{"overall": 6, ' + REST + "}\n```", default_rubric())
+    assert info.value.detail == "'overall' is 6, outside 1-5"
+
+
+def test_the_judge_lists_extra_keys_and_minus_zero_by_item(tmp_path):
+    pytest.importorskip("openai")
+    preds = ["甲 CASEKEY-ALWAYS", "乙 EXTRAKEY-ALWAYS", "丙 MINUSZERO-ALWAYS", "丁"]
+    with ChatServer() as server:
+        out = compute_judge(preds, ["甲", "乙", "丙", "丁"], base_url=server.base_url, model="m", api_key="k",
+                            answer_retries=1, backoff=0.0, cache_dir=str(tmp_path / "cache"))
+    assert out["judged"] == 1 and out["failed"] == 3
+    fails = {f["item"]: (f["kind"], f["detail"], f["attempts"]) for f in out["failures"]}
+    assert fails == {
+        0: ("ambiguous_key", "key 'Overall' (beside 'overall') is an answer's key apart from case, spaces or width "
+                             "(which value is meant is unknown)", 2),
+        1: ("unknown_key", "unknown key 'extra'; an answer has 'overall', 'faithful', 'informative', 'fluent', "
+                           "'reason'", 2),
+        2: ("out_of_range", "'overall' is -0, outside 1-5", 2)}
+    assert out["item_scores"]["overall"][:3] == [None, None, None] and out["item_scores"]["overall"][3] is not None

@@ -8,6 +8,7 @@ answers depends on markers in the last user message (the item's prediction carri
 marker                    answer
 ========================= ==================================================================================
 (none)                    a valid rating: every criterion ``1 + len(user message) % 5``, ``overall`` the same
+                          (the criteria the system message names as JSON keys, ``"name":``; else the default four)
 ``BADJSON-ONCE``          first request: text that is not JSON; then valid
 ``BADJSON-ALWAYS``        always text that is not JSON
 ``RANGE-ONCE``            first request: ``overall`` 7 (outside 1-5); then valid
@@ -21,6 +22,9 @@ marker                    answer
 ``DUPKEY``                always ``overall`` twice: ``{"overall": 1, "overall": 5, ...}`` (a key given twice)
 ``WHOLEFLOAT-ONCE``       first request: ``overall`` written ``4.0`` (a JSON float literal); then valid
 ``NEARFIVE-ALWAYS``       always ``overall`` written ``4.9999999999999999`` (a float reads it as 5.0)
+``CASEKEY-ALWAYS``        always extra keys too: ``..., "Overall": 1, "extra": 9`` (a criterion apart from case)
+``EXTRAKEY-ALWAYS``       always an unknown key too: ``..., "extra": 9``
+``MINUSZERO-ALWAYS``      always ``overall`` written ``-0`` (the integer 0, off the scale)
 ========================= ==================================================================================
 
 Pairwise questions (the system message asks to compare A and B): ``winner`` is the answer that equals the first
@@ -33,6 +37,7 @@ The server records every request body (:attr:`ChatServer.requests`). Use as a co
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import Counter
@@ -107,7 +112,8 @@ class ChatServer:
             content = "好的，我认为这个回答不错，给 4 分。"
         else:
             value = 1 + len(user) % 5
-            rating = {name: value for name in CRITERIA}
+            asked = [k for k in re.findall(r'"(\w+)"\s*:', system) if k != "reason"] or CRITERIA
+            rating = {name: value for name in asked}
             if "RANGE-ALWAYS" in user:
                 rating["overall"] = 0
             elif "RANGE-ONCE" in user and first:
@@ -115,7 +121,9 @@ class ChatServer:
             reason = _block(user, "【待评回答】") if "ECHO" in user else "理由"
             content = json.dumps({**rating, "reason": reason}, ensure_ascii=False)
             written = {"DUPKEY": '"overall": 1, "overall": 5', "NEARFIVE-ALWAYS": '"overall": 4.9999999999999999',
-                       "WHOLEFLOAT-ONCE": '"overall": 4.0' if first else None}
+                       "WHOLEFLOAT-ONCE": '"overall": 4.0' if first else None, "MINUSZERO-ALWAYS": '"overall": -0',
+                       "CASEKEY-ALWAYS": f'"overall": {rating["overall"]}, "Overall": 1, "extra": 9',
+                       "EXTRAKEY-ALWAYS": f'"overall": {rating["overall"]}, "extra": 9'}
             for marker, literal in written.items():  # literals json.dumps never writes for an int
                 if marker in user and literal is not None:
                     content = content.replace(f'"overall": {rating["overall"]}', literal, 1)

@@ -196,7 +196,8 @@ OPTIONS = {
     "resamples": option(Optional[int], "--resamples", callback=trials_bound,
                         help="approximate-randomisation trials of --test ar  [default: 10000, as sacrebleu]",
                         show_default=False),
-    "k": option(int, "--k", "-k", default=..., min=1, help="items to sample for human review (at most the data's)"),
+    "k": option(int, "--k", "-k", default=..., min=1, help="items to sample for human review (3 or more: zheval agree's "
+                "correlations need 3 rated items; at most the data's)"),
     "by_metric": option(str, "--by-metric", default="rougeL", help="metric whose per-item score stratifies the "
                         "sample low / middle / high: bleu (sentence BLEU) or a ROUGE type of --rouge-types"),
     "key": option(Path, "--key", default=..., help="the review key (JSON): scores and strata of the sampled items"),

@@ -107,6 +107,11 @@ def sample(o) -> None:
             raise UserError(f"--by-metric {o.by_metric!r} is not a computed metric; valid: {', '.join(valid)} (bleu = "
                             "sentence BLEU, chrf = sentence chrF; a ROUGE type must be in --rouge-types, bleu and "
                             "chrf need their name in --metrics)")
+        from ..results.agreement import MIN_CORRELATION_ITEMS
+
+        if o.k < MIN_CORRELATION_ITEMS:  # a sheet zheval agree can never use (issue 35)
+            raise UserError(f"--k {o.k} is too few: zheval agree needs at least {MIN_CORRELATION_ITEMS} rated items "
+                            f"for a correlation; give --k {MIN_CORRELATION_ITEMS} or more")
         if o.k > len(ds):
             raise UserError(f"--k {o.k} is larger than the data: {o.data or o.predictions} has {len(ds)} item"
                             f"{'s' if len(ds) != 1 else ''}")
@@ -124,7 +129,8 @@ def sample(o) -> None:
         for line in res.messages:
             echo(line, err=True)
         counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
-        echo(f"wrote {o.output} ({len(res.sheet)} items to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
+        n = len(res.sheet)
+        echo(f"wrote {o.output} ({n} item{'s' if n != 1 else ''} to rate: {counts}; by {o.by_metric}, seed {o.seed}) "
                    f"and {o.key}", err=True)
 
     run_command(go)

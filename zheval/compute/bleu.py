@@ -29,7 +29,7 @@ from ..presets import BleuPreset, apply_preset, bleu_preset
 from ..results.partial_sums import PartialSums
 from ..results.poisson import StatisticResampling, add_poisson_bounds, poisson_keys
 from ..results.reducers import add_stats_interval, mean
-from ..results.signature import build_signature, interval_fields
+from ..results.signature import build_signature, interval_fields, signature_number
 from ..text.normalize_corpus import normalize_corpus
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
@@ -101,11 +101,11 @@ class BleuConfig:
     def signature(self, reference_counts: Sequence[int]) -> str:
         """The result's reproducibility signature for items with these reference counts."""
         smooth = self.smooth_method if self.smooth_value is None else \
-            f"{self.smooth_method}[{format(float(self.smooth_value), 'g')}]"
+            f"{self.smooth_method}[{signature_number(self.smooth_value)}]"
         fields = [("level", self.level), ("order", self.max_order), ("smooth", smooth), ("bp", self.bp_ref_length),
                   ("eff", self.effective_order)]
         if self.weights is not None:
-            fields.append(("weights", "/".join(format(w, "g") for w in self.weights)))
+            fields.append(("weights", "/".join(map(signature_number, self.weights))))
         fields += interval_fields(self.bootstrap, self.seed, self.confidence, self.bootstrap_method)
         return build_signature(self.tokenizer, reference_counts, "bleu", fields,
                                preset=self.preset.signature_name(self) if self.preset is not None else None,

@@ -29,6 +29,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from ..results.signature import signature_number
 from ..version import __version__
 from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
@@ -247,7 +248,7 @@ class JudgeConfig:
         fields = [("metric", "judge-pairwise" if pairwise else "judge"), ("model", o.model),
                   ("rubric", f"{rubric.name}.{rubric.sha}")]
         fields += [] if pairwise else [("scale", f"{rubric.scale[0]}-{rubric.scale[1]}")]
-        fields += [("temp", format(o.temperature, "g")),
+        fields += [("temp", signature_number(o.temperature)),
                   ("seed", "none" if o.seed is None else o.seed), ("json", "yes" if o.json_mode else "no"),
                   ("items", n_items), ("zheval", __version__)]
         return "|".join(f"{k}:{str(v).replace(':', '%3A').replace('|', '%7C')}" for k, v in fields)

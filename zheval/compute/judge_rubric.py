@@ -9,9 +9,13 @@ An answer is accepted only when it is one JSON object (the whole message; or the
 ```` ```json ... ``` ````), each key once, holding every criterion as an integer on the scale and ``reason`` as a
 string (`parse_rating`). "An integer" means the JSON literal is one (``4``): ``4.0``, ``4e0`` and
 ``4.9999999999999999`` (which a float reads as 5.0) are refused, never rounded (`scale_problem`, the one check a
-rating file's values get too). Anything else is a `BadAnswer` with its kind (``unparsable``, ``duplicate_key``,
-``missing``, ``not_integer``, ``out_of_range``): the judge retries and then reports it by item, never guesses a
-score.
+rating file's values get too). An answer holds no other key, as a ratings file
+(``zheval agree --judge-ratings``) does not: a key equal to a criterion or ``reason`` apart from case, spaces or
+width (``"Overall"``, ``" overall"``, ``"ｏｖｅｒａｌｌ"``: NFKC, casefold, strip) is ``ambiguous_key`` (which value is
+meant is unknown), any other key is ``unknown_key`` -- never dropped unread. Anything else is a `BadAnswer` with its
+kind (``unparsable``, ``duplicate_key``, ``ambiguous_key``, ``unknown_key``, ``missing``, ``not_integer``,
+``out_of_range``): the judge retries and then reports it by item, never guesses a score. A value is shown as the
+model wrote it (``-0``, ``4.0``).
 
 The pairwise template asks which of two answers (A, B) is better: ``{"winner": "A"|"B"|"tie", "reason": ...}``
 (`parse_preference`); the judge asks both orders (position bias).
@@ -22,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -156,8 +161,8 @@ def pairwise_messages(first: str, second: str, references: Sequence[str],
 
 @dataclass
 class BadAnswer(ValueError):
-    """An answer that is not a valid rating: ``kind`` (``unparsable``, ``duplicate_key``, ``missing``,
-    ``not_integer``, ``out_of_range``, ``bad_winner``), a ``detail`` sentence and the ``answer`` text as received."""
+    """An answer that is not a valid rating: ``kind`` (``unparsable``, ``duplicate_key``, ``ambiguous_key``,
+    ``unknown_key``, ``missing``, ``not_integer``, ``out_of_range``, ``bad_winner``), a ``detail`` sentence and the ``answer`` text as received."""
 
     kind: str
     detail: str
@@ -170,11 +175,46 @@ class BadAnswer(ValueError):
 _FENCE = re.compile(r"\A```(?:json|JSON)?[ \t]*\n(.*)\n```\Z", re.S)
 
 
-def _json_object(answer: str) -> Dict[str, Any]:
+def _answer_text(answer: str) -> str:
     text = answer.strip()
     fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
+    return fenced.group(1).strip() if fenced else text
+
+
+def _folded(key: str) -> str:
+    return unicodedata.normalize("NFKC", key).casefold().strip()
+
+
+def _check_keys(data: Dict[str, Any], names: Sequence[str], answer: str) -> None:
+    """A `BadAnswer` for a key other than ``names``: ``ambiguous_key`` when it is one of them apart from case, spaces
+    or width (`_folded`), else ``unknown_key`` (each listed, with the keys an answer has)."""
+    folded = {_folded(n): n for n in names}
+    others = [k for k in data if k not in names]
+    near = [k for k in others if _folded(k) in folded]
+    if near:
+        keys = ", ".join(f"{k!r} (beside {folded[_folded(k)]!r})" if folded[_folded(k)] in data else
+                         f"{k!r} (for {folded[_folded(k)]!r}?)" for k in near)
+        raise BadAnswer("ambiguous_key", f"key {keys} is an answer's key apart from case, spaces or width (which "
+                        "value is meant is unknown)", answer)
+    if others:
+        raise BadAnswer("unknown_key", f"unknown key {', '.join(map(repr, others))}; an answer has "
+                        f"{', '.join(map(repr, names))}", answer)
+
+
+def _literal(answer: str, name: str, value: Any) -> str:
+    """``value`` as the answer wrote it: an integer's literal (``-0``, which JSON reads as 0), else its repr."""
+    if type(value) is not int:
+        return repr(value)
+    try:
+        data = json.loads(_answer_text(answer), parse_int=str, parse_float=str, parse_constant=str)
+    except (ValueError, RecursionError):
+        return repr(value)
+    written = data.get(name) if isinstance(data, dict) else None
+    return written if isinstance(written, str) else repr(value)
+
+
+def _json_object(answer: str) -> Dict[str, Any]:
+    text = _answer_text(answer)
     try:  # numbers=True: a number with a fraction or an exponent keeps its literal (JsonNumber), for scale_problem
         data, dups = parse_json_line(text, numbers=True)
     except json.JSONDecodeError as exc:  # JsonIntegerTooLong included
@@ -217,6 +257,7 @@ def parse_rating(answer: str, rubric: Rubric) -> Dict[str, Any]:
         BadAnswer: naming the kind and the first field at fault.
     """
     data = _json_object(answer)
+    _check_keys(data, (*rubric.criteria, "reason"), answer)
     out: Dict[str, Any] = {}
     for name in rubric.criteria:
         if name not in data:
@@ -224,7 +265,7 @@ def parse_rating(answer: str, rubric: Rubric) -> Dict[str, Any]:
         value = data[name]
         problem = scale_problem(value, rubric.scale)
         if problem is not None:  # repr of a JsonNumber is its literal: 4.0 as the model wrote it
-            raise BadAnswer(problem[0], f"{name!r} is {value!r}, {problem[1]}", answer)
+            raise BadAnswer(problem[0], f"{name!r} is {_literal(answer, name, value)}, {problem[1]}", answer)
         out[name] = value
     reason = data.get("reason")
     if not isinstance(reason, str):
@@ -237,9 +278,10 @@ def parse_preference(answer: str) -> Dict[str, str]:
     """``{"winner": "A"|"B"|"tie", "reason": str}`` from a pairwise answer.
 
     Raises:
-        BadAnswer: unparsable, or a winner other than ``A``, ``B``, ``tie``, or no reason.
+        BadAnswer: unparsable, a key other than ``winner`` and ``reason`` (`parse_rating`'s rule), or a winner other than ``A``, ``B``, ``tie``, or no reason.
     """
     data = _json_object(answer)
+    _check_keys(data, ("winner", "reason"), answer)
     winner = data.get("winner")
     if winner not in ("A", "B", "tie"):
         raise BadAnswer("bad_winner", f"winner is {winner!r}, not 'A', 'B' or 'tie'", answer)

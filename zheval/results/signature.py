@@ -35,7 +35,14 @@ from ..text.normalize import opencc_version
 from .tool_versions import check_tool_version
 from ..version import __version__
 
-__all__ = ["nrefs_field", "build_signature", "parse_signature", "interval_fields"]
+__all__ = ["nrefs_field", "build_signature", "parse_signature", "interval_fields", "signature_number"]
+
+
+def signature_number(value) -> str:
+    """A number as a signature writes it: ``format(v, "g")`` (``1.0`` → ``1``), with ``-0.0`` written ``0`` as
+    ``0.0`` is (the same setting gives one signature; issue 35)."""
+    value = float(value)
+    return format(value + 0.0 if value == 0 else value, "g")
 
 
 def nrefs_field(reference_counts: Sequence[int]) -> str:
@@ -54,7 +61,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
         tokenizer: a `zheval.tokenizers.BaseTokenizer` (gives ``tok``, ``norm`` and ``case``).
         reference_counts: number of references of each item (gives ``nrefs``).
         metric: ``"rouge"`` or ``"bleu"``.
-        fields: ordered ``(key, value)`` pairs of metric options; floats are written with ``format(v, "g")`` (``1.0`` → ``1``),
+        fields: ordered ``(key, value)`` pairs of metric options; floats are written by `signature_number` (``1.0`` → ``1``, ``-0.0`` → ``0``),
             booleans as ``yes``/``no``, ``None`` as ``none``.
         preset: the preset name (marked ``name(overridden:...)`` by the caller when options depart from it), or
             ``None``.
@@ -88,7 +95,7 @@ def build_signature(tokenizer, reference_counts: Sequence[int], metric: str, fie
         if isinstance(value, bool):
             value = "yes" if value else "no"
         elif isinstance(value, float):
-            value = format(value, "g")
+            value = signature_number(value)
         elif value is None:
             value = "none"
         pairs.append((key, str(value)))

@@ -191,3 +191,19 @@ def test_plot_without_groups_is_a_user_error(tmp_path, first_response_prediction
     png = tmp_path / "x.png"
     res = run("score", "-d", GROUPS, "-p", preds, "--by", "none", "--plot", png, "--quiet", "--bootstrap", 0)
     assert res.exit_code == 2 and "nothing to plot" in res.stderr and not png.exists()
+
+
+def test_clean_drops_and_reports_duplicate_items(tmp_path):
+    # issue 35: the same query and references under a new id were kept and counted nowhere
+    rows = [{"id": i, "query": "几点关门？", "responses": ["晚上九点关门。", "九点钟就关门了。"], "domain": "售后支持",
+             "difficulty": None} for i in ("q1", "q2")]
+    src = tmp_path / "raw.jsonl"
+    src.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    out, js = tmp_path / "clean.jsonl", tmp_path / "drops.json"
+    res = run("clean", src, "-o", out, "--report-json", js, "--quiet")
+    assert res.exit_code == 0, res.output
+    assert "queries: 2 → 1 (dropped 1); references: 4 → 2 (dropped 2)" in res.stdout
+    assert "duplicate items dropped (1; the same query and references as an earlier id): 'q2' = 'q1'" in res.stdout
+    assert [json.loads(x)["id"] for x in out.read_text(encoding="utf-8").splitlines()] == ["q1"]
+    drops = json.loads(js.read_text(encoding="utf-8"))
+    assert drops["dropped_queries"]["duplicate_item"] == {"售后支持": 1} and drops["duplicate_of"] == {"q2": "q1"}

@@ -74,7 +74,7 @@ def test_explain_and_sample_take_domains(duck, tmp_path):
     res = run("explain", "-d", duck, "-p", preds, "--id", "a", "--domains", "any", "--format", "json")
     assert res.exit_code == 0, res.output
     sheet = tmp_path / "sheet.csv"
-    res = run("sample", "-d", duck, "-p", preds, "-k", 2, "-o", sheet, "-q", "--domains", "数码,情感陪伴")
+    res = run("sample", "-d", duck, "-p", preds, "-k", 3, "-o", sheet, "-q", "--domains", "数码,情感陪伴")
     assert res.exit_code == 0, res.output
     assert sheet.exists()
 

@@ -280,3 +280,22 @@ def test_versus_the_same_file_and_a_negative_seed_are_refused(tmp_path):
     for seed in ("-1", "4294967296"):
         res = run_cli("judge", path, "--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--seed", seed)
         assert res.exit_code == 2 and f"{seed} is not a valid seed; seeds are integers from 0 to 4294967295" in res.output
+
+
+def test_an_answer_with_extra_keys_is_a_failure_listed_by_id(tmp_path):
+    # issue 35: {"overall": 4, ..., "Overall": 1, "extra": 9} was rated overall=4, exit 0, no note; the output kept
+    # only the known keys. Now a key that is a criterion apart from case is ambiguous, any other key unknown.
+    rows = [{"id": "a", "prediction": "今天天气很好", "reference": "今天天气不错"},
+            {"id": "b", "prediction": "好 CASEKEY-ALWAYS", "reference": "好"},
+            {"id": "c", "prediction": "你好 EXTRAKEY-ALWAYS", "reference": "你好"}]
+    path = write_jsonl(tmp_path / "preds.jsonl", rows)
+    with ChatServer() as server:
+        res = run_cli("judge", path, "--base-url", server.base_url, "--model", "m", "--api-key", "k",
+                      "--answer-retries", "0", "--cache-dir", tmp_path / "cache", "--output", tmp_path / "r.jsonl")
+    assert res.exit_code == 0, res.output
+    assert "1 of 3 items rated" in res.stdout and "no valid rating for 2 item(s)" in res.stdout
+    assert "b: ambiguous_key" in res.stdout and "c: unknown_key" in res.stdout
+    ratings = [json.loads(x) for x in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["id"], r["overall"] is None, (r["failure"] or {}).get("kind")) for r in ratings] == \
+        [("a", False, None), ("b", True, "ambiguous_key"), ("c", True, "unknown_key")]
+    assert '"Overall": 1, "extra": 9' in ratings[1]["failure"]["answer"]

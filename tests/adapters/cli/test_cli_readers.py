@@ -375,7 +375,7 @@ def test_a_missing_second_reference_is_left_out_alike_in_every_format(tmp_path, 
     # explain and sample read the same rows: each says so on stderr, naming the file (they said nothing)
     fields = ("--pred-field", "pred", "--ref-field", "gold1", "--ref-field", "gold2")
     for args in (("explain", "-p", f, *fields, "--id", "b"),
-                 ("sample", "-p", f, *fields, "-k", 2, "-o", tmp_path / "sheet.csv")):
+                 ("sample", "-p", f, *fields, "-k", 3, "-o", tmp_path / "sheet.csv")):
         res = run(*args)
         assert res.exit_code == 0, res.output
         assert (f"zheval: note: {f}: 1 row(s) have an empty 'gold2' cell: no reference there (those rows are scored "

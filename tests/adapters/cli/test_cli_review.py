@@ -111,6 +111,22 @@ def test_k_larger_than_the_data_and_unknown_metric(tmp_path, files):
     assert res.exit_code == 2 and "--k" in res.output
 
 
+@pytest.mark.parametrize("k", [1, 2])
+def test_k_below_three_is_refused_as_agree_could_never_use_the_sheet(tmp_path, files, k):
+    # issue 35: --k 1 wrote a sheet zheval agree can never use (a correlation needs 3 rated items) and printed
+    # "(1 items to rate: ...)"
+    data, preds, _ = files
+    sheet, key = tmp_path / "s.csv", tmp_path / "k.json"
+    res = run("sample", "-d", data, "-p", preds, "--k", k, "-o", sheet, "--key", key, "-q")
+    assert res.exit_code == 2, res.output
+    assert (f"--k {k} is too few: zheval agree needs at least 3 rated items for a correlation; give --k 3 or more"
+            in res.stderr)
+    assert not sheet.exists() and not key.exists()
+    res = run("sample", "-d", data, "-p", preds, "--k", 3, "-o", sheet, "--key", key)
+    assert res.exit_code == 0, res.output
+    assert f"wrote {sheet} (3 items to rate: " in res.stderr
+
+
 def _line_of(path, rid):
     """1-based physical line where the row of ``rid`` starts (the sheet's cells span several lines)."""
     for n, line in enumerate(path.read_text(encoding="utf-8-sig").split("\n"), 1):

@@ -99,3 +99,40 @@ def test_real_crosswoz_groups_num_proc_1_and_2_identical():
     assert rep1.refs_in == sum(len(r) for r in ds["responses"]) == rep1.refs_out + rep1.total("refs")
     assert all(len(r) >= 2 for r in out1["responses"])
     assert all(5 <= len(x) for r in out1["responses"] for x in r)
+
+
+DUPLICATES = [
+    {"id": "a", "query": "几点关门？", "domain": "售后支持", "difficulty": None,
+     "responses": ["晚上九点关门。", "九点钟就关门了。"]},
+    {"id": "a2", "query": "几点关门？", "domain": "售后支持", "difficulty": None,  # a, under a new id
+     "responses": ["晚上九点关门。", "九点钟就关门了。"]},
+    {"id": "b", "query": "几点开门？", "domain": "售后支持", "difficulty": None,
+     "responses": ["早上八点开门。", "八点钟开门。"]},
+    {"id": "a3", "query": "几点关门?", "domain": None, "difficulty": "易",  # a after normalisation, references reordered
+     "responses": ["九点钟就关门了。", "晚上九点关门。"]},
+    {"id": "c", "query": "几点关门？", "domain": "售后支持", "difficulty": None,  # same query, other references: kept
+     "responses": ["晚上九点关门。", "十点钟关门。"]},
+]
+
+
+def test_exact_duplicate_items_under_new_ids_are_dropped_and_counted():
+    # issue 35: an item repeated under a new id was kept and counted nowhere (it weighs twice in every mean)
+    out, rep = clean_duck(_ds(DUPLICATES))
+    assert out["id"] == ["a", "b", "c"]
+    assert rep.dropped_queries["duplicate_item"] == {"售后支持": 1, "null": 1}
+    assert rep.dropped_queries["too_few_refs"] == {}
+    assert rep.dropped_refs["query_dropped"] == {"售后支持": 2, "null": 2}
+    assert rep.dropped_query_ids == ["a2", "a3"] and rep.duplicate_of == {"a2": "a", "a3": "a"}
+    assert (rep.queries_in, rep.queries_out, rep.refs_in, rep.refs_out) == (5, 3, 10, 6)
+    assert rep.to_dict()["duplicate_of"] == {"a2": "a", "a3": "a"}
+    text = rep.render()
+    assert "queries: 5 → 3 (dropped 2); references: 10 → 6 (dropped 4)" in text
+    assert "duplicate_item" in text
+    assert "duplicate items dropped (2; the same query and references as an earlier id): 'a2' = 'a', 'a3' = 'a'" in text
+
+
+def test_a_duplicate_left_with_too_few_references_is_too_few_refs():
+    rows = [dict(DUPLICATES[0]), {**DUPLICATES[1], "responses": ["晚上九点关门。", "好的。"]}]
+    out, rep = clean_duck(_ds(rows))  # a2 keeps one reference: too_few_refs, never a duplicate of a's two
+    assert out["id"] == ["a"] and rep.dropped_queries["too_few_refs"] == {"售后支持": 1}
+    assert rep.dropped_queries["duplicate_item"] == {} and rep.duplicate_of == {}

@@ -96,11 +96,12 @@ def test_an_edited_guarded_prediction_is_still_refused(tmp_path):
 
 def test_a_sheet_resaved_without_the_guard_still_matches_the_key(tmp_path):
     preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "=cmd", "predict": "=1+1", "label": "今天天气"},
-                                               {"id": "f2", "predict": "今天", "label": "今天天气"}])
+                                               {"id": "f2", "predict": "今天", "label": "今天天气"},
+                                               {"id": "f3", "predict": "天气", "label": "今天天气"}])
     sheet, key = tmp_path / "s.csv", tmp_path / "k.json"
-    assert run_cli("sample", "-p", preds, "--id-field", "id", "-k", "2", "-o", sheet, "--key", key).exit_code == 0
+    assert run_cli("sample", "-p", preds, "--id-field", "id", "-k", "3", "-o", sheet, "--key", key).exit_code == 0
     text = sheet.read_text(encoding="utf-8-sig")
     assert "'=cmd,,'=1+1," in text
     (tmp_path / "r.csv").write_text(text.replace("'=cmd,,'=1+1,", "=cmd,,=1+1,"), encoding="utf-8")
     ratings, info = read_ratings(tmp_path / "r.csv", read_key(key))
-    assert sorted(ratings) == ["=cmd", "f2"] and info["lines"]["=cmd"] in (2, 3)
+    assert sorted(ratings) == ["=cmd", "f2", "f3"] and info["lines"]["=cmd"] in (2, 3, 4)

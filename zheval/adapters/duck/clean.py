@@ -18,6 +18,10 @@ Steps, in order (each a ``datasets`` ``map``/``filter`` call, so they run on any
 4. **query filter**: drop queries left with fewer than ``min_refs`` references (reason ``too_few_refs``; default 2,
    the minimum for multi-reference scoring and for the human ceiling). Their remaining references are counted as
    dropped with reason ``query_dropped``, so ``refs_in == refs_out + sum(dropped references)`` always holds.
+5. **duplicate items**: a query kept by step 4 whose text and references (as a set, after the steps above) are
+   those of an earlier kept query under another id is dropped (reason ``duplicate_item``; its references counted as
+   ``query_dropped``; ``duplicate_of`` maps its id to the kept one's): the same item twice weighs twice in every
+   mean and interval, and a second id hides it from the id checks.
 
 `clean_duck` returns the cleaned dataset and a `CleanReport` with counts by reason and by domain.
 """
@@ -36,7 +40,7 @@ __all__ = ["CleanReport", "clean_duck", "bigram_jaccard", "REF_REASONS", "QUERY_
 
 REF_REASONS = ("empty", "too_short", "too_long", "near_duplicate", "query_dropped")
 """Reasons a reference is dropped, in step order."""
-QUERY_REASONS = ("too_few_refs",)
+QUERY_REASONS = ("too_few_refs", "duplicate_item")
 """Reasons a query is dropped."""
 NULL_LABEL = "null"
 """How a ``null`` domain/difficulty is shown in reports and used as a JSON key."""
@@ -75,6 +79,7 @@ class CleanReport:
         dropped_refs: ``{reason: {domain: count}}`` (reasons `REF_REASONS`; ``null`` domain as ``"null"``).
         dropped_queries: ``{reason: {domain: count}}`` (reasons `QUERY_REASONS`).
         dropped_query_ids: ids of the dropped queries, in dataset order.
+        duplicate_of: ``{id: id}``, each query dropped as ``duplicate_item`` and the earlier one it repeats.
     """
 
     params: dict
@@ -85,6 +90,7 @@ class CleanReport:
     dropped_refs: dict = field(default_factory=dict)
     dropped_queries: dict = field(default_factory=dict)
     dropped_query_ids: list = field(default_factory=list)
+    duplicate_of: dict = field(default_factory=dict)
 
     def total(self, kind: str = "refs") -> int:
         """Total dropped references (``kind="refs"``) or queries (``"queries"``)."""
@@ -102,6 +108,7 @@ class CleanReport:
             "dropped_refs": {k: dict(v) for k, v in self.dropped_refs.items()},
             "dropped_queries": {k: dict(v) for k, v in self.dropped_queries.items()},
             "dropped_query_ids": list(self.dropped_query_ids),
+            "duplicate_of": dict(self.duplicate_of),
         }
 
     def render(self) -> str:
@@ -126,6 +133,10 @@ class CleanReport:
             lines.append("")
             lines.append(title + (" (by domain)" if domains else ""))
             lines.append(format_table(header, rows))
+        if self.duplicate_of:
+            shown = list(self.duplicate_of.items())
+            lines += ["", f"duplicate items dropped ({len(shown)}; the same query and references as an earlier id): "
+                      + ", ".join(f"{k!r} = {v!r}" for k, v in shown[:10]) + (", ..." if len(shown) > 10 else "")]
         return "\n".join(lines)
 
 
@@ -236,7 +247,8 @@ def clean_duck(
             ``[min_chars, max_chars]``; defaults 5 and 150.
         dedup_threshold: character-bigram Jaccard similarity (0–1] at or above which a later reference of the same
             query is a near duplicate; default 0.85; ``None`` skips the step.
-        min_refs: drop queries left with fewer references (default 2; ≥ 1).
+        min_refs: drop queries left with fewer references (default 2; ≥ 1). A query that repeats an earlier one under
+            another id (the same text and references) is dropped too (``duplicate_item``, module docstring).
         num_proc: ``num_proc`` for the ``map``/``filter`` calls (``None``: one process).
 
     Returns:
@@ -273,10 +285,10 @@ def clean_duck(
         out = out.add_column("_drop_near_duplicate", [0] * len(out))
 
     # count every drop by reason and domain, before the query filter removes rows
-    counts = out.select_columns(["id", "domain", "responses", *_COUNT_COLS]).to_dict()
+    counts = out.select_columns(["id", "query", "domain", "responses", *_COUNT_COLS]).to_dict()
     dropped_refs: dict = {r: {} for r in REF_REASONS}
     dropped_queries: dict = {r: {} for r in QUERY_REASONS}
-    dropped_ids = []
+    dropped_ids, keep, first_of, duplicate_of = [], [], {}, {}
     for i, dom in enumerate(counts["domain"]):
         d = NULL_LABEL if dom is None else dom
         for col in _COUNT_COLS:
@@ -285,12 +297,19 @@ def clean_duck(
                 reason = col[len("_drop_"):]
                 dropped_refs[reason][d] = dropped_refs[reason].get(d, 0) + n
         left = len(counts["responses"][i])
-        if left < min_refs:
-            dropped_queries["too_few_refs"][d] = dropped_queries["too_few_refs"].get(d, 0) + 1
-            dropped_ids.append(counts["id"][i])
-            if left:
-                dropped_refs["query_dropped"][d] = dropped_refs["query_dropped"].get(d, 0) + left
-    out = out.filter(lambda rs: [len(r) >= min_refs for r in rs], input_columns=["responses"], batched=True, num_proc=num_proc, desc="clean: min_refs")
+        content = (counts["query"][i], tuple(sorted(counts["responses"][i])))
+        why = "too_few_refs" if left < min_refs else "duplicate_item" if content in first_of else None
+        keep.append(why is None)
+        if why is None:
+            first_of[content] = counts["id"][i]
+            continue
+        dropped_queries[why][d] = dropped_queries[why].get(d, 0) + 1
+        dropped_ids.append(counts["id"][i])
+        if why == "duplicate_item":
+            duplicate_of[counts["id"][i]] = first_of[content]
+        if left:
+            dropped_refs["query_dropped"][d] = dropped_refs["query_dropped"].get(d, 0) + left
+    out = out.select(np.flatnonzero(keep)) if not all(keep) else out
     out = out.remove_columns(list(_COUNT_COLS))
     if out.features != ds.features:
         out = out.cast(ds.features)
@@ -303,6 +322,7 @@ def clean_duck(
         dropped_refs=dropped_refs,
         dropped_queries=dropped_queries,
         dropped_query_ids=dropped_ids,
+        duplicate_of=duplicate_of,
     )
     assert report.refs_in == report.refs_out + report.total("refs"), "clean_duck lost count of a reference"
     assert report.queries_in == report.queries_out + report.total("queries"), "clean_duck lost count of a query"
