@@ -13,7 +13,13 @@ Python's spelling goes too (`_python_spelling`, issue 35 second pass: ``zheval r
 ['jieba_hmm'] do not apply", ``zheval clean`` "got float 1.5", the resample bounds "2 (MIN_BOOTSTRAP_RESAMPLES)"):
 ``punct="drop"`` as ``--punct drop``; a list literal of parameters as the options (``--jieba-hmm``), of values as
 the values (``'keep', 'drop'``); a type before a value, ``or None`` and a constant's name in brackets are dropped.
-A message that names no parameter (`UNNAMED`) gets the option before it.
+A message that names no parameter (`UNNAMED`: "cannot group by", "unknown metric(s)", "unknown normalisation step")
+gets the option before it.
+
+Third pass: ``t2s=True`` as ``--t2s`` (the input-slip warnings), a parameter before ``(the preset's: …)`` (the preset
+override warning), ``tokenizer="none"`` as ``--tokenizer none``, a trailing "On the command line: --t2s." dropped
+when the flag is already said; the chrF word-only refusal (`_CHRF_WORDS`) in ``zheval chrf``'s wording, without
+the door's name (``evaluate_predictions:``) or ``word_order``.
 """
 
 from __future__ import annotations
