@@ -82,7 +82,7 @@ def test_record_subset(recording):
     assert isinstance(r["rouge1"], float) and 0 < r["rouge1"] < 1
     assert set(data["score/csl_lsum/tok=char/split=newline/metrics=both"]) == {"bleu", "rouge"}
     cli = data["cli/error/tokenizer=bogus"]
-    assert cli["exit_code"] == 2 and any("unknown tokenizer 'bogus'" in x for x in cli["stderr"])
+    assert cli["exit_code"] == 2 and any("unknown -t/--tokenizer 'bogus'" in x for x in cli["stderr"])
     assert "zheval-option-matrix-" not in json.dumps(data, ensure_ascii=False)  # temp paths are normalised
 
 

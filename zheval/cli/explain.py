@@ -61,7 +61,8 @@ _FORMATS = ("table", "json")
 
 def _id_hint(v: str, ids: List[str], source: str) -> str:
     """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently -- spaces around it, or the pairs of
-    `zheval.adapters.duck.mismatch.id_pairs` (Unicode normalisation, leading zeros) that score, compare and agree
+    `zheval.adapters.duck.mismatch.id_pairs` (Unicode normalisation, leading zeros, full-width characters, a
+    decimal ``.0``) that score, compare and agree
     hint at for unmatched ids -- worded for an id typed on the command line (naming the id as ``source`` writes
     it); else ``""``."""
     from ..adapters.duck.mismatch import id_pairs, visible_id
@@ -70,7 +71,7 @@ def _id_hint(v: str, ids: List[str], source: str) -> str:
     if v != v.strip() and v.strip() in ids:
         out.append(f"--id {v!r} has spaces around it: ids are matched exactly, so it is not the id {v.strip()!r} "
                    f"of {source}")
-    nfc, zeros = id_pairs([v], ids)
+    nfc, zeros, compat, decimals = id_pairs([v], ids)
     if nfc:
         out.append(f"--id {visible_id(v)} differs from the id {visible_id(nfc[0][1])} of {source} only in Unicode "
                    f"normalisation (NFC vs NFD; they print alike): ids are matched exactly, so type the id as "
@@ -78,6 +79,13 @@ def _id_hint(v: str, ids: List[str], source: str) -> str:
     if zeros:
         out.append(f"--id {v!r} equals the id {zeros[0][1]!r} of {source} but for leading zeros: ids are matched "
                    f"as text, so give --id {zeros[0][1]!r}")
+    if compat:
+        out.append(f"--id {visible_id(v)} equals the id {visible_id(compat[0][1])} of {source} once its full-width or "
+                   f"other compatibility characters are written plainly (NFKC): ids are matched exactly, so give "
+                   f"--id {visible_id(compat[0][1])}")
+    if decimals:
+        out.append(f"--id {v!r} equals the id {decimals[0][1]!r} of {source} but for a decimal '.0': ids are matched "
+                   f"as text, so give --id {decimals[0][1]!r}")
     return "".join(f"; {h}" for h in out)
 
 
@@ -338,7 +346,10 @@ def explain(o) -> None:
             refuse_records_fields(o)
             check_predictions_format(o.predictions_format)
         check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms}, {})
-        mets = split_list(o.metrics, "--metrics")
+        from ..compute.explain import EXPLAIN_METRICS
+        from ..compute.options import check_metrics
+
+        mets = check_metrics(split_list(o.metrics, "--metrics"), EXPLAIN_METRICS)  # before --metric is checked
         refuse_metric_options(o, mets)
         bleu_opts = bleu_options(o.smooth, o.max_order)
         opts: Dict[str, Any] = dict(**bleu_opts, **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))

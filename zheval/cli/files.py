@@ -139,9 +139,11 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
     from ..adapters.report.plot import plot_report
     from ..adapters.files import atomic_write
 
+    from .option_names import COMMAND, in_option_names
     from .options import take_warnings
 
-    report.warnings = list(report.warnings) + [w for w in take_warnings() if w not in report.warnings]
+    said = [in_option_names(w, COMMAND.get()) for w in report.warnings]  # the library's words as the options typed
+    report.warnings = said + [w for w in take_warnings() if w not in said]
     text = _render(report, fmt)
     png = notes = None
     if plot is not None:

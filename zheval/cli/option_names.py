@@ -13,7 +13,13 @@ Python's spelling goes too (`_python_spelling`, issue 35 second pass: ``zheval r
 ['jieba_hmm'] do not apply", ``zheval clean`` "got float 1.5", the resample bounds "2 (MIN_BOOTSTRAP_RESAMPLES)"):
 ``punct="drop"`` as ``--punct drop``; a list literal of parameters as the options (``--jieba-hmm``), of values as
 the values (``'keep', 'drop'``); a type before a value, ``or None`` and a constant's name in brackets are dropped.
-A message that names no parameter (`UNNAMED`) gets the option before it.
+A message that names no parameter (`UNNAMED`: "cannot group by", "unknown metric(s)", "unknown normalisation step")
+gets the option before it.
+
+Third pass: ``t2s=True`` as ``--t2s`` (the input-slip warnings), a parameter before ``(the preset's: …)`` (the preset
+override warning), ``tokenizer="none"`` as ``--tokenizer none``, a trailing "On the command line: --t2s." dropped
+when the flag is already said; the chrF word-only refusal (`_CHRF_WORDS`) in ``zheval chrf``'s wording, without
+the door's name (``evaluate_predictions:``) or ``word_order``.
 """
 
 from __future__ import annotations
@@ -57,11 +63,20 @@ OPTION_NAMES = {
     "char_order": "--chrf-char-order",
     "word_order": "--chrf-word-order",
     "eps_smoothing": "--chrf-eps-smoothing",
+    "tokenizer": "--tokenizer",
+    "metrics": "--metrics",
+    "by": "--by",
 }
 
 #: Messages of the library that name no parameter: (their start, the parameter they are about); the option is
 #: put before the message: ``--normalize: unknown normalisation step(s) ...``.
-UNNAMED = (("unknown normalisation step", "normalize"),)
+UNNAMED = (("unknown normalisation step", "normalize"), ("cannot group by", "by"), ("unknown metric(s)", "metrics"))
+
+#: The library's refusal of chrF++'s word-only options without word n-grams
+#: (`zheval.compute.option_rules.check_chrf_word_options`), after the name of its door: rewritten whole by
+#: `_chrf_words` in ``zheval chrf``'s wording (`zheval.cli.chrf`).
+_CHRF_WORDS = re.compile(r"^(?:\w+: )?chrF option\(s\) (.*?) act only on chrF\+\+'s word n-grams, and word_order is 0: "
+                         r".*?or leave them out(; to remove punctuation[^;]*)?$", re.S)
 
 
 def _option(name: str, command: Optional[str]) -> Optional[str]:
@@ -85,6 +100,21 @@ def _listed(match: re.Match, command: Optional[str]) -> str:
     return ", ".join(flags) if items and all(flags) else ", ".join(f"'{i}'" for i in items)
 
 
+def _chrf_words(match: re.Match, command: Optional[str]) -> str:
+    """The chrF word-only refusal (`_CHRF_WORDS`) as ``zheval chrf`` words it: the options as typed, no door name,
+    no parameter names: ``--tokenizer jieba acts only on chrF++'s word n-grams (...): add --chrf-word-order 2
+    (chrF++) or leave it out``."""
+    said = _python_spelling(match.group(1), command)
+    said = re.sub(r"(?<![\w-])(jieba_hmm|terms)\b", lambda m: _option(m.group(1), command), said)
+    one = "," not in said
+    text = (f"{said} act{'s' if one else ''} only on chrF++'s word n-grams (the characters of chrF are the normalised "
+            f"text's, which {'it does' if one else 'they do'} not change): add {_option('word_order', command)} 2 "
+            f"(chrF++) or leave {'it' if one else 'them'} out")
+    if match.group(2):
+        text += "; to remove punctuation from the characters, --normalize with the nopunct step"
+    return text
+
+
 def _python_spelling(message: str, command: Optional[str]) -> str:
     """The Python of a library message in the command line's words: ``punct="drop"`` → ``--punct drop``; a list
     literal of names or values (`_listed`); a type before a value (``got float 1.5`` → ``got 1.5``); ``or None``
@@ -92,6 +122,8 @@ def _python_spelling(message: str, command: Optional[str]) -> str:
     for name in OPTION_NAMES:
         message = re.sub(rf"(?<![\w.-]){name}=(['\"])(.*?)\1", lambda m: f"{_option(name, command)} {m.group(2)}",
                          message)
+        message = re.sub(rf"(?<![\w.-]){name}=True\b", _option(name, command), message)
+    message = re.sub(r"(--[\w-]+ [\w-]+(?: \(the default\))?) or \"([\w-]+)\"", r"\1 or \2", message)
     message = re.sub(r"\[('[^'\[\]]*'(?:, '[^'\[\]]*')*)\]", lambda m: _listed(m, command), message)
     message = re.sub(r"\bgot (?:float|int|str|bool|NoneType) ", "got ", message)
     message = re.sub(r" or None(?=,| got\b)", "", message)
@@ -103,6 +135,7 @@ def in_option_names(message: str, command: Optional[str] = None) -> str:
     ``command`` (the command's name, ``"bertscore"`` …; ``None``: the report commands'), and its Python in the
     command line's words (`_python_spelling`). Rules in the module docstring; a message naming no parameter is
     returned as it is, or with the option of `UNNAMED` before it. Raises nothing."""
+    message = _CHRF_WORDS.sub(lambda m: _chrf_words(m, command), message)
     for start, name in UNNAMED:
         if message.startswith(start):
             message = f"{_option(name, command)}: {message}"
@@ -118,4 +151,6 @@ def in_option_names(message: str, command: Optional[str] = None) -> str:
         else:
             message = re.sub(rf"^{name}(?= (must|is required)\b)", flag, message)
             message = re.sub(rf"\bunknown {name}\b", f"unknown {flag}", message)
-    return message
+        message = re.sub(rf"(?<![\w-]){name} (?=\(the preset's: )", flag + " ", message)
+    return re.sub(r" On the command line: (--[\w-]+)\.", lambda m: "" if m.group(1) in message[:m.start()]
+                  else m.group(0), message)

@@ -271,7 +271,7 @@ CLI_TOKENIZERS = ("char", "jieba", "none", "sacrebleu-zh", "llamafactory-char")
 def check_tokenizer(tokenizer: Optional[str]) -> None:
     """Raise `UserError` for a ``--tokenizer`` not in `CLI_TOKENIZERS` (``None``: the default)."""
     if tokenizer is not None and tokenizer not in CLI_TOKENIZERS:
-        raise UserError(f"unknown tokenizer {tokenizer!r}; valid: {', '.join(CLI_TOKENIZERS)}")
+        raise UserError(f"unknown -t/--tokenizer {tokenizer!r}; valid: {', '.join(CLI_TOKENIZERS)}")
 def check_predictions_format(fmt: str) -> None:
     """Raise `UserError` for an unknown ``--predictions-format``."""
     from ..adapters.duck.predictions import PREDICTION_FORMATS

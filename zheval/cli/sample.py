@@ -100,7 +100,10 @@ def sample(o) -> None:
         check_output_dir(o.output, o.key)
         check_paths({"--data": o.data, "--predictions": o.predictions, "--terms": o.terms},
                     {"--output": o.output, "--key": o.key})
-        mets = kwargs["metrics"]
+        from ..adapters.duck.config import METRICS
+        from ..compute.options import check_metrics
+
+        mets = check_metrics(kwargs["metrics"], METRICS)  # before --by-metric is checked against them
         valid = ((["bleu"] if "bleu" in mets else []) + (list(kwargs["rouge_types"]) if "rouge" in mets else [])
                  + (["chrf"] if "chrf" in mets else []))
         if o.by_metric not in valid:

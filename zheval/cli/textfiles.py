@@ -302,15 +302,17 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
 
 def input_warnings(systems: list, references: list, names: list, cfg) -> list:
     """The library's input-slip warnings (`zheval.compute.guards.input_slips`: ``none`` on unsegmented
-    Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them; ``cfg`` is the
+    Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them, in the options of the
+    command line (`zheval.cli.option_names.in_option_names`); ``cfg`` is the
     metric's config (BLEU's, ROUGE's or chrF's: chrF's ``uses_tokens`` says whether its words are scored)."""
-    from ..compute.guards import ScriptMismatchWarning, input_slips
+    from ..compute.guards import input_slips
+    from .option_names import COMMAND, in_option_names
 
     out = []
     for name, hyps in zip(names, systems):
-        for cat, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies,
-                                    words=getattr(cfg, "uses_tokens", True)):
-            msg += " On the command line: --t2s." if cat is ScriptMismatchWarning and cfg.t2s_applies else ""
+        for _, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies,
+                                  words=getattr(cfg, "uses_tokens", True)):
+            msg = in_option_names(msg, COMMAND.get())  # ``t2s=True`` as ``--t2s`` …
             out.append(f"{name}: {msg}" if len(systems) > 1 else msg)
     return out
 

@@ -169,7 +169,7 @@ def test_mismatched_predictions_exit_2_and_keep_old_output(tmp_path, first_respo
     "args, needle",
     [
         (["score", "-d", GROUPS, "-p", "/nonexistent/p.jsonl"], "predictions file not found"),
-        (["score", "-d", GROUPS, "-p", GROUPS, "--tokenizer", "bpe"], "unknown tokenizer 'bpe'"),
+        (["score", "-d", GROUPS, "-p", GROUPS, "--tokenizer", "bpe"], "unknown -t/--tokenizer 'bpe'"),
         (["score", "-d", GROUPS, "-p", GROUPS, "--metrics", "meteor"], "unknown metric"),
         (["score", "-d", GROUPS, "-p", GROUPS, "--by", "speaker"], "cannot group by 'speaker'; group columns: 'domain', 'difficulty'"),
         (["score", "-d", GROUPS, "-p", GROUPS, "-o", "/nonexistent/dir/r.txt"], "output directory does not exist"),

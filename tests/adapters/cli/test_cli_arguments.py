@@ -97,7 +97,7 @@ def test_unknown_tokenizer_lists_exactly_the_help_values(files):
     for cmd in (("score", "-d", data, "-p", preds), ("ceiling", "-d", data), ("compare", "-d", data, "-p", preds, twin(preds))):
         res = run(*cmd, "-t", "bogus", "--bootstrap", 2, "-q")
         assert res.exit_code == 2
-        assert "unknown tokenizer 'bogus'; valid: char, jieba, none, sacrebleu-zh, llamafactory-char" in res.output
+        assert "unknown -t/--tokenizer 'bogus'; valid: char, jieba, none, sacrebleu-zh, llamafactory-char" in res.output
 
 
 def test_predictions_directory_is_a_directory(files, tmp_path):

@@ -43,6 +43,18 @@ CASES = [
     ("explain", ("--multi-ref", "bogus"), "--multi-ref"),
     ("explain", ("--punct", "bogus"), "--punct"),
     ("explain", ("--metric", "bogus"), "--rouge-w-weight"),  # a UserError quoting the library's ROUGE-type message
+    # errors that named no option: an unknown tokenizer, group column or metric, on every command that has them
+    *[(c, ("-t", "bogus"), "-t/--tokenizer") for c in ("score", "ceiling", "compare", "demo", "agree", "sample",
+                                                        "bleu", "rouge", "explain", "chrf")],
+    *[(c, ("--by", "bogus"), "--by: cannot group by") for c in ("score", "ceiling", "compare")],
+    *[(c, ("--metrics", "bogus"), "--metrics: unknown metric(s)")
+      for c in ("score", "ceiling", "compare", "sample", "explain")],
+    # chrF's word-only options without word n-grams, at the report commands (no door name, no word_order)
+    ("score", ("--metrics", "chrf", "-t", "jieba"), "--tokenizer jieba"),
+    ("ceiling", ("--metrics", "chrf", "--jieba-hmm"), "--jieba-hmm"),
+    ("compare", ("--metrics", "chrf", "--punct", "drop"), "--punct drop"),
+    ("explain", ("--metrics", "chrf", "--punct", "drop"), "--punct drop"),
+    ("sample", ("--metrics", "chrf", "--by-metric", "chrf", "-t", "jieba"), "--tokenizer jieba"),
 ]
 
 #: The library's spelling: a parameter name with an underscore (valid values such as best_recall aside), a Python
@@ -61,7 +73,10 @@ def _files(tmp_path):
             "compare": ("--data", data, "-p", preds, other, "-q"),
             "explain": ("--data", data, "-p", preds, "-q", "--id", "q1"),
             "bleu": (ref, "-i", hyp), "rouge": (ref, "-i", hyp), "chrf": (ref, "-i", hyp),
-            "clean": (data, "-o", tmp_path / "o.jsonl", "-q")}
+            "clean": (data, "-o", tmp_path / "o.jsonl", "-q"),
+            "ceiling": ("--data", data, "-q", "--bootstrap", "0"), "demo": (),
+            "agree": ("--predictions", preds, "--judge-ratings", preds),
+            "sample": ("--data", data, "-p", preds, "-k", "2", "-o", tmp_path / "s.jsonl")}
 
 
 @pytest.mark.parametrize("command, args, flag", CASES, ids=[f"{c}{''.join(a)}" for c, a, _ in CASES])
@@ -79,7 +94,7 @@ def _score_args(tmp_path):
             "--bootstrap", "0")
 
 
-_OVERRIDE = "preset 'sacrebleu-zh': tokenizer (the preset's: 'sacrebleu-zh') overridden"
+_OVERRIDE = "preset 'sacrebleu-zh': --tokenizer (the preset's: 'sacrebleu-zh') overridden"  # as typed
 
 
 def test_preset_override_warning_is_in_the_report_in_every_format(tmp_path):
@@ -135,3 +150,79 @@ def test_text_commands_read_dev_stdin_after_i_as_standard_input(tmp_path):
     ref.write_text("今天天气很好\n", encoding="utf-8")
     res = run_cli("bleu", ref, "-i", "/dev/stdin", "-b", input="今天天气很好\n")  # before: "not found"
     assert res.exit_code == 0 and res.stdout.strip() == "100.0", res.output
+
+
+def _error(res) -> str:
+    return next(l for l in res.stderr.splitlines() if l.startswith("zheval: error: "))
+
+
+@pytest.mark.parametrize("args", [("-t", "jieba"), ("--punct", "drop"), ("--jieba-hmm",)])
+def test_report_commands_word_chrf_refusals_as_zheval_chrf_does(tmp_path, args):
+    """``zheval score --metrics chrf -t jieba`` said "evaluate_predictions: chrF option(s) tokenizer='jieba' …
+    word_order is 0": the report commands now say what ``zheval chrf`` says."""
+    files = _files(tmp_path)
+    want = _error(run_cli("chrf", *files["chrf"], *args))
+    for command in ("score", "compare", "explain", "ceiling"):
+        res = run_cli(command, *files[command], "--metrics", "chrf", *args)
+        assert res.exit_code == 2 and _error(res) == want, (command, res.output)
+
+
+_SIMPLIFIED = "今天天气很好我们一起去公园散步吧，这里的风景很美丽，让人感觉非常舒服"
+_TRADITIONAL = "今天天氣很好我們一起去公園散步吧，這裡的風景很美麗，讓人感覺非常舒服"
+
+
+def _slip_files(tmp_path):
+    rows = [{"id": f"q{i}", "query": "问", "responses": [_SIMPLIFIED, _SIMPLIFIED + "。"], "domain": "售后支持",
+             "difficulty": "易"} for i in range(5)]
+    data = write_jsonl(tmp_path / "sd.jsonl", rows)
+    preds = write_jsonl(tmp_path / "sp.jsonl", [{"id": r["id"], "prediction": _TRADITIONAL} for r in rows])
+    ref, hyp = tmp_path / "sr.txt", tmp_path / "sh.txt"
+    ref.write_text(f"{_SIMPLIFIED}\n" * 5, encoding="utf-8")
+    hyp.write_text(f"{_TRADITIONAL}\n" * 5, encoding="utf-8")
+    return data, preds, ref, hyp
+
+
+def test_input_slip_warnings_speak_options_at_the_cli_library_words_at_the_library(tmp_path):
+    from zheval.compute.guards import input_slips
+    from zheval.tokenizers import get_tokenizer
+
+    data, preds, ref, hyp = _slip_files(tmp_path)
+    other = tmp_path / "sp2.jsonl"
+    other.write_bytes(preds.read_bytes())
+    reports = [run_cli("score", "--data", data, "-p", preds, "-q", "--bootstrap", "0", "-f", "json").stdout,
+               run_cli("compare", "--data", data, "-p", preds, other, "-q", "--bootstrap", "100", "-f", "json").stdout,
+               run_cli("explain", "--data", data, "-p", preds, "-q", "--id", "q1").stderr,
+               run_cli("bleu", ref, "-i", hyp).stderr, run_cli("chrf", ref, "-i", hyp).stderr]
+    for out in reports:
+        assert "--t2s" in out and "t2s=True" not in out, out
+        assert "Pass --t2s to convert" in out and "On the command line: --t2s" not in out, out  # said once
+    nones = [run_cli("score", "--data", data, "-p", preds, "-q", "--bootstrap", "0", "-t", "none").stdout,
+             run_cli("bleu", ref, "-i", ref, "-t", "none").stderr,
+             run_cli("rouge", ref, "-i", ref, "-t", "none").stderr]
+    for out in nones:
+        assert "--tokenizer none splits on whitespace only" in out and 'tokenizer="' not in out, out
+        assert "Use --tokenizer char (the default) or jieba" in out, out
+    slips = [m for _, m in input_slips([_TRADITIONAL], [[_SIMPLIFIED]], get_tokenizer("none"))]
+    assert any('tokenizer="none" splits' in m for m in slips) and any("t2s=True" in m for m in slips), slips
+
+
+def test_id_hints_know_full_width_and_decimal_ids(tmp_path):
+    from zheval.adapters.duck.mismatch import id_hints, id_pairs
+
+    pairs = id_pairs(["7", "08", "x"], ["７", "8.0", "y"])
+    assert pairs.compat == [("7", "７")] and pairs.decimals == [("08", "8.0")] and not pairs.nfc and not pairs.zeros
+    assert id_pairs([7], ["7.0"]).decimals == [(7, "7.0")] and not id_pairs(["1"], ["10"]).decimals
+    hints = id_hints(["７"], [7])
+    assert len(hints) == 1 and "full-width" in hints[0] and "NFKC" in hints[0], hints
+    rows = [{**r, "id": i} for r, i in zip(ROWS, (7, "08", "x"))]
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{**p, "id": i} for p, i in zip(PREDS, ("７", "8.0", "x"))])
+    res = run_cli("score", "--data", data, "-p", preds, "-q", "--bootstrap", "0")  # the join of score
+    assert res.exit_code == 2 and "full-width" in res.stderr and "decimal '.0'" in res.stderr, res.output
+    good = write_jsonl(tmp_path / "g.jsonl", [{**p, "id": i} for p, i in zip(PREDS, (7, "08", "x"))])
+    res = run_cli("compare", "--data", data, "-p", good, preds, "-q")
+    assert res.exit_code == 2 and "full-width" in res.stderr and "decimal '.0'" in res.stderr, res.output
+    for typed, hint in (("７", "once its full-width or other compatibility characters are written plainly (NFKC)"),
+                        ("7.0", "but for a decimal '.0'")):
+        res = run_cli("explain", "--data", data, "-p", good, "-q", "--id", typed)
+        assert res.exit_code == 2 and hint in res.stderr and "give --id '7'" in res.stderr, res.output

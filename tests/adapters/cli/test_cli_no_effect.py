@@ -31,7 +31,7 @@ def test_chrf_command_warns_of_unsegmented_text_as_compute_chrf(files):
     ref, hyp, _ = files
     res = run_cli("chrf", ref, "-i", hyp, "-cw", "2", "-t", "none", "-f", "text")
     assert res.exit_code == 0, res.output
-    assert "zheval: warning: tokenizer=\"none\" splits on whitespace only" in res.stderr
+    assert "zheval: warning: --tokenizer none splits on whitespace only" in res.stderr
     res = run_cli("chrf", ref, "-i", hyp, "-t", "none", "-f", "text")
     assert res.exit_code == 0, res.output
     assert "warning" not in res.stderr

@@ -142,14 +142,14 @@ def test_text_files_get_the_input_slip_warnings(tmp_path):
     s2t = opencc.OpenCC("s2t")
     trad.write_text("".join(s2t.convert(x) + "\n" for x in lines), encoding="utf-8")
     res = run("bleu", r, "-i", r, "-t", "none", "-b")
-    assert res.exit_code == 0 and 'zheval: warning: tokenizer="none" splits on whitespace only' in res.stderr
+    assert res.exit_code == 0 and 'zheval: warning: --tokenizer none splits on whitespace only' in res.stderr
     res = run("bleu", r, "-i", trad, "-b")
     assert res.exit_code == 0 and "look like Traditional Chinese" in res.stderr and "--t2s" in res.stderr
     doc = json.loads(run("rouge", r, "-i", trad, "-f", "json").stdout)
     assert any("Traditional" in w for w in doc["warnings"])
     assert "warning" not in run("bleu", r, "-i", trad, "-b", "--t2s").stderr
     rec = write_jsonl(tmp_path / "rec.jsonl", [{"predict": x, "label": x} for x in lines])  # the records door too
-    assert 'tokenizer="none" splits on whitespace only' in run("score", "-p", rec, "-t", "none", "-q").stdout
+    assert "--tokenizer none splits on whitespace only" in run("score", "-p", rec, "-t", "none", "-q").stdout
 
 
 def test_the_preset_counts_are_shown_by_the_text_commands(tmp_path):

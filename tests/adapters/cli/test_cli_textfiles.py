@@ -196,7 +196,7 @@ def test_preset_prediction_errors_name_the_hypothesis_file_and_line(tmp_path):
     (["bleu", "--preset", "nope"], "unknown --preset 'nope' for zheval bleu; valid: sacrebleu-zh"),
     (["bleu", "--preset", "rouge155"], "rouge155 is a ROUGE preset: use zheval rouge --preset rouge155"),
     (["rouge", "--preset", "sacrebleu-zh"], "sacrebleu-zh is a BLEU preset: use zheval bleu --preset sacrebleu-zh"),
-    (["bleu", "-t", "whitespace"], "unknown tokenizer 'whitespace'"),
+    (["bleu", "-t", "whitespace"], "unknown -t/--tokenizer 'whitespace'"),
     (["bleu", "--scale", "10"], "--scale must be 100"),
     (["rouge", "--rouge-types", "rouge9x"], "rouge9x"),
     (["bleu", "--smooth", "magic"], "unknown --smooth 'magic'"),

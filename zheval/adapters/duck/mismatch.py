@@ -1,5 +1,6 @@
 """What `join_predictions` says when predictions do not match a dataset's items: the ids missing and extra (with a
-hint when a missing and an extra id differ only in Unicode normalisation, which prints them alike), and, for
+hint when a missing and an extra id are the same id written differently: Unicode normalisation, which prints them
+alike, leading zeros, full-width characters, a decimal ``.0``), and, for
 predictions matched in order, the count — with the lines that are blank when the extra ones are only blank lines
 at the end of a text file (the wording of ``zheval bleu``'s text files) and the lines holding a lone CR.
 """
@@ -8,8 +9,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import NamedTuple
 
-__all__ = ["count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "visible_id"]
+__all__ = ["IdPairs", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
@@ -33,21 +35,45 @@ def _no_leading_zeros(value) -> str:
     return re.sub(r"^0+(?=\d)", "", str(value))
 
 
-def id_pairs(missing, extra) -> tuple[list, list]:
-    """``(nfc, zeros)``: the pairs ``(missing id, extra id)`` that are the same id written differently -- equal after
-    NFC normalisation, or equal once the leading zeros of the one written with more are removed (``'001'`` and
-    ``'1'`` or ``1``) -- in ``missing``'s order. Each door words them for its inputs (`id_hints` for two files;
-    ``zheval explain --id`` for a typed id)."""
-    missing, extra = list(missing), list(extra)
-    by_nfc = {unicodedata.normalize("NFC", x): x for x in extra if isinstance(x, str)}
-    nfc = [(m, by_nfc[key]) for m in missing if isinstance(m, str)
-           and (key := unicodedata.normalize("NFC", m)) in by_nfc]
-    by_digits = {}
+def _whole_number(value) -> str:
+    """``'7.0'``/``7.0``/``'007.00'`` → ``'7'``: a whole number written as a decimal (a spreadsheet or pandas read
+    the ids as floats), without its leading zeros; any other id as `_no_leading_zeros` writes it."""
+    return re.sub(r"^(\d+)\.0+$", r"\1", _no_leading_zeros(value))
+
+
+def _matched(missing: list, extra: list, key, also=lambda m, e: True) -> list:
+    """The pairs ``(missing id, extra id)`` whose ``key`` is the same, not written alike, ``also(m, e)`` true."""
+    by_key = {}
     for x in extra:
-        by_digits.setdefault(_no_leading_zeros(x), x)
-    zeros = [(m, by_digits[key]) for m in missing if (key := _no_leading_zeros(m)) in by_digits
-             and str(m) != str(by_digits[key]) and key[:1].isdigit()]
-    return nfc, zeros
+        k = key(x)
+        if k is not None:
+            by_key.setdefault(k, x)
+    return [(m, by_key[k]) for m in missing if (k := key(m)) is not None and k in by_key
+            and str(m) != str(by_key[k]) and also(m, by_key[k])]
+
+
+class IdPairs(NamedTuple):
+    """The kinds of `id_pairs`, each a list of ``(missing id, extra id)``."""
+    nfc: list  #: equal after NFC normalisation (NFC vs NFD: they print alike)
+    zeros: list  #: equal once leading zeros are removed (``'001'`` and ``'1'`` or ``1``)
+    compat: list  #: equal after NFKC only: full-width or other compatibility characters (``'７'`` and ``'7'``)
+    decimals: list  #: a whole number written as a decimal (``'7.0'`` and ``'7'`` or ``7``)
+
+
+def id_pairs(missing, extra) -> IdPairs:
+    """The pairs ``(missing id, extra id)`` that are the same id written differently, in ``missing``'s order, of
+    four kinds (`IdPairs`): equal after NFC normalisation; equal once the leading zeros of the one written with
+    more are removed (``'001'`` and ``'1'`` or ``1``); equal after NFKC normalisation but not NFC (``'７'``,
+    full-width, and ``'7'`` or ``7``); equal but for a decimal ``.0`` (``'7.0'`` and ``7``). Each door words them
+    for its inputs (`id_hints` for two files; ``zheval explain --id`` for a typed id)."""
+    missing, extra = list(missing), list(extra)
+    nfc = _matched(missing, extra, lambda x: unicodedata.normalize("NFC", x) if isinstance(x, str) else None)
+    zeros = _matched(missing, extra, _no_leading_zeros, lambda m, e: _no_leading_zeros(m)[:1].isdigit())
+    compat = _matched(missing, extra, lambda x: unicodedata.normalize("NFKC", str(x)),
+                      lambda m, e: unicodedata.normalize("NFC", str(m)) != unicodedata.normalize("NFC", str(e)))
+    decimals = _matched(missing, extra, _whole_number, lambda m, e: _whole_number(m)[:1].isdigit()
+                        and _no_leading_zeros(m) != _no_leading_zeros(e))
+    return IdPairs(nfc, zeros, compat, decimals)
 
 
 def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "the predictions") -> list[str]:
@@ -57,14 +83,16 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
 
     - a missing and an extra id equal after NFC normalisation (they print alike; shown with `visible_id`);
     - a missing and an extra id equal once the leading zeros of the one written with more are removed
-      (``'001'`` and ``'1'`` or ``1``: a spreadsheet read the ids as numbers).
+      (``'001'`` and ``'1'`` or ``1``: a spreadsheet read the ids as numbers);
+    - a missing and an extra id equal after NFKC normalisation only (``'７'``, full-width, and ``'7'``);
+    - a missing and an extra id equal but for a decimal ``.0`` (``'7.0'`` and ``'7'`` or ``7``).
 
     Worded for two files (``missing_in`` and ``extra_in``): every door that reports unmatched ids between files (join
     of predictions, ``zheval compare`` of records files, ``zheval agree``'s sheet, ``--scores`` and
     ``--judge-ratings``) adds these lines (``zheval explain --id`` words the pairs for a typed id). Returns ``[]``
     when no pair is found."""
     out = []
-    pairs, zeros = id_pairs(missing, extra)
+    pairs, zeros, compat, decimals = id_pairs(missing, extra)
     if pairs:
         m, e = pairs[0]
         out.append(f"{len(pairs)} id(s) of {missing_in} differ from an id of {extra_in} only in Unicode "
@@ -77,6 +105,17 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
                    f"{m!r} in {missing_in} and {e!r} in {extra_in}: ids look like numbers whose leading zeros were "
                    "removed (a spreadsheet?); write the ids as text in both files (in a spreadsheet: format the id "
                    "column as Text before opening or pasting)")
+    if compat:
+        m, e = compat[0]
+        out.append(f"{len(compat)} id(s) of {missing_in} equal an id of {extra_in} once full-width or other "
+                   f"compatibility characters are written plainly (NFKC), e.g. {visible_id(m)} in {missing_in} and "
+                   f"{visible_id(e)} in {extra_in}: write the ids of both files with the same characters (NFKC: "
+                   "unicodedata.normalize('NFKC', id))")
+    if decimals:
+        m, e = decimals[0]
+        out.append(f"{len(decimals)} id(s) of {missing_in} equal an id of {extra_in} but for a decimal '.0', e.g. "
+                   f"{m!r} in {missing_in} and {e!r} in {extra_in}: ids look like whole numbers written as decimals "
+                   "(read as floats by a spreadsheet or pandas?); write the ids as text in both files")
     return out
 
 
