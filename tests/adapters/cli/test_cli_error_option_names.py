@@ -76,7 +76,7 @@ def _files(tmp_path):
             "clean": (data, "-o", tmp_path / "o.jsonl", "-q"),
             "ceiling": ("--data", data, "-q", "--bootstrap", "0"), "demo": (),
             "agree": ("--predictions", preds, "--judge-ratings", preds),
-            "sample": ("--data", data, "-p", preds, "-k", "2", "-o", tmp_path / "s.jsonl")}
+            "sample": ("--data", data, "-p", preds, "-k", "3", "-o", tmp_path / "s.jsonl")}
 
 
 @pytest.mark.parametrize("command, args, flag", CASES, ids=[f"{c}{''.join(a)}" for c, a, _ in CASES])
