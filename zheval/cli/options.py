@@ -8,7 +8,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 import typer
 
@@ -48,6 +48,7 @@ __all__ = [
     "TOKENIZER_FLAGS",
     "refuse_tool_tokenizer_options",
     "seed_rule",
+    "one_reference_rules",
     "resampling_rules",
 ]
 
@@ -395,6 +396,21 @@ def refuse_orphans(o, rules) -> None:
     bad = [f"{flag} {advice}" for name, flag, in_use, advice in rules if name in given and not in_use]
     if bad:
         raise UserError("; ".join(bad))
+
+
+def one_reference_rules(o, names: Sequence[Tuple[str, str]], one_ref: bool, why: str) -> list:
+    """The `refuse_orphans` rules of the multi-reference options ``names`` (``(parameter name, flag)`` pairs:
+    ``--multi-ref``, ``--bp-ref-length``): refused when typed while the options or the command's structure alone
+    guarantee one reference per item (``one_ref``: one REF file, ``--max-refs 1``; ``why`` says which), where
+    they would change nothing and the signature would still name them (``nrefs:1|...|multi:mean``; issue 35).
+    Data that merely happens to hold one reference per item is not refused: the same options serve any data."""
+    chooses = {"multi_ref": "combines the scores of an item's several references",
+               "bert_multi_ref": "combines the scores of an item's several references",
+               "bp_ref_length": "picks which reference's length the brevity penalty compares with"}
+    return [(name, flag, not one_ref, f"{chooses[name]}, and {why} gives every item one reference, so it "
+             f"would change nothing: leave {flag} out" + ("" if why.startswith("--max-refs") else
+                                                        ", or give more REF files"))
+            for name, flag in names]
 
 
 #: The tokenizer options of the command line (`tokenizer_options`): ``(parameter name, flag)`` pairs.
