@@ -33,7 +33,8 @@ def files(tmp_path):
     return paths
 
 
-_WHY = "and one REF file gives every item one reference, so it would change nothing: leave {flag} out, or give more REF files"
+_WHY = ("and one REF file gives every item one reference, so it would change nothing: leave {flag} out, or give more "
+        "REF files")
 
 
 @pytest.mark.parametrize("command, args, flag, what", [
@@ -60,6 +61,22 @@ def test_one_ref_file_without_the_options_still_scores(files):
     for command in ("rouge", "bleu"):
         res = run_cli(command, ref, "-i", hyp)
         assert res.exit_code == 0 and "nrefs:1" in res.stdout, res.output
+
+
+def test_bp_ref_length_none_acts_on_one_reference_and_passes(files):
+    # none turns the brevity penalty off: it changes the score of a short hypothesis with one reference too
+    ref, _, hyp = files
+    hyp.write_text("今天天气很\n会议改到下周\n", encoding="utf-8")  # prefixes: every precision 1, BP < 1
+    plain = run_cli("bleu", ref, "-i", hyp, "-b", "-w", "4")
+    res = run_cli("bleu", ref, "-i", hyp, "--bp-ref-length", "none", "-b", "-w", "4")
+    assert res.exit_code == 0 and plain.exit_code == 0, res.output
+    assert float(res.stdout) == 100.0 and float(plain.stdout) < 100.0, (res.stdout, plain.stdout)
+
+
+def test_an_unknown_value_is_named_as_such_first(files):
+    ref, _, hyp = files
+    res = run_cli("rouge", ref, "-i", hyp, "--multi-ref", "best")
+    assert res.exit_code == 2 and "unknown --multi-ref 'best'" in res.output, res.output
 
 
 def test_bertscore_one_ref_file_refuses_multi_ref_before_the_model_is_read(files, tmp_path):
