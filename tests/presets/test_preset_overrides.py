@@ -71,7 +71,7 @@ def test_rouge155_marks_its_own_options_and_a_rule_that_is_not_the_scripts():
     for opts, marked in (({"multi_ref": "best_recall"}, "multi_ref"), ({"beta": 2.0}, "beta"),
                          ({"rouge_types": ["rougeW"], "rouge_w_weight": 1.5}, "rouge_types+rouge_w_weight"),
                          ({"rouge_types": ["rougeS*"]}, "rouge_types")):
-        with pytest.warns(zheval.PresetOverrideWarning, match="options the tool itself offers"):
+        with pytest.warns(zheval.PresetOverrideWarning, match="each a choice the tool itself offers"):
             out = zheval.compute_rouge(P, R, preset="rouge155", **opts)  # -f B, -p, -w, -2 -1
         assert f"|preset:rouge155(overridden:{marked})|" in out["signature"], opts
     with pytest.warns(zheval.PresetOverrideWarning, match="multi_ref"):
@@ -94,7 +94,7 @@ def test_bleu_presets_follow_the_same_rule():
             out = zheval.compute_bleu(P, R, preset="sacrebleu-zh", tokenizer=tok)
         assert "|preset:sacrebleu-zh(overridden:tokenizer)|" in out["signature"]
     for opts in ({"smooth_method": "floor"}, {"level": "sentence"}, {"max_order": 2}, {"effective_order": True}):
-        with pytest.warns(zheval.PresetOverrideWarning, match="options the tool itself offers"):
+        with pytest.warns(zheval.PresetOverrideWarning, match="each a choice the tool itself offers"):
             out = zheval.compute_bleu(P, R, preset="sacrebleu-zh", **opts)
         assert f"|preset:sacrebleu-zh(overridden:{next(iter(opts))})|" in out["signature"], opts
     for opts, name in (({"smooth_method": "nltk3"}, "smooth_method"), ({"bp_ref_length": "shortest"}, "bp_ref_length")):

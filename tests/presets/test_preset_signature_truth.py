@@ -124,8 +124,8 @@ def test_the_preset_itself_is_unmarked_and_quiet(name, metric):
 
 def test_the_tools_own_options_are_marked_but_keep_the_tools_numbers():
     # sacrebleu BLEU(max_ngram_order=2) is still sacrebleu's score, but not the sacrebleu-zh preset's
-    with pytest.warns(zheval.PresetOverrideWarning, match=r"max_order \(the preset's: 4\) overridden, options the "
-                                                          r"tool itself offers"):
+    with pytest.warns(zheval.PresetOverrideWarning, match=r"max_order \(the preset's: 4\) overridden, each a "
+                                                          r"choice the tool itself offers"):
         out = zheval.compute_bleu(P, R, preset="sacrebleu-zh", max_order=2)
     assert "|preset:sacrebleu-zh(overridden:max_order)|" in out["signature"] and "|order:2|" in out["signature"]
     with pytest.warns(zheval.PresetOverrideWarning, match="multi_ref"):
