@@ -407,8 +407,7 @@ def one_reference_rules(o, names: Sequence[Tuple[str, str]], one_ref: bool, why:
     and passes, as an unknown value does (its own error names the valid ones). Data that merely happens to hold one
     reference per item is not refused: the same options serve any data."""
     from ..compute.bertscore import MULTI_REF_RULES
-    from ..definitions.bleu_score import BP_REF_LENGTHS
-    from ..definitions.rouge import MULTI_REF_MODES
+    from ..compute.options import BP_REF_LENGTHS, MULTI_REF_MODES
 
     choosing = {"multi_ref": (MULTI_REF_MODES, "combines the scores of an item's several references"),
                 "bert_multi_ref": (MULTI_REF_RULES, "combines the scores of an item's several references"),
