@@ -22,7 +22,7 @@ from typing import Optional
 
 from ..text.terminal import terminal_json
 from .commands import app
-from .options import UserError, echo, note, run_command
+from .options import UserError, echo, note, one_reference_rules, refuse_orphans, run_command
 from .params import bertscore_flags, bertscore_options, option, takes
 from .textfiles import SystemsCommand, read_text_files, references_located
 
@@ -70,6 +70,8 @@ def _run(o) -> None:
     from ..adapters.files import atomic_write
     from .files import check_output_dir, check_paths
 
+    refuse_orphans(o, one_reference_rules(o, [("bert_multi_ref", "--multi-ref")], len(o.references) == 1,
+                                          "one REF file"))
     options = bertscore_options(o, "zheval bertscore", rescale_with_baseline=o.bert_rescale,
                                 baseline_path=None if o.bert_baseline is None else str(o.bert_baseline),
                                 multi_ref=o.bert_multi_ref)

@@ -25,6 +25,7 @@ from .options import (
     refuse_metric_options,
     refuse_tool_tokenizer_options,
     refuse_orphans,
+    one_reference_rules,
     seed_rule,
     bleu_options,
     check_label_check,
@@ -74,6 +75,12 @@ def _score_page(o, report, scored_dataset, kwargs: dict):
     return page
 
 
+def max_refs_one_rules(o) -> list:
+    """The `refuse_orphans` rule of ``--multi-ref`` under ``--max-refs 1``: every item is then scored against its
+    first reference only, so the rule that combines several would change nothing (`one_reference_rules`)."""
+    return one_reference_rules(o, [("multi_ref", "--multi-ref")], o.max_refs == 1, "--max-refs 1")
+
+
 def plot_by_rule(o) -> tuple:
     """The `refuse_orphans` rule of ``--plot-by``: it names the column ``--plot`` draws."""
     return ("plot_by", "--plot-by", o.plot is not None, "is the group column drawn by --plot; add --plot FILE")
@@ -94,7 +101,8 @@ def score(o) -> None:
     def go():
         refuse_orphans(o, [plot_by_rule(o), ("html_metric", "--html-metric", o.html is not None,
                                              "chooses the items of the HTML report; add --html FILE"),
-                           seed_rule(o, o.bootstrap != 0 or o.folds is not None, "--bootstrap 0, no --folds")])
+                           seed_rule(o, o.bootstrap != 0 or o.folds is not None, "--bootstrap 0, no --folds"),
+                           *max_refs_one_rules(o)])
         if o.stream or o.items_out is not None:
             report, by = streamed_report(o)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
@@ -163,6 +171,7 @@ def compare(o) -> None:
     def go():
         from ..adapters.compare import COMPARE_TESTS, compare_predictions, system_labels
 
+        refuse_orphans(o, max_refs_one_rules(o))
         more = list(o.more_predictions or [])
         systems = [*o.predictions, *more]
         taken = [str(p) for p in o.predictions if str(p).startswith("-") and not p.exists()]

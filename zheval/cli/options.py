@@ -8,7 +8,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 import typer
 
@@ -48,6 +48,7 @@ __all__ = [
     "TOKENIZER_FLAGS",
     "refuse_tool_tokenizer_options",
     "seed_rule",
+    "one_reference_rules",
     "resampling_rules",
 ]
 
@@ -395,6 +396,27 @@ def refuse_orphans(o, rules) -> None:
     bad = [f"{flag} {advice}" for name, flag, in_use, advice in rules if name in given and not in_use]
     if bad:
         raise UserError("; ".join(bad))
+
+
+def one_reference_rules(o, names: Sequence[Tuple[str, str]], one_ref: bool, why: str) -> list:
+    """The `refuse_orphans` rules of the multi-reference options ``names`` (``(parameter name, flag)`` pairs:
+    ``--multi-ref``, ``--bp-ref-length``): refused when typed with a value that chooses among an item's references
+    while the options or the command's structure alone guarantee one reference per item (``one_ref``: one REF file,
+    ``--max-refs 1``; ``why`` says which), where it would change nothing and the signature would still name it
+    (``nrefs:1|...|multi:mean``; issue 35). ``--bp-ref-length none`` (no brevity penalty) acts on one reference too
+    and passes, as an unknown value does (its own error names the valid ones). Data that merely happens to hold one
+    reference per item is not refused: the same options serve any data."""
+    from ..compute.bertscore import MULTI_REF_RULES
+    from ..compute.options import BP_REF_LENGTHS, MULTI_REF_MODES
+
+    choosing = {"multi_ref": (MULTI_REF_MODES, "combines the scores of an item's several references"),
+                "bert_multi_ref": (MULTI_REF_RULES, "combines the scores of an item's several references"),
+                "bp_ref_length": (tuple(v for v in BP_REF_LENGTHS if v != "none"),
+                                  "picks which reference's length the brevity penalty compares with")}
+    more = "" if why.startswith("--max-refs") else ", or give more REF files"
+    return [(name, flag, not (one_ref and getattr(o, name, None) in choosing[name][0]),
+             f"{choosing[name][1]}, and {why} gives every item one reference, so it would change nothing: leave "
+             f"{flag} out{more}") for name, flag in names]
 
 
 #: The tokenizer options of the command line (`tokenizer_options`): ``(parameter name, flag)`` pairs.

@@ -43,7 +43,8 @@ import typer
 from typer.core import TyperCommand
 
 from .commands import app
-from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, refuse_orphans, take_warnings,
+from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, one_reference_rules,
+                      refuse_orphans, take_warnings,
                       resampling_rules, run_command, seed_rule, split_list, tokenizer_options,
                       refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
@@ -347,7 +348,9 @@ def _run(o, metric: str) -> None:
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
     width = o.width if o.width is not None else (1 if o.scale == 100 else 4)
-    refuse_orphans(o, [_bootstrap_rule(o, metric)])
+    refuse_orphans(o, [_bootstrap_rule(o, metric)] + one_reference_rules(
+        o, [("bp_ref_length", "--bp-ref-length")] if metric == "bleu" else [("multi_ref", "--multi-ref")],
+        len(o.references) == 1, "one REF file"))
     if metric == "bleu":
         paired_test(o)
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:

@@ -435,8 +435,9 @@ def compute_bleu(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once
             per call; [`zheval.compute.guards`][]).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
-        PresetOverrideWarning: an option given explicitly departs from the preset's recipe (its own numbers are
-            left out, the signature reads ``preset:name(overridden:...)``; ``docs/presets.md``).
+        PresetOverrideWarning: an option given explicitly changes one the preset fixes (the signature reads
+            ``preset:name(overridden:...)``; its own numbers are left out unless the tool itself offers the option;
+            ``docs/presets.md``).
     """
     given = locals()
     config = bleu_door_config("compute_bleu", BleuOptions(**{name: given[name] for name in BLEU_OPTIONS}))

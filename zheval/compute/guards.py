@@ -321,17 +321,23 @@ def warn_input_slips(predictions: Sequence[str], references: Sequence[Sequence[s
 
 
 def warn_preset_override(config) -> None:
-    """Issue a `PresetOverrideWarning` when the options of a resolved ROUGE or BLEU ``config`` depart from its
-    preset's recipe ([`zheval.presets.RougePreset.departures`][zheval.presets.base.RougePreset.departures]),
-    naming each departing option with the preset's value: the preset's own numbers are then left out and the
-    signature's ``preset`` reads ``name(overridden:...)``. Nothing without a preset or without a departure."""
+    """Issue a `PresetOverrideWarning` when a resolved ROUGE or BLEU ``config`` overrides an option its preset
+    fixes ([`zheval.presets.RougePreset.departures`][zheval.presets.base.RougePreset.departures]), naming each
+    overridden option with the preset's value: the signature's ``preset`` then reads ``name(overridden:...)``, and
+    unless every one is an option the tool itself offers (``tool_departures`` empty) the preset's own numbers are
+    left out. Nothing without a preset or without an override."""
     preset = getattr(config, "preset", None)
     departures = preset.departures(config) if preset is not None else ()
     if not departures:
         return
     given = ", ".join(f"{k} (the preset's: {preset.defaults[k]!r})" for k in departures)
-    warnings.warn(f"preset {preset.name!r}: {given} overridden, so the scores are zheval's under these options, not "
-                  f"the tool's: the preset's own numbers are left out and the signature reads "
+    if preset.tool_departures(config):
+        what = ("so the scores are zheval's under these options, not the tool's: the preset's own numbers are left "
+                "out and")
+    else:
+        what = ("each a choice the tool itself offers, so the scores are still the tool's (its own numbers stay) but "
+                "not the preset's, and")
+    warnings.warn(f"preset {preset.name!r}: {given} overridden, {what} the signature reads "
                   f"preset:{preset.signature_name(config)}", PresetOverrideWarning, stacklevel=_user_stacklevel())
 
 

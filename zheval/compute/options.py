@@ -323,9 +323,10 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
         per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
         ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
         ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
-        options given explicitly override them; one that departs from the tool's recipe (another tokenizer, say)
-        leaves the tool's own numbers out, warns (``PresetOverrideWarning``) and marks the signature
-        ``preset:name(overridden:...)`` (``docs/presets.md``, "Overriding a preset's option").""")
+        options given explicitly override them: every option the preset fixes that is changed warns
+        (``PresetOverrideWarning``) and marks the signature ``preset:name(overridden:...)``, and one the tool
+        itself does not offer (another tokenizer, say) leaves the tool's own numbers out (``docs/presets.md``,
+        "Overriding a preset's option").""")
     crosscheck: bool = _option(False, _flag, doc="""
         Recompute with rouge-score 0.1.2 fed our exact tokens (rouge1-9, rougeL, rougeLsum; beta 1) -- or with
         rouge-chinese under the rouge-chinese presets -- and add ``crosscheck`` = ``{"tool", "types", "items",
@@ -368,8 +369,8 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
         tokenize="zh")`` on raw text), ``"llamafactory"`` (LLaMA-Factory's BLEU-4: per-item nltk method-3 BLEU on
         ``list(text)``, averaged; adds ``llamafactory_bleu_4``, its 0-100 number) or ``"glm4"`` (the GLM-4 demo's
         BLEU-4 on its jieba words; adds ``glm4_bleu_4``, 0-1). A preset sets defaults; options given explicitly
-        override them, and one that departs from the tool's recipe leaves its number out, warns
-        (``PresetOverrideWarning``) and marks the signature, as for ROUGE (``docs/presets.md``).""")
+        override them: every option the preset fixes that is changed warns (``PresetOverrideWarning``) and marks
+        the signature, and one the tool does not offer leaves its number out, as for ROUGE (``docs/presets.md``).""")
     crosscheck: bool = _option(False, _flag, doc="""
         Recompute with sacrebleu ``tokenize="none"`` on our exact tokens (nltk for ``nltk3`` at sentence level;
         plus sacrebleu ``tokenize="zh"`` on raw text with the sacrebleu-zh tokenizer) and add ``crosscheck`` =

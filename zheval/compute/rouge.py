@@ -520,8 +520,9 @@ def compute_rouge(
         UnsegmentedTextWarning: ``tokenizer="none"`` on unsegmented Chinese (a [`zheval.ZhevalWarning`][zheval.compute.guards.ZhevalWarning], once
             per call; [`zheval.compute.guards`][]).
         ScriptMismatchWarning: Traditional vs Simplified texts with ``t2s`` off (once per call).
-        PresetOverrideWarning: an option given explicitly departs from the preset's recipe (its own numbers are
-            left out, the signature reads ``preset:name(overridden:...)``; ``docs/presets.md``).
+        PresetOverrideWarning: an option given explicitly changes one the preset fixes (the signature reads
+            ``preset:name(overridden:...)``; its own numbers are left out unless the tool itself offers the option;
+            ``docs/presets.md``).
     """
     given = locals()
     config = rouge_door_config("compute_rouge", RougeOptions(**{name: given[name] for name in ROUGE_OPTIONS}))

@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 from ..definitions.rouge import Score
 
 __all__ = ["DOORS", "UNITS", "COUNTINGS", "RougePreset", "BleuPreset", "Preset", "tool_rouge_defaults",
-           "summed_counts", "recipe_departures"]
+           "summed_counts", "recipe_departures", "tool_departures"]
 
 #: The doors a preset may be offered at beyond the library and the evaluate modules (which take every preset):
 #: ``"text"`` the text-file commands ``zheval rouge``/``zheval bleu``; ``"report"`` the 小黄鸭 report's
@@ -51,37 +51,49 @@ def summed_counts(extra: Mapping[str, Any], keys: Sequence[str]) -> Dict[str, in
     return {key: int(extra[key].sum()) if key in extra else 0 for key in keys}
 
 
-def recipe_departures(defaults: Mapping[str, Any], tool_options: Mapping[str, Optional[Tuple[Any, ...]]],
-                      values: Mapping[str, Any]) -> Tuple[str, ...]:
-    """The options of a preset's recipe that a resolved config departs from: the one rule of every preset, metric
-    and door (docs/presets.md, "Overriding a preset's option").
+def recipe_departures(defaults: Mapping[str, Any], values: Mapping[str, Any]) -> Tuple[str, ...]:
+    """The options a preset fixes that a resolved config overrides: every option of ``defaults`` whose value the
+    config changes. The one rule of every preset, metric and door for the ``PresetOverrideWarning`` and the
+    signature's ``preset:name(overridden:...)`` (docs/presets.md, "Overriding a preset's option"), so that the
+    signature never reads ``preset:name`` for a run that is not the preset's.
 
     Args:
-        defaults: the preset part's ``defaults`` (its recipe: ``{option: value}``).
-        tool_options: options the tool itself offers, ``{option: the values it takes}`` (``None``: any value), so
-            that another of those values is still the tool's score (ROUGE-1.5.5's ``-f B``, sacrebleu's
-            ``smooth_method="floor"``); every other option of ``defaults`` must keep its value.
+        defaults: the preset part's ``defaults`` (the options it fixes: ``{option: value}``).
         values: the config's value of every option of ``defaults`` that the config carries (an option absent here
-            is not compared: it does not apply, e.g. ``rouge_w_weight`` without ``rougeW``). ``rouge_types`` is a
-            tuple, which follows the recipe when it is a subset of the preset's (the tool computes each of them).
+            is not compared: it does not apply, e.g. ``rouge_w_weight`` without ``rougeW``). ``rouge_types`` is
+            compared as a set (the order of the types changes no number).
 
     Returns:
-        The departing option names, in ``defaults``' order (empty: the config is the tool's recipe).
+        The overridden option names, in ``defaults``' order (empty: the config is the preset's).
     """
     out = []
     for key, default in defaults.items():
         if key not in values:
             continue
         value = values[key]
-        if key in tool_options:
-            accepted = tool_options[key]
-            if accepted is None or value in accepted:
-                continue
         if key == "rouge_types":
-            if not set(value) <= set(default):
+            if set(value) != set(default):
                 out.append(key)
         elif value != default:
             out.append(key)
+    return tuple(out)
+
+
+def tool_departures(departures: Sequence[str], defaults: Mapping[str, Any],
+                    tool_options: Mapping[str, Optional[Tuple[Any, ...]]], values: Mapping[str, Any]
+                    ) -> Tuple[str, ...]:
+    """The overridden options (`recipe_departures`) that make the scores no longer the tool's own numbers:
+    all but the options the tool itself offers with a value it takes (``tool_options``, ``None``: any value;
+    ROUGE-1.5.5's ``-f B``, sacrebleu's ``smooth_method="floor"``) and a subset of the preset's ROUGE types (the
+    tool computes each of them). The preset's own numbers are reported only when this is empty."""
+    out = []
+    for key in departures:
+        value = values[key]
+        if key in tool_options and (tool_options[key] is None or value in tool_options[key]):
+            continue
+        if key == "rouge_types" and set(value) <= set(defaults[key]):
+            continue
+        out.append(key)
     return tuple(out)
 
 
@@ -186,11 +198,8 @@ class RougePreset:
             raise ValueError(self.crosscheck_refusal or f"crosscheck is not available for preset {self.name!r}")
 
     # -- the recipe -------------------------------------------------------------------------------------------
-    def departures(self, config: Any) -> Tuple[str, ...]:
-        """The options of a resolved ROUGE config (`zheval.compute.rouge.RougeConfig`) that depart from the preset's
-        recipe (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool
-        tokenizer takes no option), its normalisation, types outside the preset's, the multi-reference rule,
-        ``beta``, and ``rouge_w_weight`` / ``sentence_split`` when a type reads them."""
+    def _compared(self, config: Any) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """``(the preset's values, the config's values)`` of the options the preset fixes that apply to ``config``."""
         from ..text.normalize import get_normalizer
 
         values: Dict[str, Any] = {"rouge_types": tuple(config.types), "multi_ref": config.multi_ref,
@@ -200,21 +209,33 @@ class RougePreset:
             values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
         if "normalize" in defaults:
             values["normalize"] = config.tokenizer.normalizer.steps
+            defaults["normalize"] = get_normalizer(defaults["normalize"]).steps
         if "rougeW" in config.types:
             values["rouge_w_weight"] = float(config.rouge_w_weight)
         if "rougeLsum" in config.types:
             values["sentence_split"] = config.sentence_split
-        if "normalize" in defaults:
-            defaults["normalize"] = get_normalizer(defaults["normalize"]).steps
-        return recipe_departures(defaults, self.tool_options, values)
+        return defaults, values
+
+    def departures(self, config: Any) -> Tuple[str, ...]:
+        """The options the preset fixes that a resolved ROUGE config (`zheval.compute.rouge.RougeConfig`)
+        overrides (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool tokenizer takes no
+        option), its normalisation, the types, the multi-reference rule, ``beta``, and ``rouge_w_weight`` /
+        ``sentence_split`` when a type reads them. Each marks the signature and warns."""
+        return recipe_departures(*self._compared(config))
+
+    def tool_departures(self, config: Any) -> Tuple[str, ...]:
+        """The [`departures`][zheval.presets.base.RougePreset.departures] that are not the tool's own options
+        (`zheval.presets.base.tool_departures`): the scores are then zheval's, not the tool's."""
+        defaults, values = self._compared(config)
+        return tool_departures(recipe_departures(defaults, values), defaults, self.tool_options, values)
 
     def follows_recipe(self, config: Any) -> bool:
-        """Whether a resolved ROUGE config is the tool's own recipe (no [`departures`][zheval.presets.base.RougePreset.departures]), so
-        that its scores are the tool's and [`tool_numbers`][zheval.presets.base.RougePreset.tool_numbers] are reported."""
-        return not self.departures(config)
+        """Whether a resolved ROUGE config's scores are the tool's own (no [`tool_departures`][zheval.presets.base.RougePreset.tool_departures]), so
+        that [`tool_numbers`][zheval.presets.base.RougePreset.tool_numbers] are reported."""
+        return not self.tool_departures(config)
 
     def signature_name(self, config: Any) -> str:
-        """The signature's ``preset`` value: the name, or ``name(overridden:a+b)`` naming the departing options."""
+        """The signature's ``preset`` value: the name, or ``name(overridden:a+b)`` naming every overridden option."""
         return _overridden(self.name, self.departures(config))
 
     # -- per item ---------------------------------------------------------------------------------------------
@@ -286,26 +307,45 @@ class BleuPreset:
     def __post_init__(self) -> None:
         _check_doors(self.name, self.doors)
 
-    def departures(self, config: Any) -> Tuple[str, ...]:
-        """The options of a resolved BLEU config (`zheval.compute.bleu.BleuConfig`) that depart from the preset's
-        recipe (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool
-        tokenizer takes no option), the level, orders, smoothing method, effective order (a default ``None`` is
-        the level's rule: on at sentence level), weights and reference length. ``smooth_value`` belongs to its
-        method and is not compared."""
-        values = {"level": config.level, "max_order": config.max_order,
-                  "smooth_method": config.smooth_method, "effective_order": config.effective_order,
-                  "weights": config.weights, "bp_ref_length": config.bp_ref_length}
-        defaults = {k: v for k, v in self.defaults.items() if k != "smooth_value"}
+    def _compared(self, config: Any) -> Tuple[Dict[str, Any], Dict[str, Any]]:
+        """``(the preset's values, the config's values)`` of the options the preset fixes. ``smooth_value`` is
+        compared (as resolved: a default ``None`` is the method's own value) only under the preset's smoothing
+        method; a default ``effective_order`` of ``None`` is the level's rule (on at sentence level)."""
+        from ..definitions.bleu_score import validate_options
+
+        values: Dict[str, Any] = {"level": config.level, "max_order": config.max_order,
+                                  "smooth_method": config.smooth_method, "effective_order": config.effective_order,
+                                  "weights": config.weights, "bp_ref_length": config.bp_ref_length}
+        defaults = dict(self.defaults)
         if "tokenizer" in defaults:
             values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
         if defaults.get("effective_order", False) is None:
             defaults["effective_order"] = config.level == "sentence"
-        return recipe_departures(defaults, self.tool_options, values)
+        if "weights" in defaults and defaults["weights"] is not None:
+            defaults["weights"] = tuple(float(w) for w in defaults["weights"])
+            values["weights"] = None if config.weights is None else tuple(float(w) for w in config.weights)
+        if "smooth_value" in defaults and config.smooth_method == defaults.get("smooth_method"):
+            defaults["smooth_value"] = validate_options(config.smooth_method, defaults["smooth_value"], "closest",
+                                                        None, int(config.max_order))[0]
+            values["smooth_value"] = config.smooth_value
+        return defaults, values
+
+    def departures(self, config: Any) -> Tuple[str, ...]:
+        """The options the preset fixes that a resolved BLEU config (`zheval.compute.bleu.BleuConfig`) overrides
+        (`zheval.presets.base.recipe_departures`): the tokenizer (by name; a tool tokenizer takes no option), the
+        level, orders, smoothing method and value, effective order, weights and reference length. Each marks the
+        signature and warns."""
+        return recipe_departures(*self._compared(config))
+
+    def tool_departures(self, config: Any) -> Tuple[str, ...]:
+        """As [`RougePreset.tool_departures`][zheval.presets.base.RougePreset.tool_departures]."""
+        defaults, values = self._compared(config)
+        return tool_departures(recipe_departures(defaults, values), defaults, self.tool_options, values)
 
     def follows_recipe(self, config: Any) -> bool:
-        """Whether a resolved BLEU config is the tool's own recipe (no [`departures`][zheval.presets.base.BleuPreset.departures]), so that
+        """Whether a resolved BLEU config's scores are the tool's own (no [`tool_departures`][zheval.presets.base.BleuPreset.tool_departures]), so that
         its per-item scores are the tool's and [`tool_numbers`][zheval.presets.base.BleuPreset.tool_numbers] are reported."""
-        return not self.departures(config)
+        return not self.tool_departures(config)
 
     def signature_name(self, config: Any) -> str:
         """As [`RougePreset.signature_name`][zheval.presets.base.RougePreset.signature_name]."""
