@@ -31,6 +31,7 @@ from typing import Any, Callable, Dict, Mapping, Optional, Sequence, Tuple, Type
 
 import numpy as np
 
+from ..definitions.bleu import check_max_order
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
 from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
@@ -164,8 +165,7 @@ def _finite(low: float, strict: bool) -> Callable[[str, Any], None]:
 
 
 def _max_order(name: str, value) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name} must be an int >= 1, got {value!r}")
+    check_max_order(value)
 
 
 def _effective_order(name: str, value) -> None:
@@ -348,7 +348,8 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
     [`IntervalOptions`][zheval.compute.options.IntervalOptions], then BLEU's own). ``None`` where a preset may set the value."""
 
     max_order: Optional[int] = _option(None, _max_order, doc="""
-        Highest n-gram order, an int >= 1.""")
+        Highest n-gram order, an int in [1, `zheval.definitions.bleu.MAX_ORDER`] (1000: the statistics hold two
+        columns per order; an order above every text's token count only adds zero counts).""")
     smooth_method: Optional[str] = _option(None, _choice(SMOOTH_METHODS), doc="""
         ``"exp"`` (sacrebleu's default), ``"none"``, ``"floor"``, ``"add-k"``, ``"nltk3"``.""")
     smooth_value: Optional[float] = _option(None, doc="""
@@ -390,9 +391,11 @@ class ChrfOptions(IntervalOptions, TokenizerOptions):
         ``None`` as for ROUGE and BLEU: chrF has no preset, and it counts character n-grams by definition (sacrebleu's
         ``CHRF``), so the tokenizer only normalises and gives chrF++'s words.""")
     char_order: int = _option(6, _chrf_order, doc="""
-        Character n-gram orders 1..``char_order`` (an int >= 0).""")
+        Character n-gram orders 1..``char_order`` (an int in [0, `zheval.definitions.chrf_score.MAX_ORDER`]: 1000,
+        as an order above every text's length adds nothing).""")
     word_order: int = _option(0, _chrf_order, doc="""
-        Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++).""")
+        Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++; at most
+        `zheval.definitions.chrf_score.MAX_ORDER`, 1000).""")
     beta: Union[int, float] = _option(2, _chrf_beta, doc="""
         Recall weight of the F-score (a number >= 0).""")
     eps_smoothing: bool = _option(False, _flag, doc="""

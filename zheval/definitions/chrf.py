@@ -83,10 +83,13 @@ def split_word_punctuation(tokens: Sequence[str]) -> List[str]:
 
 def word_ngram_counts(words: Sequence[Hashable], word_order: int) -> List[Counter]:
     """Counters of the word n-grams of orders 1..``word_order`` (keys: the word for n = 1, tuples of n words
-    above; sacrebleu joins them with a space, which is the same n-gram identity for words without whitespace)."""
+    above; sacrebleu joins them with a space, which is the same n-gram identity for words without whitespace).
+    Orders above ``len(words)`` are empty Counters, built without slicing (the cost stays linear in the order)."""
     out = []
     for n in range(1, word_order + 1):
-        if n == 1:
+        if n > len(words):
+            out.append(Counter())
+        elif n == 1:
             out.append(Counter(words))
         else:
             out.append(Counter(zip(*[words[i:] for i in range(n)])))

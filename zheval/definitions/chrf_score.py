@@ -25,22 +25,33 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-__all__ = ["EPS", "ChrfScore", "check_chrf_options", "stats_orders", "f_score", "score_stats", "metric_name"]
+__all__ = ["EPS", "MAX_ORDER", "ChrfScore", "check_chrf_options", "stats_orders", "f_score", "score_stats", "metric_name"]
 
 #: sacrebleu's epsilon (``CHRF._compute_f_score``): the precision/recall of an order that has no n-gram with
 #: ``eps_smoothing``, and the F of an order whose denominator is 0.
 EPS = 1e-16
 
 
+#: The largest ``char_order`` and ``word_order``. The statistics hold 3 int64 columns per order and item and the
+#: result one precision and recall per order, and n-grams are extracted order by order, so the order sizes memory
+#: and time (sacrebleu 2.6.0 has no bound and loops the same way). An order above every text's length only adds
+#: empty orders, which chrF skips (sacrebleu's effective order), so 1000 loses nothing on texts under 1000
+#: characters (words) and keeps a 100 000-item corpus's statistics under 2.4 GB.
+MAX_ORDER = 1000
+
+
 def _check_int(name: str, value, low: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
         raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    if value > MAX_ORDER:
+        raise ValueError(f"{name} must be at most {MAX_ORDER} (one statistics column triple per order; an order "
+                         f"above every text's length adds nothing), got {value!r}")
     return int(value)
 
 
 def check_chrf_options(char_order, word_order, beta, eps_smoothing) -> Tuple[int, int, float, bool]:
-    """``(char_order, word_order, beta, eps_smoothing)`` checked: ``char_order`` an int >= 0, ``word_order`` an int
-    >= 0, not both 0; ``beta`` a finite number >= 0 (sacrebleu takes any int; 0 scores precision alone);
+    """``(char_order, word_order, beta, eps_smoothing)`` checked: ``char_order`` an int in [0, `MAX_ORDER`],
+    ``word_order`` an int in [0, `MAX_ORDER`], not both 0; ``beta`` a finite number >= 0 (sacrebleu takes any int; 0 scores precision alone);
     ``eps_smoothing`` a bool.
 
     Raises:

@@ -117,8 +117,11 @@ class SlotLayout:
     def gram_ids(self, n: int, starts: np.ndarray):
         """``(ids, bits)``: an id of the n-gram at every entry of ``starts`` (equal ids iff equal n-grams) and the
         bits it needs: the tokens packed when ``n * vb`` bits leave room for the other key fields, else dense ranks
-        (one extra sort)."""
+        (one extra sort). No start (``n`` above every slot's length, e.g. ``rouge999999``): no ids, whatever ``n``
+        (no loop over the order)."""
         vb = self.vb
+        if not len(starts):
+            return np.zeros(0, dtype=np.int64), bits_for(0)
         if n * vb <= KEY_BITS - self.sb - self.pb - 1:
             key = self.tok[starts].copy()
             for k in range(1, n):
