@@ -272,8 +272,13 @@ def takes(*names: str, **variants):
         @functools.wraps(fn)
         def command(**values):
             ctx = values.pop(_CONTEXT, None)
-            COMMAND.set(getattr(ctx, "info_name", None) or fn.__name__)  # the options' names in library errors
-            return fn(SimpleNamespace(**values, _given=_given(values, decls, ctx)))
+            # the options' names in library errors, for this command only (typer vendors its own click, so the
+            # context is passed down here, not looked up)
+            token = COMMAND.set(getattr(ctx, "info_name", None) or fn.__name__)
+            try:
+                return fn(SimpleNamespace(**values, _given=_given(values, decls, ctx)))
+            finally:
+                COMMAND.reset(token)
 
         del command.__wrapped__  # typer must read the signature below, not fn's
         command.__signature__ = inspect.Signature(
