@@ -147,7 +147,11 @@ def ceiling(o) -> None:
     def go():
         from ..adapters.duck.ceiling import human_ceiling
 
-        refuse_orphans(o, [plot_by_rule(o), seed_rule(o, o.bootstrap != 0, "--bootstrap 0")])
+        # the ceiling scores each reference against the item's other ones: under --max-refs 2 that is one
+        refuse_orphans(o, [plot_by_rule(o), seed_rule(o, o.bootstrap != 0, "--bootstrap 0"),
+                           *one_reference_rules(o, [("multi_ref", "--multi-ref")], o.max_refs == 2,
+                                                "--max-refs 2 (the ceiling scores each reference against the item's "
+                                                "others)")])
         ds, kwargs = scoring_arguments(o, {"--data": o.data})
         emit_report(human_ceiling(ds, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
 

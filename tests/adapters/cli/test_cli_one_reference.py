@@ -16,7 +16,7 @@ import warnings
 import pytest
 
 import zheval
-from helpers.cli import run_cli, write_sample_files
+from helpers.cli import run_cli, write_jsonl, write_sample_files
 
 REFS = ["今天天气很好", "会议改到下周举行"]
 REFS2 = ["今天天气不错", "会议推迟到下周"]
@@ -125,3 +125,18 @@ def test_the_library_scores_one_reference_per_item_with_any_rule():
         bleu = zheval.compute_bleu(HYPS, [[r] for r in REFS], bp_ref_length="shortest")
     assert "nrefs:1" in out["signature"] and "multi:mean" in out["signature"]
     assert "bp:shortest" in bleu["signature"]
+
+
+def test_ceiling_max_refs_two_refuses_multi_ref(tmp_path):
+    # the ceiling scores each reference against the item's other references: under --max-refs 2 there is one other,
+    # so --multi-ref combines nothing (the signature said nrefs:1|...|multi:mean)
+    data = write_jsonl(tmp_path / "d.jsonl", [
+        {"id": f"d{i}", "domain": "情感陪伴", "difficulty": "难", "query": f"问题{i}", "responses": [f"回答{i}甲乙", f"回答{i}丙丁", f"答{i}乙丙"]}
+        for i in range(4)])
+    res = run_cli("ceiling", "--data", data, "--multi-ref", "mean", "--max-refs", "2", "--bootstrap", "0")
+    assert res.exit_code == 2, res.output
+    assert ("zheval: error: --multi-ref combines the scores of an item's several references, and --max-refs 2 (the "
+            "ceiling scores each reference against the item's others) gives every item one reference") in res.stderr
+    for ok_args in (["--max-refs", "2"], ["--multi-ref", "mean"], ["--multi-ref", "mean", "--max-refs", "3"]):
+        ok = run_cli("ceiling", "--data", data, *ok_args, "--bootstrap", "0")
+        assert ok.exit_code == 0, (ok_args, ok.output)
