@@ -125,7 +125,16 @@ def test_tokenizer_none_on_unsegmented_chinese_warns(groups):
     sdata = write_jsonl(d / "seg.jsonl", [{**r, "responses": [seg(x) for x in r["responses"][1:]]} for r in rows])
     spred = write_jsonl(d / "seg_pred.jsonl", [{"id": r["id"], "prediction": seg(p)} for r, p in zip(rows, preds)])
     rep = _json(run("score", "-d", sdata, "-p", spred, "-q", "--bootstrap", 0, "--by", "none", "-f", "json", "-t", "none"))
-    assert not any('tokenizer="none"' in w for w in rep["warnings"])
+    assert not any("splits on whitespace only" in w for w in rep["warnings"])
+
+
+def test_ceiling_warns_of_a_tokenizer_that_does_not_split_chinese(groups):
+    # zheval ceiling scores each held-out reference as a prediction: the same slip gives the same wrong number there
+    d, rows, data, pred, preds, refs = groups
+    rep = _json(run("ceiling", "-d", data, "-q", "--bootstrap", 0, "--by", "none", "-f", "json", "-t", "none"))
+    assert any("--tokenizer none splits on whitespace only" in w for w in rep["warnings"]), rep["warnings"]
+    rep = _json(run("ceiling", "-d", data, "-q", "--bootstrap", 0, "--by", "none", "-f", "json"))
+    assert not any("splits on whitespace only" in w for w in rep["warnings"])
 
 
 # ---- LLaMA-Factory labels ---------------------------------------------------------------------------------------

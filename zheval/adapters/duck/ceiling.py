@@ -9,7 +9,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, make_config, report_options
-from .inputs import check_by, check_dataset
+from .inputs import check_by, check_dataset, input_warnings
 from ..report.tables import Report, group_items, score_groups
 from .reductions import metric_specs, report_params, report_signatures
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
@@ -97,4 +97,7 @@ def human_ceiling(
         signatures=report_signatures(cfg, [len(r["responses"]) for r in rows], bootstrap, seed, confidence),
         params=report_params(cfg, bootstrap, seed, confidence, num_proc, by),
         notes=notes,
+        # the slips that give a wrong number without an error (a tokenizer that does not split Chinese, ...), as
+        # evaluate_predictions reports them: here every held-out reference is the prediction
+        warnings=input_warnings(preds, [r["responses"] for r in rows], cfg.tokenizer),
     )
