@@ -47,3 +47,12 @@ def test_cli_smooth_value_minus_zero(tmp_path):
                          capture_output=True, text=True, encoding="utf-8")
     assert run.returncode == 0, run.stderr
     assert "|smooth:floor[0]|" in run.stdout and "floor[-0]" not in run.stdout
+
+
+def test_judge_cache_key_of_temperature_minus_zero_is_that_of_zero():
+    # -0.0 == 0.0: the same request, so a rerun with -0 finds the answers cached at 0 (json.dumps wrote "-0.0")
+    from zheval.compute.judge_cache import answer_key
+
+    key = dict(model="m", messages=[{"role": "user", "content": "好"}], seed=1, json_mode=True, max_tokens=None)
+    assert answer_key(temperature=-0.0, **key) == answer_key(temperature=0.0, **key) == answer_key(temperature=0, **key)
+    assert answer_key(temperature=0.5, **key) != answer_key(temperature=0.0, **key)

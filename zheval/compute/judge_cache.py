@@ -34,8 +34,9 @@ def default_cache_dir() -> Path:
 
 def answer_key(*, model: str, messages: List[Dict[str, str]], temperature: float, seed: Optional[int],
                json_mode: bool, max_tokens: Optional[int]) -> str:
-    """The content key of one request (hex sha256)."""
-    text = json.dumps({"model": model, "messages": messages, "temperature": temperature, "seed": seed,
+    """The content key of one request (hex sha256). A temperature of ``-0.0`` is the request of ``0.0`` (the same
+    number; ``+ 0.0`` turns the sign of a zero positive), so both find the same answers."""
+    text = json.dumps({"model": model, "messages": messages, "temperature": temperature + 0.0, "seed": seed,
                        "json_mode": json_mode, "max_tokens": max_tokens}, ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
