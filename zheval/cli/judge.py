@@ -21,9 +21,10 @@ signature. Everything from the data or the model goes through `zheval.cli.option
 text exact; the digest of the prediction rated),
 atomically -- a ratings file for ``zheval agree``.
 
-``--versus B`` compares two systems item by item instead ([`zheval.compute.judge.judge_pairwise`][]): the items of
-``B`` are joined to ``FILE``'s by id (same ids, same references), every item is asked in both orders (A first, then B
-first), and the printout gives A's wins, B's wins, ties, the items whose two orders disagree (position bias, counted
+``--versus B`` compares two systems item by item instead ([`zheval.compute.judge.judge_pairwise`][]): ``B`` must
+hold ``FILE``'s items (`versus_order`: ``zheval compare``'s check -- same ids and references, or the same references
+row by row without ids -- and the same ``--source-field`` text; each difference an error naming ``file:line``), every
+item is asked in both orders (A first, then B first), and the printout gives A's wins, B's wins, ties, the items whose two orders disagree (position bias, counted
 as ties) and A's win rate.
 """
 
@@ -39,7 +40,7 @@ from .commands import app
 from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
-__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url",
+__all__ = ["judge", "read_sources", "versus_order", "render_judge", "render_pairwise", "ratings_lines", "check_base_url",
            "check_endpoint", "none_rated", "judge_cache_dir"]
 
 _OPTIONS = {
@@ -150,17 +151,39 @@ def render_pairwise(result: dict, ids: list, names: tuple) -> str:
     return "\n".join(lines) + "\n"
 
 
+def versus_order(o, records, other) -> list:
+    """For ``judge A --versus B``: the row of ``other`` (B) holding each item of ``records`` (A), after the check
+    of ``zheval compare`` (`zheval.adapters.records_compare.same_items`: the same ids and references, or the same
+    references row by row when neither file has ids; an id field in one file only said so), and, with
+    ``--source-field``, the same source text in both files (issue 35: B's items were ignored or paired by line).
+
+    Raises:
+        RecordsFormatError, UserError: each difference named ``file:line``."""
+    from ..adapters.records_compare import same_items
+
+    same_items(records, other)
+    where = {rid: j for j, rid in enumerate(other.ids)}
+    order = [where[i] for i in records.ids] if records.fields.get("id") else list(range(len(records)))
+    if o.source_field:
+        mine = read_sources(o.records, o.source_field, len(records))
+        theirs = read_sources(o.versus, o.source_field, len(other))
+        diff = [(k, j) for k, j in enumerate(order) if mine[k] != theirs[j]]
+        if diff:
+            k, j = diff[0]
+            raise UserError(f"{o.versus}:{other.lines[j]}: --source-field {o.source_field!r} is {theirs[j]!r} but "
+                            f"{o.records}:{records.lines[k]} has {mine[k]!r} ({len(diff)} item(s) differ): the "
+                            "systems must be compared on the same items")
+    return order
+
+
 def _run_pairwise(o, records, api_key) -> None:
     from ..adapters.records import read_records
     from ..compute.judge import judge_pairwise
 
     other = read_records(o.versus, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
-    by_id = dict(zip(other.ids, other.predictions))
-    missing = [i for i in records.ids if i not in by_id]
-    if missing or len(other) != len(records):
-        raise UserError(f"--versus {o.versus}: the two files must have the same ids (missing: {missing[:10]})")
+    order = versus_order(o, records, other)
     sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
-    result = judge_pairwise(records.predictions, [by_id[i] for i in records.ids], records.references,
+    result = judge_pairwise(records.predictions, [other.predictions[j] for j in order], records.references,
                             base_url=o.base_url, model=o.judge_model, sources=sources, api_key=api_key,
                             seed=o.judge_seed, concurrency=o.concurrency, timeout=o.timeout,
                             max_retries=o.max_retries, answer_retries=o.answer_retries,

@@ -1,0 +1,70 @@
+"""``zheval judge``: nothing reinterpreted silently (issue 35, break-it pass 9): ``--versus B`` holds the items of
+``FILE`` (``zheval compare``'s check), a rubric's criteria never overwrite a ratings row's own fields, a rubric file's
+unknown keys and near-duplicate criteria are refused. Through the real ``openai`` client against the scripted server
+on 127.0.0.1 (``tests/helpers/chat_server.py``) where a request is sent."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("openai")
+
+import zheval.cli.judge  # noqa: F401, E402  (registers the command)
+from helpers.chat_server import ChatServer
+from helpers.cli import run_cli, write_jsonl
+
+URL = ("--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--api-key", "k")
+PREDS = ["今天天气很好", "明天有雨", "我们去公园"]
+REFS = ["今天天气不错", "明天下雨", "我们去公园散步"]
+
+
+def _rows(ids=True, refs=REFS, **extra):
+    return [{**({"id": f"i{k}"} if ids else {}), "prediction": p, "reference": r,
+             **{f: v[k] for f, v in extra.items()}} for k, (p, r) in enumerate(zip(PREDS, refs))]
+
+
+def test_versus_rows_without_ids_in_another_order_are_refused_by_line(tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", _rows(ids=False))
+    b = write_jsonl(tmp_path / "b.jsonl", _rows(ids=False)[::-1])
+    res = run_cli("judge", a, "--versus", b, *URL)
+    assert res.exit_code == 2, res.output
+    assert f"{b}:1: its references differ from those of {a}:1" in res.stderr
+
+
+def test_versus_with_ids_refuses_other_references(tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", _rows())
+    b = write_jsonl(tmp_path / "b.jsonl", _rows(refs=["今天天气不错", "后天下雪", "我们去公园散步"]))
+    res = run_cli("judge", a, "--versus", b, *URL)
+    assert res.exit_code == 2, res.output
+    assert f"{b}:2: id 'i1'" in res.stderr and f"references differ from those of {a}:2" in res.stderr
+
+
+def test_versus_id_field_in_one_file_only_is_named(tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", _rows())
+    b = write_jsonl(tmp_path / "b.jsonl", _rows(ids=False))
+    res = run_cli("judge", a, "--versus", b, *URL)
+    assert res.exit_code == 2, res.output
+    assert f"{b}: has no id field but {a} has one" in res.stderr
+
+
+def test_versus_refuses_another_source(tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", _rows(query=["天气？", "雨？", "公园？"]))
+    b = write_jsonl(tmp_path / "b.jsonl", _rows(query=["天气？", "雪？", "公园？"]))
+    res = run_cli("judge", a, "--versus", b, *URL, "--source-field", "query")
+    assert res.exit_code == 2, res.output
+    assert f"{b}:2: --source-field 'query' is '雪？' but {a}:2 has '雨？'" in res.stderr
+
+
+def test_versus_pairs_by_id_whatever_the_row_order(tmp_path):
+    pytest.importorskip("openai")
+    a = write_jsonl(tmp_path / "a.jsonl", _rows())
+    b = write_jsonl(tmp_path / "b.jsonl", _rows()[::-1])
+    with ChatServer() as server:
+        res = run_cli("judge", a, "--versus", b, "--base-url", server.base_url, "--model", "m", "--api-key", "k",
+                      "--no-cache")
+        asked = [m["messages"][-1]["content"] for m in server.requests]
+    assert res.exit_code == 0, res.output
+    for p in PREDS:  # each item judged against the same item of B (identical texts here), never another one
+        assert any(f"【回答 A】\n{p}\n\n【回答 B】\n{p}" in q for q in asked)
