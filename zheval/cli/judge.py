@@ -101,14 +101,15 @@ def ratings_lines(result: dict, ids: list, predictions: list) -> str:
     """One JSON line per item: ``{"id", "prediction_sha256", <criterion>: int | null, ..., "reason", "failure"}``;
     ``prediction_sha256`` is `zheval.text.controls.text_digest` of the item's prediction (``predictions``, in item
     order), so that ``zheval agree --judge-ratings`` refuses the file beside other predictions (issue 35 F3)."""
+    from ..compute.judge_rubric import rating_row
     from ..text.terminal import text_digest
 
     failures = {f["item"]: f for f in result["failures"]}
     lines = []
     for i, item_id in enumerate(ids):
-        row = {"id": item_id, "prediction_sha256": text_digest(predictions[i]),
-               **{c: result["item_scores"][c][i] for c in result["criteria"]},
-               "reason": result["reasons"][i], "failure": failures.get(i)}
+        row = rating_row(item_id, text_digest(predictions[i]), {c: result["item_scores"][c][i]
+                                                                 for c in result["criteria"]},
+                         result["reasons"][i], failures.get(i))
         lines.append(json.dumps(row, ensure_ascii=False))
     return "\n".join(lines) + "\n"
 

@@ -34,7 +34,7 @@ from ..version import __version__
 from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
 from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
-                           parse_rating, rating_messages, read_rubric)
+                           parse_rating, rating_messages, read_rubric, criteria_problem)
 from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
@@ -282,6 +282,8 @@ def judge_config(options: JudgeOptions) -> JudgeConfig:
         rubric = read_rubric(os.fspath(rubric))
     elif not isinstance(rubric, Rubric):
         raise TypeError(f"rubric must be None, a file path or a Rubric, got {type(rubric).__name__}")
+    elif criteria_problem(rubric.criteria) is not None:
+        raise ValueError(f"rubric {rubric.name!r}: {criteria_problem(rubric.criteria)}")
     client = _client_module().make_client(base_url=options.base_url, api_key=_api_key(options),
                                           timeout=float(options.timeout))
     cache = None

@@ -33,7 +33,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 from ..io.jsonl import parse_json_line
 
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
-           "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA"]
+           "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA", "rating_row",
+           "ROW_FIELDS", "criteria_problem"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -60,6 +61,45 @@ _PAIR_SYSTEM = (
 )
 
 _PAIR_TEMPLATE = "{source}【参考答案】\n{references}\n\n【回答 A】\n{first}\n\n【回答 B】\n{second}"
+
+
+def _folded(key: str) -> str:
+    return unicodedata.normalize("NFKC", key).casefold().strip()
+
+
+def rating_row(item_id: Any, digest: Any, scores: Dict[str, Any], reason: Any, failure: Any) -> Dict[str, Any]:
+    """One item's row of a ratings file (``zheval judge --output``): ``{"id", "prediction_sha256", <criterion>...,
+    "reason", "failure"}``. Its fields beside the criteria are `ROW_FIELDS`, which no criterion may be named."""
+    return {"id": item_id, "prediction_sha256": digest, **scores, "reason": reason, "failure": failure}
+
+
+#: The fields of a ratings row beside the criteria (derived from `rating_row` itself): a criterion so named would
+#: overwrite one (issue 35), so `criteria_problem` refuses them.
+ROW_FIELDS = tuple(rating_row(None, None, {}, None, None))
+
+
+def criteria_problem(criteria: Any) -> Optional[str]:
+    """Why ``criteria`` is not a rubric's criteria list, or ``None``: a non-empty list of non-empty strings, none
+    with spaces around it, none a field of the ratings row (`ROW_FIELDS`), no two equal apart from case, spaces or
+    width (NFKC, casefold, strip: the rule of an answer's ``ambiguous_key``, so every criterion can be answered)."""
+    if (not isinstance(criteria, (list, tuple)) or not criteria
+            or not all(isinstance(c, str) and c for c in criteria)):
+        return "'criteria' must be a non-empty list of names (strings)"
+    spaced = [c for c in criteria if c != c.strip()]
+    if spaced:
+        return f"criterion {spaced[0]!r} has spaces around it (an answer's keys are read exactly)"
+    reserved = {_folded(f): f for f in ROW_FIELDS}
+    clash = [c for c in criteria if _folded(c) in reserved]
+    if clash:
+        return (f"criterion {clash[0]!r} is the ratings row's own field {reserved[_folded(clash[0])]!r}; "
+                f"these names are reserved: {', '.join(map(repr, ROW_FIELDS))}")
+    seen: Dict[str, str] = {}
+    for c in criteria:
+        if _folded(c) in seen:
+            return (f"criteria {seen[_folded(c)]!r} and {c!r} are the same name apart from case, spaces or width "
+                    "(an answer could not say which is meant)")
+        seen[_folded(c)] = c
+    return None
 
 
 @dataclass(frozen=True)
@@ -118,9 +158,9 @@ def read_rubric(path: str) -> Rubric:
         raise ValueError(f"{path}: 'system' must be a non-empty string (the judge's instructions)")
     if not isinstance(template, str) or "{prediction}" not in template:
         raise ValueError(f"{path}: 'template' must be a string containing {{prediction}}")
-    if (not isinstance(criteria, list) or not criteria or not all(isinstance(c, str) and c for c in criteria)
-            or "reason" in criteria or len(set(criteria)) != len(criteria)):
-        raise ValueError(f"{path}: 'criteria' must be a non-empty list of distinct names (not 'reason')")
+    why = criteria_problem(criteria) if isinstance(criteria, list) else "'criteria' must be a list of names"
+    if why is not None:
+        raise ValueError(f"{path}: {why}")
     if (not isinstance(scale, list) or len(scale) != 2 or not all(type(x) is int for x in scale)
             or scale[0] >= scale[1]):
         raise ValueError(f"{path}: 'scale' must be [low, high], two integers with low < high")
@@ -179,10 +219,6 @@ def _answer_text(answer: str) -> str:
     text = answer.strip()
     fenced = _FENCE.match(text)
     return fenced.group(1).strip() if fenced else text
-
-
-def _folded(key: str) -> str:
-    return unicodedata.normalize("NFKC", key).casefold().strip()
 
 
 def _check_keys(data: Dict[str, Any], names: Sequence[str], answer: str) -> None:

@@ -68,3 +68,23 @@ def test_versus_pairs_by_id_whatever_the_row_order(tmp_path):
     assert res.exit_code == 0, res.output
     for p in PREDS:  # each item judged against the same item of B (identical texts here), never another one
         assert any(f"【回答 A】\n{p}\n\n【回答 B】\n{p}" in q for q in asked)
+
+
+@pytest.mark.parametrize("name", ["id", "prediction_sha256", "failure", "reason", "Failure"])
+def test_a_criterion_named_as_a_ratings_field_is_refused(tmp_path, name):
+    rubric = tmp_path / "r.json"
+    rubric.write_text(json.dumps({"system": "rate", "criteria": ["overall", name]}), encoding="utf-8")
+    path = write_jsonl(tmp_path / "p.jsonl", _rows())
+    res = run_cli("judge", path, *URL, "--rubric", rubric, "--no-cache")
+    assert res.exit_code == 2, res.output
+    assert f"criterion {name!r} is the ratings row's own field" in res.stderr
+    assert "'id', 'prediction_sha256', 'reason', 'failure'" in res.stderr
+
+
+def test_the_reserved_names_are_the_ratings_rows_fields():
+    from zheval.cli.judge import ratings_lines
+    from zheval.compute.judge_rubric import ROW_FIELDS
+
+    result = {"failures": [], "criteria": ["overall"], "item_scores": {"overall": [3]}, "reasons": ["r"]}
+    row = json.loads(ratings_lines(result, ["x"], ["p"]))
+    assert set(row) - {"overall"} == set(ROW_FIELDS) == {"id", "prediction_sha256", "reason", "failure"}
