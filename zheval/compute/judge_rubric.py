@@ -136,14 +136,18 @@ def pairwise_rubric() -> Rubric:
     return Rubric("pairwise-zh", _PAIR_SYSTEM, _PAIR_TEMPLATE, ("winner",), (0, 1))
 
 
+#: The keys of a rubric file (`read_rubric`); any other is refused.
+_RUBRIC_KEYS = ("system", "criteria", "scale", "template")
+
+
 def read_rubric(path: str) -> Rubric:
     """A rubric from a JSON file: ``{"system": str, "criteria": [names], "scale": [low, high], "template": str}``
     (``template`` optional: the default one; ``scale`` optional: 1-5). The system message must ask for one JSON
     object with the criteria and ``reason``.
 
     Raises:
-        FileNotFoundError; ValueError: not JSON, a missing or ill-typed field, a template without
-        ``{prediction}``, an empty criteria list, a bad scale (naming the file).
+        FileNotFoundError; ValueError: not JSON, a key other than those four, a missing or ill-typed field, a
+        template without ``{prediction}``, criteria refused by `criteria_problem`, a bad scale (naming the file).
     """
     with open(path, encoding="utf-8") as handle:
         try:
@@ -152,6 +156,10 @@ def read_rubric(path: str) -> Rubric:
             raise ValueError(f"{path}:{exc.lineno}: the rubric file is not JSON ({exc.msg})") from None
     if not isinstance(data, dict):
         raise ValueError(f"{path}: the rubric file must be a JSON object")
+    unknown = [k for k in data if k not in _RUBRIC_KEYS]
+    if unknown:  # "scales": [1, 10] ran 1-5 without a word (issue 35)
+        raise ValueError(f"{path}: unknown key {', '.join(map(repr, unknown))} in the rubric file; its keys are "
+                         f"{', '.join(map(repr, _RUBRIC_KEYS))}")
     system, template = data.get("system"), data.get("template", _TEMPLATE)
     criteria, scale = data.get("criteria"), data.get("scale", [1, 5])
     if not isinstance(system, str) or not system.strip():

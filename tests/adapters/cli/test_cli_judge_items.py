@@ -15,7 +15,7 @@ import zheval.cli.judge  # noqa: F401, E402  (registers the command)
 from helpers.chat_server import ChatServer
 from helpers.cli import run_cli, write_jsonl
 
-URL = ("--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--api-key", "k")
+URL = ("--base-url", "http://127.0.0.1:9/v1", "--model", "m", "--api-key", "k", "--max-retries", "0")
 PREDS = ["今天天气很好", "明天有雨", "我们去公园"]
 REFS = ["今天天气不错", "明天下雨", "我们去公园散步"]
 
@@ -88,3 +88,19 @@ def test_the_reserved_names_are_the_ratings_rows_fields():
     result = {"failures": [], "criteria": ["overall"], "item_scores": {"overall": [3]}, "reasons": ["r"]}
     row = json.loads(ratings_lines(result, ["x"], ["p"]))
     assert set(row) - {"overall"} == set(ROW_FIELDS) == {"id", "prediction_sha256", "reason", "failure"}
+
+
+@pytest.mark.parametrize("rubric, said", [
+    ({"system": "rate", "criteria": ["overall"], "scales": [1, 10]},
+     "unknown key 'scales' in the rubric file; its keys are 'system', 'criteria', 'scale', 'template'"),
+    ({"system": "rate", "criteria": ["overall", "Overall"]},
+     "criteria 'overall' and 'Overall' are the same name apart from case, spaces or width"),
+    ({"system": "rate", "criteria": ["overall", "ｏｖｅｒａｌｌ"]}, "the same name apart from case, spaces or width"),
+    ({"system": "rate", "criteria": ["overall", " fluent"]}, "criterion ' fluent' has spaces around it"),
+])
+def test_a_rubric_file_is_read_exactly(tmp_path, rubric, said):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(rubric, ensure_ascii=False), encoding="utf-8")
+    res = run_cli("judge", write_jsonl(tmp_path / "p.jsonl", _rows()), *URL, "--rubric", path, "--no-cache")
+    assert res.exit_code == 2, res.output
+    assert f"{path}: " in res.stderr and said in res.stderr
