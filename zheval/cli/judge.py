@@ -78,22 +78,31 @@ _OPTIONS = {
 
 
 def read_sources(path: Path, field: str, n: int) -> list:
-    """The ``field`` of every row of a records file, in file order (``None`` where missing or null).
+    """The ``field`` of every row of a records file, in file order: every row's a string with a character other
+    than spaces (issue 35: a row without it, or with null or ``""``, was sent with no source and no word said).
 
     Raises:
-        UserError: the field is in no row, or a value that is not a string (naming ``file:line``).
+        UserError: the field is in no row; a row without it, with null, an empty string or only spaces, or a value
+            that is not a string (naming ``file:line`` and the count).
     """
     from ..io.rows import read_rows
 
     rows = read_rows(path, what="predictions").rows
     if len(rows) != n or not any(field in row for _, row in rows):
         raise UserError(f"--source-field {field!r}: no such field in {path}")
-    out = []
+    out, bad = [], []
     for line, row in rows:
         value = row.get(field)
         if value is not None and not isinstance(value, str):
             raise UserError(f"{path}:{line}: {field} must be a string, got {type(value).__name__}")
+        if value is None or not value.strip():
+            bad.append((line, "no such field" if field not in row else "null" if value is None else
+                        f"{value!r}, empty"))
         out.append(value)
+    if bad:
+        line, what = bad[0]
+        raise UserError(f"{path}:{line}: --source-field {field!r}: {what} ({len(bad)} of {n} row(s) without a source "
+                        "text); every item needs its source, or leave out --source-field")
     return out
 
 

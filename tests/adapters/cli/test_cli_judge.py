@@ -18,7 +18,7 @@ from helpers.cli import run_cli, write_jsonl
 
 def test_judge_on_a_records_file(tmp_path):
     rows = [{"id": "a", "prediction": "今天天气很好", "reference": "今天天气不错", "query": "天气？"},
-            {"id": "b\x1b[2J", "prediction": "好 BADJSON-ALWAYS", "reference": "好", "query": None},
+            {"id": "b\x1b[2J", "prediction": "好 BADJSON-ALWAYS", "reference": "好", "query": "好？"},
             {"id": "c", "prediction": "ECHO 你好\x1b]0;pwned\x07", "reference": "你好", "query": "问候"}]
     path = write_jsonl(tmp_path / "preds.jsonl", rows)
     with ChatServer() as server:

@@ -104,3 +104,18 @@ def test_a_rubric_file_is_read_exactly(tmp_path, rubric, said):
     res = run_cli("judge", write_jsonl(tmp_path / "p.jsonl", _rows()), *URL, "--rubric", path, "--no-cache")
     assert res.exit_code == 2, res.output
     assert f"{path}: " in res.stderr and said in res.stderr
+
+
+@pytest.mark.parametrize("query, said", [(None, "null"), ("", "'', empty"), ("  ", "'  ', empty"),
+                                         (..., "no such field")])
+@pytest.mark.parametrize("command", ["judge", "agree"])
+def test_a_row_without_its_source_is_refused(tmp_path, query, said, command):
+    rows = _rows(query=["天气？", query, "公园？"])
+    if query is ...:
+        del rows[1]["query"]
+    path = write_jsonl(tmp_path / "p.jsonl", rows)
+    args = (("judge", path, *URL) if command == "judge" else
+            ("agree", "--predictions", path, "--judge-url", URL[1], "--judge-model", "m", "--api-key", "k"))
+    res = run_cli(*args, "--source-field", "query")
+    assert res.exit_code == 2, res.output
+    assert f"{path}:2: --source-field 'query': {said} (1 of 3 row(s) without a source text)" in res.stderr
