@@ -40,8 +40,9 @@ from .commands import app
 from .options import UserError, echo, run_command, seed_bound
 from .params import option, takes
 
-__all__ = ["judge", "read_sources", "versus_order", "render_judge", "render_pairwise", "ratings_lines", "check_base_url",
-           "check_endpoint", "none_rated", "judge_cache_dir"]
+__all__ = ["judge", "read_sources", "render_judge", "render_pairwise", "ratings_lines", "check_base_url",
+           "check_endpoint", "none_rated", "judge_cache_dir",
+           "check_rubric_source", "versus_order"]
 
 _OPTIONS = {
     "records": option(Path, "ARGUMENT", default=..., metavar="FILE", help="records file: JSONL, CSV, TSV or Parquet "
@@ -225,6 +226,7 @@ def _run(o) -> None:
         if o.judge_output is not None or o.rubric is not None:
             raise UserError("--versus compares two systems: --output and --rubric belong to rating")
         return _run_pairwise(o, records, api_key)
+    check_rubric_source(o.rubric, o.source_field)
     sources = read_sources(o.records, o.source_field, len(records)) if o.source_field else None
     result = compute_judge(records.predictions, records.references, base_url=o.base_url, model=o.judge_model,
                            sources=sources, api_key=api_key, rubric=None if o.rubric is None else str(o.rubric),
@@ -239,6 +241,18 @@ def _run(o) -> None:
     else:
         echo(render_judge(result, list(records.ids)), nl=False)
     none_rated(result, len(records), "rated")
+
+
+def check_rubric_source(rubric, source_field) -> None:
+    """Refuse, before any request, a ``--rubric`` whose template asks for ``{source}`` without ``--source-field``
+    (sent with an empty source) and ``--source-field`` with a template without ``{source}`` (no effect)
+    (`zheval.compute.judge_rubric.source_problem`; the default template fits both)."""
+    from ..compute.judge_rubric import default_rubric, read_rubric, source_problem
+
+    why = source_problem(default_rubric() if rubric is None else read_rubric(str(rubric)), source_field is not None)
+    if why is not None:
+        raise UserError(f"--rubric {rubric}: {why}: " + ("give --source-field" if source_field is None else
+                                                         f"leave out --source-field {source_field!r}"))
 
 
 def judge_cache_dir(given, used: bool = True):

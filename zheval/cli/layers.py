@@ -274,7 +274,7 @@ def run_three_layers(o, fmt: str) -> None:
     from ..adapters.records import read_records
     from ..compute.three_layers import three_layer_agreement
     from .files import check_output_dir, check_paths
-    from .judge import judge_cache_dir, read_sources
+    from .judge import check_rubric_source, judge_cache_dir, read_sources
     from .located import RowPlaces, rows_named
 
     check_output_dir(o.output, o.html)
@@ -297,6 +297,8 @@ def run_three_layers(o, fmt: str) -> None:
     ids = list(records.ids)
     ratings = None if o.judge_ratings is None else read_judge_ratings(
         o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions), predictions=list(records.predictions))
+    if judge is not None:
+        check_rubric_source(o.rubric, o.source_field)
     sources = read_sources(o.layer_predictions, o.source_field, len(records)) if o.source_field else None
     with rows_named(lambda: RowPlaces(ids, records.locations(), records.fields.get("pred"))):
         report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,

@@ -34,7 +34,8 @@ from ..version import __version__
 from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
 from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
-                           parse_rating, rating_messages, read_rubric, criteria_problem)
+                           parse_rating, rating_messages, read_rubric, criteria_problem,
+                           source_problem)
 from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
@@ -378,6 +379,9 @@ class JudgeItems:
 def judge_items(predictions: Sequence[str], references: Sequence[Sequence[str]], config: JudgeConfig,
                 sources: Optional[Sequence[Optional[str]]] = None) -> JudgeItems:
     """Rate every item (validated texts; ``sources``: the source text or question per item, or ``None``)."""
+    why = source_problem(config.rubric, sources is not None)
+    if why is not None:
+        raise ValueError(f"{why}: {'give' if sources is None else 'leave out'} sources")
     start = time.perf_counter()
     jobs = [rating_messages(config.rubric, p, rs, None if sources is None else sources[i])
             for i, (p, rs) in enumerate(zip(predictions, references))]

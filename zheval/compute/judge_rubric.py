@@ -34,7 +34,7 @@ from ..io.jsonl import parse_json_line
 
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
            "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA", "rating_row",
-           "ROW_FIELDS", "criteria_problem"]
+           "ROW_FIELDS", "criteria_problem", "source_problem"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -179,6 +179,21 @@ def read_rubric(path: str) -> Rubric:
                          f"{{source}} ({exc!r}); write literal braces as {{{{ }}}}") from None
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1]
     return Rubric(name, system, template, tuple(criteria), (scale[0], scale[1]))
+
+
+def source_problem(rubric: Rubric, given: bool) -> Optional[str]:
+    """Why a rubric's template does not fit the sources (``given``: each item has a source text), or ``None``: a
+    template of one's own with ``{source}`` and no sources (it would be sent with an empty source), or sources and a
+    template without ``{source}`` (they would change nothing). The default template's ``{source}`` is optional (an
+    empty section without sources), so the default template always fits."""
+    if rubric.template == _TEMPLATE:
+        return None
+    asks = "{source}" in rubric.template
+    if asks and not given:
+        return f"the rubric's template ({rubric.name}) asks for {{source}}"
+    if given and not asks:
+        return f"the rubric's template ({rubric.name}) has no {{source}}: the source texts would change nothing"
+    return None
 
 
 def _references_text(references: Sequence[str]) -> str:

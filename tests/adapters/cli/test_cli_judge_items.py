@@ -119,3 +119,29 @@ def test_a_row_without_its_source_is_refused(tmp_path, query, said, command):
     res = run_cli(*args, "--source-field", "query")
     assert res.exit_code == 2, res.output
     assert f"{path}:2: --source-field 'query': {said} (1 of 3 row(s) without a source text)" in res.stderr
+
+
+@pytest.mark.parametrize("template, source, said", [
+    ("{source}\n{references}\n{prediction}", (), "asks for {source}: give --source-field"),
+    ("{references}\n{prediction}", ("--source-field", "query"),
+     "has no {source}: the source texts would change nothing: leave out --source-field 'query'"),
+])
+@pytest.mark.parametrize("command", ["judge", "agree"])
+def test_a_template_and_the_source_field_must_agree(tmp_path, template, source, said, command):
+    rubric = tmp_path / "r.json"
+    rubric.write_text(json.dumps({"system": "rate", "criteria": ["overall"], "template": template}), encoding="utf-8")
+    path = write_jsonl(tmp_path / "p.jsonl", _rows(query=["天气？", "雨？", "公园？"]))
+    args = (("judge", path, *URL) if command == "judge" else
+            ("agree", "--predictions", path, "--judge-url", URL[1], "--judge-model", "m", "--api-key", "k"))
+    res = run_cli(*args, "--rubric", rubric, *source)
+    assert res.exit_code == 2, res.output
+    assert f"--rubric {rubric}: the rubric's template (r.json) {said}" in res.stderr
+
+
+def test_the_library_refuses_a_template_that_does_not_fit_the_sources(tmp_path):
+    from zheval.compute.judge_rubric import Rubric
+    from zheval import compute_judge
+
+    rubric = Rubric("mine", "rate", "{source}{references}{prediction}", ("overall",))
+    with pytest.raises(ValueError, match=r"the rubric's template \(mine\) asks for \{source\}: give sources"):
+        compute_judge(["好"], [["好"]], base_url="http://127.0.0.1:9/v1", model="m", rubric=rubric, use_cache=False)
