@@ -217,6 +217,9 @@ def _run(o) -> None:
     api_key = check_endpoint(o.base_url, o.judge_model, o.api_key)
     if o.judge_format not in ("table", "json"):
         raise UserError(f"--format must be table or json, got {o.judge_format!r}")
+    if o.no_cache and o.cache_dir is not None:
+        raise UserError(f"--cache-dir {o.cache_dir} with --no-cache: the cache is neither read nor written, so "
+                        "--cache-dir would change nothing; give one of them")
     check_output_dir(o.judge_output)
     check_paths({"FILE": o.records, "--versus": o.versus, "--rubric": o.rubric}, {"--output": o.judge_output},
                 {"--cache-dir": judge_cache_dir(o.cache_dir, not o.no_cache)})

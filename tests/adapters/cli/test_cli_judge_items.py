@@ -145,3 +145,21 @@ def test_the_library_refuses_a_template_that_does_not_fit_the_sources(tmp_path):
     rubric = Rubric("mine", "rate", "{source}{references}{prediction}", ("overall",))
     with pytest.raises(ValueError, match=r"the rubric's template \(mine\) asks for \{source\}: give sources"):
         compute_judge(["好"], [["好"]], base_url="http://127.0.0.1:9/v1", model="m", rubric=rubric, use_cache=False)
+
+
+def test_cache_dir_with_no_cache_is_refused(tmp_path):
+    path = write_jsonl(tmp_path / "p.jsonl", _rows())
+    res = run_cli("judge", path, *URL, "--cache-dir", tmp_path / "c", "--no-cache")
+    assert res.exit_code == 2, res.output
+    assert f"--cache-dir {tmp_path / 'c'} with --no-cache: the cache is neither read nor written" in res.stderr
+
+
+@pytest.mark.parametrize("extra, flags", [(("--judge-cache-dir", "CACHE"), "--judge-cache-dir"),
+                                          (("--source-field", "query"), "--source-field")])
+def test_live_judge_options_beside_ratings_made_earlier_are_refused(tmp_path, extra, flags):
+    path = write_jsonl(tmp_path / "p.jsonl", _rows(query=["天气？", "雨？", "公园？"]))
+    ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": f"i{k}", "overall": v} for k, v in enumerate([5, 2, 4])])
+    extra = tuple(str(tmp_path / "c") if x == "CACHE" else x for x in extra)
+    res = run_cli("agree", "--predictions", path, "--judge-ratings", ratings, "--bootstrap", "0", *extra)
+    assert res.exit_code == 2, res.output
+    assert f"{flags} act(s) only on a live judge (--judge-url and --judge-model)" in res.stderr
