@@ -199,8 +199,9 @@ def _run_pairwise(o, records, api_key) -> None:
                             seed=o.judge_seed, concurrency=o.concurrency, timeout=o.timeout,
                             max_retries=o.max_retries, answer_retries=o.answer_retries,
                             cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
-    if o.judge_format == "json":
-        echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)
+    if o.judge_format == "json":  # each item carries its id, as a rating's row does
+        items = [{"id": i, **item} for i, item in zip(records.ids, result["items"])]
+        echo(terminal_json({"ids": list(records.ids), **result, "items": items}, indent=1) + "\n", nl=False)
     else:
         echo(render_pairwise(result, list(records.ids), (str(o.records), str(o.versus))), nl=False)
     none_rated(result, len(records), "compared")

@@ -91,8 +91,8 @@ class JudgeOptions:
         `MAX_BACKOFF_SECONDS`; the server's ``Retry-After`` when it gives one.""")
     cache_dir: Optional[str] = option_field(None, doc="""
         The directory of the answer cache (valid answers by content: a rerun sends nothing, an interrupted run
-        resumes); ``None``: `zheval.compute.judge_cache.default_cache_dir` (``$ZHEVAL_CACHE_DIR/judge``, else
-        ``~/.cache/zheval/judge``).""")
+        resumes); ``None`` is the default cache, `zheval.compute.judge_cache.default_cache_dir`
+        (``$ZHEVAL_CACHE_DIR/judge``, else ``~/.cache/zheval/judge``), not no cache (``use_cache=False``: none).""")
     use_cache: bool = option_field(True, doc="""
         Read and write the answer cache.""")
 
@@ -536,6 +536,8 @@ def judge_pairwise(
 ) -> Dict[str, Any]:
     """Compare two systems item by item; each item is asked in **both orders** (a as A then b as A) against position
     bias. Options as [`compute_judge`][zheval.compute.judge.compute_judge] (no rubric: the pairwise question is fixed).
+    ``cache_dir=None`` is the default cache (``$ZHEVAL_CACHE_DIR/judge``, else ``~/.cache/zheval/judge``), not no
+    cache: ``use_cache=False`` reads and writes none.
 
     Returns:
         ``{"wins_a", "wins_b", "ties", "inconsistent" (items whose two orders disagree, counted as ties),
@@ -544,7 +546,8 @@ def judge_pairwise(
         "order" (1 or 2), "kind", "detail", "answer", "attempts"}]), "usage", "signature"}``.
 
     Raises:
-        ValueError / TypeError: as [`compute_judge`][zheval.compute.judge.compute_judge]; the two systems of different lengths.
+        ValueError / TypeError: as [`compute_judge`][zheval.compute.judge.compute_judge]; the two systems of different
+            lengths (naming ``predictions_b``).
     """
     options = JudgeOptions(base_url=base_url, model=model, api_key=api_key, temperature=temperature, seed=seed,
                            json_mode=json_mode, max_tokens=max_tokens, concurrency=concurrency, timeout=timeout,
@@ -552,6 +555,10 @@ def judge_pairwise(
                            cache_dir=cache_dir, use_cache=use_cache)
     options.check()
     preds_a, refs = validate_inputs(predictions_a, references, allow_empty=True)
+    if not isinstance(predictions_b, (str, bytes)) and hasattr(predictions_b, "__len__") and \
+            len(predictions_b) != len(preds_a):  # validate_inputs would say "predictions" and guess a transposition
+        raise ValueError(f"got {len(predictions_b)} predictions_b but {len(preds_a)} predictions_a and references: "
+                         "the two systems are compared item by item, one prediction each")
     preds_b, _ = validate_inputs(predictions_b, references, allow_empty=True)
     _check_sources(sources, len(preds_a))
     config = judge_config(options)

@@ -163,3 +163,34 @@ def test_live_judge_options_beside_ratings_made_earlier_are_refused(tmp_path, ex
     res = run_cli("agree", "--predictions", path, "--judge-ratings", ratings, "--bootstrap", "0", *extra)
     assert res.exit_code == 2, res.output
     assert f"{flags} act(s) only on a live judge (--judge-url and --judge-model)" in res.stderr
+
+
+def test_versus_json_items_carry_their_ids(tmp_path):
+    a = write_jsonl(tmp_path / "a.jsonl", _rows())
+    b = write_jsonl(tmp_path / "b.jsonl", _rows())
+    with ChatServer() as server:
+        res = run_cli("judge", a, "--versus", b, "--base-url", server.base_url, "--model", "m", "--api-key", "k",
+                      "--no-cache", "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert [item["id"] for item in json.loads(res.stdout)["items"]] == ["i0", "i1", "i2"]
+
+
+def test_judge_pairwise_names_predictions_b_when_lengths_differ():
+    from zheval import judge_pairwise
+
+    with pytest.raises(ValueError) as err:
+        judge_pairwise(["好", "坏"], ["好"], ["好", "坏"], base_url="http://127.0.0.1:9/v1", model="m",
+                       use_cache=False)
+    assert "got 1 predictions_b but 2 predictions_a and references" in str(err.value)
+    assert "transposed" not in str(err.value)
+
+
+def test_the_default_cache_is_documented_for_cache_dir_none():
+    from zheval import compute_judge, judge_pairwise
+    from zheval.compute.judge import JudgeOptions
+
+    assert "``cache_dir=None`` is the default cache" in judge_pairwise.__doc__
+    assert "``None`` is the default cache" in compute_judge.__doc__ and "``use_cache=False``: none" in compute_judge.__doc__
+    from zheval.compute.judge_cache import default_cache_dir  # the behaviour the docs state
+    assert JudgeOptions(base_url="http://127.0.0.1:9/v1", model="m").cache_dir is None
+    assert str(default_cache_dir()).endswith("judge")
