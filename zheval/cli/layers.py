@@ -258,8 +258,8 @@ def _judge_options(o):
     if (o.judge_url is None) != (o.judge_model is None):
         raise UserError("--judge-url and --judge-model go together")
     if o.judge_url is None:
-        idle = [flag for flag, v in (("--judge-cache-dir", o.judge_cache_dir), ("--source-field", o.source_field))
-                if v is not None]
+        idle = [flag for flag, v in (("--judge-cache-dir", o.judge_cache_dir), ("--source-field", o.source_field),
+                                     ("--api-key", o.api_key)) if v is not None]
         if idle:  # they act only on a live judge's requests (issue 35: ignored beside --judge-ratings)
             raise UserError(f"{' and '.join(idle)} act(s) only on a live judge (--judge-url and --judge-model); "
                             "with ratings made earlier (--judge-ratings) it would change nothing: leave it out")

@@ -155,7 +155,8 @@ def test_cache_dir_with_no_cache_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("extra, flags", [(("--judge-cache-dir", "CACHE"), "--judge-cache-dir"),
-                                          (("--source-field", "query"), "--source-field")])
+                                          (("--source-field", "query"), "--source-field"),
+                                          (("--api-key", "sk-x"), "--api-key")])
 def test_live_judge_options_beside_ratings_made_earlier_are_refused(tmp_path, extra, flags):
     path = write_jsonl(tmp_path / "p.jsonl", _rows(query=["天气？", "雨？", "公园？"]))
     ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": f"i{k}", "overall": v} for k, v in enumerate([5, 2, 4])])
