@@ -310,12 +310,15 @@ class BleuPreset:
     def _compared(self, config: Any) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """``(the preset's values, the config's values)`` of the options the preset fixes. ``smooth_value`` is
         compared (as resolved: a default ``None`` is the method's own value) only under the preset's smoothing
-        method; a default ``effective_order`` of ``None`` is the level's rule (on at sentence level)."""
+        method; a default ``effective_order`` of ``None`` is the level's rule (on at sentence level). A level set
+        by the calling function (``config.level_by_caller``: explain's sentence BLEU) is not compared."""
         from ..definitions.bleu_score import validate_options
 
         values: Dict[str, Any] = {"level": config.level, "max_order": config.max_order,
                                   "smooth_method": config.smooth_method, "effective_order": config.effective_order,
                                   "weights": config.weights, "bp_ref_length": config.bp_ref_length}
+        if getattr(config, "level_by_caller", False):
+            del values["level"]  # the calling function's own level (explain: sentence BLEU), not the user's
         defaults = dict(self.defaults)
         if "tokenizer" in defaults:
             values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
