@@ -147,7 +147,7 @@ def bleu_config(options: BleuOptions = BleuOptions(), *, caller_level: Optional[
     eff = opts["effective_order"]
     if eff is None:
         eff = opts["level"] == "sentence"
-    tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize)
+    tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize, part)
     check_crosscheck_method(o)
     if o.crosscheck:
         from ..results.crosscheck_bleu import unsupported_reason
