@@ -436,8 +436,7 @@ def refuse_tool_tokenizer_options(o, metrics=(), preset: Optional[str] = None) -
         o: the command's namespace (``tokenizer``, ``_given``); metrics: the metric names whose part of
             ``preset`` (the ``--preset`` name, or None) is looked at.
     """
-    from ..presets import find_preset
-    from ..presets.base import tokens_tool
+    from ..presets import find_preset, tokens_tool
     from ..tokenizers import TOOL_TOKENIZERS
 
     given = getattr(o, "_given", frozenset())
