@@ -44,3 +44,21 @@ def test_cli_explain_names_no_level_option(tmp_path, preset):
     assert r.exit_code == 0, r.output
     assert "--level" not in r.output and "overridden" not in r.output
     assert f"preset:{preset}|" in r.stdout
+
+
+def test_per_item_sentence_bleu_column_is_no_override_either():
+    """The per-item columns (``score --items``, batches, engines: `zheval.compute.joint.item_scores`) hold each item's
+    sentence BLEU by design; under ``sacrebleu-zh`` (corpus level) that warned "level ... overridden" too. The values
+    are sacrebleu's own ``sentence_bleu(tokenize="zh")``."""
+    from zheval.compute import joint
+    from zheval.compute.options import BleuOptions
+
+    preds, refs = [PRED, "我爱吃苹果"], [REFS, ["我喜欢吃苹果"]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cfg = joint.score_config_of({"bleu": BleuOptions(preset="sacrebleu-zh")})
+        got = joint.item_scores(joint.score_items(preds, refs, cfg), cfg)["sentence_bleu"]
+    assert not [w for w in caught if issubclass(w.category, zheval.PresetOverrideWarning)]
+    sacrebleu = pytest.importorskip("sacrebleu")
+    want = [sacrebleu.sentence_bleu(p, r, tokenize="zh").score / 100 for p, r in zip(preds, refs)]
+    assert list(got) == pytest.approx(want, abs=1e-9)
