@@ -167,3 +167,15 @@ def test_an_integer_is_a_number_while_a_float_holds_it():
     assert parse_number(15 * 10**307) == 1.5e308
     assert parse_number("15" + "0" * 307) == 1.5e308
     assert number_reason(2**1024) == "too large for a number (overflows a float)"
+
+
+def test_a_decimal_column_is_named_as_such():
+    """Issue 35: a Parquet decimal128 cell (pyarrow reads a ``Decimal``) was "Decimal('3.00'), not a number (a Decimal
+    is not a number)"."""
+    from zheval.io.numbers import number_cells
+
+    problems: list = []
+    assert number_cells({"b": Decimal("3.00")}.get, ["b"], "r.parquet:1", "x", problems, kind="a number",
+                        typed="parquet") == {}
+    assert problems == ["r.parquet:1: b of id 'x' is in a decimal column (Decimal('3.00')): store ratings as int or "
+                        "float"]

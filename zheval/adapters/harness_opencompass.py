@@ -41,7 +41,8 @@ from ..compute.bleu import bleu_door_config, bleu_items, bleu_result
 from ..compute.chrf import ChrfOptions, chrf_door_config, chrf_items, chrf_result
 from ..compute.guards import input_slips
 from ..compute.inputs import validate_inputs
-from ..compute.options import BleuOptions, RougeOptions, check_flags, options_for_metrics
+from ..compute.options import (OPTIONS_CLASSES, BleuOptions, RougeOptions, check_flags, options_for_metrics,
+                               refused_hub_options)
 from ..compute.rouge import rouge_door_config, rouge_items, rouge_result
 from ..results.poisson import poisson_keys
 
@@ -90,6 +91,13 @@ def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
     metric, or one given both ways is a TypeError naming ``evaluator``). A named argument left at ``None`` is not
     set (the preset's value or zheval's default applies)."""
     given = {k: v for k, v in given.items() if v is not None or k not in ("tokenizer", "rouge_types")}
+    own = OPTIONS_CLASSES[metric].names()
+    unknown = sorted(k for k in given if not any(k in cls.names() for cls in OPTIONS_CLASSES.values()))
+    if unknown:  # the evaluator scores one metric: its options only, not every metric's (issue 35)
+        extra = ", details" if metric == "rouge" else ""
+        raise TypeError(f"{evaluator} got unknown option(s) {unknown}; valid options: pred_postprocessor{extra}, "
+                        f"{metric}={OPTIONS_CLASSES[metric].__name__}(...), {', '.join(sorted(own))}"
+                        f"{refused_hub_options(unknown)}")
     return options_for_metrics(evaluator, [metric], given, {metric: typed})[metric]
 
 

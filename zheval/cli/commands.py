@@ -386,6 +386,10 @@ def records_arguments(o):
     check_records_options(o)
     kwargs = checked_options(o, {"--predictions": o.predictions})
     by = records_by(o)
+    if o.plot is not None and not by and getattr(o, "group_field", None):
+        raise UserError(f"--plot draws the scores per group, and --by {o.by} leaves the report without groups: drop "
+                        f"--by {o.by} (the groups are then --group-field's: {', '.join(o.group_field)}) or leave "
+                        "out --plot")
     if o.plot is not None and not by:
         raise UserError("--plot draws the scores per group: name a group field with --group-field (without --data "
                         "the report has no groups otherwise)")

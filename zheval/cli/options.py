@@ -436,7 +436,7 @@ def refuse_tool_tokenizer_options(o, metrics=(), preset: Optional[str] = None) -
         o: the command's namespace (``tokenizer``, ``_given``); metrics: the metric names whose part of
             ``preset`` (the ``--preset`` name, or None) is looked at.
     """
-    from ..presets import find_preset
+    from ..presets import find_preset, tokens_tool
     from ..tokenizers import TOOL_TOKENIZERS
 
     given = getattr(o, "_given", frozenset())
@@ -444,12 +444,14 @@ def refuse_tool_tokenizer_options(o, metrics=(), preset: Optional[str] = None) -
     if not flags:
         return
     tok, where = getattr(o, "tokenizer", None), "-t"
+    tool = TOOL_TOKENIZERS[tok].TOOL if tok in TOOL_TOKENIZERS else ""
     if tok is None and preset is not None and (found := find_preset(preset)) is not None:
         parts = [found.part(m) for m in metrics if m in found.metrics]
-        tools = [t for t in (p.defaults.get("tokenizer") for p in parts if p is not None) if t in TOOL_TOKENIZERS]
-        tok, where = (tools[0] if tools else None), f"the tokenizer of --preset {preset}"
+        tools = [p for p in parts if p is not None and p.defaults.get("tokenizer") in TOOL_TOKENIZERS]
+        tok = tools[0].defaults["tokenizer"] if tools else None
+        tool, where = (tokens_tool(tools[0]) if tools else ""), f"the tokenizer of --preset {preset}"
     if tok in TOOL_TOKENIZERS:
-        raise UserError(f"{' and '.join(flags)}: tokenizer {tok!r} ({where}) reproduces {TOOL_TOKENIZERS[tok].TOOL} "
+        raise UserError(f"{' and '.join(flags)}: tokenizer {tok!r} ({where}) reproduces {tool} "
                         f"exactly and takes no options, whatever their value: leave "
                         f"{'it' if len(flags) == 1 else 'them'} out, or pick another tokenizer with -t")
 

@@ -69,7 +69,8 @@ class BleuConfig:
         the signature) or None;
         tokenizer: the zheval tokenizer; bootstrap, bootstrap_method, seed, confidence, crosscheck: result options; max_refs: score
         with the first ``max_refs`` references of every item (``None``: all;
-        `zheval.compute.inputs.prepare_items`).
+        `zheval.compute.inputs.prepare_items`); level_by_caller: the level is the calling function's own (explain
+        scores sentence BLEU), not the user's, so it is no override of the preset's level (`bleu_config`).
     """
 
     max_order: int
@@ -87,6 +88,7 @@ class BleuConfig:
     crosscheck: bool = False
     max_refs: Optional[int] = None
     bootstrap_method: str = "multinomial"
+    level_by_caller: bool = False
 
     @property
     def score_options(self) -> Dict[str, Any]:
@@ -112,10 +114,12 @@ class BleuConfig:
                                max_refs=self.max_refs)
 
 
-def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
+def bleu_config(options: BleuOptions = BleuOptions(), *, caller_level: Optional[str] = None) -> BleuConfig:
     """The config of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] from its options ([`BleuOptions`][zheval.compute.options.BleuOptions],
     whose fields checked each value when it was built): the preset's defaults resolved (an explicit value wins),
-    the checks that read several options, and the tokenizer built. No text is touched.
+    the checks that read several options, and the tokenizer built. No text is touched. ``caller_level``: the
+    level a function scores at by design (explain: ``"sentence"``), used when ``options.level`` is None; it is
+    not the user's choice, so it neither warns nor marks the signature as an override of the preset's level.
 
     Raises:
         TypeError: not a [`BleuOptions`][zheval.compute.options.BleuOptions]; tokenizer option types.
@@ -129,7 +133,10 @@ def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
                         "BleuOptions(...) or BleuOptions.from_names(function, options)")
     o = options
     part = bleu_preset(o.preset)
+    by_caller = caller_level is not None and o.level is None
     opts = apply_preset(DEFAULTS, part, {k: getattr(o, k) for k in DEFAULTS}, None)
+    if by_caller:
+        opts["level"] = caller_level
     # a preset's smooth_value belongs to the preset's smoothing method: when the caller changes the method,
     # the value falls back to the new method's default unless given explicitly
     if o.smooth_value is None and o.smooth_method is not None:
@@ -140,7 +147,7 @@ def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
     eff = opts["effective_order"]
     if eff is None:
         eff = opts["level"] == "sentence"
-    tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize)
+    tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize, part)
     check_crosscheck_method(o)
     if o.crosscheck:
         from ..results.crosscheck_bleu import unsupported_reason
@@ -153,7 +160,8 @@ def bleu_config(options: BleuOptions = BleuOptions()) -> BleuConfig:
                         bp_ref_length=opts["bp_ref_length"], level=opts["level"], effective_order=bool(eff),
                         weights=ws, preset=part, tokenizer=tok, bootstrap=int(o.bootstrap), seed=o.seed,
                         confidence=o.confidence, crosscheck=bool(o.crosscheck),
-                        max_refs=None if o.max_refs is None else int(o.max_refs), bootstrap_method=o.bootstrap_method)
+                        max_refs=None if o.max_refs is None else int(o.max_refs), bootstrap_method=o.bootstrap_method,
+                        level_by_caller=by_caller)
     warn_preset_override(config)
     return config
 

@@ -418,8 +418,8 @@ def _configs(metrics, options, typed):
         rouge_cfg = rouge_config(objs["rouge"])
     if "bleu" in metrics:
         b = objs["bleu"]
-        bleu_cfg = bleu_config(b if b.level is not None else dataclasses.replace(b, level="sentence"))
-        corpus_cfg = bleu_config(dataclasses.replace(b, level="corpus"))
+        bleu_cfg = bleu_config(b, caller_level="sentence")  # explain's own level: no override of the preset's
+        corpus_cfg = bleu_config(dataclasses.replace(b, level=None), caller_level="corpus")
     one_drop_warning(*(c.tokenizer for c in (rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg) if c is not None))
     return metrics, rouge_cfg, bleu_cfg, corpus_cfg, chrf_cfg
 

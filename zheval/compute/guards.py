@@ -320,6 +320,12 @@ def warn_input_slips(predictions: Sequence[str], references: Sequence[Sequence[s
         warnings.warn(message, category, stacklevel=_user_stacklevel())
 
 
+def _tokens_of(preset, option: str) -> str:
+    """For an overridden tokenizer of a preset that says whose tokens it reproduces (``tokens_of``: LongBench's
+    jieba, although the tokenizer is named ``llamafactory-jieba``), that tool; else ``""``."""
+    return f", the tokens of {preset.tokens_of}" if option == "tokenizer" and preset.tokens_of else ""
+
+
 def warn_preset_override(config) -> None:
     """Issue a `PresetOverrideWarning` when a resolved ROUGE or BLEU ``config`` overrides an option its preset
     fixes ([`zheval.presets.RougePreset.departures`][zheval.presets.base.RougePreset.departures]), naming each
@@ -330,7 +336,7 @@ def warn_preset_override(config) -> None:
     departures = preset.departures(config) if preset is not None else ()
     if not departures:
         return
-    given = ", ".join(f"{k} (the preset's: {preset.defaults[k]!r})" for k in departures)
+    given = ", ".join(f"{k} (the preset's: {preset.defaults[k]!r}{_tokens_of(preset, k)})" for k in departures)
     if preset.tool_departures(config):
         what = ("so the scores are zheval's under these options, not the tool's: the preset's own numbers are left "
                 "out and")

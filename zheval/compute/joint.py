@@ -309,8 +309,8 @@ def item_scores(items: ScoreItems, config: ScoreConfig) -> Dict[str, np.ndarray]
             out[f"{t}_precision"] = np.asarray(items.rouge.precision[t], dtype=np.float64)
             out[f"{t}_recall"] = np.asarray(items.rouge.recall[t], dtype=np.float64)
     if config.bleu is not None:
-        per_item = bleu_config(dataclasses.replace(config.bleu_options, level="sentence", bootstrap=0,
-                                                   crosscheck=False))
+        per_item = bleu_config(dataclasses.replace(config.bleu_options, level=None, bootstrap=0, crosscheck=False),
+                               caller_level="sentence")  # the per-item column's own level: no preset override
         out["sentence_bleu"] = np.asarray(result_from_stats(items.bleu.stats, per_item)["scores"], dtype=np.float64)
     if config.chrf is not None:
         per_item = chrf_config(dataclasses.replace(config.chrf_options, level="sentence", bootstrap=0))

@@ -563,17 +563,29 @@ def options_for_metrics(
     return out
 
 
-def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None):
+def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None, part=None):
     """The tokenizer of a metric: [`zheval.tokenizers.get_tokenizer`][] of ``tokenizer`` (resolved: a preset may
     set it) with the tokenizer options of ``options`` and ``normalize`` (resolved; ``None``: the tokenizer's
-    default).
+    default). ``part``: the preset part in use (or None); when its tool tokenizer refuses an option, the error names
+    the preset and whose tokens it reproduces (`zheval.presets.base.tokens_tool`: LongBench's jieba for
+    ``longbench``, not the tokenizer's own "LLaMA-Factory").
 
     Raises:
         TypeError/ValueError/FileNotFoundError: as [`get_tokenizer`][zheval.tokenizers.get_tokenizer].
     """
-    from ..tokenizers import get_tokenizer
+    from ..tokenizers import TOOL_TOKENIZERS, get_tokenizer
 
     opts = {k: getattr(options, k) for k in TOKENIZER_OPTIONS if k != "normalize"}
     if normalize is not None:
         opts["normalize"] = normalize
-    return get_tokenizer(tokenizer, **opts)
+    try:
+        return get_tokenizer(tokenizer, **opts)
+    except ValueError as exc:
+        own = f"tokenizer {tokenizer!r} reproduces {getattr(TOOL_TOKENIZERS.get(tokenizer), 'TOOL', '')} exactly"
+        if part is None or options.tokenizer is not None or not str(exc).startswith(own):
+            raise
+        from ..presets.base import tokens_tool
+
+        said = (f"tokenizer {tokenizer!r} (the tokenizer of preset {part.name!r}) reproduces "
+                f"{tokens_tool(part)} exactly")
+        raise ValueError(said + str(exc)[len(own):]) from None

@@ -162,7 +162,7 @@ def rouge_config(options: RougeOptions = RougeOptions()) -> RougeConfig:
     check_crosscheck_method(o)
     if o.crosscheck and float(beta) != 1.0:
         raise ValueError("crosscheck compares F1 with rouge-score/rouge-chinese; it needs beta=1")
-    tok = tokenizer_from_options(opts["tokenizer"], o, opts["normalize"])
+    tok = tokenizer_from_options(opts["tokenizer"], o, opts["normalize"], part)
     config = RougeConfig(types=tuple(types), multi_ref=opts["multi_ref"], beta=float(beta),
                          rouge_w_weight=float(opts["rouge_w_weight"]), sentence_split=opts["sentence_split"],
                          preset=part, tokenizer=tok, use_aggregator=bool(o.use_aggregator),

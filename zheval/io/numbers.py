@@ -33,6 +33,7 @@ Errors name the place: `NumberFormatError` carries a [`Problem`][zheval.io.probl
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 import unicodedata
@@ -203,6 +204,10 @@ def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: s
         if (v is None if typed else v == "") and blank is not None:
             vals[c] = None
             blank(c)
+            continue
+        if isinstance(v, decimal.Decimal):  # a Parquet decimal128 column (pyarrow reads it as Decimal)
+            problems.append(f"{where}: {c} of id {rid!r} is in a decimal column ({v!r}): store ratings as int or "
+                            "float")
             continue
         if typed and isinstance(v, str):
             reason = ("a JSON string: write a rating as a JSON number, without quotes" if typed == "jsonl" else

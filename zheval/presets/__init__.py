@@ -21,10 +21,10 @@ import threading
 from importlib import import_module
 from typing import Any, Dict, Mapping, Optional, Tuple
 
-from .base import DOORS, BleuPreset, Preset, RougePreset
+from .base import DOORS, BleuPreset, Preset, RougePreset, tokens_tool
 
 __all__ = ["Preset", "RougePreset", "BleuPreset", "DOORS", "get_preset", "find_preset", "preset_names", "rouge_preset",
-           "bleu_preset", "register_preset", "unregister_preset", "apply_preset"]
+           "bleu_preset", "register_preset", "unregister_preset", "apply_preset", "tokens_tool"]
 
 #: The built-in presets: ``{name: "module.ATTRIBUTE"}`` under `zheval.presets`, imported on first use. The
 #: order is the order of every listing (error messages, the command line's choices, the Space's dropdowns).

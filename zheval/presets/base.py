@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, FrozenSet, List, Mapping, Optional, Sequ
 from ..definitions.rouge import Score
 
 __all__ = ["DOORS", "UNITS", "COUNTINGS", "RougePreset", "BleuPreset", "Preset", "tool_rouge_defaults",
-           "summed_counts", "recipe_departures", "tool_departures"]
+           "summed_counts", "recipe_departures", "tool_departures", "tokens_tool"]
 
 #: The doors a preset may be offered at beyond the library and the evaluate modules (which take every preset):
 #: ``"text"`` the text-file commands ``zheval rouge``/``zheval bleu``; ``"report"`` the 小黄鸭 report's
@@ -108,6 +108,17 @@ def _tokenizer_values(defaults: Mapping[str, Any], tokenizer: Any) -> Tuple[Any,
     return tokenizer.signature(), get_tokenizer(default).signature()
 
 
+def tokens_tool(part: Any) -> str:
+    """Whose tokens a preset part's tokenizer reproduces, for messages: the part's ``tokens_of``, else the tool tokenizer's
+    ``TOOL`` (``"LLaMA-Factory"``, ``"sacrebleu 2.6.0 tokenize='zh'"`` ...), else ``""`` (a tokenizer of zheval's)."""
+    if part.tokens_of:
+        return part.tokens_of
+    from ..tokenizers import TOOL_TOKENIZERS
+
+    tok = part.defaults.get("tokenizer")
+    return TOOL_TOKENIZERS[tok].TOOL if isinstance(tok, str) and tok in TOOL_TOKENIZERS else ""
+
+
 def _overridden(name: str, departures: Sequence[str]) -> str:
     """The signature's ``preset`` value: the name, marked ``name(overridden:a+b)`` when options depart from it."""
     return f"{name}(overridden:{'+'.join(departures)})" if departures else name
@@ -148,6 +159,8 @@ class RougePreset:
         tool_options: options the tool itself offers with the values it takes (``None``: any), which keep its
             score when changed (`zheval.presets.base.recipe_departures`); every other option
             of ``defaults`` is the recipe.
+        tokens_of: whose tokens the preset's tokenizer reproduces, in words, for messages (`tokens_tool`); empty:
+            the tokenizer's own tool (its ``TOOL``). LongBench shares LLaMA-Factory's jieba tokenizer and says so.
     """
 
     name: str
@@ -165,6 +178,7 @@ class RougePreset:
     signature_fields: Tuple[Tuple[str, Any], ...] = ()
     summary: str = ""
     tool_options: Mapping[str, Optional[Tuple[Any, ...]]] = field(default_factory=dict)
+    tokens_of: str = ""
 
     def __post_init__(self) -> None:
         if self.units not in UNITS:
@@ -294,6 +308,7 @@ class BleuPreset:
         number_scale: as ``RougePreset``.
         summary: as ``RougePreset``.
         tool_options: as ``RougePreset`` (sacrebleu's own smoothing methods, orders and levels).
+        tokens_of: as ``RougePreset``.
     """
 
     name: str
@@ -303,6 +318,7 @@ class BleuPreset:
     number_scale: Optional[float] = None
     summary: str = ""
     tool_options: Mapping[str, Optional[Tuple[Any, ...]]] = field(default_factory=dict)
+    tokens_of: str = ""
 
     def __post_init__(self) -> None:
         _check_doors(self.name, self.doors)
@@ -310,12 +326,15 @@ class BleuPreset:
     def _compared(self, config: Any) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """``(the preset's values, the config's values)`` of the options the preset fixes. ``smooth_value`` is
         compared (as resolved: a default ``None`` is the method's own value) only under the preset's smoothing
-        method; a default ``effective_order`` of ``None`` is the level's rule (on at sentence level)."""
+        method; a default ``effective_order`` of ``None`` is the level's rule (on at sentence level). A level set
+        by the calling function (``config.level_by_caller``: explain's sentence BLEU) is not compared."""
         from ..definitions.bleu_score import validate_options
 
         values: Dict[str, Any] = {"level": config.level, "max_order": config.max_order,
                                   "smooth_method": config.smooth_method, "effective_order": config.effective_order,
                                   "weights": config.weights, "bp_ref_length": config.bp_ref_length}
+        if getattr(config, "level_by_caller", False):
+            del values["level"]  # the calling function's own level (explain: sentence BLEU), not the user's
         defaults = dict(self.defaults)
         if "tokenizer" in defaults:
             values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)

@@ -270,6 +270,7 @@ class _LongBenchRouge(RougePreset):
 PRESET = leaderboard_preset(
     name="longbench", rouge_class=_LongBenchRouge, tokenizer="llamafactory-jieba", rouge_types=LONGBENCH_TYPES,
     rouge_fields={"units": "tokens", "fixed_beta": True,
+                  "tokens_of": "LongBench's jieba.cut in rouge_zh_score",
                   "signature_fields": (("recursion", LONGBENCH_RECURSION_BUDGET),)},  # the emulated cutoff
     summary="LongBench's rouge_zh_score (dureader, vcsum): rougeL (adds longbench_rouge_l and _uncut, 0-100, and "
             "counts)",

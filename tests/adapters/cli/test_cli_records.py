@@ -134,6 +134,8 @@ def test_table_report_with_a_group_and_a_plot(tmp_path, crosswoz_groups):
      "--ref-field names ['label'] more than once"),
     ([{"predict": "x", "label": "y"}], ["--label-check", "off"], "--label-check compares LLaMA-Factory labels"),
     ([{"predict": "x", "label": "y"}], ["--plot", "s.png"], "--plot draws the scores per group: name a group field"),
+    ([{"predict": "x", "label": "y", "domain": "d"}], ["--group-field", "domain", "--by", "none", "--plot", "s.png"],
+     "--by none leaves the report without groups: drop --by none (the groups are then --group-field's: domain)"),
     ([{"predict": "x", "label": "……"}], ["--punct", "drop"], "g.jsonl:1: id 'line 1': 'label' has no tokens"),
     ([{"predict": "x", "label": "y"}], ["--preset", "nope", "--metrics", "bleu"], "unknown --preset 'nope'"),
 ])

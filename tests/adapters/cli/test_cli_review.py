@@ -522,6 +522,24 @@ def test_json_numbers_of_ratings_and_scores_are_read_as_written(tmp_path, files)
             "ratings in a numeric column (int or float), not a string one)") in res.output, res.output
 
 
+
+def test_a_parquet_decimal_column_is_named_a_decimal_column(tmp_path, files):
+    # break-it issue 35: "Decimal('0.50'), not a finite number (a Decimal is not a number)"
+    from decimal import Decimal
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    key, good, _, ids, _ = _rated(tmp_path, files)
+    pqf = tmp_path / "s.parquet"
+    pq.write_table(pa.table({"id": ids, "bs": pa.array([Decimal("0.50")] * len(ids), pa.decimal128(4, 2))}), pqf)
+    res = run("agree", "--ratings", good, "--key", key, "--scores", pqf, "--bootstrap", 0)
+    assert res.exit_code == 2
+    assert (f"{pqf}:1: bs of id '{ids[0]}' is in a decimal column (Decimal('0.50')): store ratings as int or "
+            "float") in res.output, res.output
+    assert "a Decimal is not a number" not in res.output
+
+
 @pytest.mark.parametrize("extra, named", [
     (["--html", "sh.html"], "--html"),
     (["--judge-ratings", "r.jsonl"], "--judge-ratings"),

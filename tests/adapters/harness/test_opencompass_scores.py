@@ -9,6 +9,7 @@ presets through the evaluators -- is in ``test_opencompass.py``.
 from __future__ import annotations
 
 from inspect import signature
+from pathlib import Path
 
 import pytest
 
@@ -143,3 +144,28 @@ def test_chrf_evaluator_bad_options_and_input():
         OC.ZhevalChrfEvaluator().score(["好", "好"], ["好", "\u200b"])
     with pytest.raises(ValueError, match="references is None"):
         OC.ZhevalChrfEvaluator().score(["好"], None)
+
+
+@pytest.mark.parametrize("cls, own, others", [
+    (OC.ZhevalBleuEvaluator, "max_order", ("rouge_types", "use_aggregator", "word_order", "beta", "details")),
+    (OC.ZhevalChrfEvaluator, "word_order", ("rouge_types", "use_aggregator", "max_order", "details")),
+    (OC.ZhevalRougeEvaluator, "rouge_types", ("max_order", "word_order", "smooth_method")),
+])
+def test_unknown_option_lists_only_the_evaluators_own_options(cls, own, others):
+    """Issue 35: ``ZhevalBleuEvaluator(details=False)`` listed every metric's options as valid, each then refused as
+    another metric's."""
+    with pytest.raises(TypeError) as err:
+        cls(no_such_option=1)
+    listed = str(err.value).split("valid options:")[1]
+    assert own in listed and "pred_postprocessor" in listed
+    assert not [o for o in others if o in listed.replace("bleu=", "").split(", ")]
+
+
+def test_score_applies_no_pred_postprocessor_as_opencompass_documented():
+    """OpenCompass 0.5.4's ``BaseEvaluator.evaluate`` applies ``pred_postprocessor`` before ``score``; ``score`` itself
+    does not (its own evaluators neither): ours behaves the same, and docs/harnesses.md says so."""
+    plain = OC.ZhevalRougeEvaluator().score(PREDS, REFS)
+    stored = OC.ZhevalRougeEvaluator(pred_postprocessor=dict(type="general")).score(PREDS, REFS)
+    assert stored["rouge1"] == plain["rouge1"]
+    docs = (Path(__file__).resolve().parents[3] / "docs" / "harnesses.md").read_text(encoding="utf-8")
+    assert "**not by `score`**" in docs

@@ -295,3 +295,39 @@ def test_one_name_with_spaces_follows_the_comma_list_rule(tok, monkeypatch):
         build_compute_metrics(tok, metrics=[" chinese_bleu"])
     with pytest.raises(ValueError, match=r"metric name 'chinese_rouge ' has surrounding spaces"):
         build_compute_metrics(tok, metrics=[("chinese_rouge ", {})])
+
+
+@pytest.mark.parametrize("preset, only, other", [("sacrebleu-zh", "chinese_bleu", "chinese_rouge"),
+                                                 ("rouge155", "chinese_rouge", "chinese_bleu")])
+def test_one_metric_preset_says_how_to_use_it_in_the_hook(tok, preset, only, other):
+    """Issue 35: the library's bare "unknown preset 'sacrebleu-zh' ... valid values: rouge155, ..." told nothing about
+    the hook; the error names the metric the preset lacks and the two ways to use it."""
+    with pytest.raises(ValueError) as err:
+        build_compute_metrics(tok, preset=preset)
+    said = str(err.value)
+    assert f"has no {other}" in said and f"metrics=('{only}',)" in said and "unknown preset" not in said
+    assert f"('{only}', {{'preset': '{preset}'}})" in said
+    preds, labels = arrays(tok)
+    got = build_compute_metrics(tok, (only,), preset=preset)((preds, labels))
+    texts_p, texts_r = [p for p, _ in PAIRS], [r for _, r in PAIRS]
+    lib = compute_bleu if only == "chinese_bleu" else compute_rouge
+    key = "bleu" if only == "chinese_bleu" else "rougeL"
+    assert got[key] == lib(texts_p, texts_r, preset=preset)[key]
+
+
+def test_preset_override_warns_once_per_metric_in_a_build_and_call(tok):
+    """Issue 35: preset="llamafactory", tokenizer="char" gave the same PresetOverrideWarning three times per metric
+    (built at build, for the scoring tokenizer and for the scores); now once per metric, when the hook is built."""
+    import warnings
+
+    import zheval
+
+    preds, labels = arrays(tok)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        hook = build_compute_metrics(tok, preset="llamafactory", tokenizer="char")
+        hook((preds, labels))
+        hook((preds, labels))
+    said = [str(w.message) for w in caught if issubclass(w.category, zheval.PresetOverrideWarning)]
+    assert len(said) == 2 and len(set(said)) == 2
+    assert any("'llamafactory-jieba'" in s for s in said) and any("'llamafactory-char'" in s for s in said)

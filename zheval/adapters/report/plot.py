@@ -27,6 +27,35 @@ def _cjk_font() -> str | None:
     return None
 
 
+def _glyph_checker(font: str | None):
+    """``drawable(text)``: whether matplotlib's font for the plot (``font``, else DejaVu Sans, as ``rc`` asks) has a
+    glyph for every character of ``text`` (`matplotlib.ft2font.FT2Font.get_char_index` is 0 for a missing one)."""
+    from matplotlib import font_manager, ft2font
+
+    face = ft2font.FT2Font(font_manager.findfont(font_manager.FontProperties(family=[font or "DejaVu Sans"])))
+    return lambda text: all(face.get_char_index(ord(c)) != 0 for c in text if not c.isspace())
+
+
+def _group_labels(groups: list, font: str | None, svg_text: bool) -> tuple[dict, list[str]]:
+    """``({id(group): its x label}, notes)``. A group value is drawn as it is (control characters shown,
+    `visible_controls`) when the font has its glyphs (``"café"`` in DejaVu Sans), or with ``svg_text`` (the browser
+    draws it); else a known domain/difficulty name in English (``售后支持`` → ``after-sales``) or ``group N``, and
+    the note lists each replacement with the value, so a custom group (``价格$5``) is still named (issue 35)."""
+    drawable = _glyph_checker(font) if not svg_text else (lambda text: True)
+    labels, replaced = {}, []
+    for i, g in enumerate(groups):
+        shown = visible_controls(g.value, one_line=True) if g.dimension != "overall" else "overall"
+        if g.dimension == "overall" or drawable(shown):  # shown: its control characters escaped
+            labels[id(g)] = shown
+            continue
+        labels[id(g)] = _ENGLISH.get(g.value, f"group {i}")
+        replaced.append(f"{labels[id(g)]} = {shown}")
+    if not replaced:
+        return labels, []
+    return labels, [f"no font with these characters' glyphs found (for Chinese e.g. apt install fonts-noto-cjk): "
+                    f"group label(s) drawn as {'; '.join(replaced)}"]
+
+
 def plot_formats() -> dict:
     """Image formats `plot_report` can write: ``{extension without dot: description}``, matplotlib's
     ``FigureCanvasBase.get_supported_filetypes()`` minus ``pgf`` (it needs a LaTeX installation) and, when Pillow
@@ -51,8 +80,9 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
 
     Every text is drawn literally (matplotlib's ``text.parse_math`` off): a group value ``$x^2$`` is not mathtext.
     Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
-    otherwise the known domain/difficulty names are drawn in English (``售后支持`` → ``after-sales``) and a note
-    says so — matplotlib's default font has no Han glyphs and would draw empty boxes. A group of fewer than
+    a label whose glyphs the font lacks (Han in matplotlib's default font, which would draw empty boxes) is drawn as
+    its English name when it is a known domain/difficulty (``售后支持`` → ``after-sales``), else as ``group N``, and a
+    note lists each (``group 4 = 价格$5``); labels the font can draw (``café``) are kept (`_group_labels`). A group of fewer than
     `MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
     ``no interval``.
 
@@ -84,7 +114,6 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     if len(groups) <= 1:
         dims = sorted({g.dimension for g in report.groups} - {"overall"})
         raise ValueError(f"nothing to plot by {dimension!r}; the report has groups by {dims or 'nothing'} (use --by)")
-    notes = []
     font = _cjk_font()
     # text.parse_math off: a group label or field name is data, drawn literally ("$x^2$" stays "$x^2$", "$a^$" is no
     # mathtext syntax error)
@@ -93,15 +122,11 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     if svg_text:  # text stays text: the browser picks a font with Han glyphs (matplotlib's metrics only place it)
         rc.update({"svg.fonttype": "none", "svg.hashsalt": "zheval"})
 
-    def label(g: GroupScore) -> str:
-        if g.dimension == "overall":
-            return "overall"
-        if font or svg_text or g.value.isascii():
-            return visible_controls(g.value, one_line=True)  # data: its control characters shown, as on the terminal
-        return _ENGLISH.get(g.value, f"group {groups.index(g)}")
+    names, notes = _group_labels(groups, font, svg_text)
 
-    if not font and not svg_text and any(not g.value.isascii() for g in groups if g.dimension != "overall"):
-        notes.append("no CJK font found (e.g. apt install fonts-noto-cjk): group labels drawn in English")
+    def label(g: GroupScore) -> str:
+        return names[id(g)]
+
     with plt.rc_context(rc):
         fig, ax = plt.subplots(figsize=(max(6.5, 1.6 * len(groups) + 3), 4.2), dpi=120)
         k = len(report.metrics)

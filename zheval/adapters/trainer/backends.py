@@ -6,11 +6,12 @@ accumulates batches (``add``/``summary``, ``batch_eval_metrics=True``) — the z
 
 from __future__ import annotations
 
+import warnings
 from typing import Mapping
 
 import numpy as np
 
-from ...compute.guards import warn_input_slips
+from ...compute.guards import PresetOverrideWarning, warn_input_slips
 from ...compute.inputs import validate_inputs
 from ...compute.metric_table import metric_api
 from ...results.poisson import poisson_keys
@@ -54,6 +55,15 @@ def space_sensitive(options: Mapping) -> bool:
     return True  # a user callable or object with .tokenize
 
 
+def rebuilt_config(api, options: Mapping):
+    """``api.config(**options)`` built again when the hook is called (a jieba dictionary edited meanwhile is read
+    again), without its `PresetOverrideWarning`: the hook warned once when it was built (`LibraryBackend`), and the
+    same warning at every evaluation, for each config built, said it again and again (issue 35)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PresetOverrideWarning)
+        return api.config(**options)
+
+
 def library_scoring_tokenizer(name: str, options: Mapping):
     """The zheval tokenizer that the library metric ``name`` (``"chinese_bleu"`` / ``"chinese_rouge"``) builds from
     these options -- its own config (`zheval.compute.metric_table`), preset included -- so that the hook can tell
@@ -61,7 +71,7 @@ def library_scoring_tokenizer(name: str, options: Mapping):
     without tokens is skipped by the hook even when chrF alone could count its characters). Options the metric does not take are ignored. Raises what the
     library raises for bad option values (a ValueError for a name that is not a library metric)."""
     api = metric_api(name)
-    return api.config(**{k: v for k, v in options.items() if k in api.options}).tokenizer
+    return rebuilt_config(api, {k: v for k, v in options.items() if k in api.options}).tokenizer
 
 
 class Backend:
@@ -125,7 +135,7 @@ class LibraryBackend(Backend):
         self._batch_config = None
 
     def compute(self, predictions, references):
-        config = self.api.config(**self.options)
+        config = rebuilt_config(self.api, self.options)
         preds, refs = validate_inputs(predictions, references)
         warn_input_slips(preds, refs, config.tokenizer, t2s_option=config.t2s_applies,
                          words=getattr(config, "uses_tokens", True))
@@ -133,7 +143,7 @@ class LibraryBackend(Backend):
 
     def add(self, predictions, references):
         if self._batch_config is None:
-            self._batch_config = self.api.config(**self.options)
+            self._batch_config = rebuilt_config(self.api, self.options)
         config = self._batch_config
         preds, refs = validate_inputs(predictions, references)
         if not self._parts:
@@ -143,7 +153,7 @@ class LibraryBackend(Backend):
         self._keys.append(_keyed(preds, refs, config).get("keys"))
 
     def summary(self):
-        config = self._batch_config if self._batch_config is not None else self.api.config(**self.options)
+        config = self._batch_config if self._batch_config is not None else rebuilt_config(self.api, self.options)
         parts, self._parts, self._batch_config = self._parts, [], None
         keys, self._keys = self._keys, []
         items = self.api.concat(parts) if parts else self.api.empty(config)

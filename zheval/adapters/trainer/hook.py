@@ -366,10 +366,35 @@ def _typed_options(specs: list, typed: Mapping) -> dict:
     return out
 
 
+def _check_shared_preset(specs: list, shared: Mapping) -> None:
+    """A ``preset`` shared by the metrics must have a part for each library metric asked for: ``sacrebleu-zh`` is
+    BLEU only, ``rouge155`` ROUGE only. The ValueError says how to use it in the hook -- only its metrics, or the
+    preset on its metric alone -- rather than the library's bare "unknown preset" (issue 35)."""
+    from ...presets import find_preset
+
+    name = shared.get("preset")
+    preset = find_preset(name) if isinstance(name, str) else None
+    if preset is None:
+        return
+    library = [spec for spec in specs if isinstance(spec, str) and spec in LIBRARY_METRICS]
+    missing = [spec for spec in library if "preset" in metric_api(spec).options
+               and metric_api(spec).short not in preset.metrics]
+    if not missing:
+        return
+    own = tuple(metric_api(m).name for m in preset.metrics)
+    only = own[0]
+    others = [(spec, {"preset": name}) if spec in own else spec for spec in library]
+    raise ValueError(f"build_compute_metrics: preset {name!r} has no {' or '.join(missing)} (it is a "
+                     f"{' and '.join(own)} preset) but the metrics are {tuple(specs)}: score only its metric "
+                     f"with metrics={own!r}, preset={name!r}, or give the preset to {only} alone: "
+                     f"metrics={others!r} without preset=")
+
+
 def _metric_pairs(metrics: list, metric_options: Mapping, typed: Mapping) -> list:
     """``[(metric, its options)]``: the shared options, a typed object's fields and a pair's own options, each
     checked (an option given twice, one no library metric takes, a seed that is not an int)."""
     specs = [spec[0] if isinstance(spec, tuple) and spec else spec for spec in metrics]
+    _check_shared_preset(specs, metric_options)
     typed = _typed_options(specs, typed)
     pairs = []
     for spec in metrics:
