@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import string
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -34,7 +35,7 @@ from ..io.jsonl import parse_json_line
 
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
            "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA", "rating_row",
-           "ROW_FIELDS", "criteria_problem", "source_problem"]
+           "ROW_FIELDS", "criteria_problem", "source_problem", "template_fields"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -150,10 +151,14 @@ def read_rubric(path: str) -> Rubric:
         template without ``{prediction}``, criteria refused by `criteria_problem`, a bad scale (naming the file).
     """
     with open(path, encoding="utf-8") as handle:
-        try:
-            data = json.load(handle)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}:{exc.lineno}: the rubric file is not JSON ({exc.msg})") from None
+        text = handle.read()
+    try:
+        data, dups = parse_json_line(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:{exc.lineno}: the rubric file is not JSON ({exc.msg})") from None
+    if dups:  # "scale" twice: the last one won silently (issue 35)
+        raise ValueError(f"{path}: key {', '.join(map(repr, dups))} given more than once in the rubric file "
+                         "(a JSON reader would silently keep the last value); give each key once")
     if not isinstance(data, dict):
         raise ValueError(f"{path}: the rubric file must be a JSON object")
     unknown = [k for k in data if k not in _RUBRIC_KEYS]
@@ -164,21 +169,57 @@ def read_rubric(path: str) -> Rubric:
     criteria, scale = data.get("criteria"), data.get("scale", [1, 5])
     if not isinstance(system, str) or not system.strip():
         raise ValueError(f"{path}: 'system' must be a non-empty string (the judge's instructions)")
-    if not isinstance(template, str) or "{prediction}" not in template:
+    if not isinstance(template, str):
         raise ValueError(f"{path}: 'template' must be a string containing {{prediction}}")
+    fields = template_fields(template, path)
     why = criteria_problem(criteria) if isinstance(criteria, list) else "'criteria' must be a list of names"
     if why is not None:
         raise ValueError(f"{path}: {why}")
     if (not isinstance(scale, list) or len(scale) != 2 or not all(type(x) is int for x in scale)
             or scale[0] >= scale[1]):
         raise ValueError(f"{path}: 'scale' must be [low, high], two integers with low < high")
-    try:
-        template.format(prediction="", references="", source="")
-    except (KeyError, IndexError, ValueError) as exc:
-        raise ValueError(f"{path}: the template has a placeholder other than {{prediction}}, {{references}}, "
-                         f"{{source}} ({exc!r}); write literal braces as {{{{ }}}}") from None
+    if "prediction" not in fields:  # "{{prediction}}" is literal text: the judge would never see the answer
+        raise ValueError(f"{path}: 'template' must contain the placeholder {{prediction}} (written with single "
+                         "braces; {{prediction}} is literal text)")
     name = str(path).replace("\\", "/").rsplit("/", 1)[-1]
     return Rubric(name, system, template, tuple(criteria), (scale[0], scale[1]))
+
+
+#: The placeholders a rubric template may use.
+_FIELDS = ("prediction", "references", "source")
+
+
+def template_fields(template: str, where: str = "the rubric") -> frozenset:
+    """The placeholder names of a rubric template, as ``str.format`` reads it (``{{x}}`` is literal text, not a
+    placeholder). The one parser behind every template check (`read_rubric`, `source_problem`).
+
+    Raises:
+        ValueError (naming ``where`` and the placeholder): a brace that is not a placeholder, a positional ``{}`` or
+        ``{0}``, a name other than ``prediction``, ``references``, ``source``, a conversion (``!s``), a format spec
+        (``:…``), an attribute or index (``.x``, ``[0]``).
+    """
+    hint = "; write literal braces as {{ }}"
+    try:
+        parts = list(string.Formatter().parse(template))
+    except ValueError as exc:  # "Single '}' encountered in format string"
+        raise ValueError(f"{where}: the template has a brace that is not a placeholder ({exc}){hint}") from None
+    names = set()
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        shown = "{" + name + ("!" + conversion if conversion else "") + (":" + spec if spec else "") + "}"
+        base = re.split(r"[.\[]", name, maxsplit=1)[0]
+        if base == "" or base.isdigit():
+            raise ValueError(f"{where}: the template has a positional placeholder {shown}; name it {{prediction}}, "
+                             f"{{references}} or {{source}}{hint}")
+        if base not in _FIELDS:
+            raise ValueError(f"{where}: the template has an unknown placeholder {shown}; the placeholders are "
+                             f"{{prediction}}, {{references}}, {{source}}{hint}")
+        if base != name or conversion or spec:
+            raise ValueError(f"{where}: the template's placeholder {shown} has a conversion, format or "
+                             f"attribute/index; write it plainly as {{{base}}}")
+        names.add(name)
+    return frozenset(names)
 
 
 def source_problem(rubric: Rubric, given: bool) -> Optional[str]:
@@ -188,7 +229,7 @@ def source_problem(rubric: Rubric, given: bool) -> Optional[str]:
     empty section without sources), so the default template always fits."""
     if rubric.template == _TEMPLATE:
         return None
-    asks = "{source}" in rubric.template
+    asks = "source" in template_fields(rubric.template, rubric.name)
     if asks and not given:
         return f"the rubric's template ({rubric.name}) asks for {{source}}"
     if given and not asks:
