@@ -42,6 +42,11 @@ _RE_N = re.compile(r"rouge([1-9][0-9]*)\Z")
 _RE_S = re.compile(r"rouge(SU|S)(0|[1-9][0-9]*|\*)\Z")  # no leading zero, as rougeN (rouge01 is refused too)
 _PARSE_CACHE: Dict[str, RougeType] = {}
 
+#: The largest n-gram order or skip distance a ROUGE type carries into the computation: a larger one written in the
+#: name (``rouge99999999999999999999999``) stands for this one, which no text reaches (2**62 tokens), so the scores are
+#: the same (ROUGE-N: no n-gram, 0; rougeS: every pair, as ``rougeS*``) and the name is kept as written.
+NUMBER_CEILING = 2 ** 62
+
 
 def parse_rouge_type(name: str) -> RougeType:
     """Parse a ROUGE type name.
@@ -62,7 +67,7 @@ def parse_rouge_type(name: str) -> RougeType:
         raise TypeError(f"ROUGE type must be a str, got {type(name).__name__}: {name!r}")
     m = _RE_N.match(name)
     if m:
-        rt = RougeType(name, "N", int(m.group(1)), None)
+        rt = RougeType(name, "N", min(int(m.group(1)), NUMBER_CEILING), None)
     elif name == "rougeL":
         rt = RougeType(name, "L")
     elif name == "rougeLsum":
@@ -75,7 +80,7 @@ def parse_rouge_type(name: str) -> RougeType:
             raise ValueError(
                 f"Unknown ROUGE type {name!r}. Valid forms: " + "; ".join(VALID_ROUGE_TYPE_FORMS) + "."
             )
-        skip = None if m.group(2) == "*" else int(m.group(2))
+        skip = None if m.group(2) == "*" else min(int(m.group(2)), NUMBER_CEILING)
         rt = RougeType(name, m.group(1), 0, skip)
     _PARSE_CACHE[name] = rt
     return rt
