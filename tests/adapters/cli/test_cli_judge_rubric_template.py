@@ -8,6 +8,8 @@ import json
 
 import pytest
 
+pytest.importorskip("openai")  # zheval judge needs the judge extra (.ci/extras-floor runs these at openai's floor)
+
 import zheval.cli.judge  # noqa: F401  (registers the command)
 from helpers.chat_server import ChatServer
 from helpers.cli import run_cli, write_jsonl
