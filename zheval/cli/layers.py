@@ -23,7 +23,7 @@ import re
 from pathlib import Path
 from typing import List, Optional
 
-from .options import UserError, check_tokenizer, echo
+from .options import UserError, check_tokenizer, echo, refuse_metric_options
 from .params import bertscore_flags, bertscore_options, option
 
 __all__ = ["LAYER_OPTIONS", "JudgeRatings", "read_judge_ratings", "run_three_layers"]
@@ -290,6 +290,7 @@ def run_three_layers(o, fmt: str) -> None:
     from ..adapters.extras import require_extra
 
     check_tokenizer(o.layer_tokenizer)  # before any file is read or model loaded
+    refuse_metric_options(o, ())  # --bertscore-layer/-idf/-batch-size/-device without --bertscore-model: no column
     judge = _judge_options(o)
     if judge is not None:
         require_extra("openai", extra="judge", purpose="zheval agree --judge-url")

@@ -195,3 +195,16 @@ def test_the_default_cache_is_documented_for_cache_dir_none():
     from zheval.compute.judge_cache import default_cache_dir  # the behaviour the docs state
     assert JudgeOptions(base_url="http://127.0.0.1:9/v1", model="m").cache_dir is None
     assert str(default_cache_dir()).endswith("judge")
+
+
+@pytest.mark.parametrize("extra, flag", [(("--bertscore-layer", "2"), "--bertscore-layer"),
+                                         (("--bertscore-idf",), "--bertscore-idf"),
+                                         (("--bertscore-device", "cpu"), "--bertscore-device"),
+                                         (("--bertscore-batch-size", "3"), "--bertscore-batch-size")])
+def test_bertscore_options_without_the_model_are_refused_at_agree(tmp_path, extra, flag):
+    # without --bertscore-model there is no BERTScore column: the option would change nothing (break-it pass 10)
+    path = write_jsonl(tmp_path / "p.jsonl", _rows())
+    ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": f"i{k}", "overall": v} for k, v in enumerate([5, 2, 4])])
+    res = run_cli("agree", "--predictions", path, "--judge-ratings", ratings, "--bootstrap", "0", *extra)
+    assert res.exit_code == 2, res.output
+    assert f"{flag} applies to BERTScore: add --bertscore-model" in res.stderr, res.stderr
