@@ -3,6 +3,8 @@ shift, empty generations, all-padding rows, whitespace between characters, torch
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import pytest
 import torch
@@ -110,6 +112,34 @@ def test_causal_lm_shift_and_label_mask(tok):
     # ids (from preprocess_logits_for_metrics), padded with -100 by the Trainer, give the same result
     pred_ids = np.array([wanted[:-2] + [-100, -100]])
     assert decode_predictions((pred_ids, labels), tok, causal_lm=True) == (p, r)
+
+
+def test_causal_lm_warns_on_generated_ids(tok, caplog):
+    # model.generate returns the prompt copied, then the answer: each id equals the label at its own position, so
+    # causal_lm=True (the prediction at t is for the label at t + 1) reads them one position off
+    prompt, answer = ids(tok, "请打开"), ids(tok, "小黄鸭") + [tok.eos_token_id]
+    generated = np.array([prompt + answer + [tok.pad_token_id] * 2])
+    labels = np.array([[-100] * len(prompt) + answer + [-100, -100]])
+    with caplog.at_level(logging.WARNING, logger="zheval"):
+        p, r = decode_predictions((generated, labels), tok, causal_lm=True)
+    assert r == ["小黄鸭"] and p == ["开小黄鸭"]  # shifted as asked: the prompt's last id is read for 小
+    warned = [rec.getMessage() for rec in caplog.records if "generated ids" in rec.getMessage()]
+    assert len(warned) == 1 and "4 prediction id(s) equal the label at their own position" in warned[0]
+    assert "causal_lm=False" in warned[0]
+    # read in place (causal_lm=False) the same arrays give the answer, without the warning
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="zheval"):
+        assert decode_predictions((generated, labels), tok)[0] == ["请打开小黄鸭"]
+    assert not [rec for rec in caplog.records if "generated ids" in rec.getMessage()]
+
+
+def test_causal_lm_teacher_forced_predictions_do_not_warn(tok, caplog):
+    answer = ids(tok, "小黄鸭") + [tok.eos_token_id]
+    labels = np.array([[-100] + answer])
+    teacher_forced = np.array([answer + [tok.pad_token_id]])  # the prediction at t is the label at t + 1
+    with caplog.at_level(logging.WARNING, logger="zheval"):
+        assert decode_predictions((teacher_forced, labels), tok, causal_lm=True) == (["小黄鸭"], ["小黄鸭"])
+    assert not [rec for rec in caplog.records if "generated ids" in rec.getMessage()]
 
 
 def test_empty_generations_and_all_padding_rows(tok):

@@ -17,6 +17,7 @@ __all__ = [
     "IGNORE_INDEX",
     "preprocess_logits_for_metrics",
     "prediction_ids",
+    "unshifted_matches",
     "decode_predictions",
     "decode_with_ambiguity",
     "dropped_unknown_tokens",
@@ -263,7 +264,8 @@ def prediction_ids(
             ``skip_special_tokens=True`` removes it); None (a decoder without a pad id): ``ignore_index`` positions
             are removed from the rows instead, which decodes the same.
         causal_lm: shift predictions by one position (the prediction at ``t`` is for the label at ``t + 1``) and keep
-            only positions whose label is not ``ignore_index``.
+            only positions whose label is not ``ignore_index``; predictions that equal their labels in place more
+            often than shifted (generated ids, `unshifted_matches`) are shifted as asked, with a warning logged.
         ignore_index: the padding/ignore value, ``-100`` in transformers.
         vocab_size: the number of ids the tokenizer decodes (``len(tokenizer)``, added tokens included), ``>= 1``;
             None: not checked (a decoder that tells no size).
@@ -292,6 +294,9 @@ def prediction_ids(
         shifted_preds = preds[:, :-1]
         shifted_labels = labels[:, 1:]
         mask = shifted_labels != ignore_index
+        unshifted = unshifted_matches(preds, labels, ignore_index)
+        if unshifted:
+            logger.warning(unshifted_message(*unshifted))
         pred_rows = [row[m] for row, m in zip(shifted_preds, mask)]
         label_rows = [row[m] for row, m in zip(shifted_labels, mask)]
     else:
@@ -302,6 +307,45 @@ def prediction_ids(
     out_p = _decodable_rows("predictions", pred_rows, pad_token_id, ignore_index, vocab_size, dropped)
     out_l = _decodable_rows("label_ids", label_rows, pad_token_id, ignore_index, vocab_size, None)
     return out_p, out_l
+
+
+def unshifted_matches(preds: np.ndarray, labels: np.ndarray, ignore_index: int) -> Optional[tuple[int, int, int]]:
+    """Whether causal-LM predictions look like generated ids (read in place) rather than teacher-forced ones.
+
+    A teacher-forced prediction at ``t`` is for the label at ``t + 1``; generated ids (``model.generate``: the prompt
+    copied, then the answer) equal the label at ``t`` itself. With ``causal_lm=True`` such ids are read one position
+    off. This counts, over the positions whose label is not ``ignore_index``, how many predictions equal the label
+    at the same position and how many equal the next label.
+
+    Args:
+        preds, labels: integer arrays ``(batch, length)`` of the same shape.
+        ignore_index: the label padding value.
+
+    Returns:
+        None when the shifted reading agrees at least as often, or fewer than half of the labelled positions equal
+        their own label; else ``(in_place, shifted, labelled)``: the two counts of equal ids and the number of
+        labelled positions (of the shifted reading).
+    """
+    if preds.shape[1] < 2:
+        return None
+    labelled = labels != ignore_index
+    in_place = int(((preds == labels) & labelled).sum())
+    next_labelled = labelled[:, 1:]
+    shifted = int(((preds[:, :-1] == labels[:, 1:]) & next_labelled).sum())
+    n = int(next_labelled.sum())
+    if n == 0 or in_place <= shifted or 2 * in_place < int(labelled.sum()):
+        return None
+    return in_place, shifted, n
+
+
+def unshifted_message(in_place: int, shifted: int, labelled: int) -> str:
+    """The warning for `unshifted_matches`: the predictions look generated, not teacher-forced."""
+    return (
+        f"zheval compute_metrics: causal_lm=True reads the prediction at position t as the one for the label at "
+        f"t + 1, but {in_place} prediction id(s) equal the label at their own position and only {shifted} of "
+        f"{labelled} the next one: these look like generated ids (model.generate, predict_with_generate), not "
+        f"teacher-forced logits. They are scored shifted by one as asked; for generated ids pass causal_lm=False"
+    )
 
 
 def _prediction_and_label_arrays(predictions, label_ids, ignore_index: int):
