@@ -108,7 +108,8 @@ def agree(o) -> None:
         from .options import split_list
 
         if o.fmt == Format.markdown:
-            raise UserError("--format markdown is not available for agree; use table or json")
+            raise UserError("--format markdown is available only in the three-layer mode of agree (--predictions "
+                            "FILE); the review sheet mode (--ratings/--key) writes table or json")
         check_output_dir(o.output)
         scores = list(o.scores or [])
         inputs = [("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)]

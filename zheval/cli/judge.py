@@ -17,13 +17,15 @@ or question the judge also sees. ``--base-url`` and ``--model`` are the ``openai
 Printed: the mean of every criterion over the judged items, how many items have no valid rating (each listed with
 its id, the kind of failure and the judge's answer), the requests, retries, cached answers, tokens and time, the
 signature. Everything from the data or the model goes through `zheval.cli.options.echo` (escaped).
-``--output`` writes one JSON line per item (``{"id", "prediction_sha256", <criteria>..., "reason", "failure"}``, model
-text exact; the digest of the prediction rated),
-atomically -- a ratings file for ``zheval agree``.
+``--output`` writes one JSON line per item (``{"id", "prediction_sha256", "references_sha256", "source_sha256",
+<criteria>..., "reason", "failure"}``, model text exact; the digests of the prediction, the references and the
+source text rated, ``source_sha256`` null without ``--source-field``), atomically -- a ratings file for
+``zheval agree``, which checks the digests.
 
 ``--versus B`` compares two systems item by item instead ([`zheval.compute.judge.judge_pairwise`][]): ``B`` must
 hold ``FILE``'s items (`versus_order`: ``zheval compare``'s check -- same ids and references, or the same references
-row by row without ids -- and the same ``--source-field`` text; each difference an error naming ``file:line``), every
+row by row without ids -- the same ``domain`` when either file has one, and the same ``--source-field`` text;
+each difference an error naming ``file:line``), every
 item is asked in both orders (A first, then B first), and the printout gives A's wins, B's wins, ties, the items whose two orders disagree (position bias, counted
 as ties) and A's win rate.
 """
@@ -107,18 +109,22 @@ def read_sources(path: Path, field: str, n: int) -> list:
     return out
 
 
-def ratings_lines(result: dict, ids: list, predictions: list) -> str:
-    """One JSON line per item: ``{"id", "prediction_sha256", <criterion>: int | null, ..., "reason", "failure"}``;
-    ``prediction_sha256`` is `zheval.text.controls.text_digest` of the item's prediction (``predictions``, in item
-    order), so that ``zheval agree --judge-ratings`` refuses the file beside other predictions (issue 35 F3)."""
+def ratings_lines(result: dict, ids: list, predictions: list, references: Optional[list] = None,
+                  sources: Optional[list] = None) -> str:
+    """One JSON line per item: ``{"id", "prediction_sha256", "references_sha256", "source_sha256", <criterion>:
+    int | null, ..., "reason", "failure"}`` (`zheval.compute.judge_rubric.rating_row`): the digests of the item's
+    prediction, references and source text (``predictions``, ``references``, ``sources``, in item order; ``None``
+    where not given), so that ``zheval agree --judge-ratings`` refuses the file beside other predictions (issue 35
+    F3), edited references or other source texts."""
     from ..compute.judge_rubric import rating_row
-    from ..text.terminal import text_digest
+    from ..text.terminal import text_digest, texts_digest
 
     failures = {f["item"]: f for f in result["failures"]}
     lines = []
     for i, item_id in enumerate(ids):
-        row = rating_row(item_id, text_digest(predictions[i]), {c: result["item_scores"][c][i]
-                                                                 for c in result["criteria"]},
+        digests = (text_digest(predictions[i]), None if references is None else texts_digest(references[i]),
+                   None if sources is None else text_digest(sources[i]))
+        row = rating_row(item_id, digests, {c: result["item_scores"][c][i] for c in result["criteria"]},
                          result["reasons"][i], failures.get(i))
         lines.append(json.dumps(row, ensure_ascii=False))
     return "\n".join(lines) + "\n"
@@ -165,8 +171,9 @@ def render_pairwise(result: dict, ids: list, names: tuple) -> str:
 def versus_order(o, records, other) -> list:
     """For ``judge A --versus B``: the row of ``other`` (B) holding each item of ``records`` (A), after the check
     of ``zheval compare`` (`zheval.adapters.records_compare.same_items`: the same ids and references, or the same
-    references row by row when neither file has ids; an id field in one file only said so), and, with
-    ``--source-field``, the same source text in both files (issue 35: B's items were ignored or paired by line).
+    references row by row when neither file has ids; an id field in one file only said so), the same ``domain``
+    when either file has that field (`_same_domain`), and, with ``--source-field``, the same source text in both
+    files (issue 35: B's items were ignored or paired by line).
 
     Raises:
         RecordsFormatError, UserError: each difference named ``file:line``."""
@@ -175,6 +182,7 @@ def versus_order(o, records, other) -> list:
     same_items(records, other)
     where = {rid: j for j, rid in enumerate(other.ids)}
     order = [where[i] for i in records.ids] if records.fields.get("id") else list(range(len(records)))
+    _same_domain(o, records, other, order)
     if o.source_field:
         mine = read_sources(o.records, o.source_field, len(records))
         theirs = read_sources(o.versus, o.source_field, len(other))
@@ -185,6 +193,26 @@ def versus_order(o, records, other) -> list:
                             f"{o.records}:{records.lines[k]} has {mine[k]!r} ({len(diff)} item(s) differ): the "
                             "systems must be compared on the same items")
     return order
+
+
+def _same_domain(o, records, other, order, field: str = "domain") -> None:
+    """Refuse, naming both ``file:line``, items of A and B (paired by ``order``) whose ``domain`` differs (a row
+    without the field: null) when either file has the field: the same id or line in another domain is another item
+    (``zheval compare --group-field domain`` notes such a difference; a pairwise comparison needs the same items)."""
+    from ..io.rows import read_rows
+
+    mine = dict(read_rows(o.records, what="predictions").rows)
+    theirs = dict(read_rows(o.versus, what="predictions").rows)
+    if not any(field in row for row in (*mine.values(), *theirs.values())):
+        return
+    diff = [(k, j) for k, j in enumerate(order)
+            if mine[records.lines[k]].get(field) != theirs[other.lines[j]].get(field)]
+    if diff:
+        k, j = diff[0]
+        a, b = mine[records.lines[k]].get(field), theirs[other.lines[j]].get(field)
+        raise UserError(f"{o.versus}:{other.lines[j]}: {field} is {'null' if b is None else repr(b)} but "
+                        f"{o.records}:{records.lines[k]} has {'null' if a is None else repr(a)} ({len(diff)} item(s) "
+                        "differ): the systems must be compared on the same items")
 
 
 def _run_pairwise(o, records, api_key) -> None:
@@ -238,7 +266,8 @@ def _run(o) -> None:
                            max_retries=o.max_retries, answer_retries=o.answer_retries,
                            cache_dir=None if o.cache_dir is None else str(o.cache_dir), use_cache=not o.no_cache)
     if o.judge_output is not None:
-        atomic_write(o.judge_output, ratings_lines(result, list(records.ids), list(records.predictions)))
+        atomic_write(o.judge_output, ratings_lines(result, list(records.ids), list(records.predictions),
+                                                   list(records.references), sources))
         echo(f"wrote {o.judge_output}", err=True)
     if o.judge_format == "json":
         echo(terminal_json({"ids": list(records.ids), **result}, indent=1) + "\n", nl=False)

@@ -59,7 +59,7 @@ LAYER_OPTIONS = {
 }
 
 
-_ROW_KEYS = ("id", "prediction_sha256", "reason", "failure")
+_DIGEST_FIELDS = ("prediction_sha256", "references_sha256", "source_sha256")
 _INTEGER = re.compile(r"[+-]?[0-9]+\Z", re.ASCII)
 _DIGEST = re.compile(r"[0-9a-f]{64}\Z")
 
@@ -119,11 +119,11 @@ def _row_failure(cell, has_failure: bool, where: str, rid: str, rated: list, pro
 
 
 def _digest_check(path, rows: list, ids: list, predictions: Optional[list], records: str) -> tuple:
-    """``(problems, notes)`` of the ratings rows' ``prediction_sha256`` (``rows``: ``(line, id, value)`` of the rows
-    matched to items) against `zheval.text.controls.text_digest` of each item's prediction (issue 35 F3: ratings
-    ``zheval judge`` made of other predictions, joined by id, were taken for these). A value that is not 64
-    lower-case hex digits is a problem; a mismatch is one problem naming the count and the first ids; rows without
-    a digest (a file written before zheval judge recorded them, or by hand) are one note."""
+    """``(problems, notes)`` of the ratings rows' ``prediction_sha256`` (``rows``: ``(line, id, {digest field:
+    value})`` of the rows matched to items) against `zheval.text.controls.text_digest` of each item's prediction
+    (issue 35 F3: ratings ``zheval judge`` made of other predictions, joined by id, were taken for these). A value
+    that is not 64 lower-case hex digits is a problem; a mismatch is one problem naming the count and the first ids;
+    rows without a digest (a file written before zheval judge recorded them, or by hand) are one note."""
     from ..adapters.review.review_files import listed
     from ..text.terminal import text_digest
 
@@ -131,8 +131,9 @@ def _digest_check(path, rows: list, ids: list, predictions: Optional[list], reco
         return [], []
     index = {i: k for k, i in enumerate(ids)}
     problems, differ, lacking = [], [], []
-    for line, rid, value in rows:
-        if value is None or value == "":
+    for line, rid, cells in rows:
+        value = cells["prediction_sha256"]
+        if value is _ABSENT or value is None or value == "":
             lacking.append(rid)
         elif not isinstance(value, str) or _DIGEST.match(value) is None:
             problems.append(f"{path}:{line}: prediction_sha256 of id {rid!r} is {value!r}, not a SHA-256 hex digest "
@@ -150,8 +151,73 @@ def _digest_check(path, rows: list, ids: list, predictions: Optional[list], reco
     return problems, notes
 
 
+#: A digest field a ratings row does not have (an older file, a table without the column), unlike null.
+_ABSENT = object()
+
+
+def _item_check(path, rows: list, ids: list, references: Optional[list], sources: Optional[list],
+                records: str) -> tuple:
+    """``(problems, notes)`` of the rows' ``references_sha256`` and ``source_sha256`` (``rows`` as `_digest_check`)
+    against the items' references (`zheval.text.controls.texts_digest`) and, with ``--source-field``
+    (``sources``), their source texts (``text_digest``): a row rated on other references, or with another source,
+    or with a source where none is given (``source_sha256`` set without ``--source-field``) or without one
+    (null with ``--source-field``), is a problem naming ``file:line`` and what differs -- the same ids are not the
+    same items (issue 35). Rows without the field (files written before zheval judge recorded it, or by hand) are
+    scored, counted in one note per field."""
+    from ..text.terminal import text_digest, texts_digest
+
+    if references is None:
+        return [], []
+    index = {i: k for k, i in enumerate(ids)}
+    problems, lacking = [], {"references_sha256": 0, "source_sha256": 0}
+    rerun = f"; rate {records} again with zheval judge --output"
+    for line, rid, cells in rows:
+        where, k = f"{path}:{line}: id {rid!r}", index[rid]
+        for name in lacking:
+            value = cells[name]
+            if value is _ABSENT or (value in (None, "") and name == "references_sha256"):
+                lacking[name] += name == "references_sha256" or sources is not None
+            elif value in (None, ""):
+                if sources is not None:
+                    problems.append(f"{where} was rated without a source text (source_sha256 is null) but "
+                                    f"--source-field gives it one{rerun}")
+            elif not isinstance(value, str) or _DIGEST.match(value) is None:
+                problems.append(f"{where}: {name} is {value!r}, not a SHA-256 hex digest (64 lower-case hex digits, "
+                                "as zheval judge --output writes it)")
+            elif name == "references_sha256" and value != texts_digest(references[k]):
+                problems.append(f"{where} was rated on other references than its references in {records} "
+                                f"(references_sha256 differs: edited references, or another item?){rerun}")
+            elif name == "source_sha256" and sources is None:
+                problems.append(f"{where} was rated with a source text (source_sha256): give --source-field with "
+                                "the field zheval judge read, so that it is checked")
+            elif name == "source_sha256" and value != text_digest(sources[k]):
+                problems.append(f"{where} was rated with another source text than --source-field gives in "
+                                f"{records} (source_sha256 differs){rerun}")
+    notes = [f"{n} of {len(rows)} row(s) of the judge ratings file {path} have no {name} (written by hand or before "
+             f"zheval judge recorded it): those ratings could not be checked to be of the "
+             f"{'references' if name == 'references_sha256' else 'source texts'} in {records}"
+             for name, n in lacking.items() if n]
+    return problems, notes
+
+
+def _key_problems(path, rf, criteria: list, present: list, accepted: str) -> list:
+    """The keys of a ratings file that are neither a row field (`zheval.compute.judge_rubric.ROW_FIELDS`) nor a
+    criterion, and the rows lacking a criterion other rows have: JSON Lines every row's keys, a table its header
+    (line 1)."""
+    from ..compute.judge_rubric import ROW_FIELDS
+
+    problems = []
+    heads = [(line, row) for line, row in rf.rows] if rf.kind == "jsonl" else [(1, dict.fromkeys(rf.fields))]
+    for line, row in heads:
+        where = f"{path}:{line}" if rf.kind != "parquet" else str(path)
+        problems += [f"{where}: unknown key {k!r}; a rating row has {accepted}" for k in row
+                     if k not in ROW_FIELDS and k not in criteria]
+        problems += [f"{where}: no {c!r} (the other rows have it; null is no rating)" for c in present if c not in row]
+    return problems
+
+
 def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, records: str = "the records",
-                       predictions: Optional[list] = None) -> JudgeRatings:
+                       predictions: Optional[list] = None, references=None, sources=None) -> JudgeRatings:
     """``{"rating:<criterion>": per-item values}`` from a judge ratings file (``zheval judge --output``: one JSON
     object per line, ``{"id", <criterion>: integer | null, ..., "reason", "failure"}``), joined by id to ``ids``
     (``None``: no rating, a JSON null). Read by the doors of ``zheval agree --ratings/--scores``: `zheval.io.rows`
@@ -167,7 +233,8 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
             ratings are (``--rubric``); ``None``: the default rubric's (overall, faithful, informative, fluent; 1-5).
         records: the records file, as messages name it. predictions: the items' predictions, in order: each row's
             ``prediction_sha256`` (when present) must be their `zheval.text.controls.text_digest` (``None``: not
-            checked).
+            checked). references, sources: the items' references and source texts (``--source-field``; ``None``:
+            none), checked against ``references_sha256`` and ``source_sha256`` (`_item_check`).
 
     Returns:
         A [`JudgeRatings`][zheval.cli.layers.JudgeRatings]: one list of ``len(ids)`` floats or ``None`` per criterion
@@ -181,15 +248,14 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
             id and the value as written; a boolean, a JSON string, a Parquet string column, NaN, Infinity, 1e400 and
             1e-400 -- which ``json.loads`` reads as 0.0 -- included), a number that is not a rating on the scale
             (its id, criterion, value as written and the scale), a ``failure`` beside ratings or one that is not an
-            object with a ``kind``, no criterion at all, a ``prediction_sha256`` that is no digest; and, naming the
-            file, the items whose ``prediction_sha256`` is not that of their prediction (count and first ids: ratings
-            of other texts), the items without a rating row; a
-            CSV/TSV row whose every cell is empty.
+            object with a ``kind``, no criterion at all, a digest that is none, the rows rated on other references
+            or source texts (`_item_check`); and, naming the file, the items whose ``prediction_sha256`` is not that
+            of their prediction (count and first ids), the items without a rating row; a CSV/TSV row of empty cells.
         FileFormatError: the file cannot be read (`zheval.io.rows.read_rows`). ValueError: a bad rubric file.
     """
     from ..adapters.review.human_review import ReviewFileError, listed, problems_heading
     from ..adapters.duck.mismatch import id_hints
-    from ..compute.judge_rubric import default_rubric, read_rubric, scale_problem
+    from ..compute.judge_rubric import ROW_FIELDS, default_rubric, read_rubric, scale_problem
     from ..io.fields import UniqueIds, keyed_rows
     from ..io.numbers import number_cells
     from ..io.rows import read_rows
@@ -197,24 +263,20 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     rules = default_rubric() if rubric is None else read_rubric(str(rubric))
     criteria, (low, high) = list(rules.criteria), rules.scale
     which = "the default rubric" if rubric is None else f"--rubric {rubric}"
-    accepted = (f"{', '.join(map(repr, _ROW_KEYS))} and the rubric's criteria {', '.join(map(repr, criteria))} ("
+    accepted = (f"{', '.join(map(repr, ROW_FIELDS))} and the rubric's criteria {', '.join(map(repr, criteria))} ("
                 + ("the default rubric; --rubric FILE for another)" if rubric is None else f"--rubric {rubric})"))
     rf = read_rows(path, what="judge ratings", numbers=True)  # a JSON number keeps its text: 1e-400 is no 0.0
     problems: list = []
     present = [c for c in criteria if any(c in row for _, row in rf.rows)]
-    heads = [(line, row) for line, row in rf.rows] if rf.kind == "jsonl" else [(1, dict.fromkeys(rf.fields))]
-    for line, row in heads:  # JSON Lines: every row's keys; a table: its header (line 1)
-        where = f"{path}:{line}" if rf.kind != "parquet" else str(path)
-        problems += [f"{where}: unknown key {k!r}; a rating row has {accepted}" for k in row
-                     if k not in _ROW_KEYS and k not in criteria]
-        problems += [f"{where}: no {c!r} (the other rows have it; null is no rating)" for c in present if c not in row]
+    problems += _key_problems(path, rf, criteria, present, accepted)
     if not present:
         problems.append(f"{path}: no rating: no row has any of the criteria {', '.join(map(repr, criteria))}")
     known, got, values, off, failures = set(ids), {}, [], [], {}
     typed = rf.kind if rf.kind in ("jsonl", "parquet") else ""
     has_failure = bool(typed) or "failure" in rf.fields
     blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
-    digests: list = []  # (line, id, prediction_sha256 or None) of the rows of items
+    digests: list = []  # (line, id, {digest field: value or _ABSENT}) of the rows of items
+    keys = dict(rf.rows) if rf.kind == "jsonl" else None  # a JSON line's keys; a table's: its columns
     unknown: list = []
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
@@ -222,7 +284,8 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
             unknown.append(rid)
             continue
         where = f"{path}:{line}"
-        digests.append((line, rid, cell("prediction_sha256") if typed or "prediction_sha256" in rf.fields else None))
+        digests.append((line, rid, {f: cell(f) if f in (rf.fields if keys is None else keys[line]) else _ABSENT
+                                    for f in _DIGEST_FIELDS}))
         got[rid] = number_cells(cell, present, where, rid, values, kind="a number", blank=lambda c: None,
                                 typed=typed)
         for c, v in got[rid].items():  # the judge's own check of an answer (scale_problem), on the value as written
@@ -236,8 +299,9 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
         if failure is not None:
             failures[rid] = failure
     problems += [f"{path}:{line}: the row is empty (no id, no rating)" for line in blank]
-    mismatched, notes = _digest_check(path, digests, ids, predictions, records)
-    problems += mismatched
+    checked = [_digest_check(path, digests, ids, predictions, records),
+               _item_check(path, digests, ids, references, sources, records)]
+    problems += [p for found, _ in checked for p in found]
     absent = [i for i in ids if i not in got]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")
@@ -249,7 +313,8 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
                     f"the scale {low}-{high}") if off else ""
         raise ReviewFileError(heading, problems + values + off)
     listed_failures = [{"item": k, "id": i, **failures[i]} for k, i in enumerate(ids) if i in failures]
-    return JudgeRatings({f"rating:{c}": [got[i][c] for i in ids] for c in present}, listed_failures, notes)
+    return JudgeRatings({f"rating:{c}": [got[i][c] for i in ids] for c in present}, listed_failures,
+                        [n for _, notes in checked for n in notes])
 
 
 def _judge_options(o):
@@ -258,8 +323,8 @@ def _judge_options(o):
     if (o.judge_url is None) != (o.judge_model is None):
         raise UserError("--judge-url and --judge-model go together")
     if o.judge_url is None:
-        idle = [flag for flag, v in (("--judge-cache-dir", o.judge_cache_dir), ("--source-field", o.source_field),
-                                     ("--api-key", o.api_key)) if v is not None]
+        idle = [flag for flag, v in (("--judge-cache-dir", o.judge_cache_dir), ("--api-key", o.api_key))
+                if v is not None]  # --source-field: the sources --judge-ratings' source_sha256 are checked against
         if idle:  # they act only on a live judge's requests (issue 35: ignored beside --judge-ratings)
             raise UserError(f"{' and '.join(idle)} act(s) only on a live judge (--judge-url and --judge-model); "
                             "with ratings made earlier (--judge-ratings) it would change nothing: leave it out")
@@ -301,11 +366,12 @@ def run_three_layers(o, fmt: str) -> None:
     records = read_records(o.layer_predictions, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field,
                            group_fields=groups)
     ids = list(records.ids)
-    ratings = None if o.judge_ratings is None else read_judge_ratings(
-        o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions), predictions=list(records.predictions))
     if judge is not None:
         check_rubric_source(o.rubric, o.source_field)
     sources = read_sources(o.layer_predictions, o.source_field, len(records)) if o.source_field else None
+    ratings = None if o.judge_ratings is None else read_judge_ratings(
+        o.judge_ratings, ids, rubric=o.rubric, records=str(o.layer_predictions), predictions=list(records.predictions),
+        references=list(records.references), sources=sources)
     with rows_named(lambda: RowPlaces(ids, records.locations(), records.fields.get("pred"))):
         report = three_layer_agreement(records.predictions, records.references, bertscore=bert, judge=judge,
                                        ratings=ratings, sources=sources,
@@ -316,7 +382,8 @@ def run_three_layers(o, fmt: str) -> None:
         report["rating_failures"] = ratings.failures
     if ratings is not None and ratings.notes:  # ratings that could not be checked to be of these predictions
         report["rating_notes"] = ratings.notes
-    params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions)}
+    params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions),
+              **({} if o.judge_ratings is None else {"judge_ratings": str(o.judge_ratings)})}
     render = {"table": render_table, "json": render_json, "markdown": render_markdown}[fmt]
     text = render(report, params=params, ids=ids)
     if o.html is not None:

@@ -35,7 +35,7 @@ from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
 from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
                            parse_rating, rating_messages, read_rubric, criteria_problem,
-                           source_problem)
+                           source_problem, source_signature)
 from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["JudgeOptions", "JudgeConfig", "JudgeItems", "judge_config", "judge_items", "judge_result",
@@ -240,15 +240,18 @@ class JudgeConfig:
         """Wait between two attempts of a request (the tests replace it to record the waits)."""
         time.sleep(seconds)
 
-    def signature(self, n_items: int, pairwise: bool = False) -> str:
-        """``metric:judge|model:<name>|rubric:<name>.<sha12>|scale:1-5|temp:0|seed:S|json:yes|items:N|zheval:<v>``
-        (``:`` and ``|`` in a name are written ``%3A`` / ``%7C``); ``pairwise``: ``metric:judge-pairwise`` with the
-        pairwise question's name and sha, no scale."""
+    def signature(self, n_items: int, pairwise: bool = False, sources=None) -> str:
+        """``metric:judge|model:<name>|rubric:<name>.<sha12>|scale:1-5|src:none|temp:0|seed:S|json:yes|items:N|
+        zheval:<v>`` (``:`` and ``|`` in a name are written ``%3A`` / ``%7C``); ``pairwise``:
+        ``metric:judge-pairwise`` with the pairwise question's name and sha, no scale. ``src`` is what the messages
+        hold beside the texts judged: `zheval.compute.judge_rubric.source_signature` (``none`` without sources,
+        else a digest of the source texts: runs with other sources, or none, differ)."""
         o = self.options
         rubric = pairwise_rubric() if pairwise else self.rubric
         fields = [("metric", "judge-pairwise" if pairwise else "judge"), ("model", o.model),
                   ("rubric", f"{rubric.name}.{rubric.sha}")]
         fields += [] if pairwise else [("scale", f"{rubric.scale[0]}-{rubric.scale[1]}")]
+        fields += [("src", source_signature(sources))]
         fields += [("temp", signature_number(o.temperature)),
                   ("seed", "none" if o.seed is None else o.seed), ("json", "yes" if o.json_mode else "no"),
                   ("items", n_items), ("zheval", __version__)]
@@ -363,7 +366,7 @@ class JudgeItems:
         criteria: the criterion names. scores: ``(n_items, n_criteria)`` float64, NaN for an item with no valid
         rating. reasons: the judge's reason per item (``None`` when failed). failures: one dict per failed item
         (``item``, ``kind``, ``detail``, ``answer`` -- the last answer received, exactly -- ``attempts``).
-        usage: `Usage`.
+        usage: `Usage`. sources: the source texts the messages held (``None``: none), for the signature's ``src``.
     """
 
     criteria: List[str]
@@ -371,6 +374,7 @@ class JudgeItems:
     reasons: List[Optional[str]]
     failures: List[Dict[str, Any]]
     usage: Usage
+    sources: Optional[List[Optional[str]]] = None
 
     def __len__(self) -> int:
         return len(self.reasons)
@@ -398,7 +402,7 @@ def judge_items(predictions: Sequence[str], references: Sequence[Sequence[str]],
         else:
             failures.append({"item": i, **got["failure"]})
     usage.seconds = time.perf_counter() - start
-    return JudgeItems(criteria, scores, reasons, failures, usage)
+    return JudgeItems(criteria, scores, reasons, failures, usage, None if sources is None else list(sources))
 
 
 def judge_result(items: JudgeItems, config: JudgeConfig) -> Dict[str, Any]:
@@ -418,7 +422,7 @@ def judge_result(items: JudgeItems, config: JudgeConfig) -> Dict[str, Any]:
     out["criteria"] = list(items.criteria)
     out["scale"] = list(config.rubric.scale)
     out["usage"] = items.usage.as_dict()
-    out["signature"] = config.signature(len(items))
+    out["signature"] = config.signature(len(items), sources=items.sources)
     return out
 
 
@@ -588,4 +592,4 @@ def judge_pairwise(
             "inconsistent": sum(not it["consistent"] for it in done),
             "win_rate_a": (wins_a + ties / 2) / len(done) if done else None, "judged": len(done),
             "failed": len(items) - len(done), "items": items, "failures": failures, "usage": usage.as_dict(),
-            "signature": config.signature(len(items), pairwise=True)}
+            "signature": config.signature(len(items), pairwise=True, sources=sources)}

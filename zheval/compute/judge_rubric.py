@@ -35,7 +35,7 @@ from ..io.jsonl import parse_json_line
 
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
            "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA", "rating_row",
-           "ROW_FIELDS", "criteria_problem", "source_problem", "template_fields"]
+           "ROW_FIELDS", "criteria_problem", "source_problem", "template_fields", "source_signature"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -68,15 +68,22 @@ def _folded(key: str) -> str:
     return unicodedata.normalize("NFKC", key).casefold().strip()
 
 
-def rating_row(item_id: Any, digest: Any, scores: Dict[str, Any], reason: Any, failure: Any) -> Dict[str, Any]:
-    """One item's row of a ratings file (``zheval judge --output``): ``{"id", "prediction_sha256", <criterion>...,
-    "reason", "failure"}``. Its fields beside the criteria are `ROW_FIELDS`, which no criterion may be named."""
-    return {"id": item_id, "prediction_sha256": digest, **scores, "reason": reason, "failure": failure}
+def rating_row(item_id: Any, digests: Sequence[Any], scores: Dict[str, Any], reason: Any,
+               failure: Any) -> Dict[str, Any]:
+    """One item's row of a ratings file (``zheval judge --output``): ``{"id", "prediction_sha256",
+    "references_sha256", "source_sha256", <criterion>..., "reason", "failure"}``; ``digests``: the three digests of
+    what the item was rated on -- its prediction (`zheval.text.controls.text_digest`), its references
+    (`zheval.text.controls.texts_digest`), its source text (``text_digest``; ``None`` when rated without one) --
+    which ``zheval agree --judge-ratings`` checks. Its fields beside the criteria are `ROW_FIELDS`, which no
+    criterion may be named."""
+    prediction, references, source = digests
+    return {"id": item_id, "prediction_sha256": prediction, "references_sha256": references,
+            "source_sha256": source, **scores, "reason": reason, "failure": failure}
 
 
 #: The fields of a ratings row beside the criteria (derived from `rating_row` itself): a criterion so named would
 #: overwrite one (issue 35), so `criteria_problem` refuses them.
-ROW_FIELDS = tuple(rating_row(None, None, {}, None, None))
+ROW_FIELDS = tuple(rating_row(None, (None, None, None), {}, None, None))
 
 
 def criteria_problem(criteria: Any) -> Optional[str]:
@@ -235,6 +242,17 @@ def source_problem(rubric: Rubric, given: bool) -> Optional[str]:
     if given and not asks:
         return f"the rubric's template ({rubric.name}) has no {{source}}: the source texts would change nothing"
     return None
+
+
+def source_signature(sources) -> str:
+    """The judge signature's ``src`` value: ``none`` when no item has a source text (``sources`` ``None``, or every
+    entry ``None`` or empty: the messages hold none), else ``sha.`` and the first 12 hex digits of
+    `zheval.text.controls.texts_digest` of the sources in item order."""
+    from ..text.controls import texts_digest
+
+    if sources is None or not any(sources):
+        return "none"
+    return "sha." + texts_digest(sources)[:12]
 
 
 def _references_text(references: Sequence[str]) -> str:

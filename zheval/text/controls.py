@@ -40,7 +40,8 @@ import re
 from typing import Any
 
 __all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
-           "FORMULA_STARTS", "sheet_text", "sheet_plain", "text_digest"]
+           "FORMULA_STARTS", "sheet_text", "sheet_plain", "text_digest",
+           "texts_digest"]
 
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 """Unicode's ``Bidi_Control`` characters: ALM, LRM, RLM and the embedding, override and isolate controls (LRE RLE
@@ -193,3 +194,12 @@ def text_digest(text: str) -> str:
     import hashlib
 
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def texts_digest(texts) -> str:
+    """`text_digest` of a list of texts written as one JSON array (``json.dumps(list(texts), ensure_ascii=False)``):
+    what a judge ratings file records of an item's references, and the judge's signature of its source texts
+    (their order and count included). Raises nothing for a sequence of ``str``."""
+    import json
+
+    return text_digest(json.dumps(list(texts), ensure_ascii=False))

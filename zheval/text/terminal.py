@@ -23,11 +23,11 @@ import re
 from typing import Any
 
 from .controls import (BIDI_CONTROLS, CONTROL_PATTERN, LINE_SEPARATORS, escaped_text, sheet_plain, sheet_text,
-                       text_digest, unescaped_text, visible_controls)
+                       text_digest, texts_digest, unescaped_text, visible_controls)
 
 __all__ = ["BIDI_CONTROLS", "CONTROL_PATTERN", "escaped_text", "markdown_text", "terminal_text", "terminal_json",
            "visible_controls", "unescaped_text", "sheet_text", "sheet_plain",
-           "text_digest"]  # the rule, for the HTML page too; the sheet's inverse; the spreadsheet cells' guard
+           "text_digest", "texts_digest"]  # the rule, for the HTML page too; the sheet's inverse; the spreadsheet cells' guard
 
 _JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")  # json.dumps escapes C0 itself
 

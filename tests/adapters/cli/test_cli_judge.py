@@ -149,7 +149,8 @@ def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overal": 2}',
                                           '{"id": "i2", "overall": 4}', '{"id": "i3", "overall": 3}'])
     assert res.exit_code == 2
-    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'prediction_sha256', 'reason', 'failure' and the rubric's criteria "
+    assert (f"{r}:2: unknown key 'overal'; a rating row has 'id', 'prediction_sha256', 'references_sha256', "
+            "'source_sha256', 'reason', 'failure' and the rubric's criteria "
             "'overall', 'faithful', 'informative', 'fluent' (the default rubric; --rubric FILE for another)"
             in res.stderr)
     assert f"{r}:2: no 'overall' (the other rows have it; null is no rating)" in res.stderr
@@ -158,7 +159,8 @@ def test_judge_ratings_unknown_key_names_the_accepted_keys(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "accuracy": 5}', '{"id": "i1", "overall": 2}',
                                           '{"id": "i2", "accuracy": 4}', '{"id": "i3", "accuracy": 3}'],
                                "--rubric", tmp_path / "rubric.json")
-    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'prediction_sha256', 'reason', 'failure' and the rubric's criteria "
+    assert (f"{r}:2: unknown key 'overall'; a rating row has 'id', 'prediction_sha256', 'references_sha256', "
+            "'source_sha256', 'reason', 'failure' and the rubric's criteria "
             f"'accuracy' (--rubric {tmp_path / 'rubric.json'})") in res.stderr
 
 

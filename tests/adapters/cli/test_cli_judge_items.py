@@ -70,7 +70,8 @@ def test_versus_pairs_by_id_whatever_the_row_order(tmp_path):
         assert any(f"【回答 A】\n{p}\n\n【回答 B】\n{p}" in q for q in asked)
 
 
-@pytest.mark.parametrize("name", ["id", "prediction_sha256", "failure", "reason", "Failure"])
+@pytest.mark.parametrize("name", ["id", "prediction_sha256", "references_sha256", "source_sha256", "failure",
+                                  "reason", "Failure"])
 def test_a_criterion_named_as_a_ratings_field_is_refused(tmp_path, name):
     rubric = tmp_path / "r.json"
     rubric.write_text(json.dumps({"system": "rate", "criteria": ["overall", name]}), encoding="utf-8")
@@ -78,7 +79,7 @@ def test_a_criterion_named_as_a_ratings_field_is_refused(tmp_path, name):
     res = run_cli("judge", path, *URL, "--rubric", rubric, "--no-cache")
     assert res.exit_code == 2, res.output
     assert f"criterion {name!r} is the ratings row's own field" in res.stderr
-    assert "'id', 'prediction_sha256', 'reason', 'failure'" in res.stderr
+    assert "'id', 'prediction_sha256', 'references_sha256', 'source_sha256', 'reason', 'failure'" in res.stderr
 
 
 def test_the_reserved_names_are_the_ratings_rows_fields():
@@ -86,8 +87,9 @@ def test_the_reserved_names_are_the_ratings_rows_fields():
     from zheval.compute.judge_rubric import ROW_FIELDS
 
     result = {"failures": [], "criteria": ["overall"], "item_scores": {"overall": [3]}, "reasons": ["r"]}
-    row = json.loads(ratings_lines(result, ["x"], ["p"]))
-    assert set(row) - {"overall"} == set(ROW_FIELDS) == {"id", "prediction_sha256", "reason", "failure"}
+    row = json.loads(ratings_lines(result, ["x"], ["p"], [["r"]], ["s"]))
+    assert set(row) - {"overall"} == set(ROW_FIELDS) == {"id", "prediction_sha256", "references_sha256",
+                                                          "source_sha256", "reason", "failure"}
 
 
 @pytest.mark.parametrize("rubric, said", [
@@ -155,8 +157,8 @@ def test_cache_dir_with_no_cache_is_refused(tmp_path):
 
 
 @pytest.mark.parametrize("extra, flags", [(("--judge-cache-dir", "CACHE"), "--judge-cache-dir"),
-                                          (("--source-field", "query"), "--source-field"),
-                                          (("--api-key", "sk-x"), "--api-key")])
+                                          (("--api-key", "sk-x"), "--api-key")])  # --source-field: checks the
+# ratings' source_sha256 (test_cli_judge_sig_items.py)
 def test_live_judge_options_beside_ratings_made_earlier_are_refused(tmp_path, extra, flags):
     path = write_jsonl(tmp_path / "p.jsonl", _rows(query=["天气？", "雨？", "公园？"]))
     ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": f"i{k}", "overall": v} for k, v in enumerate([5, 2, 4])])

@@ -37,7 +37,9 @@ def files(tmp_path):
     preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": i, "prediction": p, "reference": r, "grp": g}
                                                   for i, p, r, g, _ in ITEMS])
     ratings = write_jsonl(tmp_path / "r.jsonl", [{"id": i, "overall": s, "prediction_sha256": hashlib.sha256(
-        p.encode("utf-8")).hexdigest()} for i, p, _, _, s in ITEMS])  # as zheval judge --output writes it
+        p.encode("utf-8")).hexdigest(), "references_sha256": hashlib.sha256(json.dumps(
+            [r], ensure_ascii=False).encode("utf-8")).hexdigest()}
+        for i, p, r, _, s in ITEMS])  # as zheval judge --output writes it
     return preds, ratings
 
 
