@@ -130,11 +130,24 @@ def _python_spelling(message: str, command: Optional[str]) -> str:
     return re.sub(r" \([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\)", "", message)
 
 
+#: A signature quoted in a message (``preset:sacrebleu-zh(overridden:tokenizer+smooth_method)``, a whole
+#: ``nrefs:1|tok:char|…``): kept verbatim by `in_option_names`, as the report prints it.
+_SIGNATURE = re.compile(r"\bpreset:[^\s(]*\(overridden:[^)\s]*\)|\b[\w-]+:[^\s|]*(?:\|[\w-]+:[^\s|]*)+")
+
+
 def in_option_names(message: str, command: Optional[str] = None) -> str:
     """``message`` (a library error) with the parameter names of `OPTION_NAMES` written as the options of
     ``command`` (the command's name, ``"bertscore"`` …; ``None``: the report commands'), and its Python in the
-    command line's words (`_python_spelling`). Rules in the module docstring; a message naming no parameter is
-    returned as it is, or with the option of `UNNAMED` before it. Raises nothing."""
+    command line's words (`_python_spelling`); a signature it quotes (`_SIGNATURE`) is left verbatim. Rules in the
+    module docstring; a message naming no parameter is returned as it is, or with the option of `UNNAMED` before
+    it. Raises nothing."""
+    kept = _SIGNATURE.findall(message)
+    message = _SIGNATURE.sub("\x00", message)  # NUL: in no library message; each put back below, in order
+    message = _in_option_names(message, command)
+    return re.sub("\x00", lambda m, it=iter(kept): next(it), message)
+
+
+def _in_option_names(message: str, command: Optional[str]) -> str:
     message = _CHRF_WORDS.sub(lambda m: _chrf_words(m, command), message)
     for start, name in UNNAMED:
         if message.startswith(start):

@@ -115,6 +115,21 @@ def test_preset_override_warning_is_in_the_report_in_every_format(tmp_path):
     assert res.stderr.count(_OVERRIDE) == 1 and "PresetOverrideWarning" not in res.stderr, res.stderr
 
 
+@pytest.mark.parametrize("options", [("--smooth", "floor"), ("-t", "char", "--max-order", "2", "--smooth", "floor")])
+def test_preset_override_warning_quotes_the_signature_verbatim(tmp_path, options):
+    """The warning said "the signature reads preset:sacrebleu-zh(overridden:--smooth)" while the signature printed
+    read ``preset:sacrebleu-zh(overridden:smooth_method)``: the options outside the quote are as typed, the quoted
+    signature is the report's, character for character."""
+    files = _files(tmp_path)
+    for command, args in (("bleu", files["bleu"]), ("score", files["score"] + ("--metrics", "bleu", "-f", "json"))):
+        res = run_cli(command, *args, "--preset", "sacrebleu-zh", *options)
+        assert res.exit_code == 0, res.output
+        said = re.findall(r"the signature reads preset:([^\s\"]+)", res.output)
+        printed = re.findall(r"\|preset:([^|]+)\|", res.output)
+        assert said and printed and set(said) == set(printed), res.output
+        assert "--smooth (the preset's: 'exp')" in res.output and said[0].endswith("smooth_method)"), res.output
+
+
 def test_explain_prints_the_preset_override_once_as_a_clean_line(tmp_path):
     args = _score_args(tmp_path)[:4]
     res = run_cli("explain", *args, "--preset", "sacrebleu-zh", "--metric", "bleu", "-t", "char", "--id", "q1", "-q")
