@@ -85,9 +85,9 @@ def _answer(refs: List[str]) -> Any:
     return refs[0] if len(refs) == 1 else list(refs)
 
 
-#: Options of a metric's options class that an evaluator refuses (`ZhevalRougeEvaluator` reports corpus means:
-#: ``use_aggregator`` cannot be set), so they are not listed as valid.
-_REFUSED = {"rouge": ("use_aggregator",)}
+#: ``(metric, option)``: options of a metric's options class that its evaluator refuses
+#: (`ZhevalRougeEvaluator` reports corpus means: ``use_aggregator`` cannot be set), so they are not listed as valid.
+_REFUSED = (("rouge", "use_aggregator"),)
 
 
 def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
@@ -97,7 +97,7 @@ def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
     set (the preset's value or zheval's default applies). The options listed as valid are those the evaluator
     accepts (not `_REFUSED`)."""
     given = {k: v for k, v in given.items() if v is not None or k not in ("tokenizer", "rouge_types")}
-    own = set(OPTIONS_CLASSES[metric].names()) - set(_REFUSED.get(metric, ()))
+    own = set(OPTIONS_CLASSES[metric].names()) - {name for m, name in _REFUSED if m == metric}
     unknown = sorted(k for k in given if not any(k in cls.names() for cls in OPTIONS_CLASSES.values()))
     if unknown:  # the evaluator scores one metric: its options only, not every metric's (issue 35)
         extra = ", details" if metric == "rouge" else ""
@@ -257,7 +257,8 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     def __init__(self, tokenizer: Any = None, rouge_types: Optional[Sequence[str]] = None,
                  details: bool = True, pred_postprocessor: Optional[dict] = None, *,
                  rouge: Optional[RougeOptions] = None, **options: Any) -> None:
-        if set(_REFUSED["rouge"]) & set(options) or (rouge is not None and not rouge.use_aggregator):
+        if (any(m == "rouge" and name in options for m, name in _REFUSED)
+                or (rouge is not None and not rouge.use_aggregator)):
             raise TypeError("ZhevalRougeEvaluator reports corpus means (and per-item F in details); "
                             "use_aggregator cannot be set")
         if rouge_types is not None and not isinstance(rouge_types, str):

@@ -139,6 +139,28 @@ def test_explain_prints_the_preset_override_once_as_a_clean_line(tmp_path):
     assert "PresetOverrideWarning" not in res.stderr and ".py:" not in res.stderr, res.stderr
 
 
+_AMBIGUOUS = [({"prediction": "好", "references": ["好"], "reference": "好的"},) * 2,  # the first row
+              ({"id": "a", "prediction": "好", "label": "好"}, {"id": "b", "prediction": "好", "label": "好",
+                                                               "reference": "x"})]  # a later row
+
+
+@pytest.mark.parametrize("rows", _AMBIGUOUS, ids=["first-row", "later-row"])
+def test_ambiguous_fields_are_named_as_options_at_the_cli_as_arguments_in_the_library(tmp_path, rows):
+    """The records file whose prediction/reference fields pair up in more than one way ended "(pred_field=,
+    ref_field=)" at the command line: the command names its options only, the library its arguments only."""
+    from zheval.adapters.records import RecordsFormatError, read_records
+
+    f = write_jsonl(tmp_path / "amb.jsonl", [dict(r, id=f"i{k}") for k, r in enumerate(rows)])
+    for stream in ([], ["--stream"]):
+        res = run_cli("score", "-p", f, "-q", "--bootstrap", "0", *stream)
+        error = res.stderr.splitlines()[1]
+        assert res.exit_code == 2 and error.endswith("name them with --pred-field NAME --ref-field NAME"), res.output
+        assert "pred_field" not in res.stderr and "ref_field" not in res.stderr, res.stderr
+    with pytest.raises(RecordsFormatError) as err:
+        read_records(f)
+    assert str(err.value).endswith('name them with pred_field="NAME", ref_field="NAME"') and "--" not in str(err.value)
+
+
 def test_an_option_given_twice_is_named_once():
     from zheval.cli import repeated_options
 
