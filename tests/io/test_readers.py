@@ -139,12 +139,12 @@ def test_fields_pair_by_family(fields, expected):
     # break-it F2 (issue 35): each of these picked one pairing silently ('predict', 'reference', 'references')
     (["predict", "prediction", "label"], {}, "the fields pair up in more than one way ('predict' with 'label', "
                                              "'prediction' with 'label'): nothing is picked for you; name them with "
-                                             "--pred-field NAME --ref-field NAME"),
+                                             'pred_field="NAME", ref_field="NAME"'),  # the library's words
     (["prediction", "label", "reference"], {}, "('prediction' with 'label', 'prediction' with 'reference')"),
     (["prediction", "references", "label"], {}, "('prediction' with 'label', 'prediction' with 'references')"),
     (["predict", "label", "reference"], {"pred": "predict"}, "('predict' with 'label', 'predict' with 'reference')"
                                                              ": nothing is picked for you; name them with "
-                                                             "--ref-field NAME ("),
+                                                             'ref_field="NAME"'),
     (["prediction", "label", "reference", "x"], {"pred": "x"}, "('x' with 'label', 'x' with 'reference')"),
     (["output", "answers"], {}, "no prediction field named: the first row has none of ['predict', 'prediction']"),
 ])

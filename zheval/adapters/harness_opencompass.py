@@ -85,13 +85,19 @@ def _answer(refs: List[str]) -> Any:
     return refs[0] if len(refs) == 1 else list(refs)
 
 
+#: ``(metric, option)``: options of a metric's options class that its evaluator refuses
+#: (`ZhevalRougeEvaluator` reports corpus means: ``use_aggregator`` cannot be set), so they are not listed as valid.
+_REFUSED = (("rouge", "use_aggregator"),)
+
+
 def _options(evaluator: str, metric: str, typed: Any, given: Dict[str, Any]):
     """The evaluator's options object: ``typed`` (its ``rouge=``/``bleu=``/``chrf=`` object, or None) with the options
     given by name set on it ([`options_for_metrics`][zheval.compute.options.options_for_metrics]: an unknown option, one of another
     metric, or one given both ways is a TypeError naming ``evaluator``). A named argument left at ``None`` is not
-    set (the preset's value or zheval's default applies)."""
+    set (the preset's value or zheval's default applies). The options listed as valid are those the evaluator
+    accepts (not `_REFUSED`)."""
     given = {k: v for k, v in given.items() if v is not None or k not in ("tokenizer", "rouge_types")}
-    own = OPTIONS_CLASSES[metric].names()
+    own = set(OPTIONS_CLASSES[metric].names()) - {name for m, name in _REFUSED if m == metric}
     unknown = sorted(k for k in given if not any(k in cls.names() for cls in OPTIONS_CLASSES.values()))
     if unknown:  # the evaluator scores one metric: its options only, not every metric's (issue 35)
         extra = ", details" if metric == "rouge" else ""
@@ -251,7 +257,8 @@ class ZhevalRougeEvaluator(OPENCOMPASS_BASE):
     def __init__(self, tokenizer: Any = None, rouge_types: Optional[Sequence[str]] = None,
                  details: bool = True, pred_postprocessor: Optional[dict] = None, *,
                  rouge: Optional[RougeOptions] = None, **options: Any) -> None:
-        if "use_aggregator" in options or (rouge is not None and not rouge.use_aggregator):
+        if (any(m == "rouge" and name in options for m, name in _REFUSED)
+                or (rouge is not None and not rouge.use_aggregator)):
             raise TypeError("ZhevalRougeEvaluator reports corpus means (and per-item F in details); "
                             "use_aggregator cannot be set")
         if rouge_types is not None and not isinstance(rouge_types, str):

@@ -53,7 +53,7 @@ from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
                   UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
-                  read_rows, row_format, spaced_names, text_line_problem, type_name)
+                  read_rows, row_format, spaced_names, text_line_problem, type_name, field_arguments)
 from .duck.load import list_feature
 
 __all__ = [
@@ -450,7 +450,7 @@ def _field_problems(row: dict, pred: str, refs: list, needed: list, extra: list,
     missing = [f for f in needed if f not in row]
     errs = []
     if extra and not set(missing) & {pred, *refs}:
-        named = " ".join(o for o, g in zip(("--pred-field NAME", "--ref-field NAME"), guessed) if g)
+        named = field_arguments(*guessed)
         errs.append(f"this row also has {extra} beside {pred!r} and {refs[0]!r} (the first row's pairing): the "
                     f"fields pair up in more than one way here; nothing is picked for you; name them with {named}")
     if missing:

@@ -28,7 +28,7 @@ import re
 from contextvars import ContextVar
 from typing import Optional
 
-__all__ = ["COMMAND", "OPTION_NAMES", "in_option_names"]
+__all__ = ["COMMAND", "OPTION_NAMES", "in_option_names", "in_field_options"]
 
 #: The name of the command running (``"bertscore"``, ``"score"`` …; set by `zheval.cli.params.takes`), for
 #: `in_option_names` in `zheval.cli.options.run_command`; ``None`` outside a command.
@@ -66,6 +66,9 @@ OPTION_NAMES = {
     "tokenizer": "--tokenizer",
     "metrics": "--metrics",
     "by": "--by",
+    "pred_field": "--pred-field",
+    "ref_field": "--ref-field",
+    "id_field": "--id-field",
 }
 
 #: Messages of the library that name no parameter: (their start, the parameter they are about); the option is
@@ -130,11 +133,37 @@ def _python_spelling(message: str, command: Optional[str]) -> str:
     return re.sub(r" \([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\)", "", message)
 
 
+def in_field_options(message: str, command: Optional[str] = None) -> str:
+    """A file error's message (`zheval.io.FileFormatError`, which quotes the file's own field names and values) with
+    only the arguments to pass that name a field (`zheval.io.field_arguments`: ``pred_field="NAME", ref_field="NAME"``)
+    written as the options of `OPTION_NAMES` (``--pred-field NAME --ref-field NAME``); nothing else of it is
+    rewritten. Raises nothing."""
+    def option(m: re.Match) -> str:
+        flag = _option(m.group(1), command)
+        return f"{flag} NAME" if flag else m.group(0)
+
+    message = re.sub(r'(?<![\w.-])(\w+)="NAME"', option, message)
+    return re.sub(r"(--[\w-]+ NAME), (?=--[\w-]+ NAME\b)", r"\1 ", message)
+
+
+#: A signature quoted in a message (``preset:sacrebleu-zh(overridden:tokenizer+smooth_method)``, a whole
+#: ``nrefs:1|tok:char|…``): kept verbatim by `in_option_names`, as the report prints it.
+_SIGNATURE = re.compile(r"\bpreset:[^\s(]*\(overridden:[^)\s]*\)|\b[\w-]+:[^\s|]*(?:\|[\w-]+:[^\s|]*)+")
+
+
 def in_option_names(message: str, command: Optional[str] = None) -> str:
     """``message`` (a library error) with the parameter names of `OPTION_NAMES` written as the options of
     ``command`` (the command's name, ``"bertscore"`` …; ``None``: the report commands'), and its Python in the
-    command line's words (`_python_spelling`). Rules in the module docstring; a message naming no parameter is
-    returned as it is, or with the option of `UNNAMED` before it. Raises nothing."""
+    command line's words (`_python_spelling`); a signature it quotes (`_SIGNATURE`) is left verbatim. Rules in the
+    module docstring; a message naming no parameter is returned as it is, or with the option of `UNNAMED` before
+    it. Raises nothing."""
+    kept = _SIGNATURE.findall(message)
+    message = _SIGNATURE.sub("\x00", message)  # NUL: in no library message; each put back below, in order
+    message = _in_option_names(message, command)
+    return re.sub("\x00", lambda m, it=iter(kept): next(it), message)
+
+
+def _in_option_names(message: str, command: Optional[str]) -> str:
     message = _CHRF_WORDS.sub(lambda m: _chrf_words(m, command), message)
     for start, name in UNNAMED:
         if message.startswith(start):

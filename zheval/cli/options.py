@@ -157,7 +157,11 @@ def run_command(fn):
             return fn()
     except typer.Exit:
         raise
-    except (UserError, FileFormatError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
+    except FileFormatError as exc:  # the arguments naming a field as the options typed, nothing else of it
+        from .option_names import COMMAND, in_field_options
+
+        _fail(in_field_options(str(exc), COMMAND.get()))
+    except (UserError, FileNotFoundError, IsADirectoryError, PermissionError) as exc:
         _fail(str(exc))
     except (ValueError, TypeError) as exc:  # a library's error: its parameter names written as the options typed
         from .option_names import COMMAND, in_option_names

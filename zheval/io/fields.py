@@ -26,7 +26,8 @@ from .problems import FileFormatError, Problem, type_name
 
 __all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "near_id_problem", "pair_fields",
            "prediction_field",
-           "id_field_of", "id_value", "group_spaces_problem", "UniqueIds", "keyed_rows", "spaced_names"]
+           "id_field_of", "id_value", "group_spaces_problem", "UniqueIds", "keyed_rows", "spaced_names",
+           "field_arguments"]
 
 FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
 """``(prediction field, reference field)`` pairs that belong together: LLaMA-Factory's
@@ -58,6 +59,13 @@ def _refuse(name: str, line: int, message: str):
     raise FileFormatError([Problem(name, line, None, message)], "cannot tell which fields to score")
 
 
+def field_arguments(pred: bool, ref: bool) -> str:
+    """The arguments that name the fields of a records file, in the library's words (``pred_field="NAME",
+    ref_field="NAME"``; the command line writes them as its options, `zheval.cli.option_names.in_field_options`):
+    ``pred_field`` when ``pred``, ``ref_field`` when ``ref``."""
+    return ", ".join(f'{k}="NAME"' for k, want in (("pred_field", pred), ("ref_field", ref)) if want)
+
+
 def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optional[str] = None,
                 name: str = "FILE", line: int = 1, header: bool = False) -> tuple:
     """``(prediction field, reference field)`` of a file whose first row has ``fields``: the one candidate of each
@@ -77,8 +85,9 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
     Raises:
         FileFormatError: the fields pair up in more than one way (two candidates for a role not named: ``prediction``
             with ``references`` and ``reference``, ``predict`` beside ``prediction``, ``label`` beside
-            ``reference``), listing every pairing; or no candidate for a role — each message names the fields and
-            the option that settles it (``--pred-field``, ``--ref-field``).
+            ``reference``), listing every pairing and the arguments that settle it (`field_arguments`:
+            ``pred_field="NAME", ref_field="NAME"``, the options at the command line); or no candidate for a role,
+            naming the fields and the option (``--pred-field``, ``--ref-field``).
     """
     if pred and ref:
         return pred, ref
@@ -87,9 +96,8 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
     refs = [ref] if ref else [f for f in REFERENCE_FIELDS if f in have]
     if preds and refs and len(preds) * len(refs) > 1:
         pairs = ", ".join(f"{p!r} with {r!r}" for p in preds for r in refs)
-        options = " ".join(o for o, given in (("--pred-field NAME", pred), ("--ref-field NAME", ref)) if not given)
         _refuse(name, line, f"the fields pair up in more than one way ({pairs}): nothing is picked for you; name "
-                            f"them with {options} (pred_field=, ref_field=)")
+                            f"them with {field_arguments(not pred, not ref)}")
     for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, "--pred-field"),
                                        ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
         if not found:

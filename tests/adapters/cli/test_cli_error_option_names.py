@@ -115,6 +115,21 @@ def test_preset_override_warning_is_in_the_report_in_every_format(tmp_path):
     assert res.stderr.count(_OVERRIDE) == 1 and "PresetOverrideWarning" not in res.stderr, res.stderr
 
 
+@pytest.mark.parametrize("options", [("--smooth", "floor"), ("-t", "char", "--max-order", "2", "--smooth", "floor")])
+def test_preset_override_warning_quotes_the_signature_verbatim(tmp_path, options):
+    """The warning said "the signature reads preset:sacrebleu-zh(overridden:--smooth)" while the signature printed
+    read ``preset:sacrebleu-zh(overridden:smooth_method)``: the options outside the quote are as typed, the quoted
+    signature is the report's, character for character."""
+    files = _files(tmp_path)
+    for command, args in (("bleu", files["bleu"]), ("score", files["score"] + ("--metrics", "bleu", "-f", "json"))):
+        res = run_cli(command, *args, "--preset", "sacrebleu-zh", *options)
+        assert res.exit_code == 0, res.output
+        said = re.findall(r"the signature reads preset:([^\s\"]+)", res.output)
+        printed = re.findall(r"\|preset:([^|]+)\|", res.output)
+        assert said and printed and set(said) == set(printed), res.output
+        assert "--smooth (the preset's: 'exp')" in res.output and said[0].endswith("smooth_method)"), res.output
+
+
 def test_explain_prints_the_preset_override_once_as_a_clean_line(tmp_path):
     args = _score_args(tmp_path)[:4]
     res = run_cli("explain", *args, "--preset", "sacrebleu-zh", "--metric", "bleu", "-t", "char", "--id", "q1", "-q")
@@ -122,6 +137,28 @@ def test_explain_prints_the_preset_override_once_as_a_clean_line(tmp_path):
     lines = [l for l in res.stderr.splitlines() if _OVERRIDE in l]
     assert len(lines) == 1 and lines[0].startswith("zheval: warning: preset 'sacrebleu-zh'"), res.stderr
     assert "PresetOverrideWarning" not in res.stderr and ".py:" not in res.stderr, res.stderr
+
+
+_AMBIGUOUS = [({"prediction": "好", "references": ["好"], "reference": "好的"},) * 2,  # the first row
+              ({"id": "a", "prediction": "好", "label": "好"}, {"id": "b", "prediction": "好", "label": "好",
+                                                               "reference": "x"})]  # a later row
+
+
+@pytest.mark.parametrize("rows", _AMBIGUOUS, ids=["first-row", "later-row"])
+def test_ambiguous_fields_are_named_as_options_at_the_cli_as_arguments_in_the_library(tmp_path, rows):
+    """The records file whose prediction/reference fields pair up in more than one way ended "(pred_field=,
+    ref_field=)" at the command line: the command names its options only, the library its arguments only."""
+    from zheval.adapters.records import RecordsFormatError, read_records
+
+    f = write_jsonl(tmp_path / "amb.jsonl", [dict(r, id=f"i{k}") for k, r in enumerate(rows)])
+    for stream in ([], ["--stream"]):
+        res = run_cli("score", "-p", f, "-q", "--bootstrap", "0", *stream)
+        error = res.stderr.splitlines()[1]
+        assert res.exit_code == 2 and error.endswith("name them with --pred-field NAME --ref-field NAME"), res.output
+        assert "pred_field" not in res.stderr and "ref_field" not in res.stderr, res.stderr
+    with pytest.raises(RecordsFormatError) as err:
+        read_records(f)
+    assert str(err.value).endswith('name them with pred_field="NAME", ref_field="NAME"') and "--" not in str(err.value)
 
 
 def test_an_option_given_twice_is_named_once():

@@ -169,3 +169,20 @@ def test_score_applies_no_pred_postprocessor_as_opencompass_documented():
     assert stored["rouge1"] == plain["rouge1"]
     docs = (Path(__file__).resolve().parents[3] / "docs" / "harnesses.md").read_text(encoding="utf-8")
     assert "**not by `score`**" in docs
+
+
+@pytest.mark.parametrize("cls", [OC.ZhevalRougeEvaluator, OC.ZhevalBleuEvaluator, OC.ZhevalChrfEvaluator])
+def test_every_option_listed_as_valid_is_accepted(cls):
+    """The unknown-option error of ``ZhevalRougeEvaluator`` listed ``use_aggregator``, which it refuses ("cannot be
+    set"): each option it lists, given its default value (of the options class), now constructs."""
+    from dataclasses import fields
+
+    with pytest.raises(TypeError) as err:
+        cls(no_such_option=1)
+    listed = [o.strip() for o in str(err.value).split("valid options:")[1].split(",") if "=" not in o]
+    metric = cls._SCORED.metric if hasattr(cls, "_SCORED") else "rouge"
+    defaults = {f.name: getattr(OC.OPTIONS_CLASSES[metric](), f.name) for f in fields(OC.OPTIONS_CLASSES[metric])}
+    defaults.update(pred_postprocessor=None, details=True)
+    assert set(listed) <= set(defaults), listed
+    for name in listed:
+        cls(**{name: defaults[name]})  # accepted: no TypeError/ValueError

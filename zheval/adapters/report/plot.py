@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...text.terminal import visible_controls
-from .tables import GroupScore, Report, no_interval_reason
+from .tables import Report, no_interval_reason
 
 __all__ = ["plot_formats", "plot_report"]
 
@@ -36,24 +36,57 @@ def _glyph_checker(font: str | None):
     return lambda text: all(face.get_char_index(ord(c)) != 0 for c in text if not c.isspace())
 
 
-def _group_labels(groups: list, font: str | None, svg_text: bool) -> tuple[dict, list[str]]:
-    """``({id(group): its x label}, notes)``. A group value is drawn as it is (control characters shown,
-    `visible_controls`) when the font has its glyphs (``"café"`` in DejaVu Sans), or with ``svg_text`` (the browser
-    draws it); else a known domain/difficulty name in English (``售后支持`` → ``after-sales``) or ``group N``, and
-    the note lists each replacement with the value, so a custom group (``价格$5``) is still named (issue 35)."""
+#: The label of the bar of every item; a group whose value reads the same is drawn quoted (`_group_labels`).
+_OVERALL_LABEL = "overall"
+
+
+def _group_labels(groups: list, font: str | None, svg_text: bool) -> tuple[list[str], list[str]]:
+    """``([the x label of each group, in the groups' order], notes)``. The bar of every item is `_OVERALL_LABEL`; a
+    group whose value is ``overall`` is drawn as a JSON string (``"overall"``, as `group_label` writes ``"null"``: a
+    value in double quotes is already written escaped), so it never reads as that bar. A group value is drawn as it
+    is (control characters shown, `visible_controls`) when the font has its glyphs (``"café"`` in DejaVu Sans), or
+    with ``svg_text`` (the browser draws it); else a known domain/difficulty name in English (``售后支持`` →
+    ``after-sales``) or ``group N``, and the note lists each replacement with the value, so a custom group
+    (``价格$5``) is still named (issue 35)."""
+    import json
+
     drawable = _glyph_checker(font) if not svg_text else (lambda text: True)
-    labels, replaced = {}, []
+    labels, replaced = [], []
     for i, g in enumerate(groups):
-        shown = visible_controls(g.value, one_line=True) if g.dimension != "overall" else "overall"
-        if g.dimension == "overall" or drawable(shown):  # shown: its control characters escaped
-            labels[id(g)] = shown
+        if g.dimension == "overall":
+            labels.append(_OVERALL_LABEL)
             continue
-        labels[id(g)] = _ENGLISH.get(g.value, f"group {i}")
-        replaced.append(f"{labels[id(g)]} = {shown}")
+        value = json.dumps(g.value, ensure_ascii=False) if g.value == _OVERALL_LABEL else g.value
+        shown = visible_controls(value, one_line=True)
+        if drawable(shown):  # shown: its control characters escaped
+            labels.append(shown)
+            continue
+        labels.append(_ENGLISH.get(g.value, f"group {i}"))
+        replaced.append(f"{labels[-1]} = {shown}")
     if not replaced:
         return labels, []
     return labels, [f"no font with these characters' glyphs found (for Chinese e.g. apt install fonts-noto-cjk): "
                     f"group label(s) drawn as {'; '.join(replaced)}"]
+
+
+def _draw_bars(ax, report: Report, groups: list) -> None:
+    """One bar per group and metric, side by side; an error bar (its interval) only on the bars of a group with an
+    interval: none with ``bootstrap=0`` or for a group of fewer than `MIN_INTERVAL_ITEMS` items (no zero-width
+    bar drawn there)."""
+    k = len(report.metrics)
+    width = 0.8 / k
+    x = np.arange(len(groups))
+    for j, (name, lbl) in enumerate(report.metrics):
+        scores = [g.scores[name] for g in groups]
+        xs = x + (j - (k - 1) / 2) * width
+        vals = np.array([v.value for v in scores])
+        ax.bar(xs, vals, width, label=lbl)
+        has = np.array([v.low is not None and v.high is not None for v in scores])
+        if has.any():
+            lows = np.array([v.low for v, h in zip(scores, has) if h])
+            highs = np.array([v.high for v, h in zip(scores, has) if h])
+            yerr = np.vstack([np.clip(vals[has] - lows, 0, None), np.clip(highs - vals[has], 0, None)])
+            ax.errorbar(xs[has], vals[has], yerr=yerr, fmt="none", ecolor="k", capsize=3, elinewidth=1)
 
 
 def plot_formats() -> dict:
@@ -82,9 +115,10 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     Chinese group labels are drawn with a CJK font when one is installed (Noto Sans CJK, WenQuanYi, SimHei, …);
     a label whose glyphs the font lacks (Han in matplotlib's default font, which would draw empty boxes) is drawn as
     its English name when it is a known domain/difficulty (``售后支持`` → ``after-sales``), else as ``group N``, and a
-    note lists each (``group 4 = 价格$5``); labels the font can draw (``café``) are kept (`_group_labels`). A group of fewer than
-    `MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled
-    ``no interval``.
+    note lists each (``group 4 = 价格$5``); labels the font can draw (``café``) are kept (`_group_labels`). The bar of
+    every item is ``overall``, a group whose value is ``overall`` is drawn ``"overall"``. A group of fewer than
+    `MIN_INTERVAL_ITEMS` items is drawn without an error bar, labelled ``no interval``; with ``bootstrap=0`` no bar
+    has an error bar (`_draw_bars`).
 
     Args:
         fmt: an image format of `plot_formats` (``png`` default, ``svg``, ``pdf``, ``jpg``, …).
@@ -122,25 +156,15 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     if svg_text:  # text stays text: the browser picks a font with Han glyphs (matplotlib's metrics only place it)
         rc.update({"svg.fonttype": "none", "svg.hashsalt": "zheval"})
 
-    names, notes = _group_labels(groups, font, svg_text)
-
-    def label(g: GroupScore) -> str:
-        return names[id(g)]
+    labels, notes = _group_labels(groups, font, svg_text)
 
     with plt.rc_context(rc):
         fig, ax = plt.subplots(figsize=(max(6.5, 1.6 * len(groups) + 3), 4.2), dpi=120)
-        k = len(report.metrics)
-        width = 0.8 / k
-        x = np.arange(len(groups))
-        for j, (name, lbl) in enumerate(report.metrics):
-            vals = np.array([g.scores[name].value for g in groups])
-            lows = np.array([g.scores[name].low if g.scores[name].low is not None else g.scores[name].value for g in groups])
-            highs = np.array([g.scores[name].high if g.scores[name].high is not None else g.scores[name].value for g in groups])
-            yerr = np.vstack([np.clip(vals - lows, 0, None), np.clip(highs - vals, 0, None)])
-            ax.bar(x + (j - (k - 1) / 2) * width, vals, width, yerr=yerr, capsize=3, label=lbl, error_kw={"elinewidth": 1})
-        ax.set_xticks(x)
+        _draw_bars(ax, report, groups)
+        ax.set_xticks(np.arange(len(groups)))
         small = [g for g in groups if any(v.no_interval for v in g.scores.values())]
-        ax.set_xticklabels([f"{label(g)}\n(n={g.n}" + (", no interval)" if g in small else ")") for g in groups])
+        ax.set_xticklabels([f"{shown}\n(n={g.n}" + (", no interval)" if g in small else ")")
+                            for shown, g in zip(labels, groups)])
         if small:
             notes.append(f"{len(small)} group(s) drawn without an error bar: {no_interval_reason(None)}")
         ax.set_ylabel("score (0–1)")
