@@ -152,8 +152,9 @@ def ceiling(o) -> None:
                            *one_reference_rules(o, [("multi_ref", "--multi-ref")], o.max_refs == 2,
                                                 "--max-refs 2 (the ceiling scores each reference against the item's "
                                                 "others)")])
-        ds, kwargs = scoring_arguments(o, {"--data": o.data})
-        emit_report(human_ceiling(ds, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
+        # human_ceiling cuts to the first K references and counts the cut (its signatures carry maxrefs:K, as score's)
+        ds, kwargs = scoring_arguments(o, {"--data": o.data}, limit_refs=False)
+        emit_report(human_ceiling(ds, max_refs=o.max_refs, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
 
     run_command(go)
 
@@ -274,9 +275,10 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: b
     takes the records formats.
 
     ``--max-refs K`` means "score with the first K references of every item" for every command: the file's items
-    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` (ceiling)
-    the dataset is cut here, with a note of how many items were cut; ``score`` and ``compare`` pass ``max_refs`` to
-    the evaluation, which cuts and reports it (score in its diagnostics, compare in each system's)."""
+    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` the dataset
+    is cut here, with a note of how many items were cut; ``score``, ``ceiling`` and ``compare`` pass ``max_refs`` to
+    the library, which cuts and reports it (score and ceiling in the report's diagnostics, compare in each
+    system's) and writes ``maxrefs:K`` in the signatures."""
     kwargs = checked_options(o, inputs)
     if hasattr(o, "label_check"):
         if named_fields:

@@ -14,7 +14,8 @@ Python's spelling goes too (`_python_spelling`, issue 35 second pass: ``zheval r
 ``punct="drop"`` as ``--punct drop``; a list literal of parameters as the options (``--jieba-hmm``), of values as
 the values (``'keep', 'drop'``); a type before a value, ``or None`` and a constant's name in brackets are dropped.
 A message that names no parameter (`UNNAMED`: "cannot group by", "unknown metric(s)", "unknown normalisation step")
-gets the option before it.
+gets the option before it. A message that starts with the library function behind the command (`DOORS`:
+``human_ceiling needs items with at least 2 references``) starts with the command instead (``zheval ceiling``).
 
 Third pass: ``t2s=True`` as ``--t2s`` (the input-slip warnings), a parameter before ``(the preset's: …)`` (the preset
 override warning), ``tokenizer="none"`` as ``--tokenizer none``, a trailing "On the command line: --t2s." dropped
@@ -28,7 +29,7 @@ import re
 from contextvars import ContextVar
 from typing import Optional
 
-__all__ = ["COMMAND", "OPTION_NAMES", "in_option_names", "in_field_options"]
+__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options"]
 
 #: The name of the command running (``"bertscore"``, ``"score"`` …; set by `zheval.cli.params.takes`), for
 #: `in_option_names` in `zheval.cli.options.run_command`; ``None`` outside a command.
@@ -45,6 +46,7 @@ OPTION_NAMES = {
     "max_chars": "--max-chars",
     "dedup_threshold": "--dedup-threshold",
     "min_refs": "--min-refs",
+    "max_refs": "--max-refs",
     "rescale_with_baseline": "--rescale-with-baseline",
     "baseline_path": "--baseline-path",
     "layer": {"bertscore": "--layer", None: "--bertscore-layer"},
@@ -74,6 +76,10 @@ OPTION_NAMES = {
 #: Messages of the library that name no parameter: (their start, the parameter they are about); the option is
 #: put before the message: ``--normalize: unknown normalisation step(s) ...``.
 UNNAMED = (("unknown normalisation step", "normalize"), ("cannot group by", "by"), ("unknown metric(s)", "metrics"))
+
+#: The library functions behind a command, as their errors start (``human_ceiling needs items with at least 2
+#: references``): at that command the message starts with the command as typed (``zheval ceiling needs …``).
+DOORS = {"ceiling": "human_ceiling"}
 
 #: The library's refusal of chrF++'s word-only options without word n-grams
 #: (`zheval.compute.option_rules.check_chrf_word_options`), after the name of its door: rewritten whole by
@@ -165,6 +171,8 @@ def in_option_names(message: str, command: Optional[str] = None) -> str:
 
 def _in_option_names(message: str, command: Optional[str]) -> str:
     message = _CHRF_WORDS.sub(lambda m: _chrf_words(m, command), message)
+    if command in DOORS:
+        message = re.sub(rf"^{DOORS[command]}(?= )", f"zheval {command}", message)
     for start, name in UNNAMED:
         if message.startswith(start):
             message = f"{_option(name, command)}: {message}"

@@ -59,9 +59,13 @@ def test_ceiling_takes_the_first_k_references_too(tmp_path):
     data, _, _, refs = _data(tmp_path, [7, 2, 6, 3])
     res = run("ceiling", "-d", data, "-q", "--bootstrap", 0, "--max-refs", 2, "--by", "none", "-f", "json")
     assert res.exit_code == 0, res.output
-    assert "--max-refs 2: scoring with the first 2 reference(s) of every item; 0 item(s) have fewer, 3 were cut" in res.stderr
+    # cut and counted by human_ceiling as by evaluate_predictions (the report's reference_limit, maxrefs:2)
+    d = json.loads(res.stdout)
+    assert d["breakdowns"]["reference_limit"] == {"max_refs": 2, "items": 4, "fewer": 0, "truncated": 3,
+                                                  "dropped_references": 10}
+    assert "|maxrefs:2|" in d["signatures"]["bleu"] and "|maxrefs:2|" in d["signatures"]["rouge"]
     # each item then has exactly 2 references, so 2 leave-one-out rows per item
-    assert "8 leave-one-out rows" in json.loads(res.stdout)["title"]
+    assert "8 leave-one-out rows" in d["title"]
 
 
 def test_buckets_and_folds_in_every_format():

@@ -8,10 +8,12 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
+from ...results.breakdowns import check_max_refs, reference_limit
 from .config import DEFAULT_METRICS, make_config, report_options
 from .inputs import check_by, check_dataset, input_warnings
 from ..report.tables import Report, group_items, score_groups
 from .reductions import metric_specs, report_params, report_signatures
+from .evaluate import first_references_of
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["human_ceiling"]
@@ -28,6 +30,7 @@ def human_ceiling(
     num_proc: Optional[int] = None,
     progress: bool = False,
     locations: Optional[Mapping[str, tuple]] = None,
+    max_refs: Optional[int] = None,
     rouge: Optional[RougeOptions] = None,
     bleu: Optional[BleuOptions] = None,
     chrf: Optional[ChrfOptions] = None,
@@ -43,13 +46,16 @@ def human_ceiling(
     resamples, whole items (all of an item's rows together). Note that a held-out reference is matched against
     ``k − 1`` references while a model is matched against ``k``, so the ceiling is slightly conservative.
 
-    Args: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (no predictions, no label check).
+    Args: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (no predictions, no label
+        check); ``max_refs`` as there: the first ``max_refs`` references of every item are kept (then each is held
+        out against the other ``max_refs − 1``), cut and counted as `evaluate_predictions` does (the report's
+        ``breakdowns["reference_limit"]``, the signatures' ``maxrefs:K``).
 
     Returns:
         A `Report` with ``kind="ceiling"``.
 
     Raises:
-        ValueError: no item has 2 or more references; bad options.
+        ValueError: no item has 2 or more references (after ``max_refs``); bad options (``max_refs`` < 1).
         DuckFormatError (ValueError): references empty after normalisation or without tokens (every one listed).
     """
     from datasets import Dataset
@@ -58,24 +64,18 @@ def human_ceiling(
                              interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence))
     check_dataset(ds, "human_ceiling")
     by = check_by(ds, by)
-    cfg = make_config(scoring)
+    max_refs = check_max_refs(max_refs, "max_refs")
+    cfg = make_config(scoring, max_refs=max_refs)
+    breakdowns = {}
+    if max_refs is not None:  # as evaluate_predictions: counted before the cut, then the first max_refs kept
+        breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
+        ds = first_references_of(ds, max_refs)
     cols = ds.select_columns(["id", "responses", *by]).to_dict()
-    rows, preds, clusters, kept, origin = [], [], [], [], []
-    skipped = 0
-    for i, rid in enumerate(cols["id"]):
-        refs = cols["responses"][i]
-        if len(refs) < 2:
-            skipped += 1
-            continue
-        kept.append(i)
-        start = len(rows)
-        for j, r in enumerate(refs):
-            rows.append({"id": f"{rid}#{j}", "responses": refs[:j] + refs[j + 1:]})
-            preds.append(r)
-            origin.append((rid, [k for k in range(len(refs)) if k != j], i))
-        clusters.append(list(range(start, len(rows))))
+    rows, preds, clusters, kept, origin, skipped = _leave_one_out(cols)
     if not rows:
-        raise ValueError("human_ceiling needs items with at least 2 references; there are none")
+        raise ValueError("human_ceiling needs items with at least 2 references; there are none"
+                         + ("; max_refs 1 keeps one reference of every item: give max_refs 2 or more, or leave it out"
+                            if max_refs == 1 else ""))
     pairs = Dataset.from_list(rows)
     scored = item_statistics(pairs, preds, cfg, num_proc=num_proc, desc="ceiling")
     table = scored.to_dict()
@@ -97,7 +97,31 @@ def human_ceiling(
         signatures=report_signatures(cfg, [len(r["responses"]) for r in rows], bootstrap, seed, confidence),
         params=report_params(cfg, bootstrap, seed, confidence, num_proc, by),
         notes=notes,
+        breakdowns=breakdowns,
         # the slips that give a wrong number without an error (a tokenizer that does not split Chinese, ...), as
         # evaluate_predictions reports them: here every held-out reference is the prediction
         warnings=input_warnings(preds, [r["responses"] for r in rows], cfg.tokenizer),
     )
+
+
+def _leave_one_out(cols: dict) -> tuple:
+    """The leave-one-out rows of ``cols`` (the dataset's ``id`` and ``responses`` columns): ``(rows, predictions,
+    clusters, kept, origin, skipped)`` -- for every item with ``k >= 2`` references, ``k`` rows (reference ``j``
+    as the prediction, the other ``k - 1`` as its references) with their item's row indices as one cluster, the
+    kept items' indices, each row's ``(item id, reference indices, item index)``, and the number of items with fewer
+    than 2 references (skipped)."""
+    rows, preds, clusters, kept, origin = [], [], [], [], []
+    skipped = 0
+    for i, rid in enumerate(cols["id"]):
+        refs = cols["responses"][i]
+        if len(refs) < 2:
+            skipped += 1
+            continue
+        kept.append(i)
+        start = len(rows)
+        for j, r in enumerate(refs):
+            rows.append({"id": f"{rid}#{j}", "responses": refs[:j] + refs[j + 1:]})
+            preds.append(r)
+            origin.append((rid, [k for k in range(len(refs)) if k != j], i))
+        clusters.append(list(range(start, len(rows))))
+    return rows, preds, clusters, kept, origin, skipped
