@@ -26,6 +26,7 @@ from .options import (
     refuse_tool_tokenizer_options,
     refuse_orphans,
     one_reference_rules,
+    report_one_reference_note,
     seed_rule,
     bleu_options,
     check_label_check,
@@ -105,7 +106,7 @@ def score(o) -> None:
                            *max_refs_one_rules(o)])
         if o.stream or o.items_out is not None:
             report, by = streamed_report(o)
-            emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
+            emit_report(report_one_reference_note(o, report), o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
             return
         if o.data is None:
             from ..adapters.records import score_records
@@ -115,7 +116,7 @@ def score(o) -> None:
                 report = score_records(records, keep_items=o.items or o.html is not None,
                                        buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
                                        max_refs=o.max_refs, **kwargs)
-            page = _score_page(o, report, records.dataset, kwargs)
+            page = _score_page(o, report_one_reference_note(o, report), records.dataset, kwargs)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
                         html=o.html, html_page=page)
             return
@@ -131,7 +132,7 @@ def score(o) -> None:
                                           label_check=o.label_check, predictions_format=o.predictions_format,
                                           max_refs=o.max_refs, buckets=report_buckets(o.buckets),
                                           folds=report_folds(o.folds, len(ds)), **kwargs)
-        page = _score_page(o, report, lambda: ds, kwargs)
+        page = _score_page(o, report_one_reference_note(o, report), lambda: ds, kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
 
     run_command(go)

@@ -51,7 +51,7 @@ from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_labe
                       check_tokenizer, domain_values, refuse_metric_options, run_command, split_list,
                       tokenizer_options, refuse_tool_tokenizer_options)
 from .params import DATA_OPTIONAL, takes
-from .options import echo
+from .options import echo, one_reference_note
 from ..text.terminal import terminal_json, terminal_text
 
 __all__ = ["explain", "select_items", "render_table"]
@@ -391,6 +391,8 @@ def explain(o) -> None:
             from ..results.breakdowns import first_references
 
             refs = first_references(refs, o.max_refs)
+        if "rouge" in mets and (one := one_reference_note(o, bool(refs) and all(len(r) == 1 for r in refs))):
+            echo(f"note: {one}", err=True)  # score says it in its report's notes (`report_one_reference_note`)
         needs_scores = bool(o.worst or o.best)
         with rows_named(places):  # the library's predictions[i] / references[i][j] as FILE:line and field
             scores = _scores(preds, refs, o.metric, opts) if needs_scores else []

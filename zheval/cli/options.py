@@ -423,6 +423,31 @@ def one_reference_rules(o, names: Sequence[Tuple[str, str]], one_ref: bool, why:
              f"{flag} out{more}") for name, flag in names]
 
 
+def one_reference_note(o, one_each: bool) -> Optional[str]:
+    """The note of ``--multi-ref`` typed (even at its default) on data where every item that was scored has exactly
+    one reference (``one_each``; counted after ``--max-refs``): the rule that combines several references changed
+    nothing. Not refused (the command line alone does not guarantee one reference, `one_reference_rules`; the same
+    options serve any data), but said, since the signature still names it (``nrefs:1|...|multi:mean``). ``None``
+    otherwise."""
+    if "multi_ref" not in getattr(o, "_given", ()) or not one_each:
+        return None
+    return (f"every item had one reference, so --multi-ref {o.multi_ref} changed nothing (it combines the scores of an "
+            "item's several references)")
+
+
+def report_one_reference_note(o, report):
+    """``report`` with the `one_reference_note` of ``zheval score`` in its notes (every format's, JSON ``notes``),
+    one reference per item read from its ROUGE signature: ``nrefs:1`` (the references scored, after
+    ``--max-refs``). Returns ``report``."""
+    from ..results.signature import parse_signature
+
+    sig = (report.signatures or {}).get("rouge")
+    text = one_reference_note(o, bool(sig) and parse_signature(sig).get("nrefs") == "1")
+    if text is not None:
+        report.notes.append(text)
+    return report
+
+
 #: The tokenizer options of the command line (`tokenizer_options`): ``(parameter name, flag)`` pairs.
 TOKENIZER_FLAGS = (("normalize", "--normalize"), ("punct", "--punct"), ("t2s", "--t2s"), ("jieba_hmm", "--jieba-hmm"),
                    ("terms", "--terms"))

@@ -6,11 +6,13 @@ one reference, so the rule that combines several changes nothing, yet the signat
 ``zheval compare --multi-ref`` under ``--max-refs 1``. Judged by what was typed (``_given``, even the default value),
 as the other no-effect refusals; two REF files, or data with several references, take them. The library is left
 alone: data that merely happens to hold one reference per item is scored with the options a pipeline passes for any
-data.
+data. ``zheval score`` then says in its report's notes (``zheval explain`` on stderr) that ``--multi-ref`` changed
+nothing, as every item had one reference.
 """
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import pytest
@@ -140,3 +142,65 @@ def test_ceiling_max_refs_two_refuses_multi_ref(tmp_path):
     for ok_args in (["--max-refs", "2"], ["--multi-ref", "mean"], ["--multi-ref", "mean", "--max-refs", "3"]):
         ok = run_cli("ceiling", "--data", data, *ok_args, "--bootstrap", "0")
         assert ok.exit_code == 0, (ok_args, ok.output)
+
+
+_NOTE = ("every item had one reference, so --multi-ref mean changed nothing (it combines the scores of an item's "
+         "several references)")
+
+
+def _one_reference_files(tmp_path, k=1):
+    rows = [{"id": f"d{i}", "domain": "情感陪伴", "difficulty": "难", "query": f"问题{i}",
+             "responses": [f"回答{i}甲乙", f"回答{i}丙丁"][:k]} for i in range(4)]
+    data = write_jsonl(tmp_path / f"d{k}.jsonl", rows)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": f"d{i}", "prediction": f"回答{i}甲"} for i in range(4)])
+    records = write_jsonl(tmp_path / f"r{k}.jsonl", [{"id": r["id"], "predict": f"回答{i}甲", "label": r["responses"][0]}
+                                                    for i, r in enumerate(rows)])
+    return data, preds, records
+
+
+@pytest.mark.parametrize("door", ["data", "records", "stream", "max-refs"])
+def test_score_notes_that_multi_ref_changed_nothing_on_one_reference_data(tmp_path, door):
+    # data that happens to hold one reference per item is scored (not refused), and the report says --multi-ref
+    # changed nothing, in its notes of every format (the signature still reads nrefs:1|...|multi:mean)
+    data, preds, records = _one_reference_files(tmp_path)
+    head = {"data": ["--data", data, "-p", preds, "--min-refs", "1"], "records": ["-p", records],
+            "stream": ["-p", records, "--stream"],
+            "max-refs": ["--data", data, "-p", preds, "--min-refs", "1", "--max-refs", "2"]}[door]
+    res = run_cli("score", *head, "--multi-ref", "mean", "--bootstrap", "0", "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert _NOTE in out["notes"], out["notes"]
+    assert "nrefs:1|" in out["signatures"]["rouge"] and "multi:mean" in out["signatures"]["rouge"]
+    table = run_cli("score", *head, "--multi-ref", "mean", "--bootstrap", "0", "-q")
+    assert table.exit_code == 0 and _NOTE in table.stdout, table.output
+    plain = run_cli("score", *head, "--bootstrap", "0", "-q", "-f", "json")  # not typed: nothing to say
+    assert plain.exit_code == 0 and not any("--multi-ref" in n for n in json.loads(plain.stdout)["notes"])
+
+
+def test_score_says_nothing_when_an_item_has_several_references(tmp_path):
+    data, preds, _ = _one_reference_files(tmp_path, k=2)
+    res = run_cli("score", "--data", data, "-p", preds, "--multi-ref", "mean", "--bootstrap", "0", "-q", "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert not any("--multi-ref" in n for n in json.loads(res.stdout)["notes"])
+
+
+def test_explain_notes_that_multi_ref_changed_nothing_on_one_reference_data(tmp_path):
+    data, preds, records = _one_reference_files(tmp_path)
+    for head in (["--data", data, "-p", preds, "--min-refs", "1"], ["-p", records]):
+        res = run_cli("explain", *head, "--multi-ref", "mean", "--id", "d1", "-f", "json")
+        assert res.exit_code == 0, res.output
+        assert f"note: {_NOTE}" in res.stderr, res.stderr
+        plain = run_cli("explain", *head, "--id", "d1", "-f", "json")
+        assert plain.exit_code == 0 and "--multi-ref" not in plain.stderr, plain.stderr
+    data2, _, _ = _one_reference_files(tmp_path, k=2)
+    res = run_cli("explain", "--data", data2, "-p", preds, "--multi-ref", "mean", "--id", "d1", "-f", "json")
+    assert res.exit_code == 0 and "--multi-ref" not in res.stderr, res.output
+
+
+def test_the_library_report_has_no_such_note(tmp_path):
+    from zheval.adapters.duck import evaluate_predictions, load_duck
+
+    data, _, _ = _one_reference_files(tmp_path)
+    rep = evaluate_predictions(load_duck(data, min_refs=1), [f"回答{i}甲" for i in range(4)], multi_ref="mean",
+                               bootstrap=0)
+    assert not any("multi" in n for n in rep.notes), rep.notes
