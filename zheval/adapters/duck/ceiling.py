@@ -46,10 +46,11 @@ def human_ceiling(
     resamples, whole items (all of an item's rows together). Note that a held-out reference is matched against
     ``k − 1`` references while a model is matched against ``k``, so the ceiling is slightly conservative.
 
-    Args: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (no predictions, no label
-        check); ``max_refs`` as there: the first ``max_refs`` references of every item are kept (then each is held
-        out against the other ``max_refs − 1``), cut and counted as `evaluate_predictions` does (the report's
-        ``breakdowns["reference_limit"]``, the signatures' ``maxrefs:K``).
+    Args: as [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions] (no predictions, no label check).
+
+    ``max_refs`` is as there: the first ``max_refs`` references of every item are kept (then each is held out against
+    the other ``max_refs − 1``), cut and counted as `evaluate_predictions` does (the report's
+    ``breakdowns["reference_limit"]``, the signatures' ``maxrefs:K``).
 
     Returns:
         A `Report` with ``kind="ceiling"``.

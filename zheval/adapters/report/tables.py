@@ -293,7 +293,7 @@ class Report:
     """The score report's diagnostics that split or filter the items (:func:`~zheval.adapters.duck.evaluate.
     evaluate_predictions`): ``reference_limit``, ``truncation_excluded``, ``diversity``, ``length_buckets``,
     ``folds`` (`zheval.adapters.report.breakdowns`); the ceiling's ``reference_limit`` with ``max_refs``
-    (:func:`~zheval.adapters.duck.ceiling.human_ceiling`); empty for the other reports."""
+    ([`human_ceiling`][zheval.adapters.duck.ceiling.human_ceiling]); empty for the other reports."""
 
     def overall(self) -> GroupScore:
         """The ``overall`` group."""
