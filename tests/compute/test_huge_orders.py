@@ -1,9 +1,11 @@
 """Huge sizes of the integer options that drive allocation or time (n-gram orders, skip distances) fail fast with
-an error naming the option, or give the exact number at a cost set by the data, never by the value: ``max_order``
-and chrF's ``char_order``/``word_order`` are bounded by their ``MAX_ORDER`` (1000; one statistics column per
-order, and the result lists one precision per order), checked against sacrebleu at the bound; ROUGE-N
-(``rouge99999999999``) scores 0 exactly as rouge-score does, with no loop over the order; ``rougeS<d>`` with a
-huge d is ``rougeS*``. Each case runs in-process under a time and a traced-memory bound (small data)."""
+an error naming the option, or give the exact number at a cost set by the data, never by the value. One rule for
+every n-gram order: ``max_order``, chrF's ``char_order``/``word_order`` and ROUGE-N's N are bounded by the one
+``zheval.definitions.orders.MAX_ORDER`` (1000; one statistics column per order, the result lists one precision per
+order, ROUGE-N builds every n-gram of length N), checked against sacrebleu and rouge-score at the bound;
+``rouge1001`` (and ``rouge99999999999``) is refused naming the type and the bound. A skip distance is no n-gram
+order (a skip-bigram is a pair; the work is set by the text's length): ``rougeS<d>`` with a huge d is
+``rougeS*``. Each case runs in-process under a time and a traced-memory bound (small data)."""
 
 from __future__ import annotations
 
@@ -26,9 +28,8 @@ REFS = ["今天天气很好我们去公园", "我们去公园"]
 HUGE = 99_999_999_999
 SECONDS = 5.0
 BYTES = 200 * 2 ** 20
-# the bounds (1000 each; read with a default so that this file also runs on the code before them)
-BLEU_MAX_ORDER = getattr(bleu_definition, "MAX_ORDER", 1000)
-CHRF_MAX_ORDER = getattr(chrf_score, "MAX_ORDER", 1000)
+# the one bound of every n-gram order (1000)
+BLEU_MAX_ORDER = CHRF_MAX_ORDER = ROUGE_MAX_ORDER = 1000
 
 
 def _bounded(call):
@@ -102,8 +103,16 @@ def _rouge_score_n(n, pred, ref):
     return rouge_scorer._score_ngrams(*grams).fmeasure
 
 
-@pytest.mark.parametrize("n", [4, 1_000_000, HUGE])
-def test_rouge_n_of_any_order_equals_rouge_score_fast(n):
+def test_one_bound_for_every_n_gram_order():
+    from zheval.definitions import orders, rouge_types
+
+    assert orders.MAX_ORDER == 1000
+    assert bleu_definition.MAX_ORDER is orders.MAX_ORDER is chrf_score.MAX_ORDER is rouge_types.MAX_ORDER
+    assert rouge_types.parse_rouge_type("rouge1000").n == 1000
+
+
+@pytest.mark.parametrize("n", [4, ROUGE_MAX_ORDER])
+def test_rouge_n_up_to_the_bound_equals_rouge_score_fast(n):
     name = f"rouge{n}"
     ours = _bounded(lambda: compute_rouge(PREDS, REFS, rouge_types=[name]))[name]
     theirs = sum(_rouge_score_n(n, p, r) for p, r in zip(PREDS, REFS)) / len(PREDS)
@@ -111,12 +120,18 @@ def test_rouge_n_of_any_order_equals_rouge_score_fast(n):
     assert (ours > 0) == (n == 4)
 
 
-def test_rouge_n_huge_through_score_and_explain():
-    name = f"rouge{HUGE}"
-    got = _bounded(lambda: score(PREDS, REFS, metrics=["rouge"], rouge_types=[name, "rouge1"]))
-    assert got["rouge"][name] == 0.0 and got["rouge"]["rouge1"] > 0
-    assert not isinstance(_bounded(lambda: explain(PREDS[0], REFS[0], metrics=["rouge"], rouge_types=[name])),
-                          Exception)
+_ROUGE_REFUSAL = "ROUGE type '{name}': n-gram order {n} is above 1000, the largest n-gram order of every metric"
+
+
+@pytest.mark.parametrize("n", [ROUGE_MAX_ORDER + 1, 1_000_000, HUGE, 10 ** 23])
+def test_rouge_n_above_the_bound_is_refused_naming_the_type_and_the_bound(n):
+    name = f"rouge{n}"
+    for call in (lambda: compute_rouge(PREDS, REFS, rouge_types=[name, "rouge1"]),
+                 lambda: score(PREDS, REFS, metrics=["rouge"], rouge_types=[name, "rouge1"]),
+                 lambda: explain(PREDS[0], REFS[0], metrics=["rouge"], rouge_types=[name])):
+        err = _bounded(call)
+        assert isinstance(err, ValueError), repr(err)
+        assert _ROUGE_REFUSAL.format(name=name, n=n) in str(err), str(err)
 
 
 def test_rouge_s_huge_skip_is_unlimited():
@@ -153,31 +168,34 @@ def test_cli_refuses_a_huge_order_naming_the_option(tmp_path, args, option):
 
 
 @pytest.mark.usefixtures("warm_cli")
-def test_cli_rouge_n_huge_scores_zero(tmp_path):
+@pytest.mark.parametrize("n", [ROUGE_MAX_ORDER + 1, HUGE])
+def test_cli_rouge_n_above_the_bound_is_refused(tmp_path, n):
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     ref.write_text("\n".join(REFS) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(PREDS) + "\n", encoding="utf-8")
-    result = _bounded(lambda: run_cli("rouge", ref, "-i", hyp, "--rouge-types", f"rouge{HUGE},rouge1"))
-    assert result.exit_code == 0, result.output
-    assert f"ROUGE-{HUGE}" in result.output
+    result = _bounded(lambda: run_cli("rouge", ref, "-i", hyp, "--rouge-types", f"rouge{n},rouge1"))
+    assert result.exit_code == 2, result.output
+    assert "zheval: error: " + _ROUGE_REFUSAL.format(name=f"rouge{n}", n=n) in result.stderr, result.output
+    ok = _bounded(lambda: run_cli("rouge", ref, "-i", hyp, "--rouge-types", f"rouge{ROUGE_MAX_ORDER},rouge1"))
+    assert ok.exit_code == 0 and f"ROUGE-{ROUGE_MAX_ORDER}" in ok.output, ok.output
 
 
 BEYOND_INT64 = 10 ** 23  # no C long holds it: numpy raised OverflowError (a traceback at the command line)
 
 
-def test_rouge_numbers_beyond_int64_score_as_any_huge_one():
-    names = [f"rouge{BEYOND_INT64}", f"rougeS{BEYOND_INT64}", f"rougeSU{BEYOND_INT64}", "rougeS*", "rougeSU*"]
+def test_skip_distances_beyond_int64_score_as_any_huge_one():
+    # a skip distance is no n-gram order: not bounded, any huge one is rougeS* (ROUGE-N beyond 1000: refused above)
+    names = [f"rougeS{BEYOND_INT64}", f"rougeSU{BEYOND_INT64}", "rougeS*", "rougeSU*"]
     got = _bounded(lambda: compute_rouge(PREDS, REFS, rouge_types=names))
-    assert got[names[0]] == 0.0
-    assert got[names[1]] == got["rougeS*"] > 0 and got[names[2]] == got["rougeSU*"] > 0
-    assert f"rouge{BEYOND_INT64}" in got["signature"]  # the name as written
+    assert got[names[0]] == got["rougeS*"] > 0 and got[names[1]] == got["rougeSU*"] > 0
+    assert f"rougeS{BEYOND_INT64}" in got["signature"]  # the name as written
 
 
 @pytest.mark.usefixtures("warm_cli")
-def test_cli_rouge_numbers_beyond_int64_run(tmp_path):
+def test_cli_skip_distances_beyond_int64_run(tmp_path):
     ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
     ref.write_text("\n".join(REFS) + "\n", encoding="utf-8")
     hyp.write_text("\n".join(PREDS) + "\n", encoding="utf-8")
-    for name in (f"rouge{BEYOND_INT64}", f"rougeS{BEYOND_INT64}"):
+    for name in (f"rougeS{BEYOND_INT64}", f"rougeSU{BEYOND_INT64}"):
         result = _bounded(lambda: run_cli("rouge", ref, "-i", hyp, "--rouge-types", name, "-b"))
         assert result.exit_code == 0, result.output

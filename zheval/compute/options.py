@@ -348,7 +348,7 @@ class BleuOptions(IntervalOptions, TokenizerOptions):
     [`IntervalOptions`][zheval.compute.options.IntervalOptions], then BLEU's own). ``None`` where a preset may set the value."""
 
     max_order: Optional[int] = _option(None, _max_order, doc="""
-        Highest n-gram order, an int in [1, `zheval.definitions.bleu.MAX_ORDER`] (1000: the statistics hold two
+        Highest n-gram order, an int in [1, `zheval.definitions.orders.MAX_ORDER`] (1000: the statistics hold two
         columns per order; an order above every text's token count only adds zero counts).""")
     smooth_method: Optional[str] = _option(None, _choice(SMOOTH_METHODS), doc="""
         ``"exp"`` (sacrebleu's default), ``"none"``, ``"floor"``, ``"add-k"``, ``"nltk3"``.""")
@@ -391,11 +391,11 @@ class ChrfOptions(IntervalOptions, TokenizerOptions):
         ``None`` as for ROUGE and BLEU: chrF has no preset, and it counts character n-grams by definition (sacrebleu's
         ``CHRF``), so the tokenizer only normalises and gives chrF++'s words.""")
     char_order: int = _option(6, _chrf_order, doc="""
-        Character n-gram orders 1..``char_order`` (an int in [0, `zheval.definitions.chrf_score.MAX_ORDER`]: 1000,
+        Character n-gram orders 1..``char_order`` (an int in [0, `zheval.definitions.orders.MAX_ORDER`]: 1000,
         as an order above every text's length adds nothing).""")
     word_order: int = _option(0, _chrf_order, doc="""
         Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++; at most
-        `zheval.definitions.chrf_score.MAX_ORDER`, 1000).""")
+        `zheval.definitions.orders.MAX_ORDER`, 1000).""")
     beta: Union[int, float] = _option(2, _chrf_beta, doc="""
         Recall weight of the F-score (a number >= 0).""")
     eps_smoothing: bool = _option(False, _flag, doc="""

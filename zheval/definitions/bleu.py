@@ -58,6 +58,7 @@ from typing import Hashable, List, Optional, Sequence
 
 import numpy as np
 
+from .orders import MAX_ORDER  # the one bound of every n-gram order
 
 __all__ = [
     "HYP_LEN",
@@ -104,16 +105,9 @@ def stats_max_order(stats) -> int:
     return order
 
 
-#: The largest ``max_order``. The statistics hold ``3 + 2 * max_order`` int64 columns per item and the result one
-#: precision, count and total per order, so the order sizes memory and time (sacrebleu 2.6.0 has no bound: its
-#: ``[0.0] * max_ngram_order`` lists fail the same way). An order above every hypothesis's token count adds only
-#: zero counts (BLEU 0 without ``effective_order``; with it, the score of the longest hypothesis's length), so
-#: 1000 loses nothing on texts under 1000 tokens, and keeps a 100 000-item corpus's statistics under 1.6 GB.
-MAX_ORDER = 1000
-
-
 def check_max_order(max_order) -> None:
-    """ValueError unless ``max_order`` is an int in [1, `MAX_ORDER`] (bool refused)."""
+    """ValueError unless ``max_order`` is an int in [1, `MAX_ORDER`] (bool refused; the bound of every n-gram order,
+    `zheval.definitions.orders`)."""
     if isinstance(max_order, bool) or not isinstance(max_order, (int, np.integer)) or max_order < 1:
         raise ValueError(f"max_order must be an int >= 1, got {max_order!r}")
     if max_order > MAX_ORDER:

@@ -25,19 +25,13 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
+from .orders import MAX_ORDER  # the one bound of every n-gram order (chrF's char and word orders)
+
 __all__ = ["EPS", "MAX_ORDER", "ChrfScore", "check_chrf_options", "stats_orders", "f_score", "score_stats", "metric_name"]
 
 #: sacrebleu's epsilon (``CHRF._compute_f_score``): the precision/recall of an order that has no n-gram with
 #: ``eps_smoothing``, and the F of an order whose denominator is 0.
 EPS = 1e-16
-
-
-#: The largest ``char_order`` and ``word_order``. The statistics hold 3 int64 columns per order and item and the
-#: result one precision and recall per order, and n-grams are extracted order by order, so the order sizes memory
-#: and time (sacrebleu 2.6.0 has no bound and loops the same way). An order above every text's length only adds
-#: empty orders, which chrF skips (sacrebleu's effective order), so 1000 loses nothing on texts under 1000
-#: characters (words) and keeps a 100 000-item corpus's statistics under 2.4 GB.
-MAX_ORDER = 1000
 
 
 def _check_int(name: str, value, low: int) -> int:

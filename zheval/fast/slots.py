@@ -117,7 +117,7 @@ class SlotLayout:
     def gram_ids(self, n: int, starts: np.ndarray):
         """``(ids, bits)``: an id of the n-gram at every entry of ``starts`` (equal ids iff equal n-grams) and the
         bits it needs: the tokens packed when ``n * vb`` bits leave room for the other key fields, else dense ranks
-        (one extra sort). No start (``n`` above every slot's length, e.g. ``rouge999999``): no ids, whatever ``n``
+        (one extra sort). No start (``n`` above every slot's length, e.g. ``rouge1000`` on shorter texts): no ids, whatever ``n``
         (no loop over the order)."""
         vb = self.vb
         if not len(starts):
