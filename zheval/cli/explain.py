@@ -65,7 +65,7 @@ def _id_hint(v: str, ids: List[str], source: str) -> str:
     decimal ``.0``) that score, compare and agree
     hint at for unmatched ids -- worded for an id typed on the command line (naming the id as ``source`` writes
     it); else ``""``."""
-    from ..adapters.duck.mismatch import id_pairs, visible_id
+    from ..adapters.duck.mismatch import id_pairs, plain_written, visible_id
 
     out = []
     if v != v.strip() and v.strip() in ids:
@@ -76,16 +76,18 @@ def _id_hint(v: str, ids: List[str], source: str) -> str:
         out.append(f"--id {visible_id(v)} differs from the id {visible_id(nfc[0][1])} of {source} only in Unicode "
                    f"normalisation (NFC vs NFD; they print alike): ids are matched exactly, so type the id as "
                    f"{source} writes it")
+    nfkc = " and full-width or other compatibility characters (NFKC)"  # the causes compose: '００７' and '7'
     if zeros:
-        out.append(f"--id {v!r} equals the id {zeros[0][1]!r} of {source} but for leading zeros: ids are matched "
-                   f"as text, so give --id {zeros[0][1]!r}")
+        out.append(f"--id {v!r} equals the id {zeros[0][1]!r} of {source} but for leading zeros"
+                   f"{nfkc if plain_written(*zeros[0]) else ''}: ids are matched as text, so give --id {zeros[0][1]!r}")
     if compat:
         out.append(f"--id {visible_id(v)} equals the id {visible_id(compat[0][1])} of {source} once its full-width or "
                    f"other compatibility characters are written plainly (NFKC): ids are matched exactly, so give "
                    f"--id {visible_id(compat[0][1])}")
     if decimals:
-        out.append(f"--id {v!r} equals the id {decimals[0][1]!r} of {source} but for a decimal '.0': ids are matched "
-                   f"as text, so give --id {decimals[0][1]!r}")
+        out.append(f"--id {v!r} equals the id {decimals[0][1]!r} of {source} but for a decimal '.0'"
+                   f"{nfkc if plain_written(*decimals[0]) else ''}: ids are matched as text, so give "
+                   f"--id {decimals[0][1]!r}")
     return "".join(f"; {h}" for h in out)
 
 

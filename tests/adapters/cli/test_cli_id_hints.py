@@ -125,3 +125,47 @@ def test_explain_id_hints(tmp_path):
         assert "spreadsheet" not in res.stderr and "both files" not in res.stderr and "id(s) of --id" not in res.stderr
     res = run_cli("explain", "-p", path, "--id-field", "id", "--id", "y")
     assert res.exit_code == 2 and res.stderr.rstrip().endswith(f"--id 'y': no item with this id in {path}")
+
+
+NFKC_TOO = "and full-width or other compatibility characters (NFKC)"
+
+
+def test_id_hints_compose_full_width_with_zeros_and_decimals():
+    """``'００７'`` vs ``'7'`` (full-width and zero-padded at once) got no hint: each cause was looked for alone
+    (NFKC gives '007', not '7'; the zeros of '００７' are not ASCII). Leading zeros and decimals are now looked for
+    after NFKC, and the line names both causes."""
+    from zheval.adapters.duck.mismatch import id_pairs
+
+    assert id_pairs(["００７"], ["7"]).zeros == [("００７", "7")]
+    assert id_pairs([7], ["００７"]).zeros == [(7, "００７")]
+    assert id_pairs(["７.０"], [7]).decimals == [("７.０", 7)] and id_pairs(["００７.０"], ["7"]).decimals
+    pairs = id_pairs(["００７"], ["7"])
+    assert not pairs.nfc and not pairs.compat and not pairs.decimals  # one kind per pair
+    out = id_hints(["００７"], ["7"], "A", "B")
+    assert out == [f"1 id(s) of A equal an id of B but for leading zeros {NFKC_TOO}, e.g. '００７' in A and '7' in B: "
+                   + ZERO_HINT + "; write the ids as text in both files (in a spreadsheet: format the id column as Text "
+                   "before opening or pasting)"], out
+    out = id_hints(["７.０"], ["7"], "A", "B")
+    assert len(out) == 1 and out[0].startswith(f"1 id(s) of A equal an id of B but for a decimal '.0' {NFKC_TOO}")
+    out = id_hints(["００７", "001"], ["7", "1"], "A", "B")  # one of the two needed NFKC
+    assert len(out) == 1 and "but for leading zeros (some also in full-width or other compatibility characters: " \
+                             "NFKC)" in out[0], out
+    # the single causes are worded as before, and ids that differ otherwise get nothing
+    assert NFKC_TOO not in id_hints(["007"], ["7"])[0] and id_hints(["７"], ["7"])[0].count("NFKC") == 3
+    assert id_hints(["００７"], ["8"]) == [] and id_hints(["ａ07"], ["a7"]) == []
+
+
+def test_score_and_explain_hint_full_width_zero_padded_ids(tmp_path):
+    rows = [{"id": i, "query": "q", "responses": list(p), "domain": None, "difficulty": None}
+            for i, p in zip(("００７", "２", "x", "y"), PAIRS)]
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": i, "prediction": p[0]} for i, p in zip(("7", "２", "x", "y"), PAIRS)])
+    res = run_cli("score", "--data", data, "-p", preds, "-q", "--bootstrap", "0")
+    assert res.exit_code == 2, res.output
+    assert f"but for leading zeros {NFKC_TOO}, e.g. '００７' in the dataset and '7' in the predictions" in res.stderr, \
+        res.stderr
+    good = write_jsonl(tmp_path / "g.jsonl", [{"id": r["id"], "prediction": p[0]} for r, p in zip(rows, PAIRS)])
+    res = run_cli("explain", "--data", data, "-p", good, "-q", "--id", "7")
+    assert res.exit_code == 2, res.output
+    assert (f"--id '7' equals the id '００７' of {data} but for leading zeros {NFKC_TOO}: ids are matched as text, so "
+            "give --id '００７'") in res.stderr, res.stderr

@@ -11,7 +11,8 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["IdPairs", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "visible_id"]
+__all__ = ["IdPairs", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written",
+           "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
@@ -41,6 +42,20 @@ def _whole_number(value) -> str:
     return re.sub(r"^(\d+)\.0+$", r"\1", _no_leading_zeros(value))
 
 
+def _plain(value) -> str:
+    """``value`` as text with its full-width and other compatibility characters written plainly (NFKC): the first
+    step of the keys of leading zeros and decimals, so that the causes compose (``'００７'`` is ``'007'``, then
+    ``'7'``)."""
+    return unicodedata.normalize("NFKC", str(value))
+
+
+def plain_written(m, e) -> bool:
+    """Whether NFKC changes ``m`` or ``e`` (as text): a pair of `id_pairs` that differs in leading zeros or a
+    decimal ``.0`` once full-width or other compatibility characters are written plainly (``'００７'`` and ``'7'``)
+    is worded with both causes."""
+    return any(_plain(x) != str(x) for x in (m, e))
+
+
 def _matched(missing: list, extra: list, key, also=lambda m, e: True) -> list:
     """The pairs ``(missing id, extra id)`` whose ``key`` is the same, not written alike, ``also(m, e)`` true."""
     by_key = {}
@@ -53,26 +68,29 @@ def _matched(missing: list, extra: list, key, also=lambda m, e: True) -> list:
 
 
 class IdPairs(NamedTuple):
-    """The kinds of `id_pairs`, each a list of ``(missing id, extra id)``."""
+    """The kinds of `id_pairs`, each a list of ``(missing id, extra id)``; a pair is of one kind."""
     nfc: list  #: equal after NFC normalisation (NFC vs NFD: they print alike)
-    zeros: list  #: equal once leading zeros are removed (``'001'`` and ``'1'`` or ``1``)
+    zeros: list  #: equal once leading zeros are removed, after NFKC (``'001'``, ``'００１'`` and ``'1'`` or ``1``)
     compat: list  #: equal after NFKC only: full-width or other compatibility characters (``'７'`` and ``'7'``)
-    decimals: list  #: a whole number written as a decimal (``'7.0'`` and ``'7'`` or ``7``)
+    decimals: list  #: a whole number written as a decimal, after NFKC (``'7.0'``, ``'７.０'`` and ``'7'`` or ``7``)
 
 
 def id_pairs(missing, extra) -> IdPairs:
     """The pairs ``(missing id, extra id)`` that are the same id written differently, in ``missing``'s order, of
-    four kinds (`IdPairs`): equal after NFC normalisation; equal once the leading zeros of the one written with
-    more are removed (``'001'`` and ``'1'`` or ``1``); equal after NFKC normalisation but not NFC (``'７'``,
-    full-width, and ``'7'`` or ``7``); equal but for a decimal ``.0`` (``'7.0'`` and ``7``). Each door words them
-    for its inputs (`id_hints` for two files; ``zheval explain --id`` for a typed id)."""
+    four kinds (`IdPairs`): equal after NFC normalisation; equal after NFKC normalisation but not NFC (``'７'``,
+    full-width, and ``'7'`` or ``7``); equal once the leading zeros of the one written with more are removed
+    (``'001'`` and ``'1'`` or ``1``); equal but for a decimal ``.0`` (``'7.0'`` and ``7``). The causes compose:
+    leading zeros and decimals are looked for after NFKC, so ``'００７'`` (full-width, zero-padded) pairs with
+    ``'7'`` as leading zeros, `plain_written` telling that NFKC was needed too. Each pair is of one kind. Each door
+    words them for its inputs (`id_hints` for two files; ``zheval explain --id`` for a typed id)."""
     missing, extra = list(missing), list(extra)
     nfc = _matched(missing, extra, lambda x: unicodedata.normalize("NFC", x) if isinstance(x, str) else None)
-    zeros = _matched(missing, extra, _no_leading_zeros, lambda m, e: _no_leading_zeros(m)[:1].isdigit())
-    compat = _matched(missing, extra, lambda x: unicodedata.normalize("NFKC", str(x)),
+    zeros = _matched(missing, extra, lambda x: _no_leading_zeros(_plain(x)),
+                     lambda m, e: _no_leading_zeros(_plain(m))[:1].isdigit() and _plain(m) != _plain(e))
+    compat = _matched(missing, extra, _plain,
                       lambda m, e: unicodedata.normalize("NFC", str(m)) != unicodedata.normalize("NFC", str(e)))
-    decimals = _matched(missing, extra, _whole_number, lambda m, e: _whole_number(m)[:1].isdigit()
-                        and _no_leading_zeros(m) != _no_leading_zeros(e))
+    decimals = _matched(missing, extra, lambda x: _whole_number(_plain(x)), lambda m, e: _whole_number(
+        _plain(m))[:1].isdigit() and _no_leading_zeros(_plain(m)) != _no_leading_zeros(_plain(e)))
     return IdPairs(nfc, zeros, compat, decimals)
 
 
@@ -86,6 +104,10 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
       (``'001'`` and ``'1'`` or ``1``: a spreadsheet read the ids as numbers);
     - a missing and an extra id equal after NFKC normalisation only (``'７'``, full-width, and ``'7'``);
     - a missing and an extra id equal but for a decimal ``.0`` (``'7.0'`` and ``'7'`` or ``7``).
+
+    The causes compose: leading zeros and a decimal ``.0`` are looked for after NFKC, and their line then names the
+    full-width characters too (``'００７'`` and ``'7'``: "but for leading zeros and full-width or other
+    compatibility characters (NFKC)").
 
     Worded for two files (``missing_in`` and ``extra_in``): every door that reports unmatched ids between files (join
     of predictions, ``zheval compare`` of records files, ``zheval agree``'s sheet, ``--scores`` and
@@ -101,8 +123,8 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
                    "unicodedata.normalize('NFC', id))")
     if zeros:
         m, e = zeros[0]
-        out.append(f"{len(zeros)} id(s) of {missing_in} equal an id of {extra_in} but for leading zeros, e.g. "
-                   f"{m!r} in {missing_in} and {e!r} in {extra_in}: ids look like numbers whose leading zeros were "
+        out.append(f"{len(zeros)} id(s) of {missing_in} equal an id of {extra_in} but for leading "
+                   f"zeros{_too(zeros)}, e.g. {m!r} in {missing_in} and {e!r} in {extra_in}: ids look like numbers whose leading zeros were "
                    "removed (a spreadsheet?); write the ids as text in both files (in a spreadsheet: format the id "
                    "column as Text before opening or pasting)")
     if compat:
@@ -113,16 +135,27 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
                    "unicodedata.normalize('NFKC', id))")
     if decimals:
         m, e = decimals[0]
-        out.append(f"{len(decimals)} id(s) of {missing_in} equal an id of {extra_in} but for a decimal '.0', e.g. "
-                   f"{m!r} in {missing_in} and {e!r} in {extra_in}: ids look like whole numbers written as decimals "
+        out.append(f"{len(decimals)} id(s) of {missing_in} equal an id of {extra_in} but for a decimal "
+                   f"'.0'{_too(decimals)}, e.g. {m!r} in {missing_in} and {e!r} in {extra_in}: ids look like whole numbers written as decimals "
                    "(read as floats by a spreadsheet or pandas?); write the ids as text in both files")
     return out
 
 
+def _too(pairs: list) -> str:
+    """The NFKC part of the leading-zeros or decimal line of `id_hints` when its pairs needed NFKC too
+    (`plain_written`): of all of them when all did, else of some when any did; ``""`` when none did."""
+    needed = [plain_written(m, e) for m, e in pairs]
+    if all(needed):
+        return " and full-width or other compatibility characters (NFKC)"
+    if any(needed):
+        return " (some also in full-width or other compatibility characters: NFKC)"
+    return ""
+
+
 def id_mismatch_lines(missing: list, extra: list) -> list[str]:
     """The lines after the counts: the first missing ids (in the dataset, not in the predictions), the first extra
-    ids (in the predictions, not in the dataset), and the lines of `id_hints` (ids that differ only in Unicode
-    normalisation or in leading zeros), indented."""
+    ids (in the predictions, not in the dataset), and the lines of `id_hints` (ids written differently: Unicode
+    normalisation, leading zeros, full-width characters, a decimal ``.0``, or several of these), indented."""
     out = []
     if missing:
         out.append(f"  first missing ids: {_first(missing)}")
