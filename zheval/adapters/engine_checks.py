@@ -32,7 +32,7 @@ __all__ = ["check_door_args", "refuse_nested_group", "group_kind", "group_value_
 
 #: What to do with a group column the engines cannot use as it is (the end of every group-value message).
 _CAST = ("cast the column to one scalar type first (Spark: df.withColumn(name, df[name].cast('string')); Ray: "
-         "map_batches), e.g. to strings as the CLI's --group-field reads them (an integer as its decimal text: 0 and "
+         "map_batches), e.g. to strings, as read_records reads a group field (an integer as its decimal text: 0 and "
          "'0' are one group '0' there)")
 
 
@@ -163,7 +163,7 @@ def duplicate_id_message(column: str, value: Any, count: int, rows: Sequence[int
     """The message of a duplicated id: the value (or its text form, `id_text`), how many rows have it, the first of
     them (``rows``, in the data's order) and how many other ids are duplicated (``more``); ``values``, the values of
     those rows as the data holds them: the one value they share is named, or each when they differ (``7`` and
-    ``"7"``: one id under the CLI's id rule)."""
+    ``"7"``: one id under zheval's id rule)."""
     where = " and ".join(f"row {r}" for r in rows)
     others = f"; {more} more id(s) are duplicated too" if more else ""
     raw = ""
@@ -171,7 +171,7 @@ def duplicate_id_message(column: str, value: Any, count: int, rows: Sequence[int
         value = values[0]  # the value as the rows hold it (an integer column's 7, not its text '7')
     elif values:
         raw = (" (" + ", ".join(f"row {r} holds {type(v).__name__} {v!r}" for r, v in zip(rows, values))
-               + ": one id under the CLI's id rule, which reads an integer as its decimal text)")
+               + ": one id under zheval's id rule, which reads an integer as its decimal text)")
     return (f"duplicate id {value!r} in the id column {column!r}{raw}: {count} rows have it ({where} first){others}; "
-            "an id names one row (in messages, and in the Poisson bootstrap's keys), so each must be unique, as the "
-            "CLI's --id-field refuses a duplicate id")
+            f"an id names one row (in messages, and in the Poisson bootstrap's keys), so each value of the id column "
+            f"(id_column={column!r}) must be unique")

@@ -119,7 +119,7 @@ def plain_text_problem(name: str, kind: str, rows: list, problems: list) -> Opti
         f"this looks like a text file, one prediction per line ({len(bad)} of {len(bad) + len(rows)} non-blank lines "
         f"are not JSON): a text file carries no references, so it cannot be scored alone; score it against a "
         "小黄鸭 file with --data FILE (one prediction per line, in the data's order), or write a JSONL/CSV/TSV/Parquet "
-        "file with a prediction and a reference field (--pred-field NAME --ref-field NAME)"))
+        f"file with a prediction and a reference field ({field_arguments(True, True)})"))
 
 
 @dataclass
@@ -279,7 +279,7 @@ def _as_list(value) -> list:
 
 
 def _check_field_names(pred: str, refs: list, id_field, groups: list) -> None:
-    for what, names in (("ref_field", refs), ("group_field", groups)):
+    for what, names in (("ref_field", refs), ("group_fields", groups)):
         twice = sorted({n for n in names if names.count(n) > 1})
         if twice:
             raise ValueError(f"{what} names {twice} more than once; give each field once")
@@ -291,7 +291,7 @@ def _check_field_names(pred: str, refs: list, id_field, groups: list) -> None:
         raise ValueError(f"group field(s) {clash} cannot be used: {list(RESERVED_COLUMNS)} are the report's own "
                          "columns; rename the field in the file")
     roles = {"pred_field": [pred], "ref_field": refs, "id_field": [id_field] if id_field else [],
-             "group_field": groups}
+             "group_fields": groups}
     seen: dict = {}
     for role, names in roles.items():
         for n in names:
@@ -457,7 +457,7 @@ def _field_problems(row: dict, pred: str, refs: list, needed: list, extra: list,
         pairing = " and ".join(repr(f) for f in (pred, *refs))
         errs.append(f"missing field(s) {missing} (this row has {sorted(row)}){spaced_names(missing, row)}" + (
             f"; every row is read with the same fields, here {pairing} (the first row's, or those named): write "
-            "every row with them, or name the fields the rows use with --pred-field NAME --ref-field NAME"
+            f"every row with them, or name the fields the rows use with {field_arguments(True, bool(refs))}"
             if set(missing) & {pred, *refs} else "")
             + (" (a row without one of several references writes it null)" if len(refs) > 1 and set(missing) &
                set(refs) else ""))

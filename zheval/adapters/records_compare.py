@@ -77,7 +77,7 @@ def same_items(base: Records, other: Records):
     if ided[0] != ided[1]:
         problems.append(Problem(other.source, 0, None, f"{'has' if ided[1] else 'has no'} id field but "
                                 f"{base.source} {'has none' if ided[1] else 'has one'}: give both files an id "
-                                "field (--id-field) or neither (then the rows are paired in order)"))
+                                "field (id_field=\"NAME\") or neither (then the rows are paired in order)"))
     elif ided[0]:
         where = {rid: k for k, rid in enumerate(base.ids)}
         for rid, ln, refs in zip(other.ids, other.lines, other.references):

@@ -462,13 +462,15 @@ def read_records_file(path, fields: dict, *, notes_on_stderr: bool = True):
 
 @contextmanager
 def _field_flags():
-    """A field-name error of the records readers in the command line's words (``--ref-field``, not ``ref_field``)."""
+    """A field-name error of the records readers in the command line's words (``--ref-field``, not ``ref_field``:
+    `zheval.cli.option_names.in_field_options`, which leaves the quoted field names alone)."""
+    from .option_names import COMMAND, in_field_options
+
     try:
         yield
     except ValueError as exc:
         if getattr(exc, "problems", None) is None:
-            raise UserError(str(exc).replace("ref_field", "--ref-field").replace("group_field", "--group-field")
-                            .replace("pred_field", "--pred-field").replace("id_field", "--id-field")) from None
+            raise UserError(in_field_options(str(exc), COMMAND.get())) from None
         raise
 
 

@@ -71,6 +71,7 @@ OPTION_NAMES = {
     "pred_field": "--pred-field",
     "ref_field": "--ref-field",
     "id_field": "--id-field",
+    "group_fields": "--group-field",
 }
 
 #: Messages of the library that name no parameter: (their start, the parameter they are about); the option is
@@ -141,15 +142,34 @@ def _python_spelling(message: str, command: Optional[str]) -> str:
 
 def in_field_options(message: str, command: Optional[str] = None) -> str:
     """A file error's message (`zheval.io.FileFormatError`, which quotes the file's own field names and values) with
-    only the arguments to pass that name a field (`zheval.io.field_arguments`: ``pred_field="NAME", ref_field="NAME"``)
-    written as the options of `OPTION_NAMES` (``--pred-field NAME --ref-field NAME``); nothing else of it is
-    rewritten. Raises nothing."""
+    only the arguments that name a field (`_FIELD_ARGUMENT`: ``pred_field="NAME"``, ``id_field='ID'``, a bare
+    ``group_fields``; `zheval.io.field_arguments`) written as the options of `OPTION_NAMES` (``--pred-field NAME``,
+    ``--id-field 'ID'``, ``--group-field``), and the recipe of `zheval.io.predictions_arguments` as its option
+    alone; nothing else of it is rewritten: a quoted field name of the file (a literal not after ``=``) never is.
+    Raises nothing."""
     def option(m: re.Match) -> str:
-        flag = _option(m.group(1), command)
-        return f"{flag} NAME" if flag else m.group(0)
+        flag, value = _option(m.group(1), command), m.group(2)
+        return flag if value is None else f"{flag} {'NAME' if value == _NAME else value}"
 
-    message = re.sub(r'(?<![\w.-])(\w+)="NAME"', option, message)
-    return re.sub(r"(--[\w-]+ NAME), (?=--[\w-]+ NAME\b)", r"\1 ", message)
+    parts = re.split(rf"((?<![\w=])(?:{_LITERAL}))", message)  # odd: the quoted names of the file, kept as they are
+    parts[::2] = [_FIELD_ARGUMENT.sub(option, _PREDICTIONS_RECIPE.sub(r"\1", p)) for p in parts[::2]]
+    return re.sub(r"(--[\w-]+ NAME), (?=--[\w-]+ NAME\b)", r"\1 ", "".join(parts))
+
+
+#: The value of an argument that stands for a name to choose (`zheval.io.field_arguments`): ``NAME`` as an option's.
+_NAME = '"NAME"'
+
+#: A Python string literal (a field name quoted with ``!r``).
+_LITERAL = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
+
+#: An argument naming a field, bare or with a literal, standing alone (not inside a quoted name: no quote or word
+#: character either side).
+_FIELD_ARGUMENT = re.compile(rf"(?<![\w.'\"-])(pred_field|ref_field|id_field|group_fields)(?:=({_LITERAL}))?"
+                             r"(?![\w'\"=])")
+
+#: `zheval.io.predictions_arguments`: the library's way to name a field of a 小黄鸭 predictions file.
+_PREDICTIONS_RECIPE = re.compile(rf"read_records\(FILE, (\w+=(?:{_LITERAL})), with_references=False\) and "
+                                 r"predictions_from_records")
 
 
 #: A signature quoted in a message (``preset:sacrebleu-zh(overridden:tokenizer+smooth_method)``, a whole

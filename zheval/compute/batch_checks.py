@@ -178,4 +178,4 @@ class BatchRules:
     def _duplicate(self, value, first: int, again: int) -> None:
         raise ValueError(f"{self.what}: duplicate id {value!r}: ids[{again}] repeats ids[{first}]; an id names one "
                          "item (in messages, the per-item file and the Poisson bootstrap's keys), so each must be "
-                         "unique, as the CLI's --id-field refuses a duplicate id")
+                         "unique")

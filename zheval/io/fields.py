@@ -27,7 +27,7 @@ from .problems import FileFormatError, Problem, type_name
 __all__ = ["PREDICTION_FIELDS", "REFERENCE_FIELDS", "FIELD_FAMILIES", "ID_FIELD", "near_id_problem", "pair_fields",
            "prediction_field",
            "id_field_of", "id_value", "group_spaces_problem", "UniqueIds", "keyed_rows", "spaced_names",
-           "field_arguments"]
+           "field_arguments", "predictions_arguments"]
 
 FIELD_FAMILIES: tuple = (("predict", "label"), ("prediction", "references"), ("prediction", "reference"))
 """``(prediction field, reference field)`` pairs that belong together: LLaMA-Factory's
@@ -66,6 +66,15 @@ def field_arguments(pred: bool, ref: bool) -> str:
     return ", ".join(f'{k}="NAME"' for k, want in (("pred_field", pred), ("ref_field", ref)) if want)
 
 
+def predictions_arguments(argument: str) -> str:
+    """How a library caller names a field of a predictions file read for a 小黄鸭 file (`read_predictions` names
+    none: it reads ``prediction``/``predict`` and ``id``), ``argument`` being ``pred_field="NAME"`` or
+    ``id_field='ID'``: ``read_records(FILE, pred_field="NAME", with_references=False) and
+    predictions_from_records``; the command line writes it as the option alone
+    (`zheval.cli.option_names.in_field_options`: ``--pred-field NAME``)."""
+    return f"read_records(FILE, {argument}, with_references=False) and predictions_from_records"
+
+
 def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optional[str] = None,
                 name: str = "FILE", line: int = 1, header: bool = False) -> tuple:
     """``(prediction field, reference field)`` of a file whose first row has ``fields``: the one candidate of each
@@ -87,7 +96,7 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
             with ``references`` and ``reference``, ``predict`` beside ``prediction``, ``label`` beside
             ``reference``), listing every pairing and the arguments that settle it (`field_arguments`:
             ``pred_field="NAME", ref_field="NAME"``, the options at the command line); or no candidate for a role,
-            naming the fields and the option (``--pred-field``, ``--ref-field``).
+            naming the fields and the argument (``pred_field="NAME"`` or ``ref_field="NAME"``).
     """
     if pred and ref:
         return pred, ref
@@ -98,20 +107,21 @@ def pair_fields(fields: Iterable[str], *, pred: Optional[str] = None, ref: Optio
         pairs = ", ".join(f"{p!r} with {r!r}" for p in preds for r in refs)
         _refuse(name, line, f"the fields pair up in more than one way ({pairs}): nothing is picked for you; name "
                             f"them with {field_arguments(not pred, not ref)}")
-    for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, "--pred-field"),
-                                       ("reference", refs, REFERENCE_FIELDS, "--ref-field")):
+    for role, found, known, option in (("prediction", preds, PREDICTION_FIELDS, field_arguments(True, False)),
+                                       ("reference", refs, REFERENCE_FIELDS, field_arguments(False, True))):
         if not found:
             spaced = spaced_names(known, have)
             where = "the header has none of" if header else "the first row has none of"
             _refuse(name, line, f"no {role} field named: {where} {list(known)} (its fields: "
-                                f"{sorted(have)}){spaced}; {'or ' if spaced else ''}name it with {option} NAME")
+                                f"{sorted(have)}){spaced}; {'or ' if spaced else ''}name it with {option}")
     return preds[0], refs[0]
 
 
-def prediction_field(fields: Iterable[str], header: bool = False) -> tuple:
+def prediction_field(fields: Iterable[str], header: bool = False, named: str = 'pred_field="NAME"') -> tuple:
     """``(field, None)`` for the one of `PREDICTION_FIELDS` that ``fields`` has, else ``(None, problem
     text)`` (none of them, or two: the fields expected and those the row has — with ``header``, the columns the
-    header of a CSV/TSV file has —, and ``--pred-field``)."""
+    header of a CSV/TSV file has —, and ``named``, how the caller names the field: ``pred_field="NAME"``, or
+    `predictions_arguments` for `read_predictions`)."""
     fields = list(fields)
     found = [f for f in PREDICTION_FIELDS if f in set(fields)]
     if len(found) == 1:
@@ -120,8 +130,8 @@ def prediction_field(fields: Iterable[str], header: bool = False) -> tuple:
     spaced = spaced_names(PREDICTION_FIELDS, fields) if not found else ""
     return None, (f"{what}{spaced}; expected exactly one of {list(PREDICTION_FIELDS)}, and "
                   f"{'the header has the column(s) ' if header else 'this row has '}"
-                  f"{sorted(f for f in fields if isinstance(f, str))} (or name the prediction field with --pred-field "
-                  "NAME)")
+                  f"{sorted(f for f in fields if isinstance(f, str))} (or name the prediction field with "
+                  f"{named})")
 
 
 def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[str]:
@@ -132,15 +142,16 @@ def id_field_of(fields: Iterable[str], named: Optional[str] = None) -> Optional[
     return ID_FIELD if ID_FIELD in set(fields) else None
 
 
-def near_id_problem(keys: Iterable[str]) -> Optional[tuple]:
+def near_id_problem(keys: Iterable[str], named: Callable[[str], str] = str) -> Optional[tuple]:
     """``(field, message)`` when ``keys`` (field names of a file without `ID_FIELD`) hold the id under another
     spelling (``"ID"``, ``" id"``: case and spaces differ), else ``None``: such ids are never read as missing (rows
-    would be named by their line, silently)."""
+    would be named by their line, silently). The message names the argument ``id_field='ID'`` as ``named`` writes
+    it (`predictions_arguments` for `read_predictions`)."""
     near = sorted({k for k in keys if isinstance(k, str) and k != ID_FIELD and k.strip().lower() == ID_FIELD})
     if not near:
         return None
     return near[0], (f"the field {near[0]!r} is not 'id' (field names are matched exactly, case and spaces included): "
-                     f"rename it 'id', or name it with --id-field {near[0]!r}")
+                     f"rename it 'id', or name it with {named(f'id_field={near[0]!r}')}")
 
 
 def id_value(v, field: str = ID_FIELD) -> tuple:

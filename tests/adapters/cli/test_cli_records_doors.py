@@ -96,7 +96,7 @@ def test_compare_refuses_files_that_hold_other_items(doors, tmp_path):
     assert f"{bad}:5: id 'nope': no item with this id in {doors['rec_a']}" in res.output
     no_ids = write_jsonl(tmp_path / "no_ids.jsonl", [{"predict": r["predict"], "label": r["label"]} for r in rows])
     res = run("compare", "-p", doors["rec_a"], no_ids, "-q")
-    assert res.exit_code == 2 and "give both files an id field (--id-field) or neither" in res.output
+    assert res.exit_code == 2 and "give both files an id field (--id-field NAME) or neither" in res.output
     short = write_jsonl(tmp_path / "short.jsonl", [{"predict": "好", "label": "好的"}])
     res = run("compare", "-p", write_jsonl(tmp_path / "two.jsonl", [{"predict": "好", "label": "好的"}] * 2),
               short, "-q")

@@ -5,6 +5,7 @@ BLEU 0.020 instead of 0.354, with only a note."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -16,8 +17,9 @@ def test_an_id_field_under_another_spelling_is_refused(tmp_path, key):
     path = tmp_path / "preds.jsonl"
     path.write_text("".join(json.dumps({key: f"q{i}", "prediction": "好的"}) + "\n" for i in range(3)),
                     encoding="utf-8")
-    with pytest.raises(ValueError, match=rf"preds\.jsonl:1: the field {key!r} is not 'id'.*--id-field"):
-        read_predictions(path)
+    tail = f"name it with read_records(FILE, id_field={key!r}, with_references=False) and predictions_from_records"
+    with pytest.raises(ValueError, match=rf"preds\.jsonl:1: the field {key!r} is not 'id'.*{re.escape(tail)}\n"):
+        read_predictions(path)  # the library's words (the command line says --id-field)
 
 
 def test_a_file_with_id_and_another_id_like_field_is_read_by_id(tmp_path):

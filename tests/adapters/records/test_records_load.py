@@ -88,7 +88,7 @@ def test_a_null_one_of_several_references_is_no_reference_there_as_an_empty_csv_
         f"{bad}:1: every reference field ['gold1', 'gold2'] is null; at least one reference is needed",
         f"{bad}:2: missing field(s) ['gold2'] (this row has ['gold1', 'p']); every row is read with the same fields, "
         "here 'p' and 'gold1' and 'gold2' (the first row's, or those named): write every row with them, or name the "
-        "fields the rows use with --pred-field NAME --ref-field NAME (a row without one of several references "
+        'fields the rows use with pred_field="NAME", ref_field="NAME" (a row without one of several references '
         "writes it null)",
         f"{bad}:3: 'gold2' is empty or whitespace only",
         f"{bad}:4: gold2[1] must be a string, got null"]
@@ -162,16 +162,16 @@ def test_group_values_strings_integers_or_null_only(tmp_path):
 def test_no_default_field_names_the_option(tmp_path):
     f = write_jsonl(tmp_path / "o.jsonl", [{"output": "a", "answers": ["a"]}])
     with pytest.raises(RecordsFormatError, match=r"o.jsonl:1: no prediction field named: the first row has none of "
-                                                 r"\['predict', 'prediction'\].*--pred-field"):
+                                                 r"\['predict', 'prediction'\].*name it with pred_field=\"NAME\"$"):
         read_records(f)
-    with pytest.raises(RecordsFormatError, match=r"no reference field named.*--ref-field"):
+    with pytest.raises(RecordsFormatError, match=r"no reference field named.*name it with ref_field=\"NAME\"$"):
         read_records(f, pred_field="output")
 
 
 @pytest.mark.parametrize("kwargs, message", [
     (dict(ref_field=["label", "label"]), "ref_field names ['label'] more than once"),
-    (dict(group_fields=["g", "g"]), "group_field names ['g'] more than once"),
-    (dict(group_fields=["label"]), "field 'label' is named as both ref_field and group_field"),
+    (dict(group_fields=["g", "g"]), "group_fields names ['g'] more than once"),
+    (dict(group_fields=["label"]), "field 'label' is named as both ref_field and group_fields"),
     (dict(id_field="predict"), "field 'predict' is named as both pred_field and id_field"),
     (dict(group_fields=["responses"]), "cannot be used"),
 ])
@@ -278,14 +278,15 @@ def test_paths_and_formats(tmp_path):
 ])
 def test_an_id_field_under_another_spelling_is_refused_not_ignored(tmp_path, suffix, text, line):
     """Second break-it pass: 'ID' / 'id ' / 'Id' without an 'id' field was ignored (rows named 'line N', exit 0);
-    whole file and --stream refuse it at its line, naming --id-field; named with --id-field it is the id."""
+    whole file and --stream refuse it at its line, naming id_field= (the argument); named with it, it is the id."""
     from zheval.adapters.records import read_records
     from zheval.adapters.records_stream import stream_records
 
     path = tmp_path / f"rows{suffix}"
     path.write_text(text, encoding="utf-8")
     for read in (lambda: read_records(path), lambda: list(stream_records(path))):
-        with pytest.raises(RecordsFormatError, match=rf"rows{suffix}:{line}: the field '.+' is not 'id' .*--id-field"):
+        with pytest.raises(RecordsFormatError,
+                           match=rf"rows{suffix}:{line}: the field '.+' is not 'id' .*name it with id_field='.+'$"):
             read()
     if suffix == ".csv":
         assert read_records(path, id_field="ID").ids == ["a"]

@@ -53,7 +53,7 @@ from pathlib import Path
 
 from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
-                   prediction_field, read_lines, read_rows, row_format)
+                   field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
 from .mismatch import count_mismatch_message, id_mismatch_lines
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
@@ -174,7 +174,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
     if not rf.rows:
         raise DuckFormatError(problems, "invalid predictions file")
-    pred, err = prediction_field(rf.fields, bool(rf.header_line))
+    pred, err = prediction_field(rf.fields, bool(rf.header_line), predictions_arguments(field_arguments(True, False)))
     if err:  # named at the header's line (the fields are the header's)
         raise DuckFormatError([Problem(name, rf.header_line or rf.rows[0][0], None, err)], "invalid predictions file")
     idf = id_field_of(rf.fields)
@@ -338,7 +338,7 @@ def _refuse_jsonl_as_text(path, lines: list, name: str) -> None:
 def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
     """Whether a row without ``id`` has it under another spelling (``" id"``, ``"ID"``): a problem then (its ids
     must never be read as missing, which pairs the predictions by line order)."""
-    near = None if "id" in obj else near_id_problem(obj)
+    near = None if "id" in obj else near_id_problem(obj, predictions_arguments)
     if near is None:
         return False
     problems.append(Problem(name, lineno, None, near[1]))
@@ -354,7 +354,7 @@ def _other_field(key: str, first: tuple | None, name: str) -> str | None:
         return None
     return (f"this line's prediction field is {key!r}, the first line's ({name}:{first[1]}) is {first[0]!r}: every "
             f"line is read with the same fields, here {first[0]!r}; write every line with one prediction field, or "
-            "name the field the lines use with --pred-field NAME")
+            f"name the field the lines use with {predictions_arguments(field_arguments(True, False))}")
 
 
 def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
@@ -402,7 +402,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
             with_id += 1
         else:
             without_id += 1
-        key, err = prediction_field(obj)
+        key, err = prediction_field(obj, named=predictions_arguments(field_arguments(True, False)))
         err = err or _other_field(key, first_key, name)
         if err:
             problems.append(Problem(name, lineno, rid, err))
