@@ -54,6 +54,8 @@ def _notes(report: Dict[str, Any], params: Dict[str, Any]) -> List[str]:
     bs = params.get("bootstrap")
     notes.append(f"[95% bootstrap intervals over items, {bs} resamples, seed {params.get('seed')}]" if bs else
                  "no bootstrap intervals (--bootstrap 0)")
+    # the n-gram columns' signatures (tokenizer, options), as zheval score's report lists them
+    notes += [f"{name} signature: {sig}" for name, sig in (report.get("signatures") or {}).items()]
     judge = report.get("judge")
     if judge:
         u = judge["usage"]

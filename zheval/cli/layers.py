@@ -382,7 +382,8 @@ def run_three_layers(o, fmt: str) -> None:
         report["rating_failures"] = ratings.failures
     if ratings is not None and ratings.notes:  # ratings that could not be checked to be of these predictions
         report["rating_notes"] = ratings.notes
-    params = {"bootstrap": o.bootstrap, "seed": o.seed, "predictions": str(o.layer_predictions),
+    params = {"bootstrap": o.bootstrap, "seed": o.seed, "tokenizer": o.layer_tokenizer,
+              "predictions": str(o.layer_predictions),
               **({} if o.judge_ratings is None else {"judge_ratings": str(o.judge_ratings)})}
     render = {"table": render_table, "json": render_json, "markdown": render_markdown}[fmt]
     text = render(report, params=params, ids=ids)

@@ -17,6 +17,9 @@ A message that names no parameter (`UNNAMED`: "cannot group by", "unknown metric
 gets the option before it. A message that starts with the library function behind the command (`DOORS`:
 ``human_ceiling needs items with at least 2 references``) starts with the command instead (``zheval ceiling``).
 
+Fourth pass: a flag's Python value (``--baseline-path is given but rescale_with_baseline is False``) as the command
+line says it (``--baseline-path is given without --rescale-with-baseline``).
+
 Third pass: ``t2s=True`` as ``--t2s`` (the input-slip warnings), a parameter before ``(the preset's: …)`` (the preset
 override warning), ``tokenizer="none"`` as ``--tokenizer none``, a trailing "On the command line: --t2s." dropped
 when the flag is already said; the chrF word-only refusal (`_CHRF_WORDS`) in ``zheval chrf``'s wording, without
@@ -127,12 +130,18 @@ def _chrf_words(match: re.Match, command: Optional[str]) -> str:
 
 def _python_spelling(message: str, command: Optional[str]) -> str:
     """The Python of a library message in the command line's words: ``punct="drop"`` → ``--punct drop``; a list
-    literal of names or values (`_listed`); a type before a value (``got float 1.5`` → ``got 1.5``); ``or None``
+    literal of names or values (`_listed`); a flag's value (``but rescale_with_baseline is False`` → ``without
+    --rescale-with-baseline``; ``X is True`` → ``--x is given``); a type before a value (``got float 1.5`` →
+    ``got 1.5``); ``or None``
     (no option takes None); a constant's name in brackets (``2 (MIN_BOOTSTRAP_RESAMPLES)`` → ``2``)."""
     for name in OPTION_NAMES:
         message = re.sub(rf"(?<![\w.-]){name}=(['\"])(.*?)\1", lambda m: f"{_option(name, command)} {m.group(2)}",
                          message)
         message = re.sub(rf"(?<![\w.-]){name}=True\b", _option(name, command), message)
+        # a flag's Python value said of it: "X is given but Y is False" -> "X is given without Y"
+        message = re.sub(rf"\bbut {name} is False\b", f"without {_option(name, command)}", message)
+        message = re.sub(rf"(?<![\w.-]){name} is False\b", f"{_option(name, command)} is not given", message)
+        message = re.sub(rf"(?<![\w.-]){name} is True\b", f"{_option(name, command)} is given", message)
     message = re.sub(r"(--[\w-]+ [\w-]+(?: \(the default\))?) or \"([\w-]+)\"", r"\1 or \2", message)
     message = re.sub(r"\[('[^'\[\]]*'(?:, '[^'\[\]]*')*)\]", lambda m: _listed(m, command), message)
     message = re.sub(r"\bgot (?:float|int|str|bool|NoneType) ", "got ", message)

@@ -9,6 +9,7 @@ intervals, overall and per group).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
@@ -18,21 +19,44 @@ from .bertscore import BertScoreOptions, bertscore_config, bertscore_systems
 from .inputs import validate_inputs
 from .judge import JudgeOptions, judge_config, judge_items, judge_result
 
-__all__ = ["NGRAM_COLUMNS", "ngram_columns", "three_layer_agreement"]
+__all__ = ["NGRAM_COLUMNS", "ngram_columns", "ngram_signatures", "three_layer_agreement"]
 
 #: The n-gram layer's columns: label -> ``item_scores`` key.
 NGRAM_COLUMNS = {"BLEU": "sentence_bleu", "ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-L": "rougeL", "chrF": "chrf"}
+
+
+def _ngram_config(tokenizer: Any):
+    from .joint import score_config
+
+    return score_config(("bleu", "rouge", "chrf"), tokenizer=tokenizer, rouge_types=["rouge1", "rouge2", "rougeL"])
 
 
 def ngram_columns(predictions: Sequence[str], references: Sequence[Sequence[str]], *,
                   tokenizer: Any = "char") -> Dict[str, np.ndarray]:
     """Per-item sentence BLEU, ROUGE-1/2/L F and sentence chrF (0-1) of validated texts, one tokenisation
     (``tokenizer`` as [`zheval.score`][zheval.compute.joint.score])."""
-    from .joint import item_scores, score_config, score_items
+    from .joint import item_scores, score_items
 
-    config = score_config(("bleu", "rouge", "chrf"), tokenizer=tokenizer, rouge_types=["rouge1", "rouge2", "rougeL"])
+    config = _ngram_config(tokenizer)
     columns = item_scores(score_items(predictions, references, config), config)
     return {label: columns[key] for label, key in NGRAM_COLUMNS.items()}
+
+
+def ngram_signatures(references: Sequence[Sequence[str]], *, tokenizer: Any = "char") -> Dict[str, str]:
+    """``{"bleu", "rouge", "chrf"}``: the signatures of `ngram_columns`' per-item scores (validated ``references``
+    give ``nrefs``): sentence BLEU with effective order (``level:sentence|…|eff:yes``, as
+    [`item_scores`][zheval.compute.joint.item_scores] computes it), ROUGE's F, sentence chrF -- each naming the
+    tokenizer, as ``zheval score -f json`` writes them under ``signatures``."""
+    from .bleu import bleu_config
+    from .chrf import chrf_config
+
+    config = _ngram_config(tokenizer)
+    counts = [len(r) for r in references]
+    bleu = bleu_config(dataclasses.replace(config.bleu_options, level=None, bootstrap=0, crosscheck=False),
+                       caller_level="sentence")  # as item_scores' sentence_bleu column
+    chrf = chrf_config(dataclasses.replace(config.chrf_options, level="sentence", bootstrap=0))
+    return {"bleu": bleu.signature(counts), "rouge": config.rouge.signature(counts),
+            "chrf": chrf.signature(counts)}
 
 
 def _summary(result: Dict[str, Any], drop: Sequence[str]) -> Dict[str, Any]:
@@ -72,7 +96,8 @@ def three_layer_agreement(
         seed: the bootstrap's seed.
 
     Returns:
-        ``{"metrics", "ratings", "rows", "best", "bertscore", "judge", "n"}``: ``metrics`` ``{label: [per item]}``;
+        ``{"metrics", "ratings", "rows", "best", "signatures", "bertscore", "judge", "n"}``: ``metrics``
+        ``{label: [per item]}``; ``signatures`` the n-gram columns' (`ngram_signatures`: tokenizer, options);
         ``ratings`` ``{name: [per item, None = no rating]}``; ``rows`` the agreement rows
         ([`agreement_table`][zheval.results.layer_agreement.agreement_table]); ``best`` ``{rating: [metric labels,
         best ρ first]}``; ``bertscore`` BERTScore's result without per-item lists (or None); ``judge`` the judge's
@@ -113,4 +138,5 @@ def three_layer_agreement(
             "ratings": {k: [None if np.isnan(x) else float(x) for x in v] for k, v in rating_cols.items()},
             "rows": rows,
             "best": {c: [r["metric"] for r in rs] for c, rs in best_metrics(rows).items()},
+            "signatures": ngram_signatures(refs, tokenizer=tokenizer),
             "bertscore": bert_summary, "judge": judge_summary}

@@ -55,11 +55,14 @@ CASES = [
     ("compare", ("--metrics", "chrf", "--punct", "drop"), "--punct drop"),
     ("explain", ("--metrics", "chrf", "--punct", "drop"), "--punct drop"),
     ("sample", ("--metrics", "chrf", "--by-metric", "chrf", "-t", "jieba"), "--tokenizer jieba"),
+    # a flag's Python value: "--baseline-path is given but --rescale-with-baseline is False" (fourth pass)
+    ("bertscore", ("--baseline-path", "BASELINE"), "--baseline-path is given without --rescale-with-baseline"),
 ]
 
 #: The library's spelling: a parameter name with an underscore (valid values such as best_recall aside), a Python
-#: type before a value, a list literal, a CONSTANT name.
-_LIBRARY = re.compile(r"\b(?!best_recall\b)[a-z]+_[a-z_]+\b|\bgot (float|int|str|bool)\b|\['|\b[A-Z]{2,}(?:_[A-Z]+)+\b")
+#: type before a value, a list literal, a CONSTANT name, a Python value said of a flag (``is False``, ``=None``).
+_LIBRARY = re.compile(r"\b(?!best_recall\b)[a-z]+_[a-z_]+\b|\bgot (float|int|str|bool)\b|\['|\b[A-Z]{2,}(?:_[A-Z]+)+\b"
+                      r"|\bis (True|False|None)\b|=(True|False|None)\b")
 
 
 def _files(tmp_path):
@@ -76,11 +79,15 @@ def _files(tmp_path):
             "clean": (data, "-o", tmp_path / "o.jsonl", "-q"),
             "ceiling": ("--data", data, "-q", "--bootstrap", "0"), "demo": (),
             "agree": ("--predictions", preds, "--judge-ratings", preds),
-            "sample": ("--data", data, "-p", preds, "-k", "3", "-o", tmp_path / "s.jsonl")}
+            "sample": ("--data", data, "-p", preds, "-k", "3", "-o", tmp_path / "s.jsonl"),
+            "bertscore": (ref, "-i", hyp, "--model", tmp_path)}  # refused before the model is read
 
 
 @pytest.mark.parametrize("command, args, flag", CASES, ids=[f"{c}{''.join(a)}" for c, a, _ in CASES])
 def test_error_names_the_option_as_typed(tmp_path, command, args, flag):
+    baseline = tmp_path / "baseline.csv"
+    baseline.write_text("LAYER,P,R,F\n0,0.1,0.1,0.1\n", encoding="utf-8")
+    args = [baseline if a == "BASELINE" else a for a in args]
     res = run_cli(command, *_files(tmp_path)[command], *args)
     error = "\n".join(l for l in res.output.splitlines() if "rror" in l)
     assert res.exit_code == 2 and flag in error, res.output

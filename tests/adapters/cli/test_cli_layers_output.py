@@ -108,6 +108,9 @@ def test_every_pair_without_a_correlation_is_named_with_its_group_and_reason(fil
     res = _agree(files)
     assert res.exit_code == 0, res.output
     notes = res.stdout.split("\nnotes\n")[1].splitlines()
+    # the n-gram signatures follow the interval note (test_cli_layers_signatures)
+    assert [n.split(" signature: ")[0] for n in notes[1:4]] == ["  bleu", "  rouge", "  chrf"]
+    notes = notes[:1] + notes[4:]
     assert notes == [
         "  no bootstrap intervals (--bootstrap 0)",
         "  grp=g\\x00\\x07\\r\\x9b\\u202e: BLEU, ROUGE-1, ROUGE-2, ROUGE-L, chrF vs rating:overall: no correlation "

@@ -17,6 +17,10 @@ def test_in_option_names_rewrites_names_not_words():
     assert in_option_names("the hidden layer must be", "bertscore") == "the hidden layer must be"  # a word, not the name
     assert (in_option_names("pass baseline_path= (a LAYER,P,R,F file) or rescale_with_baseline=False", "bertscore")
             == "pass --baseline-path (a LAYER,P,R,F file) or leave out --rescale-with-baseline")
+    assert (in_option_names("baseline_path is given but rescale_with_baseline is False", "bertscore")
+            == "--baseline-path is given without --rescale-with-baseline")  # no Python False at the command line
+    assert in_option_names("jieba_hmm is True here", "bleu") == "--jieba-hmm is given here"
+    assert in_option_names("the answer is False", "bleu") == "the answer is False"  # no option: left alone
     assert in_option_names("got {'normalize': 'default', 't2s': True}", "bleu") == "got --normalize 'default', --t2s"
     assert in_option_names("got {'x': 1}", "bleu") == "got {'x': 1}"  # a key that is no option: kept
     assert in_option_names("params.multi_ref of the report", "score") == "params.multi_ref of the report"

@@ -52,8 +52,9 @@ def test_sample_key_records_max_refs_as_score_does(tmp_path, records):
     score = _score(records, "--max-refs", 1)
     key = _key(tmp_path, records, "--max-refs", 1)
     assert score["params"]["max_refs"] == 1 and key["params"]["max_refs"] == 1
-    assert key["params"] == {k: v for k, v in score["params"].items()
-                             if k not in ("bootstrap", "confidence", "by", "seed", "num_proc")}
+    want = {k: v for k, v in score["params"].items() if k not in ("bootstrap", "confidence", "by", "seed", "num_proc")}
+    want["bleu"] = {**want["bleu"], "level": "sentence", "effective_order": True}  # the key's per-item sentence BLEU
+    assert key["params"] == want
     assert key["signatures"]["rouge"] == score["signatures"]["rouge"]
     assert key["signatures"]["rouge"].startswith("nrefs:1|maxrefs:1|")
     assert key["signatures"]["bleu"].startswith("nrefs:1|maxrefs:1|")
@@ -89,6 +90,21 @@ def test_sample_key_signatures_describe_the_sentence_scores_it_stores(tmp_path, 
     res = run("explain", "-p", tmp_path / "mr.jsonl", "--format", "json", "--id", "q0", "--metrics", "bleu,chrf")
     assert res.exit_code == 0, res.output
     assert json.loads(res.stdout)[0]["explanation"]["signature"] == {"bleu": bleu, "chrf": chrf}
+
+
+def test_sample_key_params_state_the_sentence_bleu_its_scores_are(tmp_path, records):
+    # the key's params.bleu said level 'corpus', effective_order False beside signatures.bleu level:sentence|eff:yes
+    # and per-item sentence BLEU (third break-it pass): params and signature now say the same, and the numbers are
+    # sacrebleu's sentence BLEU with effective order
+    key = _key(tmp_path, records, "--metrics", "bleu,rouge")
+    bleu, sig = key["params"]["bleu"], key["signatures"]["bleu"]
+    assert bleu["level"] == "sentence" and bleu["effective_order"] is True
+    assert f"|level:{bleu['level']}|" in sig and "|eff:yes|" in sig
+    assert f"|smooth:{bleu['smooth_method']}|" in sig and f"|order:{bleu['max_order']}|" in sig
+    for item in key["items"]:
+        pred, r1, r2 = ROWS[int(item["id"][1:])]
+        assert item["scores"]["bleu"] == pytest.approx(_bleu(pred, [r1, r2]), abs=1e-12)
+    assert _score(records)["params"]["bleu"]["level"] == "corpus"  # score's report is corpus BLEU, as it says
 
 
 def test_compare_records_max_refs_as_score_does(tmp_path, records):

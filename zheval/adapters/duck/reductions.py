@@ -163,9 +163,14 @@ def bertscore_spec(result: dict) -> MetricSpec:
                      result["item_recall"])
 
 
-def bertscore_signature(result: dict, bootstrap: int, seed, confidence: float) -> str:
-    """The BERTScore result's signature with this report's interval fields (``bs``, ``seed``; before ``zheval``)."""
+def bertscore_signature(result: dict, bootstrap: int, seed, confidence: float, max_refs: Optional[int] = None) -> str:
+    """The BERTScore result's signature with this report's interval fields (``bs``, ``seed``; before ``zheval``)
+    and, when the items were scored with their first ``max_refs`` references, ``maxrefs:K`` after ``nrefs`` (where
+    `zheval.results.signature.build_signature` writes it in the n-gram metrics' signatures)."""
     head, _, version = result["signature"].rpartition("|zheval:")
+    if max_refs is not None:
+        nrefs, _, rest = head.partition("|")
+        head = f"{nrefs}|maxrefs:{int(max_refs)}|{rest}"
     fields = [f"{k}:{v}" for k, v in interval_fields(bootstrap, seed, confidence)]
     return "|".join([head, *fields, f"zheval:{version}"])
 
@@ -191,7 +196,8 @@ def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: in
     """``{"bleu": signature, "rouge": signature}`` (those of the metrics in ``cfg``): the library configs' own
     signatures (`zheval.compute.bleu.BleuConfig.signature`, `zheval.compute.rouge.RougeConfig.signature`)
     with this report's bootstrap; ``ref_counts``: references per scored row; with a BERTScore result
-    ``bertscore``, its signature as ``"bertscore"`` (`bertscore_signature`)."""
+    ``bertscore``, its signature as ``"bertscore"`` (`bertscore_signature`; ``maxrefs:K`` with ``cfg.max_refs``, as
+    the n-gram ones)."""
     interval = dict(bootstrap=int(bootstrap), seed=seed, confidence=confidence)
     sig = {}
     if "bleu" in cfg.metrics:
@@ -201,7 +207,7 @@ def report_signatures(cfg: ScoreConfig, ref_counts: Sequence[int], bootstrap: in
     if "chrf" in cfg.metrics:
         sig["chrf"] = replace(cfg.chrf_config, **interval).signature(ref_counts)
     if bertscore is not None:
-        sig["bertscore"] = bertscore_signature(bertscore, bootstrap, seed, confidence)
+        sig["bertscore"] = bertscore_signature(bertscore, bootstrap, seed, confidence, cfg.max_refs)
     return sig
 
 

@@ -178,6 +178,16 @@ def _sentence_signatures(ds, options: dict) -> dict:
     return out
 
 
+def _key_params(params: dict) -> dict:
+    """The key's ``params``: the scoring report's options (no interval, groups or workers: the key has none), with
+    ``bleu`` stating the per-item scores the key stores -- sentence BLEU with effective order (``level: sentence``,
+    ``effective_order: True``), as its signature (`_sentence_signatures`) -- not the report's corpus BLEU."""
+    out = {k: v for k, v in params.items() if k not in ("bootstrap", "confidence", "by", "seed", "num_proc")}
+    if "bleu" in out.get("metrics", ()):
+        out["bleu"] = {**out["bleu"], "level": "sentence", "effective_order": True}
+    return out
+
+
 def _score_key(names: list) -> dict:
     return {nm: ("sentence_bleu" if nm == "bleu" else nm) for nm in names}
 
@@ -235,12 +245,12 @@ def _sheet_and_key(ds, report, chosen: list, values, parts: list, quotas: list, 
         "rating_columns": list(cols),
         "strata": strata,
         "items": key_items,
-        "params": {key_: v for key_, v in report.params.items()
-                   if key_ not in ("bootstrap", "confidence", "by", "seed", "num_proc")},  # the scoring options
+        "params": _key_params(report.params),  # the scoring options
         "signatures": dict(report.signatures),
         "predictions": source,
-        "notes": ((["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; the bleu signature "
-                    "is that of sentence BLEU: level:sentence, eff:yes); ROUGE scores are F-measures"] if "bleu" in names
+        "notes": ((["bleu is sentence BLEU per item (effective order, the smoothing of params.bleu; params.bleu and "
+                    "the bleu signature are those of sentence BLEU: level sentence, effective order on); ROUGE scores "
+                    "are F-measures"] if "bleu" in names
                    else ["ROUGE scores are F-measures"])
                   + (["chrf is sentence chrF per item (the options of params.chrf; the chrf signature is that of "
                       "sentence chrF: level:sentence)"]
