@@ -25,6 +25,14 @@ marker                    answer
 ``CASEKEY-ALWAYS``        always extra keys too: ``..., "Overall": 1, "extra": 9`` (a criterion apart from case)
 ``EXTRAKEY-ALWAYS``       always an unknown key too: ``..., "extra": 9``
 ``MINUSZERO-ALWAYS``      always ``overall`` written ``-0`` (the integer 0, off the scale)
+``TRUE-ALWAYS``           always ``overall`` written ``true`` (a boolean)
+``DEEP-ALWAYS``           always ``overall`` an array nested 3000 deep (more than Python's JSON reader takes)
+``NOCHOICES``             a 200 whose body has no ``choices``
+``NULLCONTENT``           a 200 whose message has ``content: null`` (a reasoning model out of tokens)
+``HTMLBODY``              a 200 whose body is an HTML page (``text/html``: a proxy's login page)
+``ARRAYBODY``             a 200 whose body is a JSON array
+``HTMLASJSON``            a 200 whose body is an HTML page sent as ``application/json``
+``DEEPBODY``              a 200 whose body is JSON nested 3000 deep
 ========================= ==================================================================================
 
 Pairwise questions (the system message asks to compare A and B): ``winner`` is the answer that equals the first
@@ -104,6 +112,9 @@ class ChatServer:
                               {"Retry-After": "0"})
         if "ERR500" in user and first:
             return self._send(handler, 500, {"error": {"message": "boom", "type": "server_error"}})
+        broken = self._broken(user, body["model"])
+        if broken is not None:
+            return self._send_raw(handler, 200, *broken)
         if "SLOW" in user and first:
             time.sleep(self.slow_seconds)
         if "比较两个回答" in system:
@@ -120,7 +131,8 @@ class ChatServer:
                 rating["overall"] = 7
             reason = _block(user, "【待评回答】") if "ECHO" in user else "理由"
             content = json.dumps({**rating, "reason": reason}, ensure_ascii=False)
-            written = {"DUPKEY": '"overall": 1, "overall": 5', "NEARFIVE-ALWAYS": '"overall": 4.9999999999999999',
+            written = {"DUPKEY": '"overall": 1, "overall": 5', "TRUE-ALWAYS": '"overall": true',
+                       "DEEP-ALWAYS": '"overall": ' + "[" * 3000 + "]" * 3000, "NEARFIVE-ALWAYS": '"overall": 4.9999999999999999',
                        "WHOLEFLOAT-ONCE": '"overall": 4.0' if first else None, "MINUSZERO-ALWAYS": '"overall": -0',
                        "CASEKEY-ALWAYS": f'"overall": {rating["overall"]}, "Overall": 1, "extra": 9',
                        "EXTRAKEY-ALWAYS": f'"overall": {rating["overall"]}, "extra": 9'}
@@ -144,11 +156,33 @@ class ChatServer:
         return json.dumps({"winner": winner, "reason": "与参考答案一致"}, ensure_ascii=False)
 
     @staticmethod
+    def _broken(user: str, model: str):
+        """``(body bytes, content type)`` of an endpoint's broken 200 answer (module docstring), or ``None``."""
+        message = {"role": "assistant", "content": None, "reasoning_content": "让我想想……"}
+        bodies = {"NOCHOICES": {"id": "chatcmpl-test", "object": "chat.completion", "model": model},
+                  "NULLCONTENT": {"id": "chatcmpl-test", "object": "chat.completion", "model": model,
+                                  "choices": [{"index": 0, "message": message, "finish_reason": "length"}]},
+                  "ARRAYBODY": [{"error": "not a completion"}]}
+        for marker, body in bodies.items():
+            if marker in user:
+                return json.dumps(body, ensure_ascii=False).encode("utf-8"), "application/json"
+        if "HTMLBODY" in user or "HTMLASJSON" in user:
+            return (b"<html><body><form>Proxy login</form></body></html>",
+                    "application/json" if "HTMLASJSON" in user else "text/html; charset=utf-8")
+        if "DEEPBODY" in user:
+            return b'{"choices": ' + b"[" * 3000 + b"]" * 3000 + b"}", "application/json"
+        return None
+
+    @staticmethod
     def _send(handler, status, payload, headers=None):
         data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        ChatServer._send_raw(handler, status, data, "application/json", headers)
+
+    @staticmethod
+    def _send_raw(handler, status, data, content_type, headers=None):
         try:
             handler.send_response(status)
-            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Type", content_type)
             handler.send_header("Content-Length", str(len(data)))
             for key, value in (headers or {}).items():
                 handler.send_header(key, value)

@@ -533,13 +533,12 @@ def read_terms(path: Path) -> list:
     Raises:
         FileFormatError (a ValueError): the file's encoding/gzip/line-end problems; a line (or the whole file)
             that starts with ``{`` or ``[`` and parses as JSON (a JSONL or JSON file of terms would otherwise be
-            read as terms that never match), each ``file:line``.
+            read as terms that never match), or is JSON nested too deeply to read (`zheval.io.jsonl.JsonTooDeep`),
+            each ``file:line``.
         EmptyFileError: the file is empty or has only blank lines (``no items in FILE ...``), as the one reader's
             rule for every input file.
     """
-    import json
-
-    from ..io import EmptyFileError, FileFormatError, Problem, json_like, read_lines
+    from ..io import EmptyFileError, FileFormatError, Problem, json_error_message, json_like, read_lines
 
     problems: list = []
     lines = read_lines(path, "--terms", problems)
@@ -547,10 +546,13 @@ def read_terms(path: Path) -> list:
         raise FileFormatError(problems, "invalid --terms file")
     name = str(path)
     whole = "\n".join(t for _, t in lines)
-    if json_like(whole) and _parses(json, whole) and not all(_parses(json, t) for _, t in lines if t.strip()):
+    if json_like(whole) and _json_value(whole) is True and not all(_json_value(t) is True for _, t in lines if t.strip()):
         problems.append(Problem(name, 0, None, f"is a JSON document: {_TERMS_RULE}"))
-    problems += [Problem(name, n, None, f"looks like JSON ({t.strip()[:40]}): {_TERMS_RULE}")
-                 for n, t in lines if json_like(t) and _parses(json, t)]
+    for n, t in lines:
+        got = json_like(t) and _json_value(t)
+        if got:  # True: one JSON value; a JsonTooDeep: JSON nested too deeply to read (the JSON readers' message)
+            problems.append(Problem(name, n, None, f"looks like JSON ({t.strip()[:40]}): {_TERMS_RULE}" if got is True
+                                    else json_error_message(got)))
     if problems:
         raise FileFormatError(problems, "invalid --terms file")
     found = [t.strip() for _, t in lines if t.strip()]
@@ -559,11 +561,16 @@ def read_terms(path: Path) -> list:
     return found
 
 
-def _parses(json, text: str) -> bool:
-    """Whether ``text`` is one JSON value."""
+def _json_value(text: str):
+    """What ``text`` is to the JSON reader (`zheval.io.jsonl.parse_json_line`): ``True``, one JSON value; the
+    `zheval.io.jsonl.JsonTooDeep` error, JSON nested too deeply to read (json.loads: a RecursionError); ``False``."""
+    from ..io import JsonTooDeep, parse_json_line
+
     try:
-        json.loads(text)
-    except ValueError:
+        parse_json_line(text)
+    except JsonTooDeep as exc:
+        return exc
+    except ValueError:  # json.JSONDecodeError: malformed, or an integer too long for Python
         return False
     return True
 

@@ -15,7 +15,7 @@ width (``"Overall"``, ``" overall"``, ``"ｏｖｅｒａｌｌ"``: NFKC, casefol
 meant is unknown), any other key is ``unknown_key`` -- never dropped unread. Anything else is a `BadAnswer` with its
 kind (``unparsable``, ``duplicate_key``, ``ambiguous_key``, ``unknown_key``, ``missing``, ``not_integer``,
 ``out_of_range``): the judge retries and then reports it by item, never guesses a score. A value is shown as the
-model wrote it (``-0``, ``4.0``).
+model wrote it, as JSON (``-0``, ``4.0``, ``true``, ``"4"``).
 
 The pairwise template asks which of two answers (A, B) is better: ``{"winner": "A"|"B"|"tie", "reason": ...}``
 (`parse_preference`); the judge asks both orders (position bias).
@@ -319,16 +319,46 @@ def _check_keys(data: Dict[str, Any], names: Sequence[str], answer: str) -> None
                         f"{', '.join(map(repr, names))}", answer)
 
 
+#: At most this many characters of a value are shown in a refusal (a longer one, a deep array, is cut with "…").
+_SHOWN = 60
+
+
+class _Literal(str):
+    """A JSON number's text as the answer wrote it (``-0``, ``4.0``)."""
+
+
 def _literal(answer: str, name: str, value: Any) -> str:
-    """``value`` as the answer wrote it: an integer's literal (``-0``, which JSON reads as 0), else its repr."""
-    if type(value) is not int:
-        return repr(value)
+    """``value`` (the answer's ``name``) as JSON, as the answer wrote it: ``-0`` (which JSON reads as 0), ``4.0``,
+    ``true``, ``null``, ``"4"``; at most `_SHOWN` characters."""
     try:
-        data = json.loads(_answer_text(answer), parse_int=str, parse_float=str, parse_constant=str)
+        data = json.loads(_answer_text(answer), parse_int=_Literal, parse_float=_Literal, parse_constant=_Literal)
     except (ValueError, RecursionError):
-        return repr(value)
-    written = data.get(name) if isinstance(data, dict) else None
-    return written if isinstance(written, str) else repr(value)
+        data = None
+    written = data[name] if isinstance(data, dict) and name in data else value
+    text = _json_text(written, _SHOWN)
+    return text if len(text) <= _SHOWN else text[:_SHOWN - 1] + "…"
+
+
+def _json_text(value: Any, room: int) -> str:
+    """JSON text of a parsed value (a `_Literal` or a JsonNumber: its literal), its arrays and objects written only
+    up to about ``room`` characters (so a deeply nested or long one costs no more than that)."""
+    if isinstance(value, (list, dict)):
+        opening, closing = ("[", "]") if isinstance(value, list) else ("{", "}")
+        out = opening
+        for k, item in enumerate(value.items() if isinstance(value, dict) else value):
+            if len(out) > room:
+                break
+            out += ", " if k else ""
+            if isinstance(value, dict):
+                out += json.dumps(item[0], ensure_ascii=False) + ": "
+                item = item[1]
+            out += _json_text(item, room - len(out))
+        return out + closing
+    if isinstance(value, str) and not isinstance(value, _Literal):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return str(value) if isinstance(value, _Literal) else repr(value)  # repr of a JsonNumber: its literal
 
 
 def _json_object(answer: str) -> Dict[str, Any]:
@@ -382,7 +412,7 @@ def parse_rating(answer: str, rubric: Rubric) -> Dict[str, Any]:
             raise BadAnswer("missing", f"no {name!r} in the answer", answer)
         value = data[name]
         problem = scale_problem(value, rubric.scale)
-        if problem is not None:  # repr of a JsonNumber is its literal: 4.0 as the model wrote it
+        if problem is not None:  # as the model wrote it: 4.0, -0, true
             raise BadAnswer(problem[0], f"{name!r} is {_literal(answer, name, value)}, {problem[1]}", answer)
         out[name] = value
     reason = data.get("reason")
@@ -402,7 +432,7 @@ def parse_preference(answer: str) -> Dict[str, str]:
     _check_keys(data, ("winner", "reason"), answer)
     winner = data.get("winner")
     if winner not in ("A", "B", "tie"):
-        raise BadAnswer("bad_winner", f"winner is {winner!r}, not 'A', 'B' or 'tie'", answer)
+        raise BadAnswer("bad_winner", f"winner is {_literal(answer, 'winner', winner)}, not 'A', 'B' or 'tie'", answer)
     reason = data.get("reason")
     if not isinstance(reason, str):
         raise BadAnswer("missing", "no 'reason' string in the answer", answer)

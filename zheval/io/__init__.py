@@ -12,7 +12,7 @@ field names and ids ([`fields`][zheval.io.fields]); one number rule
 from .encoding import decode, encoding_problem, lone_surrogate
 from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIELDS, UniqueIds, group_spaces_problem, id_field_of, id_value, near_id_problem,
                      field_arguments, pair_fields, prediction_field, predictions_arguments, spaced_names)
-from .jsonl import (JsonIntegerTooLong, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
+from .jsonl import (JsonIntegerTooLong, JsonTooDeep, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
                     jsonl_rows, parse_json_line, text_line_problem)
 from .lines import line_end_problem, split_lines
 from .lists import empty_entry_message, split_entries
@@ -26,7 +26,7 @@ __all__ = [
     "decode", "encoding_problem", "lone_surrogate",
     "FIELD_FAMILIES", "ID_FIELD", "PREDICTION_FIELDS", "REFERENCE_FIELDS", "UniqueIds", "group_spaces_problem", "id_field_of", "id_value", "near_id_problem",
     "pair_fields", "prediction_field", "spaced_names", "field_arguments", "predictions_arguments",
-    "JsonIntegerTooLong", "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
+    "JsonIntegerTooLong", "JsonTooDeep", "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
     "jsonl_rows", "parse_json_line", "text_line_problem",
     "line_end_problem", "split_lines",
     "empty_entry_message", "split_entries",

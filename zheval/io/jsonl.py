@@ -15,7 +15,7 @@ from typing import Sequence
 from .numbers import JsonNumber
 from .problems import Problem, type_name
 
-__all__ = ["parse_json_line", "JsonIntegerTooLong", "duplicate_key_problem", "json_error_message", "json_document_problem",
+__all__ = ["parse_json_line", "JsonIntegerTooLong", "JsonTooDeep", "duplicate_key_problem", "json_error_message", "json_document_problem",
            "json_line_or_problem", "jsonl_rows", "jsonl_row", "json_like", "text_line_problem"]
 
 
@@ -49,9 +49,13 @@ def json_error_message(exc: json.JSONDecodeError) -> str:
     "at", such as ``Unterminated string starting at``, get the column directly); ``malformed JSON object`` (or
     ``array``) for a line that starts with ``{`` (``[``): `json_like`, with a hint when its keys are single-quoted
     (Python's ``str()`` of a dict); a line that starts with a byte-order mark (the file's own is removed before):
-    said so, with its likely cause (files joined together)."""
+    said so, with its likely cause (files joined together); `JsonTooDeep`: ``malformed JSON (nested too deeply at
+    column N: ...)``."""
     if isinstance(exc, JsonIntegerTooLong):
         return f"{exc.msg} at column {exc.colno}: Python reads at most {exc.limit} (write it as a string)"
+    if isinstance(exc, JsonTooDeep):
+        return (f"malformed JSON (nested too deeply at column {exc.colno}: {exc.depth} arrays or objects inside one "
+                "another, more than Python's JSON reader takes)")
     msg, doc = exc.msg, exc.doc if isinstance(exc.doc, str) else ""
     if doc.startswith("\ufeff"):  # json: "Unexpected UTF-8 BOM (decode using utf-8-sig)"; the file's own is removed
         return ("a byte-order mark (U+FEFF) starts this line, inside the file: files joined together (the second "
@@ -93,6 +97,37 @@ class JsonIntegerTooLong(json.JSONDecodeError):
         self.limit = limit
 
 
+class JsonTooDeep(json.JSONDecodeError):
+    """JSON nested more deeply than Python's reader goes (arrays or objects inside one another, about a thousand
+    levels): ``json.loads`` raises ``RecursionError`` for it, which would stop a reader with a traceback. ``depth``:
+    how deeply the text nests; located at the first bracket that opens that deepest level."""
+
+    def __init__(self, doc: str):
+        depth, pos = _deepest(doc)
+        super().__init__(f"nested too deeply: {depth} arrays or objects inside one another, more than Python's "
+                         "JSON reader takes", doc, pos)
+        self.depth = depth
+
+
+#: A JSON string (skipped: brackets inside it are text) or a bracket.
+_NESTING = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _deepest(text: str) -> tuple[int, int]:
+    """``(deepest nesting, position of the bracket that first opens it)`` of JSON text (brackets in strings are
+    not counted)."""
+    depth = deepest = where = 0
+    for m in _NESTING.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest, where = depth, m.start()
+        elif c in "]}":
+            depth -= 1
+    return deepest, where
+
+
 def _too_long_integer(text: str, exc: ValueError) -> JsonIntegerTooLong:
     """The `JsonIntegerTooLong` of a line whose ``json.loads`` raised ``exc`` (Python's digit limit), located at the
     first run of more digits than the limit that starts a value (after ``:``, ``,`` or ``[``)."""
@@ -121,7 +156,8 @@ def parse_json_line(text: str, *, numbers: bool = False) -> tuple[object, list[s
 
     Raises:
         json.JSONDecodeError: malformed JSON; `JsonIntegerTooLong` (a subclass) for an integer of more digits than
-            Python converts.
+            Python converts; `JsonTooDeep` (a subclass) for arrays or objects nested more deeply than Python's reader
+            goes (its ``RecursionError``).
     """
     dups: list[str] = []
 
@@ -139,6 +175,8 @@ def parse_json_line(text: str, *, numbers: bool = False) -> tuple[object, list[s
         return json.loads(text, object_pairs_hook=hook), dups
     except json.JSONDecodeError:
         raise
+    except RecursionError:  # "maximum recursion depth exceeded while decoding a JSON array"
+        raise JsonTooDeep(text) from None
     except ValueError as exc:  # "Exceeds the limit (4300 digits) for integer string conversion"
         raise _too_long_integer(text, exc) from None
 

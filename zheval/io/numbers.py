@@ -34,6 +34,7 @@ Errors name the place: `NumberFormatError` carries a [`Problem`][zheval.io.probl
 from __future__ import annotations
 
 import decimal
+import json
 import math
 import re
 import unicodedata
@@ -216,7 +217,9 @@ def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: s
         else:
             reason = number_reason(v)
         if reason is not None:
-            problems.append(f"{where}: {c} of id {rid!r} is {v!r}, not {kind} ({reason})")
+            written = typed == "jsonl" and (v is None or isinstance(v, bool))  # true, false, null as written
+            problems.append(f"{where}: {c} of id {rid!r} is {json.dumps(v) if written else repr(v)}, not {kind} "
+                            f"({reason})")
             continue
         vals[c] = parse_number(v)
     return vals

@@ -180,7 +180,8 @@ def test_judge_ratings_bool_and_string_name_line_and_id(tmp_path):
     res, _, r = _agree_ratings(tmp_path, ['{"id": "i0", "overall": 5}', '{"id": "i1", "overall": true}',
                                           '{"id": "i2", "overall": "4"}', '{"id": "i3", "overall": 3}'])
     assert res.exit_code == 2
-    assert f"{r}:2: overall of id 'i1' is True, not a number (a boolean is not a number)" in res.stderr
+    # shown as written (docs/cli.md: `true`), not Python's True
+    assert f"{r}:2: overall of id 'i1' is true, not a number (a boolean is not a number)" in res.stderr
     assert (f"{r}:3: overall of id 'i2' is '4', not a number (a JSON string: write a rating as a JSON number, "
             "without quotes)") in res.stderr
 

@@ -51,7 +51,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
+from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTooDeep, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
@@ -237,7 +237,7 @@ def _sniff(path: Path, lines) -> str:
     for _, text in _nonblank(lines):
         try:
             return "jsonl" if isinstance(parse_json_line(text)[0], dict) else "text"
-        except JsonIntegerTooLong:  # JSON all the same: the JSONL reader names its line (json.loads: a bare error)
+        except (JsonIntegerTooLong, JsonTooDeep):  # JSON all the same: the JSONL reader names its line
             return "jsonl"
         except json.JSONDecodeError:
             return "text"
@@ -255,7 +255,7 @@ def _json_objects(lines) -> tuple[int, int, int | None]:
             continue
         try:
             obj = parse_json_line(t)[0]
-        except JsonIntegerTooLong:  # an object with an integer longer than Python reads: an object all the same
+        except (JsonIntegerTooLong, JsonTooDeep):  # an integer longer, or nesting deeper, than Python reads
             obj = {}
         except json.JSONDecodeError:
             continue

@@ -27,7 +27,7 @@ import numpy as np
 
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ...results.reducers import check_seed
-from ...io import read_text
+from ...io import JsonIntegerTooLong, json_error_message, parse_json_line, read_text
 from ...io.fields import UniqueIds, keyed_rows
 from ..duck.mismatch import id_hints
 from ...io.numbers import JsonNumber, number_cells, number_reason
@@ -311,11 +311,14 @@ def read_key(path) -> dict:
     if text is None:
         raise ReviewFileError(f"{path} is not a review key", [str(p) for p in read_problems])
     try:  # numbers kept as written, so that the one number rule judges them (1e-400 is not 0.0)
-        key = json.loads(text, parse_float=JsonNumber, parse_constant=JsonNumber)
-    except json.JSONDecodeError as exc:
+        key = parse_json_line(text, numbers=True)[0]
+    except JsonIntegerTooLong as exc:  # more than 4300 digits (sys.get_int_max_str_digits)
+        raise ReviewFileError(f"{path} is not a review key",
+                              [f"{path}:{exc.lineno}: {json_error_message(exc)}"]) from None
+    except json.JSONDecodeError as exc:  # JsonTooDeep too: nested deeper than Python reads (a RecursionError)
         raise ReviewFileError(f"{path} is not a review key",
                               [f"{path}:{exc.lineno}: not JSON ({exc.msg})"]) from None
-    except ValueError as exc:  # an integer of more than 4300 digits (sys.get_int_max_str_digits)
+    except ValueError as exc:  # an integer too long that parse_json_line could not locate
         raise ReviewFileError(f"{path} is not a review key", [f"{path}: not JSON Python can read ({exc})"]) from None
     if not isinstance(key, dict) or key.get("kind") != KEY_KIND:
         raise ReviewFileError(f"{path} is not a review key",
