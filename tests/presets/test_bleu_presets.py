@@ -113,6 +113,7 @@ def test_llamafactory_tokens_and_edge_cases():
 
 
 def test_preset_tables_are_complete():
-    keys = {"tokenizer", "max_order", "smooth_method", "smooth_value", "bp_ref_length", "level", "effective_order", "weights"}
+    keys = {"tokenizer", "normalize", "max_order", "smooth_method", "smooth_value", "bp_ref_length", "level",
+            "effective_order", "weights"}
     for name in preset_names("bleu"):
         assert set(bleu_preset(name).defaults) == keys, name

@@ -323,7 +323,8 @@ class ZhevalBleuEvaluator(_CorpusScore, OPENCOMPASS_BASE):
 
     ``score(predictions, references)``: as [`ZhevalRougeEvaluator`][zheval.adapters.harness_opencompass.ZhevalRougeEvaluator]. Returns, on the 0-100 scale,
     ``{"bleu": 100 * BLEU, "signature", "statistics": {"precisions": [100 * p_n], "brevity_penalty", "length_ratio"
-    (ratios, 0-1 and more), "translation_length", "reference_length"}}``, ``bleu_ci_low``/``bleu_ci_high`` x 100 with
+    (ratios, 0-1 and more; with ``level="sentence"`` ``brevity_penalty`` is the mean over items, ``length_ratio``
+    and the lengths the corpus's, as `compute_bleu`), "translation_length", "reference_length"}}``, ``bleu_ci_low``/``bleu_ci_high`` x 100 with
     ``bootstrap``, a preset's own number on 0-100 (``llamafactory_bleu_4`` unchanged; ``glm4_bleu_4``, which the
     GLM-4 demo reports on 0-1, x 100) and ``"warnings"`` (the input slips, when any). The statistics are nested
     because OpenCompass's summary lists every top-level number as a metric. No ``details``: a corpus BLEU has no

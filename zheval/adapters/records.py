@@ -521,7 +521,8 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
     from .duck.evaluate import evaluate_predictions
 
     report_options("score_records", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
-                   interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds))
+                   interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds,
+                                 max_refs=max_refs))
     if isinstance(records, (str, os.PathLike)):
         records = read_records(records, pred_field=pred_field, ref_field=ref_field, id_field=id_field,
                                group_fields=group_fields, format=format)

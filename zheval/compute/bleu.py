@@ -147,7 +147,7 @@ def bleu_config(options: BleuOptions = BleuOptions(), *, caller_level: Optional[
     eff = opts["effective_order"]
     if eff is None:
         eff = opts["level"] == "sentence"
-    tok = tokenizer_from_options(opts["tokenizer"], o, o.normalize, part)
+    tok = tokenizer_from_options(opts["tokenizer"], o, opts["normalize"], part)
     check_crosscheck_method(o)
     if o.crosscheck:
         from ..results.crosscheck_bleu import unsupported_reason
@@ -282,7 +282,7 @@ def result_from_stats(stats, config: BleuConfig) -> Dict[str, Any]:
     """The scores of a statistics matrix under ``config`` (0-1 scale): ``bleu``, ``precisions``,
     ``brevity_penalty``, ``length_ratio``, ``translation_length``, ``reference_length``, ``counts``, ``totals``,
     ``level``; at sentence level also ``scores`` (per item, and ``bleu``/``precisions``/``brevity_penalty`` are
-    their means); with ``bootstrap`` also ``bleu_ci_low``/``bleu_ci_high`` (percentile interval over items).
+    their means; ``length_ratio`` and the lengths stay the corpus's); with ``bootstrap`` also ``bleu_ci_low``/``bleu_ci_high`` (percentile interval over items).
 
     Raises:
         ValueError: a matrix that is not items x (3 + 2 N).
@@ -424,7 +424,8 @@ def compute_bleu(
         ``{"bleu", "precisions", "brevity_penalty", "length_ratio", "translation_length", "reference_length"}``
         (the Hugging Face ``bleu`` module's keys and scale) plus ``counts``, ``totals`` (per order, summed over
         items), ``level``, ``signature``; ``scores`` at sentence level (where ``precisions`` and
-        ``brevity_penalty`` are per-item means); ``bleu_ci_low``/``bleu_ci_high`` with bootstrap (one item: ``no_interval``, why there is none instead); ``crosscheck``;
+        ``brevity_penalty`` are per-item means, while ``length_ratio``, ``translation_length`` and
+        ``reference_length`` stay the corpus's summed lengths and their ratio); ``bleu_ci_low``/``bleu_ci_high`` with bootstrap (one item: ``no_interval``, why there is none instead); ``crosscheck``;
         ``llamafactory_bleu_4`` with the llamafactory preset, ``glm4_bleu_4`` with the glm4 preset.
 
     Raises:

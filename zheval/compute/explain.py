@@ -92,7 +92,7 @@ from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import one_drop_warning, warn_input_slips
 from .inputs import check_references, validate_inputs
-from .option_rules import check_explain_options
+from .option_rules import check_explain_options, check_shared_beta
 from .options import BleuOptions, ChrfOptions, RougeOptions, check_metrics, options_for_metrics
 from .rouge import RougeConfig, rouge_config
 from .spans import token_spans
@@ -404,7 +404,7 @@ def _configs(metrics, options, typed):
     metrics = check_metrics(metrics, EXPLAIN_METRICS)
     if "chrf" in metrics and options.get("preset") is not None:
         raise ValueError("explain: chrF has no preset; explain chrF in a call without preset")
-    objs = options_for_metrics("explain", metrics, options, typed)
+    objs = options_for_metrics("explain", metrics, check_shared_beta("explain", metrics, options), typed)
     check_explain_options("explain", objs, options)  # bootstrap, seed, crosscheck ... would change nothing here
     if preset is not None and not all(p.explainable for p in (preset.rouge, preset.bleu) if p is not None):
         raise ValueError(f"explain does not cover preset {name!r}: its numbers follow the harness's own "

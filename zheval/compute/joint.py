@@ -34,6 +34,7 @@ from .chrf import ChrfConfig, ChrfItems, chrf_config, chrf_door_config, chrf_ite
 from .chrf import result_from_stats as chrf_result_from_stats
 from .gcpause import without_cyclic_gc
 from .guards import one_drop_warning, warn_input_slips
+from .option_rules import check_shared_beta
 from .inputs import validate_inputs
 from .options import (BOOTSTRAP_METHODS, BleuOptions, ChrfOptions, MetricOptions, RougeOptions, check_metrics,
                       options_for_metrics)
@@ -165,10 +166,12 @@ def score_door_config(function: str, metrics: Sequence[str], typed: Dict[str, Op
             options: its options by name.
 
     Raises:
-        ValueError, TypeError: an unknown metric (listing the valid ones); as
-            [`options_for_metrics`][zheval.compute.options.options_for_metrics] and `score_config_of`.
+        ValueError, TypeError: an unknown metric (listing the valid ones); ``beta`` by name with both ROUGE and
+            chrF (`zheval.compute.option_rules.check_shared_beta`); as [`options_for_metrics`][zheval.compute.options.options_for_metrics] and
+            `score_config_of`.
     """
     metrics = check_metrics(metrics, METRICS)
+    check_shared_beta(function, metrics, options)
     objs = options_for_metrics(function, metrics, options, typed)
     return score_config_of(objs, function=function, by_name=options, door=True)
 

@@ -5,11 +5,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Sequence
 
 __all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "check_chrf_word_names",
            "INTERVAL_ONLY", "check_interval_used",
-           "check_sentence_split_used", "EXPLAIN_NO_EFFECT", "check_explain_options"]
+           "check_sentence_split_used", "EXPLAIN_NO_EFFECT", "check_explain_options", "check_shared_beta"]
 
 
 #: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
@@ -152,3 +152,25 @@ def check_explain_options(function: str, options: Mapping[str, Any], given: Mapp
                          "statistics and its precision, recall and F: no bootstrap interval, no cross-check, no "
                          f"aggregation): leave {'it' if one else 'them'} out (for an interval or a cross-check, call compute_rouge, "
                          "compute_bleu, compute_chrf or zheval.score)")
+
+
+def check_shared_beta(function: str, metrics: Sequence[str], options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Refuse ``beta`` given by name to a door scoring both ROUGE and chrF: it is an option of both, with two
+    meanings and defaults (ROUGE's F-measure recall weight, 1: ROUGE-1 F1; chrF's, 2: chrF2), so ``beta=2`` would
+    silently turn ROUGE-1 into an F2 as well. Each is set in its metric's options object
+    (``rouge=RougeOptions(beta=...)``, ``chrf=ChrfOptions(beta=...)``, which ``zheval.score``, ``score_batches``, the
+    engine doors and ``explain`` take). ``evaluate.combine`` keeps evaluate's own convention (one keyword to every
+    module) and is not this door.
+
+    Returns:
+        ``options``, unchanged.
+
+    Raises:
+        TypeError: naming ``function``, both meanings and how to set each.
+    """
+    if "beta" in options and "rouge" in metrics and "chrf" in metrics:
+        raise TypeError(f"{function}: beta={options['beta']!r} is an option of both rouge (the F-measure's recall "
+                        "weight, default 1: ROUGE F1) and chrf (chrF's recall weight, default 2: chrF2), so by name "
+                        "it would set both; set each in its options object: rouge=RougeOptions(beta=...), "
+                        "chrf=ChrfOptions(beta=...), or score them in separate calls")
+    return options

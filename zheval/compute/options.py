@@ -428,7 +428,8 @@ ROUGE_DEFAULTS = {"tokenizer": "char", "rouge_types": list(DEFAULT_ROUGE_TYPES),
 #: BLEU's values where neither the caller nor a preset sets an option. ``effective_order=None`` means "yes at
 #: sentence level, no at corpus level" (sacrebleu's ``sentence_bleu`` / ``corpus_bleu`` defaults).
 BLEU_DEFAULTS = {"tokenizer": "char", "max_order": 4, "smooth_method": "exp", "smooth_value": None,
-                 "bp_ref_length": "closest", "level": "corpus", "effective_order": None, "weights": None}
+                 "bp_ref_length": "closest", "level": "corpus", "effective_order": None, "weights": None,
+                 "normalize": None}
 
 #: What ``None`` stands for in each metric's options class (read by the docs: `zheval.compute.option_docs`).
 METRIC_DEFAULTS = ((RougeOptions, ROUGE_DEFAULTS), (BleuOptions, BLEU_DEFAULTS))

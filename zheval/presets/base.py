@@ -108,6 +108,14 @@ def _tokenizer_values(defaults: Mapping[str, Any], tokenizer: Any) -> Tuple[Any,
     return tokenizer.signature(), get_tokenizer(default).signature()
 
 
+def _normalize_values(defaults: Mapping[str, Any], tokenizer: Any) -> Tuple[Any, Any]:
+    """``(the config's, the preset's)`` normalisation steps as compared (a preset's ``normalize`` is kept when its
+    tokenizer is overridden: docs/presets.md, "Overriding a preset's option")."""
+    from ..text.normalize import get_normalizer
+
+    return tokenizer.normalizer.steps, get_normalizer(defaults["normalize"]).steps
+
+
 def tokens_tool(part: Any) -> str:
     """Whose tokens a preset part's tokenizer reproduces, for messages: the part's ``tokens_of``, else the tool tokenizer's
     ``TOOL`` (``"LLaMA-Factory"``, ``"sacrebleu 2.6.0 tokenize='zh'"`` ...), else ``""`` (a tokenizer of zheval's)."""
@@ -214,7 +222,6 @@ class RougePreset:
     # -- the recipe -------------------------------------------------------------------------------------------
     def _compared(self, config: Any) -> Tuple[Dict[str, Any], Dict[str, Any]]:
         """``(the preset's values, the config's values)`` of the options the preset fixes that apply to ``config``."""
-        from ..text.normalize import get_normalizer
 
         values: Dict[str, Any] = {"rouge_types": tuple(config.types), "multi_ref": config.multi_ref,
                                   "beta": float(config.beta)}
@@ -222,8 +229,7 @@ class RougePreset:
         if "tokenizer" in defaults:
             values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
         if "normalize" in defaults:
-            values["normalize"] = config.tokenizer.normalizer.steps
-            defaults["normalize"] = get_normalizer(defaults["normalize"]).steps
+            values["normalize"], defaults["normalize"] = _normalize_values(defaults, config.tokenizer)
         if "rougeW" in config.types:
             values["rouge_w_weight"] = float(config.rouge_w_weight)
         if "rougeLsum" in config.types:
@@ -301,7 +307,7 @@ class BleuPreset:
     Attributes:
         name: the preset's name.
         defaults: option defaults of [`zheval.compute_bleu`][zheval.compute.bleu.compute_bleu] (``tokenizer``,
-            ``max_order``, ``smooth_method``, ``smooth_value``, ``bp_ref_length``, ``level``, ``effective_order``,
+            ``normalize`` -- kept when the tokenizer is overridden, as a ROUGE preset's --, ``max_order``, ``smooth_method``, ``smooth_value``, ``bp_ref_length``, ``level``, ``effective_order``,
             ``weights``); explicit arguments override them.
         explainable: as [`RougePreset`][zheval.presets.base.RougePreset].
         doors: as ``RougePreset``.
@@ -338,6 +344,8 @@ class BleuPreset:
         defaults = dict(self.defaults)
         if "tokenizer" in defaults:
             values["tokenizer"], defaults["tokenizer"] = _tokenizer_values(defaults, config.tokenizer)
+        if "normalize" in defaults:
+            values["normalize"], defaults["normalize"] = _normalize_values(defaults, config.tokenizer)
         if defaults.get("effective_order", False) is None:
             defaults["effective_order"] = config.level == "sentence"
         if "weights" in defaults and defaults["weights"] is not None:

@@ -328,7 +328,7 @@ PRESET = Preset(
     ),
     bleu=LlamaFactoryBleuPreset(
         name="llamafactory",
-        defaults={"tokenizer": "llamafactory-char", "max_order": 4, "smooth_method": "nltk3", "smooth_value": None,
+        defaults={"tokenizer": "llamafactory-char", "normalize": False, "max_order": 4, "smooth_method": "nltk3", "smooth_value": None,
                   "bp_ref_length": "closest", "level": "sentence", "effective_order": False, "weights": None},
         doors=frozenset({"text", "space", "card"}),
         number_scale=100.0,

@@ -19,6 +19,7 @@ PRESET = Preset(
         name="sacrebleu-zh",
         defaults={
             "tokenizer": "sacrebleu-zh",
+            "normalize": False,  # the raw text: kept when the tokenizer is overridden (docs/presets.md)
             "max_order": 4,
             "smooth_method": "exp",
             "smooth_value": None,

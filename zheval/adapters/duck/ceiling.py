@@ -62,7 +62,8 @@ def human_ceiling(
     from datasets import Dataset
 
     scoring = report_options("human_ceiling", metrics, tokenizer, options, {"rouge": rouge, "bleu": bleu, "chrf": chrf},
-                             interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence))
+                             interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence,
+                                           max_refs=max_refs))
     check_dataset(ds, "human_ceiling")
     by = check_by(ds, by)
     max_refs = check_max_refs(max_refs, "max_refs")

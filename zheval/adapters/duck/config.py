@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import numbers
 from dataclasses import dataclass, replace
 from typing import Any, Dict, Mapping, Optional
 
@@ -159,17 +158,25 @@ def report_options(function: str, metrics, tokenizer: Any, options: Mapping[str,
 
 
 def check_report_interval(function: str, bootstrap: Any, seed: Any = 12345, confidence: Any = 0.95,
-                          folds: Any = None) -> None:
-    """Refuse the interval arguments of a report door (``evaluate_predictions``, ``score_records``,
-    ``score_records_stream``, ``human_ceiling``) that would change nothing: ``seed`` or ``confidence`` set to another
-    value than its default while ``bootstrap`` is 0 (no interval) -- the rule of every door,
-    `zheval.compute.option_rules.check_interval_used`; ``seed`` also draws the ``folds``, so beside them it acts.
+                          folds: Any = None, max_refs: Any = None) -> None:
+    """Check the report's own numeric arguments of a report door (``evaluate_predictions``, ``score_records``,
+    ``score_records_stream``, ``human_ceiling``) with the checks of ``compute_*`` (the fields of `IntervalOptions`:
+    `zheval.results.reducers.check_bootstrap`, ``check_seed``, ``check_confidence``,
+    `zheval.results.breakdowns.check_max_refs`), so a bool or a non-integral float is refused naming the value as
+    given (``bootstrap=10.7`` ran 10 resamples and wrote ``bs:10``; ``bootstrap=True`` failed naming 1), and refuse
+    those that would change nothing: ``seed`` or ``confidence`` set to another value than its default while
+    ``bootstrap`` is 0 (no interval) -- the rule of every door, `zheval.compute.option_rules.check_interval_used`;
+    ``seed`` also draws the ``folds``, so beside them it acts.
 
     Raises:
-        ValueError: naming ``function`` and the argument; the arguments' own checks (`IntervalOptions`).
+        ValueError, TypeError: naming ``function`` and the argument (the arguments' own checks and messages).
     """
-    if isinstance(bootstrap, bool) or not isinstance(bootstrap, numbers.Integral) or bootstrap != 0:
-        return  # an interval runs (or bootstrap is refused by its own check)
+    try:
+        IntervalOptions(bootstrap=bootstrap, seed=seed, confidence=confidence, max_refs=max_refs)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"{function}: {exc}") from None
+    if bootstrap != 0:
+        return  # an interval runs
     given = {"confidence": confidence} if folds is not None else {"seed": seed, "confidence": confidence}
     check_interval_used(function, IntervalOptions(**given))
 

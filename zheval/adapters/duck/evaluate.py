@@ -92,24 +92,24 @@ def evaluate_predictions(
     `zheval.adapters.report.breakdowns` and ``docs/diagnostics.md``.
 
     Returns:
-        A `Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has
-        no interval (``low``/``high`` ``None`` and a ``no_interval`` reason).
+        A `Report` (``kind="score"``); scores on 0–1. A group with fewer than 2 items has no interval
+        (``low``/``high`` ``None`` and a ``no_interval`` reason).
 
     Raises:
         PredictionMismatchError (ValueError): predictions do not match the dataset (counts, first missing/extra ids;
             LLaMA-Factory labels that mostly match no reference).
         DuckFormatError (ValueError): a malformed predictions file (file:line); references that are empty after
             normalisation or have no tokens (every one listed, by file:line with ``locations``).
-        ValueError/TypeError: bad options (``max_refs`` < 1, ``buckets`` not increasing, ``folds`` < 2 or more than
-            the items, an option the report does not take or that no requested metric uses, one that would change
-            nothing -- ``seed`` (without ``folds``) or ``confidence`` with ``bootstrap=0``, ``sentence_split`` without
-            rougeLsum (`zheval.adapters.duck.config.report_options`): the message names the option); ``bertscore``
-            not a ``BertScoreOptions``, its model not a local directory (FileNotFoundError: compute_bertscore's
-            message; nothing is downloaded).
+        ValueError/TypeError: bad options, naming the option and the value as given: ``bootstrap``, ``seed``,
+            ``confidence``, ``max_refs`` checked as by ``compute_*`` (``bootstrap=10.7`` refused), ``buckets`` not
+            increasing, ``folds`` < 2 or above the items, an option the report does not take or no metric uses, or
+            that would change nothing (`report_options`); ``bertscore`` not a ``BertScoreOptions``, its model not a
+            local directory (FileNotFoundError).
     """
     scoring = report_options("evaluate_predictions", metrics, tokenizer, options,
                              {"rouge": rouge, "bleu": bleu, "chrf": chrf},
-                             interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds))
+                             interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds,
+                                           max_refs=max_refs))
     check_dataset(ds, "evaluate_predictions")
     by = check_by(ds, by)
     max_refs = _check_breakdowns(ds, max_refs, buckets, folds)
@@ -180,7 +180,7 @@ def report_config(options: Mapping[str, Any]) -> ScoreConfig:
     a = bound.arguments
     scoring = report_options("evaluate_predictions", a["metrics"], a["tokenizer"], a["options"],
                              {m: a[m] for m in ("rouge", "bleu", "chrf")},
-                             interval={k: a[k] for k in ("bootstrap", "seed", "confidence", "folds")})
+                             interval={k: a[k] for k in ("bootstrap", "seed", "confidence", "folds", "max_refs")})
     return make_config(scoring, max_refs=check_max_refs(a["max_refs"], "max_refs"))
 
 
