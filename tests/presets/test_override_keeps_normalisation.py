@@ -68,3 +68,26 @@ def test_opencompass_rouge_with_char_tokens_is_rouge_chinese_on_the_raw_characte
     theirs = [Rouge().get_scores(" ".join(_chars(p)), " ".join(_chars(r[0])))[0] for p, r in zip(P, R)]
     for ours, key in (("rouge1", "rouge-1"), ("rouge2", "rouge-2"), ("rougeL", "rouge-l")):
         assert out[ours] == [t[key]["f"] for t in theirs]
+
+
+@pytest.mark.parametrize("metric, preset", [("bleu", "sacrebleu-zh"), ("bleu", "llamafactory"),
+                                            ("rouge", "opencompass-jieba-rouge"), ("rouge", "llamafactory")])
+def test_a_built_tokenizer_keeps_its_own_normalisation_under_a_preset(metric, preset):
+    # a tokenizer object carries its normalisation: the preset's normalize=False (a default, not the caller's) is
+    # not applied to it ("tokenizer options cannot be combined with an already-built tokenizer instance" before;
+    # the HTML report's explanations pass the report's tokenizer object with the BLEU preset's name)
+    from zheval.tokenizers import get_tokenizer
+
+    raw = get_tokenizer("char", normalize=False)
+    out, caught = _override(metric, preset=preset, tokenizer=raw)
+    named, _ = _override(metric, preset=preset, tokenizer="char")
+    assert out["signature"] == named["signature"] and "|norm:none|" in out["signature"]
+    assert {k: v for k, v in out.items() if k != "signature"} == {k: v for k, v in named.items() if k != "signature"}
+    assert len(caught) == 1 and "overridden:tokenizer)" in str(caught[0].message)
+    # an object with another normalisation is that normalisation, and the override says so
+    normalised, caught = _override(metric, preset=preset, tokenizer=get_tokenizer("char"))
+    assert "|norm:nfkc+zw+punct+space+lower|" in normalised["signature"]
+    assert "overridden:tokenizer+normalize)" in normalised["signature"]
+    # the caller's own normalize beside an object is still refused (it would be ignored)
+    with pytest.raises(ValueError, match="already-built tokenizer instance"):
+        _override(metric, preset=preset, tokenizer=raw, normalize=True)

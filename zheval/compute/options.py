@@ -567,7 +567,8 @@ def options_for_metrics(
 def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None, part=None):
     """The tokenizer of a metric: [`zheval.tokenizers.get_tokenizer`][] of ``tokenizer`` (resolved: a preset may
     set it) with the tokenizer options of ``options`` and ``normalize`` (resolved; ``None``: the tokenizer's
-    default). ``part``: the preset part in use (or None); when its tool tokenizer refuses an option, the error names
+    default; a preset's value, with ``options.normalize`` None, is not applied to an already-built tokenizer
+    instance, which carries its own). ``part``: the preset part in use (or None); when its tool tokenizer refuses an option, the error names
     the preset and whose tokens it reproduces (`zheval.presets.base.tokens_tool`: LongBench's jieba for
     ``longbench``, not the tokenizer's own "LLaMA-Factory").
 
@@ -576,9 +577,11 @@ def tokenizer_from_options(tokenizer, options: TokenizerOptions, normalize=None,
     """
     from ..tokenizers import TOOL_TOKENIZERS, get_tokenizer
 
+    from ..tokenizers import BaseTokenizer
+
     opts = {k: getattr(options, k) for k in TOKENIZER_OPTIONS if k != "normalize"}
-    if normalize is not None:
-        opts["normalize"] = normalize
+    if normalize is not None and not (isinstance(tokenizer, BaseTokenizer) and options.normalize is None):
+        opts["normalize"] = normalize  # a preset's normalisation is not the caller's: a built tokenizer keeps its own
     try:
         return get_tokenizer(tokenizer, **opts)
     except ValueError as exc:
