@@ -18,6 +18,10 @@ no row is ever dropped or repaired:
 
 * the prediction field: present, a string (an empty string is a valid, empty prediction; ``null``, a number or a
   list is an error);
+* no prediction or reference is a list written as text (`zheval.io.list_text`): a string starting with ``[`` and
+  ending with ``]`` that parses as a list of strings, as JSON (``"[\\"a\\", \\"b\\"]"`` in JSONL) or as a Python literal
+  (``['a', 'b']``, the cell pandas' ``to_csv`` writes for a list), is an error naming the field and the remedy (JSONL
+  or Parquet lists, or one column per reference); ``[图片]``, ``[1]`` are texts;
 * each reference field: present, a non-empty string or a non-empty list of non-empty strings (several reference
   fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``); with several reference fields,
   a row may lack some of its references: an empty CSV/TSV cell or a JSONL/Parquet ``null`` of one of them is no
@@ -52,7 +56,9 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
-                  UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
+                  UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, list_text_problem, lone_surrogate,
+                  LIST_TEXT_REMEDY, PREDICTION_REMEDY,
+                  near_id_problem, pair_fields, prediction_field,
                   read_rows, row_format, spaced_names, text_line_problem, type_name, field_arguments)
 from .duck.load import list_feature
 
@@ -207,7 +213,8 @@ def _text_value(v, what: str, allow_empty: bool) -> tuple[Optional[str], Optiona
         return None, f"{what} {bad}"
     if not allow_empty and not v.strip():
         return None, f"{what} is empty or whitespace only"
-    return v, None
+    listed = list_text_problem(v, what, PREDICTION_REMEDY if allow_empty else LIST_TEXT_REMEDY)  # never one text
+    return (None, listed) if listed else (v, None)
 
 
 def _references(row: dict, ref_fields: Sequence[str], errs: list, kind: str, out: "Records") -> tuple:

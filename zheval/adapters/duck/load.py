@@ -31,7 +31,8 @@ from typing import Mapping, Sequence, Union
 
 from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, UniqueIds, duplicate_key_problem,
                    encoding_problem, existing_file, group_spaces_problem, id_value, json_document_problem, json_error_message,
-                   json_line_or_problem, lone_surrogate, parse_json_line, read_text, spaced_names,
+                   json_line_or_problem, list_text_problem, lone_surrogate, parse_json_line,
+                   RESPONSES_REMEDY, read_text, spaced_names,
                    type_name)
 
 __all__ = [
@@ -196,6 +197,8 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list
                     errs.append(f"responses[{j}] must be a string, got {type_name(s)}")
                 elif not s.strip():
                     errs.append(f"responses[{j}] is empty or whitespace only")
+                elif list_text_problem(s, f"responses[{j}]"):  # a list written as text inside the list
+                    errs.append(list_text_problem(s, f"responses[{j}]", RESPONSES_REMEDY))
             n = len(r)
             if (min_refs is not None and n < min_refs) or (max_refs is not None and n > max_refs):
                 want = _refs_bounds_text(min_refs, max_refs)
