@@ -153,13 +153,15 @@ def in_field_options(message: str, command: Optional[str] = None) -> str:
     """A file error's message (`zheval.io.FileFormatError`, which quotes the file's own field names and values) with
     only the arguments that name a field (`_FIELD_ARGUMENT`: ``pred_field="NAME"``, ``id_field='ID'``, a bare
     ``group_fields``; `zheval.io.field_arguments`) written as the options of `OPTION_NAMES` (``--pred-field NAME``,
-    ``--id-field 'ID'``, ``--group-field``), and the recipe of `zheval.io.predictions_arguments` as its option
+    ``--id-field 'ID'``, ``--group-field``; a list, ``ref_field=["ref1", "ref2"]``, as the option once per name:
+    ``--ref-field ref1 --ref-field ref2``), and the recipe of `zheval.io.predictions_arguments` as its option
     alone; nothing else of it is rewritten: a quoted field name of the file (a literal not after ``=``) never is.
     Raises nothing."""
     def option(m: re.Match) -> str:
         flag, value = _option(m.group(1), command), m.group(2)
         return flag if value is None else f"{flag} {'NAME' if value == _NAME else value}"
 
+    message = _FIELD_LIST.sub(lambda m: _field_list(m, command), message)
     parts = re.split(rf"((?<![\w=])(?:{_LITERAL}))", message)  # odd: the quoted names of the file, kept as they are
     parts[::2] = [_FIELD_ARGUMENT.sub(option, _PREDICTIONS_RECIPE.sub(r"\1", p)) for p in parts[::2]]
     return re.sub(r"(--[\w-]+ NAME), (?=--[\w-]+ NAME\b)", r"\1 ", "".join(parts))
@@ -175,6 +177,18 @@ _LITERAL = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
 #: character either side).
 _FIELD_ARGUMENT = re.compile(rf"(?<![\w.'\"-])(pred_field|ref_field|id_field|group_fields)(?:=({_LITERAL}))?"
                              r"(?![\w'\"=])")
+
+#: A list of names given to an argument that takes several fields (``ref_field=["ref1", "ref2"]``).
+_FIELD_LIST = re.compile(rf"(?<![\w.'\"-])(ref_field|group_fields)=\[((?:{_LITERAL})(?:, (?:{_LITERAL}))*)\]")
+
+
+def _field_list(match: re.Match, command: Optional[str]) -> str:
+    """``ref_field=["ref1", "ref2"]`` → ``--ref-field ref1 --ref-field ref2`` (a name that is not one word keeps its
+    quotes)."""
+    flag = _option(match.group(1), command)
+    names = re.findall(_LITERAL, match.group(2))
+    return " ".join(f"{flag} {n[1:-1] if n[1:-1].isidentifier() else n}" for n in names)
+
 
 #: `zheval.io.predictions_arguments`: the library's way to name a field of a 小黄鸭 predictions file.
 _PREDICTIONS_RECIPE = re.compile(rf"read_records\(FILE, (\w+=(?:{_LITERAL})), with_references=False\) and "

@@ -52,9 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTooDeep, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
-                   id_field_of, id_value, json_document_problem, json_error_message, json_like, list_text_problem, lone_surrogate,
-                   parse_json_line, field_arguments, prediction_field, PREDICTION_REMEDY, predictions_arguments, read_lines,
-                   read_rows, row_format)
+                   id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
+                   field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
 from .mismatch import count_mismatch_message, id_mismatch_lines
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
@@ -196,7 +195,6 @@ def _read_table(path: Path, kind: str) -> Predictions:
             errs.append(f"'label' must be a string, got {type(label).__name__}")
         errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
                  if isinstance(v, str) and lone_surrogate(v)]
-        errs += [e for e in [list_text_problem(text, repr(pred), PREDICTION_REMEDY)] if e]  # a list written as text
         refs, query = stored_references(cells), stored_query(cells, pred)
         errs += [e for e in (refs[2], query[2]) if e]
         if errs:
@@ -414,10 +412,6 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         pred = obj[key]
         if not isinstance(pred, str):
             problems.append(Problem(name, lineno, rid, f"{keys[0]!r} must be a string, got {type(pred).__name__ if pred is not None else 'null'}"))
-            continue
-        listed = list_text_problem(pred, repr(key), PREDICTION_REMEDY)  # a list written as text: never one text
-        if listed:
-            problems.append(Problem(name, lineno, rid, listed))
             continue
         label = llama_factory_label(obj, key)
         if label is not None and not isinstance(label, str):
