@@ -32,7 +32,7 @@ import re
 from contextvars import ContextVar
 from typing import Optional
 
-__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options"]
+__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options", "warning_text"]
 
 #: The name of the command running (``"bertscore"``, ``"score"`` …; set by `zheval.cli.params.takes`), for
 #: `in_option_names` in `zheval.cli.options.run_command`; ``None`` outside a command.
@@ -234,3 +234,12 @@ def _in_option_names(message: str, command: Optional[str]) -> str:
         message = re.sub(rf"(?<![\w-]){name} (?=\(the preset's: )", flag + " ", message)
     return re.sub(r" On the command line: (--[\w-]+)\.", lambda m: "" if m.group(1) in message[:m.start()]
                   else m.group(0), message)
+
+
+def warning_text(message: str, category: type, command: Optional[str] = None) -> str:
+    """A library warning of ``category`` as a command prints it: its parameter names as the command's options
+    (`in_option_names`); a category with ``field_words`` (a warning about a file's rows, which quotes the file's
+    field names: `zheval.adapters.list_texts.ListTextWarning`) has only its field arguments rewritten
+    (`in_field_options`). Raises nothing."""
+    words = in_field_options if getattr(category, "field_words", False) else in_option_names
+    return words(message, command)
