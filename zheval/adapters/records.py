@@ -18,6 +18,10 @@ no row is ever dropped or repaired:
 
 * the prediction field: present, a string (an empty string is a valid, empty prediction; ``null``, a number or a
   list is an error);
+* a reference that is a list written as text (`zheval.io.list_text`: ``['a', 'b']``, the cell pandas' ``to_csv``
+  writes for a list, or a JSON list in a JSONL string) is scored as written, one text; the rows are counted and one
+  `zheval.adapters.list_texts.ListTextWarning` per file says so (the first ``file:line`` and field, the remedy);
+  a prediction is never checked;
 * each reference field: present, a non-empty string or a non-empty list of non-empty strings (several reference
   fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``); with several reference fields,
   a row may lack some of its references: an empty CSV/TSV cell or a JSONL/Parquet ``null`` of one of them is no
@@ -52,9 +56,11 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 
 from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileError, FileFormatError, Problem,
-                  UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, lone_surrogate, near_id_problem, pair_fields, prediction_field,
+                  UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, lone_surrogate, near_id_problem,
+                  pair_fields, prediction_field,
                   read_rows, row_format, spaced_names, text_line_problem, type_name, field_arguments)
 from .duck.load import list_feature
+from .list_texts import ListTexts
 
 __all__ = [
     "Records",
@@ -138,6 +144,7 @@ class Records:
             null (JSONL, Parquet)}`` (those rows have fewer references; the report notes the counts).
         multiline_rows: CSV: the line of each row with a quoted cell over several lines (the report notes their
             count and the first: `multiline_notes`).
+        list_texts: the references that are lists written as text, counted (`ListTexts`; each scored as one text).
     """
 
     ids: list
@@ -151,6 +158,7 @@ class Records:
     empty_reference_cells: dict = field(default_factory=dict)
     reference_names: list = field(default_factory=list)
     multiline_rows: list = field(default_factory=list)
+    list_texts: ListTexts = field(default_factory=ListTexts)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -329,6 +337,10 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
         FileNotFoundError, IsADirectoryError: ``path``. ValueError/TypeError: an unknown ``format``; field names
             given twice, a field named in two roles, a group field named like a report column
             (`RESERVED_COLUMNS`).
+
+    Warns:
+        ListTextWarning: references that are lists written as text (``['a', 'b']``), each scored as one text: once
+            for the file, with their count and the first ``file:line`` (`zheval.adapters.list_texts`).
     """
     kind = records_format(path, format)
     path = existing_file(path, "predictions")
@@ -342,11 +354,13 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     if not raw:
         raise RecordsFormatError(problems)
     try:
-        return checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, with_references)
+        records = checked_records(rf, problems, pred_field, ref_field, id_field, group_fields, with_references)
     except FileFormatError as exc:
         if isinstance(exc, RecordsFormatError):
             raise
         raise RecordsFormatError(exc.problems) from None
+    records.list_texts.warn(name)  # references that are lists written as text: one warning for the file
+    return records
 
 
 def _refuse_near_id(keys, raw, kind: str, name: str, problems: list) -> None:
@@ -432,6 +446,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
         out.predictions.append(text)
         out.references.append(references)
         out.reference_names.append(ref_names)
+        out.list_texts.add(line, references, ref_names)
         for g in groups:
             out.groups[g].append(values[g])
         out.lines.append(line)

@@ -42,6 +42,7 @@ from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepe
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, make_config, report_options
 from .duck.reductions import report_params, rouge_label
+from .list_texts import ListTexts
 from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, empty_cell_notes,
                       multiline_notes, plain_text_problem, records_format)
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
@@ -117,12 +118,17 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
         RecordsFormatError (a ValueError): the problems of the first chunk that has any, each ``file:line``; an id
             that repeats one of an earlier chunk (both lines named); an id field that appears only after the first
             chunk. The rest as [`read_records`][zheval.adapters.records.read_records].
+
+    Warns:
+        ListTextWarning: references that are lists written as text, as ``read_records``: once, when the last chunk
+            has been read, with the count of the whole file (`zheval.adapters.list_texts`).
     """
     kind = records_format(path, format)
     name = str(path)
     seen = _SeenIds(path, kind, chunk_rows)
     fields: Optional[dict] = None
     count = 0
+    listed = ListTexts()  # references written as lists, over every chunk: one warning at the end
     problems: list = []  # a chunk's file problems, raised with its rows' problems (read_records' rule, by chunk)
     try:
         for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows, problems=problems):
@@ -151,11 +157,13 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
             if fields["id"] is not None:
                 seen.add(records)
             count += len(records)
+            listed.merge(records.list_texts)
             yield records
     except FileFormatError as exc:
         if isinstance(exc, RecordsFormatError):
             raise
         raise RecordsFormatError(exc.problems) from None
+    listed.warn(name)
 
 
 def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str, Any], bootstrap: int, seed: int,

@@ -32,7 +32,7 @@ import re
 from contextvars import ContextVar
 from typing import Optional
 
-__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options"]
+__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options", "warning_text"]
 
 #: The name of the command running (``"bertscore"``, ``"score"`` …; set by `zheval.cli.params.takes`), for
 #: `in_option_names` in `zheval.cli.options.run_command`; ``None`` outside a command.
@@ -153,13 +153,15 @@ def in_field_options(message: str, command: Optional[str] = None) -> str:
     """A file error's message (`zheval.io.FileFormatError`, which quotes the file's own field names and values) with
     only the arguments that name a field (`_FIELD_ARGUMENT`: ``pred_field="NAME"``, ``id_field='ID'``, a bare
     ``group_fields``; `zheval.io.field_arguments`) written as the options of `OPTION_NAMES` (``--pred-field NAME``,
-    ``--id-field 'ID'``, ``--group-field``), and the recipe of `zheval.io.predictions_arguments` as its option
+    ``--id-field 'ID'``, ``--group-field``; a list, ``ref_field=["ref1", "ref2"]``, as the option once per name:
+    ``--ref-field ref1 --ref-field ref2``), and the recipe of `zheval.io.predictions_arguments` as its option
     alone; nothing else of it is rewritten: a quoted field name of the file (a literal not after ``=``) never is.
     Raises nothing."""
     def option(m: re.Match) -> str:
         flag, value = _option(m.group(1), command), m.group(2)
         return flag if value is None else f"{flag} {'NAME' if value == _NAME else value}"
 
+    message = _FIELD_LIST.sub(lambda m: _field_list(m, command), message)
     parts = re.split(rf"((?<![\w=])(?:{_LITERAL}))", message)  # odd: the quoted names of the file, kept as they are
     parts[::2] = [_FIELD_ARGUMENT.sub(option, _PREDICTIONS_RECIPE.sub(r"\1", p)) for p in parts[::2]]
     return re.sub(r"(--[\w-]+ NAME), (?=--[\w-]+ NAME\b)", r"\1 ", "".join(parts))
@@ -175,6 +177,18 @@ _LITERAL = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
 #: character either side).
 _FIELD_ARGUMENT = re.compile(rf"(?<![\w.'\"-])(pred_field|ref_field|id_field|group_fields)(?:=({_LITERAL}))?"
                              r"(?![\w'\"=])")
+
+#: A list of names given to an argument that takes several fields (``ref_field=["ref1", "ref2"]``).
+_FIELD_LIST = re.compile(rf"(?<![\w.'\"-])(ref_field|group_fields)=\[((?:{_LITERAL})(?:, (?:{_LITERAL}))*)\]")
+
+
+def _field_list(match: re.Match, command: Optional[str]) -> str:
+    """``ref_field=["ref1", "ref2"]`` → ``--ref-field ref1 --ref-field ref2`` (a name that is not one word keeps its
+    quotes)."""
+    flag = _option(match.group(1), command)
+    names = re.findall(_LITERAL, match.group(2))
+    return " ".join(f"{flag} {n[1:-1] if n[1:-1].isidentifier() else n}" for n in names)
+
 
 #: `zheval.io.predictions_arguments`: the library's way to name a field of a 小黄鸭 predictions file.
 _PREDICTIONS_RECIPE = re.compile(rf"read_records\(FILE, (\w+=(?:{_LITERAL})), with_references=False\) and "
@@ -220,3 +234,12 @@ def _in_option_names(message: str, command: Optional[str]) -> str:
         message = re.sub(rf"(?<![\w-]){name} (?=\(the preset's: )", flag + " ", message)
     return re.sub(r" On the command line: (--[\w-]+)\.", lambda m: "" if m.group(1) in message[:m.start()]
                   else m.group(0), message)
+
+
+def warning_text(message: str, category: type, command: Optional[str] = None) -> str:
+    """A library warning of ``category`` as a command prints it: its parameter names as the command's options
+    (`in_option_names`); a category with ``field_words`` (a warning about a file's rows, which quotes the file's
+    field names: `zheval.adapters.list_texts.ListTextWarning`) has only its field arguments rewritten
+    (`in_field_options`). Raises nothing."""
+    words = in_field_options if getattr(category, "field_words", False) else in_option_names
+    return words(message, command)

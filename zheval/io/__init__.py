@@ -2,7 +2,8 @@
 
 One reader for JSONL, CSV, TSV (no quoting), Parquet and plain text, each also gzip-compressed
 ([`rows`][zheval.io.rows], `source`); one encoding rule (UTF-8 with or without a BOM; UTF-16/UTF-32
-and GB18030 recognised and named: `encoding`); one line rule (`lines`); one comma-list rule (`lists`: empty entries refused); one rule for
+and GB18030 recognised and named: `encoding`); one line rule (`lines`); one comma-list rule (`lists`: empty entries refused); one rule for a reference that is a list written as
+text (`list_text`: scored as written, counted and said); one rule for
 field names and ids ([`fields`][zheval.io.fields]); one number rule
 (`numbers`: ratings, scores, numbers in records); one ``file:line`` error style ([`problems`][zheval.io.problems]). The
 小黄鸭 loader and predictions, the records door, the text-file commands, ``--terms`` and the review sheets of
@@ -15,6 +16,7 @@ from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIEL
 from .jsonl import (JsonIntegerTooLong, JsonTooDeep, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
                     jsonl_rows, parse_json_line, text_line_problem)
 from .lines import line_end_problem, split_lines
+from .list_text import LIST_TEXT_REMEDY, RESPONSES_REMEDY, list_text, list_text_message
 from .lists import empty_entry_message, split_entries
 from .numbers import NUMBER_GRAMMAR, JsonNumber, NumberFormatError, number_reason, parse_number
 from .problems import EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, type_name
@@ -29,6 +31,7 @@ __all__ = [
     "JsonIntegerTooLong", "JsonTooDeep", "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
     "jsonl_rows", "parse_json_line", "text_line_problem",
     "line_end_problem", "split_lines",
+    "LIST_TEXT_REMEDY", "RESPONSES_REMEDY", "list_text", "list_text_message",
     "empty_entry_message", "split_entries",
     "NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_reason", "parse_number",
     "EMPTY_FILE", "MAX_REPORTED", "EmptyFileError", "FileFormatError", "Problem", "type_name",

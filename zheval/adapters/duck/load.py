@@ -31,8 +31,9 @@ from typing import Mapping, Sequence, Union
 
 from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, UniqueIds, duplicate_key_problem,
                    encoding_problem, existing_file, group_spaces_problem, id_value, json_document_problem, json_error_message,
-                   json_line_or_problem, lone_surrogate, parse_json_line, read_text, spaced_names,
+                   json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_text, spaced_names,
                    type_name)
+from ..list_texts import ListTexts
 
 __all__ = [
     "existing_file",
@@ -257,6 +258,10 @@ def read_duck_rows(
             is given).
         FileNotFoundError: the file does not exist. IsADirectoryError: ``path`` is a directory.
         ValueError: ``min_refs``/``max_refs`` not positive integers or ``min_refs > max_refs``.
+
+    Warns:
+        ListTextWarning: ``responses`` entries that are lists written as text (``"['a', 'b']"``), each scored as one
+            text: once for a valid file, with their count and the first ``file:line`` (`zheval.adapters.list_texts`).
     """
     _check_bounds(min_refs, max_refs)
     own = problems is None
@@ -266,6 +271,7 @@ def read_duck_rows(
     rows: list = []
     name = str(path)
     first_problem = len(probs)
+    listed = ListTexts()  # responses that are lists written as text: scored as written, one warning for the file
     text = read_text(path, "小黄鸭 data", probs)
     if text is None:
         if own:
@@ -286,6 +292,7 @@ def read_duck_rows(
             probs.extend(Problem(name, lineno, rid, e) for e in errs)
             continue
         rows.append({k: (rid if k == "id" else obj[k]) for k in DUCK_KEYS})
+        listed.add(lineno, obj["responses"], [f"responses[{j}]" for j in range(len(obj["responses"]))])
         if lines is not None:
             lines.append(lineno)
     if len(probs) > first_problem:
@@ -300,6 +307,8 @@ def read_duck_rows(
         probs.append(Problem(name, 0, None, f"no items in {name} ({EMPTY_FILE})"))
     if own and probs:
         raise DuckFormatError(probs, "invalid 小黄鸭 data")
+    if rows and len(probs) == first_problem:  # a valid file: its list texts said once
+        listed.warn(name, RESPONSES_REMEDY)
     return rows
 
 

@@ -1,0 +1,47 @@
+"""`zheval.io.list_text`: the one rule for a reference that is a list written as text (JSON or Python literal, a list
+of strings, in brackets after stripping spaces) and the one message that says so; other bracketed texts are texts."""
+
+from __future__ import annotations
+
+import pytest
+
+from zheval.io import list_text, list_text_message
+
+LISTS = {"['猫趴在垫子上面', '猫在垫子上']": ["猫趴在垫子上面", "猫在垫子上"], '["北京", "上海"]': ["北京", "上海"],
+         ' ["a"] \n': ["a"], "[]": [], "['it\\'s', \"b\"]": ["it's", "b"], '["\\u732b"]': ["猫"]}
+TEXTS = ["[图片]", "[1]", "[1, 2]", "[注释] 见上", "[[\"a\"]]", "[图片][图片]", "[\"a\"] 后", "[", "]", "猫", "",
+         "[" * 50000 + "]" * 50000, "['a', 1]", "[None]", None, ["a"]]
+
+
+@pytest.mark.parametrize("text", LISTS)
+def test_a_list_of_strings_in_text_is_read_as_its_strings(text):
+    assert list_text(text) == LISTS[text]
+
+
+@pytest.mark.parametrize("text", TEXTS, ids=range(len(TEXTS)))
+def test_other_bracketed_texts_are_texts(text):
+    assert list_text(text) is None
+
+
+def test_the_message_names_the_count_the_first_line_and_the_remedy():
+    got = list_text_message(3, 2, "x.csv", 4, "'references'")
+    assert got == ("x.csv: 3 reference(s) in 2 row(s) are a list written as text (first at x.csv:4, 'references'): "
+                   "each is scored as ONE text, brackets and quotes included; if they are meant as several references, "
+                   "pandas' to_csv writes a list cell as its repr: write the lists as JSONL or Parquet arrays, or one "
+                   "column per reference (ref_field=[\"ref1\", \"ref2\"])")
+
+
+def test_the_command_line_writes_the_remedy_as_its_options():
+    from zheval.cli.option_names import in_field_options
+
+    said = in_field_options(list_text_message(1, 1, "ref_x.csv", 2, "'ref_field'"), "score")
+    assert said.endswith("(--ref-field ref1 --ref-field ref2)") and "'ref_field'" in said and "ref_x.csv" in said
+    assert in_field_options("group_fields=['a b', \"c\"]") == "--group-field 'a b' --group-field c"
+
+
+def test_texts_passed_from_python_are_not_checked():
+    from zheval import compute_bleu
+
+    # the caller's Python strings: a list literal is a text there, scored as it is
+    got = compute_bleu(["['猫', '狗']"], [["['猫', '狗']"]], tokenizer="char")
+    assert got["bleu"] == pytest.approx(1.0)
