@@ -4,8 +4,10 @@ characters, for the terminal view (``zheval explain``) and the Space widget (HTM
 Text from a model is data: `highlight_html` writes it by the rule of every zheval HTML page
 (`zheval.adapters.report.html_page.page_environment`): control characters shown by
 `zheval.text.controls.visible_controls` (ESC as ``\\x1b``, NUL as ``\\x00``, U+202E as ``\\u202e``, CR as
-``\\r``), then HTML-escaped, the whole text isolated in ``<bdi>``. `bracketed` is for the terminal, whose caller
-applies `zheval.text.terminal.terminal_text` (the same rule).
+``\\r``), then HTML-escaped, the whole text isolated in ``<bdi>``. `bracketed` is for the terminal without colours:
+each run written by `zheval.text.controls.escaped_text` (the controls made visible by the same rule, every backslash
+doubled) and its literal ``[`` and ``]`` written ``\\[`` and ``\\]``, so the only bare brackets are the marks and
+the text can be read back exactly (its caller's `zheval.text.terminal.terminal_text` then changes nothing).
 
 A character is *matched* when it lies in the ``[start, end)`` span of one of the highlighted tokens
 (``explanation["highlight"]["prediction"]`` / ``["reference_tokens"]``, indices into the text entry's ``tokens``).
@@ -18,7 +20,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any, Dict, Iterable, List, Tuple
 
-from ..text.terminal import visible_controls
+from ..text.terminal import escaped_text, visible_controls
 
 __all__ = ["MATCH_CLASS", "highlight_runs", "highlight_html", "bracketed"]
 
@@ -80,5 +82,18 @@ def _shown(text: str) -> str:
 
 
 def bracketed(entry: Dict[str, Any], token_indices: Iterable[int]) -> str:
-    """The original text with each matched run in ``[...]`` (the terminal view without colours)."""
-    return "".join(f"[{s}]" if m else s for s, m in highlight_runs(entry, token_indices))
+    """The original text with each matched run in ``[...]`` (the terminal view without colours), unambiguous: in
+    the text every backslash is written ``\\\\``, a literal ``[`` ``\\[`` and ``]`` ``\\]``, and a control
+    character as `zheval.text.controls.escaped_text` writes it (``\\x1b``, ``\\n``), so every bare ``[``/``]`` is a
+    mark and every backslash starts an escape: prediction ``[好]的[呀]`` with ``好``, ``的`` matched is written
+    ``\\[[好]\\][的]\\[呀\\]``.
+
+    Raises:
+        IndexError: an index outside the token list.
+    """
+    return "".join(f"[{_plain(s)}]" if m else _plain(s) for s, m in highlight_runs(entry, token_indices))
+
+
+def _plain(text: str) -> str:
+    """One run of data for `bracketed`: `escaped_text`, then ``[`` and ``]`` escaped with a backslash."""
+    return escaped_text(text).replace("[", "\\[").replace("]", "\\]")

@@ -17,7 +17,8 @@ clipped unigram matches of [`zheval.explain`][zheval.compute.explain.explain]'s 
 F/P/R and the reference the ``multi_ref`` rule chose, the sentence BLEU with its matches/totals per order and the
 reference length, and with ``--metrics ...,chrf`` the sentence chrF with its matches per character and word order
 and the matched character 1-2-grams and word n-grams (``--chrf-word-order 2``: chrF++). Colours follow the terminal: off when stdout is not a TTY or ``NO_COLOR`` is set; matched runs
-are then written in ``[...]``. ``--format json`` prints ``[{"id", "line", "score", "explanation"}]`` with the
+are then written in ``[...]``, the text's own ``[``, ``]``, ``\\`` as ``\\[``, ``\\]``, ``\\\\`` (unambiguous:
+`zheval.adapters.highlight.bracketed`). ``--format json`` prints ``[{"id", "line", "score", "explanation"}]`` with the
 explanation of [`zheval.explain`][zheval.compute.explain.explain] (``docs/explain.md``).
 
 Items: every item (file order) unless ``--id`` (those items, in the order given), ``--worst K`` / ``--best K``

@@ -125,7 +125,8 @@ def test_explain_table_json_with_and_without_colour(tmp_path, monkeypatch):
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
     assert f"q{SHOWN}" in out  # the id
-    assert "[好的]\\x1b[]0;TITLE]\\x07\\x1b[[2J]\\x9b[31m]\\r[[red]x[/red]]" in out  # matched runs in [...]
+    # matched runs in [...], the text's own brackets \\[ \\] (unambiguous; test_cli_explain_brackets)
+    assert "[好的]\\x1b[\\]0;TITLE]\\x07\\x1b[\\[2J]\\x9b[31m]\\r[\\[red\\]x\\[/red\\]]" in out
     res = run_cli("explain", "-d", data, "-p", a, "--min-refs", 1, "--format", "json")
     got = json.loads(_ok(res))
     assert got[0]["id"] == rows[0]["id"] and got[0]["explanation"]["prediction"]["text"] == f"好的{EVIL}"
