@@ -34,9 +34,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..results.breakdowns import check_max_refs
 from ..results.signature import nrefs_field
 from ..version import __version__
-from .inputs import check_references, validate_inputs
+from .inputs import check_references, prepare_items, validate_inputs
 from .option_docs import documented, option_field, with_option_texts
 
 __all__ = ["MULTI_REF_RULES", "BASELINE_DIR", "BertScoreOptions", "BertScoreConfig", "BertScoreItems", "IdfWeights",
@@ -95,6 +96,10 @@ class BertScoreOptions:
     device: Optional[str] = option_field(None, doc="""
         The torch device (``"cpu"``, ``"cuda"``, ``"cuda:1"``, ...); ``None``: CUDA when available, else the
         CPU.""")
+    max_refs: Optional[int] = option_field(None, doc="""
+        Score with the first ``max_refs`` references of every item (items with fewer keep theirs; the idf weights
+        are counted over those references too; the signature records ``maxrefs:K``), as ``compute_rouge``'s
+        ``max_refs``. ``None``: every reference.""")
 
     def __post_init__(self) -> None:
         self.check()  # as zheval.compute.options: an options object is checked when it is built
@@ -105,7 +110,8 @@ class BertScoreOptions:
         Raises:
             TypeError: ``idf`` / ``rescale_with_baseline`` not a bool, ``batch_size`` not an int.
             ValueError: an unknown ``multi_ref`` (listing the valid ones), ``batch_size`` < 1, ``baseline_path``
-                without ``rescale_with_baseline``.
+                without ``rescale_with_baseline``, ``max_refs`` not an int >= 1 or ``None``
+                (`zheval.results.breakdowns.check_max_refs`, as ``compute_rouge``).
         """
         for name in ("idf", "rescale_with_baseline"):
             if not isinstance(getattr(self, name), (bool, np.bool_)):
@@ -118,6 +124,7 @@ class BertScoreOptions:
             raise ValueError(f"batch_size must be >= 1, got {self.batch_size}")
         if self.baseline_path is not None and not self.rescale_with_baseline:
             raise ValueError("baseline_path is given but rescale_with_baseline is False")
+        check_max_refs(self.max_refs)
 
 
 def shipped_baseline(name: str) -> Optional[Path]:
@@ -185,11 +192,14 @@ class BertScoreConfig:
     baseline_name: Optional[str] = None
 
     def signature(self, reference_counts: Sequence[int]) -> str:
-        """``nrefs:N|metric:bertscore|model:<name>|cfg:<sha12>|layer:L|idf:yes|no|rescale:no|<baseline>|
-        multi:max|best_f|maxlen:M|lib:torch-<v>+transformers-<v>|zheval:<v>``."""
+        """``nrefs:N|[maxrefs:K|]metric:bertscore|model:<name>|cfg:<sha12>|layer:L|idf:yes|no|rescale:no|<baseline>|
+        multi:max|best_f|maxlen:M|lib:torch-<v>+transformers-<v>|zheval:<v>`` (``maxrefs`` with ``max_refs``, where
+        `zheval.results.signature.build_signature` writes it; ``nrefs`` counted after the cut)."""
         library_versions = model_module().library_versions
         enc = self.encoder
-        fields = [("nrefs", nrefs_field(reference_counts)), ("metric", "bertscore"),
+        max_refs = self.options.max_refs
+        fields = [("nrefs", nrefs_field(reference_counts)),
+                  *([("maxrefs", int(max_refs))] if max_refs is not None else []), ("metric", "bertscore"),
                   ("model", enc.name.replace(":", "%3A").replace("|", "%7C")), ("cfg", enc.config_sha),
                   ("layer", enc.layer), ("idf", "yes" if self.options.idf else "no"),
                   ("rescale", self.baseline_name or "no"), ("multi", self.options.multi_ref),
@@ -267,10 +277,12 @@ class IdfWeights:
 def bertscore_idf(references: Sequence[Sequence[str]], config: BertScoreConfig) -> IdfWeights:
     """The piece weights of a corpus: with ``idf``, counts over every reference (all references of all items, each
     counted once per reference in which a piece occurs; bert-score's ``get_idf_dict`` on its flattened
-    references), encoded chunk by chunk; without, ones with ``[CLS]``/``[SEP]`` at 0."""
+    references), encoded chunk by chunk; without, ones with ``[CLS]``/``[SEP]`` at 0. With ``max_refs``, the
+    first ``max_refs`` references of every item only (`zheval.compute.inputs.prepare_items`)."""
     tok = config.encoder.tokenizer
     if not config.options.idf:
         return IdfWeights(zero_ids=tuple(i for i in (tok.sep_token_id, tok.cls_token_id) if i is not None))
+    references, _ = prepare_items(references, config.options.max_refs)
     flat = [r for rs in references for r in rs]
     counts: Counter = Counter()
     for start in range(0, len(flat), CHUNK_ITEMS * 4):
@@ -347,7 +359,9 @@ def _chunk_items(preds: Sequence[str], refs: Sequence[Sequence[str]], config: Be
 
 def bertscore_items(predictions: Sequence[str], references: Sequence[Sequence[str]], config: BertScoreConfig,
                     weights: IdfWeights) -> BertScoreItems:
-    """P, R, F of every item, chunk by chunk (`CHUNK_ITEMS` items: memory does not grow with the corpus).
+    """P, R, F of every item, chunk by chunk (`CHUNK_ITEMS` items: memory does not grow with the corpus), against
+    its first ``max_refs`` references with that option (`zheval.compute.inputs.prepare_items`, as ROUGE, BLEU and
+    chrF cut them; the reference counts are those after the cut).
 
     Args:
         predictions: ``list[str]`` (`zheval.compute.inputs.validate_inputs`).
@@ -359,6 +373,7 @@ def bertscore_items(predictions: Sequence[str], references: Sequence[Sequence[st
         EmptyReferenceError (a ValueError): a reference with no word piece (blank, or only characters the
             tokenizer drops), every one named as ``references[i][j]``.
     """
+    references, _ = prepare_items(references, config.options.max_refs)
     parts = [_chunk_items(predictions[s:s + CHUNK_ITEMS], references[s:s + CHUNK_ITEMS], config, weights, s)
              for s in range(0, len(predictions), CHUNK_ITEMS)]
     if not parts:
@@ -437,6 +452,7 @@ def compute_bertscore(
     multi_ref: str = "max",
     batch_size: int = 64,
     device: Optional[str] = None,
+    max_refs: Optional[int] = None,
 ) -> Dict[str, Any]:
     """BERTScore P, R, F of predictions against (ragged) references with a local model, equal to bert-score 0.3.13's
     ``bert_score.score`` on the same model (module docstring; ``tests/compute/test_bertscore.py``).
@@ -452,6 +468,7 @@ def compute_bertscore(
         multi_ref: [`multi_ref`][zheval.compute.bertscore.BertScoreOptions.multi_ref].
         batch_size: [`batch_size`][zheval.compute.bertscore.BertScoreOptions.batch_size].
         device: [`device`][zheval.compute.bertscore.BertScoreOptions.device].
+        max_refs: [`max_refs`][zheval.compute.bertscore.BertScoreOptions.max_refs].
 
     Returns:
         ``{"precision", "recall", "f1"}`` corpus means (0-1 without rescaling), ``item_precision``, ``item_recall``,
@@ -469,7 +486,7 @@ def compute_bertscore(
     """
     options = BertScoreOptions(model=model, layer=layer, idf=idf, rescale_with_baseline=rescale_with_baseline,
                                baseline_path=baseline_path, multi_ref=multi_ref, batch_size=batch_size,
-                               device=device)
+                               device=device, max_refs=max_refs)
     options.check()
     preds, refs = validate_inputs(predictions, references)
     return bertscore_systems([preds], refs, bertscore_config(options))[0]

@@ -168,7 +168,7 @@ def bertscore_signature(result: dict, bootstrap: int, seed, confidence: float, m
     and, when the items were scored with their first ``max_refs`` references, ``maxrefs:K`` after ``nrefs`` (where
     `zheval.results.signature.build_signature` writes it in the n-gram metrics' signatures)."""
     head, _, version = result["signature"].rpartition("|zheval:")
-    if max_refs is not None:
+    if max_refs is not None and "|maxrefs:" not in head:  # (compute_bertscore's max_refs writes it itself)
         nrefs, _, rest = head.partition("|")
         head = f"{nrefs}|maxrefs:{int(max_refs)}|{rest}"
     fields = [f"{k}:{v}" for k, v in interval_fields(bootstrap, seed, confidence)]
