@@ -168,8 +168,9 @@ _DOMAINS_HINT = (". For other domains: --domains any (or a comma list of the val
                  "domains=None (or the values) in load_duck")
 
 
-def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list[str]:
-    """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row)."""
+def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None, empty_refs=False) -> list[str]:
+    """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row); ``empty_refs``
+    lets empty or whitespace-only references through (``zheval clean`` drops and counts them)."""
     if not isinstance(obj, dict):
         return [f"expected a JSON object, got {type_name(obj)}"]
     errs = _check_text_fields(obj)
@@ -195,7 +196,7 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list
             for j, s in enumerate(r):
                 if not isinstance(s, str):
                     errs.append(f"responses[{j}] must be a string, got {type_name(s)}")
-                elif not s.strip():
+                elif not s.strip() and not empty_refs:
                     errs.append(f"responses[{j}] is empty or whitespace only")
             n = len(r)
             if (min_refs is not None and n < min_refs) or (max_refs is not None and n > max_refs):
@@ -231,6 +232,7 @@ def read_duck_rows(
     min_refs: int | None = MIN_REFS,
     max_refs: int | None = MAX_REFS,
     lines: list | None = None,
+    empty_refs: bool = False,
 ) -> list[dict]:
     """Read and validate one 小黄鸭 JSONL file line by line.
 
@@ -243,6 +245,8 @@ def read_duck_rows(
             the 小黄鸭 format's 2–5; ``None`` = no bound; ``min_refs=1`` for single-reference data).
         lines: a list to append the 1-based line number of each returned row to (for messages naming
             ``file:line`` later, e.g. a reference that is empty after normalisation).
+        empty_refs: accept empty or whitespace-only references (refused by default; `zheval.adapters.duck.clean`
+            drops and counts them as ``empty``).
 
     Returns:
         The rows as dicts with exactly the keys `DUCK_KEYS`, in file order.
@@ -283,7 +287,8 @@ def read_duck_rows(
             continue
         obj, dups = parsed
         rid = id_value(obj.get("id"))[0] if isinstance(obj, dict) else None
-        errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs)
+        errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs,
+                                                                                   empty_refs)
         if rid is not None:
             dup = ids.add(rid, name, lineno)
             if dup:
