@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from helpers.cli import run_cli, write_jsonl
 
 
@@ -37,3 +39,61 @@ def test_score_still_refuses_a_whitespace_only_reference(tmp_path):
     r = run_cli("score", "--data", data, "--predictions", preds, "-q")
     assert r.exit_code != 0
     assert f"{data}:1: id 'd': responses[1] is empty or whitespace only" in r.output
+
+
+EMPTY_GROUP = ("the group value '' of 'g' is empty: it would be a group shown as nothing; write null (an empty CSV/TSV "
+               "cell) for no group, or a name")
+
+
+def _group_file(tmp_path, kind):
+    rows = [{"id": "1", "prediction": "晴天", "reference": "晴天好", "g": ""},
+            {"id": "2", "prediction": "雨天", "reference": "雨天", "g": "x"}]
+    if kind == "jsonl":
+        return write_jsonl(tmp_path / "g.jsonl", rows)
+    import pandas as pd
+
+    f = tmp_path / "g.parquet"
+    pd.DataFrame(rows).to_parquet(f)
+    return f
+
+
+@pytest.mark.parametrize("kind", ["jsonl", "parquet"])
+@pytest.mark.parametrize("extra", [[], ["--stream"]])
+def test_an_empty_group_value_is_refused_like_a_spaced_one(tmp_path, kind, extra):
+    f = _group_file(tmp_path, kind)
+    r = run_cli("score", "-p", f, "--group-field", "g", "--bootstrap", "0", *extra)
+    assert r.exit_code == 2, r.output
+    assert f"{f}:1: id '1': {EMPTY_GROUP}" in r.stderr
+
+
+def test_an_empty_csv_cell_stays_the_null_group(tmp_path):
+    f = tmp_path / "g.csv"
+    f.write_text("id,prediction,reference,g\n1,晴天,晴天好,\n2,雨天,雨天,x\n", encoding="utf-8")
+    r = run_cli("score", "-p", f, "--group-field", "g", "--bootstrap", "0")
+    assert r.exit_code == 0, r.output
+    assert "g=null" in r.stdout and "g=x" in r.stdout
+
+
+def test_an_empty_duck_domain_under_domains_any_is_refused_for_by(tmp_path):
+    row = {"query": "怎么退货", "responses": ["请在订单页申请退货"], "difficulty": "易"}
+    data = write_jsonl(tmp_path / "d.jsonl", [{**row, "id": "q1", "domain": ""}, {**row, "id": "q2", "domain": "x"}])
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "q1", "prediction": "退货"}, {"id": "q2", "prediction": "退货"}])
+    r = run_cli("score", "-d", data, "-p", preds, "--domains", "any", "--by", "domain", "--min-refs", "1",
+                "--bootstrap", "0")
+    assert r.exit_code == 2
+    assert f"{data}:1: id 'q1': the group value '' of 'domain' is empty: it would be a group shown as nothing" in r.stderr
+
+
+def test_a_blank_last_line_scored_as_a_prediction_is_noted(tmp_path):
+    data = write_jsonl(tmp_path / "d.jsonl", [_duck_row(i, ["今天晴天", "今天是晴天"]) for i in ("q1", "q2", "q5")])
+    preds = tmp_path / "p.txt"
+    preds.write_text("今天晴天\n今天是晴天\n\n", encoding="utf-8")  # 3 lines for 3 items: the last one empty
+    note = f"the last line of {preds} is empty: scored as an empty prediction for q5 (a line break too many at the end?)"
+    r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "-q")
+    assert r.exit_code == 0, r.output
+    assert note in r.stdout
+    r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "-q", "-f", "json")
+    assert note in json.loads(r.stdout)["notes"]
+    preds.write_text("今天晴天\n\n今天是晴天\n", encoding="utf-8")  # an empty line inside: no such note
+    r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "-q")
+    assert r.exit_code == 0 and "line break too many" not in r.stdout
