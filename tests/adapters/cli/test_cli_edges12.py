@@ -97,3 +97,17 @@ def test_a_blank_last_line_scored_as_a_prediction_is_noted(tmp_path):
     preds.write_text("今天晴天\n\n今天是晴天\n", encoding="utf-8")  # an empty line inside: no such note
     r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "-q")
     assert r.exit_code == 0 and "line break too many" not in r.stdout
+
+
+@pytest.mark.parametrize("extra", [[], ["--stream"]])
+def test_a_parquet_column_named_twice_is_one_plain_problem(tmp_path, extra):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    f = tmp_path / "dup.parquet"
+    cols = [pa.array(["1", "2"]), pa.array(["晴天", "雨天"]), pa.array(["晴天好", "雨天"]), pa.array(["x", "y"])]
+    pq.write_table(pa.Table.from_arrays(cols, names=["id", "prediction", "reference", "reference"]), f)
+    r = run_cli("score", "-p", f, "--bootstrap", "0", *extra)
+    assert r.exit_code == 2, r.output
+    assert f"{f}: the Parquet file names column(s) ['reference'] more than once" in r.stderr
+    assert "Arrow" not in r.stderr and "__fragment_index" not in r.stderr
