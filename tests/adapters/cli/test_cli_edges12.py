@@ -111,3 +111,38 @@ def test_a_parquet_column_named_twice_is_one_plain_problem(tmp_path, extra):
     assert r.exit_code == 2, r.output
     assert f"{f}: the Parquet file names column(s) ['reference'] more than once" in r.stderr
     assert "Arrow" not in r.stderr and "__fragment_index" not in r.stderr
+
+
+TABLE_HINT = ("not JSON Lines: --data (clean's SOURCE, load_duck) takes 小黄鸭 JSONL, one JSON object per line with the "
+              "keys ['id', 'query', 'responses', 'domain', 'difficulty']")
+
+
+@pytest.mark.parametrize("kind, name, why", [
+    ("parquet", "a.parquet", "Parquet file (it starts with the Parquet magic bytes PAR1)"),
+    ("parquet", "a.data", "Parquet file (it starts with the Parquet magic bytes PAR1)"),
+    ("csv", "bom.csv", "CSV file (its first line is a CSV header naming ['difficulty', 'domain', 'id', 'query', "
+                       "'responses'])"),
+    ("csv", "bom.data", "CSV file (its first line is a CSV header naming ['difficulty', 'domain', 'id', 'query', "
+                        "'responses'])"),
+])
+def test_data_given_a_table_is_one_message(tmp_path, kind, name, why):
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame([_duck_row(f"q{i}", ["今天晴天", "今天是晴天"]) for i in range(3)])
+    f = tmp_path / name
+    if kind == "parquet":
+        df.to_parquet(f)
+    else:
+        df.to_csv(f, index=False, encoding="utf-8-sig")
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": f"q{i}", "prediction": "晴天"} for i in range(3)])
+    r = run_cli("score", "-d", f, "-p", preds, "--bootstrap", "0")
+    assert r.exit_code == 2, r.output
+    assert f"{f}: looks like a {why}, {TABLE_HINT}" in r.stderr
+    assert "1 problem(s)" in r.stderr and f"{f}:2:" not in r.stderr
+
+
+def test_a_jsonl_named_csv_keeps_its_line_problems(tmp_path):
+    f = write_jsonl(tmp_path / "d.csv", [_duck_row("a", ["今天晴天", "今天是晴天"])])
+    f.write_text(f.read_text(encoding="utf-8") + "{not json\n", encoding="utf-8")
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": "a", "prediction": "晴天"}])
+    r = run_cli("score", "-d", f, "-p", preds, "--bootstrap", "0")
+    assert r.exit_code == 2 and f"{f}:2: malformed JSON" in r.stderr and "looks like" not in r.stderr

@@ -18,21 +18,23 @@ The file is read by `zheval.io` (the reader of every door: gzip undone, one enco
 Accepted on input: a UTF-8 BOM (removed), CRLF line ends, blank (whitespace-only) lines, a ``.gz`` file. Refused,
 each with one message for the whole file: CR-only line ends, UTF-16/UTF-32 (with or without a BOM) and GB18030/GBK text, which are not UTF-8
 (`encoding_problem`); so is a file that is one JSON document (an array of rows, as ``json.dump(rows, f,
-indent=2)`` writes) instead of JSON Lines (`json_document_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
+indent=2)`` writes) instead of JSON Lines (`json_document_problem`), and a table, Parquet or CSV/TSV, without a
+valid line (`table_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
 `parse_json_line`). Every item has `MIN_REFS`–`MAX_REFS` references unless the caller relaxes the
 bounds (``min_refs``/``max_refs``; single-reference data needs ``min_refs=1``).
 """
 
 from __future__ import annotations
 
+import csv
 import os
 from pathlib import Path
 from typing import Mapping, Sequence, Union
 
-from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, UniqueIds, duplicate_key_problem,
-                   encoding_problem, existing_file, group_spaces_problem, id_value, json_document_problem, json_error_message,
-                   json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_text, spaced_names,
-                   type_name)
+from ...io import (EMPTY_FILE, MAX_REPORTED, PREDICTION_FIELDS, REFERENCE_FIELDS, EmptyFileError, FileFormatError, Problem,
+                   UniqueIds, duplicate_key_problem, encoding_problem, existing_file, format_suffix, group_spaces_problem, id_value, json_document_problem, json_error_message,
+                   json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_bytes, read_text,
+                   spaced_names, type_name)
 from ..list_texts import ListTexts
 
 __all__ = [
@@ -256,7 +258,8 @@ def read_duck_rows(
             malformed JSON, a key given twice on a line, a non-object line, missing/extra keys, wrong types,
             ``responses`` not a list of non-empty strings or outside ``min_refs``–``max_refs`` references, an
             unknown domain/difficulty, a duplicate id; a UTF-16/UTF-32/GB18030 file is one problem for the whole
-            file saying so (`encoding_problem`). Each problem names ``file:line``
+            file saying so (`encoding_problem`), as is a JSON document or a Parquet/CSV/TSV table (`table_problem`).
+            Each problem names ``file:line``
             and the id when known; up to `MAX_REPORTED` are listed.
             A file without any row raises `EmptyDataError` (``no items in FILE``; a problem when ``problems``
             is given).
@@ -278,6 +281,7 @@ def read_duck_rows(
     listed = ListTexts()  # responses that are lists written as text: scored as written, one warning for the file
     text = read_text(path, "小黄鸭 data", probs)
     if text is None:
+        _one_table_problem(path, None, probs, first_problem)
         if own:
             raise DuckFormatError(probs, "invalid 小黄鸭 data")
         return rows
@@ -306,6 +310,8 @@ def read_duck_rows(
             del probs[first_problem:]
             probs.append(Problem(name, 0, None, doc))
             rows = []
+        elif not rows and _one_table_problem(path, text, probs, first_problem):
+            rows = []
     if not rows and not any(p.path == name for p in probs):
         if own:
             raise EmptyDataError(name)
@@ -315,6 +321,48 @@ def read_duck_rows(
     if rows and len(probs) == first_problem:  # a valid file: its list texts said once
         listed.warn(name, RESPONSES_REMEDY)
     return rows
+
+
+#: Field names whose presence in a first line read as a CSV/TSV header says the file is a table (`table_problem`).
+_TABLE_FIELDS = frozenset(DUCK_KEYS) | set(PREDICTION_FIELDS) | set(REFERENCE_FIELDS)
+_TABLE_SUFFIXES = {".parquet": "Parquet", ".pq": "Parquet", ".csv": "CSV", ".tsv": "TSV"}
+
+
+def table_problem(path, text: str | None) -> str | None:
+    """One message when a file that failed as 小黄鸭 JSONL is a table instead, else ``None`` (then every line would
+    otherwise be reported, as undecodable UTF-8 or malformed JSON): Parquet when its bytes start with ``PAR1``,
+    CSV/TSV when its first non-blank line read as a CSV (TSV) header has two cells or more, one of them a known
+    field name (`DUCK_KEYS`, the prediction and reference fields), or any of them by its extension
+    (``.parquet``/``.pq``/``.csv``/``.tsv``, ``.gz`` removed)."""
+    kind = why = None
+    raw = read_bytes(path, "小黄鸭 data", [])  # only on a file that already failed
+    if raw is not None and raw[:4] == b"PAR1":
+        kind, why = "Parquet", "it starts with the Parquet magic bytes PAR1"
+    elif text is not None:
+        first = next((ln for ln in text.split("\n") if ln.strip()), "")
+        for sep, name in (("\t", "TSV"), (",", "CSV")):
+            cells = [c.strip() for c in next(csv.reader([first], delimiter=sep), [])]
+            known = sorted(set(cells) & _TABLE_FIELDS)
+            if len(cells) > 1 and known:
+                kind, why = name, f"its first line is a {name} header naming {known}"
+                break
+    if kind is None and format_suffix(path) in _TABLE_SUFFIXES:
+        kind, why = _TABLE_SUFFIXES[format_suffix(path)], f"its extension is {format_suffix(path)}"
+    if kind is None:
+        return None
+    return (f"looks like a {kind} file ({why}), not JSON Lines: --data (clean's SOURCE, load_duck) takes 小黄鸭 JSONL, one JSON "
+            f"object per line with the keys {list(DUCK_KEYS)}; convert it (pandas: df.to_json(OUT, orient='records', "
+            "lines=True, force_ascii=False)), or score a table of predictions and references without --data (-p FILE)")
+
+
+def _one_table_problem(path, text: str | None, probs: list, first_problem: int) -> bool:
+    """The problems of ``path`` from ``first_problem`` on replaced by its `table_problem` when it is one."""
+    msg = table_problem(path, text) if len(probs) > first_problem else None
+    if msg is None:
+        return False
+    del probs[first_problem:]
+    probs.append(Problem(str(path), 0, None, msg))
+    return True
 
 
 def _check_bounds(min_refs, max_refs) -> None:
