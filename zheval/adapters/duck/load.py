@@ -325,7 +325,7 @@ def read_duck_rows(
 
 #: Field names whose presence in a first line read as a CSV/TSV header says the file is a table (`table_problem`).
 _TABLE_FIELDS = frozenset(DUCK_KEYS) | set(PREDICTION_FIELDS) | set(REFERENCE_FIELDS)
-_TABLE_SUFFIXES = {".parquet": "Parquet", ".pq": "Parquet", ".csv": "CSV", ".tsv": "TSV"}
+_TABLE_SUFFIXES = ((".parquet", "Parquet"), (".pq", "Parquet"), (".csv", "CSV"), (".tsv", "TSV"))
 
 
 def table_problem(path, text: str | None) -> str | None:
@@ -346,8 +346,9 @@ def table_problem(path, text: str | None) -> str | None:
             if len(cells) > 1 and known:
                 kind, why = name, f"its first line is a {name} header naming {known}"
                 break
-    if kind is None and format_suffix(path) in _TABLE_SUFFIXES:
-        kind, why = _TABLE_SUFFIXES[format_suffix(path)], f"its extension is {format_suffix(path)}"
+    suffix = format_suffix(path)
+    if kind is None and suffix in dict(_TABLE_SUFFIXES):
+        kind, why = dict(_TABLE_SUFFIXES)[suffix], f"its extension is {suffix}"
     if kind is None:
         return None
     return (f"looks like a {kind} file ({why}), not JSON Lines: --data (clean's SOURCE, load_duck) takes 小黄鸭 JSONL, one JSON "
