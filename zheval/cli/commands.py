@@ -531,8 +531,8 @@ def clean(o) -> None:
         apply_quiet(o.quiet)
         check_output_dir(o.output, o.report_json)
         check_paths({"SOURCE": o.source}, {"--output": o.output, "--report-json": o.report_json})
-        # cleaning is for raw data: any number of references is accepted; the domains as score's --domains
-        ds, _ = load_data(o.source, bounds=False, domains=domain_values(o.domains))
+        # cleaning is for raw data: any number of references, empty ones (dropped as 'empty'); domains as score's
+        ds, _ = load_data(o.source, bounds=False, domains=domain_values(o.domains), empty_refs=True)
         cleaned, rep = clean_duck(
             ds, normalize=not o.no_normalize, min_chars=o.min_chars, max_chars=o.max_chars,
             dedup_threshold=None if o.no_dedup else o.dedup_threshold, min_refs=o.min_refs,

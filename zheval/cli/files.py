@@ -164,10 +164,10 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
 
 
 def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int] = None, bounds: bool = True,
-              domains=()):
+              domains=(), empty_refs: bool = False):
     """``(Dataset, {id: (path, line)})`` of one 小黄鸭 file; ``bounds=False`` accepts any number of references;
     ``domains``: the loader's allowed domain values (``()``, the default: the format's three; ``None``: any string;
-    see `domain_values`).
+    see `domain_values`); ``empty_refs``: accept empty or whitespace-only references (``zheval clean`` drops them).
 
     With ``bounds``, every item needs at least ``min_refs`` (default `MIN_REFS`)
     references; at most `MAX_REFS` unless ``max_refs`` is given: ``--max-refs K``
@@ -184,6 +184,7 @@ def load_data(data: Path, min_refs: Optional[int] = None, max_refs: Optional[int
     else:
         lo = hi = None
     lines: list = []
-    rows = read_duck_rows(data, min_refs=lo, max_refs=hi, lines=lines, domains=DOMAINS if domains == () else domains)
+    rows = read_duck_rows(data, min_refs=lo, max_refs=hi, lines=lines, domains=DOMAINS if domains == () else domains,
+                          empty_refs=empty_refs)
     name = str(data)
     return Dataset.from_list(rows, features=duck_features()), {r["id"]: (name, ln) for r, ln in zip(rows, lines)}

@@ -23,7 +23,7 @@ from .lines import line_end_problem
 from .problems import EMPTY_FILE, HEADER_ONLY, EmptyFileError, FileFormatError, Problem
 from .rows import row_format
 from .source import GZIP_MAGIC, existing_file, gzip_problem
-from .table import csv_cells, lifted_field_limit, table_rows_stream, tsv_quoting_checked
+from .table import csv_cells, lifted_field_limit, parquet_columns_problem, table_rows_stream, tsv_quoting_checked
 
 __all__ = ["DEFAULT_CHUNK_ROWS", "iter_row_chunks"]
 
@@ -146,6 +146,11 @@ def _parquet(path, name: str, what: str, chunk_rows: int, problems: list):
     except Exception as exc:  # pyarrow raises ArrowInvalid / OSError subclasses for a file that is not Parquet
         stream.close()
         problems.append(Problem(name, 0, None, f"cannot be read as Parquet ({type(exc).__name__}: {exc})"))
+        return
+    twice = parquet_columns_problem(pf.schema_arrow.names, name)
+    if twice is not None:
+        stream.close()
+        problems.append(twice)
         return
     row = 0
     with stream:

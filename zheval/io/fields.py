@@ -176,11 +176,16 @@ def id_value(v, field: str = ID_FIELD) -> tuple:
 
 def group_spaces_problem(v, field: str) -> Optional[str]:
     """The problem text of a group value with spaces around it (any Unicode whitespace: ``"x "``, ``" 售后"``, or
-    only spaces, ``" "``), else ``None`` (any other value, of any type). Group values are matched exactly, as ids
-    are (`id_value`), never trimmed: ``"x "`` beside ``"x"`` would be two groups both shown ``x``, so every door
-    that reads groups refuses it, naming ``field`` (the group field or column)."""
-    if not isinstance(v, str) or v == v.strip():
+    only spaces, ``" "``) or empty (``""``), else ``None`` (any other value, of any type). Group values are matched
+    exactly, as ids are (`id_value`), never trimmed: ``"x "`` beside ``"x"`` would be two groups both shown ``x``,
+    and ``""`` a group shown as nothing, so every door that reads groups refuses them, naming ``field`` (the group
+    field or column). A CSV/TSV reader turns an empty cell into null before asking (a table cannot tell ``""``
+    from a missing value)."""
+    if not isinstance(v, str) or (v and v == v.strip()):
         return None
+    if not v:
+        return (f"the group value '' of {field!r} is empty: it would be a group shown as nothing; write "
+                "null (an empty CSV/TSV cell) for no group, or a name")
     if not v.strip():
         return (f"the group value {v!r} of {field!r} is only spaces: it would be a group shown as nothing; write "
                 "null (an empty CSV/TSV cell) for no group, or a name")

@@ -353,8 +353,20 @@ def parquet_rows(data: bytes, name: str, problems: list) -> list:
     import pyarrow.parquet as pq
 
     try:
+        twice = parquet_columns_problem(pq.read_schema(pa.BufferReader(data)).names, name)
+        if twice is not None:
+            problems.append(twice)
+            return []
         table = pq.read_table(pa.BufferReader(data))
     except Exception as exc:  # pyarrow raises ArrowInvalid / OSError subclasses for a file that is not Parquet
         problems.append(Problem(name, 0, None, f"cannot be read as Parquet ({type(exc).__name__}: {exc})"))
         return []
     return list(enumerate(table.to_pylist(), start=1))
+
+
+def parquet_columns_problem(names: list, name: str):
+    """The problem of a Parquet file whose schema names a column more than once (pyarrow's reader fails on it with
+    its internals, and a row as a dict would keep one of the two silently), as a CSV header's (`_header_problems`);
+    ``None`` when every name is given once."""
+    dup = sorted({h for h in names if names.count(h) > 1})
+    return Problem(name, 0, None, f"the Parquet file names column(s) {dup} more than once") if dup else None

@@ -4,7 +4,8 @@ Steps, in order (each a ``datasets`` ``map``/``filter`` call, so they run on any
 
 1. **normalise** ``query`` and every response with the foundation normaliser (`zheval.text.normalize`; default
    `DEFAULT_STEPS` = NFKC, invisible characters, punctuation variants, whitespace,
-   lower-case Latin). A reference that is empty afterwards is dropped (reason ``empty``).
+   lower-case Latin). A reference that is empty afterwards (or was empty or whitespace only: ``zheval clean``
+   loads them, other commands refuse them) is dropped (reason ``empty``).
 2. **length filter**: keep references with ``min_chars ≤ len ≤ max_chars`` (reasons ``too_short``/``too_long``).
    Length is counted in characters of the normalised text, whitespace excluded (a Latin word counts one per
    letter). Default 5–150: the range used when building Chinese single-turn dialogue sets from social-media and

@@ -18,21 +18,23 @@ The file is read by `zheval.io` (the reader of every door: gzip undone, one enco
 Accepted on input: a UTF-8 BOM (removed), CRLF line ends, blank (whitespace-only) lines, a ``.gz`` file. Refused,
 each with one message for the whole file: CR-only line ends, UTF-16/UTF-32 (with or without a BOM) and GB18030/GBK text, which are not UTF-8
 (`encoding_problem`); so is a file that is one JSON document (an array of rows, as ``json.dump(rows, f,
-indent=2)`` writes) instead of JSON Lines (`json_document_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
+indent=2)`` writes) instead of JSON Lines (`json_document_problem`), and a table, Parquet or CSV/TSV, without a
+valid line (`table_problem`). A line with a key given twice is refused (JSON parsers keep the last value silently;
 `parse_json_line`). Every item has `MIN_REFS`–`MAX_REFS` references unless the caller relaxes the
 bounds (``min_refs``/``max_refs``; single-reference data needs ``min_refs=1``).
 """
 
 from __future__ import annotations
 
+import csv
 import os
 from pathlib import Path
 from typing import Mapping, Sequence, Union
 
-from ...io import (EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, UniqueIds, duplicate_key_problem,
-                   encoding_problem, existing_file, group_spaces_problem, id_value, json_document_problem, json_error_message,
-                   json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_text, spaced_names,
-                   type_name)
+from ...io import (EMPTY_FILE, MAX_REPORTED, PREDICTION_FIELDS, REFERENCE_FIELDS, EmptyFileError, FileFormatError, Problem,
+                   UniqueIds, duplicate_key_problem, encoding_problem, existing_file, format_suffix, group_spaces_problem, id_value, json_document_problem, json_error_message,
+                   json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_bytes, read_text,
+                   spaced_names, type_name)
 from ..list_texts import ListTexts
 
 __all__ = [
@@ -168,8 +170,9 @@ _DOMAINS_HINT = (". For other domains: --domains any (or a comma list of the val
                  "domains=None (or the values) in load_duck")
 
 
-def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list[str]:
-    """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row)."""
+def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None, empty_refs=False) -> list[str]:
+    """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row); ``empty_refs``
+    lets empty or whitespace-only references through (``zheval clean`` drops and counts them)."""
     if not isinstance(obj, dict):
         return [f"expected a JSON object, got {type_name(obj)}"]
     errs = _check_text_fields(obj)
@@ -195,7 +198,7 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None) -> list
             for j, s in enumerate(r):
                 if not isinstance(s, str):
                     errs.append(f"responses[{j}] must be a string, got {type_name(s)}")
-                elif not s.strip():
+                elif not s.strip() and not empty_refs:
                     errs.append(f"responses[{j}] is empty or whitespace only")
             n = len(r)
             if (min_refs is not None and n < min_refs) or (max_refs is not None and n > max_refs):
@@ -231,6 +234,7 @@ def read_duck_rows(
     min_refs: int | None = MIN_REFS,
     max_refs: int | None = MAX_REFS,
     lines: list | None = None,
+    empty_refs: bool = False,
 ) -> list[dict]:
     """Read and validate one 小黄鸭 JSONL file line by line.
 
@@ -243,6 +247,8 @@ def read_duck_rows(
             the 小黄鸭 format's 2–5; ``None`` = no bound; ``min_refs=1`` for single-reference data).
         lines: a list to append the 1-based line number of each returned row to (for messages naming
             ``file:line`` later, e.g. a reference that is empty after normalisation).
+        empty_refs: accept empty or whitespace-only references (refused by default; `zheval.adapters.duck.clean`
+            drops and counts them as ``empty``).
 
     Returns:
         The rows as dicts with exactly the keys `DUCK_KEYS`, in file order.
@@ -252,7 +258,8 @@ def read_duck_rows(
             malformed JSON, a key given twice on a line, a non-object line, missing/extra keys, wrong types,
             ``responses`` not a list of non-empty strings or outside ``min_refs``–``max_refs`` references, an
             unknown domain/difficulty, a duplicate id; a UTF-16/UTF-32/GB18030 file is one problem for the whole
-            file saying so (`encoding_problem`). Each problem names ``file:line``
+            file saying so (`encoding_problem`), as is a JSON document or a Parquet/CSV/TSV table (`table_problem`).
+            Each problem names ``file:line``
             and the id when known; up to `MAX_REPORTED` are listed.
             A file without any row raises `EmptyDataError` (``no items in FILE``; a problem when ``problems``
             is given).
@@ -274,6 +281,7 @@ def read_duck_rows(
     listed = ListTexts()  # responses that are lists written as text: scored as written, one warning for the file
     text = read_text(path, "小黄鸭 data", probs)
     if text is None:
+        _one_table_problem(path, None, probs, first_problem)
         if own:
             raise DuckFormatError(probs, "invalid 小黄鸭 data")
         return rows
@@ -283,7 +291,8 @@ def read_duck_rows(
             continue
         obj, dups = parsed
         rid = id_value(obj.get("id"))[0] if isinstance(obj, dict) else None
-        errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs)
+        errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs,
+                                                                                   empty_refs)
         if rid is not None:
             dup = ids.add(rid, name, lineno)
             if dup:
@@ -301,6 +310,8 @@ def read_duck_rows(
             del probs[first_problem:]
             probs.append(Problem(name, 0, None, doc))
             rows = []
+        elif not rows and _one_table_problem(path, text, probs, first_problem):
+            rows = []
     if not rows and not any(p.path == name for p in probs):
         if own:
             raise EmptyDataError(name)
@@ -310,6 +321,49 @@ def read_duck_rows(
     if rows and len(probs) == first_problem:  # a valid file: its list texts said once
         listed.warn(name, RESPONSES_REMEDY)
     return rows
+
+
+#: Field names whose presence in a first line read as a CSV/TSV header says the file is a table (`table_problem`).
+_TABLE_FIELDS = frozenset(DUCK_KEYS) | set(PREDICTION_FIELDS) | set(REFERENCE_FIELDS)
+_TABLE_SUFFIXES = ((".parquet", "Parquet"), (".pq", "Parquet"), (".csv", "CSV"), (".tsv", "TSV"))
+
+
+def table_problem(path, text: str | None) -> str | None:
+    """One message when a file that failed as 小黄鸭 JSONL is a table instead, else ``None`` (then every line would
+    otherwise be reported, as undecodable UTF-8 or malformed JSON): Parquet when its bytes start with ``PAR1``,
+    CSV/TSV when its first non-blank line read as a CSV (TSV) header has two cells or more, one of them a known
+    field name (`DUCK_KEYS`, the prediction and reference fields), or any of them by its extension
+    (``.parquet``/``.pq``/``.csv``/``.tsv``, ``.gz`` removed)."""
+    kind = why = None
+    raw = read_bytes(path, "小黄鸭 data", [])  # only on a file that already failed
+    if raw is not None and raw[:4] == b"PAR1":
+        kind, why = "Parquet", "it starts with the Parquet magic bytes PAR1"
+    elif text is not None:
+        first = next((ln for ln in text.split("\n") if ln.strip()), "")
+        for sep, name in (("\t", "TSV"), (",", "CSV")):
+            cells = [c.strip() for c in next(csv.reader([first], delimiter=sep), [])]
+            known = sorted(set(cells) & _TABLE_FIELDS)
+            if len(cells) > 1 and known:
+                kind, why = name, f"its first line is a {name} header naming {known}"
+                break
+    suffix = format_suffix(path)
+    if kind is None and suffix in dict(_TABLE_SUFFIXES):
+        kind, why = dict(_TABLE_SUFFIXES)[suffix], f"its extension is {suffix}"
+    if kind is None:
+        return None
+    return (f"looks like a {kind} file ({why}), not JSON Lines: --data (clean's SOURCE, load_duck) takes 小黄鸭 JSONL, one JSON "
+            f"object per line with the keys {list(DUCK_KEYS)}; convert it (pandas: df.to_json(OUT, orient='records', "
+            "lines=True, force_ascii=False)), or score a table of predictions and references without --data (-p FILE)")
+
+
+def _one_table_problem(path, text: str | None, probs: list, first_problem: int) -> bool:
+    """The problems of ``path`` from ``first_problem`` on replaced by its `table_problem` when it is one."""
+    msg = table_problem(path, text) if len(probs) > first_problem else None
+    if msg is None:
+        return False
+    del probs[first_problem:]
+    probs.append(Problem(str(path), 0, None, msg))
+    return True
 
 
 def _check_bounds(min_refs, max_refs) -> None:

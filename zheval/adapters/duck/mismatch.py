@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["IdPairs", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written",
+__all__ = ["IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written",
            "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
@@ -163,6 +163,17 @@ def id_mismatch_lines(missing: list, extra: list) -> list[str]:
         out.append(f"  first extra ids: {_first(extra)}")
     out += [f"  {h}" for h in id_hints(missing, extra)]
     return out
+
+
+def blank_last_line_note(predictions, ids: list) -> str | None:
+    """The note of a text predictions file (``kind == "text"``) paired by line order whose last line is empty and
+    so scored as the last item's prediction (the line count happened to equal the items': a line break too many
+    at the end, and one prediction missing?); ``None`` otherwise."""
+    texts = predictions.texts
+    if predictions.kind != "text" or not texts or texts[-1] != "" or len(texts) != len(ids):
+        return None
+    return (f"the last line of {predictions.source} is empty: scored as an empty prediction for {ids[-1]} "
+            "(a line break too many at the end?)")
 
 
 def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, lines: list | None) -> str:

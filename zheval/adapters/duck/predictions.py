@@ -55,7 +55,7 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTo
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
 from .load import DuckFormatError, Problem
-from .mismatch import count_mismatch_message, id_mismatch_lines
+from .mismatch import blank_last_line_note, count_mismatch_message, id_mismatch_lines
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
                      has_query, query_mismatch_message, query_mismatches, reference_mismatch_message, reference_mismatches,
                      stored_query, stored_references, too_many)
@@ -535,6 +535,9 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
         out = list(predictions.texts)
         order = list(range(len(ids)))
         predictions.paired_by_order = True
+        blank = blank_last_line_note(predictions, ids)
+        if blank and blank not in predictions.notes:
+            predictions.notes.append(blank)
     if label_check != "off":
         _check_stored(ds, predictions, order, get_normalizer(normalize), label_check == "strict")
     return out
