@@ -490,9 +490,11 @@ def check_metrics(metrics, valid: Sequence[str]) -> list:
     if isinstance(metrics, str):
         metrics = split_entries(metrics, "metrics")
     metrics = list(metrics)
+    if not metrics:  # "unknown metric(s) []" named no unknown metric
+        raise ValueError(f"name at least one metric (the known ones: {', '.join(valid)})")
     bad = [m for m in metrics if m not in valid]
-    if bad or not metrics:
-        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(valid)}")
+    if bad:
+        raise ValueError(f"unknown metric(s) {bad}; valid: {', '.join(valid)}")
     if len(set(metrics)) != len(metrics):  # the rule of rouge_types (check_rouge_types): no silent deduplication
         raise ValueError(f"metrics has duplicates: {metrics}; name each metric once")
     return metrics
