@@ -86,6 +86,13 @@ def test_score_errors():
         zheval.score(PREDS, REFS, colour="red")
 
 
+def test_an_empty_metric_list_asks_for_a_metric():
+    for empty in ([], ()):  # was "unknown metric(s) []", naming no unknown metric
+        with pytest.raises(ValueError) as info:
+            zheval.score(PREDS, REFS, metrics=empty)
+        assert str(info.value) == "name at least one metric (the known ones: bleu, rouge, chrf)"
+
+
 def _spy(monkeypatch, module, name, counted, order_of):
     real = getattr(module, name)
 

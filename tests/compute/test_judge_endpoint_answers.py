@@ -63,6 +63,7 @@ def test_a_deeply_nested_answer_fails_its_item_and_the_run_goes_on(tmp_path):
 
 @pytest.mark.parametrize("marker, detail", [
     ("NOCHOICES", "not a chat completion: no 'choices' in the response"),
+    ("NULLCHOICES", "not a chat completion: 'choices' is null"),  # was "no 'choices' in the response"
     ("NULLCONTENT", "the endpoint returned no message content (finish_reason 'length')"),
     ("HTMLBODY", "not a chat completion: the body is text ('<html><body><form>Proxy login</form></body></html>'), "
                  "not JSON"),

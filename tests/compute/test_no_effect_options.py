@@ -131,3 +131,32 @@ def test_sentence_split_without_rougelsum_is_refused(door, split):
         getattr(zheval, door)(PREDS, REFS, rouge_types=["rouge1", "rougeL"], sentence_split=split, **extra)
     out = getattr(zheval, door)(PREDS, REFS, rouge_types=["rougeLsum"], sentence_split=split, **extra)
     assert "rougeLsum" in (out["rouge"] if door == "score" else out)
+
+
+_T2S = ("t2s=False contradicts normalize=\"nfkc+t2s\", whose 't2s' step converts Traditional to Simplified; leave "
+        "out t2s=False, or the 't2s' step")
+_PUNCT = ("punct=\"keep\" contradicts normalize=\"nfkc+nopunct\", whose 'nopunct' step drops punctuation; leave out "
+          "punct=\"keep\", or the 'nopunct' step")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"normalize": "nfkc+t2s", "t2s": False}, _T2S),
+    ({"punct": "keep", "normalize": "nfkc+nopunct"}, _PUNCT),
+])
+def test_an_explicit_flag_that_a_normalisation_step_contradicts_is_refused(options, message):
+    """Break-it pass 12: t2s=False beside normalize="nfkc+t2s" still converted (norm:nfkc+t2s); punct="keep" beside
+    "nfkc+nopunct" still dropped the '！'. Refused at every door, naming both options."""
+    for door in (zheval.compute_rouge, zheval.compute_bleu, zheval.compute_chrf, zheval.score):
+        with pytest.raises(ValueError) as info:
+            door(["我們今天很開心！"], [["我们今天很开心"]], **options)
+        assert str(info.value) == message
+
+
+def test_a_normalisation_step_alone_or_with_an_agreeing_flag_is_applied():
+    """The step with no flag, or a flag that agrees, still works. By hand: t2s makes the prediction 我们今天很开心！,
+    8 characters of which the reference's 7 match: ROUGE-1 P 7/8, R 1, F 14/15; nopunct drops the ！: F 1."""
+    p, r = ["我們今天很開心！"], [["我们今天很开心"]]
+    for options in ({"normalize": "nfkc+t2s"}, {"normalize": "nfkc+t2s", "t2s": True}, {"normalize": "nfkc", "t2s": True}):
+        assert zheval.compute_rouge(p, r, rouge_types=["rouge1"], **options)["rouge1"] == pytest.approx(14 / 15)
+    for options in ({"normalize": "nfkc+t2s+nopunct"}, {"normalize": "nfkc+t2s+nopunct", "punct": "drop"}):
+        assert zheval.compute_rouge(p, r, rouge_types=["rouge1"], **options)["rouge1"] == pytest.approx(1.0)

@@ -181,3 +181,23 @@ def test_on_off_options_take_numpy_bools():
     got = zheval.compute_rouge(["今天天气很好"], [["今天天气好"]], rouge_types=["rouge1"],
                                use_aggregator=np.bool_(False))
     assert got["rouge1"] == [pytest.approx(10 / 11)]
+
+
+def test_series_with_different_indexes_are_refused_by_every_entry_point():
+    pd = pytest.importorskip("pandas")
+    from zheval import compute_bleu, compute_chrf, compute_rouge, score
+
+    texts = ["我们今天很开心", "他们明天要走了"]
+    # label 5's prediction is label 5's reference: paired by label every item matches, by position none does
+    preds, refs = pd.Series(texts, index=[5, 3]), pd.Series(texts[::-1], index=[3, 5])
+    for door in (score, compute_bleu, compute_rouge, compute_chrf):
+        with pytest.raises(ValueError) as info:  # was scored by position, as the lists in order
+            door(preds, refs)
+        message = str(info.value)
+        assert "different indexes (position 0: predictions' label 5, references' 3)" in message
+        assert "reset_index" in message and ".tolist()" in message
+    # the same index (in any labels) is fine: identical texts pair up, ROUGE-L F = 1 by hand
+    out = compute_rouge(pd.Series(texts, index=[5, 3]), pd.Series(texts, index=[5, 3]), rouge_types=["rougeL"])
+    assert out["rougeL"] == pytest.approx(1.0)
+    # a Series beside a list is paired by position, as before
+    assert compute_rouge(pd.Series(texts, index=[5, 3]), texts, rouge_types=["rougeL"])["rougeL"] == pytest.approx(1.0)

@@ -28,6 +28,7 @@ marker                    answer
 ``TRUE-ALWAYS``           always ``overall`` written ``true`` (a boolean)
 ``DEEP-ALWAYS``           always ``overall`` an array nested 3000 deep (more than Python's JSON reader takes)
 ``NOCHOICES``             a 200 whose body has no ``choices``
+``NULLCHOICES``           a 200 whose body has ``choices: null``
 ``NULLCONTENT``           a 200 whose message has ``content: null`` (a reasoning model out of tokens)
 ``HTMLBODY``              a 200 whose body is an HTML page (``text/html``: a proxy's login page)
 ``ARRAYBODY``             a 200 whose body is a JSON array
@@ -160,6 +161,7 @@ class ChatServer:
         """``(body bytes, content type)`` of an endpoint's broken 200 answer (module docstring), or ``None``."""
         message = {"role": "assistant", "content": None, "reasoning_content": "让我想想……"}
         bodies = {"NOCHOICES": {"id": "chatcmpl-test", "object": "chat.completion", "model": model},
+                  "NULLCHOICES": {"id": "chatcmpl-test", "object": "chat.completion", "model": model, "choices": None},
                   "NULLCONTENT": {"id": "chatcmpl-test", "object": "chat.completion", "model": model,
                                   "choices": [{"index": 0, "message": message, "finish_reason": "length"}]},
                   "ARRAYBODY": [{"error": "not a completion"}]}

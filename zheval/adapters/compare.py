@@ -140,7 +140,7 @@ def compare_predictions(
 
     Returns:
         A `Report` with ``kind="compare"`` and ``comparison`` rows (``system``: the label of X, ``B`` … ; ``source``:
-        its file; ``test``; scores on 0–1); ``diagnostics``: every system's as ``evaluate_predictions`` gives one
+        its file; ``test``; ``ci_resamples`` / ``test_resamples``: of the interval / the p-value, `_paired_rows`); ``diagnostics``: every system's as ``evaluate_predictions`` gives one
         (`SystemDiagnostics`; ``reference_limit`` with ``max_refs``), its warnings and notes prefixed by its label.
 
     Raises:
@@ -170,7 +170,7 @@ def compare_predictions(
     notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels))
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
-                  signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
+                  signatures=_test_signatures(cfg, [len(r) for r in refs], (bootstrap, seed, confidence, bert), test, trials),
                   params=params, warnings=warnings, diagnostics=SystemDiagnostics(diags),
                   notes=notes + [n for lbl, r in zip(labels, berts) for n in bertscore_notes(r, f"{lbl}: ")])
 
@@ -219,7 +219,9 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
 def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str, trials: int, bootstrap: int,
                  confidence: float, seed: int, progress: bool) -> list:
     """The comparison rows: per group, metric and system X != A, both scores, the paired-bootstrap interval of
-    X - A and the p-value of ``test`` (a group below `MIN_INTERVAL_ITEMS` items gets neither)."""
+    X - A and the p-value of ``test`` (a group below `MIN_INTERVAL_ITEMS` items gets neither); ``ci_resamples``:
+    the interval's ``bootstrap`` resamples, ``test_resamples``: the p-value's resamples (bootstrap) or trials
+    (ar)."""
     rows = []
     bar = None
     per_test = bootstrap + (trials if test == "ar" else 0)
@@ -238,15 +240,16 @@ def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str
                 b = float(sb.point(idx))
                 if len(idx) >= MIN_INTERVAL_ITEMS:
                     res = paired_bootstrap(sa.rows[idx], sb.rows[idx], sa.from_sums, bootstrap, confidence, seed)
+                    del res["n_resamples"]  # ci_resamples and test_resamples below say whose count it is
                     if test == "ar":
                         ar = paired_approximate_randomization(sa.rows[idx], sb.rows[idx], sa.from_sums, trials, seed)
                         res["p_value"] = ar["p_value"]
-                        res["n_trials"] = trials
                 else:
-                    res = {"delta_low": None, "delta_high": None, "p_value": None, "n_resamples": bootstrap,
-                           "seed": seed, "no_interval": no_interval_reason(len(idx))}
-                    if test == "ar":
-                        res["n_trials"] = trials
+                    res = {"delta_low": None, "delta_high": None, "p_value": None, "seed": seed,
+                           "no_interval": no_interval_reason(len(idx))}
+                # the interval's paired-bootstrap resamples, and the resamples (bootstrap) or trials (ar) of the
+                # p-value: "n_resamples": 100 beside "n_trials": 500 did not say which was whose
+                res.update(ci_resamples=bootstrap, test_resamples=trials)
                 if bar is not None:
                     bar.update(per_test)
                 res.update({"score_a": a, "score_b": b, "delta": b - a, "no_difference": a == b, "test": test})
@@ -255,6 +258,22 @@ def _paired_rows(specs: list, groups: list, labels: list, names: list, test: str
     if bar is not None:
         bar.close()
     return rows
+
+
+def _test_signatures(cfg, ref_counts: list, interval: tuple, test: str, trials: int) -> dict:
+    """The report's signatures (`report_signatures` of ``cfg``, ``ref_counts`` and ``interval`` = ``(bootstrap,
+    seed, confidence, BERTScore result)``) with the paired test behind the p-values, as ``zheval bleu --paired-ar`` and
+    sacrebleu's ``PairedTest`` write it: ``ar:T`` (the approximate randomisation's trials) before ``seed``, beside
+    the interval's ``bs:N``; the bootstrap test's p-values come from the interval's own resamples, already ``bs:N``.
+    (``--test ar`` signatures read ``bs:N|seed:S`` alone, as a bootstrap run's, though the p-values differ.)"""
+    signatures = report_signatures(cfg, ref_counts, *interval)
+    if test != "ar":
+        return signatures
+    out = {}
+    for metric, sig in signatures.items():
+        head, sep, tail = sig.partition("|seed:")
+        out[metric] = f"{head}|ar:{trials}{sep}{tail}" if sep else f"{sig}|ar:{trials}"
+    return out
 
 
 def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int, n_systems: int) -> list:

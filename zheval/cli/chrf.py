@@ -106,6 +106,8 @@ def _run(o) -> None:
     refuse_orphans(o, resampling_rules(o) + [seed_rule(o, bool(paired or o.confidence), "no --confidence, "
                                                                                         "--paired-bs or --paired-ar")])
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
+    from ..compute.option_rules import check_normalize_flags
+    check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer
     beta = int(o.chrf_beta) if float(o.chrf_beta).is_integer() else o.chrf_beta

@@ -79,7 +79,8 @@ OPTION_NAMES = {
 
 #: Messages of the library that name no parameter: (their start, the parameter they are about); the option is
 #: put before the message: ``--normalize: unknown normalisation step(s) ...``.
-UNNAMED = (("unknown normalisation step", "normalize"), ("cannot group by", "by"), ("unknown metric(s)", "metrics"))
+UNNAMED = (("unknown normalisation step", "normalize"), ("cannot group by", "by"), ("unknown metric(s)", "metrics"),
+           ("name at least one metric", "metrics"))
 
 #: The library functions behind a command, as their errors start (``human_ceiling needs items with at least 2
 #: references``): at that command the message starts with the command as typed (``zheval ceiling needs …``).

@@ -358,6 +358,8 @@ def _run(o, metric: str) -> None:
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses)
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
+    from ..compute.option_rules import check_normalize_flags
+    check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer
     if o.preset is not None:

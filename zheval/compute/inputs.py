@@ -64,6 +64,29 @@ def _unordered(x: Any) -> Optional[str]:
     return None
 
 
+def _index_of(x: Any) -> Optional[list]:
+    """The index labels of a pandas Series (or another object with an ``index`` that is no method, as a list's
+    is), or ``None``."""
+    index = getattr(x, "index", None)
+    return None if index is None or callable(index) else list(index)
+
+
+def _check_same_index(predictions: Any, references: Any) -> None:
+    """Refuse predictions and references that both carry an index (pandas Series) when their indexes differ: they
+    are paired by position, so ``pd.Series(p, index=[5, 3])`` beside ``pd.Series(r, index=[3, 5])`` would score
+    label 5's prediction against label 3's reference without a word."""
+    p_index, r_index = _index_of(predictions), _index_of(references)
+    if p_index is None or r_index is None or p_index == r_index:
+        return
+    first = next((i for i, (a, b) in enumerate(zip(p_index, r_index)) if a != b), None)
+    where = (f"position {first}: predictions' label {p_index[first]!r}, references' {r_index[first]!r}"
+             if first is not None else "")
+    raise ValueError(
+        f"predictions and references have different indexes ({where}); items are paired by position, not by index "
+        "label. Align them first (references = references.reindex(predictions.index)), or pair by position on "
+        "purpose: predictions.reset_index(drop=True) and references.reset_index(drop=True), or .tolist()")
+
+
 def validate_inputs(
     predictions: Sequence[str], references: Sequence[Any], allow_empty: bool = False
 ) -> tuple[list[str], list[list[str]]]:
@@ -111,6 +134,7 @@ def validate_inputs(
             f"predictions and references must have the same length; got {len(preds)} predictions and "
             f"{len(refs_in)} references.{hint}"
         )
+    _check_same_index(predictions, references)
     if not preds and not refs_in and not allow_empty:
         raise ValueError("no items to score: predictions and references are empty")
     refs = _fast_canonical(preds, refs_in)

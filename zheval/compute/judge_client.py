@@ -121,8 +121,9 @@ def _answer_of(completion: Any) -> ChatAnswer:
                               f"the body is a JSON {'array' if isinstance(completion, list) else 'value'}, not an "
                               "object with 'choices'")
     choices = getattr(completion, "choices", None)
-    if choices is None:
-        raise _not_completion("no 'choices' in the response")
+    if choices is None:  # a body's "choices": null is a field set to None; an absent one is not set at all
+        raise _not_completion("'choices' is null" if "choices" in getattr(completion, "model_fields_set", ())
+                              else "no 'choices' in the response")
     if not isinstance(choices, list) or not choices:
         raise _not_completion("'choices' is empty" if isinstance(choices, list) else
                               f"'choices' is a {type(choices).__name__}, not a list")

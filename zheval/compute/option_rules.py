@@ -9,7 +9,8 @@ from typing import Any, Mapping, Optional, Sequence
 
 __all__ = ["CHRF_WORD_ONLY", "chrf_word_only_given", "check_chrf_word_options", "check_chrf_word_names",
            "INTERVAL_ONLY", "check_interval_used",
-           "check_sentence_split_used", "EXPLAIN_NO_EFFECT", "check_explain_options", "check_shared_beta"]
+           "check_sentence_split_used", "EXPLAIN_NO_EFFECT", "check_explain_options", "check_shared_beta",
+           "check_normalize_flags"]
 
 
 #: chrF's options that act on chrF++'s word n-grams only: with ``word_order=0`` they change nothing
@@ -174,3 +175,36 @@ def check_shared_beta(function: str, metrics: Sequence[str], options: Mapping[st
                         "it would set both; set each in its options object: rouge=RougeOptions(beta=...), "
                         "chrf=ChrfOptions(beta=...), or score them in separate calls")
     return options
+
+
+#: The flags that a normalisation step contradicts when given explicitly at the value that means "without it":
+#: (flag, value, the step, what the step does).
+_FLAG_STEPS = (("t2s", False, "t2s", "converts Traditional to Simplified"),
+               ("punct", "keep", "nopunct", "drops punctuation"))
+
+
+def check_normalize_flags(given: Mapping[str, Any]) -> None:
+    """Refuse, in the options ``given`` explicitly (by name, so a default is never taken for the caller's word),
+    ``t2s=False`` beside a ``normalize`` that has the ``t2s`` step and ``punct="keep"`` beside one that has
+    ``nopunct``: the step applied anyway (``norm:nfkc+t2s``, ``！`` dropped) while the flag said not to (break-it
+    pass 12). A ``normalize`` that `zheval.text.normalize.get_normalizer` refuses is left to its own error.
+
+    Raises:
+        ValueError: naming both options and the two ways out."""
+    spec = given.get("normalize")
+    if spec is None or not any(flag in given for flag, *_ in _FLAG_STEPS):
+        return
+    from ..text.normalize import get_normalizer
+
+    try:
+        steps = get_normalizer(spec).steps
+    except (TypeError, ValueError):
+        return
+    said = f'normalize="{spec}"' if isinstance(spec, str) else f"normalize={spec!r}"
+    for flag, value, step, does in _FLAG_STEPS:
+        said_without = isinstance(given.get(flag), str) and given[flag] == value if isinstance(value, str) else \
+            given.get(flag, None) is value
+        if flag in given and step in steps and said_without:
+            typed = f'{flag}="{value}"' if isinstance(value, str) else f"{flag}={value}"
+            raise ValueError(f"{typed} contradicts {said}, whose '{step}' step {does}; leave out {typed}, or the "
+                             f"'{step}' step")

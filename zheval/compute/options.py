@@ -38,7 +38,8 @@ from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
 from ..io.lists import split_entries
 from .option_docs import documented, option_field, with_option_texts
-from .option_rules import CHRF_WORD_ONLY, check_chrf_word_names, check_chrf_word_options, chrf_word_only_given
+from .option_rules import (CHRF_WORD_ONLY, check_chrf_word_names, check_chrf_word_options, check_normalize_flags,
+                           chrf_word_only_given)
 from ..results.breakdowns import check_max_refs
 from ..results.reducers import check_bootstrap, check_confidence, check_seed
 from ..text.sentences import SENTENCE_SPLITS
@@ -472,6 +473,7 @@ def refuses_unknown_options(function: Callable) -> Callable:
     def checked(*args, **kwargs):
         if not accepted.issuperset(kwargs):
             refuse_unknown(function.__name__, {k: v for k, v in kwargs.items() if k not in accepted}, names)
+        check_normalize_flags(kwargs)  # the options given explicitly: a default is never the caller's word
         return function(*args, **kwargs)
 
     if options_class is not None:
@@ -490,9 +492,11 @@ def check_metrics(metrics, valid: Sequence[str]) -> list:
     if isinstance(metrics, str):
         metrics = split_entries(metrics, "metrics")
     metrics = list(metrics)
+    if not metrics:  # "unknown metric(s) []" named no unknown metric
+        raise ValueError(f"name at least one metric (the known ones: {', '.join(valid)})")
     bad = [m for m in metrics if m not in valid]
-    if bad or not metrics:
-        raise ValueError(f"unknown metric(s) {bad or metrics}; valid: {', '.join(valid)}")
+    if bad:
+        raise ValueError(f"unknown metric(s) {bad}; valid: {', '.join(valid)}")
     if len(set(metrics)) != len(metrics):  # the rule of rouge_types (check_rouge_types): no silent deduplication
         raise ValueError(f"metrics has duplicates: {metrics}; name each metric once")
     return metrics
@@ -526,6 +530,7 @@ def options_for_metrics(
             and the fields' own checks (ValueError too).
     """
     known = list(dict.fromkeys(n for cls in OPTIONS_CLASSES.values() for n in cls.names()))
+    check_normalize_flags(given)
     unknown = sorted(k for k in given if k not in known)
     if unknown:
         raise TypeError(f"{function} got unknown option(s) {unknown}; valid options: "

@@ -80,6 +80,46 @@ def test_three_systems_match_sacrebleu_paired_test_overall_and_per_domain(system
         assert "p (AR)" in table and "approximate-randomisation p-value" in table
 
 
+def _sacrebleu_signature(texts, refs, test, trials, seed, monkeypatch) -> dict:
+    """The resampling fields of sacrebleu's own PairedTest signature: ``{"ar": "700", "seed": "4321"}``."""
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    sigs, _ = PairedTest(list(texts.items()), {"BLEU": BLEU(tokenize="zh")}, [list(x) for x in zip(*refs)],
+                         test_type=test, n_samples=trials)()
+    fields = dict(f.split(":", 1) for f in str(sigs["BLEU"]).split("|"))
+    return {k: v for k, v in fields.items() if k in ("ar", "bs", "seed")}
+
+
+@pytest.mark.parametrize("test, flags, fields", [
+    ("ar", ["--test", "ar", "--resamples", 500, "--bootstrap", 100], {"bs": "100", "ar": "500", "seed": "4321"}),
+    ("bs", ["--bootstrap", 100], {"bs": "100", "seed": "4321"}),
+])
+def test_the_signature_and_rows_name_the_paired_test(systems, tmp_path, monkeypatch, test, flags, fields):
+    """Break-it pass 12: --test ar signatures read bs:100|seed:12345 alone, as a --test bootstrap run's, though the
+    p-values differ, and the rows said "n_resamples": 100 beside "n_trials": 500. The test's field is sacrebleu's
+    PairedTest's own (ar:500 / bs:100, then seed), beside the interval's bs:100; the rows name whose count is
+    which."""
+    from zheval.results.signature import parse_signature
+
+    files, data, texts = systems
+    out = tmp_path / "cmp.json"
+    res = run("compare", "-d", files["data"], "-p", files["a"], files["b"], "--metrics", "bleu,rouge", "--seed", 4321,
+              *flags, "-q", "-f", "json", "-o", out)
+    assert res.exit_code == 0, res.output
+    rep = json.loads(out.read_text(encoding="utf-8"))
+    theirs = _sacrebleu_signature({k: texts[k] for k in ("A", "B")}, [r["responses"] for r in data], test,
+                                  flags[flags.index("--resamples") + 1] if test == "ar" else 100, 4321, monkeypatch)
+    for metric in ("bleu", "rouge"):
+        ours = {k: v for k, v in parse_signature(rep["signatures"][metric]).items() if k in ("ar", "bs", "seed")}
+        assert ours == fields and {k: ours[k] for k in theirs} == theirs, rep["signatures"][metric]
+        assert list(ours) == list(fields)  # bs, ar, seed: zheval bleu --confidence --paired-ar's order
+    for row in rep["comparison"]:
+        assert row["ci_resamples"] == 100 and row["test_resamples"] == (500 if test == "ar" else 100)
+        assert "n_resamples" not in row and "n_trials" not in row
+
+
 def test_two_systems_keep_the_two_system_table(systems):
     files, _, _ = systems
     res = run("compare", "-d", files["data"], "-p", files["a"], files["b"], "--metrics", "bleu", "--test", "ar",

@@ -55,6 +55,10 @@ CASES = [
     ("compare", ("--metrics", "chrf", "--punct", "drop"), "--punct drop"),
     ("explain", ("--metrics", "chrf", "--punct", "drop"), "--punct drop"),
     ("sample", ("--metrics", "chrf", "--by-metric", "chrf", "-t", "jieba"), "--tokenizer jieba"),
+    # --punct keep beside a normalisation that drops punctuation: refused naming both (was: '！' dropped anyway)
+    *[(c, ("--punct", "keep", "--normalize", "nfkc+nopunct"), "--punct keep contradicts --normalize nfkc+nopunct, "
+       "whose 'nopunct' step drops punctuation; leave out --punct keep, or the 'nopunct' step")
+      for c in ("score", "compare", "explain", "bleu", "rouge", "ceiling", "chrf", "sample")],
     # a flag's Python value: "--baseline-path is given but --rescale-with-baseline is False" (fourth pass)
     ("bertscore", ("--baseline-path", "BASELINE"), "--baseline-path is given without --rescale-with-baseline"),
 ]
