@@ -1,4 +1,4 @@
-"""Break-it findings (edges12): ``clean`` drops empty references as ``empty`` instead of refusing the file; an empty
+"""Empty values and tables given to the wrong door: ``clean`` drops empty references as ``empty`` instead of refusing the file; an empty
 group value is refused like a spaced one in every format; a blank last line of a text predictions file scored as an
 empty prediction is said in the notes; a Parquet file with a column name twice and ``--data`` given Parquet/CSV each
 get one plain message."""
