@@ -97,7 +97,7 @@ def test_seven_and_the_string_seven_are_one_id(request, rows, blocks):
     ids[4], ids[33] = 7, "7"
     data = _ray_ids(request.getfixturevalue("local_ray"), rows, ids, blocks)
     with pytest.raises(ValueError, match=r"^zheval\.adapters\.ray\.score_dataset: duplicate id '7' in the id column "
-                                         r"'id' \(row 4 holds int 7, row 33 holds str '7': one id under the CLI's id "
+                                         r"'id' \(row 4 holds int 7, row 33 holds str '7': one id under zheval's id "
                                          r"rule.*\): 2 rows have it \(row 4 and row 33 first\)"):
         quiet(score_dataset, data, id_column="id")
 
