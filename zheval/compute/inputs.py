@@ -64,6 +64,21 @@ def _unordered(x: Any) -> Optional[str]:
     return None
 
 
+def _table(x: Any, name: str) -> Optional[str]:
+    """Why ``x`` -- a table (pandas DataFrame or alike: ``columns`` and ``iloc``; pandas is not imported) -- cannot
+    stand for ``name``: iterating a DataFrame gives its column *names*, which would be scored as texts; or ``None``."""
+    if not (hasattr(x, "columns") and hasattr(x, "iloc")):
+        return None
+    cols = list(getattr(x, "columns", []))
+    first = cols[0] if cols else "col"
+    remedy = f'pass one column, {name}=df[{first!r}]'
+    if name == "references":
+        remedy += (f', or several reference columns as one list per item, '
+                   f'references=df[{cols[:3]!r}].values.tolist()' if len(cols) > 1 else "")
+    return (f"a {type(x).__name__} (a table: iterating it would score its column names, "
+            f"{cols[:3]!r}{'...' if len(cols) > 3 else ''}, as texts); {remedy}")
+
+
 def _index_of(x: Any) -> Optional[list]:
     """The index labels of a pandas Series (or another object with an ``index`` that is no method, as a list's
     is), or ``None``."""
@@ -104,7 +119,8 @@ def validate_inputs(
         TypeError: ``predictions``/``references`` is a bare string or not a sequence; an item or reference that is
             not a ``str`` (``None`` included), naming its index (``predictions[3]``, ``references[3][1]``);
             ``predictions``, ``references`` or ``references[i]`` a mapping (``dict``: iterating it gives its keys,
-            which would be scored as texts) or a set (unordered: the first reference and tie-breaks would change
+            which would be scored as texts), a table (pandas DataFrame: iterating it gives its column names) or a set
+            (unordered: the first reference and tie-breaks would change
             from run to run).
         ValueError: a lone surrogate in a text (naming the item); no items (unless ``allow_empty``); lengths differ (with a hint when ``references`` looks transposed — sacrebleu's layout of one
             list per reference *set*); an item with an empty reference list.
@@ -115,7 +131,7 @@ def validate_inputs(
     for name, value in (("predictions", predictions), ("references", references)):
         if isinstance(value, (str, bytes)):
             raise TypeError(f"{name} must be a list with one entry per item, not a single {type(value).__name__}")
-        why = _unordered(value)
+        why = _unordered(value) or _table(value, name)
         if why is not None:
             raise TypeError(f"{name} must be a list with one entry per item, not {why}")
         if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):

@@ -34,7 +34,7 @@ import numpy as np
 from ..definitions.bleu import check_max_order
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
-from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
+from ..definitions.rouge import MULTI_REF_MODES, check_rouge_beta, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
 from ..io.lists import split_entries
 from .option_docs import documented, option_field, with_option_texts
@@ -154,14 +154,6 @@ def _choice(valid: Sequence[str]) -> Callable[[str, Any], None]:
     def check(name: str, value) -> None:
         if value not in valid:
             raise ValueError(f"unknown {name} {value!r}; valid values: {', '.join(valid)}")
-    return check
-
-
-def _finite(low: float, strict: bool) -> Callable[[str, Any], None]:
-    def check(name: str, value) -> None:
-        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-                or not np.isfinite(value) or (value <= low if strict else value < low):
-            raise ValueError(f"{name} must be a finite number {'>' if strict else '>='} {low:g}, got {value!r}")
     return check
 
 
@@ -314,8 +306,8 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES), doc="""
         The multi-reference rule: ``"max"``, ``"mean"``, ``"pool"``, ``"best_recall"``
         (`zheval.definitions.rouge`).""")
-    beta: Optional[float] = _option(None, _finite(0, strict=False), doc="""
-        F-measure beta, a finite number >= 0 (1: F1, as rouge-score).""")
+    beta: Optional[float] = _option(None, lambda name, value: check_rouge_beta(value, name), doc="""
+        F-measure beta, a number in [0, 1e100] (1: F1, as rouge-score; 1e100, `zheval.definitions.orders.MAX_BETA`: the recall).""")
     return_precision_recall: bool = _option(False, _flag, doc="""
         Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists).""")
     preset: Optional[str] = _option(None, doc="""
@@ -398,7 +390,7 @@ class ChrfOptions(IntervalOptions, TokenizerOptions):
         Word n-gram orders 1..``word_order`` (0 = chrF; 2 = chrF++; at most
         `zheval.definitions.orders.MAX_ORDER`, 1000).""")
     beta: Union[int, float] = _option(2, _chrf_beta, doc="""
-        Recall weight of the F-score (a number >= 0).""")
+        Recall weight of the F-score (a number in [0, 1e100]; 1e100, `zheval.definitions.orders.MAX_BETA`: the recall).""")
     eps_smoothing: bool = _option(False, _flag, doc="""
         sacrebleu's option: False averages precision and recall over the orders that have n-grams on both sides
         (``eff:yes``); True averages per-order F-scores over all orders, an order without n-grams counting 1e-16

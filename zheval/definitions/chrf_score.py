@@ -25,7 +25,7 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from .orders import MAX_ORDER  # the one bound of every n-gram order (chrF's char and word orders)
+from .orders import MAX_ORDER, check_beta  # the one bound of every n-gram order (chrF's char and word orders)
 
 __all__ = ["EPS", "MAX_ORDER", "ChrfScore", "check_chrf_options", "stats_orders", "f_score", "score_stats", "metric_name"]
 
@@ -45,11 +45,11 @@ def _check_int(name: str, value, low: int) -> int:
 
 def check_chrf_options(char_order, word_order, beta, eps_smoothing) -> Tuple[int, int, float, bool]:
     """``(char_order, word_order, beta, eps_smoothing)`` checked: ``char_order`` an int in [0, `MAX_ORDER`],
-    ``word_order`` an int in [0, `MAX_ORDER`], not both 0; ``beta`` a finite number >= 0 (sacrebleu takes any int; 0 scores precision alone);
+    ``word_order`` an int in [0, `MAX_ORDER`], not both 0; ``beta`` a number in [0, `MAX_BETA`] (1e100: F is then the recall; sacrebleu takes any int; 0 scores precision alone);
     ``eps_smoothing`` a bool.
 
     Raises:
-        ValueError: an order that is not an int in range, both orders 0, a negative or non-finite ``beta``.
+        ValueError: an order that is not an int in range, both orders 0, a negative or non-finite ``beta`` or one above `MAX_BETA`.
         TypeError: ``beta`` not a number, ``eps_smoothing`` not True/False.
     """
     char_order = _check_int("char_order", char_order, 0)
@@ -58,11 +58,11 @@ def check_chrf_options(char_order, word_order, beta, eps_smoothing) -> Tuple[int
         raise ValueError("char_order and word_order are both 0: chrF needs at least one n-gram order")
     if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
         raise TypeError(f"beta must be a number, got {type(beta).__name__} {beta!r}")
-    if not np.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+    check_beta(beta)
     if not isinstance(eps_smoothing, (bool, np.bool_)):
         raise TypeError(f"eps_smoothing must be True or False, got {type(eps_smoothing).__name__} {eps_smoothing!r}")
-    beta = int(beta) if float(beta).is_integer() else float(beta)
+    # a whole beta stays an int (sacrebleu's name "chrF2"), unless too large for int64 arithmetic
+    beta = int(beta) if float(beta).is_integer() and beta < 2 ** 53 else float(beta)
     return char_order, word_order, beta, bool(eps_smoothing)
 
 

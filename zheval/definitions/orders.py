@@ -9,11 +9,33 @@ empty order chrF skips, a ROUGE-N of 0 -- so 1000 loses nothing on texts under 1
 corpus's BLEU statistics under 1.6 GB and its chrF statistics under 2.4 GB. A ROUGE-S/SU skip distance is not an
 n-gram order (a skip-bigram is a pair whatever the distance, and a text of L tokens has at most L (L - 1) / 2 of
 them), so it has no such bound (`zheval.definitions.rouge_types`). Pure: imports nothing of zheval.
+
+`MAX_BETA` bounds the F-measure ``beta`` of ROUGE and chrF alike: ``F = (1 + b^2) P R / (R + b^2 P)`` tends to the
+recall R as b grows, and at b = 1e100 it already equals R in float (b^2 P / R is over 1e183 whenever P > 0), while
+above about 1.34e154 ``b^2`` overflows to inf and the float formula gives nan (rouge-score's and sacrebleu's too).
+Pass 1e100 for "recall alone"; a larger beta is refused rather than answered with nan.
 """
 
 from __future__ import annotations
 
-__all__ = ["MAX_ORDER"]
+__all__ = ["MAX_BETA", "MAX_ORDER", "check_beta"]
 
 #: The largest n-gram order of every metric (BLEU ``max_order``, chrF ``char_order``/``word_order``, ROUGE-N).
 MAX_ORDER = 1000
+
+#: The largest F-measure ``beta`` of ROUGE and chrF (module docstring): F at this beta is the recall.
+MAX_BETA = 1e100
+
+
+def check_beta(beta, name: str = "beta"):
+    """``beta`` checked: a real number (not bool) in [0, `MAX_BETA`] -- nan and inf fail the range too.
+
+    Raises:
+        TypeError: not a number. ValueError: negative, above `MAX_BETA`, or not finite.
+    """
+    if isinstance(beta, bool) or not hasattr(beta, "__float__") or isinstance(beta, (str, bytes, complex)):
+        raise TypeError(f"{name} must be a number, got {type(beta).__name__} {beta!r}")
+    if not 0 <= beta <= MAX_BETA:
+        raise ValueError(f"{name} must be a finite number >= 0 and <= {MAX_BETA:g} (at {MAX_BETA:g} the "
+                         f"F-measure is already the recall), got {beta!r}")
+    return beta

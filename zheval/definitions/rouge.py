@@ -48,6 +48,7 @@ from typing import Callable, Dict, Hashable, Iterable, NamedTuple, Optional, Seq
 
 from zheval.definitions.union_lcs import PackedReference, union_lcs_tokens
 from zheval.definitions.lcs import lcs_length, lcs_length_masks, match_masks, wlcs, wlcs_f
+from zheval.definitions.orders import check_beta
 from zheval.definitions.rouge_types import RougeType, parse_rouge_type
 from zheval.io.lists import split_entries
 
@@ -70,6 +71,7 @@ __all__ = [
     "combine_references",
     "check_scorer_options",
     "check_rouge_w_weight_value",
+    "check_rouge_beta",
     "WLCS_ROUNDING",
     "make_item_scorer",
     "score_item",
@@ -110,9 +112,17 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     return (1 + b2) * precision * recall / d if d > 0 else 0.0
 
 
-def _check_beta(beta: float) -> None:
-    if isinstance(beta, bool) or not isinstance(beta, (int, float)) or not math.isfinite(beta) or beta < 0:
-        raise ValueError(f"beta must be a finite number >= 0, got {beta!r}")
+def check_rouge_beta(beta: float, name: str = "beta") -> None:
+    """``beta`` a real number in [0, `MAX_BETA`] (`zheval.definitions.orders`: F there is the recall; above
+    about 1.34e154 ``beta**2`` overflows and F would be nan).
+
+    Raises:
+        ValueError: not a number, negative, not finite, or above `MAX_BETA`.
+    """
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        raise ValueError(f"{name} must be a finite number >= 0, got {beta!r}")
+    check_beta(beta, name)
+
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -492,7 +502,7 @@ def check_scorer_options(rouge_types, multi_ref: str, beta: float, rouge_w_weigh
         raise ValueError("rouge_types must name at least one ROUGE type")
     if multi_ref not in MULTI_REF_MODES:
         raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
-    _check_beta(beta)
+    check_rouge_beta(beta)
     return types, check_rouge_w_weight_value(rouge_w_weight)
 
 
