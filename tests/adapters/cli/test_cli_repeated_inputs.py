@@ -80,3 +80,22 @@ def test_reference_files_holding_the_same_text_are_refused(tmp_path):
                     "references given twice; give each reference file once") in res.stderr, (cmd, res.stderr)
     ok = run_cli("bleu", ref, third, "-i", hyp, "-f", "text")
     assert ok.exit_code == 0 and "nrefs:2" in ok.stdout, ok.output
+
+
+def test_text_commands_refuse_a_reference_file_as_the_hypothesis(tmp_path):
+    """Break-it (words13 F3): ``zheval rouge r.txt -i r.txt`` printed 100.0 everywhere with no word, while one
+    reference file given twice was refused: the reference file (by path, or a copy by text) as ``-i`` is refused at
+    bleu, rouge and chrf, naming both; a hypothesis that differs in one line is scored."""
+    ref, copy, hyp = tmp_path / "r.txt", tmp_path / "copy.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气不错\n我们去公园\n", encoding="utf-8")
+    copy.write_bytes(ref.read_bytes())
+    hyp.write_text("今天天气不错\n我们去公园吧\n", encoding="utf-8")
+    for cmd in ("bleu", "rouge", "chrf"):
+        res = run_cli(cmd, ref, "-i", tmp_path / "." / "r.txt")
+        assert res.exit_code == 2, (cmd, res.output)
+        assert f"-i {tmp_path / '.' / 'r.txt'} is reference {ref}: the same file given more than once" in res.stderr
+        assert "scores 100 on every metric" in res.stderr
+        res = run_cli(cmd, ref, "-i", hyp, copy)
+        assert res.exit_code == 2, (cmd, res.output)
+        assert f"-i {copy} holds the same text as reference {ref} (every line equal)" in res.stderr, res.stderr
+        assert run_cli(cmd, ref, "-i", hyp).exit_code == 0
