@@ -112,9 +112,9 @@ _STDIN_NAMES = ("-", "/dev/stdin")
 
 _REFS_TWICE = ("give each reference file once (one file twice is one set of references, not two: the signature "
                "would read nrefs:2)")
-#: The advice when a hypothesis file is a reference file (by path or by text): it would score 100 everywhere.
-_SELF_SCORED = ("a file scored against itself scores 100 on every metric; give the system's output with -i and the "
-                "references before -i")
+#: Said when a hypothesis file holds a reference file's text (the file itself, or a copy): 100 everywhere.
+_SELF_SCORED = ("scored against itself it gets 100 on every metric; if that is not the point (a sanity check), give "
+                "the system's output with -i and the references before -i")
 
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
@@ -123,8 +123,9 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
     input is for hypotheses only, as in sacrebleu's CLI), or the references name one file more than once
     (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read; two
-    reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read; likewise a
-    hypothesis file that is a reference file (by path before reading, by text after: 100 on every metric)."""
+    reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read. A hypothesis file
+    that holds a reference file's text (the file itself or a copy: 100 on every metric) is scored, as sacrebleu
+    scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said)."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -141,7 +142,6 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
 
     distinct_inputs([("-i", p) for p in hyps or []])  # -i h ./h: one file, by compare's and judge's rule
     distinct_inputs([("reference", p) for p in refs], _REFS_TWICE)
-    distinct_inputs([("reference", p) for p in refs] + [("-i", p) for p in hyps or []], _SELF_SCORED)
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]
@@ -176,11 +176,11 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     if problems:
         raise FileFormatError(problems, "invalid text files")
     distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
-    for hyp_name, hyp in zip(hyp_names, systems):  # -i a copy of the reference file: 100 everywhere, no word
+    for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: 100 everywhere, said
         for ref_name, ref in zip(ref_names, ref_streams):
             if list(ref) == list(hyp):
-                raise UserError(f"-i {hyp_name} holds the same text as reference {ref_name} (every line equal); "
-                                f"{_SELF_SCORED}")
+                echo(f"zheval: warning: -i {hyp_name} holds the same text as reference {ref_name} (every line "
+                     f"equal): {_SELF_SCORED}", err=True)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "

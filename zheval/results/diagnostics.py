@@ -51,12 +51,12 @@ __all__ = [
 ]
 
 LENGTH_RATIO_WARN = 0.30
+"""Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
 #: The end of the truncation warning when the report shows the scores without the truncated predictions, and
 #: when it does not (a stream, a comparison, ``zheval sample``'s scoring, which shows no report).
 EXCLUDED_SHOWN = "the report shows the scores without them next to the scores on all items"
 EXCLUDED_ELSEWHERE = ("zheval score of these predictions (without --stream) shows the scores without them next to the "
                       "scores on all items")
-"""Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
 
 TRUNCATION_WARN = 0.05
 """Warn when more than this share of the predictions is truncated (`is_truncated`) -- and more than twice the
