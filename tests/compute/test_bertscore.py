@@ -185,6 +185,15 @@ def test_empty_prediction_scores_zero_as_bert_score_defines_it(tiny):
 def test_errors_name_the_problem(tiny, tmp_path):
     with pytest.raises(FileNotFoundError, match="never downloads.*hf download bert-base-chinese"):
         compute_bertscore(["a"], ["a"], model="bert-base-chinese")
+    # words13 F4: a path is no Hub id: it was told `hf download /nonexistent` and `git clone https://huggingface.co//…`
+    for path, said in (("/nonexistent", "the directory '/nonexistent' does not exist"),
+                       ("./no/such", "the directory './no/such' does not exist"),
+                       (str(tmp_path / "f.txt"), f"{str(tmp_path / 'f.txt')!r} is not a directory")):
+        (tmp_path / "f.txt").write_text("x", encoding="utf-8")
+        with pytest.raises(FileNotFoundError) as err:
+            compute_bertscore(["a"], ["a"], model=path)
+        assert said in str(err.value) and "hf download" not in str(err.value), str(err.value)
+        assert "huggingface.co" not in str(err.value)
     with pytest.raises(ValueError, match="layer is required for model 'tiny'"):
         compute_bertscore(["a"], ["a"], model=tiny)
     with pytest.raises(ValueError, match="layer must be an int from 0 to 3"):

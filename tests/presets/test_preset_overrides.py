@@ -141,3 +141,16 @@ def test_the_opencompass_evaluators_drop_the_preset_numbers_too():
         ev = OC.ZhevalBleuEvaluator(preset="llamafactory", tokenizer="char")
     out = ev.score(P, R)
     assert "llamafactory_bleu_4" not in out and "preset:llamafactory(overridden:tokenizer)" in out["signature"]
+
+
+def test_a_preset_without_numbers_of_its_own_does_not_say_they_stay():
+    """Break-it (words13 F7): the warning said "(its own numbers stay)" for sacrebleu-zh and rouge155, which report
+    no number of their own (their scores are zheval's columns); it says so only of a preset that has some."""
+    for call, kwargs in ((zheval.compute_bleu, {"preset": "sacrebleu-zh", "max_order": 3}),
+                         (zheval.compute_rouge, {"preset": "rouge155", "multi_ref": "best_recall"})):
+        with pytest.warns(zheval.PresetOverrideWarning) as record:
+            out = call(P, R, **kwargs)
+        text = " ".join(str(w.message) for w in record)
+        assert "each a choice the tool itself offers, so the scores are still the tool's but not the preset's" in text
+        assert "own numbers" not in text
+        assert not [k for k in out if k.startswith(kwargs["preset"].split("-")[0] + "_")]  # indeed none of its own

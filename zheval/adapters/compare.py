@@ -34,7 +34,7 @@ from .duck.reductions import (add_bertscore, bertscore_config_of, bertscore_note
 from .duck.statistics import item_statistics, raise_unscorable, unscorable_problems
 
 __all__ = ["compare_predictions", "COMPARE_TESTS", "system_labels", "P_VALUE_NOTE", "AR_P_VALUE_NOTE",
-           "NO_DIFFERENCE_NOTE", "MANY_SYSTEMS_NOTE"]
+           "NO_DIFFERENCE_NOTE", "MANY_SYSTEMS_NOTE", "SMALL_SAMPLE_NOTE", "SMALL_SAMPLE_ITEMS"]
 
 #: The significance tests of `compare_predictions`: ``bootstrap`` (paired bootstrap, Koehn 2004) and ``ar``
 #: (paired approximate randomisation, Riezler & Maxwell 2005), both with sacrebleu 2.6.0's p-value.
@@ -43,15 +43,15 @@ COMPARE_TESTS = ("bootstrap", "ar")
 #: How ``compare`` explains its p-value (sacrebleu 2.6.0 ``_paired_bs_test``, kept exactly).
 P_VALUE_NOTE = (
     "p: sacrebleu's paired-bootstrap p-value = (1 + number of resamples whose |B − A|, shifted to mean 0, is strictly "
-    "larger than the observed |B − A|) / ({n} + 1): the chance of a difference at least this large if A and B were "
-    "equally good. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets."
+    "larger than the observed |B − A|) / ({n} + 1): an estimate of the chance of a difference strictly larger "
+    "than this one if A and B were equally good. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets."
 )
 #: The same for ``--test ar`` (sacrebleu 2.6.0 ``_paired_ar_test``, kept exactly).
 AR_P_VALUE_NOTE = (
     "p: sacrebleu's paired approximate-randomisation p-value = (1 + number of trials whose |A' − B'| is strictly "
     "larger than the observed |B − A|) / ({n} + 1), where each trial swaps every item's pair of outputs with "
-    "probability 1/2 (seed {seed}): the chance of a difference at least this large if the outputs' labels were "
-    "exchangeable. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets. "
+    "probability 1/2 (seed {seed}): an estimate of the chance of a difference strictly larger than this one if "
+    "the outputs' labels were exchangeable. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets. "
     "The interval is the paired bootstrap's ({boot} resamples)."
 )
 #: Added when the observed difference is exactly 0 in some row, where that minimal p means nothing.
@@ -59,6 +59,15 @@ NO_DIFFERENCE_NOTE = (
     "no difference: the systems' outputs score identically for {where} (B − A = 0). The p shown there "
     "({pmin:.4f} when every resample ties too) is an artefact of the convention above (no resample can exceed 0 "
     "strictly, and the +1 keeps p above 0), not evidence of a difference."
+)
+#: Below this many items in a group with a p-value, `SMALL_SAMPLE_NOTE` cautions about it.
+SMALL_SAMPLE_ITEMS = 10
+#: Added when a group with a p-value has fewer than `SMALL_SAMPLE_ITEMS` items ({distinct}: the test's distinct
+#: draws, 2^N label swaps for ar, C(2N − 1, N) resamples for the bootstrap).
+SMALL_SAMPLE_NOTE = (
+    "with {n} items ({where}) the p-value is unreliable: the test can draw only {distinct} distinct {what}, so its "
+    "{trials} {unit} repeat them and a p as small as {pmin:.4f} says little about A and B; compare on at least "
+    "{min_items} items before reading the p-value."
 )
 #: Added when more than one system is compared with A.
 MANY_SYSTEMS_NOTE = (
@@ -291,11 +300,26 @@ def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int
     small = sorted({r["group"] for r in rows if r.get("no_interval")})
     if small:
         notes.append(f"no interval and no p-value for {', '.join(small)}: {no_interval_reason(None)}")
+    notes += _small_sample_notes(rows, test, n_p, pmin)
     two = n_systems == 2
     ties = [f"{r['label']} ({r['group']}{'' if two else ', ' + r['system']})" for r in rows if r["no_difference"]]
     if ties:
         notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
     return notes
+
+
+def _small_sample_notes(rows: list, test: str, n_p: int, pmin: float) -> list:
+    """`SMALL_SAMPLE_NOTE` for each item count below `SMALL_SAMPLE_ITEMS` among the rows with a p-value."""
+    from math import comb
+
+    by_n: dict = {}
+    for r in rows:
+        if r.get("p_value") is not None and r["n"] < SMALL_SAMPLE_ITEMS and r["group"] not in by_n.get(r["n"], []):
+            by_n.setdefault(r["n"], []).append(r["group"])
+    what, unit = ("label swaps", "trials") if test == "ar" else ("resamples", "resamples")
+    return [SMALL_SAMPLE_NOTE.format(n=n, where=", ".join(by_n[n]), what=what, unit=unit, trials=n_p, pmin=pmin,
+                                     distinct=2 ** n if test == "ar" else comb(2 * n - 1, n),
+                                     min_items=SMALL_SAMPLE_ITEMS) for n in sorted(by_n)]
 
 
 def _check_test(test, resamples, bootstrap) -> tuple[str, int]:

@@ -112,6 +112,9 @@ _STDIN_NAMES = ("-", "/dev/stdin")
 
 _REFS_TWICE = ("give each reference file once (one file twice is one set of references, not two: the signature "
                "would read nrefs:2)")
+#: Said when a hypothesis file holds a reference file's text (the file itself, or a copy): 100 everywhere.
+_SELF_SCORED = ("scored against itself it gets 100 on every metric; if that is not the point (a sanity check), give "
+                "the system's output with -i and the references before -i")
 
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
@@ -120,7 +123,9 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
     input is for hypotheses only, as in sacrebleu's CLI), or the references name one file more than once
     (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read; two
-    reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read."""
+    reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read. A hypothesis file
+    that holds a reference file's text (the file itself or a copy: 100 on every metric) is scored, as sacrebleu
+    scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said)."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -171,6 +176,11 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     if problems:
         raise FileFormatError(problems, "invalid text files")
     distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
+    for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: 100 everywhere, said
+        for ref_name, ref in zip(ref_names, ref_streams):
+            if list(ref) == list(hyp):
+                echo(f"zheval: warning: -i {hyp_name} holds the same text as reference {ref_name} (every line "
+                     f"equal): {_SELF_SCORED}", err=True)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
@@ -380,8 +390,7 @@ def _run(o, metric: str) -> None:
     fmt, tests = o.text_format.value, _tests(o, metric, len(systems))
     resampled = tests["bootstrap"] or tests.get("confidence_n") or (tests["paired"] and len(systems) > 1)
     refuse_orphans(o, (resampling_rules(o) if metric == "bleu" else [])
-                   + [seed_rule(o, bool(resampled), "-b without --confidence" if o.score_only else "-f text without "
-                                "--confidence or a paired test" if fmt == "text" else "--bootstrap 0")])
+                   + [seed_rule(o, bool(resampled), _seed_unused_why(o, metric, fmt))])
     try:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
@@ -424,6 +433,15 @@ def _bootstrap_rule(o, metric: str) -> tuple:
                   f"(--paired-bs-n under --paired-bs): {ci}, or use -f table")
     in_use = o.bootstrap == 0 or not (o.score_only or o.text_format.value == "text")
     return ("bootstrap", "--bootstrap", in_use, advice)
+
+
+def _seed_unused_why(o, metric: str, fmt: str) -> str:
+    """What turned the resampling off, in the options the command has (``zheval rouge`` has no ``--confidence``:
+    its ``-b`` never resamples)."""
+    if o.score_only:
+        return ("-b without --confidence" if metric == "bleu"
+                else f"-b prints the scores alone: zheval {metric} -b has no interval")
+    return "-f text without --confidence or a paired test" if fmt == "text" else "--bootstrap 0"
 
 
 def _tests(o, metric: str, n_systems: int) -> dict:

@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
@@ -181,7 +182,18 @@ def _layer_count(model) -> Optional[int]:
     return int(n) if isinstance(n, int) else None
 
 
+#: A Hugging Face Hub model id: ``name`` or ``org/name`` (the download hints are given only for these).
+_HUB_ID = re.compile(r"[A-Za-z0-9][\w.-]*(/[A-Za-z0-9][\w.-]*)?")
+
+
 def _missing_model_message(model: str) -> str:
+    text = str(model)
+    if text.startswith(("/", ".", "~")) or not _HUB_ID.fullmatch(text):  # a path (words13 F4: no Hub hints)
+        where = Path(text).expanduser()
+        shown = str(where) if text.startswith("~") else text  # as typed, with ~ expanded
+        state = f"{shown!r} is not a directory" if where.exists() else f"the directory {shown!r} does not exist"
+        return (f"model {text!r}: {state}; give the local directory that holds the "
+                "model and its tokenizer (zheval never downloads weights)")
     return (f"model {model!r} is not a local directory. zheval never downloads weights: get them once, e.g. "
             f"`hf download {model} --local-dir ./{Path(str(model)).name}` (huggingface_hub's command line) or "
             f"`git clone https://huggingface.co/{model}`, and pass that directory as model=")

@@ -106,7 +106,7 @@ def _decoded_lines(stream, name: str, problems: list) -> Iterator[Tuple[int, str
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             body = raw[:-1] if raw.endswith(b"\n") else raw
-            problems.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start}: "
+            problems.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start + 1} of the line: "
                                                          f"{body[exc.start:exc.start + 4]!r})"))
             continue
         if lineno == 1 and "\r" in text:

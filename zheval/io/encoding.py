@@ -123,7 +123,7 @@ def decode(data: bytes, name: str, problems: list) -> str | None:
         data: the file's bytes (already decompressed). name: the file's name in messages.
         problems: a list the [`Problem`][zheval.io.problems.Problem] s are appended to: one for the whole file when
             it looks like another encoding (`encoding_problem`), else one per line that is not valid UTF-8
-            (``file:line: not valid UTF-8 (byte N: b'…')``, N counted from the start of the line).
+            (``file:line: not valid UTF-8 (byte N of the line: b'…')``, N counted from 1 at the start of the line).
 
     Returns:
         The text, a UTF-8 BOM removed; line ends untouched.
@@ -142,6 +142,6 @@ def decode(data: bytes, name: str, problems: list) -> str | None:
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            problems.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start}: "
+            problems.append(Problem(name, lineno, None, f"not valid UTF-8 (byte {exc.start + 1} of the line: "
                                                          f"{raw[exc.start:exc.start + 4]!r})"))
     return None

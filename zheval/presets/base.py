@@ -277,6 +277,11 @@ class RougePreset:
         return [scorer(h, r) for h, r in zip(hyp_units, refs_units)], {}
 
     # -- result -----------------------------------------------------------------------------------------------
+    @property
+    def has_tool_numbers(self) -> bool:
+        """Whether the preset reports numbers of its own (overrides `tool_numbers`)."""
+        return type(self).tool_numbers is not RougePreset.tool_numbers
+
     def tool_numbers(self, fmeasure: Mapping[str, Sequence[float]], extra: Mapping[str, Any]) -> Dict[str, Any]:
         """The tool's own numbers (on ``number_scale``) and counts from every item's F (0-1, per type) and the
         per-item columns of [`score_items`][zheval.presets.base.RougePreset.score_items] (possibly absent for no item). Default: none. Asked
@@ -380,6 +385,11 @@ class BleuPreset:
 
     def check_predictions(self, token_counts: Sequence[int]) -> None:
         """Refuse predictions the tool cannot score (``token_counts``: tokens per prediction). Default: none."""
+
+    @property
+    def has_tool_numbers(self) -> bool:
+        """Whether the preset reports a number of its own (overrides `tool_numbers`)."""
+        return type(self).tool_numbers is not BleuPreset.tool_numbers
 
     def tool_numbers(self, config: Any, item_scores: Optional[Sequence[float]]) -> Dict[str, Any]:
         """The tool's own number (on ``number_scale``) from the per-item sentence BLEU values (0-1; ``None`` at

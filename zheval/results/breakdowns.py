@@ -23,7 +23,7 @@ cluster of hard items), not a test.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -42,6 +42,7 @@ __all__ = [
     "first_references",
     "reference_limit",
     "reference_limit_text",
+    "reference_limit_notes",
 ]
 
 DEFAULT_BUCKETS = (10, 20, 50)
@@ -209,6 +210,17 @@ def reference_limit(reference_counts: Sequence[int], max_refs: int) -> dict:
     c = [int(x) for x in reference_counts]
     return {"max_refs": int(max_refs), "items": len(c), "fewer": sum(x < max_refs for x in c),
             "truncated": sum(x > max_refs for x in c), "dropped_references": sum(max(0, x - max_refs) for x in c)}
+
+
+def reference_limit_notes(reference_counts: Sequence[int], max_refs: Optional[int]) -> list:
+    """The report note when ``max_refs`` cut nothing (no item has more references): the signature's ``maxrefs:K``
+    then changes no score, which the report says (words13 F9); ``[]`` otherwise."""
+    most = max((int(x) for x in reference_counts), default=0)
+    if max_refs is None or most > max_refs:
+        return []
+    return [f"the reference limit of {max_refs} (max_refs, --max-refs) cut nothing: no item has more than {most} "
+            f"reference{'s' if most != 1 else ''}, so every item is scored with all of its references, as without the "
+            f"limit (the signature still reads maxrefs:{max_refs})"]
 
 
 def reference_limit_text(limit: dict) -> str:

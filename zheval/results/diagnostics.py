@@ -40,6 +40,8 @@ __all__ = [
     "FINAL_PUNCT",
     "LENGTH_RATIO_WARN",
     "TRUNCATION_WARN",
+    "EXCLUDED_SHOWN",
+    "EXCLUDED_ELSEWHERE",
     "is_truncated",
     "Diagnostics",
     "ending_kind",
@@ -50,6 +52,11 @@ __all__ = [
 
 LENGTH_RATIO_WARN = 0.30
 """Warn when the mean prediction/reference length ratio is outside ``1 ± LENGTH_RATIO_WARN``."""
+#: The end of the truncation warning when the report shows the scores without the truncated predictions, and
+#: when it does not (a stream, a comparison, ``zheval sample``'s scoring, which shows no report).
+EXCLUDED_SHOWN = "the report shows the scores without them next to the scores on all items"
+EXCLUDED_ELSEWHERE = ("zheval score of these predictions (without --stream) shows the scores without them next to the "
+                      "scores on all items")
 
 TRUNCATION_WARN = 0.05
 """Warn when more than this share of the predictions is truncated (`is_truncated`) -- and more than twice the
@@ -258,9 +265,7 @@ class DiagnosticCounts:
         if n and rate > max(TRUNCATION_WARN, 2 * ref_rate):
             warnings.append(f"{rate:.0%} of predictions do not end a sentence (above {TRUNCATION_WARN:.0%}; "
                             f"references: {ref_rate:.0%}): check max_new_tokens / truncation; "
-                            + ("the report shows the scores without them next to the scores on all items"
-                               if excluded_shown else "zheval score of these predictions (without --stream) shows the "
-                               "scores without them next to the scores on all items"))
+                            + (EXCLUDED_SHOWN if excluded_shown else EXCLUDED_ELSEWHERE))
         if endings["empty"]:
             warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
         return Diagnostics(n_items=n, length_ratio=ratio,

@@ -137,7 +137,7 @@ def test_errors_are_named(tmp_path):
     hyp.write_text("你好\n好\n", encoding="utf-8")
     res = run_cli("chrf", ref, "-i", hyp)
     assert res.exit_code == 2 and f"{ref}:2" in res.output and "empty" in res.output
-    ref.write_text("你好\n好\n", encoding="utf-8")
+    ref.write_text("你好\n好的\n", encoding="utf-8")  # not hyp's text: the reference as -i is refused first
     res = run_cli("chrf", ref, "-i", hyp, "--paired-bs")
     assert res.exit_code == 2 and "at least two" in res.output
     res = run_cli("chrf", ref, "-i", hyp, hyp, "--paired-bs", "--paired-ar")

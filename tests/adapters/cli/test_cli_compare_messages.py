@@ -43,3 +43,27 @@ def test_an_option_of_the_data_file_names_the_paths(tmp_path):
     assert res.exit_code == 2 and "PosixPath" not in res.output
     assert (f"--domains is an option of the 小黄鸭 file (--data); without --data every row of {a}, {b} is scored "
             "with its own references") in res.output
+
+
+def test_the_p_value_note_says_strictly_larger_and_cautions_on_few_items(tmp_path):
+    """Break-it (words13 F1): on 2 items ``--test ar`` gives p = 1/10001 (sacrebleu's (c + 1) / (n + 1), c counting
+    trials *strictly* larger than the observed difference: its ``_compute_p_value``), while the note called p "the
+    chance of a difference at least this large" and said nothing of the 2 items: with 2 items only 2^2 = 4 label
+    swaps exist (bootstrap: C(3, 2) = 3 resamples), so the note words the formula as stated and cautions."""
+    import json
+
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text('{"predict": "今天天气好", "label": "今天天气很好"}\n{"predict": "我去公园玩", "label": "我们去公园"}\n',
+                 encoding="utf-8")
+    b.write_text('{"predict": "今天天气很好", "label": "今天天气很好"}\n{"predict": "我们去公园", "label": "我们去公园"}\n',
+                 encoding="utf-8")
+    for test, distinct, what in (("ar", 4, "label swaps"), ("bootstrap", 3, "resamples")):
+        res = run_cli("compare", "-p", a, b, "--test", test, "--metrics", "rouge", "--rouge-types", "rouge1",
+                      "--bootstrap", "200", "-f", "json")
+        assert res.exit_code == 0, res.output
+        notes = json.loads(res.stdout)["notes"]
+        text = " ".join(notes)
+        assert "at least this large" not in text
+        assert "strictly larger than the observed |B − A|" in text and "a difference strictly larger than this" in text
+        assert any(n.startswith(f"with 2 items (overall) the p-value is unreliable: the test can draw only {distinct} "
+                                f"distinct {what}") for n in notes), notes

@@ -63,3 +63,18 @@ def test_score_buckets_refuses_a_bad_entry(tmp_path, value, message):
     r = run_cli("score", "-d", data, "-p", preds, "--bootstrap", "0", "--buckets", value)
     assert r.exit_code == 2
     assert r.stderr == f"zheval: error: {message}\n"
+
+
+def test_plot_by_outside_the_grouping_names_the_right_fix(tmp_path):
+    """Break-it (words13 F6): ``score -p p.jsonl --group-field g --plot x.png --plot-by zz`` said "(use --by)",
+    while the report was grouped by g already: --plot-by must name one of the grouping fields."""
+    from tests.helpers.cli import write_jsonl
+
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"predict": "今天天气好", "label": "今天天气很好", "g": "a"},
+                                               {"predict": "我去公园玩", "label": "我们去公园", "g": "b"},
+                                               {"predict": "明天穿外套", "label": "明天记得穿外套", "g": "a"}])
+    res = run_cli("score", "-p", preds, "--group-field", "g", "--plot", tmp_path / "x.png", "--plot-by", "zz",
+                  "--bootstrap", "0")
+    assert res.exit_code != 0 and "use --by" not in res.stderr, res.output
+    assert ("nothing to plot by 'zz': the report is grouped by 'g'; --plot-by (plot_by) must be one of them, a field "
+            "given with --by or --group-field") in res.stderr, res.stderr

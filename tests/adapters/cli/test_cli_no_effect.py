@@ -128,6 +128,8 @@ def test_table_and_json_take_bootstrap(files):
     ("bleu", ["--bootstrap", "0"], "--bootstrap 0"),
     ("rouge", ["--bootstrap", "0"], "--bootstrap 0"),
     ("bleu", ["-b"], "-b without --confidence"),
+    # words13 F2: rouge has no --confidence, and its message named it
+    ("rouge", ["-b"], "-b prints the scores alone: zheval rouge -b has no interval"),
     ("bleu", ["-f", "text"], "-f text without --confidence or a paired test"),
     ("chrf", [], "no --confidence, --paired-bs or --paired-ar"),
 ])

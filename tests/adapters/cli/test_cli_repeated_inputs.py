@@ -80,3 +80,23 @@ def test_reference_files_holding_the_same_text_are_refused(tmp_path):
                     "references given twice; give each reference file once") in res.stderr, (cmd, res.stderr)
     ok = run_cli("bleu", ref, third, "-i", hyp, "-f", "text")
     assert ok.exit_code == 0 and "nrefs:2" in ok.stdout, ok.output
+
+
+def test_text_commands_warn_when_the_hypothesis_is_a_reference_file(tmp_path):
+    """Break-it (words13 F3): ``zheval rouge r.txt -i r.txt`` printed 100.0 everywhere with no word, while one
+    reference file given twice was refused: the reference file (by path, or a copy by text) as ``-i`` is scored as
+    sacrebleu scores it (100: a sanity check is legitimate) with a warning naming both, at bleu, rouge and chrf; a
+    hypothesis that differs in one line gets no warning."""
+    ref, copy, hyp = tmp_path / "r.txt", tmp_path / "copy.txt", tmp_path / "h.txt"
+    ref.write_text("今天天气不错\n我们去公园\n", encoding="utf-8")
+    copy.write_bytes(ref.read_bytes())
+    hyp.write_text("今天天气不错\n我们去公园吧\n", encoding="utf-8")
+    for cmd in ("bleu", "rouge", "chrf"):
+        for given in (tmp_path / "." / "r.txt", copy):
+            res = run_cli(cmd, ref, "-i", given, "-b")
+            assert res.exit_code == 0, (cmd, res.output)
+            assert (f"zheval: warning: -i {given} holds the same text as reference {ref} (every line equal): scored "
+                    "against itself it gets 100 on every metric") in res.stderr, res.stderr
+            assert "100.0" in res.stdout, (cmd, res.stdout)
+        res = run_cli(cmd, ref, "-i", hyp, "-b")
+        assert res.exit_code == 0 and "warning" not in res.stderr, (cmd, res.stderr)

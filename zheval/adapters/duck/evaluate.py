@@ -24,7 +24,8 @@ import numpy as np
 
 from ...compute.bleu import score_from_sums as bleu_from_sums
 from ...compute.chrf import score_from_sums as chrf_from_sums
-from ...results.breakdowns import check_buckets, check_folds, check_max_refs, reference_limit
+from ...results.breakdowns import (check_buckets, check_folds, check_max_refs, reference_limit,
+                                   reference_limit_notes)
 from ..report.breakdowns import fold_scores, group_diversity, length_buckets, truncated_mask, truncation_excluded
 from ...compute.bertscore import BertScoreOptions
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
@@ -114,9 +115,9 @@ def evaluate_predictions(
     by = check_by(ds, by)
     max_refs = _check_breakdowns(ds, max_refs, buckets, folds)
     cfg = make_config(scoring, max_refs=max_refs)
-    bert, breakdowns = bertscore_config_of(bertscore, "evaluate_predictions"), {}
+    bert, breakdowns, ref_counts = bertscore_config_of(bertscore, "evaluate_predictions"), {}, [len(r) for r in ds["responses"]]
     if max_refs is not None:
-        breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
+        breakdowns["reference_limit"] = reference_limit(ref_counts, max_refs)
         ds = first_references_of(ds, max_refs)
     predictions, source = as_predictions(predictions, predictions_format)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
@@ -134,7 +135,8 @@ def evaluate_predictions(
                     metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
-                    breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert))
+                    breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert)
+                    + reference_limit_notes(ref_counts, max_refs))
     if keep_items:
         report.items = _items(table, cfg, preds, bert)
     return report

@@ -342,7 +342,7 @@ def table_problem(path, text: str | None) -> str | None:
         first = next((ln for ln in text.split("\n") if ln.strip()), "")
         for sep, name in (("\t", "TSV"), (",", "CSV")):
             cells = [c.strip() for c in next(csv.reader([first], delimiter=sep), [])]
-            known = sorted(set(cells) & _TABLE_FIELDS)
+            known = list(dict.fromkeys(c for c in cells if c in _TABLE_FIELDS))  # in the header's order
             if len(cells) > 1 and known:
                 kind, why = name, f"its first line is a {name} header naming {known}"
                 break

@@ -147,7 +147,11 @@ def plot_report(report: Report, dimension: str = "domain", fmt: str = "png",
     groups = [g for g in report.groups if g.dimension in ("overall", dimension)]
     if len(groups) <= 1:
         dims = sorted({g.dimension for g in report.groups} - {"overall"})
-        raise ValueError(f"nothing to plot by {dimension!r}; the report has groups by {dims or 'nothing'} (use --by)")
+        if dims:  # the fix is the column named, not another grouping (words13 F6: "use --by" beside --group-field)
+            raise ValueError(f"nothing to plot by {dimension!r}: the report is grouped by {', '.join(map(repr, dims))}"
+                             "; --plot-by (plot_by) must be one of them, a field given with --by or --group-field")
+        raise ValueError(f"nothing to plot by {dimension!r}: the report has no groups; group it with --by (with "
+                         "--data) or --group-field (without --data)")
     font = _cjk_font()
     # text.parse_math off: a group label or field name is data, drawn literally ("$x^2$" stays "$x^2$", "$a^$" is no
     # mathtext syntax error)

@@ -156,7 +156,10 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
     sheet, key = _sheet_and_key(ds, report, chosen, values, parts, quotas, cols, by_metric, int(k), seed, source)
     key["signatures"].update(_sentence_signatures(ds, dict(
         metrics=metrics, tokenizer=tokenizer, max_refs=max_refs, rouge=rouge, bleu=bleu, chrf=chrf, **options)))
-    return ReviewSample(sheet, key, [f"note: {n}" for n in report.notes] + [f"warning: {w}" for w in report.warnings])
+    from ...results.diagnostics import EXCLUDED_ELSEWHERE, EXCLUDED_SHOWN
+
+    warnings = [w.replace(EXCLUDED_SHOWN, EXCLUDED_ELSEWHERE) for w in report.warnings]  # no report here to show them
+    return ReviewSample(sheet, key, [f"note: {n}" for n in report.notes] + [f"warning: {w}" for w in warnings])
 
 
 def _sentence_signatures(ds, options: dict) -> dict:
