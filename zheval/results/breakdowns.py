@@ -212,15 +212,16 @@ def reference_limit(reference_counts: Sequence[int], max_refs: int) -> dict:
             "truncated": sum(x > max_refs for x in c), "dropped_references": sum(max(0, x - max_refs) for x in c)}
 
 
-def reference_limit_notes(reference_counts: Sequence[int], max_refs: Optional[int]) -> list:
-    """The report note when ``max_refs`` cut nothing (no item has more references): the signature's ``maxrefs:K``
-    then changes no score, which the report says (words13 F9); ``[]`` otherwise."""
-    most = max((int(x) for x in reference_counts), default=0)
-    if max_refs is None or most > max_refs:
+def reference_limit_notes(limit: Optional[dict]) -> list:
+    """The report note when a `reference_limit` (``None``: no limit) cut nothing -- no item has more references:
+    the signature's ``maxrefs:K`` then changes no score, which the report says (break-it pass 13); ``[]``
+    otherwise."""
+    if limit is None or limit["truncated"]:
         return []
-    return [f"the reference limit of {max_refs} (max_refs, --max-refs) cut nothing: no item has more than {most} "
-            f"reference{'s' if most != 1 else ''}, so every item is scored with all of its references, as without the "
-            f"limit (the signature still reads maxrefs:{max_refs})"]
+    k = limit["max_refs"]
+    return [f"the reference limit of {k} (max_refs, --max-refs) cut nothing: no item has more than {k} "
+            f"reference{'s' if k != 1 else ''}, so every item is scored with all of its references, as without the "
+            f"limit (the signature still reads maxrefs:{k})"]
 
 
 def reference_limit_text(limit: dict) -> str:

@@ -88,8 +88,10 @@ def test_the_judge_ratings_and_rubric_doors(tmp_path):
 def test_the_terms_door(tmp_path):
     terms = tmp_path / "terms.txt"
     terms.write_text("订单页\n" + "[" * N + "]" * N + "\n", encoding="utf-8")
-    ok = _records(tmp_path)
-    res = run_cli("bleu", ok, "-i", ok, "--terms", terms)
+    ref, hyp = tmp_path / "r.txt", tmp_path / "h.txt"
+    ref.write_text("订单页面\n", encoding="utf-8")
+    hyp.write_text("订单页\n", encoding="utf-8")
+    res = run_cli("bleu", ref, "-i", hyp, "--terms", terms)
     assert res.exit_code == 2, res.output
     assert res.stderr == (f"zheval: error: invalid --terms file: 1 problem(s)\n  {terms}:2: malformed JSON (nested "
                           f"too deeply at column {N}: {N} arrays or objects inside one another, more than Python's "

@@ -69,8 +69,7 @@ def evaluate_predictions(
             ``beta``, ``eps_smoothing`` and the tokenizer options (`REPORT_FIELDS`); defaults: corpus BLEU-4 with
             sacrebleu's exp smoothing, ROUGE-1/2/L F with the max-over-references rule.
         by: group columns (default domain and difficulty; ``null`` values form their own group).
-        bootstrap: resamples for the percentile intervals (default 1000; 0 = none).
-        seed: the bootstrap's seed.
+        bootstrap: resamples for the percentile intervals (default 1000; 0 = none). seed: the bootstrap's seed.
         confidence: the intervals' confidence level (default 0.95, 95%).
         num_proc: ``map`` worker processes; results are identical for any value.
         keep_items: put per-item scores into the report (``Report.items``).
@@ -115,9 +114,9 @@ def evaluate_predictions(
     by = check_by(ds, by)
     max_refs = _check_breakdowns(ds, max_refs, buckets, folds)
     cfg = make_config(scoring, max_refs=max_refs)
-    bert, breakdowns, ref_counts = bertscore_config_of(bertscore, "evaluate_predictions"), {}, [len(r) for r in ds["responses"]]
+    bert, breakdowns = bertscore_config_of(bertscore, "evaluate_predictions"), {}
     if max_refs is not None:
-        breakdowns["reference_limit"] = reference_limit(ref_counts, max_refs)
+        breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
         ds = first_references_of(ds, max_refs)
     predictions, source = as_predictions(predictions, predictions_format)
     preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
@@ -136,7 +135,7 @@ def evaluate_predictions(
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
                     breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert)
-                    + reference_limit_notes(ref_counts, max_refs))
+                    + reference_limit_notes(breakdowns.get("reference_limit")))
     if keep_items:
         report.items = _items(table, cfg, preds, bert)
     return report
