@@ -69,7 +69,8 @@ def evaluate_predictions(
             ``beta``, ``eps_smoothing`` and the tokenizer options (`REPORT_FIELDS`); defaults: corpus BLEU-4 with
             sacrebleu's exp smoothing, ROUGE-1/2/L F with the max-over-references rule.
         by: group columns (default domain and difficulty; ``null`` values form their own group).
-        bootstrap: resamples for the percentile intervals (default 1000; 0 = none). seed: the bootstrap's seed.
+        bootstrap: resamples for the percentile intervals (default 1000; 0 = none).
+        seed: the bootstrap's seed.
         confidence: the intervals' confidence level (default 0.95, 95%).
         num_proc: ``map`` worker processes; results are identical for any value.
         keep_items: put per-item scores into the report (``Report.items``).
@@ -111,8 +112,7 @@ def evaluate_predictions(
                              interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds,
                                            max_refs=max_refs))
     check_dataset(ds, "evaluate_predictions")
-    by = check_by(ds, by)
-    max_refs = _check_breakdowns(ds, max_refs, buckets, folds)
+    by, max_refs = check_by(ds, by), _check_breakdowns(ds, max_refs, buckets, folds)
     cfg = make_config(scoring, max_refs=max_refs)
     bert, breakdowns = bertscore_config_of(bertscore, "evaluate_predictions"), {}
     if max_refs is not None:
