@@ -43,7 +43,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
                       run_command, seed_rule, tokenizer_options, refuse_tool_tokenizer_options)
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
-                         resample_systems, resampled_signature)
+                         resample_systems, resampled_signature, rounded_perfect_notes)
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]
@@ -122,6 +122,9 @@ def _run(o) -> None:
         if empty:
             note(f"{n}: {empty} empty hypothesis line(s) scored as empty predictions")
     shape = dict(width=o.chrf_width, fmt=o.chrf_format, score_only=o.score_only, scale=100)
+    for msg in rounded_perfect_notes([(s["system"], res["name"], s["score"]) for s in res["systems"]], 100,
+                                     o.chrf_width):
+        note(msg)
     if len(systems) == 1:
         text = format_single(res["name"], res["signature"], res["systems"][0], **shape)
     else:

@@ -27,7 +27,7 @@ from ..text.terminal import terminal_json
 from .options import UserError
 
 __all__ = ["paired_test", "confidence_resamples", "paired_resamples", "resample_systems", "resampled_signature",
-           "score_text", "format_single", "format_systems"]
+           "score_text", "format_single", "format_systems", "rounded_perfect_notes"]
 
 
 def paired_test(o, n_systems: Optional[int] = None) -> Optional[str]:
@@ -123,6 +123,22 @@ def resampled_signature(signature: str, *, confidence_n: int = 0, paired: Option
     head, sep, version = signature.rpartition("|zheval:")
     extra = "|".join(f"{k}:{v}" for k, v in fields)
     return f"{head}|{extra}{sep}{version}" if sep else f"{signature}|{extra}"
+
+
+def rounded_perfect_notes(scores: list, scale: float, width: int) -> list:
+    """The notes for scores that print as the perfect score without being it: ``scores`` is ``[(system, metric
+    label, value on 0-1), ...]``; a value below 1 whose ``width``-decimal form on ``scale`` reads as ``scale``
+    (99.975 as ``100.0``) gets one note naming it, its value and the fewest decimals that tell it from perfect
+    (``-w``); ``[]`` otherwise. The printed number stays sacrebleu's rounding. Raises nothing."""
+    notes = []
+    for system, label, value in scores:
+        if value is None or not 0 <= value < 1 or float(f"{value * scale:.{width}f}") != scale:
+            continue
+        need = next((w for w in range(width + 1, 18) if float(f"{value * scale:.{w}f}") != scale), None)
+        exact = f"{value * scale:.{need}f}" if need is not None else repr(value * scale)
+        notes.append(f"{system}: {label} {exact} prints as {scale:.{width}f} at {width} decimal(s) but is not a perfect "
+                     f"score{f'; -w {need} shows it' if need is not None else ''}")
+    return notes
 
 
 def score_text(row: dict, width: int, scale: float = 1) -> str:
