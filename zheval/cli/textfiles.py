@@ -50,7 +50,7 @@ from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, ech
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
                          rounded_perfect_notes)
-from .textfiles_report import _label, json_text, sacrebleu_text, score_only_text, table_text
+from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
            "SystemsCommand", "STDIN", "input_warnings"]
@@ -415,7 +415,7 @@ def _run(o, metric: str) -> None:
         if o.score_only or fmt != "table":
             note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
     scale = 100 if fmt == "text" and not o.score_only else o.scale
-    for msg in rounded_perfect_notes([(s["system"], _label(k), s["scores"][k]) for s in out["systems"]
+    for msg in rounded_perfect_notes([(s["system"], metric_label(k), s["scores"][k]) for s in out["systems"]
                                       for k in out["keys"]], scale, width):
         note(msg)
     echo(text, nl=False)

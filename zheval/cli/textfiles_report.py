@@ -13,7 +13,7 @@ from ..adapters.report.tables import no_interval_label
 from ..text.terminal import terminal_json
 from .resampling import format_single, format_systems, score_text
 
-__all__ = ["table_text", "json_text", "score_only_text", "sacrebleu_text", "preset_numbers"]
+__all__ = ["metric_label", "table_text", "json_text", "score_only_text", "sacrebleu_text", "preset_numbers"]
 
 
 def _fmt(x: float, scale: int, width: int, signed: bool = False) -> str:
@@ -21,7 +21,9 @@ def _fmt(x: float, scale: int, width: int, signed: bool = False) -> str:
     return f"{v:+.{width}f}" if signed else f"{v:.{width}f}"
 
 
-def _label(key: str) -> str:
+def metric_label(key: str) -> str:
+    """The printed name of a score key: ``"bleu"`` -> ``BLEU``, ``"rougeL"`` -> ``ROUGE-L``, ``"rouge1"`` ->
+    ``ROUGE-1``; any other key as it is. Raises nothing."""
     return {"bleu": "BLEU", "rougeL": "ROUGE-L", "rougeLsum": "ROUGE-Lsum", "rougeW": "ROUGE-W"}.get(
         key, "ROUGE-" + key[len("rouge"):] if key.startswith("rouge") else key)
 
@@ -54,7 +56,7 @@ def _test_lines(out: dict) -> list:
     else:
         lines = [f"paired bootstrap ({n} resamples, seed {seed}; sacrebleu's test): p = (1 + resamples whose "
                  f"|B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)"]
-    ties = [f"{p['system']} {_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
+    ties = [f"{p['system']} {metric_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
     if ties:
         base = out["systems"][0]["system"]
         lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
@@ -78,7 +80,7 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
     body = []
     for i, s in enumerate(out["systems"]):
         for k in keys:
-            row = [s["system"], _label(k), _fmt(s["scores"][k], scale, width)]
+            row = [s["system"], metric_label(k), _fmt(s["scores"][k], scale, width)]
             if has_ci:
                 iv = s["intervals"][k]
                 row.append(f"({no_interval_label(out['segments'])})" if iv is None else
