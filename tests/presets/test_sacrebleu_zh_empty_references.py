@@ -102,3 +102,15 @@ def test_chinese_bleu_module_scores_blank_references_under_the_preset_only():
     assert len(m) == 4
     with pytest.raises(EmptyReferenceError):
         m.compute(predictions=HYPS, references=REFS_1)
+
+
+def test_explain_follows_the_preset_too():
+    from zheval.compute.explain import explain_items
+
+    refs = [[a, b] for a, b in zip(REFS_1, REFS_2)]
+    out, said = _scored(lambda: explain_items(HYPS, refs, metrics=["bleu"], preset="sacrebleu-zh"))
+    want = [sacrebleu.sentence_bleu(h, [a, b], tokenize="zh").score for h, a, b in zip(HYPS, REFS_1, REFS_2)]
+    assert [e["bleu"]["sentence_bleu"] * 100 for e in out] == pytest.approx(want, abs=1e-9)
+    assert said and said[0].positions == [(1, 0), (2, 1)]
+    with pytest.raises(EmptyReferenceError):
+        explain_items(HYPS, refs, metrics=["bleu"])

@@ -32,8 +32,9 @@ def option(annotation, *decls, default=None, **kwargs):
     kind = {int: int, Optional[int]: int, float: float, Optional[float]: float}.get(annotation)
     if kind is not None and "parser" not in kwargs:
         kwargs["parser"] = number_parser(kind, kwargs.pop("min", None), kwargs.pop("max", None))
-    if annotation in _TYPED and "parser" not in kwargs:  # a path prints as typed (TypedPath)
-        annotation, kwargs["parser"] = _TYPED[annotation], typed_path
+    if annotation in (Path, Optional[Path], List[Path], Optional[List[Path]]) and "parser" not in kwargs:
+        kwargs["parser"] = typed_path  # a path prints as typed (TypedPath); a list keeps its <list[Path]> label
+        annotation = {Path: _PathLabel, Optional[Path]: Optional[_PathLabel]}.get(annotation, annotation)
     if decls == ("ARGUMENT",):
         return annotation, typer.Argument(default, **kwargs)
     return annotation, typer.Option(default, *decls, **kwargs)
@@ -44,10 +45,9 @@ class TypedPath(type(Path())):
     ``d.jsonl``: pathlib drops the ``./``); the file it names, its comparisons and every path derived from it are
     pathlib's own."""
 
-    _typed: Optional[str] = None
-
     def __str__(self) -> str:
-        return self._typed if self._typed is not None else super().__str__()
+        typed = getattr(self, "_typed", None)  # (set by typed_path only: a derived path prints as pathlib's)
+        return typed if typed is not None else super().__str__()
 
 
 def typed_path(value) -> Path:
@@ -64,9 +64,6 @@ class _PathLabel(TypedPath):
 
 
 _PathLabel.__name__ = "path"
-#: The annotations of the path options, each with the `typed_path` parser (a list keeps its ``<list[Path]>`` label).
-_TYPED = {Path: _PathLabel, Optional[Path]: Optional[_PathLabel], List[Path]: List[Path],
-          Optional[List[Path]]: Optional[List[Path]]}
 
 
 def bertscore_flags(prefix: str, *, required: bool) -> dict:

@@ -26,8 +26,9 @@ Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_res
 [`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
 
 Refused, each naming the file and line (all problems listed together): a file that is not UTF-8 (a BOM and CRLF
-line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored)
-or in a hypothesis file (unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the
+line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored;
+``--preset sacrebleu-zh`` scores it as sacrebleu does, reference length 0, counted in a warning naming the first
+``FILE:line`` and in the table's note and the JSON's ``empty_references``) or in a hypothesis file (unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the
 count is printed), files with different numbers of lines (ragged reference files included). A final line break
 does not start another segment. Line ends are removed; nothing else is stripped (the tokenizers normalise spaces).
 """
