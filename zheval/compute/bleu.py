@@ -274,7 +274,7 @@ def bleu_reference_rule(references, tok, lengths, config: BleuConfig, allow_empt
     if allow_empty or part is None or not part.scores_empty_references:
         check_references(references, tok, lengths, allow_empty)
         return
-    from ..presets.base import tokens_tool
+    from ..presets import tokens_tool
 
     scored_empty_references(references, tok, lengths, part.name, tokens_tool(part) or part.name)
 
