@@ -235,7 +235,8 @@ def _in_option_names(message: str, command: Optional[str]) -> str:
             message = re.sub(rf"(?<![\w.'-]){name}=? ?(?![\w'])", lambda m: flag + (" " if m.group(0).endswith(" ")
                                                                                      else ""), message)
         else:
-            message = re.sub(rf"^{name}(?= (must|is required)\b)", flag, message)
+            # ... and before its quoted value (``normalize '' has an empty step``)
+            message = re.sub(rf"^{name}(?= (must|is required)\b| '[^']*' )", flag, message)
             message = re.sub(rf"\bunknown {name}\b", f"unknown {flag}", message)
         message = re.sub(rf"(?<![\w-]){name} (?=\(the preset's: )", flag + " ", message)
     return re.sub(r" On the command line: (--[\w-]+)\.", lambda m: "" if m.group(1) in message[:m.start()]

@@ -41,10 +41,14 @@ import unicodedata
 
 from .problems import Problem
 
-__all__ = ["NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_cells", "number_reason", "parse_number"]
+__all__ = ["NUMBER_GRAMMAR", "NUMBER_SYNTAX", "JsonNumber", "NumberFormatError", "number_cells", "number_reason", "parse_number"]
 
 NUMBER_GRAMMAR = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 """The accepted grammar as a regular expression (ASCII digits only; matched whole, after stripping spaces/tabs)."""
+
+NUMBER_SYNTAX = "expected digits 0-9 with an optional sign, decimal point and exponent (e.g. 4, -0.5, 1e-3)"
+"""The reason `number_reason` gives a text that is no number and has no more particular fault (an integer door says
+its own syntax instead: `zheval.cli.option_numbers.number_parser`)."""
 
 _NUMBER = re.compile(NUMBER_GRAMMAR + r"\Z", re.ASCII)
 _NONFINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.IGNORECASE)
@@ -145,7 +149,7 @@ def _refusal(text: str) -> str:
         return "a comma is neither a decimal point nor accepted as a thousands separator (write 4.5 or 4500)"
     if text[:2].lower() in ("0x", "0o", "0b") or text[1:3].lower() in ("0x", "0o", "0b"):
         return "hexadecimal, octal and binary literals are not accepted"
-    return "expected digits 0-9 with an optional sign, decimal point and exponent (e.g. 4, -0.5, 1e-3)"
+    return NUMBER_SYNTAX
 
 
 def parse_number(
