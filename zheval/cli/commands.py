@@ -169,8 +169,9 @@ def ceiling(o) -> None:
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
-    randomisation); an exact tie is reported as "no difference", since that p-value is then its minimum
-    1/(resamples + 1). More systems follow B: --predictions A.jsonl B.jsonl C.jsonl … Without --data each file
+    randomisation); an exact tie (X − A = 0) is marked "no difference", and systems whose outputs are identical
+    line for line get that p-value's minimum 1/(resamples + 1), with a note saying it is no evidence. More systems
+    follow B: --predictions A.jsonl B.jsonl C.jsonl … Without --data each file
     carries its references (as zheval score reads one): A's items and references are compared, and every other
     file must hold the same items with the same references."""
 

@@ -94,7 +94,7 @@ def resample_systems(names: Sequence[str], scores: Sequence[float], rows: Sequen
         elif confidence_n:
             row["mean"], row["ci"] = mean_and_halfwidth(resampled_scores(r, from_sums, confidence_n, seed))
         if paired and k:
-            # an exact tie (identical outputs, delta 0) is "no difference", whatever the test's minimal p says
+            # an exact tie (delta 0) is "no difference"; only outputs identical line for line get the minimal p
             row.update(delta=score - scores[0], no_difference=score == scores[0])
             if paired == "bs":
                 row.update(delta_low=None, delta_high=None)

@@ -236,7 +236,8 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         "scores": {key: value}, "intervals": {key: [low, high] or None} (with bootstrap), "result": the library result,
         ["no_interval": why there is none (a file of one segment)]}], "tests": {key: the rows of `resample_systems`},
         "paired": [{"system", "baseline", "metric", "test", "delta", "delta_low", "delta_high", "p_value",
-        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "warnings": [the
+        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "identical": [the
+        systems whose outputs are identical line for line to the first's], "warnings": [the
         library's input-slip warnings, per system]}``.
 
     Raises:
@@ -308,7 +309,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
                                     paired=several, paired_n=paired_n, seed=seed)
     return {"metric": metric, "keys": keys, "signature": signature,
             "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
-            "confidence_n": confidence_n,
+            "confidence_n": confidence_n, "identical": [n for n, s in zip(names[1:], systems[1:]) if s == systems[0]],
             "warnings": input_warnings(systems, references, names, cfg)}
 
 
