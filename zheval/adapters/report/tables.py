@@ -271,8 +271,8 @@ class Report:
         groups: `GroupScore` list (``overall`` first) — for ``score`` and ``ceiling``.
         comparison: for ``compare``: ``[{"group", "n", "metric", "system", "source", "test", "score_a", "score_b",
             "delta", "delta_low", "delta_high", "p_value", "no_difference"}]`` (one row per group, metric and system
-            compared with A) (``no_difference``: B − A is exactly 0, where sacrebleu's
-            p-value is its minimum 1/(resamples + 1) and means nothing).
+            compared with A) (``no_difference``: B − A is exactly 0; when the outputs are identical line for line,
+            sacrebleu's p-value is its minimum 1/(resamples + 1) and means nothing).
         diagnostics: `Diagnostics` (score), `SystemDiagnostics` (compare: each system's) or ``None``;
             signatures: ``{"bleu": …, "rouge": …}``.
         params: options used (tokenizer, bootstrap, seed, num_proc, …); notes / warnings: messages for the reader.
