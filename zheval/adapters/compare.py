@@ -24,7 +24,7 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
-from ..results.breakdowns import check_max_refs, reference_limit
+from ..results.breakdowns import check_max_refs, reference_limit, reference_limit_notes
 from .duck.config import DEFAULT_METRICS, make_config, report_options
 from .duck.evaluate import first_references_of
 from ..results.diagnostics import SystemDiagnostics
@@ -182,7 +182,8 @@ def compare_predictions(
     params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), "a": names[0], "b": names[1],
               "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
     same = _identical_outputs(tables, groups, labels)
-    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels), same)
+    notes = (order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels), same)
+             + reference_limit_notes(limit))  # max_refs that cut nothing, as evaluate_predictions says it
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=_test_signatures(cfg, [len(r) for r in refs], (bootstrap, seed, confidence, bert), test, trials),
