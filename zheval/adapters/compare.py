@@ -183,7 +183,8 @@ def compare_predictions(
               "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
     same = _identical_outputs(tables, groups, labels)
     notes = (order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels), same)
-             + reference_limit_notes(limit))  # max_refs that cut nothing, as evaluate_predictions says it
+             + reference_limit_notes(limit)  # max_refs that cut nothing, as evaluate_predictions says it
+             + _interval_cautions(rows, int(bootstrap), len(labels)))
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=_test_signatures(cfg, [len(r) for r in refs], (bootstrap, seed, confidence, bert), test, trials),
@@ -328,6 +329,17 @@ def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int
     if ties:
         notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
     return notes
+
+
+def _interval_cautions(rows: list, bootstrap: int, n_systems: int) -> list:
+    """`resample_cautions` of the rows' paired-bootstrap intervals of X − A (few resamples; an interval without its
+    difference), as ``zheval score`` gives them of its intervals."""
+    from ..results.reducers import resample_cautions
+
+    many = n_systems > 2
+    intervals = [(f"{r['label']} ({r['group']}{', ' + r['system'] if many else ''})", r["delta"], r["delta_low"],
+                  r["delta_high"]) for r in rows if r.get("delta_low") is not None]
+    return resample_cautions(bootstrap, intervals, what="interval of X − A") if intervals else []
 
 
 def _small_sample_notes(rows: list, test: str, n_p: int, pmin: float) -> list:

@@ -107,6 +107,27 @@ def resample_systems(names: Sequence[str], scores: Sequence[float], rows: Sequen
     return out
 
 
+def resampling_cautions(tests: dict, *, confidence_n: int = 0, paired: Optional[str] = None, paired_n: int = 0,
+                        paired_option: str = "--paired-bs-n") -> list:
+    """The cautions of `zheval.results.reducers.resample_cautions` (few resamples, an interval without its own
+    value) about sacrebleu's ``μ ± CI`` (``confidence_n`` resamples, ``--confidence-n``) and the paired bootstrap's
+    interval of Δ (``paired="bs"``, ``paired_n`` resamples, ``paired_option``). ``tests``: ``{score label: the rows of
+    `resample_systems`}``."""
+    from ..results.reducers import resample_cautions
+
+    rows = [(label, s) for label, systems in tests.items() for s in systems]
+    out = []
+    mus = [(f"{s['system']} {label}", s["score"], s["mean"] - s["ci"], s["mean"] + s["ci"]) for label, s in rows
+           if s.get("mean") is not None and s.get("ci") is not None]
+    if confidence_n and mus:
+        out += resample_cautions(confidence_n, mus, what="μ ± 95% CI", option="--confidence-n")
+    deltas = [(f"{s['system']} {label}", s["delta"], s["delta_low"], s["delta_high"]) for label, s in rows
+              if s.get("delta_low") is not None]
+    if paired == "bs" and deltas:
+        out += resample_cautions(paired_n, deltas, what="interval of Δ", option=paired_option)
+    return out
+
+
 def resampled_signature(signature: str, *, confidence_n: int = 0, paired: Optional[str] = None,
                         paired_n: int = 1000, seed: int = 12345) -> str:
     """``signature`` with the resampling behind its intervals and p-values, as sacrebleu's signature has it: ``bs:N``

@@ -49,7 +49,7 @@ from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, ech
                       refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
-                         rounded_perfect_notes)
+                         resampling_cautions, rounded_perfect_notes)
 from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
@@ -398,6 +398,11 @@ def _run(o, metric: str) -> None:
     except ValueError as exc:
         raise references_located(exc, ref_names) from None
     out["warnings"] = list(out["warnings"]) + take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
+    out["warnings"] += resampling_cautions(  # few resamples of μ ± CI and Δ's interval (the library's own: above)
+        {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
+        paired=out["paired"][0]["test"] if out["paired"] else None,
+        paired_n=out["paired"][0].get("n_resamples", 0) if out["paired"] else 0,
+        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap")
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":

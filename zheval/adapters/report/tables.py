@@ -257,6 +257,18 @@ def score_groups(
     return out
 
 
+def interval_cautions(groups: Sequence[GroupScore], metrics: Sequence[tuple], bootstrap: int) -> list[str]:
+    """The report notes of `zheval.results.reducers.resample_cautions` about the groups' intervals (``metrics``:
+    ``[(name, label)]``): fewer resamples than `zheval.results.reducers.SOUND_RESAMPLES`, and every interval that
+    does not contain its score; ``[]`` when no interval was computed."""
+    from ...results.reducers import resample_cautions
+
+    labels = dict(metrics)
+    intervals = [(f"{labels.get(name, name)} ({g.label})", v.value, v.low, v.high)
+                 for g in groups for name, v in g.scores.items() if v.low is not None]
+    return resample_cautions(int(bootstrap), intervals) if intervals else []
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # the report
 
