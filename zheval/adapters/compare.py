@@ -173,18 +173,15 @@ def compare_predictions(
     names, tables, warnings, order, diags = _score_systems(ds, [predictions_a, predictions_b, *more_predictions],
                                                            labels, cfg, num_proc, locations, label_check,
                                                            predictions_format, limit)
-    specs = [metric_specs(t, cfg) for t in tables]
-    refs = tables[0]["responses"]
+    specs, refs = [metric_specs(t, cfg) for t in tables], tables[0]["responses"]
     berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
     groups = group_items(group_columns(ds, by), by, len(ds))
     rows = _paired_rows(specs, groups, labels, names, test, trials, int(bootstrap), confidence, seed, progress)
     bert = berts[0] if berts else None
     params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), "a": names[0], "b": names[1],
               "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
-    same = _identical_outputs(tables, groups, labels)
-    notes = (order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels), same)
-             + reference_limit_notes(limit)  # max_refs that cut nothing, as evaluate_predictions says it
-             + _interval_cautions(rows, int(bootstrap), len(labels)))
+    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels),
+                                   _identical_outputs(tables, groups, labels), limit)
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=_test_signatures(cfg, [len(r) for r in refs], (bootstrap, seed, confidence, bert), test, trials),
@@ -307,9 +304,11 @@ def _identical_outputs(tables: list, groups: list, labels: list) -> set:
 
 
 def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int, n_systems: int,
-                   identical: set = frozenset()) -> list:
+                   identical: set = frozenset(), limit: Optional[dict] = None) -> list:
     """The notes that explain the p-values of the rows (the test's convention, several systems, small groups, the
-    rows whose systems' outputs are identical line for line: ``identical``, `_identical_outputs`)."""
+    rows whose systems' outputs are identical line for line: ``identical``, `_identical_outputs`), then the
+    `reference_limit_notes` of ``limit`` (``max_refs`` that cut nothing, as ``evaluate_predictions`` says it) and the
+    cautions about the intervals (`_interval_cautions`)."""
     n_p = trials if test == "ar" else bootstrap
     pmin = 1 / (n_p + 1)
     if test == "ar":
@@ -328,7 +327,7 @@ def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int
             if (r["group"], r["system"]) in identical and r.get("p_value") is not None]
     if ties:
         notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
-    return notes
+    return notes + reference_limit_notes(limit) + _interval_cautions(rows, bootstrap, n_systems)
 
 
 def _interval_cautions(rows: list, bootstrap: int, n_systems: int) -> list:

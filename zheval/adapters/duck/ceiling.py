@@ -92,7 +92,7 @@ def human_ceiling(
     if skipped:
         notes.append(f"{skipped} item(s) with fewer than 2 references skipped")
     notes += reference_limit_notes(breakdowns.get("reference_limit"))  # max_refs that cut nothing, as score says it
-    notes += interval_cautions(groups, [(s.name, s.label) for s in specs], bootstrap)  # few resamples (as score)
+    notes += interval_cautions(groups, specs, bootstrap)  # few resamples (as score)
     return Report(
         kind="ceiling",
         title=f"zheval ceiling: human agreement on {len(kept)} items ({len(rows)} leave-one-out rows)",

@@ -135,8 +135,7 @@ def evaluate_predictions(
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
                     breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert)
-                    + reference_limit_notes(breakdowns.get("reference_limit"))
-                    + interval_cautions(groups, [(s.name, s.label) for s in specs], bootstrap))
+                    + reference_limit_notes(breakdowns.get("reference_limit")) + interval_cautions(groups, specs, bootstrap))
     if keep_items:
         report.items = _items(table, cfg, preds, bert)
     return report
