@@ -2,8 +2,8 @@
 without a word. A count below `SOUND_RESAMPLES` (1000: sacrebleu's default ``--confidence-n`` / ``--paired-bs-n``,
 and Efron & Tibshirani 1993's advice for a percentile interval) is computed, never refused, with a caution -- in the
 report's notes and JSON and on stderr at the CLI, as a ``ResamplingWarning`` in the library -- and an interval that
-does not contain its own score says so. The scores are checked against sacrebleu / rouge-score-free arithmetic (the
-ROUGE-1 mean by hand is not needed: the caution compares the numbers the result itself prints)."""
+does not contain its own score says so. BLEU is checked against sacrebleu; whether an interval holds its score is
+read from the numbers the result itself gives beside the caution."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ import warnings
 import pytest
 
 import zheval
-from zheval.results.reducers import SOUND_RESAMPLES, resample_cautions
 
 from helpers.cli import run_cli as run, write_sample_files
 
@@ -27,6 +26,8 @@ def _outside(d: dict, name: str) -> bool:
 
 
 def test_the_threshold_and_the_messages():
+    from zheval.results.reducers import SOUND_RESAMPLES, resample_cautions
+
     assert SOUND_RESAMPLES == 1000
     assert resample_cautions(1000, [("x", 0.5, 0.4, 0.6)]) == []
     assert resample_cautions(0, [("x", 0.5, 0.6, 0.7)]) != []  # no count to blame, the interval still misses
@@ -51,7 +52,7 @@ def test_the_library_warns_and_still_computes():
                for s in said), said
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        zheval.compute_rouge(PREDS, REFS, bootstrap=SOUND_RESAMPLES)
+        zheval.compute_rouge(PREDS, REFS, bootstrap=1000)
         zheval.compute_chrf(PREDS, REFS)
     assert not [w for w in caught if issubclass(w.category, zheval.ResamplingWarning)]
     for call in (lambda: zheval.compute_chrf(PREDS, REFS, bootstrap=5),
