@@ -257,13 +257,14 @@ def score_groups(
     return out
 
 
-def interval_cautions(groups: Sequence[GroupScore], specs: Sequence[MetricSpec], bootstrap: int) -> list[str]:
-    """The report notes of `zheval.results.reducers.resample_cautions` about the groups' intervals (each metric
-    named by its spec's label): fewer resamples than `zheval.results.reducers.SOUND_RESAMPLES`, and every interval
-    that does not contain its score; ``[]`` when no interval was computed."""
+def interval_cautions(groups: Sequence[GroupScore], metrics: Sequence, bootstrap: int) -> list[str]:
+    """The report notes of `zheval.results.reducers.resample_cautions` about the groups' intervals (``metrics``: the
+    `MetricSpec` list, or the report's ``[(name, label)]``): fewer resamples than
+    `zheval.results.reducers.SOUND_RESAMPLES`, and every interval that does not contain its score; ``[]`` when no
+    interval was computed."""
     from ...results.reducers import resample_cautions
 
-    labels = {s.name: s.label for s in specs}
+    labels = dict((m.name, m.label) if isinstance(m, MetricSpec) else m for m in metrics)
     intervals = [(f"{labels.get(name, name)} ({g.label})", v.value, v.low, v.high)
                  for g in groups for name, v in g.scores.items() if v.low is not None]
     return resample_cautions(int(bootstrap), intervals) if intervals else []
