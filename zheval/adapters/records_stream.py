@@ -305,8 +305,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
     report.notes += empty_cell_notes(meta["empty"])
-    report.notes += multiline_notes(*meta["multiline"], str(path)) + interval_cautions(report.groups, report.metrics,
-                                                                                         bootstrap)
+    report.notes += multiline_notes(*meta["multiline"], str(path)) + interval_cautions(groups, report.metrics, bootstrap)
     return report
 
 
