@@ -43,7 +43,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
                       run_command, seed_rule, tokenizer_options, refuse_tool_tokenizer_options)
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
-                         resample_systems, resampled_signature, rounded_perfect_notes)
+                         resample_systems, resampled_signature, resampling_cautions, rounded_perfect_notes)
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]
@@ -131,7 +131,9 @@ def _run(o) -> None:
         text = format_systems(res["name"], res["signature"], res["systems"], paired=paired, paired_n=res["paired_n"],
                               **shape)
     echo(text, nl=False)
-    for msg in res["warnings"]:
+    cautions = resampling_cautions({res["name"]: res["systems"]}, confidence_n=confidence_resamples(o, paired),
+                                   paired=paired, paired_n=res["paired_n"])
+    for msg in res["warnings"] + cautions:
         echo(f"zheval: warning: {msg}", err=True)
 
 

@@ -324,6 +324,16 @@ def pairing_messages(predictions) -> None:
         echo(f"warning: {in_option_names(w, COMMAND.get())}", err=True)
 
 
+def _first_references(refs: list, max_refs: int) -> list:
+    """The first ``max_refs`` references of every item, with the note ``zheval score`` gives (on stderr) when the
+    limit cuts nothing (`zheval.results.breakdowns.reference_limit_notes`)."""
+    from ..results.breakdowns import first_references, reference_limit, reference_limit_notes
+
+    for n in reference_limit_notes(reference_limit([len(r) for r in refs], max_refs)):
+        echo(f"note: {n}", err=True)
+    return first_references(refs, max_refs)
+
+
 @app.command()
 @takes("data", "predictions", "pred_field", "ref_field", "id_field", "ids", "worst", "best", "sample", "sample_seed", "metric", "explain_format",
        "tokenizer", "metrics", "rouge_types", "multi_ref", "smooth", "max_order", "jieba_hmm", "terms", "t2s",
@@ -392,9 +402,7 @@ def explain(o) -> None:
         ds, where, preds, places = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
         if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does
-            from ..results.breakdowns import first_references
-
-            refs = first_references(refs, o.max_refs)
+            refs = _first_references(refs, o.max_refs)
         if "rouge" in mets and (one := one_reference_note(o, bool(refs) and all(len(r) == 1 for r in refs))):
             echo(f"note: {one}", err=True)  # score says it in its report's notes (`report_one_reference_note`)
         needs_scores = bool(o.worst or o.best)

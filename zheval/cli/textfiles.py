@@ -51,7 +51,7 @@ from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, ech
                       refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
-                         rounded_perfect_notes)
+                         resampling_cautions, rounded_perfect_notes)
 from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
@@ -239,7 +239,8 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         "scores": {key: value}, "intervals": {key: [low, high] or None} (with bootstrap), "result": the library result,
         ["no_interval": why there is none (a file of one segment)]}], "tests": {key: the rows of `resample_systems`},
         "paired": [{"system", "baseline", "metric", "test", "delta", "delta_low", "delta_high", "p_value",
-        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "warnings": [the
+        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "identical": [the
+        systems whose outputs are identical line for line to the first's], "warnings": [the
         library's input-slip warnings, per system], "empty_references": the library's
         `zheval.compute.guards.EmptyReferenceWarning` (``positions``, its message) or ``None``}``.
 
@@ -315,6 +316,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     return {"metric": metric, "keys": keys, "signature": signature,
             "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
             "confidence_n": confidence_n, "empty_references": empty_refs,
+            "identical": [n for n, s in zip(names[1:], systems[1:]) if s == systems[0]],
             "warnings": input_warnings(systems, references, names, cfg)}
 
 
@@ -445,6 +447,11 @@ def _run(o, metric: str) -> None:
     if out["empty_references"] is not None:  # scored by the preset as its tool scores them: counted and said
         out["empty_references"], said = _empty_references_note(out["empty_references"], ref_names)
         out["warnings"].append(said)
+    out["warnings"] += resampling_cautions(  # few resamples of μ ± CI and Δ's interval (the library's own: above)
+        {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
+        paired=out["paired"][0]["test"] if out["paired"] else None,
+        paired_n=out["paired"][0].get("n_resamples", 0) if out["paired"] else 0,
+        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap")
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":

@@ -56,12 +56,13 @@ def _test_lines(out: dict) -> list:
     else:
         lines = [f"paired bootstrap ({n} resamples, seed {seed}; sacrebleu's test): p = (1 + resamples whose "
                  f"|B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)"]
-    ties = [f"{p['system']} {metric_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
+    same = set(out.get("identical", ()))  # outputs identical line for line to the first system's (`score_text_files`)
+    ties = [f"{p['system']} {metric_label(p['metric'])}" for p in out["paired"]
+            if p["system"] in same and p.get("p_value") is not None]
     if ties:
         base = out["systems"][0]["system"]
-        lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
-                     f"(1/({n} + 1) when every resample ties too) is an artefact of the +1, not evidence of a "
-                     "difference")
+        lines.append(f"no difference: {', '.join(ties)}: outputs identical line for line to {base}'s, so Δ = 0 on "
+                     f"every resample and p = 1/({n} + 1), an artefact of the +1, not evidence of a difference")
     return lines
 
 

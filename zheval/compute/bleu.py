@@ -35,7 +35,7 @@ from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips, warn_preset_override
+from .guards import warn_input_slips, warn_preset_override, warn_resampling
 from .option_rules import check_interval_used
 from .inputs import check_references, prepare_items, scored_empty_references, validate_inputs
 from .options import (BLEU_DEFAULTS, LEVELS, BleuOptions, check_crosscheck_method, refuses_unknown_options,
@@ -345,6 +345,7 @@ def bleu_result(items: BleuItems, config: BleuConfig, *, keys: Optional[np.ndarr
     then required."""
     out = result_from_stats(items.stats, config)
     add_poisson_bounds(out, config, bleu_resampling(config), items.stats, keys, resampled)
+    warn_resampling(out, ["bleu"], config.bootstrap)  # few resamples, an interval without its score: a caution
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.preset is not None and config.preset.follows_recipe(config):  # else not the tool's number
         out.update(config.preset.tool_numbers(config, out.get("scores")))

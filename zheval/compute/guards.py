@@ -61,6 +61,8 @@ __all__ = [
     "ScriptMismatchWarning",
     "EmptyReferenceWarning",
     "PresetOverrideWarning",
+    "ResamplingWarning",
+    "warn_resampling",
     "warn_preset_override",
     "UNSEGMENTED_MIN_RUN",
     "UNSEGMENTED_SHARE",
@@ -88,6 +90,25 @@ class UnsegmentedTextWarning(ZhevalWarning):
 
 class ScriptMismatchWarning(ZhevalWarning):
     """Traditional predictions against Simplified references, or the reverse, with ``t2s`` off."""
+
+
+class ResamplingWarning(ZhevalWarning):
+    """A caution about a bootstrap interval, never a refusal (`warn_resampling`): it comes from fewer than
+    `zheval.results.reducers.SOUND_RESAMPLES` resamples, or it does not contain its own score."""
+
+
+def warn_resampling(out: dict, names: Sequence[str], bootstrap: int, stacklevel: int = 3) -> None:
+    """`ResamplingWarning` for each caution of `zheval.results.reducers.resample_cautions` about the intervals of a
+    result ``out`` (``<name>_ci_low``/``_ci_high`` beside each score ``<name>`` of ``names``); nothing when no
+    interval was computed (``bootstrap=0``, a single item)."""
+    from ..results.reducers import resample_cautions
+
+    with_ci = [n for n in names if out.get(f"{n}_ci_low") is not None]
+    if not bootstrap or not with_ci:
+        return
+    intervals = [(n, out[n], out[f"{n}_ci_low"], out[f"{n}_ci_high"]) for n in with_ci if isinstance(out[n], float)]
+    for message in resample_cautions(int(bootstrap), intervals):
+        warnings.warn(message, ResamplingWarning, stacklevel=stacklevel)
 
 
 class PresetOverrideWarning(ZhevalWarning):

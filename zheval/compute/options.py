@@ -275,7 +275,8 @@ class IntervalOptions(_Options):
     bootstrap: int = _option(0, lambda n, v: check_bootstrap(v), doc="""
         Bootstrap resamples of items (0 = no interval, else 2 to
         `MAX_BOOTSTRAP_RESAMPLES`; one resample has no spread) for a percentile ``confidence`` interval
-        (``<score>_ci_low``/``<score>_ci_high``).""")
+        (``<score>_ci_low``/``<score>_ci_high``). Fewer than 1000 (`zheval.results.reducers.SOUND_RESAMPLES`) are
+        computed with a ``ResamplingWarning``, as is an interval that does not contain its score.""")
     bootstrap_method: str = _option("multinomial", _choice(BOOTSTRAP_METHODS), doc="""
         How ``bootstrap`` resamples: ``"multinomial"`` (item indices drawn with replacement, as sacrebleu's
         ``--confidence``) or ``"poisson"`` (a Poisson(1) weight per item and resample keyed by ``(seed, the item's

@@ -73,7 +73,8 @@ class ReviewSample:
             ``params``, ``signatures``, sources, ``notes`` (the scoring's, e.g. predictions paired by line order)
             and ``warnings`` (the scoring report's, e.g. stored queries that are not their item's).
         messages: the scoring report's notes and warnings (``report.notes`` then
-            ``report.warnings``), which ``zheval sample`` prints.
+            ``report.warnings``; with ``max_refs`` first its references line and, when it cut nothing, the note
+            ``zheval score`` gives, `zheval.results.breakdowns.reference_limit_notes`), which ``zheval sample`` prints.
     """
 
     sheet: list
@@ -153,13 +154,21 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
         raise ValueError(f"unknown by_metric {by_metric!r}; the computed metrics are {', '.join(names)} (bleu = "
                          "sentence BLEU; ROUGE types need --rouge-types)")
     values, parts, quotas, chosen = _draw(report, by_metric, int(k), seed, n)
+    limit = (report.breakdowns or {}).get("reference_limit")
+    if limit is not None:  # counted on the whole references (a note of them below); the sheet shows the first K
+        from ..duck.evaluate import first_references_of
+
+        ds = first_references_of(ds, limit["max_refs"])
     sheet, key = _sheet_and_key(ds, report, chosen, values, parts, quotas, cols, by_metric, int(k), seed, source)
     key["signatures"].update(_sentence_signatures(ds, dict(
         metrics=metrics, tokenizer=tokenizer, max_refs=max_refs, rouge=rouge, bleu=bleu, chrf=chrf, **options)))
     from ...results.diagnostics import EXCLUDED_ELSEWHERE, EXCLUDED_SHOWN
 
     warnings = [w.replace(EXCLUDED_SHOWN, EXCLUDED_ELSEWHERE) for w in report.warnings]  # no report here to show them
-    return ReviewSample(sheet, key, [f"note: {n}" for n in report.notes] + [f"warning: {w}" for w in warnings])
+    from ...results.breakdowns import reference_limit_text
+
+    notes = ([reference_limit_text(limit)] if limit is not None else []) + list(report.notes)  # score's diagnostics line
+    return ReviewSample(sheet, key, [f"note: {n}" for n in notes] + [f"warning: {w}" for w in warnings])
 
 
 def _sentence_signatures(ds, options: dict) -> dict:
