@@ -33,6 +33,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..io.text_lists import check_text_list
 from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
@@ -287,8 +288,11 @@ def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequenc
             (`zheval.text.normalize.get_normalizer`); excluded_shown: as `DiagnosticCounts.result`.
 
     Raises:
-        ValueError: different lengths.
+        ValueError: different lengths. TypeError: ``predictions`` or ``references`` a table (a pandas DataFrame),
+            a mapping or a set (`zheval.io.text_lists`).
     """
+    check_text_list(predictions, "predictions")  # a DataFrame would give its column names (`zheval.io.text_lists`)
+    check_text_list(references, "references", "a list with one list of references per item")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
     counts = DiagnosticCounts(normalize)
