@@ -19,7 +19,7 @@ text                           ending_kind        truncated?
 ``会变黑，香蕉最好放在常温``   ``no_final_punct`` yes
 ``可以先冷静下来，``           ``mid_word``       yes
 ``建议您联系客服因为``         ``mid_word``       yes
-``""`` (empty)                 ``empty``          no (counted as an empty prediction instead)
+``""``, U+200B only (blank)    ``empty``          no (counted as an empty prediction instead)
 ============================== ================== ==============================================================
 
 The warning threshold is `TRUNCATION_WARN` (5%).
@@ -34,6 +34,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..io.text_lists import check_text_list
+from ..text.normalize import is_blank
 from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
@@ -89,14 +90,14 @@ def ending_kind(text: str) -> str:
     """Classify how a (normalised) prediction ends.
 
     Returns:
-        ``"empty"``; ``"final"`` (ends in a sentence-final mark of `FINAL_PUNCT`, optionally followed by
+        ``"empty"`` (blank: `zheval.text.normalize.is_blank`, only whitespace and invisible characters); ``"final"`` (ends in a sentence-final mark of `FINAL_PUNCT`, optionally followed by
         closing quotes/brackets, or in an emoji); ``"mid_word"`` (ends in a comma/colon/opening bracket or a
         dangling connective such as ``因为``/``和``/``把`` — cut in the middle of a clause); or ``"no_final_punct"``
         (anything else: the text just stops).
     """
-    t = text.rstrip()
-    if not t:
+    if is_blank(text):  # the emptiness rule of every door (only whitespace and invisible characters)
         return "empty"
+    t = text.rstrip()
     core = t.rstrip(_CLOSERS) or t
     last = core[-1]
     if _is_emoji_tail(last):
