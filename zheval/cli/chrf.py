@@ -44,7 +44,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature, rounded_perfect_notes)
-from ..text.normalize import is_blank
+from ..results.diagnostics import is_blank
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]

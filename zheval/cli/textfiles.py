@@ -43,7 +43,8 @@ import numpy as np
 import typer
 from typer.core import TyperCommand
 
-from ..text.normalize import is_blank
+from ..results.copies import copy_kind
+from ..results.diagnostics import is_blank
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, one_reference_rules,
                       refuse_orphans, take_warnings,
@@ -190,9 +191,11 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
     for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: 100 everywhere, said
         for ref_name, ref in zip(ref_names, ref_streams):
-            if list(ref) == list(hyp):
+            kind = copy_kind(hyp, [[r] for r in ref])  # the check of every door (`zheval.results.copies`)
+            if kind is not None:
+                how = " up to whitespace and invisible characters" if kind == "spacing" else ""
                 echo(f"zheval: warning: -i {hyp_name} holds the same text as reference {ref_name} (every line "
-                     f"equal): {_SELF_SCORED}", err=True)
+                     f"equal{how}): {_SELF_SCORED}", err=True)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "

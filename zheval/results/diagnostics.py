@@ -34,7 +34,8 @@ from typing import Optional, Sequence
 import numpy as np
 
 from ..io.text_lists import check_text_list
-from ..text.normalize import is_blank
+from .copies import combine_copy_kinds, copies_warning, copy_kind
+from ..text.normalize import is_blank  # the emptiness rule of every door, here for the top floor (rule 7)
 from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
@@ -50,6 +51,7 @@ __all__ = [
     "DiagnosticCounts",
     "SystemDiagnostics",
     "compute_diagnostics",
+    "is_blank",
 ]
 
 LENGTH_RATIO_WARN = 0.30
@@ -203,12 +205,16 @@ class DiagnosticCounts:
 
     Args:
         normalize: the normaliser spec applied first (`zheval.text.normalize.get_normalizer`).
+        source: the predictions' file, named in the warning of predictions that all copy their references
+            (`zheval.results.copies`), or ``None``.
     """
 
-    def __init__(self, normalize=True) -> None:
+    def __init__(self, normalize=True, source: Optional[str] = None) -> None:
         from ..text.normalize import get_normalizer
 
         self.norm = get_normalizer(normalize)
+        self.source = source
+        self.copies: Optional[str] = "exact"  # `copy_kind` of the items so far (None: some prediction is no copy)
         self.n = 0
         self.ratio_sum, self.ratio_n, self.pred_total, self.ref_total = 0, 0, 0, 0
         self.endings: dict = {"final": 0, "no_final_punct": 0, "mid_word": 0, "empty": 0}
@@ -223,6 +229,9 @@ class DiagnosticCounts:
             ValueError: different lengths."""
         if not len(predictions) == len(references) == len(ids):
             raise ValueError(f"{len(predictions)} predictions, {len(references)} reference lists, {len(ids)} ids")
+        if self.copies is not None:  # stops at the first prediction that is no copy
+            self.copies = combine_copy_kinds(self.copies, copy_kind(predictions, references) if len(predictions)
+                                             else "exact")
         ratios, ref_lens = [], []
         for i, (p, rs) in enumerate(zip(predictions, references)):
             np_ = self.norm(p)
@@ -270,6 +279,8 @@ class DiagnosticCounts:
                             + (EXCLUDED_SHOWN if excluded_shown else EXCLUDED_ELSEWHERE))
         if endings["empty"]:
             warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
+        if n and self.copies is not None:  # warned, never refused: scoring the references is a sanity check
+            warnings.append(copies_warning(n, self.copies, self.source))
         return Diagnostics(n_items=n, length_ratio=ratio,
                            length_ratio_corpus=self.pred_total / ref_total if ref_total else 0.0,
                            truncated=truncated, truncation_rate=rate, endings=dict(endings),
@@ -279,14 +290,15 @@ class DiagnosticCounts:
 
 
 def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
-                        normalize=True, excluded_shown: bool = True) -> Diagnostics:
+                        normalize=True, excluded_shown: bool = True, source: Optional[str] = None) -> Diagnostics:
     """Compute `Diagnostics` for predictions against their (ragged) references (`DiagnosticCounts` on the whole
     list).
 
     Args:
         predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
             empty-prediction list (default: indices); normalize: normaliser spec applied first
-            (`zheval.text.normalize.get_normalizer`); excluded_shown: as `DiagnosticCounts.result`.
+            (`zheval.text.normalize.get_normalizer`); excluded_shown: as `DiagnosticCounts.result`; source: the
+            predictions' file, named in the warning of predictions that all copy their references (`zheval.results.copies`).
 
     Raises:
         ValueError: different lengths. TypeError: ``predictions`` or ``references`` a table (a pandas DataFrame),
@@ -296,6 +308,6 @@ def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequenc
     check_text_list(references, "references", "a list with one list of references per item")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    counts = DiagnosticCounts(normalize)
+    counts = DiagnosticCounts(normalize, source)
     counts.add(predictions, references, list(ids) if ids is not None else [str(i) for i in range(len(predictions))])
     return counts.result(excluded_shown)

@@ -262,7 +262,8 @@ def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequen
         (`zheval.results.diagnostics.compute_diagnostics`; its warnings unprefixed), then the warnings: those of the
         diagnostics, of `input_warnings` and of `stored_field_warnings`, in that order, each prefixed with ``which``.
     """
-    diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown)
+    diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown,
+                               source=getattr(predictions, "source", None))
     diag.reference_limit = reference_limit
     warnings = [f"{which}{w}" for w in (*diag.warnings, *input_warnings(preds, references, tok))]
     return diag, warnings + stored_field_warnings(predictions, which)

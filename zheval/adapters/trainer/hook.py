@@ -15,7 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from ...compute.inputs import empty_references
 from ...compute.metric_table import metric_api
-from ...text.normalize import is_blank
+from ...results.diagnostics import is_blank
 from ...compute.options import OPTIONS_CLASSES, BleuOptions, ChrfOptions, RougeOptions, options_for_metrics
 from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
