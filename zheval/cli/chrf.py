@@ -111,8 +111,8 @@ def _run(o) -> None:
     check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer
-    beta = int(o.chrf_beta) if float(o.chrf_beta).is_integer() else o.chrf_beta
-    options.update(char_order=o.char_order, word_order=o.word_order, beta=beta, eps_smoothing=o.eps_smoothing)
+    # the float as typed: the library keeps a whole beta an int (sacrebleu's name chrF2) where int arithmetic holds
+    options.update(char_order=o.char_order, word_order=o.word_order, beta=o.chrf_beta, eps_smoothing=o.eps_smoothing)
     try:
         res = score_chrf_files(references, systems, names, options, confidence_n=confidence_resamples(o, paired),
                                paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)

@@ -316,11 +316,12 @@ def pairing_messages(predictions) -> None:
     paired with the items: the note of predictions paired by line order, and the warnings of labels and stored
     queries that are not their item's (`zheval.adapters.duck.inputs`)."""
     from ..adapters.duck.inputs import order_notes, stored_field_warnings
+    from .option_names import COMMAND, in_option_names
 
     for note in order_notes(predictions):
         echo(f"note: {note}", err=True)
-    for w in stored_field_warnings(predictions):
-        echo(f"warning: {w}", err=True)
+    for w in stored_field_warnings(predictions):  # the library's words as the options typed (as score's report)
+        echo(f"warning: {in_option_names(w, COMMAND.get())}", err=True)
 
 
 @app.command()

@@ -129,8 +129,10 @@ def sample(o) -> None:
         key = terminal_json(res.key, indent=2) + "\n"
         atomic_write(o.output, sheet)
         atomic_write(o.key, key)
-        for line in res.messages:
-            echo(line, err=True)
+        from .option_names import COMMAND, in_option_names
+
+        for line in res.messages:  # a warning's library words as the options typed (as score's report)
+            echo(in_option_names(line, COMMAND.get()) if line.startswith("warning: ") else line, err=True)
         counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
         n = len(res.sheet)
         echo(f"wrote {o.output} ({n} item{'s' if n != 1 else ''} to rate: {counts}; by {o.by_metric}, seed {o.seed}) "

@@ -115,6 +115,9 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
         lines += ["", f"no interval{' and no p-value' if paired else ''}: {why}"]
     for name, count in empty_hyps.items():
         lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
+    if out.get("empty_references"):
+        lines.append(f"note: {out['empty_references']} empty reference line(s) scored as the preset's tool scores "
+                     "them (reference length 0, no n-gram; see the warning)")
     lines.append("")
     lines.append(f"signature: {out['signature']}")
     return "\n".join(lines) + "\n"
@@ -123,7 +126,7 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
 def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) -> str:
     """zheval's JSON of the scores: ``{"metric", "scale", "width", "segments", "references", "signature",
     "systems": [{"system", "scores", ["intervals"], ["confidence": {key: {"mean", "ci"}}], ["no_interval"],
-    BLEU's precisions and lengths, ...}], ["paired"], "warnings"}`` (scores, intervals and deltas on ``scale``,
+    BLEU's precisions and lengths, ...}], ["paired"], ["empty_references": the count a preset scored], "warnings"}`` (scores, intervals and deltas on ``scale``,
     rounded to ``width``)."""
     def r(x):
         return None if x is None else round(x * scale, width)
@@ -158,6 +161,8 @@ def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: di
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:
         doc["paired"] = paired
+    if out.get("empty_references"):
+        doc["empty_references"] = out["empty_references"]  # scored by the preset as its tool scores them
     doc["warnings"] = list(out["warnings"])
     return terminal_json(doc, indent=1) + "\n"
 

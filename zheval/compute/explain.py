@@ -78,10 +78,10 @@ from ..definitions import bleu as bleu_def
 from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_ref_positions, wlcs, wlcs_f, wlcs_ref_positions
 from ..definitions.rouge import (clipped_overlap, combine_references, make_item_scorer, ngram_counts,
-                                 parse_rouge_type, skip_bigram_counts)
+                                  parse_rouge_type, skip_bigram_counts)
 from ..definitions.union_lcs import union_lcs_ref_positions
 from ..presets import find_preset
-from .bleu import BleuConfig, bleu_config
+from .bleu import BleuConfig, bleu_config, bleu_reference_rule
 from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import one_drop_warning, warn_input_slips
@@ -524,10 +524,12 @@ def _checked_items(preds: list, refs: list, indices, rouge_cfg, bleu_cfg, chrf_c
     first = rouge_cfg or bleu_cfg or chrf_cfg
     warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
                      words=first is not chrf_cfg or chrf_cfg.uses_tokens)
-    for cfg in (rouge_cfg, bleu_cfg):
-        if cfg is not None:
-            tok = cfg.tokenizer
-            check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
+    for cfg in (c for c in (rouge_cfg, bleu_cfg) if c is not None):  # BLEU: a preset may score empty ones (warned)
+        lengths = [len(cfg.tokenizer.tokenize_cached(r)) for rs in refs for r in rs]
+        if cfg is bleu_cfg:
+            bleu_reference_rule(refs, cfg.tokenizer, lengths, cfg, False)
+        else:
+            check_references(refs, cfg.tokenizer, lengths)
     if chrf_cfg is not None:
         ctok = chrf_cfg.tokenizer
         check_references(refs, ctok, [len("".join(ctok.normalize(r).split())) for rs in refs for r in rs])
@@ -585,11 +587,9 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
         a JSON-serialisable dict (scores on the 0-1 scale).
 
     Raises:
-        TypeError: ``prediction`` or ``references`` a DataFrame, a mapping or a set, naming it (`zheval.io.text_lists`);
-            else as [`explain_items`][zheval.compute.explain.explain_items] (indices name item 0: ``predictions[0]``,
-            ``references[0][j]``).
-        ValueError: as [`explain_items`][zheval.compute.explain.explain_items].
-        EmptyReferenceError: as [`explain_items`][zheval.compute.explain.explain_items].
+        TypeError: ``prediction`` or ``references`` a DataFrame, a mapping or a set (`zheval.io.text_lists`); else
+            as [`explain_items`][zheval.compute.explain.explain_items] (``predictions[0]``, ``references[0][j]``).
+        ValueError, EmptyReferenceError: as [`explain_items`][zheval.compute.explain.explain_items].
     """
     check_text_list(prediction, "prediction", "a str", "pass one prediction, prediction=df.loc[i, 'pred']")
     check_text_list(references, "references", "a str or a list of str (the references of this one prediction)",

@@ -59,6 +59,7 @@ __all__ = [
     "ZhevalWarning",
     "UnsegmentedTextWarning",
     "ScriptMismatchWarning",
+    "EmptyReferenceWarning",
     "PresetOverrideWarning",
     "warn_preset_override",
     "UNSEGMENTED_MIN_RUN",
@@ -92,6 +93,16 @@ class ScriptMismatchWarning(ZhevalWarning):
 class PresetOverrideWarning(ZhevalWarning):
     """An option given explicitly departs from a preset's recipe (``preset="longbench", tokenizer="char"``): the
     scores are zheval's under those options, not the tool's (`warn_preset_override`)."""
+
+
+class EmptyReferenceWarning(ZhevalWarning):
+    """Empty references scored as the preset's tool scores them (reference length 0, no n-gram): a preset that
+    reproduces sacrebleu (``BleuPreset.scores_empty_references``) scores what sacrebleu scores, counted and said
+    (`zheval.compute.inputs.scored_empty_references`). ``positions`` holds every ``(i, j)``."""
+
+    def __init__(self, message: str, positions: Sequence[Tuple[int, int]] = ()):
+        super().__init__(message)
+        self.positions = list(positions)
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).

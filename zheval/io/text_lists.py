@@ -47,7 +47,7 @@ def table_why(x: Any, name: str, remedy: Optional[str] = None) -> Optional[str]:
     ``references`` several reference columns as one list per item)."""
     if not is_table(x):
         return None
-    cols = list(getattr(x, "columns", []))
+    cols = list(x.columns)
     first = cols[0] if cols else "col"
     if remedy is None:
         remedy = f"pass one column's values, {name}=df[{first!r}].tolist()"

@@ -30,7 +30,7 @@ from ...results.reducers import check_seed
 from ...io import JsonIntegerTooLong, json_error_message, parse_json_line, read_text
 from ...io.fields import UniqueIds, keyed_rows
 from ..duck.mismatch import id_hints
-from ...io.numbers import JsonNumber, number_cells, number_reason
+from ...io.numbers import JsonNumber, SameFloat, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
 from .sheet_predictions import sheet_predictions
@@ -398,7 +398,8 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         ReviewFileError: every problem at once, each naming ``file:line``: a name that says no accepted format,
             no ``id`` column or a missing rating column (in the header; JSON Lines: a row lacking a rating column
             other rows have), a row without an id, an id twice (both lines), ids the key does not have, ids of
-            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value), prediction cells
+            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value), two different
+            numbers of a column that read as the same float64 (both lines: `zheval.io.numbers.SameFloat`), prediction cells
             that are not the predictions the key was scored on (`sheet_predictions`: another system's sheet).
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
@@ -440,7 +441,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     shown_at: dict = {}
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
-    unknown, values, blank_rows = [], [], []
+    unknown, values, blank_rows, same = [], [], [], SameFloat()
     for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
         exact = is_typed or CONTROL_PATTERN.search(shown) or "\n" in shown or "\t" in shown
         rid = forms.get(shown, shown if exact else None)
@@ -456,7 +457,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
             unknown.append((rid, line))
             continue
         ratings[rid] = number_cells(cell, cols, f"{path}:{line}", rid, values, kind="a number",
-                                    blank=lambda c, _rid=rid: empty[c].append(_rid), typed=is_typed)
+                                    blank=lambda c, _rid=rid: empty[c].append(_rid), typed=is_typed, same=same)
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
                         + listed(unknown, lambda u: f"{u[0]!r} (line {u[1]})"))
@@ -465,6 +466,6 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: {listed(absent)}")
     problems += [f"{path}: {hint}" for hint in id_hints(absent, [u[0] for u in unknown], "the key", "the sheet")]
     checked = sheet_predictions(path, rf, lines, key)  # the texts rated are the ones the key was scored on
-    raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems)
+    raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems, same.problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols,
                      "empty_rows": blank_rows, "notes": checked.notes}
