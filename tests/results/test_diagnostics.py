@@ -106,3 +106,23 @@ def test_is_truncated_and_the_5_percent_warning():
     refs = [["好的"]] * 10 + [["好的。"]] * 90
     d = compute_diagnostics(["好的"] * 6 + ["好的。"] * 94, refs)
     assert not any("do not end a sentence" in w for w in d.warnings)
+
+
+def test_predictions_that_copy_their_references_are_warned_chunk_by_chunk_as_whole():
+    """`zheval.results.copies` in the diagnostics of every records door: all predictions equal to one of their
+    references (after scoring's whitespace handling) is one warning; one that is no copy, in any chunk, none."""
+    from zheval.results.diagnostics import DiagnosticCounts, compute_diagnostics
+    from zheval.results.copies import copy_kind
+
+    preds, refs = ["好的。", "谢谢 ", "不\u200b客气"], [["行", "好的。"], ["谢谢"], ["不客气"]]
+    assert copy_kind(preds[:1], refs[:1]) == "exact" and copy_kind(preds, refs) == "spacing"
+    assert copy_kind(["好的"], [["好的。"]]) is None and copy_kind([], []) is None
+    whole = compute_diagnostics(preds, refs, source="p.jsonl")
+    assert [w for w in whole.warnings if "equal their references" in w] == [
+        "all 3 prediction(s) of p.jsonl equal their references (up to whitespace and invisible characters): scored "
+        "against themselves they get 100 on every metric; if that is not the point (a sanity check), check that the "
+        "predictions are the system's output and not a copy of the references"]
+    counts = DiagnosticCounts()
+    counts.add(preds[:2], refs[:2], ["a", "b"])
+    counts.add(["别客气"], refs[2:], ["c"])  # the last chunk breaks it
+    assert not [w for w in counts.result().warnings if "equal their references" in w]

@@ -139,3 +139,13 @@ def test_spaces_next_to_hangul_are_kept():
 
 def test_tag_characters_removed():
     assert remove_invisible("旗\U000e0067\U000e007f") == "旗"
+
+
+@pytest.mark.parametrize("text, blank", [("", True), ("  \t", True), ("\u200b", True), (" \u200b\ufeff ", True),
+                                         ("\u3000", True), ("\u2060\u200e", True), ("a", False), ("。", False),
+                                         ("\u200b好", False), ("\u00a0", True)])
+def test_is_blank_the_emptiness_rule_of_every_door(text, blank):
+    from zheval.text.normalize import is_blank, remove_invisible
+
+    assert is_blank(text) is blank
+    assert is_blank(text) is (not remove_invisible(text).strip())  # the definition: nothing left after zw + strip

@@ -211,8 +211,9 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
         PredictionMismatchError naming the system and its file; the unscorable references (checked once: the
         references are the same for every system)."""
     names, tables, warnings, notes, diags = [], [], [], [], {}
-    for which, p in zip(labels, systems):
-        p, name = as_predictions(p, predictions_format)
+    for k, (which, p) in enumerate(zip(labels, systems)):
+        param = ("predictions_a", "predictions_b")[k] if k < 2 else f"more_predictions[{k - 2}]"
+        p, name = as_predictions(p, predictions_format, param)
         names.append(name)
         try:
             preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)

@@ -263,7 +263,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         raise ValueError(f"by {missing}: a streamed report groups by group fields only (given: {groups or 'none'})")
     tokenizer_obj = config.first.tokenizer
     diversity = _GroupDiversity(by)
-    diagnostics = DiagnosticCounts(tokenizer_obj.normalizer)
+    diagnostics = DiagnosticCounts(tokenizer_obj.normalizer, str(path))
     meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0, "multiline": [0, []]}
 
     def batches():

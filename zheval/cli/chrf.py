@@ -44,6 +44,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature, resampling_cautions, rounded_perfect_notes)
+from ..results.diagnostics import is_blank
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]
@@ -118,7 +119,7 @@ def _run(o) -> None:
     except ValueError as exc:  # references[i][j] of the library is line i + 1 of reference file j
         raise references_located(exc, ref_names) from None
     for n, s in zip(names, systems):
-        empty = sum(1 for t in s if not t.strip())
+        empty = sum(map(is_blank, s))  # the emptiness rule of every door (`zheval.text.normalize.is_blank`)
         if empty:
             note(f"{n}: {empty} empty hypothesis line(s) scored as empty predictions")
     shape = dict(width=o.chrf_width, fmt=o.chrf_format, score_only=o.score_only, scale=100)

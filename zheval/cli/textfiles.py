@@ -28,8 +28,10 @@ Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_res
 Refused, each naming the file and line (all problems listed together): a file that is not UTF-8 (a BOM and CRLF
 line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored;
 ``--preset sacrebleu-zh`` scores it as sacrebleu does, reference length 0, counted in a warning naming the first
-``FILE:line`` and in the table's note and the JSON's ``empty_references``) or in a hypothesis file (unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the
-count is printed), files with different numbers of lines (ragged reference files included). A final line break
+``FILE:line`` and in the table's note and the JSON's ``empty_references``; a line with no token, e.g. only U+200B, is
+refused by the empty-reference rule once tokenised) or a blank line in a hypothesis file
+(`zheval.text.normalize.is_blank`, the emptiness rule of every door: only whitespace and invisible characters such as
+U+200B; unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the count is printed), files with different numbers of lines (ragged reference files included). A final line break
 does not start another segment. Line ends are removed; nothing else is stripped (the tokenizers normalise spaces).
 """
 
@@ -44,6 +46,8 @@ import numpy as np
 import typer
 from typer.core import TyperCommand
 
+from ..results.copies import copy_kind
+from ..results.diagnostics import is_blank
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, one_reference_rules,
                       refuse_orphans, take_warnings,
@@ -88,13 +92,22 @@ def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems
         return []
     out = []
     for k, text in lines:
-        if not text.strip() and not allow_empty:
+        # a hypothesis: the emptiness rule of every door (blank: only whitespace and invisible characters such as
+        # U+200B); a reference line: blank by whitespace here, the empty-reference rule (no token) after tokenising
+        if (is_blank(text) if role == "hypothesis" else not text.strip()) and not allow_empty:
             what = ("an empty reference cannot be scored; every line of a reference file is a reference of that "
                     "segment" if role == "reference" else
                     "an empty hypothesis; pass --allow-empty-hypotheses to score it as an empty prediction (0)")
-            problems.append(_problem(name, k, f"empty line: {what}"))
+            problems.append(_problem(name, k, f"empty line{_invisible_only(text)}: {what}"))
         out.append(text)
     return out
+
+
+def _invisible_only(text: str) -> str:
+    """`` (only invisible characters: '\\u200b')`` for a blank line that is not whitespace only, else ``""``."""
+    if text.isspace() or not text:
+        return ""
+    return f" (only invisible characters: {ascii(text.strip())})"
 
 
 def _read_file(path: Path, role: str) -> bytes:
@@ -173,7 +186,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
                 longer, shorter = (n, names[0]) if c > base else (names[0], n)
                 rest = (s if c > base else streams[0])[line - 1:]
                 blank = (f"; the extra line(s) of {longer} are empty (a line break too many at the end?)"
-                         if not any(t.strip() for t in rest) else "")
+                         if all(map(is_blank, rest)) else "")
                 problems.append(_problem(n, 0, f"has {c} line(s) but {names[0]} has {base}: line {line} of {longer} "
                                                f"has no counterpart in {shorter} (every file needs one line per "
                                                f"segment; ragged reference files are not supported){blank}"))
@@ -182,9 +195,11 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
     for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: 100 everywhere, said
         for ref_name, ref in zip(ref_names, ref_streams):
-            if list(ref) == list(hyp):
+            kind = copy_kind(hyp, [[r] for r in ref])  # the check of every door (`zheval.results.copies`)
+            if kind is not None:
+                how = " up to whitespace and invisible characters" if kind == "spacing" else ""
                 echo(f"zheval: warning: -i {hyp_name} holds the same text as reference {ref_name} (every line "
-                     f"equal): {_SELF_SCORED}", err=True)
+                     f"equal{how}): {_SELF_SCORED}", err=True)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
@@ -433,7 +448,7 @@ def _run(o, metric: str) -> None:
         given = {"multi_ref": o.multi_ref, "beta": o.beta, "rouge_w_weight": o.rouge_w_weight,
                  "sentence_split": o.sentence_split}
     options.update({k: v for k, v in given.items() if v is not None})
-    empty = {n: sum(1 for t in s if not t.strip()) for n, s in zip(names, systems)}
+    empty = {n: sum(map(is_blank, s)) for n, s in zip(names, systems)}  # the emptiness rule of every door
     empty = {n: c for n, c in empty.items() if c}
     fmt, tests = o.text_format.value, _tests(o, metric, len(systems))
     resampled = tests["bootstrap"] or tests.get("confidence_n") or (tests["paired"] and len(systems) > 1)

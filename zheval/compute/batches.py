@@ -24,6 +24,7 @@ from ..results.partial_sums import merge_groups
 from ..results.poisson import item_keys
 from .batch_checks import BatchRules, id_text
 from .guards import input_slips
+from ..io.text_lists import check_text_list
 from .inputs import EmptyReferenceError, validate_inputs
 from .joint import item_scores, score_door_config, score_items
 from .options import BleuOptions, ChrfOptions, RougeOptions
@@ -344,6 +345,8 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
     merged: Dict[Any, Any] = {}
     slips: Dict[type, str] = {}
     offset, grouped, done = 0, False, False
+    check_text_list(batches, "batches", "an iterable of (predictions, references[, groups[, ids]]) tuples",
+                    "for one batch, score_batches([(df['pred'].tolist(), df['ref'].tolist())])")
     try:
         for k, batch in enumerate(batches):
             preds, refs, groups, ids = _unpack(batch, k)

@@ -85,6 +85,7 @@ from .bleu import BleuConfig, bleu_config, bleu_reference_rule
 from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import one_drop_warning, warn_input_slips
+from ..io.text_lists import check_text_list
 from .inputs import check_references, validate_inputs
 from .option_rules import check_explain_options, check_shared_beta
 from .options import BleuOptions, ChrfOptions, RougeOptions, check_metrics, options_for_metrics
@@ -586,10 +587,13 @@ def explain(prediction: str, references: Any, metrics: Optional[Sequence[str]] =
         a JSON-serialisable dict (scores on the 0-1 scale).
 
     Raises:
-        TypeError: as [`explain_items`][zheval.compute.explain.explain_items] (indices name item 0: ``predictions[0]``, ``references[0][j]``).
-        ValueError: as [`explain_items`][zheval.compute.explain.explain_items].
-        EmptyReferenceError: as [`explain_items`][zheval.compute.explain.explain_items].
+        TypeError: ``prediction`` or ``references`` a DataFrame, a mapping or a set (`zheval.io.text_lists`); else
+            as [`explain_items`][zheval.compute.explain.explain_items] (``predictions[0]``, ``references[0][j]``).
+        ValueError, EmptyReferenceError: as [`explain_items`][zheval.compute.explain.explain_items].
     """
+    check_text_list(prediction, "prediction", "a str", "pass one prediction, prediction=df.loc[i, 'pred']")
+    check_text_list(references, "references", "a str or a list of str (the references of this one prediction)",
+                    "pass this item's references, references=df.loc[i, 'ref'] or a list of str")
     expl = explain_items([prediction], [references], metrics=metrics, rouge=rouge, bleu=bleu, chrf=chrf, **options)[0]
     if "bleu" in expl:
         expl["bleu"].pop("corpus_share", None)

@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 import unicodedata
 from itertools import chain
-from collections.abc import Mapping
-from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Iterable, Optional, Sequence
+
+from ..io.text_lists import check_text_list, table_why, unordered_why
 
 __all__ = ["validate_inputs", "prepare_items", "check_references", "empty_references", "EmptyReferenceError",
            "scored_empty_references",
@@ -54,33 +54,6 @@ def _check_text(text: str, where: str) -> None:
 
 def _describe(x: Any) -> str:
     return "None" if x is None else type(x).__name__
-
-
-def _unordered(x: Any) -> Optional[str]:
-    """Why ``x`` cannot stand for a list of texts -- a mapping (iterating it gives its *keys*) or a set (its order
-    changes from run to run with string hashing, so "first reference" and tie-breaks would not reproduce) -- or
-    ``None``."""
-    if isinstance(x, Mapping):
-        return (f"a {type(x).__name__} (a mapping: iterating it would score its keys, "
-                f"{list(x)[:3]!r}{'...' if len(x) > 3 else ''}, as texts)")
-    if isinstance(x, AbstractSet):
-        return f"a {type(x).__name__} (unordered: the order of its texts would change from run to run); pass a list"
-    return None
-
-
-def _table(x: Any, name: str) -> Optional[str]:
-    """Why ``x`` -- a table (pandas DataFrame or alike: ``columns`` and ``iloc``; pandas is not imported) -- cannot
-    stand for ``name``: iterating a DataFrame gives its column *names*, which would be scored as texts; or ``None``."""
-    if not (hasattr(x, "columns") and hasattr(x, "iloc")):
-        return None
-    cols = list(x.columns)
-    first = cols[0] if cols else "col"
-    remedy = f'pass one column, {name}=df[{first!r}]'
-    if name == "references":
-        remedy += (f', or several reference columns as one list per item, '
-                   f'references=df[{cols[:3]!r}].values.tolist()' if len(cols) > 1 else "")
-    return (f"a {type(x).__name__} (a table: iterating it would score its column names, "
-            f"{cols[:3]!r}{'...' if len(cols) > 3 else ''}, as texts); {remedy}")
 
 
 def _index_of(x: Any) -> Optional[list]:
@@ -135,9 +108,7 @@ def validate_inputs(
     for name, value in (("predictions", predictions), ("references", references)):
         if isinstance(value, (str, bytes)):
             raise TypeError(f"{name} must be a list with one entry per item, not a single {type(value).__name__}")
-        why = _unordered(value) or _table(value, name)
-        if why is not None:
-            raise TypeError(f"{name} must be a list with one entry per item, not {why}")
+        check_text_list(value, name)  # a table, a mapping or a set (`zheval.io.text_lists`)
         if not hasattr(value, "__len__") or not hasattr(value, "__getitem__"):
             raise TypeError(f"{name} must be a list (one entry per item), got {_describe(value)}")
     preds = list(predictions)
@@ -171,7 +142,7 @@ def validate_inputs(
         if isinstance(r, (bytes, bytearray)) or (
                 not isinstance(r, (list, tuple)) and not (hasattr(r, "__len__") and hasattr(r, "__iter__"))):
             raise TypeError(f"references[{i}] must be a str or a list of str, got {_describe(r)}")
-        why = _unordered(r)
+        why = unordered_why(r) or table_why(r, f"references[{i}]", "pass the item's references as a list of str")
         if why is not None:
             raise TypeError(f"references[{i}] must be a str or a list of str, not {why}")
         r = list(r)

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..results.signature import signature_number
 from ..version import __version__
+from ..io.text_lists import check_text_list
 from .inputs import validate_inputs
 from .judge_cache import AnswerCache, answer_key, default_cache_dir
 from .judge_rubric import (BadAnswer, Rubric, default_rubric, pairwise_messages, pairwise_rubric, parse_preference,
@@ -497,6 +498,7 @@ def compute_judge(
 def _check_sources(sources, n: int) -> None:
     if sources is None:
         return
+    check_text_list(sources, "sources")
     if len(sources) != n:
         raise ValueError(f"sources has {len(sources)} entries for {n} predictions")
     for i, s in enumerate(sources):
@@ -558,6 +560,8 @@ def judge_pairwise(
                            max_retries=max_retries, answer_retries=answer_retries, backoff=backoff,
                            cache_dir=cache_dir, use_cache=use_cache)
     options.check()
+    check_text_list(predictions_a, "predictions_a")  # named as typed (validate_inputs would say "predictions")
+    check_text_list(predictions_b, "predictions_b")
     preds_a, refs = validate_inputs(predictions_a, references, allow_empty=True)
     if not isinstance(predictions_b, (str, bytes)) and hasattr(predictions_b, "__len__") and \
             len(predictions_b) != len(preds_a):  # validate_inputs would say "predictions" and guess a transposition

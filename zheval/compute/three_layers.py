@@ -17,6 +17,7 @@ import numpy as np
 from ..results.agreement import TIE_TOLERANCE
 from ..results.layer_agreement import agreement_table, best_metrics, best_ranks
 from .bertscore import BertScoreOptions, bertscore_config, bertscore_systems
+from ..io.text_lists import check_text_list
 from .inputs import validate_inputs
 from .judge import JudgeOptions, judge_config, judge_items, judge_result
 
@@ -114,6 +115,8 @@ def three_layer_agreement(
     if judge is None and not ratings:
         raise ValueError("three_layer_agreement needs rating columns: a judge (JudgeOptions) or ratings")
     preds, refs = validate_inputs(predictions, references)
+    for name, column in (("sources", sources), ("groups", groups)):  # a DataFrame would give its column names
+        check_text_list(column, name, "a list with one value per item")
     metrics: Dict[str, np.ndarray] = ngram_columns(preds, refs, tokenizer=tokenizer)
     bert_summary = judge_summary = None
     if bertscore is not None:

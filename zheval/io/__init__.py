@@ -2,7 +2,7 @@
 
 One reader for JSONL, CSV, TSV (no quoting), Parquet and plain text, each also gzip-compressed
 ([`rows`][zheval.io.rows], `source`); one encoding rule (UTF-8 with or without a BOM; UTF-16/UTF-32
-and GB18030 recognised and named: `encoding`); one line rule (`lines`); one comma-list rule (`lists`: empty entries refused); one rule for a reference that is a list written as
+and GB18030 recognised and named: `encoding`); one line rule (`lines`); one comma-list rule (`lists`: empty entries refused); one rule for what cannot stand for a list of texts (`text_lists`: a DataFrame, a mapping, a set); one rule for a reference that is a list written as
 text (`list_text`: scored as written, counted and said); one rule for
 field names and ids ([`fields`][zheval.io.fields]); one number rule
 (`numbers`: ratings, scores, numbers in records); one ``file:line`` error style ([`problems`][zheval.io.problems]). The

@@ -19,7 +19,7 @@ text                           ending_kind        truncated?
 ``会变黑，香蕉最好放在常温``   ``no_final_punct`` yes
 ``可以先冷静下来，``           ``mid_word``       yes
 ``建议您联系客服因为``         ``mid_word``       yes
-``""`` (empty)                 ``empty``          no (counted as an empty prediction instead)
+``""``, U+200B only (blank)    ``empty``          no (counted as an empty prediction instead)
 ============================== ================== ==============================================================
 
 The warning threshold is `TRUNCATION_WARN` (5%).
@@ -33,6 +33,9 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..io.text_lists import check_text_list
+from .copies import combine_copy_kinds, copies_warning, copy_kind
+from ..text.normalize import is_blank  # the emptiness rule of every door, here for the top floor (rule 7)
 from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
@@ -48,6 +51,7 @@ __all__ = [
     "DiagnosticCounts",
     "SystemDiagnostics",
     "compute_diagnostics",
+    "is_blank",
 ]
 
 LENGTH_RATIO_WARN = 0.30
@@ -88,14 +92,14 @@ def ending_kind(text: str) -> str:
     """Classify how a (normalised) prediction ends.
 
     Returns:
-        ``"empty"``; ``"final"`` (ends in a sentence-final mark of `FINAL_PUNCT`, optionally followed by
+        ``"empty"`` (blank: `zheval.text.normalize.is_blank`, only whitespace and invisible characters); ``"final"`` (ends in a sentence-final mark of `FINAL_PUNCT`, optionally followed by
         closing quotes/brackets, or in an emoji); ``"mid_word"`` (ends in a comma/colon/opening bracket or a
         dangling connective such as ``因为``/``和``/``把`` — cut in the middle of a clause); or ``"no_final_punct"``
         (anything else: the text just stops).
     """
-    t = text.rstrip()
-    if not t:
+    if is_blank(text):  # the emptiness rule of every door (only whitespace and invisible characters)
         return "empty"
+    t = text.rstrip()
     core = t.rstrip(_CLOSERS) or t
     last = core[-1]
     if _is_emoji_tail(last):
@@ -201,12 +205,16 @@ class DiagnosticCounts:
 
     Args:
         normalize: the normaliser spec applied first (`zheval.text.normalize.get_normalizer`).
+        source: the predictions' file, named in the warning of predictions that all copy their references
+            (`zheval.results.copies`), or ``None``.
     """
 
-    def __init__(self, normalize=True) -> None:
+    def __init__(self, normalize=True, source: Optional[str] = None) -> None:
         from ..text.normalize import get_normalizer
 
         self.norm = get_normalizer(normalize)
+        self.source = source
+        self.copies: Optional[str] = "exact"  # `copy_kind` of the items so far (None: some prediction is no copy)
         self.n = 0
         self.ratio_sum, self.ratio_n, self.pred_total, self.ref_total = 0, 0, 0, 0
         self.endings: dict = {"final": 0, "no_final_punct": 0, "mid_word": 0, "empty": 0}
@@ -221,6 +229,9 @@ class DiagnosticCounts:
             ValueError: different lengths."""
         if not len(predictions) == len(references) == len(ids):
             raise ValueError(f"{len(predictions)} predictions, {len(references)} reference lists, {len(ids)} ids")
+        if self.copies is not None:  # stops at the first prediction that is no copy
+            self.copies = combine_copy_kinds(self.copies, copy_kind(predictions, references) if len(predictions)
+                                             else "exact")
         ratios, ref_lens = [], []
         for i, (p, rs) in enumerate(zip(predictions, references)):
             np_ = self.norm(p)
@@ -268,6 +279,8 @@ class DiagnosticCounts:
                             + (EXCLUDED_SHOWN if excluded_shown else EXCLUDED_ELSEWHERE))
         if endings["empty"]:
             warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
+        if n and self.copies is not None:  # warned, never refused: scoring the references is a sanity check
+            warnings.append(copies_warning(n, self.copies, self.source))
         return Diagnostics(n_items=n, length_ratio=ratio,
                            length_ratio_corpus=self.pred_total / ref_total if ref_total else 0.0,
                            truncated=truncated, truncation_rate=rate, endings=dict(endings),
@@ -277,20 +290,24 @@ class DiagnosticCounts:
 
 
 def compute_diagnostics(predictions: Sequence[str], references: Sequence[Sequence[str]], ids: Sequence[str] | None = None,
-                        normalize=True, excluded_shown: bool = True) -> Diagnostics:
+                        normalize=True, excluded_shown: bool = True, source: Optional[str] = None) -> Diagnostics:
     """Compute `Diagnostics` for predictions against their (ragged) references (`DiagnosticCounts` on the whole
     list).
 
     Args:
         predictions: one string per item; references: per item a non-empty list of strings; ids: item ids for the
             empty-prediction list (default: indices); normalize: normaliser spec applied first
-            (`zheval.text.normalize.get_normalizer`); excluded_shown: as `DiagnosticCounts.result`.
+            (`zheval.text.normalize.get_normalizer`); excluded_shown: as `DiagnosticCounts.result`; source: the
+            predictions' file, named in the warning of predictions that all copy their references (`zheval.results.copies`).
 
     Raises:
-        ValueError: different lengths.
+        ValueError: different lengths. TypeError: ``predictions`` or ``references`` a table (a pandas DataFrame),
+            a mapping or a set (`zheval.io.text_lists`).
     """
+    check_text_list(predictions, "predictions")  # a DataFrame would give its column names (`zheval.io.text_lists`)
+    check_text_list(references, "references", "a list with one list of references per item")
     if len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions but {len(references)} reference lists")
-    counts = DiagnosticCounts(normalize)
+    counts = DiagnosticCounts(normalize, source)
     counts.add(predictions, references, list(ids) if ids is not None else [str(i) for i in range(len(predictions))])
     return counts.result(excluded_shown)

@@ -25,6 +25,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from ..io.text_lists import check_text_list
 from ..tokenizers import BaseTokenizer, get_tokenizer
 from .sorted_keys import SortedKeys, unique_rows, widened
 
@@ -215,10 +216,15 @@ def diversity(predictions: Sequence[str], references: Sequence[Sequence[str]], t
     Raises:
         ValueError: different lengths; an order < 1 (or an unknown tokenizer name); a negative or out-of-range index
             in ``groups``.
-        TypeError: ``predictions[i]`` not a ``str``; ``references[i]`` a ``str`` or not a list/tuple;
+        TypeError: ``predictions`` or ``references`` a table (a pandas DataFrame: iterating it gives its column
+            names), a mapping or a set, naming the remedy (`zheval.io.text_lists`; a pandas Series is a sequence and
+            is taken by position); ``predictions[i]`` not a ``str``; ``references[i]`` a ``str`` or not a list/tuple;
             ``references[i][j]`` not a ``str``; ``groups`` or one of its groups not of the form above, an index that
             is a bool or not an int.
     """
+    check_text_list(predictions, "predictions")  # a DataFrame would give its column names (`zheval.io.text_lists`)
+    check_text_list(references, "references", "a list with one list of references per item")
+    predictions, references = list(predictions), list(references)  # a Series: by position, not by index label
     if not isinstance(tokenizer, BaseTokenizer):
         tokenizer = get_tokenizer(tokenizer)
     for i, p in enumerate(predictions):

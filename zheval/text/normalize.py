@@ -62,6 +62,7 @@ __all__ = [
     "normalize",
     "nfkc",
     "remove_invisible",
+    "is_blank",
     "DEFAULT_IGNORABLE_RANGES",
     "INVISIBLE_RANGES",
     "ELLIPSES",
@@ -122,6 +123,25 @@ def remove_invisible(text: str) -> str:
     if text.isascii():
         return text
     return _INVISIBLE_RE.sub("", text)
+
+
+_BLANK_RE = re.compile(f"[\\s{INVISIBLE_CLASS_BODY}]*")
+
+
+def is_blank(text: str) -> bool:
+    """**The emptiness rule of a text** (one definition for every door): ``text`` is *blank* -- an empty
+    prediction -- when it holds nothing but whitespace and the invisible characters of `INVISIBLE_RANGES` (those
+    `remove_invisible`, the ``zw`` step, removes: ``"\u200b"``, ``"\ufeff"``, ``" \u200e "``), so that no
+    normalising tokenizer finds a token in it. ``""`` and ``"  "`` are blank; ``"。"`` is not (a punctuation token).
+
+    Who applies it: the text-file commands (``zheval bleu`` / ``rouge`` / ``chrf`` / ``bertscore``: a blank
+    hypothesis line is refused unless ``--allow-empty-hypotheses``, then counted as an empty prediction), the
+    report's diagnostics of every records and 小黄鸭 door (``empty_predictions``, on the normalised text), the
+    Trainer hook's ``empty_predictions`` count. A *reference* is empty by the empty-reference rule
+    (`zheval.compute.inputs.check_references`: no token under the tokenizer used), which every blank text meets
+    under every normalising tokenizer.
+    """
+    return text.isspace() or text == "" or (not text.isascii() and _BLANK_RE.fullmatch(text) is not None)
 
 
 def _punct_table() -> dict[int, str]:

@@ -15,6 +15,7 @@ from typing import Sequence
 
 from ...io.fields import group_spaces_problem
 from ...io.lists import split_entries
+from ...io.text_lists import check_text_list, is_table
 from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
 from .id_like import id_like_warning
@@ -83,7 +84,9 @@ def check_dataset(ds, what: str = "evaluate"):
     from datasets import Dataset
 
     if not isinstance(ds, Dataset):
-        raise TypeError(f"{what} expects a datasets.Dataset, got {type(ds).__name__} (pick a split of a DatasetDict)")
+        hint = ("datasets.Dataset.from_pandas(df) makes one of a pandas DataFrame with the 小黄鸭 columns (id, "
+                "responses ...)" if is_table(ds) else "pick a split of a DatasetDict")
+        raise TypeError(f"{what} expects a datasets.Dataset, got {type(ds).__name__} ({hint})")
     if len(ds) == 0:
         raise ValueError(f"{what}: the dataset has no items")
     missing = {"id", "responses"} - set(ds.column_names)
@@ -91,13 +94,14 @@ def check_dataset(ds, what: str = "evaluate"):
         raise ValueError(f"{what}: dataset lacks column(s) {sorted(missing)}")
 
 
-def as_predictions(predictions, predictions_format: str = "auto"):
+def as_predictions(predictions, predictions_format: str = "auto", name: str = "predictions"):
     """``(predictions ready for join_predictions, source name)``: a path is read
     (`read_predictions` with ``format=predictions_format``), a
     `Predictions` or a dict is kept, any other iterable becomes a list.
 
     Raises:
-        what `read_predictions` raises for a file.
+        what `read_predictions` raises for a file; TypeError: a table (a pandas DataFrame: iterating it gives its
+            column names) or a set, naming ``name`` (the parameter) and the remedy (`zheval.io.text_lists`).
     """
     import os
 
@@ -110,6 +114,7 @@ def as_predictions(predictions, predictions_format: str = "auto"):
         return p, p.source
     if isinstance(predictions, dict):
         return predictions, "<memory>"
+    check_text_list(predictions, name, "a list (one per item, in dataset order), a dict {id: text} or a path")
     return list(predictions), "<memory>"
 
 
@@ -260,7 +265,8 @@ def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequen
         (`zheval.results.diagnostics.compute_diagnostics`; its warnings unprefixed), then the warnings: those of the
         diagnostics, of `input_warnings` and of `stored_field_warnings`, in that order, each prefixed with ``which``.
     """
-    diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown)
+    diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown,
+                               source=getattr(predictions, "source", None))
     diag.reference_limit = reference_limit
     warnings = [f"{which}{w}" for w in (*diag.warnings, *input_warnings(preds, references, tok))]
     return diag, warnings + stored_field_warnings(predictions, which)

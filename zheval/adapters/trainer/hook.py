@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from ...compute.inputs import empty_references
 from ...compute.metric_table import metric_api
+from ...results.diagnostics import is_blank
 from ...compute.options import OPTIONS_CLASSES, BleuOptions, ChrfOptions, RougeOptions, options_for_metrics
 from .backends import DEFAULT_METRICS, LIBRARY_METRICS, Backend, make_backend
 from .decode import IGNORE_INDEX, decode_with_ambiguity, pad_token_id_of
@@ -177,7 +178,7 @@ class ZhevalComputeMetrics(TrainerEvents):
         example = ambiguous_example(preds, refs, amb_p, amb_r, keep) if ambiguous else None
         preds = [preds[i] for i in keep]
         refs = [refs[i] for i in keep]
-        counts["empty_predictions"] = sum(1 for p in preds if not p.strip())  # scored 0, as every door; counted
+        counts["empty_predictions"] = sum(map(is_blank, preds))  # scored 0, as every door; counted
         if compute_result is None:
             self.predictions, self.references = preds, refs
             with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
