@@ -113,13 +113,19 @@ class PlainTextRecordsError(RecordsFormatError):
 
 
 def plain_text_problem(name: str, kind: str, rows: list, problems: list) -> Optional[Problem]:
-    """The one problem of a records file read as JSONL of which at least half the non-blank lines are not JSON
-    (``rows``: the objects read; ``problems``: the file's problems, those of lines that may be text counted,
-    `text_line_problem`: a line starting with ``{`` or ``[`` is malformed JSON, never text): a text file holds
-    predictions and no references, so it is scored against a 小黄鸭 file (``--data``) or rewritten with a
-    reference field — the hint the ``--data`` door gives a text file read as JSONL. ``None`` otherwise."""
+    """The one problem of a records file read as JSONL that looks like a text file: at least half its non-blank
+    lines are not JSON and, when some line is, its first non-blank line is not JSON either and at least two lines
+    are not (``rows``: the ``(line, object)`` pairs read; ``problems``: the file's problems, those of lines that may
+    be text counted, `text_line_problem`: a line starting with ``{`` or ``[`` is malformed JSON, never text). A
+    file that starts with a JSON object, or has one line that is not JSON beside its objects (a stray ``\x1a`` or
+    line of NULs at the end of a one-row file), is JSONL with a bad line: ``None``, and that line's ``file:line``
+    problem is reported. A text file holds predictions and no references, so it is scored against a 小黄鸭 file
+    (``--data``) or rewritten with a reference field — the hint the ``--data`` door gives a text file read as
+    JSONL. ``None`` otherwise."""
     bad = [p for p in problems if text_line_problem(p)]
     if kind != "jsonl" or not bad or len(bad) < len(rows):
+        return None
+    if rows and (rows[0][0] < bad[0].line or len(bad) < 2):  # JSONL with a bad line, not a text file
         return None
     return Problem(name, bad[0].line, None, (
         f"this looks like a text file, one prediction per line ({len(bad)} of {len(bad) + len(rows)} non-blank lines "
