@@ -50,3 +50,13 @@ def test_explain_header(tmp_path):
     assert proc.returncode == 0, proc.stderr
     heads = [line.strip() for line in proc.stdout.splitlines() if line.strip().startswith("x\\")]
     assert [h.split()[0] for h in heads] == ["x\\\\x1b", "x\\x1b"], proc.stdout
+
+
+def test_compare_table(tmp_path):
+    rec = _records(tmp_path)
+    other = write_jsonl(tmp_path / "b.jsonl", [{"id": LITERAL, "predict": "今天", "label": "今天天气很好", "cat": LITERAL},
+                                               {"id": ESC, "predict": "我们", "label": "我们去公园玩", "cat": ESC},
+                                               {"id": "q3", "predict": "你", "label": "你好呀", "cat": ESC}])
+    res = run("compare", "-p", rec, other, "--group-field", "cat", "-q", "--bootstrap", 20)
+    assert res.exit_code == 0, res.output
+    assert "cat=x\\\\x1b " in res.stdout and "cat=x\\x1b " in res.stdout

@@ -359,8 +359,9 @@ def _compare_rows(report: Report) -> tuple[list, list]:
             delta = f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]"
             p = f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else "")
         system = [r.get("system", "B")] if many else []
-        rows.append([r["group"], str(r["n"]), r["label"], *system, f"{r['score_a']:.3f}", f"{r['score_b']:.3f}",
-                     delta, p])
+        # the group as data (`_shown_label`'s rule: escaping is per character, so field=value escapes as a whole)
+        rows.append([escaped_text(r["group"], one_line=True), str(r["n"]), r["label"], *system,
+                     f"{r['score_a']:.3f}", f"{r['score_b']:.3f}", delta, p])
     return header, rows
 
 
