@@ -63,14 +63,16 @@ def _tokenize_message(command: str, typed: str, value: Optional[str], own: set) 
     return f"{head}; sacrebleu's {value!r} is none of them (sacrebleu's zh is zheval bleu --preset sacrebleu-zh)"
 
 
-def sacrebleu_flag_message(command: str, args: List[str], own: Iterable[str]) -> Optional[str]:
+def sacrebleu_flag_message(command: str, args: List[str], own: Iterable[str],
+                           valued: Iterable[str] = ()) -> Optional[str]:
     """The message for the first sacrebleu flag of ``args`` that is not one of the command's own option names
-    ``own`` (see the module docstring), or ``None``. ``command``: the command's name (``bleu``, ``chrf``, ...)."""
-    own = set(own)
+    ``own`` (see the module docstring), or ``None``. ``command``: the command's name (``bleu``, ``chrf``, ...);
+    ``valued``: its options that take a value (the argument after one is its value: ``--id -lc`` is an id)."""
+    own, valued = set(own), set(valued)
     for i, a in enumerate(args):
         if a == "--":
             return None
-        if not a.startswith("-") or a in own or a.split("=", 1)[0] in own:
+        if not a.startswith("-") or a in own or a.split("=", 1)[0] in own or (i and args[i - 1] in valued):
             continue
         if a in ("-tokenizer", "-tokenize") or a.startswith(("-tokenizer=", "-tokenize=")):
             if "--tokenizer" in own:
@@ -105,9 +107,10 @@ class ZhevalGroup(TyperGroup):
     def resolve_command(self, ctx, args):
         name, cmd, rest = super().resolve_command(ctx, args)
         if cmd is not None:
-            own = [o for p in cmd.params for o in (*getattr(p, "opts", ()), *getattr(p, "secondary_opts", ()))
-                   if o.startswith("-")]
-            message = sacrebleu_flag_message(name, list(rest), own)
+            options = [p for p in cmd.params if getattr(p, "param_type_name", "") == "option"]
+            own = [o for p in options for o in (*p.opts, *p.secondary_opts)]
+            valued = [o for p in options if not p.is_flag and not p.count for o in p.opts]
+            message = sacrebleu_flag_message(name, list(rest), own, valued)
             if message is not None:
                 from .options import echo
 

@@ -80,3 +80,9 @@ def test_zheval_own_options_untouched(texts, tmp_path):
     # a file after -- is an argument
     res = run("bleu", "-i", hyp, "--", ref)
     assert "sacrebleu" not in res.output
+
+
+def test_an_option_value_that_looks_like_a_flag_is_a_value(texts, tmp_path):
+    ref, hyp = texts
+    res = run("explain", "-p", tmp_path / "missing.jsonl", "--id", "-lc", "--id", "-tok")
+    assert "sacrebleu" not in res.output
