@@ -28,7 +28,8 @@ from .version import __version__
 __all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "score", "score_batches",
            "RougeOptions", "BleuOptions", "ChrfOptions", "get_tokenizer", "explain", "explain_items", "metric_path",
            "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
-           "UnsegmentedTextWarning", "ScriptMismatchWarning", "PresetOverrideWarning", "EmptyReferenceError", "distinct_n", "diversity"]
+           "UnsegmentedTextWarning", "ScriptMismatchWarning", "PresetOverrideWarning", "EmptyReferenceWarning",
+           "ResamplingWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {
@@ -54,6 +55,8 @@ _LAZY = {
     "UnsegmentedTextWarning": "zheval.compute.guards",
     "ScriptMismatchWarning": "zheval.compute.guards",
     "PresetOverrideWarning": "zheval.compute.guards",
+    "EmptyReferenceWarning": "zheval.compute.guards",  # empty references a preset scored as its tool does
+    "ResamplingWarning": "zheval.compute.guards",
     # the empty-reference error (a ValueError)
     "EmptyReferenceError": "zheval.compute.inputs",
     # diagnostics: Distinct-n and the diversity of predictions vs references (zheval.results.distinct)

@@ -94,8 +94,9 @@ def test_a_punctuation_only_reference_is_an_error_under_punct_drop_and_sets_the_
 
 
 @pytest.mark.parametrize("call, options, bad", [
-    (compute_bleu, dict(preset="sacrebleu-zh"), "  "),
+    # (preset="sacrebleu-zh" scores them as sacrebleu does: tests/presets/test_sacrebleu_zh_empty_references.py)
     (compute_bleu, dict(tokenizer="sacrebleu-zh"), ""),
+    (compute_bleu, dict(tokenizer="sacrebleu-zh"), "  "),
     (compute_bleu, dict(preset="llamafactory"), "   "),  # list(text) would give 3 space tokens: blank is an error
     (compute_bleu, dict(tokenizer="llamafactory-char"), "\n"),
     (compute_rouge, dict(preset="llamafactory"), "  "),  # jieba keeps whitespace tokens (+ws): blank is an error
@@ -231,6 +232,8 @@ def test_module_compute_indexes_the_data_computed_stored_items_first(module):
 
 
 def test_module_refuses_blank_references_at_add_batch_and_compute(module):
+    if module.name == "chinese_bleu":  # its sacrebleu-zh preset scores them: stored, refused at compute()
+        pytest.skip("chinese_bleu stores blank references: tests/presets/test_sacrebleu_zh_empty_references.py")
     with pytest.raises(ValueError, match=r"(?s)references\[1\]\[1\] is empty: '' is the empty string.*"
                                          r"Indices of this add_batch\(\) call's references: the call was refused and "
                                          r"nothing of it was stored; the module holds no stored item") as info:

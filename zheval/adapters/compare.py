@@ -4,9 +4,11 @@ paired-bootstrap interval, and the p-value of the chosen test (sacrebleu's paire
 randomisation), per group, with the notes that explain the p-value.
 
 Every p-value follows sacrebleu's convention (a strict ``>`` and +1 smoothing), which gives p = 1/(resamples + 1),
-its smallest value, when the difference is exactly 0 (e.g. two identical systems); such rows get
-``no_difference: True`` and a note saying so plainly (`NO_DIFFERENCE_NOTE`), while ``p_value`` stays
-sacrebleu's number. With three or more systems each is tested against A separately, with no correction for
+its smallest value, to two systems whose outputs are identical line for line (every resampled difference is then 0
+too, and none exceeds 0 strictly); a note says so plainly for those rows (`NO_DIFFERENCE_NOTE`), while ``p_value``
+stays sacrebleu's number. A row whose scores are equal (``no_difference: True``, B − A = 0) from outputs that differ
+gets the test's ordinary p (resampled differences are not 0; e.g. 0.42 under the paired bootstrap, as sacrebleu's
+``--paired-bs``), and no such note. With three or more systems each is tested against A separately, with no correction for
 multiple comparisons (a note says so, `MANY_SYSTEMS_NOTE`), as sacrebleu.
 
 A group with fewer than 2 items gets no interval and no p-value (``delta_low``/``delta_high``/``p_value``
@@ -22,7 +24,7 @@ from ..compute.bertscore import BertScoreOptions
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ..results.reducers import paired_bootstrap
 from ..results.significance import AR_DEFAULT_TRIALS, paired_approximate_randomization
-from ..results.breakdowns import check_max_refs, reference_limit
+from ..results.breakdowns import check_max_refs, reference_limit, reference_limit_notes
 from .duck.config import DEFAULT_METRICS, make_config, report_options
 from .duck.evaluate import first_references_of
 from ..results.diagnostics import SystemDiagnostics
@@ -44,20 +46,23 @@ COMPARE_TESTS = ("bootstrap", "ar")
 P_VALUE_NOTE = (
     "p: sacrebleu's paired-bootstrap p-value = (1 + number of resamples whose |B − A|, shifted to mean 0, is strictly "
     "larger than the observed |B − A|) / ({n} + 1): an estimate of the chance of a difference strictly larger "
-    "than this one if A and B were equally good. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets."
+    "than this one if A and B were equally good. The +1 makes {pmin:.4f} the smallest possible p, which is what two "
+    "systems whose outputs are identical line for line get (every resampled difference is then 0)."
 )
 #: The same for ``--test ar`` (sacrebleu 2.6.0 ``_paired_ar_test``, kept exactly).
 AR_P_VALUE_NOTE = (
     "p: sacrebleu's paired approximate-randomisation p-value = (1 + number of trials whose |A' − B'| is strictly "
     "larger than the observed |B − A|) / ({n} + 1), where each trial swaps every item's pair of outputs with "
     "probability 1/2 (seed {seed}): an estimate of the chance of a difference strictly larger than this one if "
-    "the outputs' labels were exchangeable. The +1 makes {pmin:.4f} the smallest possible p, which is also what a zero difference gets. "
+    "the outputs' labels were exchangeable. The +1 makes {pmin:.4f} the smallest possible p, which is what two "
+    "systems whose outputs are identical line for line get (every swap then leaves the difference at 0). "
     "The interval is the paired bootstrap's ({boot} resamples)."
 )
-#: Added when the observed difference is exactly 0 in some row, where that minimal p means nothing.
+#: Added when the two systems of some row have outputs identical line for line (in that row's group), where that
+#: minimal p means nothing. Equal scores from outputs that differ get no such note: their p is the test's own.
 NO_DIFFERENCE_NOTE = (
-    "no difference: the systems' outputs score identically for {where} (B − A = 0). The p shown there "
-    "({pmin:.4f} when every resample ties too) is an artefact of the convention above (no resample can exceed 0 "
+    "no difference: the systems' outputs are identical line for line for {where}, so B − A = 0 on every resample "
+    "and p = {pmin:.4f}, the smallest possible, is an artefact of the convention above (no resample can exceed 0 "
     "strictly, and the +1 keeps p above 0), not evidence of a difference."
 )
 #: Below this many items in a group with a p-value, `SMALL_SAMPLE_NOTE` cautions about it.
@@ -168,15 +173,15 @@ def compare_predictions(
     names, tables, warnings, order, diags = _score_systems(ds, [predictions_a, predictions_b, *more_predictions],
                                                            labels, cfg, num_proc, locations, label_check,
                                                            predictions_format, limit)
-    specs = [metric_specs(t, cfg) for t in tables]
-    refs = tables[0]["responses"]
+    specs, refs = [metric_specs(t, cfg) for t in tables], tables[0]["responses"]
     berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
     groups = group_items(group_columns(ds, by), by, len(ds))
     rows = _paired_rows(specs, groups, labels, names, test, trials, int(bootstrap), confidence, seed, progress)
     bert = berts[0] if berts else None
     params = {**report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), "a": names[0], "b": names[1],
               "test": test, "systems": dict(zip(labels, names)), **({"resamples": trials} if test == "ar" else {})}
-    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels))
+    notes = order + _compare_notes(rows, test, trials, int(bootstrap), seed, len(labels),
+                                   _identical_outputs(tables, groups, labels), limit)
     return Report(kind="compare", title=f"zheval compare: {', '.join(f'{a} = {n}' for a, n in zip(labels, names))} "
                   f"({len(ds)} items)", metrics=[(s.name, s.label) for s in specs[0]], comparison=rows,
                   signatures=_test_signatures(cfg, [len(r) for r in refs], (bootstrap, seed, confidence, bert), test, trials),
@@ -285,9 +290,25 @@ def _test_signatures(cfg, ref_counts: list, interval: tuple, test: str, trials: 
     return out
 
 
-def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int, n_systems: int) -> list:
-    """The notes that explain the p-values of the rows (the test's convention, several systems, small groups,
-    identical outputs)."""
+def _identical_outputs(tables: list, groups: list, labels: list) -> set:
+    """``{(group name, label)}`` of the systems X whose predictions equal A's line for line on that group's items
+    (the rows whose p is the convention's minimum for no reason but the +1, `NO_DIFFERENCE_NOTE`)."""
+    preds = [list(t["prediction"]) for t in tables]
+    out = set()
+    for dim, label, idx in groups:
+        gname = "overall" if dim == "overall" else f"{dim}={label}"
+        for k in range(1, len(tables)):
+            if all(preds[k][int(i)] == preds[0][int(i)] for i in idx):
+                out.add((gname, labels[k]))
+    return out
+
+
+def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int, n_systems: int,
+                   identical: set = frozenset(), limit: Optional[dict] = None) -> list:
+    """The notes that explain the p-values of the rows (the test's convention, several systems, small groups, the
+    rows whose systems' outputs are identical line for line: ``identical``, `_identical_outputs`), then the
+    `reference_limit_notes` of ``limit`` (``max_refs`` that cut nothing, as ``evaluate_predictions`` says it) and the
+    cautions about the intervals (`_interval_cautions`)."""
     n_p = trials if test == "ar" else bootstrap
     pmin = 1 / (n_p + 1)
     if test == "ar":
@@ -302,10 +323,22 @@ def _compare_notes(rows: list, test: str, trials: int, bootstrap: int, seed: int
         notes.append(f"no interval and no p-value for {', '.join(small)}: {no_interval_reason(None)}")
     notes += _small_sample_notes(rows, test, n_p, pmin)
     two = n_systems == 2
-    ties = [f"{r['label']} ({r['group']}{'' if two else ', ' + r['system']})" for r in rows if r["no_difference"]]
+    ties = [f"{r['label']} ({r['group']}{'' if two else ', ' + r['system']})" for r in rows
+            if (r["group"], r["system"]) in identical and r.get("p_value") is not None]
     if ties:
         notes.append(NO_DIFFERENCE_NOTE.format(where=", ".join(ties), pmin=pmin))
-    return notes
+    return notes + reference_limit_notes(limit) + _interval_cautions(rows, bootstrap, n_systems)
+
+
+def _interval_cautions(rows: list, bootstrap: int, n_systems: int) -> list:
+    """`resample_cautions` of the rows' paired-bootstrap intervals of X − A (few resamples; an interval without its
+    difference), as ``zheval score`` gives them of its intervals."""
+    from ..results.reducers import resample_cautions
+
+    many = n_systems > 2
+    intervals = [(f"{r['label']} ({r['group']}{', ' + r['system'] if many else ''})", r["delta"], r["delta_low"],
+                  r["delta_high"]) for r in rows if r.get("delta_low") is not None]
+    return resample_cautions(bootstrap, intervals, what="interval of X − A") if intervals else []
 
 
 def _small_sample_notes(rows: list, test: str, n_p: int, pmin: float) -> list:

@@ -16,7 +16,10 @@ time names the batch an item came from), and put stored items back after a failu
 Validation at ``add``/``add_batch`` time is the compute path's own (`canonical_inputs`): types, lengths,
 empty reference lists, lone surrogates, and blank references (empty under every tokenizer; the first part of the
 empty-reference rule, `zheval.compute.inputs.check_references`). A bad batch is refused whole and nothing of it is
-stored, so the module never holds an item that no option could score. Whether a reference has a token depends on
+stored, so the module never holds an item that no option could score -- except a blank reference where a preset of
+the module's metric scores it (``BleuPreset.scores_empty_references``: ``chinese_bleu``'s ``sacrebleu-zh``, as
+sacrebleu scores it): it is stored, and ``compute()`` scores it under that preset (counted and warned) or refuses it
+with every other option, naming the call that stored it. Whether a reference has a token depends on
 ``compute()``'s options (``punct="drop"``, a custom tokenizer), so that part of the rule is checked at compute time;
 its error then gives, for every listed reference, the index in the data being computed (the stored items first, in
 the order they were added, then this call's), which ``add``/``add_batch`` call stored it, and says that the stored
@@ -147,7 +150,7 @@ class ZhevalMetricMixin:
         with module_lock(self), no_cyclic_gc():
             self._zheval.check(**self._zheval_options(kwargs))  # every option error, before anything is stored
             if predictions is not None or references is not None:
-                predictions, references = checked_inputs(self, predictions, references, "compute()")
+                predictions, references = checked_inputs(self, predictions, references, "compute()", kwargs=kwargs)
             return compute_keeping_batches(self, super().compute, predictions, references, kwargs)
 
     def add_batch(self, *, predictions=None, references=None, **kwargs):
@@ -281,30 +284,44 @@ def _describe_stored(module, i: int) -> str:
     return f"stored by add_batch() call {call}, as its references[{i - start}]"
 
 
-def canonical_inputs(predictions, references, single=False):
+def canonical_inputs(predictions, references, single=False, blank_ok=False):
     """`zheval.compute.inputs.validate_inputs` (TypeError/ValueError naming the item; lone surrogates, which Arrow
     cannot store, included) and the option-free part of the empty-reference rule (a blank reference is an
     [`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]); returns predictions as list[str] and references as list[list[str]]
     -- the only form handed to evaluate, so its feature set is always the list one and string and list references
-    mix freely across items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``."""
+    mix freely across items and batches. ``single=True`` (``add()``) names the item ``prediction``/``reference``.
+    ``blank_ok``: blank references pass (a preset that may score them, `blank_references_ok`)."""
     if not single:
         preds, refs = validate_inputs(predictions, references)
-        check_references(refs)
+        check_references(refs, allow_empty=blank_ok)
         return preds, refs
     try:
         preds, refs = validate_inputs(predictions, references)
     except (TypeError, ValueError) as exc:
         msg = str(exc).replace("predictions[0]", "prediction").replace("references[0]", "reference")
         raise type(exc)(msg) from None
-    check_references(refs)  # (names references[0][j]: the item's j-th reference)
+    check_references(refs, allow_empty=blank_ok)  # (names references[0][j]: the item's j-th reference)
     return preds, refs
 
 
-def checked_inputs(module, predictions, references, call: str, single: bool = False):
-    """`canonical_inputs` for one ``call`` ("add_batch()", "add()", "compute()") of ``module``: an empty
-    reference error says that the indices are that call's and nothing of it was stored (`refused`)."""
+def blank_references_ok(module, kwargs=None) -> bool:
+    """Whether ``module``'s inputs may hold blank references: at ``compute()`` (``kwargs``, its options) when its
+    ``preset`` scores empty references as its tool does (`zheval.presets.scores_empty_references`: sacrebleu-zh);
+    at ``add``/``add_batch`` (``kwargs=None``, the preset not known yet) when a preset of the module's metric does --
+    ``compute()`` then scores them under it and refuses them otherwise."""
+    from ..presets import scores_empty_references
+
+    if kwargs is None:
+        return scores_empty_references(module._zheval.short)
+    return kwargs.get("preset") is not None and scores_empty_references(module._zheval.short, kwargs["preset"])
+
+
+def checked_inputs(module, predictions, references, call: str, single: bool = False, kwargs=None):
+    """`canonical_inputs` for one ``call`` ("add_batch()", "add()", "compute()" with its option ``kwargs``) of
+    ``module``: an empty reference error says that the indices are that call's and nothing of it was stored
+    (`refused`). Blank references pass where `blank_references_ok`."""
     try:
-        return canonical_inputs(predictions, references, single=single)
+        return canonical_inputs(predictions, references, single=single, blank_ok=blank_references_ok(module, kwargs))
     except EmptyReferenceError as exc:
         raise refused(module, exc, call) from None
 

@@ -18,11 +18,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
+from ..results.agreement import TIE_TOLERANCE, rank_separators
 from ..text.terminal import markdown_text, terminal_json, terminal_text
 from .report.tables import format_table
 from .extras import require_extra
 
 __all__ = ["render_table", "render_markdown", "render_json", "render_html"]
+
+_TIE = format(TIE_TOLERANCE, "g")  # '1e-12': the tie tolerance as the reports print it
 
 _COLUMNS = ["group", "metric", "rating", "n", "Spearman ρ [CI]", "Kendall τ [CI]", "Pearson r [CI]"]
 
@@ -87,6 +90,25 @@ def _undefined_lines(report: Dict[str, Any]) -> List[str]:
             for u in _undefined(report)]
 
 
+def _best(report: Dict[str, Any]) -> List[Dict[str, Any]]:
+    """Which metric agrees best with each rating: ``[{"rating", "entries": [{"metric", "value", "sep"}]}]``, best ρ
+    first; ``sep`` (before the entry) is ``" = "`` between tied ρ (the same rank in ``best_rank``: within
+    ``tie_tolerance``), ``" > "`` otherwise, ``""`` before the first."""
+    by = {(r["rating"], r["metric"]): r for r in report["rows"] if r["group"] == "overall"}
+    out = []
+    for rating, names in report["best"].items():
+        ranks = (report.get("best_rank") or {}).get(rating) or list(range(1, len(names) + 1))
+        out.append({"rating": rating, "entries": [
+            {"metric": m, "value": _num(by[(rating, m)]["spearman"]), "sep": sep}
+            for m, sep in zip(names, rank_separators(ranks))]})
+    return out
+
+
+def _best_lines(report: Dict[str, Any]) -> List[str]:
+    return [f"{b['rating']}: " + "".join(f"{e['sep']}{e['metric']} {e['value']}" for e in b["entries"])
+            for b in _best(report)]
+
+
 def _failure_views(report: Dict[str, Any], ids: Optional[List[str]]) -> List[Dict[str, Any]]:
     """The judge's failed items: a live judge's (``report["judge"]["failures"]``) and those a ratings file records
     (``report["rating_failures"]``, `zheval.cli.layers.read_judge_ratings`: ``detail`` and ``attempts`` may be
@@ -111,13 +133,10 @@ def render_table(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optiona
     """Aligned plain-text table (CJK-aware; data escaped), which metric agrees best, notes, judge failures."""
     lines = [f"zheval agree: three layers on {report['n']} items", "",
              format_table(_COLUMNS, _rows(report), right_from=3)]
-    best = report["best"]
+    best = _best_lines(report)
     if best:
-        lines += ["", "which metric agrees best (overall, by Spearman ρ)"]
-        by = {(r["rating"], r["metric"]): r for r in report["rows"] if r["group"] == "overall"}
-        for rating, names in best.items():
-            lines.append(terminal_text(f"  {rating}: " + " > ".join(
-                f"{m} {_num(by[(rating, m)]['spearman'])}" for m in names), one_line=True))
+        lines += ["", f"which metric agrees best (overall, by Spearman ρ; '=': tied, |Δρ| ≤ {_TIE})"]
+        lines += [terminal_text(f"  {x}", one_line=True) for x in best]
     lines += ["", "notes"] + [terminal_text(f"  {n}", one_line=True)
                               for n in _notes(report, params) + _undefined_lines(report)]
     failures = _failures(report, ids)
@@ -134,6 +153,10 @@ def render_markdown(report: Dict[str, Any], *, params: Dict[str, Any], ids: Opti
     lines = [f"### zheval agree: three layers on {report['n']} items", "",
              "| " + " | ".join(_COLUMNS) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * 4) + "|"]
     lines += ["| " + " | ".join(markdown_text(c) for c in r) + " |" for r in _rows(report)]
+    best = _best_lines(report)
+    if best:
+        lines += ["", f"**which metric agrees best (overall, by Spearman ρ; '=': tied, |Δρ| ≤ {_TIE})**", ""]
+        lines += [f"- {markdown_text(x)}" for x in best]
     lines += [""] + [f"- {markdown_text(n)}" for n in _notes(report, params) + _undefined_lines(report)]
     failures = _failures(report, ids)
     if failures:
@@ -154,8 +177,8 @@ padding:.3em .6em}td.n{text-align:right;font-variant-numeric:tabular-nums}</styl
 <table><thead><tr>{% for c in columns %}<th>{{ c }}</th>{% endfor %}</tr></thead><tbody>
 {% for r in rows %}<tr>{% for c in r %}{% if loop.index > 3 %}<td class="n">{{ c }}</td>{% else %}<td><bdi>{{ c }}</bdi></td>{% endif %}{% endfor %}</tr>
 {% endfor %}</tbody></table>
-<h2>Which metric agrees best (overall, by Spearman ρ)</h2><ul>
-{% for rating, names in best.items() %}<li><bdi>{{ rating }}</bdi>: {% for m in names %}<bdi>{{ m }}</bdi>{% if not loop.last %} &gt; {% endif %}{% endfor %}</li>{% endfor %}</ul>
+<h2>Which metric agrees best (overall, by Spearman ρ; '=': tied, |Δρ| ≤ {{ tie }})</h2><ul>
+{% for b in best %}<li><bdi>{{ b.rating }}</bdi>: {% for e in b.entries %}{{ e.sep }}<bdi>{{ e.metric }}</bdi> {{ e.value }}{% endfor %}</li>{% endfor %}</ul>
 <h2>Notes</h2><ul>{% for x in notes %}<li><bdi>{{ x }}</bdi></li>{% endfor %}
 {% for u in undefined %}<li><bdi>{{ u.group }}</bdi>: {% for m in u.metrics %}<bdi>{{ m }}</bdi>{% if not loop.last %}, {% endif %}{% endfor %} vs <bdi>{{ u.rating }}</bdi>: no correlation ({{ u.reason }})</li>{% endfor %}</ul>
 {% if failures %}<h2>Judge failures ({{ failures | length }})</h2><ul>
@@ -177,5 +200,5 @@ def render_html(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optional
     jinja2 = require_extra("jinja2", extra="html", purpose="the HTML agreement table (--html)")
     env = page_environment(jinja2)
     return env.from_string(_TEMPLATE).render(n=report["n"], columns=_COLUMNS, rows=_rows(report),
-                                             best=report["best"], notes=_notes(report, params),
+                                             best=_best(report), tie=_TIE, notes=_notes(report, params),
                                              undefined=_undefined(report), failures=_failure_views(report, ids))

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from dataclasses import replace
 from typing import Any, Dict, Iterator, Optional, Sequence
 
 import numpy as np
 
 from ..compute.batches import stream_sums
+from ..compute.guards import ResamplingWarning
 from ..compute.inputs import EmptyReferenceError
 from ..compute.joint import score_config_of
 from ..compute.options import BleuOptions, ChrfOptions, RougeOptions
@@ -46,7 +48,7 @@ from .list_texts import ListTexts
 from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, empty_cell_notes,
                       multiline_notes, plain_text_problem, records_format)
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
-                            no_interval_reason)
+                            interval_cautions, no_interval_reason)
 
 __all__ = ["stream_records", "score_records_stream"]
 
@@ -286,13 +288,15 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     except EmptyReferenceError as exc:  # in the file's words: file:line, the id, the user's reference field
         raise _unscorable(exc, meta["chunk"], meta["offset"]) from None
     total = _total(merged)
-    overall = sums_result(total, config)
+    with warnings.catch_warnings():  # the report's notes give the cautions (interval_cautions), with group labels
+        warnings.simplefilter("ignore", ResamplingWarning)
+        overall, groups = sums_result(total, config), _report_groups(merged, total, by, config, bootstrap)
     f = meta["fields"]
     diag = diagnostics.result(excluded_shown=False)  # breakdowns other than diversity are not kept
     report = Report(kind="score", title=(
         f"zheval score --stream: {meta['rows']} items, predictions and references {path} (prediction "
         f"{f.get('pred')!r}, references {f.get('ref')}" + (f", ids {f['id']!r}" if f.get("id") else "") + ")"),
-        metrics=_labels(overall, config), groups=_report_groups(merged, total, by, config, bootstrap),
+        metrics=_labels(overall, config), groups=groups,
         signatures={m: r["signature"] for m, r in overall.items()},
         params={**params, "by": list(by), "bootstrap_method": "poisson", "chunk_rows": chunk_rows},
         diagnostics=diag, warnings=list(diag.warnings) + list(slips.values()))
@@ -301,7 +305,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
     report.notes += empty_cell_notes(meta["empty"])
-    report.notes += multiline_notes(*meta["multiline"], str(path))
+    report.notes += multiline_notes(*meta["multiline"], str(path)) + interval_cautions(groups, report.metrics, bootstrap)
     return report
 
 

@@ -43,7 +43,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
                       run_command, seed_rule, tokenizer_options, refuse_tool_tokenizer_options)
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
-                         resample_systems, resampled_signature, rounded_perfect_notes)
+                         resample_systems, resampled_signature, resampling_cautions, rounded_perfect_notes)
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]
@@ -110,8 +110,8 @@ def _run(o) -> None:
     check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
     if o.tokenizer is not None:
         options["tokenizer"] = o.tokenizer
-    beta = int(o.chrf_beta) if float(o.chrf_beta).is_integer() else o.chrf_beta
-    options.update(char_order=o.char_order, word_order=o.word_order, beta=beta, eps_smoothing=o.eps_smoothing)
+    # the float as typed: the library keeps a whole beta an int (sacrebleu's name chrF2) where int arithmetic holds
+    options.update(char_order=o.char_order, word_order=o.word_order, beta=o.chrf_beta, eps_smoothing=o.eps_smoothing)
     try:
         res = score_chrf_files(references, systems, names, options, confidence_n=confidence_resamples(o, paired),
                                paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)
@@ -131,7 +131,9 @@ def _run(o) -> None:
         text = format_systems(res["name"], res["signature"], res["systems"], paired=paired, paired_n=res["paired_n"],
                               **shape)
     echo(text, nl=False)
-    for msg in res["warnings"]:
+    cautions = resampling_cautions({res["name"]: res["systems"]}, confidence_n=confidence_resamples(o, paired),
+                                   paired=paired, paired_n=res["paired_n"])
+    for msg in res["warnings"] + cautions:
         echo(f"zheval: warning: {msg}", err=True)
 
 

@@ -126,8 +126,7 @@ def score(o) -> None:
 
         refuse_records_fields(o)
         named = o.pred_field is not None or o.id_field is not None
-        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named,
-                                       limit_refs=False)
+        ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=named)
         preds = named_predictions(o) if named else o.predictions
         with rows_named(lambda: data_places(ds, kwargs["locations"])):
             report = evaluate_predictions(ds, preds, keep_items=o.items or o.html is not None,
@@ -156,7 +155,7 @@ def ceiling(o) -> None:
                                                 "--max-refs 2 (the ceiling scores each reference against the item's "
                                                 "others)")])
         # human_ceiling cuts to the first K references and counts the cut (its signatures carry maxrefs:K, as score's)
-        ds, kwargs = scoring_arguments(o, {"--data": o.data}, limit_refs=False)
+        ds, kwargs = scoring_arguments(o, {"--data": o.data})
         emit_report(human_ceiling(ds, max_refs=o.max_refs, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
 
     run_command(go)
@@ -171,8 +170,9 @@ def ceiling(o) -> None:
 def compare(o) -> None:
     """Paired comparison of systems on the same items, each against the first (A): X − A with its paired-bootstrap
     interval and sacrebleu's p-value of --test bootstrap (paired bootstrap) or ar (paired approximate
-    randomisation); an exact tie is reported as "no difference", since that p-value is then its minimum
-    1/(resamples + 1). More systems follow B: --predictions A.jsonl B.jsonl C.jsonl … Without --data each file
+    randomisation); an exact tie (X − A = 0) is marked "no difference", and systems whose outputs are identical
+    line for line get that p-value's minimum 1/(resamples + 1), with a note saying it is no evidence. More systems
+    follow B: --predictions A.jsonl B.jsonl C.jsonl … Without --data each file
     carries its references (as zheval score reads one): A's items and references are compared, and every other
     file must hold the same items with the same references."""
 
@@ -225,7 +225,7 @@ def _compare_inputs(o, systems: list, inputs: dict):
     if o.data is not None:
         refuse_records_fields(o)
         named = o.pred_field is not None or o.id_field is not None
-        ds, kwargs = scoring_arguments(o, inputs, named_fields=named, limit_refs=False)  # compare_predictions cuts
+        ds, kwargs = scoring_arguments(o, inputs, named_fields=named)  # compare_predictions cuts
         return ds, [named_predictions(o, p) for p in systems] if named else systems, kwargs
     check_records_options(o)
     kwargs = checked_options(o, inputs)
@@ -271,17 +271,17 @@ def report_folds(value: Optional[int], n_items: int):
     return None if value is None else check_folds(value, n_items, "--folds")
 
 
-def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: bool = True):
+def scoring_arguments(o, inputs: dict, named_fields: bool = False):
     """The shared part of score / ceiling / compare: check the options and paths (before any work), load the
     小黄鸭 file, and return ``(dataset, keyword arguments of the 小黄鸭 evaluation)``. ``named_fields``: the
     predictions are read by ``--pred-field``/``--id-field`` (`named_predictions`), so ``--predictions-format``
     takes the records formats.
 
     ``--max-refs K`` means "score with the first K references of every item" for every command: the file's items
-    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). With ``limit_refs`` the dataset
-    is cut here, with a note of how many items were cut; ``score``, ``ceiling`` and ``compare`` pass ``max_refs`` to
-    the library, which cuts and reports it (score and ceiling in the report's diagnostics, compare in each
-    system's) and writes ``maxrefs:K`` in the signatures."""
+    may then have more than the 小黄鸭 format's 5 (``--min-refs`` is still checked). The dataset is returned whole:
+    ``score``, ``ceiling``, ``compare`` and ``sample`` pass ``max_refs`` to the library, which cuts, counts the cut
+    before it (the diagnostics' references line; `zheval.results.breakdowns.reference_limit_notes` when it cut
+    nothing) and writes ``maxrefs:K`` in the signatures."""
     kwargs = checked_options(o, inputs)
     if hasattr(o, "label_check"):
         if named_fields:
@@ -289,24 +289,8 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False, limit_refs: b
         else:
             check_predictions_format(o.predictions_format)
     ds, where = load_data(o.data, o.min_refs, o.max_refs, domains=domain_values(getattr(o, "domains", None)))
-    if limit_refs:
-        ds = limited_references(ds, o.max_refs)
     by = o.by if o.by is not None else "domain,difficulty"
     return ds, {**kwargs, "by": split_list(by, "--by"), "locations": where}
-
-
-def limited_references(ds, max_refs: Optional[int]):
-    """``ds`` with the first ``max_refs`` references of every item (``--max-refs K`` of ceiling and sample,
-    with a note of how many items were cut); ``ds`` itself for ``None``."""
-    if max_refs is None:
-        return ds
-    from ..adapters.duck.evaluate import first_references_of
-    from ..results.breakdowns import reference_limit
-
-    lim = reference_limit([len(r) for r in ds["responses"]], max_refs)
-    note(f"--max-refs {max_refs}: scoring with the first {max_refs} reference(s) of every item; "
-         f"{lim['fewer']} item(s) have fewer, {lim['truncated']} were cut")
-    return first_references_of(ds, max_refs)
 
 
 def checked_options(o, inputs: dict) -> dict:

@@ -319,11 +319,22 @@ def pairing_messages(predictions) -> None:
     paired with the items: the note of predictions paired by line order, and the warnings of labels and stored
     queries that are not their item's (`zheval.adapters.duck.inputs`)."""
     from ..adapters.duck.inputs import order_notes, stored_field_warnings
+    from .option_names import COMMAND, in_option_names
 
     for note in order_notes(predictions):
         echo(f"note: {note}", err=True)
-    for w in stored_field_warnings(predictions):
-        echo(f"warning: {w}", err=True)
+    for w in stored_field_warnings(predictions):  # the library's words as the options typed (as score's report)
+        echo(f"warning: {in_option_names(w, COMMAND.get())}", err=True)
+
+
+def _first_references(refs: list, max_refs: int) -> list:
+    """The first ``max_refs`` references of every item, with the note ``zheval score`` gives (on stderr) when the
+    limit cuts nothing (`zheval.results.breakdowns.reference_limit_notes`)."""
+    from ..results.breakdowns import first_references, reference_limit, reference_limit_notes
+
+    for n in reference_limit_notes(reference_limit([len(r) for r in refs], max_refs)):
+        echo(f"note: {n}", err=True)
+    return first_references(refs, max_refs)
 
 
 @app.command()
@@ -394,9 +405,7 @@ def explain(o) -> None:
         ds, where, preds, places = _items(o)
         ids, refs = list(ds["id"]), [list(r) for r in ds["responses"]]
         if o.max_refs is not None:  # --max-refs K: the first K references of every item, as zheval score does
-            from ..results.breakdowns import first_references
-
-            refs = first_references(refs, o.max_refs)
+            refs = _first_references(refs, o.max_refs)
         if "rouge" in mets and (one := one_reference_note(o, bool(refs) and all(len(r) == 1 for r in refs))):
             echo(f"note: {one}", err=True)  # score says it in its report's notes (`report_one_reference_note`)
         needs_scores = bool(o.worst or o.best)

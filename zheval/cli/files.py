@@ -135,7 +135,9 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
     """Render everything first, then write (atomically), so a failure leaves no partial output. ``html``: the
     path of ``--html`` and ``html_page`` the page already rendered for it (written last). The library's warnings
     caught in the command (``PresetOverrideWarning`` …, `zheval.cli.options.take_warnings`) join the report's
-    warnings, in every format."""
+    warnings, in every format. The report's notes that caution about its intervals
+    (`zheval.results.reducers.resample_cautions`: few resamples, an interval without its score) are printed on
+    stderr too."""
     from ..adapters.report.plot import plot_report
     from ..adapters.files import atomic_write
 
@@ -145,6 +147,11 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
     said = [in_option_names(w, COMMAND.get()) for w in report.warnings]  # the library's words as the options typed
     report.warnings = said + [w for w in take_warnings() if w not in said]
     text = _render(report, fmt)
+    from ..results.reducers import RESAMPLE_CAUTION
+
+    for n in report.notes or []:  # a caution about the intervals (few resamples ...): on stderr too, whatever -f / -o
+        if n.startswith(RESAMPLE_CAUTION):
+            echo(f"zheval: {n}", err=True)
     png = notes = None
     if plot is not None:
         png, notes = plot_report(report, plot_by, fmt=plot_format(plot))

@@ -257,7 +257,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     from ..adapters.duck.mismatch import id_hints
     from ..compute.judge_rubric import ROW_FIELDS, default_rubric, read_rubric, scale_problem
     from ..io.fields import UniqueIds, keyed_rows
-    from ..io.numbers import number_cells
+    from ..io.numbers import SameFloat, number_cells
     from ..io.rows import read_rows
 
     rules = default_rubric() if rubric is None else read_rubric(str(rubric))
@@ -277,7 +277,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
     digests: list = []  # (line, id, {digest field: value or _ABSENT}) of the rows of items
     keys = dict(rf.rows) if rf.kind == "jsonl" else None  # a JSON line's keys; a table's: its columns
-    unknown: list = []
+    unknown, same = [], SameFloat()  # same: two different numbers of a criterion that read as one float64
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
@@ -287,7 +287,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
         digests.append((line, rid, {f: cell(f) if f in (rf.fields if keys is None else keys[line]) else _ABSENT
                                     for f in _DIGEST_FIELDS}))
         got[rid] = number_cells(cell, present, where, rid, values, kind="a number", blank=lambda c: None,
-                                typed=typed)
+                                typed=typed, same=same)
         for c, v in got[rid].items():  # the judge's own check of an answer (scale_problem), on the value as written
             bad = None if v is None else scale_problem(_scale_value(cell(c)), (low, high))
             if bad is not None:
@@ -307,11 +307,12 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
         problems.append(f"{path}: {len(absent)} item(s) of {records} have no rating row here: {listed(absent)}")
     problems += [f"{path}: {hint}" for hint in id_hints(absent, unknown, records, "the judge ratings file")]
     what = f"the judge ratings file {path}"
-    if problems or values or off:  # raise_problems' heading, and the ratings off the scale
-        heading = problems_heading(what, records, values, problems) if problems or values else what
-        heading += ((" and" if problems or values else "") + f" has {len(off)} rating(s) that are not integers on "
-                    f"the scale {low}-{high}") if off else ""
-        raise ReviewFileError(heading, problems + values + off)
+    lost = same.problems
+    if problems or values or off or lost:  # raise_problems' heading, and the ratings off the scale
+        heading = problems_heading(what, records, values, problems, lost) if problems or values or lost else what
+        heading += ((" and" if problems or values or lost else "") + f" has {len(off)} rating(s) that are not "
+                    f"integers on the scale {low}-{high}") if off else ""
+        raise ReviewFileError(heading, problems + values + lost + off)
     listed_failures = [{"item": k, "id": i, **failures[i]} for k, i in enumerate(ids) if i in failures]
     return JudgeRatings({f"rating:{c}": [got[i][c] for i in ids] for c in present}, listed_failures,
                         [n for _, notes in checked for n in notes])

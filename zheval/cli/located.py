@@ -112,15 +112,19 @@ def located_error(exc: BaseException, places: RowPlaces, index: Optional[Sequenc
         return index[i] if index is not None and 0 <= i < len(index) else i
 
     if isinstance(exc, EmptyReferenceError):
+        from .option_names import COMMAND, in_option_names
+
         how = f"empty after normalisation and tokenisation ({exc.context})" if exc.context else "empty"
+        drop = 'punct="drop"'  # the cause in the words of the command line (--punct drop), the data left as it is
         problems = []
         reasons = exc.reasons + [None] * len(exc.positions)
         for (i, j), text, why in zip(exc.positions, exc.texts, reasons):
             path, line, rid, field = places.reference(full(i), j)
             if path is None:
                 return exc
+            why = (why or "").replace(f"which {drop} removes", f"which {in_option_names(drop, COMMAND.get())} removes")
             problems.append(Problem(path, line, rid, (f"{field} is " if field else "")
-                                    + f"{how}: {text!r} {why or ''}".rstrip()
+                                    + f"{how}: {text!r} {why}".rstrip()
                                     + "; an empty reference cannot be scored: remove it or give a real reference"))
         return FileFormatError(problems, "references that cannot be scored")
     if type(exc) not in (ValueError, TypeError) or not _INDEXED.search(str(exc)):

@@ -24,6 +24,10 @@ Third pass: ``t2s=True`` as ``--t2s`` (the input-slip warnings), a parameter bef
 override warning), ``tokenizer="none"`` as ``--tokenizer none``, a trailing "On the command line: --t2s." dropped
 when the flag is already said; the chrF word-only refusal (`_CHRF_WORDS`) in ``zheval chrf``'s wording, without
 the door's name (``evaluate_predictions:``) or ``word_order``.
+
+The library's way to name a field of a 小黄鸭 predictions file (`zheval.io.predictions_arguments`,
+``read_records(FILE, id_field='qid', with_references=False) and predictions_from_records``) is said as the option
+alone (``--id-field qid``), in these messages as in `in_field_options`'.
 """
 
 from __future__ import annotations
@@ -215,6 +219,7 @@ def in_option_names(message: str, command: Optional[str] = None) -> str:
 
 def _in_option_names(message: str, command: Optional[str]) -> str:
     message = _CHRF_WORDS.sub(lambda m: _chrf_words(m, command), message)
+    message = _PREDICTIONS_RECIPE.sub(r"\1", message)  # `zheval.io.predictions_arguments`: the option alone
     if command in DOORS:
         message = re.sub(rf"^{DOORS[command]}(?= )", f"zheval {command}", message)
     for start, name in UNNAMED:
@@ -230,7 +235,8 @@ def _in_option_names(message: str, command: Optional[str]) -> str:
             message = re.sub(rf"(?<![\w.'-]){name}=? ?(?![\w'])", lambda m: flag + (" " if m.group(0).endswith(" ")
                                                                                      else ""), message)
         else:
-            message = re.sub(rf"^{name}(?= (must|is required)\b)", flag, message)
+            # ... and before its quoted value (``normalize '' has an empty step``)
+            message = re.sub(rf"^{name}(?= (must|is required)\b| '[^']*' )", flag, message)
             message = re.sub(rf"\bunknown {name}\b", f"unknown {flag}", message)
         message = re.sub(rf"(?<![\w-]){name} (?=\(the preset's: )", flag + " ", message)
     return re.sub(r" On the command line: (--[\w-]+)\.", lambda m: "" if m.group(1) in message[:m.start()]

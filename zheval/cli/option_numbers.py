@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 import typer
 
-from ..io.numbers import number_reason
+from ..io.numbers import NUMBER_SYNTAX, number_reason
 
 __all__ = ["number_parser"]
 
@@ -35,8 +35,8 @@ def number_parser(kind: type, low: Optional[float] = None, high: Optional[float]
         else:
             reason = number_reason(value)
             text = value.strip(" \t") if isinstance(value, str) else ""
-            if reason is None and kind is int and not _INTEGER.fullmatch(text):
-                reason = "digits 0-9 with an optional sign"
+            if kind is int and (reason == NUMBER_SYNTAX or reason is None and not _INTEGER.fullmatch(text)):
+                reason = "digits 0-9 with an optional sign"  # an integer's syntax, not a float's (--max-refs abc)
             if reason is not None:
                 what = "an integer" if kind is int else "a number"
                 raise typer.BadParameter(f"{value!r} is not {what} ({reason})")

@@ -32,9 +32,38 @@ def option(annotation, *decls, default=None, **kwargs):
     kind = {int: int, Optional[int]: int, float: float, Optional[float]: float}.get(annotation)
     if kind is not None and "parser" not in kwargs:
         kwargs["parser"] = number_parser(kind, kwargs.pop("min", None), kwargs.pop("max", None))
+    if annotation in (Path, Optional[Path], List[Path], Optional[List[Path]]) and "parser" not in kwargs:
+        kwargs["parser"] = typed_path  # a path prints as typed (TypedPath); a list keeps its <list[Path]> label
+        annotation = {Path: _PathLabel, Optional[Path]: Optional[_PathLabel]}.get(annotation, annotation)
     if decls == ("ARGUMENT",):
         return annotation, typer.Argument(default, **kwargs)
     return annotation, typer.Option(default, *decls, **kwargs)
+
+
+class TypedPath(type(Path())):
+    """A path option's value, which prints as the user typed it (``-o ./d.jsonl`` is said ``./d.jsonl``, not
+    ``d.jsonl``: pathlib drops the ``./``); the file it names, its comparisons and every path derived from it are
+    pathlib's own."""
+
+    def __str__(self) -> str:
+        typed = getattr(self, "_typed", None)  # (set by typed_path only: a derived path prints as pathlib's)
+        return typed if typed is not None else super().__str__()
+
+
+def typed_path(value) -> Path:
+    """The parser of a path option: a `TypedPath` of the text typed (a default path as it is)."""
+    if isinstance(value, Path):
+        return value
+    path = TypedPath(value)
+    path._typed = str(value)
+    return path
+
+
+class _PathLabel(TypedPath):
+    """The annotation of a single path option: typer's help labels it after the class, ``<path>`` as before."""
+
+
+_PathLabel.__name__ = "path"
 
 
 def bertscore_flags(prefix: str, *, required: bool) -> dict:

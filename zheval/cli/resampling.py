@@ -94,7 +94,7 @@ def resample_systems(names: Sequence[str], scores: Sequence[float], rows: Sequen
         elif confidence_n:
             row["mean"], row["ci"] = mean_and_halfwidth(resampled_scores(r, from_sums, confidence_n, seed))
         if paired and k:
-            # an exact tie (identical outputs, delta 0) is "no difference", whatever the test's minimal p says
+            # an exact tie (delta 0) is "no difference"; only outputs identical line for line get the minimal p
             row.update(delta=score - scores[0], no_difference=score == scores[0])
             if paired == "bs":
                 row.update(delta_low=None, delta_high=None)
@@ -104,6 +104,27 @@ def resample_systems(names: Sequence[str], scores: Sequence[float], rows: Sequen
             elif not small:
                 row["p_value"] = paired_approximate_randomization(rows[0], r, from_sums, paired_n, seed)["p_value"]
         out.append(row)
+    return out
+
+
+def resampling_cautions(tests: dict, *, confidence_n: int = 0, paired: Optional[str] = None, paired_n: int = 0,
+                        paired_option: str = "--paired-bs-n") -> list:
+    """The cautions of `zheval.results.reducers.resample_cautions` (few resamples, an interval without its own
+    value) about sacrebleu's ``μ ± CI`` (``confidence_n`` resamples, ``--confidence-n``) and the paired bootstrap's
+    interval of Δ (``paired="bs"``, ``paired_n`` resamples, ``paired_option``). ``tests``: ``{score label: the rows of
+    `resample_systems`}``."""
+    from ..results.reducers import resample_cautions
+
+    rows = [(label, s) for label, systems in tests.items() for s in systems]
+    out = []
+    mus = [(f"{s['system']} {label}", s["score"], s["mean"] - s["ci"], s["mean"] + s["ci"]) for label, s in rows
+           if s.get("mean") is not None and s.get("ci") is not None]
+    if confidence_n and mus:
+        out += resample_cautions(confidence_n, mus, what="μ ± 95% CI", option="--confidence-n")
+    deltas = [(f"{s['system']} {label}", s["delta"], s["delta_low"], s["delta_high"]) for label, s in rows
+              if s.get("delta_low") is not None]
+    if paired == "bs" and deltas:
+        out += resample_cautions(paired_n, deltas, what="interval of Δ", option=paired_option)
     return out
 
 

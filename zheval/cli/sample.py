@@ -18,7 +18,7 @@ from typing import Optional
 from types import SimpleNamespace
 
 
-from .commands import (app, check_records_options, checked_options, limited_references, named_predictions,
+from .commands import (app, check_records_options, checked_options, named_predictions,
                        read_records_file, record_fields, refuse_records_fields, scoring_arguments)
 from ..text.terminal import terminal_json
 from .options import UserError, echo, run_command, seed_bound
@@ -51,14 +51,15 @@ def _sample_inputs(o):
     if o.data is not None:
         refuse_records_fields(o)
         if o.pred_field is not None or o.id_field is not None:
-            ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions}, named_fields=True)
+            ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions},
+                                           named_fields=True)  # review_sample cuts and counts (its notes)
             return ds, named_predictions(o), kwargs
         ds, kwargs = scoring_arguments(o, {"--data": o.data, "--predictions": o.predictions})
         return ds, o.predictions, kwargs
     check_records_options(o)
     kwargs = checked_options(o, {"--predictions": o.predictions})
     records = read_records_file(o.predictions, record_fields(o))
-    ds = limited_references(records.dataset(), o.max_refs)
+    ds = records.dataset()  # --max-refs: review_sample cuts and counts it (its notes, as zheval score's)
     return ds, records.as_predictions(), {**kwargs, "locations": records.locations()}
 
 
@@ -129,8 +130,10 @@ def sample(o) -> None:
         key = terminal_json(res.key, indent=2) + "\n"
         atomic_write(o.output, sheet)
         atomic_write(o.key, key)
-        for line in res.messages:
-            echo(line, err=True)
+        from .option_names import COMMAND, in_option_names
+
+        for line in res.messages:  # a warning's library words as the options typed (as score's report)
+            echo(in_option_names(line, COMMAND.get()) if line.startswith("warning: ") else line, err=True)
         counts = ", ".join(f"{s['name']} {s['sampled']}" for s in res.key["strata"])
         n = len(res.sheet)
         echo(f"wrote {o.output} ({n} item{'s' if n != 1 else ''} to rate: {counts}; by {o.by_metric}, seed {o.seed}) "

@@ -26,8 +26,9 @@ Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_res
 [`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
 
 Refused, each naming the file and line (all problems listed together): a file that is not UTF-8 (a BOM and CRLF
-line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored)
-or in a hypothesis file (unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the
+line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored;
+``--preset sacrebleu-zh`` scores it as sacrebleu does, reference length 0, counted in a warning naming the first
+``FILE:line`` and in the table's note and the JSON's ``empty_references``) or in a hypothesis file (unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the
 count is printed), files with different numbers of lines (ragged reference files included). A final line break
 does not start another segment. Line ends are removed; nothing else is stripped (the tokenizers normalise spaces).
 """
@@ -35,6 +36,7 @@ does not start another segment. Line ends are removed; nothing else is stripped 
 from __future__ import annotations
 
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -49,7 +51,7 @@ from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, ech
                       refuse_tool_tokenizer_options)
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
-                         rounded_perfect_notes)
+                         resampling_cautions, rounded_perfect_notes)
 from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
@@ -118,7 +120,7 @@ _SELF_SCORED = ("scored against itself it gets 100 on every metric; if that is n
                 "the system's output with -i and the references before -i")
 
 
-def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool):
+def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool, empty_refs: bool = False):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
     [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
     `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
@@ -126,7 +128,8 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read; two
     reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read. A hypothesis file
     that holds a reference file's text (the file itself or a copy: 100 on every metric) is scored, as sacrebleu
-    scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said)."""
+    scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said). ``empty_refs``:
+    accept empty reference lines (a preset whose tool scores empty references, ``scores_empty_references``)."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -146,7 +149,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]
-    ref_streams = [read_segments(str(p), d, "reference", False, problems) for p, d in zip(refs, ref_datas)]
+    ref_streams = [read_segments(str(p), d, "reference", empty_refs, problems) for p, d in zip(refs, ref_datas)]
     if hyps:
         hyp_names = [STDIN if str(p) in _STDIN_NAMES else str(p) for p in hyps]
         datas = [_read_stdin() if str(p) in _STDIN_NAMES else _read_file(p, "hypothesis") for p in hyps]
@@ -236,8 +239,10 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         "scores": {key: value}, "intervals": {key: [low, high] or None} (with bootstrap), "result": the library result,
         ["no_interval": why there is none (a file of one segment)]}], "tests": {key: the rows of `resample_systems`},
         "paired": [{"system", "baseline", "metric", "test", "delta", "delta_low", "delta_high", "p_value",
-        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "warnings": [the
-        library's input-slip warnings, per system]}``.
+        "n_resamples" or "n_trials", "seed", "no_difference", ["no_interval"]}], "confidence_n", "identical": [the
+        systems whose outputs are identical line for line to the first's], "warnings": [the
+        library's input-slip warnings, per system], "empty_references": the library's
+        `zheval.compute.guards.EmptyReferenceWarning` (``positions``, its message) or ``None``}``.
 
     Raises:
         ValueError / TypeError: the library's option errors; ValueError: a paired bootstrap with ``bootstrap=0``
@@ -250,7 +255,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
     if several == "bs" and paired_n is None and not bootstrap:
         raise UserError("several systems are compared with a paired bootstrap test: --bootstrap must be ≥ 1")
     paired_n = paired_n if paired_n is not None else bootstrap if several == "bs" else AR_DEFAULT_TRIALS
-    out_systems, rows = [], []
+    out_systems, rows, empty_refs = [], [], None
     if metric == "bleu":
         from ..compute.bleu import BleuOptions, bleu_config, bleu_items, bleu_result, score_from_sums
 
@@ -260,9 +265,11 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         sums = {"bleu": score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums}
         for name, hyps in zip(names, systems):
             try:
-                res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
+                with _empty_references_seen() as seen:  # a preset's scored empty references: said in FILE:line
+                    res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
             except ValueError as exc:  # predictions[i] of the library is line i + 1 of this system's file
                 raise references_located(exc, [], name) from None
+            empty_refs = seen[0] if seen else None
             if cfg.level == "corpus":
                 rows.append({"bleu": np.asarray(items.stats, dtype=np.int64)})
             else:
@@ -308,8 +315,40 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
                                     paired=several, paired_n=paired_n, seed=seed)
     return {"metric": metric, "keys": keys, "signature": signature,
             "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
-            "confidence_n": confidence_n,
+            "confidence_n": confidence_n, "empty_references": empty_refs,
+            "identical": [n for n, s in zip(names[1:], systems[1:]) if s == systems[0]],
             "warnings": input_warnings(systems, references, names, cfg)}
+
+
+@contextmanager
+def _empty_references_seen():
+    """Keep the library's `zheval.compute.guards.EmptyReferenceWarning` (every system of a run has the same
+    references: one is enough) in the yielded list, for `_empty_references_note` to say in FILE:line; every other
+    warning goes on to the command's catcher as it would have."""
+    import warnings
+
+    from ..compute.guards import EmptyReferenceWarning
+
+    kept: list = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield kept
+    for w in caught:
+        if isinstance(w.message, EmptyReferenceWarning):
+            kept.append(w.message)
+        else:
+            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+
+
+def _empty_references_note(warning, ref_names: list) -> tuple:
+    """``(count, message)`` of the empty references a preset scored, the library's message with its first
+    ``references[i][j]`` as ``FILE:line`` (`zheval.cli.located.TextFilePlaces`)."""
+    from .located import TextFilePlaces
+
+    i, j = warning.positions[0]
+    path, line, _, _ = TextFilePlaces(ref_names).reference(i, j)
+    text = str(warning).replace(f"references[{i}][{j}]", f"{path}:{line}")
+    return len(warning.positions), text.replace("empty reference(s)", "empty reference line(s)", 1)
 
 
 def input_warnings(systems: list, references: list, names: list, cfg) -> list:
@@ -351,6 +390,14 @@ def _check_preset(preset: Optional[str], metric: str) -> None:
                         f"{', '.join(preset_names(metric, door='text'))}{hint}")
 
 
+def _scores_empty(preset: Optional[str], metric: str) -> bool:
+    """Whether ``--preset``'s part for ``metric`` scores empty references as its tool does
+    (``scores_empty_references``: sacrebleu-zh), so that empty reference lines are read, scored, counted and said."""
+    from ..presets import scores_empty_references
+
+    return preset is not None and scores_empty_references(metric, preset)
+
+
 def _run(o, metric: str) -> None:
     apply_quiet(True)
     check_tokenizer(o.tokenizer)
@@ -367,7 +414,7 @@ def _run(o, metric: str) -> None:
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
-                                                      o.allow_empty_hypotheses)
+                                                      o.allow_empty_hypotheses, _scores_empty(o.preset, metric))
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     from ..compute.option_rules import check_normalize_flags
     check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
@@ -397,6 +444,14 @@ def _run(o, metric: str) -> None:
     except ValueError as exc:
         raise references_located(exc, ref_names) from None
     out["warnings"] = list(out["warnings"]) + take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
+    if out["empty_references"] is not None:  # scored by the preset as its tool scores them: counted and said
+        out["empty_references"], said = _empty_references_note(out["empty_references"], ref_names)
+        out["warnings"].append(said)
+    out["warnings"] += resampling_cautions(  # few resamples of μ ± CI and Δ's interval (the library's own: above)
+        {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
+        paired=out["paired"][0]["test"] if out["paired"] else None,
+        paired_n=out["paired"][0].get("n_resamples", 0) if out["paired"] else 0,
+        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap")
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":

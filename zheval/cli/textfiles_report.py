@@ -56,12 +56,13 @@ def _test_lines(out: dict) -> list:
     else:
         lines = [f"paired bootstrap ({n} resamples, seed {seed}; sacrebleu's test): p = (1 + resamples whose "
                  f"|B − A|, shifted to mean 0, exceeds the observed |B − A|) / ({n} + 1)"]
-    ties = [f"{p['system']} {metric_label(p['metric'])}" for p in out["paired"] if p["no_difference"]]
+    same = set(out.get("identical", ()))  # outputs identical line for line to the first system's (`score_text_files`)
+    ties = [f"{p['system']} {metric_label(p['metric'])}" for p in out["paired"]
+            if p["system"] in same and p.get("p_value") is not None]
     if ties:
         base = out["systems"][0]["system"]
-        lines.append(f"no difference: {', '.join(ties)} score(s) exactly as {base} (Δ = 0); the p shown there "
-                     f"(1/({n} + 1) when every resample ties too) is an artefact of the +1, not evidence of a "
-                     "difference")
+        lines.append(f"no difference: {', '.join(ties)}: outputs identical line for line to {base}'s, so Δ = 0 on "
+                     f"every resample and p = 1/({n} + 1), an artefact of the +1, not evidence of a difference")
     return lines
 
 
@@ -115,6 +116,9 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
         lines += ["", f"no interval{' and no p-value' if paired else ''}: {why}"]
     for name, count in empty_hyps.items():
         lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
+    if out.get("empty_references"):
+        lines.append(f"note: {out['empty_references']} empty reference line(s) scored as the preset's tool scores "
+                     "them (reference length 0, no n-gram; see the warning)")
     lines.append("")
     lines.append(f"signature: {out['signature']}")
     return "\n".join(lines) + "\n"
@@ -123,7 +127,7 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
 def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) -> str:
     """zheval's JSON of the scores: ``{"metric", "scale", "width", "segments", "references", "signature",
     "systems": [{"system", "scores", ["intervals"], ["confidence": {key: {"mean", "ci"}}], ["no_interval"],
-    BLEU's precisions and lengths, ...}], ["paired"], "warnings"}`` (scores, intervals and deltas on ``scale``,
+    BLEU's precisions and lengths, ...}], ["paired"], ["empty_references": the count a preset scored], "warnings"}`` (scores, intervals and deltas on ``scale``,
     rounded to ``width``)."""
     def r(x):
         return None if x is None else round(x * scale, width)
@@ -158,6 +162,8 @@ def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: di
            "references": ref_names, "signature": out["signature"], "systems": systems}
     if paired:
         doc["paired"] = paired
+    if out.get("empty_references"):
+        doc["empty_references"] = out["empty_references"]  # scored by the preset as its tool scores them
     doc["warnings"] = list(out["warnings"])
     return terminal_json(doc, indent=1) + "\n"
 

@@ -35,14 +35,15 @@ from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips, warn_preset_override
+from .guards import warn_input_slips, warn_preset_override, warn_resampling
 from .option_rules import check_interval_used
-from .inputs import check_references, prepare_items, validate_inputs
+from .inputs import check_references, prepare_items, scored_empty_references, validate_inputs
 from .options import (BLEU_DEFAULTS, LEVELS, BleuOptions, check_crosscheck_method, refuses_unknown_options,
                       tokenizer_from_options)
 from .shared_tokens import SharedTokens
 
 __all__ = ["LEVELS", "DEFAULTS", "BLEU_OPTIONS", "BleuOptions", "BleuConfig", "BleuItems", "bleu_config", "bleu_door_config", "bleu_items",
+           "bleu_reference_rule",
            "bleu_result", "bleu_resampling", "result_from_stats", "score_from_sums", "compute_bleu"]
 
 logger = logging.getLogger("zheval.compute.bleu")
@@ -243,7 +244,7 @@ def bleu_items(
                               sentences=False)
     if shared is not None:
         layout = shared.layout
-        check_references(references, tok, layout.lengths[layout.ref], allow_empty_references)
+        bleu_reference_rule(references, tok, layout.lengths[layout.ref], config, allow_empty_references)
         return BleuItems(shared.bleu_stats(), counts)
     if usable_for("jieba_rs", tokenizer=tok) and usable_for("normalize_corpus", tokenizer=tok):
         # the jieba tokenizer's words from its jieba-rs twin, all texts normalised at once (no token cache)
@@ -255,7 +256,7 @@ def bleu_items(
         ref_tokens = [[next(it) for _ in rs] for rs in references]
     else:
         hyp_tokens, ref_tokens = tokenize_items(predictions, references, tok)
-    check_references(references, tok, [len(t) for row in ref_tokens for t in row], allow_empty_references)
+    bleu_reference_rule(references, tok, [len(t) for row in ref_tokens for t in row], config, allow_empty_references)
     if config.preset is not None:
         config.preset.check_predictions([len(h) for h in hyp_tokens])
     items = BleuItems(corpus_stats(hyp_tokens, ref_tokens, config.max_order), counts)
@@ -263,6 +264,19 @@ def bleu_items(
         raw = tok.sacrebleu_tokenize is not None  # sacrebleu's own tokenizer on the raw text is checked too
         items.tokens = (hyp_tokens, ref_tokens, predictions if raw else None, references if raw else None)
     return items
+
+
+def bleu_reference_rule(references, tok, lengths, config: BleuConfig, allow_empty: bool) -> None:
+    """The empty-reference rule of BLEU's items: `zheval.compute.inputs.check_references`, or, under a preset whose
+    tool scores empty references (``scores_empty_references``: sacrebleu), `scored_empty_references` (counted and
+    warned, scored as the tool scores them). Every BLEU door's (items, explain)."""
+    part = config.preset
+    if allow_empty or part is None or not part.scores_empty_references:
+        check_references(references, tok, lengths, allow_empty)
+        return
+    from ..presets import tokens_tool
+
+    scored_empty_references(references, tok, lengths, part.name, tokens_tool(part) or part.name)
 
 
 def score_from_sums(config: BleuConfig) -> Callable[[np.ndarray], np.ndarray]:
@@ -331,6 +345,7 @@ def bleu_result(items: BleuItems, config: BleuConfig, *, keys: Optional[np.ndarr
     then required."""
     out = result_from_stats(items.stats, config)
     add_poisson_bounds(out, config, bleu_resampling(config), items.stats, keys, resampled)
+    warn_resampling(out, ["bleu"], config.bootstrap)  # few resamples, an interval without its score: a caution
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.preset is not None and config.preset.follows_recipe(config):  # else not the tool's number
         out.update(config.preset.tool_numbers(config, out.get("scores")))

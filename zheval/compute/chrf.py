@@ -31,7 +31,7 @@ from ..results.signature import build_signature, interval_fields
 from ..tokenizers import BaseTokenizer
 from ..tokenizers.corpus import tokenize_items
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips
+from .guards import warn_input_slips, warn_resampling
 from .option_rules import check_interval_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import LEVELS, ChrfOptions, refuses_unknown_options, tokenizer_from_options
@@ -262,6 +262,7 @@ def chrf_result(items: ChrfItems, config: ChrfConfig, *, keys: Optional[np.ndarr
     columns) or from the items' ``keys`` (`zheval.results.poisson.item_keys`), one of which is then required."""
     out = result_from_stats(items.stats, config)
     add_poisson_bounds(out, config, chrf_resampling(config), items.stats, keys, resampled)
+    warn_resampling(out, ["chrf"], config.bootstrap)  # few resamples, an interval without its score: a caution
     out["signature"] = config.signature(items.reference_counts.tolist())
     return out
 

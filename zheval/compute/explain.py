@@ -77,17 +77,11 @@ from typing import Any, Dict, List, Optional, Sequence
 from ..definitions import bleu as bleu_def
 from ..definitions.bleu_score import score_stats
 from ..definitions.lcs import lcs_ref_positions, wlcs, wlcs_f, wlcs_ref_positions
-from ..definitions.rouge import (
-    clipped_overlap,
-    combine_references,
-    make_item_scorer,
-    ngram_counts,
-    parse_rouge_type,
-    skip_bigram_counts,
-)
+from ..definitions.rouge import (clipped_overlap, combine_references, make_item_scorer, ngram_counts,
+                                  parse_rouge_type, skip_bigram_counts)
 from ..definitions.union_lcs import union_lcs_ref_positions
 from ..presets import find_preset
-from .bleu import BleuConfig, bleu_config
+from .bleu import BleuConfig, bleu_config, bleu_reference_rule
 from .chrf import chrf_config
 from .explain_chrf import chrf_explanation
 from .guards import one_drop_warning, warn_input_slips
@@ -529,10 +523,12 @@ def _checked_items(preds: list, refs: list, indices, rouge_cfg, bleu_cfg, chrf_c
     first = rouge_cfg or bleu_cfg or chrf_cfg
     warn_input_slips(preds, refs, first.tokenizer, t2s_option=first.t2s_applies,
                      words=first is not chrf_cfg or chrf_cfg.uses_tokens)
-    for cfg in (rouge_cfg, bleu_cfg):
-        if cfg is not None:
-            tok = cfg.tokenizer
-            check_references(refs, tok, [len(tok.tokenize_cached(r)) for rs in refs for r in rs])
+    for cfg in (c for c in (rouge_cfg, bleu_cfg) if c is not None):  # BLEU: a preset may score empty ones (warned)
+        lengths = [len(cfg.tokenizer.tokenize_cached(r)) for rs in refs for r in rs]
+        if cfg is bleu_cfg:
+            bleu_reference_rule(refs, cfg.tokenizer, lengths, cfg, False)
+        else:
+            check_references(refs, cfg.tokenizer, lengths)
     if chrf_cfg is not None:
         ctok = chrf_cfg.tokenizer
         check_references(refs, ctok, [len("".join(ctok.normalize(r).split())) for rs in refs for r in rs])

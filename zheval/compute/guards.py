@@ -59,7 +59,10 @@ __all__ = [
     "ZhevalWarning",
     "UnsegmentedTextWarning",
     "ScriptMismatchWarning",
+    "EmptyReferenceWarning",
     "PresetOverrideWarning",
+    "ResamplingWarning",
+    "warn_resampling",
     "warn_preset_override",
     "UNSEGMENTED_MIN_RUN",
     "UNSEGMENTED_SHARE",
@@ -89,9 +92,38 @@ class ScriptMismatchWarning(ZhevalWarning):
     """Traditional predictions against Simplified references, or the reverse, with ``t2s`` off."""
 
 
+class ResamplingWarning(ZhevalWarning):
+    """A caution about a bootstrap interval, never a refusal (`warn_resampling`): it comes from fewer than
+    `zheval.results.reducers.SOUND_RESAMPLES` resamples, or it does not contain its own score."""
+
+
+def warn_resampling(out: dict, names: Sequence[str], bootstrap: int, stacklevel: int = 3) -> None:
+    """`ResamplingWarning` for each caution of `zheval.results.reducers.resample_cautions` about the intervals of a
+    result ``out`` (``<name>_ci_low``/``_ci_high`` beside each score ``<name>`` of ``names``); nothing when no
+    interval was computed (``bootstrap=0``, a single item)."""
+    from ..results.reducers import resample_cautions
+
+    with_ci = [n for n in names if out.get(f"{n}_ci_low") is not None]
+    if not bootstrap or not with_ci:
+        return
+    intervals = [(n, out[n], out[f"{n}_ci_low"], out[f"{n}_ci_high"]) for n in with_ci if isinstance(out[n], float)]
+    for message in resample_cautions(int(bootstrap), intervals):
+        warnings.warn(message, ResamplingWarning, stacklevel=stacklevel)
+
+
 class PresetOverrideWarning(ZhevalWarning):
     """An option given explicitly departs from a preset's recipe (``preset="longbench", tokenizer="char"``): the
     scores are zheval's under those options, not the tool's (`warn_preset_override`)."""
+
+
+class EmptyReferenceWarning(ZhevalWarning):
+    """Empty references scored as the preset's tool scores them (reference length 0, no n-gram): a preset that
+    reproduces sacrebleu (``BleuPreset.scores_empty_references``) scores what sacrebleu scores, counted and said
+    (`zheval.compute.inputs.scored_empty_references`). ``positions`` holds every ``(i, j)``."""
+
+    def __init__(self, message: str, positions: Sequence[Tuple[int, int]] = ()):
+        super().__init__(message)
+        self.positions = list(positions)
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).

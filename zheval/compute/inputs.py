@@ -18,6 +18,9 @@ An empty reference is an error ([`EmptyReferenceError`][zheval.compute.inputs.Em
 total count): it has no right number -- BLEU would take 0 as the closest reference length (cancelling the brevity
 penalty) and ROUGE would score the prediction 0 against it. Only the human-ceiling and data-cleaning paths accept empty references,
 explicitly (``allow_empty_references=True`` of `zheval.tokenizers.corpus.tokenize_corpus`), and they count them.
+A BLEU preset that reproduces a tool scoring empty references (``BleuPreset.scores_empty_references``: sacrebleu,
+reference length 0 and no n-gram) scores them as the tool does, never silently: `scored_empty_references` counts
+them and warns (`zheval.compute.guards.EmptyReferenceWarning`, naming the count and the first ``references[i][j]``).
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 __all__ = ["validate_inputs", "prepare_items", "check_references", "empty_references", "EmptyReferenceError",
+           "scored_empty_references",
            "MAX_LISTED_EMPTY_REFERENCES"]
 
 #: At most this many empty references are listed (index, text and reason) in one `EmptyReferenceError`; the
@@ -69,7 +73,7 @@ def _table(x: Any, name: str) -> Optional[str]:
     stand for ``name``: iterating a DataFrame gives its column *names*, which would be scored as texts; or ``None``."""
     if not (hasattr(x, "columns") and hasattr(x, "iloc")):
         return None
-    cols = list(getattr(x, "columns", []))
+    cols = list(x.columns)
     first = cols[0] if cols else "col"
     remedy = f'pass one column, {name}=df[{first!r}]'
     if name == "references":
@@ -347,6 +351,34 @@ def check_references(references: Sequence[Sequence[str]], tokenizer=None, length
             k += 1
     raise EmptyReferenceError(positions, texts, reasons,
                               _tokenizer_context(tokenizer) if tokenizer is not None and lengths is not None else "")
+
+
+def scored_empty_references(references: Sequence[Sequence[str]], tokenizer, lengths: Iterable[int],
+                            preset: str, tool: str) -> list:
+    """The empty-reference rule of a preset whose tool scores empty references (``BleuPreset.scores_empty_references``):
+    the references `check_references` would refuse are scored as ``tool`` scores them (length 0, no n-gram), counted
+    and said -- one `zheval.compute.guards.EmptyReferenceWarning` naming the count, the first ``references[i][j]``,
+    the preset and the tool (its ``positions`` hold every one; the text-file commands say ``FILE:line``).
+
+    Returns:
+        The positions ``(i, j)`` of the empty references, in item order (``[]``: none, and no warning).
+    """
+    import warnings
+
+    from .guards import EmptyReferenceWarning
+
+    try:
+        check_references(references, tokenizer, lengths)
+    except EmptyReferenceError as exc:
+        i, j = exc.positions[0]
+        n = len(exc.positions)
+        warnings.warn(EmptyReferenceWarning(
+            f"{n} empty reference(s) scored (the first: references[{i}][{j}]): preset {preset!r} follows {tool}, "
+            "which scores an empty reference (reference length 0, no n-gram); without such a preset zheval refuses "
+            "empty references",
+            exc.positions), stacklevel=3)
+        return exc.positions
+    return []
 
 
 def empty_references(references: Sequence[Sequence[str]], tokenizer=None) -> list:

@@ -34,7 +34,8 @@ import numpy as np
 from ..definitions.bleu import check_max_order
 from ..definitions.bleu_score import BP_REF_LENGTHS, SMOOTH_METHODS
 from ..definitions.chrf_score import check_chrf_options
-from ..definitions.rouge import MULTI_REF_MODES, check_rouge_beta, check_rouge_w_weight_value
+from ..definitions.orders import check_beta
+from ..definitions.rouge import MULTI_REF_MODES, check_rouge_w_weight_value
 from ..definitions.rouge_types import parse_rouge_type
 from ..io.lists import split_entries
 from .option_docs import documented, option_field, with_option_texts
@@ -274,7 +275,8 @@ class IntervalOptions(_Options):
     bootstrap: int = _option(0, lambda n, v: check_bootstrap(v), doc="""
         Bootstrap resamples of items (0 = no interval, else 2 to
         `MAX_BOOTSTRAP_RESAMPLES`; one resample has no spread) for a percentile ``confidence`` interval
-        (``<score>_ci_low``/``<score>_ci_high``).""")
+        (``<score>_ci_low``/``<score>_ci_high``). Fewer than 1000 (`zheval.results.reducers.SOUND_RESAMPLES`) are
+        computed with a ``ResamplingWarning``, as is an interval that does not contain its score.""")
     bootstrap_method: str = _option("multinomial", _choice(BOOTSTRAP_METHODS), doc="""
         How ``bootstrap`` resamples: ``"multinomial"`` (item indices drawn with replacement, as sacrebleu's
         ``--confidence``) or ``"poisson"`` (a Poisson(1) weight per item and resample keyed by ``(seed, the item's
@@ -306,7 +308,7 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     multi_ref: Optional[str] = _option(None, _choice(MULTI_REF_MODES), doc="""
         The multi-reference rule: ``"max"``, ``"mean"``, ``"pool"``, ``"best_recall"``
         (`zheval.definitions.rouge`).""")
-    beta: Optional[float] = _option(None, lambda name, value: check_rouge_beta(value, name), doc="""
+    beta: Optional[float] = _option(None, lambda name, value: check_beta(value, name, not_a_number=ValueError), doc="""
         F-measure beta, a number in [0, 1e100] (1: F1, as rouge-score; 1e100, `zheval.definitions.orders.MAX_BETA`: the recall).""")
     return_precision_recall: bool = _option(False, _flag, doc="""
         Also ``<type>_precision`` and ``<type>_recall`` (means, or per-item lists).""")

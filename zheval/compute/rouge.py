@@ -35,7 +35,7 @@ from ..tokenizers import BaseTokenizer
 from ..tokenizers.jieba_rs import jieba_rs_segmenter
 from ..tokenizers.corpus import tokenize_corpus, tokenize_items
 from .gcpause import without_cyclic_gc
-from .guards import warn_input_slips, warn_preset_override
+from .guards import warn_input_slips, warn_preset_override, warn_resampling
 from .option_rules import check_interval_used, check_sentence_split_used
 from .inputs import check_references, prepare_items, validate_inputs
 from .options import (DEFAULT_ROUGE_TYPES, ROUGE_DEFAULTS, RougeOptions, check_crosscheck_method, check_rouge_types,
@@ -414,6 +414,7 @@ def rouge_result(items: RougeItems, config: RougeConfig, *, keys: Optional[np.nd
             out[f"{t}_ci_low"], out[f"{t}_ci_high"] = bootstrap_interval(
                 np.asarray(items.fmeasure[t], dtype=np.float64), lambda a: a.mean(axis=-1), int(config.bootstrap),
                 config.confidence, config.seed)
+    warn_resampling(out, types, config.bootstrap)  # few resamples, an interval without its score: a caution
     out["signature"] = config.signature(items.reference_counts.tolist())
     if config.preset is not None and config.preset.follows_recipe(config):  # else not the tool's numbers
         out.update(config.preset.tool_numbers({t: items.fmeasure[t].tolist() for t in types}, items.extra))

@@ -29,6 +29,7 @@ from ..results.partial_sums import PartialSums
 from ..results.poisson import RESAMPLE_BLOCK, poisson_weights
 from ..results.reducers import MIN_INTERVAL_ITEMS, group_indices, no_interval_reason
 from .bleu import bleu_resampling
+from .guards import warn_resampling
 from .bleu import result_from_stats as bleu_result_from_stats
 from .chrf import chrf_resampling
 from .chrf import result_from_stats as chrf_result_from_stats
@@ -186,8 +187,11 @@ def sums_result(sums: PartialSums, config: ScoreConfig) -> Dict[str, dict]:
     out: Dict[str, dict] = {}
     if config.rouge is not None:
         out["rouge"] = _rouge(sums, config.rouge)
+        warn_resampling(out["rouge"], list(config.rouge.types), config.rouge.bootstrap)  # as rouge_result
     if config.bleu is not None:
         out["bleu"] = _bleu(sums, config.bleu)
+        warn_resampling(out["bleu"], ["bleu"], config.bleu.bootstrap)
     if config.chrf is not None:
         out["chrf"] = _chrf(sums, config.chrf)
+        warn_resampling(out["chrf"], ["chrf"], config.chrf.bootstrap)
     return {m: out[m] for m in config.metrics}

@@ -14,7 +14,8 @@ from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 
-from ..results.layer_agreement import agreement_table, best_metrics
+from ..results.agreement import TIE_TOLERANCE
+from ..results.layer_agreement import agreement_table, best_metrics, best_ranks
 from .bertscore import BertScoreOptions, bertscore_config, bertscore_systems
 from .inputs import validate_inputs
 from .judge import JudgeOptions, judge_config, judge_items, judge_result
@@ -96,11 +97,14 @@ def three_layer_agreement(
         seed: the bootstrap's seed.
 
     Returns:
-        ``{"metrics", "ratings", "rows", "best", "signatures", "bertscore", "judge", "n"}``: ``metrics``
+        ``{"metrics", "ratings", "rows", "best", "best_rank", "tie_tolerance", "signatures", "bertscore", "judge",
+        "n"}``: ``metrics``
         ``{label: [per item]}``; ``signatures`` the n-gram columns' (`ngram_signatures`: tokenizer, options);
         ``ratings`` ``{name: [per item, None = no rating]}``; ``rows`` the agreement rows
         ([`agreement_table`][zheval.results.layer_agreement.agreement_table]); ``best`` ``{rating: [metric labels,
-        best ρ first]}``; ``bertscore`` BERTScore's result without per-item lists (or None); ``judge`` the judge's
+        best ρ first]}`` and ``best_rank`` ``{rating: [their competition ranks]}`` (1, 1, 1, 4, ...: equal ranks are
+        tied ρ, within ``tie_tolerance``, `zheval.results.agreement.TIE_TOLERANCE`, listed in table order; ``None``:
+        no correlation); ``bertscore`` BERTScore's result without per-item lists (or None); ``judge`` the judge's
         result without per-item lists (failures, usage, signature; or None); ``n`` the number of items.
 
     Raises:
@@ -138,5 +142,6 @@ def three_layer_agreement(
             "ratings": {k: [None if np.isnan(x) else float(x) for x in v] for k, v in rating_cols.items()},
             "rows": rows,
             "best": {c: [r["metric"] for r in rs] for c, rs in best_metrics(rows).items()},
+            "best_rank": best_ranks(rows), "tie_tolerance": TIE_TOLERANCE,
             "signatures": ngram_signatures(refs, tokenizer=tokenizer),
             "bertscore": bert_summary, "judge": judge_summary}

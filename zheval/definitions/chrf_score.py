@@ -56,8 +56,6 @@ def check_chrf_options(char_order, word_order, beta, eps_smoothing) -> Tuple[int
     word_order = _check_int("word_order", word_order, 0)
     if char_order + word_order == 0:
         raise ValueError("char_order and word_order are both 0: chrF needs at least one n-gram order")
-    if isinstance(beta, bool) or not isinstance(beta, (int, float, np.integer, np.floating)):
-        raise TypeError(f"beta must be a number, got {type(beta).__name__} {beta!r}")
     check_beta(beta)
     if not isinstance(eps_smoothing, (bool, np.bool_)):
         raise TypeError(f"eps_smoothing must be True or False, got {type(eps_smoothing).__name__} {eps_smoothing!r}")

@@ -18,6 +18,8 @@ Pass 1e100 for "recall alone"; a larger beta is refused rather than answered wit
 
 from __future__ import annotations
 
+import numbers
+
 __all__ = ["MAX_BETA", "MAX_ORDER", "check_beta"]
 
 #: The largest n-gram order of every metric (BLEU ``max_order``, chrF ``char_order``/``word_order``, ROUGE-N).
@@ -27,15 +29,25 @@ MAX_ORDER = 1000
 MAX_BETA = 1e100
 
 
-def check_beta(beta, name: str = "beta"):
-    """``beta`` checked: a real number (not bool) in [0, `MAX_BETA`] -- nan and inf fail the range too.
+def check_beta(beta, name: str = "beta", not_a_number: type = TypeError):
+    """``beta`` checked, the one check of ROUGE's and chrF's ``beta``: a real number (`numbers.Real`: int, float,
+    numpy's numbers, ``Fraction``; not bool) in [0, `MAX_BETA`] -- nan and inf fail the range too.
+
+    Args:
+        beta: the value. name: the option's name in messages.
+        not_a_number: the error of a value that is not a number: ``TypeError`` (``"beta must be a number, got str
+            'x'"``; chrF) or ``ValueError`` (``"beta must be a finite number >= 0, got 'x'"``; ROUGE's options, a
+            ValueError since its first release).
 
     Raises:
-        TypeError: not a number. ValueError: negative, above `MAX_BETA`, or not finite.
+        not_a_number: not a number. ValueError: negative, above `MAX_BETA`, or not finite.
     """
-    if isinstance(beta, bool) or not hasattr(beta, "__float__") or isinstance(beta, (str, bytes, complex)):
-        raise TypeError(f"{name} must be a number, got {type(beta).__name__} {beta!r}")
-    if not 0 <= beta <= MAX_BETA:
+    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
+        if not_a_number is TypeError:
+            raise TypeError(f"{name} must be a number, got {type(beta).__name__} {beta!r}")
+        raise not_a_number(f"{name} must be a finite number >= 0, got {beta!r}")
+    # compared as a Python number: numpy's float32 would cast MAX_BETA to inf (an int stays exact)
+    if not 0 <= (beta if isinstance(beta, (int, float)) else float(beta)) <= MAX_BETA:
         raise ValueError(f"{name} must be a finite number >= 0 and <= {MAX_BETA:g} (at {MAX_BETA:g} the "
                          f"F-measure is already the recall), got {beta!r}")
     return beta

@@ -71,7 +71,6 @@ __all__ = [
     "combine_references",
     "check_scorer_options",
     "check_rouge_w_weight_value",
-    "check_rouge_beta",
     "WLCS_ROUNDING",
     "make_item_scorer",
     "score_item",
@@ -111,17 +110,6 @@ def f_measure(precision: float, recall: float, beta: float = 1.0) -> float:
     d = recall + b2 * precision
     return (1 + b2) * precision * recall / d if d > 0 else 0.0
 
-
-def check_rouge_beta(beta: float, name: str = "beta") -> None:
-    """``beta`` a real number in [0, `MAX_BETA`] (`zheval.definitions.orders`: F there is the recall; above
-    about 1.34e154 ``beta**2`` overflows and F would be nan).
-
-    Raises:
-        ValueError: not a number, negative, not finite, or above `MAX_BETA`.
-    """
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real):
-        raise ValueError(f"{name} must be a finite number >= 0, got {beta!r}")
-    check_beta(beta, name)
 
 
 
@@ -502,7 +490,7 @@ def check_scorer_options(rouge_types, multi_ref: str, beta: float, rouge_w_weigh
         raise ValueError("rouge_types must name at least one ROUGE type")
     if multi_ref not in MULTI_REF_MODES:
         raise ValueError(f"Unknown multi_ref {multi_ref!r}; valid values: {', '.join(MULTI_REF_MODES)}")
-    check_rouge_beta(beta)
+    check_beta(beta, not_a_number=ValueError)  # (zheval.definitions.orders: F at MAX_BETA is the recall)
     return types, check_rouge_w_weight_value(rouge_w_weight)
 
 

@@ -27,6 +27,14 @@ look, so a door that reads numbers from JSON Lines reads them as `JsonNumber` (`
 ``parse_json_line(numbers=True)``), a ``float`` that keeps its text: ``1e-400`` is then refused as in a CSV cell, and
 messages show ``1e400``, ``NaN`` as the user wrote them (unquoted: a JSON number, not a string).
 
+Distinct numbers are never tied by the float they become: within one column of one file (`SameFloat`, the
+readers of ratings, scores and judge ratings through `number_cells`), two cells whose values as written differ
+exactly (``decimal.Decimal`` of the text; the exact ``int`` of a JSON integer or a Parquet int64 cell) but read as
+the same float64 -- ``9007199254740993`` and ``9007199254740992``, ``1.00000000000000000001`` and ``1``,
+``0.30000000000000001`` and ``0.3`` -- are refused, naming both places and the column: a rank correlation would
+tie them and lose their order, as ``1e-400`` would tie with a real 0. Cells equal as written (``1``, ``1.0``,
+``1e0``) are the same number and accepted.
+
 Errors name the place: `NumberFormatError` carries a [`Problem`][zheval.io.problems.Problem] printed
 ``file:line: id 'x': column 'overall' is '4_0', not a number (...)``.
 """
@@ -41,10 +49,15 @@ import unicodedata
 
 from .problems import Problem
 
-__all__ = ["NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_cells", "number_reason", "parse_number"]
+__all__ = ["NUMBER_GRAMMAR", "NUMBER_SYNTAX", "JsonNumber", "NumberFormatError", "SameFloat", "exact_value",
+           "number_cells", "number_reason", "parse_number"]
 
 NUMBER_GRAMMAR = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
 """The accepted grammar as a regular expression (ASCII digits only; matched whole, after stripping spaces/tabs)."""
+
+NUMBER_SYNTAX = "expected digits 0-9 with an optional sign, decimal point and exponent (e.g. 4, -0.5, 1e-3)"
+"""The reason `number_reason` gives a text that is no number and has no more particular fault (an integer door says
+its own syntax instead: `zheval.cli.option_numbers.number_parser`)."""
 
 _NUMBER = re.compile(NUMBER_GRAMMAR + r"\Z", re.ASCII)
 _NONFINITE = re.compile(r"[+-]?(?:nan|inf|infinity)\Z", re.IGNORECASE)
@@ -145,7 +158,7 @@ def _refusal(text: str) -> str:
         return "a comma is neither a decimal point nor accepted as a thousands separator (write 4.5 or 4500)"
     if text[:2].lower() in ("0x", "0o", "0b") or text[1:3].lower() in ("0x", "0o", "0b"):
         return "hexadecimal, octal and binary literals are not accepted"
-    return "expected digits 0-9 with an optional sign, decimal point and exponent (e.g. 4, -0.5, 1e-3)"
+    return NUMBER_SYNTAX
 
 
 def parse_number(
@@ -182,8 +195,48 @@ def parse_number(
     return float(value)  # a JsonNumber too: a plain float of the same value
 
 
+def exact_value(value: object):
+    """The exact value of a cell accepted by `number_reason`: ``decimal.Decimal`` of a text cell or a `JsonNumber`'s
+    literal (``"0.30000000000000001"`` is not ``"0.3"``), the ``int`` itself, ``decimal.Decimal`` of a ``float``
+    (exact)."""
+    if isinstance(value, JsonNumber):
+        value = value.literal
+    if isinstance(value, str):
+        return decimal.Decimal(value.strip(_SURROUNDING))
+    return value if isinstance(value, int) else decimal.Decimal(value)
+
+
+class SameFloat:
+    """The distinct numbers of one file's columns that read as the same float64 (the module docstring): keep one per
+    file and pass it to every `number_cells` call; ``problems`` lists each clash, naming both places.
+
+    Cost: one dict entry per distinct float of a column (the first cell that gave it and where); the exact values
+    are compared only when a float is seen again.
+    """
+
+    __slots__ = ("_first", "problems")
+
+    def __init__(self):
+        self._first: dict = {}
+        self.problems: list = []
+
+    def check(self, column: str, value: object, number: float, where: str, rid: str) -> bool:
+        """Record ``value`` (read as ``number``) of ``column`` at ``where`` (``file:line``), id ``rid``; False, with
+        a problem in ``problems``, when an earlier cell of the column is another number that reads as ``number``."""
+        entry = (value, where, rid)
+        first = self._first.setdefault((column, number), entry)
+        if first is entry or exact_value(first[0]) == exact_value(value):  # the first such cell, or the same number
+            return True
+        self.problems.append(
+            f"{where}: {column} of id {rid!r} is {value!r} and {first[1]}: {column} of id {first[2]!r} is "
+            f"{first[0]!r}: two different numbers that both round to the same float64 ({number!r}), so their order "
+            "would be lost (zheval ranks float64 values: rescale or shift the column so that they differ as float64, "
+            "or write them alike if they are the same number)")
+        return False
+
+
 def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: str = "a finite number",
-                 blank=None, typed="") -> dict:
+                 blank=None, typed="", same: SameFloat | None = None) -> dict:
     """``{column: float}`` of one row of an id-keyed file (a ratings sheet, a scores file, a judge ratings file;
     ``cell(c)``: the row's value in column ``c``) by the one number rule of the file doors (`number_reason`).
 
@@ -194,7 +247,8 @@ def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: s
     ``"jsonl"`` or ``"parquet"`` when the values come from that typed file, where a rating is a number, never a
     string: a string (``"4"``) is refused, with advice that fits the format (a JSON number without quotes; a numeric
     Parquet column); ``""``: a text file (CSV, TSV), whose cells are read by `parse_number`. (``True``/``False``
-    are read as ``"jsonl"``/``""``.)
+    are read as ``"jsonl"``/``""``.) ``same``: the file's `SameFloat`: a number that reads as the same float as
+    another number of its column is a problem in ``same.problems`` (both places named): the caller refuses the file.
     """
     typed = {False: "", True: "jsonl"}.get(typed, typed) if isinstance(typed, bool) else typed
     if typed not in ("", "jsonl", "parquet"):
@@ -222,4 +276,6 @@ def number_cells(cell, columns, where: str, rid: str, problems: list, *, kind: s
                             f"({reason})")
             continue
         vals[c] = parse_number(v)
+        if same is not None:
+            same.check(c, v, vals[c], where, rid)
     return vals

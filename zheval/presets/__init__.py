@@ -23,7 +23,8 @@ from typing import Any, Dict, Mapping, Optional, Tuple
 
 from .base import DOORS, BleuPreset, Preset, RougePreset, tokens_tool
 
-__all__ = ["Preset", "RougePreset", "BleuPreset", "DOORS", "get_preset", "find_preset", "preset_names", "rouge_preset",
+__all__ = ["Preset", "RougePreset", "BleuPreset", "DOORS", "get_preset", "find_preset", "preset_names",
+           "scores_empty_references", "rouge_preset",
            "bleu_preset", "register_preset", "unregister_preset", "apply_preset", "tokens_tool"]
 
 #: The built-in presets: ``{name: "module.ATTRIBUTE"}`` under `zheval.presets`, imported on first use. The
@@ -101,6 +102,21 @@ def preset_names(metric: Optional[str] = None, door: Optional[str] = None) -> Tu
         if any(p is not None and (door is None or door in p.doors) for p in parts):
             out.append(name)
     return tuple(out)
+
+
+def scores_empty_references(metric: str, name: Any = None) -> bool:
+    """Whether the ``metric`` part (``"rouge"``/``"bleu"``/any other: ``False``) of preset ``name`` scores empty
+    references as its tool does (``BleuPreset.scores_empty_references``: sacrebleu-zh); ``name=None``: whether any
+    registered preset's part does (a door that stores references before it knows the preset: the evaluate module's
+    ``add_batch``). An unknown name: ``False`` (the option checks say what is wrong)."""
+    if metric not in ("rouge", "bleu"):
+        return False
+    names = _all_names() if name is None else (name,)
+    for one in names:
+        preset = find_preset(one)
+        if getattr(preset.part(metric) if preset is not None else None, "scores_empty_references", False):
+            return True
+    return False
 
 
 def _metric_part(metric: str, name: Optional[str]):

@@ -320,6 +320,10 @@ class BleuPreset:
         summary: as ``RougePreset``.
         tool_options: as ``RougePreset`` (sacrebleu's own smoothing methods, orders and levels).
         tokens_of: as ``RougePreset``.
+        scores_empty_references: the tool scores an empty reference (sacrebleu: reference length 0, no n-gram)
+            where zheval refuses it ([`EmptyReferenceError`][zheval.compute.inputs.EmptyReferenceError]); ``True``: the
+            preset scores it as the tool does, counted and warned
+            (`zheval.compute.inputs.scored_empty_references`) at every door that takes the preset.
     """
 
     name: str
@@ -330,6 +334,7 @@ class BleuPreset:
     summary: str = ""
     tool_options: Mapping[str, Optional[Tuple[Any, ...]]] = field(default_factory=dict)
     tokens_of: str = ""
+    scores_empty_references: bool = False
 
     def __post_init__(self) -> None:
         _check_doors(self.name, self.doors)

@@ -35,6 +35,8 @@ PRESET = Preset(
         tool_options={"max_order": None, "smooth_method": ("exp", "floor", "add-k", "none"), "level": None,
                       "effective_order": None},
         summary="sacrebleu's corpus_bleu(..., tokenize='zh') on the raw text",
+        # sacrebleu scores an empty reference (length 0, no n-gram): so does the preset, counted and warned
+        scores_empty_references=True,
     ),
     # the report takes it for BLEU; --metrics with another metric is refused naming that metric
     # (zheval.cli.options.preset_options)

@@ -19,10 +19,43 @@ import numpy as np
 
 from .reducers import check_bootstrap, check_confidence, check_seed
 
-__all__ = ["MIN_CORRELATION_ITEMS", "rank_correlations", "resampled_correlations"]
+__all__ = ["MIN_CORRELATION_ITEMS", "TIE_TOLERANCE", "best_first", "rank_separators", "rank_correlations", "resampled_correlations"]
 
 #: Fewest items a correlation is computed on: with 2 items every correlation is ±1 (or undefined).
 MIN_CORRELATION_ITEMS = 3
+
+#: Two correlations are tied when they differ by at most this much (`best_first`): the same ρ computed from two
+#: different columns (the same ranks in another order of summation) may differ in the last bits of a float64.
+TIE_TOLERANCE = 1e-12
+
+
+def best_first(values: Sequence, tolerance: float = TIE_TOLERANCE) -> list[tuple[int, int | None]]:
+    """The order "which metric agrees best" shows, with its ties: ``[(index, rank)]``, highest value first.
+
+    ``values``: one correlation per metric in table order (``None``: no correlation). ``rank`` is the competition
+    rank (1, 1, 1, 4, ...): a value within ``tolerance`` of the value before it in the order is **tied** with it
+    and shares its rank (a chain: each within ``tolerance`` of the next); tied values are listed in table order.
+    The values without a correlation come last, in table order, with rank ``None``.
+    """
+    defined = sorted((i for i, v in enumerate(values) if v is not None), key=lambda i: (-values[i], i))
+    groups: list[list[int]] = []
+    for i in defined:
+        if groups and abs(values[groups[-1][-1]] - values[i]) <= tolerance:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    out: list[tuple[int, int | None]] = []
+    for g in groups:
+        rank = len(out) + 1
+        out += [(i, rank) for i in sorted(g)]
+    return out + [(i, None) for i, v in enumerate(values) if v is None]
+
+
+def rank_separators(ranks: Sequence) -> list[str]:
+    """What stands before each entry of a ranking (best first, as `best_first` orders it, ``ranks`` its ranks):
+    ``""`` before the first, ``" = "`` between two that share a rank (tied), ``" > "`` otherwise (a ``None`` rank,
+    no correlation, is never tied): ``BLEU +0.200 = ROUGE-2 +0.200 > ROUGE-1 +0.100``."""
+    return [""] + [" = " if ranks[k] is not None and ranks[k] == ranks[k - 1] else " > " for k in range(1, len(ranks))]
 
 
 def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:

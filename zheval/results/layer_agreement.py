@@ -15,10 +15,10 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .agreement import rank_correlations
+from .agreement import best_first, rank_correlations
 from .group_labels import group_label
 
-__all__ = ["pearson_with_interval", "agreement_table", "best_metrics"]
+__all__ = ["pearson_with_interval", "agreement_table", "best_metrics", "best_ranks"]
 
 
 def _pearson_rows(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
@@ -110,11 +110,23 @@ def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequ
     return rows
 
 
-def best_metrics(rows: List[dict]) -> Dict[str, List[dict]]:
-    """``{rating: overall rows, best Spearman ρ first}`` (rows without a correlation last, in their order)."""
+def _ranked(rows: List[dict]) -> Dict[str, List[tuple]]:
+    """``{rating: [(overall row, rank)]}`` in the order of `zheval.results.agreement.best_first`."""
     out: Dict[str, List[dict]] = {}
     for r in rows:
         if r["group"] == "overall":  # a group's label is <field>=<value>: never "overall"
             out.setdefault(r["rating"], []).append(r)
-    return {c: sorted(rs, key=lambda r: (r["undefined"] is not None, 0.0 if r["undefined"] else -r["spearman"]))
+    return {c: [(rs[i], rank) for i, rank in best_first([None if r["undefined"] else r["spearman"] for r in rs])]
             for c, rs in out.items()}
+
+
+def best_metrics(rows: List[dict]) -> Dict[str, List[dict]]:
+    """``{rating: overall rows, best Spearman ρ first}`` (tied ρ -- within `zheval.results.agreement.TIE_TOLERANCE` -- in table order; rows
+    without a correlation last, in their order); their ranks: `best_ranks`."""
+    return {c: [r for r, _ in rs] for c, rs in _ranked(rows).items()}
+
+
+def best_ranks(rows: List[dict]) -> Dict[str, List[Optional[int]]]:
+    """``{rating: [rank of each row of best_metrics]}``: competition ranks (1, 1, 1, 4, ...), equal for tied ρ
+    (`zheval.results.agreement.best_first`: within its ``TIE_TOLERANCE``), ``None`` for a row without a correlation."""
+    return {c: [rank for _, rank in rs] for c, rs in _ranked(rows).items()}

@@ -20,6 +20,9 @@ __all__ = [
     "MAX_BOOTSTRAP_RESAMPLES",
     "MIN_BOOTSTRAP_RESAMPLES",
     "MIN_INTERVAL_ITEMS",
+    "RESAMPLE_CAUTION",
+    "SOUND_RESAMPLES",
+    "resample_cautions",
     "no_interval_reason",
     "add_stats_interval",
     "MAX_SEED",
@@ -51,6 +54,16 @@ MAX_BOOTSTRAP_RESAMPLES = 100_000
 #: Two is the floor of the definition, not a recommendation: stable 95 % bounds take 1,000 or more.
 MIN_BOOTSTRAP_RESAMPLES = 2
 
+#: Fewest resamples of a bootstrap interval given without a caution (`resample_cautions`; fewer are computed, not
+#: refused): sacrebleu's default (``--confidence-n`` and ``--paired-bs-n``: 1000) and Efron & Tibshirani (1993,
+#: *An Introduction to the Bootstrap*, §13.3 and §19.3), who ask for about 1000 resamples for a percentile
+#: interval (25 to 200 suffice only for a standard error): each 95 % bound is the 2.5 % or 97.5 % quantile of the
+#: resampled scores, so with B resamples it rests on about 0.025 B of them -- 25 at 1000, 2 or 3 at 100.
+SOUND_RESAMPLES = 1000
+
+#: The first words of every `resample_cautions` message (the CLI prints these report notes on stderr too).
+RESAMPLE_CAUTION = "caution: "
+
 #: Fewest items a bootstrap interval needs. Resampling a single item always returns that item, so its "interval"
 #: would be the point value twice, which reads as certainty; every door gives no interval then and says why
 #: (`no_interval_reason`): the library's results a ``no_interval`` key instead of ``<score>_ci_low``/``_ci_high``,
@@ -67,6 +80,30 @@ def no_interval_reason(n: int | None) -> str:
 #: Seeds are integers in ``[0, MAX_SEED]`` (2**32 - 1): the range that every seeded generator in the stack accepts
 #: (``numpy.random.default_rng`` and also ``numpy.random.seed``, which evaluate's own ``seed`` feeds).
 MAX_SEED = 2**32 - 1
+
+
+def resample_cautions(n_resamples: int, intervals: Sequence[tuple] = (), what: str = "interval",
+                      option: str = "bootstrap, --bootstrap") -> list[str]:
+    """The cautions of an interval from ``n_resamples`` bootstrap resamples (never a refusal): one when ``n_resamples``
+    is below `SOUND_RESAMPLES`, and one naming every interval that does not contain its own point estimate
+    (``intervals``: ``(label, point, low, high)``; ``None`` bounds are skipped) -- a percentile interval need not
+    contain it (few resamples, a skewed resampled distribution), and a reader takes it for bounds around the score.
+    ``what`` names the interval (``interval``, ``interval of B − A``), ``option`` the resample count as the door
+    spells it. Each message starts with `RESAMPLE_CAUTION`; ``[]`` when there is nothing to say."""
+    out = []
+    n = int(n_resamples)
+    if 0 < n < SOUND_RESAMPLES:
+        out.append(f"{RESAMPLE_CAUTION}the {what} comes from {n} bootstrap resample{'s' if n != 1 else ''}, fewer than "
+                   f"{SOUND_RESAMPLES} (sacrebleu's default; Efron & Tibshirani 1993 ask for about 1000 for a 95% "
+                   f"interval): each bound rests on a handful of resamples and moves with the seed; give "
+                   f"{SOUND_RESAMPLES} or more ({option})")
+    outside = [f"{label} {point:.4f} outside [{low:.4f}, {high:.4f}]" for label, point, low, high in intervals
+               if low is not None and high is not None and not low <= point <= high]
+    if outside:
+        out.append(f"{RESAMPLE_CAUTION}the {what} does not contain its own point estimate: {'; '.join(outside)}. A "
+                   f"percentile bootstrap interval need not (too few resamples, or a skewed resampled distribution), "
+                   f"so read it as the resamples' spread, not as a range around that value")
+    return out
 
 
 def _is_int(x) -> bool:

@@ -32,10 +32,10 @@ def test_compare_identical_systems_says_no_difference(files, tmp_path):
     for row in rep["comparison"]:
         assert row["delta"] == 0.0 and row["no_difference"] is True
         assert row["p_value"] == 1 / 200
-    assert any(n.startswith("no difference: the systems' outputs score identically") for n in rep["notes"])
+    assert any(n.startswith("no difference: the systems' outputs are identical line for line") for n in rep["notes"])
     assert any("strictly" in n and "+ 1" in n for n in rep["notes"])
     table = run("compare", "-d", data, "-p", preds, txt, "--bootstrap", 199, "-q").output
-    assert "0.0050 (no difference)" in table and "no difference: the systems' outputs score identically" in table
+    assert "0.0050 (no difference)" in table and "no difference: the systems' outputs are identical line for line" in table
 
 
 def test_compare_different_systems_has_no_no_difference_note(files, tmp_path):

@@ -43,14 +43,14 @@ def test_compare_every_output(files, tmp_path, test):
         rows = [x for x in res.stdout.splitlines() if re.match(r"^\|? ?overall ", x)]
         assert len(rows) == len(d["comparison"]), res.stdout
         assert all(re.search(r"%.4f \(no difference\) ?\|?$" % pmin, x) for x in rows), res.stdout
-        assert "no difference: the systems' outputs score identically" in res.stdout
+        assert "no difference: the systems' outputs are identical line for line" in res.stdout
     html = tmp_path / "cmp.html"
     res = run_cli(*common, "--html", html)
     assert res.exit_code == 0, res.output
     page = html.read_text(encoding="utf-8")
     cells = re.findall(r'data-field="p_value" data-value="[^"]*">([^<]*)</td>', page)
     assert len(cells) == len(d["comparison"]) and all("(no difference)" in c for c in cells)
-    assert "no difference: the systems&#39; outputs score identically" in page
+    assert "no difference: the systems&#39; outputs are identical line for line" in page
 
 
 @pytest.mark.parametrize("cmd", ["bleu", "rouge"])

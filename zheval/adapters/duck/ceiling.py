@@ -8,10 +8,10 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Sequence
 
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
-from ...results.breakdowns import check_max_refs, reference_limit
+from ...results.breakdowns import check_max_refs, reference_limit, reference_limit_notes
 from .config import DEFAULT_METRICS, make_config, report_options
 from .inputs import check_by, check_dataset, input_warnings
-from ..report.tables import Report, group_items, score_groups
+from ..report.tables import Report, group_items, interval_cautions, score_groups
 from .reductions import metric_specs, report_params, report_signatures
 from .evaluate import first_references_of
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
@@ -91,6 +91,8 @@ def human_ceiling(
     ]
     if skipped:
         notes.append(f"{skipped} item(s) with fewer than 2 references skipped")
+    notes += reference_limit_notes(breakdowns.get("reference_limit"))  # max_refs that cut nothing, as score says it
+    notes += interval_cautions(groups, specs, bootstrap)  # few resamples (as score)
     return Report(
         kind="ceiling",
         title=f"zheval ceiling: human agreement on {len(kept)} items ({len(rows)} leave-one-out rows)",

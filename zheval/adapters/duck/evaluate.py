@@ -32,7 +32,7 @@ from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
 from .inputs import as_predictions, check_by, check_dataset, group_columns, order_notes, prediction_checks
 from .predictions import join_predictions
-from ..report.tables import BERTSCORE_METRIC, Report, group_items, score_groups
+from ..report.tables import BERTSCORE_METRIC, Report, group_items, interval_cautions, score_groups
 from .reductions import (add_bertscore, bertscore_config_of, bertscore_notes, metric_specs, report_params,
                          report_signatures)
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
@@ -135,7 +135,7 @@ def evaluate_predictions(
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
                     breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert)
-                    + reference_limit_notes(breakdowns.get("reference_limit")))
+                    + reference_limit_notes(breakdowns.get("reference_limit")) + interval_cautions(groups, specs, bootstrap))
     if keep_items:
         report.items = _items(table, cfg, preds, bert)
     return report

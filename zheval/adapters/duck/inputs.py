@@ -17,6 +17,7 @@ from ...io.fields import group_spaces_problem
 from ...io.lists import split_entries
 from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
+from .id_like import id_like_warning
 from .predictions import Predictions
 from .stored import field_names
 
@@ -165,10 +166,12 @@ def reference_mismatch_warning(predictions, which: str = "") -> str | None:
 
 
 def stored_field_warnings(predictions, which: str = "") -> list:
-    """The warnings of `label_mismatch_warning`, `reference_mismatch_warning` and `query_mismatch_warning` that
-    apply, in that order (``which``: a prefix, ``"B: "`` in compare)."""
-    return [w for w in (label_mismatch_warning(predictions, which), reference_mismatch_warning(predictions, which),
-                        query_mismatch_warning(predictions, which)) if w]
+    """The warnings of `zheval.adapters.duck.id_like.id_like_warning` (predictions paired by line order whose field
+    ``qid`` holds the items' ids), `label_mismatch_warning`, `reference_mismatch_warning` and
+    `query_mismatch_warning` that apply, in that order (``which``: a prefix, ``"B: "`` in compare)."""
+    return [w for w in (id_like_warning(predictions, which), label_mismatch_warning(predictions, which),
+                        reference_mismatch_warning(predictions, which), query_mismatch_warning(predictions, which))
+            if w]
 
 
 def stored_field_notes(predictions, which: str = "") -> list:

@@ -55,6 +55,7 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTo
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
 from ...io.jsonl import wrapped_rows_hint
+from .id_like import id_like_check
 from .load import DuckFormatError, Problem
 from .mismatch import blank_last_line_note, count_mismatch_message, id_mismatch_lines
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
@@ -114,6 +115,8 @@ class Predictions:
             messages), or ``None``.
         paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
+        id_like_field: set by `join_predictions` for predictions paired by line order: a field of their file that
+            holds the items' ids in the data's order (`zheval.adapters.duck.id_like`; the report warns), or ``None``.
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
             not its item's query (below the error threshold; the caller warns).
         queries_checked: set by `join_predictions`: how many stored queries were compared.
@@ -141,6 +144,7 @@ class Predictions:
     queries: list | None = None
     query_fields: list | None = None
     paired_by_order: bool = False
+    id_like_field: str | None = None
     query_mismatches: list = field(default_factory=list)
     queries_checked: int = 0
     queries_uncompared: list = field(default_factory=list)
@@ -490,7 +494,8 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
     Raises:
         PredictionMismatchError (ValueError): by id — missing ids (in the dataset, not in the predictions) or extra
             ids (in the predictions, not in the dataset), with both counts and the first ids of each; in order —
-            a different number of predictions than items; with ``label_check="strict"``, more than
+            a different number of predictions than items, or a field of the file other than ``id`` that holds the
+            items' ids in another order (``qid``: `zheval.adapters.duck.id_like.id_like_check`); with ``label_check="strict"``, more than
             `LABEL_MISMATCH_MAX_FRACTION` of the labels (or of the stored references) match none of their item's
             references, or of the stored queries are not their item's query (the first mismatches listed by
             ``file:line``). TypeError: a non-string prediction in a list/dict.
@@ -534,6 +539,9 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
         if len(predictions) != len(ids):
             raise PredictionMismatchError(count_mismatch_message(src, len(predictions), len(ids), predictions.texts,
                                                                  predictions.lines))
+        hidden = id_like_check(predictions, ids)  # ids under another field ('qid'): never paired by line order
+        if hidden:
+            raise PredictionMismatchError(hidden)
         out = list(predictions.texts)
         order = list(range(len(ids)))
         predictions.paired_by_order = True

@@ -67,7 +67,7 @@ def _unscorable_message(text: str, why: str, tok: BaseTokenizer) -> str:
         return (f"is empty after normalisation ({_short(text)}, normalisation {tok.normalizer.name}); remove it "
                 "(zheval clean drops and counts such references)")
     return (f"has no tokens after tokenisation ({_short(text)} with tokenizer {tok.signature()}"
-            + (", punct=drop" if getattr(tok, "punct", "keep") == "drop" else "")
+            + (", --punct drop" if getattr(tok, "punct", "keep") == "drop" else "")
             + "): a reference without tokens cannot be scored (BLEU would count it as length 0, ROUGE as 0); "
             "remove it, or keep punctuation (--punct keep)")
 

@@ -257,6 +257,19 @@ def score_groups(
     return out
 
 
+def interval_cautions(groups: Sequence[GroupScore], metrics: Sequence, bootstrap: int) -> list[str]:
+    """The report notes of `zheval.results.reducers.resample_cautions` about the groups' intervals (``metrics``: the
+    `MetricSpec` list, or the report's ``[(name, label)]``): fewer resamples than
+    `zheval.results.reducers.SOUND_RESAMPLES`, and every interval that does not contain its score; ``[]`` when no
+    interval was computed."""
+    from ...results.reducers import resample_cautions
+
+    labels = dict((m.name, m.label) if isinstance(m, MetricSpec) else m for m in metrics)
+    intervals = [(f"{labels.get(name, name)} ({g.label})", v.value, v.low, v.high)
+                 for g in groups for name, v in g.scores.items() if v.low is not None]
+    return resample_cautions(int(bootstrap), intervals) if intervals else []
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # the report
 
@@ -271,8 +284,8 @@ class Report:
         groups: `GroupScore` list (``overall`` first) — for ``score`` and ``ceiling``.
         comparison: for ``compare``: ``[{"group", "n", "metric", "system", "source", "test", "score_a", "score_b",
             "delta", "delta_low", "delta_high", "p_value", "no_difference"}]`` (one row per group, metric and system
-            compared with A) (``no_difference``: B − A is exactly 0, where sacrebleu's
-            p-value is its minimum 1/(resamples + 1) and means nothing).
+            compared with A) (``no_difference``: B − A is exactly 0; when the outputs are identical line for line,
+            sacrebleu's p-value is its minimum 1/(resamples + 1) and means nothing).
         diagnostics: `Diagnostics` (score), `SystemDiagnostics` (compare: each system's) or ``None``;
             signatures: ``{"bleu": …, "rouge": …}``.
         params: options used (tokenizer, bootstrap, seed, num_proc, …); notes / warnings: messages for the reader.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...results.agreement import rank_correlations
+from ...results.agreement import TIE_TOLERANCE, best_first, rank_correlations, rank_separators
 from ..report.tables import NULL_LABEL, format_table
 from .review_files import listed
 
@@ -34,22 +34,31 @@ class AgreementReport:
     notes: list = field(default_factory=list)
     empty_rows: list = field(default_factory=list)
 
-    def ranking(self) -> dict:
-        """``{rating column: [overall rows, best Spearman ρ first]}``: which metric agrees best with each rating
-        (rows without a correlation last, in key order)."""
+    def ranked(self) -> dict:
+        """``{rating column: [(overall row, rank)]}``: which metric agrees best with each rating, best Spearman ρ
+        first, with competition ranks (1, 1, 1, 4, ...: tied ρ, within
+        `zheval.results.agreement.TIE_TOLERANCE`, share a rank and are listed in key order); rows without a
+        correlation last, in key order, rank ``None`` (`zheval.results.agreement.best_first`)."""
         out: dict = {}
         for r in self.rows:
             if r["group"] == "overall":
                 out.setdefault(r["rating"], []).append(r)
-        return {c: sorted(rs, key=lambda r: (bool(r["undefined"]), 0.0 if r["undefined"] else -r["spearman"]))
+        return {c: [(rs[i], rank) for i, rank in best_first([None if r["undefined"] else r["spearman"] for r in rs])]
                 for c, rs in out.items()}
+
+    def ranking(self) -> dict:
+        """``{rating column: [overall rows, best Spearman ρ first]}`` (`ranked` without the ranks)."""
+        return {c: [r for r, _ in rs] for c, rs in self.ranked().items()}
 
     def to_dict(self) -> dict:
         """JSON-ready dict with everything (``ranking``: per rating column the metric names, best ρ first;
-        ``empty_rows``: the sheet's empty rows by line)."""
+        ``ranking_rank``: their competition ranks, equal for tied ρ -- within ``tie_tolerance`` --, null without a
+        correlation; ``empty_rows``: the sheet's empty rows by line)."""
+        ranked = self.ranked()
         return {"kind": "agreement", "rows": [dict(r) for r in self.rows], "empty": dict(self.empty),
                 "empty_rows": list(self.empty_rows),
-                "ranking": {c: [r["metric"] for r in rs] for c, rs in self.ranking().items()},
+                "ranking": {c: [r["metric"] for r, _ in rs] for c, rs in ranked.items()},
+                "ranking_rank": {c: [k for _, k in rs] for c, rs in ranked.items()}, "tie_tolerance": TIE_TOLERANCE,
                 "params": dict(self.params), "notes": list(self.notes)}
 
     def render(self) -> str:
@@ -74,12 +83,14 @@ class AgreementReport:
         sub = (f"rank correlations over items; [95% bootstrap interval, {bs} resamples of items, seed "
                f"{self.params.get('seed')}]" if bs else "rank correlations over items (no bootstrap interval)")
         lines = [head, sub, "", format_table(header, out, right_from=3)]
-        rank = self.ranking()
+        rank = self.ranked()
         if any(len(rs) > 1 for rs in rank.values()):
-            lines += ["", "which metric agrees best (overall, by Spearman ρ)"]
+            lines += ["", f"which metric agrees best (overall, by Spearman ρ; '=': tied, |Δρ| ≤ "
+                          f"{TIE_TOLERANCE:g})"]
             for c, rs in rank.items():
-                lines.append(f"  {c}: " + " > ".join(
-                    f"{r['label']} {'–' if r['undefined'] else format(r['spearman'], '+.3f')}" for r in rs))
+                lines.append(f"  {c}: " + "".join(
+                    f"{sep}{r['label']} {'–' if r['undefined'] else format(r['spearman'], '+.3f')}"
+                    for (r, _), sep in zip(rs, rank_separators([k for _, k in rs]))))
         if self.notes:
             lines += ["", "notes"] + [f"  {n}" for n in self.notes]
         return "\n".join(lines) + "\n"

@@ -59,10 +59,11 @@ def read_scores(path, key: dict, taken=(), rating_columns: Sequence[str] = ()) -
         rating_columns: the rating columns read from the sheet (``--ratings-columns``).
 
     Raises:
-        ReviewFileError (a ValueError): every problem of the file at once, each naming ``file:line``.
+        ReviewFileError (a ValueError): every problem of the file at once, each naming ``file:line`` (two different
+            numbers of a column that read as the same float64: both lines, `zheval.io.numbers.SameFloat`).
         OSError: the file cannot be read.
     """
-    from ...io.numbers import number_cells
+    from ...io.numbers import SameFloat, number_cells
 
     path = Path(path)
     rf = read_review_file(path, "scores file")  # the reader of every door (zheval.io), the format by the name
@@ -86,17 +87,18 @@ def read_scores(path, key: dict, taken=(), rating_columns: Sequence[str] = ()) -
     values: list = []
     blank_rows: list = []
     is_typed = typed(rf)
+    same = SameFloat()  # two different numbers of a column that read as one float64: refused
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
         lines[rid] = line
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of the key")
             continue
-        scores[rid] = number_cells(cell, columns, f"{path}:{line}", rid, values, typed=is_typed)
+        scores[rid] = number_cells(cell, columns, f"{path}:{line}", rid, values, typed=is_typed, same=same)
     problems += [f"{path}:{line}: the row is empty (no id, no score)" for line in blank_rows]
     absent = [it["id"] for it in key["items"] if it["id"] not in lines]
     if absent:
         problems.append(f"{path}: {len(absent)} item(s) of the key have no score here: {listed(absent)}")
     problems += [f"{path}: {hint}" for hint in id_hints(absent, [r for r in lines if r not in known], "the key",
                                                         "the scores file")]
-    raise_problems(f"the scores file {path}", "the key", values, problems)
+    raise_problems(f"the scores file {path}", "the key", values, problems, same.problems)
     return ExternalScores(str(path), columns, scores)

@@ -30,7 +30,7 @@ from ...results.reducers import check_seed
 from ...io import JsonIntegerTooLong, json_error_message, parse_json_line, read_text
 from ...io.fields import UniqueIds, keyed_rows
 from ..duck.mismatch import id_hints
-from ...io.numbers import JsonNumber, number_cells, number_reason
+from ...io.numbers import JsonNumber, SameFloat, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
 from .sheet_predictions import sheet_predictions
@@ -73,7 +73,8 @@ class ReviewSample:
             ``params``, ``signatures``, sources, ``notes`` (the scoring's, e.g. predictions paired by line order)
             and ``warnings`` (the scoring report's, e.g. stored queries that are not their item's).
         messages: the scoring report's notes and warnings (``report.notes`` then
-            ``report.warnings``), which ``zheval sample`` prints.
+            ``report.warnings``; with ``max_refs`` first its references line and, when it cut nothing, the note
+            ``zheval score`` gives, `zheval.results.breakdowns.reference_limit_notes`), which ``zheval sample`` prints.
     """
 
     sheet: list
@@ -153,13 +154,21 @@ def review_sample(ds, predictions, k: int, *, seed: int = 12345, by_metric: str 
         raise ValueError(f"unknown by_metric {by_metric!r}; the computed metrics are {', '.join(names)} (bleu = "
                          "sentence BLEU; ROUGE types need --rouge-types)")
     values, parts, quotas, chosen = _draw(report, by_metric, int(k), seed, n)
+    limit = (report.breakdowns or {}).get("reference_limit")
+    if limit is not None:  # counted on the whole references (a note of them below); the sheet shows the first K
+        from ..duck.evaluate import first_references_of
+
+        ds = first_references_of(ds, limit["max_refs"])
     sheet, key = _sheet_and_key(ds, report, chosen, values, parts, quotas, cols, by_metric, int(k), seed, source)
     key["signatures"].update(_sentence_signatures(ds, dict(
         metrics=metrics, tokenizer=tokenizer, max_refs=max_refs, rouge=rouge, bleu=bleu, chrf=chrf, **options)))
     from ...results.diagnostics import EXCLUDED_ELSEWHERE, EXCLUDED_SHOWN
 
     warnings = [w.replace(EXCLUDED_SHOWN, EXCLUDED_ELSEWHERE) for w in report.warnings]  # no report here to show them
-    return ReviewSample(sheet, key, [f"note: {n}" for n in report.notes] + [f"warning: {w}" for w in warnings])
+    from ...results.breakdowns import reference_limit_text
+
+    notes = ([reference_limit_text(limit)] if limit is not None else []) + list(report.notes)  # score's diagnostics line
+    return ReviewSample(sheet, key, [f"note: {n}" for n in notes] + [f"warning: {w}" for w in warnings])
 
 
 def _sentence_signatures(ds, options: dict) -> dict:
@@ -398,7 +407,8 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         ReviewFileError: every problem at once, each naming ``file:line``: a name that says no accepted format,
             no ``id`` column or a missing rating column (in the header; JSON Lines: a row lacking a rating column
             other rows have), a row without an id, an id twice (both lines), ids the key does not have, ids of
-            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value), prediction cells
+            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value), two different
+            numbers of a column that read as the same float64 (both lines: `zheval.io.numbers.SameFloat`), prediction cells
             that are not the predictions the key was scored on (`sheet_predictions`: another system's sheet).
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
@@ -440,7 +450,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     shown_at: dict = {}
     empty: dict = {c: [] for c in cols}
     known = set(key_ids)
-    unknown, values, blank_rows = [], [], []
+    unknown, values, blank_rows, same = [], [], [], SameFloat()
     for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
         exact = is_typed or CONTROL_PATTERN.search(shown) or "\n" in shown or "\t" in shown
         rid = forms.get(shown, shown if exact else None)
@@ -456,7 +466,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
             unknown.append((rid, line))
             continue
         ratings[rid] = number_cells(cell, cols, f"{path}:{line}", rid, values, kind="a number",
-                                    blank=lambda c, _rid=rid: empty[c].append(_rid), typed=is_typed)
+                                    blank=lambda c, _rid=rid: empty[c].append(_rid), typed=is_typed, same=same)
     if unknown:
         problems.append(f"{path}: {len(unknown)} id(s) of the sheet are not in the key: "
                         + listed(unknown, lambda u: f"{u[0]!r} (line {u[1]})"))
@@ -465,6 +475,6 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         problems.append(f"{path}: {len(absent)} id(s) of the key are not in the sheet: {listed(absent)}")
     problems += [f"{path}: {hint}" for hint in id_hints(absent, [u[0] for u in unknown], "the key", "the sheet")]
     checked = sheet_predictions(path, rf, lines, key)  # the texts rated are the ones the key was scored on
-    raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems)
+    raise_problems(f"the ratings sheet {path}", "its key", values, problems + checked.problems, same.problems)
     return ratings, {"empty": empty, "ignored_columns": ignored, "lines": lines, "rating_columns": cols,
                      "empty_rows": blank_rows, "notes": checked.notes}

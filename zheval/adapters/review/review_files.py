@@ -127,18 +127,22 @@ def listed(values: Sequence, show=repr, limit: int = 20) -> str:
     return ", ".join(show(v) for v in values[:limit]) + (" …" if len(values) > limit else "")
 
 
-def raise_problems(what: str, key: str, values: list, problems: list) -> None:
-    """Raise one `ReviewFileError` with every problem of a review file (ids, then cells), headed by
-    `problems_heading`; nothing when there is none."""
-    if problems or values:
-        raise ReviewFileError(problems_heading(what, key, values, problems), problems + values)
+def raise_problems(what: str, key: str, values: list, problems: list, lost: list = ()) -> None:
+    """Raise one `ReviewFileError` with every problem of a review file (ids, then cells, then numbers that read as
+    the same float: ``lost``, `zheval.io.numbers.SameFloat`), headed by `problems_heading`; nothing when there is
+    none."""
+    if problems or values or lost:
+        raise ReviewFileError(problems_heading(what, key, values, problems, lost), problems + values + list(lost))
 
 
-def problems_heading(what: str, key: str, values: list, problems: list) -> str:
+def problems_heading(what: str, key: str, values: list, problems: list, lost: list = ()) -> str:
     """The heading of a ratings sheet's or scores file's problems that says what is wrong: ``"<what> has N cell(s)
     that are not numbers"`` for ``values`` ([`number_cells`][zheval.io.numbers.number_cells]' problems),
     ``"<what> does not match <key>"`` for the other ``problems`` (ids missing, repeated, unknown or absent), both
-    joined by "and" when there are both."""
+    joined by "and" when there are both; ``"has N cell(s) that read as the same float64 as another number of their column"`` for
+    ``lost`` (`zheval.io.numbers.SameFloat`)."""
     parts = ([f"has {len(values)} cell(s) that are not numbers"] if values else []) + \
+        ([f"has {len(lost)} cell(s) that read as the same float64 as another number of their column"]
+         if lost else []) + \
         ([f"does not match {key}"] if problems else [])
     return f"{what} " + " and ".join(parts)

@@ -1,0 +1,186 @@
+"""Predictions without an ``id`` field whose ids sit under another field (``qid``, ``uid``, ``item_id``) were paired
+with the items by line order with only a note (issue 35 break-it: a shuffled ``qid`` file of the sample scored
+ROUGE-L 0.142 / BLEU 0.016 instead of 0.529 / 0.354, exit 0). Now such a field in another order than the data's is
+refused (naming the file, the field and ``--id-field qid`` / ``id_field='qid'``), and in the data's order the
+pairing is kept with a warning naming the field. The right numbers are computed here by pairing the lines by the
+field by hand and scoring them with sacrebleu and rouge-score (CJK text without punctuation: zheval's char tokens
+are sacrebleu's ``zh`` tokens and single characters)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from helpers.cli import run_cli, write_jsonl
+from zheval.adapters.duck import PredictionMismatchError, evaluate_predictions, load_duck
+from zheval.adapters.duck.predictions import read_predictions
+from zheval.adapters.records import predictions_from_records, read_records
+
+REFS = [["今天天气很好我们去公园散步", "今天天气不错适合出门走走"], ["我很担心你请联系家人朋友", "请马上告诉身边信任的人"],
+        ["先学习数据分析再做几个项目", "可以先学统计和编程再找实习"], ["快递已经到了驿站请去取件", "您的包裹放在驿站了"],
+        ["明天降温记得多穿一件外套", "天气转凉出门加件衣服"], ["这款手机支持七天无理由退货", "七天内可以申请退货退款"]]
+PREDS = ["今天天气很好去公园", "请联系身边的家人", "先学数据分析", "快递到驿站了", "明天记得穿外套", "手机七天可以退货"]
+IDS = [f"duck-{i}" for i in range(len(REFS))]
+ORDER = [3, 0, 5, 1, 4, 2]  # the shuffled file's lines: item ORDER[k] on line k + 1
+
+
+class _Chars:
+    def tokenize(self, text):
+        return list(text)
+
+
+def _expected(preds: list) -> tuple:
+    """(BLEU, mean ROUGE-L F with the best reference) of ``preds`` (one per item, in item order): sacrebleu's corpus
+    BLEU with its ``zh`` tokens, rouge-score's ROUGE-L on characters."""
+    import sacrebleu
+    from rouge_score import rouge_scorer
+
+    bleu = sacrebleu.corpus_bleu(preds, [[r[0] for r in REFS], [r[1] for r in REFS]], tokenize="zh").score / 100
+    scorer = rouge_scorer.RougeScorer(["rougeL"], tokenizer=_Chars())
+    rl = [max(scorer.score(ref, p)["rougeL"].fmeasure for ref in refs) for p, refs in zip(preds, REFS)]
+    return bleu, sum(rl) / len(rl)
+
+
+@pytest.fixture
+def data(tmp_path):
+    rows = [{"id": i, "query": f"问题{k}", "responses": r, "domain": None, "difficulty": None} for k, (i, r) in enumerate(zip(IDS, REFS))]
+    return write_jsonl(tmp_path / "data.jsonl", rows)
+
+
+def _shuffled(tmp_path, field="qid", ids=IDS, name="shuf.jsonl"):
+    return write_jsonl(tmp_path / name, [{field: ids[k], "prediction": PREDS[k]} for k in ORDER])
+
+
+def _in_order(tmp_path, field="qid"):
+    return write_jsonl(tmp_path / "ord.jsonl", [{"prediction": p, field: i} for i, p in zip(IDS, PREDS)])
+
+
+def _scores(res) -> tuple:
+    rep = json.loads(res.stdout)
+    overall = rep["groups"][0]["scores"]
+    return overall["bleu"]["value"], overall["rougeL"]["value"], rep
+
+
+@pytest.mark.parametrize("field", ["qid", "uid", "item_id"])
+def test_a_shuffled_file_with_ids_under_another_field_is_refused_by_the_library(tmp_path, data, field):
+    path = _shuffled(tmp_path, field)
+    recipe = f"read_records(FILE, id_field={field!r}, with_references=False) and predictions_from_records"
+    with pytest.raises(PredictionMismatchError) as err:
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    msg = str(err.value)
+    assert msg.startswith(f"predictions ({path}) have no 'id' field, but their field {field!r} holds exactly the "
+                          f"data's 6 ids, in another order ({path}:1 has {field!r} 'duck-3', where item 0 of the data "
+                          "is 'duck-0')"), msg
+    assert recipe in msg, msg
+    # the way out the message names gives the numbers of the lines paired by the field by hand
+    ds = load_duck(data)
+    joined = predictions_from_records(read_records(path, id_field=field, with_references=False))
+    rep = evaluate_predictions(ds, joined, bootstrap=0, by=())
+    bleu, rouge_l = _expected(PREDS)
+    assert rep.score("bleu").value == pytest.approx(bleu, abs=1e-12)
+    assert rep.score("rougeL").value == pytest.approx(rouge_l, abs=1e-12)
+
+
+def test_integer_ids_are_the_ids_by_the_id_rule(tmp_path):
+    rows = [{"id": str(k + 7), "query": f"问题{k}", "responses": r, "domain": None, "difficulty": None} for k, r in enumerate(REFS)]
+    data = write_jsonl(tmp_path / "data.jsonl", rows)
+    path = write_jsonl(tmp_path / "shuf.jsonl", [{"qid": k + 7, "prediction": PREDS[k]} for k in ORDER])
+    with pytest.raises(PredictionMismatchError, match=r"field 'qid' holds exactly the data's 6 ids.*has 'qid' '10'"):
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv", "parquet"])
+def test_tables_are_refused_too(tmp_path, data, kind):
+    path = tmp_path / f"shuf.{kind}"
+    rows = [{"prediction": PREDS[k], "item_id": IDS[k]} for k in ORDER]
+    if kind == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    else:
+        with path.open("w", encoding="utf-8", newline="") as f:
+            w = csv.DictWriter(f, ["prediction", "item_id"], delimiter="," if kind == "csv" else "\t",
+                               lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+    first = {"csv": 2, "tsv": 2}.get(kind, 1)  # a table's first row is under its header line
+    with pytest.raises(PredictionMismatchError, match=rf"their field 'item_id' holds exactly the data's 6 ids, in "
+                                                      rf"another order \(.*shuf\.{kind}:{first} has 'item_id' 'duck-3'"):
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    with pytest.raises(PredictionMismatchError, match=r"their field 'item_id' holds"):  # read by pred_field too
+        evaluate_predictions(load_duck(data), predictions_from_records(
+            read_records(path, pred_field="prediction", with_references=False)), bootstrap=0)
+
+
+def test_every_command_refuses_it_naming_the_option(tmp_path, data):
+    path = _shuffled(tmp_path)
+    ordered = write_jsonl(tmp_path / "a.jsonl", [{"id": i, "prediction": p} for i, p in zip(IDS, PREDS)])
+    for args in (("score", "-d", data, "-p", path, "--bootstrap", 0),
+                 ("score", "-d", data, "-p", path, "--pred-field", "prediction", "--bootstrap", 0),
+                 ("compare", "-d", data, "-p", ordered, path),
+                 ("explain", "-d", data, "-p", path, "--id", "duck-0"),
+                 ("sample", "-d", data, "-p", path, "-k", 3, "-o", tmp_path / "s.csv", "--key", tmp_path / "k.json")):
+        res = run_cli(*args, "-q")
+        assert res.exit_code == 2, (args, res.output)
+        assert f"predictions ({path}) have no 'id' field, but their field 'qid' holds exactly the data's 6 ids" \
+            in res.stderr, (args, res.stderr)
+        assert "Join them by that field with --id-field qid;" in res.stderr, (args, res.stderr)
+        assert "read_records" not in res.stderr, res.stderr
+
+
+def test_the_id_field_option_gives_the_numbers_of_the_lines_paired_by_it(tmp_path, data):
+    res = run_cli("score", "-d", data, "-p", _shuffled(tmp_path), "--id-field", "qid", "--bootstrap", 0, "-f", "json",
+                  "-q", "--by", "none")
+    assert res.exit_code == 0, res.output
+    bleu, rouge_l, _ = _scores(res)
+    assert (bleu, rouge_l) == pytest.approx(_expected(PREDS), abs=1e-12)
+
+
+def test_a_field_with_the_ids_in_the_data_order_is_paired_with_a_warning(tmp_path, data):
+    path = _in_order(tmp_path)
+    res = run_cli("score", "-d", data, "-p", path, "--bootstrap", 0, "-f", "json", "-q", "--by", "none")
+    assert res.exit_code == 0, res.output
+    bleu, rouge_l, rep = _scores(res)
+    assert (bleu, rouge_l) == pytest.approx(_expected(PREDS), abs=1e-12)
+    want = (f"the predictions ({path}) have no 'id' field and were paired with the items by line order, but their "
+            "field 'qid' holds the items' ids (in the data's order, so each prediction is paired with its id): join "
+            "them by that field, so that the ids are checked, with --id-field qid")
+    assert want in rep["warnings"], rep["warnings"]
+    lib = evaluate_predictions(load_duck(data), str(path), bootstrap=0)  # the library's words
+    assert any("with read_records(FILE, id_field='qid', with_references=False) and predictions_from_records" in w
+               for w in lib.warnings), lib.warnings
+    res = run_cli("compare", "-d", data, "-p", write_jsonl(tmp_path / "a.jsonl", [{"prediction": p} for p in PREDS]),
+                  path, "-f", "json", "-q")
+    assert res.exit_code == 0, res.output
+    assert f"B: {want}" in json.loads(res.stdout)["warnings"], res.stdout
+    for args in (("explain", "-d", data, "-p", path, "--id", "duck-0"),
+                 ("sample", "-d", data, "-p", path, "-k", 3, "-o", tmp_path / "s.csv", "--key", tmp_path / "k.json")):
+        res = run_cli(*args, "-q")
+        assert res.exit_code == 0, res.output
+        assert f"warning: {want}" in res.stderr, (args, res.stderr)
+
+
+def test_no_warning_without_a_field_holding_exactly_the_ids(tmp_path, data):
+    rows = [{"prediction": p, "qid": i, "n": k, "half": IDS[k % 3]} for k, (i, p) in enumerate(zip(IDS, PREDS))]
+    rows[2]["qid"] = "duck-99"  # one id not of the data
+    path = write_jsonl(tmp_path / "p.jsonl", rows)
+    rep = evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    assert not [w for w in rep.warnings if "'id' field" in w], rep.warnings
+    assert any("paired with the items by line order" in n for n in rep.notes), rep.notes
+    assert read_predictions(path).id_like_field is None
+    rep = evaluate_predictions(load_duck(data), PREDS, bootstrap=0)  # a list in memory: nothing to look at
+    assert not [w for w in rep.warnings if "'id' field" in w], rep.warnings
+
+
+def test_data_with_its_ids_under_another_field_is_refused(tmp_path):
+    """The reverse: a 小黄鸭 file whose ids are under ``qid`` is refused at its lines (its ids are ``id``, always),
+    never paired with the predictions' ids in any order."""
+    rows = [{"qid": i, "query": f"问题{k}", "responses": r, "domain": None, "difficulty": None} for k, (i, r) in enumerate(zip(IDS, REFS))]
+    data = write_jsonl(tmp_path / "data.jsonl", rows)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": IDS[k], "prediction": PREDS[k]} for k in ORDER])
+    res = run_cli("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert f"{data}:1: missing key(s) ['id']" in res.stderr, res.stderr
