@@ -59,6 +59,7 @@ from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileErr
                   UniqueIds, existing_file, group_spaces_problem, id_field_of, id_value, lone_surrogate, near_id_problem,
                   pair_fields, prediction_field,
                   read_rows, row_format, spaced_names, text_line_problem, type_name, field_arguments)
+from ..io.jsonl import wrapped_rows_problem
 from .duck.load import list_feature
 from .list_texts import ListTexts
 
@@ -113,13 +114,15 @@ class PlainTextRecordsError(RecordsFormatError):
 
 
 def plain_text_problem(name: str, kind: str, rows: list, problems: list) -> Optional[Problem]:
-    """The one problem of a records file read as JSONL of which at least half the non-blank lines are not JSON
-    (``rows``: the objects read; ``problems``: the file's problems, those of lines that may be text counted,
-    `text_line_problem`: a line starting with ``{`` or ``[`` is malformed JSON, never text): a text file holds
-    predictions and no references, so it is scored against a 小黄鸭 file (``--data``) or rewritten with a
-    reference field — the hint the ``--data`` door gives a text file read as JSONL. ``None`` otherwise."""
+    """The one problem of a JSONL records file that looks like a text file: at least half its non-blank lines are
+    not JSON (``problems`` with `text_line_problem`; ``rows``: the ``(line, object)`` pairs) and, if a line is, so
+    are its first line and two or more lines (a file starting with an object, or one stray line beside objects —
+    ``\x1a`` at the end —, is JSONL with a bad line: that line's ``file:line`` problem). A text file has no
+    references: scored against a 小黄鸭 file (``--data``) or rewritten with a reference field. ``None`` otherwise."""
     bad = [p for p in problems if text_line_problem(p)]
     if kind != "jsonl" or not bad or len(bad) < len(rows):
+        return None
+    if rows and (rows[0][0] < bad[0].line or len(bad) < 2):  # JSONL with a bad line, not a text file
         return None
     return Problem(name, bad[0].line, None, (
         f"this looks like a text file, one prediction per line ({len(bad)} of {len(bad) + len(rows)} non-blank lines "
@@ -390,6 +393,9 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     """
     raw, name = rf.rows, rf.name
     first_line, header = rf.header_line or raw[0][0], bool(rf.header_line)  # a field error names the header line
+    wrapper = wrapped_rows_problem(rf.kind, rf.rows, [pred_field] if pred_field else DEFAULT_PRED_FIELDS, name)
+    if wrapper is not None:  # {"data": [{...}, ...]}: one object holding the rows
+        raise RecordsFormatError([wrapper])
     refs = _as_list(ref_field)
     guessed = (not pred_field, not refs) if guessed is None else guessed
     if not with_references:

@@ -15,6 +15,7 @@ import typer
 from ..text.terminal import terminal_json
 from .files import check_output_dir, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .located import RowPlaces, rows_named
+from .sacrebleu_flags import ZhevalGroup
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      bertscore_flags, bertscore_options, option, takes)
 from .options import (
@@ -48,6 +49,7 @@ BERTSCORE_FLAGS = tuple(bertscore_flags("bertscore-", required=False))
 
 app = typer.Typer(
     name="zheval",
+    cls=ZhevalGroup,  # sacrebleu's flags (-tok zh, -lc, ...) answered with zheval's spelling
     help="Trustworthy Chinese BLEU, ROUGE and chrF: per-domain scores of 小黄鸭 dialogue data with bootstrap "
          "intervals, any predictions file that carries its references, and text files (sacrebleu style).",
     add_completion=False,

@@ -53,7 +53,7 @@ from .options import (MAX_SEED, UserError, apply_quiet, bleu_options, check_labe
                       tokenizer_options, refuse_tool_tokenizer_options)
 from .params import DATA_OPTIONAL, takes
 from .options import echo, one_reference_note
-from ..text.terminal import terminal_json, terminal_text
+from ..text.terminal import escaped_text, terminal_json, terminal_text
 
 __all__ = ["explain", "select_items", "render_table"]
 
@@ -160,7 +160,8 @@ def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) 
     matched runs highlighted (``[...]`` when the console has no colour), then one line per metric.
 
     Every text of the data (id, prediction, reference, the ``why`` lines) goes through
-    `zheval.text.terminal.terminal_text` and into a rich ``Text`` (never parsed as markup), so neither a
+    `zheval.text.terminal.terminal_text` (the id and the texts of the cells first through ``escaped_text``: every
+    backslash doubled, so an id ``x\\x1b`` never reads as one holding ESC) and into a rich ``Text`` (never parsed as markup), so neither a
     control sequence nor ``[bold]`` in a prediction changes what the terminal shows."""
     from rich.table import Table
     from rich.text import Text
@@ -181,7 +182,9 @@ def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) 
             t.append(terminal_text(s), style="bold black on green" if m else None)
         return t
 
-    table = Table(title=Text(terminal_text(f"{item_id}  {score_label}", one_line=True)), title_justify="left",
+    # the id as the cells' text: every backslash doubled, so an id "x\\x1b" never reads as one holding ESC
+    table = Table(title=Text(terminal_text(f"{escaped_text(item_id, one_line=True)}  {score_label}", one_line=True)),
+                  title_justify="left",
                   show_lines=False, expand=True)
     table.add_column("prediction", ratio=1, overflow="fold")
     table.add_column(f"reference {h['reference']} of {len(expl['references'])} (winning)", ratio=1, overflow="fold")

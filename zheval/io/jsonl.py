@@ -16,7 +16,8 @@ from .numbers import JsonNumber
 from .problems import Problem, type_name
 
 __all__ = ["parse_json_line", "JsonIntegerTooLong", "JsonTooDeep", "duplicate_key_problem", "json_error_message", "json_document_problem",
-           "json_line_or_problem", "jsonl_rows", "jsonl_row", "json_like", "text_line_problem"]
+           "json_line_or_problem", "jsonl_rows", "jsonl_row", "json_like", "text_line_problem",
+           "wrapped_rows_hint", "wrapped_rows_problem"]
 
 
 def json_document_problem(text: str, path: str = "FILE") -> str | None:
@@ -35,6 +36,37 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
         return (f"is one JSON object spread over several lines, not JSON Lines (one JSON object per line); write "
                 f"each object on its own line (e.g. jq -c . {path} > {stem}.jsonl)")
     return None
+
+
+def wrapped_rows_hint(obj, path: str = "FILE") -> str | None:
+    """The hint for a JSON object that seems to wrap the rows instead of being one (``{"data": [{...}, ...]}``): one
+    of its values, under any key, and only one, is a non-empty list of objects. Said where such an object lacks the
+    fields a row needs: ``the rows seem to sit under 'data' (a list of 2 objects): write them as JSON Lines, one
+    object per line (e.g. jq -c '.data[]' FILE > FILE.jsonl)``. ``None`` for any other value."""
+    if not isinstance(obj, dict):
+        return None
+    lists = [(k, v) for k, v in obj.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
+    if len(lists) != 1:
+        return None
+    key, rows = lists[0]
+    stem = path[:-5] if path.endswith(".json") else path
+    jq = f".{key}[]" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f".[{json.dumps(key, ensure_ascii=False)}][]"
+    example = "" if "'" in jq + path else f" (e.g. jq -c '{jq}' {path} > {stem}.jsonl)"
+    return (f"the rows seem to sit under {key!r} (a list of {len(rows)} object(s)): write them as JSON Lines, one "
+            f"object per line{example}")
+
+
+def wrapped_rows_problem(kind: str, rows: Sequence, fields: Sequence[str], name: str) -> Problem | None:
+    """The problem of a JSONL file (``kind``) whose ``rows`` (``(line, object)`` pairs) are one object wrapping the
+    rows (`wrapped_rows_hint`) that has none of ``fields`` (the prediction fields it was read for), at its line:
+    ``one JSON object, not rows: the rows seem to sit under 'data' ...``; else ``None``."""
+    if kind != "jsonl" or len(rows) != 1:
+        return None
+    line, row = rows[0]
+    hint = wrapped_rows_hint(row, name)
+    if hint is None or any(f in row for f in fields):
+        return None
+    return Problem(name, line, None, f"one JSON object, not rows: {hint}")
 
 
 def json_like(text: str) -> bool:

@@ -82,3 +82,30 @@ def test_json_error_message_names_what_the_line_starts_as(line, want):
     with pytest.raises(json.JSONDecodeError) as exc:
         json.loads(line)
     assert json_error_message(exc.value) == want
+
+
+@pytest.mark.parametrize("junk", ["\x1a", "\x00\x00\x00\x00", "oops"])
+@pytest.mark.parametrize("stream", [False, True])
+def test_one_bad_line_beside_json_rows_is_that_lines_problem(tmp_path, junk, stream):
+    # a one-row JSONL file with one junk line at the end is JSONL with a bad line, not "a text file"
+    f = tmp_path / "p.jsonl"
+    f.write_text('{"predict": "今天天气好", "label": "今天天气很好"}\n' + junk + "\n", encoding="utf-8")
+    res = run("score", "-p", f, "-q", "--bootstrap", 0, *(["--stream"] if stream else []))
+    assert res.exit_code == 2, res.output
+    assert "looks like a text file" not in res.stderr
+    assert f"{f}:2: malformed JSON: Expecting value at column 1" in res.stderr
+
+
+def test_bad_lines_after_a_first_json_row_are_their_problems(tmp_path):
+    f = tmp_path / "p.jsonl"
+    f.write_text('{"predict": "你好", "label": "你好呀"}\n你好\n再见\n', encoding="utf-8")
+    res = run("score", "-p", f, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2 and "looks like a text file" not in res.stderr, res.stderr
+    assert f"{f}:2: malformed JSON" in res.stderr and f"{f}:3: malformed JSON" in res.stderr
+
+
+def test_text_lines_with_a_json_line_inside_are_still_a_text_file(tmp_path):
+    f = tmp_path / "p.jsonl"
+    f.write_text('你好\n{"predict": "你好", "label": "你好呀"}\n再见\n', encoding="utf-8")
+    res = run("score", "-p", f, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{f}:1: this looks like a text file" in res.stderr, res.stderr

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from helpers.cli import run_cli, write_jsonl
-from zheval.text.terminal import markdown_text
+from zheval.text.terminal import escaped_text, markdown_text
 
 markdown_it = pytest.importorskip("markdown_it")
 from markdown_it.tree import SyntaxTreeNode  # noqa: E402
@@ -61,7 +61,8 @@ def test_score_markdown_shows_group_values_and_ids_as_written(tmp_path):
     assert res.exit_code == 0, res.output
     cells = {_plain(td.children[0]) for td in _walk(_tree(res.stdout), "td")}
     for v in VALUES[:12]:
-        assert f"cat={v}" in cells and v in cells, (v, res.stdout)  # the group row and the --items id
+        shown = escaped_text(v, one_line=True)  # as explain's text cells: a backslash doubled (a\\*b), unambiguous
+        assert f"cat={shown}" in cells and shown in cells, (v, res.stdout)  # the group row and the --items id
 
 
 def test_compare_markdown_nests_each_system_diagnostics(tmp_path):

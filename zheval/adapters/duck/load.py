@@ -35,6 +35,7 @@ from ...io import (EMPTY_FILE, MAX_REPORTED, PREDICTION_FIELDS, REFERENCE_FIELDS
                    UniqueIds, duplicate_key_problem, encoding_problem, existing_file, format_suffix, group_spaces_problem, id_value, json_document_problem, json_error_message,
                    json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_bytes, read_text,
                    spaced_names, type_name)
+from ...io.jsonl import wrapped_rows_hint
 from ..list_texts import ListTexts
 
 __all__ = [
@@ -179,7 +180,8 @@ def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None, empty_r
     missing = [k for k in DUCK_KEYS if k not in obj]
     extra = [k for k in obj if k not in DUCK_KEYS]
     if missing:
-        errs.append(f"missing key(s) {missing}{spaced_names(missing, obj)}")
+        hint = wrapped_rows_hint(obj) if "responses" in missing else None  # {"data": [{...}, ...]}: rows wrapped
+        errs.append(f"missing key(s) {missing}{spaced_names(missing, obj)}" + (f"; {hint}" if hint else ""))
     if extra:
         errs.append(f"unexpected key(s) {extra} (allowed: {list(DUCK_KEYS)})")
     if "id" in obj:

@@ -54,6 +54,7 @@ from pathlib import Path
 from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTooDeep, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
+from ...io.jsonl import wrapped_rows_hint
 from .id_like import id_like_check
 from .load import DuckFormatError, Problem
 from .mismatch import blank_last_line_note, count_mismatch_message, id_mismatch_lines
@@ -407,7 +408,8 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         else:
             without_id += 1
         key, err = prediction_field(obj, named=predictions_arguments(field_arguments(True, False)))
-        err = err or _other_field(key, first_key, name)
+        hint = wrapped_rows_hint(obj, name) if err else None  # {"data": [{...}, ...]}: one object holding the rows
+        err = (f"{err}; {hint}" if hint else err) or _other_field(key, first_key, name)
         if err:
             problems.append(Problem(name, lineno, rid, err))
             continue

@@ -26,7 +26,7 @@ import numpy as np
 from ...results.diagnostics import Diagnostics, SystemDiagnostics
 from ...results.group_labels import NULL_LABEL, group_label, group_value
 from ...results.reducers import MIN_INTERVAL_ITEMS, no_interval_reason
-from ...text.terminal import markdown_text, terminal_text
+from ...text.terminal import escaped_text, markdown_text, terminal_text
 
 __all__ = [
     "BERTSCORE_METRIC",
@@ -352,7 +352,8 @@ def _fmt(v: MetricValue, digits: int = 3, n: int | None = None) -> str:
 
 def _score_rows(report: Report) -> tuple[list, list]:
     header = ["group", "n", *[lbl for _, lbl in report.metrics]]
-    rows = [[g.label, str(g.n), *[_fmt(g.scores[n], n=g.n) for n, _ in report.metrics]] for g in report.groups]
+    rows = [[_shown_label(g.dimension, g.value), str(g.n),
+             *[_fmt(g.scores[n], n=g.n) for n, _ in report.metrics]] for g in report.groups]
     return header, rows
 
 
@@ -371,8 +372,9 @@ def _compare_rows(report: Report) -> tuple[list, list]:
             delta = f"{r['delta']:+.3f} [{r['delta_low']:+.3f}, {r['delta_high']:+.3f}]"
             p = f"{r['p_value']:.4f}" + (" (no difference)" if r.get("no_difference") else "")
         system = [r.get("system", "B")] if many else []
-        rows.append([r["group"], str(r["n"]), r["label"], *system, f"{r['score_a']:.3f}", f"{r['score_b']:.3f}",
-                     delta, p])
+        # the group as data (`_shown_label`'s rule: escaping is per character, so field=value escapes as a whole)
+        rows.append([escaped_text(r["group"], one_line=True), str(r["n"]), r["label"], *system,
+                     f"{r['score_a']:.3f}", f"{r['score_b']:.3f}", delta, p])
     return header, rows
 
 
@@ -384,7 +386,14 @@ def _cell(d: dict | None, digits: int = 3) -> str:
 
 
 def _label(g: dict) -> str:
-    return "overall" if g["dimension"] == "overall" else f"{g['dimension']}={group_label(g['value'])}"
+    return "overall" if g["dimension"] == "overall" else _shown_label(g["dimension"], group_label(g["value"]))
+
+
+def _shown_label(dimension: str, label: str) -> str:
+    """A group's row label in a table, ``field=value``: both as data (`escaped_text`: backslashes doubled, so a
+    value ``x\\x1b`` never reads as one holding ESC: shown ``x\\\\x1b``, the ESC ``x\\x1b``)."""
+    return "overall" if dimension == "overall" else \
+        f"{escaped_text(dimension, one_line=True)}={escaped_text(label, one_line=True)}"
 
 
 def breakdown_sections(report: Report) -> list[tuple[str, list, list]]:
@@ -502,7 +511,7 @@ def _item_rows(report: Report) -> tuple[list, list]:
     header = ["id"] + [("sentence BLEU" if n == "bleu" else labels[n]) for n in names]
     rows = []
     for it in report.items or []:
-        rows.append([str(it["id"])] + [f"{it['sentence_bleu' if n == 'bleu' else n]:.3f}" for n in names])
+        rows.append([escaped_text(it["id"], one_line=True)] + [f"{it['sentence_bleu' if n == 'bleu' else n]:.3f}" for n in names])
     return header, rows
 
 
