@@ -38,7 +38,6 @@ does not start another segment. Line ends are removed; nothing else is stripped 
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 from typing import List, Optional
 
@@ -56,6 +55,8 @@ from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, ech
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
                          resampling_cautions, rounded_perfect_notes)
+from .textfile_presets import (check_text_preset, empty_references_note, empty_references_seen,
+                               preset_scores_empty)
 from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
@@ -280,7 +281,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         sums = {"bleu": score_from_sums(cfg) if cfg.level == "corpus" else _rouge_sums}
         for name, hyps in zip(names, systems):
             try:
-                with _empty_references_seen() as seen:  # a preset's scored empty references: said in FILE:line
+                with empty_references_seen() as seen:  # a preset's scored empty references: said in FILE:line
                     res = bleu_result(items := bleu_items(hyps, references, cfg), cfg)
             except ValueError as exc:  # predictions[i] of the library is line i + 1 of this system's file
                 raise references_located(exc, [], name) from None
@@ -335,37 +336,6 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
             "warnings": input_warnings(systems, references, names, cfg)}
 
 
-@contextmanager
-def _empty_references_seen():
-    """Keep the library's `zheval.compute.guards.EmptyReferenceWarning` (every system of a run has the same
-    references: one is enough) in the yielded list, for `_empty_references_note` to say in FILE:line; every other
-    warning goes on to the command's catcher as it would have."""
-    import warnings
-
-    from ..compute.guards import EmptyReferenceWarning
-
-    kept: list = []
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        yield kept
-    for w in caught:
-        if isinstance(w.message, EmptyReferenceWarning):
-            kept.append(w.message)
-        else:
-            warnings.showwarning(w.message, w.category, w.filename, w.lineno)
-
-
-def _empty_references_note(warning, ref_names: list) -> tuple:
-    """``(count, message)`` of the empty references a preset scored, the library's message with its first
-    ``references[i][j]`` as ``FILE:line`` (`zheval.cli.located.TextFilePlaces`)."""
-    from .located import TextFilePlaces
-
-    i, j = warning.positions[0]
-    path, line, _, _ = TextFilePlaces(ref_names).reference(i, j)
-    text = str(warning).replace(f"references[{i}][{j}]", f"{path}:{line}")
-    return len(warning.positions), text.replace("empty reference(s)", "empty reference line(s)", 1)
-
-
 def input_warnings(systems: list, references: list, names: list, cfg) -> list:
     """The library's input-slip warnings (`zheval.compute.guards.input_slips`: ``none`` on unsegmented
     Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them, in the options of the
@@ -387,36 +357,10 @@ def input_warnings(systems: list, references: list, names: list, cfg) -> list:
 # the commands
 
 
-def _check_preset(preset: Optional[str], metric: str) -> None:
-    """Refuse a ``--preset`` that is not offered at the ``text`` door for ``metric`` (naming the other command when
-    the preset is the other metric's)."""
-    from ..presets import find_preset, preset_names
-
-    if preset is None:
-        return
-    found = find_preset(preset)
-    part = found.part(metric) if found is not None else None
-    if part is None or "text" not in part.doors:
-        other = "rouge" if metric == "bleu" else "bleu"
-        theirs = found.part(other) if found is not None else None
-        hint = (f" ({preset} is a {other.upper()} preset: use zheval {other} --preset {preset})"
-                if theirs is not None and "text" in theirs.doors else "")
-        raise UserError(f"unknown --preset {preset!r} for zheval {metric}; valid: "
-                        f"{', '.join(preset_names(metric, door='text'))}{hint}")
-
-
-def _scores_empty(preset: Optional[str], metric: str) -> bool:
-    """Whether ``--preset``'s part for ``metric`` scores empty references as its tool does
-    (``scores_empty_references``: sacrebleu-zh), so that empty reference lines are read, scored, counted and said."""
-    from ..presets import scores_empty_references
-
-    return preset is not None and scores_empty_references(metric, preset)
-
-
 def _run(o, metric: str) -> None:
     apply_quiet(True)
     check_tokenizer(o.tokenizer)
-    _check_preset(o.preset, metric)
+    check_text_preset(o.preset, metric)
     refuse_tool_tokenizer_options(o, [metric], o.preset)
     if o.scale not in (1, 100):
         raise UserError(f"--scale must be 100 (sacrebleu's 0–100) or 1 (0–1), got {o.scale}")
@@ -429,7 +373,7 @@ def _run(o, metric: str) -> None:
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
-                                                      o.allow_empty_hypotheses, _scores_empty(o.preset, metric))
+                                                      o.allow_empty_hypotheses, preset_scores_empty(o.preset, metric))
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     from ..compute.option_rules import check_normalize_flags
     check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
@@ -460,7 +404,7 @@ def _run(o, metric: str) -> None:
         raise references_located(exc, ref_names) from None
     out["warnings"] = list(out["warnings"]) + take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
     if out["empty_references"] is not None:  # scored by the preset as its tool scores them: counted and said
-        out["empty_references"], said = _empty_references_note(out["empty_references"], ref_names)
+        out["empty_references"], said = empty_references_note(out["empty_references"], ref_names)
         out["warnings"].append(said)
     out["warnings"] += resampling_cautions(  # few resamples of μ ± CI and Δ's interval (the library's own: above)
         {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
