@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from zheval.cli import app
 
-__all__ = ["run_cli", "write_jsonl", "twin", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS"]
+__all__ = ["run_cli", "write_jsonl", "twin", "sampled_sheet", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS"]
 
 _runner = CliRunner()
 
@@ -45,6 +45,23 @@ def write_jsonl(path, rows, ensure_ascii=False):
     """``rows`` written to ``path`` one JSON object per line (UTF-8); returns ``path``."""
     path.write_text("".join(json.dumps(r, ensure_ascii=ensure_ascii) + "\n" for r in rows), encoding="utf-8")
     return path
+
+
+def sampled_sheet(tmp_path, crosswoz_groups, n_items: int, k: int) -> tuple:
+    """``zheval sample --k k`` on the first ``n_items`` CrossWOZ groups with ≥ 3 responses (the first one the
+    prediction, the rest its references): ``(sheet path, key path, the sheet's rows as read back)``."""
+    import csv
+    import io
+
+    groups = [g for g in crosswoz_groups if len(g["responses"]) >= 3][:n_items]
+    data = write_jsonl(tmp_path / "data.jsonl", [{"id": f"q{i}", "query": g["query"], "responses": g["responses"][1:],
+                                                  "domain": None, "difficulty": None} for i, g in enumerate(groups)])
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": f"q{i}", "prediction": g["responses"][0]}
+                                                   for i, g in enumerate(groups)])
+    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.json"
+    res = run_cli("sample", "-d", data, "-p", preds, "--k", k, "--seed", 9, "-o", sheet, "--key", key, "-q")
+    assert res.exit_code == 0, res.output
+    return sheet, key, list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
 
 
 def write_sample_files(tmp_path):

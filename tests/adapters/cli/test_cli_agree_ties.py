@@ -14,7 +14,7 @@ import pytest
 from scipy.stats import spearmanr
 
 import zheval.cli.agree  # noqa: F401  (registers the command)
-from helpers.cli import run_cli as run, write_jsonl
+from helpers.cli import run_cli as run, sampled_sheet, write_jsonl
 
 TIE_TOLERANCE = 1e-12  # zheval.results.agreement.TIE_TOLERANCE (imported in its own test: this file runs on old code)
 
@@ -78,16 +78,7 @@ def test_best_first_ties_within_the_tolerance_and_keeps_table_order():
 
 @pytest.fixture()
 def sheet_files(tmp_path, crosswoz_groups):
-    groups = [g for g in crosswoz_groups if len(g["responses"]) >= 3][:30]
-    data = write_jsonl(tmp_path / "data.jsonl", [{"id": f"q{k}", "query": g["query"], "responses": g["responses"][1:],
-                                                  "domain": None, "difficulty": None}
-                                                 for k, g in enumerate(groups)])
-    preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": f"q{k}", "prediction": g["responses"][0]}
-                                                   for k, g in enumerate(groups)])
-    sheet, key = tmp_path / "sheet.csv", tmp_path / "key.json"
-    res = run("sample", "-d", data, "-p", preds, "--k", 12, "--seed", 9, "-o", sheet, "--key", key, "-q")
-    assert res.exit_code == 0, res.output
-    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
+    sheet, key, rows = sampled_sheet(tmp_path, crosswoz_groups, 30, 12)
     col = rows[0].index("relevance")
     for r in rows[1:]:
         r[col] = str(1 + int(r[0][1:]) * 7 % 5)

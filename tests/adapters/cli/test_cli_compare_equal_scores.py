@@ -39,14 +39,21 @@ def _sacrebleu(a, b, test, n, seed, monkeypatch):
     return res["BLEU"][1].score, res["BLEU"][1].p_value
 
 
-@pytest.mark.parametrize("test, flags", [("bs", ["--bootstrap", 1000]), ("ar", ["--test", "ar", "--resamples", 2000])])
-def test_equal_scores_from_different_outputs_get_no_identical_outputs_note(tmp_path, monkeypatch, test, flags):
-    paths, b_texts = _files(tmp_path)
-    res = run("compare", "-d", paths["data"], "-p", paths["a"], paths["b"], "--metrics", "bleu", "--preset",
+def _compare(paths: dict, other: str, flags: list) -> tuple:
+    """``zheval compare`` of system ``a`` against ``paths[other]`` (BLEU, sacrebleu-zh, seed 12345, ``flags``' test):
+    ``(the JSON report, its one comparison row)``."""
+    res = run("compare", "-d", paths["data"], "-p", paths["a"], paths[other], "--metrics", "bleu", "--preset",
               "sacrebleu-zh", "--by", "none", "--seed", 12345, *flags, "-q", "-f", "json")
     assert res.exit_code == 0, res.output
     rep = json.loads(res.stdout)
     (row,) = rep["comparison"]
+    return rep, row
+
+
+@pytest.mark.parametrize("test, flags", [("bs", ["--bootstrap", 1000]), ("ar", ["--test", "ar", "--resamples", 2000])])
+def test_equal_scores_from_different_outputs_get_no_identical_outputs_note(tmp_path, monkeypatch, test, flags):
+    paths, b_texts = _files(tmp_path)
+    rep, row = _compare(paths, "b", flags)
     assert row["delta"] == 0 and row["score_a"] == row["score_b"]
     score_b, p = _sacrebleu(TEXTS, b_texts, test, flags[-1], 12345, monkeypatch)
     assert row["score_b"] * 100 == pytest.approx(score_b, abs=1e-9)
@@ -62,11 +69,7 @@ def test_equal_scores_from_different_outputs_get_no_identical_outputs_note(tmp_p
 @pytest.mark.parametrize("test, flags", [("bs", ["--bootstrap", 1000]), ("ar", ["--test", "ar", "--resamples", 2000])])
 def test_identical_outputs_get_the_minimum_and_the_note(tmp_path, monkeypatch, test, flags):
     paths, _ = _files(tmp_path)
-    res = run("compare", "-d", paths["data"], "-p", paths["a"], paths["same"], "--metrics", "bleu", "--preset",
-              "sacrebleu-zh", "--by", "none", "--seed", 12345, *flags, "-q", "-f", "json")
-    assert res.exit_code == 0, res.output
-    rep = json.loads(res.stdout)
-    (row,) = rep["comparison"]
+    rep, row = _compare(paths, "same", flags)
     _, p = _sacrebleu(TEXTS, TEXTS, test, flags[-1], 12345, monkeypatch)
     assert row["p_value"] == p == 1 / (flags[-1] + 1)
     said = [n for n in rep["notes"] if n.startswith("no difference:")]

@@ -13,7 +13,7 @@ import pytest
 from scipy.stats import spearmanr
 
 import zheval.cli.agree  # noqa: F401  (registers the command)
-from helpers.cli import run_cli as run, write_jsonl
+from helpers.cli import run_cli as run, sampled_sheet, write_jsonl
 
 WHY = "round to the same float64"
 
@@ -31,15 +31,7 @@ def test_the_tie_changes_the_correlation():
 
 @pytest.fixture()
 def sheet(tmp_path, crosswoz_groups):
-    groups = [g for g in crosswoz_groups if len(g["responses"]) >= 3][:20]
-    data = write_jsonl(tmp_path / "data.jsonl", [{"id": f"q{k}", "query": g["query"], "responses": g["responses"][1:],
-                                                  "domain": None, "difficulty": None} for k, g in enumerate(groups)])
-    preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": f"q{k}", "prediction": g["responses"][0]}
-                                                   for k, g in enumerate(groups)])
-    path, key = tmp_path / "sheet.csv", tmp_path / "key.json"
-    res = run("sample", "-d", data, "-p", preds, "--k", 6, "--seed", 9, "-o", path, "--key", key, "-q")
-    assert res.exit_code == 0, res.output
-    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"), newline="")))
+    _, key, rows = sampled_sheet(tmp_path, crosswoz_groups, 20, 6)
     return rows, key, [r[0] for r in rows[1:]]
 
 
