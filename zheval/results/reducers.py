@@ -82,12 +82,25 @@ def no_interval_reason(n: int | None) -> str:
 MAX_SEED = 2**32 - 1
 
 
+#: Relative tolerance of "the interval contains its point estimate" (`resample_cautions`), of the numbers' scale
+#: (``max(1, |low|, |point|, |high|)``, so 0-1 and 0-100 scores alike): ten identical items give ROUGE-1
+#: 0.5882352941176471 and both bounds 0.588235294117647 -- the same number summed in another order, not a miss.
+CONTAINS_RTOL = 1e-9
+
+
+def _contains(low: float, point: float, high: float) -> bool:
+    """``low <= point <= high`` up to `CONTAINS_RTOL` of the scale."""
+    tol = CONTAINS_RTOL * max(1.0, abs(low), abs(point), abs(high))
+    return low - tol <= point <= high + tol
+
+
 def resample_cautions(n_resamples: int, intervals: Sequence[tuple] = (), what: str = "interval",
                       option: str = "bootstrap, --bootstrap") -> list[str]:
     """The cautions of an interval from ``n_resamples`` bootstrap resamples (never a refusal): one when ``n_resamples``
     is below `SOUND_RESAMPLES`, and one naming every interval that does not contain its own point estimate
     (``intervals``: ``(label, point, low, high)``; ``None`` bounds are skipped) -- a percentile interval need not
     contain it (few resamples, a skewed resampled distribution), and a reader takes it for bounds around the score.
+    Containment allows `CONTAINS_RTOL` of the numbers' scale (`_contains`): float noise is not an exclusion.
     ``what`` names the interval (``interval``, ``interval of B − A``), ``option`` the resample count as the door
     spells it. Each message starts with `RESAMPLE_CAUTION`; ``[]`` when there is nothing to say."""
     out = []
@@ -98,7 +111,7 @@ def resample_cautions(n_resamples: int, intervals: Sequence[tuple] = (), what: s
                    f"interval): each bound rests on a handful of resamples and moves with the seed; give "
                    f"{SOUND_RESAMPLES} or more ({option})")
     outside = [f"{label} {point:.4f} outside [{low:.4f}, {high:.4f}]" for label, point, low, high in intervals
-               if low is not None and high is not None and not low <= point <= high]
+               if low is not None and high is not None and not _contains(low, point, high)]
     if outside:
         out.append(f"{RESAMPLE_CAUTION}the {what} does not contain its own point estimate: {'; '.join(outside)}. A "
                    f"percentile bootstrap interval need not (too few resamples, or a skewed resampled distribution), "

@@ -111,3 +111,34 @@ def test_text_file_paired_bootstrap_cautions_in_json(tmp_path):
     assert res.exit_code == 0, res.output
     said = json.loads(res.stdout)["warnings"]
     assert any("the interval of Δ comes from 20 bootstrap resamples" in w for w in said), said
+
+
+HYP10, REF10 = "猫坐在垫子上看书", "狗坐在垫子上面睡觉"
+
+
+def test_float_noise_is_not_a_miss(tmp_path):
+    """Ten identical items: every resample is the same ten, so each bound is the score summed in another order
+    (0.588235294117647 against 0.5882352941176471). That is no exclusion, at any door; a real one still is."""
+    from zheval.results.reducers import resample_cautions
+
+    assert resample_cautions(1000, [("rouge1", 0.5882352941176471, 0.588235294117647, 0.588235294117647)]) == []
+    assert resample_cautions(1000, [("x", 58.82352941176471, 58.8235294117647, 58.8235294117647)]) == []
+    assert resample_cautions(1000, [("x", 0.5882, 0.5881, 0.58819)]) != []  # a real miss, however small
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        zheval.compute_rouge([HYP10] * 10, [[REF10]] * 10, bootstrap=1000)
+        zheval.compute_bleu([HYP10] * 10, [[REF10]] * 10, bootstrap=1000)
+    assert not [str(w.message) for w in caught if issubclass(w.category, zheval.ResamplingWarning)]
+    ref, hyp = tmp_path / "sr.txt", tmp_path / "sh.txt"
+    ref.write_text(f"{REF10}\n" * 10, encoding="utf-8")
+    hyp.write_text(f"{HYP10}\n" * 10, encoding="utf-8")
+    for args in (("rouge", ref, "-i", hyp, "-w", 4), ("bleu", ref, "-i", hyp, "--bootstrap", 1000),
+                 ("chrf", ref, "-i", hyp, "-ci")):
+        res = run(*args)
+        assert res.exit_code == 0 and "outside" not in res.stderr, (args, res.output)
+    same = tmp_path / "same.jsonl"
+    same.write_text("".join(json.dumps({"id": f"s{i}", "prediction": HYP10, "references": [REF10]},
+                                       ensure_ascii=False) + "\n" for i in range(10)), encoding="utf-8")
+    res = run("score", "-p", same, "--bootstrap", 1000, "-f", "json")
+    assert res.exit_code == 0, res.output
+    assert "outside" not in res.stderr and not [n for n in json.loads(res.stdout)["notes"] if "outside" in n]
