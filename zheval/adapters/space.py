@@ -12,7 +12,7 @@ builds the app; ``app.py`` launches it::
 
 Input format (the same for both metrics):
 
-* **Predictions**: one prediction per line. A blank line inside the text is an empty prediction (it scores 0);
+* **Predictions**: one prediction per line. A blank line inside the text is an empty prediction (`zheval.text.normalize.BLANK_SCORED`);
   blank lines at the end are ignored.
 * **References**: one line per prediction, in the same order; several references of one item go on its line,
   separated by ``|||`` (as in Moses/sacrebleu n-best files), e.g. ``今天天气不错 ||| 天气很好``. Spaces around

@@ -44,7 +44,7 @@ from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refus
 from .params import option, takes
 from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
                          resample_systems, resampled_signature, resampling_cautions, rounded_perfect_notes)
-from ..results.diagnostics import is_blank
+from ..results.diagnostics import BLANK_SCORED, is_blank
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
 __all__ = ["chrf", "score_chrf_files"]
@@ -121,7 +121,7 @@ def _run(o) -> None:
     for n, s in zip(names, systems):
         empty = sum(map(is_blank, s))  # the emptiness rule of every door (`zheval.text.normalize.is_blank`)
         if empty:
-            note(f"{n}: {empty} empty hypothesis line(s) scored as empty predictions")
+            note(f"{n}: {empty} empty hypothesis line(s) ({BLANK_SCORED})")
     shape = dict(width=o.chrf_width, fmt=o.chrf_format, score_only=o.score_only, scale=100)
     for msg in rounded_perfect_notes([(s["system"], res["name"], s["score"]) for s in res["systems"]], 100,
                                      o.chrf_width):

@@ -212,8 +212,9 @@ OPTIONS = {
                           help="paired bootstrap resamples"),
     "paired_ar_n": option(int, "--paired-ar-n", "-parn", default=10000, callback=trials_bound,
                           help="approximate randomisation trials"),
-    "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score an empty "
-                                     "hypothesis line as an empty prediction (0) instead of refusing it"),
+    "allow_empty_hypotheses": option(bool, "--allow-empty-hypotheses", default=False, help="score a blank "
+                                     "hypothesis line (empty or only whitespace/invisible characters) instead of "
+                                     "refusing it: 0 unless the tokenizer keeps an invisible character as a token"),
     "items": option(bool, "--items", default=False, help="include per-item scores (every format)"),
     "stream": option(bool, "--stream", default=False, help="without --data: read, score and reduce the file in "
                      "chunks, in flat memory whatever its length (the same scores; Poisson bootstrap intervals; "

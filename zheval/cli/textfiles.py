@@ -31,7 +31,7 @@ line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps 
 ``FILE:line`` and in the table's note and the JSON's ``empty_references``; a line with no token, e.g. only U+200B, is
 refused by the empty-reference rule once tokenised) or a blank line in a hypothesis file
 (`zheval.text.normalize.is_blank`, the emptiness rule of every door: only whitespace and invisible characters such as
-U+200B; unless ``--allow-empty-hypotheses``: then it is an empty prediction, scored 0, and the count is printed), files with different numbers of lines (ragged reference files included). A final line break
+U+200B; unless ``--allow-empty-hypotheses``: then it is scored as the tokenizer reads it -- 0 unless it keeps an invisible character as a token -- and the count is printed), files with different numbers of lines (ragged reference files included). A final line break
 does not start another segment. Line ends are removed; nothing else is stripped (the tokenizers normalise spaces).
 """
 
@@ -46,7 +46,7 @@ import typer
 from typer.core import TyperCommand
 
 from ..results.copies import copy_kind
-from ..results.diagnostics import is_blank
+from ..results.diagnostics import BLANK_SCORED, is_blank
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, one_reference_rules,
                       refuse_orphans, take_warnings,
@@ -98,7 +98,8 @@ def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems
         if (is_blank(text) if role == "hypothesis" else not text.strip()) and not allow_empty:
             what = ("an empty reference cannot be scored; every line of a reference file is a reference of that "
                     "segment" if role == "reference" else
-                    "an empty hypothesis; pass --allow-empty-hypotheses to score it as an empty prediction (0)")
+                    "an empty hypothesis; pass --allow-empty-hypotheses to score it as the tokenizer reads it (0 "
+                    "unless it keeps an invisible character as a token)")
             problems.append(_problem(name, k, f"empty line{_invisible_only(text)}: {what}"))
         out.append(text)
     return out
@@ -129,9 +130,10 @@ _STDIN_NAMES = ("-", "/dev/stdin")
 
 _REFS_TWICE = ("give each reference file once (one file twice is one set of references, not two: the signature "
                "would read nrefs:2)")
-#: Said when a hypothesis file holds a reference file's text (the file itself, or a copy): 100 everywhere.
-_SELF_SCORED = ("scored against itself it gets 100 on every metric; if that is not the point (a sanity check), give "
-                "the system's output with -i and the references before -i")
+#: Said when a hypothesis file holds a reference file's text (the file itself, or a copy): no score is promised (two
+#: one-character lines get BLEU 0, as in sacrebleu; see `zheval.results.copies`).
+_SELF_SCORED = ("if that is not the point (a sanity check), give the system's output with -i and the references "
+                "before -i")
 
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool, empty_refs: bool = False):
@@ -141,7 +143,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     input is for hypotheses only, as in sacrebleu's CLI), or the references name one file more than once
     (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read; two
     reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read. A hypothesis file
-    that holds a reference file's text (the file itself or a copy: 100 on every metric) is scored, as sacrebleu
+    that holds a reference file's text (the file itself or a copy) is scored, as sacrebleu
     scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said). ``empty_refs``:
     accept empty reference lines (a preset whose tool scores empty references, ``scores_empty_references``)."""
     from ..io import FileFormatError
@@ -194,7 +196,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     if problems:
         raise FileFormatError(problems, "invalid text files")
     distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
-    for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: 100 everywhere, said
+    for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: scored, said
         for ref_name, ref in zip(ref_names, ref_streams):
             kind = copy_kind(hyp, [[r] for r in ref])  # the check of every door (`zheval.results.copies`)
             if kind is not None:
@@ -427,7 +429,7 @@ def _run(o, metric: str) -> None:
         text = table_text(out, o.scale, width, ref_names, empty)
     for n, c in empty.items():
         if o.score_only or fmt != "table":
-            note(f"{n}: {c} empty hypothesis line(s) scored as empty predictions")
+            note(f"{n}: {c} empty hypothesis line(s) ({BLANK_SCORED})")
     scale = 100 if fmt == "text" and not o.score_only else o.scale
     for msg in rounded_perfect_notes([(s["system"], metric_label(k), s["scores"][k]) for s in out["systems"]
                                       for k in out["keys"]], scale, width):

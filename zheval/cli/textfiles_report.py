@@ -10,6 +10,7 @@ A file of one segment has no interval and no p-value: ``(n=1, no interval)`` in 
 from __future__ import annotations
 
 from ..adapters.report.tables import no_interval_label
+from ..results.diagnostics import BLANK_SCORED
 from ..text.terminal import terminal_json
 from .resampling import format_single, format_systems, score_text
 
@@ -115,7 +116,7 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
     if why:
         lines += ["", f"no interval{' and no p-value' if paired else ''}: {why}"]
     for name, count in empty_hyps.items():
-        lines.append(f"note: {name}: {count} empty hypothesis line(s) scored as empty predictions")
+        lines.append(f"note: {name}: {count} empty hypothesis line(s) ({BLANK_SCORED})")
     if out.get("empty_references"):
         lines.append(f"note: {out['empty_references']} empty reference line(s) scored as the preset's tool scores "
                      "them (reference length 0, no n-gram; see the warning)")

@@ -1,6 +1,9 @@
 """Predictions that are copies of their references: the one check of every door that warns about them.
 
-Scored against themselves, predictions get 100 on every metric; that is a legitimate sanity check, so no door
+Scored against themselves, predictions usually score at or near the top, though not always (two one-character lines
+have no BLEU bigram: 0, as sacrebleu; a copy up to whitespace under ``-t none`` or with a U+200B under
+``--preset sacrebleu-zh`` is no exact copy to the tokenizer), so the warning says only that they are copies. Scoring
+them is a legitimate sanity check, so no door
 refuses it, but every door says it (a predictions file that holds the references by mistake is a mix-up worth a
 word): the text-file commands (``zheval bleu`` / ``rouge`` / ``chrf`` / ``bertscore``: a hypothesis file that holds a
 reference file's lines, `zheval.cli.textfiles.read_text_files`) and the records and 小黄鸭 doors (``zheval score``,
@@ -10,7 +13,7 @@ a warning of the report's diagnostics, `zheval.results.diagnostics.DiagnosticCou
 **A copy** is a text equal to the reference after the whitespace handling of scoring (`copy_key`: the ``zw`` and
 ``space`` steps of the default normalisation -- invisible characters removed, runs of whitespace collapsed, leading
 and trailing whitespace stripped, a space next to a CJK character removed), so a copy that differs only by trailing
-spaces or a zero-width space, which scores 100 just the same, is a copy too.
+spaces or a zero-width space is a copy too.
 """
 
 from __future__ import annotations
@@ -60,6 +63,5 @@ def copies_warning(n: int, kind: str, source: Optional[str] = None) -> str:
     (`copy_kind` ``kind``) of their references."""
     where = f" of {source}" if source and not source.startswith("<") else ""
     how = " (up to whitespace and invisible characters)" if kind == "spacing" else ""
-    return (f"all {n} prediction(s){where} equal their references{how}: scored against themselves they get 100 on "
-            "every metric; if that is not the point (a sanity check), check that the predictions are the system's "
-            "output and not a copy of the references")
+    return (f"all {n} prediction(s){where} equal their references{how}; if that is not the point (a sanity check), "
+            "check that the predictions are the system's output and not a copy of the references")

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..io.text_lists import check_text_list
 from .copies import combine_copy_kinds, copies_warning, copy_kind
-from ..text.normalize import is_blank  # the emptiness rule of every door, here for the top floor (rule 7)
+from ..text.normalize import BLANK_SCORED, is_blank  # the emptiness rule of every door, here for the top floor (rule 7)
 from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
@@ -278,7 +278,7 @@ class DiagnosticCounts:
                             f"references: {ref_rate:.0%}): check max_new_tokens / truncation; "
                             + (EXCLUDED_SHOWN if excluded_shown else EXCLUDED_ELSEWHERE))
         if endings["empty"]:
-            warnings.append(f"{endings['empty']} empty prediction(s) (scored 0)")
+            warnings.append(f"{endings['empty']} empty prediction(s) ({BLANK_SCORED})")
         if n and self.copies is not None:  # warned, never refused: scoring the references is a sanity check
             warnings.append(copies_warning(n, self.copies, self.source))
         return Diagnostics(n_items=n, length_ratio=ratio,

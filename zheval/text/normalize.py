@@ -63,6 +63,7 @@ __all__ = [
     "nfkc",
     "remove_invisible",
     "is_blank",
+    "BLANK_SCORED",
     "DEFAULT_IGNORABLE_RANGES",
     "INVISIBLE_RANGES",
     "ELLIPSES",
@@ -128,6 +129,13 @@ def remove_invisible(text: str) -> str:
 _BLANK_RE = re.compile(f"[\\s{INVISIBLE_CLASS_BODY}]*")
 
 
+#: What every door says a blank text (`is_blank`) is and how it is scored: as the tokenizer reads it, which is no
+#: token under every normalising tokenizer, but a tokenizer that keeps U+200B (``--preset sacrebleu-zh``,
+#: ``-t none``, chrF ``--normalize none``) scores ``"\u200b"`` as a token, as sacrebleu does.
+BLANK_SCORED = ("blank: empty or only whitespace/invisible characters; scored as the tokenizer reads it: 0 unless "
+                "it keeps an invisible character as a token")
+
+
 def is_blank(text: str) -> bool:
     """**The emptiness rule of a text** (one definition for every door): ``text`` is *blank* -- an empty
     prediction -- when it holds nothing but whitespace and the invisible characters of `INVISIBLE_RANGES` (those
@@ -135,7 +143,7 @@ def is_blank(text: str) -> bool:
     normalising tokenizer finds a token in it. ``""`` and ``"  "`` are blank; ``"。"`` is not (a punctuation token).
 
     Who applies it: the text-file commands (``zheval bleu`` / ``rouge`` / ``chrf`` / ``bertscore``: a blank
-    hypothesis line is refused unless ``--allow-empty-hypotheses``, then counted as an empty prediction), the
+    hypothesis line is refused unless ``--allow-empty-hypotheses``, then counted and scored as `BLANK_SCORED` says), the
     report's diagnostics of every records and 小黄鸭 door (``empty_predictions``, on the normalised text), the
     Trainer hook's ``empty_predictions`` count. A *reference* is empty by the empty-reference rule
     (`zheval.compute.inputs.check_references`: no token under the tokenizer used), which every blank text meets

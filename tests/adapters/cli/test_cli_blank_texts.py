@@ -11,6 +11,7 @@ import pytest
 
 from helpers.cli import run_cli as run
 from helpers.cli import write_jsonl
+from zheval.text.normalize import BLANK_SCORED
 
 REFS = ["猫坐在垫子上", "今天天气很好"]
 
@@ -28,7 +29,7 @@ def test_a_line_of_invisible_characters_is_an_empty_hypothesis_at_the_text_doors
     res = run(command, ref, "-i", hyp)
     assert res.exit_code == 2, res.output  # was: scored (exit 0), no word
     assert f"{hyp}:2: empty line (only invisible characters: " in res.output
-    assert "an empty hypothesis; pass --allow-empty-hypotheses to score it as an empty prediction (0)" in res.output
+    assert "an empty hypothesis; pass --allow-empty-hypotheses to score it as the tokenizer reads it" in res.output
 
 
 def test_allowed_it_is_scored_and_counted_as_the_empty_line_is(tmp_path):
@@ -39,7 +40,7 @@ def test_allowed_it_is_scored_and_counted_as_the_empty_line_is(tmp_path):
     assert res.exit_code == 0, res.output
     # by hand (char unigrams): item 1 "猫在垫子上" vs "猫坐在垫子上": 5 hits, P 1, R 5/6, F 10/11; item 2 empty: 0
     assert f"{(10 / 11) / 2:.12f}" in res.stdout
-    assert "1 empty hypothesis line(s) scored as empty predictions" in res.stdout  # was: not counted
+    assert f"1 empty hypothesis line(s) ({BLANK_SCORED})" in res.stdout  # was: not counted
 
 
 def test_score_and_the_text_doors_count_the_same_empty_predictions(tmp_path):
@@ -57,4 +58,4 @@ def test_score_and_the_text_doors_count_the_same_empty_predictions(tmp_path):
     hyp = _lines(tmp_path / "hyp.txt", preds)
     res = run("bleu", ref, "-i", hyp, "--allow-empty-hypotheses", "--normalize", "none", "-b")
     assert res.exit_code == 0, res.output
-    assert "3 empty hypothesis line(s) scored as empty predictions" in res.output
+    assert f"3 empty hypothesis line(s) ({BLANK_SCORED})" in res.output

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from helpers.cli import PREDS, ROWS, run_cli as run, write_jsonl
+from zheval.text.normalize import BLANK_SCORED
 
 
 def _systems(tmp_path, a_texts, b_texts):
@@ -33,14 +34,14 @@ def test_an_empty_prediction_is_warned_for_its_system_only(tmp_path):
     data, a, b = _systems(tmp_path, GOOD, [GOOD[0], "", GOOD[2]])
     doc = json.loads(_compare(data, a, b, "-f", "json").stdout)
     empty = [w for w in doc["warnings"] if "empty prediction" in w]
-    assert empty == ["B: 1 empty prediction(s) (scored 0)"], doc["warnings"]
+    assert empty == [f"B: 1 empty prediction(s) ({BLANK_SCORED})"], doc["warnings"]
     diag = doc["diagnostics"]
     assert list(diag) == ["A", "B"]
     assert (diag["A"]["source"], diag["B"]["source"]) == (str(a), str(b))
     assert (diag["A"]["empty_predictions"], diag["B"]["empty_predictions"]) == (0, 1)
     assert diag["B"]["empty_ids"] == ["q2"] and diag["B"]["endings"]["empty"] == 1
     table = _compare(data, a, b).stdout
-    assert "  ! B: 1 empty prediction(s) (scored 0)" in table and "A: 1 empty" not in table
+    assert f"  ! B: 1 empty prediction(s) ({BLANK_SCORED})" in table and "A: 1 empty" not in table
     assert f"  B ({b}):" in table and "    empty predictions: 1 (q2)" in table
     assert f"  A ({a}):" in table and "    empty predictions: 0" in table
 
@@ -70,7 +71,7 @@ def test_both_diagnostics_name_their_systems_with_three_systems(tmp_path):
     c = write_jsonl(tmp_path / "c.jsonl", [{"id": p["id"], "prediction": t} for p, t in
                                            zip(PREDS, [GOOD[0], "我陪着你，想聊聊吗", GOOD[2]])])
     doc = json.loads(_compare(data, a, b, c, "-f", "json").stdout)
-    assert [w for w in doc["warnings"] if "empty prediction" in w] == ["B: 1 empty prediction(s) (scored 0)"]
+    assert [w for w in doc["warnings"] if "empty prediction" in w] == [f"B: 1 empty prediction(s) ({BLANK_SCORED})"]
     assert [w[:38] for w in doc["warnings"] if "do not end a sentence" in w] == \
         ["C: 33% of predictions do not end a sen"]
     assert {k: (v["empty_predictions"], v["truncated"], v["endings"]["no_final_punct"])

@@ -14,6 +14,7 @@ import pytest
 
 from helpers.cli import run_cli as run
 from zheval.cli.textfiles import spread_inputs
+from zheval.text.normalize import BLANK_SCORED
 
 
 def sacrebleu_cli(*args, seed: int = 12345) -> str:
@@ -177,7 +178,7 @@ def test_allow_empty_hypotheses_scores_and_counts_them(tmp_path):
     assert res.exit_code == 0, res.output
     want = zheval.compute_rouge(["今天天气不错", ""], ["今天天气很好", "我爱北京"], rouge_types=["rouge1"])["rouge1"]
     assert abs(want - (2 * (4 / 6) * (4 / 6) / (8 / 6)) / 2) < 1e-12  # item 1: 4 of 6 chars shared; item 2: 0
-    assert f"{want:.12f}" in res.stdout and "1 empty hypothesis line(s) scored as empty predictions" in res.stdout
+    assert f"{want:.12f}" in res.stdout and f"1 empty hypothesis line(s) ({BLANK_SCORED})" in res.stdout
 
 
 def test_preset_prediction_errors_name_the_hypothesis_file_and_line(tmp_path):

@@ -14,6 +14,7 @@ import pytest
 from zheval.adapters.records import RecordsFormatError, score_records
 from zheval.adapters.records_stream import score_records_stream, stream_records
 from zheval.compute.batches import score_batches
+from zheval.text.normalize import BLANK_SCORED
 
 
 @pytest.fixture(scope="module")
@@ -284,7 +285,7 @@ def test_empty_predictions_warned_as_in_the_whole_file_report(tmp_path):
     path.write_text('id,prediction,reference\n1,,今天天气不错\n3,"",好的\n', encoding="utf-8")
     kw = dict(pred_field="prediction", ref_field="reference", bootstrap=0)
     streamed = score_records_stream(str(path), progress=False, **kw)
-    assert "2 empty prediction(s) (scored 0)" in streamed.warnings
+    assert f"2 empty prediction(s) ({BLANK_SCORED})" in streamed.warnings
     assert streamed.diagnostics.empty_ids == ["1", "3"]
     assert streamed.to_dict()["diagnostics"] == score_records(str(path), **kw).to_dict()["diagnostics"]
 

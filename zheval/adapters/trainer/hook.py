@@ -178,7 +178,7 @@ class ZhevalComputeMetrics(TrainerEvents):
         example = ambiguous_example(preds, refs, amb_p, amb_r, keep) if ambiguous else None
         preds = [preds[i] for i in keep]
         refs = [refs[i] for i in keep]
-        counts["empty_predictions"] = sum(map(is_blank, preds))  # scored 0, as every door; counted
+        counts["empty_predictions"] = sum(map(is_blank, preds))  # scored as every door (BLANK_SCORED); counted
         if compute_result is None:
             self.predictions, self.references = preds, refs
             with _each_warning_once():  # every metric checks the same texts: one warning, not one a metric
@@ -296,8 +296,9 @@ class ZhevalComputeMetrics(TrainerEvents):
         if ambiguous:
             out["ambiguous_spaces"] = float(ambiguous)
         if (counts or {}).get("empty_predictions"):
-            logger.warning("zheval compute_metrics: %d of %d predictions decode to blank text (scored 0; counted as "
-                           "'empty_predictions')", counts["empty_predictions"], n_items + skipped)
+            logger.warning("zheval compute_metrics: %d of %d predictions decode to blank text (0 unless the tokenizer "
+                           "keeps an invisible character as a token; counted as 'empty_predictions')",
+                           counts["empty_predictions"], n_items + skipped)
         for key, value in (counts or {}).items():  # what decoding left out or emptied (decode logged the ids)
             if value:
                 out[key] = float(value)
