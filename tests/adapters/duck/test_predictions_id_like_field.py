@@ -224,3 +224,24 @@ def test_a_field_matching_fewer_than_half_the_lines_or_in_order_is_not_refused(t
     upper = write_jsonl(tmp_path / "up.jsonl", [{"qid": i.upper(), "prediction": p} for i, p in zip(IDS, PREDS)])
     rep = evaluate_predictions(load_duck(data), str(upper), bootstrap=0, by=())  # in the data's order: kept
     assert (rep.score("bleu").value, rep.score("rougeL").value) == pytest.approx(_expected(PREDS), abs=1e-12)
+
+
+def test_compare_of_records_files_both_with_qid_names_the_id_field(tmp_path):
+    """``compare -p A B`` of records files without ``id`` but with ``qid``, B shuffled: refused by the reference
+    check (as before), now naming ``--id-field``; joined by it, B's numbers are those of its lines paired by hand."""
+    a = write_jsonl(tmp_path / "a.jsonl", [{"qid": i, "prediction": p, "reference": r[0]}
+                                           for i, p, r in zip(IDS, PREDS, REFS)])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"qid": IDS[k], "prediction": PREDS[k], "reference": REFS[k][0]}
+                                           for k in ORDER])
+    res = run_cli("compare", "-p", a, b, "-q")
+    assert res.exit_code == 2, res.output
+    assert "its references differ from those of" in res.stderr, res.stderr
+    assert (f"{b}: both files have the field 'qid', whose values match on 6 of 6 rows in another order: if it holds "
+            "the items' ids, join the rows by it with --id-field 'qid'") in res.stderr, res.stderr
+    res = run_cli("compare", "-p", a, b, "--id-field", "qid", "-q", "-f", "json", "--bootstrap", 2)
+    assert res.exit_code == 0, res.output
+    import sacrebleu
+
+    want = sacrebleu.corpus_bleu(PREDS, [[r[0] for r in REFS]], tokenize="zh").score / 100  # B's lines by hand
+    row = next(r for r in json.loads(res.stdout)["comparison"] if r["metric"] == "bleu")
+    assert row["score_b"] == pytest.approx(want, abs=1e-12) and row["score_a"] == pytest.approx(want, abs=1e-12)

@@ -22,7 +22,8 @@ from typing import Optional
 
 from ...io import FileFormatError, id_value, predictions_arguments, read_rows
 
-__all__ = ["MIN_MATCHED", "MIN_SHARE", "id_like_fields", "id_like_matches", "id_like_check", "id_like_warning"]
+__all__ = ["MIN_MATCHED", "MIN_SHARE", "id_like_fields", "id_like_matches", "id_like_check", "id_like_warning",
+           "shared_id_field"]
 
 _FIELD_FORMATS = ("jsonl", "csv", "tsv", "parquet")
 
@@ -181,3 +182,25 @@ def id_like_warning(predictions, which: str = "") -> Optional[str]:
             f"order, but their field {field!r} holds the items' ids (in the data's order, so each prediction is "
             f"paired with its id): join them by that field, so that the ids are checked, with "
             f"{predictions_arguments(f'id_field={field!r}')}")
+
+
+def shared_id_field(base, other) -> Optional[str]:
+    """For ``zheval compare`` of two records files without ids whose rows, paired in order, have other references
+    (`zheval.adapters.records_compare.same_items`): the hint (the library's words, ``id_field='qid'``) when a field
+    both files carry (not a prediction, reference or group field) holds ids — in ``base`` a valid id on every row
+    (`zheval.io.fields.id_value`), each once — that ``other``'s values of it match on a large share of its rows
+    (`id_like_matches`) in another order; else ``None``."""
+    rows = _rows_of(base)
+    if not rows or len(other) != len(base):
+        return None
+    used = {base.fields.get("pred"), *base.fields.get("ref", ()), *base.fields.get("groups", ())}
+    for field in (f for f in rows[0] if f not in used):
+        ids = [id_value(row.get(field), str(field)) for row in rows]
+        if any(bad for _, bad in ids) or len({i for i, _ in ids}) != len(ids):
+            continue
+        for f, matched, _ in id_like_matches(other, [i for i, _ in ids]):
+            if f == field and any(k != i for i, k in matched.items()):
+                return (f"both files have the field {field!r}, whose values match on {len(matched)} of "
+                        f"{len(rows)} rows in another order: if it holds the items' ids, join the rows by it with "
+                        f"id_field={field!r}")
+    return None
