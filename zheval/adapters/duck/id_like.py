@@ -101,16 +101,18 @@ def id_like_matches(predictions, ids: list, rows: Optional[list] = None) -> list
         keys.setdefault(_loose(rid), []).append(k)
     found = []
     for field in rows[0]:
-        matched, loose = {}, 0
+        matched, taken, loose = {}, set(), 0
         for i, row in enumerate(rows):
             v = row.get(field)
             if isinstance(v, bool) or not isinstance(v, (str, int)):
                 continue
-            k = where.get(str(v))
+            k, exact = where.get(str(v)), True
             if k is None and len(keys.get(_loose(v), ())) == 1:
-                k, loose = keys[_loose(v)][0], loose + 1
-            if k is not None and k not in matched.values():
+                k, exact = keys[_loose(v)][0], False
+            if k is not None and k not in taken:
                 matched[i] = k
+                taken.add(k)
+                loose += not exact
         if len(matched) >= max(MIN_MATCHED, MIN_SHARE * len(rows)):
             found.append((field, matched, loose))
     return found
