@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..io import Problem
 from ..text.terminal import terminal_text
+from .duck.id_like import shared_id_field
 from .duck.mismatch import id_hints
 from .records import Records, RecordsFormatError, records_notes
 
@@ -106,6 +107,8 @@ def same_items(base: Records, other: Records):
                              "systems must be compared on the same references)")
                      for ln, refs, bl, brefs in zip(other.lines, other.references, base.lines, base.references)
                      if list(refs) != list(brefs)]
+        hint = shared_id_field(base, other) if problems else None  # both carry 'qid': name --id-field qid
+        problems += [Problem(other.source, 0, None, hint)] if hint else []
     if problems:
         raise RecordsFormatError(problems, f"{other.source} does not hold the items of {base.source}")
     return Predictions(texts=list(other.predictions), ids=list(other.ids if ided[0] else base.ids),

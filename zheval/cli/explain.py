@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import sys
 from typing import Any, Dict, List
 
@@ -60,19 +61,43 @@ __all__ = ["explain", "select_items", "render_table"]
 _FORMATS = ("table", "json")
 
 
+def _id_candidates(v: str, ids: List[str]) -> tuple:
+    """`zheval.adapters.duck.mismatch.id_pairs` of ``--id v`` with every id of ``ids`` it may stand for (not only
+    the first of each kind), each kind's pairs best first: the id ``v`` is without a decimal ``.0`` (``--id 007.0``:
+    ``'007'``), then the id it is once written plainly, without leading zeros or a decimal ``.0`` (``--id 7.0`` with
+    the ids ``'007'`` and ``7``: ``'7'``, then ``'007'``)."""
+    from ..adapters.duck.mismatch import id_pairs, whole_id
+
+    kinds = ([], [], [], [])
+    for e in ids:
+        for kind, pairs in zip(kinds, id_pairs([v], [e])):
+            kind += pairs
+    near, best = re.sub(r"\.0+$", "", v), whole_id(v)
+    return tuple(sorted(k, key=lambda p: (str(p[1]) != near, str(p[1]) != best, len(str(p[1])))) for k in kinds)
+
+
+def _others(pairs: list) -> str:
+    """``" (or --id 'B', which it equals too)"`` naming the other ids of ``pairs`` (`_id_candidates`) after the
+    first; ``""`` when there is one."""
+    if len(pairs) < 2:
+        return ""
+    more = ", ".join(f"--id {e!r}" for _, e in pairs[1:4]) + (" …" if len(pairs) > 4 else "")
+    return f" (or {more}, which it equals too)"
+
+
 def _id_hint(v: str, ids: List[str], source: str) -> str:
     """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently -- spaces around it, or the pairs of
     `zheval.adapters.duck.mismatch.id_pairs` (Unicode normalisation, leading zeros, full-width characters, a
     decimal ``.0``) that score, compare and agree
     hint at for unmatched ids -- worded for an id typed on the command line (naming the id as ``source`` writes
     it); else ``""``."""
-    from ..adapters.duck.mismatch import id_pairs, plain_written, visible_id
+    from ..adapters.duck.mismatch import plain_written, visible_id
 
     out = []
     if v != v.strip() and v.strip() in ids:
         out.append(f"--id {v!r} has spaces around it: ids are matched exactly, so it is not the id {v.strip()!r} "
                    f"of {source}")
-    nfc, zeros, compat, decimals = id_pairs([v], ids)
+    nfc, zeros, compat, decimals = _id_candidates(v, ids)
     if nfc:
         out.append(f"--id {visible_id(v)} differs from the id {visible_id(nfc[0][1])} of {source} only in Unicode "
                    f"normalisation (NFC vs NFD; they print alike): ids are matched exactly, so type the id as "
@@ -80,15 +105,16 @@ def _id_hint(v: str, ids: List[str], source: str) -> str:
     nfkc = " and full-width or other compatibility characters (NFKC)"  # the causes compose: '００７' and '7'
     if zeros:
         out.append(f"--id {v!r} equals the id {zeros[0][1]!r} of {source} but for leading zeros"
-                   f"{nfkc if plain_written(*zeros[0]) else ''}: ids are matched as text, so give --id {zeros[0][1]!r}")
+                   f"{nfkc if plain_written(*zeros[0]) else ''}: ids are matched as text, so give --id {zeros[0][1]!r}"
+                   f"{_others(zeros)}")
     if compat:
         out.append(f"--id {visible_id(v)} equals the id {visible_id(compat[0][1])} of {source} once its full-width or "
                    f"other compatibility characters are written plainly (NFKC): ids are matched exactly, so give "
-                   f"--id {visible_id(compat[0][1])}")
+                   f"--id {visible_id(compat[0][1])}{_others(compat)}")
     if decimals:
         out.append(f"--id {v!r} equals the id {decimals[0][1]!r} of {source} but for a decimal '.0'"
                    f"{nfkc if plain_written(*decimals[0]) else ''}: ids are matched as text, so give "
-                   f"--id {decimals[0][1]!r}")
+                   f"--id {decimals[0][1]!r}{_others(decimals)}")
     return "".join(f"; {h}" for h in out)
 
 

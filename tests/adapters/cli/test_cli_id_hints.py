@@ -169,3 +169,17 @@ def test_score_and_explain_hint_full_width_zero_padded_ids(tmp_path):
     assert res.exit_code == 2, res.output
     assert (f"--id '7' equals the id '００７' of {data} but for leading zeros {NFKC_TOO}: ids are matched as text, so "
             "give --id '００７'") in res.stderr, res.stderr
+
+
+def test_explain_names_the_id_the_typed_one_stands_for_best(tmp_path):
+    """``--id 7.0`` with the ids ``'007'`` and ``7``: the hint named ``'007'`` (the first id of the file with the key
+    ``7``) while ``--id 7`` finds the item; now it names ``'7'`` first and ``'007'`` beside it."""
+    rows = [{"id": i, "prediction": "今天天气很好", "label": "今天天气不错"} for i in ("a", "007", 7)]
+    path = write_jsonl(tmp_path / "r.jsonl", rows)
+    for typed, best, other, why in (("7.0", "7", "007", "a decimal '.0'"), ("07", "7", "007", "leading zeros"),
+                                    ("007.0", "007", "7", "a decimal '.0'")):
+        res = run_cli("explain", "-p", path, "-q", "--id", typed)
+        assert res.exit_code == 2, res.output
+        assert (f"--id {typed!r} equals the id {best!r} of {path} but for {why}: ids are matched as text, so give "
+                f"--id {best!r} (or --id {other!r}, which it equals too)") in res.stderr, res.stderr
+    assert run_cli("explain", "-p", path, "-q", "--id", "7").exit_code == 0

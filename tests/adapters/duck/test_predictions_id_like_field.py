@@ -184,3 +184,64 @@ def test_data_with_its_ids_under_another_field_is_refused(tmp_path):
     res = run_cli("score", "-d", data, "-p", preds, "--bootstrap", 0, "-q")
     assert res.exit_code == 2, res.output
     assert f"{data}:1: missing key(s) ['id']" in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("how", ["one_edited", "upper", "spaces_fullwidth"])
+def test_a_shuffled_field_holding_most_of_the_ids_is_refused_too(tmp_path, data, how):
+    """Break-it of the exact rule: one id edited (``x`` prefixed: 5 of 6 match), every id in upper case, or ids
+    with spaces around them or full-width letters — a shuffled file was paired by line order (exit 0, a note)."""
+    ids = {"one_edited": ["x" + IDS[0]] + IDS[1:], "upper": [i.upper() for i in IDS],
+           "spaces_fullwidth": [f" duck-{k} " if k % 2 else f"ＤＵＣＫ-{k}" for k in range(len(IDS))]}[how]
+    path = _shuffled(tmp_path, ids=ids)
+    with pytest.raises(PredictionMismatchError) as err:
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    msg = str(err.value)
+    n = 5 if how == "one_edited" else 6
+    assert msg.startswith(f"predictions ({path}) have no 'id' field, but their field 'qid' holds the data's ids on "
+                          f"{n} of its 6 lines, in another order ({path}:1 has 'qid' {ids[3]!r}, the id 'duck-3' of "
+                          "item 3, where item 0 of the data is 'duck-0')"), msg
+    if how == "one_edited":  # line 2 holds item 0's edited id
+        assert f"1 line(s) hold none of the data's ids (first: {path}:2 has 'qid' 'xduck-0')" in msg, msg
+    else:
+        assert "6 of them only once case, spaces around them, full-width characters (NFKC) or leading zeros" in msg
+    assert "read_records(FILE, id_field='qid', with_references=False) and predictions_from_records" in msg, msg
+    res = run_cli("score", "-d", data, "-p", path, "--bootstrap", 0, "-q")
+    assert res.exit_code == 2, res.output
+    assert "Write the data's ids in that field and join them by it with --id-field qid;" in res.stderr, res.stderr
+    # the way out: the data's ids written in the field, joined by it == the lines paired by hand (sacrebleu)
+    fixed = _shuffled(tmp_path, name="fixed.jsonl")
+    joined = predictions_from_records(read_records(fixed, id_field="qid", with_references=False))
+    rep = evaluate_predictions(load_duck(data), joined, bootstrap=0, by=())
+    assert (rep.score("bleu").value, rep.score("rougeL").value) == pytest.approx(_expected(PREDS), abs=1e-12)
+
+
+def test_a_field_matching_fewer_than_half_the_lines_or_in_order_is_not_refused(tmp_path, data):
+    few = ["a", "b", "c", "d"] + IDS[4:]  # 2 of 6 (lines 5-6 hold items 4-5's ids: in order anyway)
+    rows = [{"qid": few[k], "prediction": PREDS[k]} for k in [1, 0, 3, 2, 4, 5]]
+    rows[4]["qid"], rows[5]["qid"] = IDS[5], IDS[4]  # 2 of 6 matched, out of order: under half
+    rep = evaluate_predictions(load_duck(data), str(write_jsonl(tmp_path / "few.jsonl", rows)), bootstrap=0)
+    assert any("paired with the items by line order" in n for n in rep.notes), rep.notes
+    upper = write_jsonl(tmp_path / "up.jsonl", [{"qid": i.upper(), "prediction": p} for i, p in zip(IDS, PREDS)])
+    rep = evaluate_predictions(load_duck(data), str(upper), bootstrap=0, by=())  # in the data's order: kept
+    assert (rep.score("bleu").value, rep.score("rougeL").value) == pytest.approx(_expected(PREDS), abs=1e-12)
+
+
+def test_compare_of_records_files_both_with_qid_names_the_id_field(tmp_path):
+    """``compare -p A B`` of records files without ``id`` but with ``qid``, B shuffled: refused by the reference
+    check (as before), now naming ``--id-field``; joined by it, B's numbers are those of its lines paired by hand."""
+    a = write_jsonl(tmp_path / "a.jsonl", [{"qid": i, "prediction": p, "reference": r[0]}
+                                           for i, p, r in zip(IDS, PREDS, REFS)])
+    b = write_jsonl(tmp_path / "b.jsonl", [{"qid": IDS[k], "prediction": PREDS[k], "reference": REFS[k][0]}
+                                           for k in ORDER])
+    res = run_cli("compare", "-p", a, b, "-q")
+    assert res.exit_code == 2, res.output
+    assert "its references differ from those of" in res.stderr, res.stderr
+    assert (f"{b}: both files have the field 'qid', whose values match on 6 of 6 rows in another order: if it holds "
+            "the items' ids, join the rows by it with --id-field 'qid'") in res.stderr, res.stderr
+    res = run_cli("compare", "-p", a, b, "--id-field", "qid", "-q", "-f", "json", "--bootstrap", 2)
+    assert res.exit_code == 0, res.output
+    import sacrebleu
+
+    want = sacrebleu.corpus_bleu(PREDS, [[r[0] for r in REFS]], tokenize="zh").score / 100  # B's lines by hand
+    row = next(r for r in json.loads(res.stdout)["comparison"] if r["metric"] == "bleu")
+    assert row["score_b"] == pytest.approx(want, abs=1e-12) and row["score_a"] == pytest.approx(want, abs=1e-12)

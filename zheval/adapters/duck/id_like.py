@@ -15,14 +15,25 @@ fields: JSONL, CSV, TSV, Parquet).
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from pathlib import Path
 from typing import Optional
 
 from ...io import FileFormatError, id_value, predictions_arguments, read_rows
 
-__all__ = ["id_like_fields", "id_like_check", "id_like_warning"]
+__all__ = ["MIN_MATCHED", "MIN_SHARE", "id_like_fields", "id_like_matches", "id_like_check", "id_like_warning",
+           "shared_id_field"]
 
 _FIELD_FORMATS = ("jsonl", "csv", "tsv", "parquet")
+
+MIN_SHARE = 0.5
+"""The share of a predictions file's lines whose values of a field must be the data's ids (`id_like_matches`) for
+the field to be read as holding them: at least half."""
+
+MIN_MATCHED = 2
+"""The least number of lines whose values of a field must be the data's ids (`id_like_matches`): one line that
+happens to hold an id says nothing of the order."""
 
 
 def _rows_of(predictions) -> Optional[list]:
@@ -65,11 +76,86 @@ def id_like_fields(predictions, ids: list) -> list:
     return found
 
 
+def _loose(value) -> str:
+    """The key of an id once the ways of writing it that the id hints name are set aside (`zheval.io.fields.
+    near_id_problem`, `zheval.adapters.duck.mismatch.id_pairs`): full-width and other compatibility characters
+    (NFKC), case, spaces around it, leading zeros."""
+    text = unicodedata.normalize("NFKC", str(value)).strip().casefold()
+    return re.sub(r"^0+(?=\d)", "", text)
+
+
+def id_like_matches(predictions, ids: list, rows: Optional[list] = None) -> list:
+    """``[(field, {line index: data index}, loose)]`` of the fields of ``predictions``' file whose values are the
+    data's ``ids`` on a large share of its lines (`MIN_SHARE` of them, and at least `MIN_MATCHED`): a value (a
+    string or an integer; one per line) matches the id it is by the id rule, else the one id it equals once case,
+    spaces around it, full-width characters (NFKC) and leading zeros are set aside (`_loose`); each id once (a
+    repeat does not match). ``loose`` counts the lines matched only that way. The fields holding exactly the ids
+    (`id_like_fields`) are among them. ``rows``: the file's rows, one per prediction, when already read."""
+    if rows is None:
+        rows = _rows_of(predictions) if len(predictions) == len(ids) else None
+    if not rows or len(set(ids)) != len(ids):
+        return []
+    where = {rid: k for k, rid in enumerate(ids)}
+    keys: dict = {}
+    for k, rid in enumerate(ids):
+        keys.setdefault(_loose(rid), []).append(k)
+    found = []
+    for field in rows[0]:
+        matched, taken, loose = {}, set(), 0
+        for i, row in enumerate(rows):
+            v = row.get(field)
+            if isinstance(v, bool) or not isinstance(v, (str, int)):
+                continue
+            k, exact = where.get(str(v)), True
+            if k is None and len(keys.get(_loose(v), ())) == 1:
+                k, exact = keys[_loose(v)][0], False
+            if k is not None and k not in taken:
+                matched[i] = k
+                taken.add(k)
+                loose += not exact
+        if len(matched) >= max(MIN_MATCHED, MIN_SHARE * len(rows)):
+            found.append((field, matched, loose))
+    return found
+
+
+def _widened_check(predictions, ids: list, rows_n: int) -> Optional[str]:
+    """The refusal of `id_like_check` for a field holding the data's ids on a large share of lines but not exactly
+    (`id_like_matches`: some values edited, or written in another case, with spaces, full-width, zero-padded), in
+    another order than the data's; else ``None``."""
+    src, rows = predictions.source, _rows_of(predictions)
+    if not rows:
+        return None
+    for field, matched, loose in id_like_matches(predictions, ids, rows):
+        wrong = [i for i, k in matched.items() if k != i]
+        if not wrong:
+            continue
+        i = wrong[0]
+        value = rows[i].get(field)
+        msg = (f"predictions ({src}) have no 'id' field, but their field {field!r} holds the data's ids on "
+               f"{len(matched)} of its {rows_n} lines, in another order ({src}:{predictions.lines[i]} has {field!r} "
+               f"{value!r}, the id {ids[matched[i]]!r} of item {matched[i]}, where item {i} of the data is "
+               f"{ids[i]!r})")
+        if loose:
+            msg += (f"; {loose} of them only once case, spaces around them, full-width characters (NFKC) or leading "
+                    "zeros are set aside")
+        unmatched = [j for j in range(rows_n) if j not in matched]
+        if unmatched:
+            j = unmatched[0]
+            msg += (f"; {len(unmatched)} line(s) hold none of the data's ids (first: {src}:{predictions.lines[j]} has "
+                    f"{field!r} {rows[j].get(field)!r})")
+        return (msg + ": paired by line order, the predictions would be scored against other items' references. "
+                f"Write the data's ids in that field and join them by it with "
+                f"{predictions_arguments(f'id_field={field!r}')}; if {field!r} does not hold the items' ids, "
+                "remove it from the file")
+    return None
+
+
 def id_like_check(predictions, ids: list) -> Optional[str]:
     """For predictions without ids about to be paired with the items ``ids`` by line order: the refusal (the
     library's words; the command line writes ``--id-field NAME``) when a field of theirs holds the data's ids in
-    another order (`id_like_fields`), else ``None``; a field holding them in the data's order is kept as
-    ``predictions.id_like_field`` (for `id_like_warning`)."""
+    another order — exactly the ids (`id_like_fields`), or most of them (`id_like_matches`: `MIN_SHARE` of the
+    lines and at least `MIN_MATCHED`, some edited or written in another case …) —, else ``None``; a field holding
+    exactly the ids in the data's order is kept as ``predictions.id_like_field`` (for `id_like_warning`)."""
     found = id_like_fields(predictions, ids)
     for field, values in found:
         if values != list(ids):
@@ -81,6 +167,9 @@ def id_like_check(predictions, ids: list) -> Optional[str]:
                     f"scored against other items' references. Join them by that field with "
                     f"{predictions_arguments(f'id_field={field!r}')}; if {field!r} does not hold the items' ids, "
                     "remove it from the file")
+    widened = _widened_check(predictions, ids, len(ids)) if len(predictions) == len(ids) else None
+    if widened:
+        return widened
     predictions.id_like_field = found[0][0] if found else None
     return None
 
@@ -95,3 +184,25 @@ def id_like_warning(predictions, which: str = "") -> Optional[str]:
             f"order, but their field {field!r} holds the items' ids (in the data's order, so each prediction is "
             f"paired with its id): join them by that field, so that the ids are checked, with "
             f"{predictions_arguments(f'id_field={field!r}')}")
+
+
+def shared_id_field(base, other) -> Optional[str]:
+    """For ``zheval compare`` of two records files without ids whose rows, paired in order, have other references
+    (`zheval.adapters.records_compare.same_items`): the hint (the library's words, ``id_field='qid'``) when a field
+    both files carry (not a prediction, reference or group field) holds ids — in ``base`` a valid id on every row
+    (`zheval.io.fields.id_value`), each once — that ``other``'s values of it match on a large share of its rows
+    (`id_like_matches`) in another order; else ``None``."""
+    rows = _rows_of(base)
+    if not rows or len(other) != len(base):
+        return None
+    used = {base.fields.get("pred"), *base.fields.get("ref", ()), *base.fields.get("groups", ())}
+    for field in (f for f in rows[0] if f not in used):
+        ids = [id_value(row.get(field), str(field)) for row in rows]
+        if any(bad for _, bad in ids) or len({i for i, _ in ids}) != len(ids):
+            continue
+        for f, matched, _ in id_like_matches(other, [i for i, _ in ids]):
+            if f == field and any(k != i for i, k in matched.items()):
+                return (f"both files have the field {field!r}, whose values match on {len(matched)} of "
+                        f"{len(rows)} rows in another order: if it holds the items' ids, join the rows by it with "
+                        f"id_field={field!r}")
+    return None

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written",
+__all__ = ["IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written", "whole_id",
            "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
@@ -40,6 +40,12 @@ def _whole_number(value) -> str:
     """``'7.0'``/``7.0``/``'007.00'`` → ``'7'``: a whole number written as a decimal (a spreadsheet or pandas read
     the ids as floats), without its leading zeros; any other id as `_no_leading_zeros` writes it."""
     return re.sub(r"^(\d+)\.0+$", r"\1", _no_leading_zeros(value))
+
+
+def whole_id(value) -> str:
+    """``value`` written plainly (NFKC), without leading zeros or a decimal ``.0``: the id that the ways of writing
+    of `id_pairs` (but Unicode normalisation) stand for (``'００７.0'`` → ``'7'``)."""
+    return _whole_number(_plain(value))
 
 
 def _plain(value) -> str:
