@@ -59,8 +59,10 @@ def typed_path(value) -> Path:
     return path
 
 
-class _PathLabel(TypedPath):
-    """The annotation of a single path option: typer's help labels it after the class, ``<path>`` as before."""
+class _PathLabel:
+    """The annotation of a single path option: typer's help labels it after the class, ``<path>`` as before. Not a
+    `pathlib.Path` subclass, so that no typer (0.16 converts a Path-annotated value with ``Path(value)`` after the
+    parser) turns `typed_path`'s `TypedPath` back into a plain path."""
 
 
 _PathLabel.__name__ = "path"
