@@ -106,5 +106,7 @@ def test_tied_scores_rule():
     from zheval.results.agreement import SCORE_TIE_TOLERANCE, tied_scores
 
     a = float(Fraction(28, 51))
-    got = tied_scores([a + 2e-16, 0.1, a, 5.0, 5.0 + 4 * SCORE_TIE_TOLERANCE, 0.0, 1e-13])
-    assert list(got) == [a, 0.1, a, 5.0, 5.0 + 4 * SCORE_TIE_TOLERANCE, 0.0, 0.0]  # relative to max(1, |x|)
+    t = SCORE_TIE_TOLERANCE
+    got = tied_scores([a + 2e-16, 0.1, a, 5.0, 5.0 + 4 * t, 7.0, 7.0 + 8 * t, 0.0, 0.5 * t, 0.3, 0.3 + 2 * t])
+    # relative to max(1, |x|): 4t from 5.0 ties, 8t from 7.0 does not; below 1 the tolerance is t itself
+    assert list(got) == [a, 0.1, a, 5.0, 5.0, 7.0, 7.0 + 8 * t, 0.0, 0.0, 0.3, 0.3 + 2 * t]
