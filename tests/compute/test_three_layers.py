@@ -77,8 +77,9 @@ def test_three_layers_equal_their_references(tiny, tmp_path):
         if row["undefined"]:
             continue
         assert row["n"] == keep.sum()
-        assert row["spearman"] == pytest.approx(spearmanr(x[keep], y[keep]).statistic, abs=1e-12)
-        assert row["kendall"] == pytest.approx(kendalltau(x[keep], y[keep], variant="b").statistic, abs=1e-12)
+        xr = np.round(x[keep], 12)  # ρ, τ: zheval's own scores equal but for the last bits are tied (SCORE_TIE_TOLERANCE)
+        assert row["spearman"] == pytest.approx(spearmanr(xr, y[keep]).statistic, abs=1e-12)
+        assert row["kendall"] == pytest.approx(kendalltau(xr, y[keep], variant="b").statistic, abs=1e-12)
         assert row["pearson"] == pytest.approx(pearsonr(x[keep], y[keep]).statistic, abs=1e-12)
         checked += 1
     assert checked >= 24

@@ -90,6 +90,32 @@ def _scale_value(value):
     return value
 
 
+def _integer_as_written(rf, line: int, name: str, value, lines: dict):
+    """A JSON line's integer ``value`` of ``name`` as the line wrote it (``-0``, which JSON reads as the int 0), its
+    text read again from the file ``rf`` (``lines``: a cache of its lines); any other value as it is."""
+    if type(value) is not int or rf.kind != "jsonl":
+        return value
+    import json
+
+    from ..io.rows import read_text
+
+    if "text" not in lines:
+        text = read_text(rf.name, "judge ratings", [])
+        lines["text"] = [] if text is None else text.split("\n")  # the lines jsonl_rows numbers from 1
+    try:
+        written = json.loads(lines["text"][line - 1], parse_int=str).get(name)
+    except (IndexError, ValueError, AttributeError):
+        return value
+    return _Written(written) if isinstance(written, str) and int(written) == value else value
+
+
+class _Written(str):
+    """A number's text as written, shown without quotes."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
 def _row_failure(cell, has_failure: bool, where: str, rid: str, rated: list, problems: list):
     """The failure one ratings row records (``cell("failure")``), or ``None`` (null, an empty cell, no such column):
     a JSON object with a ``kind`` string as ``zheval judge --output`` writes it, or a CSV/TSV/Parquet cell's text
@@ -277,7 +303,7 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     blank: list = []  # a CSV/TSV row of empty cells holds no item: an error, as in a --scores file
     digests: list = []  # (line, id, {digest field: value or _ABSENT}) of the rows of items
     keys = dict(rf.rows) if rf.kind == "jsonl" else None  # a JSON line's keys; a table's: its columns
-    unknown, same = [], SameFloat()  # same: two different numbers of a criterion that read as one float64
+    unknown, same, lines = [], SameFloat(), {}  # same: two different numbers of a criterion that read as one float64
     for line, rid, cell in keyed_rows(rf.rows, path, problems, UniqueIds(), typed=bool(typed), blank_rows=blank):
         if rid not in known:
             problems.append(f"{path}:{line}: id {rid!r} is not an item of {records}")
@@ -290,10 +316,10 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
                                 typed=typed, same=same)
         for c, v in got[rid].items():  # the judge's own check of an answer (scale_problem), on the value as written
             bad = None if v is None else scale_problem(_scale_value(cell(c)), (low, high))
-            if bad is not None:
-                off.append(f"{where}: {c} of id {rid!r} is {cell(c)!r}, not a rating on the scale {low}-{high} "
-                                f"of {which} ({bad[1]}; a rating is an integer from {low} to {high}, written without a "
-                           "fraction or an exponent)")
+            if bad is not None:  # the value as written: -0 (a JSON integer that reads as 0) too
+                off.append(f"{where}: {c} of id {rid!r} is {_integer_as_written(rf, line, c, cell(c), lines)!r}, "
+                           f"not a rating on the scale {low}-{high} of {which} ({bad[1]}; a rating is an integer "
+                           f"from {low} to {high}, written without a fraction or an exponent)")
         rated = [c for c, v in got[rid].items() if v is not None]
         failure = _row_failure(cell, has_failure, where, rid, rated, problems)
         if failure is not None:

@@ -19,7 +19,7 @@ import numpy as np
 
 from .reducers import check_bootstrap, check_confidence, check_seed
 
-__all__ = ["MIN_CORRELATION_ITEMS", "TIE_TOLERANCE", "best_first", "rank_separators", "rank_correlations", "resampled_correlations"]
+__all__ = ["MIN_CORRELATION_ITEMS", "SCORE_TIE_TOLERANCE", "TIE_TOLERANCE", "best_first", "tied_scores", "rank_separators", "rank_correlations", "resampled_correlations"]
 
 #: Fewest items a correlation is computed on: with 2 items every correlation is ±1 (or undefined).
 MIN_CORRELATION_ITEMS = 3
@@ -27,6 +27,31 @@ MIN_CORRELATION_ITEMS = 3
 #: Two correlations are tied when they differ by at most this much (`best_first`): the same ρ computed from two
 #: different columns (the same ranks in another order of summation) may differ in the last bits of a float64.
 TIE_TOLERANCE = 1e-12
+
+#: zheval's own per-item metric scores (a review key's BLEU/ROUGE/chrF/BERTScore, the three layers' metric columns)
+#: are tied before they are ranked when they are equal to within this relative tolerance (`tied_scores`): sorted,
+#: a score whose difference from the one before it is at most ``SCORE_TIE_TOLERANCE * max(1, |either|)`` takes
+#: that one's value (a chain: each run of such neighbours becomes its smallest value). Two mathematically equal
+#: scores computed in another order (ROUGE-L F = 28/51 as 0.5490196078431372 and 0.5490196078431373) then share a
+#: rank. External scores (``--scores``) and ratings are ranked exactly as written, never tied this way.
+SCORE_TIE_TOLERANCE = 1e-12
+
+
+def tied_scores(values: Sequence[float]) -> np.ndarray:
+    """``values`` (finite floats) with the scores equal to within `SCORE_TIE_TOLERANCE` made one value (the rule
+    there: sorted neighbours within ``SCORE_TIE_TOLERANCE * max(1, |either|)`` take the smaller's value, chained);
+    the order of the values is otherwise kept, so only such near-equal scores change ranks (they tie)."""
+    x = np.asarray(values, dtype=np.float64)
+    if x.size < 2:
+        return x.copy()
+    order = np.argsort(x, kind="stable")
+    s = x[order]
+    scale = np.maximum(1.0, np.maximum(np.abs(s[1:]), np.abs(s[:-1])))
+    starts = np.concatenate(([True], (s[1:] - s[:-1]) > SCORE_TIE_TOLERANCE * scale))
+    firsts = np.flatnonzero(starts)
+    out = np.empty_like(x)
+    out[order] = s[firsts[np.cumsum(starts) - 1]]
+    return out
 
 
 def best_first(values: Sequence, tolerance: float = TIE_TOLERANCE) -> list[tuple[int, int | None]]:

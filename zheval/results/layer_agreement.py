@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .agreement import best_first, rank_correlations
+from .agreement import best_first, rank_correlations, tied_scores
 from .group_labels import group_label
 
 __all__ = ["pearson_with_interval", "agreement_table", "best_metrics", "best_ranks"]
@@ -52,7 +52,7 @@ def pearson_with_interval(metric: np.ndarray, ratings: np.ndarray, n_resamples: 
 def _pair_row(metric: np.ndarray, ratings: np.ndarray, n_resamples: int, confidence: float, seed: int) -> dict:
     keep = np.isfinite(metric) & np.isfinite(ratings)
     x, y = metric[keep], ratings[keep]
-    row = rank_correlations(x, y, n_resamples=n_resamples, confidence=confidence, seed=seed)
+    row = rank_correlations(tied_scores(x), y, n_resamples=n_resamples, confidence=confidence, seed=seed)
     row["excluded"] = int((~keep).sum())
     row.update(pearson=None, pearson_p=None, pearson_low=None, pearson_high=None)
     if row["undefined"] is None:
@@ -66,8 +66,10 @@ def agreement_table(metrics: Dict[str, Sequence[float]], ratings: Dict[str, Sequ
     """Spearman, Kendall and Pearson of every (metric, rating) column pair, overall and per group.
 
     Args:
-        metrics: ``{name: per-item values}`` (any scale; NaN = no value).
-        ratings: ``{name: per-item values}`` (NaN = no rating, e.g. a judge failure).
+        metrics: ``{name: per-item values}`` (any scale; NaN = no value): zheval's own scores, ranked for ρ and τ
+            with the values equal to within `zheval.results.agreement.SCORE_TIE_TOLERANCE` tied
+            (`zheval.results.agreement.tied_scores`; Pearson's r on the values as given).
+        ratings: ``{name: per-item values}`` (NaN = no rating, e.g. a judge failure), ranked as given.
         groups: per item its group (``None`` = no group), or ``None``.
         group_name: the name of the groups' field (``--group-field``), for the rows' labels.
         n_resamples: bootstrap resamples of items for the intervals (0 = no interval; as `rank_correlations`).

@@ -112,3 +112,16 @@ def test_failures_written_by_zheval_judge_are_listed_by_id_and_kind(tmp_path):
     assert got.failures[0]["detail"] == "'overall' is 0, outside 1-5"
     assert got["rating:overall"][1] is None and got["rating:overall"][3] is None
     assert got["rating:overall"][0] is not None and got["rating:overall"][2] is not None
+
+
+def test_negative_zero_is_shown_as_written(tmp_path):
+    # JSON reads -0 as the int 0: the message showed "is 0"; values are shown as written (as the judge's answers are)
+    res, r = _agree(tmp_path, ['{"id": "i0", "overall": -0, "fluent": 4}', '{"id": "i1", "overall": 0, "fluent": 4}',
+                               '{"id": "i2", "overall":  -0 , "fluent": -0}', '{"id": "i3", "overall": 3, "fluent": 4}'])
+    assert res.exit_code == 2, res.stdout
+    assert f"the judge ratings file {r} has 4 rating(s) that are not integers on the scale 1-5: 4 problem(s)" \
+        in res.stderr
+    for line, rid, crit, value in [(1, "i0", "overall", "-0"), (2, "i1", "overall", "0"), (3, "i2", "overall", "-0"),
+                                   (3, "i2", "fluent", "-0")]:
+        assert (f"{r}:{line}: {crit} of id '{rid}' is {value}, not a rating on the scale 1-5 of the default rubric "
+                f"(outside 1-5; " + TAIL) in res.stderr

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...results.agreement import TIE_TOLERANCE, best_first, rank_correlations, rank_separators
+from ...results.agreement import TIE_TOLERANCE, best_first, rank_correlations, rank_separators, tied_scores
 from ..report.tables import NULL_LABEL, format_table
 from .review_files import listed
 
@@ -106,7 +106,9 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         key: from `read_key`. bootstrap: resamples of items for the intervals (0 = none). seed, confidence: of
             the intervals. sources: ``{"ratings": path, "key": path}`` for the report's title.
         external: `ExternalScores` of ``--scores`` files: each column is
-            one more metric, ranked beside the key's (its label is the column name).
+            one more metric, ranked beside the key's (its label is the column name). The key's own scores are
+            ranked with the scores equal to within `zheval.results.agreement.SCORE_TIE_TOLERANCE` tied
+            (`zheval.results.agreement.tied_scores`); external scores and ratings exactly as written.
 
     Returns:
         An `AgreementReport`: overall, then per domain of the key's items (none when no item has a domain; the
@@ -121,6 +123,7 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
     cols = list((info or {}).get("rating_columns") or key["rating_columns"])
     metrics = [(m["name"], m.get("label", m["name"])) for m in key["metrics"]]
     value = {m: (lambda it, m=m: it["scores"][m]) for m, _ in metrics}
+    own = set(value)  # the key's own scores: tied within SCORE_TIE_TOLERANCE before ranking (tied_scores); --scores: as written
     for ext in external:
         for c in ext.columns:
             metrics.append((c, c))
@@ -139,7 +142,8 @@ def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstr
         for name, label in metrics:
             for c in cols:
                 have = [it for it in its if ratings[it["id"]].get(c) is not None]
-                res = rank_correlations([value[name](it) for it in have], [ratings[it["id"]][c] for it in have],
+                xs = [value[name](it) for it in have]
+                res = rank_correlations(tied_scores(xs) if name in own else xs, [ratings[it["id"]][c] for it in have],
                                         bootstrap, confidence, seed)
                 rows.append({"group": gname, "metric": name, "label": label, "rating": c,
                              "empty": len(its) - len(have), **res})
