@@ -344,7 +344,7 @@ def run_three_layers(o, fmt: str) -> None:
     from ..adapters.layers_report import render_html, render_json, render_markdown, render_table
     from ..adapters.records import read_records
     from ..compute.three_layers import three_layer_agreement
-    from .files import check_output_dir, check_paths
+    from .files import check_output_dir, check_output_format, check_paths
     from .judge import check_rubric_source, judge_cache_dir, read_sources
     from .located import RowPlaces, rows_named
 
@@ -353,6 +353,7 @@ def run_three_layers(o, fmt: str) -> None:
                 {"--output": o.output, "--html": o.html},
                 {"--bertscore-model": o.bert_model,
                  "--judge-cache-dir": judge_cache_dir(o.judge_cache_dir, o.judge_url is not None)})
+    check_output_format(o.output, fmt, html=True)
     from ..adapters.extras import require_extra
 
     check_tokenizer(o.layer_tokenizer)  # before any file is read or model loaded

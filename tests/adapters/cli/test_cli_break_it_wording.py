@@ -73,7 +73,7 @@ def test_output_path_is_echoed_as_typed(tmp_path, monkeypatch):
     pred = tmp_path / "p.jsonl"
     pred.write_text('{"predict": "我爱北京", "label": "我爱北京天安门"}\n'
                     '{"predict": "你好呀", "label": "你好"}\n', encoding="utf-8")
-    res = run_cli("score", "-p", "p.jsonl", "--output", "./d.json", "-q")
+    res = run_cli("score", "-p", "p.jsonl", "--output", "./d.json", "-f", "json", "-q")
     assert res.exit_code == 0, res.output
     assert "wrote ./d.json" in res.stderr
     assert (tmp_path / "d.json").is_file()
