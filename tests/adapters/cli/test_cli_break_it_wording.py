@@ -49,7 +49,8 @@ def test_normalize_empty_is_named_as_the_option(tmp_path, command):
     ref, hyp = _files(tmp_path)
     res = run_cli(command, ref, "-i", hyp, "--normalize", "")
     assert res.exit_code != 0
-    assert "--normalize '' has an empty step" in res.output
+    assert "--normalize '' is empty: give a '+'-joined step list such as 'nfkc+space'" in res.output
+    assert "has an empty step" not in res.output and "'+' at an end" not in res.output
 
 
 @pytest.mark.parametrize("command", ["bleu", "rouge"])
