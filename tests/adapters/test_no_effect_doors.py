@@ -304,8 +304,9 @@ def _chrf_doors():
 @pytest.mark.parametrize("door", [*ALL_DOORS, "compute_chrf", "chinese_chrf", "ZhevalChrfEvaluator",
                                   "build_compute_metrics"])
 @pytest.mark.parametrize("options, named", [({"terms": ["天气"]}, "terms"), ({"punct": "drop"}, "punct='drop'"),
-                                            ({"tokenizer": "jieba"}, "tokenizer='jieba'")],
-                         ids=["terms", "punct", "jieba"])
+                                            ({"tokenizer": "jieba"}, "tokenizer='jieba'"),
+                                            ({"tokenizer": list}, r"tokenizer=list \(a user tokenizer\)")],
+                         ids=["terms", "punct", "jieba", "callable"])
 def test_every_door_names_itself_refusing_chrf_word_options_without_word_order(door, options, named):
     """chrF alone with word_order=0: terms, punct='drop', tokenizer='jieba' act on chrF++'s words only. Every door
     refused them with the options object's message, which named no door; now the door is named first."""

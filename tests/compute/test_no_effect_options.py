@@ -68,6 +68,8 @@ def test_bleu_weights_numbers_still_work():
     ({"tokenizer": "jieba"}, "tokenizer='jieba'"),
     ({"terms": ["猫坐"]}, "terms"),
     ({"tokenizer": "jieba", "jieba_hmm": True}, "tokenizer='jieba', jieba_hmm"),
+    ({"tokenizer": list}, r"tokenizer=list \(a user tokenizer\)"),
+    ({"tokenizer": lambda s: None}, r"tokenizer=<lambda> \(a user tokenizer\)"),
 ])
 def test_chrf_word_options_without_word_order_are_refused(options, named):
     """F4: with word_order=0 chrF counts the characters of the normalised text; punct, terms and the jieba options
@@ -97,6 +99,20 @@ def test_score_gives_shared_word_options_to_the_metrics_they_act_on():
     out = zheval.score(p, r, metrics=["bleu", "chrf"], tokenizer="jieba", punct="drop")
     assert "tok:jieba" in out["bleu"]["signature"] and "+nopunct" in out["bleu"]["signature"]
     assert "|tok:char|" in out["chrf"]["signature"]
+    assert out["chrf"]["chrf"] == zheval.compute_chrf(p, r)["chrf"]
+
+
+def test_a_user_tokenizer_acts_on_chrf_words_only():
+    """A user tokenizer at word_order=0 was accepted, never called (``lambda s: None`` gave a score), and the
+    signature said tok:custom. chrF++ still calls it (its tokens are the words); beside ROUGE at score(), it acts on
+    ROUGE and chrF's signature says tok:char, with the default chrF's score."""
+    p, r = ["今天天气很好"], [["今天天气不错"]]
+    words = zheval.compute_chrf(p, r, word_order=2, tokenizer=lambda s: s.split())
+    assert "tok:custom:" in words["signature"]
+    with pytest.raises(TypeError, match="returned NoneType"):
+        zheval.compute_chrf(p, r, word_order=2, tokenizer=lambda s: None)
+    out = zheval.score(p, r, metrics=["rouge", "chrf"], tokenizer=list)
+    assert "tok:custom:list" in out["rouge"]["signature"] and "|tok:char|" in out["chrf"]["signature"]
     assert out["chrf"]["chrf"] == zheval.compute_chrf(p, r)["chrf"]
 
 

@@ -26,6 +26,8 @@ def test_a_metric_named_twice_is_refused_as_a_rouge_type_twice_is():
     ("nfkc+", "normalize 'nfkc+' has an empty step (a '+' at an end or two '+' together)"),
     ("+nfkc", "normalize '+nfkc' has an empty step (a '+' at an end or two '+' together)"),
     ("nfkc+nfkc", "normalize 'nfkc+nfkc' names the step 'nfkc' more than once"),
+    ("", "normalize '' is empty: give a '+'-joined step list such as 'nfkc+space', 'default', or 'none'"),
+    (" ", "normalize ' ' is empty: give a '+'-joined step list"),
     (["zw", "space", "zw"], "normalize ['zw', 'space', 'zw'] names the step 'zw' more than once"),
 ])
 def test_empty_and_repeated_normalize_steps_are_refused(spec, message):

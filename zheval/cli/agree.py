@@ -104,7 +104,7 @@ def agree(o) -> None:
         from ..adapters.review.human_review import read_key, read_ratings, review_agreement
         from ..adapters.review.external_scores import read_scores
         from ..adapters.files import atomic_write
-        from .files import check_output_dir, check_paths, distinct_inputs
+        from .files import check_output_dir, check_output_format, check_paths, distinct_inputs
         from .options import split_list
 
         if o.fmt == Format.markdown:
@@ -114,6 +114,7 @@ def agree(o) -> None:
         scores = list(o.scores or [])
         inputs = [("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)]
         check_paths(inputs, {"--output": o.output})
+        check_output_format(o.output, o.fmt)
         distinct_inputs(inputs, "give each file once")  # --scores s.csv --scores ./s.csv: one file's columns twice
         for flag, p in (("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)):
             if p.is_dir():

@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..text.terminal import terminal_json
-from .files import check_output_dir, check_paths, distinct_inputs, emit_report, load_data, plot_format
+from .files import check_output_dir, check_output_format, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .located import RowPlaces, rows_named
 from .sacrebleu_flags import ZhevalGroup
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
@@ -303,6 +303,8 @@ def checked_options(o, inputs: dict) -> dict:
     check_output_dir(o.output, plot, html)
     check_paths({**inputs, "--terms": o.terms}, {"--output": o.output, "--plot": plot, "--html": html},
                 {"--bertscore-model": getattr(o, "bert_model", None)})
+    if hasattr(o, "fmt"):  # sample's --output is its review sheet
+        check_output_format(o.output, o.fmt, html=hasattr(o, "html"))
     plot_format(plot)
     mets = split_list(o.metrics, "--metrics")
     refuse_metric_options(o, mets)
@@ -568,6 +570,7 @@ def demo(o) -> None:
         with sample_files() as files:
             check_paths({"the sample data": files["data"], "the sample predictions": files["predictions"]},
                          {"--output": o.output, "--plot": o.plot})
+            check_output_format(o.output, o.fmt)
             ds = load_duck(files["data"])
             report = evaluate_predictions(
                 ds, files["predictions"], tokenizer=o.tokenizer, bootstrap=o.bootstrap, num_proc=o.num_proc,

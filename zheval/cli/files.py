@@ -13,7 +13,7 @@ from typing import Optional
 from ..text.terminal import terminal_json
 from .options import Format, UserError, echo
 
-__all__ = ["check_output_dir", "check_paths", "distinct_inputs", "distinct_texts", "plot_format", "emit_report",
+__all__ = ["check_output_dir", "check_output_format", "check_paths", "distinct_inputs", "distinct_texts", "plot_format", "emit_report",
            "load_data"]
 
 
@@ -27,6 +27,35 @@ def check_output_dir(*paths: Optional[Path]) -> None:
                 raise UserError(f"output directory does not exist: {parent}")
             if p.is_dir():
                 raise UserError(f"output path is a directory: {p}")
+
+
+def check_output_format(output: Optional[Path], fmt, html: bool = False) -> None:
+    """Refuse a ``--output`` file whose extension says another format than ``-f`` writes into it
+    (``--output d.json`` without ``-f json`` wrote the text table, saying only ``wrote d.json``). A name without an
+    extension, or one of no format here, is taken as it is. ``html``: the command has ``--html`` (named
+    for a ``.html`` file).
+
+    Raises:
+        UserError: naming the file, what it would hold, and the ``-f`` or the name to use instead."""
+    if output is None:
+        return
+    # what an extension promises: the -f format it holds (None: no -f writes it)
+    formats = {".txt": "table", ".json": "json", ".jsonl": None, ".md": "markdown", ".markdown": "markdown",
+               ".html": None, ".htm": None}
+    held = {"table": "the text table", "json": "one indented JSON document", "markdown": "a Markdown table"}
+    fmt = getattr(fmt, "value", fmt)
+    ext = output.suffix.lower()
+    if ext not in formats or formats[ext] == fmt:
+        return
+    wants = formats[ext]
+    if wants is not None:
+        fix = f"add -f {wants}"
+    elif ext in (".html", ".htm"):
+        fix = f"for the HTML report use --html {output}" if html else "-f writes no HTML"
+    else:
+        fix = "-f writes no JSON Lines" if fmt != "json" else "-f json writes one JSON document, not JSON Lines"
+    raise UserError(f"--output {output} holds {held.get(fmt, fmt)} (-f {fmt}): {fix}, or name the file "
+                    f"{ {'table': '.txt', 'json': '.json', 'markdown': '.md'}.get(fmt, 'otherwise')}")
 
 
 def _same_file(a: Path, b: Path) -> bool:

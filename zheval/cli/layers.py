@@ -242,6 +242,21 @@ def _key_problems(path, rf, criteria: list, present: list, accepted: str) -> lis
     return problems
 
 
+def _ratings_rows(path: Path, criteria: list):
+    """The rows of a judge ratings file (`zheval.io.rows.read_rows`; a JSON number keeps its text: 1e-400 is no
+    0.0). Raises `ReviewFileError` for one object wrapping the rows (``{"data": [...]}``:
+    `zheval.io.jsonl.wrapped_rows_problem`), not a row whose key ``data`` is unknown."""
+    from ..adapters.review.human_review import ReviewFileError
+    from ..io.jsonl import wrapped_rows_problem
+    from ..io.rows import read_rows
+
+    rf = read_rows(path, what="judge ratings", numbers=True)
+    wrapper = wrapped_rows_problem(rf.kind, rf.rows, ["id", *criteria], str(path))
+    if wrapper is not None:
+        raise ReviewFileError(f"the judge ratings file {path}", [str(wrapper)])
+    return rf
+
+
 def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, records: str = "the records",
                        predictions: Optional[list] = None, references=None, sources=None) -> JudgeRatings:
     """``{"rating:<criterion>": per-item values}`` from a judge ratings file (``zheval judge --output``: one JSON
@@ -284,14 +299,13 @@ def read_judge_ratings(path: Path, ids: list, *, rubric: Optional[Path] = None, 
     from ..compute.judge_rubric import ROW_FIELDS, default_rubric, read_rubric, scale_problem
     from ..io.fields import UniqueIds, keyed_rows
     from ..io.numbers import SameFloat, number_cells
-    from ..io.rows import read_rows
 
     rules = default_rubric() if rubric is None else read_rubric(str(rubric))
     criteria, (low, high) = list(rules.criteria), rules.scale
     which = "the default rubric" if rubric is None else f"--rubric {rubric}"
     accepted = (f"{', '.join(map(repr, ROW_FIELDS))} and the rubric's criteria {', '.join(map(repr, criteria))} ("
                 + ("the default rubric; --rubric FILE for another)" if rubric is None else f"--rubric {rubric})"))
-    rf = read_rows(path, what="judge ratings", numbers=True)  # a JSON number keeps its text: 1e-400 is no 0.0
+    rf = _ratings_rows(path, criteria)
     problems: list = []
     present = [c for c in criteria if any(c in row for _, row in rf.rows)]
     problems += _key_problems(path, rf, criteria, present, accepted)
@@ -370,7 +384,7 @@ def run_three_layers(o, fmt: str) -> None:
     from ..adapters.layers_report import render_html, render_json, render_markdown, render_table
     from ..adapters.records import read_records
     from ..compute.three_layers import three_layer_agreement
-    from .files import check_output_dir, check_paths
+    from .files import check_output_dir, check_output_format, check_paths
     from .judge import check_rubric_source, judge_cache_dir, read_sources
     from .located import RowPlaces, rows_named
 
@@ -379,6 +393,7 @@ def run_three_layers(o, fmt: str) -> None:
                 {"--output": o.output, "--html": o.html},
                 {"--bertscore-model": o.bert_model,
                  "--judge-cache-dir": judge_cache_dir(o.judge_cache_dir, o.judge_url is not None)})
+    check_output_format(o.output, fmt, html=True)
     from ..adapters.extras import require_extra
 
     check_tokenizer(o.layer_tokenizer)  # before any file is read or model loaded

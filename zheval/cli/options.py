@@ -532,9 +532,8 @@ def read_terms(path: Path) -> list:
 
     Raises:
         FileFormatError (a ValueError): the file's encoding/gzip/line-end problems; a line (or the whole file)
-            that starts with ``{`` or ``[`` and parses as JSON (a JSONL or JSON file of terms would otherwise be
-            read as terms that never match), or is JSON nested too deeply to read (`zheval.io.jsonl.JsonTooDeep`),
-            each ``file:line``.
+            that starts with ``{`` or ``[`` (a JSONL or JSON file of terms would otherwise be read as terms that
+            never match), parsed or malformed (``["猫坐"``; `_json_value`), each ``file:line``.
         EmptyFileError: the file is empty or has only blank lines (``no items in FILE ...``), as the one reader's
             rule for every input file.
     """
@@ -550,9 +549,9 @@ def read_terms(path: Path) -> list:
         problems.append(Problem(name, 0, None, f"is a JSON document: {_TERMS_RULE}"))
     for n, t in lines:
         got = json_like(t) and _json_value(t)
-        if got:  # True: one JSON value; a JsonTooDeep: JSON nested too deeply to read (the JSON readers' message)
+        if got is not False:  # True: one JSON value; else the line's JSON error (malformed, nested too deeply ...)
             problems.append(Problem(name, n, None, f"looks like JSON ({t.strip()[:40]}): {_TERMS_RULE}" if got is True
-                                    else json_error_message(got)))
+                                    else f"{json_error_message(got)}: {_TERMS_RULE}"))
     if problems:
         raise FileFormatError(problems, "invalid --terms file")
     found = [t.strip() for _, t in lines if t.strip()]
@@ -562,16 +561,17 @@ def read_terms(path: Path) -> list:
 
 
 def _json_value(text: str):
-    """What ``text`` is to the JSON reader (`zheval.io.jsonl.parse_json_line`): ``True``, one JSON value; the
-    `zheval.io.jsonl.JsonTooDeep` error, JSON nested too deeply to read (json.loads: a RecursionError); ``False``."""
+    """``text`` (``{``/``[`` first) to `zheval.io.jsonl.parse_json_line`: ``True``, JSON; its error if meant as JSON
+    (too deep, or with ``"`` or left open: ``["猫坐"``); ``False``, a bracketed word (``[UNK]``, ``{name}``)."""
+    import json
+
     from ..io import JsonTooDeep, parse_json_line
 
     try:
         parse_json_line(text)
-    except JsonTooDeep as exc:
-        return exc
-    except ValueError:  # json.JSONDecodeError: malformed, or an integer too long for Python
-        return False
+    except json.JSONDecodeError as exc:
+        s = text.strip()
+        return exc if isinstance(exc, JsonTooDeep) or '"' in s or s[-1] != {"[": "]", "{": "}"}[s[0]] else False
     return True
 
 

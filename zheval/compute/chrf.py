@@ -331,7 +331,8 @@ def compute_chrf(
     Each option is defined, documented and checked once, as a field of [`ChrfOptions`][zheval.compute.options.ChrfOptions]
     (``punct="drop"`` drops punctuation tokens from chrF++'s *words* only; to remove punctuation from the characters
     too, add the ``nopunct`` normalisation step). With ``word_order=0`` the options that act on the words only
-    (``tokenizer="jieba"``, ``punct="drop"``, ``terms``, ``jieba_hmm``, ``jieba_dict``) are refused, and so are
+    (``tokenizer="jieba"`` or a user tokenizer, ``punct="drop"``, ``terms``, ``jieba_hmm``, ``jieba_dict``) are
+    refused, and so are
     ``seed``, ``confidence`` and ``bootstrap_method`` without ``bootstrap``: they would change nothing
     (`zheval.compute.option_rules`).
 

@@ -20,17 +20,30 @@ CHRF_WORD_ONLY = ("tokenizer", "terms", "punct", "jieba_hmm", "jieba_dict")
 
 def chrf_word_only_given(options: Mapping[str, Any]) -> list:
     """The options of ``options`` (a mapping of chrF's option names) of `CHRF_WORD_ONLY` set to a value that acts on
-    the words only: ``terms``, ``punct="drop"``, ``jieba_hmm``, ``jieba_dict``, and ``tokenizer="jieba"`` (its
-    normaliser is ``"char"``'s, so the characters are the same; ``"none"`` or a callable normalise otherwise and
-    are not named)."""
+    the words only: ``terms``, ``punct="drop"``, ``jieba_hmm``, ``jieba_dict``, ``tokenizer="jieba"`` (its
+    normaliser is ``"char"``'s, so the characters are the same; ``"none"`` normalises otherwise and is not named)
+    and a user tokenizer (a callable or an object with ``.tokenize``, not a zheval tokenizer object): chrF never
+    calls it, and its normaliser's steps differ from ``"char"``'s by ``space`` only, whose whitespace chrF removes
+    anyway, so the score is ``"char"``'s while the signature said ``tok:custom:...``."""
     def acts(name, value) -> bool:
         if name == "tokenizer":
-            return isinstance(value, str) and value == "jieba"
+            return (isinstance(value, str) and value == "jieba") or _user_tokenizer(value)
         if name == "punct":
             return value == "drop"
         return name in CHRF_WORD_ONLY and value is not None and value is not False and not (
             name == "terms" and not value)
     return [k for k, v in options.items() if acts(k, v)]
+
+
+def _user_tokenizer(value) -> bool:
+    """Whether ``value`` is a user tokenizer (a callable or an object with ``.tokenize``) that
+    `zheval.tokenizers.get_tokenizer` would wrap in a ``CallableTokenizer``; a zheval tokenizer object (the report
+    doors pass their built one) is not."""
+    from ..tokenizers import BaseTokenizer
+
+    if value is None or isinstance(value, (str, BaseTokenizer)):
+        return False
+    return callable(value) or callable(getattr(value, "tokenize", None))
 
 
 def check_chrf_word_options(options, function: Optional[str] = None) -> None:
@@ -67,7 +80,8 @@ def check_chrf_word_names(function: str, given: Mapping[str, Any]) -> None:
 def _refuse_chrf_words(function: Optional[str], values: Mapping[str, Any]) -> None:
     bad = chrf_word_only_given(values)
     if bad:
-        said = [f"{k}={values[k]!r}" if k in ("tokenizer", "punct") else k for k in bad]
+        said = [(f"tokenizer={_tokenizer_name(values[k])} (a user tokenizer)" if _user_tokenizer(values[k])
+                 else f"{k}={values[k]!r}") if k in ("tokenizer", "punct") else k for k in bad]
         raise ValueError(f"{function + ': ' if function else ''}chrF option(s) {', '.join(said)} act only on "
                          "chrF++'s word n-grams, and word_order is 0: "
                          "chrF counts the characters of the normalised text, which they do not change (the score "
@@ -75,6 +89,10 @@ def _refuse_chrf_words(function: Optional[str], values: Mapping[str, Any]) -> No
                          "--chrf-word-order 2) or leave them out"
                          + ("; to remove punctuation from the characters, add the nopunct normalisation step"
                             if "punct" in bad else ""))
+
+
+def _tokenizer_name(value) -> str:
+    return getattr(value, "__qualname__", None) or type(value).__qualname__
 
 
 #: The options of the bootstrap interval that mean nothing without it (``bootstrap=0``).

@@ -23,7 +23,8 @@ __all__ = ["parse_json_line", "JsonIntegerTooLong", "JsonTooDeep", "duplicate_ke
 def json_document_problem(text: str, path: str = "FILE") -> str | None:
     """One message when a file that failed as JSON Lines is one JSON document instead (an array of objects, or an
     object spread over several lines, e.g. ``json.dump(rows, f, indent=2)``), else ``None``: then every line would
-    otherwise be reported as malformed."""
+    otherwise be reported as malformed; an object wrapping the rows (``{"data": [...]}``) gets
+    `wrapped_rows_hint`."""
     try:
         doc = json.loads(text)
     except (ValueError, RecursionError):  # ValueError: malformed JSON, or an integer longer than Python reads
@@ -33,6 +34,9 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
         return (f"is one JSON array of {len(doc)} item(s), not JSON Lines (one JSON object per line): convert it, "
                 f"e.g. jq -c '.[]' {path} > {stem}.jsonl")
     if isinstance(doc, dict) and text.strip().count("\n"):
+        hint = wrapped_rows_hint(doc, path)  # {"data": [...]} indented: jq -c . would write the wrapper again
+        if hint is not None:
+            return f"is one JSON object spread over several lines, not JSON Lines: {hint}"
         return (f"is one JSON object spread over several lines, not JSON Lines (one JSON object per line); write "
                 f"each object on its own line (e.g. jq -c . {path} > {stem}.jsonl)")
     return None

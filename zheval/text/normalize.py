@@ -364,7 +364,8 @@ def get_normalizer(spec=True, *, t2s: bool = False, remove_punct: bool = False) 
         remove_punct: add the ``nopunct`` step.
 
     Raises:
-        ValueError: unknown step names, an empty step (``"nfkc++zw"``, ``"nfkc+"``) or a step named twice
+        ValueError: an empty or blank string, unknown step names, an empty step (``"nfkc++zw"``, ``"nfkc+"``) or a
+            step named twice
             (``"nfkc+nfkc"``; break-it F11: they were repaired silently), or an unsupported ``spec`` value.
         TypeError: ``spec`` of an unsupported type.
     """
@@ -375,6 +376,9 @@ def get_normalizer(spec=True, *, t2s: bool = False, remove_punct: bool = False) 
     elif spec is False or spec is None or spec == "none":
         steps = ()
     elif isinstance(spec, str):
+        if not spec.strip():  # not "an empty step": there is no '+' to blame
+            raise ValueError(f"normalize {spec!r} is empty: give a '+'-joined step list such as 'nfkc+space', "
+                             "'default', or 'none' for no normalisation")
         steps = tuple(spec.split("+"))
         if "" in steps:
             raise ValueError(f"normalize {spec!r} has an empty step (a '+' at an end or two '+' together)")

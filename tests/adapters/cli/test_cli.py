@@ -143,7 +143,7 @@ def _bad_data(tmp_path):
 def test_bad_data_exits_2_with_file_line_and_writes_nothing(tmp_path, first_response_predictions):
     _, preds = first_response_predictions
     bad = _bad_data(tmp_path)
-    out = tmp_path / "out.json"
+    out = tmp_path / "out.txt"
     res = run("score", "-d", bad, "-p", preds, "-o", out, "--quiet")
     assert res.exit_code == 2
     assert f"{bad}:2:" in res.stderr and "the id field 'id' must be a non-empty string or an integer, got number 7.5" in res.stderr

@@ -49,7 +49,8 @@ def test_normalize_empty_is_named_as_the_option(tmp_path, command):
     ref, hyp = _files(tmp_path)
     res = run_cli(command, ref, "-i", hyp, "--normalize", "")
     assert res.exit_code != 0
-    assert "--normalize '' has an empty step" in res.output
+    assert "--normalize '' is empty: give a '+'-joined step list such as 'nfkc+space'" in res.output
+    assert "has an empty step" not in res.output and "'+' at an end" not in res.output
 
 
 @pytest.mark.parametrize("command", ["bleu", "rouge"])
@@ -73,7 +74,7 @@ def test_output_path_is_echoed_as_typed(tmp_path, monkeypatch):
     pred = tmp_path / "p.jsonl"
     pred.write_text('{"predict": "我爱北京", "label": "我爱北京天安门"}\n'
                     '{"predict": "你好呀", "label": "你好"}\n', encoding="utf-8")
-    res = run_cli("score", "-p", "p.jsonl", "--output", "./d.json", "-q")
+    res = run_cli("score", "-p", "p.jsonl", "--output", "./d.json", "-f", "json", "-q")
     assert res.exit_code == 0, res.output
     assert "wrote ./d.json" in res.stderr
     assert (tmp_path / "d.json").is_file()

@@ -95,7 +95,8 @@ def test_the_terms_door(tmp_path):
     assert res.exit_code == 2, res.output
     assert res.stderr == (f"zheval: error: invalid --terms file: 1 problem(s)\n  {terms}:2: malformed JSON (nested "
                           f"too deeply at column {N}: {N} arrays or objects inside one another, more than Python's "
-                          "JSON reader takes)\n")
+                          "JSON reader takes): a --terms file is plain text, one term per line (e.g. 快递柜, not "
+                          '{"term": "快递柜"} or ["快递柜"])\n')
 
 
 def test_the_review_key_door(tmp_path):

@@ -40,6 +40,23 @@ def test_a_json_line_is_refused_naming_the_line(tmp_path, content, line):
     assert "a --terms file is plain text, one term per line" in res.stderr
 
 
+@pytest.mark.parametrize("content, line, said", [
+    ('["快递柜"\n', 1, "malformed JSON array"),
+    ('快递柜\n{"term": "小黄鸭"\n', 2, "malformed JSON object"),
+    ('["快递柜", \'小黄鸭\']\n', 1, "malformed JSON array"),
+    ("[快递柜\n", 1, "malformed JSON array"),
+])
+def test_a_malformed_json_line_is_refused_too(tmp_path, content, line, said):
+    """``["快递柜"`` (JSON cut short) became the literal term ``["快递柜"``, which never matches, while the valid
+    JSON line was refused: a line meant as JSON (a ``"`` in it, or its bracket left open) is refused whether it
+    parses or not."""
+    plain, terms = _files(tmp_path, content.encode("utf-8"))
+    res = run("rouge", plain, "-i", plain, "--terms", terms)
+    assert res.exit_code == 2, res.output
+    assert f"{terms}:{line}: {said}" in res.stderr
+    assert "a --terms file is plain text, one term per line" in res.stderr
+
+
 def test_a_json_document_over_several_lines_is_refused(tmp_path):
     plain, terms = _files(tmp_path, '[\n  "快递柜",\n  "小黄鸭"\n]\n'.encode("utf-8"))
     res = run("rouge", plain, "-i", plain, "--terms", terms)

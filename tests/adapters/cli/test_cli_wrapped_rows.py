@@ -54,3 +54,40 @@ def test_a_real_row_with_a_list_of_objects_is_scored(tmp_path):
     f = write_jsonl(tmp_path / "p.jsonl", [{"predict": "你好", "label": "你好", "messages": [{"role": "user"}]}])
     res = run("score", "-p", f, "-q", "--bootstrap", 0)
     assert res.exit_code == 0, res.output
+
+
+def test_the_data_door_names_the_file_and_an_indented_wrapper_gets_the_rows_filter(tmp_path):
+    """The --data door printed the placeholder ``jq -c '.data[]' FILE > FILE.jsonl``; an indented wrapper was told
+    ``jq -c . FILE``, which writes the wrapper again on one line."""
+    preds = write_jsonl(tmp_path / "preds.jsonl", [{"id": r["id"], "prediction": "你好"} for r in ROWS])
+    wrapped = tmp_path / "wrapped.jsonl"
+    wrapped.write_text(json.dumps({"data": ROWS}, ensure_ascii=False) + "\n", "utf-8")
+    res = run("score", "-d", wrapped, "-p", preds, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2 and f"jq -c '.data[]' {wrapped} > {wrapped}.jsonl" in res.stderr, res.output
+    assert " FILE" not in res.stderr
+    indented = tmp_path / "wrap_i.json"
+    indented.write_text(json.dumps({"data": ROWS}, ensure_ascii=False, indent=2) + "\n", "utf-8")
+    res = run("score", "-d", indented, "-p", preds, "-q", "--bootstrap", 0)
+    assert res.exit_code == 2 and "the rows seem to sit under 'data' (a list of 3 object(s))" in res.stderr
+    assert f"jq -c '.data[]' {indented} > {tmp_path / 'wrap_i'}.jsonl" in res.stderr and "jq -c . " not in res.stderr
+
+
+def test_the_judge_ratings_and_scores_doors(tmp_path):
+    """``agree --judge-ratings`` said ``unknown key 'data'`` and ``--scores`` ``the header has no id column (it has
+    data)``: both now give the wrapped-rows hint."""
+    from zheval.adapters.review.external_scores import read_scores
+    from zheval.adapters.review.review_files import ReviewFileError
+
+    records = write_jsonl(tmp_path / "r.jsonl", [{"id": "q1", "prediction": "你好", "references": ["你好呀"]},
+                                                  {"id": "q2", "prediction": "再见", "references": ["再见了"]}])
+    ratings = tmp_path / "jr.jsonl"
+    ratings.write_text(json.dumps({"data": [{"id": "q1", "overall": 4}, {"id": "q2", "overall": 3}]}) + "\n", "utf-8")
+    res = run("agree", "-p", records, "--judge-ratings", ratings)
+    assert res.exit_code == 2, res.output
+    assert f"{ratings}:1: one JSON object, not rows: the rows seem to sit under 'data'" in res.stderr
+    assert "unknown key 'data'" not in res.stderr
+    scores = tmp_path / "s.jsonl"
+    scores.write_text(json.dumps({"data": [{"id": "q1", "x": 0.5}]}) + "\n", "utf-8")
+    with pytest.raises(ReviewFileError, match=r"one JSON object, not rows: the rows seem to sit under 'data'") as e:
+        read_scores(scores, {"items": []})
+    assert "no id column" not in str(e.value)

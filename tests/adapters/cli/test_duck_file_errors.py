@@ -41,7 +41,7 @@ def test_duplicate_keys_in_the_duck_file_are_listed_with_file_line(files, tmp_pa
     lines[2] = lines[2].replace('"query": "明天穿什么"', '"query": "明天穿什么", "query": "后天穿什么"')
     bad = tmp_path / "dup.jsonl"
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    out = tmp_path / "r.json"
+    out = tmp_path / "r.txt"
     res = run("score", "-d", bad, "-p", pred, "-q", "--bootstrap", 0, "-o", out)
     assert res.exit_code == 2 and not out.exists()
     assert f"{bad}:1: id 'q1': key 'responses' given more than once on this line" in res.stderr
@@ -128,7 +128,7 @@ def test_every_unscorable_reference_is_listed_by_file_line(files, tmp_path):
     rows[0] = {**rows[0], "responses": rows[0]["responses"] + ["\u200b\u200b"]}  # empty after normalisation
     rows[2] = {**rows[2], "responses": ["……", rows[2]["responses"][0], "！？"]}  # punctuation only
     bad = write_jsonl(tmp_path / "bad.jsonl", rows)
-    out = tmp_path / "out.json"
+    out = tmp_path / "out.txt"
     res = run("score", "-d", bad, "-p", pred, "-q", "--bootstrap", 0, "-o", out)
     assert res.exit_code == 2 and not out.exists()
     assert f"{bad}:1: id 'q1': responses[2] is empty after normalisation" in res.stderr

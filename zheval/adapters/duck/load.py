@@ -171,16 +171,17 @@ _DOMAINS_HINT = (". For other domains: --domains any (or a comma list of the val
                  "domains=None (or the values) in load_duck")
 
 
-def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None, empty_refs=False) -> list[str]:
+def _check_row(obj, domains, difficulties, min_refs=None, max_refs=None, empty_refs=False, path="FILE") -> list[str]:
     """Return the list of problems of one decoded JSON value (empty if it is a valid 小黄鸭 row); ``empty_refs``
-    lets empty or whitespace-only references through (``zheval clean`` drops and counts them)."""
+    lets empty or whitespace-only references through (``zheval clean`` drops and counts them); ``path``: the file,
+    named in the hint of rows wrapped in one object."""
     if not isinstance(obj, dict):
         return [f"expected a JSON object, got {type_name(obj)}"]
     errs = _check_text_fields(obj)
     missing = [k for k in DUCK_KEYS if k not in obj]
     extra = [k for k in obj if k not in DUCK_KEYS]
     if missing:
-        hint = wrapped_rows_hint(obj) if "responses" in missing else None  # {"data": [{...}, ...]}: rows wrapped
+        hint = wrapped_rows_hint(obj, path) if "responses" in missing else None  # {"data": [{...}, ...]}: rows wrapped
         errs.append(f"missing key(s) {missing}{spaced_names(missing, obj)}" + (f"; {hint}" if hint else ""))
     if extra:
         errs.append(f"unexpected key(s) {extra} (allowed: {list(DUCK_KEYS)})")
@@ -294,7 +295,7 @@ def read_duck_rows(
         obj, dups = parsed
         rid = id_value(obj.get("id"))[0] if isinstance(obj, dict) else None
         errs = ([duplicate_key_problem(dups)] if dups else []) + _check_row(obj, domains, difficulties, min_refs, max_refs,
-                                                                                   empty_refs)
+                                                                                   empty_refs, name)
         if rid is not None:
             dup = ids.add(rid, name, lineno)
             if dup:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from ...io.fields import UniqueIds, keyed_rows
+from ...io.jsonl import wrapped_rows_problem
 from ..duck.mismatch import id_hints
 from .review_files import (ReviewFileError, columns_of, lacking, listed, name_clashes, raise_problems,
                            read_review_file, reserved_names, typed)
@@ -69,6 +70,9 @@ def read_scores(path, key: dict, taken=(), rating_columns: Sequence[str] = ()) -
     rf = read_review_file(path, "scores file")  # the reader of every door (zheval.io), the format by the name
     header = columns_of(rf)
     problems = []
+    wrapper = wrapped_rows_problem(rf.kind, rf.rows, ("id",), str(path))  # {"data": [{...}, ...]}: rows wrapped
+    if wrapper is not None:
+        raise ReviewFileError(f"cannot read the scores file {path}", [str(wrapper)])
     if "id" not in header:
         problems.append(f"{path}:1: the header has no id column (it has {', '.join(header) or 'nothing'}); "
                         "write id,<score name>,...")
