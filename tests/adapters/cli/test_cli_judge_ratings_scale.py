@@ -32,12 +32,17 @@ def _agree(tmp_path, lines, *extra, name="ratings.jsonl"):
     return res, ratings
 
 
+def _refused_four(res, ratings) -> None:
+    """The run exited 2 with the heading of four off-scale ratings in ``ratings``."""
+    assert res.exit_code == 2, res.stdout
+    assert f"the judge ratings file {ratings} has 4 rating(s) that are not integers on the scale 1-5: 4 problem(s)" \
+        in res.stderr
+
+
 def test_ratings_off_the_scale_are_errors_naming_line_id_criterion_value_and_scale(tmp_path):
     res, r = _agree(tmp_path, ['{"id": "i0", "overall": 6}', '{"id": "i1", "overall": 4.5}',
                                '{"id": "i2", "overall": 0}', '{"id": "i3", "overall": -1}'])
-    assert res.exit_code == 2, res.stdout
-    assert f"the judge ratings file {r} has 4 rating(s) that are not integers on the scale 1-5: 4 problem(s)" \
-        in res.stderr
+    _refused_four(res, r)
     assert (f"{r}:1: overall of id 'i0' is 6, not a rating on the scale 1-5 of the default rubric (outside 1-5; "
             + TAIL) in res.stderr
     assert (f"{r}:2: overall of id 'i1' is 4.5, not a rating on the scale 1-5 of the default rubric (not an integer; "
@@ -118,9 +123,7 @@ def test_negative_zero_is_shown_as_written(tmp_path):
     # JSON reads -0 as the int 0: the message showed "is 0"; values are shown as written (as the judge's answers are)
     res, r = _agree(tmp_path, ['{"id": "i0", "overall": -0, "fluent": 4}', '{"id": "i1", "overall": 0, "fluent": 4}',
                                '{"id": "i2", "overall":  -0 , "fluent": -0}', '{"id": "i3", "overall": 3, "fluent": 4}'])
-    assert res.exit_code == 2, res.stdout
-    assert f"the judge ratings file {r} has 4 rating(s) that are not integers on the scale 1-5: 4 problem(s)" \
-        in res.stderr
+    _refused_four(res, r)
     for line, rid, crit, value in [(1, "i0", "overall", "-0"), (2, "i1", "overall", "0"), (3, "i2", "overall", "-0"),
                                    (3, "i2", "fluent", "-0")]:
         assert (f"{r}:{line}: {crit} of id '{rid}' is {value}, not a rating on the scale 1-5 of the default rubric "
