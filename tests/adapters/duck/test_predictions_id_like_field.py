@@ -203,7 +203,8 @@ def test_a_shuffled_field_holding_most_of_the_ids_is_refused_too(tmp_path, data,
     if how == "one_edited":  # line 2 holds item 0's edited id
         assert f"1 line(s) hold none of the data's ids (first: {path}:2 has 'qid' 'xduck-0')" in msg, msg
     else:
-        assert "6 of them only once case, spaces around them, full-width characters (NFKC) or leading zeros" in msg
+        assert ("6 of them only once case, spaces around them, full-width characters (NFKC), a decimal '.0' or "
+                "leading zeros") in msg
     assert "read_records(FILE, id_field='qid', with_references=False) and predictions_from_records" in msg, msg
     res = run_cli("score", "-d", data, "-p", path, "--bootstrap", 0, "-q")
     assert res.exit_code == 2, res.output
@@ -245,3 +246,40 @@ def test_compare_of_records_files_both_with_qid_names_the_id_field(tmp_path):
     want = sacrebleu.corpus_bleu(PREDS, [[r[0] for r in REFS]], tokenize="zh").score / 100  # B's lines by hand
     row = next(r for r in json.loads(res.stdout)["comparison"] if r["metric"] == "bleu")
     assert row["score_b"] == pytest.approx(want, abs=1e-12) and row["score_a"] == pytest.approx(want, abs=1e-12)
+
+
+@pytest.mark.parametrize("written", [lambda k: float(k + 1), lambda k: f"{k + 1}.0"])
+def test_integer_ids_written_as_floats_are_found_too(tmp_path, written):
+    # break-it pass 17: an int id column pandas wrote as floats (2.0, or "2.0" in a CSV) was skipped, so the shuffled
+    # file was paired by line order without a word (BLEU 0.678 where the right join gives 1.0)
+    rows = [{"id": k + 1, "query": f"问题{k}", "responses": r, "domain": None, "difficulty": None}
+            for k, r in enumerate(REFS)]
+    data = write_jsonl(tmp_path / "data.jsonl", rows)
+    path = write_jsonl(tmp_path / "shuf.jsonl", [{"qid": written(k), "prediction": PREDS[k]} for k in ORDER])
+    with pytest.raises(PredictionMismatchError, match=r"field 'qid' holds the data's ids on 6 of its 6 lines, in "
+                                                      r"another order"):
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+
+
+def test_the_prediction_and_label_fields_are_never_taken_for_ids(tmp_path):
+    # break-it pass 17: numeric answers ("1", "3" …) and labels equal to the data's integer ids were read as an id
+    # field and the file refused ("--id-field prediction"); they are the texts scored, paired by line order as said
+    refs = [[str(k + 1)] for k in [2, 0, 1, 3, 5, 4]]  # item k's one reference; the labels below equal them
+    rows = [{"id": k + 1, "query": f"问题{k}", "responses": r, "domain": None, "difficulty": None}
+            for k, r in enumerate(refs)]
+    data = write_jsonl(tmp_path / "data.jsonl", rows)
+    answers = ["1", "3", "2", "4", "答案是5", "我不知道"]
+    numeric = write_jsonl(tmp_path / "pn.jsonl", [{"prediction": a} for a in answers])
+    labelled = write_jsonl(tmp_path / "pl.jsonl", [{"predict": f"答案是{r[0]}", "label": r[0]} for r in refs])
+    for path in (numeric, labelled):
+        res = run_cli("score", "--data", data, "-p", path, "--min-refs", 1, "--bootstrap", 0, "--by", "none",
+                      "-f", "json", "-q")
+        assert res.exit_code == 0, res.output
+        assert "--id-field" not in res.output
+    # the numeric answers' BLEU by hand: sacrebleu on the lines paired in order
+    import sacrebleu
+
+    got = json.loads(run_cli("score", "--data", data, "-p", numeric, "--min-refs", 1, "--bootstrap", 0, "--by",
+                             "none", "--metrics", "bleu", "--preset", "sacrebleu-zh", "-f", "json", "-q").stdout)
+    want = sacrebleu.corpus_bleu(answers, [[r[0] for r in refs]], tokenize="zh").score / 100
+    assert got["groups"][0]["scores"]["bleu"]["value"] == pytest.approx(want, abs=1e-12)

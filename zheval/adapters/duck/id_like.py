@@ -52,6 +52,26 @@ def _rows_of(predictions) -> Optional[list]:
     return [rows[ln] for ln in lines]
 
 
+def _candidate_fields(predictions, rows: list) -> list:
+    """The fields of ``rows`` (``predictions``' file, one row per prediction) that may hold ids, in the file's
+    order: not the prediction's own field (its value is the prediction's text on every line), nor a stored label
+    (LLaMA-Factory ``label``: its value on every line), reference or query field (issue 35 break-it pass 17: numeric
+    answers ``"1"``, ``"3"`` … and labels equal to ids were taken for an id field and the file refused)."""
+    texts = list(getattr(predictions, "texts", None) or [])
+    labels = getattr(predictions, "labels", None)
+    named = {f for f in (getattr(predictions, "reference_fields", None) or []) if isinstance(f, str)}
+    for fields in getattr(predictions, "query_fields", None) or []:
+        named.update(f for f in (fields if isinstance(fields, (list, tuple)) else [fields]) if isinstance(f, str))
+
+    def content(field) -> bool:
+        same_text = len(texts) == len(rows) and all(row.get(field) == t for row, t in zip(rows, texts))
+        same_label = labels is not None and len(labels) == len(rows) and all(
+            row.get(field) == lab for row, lab in zip(rows, labels))
+        return same_text or same_label
+
+    return [f for f in rows[0] if f not in named and not content(f)]
+
+
 def id_like_fields(predictions, ids: list) -> list:
     """``[(field, the id on each prediction's line)]`` of the fields of ``predictions``' file (a
     `zheval.adapters.duck.predictions.Predictions` read from JSONL, CSV, TSV or Parquet) whose values are exactly
@@ -64,7 +84,7 @@ def id_like_fields(predictions, ids: list) -> list:
     if len(wanted) != len(ids):
         return []
     found = []
-    for field in rows[0]:
+    for field in _candidate_fields(predictions, rows):
         values = []
         for row in rows:
             rid, bad = id_value(row.get(field), str(field))
@@ -79,8 +99,9 @@ def id_like_fields(predictions, ids: list) -> list:
 def _loose(value) -> str:
     """The key of an id once the ways of writing it that the id hints name are set aside (`zheval.io.fields.
     near_id_problem`, `zheval.adapters.duck.mismatch.id_pairs`): full-width and other compatibility characters
-    (NFKC), case, spaces around it, leading zeros."""
+    (NFKC), case, spaces around it, a decimal ``.0`` (``2.0``), leading zeros."""
     text = unicodedata.normalize("NFKC", str(value)).strip().casefold()
+    text = re.sub(r"^(\d+)\.0+$", r"\1", text)  # '2.0': an integer id written as a float
     return re.sub(r"^0+(?=\d)", "", text)
 
 
@@ -88,7 +109,8 @@ def id_like_matches(predictions, ids: list, rows: Optional[list] = None) -> list
     """``[(field, {line index: data index}, loose)]`` of the fields of ``predictions``' file whose values are the
     data's ``ids`` on a large share of its lines (`MIN_SHARE` of them, and at least `MIN_MATCHED`): a value (a
     string or an integer; one per line) matches the id it is by the id rule, else the one id it equals once case,
-    spaces around it, full-width characters (NFKC) and leading zeros are set aside (`_loose`); each id once (a
+    spaces around it, full-width characters (NFKC), leading zeros and a decimal ``.0`` (``2.0``, ``"2.0"``) are set
+    aside (`_loose`); each id once (a
     repeat does not match). ``loose`` counts the lines matched only that way. The fields holding exactly the ids
     (`id_like_fields`) are among them. ``rows``: the file's rows, one per prediction, when already read."""
     if rows is None:
@@ -100,10 +122,12 @@ def id_like_matches(predictions, ids: list, rows: Optional[list] = None) -> list
     for k, rid in enumerate(ids):
         keys.setdefault(_loose(rid), []).append(k)
     found = []
-    for field in rows[0]:
+    for field in _candidate_fields(predictions, rows):
         matched, taken, loose = {}, set(), 0
         for i, row in enumerate(rows):
             v = row.get(field)
+            if isinstance(v, float) and v.is_integer():
+                v = int(v)  # 2.0: an integer id column read as floats (pandas writes one with a missing value so)
             if isinstance(v, bool) or not isinstance(v, (str, int)):
                 continue
             k, exact = where.get(str(v)), True
@@ -136,8 +160,8 @@ def _widened_check(predictions, ids: list, rows_n: int) -> Optional[str]:
                f"{value!r}, the id {ids[matched[i]]!r} of item {matched[i]}, where item {i} of the data is "
                f"{ids[i]!r})")
         if loose:
-            msg += (f"; {loose} of them only once case, spaces around them, full-width characters (NFKC) or leading "
-                    "zeros are set aside")
+            msg += (f"; {loose} of them only once case, spaces around them, full-width characters (NFKC), a decimal "
+                    "'.0' or leading zeros are set aside")
         unmatched = [j for j in range(rows_n) if j not in matched]
         if unmatched:
             j = unmatched[0]
