@@ -331,3 +331,26 @@ def test_preset_override_warns_once_per_metric_in_a_build_and_call(tok):
     said = [str(w.message) for w in caught if issubclass(w.category, zheval.PresetOverrideWarning)]
     assert len(said) == 2 and len(set(said)) == 2
     assert any("'llamafactory-jieba'" in s for s in said) and any("'llamafactory-char'" in s for s in said)
+
+
+@pytest.mark.parametrize("name, ours", [("rouge", "chinese_rouge"), ("bleu", "chinese_bleu"), ("ROUGE", "chinese_rouge"),
+                                        ("sacrebleu", "chinese_bleu"), ("google_bleu", "chinese_bleu")])
+def test_a_bare_hub_metric_name_is_refused_before_evaluate_loads_it(tok, name, ours, monkeypatch):
+    # break-it pass 17: metrics=["rouge"] went to evaluate.load as a Hub id (offline: evaluate's FileNotFoundError;
+    # online: the Hub's rouge, whose tokenizer keeps only ASCII words, so Chinese scores 0, with no word)
+    import evaluate
+
+    loaded = []
+    monkeypatch.setattr(evaluate, "load", lambda *a, **k: loaded.append(a))
+    with pytest.raises(ValueError, match=rf"metric '{name}' would load the Hugging Face Hub's .*use '{ours}'.*"
+                                         rf"'evaluate-metric/{name.lower()}' to load the Hub module on purpose"):
+        build_compute_metrics(tok, metrics=[name])
+    assert loaded == []
+
+
+def test_the_hub_rouge_module_scores_chinese_zero_which_is_why_it_is_refused():
+    # the premise, with rouge-score (the Hub rouge module's scorer, default tokenizer): Chinese text is dropped
+    from rouge_score import rouge_scorer
+
+    scorer = rouge_scorer.RougeScorer(["rouge1"])
+    assert scorer.score("今天天气很好", "今天天气很好")["rouge1"].fmeasure == 0.0

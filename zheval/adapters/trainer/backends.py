@@ -234,6 +234,27 @@ def _load_module(spec: str):
     return evaluate.load(path, keep_in_memory=True)
 
 
+HUB_LOOKALIKES = {"rouge": "chinese_rouge", "bleu": "chinese_bleu", "sacrebleu": "chinese_bleu",
+                  "google_bleu": "chinese_bleu"}
+"""Bare metric names that ``evaluate.load`` would fetch from the Hub, whose modules tokenise for English (the Hub's
+``rouge`` keeps only ASCII words, so Chinese scores 0; ``bleu``, ``sacrebleu`` and ``google_bleu`` split on spaces
+and punctuation, so a run of Chinese is one word), mapped to zheval's metric. (The Hub's ``chrf`` is sacrebleu's
+character chrF and scores Chinese: not refused.)"""
+
+
+def _refuse_bare_hub_name(spec: str) -> None:
+    """Refuse ``spec`` when it is one of `HUB_LOOKALIKES` and no local path: it would load the Hub's English module
+    (issue 35 break-it pass 17); ``evaluate-metric/rouge`` loads it on purpose."""
+    import os
+
+    name = spec.strip().lower()
+    if name in HUB_LOOKALIKES and not os.path.exists(os.path.expanduser(spec)):
+        raise ValueError(f"metric {spec!r} would load the Hugging Face Hub's {name} module with evaluate.load, whose "
+                         f"English tokenisation scores Chinese as 0 (rouge) or reads a run of Chinese as one word "
+                         f"(the BLEUs): use {HUB_LOOKALIKES[name]!r} (zheval's), or write 'evaluate-metric/{name}' to "
+                         f"load the Hub module on purpose")
+
+
 def make_backend(spec, options: dict) -> Backend:
     """The back-end of one metric specification of [`build_compute_metrics`][zheval.adapters.trainer.hook.build_compute_metrics].
 
@@ -246,7 +267,9 @@ def make_backend(spec, options: dict) -> Backend:
     Raises:
         TypeError: any other ``spec``; what the back-end raises for bad options.
         ValueError: a string ``spec`` with surrounding spaces that is not an existing path (a list entry
-            ``" chinese_bleu"``; one string ``metrics`` is stripped by `zheval.io.lists.split_entries` before).
+            ``" chinese_bleu"``; one string ``metrics`` is stripped by `zheval.io.lists.split_entries` before);
+            a bare ``rouge`` / ``bleu`` / ``sacrebleu`` / ``google_bleu`` that is no local path (`HUB_LOOKALIKES`: the Hub's
+            English modules; ``evaluate-metric/rouge`` loads one on purpose).
     """
     import os
 
@@ -258,6 +281,7 @@ def make_backend(spec, options: dict) -> Backend:
                              f"{spec.strip()!r}")
         if spec in LIBRARY_METRICS:
             return LibraryBackend(spec, _own_options(options, spec))
+        _refuse_bare_hub_name(spec)
         return _ModuleBackend(_load_module(spec), options)
     if hasattr(spec, "compute") and hasattr(spec, "add_batch"):
         return _ModuleBackend(spec, options)
