@@ -156,7 +156,8 @@ def test_every_row_door_gives_the_hint_at_file_line(tmp_path, door):
     import zheval.cli.agree  # noqa: F401
 
     key, sheet = _sample(tmp_path)
-    records = [{"id": p["id"], "prediction": p["prediction"], "references": r["responses"]} for p, r in zip(PREDS, ROWS)]
+    records = [{"id": p["id"], "prediction": p["prediction"], "references": r["responses"]}
+               for p, r in zip(PREDS, ROWS)]
     g = {"data": tmp_path / "data.jsonl", "preds": tmp_path / "preds.jsonl", "key": key, "sheet": sheet,
          "sheet_file": write_jsonl(tmp_path / "filled.jsonl", sheet), "records": records,
          "records_file": write_jsonl(tmp_path / "records.jsonl", records)}
