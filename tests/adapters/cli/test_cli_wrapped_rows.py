@@ -63,7 +63,7 @@ def test_the_data_door_names_the_file_and_an_indented_wrapper_gets_the_rows_filt
     wrapped = tmp_path / "wrapped.jsonl"
     wrapped.write_text(json.dumps({"data": ROWS}, ensure_ascii=False) + "\n", "utf-8")
     res = run("score", "-d", wrapped, "-p", preds, "-q", "--bootstrap", 0)
-    assert res.exit_code == 2 and f"jq -c '.data[]' {wrapped} > {wrapped}.jsonl" in res.stderr, res.output
+    assert res.exit_code == 2 and f"jq -c '.data[]' {wrapped} > {tmp_path / 'wrapped.rows.jsonl'}" in res.stderr, res.output
     assert " FILE" not in res.stderr
     indented = tmp_path / "wrap_i.json"
     indented.write_text(json.dumps({"data": ROWS}, ensure_ascii=False, indent=2) + "\n", "utf-8")
@@ -120,7 +120,7 @@ def test_the_ratings_sheet_door(tmp_path, name, indent, key):
     at = f"{sheet}:1: one JSON object, not rows: " if indent is None else f"{sheet}: is one JSON object spread over"
     assert at in res.stderr, res.stderr
     assert f"the rows seem to sit under {key!r} (a list of 3 object(s))" in res.stderr
-    assert f"jq -c '.{key}[]' {sheet} > {tmp_path / 'sheet'}{'' if name.endswith('.json') else '.jsonl'}.jsonl" \
+    assert f"jq -c '.{key}[]' {sheet} > {tmp_path / 'sheet'}{'' if name.endswith('.json') else '.rows'}.jsonl" \
         in res.stderr
     assert "no row has column" not in res.stderr and "Traceback" not in res.output
     unwrapped = write_jsonl(tmp_path / "unwrapped.jsonl", rows)  # the same rows, one per line: read
@@ -172,4 +172,4 @@ def test_every_row_door_gives_the_hint_at_file_line(tmp_path, door):
     assert res.exit_code == 2, res.output
     f = g["wrapped"]
     assert f"{f}:1: " in res.stderr and "the rows seem to sit under 'data'" in res.stderr, res.stderr
-    assert f"jq -c '.data[]' {f} > {f}.jsonl" in res.stderr
+    assert f"jq -c '.data[]' {f} > {str(f)[:-6]}.rows.jsonl" in res.stderr  # never > the file it reads
