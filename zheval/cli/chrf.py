@@ -42,8 +42,9 @@ from .commands import app
 from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, resampling_rules,
                       run_command, seed_rule, tokenizer_options, refuse_tool_tokenizer_options)
 from .params import option, takes
-from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
-                         resample_systems, resampled_signature, resampling_cautions, rounded_perfect_notes)
+from .resampling import (confidence_option, confidence_resamples, format_single, format_systems, paired_resamples,
+                         paired_test, resample_systems, resampled_signature, resampling_cautions,
+                         rounded_perfect_notes)
 from ..results.diagnostics import BLANK_SCORED, is_blank
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
 
@@ -133,7 +134,7 @@ def _run(o) -> None:
                               **shape)
     echo(text, nl=False)
     cautions = resampling_cautions({res["name"]: res["systems"]}, confidence_n=confidence_resamples(o, paired),
-                                   paired=paired, paired_n=res["paired_n"])
+                                   paired=paired, paired_n=res["paired_n"], confidence_option=confidence_option(paired))
     for msg in res["warnings"] + cautions:
         echo(f"zheval: warning: {msg}", err=True)
 

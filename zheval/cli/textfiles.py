@@ -52,9 +52,10 @@ from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, ech
                       refuse_orphans, take_warnings,
                       resampling_rules, run_command, seed_rule, split_list, tokenizer_options,
                       refuse_tool_tokenizer_options)
+from .option_names import caution_option
 from .params import BLEU_FORMAT, option, takes
-from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
-                         resampling_cautions, rounded_perfect_notes)
+from .resampling import (confidence_option, confidence_resamples, paired_resamples, paired_test, resample_systems,
+                         resampled_signature, resampling_cautions, rounded_perfect_notes)
 from .textfile_presets import (check_text_preset, empty_references_note, empty_references_seen,
                                preset_scores_empty)
 from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
@@ -404,7 +405,10 @@ def _run(o, metric: str) -> None:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
         raise references_located(exc, ref_names) from None
-    out["warnings"] = list(out["warnings"]) + take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
+    caught = take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
+    if getattr(o, "paired_bs", False):  # the library's interval had --paired-bs-n resamples (`_tests`), not --bootstrap
+        caught = [caution_option(w, "--paired-bs-n", "--bootstrap") for w in caught]
+    out["warnings"] = list(out["warnings"]) + caught
     if out["empty_references"] is not None:  # scored by the preset as its tool scores them: counted and said
         out["empty_references"], said = empty_references_note(out["empty_references"], ref_names)
         out["warnings"].append(said)
@@ -412,7 +416,8 @@ def _run(o, metric: str) -> None:
         {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
         paired=out["paired"][0]["test"] if out["paired"] else None,
         paired_n=out["paired"][0].get("n_resamples", 0) if out["paired"] else 0,
-        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap")
+        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap",
+        confidence_option=confidence_option(tests["paired"] if fmt == "text" else None))  # as `_tests` counts
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":
