@@ -46,7 +46,7 @@ import typer
 from typer.core import TyperCommand
 
 from ..results.copies import copy_kind
-from ..results.diagnostics import BLANK_SCORED, is_blank
+from ..results.diagnostics import BLANK_SCORED, describe_blank, is_blank
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, one_reference_rules,
                       refuse_orphans, take_warnings,
@@ -101,16 +101,10 @@ def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems
                     "segment" if role == "reference" else
                     "an empty hypothesis; pass --allow-empty-hypotheses to score it as the tokenizer reads it (0 "
                     "unless it keeps an invisible character as a token)")
-            problems.append(_problem(name, k, f"empty line{_invisible_only(text)}: {what}"))
+            held = describe_blank(text)  # what the blank line holds (NBSP, U+200B ...), every character listed
+            problems.append(_problem(name, k, f"empty line{f' ({held})' if held else ''}: {what}"))
         out.append(text)
     return out
-
-
-def _invisible_only(text: str) -> str:
-    """`` (only invisible characters: '\\u200b')`` for a blank line that is not whitespace only, else ``""``."""
-    if text.isspace() or not text:
-        return ""
-    return f" (only invisible characters: {ascii(text.strip())})"
 
 
 def _read_file(path: Path, role: str) -> bytes:
