@@ -181,11 +181,12 @@ def score_text(row: dict, width: int, scale: float = 1) -> str:
 
 
 def format_single(name: str, signature: str, row: dict, *, width: int, fmt: str, score_only: bool,
-                  scale: float = 1, verbose: Optional[str] = None) -> str:
+                  scale: float = 1, verbose: Optional[str] = None, warnings: Optional[list] = None) -> str:
     """One system as sacrebleu's ``Score.format``: ``-b`` the score (`score_text`); ``text``:
     ``<name>|<signature> = <score_text>[ <verbose>]``; ``json``: ``{"name", "score", "signature",
     ["confidence_mean", "confidence_var", "confidence" | "no_interval"], ["verbose_score"], every signature
-    field}`` indented by one space (`zheval.text.terminal.terminal_json`)."""
+    field, ["warnings"]}`` indented by one space (`zheval.text.terminal.terminal_json`); ``"warnings"`` (the key of
+    ``zheval bleu -f json``) when ``warnings`` is given, ``[]`` included."""
     if score_only:
         return score_text(row, width, scale) + "\n"
     if fmt == "text":
@@ -201,6 +202,8 @@ def format_single(name: str, signature: str, row: dict, *, width: int, fmt: str,
     for field in signature.split("|"):
         key, value = field.split(":", 1)
         d[key] = value
+    if warnings is not None:
+        d["warnings"] = list(warnings)
     return terminal_json(d, indent=1) + "\n"
 
 

@@ -113,9 +113,9 @@ def _zh_lowercase(command: str, args: List[str], own: set, valued: set) -> bool:
         if name in ("-lc", "--lowercase") and name not in own:
             lc = True
         elif name in ("-t", "--tokenizer", "--preset") and name in own:
-            zh = zh or value == "sacrebleu-zh"
-        elif a == "-tsacrebleu-zh" and "-t" in own:
-            zh = True
+            zh = zh or _sacrebleu_zh(value, name == "--preset")
+        elif a.startswith("-t") and "-t" in own and not a.startswith("-tok"):
+            zh = zh or _sacrebleu_zh(a[2:], False)  # -tNAME, attached
         elif command == "chrf" or name in own:
             continue
         elif name in ("-tok", "--tokenize"):
@@ -125,6 +125,20 @@ def _zh_lowercase(command: str, args: List[str], own: set, valued: set) -> bool:
         elif a == "-tokzh" or (a.startswith("-l") and a.endswith("-zh")):
             zh = True  # attached: -tokzh, -len-zh
     return lc and zh
+
+
+def _sacrebleu_zh(name: str, preset: bool) -> bool:
+    """Whether the tokenizer ``name`` (or with ``preset`` the tokenizer of the preset ``name``'s parts, asked of the
+    preset object) is the tool tokenizer of sacrebleu's ``tokenize='zh'``."""
+    from ..presets import find_preset
+    from ..tokenizers import TOOL_TOKENIZERS
+
+    names = [name]
+    if preset:
+        found = find_preset(name)
+        parts = [found.part(m) for m in found.metrics] if found is not None else []
+        names = [p.defaults.get("tokenizer") for p in parts if p is not None]
+    return any(TOOL_TOKENIZERS.get(n) is TOOL_TOKENIZERS["sacrebleu-zh"] for n in names if isinstance(n, str))
 
 
 def _flag_message(command: str, args: List[str], own: set, valued: set) -> Optional[str]:
