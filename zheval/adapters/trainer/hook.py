@@ -143,7 +143,8 @@ class ZhevalComputeMetrics(TrainerEvents):
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
         length_ratio, translation_length, reference_length``; a result key produced by two metrics is prefixed with
         the metric name before lists are flattened, exactly as ``evaluate.combine`` names it (`_merge_results`:
-        with chrF, ``chinese_bleu_precisions_1`` .. ``_4`` and ``chinese_chrf_precisions_1`` .. ``_6``). These counts are added when they are not 0: ``out_of_vocabulary_ids``
+        with chrF, ``chinese_bleu_precisions_1`` .. ``_4`` and ``chinese_chrf_precisions_1`` .. ``_6``). These counts
+        are added when they are not 0: ``out_of_vocabulary_ids``
         (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``unknown_tokens`` /
         ``reference_unknown_tokens`` (prediction / label ids of the tokenizer's unknown token, which decoding drops as
         a special token), ``empty_predictions`` (scored items whose prediction decodes to blank text: 0), ``empty_references`` (items
