@@ -10,6 +10,7 @@ import logging
 import math
 import numbers
 import warnings
+from collections import Counter
 from contextlib import contextmanager
 from typing import Any, Mapping, Sequence
 
@@ -75,6 +76,27 @@ def flatten_result(result: Mapping[str, Any], prefix: str = "") -> dict[str, flo
     return out
 
 
+def _merge_results(results: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """The hook's flat dict of several metrics' results ``{metric name: result dict}``, keys named as
+    ``evaluate.combine`` names them: a result key that more than one metric returns is prefixed with the metric
+    name, every other key is kept bare -- decided on the result keys themselves, *before* lists are flattened, so a
+    metric's list is named as one (BLEU's and chrF's ``precisions`` → ``chinese_bleu_precisions_1`` ... ``_4`` and
+    ``chinese_chrf_precisions_1`` ... ``_6``; chrF's ``recalls`` alone → ``recalls_1`` ...). `DROP_KEYS` are left
+    out, the rest flattened by `flatten_result`. A flat name that two metrics still share after that (``x_1`` of one,
+    ``x`` = ``[...]`` of the other, which combine keeps apart) is prefixed for each of them, so no value is lost."""
+    keys = Counter(k for res in results.values() for k in res)
+    flats = {
+        name: {
+            flat_key: value
+            for key, v in res.items() if key not in DROP_KEYS
+            for flat_key, value in flatten_result({key: v}, prefix=f"{name}_" if keys[key] > 1 else "").items()
+        }
+        for name, res in results.items()
+    }
+    seen = Counter(k for flat in flats.values() for k in flat)
+    return {(k if seen[k] == 1 else f"{name}_{k}"): v for name, flat in flats.items() for k, v in flat.items()}
+
+
 # ---------------------------------------------------------------------------------------------------------------
 # The hook
 
@@ -119,8 +141,10 @@ class ZhevalComputeMetrics(TrainerEvents):
     Returns:
         ``dict[str, float]``: for each metric its numeric keys (`flatten_result`, minus `DROP_KEYS`),
         e.g. ``rouge1, rouge2, rougeL, rougeLsum, bleu, precisions_1 .. precisions_4, brevity_penalty,
-        length_ratio, translation_length, reference_length``; a key produced by two metrics is prefixed with the
-        metric name (as ``evaluate.combine``). These counts are added when they are not 0: ``out_of_vocabulary_ids``
+        length_ratio, translation_length, reference_length``; a result key produced by two metrics is prefixed with
+        the metric name before lists are flattened, exactly as ``evaluate.combine`` names it (`_merge_results`:
+        with chrF, ``chinese_bleu_precisions_1`` .. ``_4`` and ``chinese_chrf_precisions_1`` .. ``_6``). These counts
+        are added when they are not 0: ``out_of_vocabulary_ids``
         (prediction ids beyond the tokenizer's vocabulary, left out of their rows), ``unknown_tokens`` /
         ``reference_unknown_tokens`` (prediction / label ids of the tokenizer's unknown token, which decoding drops as
         a special token), ``empty_predictions`` (scored items whose prediction decodes to blank text: 0), ``empty_references`` (items
@@ -305,18 +329,7 @@ class ZhevalComputeMetrics(TrainerEvents):
         return out
 
     def _flatten(self, results: dict[str, dict]) -> dict[str, float]:
-        flats = {
-            name: flatten_result({k: v for k, v in res.items() if k not in DROP_KEYS}) for name, res in results.items()
-        }
-        seen: dict[str, int] = {}
-        for flat in flats.values():
-            for k in flat:
-                seen[k] = seen.get(k, 0) + 1
-        out: dict[str, float] = {}
-        for name, flat in flats.items():
-            for k, v in flat.items():
-                out[f"{name}_{k}" if seen[k] > 1 else k] = v
-        return out
+        return _merge_results(results)
 
 
 def _metric_list(metrics):
