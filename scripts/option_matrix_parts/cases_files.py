@@ -89,6 +89,7 @@ def duck_configs() -> None:
         ("default", {}), ("normalize=false", {"normalize": False}), ("chars=2-40", {"min_chars": 2, "max_chars": 40}),
         ("dedup=1.0", {"dedup_threshold": 1.0}), ("no-dedup+min_refs=3", {"dedup_threshold": None, "min_refs": 3}),
         ("dedup=0.3", {"dedup_threshold": 0.3}), ("error=min_chars", {"min_chars": -1}),
+        ("write_normalized", {"write_normalized": True}),
     ):
         def clean(ctx, kw=kw):
             cleaned, rep = call("clean_duck", ds(ctx, "full"), **kw)
@@ -188,6 +189,8 @@ def cli_configs() -> None:
         ("clean/no-dedup+min-refs=4+chars=2-30", ["clean", "duck_full.jsonl", "-o", "cleaned_b.jsonl", "--no-dedup",
                                                   "--min-refs", "4", "--min-chars", "2", "--max-chars", "30", "-q"],
          ("cleaned_b.jsonl",)),
+        ("clean/write-normalized", ["clean", "duck_full.jsonl", "-o", "cleaned_n.jsonl", "--write-normalized", "-q"],
+         ("cleaned_n.jsonl",)),
     ]
     for label, args, outputs in other:
         add(cid(C, label), lambda ctx, args=args, outputs=outputs: cli(args, ctx, outputs), external=True)

@@ -13,9 +13,9 @@
                    [--pred-field F] [--ref-field F ...] [--id-field F] [--group-field F ...]   # JSONL/CSV/TSV/Parquet
     zheval bleu    REF [REF ...] [-i HYP [HYP ...]] [-b] [-w N] [--format table|json] [--preset sacrebleu-zh]
     zheval rouge   REF [REF ...] [-i HYP [HYP ...]] [--rouge-types ...]   # text files, sacrebleu's conventions
-    zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report
+    zheval clean   IN.jsonl -o OUT.jsonl          # prints the drop report; kept texts written as given
                    [--min-chars N] [--max-chars N] [--dedup-threshold X | --no-dedup] [--min-refs N]
-                   [--no-normalize] [--report-json FILE] [--domains any|LIST]
+                   [--no-normalize | --write-normalized] [--report-json FILE] [--domains any|LIST]
     zheval compare --data D --predictions A.jsonl B.jsonl [C.jsonl ...] [--test bootstrap|ar] [--resamples N]
     zheval ceiling --data D
     zheval sample  --data D --predictions P --k 30 --seed S [--by-metric rougeL] [-o review_sheet.csv] [--key review_key.json]

@@ -499,7 +499,7 @@ def streamed_report(o):
 
 @app.command()
 @takes("source", "output", "min_chars", "max_chars", "dedup_threshold", "no_dedup", "min_refs", "no_normalize",
-       "report_json", "num_proc", "domains", "quiet",
+       "write_normalized", "report_json", "num_proc", "domains", "quiet",
        source=option(Path, "ARGUMENT", default=..., help="小黄鸭 JSONL input"),
        output=option(Path, "--output", "-o", default=..., help="cleaned JSONL output (written atomically)"),
        min_chars=option(int, "--min-chars", default=5, min=0, help="drop references shorter than this (characters)"),
@@ -508,10 +508,15 @@ def streamed_report(o):
                               "which a reference is a near duplicate (1 = exact only)"),
        no_dedup=option(bool, "--no-dedup", default=False, help="skip near-duplicate removal"),
        min_refs=option(int, "--min-refs", default=2, min=1, help="drop queries left with fewer references"),
-       no_normalize=option(bool, "--no-normalize", default=False, help="keep texts as they are (no normalisation)"),
+       no_normalize=option(bool, "--no-normalize", default=False, help="decide empty references, lengths and "
+                           "duplicates on the texts as given (no normalisation)"),
+       write_normalized=option(bool, "--write-normalized", default=False, help="write the normalised texts instead "
+                               "of the originals (default: every kept text exactly as given); raw-text scoring "
+                               "(--preset sacrebleu-zh, --normalize none, bertscore, judge) of the output then differs"),
        report_json=option(Optional[Path], "--report-json", help="also write the drop report as JSON"))
 def clean(o) -> None:
-    """Clean a 小黄鸭 file: normalise, filter reference lengths, drop near duplicates and thin queries; print the
+    """Clean a 小黄鸭 file: filter reference lengths, drop near duplicates and thin queries, judged on normalised
+    text; every kept text is written exactly as given (--write-normalized writes the normalised ones). Prints the
     drop report (every dropped reference and query counted by reason and domain). --domains any (or a comma list)
     accepts other domain values, as in score."""
 
@@ -519,7 +524,9 @@ def clean(o) -> None:
         from ..adapters.duck import clean_duck, write_duck
 
         refuse_orphans(o, [("dedup_threshold", "--dedup-threshold", not o.no_dedup,
-                            "is the threshold of near-duplicate removal, which --no-dedup skips; give one of them")])
+                            "is the threshold of near-duplicate removal, which --no-dedup skips; give one of them"),
+                           ("write_normalized", "--write-normalized", not o.no_normalize,
+                            "writes the normalised texts, which --no-normalize turns off; give one of them")])
         apply_quiet(o.quiet)
         check_output_dir(o.output, o.report_json)
         check_paths({"SOURCE": o.source}, {"--output": o.output, "--report-json": o.report_json})
@@ -528,6 +535,7 @@ def clean(o) -> None:
         cleaned, rep = clean_duck(
             ds, normalize=not o.no_normalize, min_chars=o.min_chars, max_chars=o.max_chars,
             dedup_threshold=None if o.no_dedup else o.dedup_threshold, min_refs=o.min_refs,
+            write_normalized=o.write_normalized,
             num_proc=o.num_proc if o.num_proc > 1 else None,
         )
         text = rep.render()

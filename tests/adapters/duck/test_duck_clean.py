@@ -1,4 +1,5 @@
-"""clean_duck: normalisation, length filter, near-duplicate removal, min_refs — every drop counted by reason/domain."""
+"""clean_duck: normalisation, length filter, near-duplicate removal, min_refs — every drop counted by reason/domain;
+the normalisation only decides, every kept text is written as given (break-it pass 18) unless write_normalized."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ ROWS = [
         "id": "b", "query": "晚安。", "domain": "情感陪伴", "difficulty": None,
         "responses": ["晚安，做个好梦。", "晚安！"],
     },
-    {  # untouched; full-width text gets normalised
+    {  # untouched; its full-width text is normalised for the decisions only
         "id": "c", "query": "ＡＰＰ怎么用？", "domain": None, "difficulty": "中",
         "responses": ["打开ＡＰＰ首页即可。", "在首页点击“取件”。"],
     },
@@ -41,8 +42,11 @@ def test_bigram_jaccard_by_hand():
 def test_clean_counts_every_drop_by_reason_and_domain():
     out, rep = clean_duck(_ds(ROWS))
     assert out["id"] == ["a", "c"]
-    assert out[0]["responses"] == ["快递柜24小时开放,随时可以取件。", "全天都可以取件,不关门。"]  # normalised: ，→,
-    assert out[1]["query"] == "app怎么用?" and out[1]["responses"][0] == "打开app首页即可。"  # nfkc + lower
+    # every kept text as given (was normalised: ，→, ＡＰＰ→app, ？→?, which moves sacrebleu-zh and --normalize none)
+    assert out[0]["query"] == "快递柜几点关门？"
+    assert out[0]["responses"] == ["快递柜24小时开放，随时可以取件。", "全天都可以取件，不关门。"]
+    assert out[1]["query"] == "ＡＰＰ怎么用？" and out[1]["responses"] == ROWS[2]["responses"]
+    assert rep.params["write_normalized"] is False
     assert rep.dropped_refs["too_short"] == {"售后支持": 1, "情感陪伴": 1}
     assert rep.dropped_refs["too_long"] == {"售后支持": 1}
     assert rep.dropped_refs["near_duplicate"] == {"售后支持": 1}
@@ -79,7 +83,50 @@ def test_empty_after_normalisation_is_its_own_reason():
              "responses": ["\u200b\u200b", "第一条回复内容。", "第二条回复内容！"]}]
     out, rep = clean_duck(_ds(rows))
     assert rep.dropped_refs["empty"] == {"null": 1}
-    assert out[0]["responses"] == ["第一条回复内容。", "第二条回复内容!"]
+    assert out[0]["responses"] == ["第一条回复内容。", "第二条回复内容！"]  # as given
+
+
+def test_write_normalized_writes_the_normalised_texts_and_says_so():
+    out, rep = clean_duck(_ds(ROWS), write_normalized=True)
+    assert out["id"] == ["a", "c"]  # the same drops as without it
+    assert out[0]["responses"] == ["快递柜24小时开放,随时可以取件。", "全天都可以取件,不关门。"]  # ，→,
+    assert out[1]["query"] == "app怎么用?" and out[1]["responses"][0] == "打开app首页即可。"  # nfkc + lower
+    assert rep.params["write_normalized"] is True and rep.to_dict()["params"]["write_normalized"] is True
+    assert ("texts: REWRITTEN, the kept query and references are written normalised (nfkc+zw+punct+space+lower); "
+            "scoring this file on raw text (--preset sacrebleu-zh, --normalize none, bertscore, judge) gives other "
+            "numbers than scoring these items in the original file") in rep.render()
+    _, rep = clean_duck(_ds(ROWS))
+    assert ("texts: every kept query and reference written exactly as given; the normalisation "
+            "(nfkc+zw+punct+space+lower) only decided what is empty, the lengths and the duplicates") in rep.render()
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"write_normalized": 1}, "write_normalized must be True or False, got int 1"),
+    ({"write_normalized": "yes"}, "write_normalized must be True or False, got str 'yes'"),
+    ({"write_normalized": True, "normalize": False}, "write_normalized=True writes the normalised texts, but "
+                                                     "normalize gives no normalisation (False): give one of them"),
+])
+def test_write_normalized_refuses_loose_values_and_no_normalisation(kw, message):
+    with pytest.raises(ValueError) as err:
+        clean_duck(_ds(ROWS), **kw)
+    assert str(err.value) == message
+
+
+def test_near_duplicates_keep_the_first_as_written():
+    # the two differ only in what the normaliser folds (，！ vs ,!): equal after normalisation
+    first, second = "好的，我马上帮您查一下订单！", "好的,我马上帮您查一下订单!"
+    for order in ((first, second), (second, first)):
+        rows = [{"id": "n", "query": "Ｑ？", "domain": None, "difficulty": None,
+                 "responses": [*order, "请您稍等片刻，正在处理。"]}]
+        out, rep = clean_duck(_ds(rows))
+        assert rep.dropped_refs["near_duplicate"] == {"null": 1}
+        assert out[0]["responses"] == [order[0], "请您稍等片刻，正在处理。"] and out[0]["query"] == "Ｑ？"
+
+
+def test_duplicate_items_keep_the_first_as_written():
+    out, _ = clean_duck(_ds(DUPLICATES))
+    a = out.to_list()[0]
+    assert a == DUPLICATES[0]  # "a" as written; "a3" (几点关门?, reordered) was its duplicate after normalisation
 
 
 @pytest.mark.parametrize("kw", [{"min_chars": -1}, {"max_chars": 2, "min_chars": 5}, {"dedup_threshold": 0}, {"dedup_threshold": 1.5}, {"min_refs": 0}])

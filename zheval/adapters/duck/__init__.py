@@ -3,8 +3,8 @@
 This module is the public face; each job lives in its own module:
 
 * `load` — `load_duck` (strict line-by-line validation, explicit ``Features``);
-* `clean` — `clean_duck` (normalise, length filter, near-duplicate removal,
-  ``min_refs``; every drop counted by reason and domain);
+* `clean` — `clean_duck` (length filter, near-duplicate removal, ``min_refs``, judged on normalised text; every
+  kept text written as given; every drop counted by reason and domain);
 * `predictions` — `read_predictions`, `join_predictions` (id-keyed JSONL,
   LLaMA-Factory ``generated_predictions.jsonl``, plain text);
 * [`evaluate`][zheval.adapters.duck.evaluate] — [`evaluate_predictions`][zheval.adapters.duck.evaluate.evaluate_predictions]; [`ceiling`][zheval.adapters.duck.ceiling] —
