@@ -67,8 +67,8 @@ def test_a_new_file_has_the_permissions_open_gives(tmp_path):
 def test_a_fifo_is_written_through_to_its_reader(tmp_path):
     fifo = tmp_path / "ff.json"
     os.mkfifo(fifo)
-    reader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdout.buffer.write(open(sys.argv[1], 'rb').read())",
-                               str(fifo)], stdout=subprocess.PIPE)
+    code = "import sys; sys.stdout.buffer.write(open(sys.argv[1], 'rb').read())"
+    reader = subprocess.Popen([sys.executable, "-c", code, str(fifo)], stdout=subprocess.PIPE)
     try:
         atomic_write(fifo, PAYLOAD)
         got, _ = reader.communicate(timeout=30)

@@ -93,8 +93,8 @@ class ItemWriter:
         self.format = items_format(self.path)
         self.target, self.direct = output_target(self.path)
         if self.direct and self.format == "parquet":
-            raise ValueError(f"per-item output {self.path} is not a regular file (a pipe, a device, /dev/fd/N): Parquet is "
-                             "written to a file; name a new .parquet file, or a .jsonl one for a pipe")
+            raise ValueError(f"per-item output {self.path} is not a regular file (a pipe, a device, /dev/fd/N): "
+                             "Parquet is written to a file; name a new .parquet file, or a .jsonl one for a pipe")
         if not self.direct and os.path.lexists(self.target):
             raise ValueError(f"per-item output {self.path} exists; give a new path (it is never overwritten)")
         self.partial = self.target if self.direct else f"{self.target}.partial"

@@ -66,7 +66,8 @@ def test_clean_and_sample_write_symlink_targets(files, tmp_path):
     res = run("sample", "-d", data, "-p", preds, "--k", 3, "-o", sheet, "--key", key, "-q", "--force")
     assert res.exit_code == 0, res.output
     assert sheet.is_symlink() and key.is_symlink()
-    assert sheet_real.read_text(encoding="utf-8-sig").count("\n") >= 4 and json.loads(key_real.read_text(encoding="utf-8"))
+    assert sheet_real.read_text(encoding="utf-8-sig").count("\n") >= 4
+    assert json.loads(key_real.read_text(encoding="utf-8"))
 
 
 def _reader(path):
@@ -150,5 +151,6 @@ def test_items_out_parquet_to_a_fifo_is_refused_by_name(records, tmp_path):
     fifo = tmp_path / "pipe.parquet"
     os.mkfifo(fifo)
     res = run("score", "-p", records, "--stream", "--items-out", fifo, "-q")
-    assert res.exit_code == 2 and f"{fifo} is not a regular file" in res.stderr and "Parquet" in res.stderr, res.output
+    assert res.exit_code == 2, res.output
+    assert f"{fifo} is not a regular file" in res.stderr and "Parquet" in res.stderr
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
