@@ -25,6 +25,7 @@ from ..results.poisson import item_keys
 from .batch_checks import BatchRules, id_text
 from .guards import input_slips
 from ..io.text_lists import check_text_list
+from ..io.output import output_target
 from .inputs import EmptyReferenceError, validate_inputs
 from .joint import item_scores, score_door_config, score_items
 from .options import BleuOptions, ChrfOptions, RougeOptions
@@ -73,7 +74,9 @@ class ItemWriter:
     [`zheval.compute.joint.item_scores`][]), gzipped JSONL, or Parquet (the same
     columns, one row group per batch; pyarrow), by the file's name (`items_format`). The rows go to a temporary
     file beside ``path`` (``.partial`` appended), renamed to ``path`` by `close` when every batch was scored and
-    removed by `discard` when the run fails: a failed run leaves no file behind.
+    removed by `discard` when the run fails: a failed run leaves no file behind. ``path`` is taken by the output
+    rule of `zheval.io.output.output_target`: a symlink's target is written (the link kept); a FIFO or a device is
+    written directly, batch by batch (JSON Lines only: a failed run has written the batches before it).
 
     Parquet's ``id`` and ``group`` columns take the type of their first non-null values (``null`` allowed after
     them); a column that held only nulls until then is given that type once, the rows written so far copied a row
@@ -81,23 +84,28 @@ class ItemWriter:
     place). A value that does not fit the column's type is a ``ValueError`` naming its item.
 
     Raises:
-        ValueError: the path exists (never overwritten); a name `items_format` refuses.
+        ValueError: the path is a file that exists (never overwritten); a name `items_format` refuses; Parquet
+            asked of a FIFO or a device. IsADirectoryError: the path is a directory.
     """
 
     def __init__(self, path: Union[str, os.PathLike]) -> None:
         self.path = os.fspath(path)
         self.format = items_format(self.path)
-        if os.path.exists(self.path):
+        self.target, self.direct = output_target(self.path)
+        if self.direct and self.format == "parquet":
+            raise ValueError(f"per-item output {self.path} is not a regular file (a pipe, a device, /dev/fd/N): "
+                             "Parquet is written to a file; name a new .parquet file, or a .jsonl one for a pipe")
+        if not self.direct and os.path.lexists(self.target):
             raise ValueError(f"per-item output {self.path} exists; give a new path (it is never overwritten)")
-        self.partial = f"{self.path}.partial"
+        self.partial = self.target if self.direct else f"{self.target}.partial"
         self.parquet = self.format == "parquet"
         self._writer = None
         self._types: Dict[str, Any] = {}
         self._file = None
         if self.format == "jsonl":
-            self._file = open(self.partial, "w", encoding="utf-8")
+            self._file = open(self.partial, "a" if self.direct else "w", encoding="utf-8")
         elif self.format == "jsonl.gz":
-            self._file = gzip.open(self.partial, "wt", encoding="utf-8")
+            self._file = gzip.open(self.partial, "at" if self.direct else "wt", encoding="utf-8")
 
     def write(self, start: int, columns: Dict[str, np.ndarray], ids=None, groups=None) -> None:
         """Write one batch: item indices ``start ..``, score columns (float64 arrays), optional ids and groups.
@@ -179,7 +187,7 @@ class ItemWriter:
         import pyarrow.parquet as pq
 
         self._writer.close()
-        wider = f"{self.path}.partial-widened"
+        wider = f"{self.target}.partial-widened"
         writer = pq.ParquetWriter(wider, schema)
         try:
             with pq.ParquetFile(self.partial) as old:
@@ -204,16 +212,16 @@ class ItemWriter:
         Raises:
             ValueError: ``path`` appeared meanwhile (never overwritten; the rows stay in the ``.partial`` file)."""
         self._close_partial()
-        if not os.path.exists(self.partial):
+        if self.direct or not os.path.exists(self.partial):
             return
-        if os.path.exists(self.path):
+        if os.path.lexists(self.target):
             raise ValueError(f"per-item output {self.path} appeared during the run; the rows are in {self.partial}")
-        os.replace(self.partial, self.path)
+        os.replace(self.partial, self.target)
 
     def discard(self) -> None:
-        """Close and remove the temporary file (the run failed)."""
+        """Close and remove the temporary file (the run failed; a FIFO or a device is only closed)."""
         self._close_partial()
-        if os.path.exists(self.partial):
+        if not self.direct and os.path.exists(self.partial):
             os.remove(self.partial)
 
 

@@ -11,7 +11,7 @@ The unit of work is a per-item statistics table (one row per dataset item), prod
 Rendering: `render_table` (plain text, aligned for CJK double-width characters), `render_markdown`,
 `Report.to_dict` (JSON carries everything). The diagnostics a report carries (length ratio, truncation, empty
 predictions, reference counts) are `zheval.results.diagnostics`; the plot is `zheval.adapters.report.plot`;
-files are written by `zheval.adapters.files.atomic_write`.
+files are written by `zheval.adapters.files.atomic_write` (`zheval.io.output`).
 """
 
 from __future__ import annotations
