@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..text.terminal import terminal_json
-from .files import check_output_dir, check_output_format, check_paths, distinct_inputs, emit_report, load_data, plot_format
+from .files import check_jsonl_output, check_output_dir, check_output_format, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .located import RowPlaces, rows_named
 from .sacrebleu_flags import ZhevalGroup
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
@@ -519,6 +519,7 @@ def clean(o) -> None:
         apply_quiet(o.quiet)
         check_output_dir(o.output, o.report_json)
         check_paths({"SOURCE": o.source}, {"--output": o.output, "--report-json": o.report_json})
+        check_jsonl_output("--output", o.output, "clean")
         # cleaning is for raw data: any number of references, empty ones (dropped as 'empty'); domains as score's
         ds, _ = load_data(o.source, bounds=False, domains=domain_values(o.domains), empty_refs=True)
         cleaned, rep = clean_duck(
