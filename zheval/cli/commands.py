@@ -479,6 +479,7 @@ def streamed_report(o):
     if given:
         raise UserError(f"--stream keeps sums, not items: {', '.join(given)} cannot be used with it (score without "
                         "--stream for them; per-item scores: --items-out FILE)")
+    check_output_dir(o.items_out)  # before: "[Errno 2] No such file or directory: 'nope/x.jsonl.partial'"
     check_paths({"--predictions": o.predictions, "--terms": o.terms}, {"--items-out": o.items_out, "--output": o.output})
     if o.items_out is not None:
         try:

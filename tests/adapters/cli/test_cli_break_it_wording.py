@@ -94,6 +94,7 @@ _TYPED = [
     (["score", "-p", "./p.jsonl", "--terms", "./nope.txt"], "--terms file not found: ./nope.txt"),
     (["score", "-p", "./p.jsonl", "-o", "./nope/o.txt"], "output directory does not exist: ./nope"),
     (["score", "-p", "./p.jsonl", "--html", "./nope/o.html"], "output directory does not exist: ./nope"),
+    (["score", "-p", "./p.jsonl", "--stream", "--items-out", "./nope/i.jsonl"], "output directory does not exist: ./nope"),
     (["ceiling", "-d", "./nope.jsonl"], "小黄鸭 data file not found: ./nope.jsonl"),
     (["compare", "-p", "./p.jsonl", "./nope.jsonl"], "predictions file not found: ./nope.jsonl"),
     (["compare", "-p", "./p.jsonl", "./p.jsonl"], "--predictions B ./p.jsonl is --predictions A ./p.jsonl"),
