@@ -165,3 +165,21 @@ def test_a_term_with_a_lone_surrogate_is_refused_by_its_index(name):
         get_tokenizer(name, terms=["北京", "\ud800b"]).tokenize("x")
     with pytest.raises(ValueError, match=r"terms\[0\] is not valid text"):
         zheval.compute_rouge(["北京"], [["北京"]], terms=["\udfff"])
+
+
+@pytest.mark.parametrize("name", ["char", "jieba"])
+@pytest.mark.parametrize("term, said, instead", [
+    ('"快递柜"', "is a JSON string: read as a term, its quotes", "pass the term itself: '快递柜'"),
+    ("['快递柜']", "is a Python list: read as a term, its brackets and quotes", "pass the term itself: '快递柜'"),
+    ("[\"a\", 'b']", "is a Python list", "pass its items as terms: ['a', 'b']"),
+    ('{"term": "快递柜"}', "is a JSON object", "pass the term itself: '快递柜'"),
+])
+def test_a_term_written_as_a_literal_is_refused_by_its_index(name, term, said, instead):
+    """``terms=['"快递柜"']`` (a line of a JSON file passed as it is) or ``["['快递柜']"]`` (``str()`` of a list)
+    were terms with their quotes and brackets, which never match a text: refused, naming the terms to pass."""
+    with pytest.raises(ValueError) as err:
+        get_tokenizer(name, terms=["北京", term])
+    assert str(err.value).startswith(f"terms[1] {term!r} {said}") and str(err.value).endswith(instead), err.value
+    with pytest.raises(ValueError, match=r"terms\[0\] .* would never match a text"):
+        zheval.compute_rouge(["快递柜"], [["快递柜"]], terms=[term])
+    assert get_tokenizer(name, terms=["[UNK]", "{name}", "'s", '"a" b'])("[UNK] 北京") is not None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional
 
-from ..results.agreement import TIE_TOLERANCE, rank_separators
+from ..results.agreement import NO_CORRELATION, TIE_TOLERANCE, rank_separators, unranked_groups
 from ..text.terminal import markdown_text, terminal_json, terminal_text
 from .report.tables import format_table
 from .extras import require_extra
@@ -86,26 +86,33 @@ def _undefined(report: Dict[str, Any]) -> List[Dict[str, Any]]:
 
 
 def _undefined_lines(report: Dict[str, Any]) -> List[str]:
-    return [f"{u['group']}: {', '.join(u['metrics'])} vs {u['rating']}: no correlation ({u['reason']})"
+    return [f"{u['group']}: {', '.join(u['metrics'])} vs {u['rating']}: {NO_CORRELATION} ({u['reason']})"
             for u in _undefined(report)]
 
 
 def _best(report: Dict[str, Any]) -> List[Dict[str, Any]]:
-    """Which metric agrees best with each rating: ``[{"rating", "entries": [{"metric", "value", "sep"}]}]``, best ρ
-    first; ``sep`` (before the entry) is ``" = "`` between tied ρ (the same rank in ``best_rank``: within
-    ``tie_tolerance``), ``" > "`` otherwise, ``""`` before the first."""
+    """Which metric agrees best with each rating: ``[{"rating", "entries": [{"metric", "value", "sep"}], "unranked":
+    [{"sep", "reason", "metrics"}]}]``: ``entries`` the metrics with a correlation, best ρ first; ``sep`` (before
+    the entry) is ``" = "`` between tied ρ (the same rank in ``ranking_rank``: within ``tie_tolerance``), ``" > "``
+    otherwise, ``""`` before the first; ``unranked`` the metrics without a correlation (rank null), never ranked:
+    one group per reason, said as the notes say it, ``no correlation (<reason>)``
+    (`zheval.results.agreement.unranked_groups`)."""
     by = {(r["rating"], r["metric"]): r for r in report["rows"] if r["group"] == "overall"}
     out = []
-    for rating, names in report["best"].items():
-        ranks = (report.get("best_rank") or {}).get(rating) or list(range(1, len(names) + 1))
+    for rating, names in report["ranking"].items():
+        ranks = (report.get("ranking_rank") or {}).get(rating) or list(range(1, len(names) + 1))
+        shown = [(m, k) for m, k in zip(names, ranks) if k is not None]
         out.append({"rating": rating, "entries": [
             {"metric": m, "value": _num(by[(rating, m)]["spearman"]), "sep": sep}
-            for m, sep in zip(names, rank_separators(ranks))]})
+            for (m, _), sep in zip(shown, rank_separators([k for _, k in shown]))], "unranked": [
+            {"sep": sep, "reason": reason, "metrics": [names[i] for i in idx]}
+            for sep, reason, idx in unranked_groups(ranks, [by[(rating, m)]["undefined"] for m in names])]})
     return out
 
 
 def _best_lines(report: Dict[str, Any]) -> List[str]:
     return [f"{b['rating']}: " + "".join(f"{e['sep']}{e['metric']} {e['value']}" for e in b["entries"])
+            + "".join(f"{u['sep']}{NO_CORRELATION} ({u['reason']}): {', '.join(u['metrics'])}" for u in b["unranked"])
             for b in _best(report)]
 
 
@@ -178,9 +185,9 @@ padding:.3em .6em}td.n{text-align:right;font-variant-numeric:tabular-nums}</styl
 {% for r in rows %}<tr>{% for c in r %}{% if loop.index > 3 %}<td class="n">{{ c }}</td>{% else %}<td><bdi>{{ c }}</bdi></td>{% endif %}{% endfor %}</tr>
 {% endfor %}</tbody></table>
 <h2>Which metric agrees best (overall, by Spearman ρ; '=': tied, |Δρ| ≤ {{ tie }})</h2><ul>
-{% for b in best %}<li><bdi>{{ b.rating }}</bdi>: {% for e in b.entries %}{{ e.sep }}<bdi>{{ e.metric }}</bdi> {{ e.value }}{% endfor %}</li>{% endfor %}</ul>
+{% for b in best %}<li><bdi>{{ b.rating }}</bdi>: {% for e in b.entries %}{{ e.sep }}<bdi>{{ e.metric }}</bdi> {{ e.value }}{% endfor %}{% for u in b.unranked %}{{ u.sep }}{{ no_correlation }} ({{ u.reason }}): {% for m in u.metrics %}<bdi>{{ m }}</bdi>{% if not loop.last %}, {% endif %}{% endfor %}{% endfor %}</li>{% endfor %}</ul>
 <h2>Notes</h2><ul>{% for x in notes %}<li><bdi>{{ x }}</bdi></li>{% endfor %}
-{% for u in undefined %}<li><bdi>{{ u.group }}</bdi>: {% for m in u.metrics %}<bdi>{{ m }}</bdi>{% if not loop.last %}, {% endif %}{% endfor %} vs <bdi>{{ u.rating }}</bdi>: no correlation ({{ u.reason }})</li>{% endfor %}</ul>
+{% for u in undefined %}<li><bdi>{{ u.group }}</bdi>: {% for m in u.metrics %}<bdi>{{ m }}</bdi>{% if not loop.last %}, {% endif %}{% endfor %} vs <bdi>{{ u.rating }}</bdi>: {{ no_correlation }} ({{ u.reason }})</li>{% endfor %}</ul>
 {% if failures %}<h2>Judge failures ({{ failures | length }})</h2><ul>
 {% for f in failures %}<li><bdi>{{ f.who }}</bdi>: {{ f.what }}{% if f.answer is not none %}; answer: <bdi>{{ f.answer }}</bdi>{% endif %}</li>{% endfor %}</ul>{% endif %}
 </body></html>
@@ -201,4 +208,5 @@ def render_html(report: Dict[str, Any], *, params: Dict[str, Any], ids: Optional
     env = page_environment(jinja2)
     return env.from_string(_TEMPLATE).render(n=report["n"], columns=_COLUMNS, rows=_rows(report),
                                              best=_best(report), tie=_TIE, notes=_notes(report, params),
+                                             no_correlation=NO_CORRELATION,
                                              undefined=_undefined(report), failures=_failure_views(report, ids))

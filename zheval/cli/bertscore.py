@@ -20,11 +20,13 @@ import json
 from pathlib import Path
 from typing import Optional
 
+from ..results.diagnostics import is_blank
 from ..text.terminal import terminal_json
 from .commands import app
 from .options import UserError, echo, note, one_reference_rules, refuse_orphans, run_command
 from .params import bertscore_flags, bertscore_options, option, takes
 from .textfiles import SystemsCommand, read_text_files, references_located
+from .textfiles_report import blank_lines_note
 
 __all__ = ["bertscore", "score_bertscore_files", "format_bertscore"]
 
@@ -86,6 +88,9 @@ def _run(o) -> None:
         existing_file(o.bert_baseline, "--baseline-path")  # before the model loads; said as typed
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
+    for n, s in zip(names, systems):  # blank lines scored (--allow-empty-hypotheses): counted, as at every door
+        if (c := sum(map(is_blank, s))):
+            note(blank_lines_note(n, c))
     try:
         results = score_bertscore_files(references, systems, names, options)
     except ValueError as exc:  # references[i][j] of the library is line i + 1 of reference file j

@@ -15,7 +15,9 @@ file:line). The numbers are [`zheval.compute.chrf.chrf_items`][] / [`chrf_result
 ``Score.format``, ``sacrebleu/utils.py`` ``print_results_table``):
 
 * one system, ``-f json`` (default): ``{"name", "score", "signature", ["confidence_mean", "confidence_var",
-  "confidence"], then every signature field}``, indented by one space; ``-f text``: ``chrF2|<signature> = 37.4``
+  "confidence"], then every signature field, "warnings"}``, indented by one space (``"warnings"``: zheval's, with
+  ``zheval bleu -f json``'s key and contents: a copied reference file, input slips, the library's warnings, the
+  resampling cautions, the blank lines' counts; all but the counts are printed on standard error too); ``-f text``: ``chrF2|<signature> = 37.4``
   (``(μ = 37.3 ± 2.2)`` appended with ``--confidence``); ``-b``: the score (and that interval) only;
 * several systems (the first is the baseline): ``-f json``: a list of ``{"system", "<name>": score}`` (with a
   paired test: ``{"score", "p_value", "mean", "ci"}`` per system, what sacrebleu 2.6.0 means to print and fails to
@@ -40,12 +42,14 @@ from typing import Optional
 
 from .commands import app
 from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, resampling_rules,
-                      run_command, seed_rule, tokenizer_options, refuse_tool_tokenizer_options)
+                      run_command, seed_rule, take_warnings, tokenizer_options, refuse_tool_tokenizer_options)
 from .params import option, takes
-from .resampling import (confidence_resamples, format_single, format_systems, paired_resamples, paired_test,
-                         resample_systems, resampled_signature, resampling_cautions, rounded_perfect_notes)
-from ..results.diagnostics import BLANK_SCORED, is_blank
+from .resampling import (confidence_option, confidence_resamples, format_single, format_systems, paired_resamples,
+                         paired_test, resample_systems, resampled_signature, resampling_cautions,
+                         rounded_perfect_notes)
+from ..results.diagnostics import is_blank
 from .textfiles import SystemsCommand, input_warnings, read_text_files, references_located
+from .textfiles_report import blank_lines_note
 
 __all__ = ["chrf", "score_chrf_files"]
 
@@ -101,8 +105,9 @@ def _run(o) -> None:
     paired_test(o)
     _refuse_word_options(o)
     refuse_tool_tokenizer_options(o)
+    copies: list = []  # a hypothesis file that holds a reference file's text: in the warnings (and -f json's)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
-                                                            o.allow_empty_hypotheses)
+                                                            o.allow_empty_hypotheses, said=copies)
     paired = paired_test(o, len(systems))
     refuse_orphans(o, resampling_rules(o) + [seed_rule(o, bool(paired or o.confidence), "no --confidence, "
                                                                                         "--paired-bs or --paired-ar")])
@@ -118,23 +123,24 @@ def _run(o) -> None:
                                paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)
     except ValueError as exc:  # references[i][j] of the library is line i + 1 of reference file j
         raise references_located(exc, ref_names) from None
-    for n, s in zip(names, systems):
-        empty = sum(map(is_blank, s))  # the emptiness rule of every door (`zheval.text.normalize.is_blank`)
-        if empty:
-            note(f"{n}: {empty} empty hypothesis line(s) ({BLANK_SCORED})")
+    blanks = [blank_lines_note(n, c) for n, s in zip(names, systems)  # the emptiness rule of every door
+              if (c := sum(map(is_blank, s)))]
+    for msg in blanks:
+        note(msg)
+    cautions = resampling_cautions({res["name"]: res["systems"]}, confidence_n=confidence_resamples(o, paired),
+                                   paired=paired, paired_n=res["paired_n"], confidence_option=confidence_option(paired))
+    said = copies + res["warnings"] + take_warnings() + cautions  # the library's too: in -f json, as zheval bleu's
     shape = dict(width=o.chrf_width, fmt=o.chrf_format, score_only=o.score_only, scale=100)
     for msg in rounded_perfect_notes([(s["system"], res["name"], s["score"]) for s in res["systems"]], 100,
                                      o.chrf_width):
         note(msg)
     if len(systems) == 1:
-        text = format_single(res["name"], res["signature"], res["systems"][0], **shape)
+        text = format_single(res["name"], res["signature"], res["systems"][0], warnings=said + blanks, **shape)
     else:
         text = format_systems(res["name"], res["signature"], res["systems"], paired=paired, paired_n=res["paired_n"],
                               **shape)
     echo(text, nl=False)
-    cautions = resampling_cautions({res["name"]: res["systems"]}, confidence_n=confidence_resamples(o, paired),
-                                   paired=paired, paired_n=res["paired_n"])
-    for msg in res["warnings"] + cautions:
+    for msg in said:
         echo(f"zheval: warning: {msg}", err=True)
 
 

@@ -15,6 +15,7 @@ import typer
 from ..text.terminal import terminal_json
 from .files import check_jsonl_output, check_output_dir, check_output_format, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .located import RowPlaces, rows_named
+from .option_names import notes_in_option_names
 from .sacrebleu_flags import ZhevalGroup
 from .params import (BOOTSTRAP_PAIRED, BY_SCORE, DATA_ANY, DATA_OPTIONAL, PLOT_BY_SCORE, PREDICTIONS_AB,
                      bertscore_flags, bertscore_options, option, takes)
@@ -108,7 +109,8 @@ def score(o) -> None:
                            *max_refs_one_rules(o)])
         if o.stream or o.items_out is not None:
             report, by = streamed_report(o)
-            emit_report(report_one_reference_note(o, report), o.fmt, o.output, o.plot, o.plot_by or (by[0] if by else ""))
+            emit_report(notes_in_option_names(report_one_reference_note(o, report)), o.fmt, o.output, o.plot,
+                        o.plot_by or (by[0] if by else ""))
             return
         if o.data is None:
             from ..adapters.records import score_records
@@ -118,7 +120,7 @@ def score(o) -> None:
                 report = score_records(records, keep_items=o.items or o.html is not None,
                                        buckets=report_buckets(o.buckets), folds=report_folds(o.folds, len(records)),
                                        max_refs=o.max_refs, **kwargs)
-            page = _score_page(o, report_one_reference_note(o, report), records.dataset, kwargs)
+            page = _score_page(o, notes_in_option_names(report_one_reference_note(o, report)), records.dataset, kwargs)
             emit_report(report, o.fmt, o.output, o.plot, o.plot_by or (kwargs["by"][0] if kwargs["by"] else ""),
                         html=o.html, html_page=page)
             return
@@ -133,7 +135,7 @@ def score(o) -> None:
                                           label_check=o.label_check, predictions_format=o.predictions_format,
                                           max_refs=o.max_refs, buckets=report_buckets(o.buckets),
                                           folds=report_folds(o.folds, len(ds)), **kwargs)
-        page = _score_page(o, report_one_reference_note(o, report), lambda: ds, kwargs)
+        page = _score_page(o, notes_in_option_names(report_one_reference_note(o, report)), lambda: ds, kwargs)
         emit_report(report, o.fmt, o.output, o.plot, o.plot_by or "domain", html=o.html, html_page=page)
 
     run_command(go)
@@ -156,7 +158,8 @@ def ceiling(o) -> None:
                                                 "others)")])
         # human_ceiling cuts to the first K references and counts the cut (its signatures carry maxrefs:K, as score's)
         ds, kwargs = scoring_arguments(o, {"--data": o.data})
-        emit_report(human_ceiling(ds, max_refs=o.max_refs, **kwargs), o.fmt, o.output, o.plot, o.plot_by)
+        emit_report(notes_in_option_names(human_ceiling(ds, max_refs=o.max_refs, **kwargs)), o.fmt, o.output, o.plot,
+                    o.plot_by)
 
     run_command(go)
 
@@ -201,6 +204,7 @@ def compare(o) -> None:
             report = compare_predictions(ds, *systems, label_check=o.label_check,
                                          predictions_format=o.predictions_format, test=o.test, resamples=o.resamples,
                                          max_refs=o.max_refs, **kwargs)
+        notes_in_option_names(report)  # its cautions' bootstrap as --bootstrap, in every format and the page
         page = None
         if o.html is not None:
             from ..adapters.report.html_page import render_html
@@ -578,6 +582,7 @@ def demo(o) -> None:
                 ds, files["predictions"], tokenizer=o.tokenizer, bootstrap=o.bootstrap, num_proc=o.num_proc,
                 progress=o.progress,
             )
+        notes_in_option_names(report)
         report.title = f"zheval demo: embedded 小黄鸭 sample, {len(ds)} queries, baseline predictions"
         emit_report(report, o.fmt, o.output, o.plot, "domain")
         if o.fmt == Format.table and o.output is None:

@@ -42,6 +42,7 @@ import os
 import random
 import re
 import sys
+import unicodedata
 from typing import Any, Dict, List
 
 
@@ -63,17 +64,41 @@ _FORMATS = ("table", "json")
 
 def _id_candidates(v: str, ids: List[str]) -> tuple:
     """`zheval.adapters.duck.mismatch.id_pairs` of ``--id v`` with every id of ``ids`` it may stand for (not only
-    the first of each kind), each kind's pairs best first: the id ``v`` is without a decimal ``.0`` (``--id 007.0``:
-    ``'007'``), then the id it is once written plainly, without leading zeros or a decimal ``.0`` (``--id 7.0`` with
-    the ids ``'007'`` and ``7``: ``'7'``, then ``'007'``)."""
-    from ..adapters.duck.mismatch import id_pairs, whole_id
+    the first of each kind; each id in its closest kind), each kind's pairs best first: the id ``v`` is without a
+    decimal ``.0`` (``--id 007.0``: ``'007'``), then the id it is once written plainly, without leading zeros or a
+    decimal ``.0`` (``--id 7.0`` with the ids ``'007'`` and ``7``: ``'7'``, then ``'007'``)."""
+    from ..adapters.duck.mismatch import id_pairs
 
     kinds = ([], [], [], [])
     for e in ids:
         for kind, pairs in zip(kinds, id_pairs([v], [e])):
             kind += pairs
+    return tuple(sorted(k, key=_best_first(v)) for k in kinds)
+
+
+def _best_first(v: str):
+    """The sort key of `_id_candidates`' pairs ``(v, id)``, best first (its docstring)."""
+    from ..adapters.duck.mismatch import whole_id
+
     near, best = re.sub(r"\.0+$", "", v), whole_id(v)
-    return tuple(sorted(k, key=lambda p: (str(p[1]) != near, str(p[1]) != best, len(str(p[1])))) for k in kinds)
+    return lambda p: (str(p[1]) != near, str(p[1]) != best, len(str(p[1])))
+
+
+def _spaced(v: str, ids: List[str]) -> list:
+    """The pairs ``(v, id)`` of the ids of ``ids`` that ``--id v`` equals but for spaces around it or case (after
+    NFKC, which the hint then names too), not NFKC alone (`_id_candidates`); the id ``v.strip()`` first."""
+
+    def key(x: str) -> str:
+        return unicodedata.normalize("NFKC", x).strip().casefold()
+
+    plain = unicodedata.normalize("NFKC", v)
+    pairs = [(v, e) for e in ids if e != v and key(e) == key(v) and unicodedata.normalize("NFKC", e) != plain]
+    return sorted(pairs, key=lambda p: (p[1] != v.strip(), p[1] != plain.strip(), len(p[1])))
+
+
+def _ends(text: str) -> tuple:
+    """The spaces before and after ``text``."""
+    return text[:len(text) - len(text.lstrip())], text[len(text.rstrip()):]
 
 
 def _others(pairs: list) -> str:
@@ -86,36 +111,42 @@ def _others(pairs: list) -> str:
 
 
 def _id_hint(v: str, ids: List[str], source: str) -> str:
-    """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently -- spaces around it, or the pairs of
-    `zheval.adapters.duck.mismatch.id_pairs` (Unicode normalisation, leading zeros, full-width characters, a
-    decimal ``.0``) that score, compare and agree
-    hint at for unmatched ids -- worded for an id typed on the command line (naming the id as ``source`` writes
-    it); else ``""``."""
+    """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently, worded for an id typed on the command
+    line (naming the id as ``source`` writes it); else ``""``. One hint, with one instruction: of the closest way of
+    writing found (`zheval.adapters.duck.mismatch.CLOSENESS`, with spaces and case after NFKC) -- Unicode
+    normalisation (NFC vs NFD), then full-width or other compatibility characters (NFKC) alone, then spaces around
+    it or case, then leading zeros or a decimal ``.0`` (`zheval.adapters.duck.mismatch.id_pairs`, which score,
+    compare and agree hint at for unmatched ids): ``--id ７`` with the ids ``'007'`` and ``7`` names ``'7'``."""
     from ..adapters.duck.mismatch import plain_written, visible_id
 
-    out = []
-    if v != v.strip() and v.strip() in ids:
-        out.append(f"--id {v!r} has spaces around it: ids are matched exactly, so it is not the id {v.strip()!r} "
-                   f"of {source}")
     nfc, zeros, compat, decimals = _id_candidates(v, ids)
-    if nfc:
-        out.append(f"--id {visible_id(v)} differs from the id {visible_id(nfc[0][1])} of {source} only in Unicode "
-                   f"normalisation (NFC vs NFD; they print alike): ids are matched exactly, so type the id as "
-                   f"{source} writes it")
     nfkc = " and full-width or other compatibility characters (NFKC)"  # the causes compose: '００７' and '7'
-    if zeros:
-        out.append(f"--id {v!r} equals the id {zeros[0][1]!r} of {source} but for leading zeros"
-                   f"{nfkc if plain_written(*zeros[0]) else ''}: ids are matched as text, so give --id {zeros[0][1]!r}"
-                   f"{_others(zeros)}")
+    if nfc:
+        return (f"; --id {visible_id(v)} differs from the id {visible_id(nfc[0][1])} of {source} only in Unicode "
+                f"normalisation (NFC vs NFD; they print alike): ids are matched exactly, so type the id as "
+                f"{source} writes it")
     if compat:
-        out.append(f"--id {visible_id(v)} equals the id {visible_id(compat[0][1])} of {source} once its full-width or "
-                   f"other compatibility characters are written plainly (NFKC): ids are matched exactly, so give "
-                   f"--id {visible_id(compat[0][1])}{_others(compat)}")
-    if decimals:
-        out.append(f"--id {v!r} equals the id {decimals[0][1]!r} of {source} but for a decimal '.0'"
-                   f"{nfkc if plain_written(*decimals[0]) else ''}: ids are matched as text, so give "
-                   f"--id {decimals[0][1]!r}{_others(decimals)}")
-    return "".join(f"; {h}" for h in out)
+        return (f"; --id {visible_id(v)} equals the id {visible_id(compat[0][1])} of {source} once its full-width "
+                f"or other compatibility characters are written plainly (NFKC): ids are matched exactly, so give "
+                f"--id {visible_id(compat[0][1])}{_others(compat)}")
+    spaced = _spaced(v, ids)
+    if spaced and spaced[0][1] == v.strip():
+        return (f"; --id {v!r} has spaces around it: ids are matched exactly, so it is not the id {v.strip()!r} of "
+                f"{source}; give --id {v.strip()!r}")
+    if spaced:
+        e = spaced[0][1]
+        a, b = (unicodedata.normalize("NFKC", x) for x in (v, e))
+        what = " and ".join(w for w, differs in (("spaces around it", _ends(a) != _ends(b)),
+                                                 ("case", a.strip() != b.strip())) if differs)
+        return (f"; --id {v!r} equals the id {e!r} of {source} but for {what}{nfkc if plain_written(v, e) else ''}: "
+                f"ids are matched exactly, so give --id {e!r}{_others(spaced)}")
+    rest = sorted(zeros + decimals, key=_best_first(v))
+    if not rest:
+        return ""
+    e = rest[0][1]
+    why = "leading zeros" if rest[0] in zeros else "a decimal '.0'"
+    return (f"; --id {v!r} equals the id {e!r} of {source} but for {why}{nfkc if plain_written(v, e) else ''}: ids "
+            f"are matched as text, so give --id {e!r}{_others(rest)}")
 
 
 def select_items(ids: List[str], scores: List[float], o, source: str) -> List[int]:

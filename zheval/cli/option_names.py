@@ -28,6 +28,11 @@ the door's name (``evaluate_predictions:``) or ``word_order``.
 The library's way to name a field of a 小黄鸭 predictions file (`zheval.io.predictions_arguments`,
 ``read_records(FILE, id_field='qid', with_references=False) and predictions_from_records``) is said as the option
 alone (``--id-field qid``), in these messages as in `in_field_options`'.
+
+The caution about few bootstrap resamples (`zheval.results.reducers.resample_cautions`) names the library's keyword
+for the count, ``give 1000 or more (bootstrap)``; a command names its option instead (`caution_option`:
+``--bootstrap``; ``--paired-bs-n`` where that gave the count), in its warnings and in a report's notes
+(`notes_in_option_names`), never both.
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ import re
 from contextvars import ContextVar
 from typing import Optional
 
-__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options", "warning_text"]
+__all__ = ["COMMAND", "OPTION_NAMES", "DOORS", "in_option_names", "in_field_options", "warning_text", "caution_option",
+           "notes_in_option_names"]
 
 #: The name of the command running (``"bertscore"``, ``"score"`` …; set by `zheval.cli.params.takes`), for
 #: `in_option_names` in `zheval.cli.options.run_command`; ``None`` outside a command.
@@ -217,7 +223,31 @@ def in_option_names(message: str, command: Optional[str] = None) -> str:
     return re.sub("\x00", lambda m, it=iter(kept): next(it), message)
 
 
+def caution_option(message: str, option: str, said: str = "bootstrap") -> str:
+    """``message`` with the argument of its resample count said as ``option`` when it is a caution of
+    `zheval.results.reducers.resample_cautions` (it starts with `zheval.results.reducers.RESAMPLE_CAUTION`) whose
+    count is said as ``said`` (``... give 1000 or more (bootstrap)``, the library's keyword): ``(bootstrap)`` →
+    ``(--bootstrap)`` at a command; ``said="--bootstrap"`` → ``(--paired-bs-n)`` where that option gave the count.
+    Any other message is returned as it is."""
+    from ..results.reducers import RESAMPLE_CAUTION
+
+    end = f" or more ({said})"
+    if message.startswith(RESAMPLE_CAUTION) and message.endswith(end):
+        return f"{message[:-len(end)]} or more ({option})"
+    return message
+
+
+def notes_in_option_names(report):
+    """``report`` (a `zheval.adapters.report.tables.Report`) with the resample count of its bootstrap cautions
+    (`caution_option`) said as the report commands' ``--bootstrap`` (``score``, ``ceiling``, ``compare``, ``demo``),
+    before any format or HTML page is rendered from its notes; the library's report says ``bootstrap``. Returns
+    ``report``."""
+    report.notes = [caution_option(n, "--bootstrap") for n in report.notes or []]
+    return report
+
+
 def _in_option_names(message: str, command: Optional[str]) -> str:
+    message = caution_option(message, "--bootstrap")  # the library's interval: every command's --bootstrap
     message = _CHRF_WORDS.sub(lambda m: _chrf_words(m, command), message)
     message = _PREDICTIONS_RECIPE.sub(r"\1", message)  # `zheval.io.predictions_arguments`: the option alone
     if command in DOORS:

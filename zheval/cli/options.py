@@ -14,6 +14,7 @@ import typer
 
 from ..results.reducers import MAX_BOOTSTRAP_RESAMPLES, MAX_SEED, check_bootstrap, check_trials
 from ..text.terminal import terminal_text
+from .terms_file import read_terms
 
 __all__ = [
     "Format",
@@ -521,58 +522,6 @@ def tokenizer_options(jieba_hmm: bool, terms: Optional[Path], t2s: bool = False,
     if terms is not None:
         opts["terms"] = read_terms(terms)
     return opts
-
-
-_TERMS_RULE = "a --terms file is plain text, one term per line (e.g. 快递柜, not {\"term\": \"快递柜\"} or [\"快递柜\"])"
-
-
-def read_terms(path: Path) -> list:
-    """The protected terms of a ``--terms`` file: one term per line, read by [`zheval.io.rows.read_lines`][]
-    (gzip undone, the encoding rule), each line stripped of surrounding spaces, blank lines skipped.
-
-    Raises:
-        FileFormatError (a ValueError): the file's encoding/gzip/line-end problems; a line (or the whole file)
-            that starts with ``{`` or ``[`` (a JSONL or JSON file of terms would otherwise be read as terms that
-            never match), parsed or malformed (``["猫坐"``; `_json_value`), each ``file:line``.
-        EmptyFileError: the file is empty or has only blank lines (``no items in FILE ...``), as the one reader's
-            rule for every input file.
-    """
-    from ..io import EmptyFileError, FileFormatError, Problem, json_error_message, json_like, read_lines
-
-    problems: list = []
-    lines = read_lines(path, "--terms", problems)
-    if lines is None:
-        raise FileFormatError(problems, "invalid --terms file")
-    name = str(path)
-    whole = "\n".join(t for _, t in lines)
-    if json_like(whole) and _json_value(whole) is True and not all(_json_value(t) is True for _, t in lines if t.strip()):
-        problems.append(Problem(name, 0, None, f"is a JSON document: {_TERMS_RULE}"))
-    for n, t in lines:
-        got = json_like(t) and _json_value(t)
-        if got is not False:  # True: one JSON value; else the line's JSON error (malformed, nested too deeply ...)
-            problems.append(Problem(name, n, None, f"looks like JSON ({t.strip()[:40]}): {_TERMS_RULE}" if got is True
-                                    else f"{json_error_message(got)}: {_TERMS_RULE}"))
-    if problems:
-        raise FileFormatError(problems, "invalid --terms file")
-    found = [t.strip() for _, t in lines if t.strip()]
-    if not found:
-        raise EmptyFileError(name)
-    return found
-
-
-def _json_value(text: str):
-    """``text`` (``{``/``[`` first) to `zheval.io.jsonl.parse_json_line`: ``True``, JSON; its error if meant as JSON
-    (too deep, or with ``"`` or left open: ``["猫坐"``); ``False``, a bracketed word (``[UNK]``, ``{name}``)."""
-    import json
-
-    from ..io import JsonTooDeep, parse_json_line
-
-    try:
-        parse_json_line(text)
-    except json.JSONDecodeError as exc:
-        s = text.strip()
-        return exc if isinstance(exc, JsonTooDeep) or '"' in s or s[-1] != {"[": "]", "{": "}"}[s[0]] else False
-    return True
 
 
 def domain_values(domains: Optional[str]):

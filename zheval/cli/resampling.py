@@ -26,8 +26,8 @@ from ..adapters.report.tables import MIN_INTERVAL_ITEMS, no_interval_label, no_i
 from ..text.terminal import terminal_json
 from .options import UserError
 
-__all__ = ["paired_test", "confidence_resamples", "paired_resamples", "resample_systems", "resampled_signature",
-           "score_text", "format_single", "format_systems", "rounded_perfect_notes"]
+__all__ = ["paired_test", "confidence_resamples", "confidence_option", "paired_resamples", "resample_systems",
+           "resampled_signature", "score_text", "format_single", "format_systems", "rounded_perfect_notes"]
 
 
 def paired_test(o, n_systems: Optional[int] = None) -> Optional[str]:
@@ -51,6 +51,12 @@ def confidence_resamples(o, paired: Optional[str]) -> int:
     if paired == "bs":
         return o.paired_bs_n
     return o.confidence_n if o.confidence else 0
+
+
+def confidence_option(paired: Optional[str]) -> str:
+    """The option that gives the resamples of `confidence_resamples` as the command spells it: ``--paired-bs-n``
+    under ``--paired-bs``, else ``--confidence-n``."""
+    return "--paired-bs-n" if paired == "bs" else "--confidence-n"
 
 
 def paired_resamples(o, paired: Optional[str]) -> int:
@@ -108,10 +114,11 @@ def resample_systems(names: Sequence[str], scores: Sequence[float], rows: Sequen
 
 
 def resampling_cautions(tests: dict, *, confidence_n: int = 0, paired: Optional[str] = None, paired_n: int = 0,
-                        paired_option: str = "--paired-bs-n") -> list:
+                        paired_option: str = "--paired-bs-n", confidence_option: str = "--confidence-n") -> list:
     """The cautions of `zheval.results.reducers.resample_cautions` (few resamples, an interval without its own
-    value) about sacrebleu's ``μ ± CI`` (``confidence_n`` resamples, ``--confidence-n``) and the paired bootstrap's
-    interval of Δ (``paired="bs"``, ``paired_n`` resamples, ``paired_option``). ``tests``: ``{score label: the rows of
+    value) about sacrebleu's ``μ ± CI`` (``confidence_n`` resamples, ``confidence_option``: ``--paired-bs-n`` where
+    the paired bootstrap's resamples give it, `confidence_option`) and the paired bootstrap's interval of Δ
+    (``paired="bs"``, ``paired_n`` resamples, ``paired_option``). ``tests``: ``{score label: the rows of
     `resample_systems`}``."""
     from ..results.reducers import resample_cautions
 
@@ -120,7 +127,7 @@ def resampling_cautions(tests: dict, *, confidence_n: int = 0, paired: Optional[
     mus = [(f"{s['system']} {label}", s["score"], s["mean"] - s["ci"], s["mean"] + s["ci"]) for label, s in rows
            if s.get("mean") is not None and s.get("ci") is not None]
     if confidence_n and mus:
-        out += resample_cautions(confidence_n, mus, what="μ ± 95% CI", option="--confidence-n")
+        out += resample_cautions(confidence_n, mus, what="μ ± 95% CI", option=confidence_option)
     deltas = [(f"{s['system']} {label}", s["delta"], s["delta_low"], s["delta_high"]) for label, s in rows
               if s.get("delta_low") is not None]
     if paired == "bs" and deltas:
@@ -174,11 +181,12 @@ def score_text(row: dict, width: int, scale: float = 1) -> str:
 
 
 def format_single(name: str, signature: str, row: dict, *, width: int, fmt: str, score_only: bool,
-                  scale: float = 1, verbose: Optional[str] = None) -> str:
+                  scale: float = 1, verbose: Optional[str] = None, warnings: Optional[list] = None) -> str:
     """One system as sacrebleu's ``Score.format``: ``-b`` the score (`score_text`); ``text``:
     ``<name>|<signature> = <score_text>[ <verbose>]``; ``json``: ``{"name", "score", "signature",
     ["confidence_mean", "confidence_var", "confidence" | "no_interval"], ["verbose_score"], every signature
-    field}`` indented by one space (`zheval.text.terminal.terminal_json`)."""
+    field, ["warnings"]}`` indented by one space (`zheval.text.terminal.terminal_json`); ``"warnings"`` (the key of
+    ``zheval bleu -f json``) when ``warnings`` is given, ``[]`` included."""
     if score_only:
         return score_text(row, width, scale) + "\n"
     if fmt == "text":
@@ -194,6 +202,8 @@ def format_single(name: str, signature: str, row: dict, *, width: int, fmt: str,
     for field in signature.split("|"):
         key, value = field.split(":", 1)
         d[key] = value
+    if warnings is not None:
+        d["warnings"] = list(warnings)
     return terminal_json(d, indent=1) + "\n"
 
 

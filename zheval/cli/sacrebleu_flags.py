@@ -13,6 +13,12 @@ score --metrics`` and ``zheval explain -m`` are zheval's own), and says what zhe
 * ``-m`` / ``--metrics``: one metric per text-file command (``zheval bleu``, ``zheval chrf``, ``zheval rouge``);
 * ``-lc`` / ``--lowercase``: the ``lower`` normalisation step.
 
+``-lc`` beside a zh tokenizer or preset (sacrebleu's ``-tok zh`` / ``-l xx-zh``, zheval's ``-t sacrebleu-zh`` /
+``--preset sacrebleu-zh``), whichever flag is answered, also says that ``sacrebleu -tok zh -lc`` cannot be
+reproduced -- the ``sacrebleu-zh`` tokenizer takes no options, so ``--normalize lower`` is refused with it
+(`zheval.cli.options.refuse_tool_tokenizer_options`, the same words) -- and what zheval offers instead
+(`_ZH_LOWERCASE`).
+
 The check runs for every command (`ZhevalGroup.resolve_command`), before any file is read.
 """
 
@@ -67,8 +73,76 @@ def sacrebleu_flag_message(command: str, args: List[str], own: Iterable[str],
                            valued: Iterable[str] = ()) -> Optional[str]:
     """The message for the first sacrebleu flag of ``args`` that is not one of the command's own option names
     ``own`` (see the module docstring), or ``None``. ``command``: the command's name (``bleu``, ``chrf``, ...);
-    ``valued``: its options that take a value (the argument after one is its value: ``--id -lc`` is an id)."""
+    ``valued``: its options that take a value (the argument after one is its value: ``--id -lc`` is an id). With
+    ``-lc`` beside a zh tokenizer or preset (`_zh_lowercase`), the message ends with `_ZH_LOWERCASE`."""
     own, valued = set(own), set(valued)
+    message = _flag_message(command, args, own, valued)
+    if message is not None and _zh_lowercase(command, args, own, valued):
+        from ..tokenizers import TOOL_TOKENIZERS
+
+        message += _ZH_LOWERCASE.format(tool=TOOL_TOKENIZERS["sacrebleu-zh"].TOOL)
+    return message
+
+
+#: What `sacrebleu_flag_message` adds when ``-lc`` comes with a zh tokenizer or preset: in the words of the refusal
+#: of ``--normalize`` with a tool tokenizer (`zheval.cli.options.refuse_tool_tokenizer_options`), and zheval's
+#: nearest instead, said to be zheval's tokenization.
+_ZH_LOWERCASE = (". sacrebleu -tok zh -lc cannot be reproduced: tokenizer 'sacrebleu-zh' (--preset sacrebleu-zh, "
+                 "-t sacrebleu-zh) reproduces {tool} exactly and takes no options, whatever their value, so "
+                 "--normalize lower is refused with it. zheval offers -t char --normalize lower instead (one token "
+                 "per Han character, lowercased; tok:char|norm:lower|case:lc in the signature): zheval's "
+                 "tokenization, not sacrebleu's, so its scores are not sacrebleu -tok zh -lc's")
+
+
+def _zh_lowercase(command: str, args: List[str], own: set, valued: set) -> bool:
+    """Whether ``args`` (before ``--``) hold sacrebleu's ``-lc``/``--lowercase`` (not the command's own, not an
+    option's value) and a zh tokenizer or preset: zheval's ``-t``/``--tokenizer sacrebleu-zh`` or ``--preset
+    sacrebleu-zh`` where the command has that option, or sacrebleu's ``-tok zh`` / ``--tokenize zh`` / ``-l xx-zh``
+    (not at ``zheval chrf``: sacrebleu's chrF does not tokenize, and its ``-lc`` is lowercasing alone). ``False`` at
+    a command without ``--tokenizer`` (``zheval bertscore``: there is no tokenizer to offer)."""
+    if "--tokenizer" not in own:
+        return False
+    lc = zh = False
+    for i, a in enumerate(args):
+        if a == "--":
+            break
+        if i and args[i - 1] in valued:
+            continue
+        name, _, attached = a.partition("=")
+        value = attached or (args[i + 1] if i + 1 < len(args) else "")
+        if name in ("-lc", "--lowercase") and name not in own:
+            lc = True
+        elif name in ("-t", "--tokenizer", "--preset") and name in own:
+            zh = zh or _sacrebleu_zh(value, name == "--preset")
+        elif a.startswith("-t") and "-t" in own and not a.startswith("-tok"):
+            zh = zh or _sacrebleu_zh(a[2:], False)  # -tNAME, attached
+        elif command == "chrf" or name in own:
+            continue
+        elif name in ("-tok", "--tokenize"):
+            zh = zh or value == "zh"
+        elif name in ("-l", "--language-pair"):
+            zh = zh or value.endswith("-zh")
+        elif a == "-tokzh" or (a.startswith("-l") and a.endswith("-zh")):
+            zh = True  # attached: -tokzh, -len-zh
+    return lc and zh
+
+
+def _sacrebleu_zh(name: str, preset: bool) -> bool:
+    """Whether the tokenizer ``name`` (or with ``preset`` the tokenizer of the preset ``name``'s parts, asked of the
+    preset object) is the tool tokenizer of sacrebleu's ``tokenize='zh'``."""
+    from ..presets import find_preset
+    from ..tokenizers import TOOL_TOKENIZERS
+
+    names = [name]
+    if preset:
+        found = find_preset(name)
+        parts = [found.part(m) for m in found.metrics] if found is not None else []
+        names = [p.defaults.get("tokenizer") for p in parts if p is not None]
+    return any(TOOL_TOKENIZERS.get(n) is TOOL_TOKENIZERS["sacrebleu-zh"] for n in names if isinstance(n, str))
+
+
+def _flag_message(command: str, args: List[str], own: set, valued: set) -> Optional[str]:
+    """The message of `sacrebleu_flag_message` without `_ZH_LOWERCASE`."""
     for i, a in enumerate(args):
         if a == "--":
             return None

@@ -46,18 +46,19 @@ import typer
 from typer.core import TyperCommand
 
 from ..results.copies import copy_kind
-from ..results.diagnostics import BLANK_SCORED, is_blank
+from ..results.diagnostics import describe_blank, is_blank
 from .commands import app
 from .options import (UserError, apply_quiet, bleu_options, check_tokenizer, echo, note, one_reference_rules,
                       refuse_orphans, take_warnings,
                       resampling_rules, run_command, seed_rule, split_list, tokenizer_options,
                       refuse_tool_tokenizer_options)
+from .option_names import caution_option
 from .params import BLEU_FORMAT, option, takes
-from .resampling import (confidence_resamples, paired_resamples, paired_test, resample_systems, resampled_signature,
-                         resampling_cautions, rounded_perfect_notes)
+from .resampling import (confidence_option, confidence_resamples, paired_resamples, paired_test, resample_systems,
+                         resampled_signature, resampling_cautions, rounded_perfect_notes)
 from .textfile_presets import (check_text_preset, empty_references_note, empty_references_seen,
                                preset_scores_empty)
-from .textfiles_report import json_text, metric_label, sacrebleu_text, score_only_text, table_text
+from .textfiles_report import blank_lines_note, json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
            "SystemsCommand", "STDIN", "input_warnings"]
@@ -100,16 +101,10 @@ def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems
                     "segment" if role == "reference" else
                     "an empty hypothesis; pass --allow-empty-hypotheses to score it as the tokenizer reads it (0 "
                     "unless it keeps an invisible character as a token)")
-            problems.append(_problem(name, k, f"empty line{_invisible_only(text)}: {what}"))
+            held = describe_blank(text)  # what the blank line holds (NBSP, U+200B ...), every character listed
+            problems.append(_problem(name, k, f"empty line{f' ({held})' if held else ''}: {what}"))
         out.append(text)
     return out
-
-
-def _invisible_only(text: str) -> str:
-    """`` (only invisible characters: '\\u200b')`` for a blank line that is not whitespace only, else ``""``."""
-    if text.isspace() or not text:
-        return ""
-    return f" (only invisible characters: {ascii(text.strip())})"
 
 
 def _read_file(path: Path, role: str) -> bytes:
@@ -136,7 +131,8 @@ _SELF_SCORED = ("if that is not the point (a sanity check), give the system's ou
                 "before -i")
 
 
-def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool, empty_refs: bool = False):
+def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool, empty_refs: bool = False,
+                    said: Optional[list] = None):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
     [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
     `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
@@ -144,8 +140,10 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     (`zheval.cli.files.distinct_inputs`: one set of references is not two), before anything is read; two
     reference files holding the same text (`zheval.cli.files.distinct_texts`) after they are read. A hypothesis file
     that holds a reference file's text (the file itself or a copy) is scored, as sacrebleu
-    scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said). ``empty_refs``:
-    accept empty reference lines (a preset whose tool scores empty references, ``scores_empty_references``)."""
+    scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said): appended to
+    ``said`` when it is given (the command prints it with its other warnings and puts it in its JSON), else printed.
+    ``empty_refs``: accept empty reference lines (a preset whose tool scores empty references,
+    ``scores_empty_references``)."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -201,8 +199,12 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
             kind = copy_kind(hyp, [[r] for r in ref])  # the check of every door (`zheval.results.copies`)
             if kind is not None:
                 how = " up to whitespace and invisible characters" if kind == "spacing" else ""
-                echo(f"zheval: warning: -i {hyp_name} holds the same text as reference {ref_name} (every line "
-                     f"equal{how}): {_SELF_SCORED}", err=True)
+                text = (f"-i {hyp_name} holds the same text as reference {ref_name} (every line equal{how}): "
+                        f"{_SELF_SCORED}")
+                if said is None:
+                    echo(f"zheval: warning: {text}", err=True)
+                else:
+                    said.append(text)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
@@ -374,8 +376,10 @@ def _run(o, metric: str) -> None:
         paired_test(o)
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
+    copies: list = []  # a hypothesis file that holds a reference file's text: in the warnings (and -f json's)
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
-                                                      o.allow_empty_hypotheses, preset_scores_empty(o.preset, metric))
+                                                      o.allow_empty_hypotheses, preset_scores_empty(o.preset, metric),
+                                                      copies)
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     from ..compute.option_rules import check_normalize_flags
     check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
@@ -404,7 +408,10 @@ def _run(o, metric: str) -> None:
         out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
     except ValueError as exc:
         raise references_located(exc, ref_names) from None
-    out["warnings"] = list(out["warnings"]) + take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
+    caught = take_warnings()  # the library's (PresetOverrideWarning …): in -f json too
+    if getattr(o, "paired_bs", False):  # the library's interval had --paired-bs-n resamples (`_tests`), not --bootstrap
+        caught = [caution_option(w, "--paired-bs-n", "--bootstrap") for w in caught]
+    out["warnings"] = copies + list(out["warnings"]) + caught
     if out["empty_references"] is not None:  # scored by the preset as its tool scores them: counted and said
         out["empty_references"], said = empty_references_note(out["empty_references"], ref_names)
         out["warnings"].append(said)
@@ -412,7 +419,8 @@ def _run(o, metric: str) -> None:
         {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
         paired=out["paired"][0]["test"] if out["paired"] else None,
         paired_n=out["paired"][0].get("n_resamples", 0) if out["paired"] else 0,
-        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap")
+        paired_option="--paired-bs-n" if getattr(o, "paired_bs", False) else "--bootstrap",
+        confidence_option=confidence_option(tests["paired"] if fmt == "text" else None))  # as `_tests` counts
     for msg in out["warnings"]:
         typer.echo(f"zheval: warning: {msg}", err=True)
     if metric == "rouge" and o.sentence_split == "newline":
@@ -429,7 +437,7 @@ def _run(o, metric: str) -> None:
         text = table_text(out, o.scale, width, ref_names, empty)
     for n, c in empty.items():
         if o.score_only or fmt != "table":
-            note(f"{n}: {c} empty hypothesis line(s) ({BLANK_SCORED})")
+            note(blank_lines_note(n, c))
     scale = 100 if fmt == "text" and not o.score_only else o.scale
     for msg in rounded_perfect_notes([(s["system"], metric_label(k), s["scores"][k]) for s in out["systems"]
                                       for k in out["keys"]], scale, width):

@@ -14,7 +14,15 @@ from ..results.diagnostics import BLANK_SCORED
 from ..text.terminal import terminal_json
 from .resampling import format_single, format_systems, score_text
 
-__all__ = ["metric_label", "table_text", "json_text", "score_only_text", "sacrebleu_text", "preset_numbers"]
+__all__ = ["metric_label", "table_text", "json_text", "score_only_text", "sacrebleu_text", "preset_numbers",
+           "blank_lines_note"]
+
+
+def blank_lines_note(name: str, count: int) -> str:
+    """What every text-file door (``zheval bleu`` / ``rouge`` / ``chrf`` / ``bertscore``) says of ``count`` blank
+    hypothesis lines of the file ``name`` scored under ``--allow-empty-hypotheses`` (`BLANK_SCORED`): on standard
+    error as a note, in ``-f json``'s ``"warnings"``."""
+    return f"{name}: {count} empty hypothesis line(s) ({BLANK_SCORED})"
 
 
 def _fmt(x: float, scale: int, width: int, signed: bool = False) -> str:
@@ -116,7 +124,7 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
     if why:
         lines += ["", f"no interval{' and no p-value' if paired else ''}: {why}"]
     for name, count in empty_hyps.items():
-        lines.append(f"note: {name}: {count} empty hypothesis line(s) ({BLANK_SCORED})")
+        lines.append(f"note: {blank_lines_note(name, count)}")
     if out.get("empty_references"):
         lines.append(f"note: {out['empty_references']} empty reference line(s) scored as the preset's tool scores "
                      "them (reference length 0, no n-gram; see the warning)")
@@ -128,7 +136,8 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
 def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: dict) -> str:
     """zheval's JSON of the scores: ``{"metric", "scale", "width", "segments", "references", "signature",
     "systems": [{"system", "scores", ["intervals"], ["confidence": {key: {"mean", "ci"}}], ["no_interval"],
-    BLEU's precisions and lengths, ...}], ["paired"], ["empty_references": the count a preset scored], "warnings"}`` (scores, intervals and deltas on ``scale``,
+    BLEU's precisions and lengths, ...}], ["paired"], ["empty_references": the count a preset scored], "warnings": the
+    run's warnings and the blank lines' counts (`blank_lines_note`)}`` (scores, intervals and deltas on ``scale``,
     rounded to ``width``)."""
     def r(x):
         return None if x is None else round(x * scale, width)
@@ -165,7 +174,7 @@ def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: di
         doc["paired"] = paired
     if out.get("empty_references"):
         doc["empty_references"] = out["empty_references"]  # scored by the preset as its tool scores them
-    doc["warnings"] = list(out["warnings"])
+    doc["warnings"] = list(out["warnings"]) + [blank_lines_note(n, c) for n, c in empty_hyps.items()]
     return terminal_json(doc, indent=1) + "\n"
 
 

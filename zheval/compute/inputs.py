@@ -31,6 +31,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..io.text_lists import check_text_list, table_why, unordered_why
+from ..text.normalize import is_blank
 
 __all__ = ["validate_inputs", "prepare_items", "check_references", "empty_references", "EmptyReferenceError",
            "scored_empty_references",
@@ -227,7 +228,8 @@ class EmptyReferenceError(ValueError):
         items = []
         for (i, j), text, why in list(zip(self.positions, self.texts, self.reasons))[:MAX_LISTED_EMPTY_REFERENCES]:
             where = self.locate(i) if self.locate is not None else ""
-            items.append((f"references[{i}][{j}]", f"{text!r} {why}" + (f" -- {where}" if where else "")))
+            shown = ascii(text) if is_blank(text) else repr(text)  # a blank one: every character escaped (U+3164 …)
+            items.append((f"references[{i}][{j}]", f"{shown} {why}" + (f" -- {where}" if where else "")))
         if total == 1:
             name, what = items[0]
             lines = [f"{name} is empty{' ' + how if how else ''}: {what}. {_AMBIGUOUS}"]
@@ -262,7 +264,8 @@ def _why_empty(text: str, tokenizer) -> str:
         if "nopunct" in steps and _only(text, "PSZC"):
             return "is only punctuation, which the nopunct normalisation step removes"
         if _only(text, "CZ"):
-            return "has only invisible or format characters, which normalisation removes"
+            spaces = "whitespace and " if any(c.isspace() for c in text) else ""  # NBSP, U+3000 ...: said too
+            return f"has only {spaces}invisible or format characters, which normalisation removes"
         return f"is blank after normalisation ({norm!r})"
     if getattr(tokenizer, "punct", "keep") == "drop" and _only(norm, "PSC"):
         return 'is only punctuation and symbols, which punct="drop" removes'

@@ -98,15 +98,18 @@ def three_layer_agreement(
         seed: the bootstrap's seed.
 
     Returns:
-        ``{"metrics", "ratings", "rows", "best", "best_rank", "tie_tolerance", "signatures", "bertscore", "judge",
-        "n"}``: ``metrics``
+        ``{"metrics", "ratings", "rows", "ranking", "ranking_rank", "best", "best_rank", "tie_tolerance",
+        "signatures", "bertscore", "judge", "n"}``: ``metrics``
         ``{label: [per item]}``; ``signatures`` the n-gram columns' (`ngram_signatures`: tokenizer, options);
         ``ratings`` ``{name: [per item, None = no rating]}``; ``rows`` the agreement rows
-        ([`agreement_table`][zheval.results.layer_agreement.agreement_table]); ``best`` ``{rating: [metric labels,
-        best ρ first]}`` and ``best_rank`` ``{rating: [their competition ranks]}`` (1, 1, 1, 4, ...: equal ranks are
-        tied ρ, within ``tie_tolerance``, `zheval.results.agreement.TIE_TOLERANCE`, listed in table order; ``None``:
-        no correlation); ``bertscore`` BERTScore's result without per-item lists (or None); ``judge`` the judge's
-        result without per-item lists (failures, usage, signature; or None); ``n`` the number of items.
+        ([`agreement_table`][zheval.results.layer_agreement.agreement_table]); ``ranking`` ``{rating: [metric labels,
+        best ρ first]}`` and ``ranking_rank`` ``{rating: [their competition ranks]}`` (1, 1, 1, 4, ...: equal ranks
+        are tied ρ, within ``tie_tolerance``, `zheval.results.agreement.TIE_TOLERANCE`, listed in table order;
+        ``None``: no correlation, never ranked, listed last), the keys of the review sheet's report
+        (`zheval.adapters.review.agreement_report.AgreementReport.to_dict`); ``best`` and ``best_rank``: the same
+        lists under their earlier names; ``bertscore`` BERTScore's result without per-item lists (or None);
+        ``judge`` the judge's result without per-item lists (failures, usage, signature; or None); ``n`` the number
+        of items.
 
     Raises:
         ValueError / TypeError: inputs (naming the item), options, no rating column, ratings or groups of another
@@ -140,11 +143,15 @@ def three_layer_agreement(
         judge_summary = _summary(res, ("item_scores",))
     rows = agreement_table(metrics, rating_cols, groups=groups, group_name=group_name, n_resamples=bootstrap,
                            confidence=confidence, seed=seed)
+    ranking = {c: [r["metric"] for r in rs] for c, rs in best_metrics(rows).items()}
+    ranks = best_ranks(rows)
     return {"n": len(preds),
             "metrics": {k: v.tolist() for k, v in metrics.items()},
             "ratings": {k: [None if np.isnan(x) else float(x) for x in v] for k, v in rating_cols.items()},
             "rows": rows,
-            "best": {c: [r["metric"] for r in rs] for c, rs in best_metrics(rows).items()},
-            "best_rank": best_ranks(rows), "tie_tolerance": TIE_TOLERANCE,
+            # the sheet mode's keys (AgreementReport.to_dict), and best/best_rank, their earlier names here
+            "ranking": ranking, "ranking_rank": ranks, "best": {c: list(v) for c, v in ranking.items()},
+            "best_rank": {c: list(v) for c, v in ranks.items()},
+            "tie_tolerance": TIE_TOLERANCE,
             "signatures": ngram_signatures(refs, tokenizer=tokenizer),
             "bertscore": bert_summary, "judge": judge_summary}

@@ -20,6 +20,14 @@ __all__ = ["parse_json_line", "JsonIntegerTooLong", "JsonTooDeep", "duplicate_ke
            "wrapped_rows_hint", "wrapped_rows_problem"]
 
 
+def _rows_file(path: str) -> str:
+    """The file a conversion example writes: ``X.json`` to ``X.jsonl``, ``X.jsonl`` to ``X.rows.jsonl`` (a shell's
+    ``>`` would empty the file before jq reads it), anything else ``X`` to ``X.jsonl``."""
+    if path.endswith(".json"):
+        return path[:-5] + ".jsonl"
+    return path[:-6] + ".rows.jsonl" if path.endswith(".jsonl") else path + ".jsonl"
+
+
 def json_document_problem(text: str, path: str = "FILE") -> str | None:
     """One message when a file that failed as JSON Lines is one JSON document instead (an array of objects, or an
     object spread over several lines, e.g. ``json.dump(rows, f, indent=2)``), else ``None``: then every line would
@@ -29,16 +37,16 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
         doc = json.loads(text)
     except (ValueError, RecursionError):  # ValueError: malformed JSON, or an integer longer than Python reads
         return None
-    stem = path[:-5] if path.endswith(".json") else path
+    out = _rows_file(path)
     if isinstance(doc, list):
         return (f"is one JSON array of {len(doc)} item(s), not JSON Lines (one JSON object per line): convert it, "
-                f"e.g. jq -c '.[]' {path} > {stem}.jsonl")
+                f"e.g. jq -c '.[]' {path} > {out}")
     if isinstance(doc, dict) and text.strip().count("\n"):
         hint = wrapped_rows_hint(doc, path)  # {"data": [...]} indented: jq -c . would write the wrapper again
         if hint is not None:
             return f"is one JSON object spread over several lines, not JSON Lines: {hint}"
         return (f"is one JSON object spread over several lines, not JSON Lines (one JSON object per line); write "
-                f"each object on its own line (e.g. jq -c . {path} > {stem}.jsonl)")
+                f"each object on its own line (e.g. jq -c . {path} > {out})")
     return None
 
 
@@ -46,16 +54,17 @@ def wrapped_rows_hint(obj, path: str = "FILE") -> str | None:
     """The hint for a JSON object that seems to wrap the rows instead of being one (``{"data": [{...}, ...]}``): one
     of its values, under any key, and only one, is a non-empty list of objects. Said where such an object lacks the
     fields a row needs: ``the rows seem to sit under 'data' (a list of 2 objects): write them as JSON Lines, one
-    object per line (e.g. jq -c '.data[]' FILE > FILE.jsonl)``. ``None`` for any other value."""
+    object per line (e.g. jq -c '.data[]' FILE.json > FILE.jsonl)``: the example writes ``X.json`` to ``X.jsonl``
+    and ``X.jsonl`` to ``X.rows.jsonl`` (never over the file it reads). ``None`` for any other value."""
     if not isinstance(obj, dict):
         return None
     lists = [(k, v) for k, v in obj.items() if isinstance(v, list) and v and all(isinstance(x, dict) for x in v)]
     if len(lists) != 1:
         return None
     key, rows = lists[0]
-    stem = path[:-5] if path.endswith(".json") else path
+    out = _rows_file(path)
     jq = f".{key}[]" if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key) else f".[{json.dumps(key, ensure_ascii=False)}][]"
-    example = "" if "'" in jq + path else f" (e.g. jq -c '{jq}' {path} > {stem}.jsonl)"
+    example = "" if "'" in jq + path else f" (e.g. jq -c '{jq}' {path} > {out})"
     return (f"the rows seem to sit under {key!r} (a list of {len(rows)} object(s)): write them as JSON Lines, one "
             f"object per line{example}")
 

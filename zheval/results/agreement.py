@@ -19,7 +19,8 @@ import numpy as np
 
 from .reducers import check_bootstrap, check_confidence, check_seed
 
-__all__ = ["MIN_CORRELATION_ITEMS", "SCORE_TIE_TOLERANCE", "TIE_TOLERANCE", "best_first", "tied_scores", "rank_separators", "rank_correlations", "resampled_correlations"]
+__all__ = ["MIN_CORRELATION_ITEMS", "SCORE_TIE_TOLERANCE", "TIE_TOLERANCE", "best_first", "tied_scores", "rank_separators",
+           "NO_CORRELATION", "unranked_groups", "rank_correlations", "resampled_correlations"]
 
 #: Fewest items a correlation is computed on: with 2 items every correlation is ±1 (or undefined).
 MIN_CORRELATION_ITEMS = 3
@@ -81,6 +82,26 @@ def rank_separators(ranks: Sequence) -> list[str]:
     ``""`` before the first, ``" = "`` between two that share a rank (tied), ``" > "`` otherwise (a ``None`` rank,
     no correlation, is never tied): ``BLEU +0.200 = ROUGE-2 +0.200 > ROUGE-1 +0.100``."""
     return [""] + [" = " if ranks[k] is not None and ranks[k] == ranks[k - 1] else " > " for k in range(1, len(ranks))]
+
+
+#: What the reports say of a metric/rating pair without a correlation (the agreement table's notes, and the ranking
+#: of "which metric agrees best", `unranked_groups`), followed by the reason in parentheses.
+NO_CORRELATION = "no correlation"
+
+
+def unranked_groups(ranks: Sequence, reasons: Sequence) -> list[tuple[str, str, list[int]]]:
+    """The entries of a ranking (as `best_first` orders it: ``ranks`` its ranks, ``reasons`` why each has no
+    correlation or ``None``) that have no correlation -- rank ``None`` --, which are never ranked: ``[(sep, reason,
+    [their indices])]``, one group per reason in order of first appearance; ``sep`` is ``"; "`` after anything
+    before it, ``""`` first. A ranking line shows the ranked entries with `rank_separators` (of the ranked ones
+    only), then each group as ``{sep}no correlation ({reason}): {names}``: ``ROUGE-L +0.400 > BLEU +0.200; no
+    correlation (constant metric over the 6 items): chrF``, never ``chrF – > …``."""
+    groups: dict = {}
+    for k, (rank, reason) in enumerate(zip(ranks, reasons)):
+        if rank is None:
+            groups.setdefault(str(reason), []).append(k)
+    ranked = any(rank is not None for rank in ranks)
+    return [("; " if ranked or j else "", reason, idx) for j, (reason, idx) in enumerate(groups.items())]
 
 
 def _correlations(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float]:

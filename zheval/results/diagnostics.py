@@ -35,7 +35,7 @@ import numpy as np
 
 from ..io.text_lists import check_text_list
 from .copies import combine_copy_kinds, copies_warning, copy_kind
-from ..text.normalize import BLANK_SCORED, is_blank  # the emptiness rule of every door, here for the top floor (rule 7)
+from ..text.normalize import BLANK_SCORED, describe_blank, is_blank  # the emptiness rule of every door, here for the top floor (rule 7)
 from .breakdowns import reference_limit_text
 from .exact_sum import exact_int, exact_mean, exact_value
 
@@ -52,6 +52,7 @@ __all__ = [
     "SystemDiagnostics",
     "compute_diagnostics",
     "is_blank",
+    "describe_blank",
 ]
 
 LENGTH_RATIO_WARN = 0.30

@@ -95,14 +95,16 @@ def _contains(low: float, point: float, high: float) -> bool:
 
 
 def resample_cautions(n_resamples: int, intervals: Sequence[tuple] = (), what: str = "interval",
-                      option: str = "bootstrap, --bootstrap") -> list[str]:
+                      option: str = "bootstrap") -> list[str]:
     """The cautions of an interval from ``n_resamples`` bootstrap resamples (never a refusal): one when ``n_resamples``
     is below `SOUND_RESAMPLES`, and one naming every interval that does not contain its own point estimate
     (``intervals``: ``(label, point, low, high)``; ``None`` bounds are skipped) -- a percentile interval need not
     contain it (few resamples, a skewed resampled distribution), and a reader takes it for bounds around the score.
     Containment allows `CONTAINS_RTOL` of the numbers' scale (`_contains`): float noise is not an exclusion.
     ``what`` names the interval (``interval``, ``interval of B − A``), ``option`` the resample count as the door
-    spells it. Each message starts with `RESAMPLE_CAUTION`; ``[]`` when there is nothing to say."""
+    spells it: the library's keyword ``bootstrap`` by default, which a command writes as its own option
+    (`zheval.cli.option_names.caution_option`: ``--bootstrap``, ``--paired-bs-n``). Each message starts with
+    `RESAMPLE_CAUTION`; ``[]`` when there is nothing to say."""
     out = []
     n = int(n_resamples)
     if 0 < n < SOUND_RESAMPLES:

@@ -63,6 +63,7 @@ __all__ = [
     "nfkc",
     "remove_invisible",
     "is_blank",
+    "describe_blank",
     "BLANK_SCORED",
     "DEFAULT_IGNORABLE_RANGES",
     "INVISIBLE_RANGES",
@@ -150,6 +151,22 @@ def is_blank(text: str) -> bool:
     under every normalising tokenizer.
     """
     return text.isspace() or text == "" or (not text.isascii() and _BLANK_RE.fullmatch(text) is not None)
+
+
+def describe_blank(text: str) -> str:
+    """What a blank ``text`` (`is_blank`) holds, for the message that calls it empty: ``""`` for ``""`` and ASCII
+    whitespace (nothing to show), else what its characters are and every one of them but the ASCII space (the one
+    that prints as itself) in order, escaped with ``ascii``: ``"only invisible characters: '\\u200b'"`` (`` \u200b``),
+    ``"only whitespace and invisible characters: '\\xa0\\u200b'"`` (``\xa0\u200b``: NBSP is whitespace, not one of
+    `INVISIBLE_RANGES`, and is listed), ``"only whitespace: '\\u3000'"``. One wording for every door."""
+    if text.isascii():
+        return ""
+    shown = text.replace(" ", "")
+    spaces = any(c.isspace() for c in shown)
+    marks = any(not c.isspace() for c in shown)  # a blank text's other characters are the invisible ones
+    kind = ("whitespace and invisible characters" if spaces and marks else "whitespace" if spaces
+            else "invisible characters")
+    return f"only {kind}: {ascii(shown)}"
 
 
 def _punct_table() -> dict[int, str]:

@@ -17,6 +17,7 @@ from ..text.chars import ATTACHED_MARK_RANGES, HAN_RANGES, INVISIBLE_RANGES, KAN
 from ..text.normalize import DEFAULT_STEPS, Normalizer
 from ..text.sentences import PIECE_END_CHARS
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
+from ..io.literals import instead_of_literal, literal_why, term_literal
 
 __all__ = ["CharTokenizer", "CHAR_HAN", "CHAR_MARK", "CHAR_WORD", "CHAR_OTHER_START", "CHAR_FLAG_HALF", "HAN_OR_WORD_RE",
            "HAN_TOKEN_RE", "TRAILING_MARKS_RE", "char_token_pattern", "term_pattern", "normalize_terms",
@@ -154,7 +155,8 @@ class CharTokenizer(BaseTokenizer):
     ``[请, 打, 开, 小黄鸭, APP, 查, 快递柜, 取, 件, 码, ！]``.
 
     Raises:
-        ValueError: ``punct`` not in ``("keep", "drop")``; an empty or whitespace-only term.
+        ValueError: ``punct`` not in ``("keep", "drop")``; an empty or whitespace-only term; a term written as a
+            JSON or Python literal (``'"快递柜"'``, ``"['快递柜']"``: `zheval.io.literals`).
         TypeError: a term that is not a ``str``.
     """
 
@@ -243,6 +245,10 @@ def normalize_terms(terms, normalizer: Normalizer) -> tuple[str, ...]:
         if bad:
             raise ValueError(f"terms[{i}] is not valid text: {bad.group()!r} at position {bad.start()} is a lone "
                              "surrogate (half of a UTF-16 pair, usually from a broken decode)")
+        literal = term_literal(t)
+        if literal:
+            kind, value = literal
+            raise ValueError(f"terms[{i}] {t!r} is {kind}: {literal_why(kind, t)}; {instead_of_literal(value, False)}")
         nt = normalizer(t)
         if not nt.strip():
             raise ValueError(f"terms[{i}] {t!r} is empty or whitespace after normalisation")

@@ -183,3 +183,54 @@ def test_explain_names_the_id_the_typed_one_stands_for_best(tmp_path):
         assert (f"--id {typed!r} equals the id {best!r} of {path} but for {why}: ids are matched as text, so give "
                 f"--id {best!r} (or --id {other!r}, which it equals too)") in res.stderr, res.stderr
     assert run_cli("explain", "-p", path, "-q", "--id", "7").exit_code == 0
+
+
+def test_an_id_pairs_in_its_closest_kind_only_and_hints_say_the_closest_first():
+    """``'７'`` missing, ``'007'`` and ``'7'`` extra: ``'７'`` was paired twice, as leading zeros with ``'007'`` (said
+    first) and as full-width with ``'7'`` -- two instructions for one id. Now it pairs with ``'7'`` only (equal
+    after NFKC alone is closer), whatever the order of the extra ids, and the lines go closest first: NFC, NFKC,
+    leading zeros, a decimal '.0'."""
+    from zheval.adapters.duck.mismatch import id_pairs
+
+    for extra in (["007", "7"], ["7", "007"]):
+        assert id_pairs(["７"], extra) == ([], [], [("７", "7")], []), extra
+    assert id_pairs(["0007"], ["７", "7"]).zeros == [("0007", "7")]  # the extra id that needs no NFKC
+    out = id_hints(["７", "001", "2.0", NFC[0]], ["007", "7", "1", "2", NFD[0]], "A", "B")
+    assert [h.split(" id(s) of A ")[1][:30] for h in out] == [
+        "differ from an id of B only in", "equal an id of B once full-wid", "equal an id of B but for leadi",
+        "equal an id of B but for a dec"], out
+    assert out[2].startswith("1 id(s) of A equal an id of B but for leading zeros, e.g. '001' in A and '1' in B"), out
+
+
+def test_score_says_the_closest_pair_of_an_id(tmp_path):
+    rows = [{"id": i, "query": "q", "responses": list(p), "domain": None, "difficulty": None}
+            for i, p in zip(("７", "２", "x", "y"), PAIRS)]
+    data = write_jsonl(tmp_path / "d.jsonl", rows)
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"id": i, "prediction": p[0]}
+                                               for i, p in zip(("007", "２", "x", "y", "7"), PAIRS + PAIRS[:1])])
+    res = run_cli("score", "--data", data, "-p", preds, "-q", "--bootstrap", "0")
+    assert res.exit_code == 2, res.output
+    assert "1 id(s) of the dataset equal an id of the predictions once full-width or other compatibility " \
+           "characters are written plainly (NFKC), e.g. '７' in the dataset and '7' in the predictions" in res.stderr
+    assert "leading zeros" not in res.stderr, res.stderr
+
+
+def test_explain_gives_one_instruction_for_the_closest_id(tmp_path):
+    """``--id ７`` with the ids ``'007'`` and ``7`` named ``'007'`` first (but for leading zeros and NFKC) and then
+    ``'7'`` (NFKC only), each with its own "give --id": one hint now, for the closest id -- NFKC alone, then spaces
+    or case, then leading zeros or a decimal '.0'."""
+    rows = [{"id": i, "prediction": "今天天气很好", "label": "今天天气不错"} for i in ("007", 7, "07A", "7a", "ABC")]
+    path = write_jsonl(tmp_path / "r.jsonl", rows)
+    for typed, hint in (
+            ("７", f"--id '７' equals the id '7' of {path} once its full-width or other compatibility characters are "
+                   "written plainly (NFKC): ids are matched exactly, so give --id '7'"),
+            ("07a", f"--id '07a' equals the id '07A' of {path} but for case: ids are matched exactly, so give "
+                    "--id '07A'"),  # not '7a', but for leading zeros
+            ("abc", f"--id 'abc' equals the id 'ABC' of {path} but for case: ids are matched exactly, so give "
+                    "--id 'ABC'"),
+            ("７ ", f"--id '７ ' equals the id '7' of {path} but for spaces around it and full-width or other "
+                    "compatibility characters (NFKC): ids are matched exactly, so give --id '7'")):
+        res = run_cli("explain", "-p", path, "-q", "--id", typed)
+        assert res.exit_code == 2, res.output
+        assert res.stderr.rstrip().endswith(f"no item with this id in {path}; {hint}"), res.stderr
+        assert res.stderr.count("give --id") == 1, res.stderr

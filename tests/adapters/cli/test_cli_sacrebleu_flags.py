@@ -86,3 +86,59 @@ def test_an_option_value_that_looks_like_a_flag_is_a_value(texts, tmp_path):
     ref, hyp = texts
     res = run("explain", "-p", tmp_path / "missing.jsonl", "--id", "-lc", "--id", "-tok")
     assert "sacrebleu" not in res.output
+
+
+ZH_LC = "sacrebleu -tok zh -lc cannot be reproduced: tokenizer 'sacrebleu-zh' (--preset sacrebleu-zh, -t sacrebleu-zh)"
+OFFERED = "zheval offers -t char --normalize lower instead"
+
+
+@pytest.mark.parametrize("command, args", [
+    ("bleu", ["-tok", "zh", "-lc"]), ("bleu", ["-lc", "-tok", "zh"]), ("bleu", ["--tokenize=zh", "--lowercase"]),
+    ("bleu", ["-tokzh", "-lc"]), ("bleu", ["--preset", "sacrebleu-zh", "-lc"]),
+    ("bleu", ["-lc", "--preset=sacrebleu-zh"]),
+    ("bleu", ["-t", "sacrebleu-zh", "-lc"]), ("bleu", ["-l", "en-zh", "-lc"]), ("rouge", ["-t", "sacrebleu-zh", "-lc"]),
+    ("chrf", ["-t", "sacrebleu-zh", "-lc"]),
+])
+def test_lowercase_with_the_zh_tokenizer_is_said_to_be_impossible(texts, command, args):
+    """Break-it pass (wording): ``-lc`` beside sacrebleu's zh tokenizer got the general lowercase answer, which
+    never said that ``sacrebleu -tok zh -lc`` has no zheval equivalent (``--normalize lower`` is refused with the
+    sacrebleu-zh tokenizer), nor what to use instead."""
+    ref, hyp = texts
+    res = run(command, ref, "-i", hyp, *args)
+    assert res.exit_code == 2, res.output
+    said = " ".join(res.stderr.split())
+    assert ZH_LC in said and OFFERED in said, said
+    assert "(one token per Han character, lowercased; tok:char|norm:lower|case:lc in the signature)" in said
+
+
+@pytest.mark.parametrize("command, args", [("bleu", ["-lc"]), ("bleu", ["-t", "char", "-lc"]),
+                                           ("chrf", ["-tok", "zh", "-lc"]), ("bleu", ["-tok", "zh"]),
+                                           ("bertscore", ["-tok", "zh", "-lc"])])
+def test_no_zh_lowercase_sentence_elsewhere(texts, tmp_path, command, args):
+    ref, hyp = texts
+    res = run(command, ref, "-i", hyp, *args, *(("--model", tmp_path) if command == "bertscore" else ()))
+    assert res.exit_code == 2 and "sacrebleu's" in res.stderr
+    assert "cannot be reproduced" not in res.stderr and OFFERED not in res.stderr
+
+
+def test_the_sentence_says_what_the_commands_do(texts):
+    """What the sentence states holds: the refusal of --normalize lower with --preset sacrebleu-zh uses the same
+    words, and the command offered runs and lowercases (the same score on mixed-case and on lowercased input; the
+    signature as quoted)."""
+    import re
+
+    ref, hyp = texts
+    res = run("bleu", ref, "-i", hyp, "--preset", "sacrebleu-zh", "--normalize", "lower")
+    assert res.exit_code == 2
+    said = run("bleu", ref, "-i", hyp, "--preset", "sacrebleu-zh", "-lc").stderr
+    refusal = re.search(r"reproduces (.*? exactly and takes no options, whatever their value)", res.stderr).group(1)
+    assert refusal in " ".join(said.split())
+    mixed, lower = ref.parent / "mixed.txt", ref.parent / "lower.txt"
+    mixed.write_text("今天AI很好 Hello\n我们去Park\n", encoding="utf-8")
+    lower.write_text("今天ai很好 hello\n我们去park\n", encoding="utf-8")
+    a = run("bleu", ref, "-i", mixed, "-t", "char", "--normalize", "lower", "-b", "-w", 6)
+    b = run("bleu", ref, "-i", lower, "-t", "char", "--normalize", "lower", "-b", "-w", 6)
+    assert a.exit_code == 0 and a.stdout == b.stdout, (a.output, b.output)
+    res = run("bleu", ref, "-i", mixed, "-t", "char", "--normalize", "lower", "-f", "json")
+    assert "tok:char|norm:lower|case:lc" in res.stdout
+

@@ -70,3 +70,29 @@ def test_bracketed_terms_that_are_not_json_are_kept(tmp_path):
     res = run("bleu", plain, "-i", plain, "--terms", terms, "-b", "-w", 2)
     assert res.exit_code == 0, res.output
     assert float(res.stdout) == 100.0  # identical files
+
+
+@pytest.mark.parametrize("content, line, said, instead", [
+    ('"快递柜"\n', 1, 'is a JSON string ("快递柜")', "write 快递柜 on a line of its own"),
+    ("小黄鸭\n['快递柜']\n", 2, "is a Python list (['快递柜'])", "write 快递柜 on a line of its own"),
+    ("'快递柜'\n", 1, "is a Python string ('快递柜')", "write 快递柜 on a line of its own"),
+    ("{'term': '快递柜'}\n", 1, "is a Python dict ({'term': '快递柜'})", "write 快递柜 on a line of its own"),
+    ('["快递柜", \'小黄鸭\']\n', 1, "malformed JSON array", "write 快递柜, 小黄鸭, each on a line of its own"),
+    ('["快递柜", "小黄鸭"]\n', 1, "looks like JSON", "write 快递柜, 小黄鸭, each on a line of its own"),
+])
+def test_a_quoted_or_python_literal_line_is_refused_with_what_to_write(tmp_path, content, line, said, instead):
+    """``"快递柜"`` (a JSON string) and ``['快递柜']`` (Python's ``str()`` of a list) were read as the terms
+    ``"快递柜"`` and ``['快递柜']``, whose quotes and brackets never match a text: refused at FILE:line, saying the
+    terms to write instead."""
+    plain, terms = _files(tmp_path, content.encode("utf-8"))
+    res = run("rouge", plain, "-i", plain, "--terms", terms)
+    assert res.exit_code == 2, res.output
+    assert f"{terms}:{line}: {said}" in res.stderr, res.stderr
+    assert "a --terms file is plain text, one term per line" in res.stderr and instead in res.stderr, res.stderr
+
+
+def test_terms_that_only_start_like_a_literal_are_kept(tmp_path):
+    plain, terms = _files(tmp_path, "'s\n\"快递柜\" 和 \"小黄鸭\"\n[快递柜]\n快递柜\n".encode("utf-8"))
+    res = run("bleu", plain, "-i", plain, "--terms", terms, "-b", "-w", 2)
+    assert res.exit_code == 0, res.output
+    assert float(res.stdout) == 100.0

@@ -15,12 +15,12 @@ fields: JSONL, CSV, TSV, Parquet).
 from __future__ import annotations
 
 import os
-import re
 import unicodedata
 from pathlib import Path
 from typing import Optional
 
 from ...io import FileFormatError, id_value, predictions_arguments, read_rows
+from .mismatch import whole_id
 
 __all__ = ["MIN_MATCHED", "MIN_SHARE", "id_like_fields", "id_like_matches", "id_like_check", "id_like_warning",
            "shared_id_field"]
@@ -99,10 +99,10 @@ def id_like_fields(predictions, ids: list) -> list:
 def _loose(value) -> str:
     """The key of an id once the ways of writing it that the id hints name are set aside (`zheval.io.fields.
     near_id_problem`, `zheval.adapters.duck.mismatch.id_pairs`): full-width and other compatibility characters
-    (NFKC), case, spaces around it, a decimal ``.0`` (``2.0``), leading zeros."""
-    text = unicodedata.normalize("NFKC", str(value)).strip().casefold()
-    text = re.sub(r"^(\d+)\.0+$", r"\1", text)  # '2.0': an integer id written as a float
-    return re.sub(r"^0+(?=\d)", "", text)
+    (NFKC), case, spaces around it, a decimal ``.0`` (``2.0``), leading zeros: the id written plainly (NFKC)
+    without the spaces around it, then `zheval.adapters.duck.mismatch.whole_id` (leading zeros, a decimal ``.0``),
+    casefolded."""
+    return whole_id(unicodedata.normalize("NFKC", str(value)).strip()).casefold()
 
 
 def id_like_matches(predictions, ids: list, rows: Optional[list] = None) -> list:

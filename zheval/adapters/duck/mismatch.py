@@ -11,7 +11,7 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written", "whole_id",
+__all__ = ["CLOSENESS", "IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written", "whole_id",
            "visible_id"]
 
 _SHOWN = 10  # ids shown in a message
@@ -63,14 +63,20 @@ def plain_written(m, e) -> bool:
 
 
 def _matched(missing: list, extra: list, key, also=lambda m, e: True) -> list:
-    """The pairs ``(missing id, extra id)`` whose ``key`` is the same, not written alike, ``also(m, e)`` true."""
-    by_key = {}
+    """The pairs ``(missing id, extra id)`` whose ``key`` is the same, not written alike, ``also(m, e)`` true: for
+    each missing id, the first such extra id that needs no NFKC (`plain_written`), else the first such one."""
+    by_key: dict = {}
     for x in extra:
         k = key(x)
         if k is not None:
-            by_key.setdefault(k, x)
-    return [(m, by_key[k]) for m in missing if (k := key(m)) is not None and k in by_key
-            and str(m) != str(by_key[k]) and also(m, by_key[k])]
+            by_key.setdefault(k, []).append(x)
+    out = []
+    for m in missing:
+        k = key(m)
+        fits = [e for e in by_key.get(k, ()) if str(m) != str(e) and also(m, e)] if k is not None else []
+        if fits:
+            out.append((m, min(fits, key=lambda e: plain_written(m, e))))
+    return out
 
 
 class IdPairs(NamedTuple):
@@ -87,28 +93,47 @@ def id_pairs(missing, extra) -> IdPairs:
     full-width, and ``'7'`` or ``7``); equal once the leading zeros of the one written with more are removed
     (``'001'`` and ``'1'`` or ``1``); equal but for a decimal ``.0`` (``'7.0'`` and ``7``). The causes compose:
     leading zeros and decimals are looked for after NFKC, so ``'００７'`` (full-width, zero-padded) pairs with
-    ``'7'`` as leading zeros, `plain_written` telling that NFKC was needed too. Each pair is of one kind. Each door
-    words them for its inputs (`id_hints` for two files; ``zheval explain --id`` for a typed id)."""
+    ``'7'`` as leading zeros, `plain_written` telling that NFKC was needed too. Each pair is of one kind, and each
+    missing id is paired in its closest kind only (`CLOSENESS`: with the extra ids ``'007'`` and ``'7'``, the
+    missing ``'７'`` pairs with ``'7'``, full-width, not with ``'007'``), with its closest extra id of that kind
+    (one that needs no NFKC first). Each door words them for its inputs (`id_hints` for two files; ``zheval
+    explain --id`` for a typed id)."""
     missing, extra = list(missing), list(extra)
-    nfc = _matched(missing, extra, lambda x: unicodedata.normalize("NFC", x) if isinstance(x, str) else None)
-    zeros = _matched(missing, extra, lambda x: _no_leading_zeros(_plain(x)),
-                     lambda m, e: _no_leading_zeros(_plain(m))[:1].isdigit() and _plain(m) != _plain(e))
-    compat = _matched(missing, extra, _plain,
-                      lambda m, e: unicodedata.normalize("NFC", str(m)) != unicodedata.normalize("NFC", str(e)))
-    decimals = _matched(missing, extra, lambda x: _whole_number(_plain(x)), lambda m, e: _whole_number(
-        _plain(m))[:1].isdigit() and _no_leading_zeros(_plain(m)) != _no_leading_zeros(_plain(e)))
-    return IdPairs(nfc, zeros, compat, decimals)
+    kinds = {"nfc": _matched(missing, extra, lambda x: unicodedata.normalize("NFC", x) if isinstance(x, str) else None),
+             "zeros": _matched(missing, extra, lambda x: _no_leading_zeros(_plain(x)),
+                               lambda m, e: _no_leading_zeros(_plain(m))[:1].isdigit() and _plain(m) != _plain(e)),
+             "compat": _matched(missing, extra, _plain, lambda m, e: unicodedata.normalize("NFC", str(m))
+                                != unicodedata.normalize("NFC", str(e))),
+             "decimals": _matched(missing, extra, lambda x: _whole_number(_plain(x)), lambda m, e: _whole_number(
+                 _plain(m))[:1].isdigit() and _no_leading_zeros(_plain(m)) != _no_leading_zeros(_plain(e)))}
+    paired: set = set()
+    for kind in CLOSENESS:
+        kinds[kind] = [(m, e) for m, e in kinds[kind] if _key(m) not in paired]
+        paired.update(_key(m) for m, _ in kinds[kind])
+    return IdPairs(**kinds)
+
+
+CLOSENESS = ("nfc", "compat", "zeros", "decimals")
+"""The kinds of `IdPairs`, closest first: printed alike (NFC), then only full-width or other compatibility
+characters (NFKC), then leading zeros, then a decimal ``.0`` (a number's writing changed). A missing id that pairs
+in several kinds is kept in the closest; `id_hints` says them in this order."""
+
+
+def _key(value) -> tuple:
+    """A missing id as `id_pairs` tells them apart: ``7`` and ``'7'`` are two."""
+    return (type(value).__name__, str(value))
 
 
 def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "the predictions") -> list[str]:
     """Why two sets of unmatched ids may be the same ids written differently: ``missing`` (ids of ``missing_in``
     that the other side lacks) and ``extra`` (ids of ``extra_in`` that ``missing_in`` lacks), in any order, of any
-    type (str or int). One line (no indent) per cause found (`id_pairs`), each naming how many and the first pair:
+    type (str or int). One line (no indent) per cause found (`id_pairs`: each missing id in its closest kind),
+    closest first (`CLOSENESS`), each naming how many and the first pair:
 
     - a missing and an extra id equal after NFC normalisation (they print alike; shown with `visible_id`);
+    - a missing and an extra id equal after NFKC normalisation only (``'７'``, full-width, and ``'7'``);
     - a missing and an extra id equal once the leading zeros of the one written with more are removed
       (``'001'`` and ``'1'`` or ``1``: a spreadsheet read the ids as numbers);
-    - a missing and an extra id equal after NFKC normalisation only (``'７'``, full-width, and ``'7'``);
     - a missing and an extra id equal but for a decimal ``.0`` (``'7.0'`` and ``'7'`` or ``7``).
 
     The causes compose: leading zeros and a decimal ``.0`` are looked for after NFKC, and their line then names the
@@ -127,18 +152,18 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
                    f"normalisation (NFC vs NFD; they print alike), e.g. {visible_id(m)} in {missing_in} and "
                    f"{visible_id(e)} in {extra_in}: write the ids of both files in the same normal form (NFC: "
                    "unicodedata.normalize('NFC', id))")
-    if zeros:
-        m, e = zeros[0]
-        out.append(f"{len(zeros)} id(s) of {missing_in} equal an id of {extra_in} but for leading "
-                   f"zeros{_too(zeros)}, e.g. {m!r} in {missing_in} and {e!r} in {extra_in}: ids look like numbers whose leading zeros were "
-                   "removed (a spreadsheet?); write the ids as text in both files (in a spreadsheet: format the id "
-                   "column as Text before opening or pasting)")
     if compat:
         m, e = compat[0]
         out.append(f"{len(compat)} id(s) of {missing_in} equal an id of {extra_in} once full-width or other "
                    f"compatibility characters are written plainly (NFKC), e.g. {visible_id(m)} in {missing_in} and "
                    f"{visible_id(e)} in {extra_in}: write the ids of both files with the same characters (NFKC: "
                    "unicodedata.normalize('NFKC', id))")
+    if zeros:
+        m, e = zeros[0]
+        out.append(f"{len(zeros)} id(s) of {missing_in} equal an id of {extra_in} but for leading "
+                   f"zeros{_too(zeros)}, e.g. {m!r} in {missing_in} and {e!r} in {extra_in}: ids look like numbers whose leading zeros were "
+                   "removed (a spreadsheet?); write the ids as text in both files (in a spreadsheet: format the id "
+                   "column as Text before opening or pasting)")
     if decimals:
         m, e = decimals[0]
         out.append(f"{len(decimals)} id(s) of {missing_in} equal an id of {extra_in} but for a decimal "

@@ -23,7 +23,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ...results.diagnostics import Diagnostics, SystemDiagnostics
+from ...results.diagnostics import Diagnostics, SystemDiagnostics, is_blank
 from ...results.group_labels import NULL_LABEL, group_label, group_value
 from ...results.reducers import MIN_INTERVAL_ITEMS, no_interval_reason
 from ...text.terminal import escaped_text, markdown_text, terminal_text
@@ -451,12 +451,16 @@ def _ratio(v: float | None) -> str:
 
 def most_repeated(rep: dict, width: int = 20) -> str:
     """The most frequent prediction of `zheval.results.distinct.repetition` as a cell: ``"text" (count)``
-    (cut to ``width`` characters, ``(empty)`` for the empty prediction), or ``none repeated`` when no prediction
+    (cut to ``width`` characters, ``(empty)`` for the empty prediction, ``(blank: '\\xa0\\u200b')`` for another blank
+    one, every character escaped: `zheval.results.diagnostics.is_blank`), or ``none repeated`` when no prediction
     occurs twice (then the "most frequent" one is merely the first)."""
     if rep["most_frequent_count"] < 2:
         return "none repeated"
     top = rep["most_frequent"]
-    top = "(empty)" if top == "" else (top if len(top) <= width else top[:width] + "…")
+    if is_blank(top):  # nothing to see in the cell: said, and what it holds listed
+        top = "(empty)" if top == "" else f"(blank: {ascii(top)})"
+    else:
+        top = top if len(top) <= width else top[:width] + "…"
     return f"{top} ({rep['most_frequent_count']})"
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...results.agreement import TIE_TOLERANCE, best_first, rank_correlations, rank_separators, tied_scores
+from ...results.agreement import (NO_CORRELATION, TIE_TOLERANCE, best_first, rank_correlations, rank_separators,
+                                  tied_scores, unranked_groups)
 from ..report.tables import NULL_LABEL, format_table
 from .review_files import listed
 
-__all__ = ["AgreementReport", "review_agreement"]
+__all__ = ["AgreementReport", "ranking_line", "review_agreement"]
 
 
 @dataclass
@@ -87,13 +88,24 @@ class AgreementReport:
         if any(len(rs) > 1 for rs in rank.values()):
             lines += ["", f"which metric agrees best (overall, by Spearman ρ; '=': tied, |Δρ| ≤ "
                           f"{TIE_TOLERANCE:g})"]
-            for c, rs in rank.items():
-                lines.append(f"  {c}: " + "".join(
-                    f"{sep}{r['label']} {'–' if r['undefined'] else format(r['spearman'], '+.3f')}"
-                    for (r, _), sep in zip(rs, rank_separators([k for _, k in rs]))))
+            lines += [f"  {c}: {ranking_line(rs)}" for c, rs in rank.items()]
         if self.notes:
             lines += ["", "notes"] + [f"  {n}" for n in self.notes]
         return "\n".join(lines) + "\n"
+
+
+def ranking_line(ranked: list) -> str:
+    """One rating column's line of "which metric agrees best" (``ranked``: `AgreementReport.ranked`'s ``[(row,
+    rank)]``): the metrics with a correlation, best ρ first (``=`` between tied ρ, ``>`` otherwise), then those
+    without one, never ranked, as the table's notes say them: ``; no correlation (<reason>): <labels>``
+    (`zheval.results.agreement.unranked_groups`)."""
+    ranks = [k for _, k in ranked]
+    shown = [(r, k) for r, k in ranked if k is not None]
+    text = "".join(f"{sep}{r['label']} {format(r['spearman'], '+.3f')}"
+                   for (r, _), sep in zip(shown, rank_separators([k for _, k in shown])))
+    for sep, reason, idx in unranked_groups(ranks, [r["undefined"] for r, _ in ranked]):
+        text += f"{sep}{NO_CORRELATION} ({reason}): " + ", ".join(ranked[i][0]["label"] for i in idx)
+    return text
 
 
 def review_agreement(ratings: dict, key: dict, info: dict | None = None, bootstrap: int = 1000, seed: int = 12345,

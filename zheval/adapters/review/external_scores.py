@@ -25,7 +25,6 @@ from typing import Mapping, Sequence
 
 from ...io import given_path
 from ...io.fields import UniqueIds, keyed_rows
-from ...io.jsonl import wrapped_rows_problem
 from ..duck.mismatch import id_hints
 from .review_files import (ReviewFileError, columns_of, lacking, listed, name_clashes, raise_problems,
                            read_review_file, reserved_names, typed)
@@ -67,12 +66,10 @@ def read_scores(path, key: dict, taken=(), rating_columns: Sequence[str] = ()) -
     from ...io.numbers import SameFloat, number_cells
 
     path = given_path(path)  # said as given
-    rf = read_review_file(path, "scores file")  # the reader of every door (zheval.io), the format by the name
+    # the reader of every door (zheval.io), the format by the name; {"data": [{...}, ...]}: the wrapped-rows hint
+    rf = read_review_file(path, "scores file")
     header = columns_of(rf)
     problems = []
-    wrapper = wrapped_rows_problem(rf.kind, rf.rows, ("id",), str(path))  # {"data": [{...}, ...]}: rows wrapped
-    if wrapper is not None:
-        raise ReviewFileError(f"cannot read the scores file {path}", [str(wrapper)])
     if "id" not in header:
         problems.append(f"{path}:1: the header has no id column (it has {', '.join(header) or 'nothing'}); "
                         "write id,<score name>,...")

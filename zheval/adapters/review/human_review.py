@@ -403,12 +403,13 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         [predictions that could not be checked: `zheval.adapters.review.sheet_predictions`]}``.
 
     Raises:
-        ReviewFileError: every problem at once, each naming ``file:line``: a name that says no accepted format,
-            no ``id`` column or a missing rating column (in the header; JSON Lines: a row lacking a rating column
-            other rows have), a row without an id, an id twice (both lines), ids the key does not have, ids of
-            the key the sheet lacks (listed), a non-numeric or non-finite rating (column and value), two different
-            numbers of a column that read as the same float64 (both lines: `zheval.io.numbers.SameFloat`), prediction cells
-            that are not the predictions the key was scored on (`sheet_predictions`: another system's sheet).
+        ReviewFileError: every problem at once, each naming ``file:line``: a name that says no accepted format, one
+            JSON object wrapping the rows (``{"data": [...]}``), no ``id`` column or a missing rating column (in the
+            header; JSON Lines: a row lacking a rating column other rows have), a row without an id, an id twice
+            (both lines), ids the key does not have, ids of the key the sheet lacks (listed), a non-numeric or
+            non-finite rating (column and value), two different numbers of a column that read as the same float64
+            (both lines: `zheval.io.numbers.SameFloat`), prediction cells that are not the predictions the key was
+            scored on (`sheet_predictions`: another system's sheet).
         OSError: the file cannot be read.
         ReviewFileError also when the file is not UTF-8 but looks like UTF-16/UTF-32 or GB18030/GBK (what
         spreadsheets save as "Unicode text" or as CSV in a Chinese locale), saying which and how to re-save it
@@ -416,13 +417,12 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         cell-size limit; every row as many cells as the header).
     """
     path = given_path(path)  # said as given
-    # a spreadsheet's "Unicode text" (UTF-16) or Chinese-locale "CSV" (GB18030/GBK): said so, not a "not valid UTF-8"
-    rf = read_review_file(path, "ratings sheet", hint="; save the sheet as UTF-8 CSV")
-    rows, is_typed = rf.rows, typed(rf)
     cols = list(key["rating_columns"]) if columns is None else [str(c).strip() for c in columns]
     if not cols or len(set(cols)) != len(cols) or any(not c or c in SHEET_COLUMNS[:4] for c in cols):
         raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "
                          f"got {cols}")
+    rf = read_review_file(path, "ratings sheet", hint="; save the sheet as UTF-8 CSV", fields=["id", *cols])
+    rows, is_typed = rf.rows, typed(rf)
     key_ids = [it["id"] for it in key["items"]]
     # a CSV/TSV sheet shows an id escaped, with the formula guard (sheet_text: injective), so each sheet form is one
     # key id -- the guard kept or dropped by a spreadsheet: only a guard starts a cell with ', so both forms are one

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+from ...io.jsonl import wrapped_rows_problem
 from ...io.problems import EmptyFileError
 from ...io.rows import RowFile, read_rows
 from ...io.source import format_suffix
@@ -42,12 +43,15 @@ class ReviewFileError(ValueError):
                          + "\n  ".join(shown) + (f"\n  … and {more} more" if more > 0 else ""))
 
 
-def read_review_file(path, what: str, hint: str = "") -> RowFile:
+def read_review_file(path, what: str, hint: str = "", fields: Sequence[str] = ("id",)) -> RowFile:
     """The rows of a review file (module docstring: the format by the name).
 
     Args:
         path: the file (``pathlib.Path``). what: its role in messages (``"ratings sheet"``, ``"scores file"``).
         hint: added to a problem about the encoding (``"; save the sheet as UTF-8 CSV"``).
+        fields: the columns a row is read for (``id`` and the rating columns): a JSON Lines file of one object
+            with none of them that wraps the rows (``{"data": [{...}, ...]}``) is refused with the hint of every
+            JSON door (`zheval.io.jsonl.wrapped_rows_problem`, at ``file:line``).
 
     Returns:
         [`RowFile`][zheval.io.rows.RowFile]: ``kind`` ``csv``/``tsv`` (text cells) or ``jsonl``/``parquet``
@@ -56,7 +60,7 @@ def read_review_file(path, what: str, hint: str = "") -> RowFile:
     Raises:
         ReviewFileError: a name that says no accepted format (one problem naming them all); every problem of the file
             (encoding, gzip, quoting, header, cell counts, malformed JSON, ...: ``file:line``); a file without a
-            row.
+            row; one JSON object wrapping the rows.
         OSError: the file cannot be read.
     """
     kind = REVIEW_FORMATS.get(format_suffix(path))
@@ -73,6 +77,9 @@ def read_review_file(path, what: str, hint: str = "") -> RowFile:
                               [str(p) + (hint if "UTF-8" in p.message else "") for p in problems])
     if not rf.rows:
         raise ReviewFileError(f"cannot read the {what} {path}", [f"{path}: the file has no row (a header at most)"])
+    wrapper = wrapped_rows_problem(rf.kind, rf.rows, fields, str(path))  # {"data": [{...}, ...]}: rows wrapped
+    if wrapper is not None:
+        raise ReviewFileError(f"cannot read the {what} {path}", [str(wrapper)])
     return rf
 
 
