@@ -114,7 +114,7 @@ def agree(o) -> None:
         scores = list(o.scores or [])
         inputs = [("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)]
         check_paths(inputs, {"--output": o.output})
-        check_output_format(o.output, o.fmt)
+        check_output_format(o.output, o.fmt, writes=("table", "json"))
         distinct_inputs(inputs, "give each file once")  # --scores s.csv --scores ./s.csv: one file's columns twice
         for flag, p in (("--ratings", o.ratings), ("--key", o.key), *(("--scores", p) for p in scores)):
             if p.is_dir():

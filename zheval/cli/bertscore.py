@@ -82,6 +82,10 @@ def _run(o) -> None:
     check_output_dir(o.bert_items)
     check_paths([*(("REF", p) for p in o.references), *(("--input", p) for p in o.hypotheses or []),
                  ("--baseline-path", o.bert_baseline)], {"--items": o.bert_items}, {"--model": o.bert_model})
+    if o.bert_baseline is not None:
+        from ..io import existing_file
+
+        existing_file(o.bert_baseline, "--baseline-path")  # before the model loads; said as typed
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                             o.allow_empty_hypotheses)
     for n, s in zip(names, systems):  # blank lines scored (--allow-empty-hypotheses): counted, as at every door

@@ -13,7 +13,7 @@ from typing import Optional
 import typer
 
 from ..text.terminal import terminal_json
-from .files import check_output_dir, check_output_format, check_paths, distinct_inputs, emit_report, load_data, plot_format
+from .files import check_jsonl_output, check_output_dir, check_output_format, check_paths, distinct_inputs, emit_report, load_data, plot_format
 from .located import RowPlaces, rows_named
 from .option_names import notes_in_option_names
 from .sacrebleu_flags import ZhevalGroup
@@ -483,6 +483,7 @@ def streamed_report(o):
     if given:
         raise UserError(f"--stream keeps sums, not items: {', '.join(given)} cannot be used with it (score without "
                         "--stream for them; per-item scores: --items-out FILE)")
+    check_output_dir(o.items_out)  # before: "[Errno 2] No such file or directory: 'nope/x.jsonl.partial'"
     check_paths({"--predictions": o.predictions, "--terms": o.terms}, {"--items-out": o.items_out, "--output": o.output})
     if o.items_out is not None:
         try:
@@ -530,6 +531,7 @@ def clean(o) -> None:
         apply_quiet(o.quiet)
         check_output_dir(o.output, o.report_json)
         check_paths({"SOURCE": o.source}, {"--output": o.output, "--report-json": o.report_json})
+        check_jsonl_output("--output", o.output, "clean")
         # cleaning is for raw data: any number of references, empty ones (dropped as 'empty'); domains as score's
         ds, _ = load_data(o.source, bounds=False, domains=domain_values(o.domains), empty_refs=True)
         cleaned, rep = clean_duck(

@@ -13,49 +13,98 @@ from typing import Optional
 from ..text.terminal import terminal_json
 from .options import Format, UserError, echo
 
-__all__ = ["check_output_dir", "check_output_format", "check_paths", "distinct_inputs", "distinct_texts", "plot_format", "emit_report",
+__all__ = ["check_output_dir", "check_output_format", "check_jsonl_output", "check_paths", "distinct_inputs", "distinct_texts", "plot_format", "emit_report",
            "load_data"]
 
 
 def check_output_dir(*paths: Optional[Path]) -> None:
     """Raise `UserError` for an output path whose directory does not exist or which is
-    a directory (``None`` paths are skipped)."""
+    a directory (``None`` paths are skipped); the directory is said as typed (``./out/d.json``: ``./out``)."""
     for p in paths:
         if p is not None:
             parent = p.parent if str(p.parent) else Path(".")
             if not parent.is_dir():
-                raise UserError(f"output directory does not exist: {parent}")
+                raise UserError(f"output directory does not exist: {os.path.dirname(str(p)) or parent}")
             if p.is_dir():
                 raise UserError(f"output path is a directory: {p}")
 
 
-def check_output_format(output: Optional[Path], fmt, html: bool = False) -> None:
+#: What an ``--output`` extension names that no ``-f`` writes: JSON Lines, the tables zheval's readers read by their
+#: extension, YAML; ``.gz`` (gzip) is refused apart (`check_output_format`, `check_jsonl_output`).
+OTHER_FORMATS = {".jsonl": "JSON Lines", ".ndjson": "JSON Lines", ".csv": "CSV", ".tsv": "TSV", ".parquet": "Parquet",
+                 ".pq": "Parquet", ".yaml": "YAML", ".yml": "YAML", ".html": "HTML", ".htm": "HTML"}
+_KINDS = {"table": "text table", "json": "JSON", "markdown": "Markdown"}
+_WRITES = {"table": ("the text table", ".txt"), "json": ("one indented JSON document", ".json"),
+           "markdown": ("a Markdown table", ".md")}
+
+
+def _unzipped(output: Path) -> tuple:
+    """``(ext, typed, gz)``: the extension of the name without a trailing ``.gz``, lower-case and as typed, and
+    whether the name ends in ``.gz``."""
+    gz = output.name.lower().endswith(".gz")
+    typed = Path(output.name[:-3] if gz else output.name).suffix
+    return typed.lower(), typed, gz
+
+
+def check_output_format(output: Optional[Path], fmt, html: bool = False,
+                        writes: tuple = ("table", "json", "markdown")) -> None:
     """Refuse a ``--output`` file whose extension says another format than ``-f`` writes into it
-    (``--output d.json`` without ``-f json`` wrote the text table, saying only ``wrote d.json``). A name without an
-    extension, or one of no format here, is taken as it is. ``html``: the command has ``--html`` (named
-    for a ``.html`` file).
+    (``--output d.json`` without ``-f json`` wrote the text table, saying only ``wrote d.json``), one whose extension
+    names a format no ``-f`` writes (``.csv``, ``.tsv``, ``.parquet``, ``.yaml``, ``.jsonl``, ``.html``: written as
+    the table or JSON under that name), and one ending in ``.gz`` (every zheval reader takes ``.gz`` for gzip; the
+    report is written uncompressed), whose name without ``.gz`` is checked first. A name without an extension, or one
+    of no format here, is taken as it is. ``html``: the command has ``--html`` (named for a ``.html`` file);
+    ``writes``: the command's ``-f`` choices (``zheval agree``'s sheet mode: table and json).
 
     Raises:
-        UserError: naming the file, what it would hold, and the ``-f`` or the name to use instead."""
+        UserError: naming ``--output`` as typed, what it would hold, and the ``-f`` or the name to use instead."""
     if output is None:
         return
     # what an extension promises: the -f format it holds (None: no -f writes it)
-    formats = {".txt": "table", ".json": "json", ".jsonl": None, ".md": "markdown", ".markdown": "markdown",
-               ".html": None, ".htm": None}
-    held = {"table": "the text table", "json": "one indented JSON document", "markdown": "a Markdown table"}
+    formats = {".txt": "table", ".json": "json", ".md": "markdown", ".markdown": "markdown",
+               **{ext: None for ext in OTHER_FORMATS}}
     fmt = getattr(fmt, "value", fmt)
-    ext = output.suffix.lower()
-    if ext not in formats or formats[ext] == fmt:
+    held, own = _WRITES.get(fmt, (fmt, "otherwise"))
+    ext, typed, gz = _unzipped(output)
+    if ext in formats and formats[ext] != fmt:
+        wants = formats[ext]
+        if wants in writes:
+            fix = f"add -f {wants}"
+        elif ext in (".html", ".htm"):
+            fix = f"for the HTML report use --html {output}" if html else "-f writes no HTML"
+        elif ext in (".jsonl", ".ndjson"):
+            fix = "-f writes no JSON Lines" if fmt != "json" else "-f json writes one JSON document, not JSON Lines"
+        else:
+            said = ", ".join(f"-f {f} {_WRITES[f][0]} ({_WRITES[f][1]})" for f in writes)
+            kind = OTHER_FORMATS.get(ext) or _KINDS[wants]
+            raise UserError(f"--output {output}: zheval writes no {kind} file ({typed}); it writes what -f "
+                            f"says: {said}; name the file {own} for -f {fmt}")
+        raise UserError(f"--output {output} holds {held} (-f {fmt}): {fix}, or name the file {own}")
+    if gz:
+        raise UserError(f"--output {output}: zheval writes no gzip ({output.name[-3:]}), and every zheval reader "
+                        f"takes a .gz file for gzip; -f {fmt} writes {held} uncompressed: name the file "
+                        f"{str(output)[:-3]} (and compress it afterwards if you need to)")
+
+
+def check_jsonl_output(flag: str, output: Optional[Path], command: str) -> None:
+    """Refuse an output file of JSON Lines (``zheval clean -o``, ``zheval judge -o``) whose name says another format:
+    ``.csv``, ``.tsv``, ``.parquet``/``.pq`` (zheval's readers read such a file as that table: the JSON Lines written
+    there would not read back), ``.yaml``/``.yml``, ``.md``, ``.html``, or ``.gz`` (read as gzip; the file is written
+    uncompressed). ``.jsonl``, ``.json``, ``.ndjson``, ``.txt`` and other names are taken as they are.
+
+    Raises:
+        UserError: naming ``flag`` and the file as typed, the extension, and that JSON Lines is written."""
+    if output is None:
         return
-    wants = formats[ext]
-    if wants is not None:
-        fix = f"add -f {wants}"
-    elif ext in (".html", ".htm"):
-        fix = f"for the HTML report use --html {output}" if html else "-f writes no HTML"
-    else:
-        fix = "-f writes no JSON Lines" if fmt != "json" else "-f json writes one JSON document, not JSON Lines"
-    raise UserError(f"--output {output} holds {held.get(fmt, fmt)} (-f {fmt}): {fix}, or name the file "
-                    f"{ {'table': '.txt', 'json': '.json', 'markdown': '.md'}.get(fmt, 'otherwise')}")
+    ext, typed, gz = _unzipped(output)
+    others = {**OTHER_FORMATS, ".md": "Markdown", ".markdown": "Markdown"}
+    if ext in others and others[ext] != "JSON Lines":
+        raise UserError(f"{flag} {output}: zheval {command} writes JSON Lines, not {others[ext]} ({typed}); name the "
+                        f"file .jsonl")
+    if gz:
+        raise UserError(f"{flag} {output}: zheval {command} writes no gzip (.gz), and every zheval reader takes a .gz "
+                        f"file for gzip; it writes JSON Lines uncompressed: name the file {str(output)[:-3]} (and "
+                        "compress it afterwards if you need to)")
 
 
 def _same_file(a: Path, b: Path) -> bool:

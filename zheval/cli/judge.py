@@ -240,7 +240,7 @@ def _run(o) -> None:
     from ..adapters.files import atomic_write
     from ..adapters.records import read_records
     from ..compute.judge import compute_judge
-    from .files import check_output_dir, check_paths, distinct_inputs
+    from .files import check_jsonl_output, check_output_dir, check_paths, distinct_inputs
 
     require_extra("openai", extra="judge", purpose="zheval judge")
     api_key = check_endpoint(o.base_url, o.judge_model, o.api_key)
@@ -252,6 +252,7 @@ def _run(o) -> None:
     check_output_dir(o.judge_output)
     check_paths({"FILE": o.records, "--versus": o.versus, "--rubric": o.rubric}, {"--output": o.judge_output},
                 {"--cache-dir": judge_cache_dir(o.cache_dir, not o.no_cache)})
+    check_jsonl_output("--output", o.judge_output, "judge")
     distinct_inputs([("FILE", o.records), ("--versus", o.versus)])  # a.jsonl --versus a.jsonl: one system twice
     records = read_records(o.records, pred_field=o.pred_field, ref_field=o.ref_field, id_field=o.id_field)
     if o.versus is not None:

@@ -16,6 +16,7 @@ from typing import List, Optional, Tuple
 
 import typer
 
+from ..io.source import GivenPath, given_path
 from .option_names import COMMAND
 from .option_numbers import number_parser
 from .options import (CLI_TOKENIZERS, MAX_BOOTSTRAP, MAX_SEED, BleuFormat, Format, TextFormat, bootstrap_bound,
@@ -32,31 +33,25 @@ def option(annotation, *decls, default=None, **kwargs):
     kind = {int: int, Optional[int]: int, float: float, Optional[float]: float}.get(annotation)
     if kind is not None and "parser" not in kwargs:
         kwargs["parser"] = number_parser(kind, kwargs.pop("min", None), kwargs.pop("max", None))
-    if annotation in (Path, Optional[Path], List[Path], Optional[List[Path]]) and "parser" not in kwargs:
-        kwargs["parser"] = typed_path  # a path prints as typed (TypedPath); a list keeps its <list[Path]> label
-        annotation = {Path: _PathLabel, Optional[Path]: Optional[_PathLabel]}.get(annotation, annotation)
+    labels = {Path: _PathLabel, Optional[Path]: Optional[_PathLabel], List[Path]: List[_PathsLabel],
+              Optional[List[Path]]: Optional[List[_PathsLabel]], Tuple[Path, Path]: Tuple[_PathsLabel, _PathsLabel]}
+    if annotation in labels and "parser" not in kwargs:
+        kwargs["parser"] = typed_path  # a path prints as typed (TypedPath), one of a list or a pair too
+        annotation = labels[annotation]
     if decls == ("ARGUMENT",):
         return annotation, typer.Argument(default, **kwargs)
     return annotation, typer.Option(default, *decls, **kwargs)
 
 
-class TypedPath(type(Path())):
-    """A path option's value, which prints as the user typed it (``-o ./d.jsonl`` is said ``./d.jsonl``, not
-    ``d.jsonl``: pathlib drops the ``./``); the file it names, its comparisons and every path derived from it are
-    pathlib's own."""
-
-    def __str__(self) -> str:
-        typed = getattr(self, "_typed", None)  # (set by typed_path only: a derived path prints as pathlib's)
-        return typed if typed is not None else super().__str__()
+TypedPath = GivenPath
+"""A path option's value, which prints as the user typed it (``-o ./d.jsonl`` is said ``./d.jsonl``, not
+``d.jsonl``: pathlib drops the ``./``): `zheval.io.source.GivenPath`, so that the readers' messages
+(`zheval.io.source.existing_file`) keep the text too."""
 
 
 def typed_path(value) -> Path:
     """The parser of a path option: a `TypedPath` of the text typed (a default path as it is)."""
-    if isinstance(value, Path):
-        return value
-    path = TypedPath(value)
-    path._typed = str(value)
-    return path
+    return given_path(value)
 
 
 class _PathLabel:
@@ -66,6 +61,15 @@ class _PathLabel:
 
 
 _PathLabel.__name__ = "path"
+
+
+class _PathsLabel:
+    """`_PathLabel` of a list or a pair of paths (``REF...``, ``bleu -i``, ``compare -p A B``): typer's help labels
+    them ``<list[Path]>`` and ``<Path,Path>`` as before, and no typer turns their `TypedPath` values back into plain
+    paths (0.16 converts each element of a Path-annotated list or tuple with ``Path(value)`` after the parser)."""
+
+
+_PathsLabel.__name__ = _PathsLabel.__qualname__ = "Path"
 
 
 def bertscore_flags(prefix: str, *, required: bool) -> dict:

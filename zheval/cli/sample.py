@@ -13,6 +13,7 @@ named ``file:line``); the sheet's query column is then empty.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 from types import SimpleNamespace
@@ -20,6 +21,7 @@ from types import SimpleNamespace
 
 from .commands import (app, check_records_options, checked_options, named_predictions,
                        read_records_file, record_fields, refuse_records_fields, scoring_arguments)
+from ..io import given_path
 from ..text.terminal import terminal_json
 from .options import UserError, echo, run_command, seed_bound
 from .params import DATA_OPTIONAL, option, takes
@@ -29,8 +31,9 @@ __all__ = ["sample", "default_key", "refuse_overwrite"]
 
 def default_key(sheet: Path) -> Path:
     """The key's path when ``--key`` is not given: beside the sheet, named after it (``out/sheet2.csv`` →
-    ``out/sheet2.key.json``), so two samples written to two places never share (and overwrite) one key."""
-    return sheet.with_name(sheet.stem + ".key.json")
+    ``out/sheet2.key.json``), so two samples written to two places never share (and overwrite) one key; its
+    directory is said as the sheet's was typed (``./s.csv`` → ``./s.key.json``)."""
+    return given_path(os.path.join(os.path.dirname(str(sheet)), sheet.stem + ".key.json"))
 
 
 def refuse_overwrite(sheet: Path, key: Path, force: bool) -> None:

@@ -246,7 +246,10 @@ def bertscore_config(options: BertScoreOptions) -> BertScoreConfig:
                                  "pass baseline_path= (a LAYER,P,R,F file) or rescale_with_baseline=False")
             path, name = str(shipped), shipped.stem
         else:
-            name = "custom." + hashlib.sha256(Path(path).read_bytes()).hexdigest()[:6]
+            from ..io import existing_file
+
+            # said as given: "baseline_path file not found: ./b.tsv", not an OSError of pathlib's 'b.tsv'
+            name = "custom." + hashlib.sha256(existing_file(path, "baseline_path").read_bytes()).hexdigest()[:6]
         try:
             baseline = read_baseline(path, encoder.layer)
         except ValueError as exc:

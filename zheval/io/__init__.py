@@ -21,7 +21,7 @@ from .lists import empty_entry_message, split_entries
 from .numbers import NUMBER_GRAMMAR, JsonNumber, NumberFormatError, number_reason, parse_number
 from .problems import EMPTY_FILE, MAX_REPORTED, EmptyFileError, FileFormatError, Problem, type_name
 from .rows import ROW_FORMATS, RowFile, read_lines, read_rows, read_text, row_format
-from .source import existing_file, format_suffix, read_bytes
+from .source import GivenPath, existing_file, format_suffix, given_path, read_bytes
 from .table import csv_rows, parquet_rows, tsv_rows
 
 __all__ = [
@@ -36,6 +36,6 @@ __all__ = [
     "NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_reason", "parse_number",
     "EMPTY_FILE", "MAX_REPORTED", "EmptyFileError", "FileFormatError", "Problem", "type_name",
     "ROW_FORMATS", "RowFile", "read_lines", "read_rows", "read_text", "row_format",
-    "existing_file", "format_suffix", "read_bytes",
+    "GivenPath", "existing_file", "format_suffix", "given_path", "read_bytes",
     "csv_rows", "parquet_rows", "tsv_rows",
 ]

@@ -13,16 +13,38 @@ from typing import Union
 
 from .problems import Problem
 
-__all__ = ["GZIP_MAGIC", "existing_file", "read_bytes", "format_suffix"]
+__all__ = ["GZIP_MAGIC", "GivenPath", "given_path", "existing_file", "read_bytes", "format_suffix"]
 
 GZIP_MAGIC = b"\x1f\x8b"
 """The first two bytes of a gzip stream (RFC 1952). No UTF-8 text starts with them (``0x8b`` is a continuation
 byte), so a file starting with them is decompressed whatever its name."""
 
 
+class GivenPath(type(Path())):
+    """A path that prints as it was given (``./p.jsonl`` is said ``./p.jsonl``, not ``p.jsonl``: pathlib drops the
+    ``./`` and doubled slashes); the file it names, its comparisons and every path derived from it are pathlib's own
+    (a derived path prints as pathlib's). The command line's path options are of it
+    (`zheval.cli.params.typed_path`)."""
+
+    def __str__(self) -> str:
+        given = getattr(self, "_given", None)  # (set by given_path only)
+        return given if given is not None else super().__str__()
+
+
+def given_path(value: Union[str, os.PathLike]) -> Path:
+    """``value`` as a `Path` that prints as it was given: a `Path` as it is (a `GivenPath` keeps its text, so
+    ``Path(path)`` is never taken of one: it would print as pathlib's), any other path a `GivenPath` of its text."""
+    if isinstance(value, Path):
+        return value
+    text = os.fspath(value)
+    path = GivenPath(text)
+    path._given = text
+    return path
+
+
 def existing_file(path: Union[str, os.PathLike], what: str) -> Path:
-    """``path`` as a `Path` when it names an existing file; ``what`` names it in the messages
-    (``"predictions"``, ``"--terms"``, ``"小黄鸭 data"``).
+    """``path`` as a `Path` (`given_path`: it prints as given) when it names an existing file; ``what`` names it in
+    the messages (``"predictions"``, ``"--terms"``, ``"小黄鸭 data"``), which say the path as given.
 
     Raises:
         IsADirectoryError: ``path`` is a directory (``{what} path P is a directory, not a file``).
@@ -30,7 +52,7 @@ def existing_file(path: Union[str, os.PathLike], what: str) -> Path:
             door does not read) or a path that is no regular file (a pipe or a device, as ``/dev/stdin`` is), each
             said so (it was "not found").
     """
-    path = Path(path)
+    path = given_path(path)
     if path.is_dir():
         raise IsADirectoryError(f"{what} path {path} is a directory, not a file")
     if not path.is_file():

@@ -78,3 +78,12 @@ def test_items_inside_the_model_directory_is_refused(tiny, files, tmp_path):
         assert res.exit_code == 2, res.output
         assert f"--items must not be inside --model {tiny} (--items {out})" in res.output, res.output
     assert {p.name: p.read_bytes() for p in model.iterdir()} == before
+
+
+def test_a_missing_baseline_path_is_named_as_typed(tiny, files, tmp_path, monkeypatch):
+    # break-it: "[Errno 2] No such file or directory: 'nope.tsv'" for --baseline-path ./nope.tsv, after the model loaded
+    ref1, _, hyp, _ = files
+    monkeypatch.chdir(tmp_path)
+    res = run_cli("bertscore", ref1, "-i", hyp, "--model", tiny, "--layer", "2", "--device", "cpu",
+                  "--rescale-with-baseline", "--baseline-path", "./nope.tsv")
+    assert res.exit_code == 2 and "--baseline-path file not found: ./nope.tsv" in res.output, res.output

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Mapping, Sequence, Union
 
 from ...io import (EMPTY_FILE, MAX_REPORTED, PREDICTION_FIELDS, REFERENCE_FIELDS, EmptyFileError, FileFormatError, Problem,
-                   UniqueIds, duplicate_key_problem, encoding_problem, existing_file, format_suffix, group_spaces_problem, id_value, json_document_problem, json_error_message,
+                   UniqueIds, duplicate_key_problem, encoding_problem, existing_file, format_suffix, given_path, group_spaces_problem, id_value, json_document_problem, json_error_message,
                    json_line_or_problem, lone_surrogate, parse_json_line, RESPONSES_REMEDY, read_bytes, read_text,
                    spaced_names, type_name)
 from ...io.jsonl import wrapped_rows_hint
@@ -385,11 +385,11 @@ def _split_files(source) -> dict[str, Path] | Path:
         for split, p in source.items():
             if not isinstance(split, str) or not split:
                 raise ValueError(f"split names must be non-empty strings, got {split!r}")
-            out[split] = Path(p)
+            out[split] = given_path(p)
         return out
     if not isinstance(source, (str, os.PathLike)):
         raise TypeError(f"load_duck expects a path, a directory or a {{split: path}} dict, got {type(source).__name__}")
-    p = Path(source)
+    p = given_path(source)  # said as given
     if p.is_dir():
         files = sorted(p.glob("*.jsonl"))
         if not files:

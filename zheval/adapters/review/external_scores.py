@@ -21,9 +21,9 @@ rows have, and -- naming the file -- every item of the key the file lacks.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Mapping, Sequence
 
+from ...io import given_path
 from ...io.fields import UniqueIds, keyed_rows
 from ..duck.mismatch import id_hints
 from .review_files import (ReviewFileError, columns_of, lacking, listed, name_clashes, raise_problems,
@@ -65,7 +65,7 @@ def read_scores(path, key: dict, taken=(), rating_columns: Sequence[str] = ()) -
     """
     from ...io.numbers import SameFloat, number_cells
 
-    path = Path(path)
+    path = given_path(path)  # said as given
     # the reader of every door (zheval.io), the format by the name; {"data": [{...}, ...]}: the wrapped-rows hint
     rf = read_review_file(path, "scores file")
     header = columns_of(rf)

@@ -20,14 +20,13 @@ import csv
 import io
 import json
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Mapping, Optional, Sequence
 
 import numpy as np
 
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ...results.reducers import check_seed
-from ...io import JsonIntegerTooLong, json_error_message, parse_json_line, read_text
+from ...io import JsonIntegerTooLong, given_path, json_error_message, parse_json_line, read_text
 from ...io.fields import UniqueIds, keyed_rows
 from ..duck.mismatch import id_hints
 from ...io.numbers import JsonNumber, SameFloat, number_cells, number_reason
@@ -317,7 +316,7 @@ def read_key(path) -> dict:
             scores (each named by the item's index and id); a file that is not UTF-8 (its encoding named, as for
             every input file). FileNotFoundError, IsADirectoryError, PermissionError: the file cannot be read.
     """
-    path = Path(path)
+    path = given_path(path)  # said as given
     read_problems: list = []
     text = read_text(path, "review key", read_problems, lines=False)  # the reader of every door (zheval.io)
     if text is None:
@@ -417,7 +416,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
         (`zheval.io.encoding.encoding_problem`); the sheet is read by `zheval.io` (a ``.gz`` sheet too; no
         cell-size limit; every row as many cells as the header).
     """
-    path = Path(path)
+    path = given_path(path)  # said as given
     cols = list(key["rating_columns"]) if columns is None else [str(c).strip() for c in columns]
     if not cols or len(set(cols)) != len(cols) or any(not c or c in SHEET_COLUMNS[:4] for c in cols):
         raise ValueError(f"rating columns must be distinct non-empty names other than {', '.join(SHEET_COLUMNS[:4])}, "

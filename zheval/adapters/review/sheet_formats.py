@@ -28,6 +28,7 @@ import gzip
 import io
 from pathlib import Path
 
+from ...io import given_path
 from ...text.terminal import sheet_text, terminal_json
 from .review_files import REVIEW_FORMATS
 
@@ -44,7 +45,7 @@ def sheet_format(path) -> str:
     Raises:
         ValueError: a name that says no format the ratings sheet is read back in, naming the accepted endings.
     """
-    p = Path(path)
+    p = given_path(path)  # said as given
     base = p.with_suffix("") if p.suffix.lower() == ".gz" else p
     kind = REVIEW_FORMATS.get(base.suffix.lower())
     if kind is None:
