@@ -553,15 +553,12 @@ def clean(o) -> None:
 
         many = sum(1 for r in cleaned["responses"] if len(r) > MAX_REFS) if len(cleaned) else 0
         if many:
-            echo(
-                f"zheval: warning: {many} quer{'y has' if many == 1 else 'ies have'} more than {MAX_REFS} references; "
-                f"the 小黄鸭 format has {MAX_REFS} at most, so scoring {o.output} needs --max-refs", err=True)
+            echo(f"zheval: warning: {many} quer{'y has' if many == 1 else 'ies have'} more than {MAX_REFS} references; "
+                 f"the 小黄鸭 format has {MAX_REFS} at most, so scoring {o.output} needs --max-refs", err=True)
         if len(cleaned) == 0:
-            echo(
-                f"zheval: warning: {o.output} has 0 queries: every query was dropped (see the report above); "
-                "scoring it will fail with 'no items'. Loosen --min-chars/--max-chars/--min-refs/--dedup-threshold.",
-                err=True,
-            )
+            echo(f"zheval: warning: {o.output} has 0 queries: every query was dropped (see the report above); "
+                 "scoring it will fail with 'no items'. Loosen --min-chars/--max-chars/--min-refs/--dedup-threshold.",
+                 err=True)
 
     run_command(go)
 
