@@ -12,7 +12,8 @@ import unicodedata
 from typing import NamedTuple
 
 __all__ = ["CLOSENESS", "IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines",
-           "id_pairs", "invisible_key", "invisible_pairs", "plain_written", "whole_id", "visible_id"]
+           "id_pairs", "invisible_key", "invisible_pairs", "plain_written", "whole_id", "visible_id", "GROUP_FORMS_NOTE",
+           "group_form_notes"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
@@ -267,3 +268,45 @@ def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, l
                 "return (CR, \\r) inside: a line end of another system, two predictions merged into one? (lines "
                 "end at LF or CRLF; a lone CR is text) write the file with LF or CRLF line ends")
     return msg
+
+
+GROUP_FORMS_NOTE = "group values written differently"
+"""The start of `group_form_notes`' notes (printed on stderr too, whatever the format)."""
+
+
+def _forms(values: list) -> str:
+    """Why the values of one cluster of `group_form_notes` differ: NFC vs NFD, NFKC, invisible characters."""
+    nfc = {unicodedata.normalize("NFC", v) for v in values}
+    nfkc = {unicodedata.normalize("NFKC", v) for v in values}
+    why = []
+    if len(nfc) < len(values):
+        why.append("Unicode normalisation, NFC vs NFD: they print alike")
+    if len(nfkc) < len(nfc):
+        why.append("full-width or other compatibility characters: NFKC")
+    if len({invisible_key(v) for v in values}) < len(nfkc):
+        why.append("invisible characters")
+    return "; ".join(why)
+
+
+def group_form_notes(groups) -> list[str]:
+    """The notes on group values that are one value written differently: equal once NFKC-normalised (NFC vs NFD,
+    which print alike; full-width ``ｃａｆｅ`` and ``cafe``) or once invisible characters are removed
+    (`invisible_key`) -- kept as separate groups (never merged silently), named with `visible_id` (break-it 18 B:
+    ``caf\\u00e9`` and ``cafe\\u0301`` were two rows ``g=café`` with no word). ``groups``: objects with
+    ``dimension`` and ``value`` (the report's `GroupScore` rows; ``overall`` skipped); one note per dimension, each
+    starting with `GROUP_FORMS_NOTE`; ``[]`` when there is none."""
+    by_dim: dict = {}
+    for g in groups:
+        if g.dimension != "overall" and isinstance(g.value, str):
+            key = unicodedata.normalize("NFKC", invisible_key(g.value))
+            by_dim.setdefault(g.dimension, {}).setdefault(key, []).append(g.value)
+    out = []
+    for dim, clusters in by_dim.items():
+        same = [vs for vs in clusters.values() if len(vs) > 1]
+        if same:
+            shown = "; ".join(f"{', '.join(visible_id(v) for v in vs)} ({_forms(vs)})" for vs in same[:5])
+            more = f"; … ({len(same) - 5} more)" if len(same) > 5 else ""
+            out.append(f"{GROUP_FORMS_NOTE} in {dim!r}: {shown}{more}: each set is one value written differently, "
+                       f"scored as separate groups (not merged); write the values in one form to score them as one "
+                       f"group (unicodedata.normalize('NFKC', value), invisible characters removed)")
+    return out
