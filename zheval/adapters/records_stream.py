@@ -43,6 +43,7 @@ from ..results.diagnostics import DiagnosticCounts
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, make_config, report_options
+from .duck.mismatch import group_form_notes
 from .duck.reductions import report_params, rouge_label
 from .list_texts import ListTexts
 from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, empty_cell_notes,
@@ -304,7 +305,7 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
-    report.notes += empty_cell_notes(meta["empty"])
+    report.notes += empty_cell_notes(meta["empty"]) + group_form_notes(groups)  # group values written differently
     report.notes += multiline_notes(*meta["multiline"], str(path)) + interval_cautions(groups, report.metrics, bootstrap)
     return report
 

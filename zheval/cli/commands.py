@@ -300,7 +300,7 @@ def scoring_arguments(o, inputs: dict, named_fields: bool = False):
 def checked_options(o, inputs: dict) -> dict:
     """The options every scoring command shares, checked (tokenizer, output paths, plot format, metrics, preset,
     BLEU and tokenizer options), as keyword arguments of the 小黄鸭 evaluation (without ``by`` and ``locations``)."""
-    apply_quiet(o.quiet)
+    progress = apply_quiet(o.quiet)  # bars on a terminal only (never in a log or CI), and not with -q
     check_tokenizer(o.tokenizer)
     plot = getattr(o, "plot", None)
     html = getattr(o, "html", None)
@@ -332,7 +332,7 @@ def checked_options(o, inputs: dict) -> dict:
     return dict(
         **chrf, **bleu_opts, **rouge, **({"bertscore": bert} if bert is not None else {}),
         tokenizer=o.tokenizer, metrics=mets, bootstrap=o.bootstrap, seed=o.seed,
-        num_proc=o.num_proc, progress=not o.quiet,
+        num_proc=o.num_proc, progress=progress,
         **tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct),
     )
 
@@ -564,9 +564,8 @@ def clean(o) -> None:
 
 
 @app.command()
-@takes("fmt", "output", "plot", "bootstrap", "num_proc", "tokenizer", "progress",
-       tokenizer=option(str, "--tokenizer", "-t", default="char", help=" | ".join(CLI_TOKENIZERS)),
-       progress=option(bool, "--progress", default=False, help="show progress bars"))
+@takes("fmt", "output", "plot", "bootstrap", "num_proc", "tokenizer", "quiet",
+       tokenizer=option(str, "--tokenizer", "-t", default="char", help=" | ".join(CLI_TOKENIZERS)))
 def demo(o) -> None:
     """Run the main job on the embedded 小黄鸭 sample (66 queries written for zheval, baseline predictions)."""
 
@@ -574,7 +573,7 @@ def demo(o) -> None:
         from ..adapters.duck import load_duck, sample_files
         from ..adapters.duck.evaluate import evaluate_predictions
 
-        apply_quiet(not o.progress)
+        progress = apply_quiet(o.quiet)  # as every command: bars on a terminal only, -q none (was --progress)
         check_tokenizer(o.tokenizer)
         check_output_dir(o.output, o.plot)
         plot_format(o.plot)
@@ -585,7 +584,7 @@ def demo(o) -> None:
             ds = load_duck(files["data"])
             report = evaluate_predictions(
                 ds, files["predictions"], tokenizer=o.tokenizer, bootstrap=o.bootstrap, num_proc=o.num_proc,
-                progress=o.progress,
+                progress=progress,
             )
         notes_in_option_names(report)
         report.title = f"zheval demo: embedded 小黄鸭 sample, {len(ds)} queries, baseline predictions"

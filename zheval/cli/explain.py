@@ -113,12 +113,18 @@ def _others(pairs: list) -> str:
 def _id_hint(v: str, ids: List[str], source: str) -> str:
     """``"; <why>"`` when ``--id v`` is an id of ``ids`` written differently, worded for an id typed on the command
     line (naming the id as ``source`` writes it); else ``""``. One hint, with one instruction: of the closest way of
-    writing found (`zheval.adapters.duck.mismatch.CLOSENESS`, with spaces and case after NFKC) -- Unicode
-    normalisation (NFC vs NFD), then full-width or other compatibility characters (NFKC) alone, then spaces around
+    writing found (an invisible character, `zheval.adapters.duck.mismatch.invisible_pairs`, then
+    `zheval.adapters.duck.mismatch.CLOSENESS`, with spaces and case after NFKC) -- Unicode normalisation (NFC vs NFD), then full-width or other compatibility characters (NFKC) alone, then spaces around
     it or case, then leading zeros or a decimal ``.0`` (`zheval.adapters.duck.mismatch.id_pairs`, which score,
     compare and agree hint at for unmatched ids): ``--id ７`` with the ids ``'007'`` and ``7`` names ``'7'``."""
-    from ..adapters.duck.mismatch import plain_written, visible_id
+    from ..adapters.duck.mismatch import invisible_pairs, plain_written, visible_id
 
+    hidden = invisible_pairs([v], ids)
+    if hidden:
+        return (f"; --id {visible_id(v)} equals the id {visible_id(hidden[0][1])} of {source} once invisible "
+                f"characters (zero-width space U+200B, U+FEFF, joiners, variation selectors …) are removed: ids are "
+                f"matched exactly, so give --id with the id's invisible characters, or remove them from the ids of "
+                f"{source}")
     nfc, zeros, compat, decimals = _id_candidates(v, ids)
     nfkc = " and full-width or other compatibility characters (NFKC)"  # the causes compose: '００７' and '7'
     if nfc:

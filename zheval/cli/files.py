@@ -225,10 +225,11 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
     said = [in_option_names(w, COMMAND.get()) for w in report.warnings]  # the library's words as the options typed
     report.warnings = said + [w for w in take_warnings() if w not in said]
     text = _render(report, fmt)
+    from ..adapters.duck.mismatch import GROUP_FORMS_NOTE
     from ..results.reducers import RESAMPLE_CAUTION
 
     for n in report.notes or []:  # a caution about the intervals (few resamples ...): on stderr too, whatever -f / -o
-        if n.startswith(RESAMPLE_CAUTION):
+        if n.startswith((RESAMPLE_CAUTION, GROUP_FORMS_NOTE)):  # and group values written differently
             echo(f"zheval: {n}", err=True)
     png = notes = None
     if plot is not None:

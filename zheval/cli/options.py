@@ -5,6 +5,8 @@ error (``zheval: error: …``, exit code 2, no traceback).
 
 from __future__ import annotations
 
+import os
+import sys
 from contextvars import ContextVar
 from enum import Enum
 from pathlib import Path
@@ -27,6 +29,7 @@ __all__ = [
     "CAUGHT",
     "echo",
     "apply_quiet",
+    "progress_wanted",
     "note",
     "split_list",
     "MAX_BOOTSTRAP",
@@ -175,12 +178,27 @@ def run_command(fn):
         CAUGHT.reset(token)
 
 
-def apply_quiet(quiet: bool) -> None:
-    """``--quiet``: turn off datasets' progress bars (nothing else changes)."""
-    if quiet:
+def progress_wanted(quiet: bool) -> bool:
+    """Whether the command shows progress bars: not ``--quiet``, and stderr is a terminal -- never in a log, a pipe or
+    CI (tqdm's ``disable=None``) -- and neither ``ZHEVAL_PROGRESS=0`` nor ``TQDM_DISABLE=1`` is set (the rule of the
+    library's own bars, `zheval.fast.progress`; break-it 18 C: ``scoring: 0%|…`` filled CI logs)."""
+    if quiet or os.environ.get("ZHEVAL_PROGRESS", "").strip() in ("0", "false", "no", "off"):
+        return False
+    if os.environ.get("TQDM_DISABLE", "").strip() not in ("", "0"):
+        return False
+    stream = sys.stderr
+    return bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
+
+
+def apply_quiet(quiet: bool) -> bool:
+    """Turn off datasets' progress bars (``scoring``, ``map``) unless `progress_wanted` (``--quiet``, or stderr not
+    a terminal); nothing else changes. Returns `progress_wanted`, for the command's own bars."""
+    wanted = progress_wanted(quiet)
+    if not wanted:
         import datasets
 
         datasets.disable_progress_bars()
+    return wanted
 
 
 def note(message: str) -> None:

@@ -240,7 +240,7 @@ OPTIONS = {
     "ratings": option(Path, "--ratings", default=..., help="the filled review sheet (CSV written by zheval sample)"),
     "more_predictions": option(Optional[List[Path]], "ARGUMENT", metavar="C.jsonl", show_default=False,
                                help="more systems, each compared with A (as sacrebleu's --paired-bs)"),
-    "quiet": option(bool, "--quiet", "-q", default=False, help="no progress bars"),
+    "quiet": option(bool, "--quiet", "-q", default=False, help="no progress bars (shown only when stderr is a terminal)"),
     # zheval explain
     "ids": option(Optional[List[str]], "--id", help="explain the item with this id (repeat for several)"),
     "worst": option(Optional[int], "--worst", min=1, help="explain the K lowest-scoring items by --metric"),

@@ -147,7 +147,8 @@ def repetition(texts: Sequence[str], shown: Optional[Sequence[str]] = None) -> d
 
     ``duplicates``: how many texts equal another text of the list (every copy counts, the first included);
     ``duplicate_share``: that over ``len(texts)`` (0.0 for no text); ``most_frequent`` / ``most_frequent_count``: the
-    most frequent text and how often it occurs (ties: the text seen first; ``None``/0 for no text).
+    most frequent repeated text and how often it occurs (ties: the text seen first); ``None``/0 when no text occurs
+    twice (no text, or all distinct: the reports' "none repeated", never an arbitrary first text).
 
     Args:
         texts: the texts compared (e.g. normalised predictions).
@@ -162,12 +163,12 @@ def repetition(texts: Sequence[str], shown: Optional[Sequence[str]] = None) -> d
         raise ValueError(f"shown has {len(shown)} strings for {len(texts)} texts")
     counts = Counter(texts)
     dup = sum(c for c in counts.values() if c > 1)
-    top, top_n = None, 0
+    top, top_n = None, 1  # a text seen once is no "most frequent" one
     for i, t in enumerate(texts):  # first-seen order breaks ties
         if counts[t] > top_n:
             top, top_n = (t if shown is None else shown[i]), counts[t]
     return {"duplicate_share": dup / len(texts) if texts else 0.0, "duplicates": dup, "most_frequent": top,
-            "most_frequent_count": top_n}
+            "most_frequent_count": top_n if top is not None else 0}
 
 
 @dataclass
@@ -436,7 +437,6 @@ class StreamingRepetition:
         self.repeated: dict = {}  # key -> [text, first position]
         self.shown: dict = {}  # position -> the text as written there (first occurrences of repeated texts)
         self.as_written = False  # some chunk came with ``shown``
-        self.first_text: Optional[str] = None
         self.n = 0
         # per group: (dimension, group id) -> [texts, first text, {key: [count, first position]}], the last only for
         # texts seen twice or more overall (a text seen once overall is seen once in its groups)
@@ -461,8 +461,6 @@ class StreamingRepetition:
             if len(shown) != len(texts):
                 raise ValueError(f"shown has {len(shown)} strings for {len(texts)} texts")
             self.as_written = True
-        if self.first_text is None:
-            self.first_text = shown[0]
         chunk = np.array([self._key(t) for t in texts], dtype=np.uint64).reshape(-1, 2)
         keys, first, counts = unique_rows(chunk)
         table = self.table
@@ -563,9 +561,9 @@ class StreamingRepetition:
     def group_result(self, dimension: int, group: int) -> dict:
         """The dict of `repetition` on the texts of one group (``dimension``'s group id ``group``, as given to
         `add`), in order. Raises KeyError: a group never added."""
-        n, first_text, counted = self.groups[(dimension, group)]
+        n, _, counted = self.groups[(dimension, group)]
         dup = sum(c for c, _ in counted.values() if c > 1)
-        top, top_n = first_text, 1
+        top, top_n = None, 0  # no text repeated (`repetition`)
         best = self._group_top(dimension, group)
         if best is not None:
             top, top_n = self._text_at(best[1], best[2]), best[0]
@@ -575,7 +573,7 @@ class StreamingRepetition:
         """The dict of `repetition` on every text added, in order."""
         counts = self.table.payload["count"]
         dup = int(counts[counts > 1].sum(dtype=np.int64))
-        top, top_n = self.first_text, (1 if self.n else 0)
+        top, top_n = None, 0  # no text repeated (`repetition`)
         best = self._top()
         if best is not None:
             top, top_n = self._text_at(best[1], best[2]), best[0]

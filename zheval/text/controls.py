@@ -9,13 +9,28 @@ another one. HTML escaping (``<`` ``>`` ``&``) does not touch any of them.
 Rule (`visible_controls`): every character of Unicode category ``Cc`` — C0 U+0000–U+001F, DEL U+007F and C1
 U+0080–U+009F — except ``\\n`` and ``\\t``; the twelve characters of Unicode's ``Bidi_Control`` property (PropList.txt:
 the embedding / override / isolate controls U+202A–U+202E and U+2066–U+2069, rustc's ``TEXT_FLOW_CONTROL_CHARS``, and
-the invisible direction marks U+200E LRM, U+200F RLM, U+061C ALM); and the line and paragraph separators U+2028 and
-U+2029 (categories ``Zl``/``Zp``: a line break some renderers draw and others do not) are shown as visible escapes:
-``\\x1b``, ``\\x00``, ``\\x9b``, ``\\r``, ``\\u202e``, ``\\u200f``, ``\\u2028``. With ``one_line=True`` (a table cell) ``\\n`` and ``\\t`` are escaped too. Everything
-else is kept: Han characters, full-width punctuation, U+3000, emoji, ZWJ, right-to-left letters (a page isolates
-them with ``<bdi>`` so they cannot reorder the text around them). Backslashes are kept, so a literal ``\\x1b`` (four
-characters) and an escaped ESC look alike: the output is for reading, never for parsing. Escaping twice changes
-nothing.
+the invisible direction marks U+200E LRM, U+200F RLM, U+061C ALM); the line and paragraph separators U+2028 and
+U+2029 (categories ``Zl``/``Zp``: a line break some renderers draw and others do not); and the invisible format
+characters (`INVISIBLE_FORMAT`): the characters of Unicode's ``Default_Ignorable_Code_Point`` (DerivedCoreProperties.txt)
+that render as nothing and join no sequence — U+200B ZERO WIDTH SPACE, U+2060 WORD JOINER and the invisible operators
+U+2061–U+2064, U+FEFF (BOM, ZERO WIDTH NO-BREAK SPACE), U+00AD SOFT HYPHEN (drawn only where a line breaks), U+180E
+MONGOLIAN VOWEL SEPARATOR, the Hangul fillers U+3164 and U+FFA0, the Khmer inherent vowels U+17B4/U+17B5, the
+deprecated format characters U+206A–U+206F, the unassigned default-ignorables (U+2065, U+FFF0–U+FFF8, U+E0000–U+E0FFF
+but the variation selectors) and the tag characters U+E0001, U+E0020–U+E007F (ASCII written invisibly) outside an emoji
+tag sequence (``🏴`` U+1F3F4, tags, U+E007F CANCEL TAG: a subdivision flag, kept) — so ``x\\u200by`` and ``xy``, two
+ids or group values or predictions, no longer print alike. They are shown as visible escapes: ``\\x1b``, ``\\x00``,
+``\\x9b``, ``\\r``, ``\\u202e``, ``\\u200f``, ``\\u2028``, ``\\u200b``, ``\\ufeff``, ``\\U000e0041``. With ``one_line=True`` (a
+table cell) ``\\n`` and ``\\t`` are escaped too. Everything else is kept: Han characters, full-width punctuation, U+3000,
+emoji, right-to-left letters (a page isolates them with ``<bdi>`` so they cannot reorder the text around them), and
+the default-ignorables that text needs inside a sequence — U+200D ZWJ (emoji sequences ``👨\\u200d👩``, Indic conjuncts),
+U+200C ZWNJ (Persian, Indic), U+034F COMBINING GRAPHEME JOINER, the variation selectors (U+FE00–U+FE0F: ``❤\\ufe0f``;
+U+E0100–U+E01EF: a CJK ideographic variation sequence; the Mongolian U+180B–U+180D, U+180F), the Hangul choseong and
+jungseong fillers U+115F/U+1160 (old Hangul jamo sequences), the shorthand and musical format controls
+(U+1BCA0–U+1BCA3, U+1D173–U+1D17A) — in ids and group labels too (one rule for every text; a page applies it to
+every value): two ids that differ only by one of these still print alike, and the id hints say so
+(`zheval.adapters.duck.mismatch.id_hints`, ``zheval explain --id``: equal once invisible characters are removed).
+Backslashes are kept, so a literal ``\\x1b`` (four characters) and an escaped ESC look alike: the output is for
+reading, never for parsing. Escaping twice changes nothing.
 
 A file that is read back (the review sheet: its ids are matched against the key) needs escaping that keeps distinct
 texts distinct: `escaped_text` also writes every backslash as ``\\\\``, so each backslash of its output starts an
@@ -39,7 +54,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
+__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "INVISIBLE_FORMAT", "TAG_CHARACTERS", "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
            "FORMULA_STARTS", "sheet_text", "sheet_plain", "text_digest",
            "texts_digest"]
 
@@ -50,20 +65,36 @@ PDF LRO RLO, LRI RLI FSI PDI)."""
 LINE_SEPARATORS = "\u2028\u2029"
 """LINE SEPARATOR and PARAGRAPH SEPARATOR (the only characters of categories ``Zl`` and ``Zp``)."""
 
-CONTROL_PATTERN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")
-"""The characters `visible_controls` escapes (``\\n`` and ``\\t`` kept)."""
+INVISIBLE_FORMAT = ("\u00ad\u17b4\u17b5\u180e\u200b\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8"
+                    "\U000e0000-\U000e001f\U000e0080-\U000e00ff\U000e01f0-\U000e0fff")
+"""Regex class body of the invisible format characters `visible_controls` escapes (module docstring): the
+``Default_Ignorable_Code_Point`` characters that render as nothing and join no sequence, but the bidi controls
+(`BIDI_CONTROLS`) and the tag characters U+E0020–U+E007F (escaped outside an emoji tag sequence: `TAG_CHARACTERS`)."""
 
-_CONTROL_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")
+TAG_CHARACTERS = "\U000e0020-\U000e007f"
+"""Regex class body of Unicode's tag characters: ASCII written invisibly, kept only inside an emoji tag sequence."""
+
+_EMOJI_TAG_SEQUENCE = "(\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f)"  # a subdivision flag (kept as it is)
+
+CONTROL_PATTERN = re.compile(_EMOJI_TAG_SEQUENCE + "|[\x00-\x08\x0b-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS
+                             + INVISIBLE_FORMAT + TAG_CHARACTERS + "]")
+"""The characters `visible_controls` escapes (``\\n`` and ``\\t`` kept); its group 1 matches an emoji tag sequence,
+which is kept."""
+
+_CONTROL_ONE_LINE = re.compile(_EMOJI_TAG_SEQUENCE + "|[\x00-\x1f\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS
+                               + INVISIBLE_FORMAT + TAG_CHARACTERS + "]")
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
 
 def _escape(m: re.Match) -> str:
+    if m.group(1) is not None:
+        return m.group(1)
     c = m.group(0)
     named = _NAMED.get(c)
     if named is not None:
         return named
     o = ord(c)
-    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}"
+    return f"\\x{o:02x}" if o < 0x100 else f"\\u{o:04x}" if o < 0x10000 else f"\\U{o:08x}"
 
 
 def visible_controls(text: Any, *, one_line: bool = False) -> str:
@@ -87,7 +118,7 @@ def visible_controls(text: Any, *, one_line: bool = False) -> str:
 def escaped_text(text: Any, *, one_line: bool = False) -> str:
     """``text`` with every backslash written ``\\\\`` and every control character as `visible_controls` writes it:
     an injective escaping (distinct texts give distinct results: every backslash of the result starts an escape
-    ``\\\\``, ``\\xNN``, ``\\uNNNN``, ``\\n``, ``\\t`` or ``\\r``), for a file that is read back (the review sheet).
+    ``\\\\``, ``\\xNN``, ``\\uNNNN``, ``\\UNNNNNNNN``, ``\\n``, ``\\t`` or ``\\r``), for a file that is read back (the review sheet).
 
     Args:
         text: a ``str`` (anything else is converted with ``str()`` first).
@@ -101,12 +132,12 @@ def escaped_text(text: Any, *, one_line: bool = False) -> str:
     return visible_controls(s.replace("\\", "\\\\"), one_line=one_line)
 
 
-_ESCAPE = re.compile(r"\\(?:(\\)|x([0-9a-f]{2})|u([0-9a-f]{4})|([ntr]))|(\\)")
+_ESCAPE = re.compile(r"\\(?:(\\)|x([0-9a-f]{2})|u([0-9a-f]{4})|U([0-9a-f]{8})|([ntr]))|(\\)")
 
 
 def unescaped_text(text: str):
     """The text `escaped_text` wrote as ``text`` (its inverse): ``\\\\`` is one backslash, ``\\xNN``,
-    ``\\uNNNN`` (lower-case hex, as written), ``\\n``, ``\\t``, ``\\r`` the characters; everything else is kept.
+    ``\\uNNNN``, ``\\UNNNNNNNN`` (lower-case hex, as written), ``\\n``, ``\\t``, ``\\r`` the characters; everything else is kept.
 
     Args:
         text: a ``str`` (a cell of a file `escaped_text` wrote, as read back).
@@ -119,7 +150,7 @@ def unescaped_text(text: str):
 
     def one(m: re.Match) -> str:
         nonlocal bad
-        backslash, hex2, hex4, named, lone = m.groups()
+        backslash, hex2, hex4, hex8, named, lone = m.groups()
         if lone is not None:
             bad = True
             return ""
@@ -127,7 +158,7 @@ def unescaped_text(text: str):
             return "\\"
         if named is not None:
             return "\n" if named == "n" else "\t" if named == "t" else "\r"
-        return chr(int(hex2 or hex4, 16))
+        return chr(int(hex2 or hex4 or hex8, 16))
 
     out = _ESCAPE.sub(one, text)
     return None if bad else out

@@ -7,7 +7,8 @@ reorder what is displayed (Trojan Source, CVE-2021-42574). Neither click (it str
 not writing to a TTY) nor rich (it strips BEL BS VT FF CR only) neutralises them.
 
 Rule (`terminal_text`): `zheval.text.controls.visible_controls` — the rule the HTML report applies
-too (C0/C1 controls but ``\\n``/``\\t``, and the nine bidi controls, shown as ``\\x1b``, ``\\u202e``; with
+too (C0/C1 controls but ``\\n``/``\\t``, the bidi controls, the line separators and the invisible format
+characters such as U+200B and U+FEFF, shown as ``\\x1b``, ``\\u202e``, ``\\u200b``; with
 ``one_line=True`` also ``\\n`` and ``\\t``; everything else kept; idempotent).
 
 JSON keeps the text exact (`terminal_json`): the same characters become JSON ``\\uXXXX`` escapes, which a
@@ -22,14 +23,16 @@ import json
 import re
 from typing import Any
 
-from .controls import (BIDI_CONTROLS, CONTROL_PATTERN, LINE_SEPARATORS, escaped_text, sheet_plain, sheet_text,
+from .controls import (BIDI_CONTROLS, CONTROL_PATTERN, INVISIBLE_FORMAT, LINE_SEPARATORS, TAG_CHARACTERS, escaped_text, sheet_plain, sheet_text,
                        text_digest, texts_digest, unescaped_text, visible_controls)
 
 __all__ = ["BIDI_CONTROLS", "CONTROL_PATTERN", "escaped_text", "markdown_text", "terminal_text", "terminal_json",
+           "without_invisible",
            "visible_controls", "unescaped_text", "sheet_text", "sheet_plain",
            "text_digest", "texts_digest"]  # the rule, for the HTML page too; the sheet's inverse; the spreadsheet cells' guard
 
-_JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + "]")  # json.dumps escapes C0 itself
+_JSON_UNSAFE = re.compile("[\x7f-\x9f" + BIDI_CONTROLS + LINE_SEPARATORS + INVISIBLE_FORMAT + TAG_CHARACTERS
+                          + "]")  # json.dumps escapes C0 itself
 
 
 def terminal_text(text: Any, *, one_line: bool = False) -> str:
@@ -48,6 +51,16 @@ def terminal_text(text: Any, *, one_line: bool = False) -> str:
     Follows the "safe rendering" of git's ``core.quotePath`` and rustc's bidi lint (``../shared/ECOSYSTEM.md`` 12).
     """
     return visible_controls(text, one_line=one_line)
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without its invisible characters (`zheval.text.normalize.remove_invisible`: every default-ignorable
+    code point -- those `terminal_text` shows as escapes and those it keeps, ZWJ, ZWNJ, variation selectors --,
+    U+2800, U+FFF9-U+FFFB): what two ids that print alike but for such characters share (the id hints of
+    `zheval.adapters.duck.mismatch`). Raises nothing for a ``str``."""
+    from .normalize import remove_invisible
+
+    return remove_invisible(text)
 
 
 #: The ASCII punctuation that starts or ends inline Markdown (CommonMark 0.31 §2.4: each is backslash-escapable):
@@ -93,8 +106,9 @@ def markdown_text(text: Any) -> str:
 
 
 def terminal_json(obj: Any, *, indent: int | None = None) -> str:
-    """``json.dumps(obj, ensure_ascii=False, indent=indent)`` with DEL, the C1 controls and the bidi controls also
-    written as ``\\uXXXX`` escapes (json.dumps escapes C0 itself): nothing in it can drive a terminal, and
+    """``json.dumps(obj, ensure_ascii=False, indent=indent)`` with DEL, the C1 controls, the bidi controls, the line
+    separators and the invisible format and tag characters (`zheval.text.controls.INVISIBLE_FORMAT`, U+200B,
+    U+FEFF …) also written as ``\\uXXXX`` escapes (json.dumps escapes C0 itself): nothing in it can drive a terminal, and
     ``json.loads`` of it gives back exactly ``obj``'s strings.
 
     Args:
@@ -106,4 +120,13 @@ def terminal_json(obj: Any, *, indent: int | None = None) -> str:
     s = json.dumps(obj, ensure_ascii=False, indent=indent)
     if _JSON_UNSAFE.search(s) is None:
         return s
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", s)
+    return _JSON_UNSAFE.sub(_json_escape, s)
+
+
+def _json_escape(m: re.Match) -> str:
+    """One character as JSON writes it escaped: ``\\uXXXX``, a surrogate pair beyond the BMP (a tag character)."""
+    o = ord(m.group(0))
+    if o < 0x10000:
+        return f"\\u{o:04x}"
+    o -= 0x10000
+    return f"\\u{0xd800 + (o >> 10):04x}\\u{0xdc00 + (o & 0x3ff):04x}"

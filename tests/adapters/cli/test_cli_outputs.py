@@ -50,11 +50,14 @@ def test_bootstrap_at_the_bound_runs(files):
     assert res.exit_code == 0 and json.loads(res.stdout)["params"]["bootstrap"] == 100_000
 
 
-def test_progress_bar_does_not_change_the_numbers(files):
+def test_progress_bar_does_not_change_the_numbers(files, monkeypatch):
     data, pred = files
     quiet = run("score", "-d", data, "-p", pred, "-q", "--bootstrap", 300, "-f", "json")
+    piped = run("score", "-d", data, "-p", pred, "--bootstrap", 300, "-f", "json")  # stderr no terminal: no bar
+    monkeypatch.setattr("zheval.cli.options.progress_wanted", lambda quiet: not quiet)  # stderr a terminal
     loud = run("score", "-d", data, "-p", pred, "--bootstrap", 300, "-f", "json")
-    assert quiet.exit_code == loud.exit_code == 0
+    assert quiet.exit_code == loud.exit_code == piped.exit_code == 0
+    assert "resample/s" not in piped.stderr
     # the bar (its unit "resample/s"), on stderr only; 300 resamples also get the caution there (below 1000)
     assert "resample/s" in loud.stderr and "resample/s" not in quiet.stderr
     assert json.loads(quiet.stdout) == json.loads(loud.stdout)

@@ -30,6 +30,7 @@ from ..report.breakdowns import fold_scores, group_diversity, length_buckets, tr
 from ...compute.bertscore import BertScoreOptions
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from .config import DEFAULT_METRICS, ScoreConfig, make_config, report_options
+from .mismatch import group_form_notes
 from .inputs import as_predictions, check_by, check_dataset, group_columns, order_notes, prediction_checks
 from .predictions import join_predictions
 from ..report.tables import BERTSCORE_METRIC, Report, group_items, interval_cautions, score_groups
@@ -134,7 +135,7 @@ def evaluate_predictions(
                     metrics=[(s.name, s.label) for s in specs], groups=groups, diagnostics=diag,
                     signatures=report_signatures(cfg, [len(r) for r in refs], bootstrap, seed, confidence, bert),
                     params=report_params(cfg, bootstrap, seed, confidence, num_proc, by, bert), warnings=warnings,
-                    breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert)
+                    breakdowns=breakdowns, notes=order_notes(predictions) + bertscore_notes(bert) + group_form_notes(groups)
                     + reference_limit_notes(breakdowns.get("reference_limit")) + interval_cautions(groups, specs, bootstrap))
     if keep_items:
         report.items = _items(table, cfg, preds, bert)

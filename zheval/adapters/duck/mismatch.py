@@ -1,6 +1,6 @@
 """What `join_predictions` says when predictions do not match a dataset's items: the ids missing and extra (with a
-hint when a missing and an extra id are the same id written differently: Unicode normalisation, which prints them
-alike, leading zeros, full-width characters, a decimal ``.0``), and, for
+hint when a missing and an extra id are the same id written differently: an invisible character (U+200B, U+FEFF …),
+Unicode normalisation, which prints them alike, leading zeros, full-width characters, a decimal ``.0``), and, for
 predictions matched in order, the count — with the lines that are blank when the extra ones are only blank lines
 at the end of a text file (the wording of ``zheval bleu``'s text files) and the lines holding a lone CR.
 """
@@ -11,20 +11,46 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["CLOSENESS", "IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines", "id_pairs", "plain_written", "whole_id",
-           "visible_id"]
+__all__ = ["CLOSENESS", "IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines",
+           "id_pairs", "invisible_key", "invisible_pairs", "plain_written", "whole_id", "visible_id", "GROUP_FORMS_NOTE",
+           "group_form_notes"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
 
 
 def visible_id(value) -> str:
-    """``repr(value)`` with every combining mark written as its ``\\u`` escape (``'cafe\\u0301-1'``), so that two
-    ids that differ only in Unicode normalisation do not print alike. A non-str id is ``repr`` as it is."""
+    """``repr(value)`` with every combining mark and invisible character (`invisible_key`: a variation selector, which
+    ``repr`` keeps) written as its ``\\u`` escape (``'cafe\\u0301-1'``, ``'x\\ufe0f'``), so that two ids that differ
+    only in Unicode normalisation or an invisible character do not print alike. A non-str id is ``repr`` as it
+    is."""
     text = repr(value)
     if not isinstance(value, str):
         return text
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.combining(c) else c for c in text)
+    from ...text.terminal import without_invisible
+
+    return "".join((f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}")
+                   if unicodedata.combining(c) or not without_invisible(c) else c for c in text)
+
+
+def invisible_key(value):
+    """``value`` (a str) without its invisible characters (`zheval.text.terminal.without_invisible`: every
+    default-ignorable code point — U+200B ZWSP, U+FEFF, U+2060 WJ, U+00AD, ZWJ, ZWNJ, variation selectors, tags —,
+    U+2800, U+FFF9–U+FFFB), NFC: what two ids equal once such characters are removed share; ``None`` for a non-str
+    id or one that has none of them (`invisible_pairs`)."""
+    if not isinstance(value, str):
+        return None
+    from ...text.terminal import without_invisible
+
+    return unicodedata.normalize("NFC", without_invisible(value))
+
+
+def invisible_pairs(missing, extra) -> list:
+    """The pairs ``(missing id, extra id)``, in ``missing``'s order, equal once their invisible characters are
+    removed (`invisible_key`; after NFC too), not equal as written or after NFC alone (`id_pairs`' first kind):
+    ``'x\\u200by'`` and ``'xy'``, ``'\\ufeff7'`` and ``'7'``. Each missing id with its first such extra id."""
+    return _matched(list(missing), list(extra), invisible_key, lambda m, e: unicodedata.normalize("NFC", str(m))
+                    != unicodedata.normalize("NFC", str(e)))
 
 
 def _first(xs, n: int = _SHOWN) -> str:
@@ -130,6 +156,8 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
     type (str or int). One line (no indent) per cause found (`id_pairs`: each missing id in its closest kind),
     closest first (`CLOSENESS`), each naming how many and the first pair:
 
+    - a missing and an extra id equal once invisible characters are removed (`invisible_pairs`: ``'x\\u200by'`` and
+      ``'xy'``; shown with `visible_id`);
     - a missing and an extra id equal after NFC normalisation (they print alike; shown with `visible_id`);
     - a missing and an extra id equal after NFKC normalisation only (``'７'``, full-width, and ``'7'``);
     - a missing and an extra id equal once the leading zeros of the one written with more are removed
@@ -145,6 +173,13 @@ def id_hints(missing, extra, missing_in: str = "the dataset", extra_in: str = "t
     ``--judge-ratings``) adds these lines (``zheval explain --id`` words the pairs for a typed id). Returns ``[]``
     when no pair is found."""
     out = []
+    hidden = invisible_pairs(missing, extra)
+    if hidden:
+        m, e = hidden[0]
+        out.append(f"{len(hidden)} id(s) of {missing_in} equal an id of {extra_in} once invisible characters "
+                   f"(zero-width space U+200B, U+FEFF, joiners, variation selectors …) are removed, e.g. "
+                   f"{visible_id(m)} in {missing_in} and {visible_id(e)} in {extra_in}: remove them from the ids "
+                   "(ids are matched exactly; re.sub('[\\u200b-\\u200d\\u2060\\ufeff]', '', id) removes the usual ones)")
     pairs, zeros, compat, decimals = id_pairs(missing, extra)
     if pairs:
         m, e = pairs[0]
@@ -233,3 +268,45 @@ def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, l
                 "return (CR, \\r) inside: a line end of another system, two predictions merged into one? (lines "
                 "end at LF or CRLF; a lone CR is text) write the file with LF or CRLF line ends")
     return msg
+
+
+GROUP_FORMS_NOTE = "group values written differently"
+"""The start of `group_form_notes`' notes (printed on stderr too, whatever the format)."""
+
+
+def _forms(values: list) -> str:
+    """Why the values of one cluster of `group_form_notes` differ: NFC vs NFD, NFKC, invisible characters."""
+    nfc = {unicodedata.normalize("NFC", v) for v in values}
+    nfkc = {unicodedata.normalize("NFKC", v) for v in values}
+    why = []
+    if len(nfc) < len(values):
+        why.append("Unicode normalisation, NFC vs NFD: they print alike")
+    if len(nfkc) < len(nfc):
+        why.append("full-width or other compatibility characters: NFKC")
+    if len({invisible_key(v) for v in values}) < len(nfkc):
+        why.append("invisible characters")
+    return "; ".join(why)
+
+
+def group_form_notes(groups) -> list[str]:
+    """The notes on group values that are one value written differently: equal once NFKC-normalised (NFC vs NFD,
+    which print alike; full-width ``ｃａｆｅ`` and ``cafe``) or once invisible characters are removed
+    (`invisible_key`) -- kept as separate groups (never merged silently), named with `visible_id` (break-it 18 B:
+    ``caf\\u00e9`` and ``cafe\\u0301`` were two rows ``g=café`` with no word). ``groups``: objects with
+    ``dimension`` and ``value`` (the report's `GroupScore` rows; ``overall`` skipped); one note per dimension, each
+    starting with `GROUP_FORMS_NOTE`; ``[]`` when there is none."""
+    by_dim: dict = {}
+    for g in groups:
+        if g.dimension != "overall" and isinstance(g.value, str):
+            key = unicodedata.normalize("NFKC", invisible_key(g.value))
+            by_dim.setdefault(g.dimension, {}).setdefault(key, []).append(g.value)
+    out = []
+    for dim, clusters in by_dim.items():
+        same = [vs for vs in clusters.values() if len(vs) > 1]
+        if same:
+            shown = "; ".join(f"{', '.join(visible_id(v) for v in vs)} ({_forms(vs)})" for vs in same[:5])
+            more = f"; … ({len(same) - 5} more)" if len(same) > 5 else ""
+            out.append(f"{GROUP_FORMS_NOTE} in {dim!r}: {shown}{more}: each set is one value written differently, "
+                       f"scored as separate groups (not merged); write the values in one form to score them as one "
+                       f"group (unicodedata.normalize('NFKC', value), invisible characters removed)")
+    return out

@@ -34,7 +34,7 @@ from .review_files import (ReviewFileError, columns_of, lacking, listed, problem
                            read_review_file, typed)
 from .sheet_predictions import sheet_predictions
 from .agreement_report import AgreementReport, review_agreement  # the correlations of a read sheet (its own job)
-from ...text.terminal import CONTROL_PATTERN, escaped_text, sheet_text, text_digest
+from ...text.terminal import escaped_text, visible_controls, sheet_text, text_digest
 
 __all__ = ["RATING_COLUMNS", "SHEET_COLUMNS", "STRATA", "KEY_KIND", "ReviewSample", "ReviewFileError", "review_sample",
            "sheet_csv", "read_key", "read_ratings", "review_agreement", "AgreementReport"]
@@ -451,7 +451,7 @@ def read_ratings(path, key: dict, columns=None) -> tuple[dict, dict]:
     known = set(key_ids)
     unknown, values, blank_rows, same = [], [], [], SameFloat()
     for line, shown, cell in keyed_rows(rows, path, problems, UniqueIds(), typed=is_typed, blank_rows=blank_rows):
-        exact = is_typed or CONTROL_PATTERN.search(shown) or "\n" in shown or "\t" in shown
+        exact = is_typed or visible_controls(shown, one_line=True) != shown  # a raw character escaping shows
         rid = forms.get(shown, shown if exact else None)
         if rid is None:
             rid = shown
