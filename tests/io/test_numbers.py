@@ -39,6 +39,11 @@ REFUSED = {
     "": "an empty cell",
     "   ": "an empty cell",
     "4\u00a0": "U+00A0 NO-BREAK SPACE",
+    "\u30004": "U+3000 IDEOGRAPHIC SPACE",
+    "4\x0c": "'\\x0c' (U+000C, a control character) has no place",  # break-it pass 19: named, not the syntax
+    "4\x1c": "'\\x1c' (U+001C, a control character) has no place",
+    "\x0b4": "'\\x0b' (U+000B, a control character) has no place",
+    "4\x85": "'\\x85' (U+0085, a control character) has no place",  # no "U+0085 ?": unicodedata has no name
     "1e": "expected digits",
     ".": "expected digits",
     "--4": "expected digits",
@@ -179,3 +184,16 @@ def test_a_decimal_column_is_named_as_such():
                         typed="parquet") == {}
     assert problems == ["r.parquet:1: b of id 'x' is in a decimal column (Decimal('3.00')): store ratings as int or "
                         "float"]
+
+
+@pytest.mark.parametrize("ch", ["\u00a0", "\u3000", "\x0b", "\x0c", "\x1c", "\x85", "\u2028"])
+def test_keyed_rows_strip_only_spaces_and_tabs_of_a_cell(ch):
+    """Break-it pass 19: ``keyed_rows`` stripped any Unicode whitespace, so ``5\\xa0`` read as 5 silently; the
+    cell now keeps it, for the number rule to refuse."""
+    from zheval.io.fields import UniqueIds, keyed_rows
+
+    problems: list = []
+    rows = [(2, {"id": "a", "r": f" \t5{ch}\t "}), (3, {"id": "b", "r": f"{ch}"})]
+    got = [(line, rid, cell("r")) for line, rid, cell in keyed_rows(rows, "f.csv", problems, UniqueIds())]
+    assert got == [(2, "a", f"5{ch}"), (3, "b", ch)] and problems == []
+    assert number_reason(got[0][2]) is not None and number_reason("5") is None

@@ -43,6 +43,11 @@ REFERENCE_FIELDS: tuple = ("label", "references", "reference")
 ID_FIELD = "id"
 """The id field used when none is named and the file has it."""
 
+_CELL_SPACES = " \t"
+"""What `keyed_rows` strips around a CSV/TSV cell: spaces and tabs, as the number rule allows
+(`zheval.io.numbers.NUMBER_GRAMMAR`); ``str.strip()`` would also drop U+00A0, U+3000, ``\\x0c``, ``\\x1c``, ... and
+read ``5\\xa0`` as 5 silently (break-it pass 19)."""
+
 
 def spaced_names(wanted: Iterable[str], have: Iterable[str]) -> str:
     """What to add to a "missing field" message when the row has a wanted name with spaces around it (a JSONL key or
@@ -233,21 +238,23 @@ def keyed_rows(rows: Iterable[tuple], path, problems: list, seen: UniqueIds, *,
 
     Yields:
         ``(line, id, cell)`` for each row that has cells, an id and an id not seen before; ``cell(column)`` is the
-        row's text in that column, stripped (column names are matched exactly, `zheval.io.table`); with ``typed``,
+        row's text in that column with spaces and tabs around it stripped, and nothing else (a no-break space,
+        U+3000 or a control character stays, for the number rule to refuse at ``path:line``: `number_reason`;
+        column names are matched exactly, `zheval.io.table`); with ``typed``,
         the row's value (``None`` when the row lacks the field). The id is **not** stripped: ids are
         matched exactly by the one id rule of every door ([`id_value`][zheval.io.fields.id_value]), so an id with spaces
         around it is a problem (naming ``path:line`` and the id without them), never silently the key's id. A blank row
-        (every cell empty; text rows only) is skipped; a row without an id, or with an id seen before, is a problem
+        (every cell empty or spaces and tabs; text rows only) is skipped; a row without an id, or with an id seen before, is a problem
         (naming ``path:line`` and, for a repeat, where the id was first seen) and is skipped.
     """
     for line, cells in rows:
         row = dict(cells)
-        if not typed and all(not c.strip() for c in row.values()):
+        if not typed and all(not c.strip(_CELL_SPACES) for c in row.values()):
             if blank_rows is not None:
                 blank_rows.append(line)
             continue
         cell: Callable[[str], object] = ((lambda name, row=row: row.get(name)) if typed
-                                         else (lambda name, row=row: row[name].strip()))
+                                         else (lambda name, row=row: row[name].strip(_CELL_SPACES)))
         rid = row.get("id")
         if rid is None or (isinstance(rid, str) and not rid.strip()):
             problems.append(f"{path}:{line}: the row has no id")

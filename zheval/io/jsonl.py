@@ -17,7 +17,7 @@ from .problems import Problem, type_name
 
 __all__ = ["parse_json_line", "JsonIntegerTooLong", "JsonTooDeep", "duplicate_key_problem", "json_error_message", "json_document_problem",
            "json_line_or_problem", "jsonl_rows", "jsonl_row", "json_like", "text_line_problem",
-           "wrapped_rows_hint", "wrapped_rows_problem"]
+           "wrapped_rows_hint", "wrapped_rows_problem", "id_map_hint"]
 
 
 def _rows_file(path: str) -> str:
@@ -42,7 +42,7 @@ def json_document_problem(text: str, path: str = "FILE") -> str | None:
         return (f"is one JSON array of {len(doc)} item(s), not JSON Lines (one JSON object per line): convert it, "
                 f"e.g. jq -c '.[]' {path} > {out}")
     if isinstance(doc, dict) and text.strip().count("\n"):
-        hint = wrapped_rows_hint(doc, path)  # {"data": [...]} indented: jq -c . would write the wrapper again
+        hint = wrapped_rows_hint(doc, path) or id_map_hint(doc, path)  # jq -c . would write the one object again
         if hint is not None:
             return f"is one JSON object spread over several lines, not JSON Lines: {hint}"
         return (f"is one JSON object spread over several lines, not JSON Lines (one JSON object per line); write "
@@ -67,6 +67,23 @@ def wrapped_rows_hint(obj, path: str = "FILE") -> str | None:
     example = "" if "'" in jq + path else f" (e.g. jq -c '{jq}' {path} > {out})"
     return (f"the rows seem to sit under {key!r} (a list of {len(rows)} object(s)): write them as JSON Lines, one "
             f"object per line{example}")
+
+
+def id_map_hint(obj, path: str = "FILE", column: str = "score") -> str | None:
+    """The hint for a JSON object mapping ids to numbers (``{"q1": 0.5, "q2": 0.1}``) instead of being rows, else
+    ``None`` (an object with an ``id`` key, an empty one, or one with a value that is not a number): ``one JSON
+    object mapping ids to values, not rows: write one JSON Lines row per id, {"id": ..., "score": ...} (e.g. jq -c
+    'to_entries[] | {id: .key, score: .value}' FILE.json > FILE.jsonl), or a CSV with the header id,score``, where
+    ``score`` is ``column`` (the column the file is read for)."""
+    if not isinstance(obj, dict) or not obj or "id" in obj or not all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in obj.values()):
+        return None
+    key = column if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", column) else json.dumps(column, ensure_ascii=False)
+    jq = f"to_entries[] | {{id: .key, {key}: .value}}"
+    example = "" if "'" in jq + path else f" (e.g. jq -c '{jq}' {path} > {_rows_file(path)})"
+    return (f"one JSON object mapping {len(obj)} id(s) to values, not rows: write one JSON Lines row per id, "
+            f"{{\"id\": ..., {json.dumps(column, ensure_ascii=False)}: ...}}{example}, or a CSV with the header "
+            f"id,{column}")
 
 
 def wrapped_rows_problem(kind: str, rows: Sequence, fields: Sequence[str], name: str) -> Problem | None:

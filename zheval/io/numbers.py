@@ -151,6 +151,8 @@ def _refusal(text: str) -> str:
             name = unicodedata.name(ch, "?")
             return f"{ch!r} (U+{ord(ch):04X} {name}) is not an ASCII digit 0-9"
     for ch in text:
+        if unicodedata.category(ch) == "Cc":  # \x0c, \x1c, \x85, ...: no name in unicodedata
+            return f"{ch!r} (U+{ord(ch):04X}, a control character) has no place in a number"
         if not ch.isascii():
             name = unicodedata.name(ch, "?")
             return f"{ch!r} (U+{ord(ch):04X} {name}) has no place in a number"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
-from ...io.jsonl import wrapped_rows_problem
+from ...io.jsonl import id_map_hint, wrapped_rows_problem
 from ...io.problems import EmptyFileError
 from ...io.rows import RowFile, read_rows
 from ...io.source import format_suffix
@@ -60,7 +60,8 @@ def read_review_file(path, what: str, hint: str = "", fields: Sequence[str] = ("
     Raises:
         ReviewFileError: a name that says no accepted format (one problem naming them all); every problem of the file
             (encoding, gzip, quoting, header, cell counts, malformed JSON, ...: ``file:line``); a file without a
-            row; one JSON object wrapping the rows.
+            row; one JSON object wrapping the rows; one JSON object mapping ids to numbers
+            (`zheval.io.jsonl.id_map_hint`).
         OSError: the file cannot be read.
     """
     kind = REVIEW_FORMATS.get(format_suffix(path))
@@ -80,6 +81,10 @@ def read_review_file(path, what: str, hint: str = "", fields: Sequence[str] = ("
     wrapper = wrapped_rows_problem(rf.kind, rf.rows, fields, str(path))  # {"data": [{...}, ...]}: rows wrapped
     if wrapper is not None:
         raise ReviewFileError(f"cannot read the {what} {path}", [str(wrapper)])
+    mapping = id_map_hint(rf.rows[0][1], str(path), (list(fields[1:]) or ["score"])[0]) if (
+        rf.kind == "jsonl" and len(rf.rows) == 1 and not set(fields) & set(rf.rows[0][1])) else None  # {"q1": 0.5, ...}: ids mapped to scores, not rows
+    if mapping is not None:
+        raise ReviewFileError(f"cannot read the {what} {path}", [f"{path}:{rf.rows[0][0]}: {mapping}"])
     return rf
 
 
