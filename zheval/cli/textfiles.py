@@ -29,7 +29,8 @@ Refused, each naming the file and line (all problems listed together): a file th
 line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), a line that
 starts with a BOM inside the file (``cat a.txt b.txt``: the JSON Lines door's refusal, `zheval.io.encoding.INNER_BOM`;
 ``--preset sacrebleu-zh`` scores it as sacrebleu does, a character, with a warning naming ``FILE:line``:
-`zheval.cli.textfile_presets.keeps_bom`), an empty or whitespace-only line in a reference file (an empty reference cannot be scored;
+`zheval.cli.textfile_presets.keeps_bom`), an empty or whitespace-only line in a reference file (an empty reference
+cannot be scored;
 ``--preset sacrebleu-zh`` scores it as sacrebleu does, reference length 0, counted in a warning naming the first
 ``FILE:line`` and in the table's note and the JSON's ``empty_references``; a line with no token, e.g. only U+200B, is
 refused by the empty-reference rule once tokenised) or a blank line in a hypothesis file

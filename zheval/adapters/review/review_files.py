@@ -22,7 +22,8 @@ from ...io.problems import EmptyFileError
 from ...io.rows import RowFile, read_rows
 from ...io.source import format_suffix
 
-__all__ = ["REVIEW_FORMATS", "ReviewFileError", "read_review_file", "reserved_names", "loose_name", "listed", "raise_problems",
+__all__ = ["REVIEW_FORMATS", "ReviewFileError", "read_review_file", "reserved_names", "loose_name", "listed",
+           "raise_problems",
            "problems_heading"]
 
 REVIEW_FORMATS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
