@@ -7,7 +7,6 @@ where the command has one, and a command's own flags keep working. The flags are
 from __future__ import annotations
 
 import ast
-import inspect
 import json
 
 import pytest
@@ -109,10 +108,14 @@ def test_the_commands_own_flags_keep_working(texts):
 
 
 def _sacrebleu_flags() -> set:
-    """Every option string of sacrebleu's own command line: the ``add_argument`` calls of its ``parse_args``."""
-    import sacrebleu.sacrebleu as cli
+    """Every option string of sacrebleu's own command line: the ``add_argument`` calls of its ``parse_args``, read
+    from its source, never imported (importing ``sacrebleu.sacrebleu`` sets SIGPIPE to SIG_DFL in the test process:
+    a later test writing to a closed socket then kills pytest)."""
+    from importlib.util import find_spec
+    from pathlib import Path
 
-    tree = ast.parse(inspect.getsource(cli.parse_args))
+    source = Path(find_spec("sacrebleu.sacrebleu").origin).read_text(encoding="utf-8")
+    tree = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.FunctionDef) and n.name == "parse_args")
     return {a.value for node in ast.walk(tree) if isinstance(node, ast.Call)
             and getattr(node.func, "attr", "") == "add_argument"
             for a in node.args if isinstance(a, ast.Constant) and str(a.value).startswith("-")}
