@@ -11,7 +11,14 @@ score --metrics`` and ``zheval explain -m`` are zheval's own), and says what zhe
   ``--tokenizer``;
 * ``-l`` / ``--language-pair``: zheval takes no language pair;
 * ``-m`` / ``--metrics``: one metric per text-file command (``zheval bleu``, ``zheval chrf``, ``zheval rouge``);
-* ``-lc`` / ``--lowercase``: the ``lower`` normalisation step.
+* ``-lc`` / ``--lowercase``: the ``lower`` normalisation step;
+* the others of sacrebleu 2.6.0's ``parse_args`` (`_OTHER`: ``-s``, ``-sv``, ``-sl``, ``-nr``, ``-e``, ``-ol``,
+  ``-d``, ``-cc``, ``-cw``, ``-ci``, ``-cin``, ``-pbs``, ``-pbsn``, ``-par``, ``-parn``, ``-j``, ``-sh``, ``-nc``,
+  ``-q`` and their long names, ``--chrf-beta``, ``--chrf-eps-smoothing``; and ``-nw``, the ``nw:`` of sacrebleu's
+  chrF signature beside ``nc:``), where a command lacks them: click read ``-ci`` as ``-c i`` (``No such option:
+  -c``), ``-pbs`` as ``-p bs``, ``-ol`` as ``-o l`` (an output file ``l``): its name at that command where it has
+  one (``-sv`` is ``zheval bleu --smooth-value``, ``-pbs`` is ``zheval compare --test bootstrap``), else that it has
+  none and where zheval has it (`_other_message`). sacrebleu's ``-t`` (its test sets) is zheval's ``-t/--tokenizer``.
 
 ``-lc`` beside a zh tokenizer or preset (sacrebleu's ``-tok zh`` / ``-l xx-zh``, zheval's ``-t sacrebleu-zh`` /
 ``--preset sacrebleu-zh``), whichever flag is answered, also says that ``sacrebleu -tok zh -lc`` cannot be
@@ -24,7 +31,7 @@ The check runs for every command (`ZhevalGroup.resolve_command`), before any fil
 
 from __future__ import annotations
 
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 from typer.core import TyperGroup
 
@@ -171,7 +178,102 @@ def _flag_message(command: str, args: List[str], own: set, valued: set) -> Optio
                 return f"{name} is sacrebleu's metric choice; zheval {command}'s is --metrics (a comma list)"
             return (f"{name} is sacrebleu's metric choice; zheval scores one metric per text-file "
                     "command: zheval bleu, zheval chrf (chrF++: --chrf-word-order 2), zheval rouge")
+        found = _other_flag(a)
+        if found is not None and found[0] not in own:
+            return _other_message(command, found[1], found[0], own)
     return None
+
+
+#: sacrebleu 2.6.0's other flags (``sacrebleu/sacrebleu.py`` ``parse_args``): ``(long name, short name, whether a
+#: value may be attached to the short one: -cin100)``; ``-nw`` is no flag of sacrebleu's but the ``nw:`` (word order)
+#: of its chrF signature, typed as ``-nc`` (``nc:``, the character order, and also sacrebleu's ``--no-color``) is.
+_OTHER = (("--smooth-method", "-s", True), ("--smooth-value", "-sv", True), ("--sentence-level", "-sl", False),
+          ("--num-refs", "-nr", True), ("--encoding", "-e", True), ("--origlang", "-ol", True),
+          ("--detail", "-d", False), ("--chrf-char-order", "-cc", True), ("--chrf-word-order", "-cw", True),
+          ("--chrf-beta", None, False), ("--chrf-eps-smoothing", None, False), ("--confidence", "-ci", False),
+          ("--confidence-n", "-cin", True), ("--paired-bs", "-pbs", False), ("--paired-bs-n", "-pbsn", True),
+          ("--paired-ar", "-par", False), ("--paired-ar-n", "-parn", True), ("--paired-jobs", "-j", True),
+          ("--short", "-sh", False), ("--no-color", "-nc", False), ("--quiet", "-q", False), ("nw:", "-nw", True))
+
+
+def _other_flag(arg: str) -> Optional[Tuple[str, str]]:
+    """``(name, long name)`` of the flag in `_OTHER` that ``arg`` is (``NAME``, ``NAME=V``; a short one with a value
+    attached, ``-cin100``), longest names first (``-cin`` before ``-ci``, ``-sv`` before ``-s``), or ``None``."""
+    names = sorted(((n, long, attached and n == short) for long, short, attached in _OTHER for n in (long, short)
+                    if n and n.startswith("-")), key=lambda x: -len(x[0]))
+    return next(((n, long) for n, long, attached in names if _match(arg, (n,), attached)), None)
+
+
+def _other_message(command: str, flag: str, typed: str, own: set) -> str:
+    """What zheval ``command`` takes for sacrebleu's ``flag`` (its long name in `_OTHER`), typed as ``typed``:
+    ``own`` is the command's option names, so the answer is its own option where it has one."""
+    has = own.__contains__
+    head = f"{typed} is sacrebleu's {flag}" if typed != flag else f"{typed} is sacrebleu's option"
+    boot = " (--bootstrap N resamples)" if has("--bootstrap") else ""
+    if flag == "--smooth-method":
+        return (f"{head}: zheval {command}'s is --smooth METHOD" if has("--smooth") else
+                f"{head}; zheval {command} has no BLEU smoothing option: zheval bleu --smooth METHOD")
+    if flag == "--smooth-value":
+        if has("--smooth-value"):
+            return f"{head}: use --smooth-value V"
+        return (f"{head}; zheval {command} has no smoothing value option" + (
+            " (--smooth floor uses 0.1, add-k 1: sacrebleu's defaults)" if has("--smooth") else "")
+            + ": zheval bleu --smooth-value V")
+    if flag == "--sentence-level":
+        return (f"{head} (a score per line); zheval {command} prints no score per line"
+                + ("; --level sentence scores the mean of sentence BLEU" if has("--level") else ""))
+    if flag == "--num-refs":
+        return f"{head} (several references on one line, split at tabs); zheval {command} " + (
+            f"reads one reference per line of each reference file: give each set as its own file (zheval {command} "
+            "REF1.txt REF2.txt -i HYP.txt)" if has("--input") else "has no such option")
+    if flag == "--encoding":
+        return (f"{head}; zheval reads UTF-8 files only (with or without a BOM): convert the file first (iconv -f "
+                "ENCODING -t UTF-8 FILE > FILE.utf8)")
+    if flag in ("--origlang", "--detail"):
+        what = "a subset" if flag == "--origlang" else "scores per subset"
+        return (f"{head} ({what} of one of sacrebleu's test sets); zheval has no test sets"
+                + ("; scores per group of your items: --by FIELD" if has("--by") else ""))
+    if flag.startswith("--chrf-") or flag == "nw:":
+        return _chrf_message(command, flag, head, has)
+    if flag in ("--confidence", "--confidence-n"):
+        return (f"{head}; zheval {command} has no confidence interval option"
+                + (": its intervals are zheval's percentile bootstrap, --bootstrap N resamples" if boot else "")
+                + "; sacrebleu's μ ± CI is zheval bleu -ci and zheval chrf -ci")
+    if flag.startswith("--paired-") and flag != "--paired-jobs":
+        return _paired_message(command, flag, head, has, boot)
+    if flag == "--no-color":
+        return (f"{head}; zheval prints no colours. The nc:N of sacrebleu's chrF signature is the character order: "
+                + ("--chrf-char-order N (-cc)" if has("--chrf-char-order") else "zheval chrf --chrf-char-order N"))
+    if flag == "--quiet":
+        return f"{head}; zheval {command} has no such option: its notes and warnings go to standard error"
+    return f"{head}; zheval {command} has no such option"  # --paired-jobs, --short
+
+
+def _chrf_message(command: str, flag: str, head: str, has) -> str:
+    """`_other_message` for sacrebleu's chrF options and the ``nw:`` of its chrF signature."""
+    if flag == "nw:":
+        flag, head = "--chrf-word-order", f"{head[:head.index(' is ')]} is no option of sacrebleu's; the nw:N of its " \
+                                          "chrF signature is the word order"
+    value = "" if flag == "--chrf-eps-smoothing" else " N" if flag != "--chrf-beta" else " B"
+    if has(flag):
+        return f"{head}: use {flag}{value}"
+    return f"{head}; zheval {command} has no such option: zheval chrf {flag}{value}"
+
+
+def _paired_message(command: str, flag: str, head: str, has, boot: str) -> str:
+    """`_other_message` for sacrebleu's paired tests (``--paired-bs``, ``--paired-ar`` and their counts)."""
+    ar = flag.startswith("--paired-ar")
+    if has("--test"):  # zheval compare
+        if ar:
+            return f"{head}: zheval {command}'s is --test ar" + (" --resamples N" if flag.endswith("-n") else
+                                                                 " (--resamples N trials)")
+        return (f"{head}: zheval {command}'s paired bootstrap is --test bootstrap (the default)"
+                + (", with --bootstrap N resamples" if has("--bootstrap") else ""))
+    where = "zheval bleu and zheval chrf take it; zheval compare tests systems with --test bootstrap | ar"
+    if has("--input") and boot:  # zheval rouge: the paired bootstrap, always
+        return (f"{head}; zheval {command} has no such option: several -i systems are tested against the first "
+                f"with a paired bootstrap{boot}" + (f", never approximate randomisation ({where})" if ar else ""))
+    return f"{head}; zheval {command} has no paired test option: {where}"
 
 
 class ZhevalGroup(TyperGroup):

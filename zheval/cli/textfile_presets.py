@@ -8,7 +8,8 @@ from typing import Optional
 
 from .options import UserError
 
-__all__ = ["check_text_preset", "empty_references_note", "empty_references_seen", "preset_scores_empty"]
+__all__ = ["check_text_preset", "empty_references_note", "empty_references_seen", "preset_scores_empty", "keeps_bom",
+           "bom_lines_warning"]
 
 
 def check_text_preset(preset: Optional[str], metric: str) -> None:
@@ -36,6 +37,29 @@ def preset_scores_empty(preset: Optional[str], metric: str) -> bool:
 
     return preset is not None and scores_empty_references(metric, preset)
 
+
+def keeps_bom(preset: Optional[str], metric: str) -> bool:
+    """Whether ``--preset``'s part for ``metric`` reproduces sacrebleu (its tokens are sacrebleu's:
+    `zheval.presets.tokens_tool`; sacrebleu-zh), whose command line reads a byte-order mark that starts a line
+    inside a file (``cat a.txt b.txt``) as a character of the segment: the line is then scored so and said
+    (`bom_lines_warning`); without such a preset it is refused at FILE:line, as the JSON Lines door refuses it."""
+    from ..presets import find_preset, tokens_tool
+
+    found = find_preset(preset) if preset is not None else None
+    part = found.part(metric) if found is not None else None
+    return part is not None and tokens_tool(part).startswith("sacrebleu")
+
+
+def bom_lines_warning(lines: list, preset: str) -> str:
+    """The warning of the ``(FILE, line)`` s whose line starts with a byte-order mark, kept by `keeps_bom`: the
+    first one in the JSON Lines door's words (`zheval.io.encoding.INNER_BOM`) with how it was scored, then up to 5
+    more named."""
+    from ..io.encoding import INNER_BOM
+
+    (name, line), rest = lines[0], [f"{n}:{k}" for n, k in lines[1:]]
+    more = f" (also at {', '.join(rest[:5])}{' …' if len(rest) > 5 else ''})" if rest else ""
+    return (f"{name}:{line}: {INNER_BOM} --preset {preset} scores it as sacrebleu reads it, a character of the "
+            f"segment{more}; remove it to score the text alone")
 
 
 @contextmanager

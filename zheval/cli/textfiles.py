@@ -26,7 +26,11 @@ Every number is the library's ([`zheval.compute.bleu.bleu_items`][] / [`bleu_res
 [`zheval.compute.rouge.rouge_items`][] / [`rouge_result`][zheval.compute.rouge.rouge_result]), with its signature.
 
 Refused, each naming the file and line (all problems listed together): a file that is not UTF-8 (a BOM and CRLF
-line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), an empty or whitespace-only line in a reference file (an empty reference cannot be scored;
+line ends are accepted; a removed BOM is named in a note, since sacrebleu keeps it as a character), a line that
+starts with a BOM inside the file (``cat a.txt b.txt``: the JSON Lines door's refusal, `zheval.io.encoding.INNER_BOM`;
+``--preset sacrebleu-zh`` scores it as sacrebleu does, a character, with a warning naming ``FILE:line``:
+`zheval.cli.textfile_presets.keeps_bom`), an empty or whitespace-only line in a reference file (an empty reference
+cannot be scored;
 ``--preset sacrebleu-zh`` scores it as sacrebleu does, reference length 0, counted in a warning naming the first
 ``FILE:line`` and in the table's note and the JSON's ``empty_references``; a line with no token, e.g. only U+200B, is
 refused by the empty-reference rule once tokenised) or a blank line in a hypothesis file
@@ -56,8 +60,8 @@ from .option_names import caution_option
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_option, confidence_resamples, paired_resamples, paired_test, resample_systems,
                          resampled_signature, resampling_cautions, rounded_perfect_notes)
-from .textfile_presets import (check_text_preset, empty_references_note, empty_references_seen,
-                               preset_scores_empty)
+from .textfile_presets import (bom_lines_warning, check_text_preset, empty_references_note, empty_references_seen,
+                               keeps_bom, preset_scores_empty)
 from .textfiles_report import blank_lines_note, json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
 __all__ = ["bleu", "rouge", "read_segments", "read_text_files", "references_located", "score_text_files", "spread_inputs",
@@ -73,7 +77,8 @@ def _problem(path: str, line: int, message: str):
     return Problem(path, line, None, message)
 
 
-def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems: list) -> list:
+def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems: list,
+                  bom_lines: Optional[list] = None) -> list:
     """The segments (lines) of one text file, read by [`zheval.io.rows.read_lines`][] (gzip undone, the encoding
     and line rules of every door).
 
@@ -81,19 +86,28 @@ def read_segments(name: str, data: bytes, role: str, allow_empty: bool, problems
         name: the file name for messages. data: its bytes. role: ``"reference"`` or ``"hypothesis"``.
         allow_empty: accept empty lines (hypotheses only: empty predictions).
         problems: list the [`Problem`][zheval.io.problems.Problem] s are appended to (not UTF-8, another encoding, a
-            gzip that cannot be read, CR-only line ends, an empty line).
+            gzip that cannot be read, CR-only line ends, an empty line, a line that starts with a byte-order mark
+            inside the file, in the JSON Lines door's words: `zheval.io.encoding.INNER_BOM`).
+        bom_lines: ``None``: such a line is a problem; a list: it is kept as read (U+FEFF a character of the
+            segment, as sacrebleu reads it) and ``(name, line)`` appended (`zheval.cli.textfile_presets.keeps_bom`).
 
     Returns:
         One string per line (line ends removed; a final line break does not start another line); ``[]`` after a
         problem of the whole file.
     """
     from ..io import read_lines
+    from ..io.encoding import INNER_BOM
 
     lines = read_lines(name, role, problems, data=data)
     if lines is None:
         return []
     out = []
     for k, text in lines:
+        if text.startswith("\ufeff"):  # the file's own BOM is removed before line 1: `cat a.txt b.txt`
+            if bom_lines is None:  # a blank line so is also an empty line (below): both named
+                problems.append(_problem(name, k, f"{INNER_BOM} remove it"))
+            else:
+                bom_lines.append((name, k))
         # a hypothesis: the emptiness rule of every door (blank: only whitespace and invisible characters such as
         # U+200B); a reference line: blank by whitespace here, the empty-reference rule (no token) after tokenising
         if (is_blank(text) if role == "hypothesis" else not text.strip()) and not allow_empty:
@@ -132,7 +146,7 @@ _SELF_SCORED = ("if that is not the point (a sanity check), give the system's ou
 
 
 def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: bool, empty_refs: bool = False,
-                    said: Optional[list] = None):
+                    said: Optional[list] = None, bom_lines: Optional[list] = None):
     """``(reference names, per-segment reference lists, hypothesis names, per-system segment lists)``, or a
     [`FileFormatError`][zheval.io.problems.FileFormatError] listing every problem (encoding, empty lines, line counts);
     `UserError` when ``-i`` names a file (or ``-``, standard input) more than once, a reference is ``-`` (standard
@@ -143,7 +157,8 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     scores it, with a warning naming both (a sanity check is legitimate; a mix-up is then said): appended to
     ``said`` when it is given (the command prints it with its other warnings and puts it in its JSON), else printed.
     ``empty_refs``: accept empty reference lines (a preset whose tool scores empty references,
-    ``scores_empty_references``)."""
+    ``scores_empty_references``). ``bom_lines``: `read_segments`' (``None``: a line that starts with a byte-order
+    mark inside a file is refused at FILE:line, as the JSON Lines door refuses it)."""
     from ..io import FileFormatError
 
     given = [str(p) for p in hyps or []]
@@ -163,13 +178,14 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     problems: list = []
     ref_names = [str(p) for p in refs]
     ref_datas = [_read_file(p, "reference") for p in refs]
-    ref_streams = [read_segments(str(p), d, "reference", empty_refs, problems) for p, d in zip(refs, ref_datas)]
+    ref_streams = [read_segments(str(p), d, "reference", empty_refs, problems, bom_lines)
+                   for p, d in zip(refs, ref_datas)]
     if hyps:
         hyp_names = [STDIN if str(p) in _STDIN_NAMES else str(p) for p in hyps]
         datas = [_read_stdin() if str(p) in _STDIN_NAMES else _read_file(p, "hypothesis") for p in hyps]
     else:
         hyp_names, datas = [STDIN], [_read_stdin()]
-    systems = [read_segments(n, d, "hypothesis", allow_empty, problems) for n, d in zip(hyp_names, datas)]
+    systems = [read_segments(n, d, "hypothesis", allow_empty, problems, bom_lines) for n, d in zip(hyp_names, datas)]
     names = ref_names + hyp_names
     streams = ref_streams + systems
     counts = [len(s) for s in streams]
@@ -377,9 +393,10 @@ def _run(o, metric: str) -> None:
         if o.text_format.value == "text" and o.scale != 100 and not o.score_only:
             raise UserError("-f text is sacrebleu's output, on its 0–100 scale: drop --scale 1 (or use -f json)")
     copies: list = []  # a hypothesis file that holds a reference file's text: in the warnings (and -f json's)
+    boms = [] if keeps_bom(o.preset, metric) else None  # sacrebleu-zh: as sacrebleu reads them, said
     ref_names, references, names, systems = read_text_files(list(o.references), list(o.hypotheses or []),
                                                       o.allow_empty_hypotheses, preset_scores_empty(o.preset, metric),
-                                                      copies)
+                                                      copies, bom_lines=boms)
     options = dict(tokenizer_options(o.jieba_hmm, o.terms, o.t2s, o.normalize, o.punct))
     from ..compute.option_rules import check_normalize_flags
     check_normalize_flags(options)  # the options typed (unset ones are left out): --punct keep beside nopunct
@@ -415,6 +432,9 @@ def _run(o, metric: str) -> None:
     if out["empty_references"] is not None:  # scored by the preset as its tool scores them: counted and said
         out["empty_references"], said = empty_references_note(out["empty_references"], ref_names)
         out["warnings"].append(said)
+    if boms:
+        out["bom_lines"] = len(boms)
+        out["warnings"].append(bom_lines_warning(boms, o.preset))
     out["warnings"] += resampling_cautions(  # few resamples of μ ± CI and Δ's interval (the library's own: above)
         {metric_label(k): out["tests"][k] for k in out["keys"]}, confidence_n=out["confidence_n"],
         paired=out["paired"][0]["test"] if out["paired"] else None,

@@ -128,6 +128,9 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
     if out.get("empty_references"):
         lines.append(f"note: {out['empty_references']} empty reference line(s) scored as the preset's tool scores "
                      "them (reference length 0, no n-gram; see the warning)")
+    if out.get("bom_lines"):
+        lines.append(f"note: {out['bom_lines']} line(s) starting with a byte-order mark (U+FEFF) inside a file, "
+                     "scored as sacrebleu reads them (see the warning)")
     lines.append("")
     lines.append(f"signature: {out['signature']}")
     return "\n".join(lines) + "\n"

@@ -35,7 +35,8 @@ from ..io.jsonl import parse_json_line
 
 __all__ = ["Rubric", "BadAnswer", "default_rubric", "read_rubric", "rating_messages", "pairwise_messages",
            "parse_rating", "parse_preference", "pairwise_rubric", "scale_problem", "DEFAULT_CRITERIA", "rating_row",
-           "ROW_FIELDS", "criteria_problem", "source_problem", "template_fields", "source_signature"]
+           "ROW_FIELDS", "criteria_problem", "source_problem", "template_fields", "source_signature",
+           "folded_key"]
 
 #: The default rubric's criteria, in order.
 DEFAULT_CRITERIA = ("overall", "faithful", "informative", "fluent")
@@ -64,7 +65,10 @@ _PAIR_SYSTEM = (
 _PAIR_TEMPLATE = "{source}【参考答案】\n{references}\n\n【回答 A】\n{first}\n\n【回答 B】\n{second}"
 
 
-def _folded(key: str) -> str:
+def folded_key(key: str) -> str:
+    """``key`` apart from case, spaces around it and width (NFKC, casefold, strip): THE rule of an answer's
+    ``ambiguous_key`` and of a rubric's criteria (`criteria_problem`); ``zheval agree``'s score column names go
+    further (`zheval.adapters.review.review_files.loose_name`)."""
     return unicodedata.normalize("NFKC", key).casefold().strip()
 
 
@@ -96,17 +100,17 @@ def criteria_problem(criteria: Any) -> Optional[str]:
     spaced = [c for c in criteria if c != c.strip()]
     if spaced:
         return f"criterion {spaced[0]!r} has spaces around it (an answer's keys are read exactly)"
-    reserved = {_folded(f): f for f in ROW_FIELDS}
-    clash = [c for c in criteria if _folded(c) in reserved]
+    reserved = {folded_key(f): f for f in ROW_FIELDS}
+    clash = [c for c in criteria if folded_key(c) in reserved]
     if clash:
-        return (f"criterion {clash[0]!r} is the ratings row's own field {reserved[_folded(clash[0])]!r}; "
+        return (f"criterion {clash[0]!r} is the ratings row's own field {reserved[folded_key(clash[0])]!r}; "
                 f"these names are reserved: {', '.join(map(repr, ROW_FIELDS))}")
     seen: Dict[str, str] = {}
     for c in criteria:
-        if _folded(c) in seen:
-            return (f"criteria {seen[_folded(c)]!r} and {c!r} are the same name apart from case, spaces or width "
+        if folded_key(c) in seen:
+            return (f"criteria {seen[folded_key(c)]!r} and {c!r} are the same name apart from case, spaces or width "
                     "(an answer could not say which is meant)")
-        seen[_folded(c)] = c
+        seen[folded_key(c)] = c
     return None
 
 
@@ -305,13 +309,13 @@ def _answer_text(answer: str) -> str:
 
 def _check_keys(data: Dict[str, Any], names: Sequence[str], answer: str) -> None:
     """A `BadAnswer` for a key other than ``names``: ``ambiguous_key`` when it is one of them apart from case, spaces
-    or width (`_folded`), else ``unknown_key`` (each listed, with the keys an answer has)."""
-    folded = {_folded(n): n for n in names}
+    or width (`folded_key`), else ``unknown_key`` (each listed, with the keys an answer has)."""
+    folded = {folded_key(n): n for n in names}
     others = [k for k in data if k not in names]
-    near = [k for k in others if _folded(k) in folded]
+    near = [k for k in others if folded_key(k) in folded]
     if near:
-        keys = ", ".join(f"{k!r} (beside {folded[_folded(k)]!r})" if folded[_folded(k)] in data else
-                         f"{k!r} (for {folded[_folded(k)]!r}?)" for k in near)
+        keys = ", ".join(f"{k!r} (beside {folded[folded_key(k)]!r})" if folded[folded_key(k)] in data else
+                         f"{k!r} (for {folded[folded_key(k)]!r}?)" for k in near)
         raise BadAnswer("ambiguous_key", f"key {keys} is an answer's key apart from case, spaces or width (which "
                         "value is meant is unknown)", answer)
     if others:

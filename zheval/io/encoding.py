@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from .problems import Problem
 
-__all__ = ["UTF8_BOM", "lone_surrogate", "encoding_problem", "decode"]
+__all__ = ["UTF8_BOM", "INNER_BOM", "lone_surrogate", "encoding_problem", "decode"]
 
 UTF8_BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark, accepted at the start of a file and removed."""
+
+INNER_BOM = ("a byte-order mark (U+FEFF) starts this line, inside the file: files joined together (the second one's "
+             "BOM is then in the middle)?")
+"""What every line door says of a line that starts with a byte-order mark after the file's own (`cat a b`): the
+JSON Lines door (`zheval.io.jsonl.json_error_message`, then `` remove it``) and the text-file doors
+(`zheval.cli.textfiles.read_segments`)."""
 
 
 def lone_surrogate(text: str) -> str | None:

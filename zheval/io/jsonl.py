@@ -12,6 +12,7 @@ import re
 import sys
 from typing import Sequence
 
+from .encoding import INNER_BOM
 from .numbers import JsonNumber
 from .problems import Problem, type_name
 
@@ -120,8 +121,7 @@ def json_error_message(exc: json.JSONDecodeError) -> str:
                 "another, more than Python's JSON reader takes)")
     msg, doc = exc.msg, exc.doc if isinstance(exc.doc, str) else ""
     if doc.startswith("\ufeff"):  # json: "Unexpected UTF-8 BOM (decode using utf-8-sig)"; the file's own is removed
-        return ("a byte-order mark (U+FEFF) starts this line, inside the file: files joined together (the second "
-                "one's BOM is then in the middle)? remove it")
+        return f"{INNER_BOM} remove it"
     what = ("malformed JSON object" if doc.lstrip().startswith("{") else "malformed JSON array") \
         if json_like(doc) else "malformed JSON"
     where = f"column {exc.colno}" if msg.endswith(" at") else f"at column {exc.colno}"

@@ -378,9 +378,39 @@ def test_a_scores_column_named_like_a_printed_label_or_a_rating_column_is_refuse
         f.write_text("id,bs_f1\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
     res = run("agree", "--ratings", good, "--key", key, "--scores", a, "--scores", b, "--bootstrap", 0)
     assert res.exit_code == 2 and f"{b}:1: column 'bs_f1' is also a column of --scores {a}" in res.output
-    # names are matched exactly (case included): 'Sentence BLEU' is another name
-    s.write_text("id,Sentence BLEU\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    # a name that is none of them, loosely too, is read
+    s.write_text("id,sentence BLEU2\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
     assert run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0).exit_code == 0
+
+
+def test_a_scores_column_named_like_another_apart_from_case_spaces_dashes_or_width_is_refused(tmp_path, files):
+    # break-it 18 A: the clash was checked by exact spelling only: 'Relevance' gave a metric row 'Relevance' beside
+    # the rating 'relevance'; 'rougel', 'Rouge L', 'sentence_bleu' were read beside ROUGE-L and sentence BLEU
+    key, good, rows, ids, kd = _rated(tmp_path, files)
+    tail = " apart from case, spaces, '_'/'-' or width: the table would show two rows alike; rename the column"
+    for name, clash in (("Relevance", "'relevance', a rating column of the sheet,"),
+                        ("rougel", "the key's metric 'rougeL'"),
+                        ("Rouge L", "the key's metric 'rougeL'"),
+                        ("ROUGE_L", "the key's metric 'rougeL'"),
+                        ("ｒｏｕｇｅ－ｌ", "the key's metric 'rougeL'"),  # full width (NFKC)
+                        ("sentence_bleu", "'sentence BLEU', the printed label of the key's metric 'bleu',"),
+                        ("Sentence BLEU", "'sentence BLEU', the printed label of the key's metric 'bleu',"),
+                        ("Rouge 1", "the key's metric 'rouge1'")):
+        s = tmp_path / "s.csv"
+        s.write_text(f"id,{name}\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+        res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+        assert res.exit_code == 2, res.output
+        assert f"{s}:1: column '{name}' is {clash}{tail}" in res.output, res.output
+    # a column of an earlier --scores file, and an earlier column of the same file
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    a.write_text("id,bs_f1\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    b.write_text("id,BS-F1\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", a, "--scores", b, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{b}:1: column 'BS-F1' is 'bs_f1', a column of --scores {a},{tail}" in res.output
+    b.write_text("id,bs_f1,BS F1\n" + "".join(f"{i},0.5,0.25\n" for i in ids), encoding="utf-8")
+    res = run("agree", "--ratings", good, "--key", key, "--scores", b, "--bootstrap", 0)
+    assert res.exit_code == 2 and f"{b}:1: column 'BS F1' is 'bs_f1', another column of this file,{tail}" \
+        in res.output, res.output
 
 
 def test_ratings_and_scores_read_every_format_of_the_file_doors(tmp_path, files):

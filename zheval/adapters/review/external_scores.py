@@ -11,8 +11,10 @@ columns (``id,bertscore_f1``, or ``id,bertscore_p,bertscore_r,bertscore_f1``; JS
 guessed; every problem of the file is listed at once, each naming ``file:line``: a column name with spaces around it
 (names are matched exactly), a header without ``id`` or without a score column, a column name given twice
 (`zheval.io`), a column named like a metric of the key (``rougeL``) or like its printed label (``ROUGE-L``,
-``sentence BLEU``), like a rating column (``relevance``) or like a column of an earlier ``--scores`` file (the table
-would show two rows alike: break-it F2), a row without an id, a row of empty cells, an id twice (both lines), an id
+``sentence BLEU``), like a rating column (``relevance``), like a column of an earlier ``--scores`` file or of this
+one -- apart from case, spaces, ``_``/``-`` or width too (``Relevance``, ``rouge_l``, ``Sentence BLEU``:
+`zheval.adapters.review.review_files.loose_name`) -- (the table would show two rows alike: break-it F2), a row
+without an id, a row of empty cells, an id twice (both lines), an id
 the key does not have, a cell that is not a finite number (its column, id and value; an empty cell or ``null`` too: a
 score is not a rating a rater may skip; a JSON string ``"0.5"`` too), a JSON Lines row lacking a score column other
 rows have, and -- naming the file -- every item of the key the file lacks.

@@ -13,14 +13,17 @@ and Parquet values keep their types (a rating is a number or ``null``, never a s
 
 from __future__ import annotations
 
+import re
 from typing import Mapping, Sequence
 
+from ...compute.judge_rubric import folded_key
 from ...io.jsonl import id_map_hint, wrapped_rows_problem
 from ...io.problems import EmptyFileError
 from ...io.rows import RowFile, read_rows
 from ...io.source import format_suffix
 
-__all__ = ["REVIEW_FORMATS", "ReviewFileError", "read_review_file", "reserved_names", "listed", "raise_problems",
+__all__ = ["REVIEW_FORMATS", "ReviewFileError", "read_review_file", "reserved_names", "loose_name", "listed",
+           "raise_problems",
            "problems_heading"]
 
 REVIEW_FORMATS = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
@@ -115,7 +118,7 @@ def reserved_names(key: dict, rating_columns: Sequence[str] = ()) -> dict:
     """``{name: what it names}`` of the names a ``--scores`` column may not take, so that no two rows of the agreement
     table read alike (break-it F2: a column ``sentence BLEU`` gave two rows ``sentence BLEU``): each metric of the
     key by its name (``rougeL``) and its printed label (``ROUGE-L``), and each rating column (the key's and
-    ``rating_columns``, those read from the sheet). Names are compared exactly (case included)."""
+    ``rating_columns``, those read from the sheet). `name_clashes` compares them with `loose_name`."""
     out: dict = {}
     for m in key.get("metrics") or []:
         out.setdefault(m["name"], f"the key's metric {m['name']!r}")
@@ -126,11 +129,33 @@ def reserved_names(key: dict, rating_columns: Sequence[str] = ()) -> dict:
     return out
 
 
+def loose_name(name: str) -> str:
+    """``name`` as a score column name is compared (`name_clashes`): the judge's ``ambiguous_key`` rule
+    ([`folded_key`][zheval.compute.judge_rubric.folded_key]: case, width) with every space, ``_`` and ``-`` removed,
+    so ``rougel``, ``Rouge L`` and ``ROUGE-L`` are one name, and ``sentence_bleu`` is ``sentence BLEU``."""
+    return re.sub(r"[\s_-]+", "", folded_key(name))
+
+
 def name_clashes(path, columns: Sequence[str], taken: Mapping[str, str]) -> list:
     """One problem ``file:1`` per column of a scores file whose name is in ``taken`` (`reserved_names`, and the
-    columns of earlier ``--scores`` files), naming what it clashes with."""
-    return [f"{path}:1: column {c!r} is also {taken[c]}: the table would show two rows alike; rename the column"
-            for c in columns if c in taken]
+    columns of earlier ``--scores`` files), naming what it clashes with, or is one of them, or an earlier column of
+    the file, apart from case, spaces, ``_``/``-`` or width (`loose_name`), naming both (break-it 18 A: a column
+    ``Relevance`` was paired beside the rating ``relevance``, ``rougel`` beside ``ROUGE-L``)."""
+    loose: dict = {}
+    for name, what in taken.items():
+        loose.setdefault(loose_name(name), (name, what))
+    out = []
+    for c in columns:
+        if c in taken:
+            out.append(f"{path}:1: column {c!r} is also {taken[c]}: the table would show two rows alike; rename the "
+                       "column")
+        elif loose_name(c) in loose:
+            name, what = loose[loose_name(c)]
+            said = what if what.endswith(repr(name)) else f"{name!r}, {what},"  # the key's metric 'rougeL'
+            out.append(f"{path}:1: column {c!r} is {said} apart from case, spaces, '_'/'-' or width: the table "
+                       "would show two rows alike; rename the column")
+        loose.setdefault(loose_name(c), (c, "another column of this file"))
+    return out
 
 
 def listed(values: Sequence, show=repr, limit: int = 20) -> str:
