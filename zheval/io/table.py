@@ -294,7 +294,8 @@ def tsv_rows(text: str, name: str, problems: list) -> list:
     opens with a ``"`` it does not close on its line (a spreadsheet's TSV quotes a cell with a line break, which then
     splits its row), those cell counts are one problem instead, at the line of that quote, saying so (break-it F4 of
     ``zheval agree``: 30 lines of "4 cell(s), but the header has 7 columns"); a cell written with CSV quoting
-    around a ``"`` (``"a""b"``) is a problem at its line (`tsv_quoting_checked`)."""
+    around a ``"`` (``"a""b"``), a header name wrapped in ``"``, a column wrapped in ``"`` on every row are problems
+    (`tsv_quoting_checked`)."""
     first = len(problems)
     lines = split_lines(text)
     rows = _table_rows(tsv_quoting_checked(((k, ln.split("\t") if ln else []) for k, ln in enumerate(lines, start=1)),
@@ -317,33 +318,67 @@ def tsv_rows(text: str, name: str, problems: list) -> list:
 _COUNT_MARK = " cell(s), but the header has "  # the cell-count problem of table_rows_stream
 
 _CSV_QUOTED_QUOTE = re.compile(r'"(?:[^"]|"")*""(?:[^"]|"")*"')
+_WRAPPED = re.compile(r'"(?:[^"]|"")*"')  # a cell as CSV quoting writes it: wrapped in ", any " inside doubled
+
+_QUOTING_ADVICE = ("TSV is read without quoting (a \" is text), so the quotes would stay in the text; save the file as "
+                   "CSV (.csv) or JSON Lines, or write the TSV without quoting (pandas: quoting=csv.QUOTE_NONE)")
 
 
 def tsv_quoting_checked(cell_lines, name: str, problems: list):
-    """The ``(line, cells)`` pairs of a TSV file, but for the rows with a cell written with CSV quoting around a
-    ``"``: a cell that is wrapped in ``"`` and holds ``""`` inside, only doubled (pandas' ``to_csv(sep="\\t")``
-    and spreadsheets write a cell ``a"b`` as ``"a""b"``). Each is a problem at its line (a header so quoted is
-    still given, as the header). TSV has no quoting (a ``"`` is text), so the cell would be read with its quotes
-    as text; reading it as CSV instead would change a plain TSV whose text really is ``"a""b"``: the file cannot
-    say which it is, so it is refused (save it as CSV or JSON Lines). A cell wrapped in quotes without a ``""``
-    (``"abc"``) is read as it is: a plain text in quotes is common, and a CSV-quoting writer only quotes a cell
-    that holds a ``"``, a tab or a line break (the last two split the row: `tsv_rows`)."""
-    header = None
+    """The ``(line, cells)`` pairs of a TSV file, but for what CSV quoting wrote. TSV has no quoting (a ``"`` is
+    text), so a cell so written would be read with its quotes as text; reading it as CSV instead would change a
+    plain TSV whose text really is in quotes: the file cannot say which it is, so it is refused (save it as CSV or
+    JSON Lines, or write the TSV without quoting). Refused, each a problem naming its line:
+
+    - a cell wrapped in ``"`` holding ``""`` inside, only doubled (pandas' ``to_csv(sep="\\t")`` and spreadsheets
+      write a cell ``a"b`` as ``"a""b"``), at its line (a header so quoted is still given, as the header);
+    - a header with a name wrapped in ``"`` (``"prediction"``: pandas' ``quoting=csv.QUOTE_ALL`` or
+      ``QUOTE_NONNUMERIC``), at the header's line, and no row is given;
+    - a column whose cells are each wrapped in ``"`` (no lone ``"`` inside) on every row, two rows or more, at the
+      line of the first row, after the last row (a stream has given the rows before it).
+
+    A cell wrapped in quotes without a ``""`` (``"abc"``) in a column whose other cells are not is read as it is:
+    a quoted speech or title is common text, and a CSV-quoting writer quotes either every cell of a column or only a
+    cell that holds a ``"`` (above), a tab or a line break (these split the row: `tsv_rows`)."""
+    header, wrapped, rows, first = None, [], 0, None
     for line, cells in cell_lines:
-        quoted = [j for j, c in enumerate(cells) if c.startswith('"') and _CSV_QUOTED_QUOTE.fullmatch(c)]
-        if quoted:
-            j = quoted[0]
-            column = f", column {header[j]!r}" if header is not None and j < len(header) else ""
-            problems.append(Problem(name, line, None, f"cell {j + 1} ({cells[j][:60]!r}{column}) is written with CSV "
-                                    "quoting, a \" doubled inside quotes: a TSV written with CSV quoting (pandas' "
-                                    "to_csv(sep='\\t'), a spreadsheet)? TSV is read without quoting (a \" is text), "
-                                    "so the quotes would stay in the text; save the file as CSV (.csv) or JSON Lines, or "
-                                    "write the TSV without quoting (pandas: quoting=csv.QUOTE_NONE)"))
-            if header is not None:
-                continue
+        doubled = _doubled_quote_problem(cells, header, line, name, problems)
+        if doubled and header is not None:
+            continue
         if header is None and cells:
             header = cells
+            names = [h for h in header if _WRAPPED.fullmatch(h)]
+            if names and not doubled:
+                problems.append(Problem(name, line, None, f"the header's name(s) {', '.join(names)} are wrapped in "
+                                        "quotes: a TSV written with CSV quoting (pandas' to_csv(sep='\\t', "
+                                        f"quoting=csv.QUOTE_ALL), a spreadsheet)? {_QUOTING_ADVICE}"))
+                return
+            wrapped = [True] * len(header)
+        elif cells and len(cells) == len(header):
+            rows, first = rows + 1, first or (line, cells)
+            wrapped = [w and _WRAPPED.fullmatch(c) is not None for w, c in zip(wrapped, cells)]
         yield line, cells
+    columns = [h for h, w in zip(header or [], wrapped) if w]
+    if rows >= 2 and columns:
+        problems.append(Problem(name, first[0], None, f"every cell of column(s) {', '.join(map(repr, columns))} is "
+                                f"wrapped in quotes, on all {rows} rows (here: {first[1][wrapped.index(True)][:60]!r}): "
+                                "a TSV written with CSV quoting (pandas' to_csv(sep='\\t', quoting=csv.QUOTE_ALL), a "
+                                f"spreadsheet)? {_QUOTING_ADVICE}; texts that really are all in quotes: save them as "
+                                "JSON Lines"))
+
+
+def _doubled_quote_problem(cells, header, line: int, name: str, problems: list) -> bool:
+    """Whether a cell of ``cells`` is wrapped in ``"`` with ``""`` inside (`tsv_quoting_checked`), appending the
+    problem of the first such cell."""
+    quoted = [j for j, c in enumerate(cells) if c.startswith('"') and _CSV_QUOTED_QUOTE.fullmatch(c)]
+    if not quoted:
+        return False
+    j = quoted[0]
+    column = f", column {header[j]!r}" if header is not None and j < len(header) else ""
+    problems.append(Problem(name, line, None, f"cell {j + 1} ({cells[j][:60]!r}{column}) is written with CSV "
+                            "quoting, a \" doubled inside quotes: a TSV written with CSV quoting (pandas' "
+                            f"to_csv(sep='\\t'), a spreadsheet)? {_QUOTING_ADVICE}"))
+    return True
 
 
 def parquet_rows(data: bytes, name: str, problems: list) -> list:
