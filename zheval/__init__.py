@@ -29,7 +29,7 @@ __all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "scor
            "RougeOptions", "BleuOptions", "ChrfOptions", "get_tokenizer", "explain", "explain_items", "metric_path",
            "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "PresetOverrideWarning", "EmptyReferenceWarning",
-           "ResamplingWarning", "EmptyReferenceError", "distinct_n", "diversity"]
+           "DuplicateReferenceWarning", "ResamplingWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {
@@ -56,6 +56,7 @@ _LAZY = {
     "ScriptMismatchWarning": "zheval.compute.guards",
     "PresetOverrideWarning": "zheval.compute.guards",
     "EmptyReferenceWarning": "zheval.compute.guards",  # empty references a preset scored as its tool does
+    "DuplicateReferenceWarning": "zheval.compute.guards",  # repeated references in a human ceiling
     "ResamplingWarning": "zheval.compute.guards",
     # the empty-reference error (a ValueError)
     "EmptyReferenceError": "zheval.compute.inputs",

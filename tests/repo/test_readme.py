@@ -71,7 +71,7 @@ def test_explain_example_runs_and_its_comments_are_true(capsys):
     exec(compile(block, "README:explain", "exec"), ns)
     lines = capsys.readouterr().out.splitlines()
     # 请把包裹放进智能柜 vs 请把包裹放进快递柜: 7 of 9 characters shared, F = 7/9 = 0.7778; vs 包裹放在快递柜里 F = 8/17
-    assert lines[0] == "multi_ref='max': reference 0 has the highest F (0.7778) of 2 references"
+    assert lines[0] == "multi_ref='max': reference 1 has the highest F (0.7778) of 2 references"
     assert [g["ngram"] for g in ns["rouge1"]["per_reference"][0]["unmatched_prediction"]] == [["智"], ["能"]]
     # BLEU against both references: clipped matches / totals per order, by hand 7/9, 5/8, 4/7, 3/6
     assert [(o["matches"], o["total"]) for o in ns["e"]["bleu"]["orders"]] == [(7, 9), (5, 8), (4, 7), (3, 6)]
@@ -121,7 +121,7 @@ def test_first_look_python_examples_run_and_their_comments_are_true(capsys):
     assert ns["both"]["bleu"] == zheval.compute_bleu(ns["predictions"], ns["references"])
     exec(compile(blocks[1], "README:first-look-explain", "exec"), {})
     # 请把包裹放进智能柜 vs 请把包裹放进快递柜: 7 of 9 characters shared, F = 7/9
-    assert capsys.readouterr().out.strip() == "multi_ref='max': reference 0 has the highest F (0.7778) of 2 references"
+    assert capsys.readouterr().out.strip() == "multi_ref='max': reference 1 has the highest F (0.7778) of 2 references"
 
 
 def test_first_look_commands_run(tmp_path, monkeypatch):

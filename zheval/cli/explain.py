@@ -250,7 +250,8 @@ def render_table(item_id: str, score_label: str, expl: Dict[str, Any], console) 
                   title_justify="left",
                   show_lines=False, expand=True)
     table.add_column("prediction", ratio=1, overflow="fold")
-    table.add_column(f"reference {h['reference']} of {len(expl['references'])} (winning)", ratio=1, overflow="fold")
+    # numbered from 1, as a person counts ("reference 2 of 2"); the JSON's index fields stay 0-based
+    table.add_column(f"reference {h['reference'] + 1} of {len(expl['references'])} (winning)", ratio=1, overflow="fold")
     table.add_row(cell(expl["prediction"], h["prediction"]), cell(ref_entry, h["reference_tokens"]))
     console.print(table)
     for line in _metric_lines(expl):

@@ -214,7 +214,8 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
     path of ``--html`` and ``html_page`` the page already rendered for it (written last). The library's warnings
     caught in the command (``PresetOverrideWarning`` …, `zheval.cli.options.take_warnings`) join the report's
     warnings, in every format. The report's notes that caution about its intervals
-    (`zheval.results.reducers.resample_cautions`: few resamples, an interval without its score) are printed on
+    (`zheval.results.reducers.resample_cautions`: few resamples, an interval without its score) and its warning
+    of a ceiling's duplicate references (`zheval.adapters.duck.ceiling.DUPLICATE_REFERENCES`) are printed on
     stderr too."""
     from ..adapters.report.plot import plot_report
     from ..adapters.files import atomic_write
@@ -231,6 +232,11 @@ def emit_report(report, fmt: Format, output: Optional[Path], plot: Optional[Path
     for n in report.notes or []:  # a caution about the intervals (few resamples ...): on stderr too, whatever -f / -o
         if n.startswith((RESAMPLE_CAUTION, GROUP_FORMS_NOTE)):  # and group values written differently
             echo(f"zheval: {n}", err=True)
+    from ..adapters.duck.ceiling import DUPLICATE_REFERENCES
+
+    for w in report.warnings:  # references repeated in a ceiling (they raise it): on stderr too, whatever -f / -o
+        if w.startswith(DUPLICATE_REFERENCES):
+            echo(f"zheval: warning: {w}", err=True)
     png = notes = None
     if plot is not None:
         png, notes = plot_report(report, plot_by, fmt=plot_format(plot))

@@ -21,7 +21,7 @@ The schema (keys always present unless marked optional; all scores on the 0-1 sc
          "selected": int | None,     # the reference the multi_ref rule chose (max, best_recall); None for mean/pool
          "rule": "max" | "mean" | "pool" | "best_recall",    # multi_ref
          "formula": "zheval" | PRESET NAME,                  # whose per-reference formula (the preset's)
-         "why": str,                                         # one sentence: why this reference / this combination
+         "why": str,                   # one sentence: why this reference (numbered from 1: "reference 2 of 2")
          "score": {"precision", "recall", "fmeasure"}}},     # == compute_rouge's per-item numbers, exactly
      "bleu": {"orders": [{"n", "ngrams": [{"ngram": [tok, ...], "count", "clipped", "clip_references": [j, ...]}],
                           "matches", "total"}],
@@ -283,14 +283,14 @@ class _RougeExplainer:
         s = per_ref[sel][t]
         if mode == "max":
             ties = [j for j in range(k) if per_ref[j][t].fmeasure == s.fmeasure]
-            why = f"multi_ref='max': reference {sel} has the highest F ({s.fmeasure:.4f}) of {k} references"
+            why = f"multi_ref='max': reference {sel + 1} has the highest F ({s.fmeasure:.4f}) of {k} references"
             key = "F"
         else:
             ties = [j for j in range(k) if per_ref[j][t].recall == s.recall]
-            why = f"multi_ref='best_recall': reference {sel} has the highest recall ({s.recall:.4f}) of {k} references"
+            why = f"multi_ref='best_recall': reference {sel + 1} has the highest recall ({s.recall:.4f}) of {k} references"
             key = "recall"
         if len(ties) > 1:
-            why += f"; references {ties} tie on {key}, the first wins"
+            why += f"; references {[j + 1 for j in ties]} tie on {key}, the first wins"
         return sel, why
 
 
@@ -333,9 +333,9 @@ class _BleuExplainer:
         ref_len = shortest if rule == "shortest" else closest
         which = ref_lens.index(ref_len)
         if rule == "shortest":
-            why = f"bp_ref_length='shortest': reference {which} is the shortest ({ref_len} tokens)"
+            why = f"bp_ref_length='shortest': reference {which + 1} is the shortest ({ref_len} tokens)"
         else:
-            why = (f"bp_ref_length='{rule}': reference {which} ({ref_len} tokens) is the closest in length to the "
+            why = (f"bp_ref_length='{rule}': reference {which + 1} ({ref_len} tokens) is the closest in length to the "
                    f"prediction ({hyp_len} tokens)")
             if len(refs) > 1:
                 why += f" among lengths {ref_lens} (ties go to the shorter)"

@@ -81,7 +81,7 @@ def chrf_explanation(prediction: str, prediction_tokens: Sequence[str], referenc
         why = "the only reference"
     else:
         ties = [e["reference"] for e in per_ref if e["chrf"] == best_f]
-        why = (f"reference {best} has the highest chrF of the {len(refs)} references (sacrebleu's rule)"
-               + (f"; tied with {ties[1:]}, the first one is kept" if len(ties) > 1 else ""))
+        why = (f"reference {best + 1} has the highest chrF of the {len(refs)} references (sacrebleu's rule)"
+               + (f"; tied with {[t + 1 for t in ties[1:]]}, the first one is kept" if len(ties) > 1 else ""))
     return {"name": config.name, "sentence_chrf": best_f, "statistics": per_ref[best]["statistics"],
             "selected": best, "per_reference": per_ref, "why": why, "orders": orders}

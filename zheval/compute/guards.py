@@ -60,6 +60,7 @@ __all__ = [
     "UnsegmentedTextWarning",
     "ScriptMismatchWarning",
     "EmptyReferenceWarning",
+    "DuplicateReferenceWarning",
     "PresetOverrideWarning",
     "ResamplingWarning",
     "warn_resampling",
@@ -124,6 +125,12 @@ class EmptyReferenceWarning(ZhevalWarning):
     def __init__(self, message: str, positions: Sequence[Tuple[int, int]] = ()):
         super().__init__(message)
         self.positions = list(positions)
+
+
+class DuplicateReferenceWarning(ZhevalWarning):
+    """Items of the human ceiling whose references repeat one another (exactly, or equal after the tokenizer's
+    normalisation): each copy, held out, is scored against its twin, which raises the ceiling
+    (`zheval.adapters.duck.ceiling.human_ceiling`; the scores are still those of the references given)."""
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).

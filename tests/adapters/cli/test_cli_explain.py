@@ -83,7 +83,7 @@ def test_table_shows_the_highlighted_runs_and_one_line_per_metric(files):
     h = e["highlight"]
     flat = "".join(line.strip("│┃ ") for line in out.splitlines() if line.startswith("│"))
     assert bracketed(e["prediction"], h["prediction"]).replace(" ", "")[:10] in flat.replace(" ", "")
-    assert f"reference {h['reference']} of " in out
+    assert f"reference {h['reference'] + 1} of " in out  # numbered from 1 (the JSON index is 0-based)
     metric_lines = [line for line in out.splitlines() if line.startswith(("rouge1     ", "rougeL     ", "bleu       "))]
     assert [line.split()[0] for line in metric_lines] == ["rouge1", "rougeL", "bleu"]
     assert f"F {e['rouge']['rouge1']['score']['fmeasure']:.4f}" in metric_lines[0]

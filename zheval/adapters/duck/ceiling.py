@@ -16,7 +16,11 @@ from .reductions import metric_specs, report_params, report_signatures
 from .evaluate import first_references_of
 from .statistics import item_statistics, raise_unscorable, unscorable_problems
 
-__all__ = ["human_ceiling"]
+__all__ = ["human_ceiling", "DUPLICATE_REFERENCES"]
+
+#: The start of the warning about items whose references repeat one another (`duplicate_reference_warning`);
+#: ``zheval ceiling`` prints it on stderr too.
+DUPLICATE_REFERENCES = "duplicate references inflate the ceiling: "
 
 def human_ceiling(
     ds,
@@ -93,6 +97,7 @@ def human_ceiling(
         notes.append(f"{skipped} item(s) with fewer than 2 references skipped")
     notes += reference_limit_notes(breakdowns.get("reference_limit"))  # max_refs that cut nothing, as score says it
     notes += interval_cautions(groups, specs, bootstrap)  # few resamples (as score)
+    duplicates = duplicate_reference_warning(cols, kept, cfg.tokenizer.normalizer, locations)
     return Report(
         kind="ceiling",
         title=f"zheval ceiling: human agreement on {len(kept)} items ({len(rows)} leave-one-out rows)",
@@ -104,8 +109,38 @@ def human_ceiling(
         breakdowns=breakdowns,
         # the slips that give a wrong number without an error (a tokenizer that does not split Chinese, ...), as
         # evaluate_predictions reports them: here every held-out reference is the prediction
-        warnings=input_warnings(preds, [r["responses"] for r in rows], cfg.tokenizer),
+        warnings=input_warnings(preds, [r["responses"] for r in rows], cfg.tokenizer) + duplicates,
     )
+
+
+def duplicate_reference_warning(cols: dict, kept: Sequence[int], normalize, locations=None) -> list:
+    """``[message]`` when some of the ``kept`` items (indices into ``cols``, the dataset's ``id`` and ``responses``)
+    have references that repeat one another, exactly or after ``normalize`` (the tokenizer's normaliser), also
+    issued as a `DuplicateReferenceWarning`; else ``[]``. A held-out copy is scored against its twin (1.0), so the
+    ceiling is that of the references given, copies included: counted and said, the numbers unchanged."""
+    import warnings
+
+    from ...compute.guards import DuplicateReferenceWarning
+
+    exact, normal = [], []
+    for i in kept:
+        refs = cols["responses"][i]
+        if len(set(refs)) < len(refs):
+            exact.append(i)
+        elif len({normalize(r) for r in refs}) < len(refs):
+            normal.append(i)
+    if not exact and not normal:
+        return []
+    first = min(exact + normal)
+    rid = cols["id"][first]
+    loc = (locations or {}).get(rid)
+    where = f"{loc[0]}:{loc[1]}" if loc else f"dataset row {first}"
+    message = (f"{DUPLICATE_REFERENCES}{len(exact) + len(normal)} item(s) have a reference twice ({len(exact)} "
+               f"exactly, {len(normal)} equal after the tokenizer's normalisation), the first {rid!r} at {where}: "
+               "each copy, held out, is scored against its twin; the scores are those of the references as given "
+               "(zheval clean, clean_duck in Python, drops near duplicates)")
+    warnings.warn(DuplicateReferenceWarning(message), stacklevel=3)
+    return [message]
 
 
 def _leave_one_out(cols: dict) -> tuple:
