@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import List, Optional
 
 from ..results.diagnostics import is_blank
 from ..text.terminal import terminal_json
@@ -110,7 +110,10 @@ def _run(o) -> None:
 
 
 @app.command(cls=SystemsCommand)
-@takes("references", "hypotheses", "allow_empty_hypotheses", *_OPTIONS, **_OPTIONS)
+@takes("references", "hypotheses", "allow_empty_hypotheses", *_OPTIONS, **_OPTIONS,
+       hypotheses=option(Optional[List[Path]], "--input", "-i", help="hypothesis text file(s), one segment per line; "
+                         "several = several systems, each scored on its own (no paired test); '-' or none: standard "
+                         "input"))
 def bertscore(o) -> None:
     """BERTScore (P, R, F1; equal to bert-score 0.3.13) of hypothesis text files against reference text files, one
     segment per line, with a local model (zheval bertscore REF [REF ...] -i HYP [HYP ...] --model DIR)."""

@@ -141,3 +141,12 @@ def test_every_short_flag_of_sacrebleu_is_answered_where_a_command_lacks_it():
             assert sacrebleu_flag_message(name, [flag, "1"], own, valued) is not None, (name, flag)
         for flag in sorted(short & set(own)):  # the command's own: left to it
             assert sacrebleu_flag_message(name, [flag, "1"], own, valued) is None, (name, flag)
+
+
+def test_bertscore_help_promises_no_paired_test():
+    """``zheval bertscore --help`` said several -i systems were "each tested against the first (paired bootstrap)"
+    (the text files' shared --input help), but bertscore scores each system on its own: no paired test is run."""
+    res = run("bertscore", "--help")
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert "each scored on its own (no paired test)" in text and "paired bootstrap" not in text
