@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from zheval.io import FileFormatError, read_rows
+from zheval.io import read_rows
 from zheval.io.chunks import iter_row_chunks
+
+from helpers.tsv_readers import refused_by_both
 
 
 def _read_both(path):
@@ -18,24 +20,14 @@ def _read_both(path):
     return whole
 
 
-def _refused(path) -> list:
-    out = []
-    for read in (lambda: read_rows(path), lambda: list(iter_row_chunks(path, chunk_rows=1))):
-        with pytest.raises(FileFormatError) as info:
-            read()
-        out.append([str(p) for p in info.value.problems])
-    assert out[1] == out[0][:len(out[1])]  # the streaming reader stops at the first chunk with a problem
-    return out[0]
-
-
-def test_a_tsv_pandas_wrote_with_quotes_is_refused(tmp_path):
+def test_a_tsv_pandas_wrote_with_quotes_isrefused_by_both(tmp_path):
     pd = pytest.importorskip("pandas")
     path = tmp_path / "preds.tsv"
     pd.DataFrame({"id": ["1", "2", "3"], "prediction": ['他说"好的"', "今天天气很好", '"引号"'],
                   "label": ["好的", "不错", "x"]}).to_csv(path, sep="\t", index=False)
     # pandas' own writing, as the issue saw it (not our reading of it)
     assert path.read_text(encoding="utf-8").splitlines()[1] == '1\t"他说""好的"""\t好的'
-    problems = _refused(path)
+    problems = refused_by_both(path)
     assert len(problems) == 2, problems
     assert problems[0].startswith(f"{path}:2: cell 2 ('\"他说\"\"好的\"\"\"', column 'prediction') is written with "
                                   "CSV quoting")
@@ -53,8 +45,8 @@ def test_a_tsv_pandas_wrote_with_quotes_is_refused(tmp_path):
 def test_a_header_cell_so_quoted_is_refused_too(tmp_path):
     path = tmp_path / "h.tsv"
     path.write_text('id\t"pre""d"\n1\t好\n', encoding="utf-8")
-    assert _refused(path) == [f"{path}:1: " + _refused(path)[0].split(":1: ", 1)[1]]
-    assert "cell 2 ('\"pre\"\"d\"')" in _refused(path)[0]
+    assert refused_by_both(path) == [f"{path}:1: " + refused_by_both(path)[0].split(":1: ", 1)[1]]
+    assert "cell 2 ('\"pre\"\"d\"')" in refused_by_both(path)[0]
 
 
 @pytest.mark.parametrize("cell", ['"好的"', 'a""b', '"a"b"', '""', '"', '"""', '好""', '""好'])

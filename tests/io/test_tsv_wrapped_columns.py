@@ -12,26 +12,17 @@ import pytest
 
 from tests.helpers.cli import run_cli
 from zheval.io import FileFormatError, read_rows
-from zheval.io.chunks import iter_row_chunks
+
+from helpers.tsv_readers import refused_by_both
 
 PDQ2 = ('id\tprediction\treference\n1\t"他说你好"\t"他说你好"\n2\t"我们去公园"\t"我们去公园玩吧"\n'
         '3\t"猫睡觉"\t"猫在睡觉"\n')
 
 
-def _refused(path) -> list:
-    out = []
-    for read in (lambda: read_rows(path), lambda: list(iter_row_chunks(path, chunk_rows=1))):
-        with pytest.raises(FileFormatError) as info:
-            read()
-        out.append([str(p) for p in info.value.problems])
-    assert out[0] == out[1]
-    return out[0]
-
-
 def test_the_break_it_file_is_refused_at_its_first_row(tmp_path):
     path = tmp_path / "pdq2.tsv"
     path.write_text(PDQ2, encoding="utf-8")
-    problems = _refused(path)
+    problems = refused_by_both(path)
     assert len(problems) == 1, problems
     assert problems[0].startswith(f"{path}:2: every cell of column(s) 'prediction', 'reference' is wrapped in quotes, "
                                   "on all 3 rows (here: '\"他说你好\"'): a TSV written with CSV quoting")
@@ -50,7 +41,7 @@ def test_pandas_quote_all_is_refused_at_the_header_naming_quoting(tmp_path):
     pd.DataFrame({"id": ["1", "2"], "prediction": ["他说你好", "猫睡觉"], "reference": ["他说你好", "猫在睡觉"]}).to_csv(
         path, sep="\t", index=False, quoting=csv.QUOTE_ALL)
     assert path.read_text(encoding="utf-8").splitlines()[0] == '"id"\t"prediction"\t"reference"'  # pandas' own
-    problems = _refused(path)
+    problems = refused_by_both(path)
     assert problems == [f"{path}:1: the header's name(s) \"id\", \"prediction\", \"reference\" are wrapped in quotes: "
                         "a TSV written with CSV quoting (pandas' to_csv(sep='\\t', quoting=csv.QUOTE_ALL), a "
                         "spreadsheet)? TSV is read without quoting (a \" is text), so the quotes would stay in the "
@@ -69,7 +60,7 @@ def test_a_column_wrapped_on_one_row_only_is_one_row_too_few(tmp_path):
     path.write_text('id\tprediction\n1\t"好"\n', encoding="utf-8")
     assert read_rows(path).rows == [(2, {"id": "1", "prediction": '"好"'})]
     path.write_text('id\tprediction\n1\t"好"\n2\t"好"\n', encoding="utf-8")
-    assert _refused(path)[0].startswith(f"{path}:2: every cell of column(s) 'prediction' is wrapped in quotes, on all "
+    assert refused_by_both(path)[0].startswith(f"{path}:2: every cell of column(s) 'prediction' is wrapped in quotes, on all "
                                         "2 rows")
 
 

@@ -52,20 +52,6 @@ def test_the_library_names_its_keyword_only(tmp_path):
     assert "--bootstrap" not in " ".join(report.notes)
 
 
-@pytest.mark.parametrize("door", ["score", "ceiling", "compare"])
-def test_report_doors_name_the_option(tmp_path, door):
-    data, preds, txt, _ = write_sample_files(tmp_path)
-    args = {"score": ("score", "-d", data, "-p", preds), "ceiling": ("ceiling", "-d", data),
-            "compare": ("compare", "-d", data, "-p", preds, txt)}[door]
-    out = tmp_path / "r.json"
-    res = run(*args, "--bootstrap", 2, "--by", "none", "-q", "-f", "json", "-o", out)
-    assert res.exit_code == 0, res.output
-    assert _asked(res.stderr) == ["--bootstrap"], res.stderr
-    assert _asked(" ".join(json.loads(out.read_text(encoding="utf-8"))["notes"])) == ["--bootstrap"]
-    res = run(*args, "--bootstrap", 2, "--by", "none", "-q")  # the table's notes
-    assert res.exit_code == 0 and set(_asked(res.output)) == {"--bootstrap"}, res.output
-
-
 @pytest.mark.parametrize("door", ["score", "compare"])
 def test_the_html_page_names_the_option(tmp_path, door):
     data, preds, txt, _ = write_sample_files(tmp_path)

@@ -8,6 +8,7 @@ read from the numbers the result itself gives beside the caution."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import pytest
@@ -74,6 +75,10 @@ def test_report_doors_note_and_stderr(tmp_path, door):
     what = "interval of X − A" if door == "compare" else "interval"
     assert any(n.startswith(f"caution: the {what} comes from 2 bootstrap resamples") for n in notes), notes
     assert f"zheval: caution: the {what} comes from 2 bootstrap resamples" in res.stderr
+    # the option typed, never the library's keyword: "(--bootstrap)", not "(bootstrap, --bootstrap)"
+    asked = re.compile(r"give 1000 or more \(([^)]*)\)")
+    assert asked.findall(" ".join(res.stderr.split())) == ["--bootstrap"], res.stderr
+    assert asked.findall(" ".join(" ".join(notes).split())) == ["--bootstrap"], notes
     res = run(*args, "--bootstrap", 1000, "--by", "none", "-q", "-f", "json")
     assert "caution" not in res.stderr and not [n for n in json.loads(res.stdout)["notes"] if "caution" in n]
 
