@@ -6,6 +6,7 @@ lines' "why" said "reference 1 has the highest F ... of 2 references" of the sec
 from __future__ import annotations
 
 import json
+import re
 
 import zheval
 from helpers.cli import run_cli
@@ -22,7 +23,7 @@ def test_the_table_numbers_references_from_one(tmp_path):
     res = run_cli("explain", "-p", _csv(tmp_path), "--pred-field", "pred", "--ref-field", "r1", "--ref-field", "r2",
                   "--metrics", "rouge,bleu,chrf")
     assert res.exit_code == 0, res.output
-    first, second = res.stdout.split("line 3 (")
+    first, second = re.split(r"\bline 3\s+\(", res.stdout)  # the header wraps before a long path
     assert "reference 2 of 2 (winning)" in first and "of 2 (winning)" not in first.replace("reference 2 of 2", "")
     assert "reference 1 of 1 (winning)" in second and "reference 0" not in res.stdout
     assert "multi_ref='max': reference 2 has the highest F" in first
