@@ -25,7 +25,9 @@ Accepted files:
   alike (an empty prediction cell is an empty prediction); the report's notes say how many lines stored each
   field and were compared, and how many stored none (`zheval.adapters.duck.inputs.stored_field_notes`).
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
-  break does not start another prediction).
+  break does not start another prediction). Lines written as JSON strings (``print(json.dumps(text))``) follow
+  `zheval.io.json_strings`: all of them refused with ``auto``, some with escapes said
+  (`zheval.adapters.json_texts.JsonStringWarning`).
 
 ``format="auto"`` picks JSONL for ``.jsonl``/``.json`` files, text for ``.txt``, and otherwise JSONL when the first
 non-blank line is a JSON object. Two checks catch a file read the wrong way (a wrong number, not an error,
@@ -53,8 +55,9 @@ from pathlib import Path
 
 from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTooDeep, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
-                   field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
+                   field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format, json_string_check)
 from ...io.jsonl import wrapped_rows_hint
+from ..json_texts import PREDICTIONS_INSTEAD, JsonFields, warn_json_lines
 from .id_like import id_like_check
 from .load import DuckFormatError, Problem
 from .mismatch import blank_last_line_note, count_mismatch_message, id_mismatch_lines
@@ -300,7 +303,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
 
     Raises:
         DuckFormatError (ValueError): undecodable UTF-8 (one problem for a UTF-16/UTF-32/GB18030 file), a text
-            file that looks like JSONL (``format="auto"``), malformed JSON (plus a hint when most lines are not
+            file that looks like JSONL or whose lines are all JSON strings (``format="auto"``), malformed JSON (plus a hint when most lines are not
             JSON), a key given twice on a line, a line that is not an object, no or two prediction fields, a
             prediction field other than the first line's (``predict`` on some lines, ``prediction`` on others), a
             non-string prediction/id/label, ids on some lines only, a duplicate id — every problem named
@@ -324,6 +327,11 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     if kind == "text" and format == "auto":
         _refuse_jsonl_as_text(path, lines, name)
     if kind == "text":
+        # lines written as JSON strings (print(json.dumps(text))): all refused (auto), escaped ones said
+        bad, said = json_string_check(name, lines, PREDICTIONS_INSTEAD, refuse=format == "auto")
+        if bad is not None:
+            raise DuckFormatError([bad], "predictions file read as the wrong kind")
+        warn_json_lines(said)
         return Predictions(texts=[t for _, t in lines], lines=[i for i, _ in lines], source=name, kind="text")
     return _read_jsonl(path, lines, name, format)
 
@@ -370,6 +378,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     seen = UniqueIds()
     nonblank = not_json = 0
     first_not_json = first_key = None
+    encoded = JsonFields()  # predictions JSON-encoded twice ("\"\\u4eca\""): scored as written, one warning
     for lineno, text in _nonblank(lines):
         nonblank += 1
         try:
@@ -429,6 +438,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
             continue
         stored.append(refs + query)
         texts.append(pred)
+        encoded.add(lineno, [pred], [repr(key)])
         ids.append(rid)
         labels.append(label)
         linenos.append(lineno)
@@ -441,6 +451,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if doc is not None:
             problems = [Problem(name, 0, None, doc)]
         raise DuckFormatError(problems, "invalid predictions file")
+    encoded.warn(name, stacklevel=4)
     return Predictions(
         texts=texts,
         ids=ids if with_id else None,
