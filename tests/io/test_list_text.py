@@ -45,3 +45,19 @@ def test_texts_passed_from_python_are_not_checked():
     # the caller's Python strings: a list literal is a text there, scored as it is
     got = compute_bleu(["['猫', '狗']"], [["['猫', '狗']"]], tokenizer="char")
     assert got["bleu"] == pytest.approx(1.0)
+
+
+def test_a_line_is_a_json_string_only_when_whole_and_quoted():
+    """Break-it 21: the rule of text lines written as JSON string literals (`zheval.io.json_strings`)."""
+    from zheval.io import JsonStringLines, json_escaped, json_string
+
+    assert json_string('"\\u4eca\\u5929"') == "今天" and json_escaped('"\\u4eca\\u5929"')
+    assert json_string('"好的"') == "好的" and not json_escaped('"好的"')  # quoted speech: no escape
+    for text in ['好的', '"好" 和 "坏"', '“好的”', '"未闭合', '["a"]', '"a\\qb"']:
+        assert json_string(text) is None, text
+    count = lambda *lines: JsonStringLines.count(enumerate(lines, 1))  # noqa: E731
+    assert not count('"好的"').refused  # one line, no escape: as likely speech as JSON
+    assert count('"\\u597d"').refused and count('"好的"', "", '"谢谢"').refused
+    mixed = count("好的", '"\\u597d"', '"谢谢"', '"a\\nb"')
+    assert not mixed.refused and mixed.warned and (mixed.escaped, mixed.first_escaped, mixed.nonblank) == (2, 2, 4)
+    assert not count("好的", '"谢谢"').warned

@@ -3,6 +3,10 @@
 and, by the same pattern, the records door's reference cells that hold a line break (`zheval.io.line_break`:
 `LineBreaks`, one `LineBreakWarning` per file).
 
+`ListTexts` also counts the texts of those rows (the references, and the prediction when given) that are themselves
+JSON string literals with an escape (``json.dumps`` applied twice: `zheval.adapters.json_texts.JsonFields`), said in
+one `zheval.adapters.json_texts.JsonStringWarning` per file; `LineBreaks` does not (one count of them per file).
+
 Such a reference is scored as written, one text with its brackets and quotes (a model trained on ``['北京', '上海']``
 answers in that form); the reader counts them (`ListTexts`) and issues one `ListTextWarning` per file read, naming
 the count, the rows, the first ``FILE:line`` and field, and the remedy when they are meant as several references.
@@ -11,12 +15,13 @@ the count, the rows, the first ``FILE:line`` and field, and the remedy when they
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar, Optional
 
 from ..compute.guards import ZhevalWarning
 from ..io import LIST_TEXT_REMEDY, list_text, list_text_message
 from ..io.line_break import LINE_BREAK_REMEDY, line_break, line_break_message
+from .json_texts import JsonFields
 
 __all__ = ["ListTextWarning", "ListTexts", "LineBreakWarning", "LineBreaks"]
 
@@ -59,9 +64,16 @@ class ListTexts:
     def message(count: int, rows: int, source: str, line: int, field: str, remedy: str) -> str:
         return list_text_message(count, rows, source, line, field, remedy=remedy)
 
-    def add(self, line: int, references, names) -> None:
+    #: The JSON-encoded texts of the rows (`add`'s references and prediction); ``None``: not counted here.
+    json: Optional[JsonFields] = field(default_factory=JsonFields)
+
+    def add(self, line: int, references, names, prediction: Optional[tuple] = None) -> None:
         """Count the references of the row at ``line`` (``names``: each one's field, ``'references'``,
-        ``references[1]``) that are lists written as text (`zheval.io.list_text.list_text`)."""
+        ``references[1]``) that are lists written as text (`zheval.io.list_text.list_text`) — `counted` — and in
+        `json` its texts that are JSON-encoded (the references, and ``prediction``, ``(field, text)``, when given)."""
+        if self.json is not None:
+            pred = [prediction] if prediction is not None else []
+            self.json.add(line, [t for _, t in pred] + list(references), [f for f, _ in pred] + list(names))
         listed = [n for r, n in zip(references, names) if self.counted(r)]
         if listed:
             self.count += len(listed)
@@ -73,12 +85,17 @@ class ListTexts:
         self.count += other.count
         self.rows += other.rows
         self.first = self.first or other.first
+        if self.json is not None and other.json is not None:
+            self.json.merge(other.json)
 
     def warn(self, source: str, remedy: Optional[str] = None, stacklevel: int = 3) -> None:
         """One `category` warning (`ListTextWarning`) for the file ``source`` when any reference was counted;
         nothing otherwise. ``remedy``: default the rule's (`LIST_TEXT_REMEDY`). ``stacklevel``: as
         `warnings.warn`'s, counted from the caller of this method (default: its caller's caller, the user of the
-        reading function)."""
+        reading function). The JSON-encoded texts counted (`json`): one
+        `zheval.adapters.json_texts.JsonStringWarning`."""
+        if self.json is not None:
+            self.json.warn(source, stacklevel=stacklevel + 1)
         if self.count:
             warnings.warn(self.message(self.count, self.rows, source, *self.first, self.remedy if remedy is None
                                        else remedy), self.category, stacklevel=stacklevel)
@@ -92,6 +109,7 @@ class LineBreaks(ListTexts):
 
     category: ClassVar[type] = LineBreakWarning
     remedy: ClassVar[str] = LINE_BREAK_REMEDY
+    json: Optional[JsonFields] = None  # the JSON-encoded texts are counted once, by the file's `ListTexts`
 
     @staticmethod
     def counted(reference) -> bool:

@@ -440,7 +440,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
         out.predictions.append(text)
         out.references.append(references)
         out.reference_names.append(ref_names)
-        out.list_texts.add(line, references, ref_names)
+        out.list_texts.add(line, references, ref_names, (repr(pred), text))  # lists as text, JSON-encoded texts
         out.line_breaks.add(line, *string_references(row, refs))
         for g in groups:
             out.groups[g].append(values[g])

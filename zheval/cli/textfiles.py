@@ -35,7 +35,9 @@ cannot be scored;
 ``FILE:line`` and in the table's note and the JSON's ``empty_references``; a line with no token, e.g. only U+200B, is
 refused by the empty-reference rule once tokenised) or a blank line in a hypothesis file
 (`zheval.text.normalize.is_blank`, the emptiness rule of every door: only whitespace and invisible characters such as
-U+200B; unless ``--allow-empty-hypotheses``: then it is scored as the tokenizer reads it -- 0 unless it keeps an invisible character as a token -- and the count is printed), files with different numbers of lines (ragged reference files included). A final line break
+U+200B; unless ``--allow-empty-hypotheses``: then it is scored as the tokenizer reads it -- 0 unless it keeps an invisible character as a token -- and the count is printed), files with different numbers of lines (ragged reference files included), a file whose every non-blank line is a JSON
+string literal (``print(json.dumps(text))``: `zheval.io.json_strings`; scored and said under ``--preset sacrebleu-zh``;
+some such lines with escapes: scored, said). A final line break
 does not start another segment. Line ends are removed; nothing else is stripped (the tokenizers normalise spaces).
 """
 
@@ -159,7 +161,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
     ``empty_refs``: accept empty reference lines (a preset whose tool scores empty references,
     ``scores_empty_references``). ``bom_lines``: `read_segments`' (``None``: a line that starts with a byte-order
     mark inside a file is refused at FILE:line, as the JSON Lines door refuses it)."""
-    from ..io import FileFormatError
+    from ..io import FileFormatError, json_string_check
 
     given = [str(p) for p in hyps or []]
     twice = sorted({n for n in given if given.count(n) > 1})
@@ -207,8 +209,12 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
                 problems.append(_problem(n, 0, f"has {c} line(s) but {names[0]} has {base}: line {line} of {longer} "
                                                f"has no counterpart in {shorter} (every file needs one line per "
                                                f"segment; ragged reference files are not supported){blank}"))
+    # lines written as JSON strings (`zheval.io.json_strings`): all refused, unless a preset reads as sacrebleu does
+    checks = [json_string_check(n, enumerate(s, 1), _JSON_STRINGS_INSTEAD, bom_lines is None) for n, s in zip(names, streams)]
+    problems += [bad for bad, _ in checks if bad is not None]
     if problems:
         raise FileFormatError(problems, "invalid text files")
+    _say([text for _, text in checks if text is not None], said)
     distinct_texts([("reference", n, r) for n, r in zip(ref_names, ref_streams)], _REFS_TWICE)
     for hyp_name, hyp in zip(hyp_names, systems):  # -i the reference file or a copy: scored, said
         for ref_name, ref in zip(ref_names, ref_streams):
@@ -217,10 +223,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
                 how = " up to whitespace and invisible characters" if kind == "spacing" else ""
                 text = (f"-i {hyp_name} holds the same text as reference {ref_name} (every line equal{how}): "
                         f"{_SELF_SCORED}")
-                if said is None:
-                    echo(f"zheval: warning: {text}", err=True)
-                else:
-                    said.append(text)
+                _say([text], said)
     for name, data in zip(names, ref_datas + datas):
         if _starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
@@ -228,6 +231,20 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
                  "(save the file without the BOM to compare)")
     references = [list(r) for r in zip(*ref_streams)]
     return ref_names, references, hyp_names, systems
+
+
+def _say(texts: list, said: Optional[list]) -> None:
+    """The warnings ``texts`` appended to ``said`` (the command prints them with its others and puts them in its
+    JSON), or printed when it is ``None``."""
+    for text in texts:
+        if said is None:
+            echo(f"zheval: warning: {text}", err=True)
+        else:
+            said.append(text)
+
+
+_JSON_STRINGS_INSTEAD = ("or score a JSON Lines file of the texts with zheval score -p FILE.jsonl (--pred-field and "
+                         "--ref-field name its fields)")
 
 
 def _starts_with_bom(name: str, data: bytes) -> bool:

@@ -3,7 +3,8 @@
 One reader for JSONL, CSV, TSV (no quoting), Parquet and plain text, each also gzip-compressed
 ([`rows`][zheval.io.rows], `source`); one encoding rule (UTF-8 with or without a BOM; UTF-16/UTF-32
 and GB18030 recognised and named: `encoding`); one line rule (`lines`); one comma-list rule (`lists`: empty entries refused); one rule for what cannot stand for a list of texts (`text_lists`: a DataFrame, a mapping, a set); one rule for a reference that is a list written as
-text (`list_text`: scored as written, counted and said); one rule for
+text (`list_text`: scored as written, counted and said); one rule for the lines of a text file written as JSON
+string literals (`json_strings`: refused when all are, counted and said when some have escapes); one rule for
 field names and ids ([`fields`][zheval.io.fields]); one number rule
 (`numbers`: ratings, scores, numbers in records); one ``file:line`` error style ([`problems`][zheval.io.problems]). The
 小黄鸭 loader and predictions, the records door, the text-file commands, ``--terms`` and the review sheets of
@@ -16,6 +17,8 @@ from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIEL
 from .jsonl import (JsonIntegerTooLong, JsonTooDeep, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
                     jsonl_rows, parse_json_line, text_line_problem)
 from .lines import line_end_problem, split_lines
+from .json_strings import (JsonStringLines, json_escaped, json_escapes_message, json_string, json_string_check,
+                           json_strings_message)
 from .list_text import LIST_TEXT_REMEDY, RESPONSES_REMEDY, list_text, list_text_message
 from .lists import empty_entry_message, split_entries
 from .numbers import NUMBER_GRAMMAR, JsonNumber, NumberFormatError, number_reason, parse_number
@@ -31,6 +34,7 @@ __all__ = [
     "JsonIntegerTooLong", "JsonTooDeep", "duplicate_key_problem", "json_document_problem", "json_error_message", "json_like", "json_line_or_problem",
     "jsonl_rows", "parse_json_line", "text_line_problem",
     "line_end_problem", "split_lines",
+    "JsonStringLines", "json_escaped", "json_escapes_message", "json_string", "json_string_check", "json_strings_message",
     "LIST_TEXT_REMEDY", "RESPONSES_REMEDY", "list_text", "list_text_message",
     "empty_entry_message", "split_entries",
     "NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_reason", "parse_number",

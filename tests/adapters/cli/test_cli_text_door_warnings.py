@@ -72,3 +72,65 @@ def test_bertscore_counts_the_blank_lines_it_scores(tmp_path):
               "--allow-empty-hypotheses")
     assert res.exit_code == 0, res.output
     assert f"zheval: note: {hyp}: 1 empty hypothesis line(s) ({BLANK_SCORED})" in res.stderr, res.stderr
+
+
+@pytest.fixture(scope="module")
+def crosswoz():
+    """Real CrossWOZ replies: hypotheses responses[0], references responses[1], and one empty hypothesis."""
+    from helpers import read_jsonl
+
+    rows = read_jsonl("crosswoz_same_query_groups.jsonl")
+    return [r["responses"][0] for r in rows][:-1] + [""], [r["responses"][1] for r in rows]
+
+
+def _sacrebleu_zh(hyps, refs) -> float:
+    import sacrebleu
+
+    return sacrebleu.corpus_bleu(hyps, [refs], tokenize="zh").score
+
+
+@pytest.mark.parametrize("command", ["bleu", "chrf"])
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_lines_written_as_json_strings_are_refused(tmp_path, crosswoz, command, ascii_only):
+    """Break-it 21: print(json.dumps(text)) lines were scored with their quotes and escapes (an empty hypothesis
+    became "", no longer empty): a file whose every line is a JSON string is refused at FILE:1, hypotheses and
+    references alike; the texts written raw score as sacrebleu scores them."""
+    hyps, refs = crosswoz
+    ref = _lines(tmp_path / "ref.txt", refs)
+    hyp = _lines(tmp_path / "hyp.txt", [json.dumps(h, ensure_ascii=ascii_only) for h in hyps])
+    res = run(command, ref, "-i", hyp)
+    assert res.exit_code == 2, res.output
+    assert f"{hyp}:1: every non-blank line ({len(hyps)}) is a JSON string literal" in res.stderr
+    assert "zheval score -p FILE.jsonl" in res.stderr and "Traceback" not in res.stderr
+    jref = _lines(tmp_path / "jref.txt", [json.dumps(r, ensure_ascii=ascii_only) for r in refs])
+    res = run(command, jref, "-i", _lines(tmp_path / "raw.txt", hyps), "--allow-empty-hypotheses")
+    assert res.exit_code == 2 and f"{jref}:1: every non-blank line ({len(refs)})" in res.stderr
+    if command == "bleu":  # the texts written raw: sacrebleu's number
+        res = run("bleu", ref, "-i", tmp_path / "raw.txt", "--allow-empty-hypotheses", "--preset", "sacrebleu-zh",
+                  "-f", "json", "-w", 10)
+        got = json.loads(res.stdout)["systems"][0]["scores"]["bleu"]
+        assert got == pytest.approx(_sacrebleu_zh(hyps, refs), abs=1e-9)
+
+
+def test_some_escaped_lines_are_said_and_the_preset_scores_as_sacrebleu(tmp_path, crosswoz):
+    hyps, refs = crosswoz
+    ref = _lines(tmp_path / "ref.txt", refs)
+    lines = [json.dumps(h) for h in hyps[:2]] + ['"好的"'] + hyps[3:]  # 2 escaped; quoted speech is text
+    hyp = _lines(tmp_path / "hyp.txt", lines)
+    args = ("--allow-empty-hypotheses", "--preset", "sacrebleu-zh", "-w", 10)
+    said, stderr = _warnings("bleu", ref, "-i", hyp, *args)
+    text = (f"{hyp}: 2 of {len(hyps) - 1} non-blank line(s) are JSON string literals with escapes (first at "
+            f"{hyp}:1")
+    assert [w for w in said if w.startswith(text)], said
+    assert stderr.count(text) == 1, stderr
+    res = run("bleu", ref, "-i", hyp, *args, "-f", "json")
+    got = json.loads(res.stdout)["systems"][0]["scores"]["bleu"]
+    assert got == pytest.approx(_sacrebleu_zh(lines, refs), abs=1e-9)  # scored as written: the number unchanged
+    # --preset sacrebleu-zh reads every line as sacrebleu does: a file of JSON strings is scored so, and said
+    jhyp = _lines(tmp_path / "jhyp.txt", [json.dumps(h, ensure_ascii=False) for h in hyps])
+    res = run("bleu", ref, "-i", jhyp, *args, "-f", "json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert [w for w in out["warnings"] if w.startswith(f"{jhyp}: every non-blank line ({len(hyps)}) is a JSON")]
+    assert out["systems"][0]["scores"]["bleu"] == pytest.approx(
+        _sacrebleu_zh([json.dumps(h, ensure_ascii=False) for h in hyps], refs), abs=1e-9)

@@ -142,3 +142,76 @@ def test_a_json_array_file_gets_one_message(duck, name, indent):
     assert res.exit_code == 2
     assert "1 problem(s)" in res.stderr and f"{p}: is one JSON array of 85 item(s), not JSON Lines" in res.stderr
     assert "malformed JSON" not in res.stderr
+
+
+def _sacrebleu_chars(preds, refs):
+    """sacrebleu's BLEU (0–1) on the char tokens of ``preds`` against ``refs`` (an independent reference)."""
+    import sacrebleu
+
+    from zheval.tokenizers import get_tokenizer
+
+    tok = get_tokenizer("char")
+    sp = lambda t: " ".join(tok(t))  # noqa: E731
+    streams = [[sp(x[k]) if k < len(x) else None for x in refs] for k in range(max(map(len, refs)))]
+    return sacrebleu.corpus_bleu([sp(p) for p in preds], streams, tokenize="none").score / 100
+
+
+@pytest.mark.parametrize("ascii_only", [True, False])
+def test_lines_written_as_json_strings_are_refused(duck, ascii_only):
+    """Break-it 21: print(json.dumps(text)) lines were scored with their quotes and escapes (BLEU 0.001 for
+    ensure_ascii=True on the sample): every line a JSON string is refused at FILE:1; the texts written raw score as
+    sacrebleu scores them."""
+    d, data, pred, preds, refs = duck
+    txt = d / f"json_strings_{ascii_only}.txt"
+    txt.write_text("".join(json.dumps(p, ensure_ascii=ascii_only) + "\n" for p in preds), encoding="utf-8")
+    res = run("score", "-d", data, "-p", txt, "-q", "--bootstrap", 0, "--by", "none")
+    assert res.exit_code == 2, res.output
+    assert f"{txt}:1: every non-blank line (85) is a JSON string literal" in res.stderr
+    assert "--predictions-format jsonl" in res.stderr and "--predictions-format text" in res.stderr
+    assert "Traceback" not in res.stderr
+    with pytest.raises(DuckFormatError, match="is a JSON string literal"):
+        read_predictions(txt)
+    raw = d / "raw.txt"
+    raw.write_text("".join(json.loads(x) + "\n" for x in txt.read_text(encoding="utf-8").splitlines()),
+                   encoding="utf-8")
+    got = _overall(run("score", "-d", data, "-p", raw, "-q", "--bootstrap", 0, "--by", "none", "-f", "json"))
+    assert got["bleu"] == pytest.approx(_sacrebleu_chars(preds, refs), abs=1e-12)
+
+
+def test_some_escaped_json_string_lines_are_said_and_scored_as_written(duck):
+    d, data, pred, preds, refs = duck
+    lines = [json.dumps(p) for p in preds[:3]] + ['"好的"'] + preds[4:]  # 3 escaped; quoted speech is text
+    p = d / "mixed.txt"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run("score", "-d", data, "-p", p, "-q", "--bootstrap", 0, "--by", "none", "-f", "json")
+    assert res.exit_code == 0, res.output
+    said = json.loads(res.stdout)["warnings"]
+    assert [w for w in said if w.startswith(f"{p}: 3 of 85 non-blank line(s) are JSON string literals with "
+                                            f"escapes (first at {p}:1")], said
+    got = _overall(res)
+    assert got["bleu"] == pytest.approx(_sacrebleu_chars(lines, refs), abs=1e-12)  # the number is unchanged
+    p.write_text('"好的"\n"谢谢"\n', encoding="utf-8")  # every line quoted speech: refused; explicit text reads it
+    with pytest.raises(DuckFormatError, match=f"{p}:1: every non-blank line"):
+        read_predictions(p)
+    from zheval.adapters.json_texts import JsonStringWarning
+
+    with pytest.warns(JsonStringWarning, match="read as text as asked"):
+        assert read_predictions(p, format="text").texts == ['"好的"', '"谢谢"']
+    import warnings
+
+    p.write_text('"好的"\n', encoding="utf-8")  # one line in quotes, no escape: as likely speech as JSON
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert read_predictions(p).texts == ['"好的"']
+
+
+def test_predictions_json_encoded_twice_are_said(duck):
+    d, data, pred, preds, refs = duck
+    p = d / "twice.jsonl"
+    p.write_text("".join(json.dumps({"id": json.loads(x)["id"], "prediction": json.dumps(t)}) + "\n"
+                         for x, t in zip(pred.read_text(encoding="utf-8").splitlines(), preds)), encoding="utf-8")
+    res = run("score", "-d", data, "-p", p, "-q", "--bootstrap", 0, "--by", "none", "-f", "json")
+    assert res.exit_code == 0, res.output
+    said = json.loads(res.stdout)["warnings"]
+    assert [w for w in said if w.startswith(f"{p}: 85 text(s) in 85 row(s) are themselves JSON string literals "
+                                            f"with escapes (first at {p}:1, 'prediction'")], said

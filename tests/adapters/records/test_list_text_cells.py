@@ -259,3 +259,33 @@ def test_every_line_break_counts_in_string_cells_only_never_in_lists_or_predicti
     assert len(said) == 1 and said[0].startswith(
         f"{f}: 4 reference cell(s) in 3 row(s) hold a line break (first at {f}:2, 'ref_a'): "), said
     assert records.references[3] == [f"猫{brk}", f"{brk}狗"]  # as written
+
+
+def test_texts_json_encoded_twice_are_said_once_per_file(tmp_path):
+    """Break-it 21: a JSONL string that is itself a JSON string literal (json.dumps applied twice: "\\"\\\\u732b...\\"")
+    was scored with its quotes and escapes without a word: one warning per file read (whole and --stream) naming the
+    count, the first FILE:line and field; the numbers are those of the texts as written."""
+    f = tmp_path / "twice.jsonl"
+    labels = [REFS[0][0], json.dumps(REFS[1][0]), json.dumps(REFS[2][0])]
+    preds = [PREDS[0], PREDS[1], json.dumps(PREDS[2])]
+    f.write_text("".join(json.dumps({"id": f"q{i}", "prediction": p, "label": r}) + "\n"
+                         for i, (p, r) in enumerate(zip(preds, labels))), encoding="utf-8")
+    want = (f"{f}: 3 text(s) in 2 row(s) are themselves JSON string literals with escapes (first at {f}:2, 'label'; "
+            "json.dumps applied twice?)")
+    for stream in ([], ["--stream"]):
+        res = run_cli("score", "-p", f, "--bootstrap", "0", "-f", "json", *stream)
+        assert res.exit_code == 0, res.output
+        said = [w for w in json.loads(res.stdout)["warnings"] if "JSON string literals" in w]
+        assert len(said) == 1 and said[0].startswith(want), said
+        got = {k: v["value"] for k, v in json.loads(res.stdout)["groups"][0]["scores"].items()}
+        sacrebleu = pytest.importorskip("sacrebleu")  # on zheval's char tokens (ASCII runs are one token)
+        from zheval.tokenizers import get_tokenizer
+
+        sp = lambda t: " ".join(get_tokenizer("char")(t))  # noqa: E731
+        oracle = sacrebleu.corpus_bleu([sp(p) for p in preds], [[sp(r) for r in labels]], tokenize="none").score
+        assert got["bleu"] == pytest.approx(oracle / 100, abs=1e-9)
+    f.write_text("".join(json.dumps({"id": f"q{i}", "prediction": p, "label": r[0]}, ensure_ascii=False) + "\n"
+                         for i, (p, r) in enumerate(zip(PREDS, REFS))), encoding="utf-8")
+    with warnings.catch_warnings():  # written once: nothing said
+        warnings.simplefilter("error")
+        read_records(f)

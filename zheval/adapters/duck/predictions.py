@@ -25,7 +25,9 @@ Accepted files:
   alike (an empty prediction cell is an empty prediction); the report's notes say how many lines stored each
   field and were compared, and how many stored none (`zheval.adapters.duck.inputs.stored_field_notes`).
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
-  break does not start another prediction).
+  break does not start another prediction). Lines written as JSON strings (``print(json.dumps(text))``) follow
+  `zheval.io.json_strings`: all of them refused with ``auto``, some with escapes said
+  (`zheval.adapters.json_texts.JsonStringWarning`).
 
 ``format="auto"`` picks JSONL for ``.jsonl``/``.json`` files, text for ``.txt``, and otherwise JSONL when the first
 non-blank line is a JSON object. Two checks catch a file read the wrong way (a wrong number, not an error,
@@ -51,13 +53,16 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTooDeep, UniqueIds, duplicate_key_problem, existing_file, near_id_problem, format_suffix,
+from ...io import (PREDICTION_FIELDS, EmptyFileError, UniqueIds, duplicate_key_problem, existing_file, near_id_problem,
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
-                   field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
+                   field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format, json_string_check)
 from ...io.jsonl import wrapped_rows_hint
 from ..records_checks import review_sheet_problem
+from ..json_texts import PREDICTIONS_INSTEAD, JsonFields, warn_json_lines
 from .id_like import id_like_check
 from .load import DuckFormatError, Problem
+from .predictions_kind import (JSONL_LOOKING_FRACTION, looks_like_text_problem, nonblank_lines, refuse_jsonl_as_text,
+                               sniff_format)
 from .mismatch import blank_last_line_note, count_mismatch_message, id_mismatch_lines
 from .stored import (LABEL_MISMATCH_MAX_FRACTION, label_mismatch_message, llama_factory_label,
                      has_query, query_mismatch_message, query_mismatches, reference_mismatch_message, reference_mismatches,
@@ -91,10 +96,6 @@ LABEL_CHECKS = ("strict", "warn", "off")
 """Values of ``label_check``: ``strict`` (default) = error above `LABEL_MISMATCH_MAX_FRACTION`, warning up to
 it; ``warn`` = warning at any fraction; ``off`` = labels are not compared."""
 
-JSONL_LOOKING_FRACTION = 0.5
-"""A file read as plain text by ``format="auto"`` is refused when at least this fraction of its non-blank lines
-parse as JSON objects (it is almost certainly JSONL with another extension); the same fraction of non-JSON lines
-in a file read as JSONL adds the hint that it looks like plain text."""
 
 _SHOWN = 10
 
@@ -232,63 +233,6 @@ def _stored_fields(stored: list) -> dict:
     return out
 
 
-def _nonblank(lines):
-    """The ``(line number, text)`` lines whose text is not blank."""
-    return ((lineno, text) for lineno, text in lines if text.strip())
-
-
-def _sniff(path: Path, lines) -> str:
-    suffix = format_suffix(path)
-    if suffix in (".jsonl", ".json"):
-        return "jsonl"
-    if suffix == ".txt":
-        return "text"
-    for _, text in _nonblank(lines):
-        try:
-            return "jsonl" if isinstance(parse_json_line(text)[0], dict) else "text"
-        except (JsonIntegerTooLong, JsonTooDeep):  # JSON all the same: the JSONL reader names its line
-            return "jsonl"
-        except json.JSONDecodeError:
-            return "text"
-    return "text"
-
-
-def _json_objects(lines) -> tuple[int, int, int | None]:
-    """``(non-blank lines, lines that parse as a JSON object, line number of the first such line)``."""
-    nonblank = objects = 0
-    first = None
-    for lineno, text in _nonblank(lines):
-        nonblank += 1
-        t = text.strip()
-        if not (t.startswith("{") and t.endswith("}")):
-            continue
-        try:
-            obj = parse_json_line(t)[0]
-        except (JsonIntegerTooLong, JsonTooDeep):  # an integer longer, or nesting deeper, than Python reads
-            obj = {}
-        except json.JSONDecodeError:
-            continue
-        if isinstance(obj, dict):
-            objects += 1
-            if first is None:
-                first = lineno
-    return nonblank, objects, first
-
-
-def _looks_like_jsonl(path: Path, lines) -> Problem | None:
-    nonblank, objects, first = _json_objects(lines)
-    if nonblank and objects >= JSONL_LOOKING_FRACTION * nonblank:
-        why = "its extension is .txt" if path.suffix.lower() == ".txt" else "its first non-blank line is not a JSON object"
-        return Problem(
-            str(path), first, None,
-            f"this file looks like JSONL ({objects} of {nonblank} non-blank lines are JSON objects), but it would be "
-            f"read as plain text because {why}: each whole JSON line would be scored as a prediction. Rename it "
-            "to .jsonl or pass --predictions-format jsonl (format='jsonl'); if the lines really are the prediction "
-            "texts, pass --predictions-format text (format='text')",
-        )
-    return None
-
-
 def read_predictions(path, format: str = "auto") -> Predictions:
     """Read a predictions file (formats and the checks for a file read the wrong way: the module docstring).
 
@@ -304,7 +248,7 @@ def read_predictions(path, format: str = "auto") -> Predictions:
 
     Raises:
         DuckFormatError (ValueError): undecodable UTF-8 (one problem for a UTF-16/UTF-32/GB18030 file), a text
-            file that looks like JSONL (``format="auto"``), malformed JSON (plus a hint when most lines are not
+            file that looks like JSONL or whose lines are all JSON strings (``format="auto"``), malformed JSON (plus a hint when most lines are not
             JSON), a key given twice on a line, a line that is not an object, no or two prediction fields, a
             prediction field other than the first line's (``predict`` on some lines, ``prediction`` on others), a
             non-string prediction/id/label, ids on some lines only, a duplicate id — every problem named
@@ -323,25 +267,18 @@ def read_predictions(path, format: str = "auto") -> Predictions:
     lines = _read_lines(path)
     if not lines:
         raise EmptyFileError(str(path))
-    kind = _sniff(path, lines) if format == "auto" else format
+    kind = sniff_format(path, lines) if format == "auto" else format
     name = str(path)
     if kind == "text" and format == "auto":
-        _refuse_jsonl_as_text(path, lines, name)
+        refuse_jsonl_as_text(path, lines, name)
     if kind == "text":
+        # lines written as JSON strings (print(json.dumps(text))): all refused (auto), escaped ones said
+        bad, said = json_string_check(name, lines, PREDICTIONS_INSTEAD, refuse=format == "auto")
+        if bad is not None:
+            raise DuckFormatError([bad], "predictions file read as the wrong kind")
+        warn_json_lines(said)
         return Predictions(texts=[t for _, t in lines], lines=[i for i, _ in lines], source=name, kind="text")
     return _read_jsonl(path, lines, name, format)
-
-
-def _refuse_jsonl_as_text(path, lines: list, name: str) -> None:
-    """Raise DuckFormatError when a file sniffed as text looks like JSONL or is one JSON document."""
-    bad = _looks_like_jsonl(path, lines)
-    if bad is None:
-        doc = json_document_problem("\n".join(t for _, t in lines), name)
-        if doc is not None:
-            bad = Problem(name, 0, None, doc + "; or pass --predictions-format text (format='text') if the lines "
-                          "really are the prediction texts")
-    if bad is not None:
-        raise DuckFormatError([bad], "predictions file read as the wrong kind")
 
 
 def _near_id(obj: dict, name: str, lineno: int, problems: list) -> bool:
@@ -374,7 +311,8 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
     seen = UniqueIds()
     nonblank = not_json = 0
     first_not_json = first_key = None
-    for lineno, text in _nonblank(lines):
+    encoded = JsonFields()  # predictions JSON-encoded twice ("\"\\u4eca\""): scored as written, one warning
+    for lineno, text in nonblank_lines(lines):
         nonblank += 1
         try:
             obj, dups = parse_json_line(text)
@@ -436,18 +374,20 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
             continue
         stored.append(refs + query)
         texts.append(pred)
+        encoded.add(lineno, [pred], [repr(key)])
         ids.append(rid)
         labels.append(label)
         linenos.append(lineno)
     if with_id and without_id:
         problems.append(Problem(name, 0, None, f"{with_id} line(s) have an 'id' and {without_id} do not; use ids on every line or on none"))
     if nonblank and not_json >= JSONL_LOOKING_FRACTION * nonblank:
-        problems.insert(0, _looks_like_text(path, format, not_json, nonblank, first_not_json))
+        problems.insert(0, looks_like_text_problem(path, format, not_json, nonblank, first_not_json))
     if problems:
         doc = json_document_problem("\n".join(t for _, t in lines), name)
         if doc is not None:
             problems = [Problem(name, 0, None, doc)]
         raise DuckFormatError(problems, "invalid predictions file")
+    encoded.warn(name, stacklevel=4)
     return Predictions(
         texts=texts,
         ids=ids if with_id else None,
@@ -457,20 +397,6 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         kind="jsonl",
         **_stored_fields(stored),
     )
-
-
-def _looks_like_text(path, format: str, not_json: int, nonblank: int, first: int) -> Problem:
-    """The problem of a file read as JSONL whose non-blank lines are mostly not JSON (``first``: the first one)."""
-    if format != "auto":
-        why = "format='jsonl' (--predictions-format jsonl) was given"
-    elif path.suffix.lower() in (".jsonl", ".json"):
-        why = f"its extension is {path.suffix}"
-    else:
-        why = "its first non-blank line is a JSON object"
-    return Problem(str(path), first, None,
-                   f"this file is read as JSONL because {why}, but {not_json} of {nonblank} non-blank lines are not "
-                   "JSON: if it holds one prediction text per line, rename it to .txt or pass --predictions-format "
-                   "text (format='text')")
 
 
 def _first(xs, n=_SHOWN) -> str:
