@@ -242,11 +242,14 @@ def blank_last_line_note(predictions, ids: list) -> str | None:
             "(a line break too many at the end?)")
 
 
-def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, lines: list | None) -> str:
+def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, lines: list | None,
+                           fields: bool = False) -> str:
     """Predictions without ids matched in dataset order, but their number is not the items': the counts, the
     last prediction's line, and when every extra prediction is blank, the lines that are (a line break too many at
-    the end of a text file?)."""
-    msg = (f"predictions ({src}) have no ids, so they are matched in dataset order, but there are {n_predictions} "
+    the end of a text file?). ``fields``: read from a file with fields (JSONL, CSV …), which has no ``id`` field
+    (another may be an id or a row number: they are never said to have "no ids")."""
+    which = "have no 'id' field" if fields and lines else "have no ids"
+    msg = (f"predictions ({src}) {which}, so they are matched in dataset order, but there are {n_predictions} "
            f"predictions for {n_items} items")
     if lines:
         msg += f" (last prediction at line {lines[-1]})"
