@@ -168,7 +168,23 @@ def test_no_warning_without_a_field_holding_exactly_the_ids(tmp_path, data):
     rows[2]["qid"] = "duck-99"  # one id not of the data
     path = write_jsonl(tmp_path / "p.jsonl", rows)
     rep = evaluate_predictions(load_duck(data), str(path), bootstrap=0)
-    assert not [w for w in rep.warnings if "'id' field" in w], rep.warnings
+    assert not [w for w in rep.warnings if "holds the items' ids (in the data's order" in w], rep.warnings
+    # but the one line whose 'qid' is not its item's id is named (break-it: paired by its place without a word)
+    gaps = [w for w in rep.warnings if "'id' field" in w]
+    assert gaps == [f"the predictions ({path}) have no 'id' field and were paired with the items by line order; "
+                    "their field 'qid' holds the items' ids in the data's order on 5 of its 6 lines, but 1 line(s) do "
+                    f"not hold the id of the item they are paired with (first: {path}:3 has 'qid' 'duck-99', paired "
+                    "by its place with item 2 of the data, 'duck-2'): is each such line's prediction for the item it "
+                    "is paired with? Write the data's ids in that field and join them by it with read_records(FILE, "
+                    "id_field='qid', with_references=False) and predictions_from_records, so that the ids are "
+                    "checked"], rep.warnings
+    res = run_cli("score", "-d", data, "-p", path, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0 and any("join them by it with --id-field qid, so that the ids are checked" in w
+                                      for w in json.loads(res.stdout)["warnings"]), res.output
+    rows = [{"prediction": p, "half": IDS[k % 3]} for k, p in enumerate(PREDS)]  # 3 of 6 in order, then repeats
+    rep = evaluate_predictions(load_duck(data), str(write_jsonl(tmp_path / "h.jsonl", rows)), bootstrap=0)
+    assert [w for w in rep.warnings if "their field 'half' holds the items' ids in the data's order on 3 of its 6 "
+            "lines, but 3 line(s) do not hold the id of the item they are paired with (first: " in w], rep.warnings
     assert any("paired with the items by line order" in n for n in rep.notes), rep.notes
     assert read_predictions(path).id_like_field is None
     rep = evaluate_predictions(load_duck(data), PREDS, bootstrap=0)  # a list in memory: nothing to look at

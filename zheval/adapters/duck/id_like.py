@@ -164,6 +164,7 @@ def _widened_check(predictions, ids: list, rows_n: int, rows: Optional[list]) ->
     for field, matched, loose in id_like_matches(predictions, ids, rows):
         wrong = [i for i, k in matched.items() if k != i]
         if not wrong:
+            _gaps(predictions, ids, rows, field, matched)
             continue
         i = wrong[0]
         value = rows[i].get(field)
@@ -186,15 +187,34 @@ def _widened_check(predictions, ids: list, rows_n: int, rows: Optional[list]) ->
     return None
 
 
+def _gaps(predictions, ids: list, rows: list, field, matched: dict) -> None:
+    """For a field holding the data's ids in the data's order on a large share of the lines (`id_like_matches`),
+    but none of them on some: ``predictions.id_like_gaps``, the words of `id_like_warning` (those lines are paired
+    with the items by their place, which their field does not say), unless set by an earlier field."""
+    unmatched = [j for j in range(len(rows)) if j not in matched]
+    if not unmatched or getattr(predictions, "id_like_gaps", None):
+        return
+    src, j = predictions.source, unmatched[0]
+    predictions.id_like_gaps = (
+        f"the predictions ({src}) have no 'id' field and were paired with the items by line order; their field "
+        f"{field!r} holds the items' ids in the data's order on {len(matched)} of its {len(rows)} lines, but "
+        f"{len(unmatched)} line(s) do not hold the id of the item they are paired with (first: {src}:{predictions.lines[j]} has {field!r} "
+        f"{rows[j].get(field)!r}, paired by its place with item {j} of the data, {ids[j]!r}): is each such line's "
+        f"prediction for the item it is paired with? Write the data's ids in that field and join them by it with "
+        f"{predictions_arguments(f'id_field={field!r}')}, so that the ids are checked")
+
+
 def id_like_check(predictions, ids: list) -> Optional[str]:
     """For predictions without ids about to be paired with the items ``ids`` by line order: the refusal (the
     library's words; the command line writes ``--id-field NAME``) when a field of theirs holds the data's ids in
     another order — exactly the ids (`id_like_fields`), or most of them (`id_like_matches`: `MIN_SHARE` of the
     lines and at least `MIN_MATCHED`, some edited or written in another case …) —, or numbers the lines in
     another order (`row_index_check`), else ``None``; a field holding exactly the ids in the data's order is kept
-    as ``predictions.id_like_field`` (for `id_like_warning`), one numbering the lines in their order as
+    as ``predictions.id_like_field`` (for `id_like_warning`; one holding them on most lines only, in the data's
+    order, as the words of its warning ``predictions.id_like_gaps``: `_gaps`), one numbering the lines in their order as
     ``predictions.row_index_field``, and the file's other fields as ``predictions.other_fields`` (for the note)."""
     rows = _rows_of(predictions) if len(predictions) == len(ids) else None
+    predictions.id_like_gaps = None
     found = id_like_fields(predictions, ids, rows)
     for field, values in found:
         if values != list(ids):
@@ -278,10 +298,14 @@ def field_words(predictions) -> str:
 
 def id_like_warning(predictions, which: str = "") -> Optional[str]:
     """The warning of predictions paired by line order whose field ``id_like_field`` holds the data's ids in the
-    data's order (`id_like_check`): the pairing is right, but no id was checked; ``None`` otherwise."""
+    data's order (`id_like_check`): the pairing is right, but no id was checked; or, without one, whose field holds
+    them in the data's order on most lines but none on some (``id_like_gaps``); ``None`` otherwise."""
     field = getattr(predictions, "id_like_field", None)
-    if not field or not getattr(predictions, "paired_by_order", False):
+    if not getattr(predictions, "paired_by_order", False):
         return None
+    gaps = getattr(predictions, "id_like_gaps", None)
+    if not field:
+        return f"{which}{gaps}" if gaps else None
     return (f"{which}the predictions ({predictions.source}) have no 'id' field and were paired with the items by line "
             f"order, but their field {field!r} holds the items' ids (in the data's order, so each prediction is "
             f"paired with its id): join them by that field, so that the ids are checked, with "

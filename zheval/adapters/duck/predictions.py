@@ -119,7 +119,8 @@ class Predictions:
         id_like_field: set by `join_predictions` for predictions paired by line order: a field of their file that
             holds the items' ids in the data's order (`zheval.adapters.duck.id_like`; the report warns), or ``None``;
             row_index_field ``(field, 0 or 1)`` one numbering the lines in their order, other_fields the file's
-            fields besides the prediction and the stored ones (`zheval.adapters.duck.id_like.row_index_check`).
+            fields besides the prediction and the stored ones (`zheval.adapters.duck.id_like.row_index_check`);
+            id_like_gaps: the warning of a field holding the items' ids in order on most lines but not all, or ``None``.
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
             not its item's query (below the error threshold; the caller warns).
         queries_checked: set by `join_predictions`: how many stored queries were compared.
@@ -149,6 +150,7 @@ class Predictions:
     paired_by_order: bool = False
     id_like_field: str | None = None
     row_index_field: tuple | None = None
+    id_like_gaps: str | None = None
     other_fields: list = field(default_factory=list)
     query_mismatches: list = field(default_factory=list)
     queries_checked: int = 0
