@@ -118,9 +118,7 @@ class Predictions:
             by line order (the report says so).
         id_like_field: set by `join_predictions` for predictions paired by line order: a field of their file that
             holds the items' ids in the data's order (`zheval.adapters.duck.id_like`; the report warns), or ``None``;
-            row_index_field ``(field, 0 or 1)`` one numbering the lines in their order, other_fields the file's
-            fields besides the prediction and the stored ones (`zheval.adapters.duck.id_like.row_index_check`);
-            id_like_gaps: the warning of a field holding the items' ids in order on most lines but not all, or ``None``.
+            likewise row_index_field, other_fields and id_like_gaps (`zheval.adapters.duck.id_like.id_like_check`).
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
             not its item's query (below the error threshold; the caller warns).
         queries_checked: set by `join_predictions`: how many stored queries were compared.
