@@ -65,6 +65,7 @@ from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileErr
                   read_rows, row_format, spaced_names, text_line_problem, type_name, field_arguments)
 from ..io.jsonl import wrapped_rows_problem
 from .duck.load import list_feature
+from .duck.mismatch import count_group_form, group_type_notes
 from .list_texts import LineBreaks, ListTexts
 from .records_checks import RESERVED_COLUMNS, check_field_names, review_sheet_problem, string_references
 
@@ -151,6 +152,7 @@ class Records:
         list_texts: the references that are lists written as text, counted (`ListTexts`; each scored as one text).
         line_breaks: the reference cells (a string of a reference field) that hold a line break, counted
             (`LineBreaks`; each scored as one reference).
+        group_forms: ``{(group field, value, "integer" or "string"): [rows, first line]}`` (`count_group_form`).
     """
 
     ids: list
@@ -166,6 +168,7 @@ class Records:
     multiline_rows: list = field(default_factory=list)
     list_texts: ListTexts = field(default_factory=ListTexts)
     line_breaks: LineBreaks = field(default_factory=LineBreaks)
+    group_forms: dict = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -286,11 +289,7 @@ def _group_value(v, f: str, kind: str) -> tuple[Optional[str], Optional[str]]:
 
 
 def _as_list(value) -> list:
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    return list(value)
+    return [] if value is None else [value] if isinstance(value, str) else list(value)
 
 
 def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
@@ -444,6 +443,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
         out.line_breaks.add(line, *string_references(row, refs))
         for g in groups:
             out.groups[g].append(values[g])
+            count_group_form(out.group_forms, g, row.get(g), values[g], line)
         out.lines.append(line)
         if rf.kind == "csv" and any(isinstance(v, str) and "\n" in v for v in row.values()):
             out.multiline_rows.append(line)
@@ -554,8 +554,8 @@ def score_records(records, *, pred_field: Optional[str] = None, ref_field=None, 
 def records_notes(records: Records) -> list:
     """The notes a report gives of the rows of one records file (``zheval score`` without ``--data``, and each
     system of ``zheval compare`` without ``--data``): `empty_cell_notes` of its reference fields, then
-    `multiline_notes`."""
-    return (empty_cell_notes(records.empty_reference_cells)
+    `multiline_notes`, then `zheval.adapters.duck.mismatch.group_type_notes`."""
+    return (empty_cell_notes(records.empty_reference_cells) + group_type_notes(records.group_forms, records.source)
             + multiline_notes(len(records.multiline_rows), records.multiline_rows[:1], records.source))
 
 

@@ -43,7 +43,7 @@ from ..results.diagnostics import DiagnosticCounts
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
 from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, make_config, report_options
-from .duck.mismatch import group_form_notes
+from .duck.mismatch import group_form_notes, group_type_notes
 from .duck.reductions import report_params, rouge_label
 from .list_texts import LineBreaks, ListTexts
 from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, empty_cell_notes,
@@ -269,16 +269,13 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     tokenizer_obj = config.first.tokenizer
     diversity = _GroupDiversity(by)
     diagnostics = DiagnosticCounts(tokenizer_obj.normalizer, str(path))
-    meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0, "multiline": [0, []]}
+    meta: Dict[str, Any] = {"fields": None, "empty": {}, "rows": 0, "multiline": [0, []], "forms": {}}
 
     def batches():
         for records in stream_records(path, pred_field=pred_field, ref_field=ref_field, id_field=id_field,
                                       group_fields=groups, format=format, chunk_rows=chunk_rows):
             meta["fields"], meta["rows"] = records.fields, meta["rows"] + len(records)
-            for col, n in records.empty_reference_cells.items():
-                meta["empty"][col] = meta["empty"].get(col, 0) + n
-            meta["multiline"][0] += len(records.multiline_rows)
-            meta["multiline"][1] = meta["multiline"][1] or records.multiline_rows[:1]
+            _count_chunk(meta, records)
             keys = list(zip(*(records.groups[b] for b in by))) if by else None
             diversity.add(records.predictions, records.references, keys, tokenizer_obj)
             diagnostics.add(records.predictions, records.references, records.ids)
@@ -309,9 +306,21 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
                         "lists are not kept")
-    report.notes += empty_cell_notes(meta["empty"]) + group_form_notes(groups)  # group values written differently
+    report.notes += empty_cell_notes(meta["empty"]) + group_type_notes(meta["forms"], str(path))
+    report.notes += group_form_notes(groups)  # group values written differently
     report.notes += multiline_notes(*meta["multiline"], str(path)) + interval_cautions(groups, report.metrics, bootstrap)
     return report
+
+
+def _count_chunk(meta: dict, records: Records) -> None:
+    """Add to ``meta`` what one chunk's notes count: its empty reference cells, its CSV rows over several lines,
+    its group values written as an integer and as a string (`zheval.adapters.duck.mismatch.count_group_form`)."""
+    for col, n in records.empty_reference_cells.items():
+        meta["empty"][col] = meta["empty"].get(col, 0) + n
+    meta["multiline"][0] += len(records.multiline_rows)
+    meta["multiline"][1] = meta["multiline"][1] or records.multiline_rows[:1]
+    for key, (n, line) in records.group_forms.items():
+        meta["forms"].setdefault(key, [0, line])[0] += n
 
 
 def _predictions_at(path, fields: dict, format: str, chunk_rows: int, positions: Sequence[int]) -> dict:

@@ -40,3 +40,28 @@ def test_no_note_when_values_differ(tmp_path):
     rec = write_jsonl(tmp_path / "g.jsonl", [{"prediction": "好", "references": ["好的"], "g": v} for v in "ab"])
     res = run("score", "-p", rec, "--group-field", "g", "-q", "--bootstrap", 0, "-f", "json")
     assert not [n for n in json.loads(res.stdout)["notes"] if n.startswith("group values written")]
+
+
+@pytest.mark.parametrize("extra", [[], ["--stream"]])
+def test_an_integer_and_its_digits_as_a_string_are_one_group_and_noted(tmp_path, extra):
+    """JSONL ``"g": 1`` on some rows and ``"g": "1"`` on others: one group value (as for ids, 1 ≡ "1"), pooled --
+    now with a note counting each form (before: pooled without a word)."""
+    import sacrebleu
+
+    rows = [("今天天气很好", "今天天气很好", 1), ("明天下雨", "明天会下雨", "1"), ("快递到了", "快递已经到了", "1"),
+            ("好", "不好", 2), ("请联系家人", "请马上联系家人", 2)]
+    rec = write_jsonl(tmp_path / "gi.jsonl", [{"prediction": p, "reference": r, "g": g} for p, r, g in rows])
+    res = run("score", "-p", rec, "--group-field", "g", "-q", "--bootstrap", 0, "-f", "json", "--metrics", "bleu",
+              *extra)
+    assert res.exit_code == 0, res.output
+    report = json.loads(res.stdout)
+    one = next(g for g in report["groups"] if g["dimension"] == "g" and g["value"] == "1")
+    assert one["n"] == 3
+    want = sacrebleu.corpus_bleu([p for p, _, _ in rows[:3]], [[r for _, r, _ in rows[:3]]], tokenize="zh").score / 100
+    assert one["scores"]["bleu"]["value"] == pytest.approx(want, abs=1e-12)
+    notes = [n for n in report["notes"] if n.startswith("group values written differently")]
+    assert notes == [f"group values written differently in 'g': 1 on 1 row(s) (first {rec}:1) and '1' on 2 row(s) "
+                     f"(first {rec}:2): an integer and the string of its digits are one group value (as for ids, "
+                     "1 ≡ '1'), so each pair is scored as one group; write the values in one form (all integers, or "
+                     "all strings) if that is not meant"], report["notes"]
+    assert "group values written differently in 'g': 1 on 1 row(s)" in " ".join(res.stderr.split())

@@ -168,7 +168,23 @@ def test_no_warning_without_a_field_holding_exactly_the_ids(tmp_path, data):
     rows[2]["qid"] = "duck-99"  # one id not of the data
     path = write_jsonl(tmp_path / "p.jsonl", rows)
     rep = evaluate_predictions(load_duck(data), str(path), bootstrap=0)
-    assert not [w for w in rep.warnings if "'id' field" in w], rep.warnings
+    assert not [w for w in rep.warnings if "holds the items' ids (in the data's order" in w], rep.warnings
+    # but the one line whose 'qid' is not its item's id is named (break-it: paired by its place without a word)
+    gaps = [w for w in rep.warnings if "'id' field" in w]
+    assert gaps == [f"the predictions ({path}) have no 'id' field and were paired with the items by line order; "
+                    "their field 'qid' holds the items' ids in the data's order on 5 of its 6 lines, but 1 line(s) do "
+                    f"not hold the id of the item they are paired with (first: {path}:3 has 'qid' 'duck-99', paired "
+                    "by its place with item 2 of the data, 'duck-2'): is each such line's prediction for the item it "
+                    "is paired with? Write the data's ids in that field and join them by it with read_records(FILE, "
+                    "id_field='qid', with_references=False) and predictions_from_records, so that the ids are "
+                    "checked"], rep.warnings
+    res = run_cli("score", "-d", data, "-p", path, "--bootstrap", 0, "-q", "-f", "json")
+    assert res.exit_code == 0 and any("join them by it with --id-field qid, so that the ids are checked" in w
+                                      for w in json.loads(res.stdout)["warnings"]), res.output
+    rows = [{"prediction": p, "half": IDS[k % 3]} for k, p in enumerate(PREDS)]  # 3 of 6 in order, then repeats
+    rep = evaluate_predictions(load_duck(data), str(write_jsonl(tmp_path / "h.jsonl", rows)), bootstrap=0)
+    assert [w for w in rep.warnings if "their field 'half' holds the items' ids in the data's order on 3 of its 6 "
+            "lines, but 3 line(s) do not hold the id of the item they are paired with (first: " in w], rep.warnings
     assert any("paired with the items by line order" in n for n in rep.notes), rep.notes
     assert read_predictions(path).id_like_field is None
     rep = evaluate_predictions(load_duck(data), PREDS, bootstrap=0)  # a list in memory: nothing to look at
@@ -283,3 +299,138 @@ def test_the_prediction_and_label_fields_are_never_taken_for_ids(tmp_path):
                              "none", "--metrics", "bleu", "--preset", "sacrebleu-zh", "-f", "json", "-q").stdout)
     want = sacrebleu.corpus_bleu(answers, [[r[0] for r in refs]], tokenize="zh").score / 100
     assert got["groups"][0]["scores"]["bleu"]["value"] == pytest.approx(want, abs=1e-12)
+
+
+# A field numbering the lines (a row index: 0..N-1 or 1..N, integers or digit strings) holds no id of the data but
+# says which item each line is (break-it: a shuffled ``idx`` file was paired by line order with the note "the
+# predictions have no ids", BLEU 0.028 instead of 0.249, exit 0). In another order than the lines' it is refused by
+# every door; in their order the pairing is kept and the note names the field instead of saying "no ids".
+_ROW_FIELDS = ["idx", "index", "sample_id", "qid", "row", "line"]
+
+
+def _numbered(tmp_path, field, start=0, as_text=False, order=ORDER, name="rows.jsonl", extra=None):
+    rows = [{field: str(k + start) if as_text else k + start, "prediction": PREDS[k], **(extra or {})} for k in order]
+    return write_jsonl(tmp_path / name, rows)
+
+
+def _sorted_by(path, field, tmp_path):
+    """The way out the refusal names: the file's lines sorted by the field."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return write_jsonl(tmp_path / "sorted.jsonl", sorted(rows, key=lambda r: int(r[field])))
+
+
+@pytest.mark.parametrize("start,as_text", [(0, False), (1, False), (0, True), (1, True)])
+@pytest.mark.parametrize("field", _ROW_FIELDS)
+def test_a_shuffled_file_numbered_by_a_row_index_is_refused_by_the_library(tmp_path, data, field, start, as_text):
+    path = _numbered(tmp_path, field, start, as_text)
+    with pytest.raises(PredictionMismatchError) as err:
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    msg = str(err.value)
+    first = repr(str(3 + start)) if as_text else 3 + start
+    assert msg.startswith(f"predictions ({path}) have no 'id' field, but their field {field!r} numbers their 6 lines "
+                          f"from {start} to {start + 5} in another order than the lines' ({path}:1 has {field!r} "
+                          f"{first}, but by its place is paired with item 0 of the data, 'duck-0')"), msg
+    assert f"If {field!r} numbers the data's items from {start}, sort the file's lines by it;" in msg, msg
+    assert "id_field=\"NAME\", with_references=False) and predictions_from_records" in msg, msg
+    # the records door of the library (predictions_from_records) is refused the same way
+    with pytest.raises(PredictionMismatchError, match=rf"their field '{field}' numbers their 6 lines"):
+        evaluate_predictions(load_duck(data), predictions_from_records(
+            read_records(path, pred_field="prediction", with_references=False)), bootstrap=0)
+    # the way out: sorted by the field, the lines are paired with their items (sacrebleu / rouge-score by hand)
+    rep = evaluate_predictions(load_duck(data), str(_sorted_by(path, field, tmp_path)), bootstrap=0, by=())
+    assert (rep.score("bleu").value, rep.score("rougeL").value) == pytest.approx(_expected(PREDS), abs=1e-12)
+
+
+def test_every_command_refuses_a_row_index_in_another_order_naming_the_option(tmp_path, data):
+    path = _numbered(tmp_path, "idx")
+    ordered = write_jsonl(tmp_path / "a.jsonl", [{"id": i, "prediction": p} for i, p in zip(IDS, PREDS)])
+    for args in (("score", "-d", data, "-p", path, "--bootstrap", 0),
+                 ("score", "--data", data, "-p", path, "--pred-field", "prediction", "--bootstrap", 0),
+                 ("compare", "-d", data, "-p", ordered, path),
+                 ("explain", "-d", data, "-p", path, "--id", "duck-0"),
+                 ("sample", "-d", data, "-p", path, "-k", 3, "-o", tmp_path / "s.csv", "--key", tmp_path / "k.json")):
+        res = run_cli(*args, "-q")
+        assert res.exit_code == 2, (args, res.output)
+        assert (f"predictions ({path}) have no 'id' field, but their field 'idx' numbers their 6 lines from 0 to 5 "
+                "in another order") in res.stderr, (args, res.stderr)
+        assert "(or in another field, joined by it with --id-field NAME)" in res.stderr, (args, res.stderr)
+        assert "have no ids" not in res.stderr and "read_records" not in res.stderr, res.stderr
+
+
+@pytest.mark.parametrize("kind", ["csv", "tsv", "parquet"])
+def test_a_table_numbered_in_another_order_is_refused_too(tmp_path, data, kind):
+    path = tmp_path / f"shuf.{kind}"
+    rows = [{"prediction": PREDS[k], "row": k + 1} for k in ORDER]
+    if kind == "parquet":
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        pq.write_table(pa.Table.from_pylist(rows), path)
+    else:
+        with path.open("w", encoding="utf-8", newline="") as f:
+            w = csv.DictWriter(f, ["prediction", "row"], delimiter="," if kind == "csv" else "\t", lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+    first = {"csv": 2, "tsv": 2}.get(kind, 1)
+    value = 4 if kind == "parquet" else "'4'"  # a CSV cell is a string of digits
+    with pytest.raises(PredictionMismatchError, match=rf"their field 'row' numbers their 6 lines from 1 to 6 in "
+                                                      rf"another order than the lines' \(.*shuf\.{kind}:{first} has "
+                                                      rf"'row' {value},"):
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+
+
+@pytest.mark.parametrize("start", [0, 1])
+def test_a_row_index_in_the_lines_order_is_paired_and_named_in_the_note(tmp_path, data, start):
+    path = _numbered(tmp_path, "idx", start, order=range(len(PREDS)))
+    res = run_cli("score", "-d", data, "-p", path, "--bootstrap", 0, "-f", "json", "-q", "--by", "none")
+    assert res.exit_code == 0, res.output
+    bleu, rouge_l, rep = _scores(res)
+    assert (bleu, rouge_l) == pytest.approx(_expected(PREDS), abs=1e-12)
+    want = (f"the predictions ({path}) have no 'id' field: they were paired with the items by line order, which their "
+            f"field 'idx' agrees with (it numbers the lines from {start} in their order); add an 'id' field to join "
+            "them by id")
+    assert rep["notes"] == [want], rep["notes"]
+    lib = evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    assert lib.notes[:1] == [want], lib.notes
+    res = run_cli("explain", "-d", data, "-p", path, "--id", "duck-0", "-q")
+    assert res.exit_code == 0 and "have no ids" not in res.output + res.stderr, res.output
+
+
+def test_the_note_says_no_ids_only_of_a_file_without_other_fields(tmp_path, data):
+    bare = write_jsonl(tmp_path / "bare.jsonl", [{"prediction": p} for p in PREDS])
+    rep = evaluate_predictions(load_duck(data), str(bare), bootstrap=0)
+    assert rep.notes[0] == (f"the predictions ({bare}) have no ids: they were paired with the items by line order "
+                            "(add an 'id' field to join them by id)"), rep.notes
+    other = write_jsonl(tmp_path / "other.jsonl", [{"prediction": p, "model": "m"} for p in PREDS])
+    rep = evaluate_predictions(load_duck(data), str(other), bootstrap=0)
+    assert rep.notes[0].startswith(f"the predictions ({other}) have no 'id' field: they were paired"), rep.notes
+    qid = _in_order(tmp_path)  # the items' ids under 'qid', in the data's order: named in the note too
+    rep = evaluate_predictions(load_duck(data), str(qid), bootstrap=0)
+    assert rep.notes[0] == (f"the predictions ({qid}) have no 'id' field: they were paired with the items by line "
+                            "order, which their field 'qid' agrees with (it holds the items' ids in the data's order)")
+
+
+def test_a_count_mismatch_of_a_file_with_fields_says_no_id_field(tmp_path, data):
+    path = _numbered(tmp_path, "idx", order=list(range(len(PREDS))) + [0])
+    with pytest.raises(PredictionMismatchError) as err:
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    assert str(err.value).startswith(f"predictions ({path}) have no 'id' field, so they are matched in dataset order, "
+                                     "but there are 7 predictions for 6 items"), str(err.value)
+
+
+def test_two_lines_numbered_backwards_are_not_refused(tmp_path):
+    """A yes/no field (``1``, ``0``) of a two-line file says nothing of the order: paired by line order as noted."""
+    rows = [{"id": IDS[k], "query": f"问题{k}", "responses": REFS[k], "domain": None, "difficulty": None} for k in (0, 1)]
+    data = write_jsonl(tmp_path / "two.jsonl", rows)
+    path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], "ok": 1 - k} for k in (0, 1)])
+    rep = evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    assert rep.notes[0].startswith(f"the predictions ({path}) have no 'id' field: they were paired"), rep.notes
+
+
+def test_a_stored_reference_refusal_of_a_file_paired_by_line_order_says_no_id_field(tmp_path, data):
+    path = write_jsonl(tmp_path / "lf.jsonl", [{"prediction": p, "references": [REFS[(k + 1) % 6][0]], "idx": k}
+                                               for k, p in enumerate(PREDS)])
+    with pytest.raises(PredictionMismatchError) as err:
+        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
+    assert str(err.value).startswith(f"predictions ({path}) have no 'id' field, so they are paired with the items by "
+                                     "line order, but 6 of 6 items store a 'references'"), str(err.value)

@@ -18,7 +18,7 @@ from ...io.lists import split_entries
 from ...io.text_lists import check_text_list, is_table
 from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
-from .id_like import id_like_warning
+from .id_like import field_words, id_like_warning
 from .predictions import Predictions
 from .stored import field_names
 
@@ -134,7 +134,7 @@ def label_mismatch_warning(predictions, which: str = "") -> str | None:
 
 def _pairing_hint(predictions) -> str:
     if predictions.paired_by_order:
-        return ("the predictions have no ids and are paired by line order, so these lines are scored against another "
+        return (f"the predictions {field_words(predictions)} and are paired by line order, so these lines are scored against another "
                 "item's references; is the file in the data's order? (add an 'id' field to join by id)")
     return "the predictions are joined by id: are their ids those of this data file (same split, same items)?"
 
@@ -227,8 +227,22 @@ def order_notes(predictions, which: str = "") -> list:
     own = stored_field_notes(predictions, which) + [f"{which}{n}" for n in getattr(predictions, "notes", None) or []]
     if not getattr(predictions, "paired_by_order", False):
         return own
-    return [f"{which}the predictions ({predictions.source}) have no ids: they were paired with the items by line "
-            "order (add an 'id' field to join them by id)"] + own
+    return [f"{which}{_order_note(predictions)}"] + own
+
+
+def _order_note(predictions) -> str:
+    """The note of predictions paired by line order: that they have no ids (a file with no other field, a list),
+    or no ``id`` field — with the field that numbers the lines in their order, or holds the items' ids in it
+    (`zheval.adapters.duck.id_like.row_index_check`, `id_like_check`), named."""
+    head = f"the predictions ({predictions.source}) {field_words(predictions)}: they were paired with the items by line order"
+    index, ids = getattr(predictions, "row_index_field", None), getattr(predictions, "id_like_field", None)
+    if ids:
+        return f"{head}, which their field {ids!r} agrees with (it holds the items' ids in the data's order)"
+    if index:
+        field, start = index
+        return (f"{head}, which their field {field!r} agrees with (it numbers the lines from {start} in their order); "
+                "add an 'id' field to join them by id")
+    return f"{head} (add an 'id' field to join them by id)"
 
 
 def input_warnings(predictions, references, tok: BaseTokenizer) -> list:

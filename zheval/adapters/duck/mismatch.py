@@ -11,9 +11,9 @@ import re
 import unicodedata
 from typing import NamedTuple
 
-__all__ = ["CLOSENESS", "IdPairs", "blank_last_line_note", "count_mismatch_message", "id_hints", "id_mismatch_lines",
+__all__ = ["CLOSENESS", "IdPairs", "blank_last_line_note", "count_group_form", "count_mismatch_message", "id_hints", "id_mismatch_lines",
            "id_pairs", "invisible_key", "invisible_pairs", "plain_written", "whole_id", "visible_id", "GROUP_FORMS_NOTE",
-           "group_form_notes"]
+           "group_form_notes", "group_type_notes"]
 
 _SHOWN = 10  # ids shown in a message
 _LONE_CR = re.compile("\r(?!\n)")
@@ -242,11 +242,14 @@ def blank_last_line_note(predictions, ids: list) -> str | None:
             "(a line break too many at the end?)")
 
 
-def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, lines: list | None) -> str:
+def count_mismatch_message(src, n_predictions: int, n_items: int, texts: list, lines: list | None,
+                           fields: bool = False) -> str:
     """Predictions without ids matched in dataset order, but their number is not the items': the counts, the
     last prediction's line, and when every extra prediction is blank, the lines that are (a line break too many at
-    the end of a text file?)."""
-    msg = (f"predictions ({src}) have no ids, so they are matched in dataset order, but there are {n_predictions} "
+    the end of a text file?). ``fields``: read from a file with fields (JSONL, CSV …), which has no ``id`` field
+    (another may be an id or a row number: they are never said to have "no ids")."""
+    which = "have no 'id' field" if fields and lines else "have no ids"
+    msg = (f"predictions ({src}) {which}, so they are matched in dataset order, but there are {n_predictions} "
            f"predictions for {n_items} items")
     if lines:
         msg += f" (last prediction at line {lines[-1]})"
@@ -309,4 +312,33 @@ def group_form_notes(groups) -> list[str]:
             out.append(f"{GROUP_FORMS_NOTE} in {dim!r}: {shown}{more}: each set is one value written differently, "
                        f"scored as separate groups (not merged); write the values in one form to score them as one "
                        f"group (unicodedata.normalize('NFKC', value), invisible characters removed)")
+    return out
+
+
+def count_group_form(forms: dict, field: str, raw, value, line) -> None:
+    """Count in ``forms`` (``{(field, value, "integer" or "string"): [rows, first line]}``) the row at ``line``
+    whose group ``field`` holds ``raw``, read as the group ``value`` (an integer is the string of its digits,
+    ``1`` ≡ ``"1"``, as an id is: `zheval.adapters.records`); ``None`` (no value) is not counted."""
+    if value is None:
+        return
+    kind = "integer" if isinstance(raw, int) and not isinstance(raw, bool) else "string"
+    forms.setdefault((field, value, kind), [0, line])[0] += 1
+
+
+def group_type_notes(forms: dict, source: str) -> list[str]:
+    """The notes (one per group field, each starting with `GROUP_FORMS_NOTE`) on group values written as an integer
+    on some rows and as the string of its digits on others (JSONL ``1`` and ``"1"``), which are one group (the
+    rows pooled): the counts of each form and the first ``file:line`` of each (``forms``: `count_group_form`'s);
+    ``[]`` when there is none."""
+    out, both = [], {}
+    for (field, value, kind), (n, line) in forms.items():
+        if kind == "integer" and (field, value, "string") in forms:
+            m, line_s = forms[(field, value, "string")]
+            both.setdefault(field, []).append(f"{value} on {n} row(s) (first {source}:{line}) and {value!r} on {m} "
+                                              f"row(s) (first {source}:{line_s})")
+    for field, shown in both.items():
+        more = f"; … ({len(shown) - 5} more)" if len(shown) > 5 else ""
+        out.append(f"{GROUP_FORMS_NOTE} in {field!r}: {'; '.join(shown[:5])}{more}: an integer and the string of its "
+                   "digits are one group value (as for ids, 1 ≡ '1'), so each pair is scored as one group; write the "
+                   "values in one form (all integers, or all strings) if that is not meant")
     return out

@@ -118,7 +118,8 @@ class Predictions:
         paired_by_order: set by `join_predictions`: the predictions had no ids and were paired with the items
             by line order (the report says so).
         id_like_field: set by `join_predictions` for predictions paired by line order: a field of their file that
-            holds the items' ids in the data's order (`zheval.adapters.duck.id_like`; the report warns), or ``None``.
+            holds the items' ids in the data's order (`zheval.adapters.duck.id_like`; the report warns), or ``None``;
+            likewise row_index_field, other_fields and id_like_gaps (`zheval.adapters.duck.id_like.id_like_check`).
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
             not its item's query (below the error threshold; the caller warns).
         queries_checked: set by `join_predictions`: how many stored queries were compared.
@@ -147,6 +148,9 @@ class Predictions:
     query_fields: list | None = None
     paired_by_order: bool = False
     id_like_field: str | None = None
+    row_index_field: tuple | None = None
+    id_like_gaps: str | None = None
+    other_fields: list = field(default_factory=list)
     query_mismatches: list = field(default_factory=list)
     queries_checked: int = 0
     queries_uncompared: list = field(default_factory=list)
@@ -471,7 +475,7 @@ def join_predictions(ds, predictions, normalize=True, label_check: str = "strict
     else:
         if len(predictions) != len(ids):
             raise PredictionMismatchError(count_mismatch_message(src, len(predictions), len(ids), predictions.texts,
-                                                                 predictions.lines))
+                                                                 predictions.lines, predictions.kind != "text"))
         hidden = id_like_check(predictions, ids)  # ids under another field ('qid'): never paired by line order
         if hidden:
             raise PredictionMismatchError(hidden)

@@ -160,7 +160,7 @@ def too_many(mismatches: list, compared: int) -> bool:
 
 def _pairing(by_id: bool) -> str:
     return ("are joined to the items by id" if by_id else
-            "have no ids, so they are paired with the items by line order")
+            "have no 'id' field, so they are paired with the items by line order")
 
 
 def _cause(by_id: bool) -> str:
