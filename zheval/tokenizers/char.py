@@ -211,7 +211,7 @@ class CharTokenizer(BaseTokenizer):
         return {"name": self.name, "punct": self.punct, "terms": self.terms_hash}
 
     def signature(self) -> str:
-        return "char" + option_suffix(self.terms_hash, self.punct)
+        return "zh-char" + option_suffix(self.terms_hash, self.punct)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
