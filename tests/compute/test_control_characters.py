@@ -80,3 +80,13 @@ def test_the_command_line_names_file_and_line(tmp_path, command):
     assert res.exit_code == 0, res.output
     assert (f"zheval: warning: 2 control characters (U+0000, U+0007) in 1 text ({hyp}:2) are in no token "
             "(tok:zh-char)") in res.stderr
+
+
+def test_score_batches_counts_over_every_batch_with_global_indices():
+    # by hand: batch 1 (items 0-1) loses U+0000 in predictions[1]; batch 2 (items 2-3) loses U+0007 twice in
+    # references[3][0] -> 3 characters in 2 texts, named by their index over all batches
+    batches = [(["好的", "好\x00的"], [["好的"], ["好的"]]), (["天气", "很好"], [["天气"], ["很\x07\x07好"]])]
+    said = _ours(zheval.score_batches, batches)
+    msgs = [str(w.message) for w in said if w.category is zheval.ControlCharacterWarning]
+    assert len(msgs) == 1 and msgs[0].startswith(
+        "3 control characters (U+0000, U+0007) in 2 texts (predictions[1], references[3][0]) are in no token"), msgs

@@ -70,6 +70,7 @@ __all__ = [
     "DuplicateReferenceWarning",
     "ControlCharacterWarning",
     "dropped_controls",
+    "control_message",
     "PresetOverrideWarning",
     "ResamplingWarning",
     "warn_resampling",
@@ -153,16 +154,17 @@ _CONTROL_RE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 
 
 def dropped_controls(predictions: Sequence[str], references: Sequence[Sequence[str]],
-                     tokenizer) -> Tuple[int, List[str], List[str]]:
+                     tokenizer, offset: int = 0) -> Tuple[int, List[str], List[str]]:
     """``(count, texts, chars)``: the control characters (`_CONTROL_RE`) of the texts as ``tokenizer`` normalises
-    them that none of its tokens holds, the texts that lose one (``predictions[i]``, ``references[i][j]``) and the
-    distinct characters lost (``U+0000``), in order. Exact: the texts are scanned joined, and only those holding a
-    control character are normalised and tokenised again; a tokenizer that raises is left to the scoring."""
+    them that none of its tokens holds, the texts that lose one (``predictions[i]``, ``references[i][j]``; ``i``
+    counted from ``offset``, a batch's first item) and the distinct characters lost (``U+0000``), in order. Exact:
+    the texts are scanned joined, and only those holding a control character are normalised and tokenised again; a
+    tokenizer that raises is left to the scoring."""
     search = _CONTROL_RE.search
     if search("\n".join(predictions)) is None and search("\n".join(r for rs in references for r in rs)) is None:
         return 0, [], []
-    named = [(f"predictions[{i}]", p) for i, p in enumerate(predictions)]
-    named += [(f"references[{i}][{j}]", r) for i, rs in enumerate(references) for j, r in enumerate(rs)]
+    named = [(f"predictions[{i}]", p) for i, p in enumerate(predictions, offset)]
+    named += [(f"references[{i}][{j}]", r) for i, rs in enumerate(references, offset) for j, r in enumerate(rs)]
     count, where, chars = 0, [], {}
     for name, text in named:
         if search(text) is None:
@@ -181,15 +183,18 @@ def dropped_controls(predictions: Sequence[str], references: Sequence[Sequence[s
 
 def _control_slip(predictions, references, tokenizer) -> List[Tuple[type, str]]:
     count, where, chars = dropped_controls(predictions, references, tokenizer)
-    if not count:
-        return []
+    return [(ControlCharacterWarning, control_message(count, where, chars, tokenizer))] if count else []
+
+
+def control_message(count: int, where: Sequence[str], chars: Sequence[str], tokenizer) -> str:
+    """The `ControlCharacterWarning` text of `dropped_controls`' ``(count, texts, chars)`` (``count`` > 0)."""
     texts = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
-    return [(ControlCharacterWarning, (
+    return (
         f"{count} control character{'s' if count > 1 else ''} ({', '.join(chars[:5])}{', …' if len(chars) > 5 else ''}) "
         f"in {len(where)} text{'s' if len(where) > 1 else ''} ({texts}) {'are' if count > 1 else 'is'} in no token "
         f"(tok:{tokenizer.signature()}): the tokenizer drops control characters as it drops invisible ones, even "
         "without normalisation, so those texts are scored without them (sacrebleu's zh tokenizer keeps each as a "
-        "token). Remove them from the data, or check how it was decoded."))]
+        "token). Remove them from the data, or check how it was decoded.")
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).
@@ -328,7 +333,7 @@ def _unsegmented_sides(sides) -> str:
 
 
 def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
-                t2s_option: bool = True, words: bool = True) -> List[Tuple[type, str]]:
+                t2s_option: bool = True, words: bool = True, controls: bool = True) -> List[Tuple[type, str]]:
     """The slips found in a corpus scored with ``tokenizer``: ``[(warning category, message)]`` (module docstring).
 
     Args:
@@ -337,12 +342,13 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
         t2s_option: whether ``t2s=True`` can be given with this tokenizer (False for the preset tokenizers that
             reproduce another tool), which changes the advice;
         words: whether the metric scores the tokenizer's tokens (False for chrF without word n-grams, which counts
-            characters only: then unsegmented text under ``tokenizer="none"`` is no slip).
+            characters only: then unsegmented text under ``tokenizer="none"`` is no slip, nor a control character);
+        controls: look for dropped control characters (False: the caller counts them over its batches itself).
     """
     if not predictions:
         return []
-    controls = _control_slip(predictions, references, tokenizer) if words else []
-    return controls + _sampled_slips(predictions, references, tokenizer, t2s_option, words)
+    found = _control_slip(predictions, references, tokenizer) if words and controls else []
+    return found + _sampled_slips(predictions, references, tokenizer, t2s_option, words)
 
 
 def _sampled_slips(predictions, references, tokenizer, t2s_option: bool, words: bool) -> List[Tuple[type, str]]:
