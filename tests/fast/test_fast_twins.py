@@ -166,6 +166,11 @@ def check_normalize_corpus(real):
                   ("punct", "space", "lower"), ("nfkc", "nopunct", "lower"), ("nfkc", "space")]:
         norm = Normalizer(steps)
         assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
+    # nopunct's runs of marks between letters/digits (a space), next to attached marks, at text ends
+    texts = random_texts(rng, 3000, "-:/.,!%a1é\u0301한好カ ~\n", 10) + ["1.2", "1..2", "a-", "-a", "a-\u0301b", ""]
+    for steps in [("nopunct",), ("nfkc", "zw", "punct", "nopunct", "space", "lower")]:
+        norm = Normalizer(steps)
+        assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
 
 
 def check_split_corpus(real):

@@ -64,6 +64,20 @@ def sampled_sheet(tmp_path, crosswoz_groups, n_items: int, k: int) -> tuple:
     return sheet, key, list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
 
 
+def records_sheet(tmp_path, pairs) -> tuple:
+    """``zheval sample`` of a records file of ``pairs`` ((prediction, reference) texts, ids ``r0``, ``r1``, ..., no
+    domain), every item sampled: ``(sheet path, key path, the sheet's rows as read back)``."""
+    import csv
+    import io
+
+    rec = write_jsonl(tmp_path / "rec.jsonl", [{"id": f"r{k}", "prediction": p, "reference": r}
+                                                for k, (p, r) in enumerate(pairs)])
+    sheet, key = tmp_path / "s.csv", tmp_path / "k.json"
+    res = run_cli("sample", "-p", rec, "--k", len(pairs), "-o", sheet, "--key", key, "-q")
+    assert res.exit_code == 0, res.output
+    return sheet, key, list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
+
+
 def write_sample_files(tmp_path):
     """``(data.jsonl, preds.jsonl, preds.txt, terms.txt)`` of :data:`ROWS` / :data:`PREDS` in ``tmp_path``."""
     data = write_jsonl(tmp_path / "data.jsonl", ROWS)

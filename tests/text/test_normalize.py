@@ -104,6 +104,66 @@ def test_remove_punctuation_keeps_decimals():
     assert remove_punctuation("100%") == "100"  # '%' is Unicode punctuation (Po)
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a mark removed between two letters/digits leaves a space: the two stay two tokens (they were glued before)
+    ("预计3-5天送达", "预计3 5天送达"),
+    ("10:30", "10 30"),
+    ("2024-05-17", "2024 05 17"),
+    ("1/2", "1 2"),
+    ("hello,world", "hello world"),
+    ("x-ray", "x ray"),
+    ("1..2", "1 2"),  # a run of marks is one removal: one space
+    ("v1.2,3", "v1.2,3"),  # single '.'/',' between digits: part of the number, kept
+    ("e\u0301-x", "e\u0301 x"),  # the word before may end in an attached mark
+    ("a-\u0301b", "a \u0301b"),  # or the one after start with marks, which would attach to 'a'
+    ("한,국", "한 국"),  # Hangul words are word runs too
+    # only punctuation is removed, even between digits (a Han character or a symbol was dropped there before)
+    ("3至5", "3至5"),
+    ("1+2", "1+2"),
+    ("H2O2", "H2O2"),
+    # nothing is left where no run would form: Han, kana, whitespace, symbols, text ends
+    ("好的，谢谢！", "好的谢谢"),
+    ("50%的", "50的"),
+    ("hello, world", "hello world"),
+    ("3-~5", "3~5"),
+    ("-3-", "3"),
+])
+def test_remove_punctuation_never_glues_two_tokens(text, expected):
+    assert remove_punctuation(text) == expected
+
+
+def test_nopunct_gives_the_tokens_of_punct_drop():
+    """Removing a mark between two words with ``nopunct`` gives the tokens ``punct="drop"`` gives (the mark's token
+    left out, the words apart), for the char and jieba tokenizers."""
+    from zheval import get_tokenizer
+
+    nopunct = "nfkc+zw+punct+nopunct+space+lower"
+    for name in ("char", "jieba"):
+        removed, dropped = get_tokenizer(name, normalize=nopunct), get_tokenizer(name, punct="drop")
+        for text in ("预计3-5天送达", "会议10:30开始", "2024-05-17", "1/2杯", "hello,world", "iPhone-15"):
+            assert removed.tokenize(text) == dropped.tokenize(text), (name, text)
+    assert get_tokenizer("char", normalize=nopunct).tokenize("预计3-5天送达") == ["预", "计", "3", "5", "天", "送", "达"]
+
+
+def test_nopunct_classes_are_the_char_tokenizers():
+    from zheval.text.normalize import NOPUNCT_MARK, NOPUNCT_WORD
+    from zheval.tokenizers.char import CHAR_MARK, CHAR_WORD
+
+    assert (NOPUNCT_WORD, NOPUNCT_MARK) == (CHAR_WORD, CHAR_MARK)
+
+
+def test_nopunct_range_is_not_its_glued_number():
+    """``预计3-5天送达`` against ``预计35天送达`` scored 1.0 when nopunct made ``35`` of ``3-5``. By hand (char tokens):
+    prediction 预 计 3 5 天 送 达 (7), reference 预 计 35 天 送 达 (6), 5 shared unigrams: P 5/7, R 5/6,
+    F1 = 2*5/(7+6) = 10/13; bigrams 预计 计3 (3,5) 5天 天送 送达 (6) vs 预计 计35 35天 天送 送达 (5), 3 shared (预计 天送
+    送达): F1 = 2*3/(6+5) = 6/11."""
+    from zheval import compute_rouge
+
+    out = compute_rouge(["预计3-5天送达"], ["预计35天送达"], normalize="nfkc+zw+punct+nopunct+space+lower")
+    assert out["rouge1"] == pytest.approx(10 / 13)
+    assert out["rouge2"] == pytest.approx(6 / 11)
+
+
 def test_default_pipeline():
     assert normalize("\ufeff“今 天”２０２４年ＡＩ！") == '"今天"2024年ai!'
     assert get_normalizer().name == "nfkc+zw+punct+space+lower"

@@ -10,6 +10,37 @@ import pytest
 from zheval.tokenizers import CharTokenizer, JiebaTokenizer, cache_info, clear_cache, get_tokenizer
 
 
+def _fingerprint_of_copy(package: Path, edit: str = "") -> str:
+    """``get_tokenizer("char").fingerprint`` in a fresh interpreter importing the copy ``package/zheval`` whose
+    ``text/normalize.py`` has ``edit`` appended."""
+    import subprocess
+    import sys
+
+    if edit:
+        f = package / "zheval" / "text" / "normalize.py"
+        f.write_text(f.read_text(encoding="utf-8") + edit, encoding="utf-8")
+    code = "import zheval; from zheval.tokenizers import get_tokenizer; print(zheval.__file__, get_tokenizer('char').fingerprint)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=package, capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "PYTHONPATH": str(package)}).stdout.split()
+    assert out[0].startswith(str(package)), out  # the copy was imported
+    return out[1]
+
+
+def test_fingerprint_changes_with_the_package_source(tmp_path):
+    # the fingerprint keys the datasets map cache on disk (zheval.adapters.duck.statistics): with the version alone
+    # (0.1.0 at every commit), a checkout whose tokenisation changed reused statistics computed by the old code
+    import shutil
+
+    import zheval
+
+    src = Path(zheval.__file__).resolve().parent
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        shutil.copytree(src, d / "zheval", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    assert _fingerprint_of_copy(a) == _fingerprint_of_copy(b)  # the same code: the same fingerprint
+    assert _fingerprint_of_copy(a) != _fingerprint_of_copy(b, "\n# a change of the normalisation code\n")
+
+
 def test_fingerprint_covers_options():
     fps = {
         get_tokenizer("char").fingerprint,

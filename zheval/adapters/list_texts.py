@@ -1,5 +1,7 @@
 """References that are lists written as text, counted while a file is read and said once per file
-(`zheval.io.list_text` has the rule): the records door (whole file and ``--stream``) and the 小黄鸭 ``responses``.
+(`zheval.io.list_text` has the rule): the records door (whole file and ``--stream``) and the 小黄鸭 ``responses``;
+and, by the same pattern, the records door's reference cells that hold a line break (`zheval.io.line_break`:
+`LineBreaks`, one `LineBreakWarning` per file).
 
 Such a reference is scored as written, one text with its brackets and quotes (a model trained on ``['北京', '上海']``
 answers in that form); the reader counts them (`ListTexts`) and issues one `ListTextWarning` per file read, naming
@@ -10,12 +12,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Optional
+from typing import ClassVar, Optional
 
 from ..compute.guards import ZhevalWarning
 from ..io import LIST_TEXT_REMEDY, list_text, list_text_message
+from ..io.line_break import LINE_BREAK_REMEDY, line_break, line_break_message
 
-__all__ = ["ListTextWarning", "ListTexts"]
+__all__ = ["ListTextWarning", "ListTexts", "LineBreakWarning", "LineBreaks"]
 
 
 class ListTextWarning(ZhevalWarning):
@@ -28,6 +31,13 @@ class ListTextWarning(ZhevalWarning):
     field_words = True
 
 
+class LineBreakWarning(ZhevalWarning):
+    """Reference cells of a file (a string of a reference field) that hold a line break: each is scored as ONE
+    reference, its lines included; one warning per file read (`LineBreaks.warn`)."""
+
+    field_words = True  # as `ListTextWarning`'s: its message quotes the file's field names
+
+
 @dataclass
 class ListTexts:
     """The references of one file that are lists written as text: ``count`` of them in ``rows`` rows, the first at
@@ -36,11 +46,23 @@ class ListTexts:
     count: int = 0
     rows: int = 0
     first: Optional[tuple] = None
+    #: The warning and the rule's words (`warn`).
+    category: ClassVar[type] = ListTextWarning
+    remedy: ClassVar[str] = LIST_TEXT_REMEDY
+
+    @staticmethod
+    def counted(reference) -> bool:
+        """Whether ``reference`` is counted: a list written as text (`zheval.io.list_text.list_text`)."""
+        return list_text(reference) is not None
+
+    @staticmethod
+    def message(count: int, rows: int, source: str, line: int, field: str, remedy: str) -> str:
+        return list_text_message(count, rows, source, line, field, remedy=remedy)
 
     def add(self, line: int, references, names) -> None:
         """Count the references of the row at ``line`` (``names``: each one's field, ``'references'``,
         ``references[1]``) that are lists written as text (`zheval.io.list_text.list_text`)."""
-        listed = [n for r, n in zip(references, names) if list_text(r) is not None]
+        listed = [n for r, n in zip(references, names) if self.counted(r)]
         if listed:
             self.count += len(listed)
             self.rows += 1
@@ -52,10 +74,30 @@ class ListTexts:
         self.rows += other.rows
         self.first = self.first or other.first
 
-    def warn(self, source: str, remedy: str = LIST_TEXT_REMEDY, stacklevel: int = 3) -> None:
-        """One `ListTextWarning` for the file ``source`` when any reference was counted; nothing otherwise.
-        ``stacklevel``: as `warnings.warn`'s, counted from the caller of this method (default: its caller's caller,
-        the user of the reading function)."""
+    def warn(self, source: str, remedy: Optional[str] = None, stacklevel: int = 3) -> None:
+        """One `category` warning (`ListTextWarning`) for the file ``source`` when any reference was counted;
+        nothing otherwise. ``remedy``: default the rule's (`LIST_TEXT_REMEDY`). ``stacklevel``: as
+        `warnings.warn`'s, counted from the caller of this method (default: its caller's caller, the user of the
+        reading function)."""
         if self.count:
-            warnings.warn(list_text_message(self.count, self.rows, source, *self.first, remedy=remedy),
-                          ListTextWarning, stacklevel=stacklevel)
+            warnings.warn(self.message(self.count, self.rows, source, *self.first, self.remedy if remedy is None
+                                       else remedy), self.category, stacklevel=stacklevel)
+
+
+@dataclass
+class LineBreaks(ListTexts):
+    """The reference cells of one file that hold a line break (`zheval.io.line_break`), counted as `ListTexts`
+    counts lists written as text: only a reference read as one string of its field (a list's entries are
+    references by the file's own structure: never passed to `add`); said in one `LineBreakWarning`."""
+
+    category: ClassVar[type] = LineBreakWarning
+    remedy: ClassVar[str] = LINE_BREAK_REMEDY
+
+    @staticmethod
+    def counted(reference) -> bool:
+        """Whether ``reference`` holds a line break (`zheval.io.line_break.line_break`)."""
+        return line_break(reference)
+
+    @staticmethod
+    def message(count: int, rows: int, source: str, line: int, field: str, remedy: str) -> str:
+        return line_break_message(count, rows, source, line, field, remedy=remedy)

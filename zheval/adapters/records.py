@@ -21,7 +21,11 @@ no row is ever dropped or repaired:
 * a reference that is a list written as text (`zheval.io.list_text`: ``['a', 'b']``, the cell pandas' ``to_csv``
   writes for a list, or a JSON list in a JSONL string) is scored as written, one text; the rows are counted and one
   `zheval.adapters.list_texts.ListTextWarning` per file says so (the first ``file:line`` and field, the remedy);
-  a prediction is never checked;
+  a prediction is never checked; so is a reference cell (a string of a reference field, not a list's entry) that
+  holds a line break (`zheval.io.line_break`: several references one per line in a cell are ONE reference), said in
+  one `zheval.adapters.list_texts.LineBreakWarning` per file, never split;
+* a file with the columns of ``zheval sample``'s review sheet (`zheval.adapters.review.sheet_columns.SHEET_COLUMNS`)
+  is refused at its header: it is rated and read by ``zheval agree``, never scored;
 * each reference field: present, a non-empty string or a non-empty list of non-empty strings (several reference
   fields are concatenated in the order given: ``--ref-field ref1 --ref-field ref2``); with several reference fields,
   a row may lack some of its references: an empty CSV/TSV cell or a JSONL/Parquet ``null`` of one of them is no
@@ -61,7 +65,8 @@ from ..io import (PREDICTION_FIELDS, REFERENCE_FIELDS, ROW_FORMATS, EmptyFileErr
                   read_rows, row_format, spaced_names, text_line_problem, type_name, field_arguments)
 from ..io.jsonl import wrapped_rows_problem
 from .duck.load import list_feature
-from .list_texts import ListTexts
+from .list_texts import LineBreaks, ListTexts
+from .records_checks import RESERVED_COLUMNS, check_field_names, review_sheet_problem, string_references
 
 __all__ = [
     "Records",
@@ -91,10 +96,6 @@ one reference field of `DEFAULT_REF_FIELDS` the file has."""
 
 DEFAULT_REF_FIELDS = REFERENCE_FIELDS
 """Reference field names known when none is named (`zheval.io.fields.REFERENCE_FIELDS`)."""
-
-RESERVED_COLUMNS = ("id", "query", "responses", "prediction")
-"""Column names of the report's dataset, which a group field cannot be named."""
-
 
 class RecordsFormatError(FileFormatError):
     """An invalid records file: every [`Problem`][zheval.io.problems.Problem] found (``problems``), the first
@@ -148,6 +149,8 @@ class Records:
         multiline_rows: CSV: the line of each row with a quoted cell over several lines (the report notes their
             count and the first: `multiline_notes`).
         list_texts: the references that are lists written as text, counted (`ListTexts`; each scored as one text).
+        line_breaks: the reference cells (a string of a reference field) that hold a line break, counted
+            (`LineBreaks`; each scored as one reference).
     """
 
     ids: list
@@ -162,6 +165,7 @@ class Records:
     reference_names: list = field(default_factory=list)
     multiline_rows: list = field(default_factory=list)
     list_texts: ListTexts = field(default_factory=ListTexts)
+    line_breaks: LineBreaks = field(default_factory=LineBreaks)
 
     def __len__(self) -> int:
         return len(self.predictions)
@@ -289,28 +293,6 @@ def _as_list(value) -> list:
     return list(value)
 
 
-def _check_field_names(pred: str, refs: list, id_field, groups: list) -> None:
-    for what, names in (("ref_field", refs), ("group_fields", groups)):
-        twice = sorted({n for n in names if names.count(n) > 1})
-        if twice:
-            raise ValueError(f"{what} names {twice} more than once; give each field once")
-    for n in [pred, *refs, *groups] + ([id_field] if id_field else []):
-        if not isinstance(n, str) or not n:
-            raise TypeError(f"field names must be non-empty strings, got {n!r}")
-    clash = [g for g in groups if g in RESERVED_COLUMNS]
-    if clash:
-        raise ValueError(f"group field(s) {clash} cannot be used: {list(RESERVED_COLUMNS)} are the report's own "
-                         "columns; rename the field in the file")
-    roles = {"pred_field": [pred], "ref_field": refs, "id_field": [id_field] if id_field else [],
-             "group_fields": groups}
-    seen: dict = {}
-    for role, names in roles.items():
-        for n in names:
-            if n in seen and seen[n] != role:
-                raise ValueError(f"field {n!r} is named as both {seen[n]} and {role}; each field has one role")
-            seen[n] = role
-
-
 def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_field: Optional[str] = None,
                  group_fields: Sequence[str] = (), format: str = "auto", with_references: bool = True) -> Records:
     """Read and check a predictions file that carries its references (the module docstring has every rule).
@@ -344,6 +326,8 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
     Warns:
         ListTextWarning: references that are lists written as text (``['a', 'b']``), each scored as one text: once
             for the file, with their count and the first ``file:line`` (`zheval.adapters.list_texts`).
+        LineBreakWarning: reference cells that hold a line break, each scored as one reference: once for the
+            file, as ``ListTextWarning`` (`zheval.io.line_break`).
     """
     kind = records_format(path, format)
     path = existing_file(path, "predictions")
@@ -363,6 +347,7 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
             raise
         raise RecordsFormatError(exc.problems) from None
     records.list_texts.warn(name)  # references that are lists written as text: one warning for the file
+    records.line_breaks.warn(name)  # reference cells over several lines: one warning for the file
     return records
 
 
@@ -396,6 +381,9 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     wrapper = wrapped_rows_problem(rf.kind, rf.rows, [pred_field] if pred_field else DEFAULT_PRED_FIELDS, name)
     if wrapper is not None:  # {"data": [{...}, ...]}: one object holding the rows
         raise RecordsFormatError([wrapper])
+    sheet = review_sheet_problem(name, rf.fields, first_line)
+    if sheet is not None:  # zheval sample's review sheet: for zheval agree, never scored
+        raise RecordsFormatError([sheet])
     refs = _as_list(ref_field)
     guessed = (not pred_field, not refs) if guessed is None else guessed
     if not with_references:
@@ -414,7 +402,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
     if id_field is None:
         _refuse_near_id(keys, raw, rf.kind, name, problems)
     groups = _as_list(group_fields)
-    _check_field_names(pred, refs, id_field, groups)
+    check_field_names(pred, refs, id_field, groups)
     needed = [pred, *refs] + ([id_field] if id_field else []) + groups
     where = rf.where
     out = Records(ids=[], predictions=[], references=[], groups={g: [] for g in groups}, source=name, kind=rf.kind,
@@ -453,6 +441,7 @@ def checked_records(rf, problems: list, pred_field, ref_field, id_field, group_f
         out.references.append(references)
         out.reference_names.append(ref_names)
         out.list_texts.add(line, references, ref_names)
+        out.line_breaks.add(line, *string_references(row, refs))
         for g in groups:
             out.groups[g].append(values[g])
         out.lines.append(line)

@@ -45,7 +45,7 @@ from ..results.sorted_keys import SortedKeys, unique_rows
 from .duck.config import DEFAULT_ROUGE_TYPES, make_config, report_options
 from .duck.mismatch import group_form_notes
 from .duck.reductions import report_params, rouge_label
-from .list_texts import ListTexts
+from .list_texts import LineBreaks, ListTexts
 from .records import (PlainTextRecordsError, Records, RecordsFormatError, checked_records, empty_cell_notes,
                       multiline_notes, plain_text_problem, records_format)
 from .report.tables import (MIN_INTERVAL_ITEMS, GroupScore, MetricValue, Report, group_label, group_value,
@@ -125,6 +125,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
     Warns:
         ListTextWarning: references that are lists written as text, as ``read_records``: once, when the last chunk
             has been read, with the count of the whole file (`zheval.adapters.list_texts`).
+        LineBreakWarning: reference cells that hold a line break, the same way (`zheval.io.line_break`).
     """
     kind = records_format(path, format)
     name = str(path)
@@ -132,6 +133,7 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
     fields: Optional[dict] = None
     count = 0
     listed = ListTexts()  # references written as lists, over every chunk: one warning at the end
+    breaks = LineBreaks()  # reference cells over several lines, the same way
     problems: list = []  # a chunk's file problems, raised with its rows' problems (read_records' rule, by chunk)
     try:
         for rows in iter_row_chunks(path, format=kind, what="predictions", chunk_rows=chunk_rows, problems=problems):
@@ -161,12 +163,14 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
                 seen.add(records)
             count += len(records)
             listed.merge(records.list_texts)
+            breaks.merge(records.line_breaks)
             yield records
     except FileFormatError as exc:
         if isinstance(exc, RecordsFormatError):
             raise
         raise RecordsFormatError(exc.problems) from None
     listed.warn(name)
+    breaks.warn(name)
 
 
 def _stream_config(metrics, tokenizer, options: Dict[str, Any], typed: Dict[str, Any], bootstrap: int, seed: int,

@@ -16,7 +16,8 @@ name       what it does                                                         
 ``space``  collapse whitespace; drop spaces next to CJK characters                 ``今 天 天 气`` → ``今天天气``
 ``lower``  lower-case Latin letters                                                ``iPhone`` → ``iphone``
 ``t2s``    Traditional → Simplified Chinese with OpenCC ``t2s`` (opt-in only)       ``頭髮`` → ``头发``
-``nopunct`` remove punctuation (opt-in only), keeping ``.``/``,`` between digits    ``好的，谢谢！`` → ``好的谢谢``
+``nopunct`` remove punctuation (opt-in only), keeping ``.``/``,`` between digits;   ``好的，谢谢！`` → ``好的谢谢``,
+           a mark removed between two letters/digits leaves a space (never glues)   ``3-5天`` → ``3 5天``
 ========== ======================================================================= ==============================
 
 The conservative default is `DEFAULT_STEPS` = ``("nfkc", "zw", "punct", "space", "lower")``: it only merges
@@ -47,10 +48,13 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .chars import (
+    ATTACHED_MARKS,
     CJK_SIDE_CLASS_BODY,
     DEFAULT_IGNORABLE_RANGES,
+    HAN_CLASS_BODY,
     INVISIBLE_CLASS_BODY,
     INVISIBLE_RANGES,
+    KANA_CLASS_BODY,
 )
 
 __all__ = [
@@ -72,6 +76,8 @@ __all__ = [
     "normalize_space",
     "lower_latin",
     "remove_punctuation",
+    "NOPUNCT_WORD",
+    "NOPUNCT_MARK",
     "LATIN_UPPER_CLASS_BODY",
 ]
 
@@ -241,25 +247,60 @@ def lower_latin(text: str) -> str:
     return _LATIN_UPPER_RE.sub(lambda m: m.group().lower(), text)
 
 
+#: Regex class of one *word* character, as the ``char`` tokenizer's `zheval.tokenizers.char.CHAR_WORD` (a letter or
+#: digit that is not Han, kana or invisible): two of them in a row are one token (``iOS``, ``2024``, Hangul words).
+NOPUNCT_WORD = f"[^\\W_{HAN_CLASS_BODY}{KANA_CLASS_BODY}{INVISIBLE_CLASS_BODY}]"
+#: Regex class of one attached mark (`zheval.text.chars.ATTACHED_MARKS`): it joins the token of the character
+#: before it, so a word character followed by marks still continues a word run.
+NOPUNCT_MARK = f"[{ATTACHED_MARKS}]"
 _PUNCT_CHARS_RE = None
 
 
-def _punct_re() -> re.Pattern:
-    global _PUNCT_CHARS_RE  # a compiled constant, built once on first use
+def _punct_re() -> tuple:
+    """``(punctuation run, left side, right side)`` expressions of the ``nopunct`` step."""
+    global _PUNCT_CHARS_RE  # compiled constants, built once on first use
     if _PUNCT_CHARS_RE is None:
         chars = [chr(cp) for cp in range(0x110000) if unicodedata.category(chr(cp)).startswith("P")]
-        body = "".join(re.escape(c) for c in chars)
-        _PUNCT_CHARS_RE = re.compile(f"(?<![0-9])[{body}]|[{body}](?![0-9])|(?<=[0-9])[^.,0-9\\s](?=[0-9])")
+        _PUNCT_CHARS_RE = (re.compile("[" + "".join(re.escape(c) for c in chars) + "]+"),
+                           re.compile(f"{NOPUNCT_WORD}|{NOPUNCT_MARK}"), re.compile(f"{NOPUNCT_MARK}*{NOPUNCT_WORD}"))
     return _PUNCT_CHARS_RE
 
 
-def remove_punctuation(text: str) -> str:
-    """Remove punctuation characters (Unicode general category P*), keeping ``.`` and ``,`` between two digits.
+def _punct_run(m: re.Match) -> str:
+    """What a maximal run of punctuation becomes (`remove_punctuation`): itself, one space or nothing."""
+    text, a, b = m.string, m.start(), m.end()
+    if a == 0 or b == len(text):
+        return ""
+    left = text[a - 1]
+    if b - a == 1 and text[a] in ".," and "0" <= left <= "9" and "0" <= text[b] <= "9":
+        return text[a]
+    _, left_re, right_re = _punct_re()
+    return " " if left_re.match(left) and right_re.match(text, b) else ""
 
-    Example: ``remove_punctuation("好的，谢谢！共3.5元")`` → ``"好的谢谢共3.5元"``. Symbols (categories S*: ``¥``,
-    ``+``, emoji) are kept; note that Unicode classes ``%`` as punctuation (Po), so it is removed. Opt-in only.
+
+def remove_punctuation(text: str) -> str:
+    """Remove punctuation characters (Unicode general category P*), never joining two tokens that were apart.
+
+    The rule, per maximal run of punctuation characters:
+
+    * a single ``.`` or ``,`` between two ASCII digits is kept: it is part of the number (``3.5``, ``1,000``);
+    * any other run is removed; it leaves one space when it stood between two characters that would otherwise
+      become one word run (`NOPUNCT_WORD`, the ``char`` tokenizer's letters/digits, on the left possibly followed by
+      attached marks, on the right possibly after them), so the two words stay two tokens, as with
+      ``punct="drop"``: ``3-5`` → ``3 5``, ``10:30`` → ``10 30``, ``2024-05-17`` → ``2024 05 17``, ``1/2`` →
+      ``1 2``, ``hello,world`` → ``hello world``, ``1..2`` → ``1 2``. Next to Han/kana, whitespace, symbols or a
+      text end it leaves nothing: Han characters are one token each anyway (``好的，谢谢！`` → ``好的谢谢``).
+
+    ``-``, ``:`` and ``/`` between digits are removed like any other mark (they separate two numbers -- a range, a
+    time, a date, a fraction -- unlike the decimal point and the digit-group comma inside one number), so ``3-5``
+    and ``3 5`` read alike, and ``2024-05-17`` and ``2024/05/17`` too. The ``space`` step then treats the space
+    as any other (kept between Latin words or digits).
+
+    Example: ``remove_punctuation("好的，谢谢！共3.5元")`` → ``"好的谢谢共3.5元"``; ``remove_punctuation("预计3-5天")``
+    → ``"预计3 5天"``. Symbols (categories S*: ``¥``, ``+``, ``~``, emoji) are kept; note that Unicode classes
+    ``%`` as punctuation (Po), so it is removed. Opt-in only.
     """
-    return _punct_re().sub("", text)
+    return _punct_re()[0].sub(_punct_run, text)
 
 
 class _T2S:

@@ -19,10 +19,10 @@ boundary)
       `Normalizer` itself.
     * ``zw``: characters of `INVISIBLE_RANGES` are dropped.
     * ``punct``: `PUNCT_TABLE` as a lookup table.
-    * ``nopunct``: a character is removed iff it is punctuation (category P) without an ASCII digit on both sides,
-      or any character other than ``.``, ``,``, a digit or whitespace with an ASCII digit on both sides (the
-      step's expression, position by position: its matches are single characters and its look-arounds read the
-      unchanged text).
+    * ``nopunct``: per maximal run of punctuation (category P) within a text: a single ``.`` or ``,`` with an ASCII
+      digit on both sides is kept; any other run is removed, and becomes one space when the character before it is
+      a word character or an attached mark (`NOPUNCT_WORD`, `NOPUNCT_MARK`) and the first character after it that
+      is not an attached mark is a word character, both within the text (the step's ``_punct_run``, run by run).
     * ``space``: ``\\r\\n`` and ``\\r`` become ``\\n``; every maximal whitespace run (``str.isspace``, as the step's
       ``\\s``) at the start or end of a text is dropped, an inner run becomes ``\\n`` if it holds a line break and a
       space otherwise; a space with a CJK-side character (`CJK_SIDE_CLASS_BODY`) on either
@@ -50,8 +50,8 @@ from typing import List, NamedTuple, Sequence
 import numpy as np
 
 from .chars import CJK_SIDE_CLASS_BODY
-from .normalize import (ELLIPSES, LATIN_UPPER_CLASS_BODY, Normalizer, lower_latin, remove_invisible,
-                        unify_punctuation)
+from .normalize import (ELLIPSES, LATIN_UPPER_CLASS_BODY, NOPUNCT_MARK, NOPUNCT_WORD, Normalizer, lower_latin,
+                        remove_invisible, unify_punctuation)
 
 __all__ = ["NormalizedTexts", "normalize_corpus", "codepoints_of", "is_simple_for_nfkc", "whitespace_mask"]
 
@@ -163,9 +163,14 @@ def _map(cp: np.ndarray, offsets: np.ndarray, chars: np.ndarray, images: List[st
 
 def _member(u: np.ndarray, body: str) -> np.ndarray:
     """Which of the distinct code points ``u`` match the character class ``[body]``."""
+    return _matching(u, f"[{body}]")
+
+
+def _matching(u: np.ndarray, char_class: str) -> np.ndarray:
+    """Which of the distinct code points ``u`` match the one-character expression ``char_class``."""
     chars = "".join(map(chr, u.tolist()))
     mask = np.zeros(len(u), dtype=bool)
-    mask[[m.start() for m in re.finditer(f"[{body}]", chars, flags=re.DOTALL)]] = True
+    mask[[m.start() for m in re.finditer(char_class, chars, flags=re.DOTALL)]] = True
     return mask
 
 
@@ -261,17 +266,39 @@ def _neighbours(cp: np.ndarray, offsets: np.ndarray, flag: np.ndarray):
 
 
 def _step_nopunct(cp, offsets, fallback, u):
-    uc = [chr(c) for c in u.tolist()]
-    is_p = np.zeros(int(u[-1]) + 1, dtype=bool)
-    is_p[u[np.fromiter((unicodedata.category(c).startswith("P") for c in uc), dtype=bool, count=len(u))]] = True
-    other = np.zeros(int(u[-1]) + 1, dtype=bool)  # [^.,0-9\s]
-    other[u[np.fromiter((not (c in ".," or "0" <= c <= "9" or c.isspace()) for c in uc), dtype=bool,
-                        count=len(u))]] = True
-    digit = (cp >= 48) & (cp <= 57)
-    prev_d, next_d = _neighbours(cp, offsets, digit)
-    between = prev_d & next_d
-    drop = (is_p[cp] & ~between) | (between & other[cp])
-    return _keep(cp, offsets, ~drop) + (u,)
+    """The ``nopunct`` step on the runs of punctuation only (module docstring): each kept, dropped, or dropped but
+    its first position, which becomes a space."""
+    top = int(u[-1]) + 1
+    is_p, word, mark = (np.zeros(top, dtype=bool) for _ in range(3))
+    is_p[u[np.fromiter((unicodedata.category(chr(c)).startswith("P") for c in u.tolist()), dtype=bool,
+                       count=len(u))]] = True
+    word[u[_matching(u, NOPUNCT_WORD)]] = True
+    mark[u[_matching(u, NOPUNCT_MARK)]] = True
+    p = is_p[cp]
+    if not p.any():
+        return cp, offsets, u
+    prev_p, next_p = _neighbours(cp, offsets, p)
+    starts, ends = np.flatnonzero(p & ~prev_p), np.flatnonzero(p & ~next_p)  # of each run, in order
+    text = np.searchsorted(offsets, starts, side="right") - 1
+    t_end = offsets[text + 1]
+    inner = (starts > offsets[text]) & (ends + 1 < t_end)
+    left = cp[np.maximum(starts - 1, 0)]
+    after = np.minimum(ends + 1, len(cp) - 1)
+    right = cp[after]
+    digits = (left >= 48) & (left <= 57) & (right >= 48) & (right <= 57)
+    kept = inner & (starts == ends) & ((cp[starts] == 46) | (cp[starts] == 44)) & digits
+    if mark[cp].any():  # the first position at or after each run's end + 1 that is not an attached mark
+        idx = np.where(mark[cp], len(cp), np.arange(len(cp)))
+        after = np.minimum.accumulate(idx[::-1])[::-1][after]
+    spaced = inner & ~kept & (word[left] | mark[left]) & (after < t_end) & word[cp[np.minimum(after, len(cp) - 1)]]
+    stay = ~p
+    stay[starts[kept]] = True
+    if spaced.any():
+        cp = cp.copy()
+        cp[starts[spaced]] = 32
+        stay[starts[spaced]] = True
+        u = np.union1d(u, [32])
+    return _keep(cp, offsets, stay) + (u,)
 
 
 def _step_space(cp, offsets, fallback, u):

@@ -26,7 +26,7 @@ from itertools import chain
 
 from ..text.normalize import DEFAULT_STEPS, Normalizer
 from ..text.sentences import split_sentences, split_token_sentences
-from ..version import __version__
+from ..version import __version__, code_digest
 
 __all__ = ["BaseTokenizer", "ToolTokenizer", "option_suffix", "PUNCT_MODES", "USER_TOKENIZER_STEPS", "clear_cache", "cache_info", "short_sha",
            "check_punct"]
@@ -271,8 +271,9 @@ class BaseTokenizer:
         """Short string (``<name>-<sha8>``) that changes whenever this tokenizer's output could change.
 
         For a content-keyed tokenizer it is derived from the tokenizer name and options, the normalisation steps,
-        the term list (hash), and library versions and data that affect output (zheval; jieba and its dictionary's
-        content hash; opencc when ``t2s`` is on) -- equal configurations give equal fingerprints, also across
+        the term list (hash), and library versions and data that affect output (zheval's version and its source,
+        `zheval.version.code_digest`; jieba and its dictionary's content hash; opencc when ``t2s`` is on) -- equal
+        configurations of the same code give equal fingerprints, also across
         processes. For any other tokenizer it is ``<name>-uncached-<random>``, new on every access: nothing keyed
         by it can ever be reused.
         """
@@ -282,6 +283,7 @@ class BaseTokenizer:
             cfg = dict(self._config())
             cfg["norm"] = list(self.normalizer.steps)
             cfg["zheval"] = __version__
+            cfg["code"] = code_digest()  # the package's source: a persisted cache never outlives a code change
             if "t2s" in self.normalizer.steps:
                 cfg["opencc"] = _opencc_version()
             self._fingerprint = f"{self.name}-{short_sha(json.dumps(cfg, sort_keys=True, ensure_ascii=False))}"

@@ -12,7 +12,7 @@ import csv
 import io
 import json
 
-from helpers.cli import run_cli, write_jsonl
+from helpers.cli import records_sheet, run_cli, write_jsonl
 
 PAIRS = [("今天天气很好", "今天天气不错"), ("明天有雨", "明天下雨"), ("我们去公园", "我们去公园散步"), ("你好", "你好啊"),
          ("再见", "再见了"), ("谢谢你", "多谢")]
@@ -21,12 +21,7 @@ COLUMNS = ("relevance", "informativeness", "naturalness")
 
 def _records_sample(tmp_path):
     """``zheval sample`` of a records file (predictions with their references, no domain): (sheet, key)."""
-    rec = write_jsonl(tmp_path / "rec.jsonl", [{"id": f"r{k}", "prediction": p, "reference": r}
-                                                for k, (p, r) in enumerate(PAIRS)])
-    sheet, key = tmp_path / "s.csv", tmp_path / "k.json"
-    res = run_cli("sample", "-p", rec, "--k", len(PAIRS), "-o", sheet, "--key", key, "-q")
-    assert res.exit_code == 0, res.output
-    return sheet, key
+    return records_sheet(tmp_path, PAIRS)[:2]
 
 
 def _fill(sheet, out, rate):

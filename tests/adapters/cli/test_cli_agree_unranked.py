@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import spearmanr
 
 import zheval.cli.agree  # noqa: F401  (registers the command)
-from helpers.cli import run_cli as run, write_jsonl
+from helpers.cli import records_sheet, run_cli as run, write_jsonl
 
 PAIRS = [("今天天气很好", "今天天气不错"), ("明天有雨", "明天下雨"), ("我们去公园", "我们去公园散步"), ("你好", "你好啊"),
          ("再见", "再见了"), ("谢谢你", "多谢")]
@@ -59,12 +59,7 @@ def _expected_line(columns: dict, labels: dict, rating: list) -> tuple:
 
 
 def test_sheet_mode_never_ranks_a_metric_without_a_correlation(tmp_path):
-    rec = write_jsonl(tmp_path / "rec.jsonl", [{"id": f"r{k}", "prediction": p, "reference": r}
-                                                for k, (p, r) in enumerate(PAIRS)])
-    sheet, key = tmp_path / "s.csv", tmp_path / "k.json"
-    res = run("sample", "-p", rec, "--k", len(PAIRS), "-o", sheet, "--key", key, "-q")
-    assert res.exit_code == 0, res.output
-    rows = list(csv.reader(io.StringIO(sheet.read_text(encoding="utf-8-sig"), newline="")))
+    sheet, key, rows = records_sheet(tmp_path, PAIRS)
     head = rows[0]
     for r in rows[1:]:  # relevance left empty, informativeness constant, naturalness varied
         r[head.index("relevance")], r[head.index("informativeness")] = "", "3"

@@ -89,13 +89,3 @@ def test_write_normalized_rewrites_the_texts_and_says_so(sample, tmp_path):
     row = {r["id"]: r for r in _rows(out)}["duck-test-0002"]
     assert row["query"] == "工作三年了想转行做数据分析,应该从哪里开始?"  # ， → ,  ？ → ?
     assert row["responses"][0].startswith("先学excel和sql,这是数据分析最常用的工具;然后学python")
-
-
-def test_write_normalized_with_no_normalize_is_refused(sample, tmp_path):
-    data, _ = sample
-    out = tmp_path / "x.jsonl"
-    res = run_cli("clean", data, "-o", out, "-q", "--write-normalized", "--no-normalize")
-    assert res.exit_code == 2
-    assert res.stderr == ("zheval: error: --write-normalized writes the normalised texts, which --no-normalize turns "
-                          "off; give one of them\n")
-    assert not out.exists()

@@ -32,13 +32,18 @@ def test_ceiling_refuses_plot_by_without_plot(tmp_path):
     assert r.stderr == "zheval: error: --plot-by is the group column drawn by --plot; add --plot FILE\n"
 
 
-def test_clean_refuses_a_threshold_with_no_dedup(tmp_path):
+@pytest.mark.parametrize("extra, message", [
+    (["--no-dedup", "--dedup-threshold", "0.5"],
+     "--dedup-threshold is the threshold of near-duplicate removal, which --no-dedup skips; give one of them"),
+    (["--write-normalized", "--no-normalize"],
+     "--write-normalized writes the normalised texts, which --no-normalize turns off; give one of them"),
+])
+def test_clean_refuses_options_that_contradict(tmp_path, extra, message):
     data, _, _, _ = write_sample_files(tmp_path)
     out = tmp_path / "clean.jsonl"
-    r = run_cli("clean", data, "-o", out, "--no-dedup", "--dedup-threshold", "0.5")
+    r = run_cli("clean", data, "-o", out, "-q", *extra)
     assert r.exit_code == 2
-    assert r.stderr == ("zheval: error: --dedup-threshold is the threshold of near-duplicate removal, which "
-                        "--no-dedup skips; give one of them\n")
+    assert r.stderr == f"zheval: error: {message}\n"
     assert not out.exists()
 
 

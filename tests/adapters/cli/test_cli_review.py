@@ -351,6 +351,14 @@ def _rated(tmp_path, files, k=9):
     return key, _write_sheet(tmp_path / "good.csv", rows), rows, [r[0] for r in rows[1:]], kd
 
 
+def _agree_with_scores_column(tmp_path, good, key, ids, name) -> tuple:
+    """``zheval agree`` of the rated sheet ``good`` with a --scores file ``s.csv`` of one column ``name`` (0.5 for
+    every id in ``ids``): ``(the --scores path, the result)``."""
+    s = tmp_path / "s.csv"
+    s.write_text(f"id,{name}\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
+    return s, run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+
+
 def test_a_scores_column_named_like_a_printed_label_or_a_rating_column_is_refused(tmp_path, files):
     # break-it F2: a --scores column 'sentence BLEU' (the printed label of the key's bleu) gave two rows 'sentence
     # BLEU' in the table; a column 'relevance' gave a row with metric relevance and rating relevance
@@ -361,9 +369,7 @@ def test_a_scores_column_named_like_a_printed_label_or_a_rating_column_is_refuse
                         ("rougeL", "the key's metric 'rougeL'"),
                         ("relevance", "a rating column of the sheet"),
                         ("naturalness", "a rating column of the sheet")):
-        s = tmp_path / "s.csv"
-        s.write_text(f"id,{name}\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
-        res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+        s, res = _agree_with_scores_column(tmp_path, good, key, ids, name)
         assert res.exit_code == 2, res.output
         assert f"{s}:1: column '{name}' is also {clash}: the table would show two rows alike; rename the " \
                "column" in res.output, res.output
@@ -396,9 +402,7 @@ def test_a_scores_column_named_like_another_apart_from_case_spaces_dashes_or_wid
                         ("sentence_bleu", "'sentence BLEU', the printed label of the key's metric 'bleu',"),
                         ("Sentence BLEU", "'sentence BLEU', the printed label of the key's metric 'bleu',"),
                         ("Rouge 1", "the key's metric 'rouge1'")):
-        s = tmp_path / "s.csv"
-        s.write_text(f"id,{name}\n" + "".join(f"{i},0.5\n" for i in ids), encoding="utf-8")
-        res = run("agree", "--ratings", good, "--key", key, "--scores", s, "--bootstrap", 0)
+        s, res = _agree_with_scores_column(tmp_path, good, key, ids, name)
         assert res.exit_code == 2, res.output
         assert f"{s}:1: column '{name}' is {clash}{tail}" in res.output, res.output
     # a column of an earlier --scores file, and an earlier column of the same file

@@ -186,3 +186,76 @@ def test_the_warning_is_a_zheval_warning_that_can_be_filtered(tmp_path):
         warnings.simplefilter("ignore", ZhevalWarning)
         read_records(f)
     assert caught == []
+
+
+# reference cells over several lines (`zheval.io.line_break`): several references one per line in one cell (a
+# spreadsheet's habit, zheval sample's sheet) were scored as ONE reference without a word (break-it: BLEU 0.005
+# instead of 0.328, "1 refs"); still scored as written, now said once per file read, like a list written as text
+
+
+def _breaks(caught) -> list:
+    return [str(w.message) for w in caught if w.category.__name__ == "LineBreakWarning"]
+
+
+def _sacrebleu_zh(preds, refs) -> float:
+    """sacrebleu's corpus BLEU, ``tokenize='zh'``, one reference stream per position of ``refs``' rows."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    return sacrebleu.corpus_bleu(preds, [[r[k] for r in refs] for k in range(len(refs[0]))], tokenize="zh").score / 100
+
+
+BREAK_SAID = ("{f}: 3 reference cell(s) in 3 row(s) hold a line break (first at {f}:2, 'references'): each cell is "
+              "scored as ONE reference, its lines included; if each line is meant as a reference of its own, write "
+              "each row's references as a list (a JSONL or Parquet array: [\"ref1\", \"ref2\"]), or one column per "
+              "reference ({remedy})")
+
+
+def test_references_one_per_line_in_a_cell_score_as_one_reference_with_one_warning(tmp_path):
+    f = tmp_path / "lines.csv"
+    pd.DataFrame({"prediction": PREDS, "references": ["\n".join(r) for r in REFS]}).to_csv(f, index=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        records = read_records(f)
+        rep = score_records(f, metrics=["bleu"], bootstrap=0)
+    assert records.references == [["\n".join(r)] for r in REFS]  # never split
+    assert _breaks(caught) == [BREAK_SAID.format(f=f, remedy="ref_field=[\"ref1\", \"ref2\"]")] * 2  # one per read
+    assert _scores(rep)["bleu"] == pytest.approx(_sacrebleu_zh(PREDS, [["\n".join(r)] for r in REFS]), abs=1e-9)
+    assert _sacrebleu_zh(PREDS, [["\n".join(r)] for r in REFS]) == pytest.approx(0.29408906414241127, abs=1e-12)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        rep = score_records_stream(f, chunk_rows=1, metrics=["bleu"], bootstrap=0)
+    assert _breaks(caught) == [BREAK_SAID.format(f=f, remedy="ref_field=[\"ref1\", \"ref2\"]")]
+    assert _scores(rep)["bleu"] == pytest.approx(0.29408906414241127, abs=1e-9)
+
+
+def test_the_cli_says_the_line_breaks_once_in_the_json_report_and_on_the_terminal(tmp_path):
+    f = tmp_path / "lines.csv"
+    pd.DataFrame({"prediction": PREDS, "references": ["\n".join(r) for r in REFS]}).to_csv(f, index=False)
+    said = BREAK_SAID.format(f=f, remedy="--ref-field ref1 --ref-field ref2")
+    for stream in ([], ["--stream"]):
+        res = run_cli("score", "-p", f, "--bootstrap", "0", "--metrics", "bleu", "-f", "json", *stream)
+        assert res.exit_code == 0, res.output
+        out = json.loads(res.stdout)
+        assert [w for w in out["warnings"] if "line break" in w] == [said]
+        assert out["groups"][0]["scores"]["bleu"]["value"] == pytest.approx(0.29408906414241127, abs=1e-9)
+        res = run_cli("score", "-p", f, "--bootstrap", "0", *stream)
+        assert res.exit_code == 0 and res.output.count("hold a line break") == 1, res.output
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r\n", "\r", "\x85", "\u2028", "\u2029"])
+def test_every_line_break_counts_in_string_cells_only_never_in_lists_or_predictions(tmp_path, brk):
+    f = tmp_path / "kinds.jsonl"
+    rows = [{"prediction": f"第一行{brk}第二行", "ref_a": [f"参{brk}考", "另一条"], "ref_b": "猫"},  # a list's entries
+            {"prediction": "猫", "ref_a": f"猫{brk}狗", "ref_b": "猫"},  # are references by its structure; a
+            {"prediction": "猫", "ref_a": "猫", "ref_b": f"狗{brk}猫"},  # prediction is an answer
+            {"prediction": "猫", "ref_a": f"猫{brk}", "ref_b": f"{brk}狗"}]
+    f.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    g = tmp_path / "answers.jsonl"  # predictions over several lines only: nothing said
+    g.write_text(json.dumps({"prediction": f"第一行{brk}第二行", "references": "第一行"}) + "\n", encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        records = read_records(f, ref_field=["ref_a", "ref_b"])
+        read_records(g)
+    said = _breaks(caught)
+    assert len(said) == 1 and said[0].startswith(
+        f"{f}: 4 reference cell(s) in 3 row(s) hold a line break (first at {f}:2, 'ref_a'): "), said
+    assert records.references[3] == [f"猫{brk}", f"{brk}狗"]  # as written

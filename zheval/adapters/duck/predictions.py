@@ -55,6 +55,7 @@ from ...io import (PREDICTION_FIELDS, EmptyFileError, JsonIntegerTooLong, JsonTo
                    id_field_of, id_value, json_document_problem, json_error_message, json_like, lone_surrogate, parse_json_line,
                    field_arguments, prediction_field, predictions_arguments, read_lines, read_rows, row_format)
 from ...io.jsonl import wrapped_rows_hint
+from ..records_checks import review_sheet_problem
 from .id_like import id_like_check
 from .load import DuckFormatError, Problem
 from .mismatch import blank_last_line_note, count_mismatch_message, id_mismatch_lines
@@ -179,6 +180,9 @@ def _read_table(path: Path, kind: str) -> Predictions:
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
     if not rf.rows:
         raise DuckFormatError(problems, "invalid predictions file")
+    sheet = review_sheet_problem(name, rf.fields, rf.header_line or rf.rows[0][0])
+    if sheet is not None:  # zheval sample's review sheet: for zheval agree, never scored
+        raise DuckFormatError([sheet], "invalid predictions file")
     pred, err = prediction_field(rf.fields, bool(rf.header_line), predictions_arguments(field_arguments(True, False)))
     if err:  # named at the header's line (the fields are the header's)
         raise DuckFormatError([Problem(name, rf.header_line or rf.rows[0][0], None, err)], "invalid predictions file")
@@ -387,6 +391,9 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if not isinstance(obj, dict):
             problems.append(Problem(name, lineno, None, "expected a JSON object with an id and a prediction"))
             continue
+        sheet = review_sheet_problem(name, obj, lineno) if first_key is None else None
+        if sheet is not None:  # zheval sample's review sheet (its first object's keys): never scored
+            raise DuckFormatError([sheet], "invalid predictions file")
         rid = obj.get("id")
         bad = [f"{k!r} {lone_surrogate(obj[k])}" for k in ("id",) + PREDICTION_KEYS
                + (("label",) if "predict" in obj else ()) if isinstance(obj.get(k), str) and lone_surrogate(obj[k])]

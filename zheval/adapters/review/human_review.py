@@ -32,6 +32,7 @@ from ..duck.mismatch import id_hints
 from ...io.numbers import JsonNumber, SameFloat, number_cells, number_reason
 from .review_files import (ReviewFileError, columns_of, lacking, listed, problems_heading, raise_problems,
                            read_review_file, typed)
+from .sheet_columns import RATING_COLUMNS, SHEET_COLUMNS  # the sheet's columns (`sheet_columns`)
 from .sheet_predictions import sheet_predictions
 from .agreement_report import AgreementReport, review_agreement  # the correlations of a read sheet (its own job)
 from ...text.terminal import escaped_text, visible_controls, sheet_text, text_digest
@@ -39,10 +40,6 @@ from ...text.terminal import escaped_text, visible_controls, sheet_text, text_di
 __all__ = ["RATING_COLUMNS", "SHEET_COLUMNS", "STRATA", "KEY_KIND", "ReviewSample", "ReviewFileError", "review_sample",
            "sheet_csv", "read_key", "read_ratings", "review_agreement", "AgreementReport"]
 
-#: The empty rating columns of a review sheet (the dialogue-evaluation practice's three human criteria).
-RATING_COLUMNS = ("relevance", "informativeness", "naturalness")
-#: Columns of a review sheet, in order: the item and its texts, then `RATING_COLUMNS`.
-SHEET_COLUMNS = ("id", "query", "prediction", "references", *RATING_COLUMNS)
 #: Strata of the sample, by rank of the chosen metric's per-item score: the lowest, middle and highest third.
 STRATA = ("low", "middle", "high")
 #: ``kind`` of a key file.
