@@ -99,10 +99,6 @@ CJK_SIDE_CLASS_BODY = HAN_CLASS_BODY + (
 )
 
 
-#: Kana (hiragana, katakana and their extensions, half-width katakana), one token per character like Han; the voicing
-#: marks U+3099/U+309A are attached marks, not kana.
-KANA_CLASS_BODY = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
-
 #: The letters and numbers of the CJK Symbols and Punctuation block (U+3000-U+303F) that are not Han (〇 U+3007 is in
 #: `HAN_RANGES`): the iteration marks 々 U+3005 and 〻 U+303B, the closing mark 〆 U+3006, the Hangzhou numerals
 #: 〡-〩 U+3021-U+3029 and 〸-〺 U+3038-U+303A, the vertical kana repeat marks 〱-〵 U+3031-U+3035 and the masu mark
@@ -110,6 +106,11 @@ KANA_CLASS_BODY = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\u
 #: (``人々abc`` -> ``人``, ``々``, ``abc``), never part of a Latin word run: sacrebleu's ``zh`` tokenizer splits every
 #: character of U+3000-U+303F off as Chinese.
 CJK_LETTER_CLASS_BODY = "\u3005\u3006\u3021-\u3029\u3031-\u3035\u3038-\u303c"
+
+#: The letters that are one token each besides Han: kana (hiragana, katakana and their extensions, half-width
+#: katakana; the voicing marks U+3099/U+309A are attached marks, not kana) and `CJK_LETTER_CLASS_BODY`. Every
+#: consumer of "Han or kana" (the ``char`` tokenizer's Han class, ``nopunct``'s word class) reads this one body.
+KANA_CLASS_BODY = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d" + CJK_LETTER_CLASS_BODY
 
 # DEFAULT_IGNORABLE_RANGES and INVISIBLE_RANGES live in zheval.text.invisible (no computed table there, so that
 # zheval.text.controls reads them cheaply) and are re-exported here with the other classes.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from ..text.chars import ATTACHED_MARK_RANGES, CJK_LETTER_CLASS_BODY, HAN_RANGES, INVISIBLE_RANGES, KANA_CLASS_BODY
+from ..text.chars import ATTACHED_MARK_RANGES, HAN_RANGES, INVISIBLE_RANGES, KANA_CLASS_BODY
 from ..text.normalize import DEFAULT_STEPS, Normalizer
 from ..text.sentences import PIECE_END_CHARS
 from .base import BaseTokenizer, check_punct, option_suffix, short_sha
@@ -40,7 +40,7 @@ def _body(ranges, bmp_only: bool) -> str:
 def _char_classes(bmp_only: bool) -> tuple[str, str, str, str]:
     """``(han, mark, word, other_start)`` classes; the ``bmp_only`` ones equal the full ones on BMP characters and
     are faster (a class with ranges beyond U+FFFF tests them one by one after its BMP table)."""
-    han = _body(HAN_RANGES, bmp_only) + KANA_CLASS_BODY + CJK_LETTER_CLASS_BODY
+    han = _body(HAN_RANGES, bmp_only) + KANA_CLASS_BODY  # kana and the CJK block's letters (々 〆 …)
     invisible = _body(INVISIBLE_RANGES, bmp_only)
     return (f"[{han}]", f"[{_body(ATTACHED_MARK_RANGES, bmp_only)}]", f"[^\\W_{han}{invisible}]",
             f"[^\\s\\x00-\\x1f\\x7f-\\x9f{invisible}]")
