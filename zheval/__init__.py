@@ -29,7 +29,7 @@ __all__ = ["__version__", "compute_rouge", "compute_bleu", "compute_chrf", "scor
            "RougeOptions", "BleuOptions", "ChrfOptions", "get_tokenizer", "explain", "explain_items", "metric_path",
            "compute_bertscore", "compute_judge", "judge_pairwise", "ZhevalWarning",
            "UnsegmentedTextWarning", "ScriptMismatchWarning", "PresetOverrideWarning", "EmptyReferenceWarning",
-           "DuplicateReferenceWarning", "ResamplingWarning", "EmptyReferenceError", "distinct_n", "diversity"]
+           "DuplicateReferenceWarning", "ControlCharacterWarning", "ResamplingWarning", "EmptyReferenceError", "distinct_n", "diversity"]
 
 #: Public names imported on first use (so that ``import zheval`` stays light): name -> module.
 _LAZY = {
@@ -57,6 +57,7 @@ _LAZY = {
     "PresetOverrideWarning": "zheval.compute.guards",
     "EmptyReferenceWarning": "zheval.compute.guards",  # empty references a preset scored as its tool does
     "DuplicateReferenceWarning": "zheval.compute.guards",  # repeated references in a human ceiling
+    "ControlCharacterWarning": "zheval.compute.guards",  # control characters the tokenizer drops, counted
     "ResamplingWarning": "zheval.compute.guards",
     # the empty-reference error (a ValueError)
     "EmptyReferenceError": "zheval.compute.inputs",

@@ -233,7 +233,7 @@ def test_unsegmented_warning_only_when_words_count():
 def test_signature_fields():
     r = zheval.compute_chrf(["好的"], [["好的", "好"]], word_order=2)
     sig = r["signature"]
-    assert sig.startswith("nrefs:2|tok:char|norm:nfkc+zw+punct+space+lower|case:lc|metric:chrf|name:chrF2++|")
+    assert sig.startswith("nrefs:2|tok:zh-char|norm:nfkc+zw+punct+space+lower|case:lc|metric:chrf|name:chrF2++|")
     assert "|nc:6|nw:2|beta:2|eff:yes|space:no|zheval:" in sig
     assert "eff:no" in zheval.compute_chrf(["好"], ["好"], eps_smoothing=True)["signature"]
     assert "nrefs:var" in zheval.compute_chrf(["好", "好"], [["好"], ["好", "坏"]])["signature"]

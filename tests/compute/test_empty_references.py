@@ -76,7 +76,7 @@ def test_every_entry_point_refuses_a_reference_without_tokens(entry, kind):
 def test_a_punctuation_only_reference_is_an_error_under_punct_drop_and_sets_the_brevity_penalty_when_kept():
     # punct="drop": "……" has no token -> error (it was BLEU 1.0 with reference length 0)
     with pytest.raises(ValueError, match=r"references\[0\]\[0\] is empty after normalisation and tokenisation "
-                                         r"\(tok:char\+nopunct, norm:nfkc\+zw\+punct\+space\+lower\): '……' is only "
+                                         r"\(tok:zh-char\+nopunct, norm:nfkc\+zw\+punct\+space\+lower\): '……' is only "
                                          r"punctuation"):
         compute_bleu(["好"], [["……", "好的呀"]], max_order=1, punct="drop")
     # punct kept, "……" has tokens (six "." after NFKC at the time of issue 13: BLEU 0.1353 = e^(1-3), the closest
@@ -118,7 +118,7 @@ def test_every_empty_reference_is_counted_and_the_first_ten_listed():
     expected = [(i, 1) for i in range(0, 40, 3)]
     assert err.positions == expected and len(expected) == 14
     msg = str(err)
-    assert msg.startswith("14 references are empty after normalisation and tokenisation (tok:char+nopunct")
+    assert msg.startswith("14 references are empty after normalisation and tokenisation (tok:zh-char+nopunct")
     listed = re.findall(r"^  references\[(\d+)\]\[(\d+)\] is empty: '……' is only punctuation", msg, flags=re.M)
     assert [(int(i), int(j)) for i, j in listed] == expected[:MAX_LISTED_EMPTY_REFERENCES]
     assert "... and 4 more" in msg
@@ -200,7 +200,7 @@ def module(request):
 
 def test_module_compute_names_this_calls_index_when_nothing_is_stored(module):
     with pytest.raises(ValueError, match=r"(?s)references\[1\]\[0\] is empty after normalisation and tokenisation "
-                                         r"\(tok:char\+nopunct.*no item was stored") as info:
+                                         r"\(tok:zh-char\+nopunct.*no item was stored") as info:
         module.compute(predictions=["好", "好"], references=[["好"], ["……"]], punct="drop")
     assert info.value.positions == [(1, 0)]
     assert len(module) == 0

@@ -74,7 +74,7 @@ def test_bleu_weights_numbers_still_work():
 def test_chrf_word_options_without_word_order_are_refused(options, named):
     """F4: with word_order=0 chrF counts the characters of the normalised text; punct, terms and the jieba options
     act on chrF++'s words only. '猫，坐' against '猫。坐': the same score with punct='drop' as without, while the
-    signature said tok:char+nopunct."""
+    signature said tok:zh-char+nopunct."""
     with pytest.raises(ValueError, match=rf"chrF option\(s\) {named} act only on chrF\+\+'s word n-grams"):
         zheval.compute_chrf(["猫，坐"], [["猫。坐"]], **options)
     with pytest.raises(ValueError, match="act only on chrF"):
@@ -89,30 +89,30 @@ def test_chrf_word_options_act_with_word_order():
     kept = zheval.compute_chrf(["猫，坐"], [["猫。坐"]], word_order=1)
     dropped = zheval.compute_chrf(["猫，坐"], [["猫。坐"]], word_order=1, punct="drop")
     assert kept["precisions"][-1] == pytest.approx(2 / 3) and dropped["precisions"][-1] == pytest.approx(1.0)
-    assert "tok:char+nopunct" in dropped["signature"]
+    assert "tok:zh-char+nopunct" in dropped["signature"]
 
 
 def test_score_gives_shared_word_options_to_the_metrics_they_act_on():
     """At a door feeding several metrics, tokenizer='jieba' and punct='drop' act on BLEU; chrF (word_order 0) scores
-    the same characters, and its signature says tok:char, not jieba."""
+    the same characters, and its signature says tok:zh-char, not jieba."""
     p, r = ["今天天气很好，我们去公园。"], [["今天天气不错，我们去公园吧。"]]
     out = zheval.score(p, r, metrics=["bleu", "chrf"], tokenizer="jieba", punct="drop")
     assert "tok:jieba" in out["bleu"]["signature"] and "+nopunct" in out["bleu"]["signature"]
-    assert "|tok:char|" in out["chrf"]["signature"]
+    assert "|tok:zh-char|" in out["chrf"]["signature"]
     assert out["chrf"]["chrf"] == zheval.compute_chrf(p, r)["chrf"]
 
 
 def test_a_user_tokenizer_acts_on_chrf_words_only():
     """A user tokenizer at word_order=0 was accepted, never called (``lambda s: None`` gave a score), and the
     signature said tok:custom. chrF++ still calls it (its tokens are the words); beside ROUGE at score(), it acts on
-    ROUGE and chrF's signature says tok:char, with the default chrF's score."""
+    ROUGE and chrF's signature says tok:zh-char, with the default chrF's score."""
     p, r = ["今天天气很好"], [["今天天气不错"]]
     words = zheval.compute_chrf(p, r, word_order=2, tokenizer=lambda s: s.split())
     assert "tok:custom:" in words["signature"]
     with pytest.raises(TypeError, match="returned NoneType"):
         zheval.compute_chrf(p, r, word_order=2, tokenizer=lambda s: None)
     out = zheval.score(p, r, metrics=["rouge", "chrf"], tokenizer=list)
-    assert "tok:custom:list" in out["rouge"]["signature"] and "|tok:char|" in out["chrf"]["signature"]
+    assert "tok:custom:list" in out["rouge"]["signature"] and "|tok:zh-char|" in out["chrf"]["signature"]
     assert out["chrf"]["chrf"] == zheval.compute_chrf(p, r)["chrf"]
 
 

@@ -36,7 +36,7 @@ def _override(metric, **kw):
                                             ("rouge", "opencompass-jieba-rouge"), ("rouge", "llamafactory")])
 def test_a_tokenizer_override_keeps_the_presets_normalisation(metric, preset):
     out, caught = _override(metric, preset=preset, tokenizer="char")
-    assert "|tok:char|norm:none|case:mixed|" in out["signature"], out["signature"]
+    assert "|tok:zh-char|norm:none|case:mixed|" in out["signature"], out["signature"]
     assert f"preset:{preset}(overridden:tokenizer)|" in out["signature"]
     assert len(caught) == 1 and "tokenizer (the preset's" in str(caught[0].message)
     assert "normalize" not in str(caught[0].message)

@@ -34,7 +34,7 @@ def test_metric_modules_example_runs_from_repo_root():
     r = ns["rouge"].compute(predictions=ns["predictions"], references=ns["references"])
     b = ns["bleu"].compute(predictions=ns["predictions"], references=ns["references"], tokenizer="jieba")
     assert set(r) >= {"rouge1", "rouge2", "rougeL", "rougeLsum", "signature"}
-    assert r["signature"].startswith("nrefs:var|tok:char|")
+    assert r["signature"].startswith("nrefs:var|tok:zh-char|")
     assert b["signature"].startswith("nrefs:var|tok:jieba-0.42.1+")
     # item 1, rouge1 by hand: 猫坐在垫子上 (6 chars) vs 猫趴在垫子上面 (7): 5 shared → P 5/6, R 5/7, F 10/13
     single = ns["rouge"].compute(predictions=ns["predictions"][:1], references=ns["references"][:1])
@@ -115,7 +115,7 @@ def test_first_look_python_examples_run_and_their_comments_are_true(capsys):
     rouge_line = capsys.readouterr().out.splitlines()[0]
     # item 1 by hand: 猫坐在垫子上 (6 chars) vs 猫趴在垫子上面 (7): 5 shared → F 10/13; item 2: 不客气，祝您玩得愉快！
     # (11 tokens) best against 不用客气，祝您愉快！ (10): 不 客 气 ， 祝 您 愉 快 ！ = 9 shared → F 18/21
-    assert rouge_line.startswith(f"{round((10 / 13 + 18 / 21) / 2, 4)} ['nrefs:var', 'tok:char']")
+    assert rouge_line.startswith(f"{round((10 / 13 + 18 / 21) / 2, 4)} ['nrefs:var', 'tok:zh-char']")
     import zheval
 
     assert ns["both"]["bleu"] == zheval.compute_bleu(ns["predictions"], ns["references"])

@@ -13,7 +13,7 @@ def test_signature_fields_in_order():
     fields = parse_signature(sig)
     assert list(fields) == ["nrefs", "tok", "norm", "case", "metric", "multi", "beta", "zheval"]
     assert fields["nrefs"] == "var"
-    assert fields["tok"].startswith("char+terms.")
+    assert fields["tok"].startswith("zh-char+terms.")
     assert fields["norm"] == "nfkc+zw+punct+space+lower"
     assert fields["case"] == "lc"
     assert fields["beta"] == "1"
@@ -55,3 +55,18 @@ def test_t2s_signature_names_the_opencc_version():
         assert "opencc" not in off
     custom = parse_signature(zheval.compute_rouge(["頭髮"], [["头发"]], normalize=["t2s"])["signature"])
     assert custom["opencc"] == md.version("opencc")
+
+
+def test_zheval_char_tokenizer_is_not_signed_as_sacrebleus_char():
+    # break-it: zheval's signature said tok:char, the very field sacrebleu writes for its own char tokenizer, which
+    # splits every character (iOS -> i O S); zheval's keeps letter/digit runs whole (iOS -> iOS)
+    from sacrebleu.metrics import BLEU
+
+    sacre = BLEU(tokenize="char")
+    sacre.corpus_score(["iOS 好"], [["iOS 好"]])
+    sacre_tok = dict(f.split(":", 1) for f in sacre.get_signature().format().split("|"))["tok"]
+    assert sacre_tok == "char" and sacre.tokenizer("iOS") == "i O S"
+    ours = get_tokenizer("char", normalize=False)
+    assert ours("iOS") == ["iOS"]
+    assert parse_signature(build_signature(ours, [1], "bleu"))["tok"] == "zh-char"
+    assert parse_signature(build_signature(get_tokenizer("char", punct="drop"), [1], "bleu"))["tok"] == "zh-char+nopunct"

@@ -19,6 +19,9 @@ DEFAULT_IGNORABLE = {0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, *ra
                      *range(0x202A, 0x202F), *range(0x2060, 0x2070), 0x3164, *range(0xFE00, 0xFE10), 0xFEFF, 0xFFA0,
                      *range(0xFFF0, 0xFFF9), *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B),
                      *range(0xE0000, 0xE1000)}
+# ... and the two more the zw normalisation step removes as invisible (docs/tokenisation.md, normalize.remove_invisible's
+# docstring): U+2800 BRAILLE PATTERN BLANK and the interlinear annotation characters U+FFF9-U+FFFB
+NORMALISER_INVISIBLE = DEFAULT_IGNORABLE | {0x2800, 0xFFF9, 0xFFFA, 0xFFFB}
 # ... of which text needs inside a sequence (kept, controls.py docstring): ZWNJ, ZWJ, CGJ, the variation selectors
 # (Mongolian FVS too), the Hangul choseong/jungseong fillers, shorthand and musical format controls, the tag
 # characters (kept in an emoji tag sequence only: test_tag_characters_outside_a_flag_are_shown)
@@ -28,12 +31,12 @@ SEQUENCE_FORMERS = {0x200C, 0x200D, 0x034F, *range(0x180B, 0x180E), 0x180F, *ran
 
 def expected(ch: str, one_line: bool) -> str:
     """The rule as docs say it: category Cc (but \\n and \\t unless one_line), Bidi_Control, Zl/Zp and the
-    default-ignorables but the sequence formers escaped (break-it 18 A: ``x\\u200by`` printed as ``xy``)."""
+    normaliser's invisible characters but the sequence formers escaped (break-it 18 A: ``x\\u200by`` printed as ``xy``)."""
     if ch in "\n\t" and not one_line:
         return ch
     cp = ord(ch)
     if (unicodedata.category(ch) in ("Cc", "Zl", "Zp") or cp in BIDI_CONTROL_PROPERTY
-            or cp in DEFAULT_IGNORABLE - SEQUENCE_FORMERS or 0xE0020 <= cp <= 0xE007F):
+            or cp in NORMALISER_INVISIBLE - SEQUENCE_FORMERS or 0xE0020 <= cp <= 0xE007F):
         return {"\n": "\\n", "\t": "\\t", "\r": "\\r"}.get(ch, f"\\x{cp:02x}" if cp < 256 else f"\\u{cp:04x}"
                                                          if cp < 0x10000 else f"\\U{cp:08x}")
     return ch
@@ -75,3 +78,19 @@ def test_tag_characters_outside_a_flag_are_shown():
     assert visible_controls(hidden) == "ok\\U000e0069\\U000e0067"
     assert visible_controls("\U0001f3f4\U000e0067") == "\U0001f3f4\\U000e0067"  # no CANCEL TAG: no flag
     assert visible_controls(visible_controls(hidden)) == visible_controls(hidden)
+
+
+def test_what_the_normaliser_removes_as_invisible_is_shown_escaped():
+    # break-it: U+2800 and U+FFF9-U+FFFB were removed by the zw step as invisible but printed raw (as nothing, or a
+    # blank) at the terminal and in the HTML page; one set now: the normaliser's, less the sequence formers
+    from zheval.text.chars import INVISIBLE_RANGES
+    from zheval.text.normalize import remove_invisible
+
+    assert visible_controls("a\u2800b\ufff9c\ufffa\ufffbd") == "a\\u2800b\\ufff9c\\ufffa\\ufffbd"
+    assert terminal_text("\u2800", one_line=True) == "\\u2800"
+    removed = {cp for a, b in INVISIBLE_RANGES for cp in range(a, b + 1)}
+    assert removed == NORMALISER_INVISIBLE
+    for cp in sorted(removed - SEQUENCE_FORMERS):
+        ch = chr(cp)
+        assert remove_invisible(f"x{ch}y") == "xy", hex(cp)
+        assert visible_controls(ch) != ch, hex(cp)

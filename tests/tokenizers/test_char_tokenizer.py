@@ -151,6 +151,27 @@ def test_hangul_words_keep_their_spaces_and_kana_is_per_character():
     assert get_tokenizer("char")("ひらがなカタカナ") == list("ひらがなカタカナ")
 
 
+#: Every character of U+3000-U+303F that Python's ``\w`` matches (letters and numbers: 々 〆 〇 〡-〩 〱-〵 〸-〼).
+CJK_BLOCK_LETTERS = [chr(c) for c in range(0x3000, 0x3040) if chr(c).isalnum()]
+
+
+def test_cjk_block_letters_are_listed_by_hand():
+    assert "".join(CJK_BLOCK_LETTERS) == "々〆〇〡〢〣〤〥〦〧〨〩〱〲〳〴〵〸〹〺〻〼"
+
+
+@pytest.mark.parametrize("ch", CJK_BLOCK_LETTERS, ids=lambda c: f"U+{ord(c):04X}")
+def test_cjk_block_letters_are_tokens_of_their_own_as_sacrebleu_zh_splits_them(ch):
+    # the iteration mark 々 after Han joined the Latin run after it ('人々abc' -> ['人', '々abc']); sacrebleu's zh
+    # tokenizer treats every character of U+3000-U+303F as Chinese, one token each
+    from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+    text = f"人{ch}abc{ch}12{ch}"
+    expected = TokenizerZh()(text).split()
+    assert expected == ["人", ch, "abc", ch, "12", ch]
+    assert get_tokenizer("char", normalize=False)(text) == expected
+    assert get_tokenizer("char", normalize=False, punct="drop")(text) == expected  # letters: kept by punct="drop"
+
+
 def test_control_and_tag_characters_are_never_tokens():
     assert get_tokenizer("char", normalize=False)("好\x00的\x1b\x7f") == ["好", "的"]
     assert get_tokenizer("char", normalize=False)("旗\U000e0067\U000e007f") == ["旗"]

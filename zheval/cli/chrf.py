@@ -38,7 +38,7 @@ sacrebleu's ``SACREBLEU_SEED``).
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, Sequence
 
 from .commands import app
 from .options import (UserError, apply_quiet, check_tokenizer, echo, note, refuse_orphans, resampling_rules,
@@ -66,14 +66,16 @@ _OPTIONS = {
 
 
 def score_chrf_files(references: list, systems: list, names: list, options: dict, *, confidence_n: int = 0,
-                     paired: Optional[str] = None, paired_n: int = 1000, seed: int = 12345) -> dict:
+                     paired: Optional[str] = None, paired_n: int = 1000, seed: int = 12345,
+                     ref_names: Sequence[str] = ()) -> dict:
     """Score one or more systems with chrF (0-1 scale, the library's; the output multiplies by 100, sacrebleu's).
 
     Args:
         references: per segment a list of reference strings; systems: per system a list of hypotheses;
         names: the systems' names; options: fields of [`zheval.compute.options.ChrfOptions`][];
         confidence_n: resamples for the ``μ ± CI`` of every system (0: none); paired: ``"bs"``, ``"ar"`` or
-        ``None``; paired_n: its resamples / trials; seed: the seed of both.
+        ``None``; paired_n: its resamples / trials; seed: the seed of both; ref_names: the reference files' names
+        (warnings name ``FILE:line``: `zheval.cli.textfiles.input_warnings`).
 
     Returns:
         ``{"name", "signature" (with the resampling's ``bs``/``ar``/``seed``,
@@ -94,7 +96,7 @@ def score_chrf_files(references: list, systems: list, names: list, options: dict
     signature = resampled_signature(results[0]["signature"], confidence_n=confidence_n, paired=paired,
                                     paired_n=paired_n, seed=seed)
     return {"name": cfg.name, "signature": signature, "systems": rows, "paired": paired, "paired_n": paired_n,
-            "warnings": input_warnings(systems, references, names, cfg)}
+            "warnings": input_warnings(systems, references, names, cfg, ref_names)}
 
 
 def _run(o) -> None:
@@ -120,7 +122,8 @@ def _run(o) -> None:
     options.update(char_order=o.char_order, word_order=o.word_order, beta=o.chrf_beta, eps_smoothing=o.eps_smoothing)
     try:
         res = score_chrf_files(references, systems, names, options, confidence_n=confidence_resamples(o, paired),
-                               paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed)
+                               paired=paired, paired_n=paired_resamples(o, paired), seed=o.seed,
+                               ref_names=ref_names)
     except ValueError as exc:  # references[i][j] of the library is line i + 1 of reference file j
         raise references_located(exc, ref_names) from None
     blanks = [blank_lines_note(n, c) for n, s in zip(names, systems)  # the emptiness rule of every door

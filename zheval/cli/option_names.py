@@ -207,7 +207,7 @@ _PREDICTIONS_RECIPE = re.compile(rf"read_records\(FILE, (\w+=(?:{_LITERAL})), wi
 
 
 #: A signature quoted in a message (``preset:sacrebleu-zh(overridden:tokenizer+smooth_method)``, a whole
-#: ``nrefs:1|tok:char|…``): kept verbatim by `in_option_names`, as the report prints it.
+#: ``nrefs:1|tok:zh-char|…``): kept verbatim by `in_option_names`, as the report prints it.
 _SIGNATURE = re.compile(r"\bpreset:[^\s(]*\(overridden:[^)\s]*\)|\b[\w-]+:[^\s|]*(?:\|[\w-]+:[^\s|]*)+")
 
 

@@ -97,7 +97,7 @@ def sacrebleu_flag_message(command: str, args: List[str], own: Iterable[str],
 _ZH_LOWERCASE = (". sacrebleu -tok zh -lc cannot be reproduced: tokenizer 'sacrebleu-zh' (--preset sacrebleu-zh, "
                  "-t sacrebleu-zh) reproduces {tool} exactly and takes no options, whatever their value, so "
                  "--normalize lower is refused with it. zheval offers -t char --normalize lower instead (one token "
-                 "per Han character, lowercased; tok:char|norm:lower|case:lc in the signature): zheval's "
+                 "per Han character, lowercased; tok:zh-char|norm:lower|case:lc in the signature): zheval's "
                  "tokenization, not sacrebleu's, so its scores are not sacrebleu -tok zh -lc's")
 
 

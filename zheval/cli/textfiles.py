@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Sequence
 
 import numpy as np
 import typer
@@ -273,7 +273,7 @@ def _rouge_sums(sums: np.ndarray) -> np.ndarray:
 
 def score_text_files(metric: str, references: list, systems: list, names: list, options: dict,
                      bootstrap: int = 1000, seed: int = 12345, *, paired: Optional[str] = "bs",
-                     paired_n: Optional[int] = None, confidence_n: int = 0) -> dict:
+                     paired_n: Optional[int] = None, confidence_n: int = 0, ref_names: Sequence[str] = ()) -> dict:
     """Score one or more systems against per-segment references (0–1 scale).
 
     Args:
@@ -284,7 +284,7 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
         paired: the test of every system after the first against it: ``"bs"`` (paired bootstrap), ``"ar"``
             (approximate randomisation) or ``None``; paired_n: its resamples / trials (``None``: ``bootstrap`` for
             ``"bs"``, 10,000 for ``"ar"``); confidence_n: resamples of sacrebleu's ``μ ± CI`` of every system (0:
-            none) -- all three as `zheval.cli.resampling.resample_systems`.
+            none) -- all three as `zheval.cli.resampling.resample_systems`. ref_names: as `input_warnings`.
 
     Returns:
         ``{"metric", "keys" (score names: ["bleu"] or the ROUGE types), "signature" (the library's, with the
@@ -370,14 +370,16 @@ def score_text_files(metric: str, references: list, systems: list, names: list, 
             "segments": len(references), "systems": out_systems, "tests": tests, "paired": paired_rows,
             "confidence_n": confidence_n, "empty_references": empty_refs,
             "identical": [n for n, s in zip(names[1:], systems[1:]) if s == systems[0]],
-            "warnings": input_warnings(systems, references, names, cfg)}
+            "warnings": input_warnings(systems, references, names, cfg, ref_names)}
 
 
-def input_warnings(systems: list, references: list, names: list, cfg) -> list:
+def input_warnings(systems: list, references: list, names: list, cfg, ref_names: Sequence[str] = ()) -> list:
     """The library's input-slip warnings (`zheval.compute.guards.input_slips`: ``none`` on unsegmented
     Chinese, Traditional against Simplified) for each system, as ``zheval score`` reports them, in the options of the
     command line (`zheval.cli.option_names.in_option_names`); ``cfg`` is the
-    metric's config (BLEU's, ROUGE's or chrF's: chrF's ``uses_tokens`` says whether its words are scored)."""
+    metric's config (BLEU's, ROUGE's or chrF's: chrF's ``uses_tokens`` says whether its words are scored); with
+    ``ref_names``, the texts a warning names (``predictions[i]``, ``references[i][j]``: control characters) as
+    ``FILE:line`` (`references_located`)."""
     from ..compute.guards import input_slips
     from .option_names import COMMAND, in_option_names
 
@@ -386,6 +388,8 @@ def input_warnings(systems: list, references: list, names: list, cfg) -> list:
         for _, msg in input_slips(list(hyps), references, cfg.tokenizer, t2s_option=cfg.t2s_applies,
                                   words=getattr(cfg, "uses_tokens", True)):
             msg = in_option_names(msg, COMMAND.get())  # ``t2s=True`` as ``--t2s`` …
+            if ref_names:  # predictions[i] is line i + 1 of this system's file, references[i][j] of reference file j
+                msg = str(references_located(ValueError(msg), list(ref_names), name))
             out.append(f"{name}: {msg}" if len(systems) > 1 else msg)
     return out
 
@@ -439,7 +443,7 @@ def _run(o, metric: str) -> None:
     refuse_orphans(o, (resampling_rules(o) if metric == "bleu" else [])
                    + [seed_rule(o, bool(resampled), _seed_unused_why(o, metric, fmt))])
     try:
-        out = score_text_files(metric, references, systems, names, options, seed=o.seed, **tests)
+        out = score_text_files(metric, references, systems, names, options, seed=o.seed, ref_names=ref_names, **tests)
     except ValueError as exc:
         raise references_located(exc, ref_names) from None
     caught = take_warnings()  # the library's (PresetOverrideWarning …): in -f json too

@@ -23,7 +23,7 @@ import numpy as np
 from ..results.partial_sums import merge_groups
 from ..results.poisson import item_keys
 from .batch_checks import BatchRules, id_text
-from .guards import input_slips
+from .guards import ControlCharacterWarning, control_message, dropped_controls, input_slips
 from ..io.text_lists import check_text_list
 from ..io.output import output_target
 from .inputs import EmptyReferenceError, validate_inputs
@@ -337,7 +337,8 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
     """The loop of [`score_batches`][zheval.compute.batches.score_batches] on a checked config (one that
     `zheval.compute.sums.needs_every_item` accepts): ``(merged, grouped, slips)`` -- ``{group value: PartialSums}``
     (``None`` for items without a group), whether any batch had groups, and the input slips' warnings
-    (``{category: message}``, from the first batch) for the caller to issue.
+    (``{category: message}``, from the first batch; the dropped control characters counted over every batch) for
+    the caller to issue.
 
     Every batch's groups and ids are checked by `zheval.compute.batch_checks.BatchRules` before it is scored;
     ``unique_ids``: the caller has refused duplicate ids already (no id is kept here).
@@ -352,6 +353,8 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
     bar = _bar(progress)
     merged: Dict[Any, Any] = {}
     slips: Dict[type, str] = {}
+    drops: list = [0, [], []]  # the control characters dropped, over every batch (`dropped_controls`)
+    words = config.rouge is not None or config.bleu is not None or config.chrf.uses_tokens  # chrF: characters only
     offset, grouped, done = 0, False, False
     check_text_list(batches, "batches", "an iterable of (predictions, references[, groups[, ids]]) tuples",
                     "for one batch, score_batches([(df['pred'].tolist(), df['ref'].tolist())])")
@@ -366,9 +369,11 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
                 canon_preds, canon_refs = validate_inputs(preds, refs)
             except (TypeError, ValueError) as exc:
                 raise _global_error(exc, offset) from exc
+            first = config.first
             if not slips:
-                first = config.first
-                slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies))
+                slips = dict(input_slips(canon_preds, canon_refs, first.tokenizer, first.t2s_applies, controls=False))
+            n, where, chars = dropped_controls(canon_preds, canon_refs, first.tokenizer, offset) if words else (0, [], [])
+            drops = [drops[0] + n, drops[1] + where, drops[2] + [c for c in chars if c not in drops[2]]]
             keys = item_keys(canon_preds, canon_refs, ids) if boot else None
             grouped = grouped or groups is not None
             merged = merge_groups(merged, batch_sums(items, config, keys=keys, groups=groups))
@@ -388,6 +393,8 @@ def stream_sums(batches: Iterable[Sequence], config, *, items_path=None, progres
             bar.close()
     if not offset:
         raise ValueError(f"{what}: no items to score: the batches hold no item")
+    if drops[0]:
+        slips[ControlCharacterWarning] = control_message(*drops, config.first.tokenizer)
     return merged, grouped, slips
 
 

@@ -32,6 +32,13 @@ The slips and their exact rules:
   with at least `SCRIPT_MIN_HAN` Han characters sampled, and the tokenizer's normalisation has no ``t2s``
   step.
 
+* [`ControlCharacterWarning`][zheval.compute.guards.ControlCharacterWarning] -- control characters (NUL, BEL, ESC …:
+  category ``Cc`` but whitespace) that the tokenizer makes no token of: the ``char`` and ``jieba`` tokenizers drop
+  them as they drop the invisible characters, even with ``normalize="none"`` (sacrebleu's ``zh`` tokenizer keeps
+  each as a token), so the texts are scored without them. Not sampled: every text is scanned (one regular
+  expression over the joined texts) and the texts holding one are tokenised again, so the count is exact
+  (`dropped_controls`). Not for chrF without word n-grams, which counts characters (controls included).
+
 The sample (`sample_texts`): at most `SAMPLE_ITEMS` items spread evenly over the corpus (the first,
 the last and equal steps between), their prediction and one of their references (rotating over the reference
 positions), each cut to its first `SAMPLE_CHARS_PER_TEXT` characters. Measured on the shared real data (2 cores,
@@ -61,6 +68,9 @@ __all__ = [
     "ScriptMismatchWarning",
     "EmptyReferenceWarning",
     "DuplicateReferenceWarning",
+    "ControlCharacterWarning",
+    "dropped_controls",
+    "control_message",
     "PresetOverrideWarning",
     "ResamplingWarning",
     "warn_resampling",
@@ -131,6 +141,60 @@ class DuplicateReferenceWarning(ZhevalWarning):
     """Items of the human ceiling whose references repeat one another (exactly, or equal after the tokenizer's
     normalisation): each copy, held out, is scored against its twin, which raises the ceiling
     (`zheval.adapters.duck.ceiling.human_ceiling`; the scores are still those of the references given)."""
+
+
+class ControlCharacterWarning(ZhevalWarning):
+    """Control characters in the texts that the tokenizer drops (no token holds them): counted, with the texts that
+    lose one (`dropped_controls`)."""
+
+
+#: The control characters a tokenizer could drop: Unicode category ``Cc`` but the whitespace ones (``\t \n \v \f
+#: \r``, U+001C-U+001F, U+0085), which separate tokens in every tokenizer, sacrebleu's too.
+_CONTROL_RE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+
+
+def dropped_controls(predictions: Sequence[str], references: Sequence[Sequence[str]],
+                     tokenizer, offset: int = 0) -> Tuple[int, List[str], List[str]]:
+    """``(count, texts, chars)``: the control characters (`_CONTROL_RE`) of the texts as ``tokenizer`` normalises
+    them that none of its tokens holds, the texts that lose one (``predictions[i]``, ``references[i][j]``; ``i``
+    counted from ``offset``, a batch's first item) and the distinct characters lost (``U+0000``), in order. Exact:
+    the texts are scanned joined, and only those holding a control character are normalised and tokenised again; a
+    tokenizer that raises is left to the scoring."""
+    search = _CONTROL_RE.search
+    if search("\n".join(predictions)) is None and search("\n".join(r for rs in references for r in rs)) is None:
+        return 0, [], []
+    named = [(f"predictions[{i}]", p) for i, p in enumerate(predictions, offset)]
+    named += [(f"references[{i}][{j}]", r) for i, rs in enumerate(references, offset) for j, r in enumerate(rs)]
+    count, where, chars = 0, [], {}
+    for name, text in named:
+        if search(text) is None:
+            continue
+        try:
+            had = _CONTROL_RE.findall(tokenizer.normalize(text))
+            kept = _CONTROL_RE.findall("".join(tokenizer.tokenize(text))) if had else []
+        except Exception:  # noqa: BLE001 - the scoring tokenises the same text and names the item that fails
+            continue
+        lost = len(had) - len(kept)
+        if lost > 0:
+            count, where = count + lost, where + [name]
+            chars.update(dict.fromkeys(c for c in had if c not in kept))
+    return count, where, [f"U+{ord(c):04X}" for c in chars]
+
+
+def _control_slip(predictions, references, tokenizer) -> List[Tuple[type, str]]:
+    count, where, chars = dropped_controls(predictions, references, tokenizer)
+    return [(ControlCharacterWarning, control_message(count, where, chars, tokenizer))] if count else []
+
+
+def control_message(count: int, where: Sequence[str], chars: Sequence[str], tokenizer) -> str:
+    """The `ControlCharacterWarning` text of `dropped_controls`' ``(count, texts, chars)`` (``count`` > 0)."""
+    texts = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
+    return (
+        f"{count} control character{'s' if count > 1 else ''} ({', '.join(chars[:5])}{', …' if len(chars) > 5 else ''}) "
+        f"in {len(where)} text{'s' if len(where) > 1 else ''} ({texts}) {'are' if count > 1 else 'is'} in no token "
+        f"(tok:{tokenizer.signature()}): the tokenizer drops control characters as it drops invisible ones, even "
+        "without normalisation, so those texts are scored without them (sacrebleu's zh tokenizer keeps each as a "
+        "token). Remove them from the data, or check how it was decoded.")
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).
@@ -269,7 +333,7 @@ def _unsegmented_sides(sides) -> str:
 
 
 def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]], tokenizer,
-                t2s_option: bool = True, words: bool = True) -> List[Tuple[type, str]]:
+                t2s_option: bool = True, words: bool = True, controls: bool = True) -> List[Tuple[type, str]]:
     """The slips found in a corpus scored with ``tokenizer``: ``[(warning category, message)]`` (module docstring).
 
     Args:
@@ -278,10 +342,17 @@ def input_slips(predictions: Sequence[str], references: Sequence[Sequence[str]],
         t2s_option: whether ``t2s=True`` can be given with this tokenizer (False for the preset tokenizers that
             reproduce another tool), which changes the advice;
         words: whether the metric scores the tokenizer's tokens (False for chrF without word n-grams, which counts
-            characters only: then unsegmented text under ``tokenizer="none"`` is no slip).
+            characters only: then unsegmented text under ``tokenizer="none"`` is no slip, nor a control character);
+        controls: look for dropped control characters (False: the caller counts them over its batches itself).
     """
     if not predictions:
         return []
+    found = _control_slip(predictions, references, tokenizer) if words and controls else []
+    return found + _sampled_slips(predictions, references, tokenizer, t2s_option, words)
+
+
+def _sampled_slips(predictions, references, tokenizer, t2s_option: bool, words: bool) -> List[Tuple[type, str]]:
+    """The slips of `input_slips` measured on the sample (`sample_texts`): unsegmented text, script mismatch."""
     preds, refs = sample_texts(predictions, references)
     name = getattr(tokenizer, "name", None)
     runs = words and name == "none"

@@ -3,7 +3,7 @@
 In the spirit of sacrebleu's ``Signature`` (sacrebleu 2.6.0, ``metrics/base.py``): ``key:value`` pairs joined by
 ``|``, the library version last, e.g.::
 
-    nrefs:var|tok:char|norm:nfkc+zw+punct+space+lower|case:lc|metric:rouge|multi:max|beta:1|split:punct|zheval:0.1.0
+    nrefs:var|tok:zh-char|norm:nfkc+zw+punct+space+lower|case:lc|metric:rouge|multi:max|beta:1|split:punct|zheval:0.1.0
 
 Fields, in this order (a field that does not apply is left out):
 
@@ -11,8 +11,10 @@ Fields, in this order (a field that does not apply is left out):
 ``nrefs``  references per item: a number when every item has the same count, ``var`` when it varies (ragged)
            (counted after a ``max_refs`` limit)
 ``maxrefs`` ``K`` when the items were scored with their first ``K`` references (``max_refs=K``; absent otherwise)
-``tok``    tokenizer: ``char``, ``char+terms.<sha6>``, ``jieba-<ver>+dict.<sha6>+hmm|nohmm[+terms.<sha6>]``,
-           ``none``, ``custom:<name>``; ``+nopunct`` when punctuation tokens are dropped
+``tok``    tokenizer: ``zh-char``, ``zh-char+terms.<sha6>``, ``jieba-<ver>+dict.<sha6>+hmm|nohmm[+terms.<sha6>]``,
+           ``none``, ``custom:<name>``; ``+nopunct`` when punctuation tokens are dropped. ``zh-char`` is zheval's
+           ``char`` tokenizer (one token per Han/kana character, letter/digit runs whole: ``iOS``, ``2024``), named
+           apart from sacrebleu's ``tok:char``, which splits every character, Latin letters and digits too
 ``norm``   normalisation steps joined by ``+`` (``none`` for no step); ``t2s`` appears here when on
 ``opencc`` the OpenCC version whose dictionaries the ``t2s`` step used (only with ``t2s``), e.g. ``1.4.2``
 ``case``   ``lc`` when Latin letters are lower-cased (``lower`` step), else ``mixed``

@@ -14,10 +14,13 @@ import re
 import unicodedata
 from typing import Iterable
 
+from .invisible import DEFAULT_IGNORABLE_RANGES, INVISIBLE_RANGES
+
 __all__ = [
     "HAN_RANGES",
     "HAN_CLASS_BODY",
     "KANA_CLASS_BODY",
+    "CJK_LETTER_CLASS_BODY",
     "CJK_SIDE_CLASS_BODY",
     "DEFAULT_IGNORABLE_RANGES",
     "INVISIBLE_RANGES",
@@ -96,36 +99,21 @@ CJK_SIDE_CLASS_BODY = HAN_CLASS_BODY + (
 )
 
 
-#: Kana (hiragana, katakana and their extensions, half-width katakana), one token per character like Han; the voicing
-#: marks U+3099/U+309A are attached marks, not kana.
-KANA_CLASS_BODY = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
+#: The letters and numbers of the CJK Symbols and Punctuation block (U+3000-U+303F) that are not Han (〇 U+3007 is in
+#: `HAN_RANGES`): the iteration marks 々 U+3005 and 〻 U+303B, the closing mark 〆 U+3006, the Hangzhou numerals
+#: 〡-〩 U+3021-U+3029 and 〸-〺 U+3038-U+303A, the vertical kana repeat marks 〱-〵 U+3031-U+3035 and the masu mark
+#: 〼 U+303C -- every character of the block that Python's ``\w`` matches. One token per character, like Han and kana
+#: (``人々abc`` -> ``人``, ``々``, ``abc``), never part of a Latin word run: sacrebleu's ``zh`` tokenizer splits every
+#: character of U+3000-U+303F off as Chinese.
+CJK_LETTER_CLASS_BODY = "\u3005\u3006\u3021-\u3029\u3031-\u3035\u3038-\u303c"
 
-#: Unicode ``Default_Ignorable_Code_Point`` (DerivedCoreProperties.txt) as inclusive ranges: the same list in
-#: Unicode 14.0 (Python 3.11's ``unicodedata``) and in the Unicode data of the ``regex`` module 2026.11.
-DEFAULT_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
-    (0x00AD, 0x00AD),  # soft hyphen
-    (0x034F, 0x034F),  # combining grapheme joiner
-    (0x061C, 0x061C),  # Arabic letter mark
-    (0x115F, 0x1160),  # Hangul choseong / jungseong fillers
-    (0x17B4, 0x17B5),  # Khmer inherent vowels
-    (0x180B, 0x180F),  # Mongolian free variation selectors and vowel separator
-    (0x200B, 0x200F),  # zero width space, non-joiner, joiner; LRM, RLM
-    (0x202A, 0x202E),  # bidi embeddings and overrides
-    (0x2060, 0x206F),  # word joiner, invisible operators, bidi isolates, deprecated format characters
-    (0x3164, 0x3164),  # Hangul filler
-    (0xFE00, 0xFE0F),  # variation selectors 1-16
-    (0xFEFF, 0xFEFF),  # BOM / zero width no-break space
-    (0xFFA0, 0xFFA0),  # halfwidth Hangul filler
-    (0xFFF0, 0xFFF8),  # reserved
-    (0x1BCA0, 0x1BCA3),  # shorthand format controls
-    (0x1D173, 0x1D17A),  # musical symbol format controls
-    (0xE0000, 0xE0FFF),  # tags, variation selectors 17-256, reserved
-)
+#: The letters that are one token each besides Han: kana (hiragana, katakana and their extensions, half-width
+#: katakana; the voicing marks U+3099/U+309A are attached marks, not kana) and `CJK_LETTER_CLASS_BODY`. Every
+#: consumer of "Han or kana" (the ``char`` tokenizer's Han class, ``nopunct``'s word class) reads this one body.
+KANA_CLASS_BODY = "\u3040-\u3098\u309b-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d" + CJK_LETTER_CLASS_BODY
 
-#: What the ``zw`` step removes and the ``char`` tokenizer never makes a token of: every default-ignorable code
-#: point, U+2800 BRAILLE PATTERN BLANK (looks like a space, is not whitespace) and the interlinear annotation
-#: characters U+FFF9-U+FFFB.
-INVISIBLE_RANGES: tuple[tuple[int, int], ...] = tuple(sorted(DEFAULT_IGNORABLE_RANGES + ((0x2800, 0x2800), (0xFFF9, 0xFFFB))))
+# DEFAULT_IGNORABLE_RANGES and INVISIBLE_RANGES live in zheval.text.invisible (no computed table there, so that
+# zheval.text.controls reads them cheaply) and are re-exported here with the other classes.
 
 INVISIBLE_CLASS_BODY = class_body(INVISIBLE_RANGES)
 """Regex class body (without brackets) of `INVISIBLE_RANGES`, the characters `zheval.text.normalize.remove_invisible` removes."""

@@ -17,7 +17,10 @@ U+2061–U+2064, U+FEFF (BOM, ZERO WIDTH NO-BREAK SPACE), U+00AD SOFT HYPHEN (dr
 MONGOLIAN VOWEL SEPARATOR, the Hangul fillers U+3164 and U+FFA0, the Khmer inherent vowels U+17B4/U+17B5, the
 deprecated format characters U+206A–U+206F, the unassigned default-ignorables (U+2065, U+FFF0–U+FFF8, U+E0000–U+E0FFF
 but the variation selectors) and the tag characters U+E0001, U+E0020–U+E007F (ASCII written invisibly) outside an emoji
-tag sequence (``🏴`` U+1F3F4, tags, U+E007F CANCEL TAG: a subdivision flag, kept) — so ``x\\u200by`` and ``xy``, two
+tag sequence (``🏴`` U+1F3F4, tags, U+E007F CANCEL TAG: a subdivision flag, kept), and the two more the ``zw``
+normalisation step removes as invisible, U+2800 BRAILLE PATTERN BLANK and the interlinear annotation characters
+U+FFF9–U+FFFB (one set: every character of `zheval.text.invisible.INVISIBLE_RANGES` is escaped but those text needs
+inside a sequence, `SEQUENCE_INVISIBLE_RANGES`) — so ``x\\u200by`` and ``xy``, two
 ids or group values or predictions, no longer print alike. They are shown as visible escapes: ``\\x1b``, ``\\x00``,
 ``\\x9b``, ``\\r``, ``\\u202e``, ``\\u200f``, ``\\u2028``, ``\\u200b``, ``\\ufeff``, ``\\U000e0041``. With ``one_line=True`` (a
 table cell) ``\\n`` and ``\\t`` are escaped too. Everything else is kept: Han characters, full-width punctuation, U+3000,
@@ -54,7 +57,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "INVISIBLE_FORMAT", "TAG_CHARACTERS", "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
+from .invisible import INVISIBLE_RANGES
+
+__all__ = ["BIDI_CONTROLS", "LINE_SEPARATORS", "INVISIBLE_FORMAT", "SEQUENCE_INVISIBLE_RANGES", "TAG_CHARACTERS",
+           "CONTROL_PATTERN", "visible_controls", "escaped_text", "unescaped_text",
            "FORMULA_STARTS", "sheet_text", "sheet_plain", "text_digest",
            "texts_digest"]
 
@@ -65,11 +71,47 @@ PDF LRO RLO, LRI RLI FSI PDI)."""
 LINE_SEPARATORS = "\u2028\u2029"
 """LINE SEPARATOR and PARAGRAPH SEPARATOR (the only characters of categories ``Zl`` and ``Zp``)."""
 
-INVISIBLE_FORMAT = ("\u00ad\u17b4\u17b5\u180e\u200b\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff0-\ufff8"
-                    "\U000e0000-\U000e001f\U000e0080-\U000e00ff\U000e01f0-\U000e0fff")
-"""Regex class body of the invisible format characters `visible_controls` escapes (module docstring): the
-``Default_Ignorable_Code_Point`` characters that render as nothing and join no sequence, but the bidi controls
-(`BIDI_CONTROLS`) and the tag characters U+E0020–U+E007F (escaped outside an emoji tag sequence: `TAG_CHARACTERS`)."""
+SEQUENCE_INVISIBLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x034F, 0x034F),  # combining grapheme joiner
+    (0x115F, 0x1160),  # Hangul choseong / jungseong fillers (old Hangul jamo sequences)
+    (0x180B, 0x180D),  # Mongolian free variation selectors 1-3
+    (0x180F, 0x180F),  # Mongolian free variation selector 4
+    (0x200C, 0x200D),  # ZWNJ, ZWJ (Persian, Indic; emoji sequences)
+    (0xFE00, 0xFE0F),  # variation selectors 1-16
+    (0x1BCA0, 0x1BCA3),  # shorthand format controls
+    (0x1D173, 0x1D17A),  # musical symbol format controls
+    (0xE0020, 0xE007F),  # tag characters: kept in an emoji tag sequence only (`TAG_CHARACTERS`)
+    (0xE0100, 0xE01EF),  # variation selectors 17-256 (ideographic variation sequences)
+)
+"""The invisible characters (`zheval.text.invisible.INVISIBLE_RANGES`) that text needs inside a sequence, which
+`visible_controls` keeps (module docstring); the tag characters among them are kept only in an emoji tag sequence."""
+
+
+def _invisible_format() -> str:
+    """`INVISIBLE_FORMAT`: every code point of `INVISIBLE_RANGES` (what the ``zw`` normalisation step removes) but
+    the bidi controls (`BIDI_CONTROLS`, escaped too) and `SEQUENCE_INVISIBLE_RANGES`, as a regex class body."""
+    skip = {ord(c) for c in BIDI_CONTROLS}
+    for a, b in SEQUENCE_INVISIBLE_RANGES:
+        skip.update(range(a, b + 1))
+    ranges: list = []
+    for a, b in INVISIBLE_RANGES:
+        for cp in range(a, b + 1):
+            if cp in skip:
+                continue
+            if ranges and ranges[-1][1] == cp - 1:
+                ranges[-1][1] = cp
+            else:
+                ranges.append([cp, cp])
+    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+
+
+INVISIBLE_FORMAT = _invisible_format()
+"""Regex class body of the invisible format characters `visible_controls` escapes (module docstring): every
+character the ``zw`` normalisation step removes (`zheval.text.invisible.INVISIBLE_RANGES`: the
+``Default_Ignorable_Code_Point`` characters, U+2800 BRAILLE PATTERN BLANK, the interlinear annotation characters
+U+FFF9–U+FFFB) but the bidi controls (`BIDI_CONTROLS`, escaped as well) and the ones text needs inside a sequence
+(`SEQUENCE_INVISIBLE_RANGES`; the tag characters U+E0020–U+E007F are escaped outside an emoji tag sequence:
+`TAG_CHARACTERS`). One set: whatever the normaliser removes as invisible is shown as an escape."""
 
 TAG_CHARACTERS = "\U000e0020-\U000e007f"
 """Regex class body of Unicode's tag characters: ASCII written invisibly, kept only inside an emoji tag sequence."""

@@ -295,7 +295,7 @@ class BaseTokenizer:
         return ""
 
     def signature(self) -> str:
-        """The ``tok`` field of the result signature, e.g. ``char``, ``char+terms.3f2a9c1b``, ``jieba-0.42.1+dict.<sha>``."""
+        """The ``tok`` field of the result signature, e.g. ``zh-char``, ``zh-char+terms.3f2a9c``, ``jieba-0.42.1+dict.<sha>``."""
         return self.name
 
     def __repr__(self) -> str:

@@ -40,7 +40,7 @@ def _body(ranges, bmp_only: bool) -> str:
 def _char_classes(bmp_only: bool) -> tuple[str, str, str, str]:
     """``(han, mark, word, other_start)`` classes; the ``bmp_only`` ones equal the full ones on BMP characters and
     are faster (a class with ranges beyond U+FFFF tests them one by one after its BMP table)."""
-    han = _body(HAN_RANGES, bmp_only) + KANA_CLASS_BODY
+    han = _body(HAN_RANGES, bmp_only) + KANA_CLASS_BODY  # kana and the CJK block's letters (々 〆 …)
     invisible = _body(INVISIBLE_RANGES, bmp_only)
     return (f"[{han}]", f"[{_body(ATTACHED_MARK_RANGES, bmp_only)}]", f"[^\\W_{han}{invisible}]",
             f"[^\\s\\x00-\\x1f\\x7f-\\x9f{invisible}]")
@@ -119,7 +119,9 @@ class CharTokenizer(BaseTokenizer):
     2. every Han character is one token: CJK Unified Ideographs including Extension A through the newest extension
        this Python's ``unicodedata`` knows, Compatibility Ideographs (and Supplement), and 〇 (U+3007);
        characters outside the BMP (𠮷 U+20BB7) are one token; so is every kana character (Japanese, like Chinese,
-       does not separate words with spaces);
+       does not separate words with spaces), and every letter or number of the CJK Symbols and Punctuation block
+       (`zheval.text.chars.CJK_LETTER_CLASS_BODY`: the iteration marks 々 U+3005 and 〻 U+303B, 〆 U+3006, the
+       Hangzhou numerals): ``人々abc`` is ``人``, ``々``, ``abc``, as sacrebleu's ``zh`` tokenizer splits it;
     3. each run of letters/digits that are not Han or kana is one token (Latin, Cyrillic, Hangul words, …)
        (``DUCK20240517001``, ``iOS``, ``2024``), and a ``.`` followed by a digit continues the run (``3.5``,
        ``3.5GB``, ``192.168.1.1``);
@@ -209,7 +211,7 @@ class CharTokenizer(BaseTokenizer):
         return {"name": self.name, "punct": self.punct, "terms": self.terms_hash}
 
     def signature(self) -> str:
-        return "char" + option_suffix(self.terms_hash, self.punct)
+        return "zh-char" + option_suffix(self.terms_hash, self.punct)
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)

@@ -67,7 +67,7 @@ def test_score_table_markdown_and_plot(tmp_path, first_response_predictions):
     res = run("score", "-d", GROUPS, "-p", preds, "--quiet", "--bootstrap", 100)
     assert res.exit_code == 0
     for needle in ("overall", "domain=null", "difficulty=null", "BLEU", "ROUGE-L", "diagnostics", "truncation",
-                   "references per item", "signature", "nrefs:var|tok:char"):
+                   "references per item", "signature", "nrefs:var|tok:zh-char"):
         assert needle in res.stdout
     md = run("score", "-d", GROUPS, "-p", preds, "--quiet", "--bootstrap", 0, "--format", "markdown", "--by", "none")
     assert md.exit_code == 0 and md.stdout.startswith("### zheval score") and "|---|---:|" in md.stdout

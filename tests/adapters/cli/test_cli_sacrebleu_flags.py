@@ -108,7 +108,7 @@ def test_lowercase_with_the_zh_tokenizer_is_said_to_be_impossible(texts, command
     assert res.exit_code == 2, res.output
     said = " ".join(res.stderr.split())
     assert ZH_LC in said and OFFERED in said, said
-    assert "(one token per Han character, lowercased; tok:char|norm:lower|case:lc in the signature)" in said
+    assert "(one token per Han character, lowercased; tok:zh-char|norm:lower|case:lc in the signature)" in said
 
 
 @pytest.mark.parametrize("command, args", [("bleu", ["-lc"]), ("bleu", ["-t", "char", "-lc"]),
@@ -140,5 +140,5 @@ def test_the_sentence_says_what_the_commands_do(texts):
     b = run("bleu", ref, "-i", lower, "-t", "char", "--normalize", "lower", "-b", "-w", 6)
     assert a.exit_code == 0 and a.stdout == b.stdout, (a.output, b.output)
     res = run("bleu", ref, "-i", mixed, "-t", "char", "--normalize", "lower", "-f", "json")
-    assert "tok:char|norm:lower|case:lc" in res.stdout
+    assert "tok:zh-char|norm:lower|case:lc" in res.stdout
 

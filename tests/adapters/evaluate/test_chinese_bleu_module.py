@@ -263,7 +263,7 @@ def test_bp_none_and_shortest_are_flagged():
 
 def test_jieba_and_terms_options_reach_the_tokenizer():
     a = compute_bleu(["请打开小黄鸭APP"], ["打开小黄鸭APP"], tokenizer="char", terms=["小黄鸭"])
-    assert "tok:char+terms." in a["signature"]
+    assert "tok:zh-char+terms." in a["signature"]
     # 请 打 开 小黄鸭 app (5 tokens) vs 打 开 小黄鸭 app (4)
     assert a["translation_length"] == 5 and a["reference_length"] == 4
     b = compute_bleu(["我爱北京天安门"], ["我爱北京天安门"], tokenizer="jieba")
@@ -287,7 +287,7 @@ def test_combine_with_chinese_rouge_takes_one_set_of_kwargs(chinese_bleu, crossw
     alone = chinese_bleu.compute(predictions=preds, references=refs, tokenizer="char", crosscheck=True)
     assert out["bleu"] == alone["bleu"]
     assert 0 < out["rouge1"] <= 1 and 0 < out["rougeL"] <= 1
-    assert out["chinese_bleu_signature"].startswith("nrefs:var|tok:char|")
+    assert out["chinese_bleu_signature"].startswith("nrefs:var|tok:zh-char|")
     assert "metric:rouge" in out["chinese_rouge_signature"]
     # one preset name for both tools' LLaMA-Factory numbers
     lf = combined.compute(predictions=preds[:40], references=[r[0] for r in refs[:40]], preset="llamafactory")

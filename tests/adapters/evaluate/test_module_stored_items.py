@@ -122,7 +122,7 @@ def test_an_option_dependent_empty_reference_is_reported_with_its_batch_and_kept
     with pytest.raises(EmptyReferenceError) as info:
         module.compute(punct="drop")
     msg = str(info.value)
-    assert "references[2][0] is empty after normalisation and tokenisation (tok:char+nopunct" in msg
+    assert "references[2][0] is empty after normalisation and tokenisation (tok:zh-char+nopunct" in msg
     assert "stored by add_batch() call 2, as its references[1]" in msg
     assert "the module still holds its 3 stored item(s)" in msg
     assert len(module) == 3
@@ -191,7 +191,7 @@ def test_failure_inside_the_computation_restores_earlier_items(name, keep_in_mem
     # no character token (a format character): item 2 has no reference token, which is an error too (it was
     # scored as a reference of length 0 before issue 13), naming the batch that stored it
     with pytest.raises(ValueError, match=r"references\[2\]\[0\] is empty after normalisation and tokenisation "
-                                         r"\(tok:char, norm:none\).* stored by add_batch\(\) call 2"):
+                                         r"\(tok:zh-char, norm:none\).* stored by add_batch\(\) call 2"):
         m.compute(normalize=False)
     assert len(m) == 3
     # split on whitespace, the zero-width space is a token (U+200B is not whitespace): every stored item scores

@@ -59,7 +59,7 @@ def test_renderings_of_a_report():
     assert "domain=售后支持" in text and "[95% bootstrap interval, 20 resamples" in text
     md = render_markdown(rep)
     # the score table has the 4 domain groups (the diagnostics tables after it list the groups again)
-    assert md.split("\n\n**")[0].count("\n| domain=") == 4 and "`nrefs:var|tok:char" in md
+    assert md.split("\n\n**")[0].count("\n| domain=") == 4 and "`nrefs:var|tok:zh-char" in md
     d = json.loads(json.dumps(rep.to_dict(), ensure_ascii=False))
     assert d["scale"] == "0-1" and d["groups"][0]["scores"]["bleu"]["low"] is not None
     assert d["diagnostics"]["empty_predictions"] == 1

@@ -136,7 +136,7 @@ def test_rouge_table_matches_hand_computation(apps):
     assert items["rouge2"].tolist() == pytest.approx(R2_ITEMS, abs=5e-5)
     assert items["rougeL"].tolist() == pytest.approx(RL_ITEMS, abs=5e-5)
     assert items["rougeLsum"].tolist() == pytest.approx(RL_ITEMS, abs=5e-5)
-    assert signature.startswith("nrefs:var|tok:char|") and "|multi:max|" in signature
+    assert signature.startswith("nrefs:var|tok:zh-char|") and "|multi:max|" in signature
 
     # multi_ref="pool" (ROUGE-1.5.5 -f A) for item 2, rouge1: hits 4+4 over reference lengths 6+4 and 2x6 predicted
     _, items, signature, _ = score_rouge(module, PREDS, REFS, "char", ["rouge1"], "pool", "(none)")
@@ -164,7 +164,7 @@ def test_bleu_table_matches_hand_computation(apps):
     item2 = 1.0 * float(F(2, 3)) ** 0.25
     assert list(items.columns) == ["#", "prediction", "references", "sentence BLEU"]
     assert items["sentence BLEU"].tolist() == pytest.approx([item1, item2], abs=5e-5)
-    assert signature.startswith("nrefs:var|tok:char|") and "|level:corpus|order:4|smooth:exp|bp:closest|" in signature
+    assert signature.startswith("nrefs:var|tok:zh-char|") and "|level:corpus|order:4|smooth:exp|bp:closest|" in signature
 
     # max_order=2, no brevity penalty: sqrt(11/12 * 8/10)
     summary, _, signature, _ = score_bleu(module, PREDS, REFS, "char", "corpus", "exp", "none", 2, "(none)")
@@ -203,7 +203,7 @@ def test_app_builds_without_launching_and_is_wired(apps, metric):
     summary, items = summary["value"], items["value"]
     first = summary.iloc[0]["rouge1" if metric == "chinese_rouge" else "BLEU"]
     assert first == pytest.approx(sum(R1_ITEMS) / 2 if metric == "chinese_rouge" else 0.66626, abs=5e-5)
-    assert len(items) == 2 and signature.startswith("nrefs:var|tok:char|")
+    assert len(items) == 2 and signature.startswith("nrefs:var|tok:zh-char|")
     assert "zheval-ok" in message and "Scored 2 lines (3 references)." in message
     assert run["predictions"] == ["猫坐在垫子上", "今天天气很好"]
     # bad input: a message in the page naming the line, no exception into gradio, outputs cleared
@@ -277,7 +277,7 @@ def test_chrf_app_is_wired_and_equals_sacrebleu():
     assert [c.elem_id for c in fn.inputs] == ["predictions", "references", "tokenizer", "word_order",
                                               "eps_smoothing", "level"]
     message, summary, items, signature, run, explained = fn.fn(PREDS, REFS, "char", 2, False, "corpus")
-    assert "Scored 2 lines (3 references)." in message and signature.startswith("nrefs:var|tok:char|")
+    assert "Scored 2 lines (3 references)." in message and signature.startswith("nrefs:var|tok:zh-char|")
     theirs = CHRF(word_order=2).corpus_score(["猫 坐 在 垫 子 上", "今 天 天 气 很 好"],
                                              [["猫 趴 在 垫 子 上 面", "今 天 天 气 不 错"], [None, "天 气 很 好"]]).score
     assert summary["value"]["chrF2++"].iloc[0] == pytest.approx(theirs / 100, abs=5e-5)

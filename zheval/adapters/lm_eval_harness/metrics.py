@@ -143,7 +143,7 @@ class HarnessMetric:
         [`zheval.compute_chrf`][zheval.compute.chrf.compute_chrf] for this metric. chrF without word n-grams
         (``zheval_chrf_jieba``) is given ``char``: jieba's words play no part in it, and its characters are char's
         (`zheval.compute.option_rules.check_chrf_word_options` refuses ``jieba`` there), so its signature says
-        ``tok:char``, as ``zheval_chrf_char``'s."""
+        ``tok:zh-char``, as ``zheval_chrf_char``'s."""
         if self.kind == "rouge":
             return {"tokenizer": self.tokenizer, "rouge_types": [self.rouge_type]}
         if self.kind == "chrf":

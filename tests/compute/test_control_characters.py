@@ -1,0 +1,92 @@
+"""Control characters the tokenizer drops are counted and said (zheval.compute.guards.ControlCharacterWarning;
+break-it: ``你\\x00好`` under ``--normalize none`` lost its NUL without a word). The char tokenizer keeps its rule
+(controls are never tokens, as invisible characters: tests/tokenizers/test_char_tokenizer.py); sacrebleu's ``zh``
+tokenizer keeps each as a token, so its preset is silent. Counts are written by hand."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+import zheval
+from zheval.compute import guards
+from helpers.cli import run_cli
+
+
+def _ours(fn, *args, **kw):
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        fn(*args, **kw)
+    return [w for w in record if issubclass(w.category, zheval.ZhevalWarning)]
+
+
+@pytest.mark.parametrize("normalize", ["none", True])
+@pytest.mark.parametrize("call", ["compute_bleu", "compute_rouge", "score"])
+def test_dropped_control_characters_are_counted_once_per_call(call, normalize):
+    preds = ["你\x00好a\x07b", "天气很好"]
+    refs = [["你好ab"], ["天气\x1b很好", "天气不错"]]
+    said = _ours(getattr(zheval, call), preds, refs, normalize=normalize)
+    controls = [w for w in said if w.category is zheval.ControlCharacterWarning]
+    assert len(controls) == 1, [str(w.message) for w in said]  # once, also for score (both metrics)
+    msg = str(controls[0].message)
+    # by hand: NUL and BEL in predictions[0], ESC in references[1][0] -> 3 characters in 2 texts
+    assert msg.startswith("3 control characters (U+0000, U+0007, U+001B) in 2 texts (predictions[0], "
+                          "references[1][0]) are in no token (tok:zh-char)"), msg
+    assert "sacrebleu's zh tokenizer keeps each as a token" in msg
+    assert controls[0].filename == __file__
+
+
+def test_the_count_is_exact_beyond_the_sample():
+    # 100 items: the guards sample 32 of them, each cut to 32 characters; item 77 is not sampled and its NUL is
+    # past character 32 -- still counted. By hand: 1 + 2 = 3 characters, in predictions[77] and references[5][1].
+    preds = ["好" * 40 for _ in range(100)]
+    preds[77] = "好" * 40 + "\x00"
+    refs = [["好" * 40, "好"] for _ in range(100)]
+    refs[5][1] = "\x01好\x02"
+    assert guards.dropped_controls(preds, refs, zheval.get_tokenizer("char")) == (
+        3, ["predictions[77]", "references[5][1]"], ["U+0000", "U+0001", "U+0002"])
+
+
+def test_whitespace_controls_and_kept_controls_are_not_reported():
+    tok = zheval.get_tokenizer("char", normalize=False)
+    # \t \n \v \f \r, U+001C-U+001F and U+0085 are whitespace: they separate tokens everywhere (sacrebleu splits on them)
+    assert guards.dropped_controls(["a\tb\x0b\x0c\r\x1c\x1d\x1e\x1f\x85c"], [["a"]], tok) == (0, [], [])
+    # sacrebleu's zh tokenizer keeps NUL as a token, and so does its preset: nothing is dropped, nothing said
+    assert TokenizerZh()("你\x00好").split() == ["你", "\x00", "好"]
+    said = _ours(zheval.compute_bleu, ["你\x00好"], [["你好"]], preset="sacrebleu-zh")
+    assert not [w for w in said if w.category is zheval.ControlCharacterWarning]
+    # whitespace splitting keeps a NUL inside its token
+    assert guards.dropped_controls(["a\x00b c"], [["a"]], zheval.get_tokenizer("none")) == (0, [], [])
+
+
+def test_chrf_says_it_only_when_words_are_scored():
+    preds, refs = ["你\x00好世界"], [["你好世界"]]
+    chars_only = _ours(zheval.compute_chrf, preds, refs)  # character n-grams: the NUL is a character there
+    assert not [w for w in chars_only if w.category is zheval.ControlCharacterWarning]
+    with_words = _ours(zheval.compute_chrf, preds, refs, word_order=2)
+    assert [str(w.message)[:40] for w in with_words if w.category is zheval.ControlCharacterWarning] == [
+        "1 control character (U+0000) in 1 text ("]
+
+
+@pytest.mark.parametrize("command", ["bleu", "rouge"])
+def test_the_command_line_names_file_and_line(tmp_path, command):
+    ref = tmp_path / "ref.txt"
+    hyp = tmp_path / "hyp.txt"
+    ref.write_text("今天天气很好\n我们去公园\n", encoding="utf-8")
+    hyp.write_text("今天天气很好\n我们\x00去\x07公园\n", encoding="utf-8")
+    res = run_cli(command, ref, "-i", hyp, "--normalize", "none", "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    assert (f"zheval: warning: 2 control characters (U+0000, U+0007) in 1 text ({hyp}:2) are in no token "
+            "(tok:zh-char)") in res.stderr
+
+
+def test_score_batches_counts_over_every_batch_with_global_indices():
+    # by hand: batch 1 (items 0-1) loses U+0000 in predictions[1]; batch 2 (items 2-3) loses U+0007 twice in
+    # references[3][0] -> 3 characters in 2 texts, named by their index over all batches
+    batches = [(["好的", "好\x00的"], [["好的"], ["好的"]]), (["天气", "很好"], [["天气"], ["很\x07\x07好"]])]
+    said = _ours(zheval.score_batches, batches)
+    msgs = [str(w.message) for w in said if w.category is zheval.ControlCharacterWarning]
+    assert len(msgs) == 1 and msgs[0].startswith(
+        "3 control characters (U+0000, U+0007) in 2 texts (predictions[1], references[3][0]) are in no token"), msgs
