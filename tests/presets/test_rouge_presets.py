@@ -314,7 +314,7 @@ def test_rouge155_corpus_average_is_the_scripts_bootstrap_average():
     """Break-it pass 21: the preset claimed ROUGE-1.5.5's corpus numbers but gave the exact mean of the items;
     the script prints the mean of 1000 seeded bootstrap means (srand 0..999, ids sorted as strings). The
     expected numbers are what ROUGE-1.5.5.pl printed (``_run_rouge155_script(script, R155_ITEMS, mode, dir)``,
-    the script from github.com/andersjo/pyrouge tools/ROUGE-1.5.5, perl 5.36.0): Average_F and its
+    ROUGE-1.5.5.pl v1.5.5 of 2005-05-26 as bundled in pyrouge's tools/ROUGE-1.5.5, perl 5.36.0): Average_F and its
     95%-conf.int."""
     want = {"A": R155_WANT_A, "B": R155_WANT_B}
     for mode, expected in want.items():
