@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import warnings
 
 import numpy as np
 import pytest
@@ -220,3 +221,127 @@ def test_rouge155_empty_and_errors():
     assert all(v == zero for v in out.values())
     with pytest.raises(ValueError, match="multi_ref"):
         make_rouge155_item_scorer(multi_ref="median")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# rouge155: the corpus average ROUGE-1.5.5.pl prints (its seeded bootstrap, not the mean of the items)
+
+#: Twelve items (so that the script's string order of eval ids 1, 10, 11, 12, 2, ... differs from 1..12), one to
+#: three references each.
+R155_ITEMS = [
+    ("猫在上下今天好", ["猫在上今天好的", "狗在下今天"]),
+    ("我们今天好", ["我们的今天好"]),
+    ("狗狗在上", ["猫狗在上下", "狗在上", "上下狗"]),
+    ("今天的我们好", ["今天我们好的"]),
+    ("上下在猫", ["猫在上下"]),
+    ("好的好的今天", ["今天好的", "好好的今天我们"]),
+    ("我们在下", ["我们在上下今天"]),
+    ("猫狗", ["狗猫在", "猫狗的", "猫"]),
+    ("今天在上的猫", ["今天猫在上"]),
+    ("下上下上", ["上下上下", "下上"]),
+    ("的的我们狗", ["我们的狗"]),
+    ("好今天在", ["今天好在下", "在今天好"]),
+]
+R155_IDS = {c: str(101 + i) for i, c in enumerate("猫狗在上下今天好的我们")}
+
+
+def _run_rouge155_script(script, items, mode, tmp_path):
+    """``perl ROUGE-1.5.5.pl -e DATA -a -n 4 -w 1.2 -2 4 -U -f MODE -p 0.5 -d -z SPL config.txt`` on ``items``,
+    each character written as an id token (the script keeps [A-Za-z0-9-] only); config.txt line i:
+    ``p{i}.txt m{i}_0.txt m{i}_1.txt ...``. Returns ``{"ROUGE-1": (Average_F, CI low, CI high), ...}``."""
+    import os
+    import re
+    import subprocess
+
+    lines = []
+    for i, (hyp, refs) in enumerate(items):
+        (tmp_path / f"p{i}.txt").write_text(" ".join(R155_IDS[c] for c in hyp) + "\n")
+        for j, ref in enumerate(refs):
+            (tmp_path / f"m{i}_{j}.txt").write_text(" ".join(R155_IDS[c] for c in ref) + "\n")
+        models = [str(tmp_path / f"m{i}_{j}.txt") for j in range(len(refs))]
+        lines.append(" ".join([str(tmp_path / f"p{i}.txt")] + models))
+    (tmp_path / "config.txt").write_text("\n".join(lines) + "\n")
+    cmd = ["perl", script, "-e", os.path.join(os.path.dirname(script), "data"), "-a", "-n", "4", "-w", "1.2", "-2",
+           "4", "-U", "-f", mode, "-p", "0.5", "-d", "-z", "SPL", str(tmp_path / "config.txt")]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    pat = r"X (ROUGE-\S+) Average_F: ([\d.]+) \(95%-conf\.int\. ([\d.]+) - ([\d.]+)\)"
+    return {m.group(1): tuple(float(x) for x in m.group(2, 3, 4)) for m in re.finditer(pat, out)}
+
+
+R155_SCRIPT_TYPES = {"ROUGE-1": "rouge1", "ROUGE-2": "rouge2", "ROUGE-3": "rouge3", "ROUGE-4": "rouge4",
+                     "ROUGE-L": "rougeL", "ROUGE-W-1.2": "rougeW", "ROUGE-S4": "rougeS4", "ROUGE-SU4": "rougeSU4"}
+
+#: ROUGE-1.5.5.pl's printed ``Average_F (95%-conf.int. low - high)`` on R155_ITEMS, ``-f A`` and ``-f B``
+#: (``_run_rouge155_script``; see the test below).
+R155_WANT_A = {"ROUGE-1": (0.85417, 0.79302, 0.90234), "ROUGE-2": (0.45926, 0.38858, 0.52859),
+               "ROUGE-3": (0.20453, 0.09762, 0.33153), "ROUGE-4": (0.01498, 0.0, 0.04546),
+               "ROUGE-L": (0.68913, 0.62814, 0.74776), "ROUGE-W-1.2": (0.5597, 0.51619, 0.60108),
+               "ROUGE-S4": (0.48564, 0.37745, 0.58889), "ROUGE-SU4": (0.55192, 0.47079, 0.63294)}
+R155_WANT_B = {"ROUGE-1": (0.88472, 0.81804, 0.94101), "ROUGE-2": (0.52026, 0.43862, 0.61482),
+               "ROUGE-3": (0.27794, 0.11607, 0.47513), "ROUGE-4": (0.02355, 0.0, 0.07143),
+               "ROUGE-L": (0.73724, 0.67497, 0.80068), "ROUGE-W-1.2": (0.60357, 0.55127, 0.65675),
+               "ROUGE-S4": (0.54927, 0.44818, 0.65624), "ROUGE-SU4": (0.61029, 0.53028, 0.69379)}
+
+
+def _zheval_rouge155_averages(items, mode):
+    import zheval
+
+    kwargs = {} if mode == "A" else {"multi_ref": "best_recall"}  # -f B: the tool's own option, numbers kept
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", zheval.PresetOverrideWarning)
+        out = zheval.compute_rouge([h for h, _ in items], [r for _, r in items], preset="rouge155", **kwargs)
+    return out, {k: (out[f"rouge155_{t}"], out[f"rouge155_{t}_ci_low"], out[f"rouge155_{t}_ci_high"])
+                 for k, t in R155_SCRIPT_TYPES.items()}
+
+
+def test_perl_rand_is_perls_drand48():
+    from zheval.presets.rouge155 import perl_rand
+
+    # perl -e 'for my $s (0, 1, 999) { srand($s); print join(" ", map { sprintf("%.17g", rand()) } 1..3), "\n" }'
+    # (perl 5.36.0, x86_64-linux-gnu; Perl >= 5.20 uses its own drand48 everywhere)
+    want = {0: (0.17082803610628972, 0.74990198048496381, 0.09637165562356742),
+            1: (0.041630344771878214, 0.45449244472862915, 0.8348172181669149),
+            999: (0.10233439302919933, 0.63577575990663604, 0.80348863642769786)}
+    for seed, values in want.items():
+        g = perl_rand(seed)
+        assert tuple(next(g) for _ in range(3)) == values, seed
+    # perl -e 'srand(12); print join(",", map { int(rand(12)) } 1..12), "\n"'  (the script's int(rand(@instances)))
+    g = perl_rand(12)
+    assert [int(12 * next(g)) for _ in range(12)] == [7, 2, 11, 5, 5, 4, 7, 9, 4, 2, 3, 11]
+
+
+def test_rouge155_corpus_average_is_the_scripts_bootstrap_average():
+    """Break-it pass 21: the preset claimed ROUGE-1.5.5's corpus numbers but gave the exact mean of the items;
+    the script prints the mean of 1000 seeded bootstrap means (srand 0..999, ids sorted as strings). The
+    expected numbers are what ROUGE-1.5.5.pl printed (``_run_rouge155_script(script, R155_ITEMS, mode, dir)``,
+    ROUGE-1.5.5.pl v1.5.5 of 2005-05-26 as bundled in pyrouge's tools/ROUGE-1.5.5, perl 5.36.0): Average_F and its
+    95%-conf.int."""
+    want = {"A": R155_WANT_A, "B": R155_WANT_B}
+    for mode, expected in want.items():
+        out, got = _zheval_rouge155_averages(R155_ITEMS, mode)
+        assert got == expected, mode
+    # the exact mean of the items stays zheval's own key (here it differs from the script's average)
+    assert round(out["rougeSU4"], 5) != out["rouge155_rougeSU4"]
+
+
+@pytest.mark.parametrize("mode", ["A", "B"])
+def test_rouge155_averages_equal_the_real_script(mode, tmp_path):
+    """With ``$ZHEVAL_ROUGE155_SCRIPT`` (a path to ROUGE-1.5.5.pl, not shipped here: no licence to redistribute
+    it), the script's printed averages on R155_ITEMS and on 30 more random items equal the preset's."""
+    import os
+    import random
+    import shutil
+
+    script = os.environ.get("ZHEVAL_ROUGE155_SCRIPT")
+    if not script or not os.path.exists(script) or shutil.which("perl") is None:
+        pytest.skip("set ZHEVAL_ROUGE155_SCRIPT to ROUGE-1.5.5.pl (needs perl and XML::DOM)")
+    rng = random.Random(155)
+    alphabet = "猫狗在上下今天好的我们"
+
+    def text():
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+
+    items = R155_ITEMS + [(text(), [text() for _ in range(rng.randint(1, 3))]) for _ in range(30)]
+    for i, case in enumerate((R155_ITEMS, items)):
+        (tmp_path / str(i)).mkdir()
+        assert _zheval_rouge155_averages(case, mode)[1] == _run_rouge155_script(script, case, mode, tmp_path / str(i))

@@ -451,7 +451,7 @@ def warn_preset_override(config) -> None:
         what = ("so the scores are zheval's under these options, not the tool's: the preset's own numbers are left "
                 "out and")
     else:
-        stay = " (its own numbers stay)" if preset.has_tool_numbers else ""  # none to keep: sacrebleu-zh, rouge155
+        stay = " (its own numbers stay)" if preset.has_tool_numbers else ""  # none to keep: sacrebleu-zh
         what = (f"each a choice the tool itself offers, so the scores are still the tool's{stay} but not the "
                 "preset's, and")
     warnings.warn(f"preset {preset.name!r}: {given} overridden, {what} the signature reads "

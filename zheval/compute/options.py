@@ -315,7 +315,8 @@ class RougeOptions(IntervalOptions, TokenizerOptions):
     preset: Optional[str] = _option(None, doc="""
         A ROUGE preset (a name of [`zheval.presets.preset_names`][] with ``metric="rouge"``, or a registered
         preset object) reproducing a tool's numbers: ``"rouge155"`` (ROUGE-1.5.5 ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5``
-        per item, averaged exactly), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
+        per item, averaged exactly; adds ``rouge155_<type>`` and ``_ci_low``/``_ci_high``, the script's own printed
+        ``Average_F``: its seeded 1000-resample bootstrap average, and its 95% interval), ``"llamafactory"`` (LLaMA-Factory / ChatGLM: jieba words, rouge-chinese; adds
         ``llamafactory_rouge_1`` ..., its 0-100 numbers), the leaderboard presets ``"opencompass-jieba-rouge"``,
         ``"longbench"`` and ``"glm4"`` (each adds the tool's published numbers bit for bit). A preset sets defaults;
         options given explicitly override them: every option the preset fixes that is changed warns

@@ -392,7 +392,8 @@ def rouge_result(items: RougeItems, config: RougeConfig, *, keys: Optional[np.nd
         ``glm4_rouge_1`` ... (0-100, rounded per item), ``opencompass_rouge1`` ... (0-100) with
         ``opencompass_placeholder_predictions``/``_references`` (int counts), ``longbench_rouge_l`` and
         ``longbench_rouge_l_uncut`` (0-100, 2 decimals) with ``longbench_cutoff_references`` /
-        ``longbench_failed_references`` (int counts).
+        ``longbench_failed_references`` (int counts), ``rouge155_<type>`` with ``_ci_low``/``_ci_high`` (0-1, 5
+        decimals: ROUGE-1.5.5's printed Average_F, a seeded bootstrap average, and its 95% interval).
     """
     types = list(items.types)
     out: Dict[str, Any] = {}

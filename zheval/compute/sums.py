@@ -14,8 +14,9 @@ the merged sums of the whole into the result dict of [`zheval.compute.joint.scor
 What needs every item is not a sum (`needs_every_item` names it): per-item lists (``use_aggregator=False``,
 ``level="sentence"``'s ``scores``), the multinomial bootstrap (it draws item indices from the whole list), the
 presets' own numbers (a preset whose ``number_scale`` is set: LLaMA-Factory's and GLM-4's ``np.mean``, OpenCompass's
-and LongBench's left-to-right sums -- the tools' own float summation order; a preset of defaults only, such as
-``rouge155`` or ``sacrebleu-zh``, reduces like no preset) and the cross-check.
+and LongBench's left-to-right sums -- the tools' own float summation order; ROUGE-1.5.5's bootstrap average, which
+draws from every item in order; a preset of defaults only, such as ``sacrebleu-zh``, reduces like no preset) and
+the cross-check.
 """
 
 from __future__ import annotations

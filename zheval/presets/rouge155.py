@@ -42,10 +42,19 @@ ids; this preset gives what it prints on such id-mapped tokens. Sub names below 
 * **ROUGE-SU** (``createSkipBigram`` with ``-U``/``-u``): the unigram of token i is added inside the loop
   ``for ($i = 0; $i < $#m_tokens; $i++)``, which stops before the last token, so **the last token's unigram is
   never counted** (and a one-token text has no units at all). Skip-bigrams (t_i, t_j), i < j <= i + d + 1.
-* **Corpus average.** ROUGE-1.5.5 prints ``Average_X`` = the mean of 1000 bootstrap-resample means of the
-  per-evaluation (already rounded) scores, itself rounded (``computeAverages``: ``$resampleAvgROUGE_R``); the
-  resampling uses Perl's ``rand`` seeded with the resample index. We report the **exact** mean of the per-item
-  rounded scores, which is what that average estimates; the two differ by bootstrap noise (typically < 1e-4).
+* **Corpus average.** ROUGE-1.5.5 prints ``Average_X`` = the mean of ``-r`` (default 1000) bootstrap-resample
+  means of the per-evaluation (already rounded) scores, itself rounded (``computeAverages``,
+  ``bootstrapResampling``): resample ``i`` (0..999) calls ``srand(i)`` and draws n indices
+  ``int(rand(n))`` into the evaluations sorted **as strings** by their ids (``sort keys``: with ``-z`` the ids are
+  the file list's line numbers ``1..n``, so ``1, 10, 100, 11, ...``); the 1000 means are sorted, summed in that
+  order and divided by 1000; the ``95%-conf.int.`` bounds are the sorted means at indices 25 and 974
+  (``-c 95``). Perl's ``rand`` is its own drand48 since 5.20 (`perl_rand`), so all of it is deterministic and
+  `rouge155_average` reproduces it bit for bit: the result's ``rouge155_<type>`` (and ``_ci_low``/``_ci_high``)
+  are the script's ``Average_F`` and its interval for the items in the order given (``-z`` file list order;
+  an XML config whose ``EVAL ID``s are not ``1..n`` in item order, e.g. pyrouge's zero-padded ones, resamples
+  another order and prints another average).
+  It is not the mean of the per-item scores (60 items: ROUGE-SU4 0.27707 vs 0.27558): zheval's ``<type>`` keys
+  stay that exact mean. Only F is reported (``Average_R``/``_P`` are the same computation on R and P).
 * Not reproduced: ``-m`` stemming, ``-s`` stopwords, ``-l``/``-b`` length limits, BE scoring, ``-t`` token-level
   averaging; a literal token ``_cn_`` (ROUGE-1.5.5 keeps its counts under that key).
 """
@@ -56,7 +65,9 @@ from dataclasses import dataclass
 from collections import Counter
 from functools import partial
 from operator import itemgetter
-from typing import Callable, Dict, Hashable, Optional, Sequence, Tuple
+from typing import Callable, Dict, Hashable, Iterator, Optional, Sequence, Tuple
+
+import numpy as np
 
 from ..definitions.lcs import lcs_length, wlcs_f, wlcs_ref_positions
 from ..definitions.rouge import (
@@ -71,7 +82,8 @@ from ..definitions.rouge import (
 from ..definitions.rouge_types import RougeType
 from .base import Preset, RougePreset
 
-__all__ = ["ROUGE155_TYPES", "round5", "alpha_from_beta", "rouge155_su_counts", "rouge155_wlcs_hit",
+__all__ = ["ROUGE155_TYPES", "ROUGE155_RESAMPLES", "ROUGE155_CONFIDENCE", "perl_rand", "rouge155_average",
+           "rouge155_averages", "round5", "alpha_from_beta", "rouge155_su_counts", "rouge155_wlcs_hit",
            "make_rouge155_item_scorer", "rouge155_score_item", "PRESET"]
 
 Token = Hashable
@@ -79,7 +91,81 @@ Token = Hashable
 #: What ``-a -n 4 -w 1.2 -2 4 -U`` prints: ROUGE-1..4, L, W-1.2, S4 and SU4 (plus ``rougeLsum`` on request).
 ROUGE155_TYPES: Tuple[str, ...] = ("rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeS4", "rougeSU4")
 
+#: ROUGE-1.5.5's defaults for its corpus average: ``-r 1000`` bootstrap resamples, ``-c 95`` (a 95% interval).
+ROUGE155_RESAMPLES = 1000
+ROUGE155_CONFIDENCE = 95
 
+_MASK48 = (1 << 48) - 1
+
+
+def perl_rand(seed: int) -> Iterator[float]:
+    """Perl's ``rand()`` after ``srand(seed)``: Perl >= 5.20 uses its own drand48 on every platform
+    (``Perl_drand48_r``): ``srand(s)`` sets ``x = (s << 16) + 0x330E`` (``s`` as a U32), each ``rand()`` steps
+    ``x = (0x5DEECE66D * x + 0xB) mod 2**48`` and returns ``x / 2**48`` (exact in a double)."""
+    x = ((int(seed) & 0xFFFFFFFF) << 16) + 0x330E
+    while True:
+        x = (0x5DEECE66D * x + 0xB) & _MASK48
+        yield x / 281474976710656.0  # 2**48
+
+
+def _perl_draws(n: int, resamples: int) -> Iterator[np.ndarray]:
+    """The script's n draws ``int(rand(n))`` of every resample at once: draw k of resample i (``srand(i)``) is
+    ``yield``-ed k as element i. `perl_rand`'s LCG in uint64 (the product wraps mod 2**64, of which the 48 low bits
+    are those mod 2**48), the same double ``n * (x / 2**48)`` truncated."""
+    x = (np.arange(resamples, dtype=np.uint64) & np.uint64(0xFFFFFFFF)) << np.uint64(16)
+    x += np.uint64(0x330E)
+    mult, add, mask = np.uint64(0x5DEECE66D), np.uint64(0xB), np.uint64(_MASK48)
+    for _ in range(n):
+        x = (x * mult + add) & mask
+        yield (float(n) * (x.astype(np.float64) / 281474976710656.0)).astype(np.int64)
+
+
+def _perl_index(values: Sequence[float], i: int) -> float:
+    return float(values[i]) if 0 <= i < len(values) else 0.0  # Perl: an element past the end is undef, 0
+
+
+def rouge155_averages(columns: Dict[str, Sequence[float]], resamples: int = ROUGE155_RESAMPLES,
+                      confidence: float = ROUGE155_CONFIDENCE) -> Dict[str, Tuple[float, float, float]]:
+    """ROUGE-1.5.5's printed ``Average_X`` and ``(CF%-conf.int. low - high)`` of per-evaluation scores, bit for bit
+    (``computeAverages``, ``bootstrapResampling``), for several columns at once (the same draws serve them all).
+
+    Args:
+        columns: ``{name: per-evaluation scores}`` (the 5-decimal numbers the script prints per ``Eval``), each in
+            the order of the evaluations' ids ``1..n`` (``-z``: the file list's lines); they are resampled in the
+            script's string order of the ids (``1, 10, 100, 11, ...``).
+        resamples: ``-r`` (default 1000); confidence: ``-c`` (default 95).
+
+    Returns:
+        ``{name: (average, ci_low, ci_high)}``, each the script's ``sprintf("%7.5f")`` read back as a float. The
+        average is the mean of the sorted bootstrap means, not the mean of the scores.
+    """
+    names = list(columns)
+    n = len(columns[names[0]]) if names else 0
+    order = sorted(range(n), key=lambda i: f"{i + 1}.X")  # @instances = sort keys: "$evalID.$peerID" as strings
+    inst = np.array([[float(columns[c][i]) for c in names] for i in order], dtype=np.float64).reshape(n, len(names))
+    totals = np.zeros((int(resamples), len(names)), dtype=np.float64)
+    for k, idx in enumerate(_perl_draws(n, int(resamples))):
+        totals = inst[idx] if k == 0 else totals + inst[idx]  # Perl's +=, in draw order (no pairwise sum)
+    means = np.sort(totals / n if n else totals, axis=0)  # sort by_value (numeric)
+    delta = resamples * ((100 - confidence) / 2.0) / 100.0
+    ci_ua, ci_la = int(resamples - delta - 1), int(delta)
+    ratio = resamples - delta - 1 - ci_ua
+    out = {}
+    for j, name in enumerate(names):
+        col = means[:, j].tolist()
+        total = 0.0
+        for m in col:  # $resampleAvgROUGE += $rankedArray[$x], in sorted order
+            total += m
+        low = _perl_index(col, ci_la) + (_perl_index(col, ci_la + 1) - _perl_index(col, ci_la)) * ratio
+        high = _perl_index(col, ci_ua) + (_perl_index(col, ci_ua + 1) - _perl_index(col, ci_ua)) * ratio
+        out[name] = (round5(total / len(col)) if col else 0.0, round5(low), round5(high))
+    return out
+
+
+def rouge155_average(values: Sequence[float], resamples: int = ROUGE155_RESAMPLES,
+                     confidence: float = ROUGE155_CONFIDENCE) -> Tuple[float, float, float]:
+    """`rouge155_averages` of one column: ``(Average_X, CI low, CI high)`` as ROUGE-1.5.5 prints them."""
+    return rouge155_averages({"x": values}, resamples, confidence)["x"]
 
 
 def round5(x: float) -> float:
@@ -275,6 +361,15 @@ class _Rouge155(RougePreset):
     def explain_su_counts(self, tokens, skip):
         return rouge155_su_counts(tokens, skip)
 
+    def tool_numbers(self, fmeasure, extra) -> Dict[str, float]:
+        """``rouge155_<type>``: the script's printed ``Average_F`` (its 1000-resample bootstrap average, srand 0..999,
+        `rouge155_average`), ``rouge155_<type>_ci_low``/``_ci_high``: its ``95%-conf.int.``; items in order = ``-z``
+        file list lines."""
+        out: Dict[str, float] = {}
+        for t, (avg, low, high) in rouge155_averages(dict(fmeasure)).items():
+            out[f"rouge155_{t}"], out[f"rouge155_{t}_ci_low"], out[f"rouge155_{t}_ci_high"] = avg, low, high
+        return out
+
 
 #: The registered preset (ROUGE only): ``-a -n 4 -w 1.2 -2 4 -U -f A -p 0.5`` on zheval's tokens and sentences.
 PRESET = Preset(
@@ -284,10 +379,12 @@ PRESET = Preset(
         defaults={"rouge_types": list(ROUGE155_TYPES), "multi_ref": "pool", "beta": 1.0, "rouge_w_weight": 1.2},
         crosscheck_refusal="crosscheck is not available for preset 'rouge155' (ROUGE-1.5.5 is a Perl script)",
         doors=frozenset({"text", "space"}),
+        number_scale=1.0,  # rouge155_<type>: the script's bootstrap Average_F, 0-1, 5 decimals
         # ROUGE-1.5.5's own options: -n / -2 (any type it scores), -f A / -f B, -p alpha (beta), -w; a max or mean
         # over references is zheval's rule, not the script's
         tool_options={"rouge_types": None, "multi_ref": ("pool", "best_recall"), "beta": None, "rouge_w_weight": None},
-        summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly",
+        summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly (adds rouge155_<type>: "
+                "the script's own bootstrap Average_F, -r 1000, srand 0..999, and its 95% interval)",
     ),
     report_refusal=(
         "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "

@@ -96,8 +96,9 @@ def test_bootstrap_is_separate_and_seeded(chinese_rouge):
 def test_presets_and_overrides(chinese_rouge):
     out = chinese_rouge.compute(predictions=["猫坐在垫子上"], references=["猫趴在垫子上面"], preset="rouge155")
     assert "preset:rouge155" in out["signature"] and "multi:pool" in out["signature"]
-    assert set(out) - {"signature"} == {"rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeS4",
-                                        "rougeSU4"}
+    types = {"rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeS4", "rougeSU4"}
+    # and ROUGE-1.5.5's own printed Average_F (its bootstrap average) with its 95% interval, per type
+    assert set(out) - {"signature"} == types | {f"rouge155_{t}{s}" for t in types for s in ("", "_ci_low", "_ci_high")}
     # explicit arguments override the preset: pre-tokenised text by ROUGE-1.5.5's rules
     out = chinese_rouge.compute(
         predictions=["我 爱 北京"], references=["我 爱 上海"], preset="rouge155", tokenizer="none", rouge_types=["rouge1"]

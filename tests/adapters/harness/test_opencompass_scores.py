@@ -110,7 +110,7 @@ def test_preset_number_scale_is_each_tools_own():
     assert bleu_preset("glm4").number_scale == 1.0 and glm["glm4_bleu_4"] == glm["bleu"]
     for preset in ("llamafactory", "opencompass-jieba-rouge", "longbench", "glm4"):
         assert rouge_preset(preset).number_scale == 100.0
-    assert bleu_preset("sacrebleu-zh").number_scale is None and rouge_preset("rouge155").number_scale is None
+    assert bleu_preset("sacrebleu-zh").number_scale is None and rouge_preset("rouge155").number_scale == 1.0
     with pytest.raises(ValueError, match="adds no number of its own"):
         _opencompass_scale("bleu", bleu_preset("sacrebleu-zh"), 0.5)
 
