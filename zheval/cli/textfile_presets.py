@@ -8,7 +8,7 @@ from typing import Optional
 
 from .options import UserError
 
-__all__ = ["check_text_preset", "empty_references_note", "empty_references_seen", "preset_scores_empty", "keeps_bom",
+__all__ = ["starts_with_bom", "check_text_preset", "empty_references_note", "empty_references_seen", "preset_scores_empty", "keeps_bom",
            "bom_lines_warning"]
 
 
@@ -91,3 +91,13 @@ def empty_references_note(warning, ref_names: list) -> tuple:
     path, line, _, _ = TextFilePlaces(ref_names).reference(i, j)
     text = str(warning).replace(f"references[{i}][{j}]", f"{path}:{line}")
     return len(warning.positions), text.replace("empty reference(s)", "empty reference line(s)", 1)
+
+
+def starts_with_bom(name: str, data: bytes) -> bool:
+    """Whether a file's text (gzip undone by `zheval.io.source.read_bytes`, as its reader did) begins with a UTF-8
+    byte-order mark."""
+    from ..io.encoding import UTF8_BOM
+    from ..io.source import read_bytes
+
+    raw = read_bytes(name, "text file", [], data=data)
+    return raw is not None and raw.startswith(UTF8_BOM)

@@ -62,7 +62,7 @@ from .option_names import caution_option
 from .params import BLEU_FORMAT, option, takes
 from .resampling import (confidence_option, confidence_resamples, paired_resamples, paired_test, resample_systems,
                          resampled_signature, resampling_cautions, rounded_perfect_notes)
-from .textfile_presets import (bom_lines_warning, check_text_preset, empty_references_note, empty_references_seen,
+from .textfile_presets import (bom_lines_warning, starts_with_bom, check_text_preset, empty_references_note, empty_references_seen,
                                keeps_bom, preset_scores_empty)
 from .textfiles_report import blank_lines_note, json_text, metric_label, sacrebleu_text, score_only_text, table_text
 
@@ -225,7 +225,7 @@ def read_text_files(refs: List[Path], hyps: Optional[List[Path]], allow_empty: b
                         f"{_SELF_SCORED}")
                 _say([text], said)
     for name, data in zip(names, ref_datas + datas):
-        if _starts_with_bom(name, data):
+        if starts_with_bom(name, data):
             note(f"{name}: a UTF-8 byte-order mark (BOM) before line 1 was removed, as every zheval door does; "
                  "sacrebleu keeps it as a character of the first segment, so its score of this file can differ "
                  "(save the file without the BOM to compare)")
@@ -245,16 +245,6 @@ def _say(texts: list, said: Optional[list]) -> None:
 
 _JSON_STRINGS_INSTEAD = ("or score a JSON Lines file of the texts with zheval score -p FILE.jsonl (--pred-field and "
                          "--ref-field name its fields)")
-
-
-def _starts_with_bom(name: str, data: bytes) -> bool:
-    """Whether a file's text (gzip undone by `zheval.io.source.read_bytes`, as its reader did) begins with a UTF-8
-    byte-order mark."""
-    from ..io.encoding import UTF8_BOM
-    from ..io.source import read_bytes
-
-    raw = read_bytes(name, "text file", [], data=data)
-    return raw is not None and raw.startswith(UTF8_BOM)
 
 
 def references_located(exc: ValueError, ref_names: list, hypothesis: Optional[str] = None) -> ValueError:
