@@ -115,15 +115,21 @@ def test_tables_are_refused_too(tmp_path, data, kind):
             read_records(path, pred_field="prediction", with_references=False)), bootstrap=0)
 
 
-def test_every_command_refuses_it_naming_the_option(tmp_path, data):
-    path = _shuffled(tmp_path)
+def _every_command(tmp_path, data, path):
+    """``(args, result)`` of ``score`` (with and without ``--pred-field``), ``compare`` (after a file with ids),
+    ``explain`` and ``sample`` on ``--data data`` and the predictions ``path``, each with ``-q``."""
     ordered = write_jsonl(tmp_path / "a.jsonl", [{"id": i, "prediction": p} for i, p in zip(IDS, PREDS)])
     for args in (("score", "-d", data, "-p", path, "--bootstrap", 0),
-                 ("score", "-d", data, "-p", path, "--pred-field", "prediction", "--bootstrap", 0),
+                 ("score", "--data", data, "-p", path, "--pred-field", "prediction", "--bootstrap", 0),
                  ("compare", "-d", data, "-p", ordered, path),
                  ("explain", "-d", data, "-p", path, "--id", "duck-0"),
                  ("sample", "-d", data, "-p", path, "-k", 3, "-o", tmp_path / "s.csv", "--key", tmp_path / "k.json")):
-        res = run_cli(*args, "-q")
+        yield args, run_cli(*args, "-q")
+
+
+def test_every_command_refuses_it_naming_the_option(tmp_path, data):
+    path = _shuffled(tmp_path)
+    for args, res in _every_command(tmp_path, data, path):
         assert res.exit_code == 2, (args, res.output)
         assert f"predictions ({path}) have no 'id' field, but their field 'qid' holds exactly the data's 6 ids" \
             in res.stderr, (args, res.stderr)
@@ -343,13 +349,7 @@ def test_a_shuffled_file_numbered_by_a_row_index_is_refused_by_the_library(tmp_p
 
 def test_every_command_refuses_a_row_index_in_another_order_naming_the_option(tmp_path, data):
     path = _numbered(tmp_path, "idx")
-    ordered = write_jsonl(tmp_path / "a.jsonl", [{"id": i, "prediction": p} for i, p in zip(IDS, PREDS)])
-    for args in (("score", "-d", data, "-p", path, "--bootstrap", 0),
-                 ("score", "--data", data, "-p", path, "--pred-field", "prediction", "--bootstrap", 0),
-                 ("compare", "-d", data, "-p", ordered, path),
-                 ("explain", "-d", data, "-p", path, "--id", "duck-0"),
-                 ("sample", "-d", data, "-p", path, "-k", 3, "-o", tmp_path / "s.csv", "--key", tmp_path / "k.json")):
-        res = run_cli(*args, "-q")
+    for args, res in _every_command(tmp_path, data, path):
         assert res.exit_code == 2, (args, res.output)
         assert (f"predictions ({path}) have no 'id' field, but their field 'idx' numbers their 6 lines from 0 to 5 "
                 "in another order") in res.stderr, (args, res.stderr)
