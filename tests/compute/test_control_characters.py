@@ -90,3 +90,42 @@ def test_score_batches_counts_over_every_batch_with_global_indices():
     msgs = [str(w.message) for w in said if w.category is zheval.ControlCharacterWarning]
     assert len(msgs) == 1 and msgs[0].startswith(
         "3 control characters (U+0000, U+0007) in 2 texts (predictions[1], references[3][0]) are in no token"), msgs
+
+
+def test_the_warning_says_controls_break_tokens_as_the_tokenizer_does():
+    # by hand: a NUL between 12 and 34 is a break (two tokens), not a deletion (one token 1234)
+    tok = zheval.get_tokenizer("char", normalize="none")
+    assert tok.tokenize("12\x0034") == ["12", "34"]
+    said = _ours(zheval.compute_bleu, ["12\x0034"], [["12 34"]], normalize="none")
+    msg = [str(w.message) for w in said if w.category is zheval.ControlCharacterWarning][0]
+    assert "a break between tokens" in msg and "drops control characters" not in msg, msg
+
+
+def _control_files(tmp_path):
+    from helpers.cli import ROWS, write_jsonl
+
+    data, preds, records = tmp_path / "data.jsonl", tmp_path / "preds.jsonl", tmp_path / "records.jsonl"
+    write_jsonl(data, ROWS)
+    # q2's prediction holds a NUL; it stands on line 1 of the predictions file (joined by id), q1 on line 2
+    write_jsonl(preds, [{"id": "q2", "prediction": "我陪着你\x00想聊聊吗"}, {"id": "q1", "prediction": "请申请退货"},
+                        {"id": "q3", "prediction": "明天穿外套"}])
+    write_jsonl(tmp_path / "b.jsonl", [{"id": "q1", "prediction": "请申请退货"}, {"id": "q2", "prediction": "我陪着你"},
+                                       {"id": "q3", "prediction": "明天穿外套"}])
+    write_jsonl(records, [{"id": "r1", "prediction": "好的", "label": "好的"},
+                          {"id": "r2", "prediction": "天气\x07很好", "label": "天气很好"}])
+    return data, preds, records
+
+
+@pytest.mark.parametrize("door", ["score --data", "compare --data", "explain --data", "score records"])
+def test_the_command_names_file_and_line_of_each_door(tmp_path, door):
+    # break-it 22: score and explain named predictions[1] (the library's index) instead of the file's line
+    data, preds, records = _control_files(tmp_path)
+    args = {"score --data": ["score", "--data", data, "--predictions", preds, "--bootstrap", 0],
+            "compare --data": ["compare", "--data", data, "-p", preds, tmp_path / "b.jsonl", "--bootstrap", 100],
+            "explain --data": ["explain", "--data", data, "--predictions", preds],
+            "score records": ["score", "--predictions", records, "--bootstrap", 0]}[door]
+    res = run_cli(*args)
+    assert res.exit_code == 0, res.output
+    where = f"{records}:2 (id 'r2'" if door == "score records" else f"{preds}:1 (id 'q2'"
+    assert f"in 1 text ({where}" in res.output.replace("\n", " "), res.output
+    assert "predictions[" not in res.output

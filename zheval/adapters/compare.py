@@ -224,7 +224,7 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
             raise_unscorable(unscorable_problems(table, table["responses"], cfg.tokenizer, table["id"], locations))
         tables.append(table)
         diag, more = prediction_checks(p, preds, table["responses"], table["id"], cfg.tokenizer, f"{which}: ",
-                                       excluded_shown=False, reference_limit=limit)
+                                       excluded_shown=False, reference_limit=limit, locations=locations)
         diags[which] = (name, diag)
         warnings += more
         notes += order_notes(p, f"{which}: ")

@@ -33,8 +33,10 @@ before any inference result is read).
 from __future__ import annotations
 
 import inspect
+import math
 import logging
 import warnings
+from decimal import Decimal
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from ..compute.bleu import bleu_door_config, bleu_items, bleu_result
@@ -123,7 +125,8 @@ def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
     """A preset's own number (``opencompass_rouge1``, ``glm4_bleu_4`` ...) on OpenCompass's 0-100 scale: the preset
     says which scale its numbers are on (its ``number_scale``, [`zheval.presets.RougePreset`][] /
     [`BleuPreset`][zheval.presets.BleuPreset]); 0-100 ones are kept as they are (bit for bit the tool's number), 0-1 ones
-    are multiplied by 100.
+    have their decimal point moved two places (the float nearest to 100 times the number's shortest decimal form:
+    ROUGE-1.5.5's printed ``0.30769`` is ``30.769``, where a float product gives ``30.769000000000002``).
 
     Raises:
         ValueError: no preset, or one that adds no number of its own."""
@@ -131,6 +134,8 @@ def _opencompass_scale(metric: str, preset: Any, value: float) -> float:
     if scale is None:
         name = preset.name if preset is not None else None
         raise ValueError(f"the {metric} preset {name!r} adds no number of its own")
+    if scale == 1.0 and isinstance(value, float) and math.isfinite(value):
+        return float(Decimal(repr(value)).scaleb(2))
     return value * (100.0 / scale)
 
 

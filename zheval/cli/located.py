@@ -12,13 +12,14 @@ the library's message lists), any other ``ValueError`` / ``TypeError`` naming ``
 
 from __future__ import annotations
 
-import re
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Callable, Mapping, Optional, Sequence
 
-__all__ = ["RowPlaces", "TextFilePlaces", "rows_named", "located_error"]
+from ..io.row_names import ROW_NAME, place_text, renamed_rows
 
-_INDEXED = re.compile(r"\b(predictions|references)\[(\d+)\](?:\[(\d+)\])?")
+__all__ = ["RowPlaces", "TextFilePlaces", "rows_named", "located_error", "located_text", "warning_located", "ROWS"]
+
 
 
 class RowPlaces:
@@ -83,13 +84,6 @@ class TextFilePlaces(RowPlaces):
         return (self.hypothesis, i + 1, None, None) if self.hypothesis is not None else (None, 0, None, None)
 
 
-def _place_text(path, line, rid, field) -> Optional[str]:
-    if path is None:
-        return None
-    return f"{path}:{line}" + (f" (id {rid!r}, {field})" if rid is not None and field else
-                               f" ({field})" if field else "")
-
-
 def located_error(exc: BaseException, places: RowPlaces, index: Optional[Sequence[int]] = None) -> BaseException:
     """``exc`` with its items named in the user's words, or ``exc`` itself when it names none (or one that
     ``places`` does not know).
@@ -127,32 +121,51 @@ def located_error(exc: BaseException, places: RowPlaces, index: Optional[Sequenc
                                     + f"{how}: {text!r} {why}".rstrip()
                                     + "; an empty reference cannot be scored: remove it or give a real reference"))
         return FileFormatError(problems, "references that cannot be scored")
-    if type(exc) not in (ValueError, TypeError) or not _INDEXED.search(str(exc)):
+    if type(exc) not in (ValueError, TypeError) or not ROW_NAME.search(str(exc)):
         return exc
-    unknown = []
+    message = located_text(str(exc), places, index)
+    return exc if message is None else type(exc)(message)
 
-    def name(m) -> str:
-        i = full(int(m.group(2)))
-        got = places.prediction_of(i) if m.group(1) == "predictions" else \
-            places.reference(i, int(m.group(3) or 0))
-        text = _place_text(*got)
-        if text is None:
-            unknown.append(m.group(0))
-            return m.group(0)
-        return text
 
-    message = _INDEXED.sub(name, str(exc))
-    return exc if unknown else type(exc)(message)
+def located_text(message: str, places: RowPlaces, index: Optional[Sequence[int]] = None) -> Optional[str]:
+    """``message`` (a library error's or warning's text) with each ``predictions[i]`` / ``references[i][j]`` written
+    as ``FILE:line (id 'x', 'field')``; ``None`` when one of them is not known to ``places`` (the message is then
+    best left as the library wrote it). ``index``: as `located_error`."""
+    def name(kind: str, i: int, j: int) -> Optional[str]:
+        i = index[i] if index is not None and 0 <= i < len(index) else i
+        path, line, rid, field = places.prediction_of(i) if kind == "predictions" else places.reference(i, j)
+        return place_text(path, line, rid if field else None, field)
+
+    return renamed_rows(message, name)
+
+
+#: The rows of the library calls running in a `rows_named` block: ``(places, index)``, ``places`` a callable
+#: returning the `RowPlaces` (called at most once, when a warning names a row), for `warning_located`.
+ROWS: ContextVar[Optional[list]] = ContextVar("zheval_rows_named", default=None)
+
+
+def warning_located(message: str) -> str:
+    """A library warning's text (``ControlCharacterWarning``'s ``predictions[1]``) in the words of the `rows_named`
+    block it was raised in (``FILE:line (id 'x', 'field')``, `located_text`); ``message`` itself outside one, or
+    when it names no row or one the block's places do not know."""
+    rows = ROWS.get()
+    if rows is None or not ROW_NAME.search(message):
+        return message
+    if not isinstance(rows[0], RowPlaces):
+        rows[0] = rows[0]()
+    return located_text(message, rows[0], rows[1]) or message
 
 
 @contextmanager
 def rows_named(places: Callable[[], RowPlaces], index: Optional[Sequence[int]] = None):
-    """Run a block of library calls; a row error it raises is re-raised in the user's words (`located_error`).
+    """Run a block of library calls; a row error it raises is re-raised in the user's words (`located_error`), and
+    a library warning raised in it names its rows in them too (`warning_located`, through `ROWS`).
 
     Args:
         places: returns the `RowPlaces` (called only when an error is raised).
         index: as `located_error`.
     """
+    token = ROWS.set([places, index])
     try:
         yield
     except (ValueError, TypeError) as exc:
@@ -160,3 +173,5 @@ def rows_named(places: Callable[[], RowPlaces], index: Optional[Sequence[int]] =
         if named is exc:
             raise
         raise named from None
+    finally:
+        ROWS.reset(token)

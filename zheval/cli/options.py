@@ -118,14 +118,16 @@ def take_warnings() -> list:
 
 def _catch(message, category, filename, lineno, file=None, line=None) -> None:
     """``warnings.showwarning`` of a command: a ``ZhevalWarning`` is kept (once) in `CAUGHT`, in the command's words
-    (`zheval.cli.option_names.warning_text`); any other warning is printed as Python prints it, escaped (`_show_warning`)."""
+    (`zheval.cli.option_names.warning_text`), its rows as ``FILE:line`` inside a `zheval.cli.located.rows_named`
+    block (`zheval.cli.located.warning_located`); any other warning is printed as Python prints it, escaped (`_show_warning`)."""
     from ..compute.guards import ZhevalWarning
+    from .located import warning_located
     from .option_names import COMMAND, warning_text
 
     caught = CAUGHT.get()
     if caught is None or not issubclass(category, ZhevalWarning):
         return _show_warning(message, category, filename, lineno, file, line)
-    text = warning_text(str(message), category, COMMAND.get())
+    text = warning_text(warning_located(str(message)), category, COMMAND.get())
     if text not in caught:
         caught.append(text)
 

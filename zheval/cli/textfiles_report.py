@@ -117,6 +117,8 @@ def table_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: d
         lines.append("")
         lines += [f"{name}: the preset's own numbers (its tool's scale) and counts: "
                   + ", ".join(f"{k} = {v}" for k, v in x.items()) for name, x in extras if x]
+        if note := preset_numbers_note(out):
+            lines.append(f"note: {note}")
     if paired:
         lines += [""] + _test_lines(out)
     why = next((r["no_interval"] for k in keys for r in tests[k] if r["no_interval"]),
@@ -166,6 +168,8 @@ def json_text(out: dict, scale: int, width: int, ref_names: list, empty_hyps: di
         extra = preset_numbers(res, out["keys"])
         if extra:
             d["preset_scores"] = extra  # the preset's own numbers and counts, on the preset's own scale
+            if note := preset_numbers_note(out):
+                d["preset_scores_note"] = note
         if s["system"] in empty_hyps:
             d["empty_hypotheses"] = empty_hyps[s["system"]]
         systems.append(d)
@@ -215,3 +219,15 @@ def preset_numbers(res: dict, keys: list) -> dict:
         own.update({k, f"{k}_precision", f"{k}_recall", f"{k}_ci_low", f"{k}_ci_high"})
     return {k: v for k, v in res.items()
             if k not in own and isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def preset_numbers_note(out: dict) -> str:
+    """What the preset's own numbers of a text-file command's output ``out`` are (the preset's ``numbers_note``,
+    `zheval.presets.base.RougePreset`), read from its signature's ``preset:NAME``; ``""`` when it has none."""
+    from ..presets import find_preset
+
+    name = next((f[len("preset:"):] for f in out.get("signature", "").split("|") if f.startswith("preset:")), None)
+    preset = find_preset(name) if name else None
+    part = getattr(preset, out.get("metric", ""), None) if preset is not None else None
+    return getattr(part, "numbers_note", "") or ""
+

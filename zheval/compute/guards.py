@@ -33,9 +33,9 @@ The slips and their exact rules:
   step.
 
 * [`ControlCharacterWarning`][zheval.compute.guards.ControlCharacterWarning] -- control characters (NUL, BEL, ESC …:
-  category ``Cc`` but whitespace) that the tokenizer makes no token of: the ``char`` and ``jieba`` tokenizers drop
-  them as they drop the invisible characters, even with ``normalize="none"`` (sacrebleu's ``zh`` tokenizer keeps
-  each as a token), so the texts are scored without them. Not sampled: every text is scanned (one regular
+  category ``Cc`` but whitespace) that the tokenizer makes no token of: the ``char`` and ``jieba`` tokenizers read
+  each as a break between tokens (``12\x0034`` gives ``12``, ``34``), even with ``normalize="none"`` (sacrebleu's
+  ``zh`` tokenizer keeps each as a token), so the texts are scored without them. Not sampled: every text is scanned (one regular
   expression over the joined texts) and the texts holding one are tokenised again, so the count is exact
   (`dropped_controls`). Not for chrF without word n-grams, which counts characters (controls included).
 
@@ -144,8 +144,8 @@ class DuplicateReferenceWarning(ZhevalWarning):
 
 
 class ControlCharacterWarning(ZhevalWarning):
-    """Control characters in the texts that the tokenizer drops (no token holds them): counted, with the texts that
-    lose one (`dropped_controls`)."""
+    """Control characters in the texts that no token of the tokenizer holds (each is read as a break between
+    tokens, as a space is): counted, with the texts that hold one (`dropped_controls`)."""
 
 
 #: The control characters a tokenizer could drop: Unicode category ``Cc`` but the whitespace ones (``\t \n \v \f
@@ -192,9 +192,10 @@ def control_message(count: int, where: Sequence[str], chars: Sequence[str], toke
     return (
         f"{count} control character{'s' if count > 1 else ''} ({', '.join(chars[:5])}{', …' if len(chars) > 5 else ''}) "
         f"in {len(where)} text{'s' if len(where) > 1 else ''} ({texts}) {'are' if count > 1 else 'is'} in no token "
-        f"(tok:{tokenizer.signature()}): the tokenizer drops control characters as it drops invisible ones, even "
-        "without normalisation, so those texts are scored without them (sacrebleu's zh tokenizer keeps each as a "
-        "token). Remove them from the data, or check how it was decoded.")
+        f"(tok:{tokenizer.signature()}): the tokenizer reads a control character as a break between tokens (a NUL "
+        "between 12 and 34 gives the tokens 12 and 34), even without normalisation, so those texts are scored without "
+        "them (sacrebleu's zh tokenizer keeps each as a token). Remove them from the data, or check how it was "
+        "decoded.")
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).

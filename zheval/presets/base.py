@@ -169,6 +169,8 @@ class RougePreset:
             of ``defaults`` is the recipe.
         tokens_of: whose tokens the preset's tokenizer reproduces, in words, for messages (`tokens_tool`); empty:
             the tokenizer's own tool (its ``TOOL``). LongBench shares LLaMA-Factory's jieba tokenizer and says so.
+        numbers_note: what the numbers of [`tool_numbers`][zheval.presets.base.RougePreset.tool_numbers] are, in
+            words, for the reports that print them beside zheval's scores (empty: the reports' own words).
     """
 
     name: str
@@ -187,6 +189,7 @@ class RougePreset:
     summary: str = ""
     tool_options: Mapping[str, Optional[Tuple[Any, ...]]] = field(default_factory=dict)
     tokens_of: str = ""
+    numbers_note: str = ""
 
     def __post_init__(self) -> None:
         if self.units not in UNITS:

@@ -385,6 +385,11 @@ PRESET = Preset(
         tool_options={"rouge_types": None, "multi_ref": ("pool", "best_recall"), "beta": None, "rouge_w_weight": None},
         summary="ROUGE-1.5.5 -a -n 4 -w 1.2 -2 4 -U -f A -p 0.5 per item, averaged exactly (adds rouge155_<type>: "
                 "the script's own bootstrap Average_F, -r 1000, srand 0..999, and its 95% interval)",
+        numbers_note=("rouge155_<type> is ROUGE-1.5.5.pl's printed Average_F: its own 1000-resample bootstrap mean "
+                      "of the per-item F (Perl's drand48, srand(i) for resample i, items sorted by id as strings, as the script sorts them), 0-1, 5 "
+                      "decimals; _ci_low/_ci_high its 95% interval. --bootstrap, --seed and --confidence do not "
+                      "change them (they are the script's); the table's scores and intervals are zheval's exact "
+                      "mean and bootstrap"),
     ),
     report_refusal=(
         "--preset rouge155 is a ROUGE preset (ROUGE-1.5.5's numbers, per-item rounding and pooled "

@@ -186,3 +186,16 @@ def test_every_option_listed_as_valid_is_accepted(cls):
     assert set(listed) <= set(defaults), listed
     for name in listed:
         cls(**{name: defaults[name]})  # accepted: no TypeError/ValueError
+
+
+def test_a_0_1_preset_number_moves_its_decimal_point_without_float_noise():
+    # break-it 22: ROUGE-1.5.5 prints 0.30769; OpenCompass's scale showed 30.769000000000002 (0.30769 * 100)
+    from zheval.adapters.harness_opencompass import _opencompass_scale
+    from zheval.presets import bleu_preset, rouge_preset
+
+    assert 0.30769 * 100 == 30.769000000000002  # the float product the old rule gave
+    assert _opencompass_scale("rouge", rouge_preset("rouge155"), 0.30769) == 30.769
+    assert _opencompass_scale("rouge", rouge_preset("rouge155"), 0.0) == 0.0
+    assert _opencompass_scale("bleu", bleu_preset("glm4"), 0.57) == 57.0
+    # 0-100 numbers stay the tool's own, bit for bit
+    assert _opencompass_scale("rouge", rouge_preset("longbench"), 30.769000000000002) == 30.769000000000002

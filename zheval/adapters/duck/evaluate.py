@@ -128,7 +128,7 @@ def evaluate_predictions(
     bert = None if bert is None else add_bertscore([specs], bert, [preds], refs)[0]
     item_groups = group_items(group_columns(ds, by), by, len(ds))
     groups = score_groups(specs, item_groups, bootstrap, seed, confidence, progress)
-    diag, warnings = prediction_checks(predictions, preds, refs, table["id"], cfg.tokenizer)
+    diag, warnings = prediction_checks(predictions, preds, refs, table["id"], cfg.tokenizer, locations=locations)
     breakdowns.update(_breakdowns(specs, item_groups, groups, preds, refs, cfg, buckets, folds, bootstrap, seed,
                                   confidence))
     report = Report(kind="score", title=f"zheval score: {len(ds)} items, predictions {source}",

@@ -11,10 +11,11 @@ diagnostics and every warning of one system's predictions, the same in ``score``
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from ...io.fields import group_spaces_problem
 from ...io.lists import split_entries
+from ...io.row_names import place_text, renamed_rows
 from ...io.text_lists import check_text_list, is_table
 from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
@@ -35,6 +36,7 @@ __all__ = [
     "stored_field_notes",
     "order_notes",
     "prediction_checks",
+    "rows_in_files",
 ]
 
 
@@ -258,7 +260,7 @@ def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
 
 def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequence[str], tok: BaseTokenizer,
                       which: str = "", excluded_shown: bool = True,
-                      reference_limit: dict | None = None) -> tuple[Diagnostics, list]:
+                      reference_limit: dict | None = None, locations: Mapping | None = None) -> tuple[Diagnostics, list]:
     """The diagnostics of one system's predictions and every warning a report gives of them, the same for
     ``score`` (`zheval.adapters.duck.evaluate.evaluate_predictions`) and for each system of ``compare``
     (`zheval.adapters.compare.compare_predictions`).
@@ -273,6 +275,9 @@ def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequen
         excluded_shown: the report shows the scores without the truncated predictions (`DiagnosticCounts.result`).
         reference_limit: with ``max_refs``, `zheval.results.breakdowns.reference_limit` of the references before
             the cut: kept as the diagnostics' ``reference_limit`` (its line in `Diagnostics.lines`).
+        locations: ``{item id: (path, line[, reference names])}`` of the items' rows (the 小黄鸭 file's, a records
+            file's); with it, a warning naming ``predictions[i]`` / ``references[i][j]`` names them as ``FILE:line``
+            instead (`rows_in_files`).
 
     Returns:
         ``(Diagnostics, warnings)``: the length ratio, truncation, empty predictions and reference counts
@@ -282,5 +287,32 @@ def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequen
     diag = compute_diagnostics(preds, references, ids, normalize=tok.normalizer, excluded_shown=excluded_shown,
                                source=getattr(predictions, "source", None))
     diag.reference_limit = reference_limit
-    warnings = [f"{which}{w}" for w in (*diag.warnings, *input_warnings(preds, references, tok))]
+    said = [rows_in_files(w, predictions, ids, locations) for w in input_warnings(preds, references, tok)]
+    warnings = [f"{which}{w}" for w in (*diag.warnings, *said)]
     return diag, warnings + stored_field_warnings(predictions, which)
+
+
+def rows_in_files(message: str, predictions, ids: Sequence, locations: Mapping | None) -> str:
+    """``message`` (a warning naming the rows of the items ``ids``: ``predictions[i]``, ``references[i][j]``) with
+    each row written as ``FILE:line (id 'x')``: a prediction at its line of ``predictions``' file (joined by id, or
+    the item's line when paired by line order), a reference at its item's row of ``locations`` (with its field,
+    ``responses[j]`` or the records file's ``'label'``). ``message`` as it is when a row's place is not known
+    (predictions given as a list, no ``locations``)."""
+    source, lines = getattr(predictions, "source", "<memory>"), getattr(predictions, "lines", None) or []
+    if source == "<memory>" or not lines:
+        source = None
+    by_id = ({str(k): ln for k, ln in zip(predictions.ids, lines)} if source and predictions.ids is not None else None)
+
+    def name(kind: str, i: int, j: int):
+        if not 0 <= i < len(ids):
+            return None
+        if kind == "predictions":
+            line = by_id.get(str(ids[i])) if by_id is not None else lines[i] if source and i < len(lines) else None
+            return place_text(source, line, ids[i]) if line is not None else None
+        loc = (locations or {}).get(ids[i])
+        if loc is None:
+            return None
+        names = loc[2] if len(loc) > 2 else None
+        return place_text(loc[0], loc[1], ids[i], names[j] if names and j < len(names) else f"responses[{j}]")
+
+    return renamed_rows(message, name) or message
