@@ -129,3 +129,26 @@ def test_the_command_names_file_and_line_of_each_door(tmp_path, door):
     where = f"{records}:2 (id 'r2'" if door == "score records" else f"{preds}:1 (id 'q2'"
     assert f"in 1 text ({where}" in res.output.replace("\n", " "), res.output
     assert "predictions[" not in res.output
+
+
+def test_invisible_characters_the_tokenizer_drops_are_counted_without_the_zw_step():
+    # known leftover of break-it 22: under normalize="none" U+200B and U+200D vanished from the tokens uncounted.
+    # By hand: 你\u200b好 (one U+200B lost), x\u200dy (one U+200D lost) -> 2 characters in predictions[0]; the VS16
+    # after "a" stays inside the token "a\ufe0fb" (not lost, not counted)
+    preds, refs = ["你\u200b好 x\u200dy a\ufe0fb"], [["你好 xy ab"]]
+    tok = zheval.get_tokenizer("char", normalize="none")
+    assert tok.tokenize(preds[0]) == ["你", "好", "x", "y", "a\ufe0fb"]
+    assert guards.dropped_controls(preds, refs, tok) == (2, ["predictions[0]"], ["U+200B", "U+200D"])
+    said = _ours(zheval.compute_bleu, preds, refs, normalize="none")
+    msgs = [str(w.message) for w in said if w.category is zheval.ControlCharacterWarning]
+    assert len(msgs) == 1 and msgs[0].startswith("2 invisible characters (U+200B, U+200D) in 1 text (predictions[0])")
+    # the default normalisation's zw step removes them before tokenising (signed norm:…+zw+…): nothing lost
+    assert not [w for w in _ours(zheval.compute_bleu, preds, refs) if w.category is zheval.ControlCharacterWarning]
+    # a NUL beside them: both kinds named
+    said = _ours(zheval.compute_rouge, ["你\u200b好\x00"], [["你好"]], normalize="none")
+    assert [str(w.message)[:51] for w in said if w.category is zheval.ControlCharacterWarning] == [
+        "2 control and invisible characters (U+200B, U+0000)"]
+    # sacrebleu's zh tokenizer keeps U+200B as a token, and so does its preset: nothing said
+    assert TokenizerZh()("你\u200b好").split() == ["你", "\u200b", "好"]
+    assert not [w for w in _ours(zheval.compute_bleu, ["你\u200b好"], [["你好"]], preset="sacrebleu-zh")
+                if w.category is zheval.ControlCharacterWarning]

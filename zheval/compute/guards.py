@@ -35,7 +35,10 @@ The slips and their exact rules:
 * [`ControlCharacterWarning`][zheval.compute.guards.ControlCharacterWarning] -- control characters (NUL, BEL, ESC …:
   category ``Cc`` but whitespace) that the tokenizer makes no token of: the ``char`` and ``jieba`` tokenizers read
   each as a break between tokens (``12\x0034`` gives ``12``, ``34``), even with ``normalize="none"`` (sacrebleu's
-  ``zh`` tokenizer keeps each as a token), so the texts are scored without them. Not sampled: every text is scanned (one regular
+  ``zh`` tokenizer keeps each as a token), so the texts are scored without them; likewise the invisible characters
+  (U+200B, U+FEFF, bidi marks …: `zheval.text.invisible.INVISIBLE_RANGES`) when the normalisation has no ``zw``
+  step to remove them first (``normalize="none"``), except those a token keeps (a variation selector after its
+  character). Not sampled: every text is scanned (one regular
   expression over the joined texts) and the texts holding one are tokenised again, so the count is exact
   (`dropped_controls`). Not for chrF without word n-grams, which counts characters (controls included).
 
@@ -59,7 +62,7 @@ from typing import List, Sequence, Tuple
 
 import numpy as np
 
-from ..text.chars import HAN_RANGES
+from ..text.chars import HAN_RANGES, INVISIBLE_CLASS_BODY
 from ..text.normalize import t2s
 
 __all__ = [
@@ -145,12 +148,17 @@ class DuplicateReferenceWarning(ZhevalWarning):
 
 class ControlCharacterWarning(ZhevalWarning):
     """Control characters in the texts that no token of the tokenizer holds (each is read as a break between
-    tokens, as a space is): counted, with the texts that hold one (`dropped_controls`)."""
+    tokens, as a space is), and invisible ones when no ``zw`` step removed them first: counted, with the texts that
+    hold one (`dropped_controls`)."""
 
 
 #: The control characters a tokenizer could drop: Unicode category ``Cc`` but the whitespace ones (``\t \n \v \f
 #: \r``, U+001C-U+001F, U+0085), which separate tokens in every tokenizer, sacrebleu's too.
-_CONTROL_RE = re.compile("[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
+_CONTROL_CLASS_BODY = "\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f"
+#: ... and the invisible characters (`zheval.text.invisible.INVISIBLE_RANGES`: U+200B, U+FEFF, bidi marks ...),
+#: which the ``zw`` step removes; without it (``normalize="none"``) the tokenizer drops those that no token keeps.
+_CONTROL_RE = re.compile(f"[{_CONTROL_CLASS_BODY}{INVISIBLE_CLASS_BODY}]")
+_CC_RE = re.compile(f"[{_CONTROL_CLASS_BODY}]")
 
 
 def dropped_controls(predictions: Sequence[str], references: Sequence[Sequence[str]],
@@ -189,13 +197,16 @@ def _control_slip(predictions, references, tokenizer) -> List[Tuple[type, str]]:
 def control_message(count: int, where: Sequence[str], chars: Sequence[str], tokenizer) -> str:
     """The `ControlCharacterWarning` text of `dropped_controls`' ``(count, texts, chars)`` (``count`` > 0)."""
     texts = ", ".join(where[:3]) + (f" and {len(where) - 3} more" if len(where) > 3 else "")
+    control = [c for c in chars if _CC_RE.match(chr(int(c[2:], 16)))]
+    kind = ("control" if len(control) == len(chars) else "invisible" if not control else "control and invisible")
     return (
-        f"{count} control character{'s' if count > 1 else ''} ({', '.join(chars[:5])}{', …' if len(chars) > 5 else ''}) "
+        f"{count} {kind} character{'s' if count > 1 else ''} ({', '.join(chars[:5])}{', …' if len(chars) > 5 else ''}) "
         f"in {len(where)} text{'s' if len(where) > 1 else ''} ({texts}) {'are' if count > 1 else 'is'} in no token "
-        f"(tok:{tokenizer.signature()}): the tokenizer reads a control character as a break between tokens (a NUL "
-        "between 12 and 34 gives the tokens 12 and 34), even without normalisation, so those texts are scored without "
-        "them (sacrebleu's zh tokenizer keeps each as a token). Remove them from the data, or check how it was "
-        "decoded.")
+        f"(tok:{tokenizer.signature()}): the tokenizer reads such a character as a break between tokens (a "
+        f"{'NUL' if kind == 'control' else 'U+200B'} between 12 and 34 gives the tokens 12 and 34), even without "
+        "normalisation, so those texts are scored without them (sacrebleu's zh tokenizer keeps each as a token)"
+        + ("; the zw normalisation step removes invisible ones before tokenisation (no break)" if kind != "control"
+           else "") + ". Remove them from the data, or check how it was decoded.")
 
 
 #: A text is *unsegmented* when it holds this many consecutive Han characters (no space between them).
