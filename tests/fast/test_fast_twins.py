@@ -171,6 +171,12 @@ def check_normalize_corpus(real):
     for steps in [("nopunct",), ("nfkc", "zw", "punct", "nopunct", "space", "lower")]:
         norm = Normalizer(steps)
         assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
+    # full-width forms and word runs next to spaces (space), a '.' after a word run ending in marks (nopunct)
+    texts = random_texts(rng, 3000, "３５ａＥ．，：.,1aE好かㄅˇ㈠ﾡ\u0301\u3099 -\t\n", 10) + ["か\u3099 ３", "e\u0301.5"]
+    for steps in [("space",), ("nopunct",), ("nopunct", "space"), ("zw", "punct", "nopunct", "space", "lower"),
+                  ("space", "lower"), ("nfkc", "zw", "punct", "nopunct", "space", "lower")]:
+        norm = Normalizer(steps)
+        assert normalize_corpus(texts, norm).texts() == [norm(t) for t in texts], steps
 
 
 def check_split_corpus(real):

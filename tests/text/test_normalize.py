@@ -99,7 +99,7 @@ def test_t2s_is_opt_in():
 
 def test_remove_punctuation_keeps_decimals():
     assert remove_punctuation("好的，谢谢！共3.5元") == "好的谢谢共3.5元"
-    assert remove_punctuation("1,000元。") == "1,000元"
+    assert remove_punctuation("1,000元。") == "1 000元"  # the char tokenizer splits ',' off: no comma token kept
     assert remove_punctuation("¥100+😊") == "¥100+😊"  # symbols (S*) are not punctuation
     assert remove_punctuation("100%") == "100"  # '%' is Unicode punctuation (Po)
 
@@ -113,7 +113,7 @@ def test_remove_punctuation_keeps_decimals():
     ("hello,world", "hello world"),
     ("x-ray", "x ray"),
     ("1..2", "1 2"),  # a run of marks is one removal: one space
-    ("v1.2,3", "v1.2,3"),  # single '.'/',' between digits: part of the number, kept
+    ("v1.2,3", "v1.2 3"),  # a single '.' before a digit is part of the number, kept; ',' is not
     ("e\u0301-x", "e\u0301 x"),  # the word before may end in an attached mark
     ("a-\u0301b", "a \u0301b"),  # or the one after start with marks, which would attach to 'a'
     ("한,국", "한 국"),  # Hangul words are word runs too

@@ -86,8 +86,13 @@ def is_han(char: str) -> bool:
     return bool(_HAN_CHAR_RE.fullmatch(char))
 
 
-#: "CJK side" of a space (the ``space`` normalisation step): Han, kana, CJK punctuation and symbols, full-width forms. Not Hangul: Korean separates
-#: words with spaces, so those spaces carry meaning.
+#: "CJK side" of a space (the ``space`` normalisation step): Han, kana, CJK punctuation and symbols, the half-width
+#: CJK punctuation and katakana U+FF61-U+FF9F. Not Hangul: Korean separates words with spaces, so those spaces carry
+#: meaning. Not the rest of the half-/full-width block U+FF00-U+FFEF: each of its forms counts as what NFKC makes of
+#: it -- the full-width ASCII forms U+FF01-U+FF5E (``３``, ``Ａ``, ``．``, ``：``, ``，``) as ASCII, ``｟｠`` as
+#: ``⦅⦆``, the half-width Hangul U+FFA0-U+FFDC as Hangul, the signs and symbols U+FFE0-U+FFEE (``￥``, ``￡``,
+#: ``￩``) as their ordinary forms --, so ``３ ５`` keeps its space as ``3 5`` does (break-it: ``iPhone １５`` became
+#: ``iPhone１５``, one token, while ``iPhone 15`` is two).
 CJK_SIDE_CLASS_BODY = HAN_CLASS_BODY + (
     "\u2e80-\u2fdf"  # radicals, Kangxi
     "\u3000-\u303f"  # CJK symbols and punctuation
@@ -95,7 +100,7 @@ CJK_SIDE_CLASS_BODY = HAN_CLASS_BODY + (
     "\u3100-\u312f\u3190-\u31ff"  # bopomofo, kanbun, strokes, katakana ext
     "\u3200-\u33ff"  # enclosed CJK, compatibility
     "\ufe30-\ufe4f"  # CJK compatibility forms
-    "\uff00-\uffef"  # half-/full-width forms
+    "\uff61-\uff9f"  # half-width CJK punctuation (｡｢｣､･) and katakana
 )
 
 

@@ -13,11 +13,13 @@ name       what it does                                                         
 ``zw``     remove default-ignorable characters (zero-width, bidi, variation         ``今\u200b天`` → ``今天``
            selectors, fillers, tags), U+2800 and U+FFF9–U+FFFB
 ``punct``  unify full-/half-width variants and curly/straight quotes of one mark   ``“好”！`` → ``"好"!``
-``space``  collapse whitespace; drop spaces next to CJK characters                 ``今 天 天 气`` → ``今天天气``
+``space``  collapse whitespace; drop spaces next to CJK characters (full-width      ``今 天 天 气`` → ``今天天气``
+           ASCII forms count as ASCII: ``３ ５`` keeps its space)
 ``lower``  lower-case Latin letters                                                ``iPhone`` → ``iphone``
 ``t2s``    Traditional → Simplified Chinese with OpenCC ``t2s`` (opt-in only)       ``頭髮`` → ``头发``
-``nopunct`` remove punctuation (opt-in only), keeping ``.``/``,`` between digits;   ``好的，谢谢！`` → ``好的谢谢``,
-           a mark removed between two letters/digits leaves a space (never glues)   ``3-5天`` → ``3 5天``
+``nopunct`` remove punctuation (opt-in only), keeping a ``.`` the ``char`` tokenizer  ``好的，谢谢！`` → ``好的谢谢``,
+           joins into a number (``3.5``); a mark removed between two letters/digits  ``3-5天`` → ``3 5天``,
+           leaves a space (never glues); signs go too (``-3`` → ``3``)              ``1,000`` → ``1 000``
 ========== ======================================================================= ==============================
 
 The conservative default is `DEFAULT_STEPS` = ``("nfkc", "zw", "punct", "space", "lower")``: it only merges
@@ -207,7 +209,6 @@ def unify_punctuation(text: str) -> str:
 
 _HSPACE_RE = re.compile(r"[^\S\n]+")
 _NL_RE = re.compile(r" ?\n[\s]*")
-_CJK_SPACE_RE = re.compile(f"(?<=[{CJK_SIDE_CLASS_BODY}]) (?=\\S)|(?<=\\S) (?=[{CJK_SIDE_CLASS_BODY}])")
 
 
 def normalize_space(text: str) -> str:
@@ -216,9 +217,17 @@ def normalize_space(text: str) -> str:
     * Runs of horizontal whitespace (including U+3000, tabs) become one space; runs of line breaks (and blank
       lines) become one ``"\\n"`` — line breaks are kept because ROUGE-Lsum splits sentences on them;
       leading/trailing whitespace is stripped.
-    * A space with a CJK character (Han, kana, CJK or full-width punctuation) on either side and a non-space on
-      the other is removed (not next to Hangul: Korean separates words with spaces): ``"2024 年"`` → ``"2024年"``, ``"今 天 天 气"`` → ``"今天天气"``,
-      ``"用 iPhone 15 拍"`` → ``"用iPhone 15拍"``. Spaces between two Latin words or numbers are kept.
+    * A space with a CJK character (`zheval.text.chars.CJK_SIDE_CLASS_BODY`: Han, kana, CJK punctuation and
+      symbols) on either side and a non-space on the other is removed (not next to Hangul: Korean separates words
+      with spaces): ``"2024 年"`` → ``"2024年"``, ``"今 天 天 气"`` → ``"今天天气"``, ``"用 iPhone 15 拍"`` →
+      ``"用iPhone 15拍"``. Spaces between two Latin words or numbers are kept.
+    * The full-width ASCII forms U+FF01-U+FF5E count as their ASCII twins, not as CJK characters (the step works
+      the same with or without ``nfkc``): ``"３ ５"`` stays ``"３ ５"`` as ``"3 5"`` does, ``"iPhone １５"`` stays
+      ``"iPhone １５"``, ``"a ， b"`` stays ``"a ， b"`` as ``"a , b"`` does; ``"１５ 年"`` → ``"１５年"``.
+    * A space is never removed where it separates two word runs of the ``char`` tokenizer: when the last
+      character before it that is not an attached mark is a word character and a word character follows it (after
+      attached marks; `NOPUNCT_WORD`, `NOPUNCT_MARK`), even when they are CJK-side -- bopomofo, enclosed numbers:
+      ``"ㄋㄧˇ ㄏㄠˇ"`` and ``"㈠ ㈡"`` keep their space (removing it made one token of two).
     """
     if text.isascii():
         if "\n" not in text and "\r" not in text:
@@ -227,7 +236,7 @@ def normalize_space(text: str) -> str:
     text = _HSPACE_RE.sub(" ", text)
     text = _NL_RE.sub("\n", text).strip()
     if not text.isascii():
-        text = _CJK_SPACE_RE.sub("", text)
+        text = _CJK_SPACE_RE.sub(_cjk_space, text)
     return text
 
 
@@ -254,6 +263,17 @@ NOPUNCT_WORD = f"[^\\W_{HAN_CLASS_BODY}{KANA_CLASS_BODY}{INVISIBLE_CLASS_BODY}]"
 #: before it, so a word character followed by marks still continues a word run.
 NOPUNCT_MARK = f"[{ATTACHED_MARKS}]"
 _PUNCT_CHARS_RE = None
+_WORD_RE, _MARK_RE = re.compile(NOPUNCT_WORD), re.compile(NOPUNCT_MARK)
+#: A single space with a CJK-side character on one side and a non-space on the other (`normalize_space` removes it
+#: unless `_cjk_space` finds a word run on both sides); group 1: the marks and word character after it, if any.
+_CJK_SPACE_RE = re.compile(f"(?:(?<=[{CJK_SIDE_CLASS_BODY}]) (?=\\S)|(?<=\\S) (?=[{CJK_SIDE_CLASS_BODY}]))"
+                           f"(?=({NOPUNCT_MARK}*{NOPUNCT_WORD})?)")
+
+
+def _cjk_space(m: re.Match) -> str:
+    """What a space next to a CJK-side character becomes (`normalize_space`): kept when a word character (after
+    attached marks) follows it and the text before it ends in a word run (`_ends_a_word`), else removed."""
+    return " " if m.group(1) is not None and _ends_a_word(m.string, m.start()) else ""
 
 
 def _punct_re() -> tuple:
@@ -272,10 +292,19 @@ def _punct_run(m: re.Match) -> str:
     if a == 0 or b == len(text):
         return ""
     left = text[a - 1]
-    if b - a == 1 and text[a] in ".," and "0" <= left <= "9" and "0" <= text[b] <= "9":
-        return text[a]
     _, left_re, right_re = _punct_re()
+    if b - a == 1 and text[a] == "." and "0" <= text[b] <= "9" and _ends_a_word(text, a):
+        return "."
     return " " if left_re.match(left) and right_re.match(text, b) else ""
+
+
+def _ends_a_word(text: str, a: int) -> bool:
+    """Whether ``text[:a]`` ends in a word run of the ``char`` tokenizer: its last character that is not an attached
+    mark is a word character (`NOPUNCT_WORD`)."""
+    i = a - 1
+    while i >= 0 and _MARK_RE.match(text, i):
+        i -= 1
+    return i >= 0 and _WORD_RE.match(text, i) is not None
 
 
 def remove_punctuation(text: str) -> str:
@@ -283,18 +312,29 @@ def remove_punctuation(text: str) -> str:
 
     The rule, per maximal run of punctuation characters:
 
-    * a single ``.`` or ``,`` between two ASCII digits is kept: it is part of the number (``3.5``, ``1,000``);
-    * any other run is removed; it leaves one space when it stood between two characters that would otherwise
+    * a single ``.`` followed by an ASCII digit, where the text before it ends in a word run (its last character
+      that is not an attached mark is a `NOPUNCT_WORD`), is kept: the ``char`` tokenizer joins it into the number
+      (``3.5``, ``v1.2``, ``a.5``, ``３.5`` are one token each);
+    * any other run is removed. It leaves one space when it stood between two characters that would otherwise
       become one word run (`NOPUNCT_WORD`, the ``char`` tokenizer's letters/digits, on the left possibly followed by
       attached marks, on the right possibly after them), so the two words stay two tokens, as with
       ``punct="drop"``: ``3-5`` → ``3 5``, ``10:30`` → ``10 30``, ``2024-05-17`` → ``2024 05 17``, ``1/2`` →
       ``1 2``, ``hello,world`` → ``hello world``, ``1..2`` → ``1 2``. Next to Han/kana, whitespace, symbols or a
       text end it leaves nothing: Han characters are one token each anyway (``好的，谢谢！`` → ``好的谢谢``).
 
+    The digit-group comma is removed too: the ``char`` tokenizer splits ``1,000`` into ``1``, ``,``, ``000``, so
+    keeping it left a ``,`` token under "no punctuation"; now ``1,000`` → ``1 000``, the two tokens of
+    ``punct="drop"``. A full-width ``．`` or ``，`` is not the ASCII mark (the tokenizer splits ``３．５`` into three
+    tokens): ``３．５`` → ``３ ５``, ``１，０００`` → ``１ ０００``; with ``nfkc`` first they are ``3.5`` and ``1 000``.
     ``-``, ``:`` and ``/`` between digits are removed like any other mark (they separate two numbers -- a range, a
-    time, a date, a fraction -- unlike the decimal point and the digit-group comma inside one number), so ``3-5``
-    and ``3 5`` read alike, and ``2024-05-17`` and ``2024/05/17`` too. The ``space`` step then treats the space
-    as any other (kept between Latin words or digits).
+    time, a date, a fraction -- unlike the decimal point inside one number), so ``3-5`` and ``3 5`` read alike, and
+    ``2024-05-17`` and ``2024/05/17`` too. The ``space`` step then treats the space as any other (kept between
+    Latin words or digits).
+
+    **Signs are punctuation too.** A ``-`` or ``.`` at the start of a number is removed with no trace: ``-3度`` →
+    ``3度`` (minus three degrees reads as three degrees), ``.5`` → ``5``, ``零下-3`` → ``零下3``; U+2212 ``−`` is a
+    symbol (Sm) and is kept by ``nopunct`` alone (``−3`` stays), but the ``punct`` step first makes it ``-``, so
+    ``punct+nopunct`` gives ``3``. Use ``nopunct`` only where signs do not matter for the score.
 
     Example: ``remove_punctuation("好的，谢谢！共3.5元")`` → ``"好的谢谢共3.5元"``; ``remove_punctuation("预计3-5天")``
     → ``"预计3 5天"``. Symbols (categories S*: ``¥``, ``+``, ``~``, emoji) are kept; note that Unicode classes

@@ -19,14 +19,17 @@ boundary)
       `Normalizer` itself.
     * ``zw``: characters of `INVISIBLE_RANGES` are dropped.
     * ``punct``: `PUNCT_TABLE` as a lookup table.
-    * ``nopunct``: per maximal run of punctuation (category P) within a text: a single ``.`` or ``,`` with an ASCII
-      digit on both sides is kept; any other run is removed, and becomes one space when the character before it is
+    * ``nopunct``: per maximal run of punctuation (category P) within a text: a single ``.`` with an ASCII digit
+      after it and a word character as the last character before it that is not an attached mark (within the
+      text) is kept; any other run is removed, and becomes one space when the character before it is
       a word character or an attached mark (`NOPUNCT_WORD`, `NOPUNCT_MARK`) and the first character after it that
       is not an attached mark is a word character, both within the text (the step's ``_punct_run``, run by run).
     * ``space``: ``\\r\\n`` and ``\\r`` become ``\\n``; every maximal whitespace run (``str.isspace``, as the step's
       ``\\s``) at the start or end of a text is dropped, an inner run becomes ``\\n`` if it holds a line break and a
       space otherwise; a space with a CJK-side character (`CJK_SIDE_CLASS_BODY`) on either
-      side is dropped.
+      side is dropped, unless the last character before it that is not an attached mark is a word character and
+      the first character after it that is not an attached mark is a word character (`NOPUNCT_WORD`), within the
+      text.
     * ``lower``: each character of the step's Latin upper-case class becomes its ``str.lower()``.
     * ``t2s`` (OpenCC, phrase-based): not vectorised; a normaliser with it normalises text by text.
 
@@ -34,7 +37,8 @@ boundary)
     ``lower``) are composed when consecutive: each distinct character's image through all of them (the reference
     step functions on that one character), applied with one table. ``lower`` joins them across ``space`` when it
     commutes with it on the characters present (no Latin capital or its lower case is whitespace or CJK-side, none
-    lower-cases to nothing: true of Unicode today, checked per call). ``space`` works on the whitespace positions
+    lower-cases to nothing, each lower-cases to a word character followed by word characters or attached marks:
+    true of Unicode today, checked per call). ``space`` works on the whitespace positions
     only.
 
 Tested equal to the reference on every code point, on random strings over the tricky classes (hypothesis) and on
@@ -211,11 +215,14 @@ def _char_image(ch: str, steps) -> "str | None":
 
 def _lower_commutes_with_space(chars: str) -> bool:
     """Whether ``lower`` may run before ``space`` on texts made of ``chars``: every Latin capital among them
-    lower-cases to a non-empty string, and neither it nor its lower case holds whitespace or a CJK-side character,
-    so the ``space`` step sees the same runs, text ends and CJK-side neighbours either way."""
+    lower-cases to a non-empty string, neither it nor its lower case holds whitespace or a CJK-side character, and
+    both are a word character followed by word characters or attached marks, so the ``space`` step sees the same
+    runs, text ends, CJK-side neighbours and word runs either way."""
     for ch in set(re.findall(f"[{LATIN_UPPER_CLASS_BODY}]", chars)):
         both = ch + ch.lower()
         if len(both) < 2 or any(x.isspace() for x in both) or re.search(f"[{CJK_SIDE_CLASS_BODY}]", both):
+            return False
+        if not all(re.fullmatch(f"{NOPUNCT_WORD}(?:{NOPUNCT_WORD}|{NOPUNCT_MARK})*", x) for x in (ch, ch.lower())):
             return False
     return True
 
@@ -265,6 +272,17 @@ def _neighbours(cp: np.ndarray, offsets: np.ndarray, flag: np.ndarray):
     return prev, nxt
 
 
+def _last_unmarked(marks: np.ndarray) -> np.ndarray:
+    """For each position, the last position at or before it whose character is not an attached mark (-1: none)."""
+    return np.maximum.accumulate(np.where(marks, -1, np.arange(len(marks))))
+
+
+def _first_unmarked(marks: np.ndarray) -> np.ndarray:
+    """For each position, the first position at or after it whose character is not an attached mark (``len``:
+    none)."""
+    return np.minimum.accumulate(np.where(marks, len(marks), np.arange(len(marks)))[::-1])[::-1]
+
+
 def _step_nopunct(cp, offsets, fallback, u):
     """The ``nopunct`` step on the runs of punctuation only (module docstring): each kept, dropped, or dropped but
     its first position, which becomes a space."""
@@ -285,11 +303,13 @@ def _step_nopunct(cp, offsets, fallback, u):
     left = cp[np.maximum(starts - 1, 0)]
     after = np.minimum(ends + 1, len(cp) - 1)
     right = cp[after]
-    digits = (left >= 48) & (left <= 57) & (right >= 48) & (right <= 57)
-    kept = inner & (starts == ends) & ((cp[starts] == 46) | (cp[starts] == 44)) & digits
-    if mark[cp].any():  # the first position at or after each run's end + 1 that is not an attached mark
-        idx = np.where(mark[cp], len(cp), np.arange(len(cp)))
-        after = np.minimum.accumulate(idx[::-1])[::-1][after]
+    kept = inner & (starts == ends) & (cp[starts] == 46) & (right >= 48) & (right <= 57)
+    marks = mark[cp]
+    if kept.any():  # a '.' before a digit is kept where a word run ends before it (its last non-mark: a word char)
+        base = _last_unmarked(marks)[np.maximum(starts - 1, 0)] if marks.any() else starts - 1
+        kept &= (base >= offsets[text]) & word[cp[np.maximum(base, 0)]]
+    if marks.any():  # the first position at or after each run's end + 1 that is not an attached mark
+        after = _first_unmarked(marks)[after]
     spaced = inner & ~kept & (word[left] | mark[left]) & (after < t_end) & word[cp[np.minimum(after, len(cp) - 1)]]
     stay = ~p
     stay[starts[kept]] = True
@@ -326,9 +346,21 @@ def _step_space(cp, offsets, fallback, u):
     # a space run with a CJK-side character on either side is dropped (its neighbours are not whitespace)
     single = inner & ~has_nl
     if single.any():
-        cjk = np.zeros(int(u[-1]) + 1, dtype=bool)
+        cjk, word, mark = (np.zeros(int(u[-1]) + 1, dtype=bool) for _ in range(3))
         cjk[u[_member(u, CJK_SIDE_CLASS_BODY)]] = True
-        inner &= ~(single & (cjk[cp[np.maximum(rs - 1, 0)]] | cjk[cp[np.minimum(re_ + 1, len(cp) - 1)]]))
+        word[u[_matching(u, NOPUNCT_WORD)]] = True
+        mark[u[_matching(u, NOPUNCT_MARK)]] = True
+        left, right = np.maximum(rs - 1, 0), np.minimum(re_ + 1, len(cp) - 1)
+        drop = single & (cjk[cp[left]] | cjk[cp[right]])
+        if drop.any():  # kept between two word runs: a word char (after marks) on the right, a word run's end left
+            marks = mark[cp]
+            if marks.any():
+                left, right = _last_unmarked(marks)[left], _first_unmarked(marks)[right]
+            t_start, t_end = offsets[rt], offsets[rt + 1]
+            runs = ((left >= t_start) & word[cp[np.maximum(left, 0)]] & (right < t_end)
+                    & word[cp[np.minimum(right, len(cp) - 1)]])
+            drop &= ~runs
+        inner &= ~drop
     dropped = np.ones(len(pos), dtype=bool)
     dropped[first[inner]] = False
     gone = pos[dropped]
