@@ -15,7 +15,11 @@ A field numbering the lines (``idx``, ``index``, ``row``: every value ``0``..``N
 or digit strings) holds no id of the data but says which item each line is: in another order than the lines'
 (a shuffled file keyed by a row index) it is refused too (`row_index_check`), in the lines' order it is named in
 the note of the pairing (`zheval.adapters.duck.inputs.order_notes`), which says "no ids" only of a file without any
-other field (break-it: a shuffled ``idx`` file scored BLEU 0.028 instead of 0.249, noted as "have no ids").
+other field (break-it: a shuffled ``idx`` file scored BLEU 0.028 instead of 0.249, noted as "have no ids"). A field
+with an index-like name numbering the lines loosely — a line without it, a repeated number, a gap, numbers from 1000
+— in another order than theirs is refused too (`zheval.adapters.duck.row_index.numbering_refusal`, where the rule
+is written out); one numbering them from 0 in their order where the data's ids number the items from 1 (or the other
+way round) is such a row index, not the data's ids in another order (`_numbering_off_by_one`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Optional
 
 from ...io import FileFormatError, id_value, predictions_arguments, read_rows
 from .mismatch import whole_id
+from .row_index import MIN_ROW_INDEX_LINES, numbering_refusal, row_number
 
 __all__ = ["MIN_MATCHED", "MIN_ROW_INDEX_LINES", "MIN_SHARE", "field_words", "id_like_fields", "row_index_check", "id_like_matches", "id_like_check", "id_like_warning",
            "shared_id_field"]
@@ -40,11 +45,6 @@ the field to be read as holding them: at least half."""
 MIN_MATCHED = 2
 """The least number of lines whose values of a field must be the data's ids (`id_like_matches`): one line that
 happens to hold an id says nothing of the order."""
-
-
-MIN_ROW_INDEX_LINES = 3
-"""The least number of lines whose field numbering them in another order (`row_index_check`) is refused: in two
-lines, ``1`` and ``0`` (a yes/no field) say nothing of the order."""
 
 
 def _rows_of(predictions) -> Optional[list]:
@@ -65,9 +65,10 @@ def _rows_of(predictions) -> Optional[list]:
 
 def _candidate_fields(predictions, rows: list) -> list:
     """The fields of ``rows`` (``predictions``' file, one row per prediction) that may hold ids, in the file's
-    order: not the prediction's own field (its value is the prediction's text on every line), nor a stored label
-    (LLaMA-Factory ``label``: its value on every line), reference or query field (issue 35 break-it pass 17: numeric
-    answers ``"1"``, ``"3"`` … and labels equal to ids were taken for an id field and the file refused)."""
+    order (the fields of every line: one missing on the first line too): not the prediction's own field (its value
+    is the prediction's text on every line), nor a stored label (LLaMA-Factory ``label``: its value on every line),
+    reference or query field (issue 35 break-it pass 17: numeric answers ``"1"``, ``"3"`` … and labels equal to ids
+    were taken for an id field and the file refused)."""
     texts = list(getattr(predictions, "texts", None) or [])
     labels = getattr(predictions, "labels", None)
     named = {f for f in (getattr(predictions, "reference_fields", None) or []) if isinstance(f, str)}
@@ -80,7 +81,8 @@ def _candidate_fields(predictions, rows: list) -> list:
             row.get(field) == lab for row, lab in zip(rows, labels))
         return same_text or same_label
 
-    return [f for f in rows[0] if f not in named and not content(f)]
+    fields = dict.fromkeys(f for row in rows for f in row)  # a field missing on the first line is one too
+    return [f for f in fields if f not in named and not content(f)]
 
 
 def id_like_fields(predictions, ids: list, rows: Optional[list] = None) -> list:
@@ -154,10 +156,12 @@ def id_like_matches(predictions, ids: list, rows: Optional[list] = None) -> list
     return found
 
 
-def _widened_check(predictions, ids: list, rows_n: int, rows: Optional[list]) -> Optional[str]:
+def _widened_check(predictions, ids: list, rows_n: int, rows: Optional[list], kept: Optional[set] = None
+                   ) -> Optional[str]:
     """The refusal of `id_like_check` for a field holding the data's ids on a large share of lines but not exactly
     (`id_like_matches`: some values edited, or written in another case, with spaces, full-width, zero-padded), in
-    another order than the data's; else ``None``."""
+    another order than the data's; else ``None``. The fields holding them in the data's order are added to
+    ``kept`` (never read as a row index then: integer ids in the data's order need not increase down the lines)."""
     src = predictions.source
     if not rows:
         return None
@@ -165,7 +169,11 @@ def _widened_check(predictions, ids: list, rows_n: int, rows: Optional[list]) ->
         wrong = [i for i, k in matched.items() if k != i]
         if not wrong:
             _gaps(predictions, ids, rows, field, matched)
+            if kept is not None:
+                kept.add(field)
             continue
+        if _numbering_off_by_one(rows, field, matched):
+            continue  # 'idx' 0, 1, 2 … in line order where the ids are 1, 2, 3 …: a row index (`row_index_check`)
         i = wrong[0]
         value = rows[i].get(field)
         msg = (f"predictions ({src}) have no 'id' field, but their field {field!r} holds the data's ids on "
@@ -185,6 +193,20 @@ def _widened_check(predictions, ids: list, rows_n: int, rows: Optional[list]) ->
                 f"{predictions_arguments(f'id_field={field!r}')}; if {field!r} does not hold the items' ids, "
                 "remove it from the file")
     return None
+
+
+def _numbering_off_by_one(rows: list, field, matched: dict) -> bool:
+    """Whether ``field``, matching the data's ids on the lines ``matched`` (``{line index: data index}``) each one
+    item off the line's own (the same shift, ``+1`` or ``-1``, on every matched line), numbers the lines in their
+    order from ``0`` or ``1`` (its whole numbers, `row_number`, non-decreasing down the lines, the least ``0`` or
+    ``1``): a row index from 0 where the data's ids number the items from 1, or the other way round — not ids in
+    another order (``idx`` 0, 1, 2 … of a file in the data's order, ids ``1``, ``2``, ``3`` …, was refused as
+    "holds the data's ids … in another order"). A file whose ids are moved one line (``2``, ``3`` … ``7``) starts
+    at neither and stays refused."""
+    shifts = {k - i for i, k in matched.items()}
+    numbers = [n for n in (row_number(row.get(field)) for row in rows) if n is not None]
+    return (len(shifts) == 1 and abs(shifts.pop()) == 1 and bool(numbers) and min(numbers) in (0, 1)
+            and all(a <= b for a, b in zip(numbers, numbers[1:])))
 
 
 def _gaps(predictions, ids: list, rows: list, field, matched: dict) -> None:
@@ -226,30 +248,18 @@ def id_like_check(predictions, ids: list) -> Optional[str]:
                     f"scored against other items' references. Join them by that field with "
                     f"{predictions_arguments(f'id_field={field!r}')}; if {field!r} does not hold the items' ids, "
                     "remove it from the file")
-    widened = _widened_check(predictions, ids, len(ids), rows) if len(predictions) == len(ids) else None
+    kept = {f for f, _ in found}
+    widened = _widened_check(predictions, ids, len(ids), rows, kept) if len(predictions) == len(ids) else None
     if widened:
         return widened
     predictions.id_like_field = found[0][0] if found else None
-    return row_index_check(predictions, ids, rows, {f for f, _ in found})
-
-
-def _row_number(value) -> Optional[int]:
-    """The whole number ``value`` writes (an integer, ``2.0``, a string of digits, full-width or with spaces
-    around them: NFKC), else ``None``."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    if isinstance(value, str):
-        text = unicodedata.normalize("NFKC", value).strip()
-        return int(text) if text.isascii() and text.isdigit() else None
-    return None
+    return row_index_check(predictions, ids, rows, kept)
 
 
 def _row_numbers(rows: list, field) -> Optional[int]:
     """The first number (``0`` or ``1``) of the numbering the values of ``field`` are on ``rows`` (each of ``0``..
     ``N-1``, or of ``1``..``N``, once, in any order), else ``None``."""
-    numbers = [_row_number(row.get(field)) for row in rows]
+    numbers = [row_number(row.get(field)) for row in rows]
     if None in numbers or len(set(numbers)) != len(rows):
         return None
     return min(numbers) if min(numbers) in (0, 1) and max(numbers) == min(numbers) + len(rows) - 1 else None
@@ -258,18 +268,23 @@ def _row_numbers(rows: list, field) -> Optional[int]:
 def row_index_check(predictions, ids: list, rows: Optional[list], skip=()) -> Optional[str]:
     """For predictions without ids about to be paired with the items ``ids`` by line order (``rows``: their file's
     rows, one per prediction, or ``None``): the refusal when a field (not in ``skip``, the fields holding the
-    data's ids) numbers the lines — each of ``0``..``N-1`` or ``1``..``N`` once, integers or digit strings — in
-    another order than theirs (at least `MIN_ROW_INDEX_LINES` lines): the file looks keyed by a row index, and
-    paired by line order each prediction would be scored against another item's references. Else ``None``, with
-    ``predictions.row_index_field`` ``(field, first number)`` for a field numbering them in their order, and
+    data's ids in the data's order) numbers the lines — under any name each of ``0``..``N-1`` or ``1``..``N``
+    once, integers or digit strings; under an index-like name also loosely, a line without a number, a repeat, a
+    gap or an offset aside (`zheval.adapters.duck.row_index.numbering_refusal`) — in another order than theirs (at
+    least `MIN_ROW_INDEX_LINES` lines): the file looks keyed by a row index, and paired by line order each
+    prediction would be scored against another item's references. Else ``None``, with
+    ``predictions.row_index_field`` ``(field, first number)`` for a field numbering them exactly in their order, and
     ``predictions.other_fields`` the file's fields besides the prediction and the stored ones."""
     predictions.row_index_field = None
     predictions.other_fields = _candidate_fields(predictions, rows) if rows else []
     for field in (f for f in predictions.other_fields if f not in skip):
         start = _row_numbers(rows, field)
         if start is None:
+            loose = numbering_refusal(predictions, ids, rows, field)
+            if loose:
+                return loose
             continue
-        wrong = [i for i, row in enumerate(rows) if _row_number(row.get(field)) != i + start]
+        wrong = [i for i, row in enumerate(rows) if row_number(row.get(field)) != i + start]
         if not wrong:
             predictions.row_index_field = predictions.row_index_field or (field, start)
             continue
