@@ -61,3 +61,24 @@ def test_a_line_is_a_json_string_only_when_whole_and_quoted():
     mixed = count("好的", '"\\u597d"', '"谢谢"', '"a\\nb"')
     assert not mixed.refused and mixed.warned and (mixed.escaped, mixed.first_escaped, mixed.nonblank) == (2, 2, 4)
     assert not count("好的", '"谢谢"').warned
+
+
+def test_lines_in_quotes_without_an_escape_count_when_half_the_file_is_so():
+    """Break-it (JSON quotes): lines '"你好"' (json.dumps with ensure_ascii=False: no escape) were never counted unless
+    every line was one; they are when at least two and half the non-blank lines are JSON string literals, and the
+    warning quotes the file's first such line (control characters escaped) instead of a fixed "\\u4eca"."""
+    from zheval.io import JsonStringLines, json_escapes_message, quoted_counted
+
+    count = lambda *lines: JsonStringLines.count(enumerate(lines, 1))  # noqa: E731
+    assert quoted_counted(2, 4) and not quoted_counted(1, 1) and not quoted_counted(2, 5)
+    assert not count("好的", "谢谢", '"你好"').warned  # one answer in quotes among raw ones: text
+    half = count("好的", '"你好"', "", '"谢谢"', "再见")  # 2 of 4 non-blank lines
+    assert half.warned and not half.refused and half.counted == 2
+    said = json_escapes_message(half, "h.txt")
+    assert said.startswith('h.txt: 2 of 4 non-blank line(s) are JSON string literals, 0 with escapes (first at '
+                           'h.txt:2: "你好"): each is scored as written'), said
+    odd = '"\\u4f60\u202e\\n' + "好" * 50 + '"'  # an escape, a raw U+202E (JSON allows it), a long line
+    one = count("好的", "再见", odd, "谢谢")
+    said = json_escapes_message(one, "h.txt")
+    assert '(first at h.txt:3: "\\u4f60\\u202e\\n' + "好" * 30 + "…)" in said, said
+    assert "\u202e" not in said and "\\u4eca" not in said

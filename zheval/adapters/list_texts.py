@@ -4,8 +4,9 @@ and, by the same pattern, the records door's reference cells that hold a line br
 `LineBreaks`, one `LineBreakWarning` per file).
 
 `ListTexts` also counts the texts of those rows (the references, and the prediction when given) that are themselves
-JSON string literals with an escape (``json.dumps`` applied twice: `zheval.adapters.json_texts.JsonFields`), said in
-one `zheval.adapters.json_texts.JsonStringWarning` per file; `LineBreaks` does not (one count of them per file).
+JSON string literals (``json.dumps`` applied twice: with an escape, or without one when half of the field's texts
+are literals; `zheval.adapters.json_texts.JsonFields`), said in one `zheval.adapters.json_texts.JsonStringWarning`
+per file; `LineBreaks` does not (one count of them per file).
 
 Such a reference is scored as written, one text with its brackets and quotes (a model trained on ``['北京', '上海']``
 answers in that form); the reader counts them (`ListTexts`) and issues one `ListTextWarning` per file read, naming

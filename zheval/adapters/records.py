@@ -327,6 +327,9 @@ def read_records(path, *, pred_field: Optional[str] = None, ref_field=None, id_f
             for the file, with their count and the first ``file:line`` (`zheval.adapters.list_texts`).
         LineBreakWarning: reference cells that hold a line break, each scored as one reference: once for the
             file, as ``ListTextWarning`` (`zheval.io.line_break`).
+        JsonStringWarning: predictions and references that are themselves JSON string literals (``json.dumps``
+            applied twice; without an escape when half a field's texts are so), each scored as written: once for the
+            file, as ``ListTextWarning`` (`zheval.adapters.json_texts.JsonFields`).
     """
     kind = records_format(path, format)
     path = existing_file(path, "predictions")

@@ -126,6 +126,8 @@ def stream_records(path, *, pred_field: Optional[str] = None, ref_field=None, id
         ListTextWarning: references that are lists written as text, as ``read_records``: once, when the last chunk
             has been read, with the count of the whole file (`zheval.adapters.list_texts`).
         LineBreakWarning: reference cells that hold a line break, the same way (`zheval.io.line_break`).
+        JsonStringWarning: texts that are themselves JSON string literals, the same way, the shares of the whole
+            file (`zheval.adapters.json_texts.JsonFields`).
     """
     kind = records_format(path, format)
     name = str(path)

@@ -17,8 +17,8 @@ from .fields import (FIELD_FAMILIES, ID_FIELD, PREDICTION_FIELDS, REFERENCE_FIEL
 from .jsonl import (JsonIntegerTooLong, JsonTooDeep, duplicate_key_problem, json_document_problem, json_error_message, json_like, json_line_or_problem,
                     jsonl_rows, parse_json_line, text_line_problem)
 from .lines import line_end_problem, split_lines
-from .json_strings import (JsonStringLines, json_escaped, json_escapes_message, json_string, json_string_check,
-                           json_strings_message)
+from .json_strings import (QUOTED_SHARE, JsonStringLines, json_escaped, json_escapes_message, json_string, json_string_check,
+                           json_strings_message, quoted_counted, shown_text)
 from .list_text import LIST_TEXT_REMEDY, RESPONSES_REMEDY, list_text, list_text_message
 from .lists import empty_entry_message, split_entries
 from .numbers import NUMBER_GRAMMAR, JsonNumber, NumberFormatError, number_reason, parse_number
@@ -35,6 +35,7 @@ __all__ = [
     "jsonl_rows", "parse_json_line", "text_line_problem",
     "line_end_problem", "split_lines",
     "JsonStringLines", "json_escaped", "json_escapes_message", "json_string", "json_string_check", "json_strings_message",
+    "QUOTED_SHARE", "quoted_counted", "shown_text",
     "LIST_TEXT_REMEDY", "RESPONSES_REMEDY", "list_text", "list_text_message",
     "empty_entry_message", "split_entries",
     "NUMBER_GRAMMAR", "JsonNumber", "NumberFormatError", "number_reason", "parse_number",

@@ -134,3 +134,25 @@ def test_some_escaped_lines_are_said_and_the_preset_scores_as_sacrebleu(tmp_path
     assert [w for w in out["warnings"] if w.startswith(f"{jhyp}: every non-blank line ({len(hyps)}) is a JSON")]
     assert out["systems"][0]["scores"]["bleu"] == pytest.approx(
         _sacrebleu_zh([json.dumps(h, ensure_ascii=False) for h in hyps], refs), abs=1e-9)
+
+
+def test_lines_in_quotes_without_an_escape_are_said_when_half_the_file_is_so(tmp_path, crosswoz):
+    """Break-it (JSON quotes): a hypothesis file with most lines '"..."' from json.dumps(text, ensure_ascii=False)
+    (no escape) but not all was scored with its quotes without a word; now one warning naming the count and the
+    first FILE:line with that line; scored as written (sacrebleu's number on the lines as they are). A quarter of
+    the lines in quotes (answers quoted) says nothing."""
+    hyps, refs = crosswoz
+    ref = _lines(tmp_path / "ref.txt", refs)
+    n = len(hyps) - 1  # the last hypothesis is empty
+    args = ("--allow-empty-hypotheses", "--preset", "sacrebleu-zh", "-w", 10)
+    for share, said_it in ((2, True), (4, False)):
+        lines = [json.dumps(h, ensure_ascii=False) if k % share == 0 and h else h for k, h in enumerate(hyps)]
+        hyp = _lines(tmp_path / f"hyp{share}.txt", lines)
+        quoted = sum(1 for t in lines if t.startswith('"'))
+        said, _ = _warnings("bleu", ref, "-i", hyp, *args)
+        text = f"{hyp}: {quoted} of {n} non-blank line(s) are JSON string literals, "
+        shown = lines[0] if len(lines[0]) <= 40 else lines[0][:40] + "…"
+        assert bool([w for w in said if w.startswith(text) and f"(first at {hyp}:1: {shown})" in w]) == said_it, said
+        res = run("bleu", ref, "-i", hyp, *args, "-f", "json")
+        got = json.loads(res.stdout)["systems"][0]["scores"]["bleu"]
+        assert got == pytest.approx(_sacrebleu_zh(lines, refs), abs=1e-9)

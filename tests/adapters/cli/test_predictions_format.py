@@ -215,3 +215,71 @@ def test_predictions_json_encoded_twice_are_said(duck):
     said = json.loads(res.stdout)["warnings"]
     assert [w for w in said if w.startswith(f"{p}: 85 text(s) in 85 row(s) are themselves JSON string literals "
                                             f"with escapes (first at {p}:1, 'prediction'")], said
+
+
+@pytest.mark.parametrize("kind,ascii_only", [("jsonl", False), ("csv", False), ("csv", True)])
+def test_predictions_json_encoded_twice_without_escapes_are_said(duck, kind, ascii_only):
+    """Break-it (JSON quotes): json.dumps(text, ensure_ascii=False) applied to already-dumped predictions ('"不客气！"',
+    quotes and no escape) was scored with its quotes without a word, and the predictions of a CSV were never checked
+    at all: one warning per file now (count, first FILE:line and field, the field's share), scored as written (BLEU
+    as sacrebleu gives it on the quoted texts); one quoted answer among raw ones is not counted."""
+    import csv
+    import warnings
+
+    from zheval.adapters.json_texts import JsonStringWarning
+
+    d, data, pred, preds, refs = duck
+    ids = [json.loads(x)["id"] for x in pred.read_text(encoding="utf-8").splitlines()]
+
+    def write(path, texts):
+        if kind == "csv":
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                csv.writer(fh).writerows([["id", "prediction"], *zip(ids, texts)])
+        else:
+            path.write_text("".join(json.dumps({"id": i, "prediction": t}, ensure_ascii=False) + "\n"
+                                    for i, t in zip(ids, texts)), encoding="utf-8")
+        return path
+
+    quoted = [json.dumps(t, ensure_ascii=ascii_only) for t in preds]
+    p = write(d / f"quoted_{ascii_only}.{kind}", quoted)
+    want = f"{p}: 85 text(s) in 85 row(s) are themselves JSON string literals "
+    where = f"(first at {p}:{2 if kind == 'csv' else 1}, 'prediction'; json.dumps applied twice?"
+    res = run("score", "-d", data, "-p", p, "-q", "--bootstrap", 0, "--by", "none", "-f", "json")
+    said = [w for w in json.loads(res.stdout)["warnings"] if w.startswith(want)]
+    assert len(said) == 1 and where in said[0], json.loads(res.stdout)["warnings"]
+    assert ascii_only or "'prediction' 85 of 85 texts" in said[0]
+    assert _overall(res)["bleu"] == pytest.approx(_sacrebleu_chars(quoted, refs), abs=1e-12)  # as written
+    with pytest.warns(JsonStringWarning, match="85 text"):
+        assert read_predictions(p).texts == quoted
+    one = write(d / f"one_{ascii_only}.{kind}", [json.dumps(preds[0], ensure_ascii=False)] + preds[1:])
+    with warnings.catch_warnings():  # one answer in quotes, no escape: quoted speech, not counted
+        warnings.simplefilter("error")
+        assert read_predictions(one).texts[0] == f'"{preds[0]}"'
+
+
+def test_data_responses_json_encoded_twice_are_said(duck):
+    """The 小黄鸭 data's references by the same rule: every ``responses`` entry '"..."' (json.dumps twice, no escape)
+    is counted, one warning for the file; one entry in quotes among raw ones is not."""
+    import warnings
+
+    from zheval.adapters.duck.load import load_duck
+
+    d, data, pred, preds, refs = duck
+    rows = [json.loads(x) for x in data.read_text(encoding="utf-8").splitlines()]
+    n = sum(len(r["responses"]) for r in rows)
+    twice = d / "twice_data.jsonl"
+    twice.write_text("".join(json.dumps({**r, "responses": [json.dumps(t, ensure_ascii=False) for t in r["responses"]]},
+                                        ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    with pytest.warns(UserWarning) as caught:
+        load_duck(twice)
+    said = [str(w.message) for w in caught if type(w.message).__name__ == "JsonStringWarning"]
+    assert len(said) == 1 and said[0].startswith(
+        f"{twice}: {n} text(s) in 85 row(s) are themselves JSON string literals"), said
+    assert f"literals: 'responses' {n} of {n} texts" in said[0]
+    once = d / "once_data.jsonl"
+    once.write_text("".join(json.dumps({**r, "responses": [json.dumps(r["responses"][0], ensure_ascii=False)]
+                                        + r["responses"][1:]} if k == 0 else r, ensure_ascii=False) + "\n"
+                            for k, r in enumerate(rows)), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        load_duck(once)

@@ -272,6 +272,9 @@ def read_duck_rows(
     Warns:
         ListTextWarning: ``responses`` entries that are lists written as text (``"['a', 'b']"``), each scored as one
             text: once for a valid file, with their count and the first ``file:line`` (`zheval.adapters.list_texts`).
+        JsonStringWarning: ``responses`` entries that are themselves JSON string literals (``json.dumps`` applied
+            twice; without an escape when half the entries are so), each scored as written: the same way
+            (`zheval.adapters.json_texts.JsonFields`).
     """
     _check_bounds(min_refs, max_refs)
     own = problems is None

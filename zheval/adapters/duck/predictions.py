@@ -26,8 +26,10 @@ Accepted files:
   field and were compared, and how many stored none (`zheval.adapters.duck.inputs.stored_field_notes`).
 * **plain text**: one prediction per line, in dataset order (an empty line is an empty prediction; a final line
   break does not start another prediction). Lines written as JSON strings (``print(json.dumps(text))``) follow
-  `zheval.io.json_strings`: all of them refused with ``auto``, some with escapes said
-  (`zheval.adapters.json_texts.JsonStringWarning`).
+  `zheval.io.json_strings`: all of them refused with ``auto``, some said (`zheval.adapters.json_texts.JsonStringWarning`:
+  those with an escape, or all when they are half the lines). A prediction of a JSONL, CSV, TSV or Parquet file that is
+  itself a JSON string literal (``json.dumps`` applied twice) is said by the same rule, per file
+  (`zheval.adapters.json_texts.JsonFields`).
 
 ``format="auto"`` picks JSONL for ``.jsonl``/``.json`` files, text for ``.txt``, and otherwise JSONL when the first
 non-blank line is a JSON object. Two checks catch a file read the wrong way (a wrong number, not an error,
@@ -179,7 +181,8 @@ def _read_lines(path: Path) -> list[tuple[int, str]]:
 
 def _read_table(path: Path, kind: str) -> Predictions:
     """A CSV/TSV/Parquet predictions file: the prediction column by the field rule, ids from ``id`` when the
-    header has it, a stored ``label`` when present (`llama_factory_label`)."""
+    header has it, a stored ``label`` when present (`llama_factory_label`); predictions that are JSON string
+    literals (``json.dumps`` applied twice) said as in a JSONL file (`zheval.adapters.json_texts.JsonFields`)."""
     name = str(path)
     problems: list = []
     rf = read_rows(path, format=kind, what="predictions", problems=problems)
@@ -194,6 +197,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
     idf = id_field_of(rf.fields)
     seen = UniqueIds()
     texts, ids, labels, linenos, stored = [], [], [], [], []
+    encoded = JsonFields()  # predictions JSON-encoded twice: scored as written, one warning (as in a JSONL file)
     for line, row in rf.rows:
         rid, bad = (id_value(row.get(idf), idf) if idf else (None, None))
         errs = [bad] if bad else []
@@ -215,12 +219,14 @@ def _read_table(path: Path, kind: str) -> Predictions:
             problems.extend(Problem(name, line, rid, e) for e in errs)
             continue
         texts.append(text)
+        encoded.add(line, [text], [repr(pred)])
         ids.append(rid)
         labels.append(label)
         linenos.append(line)
         stored.append(refs + query)
     if problems:
         raise DuckFormatError(problems, "invalid predictions file")
+    encoded.warn(name, stacklevel=4)
     return Predictions(texts=texts, ids=ids if idf else None,
                        labels=labels if any(lbl is not None for lbl in labels) else None, lines=linenos, source=name,
                        kind=rf.kind, **_stored_fields(stored))
@@ -261,6 +267,11 @@ def read_predictions(path, format: str = "auto") -> Predictions:
         FileNotFoundError: missing file. IsADirectoryError: ``path`` is a directory. ValueError: unknown ``format``.
         A prediction, id or label with a lone surrogate (a JSON ``\\ud800`` escape without its pair) is a problem
         named ``file:line`` and id.
+
+    Warns:
+        JsonStringWarning: predictions written as JSON string literals (text lines ``print(json.dumps(text))``, or a
+            JSONL/CSV/TSV/Parquet prediction ``json.dumps``-ed twice; without an escape when half of them are so),
+            each scored as written: once for the file (`zheval.io.json_strings`).
     """
     if format not in PREDICTION_FORMATS:
         raise ValueError(f"unknown predictions format {format!r}; valid: {', '.join(PREDICTION_FORMATS)}")
