@@ -9,7 +9,8 @@ from typer.testing import CliRunner
 
 from zheval.cli import app
 
-__all__ = ["run_cli", "write_jsonl", "twin", "sampled_sheet", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS"]
+__all__ = ["run_cli", "write_jsonl", "twin", "sampled_sheet", "ROWS", "PREDS", "write_sample_files", "TWO_DOMAIN_ROWS", "TWO_DOMAIN_PREDS",
+           "text_files"]
 
 _runner = CliRunner()
 
@@ -99,3 +100,12 @@ def twin(path):
     copy = path.with_name(path.stem + ".twin" + path.suffix)
     shutil.copyfile(path, copy)
     return copy
+
+
+def text_files(tmp_path, references: list, hypotheses: list) -> tuple:
+    """``(ref.txt, hyp.txt)`` in ``tmp_path``: one segment per line, UTF-8, for the text-file commands."""
+    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
+    ref.write_text("".join(f"{r}\n" for r in references), encoding="utf-8")
+    hyp.write_text("".join(f"{h}\n" for h in hypotheses), encoding="utf-8")
+    return ref, hyp
+

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 
-from helpers.cli import run_cli
+from helpers.cli import run_cli, text_files
 
 
 def _files(tmp_path):
-    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
-    ref.write_text("今天天气很好\n我们去公园玩吧\n明天会下雨\n", encoding="utf-8")
-    hyp.write_text("今天天气不错\n我们去公园\n明天下雨\n", encoding="utf-8")
-    return ref, hyp
+    return text_files(tmp_path, ["今天天气很好", "我们去公园玩吧", "明天会下雨"], ["今天天气不错", "我们去公园", "明天下雨"])
 
 
 def test_rouge155_numbers_are_said_to_be_the_scripts_bootstrap(tmp_path):

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import zheval.cli.explain  # noqa: F401  (registers the command)
-from helpers.cli import run_cli, write_jsonl
+from helpers.cli import run_cli, text_files, write_jsonl
 
 RECORDS = [{"id": "a", "prediction": "你好世界", "label": "你好世界"},
            {"id": "b", "prediction": "今天天气", "label": "今天天气好"}]
@@ -15,10 +15,7 @@ ROUGE155 = ["rouge1", "rouge2", "rouge3", "rouge4", "rougeL", "rougeW", "rougeS4
 
 
 def _text_files(tmp_path):
-    ref, hyp = tmp_path / "ref.txt", tmp_path / "hyp.txt"
-    ref.write_text("你好世界\n今天天气好\n", encoding="utf-8")
-    hyp.write_text("你好\n今天天气\n", encoding="utf-8")
-    return ref, hyp
+    return text_files(tmp_path, ["你好世界", "今天天气好"], ["你好", "今天天气"])
 
 
 def test_rouge_text_door_uses_typed_default_rouge_types_under_a_preset(tmp_path):

@@ -14,16 +14,10 @@ import json
 import pytest
 
 from helpers.cli import run_cli, write_jsonl
+from helpers.shuffled_items import IDS, ORDER, PREDS, REFS, every_command
 from zheval.adapters.duck import PredictionMismatchError, evaluate_predictions, load_duck
 from zheval.adapters.duck.predictions import read_predictions
 from zheval.adapters.records import predictions_from_records, read_records
-
-REFS = [["今天天气很好我们去公园散步", "今天天气不错适合出门走走"], ["我很担心你请联系家人朋友", "请马上告诉身边信任的人"],
-        ["先学习数据分析再做几个项目", "可以先学统计和编程再找实习"], ["快递已经到了驿站请去取件", "您的包裹放在驿站了"],
-        ["明天降温记得多穿一件外套", "天气转凉出门加件衣服"], ["这款手机支持七天无理由退货", "七天内可以申请退货退款"]]
-PREDS = ["今天天气很好去公园", "请联系身边的家人", "先学数据分析", "快递到驿站了", "明天记得穿外套", "手机七天可以退货"]
-IDS = [f"duck-{i}" for i in range(len(REFS))]
-ORDER = [3, 0, 5, 1, 4, 2]  # the shuffled file's lines: item ORDER[k] on line k + 1
 
 
 class _Chars:
@@ -115,21 +109,9 @@ def test_tables_are_refused_too(tmp_path, data, kind):
             read_records(path, pred_field="prediction", with_references=False)), bootstrap=0)
 
 
-def _every_command(tmp_path, data, path):
-    """``(args, result)`` of ``score`` (with and without ``--pred-field``), ``compare`` (after a file with ids),
-    ``explain`` and ``sample`` on ``--data data`` and the predictions ``path``, each with ``-q``."""
-    ordered = write_jsonl(tmp_path / "a.jsonl", [{"id": i, "prediction": p} for i, p in zip(IDS, PREDS)])
-    for args in (("score", "-d", data, "-p", path, "--bootstrap", 0),
-                 ("score", "--data", data, "-p", path, "--pred-field", "prediction", "--bootstrap", 0),
-                 ("compare", "-d", data, "-p", ordered, path),
-                 ("explain", "-d", data, "-p", path, "--id", "duck-0"),
-                 ("sample", "-d", data, "-p", path, "-k", 3, "-o", tmp_path / "s.csv", "--key", tmp_path / "k.json")):
-        yield args, run_cli(*args, "-q")
-
-
 def test_every_command_refuses_it_naming_the_option(tmp_path, data):
     path = _shuffled(tmp_path)
-    for args, res in _every_command(tmp_path, data, path):
+    for args, res in every_command(tmp_path, data, path):
         assert res.exit_code == 2, (args, res.output)
         assert f"predictions ({path}) have no 'id' field, but their field 'qid' holds exactly the data's 6 ids" \
             in res.stderr, (args, res.stderr)
@@ -349,7 +331,7 @@ def test_a_shuffled_file_numbered_by_a_row_index_is_refused_by_the_library(tmp_p
 
 def test_every_command_refuses_a_row_index_in_another_order_naming_the_option(tmp_path, data):
     path = _numbered(tmp_path, "idx")
-    for args, res in _every_command(tmp_path, data, path):
+    for args, res in every_command(tmp_path, data, path):
         assert res.exit_code == 2, (args, res.output)
         assert (f"predictions ({path}) have no 'id' field, but their field 'idx' numbers their 6 lines from 0 to 5 "
                 "in another order") in res.stderr, (args, res.stderr)
