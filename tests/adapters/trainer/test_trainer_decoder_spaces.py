@@ -58,9 +58,9 @@ def bert_chinese_style(clean_up: bool) -> PreTrainedTokenizerFast:
     )
 
 
-def char_wordlevel() -> PreTrainedTokenizerFast:
+def char_wordlevel(chars=ALL_CHARS) -> PreTrainedTokenizerFast:
     """One token per character, whitespace dropped, no decoder (``tokenizers`` then joins tokens with spaces)."""
-    vocab = {t: i for i, t in enumerate(["<pad>", "</s>", "<unk>", *ALL_CHARS])}
+    vocab = {t: i for i, t in enumerate(["<pad>", "</s>", "<unk>", *chars])}
     core = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
     core.pre_tokenizer = pre_tokenizers.Sequence(
         [pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Split(Regex("."), behavior="isolated")]
@@ -314,3 +314,14 @@ def test_a_vocabulary_with_a_space_token_and_a_space_joining_decoder_is_reported
     with caplog.at_level(logging.WARNING, logger="zheval.adapters.trainer"):
         assert remove_decoder_spaces(decoded, tok) == (decoded, [])
     assert "encodes a space as a token and its decoder also puts a space between every two tokens" in caplog.text
+
+
+def test_cjk_iteration_marks_are_no_spaced_words():
+    # 々 and 〆 are CJK letters, one token each as kana are (zheval.text.chars.KANA_CLASS_BODY): a decoder's space
+    # beside one is no word boundary, so the items are not ambiguous (they were counted as 'hello world' is)
+    char = char_wordlevel("人々a〆b")
+    texts = char.batch_decode([char(t, add_special_tokens=False)["input_ids"] for t in ["人々a", "〆b", "a b"]])
+    assert texts == ["人 々 a", "〆 b", "a b"]
+    out, ambiguous = remove_decoder_spaces(texts, char)
+    assert out == ["人々a", "〆b", "ab"] and ambiguous == [2]
+

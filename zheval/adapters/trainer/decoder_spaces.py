@@ -9,6 +9,7 @@ import logging
 import re
 from typing import Sequence
 
+from ...text.chars import KANA_CLASS_BODY
 from ...tokenizers import HAN_CLASS_BODY
 from .processing import accepts_keyword, batch_decode, vocabulary_size
 
@@ -55,10 +56,9 @@ def ambiguous_message(n_items: int, n_total: int, example: str | None, space_sen
 # ---------------------------------------------------------------------------------------------------------------
 # Spaces put in by the decoder
 
-_KANA_BODY = "\u3040-\u309f\u30a0-\u30ff\u31f0-\u31ff\uff66-\uff9d"
 #: A letter or digit of a script that separates words with spaces (not Han, not kana). A removed space between two
 #: such characters could have been a word boundary (``hello world``) as well as a decoder artefact (``K F C``).
-_SPACED_WORD_CHAR_RE = re.compile(f"[^\\W_{HAN_CLASS_BODY}{_KANA_BODY}]")
+_SPACED_WORD_CHAR_RE = re.compile(f"[^\\W_{HAN_CLASS_BODY}{KANA_CLASS_BODY}]")
 _PROBE_TOKENS = 32  # vocabulary tokens looked at by decoder_joins_with_spaces
 _PROBE_IDS = 8192  # at most this many ids are decoded to find them
 
