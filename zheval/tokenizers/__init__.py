@@ -35,7 +35,7 @@ import os
 import threading
 from typing import Callable, Iterable, Sequence
 
-from ..text.chars import HAN_CLASS_BODY
+from ..text.chars import HAN_CLASS_BODY, KANA_CLASS_BODY
 from ..text.normalize import Normalizer, get_normalizer
 from .base import PUNCT_MODES, USER_TOKENIZER_STEPS, BaseTokenizer, cache_info, check_punct, clear_cache
 from .char import CharTokenizer
@@ -48,6 +48,7 @@ from .whitespace import WhitespaceTokenizer
 
 __all__ = [
     "HAN_CLASS_BODY",
+    "KANA_CLASS_BODY",
     "Normalizer",
     "get_normalizer",
     "BaseTokenizer",

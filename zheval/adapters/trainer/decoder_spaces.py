@@ -9,8 +9,7 @@ import logging
 import re
 from typing import Sequence
 
-from ...text.chars import KANA_CLASS_BODY
-from ...tokenizers import HAN_CLASS_BODY
+from ...tokenizers import HAN_CLASS_BODY, KANA_CLASS_BODY
 from .processing import accepts_keyword, batch_decode, vocabulary_size
 
 __all__ = [
