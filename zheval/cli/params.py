@@ -159,8 +159,9 @@ OPTIONS = {
     "terms": option(Optional[Path], "--terms", help="file with protected terms, one per line"),
     "t2s": option(bool, "--t2s", default=False,
                   help="convert Traditional to Simplified Chinese (OpenCC t2s) before scoring"),
-    "normalize": option(Optional[str], "--normalize", help="normalisation: default | none | '+'-joined steps (nfkc, "
-                        "zw, t2s, punct, nopunct, space, lower)  [default: the tokenizer's]", show_default=False),
+    "normalize": option(Optional[str], "--normalize", help="normalisation: default | none | '+'-joined steps, run in "
+                        "this order whatever order they are named in: nfkc, zw, t2s, punct, nopunct, space, lower  "
+                        "[default: the tokenizer's]", show_default=False),
     "punct": option(Optional[str], "--punct", help="punctuation tokens: keep | drop  [default: keep]",
                     show_default=False),
     "preset": option(Optional[str], "--preset", help="BLEU preset: sacrebleu-zh (needs --metrics bleu)"),

@@ -125,3 +125,9 @@ def test_a_single_valued_option_given_twice_is_an_error_not_the_last_value(capsy
     assert repeated_options(["score", "--ref-field", "a", "--ref-field", "b", "-p", "x"]) is None
     assert repeated_options(["score", "-p", "x", "--", "-p"]) is None
     assert repeated_options(["compare", "-p", "a.jsonl", "b.jsonl", "c.jsonl", "--data", "d"]) is None
+
+
+def test_the_normalize_help_says_the_steps_run_in_a_fixed_order():
+    # break-it 22 (minor): --normalize lower+nfkc runs nfkc first; the help listed the steps without saying so
+    text = " ".join(run("score", "--help").stdout.split())
+    assert "run in this order whatever order they are named in: nfkc, zw, t2s, punct, nopunct, space, lower" in text
