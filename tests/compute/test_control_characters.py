@@ -170,3 +170,22 @@ def test_a_streamed_file_names_file_and_line_over_its_chunks(tmp_path, chunk_row
     assert "predictions[" not in said and "references[" not in said, said
     res = run_cli("score", "-p", path, "--stream", "--bootstrap", 0)
     assert res.exit_code == 0 and f"{path}:4 (id 'r3', 'label')" in res.output.replace("\n", " "), res.output
+
+
+def test_the_human_ceiling_counts_each_text_of_the_data_once(tmp_path):
+    # break-it 23: the ceiling counted its leave-one-out rows (3 characters in predictions[15], references[16][0]
+    # ...) for 1 ESC in 1 text of the data. By hand: item 4's responses[0] holds one ESC -> 1 character, 1 text
+    from helpers.cli import write_jsonl
+    from zheval.adapters.duck import load_duck
+    from zheval.adapters.duck.ceiling import human_ceiling
+
+    rows = [{"id": f"q{i}", "query": "问题", "domain": "生活咨询", "difficulty": "易",
+             "responses": ["今天天气很好我们去公园玩", "今天天气不错", "天气很好"]} for i in range(6)]
+    rows[4]["responses"][0] = "Py\x1bthon今天天气"
+    path = write_jsonl(tmp_path / "data.jsonl", rows)
+    said = [w for w in human_ceiling(load_duck(path), bootstrap=0).warnings if "control" in w]
+    assert len(said) == 1 and said[0].startswith("1 control character (U+001B) in 1 text (references[4][0])"), said
+    res = run_cli("ceiling", "--data", path, "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    assert f"1 control character (U+001B) in 1 text ({path}:5 (id 'q4', responses[0]))" in res.output.replace(
+        "\n", " "), res.output
