@@ -152,3 +152,40 @@ def test_invisible_characters_the_tokenizer_drops_are_counted_without_the_zw_ste
     assert TokenizerZh()("你\u200b好").split() == ["你", "\u200b", "好"]
     assert not [w for w in _ours(zheval.compute_bleu, ["你\u200b好"], [["你好"]], preset="sacrebleu-zh")
                 if w.category is zheval.ControlCharacterWarning]
+
+
+@pytest.mark.parametrize("chunk_rows", [7, 1000])
+def test_a_streamed_file_names_file_and_line_over_its_chunks(tmp_path, chunk_rows):
+    # break-it 23: --stream named references[3][0] (a 0-based position over the chunks) where the whole-file door
+    # names FILE:line. By hand: line 4 (id r3) holds an ESC in its label, line 21 (id r20) a NUL in its prediction
+    from helpers.cli import write_jsonl
+    from zheval.adapters.records_stream import score_records_stream
+
+    rows = [{"id": f"r{i}", "prediction": "今天天气很好", "label": "今天天气很好"} for i in range(30)]
+    rows[3]["label"], rows[20]["prediction"] = "Py\x1bthon今天", "好\x00的"
+    path = write_jsonl(tmp_path / "records.jsonl", rows)
+    report = score_records_stream(path, bootstrap=0, chunk_rows=chunk_rows)
+    [said] = [w for w in report.warnings if "control characters" in w]
+    assert "in 2 texts (" in said and f"{path}:21 (id 'r20')" in said and f"{path}:4 (id 'r3', 'label')" in said
+    assert "predictions[" not in said and "references[" not in said, said
+    res = run_cli("score", "-p", path, "--stream", "--bootstrap", 0)
+    assert res.exit_code == 0 and f"{path}:4 (id 'r3', 'label')" in res.output.replace("\n", " "), res.output
+
+
+def test_the_human_ceiling_counts_each_text_of_the_data_once(tmp_path):
+    # break-it 23: the ceiling counted its leave-one-out rows (3 characters in predictions[15], references[16][0]
+    # ...) for 1 ESC in 1 text of the data. By hand: item 4's responses[0] holds one ESC -> 1 character, 1 text
+    from helpers.cli import write_jsonl
+    from zheval.adapters.duck import load_duck
+    from zheval.adapters.duck.ceiling import human_ceiling
+
+    rows = [{"id": f"q{i}", "query": "问题", "domain": "生活咨询", "difficulty": "易",
+             "responses": ["今天天气很好我们去公园玩", "今天天气不错", "天气很好"]} for i in range(6)]
+    rows[4]["responses"][0] = "Py\x1bthon今天天气"
+    path = write_jsonl(tmp_path / "data.jsonl", rows)
+    said = [w for w in human_ceiling(load_duck(path), bootstrap=0).warnings if "control" in w]
+    assert len(said) == 1 and said[0].startswith("1 control character (U+001B) in 1 text (references[4][0])"), said
+    res = run_cli("ceiling", "--data", path, "--bootstrap", 0)
+    assert res.exit_code == 0, res.output
+    assert f"1 control character (U+001B) in 1 text ({path}:5 (id 'q4', responses[0]))" in res.output.replace(
+        "\n", " "), res.output

@@ -41,10 +41,10 @@ def warn_json_lines(text: Optional[str], stacklevel: int = 3) -> None:
 
 
 def _field_key(name: str) -> str:
-    """The field of a value's name as `JsonFields.add` is given it: ``'label'`` → ``label``, ``responses[2]`` →
-    ``responses`` (the entries of a list are the values of one field)."""
-    key = re.sub(r"\[\d+\]$", "", name)
-    return key[1:-1] if len(key) >= 2 and key[0] == key[-1] == "'" else key
+    """The field of a value's name as `JsonFields.add` is given it: ``'label'`` → ``label``; an entry of a list
+    keeps its position, ``responses[2]`` (each position is a field of its own: a pipeline that encoded the first
+    reference of every item twice is counted though the other positions are not)."""
+    return name[1:-1] if len(name) >= 2 and name[0] == name[-1] == "'" else name
 
 
 @dataclass

@@ -38,6 +38,7 @@ from ..compute.sums import needs_every_item, sums_result
 from ..io import FileFormatError, Problem
 from ..io.chunks import DEFAULT_CHUNK_ROWS, iter_row_chunks
 from ..io.fields import id_field_of, id_value
+from ..io.row_names import ROW_NAME, place_text, renamed_rows
 from ..io.rows import RowFile
 from ..results.diagnostics import DiagnosticCounts
 from ..results.distinct import DISTINCT_ORDERS, StreamingDistinct, StreamingRepetition
@@ -303,7 +304,8 @@ def score_records_stream(path, *, pred_field: Optional[str] = None, ref_field=No
         metrics=_labels(overall, config), groups=groups,
         signatures={m: r["signature"] for m, r in overall.items()},
         params={**params, "by": list(by), "bootstrap_method": "poisson", "chunk_rows": chunk_rows},
-        diagnostics=diag, warnings=list(diag.warnings) + list(slips.values()))
+        diagnostics=diag,
+        warnings=list(diag.warnings) + _slips_located(list(slips.values()), path, f, format, chunk_rows))
     report.breakdowns["diversity"] = diversity.rows(lambda wanted: _predictions_at(path, f, format, chunk_rows, wanted))
     report.notes.append("streamed (--stream): scores == the whole-file report's; intervals by the Poisson bootstrap "
                         "(bsmethod:poisson); ROUGE precision/recall, breakdowns other than diversity and per-item "
@@ -325,19 +327,46 @@ def _count_chunk(meta: dict, records: Records) -> None:
         meta["forms"].setdefault(key, [0, line])[0] += n
 
 
-def _predictions_at(path, fields: dict, format: str, chunk_rows: int, positions: Sequence[int]) -> dict:
-    """``{position: prediction as written}`` of the items at ``positions`` (0-based, sorted), the file read again
-    up to the last (the most repeated prediction's first occurrence when an earlier chunk held it once)."""
+def _rows_at(path, fields: dict, format: str, chunk_rows: int, positions: Sequence[int], pick) -> dict:
+    """``{position: pick(records, i)}`` of the items at ``positions`` (0-based, sorted; ``records`` the chunk and
+    ``i`` the item's place in it), the file read again up to the last."""
     out: dict = {}
     wanted, offset = set(positions), 0
     for records in stream_records(path, pred_field=fields["pred"], ref_field=fields["ref"], id_field=fields["id"],
                                   group_fields=fields["groups"], format=format, chunk_rows=chunk_rows):
-        out.update({offset + i: records.predictions[i] for i in range(len(records))
-                    if offset + i in wanted})
+        out.update({offset + i: pick(records, i) for i in range(len(records)) if offset + i in wanted})
         offset += len(records)
         if offset > positions[-1]:
             break
     return out
+
+
+def _predictions_at(path, fields: dict, format: str, chunk_rows: int, positions: Sequence[int]) -> dict:
+    """``{position: prediction as written}`` of the items at ``positions`` (0-based, sorted), the file read again
+    up to the last (the most repeated prediction's first occurrence when an earlier chunk held it once)."""
+    return _rows_at(path, fields, format, chunk_rows, positions, lambda records, i: records.predictions[i])
+
+
+def _slips_located(slips: Sequence[str], path, fields: dict, format: str, chunk_rows: int) -> list:
+    """The input guards' warnings of a streamed file with the rows they name (``predictions[i]``,
+    ``references[i][j]``: positions over every chunk) written as ``FILE:line (id 'x', 'label')``, as the whole-file
+    report writes them; the file is read again up to the last row named (only when a warning names one)."""
+    positions = sorted({int(m.group(2)) for text in slips for m in ROW_NAME.finditer(text)})
+    if not positions:
+        return list(slips)
+    places = _rows_at(path, fields, format, chunk_rows, positions, lambda records, i: (
+        records.source, records.lines[i], records.ids[i],
+        records.reference_names[i] if records.reference_names else []))
+
+    def name(kind: str, i: int, j: int):
+        if i not in places:
+            return None
+        source, line, rid, names = places[i]
+        if kind == "predictions":
+            return place_text(source, line, rid)
+        return place_text(source, line, rid, names[j] if j < len(names) else f"references[{j}]")
+
+    return [renamed_rows(text, name) or text for text in slips]
 
 
 def _unscorable(exc: EmptyReferenceError, records: Records, offset: int) -> RecordsFormatError:

@@ -223,10 +223,13 @@ def preset_numbers(res: dict, keys: list) -> dict:
 
 def preset_numbers_note(out: dict) -> str:
     """What the preset's own numbers of a text-file command's output ``out`` are (the preset's ``numbers_note``,
-    `zheval.presets.base.RougePreset`), read from its signature's ``preset:NAME``; ``""`` when it has none."""
+    `zheval.presets.base.RougePreset`), read from its signature's ``preset:NAME`` (or ``preset:NAME(overridden:…)``,
+    when a tool option such as its ROUGE types was changed: the numbers are still the tool's); ``""`` when it has
+    none."""
     from ..presets import find_preset
 
-    name = next((f[len("preset:"):] for f in out.get("signature", "").split("|") if f.startswith("preset:")), None)
+    name = next((f[len("preset:"):].split("(")[0] for f in out.get("signature", "").split("|")
+                 if f.startswith("preset:")), None)  # preset:rouge155(overridden:rouge_types) too
     preset = find_preset(name) if name else None
     part = getattr(preset, out.get("metric", ""), None) if preset is not None else None
     return getattr(part, "numbers_note", "") or ""

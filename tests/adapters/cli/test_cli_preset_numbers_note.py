@@ -33,3 +33,16 @@ def test_a_preset_without_a_note_prints_none(tmp_path):
     doc = json.loads(run_cli("rouge", ref, "-i", hyp, "--preset", "llamafactory", "-f", "json").stdout)
     assert "preset_scores" in doc["systems"][0] and "preset_scores_note" not in doc["systems"][0]
     assert "\nnote: " not in run_cli("rouge", ref, "-i", hyp, "--preset", "llamafactory").stdout
+
+
+def test_the_note_stays_when_a_tool_option_is_changed(tmp_path):
+    # break-it 23: --rouge-types rouge1 (an option ROUGE-1.5.5 itself offers: its numbers are still printed) signs
+    # preset:rouge155(overridden:rouge_types), and the note was lost
+    ref, hyp = _files(tmp_path)
+    doc = json.loads(run_cli("rouge", ref, "-i", hyp, "--preset", "rouge155", "--rouge-types", "rouge1", "-f",
+                             "json").stdout)
+    assert "preset:rouge155(overridden:rouge_types)" in doc["signature"]
+    system = doc["systems"][0]
+    assert list(system["preset_scores"]) == ["rouge155_rouge1", "rouge155_rouge1_ci_low", "rouge155_rouge1_ci_high"]
+    assert system["preset_scores_note"].startswith("rouge155_<type> is ROUGE-1.5.5.pl's printed Average_F")
+

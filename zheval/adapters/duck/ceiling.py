@@ -10,7 +10,7 @@ from typing import Any, Mapping, Optional, Sequence
 from ...compute.options import BleuOptions, ChrfOptions, RougeOptions
 from ...results.breakdowns import check_max_refs, reference_limit, reference_limit_notes
 from .config import DEFAULT_METRICS, make_config, report_options
-from .inputs import check_by, check_dataset, input_warnings
+from .inputs import check_by, check_dataset, data_control_warnings, input_warnings
 from ..report.tables import Report, group_items, interval_cautions, score_groups
 from .reductions import metric_specs, report_params, report_signatures
 from .evaluate import first_references_of
@@ -108,9 +108,18 @@ def human_ceiling(
         notes=notes,
         breakdowns=breakdowns,
         # the slips that give a wrong number without an error (a tokenizer that does not split Chinese, ...), as
-        # evaluate_predictions reports them: here every held-out reference is the prediction
-        warnings=input_warnings(preds, [r["responses"] for r in rows], cfg.tokenizer) + duplicates,
+        # evaluate_predictions reports them: here every held-out reference is the prediction; control characters
+        # counted once per text of the data (each reference is in k leave-one-out rows), named by its file line
+        warnings=input_warnings(preds, [r["responses"] for r in rows], cfg.tokenizer, controls=False)
+        + data_control_warnings(_scored_references(cols, kept), cols["id"], cfg.tokenizer, locations) + duplicates,
     )
+
+
+def _scored_references(cols: dict, kept: Sequence[int]) -> list:
+    """Per item of the data (its index kept, so a warning names ``references[i][j]`` of the data), its references
+    when the ceiling scores it (``kept``), else none."""
+    scored = set(kept)
+    return [refs if i in scored else [] for i, refs in enumerate(cols["responses"])]
 
 
 def duplicate_reference_warning(cols: dict, kept: Sequence[int], normalize, locations=None) -> list:

@@ -29,6 +29,7 @@ __all__ = [
     "group_columns",
     "as_predictions",
     "input_warnings",
+    "data_control_warnings",
     "label_mismatch_warning",
     "query_mismatch_warning",
     "reference_mismatch_warning",
@@ -247,15 +248,30 @@ def _order_note(predictions) -> str:
     return f"{head} (add an 'id' field to join them by id)"
 
 
-def input_warnings(predictions, references, tok: BaseTokenizer) -> list:
+def input_warnings(predictions, references, tok: BaseTokenizer, controls: bool = True) -> list:
     """The library's warnings for user slips that give a wrong number without an error
     (`zheval.compute.guards.input_slips`: a whitespace tokenizer on unsegmented Chinese, Traditional against
-    Simplified without ``t2s``), as report lines (``--t2s`` is the command-line form of ``t2s=True``)."""
+    Simplified without ``t2s``, control characters no token holds), as report lines (``--t2s`` is the command-line
+    form of ``t2s=True``). ``controls``: False leaves the control characters to the caller (the human ceiling
+    counts them in the data's own texts, `data_control_warnings`)."""
     from ...compute.guards import ScriptMismatchWarning, input_slips
 
     refs = [list(r) for r in references]
-    slips = input_slips(list(predictions), refs, tok, t2s_option=not tok.is_tool)
+    slips = input_slips(list(predictions), refs, tok, t2s_option=not tok.is_tool, controls=controls)
     return [msg + (" On the command line: --t2s." if cat is ScriptMismatchWarning else "") for cat, msg in slips]
+
+
+def data_control_warnings(references, ids: Sequence, tok: BaseTokenizer, locations: Mapping | None = None) -> list:
+    """The control (and invisible) characters no token of ``tok`` holds in the data's own references (per item, a
+    list of texts; ``ids`` the items'), each text counted once, as report lines naming ``FILE:line (id 'x',
+    responses[j])`` with ``locations`` (`rows_in_files`), else ``references[i][j]``; ``[]`` when none."""
+    from ...compute.guards import control_message, dropped_controls
+
+    refs = [list(r) for r in references]
+    count, where, chars = dropped_controls([""] * len(refs), refs, tok)
+    if not count:
+        return []
+    return [rows_in_files(control_message(count, where, chars, tok), None, ids, locations)]
 
 
 def prediction_checks(predictions, preds: Sequence[str], references, ids: Sequence[str], tok: BaseTokenizer,
