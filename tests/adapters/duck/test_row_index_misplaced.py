@@ -258,6 +258,6 @@ def test_name_kinds():
     assert {n: name_kind(n) for n in ["Unnamed: 3", "__index_level_0__", "num", "#", "題號", "example_num", "qid"]} \
         == dict.fromkeys(["Unnamed: 3", "__index_level_0__", "num", "#", "題號", "example_num", "qid"], "index")
     never = ["rank", "score", "rating", "tokens", "num_tokens", "token_num", "turn", "turn_id", "length", "len",
-             "label", "count", "timestamp", "得分"]
+             "label", "count", "timestamp", "得分", "gpu", "shard", "batch_idx", "local_rank"]
     assert {n: name_kind(n) for n in never} == dict.fromkeys(never, "never")
     assert {n: name_kind(n) for n in ["n", "k", "value", "model"]} == dict.fromkeys(["n", "k", "value", "model"], "other")

@@ -66,7 +66,7 @@ repeated one, or beyond N, is a numbering still."""
 
 _INDEX_WORDS = frozenset({"idx", "idxs", "index", "indices", "id", "ids", "row", "line", "lineno", "rowid", "no",
                           "nr", "num", "number", "i", "seq", "pos", "position", "order", "key", "item", "sample",
-                          "example", "record", "entry", "instance", "case", "question", "problem", "query", "q"})
+                          "example", "record", "entry", "instance", "case", "question", "problem", "q"})
 _INDEX_ENDS = ("id", "idx", "index")
 _INDEX_SIGNS = frozenset({"#", "№", "no.", "nº"})
 _INDEX_HAN = ("序号", "编号", "行号", "索引", "题号", "序號", "編號", "行號", "題號")
@@ -74,7 +74,8 @@ _NEVER_WORDS = frozenset({"rank", "ranking", "score", "scores", "rating", "ratin
                           "token", "tokens", "length", "len", "turn", "turns", "round", "rounds", "label", "labels",
                           "count", "counts", "cnt", "time", "timestamp", "ts", "date", "year", "month", "day", "epoch",
                           "step", "steps", "seconds", "sec", "ms", "latency", "duration", "size", "char", "chars",
-                          "word", "words", "loss", "seed", "age", "price", "cost", "temperature"})
+                          "word", "words", "loss", "seed", "age", "price", "cost", "temperature", "gpu", "device",
+                          "worker", "shard", "node", "thread", "batch", "pid", "port"})
 _NEVER_HAN = ("分数", "得分", "评分", "排名", "长度", "字数", "轮次", "标签", "時間", "时间", "分數", "評分", "長度")
 _AFFIXED = re.compile(r"(\D*?)0*(\d+)(\D*)")
 
@@ -88,8 +89,8 @@ def name_kind(field) -> str:
     back index ``Unnamed: 0`` (``Unnamed: N``). Never: any word ``rank``, ``score``, ``rating``, ``token(s)``,
     ``length``/``len``, ``turn``, ``round``, ``label``, ``count``/``cnt``, a time (``time``, ``timestamp``, ``date``,
     ``year``, ``epoch``, ``step``, ``latency`` …), ``size``, ``char(s)``, ``word(s)``, ``loss``, ``seed``, ``age``,
-    ``price`` … or ``分数``, ``得分``, ``评分``, ``排名``, ``长度``, ``字数``, ``轮次``, ``标签``, ``时间``
-    (``num_tokens``, ``token_num``, ``turn_id`` are never an index). Then an index: a last word ``idx``, ``index``,
+    ``price``, where it ran (``gpu``, ``device``, ``worker``, ``shard``, ``batch``, ``pid``) … or ``分数``, ``得分``, ``评分``, ``排名``, ``长度``, ``字数``, ``轮次``, ``标签``, ``时间``
+    (``num_tokens``, ``token_num``, ``turn_id``, ``batch_idx`` are never an index). Then an index: a last word ``idx``, ``index``,
     ``id``, ``ids``, ``row``, ``line``, ``no``, ``nr``, ``num``, ``number``, ``i``, ``seq``, ``pos``, ``order``,
     ``key``, ``item``, ``sample``, ``example``, ``record``, ``entry``, ``question``, ``q`` …, or one ending in
     ``id``, ``idx`` or ``index`` (``qid``, ``uid``, ``rowidx``, ``example_num``). Any other name is ``"other"``:
