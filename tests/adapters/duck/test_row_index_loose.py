@@ -68,15 +68,15 @@ def test_a_shuffled_file_with_a_flawed_row_index_is_refused_and_kept_in_line_ord
     msg = _refused(data, path)
     assert msg.startswith(f"predictions ({path}) have no 'id' field, but their field 'idx' numbers their lines in "
                           "another order than the lines': "), msg
-    # the first line below an earlier line's number: line 2 (item 0) below line 1 (item 3), unless line 1 or 2 is flawed
-    first = {"missing": f"{path}:4 has 'idx' 1, below the 5 of {path}:3, but by its place is paired with item 3 of "
-                        "the data, 'duck-3')",
-             "duplicate": f"{path}:4 has 'idx' 1, below the 5 of {path}:3, but by its place is paired with item 3 of "
-                          "the data, 'duck-3')",
-             "offset": f"{path}:2 has 'idx' 1000, below the 1003 of {path}:1, but by its place is paired with item 1 "
-                       "of the data, 'duck-1')"}.get(
-        flaw, f"{path}:2 has 'idx' 0, below the 3 of {path}:1, but by its place is paired with item 1 of the data, "
-              "'duck-1')")
+    # the first line whose number is not the one its place gives (line j holds s + j), and the items it pairs
+    first = {"missing": f"{path}:2 has 'idx' 0, item 0's number, but by its place is paired with item 1 of the data, "
+                        "'duck-1')",
+             "offset": f"{path}:1 has 'idx' 1003, item 3's number, but by its place is paired with item 0 of the "
+                       "data, 'duck-0')"}.get(
+        flaw, f"{path}:1 has 'idx' 3, item 3's number, but by its place is paired with item 0 of the data, 'duck-0')")
+    wrong = {"duplicate": 5, "gap": 5, "offset": 5}.get(flaw, 4)
+    start = 1000 if flaw == "offset" else 0
+    assert f"numbering the items from {start}, {wrong} of them are not on the line their number gives" in msg, msg
     assert first in msg, msg
     extra = {"missing": f"1 line(s) hold no number in it (first: {path}:1 has no 'idx')",
              "null": f"1 line(s) hold no number in it (first: {path}:3 has 'idx' None)",
@@ -84,7 +84,7 @@ def test_a_shuffled_file_with_a_flawed_row_index_is_refused_and_kept_in_line_ord
     if flaw in extra:
         assert extra[flaw] in msg and "sort the file's lines by it, after giving each line its own number;" in msg, msg
     else:
-        assert "line(s)" not in msg and "If 'idx' numbers the data's items in their order, sort the file's lines by " \
+        assert "line(s)" not in msg and f"If 'idx' numbers the data's items from {start}, sort the file's lines by " \
             "it; or write the items' ids in an 'id' field" in msg, msg
     assert msg.endswith("if 'idx' does not number the items, remove it from the file"), msg
     # the same flawed numbers in line order: kept, each line paired with its own item (sacrebleu by hand)
@@ -124,10 +124,10 @@ def test_a_csv_with_an_empty_cell_in_its_row_index_is_refused(tmp_path, data):
     path = _csv(tmp_path / "shuf.csv", rows)
     msg = _refused(data, path)
     assert msg.startswith(f"predictions ({path}) have no 'id' field, but their field 'row' numbers their lines in "
-                          f"another order than the lines': 5 distinct whole numbers from 1 to 5 on 5 of their 6 "
-                          f"lines, 2 of them out of line order ({path}:3 has 'row' '1', below the '4' of {path}:2, "
-                          "but by its place is paired with item 1 of the data, 'duck-1'); 1 line(s) hold no number "
-                          f"in it (first: {path}:4 has 'row' '')"), msg
+                          f"another order than the lines': it holds 5 distinct whole numbers from 1 to 5 on 5 of "
+                          f"their 6 lines; numbering the items from 1, 4 of them are not on the line their number "
+                          f"gives ({path}:2 has 'row' '4', item 3's number, but by its place is paired with item 0 of "
+                          f"the data, 'duck-0'); 1 line(s) hold no number in it (first: {path}:4 has 'row' '')"), msg
     kept = _csv(tmp_path / "ord.csv", [{"prediction": p, "row": "" if k == 2 else k + 1} for k, p in enumerate(PREDS)])
     assert _bleu_of(data, kept) == pytest.approx(_bleu(PREDS), abs=1e-12)
 
@@ -158,7 +158,7 @@ def test_one_mistyped_number_in_line_order_is_kept_two_lines_swapped_with_a_flaw
     typo = [{"idx": 57 if k == 3 else k + 100, "prediction": p} for k, p in enumerate(PREDS)]  # 100..105, one 57
     assert _bleu_of(data, write_jsonl(tmp_path / "typo.jsonl", typo)) == pytest.approx(_bleu(PREDS), abs=1e-12)
     swapped = [{"idx": v, "prediction": PREDS[k]} for v, k in zip([101, 100, 103, 102, 105, None], [1, 0, 3, 2, 5, 4])]
-    assert "2 of them out of line order" in _refused(data, write_jsonl(tmp_path / "swap.jsonl", swapped))
+    assert "numbering the items from 100, 5 of them are not on the line their number gives" in _refused(data, write_jsonl(tmp_path / "swap.jsonl", swapped))
 
 
 def _numeric_data(tmp_path, first: int):
@@ -200,7 +200,7 @@ def test_index_names():
     assert all(index_named(n) for n in ["idx", "index", "sample_id", "qid", "sampleId", "QID", "line_no", "row_index",
                                         "idx_in_data", "序号", "题号"])
     assert not any(index_named(n) for n in ["length", "score", "tokens", "num_tokens", "label", "timestamp", "n",
-                                            "count", "model", "rank"])
+                                            "count", "model", "rank", "turn_id", "token_num"])
 
 
 def test_integer_ids_in_the_data_order_on_most_lines_are_no_row_index(tmp_path):

@@ -15,10 +15,11 @@ A field numbering the lines (``idx``, ``index``, ``row``: every value ``0``..``N
 or digit strings) holds no id of the data but says which item each line is: in another order than the lines'
 (a shuffled file keyed by a row index) it is refused too (`row_index_check`), in the lines' order it is named in
 the note of the pairing (`zheval.adapters.duck.inputs.order_notes`), which says "no ids" only of a file without any
-other field (break-it: a shuffled ``idx`` file scored BLEU 0.028 instead of 0.249, noted as "have no ids"). A field
-with an index-like name numbering the lines loosely — a line without it, a repeated number, a gap, numbers from 1000
-— in another order than theirs is refused too (`zheval.adapters.duck.row_index.numbering_refusal`, where the rule
-is written out); one numbering them from 0 in their order where the data's ids number the items from 1 (or the other
+other field (break-it: a shuffled ``idx`` file scored BLEU 0.028 instead of 0.249, noted as "have no ids"). Which
+names are read as an index, which never (``rank``, ``score``, ``tokens``), a loose numbering (a line without it, a
+repeat, a gap, numbers from 1000, ``"q3"``) and when its lines are out of place (a rotation, swaps) — refused under
+an index's name, said in a warning under another — is the rule of `zheval.adapters.duck.row_index`, written out
+there. One numbering the lines from 0 in their order where the data's ids number the items from 1 (or the other
 way round) is such a row index, not the data's ids in another order (`_numbering_off_by_one`).
 """
 
@@ -31,7 +32,8 @@ from typing import Optional
 
 from ...io import FileFormatError, id_value, predictions_arguments, read_rows
 from .mismatch import whole_id
-from .row_index import MIN_ROW_INDEX_LINES, numbering_refusal, row_number
+from .row_index import (MIN_ROW_INDEX_LINES, MIN_UNNAMED_LINES, exact_start, field_numbers, name_kind,
+                        numbering_message, numbers_lines, out_of_place, row_number)
 
 __all__ = ["MIN_MATCHED", "MIN_ROW_INDEX_LINES", "MIN_SHARE", "field_words", "id_like_fields", "row_index_check", "id_like_matches", "id_like_check", "id_like_warning",
            "shared_id_field"]
@@ -234,7 +236,8 @@ def id_like_check(predictions, ids: list) -> Optional[str]:
     another order (`row_index_check`), else ``None``; a field holding exactly the ids in the data's order is kept
     as ``predictions.id_like_field`` (for `id_like_warning`; one holding them on most lines only, in the data's
     order, as the words of its warning ``predictions.id_like_gaps``: `_gaps`), one numbering the lines in their order as
-    ``predictions.row_index_field``, and the file's other fields as ``predictions.other_fields`` (for the note)."""
+    ``predictions.row_index_field``, the warning of one not named as an index numbering them out of place as
+    ``predictions.row_index_doubt``, and the file's other fields as ``predictions.other_fields`` (for the note)."""
     rows = _rows_of(predictions) if len(predictions) == len(ids) else None
     predictions.id_like_gaps = None
     found = id_like_fields(predictions, ids, rows)
@@ -256,49 +259,55 @@ def id_like_check(predictions, ids: list) -> Optional[str]:
     return row_index_check(predictions, ids, rows, kept)
 
 
-def _row_numbers(rows: list, field) -> Optional[int]:
-    """The first number (``0`` or ``1``) of the numbering the values of ``field`` are on ``rows`` (each of ``0``..
-    ``N-1``, or of ``1``..``N``, once, in any order), else ``None``."""
-    numbers = [row_number(row.get(field)) for row in rows]
-    if None in numbers or len(set(numbers)) != len(rows):
-        return None
-    return min(numbers) if min(numbers) in (0, 1) and max(numbers) == min(numbers) + len(rows) - 1 else None
-
-
 def row_index_check(predictions, ids: list, rows: Optional[list], skip=()) -> Optional[str]:
     """For predictions without ids about to be paired with the items ``ids`` by line order (``rows``: their file's
     rows, one per prediction, or ``None``): the refusal when a field (not in ``skip``, the fields holding the
-    data's ids in the data's order) numbers the lines — under any name each of ``0``..``N-1`` or ``1``..``N``
-    once, integers or digit strings; under an index-like name also loosely, a line without a number, a repeat, a
-    gap or an offset aside (`zheval.adapters.duck.row_index.numbering_refusal`) — in another order than theirs (at
-    least `MIN_ROW_INDEX_LINES` lines): the file looks keyed by a row index, and paired by line order each
-    prediction would be scored against another item's references. Else ``None``, with
-    ``predictions.row_index_field`` ``(field, first number)`` for a field numbering them exactly in their order, and
+    data's ids in the data's order) numbers the lines in another order than theirs (at least
+    `MIN_ROW_INDEX_LINES` lines), by the rule of `zheval.adapters.duck.row_index`: a field named as an index
+    (``idx``, ``row``, ``num``, ``Unnamed: 0`` …) numbering them exactly (each of ``0``..``N-1`` or ``1``..``N``
+    once, integers, digit strings or ``"q3"``) or loosely (a line without a number, a repeat, a gap, an offset
+    aside) with lines out of place; a field with another name (not a never-index one: ``rank``, ``score``,
+    ``tokens``, ``turn`` … are never read) numbering at least `MIN_UNNAMED_LINES` lines exactly. The file looks
+    keyed by a row index, and paired by line order each prediction would be scored against another item's
+    references. Else ``None``, with ``predictions.row_index_field`` ``(field, first number)`` for a field
+    numbering them exactly in their order, ``predictions.row_index_doubt`` the warning of the first field with
+    another name that numbers them loosely, or exactly on fewer lines, out of place (`row_index_warning`), and
     ``predictions.other_fields`` the file's fields besides the prediction and the stored ones."""
-    predictions.row_index_field = None
+    predictions.row_index_field = predictions.row_index_doubt = None
     predictions.other_fields = _candidate_fields(predictions, rows) if rows else []
     for field in (f for f in predictions.other_fields if f not in skip):
-        start = _row_numbers(rows, field)
-        if start is None:
-            loose = numbering_refusal(predictions, ids, rows, field)
-            if loose:
-                return loose
+        kind = name_kind(field)
+        if kind == "never":
             continue
-        wrong = [i for i, row in enumerate(rows) if row_number(row.get(field)) != i + start]
-        if not wrong:
+        numbers, affix = field_numbers(rows, field)
+        start = exact_start(numbers)
+        if start is not None and all(v == i + start for i, v in enumerate(numbers)):
             predictions.row_index_field = predictions.row_index_field or (field, start)
             continue
         if len(rows) < MIN_ROW_INDEX_LINES:
             continue
-        src, i, named = predictions.source, wrong[0], predictions_arguments('id_field="NAME"')
-        return (f"predictions ({src}) have no 'id' field, but their field {field!r} numbers their {len(rows)} lines "
-                f"from {start} to {start + len(rows) - 1} in another order than the lines' ({src}:{predictions.lines[i]}"
-                f" has {field!r} {rows[i].get(field)!r}, but by its place is paired with item {i} of the data, "
-                f"{ids[i]!r}): the file looks keyed by a row index of the data in another order, and paired by line "
-                f"order each prediction would be scored against another item's references. If {field!r} numbers "
-                f"the data's items from {start}, sort the file's lines by it; or write the items' ids in an 'id' "
-                f"field (or in another field, joined by it with {named}); if {field!r} does not number the items, "
-                "remove it from the file")
+        if start is not None:  # each of 0..N-1 (1..N) once, not in the lines' order: every line out of place counts
+            place = (start, [i for i, v in enumerate(numbers) if v != i + start])
+        else:
+            place = out_of_place(numbers) if numbers_lines(numbers) else None
+            if place is None:
+                continue
+        if start is not None and (kind == "index" or len(rows) >= MIN_UNNAMED_LINES):
+            src, i, named = predictions.source, place[1][0], predictions_arguments('id_field="NAME"')
+            return (f"predictions ({src}) have no 'id' field, but their field {field!r} numbers their {len(rows)} "
+                    f"lines from {start} to {start + len(rows) - 1} in another order than the lines' "
+                    f"({src}:{predictions.lines[i]} has {field!r} {rows[i].get(field)!r}, but by its place is paired "
+                    f"with item {i} of the data, {ids[i]!r}): the file looks keyed by a row index of the data in "
+                    f"another order, and paired by line order each prediction would be scored against another "
+                    f"item's references. If {field!r} numbers the data's items from {start}, sort the file's lines "
+                    f"by {'its number' if affix else 'it'}; or write the items' ids in an 'id' field (or in another "
+                    f"field, joined by it with {named}); if {field!r} does not number the items, remove it from the "
+                    "file")
+        if kind == "index":
+            return numbering_message(predictions, ids, rows, field, numbers, affix, place)
+        if predictions.row_index_doubt is None:
+            predictions.row_index_doubt = numbering_message(predictions, ids, rows, field, numbers, affix, place,
+                                                            warn=True)
     return None
 
 

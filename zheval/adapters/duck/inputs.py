@@ -20,6 +20,7 @@ from ...io.text_lists import check_text_list, is_table
 from ...results.diagnostics import Diagnostics, compute_diagnostics
 from ...tokenizers import BaseTokenizer
 from .id_like import field_words, id_like_warning
+from .row_index import row_index_warning
 from .predictions import Predictions
 from .stored import field_names
 
@@ -175,9 +176,11 @@ def reference_mismatch_warning(predictions, which: str = "") -> str | None:
 
 def stored_field_warnings(predictions, which: str = "") -> list:
     """The warnings of `zheval.adapters.duck.id_like.id_like_warning` (predictions paired by line order whose field
-    ``qid`` holds the items' ids), `label_mismatch_warning`, `reference_mismatch_warning` and
-    `query_mismatch_warning` that apply, in that order (``which``: a prefix, ``"B: "`` in compare)."""
-    return [w for w in (id_like_warning(predictions, which), label_mismatch_warning(predictions, which),
+    ``qid`` holds the items' ids), `zheval.adapters.duck.row_index.row_index_warning` (a field not named as an index
+    that looks like a numbering of the lines out of place), `label_mismatch_warning`, `reference_mismatch_warning`
+    and `query_mismatch_warning` that apply, in that order (``which``: a prefix, ``"B: "`` in compare)."""
+    return [w for w in (id_like_warning(predictions, which), row_index_warning(predictions, which),
+                        label_mismatch_warning(predictions, which),
                         reference_mismatch_warning(predictions, which), query_mismatch_warning(predictions, which))
             if w]
 
