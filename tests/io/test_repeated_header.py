@@ -76,3 +76,24 @@ def test_a_row_equal_to_the_header_but_for_case_in_some_cells_only_is_a_row(tmp_
     f = tmp_path / "ok.csv"
     f.write_text("id,predict,label\nID,Predict,标签\n", encoding="utf-8")
     assert [r for _, r in read_rows(f).rows] == [{"id": "ID", "predict": "Predict", "label": "标签"}]
+
+
+def test_pandas_index_column_is_refused_with_the_fix(tmp_path):
+    # break-it 24 (minor): DataFrame.to_csv(path) writes its unnamed index first; the refusal said the header has an
+    # empty column name, true, without the fix
+    import pandas as pd
+
+    f = tmp_path / "preds.csv"
+    pd.DataFrame({"id": ["a1"], "predict": ["好"], "label": ["好的"]}).to_csv(f)
+    assert f.read_text(encoding="utf-8").splitlines()[0] == ",id,predict,label"
+    with pytest.raises(FileFormatError) as e:
+        read_rows(f)
+    [problem] = [str(p) for p in e.value.problems]
+    assert problem.startswith(f"{f}:1: the header has an empty column name (column(s) [1]); pandas' "
+                              "DataFrame.to_csv writes its index there, unnamed: save with index=False"), problem
+    other = tmp_path / "other.csv"
+    other.write_text("id,,label\na1,好,好的\n", encoding="utf-8")
+    with pytest.raises(FileFormatError) as e:
+        read_rows(other)
+    assert [str(p) for p in e.value.problems] == [
+        f"{other}:1: the header has an empty column name (column(s) [2]); give every column a name"]

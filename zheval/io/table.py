@@ -68,7 +68,10 @@ def _header_problems(header: list, name: str, line: int) -> list:
     empty = [i + 1 for i, h in enumerate(header) if not h.strip()]
     dup = sorted({h for h in header if header.count(h) > 1})
     if empty:
-        out.append(Problem(name, line, None, f"the header has an empty column name (column(s) {empty})"))
+        hint = ("; pandas' DataFrame.to_csv writes its index there, unnamed: save with index=False (or name the "
+                "index, df.rename_axis('idx').to_csv(...), to keep it as a column)" if empty == [1] else
+                "; give every column a name")
+        out.append(Problem(name, line, None, f"the header has an empty column name (column(s) {empty}){hint}"))
     if dup:
         out.append(Problem(name, line, None, f"the header names column(s) {dup} more than once"))
     out += [Problem(name, line, None, f"the column name {h!r} has spaces around it: column names are matched exactly, "
