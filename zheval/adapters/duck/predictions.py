@@ -15,9 +15,10 @@ Accepted files:
   A ``label`` beside ``prediction`` is checked the same way (`zheval.adapters.duck.stored.llama_factory_label`).
   Every line is read with the first line's prediction field: a line with the other one (``prediction`` after
   ``predict``) is refused at its ``file:line`` naming both and ``--pred-field``, as the records door does.
-  Stored references (``references``/``reference``) and a stored query (every one present of ``query``, ``prompt``
-  without a label, and ``instruction`` with its ``input``) are checked the same way, whether the predictions are
-  joined by id or by order (`zheval.adapters.duck.stored`).
+  Stored references (``references``/``reference``, the data's own ``responses``, ``answer(s)``, ``target``,
+  ``gold``, ``ground_truth``) and a stored query (every one present of ``query``, ``prompt`` without a label,
+  ``instruction`` with its ``input``, ``question``, ``input``, a chat's first user turn) are checked the same way,
+  whether the predictions are joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
   ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
   [`zheval.io.fields`][]: whenever a file has ids, they are used), else in dataset order; ``label`` as above. An
@@ -113,7 +114,8 @@ class Predictions:
         label_mismatch_lines: the predictions-file line of each of those (same order).
         labelled: set by `join_predictions`: how many items had a label to compare.
         queries: the query stored with each prediction (every one present of ``query``, LLaMA-Factory's
-            ``prompt``, Alpaca's ``instruction`` with its ``input``, joined: `zheval.adapters.duck.stored.stored_query`),
+            ``prompt``, Alpaca's ``instruction`` with its ``input``, ``question``, ``input``, a chat's first user
+            turn, joined: `zheval.adapters.duck.stored.stored_query`),
             or ``None``; `join_predictions` checks that each item's query is in it.
         query_fields: the tuple of fields each stored query was read from (the user's own names, used in the
             messages), or ``None``.
@@ -215,7 +217,7 @@ def _read_table(path: Path, kind: str) -> Predictions:
             errs.append(f"'label' must be a string, got {type(label).__name__}")
         errs += [f"{k!r} {lone_surrogate(v)}" for k, v in ((pred, text), ("label", label))
                  if isinstance(v, str) and lone_surrogate(v)]
-        refs, query = stored_references(cells), stored_query(cells, pred)
+        refs, query = stored_references(cells, pred), stored_query(cells, pred)
         errs += [e for e in (refs[2], query[2]) if e]
         if errs:
             problems.extend(Problem(name, line, rid, e) for e in errs)
@@ -385,7 +387,7 @@ def _read_jsonl(path, lines: list, name: str, format: str) -> Predictions:
         if label is not None and not isinstance(label, str):
             problems.append(Problem(name, lineno, rid, f"'label' must be a string, got {type(label).__name__}"))
             continue
-        refs, query = stored_references(obj), stored_query(obj, key)
+        refs, query = stored_references(obj, key), stored_query(obj, key)
         if refs[2] or query[2]:
             problems.extend(Problem(name, lineno, rid, e) for e in (refs[2], query[2]) if e)
             continue
