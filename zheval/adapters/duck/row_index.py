@@ -99,7 +99,8 @@ _OTHER_THINGS = frozenset({"speaker", "user", "role", "model", "session", "conve
                            "image", "img", "video", "audio", "template", "subject"})
 _ITEM_NOUNS = frozenset({"item", "sample", "example", "ex", "question", "q", "row", "line", "record", "entry",
                          "instance", "case", "problem", "data", "datum", "test", "query", "input", "seq", "serial",
-                         "idx", "index", "id", "original", "orig", "global", "src", "dataset"})
+                         "idx", "index", "id", "original", "orig", "global", "src", "dataset", "prompt",
+                         "instruction", "pred", "prediction", "output", "response", "generation", "gen", "eval"})
 _COUNT_ENDS = frozenset({"num", "number", "nums", "no", "nr"})
 _NEVER_HAN = ("分数", "得分", "评分", "排名", "长度", "字数", "轮次", "标签", "時間", "时间", "分數", "評分", "長度")
 _AFFIXED = re.compile(r"(|.*\D)0*(\d+)(\D*)", re.S)
