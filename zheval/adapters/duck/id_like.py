@@ -33,7 +33,7 @@ from typing import Optional
 from ...io import FileFormatError, id_value, predictions_arguments, read_rows
 from .mismatch import whole_id
 from .row_index import (MIN_ROW_INDEX_LINES, MIN_UNNAMED_LINES, exact_start, field_numbers, name_kind,
-                        numbering_message, numbers_lines, out_of_place, row_number)
+                        numbering_message, numbers_lines, out_of_place, row_number, loose_in_order)
 
 __all__ = ["MIN_MATCHED", "MIN_ROW_INDEX_LINES", "MIN_SHARE", "field_words", "id_like_fields", "row_index_check", "id_like_matches", "id_like_check", "id_like_warning",
            "shared_id_field"]
@@ -273,7 +273,7 @@ def row_index_check(predictions, ids: list, rows: Optional[list], skip=()) -> Op
     numbering them exactly in their order, ``predictions.row_index_doubt`` the warning of the first field with
     another name that numbers them loosely, or exactly on fewer lines, out of place (`row_index_warning`), and
     ``predictions.other_fields`` the file's fields besides the prediction and the stored ones."""
-    predictions.row_index_field = predictions.row_index_doubt = None
+    predictions.row_index_field = predictions.row_index_doubt = predictions.row_index_loose = None
     predictions.other_fields = _candidate_fields(predictions, rows) if rows else []
     for field in (f for f in predictions.other_fields if f not in skip):
         kind = name_kind(field)
@@ -291,6 +291,8 @@ def row_index_check(predictions, ids: list, rows: Optional[list], skip=()) -> Op
         else:
             place = out_of_place(numbers) if numbers_lines(numbers) else None
             if place is None:
+                if kind == "index" and numbers_lines(numbers) and predictions.row_index_loose is None:
+                    predictions.row_index_loose = _loose_words(predictions, rows, field, numbers)
                 continue
         if start is not None and (kind == "index" or len(rows) >= MIN_UNNAMED_LINES):
             src, i, named = predictions.source, place[1][0], predictions_arguments('id_field="NAME"')
@@ -309,6 +311,23 @@ def row_index_check(predictions, ids: list, rows: Optional[list], skip=()) -> Op
             predictions.row_index_doubt = numbering_message(predictions, ids, rows, field, numbers, affix, place,
                                                             warn=True)
     return None
+
+
+def _loose_words(predictions, rows: list, field, numbers: list) -> Optional[str]:
+    """The words the note of predictions paired by line order adds for ``field``, named as an index, numbering the
+    lines loosely in their order (`zheval.adapters.duck.row_index.loose_in_order`: a repeat, a gap, a line without
+    one): how many numbered lines are not on the line their number gives, the first (FILE:LINE, its value, the item
+    its number gives and the item its place pairs it with); ``None`` when every numbered line is on its own."""
+    place = loose_in_order(numbers)
+    if place is None:
+        return None
+    (s, wrong), src = place, predictions.source
+    i = wrong[0]
+    return (f"their field {field!r} numbers the lines in their order, but loosely: numbering the items from {s}, "
+            f"{len(wrong)} of its numbered lines are not on the line their number gives (first: "
+            f"{src}:{predictions.lines[i]} has {field!r} {rows[i].get(field)!r}, item {numbers[i] - s}'s number, "
+            f"but by its place is paired with item {i}): if {field!r} numbers the data's items, write the items' "
+            f"ids in an 'id' field, or give each line the number of its place")
 
 
 def field_words(predictions) -> str:

@@ -239,7 +239,8 @@ def order_notes(predictions, which: str = "") -> list:
 def _order_note(predictions) -> str:
     """The note of predictions paired by line order: that they have no ids (a file with no other field, a list),
     or no ``id`` field — with the field that numbers the lines in their order, or holds the items' ids in it
-    (`zheval.adapters.duck.id_like.row_index_check`, `id_like_check`), named."""
+    (`zheval.adapters.duck.id_like.row_index_check`, `id_like_check`), named; one that numbers them loosely with
+    lines not on their number's place, named with the first of them (``row_index_loose``)."""
     head = f"the predictions ({predictions.source}) {field_words(predictions)}: they were paired with the items by line order"
     index, ids = getattr(predictions, "row_index_field", None), getattr(predictions, "id_like_field", None)
     if ids:
@@ -248,6 +249,9 @@ def _order_note(predictions) -> str:
         field, start = index
         return (f"{head}, which their field {field!r} agrees with (it numbers the lines from {start} in their order); "
                 "add an 'id' field to join them by id")
+    loose = getattr(predictions, "row_index_loose", None)
+    if loose:
+        return f"{head}; {loose}"
     return f"{head} (add an 'id' field to join them by id)"
 
 

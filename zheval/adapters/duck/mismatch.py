@@ -63,9 +63,9 @@ def _no_leading_zeros(value) -> str:
 
 
 def _whole_number(value) -> str:
-    """``'7.0'``/``7.0``/``'007.00'`` → ``'7'``: a whole number written as a decimal (a spreadsheet or pandas read
+    """``'7.0'``/``7.0``/``'007.00'``/``'7.'`` → ``'7'``: a whole number written as a decimal (a spreadsheet or pandas read
     the ids as floats), without its leading zeros; any other id as `_no_leading_zeros` writes it."""
-    return re.sub(r"^(\d+)\.0+$", r"\1", _no_leading_zeros(value))
+    return re.sub(r"^(\d+)\.0*$", r"\1", _no_leading_zeros(value))
 
 
 def whole_id(value) -> str:

@@ -123,7 +123,7 @@ class Predictions:
             by line order (the report says so).
         id_like_field: set by `join_predictions` for predictions paired by line order: a field of their file that
             holds the items' ids in the data's order (`zheval.adapters.duck.id_like`; the report warns), or ``None``;
-            likewise row_index_field, row_index_doubt, other_fields and id_like_gaps
+            likewise row_index_field, row_index_doubt, row_index_loose, other_fields and id_like_gaps
             (`zheval.adapters.duck.id_like.id_like_check`).
         query_mismatches: set by `join_predictions`: ``(line, item id, field)`` of each line whose stored query is
             not its item's query (below the error threshold; the caller warns).
@@ -155,6 +155,7 @@ class Predictions:
     id_like_field: str | None = None
     row_index_field: tuple | None = None
     row_index_doubt: str | None = None
+    row_index_loose: str | None = None
     id_like_gaps: str | None = None
     other_fields: list = field(default_factory=list)
     query_mismatches: list = field(default_factory=list)

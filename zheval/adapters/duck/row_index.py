@@ -7,17 +7,25 @@ Break-it: a shuffled file whose ``idx`` numbered the lines with one flaw was pai
 (BLEU 0.049 instead of 0.939); then a ROTATED file (its last line moved first: shards concatenated in the wrong
 order) with ``idx`` from 1000 or one ``null`` passed the rule of a longest in-order run (1 line of 8 out of it),
 BLEU 0.010 instead of 0.311; index fields named ``Unnamed: 0``, ``num``, ``item``, ``題號`` or holding ``"q3"`` were
-not read; and ``score`` 3, 1, 2 or ``rank`` 1..8 on a small file were refused as a row index.
+not read; and ``score`` 3, 1, 2 or ``rank`` 1..8 on a small file were refused as a row index. Then (BLEU 0.0052
+instead of 0.3107, paired silently): ``"3.0"`` (pandas' float column), prefixes holding a digit or in two cases
+(``"gsm8k_3"``, ``"c3-q3"``, ``"Q3"``/``"q3"``), one ``"nan"`` among ``"q3"`` values were not read; ``idx_in_batch``
+(``i % 64``), ``index_in_shard``, ``idx_on_gpu``, ``sent_num``, ``speaker_id`` in order were refused; a repeat or a
+gap in line order was noted without the field.
 
 The rule (all of it, for a file of N lines, N at least `MIN_ROW_INDEX_LINES`):
 
 - The field's name (`name_kind`) reads as an index (``idx``, ``row``, ``sample_id``, ``num``, ``#``, ``Unnamed: 0``,
   ``序号`` … : `index_named`), as a value that is never a row index (``rank``, ``score``, ``rating``, ``tokens``,
   ``length``, ``turn``, ``label``, ``count``, a time … : never read by this rule, whatever its values), or neither
-  (``n``, ``k``, ``value`` …: ``n`` and ``k`` more often count something than number the lines).
+  (``n``, ``k``, ``value`` …: ``n`` and ``k`` more often count something than number the lines). A never word
+  wins over every other (``idx_in_batch``, ``index_in_shard``, ``idx_on_gpu``: a position within a batch); an id
+  or number of something else than the item (``speaker_id``, ``doc_id``, ``task_id``, ``sent_num``) is neither.
 - Its numbers (`field_numbers`): the whole number of each line's value (`row_number`: ``3``, ``3.0``, ``"3"``,
-  ``"３"``), or of a string of digits between one prefix and one suffix that all of the field's strings share
-  (``"q3"``, ``"item-3"``, ``"sample_0003"``, ``"第3题"``).
+  ``"３"``, ``"3.0"``, ``"3.00"``: the rule of `zheval.adapters.duck.mismatch.whole_id`), or the LAST run of digits
+  of a string between the prefix and suffix (casefolded) that most of the field's other strings share (``"q3"``,
+  ``"Q3"``, ``"item-3"``, ``"sample_0003"``, ``"第3题"``, ``"gsm8k_3"``, ``"c3-q3"``, ``"v2-3"``); any other string
+  (``"nan"``, ``"N/A"``, ``"-"``) is a line without a number, as ``null`` is.
 - It numbers the lines when at least `ROW_INDEX_SHARE` of them (and `MIN_ROW_INDEX_LINES`) hold distinct numbers
   within one run of N consecutive numbers: mostly repeated values (a 0/1 label) or values spread wide are no
   numbering.
@@ -31,6 +39,9 @@ The rule (all of it, for a file of N lines, N at least `MIN_ROW_INDEX_LINES`):
 - Out of order, a field named as an index is refused; so is, under any other name (not a never-index one), an
   exact numbering ``0``..``N-1`` / ``1``..``N`` of at least `MIN_UNNAMED_LINES` lines. Below that, or loose, such
   a field is said in a warning (`row_index_warning`): if it numbers the items, the pairing by line order is wrong.
+- In order but loose (a repeat, a gap: `loose_in_order`), a field named as an index is named in the note of the
+  pairing with the first numbered line not on ``s + i`` (the lines after a gap are paired with other items than
+  their numbers give).
 
 Not told apart: a rotation whose moved line lost its number (``null``, 0, 1 … 6) looks in order, and is paired as
 noted; one mistyped number on the FIRST line above an offset start (1005, 1001, 1002 … 1007, as a rotation of a
@@ -43,11 +54,13 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from collections import Counter
 from typing import Optional
 
 from ...io import predictions_arguments
+from .mismatch import whole_id
 
-__all__ = ["MIN_ROW_INDEX_LINES", "MIN_UNNAMED_LINES", "ROW_INDEX_SHARE", "field_numbers", "index_named", "name_kind",
+__all__ = ["MIN_ROW_INDEX_LINES", "MIN_UNNAMED_LINES", "ROW_INDEX_SHARE", "field_numbers", "index_named", "loose_in_order", "name_kind",
            "numbering_message", "out_of_place", "row_index_warning", "row_number"]
 
 MIN_ROW_INDEX_LINES = 3
@@ -75,15 +88,29 @@ _NEVER_WORDS = frozenset({"rank", "ranking", "score", "scores", "rating", "ratin
                           "count", "counts", "cnt", "time", "timestamp", "ts", "date", "year", "month", "day", "epoch",
                           "step", "steps", "seconds", "sec", "ms", "latency", "duration", "size", "char", "chars",
                           "word", "words", "loss", "seed", "age", "price", "cost", "temperature", "gpu", "device",
-                          "worker", "shard", "node", "thread", "batch", "pid", "port"})
+                          "worker", "shard", "node", "thread", "batch", "pid", "port", "gpus", "devices", "workers",
+                          "shards", "nodes", "threads", "batches", "proc", "process", "host", "replica", "partition",
+                          "chunk", "chunks", "cuda", "tp", "dp", "pp"})
+_OTHER_THINGS = frozenset({"speaker", "user", "role", "model", "session", "conversation", "conv", "dialog", "dialogue",
+                           "doc", "document", "passage", "context", "paragraph", "para", "category", "cat", "class",
+                           "task", "source", "lang", "language", "sent", "sentence", "utterance", "utt", "author",
+                           "annotator", "rater", "topic", "group", "cluster", "domain", "type", "kind", "article",
+                           "page", "chapter", "section", "system", "run", "version", "persona", "agent", "file",
+                           "image", "img", "video", "audio", "template", "subject"})
+_ITEM_NOUNS = frozenset({"item", "sample", "example", "ex", "question", "q", "row", "line", "record", "entry",
+                         "instance", "case", "problem", "data", "datum", "test", "query", "input", "seq", "serial",
+                         "idx", "index", "id", "original", "orig", "global", "src", "dataset", "prompt",
+                         "instruction", "pred", "prediction", "output", "response", "generation", "gen", "eval"})
+_COUNT_ENDS = frozenset({"num", "number", "nums", "no", "nr"})
 _NEVER_HAN = ("分数", "得分", "评分", "排名", "长度", "字数", "轮次", "标签", "時間", "时间", "分數", "評分", "長度")
-_AFFIXED = re.compile(r"(\D*?)0*(\d+)(\D*)")
+_AFFIXED = re.compile(r"(|.*\D)0*(\d+)(\D*)", re.S)
 
 
 def name_kind(field) -> str:
     """How the field name ``field`` reads: ``"index"``, ``"never"`` (a value never numbering the lines) or
     ``"other"``. Its words: split at characters other than ASCII letters and digits and where lower case turns
-    upper (``sample_id``, ``sampleId``, ``line-no``), casefolded. An index: a name holding ``序号``, ``编号``,
+    upper (``sample_id``, ``sampleId``, ``line-no``), casefolded. Never first: any never word below, whatever the
+    other words (``idx_in_batch``, ``index_in_shard``, ``idx_on_gpu``). An index: a name holding ``序号``, ``编号``,
     ``行号``, ``索引``, ``题号`` (or their Traditional forms ``序號``, ``編號``, ``行號``, ``題號``); ``#``, ``№``,
     ``No.``; a first word ``idx`` or ``index`` (``idx_in_data``, pyarrow's ``__index_level_0__``); pandas' written
     back index ``Unnamed: 0`` (``Unnamed: N``). Never: any word ``rank``, ``score``, ``rating``, ``token(s)``,
@@ -93,16 +120,22 @@ def name_kind(field) -> str:
     (``num_tokens``, ``token_num``, ``turn_id``, ``batch_idx`` are never an index). Then an index: a last word ``idx``, ``index``,
     ``id``, ``ids``, ``row``, ``line``, ``no``, ``nr``, ``num``, ``number``, ``i``, ``seq``, ``pos``, ``order``,
     ``key``, ``item``, ``sample``, ``example``, ``record``, ``entry``, ``question``, ``q`` …, or one ending in
-    ``id``, ``idx`` or ``index`` (``qid``, ``uid``, ``rowidx``, ``example_num``). Any other name is ``"other"``:
+    ``id``, ``idx`` or ``index`` (``qid``, ``uid``, ``rowidx``, ``example_num``) — but an index word after a word
+    naming something else than the item (``speaker_id``, ``user_id``, ``doc_id``, ``task_id``, ``session_id``), or
+    ``num``/``number``/``no``/``nr`` after a word that is not the item's (``sent_num``: a count) is ``"other"``.
+    Any other name is ``"other"``:
     ``n`` and ``k`` among them (a count, a top-k, as often as an index)."""
     name = str(field)
-    if any(han in name for han in _INDEX_HAN) or name.strip().casefold() in _INDEX_SIGNS:
-        return "index"
     words = [w.casefold() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+", name)]
-    if words and (words[0] in ("idx", "index") or (len(words) == 2 and words[0] == "unnamed" and words[1].isdigit())):
-        return "index"
     if any(w in _NEVER_WORDS for w in words) or any(han in name for han in _NEVER_HAN):
         return "never"
+    if any(han in name for han in _INDEX_HAN) or name.strip().casefold() in _INDEX_SIGNS:
+        return "index"
+    if words and (words[0] in ("idx", "index") or (len(words) == 2 and words[0] == "unnamed" and words[1].isdigit())):
+        return "index"
+    if len(words) >= 2 and words[-1] in _INDEX_WORDS | set(_INDEX_ENDS) and (
+            words[-2] in _OTHER_THINGS or (words[-1] in _COUNT_ENDS and words[-2] not in _ITEM_NOUNS)):
+        return "other"  # speaker_id, doc_id, sent_num: an id or a count of something else than the item
     if words and (words[-1] in _INDEX_WORDS or words[-1].endswith(_INDEX_ENDS)):
         return "index"
     return "other"
@@ -115,36 +148,59 @@ def index_named(field) -> bool:
 
 def row_number(value) -> Optional[int]:
     """The whole number ``value`` writes (an integer, ``2.0``, a string of digits, full-width or with spaces
-    around them: NFKC), else ``None`` (``None``, ``""``, a bool, ``2.5``, ``"-1"``, text)."""
+    around them: NFKC, or a whole number written as a decimal, ``"3.0"``, ``"3."``, ``"003.00"``: what pandas
+    writes for a float column, by the rule of `zheval.adapters.duck.mismatch.whole_id` that the id hints and
+    `zheval.adapters.duck.id_like` share), else ``None`` (``None``, ``""``, a bool, ``2.5``, ``"3.5"``, ``"-1"``,
+    ``"3e0"``: no index is written so, text)."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(value, str):
-        text = unicodedata.normalize("NFKC", value).strip()
+        text = whole_id(value.strip()).strip()
         return int(text) if text.isascii() and text.isdigit() else None
     return None
 
 
 def field_numbers(rows: list, field) -> tuple:
     """``(numbers, affix)`` of ``field`` on ``rows`` (one dict per line): each line's whole number (`row_number`)
-    or ``None``; when every string of the field that is not a whole number writes ASCII digits between one prefix
-    and one suffix of non-digits all of them share (``"q3"``, ``"item-3"``, ``"sample_0003"``; NFKC, stripped),
-    those digits' number, and ``affix`` ``(prefix, suffix)``, else ``None``."""
+    or ``None``; of the field's other strings (NFKC, stripped), those whose LAST run of ASCII digits stands between
+    the prefix and suffix (compared casefolded) that most of them share — ``"q3"``/``"Q3"``, ``"item-3"``,
+    ``"sample_0003"``, ``"gsm8k_3"``, ``"c3-q3"``, ``"v2-3"`` —, those digits' number, and ``affix`` ``(prefix,
+    suffix)`` as the first of them writes it (``None`` when no string is read so). A string with no digits or
+    another prefix (``"nan"``, ``"N/A"``, ``"-"``) is a line without a number, as ``null`` is: whether the field
+    still numbers the lines is `numbers_lines`' (`ROW_INDEX_SHARE`)."""
     numbers = [row_number(row.get(field)) for row in rows]
     texts = {i: unicodedata.normalize("NFKC", row[field]).strip() for i, row in enumerate(rows)
              if numbers[i] is None and isinstance(row.get(field), str) and row[field].strip()}
-    if not texts:
+    parts = {i: m for i, m in ((i, _AFFIXED.fullmatch(t)) for i, t in texts.items())
+             if m is not None and m.group(2).isascii()}
+    if not parts:
         return numbers, None
-    parts = {i: _AFFIXED.fullmatch(t) for i, t in texts.items()}
-    if any(m is None or not m.group(2).isascii() for m in parts.values()):
-        return numbers, None
-    affixes = {(m.group(1), m.group(3)) for m in parts.values()}
-    if len(affixes) != 1:
-        return numbers, None
-    for i, m in parts.items():
+    keys = Counter((m.group(1).casefold(), m.group(3).casefold()) for m in parts.values())
+    key = keys.most_common(1)[0][0]
+    chosen = [(i, m) for i, m in parts.items() if (m.group(1).casefold(), m.group(3).casefold()) == key]
+    for i, m in chosen:
         numbers[i] = int(m.group(2))
-    return numbers, affixes.pop()
+    return numbers, (chosen[0][1].group(1), chosen[0][1].group(3))
+
+
+def loose_in_order(numbers: list) -> Optional[tuple]:
+    """For ``numbers`` (one per line, ``None`` for a line without one) that number the lines (`numbers_lines`) in
+    their order (`out_of_place` ``None``) but not each line ``i`` as ``s + i``: ``(s, [line index whose number is
+    not s + i])``, ``s`` the start with the fewest such lines (the first in this order: the first numbered line's
+    number less its index, ``0``, ``1``, the least number; none above the least number) — a repeat or a gap pairs
+    the lines after it with another item than their number gives (``0, 1, 2, 4 … 8``: from 0, line 3 on).
+    ``None`` when every numbered line holds ``s + i`` for one start."""
+    numbered = [(i, v) for i, v in enumerate(numbers) if v is not None]
+    if not numbered:
+        return None
+    least, best = min(v for _, v in numbered), None
+    for s in (s for s in dict.fromkeys([numbered[0][1] - numbered[0][0], 0, 1, least]) if s <= least):
+        wrong = [i for i, v in numbered if v != s + i]
+        if best is None or len(wrong) < len(best[1]):
+            best = (s, wrong)
+    return best if best[1] else None
 
 
 def exact_start(numbers: list) -> Optional[int]:
