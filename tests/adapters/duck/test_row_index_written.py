@@ -9,42 +9,14 @@ whose number differs from its place. The right numbers are sacrebleu's corpus BL
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from helpers.cli import write_jsonl
-from zheval.adapters.duck import PredictionMismatchError, evaluate_predictions, load_duck
+from helpers.duck_sample import in_line_order, PREDS, refused, report, sample_bleu, sample_data
 
-_SAMPLE = Path(__file__).resolve().parents[3] / "zheval" / "data"
-ITEMS = [json.loads(ln) for ln in (_SAMPLE / "duck_sample.jsonl").read_text(encoding="utf-8").splitlines()]
-PREDS = [json.loads(ln)["prediction"]
-         for ln in (_SAMPLE / "duck_sample_predictions.jsonl").read_text(encoding="utf-8").splitlines()]
 SHUFFLED = [3, 0, 6, 1, 7, 2, 5, 4]  # line j holds item SHUFFLED[j]
-
-
-def _bleu(preds: list, n: int) -> float:
-    """sacrebleu's corpus BLEU (``zh``) of ``preds`` against items 0..n-1's references, as a fraction."""
-    import sacrebleu
-
-    refs = [ITEMS[k]["responses"] for k in range(n)]
-    streams = [[r[j] if j < len(r) else None for r in refs] for j in range(max(map(len, refs)))]
-    return sacrebleu.corpus_bleu(preds, streams, tokenize="zh").score / 100
-
-
-def _data(tmp_path, n: int = 8):
-    return write_jsonl(tmp_path / f"data{n}.jsonl", ITEMS[:n])
-
-
-def _refused(data, path) -> str:
-    with pytest.raises(PredictionMismatchError) as err:
-        evaluate_predictions(load_duck(data), str(path), bootstrap=0)
-    return str(err.value)
-
-
-def _report(data, path):
-    return evaluate_predictions(load_duck(data), str(path), bootstrap=0, by=())
 
 
 def _table(path: Path, field: str, values: list, order: list, sep: str) -> Path:
@@ -55,12 +27,12 @@ def _table(path: Path, field: str, values: list, order: list, sep: str) -> Path:
 
 def test_the_shuffled_sample_is_far_from_its_own_bleu():
     # the cases below: the same 8 predictions, shuffled; paired by line order they score far below their BLEU
-    assert _bleu([PREDS[k] for k in SHUFFLED], 8) < 0.05 < 0.25 < _bleu(PREDS[:8], 8)
+    assert sample_bleu([PREDS[k] for k in SHUFFLED], 8) < 0.05 < 0.25 < sample_bleu(PREDS[:8], 8)
 
 
 @pytest.mark.parametrize("form", ["csv", "tsv", "jsonl", "csv-empty", "jsonl-empty", "csv-00", "jsonl-00"])
 def test_a_row_index_written_as_decimals_is_refused(tmp_path, form):
-    data = _data(tmp_path)
+    data = sample_data(tmp_path)
     written = {"dot": "{}.", "00": "{}.00"}.get(form.split("-")[-1], "{}.0")
     values = [written.format(k) for k in SHUFFLED]
     if form.endswith("empty"):
@@ -69,76 +41,72 @@ def test_a_row_index_written_as_decimals_is_refused(tmp_path, form):
         path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], "idx": v} for v, k in zip(values, SHUFFLED)])
     else:
         path = _table(tmp_path / f"p.{form[:3]}", "idx", values, SHUFFLED, "\t" if form == "tsv" else ",")
-    msg = _refused(data, path)
+    msg = refused(data, path)
     assert "'idx'" in msg and "another order" in msg, msg
 
 
 def test_a_row_index_written_as_decimals_in_line_order_is_kept(tmp_path):
-    data = _data(tmp_path)
+    data = sample_data(tmp_path)
     path = _table(tmp_path / "p.csv", "idx", [f"{k}.0" for k in range(8)], range(8), ",")
-    rep = _report(data, path)
-    assert rep.score("bleu").value == pytest.approx(_bleu(PREDS[:8], 8), abs=1e-12)
+    rep = report(data, path)
+    assert rep.score("bleu").value == pytest.approx(sample_bleu(PREDS[:8], 8), abs=1e-12)
     assert "which their field 'idx' agrees with" in rep.notes[0], rep.notes
 
 
 @pytest.mark.parametrize("field,written", [("qid", "gsm8k_{}"), ("qid", "c3-q{}"), ("qid", "task1_q{}"),
                                            ("qid", "v2-{}"), ("qid", "Q{}|q{}"), ("id_", "gsm8k_{:04d}")])
 def test_prefixes_holding_a_digit_or_in_two_cases_are_read(tmp_path, field, written):
-    data = _data(tmp_path)
+    data = sample_data(tmp_path)
     forms = written.split("|")
     values = [forms[j % len(forms)].format(k) for j, k in enumerate(SHUFFLED)]
     path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], field: v} for v, k in zip(values, SHUFFLED)])
-    msg = _refused(data, path)
+    msg = refused(data, path)
     assert f"{field!r}" in msg and "another order" in msg, msg
     ordered = [{"prediction": PREDS[k], field: forms[k % len(forms)].format(k)} for k in range(8)]
-    rep = _report(data, write_jsonl(tmp_path / "ok.jsonl", ordered))
-    assert rep.score("bleu").value == pytest.approx(_bleu(PREDS[:8], 8), abs=1e-12)
+    rep = report(data, write_jsonl(tmp_path / "ok.jsonl", ordered))
+    assert rep.score("bleu").value == pytest.approx(sample_bleu(PREDS[:8], 8), abs=1e-12)
 
 
 @pytest.mark.parametrize("placeholder", ["nan", "None", "null", "NaN", "-", "N/A"])
 def test_one_text_placeholder_among_prefixed_values_is_a_line_without_a_number(tmp_path, placeholder):
-    data = _data(tmp_path)
+    data = sample_data(tmp_path)
     values = [f"q{k}" for k in SHUFFLED]
     values[5] = placeholder
     path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], "qid": v} for v, k in zip(values, SHUFFLED)])
-    msg = _refused(data, path)
+    msg = refused(data, path)
     assert "'qid'" in msg and "hold no number" in msg and repr(placeholder) in msg, msg
 
 
 @pytest.mark.parametrize("field", ["idx_in_batch", "index_in_shard", "idx_on_gpu", "batch_idx", "worker_index"])
 def test_a_position_within_a_batch_shard_or_gpu_is_never_a_row_index(tmp_path, field):
     # 66 items in the data's order, the field i % 64 (0..63, 0, 1) and a 'batch' i // 64: kept, line j with item j
-    data = _data(tmp_path, 66)
+    data = sample_data(tmp_path, 66)
     rows = [{"prediction": p, "batch": i // 64, field: i % 64} for i, p in enumerate(PREDS[:66])]
-    rep = _report(data, write_jsonl(tmp_path / "p.jsonl", rows))
-    assert rep.score("bleu").value == pytest.approx(_bleu(PREDS[:66], 66), abs=1e-12)
+    rep = report(data, write_jsonl(tmp_path / "p.jsonl", rows))
+    assert rep.score("bleu").value == pytest.approx(sample_bleu(PREDS[:66], 66), abs=1e-12)
 
 
 @pytest.mark.parametrize("field,values", [("sent_num", [2, 1, 3]), ("speaker_id", [3, 1, 4, 0, 2]),
                                           ("user_id", [3, 1, 4, 0, 2]), ("doc_id", [2, 0, 1])])
 def test_an_id_or_count_of_something_else_than_the_item_is_at_most_warned_of(tmp_path, field, values):
-    n = len(values)
-    data = _data(tmp_path, n)
-    path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], field: v} for k, v in enumerate(values)])
-    rep = _report(data, path)
-    assert rep.score("bleu").value == pytest.approx(_bleu(PREDS[:n], n), abs=1e-12)
+    in_line_order(tmp_path, field, values)  # not refused: scored as line order pairs them, sacrebleu's BLEU
 
 
 @pytest.mark.parametrize("field", ["sample_id", "item_id", "qid", "question_id", "example_id", "row_id", "line_id"])
 def test_item_index_names_stay_refused(tmp_path, field):
-    data = _data(tmp_path)
+    data = sample_data(tmp_path)
     path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], field: k} for k in SHUFFLED])
-    assert "another order" in _refused(data, path)
+    assert "another order" in refused(data, path)
 
 
 @pytest.mark.parametrize("values,line,value,item", [([0, 1, 2, 2, 4, 5, 6, 7], 4, 2, 3),
                                                     ([0, 1, 2, 4, 5, 6, 7, 8], 4, 4, 3)])
 def test_a_loose_numbering_in_line_order_is_noted_with_its_first_line_off_its_place(tmp_path, values, line, value,
                                                                                    item):
-    data = _data(tmp_path)
+    data = sample_data(tmp_path)
     path = write_jsonl(tmp_path / "p.jsonl", [{"prediction": PREDS[k], "idx": v} for k, v in enumerate(values)])
-    rep = _report(data, path)
-    assert rep.score("bleu").value == pytest.approx(_bleu(PREDS[:8], 8), abs=1e-12)
+    rep = report(data, path)
+    assert rep.score("bleu").value == pytest.approx(sample_bleu(PREDS[:8], 8), abs=1e-12)
     note = rep.notes[0]
     assert "'idx'" in note and f"{path}:{line} has 'idx' {value}" in note, note
     assert f"paired with item {item}" in note, note
