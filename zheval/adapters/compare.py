@@ -167,12 +167,12 @@ def compare_predictions(
     check_dataset(ds, "compare_predictions")
     by = check_by(ds, by)
     test, trials = _check_test(test, resamples, bootstrap)
-    ds, max_refs, limit = _first_references(ds, max_refs)
+    whole, (ds, max_refs, limit) = ds, _first_references(ds, max_refs)  # whole: every reference, for stored ones
     cfg, bert = make_config(scoring, max_refs=max_refs), bertscore_config_of(bertscore, "compare_predictions")
     labels = system_labels(2 + len(more_predictions))
     names, tables, warnings, order, diags = _score_systems(ds, [predictions_a, predictions_b, *more_predictions],
                                                            labels, cfg, num_proc, locations, label_check,
-                                                           predictions_format, limit)
+                                                           predictions_format, limit, whole)
     specs, refs = [metric_specs(t, cfg) for t in tables], tables[0]["responses"]
     berts = [] if bert is None else add_bertscore(specs, bert, [t["prediction"] for t in tables], refs)
     groups = group_items(group_columns(ds, by), by, len(ds))
@@ -200,12 +200,14 @@ def _first_references(ds, max_refs) -> tuple:
 
 
 def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, label_check: str,
-                   predictions_format: str, limit: Optional[dict] = None) -> tuple:
+                   predictions_format: str, limit: Optional[dict] = None, whole=None) -> tuple:
     """Every system's predictions joined to the items and scored: ``(names, statistics tables, warnings, notes,
     diagnostics)``: the warnings and the diagnostics of each system as ``zheval score`` gives them
     (`prediction_checks`: length ratio, truncation, empty predictions, input slips, stored fields; each warning
     prefixed with the system's label), the notes of `order_notes` (e.g. paired by line order), the diagnostics as
     ``{label: (file, Diagnostics)}`` (each with ``limit``, the `reference_limit` of ``max_refs``, or ``None``).
+    ``whole``: the items before ``max_refs`` cut their references (``None``: ``ds``), which the predictions' stored
+    references are compared with (a stored reference cut by ``max_refs`` is still its item's).
 
     Raises:
         PredictionMismatchError naming the system and its file; the unscorable references (checked once: the
@@ -216,7 +218,8 @@ def _score_systems(ds, systems: list, labels: list, cfg, num_proc, locations, la
         p, name = as_predictions(p, predictions_format, param)
         names.append(name)
         try:
-            preds = join_predictions(ds, p, normalize=cfg.tokenizer.normalizer, label_check=label_check)
+            preds = join_predictions(ds if whole is None else whole, p, normalize=cfg.tokenizer.normalizer,
+                                     label_check=label_check)
         except PredictionMismatchError as exc:
             raise PredictionMismatchError(f"system {which} ({name}): {exc}") from None
         table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc=f"scoring {which}").to_dict()

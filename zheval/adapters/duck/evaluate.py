@@ -113,14 +113,14 @@ def evaluate_predictions(
                              interval=dict(bootstrap=bootstrap, seed=seed, confidence=confidence, folds=folds,
                                            max_refs=max_refs))
     check_dataset(ds, "evaluate_predictions")
-    by, max_refs = check_by(ds, by), _check_breakdowns(ds, max_refs, buckets, folds)
+    by, max_refs, whole = check_by(ds, by), _check_breakdowns(ds, max_refs, buckets, folds), ds
     cfg = make_config(scoring, max_refs=max_refs)
     bert, breakdowns = bertscore_config_of(bertscore, "evaluate_predictions"), {}
     if max_refs is not None:
         breakdowns["reference_limit"] = reference_limit([len(r) for r in ds["responses"]], max_refs)
         ds = first_references_of(ds, max_refs)
     predictions, source = as_predictions(predictions, predictions_format)
-    preds = join_predictions(ds, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
+    preds = join_predictions(whole, predictions, normalize=cfg.tokenizer.normalizer, label_check=label_check)
     table = item_statistics(ds, preds, cfg, num_proc=num_proc, desc="scoring").to_dict()
     refs = table["responses"]
     raise_unscorable(unscorable_problems(table, refs, cfg.tokenizer, table["id"], locations))

@@ -17,7 +17,7 @@ Accepted files:
   ``predict``) is refused at its ``file:line`` naming both and ``--pred-field``, as the records door does.
   Stored references (``references``/``reference``, the data's own ``responses``, ``answer(s)``, ``target``,
   ``gold``, ``ground_truth``) and a stored query (every one present of ``query``, ``prompt`` without a label,
-  ``instruction`` with its ``input``, ``question``, ``input``, a chat's first user turn) are checked the same way,
+  ``instruction`` with its ``input``, ``question``, ``input``, a chat's user turns) are checked the same way,
   whether the predictions are joined by id or by order (`zheval.adapters.duck.stored`).
 * **CSV, TSV, Parquet** (by extension, or ``format="csv"`` …): a header row; the prediction column is the one of
   ``predict``/``prediction`` the header has, joined **by id** when there is an ``id`` column (the one id rule of
@@ -114,8 +114,8 @@ class Predictions:
         label_mismatch_lines: the predictions-file line of each of those (same order).
         labelled: set by `join_predictions`: how many items had a label to compare.
         queries: the query stored with each prediction (every one present of ``query``, LLaMA-Factory's
-            ``prompt``, Alpaca's ``instruction`` with its ``input``, ``question``, ``input``, a chat's first user
-            turn, joined: `zheval.adapters.duck.stored.stored_query`),
+            ``prompt``, Alpaca's ``instruction`` with its ``input``, ``question``, ``input``, a chat's user
+            turns, joined: `zheval.adapters.duck.stored.stored_query`),
             or ``None``; `join_predictions` checks that each item's query is in it.
         query_fields: the tuple of fields each stored query was read from (the user's own names, used in the
             messages), or ``None``.

@@ -17,7 +17,7 @@ against the wrong items:
   normalised as for scoring (NFKC: ``？`` is ``?``; `stored_query`, `query_mismatches`), and the messages name every
   field that was read (``'query' / 'instruction'``, `field_names`). Break-it of issue 35: only the first present
   field was read, so an ``instruction`` beside a ``query`` was never compared, nor checked to be text. Also read:
-  ``question``, a seq2seq ``input`` (without ``instruction``), and the first user turn of a ShareGPT
+  ``question``, a seq2seq ``input`` (without ``instruction``), and the user turns of a ShareGPT
   ``conversations`` / OpenAI ``messages`` chat (`CHAT_KEYS`, `chat_query`);
 * other names: a name in another case (``Query``, a CSV column ``Question``) is read as the name when it is the
   line's only case of it (`stored_key`). The common names added by the break-it pass that found shuffled files
@@ -65,8 +65,8 @@ beside a ``target``, only on a line without ``instruction``). The names after ``
 
 CHAT_KEYS = ("conversations", "messages")
 """Fields of a predictions line that store a chat (ShareGPT's ``conversations``, a list of ``{"from", "value"}``;
-OpenAI's ``messages``, a list of ``{"role", "content"}``): the text of its first user turn (``from``/``role``
-``"human"`` or ``"user"``) is read as a stored query, as `QUERY_KEYS` are (`chat_query`). Only that simple shape is
+OpenAI's ``messages``, a list of ``{"role", "content"}``): the texts of its user turns (``from``/``role``
+``"human"`` or ``"user"``; the query is the first of a plain chat, the last of a few-shot one) are read as a stored query, as `QUERY_KEYS` are (`chat_query`). Only that simple shape is
 read: a chat of another shape (content as a list of parts, no user turn) is not compared."""
 
 STORED_REFERENCE_KEYS = ("references", "reference", "responses", "answers", "answer", "target", "gold",
@@ -91,8 +91,12 @@ _SHOWN = 10
 def llama_factory_label(row: dict, pred_field: str = "predict"):
     """The ``label`` a predictions row stores (any value, ``None`` when absent; the caller checks it is a string),
     whatever its prediction field ``pred_field`` is called: LLaMA-Factory's ``predict`` or ``prediction`` alike (a
-    ``label`` is never ignored silently). Raises nothing."""
-    return row.get("label")
+    ``label`` is never ignored silently). A blank ``label`` (``""``: an unlabelled test set's) stores nothing, as
+    an empty cell of any stored field does, so the row's ``prompt`` is compared instead (break-it 25: it was
+    compared as a reference, the file refused, and ``label_check="warn"`` then let a shuffled file through).
+    Raises nothing."""
+    label = row.get("label")
+    return None if isinstance(label, str) and not label.strip() else label
 
 
 def stored_key(row: dict, name: str, pred_field=None):
@@ -109,17 +113,22 @@ def stored_key(row: dict, name: str, pred_field=None):
 
 
 def chat_query(value):
-    """The text of the first user turn of a chat (`CHAT_KEYS`: a list of dicts with ``from``/``role``
-    ``"human"``/``"user"`` and a string ``value``/``content``), else ``None`` (another shape: not read)."""
+    """The texts of the user turns of a chat (`CHAT_KEYS`: a list of dicts with ``from``/``role``
+    ``"human"``/``"user"`` and a string ``value``/``content``), joined by line breaks — the query is in one of them:
+    the first of a plain chat, the last of a few-shot one (lm-eval's ``fewshot_as_multiturn``) — else ``None``
+    (another shape, or no user turn: not read)."""
     if not isinstance(value, list):
         return None
+    texts = []
     for turn in value:
         if not isinstance(turn, dict):
             return None
         if turn.get("from", turn.get("role")) in ("human", "user"):
             text = turn.get("value", turn.get("content"))
-            return text if isinstance(text, str) else None
-    return None
+            if not isinstance(text, str):
+                return None
+            texts.append(text)
+    return "\n".join(texts) if texts else None
 
 
 def stored_query(row: dict, pred_field: str = "predict") -> tuple:
@@ -127,7 +136,7 @@ def stored_query(row: dict, pred_field: str = "predict") -> tuple:
     ``fields`` the tuple of every field present and not null, as the row names it (`stored_key`: ``Query`` too;
     ``prompt`` only on a row without LLaMA-Factory's ``label``, `llama_factory_label` of the row's prediction field
     ``pred_field``; ``input`` alone only on a row without ``instruction``), ``text`` their texts joined by line
-    breaks (Alpaca's ``instruction`` followed by its ``input`` when the row has one; a chat's first user turn,
+    breaks (Alpaca's ``instruction`` followed by its ``input`` when the row has one; a chat's user turns,
     `chat_query`); ``(None, None, None)`` without one; ``problem`` the text of the first value that is not a
     string, naming the row's own field (a lenient field's, `LENIENT_KEYS`, is skipped instead)."""
     fields, texts = [], []
@@ -191,20 +200,25 @@ def reference_mismatches(stored: list, fields: list, order: list, refs: list, id
     """``(compared, mismatches)``: how many items have stored references, and ``(line, item id, text, item's
     references, field)`` of each item with a stored text that is none of its references (normalised by ``norm``).
     ``stored[j]``: the texts stored with prediction ``j`` (or ``None``) under the field ``fields[j]``; ``order[i]``:
-    the prediction of item ``i``; ``lines[j]``: its line. Under a lenient name (`LENIENT_KEYS`: ``answer``,
+    the prediction of item ``i``; ``lines[j]``: its line; texts equal but for whitespace (a trailing line break,
+    under ``normalize="none"``) are the same reference. Under a lenient name (`LENIENT_KEYS`: ``answer``,
     ``target`` … — not ``label``, ``references``, ``reference``), a line none of whose texts is any item's reference
     is not compared: it holds something else (the model's own raw answer, a reference of another data set), whereas
     a shuffled file's stored texts are other items' references."""
     strict = {"label", *STORED_REFERENCE_KEYS[:2]}
-    every = {norm(r) for rs in refs for r in rs} if any(f not in strict for f in fields if f) else set()
+
+    def same(text: str) -> str:  # whitespace aside (a trailing line break, spaces), as every tokenizer reads it
+        return " ".join(norm(text).split())
+
+    every = {same(r) for rs in refs for r in rs} if any(f not in strict for f in fields if f) else set()
     compared, bad = 0, []
     for i, j in enumerate(order):
         texts = stored[j]
-        if texts is None or (fields[j] not in strict and not any(norm(t) in every for t in texts)):
+        if texts is None or (fields[j] not in strict and not any(same(t) in every for t in texts)):
             continue
         compared += 1
-        have = {norm(r) for r in refs[i]}
-        other = next((t for t in texts if norm(t) not in have), None)
+        have = {same(r) for r in refs[i]}
+        other = next((t for t in texts if same(t) not in have), None)
         if other is not None:
             bad.append((lines[j] if j < len(lines) else None, ids[i], other, refs[i], fields[j]))
     return compared, bad
